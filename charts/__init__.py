@@ -1,0 +1,1 @@
+"""cdk8s charts: the Kubernetes workloads deployed onto the clusters the CDK stacks create."""

@@ -1,0 +1,113 @@
+"""The vLLM Deployment: one replica holding all GPUs of one node."""
+
+from __future__ import annotations
+
+import math
+
+import cdk8s
+import cdk8s_plus_28 as kplus
+from cdk8s_plus_28 import k8s
+from constructs import Construct
+
+from charts.serving_spec import AWS_CLI_IMAGE, MODEL_CACHE_MOUNT, VllmServingSpec
+
+STARTUP_PERIOD_SECONDS = 10
+_TAINT_EFFECTS = {"NoSchedule": kplus.TaintEffect.NO_SCHEDULE, "NoExecute": kplus.TaintEffect.NO_EXECUTE}
+
+
+def add_vllm_deployment(scope: Construct, *, spec: VllmServingSpec, namespace: str,
+                        service_account: kplus.IServiceAccount) -> kplus.Deployment:
+    """Add the vLLM Deployment to ``scope`` and return it."""
+    model_cache = kplus.Volume.from_host_path(
+        scope, "model-cache", "model-cache", path=spec.model_cache_host_path, type=kplus.HostPathVolumeType.DIRECTORY_OR_CREATE
+    )
+    # NCCL and vLLM's worker processes exchange tensors through /dev/shm; the container default of 64 MiB is far too small.
+    shm = kplus.Volume.from_empty_dir(
+        scope, "dshm", "dshm", medium=kplus.EmptyDirMedium.MEMORY, size_limit=cdk8s.Size.gibibytes(spec.shm_size_gib)
+    )
+    health = dict(port=spec.port, scheme=kplus.ConnectionScheme.HTTP)
+    deployment = kplus.Deployment(
+        scope,
+        "deployment",
+        metadata=cdk8s.ApiObjectMetadata(name=spec.name, namespace=namespace, labels={"app.kubernetes.io/name": spec.name}),
+        replicas=1,
+        # A second replica cannot start beside the first: it would need another node's worth of GPUs.
+        strategy=kplus.DeploymentStrategy.recreate(),
+        # A fresh node downloads 1.4 TB before the pod is ready: the rollout deadline must outlast the startup budget.
+        progress_deadline=cdk8s.Duration.seconds(spec.startup_budget_seconds + 600),
+        service_account=service_account,
+        automount_service_account_token=False,
+        termination_grace_period=cdk8s.Duration.seconds(120),
+        security_context=kplus.PodSecurityContextProps(ensure_non_root=False),
+        volumes=[model_cache, shm],
+    )
+    for key, value in spec.node_labels.items():
+        deployment.scheduling.attract(kplus.Node.labeled(kplus.NodeLabelQuery.is_(key, value)))
+    taint_key, taint_value, taint_effect = spec.toleration
+    deployment.scheduling.tolerate(
+        kplus.Node.tainted(kplus.NodeTaintQuery.is_(taint_key, taint_value, effect=_TAINT_EFFECTS[taint_effect]))
+    )
+
+    security = kplus.ContainerSecurityContextProps(
+        ensure_non_root=False,  # the vLLM image runs as root
+        read_only_root_filesystem=False,  # vLLM, Triton and FlashInfer write caches under the root filesystem
+        allow_privilege_escalation=False,
+        privileged=False,
+    )
+    if spec.s3_uri:
+        deployment.add_init_container(
+            name="fetch-weights",
+            image=AWS_CLI_IMAGE,
+            command=["aws", "s3", "sync", "--only-show-errors", spec.s3_uri, spec.local_weights_path],
+            security_context=security,
+            resources=kplus.ContainerResources(
+                cpu=kplus.CpuResources(request=kplus.Cpu.units(8)),
+                memory=kplus.MemoryResources(request=cdk8s.Size.gibibytes(16), limit=cdk8s.Size.gibibytes(32)),
+            ),
+            volume_mounts=[kplus.VolumeMount(path=MODEL_CACHE_MOUNT, volume=model_cache)],
+        )
+
+    failure_threshold = math.ceil(spec.startup_budget_seconds / STARTUP_PERIOD_SECONDS)
+    deployment.add_container(
+        name="vllm",
+        image=spec.image,
+        args=list(spec.args),
+        env_variables={k: kplus.EnvValue.from_value(v) for k, v in spec.environment.items()},
+        ports=[kplus.ContainerPort(number=spec.port, name="http", protocol=kplus.Protocol.TCP)],
+        security_context=security,
+        resources=kplus.ContainerResources(
+            cpu=kplus.CpuResources(request=kplus.Cpu.units(spec.cpu_request)),
+            memory=kplus.MemoryResources(
+                request=cdk8s.Size.gibibytes(spec.memory_request_gib), limit=cdk8s.Size.gibibytes(spec.memory_limit_gib)
+            ),
+        ),
+        startup=kplus.Probe.from_http_get(
+            "/health", **health, period_seconds=cdk8s.Duration.seconds(STARTUP_PERIOD_SECONDS),
+            failure_threshold=failure_threshold, timeout_seconds=cdk8s.Duration.seconds(5),
+        ),
+        readiness=kplus.Probe.from_http_get(
+            "/health", **health, period_seconds=cdk8s.Duration.seconds(10), failure_threshold=3,
+            timeout_seconds=cdk8s.Duration.seconds(5),
+        ),
+        liveness=kplus.Probe.from_http_get(
+            "/health", **health, period_seconds=cdk8s.Duration.seconds(30), failure_threshold=5,
+            timeout_seconds=cdk8s.Duration.seconds(10),
+        ),
+        volume_mounts=[
+            kplus.VolumeMount(path=MODEL_CACHE_MOUNT, volume=model_cache),
+            kplus.VolumeMount(path="/dev/shm", volume=shm),
+        ],
+    )
+    # cdk8s-plus-28 models cpu, memory and ephemeral storage only; GPUs and EFA devices go in through the escape hatch.
+    extended = {"nvidia.com/gpu": spec.gpus}
+    if spec.efa_devices:
+        extended["vpc.amazonaws.com/efa"] = spec.efa_devices
+    api_object = cdk8s.ApiObject.of(deployment)
+    for resource, count in extended.items():
+        pointer = resource.replace("~", "~0").replace("/", "~1")
+        for kind in ("requests", "limits"):
+            api_object.add_json_patch(
+                # The generated L1 object renders resource values through Quantity: a bare number would come out null.
+                cdk8s.JsonPatch.add(f"/spec/template/spec/containers/0/resources/{kind}/{pointer}", k8s.Quantity.from_number(count))
+            )
+    return deployment

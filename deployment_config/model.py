@@ -1,0 +1,143 @@
+"""Typed, frozen configuration of one environment (one YAML file under ``config/``).
+
+The objects here are built only by :mod:`deployment_config.loader`, which validates every field once;
+stacks, constructs and charts receive them as keyword arguments and never re-read files or the
+process environment.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+from typing import Mapping
+
+from deployment_config.catalog import GpuInstanceType, ModelPreset
+
+
+class Platform(str, Enum):
+    """How the model is run: EKS with a managed node group, or SageMaker HyperPod."""
+
+    EKS = "eks"
+    HYPERPOD = "hyperpod"
+
+
+class Exposure(str, Enum):
+    """Who can reach the model endpoint."""
+
+    INTERNAL = "internal"
+    """Only from inside the VPC (and networks routed to it). The default."""
+    PUBLIC = "public"
+    """From the internet, restricted to explicit source CIDRs."""
+
+
+class WeightSource(str, Enum):
+    HUGGINGFACE = "huggingface"
+    S3 = "s3"
+
+
+@dataclass(frozen=True)
+class ClusterConfig:
+    """The EKS control plane and its system nodes.
+
+    :param admin_role_arn: IAM role given cluster-admin through an access entry.
+    :param endpoint_public_cidrs: CIDRs allowed to the public API endpoint. Default: empty, the
+        endpoint is private and reachable only from the VPC.
+    :param system_instance_type: instance type of the on-demand nodes for controllers. Default: m7i.xlarge.
+    :param system_node_count: how many system nodes. Default: 2.
+    """
+
+    admin_role_arn: str
+    endpoint_public_cidrs: tuple[str, ...] = ()
+    system_instance_type: str = "m7i.xlarge"
+    system_node_count: int = 2
+
+
+@dataclass(frozen=True)
+class ModelConfig:
+    """The model and how vLLM serves it.
+
+    :param preset: the preset the values below start from.
+    :param hugging_face_id: Hugging Face repository id. Default: the preset's.
+    :param served_name: name clients send as ``model``. Default: the preset's.
+    :param image: vLLM image. Default: the preset's.
+    :param tensor_parallel_size: GPUs per replica. Default: the preset's.
+    :param weight_size_gb: size of the weights in GB, for sizing and the startup budget. Default: the preset's.
+    :param extra_args: vLLM arguments appended after the preset's. Default: none.
+    :param extra_env: environment variables added to the preset's. Default: none.
+    :param weight_source: where the weights come from. Default: huggingface.
+    :param s3_uri: ``s3://bucket/prefix`` holding the weights when ``weight_source`` is s3.
+    """
+
+    preset: ModelPreset
+    hugging_face_id: str
+    served_name: str
+    image: str
+    tensor_parallel_size: int
+    weight_size_gb: int
+    extra_args: tuple[str, ...] = ()
+    extra_env: Mapping[str, str] | None = None
+    weight_source: WeightSource = WeightSource.HUGGINGFACE
+    s3_uri: str | None = None
+
+    @property
+    def serving_args(self) -> tuple[str, ...]:
+        return self.preset.serving_args + self.extra_args
+
+    @property
+    def environment(self) -> dict[str, str]:
+        return {**self.preset.environment, **(self.extra_env or {})}
+
+
+@dataclass(frozen=True)
+class CapacityConfig:
+    """The GPU capacity the model runs on.
+
+    :param instance_type: the GPU instance type.
+    :param instance_count: instances in the reservation (and GPU nodes). Default: 1.
+    :param capacity_reservation_id: the Capacity Block reservation (``cr-`` + 17 hex digits).
+    :param availability_zone: the reservation's Availability Zone; the GPU subnet is placed there.
+    """
+
+    instance_type: GpuInstanceType
+    capacity_reservation_id: str
+    availability_zone: str
+    instance_count: int = 1
+
+
+@dataclass(frozen=True)
+class EndpointConfig:
+    """How the model endpoint is exposed.
+
+    :param exposure: internal (default) or public.
+    :param allowed_cidrs: source CIDRs allowed to reach a public endpoint; required for public.
+    """
+
+    exposure: Exposure = Exposure.INTERNAL
+    allowed_cidrs: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class EnvironmentConfig:
+    """One deployable environment: an account, a region, a cluster and a model on reserved GPUs."""
+
+    name: str
+    source: str
+    account: str
+    region: str
+    availability_zones: tuple[str, ...]
+    platform: Platform
+    kubernetes_version: str
+    vpc_cidr: str
+    cluster: ClusterConfig
+    model: ModelConfig
+    capacity: CapacityConfig
+    endpoint: EndpointConfig
+    tags: Mapping[str, str]
+
+    @property
+    def cluster_name(self) -> str:
+        return f"{self.name}-llm"
+
+    def stack_name(self, unit: str) -> str:
+        """The CloudFormation stack name of one deployable unit of this environment."""
+        return f"{self.name}-{unit}"

@@ -1,0 +1,99 @@
+"""Does a model fit the GPUs, and how long may it take to start?
+
+Both answers are estimates made before anything is deployed, so that a configuration that can never
+serve fails at synthesis instead of an hour into a paid reservation.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from deployment_config.catalog import GPU_INSTANCE_TYPES, GpuInstanceType
+from deployment_config.errors import ConfigError
+
+#: vLLM's default ``--gpu-memory-utilization``: the share of GPU memory it takes for weights and cache.
+GPU_MEMORY_UTILIZATION = 0.90
+#: GPU memory that must stay free for the KV cache after the weights are loaded, as a share of all GPU memory.
+#: Below this a long-context model serves only a handful of short requests at once.
+MIN_KV_CACHE_SHARE = 0.10
+
+#: Sustained download rate assumed from the Hugging Face Hub or S3 to one node (GB/s). Conservative on purpose:
+#: a startup probe that gives up too early kills a pod that was about to serve.
+DOWNLOAD_GB_PER_SECOND = 0.4
+#: Rate at which vLLM reads cached weights from the node's NVMe RAID0 into GPU memory (GB/s).
+LOAD_GB_PER_SECOND = 2.0
+#: Compilation, CUDA graph capture and warm-up after the weights are in GPU memory.
+WARMUP_SECONDS = 15 * 60
+#: Margin on top of the estimate.
+STARTUP_SAFETY_FACTOR = 1.2
+
+
+@dataclass(frozen=True)
+class Fit:
+    """The memory arithmetic of one model on one instance type, in GB."""
+
+    weights_gb: int
+    total_gb: int
+    usable_gb: float
+    kv_reserve_gb: float
+
+    @property
+    def fits(self) -> bool:
+        return self.weights_gb + self.kv_reserve_gb <= self.usable_gb
+
+    @property
+    def kv_cache_gb(self) -> float:
+        return self.usable_gb - self.weights_gb
+
+
+def fit_of(weights_gb: int, instance_type: GpuInstanceType) -> Fit:
+    total = instance_type.total_gpu_memory_gb
+    return Fit(
+        weights_gb=weights_gb,
+        total_gb=total,
+        usable_gb=total * GPU_MEMORY_UTILIZATION,
+        kv_reserve_gb=total * MIN_KV_CACHE_SHARE,
+    )
+
+
+def check_model_fits(*, model_id: str, weights_gb: int, instance_type: GpuInstanceType, tensor_parallel_size: int) -> Fit:
+    """Raise :class:`ConfigError` unless the weights fit one instance with room for the KV cache."""
+    if tensor_parallel_size != instance_type.gpu_count:
+        raise ConfigError(
+            "model.tensor_parallel_size",
+            f"{tensor_parallel_size} does not match the {instance_type.gpu_count} GPUs of one {instance_type.name}; "
+            "one replica is served from one node",
+            f"set model.tensor_parallel_size to {instance_type.gpu_count}, or pick an instance type with "
+            f"{tensor_parallel_size} GPUs",
+        )
+    fit = fit_of(weights_gb, instance_type)
+    if fit.fits:
+        return fit
+    candidates = [t for t in GPU_INSTANCE_TYPES.values() if fit_of(weights_gb, t).fits]
+    if candidates:
+        fix = "use an instance type it fits on: " + ", ".join(
+            f"{t.name} ({t.gpu_count} x {t.gpu_memory_gb} GB)" for t in candidates
+        )
+    else:
+        fix = (
+            "no single instance type in the table fits it: serve a smaller quantization of the model "
+            "(model.weight_size_gb) or a smaller model"
+        )
+    raise ConfigError(
+        "capacity.instance_type",
+        f"{model_id} does not fit {instance_type.name}: it needs {weights_gb} GB for its weights plus "
+        f"{fit.kv_reserve_gb:.0f} GB for the KV cache, but {instance_type.gpu_count} x {instance_type.gpu_memory_gb} GB "
+        f"= {fit.total_gb} GB gives vLLM only {fit.usable_gb:.0f} GB at {GPU_MEMORY_UTILIZATION:.0%} utilization",
+        fix,
+    )
+
+
+def startup_budget_seconds(weights_gb: int) -> int:
+    """How long a vLLM pod may take from start to its first healthy answer.
+
+    Download (first start on a node) + load from the local cache + warm-up, with a safety margin,
+    rounded up to whole minutes. For 1,420 GB this is about 103 minutes.
+    """
+    estimate = weights_gb / DOWNLOAD_GB_PER_SECOND + weights_gb / LOAD_GB_PER_SECOND + WARMUP_SECONDS
+    return int(math.ceil(estimate * STARTUP_SAFETY_FACTOR / 60.0)) * 60

@@ -1,0 +1,177 @@
+"""A managed node group on an EC2 Capacity Block reservation."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Mapping, Sequence
+
+import aws_cdk as cdk
+from aws_cdk import aws_ec2 as ec2
+from aws_cdk import aws_eks_v2 as eks
+from aws_cdk import aws_iam as iam
+from constructs import Construct
+
+from cdk_constructs.nag_acknowledgements import NODE_POLICY_REASONS, acknowledge_node_role
+from deployment_config.catalog import GpuInstanceType
+
+#: nodeadm configuration: assemble the instance-store NVMe disks into one RAID0 array for kubelet, containerd
+#: and the model cache. Managed node groups merge this MIME part with their own bootstrap configuration.
+NODEADM_USER_DATA = """MIME-Version: 1.0
+Content-Type: multipart/mixed; boundary="//"
+
+--//
+Content-Type: application/node.eks.aws
+
+---
+apiVersion: node.eks.aws/v1alpha1
+kind: NodeConfig
+spec:
+  instance:
+    localStorage:
+      strategy: RAID0
+
+--//--
+"""
+
+#: Root volume: the vLLM image alone is over 20 GB; the model cache is on the NVMe array, not here.
+ROOT_VOLUME_GIB = 200
+
+_TAINT_EFFECTS = {
+    "NoSchedule": eks.TaintEffect.NO_SCHEDULE,
+    "NoExecute": eks.TaintEffect.NO_EXECUTE,
+    "PreferNoSchedule": eks.TaintEffect.PREFER_NO_SCHEDULE,
+}
+
+
+@dataclass(frozen=True)
+class NodeTaint:
+    key: str
+    value: str
+    effect: str = "NoSchedule"
+
+
+def efa_network_interfaces(efa_interfaces: int, security_group_ids: Sequence[str]) -> list[dict]:
+    """Launch template network interfaces for an instance with ``efa_interfaces`` EFA-capable network cards.
+
+    As EC2 recommends for multi-card instances: an ENA interface as the primary (card 0, device 0), an EFA-only
+    interface beside it on card 0 (device 1), and one EFA-only interface on each further card (device 0).
+    EFA-only interfaces take no IP address, so the VPC CNI's address pool is unaffected.
+    """
+    groups = list(security_group_ids)
+    interfaces = [{"NetworkCardIndex": 0, "DeviceIndex": 0, "InterfaceType": "interface", "Groups": groups,
+                   "DeleteOnTermination": True}]
+    if efa_interfaces > 0:
+        interfaces.append({"NetworkCardIndex": 0, "DeviceIndex": 1, "InterfaceType": "efa-only", "Groups": groups,
+                           "DeleteOnTermination": True})
+    for card in range(1, efa_interfaces):
+        interfaces.append({"NetworkCardIndex": card, "DeviceIndex": 0, "InterfaceType": "efa-only", "Groups": groups,
+                           "DeleteOnTermination": True})
+    return interfaces
+
+
+class CapacityBlockNodeGroup(Construct):
+    """GPU nodes from a Capacity Block: a launch template that targets the reservation and a managed node group.
+
+    :param cluster: the cluster the nodes join.
+    :param instance_type: the GPU instance type of the reservation.
+    :param capacity_reservation_id: the Capacity Block reservation (``cr-…``).
+    :param subnet: the one subnet in the reservation's Availability Zone.
+    :param security_groups: security groups of every network interface; must include the cluster security group,
+        since a launch template with network interfaces replaces the groups EKS would add.
+    :param instance_count: nodes to run. Default: 1.
+    :param labels: Kubernetes labels of the nodes. Default: none.
+    :param taints: Kubernetes taints of the nodes. Default: none.
+    """
+
+    def __init__(
+        self,
+        scope: Construct,
+        id: str,
+        *,
+        cluster: eks.ICluster,
+        instance_type: GpuInstanceType,
+        capacity_reservation_id: str,
+        subnet: ec2.ISubnet,
+        security_groups: Sequence[str],
+        instance_count: int = 1,
+        labels: Mapping[str, str] | None = None,
+        taints: Sequence[NodeTaint] = (),
+    ) -> None:
+        super().__init__(scope, id)
+        if not capacity_reservation_id.startswith("cr-"):
+            raise ValueError(f"capacity_reservation_id must start with 'cr-', got {capacity_reservation_id!r}")
+        if instance_count < 1:
+            raise ValueError(f"instance_count must be at least 1, got {instance_count}")
+        if not security_groups:
+            raise ValueError("security_groups must list at least the cluster security group")
+
+        self.launch_template = ec2.CfnLaunchTemplate(
+            self,
+            "LaunchTemplate",
+            launch_template_data=ec2.CfnLaunchTemplate.LaunchTemplateDataProperty(
+                # The instance type belongs here: the node group rejects p6 names in its own InstanceTypes.
+                instance_type=instance_type.name,
+                # Both are required; with only the market type set, node group creation fails.
+                instance_market_options=ec2.CfnLaunchTemplate.InstanceMarketOptionsProperty(market_type="capacity-block"),
+                capacity_reservation_specification=ec2.CfnLaunchTemplate.CapacityReservationSpecificationProperty(
+                    capacity_reservation_target=ec2.CfnLaunchTemplate.CapacityReservationTargetProperty(
+                        capacity_reservation_id=capacity_reservation_id,
+                    ),
+                ),
+                metadata_options=ec2.CfnLaunchTemplate.MetadataOptionsProperty(
+                    http_tokens="required",
+                    # Pods get AWS credentials from EKS Pod Identity, never from the node role through IMDS.
+                    http_put_response_hop_limit=1,
+                    http_endpoint="enabled",
+                ),
+                block_device_mappings=[
+                    ec2.CfnLaunchTemplate.BlockDeviceMappingProperty(
+                        device_name="/dev/xvda",
+                        ebs=ec2.CfnLaunchTemplate.EbsProperty(
+                            volume_size=ROOT_VOLUME_GIB, volume_type="gp3", encrypted=True, delete_on_termination=True,
+                        ),
+                    )
+                ],
+                network_interfaces=[
+                    ec2.CfnLaunchTemplate.NetworkInterfaceProperty(
+                        network_card_index=i["NetworkCardIndex"], device_index=i["DeviceIndex"],
+                        interface_type=i["InterfaceType"], groups=i["Groups"],
+                        delete_on_termination=i["DeleteOnTermination"],
+                    )
+                    for i in efa_network_interfaces(instance_type.efa_interfaces, security_groups)
+                ],
+                user_data=cdk.Fn.base64(NODEADM_USER_DATA),
+                tag_specifications=[
+                    ec2.CfnLaunchTemplate.TagSpecificationProperty(
+                        resource_type="instance",
+                        tags=[cdk.CfnTag(key="Name", value=f"{cluster.cluster_name}-gpu")],
+                    )
+                ],
+            ),
+        )
+
+        self.role = iam.Role(
+            self, "NodeRole", assumed_by=iam.ServicePrincipal("ec2.amazonaws.com"),
+            managed_policies=[iam.ManagedPolicy.from_aws_managed_policy_name(name) for name in NODE_POLICY_REASONS],
+        )
+        acknowledge_node_role(self.role, NODE_POLICY_REASONS)
+
+        self.nodegroup = eks.Nodegroup(
+            self,
+            "Nodegroup",
+            cluster=cluster,
+            nodegroup_name="gpu-capacity-block",
+            capacity_type=eks.CapacityType.CAPACITY_BLOCK,
+            ami_type=eks.NodegroupAmiType.AL2023_X86_64_NVIDIA,
+            launch_template_spec=eks.LaunchTemplateSpec(
+                id=self.launch_template.ref, version=self.launch_template.attr_latest_version_number,
+            ),
+            node_role=self.role,
+            subnets=ec2.SubnetSelection(subnets=[subnet]),
+            # EKS scales the group to 0 before the block ends; min 0 lets it, max caps it at the reservation.
+            min_size=0,
+            desired_size=instance_count,
+            max_size=instance_count,
+            labels=dict(labels or {}),
+            taints=[eks.TaintSpec(key=t.key, value=t.value, effect=_TAINT_EFFECTS[t.effect]) for t in taints],
+        )

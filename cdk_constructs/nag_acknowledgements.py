@@ -1,0 +1,71 @@
+"""cdk-nag findings this project accepts, each with the reason it is accepted.
+
+Kept in one place so that a reviewer sees every exception to the AwsSolutions rules at once. Each function
+acknowledges findings on one construct (and its children) only, never on a whole stack.
+"""
+
+from __future__ import annotations
+
+from typing import Iterable
+
+import aws_cdk as cdk
+from constructs import IConstruct
+
+#: Why each AWS managed policy on an EKS node role is accepted.
+NODE_POLICY_REASONS = {
+    "AmazonEKSWorkerNodePolicy": "required by EKS for a node to register with the cluster; AWS keeps it current",
+    "AmazonEC2ContainerRegistryReadOnly": "nodes pull system images (VPC CNI, kube-proxy) from EKS's ECR registries",
+    "AmazonEKS_CNI_Policy": "the VPC CNI on the node assigns pod IPs; AWS keeps the policy in step with the CNI",
+    "AmazonSSMManagedInstanceCore": "shell access to GPU nodes through Session Manager instead of SSH and open ports",
+}
+
+
+#: cdk-nag reports its findings under this validation plugin name; acknowledgements must carry it.
+PLUGIN = "AwsSolutions"
+
+
+def acknowledge(scope: IConstruct, finding: str, reason: str) -> None:
+    """Accept ``finding`` (a rule id, optionally with its ``[detail]``) on ``scope`` and everything below it."""
+    cdk.Validations.of(scope).acknowledge(cdk.Acknowledgment(id=f"{PLUGIN}::{finding}", reason=reason))
+
+
+def managed_policy_finding(policy_name: str, path: str = "") -> str:
+    return f"AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/{path}{policy_name}]"
+
+
+def acknowledge_node_role(role: IConstruct, policy_names: Iterable[str]) -> None:
+    for name in policy_names:
+        acknowledge(role, managed_policy_finding(name), NODE_POLICY_REASONS[name])
+
+
+def acknowledge_cluster_role(role: IConstruct) -> None:
+    acknowledge(role, managed_policy_finding("AmazonEKSClusterPolicy"),
+                "the EKS control plane role needs exactly this AWS managed policy")
+
+
+def acknowledge_kubectl_provider(provider: IConstruct) -> None:
+    """The kubectl provider is aws-cdk-lib's own Lambda construct; its roles and runtime are not ours to change."""
+    stack = cdk.Stack.of(provider)
+    lambda_policies = {
+        "service-role/AWSLambdaBasicExecutionRole": "the provider's Lambdas write their logs to CloudWatch Logs",
+        "service-role/AWSLambdaVPCAccessExecutionRole": "the provider's Lambdas run in the private subnets to reach "
+                                                        "the private API endpoint",
+        "AmazonEC2ContainerRegistryReadOnly": "aws-cdk-lib gives the kubectl handler ECR read access for Helm OCI charts",
+    }
+    for name, reason in lambda_policies.items():
+        acknowledge(provider, managed_policy_finding(name), reason)
+    for child in provider.node.find_all():
+        if isinstance(child, cdk.CfnCondition) and child.node.id == "HasEcrPublic":
+            condition = stack.get_logical_id(child)
+            acknowledge(
+                provider,
+                'AwsSolutions-IAM4[Policy::{"Fn::If":["' + condition + '",{"Fn::Join":["",["arn:",{"Ref":"AWS::Partition"},'
+                '":iam::aws:policy/AmazonElasticContainerRegistryPublicReadOnly"]]},{"Ref":"AWS::NoValue"}]}]',
+                "public ECR read access, only when a chart comes from public ECR (aws-cdk-lib's condition)",
+            )
+    handler = provider.node.find_child("Handler").node.default_child
+    acknowledge(
+        provider, f"AwsSolutions-IAM5[Resource::<{stack.get_logical_id(handler)}.Arn>:*]",
+        "the provider framework may invoke any version of its own handler function (ARN:*), nothing else",
+    )
+    acknowledge(provider, "AwsSolutions-L1", "the kubectl handler's runtime is pinned by aws-cdk-lib to match its kubectl layer")

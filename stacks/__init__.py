@@ -1,0 +1,1 @@
+"""Deployable units. Each stack is one CloudFormation stack of one environment."""

@@ -1,0 +1,64 @@
+"""The model server: the vLLM chart applied to the cluster."""
+
+from __future__ import annotations
+
+import re
+
+import aws_cdk as cdk
+from aws_cdk import aws_eks_v2 as eks
+from aws_cdk import aws_iam as iam
+from constructs import Construct
+
+from charts.serving_spec import VllmServingSpec
+
+
+class ServingStack(cdk.Stack):
+    """Applies the vLLM serving chart (Deployment + LoadBalancer Service) to the cluster.
+
+    Kept in its own stack, deployed after the GPU nodes and destroyed before them: deleting the manifest deletes
+    the Service, and Kubernetes holds the Service until the cloud controller has deleted its load balancer, so
+    the load balancer is gone before CloudFormation removes the nodes, the cluster and the subnets.
+    """
+
+    def __init__(self, scope: Construct, id: str, *, cluster: eks.ICluster, spec: VllmServingSpec,
+                 manifests: list[dict], **kwargs) -> None:
+        super().__init__(scope, id, **kwargs)
+        self.manifest = eks.KubernetesManifest(self, "VllmServing", cluster=cluster, manifest=manifests, overwrite=True)
+
+        if spec.s3_uri:
+            self.weights_reader = self._grant_s3_weights(cluster, spec)
+
+        cdk.CfnOutput(
+            self, "EndpointAddressCommand",
+            description="Prints the load balancer's DNS name once the cloud controller has created it",
+            value=(f"kubectl -n {spec.namespace} get service {spec.name} "
+                   "-o jsonpath='{.status.loadBalancer.ingress[0].hostname}'"),
+        )
+        cdk.CfnOutput(
+            self, "WatchStartupCommand",
+            description=f"The first start downloads and loads the weights; allow up to {spec.startup_budget_seconds // 60} minutes",
+            value=f"kubectl -n {spec.namespace} logs -f deployment/{spec.name}",
+        )
+
+    def _grant_s3_weights(self, cluster: eks.ICluster, spec: VllmServingSpec) -> iam.Role:
+        """Read access to the weights' S3 prefix for the pod's service account, through EKS Pod Identity."""
+        match = re.match(r"^s3://([^/]+)/?(.*)$", spec.s3_uri or "")
+        assert match, "validated by the configuration loader"
+        bucket, prefix = match.group(1), match.group(2)
+        role = iam.Role(
+            self, "WeightsReaderRole",
+            assumed_by=iam.ServicePrincipal("pods.eks.amazonaws.com").with_session_tags(),
+            description="Lets the vLLM pod copy the model weights from S3",
+        )
+        role.add_to_policy(iam.PolicyStatement(
+            actions=["s3:ListBucket"], resources=[f"arn:{cdk.Aws.PARTITION}:s3:::{bucket}"],
+            conditions={"StringLike": {"s3:prefix": [f"{prefix}*"]}} if prefix else None,
+        ))
+        role.add_to_policy(iam.PolicyStatement(
+            actions=["s3:GetObject"], resources=[f"arn:{cdk.Aws.PARTITION}:s3:::{bucket}/{prefix}*"],
+        ))
+        eks.CfnPodIdentityAssociation(
+            self, "WeightsReaderAssociation", cluster_name=cluster.cluster_name, namespace=spec.namespace,
+            service_account=spec.service_account, role_arn=role.role_arn,
+        )
+        return role

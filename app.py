@@ -8,19 +8,45 @@ and the serving chart is written as plain YAML beside the templates for review a
 
 from __future__ import annotations
 
+import json
 import os
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING, Mapping
 
-from deployment_config import DEFAULT_ENVIRONMENT, ConfigError, load_environment
+from deployment_config import DEFAULT_ENVIRONMENT, ConfigError, EnvironmentConfig, load_environment
 from deployment_config.cdk_context import cli_context
+
+if TYPE_CHECKING:
+    import aws_cdk as cdk
+
+    from stacks.composition import EksEnvironment
 
 PROJECT_DIR = Path(__file__).resolve().parent
 #: Exit code of a configuration error (argparse's convention for bad usage).
 EXIT_BAD_CONFIG = 2
 
 
-def main(environ: os._Environ | dict = os.environ) -> int:
+def project_context() -> dict:
+    """The context in cdk.json: the CLI passes it on its own; an app built in-process (tests, bench) needs it too."""
+    return json.loads((PROJECT_DIR / "cdk.json").read_text(encoding="utf-8"))["context"]
+
+
+def build(env_config: EnvironmentConfig, *, outdir: str | None = None) -> tuple["cdk.App", "EksEnvironment"]:
+    """Compose the app for one environment, with cdk-nag's AwsSolutions checks as a validation plugin."""
+    # Imported only now: the CDK's jsii runtime takes seconds to start, and a bad file should not wait for it.
+    import aws_cdk as cdk
+    import cdk_nag
+
+    from stacks.composition import add_eks_environment
+
+    app = cdk.App(outdir=outdir, context=project_context())
+    environment = add_eks_environment(app, env_config)
+    cdk.Validations.of(app).add_plugins(cdk_nag.AwsSolutionsChecks(app))
+    return app, environment
+
+
+def main(environ: Mapping[str, str] = os.environ) -> int:
     context = cli_context(environ)
     config_dir = Path(context.get("config_dir", PROJECT_DIR / "config"))
     name = str(context.get("env") or DEFAULT_ENVIRONMENT)
@@ -30,16 +56,9 @@ def main(environ: os._Environ | dict = os.environ) -> int:
         print(f"error: {error}", file=sys.stderr)
         return EXIT_BAD_CONFIG
 
-    # Imported only now: the CDK's jsii runtime takes seconds to start, and a bad file should not wait for it.
-    import aws_cdk as cdk
-    import cdk_nag
-
     from charts.manifest_files import write_manifests
-    from stacks.composition import add_eks_environment
 
-    app = cdk.App()
-    environment = add_eks_environment(app, env_config)
-    cdk.Validations.of(app).add_plugins(cdk_nag.AwsSolutionsChecks(app))
+    app, environment = build(env_config)
     assembly = app.synth()
     written = write_manifests(Path(assembly.directory), env_config.name, environment.manifests)
     print(f"Kubernetes manifests for review and kubectl apply: {written}", file=sys.stderr)

@@ -24,9 +24,18 @@ NODE_POLICY_REASONS = {
 PLUGIN = "AwsSolutions"
 
 
-def acknowledge(scope: IConstruct, finding: str, reason: str) -> None:
+#: aws-cdk-lib's own template validation (cfn-lint rules) reports under this name.
+CLOUDFORMATION_VALIDATE = "CloudFormation-Validate"
+
+
+def acknowledge(scope: IConstruct, finding: str, reason: str, plugin: str = PLUGIN) -> None:
     """Accept ``finding`` (a rule id, optionally with its ``[detail]``) on ``scope`` and everything below it."""
-    cdk.Validations.of(scope).acknowledge(cdk.Acknowledgment(id=f"{PLUGIN}::{finding}", reason=reason))
+    cdk.Validations.of(scope).acknowledge(cdk.Acknowledgment(id=f"{plugin}::{finding}", reason=reason))
+
+
+def acknowledge_explicit_zones(vpc: IConstruct) -> None:
+    acknowledge(vpc, "W3010", "the zones are explicit on purpose: GPU nodes must be in the Capacity Block's zone, "
+                "and explicit zones keep synthesis free of AWS look-ups", plugin=CLOUDFORMATION_VALIDATE)
 
 
 def managed_policy_finding(policy_name: str, path: str = "") -> str:

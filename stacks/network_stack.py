@@ -7,6 +7,7 @@ from aws_cdk import aws_ec2 as ec2
 from aws_cdk import aws_logs as logs
 from constructs import Construct
 
+from cdk_constructs.nag_acknowledgements import acknowledge_explicit_zones
 from deployment_config.model import EnvironmentConfig
 
 #: Interface endpoints for node bootstrap, image pulls from ECR, credentials and logs without the NAT.
@@ -34,6 +35,7 @@ class NetworkStack(cdk.Stack):
 
     def __init__(self, scope: Construct, id: str, *, env_config: EnvironmentConfig, **kwargs) -> None:
         super().__init__(scope, id, **kwargs)
+        self._zones = list(env_config.availability_zones)
         self.vpc = ec2.Vpc(
             self,
             "Vpc",
@@ -47,6 +49,7 @@ class NetworkStack(cdk.Stack):
             ],
             gateway_endpoints={"S3": ec2.GatewayVpcEndpointOptions(service=ec2.GatewayVpcEndpointAwsService.S3)},
         )
+        acknowledge_explicit_zones(self.vpc)
         for subnet in self.vpc.public_subnets:
             cdk.Tags.of(subnet).add("kubernetes.io/role/elb", "1")
         for subnet in self.vpc.private_subnets:
@@ -85,3 +88,8 @@ class NetworkStack(cdk.Stack):
         # EFA's SRD protocol is not TCP or UDP: the group must allow all traffic between its members, both ways.
         self.efa_security_group.add_ingress_rule(self.efa_security_group, ec2.Port.all_traffic(), "EFA from GPU nodes")
         self.efa_security_group.add_egress_rule(self.efa_security_group, ec2.Port.all_traffic(), "EFA to GPU nodes")
+
+    @property
+    def availability_zones(self) -> list[str]:
+        """The configured zones. Without this, constructs that ask the stack for its zones trigger an AWS look-up."""
+        return self._zones

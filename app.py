@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Mapping
 
@@ -46,6 +47,24 @@ def build(env_config: EnvironmentConfig, *, outdir: str | None = None) -> tuple[
     return app, environment
 
 
+@dataclass(frozen=True)
+class Synthesis:
+    """What one synthesis produced: the cloud assembly directory, the stacks, and the plain-YAML manifests."""
+
+    directory: Path
+    environment: "EksEnvironment"
+    manifest_file: Path
+
+
+def synthesize(env_config: EnvironmentConfig, *, outdir: str | None = None) -> Synthesis:
+    from charts.manifest_files import write_manifests
+
+    app, environment = build(env_config, outdir=outdir)
+    directory = Path(app.synth().directory)
+    manifest_file = write_manifests(directory, env_config.name, environment.manifests)
+    return Synthesis(directory, environment, manifest_file)
+
+
 def main(environ: Mapping[str, str] = os.environ) -> int:
     context = cli_context(environ)
     config_dir = Path(context.get("config_dir", PROJECT_DIR / "config"))
@@ -56,12 +75,8 @@ def main(environ: Mapping[str, str] = os.environ) -> int:
         print(f"error: {error}", file=sys.stderr)
         return EXIT_BAD_CONFIG
 
-    from charts.manifest_files import write_manifests
-
-    app, environment = build(env_config)
-    assembly = app.synth()
-    written = write_manifests(Path(assembly.directory), env_config.name, environment.manifests)
-    print(f"Kubernetes manifests for review and kubectl apply: {written}", file=sys.stderr)
+    synthesis = synthesize(env_config)
+    print(f"Kubernetes manifests for review and kubectl apply: {synthesis.manifest_file}", file=sys.stderr)
     return 0
 
 

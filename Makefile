@@ -32,6 +32,7 @@ synth: setup
 	@echo "Templates in cdk.out/, Kubernetes manifests in cdk.out/kubernetes/"
 
 test: setup
+	$(VENV)/bin/ruff check .
 	$(PY) -m pytest
 
 lint: setup

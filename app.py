@@ -11,9 +11,10 @@ from __future__ import annotations
 import json
 import os
 import sys
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Mapping
+from typing import TYPE_CHECKING
 
 from deployment_config import DEFAULT_ENVIRONMENT, ConfigError, EnvironmentConfig, load_environment
 from deployment_config.cdk_context import cli_context
@@ -33,7 +34,7 @@ def project_context() -> dict:
     return json.loads((PROJECT_DIR / "cdk.json").read_text(encoding="utf-8"))["context"]
 
 
-def build(env_config: EnvironmentConfig, *, outdir: str | None = None) -> tuple["cdk.App", "EksEnvironment"]:
+def build(env_config: EnvironmentConfig, *, outdir: str | None = None) -> tuple[cdk.App, EksEnvironment]:
     """Compose the app for one environment, with cdk-nag's AwsSolutions checks as a validation plugin."""
     # Imported only now: the CDK's jsii runtime takes seconds to start, and a bad file should not wait for it.
     import aws_cdk as cdk
@@ -52,7 +53,7 @@ class Synthesis:
     """What one synthesis produced: the cloud assembly directory, the stacks, and the plain-YAML manifests."""
 
     directory: Path
-    environment: "EksEnvironment"
+    environment: EksEnvironment
     manifest_file: Path
 
 

@@ -6,7 +6,7 @@ acknowledges findings on one construct (and its children) only, never on a whole
 
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
 
 import aws_cdk as cdk
 from constructs import IConstruct

@@ -108,6 +108,7 @@ def add_vllm_deployment(scope: Construct, *, spec: VllmServingSpec, namespace: s
         for kind in ("requests", "limits"):
             api_object.add_json_patch(
                 # The generated L1 object renders resource values through Quantity: a bare number would come out null.
-                cdk8s.JsonPatch.add(f"/spec/template/spec/containers/0/resources/{kind}/{pointer}", k8s.Quantity.from_number(count))
+                cdk8s.JsonPatch.add(f"/spec/template/spec/containers/0/resources/{kind}/{pointer}",
+                                    k8s.Quantity.from_number(count))
             )
     return deployment

@@ -8,8 +8,9 @@ milliseconds, before the jsii runtime starts and before any output is written.
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
 
 def cli_context(environ: Mapping[str, str]) -> dict[str, Any]:

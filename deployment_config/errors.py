@@ -31,5 +31,5 @@ class ConfigError(Exception):
     def __str__(self) -> str:
         return self.message
 
-    def with_source(self, source: str) -> "ConfigError":
+    def with_source(self, source: str) -> ConfigError:
         return ConfigError(self.field, self.problem, self.fix, source=source)

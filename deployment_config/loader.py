@@ -81,7 +81,7 @@ class _Section:
             return default
         return self._typed(key, kind, example)
 
-    def section(self, key: str, allowed: tuple[str, ...], required: bool = True) -> "_Section":
+    def section(self, key: str, allowed: tuple[str, ...], required: bool = True) -> _Section:
         if self.data.get(key) is None:
             if required:
                 raise ConfigError(self.field(key), "is required and missing", f"add a '{key}:' section")
@@ -247,7 +247,7 @@ def _parse_capacity(section: _Section, zones: tuple[str, ...]) -> CapacityConfig
     _check(zone in zones, section.field("availability_zone"),
            f"the reservation's zone '{zone}' is not one of availability_zones ({', '.join(zones)}); "
            "GPU nodes can only launch in the reservation's zone",
-           f"set capacity.availability_zone to the zone the reservation is in, and list that zone in availability_zones")
+           "set capacity.availability_zone to the zone the reservation is in, and list that zone in availability_zones")
     return CapacityConfig(instance_type=GPU_INSTANCE_TYPES[type_name], capacity_reservation_id=reservation,
                           availability_zone=zone, instance_count=count)
 

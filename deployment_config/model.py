@@ -7,21 +7,21 @@ process environment.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from enum import Enum
-from typing import Mapping
+from enum import StrEnum
 
 from deployment_config.catalog import GpuInstanceType, ModelPreset
 
 
-class Platform(str, Enum):
+class Platform(StrEnum):
     """How the model is run: EKS with a managed node group, or SageMaker HyperPod."""
 
     EKS = "eks"
     HYPERPOD = "hyperpod"
 
 
-class Exposure(str, Enum):
+class Exposure(StrEnum):
     """Who can reach the model endpoint."""
 
     INTERNAL = "internal"
@@ -30,7 +30,7 @@ class Exposure(str, Enum):
     """From the internet, restricted to explicit source CIDRs."""
 
 
-class WeightSource(str, Enum):
+class WeightSource(StrEnum):
     HUGGINGFACE = "huggingface"
     S3 = "s3"
 

@@ -87,6 +87,7 @@ class ClusterStack(cdk.Stack):
             nodegroup_name="system",
             instance_types=[ec2.InstanceType(cluster_config.system_instance_type)],
             ami_type=eks.NodegroupAmiType.AL2023_X86_64_STANDARD,
+            capacity_type=eks.CapacityType.ON_DEMAND,
             min_size=cluster_config.system_node_count,
             desired_size=cluster_config.system_node_count,
             max_size=cluster_config.system_node_count * 2,

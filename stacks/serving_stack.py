@@ -36,7 +36,8 @@ class ServingStack(cdk.Stack):
         )
         cdk.CfnOutput(
             self, "WatchStartupCommand",
-            description=f"The first start downloads and loads the weights; allow up to {spec.startup_budget_seconds // 60} minutes",
+            description=("The first start downloads and loads the weights; "
+                         f"allow up to {spec.startup_budget_seconds // 60} minutes"),
             value=f"kubectl -n {spec.namespace} logs -f deployment/{spec.name}",
         )
 

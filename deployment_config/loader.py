@@ -320,9 +320,17 @@ def available_environments(config_dir: Path) -> list[str]:
     return sorted(p.stem for p in config_dir.glob("*.yaml"))
 
 
+def _display(path: Path) -> str:
+    """The path as the user would type it: relative to the working directory when it is below it."""
+    try:
+        return str(path.resolve().relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return str(path)
+
+
 def load_environment(config_dir: Path, name: str) -> EnvironmentConfig:
     """Read ``config_dir/NAME.yaml`` and return the validated environment, or raise :class:`ConfigError`."""
-    path = config_path(config_dir, name)
+    path = Path(_display(config_path(config_dir, name)))
     if not path.is_file():
         known = available_environments(config_dir)
         raise ConfigError("env", f"there is no file {path}",

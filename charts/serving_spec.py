@@ -19,6 +19,8 @@ from deployment_config.sizing import startup_budget_seconds
 VLLM_PORT = 8000
 #: Where the model cache (host NVMe) is mounted in the container.
 MODEL_CACHE_MOUNT = "/models"
+#: Where weights copied from S3 land, inside the cache.
+S3_WEIGHTS_PATH = f"{MODEL_CACHE_MOUNT}/s3-weights"
 #: Image of the init container that copies weights from S3 to the node cache.
 AWS_CLI_IMAGE = "public.ecr.aws/aws-cli/aws-cli:2.27.49"
 
@@ -70,17 +72,12 @@ class VllmServingSpec:
     allowed_cidrs: tuple[str, ...]
     port: int = VLLM_PORT
 
-    @property
-    def local_weights_path(self) -> str:
-        """Where weights copied from S3 land inside the container."""
-        return f"{MODEL_CACHE_MOUNT}/s3-weights"
-
 
 def serving_spec_for(env: EnvironmentConfig) -> VllmServingSpec:
     model = env.model
     instance = env.capacity.instance_type
     from_s3 = model.weight_source is WeightSource.S3
-    model_path = f"{MODEL_CACHE_MOUNT}/s3-weights" if from_s3 else model.hugging_face_id
+    model_path = S3_WEIGHTS_PATH if from_s3 else model.hugging_face_id
     args = (
         "--model", model_path,
         "--served-model-name", model.served_name,

@@ -9,7 +9,7 @@ import cdk8s_plus_28 as kplus
 from cdk8s_plus_28 import k8s
 from constructs import Construct
 
-from charts.serving_spec import AWS_CLI_IMAGE, MODEL_CACHE_MOUNT, VllmServingSpec
+from charts.serving_spec import AWS_CLI_IMAGE, MODEL_CACHE_MOUNT, S3_WEIGHTS_PATH, VllmServingSpec
 
 STARTUP_PERIOD_SECONDS = 10
 _TAINT_EFFECTS = {"NoSchedule": kplus.TaintEffect.NO_SCHEDULE, "NoExecute": kplus.TaintEffect.NO_EXECUTE}
@@ -58,7 +58,7 @@ def add_vllm_deployment(scope: Construct, *, spec: VllmServingSpec, namespace: s
         deployment.add_init_container(
             name="fetch-weights",
             image=AWS_CLI_IMAGE,
-            command=["aws", "s3", "sync", "--only-show-errors", spec.s3_uri, spec.local_weights_path],
+            command=["aws", "s3", "sync", "--only-show-errors", spec.s3_uri, S3_WEIGHTS_PATH],
             security_context=security,
             resources=kplus.ContainerResources(
                 cpu=kplus.CpuResources(request=kplus.Cpu.units(8)),

@@ -164,7 +164,7 @@ def _parse(data: Any, *, name: str, source: str) -> EnvironmentConfig:
     region = top.required("region", str, "us-east-2")
     _check(bool(_REGION.match(region)), "region", f"'{region}' is not an AWS region name", "use a region such as us-east-2")
 
-    zones = tuple(top.string_list("availability_zones", f"{region}a"))
+    zones = top.string_list("availability_zones", f"{region}a")
     _check(len(zones) >= 2, "availability_zones", f"needs at least two Availability Zones, got {len(zones)}",
            f"list two or more zones of {region}, for example [{region}a, {region}b]")
     for i, zone in enumerate(zones):

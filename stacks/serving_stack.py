@@ -44,7 +44,8 @@ class ServingStack(cdk.Stack):
     def _grant_s3_weights(self, cluster: eks.ICluster, spec: VllmServingSpec) -> iam.Role:
         """Read access to the weights' S3 prefix for the pod's service account, through EKS Pod Identity."""
         match = re.match(r"^s3://([^/]+)/?(.*)$", spec.s3_uri or "")
-        assert match, "validated by the configuration loader"
+        if not match:  # the configuration loader has validated the URI already
+            raise ValueError(f"s3_uri must be s3://BUCKET/PREFIX, got {spec.s3_uri!r}")
         bucket, prefix = match.group(1), match.group(2)
         role = iam.Role(
             self, "WeightsReaderRole",

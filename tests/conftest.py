@@ -17,7 +17,6 @@ os.environ.setdefault("JSII_SILENCE_WARNING_DEPRECATED_NODE_VERSION", "1")
 
 PROJECT_DIR = Path(__file__).resolve().parents[1]
 CONFIG_DIR = PROJECT_DIR / "config"
-CRD_DIR = PROJECT_DIR.parent / "shared" / "crds"
 
 
 @pytest.fixture(scope="session")

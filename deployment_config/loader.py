@@ -23,6 +23,7 @@ from deployment_config.model import (
     EndpointConfig,
     EnvironmentConfig,
     Exposure,
+    HyperPodConfig,
     ModelConfig,
     Platform,
     WeightSource,
@@ -39,6 +40,7 @@ _ENV_NAME = re.compile(r"^[a-z][a-z0-9-]{0,19}$")
 _ACCOUNT = re.compile(r"^\d{12}$")
 _REGION = re.compile(r"^[a-z]{2}(-gov|-iso[a-z]?)?-[a-z]+-\d$")
 _RESERVATION = re.compile(r"^cr-[0-9a-f]{17}$")
+_TRAINING_PLAN_ARN = re.compile(r"^arn:aws[a-z-]*:sagemaker:([a-z0-9-]+):(\d{12}):training-plan/[A-Za-z0-9][A-Za-z0-9-]{0,62}$")
 _ROLE_ARN = re.compile(r"^arn:aws[a-z-]*:iam::(\d{12}):role/[\w+=,.@/-]+$")
 _S3_URI = re.compile(r"^s3://[a-z0-9][a-z0-9.-]{1,61}[a-z0-9](/[^\s]*)?$")
 _ENV_VAR = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
@@ -156,7 +158,7 @@ def _parse(data: Any, *, name: str, source: str) -> EnvironmentConfig:
            f"'{name}' cannot name stacks: it must start with a letter and use only a-z, 0-9 and '-', at most 20",
            "rename the file, for example config/prod-use2.yaml")
     top = _Section(data, "", ("account", "region", "availability_zones", "platform", "kubernetes_version",
-                              "vpc_cidr", "cluster", "model", "capacity", "endpoint", "tags"))
+                              "vpc_cidr", "cluster", "model", "capacity", "endpoint", "tags", "hyperpod"))
 
     account = top.required("account", str, '"123456789012"  (quoted, so that leading zeros survive)')
     _check(bool(_ACCOUNT.match(account)), "account", f"'{account}' is not an AWS account id ({len(account)} characters)",
@@ -203,6 +205,11 @@ def _parse(data: Any, *, name: str, source: str) -> EnvironmentConfig:
                      instance_type=capacity.instance_type, tensor_parallel_size=model.tensor_parallel_size)
     endpoint = _parse_endpoint(top.section("endpoint", ("exposure", "allowed_cidrs"), required=False))
 
+    hyperpod = None
+    if top.has("hyperpod"):
+        hyperpod = _parse_hyperpod(top.section("hyperpod", ("training_plan_arn", "availability_zone", "instance_type",
+                                                            "instance_count", "volume_size_gb")), account, region, zones)
+
     tags = top.string_map("tags", "team")
     for key, value in tags.items():
         _check(not key.lower().startswith("aws:"), f"tags.{key}", "keys starting with 'aws:' are reserved by AWS",
@@ -213,7 +220,7 @@ def _parse(data: Any, *, name: str, source: str) -> EnvironmentConfig:
     return EnvironmentConfig(
         name=name, source=source, account=account, region=region, availability_zones=zones, platform=platform,
         kubernetes_version=version, vpc_cidr=vpc_cidr, cluster=cluster, model=model, capacity=capacity,
-        endpoint=endpoint, tags=MappingProxyType({"environment": name, **tags}),
+        endpoint=endpoint, tags=MappingProxyType({"environment": name, **tags}), hyperpod=hyperpod,
     )
 
 
@@ -250,6 +257,35 @@ def _parse_capacity(section: _Section, zones: tuple[str, ...]) -> CapacityConfig
            "set capacity.availability_zone to the zone the reservation is in, and list that zone in availability_zones")
     return CapacityConfig(instance_type=GPU_INSTANCE_TYPES[type_name], capacity_reservation_id=reservation,
                           availability_zone=zone, instance_count=count)
+
+
+def _parse_hyperpod(section: _Section, account: str, region: str, zones: tuple[str, ...]) -> HyperPodConfig:
+    arn = section.required("training_plan_arn", str, f"arn:aws:sagemaker:{region}:{account}:training-plan/kimi-k3")
+    match = _TRAINING_PLAN_ARN.match(arn)
+    _check(bool(match), section.field("training_plan_arn"), f"'{arn}' is not a training plan ARN",
+           "copy the TrainingPlanArn that 'aws sagemaker describe-training-plan' prints")
+    plan_region, plan_account = match.group(1), match.group(2)  # type: ignore[union-attr]
+    _check(plan_region == region, section.field("training_plan_arn"),
+           f"the plan is in {plan_region}, but the environment deploys to {region}; a plan serves only its own region",
+           f"buy or pick a plan in {region}, or set region: {plan_region}")
+    _check(plan_account == account, section.field("training_plan_arn"),
+           f"the plan belongs to account {plan_account}, but the environment deploys to {account}",
+           f"use a plan of account {account}")
+    zone = section.required("availability_zone", str, zones[0])
+    _check(zone in zones, section.field("availability_zone"),
+           f"the plan's zone '{zone}' is not one of availability_zones ({', '.join(zones)})",
+           "set it to the zone 'aws sagemaker describe-training-plan' reports, and list that zone in availability_zones")
+    instance_type = section.optional("instance_type", str, "ml.p6-b300.48xlarge", "ml.p6-b300.48xlarge")
+    _check(instance_type.startswith("ml.") and instance_type[3:] in GPU_INSTANCE_TYPES, section.field("instance_type"),
+           f"'{instance_type}' is not a known SageMaker GPU instance type",
+           f"use one of: {', '.join('ml.' + t for t in GPU_INSTANCE_TYPES)}")
+    count = section.optional("instance_count", int, 1, "1")
+    _check(1 <= count <= 64, section.field("instance_count"), f"{count} is outside 1..64", "use the plan's instance count")
+    volume = section.optional("volume_size_gb", int, 2000, "2000")
+    _check(1 <= volume <= 16384, section.field("volume_size_gb"), f"{volume} GB is outside 1..16384",
+           "use enough for the image and the weights, for example 2000")
+    return HyperPodConfig(training_plan_arn=arn, availability_zone=zone, instance_type=instance_type,
+                          instance_count=count, volume_size_gb=volume)
 
 
 def _parse_model(section: _Section) -> ModelConfig:

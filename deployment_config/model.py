@@ -105,6 +105,24 @@ class CapacityConfig:
 
 
 @dataclass(frozen=True)
+class HyperPodConfig:
+    """Capacity for the SageMaker HyperPod path: a Flexible Training Plan and the instance group it feeds.
+
+    :param training_plan_arn: the plan's ARN; it must be in the environment's account and region.
+    :param availability_zone: the zone the plan's capacity is in; the instance group's subnet is placed there.
+    :param instance_type: SageMaker instance type. Default: ml.p6-b300.48xlarge.
+    :param instance_count: instances in the group. Default: 1.
+    :param volume_size_gb: EBS volume per instance, mounted at /opt/sagemaker. Default: 2000.
+    """
+
+    training_plan_arn: str
+    availability_zone: str
+    instance_type: str = "ml.p6-b300.48xlarge"
+    instance_count: int = 1
+    volume_size_gb: int = 2000
+
+
+@dataclass(frozen=True)
 class EndpointConfig:
     """How the model endpoint is exposed.
 
@@ -133,6 +151,7 @@ class EnvironmentConfig:
     capacity: CapacityConfig
     endpoint: EndpointConfig
     tags: Mapping[str, str]
+    hyperpod: HyperPodConfig | None = None
 
     @property
     def cluster_name(self) -> str:

@@ -84,6 +84,18 @@ BAD_CONFIGURATIONS = [
     ("instance-count-over-block-limit", _set("capacity.instance_count", 65), "capacity.instance_count", "1..64"),
     ("reserved-tag-prefix", _set("tags", {"aws:owner": "me"}), "tags.aws:owner", "reserved"),
     ("hyperpod-not-yet", _set("platform", "hyperpod"), "platform", "not supported by this version"),
+    ("training-plan-in-another-region",
+     _set("hyperpod", {"training_plan_arn": "arn:aws:sagemaker:us-west-2:123456789012:training-plan/k3",
+                       "availability_zone": "us-east-2a"}),
+     "hyperpod.training_plan_arn", "the plan is in us-west-2"),
+    ("training-plan-of-another-account",
+     _set("hyperpod", {"training_plan_arn": "arn:aws:sagemaker:us-east-2:999999999999:training-plan/k3",
+                       "availability_zone": "us-east-2a"}),
+     "hyperpod.training_plan_arn", "belongs to account 999999999999"),
+    ("training-plan-zone-not-in-vpc",
+     _set("hyperpod", {"training_plan_arn": "arn:aws:sagemaker:us-east-2:123456789012:training-plan/k3",
+                       "availability_zone": "us-east-2c"}),
+     "hyperpod.availability_zone", "not one of availability_zones"),
 ]
 
 

@@ -1,0 +1,93 @@
+"""SageMaker Flexible Training Plans for HyperPod clusters: search, create, describe."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from decimal import Decimal
+
+from ops_cli.aws import Aws
+from ops_cli.errors import ExitCode, OpsError
+from ops_cli.output import iso
+
+TARGET = "hyperpod-cluster"
+
+
+@dataclass(frozen=True)
+class PlanOffering:
+    offering_id: str
+    instance_type: str
+    instance_count: int
+    availability_zone: str
+    start: datetime | None
+    end: datetime | None
+    duration_hours: int
+    upfront_fee: Decimal
+    currency: str
+
+    @classmethod
+    def from_api(cls, item: dict) -> PlanOffering:
+        capacity = (item.get("ReservedCapacityOfferings") or [{}])
+        first = capacity[0]
+        return cls(item["TrainingPlanOfferingId"], first.get("InstanceType", "-"),
+                   sum(c.get("InstanceCount", 0) for c in capacity), first.get("AvailabilityZone", "-"),
+                   first.get("StartTime"), capacity[-1].get("EndTime"), item.get("DurationHours", 0),
+                   Decimal(item.get("UpfrontFee", "0")), item.get("CurrencyCode", ""))
+
+    def to_dict(self) -> dict:
+        return {"offering_id": self.offering_id, "instance_type": self.instance_type, "instance_count": self.instance_count,
+                "availability_zone": self.availability_zone, "start": iso(self.start), "end": iso(self.end),
+                "duration_hours": self.duration_hours, "upfront_fee": str(self.upfront_fee), "currency": self.currency}
+
+
+@dataclass(frozen=True)
+class PlanSearch:
+    instance_type: str
+    instance_count: int
+    duration_hours: int
+    start_after: datetime
+    end_before: datetime
+
+    def params(self) -> dict:
+        return {"InstanceType": self.instance_type, "InstanceCount": self.instance_count, "DurationHours": self.duration_hours,
+                "StartTimeAfter": self.start_after, "EndTimeBefore": self.end_before, "TargetResources": [TARGET]}
+
+
+def check_instance_type(instance_type: str) -> None:
+    if not instance_type.startswith("ml."):
+        raise OpsError(f"--instance-type {instance_type} is not a SageMaker instance type",
+                       f"use the ml. form, for example ml.{instance_type}", ExitCode.USAGE)
+
+
+def find_plan_offerings(aws: Aws, search: PlanSearch) -> list[PlanOffering]:
+    check_instance_type(search.instance_type)
+    response = aws.call("sagemaker", "search_training_plan_offerings", "search training plan offerings", **search.params())
+    offerings = [PlanOffering.from_api(i) for i in response.get("TrainingPlanOfferings", [])]
+    return sorted(offerings, key=lambda o: (o.upfront_fee, o.start or datetime.max, o.offering_id))
+
+
+def find_plan_offering(aws: Aws, search: PlanSearch, offering_id: str) -> PlanOffering:
+    for offering in find_plan_offerings(aws, search):
+        if offering.offering_id == offering_id:
+            return offering
+    raise OpsError(f"training plan offering {offering_id} is no longer offered for these search parameters",
+                   "search again and pick a current offering", ExitCode.OFFERING_GONE)
+
+
+def create_plan(aws: Aws, name: str, offering: PlanOffering) -> str:
+    response = aws.call("sagemaker", "create_training_plan", f"create training plan {name}",
+                        TrainingPlanName=name, TrainingPlanOfferingId=offering.offering_id)
+    return response["TrainingPlanArn"]
+
+
+def describe_plan(aws: Aws, name: str) -> dict:
+    return aws.call("sagemaker", "describe_training_plan", f"describe training plan {name}", TrainingPlanName=name)
+
+
+def plan_summary(plan: dict) -> dict:
+    zones = sorted({s.get("AvailabilityZone") for s in plan.get("ReservedCapacitySummaries", []) if s.get("AvailabilityZone")})
+    types = sorted({s.get("InstanceType") for s in plan.get("ReservedCapacitySummaries", []) if s.get("InstanceType")})
+    return {"name": plan.get("TrainingPlanName"), "arn": plan.get("TrainingPlanArn"), "status": plan.get("Status"),
+            "status_message": plan.get("StatusMessage"), "start": iso(plan.get("StartTime")), "end": iso(plan.get("EndTime")),
+            "availability_zones": zones, "instance_types": types, "instance_count": plan.get("TotalInstanceCount"),
+            "upfront_fee": plan.get("UpfrontFee"), "currency": plan.get("CurrencyCode")}

@@ -1,0 +1,116 @@
+"""Waiting with visible progress and a timeout: for a reservation, for GPU nodes, for the endpoint."""
+
+from __future__ import annotations
+
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import TextIO
+
+from deployment_config.model import EnvironmentConfig
+from ops_cli.aws import Aws
+from ops_cli.capacity_blocks import FINAL_STATES, describe_reservation
+from ops_cli.errors import ExitCode, OpsError
+from ops_cli.output import utc_and_local
+
+GPU_NODEGROUP = "gpu-capacity-block"  # cdk_constructs.capacity_block_node_group names it so
+
+
+@dataclass
+class Progress:
+    """Polls ``probe`` until it reports done, printing one line per poll, or raises after ``timeout`` seconds.
+
+    :param what: what is being waited for, for messages.
+    :param timeout: seconds before giving up.
+    :param interval: seconds between polls.
+    :param clock: monotonic seconds (tests pass a fake).
+    :param sleep: waits between polls (tests pass a fake).
+    :param stream: where progress lines go (stderr, so that --json output stays clean).
+    """
+
+    what: str
+    timeout: float
+    interval: float
+    clock: Callable[[], float] = time.monotonic
+    sleep: Callable[[float], None] = time.sleep
+    stream: TextIO = field(default_factory=lambda: sys.stderr)
+
+    def run(self, probe: Callable[[], tuple[bool, str]]) -> str:
+        started = self.clock()
+        while True:
+            done, status = probe()
+            elapsed = self.clock() - started
+            stamp = datetime.now(UTC).strftime("%H:%M:%S UTC")
+            self.stream.write(f"[{stamp} +{int(elapsed) // 60}m{int(elapsed) % 60:02d}s] {self.what}: {status}\n")
+            self.stream.flush()
+            if done:
+                return status
+            if elapsed + self.interval > self.timeout:
+                raise OpsError(f"gave up waiting for {self.what} after {int(elapsed)} s; last seen: {status}",
+                               "run the wait again with a longer --timeout, or look at the resource in the console",
+                               ExitCode.TIMEOUT)
+            self.sleep(self.interval)
+
+
+def wait_for_reservation(aws: Aws, reservation_id: str, progress: Progress) -> dict:
+    last: dict = {}
+
+    def probe() -> tuple[bool, str]:
+        reservation = describe_reservation(aws, reservation_id)
+        last.update(reservation)
+        state = reservation.get("State", "unknown")
+        if state in FINAL_STATES:
+            raise OpsError(f"reservation {reservation_id} is {state}; it will never become active",
+                           "buy a new Capacity Block", ExitCode.CHECK_FAILED)
+        return state == "active", f"{state}, starts {utc_and_local(reservation.get('StartDate'))}"
+
+    progress.run(probe)
+    return last
+
+
+def wait_for_gpu_nodes(aws: Aws, env: EnvironmentConfig, progress: Progress) -> dict:
+    """Until the GPU node group is ACTIVE and its Auto Scaling group has the desired instances in service."""
+    last: dict = {}
+
+    def probe() -> tuple[bool, str]:
+        group = aws.call("eks", "describe_nodegroup", "describe the GPU node group",
+                         clusterName=env.cluster_name, nodegroupName=GPU_NODEGROUP)["nodegroup"]
+        desired = group.get("scalingConfig", {}).get("desiredSize", 0)
+        issues = [f"{i.get('code')}: {i.get('message')}" for i in group.get("health", {}).get("issues", [])]
+        asg_names = [g["name"] for g in group.get("resources", {}).get("autoScalingGroups", [])]
+        in_service = 0
+        if asg_names:
+            asgs = aws.call("autoscaling", "describe_auto_scaling_groups", "describe the GPU Auto Scaling group",
+                            AutoScalingGroupNames=asg_names)["AutoScalingGroups"]
+            in_service = sum(1 for g in asgs for i in g.get("Instances", []) if i.get("LifecycleState") == "InService")
+        last.update({"status": group.get("status"), "desired": desired, "in_service": in_service, "issues": issues})
+        if group.get("status") in {"CREATE_FAILED", "DELETING", "DEGRADED"} and not in_service:
+            raise OpsError(f"GPU node group is {group.get('status')}: {'; '.join(issues) or 'no detail'}",
+                           "check the Capacity Block state and the node group's health issues", ExitCode.CHECK_FAILED)
+        status = f"{group.get('status')}, {in_service}/{desired} instances in service"
+        if issues:
+            status += f" ({issues[0]})"
+        return group.get("status") == "ACTIVE" and desired > 0 and in_service >= desired, status
+
+    progress.run(probe)
+    return last
+
+
+def wait_for_health(url: str, progress: Progress, request_timeout: float = 10.0) -> None:
+    """Until ``url``/health answers 200."""
+    health = url.rstrip("/") + "/health"
+
+    def probe() -> tuple[bool, str]:
+        try:
+            with urllib.request.urlopen(health, timeout=request_timeout) as response:
+                return response.status == 200, f"HTTP {response.status}"
+        except urllib.error.HTTPError as error:
+            return False, f"HTTP {error.code}"
+        except (urllib.error.URLError, OSError) as error:
+            return False, f"not answering ({getattr(error, 'reason', error)})"
+
+    progress.run(probe)

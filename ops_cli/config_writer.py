@@ -28,6 +28,7 @@ def update_environment_file(config_dir: Path, env_name: str, updates: dict[str, 
                        ExitCode.USAGE)
     yaml = YAML()  # round-trip: comments, order and quoting survive
     yaml.preserve_quotes = True
+    yaml.width = 4096  # never fold a long ARN onto a second line
     document = yaml.load(path.read_text(encoding="utf-8"))
     for dotted, value in updates.items():
         *parents, last = dotted.split(".")

@@ -1,0 +1,110 @@
+"""Fixtures for the llmops tests: stubbed AWS clients (botocore Stubber checks every request against the real API
+model), a fake clock, and a copy of the configuration directory to write into."""
+
+from __future__ import annotations
+
+import io
+import json
+import shutil
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+
+import boto3
+import botocore.session
+import pytest
+from botocore.stub import Stubber
+
+from ops_cli.aws import Aws
+from ops_cli.main import Runtime, main
+from tests.conftest import CONFIG_DIR
+
+NOW = datetime(2026, 11, 30, 12, 0, tzinfo=UTC)
+#: One botocore session for all tests: it caches the service models, which are slow to load (EC2's especially).
+_BOTOCORE = botocore.session.get_session()
+
+
+class StubbedAws:
+    """One botocore client + Stubber per service, created on demand, all in one region."""
+
+    def __init__(self, region: str = "us-east-2") -> None:
+        self.region = region
+        self.stubbers: dict[str, Stubber] = {}
+
+    def stub(self, service: str) -> Stubber:
+        if service not in self.stubbers:
+            client = boto3.session.Session(botocore_session=_BOTOCORE).client(
+                service, region_name=self.region, aws_access_key_id="testing", aws_secret_access_key="testing")
+            stubber = Stubber(client)
+            stubber.activate()
+            self.stubbers[service] = stubber
+        return self.stubbers[service]
+
+    def aws(self, region: str) -> Aws:
+        assert region == self.region, f"the command asked for region {region}, expected {self.region}"
+        return Aws(region, client_factory=lambda service: self.stub(service).client)
+
+    def assert_all_used(self) -> None:
+        for stubber in self.stubbers.values():
+            stubber.assert_no_pending_responses()
+
+
+@dataclass
+class FakeClock:
+    now: float = 0.0
+    sleeps: list[float] = field(default_factory=list)
+
+    def __call__(self) -> float:
+        return self.now
+
+    def sleep(self, seconds: float) -> None:
+        self.sleeps.append(seconds)
+        self.now += seconds
+
+
+@dataclass
+class Result:
+    code: int
+    stdout: str
+    stderr: str
+
+    @property
+    def json(self):
+        return json.loads(self.stdout)
+
+
+@pytest.fixture
+def aws() -> StubbedAws:
+    stubbed = StubbedAws()
+    yield stubbed
+    stubbed.assert_all_used()
+
+
+@pytest.fixture
+def clock() -> FakeClock:
+    return FakeClock()
+
+
+@pytest.fixture
+def config_dir(tmp_path) -> Path:
+    target = tmp_path / "config"
+    shutil.copytree(CONFIG_DIR, target)
+    return target
+
+
+@pytest.fixture
+def run(aws, clock, config_dir):
+    """Run llmops in-process with stubbed AWS, the fake clock and a scratch configuration directory."""
+
+    def _run(*argv: str) -> Result:
+        stdout, stderr = io.StringIO(), io.StringIO()
+        runtime = Runtime(aws_factory=aws.aws, stdout=stdout, stderr=stderr, environ={}, clock=clock,
+                          sleep=clock.sleep, now=lambda: NOW)
+        code = main([*argv, "--config-dir", str(config_dir)], runtime)
+        return Result(code, stdout.getvalue(), stderr.getvalue())
+
+    return _run
+
+
+def client_error(code: str, message: str = "", status: int = 400) -> dict:
+    return {"service_error_code": code, "service_message": message or code, "http_status_code": status}

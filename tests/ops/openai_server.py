@@ -1,0 +1,98 @@
+"""A small local server that speaks the OpenAI chat-completions protocol as vLLM does, for the smoke-test tests.
+
+It listens on 127.0.0.1 only, on a free port, and stops when the test ends.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from contextlib import contextmanager
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+ANSWER = ["2", " +", " 2", " is", " 4", "."]
+
+
+class Behaviour:
+    def __init__(self, model: str = "Kimi-K3", first_token_delay: float = 0.05, token_delay: float = 0.005,
+                 healthy: bool = True, drop_done: bool = False, empty: bool = False) -> None:
+        self.model = model
+        self.first_token_delay = first_token_delay
+        self.token_delay = token_delay
+        self.healthy = healthy
+        self.drop_done = drop_done
+        self.empty = empty
+        self.requests: list[dict] = []
+
+
+def _handler(behaviour: Behaviour):
+    class Handler(BaseHTTPRequestHandler):
+        def log_message(self, *args) -> None:  # keep test output clean
+            pass
+
+        def _json(self, status: int, payload: dict) -> None:
+            body = json.dumps(payload).encode()
+            self.send_response(status)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def do_GET(self) -> None:
+            if self.path == "/health":
+                self.send_response(200 if behaviour.healthy else 503)
+                self.send_header("Content-Length", "0")
+                self.end_headers()
+            else:
+                self._json(404, {"error": "not found"})
+
+        def do_POST(self) -> None:
+            request = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+            behaviour.requests.append(request)
+            if self.path != "/v1/chat/completions":
+                return self._json(404, {"error": "not found"})
+            if request.get("model") != behaviour.model:
+                return self._json(404, {"object": "error", "message": f"The model `{request.get('model')}` does not exist."})
+            tokens = [] if behaviour.empty else ANSWER
+            if not request.get("stream"):
+                time.sleep(behaviour.first_token_delay)
+                return self._json(200, {
+                    "id": "chatcmpl-1", "object": "chat.completion", "model": behaviour.model,
+                    "choices": [{"index": 0, "message": {"role": "assistant", "content": "".join(tokens)},
+                                 "finish_reason": "stop"}],
+                    "usage": {"prompt_tokens": 12, "completion_tokens": len(tokens), "total_tokens": 12 + len(tokens)}})
+            self.send_response(200)
+            self.send_header("Content-Type", "text/event-stream")
+            self.end_headers()
+
+            def send(payload) -> None:
+                self.wfile.write(f"data: {payload if isinstance(payload, str) else json.dumps(payload)}\n\n".encode())
+                self.wfile.flush()
+
+            chunk = {"id": "chatcmpl-2", "object": "chat.completion.chunk", "model": behaviour.model}
+            send({**chunk, "choices": [{"index": 0, "delta": {"role": "assistant", "content": ""}, "finish_reason": None}]})
+            time.sleep(behaviour.first_token_delay)
+            for token in tokens:
+                send({**chunk, "choices": [{"index": 0, "delta": {"content": token}, "finish_reason": None}]})
+                time.sleep(behaviour.token_delay)
+            send({**chunk, "choices": [{"index": 0, "delta": {}, "finish_reason": "stop"}]})
+            if request.get("stream_options", {}).get("include_usage"):
+                send({**chunk, "choices": [], "usage": {"prompt_tokens": 12, "completion_tokens": len(tokens)}})
+            if not behaviour.drop_done:
+                send("[DONE]")
+
+    return Handler
+
+
+@contextmanager
+def openai_server(behaviour: Behaviour):
+    server = ThreadingHTTPServer(("127.0.0.1", 0), _handler(behaviour))
+    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}"
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join(timeout=5)

@@ -101,7 +101,8 @@ def _window(reservation: dict, now: datetime) -> Check:
                      "extend the block or plan the work to finish before it ends")
     if state != "active":
         return Check("state and time window", Status.WARN, f"reservation is {state}; it starts {utc_and_local(start)}",
-                     "deploy the GPU nodes once it is active: llmops wait reservation ID")
+                     "deploy the GPU nodes once it is active: "
+                     f"bin/llmops wait reservation {reservation['CapacityReservationId']}")
     return Check("state and time window", Status.PASS, f"active until {utc_and_local(end)}")
 
 

@@ -24,9 +24,14 @@ class ConfigError(Exception):
         super().__init__(self.message)
 
     @property
-    def message(self) -> str:
+    def summary(self) -> str:
+        """Where and what, without the fix: for callers that print the fix on a line of their own."""
         where = f"{self.source}: " if self.source else ""
-        return f"{where}{self.field}: {self.problem}\n  fix: {self.fix}"
+        return f"{where}{self.field}: {self.problem}"
+
+    @property
+    def message(self) -> str:
+        return f"{self.summary}\n  fix: {self.fix}"
 
     def __str__(self) -> str:
         return self.message

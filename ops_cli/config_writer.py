@@ -41,7 +41,7 @@ def update_environment_file(config_dir: Path, env_name: str, updates: dict[str, 
     try:
         parse_environment(_plain(document), name=env_name, source=str(path))
     except ConfigError as error:
-        raise OpsError(f"not written, the result would be invalid: {error.message}", error.fix, ExitCode.USAGE) from None
+        raise OpsError(f"not written, the result would be invalid: {error.summary}", error.fix, ExitCode.USAGE) from None
     buffer = io.StringIO()
     yaml.dump(document, buffer)
     handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")

@@ -158,7 +158,7 @@ class Cli:
             try:
                 self._env = load_environment(self.args.config_dir, name)
             except ConfigError as error:
-                raise OpsError(error.message, error.fix, ExitCode.USAGE) from None
+                raise OpsError(error.summary, error.fix, ExitCode.USAGE) from None
         return self._env
 
     def aws(self) -> Aws:

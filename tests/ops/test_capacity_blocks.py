@@ -181,6 +181,7 @@ def test_use_refuses_a_zone_outside_the_vpc_and_writes_nothing(aws, run, config_
     result = run("capacity-blocks", "use", "cr-0fedcba9876543210", "--env", "example")
     assert result.code == ExitCode.USAGE
     assert "capacity.availability_zone" in result.stderr and "not written" in result.stderr
+    assert result.stderr.count("fix:") == 1
     assert (config_dir / "example.yaml").read_text() == before
     assert [p.name for p in config_dir.iterdir()] == ["example.yaml"]  # no temporary file left behind
 

@@ -126,3 +126,4 @@ def test_no_credentials_is_an_error_not_a_row(run, aws):
 def test_unknown_environment(run):
     result = run("preflight", "--env", "nope")
     assert result.code == ExitCode.USAGE and "there is no file" in result.stderr
+    assert result.stderr.count("fix:") == 1

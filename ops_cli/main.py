@@ -20,7 +20,13 @@ from ops_cli.errors import ExitCode, OpsError
 from ops_cli.output import duration, emit_json, money, table, utc_and_local
 from ops_cli.preflight import Status, run_preflight
 from ops_cli.smoke import DEFAULT_PROMPT, smoke_test
-from ops_cli.waiting import Progress, wait_for_gpu_nodes, wait_for_health, wait_for_reservation
+from ops_cli.waiting import (
+    Progress,
+    wait_for_gpu_nodes,
+    wait_for_health,
+    wait_for_inference_endpoint,
+    wait_for_reservation,
+)
 
 PROJECT_DIR = Path(__file__).resolve().parents[1]
 
@@ -36,6 +42,7 @@ class Runtime:
     clock: Callable[[], float] | None = None
     sleep: Callable[[float], None] | None = None
     now: Callable[[], datetime] = lambda: datetime.now(UTC)
+    run_command: Callable | None = None  # subprocess.run, for kubectl (tests pass a fake)
 
 
 def _moment(text: str) -> datetime:
@@ -132,6 +139,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--url", required=True, help="for example http://internal-xxx.elb.us-east-2.amazonaws.com:8000")
     p.add_argument("--timeout", type=_positive, default=3 * 3600)
     p.add_argument("--interval", type=_positive, default=30)
+
+    p = waits.add_parser("inference-endpoint", help="until a HyperPod InferenceEndpointConfig is DeploymentComplete",
+                         parents=[common])
+    p.add_argument("--name", default="kimik3", help="the InferenceEndpointConfig (default: kimik3)")
+    p.add_argument("--namespace", default="default")
+    p.add_argument("--kubectl", default="kubectl", help="kubectl to use (default: the one on PATH)")
+    p.add_argument("--timeout", type=_positive, default=3 * 3600)
+    p.add_argument("--interval", type=_positive, default=60)
 
     p = groups.add_parser("smoke-test", help="send chat completions, plain and streaming, and time them", parents=[common])
     p.add_argument("--url", required=True, help="the endpoint, for example http://localhost:8000")
@@ -342,6 +357,14 @@ class Cli:
     def wait_endpoint(self) -> int:
         wait_for_health(self.args.url, self.progress(f"{self.args.url}/health"))
         self.out({"url": self.args.url, "healthy": True}, f"{self.args.url} is healthy.")
+        return ExitCode.OK
+
+    def wait_inference_endpoint(self) -> int:
+        status = wait_for_inference_endpoint(self.args.kubectl, self.args.name, self.args.namespace,
+                                             self.progress(f"InferenceEndpointConfig {self.args.namespace}/{self.args.name}"),
+                                             run=self.rt.run_command)
+        self.out({"name": self.args.name, "namespace": self.args.namespace, "status": status},
+                 f"InferenceEndpointConfig {self.args.namespace}/{self.args.name} is DeploymentComplete.")
         return ExitCode.OK
 
     def smoke_test(self) -> int:

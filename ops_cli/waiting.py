@@ -114,3 +114,50 @@ def wait_for_health(url: str, progress: Progress, request_timeout: float = 10.0)
             return False, f"not answering ({getattr(error, 'reason', error)})"
 
     progress.run(probe)
+
+
+INFERENCE_RESOURCE = "inferenceendpointconfigs.inference.sagemaker.aws.amazon.com"
+
+
+def inference_endpoint_state(kubectl: str, name: str, namespace: str, run=None) -> dict:
+    """The InferenceEndpointConfig as JSON, read with kubectl (the Kubernetes API is not reachable through boto3)."""
+    import json
+    import subprocess
+
+    run = run or subprocess.run
+    try:
+        result = run([kubectl, "get", INFERENCE_RESOURCE, name, "-n", namespace, "-o", "json"],
+                     capture_output=True, text=True, timeout=60)
+    except FileNotFoundError:
+        raise OpsError(f"kubectl not found at '{kubectl}'", "install kubectl or pass --kubectl PATH", ExitCode.USAGE) from None
+    except subprocess.TimeoutExpired:
+        return {"status": {"state": "unknown (kubectl timed out)"}}
+    if result.returncode != 0:
+        detail = result.stderr.strip().splitlines()[-1] if result.stderr.strip() else f"exit {result.returncode}"
+        if "NotFound" in detail or "not found" in detail:
+            raise OpsError(f"no InferenceEndpointConfig {namespace}/{name}: {detail}",
+                           "check --name and --namespace, or apply the endpoint first", ExitCode.NOT_FOUND)
+        raise OpsError(f"kubectl failed: {detail}", "check the kubeconfig (aws eks update-kubeconfig ...)", ExitCode.AWS_ERROR)
+    return json.loads(result.stdout)
+
+
+def wait_for_inference_endpoint(kubectl: str, name: str, namespace: str, progress: Progress, run=None) -> dict:
+    """Until the HyperPod InferenceEndpointConfig reaches DeploymentComplete; fail with its reason on DeploymentFailed."""
+    last: dict = {}
+
+    def probe() -> tuple[bool, str]:
+        status = inference_endpoint_state(kubectl, name, namespace, run).get("status", {})
+        last.clear()
+        last.update(status)
+        state = status.get("state", "no status yet")
+        deployment = status.get("deploymentStatus", {})
+        detail = deployment.get("message") or next(
+            (c.get("message") for c in status.get("conditions", []) if c.get("status") == "False" and c.get("message")), "")
+        if state in {"DeploymentFailed", "DeletionPending", "DeletionInProgress", "DeletionFailed", "DeletionComplete"}:
+            raise OpsError(f"InferenceEndpointConfig {namespace}/{name} is {state}: {detail or 'no reason given'}",
+                           f"kubectl describe {INFERENCE_RESOURCE.split('.')[0]} {name} -n {namespace}; fix and re-apply",
+                           ExitCode.CHECK_FAILED)
+        return state == "DeploymentComplete", f"{state}{f' ({detail})' if detail else ''}"
+
+    progress.run(probe)
+    return last

@@ -141,3 +141,64 @@ def test_wait_nodes_access_denied(aws, run):
     aws.stub("eks").add_client_error("describe_nodegroup", **client_error("AccessDeniedException", status=403))
     result = run("wait", "nodes", "--env", "example")
     assert result.code == ExitCode.ACCESS_DENIED
+
+
+class FakeKubectl:
+    """Answers `kubectl get inferenceendpointconfigs ... -o json` with the next of the given statuses."""
+
+    def __init__(self, *answers) -> None:
+        self.answers = list(answers)
+        self.commands: list[list[str]] = []
+
+    def __call__(self, command, **kwargs):
+        import json
+        import subprocess
+
+        self.commands.append(command)
+        answer = self.answers.pop(0)
+        if isinstance(answer, str):
+            return subprocess.CompletedProcess(command, 1, "", answer)
+        return subprocess.CompletedProcess(command, 0, json.dumps({"kind": "InferenceEndpointConfig", "status": answer}), "")
+
+
+@pytest.fixture
+def run_with_kubectl(aws, clock, config_dir):
+    import io
+
+    from ops_cli.main import Runtime, main
+    from tests.ops.conftest import Result
+
+    def _run(kubectl: FakeKubectl, *argv):
+        stdout, stderr = io.StringIO(), io.StringIO()
+        runtime = Runtime(aws_factory=aws.aws, stdout=stdout, stderr=stderr, environ={}, clock=clock, sleep=clock.sleep,
+                          run_command=kubectl)
+        return Result(main([*argv, "--config-dir", str(config_dir)], runtime), stdout.getvalue(), stderr.getvalue())
+
+    return _run
+
+
+def test_wait_inference_endpoint_until_complete(run_with_kubectl):
+    kubectl = FakeKubectl({"state": "DeploymentPending"},
+                          {"state": "DeploymentInProgress", "deploymentStatus": {"message": "downloading model"}},
+                          {"state": "DeploymentComplete"})
+    result = run_with_kubectl(kubectl, "wait", "inference-endpoint", "--name", "kimik3", "--json")
+    assert result.code == ExitCode.OK
+    assert result.json["status"]["state"] == "DeploymentComplete"
+    assert "DeploymentInProgress (downloading model)" in result.stderr
+    assert kubectl.commands[0][:4] == ["kubectl", "get", "inferenceendpointconfigs.inference.sagemaker.aws.amazon.com",
+                                       "kimik3"]
+
+
+def test_wait_inference_endpoint_reports_why_it_failed(run_with_kubectl):
+    kubectl = FakeKubectl({"state": "DeploymentFailed", "conditions": [
+        {"type": "Ready", "status": "False", "reason": "ModelDownloadFailed", "message": "403 from huggingface.co",
+         "lastTransitionTime": "2026-11-30T12:00:00Z"}]})
+    result = run_with_kubectl(kubectl, "wait", "inference-endpoint")
+    assert result.code == ExitCode.CHECK_FAILED
+    assert "DeploymentFailed: 403 from huggingface.co" in result.stderr
+
+
+def test_wait_inference_endpoint_that_does_not_exist(run_with_kubectl):
+    kubectl = FakeKubectl('Error from server (NotFound): inferenceendpointconfigs "kimik3" not found')
+    result = run_with_kubectl(kubectl, "wait", "inference-endpoint")
+    assert result.code == ExitCode.NOT_FOUND

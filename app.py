@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
-"""The CDK app: `npx cdk synth -c env=NAME` synthesizes config/NAME.yaml; with no -c, config/example.yaml.
+"""The CDK app: `npx cdk synth -c env=NAME` synthesizes config/NAME.yaml; with no -c, the embedded examples
+(config/example.yaml, EKS + Capacity Block, and config/example-hyperpod.yaml, SageMaker HyperPod).
 
 Only composition happens here: the configuration is loaded and validated first (a bad file exits with one
-message and writes nothing), then the stacks of the environment are added, checked by cdk-nag and synthesized,
-and the serving chart is written as plain YAML beside the templates for review and `kubectl apply`.
+message and writes nothing), then the stacks of each environment are added, checked by cdk-nag and synthesized,
+and the Kubernetes manifests are written as plain YAML beside the templates for review and `kubectl apply`.
 """
 
 from __future__ import annotations
@@ -16,13 +17,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from deployment_config import DEFAULT_ENVIRONMENT, ConfigError, EnvironmentConfig, load_environment
+from deployment_config import ConfigError, EnvironmentConfig, load_environment
 from deployment_config.cdk_context import cli_context
+from deployment_config.loader import DEFAULT_ENVIRONMENTS
 
 if TYPE_CHECKING:
     import aws_cdk as cdk
 
-    from stacks.composition import EksEnvironment
+    from stacks.composition import Environment
 
 PROJECT_DIR = Path(__file__).resolve().parent
 #: Exit code of a configuration error (argparse's convention for bad usage).
@@ -34,50 +36,51 @@ def project_context() -> dict:
     return json.loads((PROJECT_DIR / "cdk.json").read_text(encoding="utf-8"))["context"]
 
 
-def build(env_config: EnvironmentConfig, *, outdir: str | None = None) -> tuple[cdk.App, EksEnvironment]:
-    """Compose the app for one environment, with cdk-nag's AwsSolutions checks as a validation plugin."""
+def build(env_configs: list[EnvironmentConfig], *, outdir: str | None = None) -> tuple[cdk.App, list[Environment]]:
+    """Compose the app for the given environments, with cdk-nag's AwsSolutions checks as a validation plugin."""
     # Imported only now: the CDK's jsii runtime takes seconds to start, and a bad file should not wait for it.
     import aws_cdk as cdk
     import cdk_nag
 
-    from stacks.composition import add_eks_environment
+    from stacks.composition import add_environment
 
     app = cdk.App(outdir=outdir, context=project_context())
-    environment = add_eks_environment(app, env_config)
+    environments = [add_environment(app, env_config) for env_config in env_configs]
     cdk.Validations.of(app).add_plugins(cdk_nag.AwsSolutionsChecks(app))
-    return app, environment
+    return app, environments
 
 
 @dataclass(frozen=True)
 class Synthesis:
-    """What one synthesis produced: the cloud assembly directory, the stacks, and the plain-YAML manifests."""
+    """What one synthesis produced: the cloud assembly directory, the environments, and the plain-YAML manifests."""
 
     directory: Path
-    environment: EksEnvironment
-    manifest_file: Path
+    environments: list[Environment]
+    manifest_files: list[Path]
 
 
-def synthesize(env_config: EnvironmentConfig, *, outdir: str | None = None) -> Synthesis:
+def synthesize(env_configs: list[EnvironmentConfig], *, outdir: str | None = None) -> Synthesis:
     from charts.manifest_files import write_manifests
 
-    app, environment = build(env_config, outdir=outdir)
+    app, environments = build(env_configs, outdir=outdir)
     directory = Path(app.synth().directory)
-    manifest_file = write_manifests(directory, env_config.name, environment.manifests)
-    return Synthesis(directory, environment, manifest_file)
+    written = [write_manifests(directory, environment.config.name, manifests, filename)
+               for environment in environments for filename, manifests in environment.manifest_files.items()]
+    return Synthesis(directory, environments, written)
 
 
 def main(environ: Mapping[str, str] = os.environ) -> int:
     context = cli_context(environ)
     config_dir = Path(context.get("config_dir", PROJECT_DIR / "config"))
-    name = str(context.get("env") or DEFAULT_ENVIRONMENT)
+    names = [str(context["env"])] if context.get("env") else list(DEFAULT_ENVIRONMENTS)
     try:
-        env_config = load_environment(config_dir, name)
+        env_configs = [load_environment(config_dir, name) for name in names]
     except ConfigError as error:
         print(f"error: {error}", file=sys.stderr)
         return EXIT_BAD_CONFIG
 
-    synthesis = synthesize(env_config)
-    print(f"Kubernetes manifests for review and kubectl apply: {synthesis.manifest_file}", file=sys.stderr)
+    for path in synthesize(env_configs).manifest_files:
+        print(f"Kubernetes manifests for review and kubectl apply: {path}", file=sys.stderr)
     return 0
 
 

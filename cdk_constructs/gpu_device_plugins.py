@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 from aws_cdk import aws_eks_v2 as eks
 from constructs import Construct
@@ -17,15 +17,18 @@ class GpuDevicePlugins(Construct):
     """Installs both device plugins so the kubelet advertises ``nvidia.com/gpu`` and ``vpc.amazonaws.com/efa``.
 
     :param cluster: the cluster to install into (needs a kubectl provider).
-    :param gpu_instance_type: the GPU instance type; the EFA chart only schedules on types in its list.
+    :param gpu_instance_type: the GPU instance type as the nodes' ``node.kubernetes.io/instance-type`` label shows it
+        (``ml.``-prefixed on HyperPod); the EFA chart only schedules on types in its list.
     :param node_selector: labels of the GPU nodes the plugins run on.
-    :param toleration: the GPU nodes' taint as a Kubernetes toleration.
+    :param tolerations: Kubernetes tolerations for the GPU nodes' taints.
     """
 
     def __init__(self, scope: Construct, id: str, *, cluster: eks.ICluster, gpu_instance_type: str,
-                 node_selector: Mapping[str, str], toleration: Mapping[str, str]) -> None:
+                 node_selector: Mapping[str, str], tolerations: Sequence[Mapping[str, str]]) -> None:
         super().__init__(scope, id)
-        tolerations = [dict(toleration)]
+        if not node_selector:
+            raise ValueError("node_selector must name at least one label of the GPU nodes")
+        tolerations = [dict(t) for t in tolerations]
         # The NVIDIA chart's default affinity wants Node Feature Discovery labels, which EKS nodes lack;
         # Helm replaces lists, so these terms take the place of the chart's.
         affinity = {"nodeAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": {"nodeSelectorTerms": [

@@ -78,3 +78,28 @@ def acknowledge_kubectl_provider(provider: IConstruct) -> None:
         "the provider framework may invoke any version of its own handler function (ARN:*), nothing else",
     )
     acknowledge(provider, "AwsSolutions-L1", "the kubectl handler's runtime is pinned by aws-cdk-lib to match its kubectl layer")
+
+
+def acknowledge_each(scope: IConstruct, findings: Iterable[str], reason: str) -> None:
+    """cdk-nag reports wildcard findings one by one (``IAM5[Action::s3:List*]``); each needs its own acknowledgement."""
+    for finding in findings:
+        acknowledge(scope, finding, reason)
+
+
+def acknowledge_bucket_deployment(scope: IConstruct, destination_bucket: IConstruct) -> None:
+    """The singleton Lambda that BucketDeployment adds to the stack of ``scope``: it copies the CDK asset into
+    ``destination_bucket``."""
+    stack = cdk.Stack.of(scope)
+    destination = stack.get_logical_id(destination_bucket.node.default_child)
+    reason = ("aws-cdk-lib's BucketDeployment Lambda: it reads the CDK asset bucket and replaces the objects of the "
+              "destination bucket; policy and runtime are written by aws-cdk-lib")
+    for child in stack.node.children:
+        if child.node.id.startswith("Custom::CDKBucketDeployment"):
+            acknowledge(child, managed_policy_finding("AWSLambdaBasicExecutionRole", "service-role/"), reason)
+            acknowledge_each(child, [
+                *(f"AwsSolutions-IAM5[Action::s3:{action}]" for action in ("GetBucket*", "GetObject*", "List*", "Abort*",
+                                                                             "DeleteObject*")),
+                f"AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:s3:::cdk-hnb659fds-assets-{stack.account}-{stack.region}/*]",
+                f"AwsSolutions-IAM5[Resource::<{destination}.Arn>/*]",
+            ], reason)
+            acknowledge(child, "AwsSolutions-L1", reason)

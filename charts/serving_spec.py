@@ -75,7 +75,7 @@ class VllmServingSpec:
 
 def serving_spec_for(env: EnvironmentConfig) -> VllmServingSpec:
     model = env.model
-    instance = env.capacity.instance_type
+    instance = env.gpu_instance_type
     from_s3 = model.weight_source is WeightSource.S3
     model_path = S3_WEIGHTS_PATH if from_s3 else model.hugging_face_id
     args = (

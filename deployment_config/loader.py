@@ -32,9 +32,13 @@ from deployment_config.sizing import check_model_fits
 
 #: Kubernetes versions the app can deploy: each needs a matching kubectl Lambda layer in requirements.txt.
 SUPPORTED_KUBERNETES_VERSIONS = ("1.34", "1.35")
+#: Kubernetes versions SageMaker HyperPod supports (it lags EKS).
+HYPERPOD_KUBERNETES_VERSIONS = ("1.34",)
 DEFAULT_KUBERNETES_VERSION = "1.34"
 #: The environment synthesized when no ``-c env=NAME`` is given.
 DEFAULT_ENVIRONMENT = "example"
+#: Everything synthesized when no ``-c env=NAME`` is given: one environment of each platform.
+DEFAULT_ENVIRONMENTS = (DEFAULT_ENVIRONMENT, "example-hyperpod")
 
 _ENV_NAME = re.compile(r"^[a-z][a-z0-9-]{0,19}$")
 _ACCOUNT = re.compile(r"^\d{12}$")
@@ -163,8 +167,8 @@ def _parse(data: Any, *, name: str, source: str) -> EnvironmentConfig:
     account = top.required("account", str, '"123456789012"  (quoted, so that leading zeros survive)')
     _check(bool(_ACCOUNT.match(account)), "account", f"'{account}' is not an AWS account id ({len(account)} characters)",
            "use the 12-digit id that 'aws sts get-caller-identity --query Account' prints, quoted")
-    region = top.required("region", str, "us-east-2")
-    _check(bool(_REGION.match(region)), "region", f"'{region}' is not an AWS region name", "use a region such as us-east-2")
+    region = top.required("region", str, "us-west-2")
+    _check(bool(_REGION.match(region)), "region", f"'{region}' is not an AWS region name", "use a region such as us-west-2")
 
     zones = top.string_list("availability_zones", f"{region}a")
     _check(len(zones) >= 2, "availability_zones", f"needs at least two Availability Zones, got {len(zones)}",
@@ -178,12 +182,14 @@ def _parse(data: Any, *, name: str, source: str) -> EnvironmentConfig:
     _check(platform_name in [p.value for p in Platform], "platform", f"'{platform_name}' is not a platform",
            "use 'eks' (EKS managed node group on a Capacity Block) or 'hyperpod'")
     platform = Platform(platform_name)
-    _check(platform is Platform.EKS, "platform", "'hyperpod' is not supported by this version of the app yet",
-           "use platform: eks")
 
     version = top.optional("kubernetes_version", str, DEFAULT_KUBERNETES_VERSION, f'"{DEFAULT_KUBERNETES_VERSION}"')
     _check(version in SUPPORTED_KUBERNETES_VERSIONS, "kubernetes_version", f"'{version}' is not supported",
            f"use one of {', '.join(SUPPORTED_KUBERNETES_VERSIONS)} (quoted, so that 1.30 does not become 1.3)")
+    if platform is Platform.HYPERPOD:
+        _check(version in HYPERPOD_KUBERNETES_VERSIONS, "kubernetes_version",
+               f"SageMaker HyperPod does not support Kubernetes {version} yet",
+               f"use {', '.join(HYPERPOD_KUBERNETES_VERSIONS)} for platform: hyperpod")
 
     vpc_cidr = top.optional("vpc_cidr", str, "10.0.0.0/16", "10.0.0.0/16")
     try:
@@ -196,19 +202,31 @@ def _parse(data: Any, *, name: str, source: str) -> EnvironmentConfig:
 
     cluster = _parse_cluster(top.section("cluster", ("admin_role_arn", "endpoint_public_cidrs", "system_instance_type",
                                                      "system_node_count")))
-    capacity = _parse_capacity(top.section("capacity", ("instance_type", "instance_count", "capacity_reservation_id",
-                                                        "availability_zone")), zones)
+    capacity = None
+    if platform is Platform.EKS or top.has("capacity"):
+        capacity = _parse_capacity(top.section("capacity", ("instance_type", "instance_count", "capacity_reservation_id",
+                                                            "availability_zone")), zones)
+    hyperpod = None
+    if platform is Platform.HYPERPOD or top.has("hyperpod"):
+        if not top.has("hyperpod") and platform is Platform.HYPERPOD:
+            raise ConfigError("hyperpod", "is required for platform: hyperpod and missing",
+                              "add a 'hyperpod:' section with training_plan_arn and availability_zone "
+                              "(bin/llmops training-plans use NAME --env ENV writes both)")
+        hyperpod = _parse_hyperpod(top.section("hyperpod", ("training_plan_arn", "availability_zone", "instance_type",
+                                                            "instance_count", "volume_size_gb", "dependencies_chart_dir")),
+                                   account, region, zones)
     model = _parse_model(top.section("model", ("preset", "hugging_face_id", "served_name", "image",
                                                "tensor_parallel_size", "weight_size_gb", "extra_args", "extra_env",
                                                "weight_source", "s3_uri")))
-    check_model_fits(model_id=model.hugging_face_id, weights_gb=model.weight_size_gb,
-                     instance_type=capacity.instance_type, tensor_parallel_size=model.tensor_parallel_size)
+    gpu_instance = capacity.instance_type if platform is Platform.EKS else GPU_INSTANCE_TYPES[hyperpod.instance_type[3:]]
+    try:
+        check_model_fits(model_id=model.hugging_face_id, weights_gb=model.weight_size_gb,
+                         instance_type=gpu_instance, tensor_parallel_size=model.tensor_parallel_size)
+    except ConfigError as error:
+        if platform is Platform.HYPERPOD and error.field == "capacity.instance_type":
+            raise ConfigError("hyperpod.instance_type", error.problem, error.fix.replace(": p", ": ml.p")) from None
+        raise
     endpoint = _parse_endpoint(top.section("endpoint", ("exposure", "allowed_cidrs"), required=False))
-
-    hyperpod = None
-    if top.has("hyperpod"):
-        hyperpod = _parse_hyperpod(top.section("hyperpod", ("training_plan_arn", "availability_zone", "instance_type",
-                                                            "instance_count", "volume_size_gb")), account, region, zones)
 
     tags = top.string_map("tags", "team")
     for key, value in tags.items():
@@ -284,8 +302,15 @@ def _parse_hyperpod(section: _Section, account: str, region: str, zones: tuple[s
     volume = section.optional("volume_size_gb", int, 2000, "2000")
     _check(1 <= volume <= 16384, section.field("volume_size_gb"), f"{volume} GB is outside 1..16384",
            "use enough for the image and the weights, for example 2000")
+    chart_dir = section.optional("dependencies_chart_dir", str, None, "../sagemaker-hyperpod-cli/helm_chart/HyperPodHelmChart")
+    if chart_dir is not None:
+        _check((Path(chart_dir).expanduser() / "Chart.yaml").is_file(), section.field("dependencies_chart_dir"),
+               f"'{chart_dir}' has no Chart.yaml",
+               "point it at a local copy of helm_chart/HyperPodHelmChart from the aws/sagemaker-hyperpod-cli repository "
+               "(with its dependencies: helm dependency build), or remove it")
     return HyperPodConfig(training_plan_arn=arn, availability_zone=zone, instance_type=instance_type,
-                          instance_count=count, volume_size_gb=volume)
+                          instance_count=count, volume_size_gb=volume,
+                          dependencies_chart_dir=str(Path(chart_dir).expanduser().resolve()) if chart_dir else None)
 
 
 def _parse_model(section: _Section) -> ModelConfig:

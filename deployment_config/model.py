@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 
-from deployment_config.catalog import GpuInstanceType, ModelPreset
+from deployment_config.catalog import GPU_INSTANCE_TYPES, GpuInstanceType, ModelPreset
 
 
 class Platform(StrEnum):
@@ -113,6 +113,8 @@ class HyperPodConfig:
     :param instance_type: SageMaker instance type. Default: ml.p6-b300.48xlarge.
     :param instance_count: instances in the group. Default: 1.
     :param volume_size_gb: EBS volume per instance, mounted at /opt/sagemaker. Default: 2000.
+    :param dependencies_chart_dir: local copy of the HyperPod dependencies Helm chart (health monitoring and the
+        other components HyperPod nodes expect), installed before the HyperPod cluster. Default: not installed by the app.
     """
 
     training_plan_arn: str
@@ -120,6 +122,11 @@ class HyperPodConfig:
     instance_type: str = "ml.p6-b300.48xlarge"
     instance_count: int = 1
     volume_size_gb: int = 2000
+    dependencies_chart_dir: str | None = None
+
+    @property
+    def gpu_instance_type(self) -> GpuInstanceType:
+        return GPU_INSTANCE_TYPES[self.instance_type.removeprefix("ml.")]
 
 
 @dataclass(frozen=True)
@@ -148,10 +155,24 @@ class EnvironmentConfig:
     vpc_cidr: str
     cluster: ClusterConfig
     model: ModelConfig
-    capacity: CapacityConfig
+    capacity: CapacityConfig | None
     endpoint: EndpointConfig
     tags: Mapping[str, str]
     hyperpod: HyperPodConfig | None = None
+
+    @property
+    def gpu_instance_type(self) -> GpuInstanceType:
+        """The GPU instance type the model runs on, whichever platform provides it."""
+        if self.platform is Platform.HYPERPOD:
+            return self.hyperpod.gpu_instance_type
+        return self.capacity.instance_type
+
+    @property
+    def gpu_availability_zone(self) -> str:
+        """The zone of the reserved GPU capacity: the reservation's or the training plan's."""
+        if self.platform is Platform.HYPERPOD:
+            return self.hyperpod.availability_zone
+        return self.capacity.availability_zone
 
     @property
     def cluster_name(self) -> str:

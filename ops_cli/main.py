@@ -136,7 +136,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--timeout", type=_positive, default=3600)
     p.add_argument("--interval", type=_positive, default=30)
     p = waits.add_parser("endpoint", help="until the endpoint answers /health", parents=[common])
-    p.add_argument("--url", required=True, help="for example http://internal-xxx.elb.us-east-2.amazonaws.com:8000")
+    p.add_argument("--url", required=True, help="for example http://internal-xxx.elb.us-west-2.amazonaws.com:8000")
     p.add_argument("--timeout", type=_positive, default=3 * 3600)
     p.add_argument("--interval", type=_positive, default=30)
 

@@ -11,7 +11,7 @@ from aws_cdk import aws_kms as kms
 from constructs import Construct
 
 from cdk_constructs.nag_acknowledgements import acknowledge_cluster_role, acknowledge_kubectl_provider, acknowledge_node_role
-from deployment_config.model import EnvironmentConfig
+from deployment_config.model import EnvironmentConfig, Platform
 
 #: kubectl Lambda layer for each supported Kubernetes version: (module, class).
 KUBECTL_LAYERS = {
@@ -110,6 +110,11 @@ class ClusterStack(cdk.Stack):
                    f"--role-arn {cluster_config.admin_role_arn}"),
         )
         cdk.CfnOutput(self, "ClusterName", value=self.cluster.cluster_name)
+        # HyperPod and its Inference Operator give AWS roles to service accounts through IRSA.
+        self.oidc_provider = None
+        if env_config.platform is Platform.HYPERPOD:
+            self.oidc_provider = eks.OidcProviderNative(self, "OidcProvider",
+                                                        url=self.cluster.cluster_open_id_connect_issuer_url)
         if not cluster_config.endpoint_public_cidrs:
             cdk.CfnOutput(
                 self, "EndpointAccessNote",

@@ -2,48 +2,63 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import aws_cdk as cdk
 from constructs import Construct
 
-from charts.serving_spec import VllmServingSpec, serving_spec_for
+from charts.inference_endpoint_chart import inference_endpoint_spec_for, synthesize_inference_endpoint
+from charts.serving_spec import serving_spec_for
 from charts.vllm_serving_chart import synthesize_manifests
-from deployment_config.model import EnvironmentConfig
+from deployment_config.model import EnvironmentConfig, Platform
 from stacks.cluster_stack import ClusterStack
 from stacks.gpu_nodes_stack import GpuNodesStack
+from stacks.hyperpod_cluster_stack import HyperPodClusterStack
+from stacks.hyperpod_prerequisites_stack import HyperPodPrerequisitesStack
+from stacks.inference_endpoint_stack import InferenceEndpointStack
+from stacks.inference_operator_stack import InferenceOperatorStack
 from stacks.network_stack import NetworkStack
 from stacks.serving_stack import ServingStack
 
 
 @dataclass(frozen=True)
-class EksEnvironment:
-    """The stacks of one EKS + Capacity Block environment, in deploy order."""
+class Environment:
+    """The stacks of one environment in deploy order, and the Kubernetes manifests to write for review."""
 
-    network: NetworkStack
-    cluster: ClusterStack
-    gpu_nodes: GpuNodesStack
-    serving: ServingStack
-    serving_spec: VllmServingSpec
-    manifests: list[dict]
+    config: EnvironmentConfig
+    stacks: list[cdk.Stack]
+    manifest_files: dict[str, list[dict]] = field(default_factory=dict)
 
-    @property
-    def stacks(self) -> list[cdk.Stack]:
-        return [self.network, self.cluster, self.gpu_nodes, self.serving]
+    def stack(self, unit: str) -> cdk.Stack:
+        return next(s for s in self.stacks if s.stack_name == self.config.stack_name(unit))
 
 
-def add_eks_environment(scope: Construct, env_config: EnvironmentConfig) -> EksEnvironment:
-    """Add the network, cluster, GPU node and serving stacks of ``env_config`` to ``scope``.
+def _in_order(stacks: list[cdk.Stack], reasons: list[str]) -> None:
+    """Make each stack depend on the one before it. CloudFormation references already order most of them; the
+    explicit edge makes destroy run backwards even where no reference exists (a Service before its nodes)."""
+    for (before, after), reason in zip(zip(stacks, stacks[1:]), reasons):
+        after.add_stack_dependency(before, reason)
 
-    Deploy order network → cluster → GPU nodes → serving; ``cdk destroy`` runs it backwards, so the Service and
-    its load balancer are gone before the nodes, the cluster and the VPC.
-    """
-    aws_env = cdk.Environment(account=env_config.account, region=env_config.region)
-    common = dict(env=aws_env, tags=dict(env_config.tags))
+
+def add_environment(scope: Construct, env_config: EnvironmentConfig) -> Environment:
+    if env_config.platform is Platform.HYPERPOD:
+        return add_hyperpod_environment(scope, env_config)
+    return add_eks_environment(scope, env_config)
+
+
+def _base(scope: Construct, env_config: EnvironmentConfig) -> tuple[dict, NetworkStack, ClusterStack]:
+    common = dict(env=cdk.Environment(account=env_config.account, region=env_config.region), tags=dict(env_config.tags))
     network = NetworkStack(scope, env_config.stack_name("network"), env_config=env_config, **common,
                            description=f"VPC for the {env_config.name} LLM serving environment")
     cluster = ClusterStack(scope, env_config.stack_name("cluster"), env_config=env_config, vpc=network.vpc, **common,
                            description=f"EKS cluster {env_config.cluster_name}")
+    return common, network, cluster
+
+
+def add_eks_environment(scope: Construct, env_config: EnvironmentConfig) -> Environment:
+    """Network → cluster → GPU nodes (Capacity Block) → serving; ``cdk destroy`` runs it backwards, so the Service and
+    its load balancer are gone before the nodes, the cluster and the VPC."""
+    common, network, cluster = _base(scope, env_config)
     gpu_nodes = GpuNodesStack(
         scope, env_config.stack_name("gpu-nodes"), env_config=env_config, cluster=cluster.cluster,
         gpu_subnet=network.gpu_subnets[0], efa_security_group=network.efa_security_group, **common,
@@ -52,8 +67,36 @@ def add_eks_environment(scope: Construct, env_config: EnvironmentConfig) -> EksE
     spec = serving_spec_for(env_config)
     manifests = synthesize_manifests(spec)
     serving = ServingStack(scope, env_config.stack_name("serving"), cluster=cluster.cluster, spec=spec,
-                           manifests=manifests, **common,
-                           description=f"vLLM serving {env_config.model.hugging_face_id}")
-    # No reference ties the serving stack to the nodes, yet its pods need them and its destroy must come first.
-    serving.add_stack_dependency(gpu_nodes, "the vLLM pods run on the GPU nodes; the Service goes before the nodes on destroy")
-    return EksEnvironment(network, cluster, gpu_nodes, serving, spec, manifests)
+                           manifests=manifests, **common, description=f"vLLM serving {env_config.model.hugging_face_id}")
+    stacks = [network, cluster, gpu_nodes, serving]
+    _in_order(stacks, ["the cluster lives in the VPC", "the nodes join the cluster",
+                       "the vLLM pods run on the GPU nodes; the Service goes before the nodes on destroy"])
+    return Environment(env_config, stacks, {"vllm-serving.yaml": manifests})
+
+
+def add_hyperpod_environment(scope: Construct, env_config: EnvironmentConfig) -> Environment:
+    """Network → cluster → HyperPod prerequisites → HyperPod cluster → Inference Operator → endpoint; destroyed
+    backwards, so the endpoint (and what the operator made for it) goes before the operator, the nodes and the VPC."""
+    common, network, cluster = _base(scope, env_config)
+    prerequisites = HyperPodPrerequisitesStack(
+        scope, env_config.stack_name("hyperpod-prereqs"), env_config=env_config, cluster=cluster.cluster, **common,
+        description="Device plugins and dependencies HyperPod nodes need")
+    hyperpod = HyperPodClusterStack(
+        scope, env_config.stack_name("hyperpod"), env_config=env_config, cluster=cluster.cluster, vpc=network.vpc,
+        gpu_subnet=network.gpu_subnets[0], efa_security_group=network.efa_security_group, **common,
+        description=f"SageMaker HyperPod cluster on training plan {env_config.hyperpod.training_plan_arn.rsplit('/', 1)[-1]}")
+    operator = InferenceOperatorStack(
+        scope, env_config.stack_name("inference-operator"), env_config=env_config, cluster=cluster.cluster,
+        oidc_provider=cluster.oidc_provider, hyperpod_cluster_arn=hyperpod.cluster_arn, **common,
+        description="SageMaker HyperPod Inference Operator")
+    spec = inference_endpoint_spec_for(env_config)
+    manifests = synthesize_inference_endpoint(spec)
+    endpoint = InferenceEndpointStack(scope, env_config.stack_name("endpoint"), cluster=cluster.cluster, spec=spec,
+                                      manifests=manifests, **common,
+                                      description=f"InferenceEndpointConfig {spec.name} for {env_config.model.hugging_face_id}")
+    stacks = [network, cluster, prerequisites, hyperpod, operator, endpoint]
+    _in_order(stacks, ["the cluster lives in the VPC", "HyperPod nodes need the device plugins first",
+                       "the HyperPod cluster joins the EKS cluster once its prerequisites run",
+                       "the operator's controller waits for a node",
+                       "the endpoint needs the operator's CRD and controller"])
+    return Environment(env_config, stacks, {f"{env_config.model.preset.key}.yaml": manifests})

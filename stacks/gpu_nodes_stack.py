@@ -23,7 +23,7 @@ class GpuNodesStack(cdk.Stack):
         self.device_plugins = GpuDevicePlugins(
             self, "DevicePlugins", cluster=cluster, gpu_instance_type=capacity.instance_type.name,
             node_selector=GPU_NODE_LABELS,
-            toleration={"key": GPU_TAINT_KEY, "operator": "Equal", "value": GPU_TAINT_VALUE, "effect": GPU_TAINT_EFFECT},
+            tolerations=[{"key": GPU_TAINT_KEY, "operator": "Equal", "value": GPU_TAINT_VALUE, "effect": GPU_TAINT_EFFECT}],
         )
         self.gpu_nodes = CapacityBlockNodeGroup(
             self, "CapacityBlock",

@@ -76,7 +76,7 @@ class NetworkStack(cdk.Stack):
                 subnets=ec2.SubnetSelection(subnet_type=ec2.SubnetType.PRIVATE_WITH_EGRESS),
             )
 
-        zone = env_config.capacity.availability_zone
+        zone = env_config.gpu_availability_zone
         self.gpu_subnets = [s for s in self.vpc.private_subnets if s.availability_zone == zone]
         if len(self.gpu_subnets) != 1:  # the loader guarantees the zone is one of the VPC's
             raise ValueError(f"expected one private subnet in {zone}, found {len(self.gpu_subnets)}")

@@ -37,13 +37,46 @@ def default_env():
     return load_environment(CONFIG_DIR, DEFAULT_ENVIRONMENT)
 
 
+@pytest.fixture(scope="session")
+def hyperpod_env():
+    from deployment_config import load_environment
+
+    return load_environment(CONFIG_DIR, "example-hyperpod")
+
+
 @dataclass(frozen=True)
-class SynthesizedApp:
+class Assembly:
+    """The cloud assembly of the one synthesis of the session."""
+
     directory: Path
     manifest: dict
     templates: dict[str, dict]
-    kubernetes_file: Path
+    kubernetes_files: list[Path]
+
+
+@dataclass(frozen=True)
+class SynthesizedApp:
+    """One environment's view of the session's synthesis."""
+
+    assembly: Assembly
     env_config: object
+
+    @property
+    def directory(self) -> Path:
+        return self.assembly.directory
+
+    @property
+    def manifest(self) -> dict:
+        return self.assembly.manifest
+
+    @property
+    def templates(self) -> dict[str, dict]:
+        return self.assembly.templates
+
+    @property
+    def kubernetes_file(self) -> Path:
+        (path,) = [p for p in self.assembly.kubernetes_files if p.parent.name == self.env_config.name]
+        return path
 
     def template(self, unit: str) -> dict:
         return self.templates[self.env_config.stack_name(unit)]
@@ -58,16 +91,26 @@ class SynthesizedApp:
 
 
 @pytest.fixture(scope="session")
-def synthesized(default_env, tmp_path_factory) -> SynthesizedApp:
-    """The default app, synthesized once (about 5 s) into a temporary cloud assembly."""
+def assembly(default_env, hyperpod_env, tmp_path_factory) -> Assembly:
+    """The default app (both example environments), synthesized once per session (about 6 s)."""
     from app import synthesize
 
     outdir = tmp_path_factory.mktemp("cdk.out")
-    result = synthesize(default_env, outdir=str(outdir))
+    result = synthesize([default_env, hyperpod_env], outdir=str(outdir))
     manifest = json.loads((result.directory / "manifest.json").read_text())
     templates = {
         name: json.loads((result.directory / artifact["properties"]["templateFile"]).read_text())
         for name, artifact in manifest["artifacts"].items()
         if artifact["type"] == "aws:cloudformation:stack"
     }
-    return SynthesizedApp(result.directory, manifest, templates, result.manifest_file, default_env)
+    return Assembly(result.directory, manifest, templates, result.manifest_files)
+
+
+@pytest.fixture(scope="session")
+def synthesized(assembly, default_env) -> SynthesizedApp:
+    return SynthesizedApp(assembly, default_env)
+
+
+@pytest.fixture(scope="session")
+def synthesized_hyperpod(assembly, hyperpod_env) -> SynthesizedApp:
+    return SynthesizedApp(assembly, hyperpod_env)

@@ -45,7 +45,7 @@ def _both(*mutations):
 
 # (case id, mutation, field named in the message, words the message must contain)
 BAD_CONFIGURATIONS = [
-    ("reservation-in-another-zone", _set("capacity.availability_zone", "us-east-2c"),
+    ("reservation-in-another-zone", _set("capacity.availability_zone", "us-west-2c"),
      "capacity.availability_zone", "not one of availability_zones"),
     ("reservation-id-not-cr-hex", _set("capacity.capacity_reservation_id", "cr-0123456789abcdefg"),
      "capacity.capacity_reservation_id", "17 lowercase hex"),
@@ -67,9 +67,9 @@ BAD_CONFIGURATIONS = [
      "endpoint.allowed_cidrs[0]", "whole internet"),
     ("unknown-top-level-key", _set("regoin", "us-east-1"), "regoin", "did you mean 'region'"),
     ("unknown-nested-key", _set("capacity.reservation", "cr-0123456789abcdef0"), "capacity.reservation", "unknown key"),
-    ("zone-of-another-region", _set("availability_zones", ["us-west-2a", "us-west-2b"]), "availability_zones[0]",
-     "not an Availability Zone of us-east-2"),
-    ("single-zone", _set("availability_zones", ["us-east-2a"]), "availability_zones", "at least two"),
+    ("zone-of-another-region", _set("availability_zones", ["us-east-1a", "us-east-1b"]), "availability_zones[0]",
+     "not an Availability Zone of us-west-2"),
+    ("single-zone", _set("availability_zones", ["us-west-2a"]), "availability_zones", "at least two"),
     ("unsupported-kubernetes", _set("kubernetes_version", "1.29"), "kubernetes_version", "not supported"),
     ("kubernetes-version-as-float", _set("kubernetes_version", 1.34), "kubernetes_version", "expected a string"),
     ("missing-reservation", _delete("capacity.capacity_reservation_id"), "capacity.capacity_reservation_id",
@@ -83,18 +83,41 @@ BAD_CONFIGURATIONS = [
      "not a CIDR block"),
     ("instance-count-over-block-limit", _set("capacity.instance_count", 65), "capacity.instance_count", "1..64"),
     ("reserved-tag-prefix", _set("tags", {"aws:owner": "me"}), "tags.aws:owner", "reserved"),
-    ("hyperpod-not-yet", _set("platform", "hyperpod"), "platform", "not supported by this version"),
-    ("training-plan-in-another-region",
+    ("hyperpod-without-a-plan", _set("platform", "hyperpod"), "hyperpod", "required for platform: hyperpod"),
+    ("hyperpod-on-kubernetes-1.35", _both(_set("platform", "hyperpod"), _set("kubernetes_version", "1.35")),
+     "kubernetes_version", "HyperPod does not support Kubernetes 1.35"),
+    ("hyperpod-instance-type-not-sagemaker",
      _set("hyperpod", {"training_plan_arn": "arn:aws:sagemaker:us-west-2:123456789012:training-plan/k3",
-                       "availability_zone": "us-east-2a"}),
-     "hyperpod.training_plan_arn", "the plan is in us-west-2"),
+                       "availability_zone": "us-west-2a", "instance_type": "p6-b300.48xlarge"}),
+     "hyperpod.instance_type", "not a known SageMaker GPU instance type"),
+    ("hyperpod-model-does-not-fit",
+     _both(_set("platform", "hyperpod"),
+           _set("hyperpod", {"training_plan_arn": "arn:aws:sagemaker:us-west-2:123456789012:training-plan/k3",
+                             "availability_zone": "us-west-2a", "instance_type": "ml.p5en.48xlarge"})),
+     "hyperpod.instance_type", "ml.p6-b300.48xlarge"),
+    ("hyperpod-volume-too-large",
+     _set("hyperpod", {"training_plan_arn": "arn:aws:sagemaker:us-west-2:123456789012:training-plan/k3",
+                       "availability_zone": "us-west-2a", "volume_size_gb": 20000}),
+     "hyperpod.volume_size_gb", "outside 1..16384"),
+    ("hyperpod-chart-dir-without-chart",
+     _set("hyperpod", {"training_plan_arn": "arn:aws:sagemaker:us-west-2:123456789012:training-plan/k3",
+                       "availability_zone": "us-west-2a", "dependencies_chart_dir": "/nonexistent/HyperPodHelmChart"}),
+     "hyperpod.dependencies_chart_dir", "has no Chart.yaml"),
+    ("training-plan-arn-malformed",
+     _set("hyperpod", {"training_plan_arn": "arn:aws:sagemaker:us-west-2:123456789012:cluster/k3",
+                       "availability_zone": "us-west-2a"}),
+     "hyperpod.training_plan_arn", "not a training plan ARN"),
+    ("training-plan-in-another-region",
+     _set("hyperpod", {"training_plan_arn": "arn:aws:sagemaker:us-east-1:123456789012:training-plan/k3",
+                       "availability_zone": "us-west-2a"}),
+     "hyperpod.training_plan_arn", "the plan is in us-east-1"),
     ("training-plan-of-another-account",
-     _set("hyperpod", {"training_plan_arn": "arn:aws:sagemaker:us-east-2:999999999999:training-plan/k3",
-                       "availability_zone": "us-east-2a"}),
+     _set("hyperpod", {"training_plan_arn": "arn:aws:sagemaker:us-west-2:999999999999:training-plan/k3",
+                       "availability_zone": "us-west-2a"}),
      "hyperpod.training_plan_arn", "belongs to account 999999999999"),
     ("training-plan-zone-not-in-vpc",
-     _set("hyperpod", {"training_plan_arn": "arn:aws:sagemaker:us-east-2:123456789012:training-plan/k3",
-                       "availability_zone": "us-east-2c"}),
+     _set("hyperpod", {"training_plan_arn": "arn:aws:sagemaker:us-west-2:123456789012:training-plan/k3",
+                       "availability_zone": "us-west-2c"}),
      "hyperpod.availability_zone", "not one of availability_zones"),
 ]
 
@@ -162,7 +185,7 @@ def test_app_names_the_known_environments_when_env_is_unknown(tmp_path, example_
 
 
 def test_app_reports_yaml_syntax_errors_with_their_line(tmp_path):
-    (tmp_path / "broken.yaml").write_text("account: '123456789012'\nregion: [us-east-2\n", encoding="utf-8")
+    (tmp_path / "broken.yaml").write_text("account: '123456789012'\nregion: [us-west-2\n", encoding="utf-8")
     result = _run_app(tmp_path, "broken", tmp_path / "cdk.out")
     assert result.returncode == 2
     assert "not valid YAML at line" in result.stderr

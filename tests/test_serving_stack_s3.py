@@ -29,7 +29,7 @@ def s3_serving_template(default_env) -> dict:
     cluster = eks.Cluster.from_cluster_attributes(
         clusters, "Cluster", cluster_name="example-llm",
         kubectl_provider=eks.KubectlProvider.from_kubectl_provider_attributes(
-            clusters, "Kubectl", service_token="arn:aws:lambda:us-east-2:123456789012:function:kubectl"),
+            clusters, "Kubectl", service_token="arn:aws:lambda:us-west-2:123456789012:function:kubectl"),
     )
     stack = ServingStack(app, "Serving", cluster=cluster, spec=spec, manifests=synthesize_manifests(spec))
     return app.synth().get_stack_by_name(stack.stack_name).template

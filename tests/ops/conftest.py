@@ -27,7 +27,7 @@ _BOTOCORE = botocore.session.get_session()
 class StubbedAws:
     """One botocore client + Stubber per service, created on demand, all in one region."""
 
-    def __init__(self, region: str = "us-east-2") -> None:
+    def __init__(self, region: str = "us-west-2") -> None:
         self.region = region
         self.stubbers: dict[str, Stubber] = {}
 

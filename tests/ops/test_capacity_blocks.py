@@ -13,7 +13,7 @@ from tests.ops.conftest import NOW, client_error
 START = datetime(2026, 12, 3, 11, 30, tzinfo=UTC)
 
 
-def offering(offering_id: str, fee: str, zone: str = "us-east-2a", start: datetime = START) -> dict:
+def offering(offering_id: str, fee: str, zone: str = "us-west-2a", start: datetime = START) -> dict:
     return {"CapacityBlockOfferingId": offering_id, "InstanceType": "p6-b300.48xlarge", "AvailabilityZone": zone,
             "InstanceCount": 1, "StartDate": start, "EndDate": start + timedelta(hours=48), "CapacityBlockDurationHours": 48,
             "UpfrontFee": fee, "CurrencyCode": "USD", "Tenancy": "default"}
@@ -32,7 +32,7 @@ def expect_search(aws, pages: list[list[dict]]) -> None:
         ec2.add_response("describe_capacity_block_offerings", response, params)
 
 
-def reservation(state: str = "scheduled", zone: str = "us-east-2a", instance_type: str = "p6-b300.48xlarge",
+def reservation(state: str = "scheduled", zone: str = "us-west-2a", instance_type: str = "p6-b300.48xlarge",
                 count: int = 1, reservation_id: str = "cr-0fedcba9876543210") -> dict:
     return {"CapacityReservationId": reservation_id, "InstanceType": instance_type, "AvailabilityZone": zone,
             "TotalInstanceCount": count, "State": state, "StartDate": START, "EndDate": START + timedelta(hours=48),
@@ -41,7 +41,7 @@ def reservation(state: str = "scheduled", zone: str = "us-east-2a", instance_typ
 
 def test_offerings_follow_every_page_and_list_cheapest_first(aws, run):
     expect_search(aws, [[offering("cb-0000000000000000b", "90000.00")],
-                        [offering("cb-0000000000000000a", "85000.50", zone="us-east-2b")]])
+                        [offering("cb-0000000000000000a", "85000.50", zone="us-west-2b")]])
     result = run("capacity-blocks", "offerings", "--env", "example")
     assert result.code == ExitCode.OK
     lines = result.stdout.splitlines()
@@ -55,7 +55,7 @@ def test_offerings_as_json(aws, run):
     expect_search(aws, [[offering("cb-0000000000000000b", "90000.00")]])
     result = run("capacity-blocks", "offerings", "--env", "example", "--json")
     assert result.json == [{"offering_id": "cb-0000000000000000b", "instance_type": "p6-b300.48xlarge", "instance_count": 1,
-                            "availability_zone": "us-east-2a", "start": "2026-12-03T11:30:00Z", "end": "2026-12-05T11:30:00Z",
+                            "availability_zone": "us-west-2a", "start": "2026-12-03T11:30:00Z", "end": "2026-12-05T11:30:00Z",
                             "duration_hours": 48, "upfront_fee": "90000.00", "currency": "USD"}]
 
 
@@ -110,9 +110,9 @@ def test_purchase_dry_run_uses_ec2_dry_run(aws, run):
 
 
 def test_purchase_with_yes_buys_and_writes_the_configuration(aws, run, config_dir):
-    expect_search(aws, [[offering("cb-0000000000000000a", "85000.50", zone="us-east-2b")]])
+    expect_search(aws, [[offering("cb-0000000000000000a", "85000.50", zone="us-west-2b")]])
     aws.stub("ec2").add_response(
-        "purchase_capacity_block", {"CapacityReservation": reservation(zone="us-east-2b")},
+        "purchase_capacity_block", {"CapacityReservation": reservation(zone="us-west-2b")},
         {"CapacityBlockOfferingId": "cb-0000000000000000a", "InstancePlatform": "Linux/UNIX", "DryRun": False,
          "TagSpecifications": [{"ResourceType": "capacity-reservation", "Tags": [{"Key": "created-by", "Value": "llmops"}]}]})
     before = (config_dir / "example.yaml").read_text()
@@ -122,7 +122,7 @@ def test_purchase_with_yes_buys_and_writes_the_configuration(aws, run, config_di
     assert "cr-0fedcba9876543210 is scheduled" in result.stdout
     after = (config_dir / "example.yaml").read_text()
     assert "capacity_reservation_id: cr-0fedcba9876543210" in after
-    assert "availability_zone: us-east-2b" in after
+    assert "availability_zone: us-west-2b" in after
     # comments and key order survive the write
     assert [line for line in before.splitlines() if line.lstrip().startswith("#")] == \
            [line for line in after.splitlines() if line.lstrip().startswith("#")]
@@ -152,20 +152,20 @@ def test_invalid_duration_is_refused_before_any_call(run):
 def test_show_reservation(aws, run):
     aws.stub("ec2").add_response("describe_capacity_reservations", {"CapacityReservations": [reservation("active")]},
                                  {"CapacityReservationIds": ["cr-0fedcba9876543210"]})
-    result = run("capacity-blocks", "show", "cr-0fedcba9876543210", "--region", "us-east-2", "--json")
+    result = run("capacity-blocks", "show", "cr-0fedcba9876543210", "--region", "us-west-2", "--json")
     assert result.code == ExitCode.OK
-    assert result.json["state"] == "active" and result.json["availability_zone"] == "us-east-2a"
+    assert result.json["state"] == "active" and result.json["availability_zone"] == "us-west-2a"
 
 
 def test_show_missing_reservation(aws, run):
     aws.stub("ec2").add_client_error("describe_capacity_reservations",
                                      **client_error("InvalidCapacityReservationId.NotFound"))
-    result = run("capacity-blocks", "show", "cr-0fedcba9876543210", "--region", "us-east-2")
+    result = run("capacity-blocks", "show", "cr-0fedcba9876543210", "--region", "us-west-2")
     assert result.code == ExitCode.NOT_FOUND
 
 
 def test_use_writes_id_and_zone_keeping_comments(aws, run, config_dir):
-    aws.stub("ec2").add_response("describe_capacity_reservations", {"CapacityReservations": [reservation(zone="us-east-2b")]},
+    aws.stub("ec2").add_response("describe_capacity_reservations", {"CapacityReservations": [reservation(zone="us-west-2b")]},
                                  {"CapacityReservationIds": ["cr-0fedcba9876543210"]})
     result = run("capacity-blocks", "use", "cr-0fedcba9876543210", "--env", "example")
     assert result.code == ExitCode.OK, result.stderr
@@ -175,7 +175,7 @@ def test_use_writes_id_and_zone_keeping_comments(aws, run, config_dir):
 
 
 def test_use_refuses_a_zone_outside_the_vpc_and_writes_nothing(aws, run, config_dir):
-    aws.stub("ec2").add_response("describe_capacity_reservations", {"CapacityReservations": [reservation(zone="us-east-2c")]},
+    aws.stub("ec2").add_response("describe_capacity_reservations", {"CapacityReservations": [reservation(zone="us-west-2c")]},
                                  {"CapacityReservationIds": ["cr-0fedcba9876543210"]})
     before = (config_dir / "example.yaml").read_text()
     result = run("capacity-blocks", "use", "cr-0fedcba9876543210", "--env", "example")
@@ -183,7 +183,7 @@ def test_use_refuses_a_zone_outside_the_vpc_and_writes_nothing(aws, run, config_
     assert "capacity.availability_zone" in result.stderr and "not written" in result.stderr
     assert result.stderr.count("fix:") == 1
     assert (config_dir / "example.yaml").read_text() == before
-    assert [p.name for p in config_dir.iterdir()] == ["example.yaml"]  # no temporary file left behind
+    assert not [p.name for p in config_dir.iterdir() if p.name.startswith(".")]  # no temporary file left behind
 
 
 def test_use_refuses_a_reservation_for_another_instance_type(aws, run, config_dir):

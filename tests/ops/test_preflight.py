@@ -27,11 +27,11 @@ def expect_reservation(aws, **overrides) -> None:
 
 
 def expect_offered(aws, offered: bool = True) -> None:
-    item = {"InstanceType": "p6-b300.48xlarge", "LocationType": "availability-zone", "Location": "us-east-2a"}
+    item = {"InstanceType": "p6-b300.48xlarge", "LocationType": "availability-zone", "Location": "us-west-2a"}
     items = [item] if offered else []
     aws.stub("ec2").add_response("describe_instance_type_offerings", {"InstanceTypeOfferings": items}, {
         "LocationType": "availability-zone",
-        "Filters": [{"Name": "instance-type", "Values": ["p6-b300.48xlarge"]}, {"Name": "location", "Values": ["us-east-2a"]}]})
+        "Filters": [{"Name": "instance-type", "Values": ["p6-b300.48xlarge"]}, {"Name": "location", "Values": ["us-west-2a"]}]})
 
 
 def expect_bootstrap(aws, exists: bool = True) -> None:
@@ -69,13 +69,13 @@ def test_credentials_of_another_account_stop_the_run(aws, run):
 
 def test_reservation_in_another_zone_fails_with_the_fix(aws, run):
     expect_identity(aws)
-    expect_reservation(aws, state="active", zone="us-east-2b", end=NOW + timedelta(days=2))
+    expect_reservation(aws, state="active", zone="us-west-2b", end=NOW + timedelta(days=2))
     expect_offered(aws)
     expect_bootstrap(aws)
     result = run("preflight", "--env", "example", "--json")
     assert result.code == ExitCode.CHECK_FAILED
     zone = rows(result)["availability zone"]
-    assert zone["status"] == "fail" and "us-east-2b" in zone["fix"]
+    assert zone["status"] == "fail" and "us-west-2b" in zone["fix"]
 
 
 @pytest.mark.parametrize("state, end, status", [
@@ -104,7 +104,7 @@ def test_mismatched_instance_count_and_missing_bootstrap_and_offering(aws, run):
     assert checks["instance type and count"]["status"] == "fail"
     assert checks["instance type offered"]["status"] == "fail"
     assert checks["CDK bootstrap"]["status"] == "fail"
-    assert checks["CDK bootstrap"]["fix"] == "npx cdk bootstrap aws://123456789012/us-east-2"
+    assert checks["CDK bootstrap"]["fix"] == "npx cdk bootstrap aws://123456789012/us-west-2"
 
 
 def test_missing_reservation(aws, run):

@@ -84,7 +84,7 @@ def test_wait_reservation_until_active(aws, run, clock):
     for state in ("payment-pending", "scheduled", "active"):
         ec2.add_response("describe_capacity_reservations", {"CapacityReservations": [reservation(state)]},
                          {"CapacityReservationIds": ["cr-0fedcba9876543210"]})
-    result = run("wait", "reservation", "cr-0fedcba9876543210", "--region", "us-east-2", "--interval", "60")
+    result = run("wait", "reservation", "cr-0fedcba9876543210", "--region", "us-west-2", "--interval", "60")
     assert result.code == ExitCode.OK
     progress = result.stderr.splitlines()
     assert len(progress) == 3 and "payment-pending" in progress[0] and "+1m00s" in progress[1] and "active" in progress[2]
@@ -94,7 +94,7 @@ def test_wait_reservation_until_active(aws, run, clock):
 def test_wait_reservation_that_was_cancelled(aws, run):
     aws.stub("ec2").add_response("describe_capacity_reservations", {"CapacityReservations": [reservation("cancelled")]},
                                  {"CapacityReservationIds": ["cr-0fedcba9876543210"]})
-    result = run("wait", "reservation", "cr-0fedcba9876543210", "--region", "us-east-2")
+    result = run("wait", "reservation", "cr-0fedcba9876543210", "--region", "us-west-2")
     assert result.code == ExitCode.CHECK_FAILED and "never become active" in result.stderr
 
 
@@ -107,10 +107,10 @@ def _nodegroup(status: str, asg: bool = True) -> dict:
 
 
 def _asg(in_service: int) -> dict:
-    instances = [{"InstanceId": f"i-0{i}", "AvailabilityZone": "us-east-2a", "LifecycleState": "InService",
+    instances = [{"InstanceId": f"i-0{i}", "AvailabilityZone": "us-west-2a", "LifecycleState": "InService",
                   "HealthStatus": "Healthy", "ProtectedFromScaleIn": False} for i in range(in_service)]
     return {"AutoScalingGroups": [{"AutoScalingGroupName": "eks-gpu-asg", "MinSize": 0, "MaxSize": 1, "DesiredCapacity": 1,
-                                   "DefaultCooldown": 300, "AvailabilityZones": ["us-east-2a"], "HealthCheckType": "EC2",
+                                   "DefaultCooldown": 300, "AvailabilityZones": ["us-west-2a"], "HealthCheckType": "EC2",
                                    "CreatedTime": NOW - timedelta(hours=1), "Instances": instances}]}
 
 

@@ -8,10 +8,10 @@ from ops_cli.errors import ExitCode
 from tests.ops.conftest import NOW, client_error
 
 START = datetime(2026, 12, 4, 0, 0, tzinfo=UTC)
-PLAN_ARN = "arn:aws:sagemaker:us-east-2:123456789012:training-plan/kimi-k3-december"
+PLAN_ARN = "arn:aws:sagemaker:us-west-2:123456789012:training-plan/kimi-k3-december"
 
 
-def plan_offering(offering_id: str, fee: str, zone: str = "us-east-2a") -> dict:
+def plan_offering(offering_id: str, fee: str, zone: str = "us-west-2a") -> dict:
     return {"TrainingPlanOfferingId": offering_id, "TargetResources": ["hyperpod-cluster"], "DurationHours": 48,
             "UpfrontFee": fee, "CurrencyCode": "USD",
             "ReservedCapacityOfferings": [{"InstanceType": "ml.p6-b300.48xlarge", "InstanceCount": 1, "AvailabilityZone": zone,
@@ -25,7 +25,7 @@ def expect_search(aws, offerings: list[dict]) -> None:
          "EndTimeBefore": NOW + timedelta(weeks=8), "TargetResources": ["hyperpod-cluster"]})
 
 
-def plan(zones=("us-east-2a",), status="Scheduled") -> dict:
+def plan(zones=("us-west-2a",), status="Scheduled") -> dict:
     return {"TrainingPlanArn": PLAN_ARN, "TrainingPlanName": "kimi-k3-december", "Status": status, "StartTime": START,
             "EndTime": START + timedelta(hours=48), "UpfrontFee": "70000.00", "CurrencyCode": "USD", "TotalInstanceCount": 1,
             "TargetResources": ["hyperpod-cluster"],
@@ -35,16 +35,16 @@ def plan(zones=("us-east-2a",), status="Scheduled") -> dict:
 
 
 def test_offerings_for_hyperpod_cheapest_first(aws, run):
-    expect_search(aws, [plan_offering("tpo-b", "72000.00"), plan_offering("tpo-a", "70000.00", zone="us-east-2b")])
+    expect_search(aws, [plan_offering("tpo-b", "72000.00"), plan_offering("tpo-a", "70000.00", zone="us-west-2b")])
     result = run("training-plans", "offerings", "--env", "example")
     assert result.code == ExitCode.OK
     rows = result.stdout.splitlines()[2:]
-    assert rows[0].startswith("tpo-a") and "us-east-2b" in rows[0] and "70,000.00 USD" in rows[0]
+    assert rows[0].startswith("tpo-a") and "us-west-2b" in rows[0] and "70,000.00 USD" in rows[0]
     assert rows[1].startswith("tpo-b")
 
 
 def test_offerings_refuse_an_ec2_instance_type_name(run):
-    result = run("training-plans", "offerings", "--region", "us-east-2", "--instance-type", "p6-b300.48xlarge")
+    result = run("training-plans", "offerings", "--region", "us-west-2", "--instance-type", "p6-b300.48xlarge")
     assert result.code == ExitCode.USAGE and "ml.p6-b300.48xlarge" in result.stderr
 
 
@@ -76,23 +76,23 @@ def test_create_with_a_name_that_exists(aws, run):
 
 def test_show_plan(aws, run):
     aws.stub("sagemaker").add_response("describe_training_plan", plan(), {"TrainingPlanName": "kimi-k3-december"})
-    result = run("training-plans", "show", "kimi-k3-december", "--region", "us-east-2", "--json")
+    result = run("training-plans", "show", "kimi-k3-december", "--region", "us-west-2", "--json")
     assert result.code == ExitCode.OK
-    assert result.json["availability_zones"] == ["us-east-2a"] and result.json["status"] == "Scheduled"
+    assert result.json["availability_zones"] == ["us-west-2a"] and result.json["status"] == "Scheduled"
 
 
 def test_use_writes_arn_and_zone_into_a_hyperpod_section(aws, run, config_dir):
-    aws.stub("sagemaker").add_response("describe_training_plan", plan(zones=("us-east-2b",)),
+    aws.stub("sagemaker").add_response("describe_training_plan", plan(zones=("us-west-2b",)),
                                        {"TrainingPlanName": "kimi-k3-december"})
     result = run("training-plans", "use", "kimi-k3-december", "--env", "example")
     assert result.code == ExitCode.OK, result.stderr
     text = (config_dir / "example.yaml").read_text()
-    assert f"training_plan_arn: {PLAN_ARN}" in text and "availability_zone: us-east-2b" in text
+    assert f"training_plan_arn: {PLAN_ARN}" in text and "availability_zone: us-west-2b" in text
     assert text.startswith("# EXAMPLE ENVIRONMENT")
 
 
 def test_use_refuses_a_plan_spread_over_zones(aws, run, config_dir):
-    aws.stub("sagemaker").add_response("describe_training_plan", plan(zones=("us-east-2a", "us-east-2b")),
+    aws.stub("sagemaker").add_response("describe_training_plan", plan(zones=("us-west-2a", "us-west-2b")),
                                        {"TrainingPlanName": "kimi-k3-december"})
     before = (config_dir / "example.yaml").read_text()
     result = run("training-plans", "use", "kimi-k3-december", "--env", "example")
@@ -102,5 +102,5 @@ def test_use_refuses_a_plan_spread_over_zones(aws, run, config_dir):
 
 def test_missing_plan(aws, run):
     aws.stub("sagemaker").add_client_error("describe_training_plan", **client_error("ResourceNotFound"))
-    result = run("training-plans", "show", "nope", "--region", "us-east-2")
+    result = run("training-plans", "show", "nope", "--region", "us-west-2")
     assert result.code == ExitCode.NOT_FOUND

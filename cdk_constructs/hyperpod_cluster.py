@@ -1,0 +1,129 @@
+"""A SageMaker HyperPod cluster orchestrated by an existing EKS cluster, with one GPU instance group."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+import aws_cdk as cdk
+from aws_cdk import aws_iam as iam
+from aws_cdk import aws_s3 as s3
+from aws_cdk import aws_s3_deployment as s3deploy
+from aws_cdk import aws_sagemaker as sagemaker
+from constructs import Construct
+
+from cdk_constructs.nag_acknowledgements import (
+    acknowledge,
+    acknowledge_bucket_deployment,
+    managed_policy_finding,
+)
+
+LIFECYCLE_DIR = Path(__file__).resolve().parent / "hyperpod_lifecycle"
+LIFECYCLE_PREFIX = "lifecycle/"
+ON_CREATE = "on_create.sh"
+#: Deep health checks HyperPod runs on each new instance before it joins (GPU stress and EFA connectivity).
+DEEP_HEALTH_CHECKS = ("InstanceStress", "InstanceConnectivity")
+
+
+class HyperPodCluster(Construct):
+    """HyperPod cluster + execution role + lifecycle scripts (uploaded from ``hyperpod_lifecycle/``).
+
+    :param cluster_name: name of the HyperPod cluster.
+    :param eks_cluster_arn: the orchestrating EKS cluster (authentication mode API or API_AND_CONFIG_MAP).
+    :param subnet_ids: private subnets of the cluster.
+    :param group_subnet_id: the subnet in the training plan's zone; the instance group is pinned to it.
+    :param security_group_ids: security groups of the instances (the EKS cluster security group, and EFA's).
+    :param instance_type: SageMaker instance type, for example ``ml.p6-b300.48xlarge``.
+    :param instance_count: instances in the group.
+    :param training_plan_arn: the Flexible Training Plan that provides the capacity.
+    :param volume_size_gb: EBS volume per instance, mounted at /opt/sagemaker.
+    :param labels: Kubernetes labels of the nodes. Default: none.
+    """
+
+    def __init__(self, scope: Construct, id: str, *, cluster_name: str, eks_cluster_arn: str, subnet_ids: Sequence[str],
+                 group_subnet_id: str, security_group_ids: Sequence[str], instance_type: str, instance_count: int,
+                 training_plan_arn: str, volume_size_gb: int, labels: Mapping[str, str] | None = None) -> None:
+        super().__init__(scope, id)
+        if not instance_type.startswith("ml."):
+            raise ValueError(f"instance_type must be a SageMaker instance type (ml.*), got {instance_type!r}")
+        if not 1 <= volume_size_gb <= 16384:
+            raise ValueError(f"volume_size_gb must be within 1..16384, got {volume_size_gb}")
+        if not security_group_ids:
+            raise ValueError("security_group_ids must list at least the EKS cluster security group")
+
+        self.lifecycle_bucket = s3.Bucket(
+            self, "LifecycleScripts", encryption=s3.BucketEncryption.S3_MANAGED, enforce_ssl=True,
+            block_public_access=s3.BlockPublicAccess.BLOCK_ALL, versioned=True,
+            removal_policy=cdk.RemovalPolicy.DESTROY, auto_delete_objects=True,
+        )
+        acknowledge(self.lifecycle_bucket, "AwsSolutions-S1",
+                    "holds only the lifecycle scripts this app uploads from its own repository; versioning keeps history")
+        deployment = s3deploy.BucketDeployment(
+            self, "UploadLifecycleScripts", sources=[s3deploy.Source.asset(str(LIFECYCLE_DIR))],
+            destination_bucket=self.lifecycle_bucket, destination_key_prefix=LIFECYCLE_PREFIX,
+        )
+        acknowledge_bucket_deployment(self, self.lifecycle_bucket)
+
+        self.execution_role = iam.Role(
+            self, "ExecutionRole", assumed_by=iam.ServicePrincipal("sagemaker.amazonaws.com"),
+            description=f"Instances of HyperPod cluster {cluster_name}",
+            managed_policies=[iam.ManagedPolicy.from_aws_managed_policy_name(name) for name in (
+                "AmazonSageMakerClusterInstanceRolePolicy", "AmazonEC2ContainerRegistryReadOnly")],
+        )
+        acknowledge(self.execution_role, managed_policy_finding("AmazonSageMakerClusterInstanceRolePolicy"),
+                    "the AWS managed policy HyperPod instances need (logs, metrics, cluster node operations)")
+        acknowledge(self.execution_role, managed_policy_finding("AmazonEC2ContainerRegistryReadOnly"),
+                    "nodes pull EKS system images (VPC CNI, kube-proxy) from ECR")
+        self.lifecycle_bucket.grant_read(self.execution_role, f"{LIFECYCLE_PREFIX}*")
+        # The VPC CNI on HyperPod nodes attaches network interfaces and addresses for pods, as on any EKS node.
+        self.execution_role.add_to_policy(iam.PolicyStatement(
+            actions=["ec2:AssignPrivateIpAddresses", "ec2:AttachNetworkInterface", "ec2:CreateNetworkInterface",
+                     "ec2:DeleteNetworkInterface", "ec2:DescribeInstances", "ec2:DescribeInstanceTypes",
+                     "ec2:DescribeNetworkInterfaces", "ec2:DescribeSubnets", "ec2:DescribeSecurityGroups",
+                     "ec2:DescribeVpcs", "ec2:DescribeDhcpOptions", "ec2:DetachNetworkInterface",
+                     "ec2:ModifyNetworkInterfaceAttribute", "ec2:UnassignPrivateIpAddresses", "ec2:CreateTags",
+                     "eks-auth:AssumeRoleForPodIdentity"],
+            resources=["*"],
+        ))
+        acknowledge(self.execution_role, "AwsSolutions-IAM5[Resource::*]",
+                    "the VPC CNI's network interface calls and EKS Pod Identity take no resource-level scoping "
+                    "for interfaces that do not exist yet")
+        acknowledge(self.execution_role, "AwsSolutions-IAM5[Action::s3:GetBucket*]",
+                    "read access to the lifecycle bucket only, as grant_read writes it")
+        acknowledge(self.execution_role, "AwsSolutions-IAM5[Action::s3:GetObject*]",
+                    "read access to the lifecycle bucket only, as grant_read writes it")
+        acknowledge(self.execution_role, "AwsSolutions-IAM5[Action::s3:List*]",
+                    "read access to the lifecycle bucket only, as grant_read writes it")
+        acknowledge(self.execution_role,
+                    f"AwsSolutions-IAM5[Resource::<{cdk.Stack.of(self).get_logical_id(self.lifecycle_bucket.node.default_child)}"
+                    f".Arn>/{LIFECYCLE_PREFIX}*]",
+                    "the lifecycle scripts under their prefix, nothing else in the bucket")
+
+        vpc = sagemaker.CfnCluster.VpcConfigProperty(security_group_ids=list(security_group_ids), subnets=list(subnet_ids))
+        pinned = sagemaker.CfnCluster.VpcConfigProperty(security_group_ids=list(security_group_ids),
+                                                       subnets=[group_subnet_id])
+        self.cluster = sagemaker.CfnCluster(
+            self, "Cluster",
+            cluster_name=cluster_name,
+            orchestrator=sagemaker.CfnCluster.OrchestratorProperty(
+                eks=sagemaker.CfnCluster.ClusterOrchestratorEksConfigProperty(cluster_arn=eks_cluster_arn)),
+            vpc_config=vpc,
+            node_recovery="Automatic",
+            instance_groups=[sagemaker.CfnCluster.ClusterInstanceGroupProperty(
+                instance_group_name="gpu",
+                instance_type=instance_type,
+                instance_count=instance_count,
+                execution_role=self.execution_role.role_arn,
+                training_plan_arn=training_plan_arn,
+                # The plan's capacity is in one zone; the group's instances must be launched there.
+                override_vpc_config=pinned,
+                life_cycle_config=sagemaker.CfnCluster.ClusterLifeCycleConfigProperty(
+                    source_s3_uri=f"s3://{self.lifecycle_bucket.bucket_name}/{LIFECYCLE_PREFIX}", on_create=ON_CREATE),
+                instance_storage_configs=[sagemaker.CfnCluster.ClusterInstanceStorageConfigProperty(
+                    ebs_volume_config=sagemaker.CfnCluster.ClusterEbsVolumeConfigProperty(volume_size_in_gb=volume_size_gb))],
+                on_start_deep_health_checks=list(DEEP_HEALTH_CHECKS),
+                kubernetes_config=sagemaker.CfnCluster.ClusterKubernetesConfigProperty(labels=dict(labels or {})),
+            )],
+        )
+        # The scripts must be in the bucket before the first instance runs them.
+        self.cluster.node.add_dependency(deployment)

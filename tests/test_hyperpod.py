@@ -1,0 +1,204 @@
+"""The SageMaker HyperPod path: the InferenceEndpointConfig against its CRD, and the stacks that serve it."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+import subprocess
+
+import jsonschema
+import pytest
+import yaml
+
+from cdk_constructs.hyperpod_cluster import LIFECYCLE_DIR
+from charts.inference_endpoint_chart import inference_endpoint_spec_for, synthesize_inference_endpoint
+from deployment_config.model import WeightSource
+from deployment_config.sizing import startup_budget_seconds
+from tests.crd_schema import validate_custom_resource
+from tests.test_serving_chart import ANNOUNCED_ARGS, _options
+
+# --- the InferenceEndpointConfig ----------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def endpoint(hyperpod_env) -> dict:
+    (obj,) = synthesize_inference_endpoint(inference_endpoint_spec_for(hyperpod_env))
+    return obj
+
+
+def test_endpoint_validates_against_the_crd_v1_schema(endpoint):
+    assert endpoint["apiVersion"] == "inference.sagemaker.aws.amazon.com/v1"
+    validate_custom_resource(endpoint)
+
+
+@pytest.mark.parametrize("path, value", [
+    (("spec", "instanceType"), "p6-b300.48xlarge"),  # pattern ^ml\\..*
+    (("spec", "modelSourceConfig", "modelSourceType"), "http"),  # enum
+    (("spec", "worker", "modelInvocationPort", "containerPort"), "8000"),  # type
+])
+def test_crd_validation_catches_what_the_operator_would_reject(endpoint, path, value):
+    broken = json.loads(json.dumps(endpoint))
+    node = broken
+    for key in path[:-1]:
+        node = node[key]
+    node[path[-1]] = value
+    with pytest.raises(jsonschema.ValidationError):
+        validate_custom_resource(broken)
+
+
+def test_crd_validation_catches_a_missing_required_field(endpoint):
+    broken = json.loads(json.dumps(endpoint))
+    del broken["spec"]["worker"]["modelVolumeMount"]
+    with pytest.raises(jsonschema.ValidationError):
+        validate_custom_resource(broken)
+
+
+def test_endpoint_is_the_announced_manifest(endpoint):
+    spec = endpoint["spec"]
+    worker = spec["worker"]
+    assert endpoint["metadata"]["name"] == "kimik3"
+    assert spec["modelName"] == "Kimi-K3"
+    assert spec["instanceType"] == "ml.p6-b300.48xlarge"
+    assert spec["invocationEndpoint"] == "v1/chat/completions"
+    assert spec["modelSourceConfig"] == {"modelSourceType": "huggingface", "huggingFaceModel": {"modelId": "moonshotai/Kimi-K3"}}
+    assert worker["image"] == "vllm/vllm-openai:kimi-k3"
+    assert worker["modelInvocationPort"]["containerPort"] == 8000
+    assert worker["modelVolumeMount"]["mountPath"] == "/opt/ml/model"
+    assert worker["resources"]["limits"]["nvidia.com/gpu"] == 8
+    assert {"name": "VLLM_ENABLE_K3_LATENT_MOE_TAIL_FUSION", "value": "1"} in worker["environmentVariables"]
+    # the operator injects --model itself; everything else is as announced
+    announced = _options(ANNOUNCED_ARGS)
+    del announced["--model"]
+    assert _options(worker["args"]) == announced
+
+
+def test_endpoint_corrects_the_defaults_that_are_wrong_for_this_model(endpoint, hyperpod_env):
+    spec = endpoint["spec"]
+    assert spec["maxDeployTimeInSeconds"] > startup_budget_seconds(hyperpod_env.model.weight_size_gb) > 3600
+    for probe in spec["worker"]["probes"].values():
+        assert probe["httpGet"] == {"path": "/health", "port": 8000}
+    startup = spec["worker"]["probes"]["startupProbe"]
+    assert startup["periodSeconds"] * startup["failureThreshold"] >= startup_budget_seconds(hyperpod_env.model.weight_size_gb)
+    assert spec["metrics"]["modelMetrics"]["port"] == 8000
+    assert spec["loadBalancer"]["healthCheckPath"] == "/health"
+
+
+def test_s3_model_source(hyperpod_env):
+    model = dataclasses.replace(hyperpod_env.model, weight_source=WeightSource.S3, s3_uri="s3://weights-bucket/kimi-k3/")
+    (obj,) = synthesize_inference_endpoint(inference_endpoint_spec_for(dataclasses.replace(hyperpod_env, model=model)))
+    validate_custom_resource(obj)
+    assert obj["spec"]["modelSourceConfig"] == {"modelSourceType": "s3", "modelLocation": "kimi-k3/",
+                                                "s3Storage": {"bucketName": "weights-bucket", "region": "us-west-2"}}
+
+
+def test_reviewed_yaml_is_what_the_endpoint_stack_applies(synthesized_hyperpod):
+    assert synthesized_hyperpod.kubernetes_file.name == "kimi-k3.yaml"
+    reviewed = list(yaml.safe_load_all(synthesized_hyperpod.kubernetes_file.read_text()))
+    (resource,) = synthesized_hyperpod.resources("endpoint", "Custom::AWSCDK-EKS-KubernetesResource").values()
+    applied = json.loads(resource["Properties"]["Manifest"])
+    assert [o["spec"] for o in applied] == [o["spec"] for o in reviewed]
+
+
+# --- the stacks ---------------------------------------------------------------------------------------------------
+
+
+def test_hyperpod_cluster_uses_the_plan_in_its_zone(synthesized_hyperpod, hyperpod_env):
+    (cluster,) = [r["Properties"] for r in synthesized_hyperpod.resources("hyperpod", "AWS::SageMaker::Cluster").values()]
+    assert cluster["NodeRecovery"] == "Automatic"
+    assert "Fn::ImportValue" in json.dumps(cluster["Orchestrator"]["Eks"]["ClusterArn"])
+    (group,) = cluster["InstanceGroups"]
+    assert group["InstanceType"] == "ml.p6-b300.48xlarge"
+    assert group["InstanceCount"] == 1
+    assert group["TrainingPlanArn"] == hyperpod_env.hyperpod.training_plan_arn
+    assert group["InstanceStorageConfigs"] == [{"EbsVolumeConfig": {"VolumeSizeInGB": 3000}}]
+    assert set(group["OnStartDeepHealthChecks"]) == {"InstanceStress", "InstanceConnectivity"}
+    assert group["LifeCycleConfig"]["OnCreate"] == "on_create.sh"
+    # the group's one subnet is the network stack's subnet in the plan's zone
+    (subnet,) = group["OverrideVpcConfig"]["Subnets"]
+    export = subnet["Fn::ImportValue"]
+    network = synthesized_hyperpod.template("network")
+    (output,) = [o for o in network["Outputs"].values() if o.get("Export", {}).get("Name") == export]
+    assert network["Resources"][output["Value"]["Ref"]]["Properties"]["AvailabilityZone"] == "us-west-2a"
+
+
+def test_hyperpod_execution_role_is_for_sagemaker(synthesized_hyperpod):
+    roles = synthesized_hyperpod.resources("hyperpod", "AWS::IAM::Role").values()
+    trusted = [r for r in roles if r["Properties"]["AssumeRolePolicyDocument"]["Statement"][0]["Principal"]
+               == {"Service": "sagemaker.amazonaws.com"}]
+    assert len(trusted) == 1
+    assert "AmazonSageMakerClusterInstanceRolePolicy" in json.dumps(trusted[0]["Properties"]["ManagedPolicyArns"])
+
+
+def test_lifecycle_script_is_valid_bash_and_fails_loudly(tmp_path):
+    script = LIFECYCLE_DIR / "on_create.sh"
+    subprocess.run(["bash", "-n", str(script)], check=True)
+    result = subprocess.run(["bash", str(script)], capture_output=True, text=True, timeout=30,
+                            env={**os.environ, "FAIL_DELAY_SECONDS": "0", "STORAGE_CANDIDATES": str(tmp_path / "none")})
+    assert result.returncode == 1
+    assert "FAILED: none of" in result.stdout
+
+
+def test_cluster_meets_hyperpod_requirements(synthesized_hyperpod):
+    template = synthesized_hyperpod.assertions("cluster")
+    template.has_resource_properties("AWS::EKS::Cluster", {
+        "Version": "1.34", "AccessConfig": {"AuthenticationMode": "API", "BootstrapClusterCreatorAdminPermissions": False}})
+    template.resource_count_is("AWS::IAM::OIDCProvider", 1)
+    addons = {a["Properties"]["AddonName"] for a in synthesized_hyperpod.resources("cluster", "AWS::EKS::Addon").values()}
+    assert {"vpc-cni", "kube-proxy", "coredns", "eks-pod-identity-agent"} <= addons
+
+
+def test_prerequisites_tolerate_the_health_check_taint(synthesized_hyperpod):
+    charts = synthesized_hyperpod.resources("hyperpod-prereqs", "Custom::AWSCDK-EKS-HelmChart").values()
+    health_taint = {"key": "sagemaker.amazonaws.com/node-health-status", "operator": "Equal", "value": "Unschedulable",
+                    "effect": "NoSchedule"}
+    assert len(charts) == 2
+    for chart in charts:
+        assert health_taint in json.loads(chart["Properties"]["Values"])["tolerations"]
+    nvidia = next(c for c in charts if c["Properties"]["Chart"] == "nvidia-device-plugin")
+    terms = json.loads(nvidia["Properties"]["Values"])["affinity"]["nodeAffinity"][
+        "requiredDuringSchedulingIgnoredDuringExecution"]["nodeSelectorTerms"]
+    assert terms == [{"matchExpressions": [{"key": "node.kubernetes.io/instance-type", "operator": "In",
+                                            "values": ["ml.p6-b300.48xlarge"]}]}]
+
+
+def test_inference_operator_addon_and_its_prerequisites(synthesized_hyperpod):
+    addons = {a["Properties"]["AddonName"]: a for a in
+              synthesized_hyperpod.resources("inference-operator", "AWS::EKS::Addon").values()}
+    assert set(addons) == {"cert-manager", "metrics-server", "aws-mountpoint-s3-csi-driver",
+                           "amazon-sagemaker-hyperpod-inference"}
+    operator = addons["amazon-sagemaker-hyperpod-inference"]
+    assert set(operator["DependsOn"]) >= {k for k, a in synthesized_hyperpod.resources(
+        "inference-operator", "AWS::EKS::Addon").items() if a["Properties"]["AddonName"] != "amazon-sagemaker-hyperpod-inference"}
+    configuration = json.dumps(operator["Properties"]["ConfigurationValues"])
+    for key in ("executionRoleArn", "tlsCertificateS3Bucket", "hyperpodClusterArn", "serviceAccount", "irsa"):
+        assert key in configuration
+
+
+def test_operator_roles(synthesized_hyperpod):
+    roles = [r["Properties"] for r in synthesized_hyperpod.resources("inference-operator", "AWS::IAM::Role").values()]
+    execution = [r for r in roles if str(r.get("RoleName", "")).startswith("SageMakerHyperPodInference")]
+    assert len(execution) == 1
+    assert "AmazonSageMakerHyperPodInferenceAccess" in json.dumps(execution[0]["ManagedPolicyArns"])
+    federated = [r for r in roles if "Federated" in json.dumps(r["AssumeRolePolicyDocument"])]
+    assert len(federated) == 3  # execution, load balancer controller, KEDA
+    # each trusts only service accounts of the operator's namespace
+    conditions = [s["Condition"] for r in federated for s in r["AssumeRolePolicyDocument"]["Statement"] if "Condition" in s]
+    assert all("StringLike" in c and "StringEquals" in c for c in conditions)
+
+
+def test_tls_bucket_is_encrypted_private_and_tls_only(synthesized_hyperpod):
+    buckets = synthesized_hyperpod.resources("inference-operator", "AWS::S3::Bucket")
+    tls = next(b for k, b in buckets.items() if k.startswith("TlsCertificates"))["Properties"]
+    assert tls["BucketEncryption"]["ServerSideEncryptionConfiguration"]
+    assert tls["PublicAccessBlockConfiguration"] == {"BlockPublicAcls": True, "BlockPublicPolicy": True,
+                                                     "IgnorePublicAcls": True, "RestrictPublicBuckets": True}
+    policies = synthesized_hyperpod.resources("inference-operator", "AWS::S3::BucketPolicy").values()
+    assert any('"aws:SecureTransport": "false"' in json.dumps(p) for p in policies)
+
+
+def test_deploy_order_and_reverse_destroy(synthesized_hyperpod, hyperpod_env):
+    deps = {name: set(a.get("dependencies", [])) for name, a in synthesized_hyperpod.manifest["artifacts"].items()}
+    order = ["network", "cluster", "hyperpod-prereqs", "hyperpod", "inference-operator", "endpoint"]
+    for before, after in zip(order, order[1:]):
+        assert hyperpod_env.stack_name(before) in deps[hyperpod_env.stack_name(after)], (before, after)

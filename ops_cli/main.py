@@ -203,16 +203,23 @@ class Cli:
             if env and sagemaker and env.hyperpod:
                 instance_type = env.hyperpod.instance_type
             elif env:
-                instance_type = env.capacity.instance_type.sagemaker_name if sagemaker else env.capacity.instance_type.name
+                instance_type = env.gpu_instance_type.sagemaker_name if sagemaker else env.gpu_instance_type.name
             else:
                 instance_type = default_type
-        count = self.args.count or (
-            (env.hyperpod.instance_count if sagemaker and env.hyperpod else env.capacity.instance_count) if env else 1)
+        count = self.args.count or self._environment_count(sagemaker)
         start, end = cb.default_window(self.rt.now())
         start, end = self.args.start_after or start, self.args.end_before or end
         if end <= start:
             raise OpsError("--end-before is not after --start-after", "widen the date range", ExitCode.USAGE)
         return instance_type, count, start, end
+
+    def _environment_count(self, sagemaker: bool) -> int:
+        env = self.env
+        if env and sagemaker and env.hyperpod:
+            return env.hyperpod.instance_count
+        if env and env.capacity:
+            return env.capacity.instance_count
+        return 1
 
     def block_search(self) -> cb.Search:
         instance_type, count, start, end = self._search_values("p6-b300.48xlarge", sagemaker=False)
@@ -272,6 +279,9 @@ class Cli:
 
     def capacity_blocks_use(self) -> int:
         env = self.env
+        if env.capacity is None:
+            raise OpsError(f"{env.name} has no capacity section (platform {env.platform.value})",
+                           "Capacity Blocks serve platform: eks; for HyperPod use training-plans use", ExitCode.USAGE)
         reservation = cb.describe_reservation(self.aws(), self.args.reservation_id)
         held = (reservation.get("InstanceType"), reservation.get("TotalInstanceCount"))
         wanted = (env.capacity.instance_type.name, env.capacity.instance_count)

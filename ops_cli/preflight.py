@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from enum import StrEnum
 
-from deployment_config.model import EnvironmentConfig
+from deployment_config.model import EnvironmentConfig, Platform
 from ops_cli.aws import Aws
 from ops_cli.capacity_blocks import describe_reservation
 from ops_cli.errors import ExitCode, OpsError
@@ -39,8 +39,11 @@ def run_preflight(aws: Aws, env: EnvironmentConfig, now: datetime | None = None)
     checks = [_credentials(aws, env)]
     if checks[0].status is Status.FAIL:
         return checks  # every further call would go to the wrong account
-    checks += _reservation(aws, env, now)
-    checks.append(_instance_type_offered(aws, env))
+    if env.platform is Platform.HYPERPOD:
+        checks += _training_plan(aws, env, now)
+    else:
+        checks += _reservation(aws, env, now)
+        checks.append(_instance_type_offered(aws, env))
     checks.append(_bootstrap(aws, env))
     return checks
 
@@ -104,6 +107,50 @@ def _window(reservation: dict, now: datetime) -> Check:
                      "deploy the GPU nodes once it is active: "
                      f"bin/llmops wait reservation {reservation['CapacityReservationId']}")
     return Check("state and time window", Status.PASS, f"active until {utc_and_local(end)}")
+
+
+def _training_plan(aws: Aws, env: EnvironmentConfig, now: datetime) -> list[Check]:
+    hyperpod = env.hyperpod
+    name = hyperpod.training_plan_arn.rsplit("/", 1)[-1]
+    try:
+        plan = aws.call("sagemaker", "describe_training_plan", f"describe training plan {name}", TrainingPlanName=name)
+    except OpsError as error:
+        if error.exit_code is not ExitCode.NOT_FOUND:
+            raise
+        return [Check("training plan exists", Status.FAIL, f"{name} not found in {env.region}",
+                      "create one (bin/llmops training-plans create) or fix hyperpod.training_plan_arn")]
+    checks = [Check("training plan exists", Status.PASS, f"{name} ({plan.get('Status')})")]
+    summaries = plan.get("ReservedCapacitySummaries", [])
+    types = sorted({s.get("InstanceType") for s in summaries if s.get("InstanceType")})
+    count = plan.get("TotalInstanceCount") or sum(s.get("TotalInstanceCount", 0) for s in summaries)
+    if types != [hyperpod.instance_type] or count < hyperpod.instance_count:
+        checks.append(Check("instance type and count", Status.FAIL,
+                            f"plan holds {count} x {', '.join(types) or 'nothing yet'}, configuration asks for "
+                            f"{hyperpod.instance_count} x {hyperpod.instance_type}",
+                            "set hyperpod.instance_type and hyperpod.instance_count to the plan's, or use another plan"))
+    else:
+        checks.append(Check("instance type and count", Status.PASS, f"{count} x {types[0]}"))
+    zones = sorted({s.get("AvailabilityZone") for s in summaries if s.get("AvailabilityZone")})
+    if zones != [hyperpod.availability_zone]:
+        checks.append(Check("availability zone", Status.FAIL,
+                            f"plan capacity is in {', '.join(zones) or 'no zone yet'}, the instance group would be in "
+                            f"{hyperpod.availability_zone}", "set hyperpod.availability_zone to the plan's zone"))
+    else:
+        checks.append(Check("availability zone", Status.PASS, f"{zones[0]} matches the instance group's subnet"))
+    status = plan.get("Status", "unknown")
+    start, end = plan.get("StartTime"), plan.get("EndTime")
+    if status in {"Expired", "Failed"} or (end and end <= now):
+        detail = plan.get("StatusMessage") or "no detail"
+        checks.append(Check("state and time window", Status.FAIL, f"plan is {status} ({detail})", "create a new training plan"))
+    elif end and end - now <= WARN_BEFORE_END:
+        checks.append(Check("state and time window", Status.WARN, f"plan ends {utc_and_local(end)}, within a day",
+                            "plan the work to finish before it ends"))
+    elif status != "Active":
+        checks.append(Check("state and time window", Status.WARN, f"plan is {status}; it starts {utc_and_local(start)}",
+                            "the HyperPod instance group gets its instances once the plan is active"))
+    else:
+        checks.append(Check("state and time window", Status.PASS, f"active until {utc_and_local(end)}"))
+    return checks
 
 
 def _instance_type_offered(aws: Aws, env: EnvironmentConfig) -> Check:

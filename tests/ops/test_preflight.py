@@ -127,3 +127,45 @@ def test_unknown_environment(run):
     result = run("preflight", "--env", "nope")
     assert result.code == ExitCode.USAGE and "there is no file" in result.stderr
     assert result.stderr.count("fix:") == 1
+
+
+PLAN = "arn:aws:sagemaker:us-west-2:123456789012:training-plan/kimi-k3-example"
+
+
+def expect_plan(aws, zone="us-west-2a", instance_type="ml.p6-b300.48xlarge", status="Active", end=NOW + timedelta(days=3)):
+    aws.stub("sagemaker").add_response("describe_training_plan", {
+        "TrainingPlanArn": PLAN, "TrainingPlanName": "kimi-k3-example", "Status": status, "StartTime": NOW - timedelta(hours=1),
+        "EndTime": end, "TotalInstanceCount": 1,
+        "ReservedCapacitySummaries": [{"ReservedCapacityArn": f"{PLAN}/rc", "InstanceType": instance_type,
+                                       "TotalInstanceCount": 1, "Status": status, "AvailabilityZone": zone}]},
+        {"TrainingPlanName": "kimi-k3-example"})
+
+
+def test_hyperpod_environment_checks_its_training_plan(aws, run):
+    expect_identity(aws)
+    expect_plan(aws)
+    expect_bootstrap(aws)
+    result = run("preflight", "--env", "example-hyperpod", "--json")
+    assert result.code == ExitCode.OK, result.stdout
+    assert list(rows(result)) == ["credentials", "training plan exists", "instance type and count", "availability zone",
+                                  "state and time window", "CDK bootstrap"]
+
+
+def test_training_plan_for_another_instance_type_and_zone(aws, run):
+    expect_identity(aws)
+    expect_plan(aws, zone="us-west-2b", instance_type="ml.p5en.48xlarge")
+    expect_bootstrap(aws)
+    result = run("preflight", "--env", "example-hyperpod", "--json")
+    assert result.code == ExitCode.CHECK_FAILED
+    checks = rows(result)
+    mismatch = checks["instance type and count"]
+    assert mismatch["status"] == "fail" and "ml.p5en.48xlarge" in mismatch["detail"]
+    assert checks["availability zone"]["status"] == "fail"
+
+
+def test_expired_training_plan(aws, run):
+    expect_identity(aws)
+    expect_plan(aws, status="Expired", end=NOW - timedelta(days=1))
+    expect_bootstrap(aws)
+    result = run("preflight", "--env", "example-hyperpod", "--json")
+    assert rows(result)["state and time window"]["status"] == "fail"

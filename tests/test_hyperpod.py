@@ -202,3 +202,41 @@ def test_deploy_order_and_reverse_destroy(synthesized_hyperpod, hyperpod_env):
     order = ["network", "cluster", "hyperpod-prereqs", "hyperpod", "inference-operator", "endpoint"]
     for before, after in zip(order, order[1:]):
         assert hyperpod_env.stack_name(before) in deps[hyperpod_env.stack_name(after)], (before, after)
+
+
+def test_without_a_dependencies_chart_synthesis_warns(synthesized_hyperpod, hyperpod_env):
+    artifact = synthesized_hyperpod.manifest["artifacts"][hyperpod_env.stack_name("hyperpod-prereqs")]
+    metadata = json.loads((synthesized_hyperpod.directory / artifact["additionalMetadataFile"]).read_text())
+    messages = [entry["data"] for entries in metadata.values() for entry in entries if entry["type"] == "aws:cdk:warning"]
+    assert any("dependencies_chart_dir is not set" in str(m) for m in messages)
+
+
+def test_dependencies_chart_from_a_local_copy_is_installed_with_overlapping_parts_off(hyperpod_env, tmp_path):
+    import aws_cdk as cdk
+    from aws_cdk import aws_eks_v2 as eks
+    from aws_cdk import aws_iam as iam
+
+    from stacks.hyperpod_prerequisites_stack import HyperPodPrerequisitesStack
+
+    chart_dir = tmp_path / "HyperPodHelmChart"
+    chart_dir.mkdir()
+    (chart_dir / "Chart.yaml").write_text("apiVersion: v2\nname: hyperpod-helm-chart\nversion: 0.1.0\n")
+    env = dataclasses.replace(hyperpod_env, hyperpod=dataclasses.replace(hyperpod_env.hyperpod,
+                                                                         dependencies_chart_dir=str(chart_dir)))
+    app = cdk.App(outdir=str(tmp_path / "out"))
+    clusters = cdk.Stack(app, "Clusters")
+    cluster = eks.Cluster.from_cluster_attributes(
+        clusters, "Cluster", cluster_name="example-hyperpod-llm",
+        kubectl_provider=eks.KubectlProvider.from_kubectl_provider_attributes(
+            clusters, "Kubectl", service_token="arn:aws:lambda:us-west-2:123456789012:function:kubectl",
+            role=iam.Role.from_role_arn(clusters, "KubectlRole", "arn:aws:iam::123456789012:role/kubectl")))
+    stack = HyperPodPrerequisitesStack(app, "Prereqs", env_config=env, cluster=cluster)
+    template = app.synth().get_stack_by_name(stack.stack_name).template
+    charts = [r["Properties"] for r in template["Resources"].values() if r["Type"] == "Custom::AWSCDK-EKS-HelmChart"]
+    (dependencies,) = [c for c in charts if c.get("Release") == "hyperpod-dependencies"]
+    assert "ChartAssetURL" in dependencies
+    values = json.loads(dependencies["Values"])
+    assert values["nvidia-device-plugin"]["devicePlugin"]["enabled"] is False
+    assert values["aws-efa-k8s-device-plugin"]["devicePlugin"]["enabled"] is False
+    assert values["health-monitoring-agent"]["enabled"] is True
+    assert values["global"]["region"] == "us-west-2"

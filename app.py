@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """The CDK app: `npx cdk synth -c env=NAME` synthesizes config/NAME.yaml; with no -c, the embedded examples
-(config/example.yaml, EKS + Capacity Block, and config/example-hyperpod.yaml, SageMaker HyperPod).
+(config/example.yaml, EKS + Capacity Block, and config/example-hyperpod.yaml, SageMaker HyperPod);
+`-c pipeline=NAME` (or `-c pipeline=true` for config/pipeline/example.yaml) the delivery pipeline instead.
 
 Only composition happens here: the configuration is loaded and validated first (a bad file exits with one
 message and writes nothing), then the stacks of each environment are added, checked by cdk-nag and synthesized,
@@ -20,11 +21,13 @@ from typing import TYPE_CHECKING
 from deployment_config import ConfigError, EnvironmentConfig, load_environment
 from deployment_config.cdk_context import cli_context
 from deployment_config.loader import DEFAULT_ENVIRONMENTS
+from deployment_config.pipeline import DEFAULT_PIPELINE, PipelineConfig, load_pipeline
 
 if TYPE_CHECKING:
     import aws_cdk as cdk
 
     from stacks.composition import Environment
+    from stacks.pipeline_stack import PipelineStack
 
 PROJECT_DIR = Path(__file__).resolve().parent
 #: Exit code of a configuration error (argparse's convention for bad usage).
@@ -69,9 +72,40 @@ def synthesize(env_configs: list[EnvironmentConfig], *, outdir: str | None = Non
     return Synthesis(directory, environments, written)
 
 
+def pinned_tool_versions() -> dict[str, str]:
+    """The versions pinned in package.json (aws-cdk, cdk-assets, ...): the pipeline installs the same ones."""
+    return json.loads((PROJECT_DIR / "package.json").read_text(encoding="utf-8"))["devDependencies"]
+
+
+def build_pipeline(pipeline_config: PipelineConfig, *, outdir: str | None = None) -> tuple[cdk.App, PipelineStack]:
+    """Compose the pipeline app: one PipelineStack whose stages hold the environments' stacks."""
+    import aws_cdk as cdk
+    import cdk_nag
+
+    from stacks.pipeline_stack import PipelineStack
+
+    app = cdk.App(outdir=outdir, context=project_context())
+    stack = PipelineStack(app, f"llm-serving-pipeline-{pipeline_config.name}", pipeline_config=pipeline_config,
+                          tool_versions=pinned_tool_versions(),
+                          env=cdk.Environment(account=pipeline_config.account, region=pipeline_config.region),
+                          description="Delivery pipeline of the LLM serving environments")
+    cdk.Validations.of(app).add_plugins(cdk_nag.AwsSolutionsChecks(app))
+    return app, stack
+
+
 def main(environ: Mapping[str, str] = os.environ) -> int:
     context = cli_context(environ)
     config_dir = Path(context.get("config_dir", PROJECT_DIR / "config"))
+    if context.get("pipeline"):
+        name = str(context["pipeline"])
+        try:
+            pipeline_config = load_pipeline(config_dir, DEFAULT_PIPELINE if name == "true" else name)
+        except ConfigError as error:
+            print(f"error: {error}", file=sys.stderr)
+            return EXIT_BAD_CONFIG
+        app, _ = build_pipeline(pipeline_config)
+        app.synth()
+        return 0
     names = [str(context["env"])] if context.get("env") else list(DEFAULT_ENVIRONMENTS)
     try:
         env_configs = [load_environment(config_dir, name) for name in names]

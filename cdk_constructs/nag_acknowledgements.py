@@ -6,9 +6,11 @@ acknowledges findings on one construct (and its children) only, never on a whole
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable
 
 import aws_cdk as cdk
+from aws_cdk import aws_iam as iam
 from constructs import IConstruct
 
 #: Why each AWS managed policy on an EKS node role is accepted.
@@ -103,3 +105,58 @@ def acknowledge_bucket_deployment(scope: IConstruct, destination_bucket: IConstr
                 f"AwsSolutions-IAM5[Resource::<{destination}.Arn>/*]",
             ], reason)
             acknowledge(child, "AwsSolutions-L1", reason)
+
+
+def _nag_text(value) -> str:
+    """A resolved CloudFormation value written the way cdk-nag writes it in a finding id."""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, dict):
+        if "Ref" in value:
+            return f"<{value['Ref']}>"
+        if "Fn::GetAtt" in value:
+            return f"<{value['Fn::GetAtt'][0]}.{value['Fn::GetAtt'][1]}>"
+        if "Fn::Join" in value:
+            separator, parts = value["Fn::Join"]
+            return separator.join(_nag_text(p) for p in parts)
+    return json.dumps(value, separators=(",", ":"))
+
+
+def _as_list(value) -> list:
+    return value if isinstance(value, list) else [value]
+
+
+def wildcard_findings(scope: IConstruct) -> set[str]:
+    """The ``AwsSolutions-IAM5[...]`` findings that the IAM policies below ``scope`` will produce."""
+    stack = cdk.Stack.of(scope)
+    findings: set[str] = set()
+    for child in scope.node.find_all():
+        documents = []
+        if isinstance(child, iam.CfnPolicy):
+            documents.append(child.policy_document)
+        elif isinstance(child, iam.CfnRole) and child.policies:
+            documents += [p.policy_document for p in child.policies]
+        for document in documents:
+            resolved = stack.resolve(document)
+            for statement in resolved.get("Statement", []):
+                for action in _as_list(statement.get("Action", [])):
+                    if "*" in action:
+                        findings.add(f"AwsSolutions-IAM5[Action::{action}]")
+                for resource in _as_list(statement.get("Resource", [])):
+                    text = _nag_text(resource)
+                    if "*" in text:
+                        findings.add(f"AwsSolutions-IAM5[Resource::{text}]")
+    return findings
+
+
+def acknowledge_pipeline(pipeline: IConstruct) -> None:
+    """aws-cdk-lib's CodePipeline construct: its roles, key, artifact bucket and helper Lambda are written by the library.
+    Call after the pipeline is built, so that every role and policy exists."""
+    reason = ("CDK Pipelines writes these roles: its CodeBuild projects must write their own log groups and report "
+              "groups, use the pipeline's artifact bucket and key, and assume the bootstrap roles of target accounts")
+    acknowledge_each(pipeline, sorted(wildcard_findings(pipeline)), reason)
+    acknowledge(pipeline, managed_policy_finding("AWSLambdaBasicExecutionRole", "service-role/"),
+                "the security check Lambda of CDK Pipelines (permission broadening) writes its logs")
+    acknowledge(pipeline, "AwsSolutions-S1",
+                "the pipeline's artifact bucket holds build artifacts only, encrypted with the pipeline's KMS key; "
+                "every access goes through CodePipeline and CodeBuild, which CloudTrail records")

@@ -30,7 +30,7 @@ class Environment:
     manifest_files: dict[str, list[dict]] = field(default_factory=dict)
 
     def stack(self, unit: str) -> cdk.Stack:
-        return next(s for s in self.stacks if s.stack_name == self.config.stack_name(unit))
+        return next(s for s in self.stacks if s.node.id == self.config.stack_name(unit))
 
 
 def _in_order(stacks: list[cdk.Stack], reasons: list[str]) -> None:
@@ -46,28 +46,33 @@ def add_environment(scope: Construct, env_config: EnvironmentConfig) -> Environm
     return add_eks_environment(scope, env_config)
 
 
-def _base(scope: Construct, env_config: EnvironmentConfig) -> tuple[dict, NetworkStack, ClusterStack]:
-    common = dict(env=cdk.Environment(account=env_config.account, region=env_config.region), tags=dict(env_config.tags))
-    network = NetworkStack(scope, env_config.stack_name("network"), env_config=env_config, **common,
+def _props(env_config: EnvironmentConfig, unit: str) -> dict:
+    """Construct id and stack properties of one unit. The stack name is explicit so that a stage of the pipeline
+    deploys the very stacks a direct `cdk deploy -c env=NAME` does (a stage would otherwise prefix its own name)."""
+    return dict(id=env_config.stack_name(unit), stack_name=env_config.stack_name(unit),
+                env=cdk.Environment(account=env_config.account, region=env_config.region), tags=dict(env_config.tags))
+
+
+def _base(scope: Construct, env_config: EnvironmentConfig) -> tuple[NetworkStack, ClusterStack]:
+    network = NetworkStack(scope, env_config=env_config, **_props(env_config, "network"),
                            description=f"VPC for the {env_config.name} LLM serving environment")
-    cluster = ClusterStack(scope, env_config.stack_name("cluster"), env_config=env_config, vpc=network.vpc, **common,
+    cluster = ClusterStack(scope, env_config=env_config, vpc=network.vpc, **_props(env_config, "cluster"),
                            description=f"EKS cluster {env_config.cluster_name}")
-    return common, network, cluster
+    return network, cluster
 
 
 def add_eks_environment(scope: Construct, env_config: EnvironmentConfig) -> Environment:
     """Network → cluster → GPU nodes (Capacity Block) → serving; ``cdk destroy`` runs it backwards, so the Service and
     its load balancer are gone before the nodes, the cluster and the VPC."""
-    common, network, cluster = _base(scope, env_config)
+    network, cluster = _base(scope, env_config)
     gpu_nodes = GpuNodesStack(
-        scope, env_config.stack_name("gpu-nodes"), env_config=env_config, cluster=cluster.cluster,
-        gpu_subnet=network.gpu_subnets[0], efa_security_group=network.efa_security_group, **common,
-        description=f"GPU nodes on Capacity Block {env_config.capacity.capacity_reservation_id}",
-    )
+        scope, **_props(env_config, "gpu-nodes"), env_config=env_config, cluster=cluster.cluster,
+        gpu_subnet=network.gpu_subnets[0], efa_security_group=network.efa_security_group,
+        description=f"GPU nodes on Capacity Block {env_config.capacity.capacity_reservation_id}")
     spec = serving_spec_for(env_config)
     manifests = synthesize_manifests(spec)
-    serving = ServingStack(scope, env_config.stack_name("serving"), cluster=cluster.cluster, spec=spec,
-                           manifests=manifests, **common, description=f"vLLM serving {env_config.model.hugging_face_id}")
+    serving = ServingStack(scope, **_props(env_config, "serving"), cluster=cluster.cluster, spec=spec,
+                           manifests=manifests, description=f"vLLM serving {env_config.model.hugging_face_id}")
     stacks = [network, cluster, gpu_nodes, serving]
     _in_order(stacks, ["the cluster lives in the VPC", "the nodes join the cluster",
                        "the vLLM pods run on the GPU nodes; the Service goes before the nodes on destroy"])
@@ -77,23 +82,23 @@ def add_eks_environment(scope: Construct, env_config: EnvironmentConfig) -> Envi
 def add_hyperpod_environment(scope: Construct, env_config: EnvironmentConfig) -> Environment:
     """Network → cluster → HyperPod prerequisites → HyperPod cluster → Inference Operator → endpoint; destroyed
     backwards, so the endpoint (and what the operator made for it) goes before the operator, the nodes and the VPC."""
-    common, network, cluster = _base(scope, env_config)
+    network, cluster = _base(scope, env_config)
     prerequisites = HyperPodPrerequisitesStack(
-        scope, env_config.stack_name("hyperpod-prereqs"), env_config=env_config, cluster=cluster.cluster, **common,
+        scope, **_props(env_config, "hyperpod-prereqs"), env_config=env_config, cluster=cluster.cluster,
         description="Device plugins and dependencies HyperPod nodes need")
     hyperpod = HyperPodClusterStack(
-        scope, env_config.stack_name("hyperpod"), env_config=env_config, cluster=cluster.cluster, vpc=network.vpc,
-        gpu_subnet=network.gpu_subnets[0], efa_security_group=network.efa_security_group, **common,
+        scope, **_props(env_config, "hyperpod"), env_config=env_config, cluster=cluster.cluster, vpc=network.vpc,
+        gpu_subnet=network.gpu_subnets[0], efa_security_group=network.efa_security_group,
         description=f"SageMaker HyperPod cluster on training plan {env_config.hyperpod.training_plan_arn.rsplit('/', 1)[-1]}")
     operator = InferenceOperatorStack(
-        scope, env_config.stack_name("inference-operator"), env_config=env_config, cluster=cluster.cluster,
-        oidc_provider=cluster.oidc_provider, hyperpod_cluster_arn=hyperpod.cluster_arn, **common,
+        scope, **_props(env_config, "inference-operator"), env_config=env_config, cluster=cluster.cluster,
+        oidc_provider=cluster.oidc_provider, hyperpod_cluster_arn=hyperpod.cluster_arn,
         description="SageMaker HyperPod Inference Operator")
     spec = inference_endpoint_spec_for(env_config)
     manifests = synthesize_inference_endpoint(spec)
-    endpoint = InferenceEndpointStack(scope, env_config.stack_name("endpoint"), cluster=cluster.cluster, spec=spec,
-                                      manifests=manifests, **common,
-                                      description=f"InferenceEndpointConfig {spec.name} for {env_config.model.hugging_face_id}")
+    endpoint = InferenceEndpointStack(
+        scope, **_props(env_config, "endpoint"), cluster=cluster.cluster, spec=spec, manifests=manifests,
+        description=f"InferenceEndpointConfig {spec.name} for {env_config.model.hugging_face_id}")
     stacks = [network, cluster, prerequisites, hyperpod, operator, endpoint]
     _in_order(stacks, ["the cluster lives in the VPC", "HyperPod nodes need the device plugins first",
                        "the HyperPod cluster joins the EKS cluster once its prerequisites run",

@@ -86,8 +86,13 @@ class NetworkStack(cdk.Stack):
             description="EFA traffic between GPU nodes: all protocols to and from members of this group only",
         )
         # EFA's SRD protocol is not TCP or UDP: the group must allow all traffic between its members, both ways.
-        self.efa_security_group.add_ingress_rule(self.efa_security_group, ec2.Port.all_traffic(), "EFA from GPU nodes")
-        self.efa_security_group.add_egress_rule(self.efa_security_group, ec2.Port.all_traffic(), "EFA to GPU nodes")
+        # Written as L1 rules with fixed ids: add_ingress_rule derives the logical id from the construct path, which a
+        # pipeline stage changes, and the rules would be replaced when an environment moves into the pipeline.
+        group_id = self.efa_security_group.security_group_id
+        ec2.CfnSecurityGroupIngress(self, "EfaIngressFromMembers", group_id=group_id, ip_protocol="-1",
+                                    source_security_group_id=group_id, description="EFA from GPU nodes")
+        ec2.CfnSecurityGroupEgress(self, "EfaEgressToMembers", group_id=group_id, ip_protocol="-1",
+                                   destination_security_group_id=group_id, description="EFA to GPU nodes")
 
     @property
     def availability_zones(self) -> list[str]:

@@ -24,6 +24,15 @@ class ServingStack(cdk.Stack):
                  manifests: list[dict], **kwargs) -> None:
         super().__init__(scope, id, **kwargs)
         self.manifest = eks.KubernetesManifest(self, "VllmServing", cluster=cluster, manifest=manifests, overwrite=True)
+        # The load balancer's name appears on the Service within a minute or two, long before vLLM is ready.
+        hostname = eks.KubernetesObjectValue(
+            self, "LoadBalancerHostname", cluster=cluster, object_type="service", object_name=spec.name,
+            object_namespace=spec.namespace, json_path=".status.loadBalancer.ingress[0].hostname",
+            timeout=cdk.Duration.minutes(10),
+        )
+        hostname.node.add_dependency(self.manifest)
+        self.endpoint_url = cdk.CfnOutput(self, "EndpointUrl", value=f"http://{hostname.value}:{spec.port}",
+                                          description="The OpenAI-compatible API (internal unless endpoint.exposure is public)")
 
         if spec.s3_uri:
             self.weights_reader = self._grant_s3_weights(cluster, spec)

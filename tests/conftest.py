@@ -114,3 +114,34 @@ def synthesized(assembly, default_env) -> SynthesizedApp:
 @pytest.fixture(scope="session")
 def synthesized_hyperpod(assembly, hyperpod_env) -> SynthesizedApp:
     return SynthesizedApp(assembly, hyperpod_env)
+
+
+@dataclass(frozen=True)
+class PipelineAssembly:
+    directory: Path
+    template: dict
+    stage_templates: dict[str, dict[str, dict]]  # environment name → stack name → template
+    config: object
+
+    @property
+    def stages(self) -> dict[str, dict]:
+        """The CodePipeline's stages by name, each with its actions."""
+        (pipeline,) = [r for r in self.template["Resources"].values() if r["Type"] == "AWS::CodePipeline::Pipeline"]
+        return {s["Name"]: s for s in pipeline["Properties"]["Stages"]}
+
+
+@pytest.fixture(scope="session")
+def pipeline_assembly(tmp_path_factory) -> PipelineAssembly:
+    """The example pipeline (config/pipeline/example.yaml), synthesized once per session (about 5 s)."""
+    from app import build_pipeline
+    from deployment_config.pipeline import load_pipeline
+
+    config = load_pipeline(CONFIG_DIR)
+    app, stack = build_pipeline(config, outdir=str(tmp_path_factory.mktemp("pipeline.out")))
+    assembly = app.synth()
+    template = assembly.get_stack_by_name(stack.stack_name).template
+    stage_templates = {}
+    for env in config.environments:
+        nested = assembly.get_nested_assembly(f"assembly-{stack.stack_name}-{env.name}")
+        stage_templates[env.name] = {s.stack_name: s.template for s in nested.stacks}
+    return PipelineAssembly(Path(assembly.directory), template, stage_templates, config)

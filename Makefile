@@ -14,7 +14,7 @@ export JSII_SILENCE_WARNING_DEPRECATED_NODE_VERSION := 1
 export JSII_SILENCE_WARNING_END_OF_LIFE_NODE_VERSION := 20
 export CDK_DISABLE_CLI_TELEMETRY := true
 
-.PHONY: synth test lint bench clean setup
+.PHONY: synth test lint bench clean setup pipeline
 
 setup: $(VENV)/.installed node_modules/.installed
 
@@ -40,6 +40,10 @@ lint: setup
 
 bench: setup
 	$(PY) bench/synth_bench.py
+	$(PY) bench/pipeline_scale.py
+
+pipeline: setup
+	npx cdk synth --quiet --no-notices -c pipeline=$(or $(PIPELINE),example)
 
 clean:
 	rm -rf cdk.out .pytest_cache bench/out

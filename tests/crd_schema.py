@@ -2,13 +2,24 @@
 
 from __future__ import annotations
 
+import os
 from functools import cache
 from pathlib import Path
 
 import jsonschema
+import pytest
 import yaml
 
-CRD_DIR = Path(__file__).resolve().parents[2] / "shared" / "crds"
+#: The operator's CRDs: ../shared/crds beside the repository (as on the developers' machines and in .ci/run), or
+#: wherever LLM_SERVING_CRD_DIR points.
+CRD_DIR = Path(os.environ.get("LLM_SERVING_CRD_DIR") or Path(__file__).resolve().parents[2] / "shared" / "crds")
+
+
+def require_crds() -> None:
+    """Skip the calling test when the CRDs are not on this machine (the pipeline's synth step), unless
+    REQUIRE_CRDS=1 (set by .ci/run), which turns their absence into a failure."""
+    if not any(CRD_DIR.glob("*.yaml")) and os.environ.get("REQUIRE_CRDS") != "1":
+        pytest.skip(f"no CRDs in {CRD_DIR}: set LLM_SERVING_CRD_DIR to check the InferenceEndpointConfig against them")
 
 
 @cache
@@ -27,5 +38,6 @@ def crd_schemas() -> dict[tuple[str, str], dict]:
 
 def validate_custom_resource(obj: dict) -> None:
     """Raise jsonschema.ValidationError unless ``obj`` satisfies its CRD (required fields, enums, patterns, types)."""
+    require_crds()
     schema = crd_schemas()[(obj["apiVersion"], obj["kind"])]
     jsonschema.Draft7Validator(schema).validate(obj)

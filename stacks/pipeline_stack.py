@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import aws_cdk as cdk
 from aws_cdk import aws_codebuild as codebuild
+from aws_cdk import aws_codepipeline as codepipeline
 from aws_cdk import pipelines
 from constructs import Construct
 
@@ -52,6 +53,7 @@ class PipelineStack(cdk.Stack):
             self, "Pipeline",
             pipeline_name=f"llm-serving-{pipeline_config.name}",
             synth=self.synth_step,
+            pipeline_type=codepipeline.PipelineType.V2,
             cross_account_keys=True,  # target accounts decrypt the artifacts with the pipeline's key
             enable_key_rotation=True,
             cli_version=tool_versions["aws-cdk"],

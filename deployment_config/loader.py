@@ -389,20 +389,28 @@ def _display(path: Path) -> str:
         return str(path)
 
 
-def load_environment(config_dir: Path, name: str) -> EnvironmentConfig:
-    """Read ``config_dir/NAME.yaml`` and return the validated environment, or raise :class:`ConfigError`."""
-    path = Path(_display(config_path(config_dir, name)))
+def read_config_file(path: Path, *, context_key: str, known: list[str]) -> tuple[Path, Any]:
+    """The parsed YAML of a configuration file chosen with ``-c CONTEXT_KEY=NAME``, and its path as the user types it.
+
+    A missing file names the ones there are; a YAML error names its line.
+    """
+    path = Path(_display(path))
     if not path.is_file():
-        known = available_environments(config_dir)
-        raise ConfigError("env", f"there is no file {path}",
-                          f"pass -c env=NAME with one of: {', '.join(known) or '(none)'}; or add {path}",
-                          source="-c env")
+        raise ConfigError(context_key, f"there is no file {path}",
+                          f"pass -c {context_key}=NAME with one of: {', '.join(known) or '(none)'}; or add {path}",
+                          source=f"-c {context_key}")
     try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        return path, yaml.safe_load(path.read_text(encoding="utf-8"))
     except yaml.YAMLError as error:
         mark = getattr(error, "problem_mark", None)
         where = f"line {mark.line + 1}, column {mark.column + 1}" if mark else "somewhere"
         problem = getattr(error, "problem", None) or str(error)
         raise ConfigError("(file)", f"is not valid YAML at {where}: {problem}",
                           "fix the indentation or quoting there", source=str(path)) from None
+
+
+def load_environment(config_dir: Path, name: str) -> EnvironmentConfig:
+    """Read ``config_dir/NAME.yaml`` and return the validated environment, or raise :class:`ConfigError`."""
+    path, data = read_config_file(config_path(config_dir, name), context_key="env",
+                                  known=available_environments(config_dir))
     return parse_environment(data, name=name, source=str(path))

@@ -11,10 +11,16 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from deployment_config.errors import ConfigError
-from deployment_config.loader import _ACCOUNT, _REGION, _check, _display, _Section, available_environments, load_environment
+from deployment_config.loader import (
+    _ACCOUNT,
+    _REGION,
+    _check,
+    _Section,
+    available_environments,
+    load_environment,
+    read_config_file,
+)
 from deployment_config.model import EnvironmentConfig, Platform
 
 PIPELINE_DIR = "pipeline"
@@ -63,16 +69,8 @@ class PipelineConfig:
 
 
 def load_pipeline(config_dir: Path, name: str = DEFAULT_PIPELINE) -> PipelineConfig:
-    path = Path(_display(config_dir / PIPELINE_DIR / f"{name}.yaml"))
-    if not path.is_file():
-        known = sorted(p.stem for p in (config_dir / PIPELINE_DIR).glob("*.yaml"))
-        raise ConfigError("pipeline", f"there is no file {path}",
-                          f"pass -c pipeline=NAME with one of: {', '.join(known) or '(none)'}; or add {path}",
-                          source="-c pipeline")
-    try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except yaml.YAMLError as error:
-        raise ConfigError("(file)", f"is not valid YAML: {error}", "fix the indentation or quoting", source=str(path)) from None
+    path, data = read_config_file(config_dir / PIPELINE_DIR / f"{name}.yaml", context_key="pipeline",
+                                  known=sorted(p.stem for p in (config_dir / PIPELINE_DIR).glob("*.yaml")))
     try:
         return _parse(data, name=name, source=str(path), config_dir=config_dir)
     except ConfigError as error:

@@ -10,6 +10,7 @@ import botocore.exceptions
 
 from ops_cli.aws import Aws
 from ops_cli.errors import ExitCode, OpsError, error_code, translate
+from ops_cli.offering import Offering, cheapest_first
 from ops_cli.output import iso
 
 #: Capacity Block durations: 1-day steps up to 14 days, then 7-day steps up to 182 days.
@@ -26,28 +27,10 @@ def check_duration(hours: int) -> None:
                        ExitCode.USAGE)
 
 
-@dataclass(frozen=True)
-class Offering:
-    offering_id: str
-    instance_type: str
-    instance_count: int
-    availability_zone: str
-    start: datetime
-    end: datetime
-    duration_hours: int
-    upfront_fee: Decimal
-    currency: str
-
-    @classmethod
-    def from_api(cls, item: dict) -> Offering:
-        return cls(item["CapacityBlockOfferingId"], item["InstanceType"], item["InstanceCount"], item["AvailabilityZone"],
-                   item["StartDate"], item["EndDate"], item["CapacityBlockDurationHours"],
-                   Decimal(item["UpfrontFee"]), item["CurrencyCode"])
-
-    def to_dict(self) -> dict:
-        return {"offering_id": self.offering_id, "instance_type": self.instance_type, "instance_count": self.instance_count,
-                "availability_zone": self.availability_zone, "start": iso(self.start), "end": iso(self.end),
-                "duration_hours": self.duration_hours, "upfront_fee": str(self.upfront_fee), "currency": self.currency}
+def offering_from_api(item: dict) -> Offering:
+    return Offering(item["CapacityBlockOfferingId"], item["InstanceType"], item["InstanceCount"], item["AvailabilityZone"],
+                    item["StartDate"], item["EndDate"], item["CapacityBlockDurationHours"], Decimal(item["UpfrontFee"]),
+                    item["CurrencyCode"])
 
 
 @dataclass(frozen=True)
@@ -74,7 +57,7 @@ def find_offerings(aws: Aws, search: Search) -> list[Offering]:
     check_duration(search.duration_hours)
     items = aws.pages("ec2", "describe_capacity_block_offerings", "list Capacity Block offerings",
                       "CapacityBlockOfferings", **search.params())
-    return sorted((Offering.from_api(i) for i in items), key=lambda o: (o.upfront_fee, o.start, o.offering_id))
+    return cheapest_first([offering_from_api(i) for i in items])
 
 
 def find_offering(aws: Aws, search: Search, offering_id: str) -> Offering:

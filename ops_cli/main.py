@@ -17,6 +17,7 @@ from ops_cli import training_plans as tp
 from ops_cli.aws import Aws
 from ops_cli.config_writer import update_environment_file
 from ops_cli.errors import ExitCode, OpsError
+from ops_cli.offering import Offering
 from ops_cli.output import duration, emit_json, money, table, utc_and_local
 from ops_cli.preflight import Status, run_preflight
 from ops_cli.smoke import DEFAULT_PROMPT, smoke_test
@@ -234,9 +235,7 @@ class Cli:
     def capacity_blocks_offerings(self) -> int:
         search = self.block_search()
         offerings = cb.find_offerings(self.aws(), search)
-        rows = [(o.offering_id, o.availability_zone, utc_and_local(o.start), utc_and_local(o.end), duration(o.duration_hours),
-                 o.instance_count, money(o.upfront_fee, o.currency)) for o in offerings]
-        human = (table(["offering", "zone", "start", "end", "duration", "count", "upfront fee"], rows) if rows else
+        human = (_offerings_table(offerings) if offerings else
                  f"No Capacity Block offerings for {search.instance_count} x {search.instance_type}, "
                  f"{search.duration_hours} h, between {utc_and_local(search.start_after)} "
                  f"and {utc_and_local(search.end_before)}.")
@@ -301,9 +300,7 @@ class Cli:
     def training_plans_offerings(self) -> int:
         search = self.plan_search()
         offerings = tp.find_plan_offerings(self.aws(), search)
-        rows = [(o.offering_id, o.availability_zone, utc_and_local(o.start), utc_and_local(o.end), duration(o.duration_hours),
-                 o.instance_count, money(o.upfront_fee, o.currency)) for o in offerings]
-        human = (table(["offering", "zone", "start", "end", "duration", "count", "upfront fee"], rows) if rows else
+        human = (_offerings_table(offerings) if offerings else
                  f"No training plan offerings for {search.instance_count} x {search.instance_type}, {search.duration_hours} h.")
         self.out([o.to_dict() for o in offerings], human)
         return ExitCode.OK
@@ -390,6 +387,12 @@ class Cli:
         human += f"\nAnswer: {results[0].text.strip()[:200]}\n" + ("Smoke test passed." if passed else "Smoke test FAILED.")
         self.out({"passed": passed, "url": self.args.url, "model": model, "requests": [r.to_dict() for r in results]}, human)
         return ExitCode.OK if passed else ExitCode.CHECK_FAILED
+
+
+def _offerings_table(offerings: list[Offering]) -> str:
+    rows = [(o.offering_id, o.availability_zone, utc_and_local(o.start), utc_and_local(o.end), duration(o.duration_hours),
+             o.instance_count, money(o.upfront_fee, o.currency)) for o in offerings]
+    return table(["offering", "zone", "start", "end", "duration", "count", "upfront fee"], rows)
 
 
 def _parse(text: str | None) -> datetime | None:

@@ -8,36 +8,19 @@ from decimal import Decimal
 
 from ops_cli.aws import Aws
 from ops_cli.errors import ExitCode, OpsError
+from ops_cli.offering import Offering, cheapest_first
 from ops_cli.output import iso
 
 TARGET = "hyperpod-cluster"
 
 
-@dataclass(frozen=True)
-class PlanOffering:
-    offering_id: str
-    instance_type: str
-    instance_count: int
-    availability_zone: str
-    start: datetime | None
-    end: datetime | None
-    duration_hours: int
-    upfront_fee: Decimal
-    currency: str
-
-    @classmethod
-    def from_api(cls, item: dict) -> PlanOffering:
-        capacity = (item.get("ReservedCapacityOfferings") or [{}])
-        first = capacity[0]
-        return cls(item["TrainingPlanOfferingId"], first.get("InstanceType", "-"),
-                   sum(c.get("InstanceCount", 0) for c in capacity), first.get("AvailabilityZone", "-"),
-                   first.get("StartTime"), capacity[-1].get("EndTime"), item.get("DurationHours", 0),
-                   Decimal(item.get("UpfrontFee", "0")), item.get("CurrencyCode", ""))
-
-    def to_dict(self) -> dict:
-        return {"offering_id": self.offering_id, "instance_type": self.instance_type, "instance_count": self.instance_count,
-                "availability_zone": self.availability_zone, "start": iso(self.start), "end": iso(self.end),
-                "duration_hours": self.duration_hours, "upfront_fee": str(self.upfront_fee), "currency": self.currency}
+def plan_offering_from_api(item: dict) -> Offering:
+    capacity = item.get("ReservedCapacityOfferings") or [{}]
+    first = capacity[0]
+    return Offering(item["TrainingPlanOfferingId"], first.get("InstanceType", "-"),
+                    sum(c.get("InstanceCount", 0) for c in capacity), first.get("AvailabilityZone", "-"),
+                    first.get("StartTime"), capacity[-1].get("EndTime"), item.get("DurationHours", 0),
+                    Decimal(item.get("UpfrontFee", "0")), item.get("CurrencyCode", ""))
 
 
 @dataclass(frozen=True)
@@ -59,14 +42,13 @@ def check_instance_type(instance_type: str) -> None:
                        f"use the ml. form, for example ml.{instance_type}", ExitCode.USAGE)
 
 
-def find_plan_offerings(aws: Aws, search: PlanSearch) -> list[PlanOffering]:
+def find_plan_offerings(aws: Aws, search: PlanSearch) -> list[Offering]:
     check_instance_type(search.instance_type)
     response = aws.call("sagemaker", "search_training_plan_offerings", "search training plan offerings", **search.params())
-    offerings = [PlanOffering.from_api(i) for i in response.get("TrainingPlanOfferings", [])]
-    return sorted(offerings, key=lambda o: (o.upfront_fee, o.start or datetime.max, o.offering_id))
+    return cheapest_first([plan_offering_from_api(i) for i in response.get("TrainingPlanOfferings", [])])
 
 
-def find_plan_offering(aws: Aws, search: PlanSearch, offering_id: str) -> PlanOffering:
+def find_plan_offering(aws: Aws, search: PlanSearch, offering_id: str) -> Offering:
     for offering in find_plan_offerings(aws, search):
         if offering.offering_id == offering_id:
             return offering
@@ -74,7 +56,7 @@ def find_plan_offering(aws: Aws, search: PlanSearch, offering_id: str) -> PlanOf
                    "search again and pick a current offering", ExitCode.OFFERING_GONE)
 
 
-def create_plan(aws: Aws, name: str, offering: PlanOffering) -> str:
+def create_plan(aws: Aws, name: str, offering: Offering) -> str:
     response = aws.call("sagemaker", "create_training_plan", f"create training plan {name}",
                         TrainingPlanName=name, TrainingPlanOfferingId=offering.offering_id)
     return response["TrainingPlanArn"]

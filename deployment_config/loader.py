@@ -218,14 +218,13 @@ def _parse(data: Any, *, name: str, source: str) -> EnvironmentConfig:
     model = _parse_model(top.section("model", ("preset", "hugging_face_id", "served_name", "image",
                                                "tensor_parallel_size", "weight_size_gb", "extra_args", "extra_env",
                                                "weight_source", "s3_uri")))
-    gpu_instance = capacity.instance_type if platform is Platform.EKS else GPU_INSTANCE_TYPES[hyperpod.instance_type[3:]]
-    try:
+    if platform is Platform.EKS:
         check_model_fits(model_id=model.hugging_face_id, weights_gb=model.weight_size_gb,
-                         instance_type=gpu_instance, tensor_parallel_size=model.tensor_parallel_size)
-    except ConfigError as error:
-        if platform is Platform.HYPERPOD and error.field == "capacity.instance_type":
-            raise ConfigError("hyperpod.instance_type", error.problem, error.fix.replace(": p", ": ml.p")) from None
-        raise
+                         instance_type=capacity.instance_type, tensor_parallel_size=model.tensor_parallel_size)
+    else:
+        check_model_fits(model_id=model.hugging_face_id, weights_gb=model.weight_size_gb,
+                         instance_type=hyperpod.gpu_instance_type, tensor_parallel_size=model.tensor_parallel_size,
+                         field="hyperpod.instance_type", type_prefix="ml.")
     endpoint = _parse_endpoint(top.section("endpoint", ("exposure", "allowed_cidrs"), required=False))
 
     tags = top.string_map("tags", "team")

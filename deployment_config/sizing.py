@@ -57,8 +57,13 @@ def fit_of(weights_gb: int, instance_type: GpuInstanceType) -> Fit:
     )
 
 
-def check_model_fits(*, model_id: str, weights_gb: int, instance_type: GpuInstanceType, tensor_parallel_size: int) -> Fit:
-    """Raise :class:`ConfigError` unless the weights fit one instance with room for the KV cache."""
+def check_model_fits(*, model_id: str, weights_gb: int, instance_type: GpuInstanceType, tensor_parallel_size: int,
+                     field: str = "capacity.instance_type", type_prefix: str = "") -> Fit:
+    """Raise :class:`ConfigError` unless the weights fit one instance with room for the KV cache.
+
+    :param field: the configuration field that chose the instance type, for the message.
+    :param type_prefix: how that field spells instance types (``ml.`` for SageMaker).
+    """
     if tensor_parallel_size != instance_type.gpu_count:
         raise ConfigError(
             "model.tensor_parallel_size",
@@ -73,7 +78,7 @@ def check_model_fits(*, model_id: str, weights_gb: int, instance_type: GpuInstan
     candidates = [t for t in GPU_INSTANCE_TYPES.values() if fit_of(weights_gb, t).fits]
     if candidates:
         fix = "use an instance type it fits on: " + ", ".join(
-            f"{t.name} ({t.gpu_count} x {t.gpu_memory_gb} GB)" for t in candidates
+            f"{type_prefix}{t.name} ({t.gpu_count} x {t.gpu_memory_gb} GB)" for t in candidates
         )
     else:
         fix = (
@@ -81,8 +86,8 @@ def check_model_fits(*, model_id: str, weights_gb: int, instance_type: GpuInstan
             "(model.weight_size_gb) or a smaller model"
         )
     raise ConfigError(
-        "capacity.instance_type",
-        f"{model_id} does not fit {instance_type.name}: it needs {weights_gb} GB for its weights plus "
+        field,
+        f"{model_id} does not fit {type_prefix}{instance_type.name}: it needs {weights_gb} GB for its weights plus "
         f"{fit.kv_reserve_gb:.0f} GB for the KV cache, but {instance_type.gpu_count} x {instance_type.gpu_memory_gb} GB "
         f"= {fit.total_gb} GB gives vLLM only {fit.usable_gb:.0f} GB at {GPU_MEMORY_UTILIZATION:.0%} utilization",
         fix,

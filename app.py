@@ -39,18 +39,23 @@ def project_context() -> dict:
     return json.loads((PROJECT_DIR / "cdk.json").read_text(encoding="utf-8"))["context"]
 
 
-def build(env_configs: list[EnvironmentConfig], *, outdir: str | None = None) -> tuple[cdk.App, list[Environment]]:
-    """Compose the app for the given environments, with cdk-nag's AwsSolutions checks as a validation plugin."""
+def checked_app(outdir: str | None) -> cdk.App:
+    """An App with the project's context and cdk-nag's AwsSolutions checks, which run when it synthesizes."""
     # Imported only now: the CDK's jsii runtime takes seconds to start, and a bad file should not wait for it.
     import aws_cdk as cdk
     import cdk_nag
 
+    app = cdk.App(outdir=outdir, context=project_context())
+    cdk.Validations.of(app).add_plugins(cdk_nag.AwsSolutionsChecks(app))
+    return app
+
+
+def build(env_configs: list[EnvironmentConfig], *, outdir: str | None = None) -> tuple[cdk.App, list[Environment]]:
+    """Compose the app for the given environments."""
     from stacks.composition import add_environment
 
-    app = cdk.App(outdir=outdir, context=project_context())
-    environments = [add_environment(app, env_config) for env_config in env_configs]
-    cdk.Validations.of(app).add_plugins(cdk_nag.AwsSolutionsChecks(app))
-    return app, environments
+    app = checked_app(outdir)
+    return app, [add_environment(app, env_config) for env_config in env_configs]
 
 
 @dataclass(frozen=True)
@@ -80,16 +85,14 @@ def pinned_tool_versions() -> dict[str, str]:
 def build_pipeline(pipeline_config: PipelineConfig, *, outdir: str | None = None) -> tuple[cdk.App, PipelineStack]:
     """Compose the pipeline app: one PipelineStack whose stages hold the environments' stacks."""
     import aws_cdk as cdk
-    import cdk_nag
 
     from stacks.pipeline_stack import PipelineStack
 
-    app = cdk.App(outdir=outdir, context=project_context())
+    app = checked_app(outdir)
     stack = PipelineStack(app, f"llm-serving-pipeline-{pipeline_config.name}", pipeline_config=pipeline_config,
                           tool_versions=pinned_tool_versions(),
                           env=cdk.Environment(account=pipeline_config.account, region=pipeline_config.region),
                           description="Delivery pipeline of the LLM serving environments")
-    cdk.Validations.of(app).add_plugins(cdk_nag.AwsSolutionsChecks(app))
     return app, stack
 
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from decimal import Decimal
 
@@ -10,7 +9,7 @@ import botocore.exceptions
 
 from ops_cli.aws import Aws
 from ops_cli.errors import ExitCode, OpsError, error_code, translate
-from ops_cli.offering import Offering, cheapest_first
+from ops_cli.offering import Offering, Search, cheapest_first
 from ops_cli.output import iso
 
 #: Capacity Block durations: 1-day steps up to 14 days, then 7-day steps up to 182 days.
@@ -33,18 +32,11 @@ def offering_from_api(item: dict) -> Offering:
                     item["CurrencyCode"])
 
 
-@dataclass(frozen=True)
-class Search:
-    instance_type: str
-    instance_count: int
-    duration_hours: int
-    start_after: datetime
-    end_before: datetime
-
-    def params(self) -> dict:
-        return {"InstanceType": self.instance_type, "InstanceCount": self.instance_count,
-                "CapacityDurationHours": self.duration_hours, "StartDateRange": self.start_after,
-                "EndDateRange": self.end_before}
+def search_params(search: Search) -> dict:
+    """``search`` as describe_capacity_block_offerings parameters."""
+    return {"InstanceType": search.instance_type, "InstanceCount": search.instance_count,
+            "CapacityDurationHours": search.duration_hours, "StartDateRange": search.start_after,
+            "EndDateRange": search.end_before}
 
 
 def default_window(now: datetime | None = None) -> tuple[datetime, datetime]:
@@ -56,7 +48,7 @@ def find_offerings(aws: Aws, search: Search) -> list[Offering]:
     """Every offering that matches, over all pages, cheapest first (then earliest)."""
     check_duration(search.duration_hours)
     items = aws.pages("ec2", "describe_capacity_block_offerings", "list Capacity Block offerings",
-                      "CapacityBlockOfferings", **search.params())
+                      "CapacityBlockOfferings", **search_params(search))
     return cheapest_first([offering_from_api(i) for i in items])
 
 

@@ -17,7 +17,7 @@ from ops_cli import training_plans as tp
 from ops_cli.aws import Aws
 from ops_cli.config_writer import update_environment_file
 from ops_cli.errors import ExitCode, OpsError
-from ops_cli.offering import Offering
+from ops_cli.offering import Offering, Search
 from ops_cli.output import duration, emit_json, money, table, utc_and_local
 from ops_cli.preflight import Status, run_preflight
 from ops_cli.smoke import DEFAULT_PROMPT, smoke_test
@@ -197,43 +197,27 @@ class Cli:
         kwargs = {k: v for k, v in {"clock": self.rt.clock, "sleep": self.rt.sleep}.items() if v}
         return Progress(what, self.args.timeout, self.args.interval, stream=self.rt.stderr, **kwargs)
 
-    def _search_values(self, default_type: str, sagemaker: bool) -> tuple[str, int, datetime, datetime]:
+    def search(self, *, sagemaker: bool) -> Search:
+        """The search the arguments ask for; what they leave out comes from --env, then from the defaults."""
         env = self.env
-        instance_type = self.args.instance_type
-        if instance_type is None:
-            if env and sagemaker and env.hyperpod:
-                instance_type = env.hyperpod.instance_type
-            elif env:
-                instance_type = env.gpu_instance_type.sagemaker_name if sagemaker else env.gpu_instance_type.name
-            else:
-                instance_type = default_type
-        count = self.args.count or self._environment_count(sagemaker)
+        # With --env, the capacity that platform uses: a HyperPod section for training plans, else the Capacity Block.
+        hyperpod = env.hyperpod if env and sagemaker and env.hyperpod else None
+        capacity = env.capacity if env and not hyperpod else None
+        gpu_type = env.gpu_instance_type.name if env else "p6-b300.48xlarge"
+        instance_type = self.args.instance_type or (
+            hyperpod.instance_type if hyperpod else f"ml.{gpu_type}" if sagemaker else gpu_type)
+        reserved = hyperpod or capacity
+        count = self.args.count or (reserved.instance_count if reserved else 1)
         start, end = cb.default_window(self.rt.now())
         start, end = self.args.start_after or start, self.args.end_before or end
         if end <= start:
             raise OpsError("--end-before is not after --start-after", "widen the date range", ExitCode.USAGE)
-        return instance_type, count, start, end
-
-    def _environment_count(self, sagemaker: bool) -> int:
-        env = self.env
-        if env and sagemaker and env.hyperpod:
-            return env.hyperpod.instance_count
-        if env and env.capacity:
-            return env.capacity.instance_count
-        return 1
-
-    def block_search(self) -> cb.Search:
-        instance_type, count, start, end = self._search_values("p6-b300.48xlarge", sagemaker=False)
-        return cb.Search(instance_type, count, self.args.duration_hours, start, end)
-
-    def plan_search(self) -> tp.PlanSearch:
-        instance_type, count, start, end = self._search_values("ml.p6-b300.48xlarge", sagemaker=True)
-        return tp.PlanSearch(instance_type, count, self.args.duration_hours, start, end)
+        return Search(instance_type, count, self.args.duration_hours, start, end)
 
     # --- Capacity Blocks ----------------------------------------------------------------------------------------
 
     def capacity_blocks_offerings(self) -> int:
-        search = self.block_search()
+        search = self.search(sagemaker=False)
         offerings = cb.find_offerings(self.aws(), search)
         human = (_offerings_table(offerings) if offerings else
                  f"No Capacity Block offerings for {search.instance_count} x {search.instance_type}, "
@@ -244,7 +228,7 @@ class Cli:
 
     def capacity_blocks_purchase(self) -> int:
         aws = self.aws()
-        offering = cb.find_offering(aws, self.block_search(), self.args.offering_id)
+        offering = cb.find_offering(aws, self.search(sagemaker=False), self.args.offering_id)
         fee = money(offering.upfront_fee, offering.currency)
         what = (f"{offering.instance_count} x {offering.instance_type} in {offering.availability_zone}, "
                 f"{utc_and_local(offering.start)} to {utc_and_local(offering.end)}, upfront fee {fee}")
@@ -298,7 +282,7 @@ class Cli:
     # --- training plans ----------------------------------------------------------------------------------------
 
     def training_plans_offerings(self) -> int:
-        search = self.plan_search()
+        search = self.search(sagemaker=True)
         offerings = tp.find_plan_offerings(self.aws(), search)
         human = (_offerings_table(offerings) if offerings else
                  f"No training plan offerings for {search.instance_count} x {search.instance_type}, {search.duration_hours} h.")
@@ -307,7 +291,7 @@ class Cli:
 
     def training_plans_create(self) -> int:
         aws = self.aws()
-        offering = tp.find_plan_offering(aws, self.plan_search(), self.args.offering_id)
+        offering = tp.find_plan_offering(aws, self.search(sagemaker=True), self.args.offering_id)
         what = (f"plan '{self.args.name}': {offering.instance_count} x {offering.instance_type} in {offering.availability_zone}, "
                 f"{utc_and_local(offering.start)} to {utc_and_local(offering.end)}, "
                 f"upfront fee {money(offering.upfront_fee, offering.currency)}")

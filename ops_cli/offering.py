@@ -27,6 +27,17 @@ class Offering:
                 "duration_hours": self.duration_hours, "upfront_fee": str(self.upfront_fee), "currency": self.currency}
 
 
+@dataclass(frozen=True)
+class Search:
+    """What to look for: the same question to EC2 (Capacity Blocks) and SageMaker (training plans)."""
+
+    instance_type: str
+    instance_count: int
+    duration_hours: int
+    start_after: datetime
+    end_before: datetime
+
+
 def cheapest_first(offerings: list[Offering]) -> list[Offering]:
     """Cheapest first, then the earliest start, then by id so that the order is stable."""
     return sorted(offerings, key=lambda o: (o.upfront_fee, o.start or datetime.max, o.offering_id))

@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from datetime import datetime
 from decimal import Decimal
 
 from ops_cli.aws import Aws
 from ops_cli.errors import ExitCode, OpsError
-from ops_cli.offering import Offering, cheapest_first
+from ops_cli.offering import Offering, Search, cheapest_first
 from ops_cli.output import iso
 
 TARGET = "hyperpod-cluster"
@@ -23,17 +21,11 @@ def plan_offering_from_api(item: dict) -> Offering:
                     Decimal(item.get("UpfrontFee", "0")), item.get("CurrencyCode", ""))
 
 
-@dataclass(frozen=True)
-class PlanSearch:
-    instance_type: str
-    instance_count: int
-    duration_hours: int
-    start_after: datetime
-    end_before: datetime
-
-    def params(self) -> dict:
-        return {"InstanceType": self.instance_type, "InstanceCount": self.instance_count, "DurationHours": self.duration_hours,
-                "StartTimeAfter": self.start_after, "EndTimeBefore": self.end_before, "TargetResources": [TARGET]}
+def search_params(search: Search) -> dict:
+    """``search`` as search_training_plan_offerings parameters, for HyperPod clusters."""
+    return {"InstanceType": search.instance_type, "InstanceCount": search.instance_count,
+            "DurationHours": search.duration_hours, "StartTimeAfter": search.start_after,
+            "EndTimeBefore": search.end_before, "TargetResources": [TARGET]}
 
 
 def check_instance_type(instance_type: str) -> None:
@@ -42,13 +34,13 @@ def check_instance_type(instance_type: str) -> None:
                        f"use the ml. form, for example ml.{instance_type}", ExitCode.USAGE)
 
 
-def find_plan_offerings(aws: Aws, search: PlanSearch) -> list[Offering]:
+def find_plan_offerings(aws: Aws, search: Search) -> list[Offering]:
     check_instance_type(search.instance_type)
-    response = aws.call("sagemaker", "search_training_plan_offerings", "search training plan offerings", **search.params())
+    response = aws.call("sagemaker", "search_training_plan_offerings", "search training plan offerings", **search_params(search))
     return cheapest_first([plan_offering_from_api(i) for i in response.get("TrainingPlanOfferings", [])])
 
 
-def find_plan_offering(aws: Aws, search: PlanSearch, offering_id: str) -> Offering:
+def find_plan_offering(aws: Aws, search: Search, offering_id: str) -> Offering:
     for offering in find_plan_offerings(aws, search):
         if offering.offering_id == offering_id:
             return offering

@@ -12,7 +12,7 @@ from aws_cdk import aws_iam as iam
 from constructs import Construct
 
 from cdk_constructs.nag_acknowledgements import NODE_POLICY_REASONS, acknowledge_node_role
-from deployment_config.catalog import GpuInstanceType
+from deployment_config.catalog import GpuInstanceType, NetworkLayout
 
 #: nodeadm configuration: assemble the instance-store NVMe disks into one RAID0 array for kubelet, containerd
 #: and the model cache. Managed node groups merge this MIME part with their own bootstrap configuration.
@@ -50,23 +50,13 @@ class NodeTaint:
     effect: str = "NoSchedule"
 
 
-def efa_network_interfaces(efa_interfaces: int, security_group_ids: Sequence[str]) -> list[dict]:
-    """Launch template network interfaces for an instance with ``efa_interfaces`` EFA-capable network cards.
-
-    As EC2 recommends for multi-card instances: an ENA interface as the primary (card 0, device 0), an EFA-only
-    interface beside it on card 0 (device 1), and one EFA-only interface on each further card (device 0).
-    EFA-only interfaces take no IP address, so the VPC CNI's address pool is unaffected.
-    """
+def launch_template_interfaces(layout: NetworkLayout, security_group_ids: Sequence[str]) -> list[dict]:
+    """Launch template network interfaces for an instance type's network layout (see
+    :attr:`deployment_config.catalog.NetworkLayout.interfaces` for the rule and its source)."""
     groups = list(security_group_ids)
-    interfaces = [{"NetworkCardIndex": 0, "DeviceIndex": 0, "InterfaceType": "interface", "Groups": groups,
-                   "DeleteOnTermination": True}]
-    if efa_interfaces > 0:
-        interfaces.append({"NetworkCardIndex": 0, "DeviceIndex": 1, "InterfaceType": "efa-only", "Groups": groups,
-                           "DeleteOnTermination": True})
-    for card in range(1, efa_interfaces):
-        interfaces.append({"NetworkCardIndex": card, "DeviceIndex": 0, "InterfaceType": "efa-only", "Groups": groups,
-                           "DeleteOnTermination": True})
-    return interfaces
+    return [{"NetworkCardIndex": slot.network_card_index, "DeviceIndex": slot.device_index,
+             "InterfaceType": slot.interface_type, "Groups": groups, "DeleteOnTermination": True}
+            for slot in layout.interfaces]
 
 
 class CapacityBlockNodeGroup(Construct):
@@ -138,7 +128,7 @@ class CapacityBlockNodeGroup(Construct):
                         interface_type=i["InterfaceType"], groups=i["Groups"],
                         delete_on_termination=i["DeleteOnTermination"],
                     )
-                    for i in efa_network_interfaces(instance_type.efa_interfaces, security_groups)
+                    for i in launch_template_interfaces(instance_type.network, security_groups)
                 ],
                 user_data=cdk.Fn.base64(NODEADM_USER_DATA),
                 tag_specifications=[

@@ -160,3 +160,17 @@ def acknowledge_pipeline(pipeline: IConstruct) -> None:
     acknowledge(pipeline, "AwsSolutions-S1",
                 "the pipeline's artifact bucket holds build artifacts only, encrypted with the pipeline's KMS key; "
                 "every access goes through CodePipeline and CodeBuild, which CloudTrail records")
+
+
+def acknowledge_replication_bucket(bucket: IConstruct) -> None:
+    """CodePipeline's replication bucket in the support stack of a region other than the pipeline's."""
+    acknowledge(bucket, "AwsSolutions-S1",
+                "CodePipeline's cross-region replication bucket: it holds copies of the pipeline's artifacts for the "
+                "deploy actions of that region, encrypted with the pipeline's key, accessed only by CodePipeline")
+
+
+def acknowledge_weights_reader(role: IConstruct) -> None:
+    """A role that reads model weights from one S3 prefix: the weights are many files whose names the publisher sets."""
+    acknowledge_each(role, sorted(wildcard_findings(role)),
+                     "read-only access to the objects under the configured weights prefix and nothing else: a model "
+                     "is published as many files (118 for Kimi-K3) whose names are not known in advance")

@@ -17,12 +17,12 @@ import cdk8s
 from constructs import Construct
 
 from deployment_config.model import EnvironmentConfig, WeightSource
-from deployment_config.sizing import startup_budget_seconds
+from deployment_config.model_location import HYPERPOD_MODEL_MOUNT, model_path
+from deployment_config.sizing import ENGINE_READY_TIMEOUT_ENV, startup_budget
 
 API_VERSION = "inference.sagemaker.aws.amazon.com/v1"
 KIND = "InferenceEndpointConfig"
 VLLM_PORT = 8000
-MODEL_MOUNT = "/opt/ml/model"
 #: Time the operator allows after the startup budget, for scheduling, image pull and load balancer set-up.
 DEPLOY_MARGIN_SECONDS = 30 * 60
 STARTUP_PERIOD_SECONDS = 10
@@ -37,7 +37,7 @@ class InferenceEndpointSpec:
     :param model_name: the operator's model name (also the served model name).
     :param instance_type: SageMaker instance type the worker runs on.
     :param image: vLLM image.
-    :param args: vLLM arguments; the operator adds ``--model`` itself.
+    :param args: vLLM arguments, ``--model`` (the operator's mount of the weights) included.
     :param environment: the worker's environment variables.
     :param gpus: GPUs per worker.
     :param hugging_face_id: the Hugging Face model, when the weights come from there.
@@ -77,14 +77,19 @@ def inference_endpoint_spec_for(env: EnvironmentConfig) -> InferenceEndpointSpec
     bucket = prefix = None
     if from_s3:
         bucket, _, prefix = (model.s3_uri or "")[len("s3://"):].partition("/")
-    args = ("--served-model-name", model.served_name, "--tensor-parallel-size", str(model.tensor_parallel_size),
+    # The operator does not add --model: without it vLLM serves its own small default model under the served name.
+    args = ("--model", model_path(env), "--served-model-name", model.served_name,
+            "--tensor-parallel-size", str(model.tensor_parallel_size),
             *model.serving_args)
+    budget = startup_budget(model.weight_size_gb)
+    # vLLM's default of 600 s ends the server long before 1.4 TB is downloaded and loaded.
+    environment = {**model.environment, ENGINE_READY_TIMEOUT_ENV: str(budget.engine_ready_timeout_seconds)}
     return InferenceEndpointSpec(
         name=kubernetes_name(model.served_name), namespace="default", model_name=model.served_name,
         instance_type=env.hyperpod.instance_type, image=model.image, args=args,
-        environment=MappingProxyType(dict(model.environment)), gpus=model.tensor_parallel_size,
+        environment=MappingProxyType(environment), gpus=model.tensor_parallel_size,
         hugging_face_id=None if from_s3 else model.hugging_face_id, s3_bucket=bucket, s3_prefix=prefix,
-        region=env.region, startup_budget_seconds=startup_budget_seconds(model.weight_size_gb),
+        region=env.region, startup_budget_seconds=budget.probe_seconds,
     )
 
 
@@ -118,7 +123,7 @@ def endpoint_manifest(spec: InferenceEndpointSpec) -> dict:
                 "args": list(spec.args),
                 "environmentVariables": [{"name": k, "value": v} for k, v in spec.environment.items()],
                 "modelInvocationPort": {"containerPort": spec.port, "name": "http"},
-                "modelVolumeMount": {"name": "model-weights", "mountPath": MODEL_MOUNT},
+                "modelVolumeMount": {"name": "model-weights", "mountPath": HYPERPOD_MODEL_MOUNT},
                 "resources": {"requests": dict(gpus), "limits": dict(gpus)},
                 "probes": {
                     "startupProbe": _probe(STARTUP_PERIOD_SECONDS,

@@ -14,13 +14,10 @@ from deployment_config.gpu_nodes import (
     MODEL_CACHE_HOST_PATH,
 )
 from deployment_config.model import EnvironmentConfig, Exposure, WeightSource
-from deployment_config.sizing import startup_budget_seconds
+from deployment_config.model_location import MODEL_CACHE_MOUNT, model_path
+from deployment_config.sizing import ENGINE_READY_TIMEOUT_ENV, startup_budget
 
 VLLM_PORT = 8000
-#: Where the model cache (host NVMe) is mounted in the container.
-MODEL_CACHE_MOUNT = "/models"
-#: Where weights copied from S3 land, inside the cache.
-S3_WEIGHTS_PATH = f"{MODEL_CACHE_MOUNT}/s3-weights"
 #: Image of the init container that copies weights from S3 to the node cache.
 AWS_CLI_IMAGE = "public.ecr.aws/aws-cli/aws-cli:2.27.49"
 
@@ -35,12 +32,14 @@ class VllmServingSpec:
     :param args: the complete vLLM argument list.
     :param environment: environment variables of the vLLM container.
     :param gpus: ``nvidia.com/gpu`` requested (the tensor-parallel size).
-    :param efa_devices: ``vpc.amazonaws.com/efa`` devices requested (0 for none).
+    :param efa_devices: ``vpc.amazonaws.com/efa`` devices requested (0 for none: only a server spread over
+        several nodes talks over EFA).
     :param cpu_request: vCPUs requested.
     :param memory_request_gib: host memory requested.
     :param memory_limit_gib: host memory limit.
     :param shm_size_gib: size of the memory-backed ``/dev/shm``.
-    :param startup_budget_seconds: how long the pod may take to answer ``/health`` for the first time.
+    :param startup_budget_seconds: how long the pod may take to answer ``/health`` for the first time; longer than
+        the ``VLLM_ENGINE_READY_TIMEOUT_S`` in ``environment``, so vLLM gives up (with its reason) before the probe.
     :param node_labels: labels the pod must find on its node.
     :param toleration: (key, value, effect) of the GPU taint.
     :param model_cache_host_path: node path of the model cache on the NVMe RAID0.
@@ -77,17 +76,19 @@ def serving_spec_for(env: EnvironmentConfig) -> VllmServingSpec:
     model = env.model
     instance = env.gpu_instance_type
     from_s3 = model.weight_source is WeightSource.S3
-    model_path = S3_WEIGHTS_PATH if from_s3 else model.hugging_face_id
     args = (
-        "--model", model_path,
+        "--model", model_path(env),
         "--served-model-name", model.served_name,
         "--tensor-parallel-size", str(model.tensor_parallel_size),
         *model.serving_args,
     )
+    budget = startup_budget(model.weight_size_gb)
     environment = {
         # The Hugging Face cache lives on the node's NVMe, so a restarted pod does not download again.
         "HF_HOME": f"{MODEL_CACHE_MOUNT}/huggingface",
         **model.environment,
+        # vLLM's default of 600 s ends the server long before 1.4 TB is downloaded and loaded.
+        ENGINE_READY_TIMEOUT_ENV: str(budget.engine_ready_timeout_seconds),
     }
     return VllmServingSpec(
         name="vllm",
@@ -96,12 +97,14 @@ def serving_spec_for(env: EnvironmentConfig) -> VllmServingSpec:
         args=args,
         environment=MappingProxyType(environment),
         gpus=model.tensor_parallel_size,
-        efa_devices=instance.efa_interfaces,
+        # One replica holds all GPUs of one node and talks NVLink only: a single-node server uses no EFA device,
+        # and requesting them would keep the pod off a node whose EFA plugin is not ready yet.
+        efa_devices=0,
         cpu_request=instance.vcpus // 2,
         memory_request_gib=instance.memory_gib // 2,
         memory_limit_gib=instance.memory_gib * 85 // 100,
         shm_size_gib=50,
-        startup_budget_seconds=startup_budget_seconds(model.weight_size_gb),
+        startup_budget_seconds=budget.probe_seconds,
         node_labels=GPU_NODE_LABELS,
         toleration=(GPU_TAINT_KEY, GPU_TAINT_VALUE, GPU_TAINT_EFFECT),
         model_cache_host_path=MODEL_CACHE_HOST_PATH,

@@ -9,7 +9,8 @@ import cdk8s_plus_28 as kplus
 from cdk8s_plus_28 import k8s
 from constructs import Construct
 
-from charts.serving_spec import AWS_CLI_IMAGE, MODEL_CACHE_MOUNT, S3_WEIGHTS_PATH, VllmServingSpec
+from charts.serving_spec import AWS_CLI_IMAGE, VllmServingSpec
+from deployment_config.model_location import MODEL_CACHE_MOUNT, S3_WEIGHTS_PATH
 
 STARTUP_PERIOD_SECONDS = 10
 _TAINT_EFFECTS = {"NoSchedule": kplus.TaintEffect.NO_SCHEDULE, "NoExecute": kplus.TaintEffect.NO_EXECUTE}

@@ -1,9 +1,10 @@
 """What the project knows about GPU instance types and the models it ships presets for.
 
-The instance table is what the sizing check and the launch template are built from. Figures are
-from the EC2 instance type pages; verify a new entry with
-``aws ec2 describe-instance-types --instance-types NAME`` (``GpuInfo``, ``NetworkInfo.EfaInfo``,
-``InstanceStorageInfo``) before adding it.
+The instance table is what the sizing check and the launch template are built from. Every figure carries its
+source; ``llmops preflight`` compares the configured type with what ``ec2:DescribeInstanceTypes`` answers in the
+account (GPUs, GPU memory, network cards and which of them support EFA) and fails on a difference. Before adding an
+entry, read ``aws ec2 describe-instance-types --instance-types NAME`` (``GpuInfo``, ``NetworkInfo.NetworkCards``,
+``InstanceStorageInfo``) and the EC2 guide's EFA page below.
 """
 
 from __future__ import annotations
@@ -12,6 +13,56 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
+#: EC2 User Guide, "Maximize network bandwidth on Amazon EC2 instances with multiple network cards" (EFA for
+#: accelerated instance types): "For the primary network interface (network card index 0, device index 0), create an
+#: ENA interface. [...] If the network card index 0 supports EFA, create an EFA-only network interface for network
+#: card index 0, device index 1. For each additional network interface, use the next unused network card index,
+#: device index 0, for EFA-only network interface".
+EFA_LAYOUT_SOURCE = "https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/efa-acc-inst-types.html"
+#: GPUs, memory, vCPUs, instance store and network cards per type.
+SPECS_SOURCE = "https://docs.aws.amazon.com/ec2/latest/instancetypes/ac.html"
+
+
+@dataclass(frozen=True)
+class NetworkInterfaceSlot:
+    """One network interface of the launch template: on which card, at which device index, of which type."""
+
+    network_card_index: int
+    device_index: int
+    interface_type: str  # "interface" (ENA, the primary) or "efa-only" (EFA device, no IP address)
+
+
+@dataclass(frozen=True)
+class NetworkLayout:
+    """The network cards of an instance type and the interfaces a launch template gives them.
+
+    :param network_cards: network cards of the instance (``NetworkInfo.MaximumNetworkCards``).
+    :param efa_cards: indexes of the cards that support EFA (``NetworkCards[].InterfaceTypes`` has ``efa-only``).
+        Stated per type from its source, never derived from the card count: p6-b300's card 0 is ENA-only.
+    :param source: where the per-card EFA support is documented.
+    """
+
+    network_cards: int
+    efa_cards: tuple[int, ...]
+    source: str
+
+    def __post_init__(self) -> None:
+        if any(not 0 <= card < self.network_cards for card in self.efa_cards):
+            raise ValueError(f"EFA cards {self.efa_cards} outside the {self.network_cards} network cards")
+
+    @property
+    def interfaces(self) -> tuple[NetworkInterfaceSlot, ...]:
+        """The layout the EC2 guide recommends (:data:`EFA_LAYOUT_SOURCE`): the primary ENA interface on card 0 at
+        device 0, an EFA-only interface at device 1 of card 0 if that card supports EFA, and one EFA-only interface
+        at device 0 of every other EFA card. EFA-only interfaces take no IP address from the subnet."""
+        slots = [NetworkInterfaceSlot(0, 0, "interface")]
+        slots += [NetworkInterfaceSlot(card, 1 if card == 0 else 0, "efa-only") for card in self.efa_cards]
+        return tuple(slots)
+
+    @property
+    def efa_interfaces(self) -> int:
+        return len(self.efa_cards)
+
 
 @dataclass(frozen=True)
 class GpuInstanceType:
@@ -19,9 +70,9 @@ class GpuInstanceType:
 
     :param name: EC2 instance type name, for example ``p6-b300.48xlarge``.
     :param gpu_model: marketing name of the GPU, for messages.
-    :param gpu_count: GPUs per instance.
-    :param gpu_memory_gb: memory of one GPU in GB.
-    :param efa_interfaces: EFA interfaces the instance supports (one per network card).
+    :param gpu_count: GPUs per instance (``GpuInfo.Gpus[].Count``).
+    :param gpu_memory_mib: memory of one GPU as EC2 reports it (``GpuInfo.Gpus[].MemoryInfo.SizeInMiB``).
+    :param network: the network cards and the launch template's interfaces.
     :param instance_store_disks: local NVMe disks, assembled as RAID0 for the model cache.
     :param vcpus: vCPUs of the instance.
     :param memory_gib: host memory of the instance in GiB.
@@ -30,15 +81,24 @@ class GpuInstanceType:
     name: str
     gpu_model: str
     gpu_count: int
-    gpu_memory_gb: int
-    efa_interfaces: int
+    gpu_memory_mib: int
+    network: NetworkLayout
     instance_store_disks: int
     vcpus: int
     memory_gib: int
 
     @property
+    def gpu_memory_gb(self) -> int:
+        """Memory of one GPU in GB (10^9 bytes), the unit of the weight sizes."""
+        return round(self.gpu_memory_mib * 2**20 / 10**9)
+
+    @property
     def total_gpu_memory_gb(self) -> int:
         return self.gpu_count * self.gpu_memory_gb
+
+    @property
+    def efa_interfaces(self) -> int:
+        return self.network.efa_interfaces
 
     @property
     def sagemaker_name(self) -> str:
@@ -46,15 +106,31 @@ class GpuInstanceType:
         return f"ml.{self.name}"
 
 
+def _all_cards(count: int) -> NetworkLayout:
+    return NetworkLayout(count, tuple(range(count)), EFA_LAYOUT_SOURCE)
+
+
+#: GPU memory in MiB as DescribeInstanceTypes reports it (aws/karpenter-provider-aws
+#: website/content/en/preview/reference/instance-types.md, generated from DescribeInstanceTypes, commit 1d92708);
+#: the rest from :data:`SPECS_SOURCE` and :data:`EFA_LAYOUT_SOURCE`.
 GPU_INSTANCE_TYPES: Mapping[str, GpuInstanceType] = MappingProxyType(
     {
         t.name: t
         for t in (
-            GpuInstanceType("p5.48xlarge", "NVIDIA H100", 8, 80, 32, 8, 192, 2048),
-            GpuInstanceType("p5e.48xlarge", "NVIDIA H200", 8, 141, 32, 8, 192, 2048),
-            GpuInstanceType("p5en.48xlarge", "NVIDIA H200", 8, 141, 16, 8, 192, 2048),
-            GpuInstanceType("p6-b200.48xlarge", "NVIDIA B200", 8, 180, 8, 8, 192, 2048),
-            GpuInstanceType("p6-b300.48xlarge", "NVIDIA B300", 8, 288, 16, 8, 192, 4096),
+            # 32 cards, all with EFA: "a request with 32 EFA devices and one ENA device" (EFA_LAYOUT_SOURCE, P5 example)
+            GpuInstanceType("p5.48xlarge", "NVIDIA H100", 8, 81920, _all_cards(32), 8, 192, 2048),
+            GpuInstanceType("p5e.48xlarge", "NVIDIA H200", 8, 144384, _all_cards(32), 8, 192, 2048),
+            # 16 cards, 16 EFA interfaces at most (SPECS_SOURCE): every card supports EFA
+            GpuInstanceType("p5en.48xlarge", "NVIDIA H200", 8, 144384, _all_cards(16), 8, 192, 2048),
+            # 8 cards, 8 EFA interfaces at most (SPECS_SOURCE)
+            GpuInstanceType("p6-b200.48xlarge", "NVIDIA B200", 8, 183359, _all_cards(8), 8, 192, 2048),
+            # 17 cards; card 0 supports ENA only and carries the primary interface, cards 1-16 one EFA-only interface
+            # each (EFA_LAYOUT_SOURCE, P6-B300 example; AWS engineering in aws/aws-parallelcluster#7143). A launch
+            # template with EFA on card 0 is rejected.
+            GpuInstanceType("p6-b300.48xlarge", "NVIDIA B300", 8, 275040,
+                            NetworkLayout(17, tuple(range(1, 17)),
+                                          EFA_LAYOUT_SOURCE + " (P6-B300); aws/aws-parallelcluster#7143"),
+                            8, 192, 4096),
         )
     }
 )

@@ -28,7 +28,7 @@ from deployment_config.model import (
     Platform,
     WeightSource,
 )
-from deployment_config.sizing import check_model_fits
+from deployment_config.sizing import ENGINE_READY_TIMEOUT_ENV, check_model_fits
 
 #: Kubernetes versions the app can deploy: each needs a matching kubectl Lambda layer in requirements.txt.
 SUPPORTED_KUBERNETES_VERSIONS = ("1.34", "1.35")
@@ -335,6 +335,9 @@ def _parse_model(section: _Section) -> ModelConfig:
     for key in extra_env:
         _check(bool(_ENV_VAR.match(key)), f"{section.field('extra_env')}.{key}", "is not a valid environment variable name",
                "use letters, digits and underscores, not starting with a digit")
+        _check(key != ENGINE_READY_TIMEOUT_ENV, f"{section.field('extra_env')}.{key}",
+               "is derived from the weight size, together with the startup probe that must outlast it",
+               "remove it; if loading takes longer than estimated, raise model.weight_size_gb")
     source_name = section.optional("weight_source", str, WeightSource.HUGGINGFACE.value, "huggingface")
     _check(source_name in [s.value for s in WeightSource], section.field("weight_source"),
            f"'{source_name}' is not a weight source", "use 'huggingface' or 's3'")

@@ -94,11 +94,40 @@ def check_model_fits(*, model_id: str, weights_gb: int, instance_type: GpuInstan
     )
 
 
-def startup_budget_seconds(weights_gb: int) -> int:
-    """How long a vLLM pod may take from start to its first healthy answer.
+#: vLLM's environment variable for how long its API server waits for the engine to report ready before it raises
+#: ``TimeoutError`` and exits (vLLM 0.33.0: vllm/envs.py, default 600; read in vllm/v1/engine/core_client.py,
+#: ``MPClient.__init__``). The engine downloads and loads the weights before it reports ready.
+ENGINE_READY_TIMEOUT_ENV = "VLLM_ENGINE_READY_TIMEOUT_S"
+#: vLLM's own default for that timeout: 1.4 TB cannot load in it.
+VLLM_DEFAULT_ENGINE_READY_TIMEOUT_S = 600
+#: The startup probe outlasts vLLM's engine timeout by this much: a load that takes too long then ends with vLLM's
+#: own error in the log, not with the kubelet killing a pod that gives no reason.
+PROBE_MARGIN_SECONDS = 5 * 60
 
-    Download (first start on a node) + load from the local cache + warm-up, with a safety margin,
-    rounded up to whole minutes. For 1,420 GB this is about 103 minutes.
+
+@dataclass(frozen=True)
+class StartupBudget:
+    """How long one vLLM server may take to start, derived once from the weight size for both paths.
+
+    :param engine_ready_timeout_seconds: what vLLM is told to wait for its engine (``VLLM_ENGINE_READY_TIMEOUT_S``):
+        download (first start on a node) + load + warm-up, with a safety margin, in whole minutes.
     """
+
+    engine_ready_timeout_seconds: int
+
+    @property
+    def probe_seconds(self) -> int:
+        """How long the startup probe waits for the first healthy ``/health``: longer than vLLM itself waits."""
+        return self.engine_ready_timeout_seconds + PROBE_MARGIN_SECONDS
+
+
+def startup_budget(weights_gb: int) -> StartupBudget:
+    """The startup budget of a model with ``weights_gb`` of weights. For 1,420 GB: 103 minutes for the engine."""
     estimate = weights_gb / DOWNLOAD_GB_PER_SECOND + weights_gb / LOAD_GB_PER_SECOND + WARMUP_SECONDS
-    return int(math.ceil(estimate * STARTUP_SAFETY_FACTOR / 60.0)) * 60
+    engine = int(math.ceil(estimate * STARTUP_SAFETY_FACTOR / 60.0)) * 60
+    return StartupBudget(engine_ready_timeout_seconds=max(engine, VLLM_DEFAULT_ENGINE_READY_TIMEOUT_S))
+
+
+def startup_budget_seconds(weights_gb: int) -> int:
+    """How long a vLLM pod may take from start to its first healthy answer (the startup probe's budget)."""
+    return startup_budget(weights_gb).probe_seconds

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import TextIO
 
 from deployment_config import ConfigError, EnvironmentConfig, load_environment
+from deployment_config.model_location import model_path
 from ops_cli import capacity_blocks as cb
 from ops_cli import training_plans as tp
 from ops_cli.aws import Aws
@@ -152,7 +153,9 @@ def build_parser() -> argparse.ArgumentParser:
     p = groups.add_parser("smoke-test", help="send chat completions, plain and streaming, and time them", parents=[common])
     p.add_argument("--url", required=True, help="the endpoint, for example http://localhost:8000")
     p.add_argument("--model", help="served model name (default: the environment's, or Kimi-K3)")
-    p.add_argument("--env", help="take the served model name from config/ENV.yaml")
+    p.add_argument("--env", help="take the served model name and the model path from config/ENV.yaml")
+    p.add_argument("--model-path", help="the model vLLM must have loaded, as /v1/models reports its root "
+                   "(default: the environment's --model; without --env only the served name is checked)")
     p.add_argument("--prompt", default=DEFAULT_PROMPT)
     p.add_argument("--max-tokens", type=_positive, default=64)
     p.add_argument("--timeout", type=_positive, default=600, help="seconds per request (default: 600)")
@@ -360,15 +363,18 @@ class Cli:
 
     def smoke_test(self) -> int:
         model = self.args.model or (self.env.model.served_name if self.env else "Kimi-K3")
+        path = self.args.model_path or (model_path(self.env) if self.env else None)
         # Real time always: these are the figures the user asked for, not a wait.
-        results = smoke_test(self.args.url, model, self.args.prompt, self.args.max_tokens, self.args.timeout)
+        results = smoke_test(self.args.url, model, self.args.prompt, self.args.max_tokens, self.args.timeout,
+                             model_path=path)
         passed = all(r.ok for r in results)
         fmt = lambda v, unit: f"{v:.2f} {unit}" if v is not None else "-"  # noqa: E731
         rows = [(r.mode, "ok" if r.ok else "FAILED", fmt(r.time_to_first_token_s, "s"), fmt(r.tokens_per_s, "tok/s"),
                  fmt(r.total_s, "s"), r.completion_tokens if r.completion_tokens is not None else "-",
                  "; ".join(r.problems)) for r in results]
         human = table(["request", "result", "first token", "rate", "total", "tokens", "problems"], rows)
-        human += f"\nAnswer: {results[0].text.strip()[:200]}\n" + ("Smoke test passed." if passed else "Smoke test FAILED.")
+        human += f"\nModel: {model} from {results[0].text or '?'}\nAnswer: {results[1].text.strip()[:200]}\n"
+        human += "Smoke test passed." if passed else "Smoke test FAILED."
         self.out({"passed": passed, "url": self.args.url, "model": model, "requests": [r.to_dict() for r in results]}, human)
         return ExitCode.OK if passed else ExitCode.CHECK_FAILED
 

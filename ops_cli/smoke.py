@@ -136,7 +136,49 @@ def streaming_completion(url: str, model: str, prompt: str, max_tokens: int, tim
     return Measurement("streaming", not problems, total, first_token, tokens, rate, "".join(pieces), problems)
 
 
+def served_model(url: str, model: str, model_path: str | None, timeout: float,
+                 clock: Callable[[], float] = time.perf_counter) -> Measurement:
+    """``GET /v1/models``: the served name must be listed, and its ``root`` must be the configured model.
+
+    vLLM lists each model with ``id`` = the served name and ``root`` = the ``--model`` it loaded
+    (vllm/entrypoints/openai/serving_models.py). A vLLM started without ``--model`` loads its own small default model
+    and still answers under the served name: only ``root`` tells the two apart.
+    """
+    started = clock()
+    request = urllib.request.Request(url.rstrip("/") + "/v1/models", headers={"Accept": "application/json"})
+    try:
+        with urllib.request.urlopen(request, timeout=timeout) as response:
+            raw = response.read()
+    except urllib.error.HTTPError as error:
+        return Measurement("models", False, clock() - started, problems=[f"GET /v1/models answered HTTP {error.code}"])
+    except (urllib.error.URLError, OSError) as error:
+        raise OpsError(f"cannot reach {url}: {getattr(error, 'reason', error)}",
+                       "check the address and that you are inside the VPC (or use kubectl port-forward)",
+                       ExitCode.CHECK_FAILED) from None
+    total = clock() - started
+    try:
+        cards = json.loads(raw).get("data") or []
+    except (ValueError, AttributeError):
+        return Measurement("models", False, total, problems=["GET /v1/models did not answer a JSON object"])
+    card = next((c for c in cards if isinstance(c, dict) and c.get("id") == model), None)
+    if card is None:
+        listed = ", ".join(repr(c.get("id")) for c in cards if isinstance(c, dict)) or "nothing"
+        return Measurement("models", False, total, problems=[f"{model!r} is not served (listed: {listed})"])
+    root = card.get("root")
+    problems = []
+    if model_path is not None and root != model_path:
+        problems.append(f"{model!r} is served from {root!r}, not {model_path!r}: vLLM loaded another model "
+                        "(is --model missing from its arguments?)")
+    return Measurement("models", not problems, total, text=str(root), problems=problems)
+
+
 def smoke_test(url: str, model: str, prompt: str = DEFAULT_PROMPT, max_tokens: int = 64, timeout: float = 300.0,
-               clock: Callable[[], float] = time.perf_counter) -> list[Measurement]:
-    return [plain_completion(url, model, prompt, max_tokens, timeout, clock),
+               clock: Callable[[], float] = time.perf_counter, model_path: str | None = None) -> list[Measurement]:
+    """Check which model is served, then one plain and one streaming chat completion.
+
+    :param model_path: the ``--model`` the server must have loaded (its ``root`` in /v1/models); None checks only
+        that the served name is listed.
+    """
+    return [served_model(url, model, model_path, timeout, clock),
+            plain_completion(url, model, prompt, max_tokens, timeout, clock),
             streaming_completion(url, model, prompt, max_tokens, timeout, clock)]

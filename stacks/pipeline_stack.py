@@ -8,7 +8,7 @@ from aws_cdk import aws_codepipeline as codepipeline
 from aws_cdk import pipelines
 from constructs import Construct
 
-from cdk_constructs.nag_acknowledgements import acknowledge_pipeline
+from cdk_constructs.nag_acknowledgements import acknowledge_pipeline, acknowledge_replication_bucket
 from deployment_config.model import EnvironmentConfig
 from deployment_config.pipeline import PipelineConfig
 from stacks.composition import Environment, add_environment
@@ -81,6 +81,9 @@ class PipelineStack(cdk.Stack):
         # E3703 ("prefer Fn::Sub"): a style preference raised at error level, on this one resource only.
         self.pipeline.pipeline.node.default_child.add_metadata("cfn-lint", {"config": {"ignore_checks": ["E3703"]}})
         acknowledge_pipeline(self.pipeline)
+        # Environments in another region than the pipeline get a support stack with a replication bucket there.
+        for support in self.pipeline.pipeline.cross_region_support.values():
+            acknowledge_replication_bucket(support.replication_bucket)
 
     def _smoke_test(self, source: pipelines.IFileSetProducer, stage: EnvironmentStage,
                     env_config: EnvironmentConfig) -> pipelines.CodeBuildStep:
@@ -92,7 +95,8 @@ class PipelineStack(cdk.Stack):
             env_from_cfn_outputs={"ENDPOINT_URL": serving.endpoint_url},
             commands=[
                 'bin/llmops wait endpoint --url "$ENDPOINT_URL" --timeout 10000 --interval 60',
-                f'bin/llmops smoke-test --url "$ENDPOINT_URL" --model {env_config.model.served_name} --json',
+                # --env: the served name and the model vLLM must have loaded (its root in /v1/models) come from the file
+                f'bin/llmops smoke-test --url "$ENDPOINT_URL" --env {env_config.name} --json',
             ],
             timeout=SMOKE_TEST_TIMEOUT,
         )

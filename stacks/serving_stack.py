@@ -9,6 +9,7 @@ from aws_cdk import aws_eks_v2 as eks
 from aws_cdk import aws_iam as iam
 from constructs import Construct
 
+from cdk_constructs.nag_acknowledgements import acknowledge_weights_reader
 from charts.serving_spec import VllmServingSpec
 
 
@@ -68,6 +69,7 @@ class ServingStack(cdk.Stack):
         role.add_to_policy(iam.PolicyStatement(
             actions=["s3:GetObject"], resources=[f"arn:{cdk.Aws.PARTITION}:s3:::{bucket}/{prefix}*"],
         ))
+        acknowledge_weights_reader(role)
         eks.CfnPodIdentityAssociation(
             self, "WeightsReaderAssociation", cluster_name=cluster.cluster_name, namespace=spec.namespace,
             service_account=spec.service_account, role_arn=role.role_arn,

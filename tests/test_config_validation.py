@@ -65,6 +65,8 @@ BAD_CONFIGURATIONS = [
      "needs the source networks"),
     ("public-endpoint-open-to-world", _both(_set("endpoint.exposure", "public"), _set("endpoint.allowed_cidrs", ["0.0.0.0/0"])),
      "endpoint.allowed_cidrs[0]", "whole internet"),
+    ("engine-timeout-set-by-hand", _set("model.extra_env", {"VLLM_ENGINE_READY_TIMEOUT_S": "600"}),
+     "model.extra_env.VLLM_ENGINE_READY_TIMEOUT_S", "derived from the weight size"),
     ("unknown-top-level-key", _set("regoin", "us-east-1"), "regoin", "did you mean 'region'"),
     ("unknown-nested-key", _set("capacity.reservation", "cr-0123456789abcdef0"), "capacity.reservation", "unknown key"),
     ("zone-of-another-region", _set("availability_zones", ["us-east-1a", "us-east-1b"]), "availability_zones[0]",

@@ -14,7 +14,7 @@ import yaml
 from cdk_constructs.hyperpod_cluster import LIFECYCLE_DIR
 from charts.inference_endpoint_chart import inference_endpoint_spec_for, synthesize_inference_endpoint
 from deployment_config.model import WeightSource
-from deployment_config.sizing import startup_budget_seconds
+from deployment_config.sizing import startup_budget
 from tests.crd_schema import validate_custom_resource
 from tests.test_serving_chart import ANNOUNCED_ARGS, _options
 
@@ -67,19 +67,27 @@ def test_endpoint_is_the_announced_manifest(endpoint):
     assert worker["modelVolumeMount"]["mountPath"] == "/opt/ml/model"
     assert worker["resources"]["limits"]["nvidia.com/gpu"] == 8
     assert {"name": "VLLM_ENABLE_K3_LATENT_MOE_TAIL_FUSION", "value": "1"} in worker["environmentVariables"]
-    # the operator injects --model itself; everything else is as announced
+    # the operator does not add --model: the worker loads the weights the operator mounted, everything else as announced
     announced = _options(ANNOUNCED_ARGS)
-    del announced["--model"]
+    announced["--model"] = "/opt/ml/model"
     assert _options(worker["args"]) == announced
+    assert worker["args"][:2] == ["--model", worker["modelVolumeMount"]["mountPath"]]
 
 
 def test_endpoint_corrects_the_defaults_that_are_wrong_for_this_model(endpoint, hyperpod_env):
     spec = endpoint["spec"]
-    assert spec["maxDeployTimeInSeconds"] > startup_budget_seconds(hyperpod_env.model.weight_size_gb) > 3600
+    budget = startup_budget(hyperpod_env.model.weight_size_gb)
+    assert spec["maxDeployTimeInSeconds"] > budget.probe_seconds > 3600
     for probe in spec["worker"]["probes"].values():
         assert probe["httpGet"] == {"path": "/health", "port": 8000}
     startup = spec["worker"]["probes"]["startupProbe"]
-    assert startup["periodSeconds"] * startup["failureThreshold"] >= startup_budget_seconds(hyperpod_env.model.weight_size_gb)
+    probe_budget = startup["periodSeconds"] * startup["failureThreshold"]
+    # vLLM waits for its engine as long as the weights take to load (its default of 600 s would end it first),
+    # and the startup probe outlasts vLLM, so a load that is too slow ends with vLLM's own error
+    environment = {e["name"]: e["value"] for e in spec["worker"]["environmentVariables"]}
+    engine_timeout = int(environment["VLLM_ENGINE_READY_TIMEOUT_S"])
+    assert engine_timeout == budget.engine_ready_timeout_seconds > 3600
+    assert engine_timeout < probe_budget < spec["maxDeployTimeInSeconds"]
     assert spec["metrics"]["modelMetrics"]["port"] == 8000
     assert spec["loadBalancer"]["healthCheckPath"] == "/health"
 

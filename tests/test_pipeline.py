@@ -77,6 +77,8 @@ def test_smoke_test_step_runs_llmops_wait_then_smoke_test(pipeline_assembly):
     spec = _build_spec(pipeline_assembly, "/example/SmokeTest-example")
     assert spec.index("bin/llmops wait endpoint") < spec.index("bin/llmops smoke-test")
     assert "requirements-ops.txt" in spec
+    # from the environment file: the served name and the model path /v1/models must report
+    assert 'ENDPOINT_URL' in spec and '" --env example --json' in spec.replace('\\', '')
 
 
 def test_artifacts_are_encrypted_with_a_rotating_cross_account_key(pipeline_assembly):

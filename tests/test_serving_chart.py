@@ -10,6 +10,7 @@ import pytest
 from charts.serving_spec import serving_spec_for
 from charts.vllm_serving_chart import synthesize_manifests
 from deployment_config.model import EndpointConfig, Exposure, WeightSource
+from deployment_config.sizing import startup_budget
 
 ANNOUNCED_ARGS = (
     "--model moonshotai/Kimi-K3 --trust-remote-code --load-format fastsafetensors --enable-prefix-caching "
@@ -62,11 +63,12 @@ def test_kimi_k3_environment_and_image(vllm_container):
     assert vllm_container["ports"] == [{"containerPort": 8000, "name": "http", "protocol": "TCP"}]
 
 
-def test_all_gpus_and_efa_devices_are_requested(vllm_container, default_env):
+def test_all_gpus_and_no_efa_devices_are_requested(vllm_container):
     resources = vllm_container["resources"]
     for kind in ("requests", "limits"):
         assert resources[kind]["nvidia.com/gpu"] == 8
-        assert resources[kind]["vpc.amazonaws.com/efa"] == default_env.capacity.instance_type.efa_interfaces
+        # a single-node tensor-parallel server talks NVLink, not EFA: no EFA device to wait for
+        assert "vpc.amazonaws.com/efa" not in resources[kind]
     # cdk8s-plus's default 2 GiB memory limit would kill vLLM while it loads the weights
     assert resources["limits"]["memory"].endswith("Mi") and int(resources["limits"]["memory"][:-2]) > 1024 * 1024
 
@@ -93,6 +95,12 @@ def test_probes_use_health_with_a_startup_budget_derived_from_weight_size(vllm_c
     budget = startup["periodSeconds"] * startup["failureThreshold"]
     # 1.42 TB needs well over an hour: download, load, warm up
     assert budget >= 90 * 60
+    # vLLM itself waits for its engine as long as the weights take (its default of 600 s would end it first), and
+    # the probe outlasts vLLM, so that a load that takes too long ends with vLLM's own error in the log
+    env = {e["name"]: e["value"] for e in vllm_container["env"]}
+    engine_timeout = int(env["VLLM_ENGINE_READY_TIMEOUT_S"])
+    assert engine_timeout == startup_budget(default_env.model.weight_size_gb).engine_ready_timeout_seconds > 3600
+    assert engine_timeout < budget
     # and a smaller model gets a smaller budget
     small = dataclasses.replace(default_env, model=dataclasses.replace(default_env.model, weight_size_gb=100))
     small_deployment = _by_kind(synthesize_manifests(serving_spec_for(small)))["Deployment"]

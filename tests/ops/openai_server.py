@@ -15,9 +15,11 @@ ANSWER = ["2", " +", " 2", " is", " 4", "."]
 
 
 class Behaviour:
-    def __init__(self, model: str = "Kimi-K3", first_token_delay: float = 0.05, token_delay: float = 0.005,
+    def __init__(self, model: str = "Kimi-K3", root: str = "moonshotai/Kimi-K3", first_token_delay: float = 0.05,
+                 token_delay: float = 0.005,
                  healthy: bool = True, drop_done: bool = False, empty: bool = False) -> None:
         self.model = model
+        self.root = root  # what vLLM reports as the loaded model in /v1/models
         self.first_token_delay = first_token_delay
         self.token_delay = token_delay
         self.healthy = healthy
@@ -44,6 +46,10 @@ def _handler(behaviour: Behaviour):
                 self.send_response(200 if behaviour.healthy else 503)
                 self.send_header("Content-Length", "0")
                 self.end_headers()
+            elif self.path == "/v1/models":
+                # vLLM's ModelCard: id = served name, root = the --model it loaded
+                self._json(200, {"object": "list", "data": [
+                    {"id": behaviour.model, "object": "model", "owned_by": "vllm", "root": behaviour.root, "parent": None}]})
             else:
                 self._json(404, {"error": "not found"})
 

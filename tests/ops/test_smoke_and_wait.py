@@ -17,7 +17,8 @@ def test_smoke_test_passes_and_reports_timings(run):
     with openai_server(behaviour) as url:
         result = run("smoke-test", "--url", url, "--env", "example", "--json")
     assert result.code == ExitCode.OK, result.stdout + result.stderr
-    plain, streaming = result.json["requests"]
+    models, plain, streaming = result.json["requests"]
+    assert models["mode"] == "models" and models["ok"] and models["text"] == "moonshotai/Kimi-K3"
     assert plain["mode"] == "plain" and plain["ok"] and plain["completion_tokens"] == len(ANSWER)
     assert streaming["mode"] == "streaming" and streaming["ok"]
     assert streaming["text"] == "".join(ANSWER)
@@ -202,3 +203,31 @@ def test_wait_inference_endpoint_that_does_not_exist(run_with_kubectl):
     kubectl = FakeKubectl('Error from server (NotFound): inferenceendpointconfigs "kimik3" not found')
     result = run_with_kubectl(kubectl, "wait", "inference-endpoint")
     assert result.code == ExitCode.NOT_FOUND
+
+
+def test_smoke_test_checks_the_model_vllm_really_loaded(run):
+    # given vLLM's own default model served under the configured name (vLLM started without --model)
+    with openai_server(Behaviour(root="Qwen/Qwen3-0.6B")) as url:
+        # when the smoke test runs for the environment
+        result = run("smoke-test", "--url", url, "--env", "example", "--json")
+    # then it fails and names the model that was really loaded
+    assert result.code == ExitCode.CHECK_FAILED
+    models = result.json["requests"][0]
+    assert models["mode"] == "models" and not models["ok"]
+    assert any("Qwen/Qwen3-0.6B" in p and "moonshotai/Kimi-K3" in p for p in models["problems"])
+
+
+def test_smoke_test_takes_the_hyperpod_model_path_from_the_environment(run):
+    # the HyperPod path starts vLLM with the operator's mount of the weights as --model
+    with openai_server(Behaviour(root="/opt/ml/model")) as url:
+        passed = run("smoke-test", "--url", url, "--env", "example-hyperpod", "--json")
+        failed = run("smoke-test", "--url", url, "--env", "example", "--json")
+    assert passed.code == ExitCode.OK, passed.stdout + passed.stderr
+    assert passed.json["requests"][0]["text"] == "/opt/ml/model"
+    assert failed.code == ExitCode.CHECK_FAILED
+
+
+def test_smoke_test_with_an_explicit_model_path(run):
+    with openai_server(Behaviour(root="/models/s3-weights")) as url:
+        result = run("smoke-test", "--url", url, "--model-path", "/models/s3-weights", "--json")
+    assert result.code == ExitCode.OK, result.stdout + result.stderr

@@ -36,17 +36,18 @@ class HyperPodCluster(Construct):
     :param instance_type: SageMaker instance type, for example ``ml.p6-b300.48xlarge``.
     :param instance_count: instances in the group.
     :param training_plan_arn: the Flexible Training Plan that provides the capacity.
-    :param volume_size_gb: EBS volume per instance, mounted at /opt/sagemaker.
+    :param volume_size_gb: an extra EBS volume per instance, mounted at /opt/sagemaker; the lifecycle script uses it
+        only when the instance has no instance store. Default: none.
     :param labels: Kubernetes labels of the nodes. Default: none.
     """
 
     def __init__(self, scope: Construct, id: str, *, cluster_name: str, eks_cluster_arn: str, subnet_ids: Sequence[str],
                  group_subnet_id: str, security_group_ids: Sequence[str], instance_type: str, instance_count: int,
-                 training_plan_arn: str, volume_size_gb: int, labels: Mapping[str, str] | None = None) -> None:
+                 training_plan_arn: str, volume_size_gb: int | None = None, labels: Mapping[str, str] | None = None) -> None:
         super().__init__(scope, id)
         if not instance_type.startswith("ml."):
             raise ValueError(f"instance_type must be a SageMaker instance type (ml.*), got {instance_type!r}")
-        if not 1 <= volume_size_gb <= 16384:
+        if volume_size_gb is not None and not 1 <= volume_size_gb <= 16384:
             raise ValueError(f"volume_size_gb must be within 1..16384, got {volume_size_gb}")
         if not security_group_ids:
             raise ValueError("security_group_ids must list at least the EKS cluster security group")
@@ -81,13 +82,26 @@ class HyperPodCluster(Construct):
                      "ec2:DeleteNetworkInterface", "ec2:DescribeInstances", "ec2:DescribeInstanceTypes",
                      "ec2:DescribeNetworkInterfaces", "ec2:DescribeSubnets", "ec2:DescribeSecurityGroups",
                      "ec2:DescribeVpcs", "ec2:DescribeDhcpOptions", "ec2:DetachNetworkInterface",
-                     "ec2:ModifyNetworkInterfaceAttribute", "ec2:UnassignPrivateIpAddresses", "ec2:CreateTags",
+                     "ec2:ModifyNetworkInterfaceAttribute", "ec2:UnassignPrivateIpAddresses", "ec2:DescribeTags",
                      "eks-auth:AssumeRoleForPodIdentity"],
             resources=["*"],
         ))
+        # What the SageMaker developer guide adds for EKS-orchestrated clusters in a customer VPC ("AWS Identity and
+        # Access Management for SageMaker HyperPod", https://docs.aws.amazon.com/sagemaker/latest/dg/
+        # sagemaker-hyperpod-prerequisites-iam.html): HyperPod attaches the instances' interfaces in this VPC through
+        # network interface permissions, and tags them. Scoped to network interfaces; DescribeTags (above) has no
+        # resource-level permissions.
+        network_interfaces = f"arn:{cdk.Aws.PARTITION}:ec2:{cdk.Aws.REGION}:{cdk.Aws.ACCOUNT_ID}:network-interface/*"
+        self.execution_role.add_to_policy(iam.PolicyStatement(
+            actions=["ec2:CreateNetworkInterfacePermission", "ec2:DeleteNetworkInterfacePermission", "ec2:CreateTags"],
+            resources=[network_interfaces]))
         acknowledge(self.execution_role, "AwsSolutions-IAM5[Resource::*]",
                     "the VPC CNI's network interface calls and EKS Pod Identity take no resource-level scoping "
                     "for interfaces that do not exist yet")
+        acknowledge(self.execution_role,
+                    "AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:ec2:<AWS::Region>:<AWS::AccountId>:network-interface/*]",
+                    "HyperPod creates the instances' network interfaces itself; their ids are not known in advance, and "
+                    "the permissions are limited to network interfaces of this account and region")
         acknowledge(self.execution_role, "AwsSolutions-IAM5[Action::s3:GetBucket*]",
                     "read access to the lifecycle bucket only, as grant_read writes it")
         acknowledge(self.execution_role, "AwsSolutions-IAM5[Action::s3:GetObject*]",
@@ -120,7 +134,8 @@ class HyperPodCluster(Construct):
                 life_cycle_config=sagemaker.CfnCluster.ClusterLifeCycleConfigProperty(
                     source_s3_uri=f"s3://{self.lifecycle_bucket.bucket_name}/{LIFECYCLE_PREFIX}", on_create=ON_CREATE),
                 instance_storage_configs=[sagemaker.CfnCluster.ClusterInstanceStorageConfigProperty(
-                    ebs_volume_config=sagemaker.CfnCluster.ClusterEbsVolumeConfigProperty(volume_size_in_gb=volume_size_gb))],
+                    ebs_volume_config=sagemaker.CfnCluster.ClusterEbsVolumeConfigProperty(volume_size_in_gb=volume_size_gb))]
+                if volume_size_gb else None,
                 on_start_deep_health_checks=list(DEEP_HEALTH_CHECKS),
                 kubernetes_config=sagemaker.CfnCluster.ClusterKubernetesConfigProperty(labels=dict(labels or {})),
             )],

@@ -132,7 +132,7 @@ def wildcard_findings(scope: IConstruct) -> set[str]:
     findings: set[str] = set()
     for child in scope.node.find_all():
         documents = []
-        if isinstance(child, iam.CfnPolicy):
+        if isinstance(child, (iam.CfnPolicy, iam.CfnManagedPolicy)):
             documents.append(child.policy_document)
         elif isinstance(child, iam.CfnRole) and child.policies:
             documents += [p.policy_document for p in child.policies]

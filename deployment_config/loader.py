@@ -298,9 +298,10 @@ def _parse_hyperpod(section: _Section, account: str, region: str, zones: tuple[s
            f"use one of: {', '.join('ml.' + t for t in GPU_INSTANCE_TYPES)}")
     count = section.optional("instance_count", int, 1, "1")
     _check(1 <= count <= 64, section.field("instance_count"), f"{count} is outside 1..64", "use the plan's instance count")
-    volume = section.optional("volume_size_gb", int, 2000, "2000")
-    _check(1 <= volume <= 16384, section.field("volume_size_gb"), f"{volume} GB is outside 1..16384",
-           "use enough for the image and the weights, for example 2000")
+    volume = section.optional("volume_size_gb", int, None, "2000")
+    if volume is not None:
+        _check(1 <= volume <= 16384, section.field("volume_size_gb"), f"{volume} GB is outside 1..16384",
+               "use enough for the image and the weights, for example 2000, or remove it to use the instance store")
     chart_dir = section.optional("dependencies_chart_dir", str, None, "../sagemaker-hyperpod-cli/helm_chart/HyperPodHelmChart")
     if chart_dir is not None:
         _check((Path(chart_dir).expanduser() / "Chart.yaml").is_file(), section.field("dependencies_chart_dir"),

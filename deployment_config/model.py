@@ -112,7 +112,9 @@ class HyperPodConfig:
     :param availability_zone: the zone the plan's capacity is in; the instance group's subnet is placed there.
     :param instance_type: SageMaker instance type. Default: ml.p6-b300.48xlarge.
     :param instance_count: instances in the group. Default: 1.
-    :param volume_size_gb: EBS volume per instance, mounted at /opt/sagemaker. Default: 2000.
+    :param volume_size_gb: an extra EBS volume per instance, mounted at /opt/sagemaker. The lifecycle script puts
+        containerd and the kubelet on the instance store (/opt/dlami/nvme) when the instance has one, as every type in
+        the catalog does, and on this volume only otherwise. Default: none.
     :param dependencies_chart_dir: local copy of the HyperPod dependencies Helm chart (health monitoring and the
         other components HyperPod nodes expect), installed before the HyperPod cluster. Default: not installed by the app.
     """
@@ -121,7 +123,7 @@ class HyperPodConfig:
     availability_zone: str
     instance_type: str = "ml.p6-b300.48xlarge"
     instance_count: int = 1
-    volume_size_gb: int = 2000
+    volume_size_gb: int | None = None
     dependencies_chart_dir: str | None = None
 
     @property

@@ -11,6 +11,7 @@ from aws_cdk import aws_kms as kms
 from constructs import Construct
 
 from cdk_constructs.nag_acknowledgements import acknowledge_cluster_role, acknowledge_kubectl_provider, acknowledge_node_role
+from deployment_config.addons import COREDNS, NETWORK_ADDONS
 from deployment_config.model import EnvironmentConfig, Platform
 
 #: kubectl Lambda layer for each supported Kubernetes version: (module, class).
@@ -18,8 +19,6 @@ KUBECTL_LAYERS = {
     "1.34": ("aws_cdk.lambda_layer_kubectl_v34", "KubectlV34Layer"),
     "1.35": ("aws_cdk.lambda_layer_kubectl_v35", "KubectlV35Layer"),
 }
-#: Managed add-ons every cluster gets. coredns is added after the system nodes: it only turns ACTIVE once it runs.
-NETWORK_ADDONS = ("vpc-cni", "kube-proxy", "eks-pod-identity-agent")
 
 
 class ClusterStack(cdk.Stack):
@@ -80,7 +79,8 @@ class ClusterStack(cdk.Stack):
                 "AmazonEKSClusterAdminPolicy", access_scope_type=eks.AccessScopeType.CLUSTER)],
         )
 
-        network_addons = [eks.Addon(self, f"Addon-{name}", cluster=self.cluster, addon_name=name) for name in NETWORK_ADDONS]
+        network_addons = [eks.Addon(self, f"Addon-{pin.name}", cluster=self.cluster, addon_name=pin.name,
+                                    addon_version=pin.version) for pin in NETWORK_ADDONS]
 
         self.system_nodegroup = self.cluster.add_nodegroup_capacity(
             "SystemNodes",
@@ -99,7 +99,8 @@ class ClusterStack(cdk.Stack):
         # Nodes only turn Ready with the CNI in place.
         for addon in network_addons:
             self.system_nodegroup.node.add_dependency(addon)
-        coredns = eks.Addon(self, "Addon-coredns", cluster=self.cluster, addon_name="coredns")
+        # coredns only turns ACTIVE once it runs, on the system nodes.
+        coredns = eks.Addon(self, "Addon-coredns", cluster=self.cluster, addon_name=COREDNS.name, addon_version=COREDNS.version)
         coredns.node.add_dependency(self.system_nodegroup)
 
         region = env_config.region

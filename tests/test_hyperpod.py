@@ -119,7 +119,8 @@ def test_hyperpod_cluster_uses_the_plan_in_its_zone(synthesized_hyperpod, hyperp
     assert group["InstanceType"] == "ml.p6-b300.48xlarge"
     assert group["InstanceCount"] == 1
     assert group["TrainingPlanArn"] == hyperpod_env.hyperpod.training_plan_arn
-    assert group["InstanceStorageConfigs"] == [{"EbsVolumeConfig": {"VolumeSizeInGB": 3000}}]
+    # p6-b300 has 8 NVMe disks, which the lifecycle script uses: no EBS volume to pay for and leave unused
+    assert "InstanceStorageConfigs" not in group
     assert set(group["OnStartDeepHealthChecks"]) == {"InstanceStress", "InstanceConnectivity"}
     assert group["LifeCycleConfig"]["OnCreate"] == "on_create.sh"
     # the group's one subnet is the network stack's subnet in the plan's zone
@@ -136,6 +137,20 @@ def test_hyperpod_execution_role_is_for_sagemaker(synthesized_hyperpod):
                == {"Service": "sagemaker.amazonaws.com"}]
     assert len(trusted) == 1
     assert "AmazonSageMakerClusterInstanceRolePolicy" in json.dumps(trusted[0]["Properties"]["ManagedPolicyArns"])
+
+
+def test_hyperpod_execution_role_may_manage_interface_permissions_and_tags_on_network_interfaces_only(
+        synthesized_hyperpod):
+    # SageMaker developer guide, IAM for HyperPod (EKS orchestration in a customer VPC)
+    statements = [s for p in synthesized_hyperpod.resources("hyperpod", "AWS::IAM::Policy").values()
+                  for s in p["Properties"]["PolicyDocument"]["Statement"]]
+    by_action = {}
+    for statement in statements:
+        for action in statement["Action"] if isinstance(statement["Action"], list) else [statement["Action"]]:
+            by_action.setdefault(action, []).append(json.dumps(statement["Resource"]))
+    for action in ("ec2:CreateNetworkInterfacePermission", "ec2:DeleteNetworkInterfacePermission", "ec2:CreateTags"):
+        assert by_action[action] and all(":network-interface/*" in r for r in by_action[action]), action
+    assert by_action["ec2:DescribeTags"] == ['"*"']  # a describe call has no resource-level permissions
 
 
 def test_lifecycle_script_is_valid_bash_and_fails_loudly(tmp_path):
@@ -170,29 +185,90 @@ def test_prerequisites_tolerate_the_health_check_taint(synthesized_hyperpod):
                                             "values": ["ml.p6-b300.48xlarge"]}]}]
 
 
-def test_inference_operator_addon_and_its_prerequisites(synthesized_hyperpod):
-    addons = {a["Properties"]["AddonName"]: a for a in
-              synthesized_hyperpod.resources("inference-operator", "AWS::EKS::Addon").values()}
-    assert set(addons) == {"cert-manager", "metrics-server", "aws-mountpoint-s3-csi-driver",
-                           "amazon-sagemaker-hyperpod-inference"}
-    operator = addons["amazon-sagemaker-hyperpod-inference"]
-    assert set(operator["DependsOn"]) >= {k for k, a in synthesized_hyperpod.resources(
-        "inference-operator", "AWS::EKS::Addon").items() if a["Properties"]["AddonName"] != "amazon-sagemaker-hyperpod-inference"}
-    configuration = json.dumps(operator["Properties"]["ConfigurationValues"])
-    for key in ("executionRoleArn", "tlsCertificateS3Bucket", "hyperpodClusterArn", "serviceAccount", "irsa"):
-        assert key in configuration
+@pytest.fixture(scope="module")
+def operator_addons(synthesized_hyperpod) -> dict[str, dict]:
+    return {a["Properties"]["AddonName"]: a for a in
+            synthesized_hyperpod.resources("inference-operator", "AWS::EKS::Addon").values()}
 
 
-def test_operator_roles(synthesized_hyperpod):
+def test_operator_and_the_addons_it_requires_at_the_migration_scripts_versions(operator_addons, synthesized_hyperpod):
+    # AWS's helm_to_addon.sh installs these, at these versions; the operator's init container exits without the
+    # S3 and FSx CSI drivers and cert-manager
+    assert {name: a["Properties"]["AddonVersion"] for name, a in operator_addons.items()} == {
+        "cert-manager": "v1.18.2-eksbuild.2", "metrics-server": "v0.7.2-eksbuild.4",
+        "aws-mountpoint-s3-csi-driver": "v1.14.1-eksbuild.1", "aws-fsx-csi-driver": "v1.6.0-eksbuild.1",
+        "amazon-sagemaker-hyperpod-inference": "v1.0.0-eksbuild.1"}
+    operator = operator_addons["amazon-sagemaker-hyperpod-inference"]
+    others = {k for k, a in synthesized_hyperpod.resources("inference-operator", "AWS::EKS::Addon").items()
+              if a["Properties"]["AddonName"] != "amazon-sagemaker-hyperpod-inference"}
+    assert set(operator["DependsOn"]) >= others
+    # nothing stays behind on destroy
+    assert all(a["Properties"]["PreserveOnDelete"] is False for a in operator_addons.values())
+
+
+def test_operator_configuration_is_what_the_migration_script_writes(operator_addons):
+    configuration = operator_addons["amazon-sagemaker-hyperpod-inference"]["Properties"]["ConfigurationValues"]
+    # the configuration is a JSON string with tokens: compare its shape with the tokens replaced
+    text = json.dumps(configuration)
+    for key in ("executionRoleArn", "tlsCertificateS3Bucket", "hyperpodClusterArn"):
+        assert f'\\"{key}\\":' in text, key
+    # without alb.serviceAccount.create the chart's default (false) leaves the load balancer controller with no role
+    for fragment in ('\\"alb\\":{\\"enabled\\":true,\\"serviceAccount\\":{\\"create\\":true,\\"roleArn\\":',
+                     '\\"keda\\":{\\"enabled\\":true,\\"auth\\":{\\"aws\\":{\\"irsa\\":{\\"enabled\\":true,'
+                     '\\"roleArn\\":'):
+        assert fragment in text, fragment
+
+
+def test_csi_drivers_take_roles_for_their_service_accounts(operator_addons):
+    for name in ("aws-mountpoint-s3-csi-driver", "aws-fsx-csi-driver"):
+        assert "ServiceAccountRoleArn" in operator_addons[name]["Properties"], name
+
+
+def test_every_operator_role_trusts_exactly_one_service_account(synthesized_hyperpod):
+    template = synthesized_hyperpod.template("inference-operator")
+    resources = template["Resources"]
+    # CfnJson puts each trust condition in a custom resource: read the subjects from there
+    trusts = {k: r["Properties"]["Value"] for k, r in resources.items() if r["Type"] == "Custom::AWSCDKCfnJson"}
+    subjects_by_role = {}
+    for key, role in resources.items():
+        if role["Type"] != "AWS::IAM::Role" or "Federated" not in json.dumps(role["Properties"]["AssumeRolePolicyDocument"]):
+            continue
+        statements = role["Properties"]["AssumeRolePolicyDocument"]["Statement"]
+        federated = [s for s in statements if "Federated" in json.dumps(s["Principal"])]
+        assert len(federated) == 1
+        assert set(federated[0]["Condition"]) == {"StringEquals"}, key
+        separator, parts = trusts[federated[0]["Condition"]["StringEquals"]["Fn::GetAtt"][0]]["Fn::Join"]
+        condition = json.loads(separator.join(p if isinstance(p, str) else "ISSUER" for p in parts))
+        assert condition["ISSUER:aud"] == "sts.amazonaws.com"
+        subjects_by_role[key] = [v for k, v in condition.items() if k.endswith(":sub")]
+    assert sorted(s for subjects in subjects_by_role.values() for s in subjects) == sorted([
+        "system:serviceaccount:hyperpod-inference-system:hyperpod-inference-controller-manager",
+        "system:serviceaccount:hyperpod-inference-system:aws-load-balancer-controller",
+        "system:serviceaccount:hyperpod-inference-system:keda-operator",
+        "system:serviceaccount:kube-system:s3-csi-driver-sa",
+        "system:serviceaccount:kube-system:fsx-csi-controller-sa",
+    ])
+    assert all(len(subjects) == 1 for subjects in subjects_by_role.values())
+
+
+def test_execution_role_carries_the_name_prefix_and_managed_policy(synthesized_hyperpod):
     roles = [r["Properties"] for r in synthesized_hyperpod.resources("inference-operator", "AWS::IAM::Role").values()]
     execution = [r for r in roles if str(r.get("RoleName", "")).startswith("SageMakerHyperPodInference")]
     assert len(execution) == 1
     assert "AmazonSageMakerHyperPodInferenceAccess" in json.dumps(execution[0]["ManagedPolicyArns"])
-    federated = [r for r in roles if "Federated" in json.dumps(r["AssumeRolePolicyDocument"])]
-    assert len(federated) == 3  # execution, load balancer controller, KEDA
-    # each trusts only service accounts of the operator's namespace
-    conditions = [s["Condition"] for r in federated for s in r["AssumeRolePolicyDocument"]["Statement"] if "Condition" in s]
-    assert all("StringLike" in c and "StringEquals" in c for c in conditions)
+
+
+def test_load_balancer_controller_gets_its_official_policy_from_the_data_file(synthesized_hyperpod):
+    from stacks.inference_operator_stack import load_balancer_controller_policy
+
+    data = load_balancer_controller_policy()
+    assert data["source"]["repository"] == "kubernetes-sigs/aws-load-balancer-controller"
+    assert data["source"]["ref"] == data["controller_version"] == "v2.13.2"
+    (policy,) = synthesized_hyperpod.resources("inference-operator", "AWS::IAM::ManagedPolicy").values()
+    assert policy["Properties"]["PolicyDocument"] == data["policy"]
+    roles = synthesized_hyperpod.resources("inference-operator", "AWS::IAM::Role")
+    (role_ref,) = policy["Properties"]["Roles"]
+    assert "LoadBalancerController" in role_ref["Ref"] and role_ref["Ref"] in roles
 
 
 def test_tls_bucket_is_encrypted_private_and_tls_only(synthesized_hyperpod):
@@ -248,3 +324,55 @@ def test_dependencies_chart_from_a_local_copy_is_installed_with_overlapping_part
     assert values["aws-efa-k8s-device-plugin"]["devicePlugin"]["enabled"] is False
     assert values["health-monitoring-agent"]["enabled"] is True
     assert values["global"]["region"] == "us-west-2"
+
+
+def _fake_node(tmp_path, active: set[str]):
+    """A PATH with systemctl, mountpoint and mount that record their calls; ``active`` services report active."""
+    bin_dir, calls = tmp_path / "bin", tmp_path / "calls"
+    bin_dir.mkdir()
+    volume = tmp_path / "nvme"
+    volume.mkdir()
+    scripts = {
+        "systemctl": f'echo "systemctl $*" >> {calls}\n'
+                     f'if [ "$1" = is-active ]; then case " {" ".join(active)} " in *" $3 "*) exit 0;; esac; exit 3; fi',
+        "mountpoint": f'[ "$2" = "{volume}" ]',
+        "mount": f'echo "mount $*" >> {calls}',
+    }
+    for name, body in scripts.items():
+        (bin_dir / name).write_text(f"#!/bin/bash\n{body}\n")
+        (bin_dir / name).chmod(0o755)
+    containerd, kubelet = tmp_path / "containerd", tmp_path / "kubelet"
+    containerd.mkdir()
+    kubelet.mkdir()
+    (kubelet / "config.json").write_text("{}")
+    env = {**os.environ, "PATH": f"{bin_dir}:{os.environ['PATH']}", "FAIL_DELAY_SECONDS": "0",
+           "STORAGE_CANDIDATES": f"{tmp_path / 'missing'} {volume}", "CONTAINERD_DIR": str(containerd),
+           "KUBELET_DIR": str(kubelet), "FSTAB": str(tmp_path / "fstab")}
+    return env, calls, volume, kubelet
+
+
+def test_lifecycle_script_moves_storage_and_never_starts_the_kubelet(tmp_path):
+    # given a node where containerd runs and the kubelet waits for HyperPod to configure it
+    env, calls, volume, kubelet = _fake_node(tmp_path, active={"containerd"})
+    # when the script runs
+    result = subprocess.run(["bash", str(LIFECYCLE_DIR / "on_create.sh")], capture_output=True, text=True,
+                            timeout=30, env=env)
+    # then containerd is moved while stopped and started again, and the kubelet is never started
+    assert result.returncode == 0, result.stdout + result.stderr
+    recorded = calls.read_text().splitlines()
+    assert "systemctl stop containerd" in recorded and "systemctl start containerd" in recorded
+    assert not [c for c in recorded if c.startswith(("systemctl start kubelet", "systemctl restart kubelet"))]
+    assert f"mount --bind {volume}/containerd {tmp_path / 'containerd'}" in recorded
+    # and the kubelet's directory now lives on the large volume, with its contents
+    assert kubelet.is_symlink() and (kubelet / "config.json").read_text() == "{}"
+    assert (volume / "kubelet" / "config.json").is_file()
+
+
+def test_lifecycle_script_leaves_a_running_kubelet_alone(tmp_path):
+    env, calls, volume, kubelet = _fake_node(tmp_path, active={"kubelet"})
+    result = subprocess.run(["bash", str(LIFECYCLE_DIR / "on_create.sh")], capture_output=True, text=True,
+                            timeout=30, env=env)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert not kubelet.is_symlink() and "left in place" in result.stdout
+    # containerd was not running: it is not started either
+    assert "systemctl start containerd" not in calls.read_text()

@@ -80,6 +80,12 @@ def acknowledge_kubectl_provider(provider: IConstruct) -> None:
         "the provider framework may invoke any version of its own handler function (ARN:*), nothing else",
     )
     acknowledge(provider, "AwsSolutions-L1", "the kubectl handler's runtime is pinned by aws-cdk-lib to match its kubectl layer")
+    acknowledge_each(provider, [
+        f"AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:s3:::cdk-hnb659fds-assets-{stack.account}-{stack.region}/*]",
+        "AwsSolutions-IAM5[Action::s3:GetObject*]", "AwsSolutions-IAM5[Action::s3:GetBucket*]",
+        "AwsSolutions-IAM5[Action::s3:List*]",
+    ], "the kubectl handler reads Helm chart assets (the HyperPod dependencies chart) from the CDK asset bucket of this "
+       "account and region, as aws-cdk-lib's asset grant writes it; the bucket holds nothing but this app's assets")
 
 
 def acknowledge_each(scope: IConstruct, findings: Iterable[str], reason: str) -> None:

@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
+import json
+import re
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from enum import StrEnum
 
+from deployment_config.addons import AddonPin, addons_for
 from deployment_config.model import EnvironmentConfig, Platform
 from ops_cli.aws import Aws
 from ops_cli.capacity_blocks import describe_reservation
 from ops_cli.errors import ExitCode, OpsError
 from ops_cli.output import utc_and_local
+from ops_cli.waiting import GPU_NODEGROUP
 
 WARN_BEFORE_END = timedelta(days=1)
 BOOTSTRAP_STACK = "CDKToolkit"
@@ -42,8 +46,13 @@ def run_preflight(aws: Aws, env: EnvironmentConfig, now: datetime | None = None)
     if env.platform is Platform.HYPERPOD:
         checks += _training_plan(aws, env, now)
     else:
-        checks += _reservation(aws, env, now)
+        reservation_checks, reservation = _reservation(aws, env, now)
+        checks += reservation_checks
+        if reservation and reservation.get("State") == "active":
+            checks.append(_gpu_node_group_updates(aws, env))
         checks.append(_instance_type_offered(aws, env))
+    checks.append(_instance_type_facts(aws, env))
+    checks += [_addon(aws, env, pin, configuration) for pin, configuration in addons_for(env)]
     checks.append(_bootstrap(aws, env))
     return checks
 
@@ -58,7 +67,8 @@ def _credentials(aws: Aws, env: EnvironmentConfig) -> Check:
     return Check("credentials", Status.PASS, f"{arn} in {env.account}, region {aws.region}")
 
 
-def _reservation(aws: Aws, env: EnvironmentConfig, now: datetime) -> list[Check]:
+def _reservation(aws: Aws, env: EnvironmentConfig, now: datetime) -> tuple[list[Check], dict | None]:
+    """The reservation's rows, and the reservation itself (None when it does not exist)."""
     capacity = env.capacity
     try:
         reservation = describe_reservation(aws, capacity.capacity_reservation_id)
@@ -66,7 +76,7 @@ def _reservation(aws: Aws, env: EnvironmentConfig, now: datetime) -> list[Check]
         if error.exit_code is not ExitCode.NOT_FOUND:
             raise
         return [Check("reservation exists", Status.FAIL, f"{capacity.capacity_reservation_id} not found in {env.region}",
-                      "buy a Capacity Block (llmops capacity-blocks purchase) or fix capacity.capacity_reservation_id")]
+                      "buy a Capacity Block (llmops capacity-blocks purchase) or fix capacity.capacity_reservation_id")], None
     checks = [Check("reservation exists", Status.PASS,
                     f"{capacity.capacity_reservation_id} ({reservation.get('ReservationType', 'default')})")]
 
@@ -88,7 +98,7 @@ def _reservation(aws: Aws, env: EnvironmentConfig, now: datetime) -> list[Check]
         checks.append(Check("availability zone", Status.PASS, f"{zone} matches the GPU subnet"))
 
     checks.append(_window(reservation, now))
-    return checks
+    return checks, reservation
 
 
 def _window(reservation: dict, now: datetime) -> Check:
@@ -162,6 +172,172 @@ def _instance_type_offered(aws: Aws, env: EnvironmentConfig) -> Check:
         return Check("instance type offered", Status.FAIL, f"{name} is not offered in {zone}",
                      "choose a zone where it is (aws ec2 describe-instance-type-offerings --location-type availability-zone)")
     return Check("instance type offered", Status.PASS, f"{name} in {zone}")
+
+
+def _gpu_node_group_updates(aws: Aws, env: EnvironmentConfig) -> Check:
+    """While the Capacity Block is active, EKS updates the node group on it only at desired size 0: a deploy that
+    changes the GPU node stack then fails, and rolls back."""
+    name = "GPU node group updates"
+    try:
+        group = aws.call("eks", "describe_nodegroup", "describe the GPU node group",
+                         clusterName=env.cluster_name, nodegroupName=GPU_NODEGROUP)["nodegroup"]
+    except OpsError as error:
+        if error.exit_code is not ExitCode.NOT_FOUND:
+            raise
+        return Check(name, Status.PASS, f"no GPU node group yet in {env.cluster_name}")
+    desired = group.get("scalingConfig", {}).get("desiredSize", 0)
+    if desired > 0:
+        gpu_nodes, serving = env.stack_name("gpu-nodes"), env.stack_name("serving")
+        return Check(name, Status.WARN,
+                     f"{GPU_NODEGROUP} runs {desired} node(s); a managed node group on a Capacity Block can only be "
+                     f"updated at desired size 0: a change to the {gpu_nodes} stack (launch template, AMI, labels, "
+                     "taints, size) during the block fails; deploy serving changes alone",
+                     f"npx cdk deploy {serving} --exclusively -c env={env.name}; to change the GPU nodes, scale to 0 "
+                     f"first: aws eks update-nodegroup-config --cluster-name "
+                     f"{env.cluster_name} --nodegroup-name {GPU_NODEGROUP} --scaling-config desiredSize=0 "
+                     f"--region {env.region}")
+    return Check(name, Status.PASS, f"{GPU_NODEGROUP} is at desired size 0; the {env.stack_name('gpu-nodes')} stack "
+                 "can be updated")
+
+
+def _card_ranges(cards: set[int] | tuple[int, ...]) -> str:
+    """``{0, 1, 2, 5}`` as ``0-2, 5``."""
+    ordered, parts = sorted(cards), []
+    for card in ordered:
+        if parts and card == parts[-1][1] + 1:
+            parts[-1][1] = card
+        else:
+            parts.append([card, card])
+    return ", ".join(f"{a}" if a == b else f"{a}-{b}" for a, b in parts) or "none"
+
+
+def _instance_type_facts(aws: Aws, env: EnvironmentConfig) -> Check:
+    """What EC2 says about the GPU instance type against what the catalog (and so the launch template) assumes."""
+    name_ = "instance type facts"
+    known = env.gpu_instance_type
+    name = known.name  # the EC2 name on both platforms (no ml. prefix)
+    unknown_fix = (f"check the name in deployment_config/catalog.py and the region: aws ec2 describe-instance-types "
+                   f"--instance-types {name} --region {env.region}")
+    try:
+        answer = aws.call("ec2", "describe_instance_types", f"describe instance type {name}", InstanceTypes=[name])
+    except OpsError as error:
+        if "InvalidInstanceType" not in error.message:
+            raise
+        return Check(name_, Status.FAIL, f"EC2 does not know {name} in {env.region}", unknown_fix)
+    info = next((t for t in answer.get("InstanceTypes", []) if t.get("InstanceType") == name), None)
+    if info is None or info.get("SupportedInRegion") is False:
+        return Check(name_, Status.FAIL, f"EC2 does not offer {name} in {env.region}", unknown_fix)
+
+    gpus = info.get("GpuInfo", {}).get("Gpus", [])
+    gpu_count = gpus[0].get("Count", 0) if gpus else 0
+    gpu_memory = gpus[0].get("MemoryInfo", {}).get("SizeInMiB", 0) if gpus else 0
+    network = info.get("NetworkInfo", {})
+    cards = network.get("NetworkCards", [])
+    card_count = network.get("MaximumNetworkCards", len(cards))
+    reported = any("InterfaceTypes" in card for card in cards)
+    efa_cards = {card.get("NetworkCardIndex", 0) for card in cards
+                 if {"efa", "efa-only"} & set(card.get("InterfaceTypes", []))}
+
+    differences = []
+    if gpu_count != known.gpu_count:
+        differences.append(f"GPUs: EC2 says {gpu_count}, the project assumes {known.gpu_count}")
+    if gpu_memory != known.gpu_memory_mib:
+        differences.append(f"memory per GPU: EC2 says {gpu_memory} MiB, the project assumes {known.gpu_memory_mib} MiB")
+    if card_count != known.network.network_cards:
+        differences.append(f"network cards: EC2 says {card_count}, the project assumes {known.network.network_cards}")
+    if reported and efa_cards != set(known.network.efa_cards):
+        differences.append(f"network cards with EFA: EC2 says {_card_ranges(efa_cards)}, "
+                           f"the project assumes {_card_ranges(known.network.efa_cards)}")
+    if differences:
+        return Check(name_, Status.FAIL, f"{name}: " + "; ".join(differences),
+                     "the launch template would be rejected or miss devices: correct deployment_config/catalog.py from "
+                     f"`aws ec2 describe-instance-types --instance-types {name}` and its source ({known.network.source})")
+    matched = (f"{name}: {gpu_count} x {gpu_memory} MiB GPUs, {card_count} network cards")
+    if not reported:
+        return Check(name_, Status.WARN, f"{matched} match; EC2 does not say which network cards support EFA, the "
+                     f"project assumes {_card_ranges(known.network.efa_cards)}",
+                     f"check the EFA cards against {known.network.source}")
+    return Check(name_, Status.PASS, f"{matched}, EFA on cards {_card_ranges(efa_cards)} match the catalog")
+
+
+def _version_key(version: str) -> tuple[int, ...]:
+    """``v1.18.2-eksbuild.2`` as ``(1, 18, 2, 2)``, to sort add-on versions newest first."""
+    return tuple(int(part) for part in re.findall(r"\d+", version))
+
+
+def _addon_versions(aws: Aws, name: str, kubernetes_version: str) -> list[dict]:
+    """Every version of add-on ``name`` EKS offers for ``kubernetes_version``, following nextToken."""
+    versions: list[dict] = []
+    token = None
+    while True:
+        try:
+            page = aws.call("eks", "describe_addon_versions", f"list the versions of add-on {name}",
+                            addonName=name, kubernetesVersion=kubernetes_version, **({"nextToken": token} if token else {}))
+        except OpsError as error:
+            if error.exit_code is not ExitCode.NOT_FOUND:
+                raise
+            return versions
+        for addon in page.get("addons", []):
+            if addon.get("addonName") == name:
+                versions += addon.get("addonVersions", [])
+        token = page.get("nextToken")
+        if not token:
+            return versions
+
+
+def _addon(aws: Aws, env: EnvironmentConfig, pin: AddonPin, configuration: dict | None) -> Check:
+    """Is the add-on (at its pinned version) offered for the cluster's Kubernetes version, and does the project's
+    configuration validate against that version's own JSON schema?"""
+    name, kubernetes = f"add-on {pin.name}", env.kubernetes_version
+    listing = f"aws eks describe-addon-versions --addon-name {pin.name} --kubernetes-version {kubernetes}"
+    compatible = [v for v in _addon_versions(aws, pin.name, kubernetes)
+                  if any(c.get("clusterVersion") == kubernetes for c in v.get("compatibilities", []))]
+    offered = sorted({v["addonVersion"] for v in compatible if v.get("addonVersion")}, key=_version_key, reverse=True)
+    if not offered:
+        return Check(name, Status.FAIL, f"{pin.name} is not offered for Kubernetes {kubernetes} in {env.region}",
+                     f"use a Kubernetes version it supports ({listing.rsplit(' --', 1)[0]})")
+    newest = ", ".join(offered[:5]) + (f" (and {len(offered) - 5} older)" if len(offered) > 5 else "")
+    if pin.version is not None:
+        if pin.version not in offered:
+            return Check(name, Status.FAIL, f"{pin.version} is not offered for Kubernetes {kubernetes}; offered: {newest}",
+                         f"pin an offered version in deployment_config/addons.py (source: {pin.source}); {listing}")
+        version, detail = pin.version, f"{pin.version} is offered for Kubernetes {kubernetes}"
+    else:
+        defaults = [v["addonVersion"] for v in compatible if any(
+            c.get("clusterVersion") == kubernetes and c.get("defaultVersion") for c in v.get("compatibilities", []))]
+        version = defaults[0] if defaults else offered[0]
+        detail = (f"default {version} for Kubernetes {kubernetes}" if defaults
+                  else f"no default version for Kubernetes {kubernetes}; EKS would pick, newest is {version}")
+    if configuration is None:
+        return Check(name, Status.PASS, detail)
+
+    errors = _configuration_errors(aws, pin.name, version, configuration)
+    if errors:
+        return Check(name, Status.FAIL, f"{detail}, but its configuration does not match the add-on's schema: "
+                     + "; ".join(errors),
+                     "correct the configuration in deployment_config/addons.py from `aws eks describe-addon-configuration "
+                     f"--addon-name {pin.name} --addon-version {version}` (source: {pin.source})")
+    return Check(name, Status.PASS, f"{detail}; the configuration matches its schema")
+
+
+def _configuration_errors(aws: Aws, name: str, version: str, configuration: dict) -> list[str]:
+    """Each way ``configuration`` fails the JSON schema of add-on ``name`` at ``version``, as "JSON path: message"."""
+    import jsonschema  # only here: keeps `llmops --help` fast
+
+    answer = aws.call("eks", "describe_addon_configuration", f"read the configuration schema of add-on {name} {version}",
+                      addonName=name, addonVersion=version)
+    text = answer.get("configurationSchema")
+    if not text:
+        return [f"{name} {version} accepts no configuration"]
+    try:
+        schema = json.loads(text)
+        validator_class = jsonschema.validators.validator_for(schema, default=jsonschema.Draft7Validator)
+        validator_class.check_schema(schema)
+    except (ValueError, jsonschema.SchemaError) as error:
+        return [f"the schema EKS returned for {name} {version} cannot be used ({str(error).splitlines()[0]})"]
+    found = sorted(validator_class(schema).iter_errors(configuration), key=lambda e: (list(map(str, e.absolute_path)),
+                                                                                       e.message))
+    return [f"{error.json_path}: {error.message}" for error in found]
 
 
 def _bootstrap(aws: Aws, env: EnvironmentConfig) -> Check:

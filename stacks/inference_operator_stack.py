@@ -140,7 +140,7 @@ class InferenceOperatorStack(cdk.Stack):
             keda_role_arn=self.keda_role.role_arn))
         for addon in self.addons.values():
             if addon is not self.operator:
-                self.operator.add_dependency(addon)
+                self.operator.node.add_dependency(addon)
         cdk.CfnOutput(self, "OperatorStatusCommand", value=(
             f"aws eks describe-addon --cluster-name {env_config.cluster_name} --addon-name {INFERENCE_OPERATOR.name} "
             f"--region {env_config.region} --query addon.status"))

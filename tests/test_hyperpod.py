@@ -175,10 +175,11 @@ def test_prerequisites_tolerate_the_health_check_taint(synthesized_hyperpod):
     charts = synthesized_hyperpod.resources("hyperpod-prereqs", "Custom::AWSCDK-EKS-HelmChart").values()
     health_taint = {"key": "sagemaker.amazonaws.com/node-health-status", "operator": "Equal", "value": "Unschedulable",
                     "effect": "NoSchedule"}
-    assert len(charts) == 2
-    for chart in charts:
+    plugins = [c for c in charts if c["Properties"].get("Release") != "hyperpod-dependencies"]
+    assert len(plugins) == 2
+    for chart in plugins:
         assert health_taint in json.loads(chart["Properties"]["Values"])["tolerations"]
-    nvidia = next(c for c in charts if c["Properties"]["Chart"] == "nvidia-device-plugin")
+    nvidia = next(c for c in plugins if c["Properties"]["Chart"] == "nvidia-device-plugin")
     terms = json.loads(nvidia["Properties"]["Values"])["affinity"]["nodeAffinity"][
         "requiredDuringSchedulingIgnoredDuringExecution"]["nodeSelectorTerms"]
     assert terms == [{"matchExpressions": [{"key": "node.kubernetes.io/instance-type", "operator": "In",
@@ -288,11 +289,38 @@ def test_deploy_order_and_reverse_destroy(synthesized_hyperpod, hyperpod_env):
         assert hyperpod_env.stack_name(before) in deps[hyperpod_env.stack_name(after)], (before, after)
 
 
-def test_without_a_dependencies_chart_synthesis_warns(synthesized_hyperpod, hyperpod_env):
-    artifact = synthesized_hyperpod.manifest["artifacts"][hyperpod_env.stack_name("hyperpod-prereqs")]
-    metadata = json.loads((synthesized_hyperpod.directory / artifact["additionalMetadataFile"]).read_text())
-    messages = [entry["data"] for entries in metadata.values() for entry in entries if entry["type"] == "aws:cdk:warning"]
-    assert any("dependencies_chart_dir is not set" in str(m) for m in messages)
+def test_the_dependencies_chart_is_installed_by_default_from_the_vendored_copy(synthesized_hyperpod, hyperpod_env):
+    # AWS documents the chart as required before the HyperPod cluster: no warning, no manual step
+    assert hyperpod_env.hyperpod.dependencies_chart_dir is None
+    charts = synthesized_hyperpod.resources("hyperpod-prereqs", "Custom::AWSCDK-EKS-HelmChart").values()
+    (dependencies,) = [c["Properties"] for c in charts if c["Properties"].get("Release") == "hyperpod-dependencies"]
+    assert "ChartAssetURL" in dependencies and dependencies["Namespace"] == "kube-system"
+    assert json.loads(dependencies["Values"]) == {"global": {"region": "us-west-2"}}
+    # the asset is the vendored directory
+    artifact = synthesized_hyperpod.manifest["artifacts"][hyperpod_env.stack_name("hyperpod-prereqs") + ".assets"]
+    assets = json.loads((synthesized_hyperpod.directory / artifact["properties"]["file"]).read_text())["files"]
+    chart_dirs = [synthesized_hyperpod.directory / a["source"]["path"] for a in assets.values()
+                  if (synthesized_hyperpod.directory / a["source"]["path"] / "Chart.yaml").is_file()]
+    (chart_dir,) = chart_dirs
+    assert yaml.safe_load((chart_dir / "Chart.yaml").read_text())["name"] == "hyperpod-dependencies"
+
+
+def test_the_vendored_chart_is_byte_for_byte_the_pinned_upstream_commit():
+    import hashlib
+
+    from stacks.hyperpod_prerequisites_stack import VENDORED_DEPENDENCIES_CHART
+
+    vendored = json.loads((VENDORED_DEPENDENCIES_CHART / "VENDORED.json").read_text())
+    assert vendored["repository"] == "aws/sagemaker-hyperpod-cli" and len(vendored["commit"]) == 40
+    on_disk = {str(p.relative_to(VENDORED_DEPENDENCIES_CHART)) for p in (VENDORED_DEPENDENCIES_CHART / "charts").rglob("*")
+               if p.is_file()}
+    assert on_disk == set(vendored["files"])  # nothing added, nothing missing
+    for relative, blob in vendored["files"].items():
+        data = (VENDORED_DEPENDENCIES_CHART / relative).read_bytes()
+        assert hashlib.sha1(b"blob %d\0" % len(data) + data).hexdigest() == blob, relative  # git hash-object
+    # the health monitoring agent schedules on this project's HyperPod instance type
+    agent = (VENDORED_DEPENDENCIES_CHART / "charts/health-monitoring-agent/templates/health-monitoring-agent.yaml").read_text()
+    assert "- ml.p6-b300.48xlarge" in agent
 
 
 def test_dependencies_chart_from_a_local_copy_is_installed_with_overlapping_parts_off(hyperpod_env, tmp_path):

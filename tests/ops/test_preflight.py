@@ -2,15 +2,22 @@
 
 from __future__ import annotations
 
+import json
 from datetime import timedelta
 
 import pytest
 
+from deployment_config.addons import INFERENCE_OPERATOR, AddonPin
+from deployment_config.loader import load_environment
+from ops_cli import preflight
 from ops_cli.errors import ExitCode
+from tests.conftest import CONFIG_DIR
 from tests.ops.conftest import NOW, client_error
 from tests.ops.test_capacity_blocks import reservation
 
 RESERVATION = "cr-0123456789abcdef0"  # the example configuration's
+P6_B300 = "p6-b300.48xlarge"
+KUBERNETES = "1.34"  # both example configurations'
 
 
 def expect_identity(aws, account: str = "123456789012") -> None:
@@ -43,6 +50,116 @@ def expect_bootstrap(aws, exists: bool = True) -> None:
         cfn.add_client_error("describe_stacks", **client_error("ValidationError", "Stack with id CDKToolkit does not exist"))
 
 
+def instance_type_info(efa_cards=range(1, 17), gpu_memory_mib: int = 275040, gpus: int = 8, cards: int = 17,
+                       interface_types: bool = True) -> dict:
+    """DescribeInstanceTypes' answer for p6-b300.48xlarge: 8 B300 GPUs; 17 network cards, card 0 ENA only (the primary
+    interface), cards 1-16 EFA."""
+    def card(index: int) -> dict:
+        item = {"NetworkCardIndex": index, "NetworkPerformance": "400 Gigabit", "MaximumNetworkInterfaces": 2,
+                "BaselineBandwidthInGbps": 400.0, "PeakBandwidthInGbps": 400.0}
+        if interface_types:
+            item["InterfaceTypes"] = ["interface", "efa", "efa-only"] if index in efa_cards else ["interface"]
+        return item
+
+    return {
+        "InstanceType": P6_B300, "CurrentGeneration": True, "BareMetal": False, "Hypervisor": "nitro",
+        "SupportedUsageClasses": ["capacity-block"], "VCpuInfo": {"DefaultVCpus": 192},
+        "MemoryInfo": {"SizeInMiB": 4096 * 1024},
+        "GpuInfo": {"Gpus": [{"Name": "B300", "Manufacturer": "NVIDIA", "Count": gpus,
+                              "MemoryInfo": {"SizeInMiB": gpu_memory_mib}}],
+                    "TotalGpuMemoryInMiB": gpus * gpu_memory_mib},
+        "NetworkInfo": {"NetworkPerformance": "6400 Gigabit", "MaximumNetworkInterfaces": 2 * cards,
+                        "MaximumNetworkCards": cards, "DefaultNetworkCardIndex": 0, "EnaSupport": "required",
+                        "EfaSupported": True, "EfaInfo": {"MaximumEfaInterfaces": len(efa_cards)},
+                        "NetworkCards": [card(i) for i in range(cards)]},
+    }
+
+
+def expect_instance_type(aws, **overrides) -> None:
+    aws.stub("ec2").add_response("describe_instance_types", {"InstanceTypes": [instance_type_info(**overrides)]},
+                                 {"InstanceTypes": [P6_B300]})
+
+
+def addon_versions(name: str, versions: list[str], default: str | None = None, kubernetes: str = KUBERNETES) -> dict:
+    """One page of DescribeAddonVersions for one add-on, newest version first as EKS lists them."""
+    return {"addons": [{"addonName": name, "type": "networking", "publisher": "eks", "owner": "aws", "addonVersions": [
+        {"addonVersion": version, "architecture": ["amd64", "arm64"], "computeTypes": ["ec2"],
+         "compatibilities": [{"clusterVersion": kubernetes, "platformVersions": ["*"], "defaultVersion": version == default}],
+         "requiresConfiguration": False, "requiresIamPermissions": False}
+        for version in versions]}]}
+
+
+def expect_addon_versions(aws, name: str, answer: dict, token: str | None = None) -> None:
+    params = {"addonName": name, "kubernetesVersion": KUBERNETES, **({"nextToken": token} if token else {})}
+    aws.stub("eks").add_response("describe_addon_versions", answer, params)
+
+
+#: EKS's default versions for Kubernetes 1.34 in the "all good" answers (EKS chooses these for unpinned add-ons).
+DEFAULTS = {"vpc-cni": ["v1.20.4-eksbuild.2", "v1.20.4-eksbuild.1", "v1.19.6-eksbuild.7"],
+            "kube-proxy": ["v1.34.1-eksbuild.2", "v1.34.0-eksbuild.4"],
+            "eks-pod-identity-agent": ["v1.3.9-eksbuild.3"],
+            "coredns": ["v1.12.4-eksbuild.1", "v1.12.3-eksbuild.1"]}
+#: The versions offered for the add-ons the project pins (the pinned one and a newer one).
+PINNED = {"cert-manager": ["v1.18.3-eksbuild.1", "v1.18.2-eksbuild.2"],
+          "metrics-server": ["v0.8.0-eksbuild.2", "v0.7.2-eksbuild.4"],
+          "aws-mountpoint-s3-csi-driver": ["v2.1.0-eksbuild.1", "v1.14.1-eksbuild.1"],
+          "aws-fsx-csi-driver": ["v1.7.0-eksbuild.1", "v1.6.0-eksbuild.1"],
+          "amazon-sagemaker-hyperpod-inference": ["v1.0.1-eksbuild.1", "v1.0.0-eksbuild.1"]}
+
+#: A small schema of the shape EKS publishes for the Inference Operator add-on (DescribeAddonConfiguration).
+OPERATOR_SCHEMA = {
+    "$schema": "http://json-schema.org/draft-07/schema#",
+    "type": "object",
+    "additionalProperties": False,
+    "required": ["executionRoleArn", "tlsCertificateS3Bucket", "hyperpodClusterArn"],
+    "properties": {
+        "executionRoleArn": {"type": "string", "pattern": "^arn:aws[a-z-]*:iam::[0-9]{12}:role/.+$"},
+        "tlsCertificateS3Bucket": {"type": "string", "minLength": 3, "maxLength": 63},
+        "hyperpodClusterArn": {"type": "string", "pattern": "^arn:aws[a-z-]*:sagemaker:[a-z0-9-]+:[0-9]{12}:cluster/.+$"},
+        "jumpstartGatedModelDownloadRoleArn": {"type": "string"},
+        "alb": {"type": "object", "additionalProperties": False, "properties": {
+            "enabled": {"type": "boolean"},
+            "serviceAccount": {"type": "object", "additionalProperties": False, "properties": {
+                "create": {"type": "boolean"}, "roleArn": {"type": "string"}}}}},
+        "keda": {"type": "object", "properties": {"enabled": {"type": "boolean"}, "auth": {"type": "object"}}},
+    },
+}
+
+
+def expect_addon_configuration(aws, name: str, version: str, schema: dict) -> None:
+    aws.stub("eks").add_response("describe_addon_configuration",
+                                 {"addonName": name, "addonVersion": version, "configurationSchema": json.dumps(schema)},
+                                 {"addonName": name, "addonVersion": version})
+
+
+def expect_addons(aws, hyperpod: bool = False, operator_schema: dict = OPERATOR_SCHEMA) -> None:
+    """The "all good" answers for every add-on of the platform, in the order the stacks install them."""
+    for name, versions in DEFAULTS.items():
+        expect_addon_versions(aws, name, addon_versions(name, versions, default=versions[-1]))
+    if hyperpod:
+        for name, versions in PINNED.items():
+            expect_addon_versions(aws, name, addon_versions(name, versions, default=versions[0]))
+        expect_addon_configuration(aws, INFERENCE_OPERATOR.name, INFERENCE_OPERATOR.version, operator_schema)
+
+
+def expect_node_group(aws, desired: int | None = None) -> None:
+    """The GPU node group at ``desired`` size, or (None) not created yet."""
+    params = {"clusterName": "example-llm", "nodegroupName": "gpu-capacity-block"}
+    if desired is None:
+        aws.stub("eks").add_client_error("describe_nodegroup", expected_params=params, **client_error(
+            "ResourceNotFoundException", "No node group found for name: gpu-capacity-block.", 404))
+        return
+    aws.stub("eks").add_response("describe_nodegroup", {"nodegroup": {
+        "nodegroupName": "gpu-capacity-block", "clusterName": "example-llm", "status": "ACTIVE",
+        "capacityType": "CAPACITY_BLOCK", "scalingConfig": {"minSize": 0, "maxSize": 1, "desiredSize": desired}}}, params)
+
+
+def expect_facts_and_addons(aws, hyperpod: bool = False) -> None:
+    """The "all good" answers of the instance type facts and add-on checks."""
+    expect_instance_type(aws)
+    expect_addons(aws, hyperpod=hyperpod)
+
+
 def rows(result) -> dict[str, dict]:
     return {c["check"]: c for c in result.json["checks"]}
 
@@ -50,14 +167,39 @@ def rows(result) -> dict[str, dict]:
 def test_everything_in_order_passes(aws, run):
     expect_identity(aws)
     expect_reservation(aws, state="active", end=NOW + timedelta(days=2))
+    expect_node_group(aws)
     expect_offered(aws)
+    expect_facts_and_addons(aws)
     expect_bootstrap(aws)
     result = run("preflight", "--env", "example", "--json")
     assert result.code == ExitCode.OK
     assert result.json["passed"] is True
     assert {c["status"] for c in result.json["checks"]} == {"pass"}
     assert list(rows(result)) == ["credentials", "reservation exists", "instance type and count", "availability zone",
-                                  "state and time window", "instance type offered", "CDK bootstrap"]
+                                  "state and time window", "GPU node group updates", "instance type offered",
+                                  "instance type facts", "add-on vpc-cni", "add-on kube-proxy",
+                                  "add-on eks-pod-identity-agent", "add-on coredns", "CDK bootstrap"]
+    checks = rows(result)
+    assert checks["GPU node group updates"]["detail"] == "no GPU node group yet in example-llm"
+    assert checks["instance type facts"]["detail"] == ("p6-b300.48xlarge: 8 x 275040 MiB GPUs, 17 network cards, "
+                                                       "EFA on cards 1-16 match the catalog")
+    assert checks["add-on coredns"]["detail"] == "default v1.12.3-eksbuild.1 for Kubernetes 1.34"
+
+
+def test_human_table_lists_the_new_rows(aws, run):
+    expect_identity(aws)
+    expect_reservation(aws, state="active", end=NOW + timedelta(days=2))
+    expect_node_group(aws)
+    expect_offered(aws)
+    expect_facts_and_addons(aws)
+    expect_bootstrap(aws)
+    result = run("preflight", "--env", "example")
+    assert result.code == ExitCode.OK
+    lines = result.stdout.splitlines()
+    assert lines[0].split() == ["check", "result", "detail", "fix"]
+    assert any(line.startswith("instance type facts") and " PASS " in line for line in lines)
+    assert any(line.startswith("add-on vpc-cni") for line in lines)
+    assert lines[-1] == "Preflight passed."
 
 
 def test_credentials_of_another_account_stop_the_run(aws, run):
@@ -70,7 +212,9 @@ def test_credentials_of_another_account_stop_the_run(aws, run):
 def test_reservation_in_another_zone_fails_with_the_fix(aws, run):
     expect_identity(aws)
     expect_reservation(aws, state="active", zone="us-west-2b", end=NOW + timedelta(days=2))
+    expect_node_group(aws)
     expect_offered(aws)
+    expect_facts_and_addons(aws)
     expect_bootstrap(aws)
     result = run("preflight", "--env", "example", "--json")
     assert result.code == ExitCode.CHECK_FAILED
@@ -87,17 +231,23 @@ def test_reservation_in_another_zone_fails_with_the_fix(aws, run):
 def test_reservation_window(aws, run, state, end, status):
     expect_identity(aws)
     expect_reservation(aws, state=state, end=end)
+    if state == "active":
+        expect_node_group(aws)
     expect_offered(aws)
+    expect_facts_and_addons(aws)
     expect_bootstrap(aws)
     result = run("preflight", "--env", "example", "--json")
     assert rows(result)["state and time window"]["status"] == status
+    assert ("GPU node group updates" in rows(result)) == (state == "active")
     assert result.code == (ExitCode.CHECK_FAILED if status == "fail" else ExitCode.OK)
 
 
 def test_mismatched_instance_count_and_missing_bootstrap_and_offering(aws, run):
     expect_identity(aws)
     expect_reservation(aws, state="active", count=2, end=NOW + timedelta(days=2))
+    expect_node_group(aws)
     expect_offered(aws, offered=False)
+    expect_facts_and_addons(aws)
     expect_bootstrap(aws, exists=False)
     result = run("preflight", "--env", "example", "--json")
     checks = rows(result)
@@ -111,9 +261,11 @@ def test_missing_reservation(aws, run):
     expect_identity(aws)
     aws.stub("ec2").add_client_error("describe_capacity_reservations", **client_error("InvalidCapacityReservationId.NotFound"))
     expect_offered(aws)
+    expect_facts_and_addons(aws)
     expect_bootstrap(aws)
     result = run("preflight", "--env", "example", "--json")
     assert rows(result)["reservation exists"]["status"] == "fail"
+    assert "GPU node group updates" not in rows(result)
 
 
 def test_no_credentials_is_an_error_not_a_row(run, aws):
@@ -144,16 +296,26 @@ def expect_plan(aws, zone="us-west-2a", instance_type="ml.p6-b300.48xlarge", sta
 def test_hyperpod_environment_checks_its_training_plan(aws, run):
     expect_identity(aws)
     expect_plan(aws)
+    expect_facts_and_addons(aws, hyperpod=True)
     expect_bootstrap(aws)
     result = run("preflight", "--env", "example-hyperpod", "--json")
     assert result.code == ExitCode.OK, result.stdout
+    assert {c["status"] for c in result.json["checks"]} == {"pass"}
     assert list(rows(result)) == ["credentials", "training plan exists", "instance type and count", "availability zone",
-                                  "state and time window", "CDK bootstrap"]
+                                  "state and time window", "instance type facts", "add-on vpc-cni", "add-on kube-proxy",
+                                  "add-on eks-pod-identity-agent", "add-on coredns", "add-on cert-manager",
+                                  "add-on metrics-server", "add-on aws-mountpoint-s3-csi-driver",
+                                  "add-on aws-fsx-csi-driver", "add-on amazon-sagemaker-hyperpod-inference",
+                                  "CDK bootstrap"]
+    operator = rows(result)["add-on amazon-sagemaker-hyperpod-inference"]
+    assert operator["detail"] == ("v1.0.0-eksbuild.1 is offered for Kubernetes 1.34; "
+                                  "the configuration matches its schema")
 
 
 def test_training_plan_for_another_instance_type_and_zone(aws, run):
     expect_identity(aws)
     expect_plan(aws, zone="us-west-2b", instance_type="ml.p5en.48xlarge")
+    expect_facts_and_addons(aws, hyperpod=True)
     expect_bootstrap(aws)
     result = run("preflight", "--env", "example-hyperpod", "--json")
     assert result.code == ExitCode.CHECK_FAILED
@@ -166,6 +328,229 @@ def test_training_plan_for_another_instance_type_and_zone(aws, run):
 def test_expired_training_plan(aws, run):
     expect_identity(aws)
     expect_plan(aws, status="Expired", end=NOW - timedelta(days=1))
+    expect_facts_and_addons(aws, hyperpod=True)
     expect_bootstrap(aws)
     result = run("preflight", "--env", "example-hyperpod", "--json")
     assert rows(result)["state and time window"]["status"] == "fail"
+
+
+# --- instance type facts: what EC2 says about the GPU instance type against deployment_config/catalog.py ---------------
+
+def preflight_eks(aws, run, *, node_group: int | None = None, instance_type: dict | None = None, addons=None,
+                  state: str = "active") -> dict[str, dict]:
+    """Run an EKS preflight whose answers are all good except the ones given."""
+    expect_identity(aws)
+    expect_reservation(aws, state=state, end=NOW + timedelta(days=2))
+    if state == "active":
+        expect_node_group(aws, node_group)
+    expect_offered(aws)
+    expect_instance_type(aws, **(instance_type or {}))
+    (addons or expect_addons)(aws)
+    expect_bootstrap(aws)
+    result = run("preflight", "--env", "example", "--json")
+    return rows(result) | {"_code": result.code}
+
+
+def test_instance_type_facts_fail_when_ec2_puts_efa_on_card_0_and_gpu_memory_differs(aws, run):
+    checks = preflight_eks(aws, run, instance_type={"efa_cards": range(0, 17), "gpu_memory_mib": 281600})
+    assert checks["_code"] == ExitCode.CHECK_FAILED
+    facts = checks["instance type facts"]
+    assert facts["status"] == "fail"
+    assert "network cards with EFA: EC2 says 0-16, the project assumes 1-16" in facts["detail"]
+    assert "memory per GPU: EC2 says 281600 MiB, the project assumes 275040 MiB" in facts["detail"]
+    assert "GPUs:" not in facts["detail"] and "network cards: " not in facts["detail"]
+    assert facts["fix"].startswith("the launch template would be rejected or miss devices: correct "
+                                   "deployment_config/catalog.py from `aws ec2 describe-instance-types "
+                                   "--instance-types p6-b300.48xlarge`")
+    assert "efa-acc-inst-types" in facts["fix"]
+
+
+def test_instance_type_facts_fail_on_gpu_and_card_counts(aws, run):
+    checks = preflight_eks(aws, run, instance_type={"gpus": 4, "cards": 16, "efa_cards": range(1, 16)})
+    detail = checks["instance type facts"]["detail"]
+    assert "GPUs: EC2 says 4, the project assumes 8" in detail
+    assert "network cards: EC2 says 16, the project assumes 17" in detail
+    assert "network cards with EFA: EC2 says 1-15, the project assumes 1-16" in detail
+
+
+def test_instance_type_unknown_to_ec2_fails(aws, run):
+    expect_identity(aws)
+    expect_reservation(aws, state="scheduled", end=NOW + timedelta(days=3))
+    expect_offered(aws)
+    aws.stub("ec2").add_client_error("describe_instance_types", expected_params={"InstanceTypes": [P6_B300]},
+                                     **client_error("InvalidInstanceType",
+                                                    "The following supplied instance types do not exist: "
+                                                    "[p6-b300.48xlarge]"))
+    expect_addons(aws)
+    expect_bootstrap(aws)
+    result = run("preflight", "--env", "example", "--json")
+    facts = rows(result)["instance type facts"]
+    assert result.code == ExitCode.CHECK_FAILED
+    assert facts["status"] == "fail" and facts["detail"] == "EC2 does not know p6-b300.48xlarge in us-west-2"
+    assert "aws ec2 describe-instance-types --instance-types p6-b300.48xlarge --region us-west-2" in facts["fix"]
+
+
+def test_instance_type_facts_warn_when_ec2_does_not_report_interface_types(aws, run):
+    checks = preflight_eks(aws, run, instance_type={"interface_types": False})
+    facts = checks["instance type facts"]
+    assert facts["status"] == "warn" and "the project assumes 1-16" in facts["detail"]
+
+
+def test_hyperpod_instance_type_facts_use_the_ec2_name_and_fail_on_a_difference(aws, run):
+    expect_identity(aws)
+    expect_plan(aws)
+    expect_instance_type(aws, efa_cards=range(0, 17))  # asked for p6-b300.48xlarge, not ml.p6-b300.48xlarge
+    expect_addons(aws, hyperpod=True)
+    expect_bootstrap(aws)
+    result = run("preflight", "--env", "example-hyperpod", "--json")
+    assert result.code == ExitCode.CHECK_FAILED
+    assert "EC2 says 0-16, the project assumes 1-16" in rows(result)["instance type facts"]["detail"]
+
+
+@pytest.mark.parametrize("cards, text", [((1, 2, 3, 5, 7, 8), "1-3, 5, 7-8"), ((0,), "0"), ((), "none")])
+def test_card_ranges(cards, text):
+    assert preflight._card_ranges(cards) == text
+
+
+# --- add-ons: offered for the cluster's Kubernetes version, configuration valid against the add-on's schema ------------
+
+def test_addon_not_offered_for_the_kubernetes_version_fails(aws, run):
+    def addons(aws):
+        expect_addon_versions(aws, "vpc-cni", {"addons": []})
+        for name in ("kube-proxy", "eks-pod-identity-agent", "coredns"):
+            expect_addon_versions(aws, name, addon_versions(name, DEFAULTS[name], default=DEFAULTS[name][-1]))
+
+    checks = preflight_eks(aws, run, addons=addons)
+    assert checks["_code"] == ExitCode.CHECK_FAILED
+    cni = checks["add-on vpc-cni"]
+    assert cni["status"] == "fail" and cni["detail"] == "vpc-cni is not offered for Kubernetes 1.34 in us-west-2"
+    assert "aws eks describe-addon-versions --addon-name vpc-cni" in cni["fix"]
+    assert checks["add-on coredns"]["status"] == "pass"
+
+
+def test_addon_versions_follow_next_token(aws, run):
+    def addons(aws):
+        expect_addon_versions(aws, "vpc-cni", {**addon_versions("vpc-cni", ["v1.20.4-eksbuild.2"]), "nextToken": "page-2"})
+        expect_addon_versions(aws, "vpc-cni", addon_versions("vpc-cni", ["v1.19.6-eksbuild.7"], default="v1.19.6-eksbuild.7"),
+                              token="page-2")
+        for name in ("kube-proxy", "eks-pod-identity-agent", "coredns"):
+            expect_addon_versions(aws, name, addon_versions(name, DEFAULTS[name], default=DEFAULTS[name][-1]))
+
+    checks = preflight_eks(aws, run, addons=addons)
+    assert checks["add-on vpc-cni"] == {"check": "add-on vpc-cni", "status": "pass",
+                                        "detail": "default v1.19.6-eksbuild.7 for Kubernetes 1.34", "fix": ""}
+
+
+def test_addon_versions_for_another_kubernetes_version_do_not_count(aws, run):
+    def addons(aws):
+        expect_addon_versions(aws, "vpc-cni", addon_versions("vpc-cni", ["v1.20.4-eksbuild.2"], kubernetes="1.33"))
+        for name in ("kube-proxy", "eks-pod-identity-agent", "coredns"):
+            expect_addon_versions(aws, name, addon_versions(name, DEFAULTS[name], default=DEFAULTS[name][-1]))
+
+    assert preflight_eks(aws, run, addons=addons)["add-on vpc-cni"]["status"] == "fail"
+
+
+def expect_hyperpod_addons(aws, offered: dict[str, list[str]] | None = None, schema: dict = OPERATOR_SCHEMA,
+                           configuration_version: str | None = INFERENCE_OPERATOR.version) -> None:
+    for name, versions in DEFAULTS.items():
+        expect_addon_versions(aws, name, addon_versions(name, versions, default=versions[-1]))
+    for name, versions in {**PINNED, **(offered or {})}.items():
+        expect_addon_versions(aws, name, addon_versions(name, versions, default=versions[0]))
+    if configuration_version:
+        expect_addon_configuration(aws, INFERENCE_OPERATOR.name, configuration_version, schema)
+
+
+def preflight_hyperpod(aws, run, **addons) -> dict[str, dict]:
+    expect_identity(aws)
+    expect_plan(aws)
+    expect_instance_type(aws)
+    expect_hyperpod_addons(aws, **addons)
+    expect_bootstrap(aws)
+    result = run("preflight", "--env", "example-hyperpod", "--json")
+    return rows(result) | {"_code": result.code}
+
+
+def test_pinned_addon_version_not_offered_lists_the_newest_five(aws, run):
+    offered = [f"v1.{minor}.0-eksbuild.1" for minor in (12, 18, 15, 14, 19, 16, 13)]  # in no particular order
+    checks = preflight_hyperpod(aws, run, offered={"cert-manager": offered})
+    assert checks["_code"] == ExitCode.CHECK_FAILED
+    cert = checks["add-on cert-manager"]
+    assert cert["status"] == "fail"
+    assert cert["detail"] == ("v1.18.2-eksbuild.2 is not offered for Kubernetes 1.34; offered: v1.19.0-eksbuild.1, "
+                              "v1.18.0-eksbuild.1, v1.16.0-eksbuild.1, v1.15.0-eksbuild.1, v1.14.0-eksbuild.1 (and 2 older)")
+    assert "deployment_config/addons.py" in cert["fix"]
+
+
+def test_operator_version_not_offered_skips_its_configuration(aws, run):
+    checks = preflight_hyperpod(aws, run, offered={INFERENCE_OPERATOR.name: ["v1.0.1-eksbuild.1"]},
+                                configuration_version=None)
+    operator = checks["add-on amazon-sagemaker-hyperpod-inference"]
+    assert operator["status"] == "fail" and "offered: v1.0.1-eksbuild.1" in operator["detail"]
+
+
+def test_operator_configuration_missing_a_required_key_fails_with_its_json_path(aws, run):
+    schema = json.loads(json.dumps(OPERATOR_SCHEMA))
+    schema["required"].append("region")
+    schema["properties"]["region"] = {"type": "string"}
+    schema["properties"]["keda"]["properties"]["enabled"] = {"type": "string"}
+    checks = preflight_hyperpod(aws, run, schema=schema)
+    assert checks["_code"] == ExitCode.CHECK_FAILED
+    operator = checks["add-on amazon-sagemaker-hyperpod-inference"]
+    assert operator["status"] == "fail"
+    assert operator["detail"] == ("v1.0.0-eksbuild.1 is offered for Kubernetes 1.34, but its configuration does not "
+                                  "match the add-on's schema: $: 'region' is a required property; "
+                                  "$.keda.enabled: True is not of type 'string'")
+    assert operator["fix"].startswith("correct the configuration in deployment_config/addons.py from "
+                                      "`aws eks describe-addon-configuration --addon-name "
+                                      "amazon-sagemaker-hyperpod-inference --addon-version v1.0.0-eksbuild.1`")
+
+
+def test_operator_configuration_with_a_key_the_schema_does_not_know_fails(aws):
+    """additionalProperties: false at the top and under alb.serviceAccount: a misspelt key is an error, not ignored."""
+    env = load_environment(CONFIG_DIR, "example-hyperpod")
+    pin = AddonPin(INFERENCE_OPERATOR.name, INFERENCE_OPERATOR.version, "test")
+    expect_addon_versions(aws, pin.name, addon_versions(pin.name, PINNED[pin.name]))
+    expect_addon_configuration(aws, pin.name, pin.version, OPERATOR_SCHEMA)
+    configuration = {"executionRoleArn": "arn:aws:iam::123456789012:role/SageMakerHyperPodInference-x",
+                     "tlsCertificateS3Bucket": "x-tls-certificates",
+                     "hyperpodClusterArn": "arn:aws:sagemaker:us-west-2:123456789012:cluster/abcdefgh1234",
+                     "tlsCertificateBucket": "x", "alb": {"serviceAccount": {"create": True, "role": "r"}}}
+    check = preflight._addon(aws.aws("us-west-2"), env, pin, configuration)
+    assert check.status is preflight.Status.FAIL
+    assert "$: Additional properties are not allowed ('tlsCertificateBucket' was unexpected)" in check.detail
+    assert "$.alb.serviceAccount: Additional properties are not allowed ('role' was unexpected)" in check.detail
+
+
+def test_schema_with_another_draft_is_validated_with_that_draft(aws):
+    env = load_environment(CONFIG_DIR, "example-hyperpod")
+    pin = AddonPin(INFERENCE_OPERATOR.name, INFERENCE_OPERATOR.version, "test")
+    schema = {"$schema": "https://json-schema.org/draft/2020-12/schema", "type": "object",
+              "properties": {"replicas": {"type": "integer", "exclusiveMinimum": 0}}}
+    expect_addon_versions(aws, pin.name, addon_versions(pin.name, PINNED[pin.name]))
+    expect_addon_configuration(aws, pin.name, pin.version, schema)
+    check = preflight._addon(aws.aws("us-west-2"), env, pin, {"replicas": 0})
+    assert check.status is preflight.Status.FAIL and "$.replicas: 0 is less than or equal to" in check.detail
+
+
+# --- GPU node group updates: a managed node group on a Capacity Block is updated only at desired size 0 ----------------
+
+def test_running_gpu_node_group_warns_that_the_gpu_nodes_stack_cannot_change(aws, run):
+    checks = preflight_eks(aws, run, node_group=1)
+    assert checks["_code"] == ExitCode.OK  # a warning, not a failure
+    group = checks["GPU node group updates"]
+    assert group["status"] == "warn"
+    assert ("a managed node group on a Capacity Block can only be updated at desired size 0: a change to the "
+            "example-gpu-nodes stack (launch template, AMI, labels, taints, size) during the block fails") in group["detail"]
+    assert "npx cdk deploy example-serving --exclusively -c env=example" in group["fix"]
+    assert ("aws eks update-nodegroup-config --cluster-name example-llm --nodegroup-name gpu-capacity-block "
+            "--scaling-config desiredSize=0") in group["fix"]
+
+
+def test_gpu_node_group_at_size_0_can_be_updated(aws, run):
+    group = preflight_eks(aws, run, node_group=0)["GPU node group updates"]
+    assert group["status"] == "pass" and "desired size 0" in group["detail"]
+
+
+def test_no_gpu_node_group_row_before_the_block_is_active(aws, run):
+    checks = preflight_eks(aws, run, state="scheduled")
+    assert "GPU node group updates" not in checks

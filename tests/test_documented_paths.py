@@ -1,0 +1,87 @@
+"""Paths the README documents beyond the default app, each synthesized with cdk-nag (synthesis fails on a finding).
+
+One synthesis for the module: a pipeline in us-east-1 (the cross-region path) whose one stage is a variant of
+config/example.yaml with the weights on S3 and one more vLLM argument (tests/configs/). The HyperPod operator stack
+with S3 weights is built on its own, on an imported cluster.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from pathlib import Path
+
+import pytest
+
+TEST_CONFIGS = Path(__file__).resolve().parent / "configs"
+
+
+@pytest.fixture(scope="module")
+def cross_region_pipeline(tmp_path_factory):
+    from app import build_pipeline
+    from deployment_config.pipeline import load_pipeline
+
+    config = load_pipeline(TEST_CONFIGS, "cross-region")
+    app, stack = build_pipeline(config, outdir=str(tmp_path_factory.mktemp("cross-region.out")))
+    assembly = app.synth()  # raises on an unacknowledged cdk-nag finding
+    stage = assembly.get_nested_assembly(f"assembly-{stack.stack_name}-example")
+    return assembly, {s.stack_name: s.template for s in stage.stacks}
+
+
+def test_a_pipeline_in_another_region_synthesizes_with_its_replication_bucket(cross_region_pipeline):
+    assembly, _ = cross_region_pipeline
+    support = [s for s in assembly.stacks if s.stack_name != "llm-serving-pipeline-cross-region"]
+    (support_stack,) = support
+    assert support_stack.environment.region == "us-west-2"
+    buckets = [r for r in support_stack.template["Resources"].values() if r["Type"] == "AWS::S3::Bucket"]
+    assert len(buckets) == 1  # CodePipeline's replication bucket, acknowledged with a reason
+    report = json.loads((Path(assembly.directory) / "validation-report.json").read_text())
+    aws_solutions = {p["pluginName"]: p for p in report["pluginReports"]}["AwsSolutions"]
+    assert aws_solutions["violations"] == []
+
+
+def test_s3_weights_on_eks_synthesize_with_a_reader_of_the_prefix_only(cross_region_pipeline):
+    _, stage = cross_region_pipeline
+    policies = [r["Properties"]["PolicyDocument"] for r in stage["example-serving"]["Resources"].values()
+                if r["Type"] == "AWS::IAM::Policy"]
+    (policy,) = policies
+    resources = json.dumps([s["Resource"] for s in policy["Statement"]])
+    assert "example-weights/moonshotai/Kimi-K3/*" in resources
+
+
+def test_a_serving_change_leaves_the_gpu_node_group_untouched(cross_region_pipeline, synthesized):
+    # given the default app and a variant that changes only serving (weights from S3, one more vLLM argument)
+    _, stage = cross_region_pipeline
+    # then the GPU nodes stack deploys the same resources: a Capacity Block node group can only be updated at
+    # desired size 0, and a serving change must never try
+    assert stage["example-gpu-nodes"]["Resources"] == synthesized.template("gpu-nodes")["Resources"]
+    # while the serving stack did change
+    assert stage["example-serving"]["Resources"] != synthesized.template("serving")["Resources"]
+
+
+def test_s3_weights_on_hyperpod_synthesize(hyperpod_env, tmp_path):
+    import aws_cdk as cdk
+    from aws_cdk import aws_eks_v2 as eks
+    from aws_cdk import aws_iam as iam
+
+    from app import checked_app
+    from deployment_config.model import WeightSource
+    from stacks.inference_operator_stack import InferenceOperatorStack
+
+    model = dataclasses.replace(hyperpod_env.model, weight_source=WeightSource.S3,
+                                s3_uri="s3://example-weights/moonshotai/Kimi-K3/")
+    env_config = dataclasses.replace(hyperpod_env, model=model)
+    app = checked_app(str(tmp_path))
+    environment = cdk.Environment(account=env_config.account, region=env_config.region)
+    clusters = cdk.Stack(app, "Clusters", env=environment)
+    cluster = eks.Cluster.from_cluster_attributes(clusters, "Cluster", cluster_name=env_config.cluster_name)
+    provider = iam.OpenIdConnectProvider.from_open_id_connect_provider_arn(
+        clusters, "Oidc", "arn:aws:iam::123456789012:oidc-provider/oidc.eks.us-west-2.amazonaws.com/id/EXAMPLE")
+    stack = InferenceOperatorStack(app, "Operator", env=environment, env_config=env_config, cluster=cluster,
+                                   oidc_provider=provider,
+                                   hyperpod_cluster_arn="arn:aws:sagemaker:us-west-2:123456789012:cluster/abcdefgh1234")
+    template = app.synth().get_stack_by_name(stack.stack_name).template  # raises on an unacknowledged finding
+    statements = [s for r in template["Resources"].values() if r["Type"] == "AWS::IAM::Policy"
+                  for s in r["Properties"]["PolicyDocument"]["Statement"]]
+    reads = [s for s in statements if s["Action"] == "s3:GetObject"]
+    assert any("example-weights/moonshotai/Kimi-K3/*" in json.dumps(s["Resource"]) for s in reads)

@@ -7,6 +7,7 @@ from aws_cdk import aws_ec2 as ec2
 from aws_cdk import aws_eks_v2 as eks
 from constructs import Construct
 
+from cdk_constructs.destroy_waiter import DestroyWaiter
 from cdk_constructs.hyperpod_cluster import HyperPodCluster
 from deployment_config.model import EnvironmentConfig
 
@@ -31,6 +32,12 @@ class HyperPodClusterStack(cdk.Stack):
             volume_size_gb=hyperpod.volume_size_gb,
         )
         self.cluster_arn = self.hyperpod.cluster.attr_cluster_arn
+        # CloudFormation does not wait for the network interfaces SageMaker made for the instances: on destroy, this
+        # waiter (deleted after the HyperPod cluster) holds the stack until none is left in the VPC, before the network
+        # stack deletes the subnets. The EFA group is on the instances' interfaces only, never on the cluster's own.
+        self.network_interface_waiter = DestroyWaiter(
+            self, "NetworkInterfacesGone", vpc_id=vpc.vpc_id, security_group_ids=[efa_security_group.security_group_id])
+        self.hyperpod.cluster.node.add_dependency(self.network_interface_waiter)
         cdk.CfnOutput(self, "HyperPodClusterArn", value=self.cluster_arn)
         cdk.CfnOutput(self, "WatchNodesCommand", value=(
             f"aws sagemaker list-cluster-nodes --cluster-name {env_config.name}-hyperpod --region {env_config.region}"))

@@ -6,6 +6,7 @@ import aws_cdk as cdk
 from aws_cdk import aws_eks_v2 as eks
 from constructs import Construct
 
+from cdk_constructs.destroy_waiter import DestroyWaiter, load_balancer_controller_tags
 from charts.inference_endpoint_chart import InferenceEndpointSpec
 
 
@@ -19,6 +20,12 @@ class InferenceEndpointStack(cdk.Stack):
         # The operator validates the object; kubectl cannot until the CRD exists, hence no client-side validation.
         self.manifest = eks.KubernetesManifest(self, "InferenceEndpoint", cluster=cluster, manifest=manifests,
                                                overwrite=True, skip_validation=True)
+        # Deleting the object makes the operator's load balancer controller remove the endpoint's load balancer; the
+        # kubectl provider does not wait for that (and swallows a failed delete). This waiter, deleted after the
+        # manifest, holds the stack until no load balancer of the cluster's controller is left.
+        self.load_balancer_waiter = DestroyWaiter(self, "LoadBalancerGone",
+                                                  load_balancer_tags=load_balancer_controller_tags(cluster.cluster_name))
+        self.manifest.node.add_dependency(self.load_balancer_waiter)
         cdk.CfnOutput(self, "EndpointStateCommand", value=(
             f"kubectl get inferenceendpointconfig {spec.name} -n {spec.namespace} -o jsonpath='{{.status.state}}'"))
         cdk.CfnOutput(self, "WaitCommand", value=f"bin/llmops wait inference-endpoint --name {spec.name} "

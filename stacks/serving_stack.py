@@ -9,6 +9,7 @@ from aws_cdk import aws_eks_v2 as eks
 from aws_cdk import aws_iam as iam
 from constructs import Construct
 
+from cdk_constructs.destroy_waiter import DestroyWaiter, service_load_balancer_tags
 from cdk_constructs.nag_acknowledgements import acknowledge_weights_reader
 from charts.serving_spec import VllmServingSpec
 
@@ -25,6 +26,13 @@ class ServingStack(cdk.Stack):
                  manifests: list[dict], **kwargs) -> None:
         super().__init__(scope, id, **kwargs)
         self.manifest = eks.KubernetesManifest(self, "VllmServing", cluster=cluster, manifest=manifests, overwrite=True)
+        # The kubectl provider logs and swallows a failed `kubectl delete`: on destroy, this waiter (deleted after the
+        # manifest) holds the stack until the Service's load balancer is really gone, before the nodes, the cluster
+        # and the VPC it would block.
+        self.load_balancer_waiter = DestroyWaiter(
+            self, "LoadBalancerGone",
+            load_balancer_tags=service_load_balancer_tags(cluster.cluster_name, spec.namespace, spec.name))
+        self.manifest.node.add_dependency(self.load_balancer_waiter)
         # The load balancer's name appears on the Service within a minute or two, long before vLLM is ready.
         hostname = eks.KubernetesObjectValue(
             self, "LoadBalancerHostname", cluster=cluster, object_type="service", object_name=spec.name,

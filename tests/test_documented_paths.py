@@ -40,13 +40,28 @@ def test_a_pipeline_in_another_region_synthesizes_with_its_replication_bucket(cr
     assert aws_solutions["violations"] == []
 
 
-def test_s3_weights_on_eks_synthesize_with_a_reader_of_the_prefix_only(cross_region_pipeline):
+def _resources(template: dict, resource_type: str) -> list[dict]:
+    return [r["Properties"] for r in template["Resources"].values() if r["Type"] == resource_type]
+
+
+def test_s3_weights_on_eks_pod_identity_binds_the_vllm_service_account(cross_region_pipeline):
     _, stage = cross_region_pipeline
-    policies = [r["Properties"]["PolicyDocument"] for r in stage["example-serving"]["Resources"].values()
-                if r["Type"] == "AWS::IAM::Policy"]
-    (policy,) = policies
-    resources = json.dumps([s["Resource"] for s in policy["Statement"]])
-    assert "example-weights/moonshotai/Kimi-K3/*" in resources
+    (association,) = _resources(stage["example-serving"], "AWS::EKS::PodIdentityAssociation")
+    assert association["Namespace"] == "llm-serving"
+    assert association["ServiceAccount"] == "vllm"
+    (role,) = [r for r in _resources(stage["example-serving"], "AWS::IAM::Role")
+               if r["AssumeRolePolicyDocument"]["Statement"][0]["Principal"] == {"Service": "pods.eks.amazonaws.com"}]
+    assert association["RoleArn"]["Fn::GetAtt"][0].startswith("WeightsReaderRole")
+
+
+def test_s3_weights_reader_may_only_list_and_read_the_weights_prefix(cross_region_pipeline):
+    _, stage = cross_region_pipeline
+    (policy,) = [p for p in _resources(stage["example-serving"], "AWS::IAM::Policy")
+                 if "WeightsReader" in json.dumps(p["Roles"])]
+    statements = {json.dumps(s["Action"]): s for s in policy["PolicyDocument"]["Statement"]}
+    assert set(statements) == {'"s3:ListBucket"', '"s3:GetObject"'}
+    assert "example-weights/moonshotai/Kimi-K3/*" in json.dumps(statements['"s3:GetObject"']["Resource"])
+    assert statements['"s3:ListBucket"']["Condition"] == {"StringLike": {"s3:prefix": ["moonshotai/Kimi-K3/*"]}}
 
 
 def test_a_serving_change_leaves_the_gpu_node_group_untouched(cross_region_pipeline, synthesized):

@@ -404,3 +404,24 @@ def test_lifecycle_script_leaves_a_running_kubelet_alone(tmp_path):
     assert not kubelet.is_symlink() and "left in place" in result.stdout
     # containerd was not running: it is not started either
     assert "systemctl start containerd" not in calls.read_text()
+
+
+def test_endpoint_stack_waits_on_destroy_for_the_operators_load_balancer(synthesized_hyperpod):
+    (key, waiter), = synthesized_hyperpod.resources("endpoint", "Custom::DestroyWaiter").items()
+    assert waiter["Properties"]["Kind"] == "LoadBalancersGone"
+    assert '"{\\"elbv2.k8s.aws/cluster\\":\\""' in json.dumps(waiter["Properties"]["Tags"])
+    (manifest,) = synthesized_hyperpod.resources("endpoint", "Custom::AWSCDK-EKS-KubernetesResource").values()
+    assert key in manifest["DependsOn"]
+
+
+def test_hyperpod_stack_waits_on_destroy_for_sagemakers_network_interfaces(synthesized_hyperpod):
+    (key, waiter), = synthesized_hyperpod.resources("hyperpod", "Custom::DestroyWaiter").items()
+    properties = waiter["Properties"]
+    assert properties["Kind"] == "NetworkInterfacesGone"
+    # the instances' EFA group only: the cluster security group is on the control plane's interfaces too
+    (group,) = properties["SecurityGroupIds"]
+    assert "EfaSecurityGroup" in group["Fn::ImportValue"]
+    assert "Vpc" in properties["VpcId"]["Fn::ImportValue"]
+    # CloudFormation deletes the HyperPod cluster first, then waits; the network stack (subnets) goes after this stack
+    (cluster_key, cluster), = synthesized_hyperpod.resources("hyperpod", "AWS::SageMaker::Cluster").items()
+    assert key in cluster["DependsOn"]

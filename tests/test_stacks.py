@@ -222,3 +222,25 @@ def test_every_stack_carries_the_configured_tags(synthesized, default_env):
     for unit in ("network", "cluster", "gpu-nodes", "serving"):
         artifact = synthesized.manifest["artifacts"][default_env.stack_name(unit)]
         assert artifact["properties"]["tags"] == dict(default_env.tags)
+
+
+# --- destroy: the Service's load balancer is gone before the nodes, the cluster and the VPC ----------------------
+
+def _waiters(view, unit: str) -> dict[str, dict]:
+    return view.resources(unit, "Custom::DestroyWaiter")
+
+
+def test_serving_stack_waits_on_destroy_for_the_services_load_balancer(synthesized):
+    (key, waiter), = _waiters(synthesized, "serving").items()
+    properties = waiter["Properties"]
+    assert properties["Kind"] == "LoadBalancersGone"
+    # the tags the AWS cloud provider puts on the Service's NLB, with the cluster's name filled in at deploy time
+    separator, parts = properties["Tags"]["Fn::Join"]
+    tags = json.loads(separator.join(p if isinstance(p, str) else "CLUSTER" for p in parts))
+    assert tags == {"kubernetes.io/service-name": "llm-serving/vllm", "kubernetes.io/cluster/CLUSTER": "owned"}
+    assert "example-cluster" in json.dumps(parts)
+    # the manifest depends on the waiter: CloudFormation deletes the manifest first, then waits in the waiter
+    (manifest,) = synthesized.resources("serving", "Custom::AWSCDK-EKS-KubernetesResource").values()
+    assert key in manifest["DependsOn"]
+    # and the waiter polls through the Provider framework's is-complete loop
+    synthesized.assertions("serving").resource_count_is("AWS::StepFunctions::StateMachine", 1)

@@ -1,0 +1,380 @@
+"""DestroyWaiter: on delete, the stack waits until load balancers or network interfaces created outside
+CloudFormation are gone, and gives up with a list of what is left and the commands to delete it.
+
+The handler runs against botocore Stubbers (each request is checked against the real API model); the construct is
+synthesized once, by the app's checked App, so that cdk-nag fails the synthesis on any finding left unacknowledged.
+"""
+
+from __future__ import annotations
+
+import json
+
+import boto3
+import botocore.session
+import pytest
+from botocore.stub import Stubber
+
+from cdk_constructs.destroy_waiters import handler
+
+REGION = "us-west-2"
+CLUSTER = "llm"
+SERVICE_TAGS = {"kubernetes.io/service-name": "llm-serving/vllm", f"kubernetes.io/cluster/{CLUSTER}": "owned"}
+VPC = "vpc-0123456789abcdef0"
+GROUPS = ["sg-0aaaaaaaaaaaaaaaa", "sg-0bbbbbbbbbbbbbbbb"]
+#: One botocore session for the module: it caches the service models, which are slow to load (EC2's especially).
+_BOTOCORE = botocore.session.get_session()
+
+
+def lb_arn(name: str) -> str:
+    return f"arn:aws:elasticloadbalancing:{REGION}:123456789012:loadbalancer/net/{name}/0123456789abcdef"
+
+
+def load_balancer(name: str) -> dict:
+    return {"LoadBalancerArn": lb_arn(name), "LoadBalancerName": name, "Type": "network"}
+
+
+def tag_description(name: str, tags: dict[str, str]) -> dict:
+    """A DescribeTags item; an untagged load balancer's has no Tags (the API model allows no empty list)."""
+    description = {"ResourceArn": lb_arn(name)}
+    if tags:
+        description["Tags"] = [{"Key": k, "Value": v} for k, v in tags.items()]
+    return description
+
+
+def lb_event(request_type: str, **extra) -> dict:
+    return {"RequestType": request_type, "PhysicalResourceId": "DestroyWaiter-LoadBalancersGone-x",
+            "ResourceProperties": {"ServiceToken": "arn:aws:lambda:fn", "Kind": "LoadBalancersGone",
+                                   "Tags": json.dumps(SERVICE_TAGS)}, **extra}
+
+
+def eni_event(request_type: str, **extra) -> dict:
+    return {"RequestType": request_type, "PhysicalResourceId": "DestroyWaiter-NetworkInterfacesGone-x",
+            "ResourceProperties": {"ServiceToken": "arn:aws:lambda:fn", "Kind": "NetworkInterfacesGone", "VpcId": VPC,
+                                   "SecurityGroupIds": GROUPS}, **extra}
+
+
+ENI_FILTERS = [{"Name": "vpc-id", "Values": [VPC]}, {"Name": "group-id", "Values": GROUPS}]
+
+
+@pytest.fixture
+def stubs(monkeypatch):
+    """The handler's clients, stubbed; a request without a queued response fails the test."""
+    stubbers: dict[str, Stubber] = {}
+    for service in ("elbv2", "ec2"):
+        client = boto3.session.Session(botocore_session=_BOTOCORE).client(
+            service, region_name=REGION, aws_access_key_id="testing", aws_secret_access_key="testing")
+        stubbers[service] = Stubber(client)
+        stubbers[service].activate()
+    monkeypatch.setattr(handler, "client", lambda service: stubbers[service].client)
+    monkeypatch.setenv("AWS_REGION", REGION)
+    monkeypatch.delenv(handler.GIVE_UP_AFTER_ENV, raising=False)
+    yield stubbers
+    for stubber in stubbers.values():
+        stubber.assert_no_pending_responses()
+
+
+# ---------------------------------------------------------------------------------------------------- load balancers
+
+
+def test_delete_waits_while_a_load_balancer_with_all_tags_remains_and_names_it(stubs, capsys):
+    # given: the Service's NLB is still there, beside another Service's NLB of the same cluster
+    stubs["elbv2"].add_response("describe_load_balancers",
+                                {"LoadBalancers": [load_balancer("a1b2c3"), load_balancer("other")]}, {})
+    stubs["elbv2"].add_response("describe_tags", {"TagDescriptions": [
+        tag_description("a1b2c3", {**SERVICE_TAGS, "extra": "tag"}),
+        tag_description("other", {**SERVICE_TAGS, "kubernetes.io/service-name": "llm-serving/other"}),
+    ]}, {"ResourceArns": [lb_arn("a1b2c3"), lb_arn("other")]})
+
+    # when
+    result = handler.is_complete(lb_event("Delete"), None)
+
+    # then: not complete, and the last log line names it with the command that deletes it
+    assert result == {"IsComplete": False}
+    last_line = capsys.readouterr().out.strip().splitlines()[-1]
+    assert "a1b2c3" in last_line
+    assert f"aws elbv2 delete-load-balancer --load-balancer-arn {lb_arn('a1b2c3')} --region {REGION}" in last_line
+    assert lb_arn("other") not in last_line
+
+
+def test_delete_completes_when_remaining_load_balancers_carry_only_some_of_the_tags(stubs, capsys):
+    # given: a load balancer of the same cluster but of no such service, and one of the service in another cluster
+    stubs["elbv2"].add_response("describe_load_balancers",
+                                {"LoadBalancers": [load_balancer("cluster-only"), load_balancer("service-only")]}, {})
+    stubs["elbv2"].add_response("describe_tags", {"TagDescriptions": [
+        tag_description("cluster-only", {f"kubernetes.io/cluster/{CLUSTER}": "owned"}),
+        tag_description("service-only", {"kubernetes.io/service-name": "llm-serving/vllm",
+                                          "kubernetes.io/cluster/other": "owned"}),
+    ]}, {"ResourceArns": [lb_arn("cluster-only"), lb_arn("service-only")]})
+
+    # when / then
+    assert handler.is_complete(lb_event("Delete"), None) == {"IsComplete": True}
+    assert "delete-load-balancer" not in capsys.readouterr().out
+
+
+def test_delete_reads_every_page_of_load_balancers_and_tags_them_twenty_at_a_time(stubs, capsys):
+    # given: 25 load balancers over two pages; the matching one is in the second DescribeTags batch
+    names = [f"lb{i:02d}" for i in range(25)]
+    stubs["elbv2"].add_response("describe_load_balancers",
+                                {"LoadBalancers": [load_balancer(n) for n in names[:15]], "NextMarker": "page-2"}, {})
+    stubs["elbv2"].add_response("describe_load_balancers",
+                                {"LoadBalancers": [load_balancer(n) for n in names[15:]]}, {"Marker": "page-2"})
+    stubs["elbv2"].add_response("describe_tags", {"TagDescriptions": [tag_description(n, {}) for n in names[:20]]},
+                                {"ResourceArns": [lb_arn(n) for n in names[:20]]})
+    stubs["elbv2"].add_response("describe_tags", {"TagDescriptions": [
+        tag_description(n, SERVICE_TAGS if n == "lb22" else {}) for n in names[20:]]},
+        {"ResourceArns": [lb_arn(n) for n in names[20:]]})
+
+    # when
+    result = handler.is_complete(lb_event("Delete"), None)
+
+    # then
+    assert result == {"IsComplete": False}
+    out = capsys.readouterr().out
+    assert lb_arn("lb22") in out
+    assert "1 load balancer(s)" in out
+
+
+def test_delete_completes_when_no_load_balancer_exists_without_describing_tags(stubs):
+    stubs["elbv2"].add_response("describe_load_balancers", {"LoadBalancers": []}, {})
+
+    assert handler.is_complete(lb_event("Delete"), None) == {"IsComplete": True}
+
+
+def test_a_load_balancer_deleted_between_the_two_calls_means_look_again_not_fail(stubs):
+    # given: the load balancer disappears after it was listed, before its tags are read
+    stubs["elbv2"].add_response("describe_load_balancers", {"LoadBalancers": [load_balancer("a1b2c3")]}, {})
+    stubs["elbv2"].add_client_error("describe_tags", service_error_code="LoadBalancerNotFound", http_status_code=400)
+
+    # when / then: the next poll decides (an exception here would fail the stack's delete at once)
+    assert handler.is_complete(lb_event("Delete"), None) == {"IsComplete": False}
+
+
+def test_access_denied_fails_at_once_instead_of_waiting_half_an_hour(stubs):
+    stubs["elbv2"].add_client_error("describe_load_balancers", service_error_code="AccessDenied", http_status_code=403)
+
+    with pytest.raises(handler.ClientError, match="AccessDenied"):
+        handler.is_complete(lb_event("Delete"), None)
+
+
+def test_matching_arns_need_every_wanted_tag_with_its_value():
+    load_balancers = [load_balancer("all"), load_balancer("wrong-value"), load_balancer("untagged")]
+    descriptions = [tag_description("all", SERVICE_TAGS),
+                    tag_description("wrong-value", {**SERVICE_TAGS, f"kubernetes.io/cluster/{CLUSTER}": "shared"})]
+
+    assert handler.matching_load_balancer_arns(load_balancers, descriptions, SERVICE_TAGS) == [lb_arn("all")]
+
+
+# ---------------------------------------------------------------------------------------------------- give up
+
+
+def test_after_the_give_up_time_the_error_names_what_is_left_and_how_to_delete_it(stubs, monkeypatch, capsys):
+    # given: the delete started 29 minutes ago and the NLB is still there
+    monkeypatch.setenv(handler.GIVE_UP_AFTER_ENV, "1740")
+    stubs["elbv2"].add_response("describe_load_balancers", {"LoadBalancers": [load_balancer("a1b2c3")]}, {})
+    stubs["elbv2"].add_response("describe_tags", {"TagDescriptions": [tag_description("a1b2c3", SERVICE_TAGS)]},
+                                {"ResourceArns": [lb_arn("a1b2c3")]})
+    event = lb_event("Delete", **{handler.DELETE_STARTED_AT: 1000.0})
+
+    # when / then: the error (which CloudFormation shows as the reason) carries the list, not "Operation timed out"
+    with pytest.raises(handler.StillThere) as error:
+        handler.is_complete(event, None, now=lambda: 1000.0 + 1740)
+    assert f"aws elbv2 delete-load-balancer --load-balancer-arn {lb_arn('a1b2c3')}" in str(error.value)
+    assert lb_arn("a1b2c3") in capsys.readouterr().out.strip().splitlines()[-1]
+
+
+def test_before_the_give_up_time_the_waiter_keeps_waiting(stubs, monkeypatch):
+    monkeypatch.setenv(handler.GIVE_UP_AFTER_ENV, "1740")
+    stubs["elbv2"].add_response("describe_load_balancers", {"LoadBalancers": [load_balancer("a1b2c3")]}, {})
+    stubs["elbv2"].add_response("describe_tags", {"TagDescriptions": [tag_description("a1b2c3", SERVICE_TAGS)]},
+                                {"ResourceArns": [lb_arn("a1b2c3")]})
+    event = lb_event("Delete", **{handler.DELETE_STARTED_AT: 1000.0})
+
+    assert handler.is_complete(event, None, now=lambda: 1000.0 + 1739) == {"IsComplete": False}
+
+
+def test_a_long_list_is_cut_to_fit_cloudformations_response_but_the_log_keeps_it_all(stubs, monkeypatch, capsys):
+    monkeypatch.setenv(handler.GIVE_UP_AFTER_ENV, "0")
+    names = [f"lb{i:02d}" for i in range(20)]
+    stubs["elbv2"].add_response("describe_load_balancers", {"LoadBalancers": [load_balancer(n) for n in names]}, {})
+    stubs["elbv2"].add_response("describe_tags", {"TagDescriptions": [tag_description(n, SERVICE_TAGS) for n in names]},
+                                {"ResourceArns": [lb_arn(n) for n in names]})
+
+    with pytest.raises(handler.StillThere) as error:
+        handler.is_complete(lb_event("Delete", **{handler.DELETE_STARTED_AT: 0.0}), None, now=lambda: 1.0)
+
+    assert len(str(error.value)) < 2000
+    log = capsys.readouterr().out
+    assert all(lb_arn(n) in log for n in names)
+
+
+# ---------------------------------------------------------------------------------------------------- create/update
+
+
+@pytest.mark.parametrize("event", [lb_event("Create"), lb_event("Update"), eni_event("Create"), eni_event("Update")],
+                         ids=["lb-create", "lb-update", "eni-create", "eni-update"])
+def test_create_and_update_complete_at_once_without_calling_aws(stubs, event):
+    # given: no stubbed response, so any AWS call would fail the test
+    # when
+    response = handler.on_event(event, None)
+
+    # then
+    assert response == {"PhysicalResourceId": handler.physical_resource_id(event["ResourceProperties"])}
+    assert handler.is_complete({**event, **response}, None) == {"IsComplete": True}
+
+
+def test_the_physical_id_depends_on_kind_and_parameters_only():
+    properties = lb_event("Create")["ResourceProperties"]
+    reordered = {**properties, "ServiceToken": "another", "Tags": json.dumps(dict(reversed(SERVICE_TAGS.items())))}
+    other_service = {**properties, "Tags": json.dumps({**SERVICE_TAGS, "kubernetes.io/service-name": "ns/other"})}
+
+    assert handler.physical_resource_id(properties) == handler.physical_resource_id(reordered)
+    assert handler.physical_resource_id(properties) != handler.physical_resource_id(other_service)
+    assert handler.physical_resource_id(properties).startswith("DestroyWaiter-LoadBalancersGone-")
+
+
+def test_delete_keeps_the_physical_id_and_records_when_it_started():
+    response = handler.on_event(lb_event("Delete"), None, now=lambda: 1234.5)
+
+    assert response == {"PhysicalResourceId": "DestroyWaiter-LoadBalancersGone-x", handler.DELETE_STARTED_AT: 1234.5}
+
+
+@pytest.mark.parametrize("properties, problem", [
+    ({"Kind": "Nothing"}, "unknown Kind"),
+    ({"Kind": "LoadBalancersGone", "Tags": "{}"}, "non-empty"),
+    ({"Kind": "NetworkInterfacesGone", "VpcId": VPC, "SecurityGroupIds": []}, "SecurityGroupIds"),
+])
+def test_create_with_bad_properties_fails_with_the_problem(properties, problem):
+    with pytest.raises(ValueError, match=problem):
+        handler.on_event({"RequestType": "Create", "ResourceProperties": properties}, None)
+
+
+# ---------------------------------------------------------------------------------------------------- network interfaces
+
+
+def test_delete_waits_for_network_interfaces_and_says_how_to_remove_them(stubs, capsys):
+    # given: one interface still attached, one detached, over two pages
+    stubs["ec2"].add_response("describe_network_interfaces", {"NetworkInterfaces": [
+        {"NetworkInterfaceId": "eni-0attached", "Status": "in-use", "Description": "HyperPod",
+         "Attachment": {"AttachmentId": "eni-attach-0123"}}], "NextToken": "t2"}, {"Filters": ENI_FILTERS})
+    stubs["ec2"].add_response("describe_network_interfaces", {"NetworkInterfaces": [
+        {"NetworkInterfaceId": "eni-0available", "Status": "available", "Description": ""}]},
+        {"Filters": ENI_FILTERS, "NextToken": "t2"})
+
+    # when
+    result = handler.is_complete(eni_event("Delete"), None)
+
+    # then
+    assert result == {"IsComplete": False}
+    last_line = capsys.readouterr().out.strip().splitlines()[-1]
+    assert f"aws ec2 delete-network-interface --network-interface-id eni-0available --region {REGION}" in last_line
+    assert "aws ec2 detach-network-interface --attachment-id eni-attach-0123" in last_line
+    assert "eni-0attached" in last_line and VPC in last_line
+
+
+def test_delete_completes_when_no_network_interface_is_left(stubs):
+    stubs["ec2"].add_response("describe_network_interfaces", {"NetworkInterfaces": []}, {"Filters": ENI_FILTERS})
+
+    assert handler.is_complete(eni_event("Delete"), None) == {"IsComplete": True}
+
+
+# ---------------------------------------------------------------------------------------------------- construct
+
+
+def test_tag_helpers_give_the_tags_the_controllers_put_on_load_balancers():
+    from cdk_constructs.destroy_waiter import load_balancer_controller_tags, service_load_balancer_tags
+
+    assert service_load_balancer_tags(CLUSTER, "llm-serving", "vllm") == SERVICE_TAGS
+    assert load_balancer_controller_tags(CLUSTER) == {"elbv2.k8s.aws/cluster": CLUSTER}
+
+
+@pytest.mark.parametrize("props, problem", [
+    ({}, "exactly one"),
+    ({"load_balancer_tags": {"a": "b"}, "vpc_id": VPC, "security_group_ids": GROUPS}, "exactly one"),
+    ({"load_balancer_tags": {}}, "at least one tag"),
+    ({"load_balancer_tags": {"a": "b"}, "security_group_ids": GROUPS}, "goes with vpc_id"),
+    ({"vpc_id": VPC}, "at least one security group"),
+])
+def test_the_construct_rejects_props_that_would_wait_for_nothing_or_everything(props, problem):
+    import aws_cdk as cdk
+
+    from cdk_constructs.destroy_waiter import DestroyWaiter
+
+    with pytest.raises(ValueError, match=problem):
+        DestroyWaiter(cdk.Stack(cdk.App(), "Props"), "Waiter", **props)
+
+
+@pytest.fixture(scope="module")
+def waiters_template(tmp_path_factory):
+    """One stack with both kinds, synthesized by the app's checked App: cdk-nag fails synthesis on any finding."""
+    import aws_cdk as cdk
+
+    from app import checked_app
+    from cdk_constructs.destroy_waiter import DestroyWaiter, service_load_balancer_tags
+
+    app = checked_app(str(tmp_path_factory.mktemp("destroy-waiters")))
+    stack = cdk.Stack(app, "Waiters", env=cdk.Environment(account="123456789012", region=REGION))
+    nlb = DestroyWaiter(stack, "NlbGone", load_balancer_tags=service_load_balancer_tags(CLUSTER, "llm-serving", "vllm"))
+    enis = DestroyWaiter(stack, "EnisGone", vpc_id=VPC, security_group_ids=GROUPS)
+    # The pattern the docstring asks for: the thing that creates the resources depends on the waiter.
+    thing = cdk.CfnWaitConditionHandle(stack, "Thing")
+    thing.node.add_dependency(nlb.resource, enis.resource)
+    return app.synth().get_stack_by_name("Waiters").template
+
+
+def _resources(template: dict, resource_type: str) -> dict[str, dict]:
+    return {k: r for k, r in template["Resources"].items() if r["Type"] == resource_type}
+
+
+def test_the_custom_resources_carry_kind_and_parameters(waiters_template):
+    waiters = {r["Properties"]["Kind"]: r["Properties"]
+               for r in _resources(waiters_template, "Custom::DestroyWaiter").values()}
+
+    assert set(waiters) == {"LoadBalancersGone", "NetworkInterfacesGone"}
+    assert json.loads(waiters["LoadBalancersGone"]["Tags"]) == SERVICE_TAGS
+    assert waiters["NetworkInterfacesGone"]["VpcId"] == VPC
+    assert waiters["NetworkInterfacesGone"]["SecurityGroupIds"] == GROUPS
+    # and the handler accepts what the template carries
+    assert handler.parameters(waiters["LoadBalancersGone"])["Tags"] == SERVICE_TAGS
+
+
+def test_the_thing_is_deleted_before_its_waiters(waiters_template):
+    waiter_ids = set(_resources(waiters_template, "Custom::DestroyWaiter"))
+
+    assert waiter_ids <= set(waiters_template["Resources"]["Thing"]["DependsOn"])
+
+
+def test_the_waiters_may_only_describe_load_balancers_and_network_interfaces(waiters_template):
+    # given: the statements of each waiter's policies, but for the framework's own (invoke, start, logs)
+    framework = ("lambda:", "states:", "logs:")
+    reads: dict[str, list] = {"NlbGone": [], "EnisGone": []}
+    for logical_id, policy in _resources(waiters_template, "AWS::IAM::Policy").items():
+        for statement in policy["Properties"]["PolicyDocument"]["Statement"]:
+            actions = statement["Action"] if isinstance(statement["Action"], list) else [statement["Action"]]
+            if not all(action.startswith(framework) for action in actions):
+                waiter = next(name for name in reads if logical_id.startswith(name))
+                reads[waiter].append((sorted(actions), statement["Resource"]))
+
+    # then: each kind may read only what it waits for (these actions take no resource-level permissions)
+    assert reads == {
+        "NlbGone": [(["elasticloadbalancing:DescribeLoadBalancers", "elasticloadbalancing:DescribeTags"], "*")],
+        "EnisGone": [(["ec2:DescribeNetworkInterfaces"], "*")],
+    }
+
+
+def test_each_waiter_polls_its_is_complete_function_every_30_seconds_for_30_minutes(waiters_template):
+    from aws_cdk.assertions import Match, Template
+
+    template = Template.from_json(waiters_template)
+    template.resource_properties_count_is("AWS::Lambda::Function",
+                                          {"Handler": "handler.is_complete", "Runtime": "python3.14"}, 2)
+    template.resource_properties_count_is("AWS::Lambda::Function",
+                                          {"Handler": "handler.on_event", "Runtime": "python3.14"}, 2)
+    # The framework's onEvent starts the waiter state machine, which retries the framework's isComplete.
+    template.resource_properties_count_is("AWS::Lambda::Function", {"Environment": {"Variables": {
+        "USER_IS_COMPLETE_FUNCTION_ARN": Match.any_value(), "WAITER_STATE_MACHINE_ARN": Match.any_value()}}}, 2)
+    machines = _resources(waiters_template, "AWS::StepFunctions::StateMachine").values()
+    assert len(machines) == 2
+    for machine in machines:
+        definition = json.dumps(machine["Properties"]["DefinitionString"])
+        assert '\\"IntervalSeconds\\":30,\\"MaxAttempts\\":60' in definition
+        assert machine["Properties"]["LoggingConfiguration"]["Level"] == "ALL"

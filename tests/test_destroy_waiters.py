@@ -304,77 +304,50 @@ def test_the_construct_rejects_props_that_would_wait_for_nothing_or_everything(p
 
 
 @pytest.fixture(scope="module")
-def waiters_template(tmp_path_factory):
-    """One stack with both kinds, synthesized by the app's checked App: cdk-nag fails synthesis on any finding."""
-    import aws_cdk as cdk
-
-    from app import checked_app
-    from cdk_constructs.destroy_waiter import DestroyWaiter, service_load_balancer_tags
-
-    app = checked_app(str(tmp_path_factory.mktemp("destroy-waiters")))
-    stack = cdk.Stack(app, "Waiters", env=cdk.Environment(account="123456789012", region=REGION))
-    nlb = DestroyWaiter(stack, "NlbGone", load_balancer_tags=service_load_balancer_tags(CLUSTER, "llm-serving", "vllm"))
-    enis = DestroyWaiter(stack, "EnisGone", vpc_id=VPC, security_group_ids=GROUPS)
-    # The pattern the docstring asks for: the thing that creates the resources depends on the waiter.
-    thing = cdk.CfnWaitConditionHandle(stack, "Thing")
-    thing.node.add_dependency(nlb.resource, enis.resource)
-    return app.synth().get_stack_by_name("Waiters").template
+def waiter_templates(synthesized, synthesized_hyperpod) -> dict[str, dict]:
+    """Both kinds as the session's one synthesis of the default app has them (cdk-nag ran over it): the serving stack's
+    load balancer waiter and the HyperPod stack's network interface waiter, by construct id."""
+    return {"LoadBalancerGone": synthesized.template("serving"),
+            "NetworkInterfacesGone": synthesized_hyperpod.template("hyperpod")}
 
 
 def _resources(template: dict, resource_type: str) -> dict[str, dict]:
     return {k: r for k, r in template["Resources"].items() if r["Type"] == resource_type}
 
 
-def test_the_custom_resources_carry_kind_and_parameters(waiters_template):
-    waiters = {r["Properties"]["Kind"]: r["Properties"]
-               for r in _resources(waiters_template, "Custom::DestroyWaiter").values()}
-
-    assert set(waiters) == {"LoadBalancersGone", "NetworkInterfacesGone"}
-    assert json.loads(waiters["LoadBalancersGone"]["Tags"]) == SERVICE_TAGS
-    assert waiters["NetworkInterfacesGone"]["VpcId"] == VPC
-    assert waiters["NetworkInterfacesGone"]["SecurityGroupIds"] == GROUPS
-    # and the handler accepts what the template carries
-    assert handler.parameters(waiters["LoadBalancersGone"])["Tags"] == SERVICE_TAGS
-
-
-def test_the_thing_is_deleted_before_its_waiters(waiters_template):
-    waiter_ids = set(_resources(waiters_template, "Custom::DestroyWaiter"))
-
-    assert waiter_ids <= set(waiters_template["Resources"]["Thing"]["DependsOn"])
-
-
-def test_the_waiters_may_only_describe_load_balancers_and_network_interfaces(waiters_template):
+def test_the_waiters_may_only_describe_load_balancers_and_network_interfaces(waiter_templates):
     # given: the statements of each waiter's policies, but for the framework's own (invoke, start, logs)
     framework = ("lambda:", "states:", "logs:")
-    reads: dict[str, list] = {"NlbGone": [], "EnisGone": []}
-    for logical_id, policy in _resources(waiters_template, "AWS::IAM::Policy").items():
-        for statement in policy["Properties"]["PolicyDocument"]["Statement"]:
-            actions = statement["Action"] if isinstance(statement["Action"], list) else [statement["Action"]]
-            if not all(action.startswith(framework) for action in actions):
-                waiter = next(name for name in reads if logical_id.startswith(name))
-                reads[waiter].append((sorted(actions), statement["Resource"]))
+    reads: dict[str, list] = {}
+    for waiter, template in waiter_templates.items():
+        for logical_id, policy in _resources(template, "AWS::IAM::Policy").items():
+            if not logical_id.startswith(waiter):
+                continue
+            for statement in policy["Properties"]["PolicyDocument"]["Statement"]:
+                actions = statement["Action"] if isinstance(statement["Action"], list) else [statement["Action"]]
+                if not all(action.startswith(framework) for action in actions):
+                    reads.setdefault(waiter, []).append((sorted(actions), statement["Resource"]))
 
     # then: each kind may read only what it waits for (these actions take no resource-level permissions)
     assert reads == {
-        "NlbGone": [(["elasticloadbalancing:DescribeLoadBalancers", "elasticloadbalancing:DescribeTags"], "*")],
-        "EnisGone": [(["ec2:DescribeNetworkInterfaces"], "*")],
+        "LoadBalancerGone": [(["elasticloadbalancing:DescribeLoadBalancers", "elasticloadbalancing:DescribeTags"], "*")],
+        "NetworkInterfacesGone": [(["ec2:DescribeNetworkInterfaces"], "*")],
     }
 
 
-def test_each_waiter_polls_its_is_complete_function_every_30_seconds_for_30_minutes(waiters_template):
+@pytest.mark.parametrize("waiter", ["LoadBalancerGone", "NetworkInterfacesGone"])
+def test_each_waiter_polls_its_is_complete_function_every_30_seconds_for_30_minutes(waiter_templates, waiter):
     from aws_cdk.assertions import Match, Template
 
-    template = Template.from_json(waiters_template)
+    template = Template.from_json(waiter_templates[waiter])
     template.resource_properties_count_is("AWS::Lambda::Function",
-                                          {"Handler": "handler.is_complete", "Runtime": "python3.14"}, 2)
+                                          {"Handler": "handler.is_complete", "Runtime": "python3.14"}, 1)
     template.resource_properties_count_is("AWS::Lambda::Function",
-                                          {"Handler": "handler.on_event", "Runtime": "python3.14"}, 2)
+                                          {"Handler": "handler.on_event", "Runtime": "python3.14"}, 1)
     # The framework's onEvent starts the waiter state machine, which retries the framework's isComplete.
     template.resource_properties_count_is("AWS::Lambda::Function", {"Environment": {"Variables": {
-        "USER_IS_COMPLETE_FUNCTION_ARN": Match.any_value(), "WAITER_STATE_MACHINE_ARN": Match.any_value()}}}, 2)
-    machines = _resources(waiters_template, "AWS::StepFunctions::StateMachine").values()
-    assert len(machines) == 2
-    for machine in machines:
-        definition = json.dumps(machine["Properties"]["DefinitionString"])
-        assert '\\"IntervalSeconds\\":30,\\"MaxAttempts\\":60' in definition
-        assert machine["Properties"]["LoggingConfiguration"]["Level"] == "ALL"
+        "USER_IS_COMPLETE_FUNCTION_ARN": Match.any_value(), "WAITER_STATE_MACHINE_ARN": Match.any_value()}}}, 1)
+    (machine,) = _resources(waiter_templates[waiter], "AWS::StepFunctions::StateMachine").values()
+    definition = json.dumps(machine["Properties"]["DefinitionString"])
+    assert '\\"IntervalSeconds\\":30,\\"MaxAttempts\\":60' in definition
+    assert machine["Properties"]["LoggingConfiguration"]["Level"] == "ALL"

@@ -18,7 +18,7 @@ from constructs import Construct
 
 from deployment_config.model import EnvironmentConfig, WeightSource
 from deployment_config.model_location import HYPERPOD_MODEL_MOUNT, model_path
-from deployment_config.sizing import ENGINE_READY_TIMEOUT_ENV, startup_budget
+from deployment_config.sizing import startup_budget
 
 API_VERSION = "inference.sagemaker.aws.amazon.com/v1"
 KIND = "InferenceEndpointConfig"
@@ -82,8 +82,7 @@ def inference_endpoint_spec_for(env: EnvironmentConfig) -> InferenceEndpointSpec
             "--tensor-parallel-size", str(model.tensor_parallel_size),
             *model.serving_args)
     budget = startup_budget(model.weight_size_gb)
-    # vLLM's default of 600 s ends the server long before 1.4 TB is downloaded and loaded.
-    environment = {**model.environment, ENGINE_READY_TIMEOUT_ENV: str(budget.engine_ready_timeout_seconds)}
+    environment = {**model.environment, **budget.vllm_environment}
     return InferenceEndpointSpec(
         name=kubernetes_name(model.served_name), namespace="default", model_name=model.served_name,
         instance_type=env.hyperpod.instance_type, image=model.image, args=args,

@@ -15,7 +15,7 @@ from deployment_config.gpu_nodes import (
 )
 from deployment_config.model import EnvironmentConfig, Exposure, WeightSource
 from deployment_config.model_location import MODEL_CACHE_MOUNT, model_path
-from deployment_config.sizing import ENGINE_READY_TIMEOUT_ENV, startup_budget
+from deployment_config.sizing import startup_budget
 
 VLLM_PORT = 8000
 #: Image of the init container that copies weights from S3 to the node cache.
@@ -87,8 +87,7 @@ def serving_spec_for(env: EnvironmentConfig) -> VllmServingSpec:
         # The Hugging Face cache lives on the node's NVMe, so a restarted pod does not download again.
         "HF_HOME": f"{MODEL_CACHE_MOUNT}/huggingface",
         **model.environment,
-        # vLLM's default of 600 s ends the server long before 1.4 TB is downloaded and loaded.
-        ENGINE_READY_TIMEOUT_ENV: str(budget.engine_ready_timeout_seconds),
+        **budget.vllm_environment,
     }
     return VllmServingSpec(
         name="vllm",

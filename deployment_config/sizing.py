@@ -116,6 +116,11 @@ class StartupBudget:
     engine_ready_timeout_seconds: int
 
     @property
+    def vllm_environment(self) -> dict[str, str]:
+        """What vLLM is told in its environment: its default of 600 s ends the server long before 1.4 TB is loaded."""
+        return {ENGINE_READY_TIMEOUT_ENV: str(self.engine_ready_timeout_seconds)}
+
+    @property
     def probe_seconds(self) -> int:
         """How long the startup probe waits for the first healthy ``/health``: longer than vLLM itself waits."""
         return self.engine_ready_timeout_seconds + PROBE_MARGIN_SECONDS

@@ -176,7 +176,11 @@ def _instance_type_offered(aws: Aws, env: EnvironmentConfig) -> Check:
 
 def _gpu_node_group_updates(aws: Aws, env: EnvironmentConfig) -> Check:
     """While the Capacity Block is active, EKS updates the node group on it only at desired size 0: a deploy that
-    changes the GPU node stack then fails, and rolls back."""
+    changes the GPU node stack then fails, and rolls back.
+
+    Source: the project's shared facts (shared/reference/aws-facts.md, "Upgrading a node group on a Capacity Block
+    requires desired size 0", from the EKS user guide on Capacity Blocks for managed node groups); the page itself was
+    not among the stored documents here, so this row warns rather than fails."""
     name = "GPU node group updates"
     try:
         group = aws.call("eks", "describe_nodegroup", "describe the GPU node group",

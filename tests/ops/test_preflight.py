@@ -164,13 +164,21 @@ def rows(result) -> dict[str, dict]:
     return {c["check"]: c for c in result.json["checks"]}
 
 
-def test_everything_in_order_passes(aws, run):
+def expect_eks(aws, *, zone: str = "us-west-2a", node_group: int | None = None, instance_type: dict | None = None,
+               addons=None, state: str = "active") -> None:
+    """Stub every call of an EKS preflight, in order, with good answers except the ones given."""
     expect_identity(aws)
-    expect_reservation(aws, state="active", end=NOW + timedelta(days=2))
-    expect_node_group(aws)
+    expect_reservation(aws, state=state, zone=zone, end=NOW + timedelta(days=2))
+    if state == "active":
+        expect_node_group(aws, node_group)
     expect_offered(aws)
-    expect_facts_and_addons(aws)
+    expect_instance_type(aws, **(instance_type or {}))
+    (addons or expect_addons)(aws)
     expect_bootstrap(aws)
+
+
+def test_everything_in_order_passes(aws, run):
+    expect_eks(aws)
     result = run("preflight", "--env", "example", "--json")
     assert result.code == ExitCode.OK
     assert result.json["passed"] is True
@@ -187,12 +195,7 @@ def test_everything_in_order_passes(aws, run):
 
 
 def test_human_table_lists_the_new_rows(aws, run):
-    expect_identity(aws)
-    expect_reservation(aws, state="active", end=NOW + timedelta(days=2))
-    expect_node_group(aws)
-    expect_offered(aws)
-    expect_facts_and_addons(aws)
-    expect_bootstrap(aws)
+    expect_eks(aws)
     result = run("preflight", "--env", "example")
     assert result.code == ExitCode.OK
     lines = result.stdout.splitlines()
@@ -210,12 +213,7 @@ def test_credentials_of_another_account_stop_the_run(aws, run):
 
 
 def test_reservation_in_another_zone_fails_with_the_fix(aws, run):
-    expect_identity(aws)
-    expect_reservation(aws, state="active", zone="us-west-2b", end=NOW + timedelta(days=2))
-    expect_node_group(aws)
-    expect_offered(aws)
-    expect_facts_and_addons(aws)
-    expect_bootstrap(aws)
+    expect_eks(aws, zone="us-west-2b")
     result = run("preflight", "--env", "example", "--json")
     assert result.code == ExitCode.CHECK_FAILED
     zone = rows(result)["availability zone"]
@@ -336,17 +334,9 @@ def test_expired_training_plan(aws, run):
 
 # --- instance type facts: what EC2 says about the GPU instance type against deployment_config/catalog.py ---------------
 
-def preflight_eks(aws, run, *, node_group: int | None = None, instance_type: dict | None = None, addons=None,
-                  state: str = "active") -> dict[str, dict]:
-    """Run an EKS preflight whose answers are all good except the ones given."""
-    expect_identity(aws)
-    expect_reservation(aws, state=state, end=NOW + timedelta(days=2))
-    if state == "active":
-        expect_node_group(aws, node_group)
-    expect_offered(aws)
-    expect_instance_type(aws, **(instance_type or {}))
-    (addons or expect_addons)(aws)
-    expect_bootstrap(aws)
+def preflight_eks(aws, run, **answers) -> dict[str, dict]:
+    """Run an EKS preflight whose answers are all good except the ones given (see :func:`expect_eks`)."""
+    expect_eks(aws, **answers)
     result = run("preflight", "--env", "example", "--json")
     return rows(result) | {"_code": result.code}
 

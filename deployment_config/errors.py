@@ -1,14 +1,53 @@
-"""The one error type that configuration problems raise.
+"""The one error type that configuration problems raise, and the small value the rule modules return.
 
-Every message names the file, the field (as a dotted path), what was wrong, and how to fix it,
-so that a user can act on it without reading code.
+Every message names the file, the field (as a dotted path), what was wrong, and how to fix it, so that a user
+can act on it without reading code. A file with several mistakes raises one :class:`ConfigError` that holds
+all of them.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+#: The longest value quoted back in a message: a 3,000-character region must not become a 3,000-character message.
+MAX_QUOTED = 80
+
+
+def quoted(value: object) -> str:
+    """``value`` as a message quotes it: repr'd (so control characters show), and cut to :data:`MAX_QUOTED`."""
+    text = value if isinstance(value, str) else str(value)
+    shown = repr(text[:MAX_QUOTED])
+    return shown + (f"... ({len(text)} characters)" if len(text) > MAX_QUOTED else "")
+
+
+@dataclass(frozen=True)
+class Problem:
+    """What is wrong with one value, and how to fix it; a rule returns it, the loader adds the field's path."""
+
+    problem: str
+    fix: str
+
+
+@dataclass(frozen=True)
+class ConfigIssue:
+    """One mistake: the dotted path of the field, what is wrong, and the fix."""
+
+    field: str
+    problem: str
+    fix: str
+
+    @property
+    def summary(self) -> str:
+        return f"{self.field}: {self.problem}"
+
+    @property
+    def message(self) -> str:
+        return f"{self.summary}\n  fix: {self.fix}"
+
 
 class ConfigError(Exception):
-    """A configuration value that cannot be deployed.
+    """A configuration that cannot be deployed: one or more :class:`ConfigIssue`.
 
     :param field: dotted path of the offending field, for example ``capacity.availability_zone``.
     :param problem: what is wrong with the value, in one sentence.
@@ -17,24 +56,51 @@ class ConfigError(Exception):
     """
 
     def __init__(self, field: str, problem: str, fix: str, source: str | None = None) -> None:
-        self.field = field
-        self.problem = problem
-        self.fix = fix
+        self.issues: tuple[ConfigIssue, ...] = (ConfigIssue(field, problem, fix),)
         self.source = source
         super().__init__(self.message)
+
+    @classmethod
+    def of(cls, issues: Iterable[ConfigIssue], source: str | None = None) -> ConfigError:
+        """One error holding every issue, in the order given (duplicates dropped)."""
+        unique = tuple(dict.fromkeys(issues))
+        if not unique:
+            raise ValueError("a ConfigError needs at least one issue")
+        error = cls(unique[0].field, unique[0].problem, unique[0].fix, source)
+        error.issues = unique
+        error.args = (error.message,)
+        return error
+
+    # The first issue's parts, for callers that handle one mistake at a time.
+    @property
+    def field(self) -> str:
+        return self.issues[0].field
+
+    @property
+    def problem(self) -> str:
+        return self.issues[0].problem
+
+    @property
+    def fix(self) -> str:
+        return self.issues[0].fix if len(self.issues) == 1 else "fix each field listed above, then run again"
 
     @property
     def summary(self) -> str:
         """Where and what, without the fix: for callers that print the fix on a line of their own."""
         where = f"{self.source}: " if self.source else ""
-        return f"{where}{self.field}: {self.problem}"
+        if len(self.issues) == 1:
+            return f"{where}{self.issues[0].summary}"
+        listed = "".join(f"\n  - {issue.summary}\n    fix: {issue.fix}" for issue in self.issues)
+        return f"{where}{len(self.issues)} problems:{listed}"
 
     @property
     def message(self) -> str:
-        return f"{self.summary}\n  fix: {self.fix}"
+        if len(self.issues) == 1:
+            return f"{self.summary}\n  fix: {self.fix}"
+        return self.summary
 
     def __str__(self) -> str:
         return self.message
 
     def with_source(self, source: str) -> ConfigError:
-        return ConfigError(self.field, self.problem, self.fix, source=source)
+        return ConfigError.of(self.issues, source=source)

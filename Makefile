@@ -14,7 +14,7 @@ export JSII_SILENCE_WARNING_DEPRECATED_NODE_VERSION := 1
 export JSII_SILENCE_WARNING_END_OF_LIFE_NODE_VERSION := 20
 export CDK_DISABLE_CLI_TELEMETRY := true
 
-.PHONY: synth test lint bench clean setup pipeline
+.PHONY: synth test lint bench clean setup pipeline schema check-config
 
 setup: $(VENV)/.installed node_modules/.installed
 
@@ -41,6 +41,14 @@ lint: setup
 bench: setup
 	$(PY) bench/synth_bench.py
 	$(PY) bench/pipeline_scale.py
+
+# Validate configuration files without the CDK (exit code 2 on a mistake): make check-config [ENV=name]
+check-config: setup
+	$(PY) -m deployment_config $(ENV)
+
+# JSON Schema of the configuration files (schema/), generated from the loader's models; tests fail when it is stale.
+schema: setup
+	$(PY) -m deployment_config.schema
 
 pipeline: setup
 	npx cdk synth --quiet --no-notices -c pipeline=$(or $(PIPELINE),example)

@@ -96,25 +96,41 @@ def build_pipeline(pipeline_config: PipelineConfig, *, outdir: str | None = None
     return app, stack
 
 
+def _warn_placeholders(source: str, fields: tuple[str, ...]) -> None:
+    if fields:
+        print(f"note: {source} holds the example's placeholder values in {', '.join(fields)}: it synthesizes, but "
+              "CloudFormation refuses to deploy it", file=sys.stderr)
+
+
 def main(environ: Mapping[str, str] = os.environ) -> int:
-    context = cli_context(environ)
-    config_dir = Path(context.get("config_dir", PROJECT_DIR / "config"))
-    if context.get("pipeline"):
+    try:
+        context = cli_context(environ)
+    except ConfigError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return EXIT_BAD_CONFIG
+    config_dir = Path(str(context.get("config_dir", PROJECT_DIR / "config")))
+    if "pipeline" in context and context["pipeline"] not in (False, "false"):
         name = str(context["pipeline"])
         try:
-            pipeline_config = load_pipeline(config_dir, DEFAULT_PIPELINE if name == "true" else name)
+            pipeline_config = load_pipeline(config_dir, DEFAULT_PIPELINE if name in ("true", "True") else name)
         except ConfigError as error:
             print(f"error: {error}", file=sys.stderr)
             return EXIT_BAD_CONFIG
+        _warn_placeholders(pipeline_config.source_file, pipeline_config.placeholders)
+        for env_config in pipeline_config.environments:
+            _warn_placeholders(env_config.source, env_config.placeholders)
         app, _ = build_pipeline(pipeline_config)
         app.synth()
         return 0
-    names = [str(context["env"])] if context.get("env") else list(DEFAULT_ENVIRONMENTS)
+    # -c env= with an empty value is a mistake, not a request for the defaults.
+    names = [str(context["env"])] if "env" in context else list(DEFAULT_ENVIRONMENTS)
     try:
         env_configs = [load_environment(config_dir, name) for name in names]
     except ConfigError as error:
         print(f"error: {error}", file=sys.stderr)
         return EXIT_BAD_CONFIG
+    for env_config in env_configs:
+        _warn_placeholders(env_config.source, env_config.placeholders)
 
     for path in synthesize(env_configs).manifest_files:
         print(f"Kubernetes manifests for review and kubectl apply: {path}", file=sys.stderr)

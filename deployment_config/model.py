@@ -161,6 +161,9 @@ class EnvironmentConfig:
     endpoint: EndpointConfig
     tags: Mapping[str, str]
     hyperpod: HyperPodConfig | None = None
+    #: Fields that still hold a placeholder value of the example files (deployment_config.placeholders): such an
+    #: environment synthesizes, but every stack refuses to deploy.
+    placeholders: tuple[str, ...] = ()
 
     @property
     def gpu_instance_type(self) -> GpuInstanceType:

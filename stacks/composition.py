@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 import aws_cdk as cdk
 from constructs import Construct
 
+from cdk_constructs.placeholder_guard import refuse_placeholders
 from charts.inference_endpoint_chart import inference_endpoint_spec_for, synthesize_inference_endpoint
 from charts.serving_spec import serving_spec_for
 from charts.vllm_serving_chart import synthesize_manifests
@@ -42,8 +43,15 @@ def _in_order(stacks: list[cdk.Stack], reasons: list[str]) -> None:
 
 def add_environment(scope: Construct, env_config: EnvironmentConfig) -> Environment:
     if env_config.platform is Platform.HYPERPOD:
-        return add_hyperpod_environment(scope, env_config)
-    return add_eks_environment(scope, env_config)
+        environment = add_hyperpod_environment(scope, env_config)
+    else:
+        environment = add_eks_environment(scope, env_config)
+    # An environment still holding the examples' placeholder ids synthesizes (make synth) but never deploys.
+    for stack in environment.stacks:
+        refuse_placeholders(stack, source=env_config.source, fields=env_config.placeholders,
+                            how_to_fix="Copy it to config/NAME.yaml, put in your own account, role and capacity ids, "
+                                       "and deploy that: npx cdk deploy -c env=NAME --all")
+    return environment
 
 
 def _props(env_config: EnvironmentConfig, unit: str) -> dict:

@@ -8,6 +8,7 @@ from aws_cdk import aws_logs as logs
 from constructs import Construct
 
 from cdk_constructs.nag_acknowledgements import acknowledge_explicit_zones
+from deployment_config.file_models import PRIVATE_SUBNET_PREFIX, PUBLIC_SUBNET_PREFIX
 from deployment_config.model import EnvironmentConfig
 
 #: Interface endpoints for node bootstrap, image pulls from ECR, credentials and logs without the NAT.
@@ -44,8 +45,10 @@ class NetworkStack(cdk.Stack):
             availability_zones=list(env_config.availability_zones),
             nat_gateways=len(env_config.availability_zones),
             subnet_configuration=[
-                ec2.SubnetConfiguration(name="public", subnet_type=ec2.SubnetType.PUBLIC, cidr_mask=24),
-                ec2.SubnetConfiguration(name="private", subnet_type=ec2.SubnetType.PRIVATE_WITH_EGRESS, cidr_mask=20),
+                ec2.SubnetConfiguration(name="public", subnet_type=ec2.SubnetType.PUBLIC,
+                                         cidr_mask=PUBLIC_SUBNET_PREFIX),
+                ec2.SubnetConfiguration(name="private", subnet_type=ec2.SubnetType.PRIVATE_WITH_EGRESS,
+                                         cidr_mask=PRIVATE_SUBNET_PREFIX),
             ],
             gateway_endpoints={"S3": ec2.GatewayVpcEndpointOptions(service=ec2.GatewayVpcEndpointAwsService.S3)},
         )

@@ -9,6 +9,7 @@ from aws_cdk import pipelines
 from constructs import Construct
 
 from cdk_constructs.nag_acknowledgements import acknowledge_pipeline, acknowledge_replication_bucket
+from cdk_constructs.placeholder_guard import refuse_placeholders
 from deployment_config.model import EnvironmentConfig
 from deployment_config.pipeline import PipelineConfig
 from stacks.composition import Environment, add_environment
@@ -84,6 +85,9 @@ class PipelineStack(cdk.Stack):
         # Environments in another region than the pipeline get a support stack with a replication bucket there.
         for support in self.pipeline.pipeline.cross_region_support.values():
             acknowledge_replication_bucket(support.replication_bucket)
+        refuse_placeholders(self, source=pipeline_config.source_file, fields=pipeline_config.placeholders,
+                            how_to_fix="Copy it to config/pipeline/NAME.yaml, put in your own account, connection and "
+                                       "repository, and deploy that: npx cdk deploy -c pipeline=NAME")
 
     def _smoke_test(self, source: pipelines.IFileSetProducer, stage: EnvironmentStage,
                     env_config: EnvironmentConfig) -> pipelines.CodeBuildStep:

@@ -1,0 +1,38 @@
+"""A CloudFormation rule that refuses to deploy a stack built from placeholder values.
+
+The example environments synthesize with no AWS account (``make synth``), so the app cannot refuse them at synthesis,
+and the CDK CLI does not tell the app whether it synthesizes for ``cdk synth`` or ``cdk deploy``. CloudFormation
+evaluates a template's ``Rules`` before it creates or updates any resource ("CloudFormation template Rules syntax",
+https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/rules-section-structure.html): a rule whose assertion
+can never hold makes every create or update of the stack fail at once, with its ``AssertDescription`` as the message,
+whether it comes from ``cdk deploy``, a pipeline stage or the console. Nothing is created.
+
+The assertion compares ``AWS::Region`` with a value no region has: the documented pattern of rules on pseudo
+parameters (``Fn::Equals`` with ``Ref AWS::Region``), made to fail. ``llmops preflight`` reports the same fields before
+any of this is reached.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import aws_cdk as cdk
+
+RULE_ID = "RefuseExamplePlaceholders"
+#: No region is named this, so the assertion below never holds.
+_NOT_A_REGION = "placeholder-values-must-be-replaced"
+
+
+def refuse_placeholders(stack: cdk.Stack, *, source: str, fields: Sequence[str], how_to_fix: str) -> cdk.CfnRule | None:
+    """Add the refusing rule to ``stack`` when ``fields`` (dotted paths of ``source``) hold placeholder values.
+
+    :param source: the configuration file, as the user knows it (config/example.yaml).
+    :param fields: the fields that still hold placeholder values; nothing is added when empty.
+    :param how_to_fix: what to do instead, in one sentence.
+    """
+    if not fields:
+        return None
+    return cdk.CfnRule(stack, RULE_ID, assertions=[cdk.CfnRuleAssertion(
+        assert_=cdk.Fn.condition_equals(cdk.Aws.REGION, _NOT_A_REGION),
+        assert_description=f"Not deployed: {source} still holds the example's placeholder values in {', '.join(fields)}. "
+                    f"{how_to_fix}")])

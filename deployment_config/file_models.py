@@ -1,0 +1,574 @@
+"""The shape of the configuration files, as pydantic models: one definition for the loader and the JSON Schema.
+
+The loader validates a parsed file against :class:`EnvironmentFile` (or :class:`PipelineFile`) and reports every
+mistake at once; ``python -m deployment_config.schema`` writes the same definitions as JSON Schema files under
+``schema/`` for editors. Nothing here builds CDK objects: the loader turns a valid file into the frozen dataclasses of
+:mod:`deployment_config.model`.
+
+Cross-field rules (a zone of the region, the reservation's zone among the VPC's zones, a training plan of the same
+account and region) read the fields validated before them from the validation context: pydantic validates fields in
+the order they are declared here, so that order is part of the rules.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+from typing import Annotated, Any, Literal
+
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationInfo, field_validator, model_validator
+from pydantic_core import PydanticCustomError
+
+from deployment_config import aws_rules, vllm_args
+from deployment_config.catalog import GPU_INSTANCE_TYPES, MODEL_PRESETS
+from deployment_config.errors import ConfigError, ConfigIssue, Problem, quoted
+from deployment_config.sizing import GPU_MEMORY_UTILIZATION, check_model_fits
+
+#: Kubernetes versions the app can deploy: each needs a matching kubectl Lambda layer in requirements.txt.
+SUPPORTED_KUBERNETES_VERSIONS = ("1.34", "1.35")
+#: Kubernetes versions SageMaker HyperPod supports (it lags EKS).
+HYPERPOD_KUBERNETES_VERSIONS = ("1.34",)
+DEFAULT_KUBERNETES_VERSION = "1.34"
+#: The subnets stacks/network_stack.py lays out in every zone of the VPC (CDK allocates them in this order, each
+#: aligned to its own size).
+PUBLIC_SUBNET_PREFIX = 24
+PRIVATE_SUBNET_PREFIX = 20
+#: Tag keys the app adds itself to every resource.
+RESERVED_TAG_KEYS = ("environment",)
+#: Room an image and the node's own files need beside the weights on a HyperPod volume (GB).
+VOLUME_HEADROOM_GB = 100
+
+_STRICT = ConfigDict(extra="forbid", strict=True, frozen=True)
+_GPU_TYPES = tuple(GPU_INSTANCE_TYPES)
+_ML_GPU_TYPES = tuple(f"ml.{name}" for name in GPU_INSTANCE_TYPES)
+_PRESETS = tuple(MODEL_PRESETS)
+#: The resource part of a training plan ARN: the SageMaker API model (botocore 1.43.127, sagemaker service-2.json) has
+#: TrainingPlanName = [a-zA-Z0-9](-*[a-zA-Z0-9]){0,63}, 1 to 64 characters.
+_TRAINING_PLAN_RESOURCE = r"training-plan/(?=.{1,64}$)[A-Za-z0-9](-*[A-Za-z0-9]){0,63}"
+
+
+def fail(problem: Problem) -> None:
+    """Raise ``problem`` as a validation error of the field being validated."""
+    raise PydanticCustomError("config", "{problem}", {"problem": problem.problem, "fix": problem.fix})
+
+
+def report(info: ValidationInfo, field: str, problem: Problem) -> None:
+    """Record a problem of another field than the one being validated (cross-field rules, list items, map keys)."""
+    info.context.setdefault("issues", []).append(ConfigIssue(field, problem.problem, problem.fix))
+
+
+def _ctx(info: ValidationInfo) -> dict[str, Any]:
+    return info.context if info.context is not None else {}
+
+
+def _rule(check):  # noqa: ANN001, ANN202
+    """An AfterValidator from a rule of :mod:`deployment_config.aws_rules` (value -> Problem | None)."""
+    def validate(value):  # noqa: ANN001, ANN202
+        problem = check(value)
+        if problem:
+            fail(problem)
+        return value
+    return AfterValidator(validate)
+
+
+def _text(max_length: int):  # noqa: ANN202
+    return _rule(lambda value: aws_rules.text_problem(value, max_length=max_length))
+
+
+Cidr = Annotated[str, Field(description="a CIDR block, for example 203.0.113.0/24")]
+
+
+class ClusterSection(BaseModel):
+    """The EKS control plane and its system nodes."""
+
+    model_config = _STRICT
+
+    admin_role_arn: Annotated[str, _text(2048)] = Field(
+        description="IAM role given cluster-admin through an EKS access entry.",
+        examples=["arn:aws:iam::123456789012:role/PlatformAdmin"],
+        json_schema_extra={"pattern": r"^arn:aws[a-z-]*:iam::\d{12}:role/[\w+=,.@/-]+$"})
+    endpoint_public_cidrs: list[Cidr] = Field(
+        default=[], description="Networks allowed to the cluster's public API endpoint. Default: none, the endpoint "
+        "is private and reachable only from the VPC.", examples=[["203.0.113.0/24"]])
+    system_instance_type: Annotated[str, _text(64)] = Field(
+        default="m7i.xlarge", description="Instance type of the on-demand nodes for controllers. Default: m7i.xlarge.",
+        examples=["m7i.xlarge"], json_schema_extra={"pattern": r"^[a-z][a-z0-9-]*\.[a-z0-9]+$"})
+    system_node_count: int = Field(default=2, ge=1, le=10, description="How many system nodes (1..10). Default: 2.",
+                                   examples=[2])
+
+    @field_validator("admin_role_arn")
+    @classmethod
+    def _role(cls, value: str, info: ValidationInfo) -> str:
+        region = _ctx(info).get("region")
+        problem = aws_rules.role_arn_problem(value, partition=aws_rules.partition_of(region) if region else "aws")
+        if problem:
+            fail(problem)
+        return value
+
+    @field_validator("endpoint_public_cidrs")
+    @classmethod
+    def _cidrs(cls, value: list[str], info: ValidationInfo) -> list[str]:
+        _report_cidrs(info, "cluster.endpoint_public_cidrs", value)
+        return value
+
+    @field_validator("system_instance_type")
+    @classmethod
+    def _instance_type(cls, value: str) -> str:
+        import re
+
+        if not re.fullmatch(r"[a-z][a-z0-9-]*\.[a-z0-9]+", value):
+            fail(Problem(f"{quoted(value)} is not an EC2 instance type name", "use a name such as m7i.xlarge"))
+        return value
+
+
+def _report_cidrs(info: ValidationInfo, field: str, cidrs: list[str]) -> None:
+    for index, problem in aws_rules.allowed_cidrs_problems(cidrs):
+        report(info, field if index is None else f"{field}[{index}]", problem)
+
+
+class CapacitySection(BaseModel):
+    """The EC2 Capacity Block the GPU nodes run on (platform: eks)."""
+
+    model_config = _STRICT
+
+    instance_type: Literal[_GPU_TYPES] = Field(  # type: ignore[valid-type]
+        description="The GPU instance type of the reservation.", examples=["p6-b300.48xlarge"])
+    instance_count: int = Field(default=1, ge=1, le=64, description="Instances in the reservation, and GPU nodes "
+                                "(a Capacity Block holds 1 to 64). Default: 1.", examples=[1])
+    capacity_reservation_id: Annotated[str, _text(64)] = Field(
+        description="The Capacity Block reservation: 'cr-' and 17 lowercase hex digits.", examples=["cr-0123456789abcdef0"],
+        json_schema_extra={"pattern": "^cr-[0-9a-f]{17}$"})
+    availability_zone: Annotated[str, _text(64)] = Field(
+        description="The reservation's Availability Zone; it must be one of availability_zones.", examples=["us-west-2a"])
+
+    @field_validator("instance_type")
+    @classmethod
+    def _remember_type(cls, value: str, info: ValidationInfo) -> str:
+        _ctx(info)["gpu_instance_type"] = ("capacity.instance_type", GPU_INSTANCE_TYPES[value], "")
+        return value
+
+    @field_validator("capacity_reservation_id")
+    @classmethod
+    def _reservation(cls, value: str) -> str:
+        import re
+
+        if not re.fullmatch(r"cr-[0-9a-f]{17}", value):
+            fail(Problem(f"{quoted(value)} is not a capacity reservation id ('cr-' followed by 17 lowercase hex digits)",
+                         "copy the id from 'aws ec2 describe-capacity-reservations' or the purchase confirmation"))
+        return value
+
+    @field_validator("availability_zone")
+    @classmethod
+    def _zone(cls, value: str, info: ValidationInfo) -> str:
+        _zone_in_vpc(value, info, what="the reservation's zone",
+                     fix="set capacity.availability_zone to the zone the reservation is in, and list that zone in "
+                         "availability_zones; GPU nodes can only launch in the reservation's zone")
+        return value
+
+
+def _zone_in_vpc(zone: str, info: ValidationInfo, *, what: str, fix: str) -> None:
+    zones = _ctx(info).get("zones")
+    if zones is not None and zone not in zones:
+        fail(Problem(f"{what} {quoted(zone)} is not one of availability_zones ({', '.join(zones)})", fix))
+
+
+class HyperPodSection(BaseModel):
+    """The Flexible Training Plan and the HyperPod instance group it feeds (platform: hyperpod)."""
+
+    model_config = _STRICT
+
+    training_plan_arn: Annotated[str, _text(2048)] = Field(
+        description="The plan's ARN; it must be in the environment's account and region.",
+        examples=["arn:aws:sagemaker:us-west-2:123456789012:training-plan/kimi-k3"],
+        json_schema_extra={"pattern": r"^arn:aws[a-z-]*:sagemaker:[a-z0-9-]+:\d{12}:training-plan/"
+                                      r"[A-Za-z0-9](-*[A-Za-z0-9]){0,63}$"})
+    availability_zone: Annotated[str, _text(64)] = Field(
+        description="The zone of the plan's capacity; it must be one of availability_zones.", examples=["us-west-2a"])
+    instance_type: Literal[_ML_GPU_TYPES] = Field(  # type: ignore[valid-type]
+        default="ml.p6-b300.48xlarge", description="SageMaker instance type. Default: ml.p6-b300.48xlarge.",
+        examples=["ml.p6-b300.48xlarge"], validate_default=True)
+    instance_count: int = Field(default=1, ge=1, le=64, description="Instances in the group (1..64). Default: 1.",
+                                examples=[1])
+    volume_size_gb: int | None = Field(
+        default=None, ge=1, le=16384, description="An extra EBS volume per instance (GB), mounted at /opt/sagemaker. "
+        "Default: none; the instance store holds the image and the weights.", examples=[2000])
+    dependencies_chart_dir: Annotated[str, _text(4096)] | None = Field(
+        default=None, description="A local copy of the HyperPod dependencies Helm chart to install instead of the "
+        "vendored one. Default: the vendored chart.", examples=["../sagemaker-hyperpod-cli/helm_chart/HyperPodHelmChart"])
+
+    @field_validator("training_plan_arn")
+    @classmethod
+    def _plan(cls, value: str, info: ValidationInfo) -> str:
+        context = _ctx(info)
+        problem = aws_rules.arn_problem(value, service="sagemaker", resource_pattern=_TRAINING_PLAN_RESOURCE,
+                                        region=context.get("region"), account=context.get("account"),
+                                        what="training plan")
+        if problem:
+            fail(problem)
+        return value
+
+    @field_validator("availability_zone")
+    @classmethod
+    def _zone(cls, value: str, info: ValidationInfo) -> str:
+        _zone_in_vpc(value, info, what="the plan's zone",
+                     fix="set it to the zone 'aws sagemaker describe-training-plan' reports, and list that zone in "
+                         "availability_zones")
+        return value
+
+    @field_validator("instance_type")
+    @classmethod
+    def _remember_type(cls, value: str, info: ValidationInfo) -> str:
+        _ctx(info)["gpu_instance_type"] = ("hyperpod.instance_type", GPU_INSTANCE_TYPES[value.removeprefix("ml.")], "ml.")
+        return value
+
+    @field_validator("volume_size_gb")
+    @classmethod
+    def _remember_volume(cls, value: int | None, info: ValidationInfo) -> int | None:
+        _ctx(info)["hyperpod_volume_gb"] = value
+        return value
+
+    @field_validator("dependencies_chart_dir")
+    @classmethod
+    def _chart(cls, value: str | None) -> str | None:
+        from pathlib import Path
+
+        if value is not None and not (Path(value).expanduser() / "Chart.yaml").is_file():
+            fail(Problem(f"{quoted(value)} has no Chart.yaml",
+                         "point it at a local copy of helm_chart/HyperPodHelmChart from the aws/sagemaker-hyperpod-cli "
+                         "repository (with its dependencies: helm dependency build), or remove it"))
+        return value
+
+
+class ModelSection(BaseModel):
+    """The model and how vLLM serves it; every value defaults to the preset's."""
+
+    model_config = _STRICT
+
+    preset: Literal[_PRESETS] = Field(  # type: ignore[valid-type]
+        default="kimi-k3", description="The preset the other values start from. Default: kimi-k3.", examples=["kimi-k3"])
+    hugging_face_id: Annotated[str, _text(96), _rule(aws_rules.hugging_face_id_problem)] | None = Field(
+        default=None, description="Hugging Face repository id. Default: the preset's.", examples=["moonshotai/Kimi-K3"])
+    served_name: Annotated[str, _text(128)] | None = Field(
+        default=None, description="The name clients send as 'model'. Default: the preset's.", examples=["Kimi-K3"],
+        json_schema_extra={"pattern": r"^[A-Za-z0-9][A-Za-z0-9._/-]{0,127}$"})
+    image: Annotated[str, _text(512), _rule(aws_rules.image_problem)] | None = Field(
+        default=None, description="The vLLM container image. Default: the preset's.", examples=["vllm/vllm-openai:kimi-k3"])
+    tensor_parallel_size: int | None = Field(default=None, ge=1, le=64,
+                                             description="GPUs per replica. Default: the preset's.", examples=[8])
+    weight_size_gb: int | None = Field(default=None, ge=1, le=100_000, description="Size of the weights in GB, for "
+                                       "sizing and the startup budget. Default: the preset's.", examples=[1420])
+    extra_args: list[Annotated[str, _text(4096)]] = Field(
+        default=[], description="vLLM arguments appended after the preset's, one item per word. The app sets --model, "
+        "--served-model-name, --tensor-parallel-size and the port itself.", examples=[["--max-model-len", "262144"]])
+    extra_env: dict[Annotated[str, _text(256)], Annotated[str, _text(4096)]] = Field(
+        default={}, description="Environment variables added to the preset's. No secrets: use the secrets mechanism.",
+        examples=[{"VLLM_LOGGING_LEVEL": "DEBUG"}])
+    weight_source: Literal["huggingface", "s3"] = Field(
+        default="huggingface", description="Where the weights come from. Default: huggingface.", examples=["huggingface"])
+    s3_uri: Annotated[str, _text(1024)] | None = Field(
+        default=None, description="s3://BUCKET/PREFIX/ holding the weights; required when weight_source is s3.",
+        examples=["s3://my-model-bucket/moonshotai/Kimi-K3/"], json_schema_extra={"pattern": r"^s3://[a-z0-9][a-z0-9.-]{1,61}[a-z0-9](/\S*)?$"})
+
+    @field_validator("served_name")
+    @classmethod
+    def _served_name(cls, value: str | None) -> str | None:
+        import re
+
+        if value is not None and not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9._/-]{0,127}", value):
+            fail(Problem(f"{quoted(value)} is not a model name clients can send",
+                         "use letters, digits and . _ / -, starting with a letter or digit, for example Kimi-K3"))
+        return value
+
+    @field_validator("extra_args")
+    @classmethod
+    def _args(cls, value: list[str], info: ValidationInfo) -> list[str]:
+        for index, problem in vllm_args.extra_args_problems(value, gpu_memory_utilization_min=GPU_MEMORY_UTILIZATION):
+            report(info, f"model.extra_args[{index}]", problem)
+        return value
+
+    @field_validator("extra_env")
+    @classmethod
+    def _env(cls, value: dict[str, str], info: ValidationInfo) -> dict[str, str]:
+        for key, problem in vllm_args.extra_env_problems(value):
+            report(info, f"model.extra_env.{key}", problem)
+        return value
+
+    @field_validator("s3_uri")
+    @classmethod
+    def _s3_uri(cls, value: str | None) -> str | None:
+        import re
+
+        if value is not None and not re.fullmatch(r"s3://[a-z0-9][a-z0-9.-]{1,61}[a-z0-9](/\S*)?", value):
+            fail(Problem(f"{quoted(value)} is not an s3:// URI of a bucket", "use s3://BUCKET/PREFIX/"))
+        return value
+
+    @model_validator(mode="after")
+    def _consistent(self, info: ValidationInfo) -> ModelSection:
+        if self.weight_source == "s3" and self.s3_uri is None:
+            report(info, "model.s3_uri", Problem("is required when weight_source is s3",
+                                                 "add s3_uri: s3://BUCKET/PREFIX/ pointing at the copied weights"))
+        if self.weight_source == "huggingface" and self.s3_uri is not None:
+            report(info, "model.s3_uri", Problem("is set but weight_source is huggingface",
+                                                 "set weight_source: s3, or remove s3_uri"))
+        preset = MODEL_PRESETS[self.preset]
+        weights = self.weight_size_gb or preset.weight_size_gb
+        context = _ctx(info)
+        chosen = context.get("gpu_instance_type")
+        if chosen is not None:
+            field, instance_type, prefix = chosen
+            try:
+                check_model_fits(model_id=self.hugging_face_id or preset.hugging_face_id, weights_gb=weights,
+                                 instance_type=instance_type,
+                                 tensor_parallel_size=self.tensor_parallel_size or preset.tensor_parallel_size,
+                                 field=field, type_prefix=prefix)
+            except ConfigError as error:
+                for issue in error.issues:
+                    context.setdefault("issues", []).append(issue)
+        volume = context.get("hyperpod_volume_gb")
+        if volume is not None and volume < weights + VOLUME_HEADROOM_GB:
+            report(info, "hyperpod.volume_size_gb", Problem(
+                f"{volume} GB cannot hold the {weights} GB of weights and the image",
+                f"use at least {weights + VOLUME_HEADROOM_GB}, or remove it to use the instance store"))
+        return self
+
+
+class EndpointSection(BaseModel):
+    """How the model endpoint is exposed."""
+
+    model_config = _STRICT
+
+    exposure: Literal["internal", "public"] = Field(
+        default="internal", description="'internal' (reachable from the VPC; the default) or 'public' (from "
+        "allowed_cidrs only).", examples=["internal"])
+    allowed_cidrs: list[Cidr] = Field(default=[], description="Source networks allowed to reach a public endpoint.",
+                                      examples=[["203.0.113.0/24"]])
+
+    @model_validator(mode="after")
+    def _consistent(self, info: ValidationInfo) -> EndpointSection:
+        _report_cidrs(info, "endpoint.allowed_cidrs", self.allowed_cidrs)
+        if self.exposure == "public" and not self.allowed_cidrs:
+            report(info, "endpoint.allowed_cidrs", Problem(
+                "a public endpoint needs the source networks allowed to reach it",
+                "list them, for example allowed_cidrs: [203.0.113.0/24], or use exposure: internal"))
+        if self.exposure == "internal" and self.allowed_cidrs:
+            report(info, "endpoint.allowed_cidrs", Problem("is only used with exposure: public",
+                                                           "remove allowed_cidrs, or set exposure: public"))
+        return self
+
+
+def vpc_addresses_needed(zones: int) -> int:
+    """Addresses the public subnets, then the private ones (each aligned to its size) take in a VPC of ``zones`` zones."""
+    public, private = 2 ** (32 - PUBLIC_SUBNET_PREFIX), 2 ** (32 - PRIVATE_SUBNET_PREFIX)
+    return -(-zones * public // private) * private + zones * private
+
+
+def _validate_account(cls: type, value: str, info: ValidationInfo) -> str:
+    problem = aws_rules.account_problem(value)
+    if problem:
+        fail(problem)
+    _ctx(info)["account"] = value
+    return value
+
+
+def _validate_region(cls: type, value: str, info: ValidationInfo) -> str:
+    problem = aws_rules.region_problem(value)
+    if problem:
+        fail(problem)
+    _ctx(info)["region"] = value
+    return value
+
+
+class EnvironmentFile(BaseModel):
+    """One environment: config/NAME.yaml. Deployed with `npx cdk deploy -c env=NAME --all`."""
+
+    model_config = ConfigDict(**_STRICT, title="LLM serving environment",
+                              json_schema_extra={"$id": "https://llm-serving.invalid/schema/environment.schema.json"})
+
+    # Declared in the order the rules need them: account and region before the zones, platform before the sections.
+    account: Annotated[str, _text(64)] = Field(
+        description="The AWS account id: 12 digits, quoted so that leading zeros survive.", examples=["123456789012"],
+        json_schema_extra={"pattern": "^[0-9]{12}$"})
+    region: Annotated[str, _text(64)] = Field(description="The AWS region.", examples=["us-west-2"],
+                                              json_schema_extra={"enum": list(aws_rules.known_regions())})
+    availability_zones: list[Annotated[str, _text(64)]] = Field(
+        min_length=2, description="At least two zones of the region; the GPU capacity's zone among them.",
+        examples=[["us-west-2a", "us-west-2b"]])
+    platform: Literal["eks", "hyperpod"] = Field(
+        default="eks", description="'eks' (managed node group on a Capacity Block; the default) or 'hyperpod' "
+        "(SageMaker HyperPod on a Flexible Training Plan).", examples=["eks"])
+    kubernetes_version: Literal[SUPPORTED_KUBERNETES_VERSIONS] = Field(  # type: ignore[valid-type]
+        default=DEFAULT_KUBERNETES_VERSION, description="The EKS Kubernetes version, quoted.", examples=["1.34"])
+    vpc_cidr: Annotated[str, _text(64), _rule(aws_rules.vpc_cidr_problem)] = Field(
+        default="10.0.0.0/16",
+        description="The VPC's private IPv4 range: a /16 to /18 (two or three zones need a /18, four a /17). "
+        "Default: 10.0.0.0/16.",
+        examples=["10.0.0.0/16"])
+    cluster: ClusterSection = Field(description="The EKS cluster.")
+    capacity: CapacitySection | None = Field(default=None, validate_default=True,
+                                             description="The Capacity Block; required for platform: eks.")
+    hyperpod: HyperPodSection | None = Field(default=None, validate_default=True,
+                                             description="The training plan; required for platform: hyperpod.")
+    model: ModelSection = Field(default_factory=ModelSection, description="The model. Default: the kimi-k3 preset.")
+    endpoint: EndpointSection = Field(default_factory=EndpointSection, description="The endpoint. Default: internal.")
+    tags: dict[Annotated[str, _text(128)], Annotated[str, _text(256)]] = Field(
+        default={}, description="Tags on every resource (the app adds 'environment').",
+        examples=[{"project": "kimi-k3-serving"}])
+
+    _account = field_validator("account")(_validate_account)
+    _region = field_validator("region")(_validate_region)
+
+    @field_validator("availability_zones")
+    @classmethod
+    def _zones(cls, value: list[str], info: ValidationInfo) -> list[str]:
+        context = _ctx(info)
+        region = context.get("region")
+        valid = True
+        for index, zone in enumerate(value):
+            problem = aws_rules.zone_problem(zone, region=region) if region else None
+            if problem:
+                report(info, f"availability_zones[{index}]", problem)
+                valid = False
+            elif zone in value[:index]:
+                report(info, f"availability_zones[{index}]", Problem(f"lists {quoted(zone)} twice", "list each zone once"))
+                valid = False
+        if valid and region:
+            context["zones"] = tuple(value)
+        return value
+
+    @field_validator("vpc_cidr")
+    @classmethod
+    def _vpc_holds_the_subnets(cls, value: str, info: ValidationInfo) -> str:
+        zones = _ctx(info).get("zones")
+        if zones:
+            needed = vpc_addresses_needed(len(zones))
+            network = ipaddress.IPv4Network(value)
+            if needed > network.num_addresses:
+                prefix = 32 - (needed - 1).bit_length()
+                fail(Problem(f"a /{network.prefixlen} holds {network.num_addresses:,} addresses, but {len(zones)} "
+                             f"zones need {needed:,} (a /{PUBLIC_SUBNET_PREFIX} public and a /{PRIVATE_SUBNET_PREFIX} "
+                             "private subnet each, aligned)",
+                             f"use a /{prefix} or larger, for example {network.supernet(new_prefix=prefix)}"))
+        return value
+
+    @field_validator("platform")
+    @classmethod
+    def _platform(cls, value: str, info: ValidationInfo) -> str:
+        _ctx(info)["platform"] = value
+        return value
+
+    @field_validator("kubernetes_version")
+    @classmethod
+    def _version(cls, value: str, info: ValidationInfo) -> str:
+        if _ctx(info).get("platform") == "hyperpod" and value not in HYPERPOD_KUBERNETES_VERSIONS:
+            fail(Problem(f"SageMaker HyperPod does not support Kubernetes {value} yet",
+                         f"use {', '.join(HYPERPOD_KUBERNETES_VERSIONS)} for platform: hyperpod"))
+        return value
+
+    @field_validator("capacity")
+    @classmethod
+    def _capacity(cls, value: CapacitySection | None, info: ValidationInfo) -> CapacitySection | None:
+        platform = _ctx(info).get("platform")
+        if platform == "eks" and value is None:
+            fail(Problem("is required for platform: eks and missing",
+                         "add a 'capacity:' section with instance_type, capacity_reservation_id and availability_zone "
+                         "(bin/llmops capacity-blocks use cr-... --env NAME writes the last two)"))
+        if platform == "hyperpod" and value is not None:
+            fail(Problem("is a Capacity Block section, but platform is hyperpod, which runs on the training plan",
+                         "remove the capacity: section, or set platform: eks"))
+        return value
+
+    @field_validator("hyperpod")
+    @classmethod
+    def _hyperpod(cls, value: HyperPodSection | None, info: ValidationInfo) -> HyperPodSection | None:
+        platform = _ctx(info).get("platform")
+        if platform == "hyperpod" and value is None:
+            fail(Problem("is required for platform: hyperpod and missing",
+                         "add a 'hyperpod:' section with training_plan_arn and availability_zone "
+                         "(bin/llmops training-plans use NAME --env ENV writes both)"))
+        if platform == "eks" and value is not None:
+            fail(Problem("is a HyperPod section, but platform is eks, which runs on a Capacity Block",
+                         "remove the hyperpod: section, or set platform: hyperpod"))
+        return value
+
+    @field_validator("tags")
+    @classmethod
+    def _tags(cls, value: dict[str, str], info: ValidationInfo) -> dict[str, str]:
+        for key, problem in aws_rules.tags_problems(value, reserved_keys=RESERVED_TAG_KEYS):
+            report(info, "tags" if key is None else f"tags.{key}" if key else 'tags.""', problem)
+        return value
+
+
+class SourceSection(BaseModel):
+    """Where the pipeline takes the code from."""
+
+    model_config = _STRICT
+
+    connection_arn: Annotated[str, _text(2048)] = Field(
+        description="A CodeConnections connection in the pipeline's account and region.",
+        examples=["arn:aws:codeconnections:us-west-2:111111111111:connection/0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d"])
+    repository: Annotated[str, _text(256)] = Field(description="The repository, as OWNER/NAME.",
+                                                   examples=["my-org/llm-serving"],
+                                                   json_schema_extra={"pattern": r"^[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+$"})
+    branch: Annotated[str, _text(256), _rule(aws_rules.git_branch_problem)] = Field(
+        description="The branch the pipeline deploys.", examples=["main"])
+
+    @field_validator("connection_arn")
+    @classmethod
+    def _connection(cls, value: str, info: ValidationInfo) -> str:
+        context = _ctx(info)
+        problems = [aws_rules.arn_problem(value, service=service, resource_pattern=r"connection/[0-9a-f-]{36}",
+                                          region=context.get("region"), account=context.get("account"),
+                                          what="CodeConnections connection")
+                    for service in ("codeconnections", "codestar-connections")]
+        if all(problems):
+            # Report against the current service name unless the old one got further.
+            fail(problems[1] if value.split(":")[2:3] == ["codestar-connections"] else problems[0])
+        return value
+
+    @field_validator("repository")
+    @classmethod
+    def _repository(cls, value: str) -> str:
+        import re
+
+        if not re.fullmatch(r"[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+", value):
+            fail(Problem(f"{quoted(value)} is not OWNER/NAME",
+                         "write the repository as owner/name, for example my-org/llm-serving"))
+        return value
+
+
+class WaveSection(BaseModel):
+    """Environments deployed together, optionally behind a manual approval."""
+
+    model_config = _STRICT
+
+    name: Annotated[str, _text(40)] = Field(description="The wave's name in the pipeline.", examples=["prod"],
+                                            json_schema_extra={"pattern": "^[A-Za-z][A-Za-z0-9-]{0,39}$"})
+    environments: list[Annotated[str, _text(64)]] = Field(min_length=1, description="Files of config/, without .yaml.",
+                                                          examples=[["prod"]])
+    approval: bool = Field(default=False, description="A person approves before the wave starts. Default: false.",
+                           examples=[True])
+
+    @field_validator("name")
+    @classmethod
+    def _name(cls, value: str) -> str:
+        import re
+
+        if not re.fullmatch(r"[A-Za-z][A-Za-z0-9-]{0,39}", value):
+            fail(Problem(f"{quoted(value)} cannot name a pipeline wave", "start with a letter; use letters, digits and '-'"))
+        return value
+
+
+class PipelineFile(BaseModel):
+    """The delivery pipeline: config/pipeline/NAME.yaml. Synthesized with `npx cdk synth -c pipeline=NAME`."""
+
+    model_config = ConfigDict(**_STRICT, title="LLM serving delivery pipeline",
+                              json_schema_extra={"$id": "https://llm-serving.invalid/schema/pipeline.schema.json"})
+
+    account: Annotated[str, _text(64)] = Field(description="The pipeline's own (tooling) account, quoted.",
+                                               examples=["111111111111"], json_schema_extra={"pattern": "^[0-9]{12}$"})
+    region: Annotated[str, _text(64)] = Field(description="The pipeline's region.", examples=["us-west-2"],
+                                              json_schema_extra={"enum": list(aws_rules.known_regions())})
+    source: SourceSection = Field(description="The repository the pipeline deploys from.")
+    waves: list[WaveSection] = Field(min_length=1, description="Deployed in this order.")
+
+    _account = field_validator("account")(_validate_account)
+    _region = field_validator("region")(_validate_region)

@@ -1,0 +1,143 @@
+"""The corpus of malformed configuration files (tests/malformed/*.yaml, one file per class of mistake).
+
+Each case is built from one of the example files (or written out whole), selected with ``-c env=`` / ``-c pipeline=``
+exactly as the CDK CLI would, and run through the app's ``main``. For every case:
+
+- the app exits with code 2 and prints no traceback;
+- every expected field is named, each exactly once, and nothing else is: one message per mistake;
+- every message has a ``fix:``; no message is longer than a screen;
+- nothing is written: no cloud assembly, and the configuration file is unchanged.
+
+Case format (YAML list items):
+
+``case`` (name), ``base`` (``example`` | ``hyperpod`` | ``pipeline``; default example), then one of:
+``set`` (dotted path → value; a ``[i]`` suffix addresses a list item), ``delete`` (dotted paths), ``append`` (text
+added at the end of the base file), ``text`` (the whole file),
+``bytes_hex`` (the whole file, as hex bytes), ``pad_bytes`` (a comment of that many bytes appended), and
+``expect``: the fields the message must name (the file's mistakes), in any order.
+"""
+
+from __future__ import annotations
+
+import copy
+import io
+import json
+import re
+import shutil
+from contextlib import redirect_stderr, redirect_stdout
+from pathlib import Path
+
+import pytest
+import yaml
+
+import app
+from deployment_config import ConfigError, load_environment
+from deployment_config.pipeline import load_pipeline
+from tests.conftest import CONFIG_DIR, PROJECT_DIR
+
+CORPUS_DIR = PROJECT_DIR / "tests" / "malformed"
+BASES = {"example": CONFIG_DIR / "example.yaml", "hyperpod": CONFIG_DIR / "example-hyperpod.yaml",
+         "pipeline": CONFIG_DIR / "pipeline" / "example.yaml"}
+#: A message longer than this is not "one clear message" (the alias bomb once printed 722 MB).
+MAX_MESSAGE_CHARS = 4000
+
+
+def _cases() -> list[tuple[str, dict]]:
+    cases = []
+    for path in sorted(CORPUS_DIR.glob("*.yaml")):
+        for case in yaml.safe_load(path.read_text(encoding="utf-8")):
+            cases.append((f"{path.stem}/{case['case']}", case))
+    return cases
+
+
+CASES = _cases()
+
+
+def _set(document: dict, dotted: str, value) -> None:
+    *parents, last = dotted.split(".")
+    node = document
+    for key in parents:
+        node = node.setdefault(key, {})
+    match = re.fullmatch(r"(.+)\[(\d+)\]", last)
+    if match:
+        node[match.group(1)][int(match.group(2))] = value
+    else:
+        node[last] = value
+
+
+def _delete(document: dict, dotted: str) -> None:
+    *parents, last = dotted.split(".")
+    node = document
+    for key in parents:
+        node = node[key]
+    del node[last]
+
+
+def _file_bytes(case: dict) -> bytes:
+    base = BASES[case.get("base", "example")]
+    if "bytes_hex" in case:
+        return bytes.fromhex(case["bytes_hex"])
+    if "text" in case:
+        return case["text"].encode("utf-8")
+    if "append" in case:
+        return base.read_bytes() + case["append"].encode("utf-8")
+    if "pad_bytes" in case:
+        return base.read_bytes() + b"#" * case["pad_bytes"] + b"\n"
+    document = copy.deepcopy(yaml.safe_load(base.read_text(encoding="utf-8")))
+    for dotted, value in (case.get("set") or {}).items():
+        _set(document, dotted, value)
+    for dotted in case.get("delete") or []:
+        _delete(document, dotted)
+    return yaml.safe_dump(document, sort_keys=False, allow_unicode=True).encode("utf-8")
+
+
+def _run(case: dict, tmp_path: Path) -> tuple[int, str, Path, bytes]:
+    config_dir = tmp_path / "config"
+    (config_dir / "pipeline").mkdir(parents=True)
+    for name in ("example.yaml", "example-prod.yaml", "example-hyperpod.yaml"):
+        shutil.copy(CONFIG_DIR / name, config_dir / name)
+    content = _file_bytes(case)
+    is_pipeline = case.get("base") == "pipeline"
+    path = config_dir / ("pipeline/bad.yaml" if is_pipeline else "bad.yaml")
+    path.write_bytes(content)
+    context = {"config_dir": str(config_dir), ("pipeline" if is_pipeline else "env"): "bad"}
+    stderr, stdout = io.StringIO(), io.StringIO()
+    with redirect_stderr(stderr), redirect_stdout(stdout):
+        code = app.main({"CDK_CONTEXT_JSON": json.dumps(context), "CDK_OUTDIR": str(tmp_path / "cdk.out")})
+    assert stdout.getvalue() == ""
+    return code, stderr.getvalue(), path, content
+
+
+def _issues(case: dict, tmp_path: Path) -> list:
+    """The mistakes the loader found in the case's file, as the structured error holds them."""
+    config_dir = tmp_path / "config"
+    with pytest.raises(ConfigError) as raised:
+        if case.get("base") == "pipeline":
+            load_pipeline(config_dir, "bad")
+        else:
+            load_environment(config_dir, "bad")
+    return list(raised.value.issues)
+
+
+def test_the_corpus_is_large_and_grouped_by_class():
+    classes = {name.split("/")[0] for name, _ in CASES}
+    assert len(CASES) >= 150
+    assert len(classes) >= 10
+
+
+@pytest.mark.parametrize("name, case", CASES, ids=[name for name, _ in CASES])
+def test_malformed_file_is_refused_with_one_message_per_mistake(name, case, tmp_path):
+    # given a malformed file, when the app loads it as `cdk synth -c env=bad` would
+    code, message, path, content = _run(case, tmp_path)
+    # then it exits with 2, names each mistake once with a fix, and writes nothing
+    assert code == app.EXIT_BAD_CONFIG, message
+    assert "Traceback" not in message
+    assert message.count("error:") == 1
+    assert len(message) <= MAX_MESSAGE_CHARS
+    issues = _issues(case, tmp_path)
+    assert sorted(issue.field for issue in issues) == sorted(case["expect"]), message
+    assert message.count("fix:") == len(issues)
+    for issue in issues:
+        assert f"{issue.field}: {issue.problem}" in message
+    assert not (tmp_path / "cdk.out").exists()
+    assert path.read_bytes() == content

@@ -112,4 +112,8 @@ def add_vllm_deployment(scope: Construct, *, spec: VllmServingSpec, namespace: s
                 cdk8s.JsonPatch.add(f"/spec/template/spec/containers/0/resources/{kind}/{pointer}",
                                     k8s.Quantity.from_number(count))
             )
+    # No service links: with them Kubernetes gives the pod VLLM_PORT=tcp://<ip>:8000 for the Service named vllm, and vLLM
+    # reads VLLM_PORT as the first of its own internal ports (vLLM 0.33.0 vllm/envs.py; vllm/utils/network_utils.py
+    # get_vllm_port raises on a URI-shaped value). cdk8s-plus-28 has no prop for it.
+    api_object.add_json_patch(cdk8s.JsonPatch.add("/spec/template/spec/enableServiceLinks", False))
     return deployment

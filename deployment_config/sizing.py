@@ -12,7 +12,9 @@ from dataclasses import dataclass
 from deployment_config.catalog import GPU_INSTANCE_TYPES, GpuInstanceType
 from deployment_config.errors import ConfigError
 
-#: vLLM's default ``--gpu-memory-utilization``: the share of GPU memory it takes for weights and cache.
+#: The share of GPU memory the sizing lets vLLM take for weights and cache (``--gpu-memory-utilization``). vLLM 0.33.0
+#: defaults to 0.92 (vllm/config/cache.py CacheConfig); 0.90 is the conservative figure the sizing keeps, and
+#: model.extra_args may not go below it (deployment_config.vllm_args).
 GPU_MEMORY_UTILIZATION = 0.90
 #: GPU memory that must stay free for the KV cache after the weights are loaded, as a share of all GPU memory.
 #: Below this a long-context model serves only a handful of short requests at once.

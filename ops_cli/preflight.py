@@ -40,9 +40,12 @@ class Check:
 def run_preflight(aws: Aws, env: EnvironmentConfig, now: datetime | None = None) -> list[Check]:
     """Run every check; a check that cannot run (for example, no credentials) ends the run with an OpsError."""
     now = now or datetime.now(UTC)
+    # Placeholders first, and the run goes on: the user sees every other problem of the same file in one run.
+    placeholders = [_placeholders(env)] if env.placeholders else []
     checks = [_credentials(aws, env)]
     if checks[0].status is Status.FAIL:
-        return checks  # every further call would go to the wrong account
+        return placeholders + checks  # every further call would go to the wrong account
+    checks = placeholders + checks
     if env.platform is Platform.HYPERPOD:
         checks += _training_plan(aws, env, now)
     else:
@@ -55,6 +58,16 @@ def run_preflight(aws: Aws, env: EnvironmentConfig, now: datetime | None = None)
     checks += [_addon(aws, env, pin, configuration) for pin, configuration in addons_for(env)]
     checks.append(_bootstrap(aws, env))
     return checks
+
+
+def _placeholders(env: EnvironmentConfig) -> Check:
+    """The example's placeholder ids left in the file (deployment_config.placeholders): CloudFormation would refuse
+    every stack of it (cdk_constructs.placeholder_guard); this row says so before anything is tried."""
+    return Check("placeholder values", Status.FAIL,
+                 f"{env.source} still holds the example's placeholder values in {', '.join(env.placeholders)}; "
+                 "CloudFormation refuses to deploy it",
+                 "put in your own ids: llmops capacity-blocks use cr-... --env NAME (or training-plans use) writes "
+                 "the capacity's; account and cluster.admin_role_arn by hand")
 
 
 def _credentials(aws: Aws, env: EnvironmentConfig) -> Check:

@@ -119,6 +119,14 @@ def test_pod_lands_only_on_gpu_nodes_and_tolerates_their_taint(default_manifests
     assert spec["replicas"] == 1
 
 
+def test_the_pod_gets_no_service_links_that_vllm_would_read_as_its_port(default_manifests, vllm_container):
+    # given a Service named vllm in the pod's namespace, Kubernetes would inject VLLM_PORT=tcp://IP:8000
+    assert default_manifests["Service"]["metadata"]["name"] == "vllm"
+    # then the pod opts out of service links, and sets no VLLM_PORT of its own
+    assert default_manifests["Deployment"]["spec"]["template"]["spec"]["enableServiceLinks"] is False
+    assert "VLLM_PORT" not in {e["name"] for e in vllm_container["env"]}
+
+
 def test_service_is_an_internal_nlb_on_port_8000(default_manifests):
     service = default_manifests["Service"]
     assert service["spec"]["type"] == "LoadBalancer"

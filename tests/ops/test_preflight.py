@@ -20,6 +20,15 @@ P6_B300 = "p6-b300.48xlarge"
 KUBERNETES = "1.34"  # both example configurations'
 
 
+@pytest.fixture(autouse=True)
+def real_ids(request, monkeypatch):
+    """In these tests the stubbed AWS answers as the owner of the example's ids (account 123456789012, reservation
+    cr-0123456789abcdef0), so they play real ids: the loader finds no placeholder. Tests marked ``placeholders`` see
+    the examples as they are."""
+    if request.node.get_closest_marker("placeholders") is None:
+        monkeypatch.setattr("deployment_config.loader.placeholder_fields", lambda document, paths: ())
+
+
 def expect_identity(aws, account: str = "123456789012") -> None:
     identity = {"Account": account, "Arn": f"arn:aws:sts::{account}:assumed-role/Admin/me", "UserId": "AROAEXAMPLE:me"}
     aws.stub("sts").add_response("get_caller_identity", identity, {})
@@ -192,6 +201,21 @@ def test_everything_in_order_passes(aws, run):
     assert checks["instance type facts"]["detail"] == ("p6-b300.48xlarge: 8 x 275040 MiB GPUs, 17 network cards, "
                                                        "EFA on cards 1-16 match the catalog")
     assert checks["add-on coredns"]["detail"] == "default v1.12.3-eksbuild.1 for Kubernetes 1.34"
+
+
+@pytest.mark.placeholders
+def test_placeholder_values_fail_the_first_row_and_the_run_goes_on(aws, run):
+    # given the example file, whose account, role and reservation are the example's placeholders
+    expect_eks(aws)
+    # when preflight runs
+    result = run("preflight", "--env", "example", "--json")
+    # then the first row fails and names them, and every other check still runs
+    assert result.code == ExitCode.CHECK_FAILED and result.json["passed"] is False
+    first = result.json["checks"][0]
+    assert first["check"] == "placeholder values" and first["status"] == "fail"
+    assert "account, cluster.admin_role_arn, capacity.capacity_reservation_id" in first["detail"]
+    assert "capacity-blocks use" in first["fix"]
+    assert [c["status"] for c in result.json["checks"][1:]] == ["pass"] * 13
 
 
 def test_human_table_lists_the_new_rows(aws, run):

@@ -12,6 +12,8 @@ from dataclasses import dataclass
 
 #: The longest value quoted back in a message: a 3,000-character region must not become a 3,000-character message.
 MAX_QUOTED = 80
+#: The most mistakes one message lists; the rest are counted. A file of 10,000 unknown keys gets a readable message.
+MAX_LISTED = 25
 
 
 def quoted(value: object) -> str:
@@ -90,7 +92,10 @@ class ConfigError(Exception):
         where = f"{self.source}: " if self.source else ""
         if len(self.issues) == 1:
             return f"{where}{self.issues[0].summary}"
-        listed = "".join(f"\n  - {issue.summary}\n    fix: {issue.fix}" for issue in self.issues)
+        listed = "".join(f"\n  - {issue.summary}\n    fix: {issue.fix}" for issue in self.issues[:MAX_LISTED])
+        more = len(self.issues) - MAX_LISTED
+        if more > 0:
+            listed += f"\n  ... and {more} more (fix the ones above, then run again)"
         return f"{where}{len(self.issues)} problems:{listed}"
 
     @property

@@ -6,6 +6,7 @@
 - Duplicate keys: PyYAML lets the last one win silently; here the second one is an error naming both lines.
 - Tags (``!!python/...``, ``!Ref``): ``safe_load`` refuses the dangerous ones; the rest are not configuration either.
 - Several documents in one file (``---``): only the first would be read.
+- Nesting thousands of levels deep (``[[[[...``), which would exhaust Python's recursion limit.
 - Bytes that are not UTF-8, and files that cannot be read.
 """
 
@@ -84,6 +85,9 @@ def parse_yaml(text: str, *, source: str) -> Any:
         text = text[1:]
     try:
         documents = list(yaml.load_all(text, Loader=_StrictLoader))  # noqa: S506 (a SafeLoader subclass)
+    except RecursionError:
+        raise ConfigError("(file)", "nests lists or mappings thousands of levels deep",
+                          "write the configuration as the example does: a few levels of 'key: value'", source=source) from None
     except yaml.YAMLError as error:
         mark = getattr(error, "problem_mark", None)
         where = f"line {mark.line + 1}, column {mark.column + 1}" if mark else "somewhere"

@@ -13,7 +13,8 @@ Case format (YAML list items):
 ``case`` (name), ``base`` (``example`` | ``hyperpod`` | ``pipeline``; default example), then one of:
 ``set`` (dotted path → value; a ``[i]`` suffix addresses a list item), ``delete`` (dotted paths), ``append`` (text
 added at the end of the base file), ``text`` (the whole file),
-``bytes_hex`` (the whole file, as hex bytes), ``pad_bytes`` (a comment of that many bytes appended), and
+``bytes_hex`` (the whole file, as hex bytes), ``pad_bytes`` (a comment of that many bytes appended),
+``text_nested`` (a list nested that many levels deep), and
 ``expect``: the fields the message must name (the file's mistakes), in any order.
 """
 
@@ -81,6 +82,8 @@ def _file_bytes(case: dict) -> bytes:
         return case["text"].encode("utf-8")
     if "append" in case:
         return base.read_bytes() + case["append"].encode("utf-8")
+    if "text_nested" in case:
+        return ("account: " + "[" * case["text_nested"] + "]" * case["text_nested"] + "\n").encode()
     if "pad_bytes" in case:
         return base.read_bytes() + b"#" * case["pad_bytes"] + b"\n"
     document = copy.deepcopy(yaml.safe_load(base.read_text(encoding="utf-8")))

@@ -7,18 +7,53 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 import botocore.config
+import botocore.configprovider
+import botocore.credentials
 import botocore.exceptions
+import botocore.session
 
-from ops_cli.errors import THROTTLING_CODES, error_code, translate
+from ops_cli.errors import THROTTLING_CODES, ExitCode, OpsError, error_code, translate
 
-#: botocore's own retries cover transient network and 5xx errors.
-_CLIENT_CONFIG = botocore.config.Config(retries={"mode": "standard", "max_attempts": 3},
-                                        user_agent_extra="llmops")
+#: botocore's own retries cover transient network and 5xx errors; the timeouts bound how long an unreachable
+#: endpoint can keep a command waiting (3 attempts of at most 10 s to connect).
+_CLIENT_CONFIG = botocore.config.Config(retries={"mode": "standard", "max_attempts": 3}, connect_timeout=10,
+                                        read_timeout=60, user_agent_extra="llmops")
+
+
+def botocore_session(environ: Mapping[str, str]) -> botocore.session.Session:
+    """A botocore session that takes its environment variables from ``environ`` instead of ``os.environ``.
+
+    botocore reads the process environment in two places: the configuration chain (AWS_PROFILE, AWS_CONFIG_FILE,
+    AWS_SHARED_CREDENTIALS_FILE, AWS_DEFAULT_REGION, AWS_MAX_ATTEMPTS, ...; built by
+    ``botocore.configprovider.ConfigChainFactory``, which accepts an ``environ``) and the credential providers that
+    read variables directly (``EnvProvider`` for AWS_ACCESS_KEY_ID..., ``ContainerProvider``; both accept an
+    ``environ``). Both are rebuilt here on ``environ``. The instance-metadata provider is dropped when ``environ`` sets
+    AWS_EC2_METADATA_DISABLED=true. Not covered: a profile's ``credential_source = Environment`` still reads
+    ``os.environ`` (botocore builds that source inside its assume-role provider).
+    """
+    session = botocore.session.Session()
+    chain = botocore.configprovider.ConfigChainFactory(session=session, environ=environ)
+    store = session.get_component("config_store")
+    for name, (config_names, env_names, default, convert) in \
+            botocore.configprovider.BOTOCORE_DEFAUT_SESSION_VARIABLES.items():
+        store.set_config_provider(name, chain.create_config_chain(
+            instance_name=name, env_var_names=env_names, config_property_names=config_names, default=default,
+            conversion_func=convert))
+    resolver = session.get_component("credential_provider")
+    for i, provider in enumerate(resolver.providers):
+        if isinstance(provider, botocore.credentials.EnvProvider):
+            resolver.providers[i] = botocore.credentials.EnvProvider(environ=environ)
+        elif isinstance(provider, botocore.credentials.ContainerProvider):
+            resolver.providers[i] = botocore.credentials.ContainerProvider(environ=environ)
+    if environ.get("AWS_EC2_METADATA_DISABLED", "false").lower() == "true":
+        resolver.providers = [p for p in resolver.providers
+                              if not isinstance(p, botocore.credentials.InstanceMetadataProvider)]
+    return session
 THROTTLE_ATTEMPTS = 6
 THROTTLE_BASE_DELAY = 1.0
 THROTTLE_MAX_DELAY = 30.0
@@ -31,22 +66,38 @@ class Aws:
     :param region: the region every client talks to.
     :param client_factory: makes a client for a service name. Default: a boto3 session's ``client``.
     :param sleep: how to wait between throttled attempts (tests pass a recorder).
+    :param environ: the environment variables the SDK reads (AWS_PROFILE, AWS_CONFIG_FILE, credentials...).
+        Default: ``os.environ``.
     """
 
     region: str
     client_factory: Callable[[str], Any] | None = None
     sleep: Callable[[float], None] = time.sleep
+    environ: Mapping[str, str] | None = None
     _clients: dict[str, Any] = field(default_factory=dict)
 
     def client(self, service: str) -> Any:
+        """The client for ``service``. Creating it reads the AWS configuration files and resolves credentials, so every
+        failure of that (a profile that does not exist, a malformed ~/.aws/config...) comes out as an OpsError."""
         if service not in self._clients:
-            if self.client_factory is not None:
-                self._clients[service] = self.client_factory(service)
-            else:
-                import boto3
-
-                self._clients[service] = boto3.session.Session(region_name=self.region).client(service, config=_CLIENT_CONFIG)
+            action = f"set up the AWS client for {service} in {self.region}"
+            try:
+                self._clients[service] = (self.client_factory or self._default_client)(service)
+            except OpsError:
+                raise
+            except botocore.exceptions.BotoCoreError as error:
+                raise translate(error, action) from None
+            except (ValueError, TypeError, KeyError, OSError) as error:  # e.g. AWS_MAX_ATTEMPTS=abc: int('abc')
+                raise OpsError(f"the AWS SDK configuration is invalid, could not {action}: {type(error).__name__}: {error}",
+                               "check the AWS_* environment variables and ~/.aws/config (`aws configure list` shows what "
+                               "is used)", ExitCode.USAGE) from None
         return self._clients[service]
+
+    def _default_client(self, service: str) -> Any:
+        import boto3
+
+        session = botocore_session(self.environ) if self.environ is not None else botocore.session.Session()
+        return boto3.session.Session(botocore_session=session, region_name=self.region).client(service, config=_CLIENT_CONFIG)
 
     def call(self, service: str, operation: str, action: str, **params: Any) -> dict:
         """Call ``service.operation(**params)``, retrying throttling with exponential backoff and jitter.

@@ -2,20 +2,48 @@
 
 from __future__ import annotations
 
+import re
 from datetime import UTC, datetime, timedelta
 from decimal import Decimal
 
 import botocore.exceptions
 
 from ops_cli.aws import Aws
-from ops_cli.errors import ExitCode, OpsError, error_code, translate
+from ops_cli.errors import ExitCode, OpsError, error_code, shown, translate
 from ops_cli.offering import Offering, Search, cheapest_first
 from ops_cli.output import iso
 
 #: Capacity Block durations: 1-day steps up to 14 days, then 7-day steps up to 182 days.
 MAX_DAILY_HOURS = 14 * 24
 MAX_HOURS = 182 * 24
+#: "Each Capacity Block can have up to 64 instances" (EC2 User Guide, Find and purchase Capacity Blocks).
+MAX_INSTANCE_COUNT = 64
 FINAL_STATES = {"expired", "cancelled", "failed", "unsupported"}
+
+#: Capacity reservation ids: 'cr-' and 17 lowercase hex digits, the loader's rule for capacity.capacity_reservation_id
+#: (deployment_config/loader.py). botocore's EC2 model gives CapacityReservationId no pattern (a plain string), so this
+#: is EC2's documented id format (resource ids have 17 hex digits since 2018), checked here before any call.
+RESERVATION_ID = re.compile(r"cr-[0-9a-f]{17}")
+#: Capacity Block offering ids. botocore's EC2 model (ec2/2016-11-15/service-2.json) types
+#: PurchaseCapacityBlock.CapacityBlockOfferingId and CapacityBlockOffering.CapacityBlockOfferingId as the shape
+#: ``OfferingId``, a plain string with no pattern or length. The EC2 User Guide's example is 'cb-0123456789abcdefg' (its
+#: last character is not hex), so only the shape is checked: 'cb-' and lowercase letters or digits, 64 at most.
+OFFERING_ID = re.compile(r"cb-[0-9a-z]{1,61}")
+#: A syntactically valid id, used to check an environment file before a purchase whose id is not known yet.
+PROBE_RESERVATION_ID = "cr-" + "0" * 17
+
+
+def check_reservation_id(reservation_id: str) -> None:
+    if not RESERVATION_ID.fullmatch(reservation_id):
+        raise OpsError(f"{shown(reservation_id)} is not a capacity reservation id ('cr-' and 17 lowercase hex digits)",
+                       "copy the id from 'llmops capacity-blocks purchase' or 'aws ec2 describe-capacity-reservations', "
+                       "for example cr-0123456789abcdef0", ExitCode.USAGE)
+
+
+def check_offering_id(offering_id: str) -> None:
+    if not OFFERING_ID.fullmatch(offering_id):
+        raise OpsError(f"--offering-id {shown(offering_id)} is not a Capacity Block offering id ('cb-' and lowercase "
+                       "letters or digits)", "copy an id from 'llmops capacity-blocks offerings'", ExitCode.USAGE)
 
 
 def check_duration(hours: int) -> None:
@@ -78,10 +106,16 @@ def purchase(aws: Aws, offering: Offering, *, dry_run: bool, tags: dict[str, str
         raise translate(error, f"purchase Capacity Block offering {offering.offering_id}") from None
     except botocore.exceptions.BotoCoreError as error:
         raise translate(error, f"purchase Capacity Block offering {offering.offering_id}") from None
-    return response["CapacityReservation"]
+    reservation = response.get("CapacityReservation")
+    if not reservation or not reservation.get("CapacityReservationId"):
+        raise OpsError(f"EC2 accepted the purchase of offering {offering.offering_id} but returned no reservation id",
+                       "find the new reservation with: aws ec2 describe-capacity-reservations --filters "
+                       "Name=reservation-type,Values=capacity-block", ExitCode.BOUGHT_NOT_WRITTEN)
+    return reservation
 
 
 def describe_reservation(aws: Aws, reservation_id: str) -> dict:
+    check_reservation_id(reservation_id)
     response = aws.call("ec2", "describe_capacity_reservations", f"describe capacity reservation {reservation_id}",
                         CapacityReservationIds=[reservation_id])
     reservations = response.get("CapacityReservations", [])
@@ -93,7 +127,7 @@ def describe_reservation(aws: Aws, reservation_id: str) -> dict:
 
 def reservation_summary(reservation: dict) -> dict:
     return {
-        "reservation_id": reservation["CapacityReservationId"],
+        "reservation_id": reservation.get("CapacityReservationId"),
         "state": reservation.get("State"),
         "instance_type": reservation.get("InstanceType"),
         "instance_count": reservation.get("TotalInstanceCount"),

@@ -20,7 +20,22 @@ class ExitCode(IntEnum):
     ALREADY_EXISTS = 9  # a training plan with that name exists
     TIMEOUT = 10  # a wait ran out of time
     NOT_FOUND = 11
+    BOUGHT_NOT_WRITTEN = 12  # capacity WAS bought, but its id could not be written into the environment file
     AWS_ERROR = 20  # any other AWS error
+    INTERNAL = 70  # a bug: an unexpected exception (EX_SOFTWARE); LLMOPS_DEBUG=1 shows the traceback
+    INTERRUPTED = 130  # Ctrl-C (128 + SIGINT)
+    STDOUT_CLOSED = 141  # standard output was closed early, as by `| head` (128 + SIGPIPE, like other Unix tools)
+
+
+#: The longest piece of user input quoted back in a message.
+MAX_SHOWN = 80
+
+
+def shown(value: object) -> str:
+    """``value`` as a message quotes it: repr'd (so control characters and trailing newlines show), cut to MAX_SHOWN."""
+    text = value if isinstance(value, str) else str(value)
+    quoted = repr(text[:MAX_SHOWN])
+    return quoted + (f"... ({len(text)} characters)" if len(text) > MAX_SHOWN else "")
 
 
 class OpsError(Exception):
@@ -29,16 +44,19 @@ class OpsError(Exception):
     :param message: what went wrong, in one sentence.
     :param fix: what to do about it.
     :param exit_code: the process exit code.
+    :param details: more for the --json output (for example the reservation that was bought before the failure).
     """
 
-    def __init__(self, message: str, fix: str, exit_code: ExitCode) -> None:
+    def __init__(self, message: str, fix: str, exit_code: ExitCode, details: dict | None = None) -> None:
         super().__init__(message)
         self.message = message
         self.fix = fix
         self.exit_code = exit_code
+        self.details = details or {}
 
     def to_dict(self) -> dict:
-        return {"error": self.message, "fix": self.fix, "exit_code": int(self.exit_code), "kind": self.exit_code.name}
+        return {**self.details, "error": self.message, "fix": self.fix, "exit_code": int(self.exit_code),
+                "kind": self.exit_code.name}
 
 
 THROTTLING_CODES = {"Throttling", "ThrottlingException", "RequestLimitExceeded", "TooManyRequestsException",
@@ -56,21 +74,63 @@ def error_code(error: botocore.exceptions.ClientError) -> str:
     return error.response.get("Error", {}).get("Code", "")
 
 
+_PROFILE_FIX = "use a profile that `aws configure list-profiles` lists (AWS_PROFILE=NAME), or unset AWS_PROFILE"
+
+
 def translate(error: Exception, action: str) -> OpsError:
-    """Turn a boto3/botocore exception raised while doing ``action`` into an :class:`OpsError`."""
+    """Turn a boto3/botocore exception raised while doing ``action`` into an :class:`OpsError`.
+
+    Covers the SDK's own set-up failures too (a profile that does not exist, an unparsable ~/.aws/config, no region,
+    an invalid retry setting...), which botocore raises while a client is created or its credentials are resolved.
+    """
+    exc = botocore.exceptions
     if isinstance(error, OpsError):
         return error
-    if isinstance(error, (botocore.exceptions.NoCredentialsError, botocore.exceptions.PartialCredentialsError)):
+    if isinstance(error, exc.ProfileNotFound):
+        profile = error.kwargs.get("profile", "?")
+        return OpsError(f"the AWS profile {shown(profile)} does not exist (in the AWS config and credentials files) "
+                        f"while trying to {action}", _PROFILE_FIX, ExitCode.CREDENTIALS)
+    if isinstance(error, exc.ConfigParseError):
+        path = error.kwargs.get("path", "the AWS config file")
+        return OpsError(f"cannot parse the AWS configuration file {path} while trying to {action}",
+                        f"fix the syntax of {path} (INI sections such as [profile NAME] with key = value lines), or point "
+                        "AWS_CONFIG_FILE / AWS_SHARED_CREDENTIALS_FILE at a valid file; `aws configure list` shows what "
+                        "is read", ExitCode.USAGE)
+    if isinstance(error, exc.ConfigNotFound):
+        return OpsError(f"the AWS configuration file {error.kwargs.get('path', '')} does not exist while trying to {action}",
+                        "create it with `aws configure`, or unset AWS_CONFIG_FILE", ExitCode.USAGE)
+    if isinstance(error, exc.NoRegionError):
+        return OpsError(f"no AWS region while trying to {action}", "pass --region, --env NAME, or set AWS_REGION",
+                        ExitCode.USAGE)
+    if isinstance(error, (exc.InvalidRegionError, exc.UnknownRegionError)):
+        return OpsError(f"the AWS SDK refused the region while trying to {action}: {error}",
+                        "pass a region code such as --region us-west-2", ExitCode.USAGE)
+    if isinstance(error, (exc.InvalidRetryConfigurationError, exc.InvalidConfigError, exc.InvalidProxiesConfigError,
+                          exc.InvalidEndpointConfigurationError, exc.InvalidSTSRegionalEndpointsConfigError)):
+        return OpsError(f"invalid AWS SDK setting while trying to {action}: {error}",
+                        "correct or unset the AWS_* environment variable or ~/.aws/config entry it names", ExitCode.USAGE)
+    if isinstance(error, exc.UnknownCredentialError):
+        return OpsError(f"the AWS profile names an unknown credential source while trying to {action}: {error}",
+                        "fix credential_source in the profile (Environment, Ec2InstanceMetadata or EcsContainer)",
+                        ExitCode.CREDENTIALS)
+    if isinstance(error, (exc.NoCredentialsError, exc.PartialCredentialsError)):
         return OpsError(f"no AWS credentials while trying to {action}",
                         "configure credentials (aws configure sso, AWS_PROFILE=..., or environment variables)",
                         ExitCode.CREDENTIALS)
-    if isinstance(error, (botocore.exceptions.TokenRetrievalError, botocore.exceptions.SSOTokenLoadError)):
+    if isinstance(error, (exc.TokenRetrievalError, exc.SSOError, exc.NoAuthTokenError)):
         return OpsError(f"the AWS session has expired while trying to {action}", "log in again: aws sso login",
                         ExitCode.CREDENTIALS)
-    if isinstance(error, botocore.exceptions.EndpointConnectionError):
+    if isinstance(error, exc.CredentialRetrievalError):
+        return OpsError(f"could not get AWS credentials while trying to {action}: {error}",
+                        "check the profile's credential_process / role settings (`aws sts get-caller-identity` shows "
+                        "the same error), or log in again", ExitCode.CREDENTIALS)
+    if isinstance(error, exc.ParamValidationError):
+        return OpsError(f"invalid request parameters while trying to {action}: {error}",
+                        "check the values given on the command line", ExitCode.USAGE)
+    if isinstance(error, exc.EndpointConnectionError):
         return OpsError(f"cannot reach AWS while trying to {action}: {error}", "check the network and the region",
                         ExitCode.AWS_ERROR)
-    if isinstance(error, botocore.exceptions.ClientError):
+    if isinstance(error, exc.ClientError):
         code = error_code(error)
         text = error.response.get("Error", {}).get("Message", "") or code
         if code in _CREDENTIAL_CODES:
@@ -91,6 +151,6 @@ def translate(error: Exception, action: str) -> OpsError:
         if code == "ResourceInUse":
             return OpsError(f"already exists: {text}", "choose another name", ExitCode.ALREADY_EXISTS)
         return OpsError(f"AWS error while trying to {action} ({code}: {text})", "see the message above", ExitCode.AWS_ERROR)
-    if isinstance(error, botocore.exceptions.BotoCoreError):
+    if isinstance(error, exc.BotoCoreError):
         return OpsError(f"AWS SDK error while trying to {action}: {error}", "see the message above", ExitCode.AWS_ERROR)
     raise error

@@ -3,21 +3,27 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
+import json
 import os
+import re
+import shutil
 import sys
+import traceback
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, date, datetime
+from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 from typing import TextIO
 
 from deployment_config import ConfigError, EnvironmentConfig, load_environment
+from deployment_config.aws_rules import region_problem
 from deployment_config.model_location import model_path
 from ops_cli import capacity_blocks as cb
 from ops_cli import training_plans as tp
 from ops_cli.aws import Aws
-from ops_cli.config_writer import update_environment_file
-from ops_cli.errors import ExitCode, OpsError
+from ops_cli.config_writer import check_environment_file, env_name_problem, missing_environment, update_environment_file
+from ops_cli.errors import ExitCode, OpsError, shown
 from ops_cli.offering import Offering, Search
 from ops_cli.output import duration, emit_json, money, table, utc_and_local
 from ops_cli.preflight import Status, run_preflight
@@ -37,7 +43,7 @@ PROJECT_DIR = Path(__file__).resolve().parents[1]
 class Runtime:
     """What a command needs from the outside world; tests replace every part."""
 
-    aws_factory: Callable[[str], Aws] = lambda region: Aws(region)
+    aws_factory: Callable[[str], Aws] | None = None  # default: Aws(region) reading AWS_* variables from environ
     stdout: TextIO = field(default_factory=lambda: sys.stdout)
     stderr: TextIO = field(default_factory=lambda: sys.stderr)
     environ: dict = field(default_factory=lambda: dict(os.environ))
@@ -48,29 +54,45 @@ class Runtime:
 
 
 def _moment(text: str) -> datetime:
-    """An ISO date or date-time; UTC unless it says otherwise."""
+    """An ISO date or date-time, in UTC; UTC unless it says otherwise."""
     try:
         moment = datetime.fromisoformat(text) if "T" in text or " " in text else datetime.combine(
             date.fromisoformat(text), datetime.min.time())
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"'{text}' is not a date (YYYY-MM-DD) or date-time (YYYY-MM-DDTHH:MM)") from None
-    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+        return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
+    except (ValueError, OverflowError):
+        raise argparse.ArgumentTypeError(f"{shown(text)} is not a date (YYYY-MM-DD) or date-time (YYYY-MM-DDTHH:MM)") from None
+
+
+#: The largest number any option takes (a timeout of 115 days); larger ones cannot be slept or sent.
+MAX_NUMBER = 10_000_000
 
 
 def _positive(text: str) -> int:
     try:
         value = int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"'{text}' is not a whole number") from None
+        raise argparse.ArgumentTypeError(f"{shown(text)} is not a whole number") from None
     if value < 1:
         raise argparse.ArgumentTypeError(f"{value} must be at least 1")
+    if value > MAX_NUMBER:
+        raise argparse.ArgumentTypeError(f"{shown(text)} is too large (at most {MAX_NUMBER:,})")
     return value
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, with its errors in the CLI's format: an ``error:`` line and a ``fix:`` line, exit code 2."""
+
+    def error(self, message: str):  # type: ignore[override]
+        if len(message) > 300:  # argparse quotes the arguments it did not expect, however long
+            message = f"{message[:300]}... ({len(message)} characters)"
+        self.print_usage(sys.stderr)
+        self.exit(ExitCode.USAGE, f"error: {message}\n  fix: run '{self.prog} --help' for the accepted arguments\n")
 
 
 def _common_options(defaults: bool) -> argparse.ArgumentParser:
     """Options accepted before and after any subcommand. Below the top level they default to SUPPRESS, so that a
     value given at one level is not reset by another level's default."""
-    common = argparse.ArgumentParser(add_help=False)
+    common = _Parser(add_help=False)
     suppress = {} if defaults else {"default": argparse.SUPPRESS}
     common.add_argument("--json", action="store_true", help="print machine-readable JSON instead of tables", **suppress)
     common.add_argument("--region", help="AWS region (default: the environment's, then AWS_REGION)", **suppress)
@@ -81,8 +103,8 @@ def _common_options(defaults: bool) -> argparse.ArgumentParser:
 
 def build_parser() -> argparse.ArgumentParser:
     common = _common_options(defaults=False)
-    parser = argparse.ArgumentParser(prog="llmops", description="Find and buy GPU capacity, preflight, wait, smoke-test.",
-                                     parents=[_common_options(defaults=True)])
+    parser = _Parser(prog="llmops", description="Find and buy GPU capacity, preflight, wait, smoke-test.",
+                     parents=[_common_options(defaults=True)])
     groups = parser.add_subparsers(dest="group", required=True, metavar="COMMAND")
 
     def search_args(p: argparse.ArgumentParser, instance_type: str | None, hours: int) -> None:
@@ -138,9 +160,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--timeout", type=_positive, default=3600)
     p.add_argument("--interval", type=_positive, default=30)
     p = waits.add_parser("endpoint", help="until the endpoint answers /health", parents=[common])
-    p.add_argument("--url", required=True, help="for example http://internal-xxx.elb.us-west-2.amazonaws.com:8000")
-    p.add_argument("--timeout", type=_positive, default=3 * 3600)
+    p.add_argument("--url", required=True, help="for example http://internal-xxx.elb.us-west-2.amazonaws.com:8000 "
+                   "(a URL that cannot work fails at once with exit code 2)")
+    p.add_argument("--timeout", type=_positive, default=3 * 3600, help="seconds to wait in all (default: 10800; exit code 10)")
     p.add_argument("--interval", type=_positive, default=30)
+    p.add_argument("--request-timeout", type=_positive, default=10,
+                   help="deadline in seconds for each /health probe as a whole, connect to last byte; a probe past it "
+                   "counts as not healthy yet (default: 10)")
 
     p = waits.add_parser("inference-endpoint", help="until a HyperPod InferenceEndpointConfig is DeploymentComplete",
                          parents=[common])
@@ -158,7 +184,9 @@ def build_parser() -> argparse.ArgumentParser:
                    "(default: the environment's --model; without --env only the served name is checked)")
     p.add_argument("--prompt", default=DEFAULT_PROMPT)
     p.add_argument("--max-tokens", type=_positive, default=64)
-    p.add_argument("--timeout", type=_positive, default=600, help="seconds per request (default: 600)")
+    p.add_argument("--timeout", type=_positive, default=600,
+                   help="deadline in seconds for each request as a whole: connect, headers and the last byte of the "
+                   "answer or stream (default: 600); a request past it stops the smoke test with exit code 10")
     return parser
 
 
@@ -173,19 +201,36 @@ class Cli:
     @property
     def env(self) -> EnvironmentConfig | None:
         name = getattr(self.args, "env", None)
-        if name and self._env is None:
-            try:
-                self._env = load_environment(self.args.config_dir, name)
-            except ConfigError as error:
-                raise OpsError(error.summary, error.fix, ExitCode.USAGE) from None
+        if name is not None and self._env is None:
+            self._env = _load_environment(self.args.config_dir, name, "--env")
         return self._env
 
-    def aws(self) -> Aws:
-        region = self.args.region or (self.env.region if self.env else None) or self.rt.environ.get("AWS_REGION") \
-            or self.rt.environ.get("AWS_DEFAULT_REGION")
-        if not region:
+    def region(self) -> str:
+        """The region to work in: --region, else the environment's, else AWS_REGION / AWS_DEFAULT_REGION; checked
+        against botocore's list of regions before any client exists."""
+        env = self.env
+        if self.args.region is not None:
+            source, region = "--region", self.args.region
+        elif env is not None:
+            source, region = f"the region of --env {env.name}", env.region
+        else:
+            source, region = next(((f"{name} (environment variable)", self.rt.environ[name])
+                                   for name in ("AWS_REGION", "AWS_DEFAULT_REGION") if self.rt.environ.get(name)),
+                                  (None, None))
+        if region is None:
             raise OpsError("no AWS region", "pass --region, --env NAME, or set AWS_REGION", ExitCode.USAGE)
-        aws = self.rt.aws_factory(region)
+        problem = region_problem(region)
+        if problem:
+            raise OpsError(f"{source}: {problem.problem}", problem.fix, ExitCode.USAGE)
+        if env is not None and region != env.region:
+            raise OpsError(f"--region {region} contradicts --env {env.name}, which deploys to {env.region}",
+                           "leave out --region (the environment's region is used), or name the environment of that region",
+                           ExitCode.USAGE)
+        return region
+
+    def aws(self) -> Aws:
+        region = self.region()
+        aws = self.rt.aws_factory(region) if self.rt.aws_factory else Aws(region, environ=self.rt.environ)
         if self.rt.sleep:
             aws.sleep = self.rt.sleep
         return aws
@@ -201,20 +246,42 @@ class Cli:
         return Progress(what, self.args.timeout, self.args.interval, stream=self.rt.stderr, **kwargs)
 
     def search(self, *, sagemaker: bool) -> Search:
-        """The search the arguments ask for; what they leave out comes from --env, then from the defaults."""
+        """The search the arguments ask for; what they leave out comes from --env, then from the defaults. Checked
+        here, so that nothing absurd is sent to AWS or shown back."""
         env = self.env
         # With --env, the capacity that platform uses: a HyperPod section for training plans, else the Capacity Block.
         hyperpod = env.hyperpod if env and sagemaker and env.hyperpod else None
         capacity = env.capacity if env and not hyperpod else None
         gpu_type = env.gpu_instance_type.name if env else "p6-b300.48xlarge"
-        instance_type = self.args.instance_type or (
+        instance_type = self.args.instance_type if self.args.instance_type is not None else (
             hyperpod.instance_type if hyperpod else f"ml.{gpu_type}" if sagemaker else gpu_type)
+        _check_instance_type(instance_type, sagemaker)
         reserved = hyperpod or capacity
         count = self.args.count or (reserved.instance_count if reserved else 1)
-        start, end = cb.default_window(self.rt.now())
-        start, end = self.args.start_after or start, self.args.end_before or end
+        most = tp.MAX_INSTANCE_COUNT if sagemaker else cb.MAX_INSTANCE_COUNT
+        if count > most:
+            raise OpsError(f"--count {count} is more than {'a training plan offering' if sagemaker else 'a Capacity Block'} "
+                           f"holds ({most})", f"use at most {most}, and reserve more in several purchases", ExitCode.USAGE)
+        if sagemaker and self.args.duration_hours > tp.MAX_DURATION_HOURS:
+            raise OpsError(f"--duration-hours {self.args.duration_hours} is longer than a training plan "
+                           f"({tp.MAX_DURATION_HOURS} h)", f"use at most {tp.MAX_DURATION_HOURS}", ExitCode.USAGE)
+        now = self.rt.now()
+        start, end = cb.default_window(now)
+        # An earliest start in the past means "from now": AWS searches only ahead.
+        start, end = max(self.args.start_after or start, now), self.args.end_before or end
+        horizon = now + timedelta(days=MAX_DAYS_AHEAD)
+        for option, moment in (("--start-after", self.args.start_after), ("--end-before", self.args.end_before)):
+            if moment is not None and moment > horizon:
+                raise OpsError(f"{option} {_day(moment)} is more than {MAX_DAYS_AHEAD} days ahead; AWS offers capacity "
+                               "weeks ahead, not years", f"pick a date before {_day(horizon)}", ExitCode.USAGE)
+        if end <= now:
+            raise OpsError(f"--end-before {_day(end)} is in the past", "pick a date after today", ExitCode.USAGE)
         if end <= start:
-            raise OpsError("--end-before is not after --start-after", "widen the date range", ExitCode.USAGE)
+            since = f"--start-after {_day(start)}" if self.args.start_after and start > now else f"now ({_day(now)})"
+            raise OpsError(f"--end-before {_day(end)} is not after {since}", "widen the date range", ExitCode.USAGE)
+        if end - start < timedelta(hours=self.args.duration_hours):
+            raise OpsError(f"from {_day(start)} to {_day(end)} there is less time than --duration-hours "
+                           f"{self.args.duration_hours}", "widen the date range or shorten the duration", ExitCode.USAGE)
         return Search(instance_type, count, self.args.duration_hours, start, end)
 
     # --- Capacity Blocks ----------------------------------------------------------------------------------------
@@ -230,11 +297,18 @@ class Cli:
         return ExitCode.OK
 
     def capacity_blocks_purchase(self) -> int:
+        cb.check_offering_id(self.args.offering_id)
+        target = self.args.write_config
+        if target is not None:  # what can be checked without the offering, before any AWS call
+            self._write_target(target)
+        search = self.search(sagemaker=False)
         aws = self.aws()
-        offering = cb.find_offering(aws, self.search(sagemaker=False), self.args.offering_id)
+        offering = cb.find_offering(aws, search, self.args.offering_id)
         fee = money(offering.upfront_fee, offering.currency)
         what = (f"{offering.instance_count} x {offering.instance_type} in {offering.availability_zone}, "
                 f"{utc_and_local(offering.start)} to {utc_and_local(offering.end)}, upfront fee {fee}")
+        if target is not None:  # before anything is bought: would the file take this reservation?
+            self._check_write_target(target, offering)
         if self.args.dry_run:
             cb.purchase(aws, offering, dry_run=True, tags={"created-by": "llmops"})
             self.out({"dry_run": True, "offering": offering.to_dict(), "would_succeed": True},
@@ -243,19 +317,91 @@ class Cli:
         if not self.args.yes:
             raise OpsError(f"not bought: {what}. Capacity Blocks are paid upfront and cannot be cancelled",
                            "run the same command with --yes to buy it", ExitCode.CONFIRMATION_REQUIRED)
-        reservation = cb.purchase(aws, offering, dry_run=False, tags={"created-by": "llmops"})
+        try:
+            reservation = cb.purchase(aws, offering, dry_run=False, tags={"created-by": "llmops"})
+        except KeyboardInterrupt:
+            raise OpsError(f"interrupted while buying offering {self.args.offering_id}: it may or may not have been bought",
+                           "look for it: aws ec2 describe-capacity-reservations --filters "
+                           "Name=reservation-type,Values=capacity-block", ExitCode.INTERRUPTED) from None
         summary = cb.reservation_summary(reservation)
-        human = f"Bought {what}.\nReservation {summary['reservation_id']} is {summary['state']}."
-        if self.args.write_config:
-            path = update_environment_file(self.args.config_dir, self.args.write_config, {
-                "capacity.capacity_reservation_id": summary["reservation_id"],
+        reservation_id = summary["reservation_id"]
+        # The id is shown now, before anything else can fail: with --json the one JSON document comes at the end.
+        bought = f"Bought {what}.\nReservation {reservation_id} is {summary['state']}."
+        if self.args.json:
+            self._say(f"bought: reservation {reservation_id}", self.rt.stderr)
+        else:
+            self._say(bought)
+        if target is None:
+            if self.args.json:
+                emit_json(summary, self.rt.stdout)
+            return ExitCode.OK
+        try:
+            path = update_environment_file(self.args.config_dir, target, {
+                "capacity.capacity_reservation_id": reservation_id,
                 "capacity.availability_zone": summary["availability_zone"]})
-            human += f"\nWrote its id and zone into {path}."
-            summary["config_file"] = str(path)
-        self.out(summary, human)
+        except (Exception, KeyboardInterrupt) as error:  # noqa: BLE001 - whatever it was, the purchase must be reported
+            problem = error.message if isinstance(error, OpsError) else f"{type(error).__name__}: {error}"
+            raise OpsError(f"reservation {reservation_id} WAS bought ({what}), but its id and zone were not written "
+                           f"into --write-config {target}: {problem}",
+                           f"write them with: llmops capacity-blocks use {reservation_id} --env {target}  (after fixing "
+                           "the problem above; or set capacity.capacity_reservation_id and capacity.availability_zone "
+                           "by hand)", ExitCode.BOUGHT_NOT_WRITTEN,
+                           details={**summary, "bought": True, "config_written": False}) from None
+        if self.args.json:
+            emit_json({**summary, "config_file": str(path)}, self.rt.stdout)
+        else:
+            self.rt.stdout.write(f"Wrote its id and zone into {path}.\n")
         return ExitCode.OK
 
+    def _write_target(self, target: str) -> EnvironmentConfig:
+        """The --write-config environment as it is now, if it could hold a Capacity Block reservation at all."""
+        problem = env_name_problem(target)
+        if problem:
+            raise OpsError(f"--write-config: {problem}", "name a file of the config directory without '.yaml', "
+                           "for example --write-config prod", ExitCode.USAGE)
+        if not (Path(self.args.config_dir) / f"{target}.yaml").is_file():
+            error = missing_environment(self.args.config_dir, target)
+            raise OpsError(error.message, error.fix.replace("--env NAME", "--write-config NAME"), ExitCode.USAGE)
+        try:
+            current = _load_environment(self.args.config_dir, target, "--write-config")
+            check_environment_file(self.args.config_dir, target, {})  # can it be edited safely at all?
+        except OpsError as error:
+            raise _not_bought(target, error.message, error.fix) from None
+        if current.capacity is None:
+            raise _not_bought(target, f"it is a platform: {current.platform.value} environment without a capacity "
+                              "section; Capacity Blocks serve platform: eks",
+                              "write into an eks environment, or leave out --write-config")
+        return current
+
+    def _check_write_target(self, target: str, offering: Offering) -> None:
+        """Refuse, before a purchase, a --write-config file that could not take the reservation's id and zone."""
+        self._write_target(target)  # again: the file may have changed while EC2 was searched
+        try:  # a syntactically valid id stands in for the one the purchase will return
+            config = check_environment_file(self.args.config_dir, target, {
+                "capacity.capacity_reservation_id": cb.PROBE_RESERVATION_ID,
+                "capacity.availability_zone": offering.availability_zone})
+        except OpsError as error:
+            raise _not_bought(target, error.message, error.fix) from None
+        held = (offering.instance_type, offering.instance_count)
+        wanted = (config.capacity.instance_type.name, config.capacity.instance_count)
+        if held != wanted:
+            raise _not_bought(target, f"the offering holds {held[1]} x {held[0]}, the environment asks for "
+                              f"{wanted[1]} x {wanted[0]}", "buy an offering that matches (--env NAME searches for the "
+                              "environment's type and count), or change capacity.instance_type and "
+                              "capacity.instance_count first")
+
+    def _say(self, text: str, stream: TextIO | None = None) -> None:
+        """Print ``text`` now; if standard output is closed, on standard error instead (it must not be lost)."""
+        try:
+            (stream or self.rt.stdout).write(text.rstrip("\n") + "\n")
+            (stream or self.rt.stdout).flush()
+        except (OSError, ValueError):
+            if stream is self.rt.stderr:
+                raise
+            self.rt.stderr.write(text.rstrip("\n") + "\n")
+
     def capacity_blocks_show(self) -> int:
+        cb.check_reservation_id(self.args.reservation_id)
         summary = cb.reservation_summary(cb.describe_reservation(self.aws(), self.args.reservation_id))
         human = table(["field", "value"], [(k, summary[k]) for k in ("reservation_id", "state", "instance_type",
                                                                       "instance_count", "availability_zone")]
@@ -264,7 +410,9 @@ class Cli:
         return ExitCode.OK
 
     def capacity_blocks_use(self) -> int:
+        cb.check_reservation_id(self.args.reservation_id)
         env = self.env
+        check_environment_file(self.args.config_dir, env.name, {})  # a file it cannot edit is refused before any call
         if env.capacity is None:
             raise OpsError(f"{env.name} has no capacity section (platform {env.platform.value})",
                            "Capacity Blocks serve platform: eks; for HyperPod use training-plans use", ExitCode.USAGE)
@@ -293,19 +441,33 @@ class Cli:
         return ExitCode.OK
 
     def training_plans_create(self) -> int:
+        tp.check_plan_name(self.args.name, arn_allowed=False)
+        tp.check_offering_id(self.args.offering_id)
+        search = self.search(sagemaker=True)
         aws = self.aws()
-        offering = tp.find_plan_offering(aws, self.search(sagemaker=True), self.args.offering_id)
+        offering = tp.find_plan_offering(aws, search, self.args.offering_id)
         what = (f"plan '{self.args.name}': {offering.instance_count} x {offering.instance_type} in {offering.availability_zone}, "
                 f"{utc_and_local(offering.start)} to {utc_and_local(offering.end)}, "
                 f"upfront fee {money(offering.upfront_fee, offering.currency)}")
         if not self.args.yes:
             raise OpsError(f"not created: {what}. Training plans are paid upfront",
                            "run the same command with --yes to create it", ExitCode.CONFIRMATION_REQUIRED)
-        arn = tp.create_plan(aws, self.args.name, offering)
-        self.out({"arn": arn, "offering": offering.to_dict()}, f"Created {what}.\nARN: {arn}")
+        try:
+            arn = tp.create_plan(aws, self.args.name, offering)
+        except KeyboardInterrupt:
+            raise OpsError(f"interrupted while creating training plan {self.args.name}: it may or may not exist now",
+                           f"look for it: llmops training-plans show {self.args.name} --region {aws.region}",
+                           ExitCode.INTERRUPTED) from None
+        shown_arn = arn or f"(not in SageMaker's answer; llmops training-plans show {self.args.name} shows it)"
+        if self.args.json:  # what was bought is on stderr too, in case stdout cannot take the JSON
+            self._say(f"created: training plan {self.args.name}, ARN {shown_arn}", self.rt.stderr)
+            emit_json({"name": self.args.name, "arn": arn, "offering": offering.to_dict()}, self.rt.stdout)
+        else:
+            self._say(f"Created {what}.\nARN: {shown_arn}")
         return ExitCode.OK
 
     def training_plans_show(self) -> int:
+        tp.check_plan_name(self.args.name, arn_allowed=True)
         summary = tp.plan_summary(tp.describe_plan(self.aws(), self.args.name))
         rows = [(k, summary[k]) for k in ("name", "arn", "status", "instance_count")]
         rows += [("zones", ", ".join(summary["availability_zones"])), ("instance types", ", ".join(summary["instance_types"])),
@@ -315,8 +477,10 @@ class Cli:
         return ExitCode.OK
 
     def training_plans_use(self) -> int:
+        tp.check_plan_name(self.args.name, arn_allowed=True)
         if self.env is None:  # loading validates the file before anything is asked of AWS
             raise OpsError("--env is required", "name the environment to write to", ExitCode.USAGE)
+        check_environment_file(self.args.config_dir, self.env.name, {})  # a file it cannot edit is refused before any call
         summary = tp.plan_summary(tp.describe_plan(self.aws(), self.args.name))
         zones = summary["availability_zones"]
         if len(zones) != 1:
@@ -338,6 +502,7 @@ class Cli:
         return ExitCode.CHECK_FAILED if failed else ExitCode.OK
 
     def wait_reservation(self) -> int:
+        cb.check_reservation_id(self.args.reservation_id)
         reservation = wait_for_reservation(self.aws(), self.args.reservation_id,
                                            self.progress(f"reservation {self.args.reservation_id}"))
         self.out(cb.reservation_summary(reservation), f"Reservation {self.args.reservation_id} is active.")
@@ -349,11 +514,15 @@ class Cli:
         return ExitCode.OK
 
     def wait_endpoint(self) -> int:
-        wait_for_health(self.args.url, self.progress(f"{self.args.url}/health"))
+        wait_for_health(self.args.url, self.progress(f"{self.args.url}/health"), request_timeout=self.args.request_timeout)
         self.out({"url": self.args.url, "healthy": True}, f"{self.args.url} is healthy.")
         return ExitCode.OK
 
     def wait_inference_endpoint(self) -> int:
+        _check_kubernetes_names(self.args.name, self.args.namespace)
+        if self.rt.run_command is None and not shutil.which(self.args.kubectl):
+            raise OpsError(f"--kubectl {shown(self.args.kubectl)} is not an executable kubectl (not found on PATH, or not "
+                           "executable)", "install kubectl, or pass --kubectl /path/to/kubectl", ExitCode.USAGE)
         status = wait_for_inference_endpoint(self.args.kubectl, self.args.name, self.args.namespace,
                                              self.progress(f"InferenceEndpointConfig {self.args.namespace}/{self.args.name}"),
                                              run=self.rt.run_command)
@@ -362,6 +531,11 @@ class Cli:
         return ExitCode.OK
 
     def smoke_test(self) -> int:
+        """Exit codes: 0 passed; 1 a check failed (a FAILED row names the problem), the endpoint is unreachable or
+        answered an error status; 2 the --url cannot work (checked before any request); 10 a request ran past its
+        --timeout deadline (the message names the request and the seconds). See ops_cli.smoke.smoke_test."""
+        from ops_cli.http_client import printable
+
         model = self.args.model or (self.env.model.served_name if self.env else "Kimi-K3")
         path = self.args.model_path or (model_path(self.env) if self.env else None)
         # Real time always: these are the figures the user asked for, not a wait.
@@ -373,10 +547,15 @@ class Cli:
                  fmt(r.total_s, "s"), r.completion_tokens if r.completion_tokens is not None else "-",
                  "; ".join(r.problems)) for r in results]
         human = table(["request", "result", "first token", "rate", "total", "tokens", "problems"], rows)
-        human += f"\nModel: {model} from {results[0].text or '?'}\nAnswer: {results[1].text.strip()[:200]}\n"
+        human += f"\nModel: {model} from {results[0].text or '?'}\nAnswer: {printable(' '.join(results[1].text.split()), 200)}\n"
         human += "Smoke test passed." if passed else "Smoke test FAILED."
         self.out({"passed": passed, "url": self.args.url, "model": model, "requests": [r.to_dict() for r in results]}, human)
         return ExitCode.OK if passed else ExitCode.CHECK_FAILED
+
+
+def _not_bought(target: str, problem: str, fix: str) -> OpsError:
+    return OpsError(f"nothing bought: --write-config {target} could not take this reservation: {_cli_words(problem)}",
+                    _cli_words(fix), ExitCode.USAGE)
 
 
 def _offerings_table(offerings: list[Offering]) -> str:
@@ -389,24 +568,150 @@ def _parse(text: str | None) -> datetime | None:
     return datetime.fromisoformat(text.replace("Z", "+00:00")) if text else None
 
 
+#: How far ahead a search may look. Capacity Blocks and training plans are offered weeks ahead; a date years away is
+#: a typo (and dates near year 9999 cannot even be shown in local time).
+MAX_DAYS_AHEAD = 366
+
+
+def _day(moment: datetime) -> str:
+    return moment.strftime("%Y-%m-%d %H:%M UTC")
+
+
+def _cli_words(text: str) -> str:
+    """A loader message in the CLI's words: the CDK's ``-c env=NAME`` becomes ``--env NAME`` (but a ``cdk deploy
+    -c env=NAME`` command line, which is meant for the CDK, is left alone)."""
+    text = re.sub(r"(\bcdk\b[^;()]*?)?-c env=(\S*)", lambda m: m.group(0) if m.group(1) else f"--env {m.group(2)}", text)
+    return re.sub(r"(?<![\w-])-c env\b(?!=)", "--env", text)
+
+
+def _load_environment(config_dir: Path, name: str, option: str) -> EnvironmentConfig:
+    """config/NAME.yaml, validated by the loader; its errors as OpsErrors in the CLI's words."""
+    problem = env_name_problem(name)
+    if problem:
+        raise OpsError(f"{option}: {problem}", "name a file of the config directory without '.yaml', for example "
+                       f"{option} example", ExitCode.USAGE)
+    if not (Path(config_dir) / f"{name}.yaml").is_file():
+        raise missing_environment(config_dir, name)
+    try:
+        return load_environment(config_dir, name)
+    except ConfigError as error:
+        raise OpsError(_cli_words(error.summary), _cli_words(error.fix), ExitCode.USAGE) from None
+    except OSError as error:  # unreadable file or directory
+        raise OpsError(f"cannot read {config_dir}/{name}.yaml ({error.strerror or error})", "check its permissions",
+                       ExitCode.USAGE) from None
+    except UnicodeDecodeError as error:
+        raise OpsError(f"{config_dir}/{name}.yaml is not UTF-8 text (byte {error.start})", "save it as UTF-8",
+                       ExitCode.USAGE) from None
+
+
+#: EC2 instance type names (the loader's rule for cluster.system_instance_type): family, '.', size.
+_INSTANCE_TYPE = re.compile(r"[a-z][a-z0-9-]*\.[a-z0-9]+")
+
+
+def _check_instance_type(instance_type: str, sagemaker: bool) -> None:
+    name = instance_type[3:] if sagemaker and instance_type.startswith("ml.") else instance_type
+    if sagemaker and not instance_type.startswith("ml."):
+        tp.check_instance_type(instance_type)
+    if not sagemaker and instance_type.startswith("ml."):
+        raise OpsError(f"--instance-type {shown(instance_type)} is a SageMaker name; Capacity Blocks take EC2 names",
+                       f"drop the prefix: --instance-type {shown(instance_type[3:])[1:-1]}", ExitCode.USAGE)
+    if len(instance_type) > 64 or not _INSTANCE_TYPE.fullmatch(name):
+        example = "ml.p6-b300.48xlarge" if sagemaker else "p6-b300.48xlarge"
+        raise OpsError(f"--instance-type {shown(instance_type)} is not an instance type name",
+                       f"use a name such as {example}", ExitCode.USAGE)
+
+
+#: Kubernetes object names (https://kubernetes.io/docs/concepts/overview/working-with-objects/names/): a namespace is a
+#: DNS-1123 label (RFC 1123: at most 63 of a-z, 0-9 and '-', starting and ending alphanumeric); most objects, custom
+#: resources such as InferenceEndpointConfig included, are named by a DNS-1123 subdomain (dot-separated labels, at
+#: most 253 characters).
+_DNS_LABEL = r"[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?"
+_DNS_SUBDOMAIN = re.compile(rf"{_DNS_LABEL}(\.{_DNS_LABEL})*")
+
+
+def _check_kubernetes_names(name: str, namespace: str) -> None:
+    if len(name) > 253 or not _DNS_SUBDOMAIN.fullmatch(name):
+        raise OpsError(f"--name {shown(name)} is not a Kubernetes object name (DNS-1123 subdomain)",
+                       "use lowercase letters, digits, '-' and '.', starting and ending with a letter or digit, "
+                       "at most 253 characters, for example kimik3", ExitCode.USAGE)
+    if not re.fullmatch(_DNS_LABEL, namespace):
+        raise OpsError(f"--namespace {shown(namespace)} is not a Kubernetes namespace name (DNS-1123 label)",
+                       "use lowercase letters, digits and '-', starting and ending with a letter or digit, "
+                       "at most 63 characters, for example default", ExitCode.USAGE)
+
+
 def main(argv: Sequence[str] | None = None, runtime: Runtime | None = None) -> int:
+    """Run one command; returns its exit code (ops_cli.errors.ExitCode). Never raises, never prints a traceback (unless
+    LLMOPS_DEBUG=1 asks for one of an internal error)."""
     runtime = runtime or Runtime()
-    parser = build_parser()
+    json_output = False
     try:
-        args = parser.parse_args(argv)
-    except SystemExit as exit_:  # argparse has printed its usage message
-        return int(exit_.code or 0)
-    handler = getattr(Cli(args, runtime), "_".join(filter(None, (args.group, getattr(args, "command", None)))).replace("-", "_"))
-    try:
-        return int(handler())
+        parser = build_parser()
+        with contextlib.redirect_stdout(runtime.stdout), contextlib.redirect_stderr(runtime.stderr):
+            try:
+                args = parser.parse_args(argv)
+            except SystemExit as exit_:  # argparse has printed its help, or its usage and error
+                runtime.stdout.flush()
+                return exit_.code if isinstance(exit_.code, int) else ExitCode.USAGE
+        json_output = bool(args.json)
+        command = "_".join(filter(None, (args.group, getattr(args, "command", None)))).replace("-", "_")
+        code = int(getattr(Cli(args, runtime), command)())
+        runtime.stdout.flush()  # a closed pipe shows here, not in the interpreter's flush at exit
+        return code
     except OpsError as error:
-        if args.json:
-            emit_json(error.to_dict(), runtime.stdout)
-        runtime.stderr.write(f"error: {error.message}\n  fix: {error.fix}\n")
-        return int(error.exit_code)
+        error.message, error.fix = _cli_words(error.message), _cli_words(error.fix)
+        return _report(runtime, error, json_output)
     except KeyboardInterrupt:
-        runtime.stderr.write("interrupted\n")
-        return 130
+        _stdout_closed(runtime)
+        _write(runtime.stderr, "interrupted\n")
+        return ExitCode.INTERRUPTED
+    except BrokenPipeError as error:
+        if _stdout_closed(runtime):  # e.g. `llmops ... | head -1`: the reader has gone, so stop quietly, like cat does
+            return ExitCode.STDOUT_CLOSED
+        return _internal_error(runtime, error, json_output)
+    except Exception as error:  # noqa: BLE001 - the last-resort guard: a bug, reported without a traceback
+        return _internal_error(runtime, error, json_output)
+
+
+def _write(stream: TextIO | None, text: str) -> None:
+    """Write to ``stream`` if it can still be written to (a closed stderr must not turn into a traceback)."""
+    with contextlib.suppress(OSError, ValueError, AttributeError):
+        stream.write(text)
+        stream.flush()
+
+
+def _report(runtime: Runtime, error: OpsError, json_output: bool) -> int:
+    if json_output:
+        _write(runtime.stdout, json.dumps(error.to_dict(), indent=2, default=str) + "\n")
+    _stdout_closed(runtime)  # whatever is still buffered goes out now, or nowhere: never a complaint at exit
+    _write(runtime.stderr, f"error: {error.message}\n  fix: {error.fix}\n")
+    return int(error.exit_code)
+
+
+def _stdout_closed(runtime: Runtime) -> bool:
+    """Whether standard output is the pipe that broke; if so, point it at /dev/null so that the interpreter's final
+    flush does not complain either."""
+    try:
+        runtime.stdout.flush()
+        return False
+    except (OSError, ValueError):
+        pass
+    if runtime.stdout is sys.stdout:
+        with contextlib.suppress(OSError, ValueError, AttributeError):
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+            os.close(devnull)
+    return True
+
+
+def _internal_error(runtime: Runtime, error: BaseException, json_output: bool) -> int:
+    text = str(error)
+    text = text if len(text) <= 500 else text[:500] + f"... ({len(text)} characters)"
+    if runtime.environ.get("LLMOPS_DEBUG") == "1":
+        _write(runtime.stderr, "".join(traceback.format_exception(error)))
+    return _report(runtime, OpsError(f"internal error: {type(error).__name__}: {text}",
+                                     "re-run with LLMOPS_DEBUG=1 for the traceback and report it", ExitCode.INTERNAL),
+                   json_output)
 
 
 if __name__ == "__main__":

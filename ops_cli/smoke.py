@@ -1,17 +1,25 @@
-"""Smoke test of an OpenAI-compatible endpoint: one plain and one streaming chat completion, with timings."""
+"""Smoke test of an OpenAI-compatible endpoint: one plain and one streaming chat completion, with timings.
+
+Nothing the endpoint sends can crash the smoke test: every answer is checked for shape and type before it is used,
+and what is wrong with it becomes a problem of that request's row (a FAILED row, exit code 1).
+"""
 
 from __future__ import annotations
 
 import json
 import time
-import urllib.error
-import urllib.request
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 
 from ops_cli.errors import ExitCode, OpsError
+from ops_cli.http_client import BadResponse, Endpoint, Response, check_url, exchange, printable, quoted
 
 DEFAULT_PROMPT = "Reply with one short sentence: what is 2 + 2?"
+MODELS = "GET /v1/models"
+PLAIN = "POST /v1/chat/completions (plain)"
+STREAMING = "POST /v1/chat/completions (streaming)"
+#: Problems kept per request: a broken stream repeats its fault in every chunk.
+MAX_PROBLEMS = 8
 
 
 @dataclass
@@ -29,106 +37,206 @@ class Measurement:
         return {k: (round(v, 3) if isinstance(v, float) else v) for k, v in asdict(self).items()}
 
 
-def _request(url: str, body: dict, timeout: float):
-    data = json.dumps(body).encode()
-    request = urllib.request.Request(url.rstrip("/") + "/v1/chat/completions", data=data, method="POST",
-                                     headers={"Content-Type": "application/json", "Accept": "application/json"})
+def _add(problems: list[str], problem: str) -> None:
+    if problem in problems:
+        return
+    if len(problems) < MAX_PROBLEMS:
+        problems.append(problem)
+    elif len(problems) == MAX_PROBLEMS:
+        problems.append("more problems left out")
+
+
+def _kind(value) -> str:
+    """The JSON type of a parsed value, for messages."""
+    if value is None:
+        return "JSON null"
+    if isinstance(value, bool):
+        return "a JSON boolean"
+    if isinstance(value, dict):
+        return "a JSON object"
+    if isinstance(value, list):
+        return "a JSON array"
+    return "a JSON string" if isinstance(value, str) else "a JSON number"
+
+
+def _object(raw: bytes | str, what: str) -> tuple[dict | None, str | None]:
+    """``raw`` parsed as a JSON object, or why it is not one."""
+    if isinstance(raw, bytes):
+        try:
+            raw = raw.decode("utf-8")
+        except UnicodeDecodeError as error:
+            return None, f"{what} is not valid UTF-8 (byte {error.start})"
     try:
-        return urllib.request.urlopen(request, timeout=timeout)
-    except urllib.error.HTTPError as error:
-        detail = error.read(500).decode(errors="replace")
-        raise OpsError(f"the endpoint answered HTTP {error.code}: {detail}",
-                       "check --model (the served model name) and the endpoint's logs", ExitCode.CHECK_FAILED) from None
-    except (urllib.error.URLError, OSError) as error:
-        raise OpsError(f"cannot reach {url}: {getattr(error, 'reason', error)}",
-                       "check the address and that you are inside the VPC (or use kubectl port-forward)",
-                       ExitCode.CHECK_FAILED) from None
+        payload = json.loads(raw)
+    except (ValueError, RecursionError):
+        return None, f"{what} is not JSON: {quoted(raw.strip(), 60)}"
+    if not isinstance(payload, dict):
+        return None, f"{what} is {_kind(payload)}, not an object"
+    return payload, None
 
 
-def _body(model: str, prompt: str, max_tokens: int, stream: bool) -> dict:
+def _count(value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
+
+
+def _string(container: dict, key: str, where: str, problems: list[str]) -> str:
+    value = container.get(key)
+    if value is None or isinstance(value, str):
+        return value or ""
+    _add(problems, f"{where}.{key} is {_kind(value)}, not a string")
+    return ""
+
+
+def _status_error(response: Response, what: str) -> OpsError:
+    summary = response.summary()
+    if 300 <= response.status < 400:
+        fix = "redirects are not followed: pass the address it redirects to as --url"
+    else:
+        fix = "check --model (the served model name) and the endpoint's logs"
+    return OpsError(f"{what} answered {summary}", fix, ExitCode.CHECK_FAILED)
+
+
+def _body(model: str, prompt: str, max_tokens: int, stream: bool) -> bytes:
     body = {"model": model, "messages": [{"role": "user", "content": prompt}], "max_tokens": max_tokens,
             "temperature": 0, "stream": stream}
     if stream:
         body["stream_options"] = {"include_usage": True}
-    return body
+    return json.dumps(body).encode()
 
 
-def plain_completion(url: str, model: str, prompt: str, max_tokens: int, timeout: float,
+def _chat(endpoint: Endpoint, what: str, body: bytes, timeout: float, accept: str):
+    return exchange(endpoint, "POST", "/v1/chat/completions", what=what, timeout=timeout, body=body,
+                    headers={"Content-Type": "application/json", "Accept": accept})
+
+
+def plain_completion(endpoint: Endpoint, model: str, prompt: str, max_tokens: int, timeout: float,
                      clock: Callable[[], float] = time.perf_counter) -> Measurement:
     started = clock()
-    with _request(url, _body(model, prompt, max_tokens, False), timeout) as response:
-        raw = response.read()
-    total = clock() - started
-    problems: list[str] = []
     try:
-        payload = json.loads(raw)
-    except ValueError:
-        return Measurement("plain", False, total, problems=["the response is not JSON"])
-    choices = payload.get("choices") or []
-    message = choices[0].get("message", {}) if choices else {}
-    text = message.get("content") or message.get("reasoning_content") or ""
-    usage = payload.get("usage") or {}
+        with _chat(endpoint, PLAIN, _body(model, prompt, max_tokens, False), timeout, "application/json") as response:
+            if not 200 <= response.status < 300:
+                raise _status_error(response, PLAIN)
+            raw = response.read()
+    except BadResponse as error:
+        return Measurement("plain", False, clock() - started, problems=[str(error)])
+    total = clock() - started
+    payload, problem = _object(raw, "the answer")
+    if payload is None:
+        return Measurement("plain", False, total, problems=[problem])
+    problems: list[str] = []
+    choices = payload.get("choices")
+    if choices is not None and not isinstance(choices, list):
+        _add(problems, f"choices is {_kind(choices)}, not an array")
+    choices = choices if isinstance(choices, list) else []
+    choice = choices[0] if choices else {}
+    if not isinstance(choice, dict):
+        _add(problems, f"choices[0] is {_kind(choice)}, not an object")
+        choice = {}
+    message = choice.get("message")
+    if message is not None and not isinstance(message, dict):
+        _add(problems, f"choices[0].message is {_kind(message)}, not an object")
+    message = message if isinstance(message, dict) else {}
+    text = (_string(message, "content", "choices[0].message", problems)
+            or _string(message, "reasoning_content", "choices[0].message", problems))
+    usage = payload.get("usage")
+    if usage is not None and not isinstance(usage, dict):
+        _add(problems, f"usage is {_kind(usage)}, not an object")
+    usage = usage if isinstance(usage, dict) else {}
     tokens = usage.get("completion_tokens")
     if payload.get("object") != "chat.completion":
-        problems.append(f"object is {payload.get('object')!r}, not 'chat.completion'")
+        _add(problems, f"object is {quoted(repr(payload.get('object')), 60)}, not 'chat.completion'")
     if not choices:
-        problems.append("no choices")
-    elif not choices[0].get("finish_reason"):
-        problems.append("the choice has no finish_reason")
+        _add(problems, "no choices")
+    elif not choice.get("finish_reason"):
+        _add(problems, "the choice has no finish_reason")
     if not text.strip():
-        problems.append("the answer is empty")
-    if not isinstance(tokens, int) or tokens < 1:
-        problems.append("usage.completion_tokens is missing")
+        _add(problems, "the answer is empty")
+    if tokens is None:
+        _add(problems, "usage.completion_tokens is missing")
+    elif not _count(tokens):
+        _add(problems, f"usage.completion_tokens is {_kind(tokens)} ({printable(repr(tokens), 40)}), not a whole number")
+        tokens = None
+    elif tokens < 1:
+        _add(problems, f"usage.completion_tokens is {tokens}")
     if payload.get("model") != model:
-        problems.append(f"model is {payload.get('model')!r}, not {model!r}")
-    rate = tokens / total if isinstance(tokens, int) and total > 0 else None
-    return Measurement("plain", not problems, total, None, tokens if isinstance(tokens, int) else None, rate, text, problems)
+        _add(problems, f"model is {printable(repr(payload.get('model')), 80)}, not {model!r}")
+    rate = tokens / total if tokens is not None and total > 0 else None
+    return Measurement("plain", not problems, total, None, tokens, rate, text, problems)
 
 
-def streaming_completion(url: str, model: str, prompt: str, max_tokens: int, timeout: float,
+def streaming_completion(endpoint: Endpoint, model: str, prompt: str, max_tokens: int, timeout: float,
                          clock: Callable[[], float] = time.perf_counter) -> Measurement:
     started = clock()
     first_token: float | None = None
     pieces: list[str] = []
     tokens: int | None = None
     problems: list[str] = []
-    finished = done = False
-    with _request(url, _body(model, prompt, max_tokens, True), timeout) as response:
-        for raw_line in response:
-            line = raw_line.decode(errors="replace").strip()
-            if not line or line.startswith(":"):
-                continue
-            if not line.startswith("data:"):
-                problems.append(f"unexpected line in the event stream: {line[:60]!r}")
-                continue
-            data = line[5:].strip()
-            if data == "[DONE]":
-                done = True
-                break
-            try:
-                chunk = json.loads(data)
-            except ValueError:
-                problems.append("a chunk is not JSON")
-                continue
-            if chunk.get("object") != "chat.completion.chunk":
-                problems.append(f"chunk object is {chunk.get('object')!r}")
-            for choice in chunk.get("choices") or []:
-                delta = choice.get("delta") or {}
-                piece = delta.get("content") or delta.get("reasoning_content") or ""
-                if piece:
-                    if first_token is None:
-                        first_token = clock() - started
-                    pieces.append(piece)
-                finished = finished or bool(choice.get("finish_reason"))
-            if chunk.get("usage"):
-                tokens = chunk["usage"].get("completion_tokens")
+    finished = done = streaming = False
+    try:
+        with _chat(endpoint, STREAMING, _body(model, prompt, max_tokens, True), timeout, "text/event-stream") as response:
+            if not 200 <= response.status < 300:
+                raise _status_error(response, STREAMING)
+            streaming = True
+            for raw_line in response.lines():
+                try:
+                    line = raw_line.decode("utf-8").strip()
+                except UnicodeDecodeError:
+                    _add(problems, "a line of the event stream is not valid UTF-8")
+                    continue
+                if not line or line.startswith(":"):
+                    continue
+                if not line.startswith("data:"):
+                    _add(problems, f"unexpected line in the event stream: {quoted(line, 60)}")
+                    continue
+                data = line[5:].strip()
+                if data == "[DONE]":
+                    done = True
+                    break
+                chunk, problem = _object(data, "a chunk")
+                if chunk is None:
+                    _add(problems, problem)
+                    continue
+                if chunk.get("object") != "chat.completion.chunk":
+                    _add(problems, f"chunk object is {printable(repr(chunk.get('object')), 60)}")
+                choices = chunk.get("choices")
+                if choices is not None and not isinstance(choices, list):
+                    _add(problems, f"a chunk's choices is {_kind(choices)}, not an array")
+                for choice in choices if isinstance(choices, list) else []:
+                    if not isinstance(choice, dict):
+                        _add(problems, f"a chunk's choice is {_kind(choice)}, not an object")
+                        continue
+                    delta = choice.get("delta")
+                    if delta is not None and not isinstance(delta, dict):
+                        _add(problems, f"a chunk's delta is {_kind(delta)}, not an object")
+                    delta = delta if isinstance(delta, dict) else {}
+                    piece = (_string(delta, "content", "a chunk's delta", problems)
+                             or _string(delta, "reasoning_content", "a chunk's delta", problems))
+                    if piece:
+                        if first_token is None:
+                            first_token = clock() - started
+                        pieces.append(piece)
+                    finished = finished or bool(choice.get("finish_reason"))
+                usage = chunk.get("usage")
+                if usage is not None and not isinstance(usage, dict):
+                    _add(problems, f"a chunk's usage is {_kind(usage)}, not an object")
+                elif usage:
+                    count = usage.get("completion_tokens")
+                    if _count(count):
+                        tokens = count
+                    elif count is not None:
+                        _add(problems, f"usage.completion_tokens is {_kind(count)} ({printable(repr(count), 40)}), "
+                                       "not a whole number")
+    except BadResponse as error:
+        if not streaming:  # no answer at all
+            return Measurement("streaming", False, clock() - started, problems=[str(error)])
+        _add(problems, f"the stream broke off: {error}")  # what arrived before still counts
     total = clock() - started
     if not done:
-        problems.append("the stream did not end with [DONE]")
+        _add(problems, "the stream did not end with [DONE]")
     if not finished:
-        problems.append("no chunk carried a finish_reason")
+        _add(problems, "no chunk carried a finish_reason")
     if first_token is None:
-        problems.append("no token arrived")
+        _add(problems, "no token arrived")
     if tokens is None:
         tokens = len(pieces)  # vLLM sends one token per chunk when usage is not reported
     decode_time = total - (first_token or 0.0)
@@ -136,7 +244,7 @@ def streaming_completion(url: str, model: str, prompt: str, max_tokens: int, tim
     return Measurement("streaming", not problems, total, first_token, tokens, rate, "".join(pieces), problems)
 
 
-def served_model(url: str, model: str, model_path: str | None, timeout: float,
+def served_model(endpoint: Endpoint, model: str, model_path: str | None, timeout: float,
                  clock: Callable[[], float] = time.perf_counter) -> Measurement:
     """``GET /v1/models``: the served name must be listed, and its ``root`` must be the configured model.
 
@@ -145,40 +253,60 @@ def served_model(url: str, model: str, model_path: str | None, timeout: float,
     and still answers under the served name: only ``root`` tells the two apart.
     """
     started = clock()
-    request = urllib.request.Request(url.rstrip("/") + "/v1/models", headers={"Accept": "application/json"})
     try:
-        with urllib.request.urlopen(request, timeout=timeout) as response:
+        with exchange(endpoint, "GET", "/v1/models", what=MODELS, timeout=timeout,
+                      headers={"Accept": "application/json"}) as response:
+            if not 200 <= response.status < 300:
+                problem = f"{MODELS} answered {response.summary()}"
+                if 300 <= response.status < 400:
+                    problem += "; redirects are not followed: pass the address it redirects to as --url"
+                return Measurement("models", False, clock() - started, problems=[problem])
             raw = response.read()
-    except urllib.error.HTTPError as error:
-        return Measurement("models", False, clock() - started, problems=[f"GET /v1/models answered HTTP {error.code}"])
-    except (urllib.error.URLError, OSError) as error:
-        raise OpsError(f"cannot reach {url}: {getattr(error, 'reason', error)}",
-                       "check the address and that you are inside the VPC (or use kubectl port-forward)",
-                       ExitCode.CHECK_FAILED) from None
+    except BadResponse as error:
+        return Measurement("models", False, clock() - started, problems=[f"{MODELS}: {error}"])
     total = clock() - started
-    try:
-        cards = json.loads(raw).get("data") or []
-    except (ValueError, AttributeError):
-        return Measurement("models", False, total, problems=["GET /v1/models did not answer a JSON object"])
+    payload, problem = _object(raw, f"the answer to {MODELS}")
+    if payload is None:
+        return Measurement("models", False, total, problems=[problem])
+    cards = payload.get("data")
+    if not isinstance(cards, list):
+        return Measurement("models", False, total, problems=[f"{MODELS}: data is {_kind(cards)}, not an array"])
     card = next((c for c in cards if isinstance(c, dict) and c.get("id") == model), None)
     if card is None:
-        listed = ", ".join(repr(c.get("id")) for c in cards if isinstance(c, dict)) or "nothing"
+        ids = [printable(repr(c.get("id")), 60) for c in cards if isinstance(c, dict)]
+        listed = ", ".join(ids[:10]) + (f" and {len(ids) - 10} more" if len(ids) > 10 else "") or "nothing"
         return Measurement("models", False, total, problems=[f"{model!r} is not served (listed: {listed})"])
     root = card.get("root")
     problems = []
     if model_path is not None and root != model_path:
-        problems.append(f"{model!r} is served from {root!r}, not {model_path!r}: vLLM loaded another model "
-                        "(is --model missing from its arguments?)")
-    return Measurement("models", not problems, total, text=str(root), problems=problems)
+        problems.append(f"{model!r} is served from {printable(repr(root), 120)}, not {model_path!r}: vLLM loaded another "
+                        "model (is --model missing from its arguments?)")
+    return Measurement("models", not problems, total, text=printable(str(root), 200), problems=problems)
 
 
 def smoke_test(url: str, model: str, prompt: str = DEFAULT_PROMPT, max_tokens: int = 64, timeout: float = 300.0,
                clock: Callable[[], float] = time.perf_counter, model_path: str | None = None) -> list[Measurement]:
     """Check which model is served, then one plain and one streaming chat completion.
 
+    ``timeout`` is a deadline for each request as a whole: connecting, sending, the headers and every byte of the
+    answer or of the event stream (see ops_cli.http_client). How each failure ends:
+
+    * ``url`` cannot work (no scheme, not http/https, a broken host or port): :class:`OpsError` with
+      ``ExitCode.USAGE`` (2), before anything is sent.
+    * nothing answers (the name does not resolve, connection refused, TLS failure): ``OpsError``, ``CHECK_FAILED`` (1).
+    * a request runs past its deadline: ``OpsError`` with ``ExitCode.TIMEOUT`` (10), naming the request, the seconds
+      and what it was waiting for; the requests after it are not sent.
+    * a chat completion answered with an error status (a wrong --model, HTTP 500, a redirect): ``OpsError``,
+      ``CHECK_FAILED`` (1).
+    * anything else the endpoint gets wrong (a reset, a truncated, oversized (over 16 MiB) or malformed body, JSON of
+      the wrong shape, invalid UTF-8, broken stream chunks): a measurement with ``ok`` False and the problems, which
+      the CLI shows as a FAILED row and exit code 1.
+
     :param model_path: the ``--model`` the server must have loaded (its ``root`` in /v1/models); None checks only
         that the served name is listed.
     """
-    return [served_model(url, model, model_path, timeout, clock),
-            plain_completion(url, model, prompt, max_tokens, timeout, clock),
-            streaming_completion(url, model, prompt, max_tokens, timeout, clock)]
+    endpoint = check_url(url)
+    return [served_model(endpoint, model, model_path, timeout, clock),
+            plain_completion(endpoint, model, prompt, max_tokens, timeout, clock),
+            streaming_completion(endpoint, model, prompt, max_tokens, timeout, clock)]
+

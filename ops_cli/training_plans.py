@@ -2,14 +2,46 @@
 
 from __future__ import annotations
 
+import re
 from decimal import Decimal
 
 from ops_cli.aws import Aws
-from ops_cli.errors import ExitCode, OpsError
+from ops_cli.errors import ExitCode, OpsError, shown
 from ops_cli.offering import Offering, Search, cheapest_first
 from ops_cli.output import iso
 
 TARGET = "hyperpod-cluster"
+
+# The patterns below are botocore's SageMaker model (sagemaker/2017-07-24/service-2.json); the model's patterns are
+# meant to match the whole value, so they are used with fullmatch, after the model's length limits.
+#: shape TrainingPlanName: min 1, max 64, pattern [a-zA-Z0-9](-*[a-zA-Z0-9]){0,63}
+PLAN_NAME = re.compile(r"[a-zA-Z0-9](-*[a-zA-Z0-9]){0,63}")
+PLAN_NAME_MAX = 64
+#: shape TrainingPlanNameOrArn (DescribeTrainingPlan): min 1, max 2048
+PLAN_NAME_OR_ARN = re.compile(r"(arn:aws[a-z\-]*:sagemaker:[a-z0-9\-]*:[0-9]{12}:training-plan/)?"
+                              r"[a-zA-Z0-9](-*[a-zA-Z0-9]){0,63}")
+#: shape TrainingPlanOfferingId: min 1, max 256, pattern [a-z0-9\-]+
+OFFERING_ID = re.compile(r"[a-z0-9\-]+")
+OFFERING_ID_MAX = 256
+#: SearchTrainingPlanOfferings: InstanceCount (ReservedCapacityInstanceCount) max 256; DurationHours
+#: (TrainingPlanDurationHoursInput) max 87600.
+MAX_INSTANCE_COUNT = 256
+MAX_DURATION_HOURS = 87600
+
+_NAME_RULE = "1 to 64 letters, digits and '-', starting and ending with a letter or digit"
+
+
+def check_plan_name(name: str, *, arn_allowed: bool) -> None:
+    pattern = PLAN_NAME_OR_ARN if arn_allowed else PLAN_NAME
+    if len(name) > (2048 if arn_allowed else PLAN_NAME_MAX) or not pattern.fullmatch(name):
+        raise OpsError(f"{shown(name)} is not a training plan name ({_NAME_RULE}{' or its ARN' if arn_allowed else ''})",
+                       "use a name such as kimi-k3-december", ExitCode.USAGE)
+
+
+def check_offering_id(offering_id: str) -> None:
+    if len(offering_id) > OFFERING_ID_MAX or not OFFERING_ID.fullmatch(offering_id):
+        raise OpsError(f"--offering-id {shown(offering_id)} is not a training plan offering id (lowercase letters, "
+                       "digits and '-', at most 256)", "copy an id from 'llmops training-plans offerings'", ExitCode.USAGE)
 
 
 def plan_offering_from_api(item: dict) -> Offering:
@@ -30,8 +62,9 @@ def search_params(search: Search) -> dict:
 
 def check_instance_type(instance_type: str) -> None:
     if not instance_type.startswith("ml."):
-        raise OpsError(f"--instance-type {instance_type} is not a SageMaker instance type",
-                       f"use the ml. form, for example ml.{instance_type}", ExitCode.USAGE)
+        raise OpsError(f"--instance-type {shown(instance_type)} is not a SageMaker instance type",
+                       f"use the ml. form, for example ml.{instance_type if len(instance_type) <= 64 else 'p6-b300.48xlarge'}",
+                       ExitCode.USAGE)
 
 
 def find_plan_offerings(aws: Aws, search: Search) -> list[Offering]:
@@ -48,13 +81,16 @@ def find_plan_offering(aws: Aws, search: Search, offering_id: str) -> Offering:
                    "search again and pick a current offering", ExitCode.OFFERING_GONE)
 
 
-def create_plan(aws: Aws, name: str, offering: Offering) -> str:
+def create_plan(aws: Aws, name: str, offering: Offering) -> str | None:
+    """The new plan's ARN (None if SageMaker's answer had none: the plan exists all the same)."""
+    check_plan_name(name, arn_allowed=False)
     response = aws.call("sagemaker", "create_training_plan", f"create training plan {name}",
                         TrainingPlanName=name, TrainingPlanOfferingId=offering.offering_id)
-    return response["TrainingPlanArn"]
+    return response.get("TrainingPlanArn")
 
 
 def describe_plan(aws: Aws, name: str) -> dict:
+    check_plan_name(name, arn_allowed=True)
     return aws.call("sagemaker", "describe_training_plan", f"describe training plan {name}", TrainingPlanName=name)
 
 

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import sys
 import time
-import urllib.error
-import urllib.request
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -15,6 +13,7 @@ from deployment_config.model import EnvironmentConfig
 from ops_cli.aws import Aws
 from ops_cli.capacity_blocks import FINAL_STATES, describe_reservation
 from ops_cli.errors import ExitCode, OpsError
+from ops_cli.http_client import BadResponse, DeadlineExceeded, Unreachable, check_url, exchange, quoted
 from ops_cli.output import utc_and_local
 
 GPU_NODEGROUP = "gpu-capacity-block"  # cdk_constructs.capacity_block_node_group names it so
@@ -101,17 +100,28 @@ def wait_for_gpu_nodes(aws: Aws, env: EnvironmentConfig, progress: Progress) -> 
 
 
 def wait_for_health(url: str, progress: Progress, request_timeout: float = 10.0) -> None:
-    """Until ``url``/health answers 200."""
-    health = url.rstrip("/") + "/health"
+    """Until ``url``/health answers 200.
+
+    A URL that cannot work fails at once with ``ExitCode.USAGE``, before any request. Each probe has its own deadline
+    of ``request_timeout`` seconds for the whole request (see ops_cli.http_client); a probe that runs past it, finds nothing
+    listening, or gets garbage back means "not healthy yet", and the wait goes on until ``progress`` gives up.
+    """
+    endpoint = check_url(url)
 
     def probe() -> tuple[bool, str]:
         try:
-            with urllib.request.urlopen(health, timeout=request_timeout) as response:
-                return response.status == 200, f"HTTP {response.status}"
-        except urllib.error.HTTPError as error:
-            return False, f"HTTP {error.code}"
-        except (urllib.error.URLError, OSError) as error:
-            return False, f"not answering ({getattr(error, 'reason', error)})"
+            with exchange(endpoint, "GET", "/health", what="GET /health", timeout=request_timeout,
+                          timeout_option="--request-timeout") as response:
+                if response.status == 200:
+                    return True, "HTTP 200"
+                location = response.headers.get("Location") if 300 <= response.status < 400 else None
+                return False, f"HTTP {response.status}" + (f" (a redirect to {quoted(location, 120)})" if location else "")
+        except DeadlineExceeded:
+            return False, f"no complete answer within {request_timeout:g} s"
+        except Unreachable as error:
+            return False, f"not answering ({error.reason})"
+        except BadResponse as error:
+            return False, f"bad answer ({error})"
 
     progress.run(probe)
 

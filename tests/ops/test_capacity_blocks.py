@@ -170,7 +170,9 @@ def test_use_writes_id_and_zone_keeping_comments(aws, run, config_dir):
     result = run("capacity-blocks", "use", "cr-0fedcba9876543210", "--env", "example")
     assert result.code == ExitCode.OK, result.stderr
     text = (config_dir / "example.yaml").read_text()
-    assert "capacity_reservation_id: cr-0fedcba9876543210   # PLACEHOLDER" in text
+    # the value replaced loses its '# PLACEHOLDER' remark (only that one: the account's stays)
+    assert "  capacity_reservation_id: cr-0fedcba9876543210\n" in text
+    assert 'account: "123456789012"          # PLACEHOLDER: 12 digits, quoted' in text
     assert 'account: "123456789012"' in text  # quoting kept
 
 

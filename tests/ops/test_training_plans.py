@@ -84,11 +84,22 @@ def test_show_plan(aws, run):
 def test_use_writes_arn_and_zone_into_a_hyperpod_section(aws, run, config_dir):
     aws.stub("sagemaker").add_response("describe_training_plan", plan(zones=("us-west-2b",)),
                                        {"TrainingPlanName": "kimi-k3-december"})
-    result = run("training-plans", "use", "kimi-k3-december", "--env", "example")
+    result = run("training-plans", "use", "kimi-k3-december", "--env", "example-hyperpod")
     assert result.code == ExitCode.OK, result.stderr
-    text = (config_dir / "example.yaml").read_text()
+    text = (config_dir / "example-hyperpod.yaml").read_text()
     assert f"training_plan_arn: {PLAN_ARN}" in text and "availability_zone: us-west-2b" in text
-    assert text.startswith("# EXAMPLE ENVIRONMENT")
+    # comments and the schema line survive the write
+    assert text.startswith("# yaml-language-server: $schema=../schema/environment.schema.json\n# EXAMPLE HYPERPOD")
+
+
+def test_use_refuses_an_eks_environment_and_writes_nothing(aws, run, config_dir):
+    aws.stub("sagemaker").add_response("describe_training_plan", plan(zones=("us-west-2b",)),
+                                       {"TrainingPlanName": "kimi-k3-december"})
+    before = (config_dir / "example.yaml").read_text()
+    result = run("training-plans", "use", "kimi-k3-december", "--env", "example")
+    assert result.code == ExitCode.USAGE
+    assert "platform is eks" in result.stderr
+    assert (config_dir / "example.yaml").read_text() == before
 
 
 def test_use_refuses_a_plan_spread_over_zones(aws, run, config_dir):

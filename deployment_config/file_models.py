@@ -355,6 +355,18 @@ class EndpointSection(BaseModel):
         return self
 
 
+def _belongs_to_platform(value: BaseModel | None, info: ValidationInfo, *, section: str, platform: str, what: str,
+                         add: str) -> None:
+    """A platform's own section is required with it, and refused with the other platform (not silently ignored)."""
+    chosen = _ctx(info).get("platform")
+    if chosen == platform and value is None:
+        fail(Problem(f"is required for platform: {platform} and missing", f"add a '{section}:' section with {add}"))
+    if chosen is not None and chosen != platform and value is not None:
+        runs_on = "a Capacity Block" if chosen == "eks" else "a training plan"
+        fail(Problem(f"is {what}, but platform is {chosen}, which runs on {runs_on}",
+                     f"remove the {section}: section, or set platform: {platform}"))
+
+
 def vpc_addresses_needed(zones: int) -> int:
     """Addresses the public subnets, then the private ones (each aligned to its size) take in a VPC of ``zones`` zones."""
     public, private = 2 ** (32 - PUBLIC_SUBNET_PREFIX), 2 ** (32 - PRIVATE_SUBNET_PREFIX)
@@ -466,27 +478,17 @@ class EnvironmentFile(BaseModel):
     @field_validator("capacity")
     @classmethod
     def _capacity(cls, value: CapacitySection | None, info: ValidationInfo) -> CapacitySection | None:
-        platform = _ctx(info).get("platform")
-        if platform == "eks" and value is None:
-            fail(Problem("is required for platform: eks and missing",
-                         "add a 'capacity:' section with instance_type, capacity_reservation_id and availability_zone "
-                         "(bin/llmops capacity-blocks use cr-... --env NAME writes the last two)"))
-        if platform == "hyperpod" and value is not None:
-            fail(Problem("is a Capacity Block section, but platform is hyperpod, which runs on the training plan",
-                         "remove the capacity: section, or set platform: eks"))
+        _belongs_to_platform(value, info, section="capacity", platform="eks", what="a Capacity Block section",
+                             add="instance_type, capacity_reservation_id and availability_zone "
+                                 "(bin/llmops capacity-blocks use cr-... --env NAME writes the last two)")
         return value
 
     @field_validator("hyperpod")
     @classmethod
     def _hyperpod(cls, value: HyperPodSection | None, info: ValidationInfo) -> HyperPodSection | None:
-        platform = _ctx(info).get("platform")
-        if platform == "hyperpod" and value is None:
-            fail(Problem("is required for platform: hyperpod and missing",
-                         "add a 'hyperpod:' section with training_plan_arn and availability_zone "
-                         "(bin/llmops training-plans use NAME --env ENV writes both)"))
-        if platform == "eks" and value is not None:
-            fail(Problem("is a HyperPod section, but platform is eks, which runs on a Capacity Block",
-                         "remove the hyperpod: section, or set platform: hyperpod"))
+        _belongs_to_platform(value, info, section="hyperpod", platform="hyperpod", what="a HyperPod section",
+                             add="training_plan_arn and availability_zone "
+                                 "(bin/llmops training-plans use NAME --env ENV writes both)")
         return value
 
     @field_validator("tags")

@@ -593,7 +593,7 @@ def _load_environment(config_dir: Path, name: str, option: str) -> EnvironmentCo
     if not (Path(config_dir) / f"{name}.yaml").is_file():
         raise missing_environment(config_dir, name)
     try:
-        return load_environment(config_dir, name)
+        return load_environment(config_dir, name, option=f"{option} NAME")
     except ConfigError as error:
         raise OpsError(_cli_words(error.summary), _cli_words(error.fix), ExitCode.USAGE) from None
     except OSError as error:  # unreadable file or directory

@@ -7,6 +7,7 @@ all of them.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -21,6 +22,21 @@ def quoted(value: object) -> str:
     text = value if isinstance(value, str) else str(value)
     shown = repr(text[:MAX_QUOTED])
     return shown + (f"... ({len(text)} characters)" if len(text) > MAX_QUOTED else "")
+
+
+_PLAIN_KEY = re.compile(r"[A-Za-z0-9_.:/=+@-]{1,64}")
+
+
+def key_in_path(key: object) -> str:
+    """A mapping key as a field path shows it: plain keys as they are, anything else (a newline, 5,000 characters, a
+    number) quoted and cut, so that a key can neither forge a line of the message nor flood it."""
+    return key if isinstance(key, str) and _PLAIN_KEY.fullmatch(key) else quoted(key)
+
+
+def shown_number(value: object) -> str:
+    """A number as a message shows it: whole when short, quoted and cut when it has hundreds of digits."""
+    text = str(value)
+    return text if len(text) <= 24 else quoted(text)
 
 
 @dataclass(frozen=True)

@@ -20,7 +20,7 @@ from pydantic_core import PydanticCustomError
 
 from deployment_config import aws_rules, vllm_args
 from deployment_config.catalog import GPU_INSTANCE_TYPES, MODEL_PRESETS
-from deployment_config.errors import ConfigError, ConfigIssue, Problem, quoted
+from deployment_config.errors import ConfigError, ConfigIssue, Problem, key_in_path, quoted
 from deployment_config.sizing import GPU_MEMORY_UTILIZATION, check_model_fits
 
 #: Kubernetes versions the app can deploy: each needs a matching kubectl Lambda layer in requirements.txt.
@@ -289,7 +289,7 @@ class ModelSection(BaseModel):
     @classmethod
     def _env(cls, value: dict[str, str], info: ValidationInfo) -> dict[str, str]:
         for key, problem in vllm_args.extra_env_problems(value):
-            report(info, f"model.extra_env.{key}", problem)
+            report(info, f"model.extra_env.{key_in_path(key)}", problem)
         return value
 
     @field_validator("s3_uri")
@@ -404,13 +404,14 @@ class EnvironmentFile(BaseModel):
     availability_zones: list[Annotated[str, _text(64)]] = Field(
         min_length=2, description="At least two zones of the region; the GPU capacity's zone among them.",
         examples=[["us-west-2a", "us-west-2b"]])
+    # validate_default: the rules below read the platform from the context even when the file leaves it out.
     platform: Literal["eks", "hyperpod"] = Field(
-        default="eks", description="'eks' (managed node group on a Capacity Block; the default) or 'hyperpod' "
+        default="eks", validate_default=True, description="'eks' (managed node group on a Capacity Block; the default) or 'hyperpod' "
         "(SageMaker HyperPod on a Flexible Training Plan).", examples=["eks"])
     kubernetes_version: Literal[SUPPORTED_KUBERNETES_VERSIONS] = Field(  # type: ignore[valid-type]
-        default=DEFAULT_KUBERNETES_VERSION, description="The EKS Kubernetes version, quoted.", examples=["1.34"])
+        default=DEFAULT_KUBERNETES_VERSION, validate_default=True, description="The EKS Kubernetes version, quoted.", examples=["1.34"])
     vpc_cidr: Annotated[str, _text(64), _rule(aws_rules.vpc_cidr_problem)] = Field(
-        default="10.0.0.0/16",
+        default="10.0.0.0/16", validate_default=True,
         description="The VPC's private IPv4 range: a /16 to /18 (two or three zones need a /18, four a /17). "
         "Default: 10.0.0.0/16.",
         examples=["10.0.0.0/16"])
@@ -419,8 +420,9 @@ class EnvironmentFile(BaseModel):
                                              description="The Capacity Block; required for platform: eks.")
     hyperpod: HyperPodSection | None = Field(default=None, validate_default=True,
                                              description="The training plan; required for platform: hyperpod.")
-    model: ModelSection = Field(default_factory=ModelSection, description="The model. Default: the kimi-k3 preset.")
-    endpoint: EndpointSection = Field(default_factory=EndpointSection, description="The endpoint. Default: internal.")
+    # Defaults as mappings, validated: an omitted section still goes through its rules (the model must fit the GPUs).
+    model: ModelSection = Field(default={}, validate_default=True, description="The model. Default: the kimi-k3 preset.")
+    endpoint: EndpointSection = Field(default={}, validate_default=True, description="The endpoint. Default: internal.")
     tags: dict[Annotated[str, _text(128)], Annotated[str, _text(256)]] = Field(
         default={}, description="Tags on every resource (the app adds 'environment').",
         examples=[{"project": "kimi-k3-serving"}])
@@ -495,7 +497,7 @@ class EnvironmentFile(BaseModel):
     @classmethod
     def _tags(cls, value: dict[str, str], info: ValidationInfo) -> dict[str, str]:
         for key, problem in aws_rules.tags_problems(value, reserved_keys=RESERVED_TAG_KEYS):
-            report(info, "tags" if key is None else f"tags.{key}" if key else 'tags.""', problem)
+            report(info, "tags" if key is None else f"tags.{key_in_path(key)}", problem)
         return value
 
 

@@ -19,7 +19,7 @@ from pydantic import BaseModel, ValidationError
 from pydantic.fields import FieldInfo
 
 from deployment_config.catalog import GPU_INSTANCE_TYPES, MODEL_PRESETS
-from deployment_config.errors import ConfigError, ConfigIssue, quoted
+from deployment_config.errors import ConfigError, ConfigIssue, key_in_path, quoted, shown_number
 from deployment_config.file_models import (
     DEFAULT_KUBERNETES_VERSION,
     HYPERPOD_KUBERNETES_VERSIONS,
@@ -71,14 +71,18 @@ def _describe(value: Any) -> str:
 
 
 def _path(loc: tuple[Any, ...]) -> str:
+    """A pydantic location as a dotted field path: ``model.extra_args[2]``, ``tags.team``; a key that is not plain is
+    quoted (``tags.'a\\nb'``)."""
     text = ""
-    for part in loc:
+    for position, part in enumerate(loc):
         if part == "[key]":
             continue
-        if isinstance(part, int):
+        is_key = position + 1 < len(loc) and loc[position + 1] == "[key]"
+        if isinstance(part, int) and not is_key:
             text += f"[{part}]"
         else:
-            text += f".{part}" if text else str(part)
+            segment = key_in_path(part)
+            text += f".{segment}" if text else segment
     return text or "(top level)"
 
 
@@ -124,6 +128,8 @@ def _example(field: FieldInfo | None) -> str | None:
 def _issue(error: dict[str, Any], root: type[BaseModel]) -> ConfigIssue:
     """One pydantic error as the project's field / problem / fix."""
     loc = tuple(error["loc"])
+    if error["type"] == "invalid_key":  # pydantic names the key itself, without its '[key]' marker
+        loc = (*loc, "[key]")
     field_path = _path(loc)
     kind = error["type"]
     value = error.get("input")
@@ -145,7 +151,8 @@ def _issue(error: dict[str, Any], root: type[BaseModel]) -> ConfigIssue:
         hint = f"did you mean '{close[0]}'? " if close else ""
         return ConfigIssue(field_path, "unknown key", f"{hint}remove it, or use one of: {', '.join(allowed)}")
     if "[key]" in loc:
-        return ConfigIssue(field_path, f"has a key that is {_describe(loc[-2])}, not a string", "quote the key")
+        return ConfigIssue(field_path, f"is a key that is {_describe(loc[-2])}, not a string",
+                           "quote the key, or remove it")
     if kind in _EXPECTED:
         return ConfigIssue(field_path, f"expected {_EXPECTED[kind]}, got {_describe(value)}", write_like)
     if kind == "literal_error":
@@ -156,7 +163,7 @@ def _issue(error: dict[str, Any], root: type[BaseModel]) -> ConfigIssue:
         low = next((m.ge for m in (field.metadata if field else []) if getattr(m, "ge", None) is not None), None)
         high = next((m.le for m in (field.metadata if field else []) if getattr(m, "le", None) is not None), None)
         bounds = f"{low}..{high}" if low is not None and high is not None else str(context)
-        return ConfigIssue(field_path, f"{value} is outside {bounds}", f"use a value in {bounds}; {write_like}")
+        return ConfigIssue(field_path, f"{shown_number(value)} is outside {bounds}", f"use a value in {bounds}; {write_like}")
     if kind in ("too_short", "too_long"):
         limit = context.get("min_length") if kind == "too_short" else context.get("max_length")
         words = "at least" if kind == "too_short" else "at most"

@@ -14,7 +14,8 @@ Case format (YAML list items):
 ``set`` (dotted path → value; a ``[i]`` suffix addresses a list item), ``delete`` (dotted paths), ``append`` (text
 added at the end of the base file), ``text`` (the whole file),
 ``bytes_hex`` (the whole file, as hex bytes), ``pad_bytes`` (a comment of that many bytes appended),
-``text_nested`` (a list nested that many levels deep), and
+``text_nested`` (a list nested that many levels deep), ``long_key`` (an unknown key that long),
+``text_huge_int`` (a count with that many zeros), and
 ``expect``: the fields the message must name (the file's mistakes), in any order.
 """
 
@@ -82,6 +83,8 @@ def _file_bytes(case: dict) -> bytes:
         return case["text"].encode("utf-8")
     if "append" in case:
         return base.read_bytes() + case["append"].encode("utf-8")
+    if "text_huge_int" in case:  # cluster.system_node_count with that many digits
+        return base.read_bytes().replace(b"system_node_count: 2", b"system_node_count: 1" + b"0" * case["text_huge_int"])
     if "text_nested" in case:
         return ("account: " + "[" * case["text_nested"] + "]" * case["text_nested"] + "\n").encode()
     if "pad_bytes" in case:
@@ -91,6 +94,8 @@ def _file_bytes(case: dict) -> bytes:
         _set(document, dotted, value)
     for dotted in case.get("delete") or []:
         _delete(document, dotted)
+    if "long_key" in case:  # an unknown key of that many characters
+        document["k" * case["long_key"]] = "x"
     return yaml.safe_dump(document, sort_keys=False, allow_unicode=True).encode("utf-8")
 
 
@@ -135,7 +140,8 @@ def test_malformed_file_is_refused_with_one_message_per_mistake(name, case, tmp_
     # then it exits with 2, names each mistake once with a fix, and writes nothing
     assert code == app.EXIT_BAD_CONFIG, message
     assert "Traceback" not in message
-    assert message.count("error:") == 1
+    assert [line for line in message.splitlines() if line.startswith("error:")] == [message.splitlines()[0]]
+    assert all(line.startswith(("error:", "  ")) for line in message.splitlines())  # no key forges a line
     assert len(message) <= MAX_MESSAGE_CHARS
     issues = _issues(case, tmp_path)
     assert sorted(issue.field for issue in issues) == sorted(case["expect"]), message

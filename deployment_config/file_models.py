@@ -406,10 +406,12 @@ class EnvironmentFile(BaseModel):
         examples=[["us-west-2a", "us-west-2b"]])
     # validate_default: the rules below read the platform from the context even when the file leaves it out.
     platform: Literal["eks", "hyperpod"] = Field(
-        default="eks", validate_default=True, description="'eks' (managed node group on a Capacity Block; the default) or 'hyperpod' "
+        default="eks", validate_default=True,
+        description="'eks' (managed node group on a Capacity Block; the default) or 'hyperpod' "
         "(SageMaker HyperPod on a Flexible Training Plan).", examples=["eks"])
     kubernetes_version: Literal[SUPPORTED_KUBERNETES_VERSIONS] = Field(  # type: ignore[valid-type]
-        default=DEFAULT_KUBERNETES_VERSION, validate_default=True, description="The EKS Kubernetes version, quoted.", examples=["1.34"])
+        default=DEFAULT_KUBERNETES_VERSION, validate_default=True, description="The EKS Kubernetes version, quoted.",
+        examples=["1.34"])
     vpc_cidr: Annotated[str, _text(64), _rule(aws_rules.vpc_cidr_problem)] = Field(
         default="10.0.0.0/16", validate_default=True,
         description="The VPC's private IPv4 range: a /16 to /18 (two or three zones need a /18, four a /17). "

@@ -46,9 +46,11 @@ bench: setup
 check-config: setup
 	$(PY) -m deployment_config $(ENV)
 
-# JSON Schema of the configuration files (schema/), generated from the loader's models; tests fail when it is stale.
+# Generated files: the JSON Schema of the configuration files (schema/), from the loader's models, and the EC2
+# instance type names (deployment_config/data/), from botocore's EC2 model. Tests fail when either is stale.
 schema: setup
 	$(PY) -m deployment_config.schema
+	$(PY) -m deployment_config.ec2_instance_types
 
 pipeline: setup
 	npx cdk synth --quiet --no-notices -c pipeline=$(or $(PIPELINE),example)

@@ -12,6 +12,7 @@ the order they are declared here, so that order is part of the rules.
 
 from __future__ import annotations
 
+import difflib
 import ipaddress
 from typing import Annotated, Any, Literal
 
@@ -20,6 +21,7 @@ from pydantic_core import PydanticCustomError
 
 from deployment_config import aws_rules, vllm_args
 from deployment_config.catalog import GPU_INSTANCE_TYPES, MODEL_PRESETS
+from deployment_config.ec2_instance_types import known_instance_types
 from deployment_config.errors import ConfigError, ConfigIssue, Problem, key_in_path, quoted
 from deployment_config.sizing import GPU_MEMORY_UTILIZATION, check_model_fits
 
@@ -113,10 +115,11 @@ class ClusterSection(BaseModel):
     @field_validator("system_instance_type")
     @classmethod
     def _instance_type(cls, value: str) -> str:
-        import re
-
-        if not re.fullmatch(r"[a-z][a-z0-9-]*\.[a-z0-9]+", value):
-            fail(Problem(f"{quoted(value)} is not an EC2 instance type name", "use a name such as m7i.xlarge"))
+        if value not in known_instance_types():
+            close = difflib.get_close_matches(value, sorted(known_instance_types()), n=1)
+            fail(Problem(f"{quoted(value)} is not an EC2 instance type",
+                         (f"did you mean '{close[0]}'? " if close else "") + "use a type such as m7i.xlarge "
+                         "(`aws ec2 describe-instance-type-offerings` lists those of a region)"))
         return value
 
 

@@ -18,6 +18,7 @@ from typing import TextIO
 
 from deployment_config import ConfigError, EnvironmentConfig, load_environment
 from deployment_config.aws_rules import region_problem
+from deployment_config.ec2_instance_types import known_instance_types
 from deployment_config.model_location import model_path
 from ops_cli import capacity_blocks as cb
 from ops_cli import training_plans as tp
@@ -615,9 +616,9 @@ def _check_instance_type(instance_type: str, sagemaker: bool) -> None:
     if not sagemaker and instance_type.startswith("ml."):
         raise OpsError(f"--instance-type {shown(instance_type)} is a SageMaker name; Capacity Blocks take EC2 names",
                        f"drop the prefix: --instance-type {shown(instance_type[3:])[1:-1]}", ExitCode.USAGE)
-    if len(instance_type) > 64 or not _INSTANCE_TYPE.fullmatch(name):
+    if len(instance_type) > 64 or not _INSTANCE_TYPE.fullmatch(name) or name not in known_instance_types():
         example = "ml.p6-b300.48xlarge" if sagemaker else "p6-b300.48xlarge"
-        raise OpsError(f"--instance-type {shown(instance_type)} is not an instance type name",
+        raise OpsError(f"--instance-type {shown(instance_type)} is not an EC2 instance type",
                        f"use a name such as {example}", ExitCode.USAGE)
 
 

@@ -70,3 +70,9 @@ def test_the_schema_offers_the_values_an_editor_completes():
     assert properties["platform"]["enum"] == ["eks", "hyperpod"]
     assert schema["additionalProperties"] is False
     assert Path(SCHEMA_DIR / "pipeline.schema.json").is_file()
+
+
+def test_the_ec2_instance_type_names_are_those_of_the_pinned_botocore():
+    from deployment_config.ec2_instance_types import DATA_FILE, file_text
+
+    assert DATA_FILE.read_text(encoding="utf-8") == file_text(), "run: make schema"

@@ -10,6 +10,7 @@ and the Kubernetes manifests are written as plain YAML beside the templates for 
 
 from __future__ import annotations
 
+import difflib
 import json
 import os
 import sys
@@ -96,6 +97,26 @@ def build_pipeline(pipeline_config: PipelineConfig, *, outdir: str | None = None
     return app, stack
 
 
+#: The context keys this app reads (-c KEY=VALUE).
+APP_CONTEXT_KEYS = ("env", "pipeline", "config_dir")
+
+
+def _unknown_context_keys(context: dict) -> ConfigError | None:
+    """A -c key this app does not read, such as a typo of env (-c envv=prod), would silently synthesize the examples.
+
+    Keys of the CDK itself and of cdk.json (feature flags '@aws-cdk/...', 'aws:cdk:...', look-ups 'x:account=...',
+    'cli-telemetry') are left alone: only plain words are judged.
+    """
+    own = set(APP_CONTEXT_KEYS) | set(project_context())
+    unknown = [k for k in context if k not in own and not k.startswith("@") and ":" not in k and k != "cli-telemetry"]
+    if not unknown:
+        return None
+    close = difflib.get_close_matches(unknown[0], APP_CONTEXT_KEYS, n=1, cutoff=0.5)
+    hint = f"did you mean -c {close[0]}=...? " if close else ""
+    return ConfigError("(context)", f"-c {unknown[0]}=... is not a setting of this app",
+                       f"{hint}the app reads -c env=NAME, -c pipeline=NAME and -c config_dir=DIR")
+
+
 def _warn_placeholders(source: str, fields: tuple[str, ...]) -> None:
     if fields:
         print(f"note: {source} holds the example's placeholder values in {', '.join(fields)}: it synthesizes, but "
@@ -107,6 +128,10 @@ def main(environ: Mapping[str, str] = os.environ) -> int:
         context = cli_context(environ)
     except ConfigError as error:
         print(f"error: {error}", file=sys.stderr)
+        return EXIT_BAD_CONFIG
+    unknown = _unknown_context_keys(context)
+    if unknown:
+        print(f"error: {unknown}", file=sys.stderr)
         return EXIT_BAD_CONFIG
     config_dir = Path(str(context.get("config_dir", PROJECT_DIR / "config")))
     if "pipeline" in context and context["pipeline"] not in (False, "false"):

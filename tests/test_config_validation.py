@@ -155,3 +155,19 @@ def test_a_file_of_thousands_of_mistakes_gets_a_bounded_message(tmp_path, exampl
     assert code == 2 and "5000 problems" in message
     assert message.count("fix:") == 25 and "and 4975 more" in message
     assert len(message) < 6000
+
+
+@pytest.mark.parametrize("key, hint", [("envv", "did you mean -c env="), ("pipline", "did you mean -c pipeline="),
+                                       ("stage", "the app reads -c env=NAME")])
+def test_a_mistyped_context_key_is_refused_instead_of_synthesizing_the_examples(tmp_path, key, hint):
+    code, message = _main(CONFIG_DIR, {key: "prod"}, tmp_path / "cdk.out")
+    assert code == 2 and f"-c {key}=... is not a setting of this app" in message and hint in message
+    assert not (tmp_path / "cdk.out").exists()
+
+
+def test_the_cdk_clis_own_context_keys_are_left_alone():
+    # what `npx cdk synth` passes besides the user's -c (recorded from CDK CLI 2.1148.1) and cdk.json's feature flags
+    context = {"aws:cdk:bundling-stacks": ["**"], "aws:cdk:enable-asset-metadata": True, "cli-telemetry": False,
+               "aws:cdk:enable-path-metadata": True, "aws:cdk:version-reporting": True, **app.project_context(),
+               "availability-zones:account=123456789012:region=us-west-2": ["us-west-2a"]}
+    assert app._unknown_context_keys(context) is None

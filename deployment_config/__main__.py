@@ -1,7 +1,8 @@
 """Check configuration files without the CDK: ``python -m deployment_config [NAME ...]`` (``make check-config``).
 
 Exit codes: 0 when every file is valid, 2 when any is not (every mistake of every file is printed). This is the exit
-code the app itself returns; ``npx cdk synth`` reports it as 1, with the line "Subprocess exited with error 2".
+code the app itself returns; ``npx cdk synth`` reports it as 1, with the line "Subprocess exited with error 2", and
+``make`` exits with its own 2 whenever a command it runs fails.
 With no NAME, every environment of config/ and every pipeline of config/pipeline/ is checked.
 """
 
@@ -22,7 +23,10 @@ def main(argv: list[str], config_dir: Path = CONFIG_DIR) -> int:
     names = argv or available_environments(config_dir)
     pipelines = [] if argv else sorted(p.stem for p in (config_dir / PIPELINE_DIR).glob("*.yaml"))
     failed = False
-    for kind, name, load in [*(("env", n, load_environment) for n in names),
+    def load_env(directory: Path, name: str):  # noqa: ANN202
+        return load_environment(directory, name, option="make check-config ENV=NAME")
+
+    for kind, name, load in [*(("env", n, load_env) for n in names),
                              *(("pipeline", n, load_pipeline) for n in pipelines)]:
         try:
             config = load(config_dir, name)

@@ -171,3 +171,15 @@ def test_the_cdk_clis_own_context_keys_are_left_alone():
                "aws:cdk:enable-path-metadata": True, "aws:cdk:version-reporting": True, **app.project_context(),
                "availability-zones:account=123456789012:region=us-west-2": ["us-west-2a"]}
     assert app._unknown_context_keys(context) is None
+
+
+def test_check_config_exits_0_for_the_examples_and_2_for_a_mistake(tmp_path, example_document, capsys):
+    from deployment_config.__main__ import main as check_config
+
+    # given the repository's files, every one of them checks out (placeholders noted, not refused)
+    assert check_config([]) == 0
+    assert "placeholder values in account" in capsys.readouterr().out
+    # and a file with a mistake gives the app's exit code 2 and its message
+    (tmp_path / "bad.yaml").write_text(yaml.safe_dump({**example_document, "account": "1"}), encoding="utf-8")
+    assert check_config(["bad"], config_dir=tmp_path) == 2
+    assert "bad.yaml: account:" in capsys.readouterr().err

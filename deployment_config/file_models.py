@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import difflib
 import ipaddress
+import re
 from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationInfo, field_validator, model_validator
@@ -43,6 +44,10 @@ _STRICT = ConfigDict(extra="forbid", strict=True, frozen=True)
 _GPU_TYPES = tuple(GPU_INSTANCE_TYPES)
 _ML_GPU_TYPES = tuple(f"ml.{name}" for name in GPU_INSTANCE_TYPES)
 _PRESETS = tuple(MODEL_PRESETS)
+#: Secrets Manager: a secret name is 1 to 512 of letters, digits and /_+=.@- (Secrets Manager API reference,
+#: CreateSecret Name); its ARN's resource is secret:NAME-XXXXXX (six random characters added by Secrets Manager).
+_SECRET_NAME = r"[A-Za-z0-9/_+=.@-]{1,512}"
+_SECRET_ARN_RESOURCE = r"secret:[A-Za-z0-9/_+=.@-]{1,512}"
 #: The resource part of a training plan ARN: the SageMaker API model (botocore 1.43.127, sagemaker service-2.json) has
 #: TrainingPlanName = [a-zA-Z0-9](-*[a-zA-Z0-9]){0,63}, 1 to 64 characters.
 _TRAINING_PLAN_RESOURCE = r"training-plan/(?=.{1,64}$)[A-Za-z0-9](-*[A-Za-z0-9]){0,63}"
@@ -250,6 +255,10 @@ class ModelSection(BaseModel):
         default="kimi-k3", description="The preset the other values start from. Default: kimi-k3.", examples=["kimi-k3"])
     hugging_face_id: Annotated[str, _text(96), _rule(aws_rules.hugging_face_id_problem)] | None = Field(
         default=None, description="Hugging Face repository id. Default: the preset's.", examples=["moonshotai/Kimi-K3"])
+    hugging_face_token_secret: Annotated[str, _text(2048)] | None = Field(
+        default=None, description="A Secrets Manager secret (name or ARN, same account and region) holding the Hugging "
+        "Face token of a gated model; delivered to vLLM as HF_TOKEN, never written into a template or manifest. "
+        "Default: none.", examples=["llm-serving/hf-token"])
     served_name: Annotated[str, _text(128)] | None = Field(
         default=None, description="The name clients send as 'model'. Default: the preset's.", examples=["Kimi-K3"],
         json_schema_extra={"pattern": r"^[A-Za-z0-9][A-Za-z0-9._/-]{0,127}$"})
@@ -270,6 +279,24 @@ class ModelSection(BaseModel):
     s3_uri: Annotated[str, _text(1024)] | None = Field(
         default=None, description="s3://BUCKET/PREFIX/ holding the weights; required when weight_source is s3.",
         examples=["s3://my-model-bucket/moonshotai/Kimi-K3/"], json_schema_extra={"pattern": r"^s3://[a-z0-9][a-z0-9.-]{1,61}[a-z0-9](/\S*)?$"})
+
+    @field_validator("hugging_face_token_secret")
+    @classmethod
+    def _token_secret(cls, value: str | None, info: ValidationInfo) -> str | None:
+        if value is None:
+            return value
+        context = _ctx(info)
+        if value.startswith("arn:"):
+            problem = aws_rules.arn_problem(value, service="secretsmanager", resource_pattern=_SECRET_ARN_RESOURCE,
+                                            region=context.get("region"), account=context.get("account"),
+                                            what="Secrets Manager secret")
+            if problem:
+                fail(problem)
+        elif not re.fullmatch(_SECRET_NAME, value):
+            fail(Problem(f"{quoted(value)} is not a Secrets Manager secret name or ARN",
+                         "use the secret's name (letters, digits and /_+=.@-) or its ARN, as "
+                         "`aws secretsmanager describe-secret --secret-id NAME --query ARN` prints it"))
+        return value
 
     @field_validator("served_name")
     @classmethod
@@ -342,6 +369,9 @@ class EndpointSection(BaseModel):
     exposure: Literal["internal", "public"] = Field(
         default="internal", description="'internal' (reachable from the VPC; the default) or 'public' (from "
         "allowed_cidrs only).", examples=["internal"])
+    authentication: Literal["api-key", "none"] = Field(
+        default="api-key", description="'api-key' (the default): vLLM requires the key the app generates in AWS Secrets "
+        "Manager for this environment; 'none' opts out explicitly.", examples=["api-key"])
     allowed_cidrs: list[Cidr] = Field(default=[], description="Source networks allowed to reach a public endpoint.",
                                       examples=[["203.0.113.0/24"]])
 
@@ -428,6 +458,8 @@ class EnvironmentFile(BaseModel):
     # Defaults as mappings, validated: an omitted section still goes through its rules (the model must fit the GPUs).
     model: ModelSection = Field(default={}, validate_default=True, description="The model. Default: the kimi-k3 preset.")
     endpoint: EndpointSection = Field(default={}, validate_default=True, description="The endpoint. Default: internal.")
+    observability: ObservabilitySection = Field(default={}, validate_default=True,
+                                                description="Metrics, dashboard, alarms and logs. Default: on, no e-mail.")
     tags: dict[Annotated[str, _text(128)], Annotated[str, _text(256)]] = Field(
         default={}, description="Tags on every resource (the app adds 'environment').",
         examples=[{"project": "kimi-k3-serving"}])
@@ -503,6 +535,43 @@ class EnvironmentFile(BaseModel):
     def _tags(cls, value: dict[str, str], info: ValidationInfo) -> dict[str, str]:
         for key, problem in aws_rules.tags_problems(value, reserved_keys=RESERVED_TAG_KEYS):
             report(info, "tags" if key is None else f"tags.{key_in_path(key)}", problem)
+        return value
+
+
+#: The retention periods CloudWatch Logs accepts (CloudWatch Logs API reference, PutRetentionPolicy retentionInDays).
+LOG_RETENTION_DAYS = (1, 3, 5, 7, 14, 30, 60, 90, 120, 150, 180, 365, 400, 545, 731, 1096, 1827, 2192, 2557, 2922, 3288,
+                      3653)
+
+
+class ObservabilitySection(BaseModel):
+    """Metrics, dashboard, alarms and logs of the environment; every threshold has a default."""
+
+    model_config = _STRICT
+
+    alarm_emails: list[Annotated[str, _text(254)]] = Field(
+        default=[], description="E-mail addresses subscribed to the environment's alarm topic (each confirms once). "
+        "Default: none; subscribe other endpoints to the topic yourself.", examples=[["oncall@example.com"]])
+    log_retention_days: Literal[LOG_RETENTION_DAYS] = Field(  # type: ignore[valid-type]
+        default=30, description="How long container logs stay in CloudWatch Logs. Default: 30.", examples=[30])
+    time_to_first_token_p90_seconds: float = Field(
+        default=10.0, gt=0, le=3600, description="Alarm when the p90 time to first token stays above this. Default: 10.",
+        examples=[10])
+    kv_cache_usage_percent: int = Field(
+        default=95, ge=50, le=100, description="Alarm when vLLM's KV-cache usage stays at or above this. Default: 95.",
+        examples=[95])
+    error_rate_percent: int = Field(
+        default=5, ge=1, le=100, description="Alarm when this share of requests fails. Default: 5.", examples=[5])
+
+    @field_validator("alarm_emails")
+    @classmethod
+    def _emails(cls, value: list[str], info: ValidationInfo) -> list[str]:
+        for index, address in enumerate(value):
+            if not re.fullmatch(r"[^@\s]+@[^@\s]+\.[A-Za-z]{2,}", address):
+                report(info, f"observability.alarm_emails[{index}]",
+                       Problem(f"{quoted(address)} is not an e-mail address", "write it as name@example.com"))
+            elif address in value[:index]:
+                report(info, f"observability.alarm_emails[{index}]", Problem(f"lists {quoted(address)} twice",
+                                                                             "list each address once"))
         return value
 
 

@@ -34,6 +34,7 @@ from deployment_config.model import (
     Exposure,
     HyperPodConfig,
     ModelConfig,
+    ObservabilityConfig,
     Platform,
     WeightSource,
 )
@@ -242,13 +243,19 @@ def _environment(file: EnvironmentFile, *, name: str, source: str) -> Environmen
         tensor_parallel_size=section.tensor_parallel_size or preset.tensor_parallel_size,
         weight_size_gb=section.weight_size_gb or preset.weight_size_gb, extra_args=tuple(section.extra_args),
         extra_env=MappingProxyType(dict(section.extra_env)), weight_source=WeightSource(section.weight_source),
-        s3_uri=section.s3_uri)
+        s3_uri=section.s3_uri, hugging_face_token_secret=section.hugging_face_token_secret)
+    watch = file.observability
     return EnvironmentConfig(
         name=name, source=source, account=file.account, region=file.region,
         availability_zones=tuple(file.availability_zones), platform=Platform(file.platform),
         kubernetes_version=file.kubernetes_version, vpc_cidr=file.vpc_cidr, cluster=cluster, model=model,
         capacity=capacity, endpoint=EndpointConfig(exposure=Exposure(file.endpoint.exposure),
-                                                   allowed_cidrs=tuple(file.endpoint.allowed_cidrs)),
+                                                   allowed_cidrs=tuple(file.endpoint.allowed_cidrs),
+                                                   api_key_required=file.endpoint.authentication == "api-key"),
+        observability=ObservabilityConfig(
+            alarm_emails=tuple(watch.alarm_emails), log_retention_days=watch.log_retention_days,
+            time_to_first_token_p90_seconds=float(watch.time_to_first_token_p90_seconds),
+            kv_cache_usage_percent=watch.kv_cache_usage_percent, error_rate_percent=watch.error_rate_percent),
         tags=MappingProxyType({"environment": name, **file.tags}), hyperpod=hyperpod,
         placeholders=placeholder_fields(file.model_dump(), ENVIRONMENT_ID_FIELDS),
     )

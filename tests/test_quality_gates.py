@@ -3,25 +3,22 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 
 import kubernetes_validate
 import yaml
+
+from tests.cfn_lint import cfn_lint_errors
 
 
 def test_cfn_lint_finds_no_errors_in_any_template(synthesized):
     templates = [str(synthesized.directory / a["properties"]["templateFile"])
                  for a in synthesized.manifest["artifacts"].values() if a["type"] == "aws:cloudformation:stack"]
-    assert len(templates) == 10  # 4 stacks of the EKS example, 6 of the HyperPod example
+    assert len(templates) == 11  # 5 stacks of the EKS example, 6 of the HyperPod example
     # Linted for the region the templates deploy to: region-specific checks (instance types) run against it.
     regions = sorted({a["environment"].rsplit("/", 1)[-1] for a in synthesized.manifest["artifacts"].values()
                       if a["type"] == "aws:cloudformation:stack"})
     assert regions == ["us-west-2"]
-    result = subprocess.run([sys.executable, "-m", "cfnlint", "--format", "json", "--regions", *regions, "--templates",
-                             *templates], capture_output=True, text=True, timeout=300)
-    findings = json.loads(result.stdout or "[]")
-    errors = [f for f in findings if f["Level"] == "Error"]
+    errors = cfn_lint_errors(templates, regions)
     assert errors == [], json.dumps(errors, indent=1)
 
 
@@ -49,18 +46,24 @@ def test_every_acknowledged_finding_has_a_written_reason(synthesized):
 def test_every_kubernetes_manifest_validates_strictly(synthesized, synthesized_hyperpod, default_env):
     """Built-in kinds against the Kubernetes schema of the configured version; the operator's kinds against its CRD."""
     from tests.crd_schema import validate_custom_resource
+    from tests.test_serving_secrets import validate_secret_provider_class
 
     objects = list(yaml.safe_load_all(synthesized.kubernetes_file.read_text()))
-    assert {o["kind"] for o in objects} == {"Namespace", "ServiceAccount", "Deployment", "Service"}
+    assert {o["kind"] for o in objects} == {"Namespace", "ServiceAccount", "SecretProviderClass", "Deployment",
+                                            "Service", "NetworkPolicy"}
     objects += list(yaml.safe_load_all(synthesized_hyperpod.kubernetes_file.read_text()))
     for view, unit in ((synthesized, "serving"), (synthesized_hyperpod, "endpoint")):
         for resource in view.resources(unit, "Custom::AWSCDK-EKS-KubernetesResource").values():
             objects += json.loads(resource["Properties"]["Manifest"])
-    custom = 0
+    custom = secret_providers = 0
     for obj in objects:
         if obj["apiVersion"].startswith("inference.sagemaker.aws.amazon.com/"):
             validate_custom_resource(obj)
             custom += 1
+        elif obj["apiVersion"].startswith("secrets-store.csi.x-k8s.io/"):
+            validate_secret_provider_class(obj)  # against the driver's CRD (tests/data), unknown fields refused
+            secret_providers += 1
         else:
             kubernetes_validate.validate(obj, default_env.kubernetes_version, strict=True)
     assert custom == 2  # the reviewed file and the applied manifest
+    assert secret_providers == 2  # the same two for the API key's SecretProviderClass

@@ -117,6 +117,16 @@ def _unknown_context_keys(context: dict) -> ConfigError | None:
                        f"{hint}the app reads -c env=NAME, -c pipeline=NAME and -c config_dir=DIR")
 
 
+def _warn_mutable_image(env_config: EnvironmentConfig) -> None:
+    """A tag can be moved to another image: a node that pulls again (a new node, an evicted image) runs that one."""
+    from charts.serving_spec import image_is_pinned
+
+    image = env_config.model.image
+    if not image_is_pinned(image):
+        print(f"note: {env_config.source}: model.image {image} is a tag, which the registry can move to another image; "
+              "pin it by digest (repo:tag@sha256:...; `docker buildx imagetools inspect` shows it)", file=sys.stderr)
+
+
 def _warn_placeholders(source: str, fields: tuple[str, ...]) -> None:
     if fields:
         print(f"note: {source} holds the example's placeholder values in {', '.join(fields)}: it synthesizes, but "
@@ -144,6 +154,7 @@ def main(environ: Mapping[str, str] = os.environ) -> int:
         _warn_placeholders(pipeline_config.source_file, pipeline_config.placeholders)
         for env_config in pipeline_config.environments:
             _warn_placeholders(env_config.source, env_config.placeholders)
+            _warn_mutable_image(env_config)
         app, _ = build_pipeline(pipeline_config)
         app.synth()
         return 0
@@ -156,6 +167,7 @@ def main(environ: Mapping[str, str] = os.environ) -> int:
         return EXIT_BAD_CONFIG
     for env_config in env_configs:
         _warn_placeholders(env_config.source, env_config.placeholders)
+        _warn_mutable_image(env_config)
 
     for path in synthesize(env_configs).manifest_files:
         print(f"Kubernetes manifests for review and kubectl apply: {path}", file=sys.stderr)

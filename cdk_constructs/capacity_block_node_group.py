@@ -164,4 +164,18 @@ class CapacityBlockNodeGroup(Construct):
             max_size=instance_count,
             labels=dict(labels or {}),
             taints=[eks.TaintSpec(key=t.key, value=t.value, effect=_TAINT_EFFECTS[t.effect]) for t in taints],
+            # Node auto repair, on the conditions the eks-node-monitoring-agent add-on sets (cluster stack): an
+            # AcceleratedHardwareReady failure (NVIDIA XID errors) is repaired after 10 minutes by a reboot or a
+            # replacement, depending on the XID; a NotReady node after 30 minutes by a replacement (EKS user guide,
+            # "Automatically repair nodes in EKS clusters", node-repair.html). Both work inside a Capacity Block: a reboot
+            # keeps the instance, and "if you terminate an instance running in the Capacity Block before the reservation
+            # ends, you can launch a new instance in its place" after several minutes of clean-up (EC2 user guide,
+            # "Launch instances using Capacity Blocks", capacity-blocks-launch.html). The reservation's count is fixed,
+            # so a replacement is terminate-then-launch into the same slot; the new node starts with an empty NVMe cache
+            # and downloads and loads the weights again (the startup budget). Without repair a node with a failed GPU
+            # would hold the block's only slot, serving nothing, until someone replaces it by hand. EKS stops repairing
+            # when more than 20 % of a group of more than five nodes is unhealthy (same page). At the block's end EKS
+            # scales the group to 0 forty minutes before, and EC2 shuts instances down 30 minutes before (EKS user
+            # guide, capacity-blocks-mng.adoc at awsdocs/amazon-eks-user-guide@4d52b4d): no repair runs after that.
+            enable_node_auto_repair=True,
         )

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 
+# VPC_CNI_CONFIGURATION: the vpc-cni configuration that makes the chart's NetworkPolicy enforced.
+from deployment_config.addons import VPC_CNI_CONFIGURATION  # noqa: F401
 from deployment_config.gpu_nodes import (
     GPU_NODE_LABELS,
     GPU_TAINT_EFFECT,
@@ -20,6 +23,69 @@ from deployment_config.sizing import startup_budget
 VLLM_PORT = 8000
 #: Image of the init container that copies weights from S3 to the node cache.
 AWS_CLI_IMAGE = "public.ecr.aws/aws-cli/aws-cli:2.27.49"
+
+
+
+#: Values of the Kubernetes recommended labels (kubernetes.io, "Recommended Labels") this chart sets.
+PART_OF = "llm-serving"
+MANAGED_BY = "cdk8s"
+INFERENCE_SERVER = "inference-server"
+NETWORK_POLICY = "network-policy"
+
+# A digest as the configuration loader accepts it (deployment_config/aws_rules.py, after distribution/reference and
+# opencontainers/go-digest): sha256, sha384 or sha512 with lower-case hex of 64, 96 or 128 digits.
+_PINNED = re.compile(r"@(sha256|sha384|sha512):([a-f0-9]{64}|[a-f0-9]{96}|[a-f0-9]{128})$")
+_LABEL_VALUE_MAX = 63  # Kubernetes label values: at most 63 characters, alphanumeric at both ends, [-_.A-Za-z0-9] between
+
+
+def image_is_pinned(image: str) -> bool:
+    """True when ``image`` names its content by digest (``repo[:tag]@sha256:...``). A tag alone is mutable: the
+    registry can point it at another image, and a node that pulls again may run different code."""
+    return _PINNED.search(image) is not None
+
+
+def image_version_label(image: str) -> str:
+    """The image's version as a label value: ``sha256-`` and the digest's first 12 hex digits for a pinned image (a tag
+    beside the digest is ignored: the digest is what runs), else the tag (``latest`` when there is none, Docker's
+    default), cut to what a label value allows."""
+    pinned = _PINNED.search(image)
+    if pinned:
+        return f"{pinned.group(1)}-{pinned.group(2)[:12]}"
+    slash, colon = image.rfind("/"), image.rfind(":")
+    tag = image[colon + 1:] if colon > slash else "latest"
+    return re.sub(r"^[^A-Za-z0-9]+|[^A-Za-z0-9]+$", "", tag[:_LABEL_VALUE_MAX])
+
+
+@dataclass(frozen=True)
+class PodSecrets:
+    """Secrets Manager secrets delivered to the vLLM container as environment variables, through the Secrets Store CSI
+    driver and the AWS provider (see :mod:`charts.vllm_secret_provider`). Secret names or ARNs only, never values.
+
+    :param region: the region the secrets are in (the environment's).
+    :param api_key_secret: the environment's generated API key, read by vLLM from ``VLLM_API_KEY``; None when the
+        endpoint is unauthenticated (``endpoint.api_key_required: false``).
+    :param hugging_face_token_secret: the user's secret with a Hugging Face token, read from ``HF_TOKEN``; None for none.
+    """
+
+    region: str
+    api_key_secret: str | None
+    hugging_face_token_secret: str | None
+    #: Name of the SecretProviderClass and of the Kubernetes Secret the driver syncs from it.
+    name: str = "vllm-secrets"
+    #: Where the CSI volume is mounted in the vLLM container (the mount must exist for the sync).
+    mount_path: str = "/mnt/secrets-store"
+
+    @property
+    def deliveries(self) -> tuple[tuple[str, str, str], ...]:
+        """(environment variable, secret name or ARN, file and Secret key) of each configured secret.
+
+        vLLM 0.33.0 reads its API key from VLLM_API_KEY (vllm/envs.py) when --api-key is not given
+        (vllm/entrypoints/serve/middleware/register.py); huggingface_hub reads HF_TOKEN before
+        HUGGING_FACE_HUB_TOKEN (huggingface/huggingface_hub@ee0a4510 src/huggingface_hub/utils/_auth.py,
+        _get_token_from_environment).
+        """
+        items = (("VLLM_API_KEY", self.api_key_secret, "api-key"), ("HF_TOKEN", self.hugging_face_token_secret, "hf-token"))
+        return tuple((variable, secret, key) for variable, secret, key in items if secret)
 
 
 @dataclass(frozen=True)
@@ -48,6 +114,12 @@ class VllmServingSpec:
     :param service_account: service account the pod runs as (bound to an IAM role for S3 reads).
     :param exposure: internal or public load balancer.
     :param allowed_cidrs: source ranges of a public load balancer.
+    :param instance: the environment's name (``app.kubernetes.io/instance``).
+    :param vpc_cidr: the VPC's range; the API port admits it (the nodes, through which the load balancer's traffic and
+        health checks arrive).
+    :param image_pinned: the image is pinned by digest; False for a mutable tag (see :func:`image_is_pinned`).
+    :param version: the image's tag or short digest (``app.kubernetes.io/version``).
+    :param secrets: the secrets vLLM reads from Secrets Manager; None when there are none.
     """
 
     name: str
@@ -69,7 +141,12 @@ class VllmServingSpec:
     service_account: str
     exposure: Exposure
     allowed_cidrs: tuple[str, ...]
+    instance: str
+    vpc_cidr: str
+    image_pinned: bool
+    version: str
     port: int = VLLM_PORT
+    secrets: PodSecrets | None = None
 
 
 def serving_spec_for(env: EnvironmentConfig) -> VllmServingSpec:
@@ -111,4 +188,29 @@ def serving_spec_for(env: EnvironmentConfig) -> VllmServingSpec:
         service_account="vllm",
         exposure=env.endpoint.exposure,
         allowed_cidrs=env.endpoint.allowed_cidrs,
+        instance=env.name,
+        vpc_cidr=env.vpc_cidr,
+        image_pinned=image_is_pinned(model.image),
+        version=image_version_label(model.image),
+        secrets=_pod_secrets(env),
     )
+
+
+def _pod_secrets(env: EnvironmentConfig) -> PodSecrets | None:
+    secrets = PodSecrets(region=env.region,
+                         api_key_secret=env.api_key_secret_name if env.endpoint.api_key_required else None,
+                         hugging_face_token_secret=env.model.hugging_face_token_secret)
+    return secrets if secrets.deliveries else None
+
+
+def recommended_labels(spec: VllmServingSpec, component: str = INFERENCE_SERVER) -> dict[str, str]:
+    """The recommended labels of the chart's objects. None of them is in the Deployment's selector, so changing one (a
+    new image changes ``version``) never changes the selector, which Kubernetes does not let an update change."""
+    return {
+        "app.kubernetes.io/name": spec.name,
+        "app.kubernetes.io/instance": spec.instance,
+        "app.kubernetes.io/component": component,
+        "app.kubernetes.io/part-of": PART_OF,
+        "app.kubernetes.io/managed-by": MANAGED_BY,
+        "app.kubernetes.io/version": spec.version,
+    }

@@ -10,6 +10,7 @@ from cdk8s_plus_28 import k8s
 from constructs import Construct
 
 from charts.serving_spec import AWS_CLI_IMAGE, VllmServingSpec
+from charts.vllm_secret_provider import mount_secrets
 from deployment_config.model_location import MODEL_CACHE_MOUNT, S3_WEIGHTS_PATH
 
 STARTUP_PERIOD_SECONDS = 10
@@ -49,16 +50,33 @@ def add_vllm_deployment(scope: Construct, *, spec: VllmServingSpec, namespace: s
         kplus.Node.tainted(kplus.NodeTaintQuery.is_(taint_key, taint_value, effect=_TAINT_EFFECTS[taint_effect]))
     )
 
+    # No capability at all, no privilege escalation, and (below) the runtime's default seccomp profile. GPUs need none
+    # of them: the NVIDIA container runtime injects the devices the device plugin allocates before the container starts
+    # (NVIDIA/k8s-device-plugin README, DEVICE_LIST_STRATEGY "envvar"); NVIDIA's NIM LLM Helm chart, whose engines
+    # include vLLM with tensor-parallel profiles, targets OpenShift's restricted-v2 SCC, which drops ALL capabilities,
+    # forbids escalation and requires runtime/default seccomp (docs.nvidia.com/nim/large-language-models, "Troubleshooting
+    # OpenShift SCC Admission Failures"; openshift/cluster-kube-apiserver-operator scc-restricted-v2.yaml). What the
+    # profile takes away without CAP_SYS_PTRACE / CAP_SYS_NICE: pidfd_getfd, which PyTorch's CUDA IPC needs under
+    # PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True (pytorch/pytorch#165685), and get_mempolicy/mbind/set_mempolicy,
+    # which vLLM's opt-in --numa-bind uses and falls back from (containerd/containerd#4730, #7167; vLLM 0.33.0
+    # vllm/utils/numa_utils.py). Neither is in this deployment's arguments or environment.
     security = kplus.ContainerSecurityContextProps(
-        ensure_non_root=False,  # the vLLM image runs as root
-        read_only_root_filesystem=False,  # vLLM, Triton and FlashInfer write caches under the root filesystem
+        # The image runs as root: its Dockerfile's vllm-openai target sets no USER; and the node cache is a root-owned
+        # hostPath, which fsGroup does not reach.
+        ensure_non_root=False,
+        # vLLM writes its compile caches under the home directory (vLLM 0.33.0 vllm/envs.py: VLLM_CACHE_ROOT defaults
+        # to ~/.cache/vllm, torch_compile_cache below it) and its IPC sockets in the temp directory
+        # (VLLM_RPC_BASE_PATH = tempfile.gettempdir()).
+        read_only_root_filesystem=False,
         allow_privilege_escalation=False,
         privileged=False,
+        capabilities=kplus.ContainerSecutiryContextCapabilities(drop=[kplus.Capability.ALL]),
     )
     if spec.s3_uri:
         deployment.add_init_container(
             name="fetch-weights",
             image=AWS_CLI_IMAGE,
+            image_pull_policy=kplus.ImagePullPolicy.IF_NOT_PRESENT,
             command=["aws", "s3", "sync", "--only-show-errors", spec.s3_uri, S3_WEIGHTS_PATH],
             security_context=security,
             resources=kplus.ContainerResources(
@@ -69,9 +87,11 @@ def add_vllm_deployment(scope: Construct, *, spec: VllmServingSpec, namespace: s
         )
 
     failure_threshold = math.ceil(spec.startup_budget_seconds / STARTUP_PERIOD_SECONDS)
-    deployment.add_container(
+    vllm = deployment.add_container(
         name="vllm",
         image=spec.image,
+        # Never pull a 20+ GB image again on a restart; a mutable tag is flagged at synthesis (spec.image_pinned).
+        image_pull_policy=kplus.ImagePullPolicy.IF_NOT_PRESENT,
         args=list(spec.args),
         env_variables={k: kplus.EnvValue.from_value(v) for k, v in spec.environment.items()},
         ports=[kplus.ContainerPort(number=spec.port, name="http", protocol=kplus.Protocol.TCP)],
@@ -99,6 +119,9 @@ def add_vllm_deployment(scope: Construct, *, spec: VllmServingSpec, namespace: s
             kplus.VolumeMount(path="/dev/shm", volume=shm),
         ],
     )
+    if spec.secrets:
+        # API key and Hugging Face token from Secrets Manager: a CSI volume, env vars from the Secret it syncs.
+        mount_secrets(scope, deployment=deployment, container=vllm, secrets=spec.secrets)
     # cdk8s-plus-28 models cpu, memory and ephemeral storage only; GPUs and EFA devices go in through the escape hatch.
     extended = {"nvidia.com/gpu": spec.gpus}
     if spec.efa_devices:
@@ -116,4 +139,8 @@ def add_vllm_deployment(scope: Construct, *, spec: VllmServingSpec, namespace: s
     # reads VLLM_PORT as the first of its own internal ports (vLLM 0.33.0 vllm/envs.py; vllm/utils/network_utils.py
     # get_vllm_port raises on a URI-shaped value). cdk8s-plus-28 has no prop for it.
     api_object.add_json_patch(cdk8s.JsonPatch.add("/spec/template/spec/enableServiceLinks", False))
+    # The container runtime's default seccomp profile for every container of the pod (the kubelet runs them Unconfined
+    # unless its seccompDefault is on); cdk8s-plus-28's pod security context has no prop for it.
+    api_object.add_json_patch(cdk8s.JsonPatch.add("/spec/template/spec/securityContext/seccompProfile",
+                                                  {"type": "RuntimeDefault"}))
     return deployment

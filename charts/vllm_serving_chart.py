@@ -1,4 +1,4 @@
-"""The chart that serves one model with vLLM: namespace, service account, Deployment and Service."""
+"""The chart that serves one model with vLLM: namespace, service account, Deployment, Service and NetworkPolicy."""
 
 from __future__ import annotations
 
@@ -6,8 +6,10 @@ import cdk8s
 import cdk8s_plus_28 as kplus
 from constructs import Construct
 
-from charts.serving_spec import VllmServingSpec
+from charts.serving_spec import VllmServingSpec, recommended_labels
 from charts.vllm_deployment import add_vllm_deployment
+from charts.vllm_network_policy import add_vllm_network_policy
+from charts.vllm_secret_provider import add_secret_provider_class
 from charts.vllm_service import add_vllm_service
 
 
@@ -18,7 +20,9 @@ class VllmServingChart(cdk8s.Chart):
     """
 
     def __init__(self, scope: Construct, id: str, *, spec: VllmServingSpec) -> None:
-        super().__init__(scope, id, disable_resource_name_hashes=True)
+        # The recommended labels on every object: cdk8s puts a chart's labels on each of its API objects, and an
+        # object's own labels win (the NetworkPolicy's component).
+        super().__init__(scope, id, disable_resource_name_hashes=True, labels=recommended_labels(spec))
         self.spec = spec
         self.namespace_object = kplus.Namespace(self, "namespace", metadata=cdk8s.ApiObjectMetadata(name=spec.namespace))
         self.service_account = kplus.ServiceAccount(
@@ -28,9 +32,21 @@ class VllmServingChart(cdk8s.Chart):
         )
         self.deployment = add_vllm_deployment(self, spec=spec, namespace=spec.namespace,
                                               service_account=self.service_account)
+        # The pod's CSI volume names the SecretProviderClass: create it first, delete it after the pod.
+        self.secret_provider = None
+        if spec.secrets:
+            self.secret_provider = add_secret_provider_class(self, secrets=spec.secrets, namespace=spec.namespace)
+            self.secret_provider.node.add_dependency(self.namespace_object)
+            self.deployment.node.add_dependency(self.secret_provider)
+        # Chart labels reach object metadata, not pod templates: the pods get them here. The Deployment's selector stays
+        # cdk8s's own address label, as before (a Deployment's selector cannot change on update).
+        for key, value in recommended_labels(spec).items():
+            self.deployment.pod_metadata.add_label(key, value)
         self.service = add_vllm_service(self, spec=spec, namespace=spec.namespace, deployment=self.deployment)
+        self.network_policy = add_vllm_network_policy(self, spec=spec, namespace=spec.namespace,
+                                                      deployment=self.deployment)
         # Objects in the namespace must be created after it and deleted before it.
-        for workload in (self.service_account, self.deployment, self.service):
+        for workload in (self.service_account, self.deployment, self.service, self.network_policy):
             workload.node.add_dependency(self.namespace_object)
 
 

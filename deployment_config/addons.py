@@ -7,7 +7,9 @@ Kubernetes version and whether the configuration validates against the add-on's 
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
+from types import MappingProxyType
 
 from deployment_config.model import EnvironmentConfig, Platform
 
@@ -43,6 +45,16 @@ class AddonPin:
 
 
 VPC_CNI = AddonPin("vpc-cni", None, EKS_ADDONS_GUIDE)
+#: Configuration values of the vpc-cni EKS add-on. Kubernetes NetworkPolicy (the chart's ingress policy) is enforced
+#: only when the add-on's network policy agent is on: EKS user guide, "Restrict Pod network traffic with Kubernetes
+#: network policies", step 2 "Enable the network policy parameter for the add-on": the configuration value
+#: `{"enableNetworkPolicy": "true"}`, a string (awsdocs/amazon-eks-user-guide@4d52b4d,
+#: latest/ug/networking/eks-networking-add-ons.adoc). The add-on's schema is its Helm chart's values:
+#: aws/amazon-vpc-cni-k8s@b521883 charts/aws-vpc-cni/values.yaml has `enableNetworkPolicy: "false"` (a string), which
+#: the chart passes to the node agent (`--enable-network-policy`, templates/daemonset.yaml) and to the amazon-vpc-cni
+#: ConfigMap (`enable-network-policy-controller`, templates/configmap.yaml). Needs vpc-cni 1.14 or later and a 5.10
+#: kernel (same guide, prerequisites; AL2023 has it). Read-only: pass ``dict(VPC_CNI_CONFIGURATION)`` for a dict.
+VPC_CNI_CONFIGURATION: Mapping[str, str] = MappingProxyType({"enableNetworkPolicy": "true"})
 KUBE_PROXY = AddonPin("kube-proxy", None, EKS_ADDONS_GUIDE)
 POD_IDENTITY_AGENT = AddonPin("eks-pod-identity-agent", None, EKS_ADDONS_GUIDE)
 COREDNS = AddonPin("coredns", None, EKS_ADDONS_GUIDE)
@@ -83,10 +95,22 @@ def operator_configuration(*, execution_role_arn: str, tls_bucket: str, hyperpod
     }
 
 
+def gpu_node_toleration() -> dict:
+    """The toleration of the GPU nodes' taint, for add-ons whose pods must run there too."""
+    from deployment_config.gpu_nodes import GPU_TAINT_EFFECT, GPU_TAINT_KEY, GPU_TAINT_VALUE
+
+    return {"key": GPU_TAINT_KEY, "operator": "Equal", "value": GPU_TAINT_VALUE, "effect": GPU_TAINT_EFFECT}
+
+
 def addons_for(env: EnvironmentConfig) -> list[tuple[AddonPin, dict | None]]:
     """Every add-on the environment's stacks install, each with its configuration values (placeholders of the right
     shape where the real value is only known after deploy), for ``llmops preflight``."""
-    addons: list[tuple[AddonPin, dict | None]] = [(pin, None) for pin in (*NETWORK_ADDONS, COREDNS)]
+    addons: list[tuple[AddonPin, dict | None]] = [
+        (pin, dict(VPC_CNI_CONFIGURATION) if pin is VPC_CNI else None) for pin in (*NETWORK_ADDONS, COREDNS)]
+    if env.platform is Platform.EKS:
+        addons += [(CLOUDWATCH_OBSERVABILITY, cloudwatch_observability_configuration()),
+                   (NODE_MONITORING_AGENT, node_monitoring_agent_configuration([gpu_node_toleration()])),
+                   (SECRETS_STORE_CSI_PROVIDER, secrets_store_csi_provider_configuration())]
     if env.platform is Platform.HYPERPOD:
         addons += [(pin, None) for pin in OPERATOR_DEPENDENCIES]
         account, region, name = env.account, env.region, env.name
@@ -96,3 +120,127 @@ def addons_for(env: EnvironmentConfig) -> list[tuple[AddonPin, dict | None]]:
             hyperpod_cluster_arn=f"arn:aws:sagemaker:{region}:{account}:cluster/abcdefgh1234",
             load_balancer_controller_role_arn=role.format("LoadBalancerController"), keda_role_arn=role.format("Keda"))))
     return addons
+
+
+#: AWS Secrets and Configuration Provider (ASCP) for the Kubernetes Secrets Store CSI Driver, as the EKS add-on
+#: (Secrets Manager user guide, "Install ASCP for Amazon EKS",
+#: https://docs.aws.amazon.com/secretsmanager/latest/userguide/ascp-eks-installation.html). The add-on is the ASCP
+#: Helm chart; its default configuration is the chart's values.yaml, whose `secrets-store-csi-driver.install: true`
+#: installs the driver as a dependency (aws/secrets-store-csi-driver-provider-aws@a74182c1, charts/
+#: secrets-store-csi-driver-provider-aws/{Chart.yaml,values.yaml}): one add-on, no separate driver install.
+#: Version None: EKS's default for the cluster's Kubernetes version, like the networking add-ons; `llmops preflight`
+#: checks the configuration below against that version's schema.
+ASCP_INSTALL_GUIDE = "https://docs.aws.amazon.com/secretsmanager/latest/userguide/ascp-eks-installation.html"
+SECRETS_STORE_CSI_PROVIDER = AddonPin("aws-secrets-store-csi-driver-provider", None, ASCP_INSTALL_GUIDE)
+#: How often the driver re-reads mounted secrets and refreshes the Kubernetes Secrets synced from them. The driver's own
+#: default when rotation is on is 2m (kubernetes-sigs/secrets-store-csi-driver v1.6.0,
+#: docs/book/src/topics/secret-auto-rotation.md). The ASCP README recommends one hour for clusters with many pods, to
+#: keep the API calls down; here one pod reads at most two secrets, and a poll is one DescribeSecret per secret,
+#: GetSecretValue only when the AWSCURRENT version changed (aws/secrets-store-csi-driver-provider-aws@a74182c1,
+#: provider/secrets_manager_provider.go, isCurrent): 60 cheap calls an hour, and a rotated API key reaches the synced
+#: Kubernetes Secret within two minutes.
+SECRETS_ROTATION_POLL_INTERVAL = "120s"
+
+
+def secrets_store_csi_provider_configuration() -> dict:
+    """The ASCP add-on's configuration: provider keys validated by the add-on's schema, driver keys passed to the
+    secrets-store-csi-driver subchart (the add-on validates only the provider's keys: "Install ASCP for Amazon EKS",
+    "Add-on schema validation scope").
+
+    - ``tolerations: [{operator: Exists}]``: the provider's own default is none (ASCP values.yaml), which keeps it
+      off the GPU nodes, tainted ``nvidia.com/gpu=present:NoSchedule``, where vLLM mounts its secrets. The driver
+      talks to the provider through a Unix socket on the same node (``providerVolume``
+      /var/run/secrets-store-csi-providers), so the provider must run wherever the driver does, and the driver's
+      default is exactly this toleration (secrets-store-csi-driver v1.6.0 charts/secrets-store-csi-driver/values.yaml,
+      ``linux.tolerations``). AWS's own add-on test configuration sets the same (ASCP repository, commit a87b6bd0,
+      tests/addon_config_values.yaml, "exercises every schema property supported by the ASCP addon").
+    - ``syncSecret.enabled``: the driver's RBAC to create the Kubernetes Secrets of a SecretProviderClass's
+      ``secretObjects`` (default false, driver values.yaml); vLLM reads its key from such a Secret.
+    - ``enableSecretRotation`` and ``rotationPollInterval``: the rotation reconciler (alpha, default off) keeps the
+      mounted files and the synced Secret at the secret's current version (driver docs, secret-auto-rotation.md).
+    - ``tokenRequests``: the audiences of the pod token the driver passes to the provider; ``pods.eks.amazonaws.com``
+      is EKS Pod Identity's (ASCP README, "Separate CSI Driver Installation"). The ASCP chart sets the same by
+      default; repeated here as AWS's add-on test does (tests/addon_config_values.yaml at d8dc3f68).
+    """
+    return {
+        "tolerations": [{"operator": "Exists"}],
+        "secrets-store-csi-driver": {
+            "syncSecret": {"enabled": True},
+            "enableSecretRotation": True,
+            "rotationPollInterval": SECRETS_ROTATION_POLL_INTERVAL,
+            "tokenRequests": [{"audience": "sts.amazonaws.com"}, {"audience": "pods.eks.amazonaws.com"}],
+        },
+    }
+
+
+# --- Observability of the EKS path (issue 10): metrics, logs and node health ------------------------------------------
+
+#: The CloudWatch Observability add-on (Container Insights with enhanced observability: the CloudWatch agent, Fluent Bit,
+#: and NVIDIA's DCGM exporter). v4.10.3 is the chart of aws-observability/helm-charts@6944490 ("release v4.10.3"); the
+#: add-on build v4.10.3-eksbuild.1 is the one aws-observability/application-signals-demo#334 pins. Why at least v4.8.0:
+#: the chart's DCGM exporter only runs on the instance types of its node affinity, and p6-b300.48xlarge joined that list
+#: in aws-observability/helm-charts#258 (first released in v4.8.0) -
+#: charts/amazon-cloudwatch-observability/values.yaml, dcgmExporter.affinity. The chart's root tolerations are
+#: [{operator: Exists}], so its DaemonSets also run on the tainted GPU nodes (same file, `tolerations`).
+CLOUDWATCH_OBSERVABILITY_SOURCE = ("aws-observability/helm-charts@6944490 charts/amazon-cloudwatch-observability "
+                                   "(values.yaml, templates/linux/fluent-bit-daemonset.yaml); "
+                                   "https://docs.aws.amazon.com/AmazonCloudWatch/latest/monitoring/install-CloudWatch-Observability-EKS-addon.html")
+#: The add-on's agent and its Fluent Bit both run as service account cloudwatch-agent in namespace amazon-cloudwatch
+#: (templates/_helpers.tpl `cloudwatch-agent.serviceAccountName`; fluent-bit-daemonset.yaml uses the same template).
+CLOUDWATCH_OBSERVABILITY = AddonPin("amazon-cloudwatch-observability", "v4.10.3-eksbuild.1", CLOUDWATCH_OBSERVABILITY_SOURCE,
+                                    ("amazon-cloudwatch", "cloudwatch-agent"))
+#: The EKS node monitoring agent: NodeConditions (AcceleratedHardwareReady for NVIDIA XID errors, KernelReady, ...) that
+#: node auto repair acts on, and Prometheus metrics on :8003 (`problem_condition_count{severity,reason}`, reasons
+#: NvidiaXID<code>Error / NvidiaXID<code>Warning; `fatal_condition_gauge{type}`). The add-on build is the image tag of the
+#: chart at aws/eks-node-monitoring-agent@80d3c0d (tag v1.6.7): charts/eks-node-monitoring-agent/values.yaml
+#: nodeAgent.image.tag, nodeAgent.additionalArgs [--metrics-address=:8003]; pkg/manager/manager.go (the metrics);
+#: monitors/nvidia/monitor_test.go (the reason format).
+NODE_MONITORING_AGENT_SOURCE = ("aws/eks-node-monitoring-agent@80d3c0d (v1.6.7) charts/eks-node-monitoring-agent/values.yaml, "
+                                "charts/configuration.schema.json, pkg/manager/manager.go; "
+                                "https://docs.aws.amazon.com/eks/latest/userguide/node-health.html")
+NODE_MONITORING_AGENT = AddonPin("eks-node-monitoring-agent", "v1.6.7-eksbuild.1", NODE_MONITORING_AGENT_SOURCE)
+#: Installed on the EKS platform after the system nodes (their pods only turn ACTIVE once scheduled), like coredns.
+OBSERVABILITY_ADDONS = (CLOUDWATCH_OBSERVABILITY, NODE_MONITORING_AGENT)
+
+#: The namespace and pod label of the node monitoring agent's DaemonSet, for the metrics scraper (the add-on installs it
+#: in kube-system; the chart's selector label is app.kubernetes.io/name: eks-node-monitoring-agent, its container has
+#: the same name and declares no port, and it runs with hostNetwork: true - templates/daemonset.yaml at v1.6.7).
+NODE_MONITORING_AGENT_NAMESPACE = "kube-system"
+NODE_MONITORING_AGENT_NAME = "eks-node-monitoring-agent"
+NODE_MONITORING_AGENT_METRICS_PORT = 8003
+
+#: Log groups the add-on writes to, by the last part of their name. Fluent Bit writes application (every container's
+#: stdout and stderr), dataplane and host logs with `auto_create_group true` (values.yaml, containerLogs.fluentBit.config:
+#: `log_group_name /aws/containerinsights/${CLUSTER_NAME}/application` and the others); the agent writes its
+#: embedded-metric-format records to /aws/containerinsights/{ClusterName}/performance (aws/amazon-cloudwatch-agent@ab55b8d
+#: plugins/processors/k8sdecorator/structuredlogsadapter/utils.go). On Amazon Linux 2023 nodes the dataplane and host
+#: groups stay empty (they read syslog files that AL2023 does not write; CloudWatch user guide, "Quick start with the
+#: Amazon CloudWatch Observability EKS add-on").
+CONTAINER_INSIGHTS_LOG_GROUPS = ("application", "dataplane", "host", "performance")
+
+
+def container_insights_log_group_name(cluster_name: str, kind: str) -> str:
+    """The name of one of the add-on's log groups for ``cluster_name`` (see :data:`CONTAINER_INSIGHTS_LOG_GROUPS`)."""
+    if kind not in CONTAINER_INSIGHTS_LOG_GROUPS:
+        raise ValueError(f"unknown Container Insights log group {kind!r}; one of {CONTAINER_INSIGHTS_LOG_GROUPS}")
+    return f"/aws/containerinsights/{cluster_name}/{kind}"
+
+
+def cloudwatch_observability_configuration() -> dict:
+    """The CloudWatch Observability add-on's configuration: Container Insights with enhanced observability and the
+    accelerated-compute (GPU, EFA) metrics, without Application Signals (nothing here is instrumented for it).
+
+    ``enhanced_container_insights`` and ``accelerated_compute_metrics`` are the agent's keys
+    (aws/amazon-cloudwatch-agent@ab55b8d translator/translate/otel/common/common.go; accelerated_compute_metrics
+    defaults to true, written here so that the GPU metrics the dashboard reads do not depend on a default).
+    """
+    return {"agent": {"config": {"logs": {"metrics_collected": {"kubernetes": {
+        "enhanced_container_insights": True, "accelerated_compute_metrics": True}}}}}}
+
+
+def node_monitoring_agent_configuration(gpu_tolerations: list[dict]) -> dict:
+    """The node monitoring agent's configuration: its DCGM host engine DaemonSet (``dcgmAgent``, which the agent's NVIDIA
+    monitor talks to) has no tolerations by default (values.yaml ``dcgmAgent.tolerations: []``), so it would never run on
+    the tainted GPU nodes; ``dcgmAgent.tolerations`` is a key of the add-on's schema (charts/configuration.schema.json).
+    The node agent itself tolerates every taint by default (``nodeAgent.tolerations: [{operator: Exists}]``)."""
+    return {"dcgmAgent": {"tolerations": [dict(t) for t in gpu_tolerations]}}

@@ -45,7 +45,7 @@ import time
 import urllib.parse
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import partial
 
 from ops_cli.errors import ExitCode, OpsError
@@ -178,6 +178,57 @@ def _check_host(host: str, bracketed: bool, bad) -> str:
     if len(ascii_host) > 253 or not all(_LABEL.match(label) for label in labels):
         raise bad(f"has an invalid host name {quoted(host, 60)}", _HOST_FIX)
     return ascii_host
+
+
+# --- the API key -------------------------------------------------------------------------------------------------
+
+#: Shorter keys are not searched for in what is printed: replacing every occurrence of a few common characters would
+#: garble the output. (Nothing the CLI writes itself contains a key; the search is against endpoints that echo it.)
+_MIN_REDACTED_LENGTH = 8
+
+
+@dataclass(frozen=True)
+class ApiKey:
+    """An endpoint's API key and where it came from.
+
+    vLLM 0.33.0 checks it as ``Authorization: Bearer KEY`` on every path under /v1, /v2, /inference and /cohere, and
+    answers ``401 {"error":"Unauthorized"}`` without it (vllm/entrypoints/serve/middleware/authenticate.py,
+    ``AuthenticationMiddleware``; registered for ``--api-key`` or ``VLLM_API_KEY`` in
+    vllm/entrypoints/serve/middleware/register.py). /health, /metrics, /ping and /version are not checked.
+
+    :param value: the key. Never in ``repr``, messages or output: messages name :attr:`source` instead.
+    :param source: where it came from, for messages: ``--api-key``, ``LLMOPS_API_KEY`` or ``secret NAME (...)``.
+    """
+
+    value: str = field(repr=False)
+    source: str
+
+    @property
+    def headers(self) -> dict[str, str]:
+        return {"Authorization": f"Bearer {self.value}"}
+
+    def redact(self, text: str) -> str:
+        """``text`` with every occurrence of the key replaced (an endpoint may echo the request in an error body)."""
+        if len(self.value) < _MIN_REDACTED_LENGTH or not isinstance(text, str):
+            return text
+        return text.replace(self.value, "<the API key>")
+
+
+def api_key_problem(value: str) -> str | None:
+    """Why ``value`` cannot be sent as ``Authorization: Bearer VALUE``, without quoting it; None if it can.
+
+    http.client refuses a header value with a line break with an error that quotes the value, and vLLM compares the
+    UTF-8 bytes of the header it decoded as Latin-1, so that a key outside printable ASCII never matches.
+    """
+    if not value:
+        return "is empty"
+    for position, character in enumerate(value, start=1):
+        if not " " <= character <= "~":
+            return (f"has a character that cannot be sent in an HTTP header at position {position} (only printable "
+                    "ASCII can be)")
+    if value != value.strip(" "):
+        return "begins or ends with a space, which HTTP drops from a header value"
+    return None
 
 
 # --- the deadline ------------------------------------------------------------------------------------------------
@@ -500,9 +551,11 @@ def _body_text(body: bytes, content_type: str) -> str:
 
 @contextmanager
 def exchange(endpoint: Endpoint, method: str, path: str, *, what: str, timeout: float, body: bytes | None = None,
-             headers: dict[str, str] | None = None, timeout_option: str = "--timeout") -> Iterator[Response]:
+             headers: dict[str, str] | None = None, timeout_option: str = "--timeout",
+             api_key: ApiKey | None = None) -> Iterator[Response]:
     """Send one request and yield its :class:`Response` (any status: redirects are not followed). Everything up to
-    leaving the ``with`` block, reading the body included, must end within ``timeout`` seconds."""
+    leaving the ``with`` block, reading the body included, must end within ``timeout`` seconds. With ``api_key``, the
+    request carries ``Authorization: Bearer KEY`` (checked with :func:`api_key_problem` before it gets here)."""
     call = _Call(endpoint, what, timeout, timeout_option)
     conn: http.client.HTTPConnection | None = None
     raw: http.client.HTTPResponse | None = None
@@ -511,7 +564,8 @@ def exchange(endpoint: Endpoint, method: str, path: str, *, what: str, timeout: 
         sock = call.connect()
         conn = http.client.HTTPConnection(endpoint.host, endpoint.port)
         conn.sock = sock  # connected already: http.client only writes the request and parses the answer
-        all_headers = {"Host": endpoint.host_header, "Connection": "close", "User-Agent": "llmops", **(headers or {})}
+        all_headers = {"Host": endpoint.host_header, "Connection": "close", "User-Agent": "llmops", **(headers or {}),
+                       **(api_key.headers if api_key else {})}
         call.io(lambda: conn.request(method, endpoint.base_path + path, body=body, headers=all_headers),
                 "sending the request")
         raw = call.io(conn.getresponse, "waiting for the response headers")

@@ -17,18 +17,20 @@ from pathlib import Path
 from typing import TextIO
 
 from deployment_config import ConfigError, EnvironmentConfig, load_environment
-from deployment_config.aws_rules import region_problem
+from deployment_config.aws_rules import partition_of, region_problem
 from deployment_config.ec2_instance_types import known_instance_types
+from deployment_config.model import Platform
 from deployment_config.model_location import model_path
 from ops_cli import capacity_blocks as cb
 from ops_cli import training_plans as tp
 from ops_cli.aws import Aws
 from ops_cli.config_writer import check_environment_file, env_name_problem, missing_environment, update_environment_file
 from ops_cli.errors import ExitCode, OpsError, shown
+from ops_cli.http_client import ApiKey, api_key_problem, check_url, printable
 from ops_cli.offering import Offering, Search
 from ops_cli.output import duration, emit_json, money, table, utc_and_local
 from ops_cli.preflight import Status, run_preflight
-from ops_cli.smoke import DEFAULT_PROMPT, smoke_test
+from ops_cli.smoke import DEFAULT_PROMPT, read_api_key_secret, smoke_test
 from ops_cli.waiting import (
     Progress,
     wait_for_gpu_nodes,
@@ -168,6 +170,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--request-timeout", type=_positive, default=10,
                    help="deadline in seconds for each /health probe as a whole, connect to last byte; a probe past it "
                    "counts as not healthy yet (default: 10)")
+    p.add_argument("--env", help="the environment the endpoint belongs to: its API key is tried once it is healthy "
+                   "(/health itself needs none)")
+    _api_key_options(p)
 
     p = waits.add_parser("inference-endpoint", help="until a HyperPod InferenceEndpointConfig is DeploymentComplete",
                          parents=[common])
@@ -188,7 +193,25 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--timeout", type=_positive, default=600,
                    help="deadline in seconds for each request as a whole: connect, headers and the last byte of the "
                    "answer or stream (default: 600); a request past it stops the smoke test with exit code 10")
+    _api_key_options(p)
     return parser
+
+
+#: The environment variable that may hold the endpoint's API key (read from the Runtime's environ).
+API_KEY_VARIABLE = "LLMOPS_API_KEY"
+
+
+def _api_key_options(p: argparse.ArgumentParser) -> None:
+    keys = p.add_mutually_exclusive_group()
+    keys.add_argument("--api-key", metavar="KEY",
+                      help="the endpoint's API key, sent as 'Authorization: Bearer KEY'. Discouraged on a shared "
+                      "machine: other users can read a command line (ps, /proc); prefer --api-key-secret, --env or "
+                      f"the {API_KEY_VARIABLE} environment variable")
+    keys.add_argument("--api-key-secret", metavar="NAME_OR_ARN",
+                      help="read the API key from this Secrets Manager secret (its text; an ARN for another account's "
+                      "secret), with secretsmanager:GetSecretValue in the ARN's region, --region or the environment's. "
+                      f"Default: {API_KEY_VARIABLE} if set, else with --env the environment's secret "
+                      "llm-serving/ENV/api-key (none when its file says endpoint.authentication: none)")
 
 
 class Cli:
@@ -515,8 +538,17 @@ class Cli:
         return ExitCode.OK
 
     def wait_endpoint(self) -> int:
-        wait_for_health(self.args.url, self.progress(f"{self.args.url}/health"), request_timeout=self.args.request_timeout)
-        self.out({"url": self.args.url, "healthy": True}, f"{self.args.url} is healthy.")
+        check_url(self.args.url)  # a URL that cannot work fails before the key is read
+        api_key = self.api_key()
+        with self._keeping_secret(api_key):
+            key_check = wait_for_health(self.args.url, self.progress(f"{self.args.url}/health"),
+                                        request_timeout=self.args.request_timeout, api_key=api_key)
+            human = f"{self.args.url} is healthy."
+            if key_check and key_check["accepted"]:
+                human += f"\nThe API key from {key_check['source']} is accepted."
+            elif key_check:
+                human += f"\nThe API key from {key_check['source']} could not be checked: {key_check['detail']}"
+            self.out({"url": self.args.url, "healthy": True, "api_key": key_check}, human)
         return ExitCode.OK
 
     def wait_inference_endpoint(self) -> int:
@@ -533,25 +565,144 @@ class Cli:
 
     def smoke_test(self) -> int:
         """Exit codes: 0 passed; 1 a check failed (a FAILED row names the problem), the endpoint is unreachable or
-        answered an error status; 2 the --url cannot work (checked before any request); 10 a request ran past its
-        --timeout deadline (the message names the request and the seconds). See ops_cli.smoke.smoke_test."""
-        from ops_cli.http_client import printable
-
+        answered an error status (401: no key or the wrong one); 2 the --url cannot work (checked before any
+        request); 10 a request ran past its --timeout deadline (the message names the request and the seconds);
+        4, 5, 11, ... reading the key's secret failed. See ops_cli.smoke.smoke_test."""
         model = self.args.model or (self.env.model.served_name if self.env else "Kimi-K3")
         path = self.args.model_path or (model_path(self.env) if self.env else None)
-        # Real time always: these are the figures the user asked for, not a wait.
-        results = smoke_test(self.args.url, model, self.args.prompt, self.args.max_tokens, self.args.timeout,
-                             model_path=path)
-        passed = all(r.ok for r in results)
-        fmt = lambda v, unit: f"{v:.2f} {unit}" if v is not None else "-"  # noqa: E731
-        rows = [(r.mode, "ok" if r.ok else "FAILED", fmt(r.time_to_first_token_s, "s"), fmt(r.tokens_per_s, "tok/s"),
-                 fmt(r.total_s, "s"), r.completion_tokens if r.completion_tokens is not None else "-",
-                 "; ".join(r.problems)) for r in results]
-        human = table(["request", "result", "first token", "rate", "total", "tokens", "problems"], rows)
-        human += f"\nModel: {model} from {results[0].text or '?'}\nAnswer: {printable(' '.join(results[1].text.split()), 200)}\n"
-        human += "Smoke test passed." if passed else "Smoke test FAILED."
-        self.out({"passed": passed, "url": self.args.url, "model": model, "requests": [r.to_dict() for r in results]}, human)
+        check_url(self.args.url)  # a URL that cannot work fails before the key is read
+        api_key = self.api_key()
+        with self._keeping_secret(api_key):
+            # Real time always: these are the figures the user asked for, not a wait.
+            results = smoke_test(self.args.url, model, self.args.prompt, self.args.max_tokens, self.args.timeout,
+                                 model_path=path, api_key=api_key,
+                                 key_required=_requires_key(self.env))
+            by_mode = {r.mode: r for r in results}
+            passed = all(r.ok for r in results)
+            fmt = lambda v, unit: f"{v:.2f} {unit}" if v is not None else "-"  # noqa: E731
+            rows = [(r.mode, "ok" if r.ok else "FAILED", fmt(r.time_to_first_token_s, "s"), fmt(r.tokens_per_s, "tok/s"),
+                     fmt(r.total_s, "s"), r.completion_tokens if r.completion_tokens is not None else "-",
+                     "; ".join(r.problems)) for r in results]
+            human = table(["request", "result", "first token", "rate", "total", "tokens", "problems"], rows)
+            human += (f"\nModel: {model} from {by_mode['models'].text or '?'}\n"
+                      f"Answer: {printable(' '.join(by_mode['plain'].text.split()), 200)}\n")
+            if api_key is not None:
+                human += f"API key: from {api_key.source}\n"
+            human += "Smoke test passed." if passed else "Smoke test FAILED."
+            self.out({"passed": passed, "url": self.args.url, "model": model,
+                      "api_key_source": api_key.source if api_key else None,
+                      "requests": [r.to_dict() for r in results]}, human)
         return ExitCode.OK if passed else ExitCode.CHECK_FAILED
+
+    # --- the endpoint's API key ----------------------------------------------------------------------------------
+
+    def api_key(self) -> ApiKey | None:
+        """The key to send, from the first of: --api-key, --api-key-secret, LLMOPS_API_KEY, and with --env the
+        environment's secret (``env.api_key_secret_name`` in the environment's account and region) when it requires
+        one (:func:`_requires_key`). None when none applies. Checked before any request; never printed."""
+        if self.args.api_key is not None:
+            return _checked_api_key(self.args.api_key, "--api-key")
+        if self.args.api_key_secret is not None:
+            secret_id, region = self._secret_location(self.args.api_key_secret)
+            return read_api_key_secret(self._aws_in(region), secret_id, printable(secret_id, 200))
+        if self.rt.environ.get(API_KEY_VARIABLE):
+            return _checked_api_key(self.rt.environ[API_KEY_VARIABLE], API_KEY_VARIABLE)
+        env = self.env
+        if not _requires_key(env):
+            return None
+        region = self.region()  # the environment's (a contradicting --region is refused here)
+        # An ARN, because a secret of another account can only be read by ARN (botocore's secretsmanager model,
+        # GetSecretValue SecretId); a partial one (no random suffix), which works as long as the name does not end
+        # in '-' and six characters ('.../api-key' does not).
+        arn = f"arn:{partition_of(region)}:secretsmanager:{region}:{env.account}:secret:{env.api_key_secret_name}"
+        return read_api_key_secret(self._aws_in(region), arn,
+                                   f"{env.api_key_secret_name} (account {env.account}, {region})")
+
+    def _secret_location(self, text: str) -> tuple[str, str]:
+        """``--api-key-secret``: the secret id to ask for and the region to ask in (an ARN's own region)."""
+        arn = _SECRET_ARN.fullmatch(text)
+        if len(text) > 2048 or not (arn or _SECRET_NAME.fullmatch(text)):
+            raise OpsError(f"--api-key-secret {shown(text)} is not a secret name or ARN",
+                           "a name has 1 to 512 letters, digits and /_+=.@- ; an ARN looks like "
+                           "arn:aws:secretsmanager:us-west-2:123456789012:secret:NAME", ExitCode.USAGE)
+        if not arn:
+            return text, self.region()
+        region = arn.group("region")
+        problem = region_problem(region)
+        if problem:
+            raise OpsError(f"--api-key-secret: {problem.problem}", problem.fix, ExitCode.USAGE)
+        given = self.args.region or (self.env.region if self.env else None)
+        if given is not None and given != region:
+            raise OpsError(f"--api-key-secret is a secret of {region}, but the region is {given} (--region or --env)",
+                           "leave out --region, or pass the secret of that region: a secret is read in its own region",
+                           ExitCode.USAGE)
+        return text, region
+
+    def _aws_in(self, region: str) -> Aws:
+        aws = self.rt.aws_factory(region) if self.rt.aws_factory else Aws(region, environ=self.rt.environ)
+        if self.rt.sleep:
+            aws.sleep = self.rt.sleep
+        return aws
+
+    @contextlib.contextmanager
+    def _keeping_secret(self, api_key: ApiKey | None):
+        """While a command holds ``api_key``: whatever it writes, and the error it ends with, carry the key's source
+        instead of its value, even when the endpoint echoes the request back."""
+        if api_key is None:
+            yield
+            return
+        stdout, stderr = self.rt.stdout, self.rt.stderr
+        self.rt.stdout, self.rt.stderr = _Redacting(stdout, api_key), _Redacting(stderr, api_key)
+        try:
+            yield
+        except OpsError as error:
+            error.message, error.fix = api_key.redact(error.message), api_key.redact(error.fix)
+            raise
+        except Exception as error:  # noqa: BLE001 - re-raised, without the key if its message holds it
+            text = str(error)
+            if api_key.redact(text) != text:
+                raise RuntimeError(f"{type(error).__name__}: {api_key.redact(text)}") from None
+            raise
+        finally:
+            self.rt.stdout, self.rt.stderr = stdout, stderr
+
+
+#: Secrets Manager secret names: 1 to 512 ASCII letters, digits and /_+=.@- (botocore's secretsmanager model,
+#: CreateSecret Name); an ARN: arn:PARTITION:secretsmanager:REGION:ACCOUNT:secret:NAME[-6 random characters].
+_SECRET_NAME = re.compile(r"[A-Za-z0-9/_+=.@-]{1,512}")
+_SECRET_ARN = re.compile(r"arn:aws[a-z-]*:secretsmanager:(?P<region>[a-z0-9-]+):\d{12}:secret:[A-Za-z0-9/_+=.@-]{1,519}")
+
+
+def _requires_key(env: EnvironmentConfig | None) -> bool:
+    """Whether the environment's endpoint requires its API key: ``endpoint.authentication: api-key`` (the default), on
+    the EKS path, the only one whose serving stack creates the secret and gives vLLM the key (stacks/composition.py,
+    ``add_environment``: "EKS path only"); a HyperPod endpoint runs without one."""
+    return env is not None and env.endpoint.api_key_required and env.platform is Platform.EKS
+
+
+def _checked_api_key(value: str, source: str) -> ApiKey:
+    problem = api_key_problem(value)
+    if problem:
+        raise OpsError(f"the API key from {source} {problem}", "pass the key exactly as the server was started with it",
+                       ExitCode.USAGE)
+    return ApiKey(value, source)
+
+
+class _Redacting:
+    """A text stream that writes through to ``stream`` with the API key replaced (see ApiKey.redact)."""
+
+    def __init__(self, stream: TextIO, api_key: ApiKey) -> None:
+        self._stream = stream
+        self._api_key = api_key
+
+    def write(self, text: str) -> int:
+        return self._stream.write(self._api_key.redact(text))
+
+    def flush(self) -> None:
+        self._stream.flush()
+
+    def __getattr__(self, name: str):
+        return getattr(self._stream, name)
 
 
 def _not_bought(target: str, problem: str, fix: str) -> OpsError:

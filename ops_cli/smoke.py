@@ -2,6 +2,12 @@
 
 Nothing the endpoint sends can crash the smoke test: every answer is checked for shape and type before it is used,
 and what is wrong with it becomes a problem of that request's row (a FAILED row, exit code 1).
+
+The endpoint's API key: vLLM 0.33.0 started with ``--api-key`` or ``VLLM_API_KEY`` answers every request under /v1
+(and /v2, /inference, /cohere) that lacks ``Authorization: Bearer KEY`` with ``401 {"error":"Unauthorized"}``, and
+leaves /health, /metrics, /ping and /version open (vllm/entrypoints/serve/middleware/authenticate.py, vLLM 0.33.0,
+commit 4ba787ec9). Every request here is under /v1, so each carries the key; a 401 stops the smoke test with a
+message that names where the key came from, never the key.
 """
 
 from __future__ import annotations
@@ -11,11 +17,25 @@ import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 
-from ops_cli.errors import ExitCode, OpsError
-from ops_cli.http_client import BadResponse, Endpoint, Response, check_url, exchange, printable, quoted
+import botocore.exceptions
+
+from ops_cli.aws import Aws
+from ops_cli.errors import ExitCode, OpsError, error_code, translate
+from ops_cli.http_client import (
+    ApiKey,
+    BadResponse,
+    Endpoint,
+    Response,
+    api_key_problem,
+    check_url,
+    exchange,
+    printable,
+    quoted,
+)
 
 DEFAULT_PROMPT = "Reply with one short sentence: what is 2 + 2?"
 MODELS = "GET /v1/models"
+NO_KEY = "GET /v1/models without the API key"
 PLAIN = "POST /v1/chat/completions (plain)"
 STREAMING = "POST /v1/chat/completions (streaming)"
 #: Problems kept per request: a broken stream repeats its fault in every chunk.
@@ -87,7 +107,28 @@ def _string(container: dict, key: str, where: str, problems: list[str]) -> str:
     return ""
 
 
-def _status_error(response: Response, what: str) -> OpsError:
+#: vLLM's status for a request without the right key (vllm/entrypoints/serve/middleware/authenticate.py).
+UNAUTHORIZED = 401
+
+
+def unauthorized(response: Response, what: str, api_key: ApiKey | None) -> OpsError:
+    """The error for a 401: which key was sent (where it came from, never its value) and how to get the right one."""
+    summary = response.summary()
+    if api_key is None:
+        return OpsError(f"{what} answered {summary}: the endpoint requires an API key, and none was sent",
+                        "pass --env NAME to send the environment's key (from its secret llm-serving/NAME/api-key), "
+                        "--api-key-secret NAME_OR_ARN to read another secret, or set LLMOPS_API_KEY",
+                        ExitCode.CHECK_FAILED)
+    return OpsError(f"{what} answered {summary}: the endpoint refused the API key from {api_key.source}",
+                    "the server runs with another key: vLLM reads --api-key / VLLM_API_KEY once, when it starts, so a "
+                    "key changed since then needs a restart of vLLM (EKS: kubectl -n llm-serving rollout restart "
+                    "deployment/vllm); otherwise send the key it was started with: --env NAME reads the environment's "
+                    "secret llm-serving/NAME/api-key, --api-key-secret NAME_OR_ARN another one", ExitCode.CHECK_FAILED)
+
+
+def _status_error(response: Response, what: str, api_key: ApiKey | None = None) -> OpsError:
+    if response.status == UNAUTHORIZED:
+        return unauthorized(response, what, api_key)
     summary = response.summary()
     if 300 <= response.status < 400:
         fix = "redirects are not followed: pass the address it redirects to as --url"
@@ -104,18 +145,19 @@ def _body(model: str, prompt: str, max_tokens: int, stream: bool) -> bytes:
     return json.dumps(body).encode()
 
 
-def _chat(endpoint: Endpoint, what: str, body: bytes, timeout: float, accept: str):
+def _chat(endpoint: Endpoint, what: str, body: bytes, timeout: float, accept: str, api_key: ApiKey | None):
     return exchange(endpoint, "POST", "/v1/chat/completions", what=what, timeout=timeout, body=body,
-                    headers={"Content-Type": "application/json", "Accept": accept})
+                    headers={"Content-Type": "application/json", "Accept": accept}, api_key=api_key)
 
 
 def plain_completion(endpoint: Endpoint, model: str, prompt: str, max_tokens: int, timeout: float,
-                     clock: Callable[[], float] = time.perf_counter) -> Measurement:
+                     clock: Callable[[], float] = time.perf_counter, api_key: ApiKey | None = None) -> Measurement:
     started = clock()
     try:
-        with _chat(endpoint, PLAIN, _body(model, prompt, max_tokens, False), timeout, "application/json") as response:
+        with _chat(endpoint, PLAIN, _body(model, prompt, max_tokens, False), timeout, "application/json",
+                   api_key) as response:
             if not 200 <= response.status < 300:
-                raise _status_error(response, PLAIN)
+                raise _status_error(response, PLAIN, api_key)
             raw = response.read()
     except BadResponse as error:
         return Measurement("plain", False, clock() - started, problems=[str(error)])
@@ -165,7 +207,7 @@ def plain_completion(endpoint: Endpoint, model: str, prompt: str, max_tokens: in
 
 
 def streaming_completion(endpoint: Endpoint, model: str, prompt: str, max_tokens: int, timeout: float,
-                         clock: Callable[[], float] = time.perf_counter) -> Measurement:
+                         clock: Callable[[], float] = time.perf_counter, api_key: ApiKey | None = None) -> Measurement:
     started = clock()
     first_token: float | None = None
     pieces: list[str] = []
@@ -173,9 +215,10 @@ def streaming_completion(endpoint: Endpoint, model: str, prompt: str, max_tokens
     problems: list[str] = []
     finished = done = streaming = False
     try:
-        with _chat(endpoint, STREAMING, _body(model, prompt, max_tokens, True), timeout, "text/event-stream") as response:
+        with _chat(endpoint, STREAMING, _body(model, prompt, max_tokens, True), timeout, "text/event-stream",
+                   api_key) as response:
             if not 200 <= response.status < 300:
-                raise _status_error(response, STREAMING)
+                raise _status_error(response, STREAMING, api_key)
             streaming = True
             for raw_line in response.lines():
                 try:
@@ -245,17 +288,20 @@ def streaming_completion(endpoint: Endpoint, model: str, prompt: str, max_tokens
 
 
 def served_model(endpoint: Endpoint, model: str, model_path: str | None, timeout: float,
-                 clock: Callable[[], float] = time.perf_counter) -> Measurement:
+                 clock: Callable[[], float] = time.perf_counter, api_key: ApiKey | None = None) -> Measurement:
     """``GET /v1/models``: the served name must be listed, and its ``root`` must be the configured model.
 
     vLLM lists each model with ``id`` = the served name and ``root`` = the ``--model`` it loaded
     (vllm/entrypoints/openai/serving_models.py). A vLLM started without ``--model`` loads its own small default model
-    and still answers under the served name: only ``root`` tells the two apart.
+    and still answers under the served name: only ``root`` tells the two apart. A 401 (a missing or wrong API key)
+    raises :func:`unauthorized`: every later request would be refused the same way.
     """
     started = clock()
     try:
         with exchange(endpoint, "GET", "/v1/models", what=MODELS, timeout=timeout,
-                      headers={"Accept": "application/json"}) as response:
+                      headers={"Accept": "application/json"}, api_key=api_key) as response:
+            if response.status == UNAUTHORIZED:
+                raise unauthorized(response, MODELS, api_key)
             if not 200 <= response.status < 300:
                 problem = f"{MODELS} answered {response.summary()}"
                 if 300 <= response.status < 400:
@@ -284,8 +330,32 @@ def served_model(endpoint: Endpoint, model: str, model_path: str | None, timeout
     return Measurement("models", not problems, total, text=printable(str(root), 200), problems=problems)
 
 
+def refused_without_key(endpoint: Endpoint, timeout: float, clock: Callable[[], float] = time.perf_counter) -> Measurement:
+    """``GET /v1/models`` without a key must be refused (401) by an endpoint whose environment requires one: vLLM
+    started without ``--api-key`` and ``VLLM_API_KEY`` serves anyone who reaches it, and the requests that carry the
+    key pass all the same, so only a request without it shows the difference."""
+    started = clock()
+    try:
+        with exchange(endpoint, "GET", "/v1/models", what=NO_KEY, timeout=timeout,
+                      headers={"Accept": "application/json"}) as response:
+            status = response.status
+            summary = "" if status in (UNAUTHORIZED, 200) else response.summary()
+    except BadResponse as error:
+        return Measurement("no key", False, clock() - started, problems=[f"{NO_KEY}: {error}"])
+    total = clock() - started
+    if status == UNAUTHORIZED:
+        return Measurement("no key", True, total, text="refused: HTTP 401")
+    if 200 <= status < 300:
+        problem = (f"{NO_KEY} answered HTTP {status}: the endpoint serves anyone who reaches it, although the "
+                   "environment requires its API key (vLLM was started without --api-key and VLLM_API_KEY)")
+    else:
+        problem = f"{NO_KEY} answered {summary}, not HTTP 401"
+    return Measurement("no key", False, total, text=f"HTTP {status}", problems=[problem])
+
+
 def smoke_test(url: str, model: str, prompt: str = DEFAULT_PROMPT, max_tokens: int = 64, timeout: float = 300.0,
-               clock: Callable[[], float] = time.perf_counter, model_path: str | None = None) -> list[Measurement]:
+               clock: Callable[[], float] = time.perf_counter, model_path: str | None = None,
+               api_key: ApiKey | None = None, key_required: bool = False) -> list[Measurement]:
     """Check which model is served, then one plain and one streaming chat completion.
 
     ``timeout`` is a deadline for each request as a whole: connecting, sending, the headers and every byte of the
@@ -301,12 +371,72 @@ def smoke_test(url: str, model: str, prompt: str = DEFAULT_PROMPT, max_tokens: i
     * anything else the endpoint gets wrong (a reset, a truncated, oversized (over 16 MiB) or malformed body, JSON of
       the wrong shape, invalid UTF-8, broken stream chunks): a measurement with ``ok`` False and the problems, which
       the CLI shows as a FAILED row and exit code 1.
+    * the endpoint answers 401 (no key, or the wrong one): ``OpsError``, ``CHECK_FAILED`` (1), from
+      :func:`unauthorized`, before the chat completions.
 
     :param model_path: the ``--model`` the server must have loaded (its ``root`` in /v1/models); None checks only
         that the served name is listed.
+    :param api_key: sent as ``Authorization: Bearer KEY`` with every request (all are under /v1).
+    :param key_required: the environment requires the key: first check, with a measurement ``no key``, that a
+        request without it is refused.
     """
     endpoint = check_url(url)
-    return [served_model(endpoint, model, model_path, timeout, clock),
-            plain_completion(endpoint, model, prompt, max_tokens, timeout, clock),
-            streaming_completion(endpoint, model, prompt, max_tokens, timeout, clock)]
+    checks = [refused_without_key(endpoint, timeout, clock)] if key_required else []
+    return [*checks,
+            served_model(endpoint, model, model_path, timeout, clock, api_key),
+            plain_completion(endpoint, model, prompt, max_tokens, timeout, clock, api_key),
+            streaming_completion(endpoint, model, prompt, max_tokens, timeout, clock, api_key)]
+
+
+# --- reading the key from Secrets Manager ------------------------------------------------------------------------
+
+#: What GetSecretValue fails with when the caller may not use the secret's KMS key: AccessDeniedException "Access to
+#: KMS is not allowed" (AWS Knowledge Center, "secrets-manager-cross-account-key"), or DecryptionFailure ("Secrets
+#: Manager can't decrypt the protected secret text using the provided KMS key", the API model's error shape).
+_KMS_DENIED = "DecryptionFailure"
+
+
+def read_api_key_secret(aws: Aws, secret_id: str, described: str) -> ApiKey:
+    """The API key held as text by the Secrets Manager secret ``secret_id`` (a name, or an ARN, which a secret of
+    another account needs: botocore's secretsmanager model, GetSecretValue ``SecretId``).
+
+    Every failure is an :class:`OpsError` with the CLI's usual exit code (ops_cli.errors.translate: access denied 5,
+    not found 11, no credentials 4, ...) and a fix that names the secret and the permission it needs; the message
+    names ``described``, never the value.
+    """
+    action = f"read the API key from secret {described}"
+    try:
+        answer = aws.client("secretsmanager").get_secret_value(SecretId=secret_id)
+    except (botocore.exceptions.ClientError, botocore.exceptions.BotoCoreError) as error:
+        raise _secret_error(error, action, described, aws.region) from None
+    value = answer.get("SecretString")
+    if not isinstance(value, str):
+        raise OpsError(f"secret {described} holds binary data, not the API key as text",
+                       "store the key as the secret's text (SecretString)", ExitCode.USAGE)
+    problem = api_key_problem(value)
+    if problem:
+        raise OpsError(f"the API key in secret {described} {problem}",
+                       "store the key exactly as the server expects it, as plain text without a trailing newline",
+                       ExitCode.USAGE)
+    return ApiKey(value, f"secret {described}")
+
+
+def _secret_error(error: Exception, action: str, described: str, region: str) -> OpsError:
+    failure = translate(error, action)
+    code = error_code(error) if isinstance(error, botocore.exceptions.ClientError) else ""
+    text = error.response.get("Error", {}).get("Message", "") if code else ""
+    if code == _KMS_DENIED or (failure.exit_code is ExitCode.ACCESS_DENIED and "kms" in text.lower()):
+        failure.fix = (f"allow kms:Decrypt on the KMS key that encrypts secret {described} to this identity, with the "
+                       f"condition kms:ViaService = secretsmanager.{region}.amazonaws.com; from another account both "
+                       "its IAM policy and the key's policy must allow it")
+    elif failure.exit_code is ExitCode.ACCESS_DENIED:
+        failure.fix = (f"allow secretsmanager:GetSecretValue on secret {described} to this identity; from another "
+                       "account the secret's resource policy must allow it too, and its key must allow kms:Decrypt")
+    elif failure.exit_code is ExitCode.NOT_FOUND:
+        failure.fix = (f"check the name, the account and the region of secret {described}; an environment's secret "
+                       "is created by its serving stack (npx cdk deploy NAME-serving -c env=NAME)")
+    elif code == "InvalidRequestException":
+        failure.fix = (f"the secret may be scheduled for deletion: restore it (aws secretsmanager restore-secret "
+                       f"--secret-id ...) or deploy the serving stack again; see the message for {described}")
+    return failure
 

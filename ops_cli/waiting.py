@@ -13,8 +13,9 @@ from deployment_config.model import EnvironmentConfig
 from ops_cli.aws import Aws
 from ops_cli.capacity_blocks import FINAL_STATES, describe_reservation
 from ops_cli.errors import ExitCode, OpsError
-from ops_cli.http_client import BadResponse, DeadlineExceeded, Unreachable, check_url, exchange, quoted
+from ops_cli.http_client import ApiKey, BadResponse, DeadlineExceeded, Unreachable, check_url, exchange, quoted
 from ops_cli.output import utc_and_local
+from ops_cli.smoke import MODELS, UNAUTHORIZED, unauthorized
 
 GPU_NODEGROUP = "gpu-capacity-block"  # cdk_constructs.capacity_block_node_group names it so
 
@@ -99,12 +100,21 @@ def wait_for_gpu_nodes(aws: Aws, env: EnvironmentConfig, progress: Progress) -> 
     return last
 
 
-def wait_for_health(url: str, progress: Progress, request_timeout: float = 10.0) -> None:
-    """Until ``url``/health answers 200.
+def wait_for_health(url: str, progress: Progress, request_timeout: float = 10.0,
+                    api_key: ApiKey | None = None) -> dict | None:
+    """Until ``url``/health answers 200; then, with ``api_key``, one ``GET /v1/models`` with the key.
 
     A URL that cannot work fails at once with ``ExitCode.USAGE``, before any request. Each probe has its own deadline
     of ``request_timeout`` seconds for the whole request (see ops_cli.http_client); a probe that runs past it, finds nothing
     listening, or gets garbage back means "not healthy yet", and the wait goes on until ``progress`` gives up.
+
+    The probes carry no key: vLLM 0.33.0 checks the key only under /v1, /v2, /inference and /cohere, never on /health
+    (vllm/entrypoints/serve/middleware/authenticate.py, ``GUARDED_PREFIX``), so a wait needs none and a wrong key
+    cannot make it time out. A healthy server that refuses the key would still fail every request after the wait,
+    so the key is tried once at the end: a 401 is an ``OpsError`` (``CHECK_FAILED``) naming where the key came from.
+
+    :returns: ``{"source", "accepted", "detail"}`` of the key check, or None without ``api_key``. ``accepted`` is
+        None when the check got no clear answer (anything but 2xx or 401), which does not fail the wait.
     """
     endpoint = check_url(url)
 
@@ -124,6 +134,26 @@ def wait_for_health(url: str, progress: Progress, request_timeout: float = 10.0)
             return False, f"bad answer ({error})"
 
     progress.run(probe)
+    return verify_api_key(endpoint, api_key, request_timeout) if api_key else None
+
+
+def verify_api_key(endpoint, api_key: ApiKey, request_timeout: float) -> dict:
+    """One ``GET /v1/models`` with ``api_key``: accepted (2xx), refused (401: :func:`ops_cli.smoke.unauthorized`), or
+    not known (any other answer, or none within ``request_timeout``; the smoke test will tell)."""
+    result = {"source": api_key.source, "accepted": None, "detail": ""}
+    try:
+        with exchange(endpoint, "GET", "/v1/models", what=MODELS, timeout=request_timeout,
+                      timeout_option="--request-timeout", headers={"Accept": "application/json"},
+                      api_key=api_key) as response:
+            if response.status == UNAUTHORIZED:
+                raise unauthorized(response, MODELS, api_key)
+            if 200 <= response.status < 300:
+                result.update(accepted=True, detail=f"{MODELS} with the key: HTTP {response.status}")
+            else:
+                result["detail"] = f"{MODELS} with the key answered {response.summary()}"
+    except (DeadlineExceeded, Unreachable, BadResponse) as error:
+        result["detail"] = f"{MODELS} with the key: {error}"
+    return result
 
 
 INFERENCE_RESOURCE = "inferenceendpointconfigs.inference.sagemaker.aws.amazon.com"

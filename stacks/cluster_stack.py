@@ -7,11 +7,32 @@ import importlib
 import aws_cdk as cdk
 from aws_cdk import aws_ec2 as ec2
 from aws_cdk import aws_eks_v2 as eks
+from aws_cdk import aws_iam as iam
 from aws_cdk import aws_kms as kms
+from aws_cdk import aws_logs as logs
 from constructs import Construct
 
-from cdk_constructs.nag_acknowledgements import acknowledge_cluster_role, acknowledge_kubectl_provider, acknowledge_node_role
-from deployment_config.addons import COREDNS, NETWORK_ADDONS
+from cdk_constructs.nag_acknowledgements import (
+    acknowledge_cloudwatch_agent_role,
+    acknowledge_cluster_role,
+    acknowledge_kubectl_provider,
+    acknowledge_node_role,
+)
+from deployment_config.addons import (
+    CLOUDWATCH_OBSERVABILITY,
+    CONTAINER_INSIGHTS_LOG_GROUPS,
+    COREDNS,
+    NETWORK_ADDONS,
+    NODE_MONITORING_AGENT,
+    POD_IDENTITY_AGENT,
+    SECRETS_STORE_CSI_PROVIDER,
+    VPC_CNI_CONFIGURATION,
+    cloudwatch_observability_configuration,
+    container_insights_log_group_name,
+    gpu_node_toleration,
+    node_monitoring_agent_configuration,
+    secrets_store_csi_provider_configuration,
+)
 from deployment_config.model import EnvironmentConfig, Platform
 
 #: kubectl Lambda layer for each supported Kubernetes version: (module, class).
@@ -79,8 +100,11 @@ class ClusterStack(cdk.Stack):
                 "AmazonEKSClusterAdminPolicy", access_scope_type=eks.AccessScopeType.CLUSTER)],
         )
 
+        # vpc-cni with its network policy agent on: without it the serving chart's NetworkPolicy is not enforced.
         network_addons = [eks.Addon(self, f"Addon-{pin.name}", cluster=self.cluster, addon_name=pin.name,
-                                    addon_version=pin.version) for pin in NETWORK_ADDONS]
+                                    addon_version=pin.version,
+                                    configuration_values=dict(VPC_CNI_CONFIGURATION) if pin.name == "vpc-cni" else None)
+                          for pin in NETWORK_ADDONS]
 
         self.system_nodegroup = self.cluster.add_nodegroup_capacity(
             "SystemNodes",
@@ -102,6 +126,12 @@ class ClusterStack(cdk.Stack):
         # coredns only turns ACTIVE once it runs, on the system nodes.
         coredns = eks.Addon(self, "Addon-coredns", cluster=self.cluster, addon_name=COREDNS.name, addon_version=COREDNS.version)
         coredns.node.add_dependency(self.system_nodegroup)
+        self.observability_addons: list[eks.Addon] = []
+        self.container_insights_log_groups: dict[str, logs.CfnLogGroup] = {}
+        if env_config.platform is Platform.EKS:
+            self._add_observability_addons(env_config)
+        if env_config.platform is Platform.EKS:
+            self._add_secrets_store_csi(network_addons[NETWORK_ADDONS.index(POD_IDENTITY_AGENT)])
 
         region = env_config.region
         cdk.CfnOutput(
@@ -122,3 +152,55 @@ class ClusterStack(cdk.Stack):
                 value="The API endpoint is private: run kubectl from inside the VPC (SSM session, VPN), "
                       "or list your CIDR under cluster.endpoint_public_cidrs",
             )
+
+    def _add_observability_addons(self, env_config: EnvironmentConfig) -> None:
+        """Container Insights (GPU metrics, container logs) and the node monitoring agent, after the system nodes like
+        coredns: an add-on turns ACTIVE only once its pods run. Decisions and sources: stacks/observability_stack.py."""
+        cluster_name = env_config.cluster_name
+        # Fluent Bit and the agent create their log groups themselves (auto_create_group), without a retention and
+        # outside CloudFormation. Created here first, with the configured retention, they are the groups the add-on
+        # writes to, and `cdk destroy` removes them after the add-on (which depends on them) is gone.
+        for kind in CONTAINER_INSIGHTS_LOG_GROUPS:
+            group = logs.CfnLogGroup(self, f"ContainerInsights-{kind}",
+                                     log_group_name=container_insights_log_group_name(cluster_name, kind),
+                                     retention_in_days=env_config.observability.log_retention_days)
+            group.apply_removal_policy(cdk.RemovalPolicy.DESTROY)
+            self.container_insights_log_groups[kind] = group
+
+        # The add-on supports EKS Pod Identity from v3.1.0 (CloudWatch user guide, "Quick start with the Amazon
+        # CloudWatch Observability EKS add-on"); the agent and Fluent Bit share one service account.
+        namespace, service_account = CLOUDWATCH_OBSERVABILITY.service_account
+        self.cloudwatch_agent_role = iam.Role(
+            self, "CloudWatchAgentRole",
+            assumed_by=iam.ServicePrincipal("pods.eks.amazonaws.com").with_session_tags(),
+            managed_policies=[iam.ManagedPolicy.from_aws_managed_policy_name("CloudWatchAgentServerPolicy")],
+            description=f"CloudWatch agent and Fluent Bit of {cluster_name} ({namespace}/{service_account})",
+        )
+        acknowledge_cloudwatch_agent_role(self.cloudwatch_agent_role)
+        cloudwatch = eks.Addon(self, f"Addon-{CLOUDWATCH_OBSERVABILITY.name}", cluster=self.cluster,
+                               addon_name=CLOUDWATCH_OBSERVABILITY.name, addon_version=CLOUDWATCH_OBSERVABILITY.version,
+                               configuration_values=cloudwatch_observability_configuration())
+        cloudwatch.node.default_child.add_property_override(
+            "PodIdentityAssociations", [{"ServiceAccount": service_account, "RoleArn": self.cloudwatch_agent_role.role_arn}])
+        cloudwatch.node.add_dependency(self.system_nodegroup)
+        for group in self.container_insights_log_groups.values():
+            cloudwatch.node.add_dependency(group)
+
+        gpu_toleration = gpu_node_toleration()
+        monitoring = eks.Addon(self, f"Addon-{NODE_MONITORING_AGENT.name}", cluster=self.cluster,
+                               addon_name=NODE_MONITORING_AGENT.name, addon_version=NODE_MONITORING_AGENT.version,
+                               configuration_values=node_monitoring_agent_configuration([gpu_toleration]))
+        monitoring.node.add_dependency(self.system_nodegroup)
+        self.observability_addons = [cloudwatch, monitoring]
+
+    def _add_secrets_store_csi(self, pod_identity_agent: eks.Addon) -> None:
+        """The Secrets Store CSI driver and its AWS provider (one add-on, deployment_config/addons.py): the vLLM pod
+        mounts its API key and Hugging Face token through them. After the Pod Identity agent, whose credentials the
+        provider uses for the pod, and after the system nodes, where its DaemonSets first run. Not preserved on delete:
+        the cluster stack's destroy leaves nothing of it running."""
+        addon = eks.Addon(
+            self, f"Addon-{SECRETS_STORE_CSI_PROVIDER.name}", cluster=self.cluster,
+            addon_name=SECRETS_STORE_CSI_PROVIDER.name, addon_version=SECRETS_STORE_CSI_PROVIDER.version,
+            configuration_values=secrets_store_csi_provider_configuration(), preserve_on_delete=False,
+        )
+        addon.node.add_dependency(pod_identity_agent, self.system_nodegroup)

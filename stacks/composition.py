@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import aws_cdk as cdk
@@ -19,6 +20,7 @@ from stacks.hyperpod_prerequisites_stack import HyperPodPrerequisitesStack
 from stacks.inference_endpoint_stack import InferenceEndpointStack
 from stacks.inference_operator_stack import InferenceOperatorStack
 from stacks.network_stack import NetworkStack
+from stacks.observability_stack import ObservabilityStack
 from stacks.serving_stack import ServingStack
 
 
@@ -41,11 +43,16 @@ def _in_order(stacks: list[cdk.Stack], reasons: list[str]) -> None:
         after.add_stack_dependency(before, reason)
 
 
-def add_environment(scope: Construct, env_config: EnvironmentConfig) -> Environment:
+def add_environment(scope: Construct, env_config: EnvironmentConfig, *,
+                    api_key_reader_accounts: Sequence[str] = ()) -> Environment:
+    """:param api_key_reader_accounts: other AWS accounts whose principals may read the environment's API key secret
+        (``llm-serving/NAME/api-key``), such as the delivery pipeline's account for its smoke test: the secret's resource
+        policy allows them ``secretsmanager:GetSecretValue`` and its KMS key's policy ``kms:Decrypt`` through Secrets
+        Manager; they still need the same in an identity policy of their own. EKS path only. Default: none."""
     if env_config.platform is Platform.HYPERPOD:
         environment = add_hyperpod_environment(scope, env_config)
     else:
-        environment = add_eks_environment(scope, env_config)
+        environment = add_eks_environment(scope, env_config, api_key_reader_accounts=api_key_reader_accounts)
     # An environment still holding the examples' placeholder ids synthesizes (make synth) but never deploys.
     for stack in environment.stacks:
         refuse_placeholders(stack, source=env_config.source, fields=env_config.placeholders,
@@ -69,7 +76,8 @@ def _base(scope: Construct, env_config: EnvironmentConfig) -> tuple[NetworkStack
     return network, cluster
 
 
-def add_eks_environment(scope: Construct, env_config: EnvironmentConfig) -> Environment:
+def add_eks_environment(scope: Construct, env_config: EnvironmentConfig, *,
+                        api_key_reader_accounts: Sequence[str] = ()) -> Environment:
     """Network → cluster → GPU nodes (Capacity Block) → serving; ``cdk destroy`` runs it backwards, so the Service and
     its load balancer are gone before the nodes, the cluster and the VPC."""
     network, cluster = _base(scope, env_config)
@@ -80,10 +88,16 @@ def add_eks_environment(scope: Construct, env_config: EnvironmentConfig) -> Envi
     spec = serving_spec_for(env_config)
     manifests = synthesize_manifests(spec)
     serving = ServingStack(scope, **_props(env_config, "serving"), cluster=cluster.cluster, spec=spec,
-                           manifests=manifests, description=f"vLLM serving {env_config.model.hugging_face_id}")
-    stacks = [network, cluster, gpu_nodes, serving]
+                           manifests=manifests, api_key_reader_accounts=api_key_reader_accounts,
+                           description=f"vLLM serving {env_config.model.hugging_face_id}")
+    observability = ObservabilityStack(
+        scope, **_props(env_config, "observability"), env_config=env_config, cluster=cluster.cluster, vpc=network.vpc,
+        spec=spec, description=f"Metrics, dashboard and alarms of {env_config.cluster_name}")
+    stacks = [network, cluster, gpu_nodes, serving, observability]
     _in_order(stacks, ["the cluster lives in the VPC", "the nodes join the cluster",
-                       "the vLLM pods run on the GPU nodes; the Service goes before the nodes on destroy"])
+                       "the vLLM pods run on the GPU nodes; the Service goes before the nodes on destroy",
+                       "the scraper and the alarms watch the pods and the load balancer the serving stack makes; on "
+                       "destroy the scraper goes first, before the cluster it reads"])
     return Environment(env_config, stacks, {"vllm-serving.yaml": manifests})
 
 

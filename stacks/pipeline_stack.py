@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import aws_cdk as cdk
 from aws_cdk import aws_codebuild as codebuild
 from aws_cdk import aws_codepipeline as codepipeline
+from aws_cdk import aws_iam as iam
 from aws_cdk import pipelines
 from constructs import Construct
 
 from cdk_constructs.nag_acknowledgements import acknowledge_pipeline, acknowledge_replication_bucket
 from cdk_constructs.placeholder_guard import refuse_placeholders
+from deployment_config.aws_rules import partition_of
 from deployment_config.model import EnvironmentConfig
 from deployment_config.pipeline import PipelineConfig
 from stacks.composition import Environment, add_environment
@@ -22,11 +26,46 @@ OPS_SETUP = ["python3 -m venv .venv", ".venv/bin/pip install --quiet -r requirem
 
 
 class EnvironmentStage(cdk.Stage):
-    """One environment, built by exactly the code path of a direct `cdk deploy -c env=NAME`."""
+    """One environment, built by exactly the code path of a direct `cdk deploy -c env=NAME`.
 
-    def __init__(self, scope: Construct, id: str, *, env_config: EnvironmentConfig, **kwargs) -> None:
+    :param api_key_reader_accounts: accounts whose principals may read the environment's API key secret (the
+        pipeline's own, for the smoke test step).
+    """
+
+    def __init__(self, scope: Construct, id: str, *, env_config: EnvironmentConfig,
+                 api_key_reader_accounts: Sequence[str] = (), **kwargs) -> None:
         super().__init__(scope, id, **kwargs)
-        self.environment: Environment = add_environment(self, env_config)
+        self.environment: Environment = add_environment(self, env_config, api_key_reader_accounts=api_key_reader_accounts)
+
+
+def api_key_reader_statements(env_config: EnvironmentConfig) -> list[iam.PolicyStatement]:
+    """What the smoke test step's role (in the pipeline account) needs to read the environment's API key from its
+    secret ``env_config.api_key_secret_name`` in the environment's account and region; nothing when the environment
+    opted out of the key. The secret's resource policy and its KMS key's policy, written by the serving stack for
+    ``api_key_reader_accounts``, are the other half: a secret of another account needs both ("Access AWS Secrets
+    Manager secrets from a different account", Secrets Manager User Guide).
+
+    * ``secretsmanager:GetSecretValue`` on the secret's ARN, whose name Secrets Manager ends with '-' and six random
+      characters (``-??????``, as aws-cdk-lib 2.275.0 writes a secret of another account or known by its partial ARN
+      into a policy: ``arnForPolicies`` in aws-secretsmanager/lib/secret.js).
+    * ``kms:Decrypt``: Secrets Manager decrypts the secret's data key with the customer-managed key on the caller's
+      behalf ("Secret encryption and decryption in AWS Secrets Manager"). That key is made in the target account by
+      the serving stack, so its ARN is not known here: the statement allows the keys of that account and region only
+      through Secrets Manager of that region (``kms:ViaService``) and only for this secret (the encryption context
+      ``SecretARN`` that Secrets Manager sends), the conditions of AWS's own managed policy
+      AWSSecretsManagerClientReadOnlyAccess, narrowed to one region and one secret.
+    """
+    if not env_config.endpoint.api_key_required:
+        return []
+    partition, region, account = partition_of(env_config.region), env_config.region, env_config.account
+    secret_arn = f"arn:{partition}:secretsmanager:{region}:{account}:secret:{env_config.api_key_secret_name}-??????"
+    return [
+        iam.PolicyStatement(sid="ReadTheApiKey", actions=["secretsmanager:GetSecretValue"], resources=[secret_arn]),
+        iam.PolicyStatement(
+            sid="DecryptTheApiKey", actions=["kms:Decrypt"], resources=[f"arn:{partition}:kms:{region}:{account}:key/*"],
+            conditions={"StringEquals": {"kms:ViaService": f"secretsmanager.{region}.amazonaws.com"},
+                        "StringLike": {"kms:EncryptionContext:SecretARN": secret_arn}}),
+    ]
 
 
 class PipelineStack(cdk.Stack):
@@ -70,6 +109,7 @@ class PipelineStack(cdk.Stack):
             wave = self.pipeline.add_wave(wave_config.name, pre=pre)
             for env_config in wave_config.environments:
                 stage = EnvironmentStage(self, env_config.name, env_config=env_config,
+                                         api_key_reader_accounts=(pipeline_config.account,),
                                          env=cdk.Environment(account=env_config.account, region=env_config.region))
                 smoke = self._smoke_test(source, stage, env_config)
                 checks = [pipelines.ConfirmPermissionsBroadening(f"CheckPermissions-{env_config.name}", stage=stage)] \
@@ -98,9 +138,12 @@ class PipelineStack(cdk.Stack):
             install_commands=OPS_SETUP,
             env_from_cfn_outputs={"ENDPOINT_URL": serving.endpoint_url},
             commands=[
-                'bin/llmops wait endpoint --url "$ENDPOINT_URL" --timeout 10000 --interval 60',
-                # --env: the served name and the model vLLM must have loaded (its root in /v1/models) come from the file
+                # --env: the API key from the environment's secret (read by ARN in its account and region: the step
+                # runs in the pipeline account), tried once /health answers, which itself needs no key
+                f'bin/llmops wait endpoint --url "$ENDPOINT_URL" --env {env_config.name} --timeout 10000 --interval 60',
+                # --env: the key, the served name and the model vLLM must have loaded (its root in /v1/models)
                 f'bin/llmops smoke-test --url "$ENDPOINT_URL" --env {env_config.name} --json',
             ],
+            role_policy_statements=api_key_reader_statements(env_config),
             timeout=SMOKE_TEST_TIMEOUT,
         )

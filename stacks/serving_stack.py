@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 import aws_cdk as cdk
 from aws_cdk import aws_eks_v2 as eks
@@ -11,6 +12,7 @@ from constructs import Construct
 
 from cdk_constructs.destroy_waiter import DestroyWaiter, service_load_balancer_tags
 from cdk_constructs.nag_acknowledgements import acknowledge_weights_reader
+from cdk_constructs.serving_secrets import ServingSecrets
 from charts.serving_spec import VllmServingSpec
 
 
@@ -23,7 +25,9 @@ class ServingStack(cdk.Stack):
     """
 
     def __init__(self, scope: Construct, id: str, *, cluster: eks.ICluster, spec: VllmServingSpec,
-                 manifests: list[dict], **kwargs) -> None:
+                 manifests: list[dict], api_key_reader_accounts: Sequence[str] = (), **kwargs) -> None:
+        """:param api_key_reader_accounts: accounts whose principals may read the API key (the delivery pipeline's
+            account, for its smoke test): a resource policy on the secret and a statement in its key's policy."""
         super().__init__(scope, id, **kwargs)
         self.manifest = eks.KubernetesManifest(self, "VllmServing", cluster=cluster, manifest=manifests, overwrite=True)
         # The kubectl provider logs and swallows a failed `kubectl delete`: on destroy, this waiter (deleted after the
@@ -43,8 +47,22 @@ class ServingStack(cdk.Stack):
         self.endpoint_url = cdk.CfnOutput(self, "EndpointUrl", value=f"http://{hostname.value}:{spec.port}",
                                           description="The OpenAI-compatible API (internal unless endpoint.exposure is public)")
 
+        # One role for the pod, through EKS Pod Identity: S3 reads for the weights, Secrets Manager reads for the secrets.
+        self.pod_role: iam.Role | None = None
+        self.secrets: ServingSecrets | None = None
+        if spec.s3_uri or spec.secrets:
+            self.pod_role = self._pod_role(cluster, spec)
+            # The pod uses the role from its start: create the role, its policy and the association first; on destroy
+            # the manifest (the pod) goes before them.
+            self.manifest.node.add_dependency(self.pod_role, self.pod_identity)
         if spec.s3_uri:
-            self.weights_reader = self._grant_s3_weights(cluster, spec)
+            self._grant_s3_weights(self.pod_role, spec)
+        if spec.secrets:
+            self.secrets = ServingSecrets(self, "Secrets", secrets=spec.secrets, reader_accounts=api_key_reader_accounts)
+            self.secrets.grant_read(self.pod_role)
+            # The pod mounts the secrets at start; on destroy it goes before the secret and its key.
+            self.manifest.node.add_dependency(self.secrets)
+        self._authentication_outputs(spec)
 
         cdk.CfnOutput(
             self, "EndpointAddressCommand",
@@ -59,17 +77,27 @@ class ServingStack(cdk.Stack):
             value=f"kubectl -n {spec.namespace} logs -f deployment/{spec.name}",
         )
 
-    def _grant_s3_weights(self, cluster: eks.ICluster, spec: VllmServingSpec) -> iam.Role:
-        """Read access to the weights' S3 prefix for the pod's service account, through EKS Pod Identity."""
+    def _pod_role(self, cluster: eks.ICluster, spec: VllmServingSpec) -> iam.Role:
+        """The role of the pod's service account, given to it through EKS Pod Identity."""
+        role = iam.Role(
+            self, "PodRole",
+            assumed_by=iam.ServicePrincipal("pods.eks.amazonaws.com").with_session_tags(),
+            description="The vLLM pod: reads its model weights from S3 and its secrets from Secrets Manager",
+        )
+        # Construct id kept from when the role read S3 only: EKS allows one association per service account, and a new
+        # logical id would create the second before deleting the first.
+        self.pod_identity = eks.CfnPodIdentityAssociation(
+            self, "WeightsReaderAssociation", cluster_name=cluster.cluster_name, namespace=spec.namespace,
+            service_account=spec.service_account, role_arn=role.role_arn,
+        )
+        return role
+
+    def _grant_s3_weights(self, role: iam.Role, spec: VllmServingSpec) -> None:
+        """Read access to the weights' S3 prefix."""
         match = re.match(r"^s3://([^/]+)/?(.*)$", spec.s3_uri or "")
         if not match:  # the configuration loader has validated the URI already
             raise ValueError(f"s3_uri must be s3://BUCKET/PREFIX, got {spec.s3_uri!r}")
         bucket, prefix = match.group(1), match.group(2)
-        role = iam.Role(
-            self, "WeightsReaderRole",
-            assumed_by=iam.ServicePrincipal("pods.eks.amazonaws.com").with_session_tags(),
-            description="Lets the vLLM pod copy the model weights from S3",
-        )
         role.add_to_policy(iam.PolicyStatement(
             actions=["s3:ListBucket"], resources=[f"arn:{cdk.Aws.PARTITION}:s3:::{bucket}"],
             conditions={"StringLike": {"s3:prefix": [f"{prefix}*"]}} if prefix else None,
@@ -78,8 +106,17 @@ class ServingStack(cdk.Stack):
             actions=["s3:GetObject"], resources=[f"arn:{cdk.Aws.PARTITION}:s3:::{bucket}/{prefix}*"],
         ))
         acknowledge_weights_reader(role)
-        eks.CfnPodIdentityAssociation(
-            self, "WeightsReaderAssociation", cluster_name=cluster.cluster_name, namespace=spec.namespace,
-            service_account=spec.service_account, role_arn=role.role_arn,
-        )
-        return role
+
+    def _authentication_outputs(self, spec: VllmServingSpec) -> None:
+        api_key = self.secrets.api_key if self.secrets else None
+        if api_key is None:
+            cdk.CfnOutput(self, "EndpointAuthentication", value=(
+                "NONE: the endpoint accepts requests without an API key (endpoint.api_key_required is false); "
+                "anyone who reaches the load balancer can use the model"),
+                description="How clients authenticate to the endpoint")
+            return
+        cdk.CfnOutput(self, "EndpointAuthentication", value=(
+            f"Authorization: Bearer KEY on /v1 routes; KEY is the secret {spec.secrets.api_key_secret}"),
+            description="How clients authenticate to the endpoint (vLLM leaves /health and /metrics open)")
+        cdk.CfnOutput(self, "ApiKeySecretArn", value=api_key.secret_arn,
+                      description="The API key (read: aws secretsmanager get-secret-value --secret-id ARN)")

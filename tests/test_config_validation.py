@@ -183,3 +183,15 @@ def test_check_config_exits_0_for_the_examples_and_2_for_a_mistake(tmp_path, exa
     (tmp_path / "bad.yaml").write_text(yaml.safe_dump({**example_document, "account": "1"}), encoding="utf-8")
     assert check_config(["bad"], config_dir=tmp_path) == 2
     assert "bad.yaml: account:" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("image, warned", [("vllm/vllm-openai:kimi-k3", True),
+                                           ("vllm/vllm-openai:kimi-k3@sha256:" + "a" * 64, False)])
+def test_synthesis_warns_about_an_image_tag_and_not_about_a_digest(default_env, image, warned):
+    import dataclasses
+
+    env = dataclasses.replace(default_env, model=dataclasses.replace(default_env.model, image=image))
+    stderr = io.StringIO()
+    with redirect_stderr(stderr):
+        app._warn_mutable_image(env)
+    assert ("is a tag, which the registry can move" in stderr.getvalue()) is warned

@@ -12,6 +12,7 @@ import sys
 import pytest
 import yaml
 
+from tests.cfn_lint import cfn_lint_errors
 from tests.conftest import CONFIG_DIR, PROJECT_DIR
 
 
@@ -75,8 +76,57 @@ def test_smoke_test_step_runs_llmops_wait_then_smoke_test(pipeline_assembly):
     spec = _build_spec(pipeline_assembly, "/example/SmokeTest-example")
     assert spec.index("bin/llmops wait endpoint") < spec.index("bin/llmops smoke-test")
     assert "requirements-ops.txt" in spec
-    # from the environment file: the served name and the model path /v1/models must report
-    assert 'ENDPOINT_URL' in spec and '" --env example --json' in spec.replace('\\', '')
+    # from the environment file: the API key's secret, the served name and the model path /v1/models must report
+    commands = json.loads(json.loads(spec))["phases"]["build"]["commands"]
+    assert commands == [
+        'bin/llmops wait endpoint --url "$ENDPOINT_URL" --env example --timeout 10000 --interval 60',
+        'bin/llmops smoke-test --url "$ENDPOINT_URL" --env example --json',
+    ]
+
+
+def _smoke_test_statements(pipeline_assembly, environment: str) -> list[dict]:
+    """Every statement of the policies attached to the role of the smoke test step of ``environment``."""
+    resources = pipeline_assembly.template["Resources"]
+    (project,) = [r["Properties"] for r in resources.values() if r["Type"] == "AWS::CodeBuild::Project"
+                  and str(r["Properties"].get("Description", "")).endswith(f"/{environment}/SmokeTest-{environment}")]
+    role = project["ServiceRole"]["Fn::GetAtt"][0]
+    return [statement for r in resources.values() if r["Type"] == "AWS::IAM::Policy"
+            and {"Ref": role} in r["Properties"]["Roles"] for statement in r["Properties"]["PolicyDocument"]["Statement"]]
+
+
+@pytest.mark.parametrize("environment, account", [("example", "123456789012"), ("example-prod", "210987654321")])
+def test_the_smoke_test_step_may_read_exactly_its_environments_api_key(pipeline_assembly, environment, account):
+    # given the smoke test step of a stage, which runs in the pipeline account
+    statements = {s.get("Sid"): s for s in _smoke_test_statements(pipeline_assembly, environment)}
+    secret = f"arn:aws:secretsmanager:us-west-2:{account}:secret:llm-serving/{environment}/api-key-??????"
+    # then its role may read that environment's secret, in the target account and region, and nothing else of it
+    assert statements["ReadTheApiKey"] == {"Sid": "ReadTheApiKey", "Effect": "Allow",
+                                           "Action": "secretsmanager:GetSecretValue", "Resource": secret}
+    # and decrypt it with the key the serving stack made in that account, only through Secrets Manager of that
+    # region and only for that secret
+    assert statements["DecryptTheApiKey"] == {
+        "Sid": "DecryptTheApiKey", "Effect": "Allow", "Action": "kms:Decrypt",
+        "Resource": f"arn:aws:kms:us-west-2:{account}:key/*",
+        "Condition": {"StringEquals": {"kms:ViaService": "secretsmanager.us-west-2.amazonaws.com"},
+                      "StringLike": {"kms:EncryptionContext:SecretARN": secret}}}
+    # no other statement of the role mentions Secrets Manager or KMS decryption of another account
+    others = json.dumps([s for sid, s in statements.items() if sid not in ("ReadTheApiKey", "DecryptTheApiKey")])
+    assert "secretsmanager" not in others and account not in others
+
+
+def test_the_api_key_statements_follow_the_environment(default_env):
+    from dataclasses import replace
+
+    from stacks.pipeline_stack import api_key_reader_statements
+
+    # an environment in another account and region: its own ARNs, its own region's Secrets Manager
+    elsewhere = replace(default_env, name="eu", account="999999999999", region="eu-west-1")
+    read, decrypt = (statement.to_json() for statement in api_key_reader_statements(elsewhere))
+    assert read["Resource"] == "arn:aws:secretsmanager:eu-west-1:999999999999:secret:llm-serving/eu/api-key-??????"
+    assert decrypt["Condition"]["StringEquals"] == {"kms:ViaService": "secretsmanager.eu-west-1.amazonaws.com"}
+    # an environment that opted out of the key (endpoint.authentication: none) gives the step no access at all
+    opted_out = replace(default_env, endpoint=replace(default_env.endpoint, api_key_required=False))
+    assert api_key_reader_statements(opted_out) == []
 
 
 def test_artifacts_are_encrypted_with_a_rotating_cross_account_key(pipeline_assembly):
@@ -95,23 +145,52 @@ def test_artifacts_are_encrypted_with_a_rotating_cross_account_key(pipeline_asse
 
 
 def test_a_stage_holds_the_same_stacks_as_a_direct_deploy(pipeline_assembly, synthesized):
-    """The stage of 'example' against the direct synthesis of config/example.yaml (the session's default app)."""
+    """The stage of 'example' against the direct synthesis of config/example.yaml (the session's default app): the
+    same resources, but for the API key's resource policy, which lets the pipeline account read the key."""
     staged = pipeline_assembly.stage_templates["example"]
     direct = {name: t for name, t in synthesized.templates.items() if name.startswith("example-")
               and not name.startswith("example-hyperpod")}
-    assert set(staged) == set(direct) == {"example-network", "example-cluster", "example-gpu-nodes", "example-serving"}
+    assert set(staged) == set(direct)
+    assert {"example-network", "example-cluster", "example-gpu-nodes", "example-serving"} <= set(direct)
     for name in direct:
         summary = lambda t: {k: r["Type"] for k, r in t["Resources"].items()}  # noqa: E731
-        assert summary(staged[name]) == summary(direct[name]), name
+        extra = {k: v for k, v in summary(staged[name]).items() if k not in summary(direct[name])}
+        assert {k: v for k, v in summary(staged[name]).items() if k not in extra} == summary(direct[name]), name
+        assert set(extra.values()) <= ({"AWS::SecretsManager::ResourcePolicy"} if name == "example-serving" else set()), name
+
+
+def _principal_accounts(statement: dict) -> set[str]:
+    principals = json.dumps(statement.get("Principal", {}))
+    return {account for account in ("111111111111", "123456789012", "210987654321") if f":{account}:root" in principals}
+
+
+@pytest.mark.parametrize("environment", ["example", "example-prod"])
+def test_the_target_account_lets_the_pipeline_account_read_the_api_key(pipeline_assembly, environment):
+    # given the serving stack of a stage, and the pipeline's own account
+    serving = pipeline_assembly.stage_templates[environment][f"{environment}-serving"]["Resources"]
+    pipeline_account = pipeline_assembly.config.account
+    # then the secret's resource policy lets principals of the pipeline account read it (the other half of the
+    # smoke test step's own statements: a secret of another account needs both)
+    (policy,) = [r["Properties"] for r in serving.values() if r["Type"] == "AWS::SecretsManager::ResourcePolicy"]
+    readers = [s for s in policy["ResourcePolicy"]["Statement"] if s["Effect"] == "Allow"
+               and s["Action"] == "secretsmanager:GetSecretValue" and _principal_accounts(s) == {pipeline_account}]
+    assert readers
+    # and so does the secret's KMS key, through Secrets Manager only
+    (secret,) = [r["Properties"] for r in serving.values() if r["Type"] == "AWS::SecretsManager::Secret"
+                 and r["Properties"].get("Name") == f"llm-serving/{environment}/api-key"]
+    key = serving[secret["KmsKeyId"]["Fn::GetAtt"][0]]["Properties"]["KeyPolicy"]
+    decrypts = [s for s in key["Statement"] if _principal_accounts(s) == {pipeline_account} and s["Effect"] == "Allow"
+                and "kms:Decrypt" in (s["Action"] if isinstance(s["Action"], list) else [s["Action"]])]
+    assert decrypts and all(s["Condition"]["StringEquals"]["kms:ViaService"] == "secretsmanager.us-west-2.amazonaws.com"
+                            for s in decrypts)
 
 
 def test_pipeline_passes_cfn_lint(pipeline_assembly, tmp_path):
     templates = [str(p) for p in pipeline_assembly.directory.glob("*.template.json")]
     templates += [str(p) for p in pipeline_assembly.directory.glob("assembly-*/*.template.json")]
-    assert len(templates) == 9  # the pipeline and two stages of four stacks
-    result = subprocess.run([sys.executable, "-m", "cfnlint", "--format", "json", "--regions", "us-west-2", "--templates",
-                             *templates], capture_output=True, text=True, timeout=300)
-    errors = [f for f in json.loads(result.stdout or "[]") if f["Level"] == "Error"]
+    # the pipeline and every stack of both stages
+    assert len(templates) == 1 + sum(len(stage) for stage in pipeline_assembly.stage_templates.values())
+    errors = cfn_lint_errors(templates, ["us-west-2"])
     assert errors == [], json.dumps(errors, indent=1)
 
 

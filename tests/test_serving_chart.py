@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import dataclasses
+import json
+import re
 
 import kubernetes_validate
 import pytest
 
-from charts.serving_spec import serving_spec_for
+from charts.serving_spec import image_is_pinned, image_version_label, serving_spec_for
 from charts.vllm_serving_chart import synthesize_manifests
-from deployment_config.model import EndpointConfig, Exposure, WeightSource
+from deployment_config.model import Exposure, WeightSource
 from deployment_config.sizing import startup_budget
 
 ANNOUNCED_ARGS = (
@@ -38,6 +40,19 @@ def _by_kind(manifests: list[dict]) -> dict[str, dict]:
     return {m["kind"]: m for m in manifests}
 
 
+def _plain_env(container: dict) -> dict[str, str]:
+    """The container's literal environment variables (secrets come by reference and are left out)."""
+    return {e["name"]: e["value"] for e in container["env"] if "value" in e}
+
+
+DIGEST = "sha256:" + "0123456789abcdef" * 4
+PUBLIC_CIDRS = ("203.0.113.0/24", "2001:db8:1234::/48")
+RECOMMENDED_LABELS = tuple(f"app.kubernetes.io/{key}"
+                           for key in ("name", "instance", "component", "part-of", "managed-by", "version"))
+#: The selector of the Deployment as first deployed. apps/v1 does not let an update change a Deployment's selector.
+DEPLOYED_SELECTOR = {"matchLabels": {"cdk8s.io/metadata.addr": "vllm-serving-deployment-c8de0242"}}
+
+
 @pytest.fixture(scope="module")
 def default_manifests(default_env) -> dict[str, dict]:
     return _by_kind(synthesize_manifests(serving_spec_for(default_env)))
@@ -55,7 +70,7 @@ def test_kimi_k3_runs_with_exactly_the_announced_arguments(vllm_container):
 
 
 def test_kimi_k3_environment_and_image(vllm_container):
-    env = {e["name"]: e["value"] for e in vllm_container["env"]}
+    env = _plain_env(vllm_container)
     assert env["VLLM_ENABLE_K3_LATENT_MOE_TAIL_FUSION"] == "1"
     # the Hugging Face cache is on the node-local NVMe mount, not in the container's layer
     assert env["HF_HOME"].startswith("/models/")
@@ -97,7 +112,7 @@ def test_probes_use_health_with_a_startup_budget_derived_from_weight_size(vllm_c
     assert budget >= 90 * 60
     # vLLM itself waits for its engine as long as the weights take (its default of 600 s would end it first), and
     # the probe outlasts vLLM, so that a load that takes too long ends with vLLM's own error in the log
-    env = {e["name"]: e["value"] for e in vllm_container["env"]}
+    env = _plain_env(vllm_container)
     engine_timeout = int(env["VLLM_ENGINE_READY_TIMEOUT_S"])
     assert engine_timeout == startup_budget(default_env.model.weight_size_gb).engine_ready_timeout_seconds > 3600
     assert engine_timeout < budget
@@ -138,11 +153,16 @@ def test_service_is_an_internal_nlb_on_port_8000(default_manifests):
     assert service["spec"]["selector"] == default_manifests["Deployment"]["spec"]["selector"]["matchLabels"]
 
 
-def test_public_endpoint_is_restricted_to_its_cidrs(default_env):
-    public = dataclasses.replace(default_env, endpoint=EndpointConfig(Exposure.PUBLIC, ("203.0.113.0/24",)))
-    service = _by_kind(synthesize_manifests(serving_spec_for(public)))["Service"]
+@pytest.fixture(scope="module")
+def public_manifests(default_env) -> dict[str, dict]:
+    endpoint = dataclasses.replace(default_env.endpoint, exposure=Exposure.PUBLIC, allowed_cidrs=PUBLIC_CIDRS)
+    return _by_kind(synthesize_manifests(serving_spec_for(dataclasses.replace(default_env, endpoint=endpoint))))
+
+
+def test_public_endpoint_is_restricted_to_its_cidrs(public_manifests):
+    service = public_manifests["Service"]
     assert "service.beta.kubernetes.io/aws-load-balancer-internal" not in service["metadata"]["annotations"]
-    assert service["spec"]["loadBalancerSourceRanges"] == ["203.0.113.0/24"]
+    assert service["spec"]["loadBalancerSourceRanges"] == list(PUBLIC_CIDRS)
 
 
 @pytest.fixture(scope="module")
@@ -161,10 +181,159 @@ def test_s3_weights_are_copied_to_the_cache_and_loaded_from_there(s3_manifests):
     assert options["--served-model-name"] == "Kimi-K3"
 
 
-@pytest.mark.parametrize("variant", ["default", "s3"])
-def test_every_object_validates_strictly_against_the_kubernetes_schema(variant, default_manifests, s3_manifests, default_env):
-    manifests = default_manifests if variant == "default" else s3_manifests
-    for manifest in manifests.values():
+@pytest.fixture(scope="module")
+def pinned_manifests(default_env) -> dict[str, dict]:
+    model = dataclasses.replace(default_env.model, image=f"vllm/vllm-openai:kimi-k3@{DIGEST}")
+    return _by_kind(synthesize_manifests(serving_spec_for(dataclasses.replace(default_env, model=model))))
+
+
+VARIANTS = ("default", "s3", "public", "pinned")
+
+
+@pytest.fixture(scope="module")
+def variants(default_manifests, s3_manifests, public_manifests, pinned_manifests) -> dict[str, dict[str, dict]]:
+    return {"default": default_manifests, "s3": s3_manifests, "public": public_manifests, "pinned": pinned_manifests}
+
+
+# --- the pod's privileges --------------------------------------------------------------------------------------------
+
+def test_the_pod_runs_without_capabilities_privilege_escalation_or_unfiltered_syscalls(default_manifests, s3_manifests):
+    for manifests in (default_manifests, s3_manifests):
+        pod = manifests["Deployment"]["spec"]["template"]["spec"]
+        # every container, the weight fetcher included, under the container runtime's default seccomp profile
+        assert pod["securityContext"]["seccompProfile"] == {"type": "RuntimeDefault"}
+        assert not pod.get("hostNetwork") and not pod.get("hostIPC") and not pod.get("hostPID")
+        containers = pod["containers"] + pod.get("initContainers", [])
+        assert len(containers) == (2 if manifests is s3_manifests else 1)
+        for container in containers:
+            context = container["securityContext"]
+            assert context["capabilities"] == {"drop": ["ALL"]}
+            assert context["allowPrivilegeEscalation"] is False
+            assert context["privileged"] is False
+            # what stays: root (the image sets no USER; the node cache is a root-owned hostPath) and a writable root
+            # filesystem (vLLM's compile caches under the home directory)
+            assert context["runAsNonRoot"] is False
+            assert context["readOnlyRootFilesystem"] is False
+
+
+# --- the network policy ----------------------------------------------------------------------------------------------
+
+def _admitted(policy: dict) -> list[tuple[str, list[dict]]]:
+    return [(peer["ipBlock"]["cidr"], rule["ports"]) for rule in policy["spec"]["ingress"] for peer in rule["from"]]
+
+
+def test_network_policy_admits_the_api_port_from_the_vpc_only(default_manifests, default_env):
+    policy, deployment = default_manifests["NetworkPolicy"], default_manifests["Deployment"]
+    # it selects the vLLM pods, with the Deployment's own selector, in their namespace
+    assert policy["metadata"]["namespace"] == deployment["metadata"]["namespace"]
+    assert policy["spec"]["podSelector"] == deployment["spec"]["selector"]
+    assert policy["spec"]["podSelector"]["matchLabels"].items() <= deployment["spec"]["template"]["metadata"]["labels"].items()
+    # TCP 8000 from the VPC (the nodes the load balancer's traffic and health checks come through), with no exceptions,
+    # and nothing else: a policy that selects a pod denies all other inbound traffic
+    assert policy["spec"]["ingress"] == [
+        {"from": [{"ipBlock": {"cidr": default_env.vpc_cidr}}], "ports": [{"port": 8000, "protocol": "TCP"}]}]
+    # outbound stays open (Hugging Face Hub, S3, DNS): the policy is about ingress only
+    assert policy["spec"]["policyTypes"] == ["Ingress"]
+    assert "egress" not in policy["spec"]
+
+
+def test_a_public_endpoint_also_admits_its_allowed_cidrs_and_nothing_more(public_manifests, default_env):
+    admitted = _admitted(public_manifests["NetworkPolicy"])
+    assert [cidr for cidr, _ in admitted] == [default_env.vpc_cidr, *PUBLIC_CIDRS]
+    assert all(ports == [{"port": 8000, "protocol": "TCP"}] for _, ports in admitted)
+
+
+def test_the_vpc_cni_add_on_enforces_network_policies(synthesized):
+    addons = {a["Properties"]["AddonName"]: a["Properties"]
+              for a in synthesized.resources("cluster", "AWS::EKS::Addon").values()}
+    # without the network policy agent, a NetworkPolicy is accepted by the API server and ignored; the add-on's schema
+    # types the value as the string "true"
+    assert json.loads(addons["vpc-cni"]["ConfigurationValues"]) == {"enableNetworkPolicy": "true"}
+
+
+# --- labels and selector ---------------------------------------------------------------------------------------------
+
+_LABEL_VALUE = re.compile(r"(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?")
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_every_object_carries_the_recommended_labels(variant, variants, default_env):
+    manifests = variants[variant]
+    expected_version = "sha256-0123456789ab" if variant == "pinned" else "kimi-k3"
+    for kind, manifest in manifests.items():
+        labels = manifest["metadata"]["labels"]
+        assert set(RECOMMENDED_LABELS) <= labels.keys(), kind
+        assert labels["app.kubernetes.io/name"] == "vllm"
+        assert labels["app.kubernetes.io/instance"] == default_env.name
+        assert labels["app.kubernetes.io/part-of"] == "llm-serving"
+        assert labels["app.kubernetes.io/managed-by"] == "cdk8s"
+        assert labels["app.kubernetes.io/version"] == expected_version
+        assert labels["app.kubernetes.io/component"] == ("network-policy" if kind == "NetworkPolicy" else "inference-server")
+        for value in labels.values():
+            assert len(value) <= 63 and _LABEL_VALUE.fullmatch(value), (kind, value)
+    # the pods carry them too, so that `kubectl get pods -l app.kubernetes.io/instance=...` finds them
+    pod_labels = manifests["Deployment"]["spec"]["template"]["metadata"]["labels"]
+    assert {key: pod_labels[key] for key in RECOMMENDED_LABELS} == {
+        key: manifests["Deployment"]["metadata"]["labels"][key] for key in RECOMMENDED_LABELS}
+
+
+def test_the_deployment_selector_is_unchanged_whatever_the_image(variants):
+    # given a Deployment already running with this selector: an update that changed it would be refused
+    for manifests in variants.values():
+        assert manifests["Deployment"]["spec"]["selector"] == DEPLOYED_SELECTOR
+        # no recommended label (the version changes with the image) is part of it
+        assert not set(RECOMMENDED_LABELS) & DEPLOYED_SELECTOR["matchLabels"].keys()
+        assert manifests["Service"]["spec"]["selector"] == DEPLOYED_SELECTOR["matchLabels"]
+
+
+# --- supply chain ----------------------------------------------------------------------------------------------------
+
+def test_a_tagged_image_is_not_pulled_again_on_restart_and_is_recorded_as_mutable(default_env, vllm_container, s3_manifests):
+    assert vllm_container["image"] == "vllm/vllm-openai:kimi-k3"
+    assert vllm_container["imagePullPolicy"] == "IfNotPresent"
+    (init,) = s3_manifests["Deployment"]["spec"]["template"]["spec"]["initContainers"]
+    assert init["imagePullPolicy"] == "IfNotPresent"
+    # the app warns about the mutable tag at synthesis from this
+    assert serving_spec_for(default_env).image_pinned is False
+
+
+def test_an_image_pinned_by_digest_is_recorded_as_pinned(pinned_manifests, default_env):
+    (container,) = pinned_manifests["Deployment"]["spec"]["template"]["spec"]["containers"]
+    assert container["image"] == f"vllm/vllm-openai:kimi-k3@{DIGEST}"
+    assert container["imagePullPolicy"] == "IfNotPresent"
+    model = dataclasses.replace(default_env.model, image=container["image"])
+    assert serving_spec_for(dataclasses.replace(default_env, model=model)).image_pinned is True
+
+
+@pytest.mark.parametrize(("image", "pinned", "version"), [
+    ("vllm/vllm-openai:kimi-k3", False, "kimi-k3"),
+    ("vllm/vllm-openai", False, "latest"),  # no tag: Docker pulls latest
+    ("localhost:5000/vllm", False, "latest"),  # a registry port is not a tag
+    ("localhost:5000/team/vllm:v0.33.0", False, "v0.33.0"),
+    (f"vllm/vllm-openai@{DIGEST}", True, "sha256-0123456789ab"),
+    (f"123456789012.dkr.ecr.us-west-2.amazonaws.com/vllm:kimi-k3@{DIGEST}", True, "sha256-0123456789ab"),
+    ("vllm/vllm-openai:" + "v" * 60 + "_" * 10, False, "v" * 60),  # cut to 63 characters, alphanumeric at the end
+    ("vllm/vllm-openai:sha256", False, "sha256"),  # a tag that looks like an algorithm is still a tag
+])
+def test_image_pinning_and_version_label(image, pinned, version):
+    assert image_is_pinned(image) is pinned
+    assert image_version_label(image) == version
+
+
+# --- schema ----------------------------------------------------------------------------------------------------------
+
+def _built_in(manifest: dict) -> bool:
+    """Kinds of the Kubernetes API itself: the core group, unqualified groups (apps) and *.k8s.io groups. Custom
+    resources (the Secrets Store CSI driver's SecretProviderClass) are checked against their CRDs by their own tests."""
+    group = manifest["apiVersion"].rpartition("/")[0]
+    return "." not in group or group.endswith(".k8s.io")
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_every_object_validates_strictly_against_the_kubernetes_schema(variant, variants, default_env):
+    manifests = [m for m in variants[variant].values() if _built_in(m)]
+    assert {m["kind"] for m in manifests} == {"Namespace", "ServiceAccount", "Deployment", "Service", "NetworkPolicy"}
+    for manifest in manifests:
         kubernetes_validate.validate(manifest, default_env.kubernetes_version, strict=True)
 
 

@@ -138,7 +138,9 @@ def test_admin_role_gets_cluster_admin_through_an_access_entry(synthesized, defa
 
 def test_cluster_has_the_managed_addons_and_a_system_node_group(synthesized):
     addons = {a["Properties"]["AddonName"] for a in synthesized.resources("cluster", "AWS::EKS::Addon").values()}
-    assert addons == {"vpc-cni", "coredns", "kube-proxy", "eks-pod-identity-agent"}
+    assert addons >= {"vpc-cni", "coredns", "kube-proxy", "eks-pod-identity-agent",
+                      # Container Insights and node health (tests/test_observability.py)
+                      "amazon-cloudwatch-observability", "eks-node-monitoring-agent"}
     synthesized.assertions("cluster").has_resource_properties("AWS::EKS::Nodegroup", {
         "CapacityType": "ON_DEMAND", "InstanceTypes": ["m7i.xlarge"], "AmiType": "AL2023_x86_64_STANDARD",
     })
@@ -219,7 +221,7 @@ def test_outputs_give_the_next_commands(synthesized, default_env):
 
 
 def test_every_stack_carries_the_configured_tags(synthesized, default_env):
-    for unit in ("network", "cluster", "gpu-nodes", "serving"):
+    for unit in ("network", "cluster", "gpu-nodes", "serving", "observability"):
         artifact = synthesized.manifest["artifacts"][default_env.stack_name(unit)]
         assert artifact["properties"]["tags"] == dict(default_env.tags)
 

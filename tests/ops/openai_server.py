@@ -1,23 +1,35 @@
 """A small local server that speaks the OpenAI chat-completions protocol as vLLM does, for the smoke-test tests.
 
 It listens on 127.0.0.1 only, on a free port, and stops when the test ends.
+
+With ``Behaviour(api_key=...)`` it checks the key as vLLM 0.33.0 does (vllm/entrypoints/serve/middleware/
+authenticate.py, ``AuthenticationMiddleware``, commit 4ba787ec9): every method but OPTIONS on a path that starts with
+/v1, /v2, /inference or /cohere needs ``Authorization: <scheme> <key>`` with the scheme ``bearer`` in any case and the
+key exactly (everything after the first space); otherwise ``401`` with the JSON body ``{"error":"Unauthorized"}`` (a
+Starlette JSONResponse: compact separators, ``application/json``), before any routing. /health is not checked.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
+import secrets
 import threading
 import time
 from contextlib import contextmanager
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 ANSWER = ["2", " +", " 2", " is", " 4", "."]
+#: vLLM's GUARDED_PREFIX: the paths its API key protects (a plain string prefix: /v1models is guarded too).
+GUARDED_PREFIX = ("/v1", "/v2", "/inference", "/cohere")
+UNAUTHORIZED_BODY = b'{"error":"Unauthorized"}'
 
 
 class Behaviour:
     def __init__(self, model: str = "Kimi-K3", root: str = "moonshotai/Kimi-K3", first_token_delay: float = 0.05,
                  token_delay: float = 0.005,
-                 healthy: bool = True, drop_done: bool = False, empty: bool = False) -> None:
+                 healthy: bool = True, drop_done: bool = False, empty: bool = False, api_key: str | None = None,
+                 echo_authorization: bool = False) -> None:
         self.model = model
         self.root = root  # what vLLM reports as the loaded model in /v1/models
         self.first_token_delay = first_token_delay
@@ -25,7 +37,23 @@ class Behaviour:
         self.healthy = healthy
         self.drop_done = drop_done
         self.empty = empty
+        self.api_key = api_key  # the server's --api-key; None: no key required, as vLLM without one
+        self.echo_authorization = echo_authorization  # a hostile server: error bodies repeat the Authorization header
         self.requests: list[dict] = []
+        #: (method, path, the Authorization header or None) of every request, in order.
+        self.seen: list[tuple[str, str, str | None]] = []
+
+    def authorized(self, method: str, path: str, authorization: str | None) -> bool:
+        """vLLM's AuthenticationMiddleware.__call__ and verify_token."""
+        if self.api_key is None or method == "OPTIONS" or not path.startswith(GUARDED_PREFIX):
+            return True
+        if not authorization:
+            return False
+        scheme, _, param = authorization.partition(" ")
+        if scheme.lower() != "bearer":
+            return False
+        return secrets.compare_digest(hashlib.sha256(param.encode("utf-8")).digest(),
+                                      hashlib.sha256(self.api_key.encode("utf-8")).digest())
 
 
 def _handler(behaviour: Behaviour):
@@ -33,15 +61,29 @@ def _handler(behaviour: Behaviour):
         def log_message(self, *args) -> None:  # keep test output clean
             pass
 
-        def _json(self, status: int, payload: dict) -> None:
-            body = json.dumps(payload).encode()
+        def _json(self, status: int, payload: dict | bytes) -> None:
+            body = payload if isinstance(payload, bytes) else json.dumps(payload).encode()
             self.send_response(status)
             self.send_header("Content-Type", "application/json")
             self.send_header("Content-Length", str(len(body)))
             self.end_headers()
             self.wfile.write(body)
 
+        def _refused(self) -> bool:
+            """Answer 401 as vLLM does when the key is missing or wrong; True if it did."""
+            authorization = self.headers.get("Authorization")
+            behaviour.seen.append((self.command, self.path, authorization))
+            if behaviour.authorized(self.command, self.path, authorization):
+                return False
+            if behaviour.echo_authorization:
+                self._json(401, {"error": {"message": f"Unauthorized: you sent {authorization!r}"}})
+            else:
+                self._json(401, UNAUTHORIZED_BODY)
+            return True
+
         def do_GET(self) -> None:
+            if self._refused():
+                return
             if self.path == "/health":
                 self.send_response(200 if behaviour.healthy else 503)
                 self.send_header("Content-Length", "0")
@@ -54,7 +96,10 @@ def _handler(behaviour: Behaviour):
                 self._json(404, {"error": "not found"})
 
         def do_POST(self) -> None:
-            request = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+            raw = self.rfile.read(int(self.headers["Content-Length"]))  # read first, so that a 401 is no reset
+            if self._refused():
+                return
+            request = json.loads(raw)
             behaviour.requests.append(request)
             if self.path != "/v1/chat/completions":
                 return self._json(404, {"error": "not found"})

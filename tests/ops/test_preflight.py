@@ -7,7 +7,13 @@ from datetime import timedelta
 
 import pytest
 
-from deployment_config.addons import INFERENCE_OPERATOR, AddonPin
+from deployment_config.addons import (
+    CLOUDWATCH_OBSERVABILITY,
+    INFERENCE_OPERATOR,
+    NODE_MONITORING_AGENT,
+    SECRETS_STORE_CSI_PROVIDER,
+    AddonPin,
+)
 from deployment_config.loader import load_environment
 from ops_cli import preflight
 from ops_cli.errors import ExitCode
@@ -141,14 +147,44 @@ def expect_addon_configuration(aws, name: str, version: str, schema: dict) -> No
                                  {"addonName": name, "addonVersion": version})
 
 
-def expect_addons(aws, hyperpod: bool = False, operator_schema: dict = OPERATOR_SCHEMA) -> None:
-    """The "all good" answers for every add-on of the platform, in the order the stacks install them."""
+#: Schemas of the shape EKS publishes (DescribeAddonConfiguration) for the add-ons the project configures: the keys
+#: the project sets, typed; everything else allowed, as the charts' own schemas do.
+VPC_CNI_SCHEMA = {"$schema": "http://json-schema.org/draft-07/schema#", "type": "object",
+                  "properties": {"enableNetworkPolicy": {"type": "string", "enum": ["true", "false"]}}}
+OPEN_SCHEMA = {"$schema": "http://json-schema.org/draft-07/schema#", "type": "object"}
+#: The EKS path's own add-ons: the versions offered (the pinned one among them) and a schema.
+EKS_ONLY = {CLOUDWATCH_OBSERVABILITY.name: ["v4.11.0-eksbuild.1", CLOUDWATCH_OBSERVABILITY.version],
+            NODE_MONITORING_AGENT.name: ["v1.7.0-eksbuild.1", NODE_MONITORING_AGENT.version],
+            SECRETS_STORE_CSI_PROVIDER.name: ["v2.1.1-eksbuild.1", "v2.0.0-eksbuild.1"]}
+
+
+def expect_network_addons(aws) -> None:
+    """vpc-cni (with its network-policy configuration), kube-proxy, eks-pod-identity-agent and coredns: both platforms."""
     for name, versions in DEFAULTS.items():
         expect_addon_versions(aws, name, addon_versions(name, versions, default=versions[-1]))
+        if name == "vpc-cni":
+            expect_addon_configuration(aws, name, versions[-1], VPC_CNI_SCHEMA)
+
+
+def expect_eks_only_addons(aws) -> None:
+    """CloudWatch observability, node monitoring agent, Secrets Store CSI provider: each offered and configured."""
+    for name, versions in EKS_ONLY.items():
+        default = versions[-1]
+        expect_addon_versions(aws, name, addon_versions(name, versions, default=default))
+        pinned = {CLOUDWATCH_OBSERVABILITY.name: CLOUDWATCH_OBSERVABILITY.version,
+                  NODE_MONITORING_AGENT.name: NODE_MONITORING_AGENT.version}.get(name, default)
+        expect_addon_configuration(aws, name, pinned, OPEN_SCHEMA)
+
+
+def expect_addons(aws, hyperpod: bool = False, operator_schema: dict = OPERATOR_SCHEMA) -> None:
+    """The "all good" answers for every add-on of the platform, in the order the stacks install them."""
+    expect_network_addons(aws)
     if hyperpod:
         for name, versions in PINNED.items():
             expect_addon_versions(aws, name, addon_versions(name, versions, default=versions[0]))
         expect_addon_configuration(aws, INFERENCE_OPERATOR.name, INFERENCE_OPERATOR.version, operator_schema)
+    else:
+        expect_eks_only_addons(aws)
 
 
 def expect_node_group(aws, desired: int | None = None) -> None:
@@ -195,7 +231,9 @@ def test_everything_in_order_passes(aws, run):
     assert list(rows(result)) == ["credentials", "reservation exists", "instance type and count", "availability zone",
                                   "state and time window", "GPU node group updates", "instance type offered",
                                   "instance type facts", "add-on vpc-cni", "add-on kube-proxy",
-                                  "add-on eks-pod-identity-agent", "add-on coredns", "CDK bootstrap"]
+                                  "add-on eks-pod-identity-agent", "add-on coredns",
+                                  "add-on amazon-cloudwatch-observability", "add-on eks-node-monitoring-agent",
+                                  "add-on aws-secrets-store-csi-driver-provider", "CDK bootstrap"]
     checks = rows(result)
     assert checks["GPU node group updates"]["detail"] == "no GPU node group yet in example-llm"
     assert checks["instance type facts"]["detail"] == ("p6-b300.48xlarge: 8 x 275040 MiB GPUs, 17 network cards, "
@@ -215,7 +253,7 @@ def test_placeholder_values_fail_the_first_row_and_the_run_goes_on(aws, run):
     assert first["check"] == "placeholder values" and first["status"] == "fail"
     assert "account, cluster.admin_role_arn, capacity.capacity_reservation_id" in first["detail"]
     assert "capacity-blocks use" in first["fix"]
-    assert [c["status"] for c in result.json["checks"][1:]] == ["pass"] * 13
+    assert [c["status"] for c in result.json["checks"][1:]] == ["pass"] * 16
 
 
 def test_human_table_lists_the_new_rows(aws, run):
@@ -430,9 +468,10 @@ def test_card_ranges(cards, text):
 
 def test_addon_not_offered_for_the_kubernetes_version_fails(aws, run):
     def addons(aws):
-        expect_addon_versions(aws, "vpc-cni", {"addons": []})
+        expect_addon_versions(aws, "vpc-cni", {"addons": []})  # not offered: its configuration is not asked for
         for name in ("kube-proxy", "eks-pod-identity-agent", "coredns"):
             expect_addon_versions(aws, name, addon_versions(name, DEFAULTS[name], default=DEFAULTS[name][-1]))
+        expect_eks_only_addons(aws)
 
     checks = preflight_eks(aws, run, addons=addons)
     assert checks["_code"] == ExitCode.CHECK_FAILED
@@ -447,12 +486,15 @@ def test_addon_versions_follow_next_token(aws, run):
         expect_addon_versions(aws, "vpc-cni", {**addon_versions("vpc-cni", ["v1.20.4-eksbuild.2"]), "nextToken": "page-2"})
         expect_addon_versions(aws, "vpc-cni", addon_versions("vpc-cni", ["v1.19.6-eksbuild.7"], default="v1.19.6-eksbuild.7"),
                               token="page-2")
+        expect_addon_configuration(aws, "vpc-cni", "v1.19.6-eksbuild.7", VPC_CNI_SCHEMA)
         for name in ("kube-proxy", "eks-pod-identity-agent", "coredns"):
             expect_addon_versions(aws, name, addon_versions(name, DEFAULTS[name], default=DEFAULTS[name][-1]))
+        expect_eks_only_addons(aws)
 
     checks = preflight_eks(aws, run, addons=addons)
-    assert checks["add-on vpc-cni"] == {"check": "add-on vpc-cni", "status": "pass",
-                                        "detail": "default v1.19.6-eksbuild.7 for Kubernetes 1.34", "fix": ""}
+    assert checks["add-on vpc-cni"] == {
+        "check": "add-on vpc-cni", "status": "pass",
+        "detail": "default v1.19.6-eksbuild.7 for Kubernetes 1.34; the configuration matches its schema", "fix": ""}
 
 
 def test_addon_versions_for_another_kubernetes_version_do_not_count(aws, run):
@@ -460,14 +502,14 @@ def test_addon_versions_for_another_kubernetes_version_do_not_count(aws, run):
         expect_addon_versions(aws, "vpc-cni", addon_versions("vpc-cni", ["v1.20.4-eksbuild.2"], kubernetes="1.33"))
         for name in ("kube-proxy", "eks-pod-identity-agent", "coredns"):
             expect_addon_versions(aws, name, addon_versions(name, DEFAULTS[name], default=DEFAULTS[name][-1]))
+        expect_eks_only_addons(aws)
 
     assert preflight_eks(aws, run, addons=addons)["add-on vpc-cni"]["status"] == "fail"
 
 
 def expect_hyperpod_addons(aws, offered: dict[str, list[str]] | None = None, schema: dict = OPERATOR_SCHEMA,
                            configuration_version: str | None = INFERENCE_OPERATOR.version) -> None:
-    for name, versions in DEFAULTS.items():
-        expect_addon_versions(aws, name, addon_versions(name, versions, default=versions[-1]))
+    expect_network_addons(aws)
     for name, versions in {**PINNED, **(offered or {})}.items():
         expect_addon_versions(aws, name, addon_versions(name, versions, default=versions[0]))
     if configuration_version:

@@ -9,15 +9,19 @@ import pytest
 from ops_cli.errors import ExitCode
 from tests.ops.conftest import NOW, client_error
 from tests.ops.openai_server import ANSWER, Behaviour, openai_server
+from tests.ops.test_api_key import KEY, stub_secret
 from tests.ops.test_capacity_blocks import reservation
 
 
-def test_smoke_test_passes_and_reports_timings(run):
-    behaviour = Behaviour(first_token_delay=0.05)
+def test_smoke_test_passes_and_reports_timings(aws, run):
+    # the environment requires its API key (the default): it is read from the environment's secret
+    stub_secret(aws)
+    behaviour = Behaviour(first_token_delay=0.05, api_key=KEY)
     with openai_server(behaviour) as url:
         result = run("smoke-test", "--url", url, "--env", "example", "--json")
     assert result.code == ExitCode.OK, result.stdout + result.stderr
-    models, plain, streaming = result.json["requests"]
+    no_key, models, plain, streaming = result.json["requests"]
+    assert no_key["mode"] == "no key" and no_key["ok"]
     assert models["mode"] == "models" and models["ok"] and models["text"] == "moonshotai/Kimi-K3"
     assert plain["mode"] == "plain" and plain["ok"] and plain["completion_tokens"] == len(ANSWER)
     assert streaming["mode"] == "streaming" and streaming["ok"]
@@ -205,20 +209,23 @@ def test_wait_inference_endpoint_that_does_not_exist(run_with_kubectl):
     assert result.code == ExitCode.NOT_FOUND
 
 
-def test_smoke_test_checks_the_model_vllm_really_loaded(run):
+def test_smoke_test_checks_the_model_vllm_really_loaded(aws, run):
     # given vLLM's own default model served under the configured name (vLLM started without --model)
-    with openai_server(Behaviour(root="Qwen/Qwen3-0.6B")) as url:
+    stub_secret(aws)
+    with openai_server(Behaviour(root="Qwen/Qwen3-0.6B", api_key=KEY)) as url:
         # when the smoke test runs for the environment
         result = run("smoke-test", "--url", url, "--env", "example", "--json")
     # then it fails and names the model that was really loaded
     assert result.code == ExitCode.CHECK_FAILED
-    models = result.json["requests"][0]
+    models = result.json["requests"][1]
     assert models["mode"] == "models" and not models["ok"]
     assert any("Qwen/Qwen3-0.6B" in p and "moonshotai/Kimi-K3" in p for p in models["problems"])
 
 
-def test_smoke_test_takes_the_hyperpod_model_path_from_the_environment(run):
-    # the HyperPod path starts vLLM with the operator's mount of the weights as --model
+def test_smoke_test_takes_the_hyperpod_model_path_from_the_environment(aws, run):
+    # the HyperPod path starts vLLM with the operator's mount of the weights as --model (and without an API key: only
+    # the EKS path's serving stack makes one)
+    stub_secret(aws)
     with openai_server(Behaviour(root="/opt/ml/model")) as url:
         passed = run("smoke-test", "--url", url, "--env", "example-hyperpod", "--json")
         failed = run("smoke-test", "--url", url, "--env", "example", "--json")

@@ -1,0 +1,176 @@
+"""The alarms of one environment and the topic they notify.
+
+Each alarm is an :class:`AlarmRule`: what it watches, when it fires, what missing data means, and what to do. The
+rules are data so that the README's "Operate" table, the tests and the template say the same thing.
+
+Missing data, decided per alarm: a metric that exists only while something works (latency needs requests, the KV
+cache needs a running engine) treats missing data as *not breaching*, and the liveness alarms cover the case where
+nothing works; the liveness alarms themselves (healthy targets, GPUs reporting) treat missing data as *breaching*:
+when the publisher or the GPU node is gone, nobody can say the endpoint is healthy, so it must not look healthy.
+
+Why 3 of 5 minutes for latency and errors: each value is already a 5-minute window of vLLM's histograms or counters
+(cdk_constructs/serving_metrics.py, RATE_WINDOW), so a single burst (one long prompt, a client retry storm) moves one
+or two consecutive values; three breaching minutes out of five is a regression that lasts, found within five minutes,
+and a recovering endpoint does not flap. The KV cache must stay full for 5 of 5 minutes: it is full by design under
+load (vLLM preallocates it and fills it before it preempts), and only a cache that stays full means requests wait.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import aws_cdk as cdk
+from aws_cdk import aws_cloudwatch as cloudwatch
+from aws_cdk import aws_cloudwatch_actions as cw_actions
+from aws_cdk import aws_iam as iam
+from aws_cdk import aws_kms as kms
+from aws_cdk import aws_sns as sns
+from aws_cdk import aws_sns_subscriptions as subscriptions
+from constructs import Construct
+
+from cdk_constructs.serving_metrics import (
+    CONTAINER_INSIGHTS_NAMESPACE,
+    GPU_DEVICE_DIMENSIONS,
+    HEALTHY_TARGETS,
+    NAMESPACE,
+)
+from deployment_config.model import ObservabilityConfig
+
+C = cloudwatch.ComparisonOperator
+M = cloudwatch.TreatMissingData
+#: Samples of one GPU metric per GPU in 5 minutes (Container Insights collects every 60 s:
+#: aws/amazon-cloudwatch-agent@ab55b8d translator/translate/otel/receiver/awscontainerinsight/utils.go,
+#: DefaultMetricsCollectionInterval).
+GPU_SAMPLES_PER_GPU = 5
+
+
+def serving_metric(cluster_name: str, name: str, statistic: str = "Average", label: str | None = None) -> cloudwatch.Metric:
+    """A metric the serving metrics publisher puts (namespace LLMServing, dimension ClusterName), per minute."""
+    return cloudwatch.Metric(namespace=NAMESPACE, metric_name=name, dimensions_map={"ClusterName": cluster_name},
+                             statistic=statistic, period=cdk.Duration.minutes(1), label=label)
+
+
+def gpu_samples_query(cluster_name: str) -> str:
+    """Metrics Insights: how many per-GPU samples of node_gpu_utilization the cluster's GPU nodes sent."""
+    schema = ", ".join((f'"{CONTAINER_INSIGHTS_NAMESPACE}"', *GPU_DEVICE_DIMENSIONS))
+    return f"SELECT COUNT(node_gpu_utilization) FROM SCHEMA({schema}) WHERE ClusterName = '{cluster_name}'"
+
+
+@dataclass(frozen=True)
+class AlarmRule:
+    """One alarm: its metric, condition, missing-data rule, and the operator's instructions."""
+
+    id: str
+    title: str
+    metric: cloudwatch.IMetric
+    threshold: float
+    comparison: cloudwatch.ComparisonOperator
+    evaluation_periods: int
+    datapoints_to_alarm: int
+    treat_missing_data: cloudwatch.TreatMissingData
+    meaning: str
+    action: str
+
+
+def alarm_rules(*, cluster_name: str, observability: ObservabilityConfig, gpus_per_node: int,
+                gpu_node_count: int, capacity_reservation_id: str) -> list[AlarmRule]:
+    """The alarms of an environment, thresholds from its ``observability`` section."""
+    five = cdk.Duration.minutes(5)
+    gpu_samples = cloudwatch.MathExpression(expression=gpu_samples_query(cluster_name), period=five,
+                                            label="GPU samples in 5 minutes", using_metrics={})
+    # Fewer samples than (nodes - 1/2) nodes' worth: one missing node is found, a late sample is not an alarm.
+    gpu_threshold = gpus_per_node * GPU_SAMPLES_PER_GPU * (gpu_node_count - 0.5)
+    return [
+        AlarmRule(
+            "EndpointNoHealthyTarget", "No healthy target behind the endpoint",
+            serving_metric(cluster_name, HEALTHY_TARGETS, "Minimum"), 1, C.LESS_THAN_THRESHOLD, 3, 3, M.BREACHING,
+            "The endpoint's load balancer has had no healthy target for 3 minutes: no node forwards to a ready vLLM pod, or "
+            "the load balancer is gone. Missing data counts as breaching. Expected during a start, while vLLM loads the "
+            "weights (up to the startup budget), and after the Capacity Block's end.",
+            "kubectl -n llm-serving get pods,service; kubectl -n llm-serving logs deployment/vllm --tail=100; "
+            "check the GPU node (kubectl get nodes -l llm-serving/node-role=gpu-inference) and the other alarms."),
+        AlarmRule(
+            "TimeToFirstTokenP90High", "p90 time to first token above the threshold",
+            serving_metric(cluster_name, "TimeToFirstTokenP90Seconds", "Maximum"),
+            observability.time_to_first_token_p90_seconds, C.GREATER_THAN_THRESHOLD, 5, 3, M.NOT_BREACHING,
+            f"The 90th percentile of time to first token over the last 5 minutes was above "
+            f"{observability.time_to_first_token_p90_seconds:g} s in 3 of the last 5 minutes. No traffic, no value: "
+            "missing data is not breaching (the healthy-target alarm covers a dead endpoint).",
+            "Look at RequestsWaiting and KV-cache usage on the dashboard: a queue means more load than one replica "
+            "serves (shorter prompts, fewer concurrent clients, or more capacity); no queue means slow prefill (long "
+            "prompts) or a degraded GPU (see the GPU widgets)."),
+        AlarmRule(
+            "KvCacheUsageHigh", "KV cache full for 5 minutes",
+            serving_metric(cluster_name, "KvCacheUsagePercent", "Minimum"), observability.kv_cache_usage_percent,
+            C.GREATER_THAN_OR_EQUAL_TO_THRESHOLD, 5, 5, M.NOT_BREACHING,
+            f"vLLM's KV-cache usage stayed at or above {observability.kv_cache_usage_percent} % for 5 minutes: new "
+            "requests wait and running ones are preempted. Missing data (no engine) is not breaching.",
+            "Check PreemptionsPerMinute and RequestsWaiting; reduce concurrency or max_tokens of clients, or lower "
+            "--max-num-seqs / --max-model-len through model.extra_args."),
+        AlarmRule(
+            "ErrorRateHigh", "5xx answers above the threshold",
+            serving_metric(cluster_name, "ErrorRatePercent", "Maximum"), observability.error_rate_percent,
+            C.GREATER_THAN_OR_EQUAL_TO_THRESHOLD, 5, 3, M.NOT_BREACHING,
+            f"At least {observability.error_rate_percent} % of the OpenAI API's answers (/v1/...) over the last 5 minutes "
+            "had a 5xx status, in 3 of the last 5 minutes. No requests, no rate: missing data is not breaching.",
+            "kubectl -n llm-serving logs deployment/vllm --since=15m | grep -i error; an engine error often follows "
+            "a GPU error (see the GPU alarms)."),
+        AlarmRule(
+            "GpuXidErrors", "NVIDIA XID error on a GPU node",
+            serving_metric(cluster_name, "GpuXidErrors", "Maximum"), 1, C.GREATER_THAN_OR_EQUAL_TO_THRESHOLD, 1, 1,
+            M.NOT_BREACHING,
+            "The node monitoring agent reported a fatal NVIDIA XID error in the last 5 minutes (its "
+            "AcceleratedHardwareReady condition turns False). Node auto repair reboots or replaces the node after 10 "
+            "minutes. Missing data (no scrape) is not breaching: the GPU-node alarm covers a node that is gone.",
+            "kubectl describe node -l llm-serving/node-role=gpu-inference | grep -A3 AcceleratedHardwareReady; "
+            f"watch the repair: aws eks describe-nodegroup --cluster-name {cluster_name} --nodegroup-name "
+            "gpu-capacity-block --query nodegroup.health"),
+        AlarmRule(
+            "GpuNodeMissing", "GPUs stopped reporting",
+            gpu_samples, gpu_threshold, C.LESS_THAN_THRESHOLD, 1, 1, M.BREACHING,
+            f"Fewer GPU samples than {gpu_node_count} node(s) x {gpus_per_node} GPUs should send reached Container "
+            "Insights in 5 minutes: a GPU node is not ready, gone, or its DCGM exporter is down. Missing data is "
+            "breaching. Expected before the Capacity Block starts and from 40 minutes before it ends (EKS scales the "
+            "node group to 0).",
+            f"kubectl get nodes -l llm-serving/node-role=gpu-inference; bin/llmops capacity-blocks show "
+            f"{capacity_reservation_id}; aws eks describe-nodegroup --cluster-name {cluster_name} "
+            "--nodegroup-name gpu-capacity-block --query nodegroup.health"),
+    ]
+
+
+class ServingAlarms(Construct):
+    """The alarm topic (KMS-encrypted, TLS only, e-mail subscriptions) and the alarms of :func:`alarm_rules`.
+
+    :attr topic: the SNS topic every alarm notifies, on ALARM and on OK.
+    :attr alarms: the alarms by rule id.
+    """
+
+    def __init__(self, scope: Construct, id: str, *, cluster_name: str, observability: ObservabilityConfig,
+                 gpus_per_node: int, gpu_node_count: int, capacity_reservation_id: str) -> None:
+        super().__init__(scope, id)
+        self.key = kms.Key(self, "TopicKey", enable_key_rotation=True, removal_policy=cdk.RemovalPolicy.DESTROY,
+                           description=f"Encrypts the alarm notifications of {cluster_name}")
+        # CloudWatch publishes to an encrypted topic only if the key lets it (SNS developer guide, "Encryption at rest":
+        # key policy for CloudWatch alarms).
+        self.key.add_to_resource_policy(iam.PolicyStatement(
+            principals=[iam.ServicePrincipal("cloudwatch.amazonaws.com")],
+            actions=["kms:Decrypt", "kms:GenerateDataKey*"], resources=["*"],
+            conditions={"StringEquals": {"aws:SourceAccount": cdk.Aws.ACCOUNT_ID}}))
+        self.topic = sns.Topic(self, "Topic", display_name=f"{cluster_name} serving alarms", master_key=self.key,
+                               enforce_ssl=True)
+        for address in observability.alarm_emails:
+            self.topic.add_subscription(subscriptions.EmailSubscription(address))
+        action = cw_actions.SnsAction(self.topic)
+        self.rules = alarm_rules(cluster_name=cluster_name, observability=observability, gpus_per_node=gpus_per_node,
+                                 gpu_node_count=gpu_node_count, capacity_reservation_id=capacity_reservation_id)
+        self.alarms: dict[str, cloudwatch.Alarm] = {}
+        for rule in self.rules:
+            alarm = cloudwatch.Alarm(
+                self, rule.id, alarm_name=f"{cluster_name}-{rule.id}", metric=rule.metric, threshold=rule.threshold,
+                comparison_operator=rule.comparison, evaluation_periods=rule.evaluation_periods,
+                datapoints_to_alarm=rule.datapoints_to_alarm, treat_missing_data=rule.treat_missing_data,
+                alarm_description=f"{rule.title}. {rule.meaning} What to do: {rule.action}"[:1024],
+            )
+            alarm.add_alarm_action(action)
+            alarm.add_ok_action(action)
+            self.alarms[rule.id] = alarm

@@ -1,0 +1,129 @@
+"""The CloudWatch dashboard of one environment: serving SLOs, the endpoint, GPU health, the Capacity Block, alarms.
+
+Rows, top to bottom:
+
+1. What this is, and the commands an operator needs (Capacity Block, logs), as text.
+2. Serving: time to first token, inter-token latency and end-to-end latency (p50 and p90), requests running and
+   waiting, KV-cache usage, tokens per second, preemptions, finished requests and the 5xx error rate - the metrics the
+   serving metrics publisher computes from vLLM's own (cdk_constructs/serving_metrics.py). Alarm thresholds are drawn
+   as horizontal lines.
+3. Endpoint: healthy targets of the Service's load balancer and vLLM scrape targets up.
+4. GPUs: utilization, memory, temperature and power per GPU (Container Insights, a SEARCH over the per-GPU dimension
+   set, so that it needs no node name), GPU samples reaching CloudWatch, XID errors and fatal hardware conditions from
+   the node monitoring agent.
+5. Capacity Block: hours left (EC2's EndDate of the reservation, put every minute by the publisher).
+6. The state of every alarm.
+
+Container logs are in CloudWatch Logs, /aws/containerinsights/CLUSTER/application (query in the text widget).
+"""
+
+from __future__ import annotations
+
+import aws_cdk as cdk
+from aws_cdk import aws_cloudwatch as cloudwatch
+from constructs import Construct
+
+from cdk_constructs.serving_alarms import gpu_samples_query, serving_metric
+from cdk_constructs.serving_metrics import (
+    CAPACITY_BLOCK_HOURS_LEFT,
+    CONTAINER_INSIGHTS_NAMESPACE,
+    GPU_DEVICE_DIMENSIONS,
+    HEALTHY_TARGETS,
+)
+from deployment_config.addons import container_insights_log_group_name
+from deployment_config.model import ObservabilityConfig
+
+WIDTH = 24
+
+
+def gpu_search(cluster_name: str, metric_name: str, statistic: str = "Average") -> cloudwatch.MathExpression:
+    """Every GPU of the cluster, one line each (``SEARCH`` needs no node name; dashboards allow it, alarms do not)."""
+    schema = ",".join((CONTAINER_INSIGHTS_NAMESPACE, *GPU_DEVICE_DIMENSIONS))
+    return cloudwatch.MathExpression(
+        expression=f"SEARCH('{{{schema}}} MetricName=\"{metric_name}\" ClusterName=\"{cluster_name}\"', "
+                   f"'{statistic}', 60)",
+        using_metrics={}, label=metric_name, period=cdk.Duration.minutes(1))
+
+
+class ServingDashboard(Construct):
+    """A CloudWatch dashboard named ``CLUSTER-serving``.
+
+    :param alarms: the environment's alarms, shown in an alarm status widget.
+    """
+
+    def __init__(self, scope: Construct, id: str, *, env_name: str, cluster_name: str, region: str, served_name: str,
+                 capacity_reservation_id: str, observability: ObservabilityConfig,
+                 alarms: list[cloudwatch.IAlarm]) -> None:
+        super().__init__(scope, id)
+        m = lambda name, stat="Average", label=None: serving_metric(cluster_name, name, stat, label=label)  # noqa: E731
+        log_group = container_insights_log_group_name(cluster_name, "application")
+
+        def graph(title, left, *, unit_label="", width=8, annotations=(), left_min=0):
+            return cloudwatch.GraphWidget(
+                title=title, left=left, width=width, height=6, left_y_axis=cloudwatch.YAxisProps(
+                    label=unit_label, min=left_min, show_units=False),
+                left_annotations=list(annotations), period=cdk.Duration.minutes(1))
+
+        threshold = lambda value, label: cloudwatch.HorizontalAnnotation(value=value, label=label)  # noqa: E731
+        self.dashboard = cloudwatch.Dashboard(
+            self, "Dashboard", dashboard_name=f"{cluster_name}-serving",
+            default_interval=cdk.Duration.hours(3), period_override=cloudwatch.PeriodOverride.INHERIT)
+        self.dashboard.add_widgets(cloudwatch.TextWidget(width=WIDTH, height=4, markdown="\n".join([
+            f"# {served_name} on {cluster_name} ({env_name})",
+            "Serving metrics come from vLLM's /metrics through Amazon Managed Service for Prometheus (namespace "
+            "LLMServing, put every minute); GPU metrics from Container Insights; XID errors from the EKS node "
+            "monitoring agent. No traffic means no latency values, not zero.",
+            f"Capacity Block: `bin/llmops capacity-blocks show {capacity_reservation_id} --region {region}` · "
+            f"Logs: CloudWatch Logs Insights on `{log_group}`, e.g. "
+            "`filter kubernetes.container_name = \"vllm\" | sort @timestamp desc`",
+        ])))
+        self.dashboard.add_widgets(
+            graph("Time to first token (s)", [m("TimeToFirstTokenP50Seconds", label="p50"),
+                                              m("TimeToFirstTokenP90Seconds", label="p90")], unit_label="seconds",
+                  annotations=[threshold(observability.time_to_first_token_p90_seconds, "p90 alarm")]),
+            graph("Inter-token latency (s)", [m("InterTokenLatencyP50Seconds", label="p50"),
+                                              m("InterTokenLatencyP90Seconds", label="p90")], unit_label="seconds"),
+            graph("End-to-end latency (s)", [m("EndToEndLatencyP50Seconds", label="p50"),
+                                             m("EndToEndLatencyP90Seconds", label="p90")], unit_label="seconds"),
+        )
+        self.dashboard.add_widgets(
+            graph("Requests running and waiting", [m("RequestsRunning", "Maximum", "running"),
+                                                   m("RequestsWaiting", "Maximum", "waiting")], unit_label="requests"),
+            graph("KV-cache usage (%)", [m("KvCacheUsagePercent", "Maximum", "KV cache")], unit_label="percent",
+                  annotations=[threshold(observability.kv_cache_usage_percent, "alarm")]),
+            graph("Tokens per second", [m("PromptTokensPerSecond", label="prompt"),
+                                        m("GenerationTokensPerSecond", label="generated")], unit_label="tokens/s"),
+        )
+        self.dashboard.add_widgets(
+            graph("Preemptions per minute", [m("PreemptionsPerMinute", "Maximum", "preemptions")], unit_label="per minute"),
+            graph("Finished requests per second", [m("FinishedRequestsPerSecond", label="finished")], unit_label="req/s"),
+            graph("5xx error rate (%)", [m("ErrorRatePercent", "Maximum", "5xx")], unit_label="percent",
+                  annotations=[threshold(observability.error_rate_percent, "alarm")]),
+        )
+        self.dashboard.add_widgets(
+            graph("Endpoint: healthy load balancer targets", [m(HEALTHY_TARGETS, "Minimum", "healthy targets")],
+                  unit_label="targets", width=12, annotations=[threshold(1, "alarm below")]),
+            graph("vLLM scrape targets up (0 while loading)", [m("VllmTargetsUp", "Minimum", "up")],
+                  unit_label="targets", width=12),
+        )
+        self.dashboard.add_widgets(
+            graph("GPU utilization (%)", [gpu_search(cluster_name, "node_gpu_utilization")], unit_label="percent", width=6),
+            graph("GPU memory used (%)", [gpu_search(cluster_name, "node_gpu_memory_utilization")], unit_label="percent",
+                  width=6),
+            graph("GPU temperature (°C)", [gpu_search(cluster_name, "node_gpu_temperature", "Maximum")],
+                  unit_label="°C", width=6),
+            graph("GPU power draw (W)", [gpu_search(cluster_name, "node_gpu_power_draw")], unit_label="watts", width=6),
+        )
+        self.dashboard.add_widgets(
+            graph("GPU samples reaching CloudWatch (5 min)", [cloudwatch.MathExpression(
+                expression=gpu_samples_query(cluster_name), using_metrics={}, label="samples",
+                period=cdk.Duration.minutes(5))], unit_label="samples", width=8),
+            graph("GPU XID errors and fatal hardware conditions", [
+                m("GpuXidErrors", "Maximum", "fatal XID errors (5 min)"),
+                m("GpuHardwareFatal", "Maximum", "AcceleratedHardwareReady fatal"),
+                m("NodeMonitoringAgentsUp", "Minimum", "monitoring agents up")], unit_label="count", width=8),
+            cloudwatch.SingleValueWidget(
+                title="Capacity Block: hours left", width=8, height=6,
+                metrics=[m(CAPACITY_BLOCK_HOURS_LEFT, "Minimum", "hours left")]),
+        )
+        self.dashboard.add_widgets(cloudwatch.AlarmStatusWidget(title="Alarms", alarms=list(alarms), width=WIDTH, height=4))

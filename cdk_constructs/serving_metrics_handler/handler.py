@@ -1,0 +1,167 @@
+"""Puts the serving metrics of one environment into CloudWatch, once a minute (EventBridge schedule).
+
+The event (built by cdk_constructs/serving_metrics.py, visible in the template) says what to do:
+
+    {"namespace": "LLMServing", "clusterName": "prod-llm",
+     "prometheusEndpoint": "https://aps-workspaces.REGION.amazonaws.com/workspaces/ws-.../",
+     "queries": [{"name": "TimeToFirstTokenP90Seconds", "unit": "Seconds", "query": "histogram_quantile(...)",
+                  "whenEmpty": null}, ...],
+     "loadBalancerTags": {"kubernetes.io/service-name": "llm-serving/vllm", "kubernetes.io/cluster/prod-llm": "owned"},
+     "capacityReservationId": "cr-...", "healthyTargetsMetric": "HealthyTargets",
+     "capacityBlockHoursLeftMetric": "CapacityBlockHoursLeft"}
+
+A query that fails or returns NaN puts nothing: the alarm's missing-data rule decides what that means. A query that
+returns no series puts ``whenEmpty`` when the event gives one. No load balancer with the tags puts 0 healthy targets.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import math
+import os
+import time
+import urllib.parse
+import urllib.request
+from collections.abc import Callable, Mapping
+from datetime import UTC, datetime
+
+import boto3
+from botocore.auth import SigV4Auth
+from botocore.awsrequest import AWSRequest
+from botocore.session import Session
+
+LOGGER = logging.getLogger()
+LOGGER.setLevel(logging.INFO)
+
+#: elasticloadbalancing:DescribeTags takes at most 20 ARNs per call (ELBv2 API reference, DescribeTags ResourceArns).
+TAG_BATCH = 20
+#: PutMetricData takes at most 1000 metrics per call (CloudWatch API reference); far more than one run puts.
+PUT_BATCH = 1000
+QUERY_TIMEOUT_SECONDS = 10
+
+
+def _signed_get(url: str, params: Mapping[str, str], region: str) -> dict:
+    """GET ``url`` with SigV4 (service ``aps``), as AMP's query API wants, and return the JSON answer."""
+    full = f"{url}?{urllib.parse.urlencode(params)}"
+    credentials = Session().get_credentials().get_frozen_credentials()
+    request = AWSRequest(method="GET", url=full)
+    SigV4Auth(credentials, "aps", region).add_auth(request)
+    with urllib.request.urlopen(urllib.request.Request(full, headers=dict(request.headers)),  # noqa: S310 (https only)
+                                timeout=QUERY_TIMEOUT_SECONDS) as response:
+        return json.loads(response.read())
+
+
+def instant_value(answer: dict) -> float | None:
+    """The value of a PromQL instant query's answer: the first series' value, None for no series, NaN or infinity."""
+    if answer.get("status") != "success":
+        raise ValueError(f"query failed: {answer.get('errorType')}: {answer.get('error')}")
+    data = answer.get("data", {})
+    if data.get("resultType") == "scalar":
+        raw = data.get("result", [None, "NaN"])[1]
+    else:
+        result = data.get("result", [])
+        if not result:
+            return None
+        raw = result[0]["value"][1]
+    value = float(raw)
+    return value if math.isfinite(value) else None
+
+
+def query_url(endpoint: str) -> str:
+    """AMP's Prometheus-compatible instant query API under the workspace endpoint (AMP user guide, "Query your
+    Prometheus metrics": GET <endpoint>api/v1/query)."""
+    return f"{endpoint.rstrip('/')}/api/v1/query"
+
+
+def query_metrics(event: dict, now: float, query: Callable[[str, Mapping[str, str]], dict]) -> list[dict]:
+    """One CloudWatch datum per query of the event that has a value (see the module docstring)."""
+    url = query_url(event["prometheusEndpoint"])
+    data = []
+    for item in event["queries"]:
+        try:
+            value = instant_value(query(url, {"query": item["query"], "time": f"{now:.3f}"}))
+        except Exception as error:  # one failed query must not stop the others
+            LOGGER.warning("query %s failed: %s", item["name"], error)
+            continue
+        if value is None:
+            value = item.get("whenEmpty")
+        if value is None:
+            continue
+        data.append({"MetricName": item["name"], "Unit": item["unit"], "Value": value})
+    return data
+
+
+def find_load_balancer(elbv2, tags: Mapping[str, str]) -> str | None:
+    """The ARN of the load balancer that carries every one of ``tags``, or None."""
+    arns = [lb["LoadBalancerArn"] for page in elbv2.get_paginator("describe_load_balancers").paginate()
+            for lb in page["LoadBalancers"]]
+    for start in range(0, len(arns), TAG_BATCH):
+        for description in elbv2.describe_tags(ResourceArns=arns[start:start + TAG_BATCH])["TagDescriptions"]:
+            carried = {t["Key"]: t.get("Value", "") for t in description.get("Tags", [])}
+            if all(carried.get(key) == value for key, value in tags.items()):
+                return description["ResourceArn"]
+    return None
+
+
+def healthy_targets(elbv2, tags: Mapping[str, str]) -> int:
+    """Healthy targets over the target groups of the Service's load balancer; 0 when there is no such load balancer."""
+    arn = find_load_balancer(elbv2, tags)
+    if arn is None:
+        LOGGER.warning("no load balancer carries the tags %s", dict(tags))
+        return 0
+    healthy = 0
+    for group in elbv2.describe_target_groups(LoadBalancerArn=arn)["TargetGroups"]:
+        descriptions = elbv2.describe_target_health(TargetGroupArn=group["TargetGroupArn"])["TargetHealthDescriptions"]
+        healthy += sum(1 for d in descriptions if d["TargetHealth"]["State"] == "healthy")
+    return healthy
+
+
+def capacity_block_hours_left(ec2, reservation_id: str, now: float) -> float | None:
+    """Hours until the Capacity Block's EndDate (0 once ended, cancelled or expired); None when EC2 does not know it."""
+    reservations = ec2.describe_capacity_reservations(CapacityReservationIds=[reservation_id])["CapacityReservations"]
+    if not reservations:
+        return None
+    reservation = reservations[0]
+    if reservation.get("State") in ("expired", "cancelled", "failed", "unsupported"):
+        return 0.0
+    end = reservation.get("EndDate")
+    if end is None:
+        return None
+    return max(0.0, (end.timestamp() - now) / 3600)
+
+
+def put(cloudwatch, namespace: str, cluster_name: str, data: list[dict], timestamp: float) -> None:
+    dimensions = [{"Name": "ClusterName", "Value": cluster_name}]
+    at = datetime.fromtimestamp(timestamp, UTC)
+    stamped = [{**datum, "Dimensions": dimensions, "Timestamp": at} for datum in data]
+    for start in range(0, len(stamped), PUT_BATCH):
+        cloudwatch.put_metric_data(Namespace=namespace, MetricData=stamped[start:start + PUT_BATCH])
+
+
+def publish(event: dict, *, now: float, query, cloudwatch, elbv2, ec2) -> list[dict]:
+    """Compute and put every metric of one run; returns what was put (for the log and the tests)."""
+    data = query_metrics(event, now, query)
+    try:
+        data.append({"MetricName": event["healthyTargetsMetric"], "Unit": "Count",
+                     "Value": float(healthy_targets(elbv2, event["loadBalancerTags"]))})
+    except Exception as error:
+        LOGGER.warning("load balancer health not read: %s", error)
+    try:
+        hours = capacity_block_hours_left(ec2, event["capacityReservationId"], now)
+        if hours is not None:
+            data.append({"MetricName": event["capacityBlockHoursLeftMetric"], "Unit": "None", "Value": hours})
+    except Exception as error:
+        LOGGER.warning("capacity block not read: %s", error)
+    if data:
+        put(cloudwatch, event["namespace"], event["clusterName"], data, now)
+    return data
+
+
+def handler(event, _context):
+    region = os.environ["AWS_REGION"]
+    data = publish(
+        event, now=time.time(), query=lambda url, params: _signed_get(url, params, region),
+        cloudwatch=boto3.client("cloudwatch"), elbv2=boto3.client("elbv2"), ec2=boto3.client("ec2"))
+    LOGGER.info("put %s", json.dumps({d["MetricName"]: d["Value"] for d in data}))
+    return {"put": len(data)}

@@ -1,0 +1,126 @@
+"""The AWS side of the vLLM pod's secrets: the generated API key, its KMS key, and read access for the pod's role.
+
+Kept in the serving stack, with the endpoint it protects. ``cdk destroy`` deletes the serving stack first; inside it the
+manifest (and with it the pod reading the key) goes before the secret, because the manifest depends on it, and nothing
+in the GPU node, cluster or network stacks refers to the secret, so their destroy is unchanged.
+
+On delete of an ``AWS::SecretsManager::Secret``, CloudFormation deletes the secret without a recovery window
+(ForceDeleteWithoutRecovery); the resource has no property for a window: aws-cloudformation/cloudformation-coverage-roadmap
+issue #1999 ("Currently the default deletionpolicy for an AWS::SecretsManager::Secret resource is
+force-delete-without-recovery", open) and #838 (a RecoveryWindowInDays property asked for with "default: 0 for backwards
+compatibility"). The resource provider's source is not published. The name is therefore free again right after a
+destroy (DeleteSecret API reference: the forced delete runs asynchronously, "a short delay"), and a redeploy creates
+the secret again under the same name with a new generated key; clients read it by name. ``RemovalPolicy.RETAIN``
+would break that redeploy: CreateSecret fails on the name of the retained secret. The project therefore keeps
+CloudFormation's Delete. A secret deleted by hand with a recovery window reserves the name until the window ends; the
+README's Destroy section gives `restore-secret`, then `delete-secret --force-delete-without-recovery`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+import aws_cdk as cdk
+from aws_cdk import aws_iam as iam
+from aws_cdk import aws_kms as kms
+from aws_cdk import aws_secretsmanager as secretsmanager
+from constructs import Construct
+
+from cdk_constructs.nag_acknowledgements import acknowledge_api_key_secret, acknowledge_secrets_reader
+from charts.serving_spec import PodSecrets
+
+#: A complete secret ARN ends with a hyphen and six random characters that Secrets Manager appends to the name
+#: (CloudFormation resource schema of AWS::SecretsManager::Secret, property Name); IAM matches them with ``-??????``
+#: (aws/secrets-store-csi-driver-provider-aws README, the pod's access policy).
+_COMPLETE_ARN_SUFFIX = re.compile(r"-[A-Za-z0-9]{6}$")
+#: The API key: 64 letters and digits, safe in an ``Authorization: Bearer`` header (vLLM compares the whole token,
+#: vLLM 0.33.0 vllm/entrypoints/serve/middleware/authenticate.py).
+API_KEY_LENGTH = 64
+
+
+def checked_reader_accounts(accounts: Sequence[str], own_account: str) -> tuple[str, ...]:
+    """The accounts whose principals may read the API key, without duplicates and without the environment's own
+    account (its principals need an identity policy either way). Raises ValueError on anything but 12 digits."""
+    bad = [a for a in accounts if not re.fullmatch(r"\d{12}", a)]
+    if bad:
+        raise ValueError(f"api_key_reader_accounts must be 12-digit AWS account ids, got {bad!r}")
+    return tuple(dict.fromkeys(a for a in accounts if a != own_account))
+
+
+def secret_arn_patterns(secret: str, *, partition: str, region: str, account: str) -> list[str]:
+    """IAM resources that match exactly the secret named or ARN'd by ``secret`` (name, partial or complete ARN)."""
+    if secret.startswith("arn:"):
+        return [secret] if _COMPLETE_ARN_SUFFIX.search(secret) else [f"{secret}-??????"]
+    return [f"arn:{partition}:secretsmanager:{region}:{account}:secret:{secret}-??????"]
+
+
+class ServingSecrets(Construct):
+    """The environment's API key (when the endpoint requires one) and the grants that let the vLLM pod read its secrets.
+
+    :param secrets: what the pod reads (:class:`charts.serving_spec.PodSecrets`).
+    :param reader_accounts: other accounts whose principals may read the API key (the delivery pipeline's smoke test):
+        a statement in the secret's resource policy and one in the key policy. Cross-account reads need both, and a
+        customer-managed key: the AWS managed key ``aws/secretsmanager`` cannot be shared (Secrets Manager user guide,
+        "Access AWS Secrets Manager secrets from a different account").
+    """
+
+    def __init__(self, scope: Construct, id: str, *, secrets: PodSecrets, reader_accounts: Sequence[str] = ()) -> None:
+        super().__init__(scope, id)
+        stack = cdk.Stack.of(self)
+        self._secrets = secrets
+        self._via_secrets_manager = {"StringEquals": {"kms:ViaService": f"secretsmanager.{stack.region}.amazonaws.com"}}
+        self.key: kms.Key | None = None
+        self.api_key: secretsmanager.Secret | None = None
+        readers = checked_reader_accounts(reader_accounts, stack.account)
+        if secrets.api_key_secret:
+            self.key = kms.Key(
+                self, "ApiKeyKey", enable_key_rotation=True, removal_policy=cdk.RemovalPolicy.DESTROY,
+                description=f"Encrypts the API key {secrets.api_key_secret}; shareable with the reader accounts",
+            )
+            self.api_key = secretsmanager.Secret(
+                self, "ApiKey", secret_name=secrets.api_key_secret, encryption_key=self.key,
+                description="API key of the vLLM endpoint (Authorization: Bearer KEY); generated by CloudFormation",
+                # The value is generated by Secrets Manager at create time (GetRandomPassword): no literal anywhere.
+                generate_secret_string=secretsmanager.SecretStringGenerator(
+                    password_length=API_KEY_LENGTH, exclude_punctuation=True, include_space=False),
+                # CloudFormation's Delete: see the module docstring for what it does and why not Retain.
+                removal_policy=cdk.RemovalPolicy.DESTROY,
+            )
+            acknowledge_api_key_secret(self.api_key)
+            for account in readers:
+                principal = iam.AccountPrincipal(account)
+                self.api_key.add_to_resource_policy(iam.PolicyStatement(
+                    sid=f"ReadApiKey{account}", principals=[principal], actions=["secretsmanager:GetSecretValue"],
+                    resources=["*"]))
+                self.key.add_to_resource_policy(iam.PolicyStatement(
+                    sid=f"DecryptApiKey{account}", principals=[principal], actions=["kms:Decrypt"], resources=["*"],
+                    conditions=self._via_secrets_manager))
+
+    def grant_read(self, role: iam.IRole) -> None:
+        """What the AWS provider needs, with the pod's role, to mount the secrets: GetSecretValue on the first mount,
+        DescribeSecret on each rotation poll (aws/secrets-store-csi-driver-provider-aws@a74182c1,
+        provider/secrets_manager_provider.go), and kms:Decrypt through Secrets Manager only."""
+        stack = cdk.Stack.of(self)
+        secrets = []
+        if self.api_key is not None:
+            secrets.append(self.api_key.secret_arn)
+        if self._secrets.hugging_face_token_secret:
+            secrets += secret_arn_patterns(self._secrets.hugging_face_token_secret, partition=stack.partition,
+                                           region=stack.region, account=stack.account)
+        role.add_to_principal_policy(iam.PolicyStatement(
+            sid="ReadServingSecrets", actions=["secretsmanager:DescribeSecret", "secretsmanager:GetSecretValue"],
+            resources=secrets))
+        if self.key is not None:
+            role.add_to_principal_policy(iam.PolicyStatement(
+                sid="DecryptApiKey", actions=["kms:Decrypt"], resources=[self.key.key_arn],
+                conditions=self._via_secrets_manager))
+        if self._secrets.hugging_face_token_secret:
+            # The user's secret is encrypted with aws/secretsmanager or a key of theirs that the app cannot name. Any key
+            # of the account, but only when Secrets Manager decrypts for a GetSecretValue this role may make, and the
+            # statement above allows exactly two secrets.
+            role.add_to_principal_policy(iam.PolicyStatement(
+                sid="DecryptHuggingFaceToken", actions=["kms:Decrypt"],
+                resources=[f"arn:{stack.partition}:kms:{stack.region}:{stack.account}:key/*"],
+                conditions=self._via_secrets_manager))
+        acknowledge_secrets_reader(role)

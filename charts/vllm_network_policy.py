@@ -1,0 +1,56 @@
+"""The NetworkPolicy that lets traffic into the vLLM pods on the API port only.
+
+Where the traffic comes from. The Service is an NLB made by the AWS cloud provider, with instance targets: every node
+receives it on the Service's node port (kubernetes/cloud-provider-aws@63ec440 pkg/providers/v1/aws_loadbalancer.go,
+ensureTargetGroup, ``TargetTypeEnumInstance``), health checks on the traffic port from the load balancer's subnets
+(aws.go, buildNLBHealthCheckConfiguration; aws_loadbalancer.go, updateInstanceSecurityGroupsForNLB with the subnet
+CIDRs). The Service keeps the default ``externalTrafficPolicy: Cluster``, under which kube-proxy masquerades the client's
+address ("Local" delivers "without masquerading the client source IP", Kubernetes 1.34 API, ServiceSpec): the pod sees
+a node's address, inside the VPC's range. The allowed CIDRs of a public endpoint are admitted as well, so that the
+policy still admits clients if the Service ever keeps their addresses (``Local``).
+
+Everything else inbound is denied. The kubelet's probes still reach the pod: the VPC CNI's policy agent always admits
+the node's own address (aws/aws-network-policy-agent#65). Egress is not restricted (``policyTypes: [Ingress]``): the
+pod downloads from the Hugging Face Hub and S3 and resolves names through CoreDNS.
+
+Enforced only where the vpc-cni add-on runs its network policy agent (``charts.serving_spec.VPC_CNI_CONFIGURATION``,
+set by the cluster stack); with the VPC CNI, pods take VPC addresses, so the VPC range also admits other pods.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+
+import cdk8s
+import cdk8s_plus_28 as kplus
+from constructs import Construct
+
+from charts.serving_spec import NETWORK_POLICY, VllmServingSpec, recommended_labels
+from deployment_config.model import Exposure
+
+
+def ingress_sources(spec: VllmServingSpec) -> tuple[str, ...]:
+    """The ranges admitted to the API port: the VPC's, and a public endpoint's allowed CIDRs."""
+    sources = [spec.vpc_cidr]
+    if spec.exposure is Exposure.PUBLIC:
+        sources += [cidr for cidr in spec.allowed_cidrs if cidr not in sources]
+    return tuple(sources)
+
+
+def add_vllm_network_policy(scope: Construct, *, spec: VllmServingSpec, namespace: str,
+                            deployment: kplus.Deployment) -> kplus.NetworkPolicy:
+    """Add a NetworkPolicy that selects ``deployment``'s pods (by the Deployment's own selector) and admits TCP on the
+    API port from :func:`ingress_sources` only."""
+    policy = kplus.NetworkPolicy(
+        scope, "network-policy",
+        metadata=cdk8s.ApiObjectMetadata(name=spec.name, namespace=namespace,
+                                         labels=recommended_labels(spec, NETWORK_POLICY)),
+        selector=deployment,
+        ingress=kplus.NetworkPolicyTraffic(default=kplus.NetworkPolicyTrafficDefault.DENY),
+    )
+    for index, cidr in enumerate(ingress_sources(spec)):
+        block = kplus.NetworkPolicyIpBlock.ipv6 if ipaddress.ip_network(cidr).version == 6 else kplus.NetworkPolicyIpBlock.ipv4
+        # The VPC CNI needs the Service's port to equal the container's (EKS user guide, network policy considerations):
+        # both are spec.port.
+        policy.add_ingress_rule(block(policy, f"source-{index}", cidr_ip=cidr), [kplus.NetworkPolicyPort.tcp(spec.port)])
+    return policy

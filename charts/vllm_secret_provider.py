@@ -1,0 +1,83 @@
+"""Secrets Manager secrets into the vLLM container: a SecretProviderClass, a CSI volume, and environment variables.
+
+The path, each step with its source:
+
+1. The Secrets Store CSI driver mounts a volume of driver ``secrets-store.csi.k8s.io`` whose ``secretProviderClass``
+   names the SecretProviderClass below; the AWS provider (ASCP, EKS add-on ``aws-secrets-store-csi-driver-provider``,
+   installed by the cluster stack) fetches each object with the pod's own IAM role through EKS Pod Identity
+   (``usePodIdentity: "true"``) and writes it as a file named after its ``objectAlias``
+   (aws/secrets-store-csi-driver-provider-aws@a74182c1 README.md, "SecretProviderClass options").
+2. The driver copies those files into the Kubernetes Secret of ``secretObjects`` (driver option ``syncSecret``). The
+   sync exists only while a pod mounts the volume: "The volume mount is required for the Sync With Kubernetes
+   Secrets", and the Secret is deleted with the last pod that mounts it (kubernetes-sigs/secrets-store-csi-driver
+   v1.6.0 docs/book/src/topics/sync-as-kubernetes-secret.md). So the vLLM container keeps the volume mounted although
+   it reads the values from its environment.
+3. The container's ``VLLM_API_KEY`` and ``HF_TOKEN`` come from that Secret by ``secretKeyRef`` (same docs,
+   set-as-env-var.md). An environment variable is read once: after a rotation the pod must restart (same docs,
+   secret-auto-rotation.md, "Using Kubernetes secret for environment variable").
+
+No secret value appears in a manifest: only secret names, aliases and keys. The synced Secret is stored in etcd, which
+the cluster encrypts with its own KMS key (stacks/cluster_stack.py).
+"""
+
+from __future__ import annotations
+
+import cdk8s
+import cdk8s_plus_28 as kplus
+import yaml
+from constructs import Construct
+
+from charts.serving_spec import PodSecrets
+
+#: The SecretProviderClass CRD's group and served version (kubernetes-sigs/secrets-store-csi-driver v1.6.0,
+#: charts/secrets-store-csi-driver/crds/secrets-store.csi.x-k8s.io_secretproviderclasses.yaml).
+SECRET_PROVIDER_CLASS_API_VERSION = "secrets-store.csi.x-k8s.io/v1"
+#: The CSI driver name the driver registers (same chart, templates/csidriver.yaml).
+SECRETS_STORE_CSI_DRIVER = "secrets-store.csi.k8s.io"
+
+
+def secret_provider_class_spec(secrets: PodSecrets) -> dict:
+    """The SecretProviderClass's ``spec``: one object per configured secret, synced into one Opaque Secret."""
+    objects = [{"objectName": secret, "objectType": "secretsmanager", "objectAlias": alias}
+               for _, secret, alias in secrets.deliveries]
+    return {
+        "provider": "aws",
+        "parameters": {
+            # ASCP parameters are strings (the CRD types them so); the provider parses "objects" as YAML.
+            "objects": yaml.safe_dump(objects, sort_keys=False),
+            # Without it the provider looks the region up from the node's label on every mount (ASCP README).
+            "region": secrets.region,
+            # Credentials from the pod's service account through EKS Pod Identity, not IRSA (the ASCP default).
+            "usePodIdentity": "true",
+        },
+        "secretObjects": [{
+            "secretName": secrets.name,
+            "type": "Opaque",
+            "labels": {"app.kubernetes.io/name": "vllm"},
+            "data": [{"objectName": alias, "key": alias} for _, _, alias in secrets.deliveries],
+        }],
+    }
+
+
+def add_secret_provider_class(scope: Construct, *, secrets: PodSecrets, namespace: str) -> cdk8s.ApiObject:
+    """Add the SecretProviderClass (a custom resource of the driver's CRD, installed by the add-on) to ``scope``."""
+    provider_class = cdk8s.ApiObject(
+        scope, "secret-provider-class", api_version=SECRET_PROVIDER_CLASS_API_VERSION, kind="SecretProviderClass",
+        metadata=cdk8s.ApiObjectMetadata(name=secrets.name, namespace=namespace,
+                                         labels={"app.kubernetes.io/name": "vllm"}),
+    )
+    # ApiObject takes apiVersion, kind and metadata only; a custom resource's body goes in as a patch.
+    provider_class.add_json_patch(cdk8s.JsonPatch.add("/spec", secret_provider_class_spec(secrets)))
+    return provider_class
+
+
+def mount_secrets(scope: Construct, *, deployment: kplus.Deployment, container: kplus.Container,
+                  secrets: PodSecrets) -> None:
+    """Mount the CSI volume on ``container`` (read-only) and set its environment variables from the synced Secret."""
+    volume = kplus.Volume.from_csi(scope, "secrets-store", SECRETS_STORE_CSI_DRIVER, name="secrets-store",
+                                   read_only=True, attributes={"secretProviderClass": secrets.name})
+    deployment.add_volume(volume)
+    container.mount(secrets.mount_path, volume, read_only=True)
+    synced = kplus.Secret.from_secret_name(scope, "synced-secrets", secrets.name)
+    for variable, _, key in secrets.deliveries:
+        container.env.add_variable(variable, kplus.EnvValue.from_secret_value(kplus.SecretValue(secret=synced, key=key)))

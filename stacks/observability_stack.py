@@ -1,0 +1,103 @@
+"""Metrics, dashboard and alarms of an EKS environment (issue 10). Deployed after the serving stack, destroyed before it.
+
+Decisions, each with its reason (sources in the modules named):
+
+**Where the metrics go.** Two sources, because no single one has both:
+
+- GPU health goes through the ``amazon-cloudwatch-observability`` add-on (cluster stack, with its log groups and Pod
+  Identity role): Container Insights with enhanced observability puts NVIDIA DCGM metrics into CloudWatch as
+  ``node_gpu_utilization``, ``node_gpu_memory_utilization``, ``node_gpu_temperature``, ``node_gpu_power_draw``, ...
+  per GPU, EFA counters (``node_efa_*``), node status, and ships every container's log with Fluent Bit
+  (cdk_constructs/serving_metrics.py, CONTAINER_INSIGHTS_GPU_METRICS). It has no XID field, and its Prometheus
+  scraping drops histograms, which all of vLLM's latencies are.
+- vLLM's serving metrics go through Amazon Managed Service for Prometheus: an agentless managed scraper
+  (``AWS::APS::Scraper``; the cluster's authentication mode API lets AMP create the scraper's access entry itself, so
+  no aws-auth or RBAC object is needed; its network interfaces carry the cluster security group, which admits them to
+  the nodes' pods) reads vLLM's ``/metrics`` (not behind the API key) and the node monitoring agent's metrics (XID
+  errors). A Lambda function puts quantiles and rates from AMP into CloudWatch every minute, where standard alarms,
+  with their missing-data rules, and the dashboard read them (cdk_constructs/serving_metrics.py says why not the
+  CloudWatch agent or PromQL alarms).
+
+**The load balancer's name is only known after deploy**, and CloudWatch metrics carry no tags: the publisher finds the
+load balancer by the tags the cloud provider writes (the same the destroy waiter uses) and counts its healthy targets
+with DescribeTargetHealth every minute. No load balancer counts as 0 healthy targets. A custom resource that reads the
+name at deploy time would go stale the day the Service is recreated; a SEARCH expression cannot be alarmed on.
+
+**The reservation's remaining time** is only known to EC2: the same function puts ``CapacityBlockHoursLeft`` from
+DescribeCapacityReservations' EndDate, and the dashboard's text widget names ``bin/llmops capacity-blocks show``.
+
+**Alarms** (cdk_constructs/serving_alarms.py): no healthy target, p90 time to first token, KV cache full, 5xx rate,
+NVIDIA XID errors, GPUs not reporting; all to one KMS-encrypted, TLS-only SNS topic with the configured e-mail
+subscriptions, on ALARM and on OK.
+
+**Node health**: the ``eks-node-monitoring-agent`` add-on (cluster stack) and node auto repair on the GPU node group
+(cdk_constructs/capacity_block_node_group.py says what a repair does inside a Capacity Block).
+
+**Logs**: vLLM's stdout and stderr reach ``/aws/containerinsights/CLUSTER/application`` through the add-on's Fluent Bit;
+the cluster stack creates that group (and the add-on's three others) with ``observability.log_retention_days`` before
+the add-on starts, so the retention applies and ``cdk destroy`` removes them.
+"""
+
+from __future__ import annotations
+
+import aws_cdk as cdk
+from aws_cdk import aws_aps as aps
+from aws_cdk import aws_ec2 as ec2
+from aws_cdk import aws_eks_v2 as eks
+from constructs import Construct
+
+from cdk_constructs.destroy_waiter import service_load_balancer_tags
+from cdk_constructs.serving_alarms import ServingAlarms
+from cdk_constructs.serving_dashboard import ServingDashboard
+from cdk_constructs.serving_metrics import ServingMetricsPublisher, scrape_configuration_blob
+from charts.serving_spec import VllmServingSpec
+from deployment_config.model import EnvironmentConfig
+
+
+class ObservabilityStack(cdk.Stack):
+    """AMP workspace and scraper, the serving metrics publisher, the dashboard and the alarms of one EKS environment."""
+
+    def __init__(self, scope: Construct, id: str, *, env_config: EnvironmentConfig, cluster: eks.ICluster,
+                 vpc: ec2.IVpc, spec: VllmServingSpec, **kwargs) -> None:
+        super().__init__(scope, id, **kwargs)
+        cluster_name = env_config.cluster_name
+        capacity = env_config.capacity
+
+        self.workspace = aps.CfnWorkspace(self, "Prometheus", alias=f"{cluster_name}-serving")
+        private = vpc.select_subnets(subnet_type=ec2.SubnetType.PRIVATE_WITH_EGRESS)
+        self.scraper = aps.CfnScraper(
+            self, "Scraper", alias=f"{cluster_name}-serving",
+            source=aps.CfnScraper.SourceProperty(eks_configuration=aps.CfnScraper.EksConfigurationProperty(
+                cluster_arn=cluster.cluster_arn,
+                # AMP wants the cluster's own subnets (two zones at least, five at most) and security group.
+                subnet_ids=private.subnet_ids[:5],
+                security_group_ids=[cluster.cluster_security_group_id])),
+            destination=aps.CfnScraper.DestinationProperty(amp_configuration=aps.CfnScraper.AmpConfigurationProperty(
+                workspace_arn=self.workspace.attr_arn)),
+            scrape_configuration=aps.CfnScraper.ScrapeConfigurationProperty(
+                configuration_blob=scrape_configuration_blob(namespace=spec.namespace, port=spec.port)),
+        )
+
+        self.publisher = ServingMetricsPublisher(
+            self, "ServingMetrics", cluster_name=cluster_name,
+            prometheus_endpoint=self.workspace.attr_prometheus_endpoint, workspace_arn=self.workspace.attr_arn,
+            load_balancer_tags=service_load_balancer_tags(cluster_name, spec.namespace, spec.name),
+            capacity_reservation_id=capacity.capacity_reservation_id)
+
+        self.alarms = ServingAlarms(
+            self, "Alarms", cluster_name=cluster_name, observability=env_config.observability,
+            gpus_per_node=env_config.gpu_instance_type.gpu_count, gpu_node_count=capacity.instance_count,
+            capacity_reservation_id=capacity.capacity_reservation_id)
+        self.dashboard = ServingDashboard(
+            self, "Dashboard", env_name=env_config.name, cluster_name=cluster_name, region=env_config.region,
+            served_name=env_config.model.served_name, capacity_reservation_id=capacity.capacity_reservation_id,
+            observability=env_config.observability, alarms=list(self.alarms.alarms.values()))
+
+        cdk.CfnOutput(self, "DashboardUrl", description="The environment's CloudWatch dashboard",
+                      value=(f"https://{env_config.region}.console.aws.amazon.com/cloudwatch/home?region="
+                             f"{env_config.region}#dashboards/dashboard/{cluster_name}-serving"))
+        cdk.CfnOutput(self, "AlarmTopicArn", value=self.alarms.topic.topic_arn,
+                      description="Subscribe more endpoints (chat, paging) to this topic")
+        cdk.CfnOutput(self, "ContainerLogsCommand", description="Follow vLLM's log in CloudWatch Logs",
+                      value=f"aws logs tail /aws/containerinsights/{cluster_name}/application --follow "
+                            f"--filter-pattern '\"{spec.namespace}\"' --region {env_config.region}")

@@ -1,0 +1,475 @@
+"""Metrics, dashboard, alarms, logs and node health of the EKS path (issue 10).
+
+The stack tests read the session's synthesis (``synthesized``) and one more synthesis, for the module, of the example
+with its own observability settings (e-mails, thresholds, retention). The publisher's handler runs against botocore
+Stubbers and a fake AMP answer: nothing calls AWS.
+"""
+
+from __future__ import annotations
+
+import base64
+import dataclasses
+import json
+import re
+from datetime import UTC, datetime
+
+import boto3
+import botocore.session
+import pytest
+import yaml
+from botocore.stub import ANY, Stubber
+
+from cdk_constructs.serving_metrics import (
+    CAPACITY_BLOCK_HOURS_LEFT,
+    HEALTHY_TARGETS,
+    NAMESPACE,
+    PROMETHEUS_SERIES,
+    PUBLISHED_METRICS,
+    VLLM_METRICS,
+)
+from cdk_constructs.serving_metrics_handler import handler
+from deployment_config.addons import CLOUDWATCH_OBSERVABILITY, NODE_MONITORING_AGENT
+from deployment_config.model import ObservabilityConfig
+
+# --- what vLLM 0.33.0 exports --------------------------------------------------------------------------------------
+
+#: Read from vllm-0.33.0 (vllm/v1/metrics/loggers.py, PrometheusStatLogger.__init__): the Prometheus name each metric is
+#: created with, its type and labels. prometheus_client exposes a Counter "x" as "x_total".
+VLLM_0_33_0 = {
+    "vllm:time_to_first_token_seconds": ("histogram", ("model_name", "engine")),
+    "vllm:inter_token_latency_seconds": ("histogram", ("model_name", "engine")),
+    "vllm:e2e_request_latency_seconds": ("histogram", ("model_name", "engine")),
+    "vllm:num_requests_running": ("gauge", ("model_name", "engine")),
+    "vllm:num_requests_waiting": ("gauge", ("model_name", "engine")),
+    "vllm:kv_cache_usage_perc": ("gauge", ("model_name", "engine")),
+    "vllm:prompt_tokens": ("counter", ("model_name", "engine")),
+    "vllm:generation_tokens": ("counter", ("model_name", "engine")),
+    "vllm:num_preemptions": ("counter", ("model_name", "engine")),
+    "vllm:request_success": ("counter", ("model_name", "engine", "finished_reason")),
+}
+
+
+def _exposed(name: str, kind: str) -> str:
+    return f"{name}_total" if kind == "counter" else name
+
+
+def test_the_project_lists_vllm_metrics_by_the_names_vllm_0_33_0_exposes():
+    expected = {_exposed(name, kind): (kind, labels) for name, (kind, labels) in VLLM_0_33_0.items()}
+    assert {name: (s.type, s.labels) for name, s in VLLM_METRICS.items()} == expected
+    # the cache metric of 0.33.0 is kv_cache_usage_perc; the older gpu_cache_usage_perc is gone
+    assert "vllm:gpu_cache_usage_perc" not in VLLM_METRICS
+
+
+def test_every_series_a_published_metric_reads_is_a_known_one():
+    for metric in PUBLISHED_METRICS.values():
+        for series in metric.series:
+            assert series in PROMETHEUS_SERIES, (metric.name, series)
+        # every vLLM name in the PromQL is a listed series (histograms are read through their _bucket series)
+        for name in re.findall(r"vllm:[a-z0-9_]+", metric.query):
+            base = name.removesuffix("_bucket")
+            assert base in VLLM_METRICS, (metric.name, name)
+            assert name == base or VLLM_METRICS[base].type == "histogram", name
+
+
+# --- the stack -----------------------------------------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def observability(synthesized) -> dict:
+    return synthesized.template("observability")
+
+
+def _of_type(template: dict, resource_type: str) -> dict[str, dict]:
+    return {k: v for k, v in template["Resources"].items() if v["Type"] == resource_type}
+
+
+def _only(resources: dict[str, dict]) -> dict:
+    assert len(resources) == 1, list(resources)
+    return next(iter(resources.values()))
+
+
+def _text(value) -> str:
+    """A Fn::Join of strings and tokens as one string, tokens as TOKEN."""
+    if isinstance(value, str):
+        return value
+    separator, parts = value["Fn::Join"]
+    return separator.join(p if isinstance(p, str) else "TOKEN" for p in parts)
+
+
+@pytest.fixture(scope="module")
+def schedule_event(observability) -> dict:
+    rule = _only(_of_type(observability, "AWS::Events::Rule"))["Properties"]
+    assert rule["ScheduleExpression"] == "rate(1 minute)"
+    (target,) = rule["Targets"]
+    return json.loads(_text(target["Input"]))
+
+
+def test_the_publisher_runs_every_minute_with_every_query(schedule_event, default_env):
+    assert schedule_event["namespace"] == NAMESPACE
+    assert schedule_event["clusterName"] == default_env.cluster_name
+    assert {q["name"]: q["query"] for q in schedule_event["queries"]} == {
+        m.name: m.query for m in PUBLISHED_METRICS.values()}
+    # the Service's load balancer is found by the cloud provider's tags, the block by its id
+    assert schedule_event["loadBalancerTags"] == {
+        "kubernetes.io/service-name": "llm-serving/vllm", f"kubernetes.io/cluster/{default_env.cluster_name}": "owned"}
+    assert schedule_event["capacityReservationId"] == default_env.capacity.capacity_reservation_id
+
+
+def test_the_publisher_may_read_amp_and_put_only_its_own_namespace(observability):
+    policy = _only(_of_type(observability, "AWS::IAM::Policy"))["Properties"]["PolicyDocument"]
+    statements = {json.dumps(s["Action"]): s for s in policy["Statement"]}
+    put = statements['"cloudwatch:PutMetricData"']
+    assert put["Condition"] == {"StringEquals": {"cloudwatch:namespace": NAMESPACE}}
+    assert statements['"aps:QueryMetrics"']["Resource"] == {"Fn::GetAtt": ["Prometheus", "Arn"]}
+
+
+@pytest.fixture(scope="module")
+def scrape_config(observability) -> dict:
+    scraper = _only(_of_type(observability, "AWS::APS::Scraper"))["Properties"]
+    return yaml.safe_load(base64.b64decode(scraper["ScrapeConfiguration"]["ConfigurationBlob"]))
+
+
+def test_the_scraper_reads_vllm_and_the_node_monitoring_agent_every_30_seconds(scrape_config):
+    assert scrape_config["global"]["scrape_interval"] == "30s"
+    jobs = {job["job_name"]: job for job in scrape_config["scrape_configs"]}
+    assert set(jobs) == {"vllm", "node-monitoring-agent"}
+    vllm = jobs["vllm"]
+    assert vllm["kubernetes_sd_configs"] == [{"role": "pod", "namespaces": {"names": ["llm-serving"]}}]
+    assert {"action": "keep", "source_labels": ["__meta_kubernetes_pod_container_port_number"], "regex": "8000"} in \
+        vllm["relabel_configs"]
+    assert vllm["metrics_path"] == "/metrics"
+    agent = jobs["node-monitoring-agent"]
+    assert agent["kubernetes_sd_configs"] == [{"role": "pod", "namespaces": {"names": ["kube-system"]}}]
+    assert any(r.get("replacement") == "$1:8003" and r["target_label"] == "__address__" for r in agent["relabel_configs"])
+
+
+def test_the_scraper_joins_the_cluster_network_and_writes_to_the_workspace(observability, synthesized):
+    scraper = _only(_of_type(observability, "AWS::APS::Scraper"))["Properties"]
+    eks_source = scraper["Source"]["EksConfiguration"]
+    assert len(eks_source["SubnetIds"]) == len(synthesized.env_config.availability_zones)  # one private subnet per zone
+    assert "ClusterSecurityGroupId" in json.dumps(eks_source["SecurityGroupIds"])
+    assert "Arn" in json.dumps(eks_source["ClusterArn"])
+    assert scraper["Destination"]["AmpConfiguration"]["WorkspaceArn"] == {"Fn::GetAtt": ["Prometheus", "Arn"]}
+
+
+@pytest.fixture(scope="module")
+def dashboard(observability) -> dict:
+    return json.loads(_text(_only(_of_type(observability, "AWS::CloudWatch::Dashboard"))["Properties"]["DashboardBody"])
+                      .replace('"TOKEN"', '"REGION"').replace("TOKEN", "REGION"))
+
+
+def _dashboard_metrics(dashboard: dict) -> list[list]:
+    return [m for w in dashboard["widgets"] if w["type"] == "metric" for m in w["properties"].get("metrics", [])]
+
+
+def test_the_dashboard_shows_every_serving_metric_gpu_health_and_the_capacity_block(dashboard, default_env):
+    metrics = _dashboard_metrics(dashboard)
+    serving = {m[1] for m in metrics if m[0] == NAMESPACE}
+    assert serving == set(PUBLISHED_METRICS) | {HEALTHY_TARGETS, CAPACITY_BLOCK_HOURS_LEFT}
+    expressions = " ".join(m[0]["expression"] for m in metrics if isinstance(m[0], dict))
+    for gpu_metric in ("node_gpu_utilization", "node_gpu_memory_utilization", "node_gpu_temperature",
+                       "node_gpu_power_draw"):
+        assert f'MetricName=\\"{gpu_metric}\\"' in expressions or f'MetricName="{gpu_metric}"' in expressions, gpu_metric
+    assert f"ClusterName = '{default_env.cluster_name}'" in expressions  # GPU samples (Metrics Insights)
+    text = " ".join(w["properties"]["markdown"] for w in dashboard["widgets"] if w["type"] == "text")
+    assert f"bin/llmops capacity-blocks show {default_env.capacity.capacity_reservation_id}" in text
+    assert f"/aws/containerinsights/{default_env.cluster_name}/application" in text
+    (alarm_widget,) = [w for w in dashboard["widgets"] if w["type"] == "alarm"]
+    assert len(alarm_widget["properties"]["alarms"]) == 6
+
+
+def test_the_dashboard_draws_the_configured_thresholds(dashboard, default_env):
+    lines = {w["properties"]["title"]: [a["value"] for a in w["properties"].get("annotations", {}).get("horizontal", [])]
+             for w in dashboard["widgets"] if w["type"] == "metric"}
+    watch = default_env.observability
+    assert lines["Time to first token (s)"] == [watch.time_to_first_token_p90_seconds]
+    assert lines["KV-cache usage (%)"] == [watch.kv_cache_usage_percent]
+    assert lines["5xx error rate (%)"] == [watch.error_rate_percent]
+
+
+# --- alarms --------------------------------------------------------------------------------------------------------
+
+def _alarms(template: dict) -> dict[str, dict]:
+    return {a["Properties"]["AlarmName"].split("-llm-", 1)[1]: a["Properties"]
+            for a in _of_type(template, "AWS::CloudWatch::Alarm").values()}
+
+
+#: id -> (metric name, statistic, comparison, evaluation periods, datapoints to alarm, missing data)
+EXPECTED_ALARMS = {
+    "EndpointNoHealthyTarget": ("HealthyTargets", "Minimum", "LessThanThreshold", 3, 3, "breaching"),
+    "TimeToFirstTokenP90High": ("TimeToFirstTokenP90Seconds", "Maximum", "GreaterThanThreshold", 5, 3, "notBreaching"),
+    "KvCacheUsageHigh": ("KvCacheUsagePercent", "Minimum", "GreaterThanOrEqualToThreshold", 5, 5, "notBreaching"),
+    "ErrorRateHigh": ("ErrorRatePercent", "Maximum", "GreaterThanOrEqualToThreshold", 5, 3, "notBreaching"),
+    "GpuXidErrors": ("GpuXidErrors", "Maximum", "GreaterThanOrEqualToThreshold", 1, 1, "notBreaching"),
+}
+
+
+def _thresholds(watch: ObservabilityConfig) -> dict[str, float]:
+    return {"EndpointNoHealthyTarget": 1, "TimeToFirstTokenP90High": watch.time_to_first_token_p90_seconds,
+            "KvCacheUsageHigh": watch.kv_cache_usage_percent, "ErrorRateHigh": watch.error_rate_percent,
+            "GpuXidErrors": 1}
+
+
+@pytest.mark.parametrize("alarm_id", sorted(EXPECTED_ALARMS))
+def test_each_serving_alarm_watches_its_metric_with_the_configured_threshold(observability, default_env, alarm_id):
+    alarm = _alarms(observability)[alarm_id]
+    metric, statistic, comparison, periods, datapoints, missing = EXPECTED_ALARMS[alarm_id]
+    assert (alarm["Namespace"], alarm["MetricName"], alarm["Statistic"], alarm["Period"]) == (NAMESPACE, metric,
+                                                                                              statistic, 60)
+    assert alarm["Dimensions"] == [{"Name": "ClusterName", "Value": default_env.cluster_name}]
+    assert alarm["Threshold"] == _thresholds(default_env.observability)[alarm_id]
+    assert (alarm["ComparisonOperator"], alarm["EvaluationPeriods"], alarm["DatapointsToAlarm"],
+            alarm["TreatMissingData"]) == (comparison, periods, datapoints, missing)
+
+
+def test_a_missing_gpu_node_alarms_and_missing_data_counts_as_missing_gpus(observability, default_env):
+    alarm = _alarms(observability)["GpuNodeMissing"]
+    (query,) = alarm["Metrics"]
+    assert query["Expression"].startswith("SELECT COUNT(node_gpu_utilization) FROM SCHEMA(\"ContainerInsights\"")
+    assert query["Period"] == 300
+    gpus = default_env.gpu_instance_type.gpu_count * default_env.capacity.instance_count
+    assert 0 < alarm["Threshold"] < gpus * 5  # fewer samples than the GPUs send in 5 minutes
+    assert (alarm["ComparisonOperator"], alarm["TreatMissingData"]) == ("LessThanThreshold", "breaching")
+
+
+def test_every_alarm_notifies_the_encrypted_tls_only_topic_on_alarm_and_on_ok(observability):
+    topic_id, topic = next(iter(_of_type(observability, "AWS::SNS::Topic").items()))
+    assert "KmsMasterKeyId" in topic["Properties"]
+    for name, alarm in _alarms(observability).items():
+        assert alarm["AlarmActions"] == [{"Ref": topic_id}] == alarm["OKActions"], name
+    policy = _only(_of_type(observability, "AWS::SNS::TopicPolicy"))["Properties"]["PolicyDocument"]
+    assert any(s["Effect"] == "Deny" and s["Condition"] == {"Bool": {"aws:SecureTransport": "false"}}
+               for s in policy["Statement"])
+    key = _only(_of_type(observability, "AWS::KMS::Key"))["Properties"]
+    assert key["EnableKeyRotation"] is True
+    assert any(s.get("Principal") == {"Service": "cloudwatch.amazonaws.com"} for s in key["KeyPolicy"]["Statement"])
+    # the example lists no e-mail address
+    assert not _of_type(observability, "AWS::SNS::Subscription")
+
+
+# --- a variant with its own observability settings --------------------------------------------------------------------
+
+VARIANT = ObservabilityConfig(alarm_emails=("oncall@example.com", "ml-platform@example.com"), log_retention_days=90,
+                              time_to_first_token_p90_seconds=2.5, kv_cache_usage_percent=90, error_rate_percent=2)
+
+
+@pytest.fixture(scope="module")
+def variant(default_env, tmp_path_factory) -> dict[str, dict]:
+    """config/example.yaml with VARIANT as its observability section, synthesized under cdk-nag (once per module)."""
+    from app import synthesize
+
+    env = dataclasses.replace(default_env, observability=VARIANT)
+    result = synthesize([env], outdir=str(tmp_path_factory.mktemp("observability-variant")))
+    manifest = json.loads((result.directory / "manifest.json").read_text())
+    report = json.loads((result.directory / "validation-report.json").read_text())
+    assert {p["pluginName"]: p for p in report["pluginReports"]}["AwsSolutions"]["violations"] == []
+    return {name: json.loads((result.directory / a["properties"]["templateFile"]).read_text())
+            for name, a in manifest["artifacts"].items() if a["type"] == "aws:cloudformation:stack"}
+
+
+def test_each_alarm_email_is_subscribed_to_the_topic(variant):
+    subscriptions = _of_type(variant["example-observability"], "AWS::SNS::Subscription").values()
+    assert sorted(s["Properties"]["Endpoint"] for s in subscriptions) == sorted(VARIANT.alarm_emails)
+    assert {s["Properties"]["Protocol"] for s in subscriptions} == {"email"}
+
+
+def test_the_alarm_thresholds_follow_the_configuration(variant):
+    alarms = _alarms(variant["example-observability"])
+    for alarm_id, threshold in _thresholds(VARIANT).items():
+        assert alarms[alarm_id]["Threshold"] == threshold, alarm_id
+
+
+def test_the_log_retention_follows_the_configuration(variant):
+    groups = _of_type(variant["example-cluster"], "AWS::Logs::LogGroup").values()
+    assert {g["Properties"]["RetentionInDays"] for g in groups} == {90}
+
+
+# --- the cluster: add-ons, their role, the log groups ------------------------------------------------------------------
+
+def test_the_add_on_log_groups_exist_before_the_add_on_with_the_retention_and_go_on_destroy(synthesized, default_env):
+    cluster = synthesized.template("cluster")
+    groups = _of_type(cluster, "AWS::Logs::LogGroup")
+    names = {g["Properties"]["LogGroupName"]: key for key, g in groups.items()}
+    prefix = f"/aws/containerinsights/{default_env.cluster_name}"
+    assert set(names) == {f"{prefix}/{kind}" for kind in ("application", "dataplane", "host", "performance")}
+    for group in groups.values():
+        assert group["Properties"]["RetentionInDays"] == default_env.observability.log_retention_days == 30
+        assert group["DeletionPolicy"] == "Delete"
+    (addon,) = [a for a in _of_type(cluster, "AWS::EKS::Addon").values()
+                if a["Properties"]["AddonName"] == CLOUDWATCH_OBSERVABILITY.name]
+    assert set(names.values()) <= set(addon["DependsOn"])
+
+
+def _addons(template: dict) -> dict[str, dict]:
+    return {a["Properties"]["AddonName"]: a for a in _of_type(template, "AWS::EKS::Addon").values()}
+
+
+def test_the_observability_add_ons_are_pinned_and_installed_after_the_system_nodes(synthesized):
+    cluster = synthesized.template("cluster")
+    addons = _addons(cluster)
+    (system_nodes,) = [k for k, v in _of_type(cluster, "AWS::EKS::Nodegroup").items()]
+    for pin in (CLOUDWATCH_OBSERVABILITY, NODE_MONITORING_AGENT):
+        addon = addons[pin.name]
+        assert addon["Properties"]["AddonVersion"] == pin.version
+        assert system_nodes in addon["DependsOn"], pin.name
+
+
+def test_the_cloudwatch_agent_gets_its_role_through_pod_identity(synthesized):
+    cluster = synthesized.template("cluster")
+    addon = _addons(cluster)[CLOUDWATCH_OBSERVABILITY.name]["Properties"]
+    (association,) = addon["PodIdentityAssociations"]
+    assert association["ServiceAccount"] == "cloudwatch-agent"
+    role = cluster["Resources"][association["RoleArn"]["Fn::GetAtt"][0]]["Properties"]
+    (statement,) = role["AssumeRolePolicyDocument"]["Statement"]
+    assert statement["Principal"] == {"Service": "pods.eks.amazonaws.com"}
+    assert set(statement["Action"]) == {"sts:AssumeRole", "sts:TagSession"}
+    assert "CloudWatchAgentServerPolicy" in json.dumps(role["ManagedPolicyArns"])
+    config = json.loads(addon["ConfigurationValues"])
+    assert config["agent"]["config"]["logs"]["metrics_collected"]["kubernetes"] == {
+        "enhanced_container_insights": True, "accelerated_compute_metrics": True}
+
+
+def test_the_node_monitoring_agent_runs_its_dcgm_host_engine_on_the_tainted_gpu_nodes(synthesized):
+    addon = _addons(synthesized.template("cluster"))[NODE_MONITORING_AGENT.name]["Properties"]
+    config = json.loads(addon["ConfigurationValues"])
+    assert config == {"dcgmAgent": {"tolerations": [
+        {"key": "nvidia.com/gpu", "operator": "Equal", "value": "present", "effect": "NoSchedule"}]}}
+
+
+def test_the_hyperpod_path_installs_no_eks_observability_add_on(synthesized_hyperpod):
+    addons = _addons(synthesized_hyperpod.template("cluster"))
+    assert CLOUDWATCH_OBSERVABILITY.name not in addons and NODE_MONITORING_AGENT.name not in addons
+
+
+def test_the_gpu_node_group_repairs_its_nodes(synthesized):
+    nodegroup = _only(synthesized.resources("gpu-nodes", "AWS::EKS::Nodegroup"))["Properties"]
+    assert nodegroup["NodeRepairConfig"] == {"Enabled": True}
+
+
+def test_the_observability_stack_deploys_after_serving_and_goes_first_on_destroy(synthesized, default_env):
+    deps = set(synthesized.manifest["artifacts"][default_env.stack_name("observability")].get("dependencies", []))
+    assert default_env.stack_name("serving") in deps
+
+
+# --- the publisher's handler -----------------------------------------------------------------------------------------
+
+REGION = "us-west-2"
+NOW = 1_800_000_000.0
+TAGS = {"kubernetes.io/service-name": "llm-serving/vllm", "kubernetes.io/cluster/example-llm": "owned"}
+_BOTOCORE = botocore.session.get_session()
+
+
+def _event(queries: list[dict]) -> dict:
+    return {"namespace": NAMESPACE, "clusterName": "example-llm",
+            "prometheusEndpoint": "https://aps-workspaces.us-west-2.amazonaws.com/workspaces/ws-1/",
+            "queries": queries, "loadBalancerTags": TAGS, "capacityReservationId": "cr-0123456789abcdef0",
+            "healthyTargetsMetric": HEALTHY_TARGETS, "capacityBlockHoursLeftMetric": CAPACITY_BLOCK_HOURS_LEFT}
+
+
+def _vector(*values: str) -> dict:
+    return {"status": "success", "data": {"resultType": "vector",
+                                          "result": [{"metric": {}, "value": [NOW, v]} for v in values]}}
+
+
+@pytest.mark.parametrize("answer, value", [
+    (_vector("1.25"), 1.25), (_vector(), None), (_vector("NaN"), None), (_vector("+Inf"), None),
+    ({"status": "success", "data": {"resultType": "scalar", "result": [NOW, "3"]}}, 3.0)])
+def test_an_instant_query_answer_gives_its_value_or_none(answer, value):
+    assert handler.instant_value(answer) == value
+
+
+def test_a_failed_query_answer_is_an_error():
+    with pytest.raises(ValueError, match="bad_data"):
+        handler.instant_value({"status": "error", "errorType": "bad_data", "error": "parse error"})
+
+
+@pytest.fixture
+def clients():
+    stubbers = {}
+    for service in ("cloudwatch", "elbv2", "ec2"):
+        client = boto3.session.Session(botocore_session=_BOTOCORE).client(
+            service, region_name=REGION, aws_access_key_id="testing", aws_secret_access_key="testing")
+        stubbers[service] = Stubber(client)
+        stubbers[service].activate()
+    yield stubbers
+    for stubber in stubbers.values():
+        stubber.assert_no_pending_responses()
+
+
+def _arn(name: str) -> str:
+    return f"arn:aws:elasticloadbalancing:{REGION}:123456789012:loadbalancer/net/{name}/0123456789abcdef"
+
+
+def _stub_load_balancers(elbv2: Stubber, tagged: bool) -> None:
+    elbv2.add_response("describe_load_balancers", {"LoadBalancers": [
+        {"LoadBalancerArn": _arn("other"), "Type": "network"}, {"LoadBalancerArn": _arn("a1b2c3"), "Type": "network"}]})
+    # "other" carries the service tag of another cluster's Service; an untagged description has no Tags at all
+    service = {"ResourceArn": _arn("a1b2c3")}
+    if tagged:
+        service["Tags"] = [{"Key": k, "Value": v} for k, v in TAGS.items()]
+    elbv2.add_response("describe_tags", {"TagDescriptions": [
+        {"ResourceArn": _arn("other"), "Tags": [{"Key": "kubernetes.io/service-name", "Value": "llm-serving/vllm"},
+                                                {"Key": "kubernetes.io/cluster/other-llm", "Value": "owned"}]},
+        service]}, {"ResourceArns": [_arn("other"), _arn("a1b2c3")]})
+
+
+def _stub_reservation(ec2: Stubber, end: datetime, state: str = "active") -> None:
+    ec2.add_response("describe_capacity_reservations", {"CapacityReservations": [
+        {"CapacityReservationId": "cr-0123456789abcdef0", "State": state, "EndDate": end}]},
+        {"CapacityReservationIds": ["cr-0123456789abcdef0"]})
+
+
+def test_one_run_puts_the_queried_values_the_healthy_targets_and_the_hours_left(clients):
+    # given AMP answers for three queries: a value, no series with a fallback, no series without one, and a failure
+    queries = [{"name": "TimeToFirstTokenP90Seconds", "unit": "Seconds", "query": "q1", "whenEmpty": None},
+               {"name": "VllmTargetsUp", "unit": "Count", "query": "q2", "whenEmpty": 0.0},
+               {"name": "ErrorRatePercent", "unit": "Percent", "query": "q3", "whenEmpty": None},
+               {"name": "RequestsRunning", "unit": "Count", "query": "q4", "whenEmpty": None}]
+    answers = {"q1": _vector("4.5"), "q2": _vector(), "q3": _vector()}
+    asked = []
+
+    def query(url, params):
+        asked.append((url, params["query"], params["time"]))
+        if params["query"] == "q4":
+            raise OSError("connection reset")
+        return answers[params["query"]]
+
+    # and the Service's load balancer with two healthy targets of three, and a block ending in 36 hours
+    elbv2, ec2, cloudwatch = clients["elbv2"], clients["ec2"], clients["cloudwatch"]
+    _stub_load_balancers(elbv2, tagged=True)
+    elbv2.add_response("describe_target_groups", {"TargetGroups": [{"TargetGroupArn": "arn:tg"}]},
+                       {"LoadBalancerArn": _arn("a1b2c3")})
+    elbv2.add_response("describe_target_health", {"TargetHealthDescriptions": [
+        {"Target": {"Id": f"i-{n}"}, "TargetHealth": {"State": s}} for n, s in
+        enumerate(("healthy", "unhealthy", "healthy"))]}, {"TargetGroupArn": "arn:tg"})
+    _stub_reservation(ec2, datetime.fromtimestamp(NOW + 36 * 3600, UTC))
+    expected = [("TimeToFirstTokenP90Seconds", "Seconds", 4.5), ("VllmTargetsUp", "Count", 0.0),
+                (HEALTHY_TARGETS, "Count", 2.0), (CAPACITY_BLOCK_HOURS_LEFT, "None", 36.0)]
+    cloudwatch.add_response("put_metric_data", {}, {"Namespace": NAMESPACE, "MetricData": [
+        {"MetricName": name, "Unit": unit, "Value": value,
+         "Dimensions": [{"Name": "ClusterName", "Value": "example-llm"}], "Timestamp": ANY}
+        for name, unit, value in expected]})
+
+    # when the publisher runs
+    put = handler.publish(_event(queries), now=NOW, query=query, cloudwatch=cloudwatch.client, elbv2=elbv2.client,
+                          ec2=ec2.client)
+
+    # then every query went to the workspace's query API at the run's time, and the failed and empty ones put nothing
+    assert {url for url, _, _ in asked} == {"https://aps-workspaces.us-west-2.amazonaws.com/workspaces/ws-1/api/v1/query"}
+    assert {t for _, _, t in asked} == {f"{NOW:.3f}"}
+    assert [(d["MetricName"], d["Value"]) for d in put] == [(n, v) for n, _, v in expected]
+
+
+def test_no_load_balancer_with_the_service_tags_counts_as_no_healthy_target(clients):
+    elbv2, ec2, cloudwatch = clients["elbv2"], clients["ec2"], clients["cloudwatch"]
+    _stub_load_balancers(elbv2, tagged=False)
+    _stub_reservation(ec2, datetime.fromtimestamp(NOW - 3600, UTC), state="expired")
+    cloudwatch.add_response("put_metric_data", {}, {"Namespace": NAMESPACE, "MetricData": ANY})
+    put = handler.publish(_event([]), now=NOW, query=None, cloudwatch=cloudwatch.client, elbv2=elbv2.client,
+                          ec2=ec2.client)
+    assert [(d["MetricName"], d["Value"]) for d in put] == [(HEALTHY_TARGETS, 0.0), (CAPACITY_BLOCK_HOURS_LEFT, 0.0)]
+
+
+def test_the_query_api_is_under_the_workspace_endpoint_with_or_without_its_slash():
+    for endpoint in ("https://aps-workspaces.us-west-2.amazonaws.com/workspaces/ws-1/",
+                     "https://aps-workspaces.us-west-2.amazonaws.com/workspaces/ws-1"):
+        assert handler.query_url(endpoint) == "https://aps-workspaces.us-west-2.amazonaws.com/workspaces/ws-1/api/v1/query"

@@ -127,15 +127,6 @@ def _warn_mutable_image(env_config: EnvironmentConfig) -> None:
               "pin it by digest (repo:tag@sha256:...; `docker buildx imagetools inspect` shows it)", file=sys.stderr)
 
 
-def _warn_unauthenticated_hyperpod(env_config: EnvironmentConfig) -> None:
-    """The API key is delivered on the EKS path only so far: say so instead of letting the default promise it."""
-    from deployment_config.model import Platform
-
-    if env_config.platform is Platform.HYPERPOD and env_config.endpoint.api_key_required:
-        print(f"note: {env_config.source}: the HyperPod endpoint does not require an API key yet (the key is delivered "
-              "on the EKS path only); keep endpoint.exposure internal", file=sys.stderr)
-
-
 def _warn_placeholders(source: str, fields: tuple[str, ...]) -> None:
     if fields:
         print(f"note: {source} holds the example's placeholder values in {', '.join(fields)}: it synthesizes, but "
@@ -177,7 +168,6 @@ def main(environ: Mapping[str, str] = os.environ) -> int:
     for env_config in env_configs:
         _warn_placeholders(env_config.source, env_config.placeholders)
         _warn_mutable_image(env_config)
-        _warn_unauthenticated_hyperpod(env_config)
 
     for path in synthesize(env_configs).manifest_files:
         print(f"Kubernetes manifests for review and kubectl apply: {path}", file=sys.stderr)

@@ -1,8 +1,9 @@
 """The AWS side of the vLLM pod's secrets: the generated API key, its KMS key, and read access for the pod's role.
 
-Kept in the serving stack, with the endpoint it protects. ``cdk destroy`` deletes the serving stack first; inside it the
-manifest (and with it the pod reading the key) goes before the secret, because the manifest depends on it, and nothing
-in the GPU node, cluster or network stacks refers to the secret, so their destroy is unchanged.
+Kept in the stack of the endpoint it protects: the serving stack on the EKS path, the endpoint stack on the HyperPod
+path (stacks/inference_endpoint_stack.py). ``cdk destroy`` deletes that stack first; inside it the manifest (and with it
+the pod reading the key) goes before the secret, because the manifest depends on it, and nothing in the node, cluster or
+network stacks refers to the secret, so their destroy is unchanged.
 
 On delete of an ``AWS::SecretsManager::Secret``, CloudFormation deletes the secret without a recovery window
 (ForceDeleteWithoutRecovery); the resource has no property for a window: aws-cloudformation/cloudformation-coverage-roadmap

@@ -3,10 +3,31 @@
 The announced manifest for Kimi-K3, with the defaults that are wrong for a 1.4 TB model corrected: a deploy
 timeout that outlasts the download, probes and the load balancer health check on vLLM's /health, and metrics
 scraped from vLLM's own port.
+
+The API key and the Hugging Face token come from Secrets Manager as on the EKS path (charts/vllm_secret_provider.py),
+through the fields the operator's v1 CRD has for it (operator 3.2, Helm chart 2.2.2: aws/sagemaker-hyperpod-cli@011ca927
+helm_chart/HyperPodHelmChart/charts/inference-operator/config/crd/inference.sagemaker.aws.amazon.com_inferenceendpointconfigs.yaml):
+
+- ``spec.kubernetes.serviceAccountName``: "Name of the Kubernetes ServiceAccount to use for the inference pod"; the
+  chart's own account, which EKS Pod Identity gives the role that may read the secrets (stacks/inference_endpoint_stack.py).
+- ``spec.kubernetes.volumes``: "Additional volumes to add to the pod spec. These volumes can be referenced by init
+  containers via volumeMounts": the Secrets Store CSI volume. ``worker`` has no ``volumeMounts`` (its fields are args,
+  command, environmentVariables, image, modelInvocationPort, modelVolumeMount, probes, requestLimits, resources,
+  workingDir), so an init container of ``spec.kubernetes.initContainers`` mounts the volume, which keeps the synced
+  Secret for the pod's life (see charts/vllm_secret_provider.py).
+- ``worker.environmentVariables[].valueFrom.secretKeyRef``: ``VLLM_API_KEY`` from the synced Secret.
+- ``modelSourceConfig.huggingFaceModel.tokenSecretRef``: "Reference to a Kubernetes Secret containing the HuggingFace API
+  token. The token is injected as the HF_TOKEN environment variable into the InitContainer only" - the operator's own
+  download of the weights, the only part that talks to the Hub (the worker loads them from its mount). With S3 weights
+  there is no such field, and the token reaches the worker as ``HF_TOKEN``, as on the EKS path.
+- The worker's container has no ``securityContext`` in the CRD (nor has ``spec.kubernetes`` a pod security context):
+  the operator decides it. The init container this chart adds runs with every capability dropped, no privilege
+  escalation, the runtime's default seccomp profile and a read-only root filesystem.
 """
 
 from __future__ import annotations
 
+import json
 import math
 import re
 from collections.abc import Mapping
@@ -16,6 +37,14 @@ from types import MappingProxyType
 import cdk8s
 from constructs import Construct
 
+from charts.serving_spec import PodSecrets
+from charts.vllm_secret_provider import (
+    SECRETS_VOLUME,
+    add_secret_provider_class,
+    secret_env,
+    secret_key_ref,
+    secrets_volume,
+)
 from deployment_config.model import EnvironmentConfig, WeightSource
 from deployment_config.model_location import HYPERPOD_MODEL_MOUNT, model_path
 from deployment_config.sizing import startup_budget
@@ -26,6 +55,22 @@ VLLM_PORT = 8000
 #: Time the operator allows after the startup budget, for scheduling, image pull and load balancer set-up.
 DEPLOY_MARGIN_SECONDS = 30 * 60
 STARTUP_PERIOD_SECONDS = 10
+#: Name of the init container that mounts the secrets volume (and so keeps the synced Secret) and checks the files.
+SECRETS_INIT_CONTAINER = "secrets-check"
+#: Fails the init container, with the file's name, when a secret file is missing or empty. python3 is the interpreter the
+#: vLLM image runs vLLM with (vllm-project/vllm docker/Dockerfile, stage vllm-base: /usr/bin/python3 through
+#: update-alternatives): no other image to pull, and the check runs from the image the worker runs anyway.
+SECRETS_CHECK = ("import os, sys; missing = [p for p in sys.argv[1:] if not os.path.isfile(p) or os.path.getsize(p) == 0]; "
+                 "sys.exit('secret files missing or empty: ' + ', '.join(missing) if missing else 0)")
+#: The hardening the EKS path's containers get (charts/vllm_deployment.py), plus a read-only root filesystem: the check
+#: writes nothing. Fields of the CRD's initContainers[].securityContext (the Kubernetes SecurityContext).
+SECRETS_INIT_SECURITY_CONTEXT = MappingProxyType({
+    "allowPrivilegeEscalation": False,
+    "privileged": False,
+    "readOnlyRootFilesystem": True,
+    "capabilities": {"drop": ["ALL"]},
+    "seccompProfile": {"type": "RuntimeDefault"},
+})
 
 
 @dataclass(frozen=True)
@@ -44,6 +89,9 @@ class InferenceEndpointSpec:
     :param s3_bucket, s3_prefix: the weights' S3 location, when they come from S3.
     :param region: the region of the S3 bucket.
     :param startup_budget_seconds: how long the worker may take to answer /health for the first time.
+    :param secrets: the secrets the pod reads from Secrets Manager; None when there are none (then the pod runs as the
+        namespace's default service account, with no role).
+    :param service_account: the inference pod's service account, when there are secrets.
     """
 
     name: str
@@ -60,10 +108,17 @@ class InferenceEndpointSpec:
     region: str
     startup_budget_seconds: int
     port: int = VLLM_PORT
+    secrets: PodSecrets | None = None
+    service_account: str | None = None
 
     @property
     def max_deploy_seconds(self) -> int:
         return self.startup_budget_seconds + DEPLOY_MARGIN_SECONDS
+
+    @property
+    def hugging_face_token_to_download(self) -> bool:
+        """The token goes to the operator's download (tokenSecretRef), not to the worker: the weights come from the Hub."""
+        return bool(self.secrets and self.secrets.hugging_face_token_secret and self.hugging_face_id)
 
 
 def kubernetes_name(served_name: str) -> str:
@@ -83,12 +138,19 @@ def inference_endpoint_spec_for(env: EnvironmentConfig) -> InferenceEndpointSpec
             *model.serving_args)
     budget = startup_budget(model.weight_size_gb)
     environment = {**model.environment, **budget.vllm_environment}
+    name = kubernetes_name(model.served_name)
+    # The same secrets as the EKS path (charts/serving_spec.py), under this endpoint's names in its namespace.
+    secrets = PodSecrets(region=env.region,
+                         api_key_secret=env.api_key_secret_name if env.endpoint.api_key_required else None,
+                         hugging_face_token_secret=model.hugging_face_token_secret, name=f"{name}-secrets")
     return InferenceEndpointSpec(
-        name=kubernetes_name(model.served_name), namespace="default", model_name=model.served_name,
+        name=name, namespace="default", model_name=model.served_name,
         instance_type=env.hyperpod.instance_type, image=model.image, args=args,
         environment=MappingProxyType(environment), gpus=model.tensor_parallel_size,
         hugging_face_id=None if from_s3 else model.hugging_face_id, s3_bucket=bucket, s3_prefix=prefix,
         region=env.region, startup_budget_seconds=budget.probe_seconds,
+        secrets=secrets if secrets.deliveries else None,
+        service_account=f"{name}-inference" if secrets.deliveries else None,
     )
 
 
@@ -97,15 +159,39 @@ def _probe(period: int, failures: int, timeout: int) -> dict:
             "timeoutSeconds": timeout}
 
 
+def _secrets_init_container(spec: InferenceEndpointSpec) -> dict:
+    """The init container that mounts the secrets volume (the worker cannot) and fails when a secret file is empty."""
+    secrets = spec.secrets
+    files = [f"{secrets.mount_path}/{key}" for _, _, key in secrets.deliveries]
+    return {
+        "name": SECRETS_INIT_CONTAINER,
+        "image": spec.image,
+        # The worker's image, on the node once for both; never pulled again for a restart.
+        "imagePullPolicy": "IfNotPresent",
+        "command": ["python3", "-c", SECRETS_CHECK, *files],
+        "volumeMounts": [{"name": SECRETS_VOLUME, "mountPath": secrets.mount_path, "readOnly": True}],
+        "securityContext": json.loads(json.dumps(dict(SECRETS_INIT_SECURITY_CONTEXT))),
+        "resources": {"requests": {"cpu": "100m", "memory": "64Mi"}, "limits": {"memory": "256Mi"}},
+    }
+
+
 def endpoint_manifest(spec: InferenceEndpointSpec) -> dict:
     """The InferenceEndpointConfig as a plain dictionary."""
+    secrets = spec.secrets
     if spec.hugging_face_id:
         source = {"modelSourceType": "huggingface", "huggingFaceModel": {"modelId": spec.hugging_face_id}}
+        if spec.hugging_face_token_to_download:
+            source["huggingFaceModel"]["tokenSecretRef"] = secret_key_ref(secrets, "hf-token")
     else:
         source = {"modelSourceType": "s3", "s3Storage": {"bucketName": spec.s3_bucket, "region": spec.region},
                   "modelLocation": spec.s3_prefix or ""}
     gpus = {"nvidia.com/gpu": spec.gpus}
-    return {
+    environment = [{"name": k, "value": v} for k, v in spec.environment.items()]
+    if secrets:
+        # VLLM_API_KEY (vLLM reads it when --api-key is not given: vLLM 0.33.0 vllm/envs.py), and HF_TOKEN unless the
+        # operator's download takes it.
+        environment += secret_env(secrets, ("VLLM_API_KEY",) if spec.hugging_face_token_to_download else None)
+    manifest = {
         "apiVersion": API_VERSION,
         "kind": KIND,
         "metadata": {"name": spec.name, "namespace": spec.namespace},
@@ -120,7 +206,7 @@ def endpoint_manifest(spec: InferenceEndpointSpec) -> dict:
             "worker": {
                 "image": spec.image,
                 "args": list(spec.args),
-                "environmentVariables": [{"name": k, "value": v} for k, v in spec.environment.items()],
+                "environmentVariables": environment,
                 "modelInvocationPort": {"containerPort": spec.port, "name": "http"},
                 "modelVolumeMount": {"name": "model-weights", "mountPath": HYPERPOD_MODEL_MOUNT},
                 "resources": {"requests": dict(gpus), "limits": dict(gpus)},
@@ -136,6 +222,13 @@ def endpoint_manifest(spec: InferenceEndpointSpec) -> dict:
             "metrics": {"enabled": True, "modelMetrics": {"port": spec.port, "path": "/metrics"}},
         },
     }
+    if secrets:
+        manifest["spec"]["kubernetes"] = {
+            "serviceAccountName": spec.service_account,
+            "volumes": [secrets_volume(secrets)],
+            "initContainers": [_secrets_init_container(spec)],
+        }
+    return manifest
 
 
 class InferenceEndpointChart(cdk8s.Chart):
@@ -145,9 +238,22 @@ class InferenceEndpointChart(cdk8s.Chart):
     def __init__(self, scope: Construct, id: str, *, spec: InferenceEndpointSpec) -> None:
         super().__init__(scope, id, disable_resource_name_hashes=True)
         manifest = endpoint_manifest(spec)
+        self.service_account = self.secret_provider = None
+        if spec.secrets:
+            # The pod's own account (bound to its role by EKS Pod Identity) and the SecretProviderClass its CSI volume
+            # names: applied before the endpoint, deleted after it. The account keeps Kubernetes' default token
+            # mounting: the operator adds containers of its own to the pod, and the account has no RBAC binding, like
+            # the namespace's default account it replaces.
+            self.service_account = cdk8s.ApiObject(
+                self, "service-account", api_version="v1", kind="ServiceAccount",
+                metadata=cdk8s.ApiObjectMetadata(name=spec.service_account, namespace=spec.namespace,
+                                                 labels={"app.kubernetes.io/name": "vllm"}))
+            self.secret_provider = add_secret_provider_class(self, secrets=spec.secrets, namespace=spec.namespace)
         self.endpoint = cdk8s.ApiObject(self, "endpoint", api_version=API_VERSION, kind=KIND,
                                         metadata=cdk8s.ApiObjectMetadata(**manifest["metadata"]))
         self.endpoint.add_json_patch(cdk8s.JsonPatch.add("/spec", manifest["spec"]))
+        if spec.secrets:
+            self.endpoint.node.add_dependency(self.service_account, self.secret_provider)
 
 
 def synthesize_inference_endpoint(spec: InferenceEndpointSpec) -> list[dict]:

@@ -18,6 +18,16 @@ The path, each step with its source:
 
 No secret value appears in a manifest: only secret names, aliases and keys. The synced Secret is stored in etcd, which
 the cluster encrypts with its own KMS key (stacks/cluster_stack.py).
+
+The same objects serve the HyperPod path, whose pod the Inference Operator writes from an InferenceEndpointConfig
+(charts/inference_endpoint_chart.py): :func:`secrets_volume`, :func:`secret_key_ref` and :func:`secret_env` give the
+volume and references as plain Kubernetes JSON for it. There the worker container cannot mount a volume (the CRD has no
+``worker.volumeMounts``); an init container mounts it instead. That keeps the sync for the pod's whole life: the kubelet
+mounts every volume that any container of the pod, init containers included, mounts, and unmounts it only when the pod
+ends (kubernetes/kubernetes pkg/kubelet/volumemanager/populator/desired_state_of_world_populator.go, processPodVolumes
+"Skipping unused volume"; pkg/volume/util/util.go GetPodVolumeNames, ``podutil.AllFeatureEnabledContainers()``), and
+the driver keeps the synced Secret while the pod is neither deleted, Succeeded nor Failed
+(kubernetes-sigs/secrets-store-csi-driver v1.6.0 controllers/secretproviderclasspodstatus_controller.go, Reconcile).
 """
 
 from __future__ import annotations
@@ -34,6 +44,8 @@ from charts.serving_spec import PodSecrets
 SECRET_PROVIDER_CLASS_API_VERSION = "secrets-store.csi.x-k8s.io/v1"
 #: The CSI driver name the driver registers (same chart, templates/csidriver.yaml).
 SECRETS_STORE_CSI_DRIVER = "secrets-store.csi.k8s.io"
+#: Name of the CSI volume in the pod.
+SECRETS_VOLUME = "secrets-store"
 
 
 def secret_provider_class_spec(secrets: PodSecrets) -> dict:
@@ -74,10 +86,30 @@ def add_secret_provider_class(scope: Construct, *, secrets: PodSecrets, namespac
 def mount_secrets(scope: Construct, *, deployment: kplus.Deployment, container: kplus.Container,
                   secrets: PodSecrets) -> None:
     """Mount the CSI volume on ``container`` (read-only) and set its environment variables from the synced Secret."""
-    volume = kplus.Volume.from_csi(scope, "secrets-store", SECRETS_STORE_CSI_DRIVER, name="secrets-store",
+    volume = kplus.Volume.from_csi(scope, "secrets-store", SECRETS_STORE_CSI_DRIVER, name=SECRETS_VOLUME,
                                    read_only=True, attributes={"secretProviderClass": secrets.name})
     deployment.add_volume(volume)
     container.mount(secrets.mount_path, volume, read_only=True)
     synced = kplus.Secret.from_secret_name(scope, "synced-secrets", secrets.name)
     for variable, _, key in secrets.deliveries:
         container.env.add_variable(variable, kplus.EnvValue.from_secret_value(kplus.SecretValue(secret=synced, key=key)))
+
+
+def secrets_volume(secrets: PodSecrets) -> dict:
+    """The CSI volume as a pod's ``volumes`` item in plain Kubernetes JSON (what :func:`mount_secrets` adds to a
+    cdk8s-plus Deployment), for pods that another controller writes."""
+    return {"name": SECRETS_VOLUME, "csi": {"driver": SECRETS_STORE_CSI_DRIVER, "readOnly": True,
+                                            "volumeAttributes": {"secretProviderClass": secrets.name}}}
+
+
+def secret_key_ref(secrets: PodSecrets, key: str) -> dict:
+    """A ``secretKeyRef`` to ``key`` of the Secret the driver syncs."""
+    if key not in {k for _, _, k in secrets.deliveries}:
+        raise ValueError(f"{key!r} is not synced by {secrets.name}; it syncs {[k for _, _, k in secrets.deliveries]}")
+    return {"name": secrets.name, "key": key}
+
+
+def secret_env(secrets: PodSecrets, variables: tuple[str, ...] | None = None) -> list[dict]:
+    """Environment variables (plain Kubernetes JSON) from the synced Secret: every delivery, or those of ``variables``."""
+    return [{"name": variable, "valueFrom": {"secretKeyRef": secret_key_ref(secrets, key)}}
+            for variable, _, key in secrets.deliveries if variables is None or variable in variables]

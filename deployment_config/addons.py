@@ -112,6 +112,8 @@ def addons_for(env: EnvironmentConfig) -> list[tuple[AddonPin, dict | None]]:
                    (NODE_MONITORING_AGENT, node_monitoring_agent_configuration([gpu_node_toleration()])),
                    (SECRETS_STORE_CSI_PROVIDER, secrets_store_csi_provider_configuration())]
     if env.platform is Platform.HYPERPOD:
+        # The cluster stack's add-on first (the API key and the Hugging Face token), then the operator stack's.
+        addons.append((SECRETS_STORE_CSI_PROVIDER, secrets_store_csi_provider_configuration()))
         addons += [(pin, None) for pin in OPERATOR_DEPENDENCIES]
         account, region, name = env.account, env.region, env.name
         role = f"arn:aws:iam::{account}:role/{{}}-{name}"

@@ -19,7 +19,6 @@ from typing import TextIO
 from deployment_config import ConfigError, EnvironmentConfig, load_environment
 from deployment_config.aws_rules import partition_of, region_problem
 from deployment_config.ec2_instance_types import known_instance_types
-from deployment_config.model import Platform
 from deployment_config.model_location import model_path
 from ops_cli import capacity_blocks as cb
 from ops_cli import training_plans as tp
@@ -675,9 +674,9 @@ _SECRET_ARN = re.compile(r"arn:aws[a-z-]*:secretsmanager:(?P<region>[a-z0-9-]+):
 
 def _requires_key(env: EnvironmentConfig | None) -> bool:
     """Whether the environment's endpoint requires its API key: ``endpoint.authentication: api-key`` (the default), on
-    the EKS path, the only one whose serving stack creates the secret and gives vLLM the key (stacks/composition.py,
-    ``add_environment``: "EKS path only"); a HyperPod endpoint runs without one."""
-    return env is not None and env.endpoint.api_key_required and env.platform is Platform.EKS
+    either platform (the EKS path's serving stack and the HyperPod path's endpoint stack both create the secret and give
+    vLLM the key)."""
+    return env is not None and env.endpoint.api_key_required
 
 
 def _checked_api_key(value: str, source: str) -> ApiKey:

@@ -130,8 +130,8 @@ class ClusterStack(cdk.Stack):
         self.container_insights_log_groups: dict[str, logs.CfnLogGroup] = {}
         if env_config.platform is Platform.EKS:
             self._add_observability_addons(env_config)
-        if env_config.platform is Platform.EKS:
-            self._add_secrets_store_csi(network_addons[NETWORK_ADDONS.index(POD_IDENTITY_AGENT)])
+        # Both platforms deliver the API key and the Hugging Face token through it.
+        self._add_secrets_store_csi(network_addons[NETWORK_ADDONS.index(POD_IDENTITY_AGENT)])
 
         region = env_config.region
         cdk.CfnOutput(
@@ -197,7 +197,13 @@ class ClusterStack(cdk.Stack):
         """The Secrets Store CSI driver and its AWS provider (one add-on, deployment_config/addons.py): the vLLM pod
         mounts its API key and Hugging Face token through them. After the Pod Identity agent, whose credentials the
         provider uses for the pod, and after the system nodes, where its DaemonSets first run. Not preserved on delete:
-        the cluster stack's destroy leaves nothing of it running."""
+        the cluster stack's destroy leaves nothing of it running.
+
+        On HyperPod the same add-on reaches the HyperPod nodes when they join: its two DaemonSets tolerate every taint
+        (the configuration's ``tolerations``, the driver's default; HyperPod taints nodes while their health checks
+        run) and their only node affinity keeps them off Fargate (and virtual-kubelet) nodes
+        (aws/secrets-store-csi-driver-provider-aws@a74182c1 charts/secrets-store-csi-driver-provider-aws/values.yaml,
+        ``affinity`` and ``secrets-store-csi-driver.linux.affinity``)."""
         addon = eks.Addon(
             self, f"Addon-{SECRETS_STORE_CSI_PROVIDER.name}", cluster=self.cluster,
             addon_name=SECRETS_STORE_CSI_PROVIDER.name, addon_version=SECRETS_STORE_CSI_PROVIDER.version,

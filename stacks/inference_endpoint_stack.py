@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import aws_cdk as cdk
 from aws_cdk import aws_eks_v2 as eks
+from aws_cdk import aws_iam as iam
 from constructs import Construct
 
 from cdk_constructs.destroy_waiter import DestroyWaiter, load_balancer_controller_tags
+from cdk_constructs.serving_secrets import ServingSecrets
 from charts.inference_endpoint_chart import InferenceEndpointSpec
 
 
@@ -26,7 +28,58 @@ class InferenceEndpointStack(cdk.Stack):
         self.load_balancer_waiter = DestroyWaiter(self, "LoadBalancerGone",
                                                   load_balancer_tags=load_balancer_controller_tags(cluster.cluster_name))
         self.manifest.node.add_dependency(self.load_balancer_waiter)
+
+        # The API key and the Hugging Face token, as on the EKS path (stacks/serving_stack.py): the generated key and its
+        # KMS key, and the inference pod's one role, which may read them.
+        self.secrets: ServingSecrets | None = None
+        self.pod_role: iam.Role | None = None
+        if spec.secrets:
+            self.secrets = ServingSecrets(self, "Secrets", secrets=spec.secrets)
+            self.pod_role = self._pod_role(cluster, spec)
+            self.secrets.grant_read(self.pod_role)
+            # The pod mounts the secrets with its role from its start: the secret, its key, the role, its policy and the
+            # association first; on destroy the endpoint (and its pod) goes before them.
+            self.manifest.node.add_dependency(self.secrets, self.pod_role, self.pod_identity)
+        self._authentication_outputs(spec)
+
         cdk.CfnOutput(self, "EndpointStateCommand", value=(
             f"kubectl get inferenceendpointconfig {spec.name} -n {spec.namespace} -o jsonpath='{{.status.state}}'"))
         cdk.CfnOutput(self, "WaitCommand", value=f"bin/llmops wait inference-endpoint --name {spec.name} "
                                                  f"--namespace {spec.namespace}")
+
+    def _pod_role(self, cluster: eks.ICluster, spec: InferenceEndpointSpec) -> iam.Role:
+        """The role of the inference pod's service account, through EKS Pod Identity, as on the EKS path. HyperPod nodes
+        run the Pod Identity agent: the cluster stack installs the eks-pod-identity-agent add-on, whose DaemonSet
+        tolerates every taint and avoids only Fargate, hybrid and Auto Mode nodes (aws/eks-pod-identity-agent@d4dc0f3
+        charts/eks-pod-identity-agent/values.yaml, affinity and tolerations); the HyperPod instances' role may call
+        eks-auth:AssumeRoleForPodIdentity (cdk_constructs/hyperpod_cluster.py); and AWS documents the agent as a
+        prerequisite of HyperPod's own training operator (SageMaker developer guide, "Installing the training
+        operator", with the EKS Auth endpoint for nodes in private subnets, which the network stack has). The AWS
+        provider of the Secrets Store CSI driver takes the pod's credentials from that agent
+        (aws/secrets-store-csi-driver-provider-aws@a74182c1 credential_provider/pod_identity_credential_provider.go:
+        http://169.254.170.23/v1/credentials)."""
+        role = iam.Role(
+            self, "PodRole",
+            assumed_by=iam.ServicePrincipal("pods.eks.amazonaws.com").with_session_tags(),
+            description="The HyperPod inference pod: reads its secrets from Secrets Manager",
+        )
+        self.pod_identity = eks.CfnPodIdentityAssociation(
+            self, "PodIdentity", cluster_name=cluster.cluster_name, namespace=spec.namespace,
+            service_account=spec.service_account, role_arn=role.role_arn,
+        )
+        return role
+
+    def _authentication_outputs(self, spec: InferenceEndpointSpec) -> None:
+        """The same outputs as the EKS path's serving stack: how clients authenticate, and where the key is."""
+        api_key = self.secrets.api_key if self.secrets else None
+        if api_key is None:
+            cdk.CfnOutput(self, "EndpointAuthentication", value=(
+                "NONE: the endpoint accepts requests without an API key (endpoint.api_key_required is false); "
+                "anyone who reaches the load balancer can use the model"),
+                description="How clients authenticate to the endpoint")
+            return
+        cdk.CfnOutput(self, "EndpointAuthentication", value=(
+            f"Authorization: Bearer KEY on /v1 routes; KEY is the secret {spec.secrets.api_key_secret}"),
+            description="How clients authenticate to the endpoint (vLLM leaves /health and /metrics open)")
+        cdk.CfnOutput(self, "ApiKeySecretArn", value=api_key.secret_arn,
+                      description="The API key (read: aws secretsmanager get-secret-value --secret-id ARN)")

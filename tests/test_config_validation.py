@@ -195,11 +195,3 @@ def test_synthesis_warns_about_an_image_tag_and_not_about_a_digest(default_env, 
     with redirect_stderr(stderr):
         app._warn_mutable_image(env)
     assert ("is a tag, which the registry can move" in stderr.getvalue()) is warned
-
-
-def test_synthesis_says_that_the_hyperpod_endpoint_takes_no_api_key_yet(hyperpod_env, default_env):
-    for env, said in ((hyperpod_env, True), (default_env, False)):
-        stderr = io.StringIO()
-        with redirect_stderr(stderr):
-            app._warn_unauthenticated_hyperpod(env)
-        assert ("does not require an API key yet" in stderr.getvalue()) is said

@@ -21,10 +21,14 @@ from tests.test_serving_chart import ANNOUNCED_ARGS, _options
 # --- the InferenceEndpointConfig ----------------------------------------------------------------------------------
 
 
+def _endpoint_config(objects: list[dict]) -> dict:
+    (obj,) = [o for o in objects if o["kind"] == "InferenceEndpointConfig"]
+    return obj
+
+
 @pytest.fixture(scope="module")
 def endpoint(hyperpod_env) -> dict:
-    (obj,) = synthesize_inference_endpoint(inference_endpoint_spec_for(hyperpod_env))
-    return obj
+    return _endpoint_config(synthesize_inference_endpoint(inference_endpoint_spec_for(hyperpod_env)))
 
 
 def test_endpoint_validates_against_the_crd_v1_schema(endpoint):
@@ -84,7 +88,7 @@ def test_endpoint_corrects_the_defaults_that_are_wrong_for_this_model(endpoint, 
     probe_budget = startup["periodSeconds"] * startup["failureThreshold"]
     # vLLM waits for its engine as long as the weights take to load (its default of 600 s would end it first),
     # and the startup probe outlasts vLLM, so a load that is too slow ends with vLLM's own error
-    environment = {e["name"]: e["value"] for e in spec["worker"]["environmentVariables"]}
+    environment = {e["name"]: e.get("value") for e in spec["worker"]["environmentVariables"]}
     engine_timeout = int(environment["VLLM_ENGINE_READY_TIMEOUT_S"])
     assert engine_timeout == budget.engine_ready_timeout_seconds > 3600
     assert engine_timeout < probe_budget < spec["maxDeployTimeInSeconds"]
@@ -94,7 +98,8 @@ def test_endpoint_corrects_the_defaults_that_are_wrong_for_this_model(endpoint, 
 
 def test_s3_model_source(hyperpod_env):
     model = dataclasses.replace(hyperpod_env.model, weight_source=WeightSource.S3, s3_uri="s3://weights-bucket/kimi-k3/")
-    (obj,) = synthesize_inference_endpoint(inference_endpoint_spec_for(dataclasses.replace(hyperpod_env, model=model)))
+    obj = _endpoint_config(synthesize_inference_endpoint(inference_endpoint_spec_for(
+        dataclasses.replace(hyperpod_env, model=model))))
     validate_custom_resource(obj)
     assert obj["spec"]["modelSourceConfig"] == {"modelSourceType": "s3", "modelLocation": "kimi-k3/",
                                                 "s3Storage": {"bucketName": "weights-bucket", "region": "us-west-2"}}
@@ -105,7 +110,13 @@ def test_reviewed_yaml_is_what_the_endpoint_stack_applies(synthesized_hyperpod):
     reviewed = list(yaml.safe_load_all(synthesized_hyperpod.kubernetes_file.read_text()))
     (resource,) = synthesized_hyperpod.resources("endpoint", "Custom::AWSCDK-EKS-KubernetesResource").values()
     applied = json.loads(resource["Properties"]["Manifest"])
-    assert [o["spec"] for o in applied] == [o["spec"] for o in reviewed]
+
+    def content(obj: dict) -> tuple:  # the kubectl provider adds its own prune label to what it applies
+        return obj["kind"], obj["metadata"]["namespace"], obj["metadata"]["name"], obj.get("spec")
+
+    assert [content(o) for o in applied] == [content(o) for o in reviewed]
+    # the service account and the SecretProviderClass before the endpoint whose pod uses them
+    assert [o["kind"] for o in applied] == ["ServiceAccount", "SecretProviderClass", "InferenceEndpointConfig"]
 
 
 # --- the stacks ---------------------------------------------------------------------------------------------------
@@ -425,3 +436,347 @@ def test_hyperpod_stack_waits_on_destroy_for_sagemakers_network_interfaces(synth
     # CloudFormation deletes the HyperPod cluster first, then waits; the network stack (subnets) goes after this stack
     (cluster_key, cluster), = synthesized_hyperpod.resources("hyperpod", "AWS::SageMaker::Cluster").items()
     assert key in cluster["DependsOn"]
+
+
+# --- the API key, the Hugging Face token and the pod's hardening (as on the EKS path) ------------------------------
+
+HF_TOKEN_NAME = "llm-serving/hf-token"
+HF_TOKEN_ARN = "arn:aws:secretsmanager:us-west-2:123456789012:secret:llm-serving/hf-token-AbC123"
+VIA_SECRETS_MANAGER = {"StringEquals": {"kms:ViaService": "secretsmanager.us-west-2.amazonaws.com"}}
+HARDENED = {"allowPrivilegeEscalation": False, "privileged": False, "readOnlyRootFilesystem": True,
+            "capabilities": {"drop": ["ALL"]}, "seccompProfile": {"type": "RuntimeDefault"}}
+
+
+def _only(resources: dict[str, dict]) -> tuple[str, dict]:
+    assert len(resources) == 1, list(resources)
+    return next(iter(resources.items()))
+
+
+def _of_type(template: dict, resource_type: str) -> dict[str, dict]:
+    return {k: v for k, v in template["Resources"].items() if v["Type"] == resource_type}
+
+
+def _applied(template: dict) -> dict[str, dict]:
+    """The Kubernetes objects the endpoint stack applies, by kind."""
+    _, manifest = _only(_of_type(template, "Custom::AWSCDK-EKS-KubernetesResource"))
+    return {o["kind"]: o for o in json.loads(manifest["Properties"]["Manifest"])}
+
+
+def _worker_env(objects: dict[str, dict]) -> dict[str, dict]:
+    return {e["name"]: e for e in objects["InferenceEndpointConfig"]["spec"]["worker"]["environmentVariables"]}
+
+
+def _pod_role(template: dict) -> str:
+    (role_id,) = [k for k, r in _of_type(template, "AWS::IAM::Role").items()
+                  if r["Properties"]["AssumeRolePolicyDocument"]["Statement"][0]["Principal"]
+                  == {"Service": "pods.eks.amazonaws.com"}]
+    return role_id
+
+
+def _statements(template: dict, role_id: str) -> list[dict]:
+    return [s for policy in _of_type(template, "AWS::IAM::Policy").values()
+            if {"Ref": role_id} in policy["Properties"]["Roles"]
+            for s in policy["Properties"]["PolicyDocument"]["Statement"]]
+
+
+def _strictly_valid(obj: dict) -> None:
+    """The CRD's v1 schema with unknown fields refused, as the API server's strict field validation would: a field the
+    operator's CRD lacks (a worker securityContext, say) is an error here, not silently pruned."""
+    from tests.crd_schema import crd_schemas, require_crds
+    from tests.test_serving_secrets import _strict
+
+    require_crds()
+    jsonschema.Draft7Validator(_strict(crd_schemas()[(obj["apiVersion"], obj["kind"])])).validate(obj)
+
+
+def test_the_hyperpod_endpoint_gets_a_generated_api_key_under_its_own_name(synthesized_hyperpod, hyperpod_env):
+    # given the HyperPod example, which requires an API key (the default)
+    template = synthesized_hyperpod.template("endpoint")
+    # then the endpoint stack holds one generated secret under the name the CLI reads, encrypted with a rotating key
+    secret_id, secret = _only(_of_type(template, "AWS::SecretsManager::Secret"))
+    assert secret["Properties"]["Name"] == hyperpod_env.api_key_secret_name == "llm-serving/example-hyperpod/api-key"
+    assert secret["Properties"]["GenerateSecretString"] == {
+        "PasswordLength": 64, "ExcludePunctuation": True, "IncludeSpace": False}
+    assert "SecretString" not in secret["Properties"]
+    key_id, key = _only(_of_type(template, "AWS::KMS::Key"))
+    assert secret["Properties"]["KmsKeyId"] == {"Fn::GetAtt": [key_id, "Arn"]}
+    assert key["Properties"]["EnableKeyRotation"] is True
+    # and says how to authenticate, as the EKS path's serving stack does
+    outputs = template["Outputs"]
+    assert outputs["ApiKeySecretArn"]["Value"] == {"Ref": secret_id}
+    assert "Bearer" in outputs["EndpointAuthentication"]["Value"]
+    assert "llm-serving/example-hyperpod/api-key" in outputs["EndpointAuthentication"]["Value"]
+
+
+def test_the_worker_reads_its_api_key_from_the_secret_the_driver_syncs(synthesized_hyperpod):
+    objects = _applied(synthesized_hyperpod.template("endpoint"))
+    synced = objects["SecretProviderClass"]["spec"]["secretObjects"][0]["secretName"]
+    env = _worker_env(objects)
+    # VLLM_API_KEY, vLLM's own variable, by reference only; no Hugging Face token in the example
+    assert env["VLLM_API_KEY"] == {"name": "VLLM_API_KEY", "valueFrom": {"secretKeyRef": {"name": synced, "key": "api-key"}}}
+    assert "HF_TOKEN" not in env
+    assert "tokenSecretRef" not in objects["InferenceEndpointConfig"]["spec"]["modelSourceConfig"]["huggingFaceModel"]
+
+
+def test_an_init_container_mounts_the_secrets_volume_for_the_worker_that_cannot(synthesized_hyperpod):
+    # given the applied objects: the operator's CRD has no worker volumeMounts, and the sync exists only while a
+    # container of the pod mounts the volume
+    objects = _applied(synthesized_hyperpod.template("endpoint"))
+    provider_class, account = objects["SecretProviderClass"], objects["ServiceAccount"]
+    pod = objects["InferenceEndpointConfig"]["spec"]["kubernetes"]
+    # then the pod runs as the chart's own service account, in the endpoint's namespace
+    namespace = objects["InferenceEndpointConfig"]["metadata"]["namespace"]
+    assert pod["serviceAccountName"] == account["metadata"]["name"] == "kimik3-inference"
+    assert account["metadata"]["namespace"] == provider_class["metadata"]["namespace"] == namespace == "default"
+    # with the CSI volume of that SecretProviderClass, mounted read-only by the one init container
+    (volume,) = pod["volumes"]
+    assert volume["csi"] == {"driver": "secrets-store.csi.k8s.io", "readOnly": True,
+                             "volumeAttributes": {"secretProviderClass": provider_class["metadata"]["name"]}}
+    (init,) = pod["initContainers"]
+    assert init["volumeMounts"] == [{"name": volume["name"], "mountPath": "/mnt/secrets-store", "readOnly": True}]
+    # which runs the worker's own image, checks the key's file, and runs hardened
+    assert init["image"] == objects["InferenceEndpointConfig"]["spec"]["worker"]["image"]
+    assert init["command"][:2] == ["python3", "-c"] and init["command"][3:] == ["/mnt/secrets-store/api-key"]
+    assert init["securityContext"] == HARDENED
+
+
+def test_the_secrets_check_fails_on_a_missing_or_empty_file_and_passes_otherwise(synthesized_hyperpod, tmp_path):
+    import sys
+
+    (init,) = _applied(synthesized_hyperpod.template("endpoint"))["InferenceEndpointConfig"]["spec"]["kubernetes"][
+        "initContainers"]
+    check = init["command"][2]
+    (tmp_path / "api-key").write_text("k" * 64)
+    (tmp_path / "hf-token").write_text("")
+
+    def run(*files: str) -> subprocess.CompletedProcess:
+        return subprocess.run([sys.executable, "-c", check, *files], capture_output=True, text=True, timeout=30)
+
+    assert run(str(tmp_path / "api-key")).returncode == 0
+    failed = run(str(tmp_path / "api-key"), str(tmp_path / "hf-token"), str(tmp_path / "missing"))
+    assert failed.returncode == 1
+    assert failed.stderr.strip() == f"secret files missing or empty: {tmp_path / 'hf-token'}, {tmp_path / 'missing'}"
+
+
+def test_the_endpoint_validates_strictly_and_the_crd_has_no_worker_security_context(synthesized_hyperpod):
+    reviewed = [o for o in yaml.safe_load_all(synthesized_hyperpod.kubernetes_file.read_text())
+                if o["kind"] == "InferenceEndpointConfig"]
+    applied = _applied(synthesized_hyperpod.template("endpoint"))["InferenceEndpointConfig"]
+    # given the endpoint as written for review and as applied, each valid against the operator's v1 CRD, unknown
+    # fields refused (the init container's securityContext included)
+    for obj in (*reviewed, applied):
+        validate_custom_resource(obj)
+        _strictly_valid(obj)
+    # then the worker itself can take neither a securityContext nor a volume mount: the CRD has no such field
+    for field, value in (("securityContext", HARDENED), ("volumeMounts", [{"name": "secrets-store", "mountPath": "/x"}])):
+        broken = json.loads(json.dumps(applied))
+        broken["spec"]["worker"][field] = value
+        with pytest.raises(jsonschema.ValidationError):
+            _strictly_valid(broken)
+
+
+def test_the_secret_provider_class_and_service_account_are_valid(synthesized_hyperpod, hyperpod_env):
+    import kubernetes_validate
+
+    from tests.test_serving_secrets import validate_secret_provider_class
+
+    reviewed = {o["kind"]: o for o in yaml.safe_load_all(synthesized_hyperpod.kubernetes_file.read_text())}
+    for objects in (reviewed, _applied(synthesized_hyperpod.template("endpoint"))):
+        provider_class = objects["SecretProviderClass"]
+        validate_secret_provider_class(provider_class)
+        spec = provider_class["spec"]
+        # the key by name, with the pod's own identity, in the environment's region, synced into one Secret
+        assert {k: v for k, v in spec["parameters"].items() if k != "objects"} == {
+            "region": "us-west-2", "usePodIdentity": "true"}
+        assert yaml.safe_load(spec["parameters"]["objects"]) == [{
+            "objectName": "llm-serving/example-hyperpod/api-key", "objectType": "secretsmanager", "objectAlias": "api-key"}]
+        assert spec["secretObjects"] == [{"secretName": "kimik3-secrets", "type": "Opaque",
+                                          "labels": {"app.kubernetes.io/name": "vllm"},
+                                          "data": [{"objectName": "api-key", "key": "api-key"}]}]
+        kubernetes_validate.validate(objects["ServiceAccount"], hyperpod_env.kubernetes_version, strict=True)
+
+
+def test_the_inference_pod_gets_its_role_through_pod_identity_and_reads_exactly_its_key(synthesized_hyperpod):
+    template = synthesized_hyperpod.template("endpoint")
+    role_id = _pod_role(template)
+    secret_id, _ = _only(_of_type(template, "AWS::SecretsManager::Secret"))
+    key_id, _ = _only(_of_type(template, "AWS::KMS::Key"))
+    # the role trusts EKS Pod Identity only
+    assert template["Resources"][role_id]["Properties"]["AssumeRolePolicyDocument"]["Statement"] == [
+        {"Action": ["sts:AssumeRole", "sts:TagSession"], "Effect": "Allow", "Principal": {"Service": "pods.eks.amazonaws.com"}}]
+    # one association: the chart's service account in the endpoint's namespace, on the cluster
+    association_id, association = _only(_of_type(template, "AWS::EKS::PodIdentityAssociation"))
+    properties = association["Properties"]
+    assert (properties["Namespace"], properties["ServiceAccount"]) == ("default", "kimik3-inference")
+    assert properties["RoleArn"] == {"Fn::GetAtt": [role_id, "Arn"]}
+    assert "Fn::ImportValue" in json.dumps(properties["ClusterName"])
+    # exactly the key, and its KMS key through Secrets Manager only
+    assert _statements(template, role_id) == [
+        {"Sid": "ReadServingSecrets", "Effect": "Allow",
+         "Action": ["secretsmanager:DescribeSecret", "secretsmanager:GetSecretValue"], "Resource": {"Ref": secret_id}},
+        {"Sid": "DecryptApiKey", "Effect": "Allow", "Action": "kms:Decrypt",
+         "Resource": {"Fn::GetAtt": [key_id, "Arn"]}, "Condition": VIA_SECRETS_MANAGER},
+    ]
+    # the endpoint (its pod) is applied after all of them and deleted before them
+    _, manifest = _only(_of_type(template, "Custom::AWSCDK-EKS-KubernetesResource"))
+    assert {secret_id, key_id, role_id, association_id} <= set(manifest["DependsOn"])
+
+
+def test_the_hyperpod_cluster_installs_the_secrets_store_addon_after_the_pod_identity_agent(synthesized_hyperpod):
+    from deployment_config.addons import (
+        POD_IDENTITY_AGENT,
+        SECRETS_STORE_CSI_PROVIDER,
+        secrets_store_csi_provider_configuration,
+    )
+
+    addons = {a["Properties"]["AddonName"]: (k, a) for k, a in
+              _of_type(synthesized_hyperpod.template("cluster"), "AWS::EKS::Addon").items()}
+    _, addon = addons[SECRETS_STORE_CSI_PROVIDER.name]
+    agent_id, _ = addons[POD_IDENTITY_AGENT.name]
+    assert agent_id in addon["DependsOn"]
+    assert any(d.startswith("ClusterNodegroupSystemNodes") for d in addon["DependsOn"])
+    assert addon["Properties"]["PreserveOnDelete"] is False
+    # the EKS path's configuration: sync, rotation, and every taint tolerated (HyperPod's health-check taint too)
+    assert json.loads(addon["Properties"]["ConfigurationValues"]) == secrets_store_csi_provider_configuration()
+
+
+# --- the variants: one more synthesis for the module, of the endpoint stack alone -----------------------------------
+
+@pytest.fixture(scope="module")
+def endpoint_variants(hyperpod_env, tmp_path_factory) -> dict:
+    """Endpoint stacks, under cdk-nag, for ``optout`` (no API key, no token), ``token`` (no API key, a Hugging Face
+    token by name, weights from the Hub) and ``s3`` (the API key, a token by complete ARN, weights from S3), against an
+    imported cluster. Returns the output directory and the templates by variant."""
+    import aws_cdk as cdk
+    from aws_cdk import aws_eks_v2 as eks
+    from aws_cdk import aws_iam as iam
+
+    from app import checked_app
+    from cdk_constructs.nag_acknowledgements import acknowledge
+    from stacks.inference_endpoint_stack import InferenceEndpointStack
+
+    model, endpoint = hyperpod_env.model, hyperpod_env.endpoint
+    no_key = dataclasses.replace(endpoint, api_key_required=False)
+    variants = {
+        "optout": dataclasses.replace(hyperpod_env, name="optout", endpoint=no_key),
+        "token": dataclasses.replace(hyperpod_env, name="token", endpoint=no_key,
+                                     model=dataclasses.replace(model, hugging_face_token_secret=HF_TOKEN_NAME)),
+        "s3": dataclasses.replace(hyperpod_env, name="s3", model=dataclasses.replace(
+            model, hugging_face_token_secret=HF_TOKEN_ARN, weight_source=WeightSource.S3,
+            s3_uri="s3://weights-bucket/kimi-k3/")),
+    }
+    outdir = tmp_path_factory.mktemp("hyperpod-variants.out")
+    app = checked_app(str(outdir))
+    where = cdk.Environment(account=hyperpod_env.account, region=hyperpod_env.region)
+    imports = cdk.Stack(app, "imported-cluster", env=where)
+    acknowledge(imports, "F0001", "holds only the imported cluster the endpoint stacks use; nothing to deploy",
+                plugin="CloudFormation-Validate")
+    cluster = eks.Cluster.from_cluster_attributes(
+        imports, "Cluster", cluster_name=hyperpod_env.cluster_name,
+        kubectl_provider=eks.KubectlProvider.from_kubectl_provider_attributes(
+            imports, "Kubectl", service_token="arn:aws:lambda:us-west-2:123456789012:function:kubectl",
+            role=iam.Role.from_role_arn(imports, "KubectlRole", "arn:aws:iam::123456789012:role/kubectl")))
+    stacks = {}
+    for name, env in variants.items():
+        spec = inference_endpoint_spec_for(env)
+        stacks[name] = InferenceEndpointStack(app, f"{name}-endpoint", cluster=cluster, spec=spec,
+                                              manifests=synthesize_inference_endpoint(spec), env=where)
+    assembly = app.synth()  # cdk-nag runs here and fails the synthesis on an unacknowledged finding
+    return {"directory": assembly.directory,
+            "templates": {name: assembly.get_stack_by_name(stack.stack_name).template for name, stack in stacks.items()}}
+
+
+def test_an_unauthenticated_hyperpod_endpoint_has_no_secret_no_role_and_no_api_key_variable(endpoint_variants):
+    # given endpoint.api_key_required: false and no Hugging Face token
+    template = endpoint_variants["templates"]["optout"]
+    # then nothing to read: no secret, no key, no pod role, no association
+    for resource_type in ("AWS::SecretsManager::Secret", "AWS::KMS::Key", "AWS::EKS::PodIdentityAssociation"):
+        assert _of_type(template, resource_type) == {}, resource_type
+    assert "pods.eks.amazonaws.com" not in json.dumps(_of_type(template, "AWS::IAM::Role"))
+    # and the endpoint alone, as before: no service account, no SecretProviderClass, no pod customization
+    objects = _applied(template)
+    assert set(objects) == {"InferenceEndpointConfig"}
+    assert "kubernetes" not in objects["InferenceEndpointConfig"]["spec"]
+    assert "VLLM_API_KEY" not in _worker_env(objects)
+    validate_custom_resource(objects["InferenceEndpointConfig"])
+    # and the stack says so
+    assert "ApiKeySecretArn" not in template["Outputs"]
+    assert template["Outputs"]["EndpointAuthentication"]["Value"].startswith("NONE")
+
+
+def test_a_hugging_face_token_goes_to_the_operators_download_not_to_the_worker(endpoint_variants):
+    from tests.test_serving_secrets import validate_secret_provider_class
+
+    # given a token by name and weights from the Hub, without an API key
+    template = endpoint_variants["templates"]["token"]
+    objects = _applied(template)
+    endpoint = objects["InferenceEndpointConfig"]
+    _strictly_valid(endpoint)
+    # then the operator's own token field names the synced Secret's key, and the worker gets neither variable
+    assert endpoint["spec"]["modelSourceConfig"]["huggingFaceModel"]["tokenSecretRef"] == {
+        "name": "kimik3-secrets", "key": "hf-token"}
+    assert {"HF_TOKEN", "VLLM_API_KEY"}.isdisjoint(_worker_env(objects))
+    validate_secret_provider_class(objects["SecretProviderClass"])
+    assert yaml.safe_load(objects["SecretProviderClass"]["spec"]["parameters"]["objects"]) == [
+        {"objectName": HF_TOKEN_NAME, "objectType": "secretsmanager", "objectAlias": "hf-token"}]
+    # the init container still mounts the volume (the sync needs it) and checks the token's file
+    (init,) = endpoint["spec"]["kubernetes"]["initContainers"]
+    assert init["command"][3:] == ["/mnt/secrets-store/hf-token"]
+    # and the role reads that secret only, decrypting through Secrets Manager only
+    partition = {"Ref": "AWS::Partition"}
+    assert _of_type(template, "AWS::SecretsManager::Secret") == {}
+    assert _statements(template, _pod_role(template)) == [
+        {"Sid": "ReadServingSecrets", "Effect": "Allow",
+         "Action": ["secretsmanager:DescribeSecret", "secretsmanager:GetSecretValue"],
+         "Resource": {"Fn::Join": ["", ["arn:", partition,
+                                        f":secretsmanager:us-west-2:123456789012:secret:{HF_TOKEN_NAME}-??????"]]}},
+        {"Sid": "DecryptHuggingFaceToken", "Effect": "Allow", "Action": "kms:Decrypt",
+         "Resource": {"Fn::Join": ["", ["arn:", partition, ":kms:us-west-2:123456789012:key/*"]]},
+         "Condition": VIA_SECRETS_MANAGER},
+    ]
+    assert template["Outputs"]["EndpointAuthentication"]["Value"].startswith("NONE")
+
+
+def test_with_s3_weights_the_worker_gets_both_the_key_and_the_token(endpoint_variants):
+    template = endpoint_variants["templates"]["s3"]
+    objects = _applied(template)
+    endpoint = objects["InferenceEndpointConfig"]
+    _strictly_valid(endpoint)
+    # no Hub download to give the token to: the worker reads HF_TOKEN, as vLLM does on the EKS path
+    env = _worker_env(objects)
+    assert env["VLLM_API_KEY"]["valueFrom"] == {"secretKeyRef": {"name": "kimik3-secrets", "key": "api-key"}}
+    assert env["HF_TOKEN"]["valueFrom"] == {"secretKeyRef": {"name": "kimik3-secrets", "key": "hf-token"}}
+    assert endpoint["spec"]["modelSourceConfig"]["modelSourceType"] == "s3"
+    (init,) = endpoint["spec"]["kubernetes"]["initContainers"]
+    assert init["command"][3:] == ["/mnt/secrets-store/api-key", "/mnt/secrets-store/hf-token"]
+    # the role reads the generated key and exactly the token's complete ARN
+    secret_id, _ = _only(_of_type(template, "AWS::SecretsManager::Secret"))
+    (read,) = [s for s in _statements(template, _pod_role(template)) if s["Sid"] == "ReadServingSecrets"]
+    assert sorted(read["Resource"], key=json.dumps) == sorted([{"Ref": secret_id}, HF_TOKEN_ARN], key=json.dumps)
+
+
+def test_no_key_value_is_written_into_any_hyperpod_template_or_manifest(synthesized_hyperpod, endpoint_variants):
+    from tests.test_serving_secrets import _key_like_words
+
+    texts = {synthesized_hyperpod.kubernetes_file.name: synthesized_hyperpod.kubernetes_file.read_text()}
+    texts |= {name: json.dumps(t) for name, t in synthesized_hyperpod.templates.items() if name.startswith("example-hyperpod")}
+    texts |= {name: json.dumps(t) for name, t in endpoint_variants["templates"].items()}
+    assert {name: words for name, text in texts.items() if (words := _key_like_words(text))} == {}
+    # the secret variables come from references only
+    for template in (synthesized_hyperpod.template("endpoint"), *endpoint_variants["templates"].values()):
+        for name in ("VLLM_API_KEY", "HF_TOKEN"):
+            assert "value" not in _worker_env(_applied(template)).get(name, {})
+
+
+def test_the_variants_pass_cdk_nag_and_cfn_lint(endpoint_variants):
+    from pathlib import Path
+
+    from tests.cfn_lint import cfn_lint_errors
+
+    directory = Path(endpoint_variants["directory"])
+    report = json.loads((directory / "validation-report.json").read_text())
+    aws_solutions = {p["pluginName"]: p for p in report["pluginReports"]}["AwsSolutions"]
+    assert aws_solutions["conclusion"] == "success" and aws_solutions["violations"] == []
+    templates = [str(directory / f"{name}-endpoint.template.json") for name in endpoint_variants["templates"]]
+    errors = cfn_lint_errors(templates, ["us-west-2"])
+    assert errors == [], json.dumps(errors, indent=1)

@@ -330,10 +330,10 @@ def test_the_cluster_installs_the_secrets_store_addon_after_the_pod_identity_age
     assert any(d.startswith("ClusterNodegroupSystemNodes") for d in addon["DependsOn"])
     assert addon["Properties"]["PreserveOnDelete"] is False
     assert json.loads(addon["Properties"]["ConfigurationValues"]) == secrets_store_csi_provider_configuration()
-    # the HyperPod path does not deliver secrets this way
+    # the HyperPod path delivers its secrets the same way (tests/test_hyperpod.py)
     hyperpod = {a["Properties"]["AddonName"] for a in _of_type(synthesized_hyperpod.template("cluster"),
                                                                "AWS::EKS::Addon").values()}
-    assert SECRETS_STORE_CSI_PROVIDER.name not in hyperpod
+    assert SECRETS_STORE_CSI_PROVIDER.name in hyperpod
 
 
 def test_the_addon_syncs_secrets_rotates_them_and_runs_on_the_gpu_nodes(default_env):

@@ -195,14 +195,23 @@ def test_an_environment_that_opted_out_sends_no_key_and_reads_no_secret(run, con
     assert {authorization for _, _, authorization in behaviour.seen} == {None}
 
 
-def test_a_hyperpod_environment_has_no_key_to_read(run):
-    # given a HyperPod environment: only the EKS path's serving stack makes the secret and gives vLLM the key
-    with openai_server(behaviour := Behaviour(root="/opt/ml/model")) as url:
+def test_a_hyperpod_environment_reads_its_own_key_like_an_eks_one(aws, run):
+    # given a HyperPod environment, whose endpoint stack makes the secret llm-serving/example-hyperpod/api-key and gives
+    # the operator's vLLM worker the key
+    name = "llm-serving/example-hyperpod/api-key"
+    aws.stub("secretsmanager").add_response(
+        "get_secret_value", secret_value(f"arn:aws:secretsmanager:us-west-2:123456789012:secret:{name}", name=name),
+        {"SecretId": f"arn:aws:secretsmanager:us-west-2:123456789012:secret:{name}"})
+    with openai_server(behaviour := Behaviour(api_key=KEY, root="/opt/ml/model")) as url:
         result = run("smoke-test", "--url", url, "--env", "example-hyperpod", "--json")
-    # then no secret is read and no key is sent
+    # then the key came from that secret (the Stubber checked the SecretId), a request without it was refused first,
+    # and every other request carried it
     assert result.code == ExitCode.OK, result.stdout + result.stderr
-    assert result.json["api_key_source"] is None
-    assert {authorization for _, _, authorization in behaviour.seen} == {None}
+    assert result.json["api_key_source"] == f"secret {name} (account 123456789012, us-west-2)"
+    assert [r["mode"] for r in result.json["requests"]] == ["no key", "models", "plain", "streaming"]
+    assert behaviour.seen[0] == ("GET", "/v1/models", None)
+    assert {authorization for _, _, authorization in behaviour.seen[1:]} == {f"Bearer {KEY}"}
+    assert_key_hidden(result)
 
 
 def test_an_explicit_key_wins_over_the_environments_secret(run_with_environ):

@@ -176,10 +176,20 @@ def expect_eks_only_addons(aws) -> None:
         expect_addon_configuration(aws, name, pinned, OPEN_SCHEMA)
 
 
+def expect_secrets_store_addon(aws) -> None:
+    """The Secrets Store CSI provider on the HyperPod path: offered, its default version's schema asked, after coredns
+    (the cluster stack installs it on both platforms; deployment_config.addons.addons_for)."""
+    name = SECRETS_STORE_CSI_PROVIDER.name
+    versions = EKS_ONLY[name]
+    expect_addon_versions(aws, name, addon_versions(name, versions, default=versions[-1]))
+    expect_addon_configuration(aws, name, versions[-1], OPEN_SCHEMA)
+
+
 def expect_addons(aws, hyperpod: bool = False, operator_schema: dict = OPERATOR_SCHEMA) -> None:
     """The "all good" answers for every add-on of the platform, in the order the stacks install them."""
     expect_network_addons(aws)
     if hyperpod:
+        expect_secrets_store_addon(aws)
         for name, versions in PINNED.items():
             expect_addon_versions(aws, name, addon_versions(name, versions, default=versions[0]))
         expect_addon_configuration(aws, INFERENCE_OPERATOR.name, INFERENCE_OPERATOR.version, operator_schema)
@@ -363,7 +373,8 @@ def test_hyperpod_environment_checks_its_training_plan(aws, run):
     assert {c["status"] for c in result.json["checks"]} == {"pass"}
     assert list(rows(result)) == ["credentials", "training plan exists", "instance type and count", "availability zone",
                                   "state and time window", "instance type facts", "add-on vpc-cni", "add-on kube-proxy",
-                                  "add-on eks-pod-identity-agent", "add-on coredns", "add-on cert-manager",
+                                  "add-on eks-pod-identity-agent", "add-on coredns",
+                                  "add-on aws-secrets-store-csi-driver-provider", "add-on cert-manager",
                                   "add-on metrics-server", "add-on aws-mountpoint-s3-csi-driver",
                                   "add-on aws-fsx-csi-driver", "add-on amazon-sagemaker-hyperpod-inference",
                                   "CDK bootstrap"]
@@ -510,6 +521,7 @@ def test_addon_versions_for_another_kubernetes_version_do_not_count(aws, run):
 def expect_hyperpod_addons(aws, offered: dict[str, list[str]] | None = None, schema: dict = OPERATOR_SCHEMA,
                            configuration_version: str | None = INFERENCE_OPERATOR.version) -> None:
     expect_network_addons(aws)
+    expect_secrets_store_addon(aws)
     for name, versions in {**PINNED, **(offered or {})}.items():
         expect_addon_versions(aws, name, addon_versions(name, versions, default=versions[0]))
     if configuration_version:

@@ -223,14 +223,16 @@ def test_smoke_test_checks_the_model_vllm_really_loaded(aws, run):
 
 
 def test_smoke_test_takes_the_hyperpod_model_path_from_the_environment(aws, run):
-    # the HyperPod path starts vLLM with the operator's mount of the weights as --model (and without an API key: only
-    # the EKS path's serving stack makes one)
+    # the HyperPod path starts vLLM with the operator's mount of the weights as --model (and with its environment's
+    # own API key, as the EKS path)
+    stub_secret(aws, "arn:aws:secretsmanager:us-west-2:123456789012:secret:llm-serving/example-hyperpod/api-key")
     stub_secret(aws)
-    with openai_server(Behaviour(root="/opt/ml/model")) as url:
+    with openai_server(Behaviour(api_key=KEY, root="/opt/ml/model")) as url:
         passed = run("smoke-test", "--url", url, "--env", "example-hyperpod", "--json")
         failed = run("smoke-test", "--url", url, "--env", "example", "--json")
     assert passed.code == ExitCode.OK, passed.stdout + passed.stderr
-    assert passed.json["requests"][0]["text"] == "/opt/ml/model"
+    (models,) = [r for r in passed.json["requests"] if r["mode"] == "models"]
+    assert models["text"] == "/opt/ml/model"
     assert failed.code == ExitCode.CHECK_FAILED
 
 

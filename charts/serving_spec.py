@@ -153,11 +153,15 @@ def serving_spec_for(env: EnvironmentConfig) -> VllmServingSpec:
     model = env.model
     instance = env.gpu_instance_type
     from_s3 = model.weight_source is WeightSource.S3
+    # With the API key, charts/vllm_auth_middleware.py requires it on every path, /invocations included.
+    from charts.vllm_auth_middleware import MIDDLEWARE_ARGS
+
     args = (
         "--model", model_path(env),
         "--served-model-name", model.served_name,
         "--tensor-parallel-size", str(model.tensor_parallel_size),
         *model.serving_args,
+        *(MIDDLEWARE_ARGS if env.endpoint.api_key_required else ()),
     )
     budget = startup_budget(model.weight_size_gb)
     environment = {

@@ -7,6 +7,7 @@ import cdk8s_plus_28 as kplus
 from constructs import Construct
 
 from charts.serving_spec import VllmServingSpec, recommended_labels
+from charts.vllm_auth_middleware import add_auth_middleware
 from charts.vllm_deployment import add_vllm_deployment
 from charts.vllm_network_policy import add_vllm_network_policy
 from charts.vllm_secret_provider import add_secret_provider_class
@@ -38,6 +39,14 @@ class VllmServingChart(cdk8s.Chart):
             self.secret_provider = add_secret_provider_class(self, secrets=spec.secrets, namespace=spec.namespace)
             self.secret_provider.node.add_dependency(self.namespace_object)
             self.deployment.node.add_dependency(self.secret_provider)
+        # With the API key: vLLM loads a middleware that requires it on every path (charts/vllm_auth_middleware.py).
+        self.auth_middleware = None
+        if spec.secrets and spec.secrets.api_key_secret:
+            (vllm,) = [c for c in self.deployment.containers if c.name == spec.name]
+            self.auth_middleware = add_auth_middleware(self, deployment=self.deployment, container=vllm,
+                                                       namespace=spec.namespace)
+            self.auth_middleware.node.add_dependency(self.namespace_object)
+            self.deployment.node.add_dependency(self.auth_middleware)
         # Chart labels reach object metadata, not pod templates: the pods get them here. The Deployment's selector stays
         # cdk8s's own address label, as before (a Deployment's selector cannot change on update).
         for key, value in recommended_labels(spec).items():

@@ -49,7 +49,7 @@ def test_every_kubernetes_manifest_validates_strictly(synthesized, synthesized_h
     from tests.test_serving_secrets import validate_secret_provider_class
 
     objects = list(yaml.safe_load_all(synthesized.kubernetes_file.read_text()))
-    assert {o["kind"] for o in objects} == {"Namespace", "ServiceAccount", "SecretProviderClass", "Deployment",
+    assert {o["kind"] for o in objects} == {"Namespace", "ServiceAccount", "SecretProviderClass", "ConfigMap", "Deployment",
                                             "Service", "NetworkPolicy"}
     objects += list(yaml.safe_load_all(synthesized_hyperpod.kubernetes_file.read_text()))
     for view, unit in ((synthesized, "serving"), (synthesized_hyperpod, "endpoint")):

@@ -10,6 +10,7 @@ import kubernetes_validate
 import pytest
 
 from charts.serving_spec import image_is_pinned, image_version_label, serving_spec_for
+from charts.vllm_auth_middleware import MIDDLEWARE_ARGS
 from charts.vllm_serving_chart import synthesize_manifests
 from deployment_config.model import Exposure, WeightSource
 from deployment_config.sizing import startup_budget
@@ -65,8 +66,9 @@ def vllm_container(default_manifests) -> dict:
 
 
 def test_kimi_k3_runs_with_exactly_the_announced_arguments(vllm_container):
-    assert _options(vllm_container["args"]) == _options(ANNOUNCED_ARGS)
-    assert len(vllm_container["args"]) == len(ANNOUNCED_ARGS)
+    # the announced arguments, and the middleware that requires the API key on every path (tests/test_auth_middleware.py)
+    assert _options(vllm_container["args"]) == _options([*ANNOUNCED_ARGS, *MIDDLEWARE_ARGS])
+    assert len(vllm_container["args"]) == len(ANNOUNCED_ARGS) + len(MIDDLEWARE_ARGS)
 
 
 def test_kimi_k3_environment_and_image(vllm_container):
@@ -332,7 +334,8 @@ def _built_in(manifest: dict) -> bool:
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_every_object_validates_strictly_against_the_kubernetes_schema(variant, variants, default_env):
     manifests = [m for m in variants[variant].values() if _built_in(m)]
-    assert {m["kind"] for m in manifests} == {"Namespace", "ServiceAccount", "Deployment", "Service", "NetworkPolicy"}
+    assert {m["kind"] for m in manifests} == {"Namespace", "ServiceAccount", "ConfigMap", "Deployment", "Service",
+                                              "NetworkPolicy"}
     for manifest in manifests:
         kubernetes_validate.validate(manifest, default_env.kubernetes_version, strict=True)
 

@@ -1,0 +1,141 @@
+"""The middleware that requires the API key on every path (charts/vllm_auth/llm_serving_auth.py), run as vLLM runs it:
+an ASGI app called with a scope, receive and send. And the chart that mounts it into the vLLM pod."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+
+import pytest
+
+from charts.vllm_auth import llm_serving_auth
+from charts.vllm_auth_middleware import CONFIG_MAP, MIDDLEWARE_ARGS, MODULE_FILE, MOUNT_PATH
+
+KEY = "k" * 64
+
+
+def _call(path: str, *, authorization: str | None = None, method: str = "POST", kind: str = "http",
+          key: str | None = KEY) -> tuple[int | None, bytes, list[str]]:
+    """(status, body, calls of the app behind) for one request through the middleware."""
+    reached: list[str] = []
+
+    async def app(scope, receive, send):
+        reached.append(scope["path"])
+        await send({"type": "http.response.start", "status": 200, "headers": []})
+        await send({"type": "http.response.body", "body": b"served"})
+
+    sent: list[dict] = []
+
+    async def send(message):
+        sent.append(message)
+
+    async def receive():
+        return {"type": "http.request", "body": b""}
+
+    headers = [(b"content-type", b"application/json")]
+    if authorization is not None:
+        headers.append((b"authorization", authorization.encode()))
+    scope = {"type": kind, "method": method, "path": path, "root_path": "", "headers": headers}
+    asyncio.run(llm_serving_auth.RequireApiKeyEverywhere(app, api_key=key)(scope, receive, send))
+    status = next((m.get("status") for m in sent if m["type"] == "http.response.start"), None)
+    body = b"".join(m.get("body", b"") for m in sent if m["type"] == "http.response.body")
+    return status, body, reached
+
+
+@pytest.mark.parametrize("path", ["/invocations", "/v1/chat/completions", "/tokenize", "/docs", "/", "/health/x",
+                                  "/metrics/../invocations"])
+def test_every_path_but_the_probes_needs_the_key(path):
+    # given a request without the key, as anyone who reaches the load balancer could send
+    status, body, reached = _call(path)
+    # then the middleware answers as vLLM does (401, {"error": "Unauthorized"}) and vLLM never sees it
+    assert status == 401 and json.loads(body) == {"error": "Unauthorized"} and reached == []
+
+
+@pytest.mark.parametrize("authorization", [f"Bearer {KEY}", f"bearer {KEY}"])
+def test_the_key_opens_every_path(authorization):
+    assert _call("/invocations", authorization=authorization)[0] == 200
+
+
+@pytest.mark.parametrize("authorization", ["Bearer wrong", f"Basic {KEY}", f"Bearer {KEY} ", "", f"Bearer{KEY}"])
+def test_a_wrong_key_or_scheme_is_refused(authorization):
+    assert _call("/invocations", authorization=authorization)[0] == 401
+
+
+@pytest.mark.parametrize("path", ["/health", "/ping", "/metrics"])
+def test_the_probes_and_the_metrics_scraper_need_no_key(path):
+    assert _call(path, method="GET")[0] == 200
+
+
+def test_options_lifespan_and_websockets():
+    assert _call("/invocations", method="OPTIONS")[0] == 200  # CORS preflight, as vLLM's own middleware lets through
+    # a websocket without the key is closed with "policy violation"
+    sent = []
+
+    async def send(message):
+        sent.append(message)
+
+    async def app(scope, receive, send):  # pragma: no cover - must not be reached
+        raise AssertionError("reached the app")
+
+    scope = {"type": "websocket", "path": "/v1/realtime", "headers": []}
+    asyncio.run(llm_serving_auth.RequireApiKeyEverywhere(app, api_key=KEY)(scope, None, send))
+    assert sent == [{"type": "websocket.close", "code": 1008}]
+
+
+def test_without_a_key_in_the_environment_everything_but_the_probes_is_refused(monkeypatch):
+    monkeypatch.delenv("VLLM_API_KEY", raising=False)
+    assert _call("/v1/models", authorization="Bearer ", key="")[0] == 401
+    assert _call("/health", method="GET", key="")[0] == 200
+    monkeypatch.setenv("VLLM_API_KEY", KEY)  # and by default the key is VLLM_API_KEY, what vLLM itself reads
+
+    async def app(scope, receive, send):
+        await send({"type": "http.response.start", "status": 200, "headers": []})
+
+    sent = []
+
+    async def send(message):
+        sent.append(message)
+
+    scope = {"type": "http", "method": "POST", "path": "/invocations", "headers": [(b"authorization", f"Bearer {KEY}".encode())]}
+    asyncio.run(llm_serving_auth.RequireApiKeyEverywhere(app)(scope, None, send))
+    assert sent[0]["status"] == 200
+
+
+def test_the_chart_mounts_this_very_module_and_vllm_loads_it(default_manifests_with_key):
+    # given the EKS chart of an environment with the API key (the default)
+    config_map = default_manifests_with_key["ConfigMap"]
+    deployment = default_manifests_with_key["Deployment"]
+    (vllm,) = [c for c in deployment["spec"]["template"]["spec"]["containers"] if c["name"] == "vllm"]
+    # then the ConfigMap holds the module's source, mounted read-only on the container's PYTHONPATH
+    assert config_map["metadata"]["name"] == CONFIG_MAP
+    assert config_map["data"] == {MODULE_FILE.name: MODULE_FILE.read_text(encoding="utf-8")}
+    (mount,) = [m for m in vllm["volumeMounts"] if m["mountPath"] == MOUNT_PATH]
+    assert mount["readOnly"] is True
+    (volume,) = [v for v in deployment["spec"]["template"]["spec"]["volumes"] if v["name"] == mount["name"]]
+    assert volume["configMap"]["name"] == CONFIG_MAP
+    assert {"name": "PYTHONPATH", "value": MOUNT_PATH} in vllm["env"]
+    # and vLLM is told to load it
+    args = vllm["args"]
+    assert args[args.index("--middleware") + 1] == MIDDLEWARE_ARGS[1]
+
+
+def test_an_environment_without_the_key_gets_no_middleware(default_env):
+    import dataclasses
+
+    from charts.serving_spec import serving_spec_for
+    from charts.vllm_serving_chart import synthesize_manifests
+
+    env = dataclasses.replace(default_env, endpoint=dataclasses.replace(default_env.endpoint, api_key_required=False))
+    manifests = synthesize_manifests(serving_spec_for(env))
+    assert "ConfigMap" not in {m["kind"] for m in manifests}
+    (deployment,) = [m for m in manifests if m["kind"] == "Deployment"]
+    assert "--middleware" not in deployment["spec"]["template"]["spec"]["containers"][0]["args"]
+
+
+@pytest.fixture(scope="module")
+def default_manifests_with_key(default_env) -> dict[str, dict]:
+    from charts.serving_spec import serving_spec_for
+    from charts.vllm_serving_chart import synthesize_manifests
+
+    assert default_env.endpoint.api_key_required
+    return {m["kind"]: m for m in synthesize_manifests(serving_spec_for(default_env))}

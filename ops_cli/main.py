@@ -19,6 +19,7 @@ from typing import TextIO
 from deployment_config import ConfigError, EnvironmentConfig, load_environment
 from deployment_config.aws_rules import partition_of, region_problem
 from deployment_config.ec2_instance_types import known_instance_types
+from deployment_config.model import Platform
 from deployment_config.model_location import model_path
 from ops_cli import capacity_blocks as cb
 from ops_cli import training_plans as tp
@@ -575,7 +576,9 @@ class Cli:
             # Real time always: these are the figures the user asked for, not a wait.
             results = smoke_test(self.args.url, model, self.args.prompt, self.args.max_tokens, self.args.timeout,
                                  model_path=path, api_key=api_key,
-                                 key_required=_requires_key(self.env))
+                                 key_required=_requires_key(self.env),
+                                 # the middleware that guards /invocations is deployed on the EKS path only
+                                 key_on_every_path=self.env is None or self.env.platform is Platform.EKS)
             by_mode = {r.mode: r for r in results}
             passed = all(r.ok for r in results)
             fmt = lambda v, unit: f"{v:.2f} {unit}" if v is not None else "-"  # noqa: E731

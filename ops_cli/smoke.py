@@ -36,6 +36,7 @@ from ops_cli.http_client import (
 DEFAULT_PROMPT = "Reply with one short sentence: what is 2 + 2?"
 MODELS = "GET /v1/models"
 NO_KEY = "GET /v1/models without the API key"
+NO_KEY_INVOCATIONS = "POST /invocations without the API key"
 PLAIN = "POST /v1/chat/completions (plain)"
 STREAMING = "POST /v1/chat/completions (streaming)"
 #: Problems kept per request: a broken stream repeats its fault in every chunk.
@@ -330,32 +331,54 @@ def served_model(endpoint: Endpoint, model: str, model_path: str | None, timeout
     return Measurement("models", not problems, total, text=printable(str(root), 200), problems=problems)
 
 
-def refused_without_key(endpoint: Endpoint, timeout: float, clock: Callable[[], float] = time.perf_counter) -> Measurement:
-    """``GET /v1/models`` without a key must be refused (401) by an endpoint whose environment requires one: vLLM
-    started without ``--api-key`` and ``VLLM_API_KEY`` serves anyone who reaches it, and the requests that carry the
-    key pass all the same, so only a request without it shows the difference."""
+def refused_without_key(endpoint: Endpoint, timeout: float, clock: Callable[[], float] = time.perf_counter, *,
+                        invocations: bool = True) -> Measurement:
+    """``GET /v1/models`` and ``POST /invocations`` without a key must both be refused (401) by an endpoint whose
+    environment requires one. vLLM started without ``--api-key`` and ``VLLM_API_KEY`` serves anyone who reaches it,
+    and the requests that carry the key pass all the same, so only a request without it shows the difference. And
+    vLLM's own check leaves ``/invocations`` (the same completions, for SageMaker) open: only the project's middleware
+    (charts/vllm_auth/llm_serving_auth.py) closes it.
+
+    :param invocations: check ``/invocations`` too; False where the project cannot deploy the middleware (HyperPod:
+        the operator's CRD gives the worker no volume mounts).
+    """
     started = clock()
-    try:
-        with exchange(endpoint, "GET", "/v1/models", what=NO_KEY, timeout=timeout,
-                      headers={"Accept": "application/json"}) as response:
-            status = response.status
-            summary = "" if status in (UNAUTHORIZED, 200) else response.summary()
-    except BadResponse as error:
-        return Measurement("no key", False, clock() - started, problems=[f"{NO_KEY}: {error}"])
+    problems, statuses = [], []
+    probes = [("GET", "/v1/models", NO_KEY, None)]
+    if invocations:
+        probes.append(("POST", "/invocations", NO_KEY_INVOCATIONS, b"{}"))
+    for method, path, what, body in probes:
+        try:
+            headers = {"Accept": "application/json", **({"Content-Type": "application/json"} if body else {})}
+            with exchange(endpoint, method, path, what=what, timeout=timeout, headers=headers, body=body) as response:
+                status = response.status
+                summary = "" if status in (UNAUTHORIZED, 200) else response.summary()
+        except BadResponse as error:
+            problems.append(f"{what}: {error}")
+            continue
+        statuses.append(f"{path} {status}")
+        if status == UNAUTHORIZED:
+            continue
+        if path == "/invocations":
+            problems.append(f"{what} answered {summary or f'HTTP {status}'}, not HTTP 401: /invocations serves the same "
+                            "completions as /v1 to anyone who reaches the endpoint (vLLM checks its key under /v1 only; "
+                            "is the --middleware llm_serving_auth.RequireApiKeyEverywhere argument missing?)")
+        elif 200 <= status < 300:
+            problems.append(f"{what} answered HTTP {status}: the endpoint serves anyone who reaches it, although the "
+                            "environment requires its API key (vLLM was started without --api-key and VLLM_API_KEY)")
+        else:
+            problems.append(f"{what} answered {summary}, not HTTP 401")
     total = clock() - started
-    if status == UNAUTHORIZED:
-        return Measurement("no key", True, total, text="refused: HTTP 401")
-    if 200 <= status < 300:
-        problem = (f"{NO_KEY} answered HTTP {status}: the endpoint serves anyone who reaches it, although the "
-                   "environment requires its API key (vLLM was started without --api-key and VLLM_API_KEY)")
-    else:
-        problem = f"{NO_KEY} answered {summary}, not HTTP 401"
-    return Measurement("no key", False, total, text=f"HTTP {status}", problems=[problem])
+    if not problems:
+        return Measurement("no key", True, total,
+                           text="refused: HTTP 401 (" + ", ".join(path for _, path, _, _ in probes) + ")")
+    return Measurement("no key", False, total, text=", ".join(statuses), problems=problems)
 
 
 def smoke_test(url: str, model: str, prompt: str = DEFAULT_PROMPT, max_tokens: int = 64, timeout: float = 300.0,
                clock: Callable[[], float] = time.perf_counter, model_path: str | None = None,
-               api_key: ApiKey | None = None, key_required: bool = False) -> list[Measurement]:
+               api_key: ApiKey | None = None, key_required: bool = False,
+               key_on_every_path: bool = True) -> list[Measurement]:
     """Check which model is served, then one plain and one streaming chat completion.
 
     ``timeout`` is a deadline for each request as a whole: connecting, sending, the headers and every byte of the
@@ -377,11 +400,13 @@ def smoke_test(url: str, model: str, prompt: str = DEFAULT_PROMPT, max_tokens: i
     :param model_path: the ``--model`` the server must have loaded (its ``root`` in /v1/models); None checks only
         that the served name is listed.
     :param api_key: sent as ``Authorization: Bearer KEY`` with every request (all are under /v1).
+    :param key_on_every_path: the endpoint also refuses ``/invocations`` without the key (the EKS path's middleware);
+        False checks ``/v1`` only.
     :param key_required: the environment requires the key: first check, with a measurement ``no key``, that a
         request without it is refused.
     """
     endpoint = check_url(url)
-    checks = [refused_without_key(endpoint, timeout, clock)] if key_required else []
+    checks = [refused_without_key(endpoint, timeout, clock, invocations=key_on_every_path)] if key_required else []
     return [*checks,
             served_model(endpoint, model, model_path, timeout, clock, api_key),
             plain_completion(endpoint, model, prompt, max_tokens, timeout, clock, api_key),

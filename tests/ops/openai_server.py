@@ -29,7 +29,7 @@ class Behaviour:
     def __init__(self, model: str = "Kimi-K3", root: str = "moonshotai/Kimi-K3", first_token_delay: float = 0.05,
                  token_delay: float = 0.005,
                  healthy: bool = True, drop_done: bool = False, empty: bool = False, api_key: str | None = None,
-                 echo_authorization: bool = False) -> None:
+                 echo_authorization: bool = False, guard_every_path: bool | None = None) -> None:
         self.model = model
         self.root = root  # what vLLM reports as the loaded model in /v1/models
         self.first_token_delay = first_token_delay
@@ -39,13 +39,19 @@ class Behaviour:
         self.empty = empty
         self.api_key = api_key  # the server's --api-key; None: no key required, as vLLM without one
         self.echo_authorization = echo_authorization  # a hostile server: error bodies repeat the Authorization header
+        #: the project's middleware (charts/vllm_auth/llm_serving_auth.py) in front: the key on every path but /health,
+        #: /ping, /metrics. Default: on whenever a key is set, as the chart deploys it; False: vLLM's own check only.
+        self.guard_every_path = api_key is not None if guard_every_path is None else guard_every_path
         self.requests: list[dict] = []
         #: (method, path, the Authorization header or None) of every request, in order.
         self.seen: list[tuple[str, str, str | None]] = []
 
     def authorized(self, method: str, path: str, authorization: str | None) -> bool:
         """vLLM's AuthenticationMiddleware.__call__ and verify_token."""
-        if self.api_key is None or method == "OPTIONS" or not path.startswith(GUARDED_PREFIX):
+        if self.api_key is None or method == "OPTIONS":
+            return True
+        open_path = path in ("/health", "/ping", "/metrics") if self.guard_every_path else not path.startswith(GUARDED_PREFIX)
+        if open_path:
             return True
         if not authorization:
             return False
@@ -101,6 +107,9 @@ def _handler(behaviour: Behaviour):
                 return
             request = json.loads(raw)
             behaviour.requests.append(request)
+            if self.path == "/invocations":  # vLLM's SageMaker route: the same completions; an empty body is a 400
+                return self._json(400, {"object": "error", "message": "invalid request"}) if not request else \
+                    self._json(200, {"object": "chat.completion", "choices": []})
             if self.path != "/v1/chat/completions":
                 return self._json(404, {"error": "not found"})
             if request.get("model") != behaviour.model:

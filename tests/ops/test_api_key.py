@@ -162,9 +162,9 @@ def test_smoke_test_with_env_derives_the_environments_secret(aws, run):
     assert result.code == ExitCode.OK, result.stdout + result.stderr
     assert result.json["api_key_source"] == "secret llm-serving/example/api-key (account 123456789012, us-west-2)"
     no_key, models, plain, streaming = result.json["requests"]
-    assert no_key["mode"] == "no key" and no_key["ok"] and no_key["text"] == "refused: HTTP 401"
-    assert behaviour.seen[0] == ("GET", "/v1/models", None)
-    assert {authorization for _, _, authorization in behaviour.seen[1:]} == {f"Bearer {KEY}"}
+    assert no_key["mode"] == "no key" and no_key["ok"] and no_key["text"] == "refused: HTTP 401 (/v1/models, /invocations)"
+    assert behaviour.seen[:2] == [("GET", "/v1/models", None), ("POST", "/invocations", None)]
+    assert {authorization for _, _, authorization in behaviour.seen[2:]} == {f"Bearer {KEY}"}
     assert_key_hidden(result)
 
 
@@ -209,7 +209,9 @@ def test_a_hyperpod_environment_reads_its_own_key_like_an_eks_one(aws, run):
     assert result.code == ExitCode.OK, result.stdout + result.stderr
     assert result.json["api_key_source"] == f"secret {name} (account 123456789012, us-west-2)"
     assert [r["mode"] for r in result.json["requests"]] == ["no key", "models", "plain", "streaming"]
+    # /invocations is not probed: the middleware that guards it cannot be mounted into the operator's worker
     assert behaviour.seen[0] == ("GET", "/v1/models", None)
+    assert "/invocations" not in {path for _, path, _ in behaviour.seen}
     assert {authorization for _, _, authorization in behaviour.seen[1:]} == {f"Bearer {KEY}"}
     assert_key_hidden(result)
 
@@ -341,3 +343,16 @@ def test_wait_endpoint_reads_the_secret_before_waiting(aws, run, clock):
                                                 expected_params={"SecretId": EXAMPLE_SECRET_ID})
     result = run("wait", "endpoint", "--url", "http://127.0.0.1:9", "--env", "example")
     assert result.code == ExitCode.ACCESS_DENIED and clock.sleeps == []
+
+
+def test_smoke_test_fails_when_invocations_answers_without_the_key(aws, run):
+    # given vLLM with its key but without the project's middleware: its own check leaves POST /invocations open
+    stub_secret(aws)
+    with openai_server(Behaviour(api_key=KEY, guard_every_path=False)) as url:
+        result = run("smoke-test", "--url", url, "--env", "example", "--json")
+    # then the smoke test fails on the "no key" row and names the missing middleware
+    assert result.code == ExitCode.CHECK_FAILED
+    no_key = result.json["requests"][0]
+    assert no_key["mode"] == "no key" and not no_key["ok"]
+    (problem,) = no_key["problems"]
+    assert problem.startswith("POST /invocations without the API key answered") and "RequireApiKeyEverywhere" in problem

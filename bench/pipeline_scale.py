@@ -60,7 +60,10 @@ def main() -> int:
                 env = {**base_env, "CDK_OUTDIR": f"{tmp}/out{size}-{run}",
                        "CDK_CONTEXT_JSON": json.dumps({"pipeline": "scale", "config_dir": str(config_dir)})}
                 samples.append(measure([sys.executable, str(PROJECT_DIR / "app.py")], env))
-            results.append({"environments": size, "stacks": 4 * size + 1,
+            # counted in what the last run wrote: the pipeline's template and every stage's
+            out = Path(f"{tmp}/out{size}-{args.runs - 1}")
+            stacks = len(list(out.glob("*.template.json"))) + len(list(out.glob("assembly-*/*.template.json")))
+            results.append({"environments": size, "stacks": stacks,
                             "median_s": round(statistics.median(s for s, _ in samples), 2),
                             "peak_rss_mib": round(max(m for _, m in samples))})
     first, last = results[0], results[-1]

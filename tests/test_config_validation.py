@@ -131,7 +131,7 @@ def test_a_copy_that_kept_one_placeholder_is_caught(example_copy):
 
 
 @pytest.mark.parametrize("fixture, field, units", [
-    ("synthesized", "capacity.capacity_reservation_id", ["network", "cluster", "gpu-nodes", "serving"]),
+    ("synthesized", "capacity.capacity_reservation_id", ["network", "cluster", "gpu-nodes", "serving", "observability"]),
     ("synthesized_hyperpod", "hyperpod.training_plan_arn",
      ["network", "cluster", "hyperpod-prereqs", "hyperpod", "inference-operator", "endpoint"])])
 def test_every_stack_of_a_placeholder_environment_refuses_to_deploy(request, fixture, field, units):

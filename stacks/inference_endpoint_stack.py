@@ -8,7 +8,7 @@ from aws_cdk import aws_iam as iam
 from constructs import Construct
 
 from cdk_constructs.destroy_waiter import DestroyWaiter, load_balancer_controller_tags
-from cdk_constructs.serving_secrets import ServingSecrets
+from cdk_constructs.serving_secrets import ServingSecrets, add_authentication_outputs
 from charts.inference_endpoint_chart import InferenceEndpointSpec
 
 
@@ -70,16 +70,5 @@ class InferenceEndpointStack(cdk.Stack):
         return role
 
     def _authentication_outputs(self, spec: InferenceEndpointSpec) -> None:
-        """The same outputs as the EKS path's serving stack: how clients authenticate, and where the key is."""
-        api_key = self.secrets.api_key if self.secrets else None
-        if api_key is None:
-            cdk.CfnOutput(self, "EndpointAuthentication", value=(
-                "NONE: the endpoint accepts requests without an API key (endpoint.api_key_required is false); "
-                "anyone who reaches the load balancer can use the model"),
-                description="How clients authenticate to the endpoint")
-            return
-        cdk.CfnOutput(self, "EndpointAuthentication", value=(
-            f"Authorization: Bearer KEY on /v1 routes; KEY is the secret {spec.secrets.api_key_secret}"),
-            description="How clients authenticate to the endpoint (vLLM leaves /health and /metrics open)")
-        cdk.CfnOutput(self, "ApiKeySecretArn", value=api_key.secret_arn,
-                      description="The API key (read: aws secretsmanager get-secret-value --secret-id ARN)")
+        add_authentication_outputs(self, self.secrets, spec.secrets.api_key_secret if spec.secrets else None,
+                                   every_path=False)

@@ -12,7 +12,7 @@ from constructs import Construct
 
 from cdk_constructs.destroy_waiter import DestroyWaiter, service_load_balancer_tags
 from cdk_constructs.nag_acknowledgements import acknowledge_weights_reader
-from cdk_constructs.serving_secrets import ServingSecrets
+from cdk_constructs.serving_secrets import ServingSecrets, add_authentication_outputs
 from charts.serving_spec import VllmServingSpec
 
 
@@ -108,15 +108,5 @@ class ServingStack(cdk.Stack):
         acknowledge_weights_reader(role)
 
     def _authentication_outputs(self, spec: VllmServingSpec) -> None:
-        api_key = self.secrets.api_key if self.secrets else None
-        if api_key is None:
-            cdk.CfnOutput(self, "EndpointAuthentication", value=(
-                "NONE: the endpoint accepts requests without an API key (endpoint.api_key_required is false); "
-                "anyone who reaches the load balancer can use the model"),
-                description="How clients authenticate to the endpoint")
-            return
-        cdk.CfnOutput(self, "EndpointAuthentication", value=(
-            f"Authorization: Bearer KEY on /v1 routes; KEY is the secret {spec.secrets.api_key_secret}"),
-            description="How clients authenticate to the endpoint (vLLM leaves /health and /metrics open)")
-        cdk.CfnOutput(self, "ApiKeySecretArn", value=api_key.secret_arn,
-                      description="The API key (read: aws secretsmanager get-secret-value --secret-id ARN)")
+        add_authentication_outputs(self, self.secrets, spec.secrets.api_key_secret if spec.secrets else None,
+                                   every_path=True)

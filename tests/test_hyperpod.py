@@ -506,6 +506,7 @@ def test_the_hyperpod_endpoint_gets_a_generated_api_key_under_its_own_name(synth
     assert outputs["ApiKeySecretArn"]["Value"] == {"Ref": secret_id}
     assert "Bearer" in outputs["EndpointAuthentication"]["Value"]
     assert "llm-serving/example-hyperpod/api-key" in outputs["EndpointAuthentication"]["Value"]
+    assert "/invocations stays open" in outputs["EndpointAuthentication"]["Value"]
 
 
 def test_the_worker_reads_its_api_key_from_the_secret_the_driver_syncs(synthesized_hyperpod):

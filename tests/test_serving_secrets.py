@@ -211,6 +211,7 @@ def test_the_stack_outputs_the_key_arn_and_how_to_authenticate(synthesized):
     assert outputs["ApiKeySecretArn"]["Value"] == {"Ref": secret_id}
     assert "Bearer" in outputs["EndpointAuthentication"]["Value"]
     assert "llm-serving/example/api-key" in outputs["EndpointAuthentication"]["Value"]
+    assert "on every path but /health, /ping and /metrics" in outputs["EndpointAuthentication"]["Value"]
 
 
 def test_no_key_value_is_written_into_any_template_or_manifest(synthesized, variants):

@@ -21,6 +21,8 @@ from deployment_config.model_location import MODEL_CACHE_MOUNT, model_path
 from deployment_config.sizing import startup_budget
 
 VLLM_PORT = 8000
+#: The load balancer's TLS port, where a certificate is configured (the HTTPS default, so URLs need no port).
+TLS_PORT = 443
 #: Image of the init container that copies weights from S3 to the node cache.
 AWS_CLI_IMAGE = "public.ecr.aws/aws-cli/aws-cli:2.27.49"
 
@@ -120,6 +122,9 @@ class VllmServingSpec:
     :param image_pinned: the image is pinned by digest; False for a mutable tag (see :func:`image_is_pinned`).
     :param version: the image's tag or short digest (``app.kubernetes.io/version``).
     :param secrets: the secrets vLLM reads from Secrets Manager; None when there are none.
+    :param certificate_arn: ACM certificate the load balancer answers TLS with on :data:`TLS_PORT`; None for plain TCP
+        on ``port``.
+    :param domain_name: the DNS name the certificate covers and clients use; set exactly when ``certificate_arn`` is.
     """
 
     name: str
@@ -147,6 +152,22 @@ class VllmServingSpec:
     version: str
     port: int = VLLM_PORT
     secrets: PodSecrets | None = None
+    certificate_arn: str | None = None
+    domain_name: str | None = None
+
+    @property
+    def tls(self) -> bool:
+        return self.certificate_arn is not None
+
+    @property
+    def service_port(self) -> int:
+        """The port clients connect to on the load balancer: HTTPS on 443 with a certificate, else the API port. The pod
+        listens on ``port`` either way."""
+        return TLS_PORT if self.tls else self.port
+
+    @property
+    def url_scheme(self) -> str:
+        return "https" if self.tls else "http"
 
 
 def serving_spec_for(env: EnvironmentConfig) -> VllmServingSpec:
@@ -197,6 +218,8 @@ def serving_spec_for(env: EnvironmentConfig) -> VllmServingSpec:
         image_pinned=image_is_pinned(model.image),
         version=image_version_label(model.image),
         secrets=_pod_secrets(env),
+        certificate_arn=env.endpoint.certificate_arn,
+        domain_name=env.endpoint.domain_name,
     )
 
 

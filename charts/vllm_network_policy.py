@@ -50,7 +50,11 @@ def add_vllm_network_policy(scope: Construct, *, spec: VllmServingSpec, namespac
     )
     for index, cidr in enumerate(ingress_sources(spec)):
         block = kplus.NetworkPolicyIpBlock.ipv6 if ipaddress.ip_network(cidr).version == 6 else kplus.NetworkPolicyIpBlock.ipv4
-        # The VPC CNI needs the Service's port to equal the container's (EKS user guide, network policy considerations):
-        # both are spec.port.
+        # The pod's own port, with or without TLS: the load balancer's traffic reaches the pod after kube-proxy's DNAT to
+        # the Service's target port (spec.port), where the policy agent's probe on the pod's interface sees it. The EKS
+        # user guide's consideration that a Service's port must equal the container's ("Restrict Pod network traffic",
+        # considerations) concerns egress to a ClusterIP, resolved before DNAT: the controller adds ClusterIPs to egress
+        # rules only (aws/amazon-network-policy-controller-k8s@ecc7e6a pkg/resolvers/endpoints.go,
+        # computeEgressEndpoints and getMatchingServiceClusterIPs). With TLS the Service listens on 443 → 8000.
         policy.add_ingress_rule(block(policy, f"source-{index}", cidr_ip=cidr), [kplus.NetworkPolicyPort.tcp(spec.port)])
     return policy

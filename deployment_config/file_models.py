@@ -51,6 +51,39 @@ _SECRET_ARN_RESOURCE = r"secret:[A-Za-z0-9/_+=.@-]{1,512}"
 #: The resource part of a training plan ARN: the SageMaker API model (botocore 1.43.127, sagemaker service-2.json) has
 #: TrainingPlanName = [a-zA-Z0-9](-*[a-zA-Z0-9]){0,63}, 1 to 64 characters.
 _TRAINING_PLAN_RESOURCE = r"training-plan/(?=.{1,64}$)[A-Za-z0-9](-*[A-Za-z0-9]){0,63}"
+#: An ACM certificate's id: a UUID in lower-case hex. ACM API reference, RenewCertificate: the ARN "must be of the form
+#: arn:aws:acm:region:123456789012:certificate/12345678-1234-1234-1234-123456789012"; botocore 1.43.127 acm
+#: service-2.json, shape CertificateArn, requires the 'certificate/' resource.
+_CERTIFICATE_ID = r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"
+#: A DNS host name as ACM takes one (botocore 1.43.127 acm service-2.json, shape DomainNameString: labels of letters,
+#: digits and '-', not starting or ending with '-', 1 to 63 each, at most 253 in all), without the wildcard, with at
+#: least two labels, no trailing dot, and a last label that is not all digits (RFC 3696 section 2), so not an address.
+DOMAIN_NAME_PATTERN = (r"^(?=.{1,253}$)([A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+"
+                       r"(?=[A-Za-z0-9-]*[A-Za-z-])[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?$")
+
+
+def domain_name_problem(name: str) -> Problem | None:
+    """Why ``name`` cannot be the DNS name clients use for the endpoint (see :data:`DOMAIN_NAME_PATTERN`), or None."""
+    fix = "write the name clients use, such as llm.example.com: letters, digits and '-' between dots, no trailing dot"
+    if name.endswith("."):
+        return Problem(f"{quoted(name)} ends with a dot", f"remove the trailing dot; {fix}")
+    if name.startswith("*."):
+        return Problem(f"{quoted(name)} is a wildcard, not a name a client connects to",
+                       "use the one name clients use (the certificate may be a wildcard that covers it)")
+    if len(name) > 253:
+        return Problem(f"{quoted(name[:60] + '...')} has {len(name)} characters; a DNS name has at most 253", fix)
+    labels = name.split(".")
+    if len(labels) < 2:
+        return Problem(f"{quoted(name)} is a single label, not a DNS name under a domain", fix)
+    for label in labels:
+        if not 1 <= len(label) <= 63:
+            return Problem(f"{quoted(name)} has a label of {len(label)} characters; each is 1 to 63", fix)
+        if not re.fullmatch(r"[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?", label):
+            return Problem(f"{quoted(name)}: the label {quoted(label)} may hold only letters, digits and '-', and "
+                           "neither start nor end with '-'", fix)
+    if labels[-1].isdigit():
+        return Problem(f"{quoted(name)} is an IP address, not a DNS name: a certificate and SNI need a name", fix)
+    return None
 
 
 def fail(problem: Problem) -> None:
@@ -374,9 +407,41 @@ class EndpointSection(BaseModel):
         "Manager for this environment; 'none' opts out explicitly.", examples=["api-key"])
     allowed_cidrs: list[Cidr] = Field(default=[], description="Source networks allowed to reach a public endpoint.",
                                       examples=[["203.0.113.0/24"]])
+    certificate_arn: Annotated[str, _text(2048)] | None = Field(
+        default=None, description="An ACM certificate (same account and region) for domain_name: the load balancer "
+        "answers TLS on port 443 with it. Required for exposure: public (platform: eks). Default: none, plain TCP on "
+        "port 8000.",
+        examples=["arn:aws:acm:us-west-2:123456789012:certificate/0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d"],
+        json_schema_extra={"pattern": r"^arn:aws[a-z-]*:acm:[a-z0-9-]+:\d{12}:certificate/" + _CERTIFICATE_ID + "$"})
+    domain_name: Annotated[str, _text(253)] | None = Field(
+        default=None, description="The DNS name clients use, covered by certificate_arn; you create its record (a CNAME "
+        "to the serving stack's output LoadBalancerHostname). Required with certificate_arn. Default: none.",
+        examples=["llm.example.com"], json_schema_extra={"pattern": DOMAIN_NAME_PATTERN})
+
+    @field_validator("certificate_arn")
+    @classmethod
+    def _certificate(cls, value: str | None, info: ValidationInfo) -> str | None:
+        if value is None:
+            return value
+        context = _ctx(info)
+        problem = aws_rules.arn_problem(value, service="acm", resource_pattern=f"certificate/{_CERTIFICATE_ID}",
+                                        region=context.get("region"), account=context.get("account"),
+                                        what="ACM certificate", resource_example="certificate/UUID")
+        if problem:
+            fail(problem)
+        return value
+
+    @field_validator("domain_name")
+    @classmethod
+    def _domain(cls, value: str | None) -> str | None:
+        problem = domain_name_problem(value) if value is not None else None
+        if problem:
+            fail(problem)
+        return value
 
     @model_validator(mode="after")
     def _consistent(self, info: ValidationInfo) -> EndpointSection:
+        self._tls_consistent(info)
         _report_cidrs(info, "endpoint.allowed_cidrs", self.allowed_cidrs)
         if self.exposure == "public" and not self.allowed_cidrs:
             report(info, "endpoint.allowed_cidrs", Problem(
@@ -386,6 +451,31 @@ class EndpointSection(BaseModel):
             report(info, "endpoint.allowed_cidrs", Problem("is only used with exposure: public",
                                                            "remove allowed_cidrs, or set exposure: public"))
         return self
+
+    def _tls_consistent(self, info: ValidationInfo) -> None:
+        """Both TLS fields or neither; a public EKS endpoint needs them; HyperPod's TLS is the operator's."""
+        platform = _ctx(info).get("platform")
+        if platform == "hyperpod":
+            for field in ("certificate_arn", "domain_name"):
+                if getattr(self, field) is not None:
+                    report(info, f"endpoint.{field}", Problem(
+                        "is used on platform: eks only; on HyperPod the Inference Operator makes the load balancer "
+                        "and its TLS", f"remove endpoint.{field}"))
+            return
+        if self.certificate_arn is not None and self.domain_name is None:
+            report(info, "endpoint.domain_name", Problem(
+                "is required with certificate_arn: clients must connect by a name the certificate covers",
+                "add domain_name: the name clients use (for example llm.example.com), covered by the certificate"))
+        elif self.domain_name is not None and self.certificate_arn is None:
+            report(info, "endpoint.certificate_arn", Problem(
+                "is required with domain_name: the load balancer needs the certificate for that name",
+                "add certificate_arn: an ACM certificate for the name in the environment's account and region "
+                "(`aws acm list-certificates` lists them), or remove domain_name"))
+        elif self.exposure == "public" and self.certificate_arn is None:
+            report(info, "endpoint.certificate_arn", Problem(
+                "a public endpoint needs TLS: without it the API key and every prompt cross the internet in clear text",
+                "add certificate_arn (an ACM certificate in the environment's account and region) and domain_name "
+                "(the name it covers, which clients use), or use exposure: internal"))
 
 
 def _belongs_to_platform(value: BaseModel | None, info: ValidationInfo, *, section: str, platform: str, what: str,

@@ -251,7 +251,9 @@ def _environment(file: EnvironmentFile, *, name: str, source: str) -> Environmen
         kubernetes_version=file.kubernetes_version, vpc_cidr=file.vpc_cidr, cluster=cluster, model=model,
         capacity=capacity, endpoint=EndpointConfig(exposure=Exposure(file.endpoint.exposure),
                                                    allowed_cidrs=tuple(file.endpoint.allowed_cidrs),
-                                                   api_key_required=file.endpoint.authentication == "api-key"),
+                                                   api_key_required=file.endpoint.authentication == "api-key",
+                                                   certificate_arn=file.endpoint.certificate_arn,
+                                                   domain_name=file.endpoint.domain_name),
         observability=ObservabilityConfig(
             alarm_emails=tuple(watch.alarm_emails), log_retention_days=watch.log_retention_days,
             time_to_first_token_p90_seconds=float(watch.time_to_first_token_p90_seconds),

@@ -141,11 +141,21 @@ class EndpointConfig:
     :param exposure: internal (default) or public.
     :param allowed_cidrs: source CIDRs allowed to reach a public endpoint; required for public.
     :param api_key_required: vLLM requires the environment's API key (from Secrets Manager). Default: true.
+    :param certificate_arn: ACM certificate of ``domain_name`` (same account and region): the load balancer answers TLS
+        on port 443 with it. Default: none, plain TCP on the API port.
+    :param domain_name: the DNS name clients use, covered by the certificate; set exactly when ``certificate_arn`` is.
     """
 
     exposure: Exposure = Exposure.INTERNAL
     allowed_cidrs: tuple[str, ...] = ()
     api_key_required: bool = True
+    certificate_arn: str | None = None
+    domain_name: str | None = None
+
+    @property
+    def tls(self) -> bool:
+        """The load balancer terminates TLS for ``domain_name``."""
+        return self.certificate_arn is not None
 
 
 @dataclass(frozen=True)

@@ -49,6 +49,6 @@ def placeholder_fields(document: Mapping[str, Any], paths: Iterable[str]) -> tup
 
 #: The fields of an environment file that hold ids of the user's own resources.
 ENVIRONMENT_ID_FIELDS = ("account", "cluster.admin_role_arn", "capacity.capacity_reservation_id",
-                         "hyperpod.training_plan_arn")
+                         "hyperpod.training_plan_arn", "endpoint.certificate_arn")
 #: The same for a pipeline file.
 PIPELINE_ID_FIELDS = ("account", "source.connection_arn", "source.repository")

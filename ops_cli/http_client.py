@@ -24,7 +24,7 @@ What can go wrong, by what is raised:
 * :class:`OpsError` with ``ExitCode.USAGE`` from :func:`check_url`: the URL cannot work (no scheme, another scheme,
   a broken host or port, ...). Nothing has been sent.
 * :class:`Unreachable` (``ExitCode.CHECK_FAILED``): no connection (the name does not resolve, connection refused,
-  TLS handshake or certificate failure).
+  TLS handshake or certificate failure: the message names the name the certificate was verified for).
 * :class:`DeadlineExceeded` (``ExitCode.TIMEOUT``): the request did not finish within its deadline; the message says
   which request, after how many seconds, and what it was doing then.
 * :class:`BadResponse`: connected, but the endpoint misbehaved (reset, closed early, not HTTP, a truncated or
@@ -65,6 +65,10 @@ class Unreachable(OpsError):
         self.reason = reason
 
 
+class CertificateInvalid(Unreachable):
+    """The endpoint's TLS certificate does not verify for the name checked: no wait makes it valid."""
+
+
 class DeadlineExceeded(OpsError):
     def __init__(self, message: str, fix: str, seconds: float) -> None:
         super().__init__(message, fix, ExitCode.TIMEOUT)
@@ -89,6 +93,26 @@ def quoted(text: str, limit: int = 120) -> str:
 # --- the URL -----------------------------------------------------------------------------------------------------
 
 @dataclass(frozen=True)
+class TlsOptions:
+    """How an ``https://`` endpoint's certificate is checked.
+
+    :param server_name: the name sent in SNI and verified in the certificate, instead of the URL's host: to test an
+        endpoint by its load balancer's own name before the DNS record of the name clients use exists. The request's
+        Host header names it too, as a client that connects by that name sends it.
+    :param ca_file: a PEM file of the certificate authorities to trust instead of the system's (a private CA, or a
+        test's). Without it the system's store is used, which OpenSSL itself lets ``SSL_CERT_FILE`` and
+        ``SSL_CERT_DIR`` replace.
+    """
+
+    server_name: str | None = None
+    ca_file: str | None = None
+
+    def context(self) -> ssl.SSLContext:
+        """A client context that verifies the certificate and its name (the standard library's defaults)."""
+        return ssl.create_default_context(cafile=self.ca_file)
+
+
+@dataclass(frozen=True)
 class Endpoint:
     """A checked ``http(s)://host[:port][/base/path]``."""
 
@@ -98,6 +122,12 @@ class Endpoint:
     port: int
     base_path: str  # "" or "/prefix", percent-encoded, no trailing slash
     host_header: str
+    tls: TlsOptions = TlsOptions()
+
+    @property
+    def verified_name(self) -> str:
+        """The name the endpoint's certificate must be valid for."""
+        return self.tls.server_name or self.host.split("%")[0]
 
 
 _LABEL = re.compile(r"^[A-Za-z0-9_](?:[A-Za-z0-9_-]{0,61}[A-Za-z0-9_])?$")
@@ -105,9 +135,10 @@ _HOST_FIX = "check the host for typos: a host name has only letters, digits, '-'
             "brackets, for example http://[::1]:8000"
 
 
-def check_url(url: str, option: str = "--url") -> Endpoint:
+def check_url(url: str, option: str = "--url", tls: TlsOptions | None = None) -> Endpoint:
     """The endpoint ``url`` names, or an :class:`OpsError` with ``ExitCode.USAGE`` saying what is wrong with it.
 
+    :param tls: how to check an ``https://`` endpoint's certificate; a server name needs an ``https://`` URL.
     Local only: nothing is resolved or sent.
     """
     text = (url or "").strip()
@@ -151,9 +182,14 @@ def check_url(url: str, option: str = "--url") -> Endpoint:
         raise bad("has a space in its path", "remove it, or encode it as %20")
     base_path = urllib.parse.quote(parts.path.rstrip("/"), safe="/%!$&'()*+,;=:@-._~")
     default_port = 443 if scheme == "https" else 80
+    tls = tls or TlsOptions()
+    if tls.server_name is not None and scheme != "https":
+        raise bad("is http://, but a TLS server name is given", f"use https://{parts.netloc}{parts.path} (the "
+                  "load balancer's TLS port is 443), or leave out --tls-server-name")
     header_host = f"[{host.split('%')[0]}]" if ":" in host else host
+    header_host = tls.server_name or header_host
     return Endpoint(text.rstrip("/"), scheme, host, port or default_port, base_path,
-                    header_host + (f":{port}" if port and port != default_port else ""))
+                    header_host + (f":{port}" if port and port != default_port else ""), tls)
 
 
 def _check_host(host: str, bracketed: bool, bad) -> str:
@@ -408,9 +444,15 @@ class _Call:
 
     def _tls(self) -> None:
         self.phase = "in the TLS handshake"
-        context = ssl.create_default_context()
-        tls = context.wrap_socket(self.sock, server_hostname=self.endpoint.host.split("%")[0],
-                                  do_handshake_on_connect=False)
+        name = self.endpoint.verified_name
+        try:
+            context = self.endpoint.tls.context()
+        except (OSError, ValueError) as error:  # an unreadable or malformed CA file (checked by the CLI first)
+            raise OpsError(f"cannot load the CA bundle {quoted(self.endpoint.tls.ca_file or '', 200)}: "
+                           f"{printable(str(error), 120)}", "pass a PEM file of CA certificates to --ca-bundle",
+                           ExitCode.USAGE) from None
+        # SNI and the certificate's name: the URL's host, or the server name given for it
+        tls = context.wrap_socket(self.sock, server_hostname=name, do_handshake_on_connect=False)
         self.sock = tls  # the plain socket is detached now
         self.watchdog.watch(tls)
         self.arm()
@@ -421,8 +463,16 @@ class _Call:
             if self.over() or isinstance(error, TimeoutError):
                 raise self.expired() from None
             if isinstance(error, ssl.SSLCertVerificationError):
-                reason = f"its TLS certificate is not valid ({printable(error.verify_message or str(error), 120)})"
-                raise self.unreachable(reason, "use the name the certificate is for, or plain http:// inside the VPC") from None
+                reason = (f"its TLS certificate is not valid for {quoted(name, 200)} "
+                          f"({printable(error.verify_message or str(error), 120)})")
+                if self.endpoint.tls.server_name:
+                    fix = ("check that the certificate covers that name (aws acm describe-certificate lists its names), "
+                           "or pass the name it covers to --tls-server-name")
+                else:
+                    fix = ("connect by a name the certificate covers, or keep this URL and pass that name to "
+                           "--tls-server-name (or use --env NAME, whose endpoint.domain_name is used)")
+                fix += "; a certificate of a private CA needs --ca-bundle FILE"
+                raise CertificateInvalid(f"cannot reach {self.endpoint.url}: {reason}", fix, reason) from None
             if isinstance(error, ssl.SSLError):
                 reason = f"the TLS handshake failed ({printable(error.reason or str(error), 120)})"
                 raise self.unreachable(reason, "check that this port speaks https, or use http://") from None

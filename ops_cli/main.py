@@ -8,8 +8,10 @@ import json
 import os
 import re
 import shutil
+import ssl
 import sys
 import traceback
+import urllib.parse
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, timedelta
@@ -19,6 +21,7 @@ from typing import TextIO
 from deployment_config import ConfigError, EnvironmentConfig, load_environment
 from deployment_config.aws_rules import partition_of, region_problem
 from deployment_config.ec2_instance_types import known_instance_types
+from deployment_config.file_models import domain_name_problem
 from deployment_config.model import Platform
 from deployment_config.model_location import model_path
 from ops_cli import capacity_blocks as cb
@@ -26,7 +29,7 @@ from ops_cli import training_plans as tp
 from ops_cli.aws import Aws
 from ops_cli.config_writer import check_environment_file, env_name_problem, missing_environment, update_environment_file
 from ops_cli.errors import ExitCode, OpsError, shown
-from ops_cli.http_client import ApiKey, api_key_problem, check_url, printable
+from ops_cli.http_client import ApiKey, TlsOptions, api_key_problem, check_url, printable
 from ops_cli.offering import Offering, Search
 from ops_cli.output import duration, emit_json, money, table, utc_and_local
 from ops_cli.preflight import Status, run_preflight
@@ -173,6 +176,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--env", help="the environment the endpoint belongs to: its API key is tried once it is healthy "
                    "(/health itself needs none)")
     _api_key_options(p)
+    _tls_options(p)
 
     p = waits.add_parser("inference-endpoint", help="until a HyperPod InferenceEndpointConfig is DeploymentComplete",
                          parents=[common])
@@ -194,7 +198,18 @@ def build_parser() -> argparse.ArgumentParser:
                    help="deadline in seconds for each request as a whole: connect, headers and the last byte of the "
                    "answer or stream (default: 600); a request past it stops the smoke test with exit code 10")
     _api_key_options(p)
+    _tls_options(p)
     return parser
+
+
+def _tls_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--tls-server-name", metavar="NAME",
+                   help="for an https:// URL: send NAME in TLS (SNI) and verify the certificate for NAME instead of the "
+                   "URL's host, to test the load balancer by its own name before the DNS record of NAME exists. "
+                   "Default: with --env, the environment's endpoint.domain_name when the URL's host differs from it")
+    p.add_argument("--ca-bundle", metavar="FILE",
+                   help="a PEM file of the certificate authorities to trust instead of the system's (a private CA). "
+                   "Default: the system's store (OpenSSL also reads SSL_CERT_FILE and SSL_CERT_DIR)")
 
 
 #: The environment variable that may hold the endpoint's API key (read from the Runtime's environ).
@@ -538,17 +553,21 @@ class Cli:
         return ExitCode.OK
 
     def wait_endpoint(self) -> int:
-        check_url(self.args.url)  # a URL that cannot work fails before the key is read
+        tls = self.tls_options()
+        check_url(self.args.url, tls=tls)  # a URL that cannot work fails before the key is read
         api_key = self.api_key()
         with self._keeping_secret(api_key):
             key_check = wait_for_health(self.args.url, self.progress(f"{self.args.url}/health"),
-                                        request_timeout=self.args.request_timeout, api_key=api_key)
+                                        request_timeout=self.args.request_timeout, api_key=api_key, tls=tls)
             human = f"{self.args.url} is healthy."
+            if tls.server_name:
+                human += f"\nIts TLS certificate is valid for {tls.server_name}."
             if key_check and key_check["accepted"]:
                 human += f"\nThe API key from {key_check['source']} is accepted."
             elif key_check:
                 human += f"\nThe API key from {key_check['source']} could not be checked: {key_check['detail']}"
-            self.out({"url": self.args.url, "healthy": True, "api_key": key_check}, human)
+            self.out({"url": self.args.url, "healthy": True, "api_key": key_check,
+                      "tls_server_name": tls.server_name}, human)
         return ExitCode.OK
 
     def wait_inference_endpoint(self) -> int:
@@ -570,12 +589,13 @@ class Cli:
         4, 5, 11, ... reading the key's secret failed. See ops_cli.smoke.smoke_test."""
         model = self.args.model or (self.env.model.served_name if self.env else "Kimi-K3")
         path = self.args.model_path or (model_path(self.env) if self.env else None)
-        check_url(self.args.url)  # a URL that cannot work fails before the key is read
+        tls = self.tls_options()
+        check_url(self.args.url, tls=tls)  # a URL that cannot work fails before the key is read
         api_key = self.api_key()
         with self._keeping_secret(api_key):
             # Real time always: these are the figures the user asked for, not a wait.
             results = smoke_test(self.args.url, model, self.args.prompt, self.args.max_tokens, self.args.timeout,
-                                 model_path=path, api_key=api_key,
+                                 model_path=path, api_key=api_key, tls=tls,
                                  key_required=_requires_key(self.env),
                                  # the middleware that guards /invocations is deployed on the EKS path only
                                  key_on_every_path=self.env is None or self.env.platform is Platform.EKS)
@@ -590,11 +610,39 @@ class Cli:
                       f"Answer: {printable(' '.join(by_mode['plain'].text.split()), 200)}\n")
             if api_key is not None:
                 human += f"API key: from {api_key.source}\n"
+            if tls.server_name:
+                human += f"TLS: certificate verified for {tls.server_name}\n"
             human += "Smoke test passed." if passed else "Smoke test FAILED."
             self.out({"passed": passed, "url": self.args.url, "model": model,
-                      "api_key_source": api_key.source if api_key else None,
+                      "api_key_source": api_key.source if api_key else None, "tls_server_name": tls.server_name,
                       "requests": [r.to_dict() for r in results]}, human)
         return ExitCode.OK if passed else ExitCode.CHECK_FAILED
+
+    # --- the endpoint's TLS -------------------------------------------------------------------------------------
+
+    def tls_options(self) -> TlsOptions:
+        """How to verify an https:// endpoint: --tls-server-name, else with --env the environment's
+        ``endpoint.domain_name`` when the URL names another host (the load balancer's own name, before the DNS record
+        exists); --ca-bundle. Checked here, before anything is sent."""
+        name = self.args.tls_server_name
+        if name is not None:
+            problem = domain_name_problem(name)
+            if problem:
+                raise OpsError(f"--tls-server-name: {problem.problem}", problem.fix, ExitCode.USAGE)
+        elif self.env is not None and self.env.endpoint.domain_name:
+            parts = urllib.parse.urlsplit(self.args.url.strip())
+            host = (parts.hostname or "").rstrip(".").lower() if parts.scheme.lower() == "https" else None
+            if host and host != self.env.endpoint.domain_name.lower():
+                name = self.env.endpoint.domain_name
+        ca_file = self.args.ca_bundle
+        if ca_file is not None:
+            try:
+                ssl.create_default_context(cafile=ca_file)
+            except (OSError, ValueError) as error:
+                reason = getattr(error, "strerror", None) or getattr(error, "reason", None) or str(error)
+                raise OpsError(f"--ca-bundle {shown(ca_file)}: cannot load it as CA certificates ({printable(reason, 120)})",
+                               "pass a readable PEM file of one or more CA certificates", ExitCode.USAGE) from None
+        return TlsOptions(server_name=name, ca_file=ca_file)
 
     # --- the endpoint's API key ----------------------------------------------------------------------------------
 

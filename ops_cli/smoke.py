@@ -26,6 +26,7 @@ from ops_cli.http_client import (
     BadResponse,
     Endpoint,
     Response,
+    TlsOptions,
     api_key_problem,
     check_url,
     exchange,
@@ -378,7 +379,7 @@ def refused_without_key(endpoint: Endpoint, timeout: float, clock: Callable[[], 
 def smoke_test(url: str, model: str, prompt: str = DEFAULT_PROMPT, max_tokens: int = 64, timeout: float = 300.0,
                clock: Callable[[], float] = time.perf_counter, model_path: str | None = None,
                api_key: ApiKey | None = None, key_required: bool = False,
-               key_on_every_path: bool = True) -> list[Measurement]:
+               key_on_every_path: bool = True, tls: TlsOptions | None = None) -> list[Measurement]:
     """Check which model is served, then one plain and one streaming chat completion.
 
     ``timeout`` is a deadline for each request as a whole: connecting, sending, the headers and every byte of the
@@ -404,8 +405,10 @@ def smoke_test(url: str, model: str, prompt: str = DEFAULT_PROMPT, max_tokens: i
         False checks ``/v1`` only.
     :param key_required: the environment requires the key: first check, with a measurement ``no key``, that a
         request without it is refused.
+    :param tls: the name to verify an ``https://`` endpoint's certificate for (default: the URL's host) and the CAs to
+        trust; a certificate that does not verify is ``CHECK_FAILED`` (1), naming the name.
     """
-    endpoint = check_url(url)
+    endpoint = check_url(url, tls=tls)
     checks = [refused_without_key(endpoint, timeout, clock, invocations=key_on_every_path)] if key_required else []
     return [*checks,
             served_model(endpoint, model, model_path, timeout, clock, api_key),

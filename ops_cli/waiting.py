@@ -13,7 +13,17 @@ from deployment_config.model import EnvironmentConfig
 from ops_cli.aws import Aws
 from ops_cli.capacity_blocks import FINAL_STATES, describe_reservation
 from ops_cli.errors import ExitCode, OpsError
-from ops_cli.http_client import ApiKey, BadResponse, DeadlineExceeded, Unreachable, check_url, exchange, quoted
+from ops_cli.http_client import (
+    ApiKey,
+    BadResponse,
+    CertificateInvalid,
+    DeadlineExceeded,
+    TlsOptions,
+    Unreachable,
+    check_url,
+    exchange,
+    quoted,
+)
 from ops_cli.output import utc_and_local
 from ops_cli.smoke import MODELS, UNAUTHORIZED, unauthorized
 
@@ -101,7 +111,7 @@ def wait_for_gpu_nodes(aws: Aws, env: EnvironmentConfig, progress: Progress) -> 
 
 
 def wait_for_health(url: str, progress: Progress, request_timeout: float = 10.0,
-                    api_key: ApiKey | None = None) -> dict | None:
+                    api_key: ApiKey | None = None, tls: TlsOptions | None = None) -> dict | None:
     """Until ``url``/health answers 200; then, with ``api_key``, one ``GET /v1/models`` with the key.
 
     A URL that cannot work fails at once with ``ExitCode.USAGE``, before any request. Each probe has its own deadline
@@ -113,10 +123,13 @@ def wait_for_health(url: str, progress: Progress, request_timeout: float = 10.0,
     cannot make it time out. A healthy server that refuses the key would still fail every request after the wait,
     so the key is tried once at the end: a 401 is an ``OpsError`` (``CHECK_FAILED``) naming where the key came from.
 
+    A TLS certificate that does not verify for the name checked (``tls.server_name``, else the URL's host) ends the
+    wait at once with that error (``CHECK_FAILED``): waiting does not make it valid.
+
     :returns: ``{"source", "accepted", "detail"}`` of the key check, or None without ``api_key``. ``accepted`` is
         None when the check got no clear answer (anything but 2xx or 401), which does not fail the wait.
     """
-    endpoint = check_url(url)
+    endpoint = check_url(url, tls=tls)
 
     def probe() -> tuple[bool, str]:
         try:
@@ -128,6 +141,8 @@ def wait_for_health(url: str, progress: Progress, request_timeout: float = 10.0,
                 return False, f"HTTP {response.status}" + (f" (a redirect to {quoted(location, 120)})" if location else "")
         except DeadlineExceeded:
             return False, f"no complete answer within {request_timeout:g} s"
+        except CertificateInvalid:
+            raise
         except Unreachable as error:
             return False, f"not answering ({error.reason})"
         except BadResponse as error:

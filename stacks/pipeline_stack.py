@@ -131,19 +131,44 @@ class PipelineStack(cdk.Stack):
 
     def _smoke_test(self, source: pipelines.IFileSetProducer, stage: EnvironmentStage,
                     env_config: EnvironmentConfig) -> pipelines.CodeBuildStep:
-        serving = stage.environment.stack("serving")
-        return pipelines.CodeBuildStep(
-            f"SmokeTest-{env_config.name}",
-            input=source,
-            install_commands=OPS_SETUP,
-            env_from_cfn_outputs={"ENDPOINT_URL": serving.endpoint_url},
-            commands=[
-                # --env: the API key from the environment's secret (read by ARN in its account and region: the step
-                # runs in the pipeline account), tried once /health answers, which itself needs no key
-                f'bin/llmops wait endpoint --url "$ENDPOINT_URL" --env {env_config.name} --timeout 10000 --interval 60',
-                # --env: the key, the served name and the model vLLM must have loaded (its root in /v1/models)
-                f'bin/llmops smoke-test --url "$ENDPOINT_URL" --env {env_config.name} --json',
-            ],
-            role_policy_statements=api_key_reader_statements(env_config),
-            timeout=SMOKE_TEST_TIMEOUT,
-        )
+        return smoke_test_step(source, stage, env_config)
+
+
+def smoke_test_commands(env_config: EnvironmentConfig) -> tuple[dict[str, str], list[str]]:
+    """The smoke test step's variables (name → the serving stack's output they come from) and its commands.
+
+    Without TLS the step tests the stack's ``EndpointUrl``. With TLS that URL names ``endpoint.domain_name``, whose DNS
+    record is the user's and may not exist yet: the step connects to the load balancer's own name (the output
+    ``LoadBalancerHostname``) and sends and verifies the domain with ``--tls-server-name``, so it tests the certificate
+    clients will see without depending on the record.
+    """
+    if env_config.endpoint.tls:
+        variables = {"LOAD_BALANCER_HOSTNAME": "load_balancer_hostname"}
+        target = f'--url "https://$LOAD_BALANCER_HOSTNAME" --tls-server-name {env_config.endpoint.domain_name}'
+    else:
+        variables = {"ENDPOINT_URL": "endpoint_url"}
+        target = '--url "$ENDPOINT_URL"'
+    return variables, [
+        # --env: the API key from the environment's secret (read by ARN in its account and region: the step
+        # runs in the pipeline account), tried once /health answers, which itself needs no key
+        f"bin/llmops wait endpoint {target} --env {env_config.name} --timeout 10000 --interval 60",
+        # --env: the key, the served name and the model vLLM must have loaded (its root in /v1/models)
+        f"bin/llmops smoke-test {target} --env {env_config.name} --json",
+    ]
+
+
+def smoke_test_step(source: pipelines.IFileSetProducer, stage: EnvironmentStage,
+                    env_config: EnvironmentConfig) -> pipelines.CodeBuildStep:
+    """The CodeBuild step after ``stage``: ``llmops wait endpoint`` and ``smoke-test`` against its serving stack's
+    outputs (CDK Pipelines passes them as environment variables, ``env_from_cfn_outputs``)."""
+    serving = stage.environment.stack("serving")
+    variables, commands = smoke_test_commands(env_config)
+    return pipelines.CodeBuildStep(
+        f"SmokeTest-{env_config.name}",
+        input=source,
+        install_commands=OPS_SETUP,
+        env_from_cfn_outputs={name: getattr(serving, output) for name, output in variables.items()},
+        commands=commands,
+        role_policy_statements=api_key_reader_statements(env_config),
+        timeout=SMOKE_TEST_TIMEOUT,
+    )

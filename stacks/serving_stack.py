@@ -44,8 +44,26 @@ class ServingStack(cdk.Stack):
             timeout=cdk.Duration.minutes(10),
         )
         hostname.node.add_dependency(self.manifest)
-        self.endpoint_url = cdk.CfnOutput(self, "EndpointUrl", value=f"http://{hostname.value}:{spec.port}",
-                                          description="The OpenAI-compatible API (internal unless endpoint.exposure is public)")
+        self.load_balancer_hostname: cdk.CfnOutput | None = None
+        if spec.tls:
+            # TLS for endpoint.domain_name: clients use that name, which the certificate covers; the load balancer's own
+            # name does not match the certificate. The DNS record is the user's (any DNS provider, any account).
+            self.endpoint_url = cdk.CfnOutput(self, "EndpointUrl", value=f"https://{spec.domain_name}",
+                                              description="The OpenAI-compatible API over TLS, once the DNS record of "
+                                                          "DnsRecordNote exists")
+            self.load_balancer_hostname = cdk.CfnOutput(
+                self, "LoadBalancerHostnameOutput", value=hostname.value,
+                description=f"The load balancer's DNS name: the target of the CNAME record for {spec.domain_name}")
+            self.load_balancer_hostname.override_logical_id("LoadBalancerHostname")
+            cdk.CfnOutput(self, "DnsRecordNote",
+                          description="The DNS record clients need; the stack does not create it",
+                          value=f"Create a CNAME record {spec.domain_name} -> {hostname.value} (or a Route 53 alias "
+                                "record to that load balancer). Before it exists: bin/llmops smoke-test --url "
+                                f"https://{hostname.value} --tls-server-name {spec.domain_name}")
+        else:
+            self.endpoint_url = cdk.CfnOutput(self, "EndpointUrl", value=f"http://{hostname.value}:{spec.port}",
+                                              description="The OpenAI-compatible API (internal unless endpoint.exposure "
+                                                          "is public)")
 
         # One role for the pod, through EKS Pod Identity: S3 reads for the weights, Secrets Manager reads for the secrets.
         self.pod_role: iam.Role | None = None

@@ -195,3 +195,34 @@ def test_synthesis_warns_about_an_image_tag_and_not_about_a_digest(default_env, 
     with redirect_stderr(stderr):
         app._warn_mutable_image(env)
     assert ("is a tag, which the registry can move" in stderr.getvalue()) is warned
+
+
+TLS_CERTIFICATE = "arn:aws:acm:us-west-2:123456789012:certificate/0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d"
+
+
+def test_a_certificate_and_its_domain_reach_the_endpoint_configuration(example_copy):
+    # given a public endpoint with an ACM certificate of the environment's account and region, and the name it covers
+    example_copy["endpoint"] = {"exposure": "public", "allowed_cidrs": ["203.0.113.0/24"],
+                                "certificate_arn": TLS_CERTIFICATE, "domain_name": "llm.example.com"}
+    # when the loader reads it
+    env = parse_environment(example_copy, name="tls")
+    # then the frozen endpoint configuration carries both, and says that the load balancer terminates TLS
+    assert env.endpoint.certificate_arn == TLS_CERTIFICATE
+    assert env.endpoint.domain_name == "llm.example.com"
+    assert env.endpoint.tls
+
+
+def test_without_a_certificate_the_endpoint_has_no_tls(default_env):
+    assert default_env.endpoint.certificate_arn is None and default_env.endpoint.domain_name is None
+    assert not default_env.endpoint.tls
+
+
+def test_a_public_endpoint_without_tls_is_refused_with_the_fix(example_copy):
+    # given a public endpoint with source ranges but no certificate
+    example_copy["endpoint"] = {"exposure": "public", "allowed_cidrs": ["203.0.113.0/24"]}
+    # when the loader reads it, then the one mistake names the certificate and says how to add TLS or stay internal
+    with pytest.raises(ConfigError) as error:
+        parse_environment(example_copy, name="open")
+    (issue,) = error.value.issues
+    assert issue.field == "endpoint.certificate_arn"
+    assert "TLS" in issue.problem and "domain_name" in issue.fix and "exposure: internal" in issue.fix

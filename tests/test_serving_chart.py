@@ -48,6 +48,7 @@ def _plain_env(container: dict) -> dict[str, str]:
 
 DIGEST = "sha256:" + "0123456789abcdef" * 4
 PUBLIC_CIDRS = ("203.0.113.0/24", "2001:db8:1234::/48")
+CERTIFICATE = "arn:aws:acm:us-west-2:123456789012:certificate/0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d"
 RECOMMENDED_LABELS = tuple(f"app.kubernetes.io/{key}"
                            for key in ("name", "instance", "component", "part-of", "managed-by", "version"))
 #: The selector of the Deployment as first deployed. apps/v1 does not let an update change a Deployment's selector.
@@ -157,7 +158,9 @@ def test_service_is_an_internal_nlb_on_port_8000(default_manifests):
 
 @pytest.fixture(scope="module")
 def public_manifests(default_env) -> dict[str, dict]:
-    endpoint = dataclasses.replace(default_env.endpoint, exposure=Exposure.PUBLIC, allowed_cidrs=PUBLIC_CIDRS)
+    # a public endpoint needs TLS (the loader refuses one without it)
+    endpoint = dataclasses.replace(default_env.endpoint, exposure=Exposure.PUBLIC, allowed_cidrs=PUBLIC_CIDRS,
+                                   certificate_arn=CERTIFICATE, domain_name="llm.example.com")
     return _by_kind(synthesize_manifests(serving_spec_for(dataclasses.replace(default_env, endpoint=endpoint))))
 
 
@@ -165,6 +168,40 @@ def test_public_endpoint_is_restricted_to_its_cidrs(public_manifests):
     service = public_manifests["Service"]
     assert "service.beta.kubernetes.io/aws-load-balancer-internal" not in service["metadata"]["annotations"]
     assert service["spec"]["loadBalancerSourceRanges"] == list(PUBLIC_CIDRS)
+
+
+@pytest.fixture(scope="module")
+def tls_manifests(default_env) -> dict[str, dict]:
+    endpoint = dataclasses.replace(default_env.endpoint, certificate_arn=CERTIFICATE, domain_name="llm.example.com")
+    return _by_kind(synthesize_manifests(serving_spec_for(dataclasses.replace(default_env, endpoint=endpoint))))
+
+
+def test_with_a_certificate_the_load_balancer_answers_tls_on_443_and_forwards_to_vllm(tls_manifests):
+    # given an environment with an ACM certificate, when the chart is synthesized
+    service = tls_manifests["Service"]
+    annotations = service["metadata"]["annotations"]
+    # then the Service's one port is 443, named https, to vLLM's 8000: the cloud provider makes it a TLS listener
+    # (the port's name is in ssl-ports) with the certificate and a TLS 1.3/1.2 policy
+    assert service["spec"]["ports"] == [{"name": "https", "port": 443, "protocol": "TCP", "targetPort": 8000}]
+    assert annotations["service.beta.kubernetes.io/aws-load-balancer-ssl-cert"] == CERTIFICATE
+    assert annotations["service.beta.kubernetes.io/aws-load-balancer-ssl-ports"] == "https"
+    assert annotations["service.beta.kubernetes.io/aws-load-balancer-ssl-negotiation-policy"].startswith(
+        "ELBSecurityPolicy-TLS13-1-2-")
+    # and the traffic behind the load balancer stays TCP to vLLM's plain HTTP (no backend-protocol ssl)
+    assert "service.beta.kubernetes.io/aws-load-balancer-backend-protocol" not in annotations
+    # the load balancer is still an internal NLB
+    assert annotations["service.beta.kubernetes.io/aws-load-balancer-type"] == "nlb"
+    assert annotations["service.beta.kubernetes.io/aws-load-balancer-internal"] == "true"
+    # the pod still listens on 8000, the port the NetworkPolicy admits
+    (container,) = tls_manifests["Deployment"]["spec"]["template"]["spec"]["containers"]
+    assert [p["containerPort"] for p in container["ports"]] == [8000]
+    assert all(ports == [{"port": 8000, "protocol": "TCP"}] for _, ports in _admitted(tls_manifests["NetworkPolicy"]))
+
+
+def test_without_a_certificate_the_service_has_no_tls_annotation(default_manifests):
+    annotations = default_manifests["Service"]["metadata"]["annotations"]
+    assert not [key for key in annotations if "ssl" in key]
+    assert [(p["name"], p["port"]) for p in default_manifests["Service"]["spec"]["ports"]] == [("http", 8000)]
 
 
 @pytest.fixture(scope="module")
@@ -189,12 +226,14 @@ def pinned_manifests(default_env) -> dict[str, dict]:
     return _by_kind(synthesize_manifests(serving_spec_for(dataclasses.replace(default_env, model=model))))
 
 
-VARIANTS = ("default", "s3", "public", "pinned")
+VARIANTS = ("default", "s3", "public", "pinned", "tls")
 
 
 @pytest.fixture(scope="module")
-def variants(default_manifests, s3_manifests, public_manifests, pinned_manifests) -> dict[str, dict[str, dict]]:
-    return {"default": default_manifests, "s3": s3_manifests, "public": public_manifests, "pinned": pinned_manifests}
+def variants(default_manifests, s3_manifests, public_manifests, pinned_manifests,
+             tls_manifests) -> dict[str, dict[str, dict]]:
+    return {"default": default_manifests, "s3": s3_manifests, "public": public_manifests, "pinned": pinned_manifests,
+            "tls": tls_manifests}
 
 
 # --- the pod's privileges --------------------------------------------------------------------------------------------

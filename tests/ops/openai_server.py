@@ -14,6 +14,7 @@ from __future__ import annotations
 import hashlib
 import json
 import secrets
+import ssl
 import threading
 import time
 from contextlib import contextmanager
@@ -146,12 +147,16 @@ def _handler(behaviour: Behaviour):
 
 
 @contextmanager
-def openai_server(behaviour: Behaviour):
+def openai_server(behaviour: Behaviour, tls: ssl.SSLContext | None = None):
+    """Serve ``behaviour`` on 127.0.0.1; with ``tls`` (a server context), over TLS, as an NLB's TLS listener does."""
     server = ThreadingHTTPServer(("127.0.0.1", 0), _handler(behaviour))
+    if tls is not None:
+        # the handshake runs in accept(); a client that refuses the certificate fails it there, and the server goes on
+        server.socket = tls.wrap_socket(server.socket, server_side=True)
     thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
     thread.start()
     try:
-        yield f"http://127.0.0.1:{server.server_address[1]}"
+        yield f"{'https' if tls is not None else 'http'}://127.0.0.1:{server.server_address[1]}"
     finally:
         server.shutdown()
         server.server_close()

@@ -622,3 +622,58 @@ def test_gpu_node_group_at_size_0_can_be_updated(aws, run):
 def test_no_gpu_node_group_row_before_the_block_is_active(aws, run):
     checks = preflight_eks(aws, run, state="scheduled")
     assert "GPU node group updates" not in checks
+
+
+# --- the TLS certificate of the endpoint (endpoint.certificate_arn, endpoint.domain_name) ------------------------------
+
+CERTIFICATE = "arn:aws:acm:us-west-2:123456789012:certificate/0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d"
+
+
+def with_tls(config_dir, domain: str = "llm.example.com") -> None:
+    """The example environment with its endpoint behind TLS."""
+    path = config_dir / "example.yaml"
+    path.write_text(path.read_text().replace(
+        "  exposure: internal", f"  exposure: internal\n  certificate_arn: {CERTIFICATE}\n  domain_name: {domain}"))
+
+
+def expect_certificate(aws, *, status: str = "ISSUED", names: tuple[str, ...] = ("llm.example.com",),
+                       not_after=NOW + timedelta(days=300), kind: str = "AMAZON_ISSUED") -> None:
+    certificate = {"CertificateArn": CERTIFICATE, "DomainName": names[0], "SubjectAlternativeNames": list(names),
+                   "Status": status, "Type": kind, "NotAfter": not_after}
+    aws.stub("acm").add_response("describe_certificate", {"Certificate": certificate}, {"CertificateArn": CERTIFICATE})
+
+
+@pytest.mark.parametrize("answer, status, words", [
+    ({}, "pass", "is issued and covers llm.example.com"),
+    ({"names": ("*.example.com",)}, "pass", "covers llm.example.com"),
+    ({"names": ("*.other.example.com", "api.example.com")}, "fail", "not llm.example.com"),
+    ({"status": "PENDING_VALIDATION"}, "fail", "PENDING_VALIDATION, not ISSUED"),
+    ({"not_after": NOW + timedelta(days=10)}, "warn", "ACM renews it once its validation record is in place"),
+    ({"not_after": NOW + timedelta(days=10), "kind": "IMPORTED"}, "warn", "ACM does not renew an imported certificate"),
+])
+def test_the_endpoints_certificate_is_issued_covers_the_domain_and_does_not_end_soon(aws, run, config_dir, answer, status,
+                                                                                     words):
+    # given an environment whose endpoint answers TLS with an ACM certificate
+    with_tls(config_dir)
+    expect_eks(aws)
+    expect_certificate(aws, **answer)
+    # when preflight runs
+    result = run("preflight", "--env", "example", "--json")
+    # then one row judges the certificate before the deploy does, an hour in
+    row = rows(result)["TLS certificate"]
+    assert row["status"] == status and words in row["detail"], row
+    assert list(rows(result))[-2:] == ["TLS certificate", "CDK bootstrap"]
+    assert result.code == (ExitCode.CHECK_FAILED if status == "fail" else ExitCode.OK)
+
+
+def test_no_certificate_row_without_tls(aws, run):
+    expect_eks(aws)
+    assert "TLS certificate" not in rows(run("preflight", "--env", "example", "--json"))
+
+
+@pytest.mark.parametrize("pattern, name, covered", [
+    ("llm.example.com", "LLM.example.com.", True), ("*.example.com", "llm.example.com", True),
+    ("*.example.com", "a.llm.example.com", False), ("*.example.com", "example.com", False),
+    ("api.example.com", "llm.example.com", False)])
+def test_certificate_names_cover_as_rfc_6125_says(pattern, name, covered):
+    assert preflight.covers(pattern, name) is covered

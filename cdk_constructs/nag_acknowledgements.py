@@ -219,5 +219,6 @@ def acknowledge_serving_metrics_publisher(function_role: IConstruct) -> None:
     """The Lambda that publishes the serving metrics: the read-only calls it makes support no resource-level permissions."""
     acknowledge(function_role, "AwsSolutions-IAM5[Resource::*]",
                 "cloudwatch:PutMetricData (restricted to the LLMServing namespace by condition), "
-                "ec2:DescribeCapacityReservations and the elasticloadbalancing Describe calls support no resource-level "
-                "permissions; the function only reads, and writes metrics to one namespace")
+                "ec2:DescribeCapacityReservations (sagemaker:DescribeTrainingPlan on HyperPod) and the elasticloadbalancing "
+                "Describe calls support no resource-level permissions; the function only reads, and writes metrics to "
+                "one namespace")

@@ -57,6 +57,58 @@ def gpu_samples_query(cluster_name: str) -> str:
 
 
 @dataclass(frozen=True)
+class Runbook:
+    """What the alarms' instructions name, which differs between the EKS path and HyperPod.
+
+    :param capacity: what ends the capacity ("Capacity Block", "training plan").
+    :param endpoint_action: what to do when no target is healthy.
+    :param errors_action: what to do on 5xx answers.
+    :param gpu_hint: where to look for a degraded GPU, in a sentence's parentheses.
+    """
+
+    capacity: str
+    endpoint_action: str
+    errors_action: str
+    gpu_hint: str
+
+
+#: The EKS path: the vLLM Deployment in namespace llm-serving on the GPU node group.
+EKS_RUNBOOK = Runbook(
+    capacity="Capacity Block",
+    endpoint_action="kubectl -n llm-serving get pods,service; kubectl -n llm-serving logs deployment/vllm --tail=100; "
+                    "check the GPU node (kubectl get nodes -l llm-serving/node-role=gpu-inference) and the other alarms.",
+    errors_action="kubectl -n llm-serving logs deployment/vllm --since=15m | grep -i error; an engine error often follows "
+                  "a GPU error (see the GPU alarms).",
+    gpu_hint="see the GPU widgets",
+)
+
+
+def hyperpod_runbook(*, namespace: str, endpoint_name: str, hyperpod_cluster_name: str, region: str) -> Runbook:
+    """The HyperPod path: the operator's worker pod of InferenceEndpointConfig ``endpoint_name`` in ``namespace``, on
+    the nodes of HyperPod cluster ``hyperpod_cluster_name``, whose health HyperPod's own agent and deep health checks
+    watch (no GPU alarm here: see stacks/observability_stack.py)."""
+    nodes = f"aws sagemaker list-cluster-nodes --cluster-name {hyperpod_cluster_name} --region {region}"
+    return Runbook(
+        capacity="training plan",
+        endpoint_action=f"kubectl -n {namespace} get inferenceendpointconfig {endpoint_name} -o jsonpath='{{.status}}'; "
+                        f"kubectl -n {namespace} get pods,ingress; kubectl -n {namespace} logs POD --tail=100; "
+                        f"check the HyperPod nodes ({nodes}) and the other alarms.",
+        errors_action=f"kubectl -n {namespace} logs POD --since=15m | grep -i error; an engine error often follows a GPU "
+                      f"error (HyperPod's health checks: {nodes}).",
+        gpu_hint=f"HyperPod's health checks: {nodes}",
+    )
+
+
+@dataclass(frozen=True)
+class GpuWatch:
+    """Inputs of the GPU alarms, where Container Insights and the node monitoring agent run (the EKS path)."""
+
+    gpus_per_node: int
+    gpu_node_count: int
+    capacity_reservation_id: str
+
+
+@dataclass(frozen=True)
 class AlarmRule:
     """One alarm: its metric, condition, missing-data rule, and the operator's instructions."""
 
@@ -72,23 +124,23 @@ class AlarmRule:
     action: str
 
 
-def alarm_rules(*, cluster_name: str, observability: ObservabilityConfig, gpus_per_node: int,
-                gpu_node_count: int, capacity_reservation_id: str) -> list[AlarmRule]:
-    """The alarms of an environment, thresholds from its ``observability`` section."""
-    five = cdk.Duration.minutes(5)
-    gpu_samples = cloudwatch.MathExpression(expression=gpu_samples_query(cluster_name), period=five,
-                                            label="GPU samples in 5 minutes", using_metrics={})
-    # Fewer samples than (nodes - 1/2) nodes' worth: one missing node is found, a late sample is not an alarm.
-    gpu_threshold = gpus_per_node * GPU_SAMPLES_PER_GPU * (gpu_node_count - 0.5)
+def alarm_rules(*, cluster_name: str, observability: ObservabilityConfig, runbook: Runbook = EKS_RUNBOOK,
+                gpu_watch: GpuWatch | None = None) -> list[AlarmRule]:
+    """The alarms of an environment, thresholds from its ``observability`` section; the GPU alarms only with
+    ``gpu_watch``."""
+    return _serving_rules(cluster_name, observability, runbook) + (
+        _gpu_rules(cluster_name, gpu_watch) if gpu_watch else [])
+
+
+def _serving_rules(cluster_name: str, observability: ObservabilityConfig, runbook: Runbook) -> list[AlarmRule]:
     return [
         AlarmRule(
             "EndpointNoHealthyTarget", "No healthy target behind the endpoint",
             serving_metric(cluster_name, HEALTHY_TARGETS, "Minimum"), 1, C.LESS_THAN_THRESHOLD, 3, 3, M.BREACHING,
             "The endpoint's load balancer has had no healthy target for 3 minutes: no node forwards to a ready vLLM pod, or "
             "the load balancer is gone. Missing data counts as breaching. Expected during a start, while vLLM loads the "
-            "weights (up to the startup budget), and after the Capacity Block's end.",
-            "kubectl -n llm-serving get pods,service; kubectl -n llm-serving logs deployment/vllm --tail=100; "
-            "check the GPU node (kubectl get nodes -l llm-serving/node-role=gpu-inference) and the other alarms."),
+            f"weights (up to the startup budget), and after the {runbook.capacity}'s end.",
+            runbook.endpoint_action),
         AlarmRule(
             "TimeToFirstTokenP90High", "p90 time to first token above the threshold",
             serving_metric(cluster_name, "TimeToFirstTokenP90Seconds", "Maximum"),
@@ -98,7 +150,7 @@ def alarm_rules(*, cluster_name: str, observability: ObservabilityConfig, gpus_p
             "missing data is not breaching (the healthy-target alarm covers a dead endpoint).",
             "Look at RequestsWaiting and KV-cache usage on the dashboard: a queue means more load than one replica "
             "serves (shorter prompts, fewer concurrent clients, or more capacity); no queue means slow prefill (long "
-            "prompts) or a degraded GPU (see the GPU widgets)."),
+            f"prompts) or a degraded GPU ({runbook.gpu_hint})."),
         AlarmRule(
             "KvCacheUsageHigh", "KV cache full for 5 minutes",
             serving_metric(cluster_name, "KvCacheUsagePercent", "Minimum"), observability.kv_cache_usage_percent,
@@ -113,8 +165,19 @@ def alarm_rules(*, cluster_name: str, observability: ObservabilityConfig, gpus_p
             C.GREATER_THAN_OR_EQUAL_TO_THRESHOLD, 5, 3, M.NOT_BREACHING,
             f"At least {observability.error_rate_percent} % of the OpenAI API's answers (/v1/...) over the last 5 minutes "
             "had a 5xx status, in 3 of the last 5 minutes. No requests, no rate: missing data is not breaching.",
-            "kubectl -n llm-serving logs deployment/vllm --since=15m | grep -i error; an engine error often follows "
-            "a GPU error (see the GPU alarms)."),
+            runbook.errors_action),
+    ]
+
+
+def _gpu_rules(cluster_name: str, gpu_watch: GpuWatch) -> list[AlarmRule]:
+    five = cdk.Duration.minutes(5)
+    gpus_per_node, gpu_node_count = gpu_watch.gpus_per_node, gpu_watch.gpu_node_count
+    capacity_reservation_id = gpu_watch.capacity_reservation_id
+    gpu_samples = cloudwatch.MathExpression(expression=gpu_samples_query(cluster_name), period=five,
+                                            label="GPU samples in 5 minutes", using_metrics={})
+    # Fewer samples than (nodes - 1/2) nodes' worth: one missing node is found, a late sample is not an alarm.
+    gpu_threshold = gpus_per_node * GPU_SAMPLES_PER_GPU * (gpu_node_count - 0.5)
+    return [
         AlarmRule(
             "GpuXidErrors", "NVIDIA XID error on a GPU node",
             serving_metric(cluster_name, "GpuXidErrors", "Maximum"), 1, C.GREATER_THAN_OR_EQUAL_TO_THRESHOLD, 1, 1,
@@ -146,7 +209,7 @@ class ServingAlarms(Construct):
     """
 
     def __init__(self, scope: Construct, id: str, *, cluster_name: str, observability: ObservabilityConfig,
-                 gpus_per_node: int, gpu_node_count: int, capacity_reservation_id: str) -> None:
+                 runbook: Runbook = EKS_RUNBOOK, gpu_watch: GpuWatch | None = None) -> None:
         super().__init__(scope, id)
         self.key = kms.Key(self, "TopicKey", enable_key_rotation=True, removal_policy=cdk.RemovalPolicy.DESTROY,
                            description=f"Encrypts the alarm notifications of {cluster_name}")
@@ -161,8 +224,8 @@ class ServingAlarms(Construct):
         for address in observability.alarm_emails:
             self.topic.add_subscription(subscriptions.EmailSubscription(address))
         action = cw_actions.SnsAction(self.topic)
-        self.rules = alarm_rules(cluster_name=cluster_name, observability=observability, gpus_per_node=gpus_per_node,
-                                 gpu_node_count=gpu_node_count, capacity_reservation_id=capacity_reservation_id)
+        self.rules = alarm_rules(cluster_name=cluster_name, observability=observability, runbook=runbook,
+                                 gpu_watch=gpu_watch)
         self.alarms: dict[str, cloudwatch.Alarm] = {}
         for rule in self.rules:
             alarm = cloudwatch.Alarm(

@@ -15,9 +15,14 @@ Rows, top to bottom:
 6. The state of every alarm.
 
 Container logs are in CloudWatch Logs, /aws/containerinsights/CLUSTER/application (query in the text widget).
+
+On HyperPod (``gpu_health=False``, a training plan as :class:`CapacityView`) the GPU rows and the Container Insights log
+hint are left out, and row 5 shows the training plan's hours left; stacks/observability_stack.py says why.
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 import aws_cdk as cdk
 from aws_cdk import aws_cloudwatch as cloudwatch
@@ -36,6 +41,20 @@ from deployment_config.model import ObservabilityConfig
 WIDTH = 24
 
 
+@dataclass(frozen=True)
+class CapacityView:
+    """The capacity's row: what it is, the publisher's hours-left metric, and the command that shows it."""
+
+    name: str
+    hours_left_metric: str
+    command: str
+
+
+def capacity_block_view(capacity_reservation_id: str, region: str) -> CapacityView:
+    return CapacityView("Capacity Block", CAPACITY_BLOCK_HOURS_LEFT,
+                        f"bin/llmops capacity-blocks show {capacity_reservation_id} --region {region}")
+
+
 def gpu_search(cluster_name: str, metric_name: str, statistic: str = "Average") -> cloudwatch.MathExpression:
     """Every GPU of the cluster, one line each (``SEARCH`` needs no node name; dashboards allow it, alarms do not)."""
     schema = ",".join((CONTAINER_INSIGHTS_NAMESPACE, *GPU_DEVICE_DIMENSIONS))
@@ -52,11 +71,19 @@ class ServingDashboard(Construct):
     """
 
     def __init__(self, scope: Construct, id: str, *, env_name: str, cluster_name: str, region: str, served_name: str,
-                 capacity_reservation_id: str, observability: ObservabilityConfig,
-                 alarms: list[cloudwatch.IAlarm]) -> None:
+                 capacity: CapacityView, observability: ObservabilityConfig, alarms: list[cloudwatch.IAlarm],
+                 gpu_health: bool = True, sources: str | None = None, logs: str | None = None) -> None:
+        """:param gpu_health: the GPU rows (Container Insights and the node monitoring agent; the EKS path).
+        :param sources: the text widget's sentence on where the numbers come from. Default: the EKS path's.
+        :param logs: the text widget's hint on the container logs. Default: the EKS path's Container Insights group."""
         super().__init__(scope, id)
         m = lambda name, stat="Average", label=None: serving_metric(cluster_name, name, stat, label=label)  # noqa: E731
         log_group = container_insights_log_group_name(cluster_name, "application")
+        sources = sources or ("Serving metrics come from vLLM's /metrics through Amazon Managed Service for Prometheus "
+                              "(namespace LLMServing, put every minute); GPU metrics from Container Insights; XID errors "
+                              "from the EKS node monitoring agent. No traffic means no latency values, not zero.")
+        logs = logs or (f"Logs: CloudWatch Logs Insights on `{log_group}`, e.g. "
+                        "`filter kubernetes.container_name = \"vllm\" | sort @timestamp desc`")
 
         def graph(title, left, *, unit_label="", width=8, annotations=(), left_min=0):
             return cloudwatch.GraphWidget(
@@ -70,12 +97,8 @@ class ServingDashboard(Construct):
             default_interval=cdk.Duration.hours(3), period_override=cloudwatch.PeriodOverride.INHERIT)
         self.dashboard.add_widgets(cloudwatch.TextWidget(width=WIDTH, height=4, markdown="\n".join([
             f"# {served_name} on {cluster_name} ({env_name})",
-            "Serving metrics come from vLLM's /metrics through Amazon Managed Service for Prometheus (namespace "
-            "LLMServing, put every minute); GPU metrics from Container Insights; XID errors from the EKS node "
-            "monitoring agent. No traffic means no latency values, not zero.",
-            f"Capacity Block: `bin/llmops capacity-blocks show {capacity_reservation_id} --region {region}` · "
-            f"Logs: CloudWatch Logs Insights on `{log_group}`, e.g. "
-            "`filter kubernetes.container_name = \"vllm\" | sort @timestamp desc`",
+            sources,
+            f"{capacity.name}: `{capacity.command}` · {logs}",
         ])))
         self.dashboard.add_widgets(
             graph("Time to first token (s)", [m("TimeToFirstTokenP50Seconds", label="p50"),
@@ -106,6 +129,16 @@ class ServingDashboard(Construct):
             graph("vLLM scrape targets up (0 while loading)", [m("VllmTargetsUp", "Minimum", "up")],
                   unit_label="targets", width=12),
         )
+        capacity_widget = cloudwatch.SingleValueWidget(
+            title=f"{capacity.name}: hours left", width=8, height=6,
+            metrics=[m(capacity.hours_left_metric, "Minimum", "hours left")])
+        if gpu_health:
+            self._gpu_rows(cluster_name, graph, m, capacity_widget)
+        else:
+            self.dashboard.add_widgets(capacity_widget)
+        self.dashboard.add_widgets(cloudwatch.AlarmStatusWidget(title="Alarms", alarms=list(alarms), width=WIDTH, height=4))
+
+    def _gpu_rows(self, cluster_name: str, graph, m, capacity_widget: cloudwatch.IWidget) -> None:
         self.dashboard.add_widgets(
             graph("GPU utilization (%)", [gpu_search(cluster_name, "node_gpu_utilization")], unit_label="percent", width=6),
             graph("GPU memory used (%)", [gpu_search(cluster_name, "node_gpu_memory_utilization")], unit_label="percent",
@@ -122,8 +155,5 @@ class ServingDashboard(Construct):
                 m("GpuXidErrors", "Maximum", "fatal XID errors (5 min)"),
                 m("GpuHardwareFatal", "Maximum", "AcceleratedHardwareReady fatal"),
                 m("NodeMonitoringAgentsUp", "Minimum", "monitoring agents up")], unit_label="count", width=8),
-            cloudwatch.SingleValueWidget(
-                title="Capacity Block: hours left", width=8, height=6,
-                metrics=[m(CAPACITY_BLOCK_HOURS_LEFT, "Minimum", "hours left")]),
+            capacity_widget,
         )
-        self.dashboard.add_widgets(cloudwatch.AlarmStatusWidget(title="Alarms", alarms=list(alarms), width=WIDTH, height=4))

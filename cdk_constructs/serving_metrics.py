@@ -174,11 +174,22 @@ def _published() -> tuple[PublishedMetric, ...]:
 
 #: The metrics computed from AMP, by CloudWatch name.
 PUBLISHED_METRICS: dict[str, PublishedMetric] = {m.name: m for m in _published()}
+#: The published metrics that read the EKS node monitoring agent: only where the agent runs (not on HyperPod).
+NODE_MONITORING_PUBLISHED = ("GpuXidErrors", "GpuHardwareFatal", "NodeMonitoringAgentsUp")
+
+
+def published_metrics(*, node_monitoring: bool = True) -> dict[str, PublishedMetric]:
+    """:data:`PUBLISHED_METRICS`, without those of the node monitoring agent when it does not run."""
+    return {name: m for name, m in PUBLISHED_METRICS.items() if node_monitoring or name not in NODE_MONITORING_PUBLISHED}
+
 #: Put by the publisher from AWS APIs, not from AMP: healthy targets of the Service's load balancer
 #: (elasticloadbalancing:DescribeTargetHealth; 0 when no load balancer carries the Service's tags) and hours left in the
 #: Capacity Block (ec2:DescribeCapacityReservations EndDate).
 HEALTHY_TARGETS = "HealthyTargets"
 CAPACITY_BLOCK_HOURS_LEFT = "CapacityBlockHoursLeft"
+#: HyperPod's capacity: hours until the training plan's EndTime (SageMaker API reference, DescribeTrainingPlan: request
+#: TrainingPlanName, the plan's name; response EndTime and Status, one of Pending, Active, Scheduled, Expired, Failed).
+TRAINING_PLAN_HOURS_LEFT = "TrainingPlanHoursLeft"
 
 #: Container Insights (enhanced observability, accelerated compute) GPU metrics, namespace ContainerInsights. Names and
 #: dimension sets: aws/amazon-cloudwatch-agent@ab55b8d translator/translate/otel/exporter/awsemf/kubernetes.go
@@ -198,10 +209,16 @@ CONTAINER_INSIGHTS_GPU_METRICS = ("node_gpu_utilization", "node_gpu_memory_utili
 GPU_DEVICE_DIMENSIONS = ("ClusterName", "GpuDevice", "InstanceId", "InstanceType", "NodeName")
 
 
-def scrape_configuration(*, namespace: str, port: int) -> str:
-    """The AMP scraper's Prometheus configuration: the vLLM pods of ``namespace`` on their container ``port``, and the
-    node monitoring agent on every node. Only kubernetes_sd_configs, relabel_configs and a scrape interval of at least
-    30 s are allowed (AMP user guide, "Using an AWS managed collector", scraper configuration)."""
+def scrape_configuration(*, namespace: str, port: int, node_monitoring: bool = True) -> str:
+    """The AMP scraper's Prometheus configuration: the vLLM pods of ``namespace`` on their container ``port``, and (with
+    ``node_monitoring``) the node monitoring agent on every node. Only kubernetes_sd_configs, relabel_configs and a
+    scrape interval of at least 30 s are allowed (AMP user guide, "Using an AWS managed collector", scraper
+    configuration).
+
+    The vLLM job keeps a pod's target by its declared container port, not by a label: on the EKS path the port is the
+    Deployment's ``containerPort``; on HyperPod the Inference Operator makes the worker pod from the
+    InferenceEndpointConfig, whose ``worker.modelInvocationPort.containerPort`` (charts/inference_endpoint_chart.py) is
+    the same vLLM port, and whose pod labels the operator chooses (its CRD has no field for them)."""
     config = {
         "global": {"scrape_interval": f"{SCRAPE_INTERVAL_SECONDS}s", "scrape_timeout": "10s"},
         "scrape_configs": [
@@ -216,7 +233,7 @@ def scrape_configuration(*, namespace: str, port: int) -> str:
                     {"action": "replace", "source_labels": ["__meta_kubernetes_pod_node_name"], "target_label": "node"},
                 ],
             },
-            {
+            *([] if not node_monitoring else [{
                 "job_name": NODE_MONITORING_JOB,
                 "metrics_path": "/metrics",
                 "kubernetes_sd_configs": [{"role": "pod", "namespaces": {"names": [NODE_MONITORING_AGENT_NAMESPACE]}}],
@@ -229,31 +246,37 @@ def scrape_configuration(*, namespace: str, port: int) -> str:
                      "replacement": f"$1:{NODE_MONITORING_AGENT_METRICS_PORT}"},
                     {"action": "replace", "source_labels": ["__meta_kubernetes_pod_node_name"], "target_label": "node"},
                 ],
-            },
+            }]),
         ],
     }
     return yaml.safe_dump(config, sort_keys=False)
 
 
-def scrape_configuration_blob(*, namespace: str, port: int) -> str:
+def scrape_configuration_blob(*, namespace: str, port: int, node_monitoring: bool = True) -> str:
     """:func:`scrape_configuration`, base64-encoded as ``AWS::APS::Scraper`` ScrapeConfiguration.ConfigurationBlob wants."""
-    return base64.b64encode(scrape_configuration(namespace=namespace, port=port).encode()).decode()
+    config = scrape_configuration(namespace=namespace, port=port, node_monitoring=node_monitoring)
+    return base64.b64encode(config.encode()).decode()
 
 
 class ServingMetricsPublisher(Construct):
-    """Every minute, puts :data:`PUBLISHED_METRICS` (from AMP), :data:`HEALTHY_TARGETS` and
-    :data:`CAPACITY_BLOCK_HOURS_LEFT` into CloudWatch, dimension ``ClusterName``.
+    """Every minute, puts :data:`PUBLISHED_METRICS` (from AMP), :data:`HEALTHY_TARGETS` and the capacity's hours left
+    (:data:`CAPACITY_BLOCK_HOURS_LEFT` or :data:`TRAINING_PLAN_HOURS_LEFT`) into CloudWatch, dimension ``ClusterName``.
 
     :param cluster_name: the EKS cluster (the metrics' dimension, and the load balancer's cluster tag).
     :param prometheus_endpoint: the AMP workspace's endpoint (``…/workspaces/ws-…/``).
     :param workspace_arn: the AMP workspace, for ``aps:QueryMetrics``.
-    :param load_balancer_tags: the tags that identify the Service's load balancer.
-    :param capacity_reservation_id: the Capacity Block.
+    :param load_balancer_tags: the tags that identify the endpoint's load balancer.
+    :param capacity_reservation_id: the Capacity Block (EKS path). Give it or ``training_plan_arn``.
+    :param training_plan_arn: the training plan (HyperPod path).
+    :param node_monitoring: whether the EKS node monitoring agent runs (its queries are left out otherwise).
     """
 
     def __init__(self, scope: Construct, id: str, *, cluster_name: str, prometheus_endpoint: str, workspace_arn: str,
-                 load_balancer_tags: dict[str, str], capacity_reservation_id: str) -> None:
+                 load_balancer_tags: dict[str, str], capacity_reservation_id: str | None = None,
+                 training_plan_arn: str | None = None, node_monitoring: bool = True) -> None:
         super().__init__(scope, id)
+        if (capacity_reservation_id is None) == (training_plan_arn is None):
+            raise ValueError("give exactly one of capacity_reservation_id and training_plan_arn")
         self.log_group = logs.LogGroup(self, "Logs", retention=logs.RetentionDays.ONE_MONTH,
                                        removal_policy=cdk.RemovalPolicy.DESTROY)
         self.role = iam.Role(self, "Role", assumed_by=iam.ServicePrincipal("lambda.amazonaws.com"),
@@ -267,7 +290,9 @@ class ServingMetricsPublisher(Construct):
         self.role.add_to_policy(iam.PolicyStatement(
             actions=["elasticloadbalancing:DescribeLoadBalancers", "elasticloadbalancing:DescribeTags",
                      "elasticloadbalancing:DescribeTargetGroups", "elasticloadbalancing:DescribeTargetHealth",
-                     "ec2:DescribeCapacityReservations"],
+                     # Read-only; whether DescribeTrainingPlan takes the plan's ARN as a resource was not confirmed
+                     # from the Service Authorization Reference here, so it is granted as the other Describe calls.
+                     "ec2:DescribeCapacityReservations" if capacity_reservation_id else "sagemaker:DescribeTrainingPlan"],
             resources=["*"]))
         acknowledge_serving_metrics_publisher(self.role)
 
@@ -275,7 +300,8 @@ class ServingMetricsPublisher(Construct):
             self, "Function", runtime=RUNTIME, handler="handler.handler",
             code=lambda_.Code.from_asset(str(HANDLER_DIR), exclude=["__pycache__", "*.pyc"]),
             role=self.role, log_group=self.log_group, timeout=cdk.Duration.seconds(50), memory_size=256,
-            description=f"Serving metrics of {cluster_name}: AMP queries, load balancer health, Capacity Block end",
+            description=f"Serving metrics of {cluster_name}: AMP queries, load balancer health, "
+                        + ("Capacity Block end" if capacity_reservation_id else "training plan end"),
             # No reserved concurrency: in a new account (concurrency quota 10) reserving any fails the deploy. The
             # timeout under a minute keeps one run from overlapping the next.
         )
@@ -283,12 +309,18 @@ class ServingMetricsPublisher(Construct):
             "namespace": NAMESPACE,
             "clusterName": cluster_name,
             "prometheusEndpoint": prometheus_endpoint,
-            "queries": [m.as_event() for m in PUBLISHED_METRICS.values()],
+            "queries": [m.as_event() for m in published_metrics(node_monitoring=node_monitoring).values()],
             "loadBalancerTags": load_balancer_tags,
-            "capacityReservationId": capacity_reservation_id,
             "healthyTargetsMetric": HEALTHY_TARGETS,
-            "capacityBlockHoursLeftMetric": CAPACITY_BLOCK_HOURS_LEFT,
         }
+        if capacity_reservation_id:
+            self.event.update(capacityReservationId=capacity_reservation_id,
+                              capacityBlockHoursLeftMetric=CAPACITY_BLOCK_HOURS_LEFT)
+        else:
+            # The plan's name: the API reference's TrainingPlanName pattern is a name (newer SDK models also take the
+            # ARN; the Lambda runtime's boto3 may be older). ops_cli/preflight.py calls it with the name too.
+            self.event.update(trainingPlanName=training_plan_arn.rsplit("/", 1)[-1],
+                              trainingPlanHoursLeftMetric=TRAINING_PLAN_HOURS_LEFT)
         self.schedule = events.Rule(
             self, "EveryMinute", schedule=events.Schedule.rate(cdk.Duration.minutes(1)),
             description=f"Runs the serving metrics publisher of {cluster_name}",

@@ -102,8 +102,9 @@ def add_eks_environment(scope: Construct, env_config: EnvironmentConfig, *,
 
 
 def add_hyperpod_environment(scope: Construct, env_config: EnvironmentConfig) -> Environment:
-    """Network → cluster → HyperPod prerequisites → HyperPod cluster → Inference Operator → endpoint; destroyed
-    backwards, so the endpoint (and what the operator made for it) goes before the operator, the nodes and the VPC."""
+    """Network → cluster → HyperPod prerequisites → HyperPod cluster → Inference Operator → endpoint → observability;
+    destroyed backwards, so the scraper goes first and the endpoint (and what the operator made for it) before the
+    operator, the nodes and the VPC."""
     network, cluster = _base(scope, env_config)
     prerequisites = HyperPodPrerequisitesStack(
         scope, **_props(env_config, "hyperpod-prereqs"), env_config=env_config, cluster=cluster.cluster,
@@ -121,9 +122,14 @@ def add_hyperpod_environment(scope: Construct, env_config: EnvironmentConfig) ->
     endpoint = InferenceEndpointStack(
         scope, **_props(env_config, "endpoint"), cluster=cluster.cluster, spec=spec, manifests=manifests,
         description=f"InferenceEndpointConfig {spec.name} for {env_config.model.hugging_face_id}")
-    stacks = [network, cluster, prerequisites, hyperpod, operator, endpoint]
+    observability = ObservabilityStack(
+        scope, **_props(env_config, "observability"), env_config=env_config, cluster=cluster.cluster, vpc=network.vpc,
+        spec=spec, description=f"Metrics, dashboard and alarms of {env_config.cluster_name}")
+    stacks = [network, cluster, prerequisites, hyperpod, operator, endpoint, observability]
     _in_order(stacks, ["the cluster lives in the VPC", "HyperPod nodes need the device plugins first",
                        "the HyperPod cluster joins the EKS cluster once its prerequisites run",
                        "the operator's controller waits for a node",
-                       "the endpoint needs the operator's CRD and controller"])
+                       "the endpoint needs the operator's CRD and controller",
+                       "the scraper and the alarms watch the worker pod and the load balancer the operator makes for the "
+                       "endpoint; on destroy the scraper goes first, before the cluster it reads"])
     return Environment(env_config, stacks, {f"{env_config.model.preset.key}.yaml": manifests})

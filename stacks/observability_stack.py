@@ -36,6 +36,26 @@ subscriptions, on ALARM and on OK.
 **Logs**: vLLM's stdout and stderr reach ``/aws/containerinsights/CLUSTER/application`` through the add-on's Fluent Bit;
 the cluster stack creates that group (and the add-on's three others) with ``observability.log_retention_days`` before
 the add-on starts, so the retention applies and ``cdk destroy`` removes them.
+
+**On HyperPod** (``platform: hyperpod``, after the endpoint stack) the same workspace, scraper, publisher, dashboard and
+serving alarms, with what differs:
+
+- *Scrape*: the operator's worker pod in the InferenceEndpointConfig's namespace, kept by its declared container port,
+  ``worker.modelInvocationPort.containerPort`` of charts/inference_endpoint_chart.py (8000, vLLM's own port; the chart's
+  ``metrics.modelMetrics.port`` names the same port and path). The operator chooses the pod's labels (the CRD of
+  aws/sagemaker-hyperpod-cli@011ca927 has no field for them), so the job keeps no label. No node monitoring job.
+- *Load balancer*: the operator's AWS Load Balancer Controller makes the endpoint's ALB and tags every load balancer it
+  makes with ``elbv2.k8s.aws/cluster`` = the cluster's name (cdk_constructs/destroy_waiter.py, with its source); the
+  endpoint stack's destroy waiter finds it by that tag, and so does the publisher. That controller serves only the
+  operator in this cluster: its load balancers are the endpoint's.
+- *Capacity*: ``TrainingPlanHoursLeft`` from sagemaker:DescribeTrainingPlan's EndTime, in place of the Capacity Block's.
+- *GPU health and logs*: no GPU alarm, no GPU row, no Container Insights log group. This project installs neither
+  ``amazon-cloudwatch-observability`` nor the EKS node monitoring agent on HyperPod (stacks/cluster_stack.py installs
+  them for the EKS platform only; deployment_config/addons.py): HyperPod runs its own health-monitoring agent and deep
+  health checks (the dependencies chart of stacks/hyperpod_prerequisites_stack.py, and ``NodeRecovery: Automatic``),
+  which taint, reboot or replace a node with a GPU fault, so the node monitoring agent's XID alarm would repeat them.
+  GPU utilization on HyperPod is AWS's ``amazon-sagemaker-hyperpod-observability`` add-on's job (AMP and Amazon Managed
+  Grafana, SageMaker developer guide "HyperPod observability"); installing it is left to a later change.
 """
 
 from __future__ import annotations
@@ -46,22 +66,24 @@ from aws_cdk import aws_ec2 as ec2
 from aws_cdk import aws_eks_v2 as eks
 from constructs import Construct
 
-from cdk_constructs.destroy_waiter import service_load_balancer_tags
-from cdk_constructs.serving_alarms import ServingAlarms
-from cdk_constructs.serving_dashboard import ServingDashboard
-from cdk_constructs.serving_metrics import ServingMetricsPublisher, scrape_configuration_blob
+from cdk_constructs.destroy_waiter import load_balancer_controller_tags, service_load_balancer_tags
+from cdk_constructs.serving_alarms import GpuWatch, ServingAlarms, hyperpod_runbook
+from cdk_constructs.serving_dashboard import CapacityView, ServingDashboard, capacity_block_view
+from cdk_constructs.serving_metrics import TRAINING_PLAN_HOURS_LEFT, ServingMetricsPublisher, scrape_configuration_blob
+from charts.inference_endpoint_chart import InferenceEndpointSpec
 from charts.serving_spec import VllmServingSpec
-from deployment_config.model import EnvironmentConfig
+from deployment_config.model import EnvironmentConfig, Platform
 
 
 class ObservabilityStack(cdk.Stack):
-    """AMP workspace and scraper, the serving metrics publisher, the dashboard and the alarms of one EKS environment."""
+    """AMP workspace and scraper, the serving metrics publisher, the dashboard and the alarms of one environment: the
+    EKS path's vLLM Deployment (``spec`` a VllmServingSpec) or HyperPod's InferenceEndpointConfig."""
 
     def __init__(self, scope: Construct, id: str, *, env_config: EnvironmentConfig, cluster: eks.ICluster,
-                 vpc: ec2.IVpc, spec: VllmServingSpec, **kwargs) -> None:
+                 vpc: ec2.IVpc, spec: VllmServingSpec | InferenceEndpointSpec, **kwargs) -> None:
         super().__init__(scope, id, **kwargs)
         cluster_name = env_config.cluster_name
-        capacity = env_config.capacity
+        hyperpod = env_config.platform is Platform.HYPERPOD
 
         self.workspace = aps.CfnWorkspace(self, "Prometheus", alias=f"{cluster_name}-serving")
         private = vpc.select_subnets(subnet_type=ec2.SubnetType.PRIVATE_WITH_EGRESS)
@@ -75,29 +97,64 @@ class ObservabilityStack(cdk.Stack):
             destination=aps.CfnScraper.DestinationProperty(amp_configuration=aps.CfnScraper.AmpConfigurationProperty(
                 workspace_arn=self.workspace.attr_arn)),
             scrape_configuration=aps.CfnScraper.ScrapeConfigurationProperty(
-                configuration_blob=scrape_configuration_blob(namespace=spec.namespace, port=spec.port)),
+                configuration_blob=scrape_configuration_blob(namespace=spec.namespace, port=spec.port,
+                                                             node_monitoring=not hyperpod)),
         )
-
-        self.publisher = ServingMetricsPublisher(
-            self, "ServingMetrics", cluster_name=cluster_name,
-            prometheus_endpoint=self.workspace.attr_prometheus_endpoint, workspace_arn=self.workspace.attr_arn,
-            load_balancer_tags=service_load_balancer_tags(cluster_name, spec.namespace, spec.name),
-            capacity_reservation_id=capacity.capacity_reservation_id)
-
-        self.alarms = ServingAlarms(
-            self, "Alarms", cluster_name=cluster_name, observability=env_config.observability,
-            gpus_per_node=env_config.gpu_instance_type.gpu_count, gpu_node_count=capacity.instance_count,
-            capacity_reservation_id=capacity.capacity_reservation_id)
-        self.dashboard = ServingDashboard(
-            self, "Dashboard", env_name=env_config.name, cluster_name=cluster_name, region=env_config.region,
-            served_name=env_config.model.served_name, capacity_reservation_id=capacity.capacity_reservation_id,
-            observability=env_config.observability, alarms=list(self.alarms.alarms.values()))
+        if hyperpod:
+            self._hyperpod(env_config, cluster_name, spec)
+        else:
+            self._eks(env_config, cluster_name, spec)
 
         cdk.CfnOutput(self, "DashboardUrl", description="The environment's CloudWatch dashboard",
                       value=(f"https://{env_config.region}.console.aws.amazon.com/cloudwatch/home?region="
                              f"{env_config.region}#dashboards/dashboard/{cluster_name}-serving"))
         cdk.CfnOutput(self, "AlarmTopicArn", value=self.alarms.topic.topic_arn,
                       description="Subscribe more endpoints (chat, paging) to this topic")
-        cdk.CfnOutput(self, "ContainerLogsCommand", description="Follow vLLM's log in CloudWatch Logs",
-                      value=f"aws logs tail /aws/containerinsights/{cluster_name}/application --follow "
-                            f"--filter-pattern '\"{spec.namespace}\"' --region {env_config.region}")
+        if not hyperpod:
+            cdk.CfnOutput(self, "ContainerLogsCommand", description="Follow vLLM's log in CloudWatch Logs",
+                          value=f"aws logs tail /aws/containerinsights/{cluster_name}/application --follow "
+                                f"--filter-pattern '\"{spec.namespace}\"' --region {env_config.region}")
+
+    def _publisher(self, cluster_name: str, **kwargs) -> ServingMetricsPublisher:
+        return ServingMetricsPublisher(
+            self, "ServingMetrics", cluster_name=cluster_name,
+            prometheus_endpoint=self.workspace.attr_prometheus_endpoint, workspace_arn=self.workspace.attr_arn, **kwargs)
+
+    def _eks(self, env_config: EnvironmentConfig, cluster_name: str, spec: VllmServingSpec) -> None:
+        capacity = env_config.capacity
+        self.publisher = self._publisher(
+            cluster_name, load_balancer_tags=service_load_balancer_tags(cluster_name, spec.namespace, spec.name),
+            capacity_reservation_id=capacity.capacity_reservation_id)
+        self.alarms = ServingAlarms(
+            self, "Alarms", cluster_name=cluster_name, observability=env_config.observability,
+            gpu_watch=GpuWatch(gpus_per_node=env_config.gpu_instance_type.gpu_count,
+                               gpu_node_count=capacity.instance_count,
+                               capacity_reservation_id=capacity.capacity_reservation_id))
+        self.dashboard = ServingDashboard(
+            self, "Dashboard", env_name=env_config.name, cluster_name=cluster_name, region=env_config.region,
+            served_name=env_config.model.served_name,
+            capacity=capacity_block_view(capacity.capacity_reservation_id, env_config.region),
+            observability=env_config.observability, alarms=list(self.alarms.alarms.values()))
+
+    def _hyperpod(self, env_config: EnvironmentConfig, cluster_name: str, spec: InferenceEndpointSpec) -> None:
+        plan_arn = env_config.hyperpod.training_plan_arn
+        plan_name = plan_arn.rsplit("/", 1)[-1]
+        hyperpod_cluster_name = f"{env_config.name}-hyperpod"  # stacks/hyperpod_cluster_stack.py
+        self.publisher = self._publisher(cluster_name, load_balancer_tags=load_balancer_controller_tags(cluster_name),
+                                         training_plan_arn=plan_arn, node_monitoring=False)
+        self.alarms = ServingAlarms(
+            self, "Alarms", cluster_name=cluster_name, observability=env_config.observability,
+            runbook=hyperpod_runbook(namespace=spec.namespace, endpoint_name=spec.name,
+                                     hyperpod_cluster_name=hyperpod_cluster_name, region=env_config.region))
+        self.dashboard = ServingDashboard(
+            self, "Dashboard", env_name=env_config.name, cluster_name=cluster_name, region=env_config.region,
+            served_name=env_config.model.served_name,
+            capacity=CapacityView("Training plan", TRAINING_PLAN_HOURS_LEFT,
+                                  f"bin/llmops training-plans show {plan_name} --region {env_config.region}"),
+            observability=env_config.observability, alarms=list(self.alarms.alarms.values()), gpu_health=False,
+            sources="Serving metrics come from vLLM's /metrics (the Inference Operator's worker pod) through Amazon "
+                    "Managed Service for Prometheus (namespace LLMServing, put every minute); healthy targets of the "
+                    "operator's load balancer. GPU and node health: HyperPod's health-monitoring agent and deep health "
+                    "checks. No traffic means no latency values, not zero.",
+            logs=f"Nodes: `aws sagemaker list-cluster-nodes --cluster-name {hyperpod_cluster_name} --region "
+                 f"{env_config.region}` · Logs: `kubectl -n {spec.namespace} logs POD` (the worker pod)")

@@ -295,7 +295,7 @@ def test_tls_bucket_is_encrypted_private_and_tls_only(synthesized_hyperpod):
 
 def test_deploy_order_and_reverse_destroy(synthesized_hyperpod, hyperpod_env):
     deps = {name: set(a.get("dependencies", [])) for name, a in synthesized_hyperpod.manifest["artifacts"].items()}
-    order = ["network", "cluster", "hyperpod-prereqs", "hyperpod", "inference-operator", "endpoint"]
+    order = ["network", "cluster", "hyperpod-prereqs", "hyperpod", "inference-operator", "endpoint", "observability"]
     for before, after in zip(order, order[1:]):
         assert hyperpod_env.stack_name(before) in deps[hyperpod_env.stack_name(after)], (before, after)
 

@@ -1,4 +1,4 @@
-"""Metrics, dashboard, alarms, logs and node health of the EKS path (issue 10).
+"""Metrics, dashboard, alarms, logs and node health of the EKS path and the HyperPod path (issue 10).
 
 The stack tests read the session's synthesis (``synthesized``) and one more synthesis, for the module, of the example
 with its own observability settings (e-mails, thresholds, retention). The publisher's handler runs against botocore
@@ -25,6 +25,7 @@ from cdk_constructs.serving_metrics import (
     NAMESPACE,
     PROMETHEUS_SERIES,
     PUBLISHED_METRICS,
+    TRAINING_PLAN_HOURS_LEFT,
     VLLM_METRICS,
 )
 from cdk_constructs.serving_metrics_handler import handler
@@ -473,3 +474,136 @@ def test_the_query_api_is_under_the_workspace_endpoint_with_or_without_its_slash
     for endpoint in ("https://aps-workspaces.us-west-2.amazonaws.com/workspaces/ws-1/",
                      "https://aps-workspaces.us-west-2.amazonaws.com/workspaces/ws-1"):
         assert handler.query_url(endpoint) == "https://aps-workspaces.us-west-2.amazonaws.com/workspaces/ws-1/api/v1/query"
+
+
+def _stub_training_plan(sagemaker: Stubber, end: datetime, status: str = "Active") -> None:
+    sagemaker.add_response("describe_training_plan", {
+        "TrainingPlanArn": "arn:aws:sagemaker:us-west-2:123456789012:training-plan/kimi-k3-december",
+        "TrainingPlanName": "kimi-k3-december", "Status": status, "EndTime": end}, {"TrainingPlanName": "kimi-k3-december"})
+
+
+def _hyperpod_event() -> dict:
+    event = _event([])
+    del event["capacityReservationId"], event["capacityBlockHoursLeftMetric"]
+    event.update(loadBalancerTags={"elbv2.k8s.aws/cluster": "example-llm"}, trainingPlanName="kimi-k3-december",
+                 trainingPlanHoursLeftMetric=TRAINING_PLAN_HOURS_LEFT)
+    return event
+
+
+@pytest.mark.parametrize("status, hours_to_end, hours_left", [("Active", 12.5, 12.5), ("Expired", -1, 0.0)])
+def test_on_hyperpod_a_run_puts_the_training_plans_hours_left(clients, status, hours_to_end, hours_left):
+    # given a training plan ending in 12.5 hours (or already expired), and no load balancer of the operator yet
+    sagemaker = Stubber(boto3.session.Session(botocore_session=_BOTOCORE).client(
+        "sagemaker", region_name=REGION, aws_access_key_id="testing", aws_secret_access_key="testing"))
+    sagemaker.activate()
+    _stub_training_plan(sagemaker, datetime.fromtimestamp(NOW + hours_to_end * 3600, UTC), status)
+    elbv2, ec2, cloudwatch = clients["elbv2"], clients["ec2"], clients["cloudwatch"]
+    elbv2.add_response("describe_load_balancers", {"LoadBalancers": []})
+    cloudwatch.add_response("put_metric_data", {}, {"Namespace": NAMESPACE, "MetricData": ANY})
+    # when the publisher runs with a HyperPod event
+    put = handler.publish(_hyperpod_event(), now=NOW, query=None, cloudwatch=cloudwatch.client, elbv2=elbv2.client,
+                          ec2=ec2.client, sagemaker=sagemaker.client)
+    # then it asks SageMaker, not EC2, and puts the plan's hours left under its own name
+    sagemaker.assert_no_pending_responses()
+    assert [(d["MetricName"], d["Value"]) for d in put] == [(HEALTHY_TARGETS, 0.0), (TRAINING_PLAN_HOURS_LEFT, hours_left)]
+
+
+# --- the HyperPod path: the same constructs, from the session's synthesis --------------------------------------------
+
+@pytest.fixture(scope="module")
+def hyperpod_observability(synthesized_hyperpod) -> dict:
+    return synthesized_hyperpod.template("observability")
+
+
+@pytest.fixture(scope="module")
+def hyperpod_event(hyperpod_observability) -> dict:
+    rule = _only(_of_type(hyperpod_observability, "AWS::Events::Rule"))["Properties"]
+    assert rule["ScheduleExpression"] == "rate(1 minute)"
+    (target,) = rule["Targets"]
+    return json.loads(_text(target["Input"]))
+
+
+def test_a_hyperpod_environment_has_its_observability_stack_after_the_endpoint(synthesized_hyperpod, hyperpod_env):
+    deps = set(synthesized_hyperpod.manifest["artifacts"][hyperpod_env.stack_name("observability")].get("dependencies", []))
+    assert hyperpod_env.stack_name("endpoint") in deps
+
+
+def test_on_hyperpod_the_scraper_reads_the_operators_worker_pod_on_vllms_port(hyperpod_observability, synthesized_hyperpod):
+    from charts.inference_endpoint_chart import endpoint_manifest, inference_endpoint_spec_for
+
+    spec = inference_endpoint_spec_for(synthesized_hyperpod.env_config)
+    worker = endpoint_manifest(spec)["spec"]["worker"]
+    scraper = _only(_of_type(hyperpod_observability, "AWS::APS::Scraper"))["Properties"]
+    config = yaml.safe_load(base64.b64decode(scraper["ScrapeConfiguration"]["ConfigurationBlob"]))
+    (job,) = config["scrape_configs"]  # no node monitoring agent on HyperPod
+    assert job["job_name"] == "vllm" and job["metrics_path"] == "/metrics"
+    assert job["kubernetes_sd_configs"] == [{"role": "pod", "namespaces": {"names": [spec.namespace]}}]
+    port = str(worker["modelInvocationPort"]["containerPort"])
+    assert {"action": "keep", "source_labels": ["__meta_kubernetes_pod_container_port_number"], "regex": port} in \
+        job["relabel_configs"]
+    assert endpoint_manifest(spec)["spec"]["metrics"]["modelMetrics"] == {"port": int(port), "path": "/metrics"}
+    assert "ClusterSecurityGroupId" in json.dumps(scraper["Source"]["EksConfiguration"]["SecurityGroupIds"])
+
+
+def test_on_hyperpod_the_publisher_finds_the_operators_load_balancer_and_the_training_plan(hyperpod_event, hyperpod_env):
+    # the tag the endpoint stack's destroy waiter finds the operator's load balancers by
+    assert hyperpod_event["loadBalancerTags"] == {"elbv2.k8s.aws/cluster": hyperpod_env.cluster_name}
+    assert hyperpod_event["trainingPlanName"] == hyperpod_env.hyperpod.training_plan_arn.rsplit("/", 1)[-1]
+    assert hyperpod_event["trainingPlanHoursLeftMetric"] == TRAINING_PLAN_HOURS_LEFT
+    assert "capacityReservationId" not in hyperpod_event
+    # every serving query, none of the node monitoring agent's
+    assert {q["name"] for q in hyperpod_event["queries"]} == set(PUBLISHED_METRICS) - {
+        "GpuXidErrors", "GpuHardwareFatal", "NodeMonitoringAgentsUp"}
+
+
+def test_the_hyperpod_endpoint_waiter_and_the_publisher_use_the_same_load_balancer_tags(hyperpod_event, synthesized_hyperpod,
+                                                                                        hyperpod_env):
+    from cdk_constructs.destroy_waiter import load_balancer_controller_tags
+
+    assert hyperpod_event["loadBalancerTags"] == load_balancer_controller_tags(hyperpod_env.cluster_name)
+    (waiter,) = synthesized_hyperpod.resources("endpoint", "Custom::DestroyWaiter").values()
+    # the waiter's tags are {key: the cluster's name}, the name imported from the cluster stack
+    assert '"{\\"elbv2.k8s.aws/cluster\\":\\""' in json.dumps(waiter["Properties"]["Tags"])
+
+
+def test_on_hyperpod_the_publisher_may_describe_the_training_plan_not_capacity_reservations(hyperpod_observability):
+    policy = _only(_of_type(hyperpod_observability, "AWS::IAM::Policy"))["Properties"]["PolicyDocument"]
+    actions = {a for s in policy["Statement"] for a in ([s["Action"]] if isinstance(s["Action"], str) else s["Action"])}
+    assert "sagemaker:DescribeTrainingPlan" in actions
+    assert "ec2:DescribeCapacityReservations" not in actions
+
+
+def test_on_hyperpod_the_serving_alarms_follow_the_configuration_and_no_gpu_alarm_exists(hyperpod_observability,
+                                                                                         hyperpod_env):
+    alarms = _alarms(hyperpod_observability)
+    serving = {"EndpointNoHealthyTarget", "TimeToFirstTokenP90High", "KvCacheUsageHigh", "ErrorRateHigh"}
+    assert set(alarms) == serving
+    for alarm_id in serving:
+        alarm = alarms[alarm_id]
+        metric, statistic, comparison, periods, datapoints, missing = EXPECTED_ALARMS[alarm_id]
+        assert (alarm["Namespace"], alarm["MetricName"], alarm["Statistic"]) == (NAMESPACE, metric, statistic)
+        assert alarm["Dimensions"] == [{"Name": "ClusterName", "Value": hyperpod_env.cluster_name}]
+        assert alarm["Threshold"] == _thresholds(hyperpod_env.observability)[alarm_id]
+        assert (alarm["ComparisonOperator"], alarm["EvaluationPeriods"], alarm["DatapointsToAlarm"],
+                alarm["TreatMissingData"]) == (comparison, periods, datapoints, missing)
+    # the instructions name the HyperPod objects, not the EKS path's Deployment
+    description = alarms["EndpointNoHealthyTarget"]["AlarmDescription"]
+    assert "inferenceendpointconfig" in description and "deployment/vllm" not in description
+    assert "training plan's end" in description
+
+
+def test_the_hyperpod_dashboard_shows_the_serving_metrics_and_the_training_plan_without_gpu_rows(hyperpod_observability,
+                                                                                               hyperpod_env):
+    body = json.loads(_text(_only(_of_type(hyperpod_observability, "AWS::CloudWatch::Dashboard"))["Properties"]
+                            ["DashboardBody"]).replace('"TOKEN"', '"REGION"').replace("TOKEN", "REGION"))
+    metrics = _dashboard_metrics(body)
+    serving = {m[1] for m in metrics if m[0] == NAMESPACE}
+    assert serving == set(PUBLISHED_METRICS) - {"GpuXidErrors", "GpuHardwareFatal", "NodeMonitoringAgentsUp"} | {
+        HEALTHY_TARGETS, TRAINING_PLAN_HOURS_LEFT}
+    assert not [m for m in metrics if isinstance(m[0], dict)]  # no Container Insights SEARCH or Metrics Insights query
+    text = " ".join(w["properties"]["markdown"] for w in body["widgets"] if w["type"] == "text")
+    plan = hyperpod_env.hyperpod.training_plan_arn.rsplit("/", 1)[-1]
+    assert f"bin/llmops training-plans show {plan}" in text
+    assert "containerinsights" not in text
+    (alarm_widget,) = [w for w in body["widgets"] if w["type"] == "alarm"]
+    assert len(alarm_widget["properties"]["alarms"]) == 4

@@ -13,7 +13,7 @@ from tests.cfn_lint import cfn_lint_errors
 def test_cfn_lint_finds_no_errors_in_any_template(synthesized):
     templates = [str(synthesized.directory / a["properties"]["templateFile"])
                  for a in synthesized.manifest["artifacts"].values() if a["type"] == "aws:cloudformation:stack"]
-    assert len(templates) == 11  # 5 stacks of the EKS example, 6 of the HyperPod example
+    assert len(templates) == 12  # 5 stacks of the EKS example, 7 of the HyperPod example
     # Linted for the region the templates deploy to: region-specific checks (instance types) run against it.
     regions = sorted({a["environment"].rsplit("/", 1)[-1] for a in synthesized.manifest["artifacts"].values()
                       if a["type"] == "aws:cloudformation:stack"})

@@ -10,6 +10,10 @@ The event (built by cdk_constructs/serving_metrics.py, visible in the template) 
      "capacityReservationId": "cr-...", "healthyTargetsMetric": "HealthyTargets",
      "capacityBlockHoursLeftMetric": "CapacityBlockHoursLeft"}
 
+On HyperPod the capacity is a training plan: ``"trainingPlanName": "kimi-k3-december"`` and
+``"trainingPlanHoursLeftMetric": "TrainingPlanHoursLeft"`` instead of the two Capacity Block keys, and the load balancer
+tags are the AWS Load Balancer Controller's (``{"elbv2.k8s.aws/cluster": "prod-hyperpod-llm"}``).
+
 A query that fails or returns NaN puts nothing: the alarm's missing-data rule decides what that means. A query that
 returns no series puts ``whenEmpty`` when the event gives one. No load balancer with the tags puts 0 healthy targets.
 """
@@ -131,6 +135,17 @@ def capacity_block_hours_left(ec2, reservation_id: str, now: float) -> float | N
     return max(0.0, (end.timestamp() - now) / 3600)
 
 
+def training_plan_hours_left(sagemaker, plan_name: str, now: float) -> float | None:
+    """Hours until the training plan's EndTime (0 once Expired or Failed); None when SageMaker gives no EndTime."""
+    plan = sagemaker.describe_training_plan(TrainingPlanName=plan_name)
+    if plan.get("Status") in ("Expired", "Failed"):
+        return 0.0
+    end = plan.get("EndTime")
+    if end is None:
+        return None
+    return max(0.0, (end.timestamp() - now) / 3600)
+
+
 def put(cloudwatch, namespace: str, cluster_name: str, data: list[dict], timestamp: float) -> None:
     dimensions = [{"Name": "ClusterName", "Value": cluster_name}]
     at = datetime.fromtimestamp(timestamp, UTC)
@@ -139,7 +154,7 @@ def put(cloudwatch, namespace: str, cluster_name: str, data: list[dict], timesta
         cloudwatch.put_metric_data(Namespace=namespace, MetricData=stamped[start:start + PUT_BATCH])
 
 
-def publish(event: dict, *, now: float, query, cloudwatch, elbv2, ec2) -> list[dict]:
+def publish(event: dict, *, now: float, query, cloudwatch, elbv2, ec2, sagemaker=None) -> list[dict]:
     """Compute and put every metric of one run; returns what was put (for the log and the tests)."""
     data = query_metrics(event, now, query)
     try:
@@ -148,11 +163,14 @@ def publish(event: dict, *, now: float, query, cloudwatch, elbv2, ec2) -> list[d
     except Exception as error:
         LOGGER.warning("load balancer health not read: %s", error)
     try:
-        hours = capacity_block_hours_left(ec2, event["capacityReservationId"], now)
+        if event.get("capacityReservationId"):
+            hours, metric = capacity_block_hours_left(ec2, event["capacityReservationId"], now), "capacityBlockHoursLeftMetric"
+        else:
+            hours, metric = training_plan_hours_left(sagemaker, event["trainingPlanName"], now), "trainingPlanHoursLeftMetric"
         if hours is not None:
-            data.append({"MetricName": event["capacityBlockHoursLeftMetric"], "Unit": "None", "Value": hours})
+            data.append({"MetricName": event[metric], "Unit": "None", "Value": hours})
     except Exception as error:
-        LOGGER.warning("capacity block not read: %s", error)
+        LOGGER.warning("capacity end not read: %s", error)
     if data:
         put(cloudwatch, event["namespace"], event["clusterName"], data, now)
     return data
@@ -162,6 +180,7 @@ def handler(event, _context):
     region = os.environ["AWS_REGION"]
     data = publish(
         event, now=time.time(), query=lambda url, params: _signed_get(url, params, region),
-        cloudwatch=boto3.client("cloudwatch"), elbv2=boto3.client("elbv2"), ec2=boto3.client("ec2"))
+        cloudwatch=boto3.client("cloudwatch"), elbv2=boto3.client("elbv2"), ec2=boto3.client("ec2"),
+        sagemaker=boto3.client("sagemaker"))
     LOGGER.info("put %s", json.dumps({d["MetricName"]: d["Value"] for d in data}))
     return {"put": len(data)}

@@ -190,8 +190,6 @@ class CapacitySection(BaseModel):
     @field_validator("capacity_reservation_id")
     @classmethod
     def _reservation(cls, value: str) -> str:
-        import re
-
         if not re.fullmatch(r"cr-[0-9a-f]{17}", value):
             fail(Problem(f"{quoted(value)} is not a capacity reservation id ('cr-' followed by 17 lowercase hex digits)",
                          "copy the id from 'aws ec2 describe-capacity-reservations' or the purchase confirmation"))
@@ -334,8 +332,6 @@ class ModelSection(BaseModel):
     @field_validator("served_name")
     @classmethod
     def _served_name(cls, value: str | None) -> str | None:
-        import re
-
         if value is not None and not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9._/-]{0,127}", value):
             fail(Problem(f"{quoted(value)} is not a model name clients can send",
                          "use letters, digits and . _ / -, starting with a letter or digit, for example Kimi-K3"))
@@ -358,8 +354,6 @@ class ModelSection(BaseModel):
     @field_validator("s3_uri")
     @classmethod
     def _s3_uri(cls, value: str | None) -> str | None:
-        import re
-
         if value is not None and not re.fullmatch(r"s3://[a-z0-9][a-z0-9.-]{1,61}[a-z0-9](/\S*)?", value):
             fail(Problem(f"{quoted(value)} is not an s3:// URI of a bucket", "use s3://BUCKET/PREFIX/"))
         return value
@@ -695,8 +689,6 @@ class SourceSection(BaseModel):
     @field_validator("repository")
     @classmethod
     def _repository(cls, value: str) -> str:
-        import re
-
         if not re.fullmatch(r"[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+", value):
             fail(Problem(f"{quoted(value)} is not OWNER/NAME",
                          "write the repository as owner/name, for example my-org/llm-serving"))
@@ -718,8 +710,6 @@ class WaveSection(BaseModel):
     @field_validator("name")
     @classmethod
     def _name(cls, value: str) -> str:
-        import re
-
         if not re.fullmatch(r"[A-Za-z][A-Za-z0-9-]{0,39}", value):
             fail(Problem(f"{quoted(value)} cannot name a pipeline wave", "start with a letter; use letters, digits and '-'"))
         return value

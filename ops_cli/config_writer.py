@@ -33,12 +33,9 @@ import yaml
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from deployment_config import ConfigError, EnvironmentConfig, parse_environment
-from deployment_config.loader import config_path
+from deployment_config.loader import ENV_NAME, config_path
 from ops_cli.errors import ExitCode, OpsError, shown
 
-#: Environment names the loader accepts (deployment_config/loader.py ``_ENV_NAME``): they name stacks, and they are
-#: file names under config/, so nothing else (no '/', no '..') may reach a path.
-ENV_NAME = re.compile(r"[a-z][a-z0-9-]{0,19}")
 #: An end-of-line comment with this word marks an example value; it goes when the value is replaced.
 PLACEHOLDER = re.compile(r"\bPLACEHOLDER\b")
 _NEWLINE = re.compile(r"\r?\n")

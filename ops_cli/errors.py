@@ -6,6 +6,8 @@ from enum import IntEnum
 
 import botocore.exceptions
 
+from deployment_config.errors import quoted
+
 
 class ExitCode(IntEnum):
     OK = 0
@@ -27,15 +29,9 @@ class ExitCode(IntEnum):
     STDOUT_CLOSED = 141  # standard output was closed early, as by `| head` (128 + SIGPIPE, like other Unix tools)
 
 
-#: The longest piece of user input quoted back in a message.
-MAX_SHOWN = 80
-
-
-def shown(value: object) -> str:
-    """``value`` as a message quotes it: repr'd (so control characters and trailing newlines show), cut to MAX_SHOWN."""
-    text = value if isinstance(value, str) else str(value)
-    quoted = repr(text[:MAX_SHOWN])
-    return quoted + (f"... ({len(text)} characters)" if len(text) > MAX_SHOWN else "")
+#: ``value`` as a message quotes it: repr'd (so control characters and trailing newlines show), cut to 80 characters; the
+#: configuration's own rule, so that the CLI and the loader quote alike.
+shown = quoted
 
 
 class OpsError(Exception):

@@ -8,6 +8,7 @@ from aws_cdk import aws_iam as iam
 from constructs import Construct
 
 from cdk_constructs.destroy_waiter import DestroyWaiter, load_balancer_controller_tags
+from cdk_constructs.pod_identity import pod_identity_role
 from cdk_constructs.serving_secrets import ServingSecrets, add_authentication_outputs
 from charts.inference_endpoint_chart import InferenceEndpointSpec
 
@@ -58,15 +59,9 @@ class InferenceEndpointStack(cdk.Stack):
         provider of the Secrets Store CSI driver takes the pod's credentials from that agent
         (aws/secrets-store-csi-driver-provider-aws@a74182c1 credential_provider/pod_identity_credential_provider.go:
         http://169.254.170.23/v1/credentials)."""
-        role = iam.Role(
-            self, "PodRole",
-            assumed_by=iam.ServicePrincipal("pods.eks.amazonaws.com").with_session_tags(),
-            description="The HyperPod inference pod: reads its secrets from Secrets Manager",
-        )
-        self.pod_identity = eks.CfnPodIdentityAssociation(
-            self, "PodIdentity", cluster_name=cluster.cluster_name, namespace=spec.namespace,
-            service_account=spec.service_account, role_arn=role.role_arn,
-        )
+        role, self.pod_identity = pod_identity_role(
+            self, cluster=cluster, namespace=spec.namespace, service_account=spec.service_account,
+            description="The HyperPod inference pod: reads its secrets from Secrets Manager")
         return role
 
     def _authentication_outputs(self, spec: InferenceEndpointSpec) -> None:

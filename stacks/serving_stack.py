@@ -12,6 +12,7 @@ from constructs import Construct
 
 from cdk_constructs.destroy_waiter import DestroyWaiter, service_load_balancer_tags
 from cdk_constructs.nag_acknowledgements import acknowledge_weights_reader
+from cdk_constructs.pod_identity import pod_identity_role
 from cdk_constructs.serving_secrets import ServingSecrets, add_authentication_outputs
 from charts.serving_spec import VllmServingSpec
 
@@ -97,17 +98,11 @@ class ServingStack(cdk.Stack):
 
     def _pod_role(self, cluster: eks.ICluster, spec: VllmServingSpec) -> iam.Role:
         """The role of the pod's service account, given to it through EKS Pod Identity."""
-        role = iam.Role(
-            self, "PodRole",
-            assumed_by=iam.ServicePrincipal("pods.eks.amazonaws.com").with_session_tags(),
+        # Association id kept from when the role read S3 only (see pod_identity_role).
+        role, self.pod_identity = pod_identity_role(
+            self, cluster=cluster, namespace=spec.namespace, service_account=spec.service_account,
             description="The vLLM pod: reads its model weights from S3 and its secrets from Secrets Manager",
-        )
-        # Construct id kept from when the role read S3 only: EKS allows one association per service account, and a new
-        # logical id would create the second before deleting the first.
-        self.pod_identity = eks.CfnPodIdentityAssociation(
-            self, "WeightsReaderAssociation", cluster_name=cluster.cluster_name, namespace=spec.namespace,
-            service_account=spec.service_account, role_arn=role.role_arn,
-        )
+            association_id="WeightsReaderAssociation")
         return role
 
     def _grant_s3_weights(self, role: iam.Role, spec: VllmServingSpec) -> None:

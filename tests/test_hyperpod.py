@@ -623,22 +623,7 @@ def test_the_inference_pod_gets_its_role_through_pod_identity_and_reads_exactly_
     assert {secret_id, key_id, role_id, association_id} <= set(manifest["DependsOn"])
 
 
-def test_the_hyperpod_cluster_installs_the_secrets_store_addon_after_the_pod_identity_agent(synthesized_hyperpod):
-    from deployment_config.addons import (
-        POD_IDENTITY_AGENT,
-        SECRETS_STORE_CSI_PROVIDER,
-        secrets_store_csi_provider_configuration,
-    )
-
-    addons = {a["Properties"]["AddonName"]: (k, a) for k, a in
-              _of_type(synthesized_hyperpod.template("cluster"), "AWS::EKS::Addon").items()}
-    _, addon = addons[SECRETS_STORE_CSI_PROVIDER.name]
-    agent_id, _ = addons[POD_IDENTITY_AGENT.name]
-    assert agent_id in addon["DependsOn"]
-    assert any(d.startswith("ClusterNodegroupSystemNodes") for d in addon["DependsOn"])
-    assert addon["Properties"]["PreserveOnDelete"] is False
-    # the EKS path's configuration: sync, rotation, and every taint tolerated (HyperPod's health-check taint too)
-    assert json.loads(addon["Properties"]["ConfigurationValues"]) == secrets_store_csi_provider_configuration()
+# The Secrets Store CSI add-on on the HyperPod cluster: tests/test_serving_secrets.py, for both platforms.
 
 
 # --- the variants: one more synthesis for the module, of the endpoint stack alone -----------------------------------

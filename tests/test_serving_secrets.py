@@ -321,20 +321,19 @@ def test_the_pod_role_reads_exactly_the_api_key_and_decrypts_only_through_secret
     ]
 
 
-def test_the_cluster_installs_the_secrets_store_addon_after_the_pod_identity_agent(synthesized, synthesized_hyperpod):
+@pytest.mark.parametrize("fixture", ["synthesized", "synthesized_hyperpod"])
+def test_the_cluster_installs_the_secrets_store_addon_after_the_pod_identity_agent(request, fixture):
+    # both platforms deliver their secrets the same way
     addons = {a["Properties"]["AddonName"]: (k, a) for k, a in
-              _of_type(synthesized.template("cluster"), "AWS::EKS::Addon").items()}
+              _of_type(request.getfixturevalue(fixture).template("cluster"), "AWS::EKS::Addon").items()}
     _, addon = addons[SECRETS_STORE_CSI_PROVIDER.name]
     agent_id, _ = addons[POD_IDENTITY_AGENT.name]
     # after the Pod Identity agent, whose credentials the provider fetches for the pod, and after the system nodes
     assert agent_id in addon["DependsOn"]
     assert any(d.startswith("ClusterNodegroupSystemNodes") for d in addon["DependsOn"])
     assert addon["Properties"]["PreserveOnDelete"] is False
+    # sync, rotation, and every taint tolerated (HyperPod's health-check taint too)
     assert json.loads(addon["Properties"]["ConfigurationValues"]) == secrets_store_csi_provider_configuration()
-    # the HyperPod path delivers its secrets the same way (tests/test_hyperpod.py)
-    hyperpod = {a["Properties"]["AddonName"] for a in _of_type(synthesized_hyperpod.template("cluster"),
-                                                               "AWS::EKS::Addon").values()}
-    assert SECRETS_STORE_CSI_PROVIDER.name in hyperpod
 
 
 def test_the_addon_syncs_secrets_rotates_them_and_runs_on_the_gpu_nodes(default_env):

@@ -102,13 +102,24 @@ class TlsOptions:
     :param ca_file: a PEM file of the certificate authorities to trust instead of the system's (a private CA, or a
         test's). Without it the system's store is used, which OpenSSL itself lets ``SSL_CERT_FILE`` and
         ``SSL_CERT_DIR`` replace.
+    :param ca_data: PEM certificates to trust instead of the system's, as text: the certificate a HyperPod Inference
+        Operator generated for its load balancer (ops_cli/operator_certificate.py). A self-signed certificate is its own
+        trust anchor either way; OpenSSL's partial chain flag also accepts a stored certificate whose issuer is not
+        stored (a leaf issued by an in-cluster CA), since the server presents exactly the certificate the status names.
+    :param ca_source: where ``ca_data`` came from, for messages.
     """
 
     server_name: str | None = None
     ca_file: str | None = None
+    ca_data: str | None = None
+    ca_source: str | None = None
 
     def context(self) -> ssl.SSLContext:
         """A client context that verifies the certificate and its name (the standard library's defaults)."""
+        if self.ca_data is not None:
+            context = ssl.create_default_context(cadata=self.ca_data)
+            context.verify_flags |= ssl.VERIFY_X509_PARTIAL_CHAIN
+            return context
         return ssl.create_default_context(cafile=self.ca_file)
 
 
@@ -471,7 +482,11 @@ class _Call:
                 else:
                     fix = ("connect by a name the certificate covers, or keep this URL and pass that name to "
                            "--tls-server-name (or use --env NAME, whose endpoint.domain_name is used)")
-                fix += "; a certificate of a private CA needs --ca-bundle FILE"
+                if self.endpoint.tls.ca_source:
+                    fix += (f"; it was checked against {self.endpoint.tls.ca_source}: if that is not the certificate of "
+                            "this endpoint, pass --ca-bundle FILE")
+                else:
+                    fix += "; a certificate of a private CA needs --ca-bundle FILE"
                 raise CertificateInvalid(f"cannot reach {self.endpoint.url}: {reason}", fix, reason) from None
             if isinstance(error, ssl.SSLError):
                 reason = f"the TLS handshake failed ({printable(error.reason or str(error), 120)})"

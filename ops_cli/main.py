@@ -22,6 +22,7 @@ from deployment_config import ConfigError, EnvironmentConfig, load_environment
 from deployment_config.aws_rules import partition_of, region_problem
 from deployment_config.ec2_instance_types import known_instance_types
 from deployment_config.file_models import domain_name_problem
+from deployment_config.kubernetes_names import INFERENCE_ENDPOINT_NAMESPACE, inference_endpoint_name
 from deployment_config.model import Platform
 from deployment_config.model_location import model_path
 from ops_cli import capacity_blocks as cb
@@ -31,6 +32,7 @@ from ops_cli.config_writer import check_environment_file, env_name_problem, miss
 from ops_cli.errors import ExitCode, OpsError, shown
 from ops_cli.http_client import ApiKey, TlsOptions, api_key_problem, check_url, printable
 from ops_cli.offering import Offering, Search
+from ops_cli.operator_certificate import read_operator_certificate
 from ops_cli.output import duration, emit_json, money, table, utc_and_local
 from ops_cli.preflight import Status, run_preflight
 from ops_cli.smoke import DEFAULT_PROMPT, read_api_key_secret, smoke_test
@@ -209,7 +211,11 @@ def _tls_options(p: argparse.ArgumentParser) -> None:
                    "Default: with --env, the environment's endpoint.domain_name when the URL's host differs from it")
     p.add_argument("--ca-bundle", metavar="FILE",
                    help="a PEM file of the certificate authorities to trust instead of the system's (a private CA). "
-                   "Default: the system's store (OpenSSL also reads SSL_CERT_FILE and SSL_CERT_DIR)")
+                   "Default: the system's store (OpenSSL also reads SSL_CERT_FILE and SSL_CERT_DIR); with --env of a "
+                   "HyperPod environment, the certificate its Inference Operator generated, read from its status and S3")
+    p.add_argument("--kubectl", default="kubectl",
+                   help="HyperPod: the kubectl that reads the InferenceEndpointConfig's certificate location "
+                   "(default: the one on PATH)")
 
 
 #: The environment variable that may hold the endpoint's API key (read from the Runtime's environ).
@@ -555,6 +561,7 @@ class Cli:
     def wait_endpoint(self) -> int:
         tls = self.tls_options()
         check_url(self.args.url, tls=tls)  # a URL that cannot work fails before the key is read
+        tls = self.operator_trust(tls)
         api_key = self.api_key()
         with self._keeping_secret(api_key):
             key_check = wait_for_health(self.args.url, self.progress(f"{self.args.url}/health"),
@@ -562,19 +569,19 @@ class Cli:
             human = f"{self.args.url} is healthy."
             if tls.server_name:
                 human += f"\nIts TLS certificate is valid for {tls.server_name}."
+            if tls.ca_source:
+                human += f"\nIts TLS certificate was verified against {tls.ca_source}."
             if key_check and key_check["accepted"]:
                 human += f"\nThe API key from {key_check['source']} is accepted."
             elif key_check:
                 human += f"\nThe API key from {key_check['source']} could not be checked: {key_check['detail']}"
             self.out({"url": self.args.url, "healthy": True, "api_key": key_check,
-                      "tls_server_name": tls.server_name}, human)
+                      "tls_server_name": tls.server_name, "tls_trusted": tls.ca_source}, human)
         return ExitCode.OK
 
     def wait_inference_endpoint(self) -> int:
         _check_kubernetes_names(self.args.name, self.args.namespace)
-        if self.rt.run_command is None and not shutil.which(self.args.kubectl):
-            raise OpsError(f"--kubectl {shown(self.args.kubectl)} is not an executable kubectl (not found on PATH, or not "
-                           "executable)", "install kubectl, or pass --kubectl /path/to/kubectl", ExitCode.USAGE)
+        self._check_kubectl()
         status = wait_for_inference_endpoint(self.args.kubectl, self.args.name, self.args.namespace,
                                              self.progress(f"InferenceEndpointConfig {self.args.namespace}/{self.args.name}"),
                                              run=self.rt.run_command)
@@ -591,6 +598,7 @@ class Cli:
         path = self.args.model_path or (model_path(self.env) if self.env else None)
         tls = self.tls_options()
         check_url(self.args.url, tls=tls)  # a URL that cannot work fails before the key is read
+        tls = self.operator_trust(tls)
         api_key = self.api_key()
         with self._keeping_secret(api_key):
             # Real time always: these are the figures the user asked for, not a wait.
@@ -612,9 +620,12 @@ class Cli:
                 human += f"API key: from {api_key.source}\n"
             if tls.server_name:
                 human += f"TLS: certificate verified for {tls.server_name}\n"
+            if tls.ca_source:
+                human += f"TLS: trusted {tls.ca_source}\n"
             human += "Smoke test passed." if passed else "Smoke test FAILED."
             self.out({"passed": passed, "url": self.args.url, "model": model,
                       "api_key_source": api_key.source if api_key else None, "tls_server_name": tls.server_name,
+                      "tls_trusted": tls.ca_source,
                       "requests": [r.to_dict() for r in results]}, human)
         return ExitCode.OK if passed else ExitCode.CHECK_FAILED
 
@@ -643,6 +654,32 @@ class Cli:
                 raise OpsError(f"--ca-bundle {shown(ca_file)}: cannot load it as CA certificates ({printable(reason, 120)})",
                                "pass a readable PEM file of one or more CA certificates", ExitCode.USAGE) from None
         return TlsOptions(server_name=name, ca_file=ca_file)
+
+    def operator_trust(self, tls: TlsOptions) -> TlsOptions:
+        """On a HyperPod environment (--env), an https:// URL without --ca-bundle is verified against the certificate
+        the Inference Operator generated for the endpoint's load balancer and stores in S3
+        (ops_cli/operator_certificate.py), for the name it covers unless --tls-server-name says otherwise. Anything
+        else: ``tls`` as it is. Called after the local checks: it runs kubectl and reads S3."""
+        env = self.env
+        parts = urllib.parse.urlsplit(self.args.url.strip())
+        if env is None or env.platform is not Platform.HYPERPOD or tls.ca_file is not None or parts.scheme.lower() != "https":
+            return tls
+        self._check_kubectl()
+        region = self.region()
+        certificate = read_operator_certificate(
+            kubectl=self.args.kubectl, name=inference_endpoint_name(env), namespace=INFERENCE_ENDPOINT_NAMESPACE,
+            aws=self._aws_in(region), account=env.account, run=self.rt.run_command)
+        if certificate.health == "Expired":
+            raise OpsError(f"{certificate.source} has expired (the InferenceEndpointConfig's certificateHealth)",
+                           "the operator renews the certificate it generated; until then, pass --ca-bundle FILE with the "
+                           "certificate the load balancer now presents", ExitCode.CHECK_FAILED)
+        name = tls.server_name or certificate.server_name_for(parts.hostname or "")
+        return TlsOptions(server_name=name, ca_data=certificate.pem, ca_source=certificate.source)
+
+    def _check_kubectl(self) -> None:
+        if self.rt.run_command is None and not shutil.which(self.args.kubectl):
+            raise OpsError(f"--kubectl {shown(self.args.kubectl)} is not an executable kubectl (not found on PATH, or not "
+                           "executable)", "install kubectl, or pass --kubectl /path/to/kubectl", ExitCode.USAGE)
 
     # --- the endpoint's API key ----------------------------------------------------------------------------------
 

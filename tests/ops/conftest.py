@@ -22,6 +22,9 @@ from tests.conftest import CONFIG_DIR
 NOW = datetime(2026, 11, 30, 12, 0, tzinfo=UTC)
 #: One botocore session for all tests: it caches the service models, which are slow to load (EC2's especially).
 _BOTOCORE = botocore.session.get_session()
+#: One boto3 session over it: each boto3 session registers its handlers on the botocore session again, and S3's
+#: (boto3/s3/inject.py) refuses to be added twice to the client class ("Cannot inject class attribute").
+_BOTO3 = boto3.session.Session(botocore_session=_BOTOCORE)
 
 
 class StubbedAws:
@@ -33,8 +36,8 @@ class StubbedAws:
 
     def stub(self, service: str) -> Stubber:
         if service not in self.stubbers:
-            client = boto3.session.Session(botocore_session=_BOTOCORE).client(
-                service, region_name=self.region, aws_access_key_id="testing", aws_secret_access_key="testing")
+            client = _BOTO3.client(service, region_name=self.region, aws_access_key_id="testing",
+                                   aws_secret_access_key="testing")
             stubber = Stubber(client)
             stubber.activate()
             self.stubbers[service] = stubber

@@ -222,3 +222,21 @@ def acknowledge_serving_metrics_publisher(function_role: IConstruct) -> None:
                 "ec2:DescribeCapacityReservations (sagemaker:DescribeTrainingPlan on HyperPod) and the elasticloadbalancing "
                 "Describe calls support no resource-level permissions; the function only reads, and writes metrics to "
                 "one namespace")
+
+
+def acknowledge_image_cache_puller(role: IConstruct, repository_prefix: str) -> None:
+    """A node role that pulls the vLLM image through the ECR pull-through cache (cdk_constructs/image_cache.py)."""
+    findings = [f for f in wildcard_findings(role) if f.endswith(f":repository/{repository_prefix}/*]")]
+    acknowledge_each(role, findings,
+                     "ecr:BatchImportUpstreamImage and ecr:CreateRepository on the pull-through cache's repositories only "
+                     "(this account and region, under its prefix): the first pull of an image creates its repository, "
+                     "whose name is the Docker Hub repository's, and ECR documents no narrower scope")
+
+
+def acknowledge_hyperpod_observability_role(role: IConstruct) -> None:
+    """The Pod Identity role of the HyperPod observability add-on's collector: the log groups AWS documents for it."""
+    findings = {f for f in wildcard_findings(role) if "/aws/sagemaker/Clusters/*" in f}
+    acknowledge_each(role, sorted(findings),
+                     "the CloudWatch Logs statement AWS documents for the HyperPod observability add-on's role "
+                     "(\"Troubleshooting the Amazon SageMaker HyperPod observability add-on\"): the add-on names its log "
+                     "groups under /aws/sagemaker/Clusters/ itself, so the app cannot name them; only that prefix")

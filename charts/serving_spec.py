@@ -194,7 +194,7 @@ def serving_spec_for(env: EnvironmentConfig) -> VllmServingSpec:
     return VllmServingSpec(
         name="vllm",
         namespace="llm-serving",
-        image=model.image,
+        image=env.serving_image,
         args=args,
         environment=MappingProxyType(environment),
         gpus=model.tensor_parallel_size,

@@ -20,7 +20,7 @@ from typing import Annotated, Any, Literal
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationInfo, field_validator, model_validator
 from pydantic_core import PydanticCustomError
 
-from deployment_config import aws_rules, vllm_args
+from deployment_config import aws_rules, image_cache, vllm_args
 from deployment_config.catalog import GPU_INSTANCE_TYPES, MODEL_PRESETS
 from deployment_config.ec2_instance_types import known_instance_types
 from deployment_config.errors import ConfigError, ConfigIssue, Problem, key_in_path, quoted
@@ -277,6 +277,51 @@ class HyperPodSection(BaseModel):
         return value
 
 
+class ImageCacheSection(BaseModel):
+    """An ECR pull-through cache for Docker Hub (deployment_config/image_cache.py has the sources): the nodes pull the
+    vLLM image from the environment's private registry, which fetches it from Docker Hub once."""
+
+    model_config = _STRICT
+
+    docker_hub_credentials_secret_arn: Annotated[str, _text(2048)] = Field(
+        description="The Secrets Manager secret holding the Docker Hub user name and access token, as "
+        '{"username": "...", "accessToken": "..."}: its ARN, in the environment\'s account and region, with a name '
+        "beginning with ecr-pullthroughcache/ (ECR requires that prefix).",
+        examples=["arn:aws:secretsmanager:us-west-2:123456789012:secret:ecr-pullthroughcache/docker-hub-AbCdEf"],
+        json_schema_extra={"pattern": r"^arn:aws[a-z-]*:secretsmanager:[a-z0-9-]+:\d{12}:secret:ecr-pullthroughcache/"
+                                      r"[A-Za-z0-9/_+=.@-]+$"})
+    repository_prefix: Annotated[str, _text(30)] = Field(
+        default=image_cache.DEFAULT_REPOSITORY_PREFIX,
+        description="The ECR namespace of the cached repositories; one pull-through cache rule per namespace in an "
+        "account and region, so a second environment there needs its own. Default: docker-hub.",
+        examples=["docker-hub"], json_schema_extra={"pattern": image_cache.REPOSITORY_PREFIX_PATTERN})
+
+    @field_validator("docker_hub_credentials_secret_arn")
+    @classmethod
+    def _secret(cls, value: str, info: ValidationInfo) -> str:
+        context = _ctx(info)
+        problem = aws_rules.arn_problem(value, service="secretsmanager", resource_pattern=_SECRET_ARN_RESOURCE,
+                                        region=context.get("region"), account=context.get("account"),
+                                        what="Secrets Manager secret", resource_example="secret:NAME-XXXXXX")
+        if problem:
+            fail(problem)
+        name = value.split(":", 6)[6]
+        if not name.startswith(image_cache.SECRET_NAME_PREFIX):
+            fail(Problem(f"the secret {quoted(name)} does not begin with '{image_cache.SECRET_NAME_PREFIX}', which ECR "
+                         "requires of a pull-through cache's credentials",
+                         f"create the secret as {image_cache.SECRET_NAME_PREFIX}docker-hub (see the README, Secure the "
+                         "endpoint) and use its ARN"))
+        return value
+
+    @field_validator("repository_prefix")
+    @classmethod
+    def _prefix(cls, value: str) -> str:
+        problem = image_cache.repository_prefix_problem(value)
+        if problem:
+            fail(Problem(f"{quoted(value)} {problem}", "use a namespace such as docker-hub"))
+        return value
+
+
 class ModelSection(BaseModel):
     """The model and how vLLM serves it; every value defaults to the preset's."""
 
@@ -310,6 +355,10 @@ class ModelSection(BaseModel):
     s3_uri: Annotated[str, _text(1024)] | None = Field(
         default=None, description="s3://BUCKET/PREFIX/ holding the weights; required when weight_source is s3.",
         examples=["s3://my-model-bucket/moonshotai/Kimi-K3/"], json_schema_extra={"pattern": r"^s3://[a-z0-9][a-z0-9.-]{1,61}[a-z0-9](/\S*)?$"})
+    image_cache: ImageCacheSection | None = Field(
+        default=None, description="Pull the image (a Docker Hub image) through an ECR pull-through cache in the "
+        "environment's account and region, so that nodes are not rate-limited by Docker Hub. Default: none, nodes pull "
+        "from Docker Hub.")
 
     @field_validator("hugging_face_token_secret")
     @classmethod
@@ -367,6 +416,11 @@ class ModelSection(BaseModel):
             report(info, "model.s3_uri", Problem("is set but weight_source is huggingface",
                                                  "set weight_source: s3, or remove s3_uri"))
         preset = MODEL_PRESETS[self.preset]
+        image = self.image or preset.image
+        if self.image_cache is not None and image_cache.docker_hub_repository(image) is None:
+            report(info, "model.image_cache", Problem(
+                f"the image {quoted(image)} is not on Docker Hub, and the pull-through cache serves Docker Hub only",
+                "use a Docker Hub image (vllm/vllm-openai:TAG), or remove image_cache"))
         weights = self.weight_size_gb or preset.weight_size_gb
         context = _ctx(info)
         chosen = context.get("gpu_instance_type")

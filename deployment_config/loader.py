@@ -33,6 +33,7 @@ from deployment_config.model import (
     EnvironmentConfig,
     Exposure,
     HyperPodConfig,
+    ImageCacheConfig,
     ModelConfig,
     ObservabilityConfig,
     Platform,
@@ -243,7 +244,10 @@ def _environment(file: EnvironmentFile, *, name: str, source: str) -> Environmen
         tensor_parallel_size=section.tensor_parallel_size or preset.tensor_parallel_size,
         weight_size_gb=section.weight_size_gb or preset.weight_size_gb, extra_args=tuple(section.extra_args),
         extra_env=MappingProxyType(dict(section.extra_env)), weight_source=WeightSource(section.weight_source),
-        s3_uri=section.s3_uri, hugging_face_token_secret=section.hugging_face_token_secret)
+        s3_uri=section.s3_uri, hugging_face_token_secret=section.hugging_face_token_secret,
+        image_cache=ImageCacheConfig(credentials_secret_arn=section.image_cache.docker_hub_credentials_secret_arn,
+                                     repository_prefix=section.image_cache.repository_prefix)
+        if section.image_cache else None)
     watch = file.observability
     return EnvironmentConfig(
         name=name, source=source, account=file.account, region=file.region,

@@ -11,7 +11,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 
+from deployment_config.aws_rules import partition_of
 from deployment_config.catalog import GPU_INSTANCE_TYPES, GpuInstanceType, ModelPreset
+from deployment_config.image_cache import cached_image
 
 
 class Platform(StrEnum):
@@ -53,6 +55,21 @@ class ClusterConfig:
 
 
 @dataclass(frozen=True)
+class ImageCacheConfig:
+    """An ECR pull-through cache for Docker Hub in the environment's account and region (see
+    :mod:`deployment_config.image_cache`): nodes pull the vLLM image from the private registry, which fetches it from
+    Docker Hub once, with the account's Docker Hub credentials.
+
+    :param credentials_secret_arn: the Secrets Manager secret (ARN; its name begins with ``ecr-pullthroughcache/``, in the
+        environment's account and region) holding the Docker Hub user name and access token.
+    :param repository_prefix: the ECR namespace of the cached repositories. Default: docker-hub.
+    """
+
+    credentials_secret_arn: str
+    repository_prefix: str = "docker-hub"
+
+
+@dataclass(frozen=True)
 class ModelConfig:
     """The model and how vLLM serves it.
 
@@ -68,6 +85,8 @@ class ModelConfig:
     :param s3_uri: ``s3://bucket/prefix`` holding the weights when ``weight_source`` is s3.
     :param hugging_face_token_secret: Secrets Manager secret (name or ARN) with the Hugging Face token of a gated
         model, delivered as ``HF_TOKEN``. Default: none.
+    :param image_cache: pull the image (a Docker Hub image) through an ECR pull-through cache. Default: none, nodes pull
+        from the image's own registry.
     """
 
     preset: ModelPreset
@@ -81,6 +100,7 @@ class ModelConfig:
     weight_source: WeightSource = WeightSource.HUGGINGFACE
     s3_uri: str | None = None
     hugging_face_token_secret: str | None = None
+    image_cache: ImageCacheConfig | None = None
 
     @property
     def serving_args(self) -> tuple[str, ...]:
@@ -216,6 +236,16 @@ class EnvironmentConfig:
     @property
     def cluster_name(self) -> str:
         return f"{self.name}-llm"
+
+    @property
+    def serving_image(self) -> str:
+        """The vLLM image the charts use: ``model.image``, or its reference in the ECR pull-through cache when
+        ``model.image_cache`` is set (the one place the reference is rewritten)."""
+        cache = self.model.image_cache
+        if cache is None:
+            return self.model.image
+        return cached_image(self.model.image, account=self.account, region=self.region,
+                            partition=partition_of(self.region), repository_prefix=cache.repository_prefix)
 
     @property
     def api_key_secret_name(self) -> str:

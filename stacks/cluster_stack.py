@@ -12,6 +12,7 @@ from aws_cdk import aws_kms as kms
 from aws_cdk import aws_logs as logs
 from constructs import Construct
 
+from cdk_constructs.image_cache import DockerHubPullThroughCache
 from cdk_constructs.nag_acknowledgements import (
     acknowledge_cloudwatch_agent_role,
     acknowledge_cluster_role,
@@ -99,6 +100,13 @@ class ClusterStack(cdk.Stack):
             [eks.AccessPolicy.from_access_policy_name(
                 "AmazonEKSClusterAdminPolicy", access_scope_type=eks.AccessScopeType.CLUSTER)],
         )
+
+        # The optional Docker Hub pull-through cache: in this stack, so that it exists before any GPU node (EKS node
+        # group or HyperPod instance, in the stacks after this one) pulls the vLLM image through it.
+        image_cache = env_config.model.image_cache
+        self.image_cache = DockerHubPullThroughCache(
+            self, "ImageCache", credentials_secret_arn=image_cache.credentials_secret_arn,
+            repository_prefix=image_cache.repository_prefix) if image_cache else None
 
         # vpc-cni with its network policy agent on: without it the serving chart's NetworkPolicy is not enforced.
         network_addons = [eks.Addon(self, f"Addon-{pin.name}", cluster=self.cluster, addon_name=pin.name,

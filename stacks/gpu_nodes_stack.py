@@ -9,6 +9,7 @@ from constructs import Construct
 
 from cdk_constructs.capacity_block_node_group import CapacityBlockNodeGroup, NodeTaint
 from cdk_constructs.gpu_device_plugins import GpuDevicePlugins
+from cdk_constructs.image_cache import grant_pull_through
 from deployment_config.gpu_nodes import GPU_NODE_LABELS, GPU_TAINT_EFFECT, GPU_TAINT_KEY, GPU_TAINT_VALUE
 from deployment_config.model import EnvironmentConfig
 
@@ -36,6 +37,8 @@ class GpuNodesStack(cdk.Stack):
             labels=GPU_NODE_LABELS,
             taints=[NodeTaint(GPU_TAINT_KEY, GPU_TAINT_VALUE, GPU_TAINT_EFFECT)],
         )
+        if env_config.model.image_cache:
+            grant_pull_through(self.gpu_nodes.role, env_config.model.image_cache.repository_prefix)
         cdk.CfnOutput(self, "CapacityReservationId", value=capacity.capacity_reservation_id)
         cdk.CfnOutput(
             self, "WatchGpuNodesCommand",

@@ -9,6 +9,7 @@ from constructs import Construct
 
 from cdk_constructs.destroy_waiter import DestroyWaiter
 from cdk_constructs.hyperpod_cluster import HyperPodCluster
+from cdk_constructs.image_cache import grant_pull_through
 from deployment_config.model import EnvironmentConfig
 
 
@@ -31,6 +32,8 @@ class HyperPodClusterStack(cdk.Stack):
             training_plan_arn=hyperpod.training_plan_arn,
             volume_size_gb=hyperpod.volume_size_gb,
         )
+        if env_config.model.image_cache:
+            grant_pull_through(self.hyperpod.execution_role, env_config.model.image_cache.repository_prefix)
         self.cluster_arn = self.hyperpod.cluster.attr_cluster_arn
         # CloudFormation does not wait for the network interfaces SageMaker made for the instances: on destroy, this
         # waiter (deleted after the HyperPod cluster) holds the stack until none is left in the VPC, before the network

@@ -64,13 +64,37 @@ class Runbook:
     :param endpoint_action: what to do when no target is healthy.
     :param errors_action: what to do on 5xx answers.
     :param gpu_hint: where to look for a degraded GPU, in a sentence's parentheses.
+    :param xid: where XID errors come from and what to do about one, for the ``GpuXidErrors`` alarm.
     """
 
     capacity: str
     endpoint_action: str
     errors_action: str
     gpu_hint: str
+    xid: XidAlarm | None = None
 
+
+@dataclass(frozen=True)
+class XidAlarm:
+    """The ``GpuXidErrors`` alarm's text on one platform: the metric (``GpuXidErrors``, statistic Maximum, threshold 1,
+    one minute, missing data not breaching) is the same; where the count comes from, and the repair, differ.
+
+    :param meaning: what a value of 1 or more means, and why missing data is not breaching.
+    :param action: what the operator does.
+    """
+
+    meaning: str
+    action: str
+
+
+#: The EKS path's XID source: the node monitoring agent's fatal XID conditions, repaired by node auto repair.
+EKS_XID = XidAlarm(
+    meaning="The node monitoring agent reported a fatal NVIDIA XID error in the last 5 minutes (its "
+            "AcceleratedHardwareReady condition turns False). Node auto repair reboots or replaces the node after 10 "
+            "minutes. Missing data (no scrape) is not breaching: the GPU-node alarm covers a node that is gone.",
+    action="kubectl describe node -l llm-serving/node-role=gpu-inference | grep -A3 AcceleratedHardwareReady; "
+           "watch the repair: aws eks describe-nodegroup --cluster-name {cluster_name} --nodegroup-name "
+           "gpu-capacity-block --query nodegroup.health")
 
 #: The EKS path: the vLLM Deployment in namespace llm-serving on the GPU node group.
 EKS_RUNBOOK = Runbook(
@@ -80,14 +104,23 @@ EKS_RUNBOOK = Runbook(
     errors_action="kubectl -n llm-serving logs deployment/vllm --since=15m | grep -i error; an engine error often follows "
                   "a GPU error (see the GPU alarms).",
     gpu_hint="see the GPU widgets",
+    xid=EKS_XID,
 )
 
 
 def hyperpod_runbook(*, namespace: str, endpoint_name: str, hyperpod_cluster_name: str, region: str) -> Runbook:
     """The HyperPod path: the operator's worker pod of InferenceEndpointConfig ``endpoint_name`` in ``namespace``, on
     the nodes of HyperPod cluster ``hyperpod_cluster_name``, whose health HyperPod's own agent and deep health checks
-    watch (no GPU alarm here: see stacks/observability_stack.py)."""
+    watch; XID errors from DCGM (stacks/observability_stack.py)."""
     nodes = f"aws sagemaker list-cluster-nodes --cluster-name {hyperpod_cluster_name} --region {region}"
+    xid = XidAlarm(
+        meaning="NVIDIA DCGM (through the HyperPod observability add-on) reported a nonzero last XID on at least one GPU "
+                "in the last 5 minutes. DCGM keeps the last XID's code and does not tell fatal from harmless ones, and "
+                "the value stays until the driver clears it: the alarm may stay in ALARM after a harmless XID. "
+                "HyperPod's health-monitoring agent finds fatal ones and, with NodeRecovery Automatic, reboots or "
+                "replaces the node. Missing data (no DCGM series) is not breaching: GpusReporting shows it.",
+        action=f"kubectl get nodes -L sagemaker.amazonaws.com/node-health-status; {nodes}; "
+               f"kubectl -n {namespace} logs POD --since=15m | grep -i xid; a replaced node reloads the weights.")
     return Runbook(
         capacity="training plan",
         endpoint_action=f"kubectl -n {namespace} get inferenceendpointconfig {endpoint_name} -o jsonpath='{{.status}}'; "
@@ -96,6 +129,7 @@ def hyperpod_runbook(*, namespace: str, endpoint_name: str, hyperpod_cluster_nam
         errors_action=f"kubectl -n {namespace} logs POD --since=15m | grep -i error; an engine error often follows a GPU "
                       f"error (HyperPod's health checks: {nodes}).",
         gpu_hint=f"HyperPod's health checks: {nodes}",
+        xid=xid,
     )
 
 
@@ -125,11 +159,27 @@ class AlarmRule:
 
 
 def alarm_rules(*, cluster_name: str, observability: ObservabilityConfig, runbook: Runbook = EKS_RUNBOOK,
-                gpu_watch: GpuWatch | None = None) -> list[AlarmRule]:
-    """The alarms of an environment, thresholds from its ``observability`` section; the GPU alarms only with
-    ``gpu_watch``."""
-    return _serving_rules(cluster_name, observability, runbook) + (
-        _gpu_rules(cluster_name, gpu_watch) if gpu_watch else [])
+                gpu_watch: GpuWatch | None = None, xid_alarm: bool = False) -> list[AlarmRule]:
+    """The alarms of an environment, thresholds from its ``observability`` section; the GPU alarms (XID errors and GPUs
+    missing, Container Insights and the node monitoring agent) only with ``gpu_watch``; with ``xid_alarm`` alone (the
+    HyperPod path, DCGM's XID through the publisher) the XID alarm only, its text from ``runbook.xid``."""
+    if gpu_watch:
+        return _serving_rules(cluster_name, observability, runbook) + _gpu_rules(cluster_name, gpu_watch, runbook)
+    if xid_alarm:
+        return _serving_rules(cluster_name, observability, runbook) + [gpu_xid_rule(cluster_name, runbook)]
+    return _serving_rules(cluster_name, observability, runbook)
+
+
+def gpu_xid_rule(cluster_name: str, runbook: Runbook) -> AlarmRule:
+    """``GpuXidErrors``: the publisher's count of GPUs with an XID error in the last 5 minutes (the node monitoring agent's
+    fatal XIDs on EKS, DCGM's last XID on HyperPod: cdk_constructs/serving_metrics.py), 1 or more in one minute. Missing
+    data is not breaching: no scrape is not an error, and the GPUs-reporting widget or alarm covers a GPU that is gone."""
+    if runbook.xid is None:
+        raise ValueError("the runbook has no XID text (Runbook.xid)")
+    return AlarmRule(
+        "GpuXidErrors", "NVIDIA XID error on a GPU node",
+        serving_metric(cluster_name, "GpuXidErrors", "Maximum"), 1, C.GREATER_THAN_OR_EQUAL_TO_THRESHOLD, 1, 1,
+        M.NOT_BREACHING, runbook.xid.meaning, runbook.xid.action.format(cluster_name=cluster_name))
 
 
 def _serving_rules(cluster_name: str, observability: ObservabilityConfig, runbook: Runbook) -> list[AlarmRule]:
@@ -169,7 +219,7 @@ def _serving_rules(cluster_name: str, observability: ObservabilityConfig, runboo
     ]
 
 
-def _gpu_rules(cluster_name: str, gpu_watch: GpuWatch) -> list[AlarmRule]:
+def _gpu_rules(cluster_name: str, gpu_watch: GpuWatch, runbook: Runbook) -> list[AlarmRule]:
     five = cdk.Duration.minutes(5)
     gpus_per_node, gpu_node_count = gpu_watch.gpus_per_node, gpu_watch.gpu_node_count
     capacity_reservation_id = gpu_watch.capacity_reservation_id
@@ -178,16 +228,7 @@ def _gpu_rules(cluster_name: str, gpu_watch: GpuWatch) -> list[AlarmRule]:
     # Fewer samples than (nodes - 1/2) nodes' worth: one missing node is found, a late sample is not an alarm.
     gpu_threshold = gpus_per_node * GPU_SAMPLES_PER_GPU * (gpu_node_count - 0.5)
     return [
-        AlarmRule(
-            "GpuXidErrors", "NVIDIA XID error on a GPU node",
-            serving_metric(cluster_name, "GpuXidErrors", "Maximum"), 1, C.GREATER_THAN_OR_EQUAL_TO_THRESHOLD, 1, 1,
-            M.NOT_BREACHING,
-            "The node monitoring agent reported a fatal NVIDIA XID error in the last 5 minutes (its "
-            "AcceleratedHardwareReady condition turns False). Node auto repair reboots or replaces the node after 10 "
-            "minutes. Missing data (no scrape) is not breaching: the GPU-node alarm covers a node that is gone.",
-            "kubectl describe node -l llm-serving/node-role=gpu-inference | grep -A3 AcceleratedHardwareReady; "
-            f"watch the repair: aws eks describe-nodegroup --cluster-name {cluster_name} --nodegroup-name "
-            "gpu-capacity-block --query nodegroup.health"),
+        gpu_xid_rule(cluster_name, runbook),
         AlarmRule(
             "GpuNodeMissing", "GPUs stopped reporting",
             gpu_samples, gpu_threshold, C.LESS_THAN_THRESHOLD, 1, 1, M.BREACHING,
@@ -209,7 +250,7 @@ class ServingAlarms(Construct):
     """
 
     def __init__(self, scope: Construct, id: str, *, cluster_name: str, observability: ObservabilityConfig,
-                 runbook: Runbook = EKS_RUNBOOK, gpu_watch: GpuWatch | None = None) -> None:
+                 runbook: Runbook = EKS_RUNBOOK, gpu_watch: GpuWatch | None = None, xid_alarm: bool = False) -> None:
         super().__init__(scope, id)
         self.key = kms.Key(self, "TopicKey", enable_key_rotation=True, removal_policy=cdk.RemovalPolicy.DESTROY,
                            description=f"Encrypts the alarm notifications of {cluster_name}")
@@ -225,7 +266,7 @@ class ServingAlarms(Construct):
             self.topic.add_subscription(subscriptions.EmailSubscription(address))
         action = cw_actions.SnsAction(self.topic)
         self.rules = alarm_rules(cluster_name=cluster_name, observability=observability, runbook=runbook,
-                                 gpu_watch=gpu_watch)
+                                 gpu_watch=gpu_watch, xid_alarm=xid_alarm)
         self.alarms: dict[str, cloudwatch.Alarm] = {}
         for rule in self.rules:
             alarm = cloudwatch.Alarm(

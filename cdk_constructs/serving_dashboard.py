@@ -16,8 +16,11 @@ Rows, top to bottom:
 
 Container logs are in CloudWatch Logs, /aws/containerinsights/CLUSTER/application (query in the text widget).
 
-On HyperPod (``gpu_health=False``, a training plan as :class:`CapacityView`) the GPU rows and the Container Insights log
-hint are left out, and row 5 shows the training plan's hours left; stacks/observability_stack.py says why.
+On HyperPod (``gpu_health=False``, ``dcgm_gpu=True``, a training plan as :class:`CapacityView`) the GPU rows show what
+the publisher computes from NVIDIA DCGM's series, which AWS's HyperPod observability add-on writes to the workspace:
+utilization (mean and least busy GPU), the fullest GPU's framebuffer memory, the hottest GPU, the power of all GPUs, GPUs
+reporting and GPUs with an XID; the Container Insights log hint is left out, and row 5 shows the training plan's hours
+left; stacks/observability_stack.py says why.
 """
 
 from __future__ import annotations
@@ -72,8 +75,10 @@ class ServingDashboard(Construct):
 
     def __init__(self, scope: Construct, id: str, *, env_name: str, cluster_name: str, region: str, served_name: str,
                  capacity: CapacityView, observability: ObservabilityConfig, alarms: list[cloudwatch.IAlarm],
-                 gpu_health: bool = True, sources: str | None = None, logs: str | None = None) -> None:
+                 gpu_health: bool = True, dcgm_gpu: bool = False, sources: str | None = None,
+                 logs: str | None = None) -> None:
         """:param gpu_health: the GPU rows (Container Insights and the node monitoring agent; the EKS path).
+        :param dcgm_gpu: the GPU rows from DCGM through the publisher (the HyperPod path); not with ``gpu_health``.
         :param sources: the text widget's sentence on where the numbers come from. Default: the EKS path's.
         :param logs: the text widget's hint on the container logs. Default: the EKS path's Container Insights group."""
         super().__init__(scope, id)
@@ -132,8 +137,12 @@ class ServingDashboard(Construct):
         capacity_widget = cloudwatch.SingleValueWidget(
             title=f"{capacity.name}: hours left", width=8, height=6,
             metrics=[m(capacity.hours_left_metric, "Minimum", "hours left")])
+        if gpu_health and dcgm_gpu:
+            raise ValueError("one source of GPU rows: gpu_health (Container Insights) or dcgm_gpu (DCGM through AMP)")
         if gpu_health:
             self._gpu_rows(cluster_name, graph, m, capacity_widget)
+        elif dcgm_gpu:
+            self._dcgm_gpu_rows(graph, m, capacity_widget)
         else:
             self.dashboard.add_widgets(capacity_widget)
         self.dashboard.add_widgets(cloudwatch.AlarmStatusWidget(title="Alarms", alarms=list(alarms), width=WIDTH, height=4))
@@ -155,5 +164,25 @@ class ServingDashboard(Construct):
                 m("GpuXidErrors", "Maximum", "fatal XID errors (5 min)"),
                 m("GpuHardwareFatal", "Maximum", "AcceleratedHardwareReady fatal"),
                 m("NodeMonitoringAgentsUp", "Minimum", "monitoring agents up")], unit_label="count", width=8),
+            capacity_widget,
+        )
+
+    def _dcgm_gpu_rows(self, graph, m, capacity_widget: cloudwatch.IWidget) -> None:
+        """GPU rows from the publisher's DCGM aggregates (cdk_constructs/serving_metrics.py, DCGM_PUBLISHED): one line per
+        aggregate, not per GPU, because the add-on's labels are not documented (the queries name none)."""
+        self.dashboard.add_widgets(
+            graph("GPU utilization (%)", [m("GpuUtilizationPercent", label="mean of all GPUs"),
+                                          m("GpuUtilizationMinPercent", "Minimum", "least busy GPU")],
+                  unit_label="percent", width=6),
+            graph("GPU memory used (%)", [m("GpuMemoryUsedPercent", "Maximum", "fullest GPU")], unit_label="percent",
+                  width=6),
+            graph("GPU temperature (°C)", [m("GpuTemperatureMaxCelsius", "Maximum", "hottest GPU")], unit_label="°C",
+                  width=6),
+            graph("GPU power draw (W)", [m("GpuPowerDrawWatts", label="all GPUs")], unit_label="watts", width=6),
+        )
+        self.dashboard.add_widgets(
+            graph("GPUs reporting (DCGM)", [m("GpusReporting", "Minimum", "GPUs")], unit_label="GPUs", width=8),
+            graph("GPUs with an XID error (5 min)", [m("GpuXidErrors", "Maximum", "GPUs with a nonzero last XID")],
+                  unit_label="GPUs", width=8, annotations=[cloudwatch.HorizontalAnnotation(value=1, label="alarm")]),
             capacity_widget,
         )

@@ -18,8 +18,10 @@ aws/amazon-cloudwatch-agent@ab55b8d plugins/inputs/prometheus/metrics_filter.go)
 Why not the alternatives: the CloudWatch agent's Prometheus scraping loses the histograms (above); CloudWatch's own
 PromQL alarms and OTLP ingestion ("OTel Container Insights") were in preview in five regions when this was written
 (CloudWatch user guide, "Container Insights with OpenTelemetry metrics for Amazon EKS"), and a PromQL alarm treats "no
-series" as healthy, which is what a dead endpoint returns. GPU health does not go this way: Container Insights publishes
-it as CloudWatch metrics directly (see :data:`CONTAINER_INSIGHTS_GPU_METRICS`).
+series" as healthy, which is what a dead endpoint returns. On the EKS path GPU health does not go this way: Container
+Insights publishes it as CloudWatch metrics directly (see :data:`CONTAINER_INSIGHTS_GPU_METRICS`). On HyperPod AWS's
+observability add-on writes NVIDIA DCGM's series into the same workspace, and the publisher puts a few aggregates of
+them (:data:`DCGM_PUBLISHED`).
 
 Every vLLM series used is in :data:`VLLM_METRICS`, with the type and labels vLLM 0.33.0 gives it
 (``vllm/v1/metrics/loggers.py``, ``PrometheusStatLogger.__init__``). prometheus_client exports a Counter named
@@ -32,6 +34,7 @@ vLLM's API key: the key guards only paths starting with ``/v1``, ``/v2``, ``/inf
 from __future__ import annotations
 
 import base64
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -103,8 +106,23 @@ NODE_MONITORING_METRICS: dict[str, PrometheusSeries] = {s.name: s for s in (
                      "conditions detected; reason NvidiaXID<code>Error for a fatal XID, NvidiaXID<code>Warning otherwise"),
     PrometheusSeries("fatal_condition_gauge", "gauge", ("type",), "1 once a fatal condition of that NodeCondition type"),
 )}
+#: NVIDIA DCGM exporter fields on HyperPod, written to the environment's AMP workspace by AWS's
+#: amazon-sagemaker-hyperpod-observability add-on (deployment_config/addons.py, HYPERPOD_OBSERVABILITY). The add-on's
+#: accelerated compute metrics are "DCGM metrics" of NVIDIA/dcgm-exporter etc/dcp-metrics-included.csv (SageMaker
+#: developer guide, "SageMaker HyperPod cluster metrics"); every field below is in that file at NVIDIA/dcgm-exporter@99a774b
+#: and in the exporter's default counters, etc/default-counters.csv at NVIDIA/dcgm-exporter@b54068a, with the type and
+#: meaning given there. The labels the add-on's collector puts on them (GPU index, node, job) are documented nowhere
+#: AWS publishes, so every query aggregates over all series (max, min, avg, sum, count) and names no label.
+DCGM_METRICS: dict[str, PrometheusSeries] = {s.name: s for s in (
+    PrometheusSeries("DCGM_FI_DEV_GPU_UTIL", "gauge", (), "GPU utilization (in %)"),
+    PrometheusSeries("DCGM_FI_DEV_FB_USED", "gauge", (), "framebuffer memory used (in MiB)"),
+    PrometheusSeries("DCGM_FI_DEV_FB_FREE", "gauge", (), "framebuffer memory free (in MiB)"),
+    PrometheusSeries("DCGM_FI_DEV_GPU_TEMP", "gauge", (), "GPU temperature (in C)"),
+    PrometheusSeries("DCGM_FI_DEV_POWER_USAGE", "gauge", (), "power draw (in W)"),
+    PrometheusSeries("DCGM_FI_DEV_XID_ERRORS", "gauge", (), "value of the last XID error encountered (0: none)"),
+)}
 #: Every Prometheus series a query below may name.
-PROMETHEUS_SERIES = {**VLLM_METRICS, **HTTP_METRICS, **NODE_MONITORING_METRICS, "up": PrometheusSeries(
+PROMETHEUS_SERIES = {**VLLM_METRICS, **HTTP_METRICS, **NODE_MONITORING_METRICS, **DCGM_METRICS, "up": PrometheusSeries(
     "up", "gauge", ("job", "instance"), "1 when the last scrape of the target succeeded (added by the scraper)")}
 
 
@@ -178,9 +196,40 @@ PUBLISHED_METRICS: dict[str, PublishedMetric] = {m.name: m for m in _published()
 NODE_MONITORING_PUBLISHED = ("GpuXidErrors", "GpuHardwareFatal", "NodeMonitoringAgentsUp")
 
 
-def published_metrics(*, node_monitoring: bool = True) -> dict[str, PublishedMetric]:
-    """:data:`PUBLISHED_METRICS`, without those of the node monitoring agent when it does not run."""
-    return {name: m for name, m in PUBLISHED_METRICS.items() if node_monitoring or name not in NODE_MONITORING_PUBLISHED}
+
+
+def _dcgm_published() -> tuple[PublishedMetric, ...]:
+    util, used, free = "DCGM_FI_DEV_GPU_UTIL", "DCGM_FI_DEV_FB_USED", "DCGM_FI_DEV_FB_FREE"
+    temp, power, xid = "DCGM_FI_DEV_GPU_TEMP", "DCGM_FI_DEV_POWER_USAGE", "DCGM_FI_DEV_XID_ERRORS"
+    return (
+        PublishedMetric("GpuUtilizationPercent", "Percent", f"avg({util})", (util,)),
+        # the least busy GPU: with tensor parallelism every GPU works on every token, so one idle GPU is a fault
+        PublishedMetric("GpuUtilizationMinPercent", "Percent", f"min({util})", (util,)),
+        # used and free of the same GPU carry the same labels, so the division matches them one to one
+        PublishedMetric("GpuMemoryUsedPercent", "Percent", f"100 * max({used} / ({used} + {free}))", (used, free)),
+        PublishedMetric("GpuTemperatureMaxCelsius", "None", f"max({temp})", (temp,)),
+        PublishedMetric("GpuPowerDrawWatts", "None", f"sum({power})", (power,)),
+        # 0 when no exporter reports: the dashboard shows GPUs missing, not the last known count
+        PublishedMetric("GpusReporting", "Count", f"count({util})", (util,), when_empty=0.0),
+        # GPUs whose last XID was not 0 at some scrape of the last 5 minutes. DCGM keeps the last XID's code, fatal or
+        # not (it does not classify them), so any XID counts. No DCGM series at all puts nothing (not 0): the alarm
+        # treats that as not breaching, and GpusReporting shows the exporter gone.
+        PublishedMetric("GpuXidErrors", "Count", f"sum(max_over_time({xid}[{RATE_WINDOW}]) > bool 0)", (xid,)),
+    )
+
+
+#: The GPU metrics computed from the DCGM exporter's series on HyperPod, by CloudWatch name. ``GpuXidErrors`` has the
+#: EKS path's name (the node monitoring agent's fatal XIDs there), so that one alarm definition serves both platforms.
+DCGM_PUBLISHED: dict[str, PublishedMetric] = {m.name: m for m in _dcgm_published()}
+
+
+def published_metrics(*, node_monitoring: bool = True, dcgm: bool = False) -> dict[str, PublishedMetric]:
+    """:data:`PUBLISHED_METRICS`, without those of the node monitoring agent when it does not run, and with
+    :data:`DCGM_PUBLISHED` when the HyperPod observability add-on writes DCGM's series to the workspace."""
+    if node_monitoring and dcgm:
+        raise ValueError("GpuXidErrors comes from the node monitoring agent or from DCGM, not both")
+    metrics = {name: m for name, m in PUBLISHED_METRICS.items() if node_monitoring or name not in NODE_MONITORING_PUBLISHED}
+    return {**metrics, **(DCGM_PUBLISHED if dcgm else {})}
 
 #: Put by the publisher from AWS APIs, not from AMP: healthy targets of the Service's load balancer
 #: (elasticloadbalancing:DescribeTargetHealth; 0 when no load balancer carries the Service's tags) and hours left in the
@@ -209,16 +258,23 @@ CONTAINER_INSIGHTS_GPU_METRICS = ("node_gpu_utilization", "node_gpu_memory_utili
 GPU_DEVICE_DIMENSIONS = ("ClusterName", "GpuDevice", "InstanceId", "InstanceType", "NodeName")
 
 
-def scrape_configuration(*, namespace: str, port: int, node_monitoring: bool = True) -> str:
+def scrape_configuration(*, namespace: str, port: int, node_monitoring: bool = True, app_label: str | None = None) -> str:
     """The AMP scraper's Prometheus configuration: the vLLM pods of ``namespace`` on their container ``port``, and (with
     ``node_monitoring``) the node monitoring agent on every node. Only kubernetes_sd_configs, relabel_configs and a
     scrape interval of at least 30 s are allowed (AMP user guide, "Using an AWS managed collector", scraper
     configuration).
 
-    The vLLM job keeps a pod's target by its declared container port, not by a label: on the EKS path the port is the
-    Deployment's ``containerPort``; on HyperPod the Inference Operator makes the worker pod from the
+    The vLLM job keeps a pod's target by its declared container port: on the EKS path the port is the Deployment's
+    ``containerPort`` (the namespace holds only vLLM); on HyperPod the Inference Operator makes the worker pod from the
     InferenceEndpointConfig, whose ``worker.modelInvocationPort.containerPort`` (charts/inference_endpoint_chart.py) is
-    the same vLLM port, and whose pod labels the operator chooses (its CRD has no field for them)."""
+    the same vLLM port. The CRD has no field for the pod's labels, but the operator labels the worker's pods
+    ``app=<InferenceEndpointConfig name>``: AWS's HyperPod CLI finds an endpoint's pods by exactly that label
+    (aws/sagemaker-hyperpod-cli@011ca92 src/sagemaker/hyperpod/inference/hp_endpoint.py, ``list_pods``:
+    ``item.metadata.labels.get("app")`` among the endpoint names). With ``app_label`` the job also keeps only pods
+    carrying ``app=<app_label>``, so that another pod of the shared namespace declaring the same port is not scraped.
+    """
+    app_keep = [] if app_label is None else [
+        {"action": "keep", "source_labels": ["__meta_kubernetes_pod_label_app"], "regex": re.escape(app_label)}]
     config = {
         "global": {"scrape_interval": f"{SCRAPE_INTERVAL_SECONDS}s", "scrape_timeout": "10s"},
         "scrape_configs": [
@@ -229,6 +285,7 @@ def scrape_configuration(*, namespace: str, port: int, node_monitoring: bool = T
                 "relabel_configs": [
                     # one target per declared container port: keep the API port of the vLLM container
                     {"action": "keep", "source_labels": ["__meta_kubernetes_pod_container_port_number"], "regex": str(port)},
+                    *app_keep,
                     {"action": "replace", "source_labels": ["__meta_kubernetes_pod_name"], "target_label": "pod"},
                     {"action": "replace", "source_labels": ["__meta_kubernetes_pod_node_name"], "target_label": "node"},
                 ],
@@ -252,9 +309,9 @@ def scrape_configuration(*, namespace: str, port: int, node_monitoring: bool = T
     return yaml.safe_dump(config, sort_keys=False)
 
 
-def scrape_configuration_blob(*, namespace: str, port: int, node_monitoring: bool = True) -> str:
+def scrape_configuration_blob(*, namespace: str, port: int, node_monitoring: bool = True, app_label: str | None = None) -> str:
     """:func:`scrape_configuration`, base64-encoded as ``AWS::APS::Scraper`` ScrapeConfiguration.ConfigurationBlob wants."""
-    config = scrape_configuration(namespace=namespace, port=port, node_monitoring=node_monitoring)
+    config = scrape_configuration(namespace=namespace, port=port, node_monitoring=node_monitoring, app_label=app_label)
     return base64.b64encode(config.encode()).decode()
 
 
@@ -269,11 +326,13 @@ class ServingMetricsPublisher(Construct):
     :param capacity_reservation_id: the Capacity Block (EKS path). Give it or ``training_plan_arn``.
     :param training_plan_arn: the training plan (HyperPod path).
     :param node_monitoring: whether the EKS node monitoring agent runs (its queries are left out otherwise).
+    :param dcgm: whether the HyperPod observability add-on writes DCGM's GPU series to the workspace
+        (:data:`DCGM_PUBLISHED`).
     """
 
     def __init__(self, scope: Construct, id: str, *, cluster_name: str, prometheus_endpoint: str, workspace_arn: str,
                  load_balancer_tags: dict[str, str], capacity_reservation_id: str | None = None,
-                 training_plan_arn: str | None = None, node_monitoring: bool = True) -> None:
+                 training_plan_arn: str | None = None, node_monitoring: bool = True, dcgm: bool = False) -> None:
         super().__init__(scope, id)
         if (capacity_reservation_id is None) == (training_plan_arn is None):
             raise ValueError("give exactly one of capacity_reservation_id and training_plan_arn")
@@ -309,7 +368,7 @@ class ServingMetricsPublisher(Construct):
             "namespace": NAMESPACE,
             "clusterName": cluster_name,
             "prometheusEndpoint": prometheus_endpoint,
-            "queries": [m.as_event() for m in published_metrics(node_monitoring=node_monitoring).values()],
+            "queries": [m.as_event() for m in published_metrics(node_monitoring=node_monitoring, dcgm=dcgm).values()],
             "loadBalancerTags": load_balancer_tags,
             "healthyTargetsMetric": HEALTHY_TARGETS,
         }

@@ -121,6 +121,11 @@ def addons_for(env: EnvironmentConfig) -> list[tuple[AddonPin, dict | None]]:
             execution_role_arn=role.format("SageMakerHyperPodInference"), tls_bucket=f"{name}-tls-certificates",
             hyperpod_cluster_arn=f"arn:aws:sagemaker:{region}:{account}:cluster/abcdefgh1234",
             load_balancer_controller_role_arn=role.format("LoadBalancerController"), keda_role_arn=role.format("Keda"))))
+        # The observability stack's add-on, last: it runs on the HyperPod nodes and writes to the stack's AMP workspace.
+        workspace = f"arn:aws:aps:{region}:{account}:workspace/ws-00000000-0000-0000-0000-000000000000"
+        addons.append((HYPERPOD_OBSERVABILITY, hyperpod_observability_configuration(
+            workspace_arn=workspace, prometheus_endpoint=f"https://aps-workspaces.{region}.amazonaws.com/workspaces/"
+                                                         "ws-00000000-0000-0000-0000-000000000000")))
     return addons
 
 
@@ -246,3 +251,68 @@ def node_monitoring_agent_configuration(gpu_tolerations: list[dict]) -> dict:
     the tainted GPU nodes; ``dcgmAgent.tolerations`` is a key of the add-on's schema (charts/configuration.schema.json).
     The node agent itself tolerates every taint by default (``nodeAgent.tolerations: [{operator: Exists}]``)."""
     return {"dcgmAgent": {"tolerations": [dict(t) for t in gpu_tolerations]}}
+
+
+# --- Observability of the HyperPod path (issue 10): GPU metrics -----------------------------------------------------------
+
+#: AWS's SageMaker HyperPod observability add-on: NVIDIA's DCGM exporter, node exporter, kube-state-metrics and an
+#: OpenTelemetry collector that remote-writes to an Amazon Managed Service for Prometheus workspace (SageMaker developer
+#: guide, "SageMaker HyperPod cluster metrics": accelerated compute metrics, DCGM, on by default). Sources:
+#: - the Pod Identity association (namespace hyperpod-observability, service account
+#:   hyperpod-observability-operator-otel-collector) and its role's permissions and trust: SageMaker developer guide,
+#:   "Troubleshooting the Amazon SageMaker HyperPod observability add-on", "Verify Pod Identity association"
+#:   (https://docs.aws.amazon.com/sagemaker/latest/dg/hyperpod-observability-addon-troubleshooting.html);
+#: - at least one HyperPod node before the install, and the Pod Identity agent: same guide, "Setting up the SageMaker
+#:   HyperPod observability add-on" (https://docs.aws.amazon.com/sagemaker/latest/dg/hyperpod-observability-addon-setup.html),
+#:   which lists no configuration keys (it installs from the console);
+#: - the configuration keys: AWS's own Terraform module, aws-samples/awsome-distributed-training@7217859
+#:   1.architectures/7.sagemaker-hyperpod-eks/terraform-modules/hyperpod-eks-tf/modules/observability/eks_addon.tf
+#:   (ampWorkspace {prometheusEndpoint, arn}, metricsProvider {<category>: {level, scrapeInterval}}, logging {enabled}),
+#:   the levels each category accepts from the module's root, hyperpod-eks-tf/variables.tf (validation blocks);
+#: - the version: v1.0.5-eksbuild.1 is the build the troubleshooting page names ("starting from version
+#:   v1.0.5-eksbuild.1"); no public repository pins a build. ``llmops preflight`` checks that the account offers it
+#:   for the cluster's Kubernetes version and that the configuration matches its schema.
+HYPERPOD_OBSERVABILITY_SOURCE = (
+    "https://docs.aws.amazon.com/sagemaker/latest/dg/hyperpod-observability-addon-troubleshooting.html; "
+    "https://docs.aws.amazon.com/sagemaker/latest/dg/hyperpod-observability-addon-setup.html; "
+    "aws-samples/awsome-distributed-training@7217859 1.architectures/7.sagemaker-hyperpod-eks/terraform-modules/"
+    "hyperpod-eks-tf/modules/observability/eks_addon.tf")
+HYPERPOD_OBSERVABILITY = AddonPin("amazon-sagemaker-hyperpod-observability", "v1.0.5-eksbuild.1",
+                                  HYPERPOD_OBSERVABILITY_SOURCE,
+                                  ("hyperpod-observability", "hyperpod-observability-operator-otel-collector"))
+#: The log groups the add-on's role may write (its logging, off here, ships container logs there): the troubleshooting
+#: page's CloudwatchLogsAccess statement.
+HYPERPOD_OBSERVABILITY_LOG_GROUP_PREFIX = "/aws/sagemaker/Clusters/"
+#: The scrape interval AWS's Terraform module gives every category (seconds); the AMP scraper's too.
+HYPERPOD_OBSERVABILITY_SCRAPE_INTERVAL = 30
+
+
+def hyperpod_observability_configuration(*, workspace_arn: str, prometheus_endpoint: str) -> dict:
+    """The HyperPod observability add-on's configuration: the environment's AMP workspace (no Amazon Managed Grafana:
+    ``amgWorkspace`` is optional and Grafana needs IAM Identity Center), and each metric category at the level AWS's
+    Terraform module defaults to (``BASIC`` where a category has no ``DISABLED``): accelerated compute ``BASIC`` is
+    DCGM's default counter set, which has utilization, framebuffer memory, temperature, power and the last XID
+    (cdk_constructs/serving_metrics.py, DCGM_METRICS). Task governance, scaling and network (EFA) metrics stay
+    ``DISABLED``: nothing here reads them, and every series costs AMP ingestion. ``logging.enabled: false``: the add-on
+    would create its log groups itself, without the environment's retention.
+
+    :param prometheus_endpoint: the workspace's endpoint without its trailing slash, as the module passes it
+        (``trimsuffix(..., "/")``).
+    """
+    def level(value: str) -> dict:
+        return {"level": value, "scrapeInterval": HYPERPOD_OBSERVABILITY_SCRAPE_INTERVAL}
+
+    return {
+        "ampWorkspace": {"prometheusEndpoint": prometheus_endpoint, "arn": workspace_arn},
+        "metricsProvider": {
+            "trainingMetrics": level("BASIC"),
+            "inferenceMetrics": level("BASIC"),
+            "taskGovernanceMetrics": level("DISABLED"),
+            "scalingMetrics": level("DISABLED"),
+            "customMetrics": level("BASIC"),
+            "nodeMetrics": level("BASIC"),
+            "acceleratedComputeMetrics": level("BASIC"),
+            "networkMetrics": level("DISABLED"),
+        },
+        "logging": {"enabled": False},
+    }

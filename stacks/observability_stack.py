@@ -42,20 +42,33 @@ serving alarms, with what differs:
 
 - *Scrape*: the operator's worker pod in the InferenceEndpointConfig's namespace, kept by its declared container port,
   ``worker.modelInvocationPort.containerPort`` of charts/inference_endpoint_chart.py (8000, vLLM's own port; the chart's
-  ``metrics.modelMetrics.port`` names the same port and path). The operator chooses the pod's labels (the CRD of
-  aws/sagemaker-hyperpod-cli@011ca927 has no field for them), so the job keeps no label. No node monitoring job.
+  ``metrics.modelMetrics.port`` names the same port and path), and by the label ``app=<InferenceEndpointConfig name>``
+  the operator puts on the worker's pods (the CRD has no field for labels; AWS's HyperPod CLI finds an endpoint's pods
+  by that label: aws/sagemaker-hyperpod-cli@011ca92 src/sagemaker/hyperpod/inference/hp_endpoint.py, ``list_pods``).
+  No node monitoring job.
 - *Load balancer*: the operator's AWS Load Balancer Controller makes the endpoint's ALB and tags every load balancer it
   makes with ``elbv2.k8s.aws/cluster`` = the cluster's name (cdk_constructs/destroy_waiter.py, with its source); the
   endpoint stack's destroy waiter finds it by that tag, and so does the publisher. That controller serves only the
   operator in this cluster: its load balancers are the endpoint's.
 - *Capacity*: ``TrainingPlanHoursLeft`` from sagemaker:DescribeTrainingPlan's EndTime, in place of the Capacity Block's.
-- *GPU health and logs*: no GPU alarm, no GPU row, no Container Insights log group. This project installs neither
-  ``amazon-cloudwatch-observability`` nor the EKS node monitoring agent on HyperPod (stacks/cluster_stack.py installs
-  them for the EKS platform only; deployment_config/addons.py): HyperPod runs its own health-monitoring agent and deep
-  health checks (the dependencies chart of stacks/hyperpod_prerequisites_stack.py, and ``NodeRecovery: Automatic``),
-  which taint, reboot or replace a node with a GPU fault, so the node monitoring agent's XID alarm would repeat them.
-  GPU utilization on HyperPod is AWS's ``amazon-sagemaker-hyperpod-observability`` add-on's job (AMP and Amazon Managed
-  Grafana, SageMaker developer guide "HyperPod observability"); installing it is left to a later change.
+- *GPU metrics*: this stack installs AWS's ``amazon-sagemaker-hyperpod-observability`` add-on (pinned, with its source,
+  in deployment_config/addons.py, HYPERPOD_OBSERVABILITY), writing to this stack's AMP workspace; no Amazon Managed
+  Grafana (it needs IAM Identity Center). Its OpenTelemetry collector gets its role through EKS Pod Identity, through
+  the add-on's own association (namespace ``hyperpod-observability``, service account
+  ``hyperpod-observability-operator-otel-collector``), with exactly the permissions and trust of AWS's troubleshooting
+  page: ``aps:RemoteWrite`` on this workspace, CloudWatch Logs on ``/aws/sagemaker/Clusters/*``, trusted by
+  ``pods.eks.amazonaws.com`` for this cluster (``aws:SourceArn``) and account (``aws:SourceAccount``). Not
+  cdk_constructs/pod_identity.py: that makes its own association and no conditions, where AWS lists the association as
+  the add-on's. The add-on needs a HyperPod node and the Pod Identity agent before its install (setup page): this stack
+  deploys after the HyperPod cluster stack (through the operator and endpoint stacks) and the cluster stack installs
+  the agent. The publisher reads DCGM's utilization, framebuffer memory, temperature, power and last XID from the
+  workspace (cdk_constructs/serving_metrics.py, DCGM_PUBLISHED), the dashboard has GPU rows from them, and the XID alarm
+  watches GPUs with an XID. The EKS path's ``amazon-cloudwatch-observability`` and node monitoring agent are not
+  installed: HyperPod's health-monitoring agent and deep health checks (the dependencies chart of
+  stacks/hyperpod_prerequisites_stack.py, and ``NodeRecovery: Automatic``) taint, reboot or replace a node with a GPU
+  fault, and no GPUs-missing alarm exists here (the dashboard shows GPUs reporting).
+- *Logs*: no Container Insights log group; the add-on's logging stays off (it would create its log groups under
+  ``/aws/sagemaker/Clusters/`` itself, without the environment's retention).
 """
 
 from __future__ import annotations
@@ -64,14 +77,21 @@ import aws_cdk as cdk
 from aws_cdk import aws_aps as aps
 from aws_cdk import aws_ec2 as ec2
 from aws_cdk import aws_eks_v2 as eks
+from aws_cdk import aws_iam as iam
 from constructs import Construct
 
 from cdk_constructs.destroy_waiter import load_balancer_controller_tags, service_load_balancer_tags
+from cdk_constructs.nag_acknowledgements import acknowledge_hyperpod_observability_role
 from cdk_constructs.serving_alarms import GpuWatch, ServingAlarms, hyperpod_runbook
 from cdk_constructs.serving_dashboard import CapacityView, ServingDashboard, capacity_block_view
 from cdk_constructs.serving_metrics import TRAINING_PLAN_HOURS_LEFT, ServingMetricsPublisher, scrape_configuration_blob
 from charts.inference_endpoint_chart import InferenceEndpointSpec
 from charts.serving_spec import VllmServingSpec
+from deployment_config.addons import (
+    HYPERPOD_OBSERVABILITY,
+    HYPERPOD_OBSERVABILITY_LOG_GROUP_PREFIX,
+    hyperpod_observability_configuration,
+)
 from deployment_config.model import EnvironmentConfig, Platform
 
 
@@ -98,10 +118,12 @@ class ObservabilityStack(cdk.Stack):
                 workspace_arn=self.workspace.attr_arn)),
             scrape_configuration=aps.CfnScraper.ScrapeConfigurationProperty(
                 configuration_blob=scrape_configuration_blob(namespace=spec.namespace, port=spec.port,
-                                                             node_monitoring=not hyperpod)),
+                                                             node_monitoring=not hyperpod,
+                                                             app_label=spec.name if hyperpod else None)),
         )
         if hyperpod:
             self._hyperpod(env_config, cluster_name, spec)
+            self.gpu_metrics_addon = self._hyperpod_observability_addon(cluster, cluster_name)
         else:
             self._eks(env_config, cluster_name, spec)
 
@@ -141,9 +163,9 @@ class ObservabilityStack(cdk.Stack):
         plan_name = plan_arn.rsplit("/", 1)[-1]
         hyperpod_cluster_name = f"{env_config.name}-hyperpod"  # stacks/hyperpod_cluster_stack.py
         self.publisher = self._publisher(cluster_name, load_balancer_tags=load_balancer_controller_tags(cluster_name),
-                                         training_plan_arn=plan_arn, node_monitoring=False)
+                                         training_plan_arn=plan_arn, node_monitoring=False, dcgm=True)
         self.alarms = ServingAlarms(
-            self, "Alarms", cluster_name=cluster_name, observability=env_config.observability,
+            self, "Alarms", cluster_name=cluster_name, observability=env_config.observability, xid_alarm=True,
             runbook=hyperpod_runbook(namespace=spec.namespace, endpoint_name=spec.name,
                                      hyperpod_cluster_name=hyperpod_cluster_name, region=env_config.region))
         self.dashboard = ServingDashboard(
@@ -152,9 +174,54 @@ class ObservabilityStack(cdk.Stack):
             capacity=CapacityView("Training plan", TRAINING_PLAN_HOURS_LEFT,
                                   f"bin/llmops training-plans show {plan_name} --region {env_config.region}"),
             observability=env_config.observability, alarms=list(self.alarms.alarms.values()), gpu_health=False,
+            dcgm_gpu=True,
             sources="Serving metrics come from vLLM's /metrics (the Inference Operator's worker pod) through Amazon "
                     "Managed Service for Prometheus (namespace LLMServing, put every minute); healthy targets of the "
-                    "operator's load balancer. GPU and node health: HyperPod's health-monitoring agent and deep health "
-                    "checks. No traffic means no latency values, not zero.",
+                    "operator's load balancer; GPU metrics from NVIDIA DCGM through the HyperPod observability add-on "
+                    "and the same workspace. Node repair: HyperPod's health-monitoring agent and deep health checks. "
+                    "No traffic means no latency values, not zero.",
             logs=f"Nodes: `aws sagemaker list-cluster-nodes --cluster-name {hyperpod_cluster_name} --region "
                  f"{env_config.region}` · Logs: `kubectl -n {spec.namespace} logs POD` (the worker pod)")
+
+    def _hyperpod_observability_addon(self, cluster: eks.ICluster, cluster_name: str) -> eks.CfnAddon:
+        """AWS's HyperPod observability add-on, writing to this stack's workspace, and its collector's role (see the
+        module docstring; sources in deployment_config/addons.py, HYPERPOD_OBSERVABILITY)."""
+        namespace, service_account = HYPERPOD_OBSERVABILITY.service_account
+        # Trust and permissions: SageMaker developer guide, "Troubleshooting the Amazon SageMaker HyperPod observability
+        # add-on", "Verify Pod Identity association" (sts:AssumeRole and sts:TagSession for pods.eks.amazonaws.com,
+        # aws:SourceArn = the EKS cluster, aws:SourceAccount = the account).
+        self.gpu_metrics_role = iam.Role(
+            self, "GpuMetricsCollectorRole",
+            assumed_by=iam.ServicePrincipal("pods.eks.amazonaws.com").with_session_tags().with_conditions(
+                {"StringEquals": {"aws:SourceArn": cluster.cluster_arn, "aws:SourceAccount": self.account}}),
+            description=f"HyperPod observability add-on's collector ({namespace}/{service_account}): writes to the "
+                        "serving workspace")
+        self.gpu_metrics_role.add_to_policy(iam.PolicyStatement(
+            sid="PrometheusAccess", actions=["aps:RemoteWrite"], resources=[self.workspace.attr_arn]))
+        prefix = HYPERPOD_OBSERVABILITY_LOG_GROUP_PREFIX
+        log_groups = f"arn:{self.partition}:logs:{self.region}:{self.account}:log-group:{prefix}*"
+        self.gpu_metrics_role.add_to_policy(iam.PolicyStatement(
+            sid="CloudwatchLogsAccess",
+            actions=["logs:CreateLogGroup", "logs:CreateLogStream", "logs:DescribeLogGroups", "logs:DescribeLogStreams",
+                     "logs:PutLogEvents", "logs:GetLogEvents", "logs:FilterLogEvents", "logs:GetLogRecord",
+                     "logs:StartQuery", "logs:StopQuery", "logs:GetQueryResults"],
+            resources=[log_groups, f"{log_groups}:log-stream:*"]))
+        acknowledge_hyperpod_observability_role(self.gpu_metrics_role)
+        # The workspace's endpoint without its trailing slash, as AWS's Terraform module passes it (trimsuffix "/"):
+        # PrometheusEndpoint is https://aps-workspaces.REGION.amazonaws.com/workspaces/WORKSPACE_ID/.
+        endpoint = cdk.Fn.join("", [cdk.Fn.select(0, cdk.Fn.split("/workspaces/", self.workspace.attr_prometheus_endpoint)),
+                                    "/workspaces/", self.workspace.attr_workspace_id])
+        addon = eks.CfnAddon(
+            self, "GpuMetricsAddon", cluster_name=cluster.cluster_name, addon_name=HYPERPOD_OBSERVABILITY.name,
+            addon_version=HYPERPOD_OBSERVABILITY.version,
+            configuration_values=self.to_json_string(hyperpod_observability_configuration(
+                workspace_arn=self.workspace.attr_arn, prometheus_endpoint=endpoint)),
+            pod_identity_associations=[eks.CfnAddon.PodIdentityAssociationProperty(
+                role_arn=self.gpu_metrics_role.role_arn, service_account=service_account)],
+            resolve_conflicts="OVERWRITE", preserve_on_delete=False)
+        # the role's policy first: the collector writes as soon as it runs
+        addon.node.add_dependency(self.gpu_metrics_role)
+        cdk.CfnOutput(self, "GpuMetricsAddonStatusCommand", description="The HyperPod observability add-on's status",
+                      value=f"aws eks describe-addon --cluster-name {cluster_name} --addon-name "
+                            f"{HYPERPOD_OBSERVABILITY.name} --region {self.region} --query addon.status")
+        return addon

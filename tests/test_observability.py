@@ -21,6 +21,8 @@ from botocore.stub import ANY, Stubber
 
 from cdk_constructs.serving_metrics import (
     CAPACITY_BLOCK_HOURS_LEFT,
+    DCGM_METRICS,
+    DCGM_PUBLISHED,
     HEALTHY_TARGETS,
     NAMESPACE,
     PROMETHEUS_SERIES,
@@ -29,7 +31,7 @@ from cdk_constructs.serving_metrics import (
     VLLM_METRICS,
 )
 from cdk_constructs.serving_metrics_handler import handler
-from deployment_config.addons import CLOUDWATCH_OBSERVABILITY, NODE_MONITORING_AGENT
+from deployment_config.addons import CLOUDWATCH_OBSERVABILITY, HYPERPOD_OBSERVABILITY, NODE_MONITORING_AGENT
 from deployment_config.model import ObservabilityConfig
 
 # --- what vLLM 0.33.0 exports --------------------------------------------------------------------------------------
@@ -61,10 +63,26 @@ def test_the_project_lists_vllm_metrics_by_the_names_vllm_0_33_0_exposes():
     assert "vllm:gpu_cache_usage_perc" not in VLLM_METRICS
 
 
+#: Read from NVIDIA/dcgm-exporter@b54068a etc/default-counters.csv (and @99a774b etc/dcp-metrics-included.csv, the file
+#: AWS's "SageMaker HyperPod cluster metrics" page names): the fields this project reads, with their Prometheus type.
+DCGM_DEFAULT_COUNTERS = {"DCGM_FI_DEV_GPU_UTIL": "gauge", "DCGM_FI_DEV_FB_USED": "gauge", "DCGM_FI_DEV_FB_FREE": "gauge",
+                         "DCGM_FI_DEV_GPU_TEMP": "gauge", "DCGM_FI_DEV_POWER_USAGE": "gauge",
+                         "DCGM_FI_DEV_XID_ERRORS": "gauge"}
+
+
+def test_the_project_reads_dcgm_fields_by_the_names_and_types_of_dcgm_exporters_default_counters():
+    assert {name: series.type for name, series in DCGM_METRICS.items()} == DCGM_DEFAULT_COUNTERS
+    # the add-on's labels are not documented: no GPU query names a label
+    for metric in DCGM_PUBLISHED.values():
+        assert "{" not in metric.query and " by " not in metric.query and "without" not in metric.query, metric.query
+
+
 def test_every_series_a_published_metric_reads_is_a_known_one():
-    for metric in PUBLISHED_METRICS.values():
+    for metric in (*PUBLISHED_METRICS.values(), *DCGM_PUBLISHED.values()):
         for series in metric.series:
             assert series in PROMETHEUS_SERIES, (metric.name, series)
+        for name in re.findall(r"DCGM_FI_[A-Z_]+", metric.query):
+            assert name in metric.series, (metric.name, name)
         # every vLLM name in the PromQL is a listed series (histograms are read through their _bucket series)
         for name in re.findall(r"vllm:[a-z0-9_]+", metric.query):
             base = name.removesuffix("_bucket")
@@ -541,6 +559,10 @@ def test_on_hyperpod_the_scraper_reads_the_operators_worker_pod_on_vllms_port(hy
     port = str(worker["modelInvocationPort"]["containerPort"])
     assert {"action": "keep", "source_labels": ["__meta_kubernetes_pod_container_port_number"], "regex": port} in \
         job["relabel_configs"]
+    # and only the pods the operator labels app=<InferenceEndpointConfig name>, not another pod declaring the same port
+    assert {"action": "keep", "source_labels": ["__meta_kubernetes_pod_label_app"], "regex": spec.name} in \
+        job["relabel_configs"]
+    assert endpoint_manifest(spec)["metadata"]["name"] == spec.name
     assert endpoint_manifest(spec)["spec"]["metrics"]["modelMetrics"] == {"port": int(port), "path": "/metrics"}
     assert "ClusterSecurityGroupId" in json.dumps(scraper["Source"]["EksConfiguration"]["SecurityGroupIds"])
 
@@ -551,9 +573,11 @@ def test_on_hyperpod_the_publisher_finds_the_operators_load_balancer_and_the_tra
     assert hyperpod_event["trainingPlanName"] == hyperpod_env.hyperpod.training_plan_arn.rsplit("/", 1)[-1]
     assert hyperpod_event["trainingPlanHoursLeftMetric"] == TRAINING_PLAN_HOURS_LEFT
     assert "capacityReservationId" not in hyperpod_event
-    # every serving query, none of the node monitoring agent's
-    assert {q["name"] for q in hyperpod_event["queries"]} == set(PUBLISHED_METRICS) - {
-        "GpuXidErrors", "GpuHardwareFatal", "NodeMonitoringAgentsUp"}
+    # every serving query, none of the node monitoring agent's, and the GPU queries over DCGM's series
+    queries = {q["name"]: q["query"] for q in hyperpod_event["queries"]}
+    assert set(queries) == set(PUBLISHED_METRICS) - {"GpuHardwareFatal", "NodeMonitoringAgentsUp"} | set(DCGM_PUBLISHED)
+    assert {name: queries[name] for name in DCGM_PUBLISHED} == {m.name: m.query for m in DCGM_PUBLISHED.values()}
+    assert "DCGM_FI_DEV_XID_ERRORS" in queries["GpuXidErrors"] and "problem_condition_count" not in json.dumps(queries)
 
 
 def test_the_hyperpod_endpoint_waiter_and_the_publisher_use_the_same_load_balancer_tags(hyperpod_event, synthesized_hyperpod,
@@ -567,18 +591,18 @@ def test_the_hyperpod_endpoint_waiter_and_the_publisher_use_the_same_load_balanc
 
 
 def test_on_hyperpod_the_publisher_may_describe_the_training_plan_not_capacity_reservations(hyperpod_observability):
-    policy = _only(_of_type(hyperpod_observability, "AWS::IAM::Policy"))["Properties"]["PolicyDocument"]
+    (policy,) = [p["Properties"]["PolicyDocument"] for k, p in _of_type(hyperpod_observability, "AWS::IAM::Policy").items()
+                 if k.startswith("ServingMetricsRole")]
     actions = {a for s in policy["Statement"] for a in ([s["Action"]] if isinstance(s["Action"], str) else s["Action"])}
     assert "sagemaker:DescribeTrainingPlan" in actions
     assert "ec2:DescribeCapacityReservations" not in actions
 
 
-def test_on_hyperpod_the_serving_alarms_follow_the_configuration_and_no_gpu_alarm_exists(hyperpod_observability,
-                                                                                         hyperpod_env):
+def test_on_hyperpod_the_serving_alarms_and_the_xid_alarm_follow_the_configuration(hyperpod_observability, hyperpod_env):
     alarms = _alarms(hyperpod_observability)
     serving = {"EndpointNoHealthyTarget", "TimeToFirstTokenP90High", "KvCacheUsageHigh", "ErrorRateHigh"}
-    assert set(alarms) == serving
-    for alarm_id in serving:
+    assert set(alarms) == serving | {"GpuXidErrors"}  # no GpuNodeMissing: no Container Insights on HyperPod
+    for alarm_id in serving | {"GpuXidErrors"}:
         alarm = alarms[alarm_id]
         metric, statistic, comparison, periods, datapoints, missing = EXPECTED_ALARMS[alarm_id]
         assert (alarm["Namespace"], alarm["MetricName"], alarm["Statistic"]) == (NAMESPACE, metric, statistic)
@@ -590,20 +614,135 @@ def test_on_hyperpod_the_serving_alarms_follow_the_configuration_and_no_gpu_alar
     description = alarms["EndpointNoHealthyTarget"]["AlarmDescription"]
     assert "inferenceendpointconfig" in description and "deployment/vllm" not in description
     assert "training plan's end" in description
+    # the XID alarm says where its count comes from on HyperPod, and what to look at
+    xid = alarms["GpuXidErrors"]["AlarmDescription"]
+    assert "DCGM" in xid and "list-cluster-nodes" in xid and "node-monitoring" not in xid
+    assert "nodegroup" not in xid and "AcceleratedHardwareReady" not in xid
 
 
-def test_the_hyperpod_dashboard_shows_the_serving_metrics_and_the_training_plan_without_gpu_rows(hyperpod_observability,
-                                                                                               hyperpod_env):
+def test_the_hyperpod_dashboard_shows_the_serving_metrics_dcgm_gpu_rows_and_the_training_plan(hyperpod_observability,
+                                                                                             hyperpod_env):
     body = json.loads(_text(_only(_of_type(hyperpod_observability, "AWS::CloudWatch::Dashboard"))["Properties"]
                             ["DashboardBody"]).replace('"TOKEN"', '"REGION"').replace("TOKEN", "REGION"))
     metrics = _dashboard_metrics(body)
     serving = {m[1] for m in metrics if m[0] == NAMESPACE}
-    assert serving == set(PUBLISHED_METRICS) - {"GpuXidErrors", "GpuHardwareFatal", "NodeMonitoringAgentsUp"} | {
+    assert serving == set(PUBLISHED_METRICS) - {"GpuHardwareFatal", "NodeMonitoringAgentsUp"} | set(DCGM_PUBLISHED) | {
         HEALTHY_TARGETS, TRAINING_PLAN_HOURS_LEFT}
     assert not [m for m in metrics if isinstance(m[0], dict)]  # no Container Insights SEARCH or Metrics Insights query
+    titles = {w["properties"].get("title") for w in body["widgets"]}
+    assert {"GPU utilization (%)", "GPU memory used (%)", "GPU temperature (°C)", "GPU power draw (W)",
+            "GPUs reporting (DCGM)", "GPUs with an XID error (5 min)"} <= titles
     text = " ".join(w["properties"]["markdown"] for w in body["widgets"] if w["type"] == "text")
     plan = hyperpod_env.hyperpod.training_plan_arn.rsplit("/", 1)[-1]
     assert f"bin/llmops training-plans show {plan}" in text
     assert "containerinsights" not in text
     (alarm_widget,) = [w for w in body["widgets"] if w["type"] == "alarm"]
-    assert len(alarm_widget["properties"]["alarms"]) == 4
+    assert len(alarm_widget["properties"]["alarms"]) == 5
+
+
+# --- the HyperPod path's GPU metrics: AWS's HyperPod observability add-on ------------------------------------------------
+
+def test_on_hyperpod_the_observability_add_on_is_pinned_and_writes_to_the_serving_workspace(hyperpod_observability):
+    # given the HyperPod environment's observability stack
+    (addon,) = _addons(hyperpod_observability).values()
+    props = addon["Properties"]
+    # then AWS's add-on is installed at its pinned version, removed with the stack
+    assert (props["AddonName"], props["AddonVersion"]) == (HYPERPOD_OBSERVABILITY.name, HYPERPOD_OBSERVABILITY.version)
+    assert props["PreserveOnDelete"] is False
+    # and remote-writes to the stack's own workspace: its ARN and its endpoint without the trailing slash
+    joined = props["ConfigurationValues"]["Fn::Join"][1]
+    config = json.loads(_text(props["ConfigurationValues"]).replace("TOKEN", "X"))
+    assert config["ampWorkspace"] == {"prometheusEndpoint": "X/workspaces/X", "arn": "X"}
+    assert {"Fn::GetAtt": ["Prometheus", "Arn"]} in joined
+    assert {"Fn::GetAtt": ["Prometheus", "WorkspaceId"]} in joined
+    assert "amgWorkspace" not in config  # no Amazon Managed Grafana (it needs IAM Identity Center)
+    assert config["metricsProvider"]["acceleratedComputeMetrics"]["level"] == "BASIC"  # DCGM's default counters
+    assert config["logging"] == {"enabled": False}
+
+
+def test_on_hyperpod_the_add_ons_collector_gets_its_role_through_the_add_ons_pod_identity_association(
+        hyperpod_observability, hyperpod_env):
+    (addon,) = _addons(hyperpod_observability).values()
+    (association,) = addon["Properties"]["PodIdentityAssociations"]
+    assert association["ServiceAccount"] == "hyperpod-observability-operator-otel-collector"
+    assert HYPERPOD_OBSERVABILITY.service_account == ("hyperpod-observability", association["ServiceAccount"])
+    role_id = association["RoleArn"]["Fn::GetAtt"][0]
+    (statement,) = hyperpod_observability["Resources"][role_id]["Properties"]["AssumeRolePolicyDocument"]["Statement"]
+    assert statement["Principal"] == {"Service": "pods.eks.amazonaws.com"}
+    assert set(statement["Action"]) == {"sts:AssumeRole", "sts:TagSession"}
+    # only for this cluster and this account
+    conditions = statement["Condition"]["StringEquals"]
+    assert conditions["aws:SourceAccount"] == hyperpod_env.account
+    assert "cluster" in json.dumps(conditions["aws:SourceArn"]) and "Arn" in json.dumps(conditions["aws:SourceArn"])
+    # and the add-on waits for the role's policy
+    policy_id, policy = next((k, v) for k, v in _of_type(hyperpod_observability, "AWS::IAM::Policy").items()
+                             if v["Properties"]["Roles"] == [{"Ref": role_id}])
+    assert policy_id in addon["DependsOn"]
+
+
+def test_on_hyperpod_the_collector_may_write_only_to_the_workspace_and_the_clusters_log_groups(hyperpod_observability,
+                                                                                             hyperpod_env):
+    (addon,) = _addons(hyperpod_observability).values()
+    role_id = addon["Properties"]["PodIdentityAssociations"][0]["RoleArn"]["Fn::GetAtt"][0]
+    (policy,) = [v["Properties"]["PolicyDocument"] for v in _of_type(hyperpod_observability, "AWS::IAM::Policy").values()
+                 if v["Properties"]["Roles"] == [{"Ref": role_id}]]
+    statements = {s["Sid"]: s for s in policy["Statement"]}
+    assert set(statements) == {"PrometheusAccess", "CloudwatchLogsAccess"}
+    assert statements["PrometheusAccess"]["Action"] == "aps:RemoteWrite"
+    assert statements["PrometheusAccess"]["Resource"] == {"Fn::GetAtt": ["Prometheus", "Arn"]}
+    logs = statements["CloudwatchLogsAccess"]
+    assert all(a.startswith("logs:") and "*" not in a for a in logs["Action"])
+    prefix = f":logs:{hyperpod_env.region}:{hyperpod_env.account}:log-group:/aws/sagemaker/Clusters/*"
+    assert [_text(r).removeprefix("arn:TOKEN") for r in logs["Resource"]] == [prefix, f"{prefix}:log-stream:*"]
+
+
+def test_the_eks_path_installs_no_hyperpod_observability_add_on(observability):
+    assert not _addons(observability)
+
+
+def test_the_gpu_queries_put_the_aggregates_of_a_stubbed_amp_answer(clients):
+    # given AMP's answers to the HyperPod publisher's GPU queries for one node of 8 GPUs, one of them with an XID
+    answers = {"GpuUtilizationPercent": _vector("87.5"), "GpuUtilizationMinPercent": _vector("12"),
+               "GpuMemoryUsedPercent": _vector("93.25"), "GpuTemperatureMaxCelsius": _vector("71"),
+               "GpuPowerDrawWatts": _vector("5600.5"), "GpusReporting": _vector("8"), "GpuXidErrors": _vector("1")}
+    queries = [DCGM_PUBLISHED[name].as_event() for name in answers]
+    by_query = {DCGM_PUBLISHED[name].query: answer for name, answer in answers.items()}
+    asked = []
+
+    def query(url, params):
+        asked.append(params["query"])
+        return by_query[params["query"]]
+
+    elbv2, cloudwatch = clients["elbv2"], clients["cloudwatch"]
+    sagemaker = Stubber(boto3.session.Session(botocore_session=_BOTOCORE).client(
+        "sagemaker", region_name=REGION, aws_access_key_id="testing", aws_secret_access_key="testing"))
+    sagemaker.activate()
+    _stub_training_plan(sagemaker, datetime.fromtimestamp(NOW + 3600, UTC))
+    elbv2.add_response("describe_load_balancers", {"LoadBalancers": []})
+    cloudwatch.add_response("put_metric_data", {}, {"Namespace": NAMESPACE, "MetricData": ANY})
+    # when the publisher runs with a HyperPod event carrying them
+    put = handler.publish({**_hyperpod_event(), "queries": queries}, now=NOW, query=query, cloudwatch=cloudwatch.client,
+                          elbv2=elbv2.client, ec2=None, sagemaker=sagemaker.client)
+    # then it asked each PromQL query over DCGM's series once, and put each value with its unit
+    assert sorted(asked) == sorted(by_query)
+    assert "sum(max_over_time(DCGM_FI_DEV_XID_ERRORS[5m]) > bool 0)" in asked
+    units = {d["MetricName"]: (d["Unit"], d["Value"]) for d in put}
+    assert units["GpuUtilizationPercent"] == ("Percent", 87.5)
+    assert units["GpuMemoryUsedPercent"] == ("Percent", 93.25)
+    assert units["GpuTemperatureMaxCelsius"] == ("None", 71.0)
+    assert units["GpuPowerDrawWatts"] == ("None", 5600.5)
+    assert units["GpusReporting"] == ("Count", 8.0) and units["GpuXidErrors"] == ("Count", 1.0)
+
+
+def test_without_dcgm_series_gpus_reporting_is_zero_and_xid_errors_put_nothing():
+    # given a workspace with no DCGM series yet (the add-on not running, or no HyperPod node)
+    queries = [DCGM_PUBLISHED[name].as_event() for name in ("GpusReporting", "GpuXidErrors", "GpuUtilizationPercent")]
+    # when the queries run
+    data = handler.query_metrics({**_hyperpod_event(), "queries": queries}, NOW, lambda url, params: _vector())
+    # then the dashboard sees 0 GPUs, and the XID alarm gets no value (missing data is not breaching)
+    assert data == [{"MetricName": "GpusReporting", "Unit": "Count", "Value": 0.0}]
+
+
+def test_gpu_memory_used_is_the_fullest_gpus_share_of_its_framebuffer():
+    query = DCGM_PUBLISHED["GpuMemoryUsedPercent"].query
+    assert query == "100 * max(DCGM_FI_DEV_FB_USED / (DCGM_FI_DEV_FB_USED + DCGM_FI_DEV_FB_FREE))"

@@ -9,6 +9,7 @@ import pytest
 
 from deployment_config.addons import (
     CLOUDWATCH_OBSERVABILITY,
+    HYPERPOD_OBSERVABILITY,
     INFERENCE_OPERATOR,
     NODE_MONITORING_AGENT,
     SECRETS_STORE_CSI_PROVIDER,
@@ -141,6 +142,38 @@ OPERATOR_SCHEMA = {
 }
 
 
+#: A small schema of the shape of the HyperPod observability add-on's keys (AWS's Terraform module writes them; see
+#: deployment_config/addons.py): the workspace required, the levels each category accepts there.
+GPU_METRICS_SCHEMA = {
+    "$schema": "http://json-schema.org/draft-07/schema#",
+    "type": "object",
+    "additionalProperties": False,
+    "required": ["ampWorkspace"],
+    "properties": {
+        "ampWorkspace": {"type": "object", "required": ["prometheusEndpoint", "arn"], "properties": {
+            "prometheusEndpoint": {"type": "string", "pattern": "^https://aps-workspaces\\.[a-z0-9-]+\\.amazonaws\\.com/"
+                                                                "workspaces/ws-[0-9a-f-]+$"},
+            "arn": {"type": "string", "pattern": "^arn:aws[a-z-]*:aps:[a-z0-9-]+:[0-9]{12}:workspace/ws-[0-9a-f-]+$"}}},
+        "amgWorkspace": {"type": "object"},
+        "metricsProvider": {"type": "object", "additionalProperties": {"type": "object", "properties": {
+            "level": {"type": "string", "enum": ["DISABLED", "BASIC", "ADVANCED"]},
+            "scrapeInterval": {"type": "integer", "minimum": 1}}}},
+        "logging": {"type": "object", "properties": {"enabled": {"type": "boolean"}}},
+    },
+}
+#: The versions offered for the HyperPod observability add-on (the pinned one and a newer one).
+GPU_METRICS_VERSIONS = ["v1.0.6-eksbuild.1", HYPERPOD_OBSERVABILITY.version]
+
+
+def expect_gpu_metrics_addon(aws, versions: list[str] = GPU_METRICS_VERSIONS, schema: dict | None = GPU_METRICS_SCHEMA) -> None:
+    """The HyperPod observability add-on (the observability stack's, after the operator): offered, and with ``schema``
+    its configuration checked against it (None: the pinned version is not offered, so no schema is asked for)."""
+    name = HYPERPOD_OBSERVABILITY.name
+    expect_addon_versions(aws, name, addon_versions(name, versions, default=versions[0]))
+    if schema is not None:
+        expect_addon_configuration(aws, name, HYPERPOD_OBSERVABILITY.version, schema)
+
+
 def expect_addon_configuration(aws, name: str, version: str, schema: dict) -> None:
     aws.stub("eks").add_response("describe_addon_configuration",
                                  {"addonName": name, "addonVersion": version, "configurationSchema": json.dumps(schema)},
@@ -193,6 +226,7 @@ def expect_addons(aws, hyperpod: bool = False, operator_schema: dict = OPERATOR_
         for name, versions in PINNED.items():
             expect_addon_versions(aws, name, addon_versions(name, versions, default=versions[0]))
         expect_addon_configuration(aws, INFERENCE_OPERATOR.name, INFERENCE_OPERATOR.version, operator_schema)
+        expect_gpu_metrics_addon(aws)
     else:
         expect_eks_only_addons(aws)
 
@@ -377,7 +411,7 @@ def test_hyperpod_environment_checks_its_training_plan(aws, run):
                                   "add-on aws-secrets-store-csi-driver-provider", "add-on cert-manager",
                                   "add-on metrics-server", "add-on aws-mountpoint-s3-csi-driver",
                                   "add-on aws-fsx-csi-driver", "add-on amazon-sagemaker-hyperpod-inference",
-                                  "CDK bootstrap"]
+                                  "add-on amazon-sagemaker-hyperpod-observability", "CDK bootstrap"]
     operator = rows(result)["add-on amazon-sagemaker-hyperpod-inference"]
     assert operator["detail"] == ("v1.0.0-eksbuild.1 is offered for Kubernetes 1.34; "
                                   "the configuration matches its schema")
@@ -519,13 +553,15 @@ def test_addon_versions_for_another_kubernetes_version_do_not_count(aws, run):
 
 
 def expect_hyperpod_addons(aws, offered: dict[str, list[str]] | None = None, schema: dict = OPERATOR_SCHEMA,
-                           configuration_version: str | None = INFERENCE_OPERATOR.version) -> None:
+                           configuration_version: str | None = INFERENCE_OPERATOR.version,
+                           gpu_metrics: dict | None = None) -> None:
     expect_network_addons(aws)
     expect_secrets_store_addon(aws)
     for name, versions in {**PINNED, **(offered or {})}.items():
         expect_addon_versions(aws, name, addon_versions(name, versions, default=versions[0]))
     if configuration_version:
         expect_addon_configuration(aws, INFERENCE_OPERATOR.name, configuration_version, schema)
+    expect_gpu_metrics_addon(aws, **(gpu_metrics or {}))
 
 
 def preflight_hyperpod(aws, run, **addons) -> dict[str, dict]:
@@ -677,3 +713,32 @@ def test_no_certificate_row_without_tls(aws, run):
     ("api.example.com", "llm.example.com", False)])
 def test_certificate_names_cover_as_rfc_6125_says(pattern, name, covered):
     assert preflight.covers(pattern, name) is covered
+
+
+# --- the HyperPod observability add-on (GPU metrics): pinned version offered, configuration against its schema ----------
+
+def test_hyperpod_observability_add_on_is_checked_at_its_pin_with_the_workspace_configuration(aws, run):
+    checks = preflight_hyperpod(aws, run)
+    assert checks["_code"] == ExitCode.OK
+    row = checks["add-on amazon-sagemaker-hyperpod-observability"]
+    assert row["status"] == "pass"
+    assert row["detail"] == (f"{HYPERPOD_OBSERVABILITY.version} is offered for Kubernetes 1.34; "
+                             "the configuration matches its schema")
+
+
+def test_hyperpod_observability_add_on_not_offered_at_its_pin_fails_and_names_the_source(aws, run):
+    checks = preflight_hyperpod(aws, run, gpu_metrics={"versions": ["v1.0.6-eksbuild.1", "v1.0.4-eksbuild.1"],
+                                                       "schema": None})
+    assert checks["_code"] == ExitCode.CHECK_FAILED
+    row = checks["add-on amazon-sagemaker-hyperpod-observability"]
+    assert row["status"] == "fail" and "offered: v1.0.6-eksbuild.1, v1.0.4-eksbuild.1" in row["detail"]
+    assert "deployment_config/addons.py" in row["fix"] and "hyperpod-observability-addon" in row["fix"]
+
+
+def test_hyperpod_observability_add_on_with_a_level_its_schema_refuses_fails_with_the_json_path(aws, run):
+    schema = json.loads(json.dumps(GPU_METRICS_SCHEMA))
+    schema["properties"]["metricsProvider"]["additionalProperties"]["properties"]["level"]["enum"] = ["BASIC", "ADVANCED"]
+    checks = preflight_hyperpod(aws, run, gpu_metrics={"schema": schema})
+    row = checks["add-on amazon-sagemaker-hyperpod-observability"]
+    assert row["status"] == "fail"
+    assert "$.metricsProvider.networkMetrics.level: 'DISABLED' is not one of ['BASIC', 'ADVANCED']" in row["detail"]

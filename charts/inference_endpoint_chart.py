@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import json
 import math
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
@@ -38,6 +37,7 @@ import cdk8s
 from constructs import Construct
 
 from charts.serving_spec import PodSecrets
+from charts.vllm_network_policy import worker_network_policy
 from charts.vllm_secret_provider import (
     SECRETS_VOLUME,
     add_secret_provider_class,
@@ -45,6 +45,7 @@ from charts.vllm_secret_provider import (
     secret_key_ref,
     secrets_volume,
 )
+from deployment_config.kubernetes_names import INFERENCE_ENDPOINT_NAMESPACE, inference_endpoint_name
 from deployment_config.model import EnvironmentConfig, WeightSource
 from deployment_config.model_location import HYPERPOD_MODEL_MOUNT, model_path
 from deployment_config.sizing import startup_budget
@@ -92,6 +93,7 @@ class InferenceEndpointSpec:
     :param secrets: the secrets the pod reads from Secrets Manager; None when there are none (then the pod runs as the
         namespace's default service account, with no role).
     :param service_account: the inference pod's service account, when there are secrets.
+    :param vpc_cidr: the VPC's range, the only one the worker's NetworkPolicy admits (charts/vllm_network_policy.py).
     """
 
     name: str
@@ -107,6 +109,7 @@ class InferenceEndpointSpec:
     s3_prefix: str | None
     region: str
     startup_budget_seconds: int
+    vpc_cidr: str
     port: int = VLLM_PORT
     secrets: PodSecrets | None = None
     service_account: str | None = None
@@ -121,11 +124,6 @@ class InferenceEndpointSpec:
         return bool(self.secrets and self.secrets.hugging_face_token_secret and self.hugging_face_id)
 
 
-def kubernetes_name(served_name: str) -> str:
-    """``Kimi-K3`` → ``kimik3``: lower case letters and digits, as the announced manifest names it."""
-    return re.sub(r"[^a-z0-9]", "", served_name.lower())[:63] or "model"
-
-
 def inference_endpoint_spec_for(env: EnvironmentConfig) -> InferenceEndpointSpec:
     model = env.model
     from_s3 = model.weight_source is WeightSource.S3
@@ -138,19 +136,20 @@ def inference_endpoint_spec_for(env: EnvironmentConfig) -> InferenceEndpointSpec
             *model.serving_args)
     budget = startup_budget(model.weight_size_gb)
     environment = {**model.environment, **budget.vllm_environment}
-    name = kubernetes_name(model.served_name)
+    name = inference_endpoint_name(env)
     # The same secrets as the EKS path (charts/serving_spec.py), under this endpoint's names in its namespace.
     secrets = PodSecrets(region=env.region,
                          api_key_secret=env.api_key_secret_name if env.endpoint.api_key_required else None,
                          hugging_face_token_secret=model.hugging_face_token_secret, name=f"{name}-secrets")
     return InferenceEndpointSpec(
-        name=name, namespace="default", model_name=model.served_name,
-        instance_type=env.hyperpod.instance_type, image=model.image, args=args,
+        name=name, namespace=INFERENCE_ENDPOINT_NAMESPACE, model_name=model.served_name,
+        instance_type=env.hyperpod.instance_type, image=env.serving_image, args=args,
         environment=MappingProxyType(environment), gpus=model.tensor_parallel_size,
         hugging_face_id=None if from_s3 else model.hugging_face_id, s3_bucket=bucket, s3_prefix=prefix,
         region=env.region, startup_budget_seconds=budget.probe_seconds,
         secrets=secrets if secrets.deliveries else None,
         service_account=f"{name}-inference" if secrets.deliveries else None,
+        vpc_cidr=env.vpc_cidr,
     )
 
 
@@ -249,9 +248,15 @@ class InferenceEndpointChart(cdk8s.Chart):
                 metadata=cdk8s.ApiObjectMetadata(name=spec.service_account, namespace=spec.namespace,
                                                  labels={"app.kubernetes.io/name": "vllm"}))
             self.secret_provider = add_secret_provider_class(self, secrets=spec.secrets, namespace=spec.namespace)
+        # Before the endpoint: its pods never run unguarded.
+        policy = worker_network_policy(endpoint_name=spec.name, namespace=spec.namespace, vpc_cidr=spec.vpc_cidr)
+        self.network_policy = cdk8s.ApiObject(self, "network-policy", api_version=policy["apiVersion"],
+                                              kind=policy["kind"], metadata=cdk8s.ApiObjectMetadata(**policy["metadata"]))
+        self.network_policy.add_json_patch(cdk8s.JsonPatch.add("/spec", policy["spec"]))
         self.endpoint = cdk8s.ApiObject(self, "endpoint", api_version=API_VERSION, kind=KIND,
                                         metadata=cdk8s.ApiObjectMetadata(**manifest["metadata"]))
         self.endpoint.add_json_patch(cdk8s.JsonPatch.add("/spec", manifest["spec"]))
+        self.endpoint.node.add_dependency(self.network_policy)
         if spec.secrets:
             self.endpoint.node.add_dependency(self.service_account, self.secret_provider)
 

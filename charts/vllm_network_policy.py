@@ -1,4 +1,5 @@
-"""The NetworkPolicy that lets traffic into the vLLM pods on the API port only.
+"""The NetworkPolicies of the vLLM pods: on the EKS path, traffic in on the API port only; on HyperPod, traffic in from
+the VPC only (:func:`add_worker_network_policy`).
 
 Where the traffic comes from. The Service is an NLB made by the AWS cloud provider, with instance targets: every node
 receives it on the Service's node port (kubernetes/cloud-provider-aws@63ec440 pkg/providers/v1/aws_loadbalancer.go,
@@ -58,3 +59,36 @@ def add_vllm_network_policy(scope: Construct, *, spec: VllmServingSpec, namespac
         # computeEgressEndpoints and getMatchingServiceClusterIPs). With TLS the Service listens on 443 → 8000.
         policy.add_ingress_rule(block(policy, f"source-{index}", cidr_ip=cidr), [kplus.NetworkPolicyPort.tcp(spec.port)])
     return policy
+
+
+#: The label the HyperPod Inference Operator gives its worker pods: ``app`` = the InferenceEndpointConfig's name
+#: (aws/sagemaker-hyperpod-cli@011ca92 src/sagemaker/hyperpod/inference/hp_endpoint.py, ``list_pods``: the SDK finds an
+#: endpoint's pods among its namespace's by ``labels.get("app")`` == the endpoint's name).
+WORKER_POD_LABEL = "app"
+
+
+def worker_network_policy(*, endpoint_name: str, namespace: str, vpc_cidr: str) -> dict:
+    """The NetworkPolicy of a HyperPod endpoint's worker pods (selected by :data:`WORKER_POD_LABEL`): inbound TCP from
+    the VPC's range only, on every port; egress unrestricted.
+
+    Every port, unlike the EKS path's policy, because the operator adds containers of its own to the worker pod (a
+    metrics sidecar: the CRD's ``metricsStatus`` "from sidecar and model container") whose ports are not documented: a
+    policy that admits only vLLM's port could cut them off. What it still does: the pods' VPC addresses are routable
+    from wherever the VPC is (peered VPCs, a transit gateway, a VPN): without it a client there could reach vLLM's
+    port directly, past the load balancer and its TLS. Every legitimate source is inside the VPC's range: the
+    operator's ALB (in the VPC's subnets), the AMP managed scraper's network interfaces, the operator's and the
+    observability add-on's pods (VPC CNI addresses), and the kubelet (the node's own address, always admitted by the
+    VPC CNI's policy agent, aws/aws-network-policy-agent#65). Enforced by the vpc-cni add-on's network policy agent,
+    which the cluster stack turns on for both platforms."""
+    return {
+        "apiVersion": "networking.k8s.io/v1",
+        "kind": "NetworkPolicy",
+        "metadata": {"name": f"{endpoint_name}-worker", "namespace": namespace,
+                     "labels": {"app.kubernetes.io/name": "vllm", "app.kubernetes.io/component": NETWORK_POLICY,
+                                "app.kubernetes.io/instance": endpoint_name}},
+        "spec": {
+            "podSelector": {"matchLabels": {WORKER_POD_LABEL: endpoint_name}},
+            "policyTypes": ["Ingress"],
+            "ingress": [{"from": [{"ipBlock": {"cidr": vpc_cidr}}]}],
+        },
+    }

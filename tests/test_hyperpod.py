@@ -115,8 +115,28 @@ def test_reviewed_yaml_is_what_the_endpoint_stack_applies(synthesized_hyperpod):
         return obj["kind"], obj["metadata"]["namespace"], obj["metadata"]["name"], obj.get("spec")
 
     assert [content(o) for o in applied] == [content(o) for o in reviewed]
-    # the service account and the SecretProviderClass before the endpoint whose pod uses them
-    assert [o["kind"] for o in applied] == ["ServiceAccount", "SecretProviderClass", "InferenceEndpointConfig"]
+    # the worker's NetworkPolicy, the service account and the SecretProviderClass before the endpoint whose pod they
+    # guard and serve
+    assert [o["kind"] for o in applied] == ["NetworkPolicy", "ServiceAccount", "SecretProviderClass",
+                                            "InferenceEndpointConfig"]
+
+
+def test_the_worker_pods_admit_traffic_from_the_vpc_only(synthesized_hyperpod, hyperpod_env):
+    import kubernetes_validate
+
+    # given the objects the endpoint stack applies
+    (resource,) = synthesized_hyperpod.resources("endpoint", "Custom::AWSCDK-EKS-KubernetesResource").values()
+    (policy,) = [o for o in json.loads(resource["Properties"]["Manifest"]) if o["kind"] == "NetworkPolicy"]
+    (endpoint,) = [o for o in json.loads(resource["Properties"]["Manifest"]) if o["kind"] == "InferenceEndpointConfig"]
+    # then the policy is a valid Kubernetes object of the cluster's version
+    kubernetes_validate.validate(policy, hyperpod_env.kubernetes_version, strict=True)
+    # in the endpoint's namespace, selecting its worker pods by the label the operator gives them (app = its name)
+    assert policy["metadata"]["namespace"] == endpoint["metadata"]["namespace"]
+    assert policy["spec"]["podSelector"] == {"matchLabels": {"app": endpoint["metadata"]["name"]}}
+    # admitting inbound traffic from the VPC's range only (every port: the operator's sidecar ports are not
+    # documented), and leaving egress open (the Hugging Face Hub, S3, DNS)
+    assert policy["spec"]["policyTypes"] == ["Ingress"]
+    assert policy["spec"]["ingress"] == [{"from": [{"ipBlock": {"cidr": hyperpod_env.vpc_cidr}}]}]
 
 
 # --- the stacks ---------------------------------------------------------------------------------------------------
@@ -679,9 +699,9 @@ def test_an_unauthenticated_hyperpod_endpoint_has_no_secret_no_role_and_no_api_k
     for resource_type in ("AWS::SecretsManager::Secret", "AWS::KMS::Key", "AWS::EKS::PodIdentityAssociation"):
         assert _of_type(template, resource_type) == {}, resource_type
     assert "pods.eks.amazonaws.com" not in json.dumps(_of_type(template, "AWS::IAM::Role"))
-    # and the endpoint alone, as before: no service account, no SecretProviderClass, no pod customization
+    # and the endpoint with its NetworkPolicy alone: no service account, no SecretProviderClass, no pod customization
     objects = _applied(template)
-    assert set(objects) == {"InferenceEndpointConfig"}
+    assert set(objects) == {"NetworkPolicy", "InferenceEndpointConfig"}
     assert "kubernetes" not in objects["InferenceEndpointConfig"]["spec"]
     assert "VLLM_API_KEY" not in _worker_env(objects)
     validate_custom_resource(objects["InferenceEndpointConfig"])

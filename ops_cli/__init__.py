@@ -2,3 +2,6 @@
 
 Everything CloudFormation cannot do, driven through boto3. Run it as ``bin/llmops`` (or ``python -m ops_cli``).
 """
+
+#: The version `llmops --version` prints and pyproject.toml packages (its one source).
+__version__ = "0.5.0"

@@ -1,5 +1,3 @@
-import sys
+from ops_cli.main import run
 
-from ops_cli.main import main
-
-sys.exit(main())
+run()

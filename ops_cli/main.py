@@ -18,6 +18,8 @@ from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 from typing import TextIO
 
+import botocore.exceptions
+
 from deployment_config import ConfigError, EnvironmentConfig, load_environment
 from deployment_config.aws_rules import partition_of, region_problem
 from deployment_config.ec2_instance_types import known_instance_types
@@ -25,11 +27,12 @@ from deployment_config.file_models import domain_name_problem
 from deployment_config.kubernetes_names import INFERENCE_ENDPOINT_NAMESPACE, inference_endpoint_name
 from deployment_config.model import Platform
 from deployment_config.model_location import model_path
+from ops_cli import __version__
 from ops_cli import capacity_blocks as cb
 from ops_cli import training_plans as tp
-from ops_cli.aws import Aws
+from ops_cli.aws import Aws, botocore_session
 from ops_cli.config_writer import check_environment_file, env_name_problem, missing_environment, update_environment_file
-from ops_cli.errors import ExitCode, OpsError, shown
+from ops_cli.errors import ExitCode, OpsError, shown, translate
 from ops_cli.http_client import ApiKey, TlsOptions, api_key_problem, check_url, printable
 from ops_cli.offering import Offering, Search
 from ops_cli.operator_certificate import read_operator_certificate
@@ -45,6 +48,18 @@ from ops_cli.waiting import (
 )
 
 PROJECT_DIR = Path(__file__).resolve().parents[1]
+#: The environment variable that may name the configuration directory (an installed llmops used outside the checkout).
+CONFIG_DIR_VARIABLE = "LLMOPS_CONFIG_DIR"
+
+
+def checkout_config_dir(cwd: Path) -> Path | None:
+    """``config/`` of a checkout of this project: the one this package runs from (bin/llmops, ``python -m ops_cli`` in
+    the checkout, an editable install), else the current directory when it is one. A checkout is known by its
+    ``cdk.json`` next to ``config/``. None elsewhere (an installed llmops run from another directory)."""
+    for root in (PROJECT_DIR, cwd):
+        if (root / "cdk.json").is_file() and (root / "config").is_dir():
+            return root / "config"
+    return None
 
 
 @dataclass
@@ -59,6 +74,7 @@ class Runtime:
     sleep: Callable[[float], None] | None = None
     now: Callable[[], datetime] = lambda: datetime.now(UTC)
     run_command: Callable | None = None  # subprocess.run, for kubectl (tests pass a fake)
+    cwd: Callable[[], Path] = Path.cwd
 
 
 def _moment(text: str) -> datetime:
@@ -103,9 +119,13 @@ def _common_options(defaults: bool) -> argparse.ArgumentParser:
     common = _Parser(add_help=False)
     suppress = {} if defaults else {"default": argparse.SUPPRESS}
     common.add_argument("--json", action="store_true", help="print machine-readable JSON instead of tables", **suppress)
-    common.add_argument("--region", help="AWS region (default: the environment's, then AWS_REGION)", **suppress)
-    common.add_argument("--config-dir", type=Path, help="where environment files live (default: config/)",
-                        **(suppress or {"default": PROJECT_DIR / "config"}))
+    common.add_argument("--region", help="AWS region (default: the environment's, then AWS_REGION or AWS_DEFAULT_REGION, "
+                        "then the profile's region in the AWS config file, as the AWS CLI does)", **suppress)
+    common.add_argument("--profile", help="the AWS CLI profile whose credentials and region to use (default: AWS_PROFILE, "
+                        "then the default profile)", **suppress)
+    common.add_argument("--config-dir", type=Path,
+                        help=f"where environment files live (default: {CONFIG_DIR_VARIABLE}, else config/ of the checkout "
+                        "llmops runs from or that is the current directory)", **(suppress or {"default": None}))
     return common
 
 
@@ -113,6 +133,7 @@ def build_parser() -> argparse.ArgumentParser:
     common = _common_options(defaults=False)
     parser = _Parser(prog="llmops", description="Find and buy GPU capacity, preflight, wait, smoke-test.",
                      parents=[_common_options(defaults=True)])
+    parser.add_argument("--version", action="version", version=f"llmops {__version__}")
     groups = parser.add_subparsers(dest="group", required=True, metavar="COMMAND")
 
     def search_args(p: argparse.ArgumentParser, instance_type: str | None, hours: int) -> None:
@@ -247,12 +268,48 @@ class Cli:
     def env(self) -> EnvironmentConfig | None:
         name = getattr(self.args, "env", None)
         if name is not None and self._env is None:
-            self._env = _load_environment(self.args.config_dir, name, "--env")
+            self._env = _load_environment(self.config_dir, name, "--env")
         return self._env
 
+    @property
+    def config_dir(self) -> Path:
+        """--config-dir, else LLMOPS_CONFIG_DIR, else config/ of the checkout (:func:`checkout_config_dir`)."""
+        if self.args.config_dir is not None:
+            return self.args.config_dir
+        if self.rt.environ.get(CONFIG_DIR_VARIABLE):
+            return Path(self.rt.environ[CONFIG_DIR_VARIABLE])
+        found = checkout_config_dir(self.rt.cwd())
+        if found is None:
+            raise OpsError("no configuration directory: llmops runs outside a checkout of this project, and neither "
+                           f"--config-dir nor {CONFIG_DIR_VARIABLE} names one",
+                           f"pass --config-dir PATH/TO/CHECKOUT/config (or set {CONFIG_DIR_VARIABLE}), or run llmops "
+                           "from the checkout", ExitCode.USAGE)
+        return found
+
+    @property
+    def aws_environ(self) -> dict:
+        """The environment the AWS SDK reads: the process's, with AWS_PROFILE set to --profile when it is given (which
+        must name a profile of the AWS config or credentials file, as the AWS CLI requires)."""
+        profile = getattr(self.args, "profile", None)
+        if profile is None:
+            return self.rt.environ
+        environ = {**self.rt.environ, "AWS_PROFILE": profile}
+        try:  # listed by a session of no particular profile: one naming a missing profile fails to read them at all
+            known = botocore_session({k: v for k, v in environ.items() if k != "AWS_PROFILE"}).available_profiles
+        except botocore.exceptions.BotoCoreError as error:
+            raise translate(error, "read the AWS config and credentials files") from None
+        if profile not in known:
+            listed = ", ".join(printable(p, 40) for p in sorted(known)[:10]) or "none"
+            raise OpsError(f"--profile {shown(profile)} is not a profile of the AWS config or credentials file "
+                           f"(profiles there: {listed})",
+                           "pass one of those, or create it: aws configure --profile NAME (aws configure sso for SSO)",
+                           ExitCode.USAGE)
+        return environ
+
     def region(self) -> str:
-        """The region to work in: --region, else the environment's, else AWS_REGION / AWS_DEFAULT_REGION; checked
-        against botocore's list of regions before any client exists."""
+        """The region to work in: --region, else the environment's, else AWS_REGION / AWS_DEFAULT_REGION, else the
+        region of the AWS profile (--profile, AWS_PROFILE or the default) in the AWS config file, as the AWS CLI
+        chooses; checked against botocore's list of regions before any client exists."""
         env = self.env
         if self.args.region is not None:
             source, region = "--region", self.args.region
@@ -263,7 +320,15 @@ class Cli:
                                    for name in ("AWS_REGION", "AWS_DEFAULT_REGION") if self.rt.environ.get(name)),
                                   (None, None))
         if region is None:
-            raise OpsError("no AWS region", "pass --region, --env NAME, or set AWS_REGION", ExitCode.USAGE)
+            environ = self.aws_environ
+            try:
+                region = botocore_session(environ).get_config_variable("region")
+            except botocore.exceptions.BotoCoreError as error:
+                raise translate(error, "read the region of the AWS profile") from None
+            source = f"the region of the AWS profile {shown(environ.get('AWS_PROFILE') or 'default')}"
+        if region is None:
+            raise OpsError("no AWS region", "pass --region, --env NAME, set AWS_REGION, or give the AWS profile a region "
+                           "(aws configure set region REGION)", ExitCode.USAGE)
         problem = region_problem(region)
         if problem:
             raise OpsError(f"{source}: {problem.problem}", problem.fix, ExitCode.USAGE)
@@ -275,7 +340,7 @@ class Cli:
 
     def aws(self) -> Aws:
         region = self.region()
-        aws = self.rt.aws_factory(region) if self.rt.aws_factory else Aws(region, environ=self.rt.environ)
+        aws = self.rt.aws_factory(region) if self.rt.aws_factory else Aws(region, environ=self.aws_environ)
         if self.rt.sleep:
             aws.sleep = self.rt.sleep
         return aws
@@ -381,7 +446,7 @@ class Cli:
                 emit_json(summary, self.rt.stdout)
             return ExitCode.OK
         try:
-            path = update_environment_file(self.args.config_dir, target, {
+            path = update_environment_file(self.config_dir, target, {
                 "capacity.capacity_reservation_id": reservation_id,
                 "capacity.availability_zone": summary["availability_zone"]})
         except (Exception, KeyboardInterrupt) as error:  # noqa: BLE001 - whatever it was, the purchase must be reported
@@ -404,12 +469,12 @@ class Cli:
         if problem:
             raise OpsError(f"--write-config: {problem}", "name a file of the config directory without '.yaml', "
                            "for example --write-config prod", ExitCode.USAGE)
-        if not (Path(self.args.config_dir) / f"{target}.yaml").is_file():
-            error = missing_environment(self.args.config_dir, target)
+        if not (Path(self.config_dir) / f"{target}.yaml").is_file():
+            error = missing_environment(self.config_dir, target)
             raise OpsError(error.message, error.fix.replace("--env NAME", "--write-config NAME"), ExitCode.USAGE)
         try:
-            current = _load_environment(self.args.config_dir, target, "--write-config")
-            check_environment_file(self.args.config_dir, target, {})  # can it be edited safely at all?
+            current = _load_environment(self.config_dir, target, "--write-config")
+            check_environment_file(self.config_dir, target, {})  # can it be edited safely at all?
         except OpsError as error:
             raise _not_bought(target, error.message, error.fix) from None
         if current.capacity is None:
@@ -422,7 +487,7 @@ class Cli:
         """Refuse, before a purchase, a --write-config file that could not take the reservation's id and zone."""
         self._write_target(target)  # again: the file may have changed while EC2 was searched
         try:  # a syntactically valid id stands in for the one the purchase will return
-            config = check_environment_file(self.args.config_dir, target, {
+            config = check_environment_file(self.config_dir, target, {
                 "capacity.capacity_reservation_id": cb.PROBE_RESERVATION_ID,
                 "capacity.availability_zone": offering.availability_zone})
         except OpsError as error:
@@ -457,7 +522,7 @@ class Cli:
     def capacity_blocks_use(self) -> int:
         cb.check_reservation_id(self.args.reservation_id)
         env = self.env
-        check_environment_file(self.args.config_dir, env.name, {})  # a file it cannot edit is refused before any call
+        check_environment_file(self.config_dir, env.name, {})  # a file it cannot edit is refused before any call
         if env.capacity is None:
             raise OpsError(f"{env.name} has no capacity section (platform {env.platform.value})",
                            "Capacity Blocks serve platform: eks; for HyperPod use training-plans use", ExitCode.USAGE)
@@ -468,7 +533,7 @@ class Cli:
             raise OpsError(f"not written: the reservation holds {held[1]} x {held[0]}, the environment asks for "
                            f"{wanted[1]} x {wanted[0]}", "set capacity.instance_type and capacity.instance_count to match "
                            "first, or use another reservation", ExitCode.USAGE)
-        path = update_environment_file(self.args.config_dir, self.args.env, {
+        path = update_environment_file(self.config_dir, self.args.env, {
             "capacity.capacity_reservation_id": reservation["CapacityReservationId"],
             "capacity.availability_zone": reservation["AvailabilityZone"]})
         self.out({"config_file": str(path), **cb.reservation_summary(reservation)},
@@ -525,13 +590,13 @@ class Cli:
         tp.check_plan_name(self.args.name, arn_allowed=True)
         if self.env is None:  # loading validates the file before anything is asked of AWS
             raise OpsError("--env is required", "name the environment to write to", ExitCode.USAGE)
-        check_environment_file(self.args.config_dir, self.env.name, {})  # a file it cannot edit is refused before any call
+        check_environment_file(self.config_dir, self.env.name, {})  # a file it cannot edit is refused before any call
         summary = tp.plan_summary(tp.describe_plan(self.aws(), self.args.name))
         zones = summary["availability_zones"]
         if len(zones) != 1:
             raise OpsError(f"plan {self.args.name} has capacity in {len(zones)} zones ({', '.join(zones) or 'none yet'})",
                            "set hyperpod.training_plan_arn and hyperpod.availability_zone by hand", ExitCode.USAGE)
-        path = update_environment_file(self.args.config_dir, self.args.env, {
+        path = update_environment_file(self.config_dir, self.args.env, {
             "hyperpod.training_plan_arn": summary["arn"], "hyperpod.availability_zone": zones[0]})
         self.out({"config_file": str(path), **summary}, f"Wrote {summary['arn']} ({zones[0]}) into {path}.")
         return ExitCode.OK
@@ -726,7 +791,7 @@ class Cli:
         return text, region
 
     def _aws_in(self, region: str) -> Aws:
-        aws = self.rt.aws_factory(region) if self.rt.aws_factory else Aws(region, environ=self.rt.environ)
+        aws = self.rt.aws_factory(region) if self.rt.aws_factory else Aws(region, environ=self.aws_environ)
         if self.rt.sleep:
             aws.sleep = self.rt.sleep
         return aws
@@ -873,6 +938,11 @@ def _check_kubernetes_names(name: str, namespace: str) -> None:
         raise OpsError(f"--namespace {shown(namespace)} is not a Kubernetes namespace name (DNS-1123 label)",
                        "use lowercase letters, digits and '-', starting and ending with a letter or digit, "
                        "at most 63 characters, for example default", ExitCode.USAGE)
+
+
+def run() -> None:
+    """The ``llmops`` command (pyproject.toml's entry point, and ``python -m ops_cli``)."""
+    sys.exit(main())
 
 
 def main(argv: Sequence[str] | None = None, runtime: Runtime | None = None) -> int:

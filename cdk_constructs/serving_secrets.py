@@ -127,13 +127,10 @@ class ServingSecrets(Construct):
         acknowledge_secrets_reader(role)
 
 
-def add_authentication_outputs(stack: cdk.Stack, secrets: ServingSecrets | None, secret_name: str | None, *,
-                               every_path: bool) -> None:
-    """The outputs that say how clients authenticate: the same on both platforms.
-
-    :param every_path: the key is required on every path but the probes' (the EKS path's middleware), not only under
-        vLLM's own /v1, /v2, /inference and /cohere.
-    """
+def add_authentication_outputs(stack: cdk.Stack, secrets: ServingSecrets | None, secret_name: str | None) -> None:
+    """The outputs that say how clients authenticate: the same on both platforms, where the project's middleware
+    (charts/vllm_auth/llm_serving_auth.py) requires the key on every path, not only under vLLM's own /v1, /v2,
+    /inference and /cohere."""
     api_key = secrets.api_key if secrets else None
     if api_key is None:
         cdk.CfnOutput(stack, "EndpointAuthentication", value=(
@@ -141,8 +138,7 @@ def add_authentication_outputs(stack: cdk.Stack, secrets: ServingSecrets | None,
             "anyone who reaches the load balancer can use the model"),
             description="How clients authenticate to the endpoint")
         return
-    where = ("on every path but /health, /ping and /metrics" if every_path
-             else "on /v1 routes (vLLM's own check: /invocations stays open)")
+    where = "on every path but /health, /ping and /metrics"
     cdk.CfnOutput(stack, "EndpointAuthentication", value=f"Authorization: Bearer KEY {where}; KEY is the secret {secret_name}",
                   description="How clients authenticate to the endpoint")
     cdk.CfnOutput(stack, "ApiKeySecretArn", value=api_key.secret_arn,

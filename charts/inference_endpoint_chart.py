@@ -37,6 +37,7 @@ import cdk8s
 from constructs import Construct
 
 from charts.serving_spec import PodSecrets
+from charts.vllm_auth_middleware import inline_middleware_worker
 from charts.vllm_network_policy import worker_network_policy
 from charts.vllm_secret_provider import (
     SECRETS_VOLUME,
@@ -190,6 +191,13 @@ def endpoint_manifest(spec: InferenceEndpointSpec) -> dict:
         # VLLM_API_KEY (vLLM reads it when --api-key is not given: vLLM 0.33.0 vllm/envs.py), and HF_TOKEN unless the
         # operator's download takes it.
         environment += secret_env(secrets, ("VLLM_API_KEY",) if spec.hugging_face_token_to_download else None)
+    worker_command: dict = {"args": list(spec.args)}
+    if secrets and secrets.api_key_secret:
+        # The key on every path, /invocations included, as on the EKS path: the middleware module through an
+        # environment variable and a bootstrap command, since the worker can mount no volume.
+        inline = inline_middleware_worker(spec.args)
+        worker_command = {"command": inline["command"], "args": inline["args"]}
+        environment += [{"name": k, "value": v} for k, v in inline["environment"].items()]
     manifest = {
         "apiVersion": API_VERSION,
         "kind": KIND,
@@ -204,7 +212,7 @@ def endpoint_manifest(spec: InferenceEndpointSpec) -> dict:
             "modelSourceConfig": source,
             "worker": {
                 "image": spec.image,
-                "args": list(spec.args),
+                **worker_command,
                 "environmentVariables": environment,
                 "modelInvocationPort": {"containerPort": spec.port, "name": "http"},
                 "modelVolumeMount": {"name": "model-weights", "mountPath": HYPERPOD_MODEL_MOUNT},

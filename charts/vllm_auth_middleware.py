@@ -1,5 +1,11 @@
-"""The API key on every path: a ConfigMap with charts/vllm_auth/llm_serving_auth.py, mounted on the vLLM container's
-PYTHONPATH, and vLLM's ``--middleware`` argument that loads it (see that module for why vLLM's own check is not enough).
+"""The API key on every path: charts/vllm_auth/llm_serving_auth.py on the vLLM container's PYTHONPATH, and vLLM's
+``--middleware`` argument that loads it (see that module for why vLLM's own check is not enough).
+
+Two ways in. On the EKS path a ConfigMap holds the module and is mounted (:func:`add_auth_middleware`). The HyperPod
+Inference Operator's CRD lets the worker container mount no volume (v1 ``spec.worker`` has ``modelVolumeMount`` only),
+but it has ``command`` and ``environmentVariables``: the module's text travels in :data:`MODULE_VARIABLE`, and
+:data:`BOOTSTRAP` writes it to a fresh directory, puts that on PYTHONPATH and replaces itself with ``vllm serve`` and
+the worker's arguments (:func:`inline_middleware_worker`).
 """
 
 from __future__ import annotations
@@ -34,3 +40,29 @@ def add_auth_middleware(scope: Construct, *, deployment: kplus.Deployment, conta
     container.mount(MOUNT_PATH, volume, read_only=True)
     container.env.add_variable("PYTHONPATH", kplus.EnvValue.from_value(MOUNT_PATH))
     return config_map
+
+
+#: The environment variable that carries the module's text into the HyperPod worker.
+MODULE_VARIABLE = "LLM_SERVING_AUTH_MODULE"
+#: The HyperPod worker's command: ``python3 -c BOOTSTRAP ARGS...`` (sys.argv[1:] are the worker's arguments). It writes
+#: the module to a new private directory (mkdtemp: mode 0700, a name no one can guess), adds that to PYTHONPATH and
+#: execs ``vllm serve ARGS`` (vLLM's CLI, which the image's own entrypoint is in current images; naming it here makes
+#: the worker independent of that entrypoint). Any failure ends the container before vLLM starts: the endpoint stays
+#: closed rather than serving without the middleware.
+BOOTSTRAP = (
+    "import os, sys, tempfile; "
+    "d = tempfile.mkdtemp(prefix='llm-serving-auth-'); "
+    f"open(os.path.join(d, '{MODULE_FILE.name}'), 'w').write(os.environ['{MODULE_VARIABLE}']); "
+    "os.environ['PYTHONPATH'] = os.pathsep.join(filter(None, [d, os.environ.get('PYTHONPATH')])); "
+    "os.execvp('vllm', ['vllm', 'serve', *sys.argv[1:]])"
+)
+
+
+def inline_middleware_worker(args: tuple[str, ...]) -> dict:
+    """The HyperPod worker's ``command``, ``args`` (``args`` and :data:`MIDDLEWARE_ARGS`) and the environment variable
+    that carries the module, for an InferenceEndpointConfig."""
+    return {
+        "command": ["python3", "-c", BOOTSTRAP],
+        "args": [*args, *MIDDLEWARE_ARGS],
+        "environment": {MODULE_VARIABLE: MODULE_FILE.read_text(encoding="utf-8")},
+    }

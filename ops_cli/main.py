@@ -669,9 +669,7 @@ class Cli:
             # Real time always: these are the figures the user asked for, not a wait.
             results = smoke_test(self.args.url, model, self.args.prompt, self.args.max_tokens, self.args.timeout,
                                  model_path=path, api_key=api_key, tls=tls,
-                                 key_required=_requires_key(self.env),
-                                 # the middleware that guards /invocations is deployed on the EKS path only
-                                 key_on_every_path=self.env is None or self.env.platform is Platform.EKS)
+                                 key_required=_requires_key(self.env))
             by_mode = {r.mode: r for r in results}
             passed = all(r.ok for r in results)
             fmt = lambda v, unit: f"{v:.2f} {unit}" if v is not None else "-"  # noqa: E731

@@ -340,8 +340,8 @@ def refused_without_key(endpoint: Endpoint, timeout: float, clock: Callable[[], 
     vLLM's own check leaves ``/invocations`` (the same completions, for SageMaker) open: only the project's middleware
     (charts/vllm_auth/llm_serving_auth.py) closes it.
 
-    :param invocations: check ``/invocations`` too; False where the project cannot deploy the middleware (HyperPod:
-        the operator's CRD gives the worker no volume mounts).
+    :param invocations: check ``/invocations`` too (both platforms deploy the middleware); False for a vLLM with its
+        own check only.
     """
     started = clock()
     problems, statuses = [], []
@@ -401,8 +401,8 @@ def smoke_test(url: str, model: str, prompt: str = DEFAULT_PROMPT, max_tokens: i
     :param model_path: the ``--model`` the server must have loaded (its ``root`` in /v1/models); None checks only
         that the served name is listed.
     :param api_key: sent as ``Authorization: Bearer KEY`` with every request (all are under /v1).
-    :param key_on_every_path: the endpoint also refuses ``/invocations`` without the key (the EKS path's middleware);
-        False checks ``/v1`` only.
+    :param key_on_every_path: the endpoint also refuses ``/invocations`` without the key (the project's middleware, on
+        both platforms); False checks ``/v1`` only.
     :param key_required: the environment requires the key: first check, with a measurement ``no key``, that a
         request without it is refused.
     :param tls: the name to verify an ``https://`` endpoint's certificate for (default: the URL's host) and the CAs to

@@ -65,5 +65,5 @@ class InferenceEndpointStack(cdk.Stack):
         return role
 
     def _authentication_outputs(self, spec: InferenceEndpointSpec) -> None:
-        add_authentication_outputs(self, self.secrets, spec.secrets.api_key_secret if spec.secrets else None,
-                                   every_path=False)
+        # The worker loads the middleware that requires the key on every path (charts/vllm_auth_middleware.py).
+        add_authentication_outputs(self, self.secrets, spec.secrets.api_key_secret if spec.secrets else None)

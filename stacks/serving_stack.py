@@ -121,5 +121,4 @@ class ServingStack(cdk.Stack):
         acknowledge_weights_reader(role)
 
     def _authentication_outputs(self, spec: VllmServingSpec) -> None:
-        add_authentication_outputs(self, self.secrets, spec.secrets.api_key_secret if spec.secrets else None,
-                                   every_path=True)
+        add_authentication_outputs(self, self.secrets, spec.secrets.api_key_secret if spec.secrets else None)

@@ -5,7 +5,9 @@ from __future__ import annotations
 import dataclasses
 import json
 import os
+import pathlib
 import subprocess
+import sys
 
 import jsonschema
 import pytest
@@ -13,6 +15,7 @@ import yaml
 
 from cdk_constructs.hyperpod_cluster import LIFECYCLE_DIR
 from charts.inference_endpoint_chart import inference_endpoint_spec_for, synthesize_inference_endpoint
+from charts.vllm_auth_middleware import BOOTSTRAP, MIDDLEWARE_ARGS, MODULE_FILE, MODULE_VARIABLE
 from deployment_config.model import WeightSource
 from deployment_config.sizing import startup_budget
 from tests.crd_schema import validate_custom_resource
@@ -71,11 +74,51 @@ def test_endpoint_is_the_announced_manifest(endpoint):
     assert worker["modelVolumeMount"]["mountPath"] == "/opt/ml/model"
     assert worker["resources"]["limits"]["nvidia.com/gpu"] == 8
     assert {"name": "VLLM_ENABLE_K3_LATENT_MOE_TAIL_FUSION", "value": "1"} in worker["environmentVariables"]
-    # the operator does not add --model: the worker loads the weights the operator mounted, everything else as announced
-    announced = _options(ANNOUNCED_ARGS)
+    # the operator does not add --model: the worker loads the weights the operator mounted, everything else as
+    # announced, and the middleware that requires the API key on every path
+    announced = _options([*ANNOUNCED_ARGS, *MIDDLEWARE_ARGS])
     announced["--model"] = "/opt/ml/model"
     assert _options(worker["args"]) == announced
     assert worker["args"][:2] == ["--model", worker["modelVolumeMount"]["mountPath"]]
+
+
+def test_the_worker_loads_the_api_key_middleware_without_a_volume(endpoint, tmp_path):
+    # given the worker of an endpoint that requires its API key: the bootstrap command, and the module in its environment
+    worker = endpoint["spec"]["worker"]
+    assert worker["command"] == ["python3", "-c", BOOTSTRAP]
+    (module,) = [v["value"] for v in worker["environmentVariables"] if v["name"] == MODULE_VARIABLE]
+    assert module == MODULE_FILE.read_text(encoding="utf-8")
+    # when the command runs as the container would run it, with a stand-in `vllm` that imports the middleware vLLM's
+    # --middleware names and reports what it was started with
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    fake_vllm = bin_dir / "vllm"
+    fake_vllm.write_text(f"#!{sys.executable}\n"
+                         "import importlib, json, os, sys\n"
+                         "module, _, name = sys.argv[sys.argv.index('--middleware') + 1].rpartition('.')\n"
+                         "cls = getattr(importlib.import_module(module), name)\n"
+                         "print(json.dumps({'argv': sys.argv[1:], 'class': cls.__name__,\n"
+                         "                  'file': sys.modules[module].__file__}))\n")
+    fake_vllm.chmod(0o755)
+    environ = {"PATH": f"{bin_dir}:{os.environ['PATH']}", MODULE_VARIABLE: module, "HOME": str(tmp_path),
+               "TMPDIR": str(tmp_path)}
+    result = subprocess.run([sys.executable, *worker["command"][1:], *worker["args"]], capture_output=True, text=True,
+                            env=environ, timeout=60)
+    # then vLLM was started as `vllm serve ARGS`, with the middleware importable from a private directory
+    assert result.returncode == 0, result.stderr
+    started = json.loads(result.stdout)
+    assert started["argv"] == ["serve", *worker["args"]]
+    assert started["class"] == "RequireApiKeyEverywhere"
+    written = pathlib.Path(started["file"])
+    assert written.read_text(encoding="utf-8") == module and written.parent.stat().st_mode & 0o077 == 0
+
+
+def test_without_the_module_the_worker_never_starts_vllm(endpoint, tmp_path):
+    # a worker whose environment lost the module (an operator that dropped the variable) fails before vLLM runs
+    worker = endpoint["spec"]["worker"]
+    result = subprocess.run([sys.executable, *worker["command"][1:], *worker["args"]], capture_output=True, text=True,
+                            env={"PATH": "/nonexistent", "TMPDIR": str(tmp_path)}, timeout=60)
+    assert result.returncode != 0 and MODULE_VARIABLE in result.stderr
 
 
 def test_endpoint_corrects_the_defaults_that_are_wrong_for_this_model(endpoint, hyperpod_env):
@@ -526,7 +569,8 @@ def test_the_hyperpod_endpoint_gets_a_generated_api_key_under_its_own_name(synth
     assert outputs["ApiKeySecretArn"]["Value"] == {"Ref": secret_id}
     assert "Bearer" in outputs["EndpointAuthentication"]["Value"]
     assert "llm-serving/example-hyperpod/api-key" in outputs["EndpointAuthentication"]["Value"]
-    assert "/invocations stays open" in outputs["EndpointAuthentication"]["Value"]
+    # on every path: the worker loads the middleware that closes /invocations too
+    assert "on every path but /health, /ping and /metrics" in outputs["EndpointAuthentication"]["Value"]
 
 
 def test_the_worker_reads_its_api_key_from_the_secret_the_driver_syncs(synthesized_hyperpod):

@@ -65,6 +65,8 @@ class Runbook:
     :param errors_action: what to do on 5xx answers.
     :param gpu_hint: where to look for a degraded GPU, in a sentence's parentheses.
     :param xid: where XID errors come from and what to do about one, for the ``GpuXidErrors`` alarm.
+    :param gpus_missing_action: what to do when fewer GPUs report than the capacity holds (the HyperPod path's
+        ``GpusNotReporting`` alarm; the EKS path's ``GpuNodeMissing`` names its node group).
     """
 
     capacity: str
@@ -72,6 +74,7 @@ class Runbook:
     errors_action: str
     gpu_hint: str
     xid: XidAlarm | None = None
+    gpus_missing_action: str | None = None
 
 
 @dataclass(frozen=True)
@@ -108,7 +111,8 @@ EKS_RUNBOOK = Runbook(
 )
 
 
-def hyperpod_runbook(*, namespace: str, endpoint_name: str, hyperpod_cluster_name: str, region: str) -> Runbook:
+def hyperpod_runbook(*, namespace: str, endpoint_name: str, hyperpod_cluster_name: str, region: str,
+                     training_plan: str = "PLAN") -> Runbook:
     """The HyperPod path: the operator's worker pod of InferenceEndpointConfig ``endpoint_name`` in ``namespace``, on
     the nodes of HyperPod cluster ``hyperpod_cluster_name``, whose health HyperPod's own agent and deep health checks
     watch; XID errors from DCGM (stacks/observability_stack.py)."""
@@ -130,6 +134,9 @@ def hyperpod_runbook(*, namespace: str, endpoint_name: str, hyperpod_cluster_nam
                       f"error (HyperPod's health checks: {nodes}).",
         gpu_hint=f"HyperPod's health checks: {nodes}",
         xid=xid,
+        gpus_missing_action=f"{nodes}; kubectl get nodes -L sagemaker.amazonaws.com/node-health-status; "
+                            "kubectl -n hyperpod-observability get pods (the DCGM exporter); bin/llmops training-plans "
+                            f"show {training_plan} --region {region} (the plan's window)",
     )
 
 
@@ -159,15 +166,36 @@ class AlarmRule:
 
 
 def alarm_rules(*, cluster_name: str, observability: ObservabilityConfig, runbook: Runbook = EKS_RUNBOOK,
-                gpu_watch: GpuWatch | None = None, xid_alarm: bool = False) -> list[AlarmRule]:
+                gpu_watch: GpuWatch | None = None, xid_alarm: bool = False,
+                expected_gpus: int | None = None) -> list[AlarmRule]:
     """The alarms of an environment, thresholds from its ``observability`` section; the GPU alarms (XID errors and GPUs
-    missing, Container Insights and the node monitoring agent) only with ``gpu_watch``; with ``xid_alarm`` alone (the
-    HyperPod path, DCGM's XID through the publisher) the XID alarm only, its text from ``runbook.xid``."""
+    missing, Container Insights and the node monitoring agent) only with ``gpu_watch``; with ``xid_alarm`` (the
+    HyperPod path, DCGM's XID through the publisher) the XID alarm, its text from ``runbook.xid``, and with
+    ``expected_gpus`` the alarm on fewer GPUs reporting to DCGM than that."""
     if gpu_watch:
         return _serving_rules(cluster_name, observability, runbook) + _gpu_rules(cluster_name, gpu_watch, runbook)
+    rules = _serving_rules(cluster_name, observability, runbook)
     if xid_alarm:
-        return _serving_rules(cluster_name, observability, runbook) + [gpu_xid_rule(cluster_name, runbook)]
-    return _serving_rules(cluster_name, observability, runbook)
+        rules.append(gpu_xid_rule(cluster_name, runbook))
+    if expected_gpus:
+        rules.append(gpus_not_reporting_rule(cluster_name, expected_gpus, runbook))
+    return rules
+
+
+def gpus_not_reporting_rule(cluster_name: str, expected_gpus: int, runbook: Runbook) -> AlarmRule:
+    """``GpusNotReporting``: fewer GPUs in DCGM's series (the publisher's ``GpusReporting``, 0 when there are none) than
+    the instance group holds, every minute for 5 minutes. Missing data is breaching: no value means the publisher or
+    the workspace has stopped, and then nothing watches the GPUs."""
+    if runbook.gpus_missing_action is None:
+        raise ValueError("the runbook has no GPUs-missing text (Runbook.gpus_missing_action)")
+    return AlarmRule(
+        "GpusNotReporting", "GPUs stopped reporting",
+        serving_metric(cluster_name, "GpusReporting", "Minimum"), expected_gpus, C.LESS_THAN_THRESHOLD, 5, 5,
+        M.BREACHING,
+        f"Fewer than {expected_gpus} GPUs reported to DCGM through the HyperPod observability add-on for 5 minutes: an "
+        "instance is being rebooted or replaced, is gone, or the exporter is down. Missing data is breaching. Expected "
+        f"before the {runbook.capacity} starts and after it ends.",
+        runbook.gpus_missing_action)
 
 
 def gpu_xid_rule(cluster_name: str, runbook: Runbook) -> AlarmRule:
@@ -250,7 +278,8 @@ class ServingAlarms(Construct):
     """
 
     def __init__(self, scope: Construct, id: str, *, cluster_name: str, observability: ObservabilityConfig,
-                 runbook: Runbook = EKS_RUNBOOK, gpu_watch: GpuWatch | None = None, xid_alarm: bool = False) -> None:
+                 runbook: Runbook = EKS_RUNBOOK, gpu_watch: GpuWatch | None = None, xid_alarm: bool = False,
+                 expected_gpus: int | None = None) -> None:
         super().__init__(scope, id)
         self.key = kms.Key(self, "TopicKey", enable_key_rotation=True, removal_policy=cdk.RemovalPolicy.DESTROY,
                            description=f"Encrypts the alarm notifications of {cluster_name}")
@@ -266,7 +295,7 @@ class ServingAlarms(Construct):
             self.topic.add_subscription(subscriptions.EmailSubscription(address))
         action = cw_actions.SnsAction(self.topic)
         self.rules = alarm_rules(cluster_name=cluster_name, observability=observability, runbook=runbook,
-                                 gpu_watch=gpu_watch, xid_alarm=xid_alarm)
+                                 gpu_watch=gpu_watch, xid_alarm=xid_alarm, expected_gpus=expected_gpus)
         self.alarms: dict[str, cloudwatch.Alarm] = {}
         for rule in self.rules:
             alarm = cloudwatch.Alarm(

@@ -112,8 +112,10 @@ def addons_for(env: EnvironmentConfig) -> list[tuple[AddonPin, dict | None]]:
                    (NODE_MONITORING_AGENT, node_monitoring_agent_configuration([gpu_node_toleration()])),
                    (SECRETS_STORE_CSI_PROVIDER, secrets_store_csi_provider_configuration())]
     if env.platform is Platform.HYPERPOD:
-        # The cluster stack's add-on first (the API key and the Hugging Face token), then the operator stack's.
-        addons.append((SECRETS_STORE_CSI_PROVIDER, secrets_store_csi_provider_configuration()))
+        # The cluster stack's add-ons first (container logs; the API key and the Hugging Face token), then the
+        # operator stack's.
+        addons += [(CLOUDWATCH_OBSERVABILITY, cloudwatch_observability_configuration(accelerated_compute_metrics=False)),
+                   (SECRETS_STORE_CSI_PROVIDER, secrets_store_csi_provider_configuration())]
         addons += [(pin, None) for pin in OPERATOR_DEPENDENCIES]
         account, region, name = env.account, env.region, env.name
         role = f"arn:aws:iam::{account}:role/{{}}-{name}"
@@ -233,16 +235,17 @@ def container_insights_log_group_name(cluster_name: str, kind: str) -> str:
     return f"/aws/containerinsights/{cluster_name}/{kind}"
 
 
-def cloudwatch_observability_configuration() -> dict:
-    """The CloudWatch Observability add-on's configuration: Container Insights with enhanced observability and the
-    accelerated-compute (GPU, EFA) metrics, without Application Signals (nothing here is instrumented for it).
+def cloudwatch_observability_configuration(*, accelerated_compute_metrics: bool = True) -> dict:
+    """The CloudWatch Observability add-on's configuration: Container Insights with enhanced observability and, on the
+    EKS platform, the accelerated-compute (GPU, EFA) metrics, without Application Signals (nothing here is instrumented
+    for it). On HyperPod the GPU metrics come from the HyperPod observability add-on instead.
 
     ``enhanced_container_insights`` and ``accelerated_compute_metrics`` are the agent's keys
     (aws/amazon-cloudwatch-agent@ab55b8d translator/translate/otel/common/common.go; accelerated_compute_metrics
     defaults to true, written here so that the GPU metrics the dashboard reads do not depend on a default).
     """
     return {"agent": {"config": {"logs": {"metrics_collected": {"kubernetes": {
-        "enhanced_container_insights": True, "accelerated_compute_metrics": True}}}}}}
+        "enhanced_container_insights": True, "accelerated_compute_metrics": accelerated_compute_metrics}}}}}}
 
 
 def node_monitoring_agent_configuration(gpu_tolerations: list[dict]) -> dict:

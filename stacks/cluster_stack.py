@@ -136,8 +136,7 @@ class ClusterStack(cdk.Stack):
         coredns.node.add_dependency(self.system_nodegroup)
         self.observability_addons: list[eks.Addon] = []
         self.container_insights_log_groups: dict[str, logs.CfnLogGroup] = {}
-        if env_config.platform is Platform.EKS:
-            self._add_observability_addons(env_config)
+        self._add_observability_addons(env_config)
         # Both platforms deliver the API key and the Hugging Face token through it.
         self._add_secrets_store_csi(network_addons[NETWORK_ADDONS.index(POD_IDENTITY_AGENT)])
 
@@ -162,9 +161,16 @@ class ClusterStack(cdk.Stack):
             )
 
     def _add_observability_addons(self, env_config: EnvironmentConfig) -> None:
-        """Container Insights (GPU metrics, container logs) and the node monitoring agent, after the system nodes like
-        coredns: an add-on turns ACTIVE only once its pods run. Decisions and sources: stacks/observability_stack.py."""
+        """Container Insights (container logs; GPU metrics on the EKS platform) and, on the EKS platform, the node
+        monitoring agent, after the system nodes like coredns: an add-on turns ACTIVE only once its pods run.
+
+        On HyperPod, Container Insights ships the worker's log (SageMaker developer guide, "Orchestrating SageMaker
+        HyperPod clusters with Amazon EKS": HyperPod integrates with CloudWatch Container Insights) but collects no GPU
+        metrics: the HyperPod observability add-on's DCGM exporter does (stacks/observability_stack.py), and a second
+        exporter would read the same GPUs for a second bill. No node monitoring agent there: HyperPod's own health
+        agent and deep health checks do its job. Decisions and sources: stacks/observability_stack.py."""
         cluster_name = env_config.cluster_name
+        eks_platform = env_config.platform is Platform.EKS
         # Fluent Bit and the agent create their log groups themselves (auto_create_group), without a retention and
         # outside CloudFormation. Created here first, with the configured retention, they are the groups the add-on
         # writes to, and `cdk destroy` removes them after the add-on (which depends on them) is gone.
@@ -187,19 +193,23 @@ class ClusterStack(cdk.Stack):
         acknowledge_cloudwatch_agent_role(self.cloudwatch_agent_role)
         cloudwatch = eks.Addon(self, f"Addon-{CLOUDWATCH_OBSERVABILITY.name}", cluster=self.cluster,
                                addon_name=CLOUDWATCH_OBSERVABILITY.name, addon_version=CLOUDWATCH_OBSERVABILITY.version,
-                               configuration_values=cloudwatch_observability_configuration())
+                               configuration_values=cloudwatch_observability_configuration(
+                                   accelerated_compute_metrics=eks_platform))
         cloudwatch.node.default_child.add_property_override(
             "PodIdentityAssociations", [{"ServiceAccount": service_account, "RoleArn": self.cloudwatch_agent_role.role_arn}])
         cloudwatch.node.add_dependency(self.system_nodegroup)
         for group in self.container_insights_log_groups.values():
             cloudwatch.node.add_dependency(group)
 
+        self.observability_addons = [cloudwatch]
+        if not eks_platform:
+            return
         gpu_toleration = gpu_node_toleration()
         monitoring = eks.Addon(self, f"Addon-{NODE_MONITORING_AGENT.name}", cluster=self.cluster,
                                addon_name=NODE_MONITORING_AGENT.name, addon_version=NODE_MONITORING_AGENT.version,
                                configuration_values=node_monitoring_agent_configuration([gpu_toleration]))
         monitoring.node.add_dependency(self.system_nodegroup)
-        self.observability_addons = [cloudwatch, monitoring]
+        self.observability_addons.append(monitoring)
 
     def _add_secrets_store_csi(self, pod_identity_agent: eks.Addon) -> None:
         """The Secrets Store CSI driver and its AWS provider (one add-on, deployment_config/addons.py): the vLLM pod

@@ -63,12 +63,14 @@ serving alarms, with what differs:
   deploys after the HyperPod cluster stack (through the operator and endpoint stacks) and the cluster stack installs
   the agent. The publisher reads DCGM's utilization, framebuffer memory, temperature, power and last XID from the
   workspace (cdk_constructs/serving_metrics.py, DCGM_PUBLISHED), the dashboard has GPU rows from them, and the XID alarm
-  watches GPUs with an XID. The EKS path's ``amazon-cloudwatch-observability`` and node monitoring agent are not
-  installed: HyperPod's health-monitoring agent and deep health checks (the dependencies chart of
+  watches GPUs with an XID. The EKS path's node monitoring agent is not installed, nor Container Insights' GPU
+  metrics (the cluster stack installs ``amazon-cloudwatch-observability`` for the logs only): HyperPod's
+  health-monitoring agent and deep health checks (the dependencies chart of
   stacks/hyperpod_prerequisites_stack.py, and ``NodeRecovery: Automatic``) taint, reboot or replace a node with a GPU
-  fault, and no GPUs-missing alarm exists here (the dashboard shows GPUs reporting).
-- *Logs*: no Container Insights log group; the add-on's logging stays off (it would create its log groups under
-  ``/aws/sagemaker/Clusters/`` itself, without the environment's retention).
+  fault; ``GpusNotReporting`` alarms when fewer GPUs report to DCGM than the instance group holds.
+- *Logs*: as on EKS, through Container Insights into ``/aws/containerinsights/CLUSTER/application`` with the
+  configured retention (the cluster stack); the HyperPod add-on's logging stays off (it would create its log groups
+  under ``/aws/sagemaker/Clusters/`` itself, without the environment's retention, and ship the same lines again).
 """
 
 from __future__ import annotations
@@ -132,10 +134,10 @@ class ObservabilityStack(cdk.Stack):
                              f"{env_config.region}#dashboards/dashboard/{cluster_name}-serving"))
         cdk.CfnOutput(self, "AlarmTopicArn", value=self.alarms.topic.topic_arn,
                       description="Subscribe more endpoints (chat, paging) to this topic")
-        if not hyperpod:
-            cdk.CfnOutput(self, "ContainerLogsCommand", description="Follow vLLM's log in CloudWatch Logs",
-                          value=f"aws logs tail /aws/containerinsights/{cluster_name}/application --follow "
-                                f"--filter-pattern '\"{spec.namespace}\"' --region {env_config.region}")
+        # Both platforms: the cluster stack's Container Insights add-on ships every container's log, with its retention.
+        cdk.CfnOutput(self, "ContainerLogsCommand", description="Follow vLLM's log in CloudWatch Logs",
+                      value=f"aws logs tail /aws/containerinsights/{cluster_name}/application --follow "
+                            f"--filter-pattern '\"{spec.namespace}\"' --region {env_config.region}")
 
     def _publisher(self, cluster_name: str, **kwargs) -> ServingMetricsPublisher:
         return ServingMetricsPublisher(
@@ -166,8 +168,10 @@ class ObservabilityStack(cdk.Stack):
                                          training_plan_arn=plan_arn, node_monitoring=False, dcgm=True)
         self.alarms = ServingAlarms(
             self, "Alarms", cluster_name=cluster_name, observability=env_config.observability, xid_alarm=True,
+            expected_gpus=env_config.hyperpod.gpu_instance_type.gpu_count * env_config.hyperpod.instance_count,
             runbook=hyperpod_runbook(namespace=spec.namespace, endpoint_name=spec.name,
-                                     hyperpod_cluster_name=hyperpod_cluster_name, region=env_config.region))
+                                     hyperpod_cluster_name=hyperpod_cluster_name, region=env_config.region,
+                                     training_plan=plan_name))
         self.dashboard = ServingDashboard(
             self, "Dashboard", env_name=env_config.name, cluster_name=cluster_name, region=env_config.region,
             served_name=env_config.model.served_name,
@@ -181,7 +185,8 @@ class ObservabilityStack(cdk.Stack):
                     "and the same workspace. Node repair: HyperPod's health-monitoring agent and deep health checks. "
                     "No traffic means no latency values, not zero.",
             logs=f"Nodes: `aws sagemaker list-cluster-nodes --cluster-name {hyperpod_cluster_name} --region "
-                 f"{env_config.region}` · Logs: `kubectl -n {spec.namespace} logs POD` (the worker pod)")
+                 f"{env_config.region}` · Logs: `aws logs tail /aws/containerinsights/{cluster_name}/application "
+                 f"--follow --filter-pattern '\"{spec.namespace}\"'` (or `kubectl -n {spec.namespace} logs POD`)")
 
     def _hyperpod_observability_addon(self, cluster: eks.ICluster, cluster_name: str) -> eks.CfnAddon:
         """AWS's HyperPod observability add-on, writing to this stack's workspace, and its collector's role (see the

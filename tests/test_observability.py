@@ -354,9 +354,21 @@ def test_the_node_monitoring_agent_runs_its_dcgm_host_engine_on_the_tainted_gpu_
         {"key": "nvidia.com/gpu", "operator": "Equal", "value": "present", "effect": "NoSchedule"}]}}
 
 
-def test_the_hyperpod_path_installs_no_eks_observability_add_on(synthesized_hyperpod):
-    addons = _addons(synthesized_hyperpod.template("cluster"))
-    assert CLOUDWATCH_OBSERVABILITY.name not in addons and NODE_MONITORING_AGENT.name not in addons
+def test_the_hyperpod_path_ships_container_logs_without_a_second_gpu_exporter_or_node_agent(synthesized_hyperpod,
+                                                                                          hyperpod_env):
+    template = synthesized_hyperpod.template("cluster")
+    addons = _addons(template)
+    # Container Insights for the worker's log, at its pin, its GPU metrics off (the HyperPod add-on's DCGM has them)
+    cloudwatch = addons[CLOUDWATCH_OBSERVABILITY.name]["Properties"]
+    assert cloudwatch["AddonVersion"] == CLOUDWATCH_OBSERVABILITY.version
+    assert json.loads(cloudwatch["ConfigurationValues"])["agent"]["config"]["logs"]["metrics_collected"]["kubernetes"] == {
+        "enhanced_container_insights": True, "accelerated_compute_metrics": False}
+    # into the log group the stack creates first, with the configured retention
+    groups = {g["Properties"]["LogGroupName"]: g["Properties"]["RetentionInDays"]
+              for g in _of_type(template, "AWS::Logs::LogGroup").values()}
+    assert groups["/aws/containerinsights/example-hyperpod-llm/application"] == hyperpod_env.observability.log_retention_days
+    # and no node monitoring agent: HyperPod's own health agent does its job
+    assert NODE_MONITORING_AGENT.name not in addons
 
 
 def test_the_gpu_node_group_repairs_its_nodes(synthesized):
@@ -601,7 +613,8 @@ def test_on_hyperpod_the_publisher_may_describe_the_training_plan_not_capacity_r
 def test_on_hyperpod_the_serving_alarms_and_the_xid_alarm_follow_the_configuration(hyperpod_observability, hyperpod_env):
     alarms = _alarms(hyperpod_observability)
     serving = {"EndpointNoHealthyTarget", "TimeToFirstTokenP90High", "KvCacheUsageHigh", "ErrorRateHigh"}
-    assert set(alarms) == serving | {"GpuXidErrors"}  # no GpuNodeMissing: no Container Insights on HyperPod
+    # GpusNotReporting (DCGM) in place of the EKS path's GpuNodeMissing (Container Insights' GPU samples)
+    assert set(alarms) == serving | {"GpuXidErrors", "GpusNotReporting"}
     for alarm_id in serving | {"GpuXidErrors"}:
         alarm = alarms[alarm_id]
         metric, statistic, comparison, periods, datapoints, missing = EXPECTED_ALARMS[alarm_id]
@@ -618,6 +631,14 @@ def test_on_hyperpod_the_serving_alarms_and_the_xid_alarm_follow_the_configurati
     xid = alarms["GpuXidErrors"]["AlarmDescription"]
     assert "DCGM" in xid and "list-cluster-nodes" in xid and "node-monitoring" not in xid
     assert "nodegroup" not in xid and "AcceleratedHardwareReady" not in xid
+    # fewer GPUs than the instance group holds (1 x ml.p6-b300.48xlarge: 8) for 5 minutes, missing data breaching
+    missing = alarms["GpusNotReporting"]
+    assert (missing["Namespace"], missing["MetricName"], missing["Statistic"]) == (NAMESPACE, "GpusReporting", "Minimum")
+    assert (missing["Threshold"], missing["ComparisonOperator"], missing["EvaluationPeriods"],
+            missing["DatapointsToAlarm"], missing["TreatMissingData"]) == (
+        hyperpod_env.hyperpod.instance_count * 8, "LessThanThreshold", 5, 5, "breaching")
+    assert "list-cluster-nodes" in missing["AlarmDescription"]
+    assert "training-plans show kimi-k3-example" in missing["AlarmDescription"]
 
 
 def test_the_hyperpod_dashboard_shows_the_serving_metrics_dcgm_gpu_rows_and_the_training_plan(hyperpod_observability,
@@ -635,9 +656,9 @@ def test_the_hyperpod_dashboard_shows_the_serving_metrics_dcgm_gpu_rows_and_the_
     text = " ".join(w["properties"]["markdown"] for w in body["widgets"] if w["type"] == "text")
     plan = hyperpod_env.hyperpod.training_plan_arn.rsplit("/", 1)[-1]
     assert f"bin/llmops training-plans show {plan}" in text
-    assert "containerinsights" not in text
+    assert "aws logs tail /aws/containerinsights/example-hyperpod-llm/application" in text
     (alarm_widget,) = [w for w in body["widgets"] if w["type"] == "alarm"]
-    assert len(alarm_widget["properties"]["alarms"]) == 5
+    assert len(alarm_widget["properties"]["alarms"]) == 6
 
 
 # --- the HyperPod path's GPU metrics: AWS's HyperPod observability add-on ------------------------------------------------

@@ -209,6 +209,13 @@ def expect_eks_only_addons(aws) -> None:
         expect_addon_configuration(aws, name, pinned, OPEN_SCHEMA)
 
 
+def expect_container_insights_addon(aws) -> None:
+    """Container Insights on the HyperPod path (the worker's log; its GPU metrics off): offered at its pin, configured."""
+    name = CLOUDWATCH_OBSERVABILITY.name
+    expect_addon_versions(aws, name, addon_versions(name, EKS_ONLY[name], default=EKS_ONLY[name][-1]))
+    expect_addon_configuration(aws, name, CLOUDWATCH_OBSERVABILITY.version, OPEN_SCHEMA)
+
+
 def expect_secrets_store_addon(aws) -> None:
     """The Secrets Store CSI provider on the HyperPod path: offered, its default version's schema asked, after coredns
     (the cluster stack installs it on both platforms; deployment_config.addons.addons_for)."""
@@ -222,6 +229,7 @@ def expect_addons(aws, hyperpod: bool = False, operator_schema: dict = OPERATOR_
     """The "all good" answers for every add-on of the platform, in the order the stacks install them."""
     expect_network_addons(aws)
     if hyperpod:
+        expect_container_insights_addon(aws)
         expect_secrets_store_addon(aws)
         for name, versions in PINNED.items():
             expect_addon_versions(aws, name, addon_versions(name, versions, default=versions[0]))
@@ -408,6 +416,7 @@ def test_hyperpod_environment_checks_its_training_plan(aws, run):
     assert list(rows(result)) == ["credentials", "training plan exists", "instance type and count", "availability zone",
                                   "state and time window", "instance type facts", "add-on vpc-cni", "add-on kube-proxy",
                                   "add-on eks-pod-identity-agent", "add-on coredns",
+                                  "add-on amazon-cloudwatch-observability",
                                   "add-on aws-secrets-store-csi-driver-provider", "add-on cert-manager",
                                   "add-on metrics-server", "add-on aws-mountpoint-s3-csi-driver",
                                   "add-on aws-fsx-csi-driver", "add-on amazon-sagemaker-hyperpod-inference",
@@ -556,6 +565,7 @@ def expect_hyperpod_addons(aws, offered: dict[str, list[str]] | None = None, sch
                            configuration_version: str | None = INFERENCE_OPERATOR.version,
                            gpu_metrics: dict | None = None) -> None:
     expect_network_addons(aws)
+    expect_container_insights_addon(aws)
     expect_secrets_store_addon(aws)
     for name, versions in {**PINNED, **(offered or {})}.items():
         expect_addon_versions(aws, name, addon_versions(name, versions, default=versions[0]))

@@ -36,7 +36,7 @@ from ops_cli.errors import ExitCode, OpsError, shown, translate
 from ops_cli.http_client import ApiKey, TlsOptions, api_key_problem, check_url, printable
 from ops_cli.offering import Offering, Search
 from ops_cli.operator_certificate import read_operator_certificate
-from ops_cli.output import duration, emit_json, money, table, utc_and_local
+from ops_cli.output import Human, Table, duration, emit_json, money, styled_output, table, utc_and_local, write_human
 from ops_cli.preflight import Status, run_preflight
 from ops_cli.smoke import DEFAULT_PROMPT, read_api_key_secret, smoke_test
 from ops_cli.waiting import (
@@ -345,15 +345,17 @@ class Cli:
             aws.sleep = self.rt.sleep
         return aws
 
-    def out(self, payload, human: str) -> None:
+    def out(self, payload, human: Human) -> None:
         if self.args.json:
             emit_json(payload, self.rt.stdout)
         else:
-            self.rt.stdout.write(human.rstrip("\n") + "\n")
+            write_human(human, self.rt.stdout, environ=self.rt.environ)
 
     def progress(self, what: str) -> Progress:
         kwargs = {k: v for k, v in {"clock": self.rt.clock, "sleep": self.rt.sleep}.items() if v}
-        return Progress(what, self.args.timeout, self.args.interval, stream=self.rt.stderr, **kwargs)
+        live = not self.args.json and styled_output(self.rt.stderr, self.rt.environ)
+        return Progress(what, self.args.timeout, self.args.interval, stream=self.rt.stderr, live=live,
+                        environ=self.rt.environ, **kwargs)
 
     def search(self, *, sagemaker: bool) -> Search:
         """The search the arguments ask for; what they leave out comes from --env, then from the defaults. Checked
@@ -607,7 +609,7 @@ class Cli:
         checks = run_preflight(self.aws(), self.env, now=self.rt.now())
         failed = any(c.status is Status.FAIL for c in checks)
         human = table(["check", "result", "detail", "fix"], [(c.name, c.status.value.upper(), c.detail, c.fix) for c in checks])
-        human += "\n" + ("Preflight FAILED: fix the rows marked FAIL before cdk deploy." if failed else "Preflight passed.")
+        human = [human, "Preflight FAILED: fix the rows marked FAIL before cdk deploy." if failed else "Preflight passed."]
         self.out({"passed": not failed, "checks": [c.to_dict() for c in checks]}, human)
         return ExitCode.CHECK_FAILED if failed else ExitCode.OK
 
@@ -676,8 +678,8 @@ class Cli:
             rows = [(r.mode, "ok" if r.ok else "FAILED", fmt(r.time_to_first_token_s, "s"), fmt(r.tokens_per_s, "tok/s"),
                      fmt(r.total_s, "s"), r.completion_tokens if r.completion_tokens is not None else "-",
                      "; ".join(r.problems)) for r in results]
-            human = table(["request", "result", "first token", "rate", "total", "tokens", "problems"], rows)
-            human += (f"\nModel: {model} from {by_mode['models'].text or '?'}\n"
+            requests = table(["request", "result", "first token", "rate", "total", "tokens", "problems"], rows)
+            human = (f"Model: {model} from {by_mode['models'].text or '?'}\n"
                       f"Answer: {printable(' '.join(by_mode['plain'].text.split()), 200)}\n")
             if api_key is not None:
                 human += f"API key: from {api_key.source}\n"
@@ -686,6 +688,7 @@ class Cli:
             if tls.ca_source:
                 human += f"TLS: trusted {tls.ca_source}\n"
             human += "Smoke test passed." if passed else "Smoke test FAILED."
+            human = [requests, human]
             self.out({"passed": passed, "url": self.args.url, "model": model,
                       "api_key_source": api_key.source if api_key else None, "tls_server_name": tls.server_name,
                       "tls_trusted": tls.ca_source,
@@ -848,6 +851,11 @@ class _Redacting:
     def write(self, text: str) -> int:
         return self._stream.write(self._api_key.redact(text))
 
+    def redact_text(self, text: str) -> str:
+        """The key out of ``text`` before it is drawn (a table may fold a long cell across lines, where ``write`` could
+        no longer find the key)."""
+        return self._api_key.redact(text)
+
     def flush(self) -> None:
         self._stream.flush()
 
@@ -860,7 +868,7 @@ def _not_bought(target: str, problem: str, fix: str) -> OpsError:
                     _cli_words(fix), ExitCode.USAGE)
 
 
-def _offerings_table(offerings: list[Offering]) -> str:
+def _offerings_table(offerings: list[Offering]) -> Table:
     rows = [(o.offering_id, o.availability_zone, utc_and_local(o.start), utc_and_local(o.end), duration(o.duration_hours),
              o.instance_count, money(o.upfront_fee, o.currency)) for o in offerings]
     return table(["offering", "zone", "start", "end", "duration", "count", "upfront fee"], rows)

@@ -27,7 +27,6 @@ helm_chart/HyperPodHelmChart/charts/inference-operator/config/crd/inference.sage
 
 from __future__ import annotations
 
-import json
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -36,6 +35,7 @@ from types import MappingProxyType
 import cdk8s
 from constructs import Construct
 
+from charts.imports import sagemaker_inference as crd
 from charts.serving_spec import PodSecrets
 from charts.vllm_auth_middleware import inline_middleware_worker
 from charts.vllm_network_policy import worker_network_policy
@@ -154,97 +154,144 @@ def inference_endpoint_spec_for(env: EnvironmentConfig) -> InferenceEndpointSpec
     )
 
 
-def _probe(period: int, failures: int, timeout: int) -> dict:
-    return {"httpGet": {"path": "/health", "port": VLLM_PORT}, "periodSeconds": period, "failureThreshold": failures,
-            "timeoutSeconds": timeout}
+def _probe(probe_class, period: int, failures: int, timeout: int):
+    """vLLM's /health on its port, as one of the worker's probes (``probe_class``: the CRD's startup, readiness or
+    liveness probe type; their httpGet and port types are named after it)."""
+    http_get = getattr(crd, f"{probe_class.__name__}HttpGet")
+    port = getattr(crd, f"{probe_class.__name__}HttpGetPort").from_number(VLLM_PORT)
+    return probe_class(http_get=http_get(path="/health", port=port), period_seconds=period, failure_threshold=failures,
+                       timeout_seconds=timeout)
 
 
-def _secrets_init_container(spec: InferenceEndpointSpec) -> dict:
+def _secrets_init_container(spec: InferenceEndpointSpec) -> crd.InferenceEndpointConfigSpecKubernetesInitContainers:
     """The init container that mounts the secrets volume (the worker cannot) and fails when a secret file is empty."""
     secrets = spec.secrets
     files = [f"{secrets.mount_path}/{key}" for _, _, key in secrets.deliveries]
-    return {
-        "name": SECRETS_INIT_CONTAINER,
-        "image": spec.image,
+    context = SECRETS_INIT_SECURITY_CONTEXT
+    quantity = crd.InferenceEndpointConfigSpecKubernetesInitContainersResourcesRequests.from_string
+    limit = crd.InferenceEndpointConfigSpecKubernetesInitContainersResourcesLimits.from_string
+    return crd.InferenceEndpointConfigSpecKubernetesInitContainers(
+        name=SECRETS_INIT_CONTAINER,
+        image=spec.image,
         # The worker's image, on the node once for both; never pulled again for a restart.
-        "imagePullPolicy": "IfNotPresent",
-        "command": ["python3", "-c", SECRETS_CHECK, *files],
-        "volumeMounts": [{"name": SECRETS_VOLUME, "mountPath": secrets.mount_path, "readOnly": True}],
-        "securityContext": json.loads(json.dumps(dict(SECRETS_INIT_SECURITY_CONTEXT))),
-        "resources": {"requests": {"cpu": "100m", "memory": "64Mi"}, "limits": {"memory": "256Mi"}},
-    }
+        image_pull_policy="IfNotPresent",
+        command=["python3", "-c", SECRETS_CHECK, *files],
+        volume_mounts=[crd.InferenceEndpointConfigSpecKubernetesInitContainersVolumeMounts(
+            name=SECRETS_VOLUME, mount_path=secrets.mount_path, read_only=True)],
+        security_context=crd.InferenceEndpointConfigSpecKubernetesInitContainersSecurityContext(
+            allow_privilege_escalation=context["allowPrivilegeEscalation"], privileged=context["privileged"],
+            read_only_root_filesystem=context["readOnlyRootFilesystem"],
+            capabilities=crd.InferenceEndpointConfigSpecKubernetesInitContainersSecurityContextCapabilities(
+                drop=list(context["capabilities"]["drop"])),
+            seccomp_profile=crd.InferenceEndpointConfigSpecKubernetesInitContainersSecurityContextSeccompProfile(
+                type=context["seccompProfile"]["type"])),
+        resources=crd.InferenceEndpointConfigSpecKubernetesInitContainersResources(
+            requests={"cpu": quantity("100m"), "memory": quantity("64Mi")}, limits={"memory": limit("256Mi")}),
+    )
 
 
-def endpoint_manifest(spec: InferenceEndpointSpec) -> dict:
-    """The InferenceEndpointConfig as a plain dictionary."""
+def _environment_variable(item: dict) -> crd.InferenceEndpointConfigSpecWorkerEnvironmentVariables:
+    """A worker variable from the Kubernetes JSON the secret helpers write (``value``, or ``valueFrom.secretKeyRef``)."""
+    reference = item.get("valueFrom", {}).get("secretKeyRef")
+    value_from = crd.InferenceEndpointConfigSpecWorkerEnvironmentVariablesValueFrom(
+        secret_key_ref=crd.InferenceEndpointConfigSpecWorkerEnvironmentVariablesValueFromSecretKeyRef(
+            name=reference["name"], key=reference["key"])) if reference else None
+    return crd.InferenceEndpointConfigSpecWorkerEnvironmentVariables(name=item["name"], value=item.get("value"),
+                                                                     value_from=value_from)
+
+
+def endpoint_spec(spec: InferenceEndpointSpec) -> crd.InferenceEndpointConfigSpec:
+    """The InferenceEndpointConfig's spec, built from the operator CRD's typed bindings: a field the CRD does not have,
+    a missing required one or a value of the wrong type fails here, at synthesis."""
     secrets = spec.secrets
     if spec.hugging_face_id:
-        source = {"modelSourceType": "huggingface", "huggingFaceModel": {"modelId": spec.hugging_face_id}}
+        token = None
         if spec.hugging_face_token_to_download:
-            source["huggingFaceModel"]["tokenSecretRef"] = secret_key_ref(secrets, "hf-token")
+            reference = secret_key_ref(secrets, "hf-token")
+            token = crd.InferenceEndpointConfigSpecModelSourceConfigHuggingFaceModelTokenSecretRef(
+                name=reference["name"], key=reference["key"])
+        source = crd.InferenceEndpointConfigSpecModelSourceConfig(
+            model_source_type=crd.InferenceEndpointConfigSpecModelSourceConfigModelSourceType.HUGGINGFACE,
+            hugging_face_model=crd.InferenceEndpointConfigSpecModelSourceConfigHuggingFaceModel(
+                model_id=spec.hugging_face_id, token_secret_ref=token))
     else:
-        source = {"modelSourceType": "s3", "s3Storage": {"bucketName": spec.s3_bucket, "region": spec.region},
-                  "modelLocation": spec.s3_prefix or ""}
-    gpus = {"nvidia.com/gpu": spec.gpus}
+        source = crd.InferenceEndpointConfigSpecModelSourceConfig(
+            model_source_type=crd.InferenceEndpointConfigSpecModelSourceConfigModelSourceType.S3,
+            s3_storage=crd.InferenceEndpointConfigSpecModelSourceConfigS3Storage(bucket_name=spec.s3_bucket,
+                                                                                   region=spec.region),
+            model_location=spec.s3_prefix or "")
     environment = [{"name": k, "value": v} for k, v in spec.environment.items()]
     if secrets:
         # VLLM_API_KEY (vLLM reads it when --api-key is not given: vLLM 0.33.0 vllm/envs.py), and HF_TOKEN unless the
         # operator's download takes it.
         environment += secret_env(secrets, ("VLLM_API_KEY",) if spec.hugging_face_token_to_download else None)
-    worker_command: dict = {"args": list(spec.args)}
+    command, args = None, list(spec.args)
     if secrets and secrets.api_key_secret:
         # The key on every path, /invocations included, as on the EKS path: the middleware module through an
         # environment variable and a bootstrap command, since the worker can mount no volume.
         inline = inline_middleware_worker(spec.args)
-        worker_command = {"command": inline["command"], "args": inline["args"]}
+        command, args = inline["command"], inline["args"]
         environment += [{"name": k, "value": v} for k, v in inline["environment"].items()]
-    manifest = {
-        "apiVersion": API_VERSION,
-        "kind": KIND,
-        "metadata": {"name": spec.name, "namespace": spec.namespace},
-        "spec": {
-            "modelName": spec.model_name,
-            "instanceType": spec.instance_type,
-            "invocationEndpoint": "v1/chat/completions",
-            "replicas": 1,
-            # The default of 3600 s is shorter than downloading and loading 1.4 TB.
-            "maxDeployTimeInSeconds": spec.max_deploy_seconds,
-            "modelSourceConfig": source,
-            "worker": {
-                "image": spec.image,
-                **worker_command,
-                "environmentVariables": environment,
-                "modelInvocationPort": {"containerPort": spec.port, "name": "http"},
-                "modelVolumeMount": {"name": "model-weights", "mountPath": HYPERPOD_MODEL_MOUNT},
-                "resources": {"requests": dict(gpus), "limits": dict(gpus)},
-                "probes": {
-                    "startupProbe": _probe(STARTUP_PERIOD_SECONDS,
-                                           math.ceil(spec.startup_budget_seconds / STARTUP_PERIOD_SECONDS), 5),
-                    "readinessProbe": _probe(10, 3, 5),
-                    "livenessProbe": _probe(30, 5, 10),
-                },
-            },
-            # vLLM answers /health, not the operator's default /ping, and serves /metrics on its own port.
-            "loadBalancer": {"healthCheckPath": "/health"},
-            "metrics": {"enabled": True, "modelMetrics": {"port": spec.port, "path": "/metrics"}},
-        },
-    }
+    gpus = {"nvidia.com/gpu": spec.gpus}
+    worker = crd.InferenceEndpointConfigSpecWorker(
+        image=spec.image,
+        command=command,
+        args=args,
+        environment_variables=[_environment_variable(item) for item in environment],
+        model_invocation_port=crd.InferenceEndpointConfigSpecWorkerModelInvocationPort(container_port=spec.port,
+                                                                                        name="http"),
+        model_volume_mount=crd.InferenceEndpointConfigSpecWorkerModelVolumeMount(name="model-weights",
+                                                                                 mount_path=HYPERPOD_MODEL_MOUNT),
+        resources=crd.InferenceEndpointConfigSpecWorkerResources(
+            requests={k: crd.InferenceEndpointConfigSpecWorkerResourcesRequests.from_number(v) for k, v in gpus.items()},
+            limits={k: crd.InferenceEndpointConfigSpecWorkerResourcesLimits.from_number(v) for k, v in gpus.items()}),
+        probes=crd.InferenceEndpointConfigSpecWorkerProbes(
+            startup_probe=_probe(crd.InferenceEndpointConfigSpecWorkerProbesStartupProbe, STARTUP_PERIOD_SECONDS,
+                                 math.ceil(spec.startup_budget_seconds / STARTUP_PERIOD_SECONDS), 5),
+            readiness_probe=_probe(crd.InferenceEndpointConfigSpecWorkerProbesReadinessProbe, 10, 3, 5),
+            liveness_probe=_probe(crd.InferenceEndpointConfigSpecWorkerProbesLivenessProbe, 30, 5, 10)),
+    )
+    kubernetes = None
     if secrets:
-        manifest["spec"]["kubernetes"] = {
-            "serviceAccountName": spec.service_account,
-            "volumes": [secrets_volume(secrets)],
-            "initContainers": [_secrets_init_container(spec)],
-        }
-    return manifest
+        volume = secrets_volume(secrets)
+        kubernetes = crd.InferenceEndpointConfigSpecKubernetes(
+            service_account_name=spec.service_account,
+            volumes=[crd.InferenceEndpointConfigSpecKubernetesVolumes(
+                name=volume["name"], csi=crd.InferenceEndpointConfigSpecKubernetesVolumesCsi(
+                    driver=volume["csi"]["driver"], read_only=volume["csi"]["readOnly"],
+                    volume_attributes=dict(volume["csi"]["volumeAttributes"])))],
+            init_containers=[_secrets_init_container(spec)])
+    return crd.InferenceEndpointConfigSpec(
+        model_name=spec.model_name,
+        instance_type=spec.instance_type,
+        invocation_endpoint="v1/chat/completions",
+        replicas=1,
+        # The default of 3600 s is shorter than downloading and loading 1.4 TB.
+        max_deploy_time_in_seconds=spec.max_deploy_seconds,
+        model_source_config=source,
+        worker=worker,
+        # vLLM answers /health, not the operator's default /ping, and serves /metrics on its own port.
+        load_balancer=crd.InferenceEndpointConfigSpecLoadBalancer(health_check_path="/health"),
+        metrics=crd.InferenceEndpointConfigSpecMetrics(
+            enabled=True, model_metrics=crd.InferenceEndpointConfigSpecMetricsModelMetrics(port=spec.port,
+                                                                                            path="/metrics")),
+        kubernetes=kubernetes,
+    )
+
+
+def endpoint_manifest(spec: InferenceEndpointSpec) -> dict:
+    """The InferenceEndpointConfig as Kubernetes JSON, as the chart writes it."""
+    (endpoint,) = [o for o in synthesize_inference_endpoint(spec) if o["kind"] == KIND]
+    return endpoint
 
 
 class InferenceEndpointChart(cdk8s.Chart):
-    """One InferenceEndpointConfig. Written with ``cdk8s.ApiObject``: the operator's CRD has no typed bindings here;
-    the tests validate the object against the CRD's v1 schema instead."""
+    """One InferenceEndpointConfig, through typed bindings generated from the operator's CRD (charts/imports/, see
+    SOURCE.json there), with its NetworkPolicy and, when the pod reads secrets, its service account and
+    SecretProviderClass. The tests also validate the written object against the CRD's v1 schema."""
 
     def __init__(self, scope: Construct, id: str, *, spec: InferenceEndpointSpec) -> None:
         super().__init__(scope, id, disable_resource_name_hashes=True)
-        manifest = endpoint_manifest(spec)
         self.service_account = self.secret_provider = None
         if spec.secrets:
             # The pod's own account (bound to its role by EKS Pod Identity) and the SecretProviderClass its CSI volume
@@ -261,9 +308,9 @@ class InferenceEndpointChart(cdk8s.Chart):
         self.network_policy = cdk8s.ApiObject(self, "network-policy", api_version=policy["apiVersion"],
                                               kind=policy["kind"], metadata=cdk8s.ApiObjectMetadata(**policy["metadata"]))
         self.network_policy.add_json_patch(cdk8s.JsonPatch.add("/spec", policy["spec"]))
-        self.endpoint = cdk8s.ApiObject(self, "endpoint", api_version=API_VERSION, kind=KIND,
-                                        metadata=cdk8s.ApiObjectMetadata(**manifest["metadata"]))
-        self.endpoint.add_json_patch(cdk8s.JsonPatch.add("/spec", manifest["spec"]))
+        self.endpoint = crd.InferenceEndpointConfig(
+            self, "endpoint", metadata=cdk8s.ApiObjectMetadata(name=spec.name, namespace=spec.namespace),
+            spec=endpoint_spec(spec))
         self.endpoint.node.add_dependency(self.network_policy)
         if spec.secrets:
             self.endpoint.node.add_dependency(self.service_account, self.secret_provider)

@@ -830,3 +830,34 @@ def test_the_variants_pass_cdk_nag_and_cfn_lint(endpoint_variants):
     templates = [str(directory / f"{name}-endpoint.template.json") for name in endpoint_variants["templates"]]
     errors = cfn_lint_errors(templates, ["us-west-2"])
     assert errors == [], json.dumps(errors, indent=1)
+
+
+# --- the typed bindings of the operator's CRD -------------------------------------------------------------------
+
+
+def test_the_typed_bindings_were_generated_from_the_crd_the_tests_validate_against():
+    import json as _json
+
+    from charts.imports.generate import SOURCE, crd_digest
+
+    from tests.crd_schema import CRD_DIR, require_crds
+
+    require_crds()
+    (source,) = _json.loads(SOURCE.read_text()).values()
+    crd = CRD_DIR / pathlib.Path(source["crd"]).name
+    # a CRD that changed without `make crd-bindings` fails here, before its bindings can write a stale object
+    assert crd_digest(crd) == source["crd_sha256"], "the CRD changed: run `make crd-bindings`"
+
+
+def test_the_typed_bindings_refuse_a_field_the_crd_lacks_and_a_missing_required_one():
+    from charts.imports import sagemaker_inference as crd
+
+    # a worker without the port the operator requires, and a field the CRD does not have, fail at synthesis
+    with pytest.raises(TypeError, match="model_invocation_port"):
+        crd.InferenceEndpointConfigSpecWorker(image="vllm/vllm-openai:kimi-k3")
+    with pytest.raises(TypeError, match="volume_mounts"):
+        crd.InferenceEndpointConfigSpecWorker(
+            image="vllm/vllm-openai:kimi-k3", volume_mounts=[],
+            model_invocation_port=crd.InferenceEndpointConfigSpecWorkerModelInvocationPort(container_port=8000),
+            model_volume_mount=crd.InferenceEndpointConfigSpecWorkerModelVolumeMount(name="model-weights"),
+            resources=crd.InferenceEndpointConfigSpecWorkerResources())

@@ -1,0 +1,44 @@
+"""Regenerate the typed bindings of charts/imports/ from the CRDs they were made from (SOURCE.json), with the cdk8s
+CLI pinned in package.json: ``make crd-bindings`` (or ``.venv/bin/python -m charts.imports.generate``). The generated
+code is committed, so that synthesis needs neither the generator nor its ~20 s; a test fails when a CRD changes and
+its bindings were not regenerated."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+PROJECT = HERE.parents[1]
+SOURCE = HERE / "SOURCE.json"
+#: Where `cdk8s import` writes the package of a CRD of API group inference.sagemaker.aws.amazon.com.
+GENERATED_PACKAGE = Path("com/amazon/aws/sagemaker/inference")
+
+
+def crd_digest(crd: Path) -> str:
+    return hashlib.sha256(crd.read_bytes()).hexdigest()
+
+
+def main() -> int:
+    sources = json.loads(SOURCE.read_text())
+    for package, source in sources.items():
+        crd = (PROJECT / source["crd"]).resolve()
+        with tempfile.TemporaryDirectory() as out:
+            subprocess.run([str(PROJECT / "node_modules/.bin/cdk8s"), "import", str(crd), "--language", "python",
+                            "--output", out], check=True, cwd=out)
+            target = HERE / package
+            shutil.rmtree(target, ignore_errors=True)
+            shutil.copytree(Path(out) / GENERATED_PACKAGE, target)
+        source["crd_sha256"] = crd_digest(crd)
+        print(f"charts/imports/{package}: from {source['crd']}", file=sys.stderr)
+    SOURCE.write_text(json.dumps(sources, indent=2) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -36,7 +36,18 @@ from ops_cli.errors import ExitCode, OpsError, shown, translate
 from ops_cli.http_client import ApiKey, TlsOptions, api_key_problem, check_url, printable
 from ops_cli.offering import Offering, Search
 from ops_cli.operator_certificate import read_operator_certificate
-from ops_cli.output import Human, Table, duration, emit_json, money, styled_output, table, utc_and_local, write_human
+from ops_cli.output import (
+    Human,
+    Table,
+    duration,
+    emit_json,
+    iso,
+    money,
+    styled_output,
+    table,
+    utc_and_local,
+    write_human,
+)
 from ops_cli.preflight import Status, run_preflight
 from ops_cli.smoke import DEFAULT_PROMPT, read_api_key_secret, smoke_test
 from ops_cli.waiting import (
@@ -154,6 +165,15 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--yes", action="store_true", help="confirm the purchase and its upfront fee")
     p.add_argument("--dry-run", action="store_true", help="ask EC2 to check permission and availability, buy nothing")
     p.add_argument("--write-config", metavar="ENV", help="write the reservation id and zone into config/ENV.yaml")
+    p = blocks.add_parser("extend", help="extend a reservation: list extension offerings, or buy one (needs --yes)",
+                          parents=[common])
+    p.add_argument("reservation_id", nargs="?", help="the reservation (default: the environment's, with --env)")
+    p.add_argument("--env", help="extend the environment's Capacity Block (capacity.capacity_reservation_id)")
+    p.add_argument("--duration-hours", type=_positive, required=True,
+                   help="how much longer: whole days up to 14 (24 ... 336), then whole weeks")
+    p.add_argument("--offering-id", help="the extension to buy (from the list this command prints without it)")
+    p.add_argument("--yes", action="store_true", help="confirm the purchase and its upfront fee")
+    p.add_argument("--dry-run", action="store_true", help="ask EC2 to check permission and availability, buy nothing")
     p = blocks.add_parser("show", help="show a reservation", parents=[common])
     p.add_argument("reservation_id")
     p = blocks.add_parser("use", help="write a reservation's id and zone into an environment file", parents=[common])
@@ -519,6 +539,62 @@ class Cli:
                                                                       "instance_count", "availability_zone")]
                       + [("start", utc_and_local(_parse(summary["start"]))), ("end", utc_and_local(_parse(summary["end"])))])
         self.out(summary, human)
+        return ExitCode.OK
+
+    def capacity_blocks_extend(self) -> int:
+        """Without --offering-id: the extension offerings of --duration-hours for the reservation, cheapest first. With
+        it: the offering found again (exit 8 when gone), its fee shown, bought only with --yes (exit 3 without), or
+        checked by EC2 with --dry-run. The reservation must be extendable (cb.check_extendable) before any offering is
+        asked for."""
+        reservation_id = self.args.reservation_id
+        if reservation_id is None:
+            env = self.env
+            if env is None:
+                raise OpsError("no reservation: name one (capacity-blocks extend cr-...) or pass --env NAME",
+                               "llmops capacity-blocks extend cr-0123456789abcdef0 --duration-hours 24", ExitCode.USAGE)
+            if env.capacity is None:
+                raise OpsError(f"{env.name} has no capacity section (platform {env.platform.value})",
+                               "Capacity Blocks serve platform: eks", ExitCode.USAGE)
+            reservation_id = env.capacity.capacity_reservation_id
+        cb.check_reservation_id(reservation_id)
+        cb.check_duration(self.args.duration_hours)
+        if self.args.offering_id is not None:
+            cb.check_extension_offering_id(self.args.offering_id)
+        aws = self.aws()
+        reservation = cb.describe_reservation(aws, reservation_id)
+        cb.check_extendable(reservation, self.rt.now())
+        offerings = cb.find_extensions(aws, reservation_id, self.args.duration_hours)
+        if self.args.offering_id is None:
+            rows = [(o.offering_id, utc_and_local(o.start), utc_and_local(o.end), duration(o.duration_hours),
+                     o.instance_count, money(o.upfront_fee, o.currency)) for o in offerings]
+            human = (table(["offering", "from (current end)", "to", "extension", "count", "upfront fee"], rows)
+                     if offerings else f"No extension offerings of {duration(self.args.duration_hours)} for "
+                                       f"{reservation_id} (ends {utc_and_local(reservation.get('EndDate'))}).")
+            self.out([o.to_dict() for o in offerings], human)
+            return ExitCode.OK
+        offering = next((o for o in offerings if o.offering_id == self.args.offering_id), None)
+        if offering is None:
+            raise OpsError(f"extension offering {self.args.offering_id} is no longer offered for {reservation_id} and "
+                           f"{self.args.duration_hours} h (taken, or expired)",
+                           "list the extension offerings again and pick a current one", ExitCode.OFFERING_GONE)
+        what = (f"{reservation_id} ({offering.instance_count} x {offering.instance_type}) from "
+                f"{utc_and_local(offering.start)} to {utc_and_local(offering.end)}, upfront fee "
+                f"{money(offering.upfront_fee, offering.currency)}")
+        if self.args.dry_run:
+            cb.purchase_extension(aws, offering, dry_run=True)
+            self.out({"dry_run": True, "offering": offering.to_dict(), "would_succeed": True},
+                     f"Dry run passed: you may extend {what}. Nothing was bought.")
+            return ExitCode.OK
+        if not self.args.yes:
+            raise OpsError(f"not extended: {what}. An extension is paid upfront and cannot be cancelled",
+                           "run the same command with --yes to buy it", ExitCode.CONFIRMATION_REQUIRED)
+        extension = cb.purchase_extension(aws, offering, dry_run=False)
+        status = extension.get("CapacityBlockExtensionStatus", "?")
+        self.out({"reservation_id": reservation_id, "status": status, "offering": offering.to_dict(),
+                  "extension_end": iso(extension.get("CapacityBlockExtensionEndDate"))},
+                 [f"Extended {what}.", f"The extension is {status}: EC2 fails it if the payment is not processed within "
+                  "12 hours or 35 minutes before the current end, whichever comes first; "
+                  f"llmops capacity-blocks show {reservation_id} shows the new end once it is paid."])
         return ExitCode.OK
 
     def capacity_blocks_use(self) -> int:

@@ -36,7 +36,7 @@ import cdk8s
 from constructs import Construct
 
 from charts.imports import sagemaker_inference as crd
-from charts.serving_spec import PodSecrets
+from charts.serving_spec import PodSecrets, drain_args
 from charts.vllm_auth_middleware import inline_middleware_worker
 from charts.vllm_network_policy import worker_network_policy
 from charts.vllm_secret_provider import (
@@ -132,9 +132,10 @@ def inference_endpoint_spec_for(env: EnvironmentConfig) -> InferenceEndpointSpec
     if from_s3:
         bucket, _, prefix = (model.s3_uri or "")[len("s3://"):].partition("/")
     # The operator does not add --model: without it vLLM serves its own small default model under the served name.
+    # The same drain as on the EKS path (charts/serving_spec.py drain_args); the pod's grace period is the operator's.
     args = ("--model", model_path(env), "--served-model-name", model.served_name,
             "--tensor-parallel-size", str(model.tensor_parallel_size),
-            *model.serving_args)
+            *model.serving_args, *drain_args(env))
     budget = startup_budget(model.weight_size_gb)
     environment = {**model.environment, **budget.vllm_environment}
     name = inference_endpoint_name(env)

@@ -154,10 +154,17 @@ class VllmServingSpec:
     secrets: PodSecrets | None = None
     certificate_arn: str | None = None
     domain_name: str | None = None
+    drain_seconds: int = 300
 
     @property
     def tls(self) -> bool:
         return self.certificate_arn is not None
+
+    @property
+    def termination_grace_seconds(self) -> int:
+        """How long Kubernetes waits between the start of a pod's termination and SIGKILL: the pre-stop delay, vLLM's
+        drain (``--shutdown-timeout``), and half a minute to release the GPUs and exit."""
+        return PRE_STOP_SECONDS + self.drain_seconds + 30
 
     @property
     def service_port(self) -> int:
@@ -168,6 +175,20 @@ class VllmServingSpec:
     @property
     def url_scheme(self) -> str:
         return "https" if self.tls else "http"
+
+
+#: Seconds a terminating vLLM pod keeps serving before it gets SIGTERM (a pre-stop ``sleep``): Kubernetes removes the
+#: pod from the Service's endpoints at the same time as it runs the pre-stop hook, and every node's kube-proxy then
+#: updates its rules on its own; without the pause, connections still routed to the pod would meet a server that has
+#: begun to refuse them (Kubernetes documentation, "Pod Lifecycle", Termination of Pods).
+PRE_STOP_SECONDS = 15
+
+
+def drain_args(env: EnvironmentConfig) -> tuple[str, ...]:
+    """vLLM's ``--shutdown-timeout``: on SIGTERM, vLLM 0.33.0 stops taking requests and lets the running ones finish for
+    up to that many seconds (0 aborts them: vllm/v1/engine/core.py ``_handle_shutdown``, "drain" mode;
+    vllm/engine/arg_utils.py: "Shutdown timeout in seconds. 0 = abort, >0 = wait.")."""
+    return ("--shutdown-timeout", str(env.endpoint.drain_seconds))
 
 
 def serving_spec_for(env: EnvironmentConfig) -> VllmServingSpec:
@@ -182,6 +203,7 @@ def serving_spec_for(env: EnvironmentConfig) -> VllmServingSpec:
         "--served-model-name", model.served_name,
         "--tensor-parallel-size", str(model.tensor_parallel_size),
         *model.serving_args,
+        *drain_args(env),
         *(MIDDLEWARE_ARGS if env.endpoint.api_key_required else ()),
     )
     budget = startup_budget(model.weight_size_gb)
@@ -220,6 +242,7 @@ def serving_spec_for(env: EnvironmentConfig) -> VllmServingSpec:
         secrets=_pod_secrets(env),
         certificate_arn=env.endpoint.certificate_arn,
         domain_name=env.endpoint.domain_name,
+        drain_seconds=env.endpoint.drain_seconds,
     )
 
 

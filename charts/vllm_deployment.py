@@ -9,7 +9,7 @@ import cdk8s_plus_28 as kplus
 from cdk8s_plus_28 import k8s
 from constructs import Construct
 
-from charts.serving_spec import AWS_CLI_IMAGE, VllmServingSpec
+from charts.serving_spec import AWS_CLI_IMAGE, PRE_STOP_SECONDS, VllmServingSpec
 from charts.vllm_secret_provider import mount_secrets
 from deployment_config.model_location import MODEL_CACHE_MOUNT, S3_WEIGHTS_PATH
 
@@ -39,7 +39,8 @@ def add_vllm_deployment(scope: Construct, *, spec: VllmServingSpec, namespace: s
         progress_deadline=cdk8s.Duration.seconds(spec.startup_budget_seconds + 600),
         service_account=service_account,
         automount_service_account_token=False,
-        termination_grace_period=cdk8s.Duration.seconds(120),
+        # The pre-stop pause, vLLM's drain of the running requests, and time to exit (VllmServingSpec).
+        termination_grace_period=cdk8s.Duration.seconds(spec.termination_grace_seconds),
         security_context=kplus.PodSecurityContextProps(ensure_non_root=False),
         volumes=[model_cache, shm],
     )
@@ -139,6 +140,13 @@ def add_vllm_deployment(scope: Construct, *, spec: VllmServingSpec, namespace: s
     # reads VLLM_PORT as the first of its own internal ports (vLLM 0.33.0 vllm/envs.py; vllm/utils/network_utils.py
     # get_vllm_port raises on a URI-shaped value). cdk8s-plus-28 has no prop for it.
     api_object.add_json_patch(cdk8s.JsonPatch.add("/spec/template/spec/enableServiceLinks", False))
+    # A pause before SIGTERM while the pod leaves the Service's endpoints (charts/serving_spec.py PRE_STOP_SECONDS). An
+    # exec of the image's sleep: the vLLM image is Ubuntu (vllm-project/vllm docker/Dockerfile, FINAL_BASE_IMAGE
+    # nvidia/cuda:...-ubuntu22.04, whose coreutils has /bin/sleep). The kubelet's own sleep action (LifecycleHandler.sleep,
+    # Kubernetes 1.29+) cannot be written here: the Deployment renders through cdk8s-plus-28's Kubernetes 1.28 types,
+    # which drop the field even from a JSON patch.
+    api_object.add_json_patch(cdk8s.JsonPatch.add("/spec/template/spec/containers/0/lifecycle",
+                                                  {"preStop": {"exec": {"command": ["sleep", str(PRE_STOP_SECONDS)]}}}))
     # The container runtime's default seccomp profile for every container of the pod (the kubelet runs them Unconfined
     # unless its seccompDefault is on); cdk8s-plus-28's pod security context has no prop for it.
     api_object.add_json_patch(cdk8s.JsonPatch.add("/spec/template/spec/securityContext/seccompProfile",

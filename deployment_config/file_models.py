@@ -54,6 +54,12 @@ _TRAINING_PLAN_RESOURCE = r"training-plan/(?=.{1,64}$)[A-Za-z0-9](-*[A-Za-z0-9])
 #: An ACM certificate's id: a UUID in lower-case hex. ACM API reference, RenewCertificate: the ARN "must be of the form
 #: arn:aws:acm:region:123456789012:certificate/12345678-1234-1234-1234-123456789012"; botocore 1.43.127 acm
 #: service-2.json, shape CertificateArn, requires the 'certificate/' resource.
+#: endpoint.drain_seconds: its default, and its limit: the 10 minutes between EKS scaling a Capacity Block node group to 0
+#: (40 minutes before the block ends) and EC2 shutting its instances down (30 minutes before), less a minute for the
+#: pod's pre-stop delay and the kubelet (awsdocs/amazon-eks-user-guide@4d52b4d capacity-blocks-mng; EC2 Auto Scaling
+#: User Guide, launch-template-capacity-blocks).
+DEFAULT_DRAIN_SECONDS = 300
+MAX_DRAIN_SECONDS = 540
 _CERTIFICATE_ID = r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"
 #: A DNS host name as ACM takes one (botocore 1.43.127 acm service-2.json, shape DomainNameString: labels of letters,
 #: digits and '-', not starting or ending with '-', 1 to 63 each, at most 253 in all), without the wildcard, with at
@@ -465,6 +471,13 @@ class EndpointSection(BaseModel):
         default=None, description="The DNS name clients use, covered by certificate_arn; you create its record (a CNAME "
         "to the serving stack's output LoadBalancerHostname). Required with certificate_arn. Default: none.",
         examples=["llm.example.com"], json_schema_extra={"pattern": DOMAIN_NAME_PATTERN})
+
+    drain_seconds: int = Field(
+        default=DEFAULT_DRAIN_SECONDS, ge=0, le=MAX_DRAIN_SECONDS,
+        description="How long a stopping vLLM pod finishes the requests it is running before it exits (vLLM's "
+        "--shutdown-timeout; new requests are refused meanwhile). At most 540: at a Capacity Block's end EKS scales "
+        "the GPU nodes to 0 forty minutes before it and EC2 shuts the instances down thirty minutes before it. 0 "
+        "aborts running requests at once. Default: 300.", examples=[300])
 
     @field_validator("certificate_arn")
     @classmethod

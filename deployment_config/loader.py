@@ -257,7 +257,8 @@ def _environment(file: EnvironmentFile, *, name: str, source: str) -> Environmen
                                                    allowed_cidrs=tuple(file.endpoint.allowed_cidrs),
                                                    api_key_required=file.endpoint.authentication == "api-key",
                                                    certificate_arn=file.endpoint.certificate_arn,
-                                                   domain_name=file.endpoint.domain_name),
+                                                   domain_name=file.endpoint.domain_name,
+                                                   drain_seconds=file.endpoint.drain_seconds),
         observability=ObservabilityConfig(
             alarm_emails=tuple(watch.alarm_emails), log_retention_days=watch.log_retention_days,
             time_to_first_token_p90_seconds=float(watch.time_to_first_token_p90_seconds),

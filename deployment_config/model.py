@@ -164,6 +164,8 @@ class EndpointConfig:
     :param certificate_arn: ACM certificate of ``domain_name`` (same account and region): the load balancer answers TLS
         on port 443 with it. Default: none, plain TCP on the API port.
     :param domain_name: the DNS name clients use, covered by the certificate; set exactly when ``certificate_arn`` is.
+    :param drain_seconds: how long a stopping vLLM finishes the requests it is running (``--shutdown-timeout``); the
+        pod's termination grace period is sized from it. Default: 300.
     """
 
     exposure: Exposure = Exposure.INTERNAL
@@ -171,6 +173,7 @@ class EndpointConfig:
     api_key_required: bool = True
     certificate_arn: str | None = None
     domain_name: str | None = None
+    drain_seconds: int = 300
 
     @property
     def tls(self) -> bool:

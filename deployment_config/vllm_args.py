@@ -105,7 +105,7 @@ def _option(spelling: str, arity: Arity, source: str, negatable: bool | None = N
 
 #: What makes an option judged here, with the option table below: each entry names the rule that applies.
 Rule = Literal["model", "served_name", "tensor_parallel", "gpus", "listen", "download_dir", "api_key", "hf_token",
-               "config_file", "help", "gpu_memory", "kv_cache_bytes", "api_servers"]
+               "config_file", "help", "gpu_memory", "kv_cache_bytes", "api_servers", "drain"]
 
 #: The options this module judges, with their aliases and arity (vLLM 0.33.0).
 JUDGED_OPTIONS: tuple[tuple[VllmOption, Rule], ...] = (
@@ -159,6 +159,9 @@ JUDGED_OPTIONS: tuple[tuple[VllmOption, Rule], ...] = (
     (_option("--grpc", "flag", _SERVE, negatable=False), "listen"),
     # serve.py: api_server_count < 1 runs run_headless(): no API server at all. 1 or more is fine.
     (_option("--api-server-count -asc", "one", _SERVE), "api_servers"),
+    # EngineArgs.shutdown_timeout: "Shutdown timeout in seconds. 0 = abort, >0 = wait." (vllm/engine/arg_utils.py
+    # add_cli_args; vllm/v1/engine/core.py _handle_shutdown drains in-flight requests for that long on SIGTERM).
+    (_option("--shutdown-timeout", "one", _ENGINE), "drain"),
     # LoadConfig.download_dir: "Directory to download and load the weights".
     (_option("--download-dir", "one", _ENGINE), "download_dir"),
     # FrontendArgs.api_key: list[str] | None -> nargs="+".
@@ -529,6 +532,8 @@ _DERIVED = {
               "remove it; set model.hugging_face_id (or model.s3_uri) instead"),
     "served_name": ("model.served_name", "clients would have to send another model name",
                     "remove it; set model.served_name instead"),
+    "drain": ("endpoint.drain_seconds", "the pod's termination grace period is sized from that setting",
+              "remove it; set endpoint.drain_seconds instead"),
     "tensor_parallel": ("model.tensor_parallel_size",
                         "vLLM would shard the model over another number of GPUs than the pod requests",
                         "remove it; set model.tensor_parallel_size instead"),

@@ -226,3 +226,21 @@ def test_a_public_endpoint_without_tls_is_refused_with_the_fix(example_copy):
     (issue,) = error.value.issues
     assert issue.field == "endpoint.certificate_arn"
     assert "TLS" in issue.problem and "domain_name" in issue.fix and "exposure: internal" in issue.fix
+
+
+def test_a_drain_longer_than_the_end_of_a_capacity_block_allows_is_refused(example_copy):
+    # given a drain of 15 minutes: longer than the 10 between EKS scaling the nodes to 0 and EC2 shutting them down
+    example_copy["endpoint"] = {"exposure": "internal", "drain_seconds": 900}
+    with pytest.raises(ConfigError) as error:
+        parse_environment(example_copy, name="slow")
+    (issue,) = error.value.issues
+    assert issue.field == "endpoint.drain_seconds" and "540" in issue.problem + issue.fix
+
+
+def test_the_drain_reaches_vllm_and_sizes_the_grace_period(example_copy):
+    from charts.serving_spec import serving_spec_for
+
+    example_copy["endpoint"] = {"exposure": "internal", "drain_seconds": 120}
+    spec = serving_spec_for(parse_environment(example_copy, name="quick"))
+    assert spec.args[spec.args.index("--shutdown-timeout") + 1] == "120"
+    assert spec.termination_grace_seconds == 15 + 120 + 30

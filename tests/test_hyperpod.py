@@ -76,7 +76,7 @@ def test_endpoint_is_the_announced_manifest(endpoint):
     assert {"name": "VLLM_ENABLE_K3_LATENT_MOE_TAIL_FUSION", "value": "1"} in worker["environmentVariables"]
     # the operator does not add --model: the worker loads the weights the operator mounted, everything else as
     # announced, and the middleware that requires the API key on every path
-    announced = _options([*ANNOUNCED_ARGS, *MIDDLEWARE_ARGS])
+    announced = _options([*ANNOUNCED_ARGS, "--shutdown-timeout", "300", *MIDDLEWARE_ARGS])
     announced["--model"] = "/opt/ml/model"
     assert _options(worker["args"]) == announced
     assert worker["args"][:2] == ["--model", worker["modelVolumeMount"]["mountPath"]]
@@ -839,7 +839,6 @@ def test_the_typed_bindings_were_generated_from_the_crd_the_tests_validate_again
     import json as _json
 
     from charts.imports.generate import SOURCE, crd_digest
-
     from tests.crd_schema import CRD_DIR, require_crds
 
     require_crds()

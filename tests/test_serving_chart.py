@@ -66,10 +66,24 @@ def vllm_container(default_manifests) -> dict:
     return container
 
 
+DRAIN_ARGS = ["--shutdown-timeout", "300"]  # endpoint.drain_seconds' default
+
+
 def test_kimi_k3_runs_with_exactly_the_announced_arguments(vllm_container):
-    # the announced arguments, and the middleware that requires the API key on every path (tests/test_auth_middleware.py)
-    assert _options(vllm_container["args"]) == _options([*ANNOUNCED_ARGS, *MIDDLEWARE_ARGS])
-    assert len(vllm_container["args"]) == len(ANNOUNCED_ARGS) + len(MIDDLEWARE_ARGS)
+    # the announced arguments, the drain of running requests on SIGTERM, and the middleware that requires the API key on
+    # every path (tests/test_auth_middleware.py)
+    assert _options(vllm_container["args"]) == _options([*ANNOUNCED_ARGS, *DRAIN_ARGS, *MIDDLEWARE_ARGS])
+    assert len(vllm_container["args"]) == len(ANNOUNCED_ARGS) + len(DRAIN_ARGS) + len(MIDDLEWARE_ARGS)
+
+
+def test_a_stopping_pod_leaves_the_service_then_finishes_its_requests(default_manifests, vllm_container):
+    # given the Deployment of the default environment (endpoint.drain_seconds: 300)
+    pod = default_manifests["Deployment"]["spec"]["template"]["spec"]
+    # then a terminating pod first keeps serving 15 s while it leaves the Service's endpoints, then vLLM drains for up
+    # to 300 s, and Kubernetes waits for both and 30 s more
+    assert vllm_container["lifecycle"] == {"preStop": {"exec": {"command": ["sleep", "15"]}}}
+    assert _options(vllm_container["args"])["--shutdown-timeout"] == "300"
+    assert pod["terminationGracePeriodSeconds"] == 15 + 300 + 30
 
 
 def test_kimi_k3_environment_and_image(vllm_container):

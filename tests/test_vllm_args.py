@@ -126,6 +126,8 @@ def test_each_option_string_belongs_to_one_option():
     (["--model=other/model"], 0),
     (["--served-model-name", "a", "b"], 0),
     (["--served_model_name=a"], 0),
+    (["--shutdown-timeout", "900"], 0),  # endpoint.drain_seconds sizes the pod's grace period from it
+    (["--shutdown_timeout=0"], 0),
     (["--port=9000"], 0),
     (["--host", "0.0.0.0"], 0),
     (["--uds", "/tmp/vllm.sock"], 0),

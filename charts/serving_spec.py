@@ -7,7 +7,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 
-# VPC_CNI_CONFIGURATION: the vpc-cni configuration that makes the chart's NetworkPolicy enforced.
 from deployment_config.addons import VPC_CNI_CONFIGURATION  # noqa: F401
 from deployment_config.gpu_nodes import (
     GPU_NODE_LABELS,
@@ -16,6 +15,9 @@ from deployment_config.gpu_nodes import (
     GPU_TAINT_VALUE,
     MODEL_CACHE_HOST_PATH,
 )
+
+# VPC_CNI_CONFIGURATION: the vpc-cni configuration that makes the chart's NetworkPolicy enforced.
+from deployment_config.kubernetes_names import SERVING_NAME, SERVING_NAMESPACE
 from deployment_config.model import EnvironmentConfig, Exposure, WeightSource
 from deployment_config.model_location import MODEL_CACHE_MOUNT, model_path
 from deployment_config.sizing import startup_budget
@@ -214,8 +216,8 @@ def serving_spec_for(env: EnvironmentConfig) -> VllmServingSpec:
         **budget.vllm_environment,
     }
     return VllmServingSpec(
-        name="vllm",
-        namespace="llm-serving",
+        name=SERVING_NAME,
+        namespace=SERVING_NAMESPACE,
         image=env.serving_image,
         args=args,
         environment=MappingProxyType(environment),

@@ -1,5 +1,5 @@
-"""Names of the Kubernetes objects the HyperPod path creates, shared by the chart that writes them
-(charts/inference_endpoint_chart.py) and ``llmops``, which reads them back with kubectl (and must not import cdk8s)."""
+"""Names of the Kubernetes objects the charts create, shared by the charts that write them (charts/serving_spec.py,
+charts/inference_endpoint_chart.py) and ``llmops``, which reads them back with kubectl (and must not import cdk8s)."""
 
 from __future__ import annotations
 
@@ -9,6 +9,11 @@ from deployment_config.model import EnvironmentConfig
 
 #: The namespace of the InferenceEndpointConfig and of the worker pods the operator makes for it.
 INFERENCE_ENDPOINT_NAMESPACE = "default"
+#: The EKS path's namespace and the vLLM Deployment's name (its pods carry app.kubernetes.io/name = that name and
+#: app.kubernetes.io/component = inference-server: charts/serving_spec.py recommended_labels).
+SERVING_NAMESPACE = "llm-serving"
+SERVING_NAME = "vllm"
+SERVING_POD_SELECTOR = f"app.kubernetes.io/name={SERVING_NAME},app.kubernetes.io/component=inference-server"
 
 
 def kubernetes_name(served_name: str) -> str:
@@ -19,3 +24,13 @@ def kubernetes_name(served_name: str) -> str:
 def inference_endpoint_name(env: EnvironmentConfig) -> str:
     """The InferenceEndpointConfig's name in a HyperPod environment (also the ``app`` label of its worker pods)."""
     return kubernetes_name(env.model.served_name)
+
+
+def serving_pods(env: EnvironmentConfig) -> tuple[str, str]:
+    """(namespace, label selector) of the pods that run vLLM in ``env``: the EKS path's Deployment, or the HyperPod
+    operator's worker pods (label ``app`` = the InferenceEndpointConfig's name, charts/vllm_network_policy.py)."""
+    from deployment_config.model import Platform
+
+    if env.platform is Platform.HYPERPOD:
+        return INFERENCE_ENDPOINT_NAMESPACE, f"app={inference_endpoint_name(env)}"
+    return SERVING_NAMESPACE, SERVING_POD_SELECTOR

@@ -24,7 +24,7 @@ from deployment_config import ConfigError, EnvironmentConfig, load_environment
 from deployment_config.aws_rules import partition_of, region_problem
 from deployment_config.ec2_instance_types import known_instance_types
 from deployment_config.file_models import domain_name_problem
-from deployment_config.kubernetes_names import INFERENCE_ENDPOINT_NAMESPACE, inference_endpoint_name
+from deployment_config.kubernetes_names import INFERENCE_ENDPOINT_NAMESPACE, inference_endpoint_name, serving_pods
 from deployment_config.model import Platform
 from deployment_config.model_location import model_path
 from ops_cli import __version__
@@ -50,6 +50,7 @@ from ops_cli.output import (
 )
 from ops_cli.preflight import Status, run_preflight
 from ops_cli.smoke import DEFAULT_PROMPT, read_api_key_secret, smoke_test
+from ops_cli.startup_phases import read_startup_phases
 from ops_cli.waiting import (
     Progress,
     wait_for_gpu_nodes,
@@ -228,6 +229,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--kubectl", default="kubectl", help="kubectl to use (default: the one on PATH)")
     p.add_argument("--timeout", type=_positive, default=3 * 3600)
     p.add_argument("--interval", type=_positive, default=60)
+
+    p = groups.add_parser("phases", help="where the vLLM pod's start went: node, image, weights, load, engine, healthy",
+                          parents=[common])
+    p.add_argument("--env", required=True, help="the environment whose serving pod to read")
+    p.add_argument("--kubectl", default="kubectl", help="kubectl to use (default: the one on PATH)")
 
     p = groups.add_parser("smoke-test", help="send chat completions, plain and streaming, and time them", parents=[common])
     p.add_argument("--url", required=True, help="the endpoint, for example http://localhost:8000")
@@ -718,9 +724,36 @@ class Cli:
                 human += f"\nThe API key from {key_check['source']} is accepted."
             elif key_check:
                 human += f"\nThe API key from {key_check['source']} could not be checked: {key_check['detail']}"
-            self.out({"url": self.args.url, "healthy": True, "api_key": key_check,
-                      "tls_server_name": tls.server_name, "tls_trusted": tls.ca_source}, human)
+            payload = {"url": self.args.url, "healthy": True, "api_key": key_check,
+                       "tls_server_name": tls.server_name, "tls_trusted": tls.ca_source}
+            parts: list = [human]
+            if self.env is not None:
+                # With the environment, where the start went (read with kubectl); a failure to read it is a note, not a
+                # failed wait: the endpoint is healthy.
+                try:
+                    phases = self._startup_phases()
+                except OpsError as error:
+                    payload["phases"], payload["phases_error"] = None, error.message
+                    parts.append(f"Startup phases not read: {error.message}")
+                else:
+                    payload["phases"] = [p.to_dict() for p in phases]
+                    parts.append(_phases_table(phases))
+            self.out(payload, parts)
         return ExitCode.OK
+
+    def phases(self) -> int:
+        """Where the newest vLLM pod's start went, phase by phase (ops_cli/startup_phases.py), at any time: during a
+        start the phases not reached yet show as unknown."""
+        phases = self._startup_phases()
+        self.out({"env": self.env.name, "phases": [p.to_dict() for p in phases]}, _phases_table(phases))
+        return ExitCode.OK
+
+    def _startup_phases(self) -> list:
+        self._check_kubectl()
+        namespace, selector = serving_pods(self.env)
+        _, phases = read_startup_phases(self.args.kubectl, namespace=namespace, selector=selector,
+                                        container_image=self.env.serving_image, run=self.rt.run_command)
+        return phases
 
     def wait_inference_endpoint(self) -> int:
         _check_kubernetes_names(self.args.name, self.args.namespace)
@@ -942,6 +975,16 @@ class _Redacting:
 def _not_bought(target: str, problem: str, fix: str) -> OpsError:
     return OpsError(f"nothing bought: --write-config {target} could not take this reservation: {_cli_words(problem)}",
                     _cli_words(fix), ExitCode.USAGE)
+
+
+def _phases_table(phases: list) -> Table:
+    def moment(value):
+        return value.strftime("%H:%M:%S") if value else "?"
+
+    return table(["phase", "from", "to", "took", "source"],
+                 [(p.name, moment(p.started), moment(p.finished),
+                   "?" if p.seconds is None else f"{int(p.seconds) // 60}m{int(p.seconds) % 60:02d}s", p.source)
+                  for p in phases])
 
 
 def _offerings_table(offerings: list[Offering]) -> Table:

@@ -1,0 +1,184 @@
+"""Where a vLLM pod's start went: node ready, image pulled, weights present, model loaded, engine ready, first healthy,
+each with its duration, from what Kubernetes and vLLM record (read with kubectl; the Kubernetes API is not reachable
+through boto3).
+
+The sources, each the only one for its phase:
+
+- the node's ``Ready`` condition (its ``lastTransitionTime``) and the pod's ``PodScheduled`` and ``Ready`` conditions
+  (Kubernetes 1.34 API, NodeCondition and PodCondition);
+- the kubelet's events for the pod: ``Pulling`` and ``Pulled`` (the image of the vLLM container; a ``Pulled`` event
+  whose message says "already present on machine" means no pull), with ``eventTime`` or ``firstTimestamp``;
+- the init container that copies S3 weights (``fetch-weights``, charts/vllm_deployment.py): its ``terminated``
+  ``startedAt`` / ``finishedAt``;
+- vLLM 0.33.0's own log lines, read with ``kubectl logs --timestamps`` (each line prefixed with the kubelet's RFC 3339
+  time, since vLLM's own date format has no year or zone: vllm/logger.py ``_DATE_FORMAT``):
+  ``Time spent downloading weights for M: S seconds`` (vllm/model_executor/model_loader/weight_utils.py, only when
+  the download took over half a second), ``Loading weights took S seconds`` (default_loader.py),
+  ``Model loading took G GiB memory and S seconds`` (vllm/v1/worker/gpu_model_runner.py) and
+  ``init engine (profile, create kv cache, warmup model) took S s`` (vllm/v1/engine/core.py). With tensor parallelism
+  every rank logs its own line: the last one counts.
+
+A phase whose record is missing (not reached yet, an event Kubernetes has already expired after its one-hour
+default TTL, a log rotated away) is reported as unknown, never guessed.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from ops_cli.errors import ExitCode, OpsError
+from ops_cli.output import iso
+
+#: The init container of the EKS path that copies the weights from S3 (charts/vllm_deployment.py).
+FETCH_WEIGHTS_CONTAINER = "fetch-weights"
+_DOWNLOADED = re.compile(r"Time spent downloading weights for .*?: (?P<seconds>[0-9.]+) seconds")
+_WEIGHTS_LOADED = re.compile(r"Loading weights took (?P<seconds>[0-9.]+) seconds")
+_MODEL_LOADED = re.compile(r"Model loading took (?P<gib>[0-9.]+) GiB memory and (?P<seconds>[0-9.]+) seconds")
+_ENGINE_READY = re.compile(r"init engine \(profile, create kv cache, warmup model\) took (?P<seconds>[0-9.]+) s")
+
+
+@dataclass(frozen=True)
+class Phase:
+    """One phase of a start: ``name``, when it began and ended (None when unknown), and how it was measured."""
+
+    name: str
+    started: datetime | None
+    finished: datetime | None
+    source: str
+
+    @property
+    def seconds(self) -> float | None:
+        if self.started is None or self.finished is None:
+            return None
+        return max(0.0, (self.finished - self.started).total_seconds())
+
+    def to_dict(self) -> dict:
+        return {"phase": self.name, "started": iso(self.started), "finished": iso(self.finished),
+                "seconds": None if self.seconds is None else round(self.seconds, 1), "source": self.source}
+
+
+def _time(text: str | None) -> datetime | None:
+    if not text:
+        return None
+    try:
+        return datetime.fromisoformat(text.replace("Z", "+00:00"))
+    except ValueError:
+        return None
+
+
+def _condition(obj: dict, kind: str) -> datetime | None:
+    for condition in (obj.get("status") or {}).get("conditions") or []:
+        if condition.get("type") == kind and condition.get("status") == "True":
+            return _time(condition.get("lastTransitionTime"))
+    return None
+
+
+def _event_time(event: dict) -> datetime | None:
+    return _time(event.get("eventTime") or event.get("firstTimestamp") or (event.get("metadata") or {}).get(
+        "creationTimestamp"))
+
+
+def _log_times(lines: Sequence[str], pattern: re.Pattern) -> tuple[datetime, float] | None:
+    """(time of the last line matching ``pattern``, the seconds it reports), from ``kubectl logs --timestamps`` lines."""
+    found = None
+    for line in lines:
+        stamp, _, text = line.partition(" ")
+        match = pattern.search(text)
+        moment = _time(stamp)
+        if match and moment is not None:
+            found = (moment, float(match.group("seconds")))
+    return found
+
+
+def startup_phases(*, pod: dict, node: dict | None, events: Sequence[dict], log_lines: Sequence[str],
+                   container: str) -> list[Phase]:
+    """The phases of ``pod``'s start (its ``container`` runs vLLM), from its node, its events and vLLM's log lines."""
+    phases: list[Phase] = []
+    node_ready = _condition(node, "Ready") if node else None
+    scheduled = _condition(pod, "PodScheduled")
+    phases.append(Phase("node ready → pod scheduled", node_ready, scheduled,
+                        "node condition Ready, pod condition PodScheduled"))
+
+    mine = [e for e in events if (e.get("involvedObject") or {}).get("fieldPath") == f"spec.containers{{{container}}}"]
+    pulling = next((_event_time(e) for e in mine if e.get("reason") == "Pulling"), None)
+    pulled = next((e for e in mine if e.get("reason") == "Pulled"), None)
+    if pulled is not None and "already present" in (pulled.get("message") or ""):
+        at = _event_time(pulled)
+        phases.append(Phase("image pulled", at, at, "event Pulled: already present on the node"))
+    else:
+        phases.append(Phase("image pulled", pulling, _event_time(pulled) if pulled else None, "events Pulling, Pulled"))
+
+    init = next((s for s in (pod.get("status") or {}).get("initContainerStatuses") or []
+                 if s.get("name") == FETCH_WEIGHTS_CONTAINER), None)
+    terminated = ((init or {}).get("state") or {}).get("terminated") or (
+        (init or {}).get("lastState") or {}).get("terminated")
+    downloaded = _log_times(log_lines, _DOWNLOADED)
+    if terminated:
+        phases.append(Phase("weights on the node (S3 copy)", _time(terminated.get("startedAt")),
+                            _time(terminated.get("finishedAt")), f"init container {FETCH_WEIGHTS_CONTAINER}"))
+    elif downloaded:
+        end, seconds = downloaded
+        phases.append(Phase("weights on the node (Hugging Face download)", end - timedelta(seconds=seconds), end,
+                            "vLLM: Time spent downloading weights"))
+    else:
+        phases.append(Phase("weights on the node", None, None,
+                            "no download logged (already cached, or not reached yet)"))
+
+    loaded = _log_times(log_lines, _MODEL_LOADED) or _log_times(log_lines, _WEIGHTS_LOADED)
+    phases.append(Phase("model loaded into the GPUs",
+                        loaded[0] - timedelta(seconds=loaded[1]) if loaded else None, loaded[0] if loaded else None,
+                        "vLLM: Model loading took"))
+    engine = _log_times(log_lines, _ENGINE_READY)
+    phases.append(Phase("engine ready (profile, KV cache, warm-up)",
+                        engine[0] - timedelta(seconds=engine[1]) if engine else None, engine[0] if engine else None,
+                        "vLLM: init engine ... took"))
+    ready = _condition(pod, "Ready")
+    last = next((p.finished for p in reversed(phases) if p.finished is not None), None)
+    phases.append(Phase("first healthy (readiness)", last, ready, "pod condition Ready"))
+    phases.append(Phase("total: node ready → healthy", node_ready or scheduled, ready, "the above"))
+    return phases
+
+
+def read_startup_phases(kubectl: str, *, namespace: str, selector: str, container_image: str | None = None,
+                        run: Callable | None = None) -> tuple[dict, list[Phase]]:
+    """Read the newest pod matching ``selector`` in ``namespace``, its node, its events and its vLLM container's log
+    (the container whose image is ``container_image``, else the first), and return (pod, phases)."""
+    run = run or subprocess.run
+
+    def kubectl_json(*args: str) -> dict:
+        try:
+            result = run([kubectl, *args, "-o", "json"], capture_output=True, text=True, timeout=60)
+        except FileNotFoundError:
+            raise OpsError(f"kubectl not found at '{kubectl}'", "install kubectl or pass --kubectl PATH",
+                           ExitCode.USAGE) from None
+        except subprocess.TimeoutExpired:
+            raise OpsError(f"kubectl {' '.join(args)} timed out", "check the kubeconfig and the cluster's endpoint",
+                           ExitCode.AWS_ERROR) from None
+        if result.returncode != 0:
+            detail = result.stderr.strip().splitlines()[-1] if result.stderr.strip() else f"exit {result.returncode}"
+            raise OpsError(f"kubectl {' '.join(args)} failed: {detail}",
+                           "check the kubeconfig (aws eks update-kubeconfig ...)", ExitCode.AWS_ERROR)
+        return json.loads(result.stdout)
+
+    pods = kubectl_json("get", "pods", "-n", namespace, "-l", selector).get("items") or []
+    if not pods:
+        raise OpsError(f"no pod matches {selector} in namespace {namespace}",
+                       "deploy the serving stack first, or check --env", ExitCode.NOT_FOUND)
+    pod = max(pods, key=lambda p: (p.get("metadata") or {}).get("creationTimestamp") or "")
+    name = pod["metadata"]["name"]
+    containers = (pod.get("spec") or {}).get("containers") or [{}]
+    container = next((c["name"] for c in containers if container_image and c.get("image") == container_image),
+                     containers[0].get("name", ""))
+    node_name = (pod.get("spec") or {}).get("nodeName")
+    node = kubectl_json("get", "node", node_name) if node_name else None
+    events = kubectl_json("get", "events", "-n", namespace, "--field-selector",
+                          f"involvedObject.kind=Pod,involvedObject.name={name}").get("items") or []
+    result = run([kubectl, "logs", "-n", namespace, name, "-c", container, "--timestamps"], capture_output=True,
+                 text=True, timeout=120)
+    lines = result.stdout.splitlines() if result.returncode == 0 else []
+    return pod, startup_phases(pod=pod, node=node, events=events, log_lines=lines, container=container)

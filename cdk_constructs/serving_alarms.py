@@ -149,6 +149,62 @@ class GpuWatch:
     capacity_reservation_id: str
 
 
+#: ``CapacityEndingSoon`` fires when fewer hours than this are left in the capacity: enough to extend a Capacity Block,
+#: which EC2 does until 1 hour before its end (ops_cli/capacity_blocks.py, check_extendable, with its source), and more
+#: than the 40 minutes' notice of EC2's expiration warning (cdk_constructs/capacity_events.py).
+CAPACITY_ENDING_HOURS = 2
+
+
+@dataclass(frozen=True)
+class CapacityEnding:
+    """Input of the ``CapacityEndingSoon`` alarm: the publisher's hours-left metric of the environment's capacity.
+
+    :param metric_name: ``CapacityBlockHoursLeft`` (EKS) or ``TrainingPlanHoursLeft`` (HyperPod).
+    :param capacity: what ends, in a sentence ("Capacity Block cr-...", "training plan NAME").
+    :param consequence: what happens at the end.
+    :param action: what to run.
+    """
+
+    metric_name: str
+    capacity: str
+    consequence: str
+    action: str
+
+
+def capacity_block_ending(*, metric_name: str, reservation_id: str, env_name: str, region: str) -> CapacityEnding:
+    """The EKS path: the Capacity Block's end, and its extension."""
+    return CapacityEnding(
+        metric_name, f"Capacity Block {reservation_id}",
+        "EKS scales the GPU node group to 0 forty minutes before the end and EC2 terminates the instances 30 minutes "
+        "before it; EC2 extends a Capacity Block only until 1 hour before its end.",
+        f"bin/llmops capacity-blocks show {reservation_id} --region {region}; extend it: bin/llmops capacity-blocks "
+        f"extend {reservation_id} --duration-hours 24 --region {region} (lists the offerings; add --offering-id ID "
+        f"--yes to buy); or buy the next one: bin/llmops capacity-blocks offerings --env {env_name}")
+
+
+def training_plan_ending(*, metric_name: str, plan_name: str, env_name: str, region: str) -> CapacityEnding:
+    """The HyperPod path: the training plan's end (no EventBridge event announces it)."""
+    return CapacityEnding(
+        metric_name, f"training plan {plan_name}",
+        "the HyperPod instance group's instances on the plan's capacity go away at its end, and the endpoint with them.",
+        f"bin/llmops training-plans show {plan_name} --region {region}; a following plan: bin/llmops training-plans "
+        f"offerings --env {env_name}")
+
+
+def capacity_ending_rule(cluster_name: str, ending: CapacityEnding) -> AlarmRule:
+    """``CapacityEndingSoon``: fewer than :data:`CAPACITY_ENDING_HOURS` hours left (the publisher puts the hours every
+    minute; 0 once the capacity has ended, so the alarm stays in ALARM until the next capacity is configured). Missing
+    data is not breaching: the publisher puts nothing when EC2 or SageMaker does not answer, and the liveness alarms
+    cover a dead publisher."""
+    return AlarmRule(
+        "CapacityEndingSoon", f"Capacity ends within {CAPACITY_ENDING_HOURS} hours",
+        serving_metric(cluster_name, ending.metric_name, "Minimum"), CAPACITY_ENDING_HOURS, C.LESS_THAN_THRESHOLD, 1, 1,
+        M.NOT_BREACHING,
+        f"Fewer than {CAPACITY_ENDING_HOURS} hours are left in {ending.capacity} ({ending.metric_name}; 0 once it has "
+        f"ended): {ending.consequence}",
+        ending.action)
+
+
 @dataclass(frozen=True)
 class AlarmRule:
     """One alarm: its metric, condition, missing-data rule, and the operator's instructions."""
@@ -167,19 +223,21 @@ class AlarmRule:
 
 def alarm_rules(*, cluster_name: str, observability: ObservabilityConfig, runbook: Runbook = EKS_RUNBOOK,
                 gpu_watch: GpuWatch | None = None, xid_alarm: bool = False,
-                expected_gpus: int | None = None) -> list[AlarmRule]:
+                expected_gpus: int | None = None, capacity_ending: CapacityEnding | None = None) -> list[AlarmRule]:
     """The alarms of an environment, thresholds from its ``observability`` section; the GPU alarms (XID errors and GPUs
     missing, Container Insights and the node monitoring agent) only with ``gpu_watch``; with ``xid_alarm`` (the
     HyperPod path, DCGM's XID through the publisher) the XID alarm, its text from ``runbook.xid``, and with
-    ``expected_gpus`` the alarm on fewer GPUs reporting to DCGM than that."""
+    ``expected_gpus`` the alarm on fewer GPUs reporting to DCGM than that; with ``capacity_ending`` the alarm on the
+    capacity's last hours."""
+    ending = [capacity_ending_rule(cluster_name, capacity_ending)] if capacity_ending else []
     if gpu_watch:
-        return _serving_rules(cluster_name, observability, runbook) + _gpu_rules(cluster_name, gpu_watch, runbook)
+        return _serving_rules(cluster_name, observability, runbook) + _gpu_rules(cluster_name, gpu_watch, runbook) + ending
     rules = _serving_rules(cluster_name, observability, runbook)
     if xid_alarm:
         rules.append(gpu_xid_rule(cluster_name, runbook))
     if expected_gpus:
         rules.append(gpus_not_reporting_rule(cluster_name, expected_gpus, runbook))
-    return rules
+    return rules + ending
 
 
 def gpus_not_reporting_rule(cluster_name: str, expected_gpus: int, runbook: Runbook) -> AlarmRule:
@@ -279,7 +337,7 @@ class ServingAlarms(Construct):
 
     def __init__(self, scope: Construct, id: str, *, cluster_name: str, observability: ObservabilityConfig,
                  runbook: Runbook = EKS_RUNBOOK, gpu_watch: GpuWatch | None = None, xid_alarm: bool = False,
-                 expected_gpus: int | None = None) -> None:
+                 expected_gpus: int | None = None, capacity_ending: CapacityEnding | None = None) -> None:
         super().__init__(scope, id)
         self.key = kms.Key(self, "TopicKey", enable_key_rotation=True, removal_policy=cdk.RemovalPolicy.DESTROY,
                            description=f"Encrypts the alarm notifications of {cluster_name}")
@@ -289,13 +347,18 @@ class ServingAlarms(Construct):
             principals=[iam.ServicePrincipal("cloudwatch.amazonaws.com")],
             actions=["kms:Decrypt", "kms:GenerateDataKey*"], resources=["*"],
             conditions={"StringEquals": {"aws:SourceAccount": cdk.Aws.ACCOUNT_ID}}))
+        # EventBridge (cdk_constructs/capacity_events.py) needs the same two actions; aws_events_targets.SnsTopic adds
+        # them for events.amazonaws.com (topic.grantPublish grants the key too), without conditions: the same SNS page
+        # ("Enable compatibility between event sources from AWS services and encrypted topics", sns-key-management.html)
+        # says aws:SourceAccount, aws:SourceArn and aws:SourceOrgID are not supported for EventBridge to encrypted topics.
         self.topic = sns.Topic(self, "Topic", display_name=f"{cluster_name} serving alarms", master_key=self.key,
                                enforce_ssl=True)
         for address in observability.alarm_emails:
             self.topic.add_subscription(subscriptions.EmailSubscription(address))
         action = cw_actions.SnsAction(self.topic)
         self.rules = alarm_rules(cluster_name=cluster_name, observability=observability, runbook=runbook,
-                                 gpu_watch=gpu_watch, xid_alarm=xid_alarm, expected_gpus=expected_gpus)
+                                 gpu_watch=gpu_watch, xid_alarm=xid_alarm, expected_gpus=expected_gpus,
+                                 capacity_ending=capacity_ending)
         self.alarms: dict[str, cloudwatch.Alarm] = {}
         for rule in self.rules:
             alarm = cloudwatch.Alarm(

@@ -95,6 +95,7 @@ class InferenceEndpointSpec:
         namespace's default service account, with no role).
     :param service_account: the inference pod's service account, when there are secrets.
     :param vpc_cidr: the VPC's range, the only one the worker's NetworkPolicy admits (charts/vllm_network_policy.py).
+    :param replicas: workers, one per instance of the group (a worker takes all its GPUs). Default: 1.
     """
 
     name: str
@@ -111,6 +112,7 @@ class InferenceEndpointSpec:
     region: str
     startup_budget_seconds: int
     vpc_cidr: str
+    replicas: int = 1
     port: int = VLLM_PORT
     secrets: PodSecrets | None = None
     service_account: str | None = None
@@ -152,6 +154,7 @@ def inference_endpoint_spec_for(env: EnvironmentConfig) -> InferenceEndpointSpec
         secrets=secrets if secrets.deliveries else None,
         service_account=f"{name}-inference" if secrets.deliveries else None,
         vpc_cidr=env.vpc_cidr,
+        replicas=env.replicas,
     )
 
 
@@ -266,7 +269,7 @@ def endpoint_spec(spec: InferenceEndpointSpec) -> crd.InferenceEndpointConfigSpe
         model_name=spec.model_name,
         instance_type=spec.instance_type,
         invocation_endpoint="v1/chat/completions",
-        replicas=1,
+        replicas=spec.replicas,
         # The default of 3600 s is shorter than downloading and loading 1.4 TB.
         max_deploy_time_in_seconds=spec.max_deploy_seconds,
         model_source_config=source,

@@ -97,6 +97,7 @@ class VllmServingSpec:
     """Inputs of :class:`charts.vllm_serving_chart.VllmServingChart`.
 
     :param name: name of the Deployment and Service.
+    :param replicas: vLLM replicas, one per GPU node (default 1).
     :param namespace: namespace the workload runs in.
     :param image: vLLM image.
     :param args: the complete vLLM argument list.
@@ -157,6 +158,7 @@ class VllmServingSpec:
     certificate_arn: str | None = None
     domain_name: str | None = None
     drain_seconds: int = 300
+    replicas: int = 1
 
     @property
     def tls(self) -> bool:
@@ -245,6 +247,7 @@ def serving_spec_for(env: EnvironmentConfig) -> VllmServingSpec:
         certificate_arn=env.endpoint.certificate_arn,
         domain_name=env.endpoint.domain_name,
         drain_seconds=env.endpoint.drain_seconds,
+        replicas=env.replicas,
     )
 
 

@@ -32,9 +32,12 @@ def add_vllm_deployment(scope: Construct, *, spec: VllmServingSpec, namespace: s
         scope,
         "deployment",
         metadata=cdk8s.ApiObjectMetadata(name=spec.name, namespace=namespace, labels={"app.kubernetes.io/name": spec.name}),
-        replicas=1,
-        # A second replica cannot start beside the first: it would need another node's worth of GPUs.
-        strategy=kplus.DeploymentStrategy.recreate(),
+        # One replica per GPU node of the reservation (endpoint.replicas, default all of them).
+        replicas=spec.replicas,
+        # Replaced one at a time, never one more than there are: a new replica needs a whole node's GPUs, and every
+        # node of the reservation is taken (maxSurge 0). With one replica the endpoint is down during a replacement.
+        strategy=kplus.DeploymentStrategy.rolling_update(max_surge=kplus.PercentOrAbsolute.absolute(0),
+                                                         max_unavailable=kplus.PercentOrAbsolute.absolute(1)),
         # A fresh node downloads 1.4 TB before the pod is ready: the rollout deadline must outlast the startup budget.
         progress_deadline=cdk8s.Duration.seconds(spec.startup_budget_seconds + 600),
         service_account=service_account,
@@ -46,6 +49,9 @@ def add_vllm_deployment(scope: Construct, *, spec: VllmServingSpec, namespace: s
     )
     for key, value in spec.node_labels.items():
         deployment.scheduling.attract(kplus.Node.labeled(kplus.NodeLabelQuery.is_(key, value)))
+    # One replica per node, whatever GPUs a replica requests: two on one node would share its NVMe cache, its network
+    # and its fate (a node repair takes both).
+    deployment.scheduling.separate(deployment, topology=kplus.Topology.HOSTNAME)
     taint_key, taint_value, taint_effect = spec.toleration
     deployment.scheduling.tolerate(
         kplus.Node.tainted(kplus.NodeTaintQuery.is_(taint_key, taint_value, effect=_TAINT_EFFECTS[taint_effect]))

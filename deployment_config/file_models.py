@@ -472,6 +472,11 @@ class EndpointSection(BaseModel):
         "to the serving stack's output LoadBalancerHostname). Required with certificate_arn. Default: none.",
         examples=["llm.example.com"], json_schema_extra={"pattern": DOMAIN_NAME_PATTERN})
 
+    replicas: int | None = Field(
+        default=None, ge=1, le=64,
+        description="vLLM replicas, one per GPU node (a replica uses all GPUs of its node): at most "
+        "capacity.instance_count (or hyperpod.instance_count). Default: one on every node of the reservation.",
+        examples=[2])
     drain_seconds: int = Field(
         default=DEFAULT_DRAIN_SECONDS, ge=0, le=MAX_DRAIN_SECONDS,
         description="How long a stopping vLLM pod finishes the requests it is running before it exits (vLLM's "
@@ -498,6 +503,16 @@ class EndpointSection(BaseModel):
         problem = domain_name_problem(value) if value is not None else None
         if problem:
             fail(problem)
+        return value
+
+    @field_validator("replicas")
+    @classmethod
+    def _replicas(cls, value: int | None, info: ValidationInfo) -> int | None:
+        field, nodes = _ctx(info).get("gpu_nodes") or (None, None)
+        if value is not None and nodes is not None and value > nodes:
+            fail(Problem(f"{value} replicas need {value} GPU nodes, one each, but {field} is {nodes}",
+                         f"use at most {nodes} replicas (or leave replicas out: one on every node), or reserve more "
+                         "instances"))
         return value
 
     @model_validator(mode="after")
@@ -671,6 +686,8 @@ class EnvironmentFile(BaseModel):
         _belongs_to_platform(value, info, section="capacity", platform="eks", what="a Capacity Block section",
                              add="instance_type, capacity_reservation_id and availability_zone "
                                  "(bin/llmops capacity-blocks use cr-... --env NAME writes the last two)")
+        if value is not None and _ctx(info).get("platform") == "eks":
+            _ctx(info)["gpu_nodes"] = ("capacity.instance_count", value.instance_count)
         return value
 
     @field_validator("hyperpod")
@@ -679,6 +696,8 @@ class EnvironmentFile(BaseModel):
         _belongs_to_platform(value, info, section="hyperpod", platform="hyperpod", what="a HyperPod section",
                              add="training_plan_arn and availability_zone "
                                  "(bin/llmops training-plans use NAME --env ENV writes both)")
+        if value is not None and _ctx(info).get("platform") == "hyperpod":
+            _ctx(info)["gpu_nodes"] = ("hyperpod.instance_count", value.instance_count)
         return value
 
     @field_validator("tags")
@@ -692,6 +711,12 @@ class EnvironmentFile(BaseModel):
 #: The retention periods CloudWatch Logs accepts (CloudWatch Logs API reference, PutRetentionPolicy retentionInDays).
 LOG_RETENTION_DAYS = (1, 3, 5, 7, 14, 30, 60, 90, 120, 150, 180, 365, 400, 545, 731, 1096, 1827, 2192, 2557, 2922, 3288,
                       3653)
+
+
+#: The largest monthly budget accepted: far above any environment, low enough to catch a mistyped amount.
+MAX_MONTHLY_BUDGET_USD = 100_000_000
+#: Subscribers of one budget notification: botocore 1.43.127's budgets model, shape ``Subscribers`` (max 11).
+MAX_BUDGET_SUBSCRIBERS = 11
 
 
 class ObservabilitySection(BaseModel):
@@ -712,6 +737,11 @@ class ObservabilitySection(BaseModel):
         examples=[95])
     error_rate_percent: int = Field(
         default=5, ge=1, le=100, description="Alarm when this share of requests fails. Default: 5.", examples=[5])
+    monthly_budget_usd: float | None = Field(
+        default=None, json_schema_extra={"exclusiveMinimum": 0, "maximum": MAX_MONTHLY_BUDGET_USD},
+        description="An AWS Budgets cost budget for the month, in USD, over the "
+        "costs tagged environment=NAME (activate that cost allocation tag in Billing first): e-mails to alarm_emails at "
+        "80 % actual and 100 % forecasted. Default: none (no budget).", examples=[20000])
 
     @field_validator("alarm_emails")
     @classmethod
@@ -723,6 +753,19 @@ class ObservabilitySection(BaseModel):
             elif address in value[:index]:
                 report(info, f"observability.alarm_emails[{index}]", Problem(f"lists {quoted(address)} twice",
                                                                              "list each address once"))
+        return value
+
+    @field_validator("monthly_budget_usd")
+    @classmethod
+    def _budget(cls, value: float | None, info: ValidationInfo) -> float | None:
+        if value is not None and not 0 < value <= MAX_MONTHLY_BUDGET_USD:
+            fail(Problem(f"{value:g} USD is not a budget: it must be more than 0 and at most {MAX_MONTHLY_BUDGET_USD:,}",
+                         "write the monthly amount in USD, for example monthly_budget_usd: 20000, or leave the key out"))
+        emails = info.data.get("alarm_emails") or []
+        if value is not None and len(emails) > MAX_BUDGET_SUBSCRIBERS:
+            fail(Problem(f"the budget would notify {len(emails)} alarm_emails; AWS Budgets takes at most "
+                         f"{MAX_BUDGET_SUBSCRIBERS} subscribers per notification",
+                         f"list at most {MAX_BUDGET_SUBSCRIBERS} addresses, or subscribe a mailing list"))
         return value
 
 

@@ -258,11 +258,13 @@ def _environment(file: EnvironmentFile, *, name: str, source: str) -> Environmen
                                                    api_key_required=file.endpoint.authentication == "api-key",
                                                    certificate_arn=file.endpoint.certificate_arn,
                                                    domain_name=file.endpoint.domain_name,
-                                                   drain_seconds=file.endpoint.drain_seconds),
+                                                   drain_seconds=file.endpoint.drain_seconds,
+                                                   replicas=file.endpoint.replicas),
         observability=ObservabilityConfig(
             alarm_emails=tuple(watch.alarm_emails), log_retention_days=watch.log_retention_days,
             time_to_first_token_p90_seconds=float(watch.time_to_first_token_p90_seconds),
-            kv_cache_usage_percent=watch.kv_cache_usage_percent, error_rate_percent=watch.error_rate_percent),
+            kv_cache_usage_percent=watch.kv_cache_usage_percent, error_rate_percent=watch.error_rate_percent,
+            monthly_budget_usd=float(watch.monthly_budget_usd) if watch.monthly_budget_usd is not None else None),
         tags=MappingProxyType({"environment": name, **file.tags}), hyperpod=hyperpod,
         placeholders=placeholder_fields(file.model_dump(), ENVIRONMENT_ID_FIELDS),
     )

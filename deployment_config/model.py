@@ -166,6 +166,7 @@ class EndpointConfig:
     :param domain_name: the DNS name clients use, covered by the certificate; set exactly when ``certificate_arn`` is.
     :param drain_seconds: how long a stopping vLLM finishes the requests it is running (``--shutdown-timeout``); the
         pod's termination grace period is sized from it. Default: 300.
+    :param replicas: vLLM replicas, one per GPU node. Default: None, one on every node (:attr:`EnvironmentConfig.replicas`).
     """
 
     exposure: Exposure = Exposure.INTERNAL
@@ -174,11 +175,17 @@ class EndpointConfig:
     certificate_arn: str | None = None
     domain_name: str | None = None
     drain_seconds: int = 300
+    replicas: int | None = None
 
     @property
     def tls(self) -> bool:
         """The load balancer terminates TLS for ``domain_name``."""
         return self.certificate_arn is not None
+
+
+#: The interface VPC endpoints the network stack creates, one network interface in each zone's private subnet (each is
+#: billed per endpoint per zone per hour). stacks/network_stack.py creates exactly these; ``llmops cost`` counts them.
+INTERFACE_ENDPOINT_NAMES = ("Ec2", "EcrApi", "EcrDocker", "Sts", "Eks", "EksAuth", "Logs", "ElasticLoadBalancing")
 
 
 @dataclass(frozen=True)
@@ -190,6 +197,7 @@ class ObservabilityConfig:
     :param time_to_first_token_p90_seconds: alarm threshold for p90 time to first token. Default: 10.
     :param kv_cache_usage_percent: alarm threshold for sustained KV-cache usage. Default: 95.
     :param error_rate_percent: alarm threshold for the share of failed requests. Default: 5.
+    :param monthly_budget_usd: an AWS Budgets monthly cost budget over the environment's tag, in USD. Default: none.
     """
 
     alarm_emails: tuple[str, ...] = ()
@@ -197,6 +205,7 @@ class ObservabilityConfig:
     time_to_first_token_p90_seconds: float = 10.0
     kv_cache_usage_percent: int = 95
     error_rate_percent: int = 5
+    monthly_budget_usd: float | None = None
 
 
 @dataclass(frozen=True)
@@ -237,8 +246,30 @@ class EnvironmentConfig:
         return self.capacity.availability_zone
 
     @property
+    def nat_gateway_count(self) -> int:
+        """NAT gateways of the VPC: one per zone (stacks/network_stack.py; ``llmops cost`` counts them)."""
+        return len(self.availability_zones)
+
+    @property
+    def interface_endpoint_zone_count(self) -> int:
+        """Interface endpoints times the zones they have an interface in: what is billed per hour."""
+        return len(INTERFACE_ENDPOINT_NAMES) * len(self.availability_zones)
+
+    @property
     def cluster_name(self) -> str:
         return f"{self.name}-llm"
+
+    @property
+    def gpu_node_count(self) -> int:
+        """GPU nodes of the environment: the Capacity Block's instances, or the HyperPod instance group's."""
+        if self.platform is Platform.HYPERPOD:
+            return self.hyperpod.instance_count
+        return self.capacity.instance_count
+
+    @property
+    def replicas(self) -> int:
+        """vLLM replicas: ``endpoint.replicas``, else one on every GPU node (a replica takes a whole node)."""
+        return self.endpoint.replicas or self.gpu_node_count
 
     @property
     def serving_image(self) -> str:

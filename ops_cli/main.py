@@ -27,7 +27,7 @@ from deployment_config.file_models import domain_name_problem
 from deployment_config.kubernetes_names import INFERENCE_ENDPOINT_NAMESPACE, inference_endpoint_name, serving_pods
 from deployment_config.model import Platform
 from deployment_config.model_location import model_path
-from ops_cli import __version__
+from ops_cli import __version__, cost
 from ops_cli import capacity_blocks as cb
 from ops_cli import training_plans as tp
 from ops_cli.aws import Aws, botocore_session
@@ -234,6 +234,16 @@ def build_parser() -> argparse.ArgumentParser:
                           parents=[common])
     p.add_argument("--env", required=True, help="the environment whose serving pod to read")
     p.add_argument("--kubectl", default="kubectl", help="kubectl to use (default: the one on PATH)")
+
+    p = groups.add_parser("cost", help="what the environment costs per hour and for the rest of its block, with the "
+                          "prices' sources (AWS Price List Query API)", parents=[common])
+    p.add_argument("--env", required=True, help="the environment to count and price")
+    p.add_argument("--block-fee", metavar="AMOUNT", help="EKS: the Capacity Block's upfront fee, as 'capacity-blocks "
+                   "purchase' printed it (EC2 does not return it later); HyperPod reads the training plan's")
+    p.add_argument("--currency", default="USD", help="the currency of --block-fee (default: USD)")
+    p.add_argument("--pricing-region", choices=cost.PRICING_REGIONS, default=cost.PRICING_REGIONS[0],
+                   help="the Price List Query API endpoint to ask (default: us-east-1; prices are for the environment's "
+                   "region either way)")
 
     p = groups.add_parser("smoke-test", help="send chat completions, plain and streaming, and time them", parents=[common])
     p.add_argument("--url", required=True, help="the endpoint, for example http://localhost:8000")
@@ -685,6 +695,21 @@ class Cli:
         self.out({"config_file": str(path), **summary}, f"Wrote {summary['arn']} ({zones[0]}) into {path}.")
         return ExitCode.OK
 
+    # --- cost ---------------------------------------------------------------------------------------------------
+
+    def cost(self) -> int:
+        """The environment's billable resources, priced per hour and for the rest of its block (ops_cli/cost.py)."""
+        env = self.env
+        fee = cost.parse_block_fee(self.args.block_fee) if self.args.block_fee is not None else None
+        currency = self.args.currency.strip().upper()
+        if not re.fullmatch(r"[A-Z]{3}", currency):
+            raise OpsError(f"--currency {shown(self.args.currency)} is not a currency code", "use a three-letter code, "
+                           "for example USD", ExitCode.USAGE)
+        report = cost.cost_report(self.aws(), self._aws_in(self.args.pricing_region), env, now=self.rt.now(),
+                                  block_fee=fee, fee_currency=currency)
+        self.out(report.to_dict(), _cost_human(report))
+        return ExitCode.OK
+
     # --- preflight, wait, smoke test ----------------------------------------------------------------------------
 
     def preflight(self) -> int:
@@ -975,6 +1000,40 @@ class _Redacting:
 def _not_bought(target: str, problem: str, fix: str) -> OpsError:
     return OpsError(f"nothing bought: --write-config {target} could not take this reservation: {_cli_words(problem)}",
                     _cli_words(fix), ExitCode.USAGE)
+
+
+def _cost_human(report: cost.CostReport) -> list:
+    """The cost table, its totals and the prices' sources, in words."""
+    hours = report.hours_left
+    usd = cost.PRICE_CURRENCY
+
+    def amount(value) -> str:
+        return "-" if value is None else f"{value:,.2f}" if value >= 1 else f"{value:,.4f}"
+
+    rows = []
+    for row in report.rows:
+        per_hour = row.per_hour
+        rest = ("paid" if row.fixed_per_hour is not None or (row.query is None and row.per_hour is None) else
+                f"{per_hour * hours:,.2f}" if per_hour is not None and hours is not None else "-")
+        rows.append((row.item, row.count, amount(row.price.per_hour) if row.price else "-", amount(per_hour), rest))
+    block = report.block
+    lines = [f"{report.env} in {report.region}: {block.kind} {block.identifier} ends {utc_and_local(block.end)}, "
+             f"{cost._round(hours) if hours is not None else '?'} h from now. Amounts in {usd}.",
+             table(["item", "count", f"unit price/h ({usd})", f"per hour ({usd})", f"rest of the block ({usd})"], rows)]
+    total = f"Total of the hourly resources: {report.hourly_total:,.2f} {usd} per hour"
+    if hours is not None:
+        total += f", {report.hourly_total * hours:,.2f} {usd} for the rest of the block"
+    lines.append(total + ("." if not report.missing else f"; without: {', '.join(report.missing)}."))
+    fee_row = report.rows[0]
+    if fee_row.fixed_per_hour is not None:
+        lines.append(f"With the block's fee spread over its hours: {report.hourly_total + fee_row.fixed_per_hour:,.2f} "
+                     f"{usd} per hour.")
+    lines.append("Sources:")
+    lines += [f"  {row.item}: {row.note}" for row in report.rows if row.price is None and row.note]
+    lines += [f"  {row.item}: AWS Price List Query API, SKU {row.price.sku}, effective {row.price.effective} "
+              f"({row.price.description})" + (f"; {row.note}" if row.note else "") for row in report.rows if row.price]
+    lines.append("Usage-based, not estimated: " + "; ".join(report.usage_based) + ".")
+    return lines
 
 
 def _phases_table(phases: list) -> Table:

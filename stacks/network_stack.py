@@ -9,7 +9,7 @@ from constructs import Construct
 
 from cdk_constructs.nag_acknowledgements import acknowledge_explicit_zones
 from deployment_config.file_models import PRIVATE_SUBNET_PREFIX, PUBLIC_SUBNET_PREFIX
-from deployment_config.model import EnvironmentConfig
+from deployment_config.model import INTERFACE_ENDPOINT_NAMES, EnvironmentConfig
 
 #: Interface endpoints for node bootstrap, image pulls from ECR, credentials and logs without the NAT.
 INTERFACE_ENDPOINTS = {
@@ -43,7 +43,7 @@ class NetworkStack(cdk.Stack):
             ip_addresses=ec2.IpAddresses.cidr(env_config.vpc_cidr),
             # Explicit zones: no look-up, so synthesis needs no credentials.
             availability_zones=list(env_config.availability_zones),
-            nat_gateways=len(env_config.availability_zones),
+            nat_gateways=env_config.nat_gateway_count,  # one per zone; llmops cost counts the same
             subnet_configuration=[
                 ec2.SubnetConfiguration(name="public", subnet_type=ec2.SubnetType.PUBLIC,
                                          cidr_mask=PUBLIC_SUBNET_PREFIX),
@@ -72,9 +72,9 @@ class NetworkStack(cdk.Stack):
             description="HTTPS from inside the VPC to the interface endpoints",
         )
         endpoint_security_group.add_ingress_rule(ec2.Peer.ipv4(env_config.vpc_cidr), ec2.Port.tcp(443), "HTTPS from the VPC")
-        for name, service in INTERFACE_ENDPOINTS.items():
+        for name in INTERFACE_ENDPOINT_NAMES:  # the names llmops cost counts; each must be in INTERFACE_ENDPOINTS
             self.vpc.add_interface_endpoint(
-                name, service=service, private_dns_enabled=True, open=False,
+                name, service=INTERFACE_ENDPOINTS[name], private_dns_enabled=True, open=False,
                 security_groups=[endpoint_security_group],
                 subnets=ec2.SubnetSelection(subnet_type=ec2.SubnetType.PRIVATE_WITH_EGRESS),
             )

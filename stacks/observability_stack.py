@@ -82,11 +82,18 @@ from aws_cdk import aws_eks_v2 as eks
 from aws_cdk import aws_iam as iam
 from constructs import Construct
 
+from cdk_constructs.budget_alarm import BudgetAlarm
+from cdk_constructs.capacity_events import CapacityEvents, capacity_block_rules, hyperpod_rules
 from cdk_constructs.destroy_waiter import load_balancer_controller_tags, service_load_balancer_tags
 from cdk_constructs.nag_acknowledgements import acknowledge_hyperpod_observability_role
-from cdk_constructs.serving_alarms import GpuWatch, ServingAlarms, hyperpod_runbook
+from cdk_constructs.serving_alarms import GpuWatch, ServingAlarms, capacity_block_ending, hyperpod_runbook, training_plan_ending
 from cdk_constructs.serving_dashboard import CapacityView, ServingDashboard, capacity_block_view
-from cdk_constructs.serving_metrics import TRAINING_PLAN_HOURS_LEFT, ServingMetricsPublisher, scrape_configuration_blob
+from cdk_constructs.serving_metrics import (
+    CAPACITY_BLOCK_HOURS_LEFT,
+    TRAINING_PLAN_HOURS_LEFT,
+    ServingMetricsPublisher,
+    scrape_configuration_blob,
+)
 from charts.inference_endpoint_chart import InferenceEndpointSpec
 from charts.serving_spec import VllmServingSpec
 from deployment_config.addons import (
@@ -129,6 +136,9 @@ class ObservabilityStack(cdk.Stack):
         else:
             self._eks(env_config, cluster_name, spec)
 
+        # Optional: a monthly AWS Budgets cost budget over the environment's tag, e-mailing the alarm addresses.
+        self.budget = (BudgetAlarm(self, "Budget", env_config=env_config)
+                       if env_config.observability.monthly_budget_usd is not None else None)
         cdk.CfnOutput(self, "DashboardUrl", description="The environment's CloudWatch dashboard",
                       value=(f"https://{env_config.region}.console.aws.amazon.com/cloudwatch/home?region="
                              f"{env_config.region}#dashboards/dashboard/{cluster_name}-serving"))
@@ -153,7 +163,11 @@ class ObservabilityStack(cdk.Stack):
             self, "Alarms", cluster_name=cluster_name, observability=env_config.observability,
             gpu_watch=GpuWatch(gpus_per_node=env_config.gpu_instance_type.gpu_count,
                                gpu_node_count=capacity.instance_count,
-                               capacity_reservation_id=capacity.capacity_reservation_id))
+                               capacity_reservation_id=capacity.capacity_reservation_id),
+            capacity_ending=capacity_block_ending(metric_name=CAPACITY_BLOCK_HOURS_LEFT, env_name=env_config.name,
+                                                  reservation_id=capacity.capacity_reservation_id, region=env_config.region))
+        self.capacity_events = CapacityEvents(self, "CapacityEvents", topic=self.alarms.topic, rules=capacity_block_rules(
+            env_name=env_config.name, reservation_id=capacity.capacity_reservation_id, region=env_config.region))
         self.dashboard = ServingDashboard(
             self, "Dashboard", env_name=env_config.name, cluster_name=cluster_name, region=env_config.region,
             served_name=env_config.model.served_name,
@@ -171,7 +185,12 @@ class ObservabilityStack(cdk.Stack):
             expected_gpus=env_config.hyperpod.gpu_instance_type.gpu_count * env_config.hyperpod.instance_count,
             runbook=hyperpod_runbook(namespace=spec.namespace, endpoint_name=spec.name,
                                      hyperpod_cluster_name=hyperpod_cluster_name, region=env_config.region,
-                                     training_plan=plan_name))
+                                     training_plan=plan_name),
+            capacity_ending=training_plan_ending(metric_name=TRAINING_PLAN_HOURS_LEFT, plan_name=plan_name,
+                                                 env_name=env_config.name, region=env_config.region))
+        self.capacity_events = CapacityEvents(self, "CapacityEvents", topic=self.alarms.topic, rules=hyperpod_rules(
+            env_name=env_config.name, hyperpod_cluster_name=hyperpod_cluster_name, region=env_config.region,
+            namespace=spec.namespace, endpoint_name=spec.name))
         self.dashboard = ServingDashboard(
             self, "Dashboard", env_name=env_config.name, cluster_name=cluster_name, region=env_config.region,
             served_name=env_config.model.served_name,

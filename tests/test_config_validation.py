@@ -244,3 +244,20 @@ def test_the_drain_reaches_vllm_and_sizes_the_grace_period(example_copy):
     spec = serving_spec_for(parse_environment(example_copy, name="quick"))
     assert spec.args[spec.args.index("--shutdown-timeout") + 1] == "120"
     assert spec.termination_grace_seconds == 15 + 120 + 30
+
+
+def test_more_replicas_than_gpu_nodes_is_refused_with_the_count(example_copy):
+    # given a one-node reservation and two replicas (a replica takes a whole node)
+    example_copy["endpoint"] = {"exposure": "internal", "replicas": 2}
+    with pytest.raises(ConfigError) as error:
+        parse_environment(example_copy, name="many")
+    (issue,) = error.value.issues
+    assert issue.field == "endpoint.replicas"
+    assert "capacity.instance_count is 1" in issue.problem and "at most 1" in issue.fix
+
+
+def test_replicas_default_to_every_gpu_node(example_copy):
+    example_copy["capacity"]["instance_count"] = 3
+    assert parse_environment(example_copy, name="three").replicas == 3
+    example_copy["endpoint"] = {"exposure": "internal", "replicas": 2}
+    assert parse_environment(example_copy, name="two").replicas == 2

@@ -860,3 +860,12 @@ def test_the_typed_bindings_refuse_a_field_the_crd_lacks_and_a_missing_required_
             model_invocation_port=crd.InferenceEndpointConfigSpecWorkerModelInvocationPort(container_port=8000),
             model_volume_mount=crd.InferenceEndpointConfigSpecWorkerModelVolumeMount(name="model-weights"),
             resources=crd.InferenceEndpointConfigSpecWorkerResources())
+
+
+def test_the_endpoint_runs_one_worker_per_instance_of_the_group(hyperpod_env):
+    # given an instance group of 2 (a worker takes all GPUs of its instance): two workers, unless endpoint.replicas says
+    group = dataclasses.replace(hyperpod_env.hyperpod, instance_count=2)
+    both = dataclasses.replace(hyperpod_env, hyperpod=group)
+    assert _endpoint_config(synthesize_inference_endpoint(inference_endpoint_spec_for(both)))["spec"]["replicas"] == 2
+    one = dataclasses.replace(both, endpoint=dataclasses.replace(both.endpoint, replicas=1))
+    assert _endpoint_config(synthesize_inference_endpoint(inference_endpoint_spec_for(one)))["spec"]["replicas"] == 1

@@ -116,7 +116,9 @@ def _text(value) -> str:
 
 @pytest.fixture(scope="module")
 def schedule_event(observability) -> dict:
-    rule = _only(_of_type(observability, "AWS::Events::Rule"))["Properties"]
+    # the one scheduled rule (the others match reservation events: tests/test_capacity_events.py)
+    rule = _only({k: r for k, r in _of_type(observability, "AWS::Events::Rule").items()
+                  if "ScheduleExpression" in r["Properties"]})["Properties"]
     assert rule["ScheduleExpression"] == "rate(1 minute)"
     (target,) = rule["Targets"]
     return json.loads(_text(target["Input"]))
@@ -193,7 +195,7 @@ def test_the_dashboard_shows_every_serving_metric_gpu_health_and_the_capacity_bl
     assert f"bin/llmops capacity-blocks show {default_env.capacity.capacity_reservation_id}" in text
     assert f"/aws/containerinsights/{default_env.cluster_name}/application" in text
     (alarm_widget,) = [w for w in dashboard["widgets"] if w["type"] == "alarm"]
-    assert len(alarm_widget["properties"]["alarms"]) == 6
+    assert len(alarm_widget["properties"]["alarms"]) == 7  # with CapacityEndingSoon
 
 
 def test_the_dashboard_draws_the_configured_thresholds(dashboard, default_env):
@@ -547,7 +549,8 @@ def hyperpod_observability(synthesized_hyperpod) -> dict:
 
 @pytest.fixture(scope="module")
 def hyperpod_event(hyperpod_observability) -> dict:
-    rule = _only(_of_type(hyperpod_observability, "AWS::Events::Rule"))["Properties"]
+    rule = _only({k: r for k, r in _of_type(hyperpod_observability, "AWS::Events::Rule").items()
+                  if "ScheduleExpression" in r["Properties"]})["Properties"]
     assert rule["ScheduleExpression"] == "rate(1 minute)"
     (target,) = rule["Targets"]
     return json.loads(_text(target["Input"]))
@@ -614,7 +617,8 @@ def test_on_hyperpod_the_serving_alarms_and_the_xid_alarm_follow_the_configurati
     alarms = _alarms(hyperpod_observability)
     serving = {"EndpointNoHealthyTarget", "TimeToFirstTokenP90High", "KvCacheUsageHigh", "ErrorRateHigh"}
     # GpusNotReporting (DCGM) in place of the EKS path's GpuNodeMissing (Container Insights' GPU samples)
-    assert set(alarms) == serving | {"GpuXidErrors", "GpusNotReporting"}
+    # CapacityEndingSoon on TrainingPlanHoursLeft: tests/test_capacity_events.py
+    assert set(alarms) == serving | {"GpuXidErrors", "GpusNotReporting", "CapacityEndingSoon"}
     for alarm_id in serving | {"GpuXidErrors"}:
         alarm = alarms[alarm_id]
         metric, statistic, comparison, periods, datapoints, missing = EXPECTED_ALARMS[alarm_id]
@@ -658,7 +662,7 @@ def test_the_hyperpod_dashboard_shows_the_serving_metrics_dcgm_gpu_rows_and_the_
     assert f"bin/llmops training-plans show {plan}" in text
     assert "aws logs tail /aws/containerinsights/example-hyperpod-llm/application" in text
     (alarm_widget,) = [w for w in body["widgets"] if w["type"] == "alarm"]
-    assert len(alarm_widget["properties"]["alarms"]) == 6
+    assert len(alarm_widget["properties"]["alarms"]) == 7  # with CapacityEndingSoon
 
 
 # --- the HyperPod path's GPU metrics: AWS's HyperPod observability add-on ------------------------------------------------

@@ -146,9 +146,40 @@ def test_pod_lands_only_on_gpu_nodes_and_tolerates_their_taint(default_manifests
     terms = pod["affinity"]["nodeAffinity"]["requiredDuringSchedulingIgnoredDuringExecution"]["nodeSelectorTerms"]
     assert {"key": "llm-serving/node-role", "operator": "In", "values": ["gpu-inference"]} in terms[0]["matchExpressions"]
     assert {"effect": "NoSchedule", "key": "nvidia.com/gpu", "operator": "Equal", "value": "present"} in pod["tolerations"]
-    # one node's GPUs fit one replica: a rolling update would wait forever for a second node
-    assert spec["strategy"] == {"type": "Recreate"}
+    # one replica per node of the reservation (one node in the example), replaced without a surge: a surge replica
+    # would wait forever for a node the reservation does not have
+    assert spec["strategy"] == {"type": "RollingUpdate", "rollingUpdate": {"maxSurge": 0, "maxUnavailable": 1}}
     assert spec["replicas"] == 1
+
+
+@pytest.fixture(scope="module")
+def reservation_deployments(example_document) -> dict:
+    """The Deployment for reservations of 1, 2 and 4 nodes (all replicas, the default) and of 4 nodes with 2 replicas."""
+    from deployment_config.loader import parse_environment
+
+    deployments = {}
+    for nodes, replicas in ((1, None), (2, None), (4, None), (4, 2)):
+        document = json.loads(json.dumps(example_document))
+        document["capacity"]["instance_count"] = nodes
+        if replicas:
+            document["endpoint"] = {**document.get("endpoint", {}), "replicas": replicas}
+        env = parse_environment(document, name=f"n{nodes}")
+        deployments[(nodes, replicas)] = _by_kind(synthesize_manifests(serving_spec_for(env)))["Deployment"]
+    return deployments
+
+
+@pytest.mark.parametrize(("nodes", "replicas", "expected"), [(1, None, 1), (2, None, 2), (4, None, 4), (4, 2, 2)])
+def test_replicas_fill_the_reservation_one_per_node(reservation_deployments, nodes, replicas, expected):
+    deployment = reservation_deployments[(nodes, replicas)]
+    spec = deployment["spec"]
+    # given a reservation of NODES nodes: one replica on each, unless endpoint.replicas asks for fewer
+    assert spec["replicas"] == expected
+    # never two on one node: required anti-affinity on the node's host name, among the Deployment's own pods
+    (rule,) = spec["template"]["spec"]["affinity"]["podAntiAffinity"]["requiredDuringSchedulingIgnoredDuringExecution"]
+    assert rule["topologyKey"] == "kubernetes.io/hostname"
+    assert rule["labelSelector"]["matchLabels"] == spec["selector"]["matchLabels"]
+    # an update replaces one replica at a time and never needs a node more than the reservation holds
+    assert spec["strategy"]["rollingUpdate"] == {"maxSurge": 0, "maxUnavailable": 1}
 
 
 def test_the_pod_gets_no_service_links_that_vllm_would_read_as_its_port(default_manifests, vllm_container):

@@ -1,0 +1,115 @@
+"""The README's first-hour sections: the figures they print are the ones the repository's commands print today.
+
+Given the README and the synthesized default app (the session's one synthesis), when the figures are recomputed with
+the scripts the README names, then they match what it shows, and every stack of both paths is in its diagrams.
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import yaml
+
+PROJECT_DIR = Path(__file__).resolve().parents[1]
+README = (PROJECT_DIR / "README.md").read_text(encoding="utf-8")
+sys.path.insert(0, str(PROJECT_DIR / "bench"))
+
+import running_resources  # noqa: E402
+import timeline  # noqa: E402
+
+
+def _block_after(command: str) -> str:
+    """The lines of the README's code block that follow ``$ command``, up to the closing fence."""
+    match = re.search(re.escape(f"$ {command}") + r"\n(.*?)\n```", README, re.S)
+    assert match, f"the README shows no output of `{command}`"
+    return match.group(1)
+
+
+def _section(title: str) -> str:
+    match = re.search(rf"^## {re.escape(title)}\n(.*?)(?=^## )", README, re.S | re.M)
+    assert match, title
+    return match.group(1)
+
+
+def test_the_timeline_in_the_readme_is_what_the_script_prints(default_env):
+    # given the example environment, when bench/timeline.py prints its timeline
+    printed = timeline.render(default_env, timeline.phases(default_env))
+    # then the README shows exactly that
+    assert _block_after(".venv/bin/python bench/timeline.py") == printed
+
+
+def test_the_timeline_budget_is_the_one_the_pod_is_given(default_env, synthesized):
+    rows = {p.step: p.minutes for p in timeline.phases(default_env)}
+    documents = list(yaml.safe_load_all(synthesized.kubernetes_file.read_text()))
+    (deployment,) = [d for d in documents if d and d["kind"] == "Deployment"]
+    (container,) = [c for c in deployment["spec"]["template"]["spec"]["containers"] if c["name"] == "vllm"]
+    environment = {e["name"]: e.get("value") for e in container["env"]}
+    engine_minutes = rows["vLLM engine budget (VLLM_ENGINE_READY_TIMEOUT_S)"]
+    assert environment["VLLM_ENGINE_READY_TIMEOUT_S"] == str(int(engine_minutes * 60))
+    assert rows["startup probe budget: /health answers by"] == engine_minutes + 5
+    assert "109 minutes" in _section("Troubleshooting by symptom")
+
+
+def test_the_timeline_script_runs_as_documented():
+    result = subprocess.run([sys.executable, str(PROJECT_DIR / "bench/timeline.py"), "--env", "example-hyperpod", "--json"],
+                            capture_output=True, text=True, timeout=60, cwd=PROJECT_DIR)
+    assert result.returncode == 0, result.stderr
+    assert '"Inference Operator maxDeployTimeInSeconds"' in result.stdout
+
+
+def test_the_running_resources_in_the_readme_are_counted_from_the_templates(assembly):
+    # given the synthesized templates of the EKS example
+    templates = running_resources.templates_of(Path(assembly.directory), "example")
+    assert sorted(templates) == ["example-cluster", "example-gpu-nodes", "example-network", "example-observability",
+                                 "example-serving"]
+    counts = {r["resource"]: r["count"] for r in running_resources.running_resources(templates)}
+    # then the counts are what the network and the cluster stacks declare
+    assert counts["NAT gateway"] == 2
+    assert counts["interface VPC endpoint x zone"] == 16
+    assert counts["EC2 m7i.xlarge node (ON_DEMAND)"] == 2
+    assert counts["EC2 p6-b300.48xlarge node (CAPACITY_BLOCK)"] == 1
+    assert counts["EKS cluster (control plane)"] == 1
+    # and the README shows the script's rows with these counts
+    shown = _block_after(".venv/bin/python bench/running_resources.py --env example")
+    for resource, count in counts.items():
+        assert re.search(rf"^{re.escape(resource)}\s+{count}\s", shown, re.M), resource
+
+
+def test_the_hyperpod_example_is_not_counted_with_the_eks_one(assembly):
+    templates = running_resources.templates_of(Path(assembly.directory), "example-hyperpod")
+    assert len(templates) == 7
+    counts = {r["resource"]: r["count"] for r in running_resources.running_resources(templates)}
+    assert counts["HyperPod ml.p6-b300.48xlarge instance"] == 1
+    assert "Application Load Balancer" in running_resources.load_balancer_of(templates)
+
+
+#: The deploy order of stacks/composition.py (add_eks_environment, add_hyperpod_environment).
+DEPLOY_ORDER = {
+    "example": ["network", "cluster", "gpu-nodes", "serving", "observability"],
+    "example-hyperpod": ["network", "cluster", "hyperpod-prereqs", "hyperpod", "inference-operator", "endpoint",
+                         "observability"],
+}
+
+
+def test_the_diagrams_show_every_stack_of_both_paths_in_deploy_order(assembly):
+    # given the stacks the default app synthesizes for each path
+    for env_name, units in DEPLOY_ORDER.items():
+        synthesized = {name.removeprefix(f"{env_name}-") for name in running_resources.templates_of(
+            Path(assembly.directory), env_name)}
+        assert synthesized == set(units)
+    # then the Architecture section has one Mermaid diagram per path, its stacks numbered in deploy order
+    diagrams = re.findall(r"```mermaid\n(.*?)```", _section("Architecture"), re.S)
+    titles = [re.findall(r'subgraph \w+\["(\d) NAME-([\w-]+)"\]', d) for d in diagrams]
+    assert titles == [[(str(i), unit) for i, unit in enumerate(units, 1)] for units in DEPLOY_ORDER.values()]
+
+
+def test_paths_named_in_the_first_hour_sections_exist():
+    text = "".join(_section(t) for t in ("Architecture", "Prerequisites", "Running costs", "Troubleshooting by symptom"))
+    text += _section("Deploy")
+    paths = set(re.findall(r"`((?:bench|bin|deployment_config|stacks|cdk_constructs|charts)/[\w./-]+)", text))
+    assert paths
+    missing = [p for p in paths if not (PROJECT_DIR / p).exists()]
+    assert missing == []

@@ -35,6 +35,7 @@ from types import MappingProxyType
 import cdk8s
 from constructs import Construct
 
+from cdk_constructs.serving_metrics import NAMESPACE as SERVING_METRICS_NAMESPACE
 from charts.imports import sagemaker_inference as crd
 from charts.serving_spec import PodSecrets, drain_args
 from charts.vllm_auth_middleware import inline_middleware_worker
@@ -47,7 +48,7 @@ from charts.vllm_secret_provider import (
     secrets_volume,
 )
 from deployment_config.kubernetes_names import INFERENCE_ENDPOINT_NAMESPACE, inference_endpoint_name
-from deployment_config.model import EnvironmentConfig, WeightSource
+from deployment_config.model import AutoscalingConfig, EnvironmentConfig, WeightSource
 from deployment_config.model_location import HYPERPOD_MODEL_MOUNT, model_path
 from deployment_config.sizing import startup_budget
 
@@ -96,6 +97,8 @@ class InferenceEndpointSpec:
     :param service_account: the inference pod's service account, when there are secrets.
     :param vpc_cidr: the VPC's range, the only one the worker's NetworkPolicy admits (charts/vllm_network_policy.py).
     :param replicas: workers, one per instance of the group (a worker takes all its GPUs). Default: 1.
+    :param autoscaling: the operator scales the workers on vLLM's queue (KEDA). Default: none, ``replicas`` fixed.
+    :param metrics_cluster_name: the ``ClusterName`` dimension of the serving metrics the autoscaler reads.
     """
 
     name: str
@@ -113,6 +116,8 @@ class InferenceEndpointSpec:
     startup_budget_seconds: int
     vpc_cidr: str
     replicas: int = 1
+    autoscaling: AutoscalingConfig | None = None
+    metrics_cluster_name: str | None = None
     port: int = VLLM_PORT
     secrets: PodSecrets | None = None
     service_account: str | None = None
@@ -154,7 +159,9 @@ def inference_endpoint_spec_for(env: EnvironmentConfig) -> InferenceEndpointSpec
         secrets=secrets if secrets.deliveries else None,
         service_account=f"{name}-inference" if secrets.deliveries else None,
         vpc_cidr=env.vpc_cidr,
-        replicas=env.replicas,
+        replicas=env.hyperpod.autoscaling.min_replicas if env.hyperpod.autoscaling else env.replicas,
+        autoscaling=env.hyperpod.autoscaling,
+        metrics_cluster_name=env.cluster_name,
     )
 
 
@@ -280,6 +287,28 @@ def endpoint_spec(spec: InferenceEndpointSpec) -> crd.InferenceEndpointConfigSpe
             enabled=True, model_metrics=crd.InferenceEndpointConfigSpecMetricsModelMetrics(port=spec.port,
                                                                                             path="/metrics")),
         kubernetes=kubernetes,
+        auto_scaling_spec=_auto_scaling(spec) if spec.autoscaling else None,
+    )
+
+
+def _auto_scaling(spec: InferenceEndpointSpec) -> crd.InferenceEndpointConfigSpecAutoScalingSpec:
+    """The operator's KEDA autoscaling (CRD v1 ``autoScalingSpec``) on the observability stack's CloudWatch metric
+    ``LLMServing``/``RequestsWaiting`` (vLLM's ``vllm:num_requests_waiting`` summed over the workers:
+    cdk_constructs/serving_metrics.py). ``metricType: Average`` makes the HPA divide it by the workers ("AverageValue -
+    Uses average value of metric per pod", the CRD's description), so the target is per worker. The operator's KEDA
+    role may read CloudWatch metrics (stacks/inference_operator_stack.py). Until the observability stack publishes the
+    metric, the trigger reads ``minValue`` 0: no scaling."""
+    scaling = spec.autoscaling
+    return crd.InferenceEndpointConfigSpecAutoScalingSpec(
+        min_replica_count=scaling.min_replicas,
+        max_replica_count=scaling.max_replicas,
+        cloud_watch_trigger=crd.InferenceEndpointConfigSpecAutoScalingSpecCloudWatchTrigger(
+            name="requests-waiting", namespace=SERVING_METRICS_NAMESPACE, metric_name="RequestsWaiting",
+            dimensions=[crd.InferenceEndpointConfigSpecAutoScalingSpecCloudWatchTriggerDimensions(
+                name="ClusterName", value=spec.metrics_cluster_name)],
+            metric_stat="Maximum",
+            metric_type=crd.InferenceEndpointConfigSpecAutoScalingSpecCloudWatchTriggerMetricType.AVERAGE,
+            target_value=scaling.target_requests_waiting, min_value=0),
     )
 
 

@@ -216,6 +216,37 @@ def _zone_in_vpc(zone: str, info: ValidationInfo, *, what: str, fix: str) -> Non
         fail(Problem(f"{what} {quoted(zone)} is not one of availability_zones ({', '.join(zones)})", fix))
 
 
+class AutoscalingSection(BaseModel):
+    """The Inference Operator's autoscaling of the HyperPod workers (KEDA, from the operator's CRD ``autoScalingSpec``),
+    on the serving metric the observability stack puts into CloudWatch (``LLMServing`` / ``RequestsWaiting``)."""
+
+    model_config = _STRICT
+
+    min_replicas: int = Field(
+        default=1, ge=1, le=64, description="Workers always running (at least 1: a worker that scales from 0 reloads the "
+        "weights, up to the startup budget). Default: 1.", examples=[1])
+    max_replicas: int = Field(
+        ge=1, le=64, description="Workers at most: at most hyperpod.instance_count (a worker takes an instance's GPUs).",
+        examples=[2])
+    target_requests_waiting: float = Field(
+        default=8, gt=0, le=10000, description="Requests waiting in vLLM's queue per worker above which another worker "
+        "is started. Default: 8.", examples=[8])
+
+    @model_validator(mode="after")
+    def _bounds(self, info: ValidationInfo) -> AutoscalingSection:
+        _ctx(info)["autoscaling"] = True  # endpoint.replicas, validated later, must then be left out
+        if self.min_replicas > self.max_replicas:
+            report(info, "hyperpod.autoscaling.min_replicas", Problem(
+                f"is {self.min_replicas}, more than max_replicas ({self.max_replicas})",
+                "make min_replicas at most max_replicas"))
+        nodes = _ctx(info).get("hyperpod_instances")
+        if nodes is not None and self.max_replicas > nodes:
+            report(info, "hyperpod.autoscaling.max_replicas", Problem(
+                f"is {self.max_replicas}, but the instance group has {nodes} instance(s), one worker each",
+                f"use at most {nodes}, or raise hyperpod.instance_count (and the training plan's instances)"))
+        return self
+
+
 class HyperPodSection(BaseModel):
     """The Flexible Training Plan and the HyperPod instance group it feeds (platform: hyperpod)."""
 
@@ -233,12 +264,21 @@ class HyperPodSection(BaseModel):
         examples=["ml.p6-b300.48xlarge"], validate_default=True)
     instance_count: int = Field(default=1, ge=1, le=64, description="Instances in the group (1..64). Default: 1.",
                                 examples=[1])
+    autoscaling: AutoscalingSection | None = Field(
+        default=None, description="Scale the workers between min_replicas and max_replicas on vLLM's queue. Default: "
+        "none, a fixed number of workers (endpoint.replicas, else one per instance).")
     volume_size_gb: int | None = Field(
         default=None, ge=1, le=16384, description="An extra EBS volume per instance (GB), mounted at /opt/sagemaker. "
         "Default: none; the instance store holds the image and the weights.", examples=[2000])
     dependencies_chart_dir: Annotated[str, _text(4096)] | None = Field(
         default=None, description="A local copy of the HyperPod dependencies Helm chart to install instead of the "
         "vendored one. Default: the vendored chart.", examples=["../sagemaker-hyperpod-cli/helm_chart/HyperPodHelmChart"])
+
+    @field_validator("instance_count")
+    @classmethod
+    def _instances(cls, value: int, info: ValidationInfo) -> int:
+        _ctx(info)["hyperpod_instances"] = value  # read by autoscaling, which comes after
+        return value
 
     @field_validator("training_plan_arn")
     @classmethod
@@ -509,6 +549,9 @@ class EndpointSection(BaseModel):
     @classmethod
     def _replicas(cls, value: int | None, info: ValidationInfo) -> int | None:
         field, nodes = _ctx(info).get("gpu_nodes") or (None, None)
+        if value is not None and _ctx(info).get("autoscaling"):
+            fail(Problem("is decided by hyperpod.autoscaling (between its min_replicas and max_replicas)",
+                         "remove endpoint.replicas, or remove hyperpod.autoscaling for a fixed number of workers"))
         if value is not None and nodes is not None and value > nodes:
             fail(Problem(f"{value} replicas need {value} GPU nodes, one each, but {field} is {nodes}",
                          f"use at most {nodes} replicas (or leave replicas out: one on every node), or reserve more "

@@ -27,6 +27,7 @@ from deployment_config.file_models import (
     EnvironmentFile,
 )
 from deployment_config.model import (
+    AutoscalingConfig,
     CapacityConfig,
     ClusterConfig,
     EndpointConfig,
@@ -235,6 +236,11 @@ def _environment(file: EnvironmentFile, *, name: str, source: str) -> Environmen
                                   availability_zone=file.hyperpod.availability_zone,
                                   instance_type=file.hyperpod.instance_type, instance_count=file.hyperpod.instance_count,
                                   volume_size_gb=file.hyperpod.volume_size_gb,
+                                  autoscaling=AutoscalingConfig(
+                                      min_replicas=file.hyperpod.autoscaling.min_replicas,
+                                      max_replicas=file.hyperpod.autoscaling.max_replicas,
+                                      target_requests_waiting=float(file.hyperpod.autoscaling.target_requests_waiting))
+                                  if file.hyperpod.autoscaling else None,
                                   dependencies_chart_dir=str(Path(chart_dir).expanduser().resolve()) if chart_dir else None)
     section = file.model
     preset = MODEL_PRESETS[section.preset]

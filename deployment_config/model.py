@@ -128,6 +128,20 @@ class CapacityConfig:
 
 
 @dataclass(frozen=True)
+class AutoscalingConfig:
+    """Autoscaling of the HyperPod workers by the Inference Operator (KEDA) on vLLM's queue.
+
+    :param min_replicas: workers always running (at least 1).
+    :param max_replicas: workers at most (at most the instance group's instances).
+    :param target_requests_waiting: requests waiting per worker above which another worker starts. Default: 8.
+    """
+
+    min_replicas: int
+    max_replicas: int
+    target_requests_waiting: float = 8.0
+
+
+@dataclass(frozen=True)
 class HyperPodConfig:
     """Capacity for the SageMaker HyperPod path: a Flexible Training Plan and the instance group it feeds.
 
@@ -140,6 +154,7 @@ class HyperPodConfig:
         the catalog does, and on this volume only otherwise. Default: none.
     :param dependencies_chart_dir: local copy of the HyperPod dependencies Helm chart (health monitoring and the
         other components HyperPod nodes expect), installed before the HyperPod cluster. Default: not installed by the app.
+    :param autoscaling: scale the workers on vLLM's queue. Default: none, a fixed number of workers.
     """
 
     training_plan_arn: str
@@ -148,6 +163,7 @@ class HyperPodConfig:
     instance_count: int = 1
     volume_size_gb: int | None = None
     dependencies_chart_dir: str | None = None
+    autoscaling: AutoscalingConfig | None = None
 
     @property
     def gpu_instance_type(self) -> GpuInstanceType:

@@ -869,3 +869,57 @@ def test_the_endpoint_runs_one_worker_per_instance_of_the_group(hyperpod_env):
     assert _endpoint_config(synthesize_inference_endpoint(inference_endpoint_spec_for(both)))["spec"]["replicas"] == 2
     one = dataclasses.replace(both, endpoint=dataclasses.replace(both.endpoint, replicas=1))
     assert _endpoint_config(synthesize_inference_endpoint(inference_endpoint_spec_for(one)))["spec"]["replicas"] == 1
+
+
+def _hyperpod_document(**hyperpod) -> dict:
+    document = yaml.safe_load((pathlib.Path(__file__).resolve().parents[1] / "config" / "example-hyperpod.yaml").read_text())
+    document["hyperpod"].update(hyperpod)
+    return document
+
+
+def test_autoscaling_scales_the_workers_on_vllms_queue_within_the_instance_group():
+    from deployment_config.loader import parse_environment
+
+    # given two instances and autoscaling between 1 and 2 workers at 8 waiting requests per worker
+    env = parse_environment(_hyperpod_document(instance_count=2, autoscaling={"min_replicas": 1, "max_replicas": 2}),
+                            name="scaled")
+    endpoint = _endpoint_config(synthesize_inference_endpoint(inference_endpoint_spec_for(env)))
+    validate_custom_resource(endpoint)
+    spec = endpoint["spec"]
+    # then the operator starts with the minimum and scales on the serving metric the observability stack publishes,
+    # per worker (metricType Average), for this cluster
+    assert spec["replicas"] == 1
+    scaling = spec["autoScalingSpec"]
+    assert (scaling["minReplicaCount"], scaling["maxReplicaCount"]) == (1, 2)
+    trigger = scaling["cloudWatchTrigger"]
+    assert (trigger["namespace"], trigger["metricName"], trigger["metricType"], trigger["targetValue"]) == (
+        "LLMServing", "RequestsWaiting", "Average", 8)
+    assert trigger["dimensions"] == [{"name": "ClusterName", "value": env.cluster_name}]
+
+
+def test_without_autoscaling_there_is_no_autoscaling_spec(hyperpod_env):
+    assert "autoScalingSpec" not in _endpoint_config(synthesize_inference_endpoint(
+        inference_endpoint_spec_for(hyperpod_env)))["spec"]
+
+
+@pytest.mark.parametrize(("hyperpod", "endpoint", "field", "words"), [
+    ({"instance_count": 1, "autoscaling": {"max_replicas": 2}}, None, "hyperpod.autoscaling.max_replicas",
+     "1 instance(s)"),
+    ({"instance_count": 2, "autoscaling": {"min_replicas": 2, "max_replicas": 1}}, None,
+     "hyperpod.autoscaling.min_replicas", "more than max_replicas"),
+    ({"instance_count": 2, "autoscaling": {"min_replicas": 0, "max_replicas": 2}}, None,
+     "hyperpod.autoscaling.min_replicas", ""),
+    ({"instance_count": 2, "autoscaling": {"max_replicas": 2}}, {"exposure": "internal", "replicas": 2},
+     "endpoint.replicas", "decided by hyperpod.autoscaling"),
+])
+def test_autoscaling_out_of_bounds_is_refused_with_the_field(hyperpod, endpoint, field, words):
+    from deployment_config.errors import ConfigError
+    from deployment_config.loader import parse_environment
+
+    document = _hyperpod_document(**hyperpod)
+    if endpoint:
+        document["endpoint"] = endpoint
+    with pytest.raises(ConfigError) as error:
+        parse_environment(document, name="bad")
+    (issue,) = error.value.issues
+    assert issue.field == field and words in issue.problem

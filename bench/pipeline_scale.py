@@ -64,16 +64,18 @@ def main() -> int:
             out = Path(f"{tmp}/out{size}-{args.runs - 1}")
             stacks = len(list(out.glob("*.template.json"))) + len(list(out.glob("assembly-*/*.template.json")))
             results.append({"environments": size, "stacks": stacks,
-                            "median_s": round(statistics.median(s for s, _ in samples), 2),
-                            "peak_rss_mib": round(max(m for _, m in samples))})
+                            "median_s": round(statistics.median(s.wall_s for s in samples), 2),
+                            "median_cpu_s": round(statistics.median(s.cpu_s for s in samples), 2),
+                            "peak_rss_mib": round(max(s.peak_rss_mib for s in samples))})
     first, last = results[0], results[-1]
     marginal = (last["median_s"] - first["median_s"]) / max(1, last["environments"] - first["environments"])
     if args.json:
         print(json.dumps({"sizes": results, "seconds_per_added_environment": round(marginal, 2)}, indent=2))
         return 0
-    print(f"{'environments':>12} {'stacks':>6} {'median s':>9} {'peak RSS MiB':>13}")
+    print(f"{'environments':>12} {'stacks':>6} {'median s':>9} {'median CPU s':>12} {'peak RSS MiB':>13}")
     for r in results:
-        print(f"{r['environments']:>12} {r['stacks']:>6} {r['median_s']:>9.2f} {r['peak_rss_mib']:>13}")
+        print(f"{r['environments']:>12} {r['stacks']:>6} {r['median_s']:>9.2f} {r['median_cpu_s']:>12.2f} "
+              f"{r['peak_rss_mib']:>13}")
     print(f"each added environment costs {marginal:.2f} s of synthesis")
     return 0
 

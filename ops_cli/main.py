@@ -9,6 +9,7 @@ import os
 import re
 import shutil
 import ssl
+import subprocess
 import sys
 import traceback
 import urllib.parse
@@ -24,10 +25,16 @@ from deployment_config import ConfigError, EnvironmentConfig, load_environment
 from deployment_config.aws_rules import partition_of, region_problem
 from deployment_config.ec2_instance_types import known_instance_types
 from deployment_config.file_models import domain_name_problem
-from deployment_config.kubernetes_names import INFERENCE_ENDPOINT_NAMESPACE, inference_endpoint_name, serving_pods
+from deployment_config.kubernetes_names import (
+    INFERENCE_ENDPOINT_NAMESPACE,
+    SERVING_NAMESPACE,
+    inference_endpoint_name,
+    serving_pods,
+)
 from deployment_config.model import Platform
 from deployment_config.model_location import model_path
-from ops_cli import __version__, cost
+from ops_cli import __version__, cost, weights
+from ops_cli import bench as bn
 from ops_cli import capacity_blocks as cb
 from ops_cli import training_plans as tp
 from ops_cli.aws import Aws, botocore_session
@@ -245,6 +252,16 @@ def build_parser() -> argparse.ArgumentParser:
                    help="the Price List Query API endpoint to ask (default: us-east-1; prices are for the environment's "
                    "region either way)")
 
+    weights_group = groups.add_parser("weights", help="the model's weights", parents=[common]).add_subparsers(
+        dest="command", required=True, metavar="COMMAND")
+    p = weights_group.add_parser("mirror", help="copy the model from Hugging Face to the environment's S3 prefix at a "
+                                 "pinned commit (a Job in the cluster), then check its checksum manifest", parents=[common])
+    p.add_argument("--env", required=True, help="the environment (model.weight_source: s3) to mirror into")
+    p.add_argument("--revision", help="branch, tag or commit to resolve on the Hub (default: the environment's "
+                   "model.hugging_face_revision, else main); the commit id is written into the environment file")
+    p.add_argument("--kubectl", default="kubectl", help="kubectl to use (default: the one on PATH)")
+    p.add_argument("--timeout", type=_positive, default=12 * 3600, help="seconds to follow the copy (default: 43200)")
+
     p = groups.add_parser("smoke-test", help="send chat completions, plain and streaming, and time them", parents=[common])
     p.add_argument("--url", required=True, help="the endpoint, for example http://localhost:8000")
     p.add_argument("--model", help="served model name (default: the environment's, or Kimi-K3)")
@@ -258,7 +275,36 @@ def build_parser() -> argparse.ArgumentParser:
                    "answer or stream (default: 600); a request past it stops the smoke test with exit code 10")
     _api_key_options(p)
     _tls_options(p)
+
+    p = groups.add_parser("bench", help="a correctness probe (a checkable answer, a schema-checked tool call) and a load "
+                          "test with vLLM's own 'vllm bench serve', run as a Kubernetes Job", parents=[common])
+    p.add_argument("--env", required=True, help="the environment whose endpoint to test")
+    p.add_argument("--url", help="the endpoint, for the probe, which runs from here like smoke-test (required unless "
+                   "--skip-probe)")
+    p.add_argument("--concurrency", type=_concurrencies, default=bn.DEFAULT_CONCURRENCIES, metavar="N,N,...",
+                   help="one load-test run per concurrency (default: 1,4,16)")
+    p.add_argument("--input-len", type=_positive, default=bn.DEFAULT_INPUT_LEN, help="prompt tokens (default: 8192)")
+    p.add_argument("--output-len", type=_positive, default=bn.DEFAULT_OUTPUT_LEN, help="output tokens (default: 1024)")
+    p.add_argument("--num-prompts", type=_positive, help="requests per run (default: max(10, 4 x concurrency))")
+    p.add_argument("--probe-only", action="store_true", help="run the probe only, no load test")
+    p.add_argument("--skip-probe", action="store_true", help="run the load test only")
+    p.add_argument("--probe-max-tokens", type=_positive, default=bn.DEFAULT_PROBE_MAX_TOKENS,
+                   help="max_tokens of each probe request, room for the reasoning too (default: 4096)")
+    p.add_argument("--request-timeout", type=_positive, default=600,
+                   help="deadline in seconds for each probe request as a whole (default: 600; exit code 10)")
+    p.add_argument("--timeout", type=_positive, default=3600,
+                   help="seconds the load-test Job may run in all (default: 3600; exit code 10)")
+    p.add_argument("--interval", type=_positive, default=15, help="seconds between checks of the Job (default: 15)")
+    _api_key_options(p)
+    _tls_options(p)
     return parser
+
+
+def _concurrencies(text: str) -> tuple[int, ...]:
+    try:
+        return bn.parse_concurrencies(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
 
 
 def _tls_options(p: argparse.ArgumentParser) -> None:
@@ -780,6 +826,56 @@ class Cli:
                                         container_image=self.env.serving_image, run=self.rt.run_command)
         return phases
 
+    def weights_mirror(self) -> int:
+        """Resolve the revision to a commit, write it into the environment file, run the copy Job, follow it, check
+        the manifest (ops_cli/weights.py)."""
+        env = self.env
+        bucket, prefix = weights.check_mirror_target(env)
+        self._check_kubectl()
+        check_environment_file(self.config_dir, env.name, {})  # a file it cannot edit is refused before any call
+        ref = self.args.revision or env.model.hugging_face_revision or "main"
+        token = None
+        if env.model.hugging_face_token_secret:  # a gated model: the Hub answers its info only with the token
+            answer = self.aws().call("secretsmanager", "get_secret_value", "read the Hugging Face token",
+                                     SecretId=env.model.hugging_face_token_secret)
+            token = (answer.get("SecretString") or "").strip() or None
+        sha = weights.resolve_revision(env.model.hugging_face_id, ref, token=token)
+        written = None
+        if sha != env.model.hugging_face_revision:
+            written = update_environment_file(self.config_dir, env.name, {"model.hugging_face_revision": sha})
+            self._say(f"{env.model.hugging_face_id}@{ref} is commit {sha}; wrote it into {written}.", self.rt.stderr)
+        run = self.rt.run_command or subprocess.run
+        k, ns = self.args.kubectl, SERVING_NAMESPACE
+        weights.kubectl(run, k, "delete", "job", weights.MIRROR_JOB, "-n", ns, "--ignore-not-found", "--wait=true")
+        items = weights.mirror_manifests(env, sha)
+        weights.kubectl(run, k, "apply", "-f", "-", stdin=json.dumps({"apiVersion": "v1", "kind": "List", "items": items}))
+        log = weights.kubectl(run, k, "logs", "-n", ns, "-f", f"job/{weights.MIRROR_JOB}", "--pod-running-timeout=60m",
+                              timeout=self.args.timeout)
+        records = weights.progress_lines(log)
+        for record in records:
+            if "path" in record:
+                self._say(f"[{record['file']}/{record['files']}] {record['path']}  {record['size']:,} bytes  "
+                          f"({record['bytes_copied']:,} of {record['bytes_total']:,})", self.rt.stderr)
+        job = json.loads(weights.kubectl(run, k, "get", "job", weights.MIRROR_JOB, "-n", ns, "-o", "json"))
+        if not (job.get("status") or {}).get("succeeded"):
+            raise OpsError(f"the mirror Job {ns}/{weights.MIRROR_JOB} did not succeed",
+                           f"kubectl -n {ns} logs job/{weights.MIRROR_JOB}; kubectl -n {ns} describe job "
+                           f"{weights.MIRROR_JOB}", ExitCode.CHECK_FAILED)
+        manifest, objects = weights.read_mirror(self.aws().client, bucket, prefix)
+        problems = weights.check_manifest(manifest, objects, prefix)
+        if manifest.get("revision") != sha:
+            problems.insert(0, weights.MirrorProblem(weights.MANIFEST_NAME, f"is of revision {manifest.get('revision')}"))
+        if problems:
+            raise OpsError("the mirror does not match: " + "; ".join(f"{p.path}: {p.problem}" for p in problems[:5]),
+                           "run llmops weights mirror again", ExitCode.CHECK_FAILED)
+        files = manifest.get("files") or []
+        size = sum(f.get("size") or 0 for f in files)
+        self.out({"env": env.name, "revision": sha, "s3_uri": f"s3://{bucket}/{prefix}", "files": len(files),
+                  "bytes": size, "config_file": str(written) if written else None},
+                 f"Mirrored {env.model.hugging_face_id}@{sha}: {len(files)} files, {size:,} bytes in s3://{bucket}/{prefix}; "
+                 "every sha256 matches the Hub's.")
+        return ExitCode.OK
+
     def wait_inference_endpoint(self) -> int:
         _check_kubernetes_names(self.args.name, self.args.namespace)
         self._check_kubectl()
@@ -827,6 +923,76 @@ class Cli:
                       "api_key_source": api_key.source if api_key else None, "tls_server_name": tls.server_name,
                       "tls_trusted": tls.ca_source,
                       "requests": [r.to_dict() for r in results]}, human)
+        return ExitCode.OK if passed else ExitCode.CHECK_FAILED
+
+    def bench(self) -> int:
+        """The probe from here (``--url``, the key and TLS as smoke-test takes them), then the load test as a Job in
+        the cluster (``--kubectl``); one table. Exit codes: 0 passed; 1 a probe row or a run failed; 2 bad arguments;
+        10 a probe request or the Job ran past its deadline. See ops_cli/bench.py."""
+        args, env = self.args, self.env
+        if args.probe_only and args.skip_probe:
+            raise OpsError("--probe-only and --skip-probe leave nothing to run", "pass one of them, or neither",
+                           ExitCode.USAGE)
+        if not args.skip_probe and not args.url:
+            raise OpsError("the probe needs --url (the endpoint, reachable from here, as for smoke-test)",
+                           "pass --url, or --skip-probe for the load test alone", ExitCode.USAGE)
+        payload: dict = {"env": env.name, "url": args.url, "probe": None, "load_test": None,
+                         "reference": {"source": bn.REFERENCE_SOURCE,
+                                       "figures": {str(c): {"ttft_ms": t, "output_tokens_per_s": r}
+                                                   for c, (t, r) in bn.REFERENCE.items()}}}
+        human: list = []
+        passed = True
+        if not args.skip_probe:
+            tls = self.tls_options()
+            check_url(args.url, tls=tls)  # a URL that cannot work fails before the key is read
+            tls = self.operator_trust(tls)
+            api_key = self.api_key()
+            with self._keeping_secret(api_key):
+                rows = bn.run_probe(args.url, env.model.served_name, args.request_timeout, api_key=api_key, tls=tls,
+                                    max_tokens=args.probe_max_tokens)
+            passed = all(r.ok for r in rows)
+            payload["probe"] = [r.to_dict() for r in rows]
+            human.append(table(["probe", "result", "total", "answer", "problems"],
+                               [(r.mode, "ok" if r.ok else "FAILED", f"{r.total_s:.2f} s", r.text, "; ".join(r.problems))
+                                for r in rows]))
+        if not args.probe_only:
+            self._check_kubectl()
+            if args.input_len + args.output_len > 1_000_000:
+                raise OpsError("--input-len + --output-len is over a million tokens", "pass smaller lengths",
+                               ExitCode.USAGE)
+            base_url = (bn.hyperpod_worker_url(env, args.kubectl, self.rt.run_command)
+                        if env.platform is Platform.HYPERPOD else bn.eks_service_url(env))
+            moment = self.rt.now()
+            plan = bn.plan_for(env, base_url=base_url, job_name=f"llmops-bench-{moment.strftime('%Y%m%d-%H%M%S')}",
+                               concurrencies=args.concurrency, input_len=args.input_len, output_len=args.output_len,
+                               num_prompts=args.num_prompts, seed=int(moment.timestamp()), deadline_seconds=args.timeout)
+            runs, status = bn.run_load_test(plan, args.kubectl, self.progress(f"Job {plan.namespace}/{plan.job_name}"),
+                                            run=self.rt.run_command, log=lambda text: _write(self.rt.stderr, text + "\n"))
+            passed = passed and all(r.ok for r in runs)
+            payload["load_test"] = {"job": plan.job_name, "namespace": plan.namespace, "image": plan.image,
+                                    "base_url": base_url, "job_status": status, "input_len": args.input_len,
+                                    "output_len": args.output_len, "runs": [r.to_dict() for r in runs]}
+            fixed = args.input_len == bn.DEFAULT_INPUT_LEN and args.output_len == bn.DEFAULT_OUTPUT_LEN
+
+            def ms(values: dict) -> str:
+                return " / ".join("-" if values.get(p) is None else f"{values[p]:,.0f}" if values[p] >= 100
+                                  else f"{values[p]:.1f}" for p in bn.PERCENTILES)
+
+            def reference(c: int) -> str:
+                figures = bn.REFERENCE.get(c) if fixed else None
+                return f"{figures[0]:,} ms, {figures[1]:,} tok/s" if figures else "-"
+
+            rows = [(r.concurrency, "ok" if r.ok else "FAILED",
+                     "-" if r.completed is None else f"{r.completed}/{r.failed}", ms(r.ttft_ms), ms(r.itl_ms),
+                     "-" if r.output_throughput is None else f"{r.output_throughput:,.1f}", reference(r.concurrency),
+                     "; ".join(r.problems)) for r in runs]
+            human.append(table(["concurrency", "result", "ok/failed", "TTFT p50/p90/p99 ms", "ITL p50/p90/p99 ms",
+                                "output tok/s", "reference (TTFT, tok/s)", "problems"], rows))
+            human.append(f"{args.input_len} tokens in, {args.output_len} out; Job {plan.namespace}/{plan.job_name} "
+                         f"{status}, deleted.\nReference: {bn.REFERENCE_SOURCE}.")
+        human.append("Bench passed." if passed else "Bench FAILED.")
+        payload["passed"] = passed
+        self.out(payload, human)
         return ExitCode.OK if passed else ExitCode.CHECK_FAILED
 
     # --- the endpoint's TLS -------------------------------------------------------------------------------------

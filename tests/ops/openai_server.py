@@ -30,7 +30,8 @@ class Behaviour:
     def __init__(self, model: str = "Kimi-K3", root: str = "moonshotai/Kimi-K3", first_token_delay: float = 0.05,
                  token_delay: float = 0.005,
                  healthy: bool = True, drop_done: bool = False, empty: bool = False, api_key: str | None = None,
-                 echo_authorization: bool = False, guard_every_path: bool | None = None) -> None:
+                 echo_authorization: bool = False, guard_every_path: bool | None = None, answer: str | None = None,
+                 tool_call: dict | None = None) -> None:
         self.model = model
         self.root = root  # what vLLM reports as the loaded model in /v1/models
         self.first_token_delay = first_token_delay
@@ -43,6 +44,11 @@ class Behaviour:
         #: the project's middleware (charts/vllm_auth/llm_serving_auth.py) in front: the key on every path but /health,
         #: /ping, /metrics. Default: on whenever a key is set, as the chart deploys it; False: vLLM's own check only.
         self.guard_every_path = api_key is not None if guard_every_path is None else guard_every_path
+        #: the text of every non-streaming answer instead of ANSWER (a right or a wrong answer to a probe)
+        self.answer = answer
+        #: the assistant message's ``function`` when the request offers ``tools`` (vLLM's ToolCall.function: name and
+        #: arguments as a JSON text); None: the default call, get_weather for Paris in celsius
+        self.tool_call = tool_call or {"name": "get_weather", "arguments": '{"city": "Paris", "unit": "celsius"}'}
         self.requests: list[dict] = []
         #: (method, path, the Authorization header or None) of every request, in order.
         self.seen: list[tuple[str, str, str | None]] = []
@@ -116,6 +122,15 @@ def _handler(behaviour: Behaviour):
             if request.get("model") != behaviour.model:
                 return self._json(404, {"object": "error", "message": f"The model `{request.get('model')}` does not exist."})
             tokens = [] if behaviour.empty else ANSWER
+            if request.get("tools") and not request.get("stream"):  # vLLM's answer with a parsed tool call
+                return self._json(200, {
+                    "id": "chatcmpl-3", "object": "chat.completion", "model": behaviour.model,
+                    "choices": [{"index": 0, "finish_reason": "tool_calls", "message": {
+                        "role": "assistant", "content": None, "reasoning": None,
+                        "tool_calls": [{"id": "chatcmpl-tool-1", "type": "function", "function": behaviour.tool_call}]}}],
+                    "usage": {"prompt_tokens": 90, "completion_tokens": 20, "total_tokens": 110}})
+            if behaviour.answer is not None and not request.get("stream"):
+                tokens = [behaviour.answer]
             if not request.get("stream"):
                 time.sleep(behaviour.first_token_delay)
                 return self._json(200, {

@@ -1,0 +1,575 @@
+"""``llmops bench``: a correctness probe from where llmops runs, and a load test inside the cluster.
+
+**The probe** (two chat completions, each a row): a question with one checkable answer (``7919 x 13``, whose product
+102947 appears nowhere in the question), and a tool call with a JSON-schema'd function under ``tool_choice: "auto"``,
+whose arguments are validated against that schema with jsonschema. ``auto`` and not ``required``: vLLM 0.33.0 keeps the
+calls that the server's tool-call parser extracts only for ``auto`` (with ``--enable-auto-tool-choice``, which the
+preset sets, ``--tool-call-parser kimi_k3``), while ``required`` and a named tool force the calls
+(vllm/entrypoints/openai/chat_completion/message_assembly.py, ``keeps_tool_calls``, ``_forces_tool_calls``) by
+constraining decoding to the tools' schema (vllm/tool_parsers/utils.py, ``get_json_schema_from_tools``), which would
+hide a parser that returns malformed arguments: the failure clients that let the model choose would see.
+
+**The load test** is vLLM's own ``vllm bench serve`` (vLLM 0.33.0, vllm/benchmarks/serve.py, reached through
+vllm/entrypoints/cli/benchmark/serve.py), run as a Kubernetes Job in the environment's serving image, since the
+endpoint is internal. What it relies on, all read in the vLLM 0.33.0 wheel:
+
+- options: ``add_cli_args`` in vllm/benchmarks/serve.py and ``add_dataset_parser`` / ``add_random_dataset_base_args``
+  in vllm/benchmarks/datasets/datasets.py (``--dataset-name random``, ``--random-input-len``, ``--random-output-len``,
+  ``--random-range-ratio`` default 0.0, i.e. exactly those lengths; ``--num-prompts``, ``--seed`` default 0,
+  ``--trust-remote-code``); the ``bench`` extra's packages (pandas, datasets) are optional imports there
+  (``PlaceholderModule``), which the random dataset does not use;
+- with the random dataset and an OpenAI-compatible backend, ``ignore_eos`` is forced on (``main_async``): every
+  request generates exactly ``--random-output-len`` tokens (``--ignore-eos`` is passed anyway, to say so);
+- the API key: ``_get_headers`` in vllm/benchmarks/lib/endpoint_request_func.py sends ``Authorization: Bearer`` +
+  the ``OPENAI_API_KEY`` environment variable; the Job sets it from the same synced Kubernetes Secret the vLLM pod
+  reads (charts/vllm_secret_provider.py), so the key is never in the manifest or a command line. The prompt
+  alignment through ``/tokenize`` (``_align_prompts_to_server_tokenizer``) sends no key: behind the project's
+  middleware it is answered 401 and skipped with a warning ("/tokenize unavailable (HTTP 401), skipping
+  alignment"): prompts are as long as the benchmark's own tokenizer (the model's, from the Hub) counts them;
+- TTFT and ITL are computed only when the benchmark has a tokenizer (``benchmark``: ``if task_type ==
+  TaskType.GENERATION and tokenizer``): ``--model`` is the Hugging Face id (the tokenizer is loaded from it) and
+  ``--served-model-name`` the name the server answers to;
+- the result JSON (``--save-result --result-dir --result-filename``, written with ``json.dump``, one line): the keys
+  ``completed``, ``failed``, ``duration``, ``total_input_tokens``, ``total_output_tokens``, ``output_throughput``
+  (output tokens / duration, tok/s), ``max_concurrency``, ``num_prompts``, ``mean_/median_/std_{metric}_ms`` and
+  ``p{P}_{metric}_ms`` for each metric of ``--percentile-metrics`` and each P of ``--metric-percentiles``
+  (``process_one_metric``, ``p_word`` = ``str(int(p))``: ``p50_ttft_ms``, ``p90_itl_ms``, ...).
+
+Every run gets its own ``--seed``: with the same seed (default 0) every run would send the same random prompts, and the
+server's prefix cache (``--enable-prefix-caching``, in the preset) would answer the later runs' prefills from the
+earlier ones', making their TTFT look better than any real traffic sees.
+
+**Where the Job runs.** On the GPU node of a serving pod (a required pod affinity to the serving pods, tolerating the
+GPU taint), with no GPU request: the image is already on that node. The system nodes would have to pull the serving
+image, which is larger than their disk: the system node group sets no disk size, and EKS's default is 20 GiB
+(botocore 1.43.127 ``eks`` model, CreateNodegroup ``diskSize``), while vllm/vllm-openai images are reported at 25 to
+28.6 GB (vllm-project/vllm#17163, #22377; not measured here). The benchmark client uses a little CPU next to vLLM, as a
+benchmark on the server's own host does.
+
+**The target.** EKS: the Service ``vllm`` in ``llm-serving`` (deployment_config/kubernetes_names.py) on its port:
+8000, or 443 with ``endpoint.certificate_arn``, where the NLB ends TLS and the Service still carries plain HTTP to the
+pod (charts/serving_spec.py ``service_port``, charts/vllm_service.py). HyperPod: the worker pod's own address on
+vLLM's port 8000 (charts/inference_endpoint_chart.py ``VLLM_PORT``), read with kubectl: the Services the Inference
+Operator makes are not named in anything this project has read, and its ALB ends TLS with the operator's self-signed
+certificate (which ``vllm bench serve`` could only skip with ``--insecure``) and adds its own latency.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shlex
+import subprocess
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+import jsonschema
+
+from deployment_config.kubernetes_names import (
+    INFERENCE_ENDPOINT_NAMESPACE,
+    SERVING_NAME,
+    SERVING_NAMESPACE,
+    inference_endpoint_name,
+    serving_pods,
+)
+from deployment_config.model import EnvironmentConfig, Platform
+from ops_cli.errors import ExitCode, OpsError
+from ops_cli.http_client import ApiKey, BadResponse, Endpoint, TlsOptions, check_url, printable, quoted
+from ops_cli.smoke import Measurement, _add, _chat, _kind, _object, _status_error
+from ops_cli.waiting import Progress
+
+# --- the correctness probe ---------------------------------------------------------------------------------------
+
+ARITHMETIC = "arithmetic"
+TOOL_CALL = "tool call"
+ARITHMETIC_PROMPT = "What is 7919 multiplied by 13? Reply with the number only."
+ARITHMETIC_ANSWER = 7919 * 13  # 102947
+TOOL_NAME = "get_weather"
+TOOL_PROMPT = "What is the weather in Paris right now, in degrees Celsius? Use the get_weather tool."
+#: The function's parameters: what the returned arguments must satisfy (JSON Schema draft 2020-12).
+TOOL_PARAMETERS = {
+    "type": "object",
+    "properties": {
+        "city": {"type": "string", "minLength": 1, "description": "the city's name"},
+        "unit": {"type": "string", "enum": ["celsius", "fahrenheit"]},
+    },
+    "required": ["city", "unit"],
+    "additionalProperties": False,
+}
+TOOLS = [{"type": "function", "function": {
+    "name": TOOL_NAME, "description": "The current weather in a city.", "parameters": TOOL_PARAMETERS}}]
+#: A reasoning model (the preset's ``--reasoning-parser``) thinks before it answers: room for both.
+DEFAULT_PROBE_MAX_TOKENS = 4096
+_NUMBER = re.compile(r"\d+")
+#: Thousands separators between digit groups: "102,947", "102 947", "102\u202f947", "102_947", "102'947".
+_GROUPING = re.compile(r"(?<=\d)[,_'\u00a0\u202f ](?=\d{3}(?!\d))")
+
+
+def _message(endpoint: Endpoint, what: str, mode: str, body: dict, timeout: float, api_key: ApiKey | None,
+             clock: Callable[[], float]) -> tuple[dict | None, dict, Measurement]:
+    """POST a chat completion; the answer's first choice and its message, or a failed measurement that says why."""
+    started = clock()
+    try:
+        with _chat(endpoint, what, json.dumps(body).encode(), timeout, "application/json", api_key) as response:
+            if not 200 <= response.status < 300:
+                raise _status_error(response, what, api_key)
+            raw = response.read()
+    except BadResponse as error:
+        return None, {}, Measurement(mode, False, clock() - started, problems=[str(error)])
+    total = clock() - started
+    payload, problem = _object(raw, "the answer")
+    measurement = Measurement(mode, False, total)
+    if payload is None:
+        measurement.problems.append(problem)
+        return None, {}, measurement
+    choices = payload.get("choices")
+    choice = choices[0] if isinstance(choices, list) and choices else None
+    if not isinstance(choice, dict):
+        measurement.problems.append(f"choices is {_kind(choices)}, not an array of choice objects")
+        return None, {}, measurement
+    message = choice.get("message")
+    if not isinstance(message, dict):
+        measurement.problems.append(f"choices[0].message is {_kind(message)}, not an object")
+        return None, {}, measurement
+    usage = payload.get("usage")
+    tokens = usage.get("completion_tokens") if isinstance(usage, dict) else None
+    if isinstance(tokens, int) and not isinstance(tokens, bool) and tokens >= 0:
+        measurement.completion_tokens = tokens
+    return choice, message, measurement
+
+
+def arithmetic_probe(endpoint: Endpoint, model: str, timeout: float, *, api_key: ApiKey | None = None,
+                     max_tokens: int = DEFAULT_PROBE_MAX_TOKENS,
+                     clock: Callable[[], float] = time.perf_counter) -> Measurement:
+    """Ask for 7919 x 13: the last number of the final answer (``content``, not the reasoning) must be 102947."""
+    body = {"model": model, "messages": [{"role": "user", "content": ARITHMETIC_PROMPT}], "max_tokens": max_tokens,
+            "temperature": 0}
+    choice, message, result = _message(endpoint, "POST /v1/chat/completions (arithmetic probe)", ARITHMETIC, body,
+                                       timeout, api_key, clock)
+    if choice is None:
+        return result
+    content = message.get("content")
+    if content is not None and not isinstance(content, str):
+        _add(result.problems, f"choices[0].message.content is {_kind(content)}, not a string")
+        return result
+    content = content or ""
+    result.text = printable(" ".join(content.split()), 200)
+    numbers = _NUMBER.findall(_GROUPING.sub("", content))
+    if not numbers:
+        reason = choice.get("finish_reason")
+        said = quoted(content.strip(), 80) if content.strip() else "it is empty"
+        why = (f"no final answer within {max_tokens} tokens (finish_reason 'length'): raise --probe-max-tokens"
+               if reason == "length" else f"the answer holds no number: {said}")
+        _add(result.problems, why)
+    elif int(numbers[-1]) != ARITHMETIC_ANSWER:
+        _add(result.problems, f"wrong answer: {numbers[-1]}, not {ARITHMETIC_ANSWER} (7919 x 13)")
+    result.ok = not result.problems
+    return result
+
+
+def tool_call_problems(message: dict) -> tuple[list[str], str]:
+    """What is wrong with the tool call in ``message`` (an assistant message of a chat completion), and a short text of
+    the call for the report."""
+    problems: list[str] = []
+    calls = message.get("tool_calls")
+    if not isinstance(calls, list) or not calls:
+        content = message.get("content")
+        said = f": it answered {quoted(' '.join(content.split()), 80)}" if isinstance(content, str) and content.strip() else ""
+        return [f"no tool call (tool_calls is {_kind(calls) if calls is not None else 'missing'}){said}; is the server "
+                "started with --enable-auto-tool-choice and the model's --tool-call-parser?"], ""
+    call = calls[0]
+    function = call.get("function") if isinstance(call, dict) else None
+    if not isinstance(function, dict):
+        return [f"tool_calls[0].function is {_kind(function)}, not an object"], ""
+    name, arguments = function.get("name"), function.get("arguments")
+    text = f"{printable(str(name), 40)}({printable(str(arguments), 120)})"
+    if name != TOOL_NAME:
+        problems.append(f"called {printable(repr(name), 60)}, not {TOOL_NAME!r}")
+    if not isinstance(arguments, str):
+        # The OpenAI protocol carries the arguments as a JSON text (vLLM's FunctionCall.arguments: str).
+        problems.append(f"tool_calls[0].function.arguments is {_kind(arguments)}, not a JSON text")
+        return problems, text
+    try:
+        parsed = json.loads(arguments)
+    except (ValueError, RecursionError):
+        problems.append(f"the arguments are not JSON: {quoted(arguments, 80)}")
+        return problems, text
+    validator = jsonschema.Draft202012Validator(TOOL_PARAMETERS)
+    for error in sorted(validator.iter_errors(parsed), key=lambda e: list(e.absolute_path)):
+        where = "/".join(str(p) for p in error.absolute_path) or "(the arguments)"
+        problems.append(f"the arguments do not match the tool's schema at {where}: {printable(error.message, 120)}")
+    if not problems and "paris" not in parsed["city"].lower():
+        problems.append(f"city is {printable(repr(parsed['city']), 60)}, not Paris")
+    return problems, text
+
+
+def tool_call_probe(endpoint: Endpoint, model: str, timeout: float, *, api_key: ApiKey | None = None,
+                    max_tokens: int = DEFAULT_PROBE_MAX_TOKENS,
+                    clock: Callable[[], float] = time.perf_counter) -> Measurement:
+    """Offer one function and ask a question only it answers: the model must call it, with arguments that satisfy its
+    JSON schema (see :func:`tool_call_problems`)."""
+    body = {"model": model, "messages": [{"role": "user", "content": TOOL_PROMPT}], "tools": TOOLS,
+            "tool_choice": "auto", "max_tokens": max_tokens, "temperature": 0}
+    choice, message, result = _message(endpoint, "POST /v1/chat/completions (tool-call probe)", TOOL_CALL, body,
+                                       timeout, api_key, clock)
+    if choice is None:
+        return result
+    problems, result.text = tool_call_problems(message)
+    for problem in problems:
+        _add(result.problems, problem)
+    result.ok = not result.problems
+    return result
+
+
+def run_probe(url: str, model: str, timeout: float, *, api_key: ApiKey | None = None, tls: TlsOptions | None = None,
+              max_tokens: int = DEFAULT_PROBE_MAX_TOKENS,
+              clock: Callable[[], float] = time.perf_counter) -> list[Measurement]:
+    """Both probes against ``url``, with the smoke test's rules for what ends the run (ops_cli.smoke.smoke_test): a
+    401, an error status or an unreachable endpoint raise :class:`OpsError`; a bad answer is a failed row."""
+    endpoint = check_url(url, tls=tls)
+    return [arithmetic_probe(endpoint, model, timeout, api_key=api_key, max_tokens=max_tokens, clock=clock),
+            tool_call_probe(endpoint, model, timeout, api_key=api_key, max_tokens=max_tokens, clock=clock)]
+
+
+# --- the load test --------------------------------------------------------------------------------------------------
+
+DEFAULT_CONCURRENCIES = (1, 4, 16)
+DEFAULT_INPUT_LEN = 8192
+DEFAULT_OUTPUT_LEN = 1024
+PERCENTILES = (50, 90, 99)
+PERCENTILE_METRICS = ("ttft", "tpot", "itl", "e2el")
+#: vLLM's API port, in the pod (charts/serving_spec.py and charts/inference_endpoint_chart.py ``VLLM_PORT``).
+VLLM_PORT = 8000
+#: The Service's port with ``endpoint.certificate_arn`` (charts/serving_spec.py ``service_port``: ``TLS_PORT``).
+TLS_SERVICE_PORT = 443
+#: The Secret the Secrets Store CSI driver syncs for the vLLM pods, and its key for the API key and the Hugging Face
+#: token: charts/serving_spec.py ``PodSecrets`` (``name`` "vllm-secrets" on EKS; "<endpoint>-secrets" on HyperPod,
+#: charts/inference_endpoint_chart.py) and ``deliveries`` ("api-key", "hf-token"). The Secret exists while a vLLM pod
+#: mounts the volume (charts/vllm_secret_provider.py): while there is a server to measure.
+EKS_SECRET_NAME = "vllm-secrets"
+API_KEY_SECRET_KEY = "api-key"
+HF_TOKEN_SECRET_KEY = "hf-token"
+#: The GPU nodes' taint (EKS: cdk_constructs/capacity_block_node_group.py), tolerated whatever its value.
+GPU_TAINT_KEY = "nvidia.com/gpu"
+RESULT_DIR = "/results"
+#: The lines the Job's script prints around each run's result JSON, read back from its log.
+RESULT_MARKER = "LLMOPS-BENCH-RESULT"
+FAILED_MARKER = "LLMOPS-BENCH-FAILED"
+#: Published figures for Kimi-K3 (vLLM's Kimi-K3 performance post, 2026-09-13, as quoted in issue 12): one B300 node,
+#: TP8, 8K in / 1K out, WITH speculative decoding (8 draft tokens), which the announced arguments do not enable.
+#: concurrency: (TTFT ms, output tok/s). The post's statistic (mean or median) is not in the quote.
+REFERENCE = {1: (376, 183), 4: (641, 417), 16: (1121, 725)}
+REFERENCE_SOURCE = ("vLLM's Kimi-K3 performance post (2026-09-13): one B300 node, TP8, 8K in / 1K out, with speculative "
+                    "decoding (8 draft tokens), which this deployment does not enable")
+
+
+def default_num_prompts(concurrency: int) -> int:
+    """Enough requests that each concurrency is held for a while: max(10, 4 x concurrency)."""
+    return max(10, 4 * concurrency)
+
+
+@dataclass(frozen=True)
+class LoadTestPlan:
+    """One Job: ``vllm bench serve`` once per concurrency, one after the other, against ``base_url``."""
+
+    job_name: str
+    namespace: str
+    image: str
+    base_url: str
+    tokenizer: str  # the Hugging Face id: the benchmark loads the model's tokenizer from it
+    served_name: str
+    concurrencies: tuple[int, ...]
+    num_prompts: tuple[int, ...]
+    seeds: tuple[int, ...]
+    input_len: int
+    output_len: int
+    serving_pod_labels: tuple[tuple[str, str], ...]
+    secret_name: str | None  # the Secret the CSI driver syncs for the vLLM pods (None: it syncs none)
+    api_key: bool = False  # the Secret holds the API key (the endpoint requires one)
+    hugging_face_token: bool = False  # the Secret holds the Hugging Face token (a gated model's tokenizer)
+    trust_remote_code: bool = False
+    deadline_seconds: int = 3600
+
+    def bench_args(self, index: int) -> list[str]:
+        """The arguments of ``vllm bench serve`` for the run at ``index`` (vLLM 0.33.0 option names, see the module)."""
+        concurrency = self.concurrencies[index]
+        args = ["--backend", "vllm", "--base-url", self.base_url, "--endpoint", "/v1/completions",
+                "--model", self.tokenizer, "--served-model-name", self.served_name, "--tokenizer", self.tokenizer,
+                "--dataset-name", "random", "--random-input-len", str(self.input_len),
+                "--random-output-len", str(self.output_len), "--random-range-ratio", "0", "--ignore-eos",
+                "--num-prompts", str(self.num_prompts[index]), "--max-concurrency", str(concurrency),
+                "--seed", str(self.seeds[index]),
+                "--percentile-metrics", ",".join(PERCENTILE_METRICS),
+                "--metric-percentiles", ",".join(str(p) for p in PERCENTILES),
+                "--disable-tqdm", "--save-result", "--result-dir", RESULT_DIR,
+                "--result-filename", f"concurrency-{concurrency}.json"]
+        if self.trust_remote_code:
+            args.append("--trust-remote-code")
+        return args
+
+    def script(self) -> str:
+        """The container's shell script: every run, each result printed between markers, exit 1 if any run failed."""
+        lines = ["failed=0"]
+        for index, concurrency in enumerate(self.concurrencies):
+            result = f"{RESULT_DIR}/concurrency-{concurrency}.json"
+            lines += [
+                f"echo '=== vllm bench serve, concurrency {concurrency}'",
+                f"if {shlex.join(['vllm', 'bench', 'serve', *self.bench_args(index)])} && [ -s {result} ]; then",
+                f"  printf '%s %s ' {RESULT_MARKER} {concurrency}; cat {result}; echo",
+                "else",
+                f"  echo \"{FAILED_MARKER} {concurrency} exit=$?\"; failed=1",
+                "fi",
+            ]
+        lines.append("exit $failed")
+        return "\n".join(lines) + "\n"
+
+    def manifest(self) -> dict:
+        """The Job (Kubernetes 1.34 batch/v1)."""
+        env = []
+        if self.secret_name and self.api_key:
+            env.append({"name": "OPENAI_API_KEY",
+                        "valueFrom": {"secretKeyRef": {"name": self.secret_name, "key": API_KEY_SECRET_KEY}}})
+        if self.secret_name and self.hugging_face_token:
+            env.append({"name": "HF_TOKEN",
+                        "valueFrom": {"secretKeyRef": {"name": self.secret_name, "key": HF_TOKEN_SECRET_KEY}}})
+        env += [{"name": "HF_HOME", "value": "/cache/huggingface"}, {"name": "PYTHONUNBUFFERED", "value": "1"}]
+        labels = {"app.kubernetes.io/name": "llmops-bench", "app.kubernetes.io/managed-by": "llmops"}
+        container = {
+            "name": "bench",
+            "image": self.image,
+            "imagePullPolicy": "IfNotPresent",
+            "command": ["/bin/sh", "-c", self.script()],
+            "env": env,
+            # CPU and memory for the client (tokenizing the prompts, streaming the answers); no GPU.
+            "resources": {"requests": {"cpu": "2", "memory": "8Gi"}, "limits": {"memory": "16Gi"}},
+            "securityContext": {"allowPrivilegeEscalation": False, "capabilities": {"drop": ["ALL"]},
+                                "seccompProfile": {"type": "RuntimeDefault"}},
+            "volumeMounts": [{"name": "results", "mountPath": RESULT_DIR}, {"name": "cache", "mountPath": "/cache"}],
+        }
+        return {
+            "apiVersion": "batch/v1",
+            "kind": "Job",
+            "metadata": {"name": self.job_name, "namespace": self.namespace, "labels": labels},
+            "spec": {
+                "backoffLimit": 0,  # a failed benchmark is reported, not retried against a busy server
+                "activeDeadlineSeconds": self.deadline_seconds,
+                "ttlSecondsAfterFinished": 3600,  # removed by Kubernetes even if llmops is stopped before it deletes it
+                "template": {
+                    "metadata": {"labels": labels},
+                    "spec": {
+                        "restartPolicy": "Never",
+                        "automountServiceAccountToken": False,
+                        "enableServiceLinks": False,
+                        # next to a vLLM pod, on its GPU node, where the image already is (see the module)
+                        "affinity": {"podAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": [{
+                            "labelSelector": {"matchLabels": dict(self.serving_pod_labels)},
+                            "topologyKey": "kubernetes.io/hostname"}]}},
+                        "tolerations": [{"key": GPU_TAINT_KEY, "operator": "Exists", "effect": "NoSchedule"}],
+                        "containers": [container],
+                        "volumes": [{"name": "results", "emptyDir": {"sizeLimit": "1Gi"}},
+                                    {"name": "cache", "emptyDir": {"sizeLimit": "10Gi"}}],
+                    },
+                },
+            },
+        }
+
+
+def plan_for(env: EnvironmentConfig, *, base_url: str, job_name: str, concurrencies: Sequence[int], input_len: int,
+             output_len: int, num_prompts: int | None, seed: int, deadline_seconds: int) -> LoadTestPlan:
+    """The Job for ``env``: its serving image, namespace, serving pods and synced Secret."""
+    namespace, selector = serving_pods(env)
+    labels = tuple(tuple(part.split("=", 1)) for part in selector.split(","))
+    hyperpod = env.platform is Platform.HYPERPOD
+    secret = (f"{inference_endpoint_name(env)}-secrets" if hyperpod else EKS_SECRET_NAME)
+    model = env.model
+    return LoadTestPlan(
+        job_name=job_name, namespace=namespace, image=env.serving_image, base_url=base_url,
+        tokenizer=model.hugging_face_id, served_name=model.served_name, concurrencies=tuple(concurrencies),
+        num_prompts=tuple(num_prompts or default_num_prompts(c) for c in concurrencies),
+        seeds=tuple(seed + i for i in range(len(concurrencies))), input_len=input_len, output_len=output_len,
+        serving_pod_labels=labels,
+        secret_name=secret if env.endpoint.api_key_required or model.hugging_face_token_secret else None,
+        api_key=env.endpoint.api_key_required, hugging_face_token=bool(model.hugging_face_token_secret),
+        trust_remote_code="--trust-remote-code" in model.serving_args, deadline_seconds=deadline_seconds)
+
+
+def eks_service_url(env: EnvironmentConfig) -> str:
+    port = TLS_SERVICE_PORT if env.endpoint.certificate_arn else VLLM_PORT
+    return f"http://{SERVING_NAME}.{SERVING_NAMESPACE}:{port}"
+
+
+@dataclass
+class RunResult:
+    """One concurrency's figures, from the result JSON of ``vllm bench serve`` (None: not in the result)."""
+
+    concurrency: int
+    ok: bool
+    completed: int | None = None
+    failed: int | None = None
+    ttft_ms: dict[int, float | None] = field(default_factory=dict)
+    itl_ms: dict[int, float | None] = field(default_factory=dict)
+    tpot_ms: dict[int, float | None] = field(default_factory=dict)
+    output_throughput: float | None = None
+    duration_s: float | None = None
+    problems: list[str] = field(default_factory=list)
+
+    def to_dict(self) -> dict:
+        def rounded(values: dict) -> dict:
+            return {f"p{p}": None if v is None else round(v, 1) for p, v in values.items()}
+
+        reference = REFERENCE.get(self.concurrency)
+        return {"concurrency": self.concurrency, "ok": self.ok, "completed": self.completed, "failed": self.failed,
+                "ttft_ms": rounded(self.ttft_ms), "itl_ms": rounded(self.itl_ms), "tpot_ms": rounded(self.tpot_ms),
+                "output_tokens_per_s": None if self.output_throughput is None else round(self.output_throughput, 1),
+                "duration_s": None if self.duration_s is None else round(self.duration_s, 1),
+                "reference": None if reference is None else {"ttft_ms": reference[0], "output_tokens_per_s": reference[1]},
+                "problems": self.problems}
+
+
+def _number(value) -> float | None:
+    return float(value) if isinstance(value, int | float) and not isinstance(value, bool) else None
+
+
+def run_result(concurrency: int, result: dict) -> RunResult:
+    """The figures of one run from its result JSON (the keys of vllm/benchmarks/serve.py, see the module)."""
+    run = RunResult(concurrency, True)
+    for metric, target in (("ttft", run.ttft_ms), ("itl", run.itl_ms), ("tpot", run.tpot_ms)):
+        for p in PERCENTILES:
+            target[p] = _number(result.get(f"p{p}_{metric}_ms"))
+    run.output_throughput = _number(result.get("output_throughput"))
+    run.duration_s = _number(result.get("duration"))
+    completed, failed = result.get("completed"), result.get("failed")
+    run.completed = completed if isinstance(completed, int) and not isinstance(completed, bool) else None
+    run.failed = failed if isinstance(failed, int) and not isinstance(failed, bool) else None
+    if run.completed is None or run.failed is None:
+        run.problems.append("the result has no completed/failed counts")
+    elif run.failed:
+        run.problems.append(f"{run.failed} of {run.completed + run.failed} requests failed (see the Job's log)")
+    elif run.completed == 0:
+        run.problems.append("no request completed")
+    if result.get("max_concurrency") not in (None, concurrency):
+        run.problems.append(f"the result is for concurrency {printable(repr(result.get('max_concurrency')), 20)}")
+    if any(v is None for v in (*run.ttft_ms.values(), *run.itl_ms.values())) or run.output_throughput is None:
+        run.problems.append("the result lacks TTFT, ITL or throughput figures")
+    run.ok = not run.problems
+    return run
+
+
+def parse_log(log: str, concurrencies: Sequence[int]) -> list[RunResult]:
+    """Each concurrency's result from the Job's log (the lines the script prints between its markers); a run whose
+    result is missing or unreadable is a failed run that says so."""
+    found: dict[int, RunResult] = {}
+    for line in log.splitlines():
+        words = line.strip().split(" ", 2)
+        if len(words) >= 2 and words[0] == FAILED_MARKER and words[1].isdigit():
+            exit_status = words[2] if len(words) > 2 else ""
+            found[int(words[1])] = RunResult(int(words[1]), False, problems=[
+                f"vllm bench serve failed ({exit_status or 'no result'}); its output is in the Job's log"])
+        elif len(words) == 3 and words[0] == RESULT_MARKER and words[1].isdigit():
+            concurrency = int(words[1])
+            payload, problem = _object(words[2], "the result")
+            found[concurrency] = (run_result(concurrency, payload) if payload is not None
+                                  else RunResult(concurrency, False, problems=[problem]))
+    return [found.get(c) or RunResult(c, False, problems=["no result in the Job's log (the Job ended before this run)"])
+            for c in concurrencies]
+
+
+# --- running the Job with kubectl ---------------------------------------------------------------------------------
+
+def _kubectl(run: Callable, kubectl: str, args: Sequence[str], *, timeout: float = 60, stdin: str | None = None,
+             check: bool = True) -> subprocess.CompletedProcess:
+    try:
+        result = run([kubectl, *args], capture_output=True, text=True, timeout=timeout,
+                     **({"input": stdin} if stdin is not None else {}))
+    except FileNotFoundError:
+        raise OpsError(f"kubectl not found at '{kubectl}'", "install kubectl or pass --kubectl PATH", ExitCode.USAGE) from None
+    except subprocess.TimeoutExpired:
+        raise OpsError(f"kubectl {' '.join(args[:3])} timed out", "check the kubeconfig and the cluster's endpoint",
+                       ExitCode.AWS_ERROR) from None
+    if check and result.returncode != 0:
+        detail = result.stderr.strip().splitlines()[-1] if result.stderr.strip() else f"exit {result.returncode}"
+        raise OpsError(f"kubectl {' '.join(args[:3])} failed: {printable(detail, 300)}",
+                       "check the kubeconfig (aws eks update-kubeconfig ...) and that your role may create Jobs",
+                       ExitCode.AWS_ERROR)
+    return result
+
+
+def hyperpod_worker_url(env: EnvironmentConfig, kubectl: str, run: Callable | None = None) -> str:
+    """``http://POD_IP:8000`` of a running HyperPod worker pod (label ``app`` = the endpoint's name)."""
+    run = run or subprocess.run
+    selector = f"app={inference_endpoint_name(env)}"
+    out = _kubectl(run, kubectl, ["get", "pods", "-n", INFERENCE_ENDPOINT_NAMESPACE, "-l", selector, "-o", "json"])
+    try:
+        pods = json.loads(out.stdout).get("items") or []
+    except (ValueError, AttributeError):
+        pods = []
+    running = sorted((p for p in pods if isinstance(p, dict) and (p.get("status") or {}).get("phase") == "Running"
+                      and (p.get("status") or {}).get("podIP")), key=lambda p: p["metadata"].get("name", ""))
+    if not running:
+        raise OpsError(f"no running worker pod ({selector}) in namespace {INFERENCE_ENDPOINT_NAMESPACE}",
+                       "deploy the endpoint stack and wait: llmops wait inference-endpoint", ExitCode.NOT_FOUND)
+    return f"http://{running[0]['status']['podIP']}:{VLLM_PORT}"
+
+
+def _job_state(job: dict) -> tuple[bool, bool, str]:
+    """(finished, succeeded, status) of a Job from its status (Kubernetes 1.34 JobStatus: conditions Complete and
+    Failed, counts active / succeeded / failed)."""
+    status = job.get("status") or {}
+    for condition in status.get("conditions") or []:
+        if condition.get("status") != "True":
+            continue
+        if condition.get("type") == "Complete":
+            return True, True, "complete"
+        if condition.get("type") == "Failed":
+            reason = condition.get("reason") or ""
+            return True, False, f"failed ({reason})" if reason else "failed"
+    if status.get("active"):
+        return False, False, "running"
+    return False, False, "pending"
+
+
+def run_load_test(plan: LoadTestPlan, kubectl: str, progress: Progress, run: Callable | None = None,
+                  log: Callable[[str], None] | None = None) -> tuple[list[RunResult], str]:
+    """Apply the Job, wait for it, read each run's result from its log, delete it (also when the wait fails).
+    Returns the runs and the Job's final status."""
+    run = run or subprocess.run
+    job = ["-n", plan.namespace]
+    _kubectl(run, kubectl, ["apply", "-f", "-", *job], stdin=json.dumps(plan.manifest()))
+    final = {"status": "pending", "succeeded": False}
+    try:
+        def probe() -> tuple[bool, str]:
+            out = _kubectl(run, kubectl, ["get", "job", plan.job_name, *job, "-o", "json"])
+            try:
+                state = json.loads(out.stdout)
+            except ValueError:
+                return False, "unreadable Job status"
+            finished, succeeded, status = _job_state(state if isinstance(state, dict) else {})
+            final.update(status=status, succeeded=succeeded)
+            return finished, status
+
+        progress.run(probe)
+        out = _kubectl(run, kubectl, ["logs", f"job/{plan.job_name}", *job, "-c", "bench"], timeout=120, check=False)
+        if out.returncode != 0 and log:
+            log(f"kubectl logs job/{plan.job_name} failed: {printable(out.stderr.strip(), 200)}")
+        results = parse_log(out.stdout if out.returncode == 0 else "", plan.concurrencies)
+    finally:
+        deleted = _kubectl(run, kubectl, ["delete", "job", plan.job_name, *job, "--ignore-not-found",
+                                          "--wait=false"], check=False)
+        if deleted.returncode != 0 and log:
+            log(f"the Job {plan.namespace}/{plan.job_name} was not deleted (Kubernetes removes it an hour after it "
+                f"ends): {printable(deleted.stderr.strip(), 200)}")
+    return results, final["status"]
+
+
+def parse_concurrencies(text: str) -> tuple[int, ...]:
+    """``1,4,16`` → (1, 4, 16): whole numbers from 1 to 1024, no repeats."""
+    values = []
+    for part in text.split(","):
+        part = part.strip()
+        if not part.isdigit() or not 1 <= int(part) <= 1024:
+            raise ValueError(f"{printable(part, 20)!r} is not a concurrency (a whole number from 1 to 1024)")
+        if int(part) in values:
+            raise ValueError(f"concurrency {int(part)} is listed twice")
+        values.append(int(part))
+    return tuple(values)

@@ -1,0 +1,232 @@
+"""``llmops weights mirror``: copy the model from the Hugging Face Hub to the environment's S3 prefix once, at a pinned
+commit, in the cluster; then check the checksum manifest the copy wrote.
+
+Choices (README, "Mirror the weights to S3"):
+
+- The copy runs as a Kubernetes Job in the cluster, not on the operator's machine: 1.4 TB through a laptop's uplink
+  takes days; a pod in the VPC reaches both the Hub and S3 (through the NAT gateways and S3) at the node's bandwidth.
+- Its image is the environment's vLLM image, which carries huggingface_hub (vLLM 0.33.0 requires huggingface_hub>=1.31.0,
+  its METADATA) and boto3 (vllm-project/vllm@0000977e docker/Dockerfile, stage vllm-openai-base: ``uv pip install
+  --system ... boto3 runai-model-streamer runai-model-streamer[s3]``): no other image to trust.
+- Maintained copiers on both sides, one file at a time, streamed: ``huggingface_hub.HfFileSystem`` opens each file of
+  the commit as a stream (auth, redirects, Xet storage are the library's), and boto3's managed transfer
+  (``upload_fileobj``: multipart, concurrent parts) uploads it. Nothing is written to the node's disk, so any node
+  that can pull the image will do. ``HF_HUB_ENABLE_HF_TRANSFER`` is not set: huggingface_hub no longer uses hf_transfer
+  and warns that the variable is deprecated in favour of ``HF_XET_HIGH_PERFORMANCE``
+  (huggingface/huggingface_hub@ee0a4510 src/huggingface_hub/constants.py), which the Job sets.
+- sha256 is computed while streaming; the manifest holds path, size, sha256 and the Hub's LFS sha256
+  (``model_info(files_metadata=True)``: siblings[].lfs.sha256, hf_api.py ``RepoSibling``), and is written last, to
+  ``MANIFEST.json`` under the prefix. ``llmops`` checks it: every LFS file's sha256 equals the Hub's, and every object
+  exists in S3 with the manifest's size.
+- AWS access: the Job runs as its own service account (``weights-mirror`` in ``llm-serving``), which needs an EKS Pod
+  Identity association with a role that may write only the weights prefix (s3:ListBucket with an s3:prefix condition;
+  s3:PutObject, s3:GetObject, s3:AbortMultipartUpload on ``PREFIX*``) and read the Hugging Face token's secret. The
+  stacks do not create it yet (README, "Mirror the weights to S3", gives the commands). The Job reads the token itself,
+  with boto3: it never passes through this machine, a Kubernetes Secret or the manifest.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import urllib.error
+import urllib.parse
+import urllib.request
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from deployment_config.kubernetes_names import SERVING_NAMESPACE, WEIGHTS_MIRROR_NAME
+from deployment_config.model import EnvironmentConfig, WeightSource
+from ops_cli.errors import ExitCode, OpsError, shown
+
+#: The Hub's API: ``GET {endpoint}/api/models/{repo_id}/revision/{revision}`` answers the model's info at that
+#: revision, whose ``sha`` is the commit (huggingface/huggingface_hub@ee0a4510 src/huggingface_hub/hf_api.py
+#: ``HfApi.model_info``; the endpoint is ``HF_ENDPOINT`` or https://huggingface.co, constants.py).
+HUB_ENDPOINT = "https://huggingface.co"
+COMMIT = re.compile(r"[0-9a-f]{40}")
+#: A branch or tag name as a revision argument: no spaces, no control characters, no '..' (git check-ref-format).
+_REF = re.compile(r"[A-Za-z0-9][A-Za-z0-9._/-]{0,254}")
+MIRROR_JOB = MIRROR_SERVICE_ACCOUNT = WEIGHTS_MIRROR_NAME
+MANIFEST_NAME = "MANIFEST.json"
+#: One progress line per file, printed by the Job's script and read back from ``kubectl logs``.
+PROGRESS_PREFIX = "MIRROR "
+
+
+def s3_location(s3_uri: str) -> tuple[str, str]:
+    """(bucket, prefix ending in '/' or empty) of ``s3://bucket/prefix``."""
+    bucket, _, prefix = s3_uri.removeprefix("s3://").partition("/")
+    return bucket, (prefix.rstrip("/") + "/") if prefix.strip("/") else ""
+
+
+def hub_get(url: str, token: str | None, timeout: float = 30) -> dict:
+    """GET a Hub API URL and decode its JSON (replaced in tests: nothing here reaches the internet under test)."""
+    request = urllib.request.Request(url, headers={"Authorization": f"Bearer {token}"} if token else {})
+    try:
+        with urllib.request.urlopen(request, timeout=timeout) as response:  # noqa: S310 - an https URL built here
+            return json.loads(response.read(1 << 20))
+    except urllib.error.HTTPError as error:
+        if error.code in (401, 403):
+            raise OpsError(f"the Hugging Face Hub refused {url} ({error.code})",
+                           "set model.hugging_face_token_secret to a secret holding a token that may read the model "
+                           "(a gated model needs its licence accepted)", ExitCode.ACCESS_DENIED) from None
+        if error.code == 404:
+            raise OpsError(f"the Hugging Face Hub has no such model or revision: {url}",
+                           "check model.hugging_face_id and --revision", ExitCode.NOT_FOUND) from None
+        raise OpsError(f"the Hugging Face Hub answered {error.code} for {url}", "try again later",
+                       ExitCode.AWS_ERROR) from None
+    except (urllib.error.URLError, TimeoutError, OSError, ValueError) as error:
+        raise OpsError(f"could not ask the Hugging Face Hub ({url}): {error}",
+                       "check the network, or pass --revision with the commit id", ExitCode.AWS_ERROR) from None
+
+
+def resolve_revision(repo_id: str, ref: str, *, token: str | None = None,
+                     get: Callable[[str, str | None], dict] | None = None) -> str:
+    """The commit id ``ref`` (a branch, tag or commit) points at now, from the Hub."""
+    if not _REF.fullmatch(ref) or ".." in ref:
+        raise OpsError(f"--revision {shown(ref)} is not a branch, tag or commit id", "for example main, or a commit id",
+                       ExitCode.USAGE)
+    url = f"{HUB_ENDPOINT}/api/models/{repo_id}/revision/{urllib.parse.quote(ref, safe='')}"
+    info = (get or hub_get)(url, token)
+    sha = info.get("sha") if isinstance(info, dict) else None
+    if not isinstance(sha, str) or not COMMIT.fullmatch(sha):
+        raise OpsError(f"the Hub's answer for {repo_id}@{ref} carries no commit id", "try again, or pass the commit id",
+                       ExitCode.AWS_ERROR)
+    return sha
+
+
+def check_mirror_target(env: EnvironmentConfig) -> tuple[str, str]:
+    """(bucket, prefix) the mirror writes to; refused unless the environment takes its weights from S3."""
+    if env.model.weight_source is not WeightSource.S3 or not env.model.s3_uri:
+        raise OpsError(f"{env.name} takes its weights from the Hugging Face Hub (model.weight_source), so there is nothing "
+                       "to mirror to", "set model.weight_source: s3 and model.s3_uri: s3://BUCKET/PREFIX/, deploy the "
+                       "serving stack (it creates the mirror's role), then run this again", ExitCode.USAGE)
+    return s3_location(env.model.s3_uri)
+
+
+#: The Job's program (python3 of the vLLM image). argv: repo_id, commit, bucket, prefix, region, token secret or "".
+JOB_SCRIPT = r'''
+import hashlib, json, sys, boto3
+from boto3.s3.transfer import TransferConfig
+from huggingface_hub import HfApi, HfFileSystem
+repo, sha, bucket, prefix, region, secret = sys.argv[1:7]
+token = None
+if secret:
+    token = boto3.client("secretsmanager", region_name=region).get_secret_value(SecretId=secret)["SecretString"].strip()
+info = HfApi(token=token).model_info(repo, revision=sha, files_metadata=True)
+files = sorted(info.siblings, key=lambda s: s.rfilename)
+fs, s3 = HfFileSystem(token=token), boto3.client("s3", region_name=region)
+config = TransferConfig(multipart_chunksize=64 * 1024 * 1024, max_concurrency=16)
+total, copied, entries = sum(f.size or 0 for f in files), 0, []
+class Hashing:
+    def __init__(self, stream): self.stream, self.digest, self.size = stream, hashlib.sha256(), 0
+    def read(self, n=-1):
+        data = self.stream.read(n); self.digest.update(data); self.size += len(data); return data
+for index, sibling in enumerate(files, 1):
+    with fs.open(f"{repo}/{sibling.rfilename}", "rb", revision=sha, block_size=0) as source:
+        reader = Hashing(source)
+        s3.upload_fileobj(reader, bucket, prefix + sibling.rfilename, Config=config)
+    copied += reader.size
+    entry = {"path": sibling.rfilename, "size": reader.size, "sha256": reader.digest.hexdigest(),
+             "hub_lfs_sha256": sibling.lfs.sha256 if sibling.lfs else None}
+    entries.append(entry)
+    record = {**entry, "file": index, "files": len(files), "bytes_copied": copied, "bytes_total": total}
+    print("MIRROR " + json.dumps(record), flush=True)
+manifest = {"repo_id": repo, "revision": sha, "files": entries}
+s3.put_object(Bucket=bucket, Key=prefix + "MANIFEST.json", Body=json.dumps(manifest, indent=1).encode(),
+              ContentType="application/json")
+print("MIRROR " + json.dumps({"done": True, "files": len(entries), "bytes_copied": copied}), flush=True)
+'''
+
+
+def mirror_manifests(env: EnvironmentConfig, sha: str) -> list[dict]:
+    """The ServiceAccount (the Pod Identity association names it) and the Job that copies ``sha`` to the S3 prefix."""
+    bucket, prefix = check_mirror_target(env)
+    labels = {"app.kubernetes.io/name": MIRROR_JOB, "app.kubernetes.io/instance": env.name,
+              "app.kubernetes.io/part-of": "llm-serving", "app.kubernetes.io/managed-by": "llmops"}
+    metadata = {"name": MIRROR_JOB, "namespace": SERVING_NAMESPACE, "labels": labels}
+    container = {
+        "name": "mirror", "image": env.serving_image, "imagePullPolicy": "IfNotPresent",
+        "command": ["python3", "-c", JOB_SCRIPT, env.model.hugging_face_id, sha, bucket, prefix, env.region,
+                    env.model.hugging_face_token_secret or ""],
+        "env": [{"name": "HF_XET_HIGH_PERFORMANCE", "value": "1"}, {"name": "HF_HUB_DISABLE_TELEMETRY", "value": "1"}],
+        "resources": {"requests": {"cpu": "2", "memory": "8Gi"}, "limits": {"memory": "12Gi"}},
+        "securityContext": {"allowPrivilegeEscalation": False, "privileged": False, "capabilities": {"drop": ["ALL"]},
+                            "seccompProfile": {"type": "RuntimeDefault"}},
+    }
+    job = {
+        "apiVersion": "batch/v1", "kind": "Job", "metadata": metadata,
+        "spec": {
+            "backoffLimit": 2, "ttlSecondsAfterFinished": 7 * 24 * 3600,
+            "template": {"metadata": {"labels": labels}, "spec": {
+                "serviceAccountName": MIRROR_SERVICE_ACCOUNT, "restartPolicy": "Never", "enableServiceLinks": False,
+                "containers": [container]}},
+        },
+    }
+    account = {"apiVersion": "v1", "kind": "ServiceAccount", "metadata": {**metadata, "name": MIRROR_SERVICE_ACCOUNT},
+               "automountServiceAccountToken": False}
+    return [account, job]
+
+
+@dataclass(frozen=True)
+class MirrorProblem:
+    path: str
+    problem: str
+
+
+def check_manifest(manifest: dict, objects: dict[str, int], prefix: str) -> list[MirrorProblem]:
+    """What is wrong with a mirror: a file whose sha256 differs from the Hub's LFS sha256, or that is missing from S3 or
+    has another size there. ``objects``: key -> size of what S3 lists under the prefix."""
+    problems = []
+    for entry in manifest.get("files") or []:
+        path = entry.get("path", "?")
+        hub = entry.get("hub_lfs_sha256")
+        if hub and hub != entry.get("sha256"):
+            problems.append(MirrorProblem(path, f"sha256 {entry.get('sha256')} differs from the Hub's {hub}"))
+        size = objects.get(prefix + path)
+        if size is None:
+            problems.append(MirrorProblem(path, "missing from S3"))
+        elif size != entry.get("size"):
+            problems.append(MirrorProblem(path, f"{size} bytes in S3, {entry.get('size')} copied"))
+    return problems
+
+
+def read_mirror(aws_client: Callable[[str], object], bucket: str, prefix: str) -> tuple[dict, dict[str, int]]:
+    """The manifest and the sizes of the objects under the prefix."""
+    s3 = aws_client("s3")
+    try:
+        manifest = json.loads(s3.get_object(Bucket=bucket, Key=prefix + MANIFEST_NAME)["Body"].read())
+    except s3.exceptions.NoSuchKey:
+        raise OpsError(f"s3://{bucket}/{prefix}{MANIFEST_NAME} does not exist: the mirror did not finish",
+                       "run llmops weights mirror again", ExitCode.CHECK_FAILED) from None
+    objects: dict[str, int] = {}
+    for page in s3.get_paginator("list_objects_v2").paginate(Bucket=bucket, Prefix=prefix):
+        objects.update({o["Key"]: o["Size"] for o in page.get("Contents") or []})
+    return manifest, objects
+
+
+def kubectl(run: Callable, binary: str, *args: str, stdin: str | None = None, timeout: float = 120) -> str:
+    try:
+        result = run([binary, *args], capture_output=True, text=True, timeout=timeout, input=stdin)
+    except FileNotFoundError:
+        raise OpsError(f"kubectl not found at '{binary}'", "install kubectl or pass --kubectl PATH", ExitCode.USAGE) from None
+    except subprocess.TimeoutExpired:
+        raise OpsError(f"kubectl {' '.join(args[:3])} timed out", "check the kubeconfig and the cluster's endpoint",
+                       ExitCode.TIMEOUT) from None
+    if result.returncode != 0:
+        detail = result.stderr.strip().splitlines()[-1] if result.stderr.strip() else f"exit {result.returncode}"
+        raise OpsError(f"kubectl {' '.join(args[:3])} failed: {detail}", "check the kubeconfig (aws eks update-kubeconfig "
+                       "...)", ExitCode.AWS_ERROR)
+    return result.stdout
+
+
+def progress_lines(log: str) -> list[dict]:
+    """The Job's progress records, in order."""
+    records = []
+    for line in log.splitlines():
+        if line.startswith(PROGRESS_PREFIX):
+            try:
+                records.append(json.loads(line[len(PROGRESS_PREFIX):]))
+            except ValueError:
+                continue
+    return records

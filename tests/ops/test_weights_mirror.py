@@ -1,0 +1,241 @@
+"""llmops weights mirror: the Hub revision pinned to a commit and written into the environment file, the copy Job
+(strictly valid Kubernetes 1.34), the flow through kubectl, and the checksum manifest check. Nothing reaches the Hub, AWS
+or a cluster: the Hub call is replaced, AWS is stubbed with botocore's Stubber, kubectl is a fake."""
+
+from __future__ import annotations
+
+import dataclasses
+import io
+import json
+import subprocess
+
+import kubernetes_validate
+import pytest
+import yaml
+from botocore.response import StreamingBody
+
+from deployment_config import ConfigError, load_environment
+from deployment_config.kubernetes_names import SERVING_NAMESPACE
+from deployment_config.model import WeightSource
+from ops_cli import weights
+from ops_cli.errors import ExitCode, OpsError
+from ops_cli.main import Runtime, main
+from tests.ops.conftest import Result
+
+SHA = "0123456789abcdef0123456789abcdef01234567"
+BUCKET, PREFIX = "weights-bucket", "kimi-k3/"
+SHARD = "model-00001-of-00118.safetensors"
+SHARD_SHA = "a" * 64
+
+
+@pytest.fixture
+def s3_config_dir(config_dir):
+    """The example environment, switched to S3 weights."""
+    path = config_dir / "example.yaml"
+    text = path.read_text()
+    assert yaml.safe_load(text)["model"]["weight_source"] == "huggingface"
+    path.write_text(text.replace("weight_source: huggingface", f"weight_source: s3\n  s3_uri: s3://{BUCKET}/{PREFIX}", 1))
+    return config_dir
+
+
+@pytest.fixture
+def s3_env(s3_config_dir):
+    return load_environment(s3_config_dir, "example")
+
+
+@pytest.fixture
+def hub(monkeypatch):
+    """The Hub's model-info answer, recorded per URL; no request leaves the process."""
+    asked: list[tuple[str, str | None]] = []
+
+    def get(url: str, token: str | None) -> dict:
+        asked.append((url, token))
+        return {"id": "moonshotai/Kimi-K3", "sha": SHA}
+
+    monkeypatch.setattr(weights, "hub_get", get)
+    return asked
+
+
+def test_a_branch_is_resolved_to_its_commit_with_the_hub_api(hub):
+    assert weights.resolve_revision("moonshotai/Kimi-K3", "main") == SHA
+    assert hub == [("https://huggingface.co/api/models/moonshotai/Kimi-K3/revision/main", None)]
+
+
+def test_a_revision_that_is_no_ref_is_refused_before_asking_the_hub(hub):
+    with pytest.raises(OpsError) as error:
+        weights.resolve_revision("moonshotai/Kimi-K3", "main; rm -rf /")
+    assert error.value.exit_code == ExitCode.USAGE and hub == []
+
+
+def test_an_answer_without_a_commit_is_an_error():
+    with pytest.raises(OpsError, match="no commit id"):
+        weights.resolve_revision("moonshotai/Kimi-K3", "main", get=lambda url, token: {"sha": "main"})
+
+
+def test_the_revision_key_takes_only_a_commit_id(s3_config_dir):
+    path = s3_config_dir / "example.yaml"
+    text = path.read_text()
+    path.write_text(text.replace("model:\n", "model:\n  hugging_face_revision: main\n", 1))
+    with pytest.raises(ConfigError) as error:
+        load_environment(s3_config_dir, "example")
+    assert "model.hugging_face_revision" in str(error.value) and "40 lowercase hex" in str(error.value)
+    path.write_text(text.replace("model:\n", f"model:\n  hugging_face_revision: {SHA}\n", 1))
+    assert load_environment(s3_config_dir, "example").model.hugging_face_revision == SHA
+
+
+def test_revision_in_extra_args_is_refused_as_derived(s3_config_dir):
+    path = s3_config_dir / "example.yaml"
+    path.write_text(path.read_text().replace("extra_args: []", "extra_args: [--code-revision, main]", 1))
+    with pytest.raises(ConfigError, match="hugging_face_revision"):
+        load_environment(s3_config_dir, "example")
+
+
+def test_the_job_is_valid_kubernetes_and_copies_the_pinned_commit_with_its_own_service_account(s3_env):
+    account, job = weights.mirror_manifests(s3_env, SHA)
+    for manifest in (account, job):
+        kubernetes_validate.validate(manifest, "1.34", strict=True)
+    pod = job["spec"]["template"]["spec"]
+    (container,) = pod["containers"]
+    # the environment's vLLM image (huggingface_hub and boto3 inside), the account the Pod Identity role is bound to
+    assert container["image"] == s3_env.serving_image
+    assert pod["serviceAccountName"] == account["metadata"]["name"] == weights.MIRROR_SERVICE_ACCOUNT
+    assert job["metadata"]["namespace"] == account["metadata"]["namespace"] == SERVING_NAMESPACE
+    # the repository, the commit, the bucket and prefix as arguments of the script, never the token's value
+    assert container["command"][:2] == ["python3", "-c"]
+    assert container["command"][3:] == ["moonshotai/Kimi-K3", SHA, BUCKET, PREFIX, "us-west-2", ""]
+    env = {e["name"]: e["value"] for e in container["env"]}
+    assert env["HF_XET_HIGH_PERFORMANCE"] == "1" and "HF_HUB_ENABLE_HF_TRANSFER" not in env
+    assert pod["restartPolicy"] == "Never"
+
+
+def test_the_job_reads_the_token_from_its_secret_itself(s3_env):
+    gated = dataclasses.replace(s3_env, model=dataclasses.replace(s3_env.model, hugging_face_token_secret="hf/token"))
+    _, job = weights.mirror_manifests(gated, SHA)
+    command = job["spec"]["template"]["spec"]["containers"][0]["command"]
+    assert command[-1] == "hf/token" and "get_secret_value" in command[2]
+
+
+def test_a_hub_environment_has_nothing_to_mirror(s3_env):
+    hub_env = dataclasses.replace(s3_env, model=dataclasses.replace(s3_env.model, weight_source=WeightSource.HUGGINGFACE,
+                                                                    s3_uri=None))
+    with pytest.raises(OpsError) as error:
+        weights.mirror_manifests(hub_env, SHA)
+    assert "weight_source: s3" in error.value.fix
+
+
+def manifest(**overrides) -> dict:
+    files = [{"path": "config.json", "size": 10, "sha256": "c" * 64, "hub_lfs_sha256": None},
+             {"path": SHARD, "size": 1000, "sha256": SHARD_SHA, "hub_lfs_sha256": SHARD_SHA}]
+    files[1].update(overrides)
+    return {"repo_id": "moonshotai/Kimi-K3", "revision": SHA, "files": files}
+
+
+OBJECTS = {PREFIX + "config.json": 10, PREFIX + SHARD: 1000, PREFIX + "MANIFEST.json": 500}
+
+
+def test_a_complete_mirror_passes_the_check():
+    assert weights.check_manifest(manifest(), OBJECTS, PREFIX) == []
+
+
+def test_a_checksum_mismatch_names_the_file():
+    (problem,) = weights.check_manifest(manifest(sha256="b" * 64), OBJECTS, PREFIX)
+    assert problem.path == SHARD and "differs from the Hub's" in problem.problem
+
+
+def test_a_missing_or_short_object_names_the_file():
+    assert [p.path for p in weights.check_manifest(manifest(), {PREFIX + "config.json": 10}, PREFIX)] == [SHARD]
+    (short,) = weights.check_manifest(manifest(), {**OBJECTS, PREFIX + SHARD: 999}, PREFIX)
+    assert short.path == SHARD and "999 bytes" in short.problem
+
+
+class FakeKubectl:
+    """Answers delete, apply, logs -f and get job like kubectl; records the commands and what apply read."""
+
+    def __init__(self, succeeded: bool = True) -> None:
+        self.commands: list[list[str]] = []
+        self.applied: dict | None = None
+        self.succeeded = succeeded
+
+    def __call__(self, command, **kwargs):
+        self.commands.append(command)
+        args = command[1:]
+        if args[0] == "delete":
+            return subprocess.CompletedProcess(command, 0, "", "")
+        if args[0] == "apply":
+            self.applied = json.loads(kwargs["input"])
+            return subprocess.CompletedProcess(command, 0, "job.batch/weights-mirror created\n", "")
+        if args[0] == "logs":
+            lines = [
+                "Fetching 2 files",
+                "MIRROR " + json.dumps({"path": "config.json", "size": 10, "sha256": "c" * 64, "hub_lfs_sha256": None,
+                                        "file": 1, "files": 2, "bytes_copied": 10, "bytes_total": 1010}),
+                "MIRROR " + json.dumps({"path": SHARD, "size": 1000, "sha256": SHARD_SHA, "hub_lfs_sha256": SHARD_SHA,
+                                        "file": 2, "files": 2, "bytes_copied": 1010, "bytes_total": 1010}),
+                "MIRROR " + json.dumps({"done": True, "files": 2, "bytes_copied": 1010}),
+            ]
+            return subprocess.CompletedProcess(command, 0, "\n".join(lines) + "\n", "")
+        if args[:2] == ["get", "job"]:
+            status = {"succeeded": 1} if self.succeeded else {"failed": 3}
+            return subprocess.CompletedProcess(command, 0, json.dumps({"kind": "Job", "status": status}), "")
+        raise AssertionError(command)
+
+
+def stub_mirror_in_s3(aws, body: dict) -> None:
+    data = json.dumps(body).encode()
+    s3 = aws.stub("s3")
+    s3.add_response("get_object", {"Body": StreamingBody(io.BytesIO(data), len(data))},
+                    {"Bucket": BUCKET, "Key": PREFIX + "MANIFEST.json"})
+    s3.add_response("list_objects_v2", {"Contents": [{"Key": k, "Size": v} for k, v in OBJECTS.items()],
+                                        "IsTruncated": False}, {"Bucket": BUCKET, "Prefix": PREFIX})
+
+
+@pytest.fixture
+def run_mirror(aws, clock, s3_config_dir, hub):
+    def _run(kubectl, *argv) -> Result:
+        stdout, stderr = io.StringIO(), io.StringIO()
+        runtime = Runtime(aws_factory=aws.aws, stdout=stdout, stderr=stderr, environ={}, clock=clock, sleep=clock.sleep,
+                          run_command=kubectl)
+        code = main(["weights", "mirror", "--env", "example", *argv, "--config-dir", str(s3_config_dir)], runtime)
+        return Result(code, stdout.getvalue(), stderr.getvalue())
+
+    return _run
+
+
+def test_mirror_pins_the_commit_runs_the_job_follows_it_and_checks_the_manifest(aws, run_mirror, s3_config_dir, hub):
+    # given an S3 environment without a pinned revision
+    stub_mirror_in_s3(aws, manifest())
+    kubectl = FakeKubectl()
+    # when the mirror runs
+    result = run_mirror(kubectl, "--json")
+    # then main is resolved on the Hub and its commit written into the environment file, for the mirror and the serving
+    assert result.code == ExitCode.OK, result.stderr
+    assert hub[0][0].endswith("/revision/main")
+    assert load_environment(s3_config_dir, "example").model.hugging_face_revision == SHA
+    assert f"hugging_face_revision: {SHA}" in (s3_config_dir / "example.yaml").read_text()
+    # the old Job goes, the new one is applied with its service account, followed, and its status read
+    assert [c[1] for c in kubectl.commands] == ["delete", "apply", "logs", "get"]
+    kinds = [item["kind"] for item in kubectl.applied["items"]]
+    assert kinds == ["ServiceAccount", "Job"]
+    assert kubectl.applied["items"][1]["spec"]["template"]["spec"]["containers"][0]["command"][4] == SHA
+    # one progress line per file, with the bytes copied so far
+    assert f"[2/2] {SHARD}  1,000 bytes  (1,010 of 1,010)" in result.stderr
+    assert result.json == {"env": "example", "revision": SHA, "s3_uri": f"s3://{BUCKET}/{PREFIX}", "files": 2,
+                           "bytes": 1010, "config_file": str(s3_config_dir / "example.yaml")}
+
+
+def test_mirror_fails_with_the_name_of_a_file_whose_checksum_differs(aws, run_mirror):
+    stub_mirror_in_s3(aws, manifest(sha256="b" * 64))
+    result = run_mirror(FakeKubectl())
+    assert result.code == ExitCode.CHECK_FAILED
+    assert SHARD in result.stderr and "differs from the Hub's" in result.stderr
+
+
+def test_a_failed_job_is_reported_with_where_to_look(aws, run_mirror):
+    result = run_mirror(FakeKubectl(succeeded=False))
+    assert result.code == ExitCode.CHECK_FAILED
+    assert "did not succeed" in result.stderr and "logs job/weights-mirror" in result.stderr
+
+
+def test_a_hub_environment_is_refused_before_any_call(run, hub):
+    result = run("weights", "mirror", "--env", "example")
+    assert result.code == ExitCode.USAGE and "nothing to mirror" in result.stderr and hub == []

@@ -261,6 +261,7 @@ def build_parser() -> argparse.ArgumentParser:
                    "model.hugging_face_revision, else main); the commit id is written into the environment file")
     p.add_argument("--kubectl", default="kubectl", help="kubectl to use (default: the one on PATH)")
     p.add_argument("--timeout", type=_positive, default=12 * 3600, help="seconds to follow the copy (default: 43200)")
+    p.add_argument("--interval", type=_positive, default=30, help="seconds between looks at the copy (default: 30)")
 
     p = groups.add_parser("smoke-test", help="send chat completions, plain and streaming, and time them", parents=[common])
     p.add_argument("--url", required=True, help="the endpoint, for example http://localhost:8000")
@@ -849,18 +850,30 @@ class Cli:
         weights.kubectl(run, k, "delete", "job", weights.MIRROR_JOB, "-n", ns, "--ignore-not-found", "--wait=true")
         items = weights.mirror_manifests(env, sha)
         weights.kubectl(run, k, "apply", "-f", "-", stdin=json.dumps({"apiVersion": "v1", "kind": "List", "items": items}))
-        log = weights.kubectl(run, k, "logs", "-n", ns, "-f", f"job/{weights.MIRROR_JOB}", "--pod-running-timeout=60m",
-                              timeout=self.args.timeout)
-        records = weights.progress_lines(log)
-        for record in records:
-            if "path" in record:
+        printed: list[dict] = []
+
+        def probe() -> tuple[bool, str]:
+            """One look at the Job: the files it has copied since the last look (a line each), and whether it ended.
+            The log of a pod that has not started yet is not an error, only nothing to show."""
+            result = run([k, "logs", "-n", ns, f"job/{weights.MIRROR_JOB}"], capture_output=True, text=True, timeout=120)
+            records = [r for r in weights.progress_lines(result.stdout if result.returncode == 0 else "") if "path" in r]
+            for record in records[len(printed):]:
                 self._say(f"[{record['file']}/{record['files']}] {record['path']}  {record['size']:,} bytes  "
                           f"({record['bytes_copied']:,} of {record['bytes_total']:,})", self.rt.stderr)
-        job = json.loads(weights.kubectl(run, k, "get", "job", weights.MIRROR_JOB, "-n", ns, "-o", "json"))
-        if not (job.get("status") or {}).get("succeeded"):
-            raise OpsError(f"the mirror Job {ns}/{weights.MIRROR_JOB} did not succeed",
-                           f"kubectl -n {ns} logs job/{weights.MIRROR_JOB}; kubectl -n {ns} describe job "
-                           f"{weights.MIRROR_JOB}", ExitCode.CHECK_FAILED)
+                printed.append(record)
+            job = json.loads(weights.kubectl(run, k, "get", "job", weights.MIRROR_JOB, "-n", ns, "-o", "json"))
+            status = job.get("status") or {}
+            failed = any(c.get("type") == "Failed" and c.get("status") == "True" for c in status.get("conditions") or [])
+            if failed or (status.get("failed") and not status.get("active") and not status.get("succeeded")):
+                raise OpsError(f"the mirror Job {ns}/{weights.MIRROR_JOB} did not succeed",
+                               f"kubectl -n {ns} logs job/{weights.MIRROR_JOB}; kubectl -n {ns} describe job "
+                               f"{weights.MIRROR_JOB}", ExitCode.CHECK_FAILED)
+            last = printed[-1] if printed else None
+            state = (f"{last['file']}/{last['files']} files, {last['bytes_copied'] / 1e9:,.1f} of "
+                     f"{last['bytes_total'] / 1e9:,.1f} GB" if last else "starting")
+            return bool(status.get("succeeded")), state
+
+        self.progress(f"mirror Job {ns}/{weights.MIRROR_JOB}").run(probe)
         manifest, objects = weights.read_mirror(self.aws().client, bucket, prefix)
         problems = weights.check_manifest(manifest, objects, prefix)
         if manifest.get("revision") != sha:

@@ -149,7 +149,7 @@ def test_a_missing_or_short_object_names_the_file():
 
 
 class FakeKubectl:
-    """Answers delete, apply, logs -f and get job like kubectl; records the commands and what apply read."""
+    """Answers delete, apply, logs and get job like kubectl; records the commands and what apply read."""
 
     def __init__(self, succeeded: bool = True) -> None:
         self.commands: list[list[str]] = []

@@ -5,9 +5,12 @@ Choices (README, "Mirror the weights to S3"):
 
 - The copy runs as a Kubernetes Job in the cluster, not on the operator's machine: 1.4 TB through a laptop's uplink
   takes days; a pod in the VPC reaches both the Hub and S3 (through the NAT gateways and S3) at the node's bandwidth.
-- Its image is the environment's vLLM image, which carries huggingface_hub (vLLM 0.33.0 requires huggingface_hub>=1.31.0,
-  its METADATA) and boto3 (vllm-project/vllm@0000977e docker/Dockerfile, stage vllm-openai-base: ``uv pip install
-  --system ... boto3 runai-model-streamer runai-model-streamer[s3]``): no other image to trust.
+- Its image is a small Python image, the Docker official ``python:3.12-slim`` from Amazon ECR Public
+  (``public.ecr.aws/docker/library/``, where AWS mirrors Docker's official images: no Docker Hub rate limit), with
+  huggingface_hub and boto3 installed at start at pinned versions (:data:`JOB_PACKAGES`). Not the vLLM image, which
+  has both but is 20+ GB: the Job runs on the system nodes (it tolerates no GPU taint), whose root volume is EKS's
+  default 20 GiB (botocore's EKS model, CreateNodegroup ``diskSize``), so that the weights can be mirrored before the
+  Capacity Block starts, while only the cheap nodes run.
 - Maintained copiers on both sides, one file at a time, streamed: ``huggingface_hub.HfFileSystem`` opens each file of
   the commit as a stream (auth, redirects, Xet storage are the library's), and boto3's managed transfer
   (``upload_fileobj``: multipart, concurrent parts) uploads it. Nothing is written to the node's disk, so any node
@@ -139,6 +142,16 @@ print("MIRROR " + json.dumps({"done": True, "files": len(entries), "bytes_copied
 '''
 
 
+#: The mirror Job's image and the packages it installs when it starts (pinned: the versions this project tests with;
+#: boto3 is requirements-ops.txt's). The cluster reaches PyPI through the NAT gateways.
+JOB_IMAGE = "public.ecr.aws/docker/library/python:3.12-slim"
+JOB_PACKAGES = ("huggingface_hub==2.4.0", "boto3==1.43.11")
+#: ``sh -c``: install the packages, then run the script (in the container's environment as ``MIRROR_SCRIPT``) with
+#: the Job's arguments (``$@``; ``$0`` is a name).
+JOB_BOOTSTRAP = (f"pip install --no-cache-dir --quiet --disable-pip-version-check {' '.join(JOB_PACKAGES)} >&2 && "
+                 'exec python3 -c "$MIRROR_SCRIPT" "$@"')
+
+
 def mirror_manifests(env: EnvironmentConfig, sha: str) -> list[dict]:
     """The ServiceAccount (the Pod Identity association names it) and the Job that copies ``sha`` to the S3 prefix."""
     bucket, prefix = check_mirror_target(env)
@@ -146,10 +159,11 @@ def mirror_manifests(env: EnvironmentConfig, sha: str) -> list[dict]:
               "app.kubernetes.io/part-of": "llm-serving", "app.kubernetes.io/managed-by": "llmops"}
     metadata = {"name": MIRROR_JOB, "namespace": SERVING_NAMESPACE, "labels": labels}
     container = {
-        "name": "mirror", "image": env.serving_image, "imagePullPolicy": "IfNotPresent",
-        "command": ["python3", "-c", JOB_SCRIPT, env.model.hugging_face_id, sha, bucket, prefix, env.region,
+        "name": "mirror", "image": JOB_IMAGE, "imagePullPolicy": "IfNotPresent",
+        "command": ["sh", "-c", JOB_BOOTSTRAP, "mirror", env.model.hugging_face_id, sha, bucket, prefix, env.region,
                     env.model.hugging_face_token_secret or ""],
-        "env": [{"name": "HF_XET_HIGH_PERFORMANCE", "value": "1"}, {"name": "HF_HUB_DISABLE_TELEMETRY", "value": "1"}],
+        "env": [{"name": "MIRROR_SCRIPT", "value": JOB_SCRIPT},
+                {"name": "HF_XET_HIGH_PERFORMANCE", "value": "1"}, {"name": "HF_HUB_DISABLE_TELEMETRY", "value": "1"}],
         "resources": {"requests": {"cpu": "2", "memory": "8Gi"}, "limits": {"memory": "12Gi"}},
         "securityContext": {"allowPrivilegeEscalation": False, "privileged": False, "capabilities": {"drop": ["ALL"]},
                             "seccompProfile": {"type": "RuntimeDefault"}},

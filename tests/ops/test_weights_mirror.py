@@ -96,14 +96,18 @@ def test_the_job_is_valid_kubernetes_and_copies_the_pinned_commit_with_its_own_s
         kubernetes_validate.validate(manifest, "1.34", strict=True)
     pod = job["spec"]["template"]["spec"]
     (container,) = pod["containers"]
-    # the environment's vLLM image (huggingface_hub and boto3 inside), the account the Pod Identity role is bound to
-    assert container["image"] == s3_env.serving_image
+    # a small Python image from ECR Public that installs pinned huggingface_hub and boto3, able to run on the system
+    # nodes before the GPU capacity starts; the account the Pod Identity role is bound to
+    assert container["image"] == weights.JOB_IMAGE == "public.ecr.aws/docker/library/python:3.12-slim"
+    assert "tolerations" not in pod
+    assert all(package in container["command"][2] for package in weights.JOB_PACKAGES)
     assert pod["serviceAccountName"] == account["metadata"]["name"] == weights.MIRROR_SERVICE_ACCOUNT
     assert job["metadata"]["namespace"] == account["metadata"]["namespace"] == SERVING_NAMESPACE
     # the repository, the commit, the bucket and prefix as arguments of the script, never the token's value
-    assert container["command"][:2] == ["python3", "-c"]
-    assert container["command"][3:] == ["moonshotai/Kimi-K3", SHA, BUCKET, PREFIX, "us-west-2", ""]
+    assert container["command"][:2] == ["sh", "-c"] and 'exec python3 -c "$MIRROR_SCRIPT" "$@"' in container["command"][2]
+    assert container["command"][4:] == ["moonshotai/Kimi-K3", SHA, BUCKET, PREFIX, "us-west-2", ""]
     env = {e["name"]: e["value"] for e in container["env"]}
+    assert env["MIRROR_SCRIPT"] == weights.JOB_SCRIPT
     assert env["HF_XET_HIGH_PERFORMANCE"] == "1" and "HF_HUB_ENABLE_HF_TRANSFER" not in env
     assert pod["restartPolicy"] == "Never"
 
@@ -112,7 +116,8 @@ def test_the_job_reads_the_token_from_its_secret_itself(s3_env):
     gated = dataclasses.replace(s3_env, model=dataclasses.replace(s3_env.model, hugging_face_token_secret="hf/token"))
     _, job = weights.mirror_manifests(gated, SHA)
     command = job["spec"]["template"]["spec"]["containers"][0]["command"]
-    assert command[-1] == "hf/token" and "get_secret_value" in command[2]
+    script = job["spec"]["template"]["spec"]["containers"][0]["env"][0]["value"]
+    assert command[-1] == "hf/token" and "get_secret_value" in script
 
 
 def test_a_hub_environment_has_nothing_to_mirror(s3_env):
@@ -216,7 +221,7 @@ def test_mirror_pins_the_commit_runs_the_job_follows_it_and_checks_the_manifest(
     assert [c[1] for c in kubectl.commands] == ["delete", "apply", "logs", "get"]
     kinds = [item["kind"] for item in kubectl.applied["items"]]
     assert kinds == ["ServiceAccount", "Job"]
-    assert kubectl.applied["items"][1]["spec"]["template"]["spec"]["containers"][0]["command"][4] == SHA
+    assert kubectl.applied["items"][1]["spec"]["template"]["spec"]["containers"][0]["command"][5] == SHA
     # one progress line per file, with the bytes copied so far
     assert f"[2/2] {SHARD}  1,000 bytes  (1,010 of 1,010)" in result.stderr
     assert result.json == {"env": "example", "revision": SHA, "s3_uri": f"s3://{BUCKET}/{PREFIX}", "files": 2,

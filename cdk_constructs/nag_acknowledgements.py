@@ -189,6 +189,14 @@ def acknowledge_weights_reader(role: IConstruct) -> None:
                      "is published as many files (118 for Kimi-K3) whose names are not known in advance")
 
 
+def acknowledge_weights_writer(role: IConstruct) -> None:
+    """The weights mirror Job's role: writes one S3 prefix (cdk_constructs/weights_mirror_access.py)."""
+    acknowledge_each(role, sorted(wildcard_findings(role)),
+                     "write access to the objects under the configured weights prefix only, and the token secret by "
+                     "its name with Secrets Manager's six random characters: a model is many files whose names the "
+                     "publisher sets")
+
+
 def acknowledge_api_key_secret(secret: IConstruct) -> None:
     """The endpoint's generated API key: rotated by hand, not by a rotation Lambda."""
     acknowledge(secret, "AwsSolutions-SMG4",
@@ -240,3 +248,36 @@ def acknowledge_hyperpod_observability_role(role: IConstruct) -> None:
                      "the CloudWatch Logs statement AWS documents for the HyperPod observability add-on's role "
                      "(\"Troubleshooting the Amazon SageMaker HyperPod observability add-on\"): the add-on names its log "
                      "groups under /aws/sagemaker/Clusters/ itself, so the app cannot name them; only that prefix")
+
+
+def acknowledge_deploy_time_smoke_test(construct: IConstruct) -> None:
+    """The deploy-time smoke test (cdk_constructs/deploy_time_smoke_test.py): its functions, its poller state machine and
+    aws-cdk-lib's Provider framework."""
+    stack = cdk.Stack.of(construct)
+    check, report, start = (construct.node.find_child(name) for name in ("Check", "ReportError", "Start"))
+    acknowledge(construct, managed_policy_finding("AWSLambdaVPCAccessExecutionRole", "service-role/"),
+                "the smoke test's two functions in the VPC create and delete their network interfaces and write their "
+                "logs with the policy AWS documents for Lambda functions in a VPC")
+    acknowledge(construct, managed_policy_finding("AWSLambdaBasicExecutionRole", "service-role/"),
+                "the smoke test's start function and the Provider framework's function write their own logs with it")
+    acknowledge(check, "AwsSolutions-IAM5[Resource::*]",
+                "elasticloadbalancing:DescribeLoadBalancers and DescribeTags support no resource-level permissions; the "
+                "function only reads them, to find the endpoint's load balancer by its tags")
+    acknowledge_each(check, [f for f in wildcard_findings(check) if ":kms:" in f and f.endswith(":key/*]")],
+                     "kms:Decrypt only through Secrets Manager of this region (kms:ViaService) and only for the "
+                     "environment's API key secret (kms:EncryptionContext:SecretARN): the key is the serving stack's, "
+                     "named here without a cross-stack export")
+    acknowledge_each(check, [f for f in wildcard_findings(check) if ":secret:" in f],
+                     "the environment's API key secret by its name; Secrets Manager ends a secret's ARN with six random "
+                     "characters, which the ?????? stand for")
+    poller = construct.node.find_child("Poller")
+    acknowledge(poller, "AwsSolutions-IAM5[Resource::*]",
+                "X-Ray's trace actions and Step Functions' log delivery actions support no resource-level permissions; "
+                "aws-cdk-lib writes these statements for the poller's tracing and execution log")
+    acknowledge_each(poller, [
+        f"AwsSolutions-IAM5[Resource::<{stack.get_logical_id(function.node.default_child)}.Arn>:*]"
+        for function in (check, report)],
+        "the poller invokes any version of the smoke test's own functions, nothing else (aws-cdk-lib's LambdaInvoke)")
+    provider = construct.node.find_child("Provider")
+    acknowledge(provider, f"AwsSolutions-IAM5[Resource::<{stack.get_logical_id(start.node.default_child)}.Arn>:*]",
+                "aws-cdk-lib's Provider framework invokes any version of the smoke test's start function, nothing else")

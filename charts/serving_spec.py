@@ -18,7 +18,7 @@ from deployment_config.gpu_nodes import (
 
 # VPC_CNI_CONFIGURATION: the vpc-cni configuration that makes the chart's NetworkPolicy enforced.
 from deployment_config.kubernetes_names import SERVING_NAME, SERVING_NAMESPACE
-from deployment_config.model import EnvironmentConfig, Exposure, WeightSource
+from deployment_config.model import EnvironmentConfig, Exposure, Platform, WeightSource
 from deployment_config.model_location import MODEL_CACHE_MOUNT, model_path
 from deployment_config.sizing import startup_budget
 
@@ -159,10 +159,35 @@ class VllmServingSpec:
     domain_name: str | None = None
     drain_seconds: int = 300
     replicas: int = 1
+    #: Nodes one model instance spans (deployment_config.sizing.Layout): 1 for the Deployment, more for a
+    #: LeaderWorkerSet whose groups have this size (charts/vllm_leader_worker_set.py).
+    nodes: int = 1
 
     @property
     def tls(self) -> bool:
         return self.certificate_arn is not None
+
+    @property
+    def multi_node(self) -> bool:
+        return self.nodes > 1
+
+    @property
+    def leader_args(self) -> tuple[str, ...]:
+        """The leader's arguments (node rank 0): the API server and the first pipeline stage. vLLM 0.33.0 runs a model
+        over several nodes with its multiprocessing backend when ``--nnodes`` > 1 (vllm/config/parallel.py
+        ParallelConfig.__post_init__: "current_platform.is_cuda() and self.nnodes > 1" selects ``mp``); every node
+        names the node of rank 0 as ``--master-addr``, where torch.distributed's store listens on ``--master-port``
+        (default 29501). ``$(LWS_LEADER_ADDRESS)`` is expanded by the kubelet from the variable the LWS controller
+        adds to every container (kubernetes-sigs/lws v0.10.0 api/leaderworkerset/v1/leaderworkerset_types.go)."""
+        return (*self.args, *_multi_node_args(self.nodes, "0"))
+
+    @property
+    def worker_args(self) -> tuple[str, ...]:
+        """A worker's arguments: the same engine arguments (every node builds the same engine configuration), its
+        rank from ``LWS_WORKER_INDEX`` (1 to nodes - 1 in a group, same source), and ``--headless``: no API server;
+        with a node rank above 0 vLLM 0.33.0 runs only the multiproc executor of its GPUs and joins the leader's
+        process group (vllm/entrypoints/cli/serve.py ``run_headless``: "Run headless workers (for multi-node PP/TP)")."""
+        return (*self.args, *_multi_node_args(self.nodes, "$(LWS_WORKER_INDEX)"), "--headless")
 
     @property
     def termination_grace_seconds(self) -> int:
@@ -188,6 +213,36 @@ class VllmServingSpec:
 PRE_STOP_SECONDS = 15
 
 
+def _multi_node_args(nodes: int, rank: str) -> tuple[str, ...]:
+    """vLLM 0.33.0's options for one node of a multi-node instance (vllm/engine/arg_utils.py EngineArgs.add_cli_args:
+    ``--nnodes``/``-n``, ``--node-rank``/``-r``, ``--master-addr``)."""
+    return ("--nnodes", str(nodes), "--node-rank", rank, "--master-addr", "$(LWS_LEADER_ADDRESS)")
+
+
+#: libfabric and NCCL settings for a model instance spread over nodes, which talk over EFA; a single-node server talks
+#: NVLink only and gets none of them. FI_PROVIDER=efa makes libfabric (and so the aws-ofi-nccl plugin NCCL loads) use the
+#: EFA provider and fail rather than fall back to TCP; FI_EFA_USE_DEVICE_RDMA=1 uses the NIC's RDMA read on the
+#: instance types that have it (P5, P6); FI_EFA_FORK_SAFE=1 because vLLM forks its GPU worker processes after libfabric
+#: may have registered memory. The set used by AWS's own EKS GPU examples (aws-samples/awsome-distributed-training
+#: @7217859 3.test_cases/pytorch/verl/kubernetes/rlvr/Dockerfile, "EFA/NCCL configuration"; and
+#: 1.architectures/3.aws-batch/aws-batch-distributed-training-p6.yaml, the NCCL tests on P6: FI_PROVIDER=efa
+#: FI_EFA_USE_DEVICE_RDMA=1 FI_EFA_FORK_SAFE=1). They take effect only in an image that carries libfabric and
+#: aws-ofi-nccl (README "Multi-node models": the image).
+EFA_ENVIRONMENT = MappingProxyType({"FI_PROVIDER": "efa", "FI_EFA_USE_DEVICE_RDMA": "1", "FI_EFA_FORK_SAFE": "1"})
+
+
+def revision_args(env: EnvironmentConfig) -> tuple[str, ...]:
+    """``--revision`` and ``--code-revision`` at the pinned Hub commit, when vLLM itself downloads from the Hub (EKS,
+    ``weight_source: huggingface``): vLLM 0.33.0 takes both (vllm/engine/arg_utils.py add_cli_args; ModelConfig.revision
+    "a branch name, a tag name, or a commit id"; the tokenizer follows ``revision`` unless told otherwise,
+    vllm/config/model.py ``__post_init__``). ``--code-revision`` too, for the model's remote code (--trust-remote-code)
+    must come from the same commit as its weights. From S3 or on HyperPod vLLM loads a local directory: no revision."""
+    sha = env.model.hugging_face_revision
+    if sha is None or env.model.weight_source is not WeightSource.HUGGINGFACE or env.platform is not Platform.EKS:
+        return ()
+    return ("--revision", sha, "--code-revision", sha)
+
+
 def drain_args(env: EnvironmentConfig) -> tuple[str, ...]:
     """vLLM's ``--shutdown-timeout``: on SIGTERM, vLLM 0.33.0 stops taking requests and lets the running ones finish for
     up to that many seconds (0 aborts them: vllm/v1/engine/core.py ``_handle_shutdown``, "drain" mode;
@@ -202,10 +257,14 @@ def serving_spec_for(env: EnvironmentConfig) -> VllmServingSpec:
     # With the API key, charts/vllm_auth_middleware.py requires it on every path, /invocations included.
     from charts.vllm_auth_middleware import MIDDLEWARE_ARGS
 
+    layout = env.layout
     args = (
         "--model", model_path(env),
         "--served-model-name", model.served_name,
         "--tensor-parallel-size", str(model.tensor_parallel_size),
+        # A model that fits no single node: one pipeline stage per node (deployment_config.sizing.Layout).
+        *(("--pipeline-parallel-size", str(layout.pipeline_parallel_size)) if layout.multi_node else ()),
+        *revision_args(env),
         *model.serving_args,
         *drain_args(env),
         *(MIDDLEWARE_ARGS if env.endpoint.api_key_required else ()),
@@ -216,6 +275,7 @@ def serving_spec_for(env: EnvironmentConfig) -> VllmServingSpec:
         "HF_HOME": f"{MODEL_CACHE_MOUNT}/huggingface",
         **model.environment,
         **budget.vllm_environment,
+        **(EFA_ENVIRONMENT if layout.multi_node else {}),
     }
     return VllmServingSpec(
         name=SERVING_NAME,
@@ -225,8 +285,10 @@ def serving_spec_for(env: EnvironmentConfig) -> VllmServingSpec:
         environment=MappingProxyType(environment),
         gpus=model.tensor_parallel_size,
         # One replica holds all GPUs of one node and talks NVLink only: a single-node server uses no EFA device,
-        # and requesting them would keep the pod off a node whose EFA plugin is not ready yet.
-        efa_devices=0,
+        # and requesting them would keep the pod off a node whose EFA plugin is not ready yet. A multi-node instance
+        # takes every EFA interface of its node (deployment_config/catalog.py, the launch template's EFA-only
+        # interfaces, which the EFA device plugin advertises as vpc.amazonaws.com/efa).
+        efa_devices=instance.efa_interfaces if layout.multi_node else 0,
         cpu_request=instance.vcpus // 2,
         memory_request_gib=instance.memory_gib // 2,
         memory_limit_gib=instance.memory_gib * 85 // 100,
@@ -248,6 +310,7 @@ def serving_spec_for(env: EnvironmentConfig) -> VllmServingSpec:
         domain_name=env.endpoint.domain_name,
         drain_seconds=env.endpoint.drain_seconds,
         replicas=env.replicas,
+        nodes=layout.nodes,
     )
 
 

@@ -14,6 +14,20 @@ from charts.vllm_secret_provider import mount_secrets
 from deployment_config.model_location import MODEL_CACHE_MOUNT, S3_WEIGHTS_PATH
 
 STARTUP_PERIOD_SECONDS = 10
+#: The AWS CLI's S3 transfer settings for the copy into the node cache (AWS CLI S3 configuration,
+#: https://docs.aws.amazon.com/cli/latest/topic/s3-config.html; aws/aws-cli@016fe6b awscli/topics/s3-config.rst):
+#: ``preferred_transfer_client = crt``: "a C-based S3 transfer client that can improve transfer throughput"; the default
+#: ``auto`` picks it only on p4d, p4de, p5, trn1 and trn1n, so a p6-b300 would get the Python ``classic`` client.
+#: CRT ignores ``max_concurrent_requests`` and ``multipart_threshold``; it sizes its parallel ranged GETs from
+#: ``target_bandwidth``, which it otherwise derives from the system and, when it cannot, sets to 10 Gb/s. 100 Gb/s is
+#: this project's choice (a goal CRT scales its connections to, not a limit, not a measured figure).
+S3_TRANSFER_SETTINGS = (("preferred_transfer_client", "crt"), ("target_bandwidth", "100Gb/s"))
+#: Writes the settings into the container's AWS config file, then syncs; the source and target are positional arguments
+#: ($1, $2), never spliced into the script. The AWS CLI image is Amazon Linux 2 (aws/aws-cli docker/Dockerfile), which
+#: has /bin/sh.
+FETCH_SCRIPT = " && ".join(
+    [f"aws configure set default.s3.{key} {value}" for key, value in S3_TRANSFER_SETTINGS]
+    + ['exec aws s3 sync --only-show-errors "$1" "$2"'])
 _TAINT_EFFECTS = {"NoSchedule": kplus.TaintEffect.NO_SCHEDULE, "NoExecute": kplus.TaintEffect.NO_EXECUTE}
 
 
@@ -84,7 +98,7 @@ def add_vllm_deployment(scope: Construct, *, spec: VllmServingSpec, namespace: s
             name="fetch-weights",
             image=AWS_CLI_IMAGE,
             image_pull_policy=kplus.ImagePullPolicy.IF_NOT_PRESENT,
-            command=["aws", "s3", "sync", "--only-show-errors", spec.s3_uri, S3_WEIGHTS_PATH],
+            command=["/bin/sh", "-c", FETCH_SCRIPT, "fetch-weights", spec.s3_uri, S3_WEIGHTS_PATH],
             security_context=security,
             resources=kplus.ContainerResources(
                 cpu=kplus.CpuResources(request=kplus.Cpu.units(8)),

@@ -9,6 +9,11 @@ from constructs import Construct
 from charts.serving_spec import VllmServingSpec, recommended_labels
 from charts.vllm_auth_middleware import add_auth_middleware
 from charts.vllm_deployment import add_vllm_deployment
+from charts.vllm_leader_worker_set import (
+    add_group_network_policy,
+    add_leader_service,
+    replace_deployment_with_leader_worker_set,
+)
 from charts.vllm_network_policy import add_vllm_network_policy
 from charts.vllm_secret_provider import add_secret_provider_class
 from charts.vllm_service import add_vllm_service
@@ -51,11 +56,25 @@ class VllmServingChart(cdk8s.Chart):
         # cdk8s's own address label, as before (a Deployment's selector cannot change on update).
         for key, value in recommended_labels(spec).items():
             self.deployment.pod_metadata.add_label(key, value)
-        self.service = add_vllm_service(self, spec=spec, namespace=spec.namespace, deployment=self.deployment)
-        self.network_policy = add_vllm_network_policy(self, spec=spec, namespace=spec.namespace,
-                                                      deployment=self.deployment)
+        self.leader_worker_set = None
+        if spec.multi_node:
+            # A model that fits no single node: the same pod, as the leader and workers of a LeaderWorkerSet
+            # (charts/vllm_leader_worker_set.py); the Service selects the leaders.
+            self.leader_worker_set = replace_deployment_with_leader_worker_set(self, spec=spec, deployment=self.deployment)
+            self.deployment = None
+            for prerequisite in (self.secret_provider, self.auth_middleware):
+                if prerequisite is not None:
+                    self.leader_worker_set.node.add_dependency(prerequisite)
+            self.service = add_leader_service(self, spec=spec)
+            self.network_policy = add_group_network_policy(self, spec=spec)
+            workloads = (self.service_account, self.leader_worker_set, self.service, self.network_policy)
+        else:
+            self.service = add_vllm_service(self, spec=spec, namespace=spec.namespace, deployment=self.deployment)
+            self.network_policy = add_vllm_network_policy(self, spec=spec, namespace=spec.namespace,
+                                                          deployment=self.deployment)
+            workloads = (self.service_account, self.deployment, self.service, self.network_policy)
         # Objects in the namespace must be created after it and deleted before it.
-        for workload in (self.service_account, self.deployment, self.service, self.network_policy):
+        for workload in workloads:
             workload.node.add_dependency(self.namespace_object)
 
 

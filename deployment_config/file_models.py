@@ -24,7 +24,7 @@ from deployment_config import aws_rules, image_cache, vllm_args
 from deployment_config.catalog import GPU_INSTANCE_TYPES, MODEL_PRESETS
 from deployment_config.ec2_instance_types import known_instance_types
 from deployment_config.errors import ConfigError, ConfigIssue, Problem, key_in_path, quoted
-from deployment_config.sizing import GPU_MEMORY_UTILIZATION, check_model_fits
+from deployment_config.sizing import GPU_MEMORY_UTILIZATION, check_model_fits, layout_for
 
 #: Kubernetes versions the app can deploy: each needs a matching kubectl Lambda layer in requirements.txt.
 SUPPORTED_KUBERNETES_VERSIONS = ("1.34", "1.35")
@@ -401,6 +401,11 @@ class ModelSection(BaseModel):
     s3_uri: Annotated[str, _text(1024)] | None = Field(
         default=None, description="s3://BUCKET/PREFIX/ holding the weights; required when weight_source is s3.",
         examples=["s3://my-model-bucket/moonshotai/Kimi-K3/"], json_schema_extra={"pattern": r"^s3://[a-z0-9][a-z0-9.-]{1,61}[a-z0-9](/\S*)?$"})
+    hugging_face_revision: Annotated[str, _text(40)] | None = Field(
+        default=None, description="The Hugging Face commit (40 lowercase hex digits) the weights are mirrored and served "
+        "at; `llmops weights mirror` resolves a branch or tag to it and writes it here. Default: none, the repository's "
+        "default branch when vLLM downloads.", examples=["0123456789abcdef0123456789abcdef01234567"],
+        json_schema_extra={"pattern": r"^[0-9a-f]{40}$"})
     image_cache: ImageCacheSection | None = Field(
         default=None, description="Pull the image (a Docker Hub image) through an ECR pull-through cache in the "
         "environment's account and region, so that nodes are not rate-limited by Docker Hub. Default: none, nodes pull "
@@ -446,6 +451,15 @@ class ModelSection(BaseModel):
             report(info, f"model.extra_env.{key_in_path(key)}", problem)
         return value
 
+    @field_validator("hugging_face_revision")
+    @classmethod
+    def _revision(cls, value: str | None) -> str | None:
+        if value is not None and not re.fullmatch(r"[0-9a-f]{40}", value):
+            fail(Problem(f"{quoted(value)} is not a commit id (40 lowercase hex digits)",
+                         "run `llmops weights mirror --env NAME [--revision BRANCH_OR_TAG]`, which resolves it on the Hub "
+                         "and writes it here; a branch name such as main moves and is not accepted"))
+        return value
+
     @field_validator("s3_uri")
     @classmethod
     def _s3_uri(cls, value: str | None) -> str | None:
@@ -472,11 +486,17 @@ class ModelSection(BaseModel):
         chosen = context.get("gpu_instance_type")
         if chosen is not None:
             field, instance_type, prefix = chosen
+            # On EKS a model instance may span several nodes (a LeaderWorkerSet); HyperPod serves one node per instance.
+            gpu_nodes = context.get("gpu_nodes") or (None, None)
+            node_count = gpu_nodes[1] if gpu_nodes[0] == "capacity.instance_count" else None
             try:
                 check_model_fits(model_id=self.hugging_face_id or preset.hugging_face_id, weights_gb=weights,
                                  instance_type=instance_type,
                                  tensor_parallel_size=self.tensor_parallel_size or preset.tensor_parallel_size,
-                                 field=field, type_prefix=prefix)
+                                 field=field, type_prefix=prefix, node_count=node_count)
+                layout = layout_for(weights, instance_type) if node_count is not None else None
+                if layout is not None and layout.multi_node:
+                    context["nodes_per_replica"] = layout.nodes
             except ConfigError as error:
                 for issue in error.issues:
                     context.setdefault("issues", []).append(issue)
@@ -523,6 +543,11 @@ class EndpointSection(BaseModel):
         "--shutdown-timeout; new requests are refused meanwhile). At most 540: at a Capacity Block's end EKS scales "
         "the GPU nodes to 0 forty minutes before it and EC2 shuts the instances down thirty minutes before it. 0 "
         "aborts running requests at once. Default: 300.", examples=[300])
+    deploy_time_smoke_test: bool = Field(
+        default=False, description="Deploy the stack NAME-smoke: from inside the VPC it waits for the endpoint (up to "
+        "the startup budget plus 20 minutes) and runs the smoke test of 'llmops smoke-test --env NAME'; the deployment "
+        "fails with the smoke test's problems when it fails. Leave it off while the capacity is not active yet: the "
+        "deployment would wait for over two hours and then fail. Default: false.", examples=[True])
 
     @field_validator("certificate_arn")
     @classmethod
@@ -552,6 +577,13 @@ class EndpointSection(BaseModel):
         if value is not None and _ctx(info).get("autoscaling"):
             fail(Problem("is decided by hyperpod.autoscaling (between its min_replicas and max_replicas)",
                          "remove endpoint.replicas, or remove hyperpod.autoscaling for a fixed number of workers"))
+        # A model that fits no single node runs each replica on a group of nodes (deployment_config.sizing.layout_for).
+        per_replica = _ctx(info).get("nodes_per_replica", 1)
+        if value is not None and nodes is not None and value * per_replica > nodes and per_replica > 1:
+            fail(Problem(f"{value} replicas need {value * per_replica} GPU nodes, {per_replica} each (the model fits no "
+                         f"single node), but {field} is {nodes}",
+                         f"use at most {nodes // per_replica} replicas (or leave replicas out: one on every "
+                         f"{per_replica} nodes), or reserve more instances"))
         if value is not None and nodes is not None and value > nodes:
             fail(Problem(f"{value} replicas need {value} GPU nodes, one each, but {field} is {nodes}",
                          f"use at most {nodes} replicas (or leave replicas out: one on every node), or reserve more "

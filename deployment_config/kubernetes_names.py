@@ -13,6 +13,9 @@ INFERENCE_ENDPOINT_NAMESPACE = "default"
 #: app.kubernetes.io/component = inference-server: charts/serving_spec.py recommended_labels).
 SERVING_NAMESPACE = "llm-serving"
 SERVING_NAME = "vllm"
+#: The Job of ``llmops weights mirror`` and its service account (in SERVING_NAMESPACE), which EKS Pod Identity gives the
+#: weights writer role of stacks/serving_stack.py.
+WEIGHTS_MIRROR_NAME = "weights-mirror"
 SERVING_POD_SELECTOR = f"app.kubernetes.io/name={SERVING_NAME},app.kubernetes.io/component=inference-server"
 
 

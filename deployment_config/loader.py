@@ -250,7 +250,8 @@ def _environment(file: EnvironmentFile, *, name: str, source: str) -> Environmen
         tensor_parallel_size=section.tensor_parallel_size or preset.tensor_parallel_size,
         weight_size_gb=section.weight_size_gb or preset.weight_size_gb, extra_args=tuple(section.extra_args),
         extra_env=MappingProxyType(dict(section.extra_env)), weight_source=WeightSource(section.weight_source),
-        s3_uri=section.s3_uri, hugging_face_token_secret=section.hugging_face_token_secret,
+        s3_uri=section.s3_uri, hugging_face_revision=section.hugging_face_revision,
+        hugging_face_token_secret=section.hugging_face_token_secret,
         image_cache=ImageCacheConfig(credentials_secret_arn=section.image_cache.docker_hub_credentials_secret_arn,
                                      repository_prefix=section.image_cache.repository_prefix)
         if section.image_cache else None)
@@ -265,7 +266,8 @@ def _environment(file: EnvironmentFile, *, name: str, source: str) -> Environmen
                                                    certificate_arn=file.endpoint.certificate_arn,
                                                    domain_name=file.endpoint.domain_name,
                                                    drain_seconds=file.endpoint.drain_seconds,
-                                                   replicas=file.endpoint.replicas),
+                                                   replicas=file.endpoint.replicas,
+                                                   deploy_time_smoke_test=file.endpoint.deploy_time_smoke_test),
         observability=ObservabilityConfig(
             alarm_emails=tuple(watch.alarm_emails), log_retention_days=watch.log_retention_days,
             time_to_first_token_p90_seconds=float(watch.time_to_first_token_p90_seconds),

@@ -14,6 +14,7 @@ from enum import StrEnum
 from deployment_config.aws_rules import partition_of
 from deployment_config.catalog import GPU_INSTANCE_TYPES, GpuInstanceType, ModelPreset
 from deployment_config.image_cache import cached_image
+from deployment_config.sizing import Layout, layout_for
 
 
 class Platform(StrEnum):
@@ -83,6 +84,9 @@ class ModelConfig:
     :param extra_env: environment variables added to the preset's. Default: none.
     :param weight_source: where the weights come from. Default: huggingface.
     :param s3_uri: ``s3://bucket/prefix`` holding the weights when ``weight_source`` is s3.
+    :param hugging_face_revision: the Hub commit (40 lowercase hex digits) the weights are taken at, as ``llmops weights
+        mirror`` resolved and wrote it; vLLM gets ``--revision`` and ``--code-revision`` with it when it downloads from the
+        Hub. Default: none, the repository's default branch at download time.
     :param hugging_face_token_secret: Secrets Manager secret (name or ARN) with the Hugging Face token of a gated
         model, delivered as ``HF_TOKEN``. Default: none.
     :param image_cache: pull the image (a Docker Hub image) through an ECR pull-through cache. Default: none, nodes pull
@@ -99,6 +103,7 @@ class ModelConfig:
     extra_env: Mapping[str, str] | None = None
     weight_source: WeightSource = WeightSource.HUGGINGFACE
     s3_uri: str | None = None
+    hugging_face_revision: str | None = None
     hugging_face_token_secret: str | None = None
     image_cache: ImageCacheConfig | None = None
 
@@ -183,6 +188,8 @@ class EndpointConfig:
     :param drain_seconds: how long a stopping vLLM finishes the requests it is running (``--shutdown-timeout``); the
         pod's termination grace period is sized from it. Default: 300.
     :param replicas: vLLM replicas, one per GPU node. Default: None, one on every node (:attr:`EnvironmentConfig.replicas`).
+    :param deploy_time_smoke_test: deploy the stack ``NAME-smoke``, which runs the smoke test from inside the VPC and
+        fails the deployment when it fails (stacks/smoke_stack.py). Default: false.
     """
 
     exposure: Exposure = Exposure.INTERNAL
@@ -192,6 +199,7 @@ class EndpointConfig:
     domain_name: str | None = None
     drain_seconds: int = 300
     replicas: int | None = None
+    deploy_time_smoke_test: bool = False
 
     @property
     def tls(self) -> bool:
@@ -283,9 +291,20 @@ class EnvironmentConfig:
         return self.capacity.instance_count
 
     @property
+    def layout(self) -> Layout:
+        """How one model instance is spread over GPU nodes (deployment_config.sizing.layout_for): one node when the
+        model fits it, else (EKS only) a group of nodes with pipeline parallelism across them."""
+        single = Layout(nodes=1, tensor_parallel_size=self.model.tensor_parallel_size, pipeline_parallel_size=1)
+        if self.platform is Platform.HYPERPOD:
+            return single
+        layout = layout_for(self.model.weight_size_gb, self.gpu_instance_type)
+        return layout if layout is not None and layout.multi_node else single
+
+    @property
     def replicas(self) -> int:
-        """vLLM replicas: ``endpoint.replicas``, else one on every GPU node (a replica takes a whole node)."""
-        return self.endpoint.replicas or self.gpu_node_count
+        """vLLM replicas: ``endpoint.replicas``, else one on every GPU node (a replica takes a whole node), or on every
+        group of :attr:`layout` ``.nodes`` nodes for a model that fits no single node."""
+        return self.endpoint.replicas or self.gpu_node_count // self.layout.nodes
 
     @property
     def serving_image(self) -> str:

@@ -59,12 +59,76 @@ def fit_of(weights_gb: int, instance_type: GpuInstanceType) -> Fit:
     )
 
 
+#: The most nodes one model instance is spread over. Each further pipeline stage adds a hop over EFA to every token's
+#: forward pass and one more node whose failure restarts the whole group; a model that needs more than this is better
+#: served from larger GPUs or a smaller quantization.
+MAX_LAYOUT_NODES = 4
+
+
+@dataclass(frozen=True)
+class Layout:
+    """How one model instance is spread over GPU nodes.
+
+    Tensor parallel within a node (NVLink), pipeline parallel across nodes (EFA): the layout vLLM's distributed
+    serving guide recommends for a model that does not fit one node ("the tensor parallel size is the number of GPUs
+    in each node, and the pipeline parallel size is the number of nodes you want to use"; vLLM documentation,
+    "Distributed Inference and Serving", How to decide the distributed inference strategy,
+    https://docs.vllm.ai/en/v0.8.3/serving/distributed_serving.html), because a pipeline stage boundary sends one
+    activation tensor per step between nodes, while tensor parallelism across nodes would all-reduce over EFA in every
+    layer. vLLM 0.33.0 requires ``--nnodes`` to divide TP x PP evenly (vllm/engine/arg_utils.py, "must evenly divide
+    the total world size"): here each node holds exactly one stage.
+
+    Hopper types are offered too: vLLM 0.33.0 serves MXFP4 MoE weights on SM90 (Mxfp4Config.get_min_capability is 80,
+    vllm/model_executor/layers/quantization/mxfp4.py), through the weight-only Marlin or Humming kernels
+    (fused_moe/oracle/mxfp4.py ``_get_priority_backends``: "SM100+ prefers DeepGEMM FP4 / TRTLLM MXFP8; SM90 falls
+    through to Humming or Marlin"; experts/marlin_moe.py needs compute capability 7.5), while the FlashInfer TRT-LLM
+    MXFP4 kernels run on the SM100 family only (experts/trtllm_mxfp4_moe.py ``is_device_capability_family(100)``):
+    on P5/P5e/P5en the model serves, more slowly than on Blackwell.
+
+    :param nodes: nodes of one instance (1: the single-node Deployment; more: a LeaderWorkerSet group of that size).
+    :param tensor_parallel_size: GPUs per node the model is sharded over (``--tensor-parallel-size``).
+    :param pipeline_parallel_size: pipeline stages, one per node (``--pipeline-parallel-size``).
+    """
+
+    nodes: int
+    tensor_parallel_size: int
+    pipeline_parallel_size: int
+
+    @property
+    def multi_node(self) -> bool:
+        return self.nodes > 1
+
+    def describe(self, instance_type: GpuInstanceType, type_prefix: str = "") -> str:
+        return (f"{self.nodes} x {type_prefix}{instance_type.name} as one instance: tensor parallel "
+                f"{self.tensor_parallel_size} within each node, pipeline parallel {self.pipeline_parallel_size} across "
+                "the nodes over EFA")
+
+
+def fit_over(weights_gb: int, instance_type: GpuInstanceType, nodes: int) -> Fit:
+    """The memory arithmetic of one model spread over ``nodes`` nodes of ``instance_type``: the same shares of the GPU
+    memory as on one node (every GPU holds a shard of the weights and its part of the KV cache)."""
+    total = instance_type.total_gpu_memory_gb * nodes
+    return Fit(weights_gb=weights_gb, total_gb=total, usable_gb=total * GPU_MEMORY_UTILIZATION,
+               kv_reserve_gb=total * MIN_KV_CACHE_SHARE)
+
+
+def layout_for(weights_gb: int, instance_type: GpuInstanceType, max_nodes: int = MAX_LAYOUT_NODES) -> Layout | None:
+    """The fewest nodes of ``instance_type`` one instance of the model fits on, or None beyond ``max_nodes``."""
+    for nodes in range(1, max_nodes + 1):
+        if fit_over(weights_gb, instance_type, nodes).fits:
+            return Layout(nodes=nodes, tensor_parallel_size=instance_type.gpu_count, pipeline_parallel_size=nodes)
+    return None
+
+
 def check_model_fits(*, model_id: str, weights_gb: int, instance_type: GpuInstanceType, tensor_parallel_size: int,
-                     field: str = "capacity.instance_type", type_prefix: str = "") -> Fit:
+                     field: str = "capacity.instance_type", type_prefix: str = "", node_count: int | None = None) -> Fit:
     """Raise :class:`ConfigError` unless the weights fit one instance with room for the KV cache.
 
     :param field: the configuration field that chose the instance type, for the message.
     :param type_prefix: how that field spells instance types (``ml.`` for SageMaker).
+    :param node_count: the GPU nodes of the environment when a model instance may span several of them (the EKS path,
+        :func:`layout_for`): a model that fits no single node is then accepted when ``node_count`` is a multiple of the
+        nodes its layout needs, and the message proposes that layout otherwise. None: one node per instance (HyperPod).
     """
     if tensor_parallel_size != instance_type.gpu_count:
         raise ConfigError(
@@ -77,8 +141,17 @@ def check_model_fits(*, model_id: str, weights_gb: int, instance_type: GpuInstan
     fit = fit_of(weights_gb, instance_type)
     if fit.fits:
         return fit
+    layout = layout_for(weights_gb, instance_type) if node_count is not None else None
+    if layout is not None and node_count % layout.nodes == 0:
+        return fit_over(weights_gb, instance_type, layout.nodes)
     candidates = [t for t in GPU_INSTANCE_TYPES.values() if fit_of(weights_gb, t).fits]
-    if candidates:
+    if layout is not None:
+        fix = (f"set capacity.instance_count to {layout.nodes} (or a multiple of it, one model instance per "
+               f"{layout.nodes} nodes; it is {node_count}) to serve it on {layout.describe(instance_type, type_prefix)}")
+        if candidates:
+            fix += ", or use an instance type it fits on alone: " + ", ".join(
+                f"{type_prefix}{t.name} ({t.gpu_count} x {t.gpu_memory_gb} GB)" for t in candidates)
+    elif candidates:
         fix = "use an instance type it fits on: " + ", ".join(
             f"{type_prefix}{t.name} ({t.gpu_count} x {t.gpu_memory_gb} GB)" for t in candidates
         )

@@ -105,7 +105,7 @@ def _option(spelling: str, arity: Arity, source: str, negatable: bool | None = N
 
 #: What makes an option judged here, with the option table below: each entry names the rule that applies.
 Rule = Literal["model", "served_name", "tensor_parallel", "gpus", "listen", "download_dir", "api_key", "hf_token",
-               "config_file", "help", "gpu_memory", "kv_cache_bytes", "api_servers", "drain"]
+               "config_file", "help", "gpu_memory", "kv_cache_bytes", "api_servers", "drain", "revision"]
 
 #: The options this module judges, with their aliases and arity (vLLM 0.33.0).
 JUDGED_OPTIONS: tuple[tuple[VllmOption, Rule], ...] = (
@@ -115,6 +115,10 @@ JUDGED_OPTIONS: tuple[tuple[VllmOption, Rule], ...] = (
     (_option("--model", "one", _ENGINE), "model"),
     # served_model_name: str | list[str] | None -> nargs="+" (_compute_kwargs: list -> collection_to_kwargs).
     (_option("--served-model-name", "many", _ENGINE), "served_name"),
+    # vllm/engine/arg_utils.py add_cli_args (model group): --revision and --code-revision, from ModelConfig.revision /
+    # code_revision ("branch name, a tag name, or a commit id"). The project passes both from model.hugging_face_revision.
+    (_option("--revision", "one", _ENGINE), "revision"),
+    (_option("--code-revision", "one", _ENGINE), "revision"),
     (_option("--tensor-parallel-size -tp", "one", _ENGINE), "tensor_parallel"),
     # vllm/config/parallel.py ParallelConfig.__post_init__: world_size = pipeline_parallel_size * tensor_parallel_size
     # * prefill_context_parallel_size. Allowed: decode context parallelism ("DCP does not expand the process world
@@ -530,6 +534,9 @@ _DERIVED = {
     "model": ("model.hugging_face_id (or the S3 copy in the node cache)",
               "vLLM would serve other weights than those the sizing and the download were made for",
               "remove it; set model.hugging_face_id (or model.s3_uri) instead"),
+    "revision": ("model.hugging_face_revision (written by llmops weights mirror)",
+                 "vLLM would load another revision than the one mirrored and pinned",
+                 "remove it; set model.hugging_face_revision instead"),
     "served_name": ("model.served_name", "clients would have to send another model name",
                     "remove it; set model.served_name instead"),
     "drain": ("endpoint.drain_seconds", "the pod's termination grace period is sized from that setting",

@@ -19,6 +19,7 @@ from cdk_constructs.nag_acknowledgements import (
     acknowledge_kubectl_provider,
     acknowledge_node_role,
 )
+from cdk_constructs.weights_mirror_access import WeightsMirrorAccess
 from deployment_config.addons import (
     CLOUDWATCH_OBSERVABILITY,
     CONTAINER_INSIGHTS_LOG_GROUPS,
@@ -34,7 +35,7 @@ from deployment_config.addons import (
     node_monitoring_agent_configuration,
     secrets_store_csi_provider_configuration,
 )
-from deployment_config.model import EnvironmentConfig, Platform
+from deployment_config.model import EnvironmentConfig, Platform, WeightSource
 
 #: kubectl Lambda layer for each supported Kubernetes version: (module, class).
 KUBECTL_LAYERS = {
@@ -107,6 +108,13 @@ class ClusterStack(cdk.Stack):
         self.image_cache = DockerHubPullThroughCache(
             self, "ImageCache", credentials_secret_arn=image_cache.credentials_secret_arn,
             repository_prefix=image_cache.repository_prefix) if image_cache else None
+
+        # The weights mirror Job's access (llmops weights mirror), when the weights come from S3 on the EKS path.
+        model = env_config.model
+        self.weights_mirror = WeightsMirrorAccess(
+            self, "WeightsMirror", cluster=self.cluster, s3_uri=model.s3_uri,
+            token_secret=model.hugging_face_token_secret,
+        ) if env_config.platform is Platform.EKS and model.weight_source is WeightSource.S3 else None
 
         # vpc-cni with its network policy agent on: without it the serving chart's NetworkPolicy is not enforced.
         network_addons = [eks.Addon(self, f"Addon-{pin.name}", cluster=self.cluster, addon_name=pin.name,

@@ -22,6 +22,7 @@ from stacks.inference_operator_stack import InferenceOperatorStack
 from stacks.network_stack import NetworkStack
 from stacks.observability_stack import ObservabilityStack
 from stacks.serving_stack import ServingStack
+from stacks.smoke_stack import SmokeStack
 
 
 @dataclass(frozen=True)
@@ -98,6 +99,7 @@ def add_eks_environment(scope: Construct, env_config: EnvironmentConfig, *,
                        "the vLLM pods run on the GPU nodes; the Service goes before the nodes on destroy",
                        "the scraper and the alarms watch the pods and the load balancer the serving stack makes; on "
                        "destroy the scraper goes first, before the cluster it reads"])
+    stacks += _smoke_test(scope, env_config, network, spec, manifests, after=(serving, observability))
     return Environment(env_config, stacks, {"vllm-serving.yaml": manifests})
 
 
@@ -132,4 +134,20 @@ def add_hyperpod_environment(scope: Construct, env_config: EnvironmentConfig) ->
                        "the endpoint needs the operator's CRD and controller",
                        "the scraper and the alarms watch the worker pod and the load balancer the operator makes for the "
                        "endpoint; on destroy the scraper goes first, before the cluster it reads"])
+    stacks += _smoke_test(scope, env_config, network, spec, manifests, after=(endpoint, observability))
     return Environment(env_config, stacks, {f"{env_config.model.preset.key}.yaml": manifests})
+
+
+def _smoke_test(scope: Construct, env_config: EnvironmentConfig, network: NetworkStack, spec, manifests: list[dict], *,
+                after: tuple[cdk.Stack, cdk.Stack]) -> list[cdk.Stack]:
+    """With ``endpoint.deploy_time_smoke_test``: ``NAME-smoke`` last, after the serving (or endpoint) stack and the
+    observability stack (its alarms and dashboard watch the start it waits for); destroyed first, with nothing to undo."""
+    if not env_config.endpoint.deploy_time_smoke_test:
+        return []
+    smoke = SmokeStack(scope, **_props(env_config, "smoke"), env_config=env_config, vpc=network.vpc, spec=spec,
+                       manifests=manifests, description=f"Deploy-time smoke test of {env_config.name}'s endpoint, from "
+                                                        "its VPC")
+    endpoint, observability = after
+    smoke.add_stack_dependency(endpoint, "the smoke test tests the endpoint this stack makes")
+    smoke.add_stack_dependency(observability, "the alarms and the dashboard watch the start the smoke test waits for")
+    return [smoke]

@@ -108,15 +108,17 @@ class PipelineStack(cdk.Stack):
                                                 comment=f"Deploy wave {wave_config.name}")] if wave_config.approval else None
             wave = self.pipeline.add_wave(wave_config.name, pre=pre)
             for env_config in wave_config.environments:
+                external = needs_external_smoke_test(env_config)
                 stage = EnvironmentStage(self, env_config.name, env_config=env_config,
-                                         api_key_reader_accounts=(pipeline_config.account,),
+                                         api_key_reader_accounts=(pipeline_config.account,) if external else (),
                                          env=cdk.Environment(account=env_config.account, region=env_config.region))
-                smoke = self._smoke_test(source, stage, env_config)
+                smoke = self._smoke_test(source, stage, env_config) if external else None
                 checks = [pipelines.ConfirmPermissionsBroadening(f"CheckPermissions-{env_config.name}", stage=stage)] \
                     if wave_config.approval else None
-                wave.add_stage(stage, pre=checks, post=[smoke])
+                wave.add_stage(stage, pre=checks, post=[smoke] if smoke else None)
                 self.stages[env_config.name] = stage
-                self.smoke_tests[env_config.name] = smoke
+                if smoke:
+                    self.smoke_tests[env_config.name] = smoke
         self.pipeline.build_pipeline()
         # cfn-lint 1.58 reports CDK Pipelines' deploy actions, whose RoleArn is an Fn::Join with an empty delimiter, under
         # E3703 ("prefer Fn::Sub"): a style preference raised at error level, on this one resource only.
@@ -132,6 +134,15 @@ class PipelineStack(cdk.Stack):
     def _smoke_test(self, source: pipelines.IFileSetProducer, stage: EnvironmentStage,
                     env_config: EnvironmentConfig) -> pipelines.CodeBuildStep:
         return smoke_test_step(source, stage, env_config)
+
+
+def needs_external_smoke_test(env_config: EnvironmentConfig) -> bool:
+    """Whether a CodeBuild step smoke-tests the stage from the pipeline account: not when the environment deploys its own
+    deploy-time smoke test (``endpoint.deploy_time_smoke_test``, stacks/smoke_stack.py). That one runs inside the VPC,
+    where an internal endpoint is reachable, and fails the stage's deployment itself, before the next wave; the step
+    would add nothing but a second run from outside, which cannot reach an internal endpoint. Without it the step stays,
+    and the pipeline's account may read the API key for it."""
+    return not env_config.endpoint.deploy_time_smoke_test
 
 
 def smoke_test_commands(env_config: EnvironmentConfig) -> tuple[dict[str, str], list[str]]:

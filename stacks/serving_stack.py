@@ -11,6 +11,7 @@ from aws_cdk import aws_iam as iam
 from constructs import Construct
 
 from cdk_constructs.destroy_waiter import DestroyWaiter, service_load_balancer_tags
+from cdk_constructs.lws_controller import LwsController
 from cdk_constructs.nag_acknowledgements import acknowledge_weights_reader
 from cdk_constructs.pod_identity import pod_identity_role
 from cdk_constructs.serving_secrets import ServingSecrets, add_authentication_outputs
@@ -38,6 +39,11 @@ class ServingStack(cdk.Stack):
             self, "LoadBalancerGone",
             load_balancer_tags=service_load_balancer_tags(cluster.cluster_name, spec.namespace, spec.name))
         self.manifest.node.add_dependency(self.load_balancer_waiter)
+        # A model instance over several nodes is a LeaderWorkerSet: its controller and CRD first, removed after it.
+        self.lws_controller: LwsController | None = None
+        if spec.multi_node:
+            self.lws_controller = LwsController(self, "LwsController", cluster=cluster)
+            self.manifest.node.add_dependency(self.lws_controller)
         # The load balancer's name appears on the Service within a minute or two, long before vLLM is ready.
         hostname = eks.KubernetesObjectValue(
             self, "LoadBalancerHostname", cluster=cluster, object_type="service", object_name=spec.name,
@@ -93,7 +99,10 @@ class ServingStack(cdk.Stack):
             self, "WatchStartupCommand",
             description=("The first start downloads and loads the weights; "
                          f"allow up to {spec.startup_budget_seconds // 60} minutes"),
-            value=f"kubectl -n {spec.namespace} logs -f deployment/{spec.name}",
+            # A LeaderWorkerSet's first group leader is pod NAME-0, its worker NAME-0-1 (kubernetes-sigs/lws v0.10.0
+            # site/content/en/docs/examples/vllm.md): the leader's log shows the engine start.
+            value=(f"kubectl -n {spec.namespace} logs -f pod/{spec.name}-0" if spec.multi_node
+                   else f"kubectl -n {spec.namespace} logs -f deployment/{spec.name}"),
         )
 
     def _pod_role(self, cluster: eks.ICluster, spec: VllmServingSpec) -> iam.Role:
@@ -122,3 +131,4 @@ class ServingStack(cdk.Stack):
 
     def _authentication_outputs(self, spec: VllmServingSpec) -> None:
         add_authentication_outputs(self, self.secrets, spec.secrets.api_key_secret if spec.secrets else None)
+

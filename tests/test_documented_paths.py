@@ -103,3 +103,23 @@ def test_s3_weights_on_hyperpod_synthesize(hyperpod_env, tmp_path):
                   for s in r["Properties"]["PolicyDocument"]["Statement"]]
     reads = [s for s in statements if s["Action"] == "s3:GetObject"]
     assert any("example-weights/moonshotai/Kimi-K3/*" in json.dumps(s["Resource"]) for s in reads)
+
+
+def test_s3_weights_give_the_mirror_job_write_access_to_the_prefix_only(cross_region_pipeline):
+    # given the EKS variant with its weights on S3: the cluster stack binds the mirror Job's service account
+    _, stage = cross_region_pipeline
+    template = stage["example-cluster"]
+    (association,) = _resources(template, "AWS::EKS::PodIdentityAssociation")
+    assert (association["Namespace"], association["ServiceAccount"]) == ("llm-serving", "weights-mirror")
+    (policy,) = [p for p in _resources(template, "AWS::IAM::Policy") if "WeightsMirror" in json.dumps(p["Roles"])]
+    statements = {frozenset([s["Action"]] if isinstance(s["Action"], str) else s["Action"]): s
+                  for s in policy["PolicyDocument"]["Statement"]}
+    listing, writing = frozenset({"s3:ListBucket"}), frozenset({"s3:PutObject", "s3:GetObject", "s3:AbortMultipartUpload"})
+    # then it may list the prefix and write, read and abort uploads under it, and nothing else
+    assert set(statements) == {listing, writing}
+    assert statements[listing]["Condition"] == {"StringLike": {"s3:prefix": ["moonshotai/Kimi-K3/*"]}}
+    assert "example-weights/moonshotai/Kimi-K3/*" in json.dumps(statements[writing]["Resource"])
+
+
+def test_the_default_app_has_no_mirror_role(synthesized):
+    assert "WeightsMirror" not in json.dumps(synthesized.template("cluster")["Resources"])

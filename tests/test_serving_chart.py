@@ -258,11 +258,34 @@ def s3_manifests(default_env) -> dict[str, dict]:
 def test_s3_weights_are_copied_to_the_cache_and_loaded_from_there(s3_manifests):
     pod = s3_manifests["Deployment"]["spec"]["template"]["spec"]
     (init,) = pod["initContainers"]
-    assert init["command"][:3] == ["aws", "s3", "sync"]
-    assert "s3://weights-bucket/kimi-k3/" in init["command"]
+    # the shell runs `aws s3 sync SOURCE TARGET` with both as positional arguments, never spliced into the script
+    assert init["command"][:2] == ["/bin/sh", "-c"] and 'exec aws s3 sync --only-show-errors "$1" "$2"' in init["command"][2]
+    assert init["command"][-2:] == ["s3://weights-bucket/kimi-k3/", "/models/s3-weights"]
     options = _options(pod["containers"][0]["args"])
     assert options["--model"] == init["command"][-1]
     assert options["--served-model-name"] == "Kimi-K3"
+
+
+def test_the_s3_copy_uses_the_crt_transfer_client_at_a_high_target_bandwidth(s3_manifests):
+    # given weights in S3, when the init container copies them to the node's NVMe
+    (init,) = s3_manifests["Deployment"]["spec"]["template"]["spec"]["initContainers"]
+    script = init["command"][2]
+    # then the AWS CLI is told to use its CRT client (parallel ranged GETs; `auto` would pick the classic client on a
+    # p6-b300) sized for 100 Gb/s, before the sync starts
+    assert script.index("aws configure set default.s3.preferred_transfer_client crt") < script.index("aws s3 sync")
+    assert "aws configure set default.s3.target_bandwidth 100Gb/s" in script
+
+
+def test_a_pinned_revision_is_passed_to_vllm_when_it_downloads_from_the_hub(default_env):
+    sha = "0123456789abcdef0123456789abcdef01234567"
+    pinned = dataclasses.replace(default_env, model=dataclasses.replace(default_env.model, hugging_face_revision=sha))
+    (deployment,) = [o for o in synthesize_manifests(serving_spec_for(pinned)) if o["kind"] == "Deployment"]
+    options = _options(deployment["spec"]["template"]["spec"]["containers"][0]["args"])
+    # the weights, the tokenizer and the remote code all come from the commit the mirror resolved
+    assert options["--revision"] == sha and options["--code-revision"] == sha
+    # from S3 vLLM loads a local directory: no revision
+    from_s3 = dataclasses.replace(pinned.model, weight_source=WeightSource.S3, s3_uri="s3://weights-bucket/kimi-k3/")
+    assert "--revision" not in serving_spec_for(dataclasses.replace(pinned, model=from_s3)).args
 
 
 @pytest.fixture(scope="module")

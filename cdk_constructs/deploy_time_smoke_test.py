@@ -1,0 +1,223 @@
+"""The smoke test of ``llmops smoke-test --env NAME``, run inside the environment's VPC while CloudFormation deploys,
+so that a deployment (and a pipeline stage) fails when the endpoint does not answer as it should.
+
+Why not a custom resource with the Provider framework's isComplete: CloudFormation waits for a custom resource at most
+3600 seconds (``ServiceTimeout``: "The value must be an integer from 1 to 3600", AWS::CloudFormation::CustomResource;
+aws-cdk-lib 2.275.0 refuses more in core/lib/custom-resource.js, and its Provider documents for ``totalTimeout``: "The
+maximum timeout is 1 hour", custom-resources/lib/provider-framework/provider.d.ts). A first start of Kimi-K3 may take
+its startup budget, 109 minutes (deployment_config/sizing.py), plus the load balancer's creation and target
+registration: it does not fit, and the resource would fail after an hour while vLLM is still loading.
+
+A wait condition does fit: ``AWS::CloudFormation::WaitCondition`` waits up to 43200 seconds (12 hours) for a signal to
+its handle's presigned URL (CloudFormation template reference, AWS::CloudFormation::WaitCondition, ``Timeout``). So:
+
+1. a custom resource (aws-cdk-lib's Provider framework, no isComplete: it only starts something) starts
+2. a Step Functions state machine that invokes the check function every minute; the function (in the VPC's private
+   subnets) finds the endpoint's load balancer by its tags, waits for ``GET /health``, then runs the smoke test and
+3. signals the wait condition SUCCESS, or FAILURE with the smoke test's own problem lines, which CloudFormation shows
+   as the reason the stack failed. An error of the function itself is caught and signalled as FAILURE too.
+
+The wait condition, its handle and the custom resource carry a digest of what they test (the manifests deployed and
+the check's settings) in their logical ids: a change of either makes new ones, so the smoke test runs again on that
+update (a wait condition is not run again by an update; CloudFormation creates the new one and deletes the old).
+"""
+
+from __future__ import annotations
+
+import atexit
+import functools
+import hashlib
+import json
+import shutil
+import tempfile
+from pathlib import Path
+
+import aws_cdk as cdk
+from aws_cdk import aws_ec2 as ec2
+from aws_cdk import aws_iam as iam
+from aws_cdk import aws_lambda as lambda_
+from aws_cdk import aws_logs as logs
+from aws_cdk import aws_stepfunctions as sfn
+from aws_cdk import aws_stepfunctions_tasks as tasks
+from aws_cdk import custom_resources as cr
+from constructs import Construct
+
+from cdk_constructs.nag_acknowledgements import acknowledge_deploy_time_smoke_test
+
+PROJECT_DIR = Path(__file__).resolve().parents[1]
+HANDLER_FILE = Path(__file__).resolve().parent / "deploy_time_smoke_test_handler" / "handler.py"
+#: What the check function imports, and nothing else: the smoke test and its HTTP client are standard library only
+#: (plus botocore, which the Lambda runtime has); deployment_config/errors.py is what ops_cli/errors.py imports from it.
+BUNDLED_MODULES = ("ops_cli/__init__.py", "ops_cli/errors.py", "ops_cli/aws.py", "ops_cli/http_client.py",
+                   "ops_cli/smoke.py", "deployment_config/errors.py")
+#: The destroy waiter's handler, for its load balancer lookup by tags (bundled under this module name).
+LOOKUP_MODULE = ("cdk_constructs/destroy_waiters/handler.py", "destroy_waiters_handler.py")
+#: The latest Python runtime aws-cdk-lib 2.275 knows (cdk-nag's AwsSolutions-L1), as the other functions use.
+RUNTIME = lambda_.Runtime.PYTHON_3_14
+RESOURCE_TYPE = "Custom::DeployTimeSmokeTest"
+
+POLL_INTERVAL = cdk.Duration.minutes(1)
+#: Beyond the pod's startup budget: the Service's load balancer is made, the image is pulled (the budget starts with
+#: the container) and the target passes the load balancer's health checks.
+LOAD_BALANCER_MARGIN = cdk.Duration.minutes(20)
+#: Per request of the smoke test; at most five requests (two without the key, /v1/models, two completions).
+REQUEST_TIMEOUT = cdk.Duration.minutes(2)
+CHECK_TIMEOUT = cdk.Duration.minutes(14)
+#: After the last health check: one more poll, the smoke test (within CHECK_TIMEOUT) and the signal.
+SIGNAL_MARGIN = cdk.Duration.minutes(5)
+#: AWS::CloudFormation::WaitCondition Timeout's maximum (12 hours).
+MAX_WAIT_CONDITION_SECONDS = 43200
+
+
+@functools.cache
+def bundle_dir() -> str:
+    """A directory with the check function's code: its handler, the destroy waiter's lookup and the smoke test's
+    modules of ops_cli (a ``deployment_config`` package of its errors module only). Removed when the process ends (the
+    asset is staged into the cloud assembly when the function is defined)."""
+    directory = Path(tempfile.mkdtemp(prefix="deploy-time-smoke-test-"))
+    atexit.register(shutil.rmtree, directory, True)
+    shutil.copyfile(HANDLER_FILE, directory / "handler.py")
+    shutil.copyfile(PROJECT_DIR / LOOKUP_MODULE[0], directory / LOOKUP_MODULE[1])
+    for module in BUNDLED_MODULES:
+        (directory / module).parent.mkdir(exist_ok=True)
+        shutil.copyfile(PROJECT_DIR / module, directory / module)
+    (directory / "deployment_config" / "__init__.py").write_text(
+        '"""Only errors.py of the project\'s deployment_config, which ops_cli.errors imports."""\n')
+    return str(directory)
+
+
+def timeouts(startup_budget_seconds: int) -> tuple[int, int]:
+    """(seconds until the endpoint must be healthy, the wait condition's timeout in seconds)."""
+    healthy_within = startup_budget_seconds + int(LOAD_BALANCER_MARGIN.to_seconds())
+    total = healthy_within + int(POLL_INTERVAL.to_seconds() + CHECK_TIMEOUT.to_seconds() + SIGNAL_MARGIN.to_seconds())
+    if total > MAX_WAIT_CONDITION_SECONDS:
+        raise ValueError(f"a startup budget of {startup_budget_seconds} s needs a wait of {total} s, more than a wait "
+                         f"condition's {MAX_WAIT_CONDITION_SECONDS}")
+    return healthy_within, total
+
+
+class DeployTimeSmokeTest(Construct):
+    """Runs the smoke test against the endpoint's load balancer from the VPC; the stack's deployment fails with the
+    smoke test's problems when it fails, or when the endpoint is not healthy within the startup budget.
+
+    :param vpc: the environment's VPC; the function runs in its private subnets (with egress through the NAT gateways:
+        Secrets Manager has no interface endpoint there).
+    :param load_balancer_tags: the tags that identify the endpoint's load balancer (cdk_constructs/destroy_waiter.py).
+    :param scheme: ``http`` or ``https``; ``port`` the load balancer's listener.
+    :param tls_server_name: the name to verify the certificate for (``endpoint.domain_name``); default: the load
+        balancer's own name.
+    :param trust_presented_certificate: HyperPod: do not verify the operator's self-signed certificate (see the handler).
+    :param model: the served name; ``model_path`` the ``--model`` /v1/models must report as its root.
+    :param api_key_secret: the environment's API key secret (name); None when the endpoint requires no key.
+    :param startup_budget_seconds: how long a pod may take to become healthy (the startup probe's budget).
+    :param fingerprint: what is being tested (the manifests deployed): a change runs the smoke test again.
+    """
+
+    def __init__(self, scope: Construct, id: str, *, vpc: ec2.IVpc, vpc_cidr: str, load_balancer_tags: dict[str, str],
+                 scheme: str, port: int, model: str, model_path: str | None, api_key_secret: str | None,
+                 startup_budget_seconds: int, fingerprint: str, tls_server_name: str | None = None,
+                 trust_presented_certificate: bool = False) -> None:
+        super().__init__(scope, id)
+        stack = cdk.Stack.of(self)
+        self.healthy_within_seconds, self.wait_seconds = timeouts(startup_budget_seconds)
+        self.settings = {
+            "LoadBalancerTags": dict(load_balancer_tags), "Scheme": scheme, "Port": port, "Model": model,
+            "ModelPath": model_path, "ApiKeySecret": api_key_secret, "KeyRequired": api_key_secret is not None,
+            "KeyOnEveryPath": True, "TlsServerName": tls_server_name,
+            "TlsVerification": "presented-certificate" if trust_presented_certificate else "system",
+            "HealthyWithinSeconds": self.healthy_within_seconds,
+            "RequestTimeoutSeconds": int(REQUEST_TIMEOUT.to_seconds()),
+        }
+        digest = hashlib.sha256(json.dumps([fingerprint, self.settings], sort_keys=True).encode()).hexdigest()[:10]
+
+        # The check function: private subnets, out to the endpoint (its port, the VPC's range) and HTTPS (AWS APIs, the
+        # wait condition's S3 URL, an https endpoint). No inbound rule.
+        self.security_group = ec2.SecurityGroup(
+            self, "SecurityGroup", vpc=vpc, allow_all_outbound=False,
+            description="Deploy-time smoke test: to the endpoint and to AWS APIs over HTTPS")
+        self.security_group.add_egress_rule(ec2.Peer.any_ipv4(), ec2.Port.tcp(443), "AWS APIs and an HTTPS endpoint")
+        if port != 443:
+            self.security_group.add_egress_rule(ec2.Peer.ipv4(vpc_cidr), ec2.Port.tcp(port), "the endpoint's listener")
+        code = lambda_.Code.from_asset(bundle_dir())
+        self.check_function = lambda_.Function(
+            self, "Check", runtime=RUNTIME, code=code, handler="handler.check", timeout=CHECK_TIMEOUT, memory_size=256,
+            vpc=vpc, vpc_subnets=ec2.SubnetSelection(subnet_type=ec2.SubnetType.PRIVATE_WITH_EGRESS),
+            security_groups=[self.security_group],
+            description="Deploy-time smoke test: waits for the endpoint's /health, then runs llmops' smoke test",
+            log_group=logs.LogGroup(self, "CheckLogs", retention=logs.RetentionDays.ONE_MONTH,
+                                    removal_policy=cdk.RemovalPolicy.DESTROY))
+        self.check_function.add_to_role_policy(iam.PolicyStatement(
+            sid="FindTheLoadBalancer",
+            actions=["elasticloadbalancing:DescribeLoadBalancers", "elasticloadbalancing:DescribeTags"], resources=["*"]))
+        if api_key_secret is not None:
+            for statement in api_key_statements(stack, api_key_secret):
+                self.check_function.add_to_role_policy(statement)
+        self.report_function = lambda_.Function(
+            self, "ReportError", runtime=RUNTIME, code=code, handler="handler.report_error",
+            timeout=cdk.Duration.minutes(1), vpc=vpc,
+            vpc_subnets=ec2.SubnetSelection(subnet_type=ec2.SubnetType.PRIVATE_WITH_EGRESS),
+            security_groups=[self.security_group],
+            description="Deploy-time smoke test: signals a failure of the check function to the wait condition",
+            log_group=logs.LogGroup(self, "ReportErrorLogs", retention=logs.RetentionDays.ONE_MONTH,
+                                    removal_policy=cdk.RemovalPolicy.DESTROY))
+
+        check = tasks.LambdaInvoke(self, "CheckEndpoint", lambda_function=self.check_function,
+                                   payload_response_only=True, retry_on_service_exceptions=True)
+        report = tasks.LambdaInvoke(self, "SignalError", lambda_function=self.report_function,
+                                    payload_response_only=True, retry_on_service_exceptions=True)
+        check.add_catch(report, result_path="$.error")
+        wait = sfn.Wait(self, "WaitForNextCheck", time=sfn.WaitTime.duration(POLL_INTERVAL))
+        wait.next(check)
+        definition = check.next(sfn.Choice(self, "Signalled")
+                                .when(sfn.Condition.boolean_equals("$.done", True), sfn.Succeed(self, "Done"))
+                                .otherwise(wait))
+        self.state_machine = sfn.StateMachine(
+            self, "Poller", definition_body=sfn.DefinitionBody.from_chainable(definition),
+            timeout=cdk.Duration.seconds(self.wait_seconds), tracing_enabled=True,
+            logs=sfn.LogOptions(
+                destination=logs.LogGroup(self, "PollerLogs", retention=logs.RetentionDays.ONE_MONTH,
+                                          log_group_name=f"/aws/vendedlogs/states/deploy-time-smoke-test-{self.node.addr}",
+                                          removal_policy=cdk.RemovalPolicy.DESTROY),
+                level=sfn.LogLevel.ALL, include_execution_data=False))
+
+        self.start_function = lambda_.Function(
+            self, "Start", runtime=RUNTIME, code=code, handler="handler.on_event", timeout=cdk.Duration.seconds(30),
+            description="Deploy-time smoke test: starts the poller on create and update; nothing on delete",
+            log_group=logs.LogGroup(self, "StartLogs", retention=logs.RetentionDays.ONE_MONTH,
+                                    removal_policy=cdk.RemovalPolicy.DESTROY))
+        self.state_machine.grant_start_execution(self.start_function)
+        self.provider = cr.Provider(
+            self, "Provider", on_event_handler=self.start_function,
+            log_group=logs.LogGroup(self, "FrameworkLogs", retention=logs.RetentionDays.ONE_MONTH,
+                                    removal_policy=cdk.RemovalPolicy.DESTROY))
+
+        self.handle = cdk.CfnWaitConditionHandle(self, f"Handle{digest}")
+        self.start = cdk.CustomResource(
+            self, f"Start{digest}", service_token=self.provider.service_token, resource_type=RESOURCE_TYPE,
+            properties={"Settings": stack.to_json_string(self.settings), "HandleUrl": self.handle.ref,
+                        "StateMachineArn": self.state_machine.state_machine_arn})
+        self.wait_condition = cdk.CfnWaitCondition(self, f"Passed{digest}", handle=self.handle.ref,
+                                                   timeout=str(self.wait_seconds), count=1)
+        self.wait_condition.node.add_dependency(self.start)
+        acknowledge_deploy_time_smoke_test(self)
+
+
+def api_key_statements(stack: cdk.Stack, secret_name: str) -> list[iam.PolicyStatement]:
+    """Read the environment's API key: ``secretsmanager:GetSecretValue`` on that secret (its ARN ends with '-' and six
+    random characters, ``-??????``, as aws-cdk-lib writes a secret known by name into a policy), and ``kms:Decrypt``
+    only through Secrets Manager of this region and only for that secret (the encryption context ``SecretARN`` Secrets
+    Manager sends; "Secret encryption and decryption in AWS Secrets Manager"). The secret and its key are the serving
+    (or endpoint) stack's: naming them by name keeps this stack free of cross-stack exports, so it can be removed on
+    its own."""
+    secret_arn = f"arn:{stack.partition}:secretsmanager:{stack.region}:{stack.account}:secret:{secret_name}-??????"
+    return [
+        iam.PolicyStatement(sid="ReadTheApiKey", actions=["secretsmanager:GetSecretValue"], resources=[secret_arn]),
+        iam.PolicyStatement(
+            sid="DecryptTheApiKey", actions=["kms:Decrypt"],
+            resources=[f"arn:{stack.partition}:kms:{stack.region}:{stack.account}:key/*"],
+            conditions={"StringEquals": {"kms:ViaService": f"secretsmanager.{stack.region}.amazonaws.com"},
+                        "StringLike": {"kms:EncryptionContext:SecretARN": secret_arn}}),
+    ]
+
+
+__all__ = ["DeployTimeSmokeTest", "api_key_statements", "timeouts"]

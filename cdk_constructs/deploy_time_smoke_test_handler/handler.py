@@ -1,0 +1,245 @@
+"""Lambda handlers of the deploy-time smoke test (cdk_constructs/deploy_time_smoke_test.py): the same checks as
+``llmops smoke-test --env NAME``, run inside the environment's VPC while the stack is being deployed.
+
+Three entry points:
+
+- :func:`on_event` (the custom resource, aws-cdk-lib's Provider framework without isComplete): on Create and Update it
+  starts the poller state machine with the settings, the wait condition handle's URL and the deadline; on Delete it does
+  nothing.
+- :func:`check` (each task of the poller, every minute): finds the endpoint's load balancer by its tags, as the destroy
+  waiter and the serving metrics publisher do; once it is active and ``GET /health`` answers 200, reads the API key and
+  runs :func:`ops_cli.smoke.smoke_test`, then signals the wait condition SUCCESS (with the measurements as its data) or
+  FAILURE (with the smoke test's own problem lines as its reason). Past the deadline without a healthy endpoint it
+  signals FAILURE with what it saw last. Returns the state with ``done``.
+- :func:`report_error` (the poller's catch): an error of :func:`check` itself signals FAILURE with that error, so that
+  the stack fails at once instead of when the wait condition times out.
+
+The wait condition signal: an HTTP PUT of ``{"Status": "SUCCESS"|"FAILURE", "Reason", "UniqueId", "Data"}`` to the
+handle's presigned URL, with an empty Content-Type (CloudFormation user guide, "Create wait conditions in a
+CloudFormation template", "Signaling a wait condition").
+
+Runs on the Lambda Python runtime with its boto3; the bundle holds this file, the destroy waiter's handler (for its load
+balancer lookup) and the standard-library modules of ops_cli the smoke test needs.
+"""
+
+from __future__ import annotations
+
+import json
+import ssl
+import time
+import urllib.request
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+
+import boto3
+import botocore.exceptions
+from destroy_waiters_handler import load_balancer_tags, remaining_load_balancers
+
+from ops_cli.errors import ExitCode, OpsError
+from ops_cli.http_client import ApiKey, BadResponse, TlsOptions, api_key_problem, check_url, exchange, printable
+from ops_cli.smoke import Measurement, smoke_test
+
+#: Settings of TlsVerification.
+VERIFY_SYSTEM = "system"  # the runtime's CA store, for TlsServerName (or the load balancer's name)
+TRUST_PRESENTED = "presented-certificate"  # HyperPod: the operator's self-signed certificate (see the construct)
+#: A response to CloudFormation, and a wait condition's reason, should stay short; the whole text is in the log.
+MAX_REASON_CHARS = 1500
+MAX_DATA_CHARS = 3000
+HEALTH_TIMEOUT_SECONDS = 10
+#: ELBv2 DescribeLoadBalancers State.Code of a load balancer that routes traffic.
+ACTIVE = "active"
+
+
+def client(service_name: str):
+    """The boto3 client of ``service_name``; tests replace this function."""
+    return boto3.client(service_name)
+
+
+@dataclass(frozen=True)
+class TrustPresentedCertificate(TlsOptions):
+    """TLS without verifying the certificate: HyperPod's Inference Operator gives its ALB a self-signed certificate
+    whose location only the InferenceEndpointConfig's status names, behind the cluster's private Kubernetes API. The
+    address comes from the ELBv2 API (the load balancer tagged by the cluster's controller, in this account) and the
+    connection stays inside the VPC."""
+
+    def context(self) -> ssl.SSLContext:
+        context = ssl.create_default_context()
+        context.check_hostname = False
+        context.verify_mode = ssl.CERT_NONE
+        return context
+
+
+# ---------------------------------------------------------------------------------------------------- settings
+
+
+def settings_of(properties: Mapping) -> dict:
+    """The custom resource's ``Settings`` (JSON text: CloudFormation passes every property value as a string)."""
+    settings = properties.get("Settings")
+    settings = json.loads(settings) if isinstance(settings, str) else settings
+    missing = [key for key in ("LoadBalancerTags", "Scheme", "Port", "Model", "HealthyWithinSeconds")
+               if not isinstance(settings, dict) or key not in settings]
+    if missing:
+        raise ValueError(f"Settings lacks {', '.join(missing)}: {settings!r}")
+    load_balancer_tags({"Tags": settings["LoadBalancerTags"]})  # non-empty object, as the destroy waiter checks it
+    return settings
+
+
+def endpoint_url(settings: Mapping, dns_name: str) -> str:
+    default = 443 if settings["Scheme"] == "https" else 80
+    port = int(settings["Port"])
+    return f"{settings['Scheme']}://{dns_name}" + ("" if port == default else f":{port}")
+
+
+def tls_options(settings: Mapping) -> TlsOptions:
+    if settings.get("TlsVerification") == TRUST_PRESENTED:
+        return TrustPresentedCertificate()
+    return TlsOptions(server_name=settings.get("TlsServerName"))
+
+
+# ---------------------------------------------------------------------------------------------------- the checks
+
+
+def find_load_balancer(settings: Mapping) -> tuple[dict | None, str]:
+    """The load balancer carrying all the settings' tags, and what was seen (for the log and a timeout's reason)."""
+    tags = load_balancer_tags({"Tags": settings["LoadBalancerTags"]})
+    found = remaining_load_balancers(client("elbv2"), tags)
+    if not found:
+        return None, f"no load balancer tagged {json.dumps(tags, sort_keys=True)} yet"
+    if len(found) > 1:
+        names = ", ".join(lb.get("LoadBalancerName", "?") for lb in found)
+        return None, f"{len(found)} load balancers tagged {json.dumps(tags, sort_keys=True)} ({names}): expected one"
+    (load_balancer,) = found
+    state = (load_balancer.get("State") or {}).get("Code", "?")
+    if state != ACTIVE:
+        return None, f"load balancer {load_balancer.get('LoadBalancerName', '?')} is {state}, not {ACTIVE}"
+    return load_balancer, f"load balancer {load_balancer.get('LoadBalancerName', '?')} is {ACTIVE}"
+
+
+def health(url: str, tls: TlsOptions) -> str | None:
+    """None when ``GET /health`` answers 200, otherwise what it answered (vLLM answers 200 once its engine is ready)."""
+    try:
+        endpoint = check_url(url, tls=tls)
+        with exchange(endpoint, "GET", "/health", what="GET /health", timeout=HEALTH_TIMEOUT_SECONDS) as response:
+            if response.status == 200:
+                return None
+            return f"GET {url}/health answered {response.summary()}"
+    except OpsError as error:
+        return error.message
+    except BadResponse as error:
+        return f"GET {url}/health: {error}"
+
+
+def read_api_key(secret_id: str) -> ApiKey:
+    """The environment's API key from Secrets Manager; an :class:`OpsError` names the secret, never the value."""
+    try:
+        value = client("secretsmanager").get_secret_value(SecretId=secret_id).get("SecretString")
+    except (botocore.exceptions.ClientError, botocore.exceptions.BotoCoreError) as error:
+        raise OpsError(f"could not read the API key from secret {secret_id}: {error}",
+                       "this function's role may secretsmanager:GetSecretValue on exactly that secret and kms:Decrypt "
+                       "through Secrets Manager; check that the serving stack created it", ExitCode.CHECK_FAILED) from None
+    problem = api_key_problem(value) if isinstance(value, str) else "is not text"
+    if problem:
+        raise OpsError(f"the API key in secret {secret_id} {problem}", "store the key as the secret's plain text", ExitCode.USAGE)
+    return ApiKey(value, f"secret {secret_id}")
+
+
+def problem_lines(results: list[Measurement]) -> list[str]:
+    """``mode: problem`` for every problem of every failed request, as ``llmops smoke-test`` shows them."""
+    return [f"{r.mode}: {problem}" for r in results if not r.ok for problem in (r.problems or ["FAILED"])]
+
+
+def run_smoke_test(settings: Mapping, url: str) -> tuple[bool, str, dict]:
+    """(passed, reason, data): the smoke test of ``llmops smoke-test --env NAME`` against ``url``."""
+    try:
+        api_key = read_api_key(settings["ApiKeySecret"]) if settings.get("ApiKeySecret") else None
+        results = smoke_test(url, settings["Model"], max_tokens=int(settings.get("MaxTokens", 64)),
+                             timeout=float(settings.get("RequestTimeoutSeconds", 120)),
+                             model_path=settings.get("ModelPath"), api_key=api_key,
+                             key_required=bool(settings.get("KeyRequired")),
+                             key_on_every_path=bool(settings.get("KeyOnEveryPath", True)), tls=tls_options(settings))
+    except OpsError as error:
+        return False, f"smoke test of {url} failed: {error.message}" + (f" (fix: {error.fix})" if error.fix else ""), {}
+    data = {"url": url, "passed": all(r.ok for r in results), "requests": [r.to_dict() for r in results]}
+    for request in data["requests"]:
+        request.pop("text", None)  # the model's answer: not needed in a stack output
+    if data["passed"]:
+        streaming = next((r for r in results if r.mode == "streaming"), None)
+        first_token = f", first token after {streaming.time_to_first_token_s:.2f} s" \
+            if streaming and streaming.time_to_first_token_s is not None else ""
+        return True, f"smoke test of {url} passed{first_token}", data
+    return False, f"smoke test of {url} FAILED: " + "; ".join(problem_lines(results)), data
+
+
+# ---------------------------------------------------------------------------------------------------- the signal
+
+
+def shortened(text: str) -> str:
+    text = printable(text, 10 * MAX_REASON_CHARS)
+    return text if len(text) <= MAX_REASON_CHARS else text[:MAX_REASON_CHARS] + " ... (the whole text is in the log)"
+
+
+def signal(handle_url: str, *, success: bool, reason: str, data: Mapping | None = None, timeout: float = 30) -> None:
+    """Signal the wait condition (the body CloudFormation documents; Content-Type empty, as its presigned URL wants)."""
+    text = json.dumps(data or {}, separators=(",", ":"))
+    if len(text) > MAX_DATA_CHARS:  # the problems are in the reason already; keep the measurements, as valid JSON
+        text = json.dumps({**(data or {}), "requests": [{k: v for k, v in r.items() if k != "problems"}
+                                                        for r in (data or {}).get("requests", [])]}, separators=(",", ":"))
+    body = {"Status": "SUCCESS" if success else "FAILURE", "Reason": shortened(reason), "UniqueId": "smoke-test",
+            "Data": text[:MAX_DATA_CHARS]}
+    request = urllib.request.Request(handle_url, data=json.dumps(body).encode(), method="PUT",
+                                     headers={"Content-Type": ""})
+    with urllib.request.urlopen(request, timeout=timeout) as response:  # noqa: S310 - the handle's https URL
+        response.read()
+    print(f"signalled {body['Status']}: {reason}")
+
+
+# ---------------------------------------------------------------------------------------------------- handlers
+
+
+def on_event(event: Mapping, context, *, now: Callable[[], float] = time.time) -> dict:
+    request_type = event["RequestType"]
+    if request_type == "Delete":
+        return {"PhysicalResourceId": event["PhysicalResourceId"]}  # nothing to undo
+    if request_type not in ("Create", "Update"):
+        raise ValueError(f"unknown RequestType {request_type!r}")
+    properties = event.get("ResourceProperties", {})
+    settings = settings_of(properties)
+    handle_url = properties["HandleUrl"]
+    state = {"settings": settings, "handleUrl": handle_url,
+             "deadline": now() + float(settings["HealthyWithinSeconds"]), "done": False}
+    execution = client("stepfunctions").start_execution(stateMachineArn=properties["StateMachineArn"],
+                                                        input=json.dumps(state))
+    print(f"started {execution['executionArn']}")
+    return {"PhysicalResourceId": execution["executionArn"]}
+
+
+def check(event: Mapping, context, *, now: Callable[[], float] = time.time) -> dict:
+    """One poll: the state with ``done`` (and ``detail``); signals the wait condition when the check is over."""
+    settings = event["settings"]
+    state = {key: event[key] for key in ("settings", "handleUrl", "deadline")}
+    load_balancer, detail = find_load_balancer(settings)
+    if load_balancer is not None:
+        url = endpoint_url(settings, load_balancer["DNSName"])
+        unhealthy = health(url, tls_options(settings))
+        if unhealthy is None:
+            passed, reason, data = run_smoke_test(settings, url)
+            signal(event["handleUrl"], success=passed, reason=reason, data=data)
+            return {**state, "done": True, "detail": reason}
+        detail = unhealthy
+    if now() >= float(event["deadline"]):
+        minutes = round(float(settings["HealthyWithinSeconds"]) / 60)
+        reason = (f"the endpoint did not become healthy within {minutes} minutes (the startup budget and the load "
+                  f"balancer's registration): {detail}")
+        signal(event["handleUrl"], success=False, reason=reason)
+        return {**state, "done": True, "detail": reason}
+    print(f"waiting: {detail}")
+    return {**state, "done": False, "detail": detail}
+
+
+def report_error(event: Mapping, context) -> dict:
+    """The poller caught an error of :func:`check`: signal FAILURE with it, so that the stack does not wait for the
+    wait condition's timeout."""
+    error = event.get("error") or {}
+    reason = f"the deploy-time smoke test failed: {error.get('Error', 'error')}: {error.get('Cause', '')}"
+    signal(event["handleUrl"], success=False, reason=reason)
+    return {"done": True, "detail": reason}

@@ -1,0 +1,60 @@
+"""The AWS access of ``llmops weights mirror``'s Job (ops_cli/weights.py): a role for its service account
+(``llm-serving/weights-mirror``) through EKS Pod Identity, which may write the model's S3 prefix and read the Hugging
+Face token's secret, and nothing else.
+
+In the cluster stack, so that the weights can be mirrored as soon as the cluster and its system nodes exist, before
+the Capacity Block starts and before the serving stack (whose init container then reads the prefix)."""
+
+from __future__ import annotations
+
+import re
+
+import aws_cdk as cdk
+from aws_cdk import aws_eks_v2 as eks
+from aws_cdk import aws_iam as iam
+from constructs import Construct
+
+from cdk_constructs.nag_acknowledgements import acknowledge_weights_writer
+from cdk_constructs.pod_identity import pod_identity_role
+from deployment_config.kubernetes_names import SERVING_NAMESPACE, WEIGHTS_MIRROR_NAME
+
+
+class WeightsMirrorAccess(Construct):
+    """The mirror Job's role and its Pod Identity association.
+
+    :param s3_uri: ``s3://BUCKET/PREFIX`` of the weights (validated by the configuration loader).
+    :param token_secret: the Hugging Face token's secret, a name or an ARN; None for an ungated model.
+
+    What it may do (boto3's ``upload_fileobj`` multipart upload, a ``put_object`` of the manifest, the listing
+    ``llmops`` reads back through the user's own credentials): ``s3:ListBucket`` on the bucket for keys under the prefix,
+    ``s3:PutObject``, ``s3:GetObject``, ``s3:AbortMultipartUpload`` on objects under it (multipart uploads are
+    authorized by ``s3:PutObject``: S3 user guide, "Multipart upload API and permissions"), and
+    ``secretsmanager:GetSecretValue`` on the token's secret. A bucket encrypted with a customer managed KMS key, or a
+    token secret encrypted with one, also needs ``kms:GenerateDataKey`` / ``kms:Decrypt`` on that key, which the
+    configuration does not name: add them to the role by hand in that case (README, "Mirror the weights to S3").
+    """
+
+    def __init__(self, scope: Construct, id: str, *, cluster: eks.ICluster, s3_uri: str,
+                 token_secret: str | None) -> None:
+        super().__init__(scope, id)
+        match = re.fullmatch(r"s3://([^/]+)/?(.*)", s3_uri)
+        if not match:  # the loader has validated the URI
+            raise ValueError(f"s3_uri must be s3://BUCKET/PREFIX, got {s3_uri!r}")
+        bucket, prefix = match.group(1), match.group(2)
+        partition = cdk.Aws.PARTITION
+        self.role, self.association = pod_identity_role(
+            self, cluster=cluster, namespace=SERVING_NAMESPACE, service_account=WEIGHTS_MIRROR_NAME,
+            description="llmops weights mirror: writes the model's S3 prefix and reads the Hugging Face token")
+        self.role.add_to_policy(iam.PolicyStatement(
+            actions=["s3:ListBucket"], resources=[f"arn:{partition}:s3:::{bucket}"],
+            conditions={"StringLike": {"s3:prefix": [f"{prefix}*"]}} if prefix else None))
+        self.role.add_to_policy(iam.PolicyStatement(
+            actions=["s3:PutObject", "s3:GetObject", "s3:AbortMultipartUpload"],
+            resources=[f"arn:{partition}:s3:::{bucket}/{prefix}*"]))
+        if token_secret:
+            # By ARN as given, or by name with the six random characters Secrets Manager appends (its ARN format).
+            arn = token_secret if token_secret.startswith("arn:") else cdk.Stack.of(self).format_arn(
+                service="secretsmanager", resource="secret", resource_name=f"{token_secret}-??????",
+                arn_format=cdk.ArnFormat.COLON_RESOURCE_NAME)
+            self.role.add_to_policy(iam.PolicyStatement(actions=["secretsmanager:GetSecretValue"], resources=[arn]))
+        acknowledge_weights_writer(self.role)

@@ -1,0 +1,144 @@
+"""A model instance over several GPU nodes: a LeaderWorkerSet whose groups run vLLM's multi-node mode.
+
+When the sizing check finds that the model fits no single node (deployment_config.sizing.layout_for), each replica is a
+group of ``spec.nodes`` pods, one per node: the leader runs ``vllm serve`` with the API server and node rank 0, the
+workers run ``vllm serve --headless`` with their rank (:attr:`charts.serving_spec.VllmServingSpec.leader_args` and
+``worker_args``). The LeaderWorkerSet API (leaderworkerset.x-k8s.io/v1, kubernetes-sigs/lws v0.10.0, commit 2161f38;
+its CRD is vendored for the tests under tests/data/lws/) creates the group's pods together, gives every container
+``LWS_LEADER_ADDRESS`` (the leader pod's DNS name) and ``LWS_WORKER_INDEX``, and with ``RecreateGroupOnPodRestart``
+recreates the whole group when one of its pods restarts: a vLLM instance whose peer died cannot recover on its own.
+
+Why vLLM's own multi-node mode and not Ray (the LWS project's vLLM example, docs/examples/vllm/GPU/lws.yaml, starts a
+Ray cluster with examples/online_serving/multi-node-serving.sh): vLLM 0.33.0 selects its multiprocessing backend for
+``--nnodes`` > 1 on CUDA (vllm/config/parallel.py ``ParallelConfig.__post_init__``), so a group needs no Ray head, no
+Ray worker start-up ordering, no extra ports and no script from the image; each pod runs one ``vllm serve`` the
+project's argument rules (deployment_config/vllm_args.py) can read.
+
+The pod template is the single-node Deployment's, built by the same code (charts/vllm_deployment.py: node selection,
+toleration, NVMe cache, /dev/shm, security context, secrets, auth middleware, pre-stop pause) and then lifted into the
+leader and worker templates; the Deployment itself is not emitted.
+"""
+
+from __future__ import annotations
+
+import copy
+
+import cdk8s
+import cdk8s_plus_28 as kplus
+from constructs import Construct
+
+from charts.serving_spec import NETWORK_POLICY, VllmServingSpec, recommended_labels
+from charts.vllm_network_policy import ingress_sources
+from charts.vllm_service import INTERNAL_ANNOTATIONS, NLB_ANNOTATIONS, TLS_PORT_NAME, tls_annotations
+from deployment_config.model import Exposure
+
+LWS_API_VERSION = "leaderworkerset.x-k8s.io/v1"
+LWS_KIND = "LeaderWorkerSet"
+#: Labels the LWS controller puts on every pod of a set (v0.10.0 api/leaderworkerset/v1/leaderworkerset_types.go:
+#: SetNameLabelKey, WorkerIndexLabelKey; the leader is worker 0).
+SET_NAME_LABEL = "leaderworkerset.sigs.k8s.io/name"
+WORKER_INDEX_LABEL = "leaderworkerset.sigs.k8s.io/worker-index"
+#: The project's own label telling the leader (the API server) from the workers; the Service selects the leader.
+ROLE_LABEL = "llm-serving/role"
+#: cdk8s's address label on the Deployment's pod template, which means nothing outside that Deployment.
+_CDK8S_ADDRESS_LABEL = "cdk8s.io/metadata.addr"
+
+
+def _pod_template(template: dict, *, spec: VllmServingSpec, role: str, args: tuple[str, ...]) -> dict:
+    template = copy.deepcopy(template)
+    labels = {k: v for k, v in template.get("metadata", {}).get("labels", {}).items() if k != _CDK8S_ADDRESS_LABEL}
+    template["metadata"] = {"labels": {**labels, **recommended_labels(spec), ROLE_LABEL: role}}
+    pod = template["spec"]
+    # One pod per node among all the set's pods (they take all of a node's GPUs anyway; the rule says so explicitly).
+    for rule in pod.get("affinity", {}).get("podAntiAffinity", {}).get("requiredDuringSchedulingIgnoredDuringExecution", []):
+        rule["labelSelector"] = {"matchLabels": {SET_NAME_LABEL: spec.name}}
+    (vllm,) = [c for c in pod["containers"] if c["name"] == "vllm"]
+    vllm["args"] = list(args)
+    if role == "worker":
+        # A headless worker starts no API server: nothing answers /health or listens on the API port. Its liveness is
+        # the group's: if its process exits, the pod restarts and the LWS recreates the whole group.
+        for probe in ("startupProbe", "readinessProbe", "livenessProbe"):
+            vllm.pop(probe, None)
+        vllm.pop("ports", None)
+    return template
+
+
+def lws_body(spec: VllmServingSpec, pod_template: dict) -> dict:
+    """The LeaderWorkerSet's ``spec`` from the single-node Deployment's pod template."""
+    return {
+        # Model instances: each a group of spec.nodes pods.
+        "replicas": spec.replicas,
+        # Groups are replaced one at a time and never one more than the reservation holds (as the Deployment's
+        # maxSurge 0 / maxUnavailable 1).
+        "rolloutStrategy": {"type": "RollingUpdate",
+                            "rollingUpdateConfiguration": {"maxUnavailable": 1, "maxSurge": 0}},
+        # Workers are created with the leader, so that all of a group downloads and loads its weights at once; vLLM's
+        # workers wait for the leader's store (LeaderCreated, the CRD's default, written out).
+        "startupPolicy": "LeaderCreated",
+        "leaderWorkerTemplate": {
+            "size": spec.nodes,
+            "restartPolicy": "RecreateGroupOnPodRestart",
+            "leaderTemplate": _pod_template(pod_template, spec=spec, role="leader", args=spec.leader_args),
+            "workerTemplate": _pod_template(pod_template, spec=spec, role="worker", args=spec.worker_args),
+        },
+    }
+
+
+def replace_deployment_with_leader_worker_set(chart: Construct, *, spec: VllmServingSpec,
+                                              deployment: kplus.Deployment) -> cdk8s.ApiObject:
+    """Render ``deployment``'s pod template, take the Deployment out of ``chart`` and add the LeaderWorkerSet."""
+    rendered = cdk8s.ApiObject.of(deployment).to_json()
+    chart.node.try_remove_child(deployment.node.id)
+    lws = cdk8s.ApiObject(
+        chart, "leader-worker-set", api_version=LWS_API_VERSION, kind=LWS_KIND,
+        metadata=cdk8s.ApiObjectMetadata(name=spec.name, namespace=spec.namespace,
+                                         labels={"app.kubernetes.io/name": spec.name}),
+    )
+    # ApiObject takes apiVersion, kind and metadata only; a custom resource's body goes in as a patch.
+    lws.add_json_patch(cdk8s.JsonPatch.add("/spec", lws_body(spec, rendered["spec"]["template"])))
+    return lws
+
+
+def add_leader_service(scope: Construct, *, spec: VllmServingSpec) -> kplus.Service:
+    """The LoadBalancer Service of charts/vllm_service.py, selecting the groups' leaders only (the API servers)."""
+    public = spec.exposure is Exposure.PUBLIC
+    annotations = dict(NLB_ANNOTATIONS) if public else {**NLB_ANNOTATIONS, **INTERNAL_ANNOTATIONS}
+    if spec.certificate_arn:
+        annotations.update(tls_annotations(spec.certificate_arn))
+        port = kplus.ServicePort(port=spec.service_port, target_port=spec.port, name=TLS_PORT_NAME,
+                                 protocol=kplus.Protocol.TCP)
+    else:
+        port = kplus.ServicePort(port=spec.port, target_port=spec.port, name="http", protocol=kplus.Protocol.TCP)
+    service = kplus.Service(
+        scope, "service",
+        metadata=cdk8s.ApiObjectMetadata(name=spec.name, namespace=spec.namespace, annotations=annotations,
+                                         labels={"app.kubernetes.io/name": spec.name}),
+        type=kplus.ServiceType.LOAD_BALANCER,
+        ports=[port],
+        load_balancer_source_ranges=list(spec.allowed_cidrs) if public else None,
+    )
+    service.select_label(SET_NAME_LABEL, spec.name)
+    service.select_label(ROLE_LABEL, "leader")
+    return service
+
+
+def add_group_network_policy(scope: Construct, *, spec: VllmServingSpec) -> cdk8s.ApiObject:
+    """The API port from the VPC (and a public endpoint's CIDRs), as charts/vllm_network_policy.py; and every port
+    between the set's own pods: torch.distributed's store on the leader (``--master-port``, 29501), NCCL's bootstrap
+    and socket connections on ports it picks. EFA traffic itself is not IP and is not subject to the policy."""
+    selector = {"matchLabels": {SET_NAME_LABEL: spec.name}}
+    policy = cdk8s.ApiObject(
+        scope, "network-policy", api_version="networking.k8s.io/v1", kind="NetworkPolicy",
+        metadata=cdk8s.ApiObjectMetadata(name=spec.name, namespace=spec.namespace,
+                                         labels=recommended_labels(spec, NETWORK_POLICY)),
+    )
+    policy.add_json_patch(cdk8s.JsonPatch.add("/spec", {
+        "podSelector": selector,
+        "policyTypes": ["Ingress"],
+        "ingress": [
+            {"from": [{"ipBlock": {"cidr": cidr}} for cidr in ingress_sources(spec)],
+             "ports": [{"port": spec.port, "protocol": "TCP"}]},
+            {"from": [{"podSelector": selector}]},
+        ],
+    }))
+    return policy

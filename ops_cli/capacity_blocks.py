@@ -156,26 +156,16 @@ EXTENSION_OFFERING_ID = re.compile(r"[a-z]{2,4}-[0-9a-z]{1,60}")
 
 
 @dataclass(frozen=True)
-class ExtensionOffering:
-    """One extension of a reservation: from its current end (``start``) to ``end``."""
+class ExtensionOffering(Offering):
+    """One extension of a reservation: an offering (ops_cli.offering.Offering) whose ``start`` is the reservation's
+    current end and ``end`` its new one, for ``reservation_id``."""
 
-    offering_id: str
-    reservation_id: str
-    instance_type: str
-    instance_count: int
-    availability_zone: str
-    start: datetime | None
-    end: datetime | None
-    duration_hours: int
-    upfront_fee: Decimal
-    currency: str
+    reservation_id: str = ""
 
     def to_dict(self) -> dict:
-        return {"offering_id": self.offering_id, "reservation_id": self.reservation_id,
-                "instance_type": self.instance_type, "instance_count": self.instance_count,
-                "availability_zone": self.availability_zone, "extension_start": iso(self.start),
-                "extension_end": iso(self.end), "duration_hours": self.duration_hours,
-                "upfront_fee": str(self.upfront_fee), "currency": self.currency}
+        offering = super().to_dict()
+        return {"offering_id": offering.pop("offering_id"), "reservation_id": self.reservation_id,
+                "extension_start": offering.pop("start"), "extension_end": offering.pop("end"), **offering}
 
 
 def check_extension_offering_id(offering_id: str) -> None:
@@ -204,11 +194,11 @@ def check_extendable(reservation: dict, now: datetime) -> None:
 
 
 def extension_from_api(item: dict, reservation_id: str) -> ExtensionOffering:
-    return ExtensionOffering(item["CapacityBlockExtensionOfferingId"], reservation_id, item.get("InstanceType", "?"),
+    return ExtensionOffering(item["CapacityBlockExtensionOfferingId"], item.get("InstanceType", "?"),
                              item.get("InstanceCount", 0), item.get("AvailabilityZone", "?"),
                              item.get("CapacityBlockExtensionStartDate"), item.get("CapacityBlockExtensionEndDate"),
                              item.get("CapacityBlockExtensionDurationHours", 0), Decimal(item.get("UpfrontFee", "0")),
-                             item.get("CurrencyCode", ""))
+                             item.get("CurrencyCode", ""), reservation_id=reservation_id)
 
 
 def find_extensions(aws: Aws, reservation_id: str, duration_hours: int) -> list[ExtensionOffering]:

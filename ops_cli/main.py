@@ -504,14 +504,10 @@ class Cli:
                 f"{utc_and_local(offering.start)} to {utc_and_local(offering.end)}, upfront fee {fee}")
         if target is not None:  # before anything is bought: would the file take this reservation?
             self._check_write_target(target, offering)
-        if self.args.dry_run:
-            cb.purchase(aws, offering, dry_run=True, tags={"created-by": "llmops"})
-            self.out({"dry_run": True, "offering": offering.to_dict(), "would_succeed": True},
-                     f"Dry run passed: you may buy {what}. Nothing was bought.")
+        if not self._confirmed(offering, f"buy {what}", f"not bought: {what}. Capacity Blocks are paid upfront and "
+                               "cannot be cancelled",
+                               lambda: cb.purchase(aws, offering, dry_run=True, tags={"created-by": "llmops"})):
             return ExitCode.OK
-        if not self.args.yes:
-            raise OpsError(f"not bought: {what}. Capacity Blocks are paid upfront and cannot be cancelled",
-                           "run the same command with --yes to buy it", ExitCode.CONFIRMATION_REQUIRED)
         try:
             reservation = cb.purchase(aws, offering, dry_run=False, tags={"created-by": "llmops"})
         except KeyboardInterrupt:
@@ -547,6 +543,19 @@ class Cli:
         else:
             self.rt.stdout.write(f"Wrote its id and zone into {path}.\n")
         return ExitCode.OK
+
+    def _confirmed(self, offering, action: str, refusal: str, dry_run: Callable[[], object]) -> bool:
+        """Whether to go on and buy ``offering``: with --dry-run, EC2's check runs (``dry_run``), its result is shown
+        and nothing is bought (False); without --yes, nothing is bought either and the command fails with
+        ``refusal`` (exit 3); with --yes, True."""
+        if self.args.dry_run:
+            dry_run()
+            self.out({"dry_run": True, "offering": offering.to_dict(), "would_succeed": True},
+                     f"Dry run passed: you may {action}. Nothing was bought.")
+            return False
+        if not self.args.yes:
+            raise OpsError(refusal, "run the same command with --yes to buy it", ExitCode.CONFIRMATION_REQUIRED)
+        return True
 
     def _write_target(self, target: str) -> EnvironmentConfig:
         """The --write-config environment as it is now, if it could hold a Capacity Block reservation at all."""
@@ -643,14 +652,9 @@ class Cli:
         what = (f"{reservation_id} ({offering.instance_count} x {offering.instance_type}) from "
                 f"{utc_and_local(offering.start)} to {utc_and_local(offering.end)}, upfront fee "
                 f"{money(offering.upfront_fee, offering.currency)}")
-        if self.args.dry_run:
-            cb.purchase_extension(aws, offering, dry_run=True)
-            self.out({"dry_run": True, "offering": offering.to_dict(), "would_succeed": True},
-                     f"Dry run passed: you may extend {what}. Nothing was bought.")
+        if not self._confirmed(offering, f"extend {what}", f"not extended: {what}. An extension is paid upfront and "
+                               "cannot be cancelled", lambda: cb.purchase_extension(aws, offering, dry_run=True)):
             return ExitCode.OK
-        if not self.args.yes:
-            raise OpsError(f"not extended: {what}. An extension is paid upfront and cannot be cancelled",
-                           "run the same command with --yes to buy it", ExitCode.CONFIRMATION_REQUIRED)
         extension = cb.purchase_extension(aws, offering, dry_run=False)
         status = extension.get("CapacityBlockExtensionStatus", "?")
         self.out({"reservation_id": reservation_id, "status": status, "offering": offering.to_dict(),

@@ -95,18 +95,26 @@ def config_dir(tmp_path) -> Path:
     return target
 
 
+def run_llmops(aws, clock, config_dir, argv, *, run_command=None) -> Result:
+    """llmops in-process with stubbed AWS, the fake clock, a scratch configuration directory and (``run_command``)
+    a fake kubectl."""
+    stdout, stderr = io.StringIO(), io.StringIO()
+    runtime = Runtime(aws_factory=aws.aws, stdout=stdout, stderr=stderr, environ={}, clock=clock,
+                      sleep=clock.sleep, now=lambda: NOW, run_command=run_command)
+    code = main([*argv, "--config-dir", str(config_dir)], runtime)
+    return Result(code, stdout.getvalue(), stderr.getvalue())
+
+
 @pytest.fixture
 def run(aws, clock, config_dir):
     """Run llmops in-process with stubbed AWS, the fake clock and a scratch configuration directory."""
+    return lambda *argv: run_llmops(aws, clock, config_dir, argv)
 
-    def _run(*argv: str) -> Result:
-        stdout, stderr = io.StringIO(), io.StringIO()
-        runtime = Runtime(aws_factory=aws.aws, stdout=stdout, stderr=stderr, environ={}, clock=clock,
-                          sleep=clock.sleep, now=lambda: NOW)
-        code = main([*argv, "--config-dir", str(config_dir)], runtime)
-        return Result(code, stdout.getvalue(), stderr.getvalue())
 
-    return _run
+@pytest.fixture
+def run_with_kubectl(aws, clock, config_dir):
+    """The same, with a fake kubectl (called as subprocess.run would be): ``run_with_kubectl(kubectl, *argv)``."""
+    return lambda kubectl, *argv: run_llmops(aws, clock, config_dir, argv, run_command=kubectl)
 
 
 def client_error(code: str, message: str = "", status: int = 400) -> dict:

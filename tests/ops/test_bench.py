@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
-import io
 import json
 import shlex
 import subprocess
@@ -23,8 +22,6 @@ from deployment_config.kubernetes_names import SERVING_NAMESPACE, SERVING_POD_SE
 from ops_cli import bench
 from ops_cli.errors import ExitCode
 from ops_cli.http_client import ApiKey, check_url
-from ops_cli.main import Runtime, main
-from tests.ops.conftest import NOW, Result
 from tests.ops.openai_server import Behaviour, openai_server
 
 KEY = "sk-bench-test-key-0123456789"
@@ -283,14 +280,8 @@ class FakeKubectl:
 
 
 @pytest.fixture
-def run_kubectl(aws, clock, config_dir):
-    def _run(kubectl, *argv) -> Result:
-        stdout, stderr = io.StringIO(), io.StringIO()
-        runtime = Runtime(aws_factory=aws.aws, stdout=stdout, stderr=stderr, environ={}, clock=clock,
-                          sleep=clock.sleep, now=lambda: NOW, run_command=kubectl)
-        return Result(main([*argv, "--config-dir", str(config_dir)], runtime), stdout.getvalue(), stderr.getvalue())
-
-    return _run
+def run_kubectl(run_with_kubectl):
+    return run_with_kubectl
 
 
 def results_log(*concurrencies: int) -> str:

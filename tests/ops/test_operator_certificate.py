@@ -21,9 +21,7 @@ from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.x509.oid import ExtendedKeyUsageOID, NameOID
 
 from ops_cli.errors import ExitCode
-from ops_cli.main import Runtime, main
 from ops_cli.operator_certificate import OperatorCertificate
-from tests.ops.conftest import Result
 from tests.ops.openai_server import Behaviour, openai_server
 
 DOMAIN = "kimik3.hyperpod.example.internal"  # made up: what the operator's certificate covers is in its status
@@ -103,15 +101,9 @@ def hyperpod_config(config_dir):
 
 
 @pytest.fixture
-def run_hp(aws, clock, hyperpod_config):
-    def _run(kubectl: FakeKubectl, *argv: str) -> Result:
-        stdout, stderr = io.StringIO(), io.StringIO()
-        runtime = Runtime(aws_factory=aws.aws, stdout=stdout, stderr=stderr, environ={}, clock=clock, sleep=clock.sleep,
-                          run_command=kubectl)
-        code = main([*argv, "--config-dir", str(hyperpod_config)], runtime)
-        return Result(code, stdout.getvalue(), stderr.getvalue())
-
-    return _run
+def run_hp(run_with_kubectl, hyperpod_config):
+    """llmops with the fake kubectl; the configuration directory with hp.yaml (the same scratch directory)."""
+    return run_with_kubectl
 
 
 def _expect_certificate_read(aws, body: bytes) -> None:

@@ -166,22 +166,6 @@ class FakeKubectl:
         return subprocess.CompletedProcess(command, 0, json.dumps({"kind": "InferenceEndpointConfig", "status": answer}), "")
 
 
-@pytest.fixture
-def run_with_kubectl(aws, clock, config_dir):
-    import io
-
-    from ops_cli.main import Runtime, main
-    from tests.ops.conftest import Result
-
-    def _run(kubectl: FakeKubectl, *argv):
-        stdout, stderr = io.StringIO(), io.StringIO()
-        runtime = Runtime(aws_factory=aws.aws, stdout=stdout, stderr=stderr, environ={}, clock=clock, sleep=clock.sleep,
-                          run_command=kubectl)
-        return Result(main([*argv, "--config-dir", str(config_dir)], runtime), stdout.getvalue(), stderr.getvalue())
-
-    return _run
-
-
 def test_wait_inference_endpoint_until_complete(run_with_kubectl):
     kubectl = FakeKubectl({"state": "DeploymentPending"},
                           {"state": "DeploymentInProgress", "deploymentStatus": {"message": "downloading model"}},

@@ -5,17 +5,12 @@ each); it was not recorded from a live cluster, which this machine cannot reach.
 
 from __future__ import annotations
 
-import io
 import json
 import subprocess
 
-import pytest
-
 from deployment_config.kubernetes_names import SERVING_NAMESPACE, SERVING_POD_SELECTOR
 from ops_cli.errors import ExitCode
-from ops_cli.main import Runtime, main
 from ops_cli.startup_phases import startup_phases
-from tests.ops.conftest import Result
 from tests.ops.openai_server import Behaviour, openai_server
 
 POD = "vllm-7d9f8b6c5d-x2k4p"
@@ -133,21 +128,10 @@ class FakeKubectl:
         return subprocess.CompletedProcess(command, 0, json.dumps(out), "")
 
 
-@pytest.fixture
-def run_kubectl(aws, clock, config_dir):
-    def _run(kubectl, *argv) -> Result:
-        stdout, stderr = io.StringIO(), io.StringIO()
-        runtime = Runtime(aws_factory=aws.aws, stdout=stdout, stderr=stderr, environ={}, clock=clock, sleep=clock.sleep,
-                          run_command=kubectl)
-        return Result(main([*argv, "--config-dir", str(config_dir)], runtime), stdout.getvalue(), stderr.getvalue())
-
-    return _run
-
-
-def test_llmops_phases_reads_the_serving_pod_of_the_environment(run_kubectl):
+def test_llmops_phases_reads_the_serving_pod_of_the_environment(run_with_kubectl):
     older = {**pod(), "metadata": {**pod()["metadata"], "name": "vllm-old", "creationTimestamp": "2026-11-29T00:00:00Z"}}
     kubectl = FakeKubectl([older, pod()])
-    result = run_kubectl(kubectl, "phases", "--env", "example", "--json")
+    result = run_with_kubectl(kubectl, "phases", "--env", "example", "--json")
     assert result.code == ExitCode.OK, result.stderr
     # the newest pod of the Deployment's labels, its node, its events and its vLLM container's log, with timestamps
     assert kubectl.commands[0][1:] == ["get", "pods", "-n", SERVING_NAMESPACE, "-l", SERVING_POD_SELECTOR, "-o", "json"]
@@ -158,12 +142,12 @@ def test_llmops_phases_reads_the_serving_pod_of_the_environment(run_kubectl):
     assert phases["model loaded into the GPUs"]["seconds"] == 700.0
 
 
-def test_wait_endpoint_with_env_reports_the_phases_after_healthy(aws, run_kubectl):
+def test_wait_endpoint_with_env_reports_the_phases_after_healthy(aws, run_with_kubectl):
     from tests.ops.test_api_key import KEY, stub_secret
 
     stub_secret(aws)
     with openai_server(Behaviour(api_key=KEY)) as url:
-        result = run_kubectl(FakeKubectl([pod()]), "wait", "endpoint", "--url", url, "--env", "example")
+        result = run_with_kubectl(FakeKubectl([pod()]), "wait", "endpoint", "--url", url, "--env", "example")
     assert result.code == ExitCode.OK, result.stderr
     assert "is healthy" in result.stdout and "image pulled" in result.stdout and "4m30s" in result.stdout
 

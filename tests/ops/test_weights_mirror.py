@@ -19,8 +19,7 @@ from deployment_config.kubernetes_names import SERVING_NAMESPACE
 from deployment_config.model import WeightSource
 from ops_cli import weights
 from ops_cli.errors import ExitCode, OpsError
-from ops_cli.main import Runtime, main
-from tests.ops.conftest import Result
+from tests.ops.conftest import run_llmops
 
 SHA = "0123456789abcdef0123456789abcdef01234567"
 BUCKET, PREFIX = "weights-bucket", "kimi-k3/"
@@ -196,14 +195,8 @@ def stub_mirror_in_s3(aws, body: dict) -> None:
 
 @pytest.fixture
 def run_mirror(aws, clock, s3_config_dir, hub):
-    def _run(kubectl, *argv) -> Result:
-        stdout, stderr = io.StringIO(), io.StringIO()
-        runtime = Runtime(aws_factory=aws.aws, stdout=stdout, stderr=stderr, environ={}, clock=clock, sleep=clock.sleep,
-                          run_command=kubectl)
-        code = main(["weights", "mirror", "--env", "example", *argv, "--config-dir", str(s3_config_dir)], runtime)
-        return Result(code, stdout.getvalue(), stderr.getvalue())
-
-    return _run
+    return lambda kubectl, *argv: run_llmops(aws, clock, s3_config_dir, ["weights", "mirror", "--env", "example", *argv],
+                                            run_command=kubectl)
 
 
 def test_mirror_pins_the_commit_runs_the_job_follows_it_and_checks_the_manifest(aws, run_mirror, s3_config_dir, hub):

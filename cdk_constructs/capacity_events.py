@@ -39,6 +39,12 @@ sources from AWS services and encrypted topics", sns-key-management.html), which
 ``aws:SourceArn`` / ``aws:SourceOrgID`` conditions in the key policy are not supported for EventBridge to an encrypted
 topic: the statement has none. The message is an input transformer's text (EventBridge User Guide, "Amazon
 EventBridge input transformation", eb-transform-target-input.html).
+
+Where: the cluster stack (stacks/cluster_stack.py), beside the alarm topic (cdk_constructs/serving_alarms.py,
+``AlarmTopic``). A staged deploy creates it before the capacity starts (README, "Deploy"), and EC2 sends "Capacity Block
+Delivered" once: a rule created after the start never sees it. In the observability stack (deployed once the capacity is
+active, after the serving or endpoint stack) the rule would miss that event, and an environment whose serving stack
+failed would get no expiration warning either.
 """
 
 from __future__ import annotations

@@ -328,16 +328,25 @@ def _gpu_rules(cluster_name: str, gpu_watch: GpuWatch, runbook: Runbook) -> list
     ]
 
 
-class ServingAlarms(Construct):
-    """The alarm topic (KMS-encrypted, TLS only, e-mail subscriptions) and the alarms of :func:`alarm_rules`.
+class AlarmTopic(Construct):
+    """The environment's alarm topic: KMS-encrypted (a rotating key of its own), TLS only, one e-mail subscription per
+    address of ``alarm_emails``. The serving alarms (NAME-observability) and the reservation and cluster event rules
+    (cdk_constructs/capacity_events.py) notify it.
 
-    :attr topic: the SNS topic every alarm notifies, on ALARM and on OK.
-    :attr alarms: the alarms by rule id.
+    In the cluster stack, not the observability stack: the cluster stack deploys before the capacity starts (README,
+    "Deploy", stage 1), so the event rules beside the topic are in place when EC2 sends "Capacity Block Delivered", and
+    an environment whose later stacks failed still gets its expiration warning. Destroyed after the observability
+    stack, whose alarms target it (that stack depends on the cluster stack). The alarms reach it through an export of the
+    cluster stack: CloudFormation refuses to change an exported value another stack imports ("Fn::ImportValue",
+    CloudFormation template reference, intrinsic-function-reference-importvalue.html), so a change that replaced the
+    topic would need the observability stack's alarms off it first. None of its properties forces a replacement (it has
+    no TopicName); its construct path (``AlarmTopic/Topic`` in the cluster stack) must stay.
+
+    :attr key: the topic's KMS key.
+    :attr topic: the SNS topic.
     """
 
-    def __init__(self, scope: Construct, id: str, *, cluster_name: str, observability: ObservabilityConfig,
-                 runbook: Runbook = EKS_RUNBOOK, gpu_watch: GpuWatch | None = None, xid_alarm: bool = False,
-                 expected_gpus: int | None = None, capacity_ending: CapacityEnding | None = None) -> None:
+    def __init__(self, scope: Construct, id: str, *, cluster_name: str, alarm_emails: tuple[str, ...]) -> None:
         super().__init__(scope, id)
         self.key = kms.Key(self, "TopicKey", enable_key_rotation=True, removal_policy=cdk.RemovalPolicy.DESTROY,
                            description=f"Encrypts the alarm notifications of {cluster_name}")
@@ -351,10 +360,27 @@ class ServingAlarms(Construct):
         # them for events.amazonaws.com (topic.grantPublish grants the key too), without conditions: the same SNS page
         # ("Enable compatibility between event sources from AWS services and encrypted topics", sns-key-management.html)
         # says aws:SourceAccount, aws:SourceArn and aws:SourceOrgID are not supported for EventBridge to encrypted topics.
+        # The rules live in the same stack as the key, so that statement is in this key's policy.
         self.topic = sns.Topic(self, "Topic", display_name=f"{cluster_name} serving alarms", master_key=self.key,
                                enforce_ssl=True)
-        for address in observability.alarm_emails:
+        for address in alarm_emails:
             self.topic.add_subscription(subscriptions.EmailSubscription(address))
+
+
+class ServingAlarms(Construct):
+    """The alarms of :func:`alarm_rules`, each notifying ``topic`` (the environment's :class:`AlarmTopic`, in the cluster
+    stack) on ALARM and on OK.
+
+    :attr topic: the SNS topic every alarm notifies.
+    :attr alarms: the alarms by rule id.
+    """
+
+    def __init__(self, scope: Construct, id: str, *, topic: sns.ITopic, cluster_name: str,
+                 observability: ObservabilityConfig, runbook: Runbook = EKS_RUNBOOK, gpu_watch: GpuWatch | None = None,
+                 xid_alarm: bool = False, expected_gpus: int | None = None,
+                 capacity_ending: CapacityEnding | None = None) -> None:
+        super().__init__(scope, id)
+        self.topic = topic
         action = cw_actions.SnsAction(self.topic)
         self.rules = alarm_rules(cluster_name=cluster_name, observability=observability, runbook=runbook,
                                  gpu_watch=gpu_watch, xid_alarm=xid_alarm, expected_gpus=expected_gpus,

@@ -12,6 +12,7 @@ from aws_cdk import aws_kms as kms
 from aws_cdk import aws_logs as logs
 from constructs import Construct
 
+from cdk_constructs.capacity_events import CapacityEvents, capacity_block_rules, hyperpod_rules
 from cdk_constructs.image_cache import DockerHubPullThroughCache
 from cdk_constructs.nag_acknowledgements import (
     acknowledge_cloudwatch_agent_role,
@@ -19,6 +20,7 @@ from cdk_constructs.nag_acknowledgements import (
     acknowledge_kubectl_provider,
     acknowledge_node_role,
 )
+from cdk_constructs.serving_alarms import AlarmTopic
 from cdk_constructs.weights_mirror_access import WeightsMirrorAccess
 from deployment_config.addons import (
     CLOUDWATCH_OBSERVABILITY,
@@ -35,6 +37,7 @@ from deployment_config.addons import (
     node_monitoring_agent_configuration,
     secrets_store_csi_provider_configuration,
 )
+from deployment_config.kubernetes_names import INFERENCE_ENDPOINT_NAMESPACE, inference_endpoint_name
 from deployment_config.model import EnvironmentConfig, Platform, WeightSource
 
 #: kubectl Lambda layer for each supported Kubernetes version: (module, class).
@@ -147,6 +150,7 @@ class ClusterStack(cdk.Stack):
         self._add_observability_addons(env_config)
         # Both platforms deliver the API key and the Hugging Face token through it.
         self._add_secrets_store_csi(network_addons[NETWORK_ADDONS.index(POD_IDENTITY_AGENT)])
+        self._add_alarm_topic(env_config)
 
         region = env_config.region
         cdk.CfnOutput(
@@ -156,6 +160,8 @@ class ClusterStack(cdk.Stack):
                    f"--role-arn {cluster_config.admin_role_arn}"),
         )
         cdk.CfnOutput(self, "ClusterName", value=self.cluster.cluster_name)
+        cdk.CfnOutput(self, "AlarmTopicArn", value=self.alarm_topic.topic.topic_arn,
+                      description="Subscribe more endpoints (chat, paging) to this topic")
         # HyperPod and its Inference Operator give AWS roles to service accounts through IRSA.
         self.oidc_provider = None
         if env_config.platform is Platform.HYPERPOD:
@@ -218,6 +224,24 @@ class ClusterStack(cdk.Stack):
                                configuration_values=node_monitoring_agent_configuration([gpu_toleration]))
         monitoring.node.add_dependency(self.system_nodegroup)
         self.observability_addons.append(monitoring)
+
+    def _add_alarm_topic(self, env_config: EnvironmentConfig) -> None:
+        """The environment's alarm topic and the capacity's event rules (cdk_constructs/capacity_events.py), here so that
+        they exist before the capacity starts: the cluster stack is stage 1 of a staged deploy, before the Capacity Block
+        or training plan is active (README, "Deploy"), and EC2 sends "Capacity Block Delivered" once, at the start. The
+        rules need only what the configuration says (the reservation id; the HyperPod cluster's name, which
+        stacks/hyperpod_cluster_stack.py gives it). The observability stack's alarms notify the same topic (a cross-stack
+        reference; that stack depends on this one, so it is destroyed first and the topic outlives the alarms)."""
+        self.alarm_topic = AlarmTopic(self, "AlarmTopic", cluster_name=env_config.cluster_name,
+                                      alarm_emails=env_config.observability.alarm_emails)
+        if env_config.platform is Platform.HYPERPOD:
+            rules = hyperpod_rules(
+                env_name=env_config.name, hyperpod_cluster_name=env_config.hyperpod_cluster_name, region=env_config.region,
+                namespace=INFERENCE_ENDPOINT_NAMESPACE, endpoint_name=inference_endpoint_name(env_config))
+        else:
+            rules = capacity_block_rules(env_name=env_config.name, reservation_id=env_config.capacity.capacity_reservation_id,
+                                         region=env_config.region)
+        self.capacity_events = CapacityEvents(self, "CapacityEvents", topic=self.alarm_topic.topic, rules=rules)
 
     def _add_secrets_store_csi(self, pod_identity_agent: eks.Addon) -> None:
         """The Secrets Store CSI driver and its AWS provider (one add-on, deployment_config/addons.py): the vLLM pod

@@ -22,7 +22,7 @@ class HyperPodClusterStack(cdk.Stack):
         hyperpod = env_config.hyperpod
         self.hyperpod = HyperPodCluster(
             self, "HyperPod",
-            cluster_name=f"{env_config.name}-hyperpod",
+            cluster_name=env_config.hyperpod_cluster_name,
             eks_cluster_arn=cluster.cluster_arn,
             subnet_ids=[s.subnet_id for s in vpc.private_subnets],
             group_subnet_id=gpu_subnet.subnet_id,

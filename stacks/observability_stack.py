@@ -28,7 +28,10 @@ DescribeCapacityReservations' EndDate, and the dashboard's text widget names ``b
 
 **Alarms** (cdk_constructs/serving_alarms.py): no healthy target, p90 time to first token, KV cache full, 5xx rate,
 NVIDIA XID errors, GPUs not reporting; all to one KMS-encrypted, TLS-only SNS topic with the configured e-mail
-subscriptions, on ALARM and on OK.
+subscriptions, on ALARM and on OK. The topic (``AlarmTopic``), its output ``AlarmTopicArn`` and the reservation and
+cluster event rules (cdk_constructs/capacity_events.py) live in the cluster stack, which deploys before the capacity
+starts: this stack deploys once it is active, after the serving (or endpoint) stack, too late for EC2's "Capacity Block
+Delivered", and not at all when an earlier stack fails. The alarms reach the topic by a cross-stack reference.
 
 **Node health**: the ``eks-node-monitoring-agent`` add-on (cluster stack) and node auto repair on the GPU node group
 (cdk_constructs/capacity_block_node_group.py says what a repair does inside a Capacity Block).
@@ -80,10 +83,10 @@ from aws_cdk import aws_aps as aps
 from aws_cdk import aws_ec2 as ec2
 from aws_cdk import aws_eks_v2 as eks
 from aws_cdk import aws_iam as iam
+from aws_cdk import aws_sns as sns
 from constructs import Construct
 
 from cdk_constructs.budget_alarm import BudgetAlarm
-from cdk_constructs.capacity_events import CapacityEvents, capacity_block_rules, hyperpod_rules
 from cdk_constructs.destroy_waiter import load_balancer_controller_tags, service_load_balancer_tags
 from cdk_constructs.nag_acknowledgements import acknowledge_hyperpod_observability_role
 from cdk_constructs.serving_alarms import GpuWatch, ServingAlarms, capacity_block_ending, hyperpod_runbook, training_plan_ending
@@ -106,11 +109,13 @@ from deployment_config.model import EnvironmentConfig, Platform
 
 class ObservabilityStack(cdk.Stack):
     """AMP workspace and scraper, the serving metrics publisher, the dashboard and the alarms of one environment: the
-    EKS path's vLLM Deployment (``spec`` a VllmServingSpec) or HyperPod's InferenceEndpointConfig."""
+    EKS path's vLLM Deployment (``spec`` a VllmServingSpec) or HyperPod's InferenceEndpointConfig. The alarms notify
+    ``alarm_topic``, the cluster stack's (stacks/cluster_stack.py)."""
 
     def __init__(self, scope: Construct, id: str, *, env_config: EnvironmentConfig, cluster: eks.ICluster,
-                 vpc: ec2.IVpc, spec: VllmServingSpec | InferenceEndpointSpec, **kwargs) -> None:
+                 vpc: ec2.IVpc, spec: VllmServingSpec | InferenceEndpointSpec, alarm_topic: sns.ITopic, **kwargs) -> None:
         super().__init__(scope, id, **kwargs)
+        self.alarm_topic = alarm_topic
         cluster_name = env_config.cluster_name
         hyperpod = env_config.platform is Platform.HYPERPOD
 
@@ -142,8 +147,6 @@ class ObservabilityStack(cdk.Stack):
         cdk.CfnOutput(self, "DashboardUrl", description="The environment's CloudWatch dashboard",
                       value=(f"https://{env_config.region}.console.aws.amazon.com/cloudwatch/home?region="
                              f"{env_config.region}#dashboards/dashboard/{cluster_name}-serving"))
-        cdk.CfnOutput(self, "AlarmTopicArn", value=self.alarms.topic.topic_arn,
-                      description="Subscribe more endpoints (chat, paging) to this topic")
         # Both platforms: the cluster stack's Container Insights add-on ships every container's log, with its retention.
         cdk.CfnOutput(self, "ContainerLogsCommand", description="Follow vLLM's log in CloudWatch Logs",
                       value=f"aws logs tail /aws/containerinsights/{cluster_name}/application --follow "
@@ -160,14 +163,12 @@ class ObservabilityStack(cdk.Stack):
             cluster_name, load_balancer_tags=service_load_balancer_tags(cluster_name, spec.namespace, spec.name),
             capacity_reservation_id=capacity.capacity_reservation_id)
         self.alarms = ServingAlarms(
-            self, "Alarms", cluster_name=cluster_name, observability=env_config.observability,
+            self, "Alarms", topic=self.alarm_topic, cluster_name=cluster_name, observability=env_config.observability,
             gpu_watch=GpuWatch(gpus_per_node=env_config.gpu_instance_type.gpu_count,
                                gpu_node_count=capacity.instance_count,
                                capacity_reservation_id=capacity.capacity_reservation_id),
             capacity_ending=capacity_block_ending(metric_name=CAPACITY_BLOCK_HOURS_LEFT, env_name=env_config.name,
                                                   reservation_id=capacity.capacity_reservation_id, region=env_config.region))
-        self.capacity_events = CapacityEvents(self, "CapacityEvents", topic=self.alarms.topic, rules=capacity_block_rules(
-            env_name=env_config.name, reservation_id=capacity.capacity_reservation_id, region=env_config.region))
         self.dashboard = ServingDashboard(
             self, "Dashboard", env_name=env_config.name, cluster_name=cluster_name, region=env_config.region,
             served_name=env_config.model.served_name,
@@ -177,20 +178,18 @@ class ObservabilityStack(cdk.Stack):
     def _hyperpod(self, env_config: EnvironmentConfig, cluster_name: str, spec: InferenceEndpointSpec) -> None:
         plan_arn = env_config.hyperpod.training_plan_arn
         plan_name = plan_arn.rsplit("/", 1)[-1]
-        hyperpod_cluster_name = f"{env_config.name}-hyperpod"  # stacks/hyperpod_cluster_stack.py
+        hyperpod_cluster_name = env_config.hyperpod_cluster_name
         self.publisher = self._publisher(cluster_name, load_balancer_tags=load_balancer_controller_tags(cluster_name),
                                          training_plan_arn=plan_arn, node_monitoring=False, dcgm=True)
         self.alarms = ServingAlarms(
-            self, "Alarms", cluster_name=cluster_name, observability=env_config.observability, xid_alarm=True,
+            self, "Alarms", topic=self.alarm_topic, cluster_name=cluster_name, observability=env_config.observability,
+            xid_alarm=True,
             expected_gpus=env_config.hyperpod.gpu_instance_type.gpu_count * env_config.hyperpod.instance_count,
             runbook=hyperpod_runbook(namespace=spec.namespace, endpoint_name=spec.name,
                                      hyperpod_cluster_name=hyperpod_cluster_name, region=env_config.region,
                                      training_plan=plan_name),
             capacity_ending=training_plan_ending(metric_name=TRAINING_PLAN_HOURS_LEFT, plan_name=plan_name,
                                                  env_name=env_config.name, region=env_config.region))
-        self.capacity_events = CapacityEvents(self, "CapacityEvents", topic=self.alarms.topic, rules=hyperpod_rules(
-            env_name=env_config.name, hyperpod_cluster_name=hyperpod_cluster_name, region=env_config.region,
-            namespace=spec.namespace, endpoint_name=spec.name))
         self.dashboard = ServingDashboard(
             self, "Dashboard", env_name=env_config.name, cluster_name=cluster_name, region=env_config.region,
             served_name=env_config.model.served_name,

@@ -34,7 +34,7 @@ def budget_assembly(budget_env, tmp_path_factory):
     app = checked_app(str(tmp_path_factory.mktemp("budget.out")))
     network, cluster = _base(app, budget_env)
     ObservabilityStack(app, **_props(budget_env, "observability"), env_config=budget_env, cluster=cluster.cluster,
-                       vpc=network.vpc, spec=serving_spec_for(budget_env))
+                       vpc=network.vpc, spec=serving_spec_for(budget_env), alarm_topic=cluster.alarm_topic.topic)
     return app.synth()  # raises on an unacknowledged cdk-nag finding
 
 

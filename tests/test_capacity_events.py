@@ -2,7 +2,9 @@
 
 Given the session's synthesis of both example environments, the rules' event patterns are matched against AWS's own
 sample events, with a small matcher for the part of EventBridge's pattern syntax the rules use; the messages are
-rendered from the same samples as EventBridge's input transformer would. Nothing calls AWS.
+rendered from the same samples as EventBridge's input transformer would. The rules and the topic live in the cluster
+stack, which a staged deploy creates before the capacity starts (README, "Deploy"); the capacity-ending alarm in the
+observability stack. Nothing calls AWS.
 """
 
 from __future__ import annotations
@@ -153,11 +155,23 @@ def _rules(template: dict) -> dict[str, dict]:
 
 @pytest.fixture(scope="module")
 def eks_template(synthesized) -> dict:
-    return synthesized.template("observability")
+    """The EKS example's cluster stack: the alarm topic and the event rules."""
+    return synthesized.template("cluster")
 
 
 @pytest.fixture(scope="module")
 def hyperpod_template(synthesized_hyperpod) -> dict:
+    return synthesized_hyperpod.template("cluster")
+
+
+@pytest.fixture(scope="module")
+def eks_observability(synthesized) -> dict:
+    """The EKS example's observability stack: the alarms."""
+    return synthesized.template("observability")
+
+
+@pytest.fixture(scope="module")
+def hyperpod_observability(synthesized_hyperpod) -> dict:
     return synthesized_hyperpod.template("observability")
 
 
@@ -283,6 +297,59 @@ def test_every_rule_sends_its_text_to_the_alarm_topic(eks_template, hyperpod_tem
 
 
 @pytest.mark.parametrize("which", ["eks", "hyperpod"])
+def test_the_rules_and_the_topic_are_in_the_cluster_stack_which_a_staged_deploy_creates_before_the_capacity(
+        synthesized, synthesized_hyperpod, which):
+    """Given the staged deploy (stage 1: ``cdk deploy NAME-cluster`` before the block or plan starts), when EC2 or
+    SageMaker sends the start event, then the rule is already there: the cluster stack needs only the network stack,
+    and the observability stack (deployed at stage 2) holds no rule and no topic of its own."""
+    app = {"eks": synthesized, "hyperpod": synthesized_hyperpod}[which]
+    env = app.env_config
+    cluster = app.template("cluster")
+    assert len(_rules(cluster)) == 2
+    assert len([r for r in cluster["Resources"].values() if r["Type"] == "AWS::SNS::Topic"]) == 1
+    stacks = app.manifest["artifacts"]
+    assert {d for d in stacks[env.stack_name("cluster")].get("dependencies", []) if d in stacks
+            and stacks[d]["type"] == "aws:cloudformation:stack"} == {env.stack_name("network")}
+    observability = app.template("observability")
+    assert _rules(observability) == {}
+    assert not [r for r in observability["Resources"].values() if r["Type"] in ("AWS::SNS::Topic", "AWS::KMS::Key")]
+
+
+def _exported(template: dict, export_name: str):
+    """The value ``template`` exports under ``export_name``."""
+    (value,) = [o["Value"] for o in template.get("Outputs", {}).values() if o.get("Export", {}).get("Name") == export_name]
+    return value
+
+
+@pytest.mark.parametrize("which", ["eks", "hyperpod"])
+def test_every_alarm_of_the_observability_stack_notifies_the_cluster_stacks_topic(synthesized, synthesized_hyperpod,
+                                                                                  which):
+    """Given the topic in the cluster stack, then each alarm's ALARM and OK actions import the topic's ARN from it, and
+    the observability stack depends on the cluster stack: it is destroyed first, so the topic outlives its alarms."""
+    app = {"eks": synthesized, "hyperpod": synthesized_hyperpod}[which]
+    env = app.env_config
+    cluster = app.template("cluster")
+    (topic_id,) = [k for k, v in cluster["Resources"].items() if v["Type"] == "AWS::SNS::Topic"]
+    alarms = [v["Properties"] for v in app.template("observability")["Resources"].values()
+              if v["Type"] == "AWS::CloudWatch::Alarm"]
+    assert alarms
+    for alarm in alarms:
+        (action,) = alarm["AlarmActions"]
+        assert alarm["OKActions"] == [action], alarm["AlarmName"]
+        assert _exported(cluster, action["Fn::ImportValue"]) == {"Ref": topic_id}, alarm["AlarmName"]
+    assert env.stack_name("cluster") in app.manifest["artifacts"][env.stack_name("observability")]["dependencies"]
+
+
+@pytest.mark.parametrize("which", ["eks", "hyperpod"])
+def test_the_alarm_topic_arn_is_an_output_of_the_cluster_stack(synthesized, synthesized_hyperpod, which):
+    app = {"eks": synthesized, "hyperpod": synthesized_hyperpod}[which]
+    cluster = app.template("cluster")
+    (topic_id,) = [k for k, v in cluster["Resources"].items() if v["Type"] == "AWS::SNS::Topic"]
+    assert cluster["Outputs"]["AlarmTopicArn"]["Value"] == {"Ref": topic_id}
+    assert "AlarmTopicArn" not in app.template("observability").get("Outputs", {})
+
+
+@pytest.mark.parametrize("which", ["eks", "hyperpod"])
 def test_eventbridge_may_publish_to_the_topic_and_use_its_key_without_unsupported_conditions(eks_template,
                                                                                              hyperpod_template, which):
     template = {"eks": eks_template, "hyperpod": hyperpod_template}[which]
@@ -291,7 +358,9 @@ def test_eventbridge_may_publish_to_the_topic_and_use_its_key_without_unsupporte
     events = {"Service": "events.amazonaws.com"}
     assert any(s["Effect"] == "Allow" and s["Principal"] == events and s["Action"] == "sns:Publish"
                for s in policy["Statement"])
-    (key,) = [r["Properties"]["KeyPolicy"] for r in resources if r["Type"] == "AWS::KMS::Key"]
+    (key,) = [r["Properties"]["KeyPolicy"] for r in resources
+              if r["Type"] == "AWS::KMS::Key" and any(s.get("Principal") == events for s in r["Properties"]["KeyPolicy"]
+                                                       ["Statement"])]
     (statement,) = [s for s in key["Statement"] if s.get("Principal") == events]
     assert sorted(statement["Action"]) == ["kms:Decrypt", "kms:GenerateDataKey*"]
     # SNS developer guide: aws:SourceAccount / aws:SourceArn are not supported for EventBridge to encrypted topics
@@ -307,9 +376,9 @@ def _alarm(template: dict, alarm_id: str) -> dict:
 
 
 @pytest.mark.parametrize(("which", "metric"), [("eks", CAPACITY_BLOCK_HOURS_LEFT), ("hyperpod", TRAINING_PLAN_HOURS_LEFT)])
-def test_the_capacity_ending_alarm_fires_2_hours_before_the_end(eks_template, hyperpod_template, default_env, hyperpod_env,
-                                                                which, metric):
-    template, env = {"eks": (eks_template, default_env), "hyperpod": (hyperpod_template, hyperpod_env)}[which]
+def test_the_capacity_ending_alarm_fires_2_hours_before_the_end(eks_observability, hyperpod_observability, default_env,
+                                                                hyperpod_env, which, metric):
+    template, env = {"eks": (eks_observability, default_env), "hyperpod": (hyperpod_observability, hyperpod_env)}[which]
     alarm = _alarm(template, "CapacityEndingSoon")
     assert (alarm["Namespace"], alarm["MetricName"], alarm["Statistic"], alarm["Period"]) == (NAMESPACE, metric,
                                                                                               "Minimum", 60)
@@ -317,15 +386,15 @@ def test_the_capacity_ending_alarm_fires_2_hours_before_the_end(eks_template, hy
     assert (alarm["Threshold"], alarm["ComparisonOperator"], alarm["EvaluationPeriods"], alarm["DatapointsToAlarm"],
             alarm["TreatMissingData"]) == (CAPACITY_ENDING_HOURS, "LessThanThreshold", 1, 1, "notBreaching")
     assert CAPACITY_ENDING_HOURS > 1  # EC2 extends a Capacity Block until 1 hour before its end
-    (topic_id,) = [k for k, v in template["Resources"].items() if v["Type"] == "AWS::SNS::Topic"]
-    assert alarm["AlarmActions"] == [{"Ref": topic_id}] == alarm["OKActions"]
+    (topic,) = alarm["AlarmActions"]
+    assert alarm["OKActions"] == [topic] and "ImportValue" in json.dumps(topic)  # the cluster stack's topic
 
 
-def test_the_capacity_ending_alarms_say_how_to_extend_or_replace_the_capacity(eks_template, hyperpod_template, default_env,
-                                                                              hyperpod_env):
+def test_the_capacity_ending_alarms_say_how_to_extend_or_replace_the_capacity(eks_observability, hyperpod_observability,
+                                                                              default_env, hyperpod_env):
     reservation = default_env.capacity.capacity_reservation_id
-    eks = _alarm(eks_template, "CapacityEndingSoon")["AlarmDescription"]
+    eks = _alarm(eks_observability, "CapacityEndingSoon")["AlarmDescription"]
     assert f"bin/llmops capacity-blocks extend {reservation} --duration-hours 24" in eks
     plan = hyperpod_env.hyperpod.training_plan_arn.rsplit("/", 1)[-1]
-    hyperpod = _alarm(hyperpod_template, "CapacityEndingSoon")["AlarmDescription"]
+    hyperpod = _alarm(hyperpod_observability, "CapacityEndingSoon")["AlarmDescription"]
     assert f"bin/llmops training-plans show {plan}" in hyperpod and "capacity-blocks" not in hyperpod

@@ -101,6 +101,11 @@ def _of_type(template: dict, resource_type: str) -> dict[str, dict]:
     return {k: v for k, v in template["Resources"].items() if v["Type"] == resource_type}
 
 
+def _only_item(resources: dict[str, dict]) -> tuple[str, dict]:
+    (item,) = resources.items()
+    return item
+
+
 def _only(resources: dict[str, dict]) -> dict:
     assert len(resources) == 1, list(resources)
     return next(iter(resources.values()))
@@ -252,19 +257,66 @@ def test_a_missing_gpu_node_alarms_and_missing_data_counts_as_missing_gpus(obser
     assert (alarm["ComparisonOperator"], alarm["TreatMissingData"]) == ("LessThanThreshold", "breaching")
 
 
-def test_every_alarm_notifies_the_encrypted_tls_only_topic_on_alarm_and_on_ok(observability):
-    topic_id, topic = next(iter(_of_type(observability, "AWS::SNS::Topic").items()))
+@pytest.fixture(scope="module")
+def cluster(synthesized) -> dict:
+    """The cluster stack: the alarm topic, its key and the reservation event rules (stacks/cluster_stack.py)."""
+    return synthesized.template("cluster")
+
+
+def _topic_key(template: dict) -> dict:
+    """The alarm topic's KMS key (the cluster stack also has the key of Kubernetes secrets)."""
+    (topic,) = _of_type(template, "AWS::SNS::Topic").values()
+    return _of_type(template, "AWS::KMS::Key")[topic["Properties"]["KmsMasterKeyId"]["Fn::GetAtt"][0]]
+
+
+def _imported(template: dict, action: dict):
+    """What ``template`` exports under the name ``action`` imports."""
+    (value,) = [o["Value"] for o in template["Outputs"].values()
+                if o.get("Export", {}).get("Name") == action["Fn::ImportValue"]]
+    return value
+
+
+def test_every_alarm_notifies_the_encrypted_tls_only_topic_on_alarm_and_on_ok(observability, cluster):
+    topic_id, topic = _only_item(_of_type(cluster, "AWS::SNS::Topic"))
     assert "KmsMasterKeyId" in topic["Properties"]
     for name, alarm in _alarms(observability).items():
-        assert alarm["AlarmActions"] == [{"Ref": topic_id}] == alarm["OKActions"], name
-    policy = _only(_of_type(observability, "AWS::SNS::TopicPolicy"))["Properties"]["PolicyDocument"]
+        (action,) = alarm["AlarmActions"]
+        assert alarm["OKActions"] == [action], name
+        assert _imported(cluster, action) == {"Ref": topic_id}, name  # the cluster stack's topic
+    policy = _only(_of_type(cluster, "AWS::SNS::TopicPolicy"))["Properties"]["PolicyDocument"]
     assert any(s["Effect"] == "Deny" and s["Condition"] == {"Bool": {"aws:SecureTransport": "false"}}
                for s in policy["Statement"])
-    key = _only(_of_type(observability, "AWS::KMS::Key"))["Properties"]
+    key = _topic_key(cluster)["Properties"]
     assert key["EnableKeyRotation"] is True
     assert any(s.get("Principal") == {"Service": "cloudwatch.amazonaws.com"} for s in key["KeyPolicy"]["Statement"])
     # the example lists no e-mail address
-    assert not _of_type(observability, "AWS::SNS::Subscription")
+    assert not _of_type(cluster, "AWS::SNS::Subscription")
+    assert not _of_type(observability, "AWS::SNS::Topic")
+
+
+#: The topic key's policy statements (principal, actions, condition), as they were when the key lived in the
+#: observability stack: the account's root (the CDK's default), CloudWatch alarms of this account, EventBridge (no
+#: condition: SNS developer guide, sns-key-management.html; cdk_constructs/serving_alarms.py, AlarmTopic).
+TOPIC_KEY_STATEMENTS = [
+    ("root", ["kms:*"], None),
+    ({"Service": "cloudwatch.amazonaws.com"}, ["kms:Decrypt", "kms:GenerateDataKey*"],
+     {"StringEquals": {"aws:SourceAccount": {"Ref": "AWS::AccountId"}}}),
+    ({"Service": "events.amazonaws.com"}, ["kms:Decrypt", "kms:GenerateDataKey*"], None),
+]
+
+
+@pytest.mark.parametrize("platform", ["eks", "hyperpod"])
+def test_the_topic_keys_policy_has_exactly_the_root_cloudwatch_and_eventbridge_statements(synthesized,
+                                                                                          synthesized_hyperpod, platform):
+    app = {"eks": synthesized, "hyperpod": synthesized_hyperpod}[platform]
+    statements = _topic_key(app.template("cluster"))["Properties"]["KeyPolicy"]["Statement"]
+    found = []
+    for s in statements:
+        assert s["Effect"] == "Allow" and s["Resource"] == "*"
+        principal = "root" if ":root" in json.dumps(s["Principal"]) else s["Principal"]
+        actions = [s["Action"]] if isinstance(s["Action"], str) else sorted(s["Action"])
+        found.append((principal, actions, s.get("Condition")))
+    assert found == TOPIC_KEY_STATEMENTS
 
 
 # --- a variant with its own observability settings --------------------------------------------------------------------
@@ -288,7 +340,9 @@ def variant(default_env, tmp_path_factory) -> dict[str, dict]:
 
 
 def test_each_alarm_email_is_subscribed_to_the_topic(variant):
-    subscriptions = _of_type(variant["example-observability"], "AWS::SNS::Subscription").values()
+    # the topic and its subscriptions live in the cluster stack, deployed before the capacity starts
+    assert not _of_type(variant["example-observability"], "AWS::SNS::Subscription")
+    subscriptions = _of_type(variant["example-cluster"], "AWS::SNS::Subscription").values()
     assert sorted(s["Properties"]["Endpoint"] for s in subscriptions) == sorted(VARIANT.alarm_emails)
     assert {s["Properties"]["Protocol"] for s in subscriptions} == {"email"}
 

@@ -31,6 +31,7 @@ import json
 import shutil
 import tempfile
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import aws_cdk as cdk
 from aws_cdk import aws_ec2 as ec2
@@ -44,12 +45,17 @@ from constructs import Construct
 
 from cdk_constructs.nag_acknowledgements import acknowledge_deploy_time_smoke_test
 
+if TYPE_CHECKING:
+    from cdk_constructs.promotion_gate import PromotionGate
+
 PROJECT_DIR = Path(__file__).resolve().parents[1]
 HANDLER_FILE = Path(__file__).resolve().parent / "deploy_time_smoke_test_handler" / "handler.py"
 #: What the check function imports, and nothing else: the smoke test and its HTTP client are standard library only
 #: (plus botocore, which the Lambda runtime has); deployment_config/errors.py is what ops_cli/errors.py imports from it.
+#: ops_cli/bench.py for the promotion gate's correctness probe and result parsing (without jsonschema: see its
+#: ``_schema_errors``).
 BUNDLED_MODULES = ("ops_cli/__init__.py", "ops_cli/errors.py", "ops_cli/aws.py", "ops_cli/http_client.py",
-                   "ops_cli/smoke.py", "deployment_config/errors.py")
+                   "ops_cli/smoke.py", "ops_cli/bench.py", "deployment_config/errors.py")
 #: The destroy waiter's handler, for its load balancer lookup by tags (bundled under this module name).
 LOOKUP_MODULE = ("cdk_constructs/destroy_waiters/handler.py", "destroy_waiters_handler.py")
 #: The latest Python runtime aws-cdk-lib 2.275 knows (cdk-nag's AwsSolutions-L1), as the other functions use.
@@ -111,15 +117,22 @@ class DeployTimeSmokeTest(Construct):
     :param api_key_secret: the environment's API key secret (name); None when the endpoint requires no key.
     :param startup_budget_seconds: how long a pod may take to become healthy (the startup probe's budget).
     :param fingerprint: what is being tested (the manifests deployed): a change runs the smoke test again.
+    :param gate: the promotion gate (cdk_constructs/promotion_gate.py): after the smoke test, the correctness probe and
+        the load test; the wait covers them too.
     """
 
     def __init__(self, scope: Construct, id: str, *, vpc: ec2.IVpc, vpc_cidr: str, load_balancer_tags: dict[str, str],
                  scheme: str, port: int, model: str, model_path: str | None, api_key_secret: str | None,
                  startup_budget_seconds: int, fingerprint: str, tls_server_name: str | None = None,
-                 trust_presented_certificate: bool = False) -> None:
+                 trust_presented_certificate: bool = False, gate: PromotionGate | None = None) -> None:
         super().__init__(scope, id)
         stack = cdk.Stack.of(self)
         self.healthy_within_seconds, self.wait_seconds = timeouts(startup_budget_seconds)
+        if gate is not None:
+            self.wait_seconds = gate.wait_seconds
+            if self.wait_seconds > MAX_WAIT_CONDITION_SECONDS:  # refused by the loader already
+                raise ValueError(f"the promotion gate needs a wait of {self.wait_seconds} s, more than a wait "
+                                 f"condition's {MAX_WAIT_CONDITION_SECONDS}")
         self.settings = {
             "LoadBalancerTags": dict(load_balancer_tags), "Scheme": scheme, "Port": port, "Model": model,
             "ModelPath": model_path, "ApiKeySecret": api_key_secret, "KeyRequired": api_key_secret is not None,
@@ -128,7 +141,12 @@ class DeployTimeSmokeTest(Construct):
             "HealthyWithinSeconds": self.healthy_within_seconds,
             "RequestTimeoutSeconds": int(REQUEST_TIMEOUT.to_seconds()),
         }
+        if gate is not None:
+            self.settings["Gate"] = gate.settings("")
         digest = hashlib.sha256(json.dumps([fingerprint, self.settings], sort_keys=True).encode()).hexdigest()[:10]
+        self.digest = digest
+        if gate is not None:  # the Job's name follows from the digest (it is not part of it)
+            self.settings["Gate"] = gate.settings(digest)
 
         # The check function: private subnets, out to the endpoint (its port, the VPC's range) and HTTPS (AWS APIs, the
         # wait condition's S3 URL, an https endpoint). No inbound rule.
@@ -152,6 +170,8 @@ class DeployTimeSmokeTest(Construct):
         if api_key_secret is not None:
             for statement in api_key_statements(stack, api_key_secret):
                 self.check_function.add_to_role_policy(statement)
+        if gate is not None:
+            gate.grant_check(self.check_function)
         self.report_function = lambda_.Function(
             self, "ReportError", runtime=RUNTIME, code=code, handler="handler.report_error",
             timeout=cdk.Duration.minutes(1), vpc=vpc,
@@ -195,10 +215,13 @@ class DeployTimeSmokeTest(Construct):
         self.start = cdk.CustomResource(
             self, f"Start{digest}", service_token=self.provider.service_token, resource_type=RESOURCE_TYPE,
             properties={"Settings": stack.to_json_string(self.settings), "HandleUrl": self.handle.ref,
-                        "StateMachineArn": self.state_machine.state_machine_arn})
+                        "StateMachineArn": self.state_machine.state_machine_arn,
+                        **({"ResultsBucket": gate.bucket.bucket_name} if gate is not None else {})})
         self.wait_condition = cdk.CfnWaitCondition(self, f"Passed{digest}", handle=self.handle.ref,
                                                    timeout=str(self.wait_seconds), count=1)
         self.wait_condition.node.add_dependency(self.start)
+        if gate is not None:
+            gate.add_job(digest=digest, run_id=self.start.get_att_string("RunId"), start=self.start)
         acknowledge_deploy_time_smoke_test(self)
 
 

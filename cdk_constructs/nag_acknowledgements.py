@@ -281,3 +281,18 @@ def acknowledge_deploy_time_smoke_test(construct: IConstruct) -> None:
     provider = construct.node.find_child("Provider")
     acknowledge(provider, f"AwsSolutions-IAM5[Resource::<{stack.get_logical_id(start.node.default_child)}.Arn>:*]",
                 "aws-cdk-lib's Provider framework invokes any version of the smoke test's start function, nothing else")
+
+
+def acknowledge_promotion_gate(gate: IConstruct, check: IConstruct) -> None:
+    """The promotion gate (cdk_constructs/promotion_gate.py): its results bucket, the load test Job's role and the
+    smoke test's check function's access to the results. Call after the Job and the check function's grants exist."""
+    acknowledge(gate.node.find_child("Results"), "AwsSolutions-S1",
+                "benchmark results only, written by the gate's Job role and read by the smoke test's function, both "
+                "limited to results/IMAGE/ by IAM; a server access log bucket per environment would log only those two")
+    acknowledge_each(gate.node.find_child("PodRole"),
+                     [f for f in wildcard_findings(gate.node.find_child("PodRole")) if "Resource::" in f],
+                     "the Job may write only results/IMAGE/RUN/cN.json and read only results/IMAGE/RUN/start of the "
+                     "image it measures; RUN is the time of the deployment, known only when the check starts")
+    acknowledge_each(check, [f for f in wildcard_findings(check) if "Resource::<" in f and "Results" in f],
+                     "the check function reads this image's results and writes only the start and summary objects of "
+                     "a run under results/IMAGE/; RUN is the time of the deployment, known only when the check starts")

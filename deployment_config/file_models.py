@@ -24,7 +24,14 @@ from deployment_config import aws_rules, image_cache, vllm_args
 from deployment_config.catalog import GPU_INSTANCE_TYPES, MODEL_PRESETS
 from deployment_config.ec2_instance_types import known_instance_types
 from deployment_config.errors import ConfigError, ConfigIssue, Problem, key_in_path, quoted
-from deployment_config.sizing import GPU_MEMORY_UTILIZATION, check_model_fits, layout_for
+from deployment_config.promotion_gate import (
+    MAX_WAIT_SECONDS,
+    GateRun,
+    PromotionGateConfig,
+    default_num_prompts,
+    wait_seconds,
+)
+from deployment_config.sizing import GPU_MEMORY_UTILIZATION, check_model_fits, layout_for, startup_budget_seconds
 
 #: Kubernetes versions the app can deploy: each needs a matching kubectl Lambda layer in requirements.txt.
 SUPPORTED_KUBERNETES_VERSIONS = ("1.34", "1.35")
@@ -483,6 +490,7 @@ class ModelSection(BaseModel):
                 "use a Docker Hub image (vllm/vllm-openai:TAG), or remove image_cache"))
         weights = self.weight_size_gb or preset.weight_size_gb
         context = _ctx(info)
+        context["weight_size_gb"] = weights  # read by endpoint.promotion_gate (the wait's ceiling)
         chosen = context.get("gpu_instance_type")
         if chosen is not None:
             field, instance_type, prefix = chosen
@@ -506,6 +514,56 @@ class ModelSection(BaseModel):
                 f"{volume} GB cannot hold the {weights} GB of weights and the image",
                 f"use at least {weights + VOLUME_HEADROOM_GB}, or remove it to use the instance store"))
         return self
+
+
+class PromotionGateRunSection(BaseModel):
+    """One load test run of the promotion gate and its thresholds."""
+
+    model_config = _STRICT
+
+    concurrency: int = Field(ge=1, le=1024, description="Concurrent requests (vllm bench serve --max-concurrency).",
+                             examples=[4])
+    num_prompts: int | None = Field(default=None, ge=1, le=10000, description="Requests in the run. Default: max(10, "
+                                    "4 x concurrency), as llmops bench.", examples=[16])
+    max_ttft_p90_ms: float | None = Field(default=None, gt=0, le=600000, description="Fail when the 90th percentile of "
+                                          "time to first token exceeds this many milliseconds. Default: not checked.",
+                                          examples=[900])
+    min_output_tokens_per_s: float | None = Field(default=None, gt=0, le=1000000, description="Fail when the run's "
+                                                  "output tokens per second (all requests) are fewer. Default: not "
+                                                  "checked (the run may then take up to 10 tok/s).", examples=[350])
+
+
+class PromotionGateSection(BaseModel):
+    """After the deploy-time smoke test: the correctness probe and a load test in the cluster with thresholds; the
+    stack NAME-smoke (and a pipeline stage) fails when they are not met."""
+
+    model_config = _STRICT
+
+    runs: list[PromotionGateRunSection] = Field(min_length=1, max_length=8, description="The load test's runs, one "
+                                                "after the other, each with its thresholds; distinct concurrencies.",
+                                                examples=[[{"concurrency": 1, "max_ttft_p90_ms": 600},
+                                                           {"concurrency": 4, "min_output_tokens_per_s": 350}]])
+    input_len: int = Field(default=8192, ge=1, le=262144, description="Prompt tokens per request. Default: 8192.",
+                           examples=[8192])
+    output_len: int = Field(default=1024, ge=1, le=65536, description="Generated tokens per request (EOS ignored). "
+                            "Default: 1024.", examples=[1024])
+    correctness: bool = Field(default=True, description="Run llmops bench's correctness probe (7919 x 13, and a tool "
+                              "call checked against its JSON schema) before the load test. Default: true.",
+                              examples=[True])
+    max_failed_requests: int = Field(default=0, ge=0, description="Failed requests allowed per run. Default: 0.",
+                                     examples=[0])
+    retention_days: int = Field(default=365, ge=1, le=3650, description="Days the results bucket keeps each result. "
+                                "Default: 365.", examples=[365])
+
+    @field_validator("runs")
+    @classmethod
+    def _distinct(cls, value: list[PromotionGateRunSection]) -> list[PromotionGateRunSection]:
+        seen = [run.concurrency for run in value]
+        twice = sorted({c for c in seen if seen.count(c) > 1})
+        if twice:
+            fail(Problem(f"concurrency {', '.join(map(str, twice))} is listed more than once",
+                         "give each run its own concurrency"))
+        return value
 
 
 class EndpointSection(BaseModel):
@@ -548,6 +606,10 @@ class EndpointSection(BaseModel):
         "the startup budget plus 20 minutes) and runs the smoke test of 'llmops smoke-test --env NAME'; the deployment "
         "fails with the smoke test's problems when it fails. Leave it off while the capacity is not active yet: the "
         "deployment would wait for over two hours and then fail. Default: false.", examples=[True])
+    promotion_gate: PromotionGateSection | None = Field(
+        default=None, description="With deploy_time_smoke_test (platform: eks): after the smoke test, the correctness "
+        "probe and a load test with thresholds; the deployment fails when they are not met. Results are kept in S3 per "
+        "image digest. Default: none.")
 
     @field_validator("certificate_arn")
     @classmethod
@@ -593,6 +655,7 @@ class EndpointSection(BaseModel):
     @model_validator(mode="after")
     def _consistent(self, info: ValidationInfo) -> EndpointSection:
         self._tls_consistent(info)
+        self._gate_consistent(info)
         _report_cidrs(info, "endpoint.allowed_cidrs", self.allowed_cidrs)
         if self.exposure == "public" and not self.allowed_cidrs:
             report(info, "endpoint.allowed_cidrs", Problem(
@@ -602,6 +665,32 @@ class EndpointSection(BaseModel):
             report(info, "endpoint.allowed_cidrs", Problem("is only used with exposure: public",
                                                            "remove allowed_cidrs, or set exposure: public"))
         return self
+
+    def _gate_consistent(self, info: ValidationInfo) -> None:
+        """The gate runs in the smoke stack, on EKS (deployment_config/promotion_gate.py), within a wait condition's
+        12 hours."""
+        if self.promotion_gate is None:
+            return
+        if _ctx(info).get("platform") == "hyperpod":
+            report(info, "endpoint.promotion_gate", Problem(
+                "is used on platform: eks only (the load test's Job reaches the Service vllm; HyperPod's worker has no "
+                "stable in-cluster address, and the pipeline deploys no HyperPod environment)",
+                "remove promotion_gate; run bin/llmops bench --env NAME by hand"))
+            return
+        if not self.deploy_time_smoke_test:
+            report(info, "endpoint.promotion_gate", Problem(
+                "runs in the stack of the deploy-time smoke test, which is off",
+                "add deploy_time_smoke_test: true (and deploy once the capacity is active), or remove promotion_gate"))
+        weights = _ctx(info).get("weight_size_gb")
+        if weights is not None:
+            gate = promotion_gate_config(self.promotion_gate)
+            total = wait_seconds(startup_budget_seconds(weights), gate)
+            if total > MAX_WAIT_SECONDS:
+                report(info, "endpoint.promotion_gate", Problem(
+                    f"the smoke test and the load test may take {total // 60} minutes (the startup budget, then "
+                    f"{gate.load_test_seconds() // 60} for the runs at their min_output_tokens_per_s), more than the "
+                    "12 hours a CloudFormation wait condition waits",
+                    "use fewer runs, fewer num_prompts or shorter lengths, or set min_output_tokens_per_s"))
 
     def _tls_consistent(self, info: ValidationInfo) -> None:
         """Both TLS fields or neither; a public EKS endpoint needs them; HyperPod's TLS is the operator's."""
@@ -915,3 +1004,14 @@ class PipelineFile(BaseModel):
 
     _account = field_validator("account")(_validate_account)
     _region = field_validator("region")(_validate_region)
+
+
+def promotion_gate_config(section: PromotionGateSection) -> PromotionGateConfig:
+    """The frozen configuration of a validated ``endpoint.promotion_gate``."""
+    return PromotionGateConfig(
+        runs=tuple(GateRun(concurrency=run.concurrency,
+                           num_prompts=run.num_prompts or default_num_prompts(run.concurrency),
+                           max_ttft_p90_ms=run.max_ttft_p90_ms, min_output_tokens_per_s=run.min_output_tokens_per_s)
+                   for run in section.runs),
+        input_len=section.input_len, output_len=section.output_len, correctness=section.correctness,
+        max_failed_requests=section.max_failed_requests, retention_days=section.retention_days)

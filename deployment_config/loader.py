@@ -25,6 +25,7 @@ from deployment_config.file_models import (
     HYPERPOD_KUBERNETES_VERSIONS,
     SUPPORTED_KUBERNETES_VERSIONS,
     EnvironmentFile,
+    promotion_gate_config,
 )
 from deployment_config.model import (
     AutoscalingConfig,
@@ -267,7 +268,9 @@ def _environment(file: EnvironmentFile, *, name: str, source: str) -> Environmen
                                                    domain_name=file.endpoint.domain_name,
                                                    drain_seconds=file.endpoint.drain_seconds,
                                                    replicas=file.endpoint.replicas,
-                                                   deploy_time_smoke_test=file.endpoint.deploy_time_smoke_test),
+                                                   deploy_time_smoke_test=file.endpoint.deploy_time_smoke_test,
+                                                   promotion_gate=promotion_gate_config(file.endpoint.promotion_gate)
+                                                   if file.endpoint.promotion_gate else None),
         observability=ObservabilityConfig(
             alarm_emails=tuple(watch.alarm_emails), log_retention_days=watch.log_retention_days,
             time_to_first_token_p90_seconds=float(watch.time_to_first_token_p90_seconds),

@@ -14,6 +14,7 @@ from enum import StrEnum
 from deployment_config.aws_rules import partition_of
 from deployment_config.catalog import GPU_INSTANCE_TYPES, GpuInstanceType, ModelPreset
 from deployment_config.image_cache import cached_image
+from deployment_config.promotion_gate import PromotionGateConfig
 from deployment_config.sizing import Layout, layout_for
 
 
@@ -190,6 +191,8 @@ class EndpointConfig:
     :param replicas: vLLM replicas, one per GPU node. Default: None, one on every node (:attr:`EnvironmentConfig.replicas`).
     :param deploy_time_smoke_test: deploy the stack ``NAME-smoke``, which runs the smoke test from inside the VPC and
         fails the deployment when it fails (stacks/smoke_stack.py). Default: false.
+    :param promotion_gate: with the smoke test (EKS): the correctness probe and a load test with thresholds after it
+        (deployment_config/promotion_gate.py). Default: none.
     """
 
     exposure: Exposure = Exposure.INTERNAL
@@ -200,6 +203,7 @@ class EndpointConfig:
     drain_seconds: int = 300
     replicas: int | None = None
     deploy_time_smoke_test: bool = False
+    promotion_gate: PromotionGateConfig | None = None
 
     @property
     def tls(self) -> bool:
@@ -282,6 +286,12 @@ class EnvironmentConfig:
     @property
     def cluster_name(self) -> str:
         return f"{self.name}-llm"
+
+    @property
+    def hyperpod_cluster_name(self) -> str:
+        """The SageMaker HyperPod cluster's name (platform: hyperpod): what its EventBridge events and
+        ``aws sagemaker list-cluster-nodes`` name."""
+        return f"{self.name}-hyperpod"
 
     @property
     def gpu_node_count(self) -> int:

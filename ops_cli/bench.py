@@ -63,21 +63,24 @@ import subprocess
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-import jsonschema
-
-from deployment_config.kubernetes_names import (
-    INFERENCE_ENDPOINT_NAMESPACE,
-    SERVING_NAME,
-    SERVING_NAMESPACE,
-    inference_endpoint_name,
-    serving_pods,
-)
-from deployment_config.model import EnvironmentConfig, Platform
 from ops_cli.errors import ExitCode, OpsError
 from ops_cli.http_client import ApiKey, BadResponse, Endpoint, TlsOptions, check_url, printable, quoted
 from ops_cli.smoke import Measurement, _add, _chat, _kind, _object, _status_error
-from ops_cli.waiting import Progress
+
+try:
+    import jsonschema
+except ImportError:  # the deploy-time promotion gate's function bundles this module without it: see _schema_errors
+    jsonschema = None
+
+if TYPE_CHECKING:
+    from deployment_config.model import EnvironmentConfig
+    from ops_cli.waiting import Progress
+
+# The probe and the result parsing are also bundled into the deploy-time promotion gate's Lambda function
+# (cdk_constructs/deploy_time_smoke_test.py), which has the standard library and botocore only: what needs the
+# project's configuration (the Job's plan, the HyperPod worker's address) imports deployment_config where it is used.
 
 # --- the correctness probe ---------------------------------------------------------------------------------------
 
@@ -195,13 +198,50 @@ def tool_call_problems(message: dict) -> tuple[list[str], str]:
     except (ValueError, RecursionError):
         problems.append(f"the arguments are not JSON: {quoted(arguments, 80)}")
         return problems, text
-    validator = jsonschema.Draft202012Validator(TOOL_PARAMETERS)
-    for error in sorted(validator.iter_errors(parsed), key=lambda e: list(e.absolute_path)):
-        where = "/".join(str(p) for p in error.absolute_path) or "(the arguments)"
-        problems.append(f"the arguments do not match the tool's schema at {where}: {printable(error.message, 120)}")
+    for where, message in _schema_errors(parsed):
+        problems.append(f"the arguments do not match the tool's schema at {where}: {printable(message, 120)}")
     if not problems and "paris" not in parsed["city"].lower():
         problems.append(f"city is {printable(repr(parsed['city']), 60)}, not Paris")
     return problems, text
+
+
+def _schema_errors(parsed) -> list[tuple[str, str]]:
+    """(where, message) of each way ``parsed`` does not satisfy :data:`TOOL_PARAMETERS`: with jsonschema (Draft 2020-12)
+    where it is installed (``llmops``), else with :func:`_subset_errors`, which implements exactly the keywords that
+    schema uses (in the promotion gate's Lambda function; tests/test_promotion_gate.py checks that both agree)."""
+    if jsonschema is not None:
+        validator = jsonschema.Draft202012Validator(TOOL_PARAMETERS)
+        return [("/".join(str(p) for p in error.absolute_path) or "(the arguments)", error.message)
+                for error in sorted(validator.iter_errors(parsed), key=lambda e: list(e.absolute_path))]
+    return _subset_errors(parsed, TOOL_PARAMETERS)
+
+
+def _subset_errors(value, schema: dict, path: str = "") -> list[tuple[str, str]]:
+    """JSON Schema's ``type`` (object, string), ``properties``, ``required``, ``additionalProperties: false``, ``enum``
+    and ``minLength`` (JSON Schema Validation 2020-12, sections 6.1.1, 6.1.2, 6.3.2, 6.5.3; Core 10.3.2.1, 10.3.2.3):
+    the keywords of :data:`TOOL_PARAMETERS`, nothing more."""
+    where = path or "(the arguments)"
+    kind = schema.get("type")
+    if kind == "object" and not isinstance(value, dict):
+        return [(where, f"{_kind(value)} is not of type 'object'")]
+    if kind == "string" and not isinstance(value, str):
+        return [(where, f"{_kind(value)} is not of type 'string'")]
+    errors: list[tuple[str, str]] = []
+    if "enum" in schema and not any(value == option and type(value) is type(option) for option in schema["enum"]):
+        errors.append((where, f"{printable(repr(value), 40)} is not one of {schema['enum']}"))
+    if isinstance(value, str) and len(value) < schema.get("minLength", 0):
+        errors.append((where, f"{printable(repr(value), 40)} is shorter than {schema['minLength']} characters"))
+    if isinstance(value, dict):
+        properties = schema.get("properties", {})
+        for name in schema.get("required", []):
+            if name not in value:
+                errors.append((where, f"{name!r} is a required property"))
+        for name, item in value.items():
+            if name in properties:
+                errors += _subset_errors(item, properties[name], f"{path}/{name}".lstrip("/"))
+            elif schema.get("additionalProperties") is False:
+                errors.append((where, f"additional property {printable(repr(name), 40)} is not allowed"))
+    return errors
 
 
 def tool_call_probe(endpoint: Endpoint, model: str, timeout: float, *, api_key: ApiKey | None = None,
@@ -378,6 +418,9 @@ class LoadTestPlan:
 def plan_for(env: EnvironmentConfig, *, base_url: str, job_name: str, concurrencies: Sequence[int], input_len: int,
              output_len: int, num_prompts: int | None, seed: int, deadline_seconds: int) -> LoadTestPlan:
     """The Job for ``env``: its serving image, namespace, serving pods and synced Secret."""
+    from deployment_config.kubernetes_names import inference_endpoint_name, serving_pods
+    from deployment_config.model import Platform
+
     namespace, selector = serving_pods(env)
     labels = tuple(tuple(part.split("=", 1)) for part in selector.split(","))
     hyperpod = env.platform is Platform.HYPERPOD
@@ -395,6 +438,8 @@ def plan_for(env: EnvironmentConfig, *, base_url: str, job_name: str, concurrenc
 
 
 def eks_service_url(env: EnvironmentConfig) -> str:
+    from deployment_config.kubernetes_names import SERVING_NAME, SERVING_NAMESPACE
+
     port = TLS_SERVICE_PORT if env.endpoint.certificate_arn else VLLM_PORT
     return f"http://{SERVING_NAME}.{SERVING_NAMESPACE}:{port}"
 
@@ -497,6 +542,8 @@ def _kubectl(run: Callable, kubectl: str, args: Sequence[str], *, timeout: float
 
 def hyperpod_worker_url(env: EnvironmentConfig, kubectl: str, run: Callable | None = None) -> str:
     """``http://POD_IP:8000`` of a running HyperPod worker pod (label ``app`` = the endpoint's name)."""
+    from deployment_config.kubernetes_names import INFERENCE_ENDPOINT_NAMESPACE, inference_endpoint_name
+
     run = run or subprocess.run
     selector = f"app={inference_endpoint_name(env)}"
     out = _kubectl(run, kubectl, ["get", "pods", "-n", INFERENCE_ENDPOINT_NAMESPACE, "-l", selector, "-o", "json"])

@@ -93,13 +93,15 @@ def add_eks_environment(scope: Construct, env_config: EnvironmentConfig, *,
                            description=f"vLLM serving {env_config.model.hugging_face_id}")
     observability = ObservabilityStack(
         scope, **_props(env_config, "observability"), env_config=env_config, cluster=cluster.cluster, vpc=network.vpc,
-        spec=spec, description=f"Metrics, dashboard and alarms of {env_config.cluster_name}")
+        spec=spec, alarm_topic=cluster.alarm_topic.topic,
+        description=f"Metrics, dashboard and alarms of {env_config.cluster_name}")
     stacks = [network, cluster, gpu_nodes, serving, observability]
     _in_order(stacks, ["the cluster lives in the VPC", "the nodes join the cluster",
                        "the vLLM pods run on the GPU nodes; the Service goes before the nodes on destroy",
                        "the scraper and the alarms watch the pods and the load balancer the serving stack makes; on "
                        "destroy the scraper goes first, before the cluster it reads"])
-    stacks += _smoke_test(scope, env_config, network, spec, manifests, after=(serving, observability))
+    stacks += _smoke_test(scope, env_config, network, spec, manifests, after=(serving, observability),
+                          cluster=cluster.cluster)
     return Environment(env_config, stacks, {"vllm-serving.yaml": manifests})
 
 
@@ -126,7 +128,8 @@ def add_hyperpod_environment(scope: Construct, env_config: EnvironmentConfig) ->
         description=f"InferenceEndpointConfig {spec.name} for {env_config.model.hugging_face_id}")
     observability = ObservabilityStack(
         scope, **_props(env_config, "observability"), env_config=env_config, cluster=cluster.cluster, vpc=network.vpc,
-        spec=spec, description=f"Metrics, dashboard and alarms of {env_config.cluster_name}")
+        spec=spec, alarm_topic=cluster.alarm_topic.topic,
+        description=f"Metrics, dashboard and alarms of {env_config.cluster_name}")
     stacks = [network, cluster, prerequisites, hyperpod, operator, endpoint, observability]
     _in_order(stacks, ["the cluster lives in the VPC", "HyperPod nodes need the device plugins first",
                        "the HyperPod cluster joins the EKS cluster once its prerequisites run",
@@ -139,14 +142,14 @@ def add_hyperpod_environment(scope: Construct, env_config: EnvironmentConfig) ->
 
 
 def _smoke_test(scope: Construct, env_config: EnvironmentConfig, network: NetworkStack, spec, manifests: list[dict], *,
-                after: tuple[cdk.Stack, cdk.Stack]) -> list[cdk.Stack]:
+                after: tuple[cdk.Stack, cdk.Stack], cluster=None) -> list[cdk.Stack]:
     """With ``endpoint.deploy_time_smoke_test``: ``NAME-smoke`` last, after the serving (or endpoint) stack and the
     observability stack (its alarms and dashboard watch the start it waits for); destroyed first, with nothing to undo."""
     if not env_config.endpoint.deploy_time_smoke_test:
         return []
     smoke = SmokeStack(scope, **_props(env_config, "smoke"), env_config=env_config, vpc=network.vpc, spec=spec,
-                       manifests=manifests, description=f"Deploy-time smoke test of {env_config.name}'s endpoint, from "
-                                                        "its VPC")
+                       manifests=manifests, cluster=cluster,
+                       description=f"Deploy-time smoke test of {env_config.name}'s endpoint, from its VPC")
     endpoint, observability = after
     smoke.add_stack_dependency(endpoint, "the smoke test tests the endpoint this stack makes")
     smoke.add_stack_dependency(observability, "the alarms and the dashboard watch the start the smoke test waits for")

@@ -8,10 +8,12 @@ import json
 
 import aws_cdk as cdk
 from aws_cdk import aws_ec2 as ec2
+from aws_cdk import aws_eks_v2 as eks
 from constructs import Construct
 
 from cdk_constructs.deploy_time_smoke_test import DeployTimeSmokeTest
 from cdk_constructs.destroy_waiter import load_balancer_controller_tags, service_load_balancer_tags
+from cdk_constructs.promotion_gate import PromotionGate
 from charts.inference_endpoint_chart import InferenceEndpointSpec
 from charts.serving_spec import VllmServingSpec
 from deployment_config.model import EnvironmentConfig, Platform
@@ -36,12 +38,20 @@ class SmokeStack(cdk.Stack):
     :param spec: the serving stack's (EKS) or the endpoint stack's (HyperPod) spec: the Service's name, namespace and
         ports.
     :param manifests: what the serving or endpoint stack applies; a change runs the smoke test again.
+    :param cluster: the EKS cluster, for the promotion gate's Job (``endpoint.promotion_gate``); needed with it only.
     """
 
     def __init__(self, scope: Construct, id: str, *, env_config: EnvironmentConfig, vpc: ec2.IVpc,
-                 spec: VllmServingSpec | InferenceEndpointSpec, manifests: list[dict], **kwargs) -> None:
+                 spec: VllmServingSpec | InferenceEndpointSpec, manifests: list[dict], cluster: eks.ICluster | None = None,
+                 **kwargs) -> None:
         super().__init__(scope, id, **kwargs)
         endpoint = env_config.endpoint
+        self.promotion_gate = None
+        if endpoint.promotion_gate is not None:
+            if cluster is None:
+                raise ValueError("endpoint.promotion_gate needs the cluster for its load test Job")
+            self.promotion_gate = PromotionGate(self, "PromotionGate", env_config=env_config, cluster=cluster,
+                                                gate=endpoint.promotion_gate)
         hyperpod = env_config.platform is Platform.HYPERPOD
         if hyperpod:
             tags = load_balancer_controller_tags(env_config.cluster_name)
@@ -56,7 +66,7 @@ class SmokeStack(cdk.Stack):
             api_key_secret=env_config.api_key_secret_name if endpoint.api_key_required else None,
             startup_budget_seconds=startup_budget_seconds(env_config.model.weight_size_gb),
             fingerprint=fingerprint(manifests), tls_server_name=None if hyperpod else endpoint.domain_name,
-            trust_presented_certificate=hyperpod)
+            trust_presented_certificate=hyperpod, gate=self.promotion_gate)
         if endpoint.exposure.value == "public":
             cdk.Annotations.of(self).add_warning_v2(
                 "llm-serving:public-smoke-test",
@@ -65,3 +75,12 @@ class SmokeStack(cdk.Stack):
         cdk.CfnOutput(self, "SmokeTestLogsCommand", description="Follow the deploy-time smoke test's checks",
                       value=f"aws logs tail {self.smoke_test.check_function.log_group.log_group_name} --follow "
                             f"--region {env_config.region}")
+        if self.promotion_gate is not None:
+            gate = self.promotion_gate
+            cdk.CfnOutput(self, "PromotionGateResultsCommand",
+                          description="The promotion gate's results of this image: one folder per deployment, each with "
+                                      "cN.json per run (vllm bench serve's result) and summary.json",
+                          value=f"aws s3 ls --recursive s3://{gate.bucket.bucket_name}/{gate.key_prefix} "
+                                f"--region {env_config.region}")
+            cdk.CfnOutput(self, "PromotionGateJobLogsCommand", description="Follow the promotion gate's load test",
+                          value=f"kubectl -n {gate.namespace} logs -f job/{gate.job_name(self.smoke_test.digest)}")

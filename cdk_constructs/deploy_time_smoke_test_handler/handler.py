@@ -18,6 +18,11 @@ The wait condition signal: an HTTP PUT of ``{"Status": "SUCCESS"|"FAILURE", "Rea
 handle's presigned URL, with an empty Content-Type (CloudFormation user guide, "Create wait conditions in a
 CloudFormation template", "Signaling a wait condition").
 
+With the promotion gate (``Settings.Gate``, cdk_constructs/promotion_gate.py) a passed smoke test does not signal yet:
+the next poll runs the correctness probe of ``llmops bench`` (phase ``probe``), then writes the start object that the
+load test's Job waits for (phase ``load-test``); the following polls wait for each run's result object, and once all
+are there (or the load test's time is up) evaluate the thresholds, write ``summary.json`` and signal.
+
 Runs on the Lambda Python runtime with its boto3; the bundle holds this file, the destroy waiter's handler (for its load
 balancer lookup) and the standard-library modules of ops_cli the smoke test needs.
 """
@@ -30,11 +35,13 @@ import time
 import urllib.request
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from datetime import UTC, datetime
 
 import boto3
 import botocore.exceptions
 from destroy_waiters_handler import load_balancer_tags, remaining_load_balancers
 
+from ops_cli import bench
 from ops_cli.errors import ExitCode, OpsError
 from ops_cli.http_client import ApiKey, BadResponse, TlsOptions, api_key_problem, check_url, exchange, printable
 from ops_cli.smoke import Measurement, smoke_test
@@ -196,6 +203,11 @@ def signal(handle_url: str, *, success: bool, reason: str, data: Mapping | None 
 # ---------------------------------------------------------------------------------------------------- handlers
 
 
+def run_id(moment: float) -> str:
+    """The promotion gate's run: the UTC time the check started, ``20261201T120000Z``."""
+    return datetime.fromtimestamp(moment, UTC).strftime("%Y%m%dT%H%M%SZ")
+
+
 def on_event(event: Mapping, context, *, now: Callable[[], float] = time.time) -> dict:
     request_type = event["RequestType"]
     if request_type == "Delete":
@@ -205,11 +217,16 @@ def on_event(event: Mapping, context, *, now: Callable[[], float] = time.time) -
     properties = event.get("ResourceProperties", {})
     settings = settings_of(properties)
     handle_url = properties["HandleUrl"]
+    gate = settings.get("Gate")
+    if gate:  # where this run's results go: the Job gets the same RunId (the resource's attribute)
+        settings = {**settings, "Gate": {**gate, "RunId": run_id(now()), "Bucket": properties["ResultsBucket"]}}
     state = {"settings": settings, "handleUrl": handle_url,
              "deadline": now() + float(settings["HealthyWithinSeconds"]), "done": False}
     execution = client("stepfunctions").start_execution(stateMachineArn=properties["StateMachineArn"],
                                                         input=json.dumps(state))
     print(f"started {execution['executionArn']}")
+    if gate:
+        return {"PhysicalResourceId": execution["executionArn"], "Data": {"RunId": settings["Gate"]["RunId"]}}
     return {"PhysicalResourceId": execution["executionArn"]}
 
 
@@ -217,12 +234,20 @@ def check(event: Mapping, context, *, now: Callable[[], float] = time.time) -> d
     """One poll: the state with ``done`` (and ``detail``); signals the wait condition when the check is over."""
     settings = event["settings"]
     state = {key: event[key] for key in ("settings", "handleUrl", "deadline")}
+    phase = event.get("phase")
+    if phase == PROBE:
+        return probe_then_start(event, state, now=now)
+    if phase == LOAD_TEST:
+        return collect_results(event, state, now=now)
     load_balancer, detail = find_load_balancer(settings)
     if load_balancer is not None:
         url = endpoint_url(settings, load_balancer["DNSName"])
         unhealthy = health(url, tls_options(settings))
         if unhealthy is None:
             passed, reason, data = run_smoke_test(settings, url)
+            if passed and settings.get("Gate"):
+                print(f"{reason}; the promotion gate's correctness probe is next")
+                return {**state, "done": False, "detail": reason, "phase": PROBE, "url": url}
             signal(event["handleUrl"], success=passed, reason=reason, data=data)
             return {**state, "done": True, "detail": reason}
         detail = unhealthy
@@ -243,3 +268,130 @@ def report_error(event: Mapping, context) -> dict:
     reason = f"the deploy-time smoke test failed: {error.get('Error', 'error')}: {error.get('Cause', '')}"
     signal(event["handleUrl"], success=False, reason=reason)
     return {"done": True, "detail": reason}
+
+
+# ---------------------------------------------------------------------------------------------------- the promotion gate
+
+PROBE = "probe"
+LOAD_TEST = "load-test"
+
+
+def gate_prefix(gate: Mapping) -> str:
+    """``results/IMAGE/RUN/``: this run's objects."""
+    return f"{gate['KeyPrefix']}{gate['RunId']}/"
+
+
+def probe_then_start(event: Mapping, state: dict, *, now: Callable[[], float] = time.time) -> dict:
+    """The correctness probe (when the gate asks for it); FAILURE with its problems, else the start object that the
+    load test's Job waits for, and the load test's deadline."""
+    settings, gate = event["settings"], event["settings"]["Gate"]
+    url = event["url"]
+    if gate.get("Correctness", True):
+        try:
+            api_key = read_api_key(settings["ApiKeySecret"]) if settings.get("ApiKeySecret") else None
+            rows = bench.run_probe(url, settings["Model"], float(settings.get("RequestTimeoutSeconds", 120)),
+                                   api_key=api_key, tls=tls_options(settings))
+        except OpsError as error:
+            reason = f"promotion gate: the correctness probe of {url} failed: {error.message}"
+            signal(event["handleUrl"], success=False, reason=reason)
+            return {**state, "done": True, "detail": reason}
+        failed = [f"{row.mode}: {problem}" for row in rows if not row.ok for problem in (row.problems or ["FAILED"])]
+        if failed:
+            reason = "promotion gate FAILED the correctness probe: " + "; ".join(failed)
+            signal(event["handleUrl"], success=False, reason=reason,
+                   data={"probe": [{"mode": r.mode, "ok": r.ok, "answer": r.text} for r in rows]})
+            return {**state, "done": True, "detail": reason}
+        print("correctness probe passed: " + "; ".join(f"{r.mode}: {r.text}" for r in rows))
+    key = gate_prefix(gate) + "start"
+    client("s3").put_object(Bucket=gate["Bucket"], Key=key, Body=json.dumps({"url": url}).encode(),
+                            ContentType="application/json")
+    print(f"wrote s3://{gate['Bucket']}/{key}: the load test Job {gate.get('Job', '')} starts")
+    return {**state, "done": False, "detail": "load test started", "phase": LOAD_TEST,
+            "loadTestDeadline": now() + float(gate["LoadTestSeconds"])}
+
+
+def _listed(bucket: str, prefix: str) -> set[str]:
+    keys: set[str] = set()
+    token = None
+    while True:
+        page = client("s3").list_objects_v2(Bucket=bucket, Prefix=prefix,
+                                            **({"ContinuationToken": token} if token else {}))
+        keys |= {item["Key"] for item in page.get("Contents", [])}
+        token = page.get("NextContinuationToken")
+        if not token:
+            return keys
+
+
+def evaluate_run(run: Mapping, result: Mapping | None, max_failed_requests: int) -> dict:
+    """One run's figures and what fails the gate: the result's own problems (ops_cli/bench.py ``run_result``: missing
+    figures, failed requests, another concurrency), then the thresholds."""
+    concurrency = int(run["Concurrency"])
+    if result is None:
+        return {"concurrency": concurrency, "ok": False, "problems": ["no result"]}
+    if "llmops_gate_failed" in result:
+        return {"concurrency": concurrency, "ok": False,
+                "problems": [f"{result['llmops_gate_failed']}; its output is in the Job's log"]}
+    figures = bench.run_result(concurrency, dict(result))
+    problems = [p for p in figures.problems if not (p.endswith("requests failed (see the Job's log)")
+                                                     and figures.failed is not None
+                                                     and figures.failed <= max_failed_requests)]
+    ttft, rate = figures.ttft_ms.get(90), figures.output_throughput
+    limit = run.get("MaxTtftP90Ms")
+    if limit is not None and ttft is not None and ttft > float(limit):
+        problems.append(f"TTFT p90 {ttft:.0f} ms > {float(limit):g} ms")
+    floor = run.get("MinOutputTokensPerS")
+    if floor is not None and rate is not None and rate < float(floor):
+        problems.append(f"{rate:.1f} output tok/s < {float(floor):g}")
+    summary = figures.to_dict()
+    summary.pop("reference", None)
+    return {**summary, "ok": not problems, "problems": problems,
+            "thresholds": {"max_ttft_p90_ms": limit, "min_output_tokens_per_s": floor}}
+
+
+def collect_results(event: Mapping, state: dict, *, now: Callable[[], float] = time.time) -> dict:
+    """Wait for every run's result object; then evaluate, write ``summary.json`` and signal."""
+    gate = event["settings"]["Gate"]
+    bucket, prefix = gate["Bucket"], gate_prefix(gate)
+    runs = gate["Runs"]
+    keys = _listed(bucket, prefix)
+    missing = [run["Concurrency"] for run in runs if f"{prefix}c{run['Concurrency']}.json" not in keys]
+    late = now() >= float(event["loadTestDeadline"])
+    if missing and not late:
+        detail = f"load test: waiting for concurrency {', '.join(map(str, missing))} (s3://{bucket}/{prefix})"
+        print(detail)
+        return {**state, **{k: event[k] for k in ("phase", "loadTestDeadline", "url")}, "done": False,
+                "detail": detail}
+    evaluated = []
+    for run in runs:
+        key = f"{prefix}c{run['Concurrency']}.json"
+        result = None
+        if key in keys:
+            raw = client("s3").get_object(Bucket=bucket, Key=key)["Body"].read()
+            try:
+                result = json.loads(raw)
+            except ValueError:
+                result = {"llmops_gate_failed": "the result is not JSON"}
+            result = result if isinstance(result, dict) else {"llmops_gate_failed": "the result is not a JSON object"}
+        row = evaluate_run(run, result, int(gate.get("MaxFailedRequests", 0)))
+        if result is None:
+            row["problems"] = [f"no result within {round(float(gate['LoadTestSeconds']) / 60)} minutes (the Job "
+                               f"{gate.get('Job', '')}: kubectl -n {gate.get('Job', '/').split('/')[0]} logs "
+                               f"job/{gate.get('Job', '/').split('/')[-1]})"]
+        evaluated.append(row)
+    passed = all(row["ok"] for row in evaluated)
+    summary = {"passed": passed, "runId": gate["RunId"], "results": f"s3://{bucket}/{prefix}",
+               "inputLen": gate.get("InputLen"), "outputLen": gate.get("OutputLen"), "runs": evaluated}
+    client("s3").put_object(Bucket=bucket, Key=prefix + "summary.json", Body=json.dumps(summary, indent=1).encode(),
+                            ContentType="application/json")
+    if passed:
+        figures = "; ".join(f"concurrency {r['concurrency']}: TTFT p90 {r['ttft_ms'].get('p90')} ms, "
+                            f"{r['output_tokens_per_s']} output tok/s" for r in evaluated)
+        reason = f"promotion gate passed: {figures} (s3://{bucket}/{prefix})"
+    else:
+        failures = "; ".join(f"concurrency {r['concurrency']}: {', '.join(r['problems'])}"
+                             for r in evaluated if not r["ok"])
+        reason = f"promotion gate FAILED: {failures} (s3://{bucket}/{prefix}summary.json)"
+    signal(event["handleUrl"], success=passed, reason=reason,
+           data={"results": summary["results"], "passed": passed})
+    return {**state, "done": True, "detail": reason}
+

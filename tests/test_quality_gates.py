@@ -22,6 +22,19 @@ def test_cfn_lint_finds_no_errors_in_any_template(synthesized):
     assert errors == [], json.dumps(errors, indent=1)
 
 
+def test_cfn_lint_reports_the_errors_of_a_broken_template(tmp_path):
+    # given a template with a misspelt property and an instance type that does not exist
+    template = tmp_path / "broken.template.json"
+    template.write_text(json.dumps({"Resources": {
+        "Bucket": {"Type": "AWS::S3::Bucket", "Properties": {"BucketNam": "weights"}},
+        "Node": {"Type": "AWS::EC2::Instance",
+                 "Properties": {"ImageId": "ami-12345678", "InstanceType": "p6-b300.48xlarg"}}}}))
+    # when it is linted as the gates lint
+    errors = cfn_lint_errors([template], ["us-west-2"])
+    # then both mistakes are errors, each named by its rule and place
+    assert {(e["Rule"]["Id"], e["Location"]["Path"][1]) for e in errors} >= {("E3002", "Bucket"), ("E3628", "Node")}
+
+
 def _plugin_report(synthesized, name: str) -> dict:
     report = json.loads((synthesized.directory / "validation-report.json").read_text())
     return {p["pluginName"]: p for p in report["pluginReports"]}[name]

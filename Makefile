@@ -17,6 +17,10 @@ UV_PIN := $(shell sed -n 's/^uv==//p' requirements-uv.txt)
 export JSII_SILENCE_WARNING_DEPRECATED_NODE_VERSION := 1
 export JSII_SILENCE_WARNING_END_OF_LIFE_NODE_VERSION := 20
 export CDK_DISABLE_CLI_TELEMETRY := true
+# Byte-code of the project's own modules and pytest's rewritten tests is cached in __pycache__ (git-ignored), whatever
+# the shell's PYTHONDONTWRITEBYTECODE: with it set, every test worker, every `llmops` the tests start and every
+# `cdk synth` compiled them again (pytest's collection alone: 5 s instead of 3 s per worker).
+export PYTHONDONTWRITEBYTECODE :=
 
 .PHONY: synth test lint bench clean setup pipeline schema check-config
 

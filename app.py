@@ -40,22 +40,30 @@ def project_context() -> dict:
     return json.loads((PROJECT_DIR / "cdk.json").read_text(encoding="utf-8"))["context"]
 
 
-def checked_app(outdir: str | None) -> cdk.App:
-    """An App with the project's context and cdk-nag's AwsSolutions checks, which run when it synthesizes."""
+def checked_app(outdir: str | None, *, builtin_validation: bool = True) -> cdk.App:
+    """An App with the project's context and cdk-nag's AwsSolutions checks, which run when it synthesizes.
+
+    ``builtin_validation``: aws-cdk-lib's built-in CloudFormation validation, a gate with cdk.json's
+    ``@aws-cdk/core:validateAgainstDefaultRules`` (default: on, as every ``cdk synth`` runs it; ``CDK_VALIDATION=false``
+    or ``cdk synth --no-validation`` turns it off). Its engine costs about 3 s of CPU to build in each process and 0.1 s
+    per template: the tests keep it on the default app and the pipeline and lint their variants with cfn-lint instead.
+    """
     # Imported only now: the CDK's jsii runtime takes seconds to start, and a bad file should not wait for it.
     import aws_cdk as cdk
     import cdk_nag
 
-    app = cdk.App(outdir=outdir, context=project_context())
+    app = cdk.App(outdir=outdir, context=project_context(),
+                  builtin_cloud_formation_validation=None if builtin_validation else False)
     cdk.Validations.of(app).add_plugins(cdk_nag.AwsSolutionsChecks(app))
     return app
 
 
-def build(env_configs: list[EnvironmentConfig], *, outdir: str | None = None) -> tuple[cdk.App, list[Environment]]:
-    """Compose the app for the given environments."""
+def build(env_configs: list[EnvironmentConfig], *, outdir: str | None = None,
+          builtin_validation: bool = True) -> tuple[cdk.App, list[Environment]]:
+    """Compose the app for the given environments (``builtin_validation``: see :func:`checked_app`)."""
     from stacks.composition import add_environment
 
-    app = checked_app(outdir)
+    app = checked_app(outdir, builtin_validation=builtin_validation)
     return app, [add_environment(app, env_config) for env_config in env_configs]
 
 
@@ -68,10 +76,11 @@ class Synthesis:
     manifest_files: list[Path]
 
 
-def synthesize(env_configs: list[EnvironmentConfig], *, outdir: str | None = None) -> Synthesis:
+def synthesize(env_configs: list[EnvironmentConfig], *, outdir: str | None = None,
+               builtin_validation: bool = True) -> Synthesis:
     from charts.manifest_files import write_manifests
 
-    app, environments = build(env_configs, outdir=outdir)
+    app, environments = build(env_configs, outdir=outdir, builtin_validation=builtin_validation)
     directory = Path(app.synth().directory)
     written = [write_manifests(directory, environment.config.name, manifests, filename)
                for environment in environments for filename, manifests in environment.manifest_files.items()]
@@ -83,13 +92,14 @@ def pinned_tool_versions() -> dict[str, str]:
     return json.loads((PROJECT_DIR / "package.json").read_text(encoding="utf-8"))["devDependencies"]
 
 
-def build_pipeline(pipeline_config: PipelineConfig, *, outdir: str | None = None) -> tuple[cdk.App, PipelineStack]:
+def build_pipeline(pipeline_config: PipelineConfig, *, outdir: str | None = None,
+                   builtin_validation: bool = True) -> tuple[cdk.App, PipelineStack]:
     """Compose the pipeline app: one PipelineStack whose stages hold the environments' stacks."""
     import aws_cdk as cdk
 
     from stacks.pipeline_stack import PipelineStack
 
-    app = checked_app(outdir)
+    app = checked_app(outdir, builtin_validation=builtin_validation)
     stack = PipelineStack(app, f"llm-serving-pipeline-{pipeline_config.name}", pipeline_config=pipeline_config,
                           tool_versions=pinned_tool_versions(),
                           env=cdk.Environment(account=pipeline_config.account, region=pipeline_config.region),

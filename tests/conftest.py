@@ -1,10 +1,15 @@
-"""Shared fixtures. The default app is synthesized once per test session; every stack test reads that one result."""
+"""Shared fixtures. The default app is synthesized once per test run; every stack test reads that one result."""
 
 from __future__ import annotations
 
 import copy
 import json
 import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -90,20 +95,73 @@ class SynthesizedApp:
         return Template.from_json(self.template(unit))
 
 
-@pytest.fixture(scope="session")
-def assembly(default_env, hyperpod_env, tmp_path_factory) -> Assembly:
-    """The default app (both example environments), synthesized once per session (about 6 s)."""
-    from app import synthesize
+# --- the default app and the example pipeline, synthesized once per run -------------------------------------------
+# In one background process (tests/background_synthesis.py, with cdk-nag and aws-cdk-lib's built-in CloudFormation
+# validation on, as `cdk synth`), started when the run starts, so that it overlaps with the collection of the tests and
+# every xdist worker reads the same result. The tests' own variants synthesize in the workers with the built-in
+# validation off and are linted with cfn-lint instead (app.checked_app).
 
-    outdir = tmp_path_factory.mktemp("cdk.out")
-    result = synthesize([default_env, hyperpod_env], outdir=str(outdir))
-    manifest = json.loads((result.directory / "manifest.json").read_text())
-    templates = {
-        name: json.loads((result.directory / artifact["properties"]["templateFile"]).read_text())
-        for name, artifact in manifest["artifacts"].items()
-        if artifact["type"] == "aws:cloudformation:stack"
-    }
-    return Assembly(result.directory, manifest, templates, result.manifest_files)
+#: Where the background synthesis writes; set by the process that starts it, inherited by the xdist workers.
+BACKGROUND_DIR_VARIABLE = "LLMOPS_TESTS_SYNTHESIS_DIR"
+#: Longer than the background synthesis on a loaded 2-core machine (about 20 s of CPU).
+SYNTHESIS_TIMEOUT_S = 600
+
+
+def pytest_configure(config):
+    if hasattr(config, "workerinput") or config.option.collectonly:
+        return  # an xdist worker (its controller started the synthesis), or nothing will run
+    work_dir = Path(tempfile.mkdtemp(prefix="llmops-tests-synthesis-"))
+    env = {k: v for k, v in os.environ.items() if k not in ("CDK_VALIDATION", "CDK_CONTEXT_JSON", "CDK_OUTDIR")}
+    log = (work_dir / "synthesis.log").open("wb")
+    process = subprocess.Popen([sys.executable, "-m", "tests.background_synthesis", str(work_dir)], cwd=PROJECT_DIR,
+                               env=env, stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT)
+    log.close()
+    config._llmops_synthesis = (process, work_dir)
+    os.environ[BACKGROUND_DIR_VARIABLE] = str(work_dir)
+
+
+def pytest_unconfigure(config):
+    started = getattr(config, "_llmops_synthesis", None)
+    if started:
+        process, work_dir = started
+        if process.poll() is None:
+            process.kill()  # a run that did not need all of it, or was interrupted
+        process.wait()
+        os.environ.pop(BACKGROUND_DIR_VARIABLE, None)
+        shutil.rmtree(work_dir, ignore_errors=True)
+
+
+def _finished_synthesis(part: str) -> tuple[Path, dict]:
+    """Wait for ``part`` of the background synthesis; its cloud assembly directory and the facts it recorded."""
+    work_dir = Path(os.environ[BACKGROUND_DIR_VARIABLE])
+    deadline = time.monotonic() + SYNTHESIS_TIMEOUT_S
+    while not (work_dir / f"{part}.json").exists():
+        if (work_dir / f"{part}.error").exists():
+            pytest.fail(f"synthesis of {part} failed:\n{(work_dir / f'{part}.error').read_text()[-6000:]}")
+        if time.monotonic() > deadline:
+            log = (work_dir / "synthesis.log").read_text(errors="replace")[-4000:]
+            pytest.fail(f"synthesis of {part} did not finish within {SYNTHESIS_TIMEOUT_S} s:\n{log}")
+        time.sleep(0.05)
+    return work_dir / part, json.loads((work_dir / f"{part}.json").read_text())
+
+
+def _stack_templates(directory: Path) -> dict[str, dict]:
+    """The templates of a cloud assembly directory by stack name (its manifest.json, as the CDK CLI reads it)."""
+    manifest = json.loads((directory / "manifest.json").read_text())
+    stacks = {name: a["properties"] for name, a in manifest["artifacts"].items() if a["type"] == "aws:cloudformation:stack"}
+    return {properties.get("stackName", name): json.loads((directory / properties["templateFile"]).read_text())
+            for name, properties in stacks.items()}
+
+
+@pytest.fixture(scope="session")
+def assembly() -> Assembly:
+    """The default app (both example environments), synthesized once per test run by app.py itself."""
+    directory, facts = _finished_synthesis("default-app")
+    manifest_files = [Path(path) for path in facts["manifest_files"]]
+    manifest = json.loads((directory / "manifest.json").read_text())
+    templates = _stack_templates(directory)
+    assert len(manifest_files) == 2, f"app.py wrote one manifest file per environment: {manifest_files}"
+    return Assembly(directory, manifest, templates, manifest_files)
 
 
 @pytest.fixture(scope="session")
@@ -131,17 +189,16 @@ class PipelineAssembly:
 
 
 @pytest.fixture(scope="session")
-def pipeline_assembly(tmp_path_factory) -> PipelineAssembly:
-    """The example pipeline (config/pipeline/example.yaml), synthesized once per session (about 5 s)."""
-    from app import build_pipeline
+def pipeline_assembly() -> PipelineAssembly:
+    """The example pipeline (config/pipeline/example.yaml), synthesized once per test run by app.py itself."""
     from deployment_config.pipeline import load_pipeline
 
     config = load_pipeline(CONFIG_DIR)
-    app, stack = build_pipeline(config, outdir=str(tmp_path_factory.mktemp("pipeline.out")))
-    assembly = app.synth()
-    template = assembly.get_stack_by_name(stack.stack_name).template
-    stage_templates = {}
-    for env in config.environments:
-        nested = assembly.get_nested_assembly(f"assembly-{stack.stack_name}-{env.name}")
-        stage_templates[env.name] = {s.stack_name: s.template for s in nested.stacks}
-    return PipelineAssembly(Path(assembly.directory), template, stage_templates, config)
+    directory, facts = _finished_synthesis("pipeline")
+    stack_name = facts["stack_name"]
+    (template,) = [t for name, t in _stack_templates(directory).items() if name == stack_name]
+    artifacts = json.loads((directory / "manifest.json").read_text())["artifacts"]
+    stage_directories = {env.name: artifacts[f"assembly-{stack_name}-{env.name}"]["properties"]["directoryName"]
+                         for env in config.environments}
+    stage_templates = {name: _stack_templates(directory / stage) for name, stage in stage_directories.items()}
+    return PipelineAssembly(directory, template, stage_templates, config)

@@ -60,7 +60,7 @@ def smoke_assembly(eks_env, hyperpod_env, tmp_path_factory):
     from stacks.network_stack import NetworkStack
     from stacks.smoke_stack import SmokeStack
 
-    app = checked_app(str(tmp_path_factory.mktemp("smoke.out")))
+    app = checked_app(str(tmp_path_factory.mktemp("smoke.out")), builtin_validation=False)
     add_environment(app, eks_env)
     network = NetworkStack(app, env_config=hyperpod_env, **_props(hyperpod_env, "network"))
     spec = inference_endpoint_spec_for(hyperpod_env)
@@ -215,7 +215,7 @@ def smoke_pipeline(eks_env, tmp_path_factory):
                             source=Source("arn:aws:codeconnections:us-west-2:111111111111:connection/"
                                           "0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d", "my-org/llm-serving", "main"),
                             waves=(Wave("dev", (eks_env,)),))
-    app, stack = build_pipeline(config, outdir=str(tmp_path_factory.mktemp("smoke-pipeline.out")))
+    app, stack = build_pipeline(config, outdir=str(tmp_path_factory.mktemp("smoke-pipeline.out")), builtin_validation=False)
     assembly = app.synth()
     serving = assembly.get_nested_assembly(f"assembly-{stack.stack_name}-smoke").get_stack_by_name("smoke-serving")
     return stack, assembly.get_stack_by_name(stack.stack_name).template, serving.template

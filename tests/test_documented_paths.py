@@ -22,7 +22,7 @@ def cross_region_pipeline(tmp_path_factory):
     from deployment_config.pipeline import load_pipeline
 
     config = load_pipeline(TEST_CONFIGS, "cross-region")
-    app, stack = build_pipeline(config, outdir=str(tmp_path_factory.mktemp("cross-region.out")))
+    app, stack = build_pipeline(config, outdir=str(tmp_path_factory.mktemp("cross-region.out")), builtin_validation=False)
     assembly = app.synth()  # raises on an unacknowledged cdk-nag finding
     stage = assembly.get_nested_assembly(f"assembly-{stack.stack_name}-example")
     return assembly, {s.stack_name: s.template for s in stage.stacks}
@@ -38,6 +38,18 @@ def test_a_pipeline_in_another_region_synthesizes_with_its_replication_bucket(cr
     report = json.loads((Path(assembly.directory) / "validation-report.json").read_text())
     aws_solutions = {p["pluginName"]: p for p in report["pluginReports"]}["AwsSolutions"]
     assert aws_solutions["violations"] == []
+
+
+def test_the_cross_region_pipeline_and_its_support_stack_pass_cfn_lint(cross_region_pipeline):
+    from tests.cfn_lint import cfn_lint_errors
+
+    assembly, _ = cross_region_pipeline
+    by_region: dict[str, list[str]] = {}
+    for stack in assembly.stacks:  # the pipeline in its region, the replication bucket's stack in the stage's
+        by_region.setdefault(stack.environment.region, []).append(stack.template_full_path)
+    assert len(by_region) == 2
+    for region, templates in by_region.items():
+        assert cfn_lint_errors(templates, [region]) == [], region
 
 
 def _resources(template: dict, resource_type: str) -> list[dict]:
@@ -87,7 +99,7 @@ def test_s3_weights_on_hyperpod_synthesize(hyperpod_env, tmp_path):
     model = dataclasses.replace(hyperpod_env.model, weight_source=WeightSource.S3,
                                 s3_uri="s3://example-weights/moonshotai/Kimi-K3/")
     env_config = dataclasses.replace(hyperpod_env, model=model)
-    app = checked_app(str(tmp_path))
+    app = checked_app(str(tmp_path), builtin_validation=False)
     environment = cdk.Environment(account=env_config.account, region=env_config.region)
     clusters = cdk.Stack(app, "Clusters", env=environment)
     # a stack needs a resource: cdk.json's @aws-cdk/core:validateAgainstDefaultRules fails synthesis on an empty one

@@ -55,7 +55,7 @@ def gate_assembly(gate_env, tmp_path_factory):
     from app import checked_app
     from stacks.composition import add_environment
 
-    app = checked_app(str(tmp_path_factory.mktemp("gate.out")))
+    app = checked_app(str(tmp_path_factory.mktemp("gate.out")), builtin_validation=False)
     add_environment(app, gate_env)
     return app.synth()  # raises on an unacknowledged cdk-nag finding
 
@@ -260,7 +260,7 @@ def test_a_stage_with_the_gate_deploys_it_before_the_next_wave(gate_env, tmp_pat
                             source=Source("arn:aws:codeconnections:us-west-2:111111111111:connection/"
                                           "0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d", "my-org/llm-serving", "main"),
                             waves=(Wave("dev", (gate_env,)), Wave("prod", (later,))))
-    app, stack = build_pipeline(config, outdir=str(tmp_path_factory.mktemp("gate-pipeline.out")))
+    app, stack = build_pipeline(config, outdir=str(tmp_path_factory.mktemp("gate-pipeline.out")), builtin_validation=False)
     assembly = app.synth()
     template = assembly.get_stack_by_name(stack.stack_name).template
     (pipeline,) = _of_type(template, "AWS::CodePipeline::Pipeline").values()

@@ -1,0 +1,62 @@
+"""The syntheses every test run shares, in one process started when the run starts (tests/conftest.py).
+
+    python -m tests.background_synthesis WORK_DIR
+
+Synthesizes, with the app's own functions and everything `cdk synth` runs (cdk-nag, aws-cdk-lib's built-in
+CloudFormation validation with cdk.json's context), first the default app (both embedded examples, as `make synth`)
+into WORK_DIR/default-app, then the example pipeline (`-c pipeline=true`) into WORK_DIR/pipeline. Each part, when
+written, gets WORK_DIR/PART.json (what the tests need beside the cloud assembly), written whole or not at all; a part
+that fails gets WORK_DIR/PART.error with the traceback instead, and the process exits with 1.
+
+One process for both: aws-cdk-lib's validation engine costs about 5 s of CPU to build in each process that
+synthesizes (bench/synth_bench.py --breakdown), and each xdist worker synthesizing the default app for itself cost
+it about 10 s.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import traceback
+from pathlib import Path
+
+PROJECT_DIR = Path(__file__).resolve().parents[1]
+
+
+def _write_whole(path: Path, text: str) -> None:
+    partial = path.with_suffix(path.suffix + ".tmp")
+    partial.write_text(text, encoding="utf-8")
+    partial.rename(path)
+
+
+def main(work_dir: Path) -> int:
+    os.chdir(PROJECT_DIR)  # as the CDK CLI runs the app: from the project directory
+    sys.path.insert(0, str(PROJECT_DIR))
+    from app import build_pipeline, synthesize
+    from deployment_config import load_environment
+    from deployment_config.loader import DEFAULT_ENVIRONMENTS
+    from deployment_config.pipeline import DEFAULT_PIPELINE, load_pipeline
+
+    def default_app(outdir: Path) -> dict:
+        config_dir = PROJECT_DIR / "config"
+        result = synthesize([load_environment(config_dir, name) for name in DEFAULT_ENVIRONMENTS], outdir=str(outdir))
+        return {"manifest_files": [str(path) for path in result.manifest_files]}
+
+    def pipeline(outdir: Path) -> dict:
+        app, stack = build_pipeline(load_pipeline(PROJECT_DIR / "config", DEFAULT_PIPELINE), outdir=str(outdir))
+        app.synth()
+        return {"stack_name": stack.stack_name}
+
+    for part, synthesize_part in (("default-app", default_app), ("pipeline", pipeline)):
+        try:
+            facts = synthesize_part(work_dir / part)
+        except BaseException:  # noqa: BLE001 - every failure, cdk-nag's and the validation's included, is reported
+            _write_whole(work_dir / f"{part}.error", traceback.format_exc())
+            return 1
+        _write_whole(work_dir / f"{part}.json", json.dumps(facts))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(Path(sys.argv[1])))

@@ -27,7 +27,7 @@ def crd_schemas() -> dict[tuple[str, str], dict]:
     """(apiVersion, kind) → the openAPIV3Schema of that served version, for every CRD in the folder."""
     schemas = {}
     for path in sorted(CRD_DIR.glob("*.yaml")):
-        crd = yaml.safe_load(path.read_text())
+        crd = yaml.load(path.read_text(), Loader=yaml.CSafeLoader)  # libyaml: the CRDs are large
         for version in crd["spec"]["versions"]:
             key = (f"{crd['spec']['group']}/{version['name']}", crd["spec"]["names"]["kind"])
             schemas[key] = version["schema"]["openAPIV3Schema"]

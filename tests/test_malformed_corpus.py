@@ -22,6 +22,7 @@ added at the end of the base file), ``text`` (the whole file),
 from __future__ import annotations
 
 import copy
+import functools
 import io
 import json
 import re
@@ -75,6 +76,12 @@ def _delete(document: dict, dotted: str) -> None:
     del node[last]
 
 
+@functools.cache
+def _parsed(path: Path) -> dict:
+    """A base file's data, parsed once (callers copy it before changing it)."""
+    return yaml.safe_load(path.read_text(encoding="utf-8"))
+
+
 def _file_bytes(case: dict) -> bytes:
     base = BASES[case.get("base", "example")]
     if "bytes_hex" in case:
@@ -89,7 +96,7 @@ def _file_bytes(case: dict) -> bytes:
         return ("account: " + "[" * case["text_nested"] + "]" * case["text_nested"] + "\n").encode()
     if "pad_bytes" in case:
         return base.read_bytes() + b"#" * case["pad_bytes"] + b"\n"
-    document = copy.deepcopy(yaml.safe_load(base.read_text(encoding="utf-8")))
+    document = copy.deepcopy(_parsed(base))
     for dotted, value in (case.get("set") or {}).items():
         _set(document, dotted, value)
     for dotted in case.get("delete") or []:

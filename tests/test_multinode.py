@@ -164,7 +164,7 @@ def _strict(schema: dict) -> dict:
 
 @cache
 def _lws_schema() -> dict:
-    crd = yaml.safe_load(LWS_CRD.read_text())
+    crd = yaml.load(LWS_CRD.read_text(), Loader=yaml.CSafeLoader)  # libyaml: the CRD is 1 MB
     (version,) = [v for v in crd["spec"]["versions"] if v["name"] == "v1"]
     assert version["served"] and version["storage"]
     return _strict(version["schema"]["openAPIV3Schema"])

@@ -103,7 +103,7 @@ def _strict(schema):
 
 @functools.cache
 def _secret_provider_class_schema() -> dict:
-    crd = yaml.safe_load(_crd_text())
+    crd = yaml.load(_crd_text(), Loader=yaml.CSafeLoader)  # libyaml, as for every CRD
     (v1,) = [v for v in crd["spec"]["versions"] if v["name"] == "v1"]
     assert f"{crd['spec']['group']}/v1" == SECRET_PROVIDER_CLASS_API_VERSION and v1["served"]
     return _strict(v1["schema"]["openAPIV3Schema"])

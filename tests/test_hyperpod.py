@@ -409,7 +409,8 @@ def test_dependencies_chart_from_a_local_copy_is_installed_with_overlapping_part
     (chart_dir / "Chart.yaml").write_text("apiVersion: v2\nname: hyperpod-helm-chart\nversion: 0.1.0\n")
     env = dataclasses.replace(hyperpod_env, hyperpod=dataclasses.replace(hyperpod_env.hyperpod,
                                                                          dependencies_chart_dir=str(chart_dir)))
-    app = cdk.App(outdir=str(tmp_path / "out"))
+    # aws-cdk-lib's built-in validation off, as for every variant here: its engine costs 5 s of CPU to build per process
+    app = cdk.App(outdir=str(tmp_path / "out"), builtin_cloud_formation_validation=False)
     clusters = cdk.Stack(app, "Clusters")
     cluster = eks.Cluster.from_cluster_attributes(
         clusters, "Cluster", cluster_name="example-hyperpod-llm",

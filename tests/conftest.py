@@ -107,9 +107,20 @@ BACKGROUND_DIR_VARIABLE = "LLMOPS_TESTS_SYNTHESIS_DIR"
 SYNTHESIS_TIMEOUT_S = 600
 
 
-def pytest_configure(config):
+#: Tests that never read the shared syntheses (the CLI's): a run of only these does not start them.
+NO_SYNTHESIS_DIR = PROJECT_DIR / "tests" / "ops"
+
+
+def _needs_synthesis(config) -> bool:
     if hasattr(config, "workerinput") or config.option.collectonly:
-        return  # an xdist worker (its controller started the synthesis), or nothing will run
+        return False  # an xdist worker (its controller starts the synthesis), or nothing will run
+    paths = [Path(str(arg).split("::", 1)[0]).resolve() for arg in config.args] or [PROJECT_DIR / "tests"]
+    return not all(path == NO_SYNTHESIS_DIR or NO_SYNTHESIS_DIR in path.parents for path in paths)
+
+
+def pytest_configure(config):
+    if not _needs_synthesis(config):
+        return
     work_dir = Path(tempfile.mkdtemp(prefix="llmops-tests-synthesis-"))
     env = {k: v for k, v in os.environ.items() if k not in ("CDK_VALIDATION", "CDK_CONTEXT_JSON", "CDK_OUTDIR")}
     log = (work_dir / "synthesis.log").open("wb")
@@ -133,6 +144,8 @@ def pytest_unconfigure(config):
 
 def _finished_synthesis(part: str) -> tuple[Path, dict]:
     """Wait for ``part`` of the background synthesis; its cloud assembly directory and the facts it recorded."""
+    if BACKGROUND_DIR_VARIABLE not in os.environ:
+        pytest.fail(f"the shared synthesis was not started: a test under {NO_SYNTHESIS_DIR} may not use it")
     work_dir = Path(os.environ[BACKGROUND_DIR_VARIABLE])
     deadline = time.monotonic() + SYNTHESIS_TIMEOUT_S
     while not (work_dir / f"{part}.json").exists():

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 import kubernetes_validate
+import pytest
 import yaml
 
 from tests.cfn_lint import cfn_lint_errors
@@ -80,3 +81,14 @@ def test_every_kubernetes_manifest_validates_strictly(synthesized, synthesized_h
             kubernetes_validate.validate(obj, default_env.kubernetes_version, strict=True)
     assert custom == 2  # the reviewed file and the applied manifest
     assert secret_providers == 4  # the same two for the API key's SecretProviderClass, on each platform
+
+
+def test_a_failed_shared_synthesis_fails_the_tests_that_read_it_with_its_traceback(tmp_path, monkeypatch):
+    from tests import conftest
+
+    # given the background synthesis failed on the default app (a cdk-nag finding, say) and wrote why
+    (tmp_path / "default-app.error").write_text("Traceback ...\nValidationError: AwsSolutions-IAM5 on example-cluster")
+    monkeypatch.setenv(conftest.BACKGROUND_DIR_VARIABLE, str(tmp_path))
+    # when a test asks for the default app, then it fails at once with that traceback, not after the timeout
+    with pytest.raises(pytest.fail.Exception, match=r"(?s)default-app failed:\n.*AwsSolutions-IAM5 on example-cluster"):
+        conftest._finished_synthesis("default-app")

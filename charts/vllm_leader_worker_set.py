@@ -29,8 +29,7 @@ from constructs import Construct
 
 from charts.serving_spec import NETWORK_POLICY, VllmServingSpec, recommended_labels
 from charts.vllm_network_policy import ingress_sources
-from charts.vllm_service import INTERNAL_ANNOTATIONS, NLB_ANNOTATIONS, TLS_PORT_NAME, tls_annotations
-from deployment_config.model import Exposure
+from charts.vllm_service import add_load_balancer_service
 
 LWS_API_VERSION = "leaderworkerset.x-k8s.io/v1"
 LWS_KIND = "LeaderWorkerSet"
@@ -101,22 +100,7 @@ def replace_deployment_with_leader_worker_set(chart: Construct, *, spec: VllmSer
 
 def add_leader_service(scope: Construct, *, spec: VllmServingSpec) -> kplus.Service:
     """The LoadBalancer Service of charts/vllm_service.py, selecting the groups' leaders only (the API servers)."""
-    public = spec.exposure is Exposure.PUBLIC
-    annotations = dict(NLB_ANNOTATIONS) if public else {**NLB_ANNOTATIONS, **INTERNAL_ANNOTATIONS}
-    if spec.certificate_arn:
-        annotations.update(tls_annotations(spec.certificate_arn))
-        port = kplus.ServicePort(port=spec.service_port, target_port=spec.port, name=TLS_PORT_NAME,
-                                 protocol=kplus.Protocol.TCP)
-    else:
-        port = kplus.ServicePort(port=spec.port, target_port=spec.port, name="http", protocol=kplus.Protocol.TCP)
-    service = kplus.Service(
-        scope, "service",
-        metadata=cdk8s.ApiObjectMetadata(name=spec.name, namespace=spec.namespace, annotations=annotations,
-                                         labels={"app.kubernetes.io/name": spec.name}),
-        type=kplus.ServiceType.LOAD_BALANCER,
-        ports=[port],
-        load_balancer_source_ranges=list(spec.allowed_cidrs) if public else None,
-    )
+    service = add_load_balancer_service(scope, spec=spec, namespace=spec.namespace)
     service.select_label(SET_NAME_LABEL, spec.name)
     service.select_label(ROLE_LABEL, "leader")
     return service

@@ -45,6 +45,13 @@ def tls_annotations(certificate_arn: str) -> dict[str, str]:
 def add_vllm_service(scope: Construct, *, spec: VllmServingSpec, namespace: str,
                      deployment: kplus.Deployment) -> kplus.Service:
     """Add a LoadBalancer Service in front of ``deployment`` and return it."""
+    return add_load_balancer_service(scope, spec=spec, namespace=namespace, selector=deployment)
+
+
+def add_load_balancer_service(scope: Construct, *, spec: VllmServingSpec, namespace: str,
+                              selector: kplus.IPodSelector | None = None) -> kplus.Service:
+    """The endpoint's LoadBalancer Service (NLB, internal unless public, TLS on 443 with a certificate), selecting
+    ``selector``'s pods; without one, the caller selects by label (the LeaderWorkerSet's leaders)."""
     public = spec.exposure is Exposure.PUBLIC
     annotations = dict(NLB_ANNOTATIONS) if public else {**NLB_ANNOTATIONS, **INTERNAL_ANNOTATIONS}
     if spec.certificate_arn:
@@ -63,7 +70,7 @@ def add_vllm_service(scope: Construct, *, spec: VllmServingSpec, namespace: str,
             labels={"app.kubernetes.io/name": spec.name},
         ),
         type=kplus.ServiceType.LOAD_BALANCER,
-        selector=deployment,
+        selector=selector,
         ports=[port],
         # Only a public endpoint gets source ranges; an internal one is reachable from the VPC alone.
         load_balancer_source_ranges=list(spec.allowed_cidrs) if public else None,

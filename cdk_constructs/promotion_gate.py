@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import dataclasses
 import re
-import shlex
 
 import aws_cdk as cdk
 from aws_cdk import aws_eks_v2 as eks
@@ -97,7 +96,7 @@ def job_script(plan: bench.LoadTestPlan) -> str:
         result = f"{bench.RESULT_DIR}/concurrency-{concurrency}.json"
         lines += [
             f"echo '=== vllm bench serve, concurrency {concurrency}'",
-            f"if vllm bench serve {shlex.join(plan.bench_args(index))} && [ -s {result} ]; then",
+            f"if {plan.bench_command(index)} && [ -s {result} ]; then",
             f"  {upload} {result} {result_key(concurrency)}",
             "else",
             f"  status=$?; printf '{{\"llmops_gate_failed\": \"vllm bench serve exit=%s\"}}' \"$status\" > {result}",

@@ -348,6 +348,10 @@ class LoadTestPlan:
             args.append("--trust-remote-code")
         return args
 
+    def bench_command(self, index: int) -> str:
+        """The shell command of run ``index``: ``vllm bench serve`` with :meth:`bench_args`."""
+        return shlex.join(["vllm", "bench", "serve", *self.bench_args(index)])
+
     def script(self) -> str:
         """The container's shell script: every run, each result printed between markers, exit 1 if any run failed."""
         lines = ["failed=0"]
@@ -355,7 +359,7 @@ class LoadTestPlan:
             result = f"{RESULT_DIR}/concurrency-{concurrency}.json"
             lines += [
                 f"echo '=== vllm bench serve, concurrency {concurrency}'",
-                f"if {shlex.join(['vllm', 'bench', 'serve', *self.bench_args(index)])} && [ -s {result} ]; then",
+                f"if {self.bench_command(index)} && [ -s {result} ]; then",
                 f"  printf '%s %s ' {RESULT_MARKER} {concurrency}; cat {result}; echo",
                 "else",
                 f"  echo \"{FAILED_MARKER} {concurrency} exit=$?\"; failed=1",

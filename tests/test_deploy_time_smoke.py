@@ -8,7 +8,6 @@ them), and the network and smoke stacks of the HyperPod example with it on.
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import subprocess
 import sys
@@ -16,24 +15,20 @@ import threading
 from contextlib import contextmanager
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
-import boto3
-import botocore.session
 import pytest
 import yaml
-from botocore.stub import Stubber
 
 from cdk_constructs import deploy_time_smoke_test as construct
-from cdk_constructs.destroy_waiters import handler as destroy_waiters_handler
 from deployment_config import parse_environment
 from deployment_config.sizing import startup_budget_seconds
 from tests.cfn_lint import cfn_lint_errors
 from tests.conftest import CONFIG_DIR
+from tests.lambda_handlers import load_smoke_test_handler, stubbed_clients
 from tests.ops.openai_server import Behaviour, openai_server
 
 REGION = "us-west-2"
 #: Kimi-K3's startup budget (the startup probe's): 104 minutes for vLLM's engine and 5 more.
 BUDGET_SECONDS = 109 * 60
-_BOTOCORE = botocore.session.get_session()
 
 
 def _with_smoke_test(file: str, name: str):
@@ -240,25 +235,14 @@ def test_given_the_smoke_test_in_the_stage_the_pipeline_relies_on_it_and_reads_n
 
 @pytest.fixture(scope="module")
 def handler():
-    sys.modules.setdefault("destroy_waiters_handler", destroy_waiters_handler)
-    spec = importlib.util.spec_from_file_location("deploy_time_smoke_test_handler", construct.HANDLER_FILE)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_smoke_test_handler("deploy_time_smoke_test_handler")
 
 
 @pytest.fixture
 def stubs(handler, monkeypatch):
-    stubbers: dict[str, Stubber] = {}
-    for service in ("elbv2", "secretsmanager", "stepfunctions"):
-        client = boto3.session.Session(botocore_session=_BOTOCORE).client(
-            service, region_name=REGION, aws_access_key_id="testing", aws_secret_access_key="testing")
-        stubbers[service] = Stubber(client)
-        stubbers[service].activate()
-    monkeypatch.setattr(handler, "client", lambda service: stubbers[service].client)
-    yield stubbers
-    for stubber in stubbers.values():
-        stubber.assert_no_pending_responses()
+    with stubbed_clients(("elbv2", "secretsmanager", "stepfunctions"), region=REGION) as stubbers:
+        monkeypatch.setattr(handler, "client", lambda service: stubbers[service].client)
+        yield stubbers
 
 
 class Signals:

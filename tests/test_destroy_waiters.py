@@ -9,12 +9,10 @@ from __future__ import annotations
 
 import json
 
-import boto3
-import botocore.session
 import pytest
-from botocore.stub import Stubber
 
 from cdk_constructs.destroy_waiters import handler
+from tests.lambda_handlers import stubbed_clients
 
 REGION = "us-west-2"
 CLUSTER = "llm"
@@ -22,7 +20,6 @@ SERVICE_TAGS = {"kubernetes.io/service-name": "llm-serving/vllm", f"kubernetes.i
 VPC = "vpc-0123456789abcdef0"
 GROUPS = ["sg-0aaaaaaaaaaaaaaaa", "sg-0bbbbbbbbbbbbbbbb"]
 #: One botocore session for the module: it caches the service models, which are slow to load (EC2's especially).
-_BOTOCORE = botocore.session.get_session()
 
 
 def lb_arn(name: str) -> str:
@@ -59,18 +56,11 @@ ENI_FILTERS = [{"Name": "vpc-id", "Values": [VPC]}, {"Name": "group-id", "Values
 @pytest.fixture
 def stubs(monkeypatch):
     """The handler's clients, stubbed; a request without a queued response fails the test."""
-    stubbers: dict[str, Stubber] = {}
-    for service in ("elbv2", "ec2"):
-        client = boto3.session.Session(botocore_session=_BOTOCORE).client(
-            service, region_name=REGION, aws_access_key_id="testing", aws_secret_access_key="testing")
-        stubbers[service] = Stubber(client)
-        stubbers[service].activate()
-    monkeypatch.setattr(handler, "client", lambda service: stubbers[service].client)
-    monkeypatch.setenv("AWS_REGION", REGION)
-    monkeypatch.delenv(handler.GIVE_UP_AFTER_ENV, raising=False)
-    yield stubbers
-    for stubber in stubbers.values():
-        stubber.assert_no_pending_responses()
+    with stubbed_clients(("elbv2", "ec2"), region=REGION) as stubbers:
+        monkeypatch.setattr(handler, "client", lambda service: stubbers[service].client)
+        monkeypatch.setenv("AWS_REGION", REGION)
+        monkeypatch.delenv(handler.GIVE_UP_AFTER_ENV, raising=False)
+        yield stubbers
 
 
 # ---------------------------------------------------------------------------------------------------- load balancers

@@ -13,8 +13,6 @@ import json
 import re
 from datetime import UTC, datetime
 
-import boto3
-import botocore.session
 import pytest
 import yaml
 from botocore.stub import ANY, Stubber
@@ -34,6 +32,7 @@ from cdk_constructs.serving_metrics_handler import handler
 from deployment_config.addons import CLOUDWATCH_OBSERVABILITY, HYPERPOD_OBSERVABILITY, NODE_MONITORING_AGENT
 from deployment_config.model import ObservabilityConfig
 from tests.cfn_lint import cfn_lint_errors
+from tests.lambda_handlers import stubbed_clients
 
 # --- what vLLM 0.33.0 exports --------------------------------------------------------------------------------------
 
@@ -446,7 +445,6 @@ def test_the_observability_stack_deploys_after_serving_and_goes_first_on_destroy
 REGION = "us-west-2"
 NOW = 1_800_000_000.0
 TAGS = {"kubernetes.io/service-name": "llm-serving/vllm", "kubernetes.io/cluster/example-llm": "owned"}
-_BOTOCORE = botocore.session.get_session()
 
 
 def _event(queries: list[dict]) -> dict:
@@ -475,15 +473,8 @@ def test_a_failed_query_answer_is_an_error():
 
 @pytest.fixture
 def clients():
-    stubbers = {}
-    for service in ("cloudwatch", "elbv2", "ec2"):
-        client = boto3.session.Session(botocore_session=_BOTOCORE).client(
-            service, region_name=REGION, aws_access_key_id="testing", aws_secret_access_key="testing")
-        stubbers[service] = Stubber(client)
-        stubbers[service].activate()
-    yield stubbers
-    for stubber in stubbers.values():
-        stubber.assert_no_pending_responses()
+    with stubbed_clients(("cloudwatch", "elbv2", "ec2", "sagemaker"), region=REGION) as stubbers:
+        yield stubbers
 
 
 def _arn(name: str) -> str:
@@ -583,9 +574,7 @@ def _hyperpod_event() -> dict:
 @pytest.mark.parametrize("status, hours_to_end, hours_left", [("Active", 12.5, 12.5), ("Expired", -1, 0.0)])
 def test_on_hyperpod_a_run_puts_the_training_plans_hours_left(clients, status, hours_to_end, hours_left):
     # given a training plan ending in 12.5 hours (or already expired), and no load balancer of the operator yet
-    sagemaker = Stubber(boto3.session.Session(botocore_session=_BOTOCORE).client(
-        "sagemaker", region_name=REGION, aws_access_key_id="testing", aws_secret_access_key="testing"))
-    sagemaker.activate()
+    sagemaker = clients["sagemaker"]
     _stub_training_plan(sagemaker, datetime.fromtimestamp(NOW + hours_to_end * 3600, UTC), status)
     elbv2, ec2, cloudwatch = clients["elbv2"], clients["ec2"], clients["cloudwatch"]
     elbv2.add_response("describe_load_balancers", {"LoadBalancers": []})
@@ -797,9 +786,7 @@ def test_the_gpu_queries_put_the_aggregates_of_a_stubbed_amp_answer(clients):
         return by_query[params["query"]]
 
     elbv2, cloudwatch = clients["elbv2"], clients["cloudwatch"]
-    sagemaker = Stubber(boto3.session.Session(botocore_session=_BOTOCORE).client(
-        "sagemaker", region_name=REGION, aws_access_key_id="testing", aws_secret_access_key="testing"))
-    sagemaker.activate()
+    sagemaker = clients["sagemaker"]
     _stub_training_plan(sagemaker, datetime.fromtimestamp(NOW + 3600, UTC))
     elbv2.add_response("describe_load_balancers", {"LoadBalancers": []})
     cloudwatch.add_response("put_metric_data", {}, {"Namespace": NAMESPACE, "MetricData": ANY})

@@ -8,7 +8,6 @@ a local wait condition handle (tests/test_deploy_time_smoke.py's).
 
 from __future__ import annotations
 
-import importlib.util
 import io
 import json
 import shlex
@@ -16,26 +15,24 @@ import subprocess
 import sys
 from pathlib import Path
 
-import boto3
-import botocore.session
 import jsonschema
 import kubernetes_validate
 import pytest
 import yaml
 from botocore.response import StreamingBody
-from botocore.stub import ANY, Stubber
+from botocore.stub import ANY
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cdk_constructs import deploy_time_smoke_test as construct
 from cdk_constructs import promotion_gate
-from cdk_constructs.destroy_waiters import handler as destroy_waiters_handler
 from deployment_config import ConfigError, load_environment, parse_environment
 from deployment_config.promotion_gate import PROBE_SECONDS, SMOKE_TEST_WAIT_SECONDS
 from deployment_config.sizing import startup_budget_seconds
 from ops_cli import bench
 from tests.cfn_lint import cfn_lint_errors
 from tests.conftest import CONFIG_DIR
+from tests.lambda_handlers import load_smoke_test_handler, stubbed_clients
 from tests.ops.openai_server import Behaviour, openai_server
 from tests.test_deploy_time_smoke import wait_condition_handle
 
@@ -282,26 +279,14 @@ def test_a_stage_with_the_gate_deploys_it_before_the_next_wave(gate_env, tmp_pat
 
 @pytest.fixture(scope="module")
 def handler():
-    sys.modules.setdefault("destroy_waiters_handler", destroy_waiters_handler)
-    spec = importlib.util.spec_from_file_location("deploy_time_smoke_test_handler_gate", construct.HANDLER_FILE)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_smoke_test_handler("deploy_time_smoke_test_handler_gate")
 
 
 @pytest.fixture
 def stubs(handler, monkeypatch):
-    stubbers: dict[str, Stubber] = {}
-    session = boto3.session.Session(botocore_session=botocore.session.get_session())  # boto3 adds S3's methods once
-    for service in ("s3", "secretsmanager", "stepfunctions", "elbv2"):
-        client = session.client(
-            service, region_name=REGION, aws_access_key_id="testing", aws_secret_access_key="testing")
-        stubbers[service] = Stubber(client)
-        stubbers[service].activate()
-    monkeypatch.setattr(handler, "client", lambda service: stubbers[service].client)
-    yield stubbers
-    for stubber in stubbers.values():
-        stubber.assert_no_pending_responses()
+    with stubbed_clients(("s3", "secretsmanager", "stepfunctions", "elbv2"), region=REGION) as stubbers:
+        monkeypatch.setattr(handler, "client", lambda service: stubbers[service].client)
+        yield stubbers
 
 
 BUCKET = "gate-results"

@@ -10,21 +10,15 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 
-import boto3
-import botocore.session
 import pytest
 from botocore.stub import Stubber
 
 from ops_cli.aws import Aws
 from ops_cli.main import Runtime, main
 from tests.conftest import CONFIG_DIR
+from tests.lambda_handlers import BOTO3_SESSION
 
 NOW = datetime(2026, 11, 30, 12, 0, tzinfo=UTC)
-#: One botocore session for all tests: it caches the service models, which are slow to load (EC2's especially).
-_BOTOCORE = botocore.session.get_session()
-#: One boto3 session over it: each boto3 session registers its handlers on the botocore session again, and S3's
-#: (boto3/s3/inject.py) refuses to be added twice to the client class ("Cannot inject class attribute").
-_BOTO3 = boto3.session.Session(botocore_session=_BOTOCORE)
 
 
 class StubbedAws:
@@ -36,7 +30,7 @@ class StubbedAws:
 
     def stub(self, service: str) -> Stubber:
         if service not in self.stubbers:
-            client = _BOTO3.client(service, region_name=self.region, aws_access_key_id="testing",
+            client = BOTO3_SESSION.client(service, region_name=self.region, aws_access_key_id="testing",
                                    aws_secret_access_key="testing")
             stubber = Stubber(client)
             stubber.activate()

@@ -1,0 +1,46 @@
+"""The project's Lambda handlers under test: their AWS clients stubbed, their code loaded as Lambda loads it."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from types import ModuleType
+
+import boto3
+import botocore.session
+from botocore.stub import Stubber
+
+#: One boto3 session for every stubbed client of a test process: the botocore session caches the service models (slow
+#: to load, EC2's especially), and boto3 adds S3's methods to the client class once per botocore session
+#: (boto3/s3/inject.py refuses a second time: "Cannot inject class attribute").
+BOTO3_SESSION = boto3.session.Session(botocore_session=botocore.session.get_session())
+
+
+@contextmanager
+def stubbed_clients(services: Iterable[str], *, region: str) -> Iterator[dict[str, Stubber]]:
+    """An active Stubber per service, checked against the real API models; every queued response must be used."""
+    stubbers = {}
+    for service in services:
+        client = BOTO3_SESSION.client(service, region_name=region, aws_access_key_id="testing",
+                                      aws_secret_access_key="testing")
+        stubbers[service] = Stubber(client)
+        stubbers[service].activate()
+    yield stubbers
+    for stubber in stubbers.values():
+        stubber.assert_no_pending_responses()
+
+
+def load_smoke_test_handler(module_name: str) -> ModuleType:
+    """The deploy-time smoke test's handler file, loaded as a module of its own under ``module_name`` (each test
+    module patches its clients on its own copy), with the destroy waiters' handler it imports in the bundle."""
+    # Imported here: the CDK's, which the construct module imports, is not for the CLI's tests that share this file.
+    from cdk_constructs import deploy_time_smoke_test
+    from cdk_constructs.destroy_waiters import handler as destroy_waiters_handler
+
+    sys.modules.setdefault("destroy_waiters_handler", destroy_waiters_handler)
+    spec = importlib.util.spec_from_file_location(module_name, deploy_time_smoke_test.HANDLER_FILE)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module

@@ -756,7 +756,7 @@ def test_an_unauthenticated_hyperpod_endpoint_has_no_secret_no_role_and_no_api_k
 
 
 def test_a_hugging_face_token_goes_to_the_operators_download_not_to_the_worker(endpoint_variants):
-    from tests.test_serving_secrets import validate_secret_provider_class
+    from tests.test_serving_secrets import hugging_face_token_statements, validate_secret_provider_class
 
     # given a token by name and weights from the Hub, without an API key
     template = endpoint_variants["templates"]["token"]
@@ -774,17 +774,8 @@ def test_a_hugging_face_token_goes_to_the_operators_download_not_to_the_worker(e
     (init,) = endpoint["spec"]["kubernetes"]["initContainers"]
     assert init["command"][3:] == ["/mnt/secrets-store/hf-token"]
     # and the role reads that secret only, decrypting through Secrets Manager only
-    partition = {"Ref": "AWS::Partition"}
     assert _of_type(template, "AWS::SecretsManager::Secret") == {}
-    assert _statements(template, _pod_role(template)) == [
-        {"Sid": "ReadServingSecrets", "Effect": "Allow",
-         "Action": ["secretsmanager:DescribeSecret", "secretsmanager:GetSecretValue"],
-         "Resource": {"Fn::Join": ["", ["arn:", partition,
-                                        f":secretsmanager:us-west-2:123456789012:secret:{HF_TOKEN_NAME}-??????"]]}},
-        {"Sid": "DecryptHuggingFaceToken", "Effect": "Allow", "Action": "kms:Decrypt",
-         "Resource": {"Fn::Join": ["", ["arn:", partition, ":kms:us-west-2:123456789012:key/*"]]},
-         "Condition": VIA_SECRETS_MANAGER},
-    ]
+    assert _statements(template, _pod_role(template)) == hugging_face_token_statements()
     assert template["Outputs"]["EndpointAuthentication"]["Value"].startswith("NONE")
 
 

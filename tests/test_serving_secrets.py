@@ -109,6 +109,22 @@ def _secret_provider_class_schema() -> dict:
     return _strict(v1["schema"]["openAPIV3Schema"])
 
 
+def hugging_face_token_statements() -> list[dict]:
+    """The pod role's whole policy for a Hugging Face token given by name (HF_TOKEN_NAME) and no API key: read that
+    secret only (any of its versions' ARN suffixes), and decrypt through Secrets Manager only (its key may be
+    aws/secretsmanager or the user's own)."""
+    partition = {"Ref": "AWS::Partition"}
+    return [
+        {"Sid": "ReadServingSecrets", "Effect": "Allow",
+         "Action": ["secretsmanager:DescribeSecret", "secretsmanager:GetSecretValue"],
+         "Resource": {"Fn::Join": ["", ["arn:", partition,
+                                        f":secretsmanager:us-west-2:123456789012:secret:{HF_TOKEN_NAME}-??????"]]}},
+        {"Sid": "DecryptHuggingFaceToken", "Effect": "Allow", "Action": "kms:Decrypt",
+         "Resource": {"Fn::Join": ["", ["arn:", partition, ":kms:us-west-2:123456789012:key/*"]]},
+         "Condition": VIA_SECRETS_MANAGER},
+    ]
+
+
 def validate_secret_provider_class(obj: dict) -> None:
     """Raise jsonschema.ValidationError unless ``obj`` satisfies the driver's v1 SecretProviderClass CRD, unknown
     fields refused (for other tests' manifest checks: kubernetes-validate knows built-in kinds only)."""
@@ -371,16 +387,7 @@ def test_a_hugging_face_token_by_name_reaches_vllm_as_hf_token(variants):
         "secretKeyRef": {"name": "vllm-secrets", "key": "hf-token"}}
     # the role reads that secret only (any of its versions' ARN suffixes), and decrypts through Secrets Manager only:
     # its key may be aws/secretsmanager or the user's own
-    partition = {"Ref": "AWS::Partition"}
-    assert _statements(template, _pod_role(template)) == [
-        {"Sid": "ReadServingSecrets", "Effect": "Allow",
-         "Action": ["secretsmanager:DescribeSecret", "secretsmanager:GetSecretValue"],
-         "Resource": {"Fn::Join": ["", ["arn:", partition,
-                                        f":secretsmanager:us-west-2:123456789012:secret:{HF_TOKEN_NAME}-??????"]]}},
-        {"Sid": "DecryptHuggingFaceToken", "Effect": "Allow", "Action": "kms:Decrypt",
-         "Resource": {"Fn::Join": ["", ["arn:", partition, ":kms:us-west-2:123456789012:key/*"]]},
-         "Condition": VIA_SECRETS_MANAGER},
-    ]
+    assert _statements(template, _pod_role(template)) == hugging_face_token_statements()
 
 
 def test_one_role_reads_both_the_s3_weights_and_the_secrets(variants):

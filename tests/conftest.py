@@ -187,6 +187,17 @@ def synthesized_hyperpod(assembly, hyperpod_env) -> SynthesizedApp:
     return SynthesizedApp(assembly, hyperpod_env)
 
 
+def in_memory_pipeline(name: str, *waves):
+    """A pipeline of ``waves`` (deployment_config.pipeline.Wave) in the examples' account and region, not read from a
+    file: for the tests that build one around a variant environment."""
+    from deployment_config.pipeline import PipelineConfig, Source
+
+    return PipelineConfig(name=name, source_file="<memory>", account="111111111111", region="us-west-2",
+                          source=Source("arn:aws:codeconnections:us-west-2:111111111111:connection/"
+                                        "0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d", "my-org/llm-serving", "main"),
+                          waves=tuple(waves))
+
+
 @dataclass(frozen=True)
 class PipelineAssembly:
     directory: Path

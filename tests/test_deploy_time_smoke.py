@@ -22,7 +22,7 @@ from cdk_constructs import deploy_time_smoke_test as construct
 from deployment_config import parse_environment
 from deployment_config.sizing import startup_budget_seconds
 from tests.cfn_lint import cfn_lint_errors
-from tests.conftest import CONFIG_DIR
+from tests.conftest import CONFIG_DIR, in_memory_pipeline
 from tests.lambda_handlers import load_smoke_test_handler, stubbed_clients
 from tests.ops.openai_server import Behaviour, openai_server
 
@@ -204,12 +204,9 @@ def test_the_bundle_holds_everything_the_handler_imports():
 def smoke_pipeline(eks_env, tmp_path_factory):
     """A pipeline with one wave: the EKS example with the deploy-time smoke test on."""
     from app import build_pipeline
-    from deployment_config.pipeline import PipelineConfig, Source, Wave
+    from deployment_config.pipeline import Wave
 
-    config = PipelineConfig(name="smoke", source_file="<memory>", account="111111111111", region=REGION,
-                            source=Source("arn:aws:codeconnections:us-west-2:111111111111:connection/"
-                                          "0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d", "my-org/llm-serving", "main"),
-                            waves=(Wave("dev", (eks_env,)),))
+    config = in_memory_pipeline("smoke", Wave("dev", (eks_env,)))
     app, stack = build_pipeline(config, outdir=str(tmp_path_factory.mktemp("smoke-pipeline.out")), builtin_validation=False)
     assembly = app.synth()
     serving = assembly.get_nested_assembly(f"assembly-{stack.stack_name}-smoke").get_stack_by_name("smoke-serving")

@@ -31,7 +31,7 @@ from deployment_config.promotion_gate import PROBE_SECONDS, SMOKE_TEST_WAIT_SECO
 from deployment_config.sizing import startup_budget_seconds
 from ops_cli import bench
 from tests.cfn_lint import cfn_lint_errors
-from tests.conftest import CONFIG_DIR
+from tests.conftest import CONFIG_DIR, in_memory_pipeline
 from tests.lambda_handlers import load_smoke_test_handler, stubbed_clients
 from tests.ops.openai_server import Behaviour, openai_server
 from tests.test_deploy_time_smoke import wait_condition_handle
@@ -250,13 +250,10 @@ def test_image_key_is_the_digest_when_pinned_else_the_tag():
 
 def test_a_stage_with_the_gate_deploys_it_before_the_next_wave(gate_env, tmp_path_factory):
     from app import build_pipeline
-    from deployment_config.pipeline import PipelineConfig, Source, Wave
+    from deployment_config.pipeline import Wave
 
     later = parse_environment(_document(), name="later")
-    config = PipelineConfig(name="gate", source_file="<memory>", account="111111111111", region=REGION,
-                            source=Source("arn:aws:codeconnections:us-west-2:111111111111:connection/"
-                                          "0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d", "my-org/llm-serving", "main"),
-                            waves=(Wave("dev", (gate_env,)), Wave("prod", (later,))))
+    config = in_memory_pipeline("gate", Wave("dev", (gate_env,)), Wave("prod", (later,)))
     app, stack = build_pipeline(config, outdir=str(tmp_path_factory.mktemp("gate-pipeline.out")), builtin_validation=False)
     assembly = app.synth()
     template = assembly.get_stack_by_name(stack.stack_name).template

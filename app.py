@@ -52,8 +52,7 @@ def checked_app(outdir: str | None, *, builtin_validation: bool = True) -> cdk.A
     import aws_cdk as cdk
     import cdk_nag
 
-    app = cdk.App(outdir=outdir, context=project_context(),
-                  builtin_cloud_formation_validation=None if builtin_validation else False)
+    app = cdk.App(outdir=outdir, context=project_context(), builtin_cloud_formation_validation=builtin_validation)
     cdk.Validations.of(app).add_plugins(cdk_nag.AwsSolutionsChecks(app))
     return app
 

@@ -1,6 +1,6 @@
 """The syntheses every test run shares, in one process started when the run starts (tests/conftest.py).
 
-    python -m tests.background_synthesis WORK_DIR
+    python -m tests.background_synthesis WORK_DIR      (from the project directory, as the CDK CLI runs the app)
 
 Synthesizes, with the app's own functions and everything `cdk synth` runs (cdk-nag, aws-cdk-lib's built-in
 CloudFormation validation with cdk.json's context), first the default app (both embedded examples, as `make synth`)
@@ -16,7 +16,6 @@ it about 10 s.
 from __future__ import annotations
 
 import json
-import os
 import sys
 import traceback
 from pathlib import Path
@@ -31,8 +30,6 @@ def _write_whole(path: Path, text: str) -> None:
 
 
 def main(work_dir: Path) -> int:
-    os.chdir(PROJECT_DIR)  # as the CDK CLI runs the app: from the project directory
-    sys.path.insert(0, str(PROJECT_DIR))
     from app import build_pipeline, synthesize
     from deployment_config import load_environment
     from deployment_config.loader import DEFAULT_ENVIRONMENTS

@@ -103,7 +103,7 @@ class SynthesizedApp:
 
 #: Where the background synthesis writes; set by the process that starts it, inherited by the xdist workers.
 BACKGROUND_DIR_VARIABLE = "LLMOPS_TESTS_SYNTHESIS_DIR"
-#: Longer than the background synthesis on a loaded 2-core machine (about 20 s of CPU).
+#: Longer than the background synthesis on a loaded 2-core machine (about 15 s of CPU).
 SYNTHESIS_TIMEOUT_S = 600
 
 
@@ -158,9 +158,8 @@ def _finished_synthesis(part: str) -> tuple[Path, dict]:
     return work_dir / part, json.loads((work_dir / f"{part}.json").read_text())
 
 
-def _stack_templates(directory: Path) -> dict[str, dict]:
-    """The templates of a cloud assembly directory by stack name (its manifest.json, as the CDK CLI reads it)."""
-    manifest = json.loads((directory / "manifest.json").read_text())
+def _stack_templates(directory: Path, manifest: dict) -> dict[str, dict]:
+    """The templates of a cloud assembly directory by stack name, from its manifest.json as the CDK CLI reads it."""
     stacks = {name: a["properties"] for name, a in manifest["artifacts"].items() if a["type"] == "aws:cloudformation:stack"}
     return {properties.get("stackName", name): json.loads((directory / properties["templateFile"]).read_text())
             for name, properties in stacks.items()}
@@ -168,11 +167,11 @@ def _stack_templates(directory: Path) -> dict[str, dict]:
 
 @pytest.fixture(scope="session")
 def assembly() -> Assembly:
-    """The default app (both example environments), synthesized once per test run by app.py itself."""
+    """The default app (both example environments), synthesized once per test run (tests/background_synthesis.py)."""
     directory, facts = _finished_synthesis("default-app")
     manifest_files = [Path(path) for path in facts["manifest_files"]]
     manifest = json.loads((directory / "manifest.json").read_text())
-    templates = _stack_templates(directory)
+    templates = _stack_templates(directory, manifest)
     assert len(manifest_files) == 2, f"app.py wrote one manifest file per environment: {manifest_files}"
     return Assembly(directory, manifest, templates, manifest_files)
 
@@ -214,15 +213,16 @@ class PipelineAssembly:
 
 @pytest.fixture(scope="session")
 def pipeline_assembly() -> PipelineAssembly:
-    """The example pipeline (config/pipeline/example.yaml), synthesized once per test run by app.py itself."""
+    """The example pipeline (config/pipeline/example.yaml), synthesized once per test run (background_synthesis)."""
     from deployment_config.pipeline import load_pipeline
 
     config = load_pipeline(CONFIG_DIR)
     directory, facts = _finished_synthesis("pipeline")
     stack_name = facts["stack_name"]
-    (template,) = [t for name, t in _stack_templates(directory).items() if name == stack_name]
-    artifacts = json.loads((directory / "manifest.json").read_text())["artifacts"]
-    stage_directories = {env.name: artifacts[f"assembly-{stack_name}-{env.name}"]["properties"]["directoryName"]
-                         for env in config.environments}
-    stage_templates = {name: _stack_templates(directory / stage) for name, stage in stage_directories.items()}
+    manifest = json.loads((directory / "manifest.json").read_text())
+    template = _stack_templates(directory, manifest)[stack_name]
+    stage_templates = {}
+    for env in config.environments:
+        stage = directory / manifest["artifacts"][f"assembly-{stack_name}-{env.name}"]["properties"]["directoryName"]
+        stage_templates[env.name] = _stack_templates(stage, json.loads((stage / "manifest.json").read_text()))
     return PipelineAssembly(directory, template, stage_templates, config)

@@ -45,8 +45,10 @@ def checked_app(outdir: str | None, *, builtin_validation: bool = True) -> cdk.A
 
     ``builtin_validation``: aws-cdk-lib's built-in CloudFormation validation, a gate with cdk.json's
     ``@aws-cdk/core:validateAgainstDefaultRules`` (default: on, as every ``cdk synth`` runs it; ``CDK_VALIDATION=false``
-    or ``cdk synth --no-validation`` turns it off). Its engine costs about 3 s of CPU to build in each process and 0.1 s
-    per template: the tests keep it on the default app and the pipeline and lint their variants with cfn-lint instead.
+    or ``cdk synth --no-validation`` turns it off: aws-cdk-lib 2.275.0 ``core/lib/app.d.ts``,
+    ``builtinCloudFormationValidation``). Its engine costs about 5 s of CPU to build in each process and 0.1 s
+    per template (bench/synth_bench.py --breakdown): the tests keep it on the default app and the pipeline and
+    lint their variants with cfn-lint instead.
     """
     # Imported only now: the CDK's jsii runtime takes seconds to start, and a bad file should not wait for it.
     import aws_cdk as cdk

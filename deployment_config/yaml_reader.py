@@ -6,7 +6,9 @@
 - Duplicate keys: PyYAML lets the last one win silently; here the second one is an error naming both lines.
 - Tags (``!!python/...``, ``!Ref``): ``safe_load`` refuses the dangerous ones; the rest are not configuration either.
 - Several documents in one file (``---``): only the first would be read.
-- Nesting thousands of levels deep (``[[[[...``), which would exhaust Python's recursion limit.
+- Nesting more than :data:`MAX_NESTING_DEPTH` levels deep (``[[[[...``): refused as soon as the parser reaches that
+  depth. A file nested thousands of levels deep would otherwise exhaust Python's recursion limit, after PyYAML's
+  pure-Python scanner spent seconds on it (its work per token grows with the depth of flow collections).
 - Bytes that are not UTF-8, and files that cannot be read.
 """
 
@@ -20,12 +22,32 @@ import yaml
 from deployment_config.errors import ConfigError
 
 MAX_FILE_BYTES = 256 * 1024
+#: Lists and mappings inside each other; an environment file needs about five levels.
+MAX_NESTING_DEPTH = 64
+
+
+class _TooDeep(Exception):
+    def __init__(self, mark) -> None:  # noqa: ANN001 (a PyYAML Mark)
+        super().__init__()
+        self.mark = mark
 
 
 class _StrictLoader(yaml.SafeLoader):
-    """SafeLoader without aliases, duplicate keys or custom tags."""
+    """SafeLoader without aliases, duplicate keys, custom tags or deep nesting."""
+
+    _depth = 0
 
     def compose_node(self, parent, index):  # noqa: ANN001 (PyYAML's signature)
+        # compose_node recurses through compose_sequence_node / compose_mapping_node for every level
+        if self._depth >= MAX_NESTING_DEPTH:
+            raise _TooDeep(self.peek_event().start_mark)
+        self._depth += 1
+        try:
+            return self._compose_checked_node(parent, index)
+        finally:
+            self._depth -= 1
+
+    def _compose_checked_node(self, parent, index):  # noqa: ANN001
         if self.check_event(yaml.AliasEvent):
             event = self.peek_event()
             raise yaml.MarkedYAMLError(problem=f"uses the alias *{event.anchor}: anchors and aliases are not supported",
@@ -85,8 +107,9 @@ def parse_yaml(text: str, *, source: str) -> Any:
         text = text[1:]
     try:
         documents = list(yaml.load_all(text, Loader=_StrictLoader))  # noqa: S506 (a SafeLoader subclass)
-    except RecursionError:
-        raise ConfigError("(file)", "nests lists or mappings thousands of levels deep",
+    except _TooDeep as error:
+        raise ConfigError("(file)", f"nests lists or mappings more than {MAX_NESTING_DEPTH} levels deep (line "
+                          f"{error.mark.line + 1}, column {error.mark.column + 1})",
                           "write the configuration as the example does: a few levels of 'key: value'", source=source) from None
     except yaml.YAMLError as error:
         mark = getattr(error, "problem_mark", None)

@@ -261,3 +261,27 @@ def test_replicas_default_to_every_gpu_node(example_copy):
     assert parse_environment(example_copy, name="three").replicas == 3
     example_copy["endpoint"] = {"exposure": "internal", "replicas": 2}
     assert parse_environment(example_copy, name="two").replicas == 2
+
+
+@pytest.mark.parametrize("levels, refused", [(63, False), (64, True)])
+def test_nesting_is_refused_at_the_depth_limit_with_where_it_happens(levels, refused):
+    # given a value nested `levels` lists deep under a key (the file's own mapping is one more level)
+    from deployment_config.yaml_reader import MAX_NESTING_DEPTH, parse_yaml
+
+    text = "account: " + "[" * levels + "]" * levels + "\n"
+    # when it is read, then the reader refuses it once the limit is passed, naming the line and column where
+    if not refused:
+        assert parse_yaml(text, source="bad.yaml") == {"account": _nested(levels)}
+        return
+    with pytest.raises(ConfigError) as raised:
+        parse_yaml(text, source="bad.yaml")
+    (issue,) = raised.value.issues
+    assert issue.field == "(file)"
+    assert issue.problem == f"nests lists or mappings more than {MAX_NESTING_DEPTH} levels deep (line 1, column 73)"
+
+
+def _nested(levels: int) -> list:
+    value: list = []
+    for _ in range(levels - 1):
+        value = [value]
+    return value

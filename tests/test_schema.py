@@ -3,6 +3,7 @@ enough that an editor flags what the loader refuses for its shape."""
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from pathlib import Path
@@ -26,7 +27,9 @@ EXAMPLES = {
 SHAPE_CLASSES = ("keys", "types", "account")
 
 
+@functools.cache
 def _validator(name: str) -> jsonschema.Draft202012Validator:
+    """The schema file's validator, checked against its meta-schema once per process (the check is the slow part)."""
     schema = json.loads((SCHEMA_DIR / name).read_text(encoding="utf-8"))
     jsonschema.Draft202012Validator.check_schema(schema)
     return jsonschema.Draft202012Validator(schema)

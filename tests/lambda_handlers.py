@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import importlib.util
 import sys
 from collections.abc import Iterable, Iterator
@@ -18,18 +19,35 @@ from botocore.stub import Stubber
 BOTO3_SESSION = boto3.session.Session(botocore_session=botocore.session.get_session())
 
 
+@functools.cache
+def _client(service: str, region: str):  # noqa: ANN202 (a botocore client of a generated class)
+    """One client per service and region for the test process: creating one builds a method per operation of the model
+    (EC2 has over 700), which cost the suite seconds when every test made its own. Each test gets its own Stubber on it
+    (``new_stubber``); the code under test registers no event handlers of its own on the clients."""
+    return BOTO3_SESSION.client(service, region_name=region, aws_access_key_id="testing", aws_secret_access_key="testing")
+
+
+def new_stubber(service: str, *, region: str) -> Stubber:
+    """An active Stubber, checked against the real API model, on the process's client for ``service`` in ``region``.
+
+    Deactivate it when the test ends (``Stubber.deactivate``): the next test's Stubber on the same client must be the
+    only one answering."""
+    stubber = Stubber(_client(service, region))
+    stubber.activate()
+    return stubber
+
+
 @contextmanager
 def stubbed_clients(services: Iterable[str], *, region: str) -> Iterator[dict[str, Stubber]]:
     """An active Stubber per service, checked against the real API models; every queued response must be used."""
-    stubbers = {}
-    for service in services:
-        client = BOTO3_SESSION.client(service, region_name=region, aws_access_key_id="testing",
-                                      aws_secret_access_key="testing")
-        stubbers[service] = Stubber(client)
-        stubbers[service].activate()
-    yield stubbers
-    for stubber in stubbers.values():
-        stubber.assert_no_pending_responses()
+    stubbers = {service: new_stubber(service, region=region) for service in services}
+    try:
+        yield stubbers
+        for stubber in stubbers.values():
+            stubber.assert_no_pending_responses()
+    finally:
+        for stubber in stubbers.values():
+            stubber.deactivate()
 
 
 def load_smoke_test_handler(module_name: str) -> ModuleType:

@@ -19,7 +19,6 @@ CLUSTER = "llm"
 SERVICE_TAGS = {"kubernetes.io/service-name": "llm-serving/vllm", f"kubernetes.io/cluster/{CLUSTER}": "owned"}
 VPC = "vpc-0123456789abcdef0"
 GROUPS = ["sg-0aaaaaaaaaaaaaaaa", "sg-0bbbbbbbbbbbbbbbb"]
-#: One botocore session for the module: it caches the service models, which are slow to load (EC2's especially).
 
 
 def lb_arn(name: str) -> str:

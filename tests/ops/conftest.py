@@ -16,25 +16,23 @@ from botocore.stub import Stubber
 from ops_cli.aws import Aws
 from ops_cli.main import Runtime, main
 from tests.conftest import CONFIG_DIR
-from tests.lambda_handlers import BOTO3_SESSION
+from tests.lambda_handlers import new_stubber
 
 NOW = datetime(2026, 11, 30, 12, 0, tzinfo=UTC)
 
 
 class StubbedAws:
-    """One botocore client + Stubber per service, created on demand, all in one region."""
+    """A Stubber per service, created on demand, all in one region, on the test process's shared clients
+    (``tests.lambda_handlers.new_stubber``). Event handlers go through :meth:`on`, so that they end with the test."""
 
     def __init__(self, region: str = "us-west-2") -> None:
         self.region = region
         self.stubbers: dict[str, Stubber] = {}
+        self.handlers: list[tuple[str, str, object]] = []
 
     def stub(self, service: str) -> Stubber:
         if service not in self.stubbers:
-            client = BOTO3_SESSION.client(service, region_name=self.region, aws_access_key_id="testing",
-                                   aws_secret_access_key="testing")
-            stubber = Stubber(client)
-            stubber.activate()
-            self.stubbers[service] = stubber
+            self.stubbers[service] = new_stubber(service, region=self.region)
         return self.stubbers[service]
 
     def aws(self, region: str) -> Aws:
@@ -44,6 +42,17 @@ class StubbedAws:
     def assert_all_used(self) -> None:
         for stubber in self.stubbers.values():
             stubber.assert_no_pending_responses()
+
+    def on(self, service: str, event: str, handler) -> None:  # noqa: ANN001
+        """Register ``handler`` for ``event`` on ``service``'s client for this test only."""
+        self.stub(service).client.meta.events.register(event, handler)
+        self.handlers.append((service, event, handler))
+
+    def deactivate(self) -> None:
+        for service, event, handler in self.handlers:
+            self.stubbers[service].client.meta.events.unregister(event, handler)
+        for stubber in self.stubbers.values():
+            stubber.deactivate()
 
 
 @dataclass
@@ -73,8 +82,11 @@ class Result:
 @pytest.fixture
 def aws() -> StubbedAws:
     stubbed = StubbedAws()
-    yield stubbed
-    stubbed.assert_all_used()
+    try:
+        yield stubbed
+        stubbed.assert_all_used()
+    finally:
+        stubbed.deactivate()
 
 
 @pytest.fixture

@@ -63,8 +63,7 @@ def no_purchase_attempted(aws) -> list:
     """Records every PurchaseCapacityBlock call the command attempts (none must be, and none is queued in the Stubber:
     the tests queue only the search)."""
     calls: list = []
-    aws.stub("ec2").client.meta.events.register("provide-client-params.ec2.PurchaseCapacityBlock",
-                                                lambda params, **_: calls.append(params))
+    aws.on("ec2", "provide-client-params.ec2.PurchaseCapacityBlock", lambda params, **_: calls.append(params))
     return calls
 
 
@@ -393,7 +392,7 @@ def expect_purchase(aws, zone: str = "us-west-2a", on_call=None) -> None:
         def before_purchase(params, **_):
             on_call()  # returns None: the parameters stay as they are
 
-        aws.stub("ec2").client.meta.events.register("provide-client-params.ec2.PurchaseCapacityBlock", before_purchase)
+        aws.on("ec2", "provide-client-params.ec2.PurchaseCapacityBlock", before_purchase)
 
 
 def test_bought_but_not_written_prints_the_id_and_how_to_write_it(aws, run, config_dir, monkeypatch):
@@ -472,7 +471,7 @@ def test_ctrl_c_during_the_purchase_says_it_may_have_been_bought(aws, run):
     def interrupt(params, **_):
         raise KeyboardInterrupt
 
-    aws.stub("ec2").client.meta.events.register("provide-client-params.ec2.PurchaseCapacityBlock", interrupt)
+    aws.on("ec2", "provide-client-params.ec2.PurchaseCapacityBlock", interrupt)
     result = purchase(run)
     assert_refused(result, ExitCode.INTERRUPTED)
     assert "may or may not have been bought" in result.stderr and "describe-capacity-reservations" in result.stderr

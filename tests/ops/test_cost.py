@@ -29,9 +29,13 @@ PRICES = {"m7i.xlarge": "0.2016", "eks": "0.10", "nat": "0.045", "endpoint": "0.
 @pytest.fixture
 def stubs():
     regional, pricing = StubbedAws("us-west-2"), StubbedAws("us-east-1")
-    yield regional, pricing
-    regional.assert_all_used()
-    pricing.assert_all_used()
+    try:
+        yield regional, pricing
+        regional.assert_all_used()
+        pricing.assert_all_used()
+    finally:
+        regional.deactivate()
+        pricing.deactivate()
 
 
 @pytest.fixture

@@ -22,7 +22,7 @@ export CDK_DISABLE_CLI_TELEMETRY := true
 # `cdk synth` compiled them again (pytest's collection alone: 5 s instead of 3 s per worker).
 export PYTHONDONTWRITEBYTECODE :=
 
-.PHONY: synth test lint bench clean setup pipeline schema check-config
+.PHONY: synth test lint bench clean setup pipeline schema check-config crd-bindings
 
 setup: $(VENV)/.installed node_modules/.installed
 
@@ -81,6 +81,11 @@ check-config: setup
 schema: setup
 	$(PY) -m deployment_config.schema
 	$(PY) -m deployment_config.ec2_instance_types
+
+# Typed bindings of the CRDs the charts write (charts/imports/, committed; SOURCE.json names each CRD and its digest,
+# and a test fails when a CRD changed without this): cdk8s import with the CLI pinned in package.json.
+crd-bindings: setup
+	$(PY) -m charts.imports.generate
 
 pipeline: setup
 	npx cdk synth --quiet --no-notices -c pipeline=$(or $(PIPELINE),example)

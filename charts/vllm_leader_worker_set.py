@@ -31,8 +31,6 @@ from charts.serving_spec import NETWORK_POLICY, VllmServingSpec, recommended_lab
 from charts.vllm_network_policy import ingress_sources
 from charts.vllm_service import add_load_balancer_service
 
-LWS_API_VERSION = "leaderworkerset.x-k8s.io/v1"
-LWS_KIND = "LeaderWorkerSet"
 #: Labels the LWS controller puts on every pod of a set (v0.10.0 api/leaderworkerset/v1/leaderworkerset_types.go:
 #: SetNameLabelKey, WorkerIndexLabelKey; the leader is worker 0).
 SET_NAME_LABEL = "leaderworkerset.sigs.k8s.io/name"
@@ -43,10 +41,10 @@ ROLE_LABEL = "llm-serving/role"
 _CDK8S_ADDRESS_LABEL = "cdk8s.io/metadata.addr"
 
 
-def _pod_template(template: dict, *, spec: VllmServingSpec, role: str, args: tuple[str, ...]) -> dict:
+def _pod_template(template: dict, *, spec: VllmServingSpec, role: str, args: tuple[str, ...]) -> tuple[dict, dict]:
+    """The labels and the pod spec of the leader's or the workers' template, from the Deployment's pod template."""
     template = copy.deepcopy(template)
     labels = {k: v for k, v in template.get("metadata", {}).get("labels", {}).items() if k != _CDK8S_ADDRESS_LABEL}
-    template["metadata"] = {"labels": {**labels, **recommended_labels(spec), ROLE_LABEL: role}}
     pod = template["spec"]
     # One pod per node among all the set's pods (they take all of a node's GPUs anyway; the rule says so explicitly).
     for rule in pod.get("affinity", {}).get("podAntiAffinity", {}).get("requiredDuringSchedulingIgnoredDuringExecution", []):
@@ -59,43 +57,67 @@ def _pod_template(template: dict, *, spec: VllmServingSpec, role: str, args: tup
         for probe in ("startupProbe", "readinessProbe", "livenessProbe"):
             vllm.pop(probe, None)
         vllm.pop("ports", None)
-    return template
-
-
-def lws_body(spec: VllmServingSpec, pod_template: dict) -> dict:
-    """The LeaderWorkerSet's ``spec`` from the single-node Deployment's pod template."""
-    return {
-        # Model instances: each a group of spec.nodes pods.
-        "replicas": spec.replicas,
-        # Groups are replaced one at a time and never one more than the reservation holds (as the Deployment's
-        # maxSurge 0 / maxUnavailable 1).
-        "rolloutStrategy": {"type": "RollingUpdate",
-                            "rollingUpdateConfiguration": {"maxUnavailable": 1, "maxSurge": 0}},
-        # Workers are created with the leader, so that all of a group downloads and loads its weights at once; vLLM's
-        # workers wait for the leader's store (LeaderCreated, the CRD's default, written out).
-        "startupPolicy": "LeaderCreated",
-        "leaderWorkerTemplate": {
-            "size": spec.nodes,
-            "restartPolicy": "RecreateGroupOnPodRestart",
-            "leaderTemplate": _pod_template(pod_template, spec=spec, role="leader", args=spec.leader_args),
-            "workerTemplate": _pod_template(pod_template, spec=spec, role="worker", args=spec.worker_args),
-        },
-    }
+    return {**labels, **recommended_labels(spec), ROLE_LABEL: role}, pod
 
 
 def replace_deployment_with_leader_worker_set(chart: Construct, *, spec: VllmServingSpec,
                                               deployment: kplus.Deployment) -> cdk8s.ApiObject:
-    """Render ``deployment``'s pod template, take the Deployment out of ``chart`` and add the LeaderWorkerSet."""
+    """Render ``deployment``'s pod template, take the Deployment out of ``chart`` and add the LeaderWorkerSet.
+
+    The set's own fields are written through typed bindings that ``cdk8s import`` generated from the vendored CRD
+    (charts/imports/leaderworkerset, SOURCE.json): a field the CRD lacks, a missing required one or a value outside
+    one of its enums fails here. The two pod specs are cdk8s-plus's rendering of the Deployment's (typed there), added
+    to the rendered set as they are. They cannot go through the generated classes: the generated ``toJson`` maps its
+    input field by field through the CRD's own types and silently drops what is not one of them (a probe's
+    ``port: 8000`` where it expects an IntOrString object, every resource quantity, ``setHostnameAsFQDN``): a typed
+    ``LeaderWorkerSet`` object with the pod specs patched in rendered pods without GPUs.
+    """
+    # Imported only here: 4 MB of generated Python and an 0.8 MB jsii assembly that only a multi-node model needs.
+    from charts.imports import leaderworkerset as lws
+
     rendered = cdk8s.ApiObject.of(deployment).to_json()
     chart.node.try_remove_child(deployment.node.id)
-    lws = cdk8s.ApiObject(
-        chart, "leader-worker-set", api_version=LWS_API_VERSION, kind=LWS_KIND,
+    pod_template = rendered["spec"]["template"]
+    leader_labels, leader_pod = _pod_template(pod_template, spec=spec, role="leader", args=spec.leader_args)
+    worker_labels, worker_pod = _pod_template(pod_template, spec=spec, role="worker", args=spec.worker_args)
+    rolling_update = lws.LeaderWorkerSetSpecRolloutStrategyRollingUpdateConfiguration
+    typed = lws.LeaderWorkerSet.manifest(
+        spec=lws.LeaderWorkerSetSpec(
+            # Model instances: each a group of spec.nodes pods.
+            replicas=spec.replicas,
+            # Groups are replaced one at a time and never one more than the reservation holds (as the Deployment's
+            # maxSurge 0 / maxUnavailable 1).
+            rollout_strategy=lws.LeaderWorkerSetSpecRolloutStrategy(
+                type=lws.LeaderWorkerSetSpecRolloutStrategyType.ROLLING_UPDATE,
+                rolling_update_configuration=rolling_update(
+                    max_unavailable=lws.LeaderWorkerSetSpecRolloutStrategyRollingUpdateConfigurationMaxUnavailable
+                    .from_number(1),
+                    max_surge=lws.LeaderWorkerSetSpecRolloutStrategyRollingUpdateConfigurationMaxSurge.from_number(0)),
+            ),
+            # Workers are created with the leader, so that all of a group downloads and loads its weights at once;
+            # vLLM's workers wait for the leader's store (LeaderCreated, the CRD's default, written out).
+            startup_policy=lws.LeaderWorkerSetSpecStartupPolicy.LEADER_CREATED,
+            leader_worker_template=lws.LeaderWorkerSetSpecLeaderWorkerTemplate(
+                size=spec.nodes,
+                restart_policy=lws.LeaderWorkerSetSpecLeaderWorkerTemplateRestartPolicy.RECREATE_GROUP_ON_POD_RESTART,
+                leader_template=lws.LeaderWorkerSetSpecLeaderWorkerTemplateLeaderTemplate(
+                    metadata=lws.LeaderWorkerSetSpecLeaderWorkerTemplateLeaderTemplateMetadata(labels=leader_labels)),
+                worker_template=lws.LeaderWorkerSetSpecLeaderWorkerTemplateWorkerTemplate(
+                    metadata=lws.LeaderWorkerSetSpecLeaderWorkerTemplateWorkerTemplateMetadata(labels=worker_labels)),
+            ),
+        ),
+    )
+    leader_worker_set = cdk8s.ApiObject(
+        chart, "leader-worker-set", api_version=lws.LeaderWorkerSet.GVK.api_version, kind=lws.LeaderWorkerSet.GVK.kind,
         metadata=cdk8s.ApiObjectMetadata(name=spec.name, namespace=spec.namespace,
                                          labels={"app.kubernetes.io/name": spec.name}),
     )
     # ApiObject takes apiVersion, kind and metadata only; a custom resource's body goes in as a patch.
-    lws.add_json_patch(cdk8s.JsonPatch.add("/spec", lws_body(spec, rendered["spec"]["template"])))
-    return lws
+    leader_worker_set.add_json_patch(cdk8s.JsonPatch.add("/spec", typed["spec"]))
+    template_path = "/spec/leaderWorkerTemplate/{}/spec"
+    leader_worker_set.add_json_patch(cdk8s.JsonPatch.add(template_path.format("leaderTemplate"), leader_pod))
+    leader_worker_set.add_json_patch(cdk8s.JsonPatch.add(template_path.format("workerTemplate"), worker_pod))
+    return leader_worker_set
 
 
 def add_leader_service(scope: Construct, *, spec: VllmServingSpec) -> kplus.Service:

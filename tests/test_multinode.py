@@ -181,6 +181,29 @@ def test_strict_crd_validation_catches_a_misspelled_field(lws):
         jsonschema.Draft7Validator(_lws_schema()).validate(broken)
 
 
+def test_the_sets_own_fields_go_through_the_typed_bindings_of_the_crd():
+    from charts.imports import leaderworkerset as bindings
+
+    # a group template without its required worker template, and a restart policy the CRD does not list, fail when
+    # the chart is built (charts/vllm_leader_worker_set.py writes these fields through the bindings)
+    with pytest.raises(TypeError, match="worker_template"):
+        bindings.LeaderWorkerSetSpecLeaderWorkerTemplate(size=2)
+    with pytest.raises(AttributeError, match="RECREATE_GROUP_ON_NODE_FAILURE"):
+        bindings.LeaderWorkerSetSpecLeaderWorkerTemplateRestartPolicy.RECREATE_GROUP_ON_NODE_FAILURE  # noqa: B018
+    assert bindings.LeaderWorkerSet.GVK.api_version == "leaderworkerset.x-k8s.io/v1"
+
+
+def test_the_pod_specs_keep_every_field_of_the_deployments_rendering(lws):
+    # the generated toJson drops what is not one of its own types (a probe's port, quantities): the pod specs must not
+    # go through it
+    leader = lws["spec"]["leaderWorkerTemplate"]["leaderTemplate"]["spec"]
+    (vllm,) = leader["containers"]
+    assert vllm["startupProbe"]["httpGet"]["port"] == 8000
+    assert vllm["resources"]["limits"]["nvidia.com/gpu"] == 8 and vllm["resources"]["requests"]["cpu"] == "96"
+    assert {v["name"]: v for v in leader["volumes"]}["dshm"]["emptyDir"]["sizeLimit"]
+    assert leader["setHostnameAsFQDN"] is False
+
+
 @pytest.mark.parametrize("role", ["leaderTemplate", "workerTemplate"])
 def test_each_pod_template_validates_strictly_against_kubernetes(lws, multi_env, role):
     template = lws["spec"]["leaderWorkerTemplate"][role]

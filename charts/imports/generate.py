@@ -1,7 +1,12 @@
 """Regenerate the typed bindings of charts/imports/ from the CRDs they were made from (SOURCE.json), with the cdk8s
 CLI pinned in package.json: ``make crd-bindings`` (or ``.venv/bin/python -m charts.imports.generate``). The generated
-code is committed, so that synthesis needs neither the generator nor its ~20 s; a test fails when a CRD changes and
-its bindings were not regenerated."""
+code is committed, so that synthesis needs neither the generator nor its 7-20 s per CRD; a test fails when a CRD
+changes and its bindings were not regenerated.
+
+Each entry of SOURCE.json names the package under charts/imports/, the CRD (a path from the project directory), and
+``generated_path``: where ``cdk8s import`` writes the package, from the CRD's API group reversed
+(inference.sagemaker.aws.amazon.com: com/amazon/aws/sagemaker/inference).
+"""
 
 from __future__ import annotations
 
@@ -16,8 +21,6 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 PROJECT = HERE.parents[1]
 SOURCE = HERE / "SOURCE.json"
-#: Where `cdk8s import` writes the package of a CRD of API group inference.sagemaker.aws.amazon.com.
-GENERATED_PACKAGE = Path("com/amazon/aws/sagemaker/inference")
 
 
 def crd_digest(crd: Path) -> str:
@@ -33,7 +36,7 @@ def main() -> int:
                             "--output", out], check=True, cwd=out)
             target = HERE / package
             shutil.rmtree(target, ignore_errors=True)
-            shutil.copytree(Path(out) / GENERATED_PACKAGE, target)
+            shutil.copytree(Path(out) / source["generated_path"], target)
         source["crd_sha256"] = crd_digest(crd)
         print(f"charts/imports/{package}: from {source['crd']}", file=sys.stderr)
     SOURCE.write_text(json.dumps(sources, indent=2) + "\n")

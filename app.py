@@ -31,6 +31,11 @@ if TYPE_CHECKING:
     from stacks.pipeline_stack import PipelineStack
 
 PROJECT_DIR = Path(__file__).resolve().parent
+# jsii prints an end-of-life banner on every start on Node 20 (jsii/_embedded/jsii/bin__jsii-runtime.js checks these
+# variables first); the README recommends Node 24 (.nvmrc). Set here, before anything starts the jsii runtime, so that
+# the app run any way (`cdk synth`, `python app.py`, a profiler) prints none; a value the shell sets is kept.
+os.environ.setdefault("JSII_SILENCE_WARNING_END_OF_LIFE_NODE_VERSION", "20")
+os.environ.setdefault("JSII_SILENCE_WARNING_DEPRECATED_NODE_VERSION", "1")
 #: Exit code of a configuration error (argparse's convention for bad usage).
 EXIT_BAD_CONFIG = 2
 

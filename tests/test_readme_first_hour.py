@@ -6,6 +6,7 @@ the scripts the README names, then they match what it shows, and every stack of 
 
 from __future__ import annotations
 
+import os
 import re
 import subprocess
 import sys
@@ -138,3 +139,20 @@ def test_every_llmops_command_the_readme_names_exists():
     unknown = [(group, command) for group, command in named
                if group not in commands or (commands[group] and command and command not in commands[group])]
     assert unknown == []
+
+
+def test_the_app_silences_the_jsii_banner_before_the_runtime_starts_and_keeps_the_shells_value():
+    # given a shell without the variables, when app.py is imported (as `cdk synth` and `python app.py` run it)
+    code = ("import os, sys; [os.environ.pop(v, None) for v in sys.argv[1:]]; import app; "
+            "print(os.environ[sys.argv[1]], os.environ[sys.argv[2]], 'jsii' in sys.modules)")
+    variables = ["JSII_SILENCE_WARNING_END_OF_LIFE_NODE_VERSION", "JSII_SILENCE_WARNING_DEPRECATED_NODE_VERSION"]
+    result = subprocess.run([sys.executable, "-c", code, *variables], capture_output=True, text=True, timeout=60,
+                            cwd=PROJECT_DIR)
+    # then both are set, and the jsii runtime has not been loaded before they were
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == ["20", "1", "False"]
+    # and a value the shell sets is kept
+    show = f"import os, app; print(os.environ['{variables[0]}'])"
+    kept = subprocess.run([sys.executable, "-c", show], capture_output=True, text=True, timeout=60, cwd=PROJECT_DIR,
+                          env={**os.environ, variables[0]: "22"})
+    assert kept.stdout.strip() == "22"

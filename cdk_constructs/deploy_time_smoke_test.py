@@ -112,7 +112,9 @@ class DeployTimeSmokeTest(Construct):
     :param scheme: ``http`` or ``https``; ``port`` the load balancer's listener.
     :param tls_server_name: the name to verify the certificate for (``endpoint.domain_name``); default: the load
         balancer's own name.
-    :param trust_presented_certificate: HyperPod: do not verify the operator's self-signed certificate (see the handler).
+    :param verify_listener_certificate: HyperPod: verify the endpoint against exactly the certificate on the load
+        balancer's HTTPS listener, read from ELBv2 and ACM (the operator's self-signed one, which no public CA vouches
+        for; see the handler's ``listener_certificate``). Default: the system's CAs, for ``tls_server_name``.
     :param model: the served name; ``model_path`` the ``--model`` /v1/models must report as its root.
     :param api_key_secret: the environment's API key secret (name); None when the endpoint requires no key.
     :param startup_budget_seconds: how long a pod may take to become healthy (the startup probe's budget).
@@ -124,7 +126,7 @@ class DeployTimeSmokeTest(Construct):
     def __init__(self, scope: Construct, id: str, *, vpc: ec2.IVpc, vpc_cidr: str, load_balancer_tags: dict[str, str],
                  scheme: str, port: int, model: str, model_path: str | None, api_key_secret: str | None,
                  startup_budget_seconds: int, fingerprint: str, tls_server_name: str | None = None,
-                 trust_presented_certificate: bool = False, gate: PromotionGate | None = None) -> None:
+                 verify_listener_certificate: bool = False, gate: PromotionGate | None = None) -> None:
         super().__init__(scope, id)
         stack = cdk.Stack.of(self)
         self.healthy_within_seconds, self.wait_seconds = timeouts(startup_budget_seconds)
@@ -137,7 +139,7 @@ class DeployTimeSmokeTest(Construct):
             "LoadBalancerTags": dict(load_balancer_tags), "Scheme": scheme, "Port": port, "Model": model,
             "ModelPath": model_path, "ApiKeySecret": api_key_secret, "KeyRequired": api_key_secret is not None,
             "KeyOnEveryPath": True, "TlsServerName": tls_server_name,
-            "TlsVerification": "presented-certificate" if trust_presented_certificate else "system",
+            "TlsVerification": "listener-certificate" if verify_listener_certificate else "system",
             "HealthyWithinSeconds": self.healthy_within_seconds,
             "RequestTimeoutSeconds": int(REQUEST_TIMEOUT.to_seconds()),
         }
@@ -167,6 +169,15 @@ class DeployTimeSmokeTest(Construct):
         self.check_function.add_to_role_policy(iam.PolicyStatement(
             sid="FindTheLoadBalancer",
             actions=["elasticloadbalancing:DescribeLoadBalancers", "elasticloadbalancing:DescribeTags"], resources=["*"]))
+        if verify_listener_certificate:
+            # DescribeListeners has no resource-level permissions; the certificate is the operator's, imported into
+            # ACM at run time under an id nobody knows at synthesis: any certificate of this account and region, read
+            # only (GetCertificate returns the certificate and its chain, never a private key).
+            self.check_function.add_to_role_policy(iam.PolicyStatement(
+                sid="ReadTheListenersCertificate", actions=["elasticloadbalancing:DescribeListeners"], resources=["*"]))
+            self.check_function.add_to_role_policy(iam.PolicyStatement(
+                sid="ReadTheCertificateFromAcm", actions=["acm:DescribeCertificate", "acm:GetCertificate"],
+                resources=[stack.format_arn(service="acm", resource="certificate", resource_name="*")]))
         if api_key_secret is not None:
             for statement in api_key_statements(stack, api_key_secret):
                 self.check_function.add_to_role_policy(statement)

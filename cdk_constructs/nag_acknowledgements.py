@@ -261,8 +261,13 @@ def acknowledge_deploy_time_smoke_test(construct: IConstruct) -> None:
     acknowledge(construct, managed_policy_finding("AWSLambdaBasicExecutionRole", "service-role/"),
                 "the smoke test's start function and the Provider framework's function write their own logs with it")
     acknowledge(check, "AwsSolutions-IAM5[Resource::*]",
-                "elasticloadbalancing:DescribeLoadBalancers and DescribeTags support no resource-level permissions; the "
-                "function only reads them, to find the endpoint's load balancer by its tags")
+                "elasticloadbalancing:DescribeLoadBalancers, DescribeTags and DescribeListeners support no resource-level "
+                "permissions; the function only reads them, to find the endpoint's load balancer by its tags (and, on "
+                "HyperPod, its listener's certificate)")
+    acknowledge_each(check, [f for f in wildcard_findings(check) if ":acm:" in f and f.endswith(":certificate/*]")],
+                     "HyperPod: acm:DescribeCertificate and GetCertificate (certificate and chain, never a private key) "
+                     "on this account's certificates in this region: the Inference Operator imports the certificate "
+                     "it puts on its load balancer at run time, under an id unknown at synthesis")
     acknowledge_each(check, [f for f in wildcard_findings(check) if ":kms:" in f and f.endswith(":key/*]")],
                      "kms:Decrypt only through Secrets Manager of this region (kms:ViaService) and only for the "
                      "environment's API key secret (kms:EncryptionContext:SecretARN): the key is the serving stack's, "

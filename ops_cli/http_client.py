@@ -43,7 +43,7 @@ import ssl
 import threading
 import time
 import urllib.parse
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import partial
@@ -121,6 +121,18 @@ class TlsOptions:
             context.verify_flags |= ssl.VERIFY_X509_PARTIAL_CHAIN
             return context
         return ssl.create_default_context(cafile=self.ca_file)
+
+
+def server_name_for(host: str, domain_names: Sequence[str]) -> str | None:
+    """The name to verify when connecting to ``host`` with a certificate for ``domain_names``: None when it covers
+    ``host`` itself (a ``*.`` name covers one label), else the first name it covers that is not a wildcard (an endpoint
+    reached by its load balancer's name or address, which its certificate does not name)."""
+    host = host.rstrip(".").lower()
+    for name in domain_names:
+        name = name.rstrip(".").lower()
+        if name == host or (name.startswith("*.") and host.partition(".")[2] == name[2:] and host.partition(".")[0]):
+            return None
+    return next((name for name in domain_names if not name.startswith("*.")), None)
 
 
 @dataclass(frozen=True)

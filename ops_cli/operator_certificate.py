@@ -26,7 +26,7 @@ from dataclasses import dataclass
 
 from ops_cli.aws import Aws
 from ops_cli.errors import ExitCode, OpsError
-from ops_cli.http_client import printable, quoted
+from ops_cli.http_client import printable, quoted, server_name_for
 from ops_cli.waiting import INFERENCE_RESOURCE, inference_endpoint_state
 
 #: A PEM certificate (chain) is a few kilobytes; anything much larger is not one.
@@ -57,14 +57,8 @@ class OperatorCertificate:
         return "the Inference Operator's certificate " + ", ".join(self.locations)
 
     def server_name_for(self, host: str) -> str | None:
-        """The name to verify when connecting to ``host``: None when the certificate covers ``host`` itself, else the
-        first name it covers that is not a wildcard (the endpoint reached by its load balancer's name or address)."""
-        host = host.rstrip(".").lower()
-        for name in self.domain_names:
-            name = name.rstrip(".").lower()
-            if name == host or (name.startswith("*.") and host.partition(".")[2] == name[2:] and host.partition(".")[0]):
-                return None
-        return next((name for name in self.domain_names if not name.startswith("*.")), None)
+        """The name to verify when connecting to ``host`` (:func:`ops_cli.http_client.server_name_for`)."""
+        return server_name_for(host, self.domain_names)
 
 
 def read_operator_certificate(*, kubectl: str, name: str, namespace: str, aws: Aws, account: str,

@@ -66,7 +66,7 @@ class SmokeStack(cdk.Stack):
             api_key_secret=env_config.api_key_secret_name if endpoint.api_key_required else None,
             startup_budget_seconds=startup_budget_seconds(env_config.model.weight_size_gb),
             fingerprint=fingerprint(manifests), tls_server_name=None if hyperpod else endpoint.domain_name,
-            trust_presented_certificate=hyperpod, gate=self.promotion_gate)
+            verify_listener_certificate=hyperpod, gate=self.promotion_gate)
         if endpoint.exposure.value == "public":
             cdk.Annotations.of(self).add_warning_v2(
                 "llm-serving:public-smoke-test",

@@ -25,6 +25,7 @@ from tests.cfn_lint import cfn_lint_errors
 from tests.conftest import CONFIG_DIR, in_memory_pipeline
 from tests.lambda_handlers import load_smoke_test_handler, stubbed_clients
 from tests.ops.openai_server import Behaviour, openai_server
+from tests.self_signed import self_signed
 
 REGION = "us-west-2"
 #: Kimi-K3's startup budget (the startup probe's): 104 minutes for vLLM's engine and 5 more.
@@ -166,7 +167,7 @@ def test_the_smoke_stack_deploys_after_the_serving_and_observability_stacks(smok
 def test_on_hyperpod_the_check_finds_the_operators_alb_over_https(smoke_assembly):
     settings = _settings(_template(smoke_assembly, "smoke-hyperpod-smoke"))
     assert settings["LoadBalancerTags"] == {"elbv2.k8s.aws/cluster": "smoke-hyperpod-llm"}
-    assert (settings["Scheme"], settings["Port"], settings["TlsVerification"]) == ("https", 443, "presented-certificate")
+    assert (settings["Scheme"], settings["Port"], settings["TlsVerification"]) == ("https", 443, "listener-certificate")
     assert settings["ModelPath"] == "/opt/ml/model"
 
 
@@ -237,7 +238,7 @@ def handler():
 
 @pytest.fixture
 def stubs(handler, monkeypatch):
-    with stubbed_clients(("elbv2", "secretsmanager", "stepfunctions"), region=REGION) as stubbers:
+    with stubbed_clients(("elbv2", "acm", "secretsmanager", "stepfunctions"), region=REGION) as stubbers:
         monkeypatch.setattr(handler, "client", lambda service: stubbers[service].client)
         yield stubbers
 
@@ -379,3 +380,88 @@ def test_an_error_of_the_check_itself_fails_the_wait_condition_at_once(handler):
         handler.report_error({"handleUrl": handle.url, "error": {"Error": "KeyError", "Cause": "'DNSName'"}}, None)
     ((signal, _),) = handle.received
     assert signal["Status"] == "FAILURE" and "KeyError" in signal["Reason"]
+
+
+# --- HyperPod: the certificate on the operator's load balancer, from ELBv2 and ACM -------------------------------------
+
+#: Made up: the names the operator's certificate covers are in the InferenceEndpointConfig's status, not documented.
+OPERATOR_DOMAIN = "kimik3.hyperpod.example.internal"
+CERTIFICATE_ARN = f"arn:aws:acm:{REGION}:123456789012:certificate/0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d"
+
+
+@pytest.fixture(scope="module")
+def operator_certificate():
+    return self_signed(OPERATOR_DOMAIN)
+
+
+def _hyperpod_settings(url: str) -> dict:
+    return {**_settings_for(url), "Scheme": "https", "TlsVerification": "listener-certificate"}
+
+
+def _queue_listener_certificate(stubs, port: int, pem: bytes | None, protocol: str = "HTTPS") -> None:
+    listener = {"ListenerArn": ARN.replace(":loadbalancer/", ":listener/") + "/0123456789abcdef", "LoadBalancerArn": ARN,
+                "Port": port, "Protocol": protocol}
+    if pem is not None:
+        listener["Certificates"] = [{"CertificateArn": CERTIFICATE_ARN}]
+    stubs["elbv2"].add_response("describe_listeners", {"Listeners": [listener]}, {"LoadBalancerArn": ARN})
+    if pem is None:
+        return
+    stubs["acm"].add_response("describe_certificate", {"Certificate": {
+        "CertificateArn": CERTIFICATE_ARN, "DomainName": OPERATOR_DOMAIN, "SubjectAlternativeNames": [OPERATOR_DOMAIN],
+        "Type": "IMPORTED", "Status": "ISSUED"}}, {"CertificateArn": CERTIFICATE_ARN})
+    stubs["acm"].add_response("get_certificate", {"Certificate": pem.decode()}, {"CertificateArn": CERTIFICATE_ARN})
+
+
+def test_on_hyperpod_the_endpoint_is_verified_against_the_certificate_acm_holds_for_its_listener(
+        handler, stubs, operator_certificate, tmp_path):
+    # given the operator's ALB presenting its self-signed certificate, which ACM holds for the listener
+    server = operator_certificate.server_context(tmp_path)
+    with openai_server(Behaviour(api_key=KEY), tls=server) as url, wait_condition_handle() as handle:
+        _queue_load_balancer(stubs)
+        _queue_listener_certificate(stubs, int(url.rsplit(":", 1)[1]), operator_certificate.pem)
+        stubs["secretsmanager"].add_response("get_secret_value", {"SecretString": KEY}, {"SecretId": SECRET})
+        # when the check runs
+        result = handler.check(_event(_hyperpod_settings(url), handle.url, deadline=2e9), None, now=lambda: 1e9)
+    # then it connected to the load balancer's address, verified the certificate for the name it covers, and passed
+    assert result["done"] is True
+    ((signal, _),) = handle.received
+    assert signal["Status"] == "SUCCESS", signal["Reason"]
+    assert set(server.sni_names) == {OPERATOR_DOMAIN}
+
+
+def test_on_hyperpod_an_endpoint_presenting_another_certificate_fails(handler, stubs, operator_certificate, tmp_path):
+    # given an endpoint presenting a certificate for the same name that is not the one on the listener
+    impostor = self_signed(OPERATOR_DOMAIN).server_context(tmp_path)
+    with openai_server(Behaviour(api_key=KEY), tls=impostor) as url, wait_condition_handle() as handle:
+        _queue_load_balancer(stubs)
+        _queue_listener_certificate(stubs, int(url.rsplit(":", 1)[1]), operator_certificate.pem)
+        # when the check runs past its deadline
+        result = handler.check(_event(_hyperpod_settings(url), handle.url, deadline=1e9), None, now=lambda: 1e9 + 1)
+    # then no request got through, and the stack fails with the verification error
+    assert result["done"] is True
+    ((signal, _),) = handle.received
+    assert signal["Status"] == "FAILURE"
+    assert f"its TLS certificate is not valid for '{OPERATOR_DOMAIN}'" in signal["Reason"]
+
+
+def test_on_hyperpod_a_listener_without_its_certificate_yet_is_waited_for(handler, stubs):
+    _queue_load_balancer(stubs)
+    _queue_listener_certificate(stubs, 443, None, protocol="HTTP")
+    settings = {**_hyperpod_settings("https://127.0.0.1:443"), "Port": 443}
+    result = handler.check(_event(settings, "http://127.0.0.1:1/", deadline=2e9), None, now=lambda: 1e9)
+    assert result["done"] is False
+    assert result["detail"] == "load balancer vllm has no HTTPS listener with a certificate on port 443 yet"
+
+
+def test_on_hyperpod_the_check_may_read_listeners_and_the_accounts_certificates_and_nothing_more(smoke_assembly):
+    template = _template(smoke_assembly, "smoke-hyperpod-smoke")
+    check_id, _ = _function(template, "handler.check")
+    statements = {s.get("Sid"): s for s in _statements(template, check_id)}
+    assert statements["ReadTheListenersCertificate"]["Action"] == "elasticloadbalancing:DescribeListeners"
+    acm = statements["ReadTheCertificateFromAcm"]
+    assert acm["Action"] == ["acm:DescribeCertificate", "acm:GetCertificate"]
+    assert json.dumps(acm["Resource"]).endswith(':certificate/*"]]}')
+    # and the EKS check function has neither (its certificate, if any, is verified by the system's CAs)
+    eks = {s.get("Sid") for s in _statements(_template(smoke_assembly, "smoke-smoke"), _function(
+        _template(smoke_assembly, "smoke-smoke"), "handler.check")[0])}
+    assert not eks & {"ReadTheListenersCertificate", "ReadTheCertificateFromAcm"}

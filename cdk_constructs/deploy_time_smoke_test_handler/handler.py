@@ -30,11 +30,9 @@ balancer lookup) and the standard-library modules of ops_cli the smoke test need
 from __future__ import annotations
 
 import json
-import ssl
 import time
 import urllib.request
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from datetime import UTC, datetime
 
 import boto3
@@ -43,12 +41,21 @@ from destroy_waiters_handler import load_balancer_tags, remaining_load_balancers
 
 from ops_cli import bench
 from ops_cli.errors import ExitCode, OpsError
-from ops_cli.http_client import ApiKey, BadResponse, TlsOptions, api_key_problem, check_url, exchange, printable
+from ops_cli.http_client import (
+    ApiKey,
+    BadResponse,
+    TlsOptions,
+    api_key_problem,
+    check_url,
+    exchange,
+    printable,
+    server_name_for,
+)
 from ops_cli.smoke import Measurement, smoke_test
 
 #: Settings of TlsVerification.
 VERIFY_SYSTEM = "system"  # the runtime's CA store, for TlsServerName (or the load balancer's name)
-TRUST_PRESENTED = "presented-certificate"  # HyperPod: the operator's self-signed certificate (see the construct)
+LISTENER_CERTIFICATE = "listener-certificate"  # HyperPod: exactly the certificate on the operator's ALB listener
 #: A response to CloudFormation, and a wait condition's reason, should stay short; the whole text is in the log.
 MAX_REASON_CHARS = 1500
 MAX_DATA_CHARS = 3000
@@ -60,20 +67,6 @@ ACTIVE = "active"
 def client(service_name: str):
     """The boto3 client of ``service_name``; tests replace this function."""
     return boto3.client(service_name)
-
-
-@dataclass(frozen=True)
-class TrustPresentedCertificate(TlsOptions):
-    """TLS without verifying the certificate: HyperPod's Inference Operator gives its ALB a self-signed certificate
-    whose location only the InferenceEndpointConfig's status names, behind the cluster's private Kubernetes API. The
-    address comes from the ELBv2 API (the load balancer tagged by the cluster's controller, in this account) and the
-    connection stays inside the VPC."""
-
-    def context(self) -> ssl.SSLContext:
-        context = ssl.create_default_context()
-        context.check_hostname = False
-        context.verify_mode = ssl.CERT_NONE
-        return context
 
 
 # ---------------------------------------------------------------------------------------------------- settings
@@ -97,10 +90,53 @@ def endpoint_url(settings: Mapping, dns_name: str) -> str:
     return f"{settings['Scheme']}://{dns_name}" + ("" if port == default else f":{port}")
 
 
-def tls_options(settings: Mapping) -> TlsOptions:
-    if settings.get("TlsVerification") == TRUST_PRESENTED:
-        return TrustPresentedCertificate()
+def tls_options(settings: Mapping, load_balancer: Mapping) -> TlsOptions:
+    """How the endpoint's certificate is verified: by the system's CAs for ``TlsServerName`` (EKS), or against the
+    certificate of the load balancer's listener (HyperPod, :func:`listener_certificate`)."""
+    if settings.get("TlsVerification") == LISTENER_CERTIFICATE:
+        return listener_certificate(load_balancer, int(settings["Port"]))
     return TlsOptions(server_name=settings.get("TlsServerName"))
+
+
+def listener_certificate(load_balancer: Mapping, port: int) -> TlsOptions:
+    """HyperPod: trust exactly the certificate the Inference Operator attached to its ALB's HTTPS listener, read from
+    the control plane (ELBv2 DescribeListeners, ACM DescribeCertificate and GetCertificate), not from the connection.
+
+    The operator generates that certificate (self-signed: no public CA vouches for it), imports it into ACM and names
+    it in its ALB Ingress's ``alb.ingress.kubernetes.io/certificate-arn`` (aws/sagemaker-hyperpod-cli@011ca92
+    ``helm_chart/HyperPodHelmChart/charts/inference-operator/migration/helm_to_addon.sh``, which reads the ARNs from
+    those annotations and from ``status.tlsCertificate.certificateARN``; the CRD: "Tracks imported certificates to
+    ACM"). ``llmops smoke-test`` reads the same certificate from the S3 object the status names, which needs the
+    cluster's private Kubernetes API; this function has only AWS's APIs. The name verified is the load balancer's own
+    when the certificate covers it, else the first name it covers (ops_cli.http_client.server_name_for). A listener or
+    certificate that is not there yet raises an :class:`OpsError` that the check reports while it waits.
+    """
+    arn = load_balancer["LoadBalancerArn"]
+    name = load_balancer.get("LoadBalancerName", arn)
+    try:
+        listeners = client("elbv2").describe_listeners(LoadBalancerArn=arn).get("Listeners", [])
+        certificate_arns = [certificate["CertificateArn"] for listener in listeners
+                            if listener.get("Port") == port and listener.get("Protocol") == "HTTPS"
+                            for certificate in listener.get("Certificates") or [] if certificate.get("CertificateArn")]
+        if not certificate_arns:
+            raise OpsError(f"load balancer {name} has no HTTPS listener with a certificate on port {port} yet",
+                           "the Inference Operator adds it with the endpoint's Ingress", ExitCode.NOT_FOUND)
+        certificate_arn = certificate_arns[0]  # DescribeListeners lists the listener's default certificate only
+        acm = client("acm")
+        description = acm.describe_certificate(CertificateArn=certificate_arn)["Certificate"]
+        body = acm.get_certificate(CertificateArn=certificate_arn)
+    except (botocore.exceptions.ClientError, botocore.exceptions.BotoCoreError) as error:
+        raise OpsError(f"could not read the certificate of load balancer {name}'s listener on port {port}: {error}",
+                       "this function's role may elasticloadbalancing:DescribeListeners, and acm:DescribeCertificate "
+                       "and acm:GetCertificate on the account's certificates", ExitCode.CHECK_FAILED) from None
+    pem = "\n".join(part.strip() for part in (body.get("Certificate"), body.get("CertificateChain")) if part)
+    if "-----BEGIN CERTIFICATE-----" not in pem:
+        raise OpsError(f"ACM returned no certificate for {certificate_arn}", "check the certificate in ACM",
+                       ExitCode.CHECK_FAILED)
+    names = [description.get("DomainName"), *(description.get("SubjectAlternativeNames") or [])]
+    names = list(dict.fromkeys(n for n in names if n))
+    return TlsOptions(server_name=server_name_for(load_balancer["DNSName"], names), ca_data=pem + "\n",
+                      ca_source=f"the certificate of load balancer {name}'s listener ({certificate_arn}, ACM)")
 
 
 # ---------------------------------------------------------------------------------------------------- the checks
@@ -155,7 +191,7 @@ def problem_lines(results: list[Measurement]) -> list[str]:
     return [f"{r.mode}: {problem}" for r in results if not r.ok for problem in (r.problems or ["FAILED"])]
 
 
-def run_smoke_test(settings: Mapping, url: str) -> tuple[bool, str, dict]:
+def run_smoke_test(settings: Mapping, url: str, tls: TlsOptions) -> tuple[bool, str, dict]:
     """(passed, reason, data): the smoke test of ``llmops smoke-test --env NAME`` against ``url``."""
     try:
         api_key = read_api_key(settings["ApiKeySecret"]) if settings.get("ApiKeySecret") else None
@@ -163,7 +199,7 @@ def run_smoke_test(settings: Mapping, url: str) -> tuple[bool, str, dict]:
                              timeout=float(settings.get("RequestTimeoutSeconds", 120)),
                              model_path=settings.get("ModelPath"), api_key=api_key,
                              key_required=bool(settings.get("KeyRequired")),
-                             key_on_every_path=bool(settings.get("KeyOnEveryPath", True)), tls=tls_options(settings))
+                             key_on_every_path=bool(settings.get("KeyOnEveryPath", True)), tls=tls)
     except OpsError as error:
         return False, f"smoke test of {url} failed: {error.message}" + (f" (fix: {error.fix})" if error.fix else ""), {}
     data = {"url": url, "passed": all(r.ok for r in results), "requests": [r.to_dict() for r in results]}
@@ -242,12 +278,20 @@ def check(event: Mapping, context, *, now: Callable[[], float] = time.time) -> d
     load_balancer, detail = find_load_balancer(settings)
     if load_balancer is not None:
         url = endpoint_url(settings, load_balancer["DNSName"])
-        unhealthy = health(url, tls_options(settings))
+        try:
+            tls = tls_options(settings, load_balancer)
+            if tls.ca_source:
+                print(f"trusting {tls.ca_source}, for the name {tls.server_name or load_balancer['DNSName']}")
+        except OpsError as error:  # a listener or certificate not there yet: wait for it, as for /health
+            tls, detail = None, error.message
+        unhealthy = health(url, tls) if tls is not None else detail
         if unhealthy is None:
-            passed, reason, data = run_smoke_test(settings, url)
+            passed, reason, data = run_smoke_test(settings, url, tls)
             if passed and settings.get("Gate"):
                 print(f"{reason}; the promotion gate's correctness probe is next")
-                return {**state, "done": False, "detail": reason, "phase": PROBE, "url": url}
+                found = {key: load_balancer[key] for key in ("LoadBalancerArn", "LoadBalancerName", "DNSName")
+                         if key in load_balancer}
+                return {**state, "done": False, "detail": reason, "phase": PROBE, "url": url, "loadBalancer": found}
             signal(event["handleUrl"], success=passed, reason=reason, data=data)
             return {**state, "done": True, "detail": reason}
         detail = unhealthy
@@ -289,8 +333,9 @@ def probe_then_start(event: Mapping, state: dict, *, now: Callable[[], float] = 
     if gate.get("Correctness", True):
         try:
             api_key = read_api_key(settings["ApiKeySecret"]) if settings.get("ApiKeySecret") else None
+            tls = tls_options(settings, event.get("loadBalancer") or {})
             rows = bench.run_probe(url, settings["Model"], float(settings.get("RequestTimeoutSeconds", 120)),
-                                   api_key=api_key, tls=tls_options(settings))
+                                   api_key=api_key, tls=tls)
         except OpsError as error:
             reason = f"promotion gate: the correctness probe of {url} failed: {error.message}"
             signal(event["handleUrl"], success=False, reason=reason)

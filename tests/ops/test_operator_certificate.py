@@ -6,23 +6,17 @@ certificate names are not documented, so the test's name is made up."""
 
 from __future__ import annotations
 
-import datetime
 import io
 import json
-import ssl
 import subprocess
-from dataclasses import dataclass
 
 import pytest
 from botocore.response import StreamingBody
-from cryptography import x509
-from cryptography.hazmat.primitives import hashes, serialization
-from cryptography.hazmat.primitives.asymmetric import ec
-from cryptography.x509.oid import ExtendedKeyUsageOID, NameOID
 
 from ops_cli.errors import ExitCode
 from ops_cli.operator_certificate import OperatorCertificate
 from tests.ops.openai_server import Behaviour, openai_server
+from tests.self_signed import SelfSigned, self_signed
 
 DOMAIN = "kimik3.hyperpod.example.internal"  # made up: what the operator's certificate covers is in its status
 BUCKET = "example-hyperpod-tls-certificates"
@@ -30,44 +24,15 @@ KEY = "certificates/kimik3/tls.pem"
 ACCOUNT = "123456789012"  # config/example-hyperpod.yaml
 
 
-@dataclass(frozen=True)
-class SelfSigned:
-    pem: bytes
-    key_pem: bytes
-
-
-def _self_signed(name: str) -> SelfSigned:
-    """A self-signed server certificate for ``name`` (no CA flag, as a generated endpoint certificate may have)."""
-    now = datetime.datetime.now(datetime.UTC)
-    key = ec.generate_private_key(ec.SECP256R1())
-    subject = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, name)])
-    cert = (x509.CertificateBuilder().subject_name(subject).issuer_name(subject).public_key(key.public_key())
-            .serial_number(x509.random_serial_number())
-            .not_valid_before(now - datetime.timedelta(minutes=5)).not_valid_after(now + datetime.timedelta(days=1))
-            .add_extension(x509.SubjectAlternativeName([x509.DNSName(name)]), critical=False)
-            .add_extension(x509.BasicConstraints(ca=False, path_length=None), critical=True)
-            .add_extension(x509.ExtendedKeyUsage([ExtendedKeyUsageOID.SERVER_AUTH]), critical=False)
-            .sign(key, hashes.SHA256()))
-    pem = serialization.Encoding.PEM
-    return SelfSigned(cert.public_bytes(pem),
-                      key.private_bytes(pem, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()))
-
-
 @pytest.fixture(scope="module")
 def operator_cert() -> SelfSigned:
-    return _self_signed(DOMAIN)
+    return self_signed(DOMAIN)
 
 
 @pytest.fixture
 def tls_server(tmp_path, operator_cert):
     """The endpoint's load balancer presenting the operator's certificate; records the names clients send (SNI)."""
-    (cert := tmp_path / "server.pem").write_bytes(operator_cert.pem)
-    (key := tmp_path / "server.key").write_bytes(operator_cert.key_pem)
-    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
-    context.load_cert_chain(cert, key)
-    context.sni_names = []
-    context.sni_callback = lambda sock, name, ctx: context.sni_names.append(name)
-    return context
+    return operator_cert.server_context(tmp_path)
 
 
 def _status(**tls) -> dict:
@@ -137,7 +102,7 @@ def test_wait_endpoint_trusts_the_operators_certificate_too(aws, run_hp, operato
 
 def test_a_server_with_another_certificate_fails_and_names_what_it_was_checked_against(aws, run_hp, tls_server):
     # given the status points at a certificate that is not the one the endpoint presents (another self-signed one)
-    _expect_certificate_read(aws, _self_signed(DOMAIN).pem)
+    _expect_certificate_read(aws, self_signed(DOMAIN).pem)
     with openai_server(Behaviour(root="/opt/ml/model"), tls=tls_server) as url:
         result = run_hp(FakeKubectl(OPERATOR_STATUS), "smoke-test", "--url", url, "--env", "hp")
     # then the handshake is refused, and the fix says which certificate was trusted and how to pass another

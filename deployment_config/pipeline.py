@@ -101,12 +101,16 @@ def _parse(data: Any, *, name: str, source: str, config_dir: Path) -> PipelineCo
         envs = []
         for j, env_name in enumerate(wave.environments):
             env = load_environment(config_dir, env_name)
-            if env.platform is Platform.HYPERPOD:
+            if env.platform is Platform.HYPERPOD and not env.endpoint.deploy_time_smoke_test:
+                # The CodeBuild smoke test step (stacks/pipeline_stack.py) runs `llmops wait endpoint` and `smoke-test
+                # --env`, which read a HyperPod endpoint's state and certificate through the cluster's private API.
+                # The deploy-time smoke test runs in the VPC and needs neither (cdk_constructs/deploy_time_smoke_test.py).
                 issues.append(ConfigIssue(
                     f"waves[{i}].environments[{j}]",
-                    f"'{env_name}' is a HyperPod environment: its endpoint state is only visible through the cluster's "
-                    "private API, which the pipeline's smoke test step cannot reach",
-                    "deploy HyperPod environments directly (npx cdk deploy -c env=NAME --all)"))
+                    f"'{env_name}' is a HyperPod environment without endpoint.deploy_time_smoke_test: the pipeline's "
+                    "smoke test step would need the cluster's private API, which it cannot reach",
+                    f"set endpoint.deploy_time_smoke_test: true in config/{env_name}.yaml (its stage then smoke-tests "
+                    f"the endpoint from inside the VPC), or deploy it directly (npx cdk deploy -c env={env_name} --all)"))
             envs.append(env)
         waves.append(Wave(wave.name, tuple(envs), wave.approval))
     if issues:

@@ -250,3 +250,37 @@ def test_the_pipeline_still_holding_placeholders_refuses_to_deploy(pipeline_asse
     (assertion,) = rule["Assertions"]
     assert assertion["Assert"] == {"Fn::Equals": [{"Ref": "AWS::Region"}, "placeholder-values-must-be-replaced"]}
     assert "source.connection_arn" in assertion["AssertDescription"]
+
+
+# --- a HyperPod environment in a wave ---------------------------------------------------------------------------------
+
+
+def test_a_hyperpod_environment_with_its_deploy_time_smoke_test_deploys_through_the_pipeline(pipeline_dir, tmp_path):
+    from app import build_pipeline
+    from deployment_config import ConfigError
+    from deployment_config.pipeline import load_pipeline
+
+    # given the HyperPod example in a wave: refused without its deploy-time smoke test (the CodeBuild step would need the
+    # cluster's private API), with the fix
+    _write(pipeline_dir, _with("waves", [{"name": "dev", "environments": ["example-hyperpod"]}]))
+    with pytest.raises(ConfigError) as refused:
+        load_pipeline(pipeline_dir, "example")
+    (issue,) = refused.value.issues
+    assert issue.field == "waves[0].environments[0]"
+    assert "set endpoint.deploy_time_smoke_test: true in config/example-hyperpod.yaml" in issue.fix
+    # when the environment runs its smoke test from inside its VPC
+    hyperpod = yaml.safe_load((pipeline_dir / "example-hyperpod.yaml").read_text())
+    hyperpod.setdefault("endpoint", {})["deploy_time_smoke_test"] = True
+    (pipeline_dir / "example-hyperpod.yaml").write_text(yaml.safe_dump(hyperpod))
+    config = load_pipeline(pipeline_dir, "example")
+    app, stack = build_pipeline(config, outdir=str(tmp_path / "out"), builtin_validation=False)
+    assembly = app.synth()  # cdk-nag runs here
+    # then its stage holds the HyperPod stacks and the smoke stack, and no CodeBuild step follows it
+    stage = assembly.get_nested_assembly(f"assembly-{stack.stack_name}-example-hyperpod")
+    names = {s.stack_name for s in stage.stacks}
+    assert names == {f"example-hyperpod-{unit}" for unit in ("network", "cluster", "hyperpod-prereqs", "hyperpod",
+                                                           "inference-operator", "endpoint", "observability", "smoke")}
+    assert stack.smoke_tests == {}
+    # and the pipeline's template passes cfn-lint (the stage's stacks are built by the same functions as a direct
+    # deploy's, whose templates test_quality_gates and test_deploy_time_smoke lint)
+    assert cfn_lint_errors([str(tmp_path / "out" / f"{stack.stack_name}.template.json")], ["us-west-2"]) == []

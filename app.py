@@ -45,31 +45,36 @@ def project_context() -> dict:
     return json.loads((PROJECT_DIR / "cdk.json").read_text(encoding="utf-8"))["context"]
 
 
-def checked_app(outdir: str | None, *, builtin_validation: bool = True) -> cdk.App:
+def checked_app(outdir: str | None, *, inspect_only: bool = False) -> cdk.App:
     """An App with the project's context and cdk-nag's AwsSolutions checks, which run when it synthesizes.
 
-    ``builtin_validation``: aws-cdk-lib's built-in CloudFormation validation, a gate with cdk.json's
-    ``@aws-cdk/core:validateAgainstDefaultRules`` (default: on, as every ``cdk synth`` runs it; ``CDK_VALIDATION=false``
-    or ``cdk synth --no-validation`` turns it off: aws-cdk-lib 2.275.0 ``core/lib/app.d.ts``,
-    ``builtinCloudFormationValidation``). Its engine costs about 5 s of CPU to build in each process and 0.1 s
-    per template (bench/synth_bench.py --breakdown): the tests keep it on the default app and the pipeline and
-    lint their variants with cfn-lint instead.
+    ``inspect_only``: a synthesis whose templates are read and linted, never deployed (the tests' variants). Default
+    off: as every ``cdk synth`` runs. On, it leaves out two costs that such a synthesis does not need:
+
+    - aws-cdk-lib's built-in CloudFormation validation, a gate with cdk.json's ``@aws-cdk/core:validateAgainstDefaultRules``
+      (``CDK_VALIDATION=false`` or ``cdk synth --no-validation`` turns it off too: aws-cdk-lib 2.275.0
+      ``core/lib/app.d.ts``, ``builtinCloudFormationValidation``). Its engine costs about 5 s of CPU to build in each
+      process and 0.1 s per template (bench/synth_bench.py --breakdown); the tests keep it on for the default app and
+      the pipeline (tests/background_synthesis.py) and lint their variants with cfn-lint instead.
+    - Asset staging (context ``aws:cdk:disable-asset-staging``): the kubectl and helm layers alone are 57 MB copied into
+      every cloud assembly, 680 MB per test run; the templates name each asset by the same hash either way.
     """
     # Imported only now: the CDK's jsii runtime takes seconds to start, and a bad file should not wait for it.
     import aws_cdk as cdk
     import cdk_nag
 
-    app = cdk.App(outdir=outdir, context=project_context(), builtin_cloud_formation_validation=builtin_validation)
+    context = {**project_context(), **({"aws:cdk:disable-asset-staging": True} if inspect_only else {})}
+    app = cdk.App(outdir=outdir, context=context, builtin_cloud_formation_validation=not inspect_only)
     cdk.Validations.of(app).add_plugins(cdk_nag.AwsSolutionsChecks(app))
     return app
 
 
 def build(env_configs: list[EnvironmentConfig], *, outdir: str | None = None,
-          builtin_validation: bool = True) -> tuple[cdk.App, list[Environment]]:
-    """Compose the app for the given environments (``builtin_validation``: see :func:`checked_app`)."""
+          inspect_only: bool = False) -> tuple[cdk.App, list[Environment]]:
+    """Compose the app for the given environments (``inspect_only``: see :func:`checked_app`)."""
     from stacks.composition import add_environment
 
-    app = checked_app(outdir, builtin_validation=builtin_validation)
+    app = checked_app(outdir, inspect_only=inspect_only)
     return app, [add_environment(app, env_config) for env_config in env_configs]
 
 
@@ -83,10 +88,10 @@ class Synthesis:
 
 
 def synthesize(env_configs: list[EnvironmentConfig], *, outdir: str | None = None,
-               builtin_validation: bool = True) -> Synthesis:
+               inspect_only: bool = False) -> Synthesis:
     from charts.manifest_files import write_manifests
 
-    app, environments = build(env_configs, outdir=outdir, builtin_validation=builtin_validation)
+    app, environments = build(env_configs, outdir=outdir, inspect_only=inspect_only)
     directory = Path(app.synth().directory)
     written = [write_manifests(directory, environment.config.name, manifests, filename)
                for environment in environments for filename, manifests in environment.manifest_files.items()]
@@ -99,13 +104,13 @@ def pinned_tool_versions() -> dict[str, str]:
 
 
 def build_pipeline(pipeline_config: PipelineConfig, *, outdir: str | None = None,
-                   builtin_validation: bool = True) -> tuple[cdk.App, PipelineStack]:
+                   inspect_only: bool = False) -> tuple[cdk.App, PipelineStack]:
     """Compose the pipeline app: one PipelineStack whose stages hold the environments' stacks."""
     import aws_cdk as cdk
 
     from stacks.pipeline_stack import PipelineStack
 
-    app = checked_app(outdir, builtin_validation=builtin_validation)
+    app = checked_app(outdir, inspect_only=inspect_only)
     stack = PipelineStack(app, f"llm-serving-pipeline-{pipeline_config.name}", pipeline_config=pipeline_config,
                           tool_versions=pinned_tool_versions(),
                           env=cdk.Environment(account=pipeline_config.account, region=pipeline_config.region),

@@ -31,7 +31,7 @@ def budget_assembly(budget_env, tmp_path_factory):
     from stacks.composition import _base, _props
     from stacks.observability_stack import ObservabilityStack
 
-    app = checked_app(str(tmp_path_factory.mktemp("budget.out")), builtin_validation=False)
+    app = checked_app(str(tmp_path_factory.mktemp("budget.out")), inspect_only=True)
     network, cluster = _base(app, budget_env)
     ObservabilityStack(app, **_props(budget_env, "observability"), env_config=budget_env, cluster=cluster.cluster,
                        vpc=network.vpc, spec=serving_spec_for(budget_env), alarm_topic=cluster.alarm_topic.topic)

@@ -56,7 +56,7 @@ def smoke_assembly(eks_env, hyperpod_env, tmp_path_factory):
     from stacks.network_stack import NetworkStack
     from stacks.smoke_stack import SmokeStack
 
-    app = checked_app(str(tmp_path_factory.mktemp("smoke.out")), builtin_validation=False)
+    app = checked_app(str(tmp_path_factory.mktemp("smoke.out")), inspect_only=True)
     add_environment(app, eks_env)
     network = NetworkStack(app, env_config=hyperpod_env, **_props(hyperpod_env, "network"))
     spec = inference_endpoint_spec_for(hyperpod_env)
@@ -208,7 +208,7 @@ def smoke_pipeline(eks_env, tmp_path_factory):
     from deployment_config.pipeline import Wave
 
     config = in_memory_pipeline("smoke", Wave("dev", (eks_env,)))
-    app, stack = build_pipeline(config, outdir=str(tmp_path_factory.mktemp("smoke-pipeline.out")), builtin_validation=False)
+    app, stack = build_pipeline(config, outdir=str(tmp_path_factory.mktemp("smoke-pipeline.out")), inspect_only=True)
     assembly = app.synth()
     serving = assembly.get_nested_assembly(f"assembly-{stack.stack_name}-smoke").get_stack_by_name("smoke-serving")
     return stack, assembly.get_stack_by_name(stack.stack_name).template, serving.template

@@ -22,7 +22,7 @@ def cross_region_pipeline(tmp_path_factory):
     from deployment_config.pipeline import load_pipeline
 
     config = load_pipeline(TEST_CONFIGS, "cross-region")
-    app, stack = build_pipeline(config, outdir=str(tmp_path_factory.mktemp("cross-region.out")), builtin_validation=False)
+    app, stack = build_pipeline(config, outdir=str(tmp_path_factory.mktemp("cross-region.out")), inspect_only=True)
     assembly = app.synth()  # raises on an unacknowledged cdk-nag finding
     stage = assembly.get_nested_assembly(f"assembly-{stack.stack_name}-example")
     return assembly, {s.stack_name: s.template for s in stage.stacks}
@@ -99,7 +99,7 @@ def test_s3_weights_on_hyperpod_synthesize(hyperpod_env, tmp_path):
     model = dataclasses.replace(hyperpod_env.model, weight_source=WeightSource.S3,
                                 s3_uri="s3://example-weights/moonshotai/Kimi-K3/")
     env_config = dataclasses.replace(hyperpod_env, model=model)
-    app = checked_app(str(tmp_path), builtin_validation=False)
+    app = checked_app(str(tmp_path), inspect_only=True)
     environment = cdk.Environment(account=env_config.account, region=env_config.region)
     clusters = cdk.Stack(app, "Clusters", env=environment)
     # a stack needs a resource: cdk.json's @aws-cdk/core:validateAgainstDefaultRules fails synthesis on an empty one

@@ -717,7 +717,7 @@ def endpoint_variants(hyperpod_env, tmp_path_factory) -> dict:
             s3_uri="s3://weights-bucket/kimi-k3/")),
     }
     outdir = tmp_path_factory.mktemp("hyperpod-variants.out")
-    app = checked_app(str(outdir), builtin_validation=False)
+    app = checked_app(str(outdir), inspect_only=True)
     where = cdk.Environment(account=hyperpod_env.account, region=hyperpod_env.region)
     imports = cdk.Stack(app, "imported-cluster", env=where)
     acknowledge(imports, "F0001", "holds only the imported cluster the endpoint stacks use; nothing to deploy",

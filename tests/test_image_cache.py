@@ -46,7 +46,7 @@ def cache_templates(eks_cache_env, hyperpod_cache_env, tmp_path_factory) -> dict
     from stacks.gpu_nodes_stack import GpuNodesStack
     from stacks.hyperpod_cluster_stack import HyperPodClusterStack
 
-    app = checked_app(str(tmp_path_factory.mktemp("image-cache.out")), builtin_validation=False)
+    app = checked_app(str(tmp_path_factory.mktemp("image-cache.out")), inspect_only=True)
     network, cluster = _base(app, eks_cache_env)
     GpuNodesStack(app, **_props(eks_cache_env, "gpu-nodes"), env_config=eks_cache_env, cluster=cluster.cluster,
                   gpu_subnet=network.gpu_subnets[0], efa_security_group=network.efa_security_group)

@@ -333,7 +333,7 @@ def multi_node_assembly(multi_env, tmp_path_factory):
     """The example's stacks, synthesized once through the app's own cdk-nag checks (synthesis raises on a finding)."""
     from app import build
 
-    app, _ = build([multi_env], outdir=str(tmp_path_factory.mktemp("multi-node.out")), builtin_validation=False)
+    app, _ = build([multi_env], outdir=str(tmp_path_factory.mktemp("multi-node.out")), inspect_only=True)
     return app.synth()
 
 

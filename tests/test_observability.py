@@ -331,7 +331,7 @@ def variant(default_env, tmp_path_factory) -> dict[str, dict]:
     from app import synthesize
 
     env = dataclasses.replace(default_env, observability=VARIANT)
-    result = synthesize([env], outdir=str(tmp_path_factory.mktemp("observability-variant")), builtin_validation=False)
+    result = synthesize([env], outdir=str(tmp_path_factory.mktemp("observability-variant")), inspect_only=True)
     manifest = json.loads((result.directory / "manifest.json").read_text())
     report = json.loads((result.directory / "validation-report.json").read_text())
     assert {p["pluginName"]: p for p in report["pluginReports"]}["AwsSolutions"]["violations"] == []

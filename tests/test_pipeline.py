@@ -273,7 +273,7 @@ def test_a_hyperpod_environment_with_its_deploy_time_smoke_test_deploys_through_
     hyperpod.setdefault("endpoint", {})["deploy_time_smoke_test"] = True
     (pipeline_dir / "example-hyperpod.yaml").write_text(yaml.safe_dump(hyperpod))
     config = load_pipeline(pipeline_dir, "example")
-    app, stack = build_pipeline(config, outdir=str(tmp_path / "out"), builtin_validation=False)
+    app, stack = build_pipeline(config, outdir=str(tmp_path / "out"), inspect_only=True)
     assembly = app.synth()  # cdk-nag runs here
     # then its stage holds the HyperPod stacks and the smoke stack, and no CodeBuild step follows it
     stage = assembly.get_nested_assembly(f"assembly-{stack.stack_name}-example-hyperpod")

@@ -52,7 +52,7 @@ def gate_assembly(gate_env, tmp_path_factory):
     from app import checked_app
     from stacks.composition import add_environment
 
-    app = checked_app(str(tmp_path_factory.mktemp("gate.out")), builtin_validation=False)
+    app = checked_app(str(tmp_path_factory.mktemp("gate.out")), inspect_only=True)
     add_environment(app, gate_env)
     return app.synth()  # raises on an unacknowledged cdk-nag finding
 
@@ -254,7 +254,7 @@ def test_a_stage_with_the_gate_deploys_it_before_the_next_wave(gate_env, tmp_pat
 
     later = parse_environment(_document(), name="later")
     config = in_memory_pipeline("gate", Wave("dev", (gate_env,)), Wave("prod", (later,)))
-    app, stack = build_pipeline(config, outdir=str(tmp_path_factory.mktemp("gate-pipeline.out")), builtin_validation=False)
+    app, stack = build_pipeline(config, outdir=str(tmp_path_factory.mktemp("gate-pipeline.out")), inspect_only=True)
     assembly = app.synth()
     template = assembly.get_stack_by_name(stack.stack_name).template
     (pipeline,) = _of_type(template, "AWS::CodePipeline::Pipeline").values()

@@ -179,7 +179,7 @@ def variants(default_env, tmp_path_factory) -> Variants:
         default_env, name="shared",
         model=dataclasses.replace(model, hugging_face_token_secret=HF_TOKEN_ARN, weight_source=WeightSource.S3,
                                   s3_uri="s3://weights-bucket/kimi-k3/"))
-    app = checked_app(str(tmp_path_factory.mktemp("secrets.out")), builtin_validation=False)
+    app = checked_app(str(tmp_path_factory.mktemp("secrets.out")), inspect_only=True)
     add_environment(app, optout)
     # the pipeline's account twice and the environment's own: one statement for the pipeline's, none for its own
     add_environment(app, shared, api_key_reader_accounts=[READER_ACCOUNT, READER_ACCOUNT, default_env.account])

@@ -465,3 +465,28 @@ def test_on_hyperpod_the_check_may_read_listeners_and_the_accounts_certificates_
     eks = {s.get("Sid") for s in _statements(_template(smoke_assembly, "smoke-smoke"), _function(
         _template(smoke_assembly, "smoke-smoke"), "handler.check")[0])}
     assert not eks & {"ReadTheListenersCertificate", "ReadTheCertificateFromAcm"}
+
+
+@pytest.mark.parametrize("code, status, fails_at_once", [("AccessDeniedException", 400, True),
+                                                         ("ThrottlingException", 400, False),
+                                                         ("ResourceNotFoundException", 400, False),
+                                                         ("InternalFailure", 500, False)])
+def test_on_hyperpod_an_acm_error_waiting_cannot_mend_fails_at_once(handler, stubs, code, status, fails_at_once):
+    # given the listener names its certificate, and ACM answers DescribeCertificate with an error
+    _queue_load_balancer(stubs)
+    stubs["elbv2"].add_response("describe_listeners", {"Listeners": [
+        {"ListenerArn": ARN.replace(":loadbalancer/", ":listener/") + "/0123456789abcdef", "LoadBalancerArn": ARN,
+         "Port": 443, "Protocol": "HTTPS", "Certificates": [{"CertificateArn": CERTIFICATE_ARN}]}]}, {"LoadBalancerArn": ARN})
+    stubs["acm"].add_client_error("describe_certificate", service_error_code=code, http_status_code=status,
+                                  expected_params={"CertificateArn": CERTIFICATE_ARN})
+    settings = {**_hyperpod_settings("https://127.0.0.1:443"), "Port": 443}
+    with wait_condition_handle() as handle:
+        # when the check runs long before its deadline
+        result = handler.check(_event(settings, handle.url, deadline=2e9), None, now=lambda: 1e9)
+    # then access denied fails the stack now, with the fix; what may pass is waited for
+    assert result["done"] is fails_at_once
+    if fails_at_once:
+        ((signal, _),) = handle.received
+        assert signal["Status"] == "FAILURE" and code in signal["Reason"] and "acm:GetCertificate" in signal["Reason"]
+    else:
+        assert handle.received == [] and code in result["detail"]

@@ -40,7 +40,7 @@ import botocore.exceptions
 from destroy_waiters_handler import load_balancer_tags, remaining_load_balancers
 
 from ops_cli import bench
-from ops_cli.errors import ExitCode, OpsError
+from ops_cli.errors import THROTTLING_CODES, ExitCode, OpsError
 from ops_cli.http_client import (
     ApiKey,
     BadResponse,
@@ -98,6 +98,20 @@ def tls_options(settings: Mapping, load_balancer: Mapping) -> TlsOptions:
     return TlsOptions(server_name=settings.get("TlsServerName"))
 
 
+#: AWS errors that waiting may mend (the check tries again at its next poll): throttling after botocore's own retries,
+#: the service's own failures, a load balancer or certificate replaced between two calls. Any other (access denied,
+#: a request AWS refuses) fails the check at once: waiting up to the startup budget would not change it.
+_PASSING_CODES = THROTTLING_CODES | {"LoadBalancerNotFound", "ListenerNotFound", "ResourceNotFoundException",
+                                     "InternalFailure", "ServiceUnavailable", "InternalError"}
+
+
+def _may_pass(error: Exception) -> bool:
+    if not isinstance(error, botocore.exceptions.ClientError):
+        return True  # no answer at all (a connection or read timeout)
+    status = int(error.response.get("ResponseMetadata", {}).get("HTTPStatusCode") or 0)
+    return error.response.get("Error", {}).get("Code") in _PASSING_CODES or status >= 500
+
+
 def listener_certificate(load_balancer: Mapping, port: int) -> TlsOptions:
     """HyperPod: trust exactly the certificate the Inference Operator attached to its ALB's HTTPS listener, read from
     the control plane (ELBv2 DescribeListeners, ACM DescribeCertificate and GetCertificate), not from the connection.
@@ -128,7 +142,8 @@ def listener_certificate(load_balancer: Mapping, port: int) -> TlsOptions:
     except (botocore.exceptions.ClientError, botocore.exceptions.BotoCoreError) as error:
         raise OpsError(f"could not read the certificate of load balancer {name}'s listener on port {port}: {error}",
                        "this function's role may elasticloadbalancing:DescribeListeners, and acm:DescribeCertificate "
-                       "and acm:GetCertificate on the account's certificates", ExitCode.CHECK_FAILED) from None
+                       "and acm:GetCertificate on the account's certificates",
+                       ExitCode.NOT_FOUND if _may_pass(error) else ExitCode.CHECK_FAILED) from None
     pem = "\n".join(part.strip() for part in (body.get("Certificate"), body.get("CertificateChain")) if part)
     if "-----BEGIN CERTIFICATE-----" not in pem:
         raise OpsError(f"ACM returned no certificate for {certificate_arn}", "check the certificate in ACM",
@@ -282,8 +297,12 @@ def check(event: Mapping, context, *, now: Callable[[], float] = time.time) -> d
             tls = tls_options(settings, load_balancer)
             if tls.ca_source:
                 print(f"trusting {tls.ca_source}, for the name {tls.server_name or load_balancer['DNSName']}")
-        except OpsError as error:  # a listener or certificate not there yet: wait for it, as for /health
-            tls, detail = None, error.message
+        except OpsError as error:
+            if error.exit_code is not ExitCode.NOT_FOUND:  # the function's own access, or a request AWS refuses
+                reason = f"the smoke test could not read the endpoint's certificate: {error.message} (fix: {error.fix})"
+                signal(event["handleUrl"], success=False, reason=reason)
+                return {**state, "done": True, "detail": reason}
+            tls, detail = None, error.message  # a listener or certificate not there yet: wait for it, as for /health
         unhealthy = health(url, tls) if tls is not None else detail
         if unhealthy is None:
             passed, reason, data = run_smoke_test(settings, url, tls)

@@ -13,6 +13,7 @@ from __future__ import annotations
 import difflib
 import json
 import os
+import re
 import sys
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -148,6 +149,23 @@ def _warn_mutable_image(env_config: EnvironmentConfig) -> None:
               "pin it by digest (repo:tag@sha256:...; `docker buildx imagetools inspect` shows it)", file=sys.stderr)
 
 
+#: The public vLLM image on Docker Hub. Its Dockerfile installs libibverbs-dev, gdrcopy and the expert-parallel kernels,
+#: but neither libfabric nor the aws-ofi-nccl plugin (vllm-project/vllm@dead20ba docker/Dockerfile, stages vllm-base and
+#: vllm-openai): NCCL between nodes then falls back to TCP sockets instead of EFA.
+_PUBLIC_VLLM_IMAGE = re.compile(r"(?:(?:docker\.io|registry-1\.docker\.io|index\.docker\.io)/)?vllm/vllm-openai(?=[:@]|$)")
+
+
+def _warn_multi_node_image(env_config: EnvironmentConfig) -> None:
+    """A model spread over nodes talks NCCL over EFA only with libfabric and aws-ofi-nccl in the image."""
+    layout, image = env_config.layout, env_config.model.image
+    if layout.multi_node and _PUBLIC_VLLM_IMAGE.match(image):
+        print(f"note: {env_config.source}: the model runs over {layout.nodes} nodes, and model.image {image} is the public "
+              "vLLM image, whose Dockerfile installs neither libfabric nor the aws-ofi-nccl plugin "
+              "(vllm-project/vllm@dead20ba docker/Dockerfile): NCCL between the nodes would use TCP sockets, not EFA; "
+              "build an image from it with the EFA installer and set model.image to it (README, \"Multi-node models\")",
+              file=sys.stderr)
+
+
 def _warn_placeholders(source: str, fields: tuple[str, ...]) -> None:
     if fields:
         print(f"note: {source} holds the example's placeholder values in {', '.join(fields)}: it synthesizes, but "
@@ -176,6 +194,7 @@ def main(environ: Mapping[str, str] = os.environ) -> int:
         for env_config in pipeline_config.environments:
             _warn_placeholders(env_config.source, env_config.placeholders)
             _warn_mutable_image(env_config)
+            _warn_multi_node_image(env_config)
         app, _ = build_pipeline(pipeline_config)
         app.synth()
         return 0
@@ -189,6 +208,7 @@ def main(environ: Mapping[str, str] = os.environ) -> int:
     for env_config in env_configs:
         _warn_placeholders(env_config.source, env_config.placeholders)
         _warn_mutable_image(env_config)
+        _warn_multi_node_image(env_config)
 
     for path in synthesize(env_configs).manifest_files:
         print(f"Kubernetes manifests for review and kubectl apply: {path}", file=sys.stderr)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import copy
+import dataclasses
 import json
 from functools import cache
 from pathlib import Path
@@ -363,3 +364,25 @@ def test_the_multi_node_templates_pass_cfn_lint(multi_node_assembly):
 def test_the_single_node_serving_stack_installs_no_lws(synthesized):
     template = synthesized.template("serving")
     assert not [r for r in template["Resources"].values() if r["Type"] == "Custom::AWSCDK-EKS-HelmChart"]
+
+
+@pytest.mark.parametrize("image, noted", [("vllm/vllm-openai:kimi-k3", True),
+                                          ("docker.io/vllm/vllm-openai:v0.33.0@sha256:" + "a" * 64, True),
+                                          ("123456789012.dkr.ecr.us-west-2.amazonaws.com/vllm-efa:v0.33.0", False),
+                                          ("vllm/vllm-openai-efa:v1", False)])
+def test_synthesis_notes_that_the_public_image_has_no_efa_plugin_for_a_multi_node_model(multi_env, capsys, image, noted):
+    from app import _warn_multi_node_image
+
+    # given the multi-node example with an image, when the app checks it before synthesizing
+    _warn_multi_node_image(dataclasses.replace(multi_env, model=dataclasses.replace(multi_env.model, image=image)))
+    # then the public vLLM image gets a note naming the missing plugin and the fix; an image of one's own does not
+    note = capsys.readouterr().err
+    assert ("aws-ofi-nccl" in note and "EFA installer" in note and "over 2 nodes" in note) is noted
+    assert bool(note) is noted
+
+
+def test_a_single_node_model_gets_no_efa_note(default_env, capsys):
+    from app import _warn_multi_node_image
+
+    _warn_multi_node_image(default_env)
+    assert capsys.readouterr().err == ""

@@ -156,3 +156,10 @@ def test_the_app_silences_the_jsii_banner_before_the_runtime_starts_and_keeps_th
     kept = subprocess.run([sys.executable, "-c", show], capture_output=True, text=True, timeout=60, cwd=PROJECT_DIR,
                           env={**os.environ, variables[0]: "22"})
     assert kept.stdout.strip() == "22"
+
+
+def test_the_suite_benchmark_refuses_a_revision_that_is_not_a_commit_before_running_anything():
+    result = subprocess.run([sys.executable, str(PROJECT_DIR / "bench/suite_bench.py"), "--against", "no-such-rev"],
+                            capture_output=True, text=True, timeout=60, cwd=PROJECT_DIR)
+    assert result.returncode == 2
+    assert "--against 'no-such-rev' is not a commit of this repository" in result.stderr

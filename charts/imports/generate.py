@@ -29,6 +29,12 @@ def crd_digest(crd: Path) -> str:
 
 def main() -> int:
     sources = json.loads(SOURCE.read_text())
+    missing = [source["crd"] for source in sources.values() if not (PROJECT / source["crd"]).is_file()]
+    if missing:
+        print(f"error: charts/imports/SOURCE.json names CRDs that are not there: {', '.join(missing)}\n"
+              "  fix: the operator's CRDs come from ../shared/crds beside the checkout (or copy them there from "
+              "aws/sagemaker-hyperpod-cli, the path in crd_origin)", file=sys.stderr)
+        return 2
     for package, source in sources.items():
         crd = (PROJECT / source["crd"]).resolve()
         with tempfile.TemporaryDirectory() as out:

@@ -86,25 +86,17 @@ def job_script(plan: bench.LoadTestPlan) -> str:
               "os.environ[\"RESULTS_BUCKET\"], os.environ[\"RESULTS_PREFIX\"] + sys.argv[2])'")
     started = ("python3 -c 'import os, boto3; boto3.client(\"s3\").head_object(Bucket=os.environ[\"RESULTS_BUCKET\"], "
                f"Key=os.environ[\"RESULTS_PREFIX\"] + \"{START_OBJECT}\")'")
-    lines = [
+    waiting = [
         'echo "waiting for s3://$RESULTS_BUCKET/$RESULTS_PREFIX' + START_OBJECT + ' (written once the smoke test and '
         'the correctness probe pass)"',
         f"until {started} 2>/dev/null; do sleep {START_POLL_SECONDS}; done",
-        "failed=0",
     ]
-    for index, concurrency in enumerate(plan.concurrencies):
-        result = f"{bench.RESULT_DIR}/concurrency-{concurrency}.json"
-        lines += [
-            f"echo '=== vllm bench serve, concurrency {concurrency}'",
-            f"if {plan.bench_command(index)} && [ -s {result} ]; then",
-            f"  {upload} {result} {result_key(concurrency)}",
-            "else",
-            f"  status=$?; printf '{{\"llmops_gate_failed\": \"vllm bench serve exit=%s\"}}' \"$status\" > {result}",
-            f"  {upload} {result} {result_key(concurrency)}; failed=1",
-            "fi",
-        ]
-    lines.append("exit $failed")
-    return "\n".join(lines) + "\n"
+    runs = plan.run_lines(
+        on_result=lambda concurrency, result: [f"{upload} {result} {result_key(concurrency)}"],
+        on_failure=lambda concurrency, result: [
+            f"status=$?; printf '{{\"llmops_gate_failed\": \"vllm bench serve exit=%s\"}}' \"$status\" > {result}",
+            f"{upload} {result} {result_key(concurrency)}; failed=1"])
+    return "\n".join([*waiting, *runs]) + "\n"
 
 
 def job_manifest(env_config: EnvironmentConfig, gate: PromotionGateConfig, *, job_name: str, bucket: str,

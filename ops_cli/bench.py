@@ -352,20 +352,29 @@ class LoadTestPlan:
         """The shell command of run ``index``: ``vllm bench serve`` with :meth:`bench_args`."""
         return shlex.join(["vllm", "bench", "serve", *self.bench_args(index)])
 
-    def script(self) -> str:
-        """The container's shell script: every run, each result printed between markers, exit 1 if any run failed."""
+    def run_lines(self, *, on_result: Callable[[int, str], Sequence[str]],
+                  on_failure: Callable[[int, str], Sequence[str]]) -> list[str]:
+        """Shell lines that run every ``vllm bench serve`` in turn and end with ``exit $failed``: after each run,
+        ``on_result(concurrency, result_file)`` when it wrote its result, else ``on_failure(...)``, whose lines must
+        set ``failed=1`` (``$?`` is the run's exit status on their first line)."""
         lines = ["failed=0"]
         for index, concurrency in enumerate(self.concurrencies):
             result = f"{RESULT_DIR}/concurrency-{concurrency}.json"
             lines += [
                 f"echo '=== vllm bench serve, concurrency {concurrency}'",
                 f"if {self.bench_command(index)} && [ -s {result} ]; then",
-                f"  printf '%s %s ' {RESULT_MARKER} {concurrency}; cat {result}; echo",
+                *(f"  {line}" for line in on_result(concurrency, result)),
                 "else",
-                f"  echo \"{FAILED_MARKER} {concurrency} exit=$?\"; failed=1",
+                *(f"  {line}" for line in on_failure(concurrency, result)),
                 "fi",
             ]
-        lines.append("exit $failed")
+        return [*lines, "exit $failed"]
+
+    def script(self) -> str:
+        """The container's shell script: every run, each result printed between markers, exit 1 if any run failed."""
+        lines = self.run_lines(
+            on_result=lambda concurrency, result: [f"printf '%s %s ' {RESULT_MARKER} {concurrency}; cat {result}; echo"],
+            on_failure=lambda concurrency, result: [f"echo \"{FAILED_MARKER} {concurrency} exit=$?\"; failed=1"])
         return "\n".join(lines) + "\n"
 
     def manifest(self) -> dict:

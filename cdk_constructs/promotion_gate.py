@@ -87,7 +87,8 @@ def job_script(plan: bench.LoadTestPlan) -> str:
     started = ("python3 -c 'import os, boto3; boto3.client(\"s3\").head_object(Bucket=os.environ[\"RESULTS_BUCKET\"], "
                f"Key=os.environ[\"RESULTS_PREFIX\"] + \"{START_OBJECT}\")'")
     waiting = [
-        'echo "waiting for s3://$RESULTS_BUCKET/$RESULTS_PREFIX' + START_OBJECT + ' (written once the smoke test and '
+        # braces: "$RESULTS_PREFIXstart" would be another, empty, variable
+        'echo "waiting for s3://${RESULTS_BUCKET}/${RESULTS_PREFIX}' + START_OBJECT + ' (written once the smoke test and '
         'the correctness probe pass)"',
         f"until {started} 2>/dev/null; do sleep {START_POLL_SECONDS}; done",
     ]

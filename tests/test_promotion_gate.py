@@ -179,6 +179,16 @@ def test_the_job_is_llmops_bench_run_by_run_and_uploads_each_result_under_the_im
     assert container["image"] == gate_env.serving_image
 
 
+def test_the_job_logs_the_start_object_it_waits_for(template):
+    # given the Job's script, when its first line runs in a shell with the Job's variables
+    (container,) = _job(template)[1]["spec"]["template"]["spec"]["containers"]
+    first_line = container["command"][2].splitlines()[0]
+    printed = subprocess.run(["sh", "-c", first_line], capture_output=True, text=True, timeout=10,
+                             env={"RESULTS_BUCKET": "gate-results", "RESULTS_PREFIX": "results/sha256-x/run/"}).stdout
+    # then it names the object's whole location
+    assert printed.startswith("waiting for s3://gate-results/results/sha256-x/run/start (")
+
+
 def test_the_jobs_role_may_only_upload_results_and_read_its_start_object_under_this_image(template):
     (role_id,) = [k for k in _of_type(template, "AWS::IAM::Role") if k.startswith("PromotionGatePodRole")]
     statements = {s["Sid"]: s for s in _statements(template, role_id)}

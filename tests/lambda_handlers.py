@@ -50,6 +50,16 @@ def stubbed_clients(services: Iterable[str], *, region: str) -> Iterator[dict[st
             stubber.deactivate()
 
 
+@contextmanager
+def handler_with_stubbed_clients(handler: ModuleType, monkeypatch, services: Iterable[str], *,
+                                 region: str) -> Iterator[dict[str, Stubber]]:
+    """:func:`stubbed_clients`, with ``handler.client(service)`` (the project's handlers' one way to a boto3 client)
+    answering with their clients for the test."""
+    with stubbed_clients(services, region=region) as stubbers:
+        monkeypatch.setattr(handler, "client", lambda service: stubbers[service].client)
+        yield stubbers
+
+
 def load_smoke_test_handler(module_name: str) -> ModuleType:
     """The deploy-time smoke test's handler file, loaded as a module of its own under ``module_name`` (each test
     module patches its clients on its own copy), with the destroy waiters' handler it imports in the bundle."""

@@ -23,7 +23,7 @@ from deployment_config import parse_environment
 from deployment_config.sizing import startup_budget_seconds
 from tests.cfn_lint import cfn_lint_errors
 from tests.conftest import CONFIG_DIR, in_memory_pipeline
-from tests.lambda_handlers import load_smoke_test_handler, stubbed_clients
+from tests.lambda_handlers import handler_with_stubbed_clients, load_smoke_test_handler
 from tests.ops.openai_server import Behaviour, openai_server
 from tests.self_signed import self_signed
 
@@ -238,8 +238,8 @@ def handler():
 
 @pytest.fixture
 def stubs(handler, monkeypatch):
-    with stubbed_clients(("elbv2", "acm", "secretsmanager", "stepfunctions"), region=REGION) as stubbers:
-        monkeypatch.setattr(handler, "client", lambda service: stubbers[service].client)
+    services = ("elbv2", "acm", "secretsmanager", "stepfunctions")
+    with handler_with_stubbed_clients(handler, monkeypatch, services, region=REGION) as stubbers:
         yield stubbers
 
 

@@ -12,7 +12,7 @@ import json
 import pytest
 
 from cdk_constructs.destroy_waiters import handler
-from tests.lambda_handlers import stubbed_clients
+from tests.lambda_handlers import handler_with_stubbed_clients
 
 REGION = "us-west-2"
 CLUSTER = "llm"
@@ -55,8 +55,7 @@ ENI_FILTERS = [{"Name": "vpc-id", "Values": [VPC]}, {"Name": "group-id", "Values
 @pytest.fixture
 def stubs(monkeypatch):
     """The handler's clients, stubbed; a request without a queued response fails the test."""
-    with stubbed_clients(("elbv2", "ec2"), region=REGION) as stubbers:
-        monkeypatch.setattr(handler, "client", lambda service: stubbers[service].client)
+    with handler_with_stubbed_clients(handler, monkeypatch, ("elbv2", "ec2"), region=REGION) as stubbers:
         monkeypatch.setenv("AWS_REGION", REGION)
         monkeypatch.delenv(handler.GIVE_UP_AFTER_ENV, raising=False)
         yield stubbers

@@ -32,7 +32,7 @@ from deployment_config.sizing import startup_budget_seconds
 from ops_cli import bench
 from tests.cfn_lint import cfn_lint_errors
 from tests.conftest import CONFIG_DIR, in_memory_pipeline
-from tests.lambda_handlers import load_smoke_test_handler, stubbed_clients
+from tests.lambda_handlers import handler_with_stubbed_clients, load_smoke_test_handler
 from tests.ops.openai_server import Behaviour, openai_server
 from tests.test_deploy_time_smoke import wait_condition_handle
 
@@ -291,8 +291,8 @@ def handler():
 
 @pytest.fixture
 def stubs(handler, monkeypatch):
-    with stubbed_clients(("s3", "secretsmanager", "stepfunctions", "elbv2"), region=REGION) as stubbers:
-        monkeypatch.setattr(handler, "client", lambda service: stubbers[service].client)
+    services = ("s3", "secretsmanager", "stepfunctions", "elbv2")
+    with handler_with_stubbed_clients(handler, monkeypatch, services, region=REGION) as stubbers:
         yield stubbers
 
 

@@ -202,14 +202,15 @@ def test_the_bundle_holds_everything_the_handler_imports():
 
 
 @pytest.fixture(scope="module")
-def smoke_pipeline(eks_env, tmp_path_factory):
-    """A pipeline with one wave: the EKS example with the deploy-time smoke test on."""
+def smoke_pipeline(eks_env, hyperpod_env, tmp_path_factory):
+    """A pipeline of two waves: the EKS example, then the HyperPod one, each with the deploy-time smoke test on."""
     from app import build_pipeline
     from deployment_config.pipeline import Wave
 
-    config = in_memory_pipeline("smoke", Wave("dev", (eks_env,)))
-    app, stack = build_pipeline(config, outdir=str(tmp_path_factory.mktemp("smoke-pipeline.out")), inspect_only=True)
-    assembly = app.synth()
+    config = in_memory_pipeline("smoke", Wave("dev", (eks_env,)), Wave("hyperpod", (hyperpod_env,)))
+    outdir = tmp_path_factory.mktemp("smoke-pipeline.out")
+    app, stack = build_pipeline(config, outdir=str(outdir), inspect_only=True)
+    assembly = app.synth()  # raises on an unacknowledged cdk-nag finding
     serving = assembly.get_nested_assembly(f"assembly-{stack.stack_name}-smoke").get_stack_by_name("smoke-serving")
     return stack, assembly.get_stack_by_name(stack.stack_name).template, serving.template
 
@@ -226,6 +227,23 @@ def test_given_the_smoke_test_in_the_stage_the_pipeline_relies_on_it_and_reads_n
     assert stack.smoke_tests == {}
     assert not [n for n in names if n.startswith("SmokeTest-")]
     assert not _of_type(serving, "AWS::SecretsManager::ResourcePolicy")
+
+
+def test_a_hyperpod_stage_tests_its_own_endpoint_from_its_vpc(smoke_pipeline, hyperpod_env, tmp_path):
+    stack, template, _ = smoke_pipeline
+    # given the HyperPod example in a wave, with its deploy-time smoke test: its stage holds its stacks and the smoke stack
+    names = {s.stack_name for s in stack.stages[hyperpod_env.name].environment.stacks}
+    assert names == {hyperpod_env.stack_name(unit) for unit in ("network", "cluster", "hyperpod-prereqs", "hyperpod",
+                                                                 "inference-operator", "endpoint", "observability",
+                                                                 "smoke")}
+    # and no CodeBuild step follows it (that step would need the cluster's private API)
+    (pipeline,) = _of_type(template, "AWS::CodePipeline::Pipeline").values()
+    (stage,) = [s for s in pipeline["Properties"]["Stages"] if s["Name"] == hyperpod_env.name]
+    assert "smoke.Deploy" in [a["Name"] for a in stage["Actions"]]  # its NAME-smoke stack
+    assert not [a for a in stage["Actions"] if a["Name"].startswith("SmokeTest-")] and stack.smoke_tests == {}
+    # and the pipeline's template passes cfn-lint (the stage's own stacks are the direct deploy's, linted elsewhere)
+    (path := tmp_path / "pipeline.template.json").write_text(json.dumps(template))
+    assert cfn_lint_errors([str(path)], [REGION]) == []
 
 
 # --- the handler ------------------------------------------------------------------------------------------------------

@@ -20,9 +20,13 @@ import botocore.session
 from ops_cli.errors import THROTTLING_CODES, ExitCode, OpsError, error_code, translate
 
 #: botocore's own retries cover transient network and 5xx errors; the timeouts bound how long an unreachable
-#: endpoint can keep a command waiting (3 attempts of at most 10 s to connect).
-_CLIENT_CONFIG = botocore.config.Config(retries={"mode": "standard", "max_attempts": 3}, connect_timeout=10,
-                                        read_timeout=60, user_agent_extra="llmops")
+#: endpoint can keep a command waiting (3 attempts of at most 10 s to connect). ``total_max_attempts`` counts the first
+#: request; botocore's older key ``max_attempts`` in a client Config counts retries only (botocore args.py
+#: ``_compute_retry_max_attempts``: max_attempts 3 meant 4 requests). An explicit client Config takes precedence over
+#: AWS_MAX_ATTEMPTS and the config file's max_attempts (same function).
+CLIENT_ATTEMPTS = 3
+CONNECT_TIMEOUT = 10
+READ_TIMEOUT = 60
 
 
 def botocore_session(environ: Mapping[str, str]) -> botocore.session.Session:
@@ -74,15 +78,25 @@ class Aws:
     client_factory: Callable[[str], Any] | None = None
     sleep: Callable[[float], None] = time.sleep
     environ: Mapping[str, str] | None = None
+    #: how long to wait for an answer once a request is sent (tests against a stand-in that never answers shorten it)
+    read_timeout: float = READ_TIMEOUT
+    #: requests per call of the ordinary clients, the first included (the single-send clients always send one)
+    attempts: int = CLIENT_ATTEMPTS
     _clients: dict[str, Any] = field(default_factory=dict)
 
-    def client(self, service: str) -> Any:
+    def client(self, service: str, *, single_send: bool = False) -> Any:
         """The client for ``service``. Creating it reads the AWS configuration files and resolves credentials, so every
-        failure of that (a profile that does not exist, a malformed ~/.aws/config...) comes out as an OpsError."""
-        if service not in self._clients:
+        failure of that (a profile that does not exist, a malformed ~/.aws/config...) comes out as an OpsError.
+
+        ``single_send``: a client of its own that sends each request once, with no SDK retry of any kind (for the calls
+        that buy something: ops_cli/purchase_outcome.py). A ``client_factory`` (tests' Stubbers) serves both kinds.
+        """
+        key = f"{service}#single-send" if single_send else service
+        if key not in self._clients:
             action = f"set up the AWS client for {service} in {self.region}"
             try:
-                self._clients[service] = (self.client_factory or self._default_client)(service)
+                self._clients[key] = (self.client_factory(service) if self.client_factory
+                                      else self._default_client(service, single_send=single_send))
             except OpsError:
                 raise
             except botocore.exceptions.BotoCoreError as error:
@@ -91,13 +105,23 @@ class Aws:
                 raise OpsError(f"the AWS SDK configuration is invalid, could not {action}: {type(error).__name__}: {error}",
                                "check the AWS_* environment variables and ~/.aws/config (`aws configure list` shows what "
                                "is used)", ExitCode.USAGE) from None
-        return self._clients[service]
+        return self._clients[key]
 
-    def _default_client(self, service: str) -> Any:
+    def client_config(self, *, single_send: bool = False) -> botocore.config.Config:
+        """The botocore configuration of this object's clients. ``single_send``: total_max_attempts 1, so botocore's
+        retry handler sends the request once whatever the error (botocore retries/standard.py and legacy mode both stop
+        at the attempt limit); the same time-outs otherwise."""
+        attempts = 1 if single_send else self.attempts
+        return botocore.config.Config(retries={"mode": "standard", "total_max_attempts": attempts},
+                                      connect_timeout=CONNECT_TIMEOUT, read_timeout=self.read_timeout,
+                                      user_agent_extra="llmops")
+
+    def _default_client(self, service: str, *, single_send: bool = False) -> Any:
         import boto3
 
         session = botocore_session(self.environ) if self.environ is not None else botocore.session.Session()
-        return boto3.session.Session(botocore_session=session, region_name=self.region).client(service, config=_CLIENT_CONFIG)
+        return boto3.session.Session(botocore_session=session, region_name=self.region).client(
+            service, config=self.client_config(single_send=single_send))
 
     def call(self, service: str, operation: str, action: str, **params: Any) -> dict:
         """Call ``service.operation(**params)``, retrying throttling with exponential backoff and jitter.

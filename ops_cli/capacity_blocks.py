@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import re
+import uuid
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from decimal import Decimal
 
 import botocore.exceptions
 
+from ops_cli import purchase_outcome as outcome
 from ops_cli.aws import Aws
 from ops_cli.errors import ExitCode, OpsError, error_code, shown, translate
 from ops_cli.offering import Offering, Search, cheapest_first
@@ -89,14 +92,30 @@ def find_offering(aws: Aws, search: Search, offering_id: str) -> Offering:
                    "list the offerings again and pick a current one", ExitCode.OFFERING_GONE)
 
 
-def purchase(aws: Aws, offering: Offering, *, dry_run: bool, tags: dict[str, str]) -> dict | None:
-    """Buy ``offering``. With ``dry_run``, EC2 only checks permission and availability; returns None then."""
+def purchase(aws: Aws, offering: Offering, *, dry_run: bool, tags: dict[str, str],
+             say: Callable[[str], None] = lambda text: None) -> dict | None:
+    """Buy ``offering``, sending PurchaseCapacityBlock once (ops_cli/purchase_outcome.py): the reservation, from EC2's
+    answer or, when the answer was lost, from the lookup (which fails with NOT bought or UNKNOWN otherwise). The
+    reservation is tagged ``tags`` and a fresh purchase id (outcome.PURCHASE_ID_TAG) that the lookup looks for.
+    With ``dry_run``, EC2 only checks permission and availability; returns None then."""
+    action = f"purchase Capacity Block offering {offering.offering_id}"
+    purchase_id = uuid.uuid4().hex
+    tags = tags if dry_run else {**tags, outcome.PURCHASE_ID_TAG: purchase_id}
     params = {"CapacityBlockOfferingId": offering.offering_id, "InstancePlatform": "Linux/UNIX", "DryRun": dry_run}
     if tags:
         params["TagSpecifications"] = [{"ResourceType": "capacity-reservation",
                                         "Tags": [{"Key": k, "Value": v} for k, v in tags.items()]}]
+    look_command = outcome.block_look_command(aws.region, offering.instance_type, offering.availability_zone, purchase_id)
     try:
-        response = aws.client("ec2").purchase_capacity_block(**params)
+        if dry_run:  # buys nothing: the ordinary client, with its retries
+            response = aws.client("ec2").purchase_capacity_block(**params)
+        else:
+            response = outcome.send_once(aws, "ec2", "purchase_capacity_block", look_command=look_command, **params)
+    except outcome.MaybeSent as lost:
+        look = outcome.block_lookup(aws, instance_type=offering.instance_type, zone=offering.availability_zone,
+                                    start=offering.start, end=offering.end, purchase_id=purchase_id)
+        return outcome.settle(aws, lost, look, what=f"Capacity Block offering {offering.offering_id}",
+                              look_command=look_command, say=say)
     except botocore.exceptions.ClientError as error:
         code = error_code(error)
         if dry_run and code == "DryRunOperation":
@@ -104,14 +123,13 @@ def purchase(aws: Aws, offering: Offering, *, dry_run: bool, tags: dict[str, str
         if code in {"InvalidCapacityBlockOfferingId", "InvalidCapacityBlockOfferingId.NotFound", "OfferingNotFound"}:
             raise OpsError(f"offering {offering.offering_id} is gone: {error.response['Error'].get('Message', code)}",
                            "list the offerings again and pick a current one", ExitCode.OFFERING_GONE) from None
-        raise translate(error, f"purchase Capacity Block offering {offering.offering_id}") from None
+        raise translate(error, action) from None
     except botocore.exceptions.BotoCoreError as error:
-        raise translate(error, f"purchase Capacity Block offering {offering.offering_id}") from None
+        raise translate(error, action) from None
     reservation = response.get("CapacityReservation")
     if not reservation or not reservation.get("CapacityReservationId"):
         raise OpsError(f"EC2 accepted the purchase of offering {offering.offering_id} but returned no reservation id",
-                       "find the new reservation with: aws ec2 describe-capacity-reservations --filters "
-                       "Name=reservation-type,Values=capacity-block", ExitCode.BOUGHT_NOT_WRITTEN)
+                       f"find the new reservation with: {look_command}", ExitCode.BOUGHT_NOT_WRITTEN)
     return reservation
 
 
@@ -211,13 +229,25 @@ def find_extensions(aws: Aws, reservation_id: str, duration_hours: int) -> list[
     return sorted(offerings, key=lambda o: (o.upfront_fee, o.offering_id))
 
 
-def purchase_extension(aws: Aws, offering: ExtensionOffering, *, dry_run: bool) -> dict | None:
-    """Buy the extension. With ``dry_run``, EC2 only checks permission and availability; returns None then."""
+def purchase_extension(aws: Aws, offering: ExtensionOffering, *, dry_run: bool,
+                       say: Callable[[str], None] = lambda text: None) -> dict | None:
+    """Buy the extension, sending PurchaseCapacityBlockExtension once (ops_cli/purchase_outcome.py): the extension, from
+    EC2's answer or, when the answer was lost, from the extension history. With ``dry_run``, EC2 only checks permission
+    and availability; returns None then."""
     action = f"extend reservation {offering.reservation_id} with offering {offering.offering_id}"
+    params = {"CapacityBlockExtensionOfferingId": offering.offering_id, "CapacityReservationId": offering.reservation_id,
+              "DryRun": dry_run}
+    look_command = outcome.extension_look_command(aws.region, offering.reservation_id, offering.offering_id)
     try:
-        response = aws.client("ec2").purchase_capacity_block_extension(
-            CapacityBlockExtensionOfferingId=offering.offering_id, CapacityReservationId=offering.reservation_id,
-            DryRun=dry_run)
+        if dry_run:  # buys nothing: the ordinary client, with its retries
+            response = aws.client("ec2").purchase_capacity_block_extension(**params)
+        else:
+            response = outcome.send_once(aws, "ec2", "purchase_capacity_block_extension", look_command=look_command,
+                                         **params)
+    except outcome.MaybeSent as lost:
+        return outcome.settle(aws, lost, outcome.extension_lookup(aws, offering.reservation_id, offering.offering_id),
+                              what=f"the extension of {offering.reservation_id} (offering {offering.offering_id})",
+                              look_command=look_command, say=say)
     except botocore.exceptions.ClientError as error:
         if dry_run and error_code(error) == "DryRunOperation":
             return None
@@ -227,6 +257,5 @@ def purchase_extension(aws: Aws, offering: ExtensionOffering, *, dry_run: bool) 
     extensions = response.get("CapacityBlockExtensions") or []
     if not extensions:
         raise OpsError(f"EC2 accepted the extension of {offering.reservation_id} but returned no extension",
-                       f"look at it: aws ec2 describe-capacity-block-extension-history --capacity-reservation-ids "
-                       f"{offering.reservation_id}", ExitCode.AWS_ERROR)
+                       f"look at it: {look_command}", ExitCode.AWS_ERROR)
     return extensions[0]

@@ -23,6 +23,7 @@ class ExitCode(IntEnum):
     TIMEOUT = 10  # a wait ran out of time
     NOT_FOUND = 11
     BOUGHT_NOT_WRITTEN = 12  # capacity WAS bought, but its id could not be written into the environment file
+    PURCHASE_UNKNOWN = 13  # a purchase's answer was lost and the lookup could not tell whether it was bought
     AWS_ERROR = 20  # any other AWS error
     INTERNAL = 70  # a bug: an unexpected exception (EX_SOFTWARE); LLMOPS_DEBUG=1 shows the traceback
     INTERRUPTED = 130  # Ctrl-C (128 + SIGINT)

@@ -508,12 +508,8 @@ class Cli:
                                "cannot be cancelled",
                                lambda: cb.purchase(aws, offering, dry_run=True, tags={"created-by": "llmops"})):
             return ExitCode.OK
-        try:
-            reservation = cb.purchase(aws, offering, dry_run=False, tags={"created-by": "llmops"})
-        except KeyboardInterrupt:
-            raise OpsError(f"interrupted while buying offering {self.args.offering_id}: it may or may not have been bought",
-                           "look for it: aws ec2 describe-capacity-reservations --filters "
-                           "Name=reservation-type,Values=capacity-block", ExitCode.INTERRUPTED) from None
+        # Sent once; a lost answer is looked up (bought, NOT bought, or UNKNOWN: ops_cli/purchase_outcome.py).
+        reservation = cb.purchase(aws, offering, dry_run=False, tags={"created-by": "llmops"}, say=self._note)
         summary = cb.reservation_summary(reservation)
         reservation_id = summary["reservation_id"]
         # The id is shown now, before anything else can fail: with --json the one JSON document comes at the end.
@@ -594,6 +590,10 @@ class Cli:
                               "environment's type and count), or change capacity.instance_type and "
                               "capacity.instance_count first")
 
+    def _note(self, text: str) -> None:
+        """A progress note on standard error (so that --json's standard output stays one document)."""
+        self._say(text, self.rt.stderr)
+
     def _say(self, text: str, stream: TextIO | None = None) -> None:
         """Print ``text`` now; if standard output is closed, on standard error instead (it must not be lost)."""
         try:
@@ -655,7 +655,7 @@ class Cli:
         if not self._confirmed(offering, f"extend {what}", f"not extended: {what}. An extension is paid upfront and "
                                "cannot be cancelled", lambda: cb.purchase_extension(aws, offering, dry_run=True)):
             return ExitCode.OK
-        extension = cb.purchase_extension(aws, offering, dry_run=False)
+        extension = cb.purchase_extension(aws, offering, dry_run=False, say=self._note)
         status = extension.get("CapacityBlockExtensionStatus", "?")
         self.out({"reservation_id": reservation_id, "status": status, "offering": offering.to_dict(),
                   "extension_end": iso(extension.get("CapacityBlockExtensionEndDate"))},
@@ -707,12 +707,7 @@ class Cli:
         if not self.args.yes:
             raise OpsError(f"not created: {what}. Training plans are paid upfront",
                            "run the same command with --yes to create it", ExitCode.CONFIRMATION_REQUIRED)
-        try:
-            arn = tp.create_plan(aws, self.args.name, offering)
-        except KeyboardInterrupt:
-            raise OpsError(f"interrupted while creating training plan {self.args.name}: it may or may not exist now",
-                           f"look for it: llmops training-plans show {self.args.name} --region {aws.region}",
-                           ExitCode.INTERRUPTED) from None
+        arn = tp.create_plan(aws, self.args.name, offering, say=self._note)  # sent once, as a Capacity Block purchase
         shown_arn = arn or f"(not in SageMaker's answer; llmops training-plans show {self.args.name} shows it)"
         if self.args.json:  # what was bought is on stderr too, in case stdout cannot take the JSON
             self._say(f"created: training plan {self.args.name}, ARN {shown_arn}", self.rt.stderr)

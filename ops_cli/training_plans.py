@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from decimal import Decimal
 
+import botocore.exceptions
+
+from ops_cli import purchase_outcome as outcome
 from ops_cli.aws import Aws
-from ops_cli.errors import ExitCode, OpsError, shown
+from ops_cli.errors import ExitCode, OpsError, shown, translate
 from ops_cli.offering import Offering, Search, cheapest_first
 from ops_cli.output import iso
 
@@ -81,11 +85,35 @@ def find_plan_offering(aws: Aws, search: Search, offering_id: str) -> Offering:
                    "search again and pick a current offering", ExitCode.OFFERING_GONE)
 
 
-def create_plan(aws: Aws, name: str, offering: Offering) -> str | None:
-    """The new plan's ARN (None if SageMaker's answer had none: the plan exists all the same)."""
+def check_name_free(aws: Aws, name: str) -> None:
+    """Refuse a name that a plan already has, before buying: CreateTrainingPlan would refuse it (ResourceInUse), and
+    after a lost answer the lookup by name (purchase_outcome.plan_lookup) relies on the name having been free."""
+    try:
+        plan = describe_plan(aws, name)
+    except OpsError as error:
+        if error.exit_code == ExitCode.NOT_FOUND:
+            return
+        raise
+    raise OpsError(f"a training plan named {name} already exists ({plan.get('Status', '?')}, {plan.get('TrainingPlanArn')})",
+                   "choose another name (llmops training-plans show NAME shows a plan)", ExitCode.ALREADY_EXISTS)
+
+
+def create_plan(aws: Aws, name: str, offering: Offering, say: Callable[[str], None] = lambda text: None) -> str | None:
+    """The new plan's ARN (None if SageMaker's answer had none: the plan exists all the same). CreateTrainingPlan is sent
+    once (ops_cli/purchase_outcome.py); when its answer is lost the plan is looked up by name."""
     check_plan_name(name, arn_allowed=False)
-    response = aws.call("sagemaker", "create_training_plan", f"create training plan {name}",
-                        TrainingPlanName=name, TrainingPlanOfferingId=offering.offering_id)
+    check_name_free(aws, name)
+    action = f"create training plan {name}"
+    look_command = outcome.plan_look_command(aws.region, name)
+    try:
+        response = outcome.send_once(aws, "sagemaker", "create_training_plan", look_command=look_command,
+                                     TrainingPlanName=name, TrainingPlanOfferingId=offering.offering_id)
+    except outcome.MaybeSent as lost:
+        plan = outcome.settle(aws, lost, outcome.plan_lookup(aws, name), what=f"training plan {name}",
+                              look_command=look_command, say=say)
+        return plan.get("TrainingPlanArn")
+    except (botocore.exceptions.ClientError, botocore.exceptions.BotoCoreError) as error:
+        raise translate(error, action) from None
     return response.get("TrainingPlanArn")
 
 

@@ -114,7 +114,10 @@ def test_purchase_with_yes_buys_and_writes_the_configuration(aws, run, config_di
     aws.stub("ec2").add_response(
         "purchase_capacity_block", {"CapacityReservation": reservation(zone="us-west-2b")},
         {"CapacityBlockOfferingId": "cb-0000000000000000a", "InstancePlatform": "Linux/UNIX", "DryRun": False,
-         "TagSpecifications": [{"ResourceType": "capacity-reservation", "Tags": [{"Key": "created-by", "Value": "llmops"}]}]})
+         # a fresh purchase id per purchase (ops_cli/purchase_outcome.py looks the block up by it after a lost answer)
+         "TagSpecifications": [{"ResourceType": "capacity-reservation",
+                                "Tags": [{"Key": "created-by", "Value": "llmops"},
+                                         {"Key": "llmops:purchase-id", "Value": ANY}]}]})
     before = (config_dir / "example.yaml").read_text()
     result = run("capacity-blocks", "purchase", "--env", "example", "--offering-id", "cb-0000000000000000a", "--yes",
                  "--write-config", "example")

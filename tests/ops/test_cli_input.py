@@ -465,13 +465,16 @@ def test_use_refuses_a_file_it_cannot_edit_before_any_call(run, config_dir, comm
     assert "tag" in result.stderr and path.read_bytes() == before
 
 
-def test_ctrl_c_during_the_purchase_says_it_may_have_been_bought(aws, run):
+def test_ctrl_c_during_the_purchase_looks_it_up_and_says_not_bought(aws, run):
     expect_search(aws, [[offering("cb-0000000000000000a", "85000.50")]])
 
     def interrupt(params, **_):
         raise KeyboardInterrupt
 
     aws.on("ec2", "provide-client-params.ec2.PurchaseCapacityBlock", interrupt)
+    for _ in range(5):  # purchase_outcome.LOOKUP_DELAYS: five lookups find nothing
+        aws.stub("ec2").add_response("describe_capacity_reservations", {"CapacityReservations": []})
     result = purchase(run)
     assert_refused(result, ExitCode.INTERRUPTED)
-    assert "may or may not have been bought" in result.stderr and "describe-capacity-reservations" in result.stderr
+    assert "NOT bought" in result.stderr and "safe to run the same command again" in result.stderr
+    assert "describe-capacity-reservations" in result.stderr

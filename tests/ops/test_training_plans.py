@@ -55,8 +55,14 @@ def test_create_needs_confirmation(aws, run):
     assert "70,000.00 USD" in result.stderr
 
 
+def expect_name_free(aws, name: str = "kimi-k3-december") -> None:
+    aws.stub("sagemaker").add_client_error("describe_training_plan", **client_error("ResourceNotFound"),
+                                           expected_params={"TrainingPlanName": name})
+
+
 def test_create_with_yes(aws, run):
     expect_search(aws, [plan_offering("tpo-a", "70000.00")])
+    expect_name_free(aws)
     aws.stub("sagemaker").add_response("create_training_plan", {"TrainingPlanArn": PLAN_ARN},
                                        {"TrainingPlanName": "kimi-k3-december", "TrainingPlanOfferingId": "tpo-a"})
     result = run("training-plans", "create", "--env", "example", "--name", "kimi-k3-december", "--offering-id", "tpo-a",
@@ -65,8 +71,20 @@ def test_create_with_yes(aws, run):
     assert result.json["arn"] == PLAN_ARN
 
 
-def test_create_with_a_name_that_exists(aws, run):
+def test_create_with_a_name_that_exists_is_refused_before_anything_is_bought(aws, run):
+    """The name is checked first: after a lost answer, the lookup by name relies on it having been free."""
     expect_search(aws, [plan_offering("tpo-a", "70000.00")])
+    aws.stub("sagemaker").add_response("describe_training_plan", plan(), {"TrainingPlanName": "kimi-k3-december"})
+    # no create_training_plan queued: a call would fail the Stubber
+    result = run("training-plans", "create", "--env", "example", "--name", "kimi-k3-december", "--offering-id", "tpo-a",
+                 "--yes")
+    assert result.code == ExitCode.ALREADY_EXISTS
+    assert "already exists" in result.stderr and "choose another name" in result.stderr
+
+
+def test_create_with_a_name_taken_meanwhile(aws, run):
+    expect_search(aws, [plan_offering("tpo-a", "70000.00")])
+    expect_name_free(aws)
     aws.stub("sagemaker").add_client_error("create_training_plan", **client_error("ResourceInUse", "Plan already exists"))
     result = run("training-plans", "create", "--env", "example", "--name", "kimi-k3-december", "--offering-id", "tpo-a",
                  "--yes")

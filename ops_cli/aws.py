@@ -126,6 +126,9 @@ class Aws:
     def call(self, service: str, operation: str, action: str, **params: Any) -> dict:
         """Call ``service.operation(**params)``, retrying throttling with exponential backoff and jitter.
 
+        For reads and calls that may safely be repeated only: a call that buys something goes through
+        ``ops_cli.purchase_outcome.send_once`` (sent once, no SDK retry, no re-send after throttling).
+
         Any failure comes out as an :class:`~ops_cli.errors.OpsError` that says it happened while trying to ``action``.
         """
         method = getattr(self.client(service), operation)

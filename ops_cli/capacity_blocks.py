@@ -114,8 +114,11 @@ def purchase(aws: Aws, offering: Offering, *, dry_run: bool, tags: dict[str, str
     except outcome.MaybeSent as lost:
         look = outcome.block_lookup(aws, instance_type=offering.instance_type, zone=offering.availability_zone,
                                     start=offering.start, end=offering.end, purchase_id=purchase_id)
-        return outcome.settle(aws, lost, look, what=f"Capacity Block offering {offering.offering_id}",
-                              look_command=look_command, say=say)
+        found = outcome.settle(aws, lost, look, what=f"Capacity Block offering {offering.offering_id}",
+                               look_command=look_command, say=say)
+        say(f"Found it: reservation {found.get('CapacityReservationId')} carries this purchase's tag "
+            f"{outcome.PURCHASE_ID_TAG}={purchase_id}.")
+        return found
     except botocore.exceptions.ClientError as error:
         code = error_code(error)
         if dry_run and code == "DryRunOperation":
@@ -245,9 +248,12 @@ def purchase_extension(aws: Aws, offering: ExtensionOffering, *, dry_run: bool,
             response = outcome.send_once(aws, "ec2", "purchase_capacity_block_extension", look_command=look_command,
                                          **params)
     except outcome.MaybeSent as lost:
-        return outcome.settle(aws, lost, outcome.extension_lookup(aws, offering.reservation_id, offering.offering_id),
-                              what=f"the extension of {offering.reservation_id} (offering {offering.offering_id})",
-                              look_command=look_command, say=say)
+        found = outcome.settle(aws, lost, outcome.extension_lookup(aws, offering.reservation_id, offering.offering_id),
+                               what=f"the extension of {offering.reservation_id} (offering {offering.offering_id})",
+                               look_command=look_command, say=say)
+        say(f"Found it in the extension history of {offering.reservation_id}: "
+            f"{found.get('CapacityBlockExtensionStatus', '?')}.")
+        return found
     except botocore.exceptions.ClientError as error:
         if dry_run and error_code(error) == "DryRunOperation":
             return None

@@ -103,7 +103,7 @@ def send_once(aws: Aws, service: str, operation: str, *, look_command: str, **pa
     except Exception as error:  # noqa: BLE001 - anything but a known 'not sent' may have reached AWS
         if not _may_have_been_sent(error):
             raise
-        raise MaybeSent(f"the answer was lost: {type(error).__name__}: {error}") from None
+        raise MaybeSent(f"the answer was lost: {type(error).__name__}: {str(error).rstrip('.')}") from None
 
 
 @dataclass(frozen=True)
@@ -128,21 +128,27 @@ def settle(aws: Aws, lost: MaybeSent, look: Callable[[], Look], *, what: str, lo
             result = look()
             if result.found is not None:
                 return result.found
-            doubt = result.doubt
+            doubt = result.doubt or doubt
     except OpsError as error:
         raise _unknown(what, lost, f"looking it up failed: {error.message}", look_command) from None
     except KeyboardInterrupt:
         raise _unknown(what, lost, "the lookup was interrupted", look_command) from None
+    except Exception as error:  # noqa: BLE001 - whatever failed, the purchase may have happened: never lose that
+        raise _unknown(what, lost, f"looking it up failed: {type(error).__name__}: {error}", look_command) from None
     if doubt:
         raise _unknown(what, lost, doubt, look_command)
-    raise OpsError(f"NOT bought: {what}. {lost.reason}; {len(LOOKUP_DELAYS)} lookups over {sum(LOOKUP_DELAYS)} s "
+    raise OpsError(f"NOT bought: {what}. {_sentence(lost.reason)}; {len(LOOKUP_DELAYS)} lookups over {sum(LOOKUP_DELAYS)} s "
                    "found no such purchase", f"it is safe to run the same command again (to look yourself: {look_command})",
                    ExitCode.INTERRUPTED if lost.interrupted else ExitCode.AWS_ERROR,
                    details={"bought": False, "outcome": "not-bought"})
 
 
+def _sentence(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
 def _unknown(what: str, lost: MaybeSent, why: str, look_command: str) -> OpsError:
-    return OpsError(f"UNKNOWN whether this was bought: {what}. {lost.reason}; {why}",
+    return OpsError(f"UNKNOWN whether this was bought: {what}. {_sentence(lost.reason)}; {why}",
                     f"do NOT buy again before looking: {look_command}", ExitCode.PURCHASE_UNKNOWN,
                     details={"bought": None, "outcome": "unknown", "look": look_command})
 

@@ -111,6 +111,8 @@ def create_plan(aws: Aws, name: str, offering: Offering, say: Callable[[str], No
     except outcome.MaybeSent as lost:
         plan = outcome.settle(aws, lost, outcome.plan_lookup(aws, name), what=f"training plan {name}",
                               look_command=look_command, say=say)
+        say(f"Found it: training plan {name} exists, status {plan.get('Status', '?')} "
+            f"(llmops training-plans show {name} follows it).")
         return plan.get("TrainingPlanArn")
     except (botocore.exceptions.ClientError, botocore.exceptions.BotoCoreError) as error:
         raise translate(error, action) from None

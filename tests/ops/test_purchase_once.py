@@ -58,7 +58,7 @@ def against(monkeypatch, tmp_path, config_dir):
 def test_a_purchase_whose_answer_is_lost_buys_one_block_and_names_it(against, config_dir):
     ec2 = stand_in.Ec2StandIn(purchase="buy-then-500")
     result, _ = against(ec2, "AWS_ENDPOINT_URL_EC2", *BUY, "--write-config", "example")
-    assert len(ec2.actions("PurchaseCapacityBlock")) == 1  # the SDK did not re-send it (it did, 3 times, before)
+    assert len(ec2.actions("PurchaseCapacityBlock")) == 1  # not re-sent (botocore's standard retries re-sent it before)
     assert result.code == ExitCode.OK, result.stderr
     assert "HTTP 500" in result.stderr and "Looking it up" in result.stderr
     assert f"Reservation {stand_in.RESERVATION_ID} is payment-pending." in result.stdout

@@ -20,7 +20,7 @@ from typing import Annotated, Any, Literal
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationInfo, field_validator, model_validator
 from pydantic_core import PydanticCustomError
 
-from deployment_config import aws_rules, image_cache, vllm_args
+from deployment_config import aws_rules, image_cache, s3_names, vllm_args
 from deployment_config.catalog import GPU_INSTANCE_TYPES, MODEL_PRESETS
 from deployment_config.ec2_instance_types import known_instance_types
 from deployment_config.errors import ConfigError, ConfigIssue, Problem, key_in_path, quoted
@@ -470,8 +470,9 @@ class ModelSection(BaseModel):
     @field_validator("s3_uri")
     @classmethod
     def _s3_uri(cls, value: str | None) -> str | None:
-        if value is not None and not re.fullmatch(r"s3://[a-z0-9][a-z0-9.-]{1,61}[a-z0-9](/\S*)?", value):
-            fail(Problem(f"{quoted(value)} is not an s3:// URI of a bucket", "use s3://BUCKET/PREFIX/"))
+        problem = s3_names.s3_uri_problem(value) if value is not None else None
+        if problem:
+            fail(problem)
         return value
 
     @model_validator(mode="after")

@@ -906,7 +906,8 @@ class ObservabilitySection(BaseModel):
         default=None, json_schema_extra={"exclusiveMinimum": 0, "maximum": MAX_MONTHLY_BUDGET_USD},
         description="An AWS Budgets cost budget for the month, in USD, over the "
         "costs tagged environment=NAME (activate that cost allocation tag in Billing first): e-mails to alarm_emails at "
-        "80 % actual and 100 % forecasted. Default: none (no budget).", examples=[20000])
+        "80 % actual and 100 % forecasted; needs at least one address in alarm_emails. Default: none (no budget).",
+        examples=[20000])
 
     @field_validator("alarm_emails")
     @classmethod
@@ -927,6 +928,13 @@ class ObservabilitySection(BaseModel):
             fail(Problem(f"{value:g} USD is not a budget: it must be more than 0 and at most {MAX_MONTHLY_BUDGET_USD:,}",
                          "write the monthly amount in USD, for example monthly_budget_usd: 20000, or leave the key out"))
         emails = info.data.get("alarm_emails") or []
+        # The budget notifies only alarm_emails (cdk_constructs/budget_alarm.py: EMAIL subscribers, no SNS topic), so
+        # without one it would warn nobody. An alarm_emails that failed its own type check is not in info.data.
+        if value is not None and "alarm_emails" in info.data and not emails:
+            fail(Problem(f"a budget of {value:g} USD would notify nobody: it e-mails observability.alarm_emails, "
+                         "which is empty",
+                         "add observability.alarm_emails: [you@example.com] (AWS Budgets e-mails them at 80 % actual "
+                         "and 100 % forecasted spend), or remove monthly_budget_usd"))
         if value is not None and len(emails) > MAX_BUDGET_SUBSCRIBERS:
             fail(Problem(f"the budget would notify {len(emails)} alarm_emails; AWS Budgets takes at most "
                          f"{MAX_BUDGET_SUBSCRIBERS} subscribers per notification",

@@ -399,7 +399,8 @@ class ModelSection(BaseModel):
                                        "sizing and the startup budget. Default: the preset's.", examples=[1420])
     extra_args: list[Annotated[str, _text(4096)]] = Field(
         default=[], description="vLLM arguments appended after the preset's, one item per word. The app sets --model, "
-        "--served-model-name, --tensor-parallel-size and the port itself.", examples=[["--max-model-len", "262144"]])
+        "--served-model-name, --tensor-parallel-size, --revision and --code-revision (from hugging_face_revision) and the "
+        "port itself.", examples=[["--max-model-len", "262144"]])
     extra_env: dict[Annotated[str, _text(256)], Annotated[str, _text(4096)]] = Field(
         default={}, description="Environment variables added to the preset's. No secrets: use the secrets mechanism.",
         examples=[{"VLLM_LOGGING_LEVEL": "DEBUG"}])

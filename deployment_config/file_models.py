@@ -23,6 +23,7 @@ from pydantic_core import PydanticCustomError
 from deployment_config import aws_rules, image_cache, s3_names, vllm_args
 from deployment_config.catalog import GPU_INSTANCE_TYPES, MODEL_PRESETS
 from deployment_config.ec2_instance_types import known_instance_types
+from deployment_config.email_addresses import email_address_problem
 from deployment_config.errors import ConfigError, ConfigIssue, Problem, key_in_path, quoted
 from deployment_config.promotion_gate import (
     MAX_WAIT_SECONDS,
@@ -914,9 +915,9 @@ class ObservabilitySection(BaseModel):
     @classmethod
     def _emails(cls, value: list[str], info: ValidationInfo) -> list[str]:
         for index, address in enumerate(value):
-            if not re.fullmatch(r"[^@\s]+@[^@\s]+\.[A-Za-z]{2,}", address):
-                report(info, f"observability.alarm_emails[{index}]",
-                       Problem(f"{quoted(address)} is not an e-mail address", "write it as name@example.com"))
+            problem = email_address_problem(address)
+            if problem:
+                report(info, f"observability.alarm_emails[{index}]", problem)
             elif address in value[:index]:
                 report(info, f"observability.alarm_emails[{index}]", Problem(f"lists {quoted(address)} twice",
                                                                              "list each address once"))

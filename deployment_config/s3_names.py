@@ -18,6 +18,9 @@ Sources:
   number." Hence no ``.-`` or ``-.``.
 - Object keys: "The name for a key is a sequence of Unicode characters whose UTF-8 encoding is at most 1,024 bytes
   long" (S3 User Guide, "Naming Amazon S3 objects", https://docs.aws.amazon.com/AmazonS3/latest/userguide/object-keys.html).
+- "//" in a prefix: keys are taken as written ("Object key names include any prefixes", same page), and
+  ops_cli/weights.py ``s3_location`` collapses the '/' at the end of the prefix, so the mirror and the pods' grants
+  and copy would name different places; an empty segment is refused.
 - The prefix becomes part of IAM policies (``arn:aws:s3:::BUCKET/PREFIX*`` and an ``s3:prefix`` ``StringLike``
   condition, stacks/serving_stack.py and cdk_constructs/weights_mirror_access.py), where ``*`` and ``?`` are wildcards
   and ``${...}`` a policy variable (IAM User Guide, "IAM JSON policy elements: Resource" and "IAM policy elements:
@@ -102,6 +105,11 @@ def s3_uri_problem(uri: str) -> Problem | None:
     if any(ch.isspace() for ch in prefix):
         return Problem(f"the prefix of {quoted(uri)} contains whitespace",
                        "write the prefix without spaces (the weights' keys are written under it)")
+    if prefix.startswith("/") or "//" in prefix:
+        return Problem(f"the prefix of {quoted(uri)} has an empty segment ('/' after '/'): S3 keeps every '/' in the "
+                       "key, and llmops weights mirror writes a prefix ending in '//' one '/' shorter than the pods "
+                       "read it (ops_cli/weights.py s3_location)",
+                       f"write the prefix with single '/' between its parts, for example {example}")
     wildcard = next((mark for mark in ("*", "?", "${") if mark in prefix), None)
     if wildcard is not None:
         return Problem(f"the prefix of {quoted(uri)} contains {wildcard!r}, which IAM reads as a wildcard or a policy "

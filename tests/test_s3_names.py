@@ -55,6 +55,8 @@ def test_an_s3_uri_of_a_bucket_and_prefix_is_accepted(uri):
     ("s3://my-bucket/k3?/", "wildcard"),
     ("s3://my-bucket/${aws:PrincipalTag/team}/", "policy variable"),
     ("s3://my-bucket/k 3/", "whitespace"),
+    ("s3://my-bucket/k3//", "empty segment"),
+    ("s3://my-bucket//k3/", "empty segment"),
     ("s3://my-bucket/" + "\u20ac" * 400, "1024 bytes"),
 ])
 def test_an_s3_uri_that_s3_or_iam_would_read_otherwise_is_refused(uri, words):

@@ -436,6 +436,16 @@ class ModelSection(BaseModel):
             fail(Problem(f"{quoted(value)} is not a Secrets Manager secret name or ARN",
                          "use the secret's name (letters, digits and /_+=.@-) or its ARN, as "
                          "`aws secretsmanager describe-secret --secret-id NAME --query ARN` prints it"))
+        elif re.search(r"-[A-Za-z0-9]{6}$", value):
+            # Secrets Manager API reference, CreateSecret Name (botocore 1.43.127 secretsmanager service-2.json): "Do not
+            # end your secret name with a hyphen followed by six characters ... Secrets Manager automatically adds a
+            # hyphen and six random characters after the secret name at the end of the ARN." A name copied with the
+            # ARN's suffix names no secret, and the pod's grant (NAME-??????) would not match it.
+            fail(Problem(f"the secret name {quoted(value)} ends with '-' and six characters, like the random suffix "
+                         "Secrets Manager adds to a secret's ARN; a name that ends so is what its API reference says "
+                         "not to use",
+                         f"if you copied it from the ARN, drop the suffix ({quoted(value[:-7])}); or give the "
+                         "secret's full ARN (`aws secretsmanager describe-secret --secret-id NAME --query ARN`)"))
         return value
 
     @field_validator("served_name")

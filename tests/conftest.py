@@ -17,6 +17,8 @@ from pathlib import Path
 import pytest
 import yaml
 
+NO_AWS_DIR_VARIABLE = "LLMOPS_TESTS_NO_AWS_DIR"
+
 
 def _without_real_aws_credentials() -> Path:
     """Leave this process, and every process it starts (llmops, the background synthesis, pytest-xdist's workers,
@@ -36,8 +38,15 @@ def _without_real_aws_credentials() -> Path:
     """
     for name in [name for name in os.environ if name.startswith("AWS_")]:
         del os.environ[name]
-    nowhere = Path(tempfile.mkdtemp(prefix="llmops-tests-no-aws-"))  # empty: the files below never exist
-    atexit.register(shutil.rmtree, nowhere, ignore_errors=True)
+    # An empty directory of this run, so that the files named below never exist; made by the first process (pytest's,
+    # or xdist's controller) and reused by its workers, which inherit the variable and may exit without atexit.
+    inherited = os.environ.get(NO_AWS_DIR_VARIABLE)
+    if inherited and Path(inherited).is_dir():
+        nowhere = Path(inherited)
+    else:
+        nowhere = Path(tempfile.mkdtemp(prefix="llmops-tests-no-aws-"))
+        atexit.register(shutil.rmtree, nowhere, ignore_errors=True)
+        os.environ[NO_AWS_DIR_VARIABLE] = str(nowhere)
     os.environ.update({"AWS_CONFIG_FILE": str(nowhere / "config"),
                        "AWS_SHARED_CREDENTIALS_FILE": str(nowhere / "credentials"),
                        "BOTO_CONFIG": str(nowhere / "boto.cfg"), "AWS_EC2_METADATA_DISABLED": "true"})

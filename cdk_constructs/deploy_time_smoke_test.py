@@ -80,8 +80,8 @@ MAX_WAIT_CONDITION_SECONDS = 43200
 @functools.cache
 def bundle_dir() -> str:
     """A directory with the check function's code: its handler, the destroy waiter's lookup and the smoke test's
-    modules of ops_cli (a ``deployment_config`` package of its errors module only). Removed when the process ends (the
-    asset is staged into the cloud assembly when the function is defined)."""
+    modules of ops_cli (a ``deployment_config`` package of its errors module and what that imports). Removed when the
+    process ends (the asset is staged into the cloud assembly when the function is defined)."""
     directory = Path(tempfile.mkdtemp(prefix="deploy-time-smoke-test-"))
     atexit.register(shutil.rmtree, directory, True)
     shutil.copyfile(HANDLER_FILE, directory / "handler.py")
@@ -90,7 +90,7 @@ def bundle_dir() -> str:
         (directory / module).parent.mkdir(exist_ok=True)
         shutil.copyfile(PROJECT_DIR / module, directory / module)
     (directory / "deployment_config" / "__init__.py").write_text(
-        '"""Only errors.py of the project\'s deployment_config, which ops_cli.errors imports."""\n')
+        '"""Only errors.py of the project\'s deployment_config (ops_cli.errors imports it) and pasted_secrets.py."""\n')
     return str(directory)
 
 

@@ -51,11 +51,13 @@ if TYPE_CHECKING:
 PROJECT_DIR = Path(__file__).resolve().parents[1]
 HANDLER_FILE = Path(__file__).resolve().parent / "deploy_time_smoke_test_handler" / "handler.py"
 #: What the check function imports, and nothing else: the smoke test and its HTTP client are standard library only
-#: (plus botocore, which the Lambda runtime has); deployment_config/errors.py is what ops_cli/errors.py imports from it.
+#: (plus botocore, which the Lambda runtime has); deployment_config/errors.py is what ops_cli/errors.py imports from it,
+#: and deployment_config/pasted_secrets.py what errors.py imports (no message prints a token back).
 #: ops_cli/bench.py for the promotion gate's correctness probe and result parsing (without jsonschema: see its
 #: ``_schema_errors``).
 BUNDLED_MODULES = ("ops_cli/__init__.py", "ops_cli/errors.py", "ops_cli/aws.py", "ops_cli/http_client.py",
-                   "ops_cli/smoke.py", "ops_cli/bench.py", "deployment_config/errors.py")
+                   "ops_cli/smoke.py", "ops_cli/bench.py", "deployment_config/errors.py",
+                   "deployment_config/pasted_secrets.py")
 #: The destroy waiter's handler, for its load balancer lookup by tags (bundled under this module name).
 LOOKUP_MODULE = ("cdk_constructs/destroy_waiters/handler.py", "destroy_waiters_handler.py")
 #: The latest Python runtime aws-cdk-lib 2.275 knows (cdk-nag's AwsSolutions-L1), as the other functions use.
@@ -78,8 +80,8 @@ MAX_WAIT_CONDITION_SECONDS = 43200
 @functools.cache
 def bundle_dir() -> str:
     """A directory with the check function's code: its handler, the destroy waiter's lookup and the smoke test's
-    modules of ops_cli (a ``deployment_config`` package of its errors module only). Removed when the process ends (the
-    asset is staged into the cloud assembly when the function is defined)."""
+    modules of ops_cli (a ``deployment_config`` package of its errors module and what that imports). Removed when the
+    process ends (the asset is staged into the cloud assembly when the function is defined)."""
     directory = Path(tempfile.mkdtemp(prefix="deploy-time-smoke-test-"))
     atexit.register(shutil.rmtree, directory, True)
     shutil.copyfile(HANDLER_FILE, directory / "handler.py")
@@ -88,7 +90,7 @@ def bundle_dir() -> str:
         (directory / module).parent.mkdir(exist_ok=True)
         shutil.copyfile(PROJECT_DIR / module, directory / module)
     (directory / "deployment_config" / "__init__.py").write_text(
-        '"""Only errors.py of the project\'s deployment_config, which ops_cli.errors imports."""\n')
+        '"""Only errors.py of the project\'s deployment_config (ops_cli.errors imports it) and pasted_secrets.py."""\n')
     return str(directory)
 
 

@@ -22,6 +22,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from deployment_config.errors import Problem, quoted
+from deployment_config.pasted_secrets import find_token
 
 __all__ = [
     "FALLBACK_ZONE_LETTERS",
@@ -37,6 +38,7 @@ __all__ = [
     "known_partitions",
     "known_regions",
     "partition_of",
+    "pasted_token_problem",
     "region_problem",
     "role_arn_problem",
     "role_name_problem",
@@ -125,7 +127,11 @@ def text_problem(value: str, *, max_length: int) -> Problem | None:
     Refuses control and invisible characters anywhere (Unicode categories Cc, Cf, Cs, Zl, Zp: a trailing newline,
     tab, NUL, zero-width spaces, bidi overrides, BOM, line separators), leading or trailing whitespace, and more than
     ``max_length`` characters (code points). The empty string passes: whether a field is required is the loader's call.
+    First of all it refuses a token pasted into the file (:func:`pasted_token_problem`).
     """
+    pasted = pasted_token_problem(value)
+    if pasted is not None:
+        return pasted
     invisible = _invisible_problem(value, "")
     if invisible is not None:
         return invisible
@@ -141,6 +147,22 @@ def text_problem(value: str, *, max_length: int) -> Problem | None:
             fix=f"shorten it to {max(max_length, 0)} characters or fewer",
         )
     return None
+
+
+def pasted_token_problem(value: str) -> Problem | None:
+    """A token itself (a Hugging Face or Docker Hub token, by its published shape: :mod:`deployment_config.
+    pasted_secrets`) where a secret's name or any other setting goes; the message shows only its prefix and length."""
+    token = find_token(value)
+    if token is None:
+        return None
+    shape = token.shape
+    return Problem(
+        problem=f"holds {shape.kind} itself ({token.shown}), not the name of the secret that holds it: a token "
+        "in the configuration file is in clear text in the repository, the synthesized templates and the cluster's "
+        "manifests",
+        fix=f"never put a token in a file. Remove it; if this file was committed or shared, revoke the token "
+        f"({shape.revoke}). Then {shape.store}",
+    )
 
 
 # --------------------------------------------------------------------------------------------------------------

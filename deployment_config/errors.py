@@ -11,6 +11,8 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from deployment_config.pasted_secrets import SCAN_CHARS, find_token, redact
+
 #: The longest value quoted back in a message: a 3,000-character region must not become a 3,000-character message.
 MAX_QUOTED = 80
 #: The most mistakes one message lists; the rest are counted. A file of 10,000 unknown keys gets a readable message.
@@ -18,9 +20,10 @@ MAX_LISTED = 25
 
 
 def quoted(value: object) -> str:
-    """``value`` as a message quotes it: repr'd (so control characters show), and cut to :data:`MAX_QUOTED`."""
+    """``value`` as a message quotes it: repr'd (so control characters show), cut to :data:`MAX_QUOTED`, and with any
+    token of a known shape shown as its prefix and length only (:func:`deployment_config.pasted_secrets.redact`)."""
     text = value if isinstance(value, str) else str(value)
-    shown = repr(text[:MAX_QUOTED])
+    shown = repr(redact(text[:SCAN_CHARS])[:MAX_QUOTED])
     return shown + (f"... ({len(text)} characters)" if len(text) > MAX_QUOTED else "")
 
 
@@ -30,7 +33,8 @@ _PLAIN_KEY = re.compile(r"[A-Za-z0-9_.:/=+@-]{1,64}")
 def key_in_path(key: object) -> str:
     """A mapping key as a field path shows it: plain keys as they are, anything else (a newline, 5,000 characters, a
     number) quoted and cut, so that a key can neither forge a line of the message nor flood it."""
-    return key if isinstance(key, str) and _PLAIN_KEY.fullmatch(key) else quoted(key)
+    plain = isinstance(key, str) and _PLAIN_KEY.fullmatch(key) and find_token(key) is None
+    return key if plain else quoted(key)
 
 
 def shown_number(value: object) -> str:
@@ -54,6 +58,11 @@ class ConfigIssue:
     field: str
     problem: str
     fix: str
+
+    def __post_init__(self) -> None:
+        # The last line of defence: whatever built the message, no token of a known shape is printed back.
+        for name in ("field", "problem", "fix"):
+            object.__setattr__(self, name, redact(getattr(self, name)))
 
     @property
     def summary(self) -> str:

@@ -20,9 +20,10 @@ from typing import Annotated, Any, Literal
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationInfo, field_validator, model_validator
 from pydantic_core import PydanticCustomError
 
-from deployment_config import aws_rules, image_cache, vllm_args
+from deployment_config import aws_rules, image_cache, s3_names, vllm_args
 from deployment_config.catalog import GPU_INSTANCE_TYPES, MODEL_PRESETS
 from deployment_config.ec2_instance_types import known_instance_types
+from deployment_config.email_addresses import email_address_problem
 from deployment_config.errors import ConfigError, ConfigIssue, Problem, key_in_path, quoted
 from deployment_config.promotion_gate import (
     MAX_WAIT_SECONDS,
@@ -399,7 +400,8 @@ class ModelSection(BaseModel):
                                        "sizing and the startup budget. Default: the preset's.", examples=[1420])
     extra_args: list[Annotated[str, _text(4096)]] = Field(
         default=[], description="vLLM arguments appended after the preset's, one item per word. The app sets --model, "
-        "--served-model-name, --tensor-parallel-size and the port itself.", examples=[["--max-model-len", "262144"]])
+        "--served-model-name, --tensor-parallel-size, --revision and --code-revision (from hugging_face_revision) and the "
+        "port itself.", examples=[["--max-model-len", "262144"]])
     extra_env: dict[Annotated[str, _text(256)], Annotated[str, _text(4096)]] = Field(
         default={}, description="Environment variables added to the preset's. No secrets: use the secrets mechanism.",
         examples=[{"VLLM_LOGGING_LEVEL": "DEBUG"}])
@@ -434,6 +436,16 @@ class ModelSection(BaseModel):
             fail(Problem(f"{quoted(value)} is not a Secrets Manager secret name or ARN",
                          "use the secret's name (letters, digits and /_+=.@-) or its ARN, as "
                          "`aws secretsmanager describe-secret --secret-id NAME --query ARN` prints it"))
+        elif re.search(r"-[A-Za-z0-9]{6}$", value):
+            # Secrets Manager API reference, CreateSecret Name (botocore 1.43.127 secretsmanager service-2.json): "Do not
+            # end your secret name with a hyphen followed by six characters ... Secrets Manager automatically adds a
+            # hyphen and six random characters after the secret name at the end of the ARN." A name copied with the
+            # ARN's suffix names no secret, and the pod's grant (NAME-??????) would not match it.
+            fail(Problem(f"the secret name {quoted(value)} ends with '-' and six characters, like the random suffix "
+                         "Secrets Manager adds to a secret's ARN; a name that ends so is what its API reference says "
+                         "not to use",
+                         f"if you copied it from the ARN, drop the suffix ({quoted(value[:-7])}); or give the "
+                         "secret's full ARN (`aws secretsmanager describe-secret --secret-id NAME --query ARN`)"))
         return value
 
     @field_validator("served_name")
@@ -470,8 +482,9 @@ class ModelSection(BaseModel):
     @field_validator("s3_uri")
     @classmethod
     def _s3_uri(cls, value: str | None) -> str | None:
-        if value is not None and not re.fullmatch(r"s3://[a-z0-9][a-z0-9.-]{1,61}[a-z0-9](/\S*)?", value):
-            fail(Problem(f"{quoted(value)} is not an s3:// URI of a bucket", "use s3://BUCKET/PREFIX/"))
+        problem = s3_names.s3_uri_problem(value) if value is not None else None
+        if problem:
+            fail(problem)
         return value
 
     @model_validator(mode="after")
@@ -905,15 +918,16 @@ class ObservabilitySection(BaseModel):
         default=None, json_schema_extra={"exclusiveMinimum": 0, "maximum": MAX_MONTHLY_BUDGET_USD},
         description="An AWS Budgets cost budget for the month, in USD, over the "
         "costs tagged environment=NAME (activate that cost allocation tag in Billing first): e-mails to alarm_emails at "
-        "80 % actual and 100 % forecasted. Default: none (no budget).", examples=[20000])
+        "80 % actual and 100 % forecasted; needs at least one address in alarm_emails. Default: none (no budget).",
+        examples=[20000])
 
     @field_validator("alarm_emails")
     @classmethod
     def _emails(cls, value: list[str], info: ValidationInfo) -> list[str]:
         for index, address in enumerate(value):
-            if not re.fullmatch(r"[^@\s]+@[^@\s]+\.[A-Za-z]{2,}", address):
-                report(info, f"observability.alarm_emails[{index}]",
-                       Problem(f"{quoted(address)} is not an e-mail address", "write it as name@example.com"))
+            problem = email_address_problem(address)
+            if problem:
+                report(info, f"observability.alarm_emails[{index}]", problem)
             elif address in value[:index]:
                 report(info, f"observability.alarm_emails[{index}]", Problem(f"lists {quoted(address)} twice",
                                                                              "list each address once"))
@@ -926,6 +940,13 @@ class ObservabilitySection(BaseModel):
             fail(Problem(f"{value:g} USD is not a budget: it must be more than 0 and at most {MAX_MONTHLY_BUDGET_USD:,}",
                          "write the monthly amount in USD, for example monthly_budget_usd: 20000, or leave the key out"))
         emails = info.data.get("alarm_emails") or []
+        # The budget notifies only alarm_emails (cdk_constructs/budget_alarm.py: EMAIL subscribers, no SNS topic), so
+        # without one it would warn nobody. An alarm_emails that failed its own type check is not in info.data.
+        if value is not None and "alarm_emails" in info.data and not emails:
+            fail(Problem(f"a budget of {value:g} USD would notify nobody: it e-mails observability.alarm_emails, "
+                         "which is empty",
+                         "add observability.alarm_emails: [you@example.com] (AWS Budgets e-mails them at 80 % actual "
+                         "and 100 % forecasted spend), or remove monthly_budget_usd"))
         if value is not None and len(emails) > MAX_BUDGET_SUBSCRIBERS:
             fail(Problem(f"the budget would notify {len(emails)} alarm_emails; AWS Budgets takes at most "
                          f"{MAX_BUDGET_SUBSCRIBERS} subscribers per notification",

@@ -534,9 +534,6 @@ _DERIVED = {
     "model": ("model.hugging_face_id (or the S3 copy in the node cache)",
               "vLLM would serve other weights than those the sizing and the download were made for",
               "remove it; set model.hugging_face_id (or model.s3_uri) instead"),
-    "revision": ("model.hugging_face_revision (written by llmops weights mirror)",
-                 "vLLM would load another revision than the one mirrored and pinned",
-                 "remove it; set model.hugging_face_revision instead"),
     "served_name": ("model.served_name", "clients would have to send another model name",
                     "remove it; set model.served_name instead"),
     "drain": ("endpoint.drain_seconds", "the pod's termination grace period is sized from that setting",
@@ -575,7 +572,12 @@ def _judge(resolved: _Resolved, original: str, index: int, values: list[tuple[st
     value, value_index = (resolved.explicit, index) if resolved.explicit is not None else (
         values[0] if values else (None, index))
 
-    if rule in _DERIVED:
+    if rule == "revision":
+        report(index, f"{spelled}, which the project derives from model.hugging_face_revision: it gives vLLM both "
+                      "--revision and --code-revision at that one commit (charts/serving_spec.py revision_args), so "
+                      "that the weights and the model's remote code come from the same commit",
+               _revision_fix(None if dotted else value))
+    elif rule in _DERIVED:
         field, effect, fix = _DERIVED[rule]
         report(index, f"{spelled}, which the project derives from {field}: {effect}", fix)
     elif rule == "gpus":
@@ -619,6 +621,16 @@ def _judge(resolved: _Resolved, original: str, index: int, values: list[tuple[st
         elif count < 1:
             report(value_index, f"{spelled} with {quoted(value)}: with fewer than one API server vLLM runs headless, and "
                                 f"nothing answers on port {SERVING_PORT}", "use a whole number of 1 or more, or remove it")
+
+
+def _revision_fix(value: str | None) -> str:
+    """Where the revision goes instead: the commit itself when the item gave one, else how to find it."""
+    if value is not None and re.fullmatch(r"[0-9a-f]{40}", value):
+        return f"remove it (and its value); set model.hugging_face_revision: {value}"
+    named = f" of {quoted(value)}" if value else ""
+    return (f"remove it (and its value); set model.hugging_face_revision to the 40-hex commit{named} "
+            "(`git ls-remote https://huggingface.co/OWNER/NAME REF` prints it; `llmops weights mirror --env NAME "
+            "--revision REF` resolves and writes it for S3 weights)")
 
 
 def _as_int(text: str) -> int | None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import atexit
 import copy
 import json
 import os
@@ -15,6 +16,45 @@ from pathlib import Path
 
 import pytest
 import yaml
+
+NO_AWS_DIR_VARIABLE = "LLMOPS_TESTS_NO_AWS_DIR"
+
+
+def _without_real_aws_credentials() -> Path:
+    """Leave this process, and every process it starts (llmops, the background synthesis, pytest-xdist's workers,
+    which import this file again), no way to find real AWS credentials or reach the instance metadata service.
+
+    Every ``AWS_*`` variable goes, not only those that carry credentials or name a profile (botocore 1.43 reads
+    AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_SESSION_TOKEN, AWS_SECURITY_TOKEN, AWS_CREDENTIAL_EXPIRATION,
+    AWS_PROFILE, AWS_DEFAULT_PROFILE, AWS_ROLE_ARN, AWS_ROLE_SESSION_NAME, AWS_WEB_IDENTITY_TOKEN_FILE,
+    AWS_CONTAINER_CREDENTIALS_RELATIVE_URI / _FULL_URI, AWS_CONTAINER_AUTHORIZATION_TOKEN(_FILE), AWS_CREDENTIAL_FILE,
+    AWS_LOGIN_CACHE_DIRECTORY and AWS_EC2_METADATA_SERVICE_ENDPOINT: botocore/credentials.py, configprovider.py,
+    utils.py): AWS_ENDPOINT_URL or AWS_MAX_ATTEMPTS from a developer's shell would change what a test exercises. The
+    config and credentials files (and boto2's, which botocore's BotoProvider reads from BOTO_CONFIG, else
+    /etc/boto.cfg and ~/.boto) are pointed at paths that do not exist, so no profile, credential_process, SSO or
+    role is found; AWS_EC2_METADATA_DISABLED=true keeps botocore (utils.IMDSFetcher), the AWS CLI and the AWS SDK
+    for JavaScript off 169.254.169.254, so that on an EC2 workstation or CI host no test takes the instance's role.
+    A test that needs AWS settings sets its own (monkeypatch, or the environ it gives a command).
+    """
+    for name in [name for name in os.environ if name.startswith("AWS_")]:
+        del os.environ[name]
+    # An empty directory of this run, so that the files named below never exist; made by the first process (pytest's,
+    # or xdist's controller) and reused by its workers, which inherit the variable and may exit without atexit.
+    inherited = os.environ.get(NO_AWS_DIR_VARIABLE)
+    if inherited and Path(inherited).is_dir():
+        nowhere = Path(inherited)
+    else:
+        nowhere = Path(tempfile.mkdtemp(prefix="llmops-tests-no-aws-"))
+        atexit.register(shutil.rmtree, nowhere, ignore_errors=True)
+        os.environ[NO_AWS_DIR_VARIABLE] = str(nowhere)
+    os.environ.update({"AWS_CONFIG_FILE": str(nowhere / "config"),
+                       "AWS_SHARED_CREDENTIALS_FILE": str(nowhere / "credentials"),
+                       "BOTO_CONFIG": str(nowhere / "boto.cfg"), "AWS_EC2_METADATA_DISABLED": "true"})
+    return nowhere
+
+
+#: Before any AWS client is made: this file is imported before the tests and pytest_configure.
+NO_AWS_DIR = _without_real_aws_credentials()
 
 # jsii prints a banner on every start while the machine's Node is past end-of-life; it is noise in test output.
 os.environ.setdefault("JSII_SILENCE_WARNING_END_OF_LIFE_NODE_VERSION", "20")

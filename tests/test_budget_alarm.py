@@ -93,6 +93,16 @@ def test_a_budget_with_more_addresses_than_budgets_notifies_is_refused(example_c
         parse_environment(example_copy, name="example")
 
 
+def test_a_budget_that_would_notify_nobody_is_refused_with_the_fix(example_copy):
+    # given a budget and no alarm_emails, the only addresses the budget notifies
+    example_copy["observability"] = {"monthly_budget_usd": 20000}
+    # when the file is loaded, then the budget is refused, naming the missing addresses
+    with pytest.raises(ConfigError) as caught:
+        parse_environment(example_copy, name="example")
+    assert [issue.field for issue in caught.value.issues] == ["observability.monthly_budget_usd"]
+    assert "notify nobody" in caught.value.problem and "alarm_emails: [" in caught.value.fix
+
+
 def test_a_fractional_budget_is_kept(example_copy):
-    example_copy["observability"] = {"monthly_budget_usd": 1234.5}
+    example_copy["observability"] = {"alarm_emails": ["finance@example.com"], "monthly_budget_usd": 1234.5}
     assert parse_environment(example_copy, name="example").observability.monthly_budget_usd == 1234.5

@@ -160,6 +160,23 @@ def test_a_derived_or_forbidden_option_is_refused_at_its_item(args, index):
     assert index in indexes(*args)
 
 
+def test_pinning_the_revision_in_extra_args_points_to_the_one_typed_setting_with_the_commit():
+    # given the revision pinned through extra_args, as the README once advised
+    commit = "0123456789abcdef0123456789abcdef01234567"
+    found = problems("--revision", commit, "--code-revision", commit)
+    # then each option is refused with the setting that gives vLLM both (tests/test_serving_chart.py checks that it
+    # does), and the fix names the commit to write there
+    assert [index for index, _, _ in found] == [0, 2]
+    for _, problem, fix in found:
+        assert "--revision and --code-revision" in problem
+        assert fix.endswith(f"set model.hugging_face_revision: {commit}")
+
+
+def test_pinning_a_branch_in_extra_args_says_how_to_find_its_commit():
+    [(_, _, fix)] = problems("--revision=main")
+    assert "model.hugging_face_revision to the 40-hex commit of 'main'" in fix and "git ls-remote" in fix
+
+
 def test_an_abbreviation_of_several_judged_options_asks_for_the_full_name():
     [(index, problem, fix)] = problems("--p", "1")
     assert index == 0 and "--port" in problem and "--pipeline-parallel-size" in problem

@@ -7,12 +7,15 @@ import re
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from enum import StrEnum
+from pathlib import Path
 
-from deployment_config.addons import AddonPin, addons_for
+from deployment_config.addons import INFERENCE_OPERATOR, AddonPin, addons_for
 from deployment_config.model import EnvironmentConfig, Platform
+from deployment_config.operator_releases import operator_release
 from ops_cli.aws import Aws
 from ops_cli.capacity_blocks import describe_reservation
 from ops_cli.errors import ExitCode, OpsError
+from ops_cli.operator_crd import operator_checks, operator_version_detail, rendered_manifest_path
 from ops_cli.output import utc_and_local
 from ops_cli.waiting import GPU_NODEGROUP
 
@@ -37,8 +40,13 @@ class Check:
         return {"check": self.name, "status": self.status.value, "detail": self.detail, "fix": self.fix}
 
 
-def run_preflight(aws: Aws, env: EnvironmentConfig, now: datetime | None = None) -> list[Check]:
-    """Run every check; a check that cannot run (for example, no credentials) ends the run with an OpsError."""
+def run_preflight(aws: Aws, env: EnvironmentConfig, now: datetime | None = None, *, kubectl: str = "kubectl",
+                  run_command=None, manifest: Path | None = None) -> list[Check]:
+    """Run every check; a check that cannot run (for example, no credentials) ends the run with an OpsError.
+
+    :param kubectl, run_command: the kubectl (and the subprocess.run stand-in) that reads the operator's CRD (HyperPod).
+    :param manifest: the endpoint as ``cdk synth`` rendered it (default: cdk.out/kubernetes/ENV/PRESET.yaml beside the
+        configuration directory)."""
     now = now or datetime.now(UTC)
     # Placeholders first, and the run goes on: the user sees every other problem of the same file in one run.
     placeholders = [_placeholders(env)] if env.placeholders else []
@@ -56,6 +64,10 @@ def run_preflight(aws: Aws, env: EnvironmentConfig, now: datetime | None = None)
         checks.append(_instance_type_offered(aws, env))
     checks.append(_instance_type_facts(aws, env))
     checks += [_addon(aws, env, pin, configuration) for pin, configuration in addons_for(env)]
+    if env.platform is Platform.HYPERPOD:
+        manifest = manifest or rendered_manifest_path(env, Path(env.source).resolve().parent.parent)
+        checks += [Check(name, Status(status), detail, fix) for name, status, detail, fix in operator_checks(
+            aws, env, kubectl=kubectl, run=run_command, manifest=manifest)]
     if env.endpoint.tls:
         checks.append(_certificate(aws, env, now))
     checks.append(_bootstrap(aws, env))
@@ -362,6 +374,11 @@ def _addon(aws: Aws, env: EnvironmentConfig, pin: AddonPin, configuration: dict 
             return Check(name, Status.FAIL, f"{pin.version} is not offered for Kubernetes {kubernetes}; offered: {newest}",
                          f"pin an offered version in deployment_config/addons.py (source: {pin.source}); {listing}")
         version, detail = pin.version, f"{pin.version} is offered for Kubernetes {kubernetes}"
+        if pin is INFERENCE_OPERATOR:
+            unmapped = [v for v in offered if operator_release(v) is None]
+            detail += f" ({operator_version_detail(pin.version)}" + (
+                f"; also offered, mapped to no operator version by any public source: {', '.join(unmapped)})"
+                if unmapped else ")")
     else:
         defaults = [v["addonVersion"] for v in compatible if any(
             c.get("clusterVersion") == kubernetes and c.get("defaultVersion") for c in v.get("compatibilities", []))]

@@ -74,7 +74,8 @@ class InferenceEndpointSpec:
     :param s3_bucket, s3_prefix: the weights' S3 location (operator 3.0 takes weights from S3 or FSx only).
     :param region: the region of the S3 bucket.
     :param startup_budget_seconds: how long the worker may take to answer /health for the first time.
-    :param secrets: the secrets the worker reads (the API key only); None when there are none (no sync, no role).
+    :param secrets: the secrets the sync keeps in a Kubernetes Secret (the API key, which the worker reads, and the
+        Hugging Face token, which only ``llmops bench`` reads); None when there are none (no sync, no role).
     :param vpc_cidr: the VPC's range, the only one the worker's NetworkPolicy admits (charts/vllm_network_policy.py).
     :param replicas: workers, one per instance of the group (a worker takes all its GPUs). Default: 1.
     :param autoscaling: the operator scales the workers on vLLM's queue (KEDA). Default: none, ``replicas`` fixed.
@@ -125,11 +126,13 @@ def inference_endpoint_spec_for(env: EnvironmentConfig) -> InferenceEndpointSpec
     budget = startup_budget(model.weight_size_gb)
     environment = {**model.environment, **budget.vllm_environment}
     name = inference_endpoint_name(env)
-    # The API key as on the EKS path (charts/serving_spec.py), under this endpoint's names in its namespace. No Hugging
-    # Face token: the weights come from S3, and nothing in the worker downloads from the Hub.
+    # The same secrets as the EKS path (charts/serving_spec.py), under this endpoint's names in its namespace, synced
+    # by the secrets sync. The worker reads the API key only (endpoint_spec): its weights come from S3 and nothing in it
+    # downloads from the Hub. The Hugging Face token is synced for `llmops bench`, whose Job in this namespace
+    # downloads the (possibly gated) tokenizer from the Hub (ops_cli/bench.py, plan_for).
     secrets = PodSecrets(region=env.region,
                          api_key_secret=env.api_key_secret_name if env.endpoint.api_key_required else None,
-                         hugging_face_token_secret=None, name=f"{name}-secrets")
+                         hugging_face_token_secret=model.hugging_face_token_secret, name=f"{name}-secrets")
     return InferenceEndpointSpec(
         name=name, namespace=INFERENCE_ENDPOINT_NAMESPACE, model_name=model.served_name,
         instance_type=env.hyperpod.instance_type, image=env.serving_image, args=args,
@@ -173,7 +176,7 @@ def endpoint_spec(spec: InferenceEndpointSpec) -> crd.InferenceEndpointConfigSpe
                                                                                region=spec.region),
         model_location=spec.s3_prefix)
     environment = [{"name": k, "value": v} for k, v in spec.environment.items()]
-    if secrets:
+    if secrets and secrets.api_key_secret:
         # VLLM_API_KEY (vLLM reads it when --api-key is not given: vLLM 0.33.0 vllm/envs.py) from the synced Secret; not
         # optional, so the worker does not start without it (the module's docstring).
         environment += secret_env(secrets, ("VLLM_API_KEY",))

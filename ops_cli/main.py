@@ -236,7 +236,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = waits.add_parser("inference-endpoint", help="until a HyperPod InferenceEndpointConfig is DeploymentComplete",
                          parents=[common])
     p.add_argument("--name", default="kimik3", help="the InferenceEndpointConfig (default: kimik3)")
-    p.add_argument("--namespace", default="default")
+    p.add_argument("--namespace", default=INFERENCE_ENDPOINT_NAMESPACE,
+                   help=f"the endpoint's namespace (default: {INFERENCE_ENDPOINT_NAMESPACE}, the endpoint stack's)")
     p.add_argument("--kubectl", default="kubectl", help="kubectl to use (default: the one on PATH)")
     p.add_argument("--timeout", type=_positive, default=3 * 3600)
     p.add_argument("--interval", type=_positive, default=60)

@@ -781,16 +781,24 @@ def test_an_unauthenticated_hyperpod_endpoint_has_no_secret_no_role_and_no_sync(
     assert template["Outputs"]["EndpointAuthentication"]["Value"].startswith("NONE")
 
 
-def test_a_hugging_face_token_never_reaches_the_hyperpod_worker_or_its_role(endpoint_variants):
-    # given a Hugging Face token (for the mirror) and the API key; the weights come from S3
+def test_a_hugging_face_token_is_synced_for_the_bench_but_never_reaches_the_worker(endpoint_variants):
+    from tests.test_serving_secrets import validate_secret_provider_class
+
+    # given a Hugging Face token (the bench Job's tokenizer download reads it) and the API key; weights from S3
     template = endpoint_variants["templates"]["token"]
     objects = _applied(template)
     _strictly_valid(objects["InferenceEndpointConfig"])
-    # then the worker gets the API key only, the sync syncs the key only, and the role reads the key only
-    assert set(_worker_env(objects)) >= {"VLLM_API_KEY"} and "HF_TOKEN" not in _worker_env(objects)
-    assert yaml.safe_load(objects["SecretProviderClass"]["spec"]["parameters"]["objects"]) == [
-        {"objectName": "llm-serving/token/api-key", "objectType": "secretsmanager", "objectAlias": "api-key"}]
-    assert HF_TOKEN_ARN not in json.dumps(template)
+    # then the worker gets the API key only
+    env = _worker_env(objects)
+    assert env["VLLM_API_KEY"]["valueFrom"] == {"secretKeyRef": {"name": "kimik3-secrets", "key": "api-key"}}
+    assert "HF_TOKEN" not in env
+    # while the sync keeps both in the Secret the bench Job reads, and its role reads exactly the two
+    validate_secret_provider_class(objects["SecretProviderClass"])
+    assert [o["objectAlias"] for o in yaml.safe_load(objects["SecretProviderClass"]["spec"]["parameters"]["objects"])] \
+        == ["api-key", "hf-token"]
+    secret_id, _ = _only(_of_type(template, "AWS::SecretsManager::Secret"))
+    (read,) = [s for s in _statements(template, _pod_role(template)) if s["Sid"] == "ReadServingSecrets"]
+    assert sorted(read["Resource"], key=json.dumps) == sorted([{"Ref": secret_id}, HF_TOKEN_ARN], key=json.dumps)
 
 
 def test_no_key_value_is_written_into_any_hyperpod_template_or_manifest(synthesized_hyperpod, endpoint_variants):

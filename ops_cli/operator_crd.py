@@ -25,6 +25,7 @@ from deployment_config.model import EnvironmentConfig
 from deployment_config.operator_releases import PINNED_OPERATOR, operator_release
 from ops_cli.aws import Aws
 from ops_cli.errors import ExitCode, OpsError
+from ops_cli.preflight_check import Check, Status
 
 CRD_NAME = "inferenceendpointconfigs.inference.sagemaker.aws.amazon.com"
 KIND = "InferenceEndpointConfig"
@@ -147,40 +148,41 @@ def _cluster_crd(kubectl: str, run: Callable, env: EnvironmentConfig) -> dict:
 
 
 def operator_checks(aws: Aws, env: EnvironmentConfig, *, kubectl: str, run: Callable | None,
-                    manifest: Path) -> list[tuple[str, str, str, str]]:
-    """(name, status, detail, fix) of the two rows (statuses as ops_cli.preflight.Status values)."""
+                    manifest: Path) -> list[Check]:
+    """The two rows: the operator on the cluster, and its CRD against the rendered endpoint."""
     run = run or subprocess.run
     addon = _describe_operator_addon(aws, env)
     pinned = operator_version_detail(INFERENCE_OPERATOR.version)
     if addon is None:
-        return [("inference operator", "pass", f"not installed on {env.cluster_name} yet; the pin {pinned}", ""),
-                ("operator CRD", "pass", "compared with the endpoint once the operator stack has installed the add-on "
-                                         "(run preflight again before the endpoint stack)", "")]
+        return [Check("inference operator", Status.PASS, f"not installed on {env.cluster_name} yet; the pin {pinned}"),
+                Check("operator CRD", Status.PASS, "compared with the endpoint once the operator stack has installed the "
+                                                   "add-on (run preflight again before the endpoint stack)")]
     installed = addon.get("addonVersion", "?")
     rows = []
     if installed != INFERENCE_OPERATOR.version:
-        rows.append(("inference operator", "warn", f"{env.cluster_name} runs {operator_version_detail(installed)}; the "
-                     f"pin {pinned}", "deploy the operator stack to install the pinned build, or check the CRD row"))
+        rows.append(Check("inference operator", Status.WARN,
+                          f"{env.cluster_name} runs {operator_version_detail(installed)}; the pin {pinned}",
+                          "deploy the operator stack to install the pinned build, or check the CRD row"))
     else:
-        rows.append(("inference operator", "pass", f"{env.cluster_name} runs {pinned}", ""))
+        rows.append(Check("inference operator", Status.PASS, f"{env.cluster_name} runs {pinned}"))
     try:
         endpoint = _rendered_endpoint(manifest, env)
         crd = _cluster_crd(kubectl, run, env)
     except _Unchecked as unchecked:
-        return [*rows, ("operator CRD", "fail", f"cannot compare the endpoint with the cluster's CRD: {unchecked.detail}",
-                        unchecked.fix)]
+        return [*rows, Check("operator CRD", Status.FAIL,
+                             f"cannot compare the endpoint with the cluster's CRD: {unchecked.detail}", unchecked.fix)]
     problems = schema_problems(endpoint, crd)
     if problems:
-        return [*rows, ("operator CRD", "fail",
-                        f"the cluster's {CRD_NAME} ({SERVED_VERSION}) lacks or refuses what the endpoint uses: "
-                        + "; ".join(problems),
-                        f"install the add-on build whose operator has these fields ({INFERENCE_OPERATOR.name} "
-                        f"{INFERENCE_OPERATOR.version}: deploy the operator stack), or change the endpoint "
-                        "(charts/inference_endpoint_chart.py) to what this operator serves; do not deploy the "
-                        "endpoint stack before this row passes")]
+        return [*rows, Check("operator CRD", Status.FAIL,
+                             f"the cluster's {CRD_NAME} ({SERVED_VERSION}) lacks or refuses what the endpoint uses: "
+                             + "; ".join(problems),
+                             f"install the add-on build whose operator has these fields ({INFERENCE_OPERATOR.name} "
+                             f"{INFERENCE_OPERATOR.version}: deploy the operator stack), or change the endpoint "
+                             "(charts/inference_endpoint_chart.py) to what this operator serves; do not deploy the "
+                             "endpoint stack before this row passes")]
     fields = len(field_paths(endpoint))
-    return [*rows, ("operator CRD", "pass", f"every one of the endpoint's {fields} field paths and its values fit the "
-                                           f"cluster's {CRD_NAME} ({SERVED_VERSION})", "")]
+    return [*rows, Check("operator CRD", Status.PASS, f"every one of the endpoint's {fields} field paths and its values "
+                                                      f"fit the cluster's {CRD_NAME} ({SERVED_VERSION})")]
 
 
 def field_paths(endpoint: dict) -> list[str]:

@@ -945,3 +945,15 @@ def test_autoscaling_out_of_bounds_is_refused_with_the_field(hyperpod, endpoint,
         parse_environment(document, name="bad")
     (issue,) = error.value.issues
     assert issue.field == field and words in issue.problem
+
+
+def test_the_hyperpod_cluster_stack_lets_the_mirror_job_write_the_weights_prefix(synthesized_hyperpod, hyperpod_env):
+    # given the HyperPod example, whose weights must come from S3: `llmops weights mirror` fills the prefix, so its Job's
+    # service account gets its role on this platform too
+    template = synthesized_hyperpod.template("cluster")
+    (association,) = [r["Properties"] for r in template["Resources"].values()
+                      if r["Type"] == "AWS::EKS::PodIdentityAssociation"
+                      and r["Properties"]["ServiceAccount"] == "weights-mirror"]
+    assert association["Namespace"] == "llm-serving"
+    bucket, _, prefix = hyperpod_env.model.s3_uri[len("s3://"):].partition("/")
+    assert f"{bucket}/{prefix}*" in json.dumps(template)

@@ -957,3 +957,16 @@ def test_the_hyperpod_cluster_stack_lets_the_mirror_job_write_the_weights_prefix
     assert association["Namespace"] == "llm-serving"
     bucket, _, prefix = hyperpod_env.model.s3_uri[len("s3://"):].partition("/")
     assert f"{bucket}/{prefix}*" in json.dumps(template)
+
+
+def test_no_test_reads_a_folder_outside_the_repository():
+    # a fresh clone with nothing beside it runs every CRD check: the CRDs are vendored, and nothing looks elsewhere
+    from tests.conftest import PROJECT_DIR
+    from tests.crd_schema import CRD_DIR
+
+    assert PROJECT_DIR in CRD_DIR.parents
+    sources = [*PROJECT_DIR.joinpath("tests").rglob("*.py"), PROJECT_DIR / ".ci" / "run", PROJECT_DIR / "Makefile"]
+    this = pathlib.Path(__file__).resolve()
+    outside = {str(p.relative_to(PROJECT_DIR)) for p in sources if p.resolve() != this
+               and any(word in p.read_text(encoding="utf-8") for word in ("shared/crds", "LLM_SERVING_CRD_DIR", "REQUIRE_CRDS"))}
+    assert outside == set()

@@ -405,7 +405,8 @@ class ModelSection(BaseModel):
         default={}, description="Environment variables added to the preset's. No secrets: use the secrets mechanism.",
         examples=[{"VLLM_LOGGING_LEVEL": "DEBUG"}])
     weight_source: Literal["huggingface", "s3"] = Field(
-        default="huggingface", description="Where the weights come from. Default: huggingface.", examples=["huggingface"])
+        default="huggingface", description="Where the weights come from: 'huggingface' (platform: eks) or 's3' (either "
+        "platform; HyperPod's operator loads from S3 only). Default: huggingface.", examples=["huggingface"])
     s3_uri: Annotated[str, _text(1024)] | None = Field(
         default=None, description="s3://BUCKET/PREFIX/ holding the weights; required when weight_source is s3.",
         examples=["s3://my-model-bucket/moonshotai/Kimi-K3/"], json_schema_extra={"pattern": r"^s3://[a-z0-9][a-z0-9.-]{1,61}[a-z0-9](/\S*)?$"})
@@ -582,7 +583,7 @@ class EndpointSection(BaseModel):
 
     exposure: Literal["internal", "public"] = Field(
         default="internal", description="'internal' (reachable from the VPC; the default) or 'public' (from "
-        "allowed_cidrs only).", examples=["internal"])
+        "allowed_cidrs only; platform: eks, for HyperPod's operator has no field for it).", examples=["internal"])
     authentication: Literal["api-key", "none"] = Field(
         default="api-key", description="'api-key' (the default): vLLM requires the key the app generates in AWS Secrets "
         "Manager for this environment; 'none' opts out explicitly.", examples=["api-key"])

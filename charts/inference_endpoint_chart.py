@@ -15,10 +15,11 @@ CRD's v1 schema decides what the endpoint can say:
   no ``volumeMounts``: the worker cannot mount the Secrets Store CSI volume. A small Deployment of its own, in the same
   namespace, mounts it and keeps the Kubernetes Secret the driver syncs from it (charts/secrets_sync.py); the worker
   reads ``VLLM_API_KEY`` from that Secret through ``worker.environmentVariables[].valueFrom.secretKeyRef``.
-- Fails closed: a ``secretKeyRef`` that is not optional keeps the worker's container from starting while the Secret
-  or its key is missing - the kubelet reports CreateContainerConfigError and retries ("By default, Secrets are
-  required. None of a Pod's containers will start until all non-optional Secrets are available",
-  https://kubernetes.io/docs/concepts/configuration/secret/, "Optional Secrets"). vLLM never runs without its key.
+- Fails closed: the ``secretKeyRef`` leaves ``optional`` unset ("Specify whether the Secret or its key must be
+  defined", the vendored CRD's description of the field), so the kubelet does not start the worker's container while
+  the synced Secret or its key is missing: it reports CreateContainerConfigError and retries until the sync has
+  written it (kubernetes/kubernetes pkg/kubelet/kubelet_pods.go, ``makeEnvironmentVariables``, which fails on a
+  missing non-optional Secret or key). vLLM never runs without its key.
 - The worker's container has no ``securityContext`` in the CRD: the operator decides it.
 
 Everything goes into the endpoint's own namespace (deployment_config/kubernetes_names.py), which the chart creates.

@@ -9,9 +9,10 @@ to the suite's speed is measured by running the suite of REV and the suite of th
 CPU time (user + system of each whole process tree, from ``getrusage(RUSAGE_CHILDREN)``); wall time is reported too.
 
 REV is checked out with ``git worktree add --detach`` into a temporary directory (removed afterwards) that shares this
-checkout's ``.venv`` and ``node_modules``; both suites read the CRDs from ``../shared/crds`` of this checkout
-(``LLM_SERVING_CRD_DIR``). Each suite runs once, unmeasured, first: byte-code and pytest's rewritten tests are cached
-in both, as in a user's second ``make test``.
+checkout's ``.venv`` and ``node_modules``. The suite reads the operator's CRD vendored in the repository
+(charts/imports/crds/); ``LLM_SERVING_CRD_DIR`` still points at ``../shared/crds`` for a REV older than that.
+Each suite runs once, unmeasured, first: byte-code and pytest's rewritten tests are cached in both, as in a user's
+second ``make test``.
 """
 
 from __future__ import annotations

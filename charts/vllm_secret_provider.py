@@ -21,13 +21,9 @@ the cluster encrypts with its own KMS key (stacks/cluster_stack.py).
 
 The same objects serve the HyperPod path, whose pod the Inference Operator writes from an InferenceEndpointConfig
 (charts/inference_endpoint_chart.py): :func:`secrets_volume`, :func:`secret_key_ref` and :func:`secret_env` give the
-volume and references as plain Kubernetes JSON for it. There the worker container cannot mount a volume (the CRD has no
-``worker.volumeMounts``); an init container mounts it instead. That keeps the sync for the pod's whole life: the kubelet
-mounts every volume that any container of the pod, init containers included, mounts, and unmounts it only when the pod
-ends (kubernetes/kubernetes pkg/kubelet/volumemanager/populator/desired_state_of_world_populator.go, processPodVolumes
-"Skipping unused volume"; pkg/volume/util/util.go GetPodVolumeNames, ``podutil.AllFeatureEnabledContainers()``), and
-the driver keeps the synced Secret while the pod is neither deleted, Succeeded nor Failed
-(kubernetes-sigs/secrets-store-csi-driver v1.6.0 controllers/secretproviderclasspodstatus_controller.go, Reconcile).
+volume and references as plain Kubernetes JSON. There the worker pod can take no volume at all (operator 3.0's CRD has
+neither ``worker.volumeMounts`` nor ``spec.kubernetes``), so a Deployment of its own mounts the volume and keeps the
+synced Secret (charts/secrets_sync.py), and the worker reads ``VLLM_API_KEY`` from it by ``secretKeyRef``.
 """
 
 from __future__ import annotations

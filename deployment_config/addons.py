@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 
 from deployment_config.model import EnvironmentConfig, Platform
+from deployment_config.operator_releases import PINNED_OPERATOR
 
 #: AWS's Helm-to-add-on migration script for the Inference Operator: the add-on set, versions, configuration keys and
 #: service accounts below are what it writes (aws/sagemaker-hyperpod-cli @ 011ca927,
@@ -61,7 +62,9 @@ COREDNS = AddonPin("coredns", None, EKS_ADDONS_GUIDE)
 #: Installed before the system nodes (which only turn Ready with the CNI); coredns after them.
 NETWORK_ADDONS = (VPC_CNI, KUBE_PROXY, POD_IDENTITY_AGENT)
 
-INFERENCE_OPERATOR = AddonPin("amazon-sagemaker-hyperpod-inference", "v1.0.0-eksbuild.1", MIGRATION_SCRIPT)
+#: The build whose operator version a public source names: operator 3.0 (deployment_config/operator_releases.py), the
+#: version the endpoint is written for and the tests validate against (its CRD in charts/imports/crds/).
+INFERENCE_OPERATOR = AddonPin("amazon-sagemaker-hyperpod-inference", PINNED_OPERATOR.addon_version, MIGRATION_SCRIPT)
 CERT_MANAGER = AddonPin("cert-manager", "v1.18.2-eksbuild.2", MIGRATION_SCRIPT)
 METRICS_SERVER = AddonPin("metrics-server", "v0.7.2-eksbuild.4", MIGRATION_SCRIPT)
 S3_CSI_DRIVER = AddonPin("aws-mountpoint-s3-csi-driver", "v1.14.1-eksbuild.1", MIGRATION_SCRIPT,

@@ -25,6 +25,7 @@ from deployment_config.catalog import GPU_INSTANCE_TYPES, MODEL_PRESETS
 from deployment_config.ec2_instance_types import known_instance_types
 from deployment_config.email_addresses import email_address_problem
 from deployment_config.errors import ConfigError, ConfigIssue, Problem, key_in_path, quoted
+from deployment_config.operator_releases import PINNED_OPERATOR
 from deployment_config.promotion_gate import (
     MAX_WAIT_SECONDS,
     GateRun,
@@ -406,7 +407,8 @@ class ModelSection(BaseModel):
         default={}, description="Environment variables added to the preset's. No secrets: use the secrets mechanism.",
         examples=[{"VLLM_LOGGING_LEVEL": "DEBUG"}])
     weight_source: Literal["huggingface", "s3"] = Field(
-        default="huggingface", description="Where the weights come from. Default: huggingface.", examples=["huggingface"])
+        default="huggingface", description="Where the weights come from: 'huggingface' (platform: eks) or 's3' (either "
+        "platform; HyperPod's operator loads from S3 only). Default: huggingface.", examples=["huggingface"])
     s3_uri: Annotated[str, _text(1024)] | None = Field(
         default=None, description="s3://BUCKET/PREFIX/ holding the weights; required when weight_source is s3.",
         examples=["s3://my-model-bucket/moonshotai/Kimi-K3/"], json_schema_extra={"pattern": r"^s3://[a-z0-9][a-z0-9.-]{1,61}[a-z0-9](/\S*)?$"})
@@ -495,6 +497,14 @@ class ModelSection(BaseModel):
         if self.weight_source == "huggingface" and self.s3_uri is not None:
             report(info, "model.s3_uri", Problem("is set but weight_source is huggingface",
                                                  "set weight_source: s3, or remove s3_uri"))
+        if self.weight_source == "huggingface" and _ctx(info).get("platform") == "hyperpod":
+            # deployment_config/addons.py OPERATOR_RELEASES: the pinned add-on installs operator 3.0, whose CRD's
+            # modelSourceConfig.modelSourceType is fsx or s3 (charts/imports/crds/); the API server refuses any other.
+            report(info, "model.weight_source", Problem(
+                f"is huggingface, but the HyperPod Inference Operator the add-on installs (operator "
+                f"{PINNED_OPERATOR.operator_version}) loads weights from S3 or FSx only",
+                "copy the weights to S3 once (README, \"Mirror the weights to S3\"), then set weight_source: s3 and "
+                "s3_uri: s3://BUCKET/PREFIX/ (and hugging_face_revision: the commit you copied)"))
         preset = MODEL_PRESETS[self.preset]
         image = self.image or preset.image
         if self.image_cache is not None and image_cache.docker_hub_repository(image) is None:
@@ -586,7 +596,7 @@ class EndpointSection(BaseModel):
 
     exposure: Literal["internal", "public"] = Field(
         default="internal", description="'internal' (reachable from the VPC; the default) or 'public' (from "
-        "allowed_cidrs only).", examples=["internal"])
+        "allowed_cidrs only; platform: eks, for HyperPod's operator has no field for it).", examples=["internal"])
     authentication: Literal["api-key", "none"] = Field(
         default="api-key", description="'api-key' (the default): vLLM requires the key the app generates in AWS Secrets "
         "Manager for this environment; 'none' opts out explicitly.", examples=["api-key"])
@@ -677,6 +687,15 @@ class EndpointSection(BaseModel):
         if self.exposure == "internal" and self.allowed_cidrs:
             report(info, "endpoint.allowed_cidrs", Problem("is only used with exposure: public",
                                                            "remove allowed_cidrs, or set exposure: public"))
+        if self.exposure == "public" and _ctx(info).get("platform") == "hyperpod":
+            # Operator 3.0's CRD has loadBalancer.healthCheckPath and routingAlgorithm only: no scheme, no inbound CIDRs
+            # (charts/imports/crds/, v1 schema), so the operator's load balancer cannot be made public or restricted.
+            report(info, "endpoint.exposure", Problem(
+                f"public is not available on platform: hyperpod: the Inference Operator the add-on installs (operator "
+                f"{PINNED_OPERATOR.operator_version}) makes the load balancer itself, and its InferenceEndpointConfig "
+                "has no field for the scheme or the source networks",
+                "use exposure: internal (and no allowed_cidrs), and reach the endpoint from the VPC (a VPN, a peered "
+                "VPC or a bastion); or use platform: eks for a public endpoint"))
         return self
 
     def _gate_consistent(self, info: ValidationInfo) -> None:

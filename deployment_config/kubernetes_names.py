@@ -4,11 +4,18 @@ charts/inference_endpoint_chart.py) and ``llmops``, which reads them back with k
 from __future__ import annotations
 
 import re
+from types import MappingProxyType
 
 from deployment_config.model import EnvironmentConfig
 
-#: The namespace of the InferenceEndpointConfig and of the worker pods the operator makes for it.
-INFERENCE_ENDPOINT_NAMESPACE = "default"
+#: The namespace of the HyperPod endpoint: its InferenceEndpointConfig (and the worker pods the operator makes for it),
+#: its secrets sync, SecretProviderClass and NetworkPolicies. Its own, created by the endpoint's chart, not ``default``:
+#: the endpoint's Secret and service account share a namespace with nothing else, and deleting the namespace removes
+#: all of it.
+INFERENCE_ENDPOINT_NAMESPACE = "llm-endpoint"
+#: The label of the cluster's system nodes (stacks/cluster_stack.py, node group "system"), where pods that need no GPU
+#: run.
+SYSTEM_NODE_LABELS = MappingProxyType({"llm-serving/node-role": "system"})
 #: The EKS path's namespace and the vLLM Deployment's name (its pods carry app.kubernetes.io/name = that name and
 #: app.kubernetes.io/component = inference-server: charts/serving_spec.py recommended_labels).
 SERVING_NAMESPACE = "llm-serving"

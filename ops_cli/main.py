@@ -205,6 +205,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = groups.add_parser("preflight", help="check an environment before cdk deploy", parents=[common])
     p.add_argument("--env", required=True)
+    p.add_argument("--kubectl", default="kubectl",
+                   help="HyperPod: the kubectl that reads the operator's CRD from the cluster (default: the one on PATH)")
+    p.add_argument("--manifest", type=Path, default=None,
+                   help="HyperPod: the endpoint as cdk synth rendered it (default: cdk.out/kubernetes/ENV/PRESET.yaml)")
 
     waits = groups.add_parser("wait", help="wait with progress and a timeout", parents=[common]).add_subparsers(
         dest="command", required=True, metavar="SUBCOMMAND")
@@ -232,7 +236,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = waits.add_parser("inference-endpoint", help="until a HyperPod InferenceEndpointConfig is DeploymentComplete",
                          parents=[common])
     p.add_argument("--name", default="kimik3", help="the InferenceEndpointConfig (default: kimik3)")
-    p.add_argument("--namespace", default="default")
+    p.add_argument("--namespace", default=INFERENCE_ENDPOINT_NAMESPACE,
+                   help=f"the endpoint's namespace (default: {INFERENCE_ENDPOINT_NAMESPACE}, the endpoint stack's)")
     p.add_argument("--kubectl", default="kubectl", help="kubectl to use (default: the one on PATH)")
     p.add_argument("--timeout", type=_positive, default=3 * 3600)
     p.add_argument("--interval", type=_positive, default=60)
@@ -759,7 +764,8 @@ class Cli:
     # --- preflight, wait, smoke test ----------------------------------------------------------------------------
 
     def preflight(self) -> int:
-        checks = run_preflight(self.aws(), self.env, now=self.rt.now())
+        checks = run_preflight(self.aws(), self.env, now=self.rt.now(), kubectl=self.args.kubectl,
+                               run_command=self.rt.run_command, manifest=self.args.manifest)
         failed = any(c.status is Status.FAIL for c in checks)
         human = table(["check", "result", "detail", "fix"], [(c.name, c.status.value.upper(), c.detail, c.fix) for c in checks])
         human = [human, "Preflight FAILED: fix the rows marked FAIL before cdk deploy." if failed else "Preflight passed."]

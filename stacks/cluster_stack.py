@@ -112,12 +112,13 @@ class ClusterStack(cdk.Stack):
             self, "ImageCache", credentials_secret_arn=image_cache.credentials_secret_arn,
             repository_prefix=image_cache.repository_prefix) if image_cache else None
 
-        # The weights mirror Job's access (llmops weights mirror), when the weights come from S3 on the EKS path.
+        # The weights mirror Job's access (llmops weights mirror), when the weights come from S3: on either platform (on
+        # HyperPod always, since the operator the add-on installs loads weights from S3 or FSx only).
         model = env_config.model
         self.weights_mirror = WeightsMirrorAccess(
             self, "WeightsMirror", cluster=self.cluster, s3_uri=model.s3_uri,
             token_secret=model.hugging_face_token_secret,
-        ) if env_config.platform is Platform.EKS and model.weight_source is WeightSource.S3 else None
+        ) if model.weight_source is WeightSource.S3 else None
 
         # vpc-cni with its network policy agent on: without it the serving chart's NetworkPolicy is not enforced.
         network_addons = [eks.Addon(self, f"Addon-{pin.name}", cluster=self.cluster, addon_name=pin.name,

@@ -30,16 +30,16 @@ class InferenceEndpointStack(cdk.Stack):
                                                   load_balancer_tags=load_balancer_controller_tags(cluster.cluster_name))
         self.manifest.node.add_dependency(self.load_balancer_waiter)
 
-        # The API key and the Hugging Face token, as on the EKS path (stacks/serving_stack.py): the generated key and its
-        # KMS key, and the inference pod's one role, which may read them.
+        # The API key, as on the EKS path (stacks/serving_stack.py): the generated key and its KMS key, and the role of the
+        # secrets sync (charts/secrets_sync.py), the one pod that reads it from Secrets Manager.
         self.secrets: ServingSecrets | None = None
         self.pod_role: iam.Role | None = None
         if spec.secrets:
             self.secrets = ServingSecrets(self, "Secrets", secrets=spec.secrets)
             self.pod_role = self._pod_role(cluster, spec)
             self.secrets.grant_read(self.pod_role)
-            # The pod mounts the secrets with its role from its start: the secret, its key, the role, its policy and the
-            # association first; on destroy the endpoint (and its pod) goes before them.
+            # The sync mounts the secrets with its role from its start: the secret, its key, the role, its policy and the
+            # association first; on destroy the endpoint and the sync go before them.
             self.manifest.node.add_dependency(self.secrets, self.pod_role, self.pod_identity)
         self._authentication_outputs(spec)
 
@@ -49,19 +49,16 @@ class InferenceEndpointStack(cdk.Stack):
                                                  f"--namespace {spec.namespace}")
 
     def _pod_role(self, cluster: eks.ICluster, spec: InferenceEndpointSpec) -> iam.Role:
-        """The role of the inference pod's service account, through EKS Pod Identity, as on the EKS path. HyperPod nodes
-        run the Pod Identity agent: the cluster stack installs the eks-pod-identity-agent add-on, whose DaemonSet
+        """The role of the secrets sync's service account, through EKS Pod Identity, as on the EKS path. The sync runs on
+        the system nodes (EKS managed nodes), where the cluster stack's eks-pod-identity-agent add-on runs: its DaemonSet
         tolerates every taint and avoids only Fargate, hybrid and Auto Mode nodes (aws/eks-pod-identity-agent@d4dc0f3
-        charts/eks-pod-identity-agent/values.yaml, affinity and tolerations); the HyperPod instances' role may call
-        eks-auth:AssumeRoleForPodIdentity (cdk_constructs/hyperpod_cluster.py); and AWS documents the agent as a
-        prerequisite of HyperPod's own training operator (SageMaker developer guide, "Installing the training
-        operator", with the EKS Auth endpoint for nodes in private subnets, which the network stack has). The AWS
-        provider of the Secrets Store CSI driver takes the pod's credentials from that agent
-        (aws/secrets-store-csi-driver-provider-aws@a74182c1 credential_provider/pod_identity_credential_provider.go:
-        http://169.254.170.23/v1/credentials)."""
+        charts/eks-pod-identity-agent/values.yaml, affinity and tolerations). The AWS provider of the Secrets Store CSI
+        driver takes the pod's credentials from that agent (aws/secrets-store-csi-driver-provider-aws@a74182c1
+        credential_provider/pod_identity_credential_provider.go: http://169.254.170.23/v1/credentials). The worker
+        itself has no AWS role of its own: it reads the synced Kubernetes Secret."""
         role, self.pod_identity = pod_identity_role(
-            self, cluster=cluster, namespace=spec.namespace, service_account=spec.service_account,
-            description="The HyperPod inference pod: reads its secrets from Secrets Manager")
+            self, cluster=cluster, namespace=spec.namespace, service_account=spec.sync_service_account,
+            description="The HyperPod endpoint's secrets sync: reads the API key from Secrets Manager")
         return role
 
     def _authentication_outputs(self, spec: InferenceEndpointSpec) -> None:

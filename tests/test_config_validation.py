@@ -114,7 +114,7 @@ def test_file_names_that_cannot_name_stacks_are_rejected_with_the_files_other_mi
 
 def test_the_examples_hold_placeholders_and_say_so_when_synthesized(default_env, hyperpod_env):
     assert default_env.placeholders == ("account", "cluster.admin_role_arn", "capacity.capacity_reservation_id")
-    assert hyperpod_env.placeholders == ("account", "cluster.admin_role_arn", "hyperpod.training_plan_arn")
+    assert hyperpod_env.placeholders == ("account", "cluster.admin_role_arn", "hyperpod.training_plan_arn", "model.s3_uri")
 
 
 def test_a_copy_with_real_ids_holds_no_placeholder(example_copy):
@@ -285,3 +285,47 @@ def _nested(levels: int) -> list:
     for _ in range(levels - 1):
         value = [value]
     return value
+
+
+# --- HyperPod: nothing the pinned operator cannot do is accepted (issue 19) -------------------------------------------
+
+@pytest.fixture
+def hyperpod_copy() -> dict:
+    return yaml.safe_load((CONFIG_DIR / "example-hyperpod.yaml").read_text(encoding="utf-8"))
+
+
+def test_hyperpod_refuses_weights_from_the_hub_with_the_fix(hyperpod_copy):
+    # given weights from the Hugging Face Hub on HyperPod, which the pinned operator (3.0) cannot load
+    hyperpod_copy["model"] = {"preset": "kimi-k3", "weight_source": "huggingface"}
+    with pytest.raises(ConfigError) as error:
+        parse_environment(hyperpod_copy, name="hub")
+    # then one clear message: the field, why, and how to get S3 weights
+    (issue,) = error.value.issues
+    assert issue.field == "model.weight_source"
+    assert "operator 3.0" in issue.problem and "S3 or FSx only" in issue.problem
+    assert "weight_source: s3" in issue.fix and "s3_uri: s3://BUCKET/PREFIX/" in issue.fix
+    assert "Mirror the weights to S3" in issue.fix
+
+
+def test_eks_still_takes_weights_from_the_hub(example_copy):
+    example_copy["model"] = {"preset": "kimi-k3", "weight_source": "huggingface"}
+    assert parse_environment(example_copy, name="hub").model.weight_source is WeightSource.HUGGINGFACE
+
+
+def test_hyperpod_refuses_a_public_endpoint_it_would_make_internal(hyperpod_copy):
+    # given a public endpoint with its source networks on HyperPod: operator 3.0's CRD has no scheme and no CIDR field
+    hyperpod_copy["endpoint"] = {"exposure": "public", "allowed_cidrs": ["203.0.113.0/24"]}
+    with pytest.raises(ConfigError) as error:
+        parse_environment(hyperpod_copy, name="public")
+    # then it is refused, not synthesized as internal
+    (issue,) = error.value.issues
+    assert issue.field == "endpoint.exposure"
+    assert "platform: hyperpod" in issue.problem and "no field for the scheme or the source networks" in issue.problem
+    assert "exposure: internal" in issue.fix and "platform: eks" in issue.fix
+
+
+def test_hyperpod_refuses_allowed_cidrs_without_public_as_everywhere(hyperpod_copy):
+    hyperpod_copy["endpoint"] = {"exposure": "internal", "allowed_cidrs": ["203.0.113.0/24"]}
+    with pytest.raises(ConfigError) as error:
+        parse_environment(hyperpod_copy, name="cidrs")
+    assert [issue.field for issue in error.value.issues] == ["endpoint.allowed_cidrs"]

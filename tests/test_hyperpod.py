@@ -68,7 +68,9 @@ def test_endpoint_is_the_announced_manifest(endpoint):
     assert spec["modelName"] == "Kimi-K3"
     assert spec["instanceType"] == "ml.p6-b300.48xlarge"
     assert spec["invocationEndpoint"] == "v1/chat/completions"
-    assert spec["modelSourceConfig"] == {"modelSourceType": "huggingface", "huggingFaceModel": {"modelId": "moonshotai/Kimi-K3"}}
+    # the weights from S3 (operator 3.0 takes fsx or s3 only): the example's bucket and prefix
+    assert spec["modelSourceConfig"] == {"modelSourceType": "s3", "modelLocation": "moonshotai/Kimi-K3/",
+                                         "s3Storage": {"bucketName": "my-model-bucket", "region": "us-west-2"}}
     assert worker["image"] == "vllm/vllm-openai:kimi-k3"
     assert worker["modelInvocationPort"]["containerPort"] == 8000
     assert worker["modelVolumeMount"]["mountPath"] == "/opt/ml/model"
@@ -155,13 +157,13 @@ def test_reviewed_yaml_is_what_the_endpoint_stack_applies(synthesized_hyperpod):
     applied = json.loads(resource["Properties"]["Manifest"])
 
     def content(obj: dict) -> tuple:  # the kubectl provider adds its own prune label to what it applies
-        return obj["kind"], obj["metadata"]["namespace"], obj["metadata"]["name"], obj.get("spec")
+        return obj["kind"], obj["metadata"].get("namespace"), obj["metadata"]["name"], obj.get("spec")
 
     assert [content(o) for o in applied] == [content(o) for o in reviewed]
-    # the worker's NetworkPolicy, the service account and the SecretProviderClass before the endpoint whose pod they
-    # guard and serve
-    assert [o["kind"] for o in applied] == ["NetworkPolicy", "ServiceAccount", "SecretProviderClass",
-                                            "InferenceEndpointConfig"]
+    # the namespace first; the worker's NetworkPolicy and the secrets sync (its account, SecretProviderClass,
+    # NetworkPolicy and Deployment) before the endpoint whose pod they guard and serve
+    assert [o["kind"] for o in applied] == ["Namespace", "NetworkPolicy", "ServiceAccount", "SecretProviderClass",
+                                            "NetworkPolicy", "Deployment", "InferenceEndpointConfig"]
 
 
 def test_the_worker_pods_admit_traffic_from_the_vpc_only(synthesized_hyperpod, hyperpod_env):
@@ -169,7 +171,8 @@ def test_the_worker_pods_admit_traffic_from_the_vpc_only(synthesized_hyperpod, h
 
     # given the objects the endpoint stack applies
     (resource,) = synthesized_hyperpod.resources("endpoint", "Custom::AWSCDK-EKS-KubernetesResource").values()
-    (policy,) = [o for o in json.loads(resource["Properties"]["Manifest"]) if o["kind"] == "NetworkPolicy"]
+    (policy,) = [o for o in json.loads(resource["Properties"]["Manifest"])
+                 if o["kind"] == "NetworkPolicy" and o["metadata"]["name"].endswith("-worker")]
     (endpoint,) = [o for o in json.loads(resource["Properties"]["Manifest"]) if o["kind"] == "InferenceEndpointConfig"]
     # then the policy is a valid Kubernetes object of the cluster's version
     kubernetes_validate.validate(policy, hyperpod_env.kubernetes_version, strict=True)
@@ -177,7 +180,7 @@ def test_the_worker_pods_admit_traffic_from_the_vpc_only(synthesized_hyperpod, h
     assert policy["metadata"]["namespace"] == endpoint["metadata"]["namespace"]
     assert policy["spec"]["podSelector"] == {"matchLabels": {"app": endpoint["metadata"]["name"]}}
     # admitting inbound traffic from the VPC's range only (every port: the operator's sidecar ports are not
-    # documented), and leaving egress open (the Hugging Face Hub, S3, DNS)
+    # documented), and leaving egress open (S3, DNS, the operator)
     assert policy["spec"]["policyTypes"] == ["Ingress"]
     assert policy["spec"]["ingress"] == [{"from": [{"ipBlock": {"cidr": hyperpod_env.vpc_cidr}}]}]
 
@@ -521,9 +524,11 @@ def _of_type(template: dict, resource_type: str) -> dict[str, dict]:
 
 
 def _applied(template: dict) -> dict[str, dict]:
-    """The Kubernetes objects the endpoint stack applies, by kind."""
+    """The Kubernetes objects the endpoint stack applies, by kind (KIND/NAME for a kind of several objects)."""
     _, manifest = _only(_of_type(template, "Custom::AWSCDK-EKS-KubernetesResource"))
-    return {o["kind"]: o for o in json.loads(manifest["Properties"]["Manifest"])}
+    objects = json.loads(manifest["Properties"]["Manifest"])
+    kinds = [o["kind"] for o in objects]
+    return {o["kind"] if kinds.count(o["kind"]) == 1 else f"{o['kind']}/{o['metadata']['name']}": o for o in objects}
 
 
 def _worker_env(objects: dict[str, dict]) -> dict[str, dict]:
@@ -546,10 +551,9 @@ def _statements(template: dict, role_id: str) -> list[dict]:
 def _strictly_valid(obj: dict) -> None:
     """The CRD's v1 schema with unknown fields refused, as the API server's strict field validation would: a field the
     operator's CRD lacks (a worker securityContext, say) is an error here, not silently pruned."""
-    from tests.crd_schema import crd_schemas, require_crds
+    from tests.crd_schema import crd_schemas
     from tests.test_serving_secrets import _strict
 
-    require_crds()
     jsonschema.Draft7Validator(_strict(crd_schemas()[(obj["apiVersion"], obj["kind"])])).validate(obj)
 
 
@@ -574,71 +578,98 @@ def test_the_hyperpod_endpoint_gets_a_generated_api_key_under_its_own_name(synth
     assert "on every path but /health, /ping and /metrics" in outputs["EndpointAuthentication"]["Value"]
 
 
-def test_the_worker_reads_its_api_key_from_the_secret_the_driver_syncs(synthesized_hyperpod):
+def test_the_worker_reads_its_api_key_from_the_secret_the_sync_keeps(synthesized_hyperpod):
     objects = _applied(synthesized_hyperpod.template("endpoint"))
     synced = objects["SecretProviderClass"]["spec"]["secretObjects"][0]["secretName"]
     env = _worker_env(objects)
-    # VLLM_API_KEY, vLLM's own variable, by reference only; no Hugging Face token in the example
+    # VLLM_API_KEY, vLLM's own variable, by reference only and not optional: the worker does not start without it
     assert env["VLLM_API_KEY"] == {"name": "VLLM_API_KEY", "valueFrom": {"secretKeyRef": {"name": synced, "key": "api-key"}}}
+    # no Hugging Face token reaches the worker: the weights come from S3
     assert "HF_TOKEN" not in env
-    assert "tokenSecretRef" not in objects["InferenceEndpointConfig"]["spec"]["modelSourceConfig"]["huggingFaceModel"]
+    assert objects["InferenceEndpointConfig"]["spec"]["modelSourceConfig"]["modelSourceType"] == "s3"
+    # and nothing of the pod beyond what operator 3.0's CRD has: no spec.kubernetes (it would be dropped silently)
+    assert "kubernetes" not in objects["InferenceEndpointConfig"]["spec"]
 
 
-def test_an_init_container_mounts_the_secrets_volume_for_the_worker_that_cannot(synthesized_hyperpod):
-    # given the applied objects: the operator's CRD has no worker volumeMounts, and the sync exists only while a
-    # container of the pod mounts the volume
+def test_a_hardened_sync_deployment_mounts_the_secrets_volume_under_its_own_account(synthesized_hyperpod, hyperpod_env):
+    import kubernetes_validate
+
+    from deployment_config.kubernetes_names import SYSTEM_NODE_LABELS
+
+    # given the applied objects: the worker cannot mount a volume, and the driver syncs only while a pod mounts it
     objects = _applied(synthesized_hyperpod.template("endpoint"))
-    provider_class, account = objects["SecretProviderClass"], objects["ServiceAccount"]
-    pod = objects["InferenceEndpointConfig"]["spec"]["kubernetes"]
-    # then the pod runs as the chart's own service account, in the endpoint's namespace
+    provider_class, account, sync = objects["SecretProviderClass"], objects["ServiceAccount"], objects["Deployment"]
     namespace = objects["InferenceEndpointConfig"]["metadata"]["namespace"]
-    assert pod["serviceAccountName"] == account["metadata"]["name"] == "kimik3-inference"
-    assert account["metadata"]["namespace"] == provider_class["metadata"]["namespace"] == namespace == "default"
-    # with the CSI volume of that SecretProviderClass, mounted read-only by the one init container
+    for obj in (account, sync, objects["NetworkPolicy/kimik3-secrets-sync"]):
+        kubernetes_validate.validate(obj, hyperpod_env.kubernetes_version, strict=True)
+    pod = sync["spec"]["template"]["spec"]
+    # then one pod runs as the sync's own account, in the endpoint's namespace, with no API token mounted
+    assert pod["serviceAccountName"] == account["metadata"]["name"] == "kimik3-secrets-sync"
+    assert {account["metadata"]["namespace"], provider_class["metadata"]["namespace"],
+            sync["metadata"]["namespace"]} == {namespace}
+    assert pod["automountServiceAccountToken"] is False and account["automountServiceAccountToken"] is False
+    # with the CSI volume of that SecretProviderClass, mounted read-only
     (volume,) = pod["volumes"]
     assert volume["csi"] == {"driver": "secrets-store.csi.k8s.io", "readOnly": True,
                              "volumeAttributes": {"secretProviderClass": provider_class["metadata"]["name"]}}
-    (init,) = pod["initContainers"]
-    assert init["volumeMounts"] == [{"name": volume["name"], "mountPath": "/mnt/secrets-store", "readOnly": True}]
-    # which runs the worker's own image, checks the key's file, and runs hardened
-    assert init["image"] == objects["InferenceEndpointConfig"]["spec"]["worker"]["image"]
-    assert init["command"][:2] == ["python3", "-c"] and init["command"][3:] == ["/mnt/secrets-store/api-key"]
-    assert init["securityContext"] == HARDENED
+    (container,) = pod["containers"]
+    assert container["volumeMounts"] == [{"name": volume["name"], "mountPath": "/mnt/secrets-store", "readOnly": True}]
+    # the pause image by digest, non-root, read-only, no capability, the runtime's seccomp profile, on the system nodes
+    assert container["image"].startswith("registry.k8s.io/pause:3.10@sha256:")
+    assert container["securityContext"] == {**HARDENED, "runAsNonRoot": True, "runAsUser": 65535, "runAsGroup": 65535}
+    assert pod["securityContext"]["runAsNonRoot"] is True
+    assert pod["securityContext"]["seccompProfile"] == {"type": "RuntimeDefault"}
+    assert pod["nodeSelector"] == dict(SYSTEM_NODE_LABELS)
+    # an update starts the new pod before it stops the old one: the synced Secret is never without a mount
+    assert sync["spec"]["replicas"] == 1
+    assert sync["spec"]["strategy"]["rollingUpdate"] == {"maxSurge": 1, "maxUnavailable": 0}
+    # it serves nothing and calls nothing (the node's driver reads the secret): no traffic in or out
+    policy = objects["NetworkPolicy/kimik3-secrets-sync"]
+    assert policy["spec"] == {"podSelector": {"matchLabels": sync["spec"]["selector"]["matchLabels"]},
+                              "policyTypes": ["Ingress", "Egress"]}
 
 
-def test_the_secrets_check_fails_on_a_missing_or_empty_file_and_passes_otherwise(synthesized_hyperpod, tmp_path):
-    import sys
+def test_the_system_node_label_the_sync_selects_is_the_system_node_groups(synthesized_hyperpod):
+    from deployment_config.kubernetes_names import SYSTEM_NODE_LABELS
 
-    (init,) = _applied(synthesized_hyperpod.template("endpoint"))["InferenceEndpointConfig"]["spec"]["kubernetes"][
-        "initContainers"]
-    check = init["command"][2]
-    (tmp_path / "api-key").write_text("k" * 64)
-    (tmp_path / "hf-token").write_text("")
+    (group,) = [r for r in synthesized_hyperpod.resources("cluster", "AWS::EKS::Nodegroup").values()
+                if r["Properties"].get("NodegroupName") == "system"]
+    assert group["Properties"]["Labels"] == dict(SYSTEM_NODE_LABELS)
 
-    def run(*files: str) -> subprocess.CompletedProcess:
-        return subprocess.run([sys.executable, "-c", check, *files], capture_output=True, text=True, timeout=30)
 
-    assert run(str(tmp_path / "api-key")).returncode == 0
-    failed = run(str(tmp_path / "api-key"), str(tmp_path / "hf-token"), str(tmp_path / "missing"))
-    assert failed.returncode == 1
-    assert failed.stderr.strip() == f"secret files missing or empty: {tmp_path / 'hf-token'}, {tmp_path / 'missing'}"
+def test_the_endpoint_lives_in_its_own_namespace_created_first(synthesized_hyperpod):
+    from deployment_config.kubernetes_names import INFERENCE_ENDPOINT_NAMESPACE
+
+    _, manifest = _only(_of_type(synthesized_hyperpod.template("endpoint"), "Custom::AWSCDK-EKS-KubernetesResource"))
+    applied = json.loads(manifest["Properties"]["Manifest"])
+    # the namespace first (kubectl applies in order), then everything else in it; the endpoint last
+    assert (applied[0]["kind"], applied[0]["metadata"]["name"]) == ("Namespace", INFERENCE_ENDPOINT_NAMESPACE)
+    assert INFERENCE_ENDPOINT_NAMESPACE not in ("default", "kube-system")
+    assert {o["metadata"]["namespace"] for o in applied[1:]} == {INFERENCE_ENDPOINT_NAMESPACE}
+    assert applied[-1]["kind"] == "InferenceEndpointConfig"
+    kinds = [o["kind"] for o in applied]
+    assert kinds.index("Deployment") < kinds.index("InferenceEndpointConfig")
 
 
 def test_the_endpoint_validates_strictly_and_the_crd_has_no_worker_security_context(synthesized_hyperpod):
     reviewed = [o for o in yaml.safe_load_all(synthesized_hyperpod.kubernetes_file.read_text())
                 if o["kind"] == "InferenceEndpointConfig"]
     applied = _applied(synthesized_hyperpod.template("endpoint"))["InferenceEndpointConfig"]
-    # given the endpoint as written for review and as applied, each valid against the operator's v1 CRD, unknown
-    # fields refused (the init container's securityContext included)
+    # given the endpoint as written for review and as applied, each valid against the vendored operator 3.0 CRD,
+    # unknown fields refused
     for obj in (*reviewed, applied):
         validate_custom_resource(obj)
         _strictly_valid(obj)
-    # then the worker itself can take neither a securityContext nor a volume mount: the CRD has no such field
+    # then the worker can take neither a securityContext nor a volume mount, and the pod no spec.kubernetes
     for field, value in (("securityContext", HARDENED), ("volumeMounts", [{"name": "secrets-store", "mountPath": "/x"}])):
         broken = json.loads(json.dumps(applied))
         broken["spec"]["worker"][field] = value
         with pytest.raises(jsonschema.ValidationError):
             _strictly_valid(broken)
+    broken = json.loads(json.dumps(applied))
+    broken["spec"]["kubernetes"] = {"serviceAccountName": "x"}
+    with pytest.raises(jsonschema.ValidationError):
+        _strictly_valid(broken)
 
 
 def test_the_secret_provider_class_and_service_account_are_valid(synthesized_hyperpod, hyperpod_env):
@@ -651,7 +682,7 @@ def test_the_secret_provider_class_and_service_account_are_valid(synthesized_hyp
         provider_class = objects["SecretProviderClass"]
         validate_secret_provider_class(provider_class)
         spec = provider_class["spec"]
-        # the key by name, with the pod's own identity, in the environment's region, synced into one Secret
+        # the key by name, with the sync pod's own identity, in the environment's region, synced into one Secret
         assert {k: v for k, v in spec["parameters"].items() if k != "objects"} == {
             "region": "us-west-2", "usePodIdentity": "true"}
         assert yaml.safe_load(spec["parameters"]["objects"]) == [{
@@ -662,18 +693,17 @@ def test_the_secret_provider_class_and_service_account_are_valid(synthesized_hyp
         kubernetes_validate.validate(objects["ServiceAccount"], hyperpod_env.kubernetes_version, strict=True)
 
 
-def test_the_inference_pod_gets_its_role_through_pod_identity_and_reads_exactly_its_key(synthesized_hyperpod):
+def test_the_sync_gets_its_role_through_pod_identity_and_reads_exactly_its_key(synthesized_hyperpod):
+    from deployment_config.kubernetes_names import INFERENCE_ENDPOINT_NAMESPACE
+
     template = synthesized_hyperpod.template("endpoint")
     role_id = _pod_role(template)
     secret_id, _ = _only(_of_type(template, "AWS::SecretsManager::Secret"))
     key_id, _ = _only(_of_type(template, "AWS::KMS::Key"))
-    # the role trusts EKS Pod Identity only
-    assert template["Resources"][role_id]["Properties"]["AssumeRolePolicyDocument"]["Statement"] == [
-        {"Action": ["sts:AssumeRole", "sts:TagSession"], "Effect": "Allow", "Principal": {"Service": "pods.eks.amazonaws.com"}}]
-    # one association: the chart's service account in the endpoint's namespace, on the cluster
+    # one association: the sync's service account in the endpoint's own namespace, on the cluster
     association_id, association = _only(_of_type(template, "AWS::EKS::PodIdentityAssociation"))
     properties = association["Properties"]
-    assert (properties["Namespace"], properties["ServiceAccount"]) == ("default", "kimik3-inference")
+    assert (properties["Namespace"], properties["ServiceAccount"]) == (INFERENCE_ENDPOINT_NAMESPACE, "kimik3-secrets-sync")
     assert properties["RoleArn"] == {"Fn::GetAtt": [role_id, "Arn"]}
     assert "Fn::ImportValue" in json.dumps(properties["ClusterName"])
     # exactly the key, and its KMS key through Secrets Manager only
@@ -683,7 +713,7 @@ def test_the_inference_pod_gets_its_role_through_pod_identity_and_reads_exactly_
         {"Sid": "DecryptApiKey", "Effect": "Allow", "Action": "kms:Decrypt",
          "Resource": {"Fn::GetAtt": [key_id, "Arn"]}, "Condition": VIA_SECRETS_MANAGER},
     ]
-    # the endpoint (its pod) is applied after all of them and deleted before them
+    # the objects (the sync's pod among them) are applied after all of them and deleted before them
     _, manifest = _only(_of_type(template, "Custom::AWSCDK-EKS-KubernetesResource"))
     assert {secret_id, key_id, role_id, association_id} <= set(manifest["DependsOn"])
 
@@ -695,9 +725,9 @@ def test_the_inference_pod_gets_its_role_through_pod_identity_and_reads_exactly_
 
 @pytest.fixture(scope="module")
 def endpoint_variants(hyperpod_env, tmp_path_factory) -> dict:
-    """Endpoint stacks, under cdk-nag, for ``optout`` (no API key, no token), ``token`` (no API key, a Hugging Face
-    token by name, weights from the Hub) and ``s3`` (the API key, a token by complete ARN, weights from S3), against an
-    imported cluster. Returns the output directory and the templates by variant."""
+    """Endpoint stacks, under cdk-nag, for ``optout`` (no API key) and ``token`` (the API key, and a Hugging Face token
+    by complete ARN, which the mirror uses and the worker must not get), against an imported cluster. Returns the
+    output directory and the templates by variant."""
     import aws_cdk as cdk
     from aws_cdk import aws_eks_v2 as eks
     from aws_cdk import aws_iam as iam
@@ -707,14 +737,11 @@ def endpoint_variants(hyperpod_env, tmp_path_factory) -> dict:
     from stacks.inference_endpoint_stack import InferenceEndpointStack
 
     model, endpoint = hyperpod_env.model, hyperpod_env.endpoint
-    no_key = dataclasses.replace(endpoint, api_key_required=False)
     variants = {
-        "optout": dataclasses.replace(hyperpod_env, name="optout", endpoint=no_key),
-        "token": dataclasses.replace(hyperpod_env, name="token", endpoint=no_key,
-                                     model=dataclasses.replace(model, hugging_face_token_secret=HF_TOKEN_NAME)),
-        "s3": dataclasses.replace(hyperpod_env, name="s3", model=dataclasses.replace(
-            model, hugging_face_token_secret=HF_TOKEN_ARN, weight_source=WeightSource.S3,
-            s3_uri="s3://weights-bucket/kimi-k3/")),
+        "optout": dataclasses.replace(hyperpod_env, name="optout",
+                                      endpoint=dataclasses.replace(endpoint, api_key_required=False)),
+        "token": dataclasses.replace(hyperpod_env, name="token", model=dataclasses.replace(
+            model, hugging_face_token_secret=HF_TOKEN_ARN)),
     }
     outdir = tmp_path_factory.mktemp("hyperpod-variants.out")
     app = checked_app(str(outdir), inspect_only=True)
@@ -737,17 +764,16 @@ def endpoint_variants(hyperpod_env, tmp_path_factory) -> dict:
             "templates": {name: assembly.get_stack_by_name(stack.stack_name).template for name, stack in stacks.items()}}
 
 
-def test_an_unauthenticated_hyperpod_endpoint_has_no_secret_no_role_and_no_api_key_variable(endpoint_variants):
-    # given endpoint.api_key_required: false and no Hugging Face token
+def test_an_unauthenticated_hyperpod_endpoint_has_no_secret_no_role_and_no_sync(endpoint_variants):
+    # given endpoint.api_key_required: false
     template = endpoint_variants["templates"]["optout"]
     # then nothing to read: no secret, no key, no pod role, no association
     for resource_type in ("AWS::SecretsManager::Secret", "AWS::KMS::Key", "AWS::EKS::PodIdentityAssociation"):
         assert _of_type(template, resource_type) == {}, resource_type
     assert "pods.eks.amazonaws.com" not in json.dumps(_of_type(template, "AWS::IAM::Role"))
-    # and the endpoint with its NetworkPolicy alone: no service account, no SecretProviderClass, no pod customization
+    # and the namespace, the endpoint and its NetworkPolicy alone: no sync, no account, no SecretProviderClass
     objects = _applied(template)
-    assert set(objects) == {"NetworkPolicy", "InferenceEndpointConfig"}
-    assert "kubernetes" not in objects["InferenceEndpointConfig"]["spec"]
+    assert set(objects) == {"Namespace", "NetworkPolicy", "InferenceEndpointConfig"}
     assert "VLLM_API_KEY" not in _worker_env(objects)
     validate_custom_resource(objects["InferenceEndpointConfig"])
     # and the stack says so
@@ -755,43 +781,21 @@ def test_an_unauthenticated_hyperpod_endpoint_has_no_secret_no_role_and_no_api_k
     assert template["Outputs"]["EndpointAuthentication"]["Value"].startswith("NONE")
 
 
-def test_a_hugging_face_token_goes_to_the_operators_download_not_to_the_worker(endpoint_variants):
-    from tests.test_serving_secrets import hugging_face_token_statements, validate_secret_provider_class
+def test_a_hugging_face_token_is_synced_for_the_bench_but_never_reaches_the_worker(endpoint_variants):
+    from tests.test_serving_secrets import validate_secret_provider_class
 
-    # given a token by name and weights from the Hub, without an API key
+    # given a Hugging Face token (the bench Job's tokenizer download reads it) and the API key; weights from S3
     template = endpoint_variants["templates"]["token"]
     objects = _applied(template)
-    endpoint = objects["InferenceEndpointConfig"]
-    _strictly_valid(endpoint)
-    # then the operator's own token field names the synced Secret's key, and the worker gets neither variable
-    assert endpoint["spec"]["modelSourceConfig"]["huggingFaceModel"]["tokenSecretRef"] == {
-        "name": "kimik3-secrets", "key": "hf-token"}
-    assert {"HF_TOKEN", "VLLM_API_KEY"}.isdisjoint(_worker_env(objects))
-    validate_secret_provider_class(objects["SecretProviderClass"])
-    assert yaml.safe_load(objects["SecretProviderClass"]["spec"]["parameters"]["objects"]) == [
-        {"objectName": HF_TOKEN_NAME, "objectType": "secretsmanager", "objectAlias": "hf-token"}]
-    # the init container still mounts the volume (the sync needs it) and checks the token's file
-    (init,) = endpoint["spec"]["kubernetes"]["initContainers"]
-    assert init["command"][3:] == ["/mnt/secrets-store/hf-token"]
-    # and the role reads that secret only, decrypting through Secrets Manager only
-    assert _of_type(template, "AWS::SecretsManager::Secret") == {}
-    assert _statements(template, _pod_role(template)) == hugging_face_token_statements()
-    assert template["Outputs"]["EndpointAuthentication"]["Value"].startswith("NONE")
-
-
-def test_with_s3_weights_the_worker_gets_both_the_key_and_the_token(endpoint_variants):
-    template = endpoint_variants["templates"]["s3"]
-    objects = _applied(template)
-    endpoint = objects["InferenceEndpointConfig"]
-    _strictly_valid(endpoint)
-    # no Hub download to give the token to: the worker reads HF_TOKEN, as vLLM does on the EKS path
+    _strictly_valid(objects["InferenceEndpointConfig"])
+    # then the worker gets the API key only
     env = _worker_env(objects)
     assert env["VLLM_API_KEY"]["valueFrom"] == {"secretKeyRef": {"name": "kimik3-secrets", "key": "api-key"}}
-    assert env["HF_TOKEN"]["valueFrom"] == {"secretKeyRef": {"name": "kimik3-secrets", "key": "hf-token"}}
-    assert endpoint["spec"]["modelSourceConfig"]["modelSourceType"] == "s3"
-    (init,) = endpoint["spec"]["kubernetes"]["initContainers"]
-    assert init["command"][3:] == ["/mnt/secrets-store/api-key", "/mnt/secrets-store/hf-token"]
-    # the role reads the generated key and exactly the token's complete ARN
+    assert "HF_TOKEN" not in env
+    # while the sync keeps both in the Secret the bench Job reads, and its role reads exactly the two
+    validate_secret_provider_class(objects["SecretProviderClass"])
+    assert [o["objectAlias"] for o in yaml.safe_load(objects["SecretProviderClass"]["spec"]["parameters"]["objects"])] \
+        == ["api-key", "hf-token"]
     secret_id, _ = _only(_of_type(template, "AWS::SecretsManager::Secret"))
     (read,) = [s for s in _statements(template, _pod_role(template)) if s["Sid"] == "ReadServingSecrets"]
     assert sorted(read["Resource"], key=json.dumps) == sorted([{"Ref": secret_id}, HF_TOKEN_ARN], key=json.dumps)
@@ -827,23 +831,43 @@ def test_the_variants_pass_cdk_nag_and_cfn_lint(endpoint_variants):
 # --- the typed bindings of the operator's CRD -------------------------------------------------------------------
 
 
-def test_the_typed_bindings_were_generated_from_the_crds_the_tests_validate_against():
+def test_the_typed_bindings_were_generated_from_the_vendored_crds():
+    import hashlib
     import json as _json
 
     from charts.imports.generate import SOURCE, crd_digest
     from tests.conftest import PROJECT_DIR
-    from tests.crd_schema import CRD_DIR, require_crds
 
-    require_crds()
     sources = _json.loads(SOURCE.read_text())
     assert set(sources) == {"sagemaker_inference", "leaderworkerset"}
     for package, source in sources.items():
-        # the operator's CRDs are read where the tests find them (../shared/crds, or LLM_SERVING_CRD_DIR)
-        crd = (CRD_DIR / pathlib.Path(source["crd"]).name if source["crd"].startswith("../shared/crds/")
-               else PROJECT_DIR / source["crd"])
+        # every CRD is inside the repository: nothing outside it is read
+        crd = (PROJECT_DIR / source["crd"]).resolve()
+        assert PROJECT_DIR in crd.parents, f"{package}: {source['crd']} is outside the repository"
         # a CRD that changed without `make crd-bindings` fails here, before its bindings can write a stale object
         assert crd_digest(crd) == source["crd_sha256"], f"{package}: the CRD changed: run `make crd-bindings`"
         assert (PROJECT_DIR / "charts" / "imports" / package / "__init__.py").is_file()
+    # the operator's CRD is the one its SOURCE.md names: operator 3.0's, at the commit and digest recorded there
+    from deployment_config.operator_releases import CRD_PATH, OPERATOR_REPOSITORY, PINNED_OPERATOR
+
+    crd = PROJECT_DIR / sources["sagemaker_inference"]["crd"]
+    record = (crd.parent / "SOURCE.md").read_text()
+    data = crd.read_bytes()
+    assert f"sha256: {hashlib.sha256(data).hexdigest()}" in record
+    assert f"git blob: {hashlib.sha1(b'blob %d' % len(data) + bytes(1) + data).hexdigest()}" in record
+    assert f"commit: {PINNED_OPERATOR.crd_commit}" in record
+    assert f"repository: {OPERATOR_REPOSITORY}" in record and f"path: {CRD_PATH}" in record
+    assert "Apache-2.0" in record
+
+
+def test_the_vendored_crd_is_operator_3_0s():
+    # what the pinned operator's CRD allows, as the issue's finding states it: S3 and FSx only, no spec.kubernetes
+    from tests.crd_schema import crd_schemas
+
+    spec = crd_schemas()[("inference.sagemaker.aws.amazon.com/v1", "InferenceEndpointConfig")]["properties"]["spec"]
+    assert spec["properties"]["modelSourceConfig"]["properties"]["modelSourceType"]["enum"] == ["fsx", "s3"]
+    assert "kubernetes" not in spec["properties"]
+    assert set(spec["properties"]["loadBalancer"]["properties"]) == {"healthCheckPath", "routingAlgorithm"}
 
 
 def test_the_typed_bindings_refuse_a_field_the_crd_lacks_and_a_missing_required_one():
@@ -921,3 +945,28 @@ def test_autoscaling_out_of_bounds_is_refused_with_the_field(hyperpod, endpoint,
         parse_environment(document, name="bad")
     (issue,) = error.value.issues
     assert issue.field == field and words in issue.problem
+
+
+def test_the_hyperpod_cluster_stack_lets_the_mirror_job_write_the_weights_prefix(synthesized_hyperpod, hyperpod_env):
+    # given the HyperPod example, whose weights must come from S3: `llmops weights mirror` fills the prefix, so its Job's
+    # service account gets its role on this platform too
+    template = synthesized_hyperpod.template("cluster")
+    (association,) = [r["Properties"] for r in template["Resources"].values()
+                      if r["Type"] == "AWS::EKS::PodIdentityAssociation"
+                      and r["Properties"]["ServiceAccount"] == "weights-mirror"]
+    assert association["Namespace"] == "llm-serving"
+    bucket, _, prefix = hyperpod_env.model.s3_uri[len("s3://"):].partition("/")
+    assert f"{bucket}/{prefix}*" in json.dumps(template)
+
+
+def test_no_test_reads_a_folder_outside_the_repository():
+    # a fresh clone with nothing beside it runs every CRD check: the CRDs are vendored, and nothing looks elsewhere
+    from tests.conftest import PROJECT_DIR
+    from tests.crd_schema import CRD_DIR
+
+    assert PROJECT_DIR in CRD_DIR.parents
+    sources = [*PROJECT_DIR.joinpath("tests").rglob("*.py"), PROJECT_DIR / ".ci" / "run", PROJECT_DIR / "Makefile"]
+    this = pathlib.Path(__file__).resolve()
+    outside = {str(p.relative_to(PROJECT_DIR)) for p in sources if p.resolve() != this
+               and any(word in p.read_text(encoding="utf-8") for word in ("shared/crds", "LLM_SERVING_CRD_DIR", "REQUIRE_CRDS"))}
+    assert outside == set()

@@ -32,8 +32,8 @@ def main() -> int:
     missing = [source["crd"] for source in sources.values() if not (PROJECT / source["crd"]).is_file()]
     if missing:
         print(f"error: charts/imports/SOURCE.json names CRDs that are not there: {', '.join(missing)}\n"
-              "  fix: the operator's CRDs come from ../shared/crds beside the checkout (or copy them there from "
-              "aws/sagemaker-hyperpod-cli, the path in crd_origin)", file=sys.stderr)
+              "  fix: the CRDs are vendored in the repository (charts/imports/crds/, tests/data/lws/): restore them "
+              "with git, or copy them from the repository, commit and path their SOURCE file names", file=sys.stderr)
         return 2
     for package, source in sources.items():
         crd = (PROJECT / source["crd"]).resolve()

@@ -339,7 +339,7 @@ def test_hyperpod_benchmarks_the_worker_pod(run_kubectl, hyperpod_env):
     result = run_kubectl(kubectl, "bench", "--env", "example-hyperpod", "--skip-probe", "--concurrency", "1", "--json")
     assert result.code == ExitCode.OK, result.stderr
     assert result.json["load_test"]["base_url"] == "http://10.0.3.4:8000"
-    assert kubectl.applied["metadata"]["namespace"] == "default"
+    assert kubectl.applied["metadata"]["namespace"] == "llm-endpoint"  # the endpoint's own, not default
 
 
 @pytest.mark.parametrize("argv, message", [

@@ -235,8 +235,20 @@ def expect_addons(aws, hyperpod: bool = False, operator_schema: dict = OPERATOR_
             expect_addon_versions(aws, name, addon_versions(name, versions, default=versions[0]))
         expect_addon_configuration(aws, INFERENCE_OPERATOR.name, INFERENCE_OPERATOR.version, operator_schema)
         expect_gpu_metrics_addon(aws)
+        expect_operator_installed(aws, None)
     else:
         expect_eks_only_addons(aws)
+
+
+def expect_operator_installed(aws, version: str | None, cluster: str = "example-hyperpod-llm") -> None:
+    """eks:DescribeAddon of the Inference Operator add-on on the cluster: at ``version``, or (None) not installed."""
+    params = {"clusterName": cluster, "addonName": INFERENCE_OPERATOR.name}
+    if version is None:
+        aws.stub("eks").add_client_error("describe_addon", expected_params=params, **client_error(
+            "ResourceNotFoundException", f"No addon: {INFERENCE_OPERATOR.name} found in cluster: {cluster}", 404))
+        return
+    aws.stub("eks").add_response("describe_addon", {"addon": {
+        "addonName": INFERENCE_OPERATOR.name, "clusterName": cluster, "status": "ACTIVE", "addonVersion": version}}, params)
 
 
 def expect_node_group(aws, desired: int | None = None) -> None:
@@ -420,10 +432,16 @@ def test_hyperpod_environment_checks_its_training_plan(aws, run):
                                   "add-on aws-secrets-store-csi-driver-provider", "add-on cert-manager",
                                   "add-on metrics-server", "add-on aws-mountpoint-s3-csi-driver",
                                   "add-on aws-fsx-csi-driver", "add-on amazon-sagemaker-hyperpod-inference",
-                                  "add-on amazon-sagemaker-hyperpod-observability", "CDK bootstrap"]
+                                  "add-on amazon-sagemaker-hyperpod-observability", "inference operator",
+                                  "operator CRD", "CDK bootstrap"]
+    # the pinned build, the operator version it installs per the published mapping, and the builds nothing maps
     operator = rows(result)["add-on amazon-sagemaker-hyperpod-inference"]
-    assert operator["detail"] == ("v1.0.0-eksbuild.1 is offered for Kubernetes 1.34; "
-                                  "the configuration matches its schema")
+    assert operator["detail"] == ("v1.0.0-eksbuild.1 is offered for Kubernetes 1.34 (v1.0.0-eksbuild.1 installs "
+                                  "operator 3.0 (chart 2.0.0); also offered, mapped to no operator version by any public "
+                                  "source: v1.0.1-eksbuild.1); the configuration matches its schema")
+    # before the operator stack there is no CRD to compare: said, not failed
+    assert "not installed on example-hyperpod-llm yet" in rows(result)["inference operator"]["detail"]
+    assert "once the operator stack has installed" in rows(result)["operator CRD"]["detail"]
 
 
 def test_training_plan_for_another_instance_type_and_zone(aws, run):
@@ -563,7 +581,7 @@ def test_addon_versions_for_another_kubernetes_version_do_not_count(aws, run):
 
 def expect_hyperpod_addons(aws, offered: dict[str, list[str]] | None = None, schema: dict = OPERATOR_SCHEMA,
                            configuration_version: str | None = INFERENCE_OPERATOR.version,
-                           gpu_metrics: dict | None = None) -> None:
+                           gpu_metrics: dict | None = None, operator_installed: str | None = None) -> None:
     expect_network_addons(aws)
     expect_container_insights_addon(aws)
     expect_secrets_store_addon(aws)
@@ -572,6 +590,7 @@ def expect_hyperpod_addons(aws, offered: dict[str, list[str]] | None = None, sch
     if configuration_version:
         expect_addon_configuration(aws, INFERENCE_OPERATOR.name, configuration_version, schema)
     expect_gpu_metrics_addon(aws, **(gpu_metrics or {}))
+    expect_operator_installed(aws, operator_installed)
 
 
 def preflight_hyperpod(aws, run, **addons) -> dict[str, dict]:
@@ -611,7 +630,9 @@ def test_operator_configuration_missing_a_required_key_fails_with_its_json_path(
     assert checks["_code"] == ExitCode.CHECK_FAILED
     operator = checks["add-on amazon-sagemaker-hyperpod-inference"]
     assert operator["status"] == "fail"
-    assert operator["detail"] == ("v1.0.0-eksbuild.1 is offered for Kubernetes 1.34, but its configuration does not "
+    assert operator["detail"] == ("v1.0.0-eksbuild.1 is offered for Kubernetes 1.34 (v1.0.0-eksbuild.1 installs "
+                                  "operator 3.0 (chart 2.0.0); also offered, mapped to no operator version by any public "
+                                  "source: v1.0.1-eksbuild.1), but its configuration does not "
                                   "match the add-on's schema: $: 'region' is a required property; "
                                   "$.keda.enabled: True is not of type 'string'")
     assert operator["fix"].startswith("correct the configuration in deployment_config/addons.py from "

@@ -174,8 +174,9 @@ def test_wait_inference_endpoint_until_complete(run_with_kubectl):
     assert result.code == ExitCode.OK
     assert result.json["status"]["state"] == "DeploymentComplete"
     assert "DeploymentInProgress (downloading model)" in result.stderr
-    assert kubectl.commands[0][:4] == ["kubectl", "get", "inferenceendpointconfigs.inference.sagemaker.aws.amazon.com",
-                                       "kimik3"]
+    # in the endpoint's own namespace, where the endpoint stack puts it, unless --namespace says otherwise
+    assert kubectl.commands[0] == ["kubectl", "get", "inferenceendpointconfigs.inference.sagemaker.aws.amazon.com",
+                                   "kimik3", "-n", "llm-endpoint", "-o", "json"]
 
 
 def test_wait_inference_endpoint_reports_why_it_failed(run_with_kubectl):

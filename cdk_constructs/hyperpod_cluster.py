@@ -25,6 +25,23 @@ ON_CREATE = "on_create.sh"
 DEEP_HEALTH_CHECKS = ("InstanceStress", "InstanceConnectivity")
 
 
+#: The SageMaker API asks that the lifecycle scripts' S3 path start with ``s3://sagemaker-``: the managed
+#: AmazonSageMakerClusterInstanceRolePolicy lets the instances read buckets of that prefix in their own account
+#: (botocore 1.43.127 data/sagemaker/2017-07-24/service-2.json, ClusterLifeCycleConfig.SourceS3Uri's documentation; the
+#: shape's pattern itself, ``(https|s3)://([^/]+)/?(.*)``, does not enforce it).
+LIFECYCLE_BUCKET_PREFIX = "sagemaker-lifecycle-"
+
+
+def lifecycle_bucket_name() -> str:
+    """``sagemaker-lifecycle-`` and the UUID of the stack's id (the last part of ``AWS::StackId``,
+    ``arn:…:stack/NAME/UUID``): 20 + 36 = 56 characters of lowercase letters, digits and hyphens, starting and ending
+    with a letter or digit, within S3's rules for bucket names (3 to 63 characters). CloudFormation gives each stack it
+    creates a new UUID, so the name differs between environments, accounts and regions and between a stack and the one
+    that replaces it after a delete, as a name CloudFormation generates would."""
+    stack_uuid = cdk.Fn.select(2, cdk.Fn.split("/", cdk.Aws.STACK_ID))
+    return cdk.Fn.join("", [LIFECYCLE_BUCKET_PREFIX, stack_uuid])
+
+
 class HyperPodCluster(Construct):
     """HyperPod cluster + execution role + lifecycle scripts (uploaded from ``hyperpod_lifecycle/``).
 
@@ -53,7 +70,8 @@ class HyperPodCluster(Construct):
             raise ValueError("security_group_ids must list at least the EKS cluster security group")
 
         self.lifecycle_bucket = s3.Bucket(
-            self, "LifecycleScripts", encryption=s3.BucketEncryption.S3_MANAGED, enforce_ssl=True,
+            self, "LifecycleScripts", bucket_name=lifecycle_bucket_name(),
+            encryption=s3.BucketEncryption.S3_MANAGED, enforce_ssl=True,
             block_public_access=s3.BlockPublicAccess.BLOCK_ALL, versioned=True,
             removal_policy=cdk.RemovalPolicy.DESTROY, auto_delete_objects=True,
         )

@@ -20,6 +20,7 @@ from cdk_constructs.nag_acknowledgements import (
     acknowledge_kubectl_provider,
     acknowledge_node_role,
 )
+from cdk_constructs.pod_identity import pod_identity_principal
 from cdk_constructs.serving_alarms import AlarmTopic
 from cdk_constructs.weights_mirror_access import WeightsMirrorAccess
 from deployment_config.addons import (
@@ -200,7 +201,7 @@ class ClusterStack(cdk.Stack):
         namespace, service_account = CLOUDWATCH_OBSERVABILITY.service_account
         self.cloudwatch_agent_role = iam.Role(
             self, "CloudWatchAgentRole",
-            assumed_by=iam.ServicePrincipal("pods.eks.amazonaws.com").with_session_tags(),
+            assumed_by=pod_identity_principal(self, self.cluster),
             managed_policies=[iam.ManagedPolicy.from_aws_managed_policy_name("CloudWatchAgentServerPolicy")],
             description=f"CloudWatch agent and Fluent Bit of {cluster_name} ({namespace}/{service_account})",
         )

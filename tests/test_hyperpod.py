@@ -760,9 +760,13 @@ def test_the_inference_pod_gets_its_role_through_pod_identity_and_reads_exactly_
     role_id = _pod_role(template)
     secret_id, _ = _only(_of_type(template, "AWS::SecretsManager::Secret"))
     key_id, _ = _only(_of_type(template, "AWS::KMS::Key"))
-    # the role trusts EKS Pod Identity only
-    assert template["Resources"][role_id]["Properties"]["AssumeRolePolicyDocument"]["Statement"] == [
-        {"Action": ["sts:AssumeRole", "sts:TagSession"], "Effect": "Allow", "Principal": {"Service": "pods.eks.amazonaws.com"}}]
+    # the role trusts EKS Pod Identity only, for this account's cluster only
+    (trust,) = template["Resources"][role_id]["Properties"]["AssumeRolePolicyDocument"]["Statement"]
+    assert trust == {"Action": ["sts:AssumeRole", "sts:TagSession"], "Effect": "Allow",
+                     "Principal": {"Service": "pods.eks.amazonaws.com"}, "Condition": {"StringEquals": {
+                         "aws:SourceAccount": "123456789012", "aws:SourceArn": trust["Condition"]["StringEquals"]
+                         ["aws:SourceArn"]}}}
+    assert "ClusterEB0386A7Arn" in trust["Condition"]["StringEquals"]["aws:SourceArn"]["Fn::ImportValue"]
     # one association: the chart's service account in the endpoint's namespace, on the cluster
     association_id, association = _only(_of_type(template, "AWS::EKS::PodIdentityAssociation"))
     properties = association["Properties"]

@@ -246,3 +246,42 @@ def test_serving_stack_waits_on_destroy_for_the_services_load_balancer(synthesiz
     assert key in manifest["DependsOn"]
     # and the waiter polls through the Provider framework's is-complete loop
     synthesized.assertions("serving").resource_count_is("AWS::StepFunctions::StateMachine", 1)
+
+
+
+def _eks_cluster_of(assembly, stack_name: str, value: dict) -> str:
+    """The AWS::EKS::Cluster whose Arn ``value`` is (a GetAtt in its stack, or an import of that stack's export)."""
+    if "Fn::ImportValue" in value:
+        (stack_name, output), = [(name, o) for name, t in assembly.templates.items() for o in t.get("Outputs", {}).values()
+                                 if o.get("Export", {}).get("Name") == value["Fn::ImportValue"]]
+        value = output["Value"]
+    logical_id, attribute = value["Fn::GetAtt"]
+    assert attribute == "Arn"
+    assert assembly.templates[stack_name]["Resources"][logical_id]["Type"] == "AWS::EKS::Cluster"
+    return f"{stack_name}/{logical_id}"
+
+
+def test_every_pod_identity_role_trusts_only_this_clusters_pods_of_this_account(assembly, default_env, hyperpod_env):
+    # given every role of both example environments that Pod Identity may assume
+    trusted = {}
+    for stack_name, template in assembly.templates.items():
+        for logical_id, resource in template["Resources"].items():
+            if resource["Type"] != "AWS::IAM::Role":
+                continue
+            for statement in resource["Properties"]["AssumeRolePolicyDocument"]["Statement"]:
+                if statement["Principal"] == {"Service": "pods.eks.amazonaws.com"}:
+                    trusted[(stack_name, logical_id)] = statement
+    # the serving pod, the HyperPod endpoint's pod, the CloudWatch agents of both clusters, the GPU metrics collector
+    assert {(stack, logical_id.rstrip("0123456789ABCDEF")) for stack, logical_id in trusted} >= {
+        (default_env.stack_name("serving"), "PodRole"), (hyperpod_env.stack_name("endpoint"), "PodRole"),
+        (default_env.stack_name("cluster"), "CloudWatchAgentRole"),
+        (hyperpod_env.stack_name("cluster"), "CloudWatchAgentRole"),
+        (hyperpod_env.stack_name("observability"), "GpuMetricsCollectorRole")}
+    # then each trust is for the account and the environment's own EKS cluster (aws:SourceAccount, aws:SourceArn)
+    for (stack_name, logical_id), statement in trusted.items():
+        env = hyperpod_env if stack_name.startswith(hyperpod_env.name + "-") else default_env
+        assert sorted(statement["Action"]) == ["sts:AssumeRole", "sts:TagSession"], logical_id
+        conditions = statement["Condition"]["StringEquals"]
+        assert conditions["aws:SourceAccount"] == env.account, logical_id
+        assert _eks_cluster_of(assembly, stack_name, conditions["aws:SourceArn"]).startswith(
+            env.stack_name("cluster") + "/"), logical_id

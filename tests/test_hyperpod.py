@@ -265,6 +265,40 @@ def test_hyperpod_execution_role_may_manage_interface_permissions_and_tags_on_ne
     assert by_action["ec2:DescribeTags"] == ['"*"']  # a describe call has no resource-level permissions
 
 
+def test_hyperpod_execution_role_writes_only_this_vpcs_interfaces_and_takes_pod_roles_of_this_cluster_only(
+        synthesized_hyperpod):
+    # given the execution role's statements and the cluster it serves
+    template = synthesized_hyperpod.template("hyperpod")
+    statements = [s for p in _of_type(template, "AWS::IAM::Policy").values()
+                  for s in p["Properties"]["PolicyDocument"]["Statement"]]
+    by_sid = {s.get("Sid"): s for s in statements}
+    (cluster,) = _of_type(template, "AWS::SageMaker::Cluster").values()
+    vpc_config = cluster["Properties"]["VpcConfig"]
+    # then "*" is left only to the Describe calls, which take no resource types
+    for statement in statements:
+        if statement["Resource"] == "*":
+            actions = statement["Action"] if isinstance(statement["Action"], list) else [statement["Action"]]
+            assert all(a.startswith(("ec2:Describe", "logs:", "cloudwatch:")) for a in actions), statement
+    # the network interface writes act on this account's interfaces in this VPC only
+    writes = by_sid["NetworkInterfacesInThisVpc"]
+    assert {"ec2:CreateNetworkInterface", "ec2:DeleteNetworkInterface", "ec2:AssignPrivateIpAddresses",
+            "ec2:CreateNetworkInterfacePermission"} <= set(writes["Action"])
+    assert writes["Resource"] == {"Fn::Join": ["", ["arn:", {"Ref": "AWS::Partition"}, ":ec2:", {"Ref": "AWS::Region"},
+                                                    ":", {"Ref": "AWS::AccountId"}, ":network-interface/*"]]}
+    vpc_arn = json.dumps(writes["Condition"]["StringEquals"]["ec2:Vpc"])
+    assert ":vpc/" in vpc_arn and "Vpc" in vpc_arn and "Fn::ImportValue" in vpc_arn
+    # CreateNetworkInterface may name only the cluster's subnets and security groups
+    named = by_sid["ThisClustersSubnetsAndSecurityGroups"]
+    resources = json.dumps(named["Resource"])
+    for subnet_or_group in [*vpc_config["Subnets"], *vpc_config["SecurityGroupIds"]]:
+        assert json.dumps(subnet_or_group) in resources
+    assert len(named["Resource"]) == len(vpc_config["Subnets"]) + len(vpc_config["SecurityGroupIds"])
+    # and Pod Identity works for this EKS cluster only
+    assert by_sid["PodIdentity"] == {"Action": "eks-auth:AssumeRoleForPodIdentity", "Effect": "Allow",
+                                     "Resource": cluster["Properties"]["Orchestrator"]["Eks"]["ClusterArn"],
+                                     "Sid": "PodIdentity"}
+
+
 def test_lifecycle_script_is_valid_bash_and_fails_loudly(tmp_path):
     script = LIFECYCLE_DIR / "on_create.sh"
     subprocess.run(["bash", "-n", str(script)], check=True)

@@ -49,6 +49,8 @@ def test_launch_template_targets_the_capacity_block(synthesized, default_env):
 
 def test_launch_template_requires_imdsv2_and_encrypts_a_large_root_volume(launch_template_data):
     assert launch_template_data["MetadataOptions"]["HttpTokens"] == "required"
+    # a pod on the pod network cannot reach IMDS, so cannot take the node role
+    assert launch_template_data["MetadataOptions"]["HttpPutResponseHopLimit"] == 1
     (root,) = launch_template_data["BlockDeviceMappings"]
     assert root["Ebs"]["Encrypted"] is True
     assert root["Ebs"]["VolumeSize"] >= 100
@@ -144,6 +146,23 @@ def test_cluster_has_the_managed_addons_and_a_system_node_group(synthesized):
     synthesized.assertions("cluster").has_resource_properties("AWS::EKS::Nodegroup", {
         "CapacityType": "ON_DEMAND", "InstanceTypes": ["m7i.xlarge"], "AmiType": "AL2023_x86_64_STANDARD",
     })
+
+
+@pytest.mark.parametrize("platform", ["eks", "hyperpod"])
+def test_every_node_group_requires_imdsv2_with_a_hop_limit_of_one(synthesized, synthesized_hyperpod, platform):
+    # given every managed node group of the environment (the system nodes; on EKS also the GPU nodes)
+    view = synthesized if platform == "eks" else synthesized_hyperpod
+    units = ["cluster", "gpu-nodes"] if platform == "eks" else ["cluster"]
+    groups = [(unit, g) for unit in units for g in view.resources(unit, "AWS::EKS::Nodegroup").values()]
+    assert len(groups) == len(units)
+    for unit, group in groups:
+        # then each launches from a launch template of its stack that requires IMDSv2 one hop away
+        template_id = group["Properties"]["LaunchTemplate"]["Id"]["Ref"]
+        data = view.template(unit)["Resources"][template_id]["Properties"]["LaunchTemplateData"]
+        assert data["MetadataOptions"] == {"HttpEndpoint": "enabled", "HttpTokens": "required",
+                                           "HttpPutResponseHopLimit": 1}, unit
+        assert group["Properties"]["LaunchTemplate"]["Version"] == {
+            "Fn::GetAtt": [template_id, "LatestVersionNumber"]}, unit
 
 
 def test_kubectl_layer_matches_the_kubernetes_version(synthesized):

@@ -227,9 +227,9 @@ def acknowledge_serving_metrics_publisher(function_role: IConstruct) -> None:
     """The Lambda that publishes the serving metrics: the read-only calls it makes support no resource-level permissions."""
     acknowledge(function_role, "AwsSolutions-IAM5[Resource::*]",
                 "cloudwatch:PutMetricData (restricted to the LLMServing namespace by condition), "
-                "ec2:DescribeCapacityReservations (sagemaker:DescribeTrainingPlan on HyperPod) and the elasticloadbalancing "
-                "Describe calls support no resource-level permissions; the function only reads, and writes metrics to "
-                "one namespace")
+                "ec2:DescribeCapacityReservations and the elasticloadbalancing Describe calls take no resource types in "
+                "the Service Authorization Reference; the function only reads them, and writes metrics to one namespace "
+                "(sagemaker:DescribeTrainingPlan, on HyperPod, is granted on the configured plan's ARN only)")
 
 
 def acknowledge_image_cache_puller(role: IConstruct, repository_prefix: str) -> None:

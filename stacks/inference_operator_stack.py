@@ -127,11 +127,17 @@ class InferenceOperatorStack(cdk.Stack):
 
         self.keda_role = self._service_account_role("KedaRole", KEDA_SERVICE_ACCOUNT,
                                                     "KEDA autoscaler installed by the Inference Operator: reads metrics")
+        # The endpoint's autoscaling reads one CloudWatch metric (charts/inference_endpoint_chart.py, _auto_scaling:
+        # a cloudWatchTrigger on LLMServing/RequestsWaiting), never Prometheus: no aps action. These three CloudWatch
+        # reads take no resource types (Service Authorization Reference, https://docs.aws.amazon.com/
+        # service-authorization/latest/reference/list_amazoncloudwatch.html), hence "*".
         self.keda_role.add_to_policy(iam.PolicyStatement(
-            actions=["cloudwatch:GetMetricData", "cloudwatch:GetMetricStatistics", "cloudwatch:ListMetrics",
-                     "aps:QueryMetrics", "aps:GetLabels", "aps:GetSeries", "aps:GetMetricMetadata"], resources=["*"]))
+            sid="ReadCloudWatchMetrics",
+            actions=["cloudwatch:GetMetricData", "cloudwatch:GetMetricStatistics", "cloudwatch:ListMetrics"],
+            resources=["*"]))
         acknowledge(self.keda_role, "AwsSolutions-IAM5[Resource::*]",
-                    "CloudWatch metric reads have no resource-level permissions; read-only")
+                    "cloudwatch:GetMetricData, GetMetricStatistics and ListMetrics take no resource types in the "
+                    "Service Authorization Reference; read-only, for the autoscaler's CloudWatch trigger")
 
         self.operator = self._addon(INFERENCE_OPERATOR, configuration=operator_configuration(
             execution_role_arn=self.execution_role.role_arn, tls_bucket=self.tls_bucket.bucket_name,

@@ -372,6 +372,16 @@ def test_csi_drivers_take_roles_for_their_service_accounts(operator_addons):
         assert "ServiceAccountRoleArn" in operator_addons[name]["Properties"], name
 
 
+def test_the_autoscalers_role_reads_cloudwatch_metrics_only(synthesized_hyperpod):
+    # given the KEDA role's policy (the endpoint's autoscaling is a CloudWatch trigger, never Prometheus)
+    template = synthesized_hyperpod.template("inference-operator")
+    (policy,) = [p["Properties"]["PolicyDocument"] for key, p in _of_type(template, "AWS::IAM::Policy").items()
+                 if key.startswith("KedaRole")]
+    # then it may read CloudWatch metrics, which take no resource types, and nothing of Prometheus
+    assert policy["Statement"] == [{"Sid": "ReadCloudWatchMetrics", "Effect": "Allow", "Resource": "*", "Action": [
+        "cloudwatch:GetMetricData", "cloudwatch:GetMetricStatistics", "cloudwatch:ListMetrics"]}]
+
+
 def test_every_operator_role_trusts_exactly_one_service_account(synthesized_hyperpod):
     template = synthesized_hyperpod.template("inference-operator")
     resources = template["Resources"]

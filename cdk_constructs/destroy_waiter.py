@@ -19,7 +19,12 @@ from aws_cdk import aws_stepfunctions as sfn
 from aws_cdk import custom_resources as cr
 from constructs import Construct
 
-from cdk_constructs.nag_acknowledgements import acknowledge, acknowledge_each, managed_policy_finding
+from cdk_constructs.nag_acknowledgements import (
+    STEP_FUNCTIONS_LOG_DELIVERY,
+    acknowledge,
+    acknowledge_each,
+    managed_policy_finding,
+)
 
 HANDLER_DIR = Path(__file__).resolve().parent / "destroy_waiters"
 RESOURCE_TYPE = "Custom::DestroyWaiter"
@@ -142,7 +147,8 @@ class DestroyWaiter(Construct):
             log_group=logs.LogGroup(self, "IsCompleteLogs", retention=logs.RetentionDays.ONE_MONTH,
                                     removal_policy=cdk.RemovalPolicy.DESTROY),
         )
-        # Only isComplete calls AWS. These Describe actions take no resource-level permissions: resource "*".
+        # Only isComplete calls AWS. These Describe actions take no resource types (Service Authorization Reference,
+        # Elastic Load Balancing V2 and Amazon EC2): resource "*".
         actions = (["elasticloadbalancing:DescribeLoadBalancers", "elasticloadbalancing:DescribeTags"]
                    if properties["Kind"] == "LoadBalancersGone" else ["ec2:DescribeNetworkInterfaces"])
         self.is_complete_function.add_to_role_policy(iam.PolicyStatement(actions=actions, resources=["*"]))
@@ -178,7 +184,8 @@ class DestroyWaiter(Construct):
         acknowledge(self, managed_policy_finding("AWSLambdaBasicExecutionRole", "service-role/"),
                     "the waiter's two Lambdas and the Provider framework's three Lambdas write their own logs with it")
         acknowledge(self.is_complete_function, "AwsSolutions-IAM5[Resource::*]",
-                    "the Describe actions of Elastic Load Balancing and EC2 support no resource-level permissions; "
+                    "the Describe actions of Elastic Load Balancing and EC2 take no resource types in the Service "
+                    "Authorization Reference; "
                     "the function only reads, it changes nothing")
         # The framework's roles may invoke every version (ARN:*) of the functions it calls, and nothing else.
         invoked = [self.on_event_function, self.is_complete_function,
@@ -189,8 +196,7 @@ class DestroyWaiter(Construct):
         ], "aws-cdk-lib's Provider framework invokes any version of these functions of the waiter, nothing else")
         state_machine = self.provider.node.find_child("waiter-state-machine")
         acknowledge(state_machine, "AwsSolutions-IAM5[Resource::*]",
-                    "Step Functions' log delivery actions (logs:CreateLogDelivery and others) support no resource-level "
-                    "permissions; aws-cdk-lib writes this statement for the waiter's execution log")
+                    "aws-cdk-lib's statement for the waiter's execution log: " + STEP_FUNCTIONS_LOG_DELIVERY)
         acknowledge(state_machine, "AwsSolutions-SF2",
                     "the Provider framework's waiter state machine offers no X-Ray option; it runs one Lambda task "
                     "whose calls are logged in CloudWatch Logs")

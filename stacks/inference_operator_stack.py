@@ -121,9 +121,11 @@ class InferenceOperatorStack(cdk.Stack):
             description=f"AWS Load Balancer Controller {policy_data['controller_version']}: "
                         f"{policy_data['source']['repository']}/{policy_data['source']['path']}")
         acknowledge_each(self.load_balancer_controller_policy, sorted(wildcard_findings(self.load_balancer_controller_policy)),
-                         "the AWS Load Balancer Controller's official policy, verbatim, for the version the operator "
-                         "bundles: it creates load balancers whose ARNs are not known in advance and changes only what "
-                         "carries its cluster tag")
+                         "the AWS Load Balancer Controller's official policy, verbatim (source and version in the "
+                         "policy's description), for the controller the operator bundles: it creates load balancers, "
+                         "target groups and security groups whose ARNs are not known in advance; deletes and most "
+                         "changes are limited by condition to resources carrying its cluster tag, while the listener, "
+                         "rule, security group ingress, WAF and Shield calls are on * as upstream publishes them")
 
         self.keda_role = self._service_account_role("KedaRole", KEDA_SERVICE_ACCOUNT,
                                                     "KEDA autoscaler installed by the Inference Operator: reads metrics")

@@ -59,9 +59,12 @@ def system_node_launch_template(scope: Construct) -> ec2.CfnLaunchTemplate:
 
     IMDSv2 with a hop limit of 1: a pod on the pod network cannot reach the instance metadata service, so it cannot
     take the node role (EKS best practices, "Restrict access to the instance profile assigned to the worker node",
-    https://docs.aws.amazon.com/eks/latest/best-practices/identity-and-access-management.html). A managed node group
-    created without a launch template gets a hop limit of 2 (EKS user guide, "Customize managed nodes with launch
-    templates", https://docs.aws.amazon.com/eks/latest/userguide/launch-templates.html). What runs on these nodes needs
+    https://docs.aws.amazon.com/eks/latest/best-practices/identity-and-access-management.html: "V2 only (token
+    required)", "Metadata response hop limit - 1" in the launch template). A managed node group created without a launch
+    template runs on one the EKS API creates "with default values" (EKS user guide, "Customize managed nodes with launch
+    templates", https://docs.aws.amazon.com/eks/latest/userguide/launch-templates.html), whose hop limit is 2 for
+    AL2023 nodes (EKS user guide, "Upgrade from Amazon Linux 2 to Amazon Linux 2023",
+    https://docs.aws.amazon.com/eks/latest/userguide/al2023.html). What runs on these nodes needs
     no IMDS from the pod network: pods get AWS credentials through Pod Identity or IRSA; the VPC CNI, kube-proxy, the
     Pod Identity agent, the node monitoring agent and the CloudWatch agent and Fluent Bit (aws-observability/
     helm-charts charts/amazon-cloudwatch-observability templates/linux/cloudwatch-agent-custom-resource.yaml and

@@ -149,7 +149,8 @@ class HyperPodCluster(Construct):
         Authorization Reference allows (https://docs.aws.amazon.com/service-authorization/latest/reference/
         list_amazonec2.html and list_amazoneksauth.html):
 
-        - the EC2 Describe calls take no resource types: ``*``;
+        - the EC2 Describe calls take no resource types: ``*``; DeleteNetworkInterfacePermission, which names a
+          permission and not an interface, too;
         - the interface writes act on network interfaces (resource type network-interface, whose condition key
           ``ec2:Vpc`` is the interface's VPC): those of this account and region, in this VPC only;
         - CreateNetworkInterface also authorizes the subnet and the security groups it names (resource types subnet
@@ -176,7 +177,7 @@ class HyperPodCluster(Construct):
             actions=["ec2:CreateNetworkInterface", "ec2:DeleteNetworkInterface", "ec2:AttachNetworkInterface",
                      "ec2:DetachNetworkInterface", "ec2:ModifyNetworkInterfaceAttribute",
                      "ec2:AssignPrivateIpAddresses", "ec2:UnassignPrivateIpAddresses",
-                     "ec2:CreateNetworkInterfacePermission", "ec2:DeleteNetworkInterfacePermission"],
+                     "ec2:CreateNetworkInterfacePermission"],
             resources=[network_interfaces],
             conditions={"StringEquals": {"ec2:Vpc": ec2_arn(f"vpc/{vpc_id}")}}))
         self.execution_role.add_to_policy(iam.PolicyStatement(
@@ -192,12 +193,20 @@ class HyperPodCluster(Construct):
         # VPC, since a tag written on create is authorized before the interface exists.
         self.execution_role.add_to_policy(iam.PolicyStatement(
             sid="TagNetworkInterfaces", actions=["ec2:CreateTags"], resources=[network_interfaces]))
+        # DeleteNetworkInterfacePermission names a permission (eni-perm-…), not an interface; granted on "*" as the
+        # developer guide grants it, so that HyperPod can always remove the permissions it made (a narrower grant that
+        # the action does not match would fail the cluster's instance replacement or delete). It removes an attach
+        # permission only; it cannot attach, create or change an interface.
+        self.execution_role.add_to_policy(iam.PolicyStatement(
+            sid="RemoveInterfacePermissions", actions=["ec2:DeleteNetworkInterfacePermission"], resources=["*"]))
         self.execution_role.add_to_policy(iam.PolicyStatement(
             sid="PodIdentity", actions=["eks-auth:AssumeRoleForPodIdentity"], resources=[eks_cluster_arn]))
 
         acknowledge(self.execution_role, "AwsSolutions-IAM5[Resource::*]",
                     "the EC2 Describe calls (instances, instance types, network interfaces, subnets, security groups, "
-                    "VPCs, DHCP options, tags) take no resource types in the Service Authorization Reference; read-only")
+                    "VPCs, DHCP options, tags) take no resource types in the Service Authorization Reference; "
+                    "DeleteNetworkInterfacePermission names a permission, not an interface, and is granted on * as the "
+                    "SageMaker developer guide grants it: it only removes an attach permission")
         acknowledge(self.execution_role,
                     "AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:ec2:<AWS::Region>:<AWS::AccountId>:network-interface/*]",
                     "network interfaces of this account and region, whose ids are not known in advance (HyperPod and "

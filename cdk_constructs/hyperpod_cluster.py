@@ -150,7 +150,7 @@ class HyperPodCluster(Construct):
         list_amazonec2.html and list_amazoneksauth.html):
 
         - the EC2 Describe calls take no resource types: ``*``; DeleteNetworkInterfacePermission, which names a
-          permission and not an interface, too;
+          permission and not an interface, too (see below);
         - the interface writes act on network interfaces (resource type network-interface, whose condition key
           ``ec2:Vpc`` is the interface's VPC): those of this account and region, in this VPC only;
         - CreateNetworkInterface also authorizes the subnet and the security groups it names (resource types subnet
@@ -193,10 +193,10 @@ class HyperPodCluster(Construct):
         # VPC, since a tag written on create is authorized before the interface exists.
         self.execution_role.add_to_policy(iam.PolicyStatement(
             sid="TagNetworkInterfaces", actions=["ec2:CreateTags"], resources=[network_interfaces]))
-        # DeleteNetworkInterfacePermission names a permission (eni-perm-…), not an interface; granted on "*" as the
-        # developer guide grants it, so that HyperPod can always remove the permissions it made (a narrower grant that
-        # the action does not match would fail the cluster's instance replacement or delete). It removes an attach
-        # permission only; it cannot attach, create or change an interface.
+        # DeleteNetworkInterfacePermission names a permission (eni-perm-…), not an interface. Whether it takes the
+        # network-interface resource type could not be read from the Service Authorization Reference here, so it is
+        # granted on "*": a grant on network-interface/* that the action does not match would fail HyperPod's instance
+        # replacement or delete. It removes an attach permission only; it cannot attach, create or change an interface.
         self.execution_role.add_to_policy(iam.PolicyStatement(
             sid="RemoveInterfacePermissions", actions=["ec2:DeleteNetworkInterfacePermission"], resources=["*"]))
         self.execution_role.add_to_policy(iam.PolicyStatement(
@@ -205,8 +205,8 @@ class HyperPodCluster(Construct):
         acknowledge(self.execution_role, "AwsSolutions-IAM5[Resource::*]",
                     "the EC2 Describe calls (instances, instance types, network interfaces, subnets, security groups, "
                     "VPCs, DHCP options, tags) take no resource types in the Service Authorization Reference; "
-                    "DeleteNetworkInterfacePermission names a permission, not an interface, and is granted on * as the "
-                    "SageMaker developer guide grants it: it only removes an attach permission")
+                    "DeleteNetworkInterfacePermission names a permission, not an interface, and whether it takes the "
+                    "network-interface type is not confirmed, so it is on *: it only removes an attach permission")
         acknowledge(self.execution_role,
                     "AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:ec2:<AWS::Region>:<AWS::AccountId>:network-interface/*]",
                     "network interfaces of this account and region, whose ids are not known in advance (HyperPod and "

@@ -24,7 +24,8 @@ NO_RESOURCE_TYPE = frozenset({
     "elasticloadbalancing:DescribeTargetGroups", "elasticloadbalancing:DescribeTargetHealth",
     "elasticloadbalancing:DescribeListeners",
     "cloudwatch:GetMetricData", "cloudwatch:GetMetricStatistics", "cloudwatch:ListMetrics",
-    # names a permission (eni-perm-…), not an interface; the HyperPod execution role's, as the developer guide grants it
+    # names a permission (eni-perm-…), not an interface; on "*" until the reference confirms it takes network-interface
+    # (cdk_constructs/hyperpod_cluster.py)
     "ec2:DeleteNetworkInterfacePermission",
     # takes no resource type; the app's statement limits it with cloudwatch:namespace
     "cloudwatch:PutMetricData",

@@ -19,7 +19,12 @@ from aws_cdk import aws_stepfunctions as sfn
 from aws_cdk import custom_resources as cr
 from constructs import Construct
 
-from cdk_constructs.nag_acknowledgements import acknowledge, acknowledge_each, managed_policy_finding
+from cdk_constructs.nag_acknowledgements import (
+    STEP_FUNCTIONS_LOG_DELIVERY,
+    acknowledge,
+    acknowledge_each,
+    managed_policy_finding,
+)
 
 HANDLER_DIR = Path(__file__).resolve().parent / "destroy_waiters"
 RESOURCE_TYPE = "Custom::DestroyWaiter"
@@ -53,6 +58,14 @@ CLOUD_PROVIDER_OWNED = "owned"
 # the controller makes itself the load balancer class of every new Service of type LoadBalancer
 # (webhooks/core/service_mutator.go), and then the Service's NLB carries these tags, not the cloud provider's.
 LOAD_BALANCER_CONTROLLER_CLUSTER_TAG = "elbv2.k8s.aws/cluster"
+#
+# The controller's security groups carry the same tag: the shared backend group it creates for its load balancers'
+# targets (kubernetes-sigs/aws-load-balancer-controller@fee6232791100fec410b44d69162253522488dda,
+# pkg/networking/backend_sg_provider.go: buildBackendSGTags puts tagKeyK8sCluster = "elbv2.k8s.aws/cluster" = the
+# cluster name, and elbv2.k8s.aws/resource = backend-sg; releaseSG deletes it once no Ingress needs it, retrying on
+# DependencyViolation for up to 2 minutes), and the frontend groups it manages per load balancer, which take the stack
+# tags above. Left in the VPC, either makes the network stack's delete fail (a VPC with a security group other than
+# its default cannot be deleted).
 
 
 def service_load_balancer_tags(cluster_name: str, namespace: str, service_name: str) -> dict[str, str]:
@@ -92,6 +105,9 @@ class DestroyWaiter(Construct):
     :param load_balancer_tags: tag key -> value; wait for every Elastic Load Balancing v2 load balancer that carries
         ALL of them. See :func:`service_load_balancer_tags` and :func:`load_balancer_controller_tags`.
         Default: - no load balancer waiter (give ``vpc_id``).
+    :param include_security_groups: with ``load_balancer_tags``: also wait for the EC2 security groups that carry all
+        of those tags (the AWS Load Balancer Controller's: its backend group and the frontend groups it manages).
+        Adding it to a deployed waiter updates it in place (it is not part of the waiter's physical id). Default: False.
     :param vpc_id: wait for the network interfaces in this VPC that carry any of ``security_group_ids``.
         Default: - no network interface waiter (give ``load_balancer_tags``).
     :param security_group_ids: with ``vpc_id``: the security groups of the interfaces to wait for. Pick groups that
@@ -104,9 +120,15 @@ class DestroyWaiter(Construct):
     """
 
     def __init__(self, scope: Construct, id: str, *, load_balancer_tags: Mapping[str, str] | None = None,
-                 vpc_id: str | None = None, security_group_ids: Sequence[str] = ()) -> None:
+                 include_security_groups: bool = False, vpc_id: str | None = None,
+                 security_group_ids: Sequence[str] = ()) -> None:
         super().__init__(scope, id)
         properties = _properties(self, load_balancer_tags, vpc_id, security_group_ids)
+        if include_security_groups:
+            if load_balancer_tags is None:
+                raise ValueError("include_security_groups goes with load_balancer_tags: it waits for the security "
+                                 "groups that carry those tags")
+            properties["IncludeSecurityGroups"] = "true"
 
         code = lambda_.Code.from_asset(str(HANDLER_DIR), exclude=["__pycache__", "*.pyc"])
         self.on_event_function = lambda_.Function(
@@ -120,15 +142,22 @@ class DestroyWaiter(Construct):
             timeout=cdk.Duration.minutes(1),
             description="DestroyWaiter isComplete: on delete, waits until the "
                         + ("tagged load balancers" if properties["Kind"] == "LoadBalancersGone" else "network interfaces")
-                        + " are gone",
+                        + (" and security groups" if include_security_groups else "") + " are gone",
             environment={"GIVE_UP_AFTER_SECONDS": str(int(TOTAL_TIMEOUT.to_seconds() - GIVE_UP_MARGIN.to_seconds()))},
             log_group=logs.LogGroup(self, "IsCompleteLogs", retention=logs.RetentionDays.ONE_MONTH,
                                     removal_policy=cdk.RemovalPolicy.DESTROY),
         )
-        # Only isComplete calls AWS. These Describe actions take no resource-level permissions: resource "*".
+        # Only isComplete calls AWS. These Describe actions take no resource types (Service Authorization Reference,
+        # Elastic Load Balancing V2 and Amazon EC2): resource "*".
         actions = (["elasticloadbalancing:DescribeLoadBalancers", "elasticloadbalancing:DescribeTags"]
                    if properties["Kind"] == "LoadBalancersGone" else ["ec2:DescribeNetworkInterfaces"])
         self.is_complete_function.add_to_role_policy(iam.PolicyStatement(actions=actions, resources=["*"]))
+        if include_security_groups:
+            # ec2:DescribeSecurityGroups lists no resource types and no condition keys of its own in the Service
+            # Authorization Reference (https://docs.aws.amazon.com/service-authorization/latest/reference/
+            # list_amazonec2.html): "*" is as narrow as it goes. The handler filters by the tags.
+            self.is_complete_function.add_to_role_policy(iam.PolicyStatement(
+                actions=["ec2:DescribeSecurityGroups"], resources=["*"]))
 
         self.provider = cr.Provider(
             self, "Provider", on_event_handler=self.on_event_function, is_complete_handler=self.is_complete_function,
@@ -155,7 +184,8 @@ class DestroyWaiter(Construct):
         acknowledge(self, managed_policy_finding("AWSLambdaBasicExecutionRole", "service-role/"),
                     "the waiter's two Lambdas and the Provider framework's three Lambdas write their own logs with it")
         acknowledge(self.is_complete_function, "AwsSolutions-IAM5[Resource::*]",
-                    "the Describe actions of Elastic Load Balancing and EC2 support no resource-level permissions; "
+                    "the Describe actions of Elastic Load Balancing and EC2 take no resource types in the Service "
+                    "Authorization Reference; "
                     "the function only reads, it changes nothing")
         # The framework's roles may invoke every version (ARN:*) of the functions it calls, and nothing else.
         invoked = [self.on_event_function, self.is_complete_function,
@@ -166,8 +196,7 @@ class DestroyWaiter(Construct):
         ], "aws-cdk-lib's Provider framework invokes any version of these functions of the waiter, nothing else")
         state_machine = self.provider.node.find_child("waiter-state-machine")
         acknowledge(state_machine, "AwsSolutions-IAM5[Resource::*]",
-                    "Step Functions' log delivery actions (logs:CreateLogDelivery and others) support no resource-level "
-                    "permissions; aws-cdk-lib writes this statement for the waiter's execution log")
+                    "aws-cdk-lib's statement for the waiter's execution log: " + STEP_FUNCTIONS_LOG_DELIVERY)
         acknowledge(state_machine, "AwsSolutions-SF2",
                     "the Provider framework's waiter state machine offers no X-Ray option; it runs one Lambda task "
                     "whose calls are logged in CloudWatch Logs")

@@ -25,11 +25,29 @@ ON_CREATE = "on_create.sh"
 DEEP_HEALTH_CHECKS = ("InstanceStress", "InstanceConnectivity")
 
 
+#: The SageMaker API asks that the lifecycle scripts' S3 path start with ``s3://sagemaker-``: the managed
+#: AmazonSageMakerClusterInstanceRolePolicy lets the instances read buckets of that prefix in their own account
+#: (botocore 1.43.127 data/sagemaker/2017-07-24/service-2.json, ClusterLifeCycleConfig.SourceS3Uri's documentation; the
+#: shape's pattern itself, ``(https|s3)://([^/]+)/?(.*)``, does not enforce it).
+LIFECYCLE_BUCKET_PREFIX = "sagemaker-lifecycle-"
+
+
+def lifecycle_bucket_name() -> str:
+    """``sagemaker-lifecycle-`` and the UUID of the stack's id (the last part of ``AWS::StackId``,
+    ``arn:…:stack/NAME/UUID``): 20 + 36 = 56 characters of lowercase letters, digits and hyphens, starting and ending
+    with a letter or digit, within S3's rules for bucket names (3 to 63 characters). CloudFormation gives each stack it
+    creates a new UUID, so the name differs between environments, accounts and regions and between a stack and the one
+    that replaces it after a delete, as a name CloudFormation generates would."""
+    stack_uuid = cdk.Fn.select(2, cdk.Fn.split("/", cdk.Aws.STACK_ID))
+    return cdk.Fn.join("", [LIFECYCLE_BUCKET_PREFIX, stack_uuid])
+
+
 class HyperPodCluster(Construct):
     """HyperPod cluster + execution role + lifecycle scripts (uploaded from ``hyperpod_lifecycle/``).
 
     :param cluster_name: name of the HyperPod cluster.
     :param eks_cluster_arn: the orchestrating EKS cluster (authentication mode API or API_AND_CONFIG_MAP).
+    :param vpc_id: the VPC of ``subnet_ids``: the instances' network interface writes are limited to it.
     :param subnet_ids: private subnets of the cluster.
     :param group_subnet_id: the subnet in the training plan's zone; the instance group is pinned to it.
     :param security_group_ids: security groups of the instances (the EKS cluster security group, and EFA's).
@@ -41,7 +59,8 @@ class HyperPodCluster(Construct):
     :param labels: Kubernetes labels of the nodes. Default: none.
     """
 
-    def __init__(self, scope: Construct, id: str, *, cluster_name: str, eks_cluster_arn: str, subnet_ids: Sequence[str],
+    def __init__(self, scope: Construct, id: str, *, cluster_name: str, eks_cluster_arn: str, vpc_id: str,
+                 subnet_ids: Sequence[str],
                  group_subnet_id: str, security_group_ids: Sequence[str], instance_type: str, instance_count: int,
                  training_plan_arn: str, volume_size_gb: int | None = None, labels: Mapping[str, str] | None = None) -> None:
         super().__init__(scope, id)
@@ -53,7 +72,8 @@ class HyperPodCluster(Construct):
             raise ValueError("security_group_ids must list at least the EKS cluster security group")
 
         self.lifecycle_bucket = s3.Bucket(
-            self, "LifecycleScripts", encryption=s3.BucketEncryption.S3_MANAGED, enforce_ssl=True,
+            self, "LifecycleScripts", bucket_name=lifecycle_bucket_name(),
+            encryption=s3.BucketEncryption.S3_MANAGED, enforce_ssl=True,
             block_public_access=s3.BlockPublicAccess.BLOCK_ALL, versioned=True,
             removal_policy=cdk.RemovalPolicy.DESTROY, auto_delete_objects=True,
         )
@@ -76,32 +96,8 @@ class HyperPodCluster(Construct):
         acknowledge(self.execution_role, managed_policy_finding("AmazonEC2ContainerRegistryReadOnly"),
                     "nodes pull EKS system images (VPC CNI, kube-proxy) from ECR")
         self.lifecycle_bucket.grant_read(self.execution_role, f"{LIFECYCLE_PREFIX}*")
-        # The VPC CNI on HyperPod nodes attaches network interfaces and addresses for pods, as on any EKS node.
-        self.execution_role.add_to_policy(iam.PolicyStatement(
-            actions=["ec2:AssignPrivateIpAddresses", "ec2:AttachNetworkInterface", "ec2:CreateNetworkInterface",
-                     "ec2:DeleteNetworkInterface", "ec2:DescribeInstances", "ec2:DescribeInstanceTypes",
-                     "ec2:DescribeNetworkInterfaces", "ec2:DescribeSubnets", "ec2:DescribeSecurityGroups",
-                     "ec2:DescribeVpcs", "ec2:DescribeDhcpOptions", "ec2:DetachNetworkInterface",
-                     "ec2:ModifyNetworkInterfaceAttribute", "ec2:UnassignPrivateIpAddresses", "ec2:DescribeTags",
-                     "eks-auth:AssumeRoleForPodIdentity"],
-            resources=["*"],
-        ))
-        # What the SageMaker developer guide adds for EKS-orchestrated clusters in a customer VPC ("AWS Identity and
-        # Access Management for SageMaker HyperPod", https://docs.aws.amazon.com/sagemaker/latest/dg/
-        # sagemaker-hyperpod-prerequisites-iam.html): HyperPod attaches the instances' interfaces in this VPC through
-        # network interface permissions, and tags them. Scoped to network interfaces; DescribeTags (above) has no
-        # resource-level permissions.
-        network_interfaces = f"arn:{cdk.Aws.PARTITION}:ec2:{cdk.Aws.REGION}:{cdk.Aws.ACCOUNT_ID}:network-interface/*"
-        self.execution_role.add_to_policy(iam.PolicyStatement(
-            actions=["ec2:CreateNetworkInterfacePermission", "ec2:DeleteNetworkInterfacePermission", "ec2:CreateTags"],
-            resources=[network_interfaces]))
-        acknowledge(self.execution_role, "AwsSolutions-IAM5[Resource::*]",
-                    "the VPC CNI's network interface calls and EKS Pod Identity take no resource-level scoping "
-                    "for interfaces that do not exist yet")
-        acknowledge(self.execution_role,
-                    "AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:ec2:<AWS::Region>:<AWS::AccountId>:network-interface/*]",
-                    "HyperPod creates the instances' network interfaces itself; their ids are not known in advance, and "
-                    "the permissions are limited to network interfaces of this account and region")
+        self._grant_network_and_pod_identity(vpc_id=vpc_id, subnet_ids=[*subnet_ids, group_subnet_id],
+                                             security_group_ids=security_group_ids, eks_cluster_arn=eks_cluster_arn)
         acknowledge(self.execution_role, "AwsSolutions-IAM5[Action::s3:GetBucket*]",
                     "read access to the lifecycle bucket only, as grant_read writes it")
         acknowledge(self.execution_role, "AwsSolutions-IAM5[Action::s3:GetObject*]",
@@ -142,3 +138,82 @@ class HyperPodCluster(Construct):
         )
         # The scripts must be in the bucket before the first instance runs them.
         self.cluster.node.add_dependency(deployment)
+
+    def _grant_network_and_pod_identity(self, *, vpc_id: str, subnet_ids: Sequence[str],
+                                        security_group_ids: Sequence[str], eks_cluster_arn: str) -> None:
+        """What the SageMaker developer guide adds to the execution role of an EKS-orchestrated cluster ("AWS Identity
+        and Access Management for SageMaker HyperPod", https://docs.aws.amazon.com/sagemaker/latest/dg/
+        sagemaker-hyperpod-prerequisites-iam.html: the VPC CNI's network interface calls and
+        eks-auth:AssumeRoleForPodIdentity on "*", CreateTags on network interfaces; HyperPod attaches the instances'
+        interfaces in this VPC through network interface permissions), each action scoped as far as the Service
+        Authorization Reference allows (https://docs.aws.amazon.com/service-authorization/latest/reference/
+        list_amazonec2.html and list_amazoneksauth.html):
+
+        - the EC2 Describe calls take no resource types: ``*``; DeleteNetworkInterfacePermission, which names a
+          permission and not an interface, too (see below);
+        - the interface writes act on network interfaces (resource type network-interface, whose condition key
+          ``ec2:Vpc`` is the interface's VPC): those of this account and region, in this VPC only;
+        - CreateNetworkInterface also authorizes the subnet and the security groups it names (resource types subnet
+          and security-group, as AWS's own AmazonEKSNetworkingPolicy grants them): this cluster's subnets and groups;
+        - Attach/DetachNetworkInterface and ModifyNetworkInterfaceAttribute also authorize the instance; HyperPod's
+          instances run in an account SageMaker owns (hence the network interface permissions), so any account's
+          instance in this region;
+        - eks-auth:AssumeRoleForPodIdentity takes the cluster (resource type cluster): this EKS cluster.
+        """
+        partition, region, account = cdk.Aws.PARTITION, cdk.Aws.REGION, cdk.Aws.ACCOUNT_ID
+
+        def ec2_arn(resource: str, owner: str = account) -> str:
+            return f"arn:{partition}:ec2:{region}:{owner}:{resource}"
+
+        network_interfaces = ec2_arn("network-interface/*")
+        self.execution_role.add_to_policy(iam.PolicyStatement(
+            sid="DescribeNetwork",
+            actions=["ec2:DescribeInstances", "ec2:DescribeInstanceTypes", "ec2:DescribeNetworkInterfaces",
+                     "ec2:DescribeSubnets", "ec2:DescribeSecurityGroups", "ec2:DescribeVpcs", "ec2:DescribeDhcpOptions",
+                     "ec2:DescribeTags"],
+            resources=["*"]))
+        self.execution_role.add_to_policy(iam.PolicyStatement(
+            sid="NetworkInterfacesInThisVpc",
+            actions=["ec2:CreateNetworkInterface", "ec2:DeleteNetworkInterface", "ec2:AttachNetworkInterface",
+                     "ec2:DetachNetworkInterface", "ec2:ModifyNetworkInterfaceAttribute",
+                     "ec2:AssignPrivateIpAddresses", "ec2:UnassignPrivateIpAddresses",
+                     "ec2:CreateNetworkInterfacePermission"],
+            resources=[network_interfaces],
+            conditions={"StringEquals": {"ec2:Vpc": ec2_arn(f"vpc/{vpc_id}")}}))
+        self.execution_role.add_to_policy(iam.PolicyStatement(
+            sid="ThisClustersSubnetsAndSecurityGroups",
+            actions=["ec2:CreateNetworkInterface", "ec2:ModifyNetworkInterfaceAttribute"],
+            resources=[*(ec2_arn(f"subnet/{subnet}") for subnet in dict.fromkeys(subnet_ids)),
+                       *(ec2_arn(f"security-group/{group}") for group in security_group_ids)]))
+        self.execution_role.add_to_policy(iam.PolicyStatement(
+            sid="HyperPodInstances",
+            actions=["ec2:AttachNetworkInterface", "ec2:DetachNetworkInterface", "ec2:ModifyNetworkInterfaceAttribute"],
+            resources=[ec2_arn("instance/*", owner="*")]))
+        # Tags on the instances' and pods' interfaces, also as they are created (tags on create); not limited to the
+        # VPC, since a tag written on create is authorized before the interface exists.
+        self.execution_role.add_to_policy(iam.PolicyStatement(
+            sid="TagNetworkInterfaces", actions=["ec2:CreateTags"], resources=[network_interfaces]))
+        # DeleteNetworkInterfacePermission names a permission (eni-perm-…), not an interface. Whether it takes the
+        # network-interface resource type could not be read from the Service Authorization Reference here, so it is
+        # granted on "*": a grant on network-interface/* that the action does not match would fail HyperPod's instance
+        # replacement or delete. It removes an attach permission only; it cannot attach, create or change an interface.
+        self.execution_role.add_to_policy(iam.PolicyStatement(
+            sid="RemoveInterfacePermissions", actions=["ec2:DeleteNetworkInterfacePermission"], resources=["*"]))
+        self.execution_role.add_to_policy(iam.PolicyStatement(
+            sid="PodIdentity", actions=["eks-auth:AssumeRoleForPodIdentity"], resources=[eks_cluster_arn]))
+
+        acknowledge(self.execution_role, "AwsSolutions-IAM5[Resource::*]",
+                    "the EC2 Describe calls (instances, instance types, network interfaces, subnets, security groups, "
+                    "VPCs, DHCP options, tags) take no resource types in the Service Authorization Reference; "
+                    "DeleteNetworkInterfacePermission names a permission, not an interface, and whether it takes the "
+                    "network-interface type is not confirmed, so it is on *: it only removes an attach permission")
+        acknowledge(self.execution_role,
+                    "AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:ec2:<AWS::Region>:<AWS::AccountId>:network-interface/*]",
+                    "network interfaces of this account and region, whose ids are not known in advance (HyperPod and "
+                    "the VPC CNI create them): every write but CreateTags only on interfaces in this VPC (ec2:Vpc); "
+                    "CreateTags on any of them, as tags on create are authorized before the interface exists")
+        acknowledge(self.execution_role,
+                    "AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:ec2:<AWS::Region>:*:instance/*]",
+                    "attaching, detaching and changing this VPC's network interfaces (limited by the network-interface "
+                    "statement) on HyperPod's instances, which run in an account SageMaker owns, under ids not known in "
+                    "advance; no other instance action is granted")

@@ -22,6 +22,14 @@ NODE_POLICY_REASONS = {
 }
 
 
+#: Why aws-cdk-lib's execution log statement of a state machine is on "*" (Service Authorization Reference, CloudWatch
+#: Logs; Step Functions developer guide, "Using CloudWatch Logs to log execution history in Step Functions").
+STEP_FUNCTIONS_LOG_DELIVERY = (
+    "the CloudWatch Logs log-delivery actions Step Functions uses (CreateLogDelivery, GetLogDelivery, "
+    "UpdateLogDelivery, DeleteLogDelivery, ListLogDeliveries, PutResourcePolicy, DescribeResourcePolicies, "
+    "DescribeLogGroups) take no resource types; aws-cdk-lib puts logs:CreateLogStream and logs:PutLogEvents, which do, "
+    "in the same statement on *, and it is left as the library writes it")
+
 #: cdk-nag reports its findings under this validation plugin name; acknowledgements must carry it.
 PLUGIN = "AwsSolutions"
 
@@ -227,9 +235,9 @@ def acknowledge_serving_metrics_publisher(function_role: IConstruct) -> None:
     """The Lambda that publishes the serving metrics: the read-only calls it makes support no resource-level permissions."""
     acknowledge(function_role, "AwsSolutions-IAM5[Resource::*]",
                 "cloudwatch:PutMetricData (restricted to the LLMServing namespace by condition), "
-                "ec2:DescribeCapacityReservations (sagemaker:DescribeTrainingPlan on HyperPod) and the elasticloadbalancing "
-                "Describe calls support no resource-level permissions; the function only reads, and writes metrics to "
-                "one namespace")
+                "ec2:DescribeCapacityReservations and the elasticloadbalancing Describe calls take no resource types in "
+                "the Service Authorization Reference; the function only reads them, and writes metrics to one namespace "
+                "(sagemaker:DescribeTrainingPlan, on HyperPod, is granted on the configured plan's ARN only)")
 
 
 def acknowledge_image_cache_puller(role: IConstruct, repository_prefix: str) -> None:
@@ -261,9 +269,9 @@ def acknowledge_deploy_time_smoke_test(construct: IConstruct) -> None:
     acknowledge(construct, managed_policy_finding("AWSLambdaBasicExecutionRole", "service-role/"),
                 "the smoke test's start function and the Provider framework's function write their own logs with it")
     acknowledge(check, "AwsSolutions-IAM5[Resource::*]",
-                "elasticloadbalancing:DescribeLoadBalancers, DescribeTags and DescribeListeners support no resource-level "
-                "permissions; the function only reads them, to find the endpoint's load balancer by its tags (and, on "
-                "HyperPod, its listener's certificate)")
+                "elasticloadbalancing:DescribeLoadBalancers, DescribeTags and DescribeListeners take no resource types "
+                "in the Service Authorization Reference; the function only reads them, to find the endpoint's load "
+                "balancer by its tags (and, on HyperPod, its listener's certificate)")
     acknowledge_each(check, [f for f in wildcard_findings(check) if ":acm:" in f and f.endswith(":certificate/*]")],
                      "HyperPod: acm:DescribeCertificate and GetCertificate (certificate and chain, never a private key) "
                      "on this account's certificates in this region: the Inference Operator imports the certificate "
@@ -277,8 +285,8 @@ def acknowledge_deploy_time_smoke_test(construct: IConstruct) -> None:
                      "characters, which the ?????? stand for")
     poller = construct.node.find_child("Poller")
     acknowledge(poller, "AwsSolutions-IAM5[Resource::*]",
-                "X-Ray's trace actions and Step Functions' log delivery actions support no resource-level permissions; "
-                "aws-cdk-lib writes these statements for the poller's tracing and execution log")
+                "aws-cdk-lib's statements for the poller's tracing and execution log: X-Ray's trace actions and "
+                + STEP_FUNCTIONS_LOG_DELIVERY)
     acknowledge_each(poller, [
         f"AwsSolutions-IAM5[Resource::<{stack.get_logical_id(function.node.default_child)}.Arn>:*]"
         for function in (check, report)],

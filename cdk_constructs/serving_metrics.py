@@ -346,13 +346,19 @@ class ServingMetricsPublisher(Construct):
         self.role.add_to_policy(iam.PolicyStatement(
             actions=["cloudwatch:PutMetricData"], resources=["*"],
             conditions={"StringEquals": {"cloudwatch:namespace": NAMESPACE}}))
+        # These Describe calls take no resource types (Service Authorization Reference, Elastic Load Balancing V2 and
+        # Amazon EC2), hence "*".
         self.role.add_to_policy(iam.PolicyStatement(
             actions=["elasticloadbalancing:DescribeLoadBalancers", "elasticloadbalancing:DescribeTags",
                      "elasticloadbalancing:DescribeTargetGroups", "elasticloadbalancing:DescribeTargetHealth",
-                     # Read-only; whether DescribeTrainingPlan takes the plan's ARN as a resource was not confirmed
-                     # from the Service Authorization Reference here, so it is granted as the other Describe calls.
-                     "ec2:DescribeCapacityReservations" if capacity_reservation_id else "sagemaker:DescribeTrainingPlan"],
+                     *(["ec2:DescribeCapacityReservations"] if capacity_reservation_id else [])],
             resources=["*"]))
+        if training_plan_arn:
+            # DescribeTrainingPlan takes the training-plan resource: AWS's own AmazonSageMakerTrainingPlanCreateAccess
+            # grants it on arn:aws:sagemaker:*:*:training-plan/*, apart from its "NonResourceLevelTrainingPlanPermissions"
+            # (SageMaker developer guide, "AWS managed policies for SageMaker training plans"). This plan only.
+            self.role.add_to_policy(iam.PolicyStatement(
+                sid="DescribeThisTrainingPlan", actions=["sagemaker:DescribeTrainingPlan"], resources=[training_plan_arn]))
         acknowledge_serving_metrics_publisher(self.role)
 
         self.function = lambda_.Function(

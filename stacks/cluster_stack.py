@@ -20,6 +20,7 @@ from cdk_constructs.nag_acknowledgements import (
     acknowledge_kubectl_provider,
     acknowledge_node_role,
 )
+from cdk_constructs.pod_identity import pod_identity_principal
 from cdk_constructs.serving_alarms import AlarmTopic
 from cdk_constructs.weights_mirror_access import WeightsMirrorAccess
 from deployment_config.addons import (
@@ -45,6 +46,35 @@ KUBECTL_LAYERS = {
     "1.34": ("aws_cdk.lambda_layer_kubectl_v34", "KubectlV34Layer"),
     "1.35": ("aws_cdk.lambda_layer_kubectl_v35", "KubectlV35Layer"),
 }
+
+
+#: Renamed from "system" when the group got its launch template: EKS updates a node group to a launch template only if
+#: it was created with one (EKS API reference, UpdateNodegroupVersion, launchTemplate), and a new name makes
+#: CloudFormation replace the group (create the new one, then delete the old) instead of failing the update.
+SYSTEM_NODEGROUP_NAME = "system-imdsv2"
+
+
+def system_node_launch_template(scope: Construct) -> ec2.CfnLaunchTemplate:
+    """The system nodes' launch template: only IMDS settings; instance type, AMI and disk stay the node group's.
+
+    IMDSv2 with a hop limit of 1: a pod on the pod network cannot reach the instance metadata service, so it cannot
+    take the node role (EKS best practices, "Restrict access to the instance profile assigned to the worker node",
+    https://docs.aws.amazon.com/eks/latest/best-practices/identity-and-access-management.html: "V2 only (token
+    required)", "Metadata response hop limit - 1" in the launch template). A managed node group created without a launch
+    template runs on one the EKS API creates "with default values" (EKS user guide, "Customize managed nodes with launch
+    templates", https://docs.aws.amazon.com/eks/latest/userguide/launch-templates.html), whose hop limit is 2 for
+    AL2023 nodes (EKS user guide, "Upgrade from Amazon Linux 2 to Amazon Linux 2023",
+    https://docs.aws.amazon.com/eks/latest/userguide/al2023.html). What runs on these nodes needs
+    no IMDS from the pod network: pods get AWS credentials through Pod Identity or IRSA; the VPC CNI, kube-proxy, the
+    Pod Identity agent, the node monitoring agent and the CloudWatch agent and Fluent Bit (aws-observability/
+    helm-charts charts/amazon-cloudwatch-observability templates/linux/cloudwatch-agent-custom-resource.yaml and
+    fluent-bit-daemonset.yaml: hostNetwork: true) run on the host's network, one hop from IMDS; the GPU nodes'
+    launch template (cdk_constructs/capacity_block_node_group.py) has had the same settings from the start."""
+    return ec2.CfnLaunchTemplate(
+        scope, "SystemNodesLaunchTemplate",
+        launch_template_data=ec2.CfnLaunchTemplate.LaunchTemplateDataProperty(
+            metadata_options=ec2.CfnLaunchTemplate.MetadataOptionsProperty(
+                http_endpoint="enabled", http_tokens="required", http_put_response_hop_limit=1)))
 
 
 class ClusterStack(cdk.Stack):
@@ -126,9 +156,13 @@ class ClusterStack(cdk.Stack):
                                     configuration_values=dict(VPC_CNI_CONFIGURATION) if pin.name == "vpc-cni" else None)
                           for pin in NETWORK_ADDONS]
 
+        self.system_launch_template = system_node_launch_template(self)
         self.system_nodegroup = self.cluster.add_nodegroup_capacity(
             "SystemNodes",
-            nodegroup_name="system",
+            nodegroup_name=SYSTEM_NODEGROUP_NAME,
+            launch_template_spec=eks.LaunchTemplateSpec(
+                id=self.system_launch_template.ref,
+                version=self.system_launch_template.attr_latest_version_number),
             instance_types=[ec2.InstanceType(cluster_config.system_instance_type)],
             ami_type=eks.NodegroupAmiType.AL2023_X86_64_STANDARD,
             capacity_type=eks.CapacityType.ON_DEMAND,
@@ -201,7 +235,7 @@ class ClusterStack(cdk.Stack):
         namespace, service_account = CLOUDWATCH_OBSERVABILITY.service_account
         self.cloudwatch_agent_role = iam.Role(
             self, "CloudWatchAgentRole",
-            assumed_by=iam.ServicePrincipal("pods.eks.amazonaws.com").with_session_tags(),
+            assumed_by=pod_identity_principal(self, self.cluster),
             managed_policies=[iam.ManagedPolicy.from_aws_managed_policy_name("CloudWatchAgentServerPolicy")],
             description=f"CloudWatch agent and Fluent Bit of {cluster_name} ({namespace}/{service_account})",
         )

@@ -24,6 +24,7 @@ class HyperPodClusterStack(cdk.Stack):
             self, "HyperPod",
             cluster_name=env_config.hyperpod_cluster_name,
             eks_cluster_arn=cluster.cluster_arn,
+            vpc_id=vpc.vpc_id,
             subnet_ids=[s.subnet_id for s in vpc.private_subnets],
             group_subnet_id=gpu_subnet.subnet_id,
             security_group_ids=[cluster.cluster_security_group_id, efa_security_group.security_group_id],

@@ -25,9 +25,11 @@ class InferenceEndpointStack(cdk.Stack):
                                                overwrite=True, skip_validation=True)
         # Deleting the object makes the operator's load balancer controller remove the endpoint's load balancer; the
         # kubectl provider does not wait for that (and swallows a failed delete). This waiter, deleted after the
-        # manifest, holds the stack until no load balancer of the cluster's controller is left.
+        # manifest, holds the stack until no load balancer of the cluster's controller is left, nor a security group of
+        # the controller (which it deletes after the load balancer; one left behind fails the VPC's delete).
         self.load_balancer_waiter = DestroyWaiter(self, "LoadBalancerGone",
-                                                  load_balancer_tags=load_balancer_controller_tags(cluster.cluster_name))
+                                                  load_balancer_tags=load_balancer_controller_tags(cluster.cluster_name),
+                                                  include_security_groups=True)
         self.manifest.node.add_dependency(self.load_balancer_waiter)
 
         # The API key, as on the EKS path (stacks/serving_stack.py): the generated key and its KMS key, and the role of the

@@ -121,17 +121,25 @@ class InferenceOperatorStack(cdk.Stack):
             description=f"AWS Load Balancer Controller {policy_data['controller_version']}: "
                         f"{policy_data['source']['repository']}/{policy_data['source']['path']}")
         acknowledge_each(self.load_balancer_controller_policy, sorted(wildcard_findings(self.load_balancer_controller_policy)),
-                         "the AWS Load Balancer Controller's official policy, verbatim, for the version the operator "
-                         "bundles: it creates load balancers whose ARNs are not known in advance and changes only what "
-                         "carries its cluster tag")
+                         "the AWS Load Balancer Controller's official policy, verbatim (source and version in the "
+                         "policy's description), for the controller the operator bundles: it creates load balancers, "
+                         "target groups and security groups whose ARNs are not known in advance; deletes and most "
+                         "changes are limited by condition to resources carrying its cluster tag, while the listener, "
+                         "rule, security group ingress, WAF and Shield calls are on * as upstream publishes them")
 
         self.keda_role = self._service_account_role("KedaRole", KEDA_SERVICE_ACCOUNT,
                                                     "KEDA autoscaler installed by the Inference Operator: reads metrics")
+        # The endpoint's autoscaling reads one CloudWatch metric (charts/inference_endpoint_chart.py, _auto_scaling:
+        # a cloudWatchTrigger on LLMServing/RequestsWaiting), never Prometheus: no aps action. These three CloudWatch
+        # reads take no resource types (Service Authorization Reference, https://docs.aws.amazon.com/
+        # service-authorization/latest/reference/list_amazoncloudwatch.html), hence "*".
         self.keda_role.add_to_policy(iam.PolicyStatement(
-            actions=["cloudwatch:GetMetricData", "cloudwatch:GetMetricStatistics", "cloudwatch:ListMetrics",
-                     "aps:QueryMetrics", "aps:GetLabels", "aps:GetSeries", "aps:GetMetricMetadata"], resources=["*"]))
+            sid="ReadCloudWatchMetrics",
+            actions=["cloudwatch:GetMetricData", "cloudwatch:GetMetricStatistics", "cloudwatch:ListMetrics"],
+            resources=["*"]))
         acknowledge(self.keda_role, "AwsSolutions-IAM5[Resource::*]",
-                    "CloudWatch metric reads have no resource-level permissions; read-only")
+                    "cloudwatch:GetMetricData, GetMetricStatistics and ListMetrics take no resource types in the "
+                    "Service Authorization Reference; read-only, for the autoscaler's CloudWatch trigger")
 
         self.operator = self._addon(INFERENCE_OPERATOR, configuration=operator_configuration(
             execution_role_arn=self.execution_role.role_arn, tls_bucket=self.tls_bucket.bucket_name,

@@ -89,6 +89,7 @@ from constructs import Construct
 from cdk_constructs.budget_alarm import BudgetAlarm
 from cdk_constructs.destroy_waiter import load_balancer_controller_tags, service_load_balancer_tags
 from cdk_constructs.nag_acknowledgements import acknowledge_hyperpod_observability_role
+from cdk_constructs.pod_identity import pod_identity_principal
 from cdk_constructs.serving_alarms import GpuWatch, ServingAlarms, capacity_block_ending, hyperpod_runbook, training_plan_ending
 from cdk_constructs.serving_dashboard import CapacityView, ServingDashboard, capacity_block_view
 from cdk_constructs.serving_metrics import (
@@ -215,8 +216,7 @@ class ObservabilityStack(cdk.Stack):
         # aws:SourceArn = the EKS cluster, aws:SourceAccount = the account).
         self.gpu_metrics_role = iam.Role(
             self, "GpuMetricsCollectorRole",
-            assumed_by=iam.ServicePrincipal("pods.eks.amazonaws.com").with_session_tags().with_conditions(
-                {"StringEquals": {"aws:SourceArn": cluster.cluster_arn, "aws:SourceAccount": self.account}}),
+            assumed_by=pod_identity_principal(self, cluster),
             description=f"HyperPod observability add-on's collector ({namespace}/{service_account}): writes to the "
                         "serving workspace")
         self.gpu_metrics_role.add_to_policy(iam.PolicyStatement(

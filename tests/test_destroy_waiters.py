@@ -236,6 +236,62 @@ def test_create_with_bad_properties_fails_with_the_problem(properties, problem):
         handler.on_event({"RequestType": "Create", "ResourceProperties": properties}, None)
 
 
+# ---------------------------------------------------------------------------------------------------- security groups
+
+CONTROLLER_TAGS = {"elbv2.k8s.aws/cluster": CLUSTER}
+SG_FILTERS = [{"Name": "tag:elbv2.k8s.aws/cluster", "Values": [CLUSTER]}]
+
+
+def controller_event(request_type: str, **extra) -> dict:
+    """The HyperPod endpoint's waiter: the AWS Load Balancer Controller's load balancers and security groups."""
+    return {"RequestType": request_type, "PhysicalResourceId": "DestroyWaiter-LoadBalancersGone-y",
+            "ResourceProperties": {"ServiceToken": "arn:aws:lambda:fn", "Kind": "LoadBalancersGone",
+                                   "Tags": json.dumps(CONTROLLER_TAGS), "IncludeSecurityGroups": "true"}, **extra}
+
+
+def test_delete_waits_for_the_controllers_security_groups_after_its_load_balancers_are_gone(stubs, capsys):
+    # given: the controller's load balancer is gone, but its backend security group is still there (two pages)
+    stubs["elbv2"].add_response("describe_load_balancers", {"LoadBalancers": []}, {})
+    stubs["ec2"].add_response("describe_security_groups", {"SecurityGroups": [
+        {"GroupId": "sg-0backend", "GroupName": "k8s-traffic-llm-0123456789", "VpcId": VPC}], "NextToken": "t2"},
+        {"Filters": SG_FILTERS})
+    stubs["ec2"].add_response("describe_security_groups", {"SecurityGroups": []}, {"Filters": SG_FILTERS, "NextToken": "t2"})
+
+    # when
+    result = handler.is_complete(controller_event("Delete"), None)
+
+    # then: not complete, and the last log line names the group with the command that deletes it
+    assert result == {"IsComplete": False}
+    last_line = capsys.readouterr().out.strip().splitlines()[-1]
+    assert f"aws ec2 delete-security-group --group-id sg-0backend --region {REGION}" in last_line
+    assert "k8s-traffic-llm-0123456789" in last_line and VPC in last_line
+
+
+def test_delete_completes_when_neither_load_balancers_nor_security_groups_of_the_controller_are_left(stubs):
+    stubs["elbv2"].add_response("describe_load_balancers", {"LoadBalancers": []}, {})
+    stubs["ec2"].add_response("describe_security_groups", {"SecurityGroups": []}, {"Filters": SG_FILTERS})
+
+    assert handler.is_complete(controller_event("Delete"), None) == {"IsComplete": True}
+
+
+def test_a_waiter_without_the_flag_never_looks_at_security_groups(stubs):
+    # given: no EC2 response queued, so a DescribeSecurityGroups call would fail the test
+    stubs["elbv2"].add_response("describe_load_balancers", {"LoadBalancers": []}, {})
+
+    assert handler.is_complete(lb_event("Delete"), None) == {"IsComplete": True}
+
+
+def test_gaining_the_security_group_wait_updates_the_waiter_instead_of_replacing_it():
+    # A replaced waiter's delete (the update's cleanup) would wait for the load balancer of the endpoint still serving.
+    with_groups = controller_event("Create")["ResourceProperties"]
+    without = {k: v for k, v in with_groups.items() if k != "IncludeSecurityGroups"}
+
+    assert handler.physical_resource_id(with_groups) == handler.physical_resource_id(without)
+    with pytest.raises(ValueError, match="IncludeSecurityGroups must be true or false"):
+        handler.on_event({"RequestType": "Create", "ResourceProperties": {**with_groups, "IncludeSecurityGroups": "yes"}},
+                         None)
+
+
 # ---------------------------------------------------------------------------------------------------- network interfaces
 
 
@@ -281,6 +337,7 @@ def test_tag_helpers_give_the_tags_the_controllers_put_on_load_balancers():
     ({"load_balancer_tags": {}}, "at least one tag"),
     ({"load_balancer_tags": {"a": "b"}, "security_group_ids": GROUPS}, "goes with vpc_id"),
     ({"vpc_id": VPC}, "at least one security group"),
+    ({"vpc_id": VPC, "security_group_ids": GROUPS, "include_security_groups": True}, "goes with load_balancer_tags"),
 ])
 def test_the_construct_rejects_props_that_would_wait_for_nothing_or_everything(props, problem):
     import aws_cdk as cdk
@@ -321,6 +378,26 @@ def test_the_waiters_may_only_describe_load_balancers_and_network_interfaces(wai
         "LoadBalancerGone": [(["elasticloadbalancing:DescribeLoadBalancers", "elasticloadbalancing:DescribeTags"], "*")],
         "NetworkInterfacesGone": [(["ec2:DescribeNetworkInterfaces"], "*")],
     }
+
+
+def test_the_hyperpod_endpoint_waiter_also_waits_for_the_controllers_security_groups(synthesized_hyperpod):
+    # given: the HyperPod endpoint stack's waiter (the operator's AWS Load Balancer Controller makes the load balancer)
+    template = synthesized_hyperpod.template("endpoint")
+    (waiter,) = _resources(template, "Custom::DestroyWaiter").values()
+    # then: it waits for the controller's load balancers and security groups of this cluster
+    assert waiter["Properties"]["Kind"] == "LoadBalancersGone"
+    assert waiter["Properties"]["IncludeSecurityGroups"] == "true"
+    assert '"{\\"elbv2.k8s.aws/cluster\\":\\""' in json.dumps(waiter["Properties"]["Tags"])
+    # and its function may describe them, and nothing more (no resource-level permissions on these Describe actions)
+    framework = ("lambda:", "states:", "logs:")
+    reads = []
+    for logical_id, policy in _resources(template, "AWS::IAM::Policy").items():
+        for statement in policy["Properties"]["PolicyDocument"]["Statement"] if logical_id.startswith("LoadBalancerGone") else []:
+            actions = statement["Action"] if isinstance(statement["Action"], list) else [statement["Action"]]
+            if not all(action.startswith(framework) for action in actions):
+                reads.append((sorted(actions), statement["Resource"]))
+    assert reads == [(["ec2:DescribeSecurityGroups", "elasticloadbalancing:DescribeLoadBalancers",
+                       "elasticloadbalancing:DescribeTags"], "*")]
 
 
 @pytest.mark.parametrize("waiter", ["LoadBalancerGone", "NetworkInterfacesGone"])

@@ -6,6 +6,7 @@ import dataclasses
 import json
 import os
 import pathlib
+import re
 import subprocess
 import sys
 
@@ -208,6 +209,43 @@ def test_hyperpod_cluster_uses_the_plan_in_its_zone(synthesized_hyperpod, hyperp
     assert network["Resources"][output["Value"]["Ref"]]["Properties"]["AvailabilityZone"] == "us-west-2a"
 
 
+def _resolve_stack_id(value, stack_id: str):
+    """A CloudFormation value of Fn::Join / Fn::Select / Fn::Split / Ref AWS::StackId, evaluated for ``stack_id``."""
+    if isinstance(value, str):
+        return value
+    (function, argument), = value.items()
+    if function == "Ref":
+        assert argument == "AWS::StackId", argument
+        return stack_id
+    if function == "Fn::Join":
+        return argument[0].join(_resolve_stack_id(part, stack_id) for part in argument[1])
+    if function == "Fn::Split":
+        return _resolve_stack_id(argument[1], stack_id).split(argument[0])
+    if function == "Fn::Select":
+        return _resolve_stack_id(argument[1], stack_id)[int(argument[0])]
+    raise AssertionError(f"unexpected {function}")
+
+
+def test_lifecycle_bucket_starts_with_sagemaker_and_is_unique_per_stack(synthesized_hyperpod):
+    # given the lifecycle bucket and the cluster that reads it
+    ((bucket_key, bucket),) = [(key, r["Properties"]) for key, r in
+                               synthesized_hyperpod.resources("hyperpod", "AWS::S3::Bucket").items()
+                               if key.startswith("HyperPodLifecycleScripts")]
+    (cluster,) = synthesized_hyperpod.resources("hyperpod", "AWS::SageMaker::Cluster").values()
+    (group,) = cluster["Properties"]["InstanceGroups"]
+    # when CloudFormation names it in two stacks (two environments, or the same one created again)
+    first = "arn:aws:cloudformation:us-west-2:123456789012:stack/llm-hyperpod/51af3dc0-da77-11e4-872e-1234567db123"
+    second = "arn:aws:cloudformation:eu-west-1:123456789012:stack/llm-hyperpod/0f8e7d6c-5b4a-4932-8716-a5b4c3d2e1f0"
+    names = [_resolve_stack_id(bucket["BucketName"], stack_id) for stack_id in (first, second)]
+    # then each name starts with sagemaker- (SageMaker API, ClusterLifeCycleConfig.SourceS3Uri), keeps S3's naming rules,
+    # and differs from the other
+    assert names == ["sagemaker-lifecycle-51af3dc0-da77-11e4-872e-1234567db123",
+                     "sagemaker-lifecycle-0f8e7d6c-5b4a-4932-8716-a5b4c3d2e1f0"]
+    assert all(re.fullmatch(r"[a-z0-9][a-z0-9-]{1,61}[a-z0-9]", name) for name in names)
+    # and the cluster's lifecycle path is in that bucket
+    assert group["LifeCycleConfig"]["SourceS3Uri"] == {"Fn::Join": ["", ["s3://", {"Ref": bucket_key}, "/lifecycle/"]]}
+
+
 def test_hyperpod_execution_role_is_for_sagemaker(synthesized_hyperpod):
     roles = synthesized_hyperpod.resources("hyperpod", "AWS::IAM::Role").values()
     trusted = [r for r in roles if r["Properties"]["AssumeRolePolicyDocument"]["Statement"][0]["Principal"]
@@ -225,18 +263,56 @@ def test_hyperpod_execution_role_may_manage_interface_permissions_and_tags_on_ne
     for statement in statements:
         for action in statement["Action"] if isinstance(statement["Action"], list) else [statement["Action"]]:
             by_action.setdefault(action, []).append(json.dumps(statement["Resource"]))
-    for action in ("ec2:CreateNetworkInterfacePermission", "ec2:DeleteNetworkInterfacePermission", "ec2:CreateTags"):
+    for action in ("ec2:CreateNetworkInterfacePermission", "ec2:CreateTags"):
         assert by_action[action] and all(":network-interface/*" in r for r in by_action[action]), action
-    assert by_action["ec2:DescribeTags"] == ['"*"']  # a describe call has no resource-level permissions
+    assert by_action["ec2:DescribeTags"] == ['"*"']  # a describe call has no resource types
+    # names a permission (eni-perm-...), not an interface: on "*" (cdk_constructs/hyperpod_cluster.py says why)
+    assert by_action["ec2:DeleteNetworkInterfacePermission"] == ['"*"']
+
+
+def test_hyperpod_execution_role_writes_only_this_vpcs_interfaces_and_takes_pod_roles_of_this_cluster_only(
+        synthesized_hyperpod):
+    # given the execution role's statements and the cluster it serves
+    template = synthesized_hyperpod.template("hyperpod")
+    statements = [s for p in _of_type(template, "AWS::IAM::Policy").values()
+                  for s in p["Properties"]["PolicyDocument"]["Statement"]]
+    by_sid = {s.get("Sid"): s for s in statements}
+    (cluster,) = _of_type(template, "AWS::SageMaker::Cluster").values()
+    vpc_config = cluster["Properties"]["VpcConfig"]
+    # then "*" is left only to the Describe calls, which take no resource types
+    for statement in statements:
+        if statement["Resource"] == "*":
+            actions = statement["Action"] if isinstance(statement["Action"], list) else [statement["Action"]]
+            assert all(a.startswith(("ec2:Describe", "logs:", "cloudwatch:")) for a in actions) \
+                or actions == ["ec2:DeleteNetworkInterfacePermission"], statement
+    # the network interface writes act on this account's interfaces in this VPC only
+    writes = by_sid["NetworkInterfacesInThisVpc"]
+    assert {"ec2:CreateNetworkInterface", "ec2:DeleteNetworkInterface", "ec2:AssignPrivateIpAddresses",
+            "ec2:CreateNetworkInterfacePermission"} <= set(writes["Action"])
+    assert writes["Resource"] == {"Fn::Join": ["", ["arn:", {"Ref": "AWS::Partition"}, ":ec2:", {"Ref": "AWS::Region"},
+                                                    ":", {"Ref": "AWS::AccountId"}, ":network-interface/*"]]}
+    vpc_arn = json.dumps(writes["Condition"]["StringEquals"]["ec2:Vpc"])
+    assert ":vpc/" in vpc_arn and "Vpc" in vpc_arn and "Fn::ImportValue" in vpc_arn
+    # CreateNetworkInterface may name only the cluster's subnets and security groups
+    named = by_sid["ThisClustersSubnetsAndSecurityGroups"]
+    resources = json.dumps(named["Resource"])
+    for subnet_or_group in [*vpc_config["Subnets"], *vpc_config["SecurityGroupIds"]]:
+        assert json.dumps(subnet_or_group) in resources
+    assert len(named["Resource"]) == len(vpc_config["Subnets"]) + len(vpc_config["SecurityGroupIds"])
+    # and Pod Identity works for this EKS cluster only
+    assert by_sid["PodIdentity"] == {"Action": "eks-auth:AssumeRoleForPodIdentity", "Effect": "Allow",
+                                     "Resource": cluster["Properties"]["Orchestrator"]["Eks"]["ClusterArn"],
+                                     "Sid": "PodIdentity"}
 
 
 def test_lifecycle_script_is_valid_bash_and_fails_loudly(tmp_path):
     script = LIFECYCLE_DIR / "on_create.sh"
     subprocess.run(["bash", "-n", str(script)], check=True)
     result = subprocess.run(["bash", str(script)], capture_output=True, text=True, timeout=30,
-                            env={**os.environ, "FAIL_DELAY_SECONDS": "0", "STORAGE_CANDIDATES": str(tmp_path / "none")})
+                            env={**os.environ, "FAIL_DELAY_SECONDS": "0", "STORAGE_CANDIDATES": str(tmp_path / "none"),
+                                 "STORAGE_WAIT_SECONDS": "0"})
     assert result.returncode == 1
-    assert "FAILED: none of" in result.stdout
+    assert f"FAILED: no large volume after 0 s: none of {tmp_path / 'none'} is mounted" in result.stdout
 
 
 def test_cluster_meets_hyperpod_requirements(synthesized_hyperpod):
@@ -300,6 +376,16 @@ def test_operator_configuration_is_what_the_migration_script_writes(operator_add
 def test_csi_drivers_take_roles_for_their_service_accounts(operator_addons):
     for name in ("aws-mountpoint-s3-csi-driver", "aws-fsx-csi-driver"):
         assert "ServiceAccountRoleArn" in operator_addons[name]["Properties"], name
+
+
+def test_the_autoscalers_role_reads_cloudwatch_metrics_only(synthesized_hyperpod):
+    # given the KEDA role's policy (the endpoint's autoscaling is a CloudWatch trigger, never Prometheus)
+    template = synthesized_hyperpod.template("inference-operator")
+    (policy,) = [p["Properties"]["PolicyDocument"] for key, p in _of_type(template, "AWS::IAM::Policy").items()
+                 if key.startswith("KedaRole")]
+    # then it may read CloudWatch metrics, which take no resource types, and nothing of Prometheus
+    assert policy["Statement"] == [{"Sid": "ReadCloudWatchMetrics", "Effect": "Allow", "Resource": "*", "Action": [
+        "cloudwatch:GetMetricData", "cloudwatch:GetMetricStatistics", "cloudwatch:ListMetrics"]}]
 
 
 def test_every_operator_role_trusts_exactly_one_service_account(synthesized_hyperpod):
@@ -432,16 +518,21 @@ def test_dependencies_chart_from_a_local_copy_is_installed_with_overlapping_part
     assert values["global"]["region"] == "us-west-2"
 
 
-def _fake_node(tmp_path, active: set[str]):
-    """A PATH with systemctl, mountpoint and mount that record their calls; ``active`` services report active."""
+def _fake_node(tmp_path, active: set[str], mounted_from_poll: int = 1):
+    """A PATH with systemctl, mountpoint and mount that record their calls; ``active`` services report active. The
+    volume (``tmp_path/nvme``) reports mounted from the ``mounted_from_poll``-th ``mountpoint`` call on it (1: at once);
+    ``tmp_path/ebs`` always reports mounted."""
     bin_dir, calls = tmp_path / "bin", tmp_path / "calls"
     bin_dir.mkdir()
-    volume = tmp_path / "nvme"
+    volume, ebs = tmp_path / "nvme", tmp_path / "ebs"
     volume.mkdir()
+    ebs.mkdir()
+    polls = tmp_path / "polls"
     scripts = {
         "systemctl": f'echo "systemctl $*" >> {calls}\n'
                      f'if [ "$1" = is-active ]; then case " {" ".join(active)} " in *" $3 "*) exit 0;; esac; exit 3; fi',
-        "mountpoint": f'[ "$2" = "{volume}" ]',
+        "mountpoint": f'[ "$2" = "{ebs}" ] && exit 0\n[ "$2" = "{volume}" ] || exit 1\n'
+                      f'echo poll >> {polls}\n[ "$(wc -l < {polls})" -ge {mounted_from_poll} ]',
         "mount": f'echo "mount $*" >> {calls}',
     }
     for name, body in scripts.items():
@@ -452,6 +543,7 @@ def _fake_node(tmp_path, active: set[str]):
     kubelet.mkdir()
     (kubelet / "config.json").write_text("{}")
     env = {**os.environ, "PATH": f"{bin_dir}:{os.environ['PATH']}", "FAIL_DELAY_SECONDS": "0",
+           "STORAGE_WAIT_SECONDS": "0", "STORAGE_POLL_SECONDS": "1",
            "STORAGE_CANDIDATES": f"{tmp_path / 'missing'} {volume}", "CONTAINERD_DIR": str(containerd),
            "KUBELET_DIR": str(kubelet), "FSTAB": str(tmp_path / "fstab")}
     return env, calls, volume, kubelet
@@ -482,6 +574,54 @@ def test_lifecycle_script_leaves_a_running_kubelet_alone(tmp_path):
     assert not kubelet.is_symlink() and "left in place" in result.stdout
     # containerd was not running: it is not started either
     assert "systemctl start containerd" not in calls.read_text()
+
+
+def test_lifecycle_script_waits_for_the_instance_store_before_it_takes_another_volume(tmp_path):
+    # given an instance store that is mounted at the third look, and an EBS volume mounted from the start
+    env, calls, volume, kubelet = _fake_node(tmp_path, active=set(), mounted_from_poll=3)
+    env.update(STORAGE_CANDIDATES=f"{volume} {tmp_path / 'ebs'}", STORAGE_WAIT_SECONDS="5", STORAGE_POLL_SECONDS="1")
+    # when the script runs
+    result = subprocess.run(["bash", str(LIFECYCLE_DIR / "on_create.sh")], capture_output=True, text=True,
+                            timeout=30, env=env)
+    # then it waited for the instance store (two polls) and moved the storage there, not onto the EBS volume
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert result.stdout.count(f"waiting for {volume} to be mounted") == 2
+    assert f"mount --bind {volume}/containerd {tmp_path / 'containerd'}" in calls.read_text().splitlines()
+    assert kubelet.resolve() == volume / "kubelet"
+
+
+def test_lifecycle_script_gives_up_on_the_instance_store_after_the_wait(tmp_path):
+    # given an instance store that never mounts
+    env, calls, volume, _ = _fake_node(tmp_path, active=set(), mounted_from_poll=99)
+    # when nothing else is mounted either, the node fails after the bounded wait, naming what it waited for
+    env.update(STORAGE_CANDIDATES=f"{volume} {tmp_path / 'missing'}", STORAGE_WAIT_SECONDS="2", STORAGE_POLL_SECONDS="1")
+    result = subprocess.run(["bash", str(LIFECYCLE_DIR / "on_create.sh")], capture_output=True, text=True,
+                            timeout=30, env=env)
+    assert result.returncode == 1
+    assert result.stdout.count(f"waiting for {volume} to be mounted") == 2
+    assert f"FAILED: no large volume after 2 s: none of {volume} {tmp_path / 'missing'} is mounted" in result.stdout
+    # when the EBS volume is there, it is used, with a line that says the instance store did not come
+    env["STORAGE_CANDIDATES"] = f"{volume} {tmp_path / 'ebs'}"
+    (tmp_path / "kubelet").mkdir(exist_ok=True)
+    result = subprocess.run(["bash", str(LIFECYCLE_DIR / "on_create.sh")], capture_output=True, text=True,
+                            timeout=30, env=env)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert f"{volume} was not mounted within 2 s: using {tmp_path / 'ebs'}" in result.stdout
+
+
+def test_lifecycle_script_fstab_entry_cannot_stop_a_boot_and_is_written_once(tmp_path):
+    # given a node whose containerd directory the script moves
+    env, calls, volume, kubelet = _fake_node(tmp_path, active={"containerd"})
+    # when the script runs twice (the second time, the fake reports the directory not yet a mount point again)
+    for _ in range(2):
+        result = subprocess.run(["bash", str(LIFECYCLE_DIR / "on_create.sh")], capture_output=True, text=True,
+                                timeout=30, env=env)
+        assert result.returncode == 0, result.stdout + result.stderr
+    # then fstab has one entry, which a missing volume cannot turn into an emergency-mode boot
+    (entry,) = (tmp_path / "fstab").read_text().splitlines()
+    source, mount_point, kind, options, *_ = entry.split()
+    assert (source, mount_point, kind) == (f"{volume}/containerd", str(tmp_path / "containerd"), "none")
+    assert {"bind", "nofail", f"x-systemd.requires-mounts-for={volume}"} <= set(options.split(","))
 
 
 def test_endpoint_stack_waits_on_destroy_for_the_operators_load_balancer(synthesized_hyperpod):
@@ -700,6 +840,13 @@ def test_the_sync_gets_its_role_through_pod_identity_and_reads_exactly_its_key(s
     role_id = _pod_role(template)
     secret_id, _ = _only(_of_type(template, "AWS::SecretsManager::Secret"))
     key_id, _ = _only(_of_type(template, "AWS::KMS::Key"))
+    # the role trusts EKS Pod Identity only, for this account's cluster only
+    (trust,) = template["Resources"][role_id]["Properties"]["AssumeRolePolicyDocument"]["Statement"]
+    assert trust == {"Action": ["sts:AssumeRole", "sts:TagSession"], "Effect": "Allow",
+                     "Principal": {"Service": "pods.eks.amazonaws.com"}, "Condition": {"StringEquals": {
+                         "aws:SourceAccount": "123456789012", "aws:SourceArn": trust["Condition"]["StringEquals"]
+                         ["aws:SourceArn"]}}}
+    assert "ClusterEB0386A7Arn" in trust["Condition"]["StringEquals"]["aws:SourceArn"]["Fn::ImportValue"]
     # one association: the sync's service account in the endpoint's own namespace, on the cluster
     association_id, association = _only(_of_type(template, "AWS::EKS::PodIdentityAssociation"))
     properties = association["Properties"]

@@ -652,12 +652,17 @@ def test_the_hyperpod_endpoint_waiter_and_the_publisher_use_the_same_load_balanc
     assert '"{\\"elbv2.k8s.aws/cluster\\":\\""' in json.dumps(waiter["Properties"]["Tags"])
 
 
-def test_on_hyperpod_the_publisher_may_describe_the_training_plan_not_capacity_reservations(hyperpod_observability):
+def test_on_hyperpod_the_publisher_may_describe_the_training_plan_not_capacity_reservations(hyperpod_observability,
+                                                                                         hyperpod_env):
     (policy,) = [p["Properties"]["PolicyDocument"] for k, p in _of_type(hyperpod_observability, "AWS::IAM::Policy").items()
                  if k.startswith("ServingMetricsRole")]
     actions = {a for s in policy["Statement"] for a in ([s["Action"]] if isinstance(s["Action"], str) else s["Action"])}
     assert "sagemaker:DescribeTrainingPlan" in actions
     assert "ec2:DescribeCapacityReservations" not in actions
+    # DescribeTrainingPlan takes the training-plan resource: the configured plan only, never "*"
+    (describe,) = [s for s in policy["Statement"] if "sagemaker:DescribeTrainingPlan" in json.dumps(s["Action"])]
+    assert describe["Action"] == "sagemaker:DescribeTrainingPlan"
+    assert describe["Resource"] == hyperpod_env.hyperpod.training_plan_arn
 
 
 def test_on_hyperpod_the_serving_alarms_and_the_xid_alarm_follow_the_configuration(hyperpod_observability, hyperpod_env):

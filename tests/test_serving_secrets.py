@@ -322,7 +322,9 @@ def test_the_vllm_service_account_gets_its_role_through_pod_identity(synthesized
     assert association["Properties"]["RoleArn"] == {"Fn::GetAtt": [role_id, "Arn"]}
     trust = template["Resources"][role_id]["Properties"]["AssumeRolePolicyDocument"]["Statement"]
     assert trust == [{"Action": ["sts:AssumeRole", "sts:TagSession"], "Effect": "Allow",
-                      "Principal": {"Service": "pods.eks.amazonaws.com"}}]
+                      "Principal": {"Service": "pods.eks.amazonaws.com"},
+                      "Condition": {"StringEquals": {"aws:SourceAccount": "123456789012", "aws:SourceArn": {
+                          "Fn::ImportValue": "example-cluster:ExportsOutputFnGetAttClusterEB0386A7Arn2F2E3C3F"}}}}]
 
 
 def test_the_pod_role_reads_exactly_the_api_key_and_decrypts_only_through_secrets_manager(synthesized):

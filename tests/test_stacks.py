@@ -49,6 +49,8 @@ def test_launch_template_targets_the_capacity_block(synthesized, default_env):
 
 def test_launch_template_requires_imdsv2_and_encrypts_a_large_root_volume(launch_template_data):
     assert launch_template_data["MetadataOptions"]["HttpTokens"] == "required"
+    # a pod on the pod network cannot reach IMDS, so cannot take the node role
+    assert launch_template_data["MetadataOptions"]["HttpPutResponseHopLimit"] == 1
     (root,) = launch_template_data["BlockDeviceMappings"]
     assert root["Ebs"]["Encrypted"] is True
     assert root["Ebs"]["VolumeSize"] >= 100
@@ -144,6 +146,23 @@ def test_cluster_has_the_managed_addons_and_a_system_node_group(synthesized):
     synthesized.assertions("cluster").has_resource_properties("AWS::EKS::Nodegroup", {
         "CapacityType": "ON_DEMAND", "InstanceTypes": ["m7i.xlarge"], "AmiType": "AL2023_x86_64_STANDARD",
     })
+
+
+@pytest.mark.parametrize("platform", ["eks", "hyperpod"])
+def test_every_node_group_requires_imdsv2_with_a_hop_limit_of_one(synthesized, synthesized_hyperpod, platform):
+    # given every managed node group of the environment (the system nodes; on EKS also the GPU nodes)
+    view = synthesized if platform == "eks" else synthesized_hyperpod
+    units = ["cluster", "gpu-nodes"] if platform == "eks" else ["cluster"]
+    groups = [(unit, g) for unit in units for g in view.resources(unit, "AWS::EKS::Nodegroup").values()]
+    assert len(groups) == len(units)
+    for unit, group in groups:
+        # then each launches from a launch template of its stack that requires IMDSv2 one hop away
+        template_id = group["Properties"]["LaunchTemplate"]["Id"]["Ref"]
+        data = view.template(unit)["Resources"][template_id]["Properties"]["LaunchTemplateData"]
+        assert data["MetadataOptions"] == {"HttpEndpoint": "enabled", "HttpTokens": "required",
+                                           "HttpPutResponseHopLimit": 1}, unit
+        assert group["Properties"]["LaunchTemplate"]["Version"] == {
+            "Fn::GetAtt": [template_id, "LatestVersionNumber"]}, unit
 
 
 def test_kubectl_layer_matches_the_kubernetes_version(synthesized):
@@ -246,3 +265,42 @@ def test_serving_stack_waits_on_destroy_for_the_services_load_balancer(synthesiz
     assert key in manifest["DependsOn"]
     # and the waiter polls through the Provider framework's is-complete loop
     synthesized.assertions("serving").resource_count_is("AWS::StepFunctions::StateMachine", 1)
+
+
+
+def _eks_cluster_of(assembly, stack_name: str, value: dict) -> str:
+    """The AWS::EKS::Cluster whose Arn ``value`` is (a GetAtt in its stack, or an import of that stack's export)."""
+    if "Fn::ImportValue" in value:
+        (stack_name, output), = [(name, o) for name, t in assembly.templates.items() for o in t.get("Outputs", {}).values()
+                                 if o.get("Export", {}).get("Name") == value["Fn::ImportValue"]]
+        value = output["Value"]
+    logical_id, attribute = value["Fn::GetAtt"]
+    assert attribute == "Arn"
+    assert assembly.templates[stack_name]["Resources"][logical_id]["Type"] == "AWS::EKS::Cluster"
+    return f"{stack_name}/{logical_id}"
+
+
+def test_every_pod_identity_role_trusts_only_this_clusters_pods_of_this_account(assembly, default_env, hyperpod_env):
+    # given every role of both example environments that Pod Identity may assume
+    trusted = {}
+    for stack_name, template in assembly.templates.items():
+        for logical_id, resource in template["Resources"].items():
+            if resource["Type"] != "AWS::IAM::Role":
+                continue
+            for statement in resource["Properties"]["AssumeRolePolicyDocument"]["Statement"]:
+                if statement["Principal"] == {"Service": "pods.eks.amazonaws.com"}:
+                    trusted[(stack_name, logical_id)] = statement
+    # the serving pod, the HyperPod endpoint's pod, the CloudWatch agents of both clusters, the GPU metrics collector
+    assert {(stack, logical_id.rstrip("0123456789ABCDEF")) for stack, logical_id in trusted} >= {
+        (default_env.stack_name("serving"), "PodRole"), (hyperpod_env.stack_name("endpoint"), "PodRole"),
+        (default_env.stack_name("cluster"), "CloudWatchAgentRole"),
+        (hyperpod_env.stack_name("cluster"), "CloudWatchAgentRole"),
+        (hyperpod_env.stack_name("observability"), "GpuMetricsCollectorRole")}
+    # then each trust is for the account and the environment's own EKS cluster (aws:SourceAccount, aws:SourceArn)
+    for (stack_name, logical_id), statement in trusted.items():
+        env = hyperpod_env if stack_name.startswith(hyperpod_env.name + "-") else default_env
+        assert sorted(statement["Action"]) == ["sts:AssumeRole", "sts:TagSession"], logical_id
+        conditions = statement["Condition"]["StringEquals"]
+        assert conditions["aws:SourceAccount"] == env.account, logical_id
+        assert _eks_cluster_of(assembly, stack_name, conditions["aws:SourceArn"]).startswith(
+            env.stack_name("cluster") + "/"), logical_id

@@ -6,6 +6,8 @@ CloudFormation does not know about are still there, so that the stack's delete w
 - Kind ``LoadBalancersGone`` (``Tags``: tag key -> value, a JSON object or its JSON text): Elastic Load Balancing v2
   load balancers that carry ALL of those tags, as the Kubernetes cloud provider or the AWS Load Balancer Controller
   create them for a Service of type LoadBalancer (which the kubectl provider may fail to delete without failing).
+  With ``IncludeSecurityGroups`` ``"true"``, also the EC2 security groups that carry all of those tags: the AWS Load
+  Balancer Controller's, which it deletes after its load balancers and which would make the VPC's delete fail.
 - Kind ``NetworkInterfacesGone`` (``VpcId``, ``SecurityGroupIds``): network interfaces in the VPC that carry any of
   the security groups, as SageMaker HyperPod creates them in our subnets.
 
@@ -73,10 +75,24 @@ def network_interface_filter(properties: Mapping) -> tuple[str, list[str]]:
     return str(vpc_id), sorted(str(group) for group in groups)
 
 
+def includes_security_groups(properties: Mapping) -> bool:
+    """Whether a ``LoadBalancersGone`` waiter also waits for the security groups carrying its tags. CloudFormation
+    passes every custom resource property as a string ("true"); a JSON boolean is accepted too.
+
+    Not part of the waiter's identity (:func:`parameters`): a waiter that gains it keeps its physical id and is updated,
+    not replaced; a replaced waiter's delete, in the update's cleanup, would wait for the load balancers of the
+    endpoint that is still serving."""
+    value = properties.get("IncludeSecurityGroups", False)
+    if str(value).lower() not in ("true", "false"):
+        raise ValueError(f"IncludeSecurityGroups must be true or false; got {value!r}")
+    return str(value).lower() == "true"
+
+
 def parameters(properties: Mapping) -> dict:
     """Kind and its parameters, normalized: the identity of the waiter."""
     kind = properties.get("Kind")
     if kind == LOAD_BALANCERS_GONE:
+        includes_security_groups(properties)  # checked here, so that a bad value fails the create, not the delete
         return {"Kind": kind, "Tags": load_balancer_tags(properties)}
     if kind == NETWORK_INTERFACES_GONE:
         vpc_id, groups = network_interface_filter(properties)
@@ -133,6 +149,25 @@ def describe_load_balancers_left(load_balancers: list[dict], wanted: Mapping[str
             f"created outside CloudFormation (a Kubernetes Service of type LoadBalancer); delete each with: {items}")
 
 
+# ---------------------------------------------------------------------------------------------------- security groups
+
+
+def remaining_security_groups(ec2, wanted: Mapping[str, str]) -> list[dict]:
+    """The security groups (``DescribeSecurityGroups`` items) that carry all ``wanted`` tags."""
+    filters = [{"Name": f"tag:{key}", "Values": [value]} for key, value in sorted(wanted.items())]
+    return [group for page in ec2.get_paginator("describe_security_groups").paginate(Filters=filters)
+            for group in page["SecurityGroups"]]
+
+
+def describe_security_groups_left(groups: list[dict], wanted: Mapping[str, str]) -> str:
+    region = _region_option()
+    items = "; ".join(f"{group['GroupId']} ({group.get('GroupName', '?')} in {group.get('VpcId', '?')}): "
+                      f"aws ec2 delete-security-group --group-id {group['GroupId']}{region}" for group in groups)
+    return (f"{len(groups)} security group(s) tagged {json.dumps(dict(wanted), sort_keys=True)} still exist, created "
+            f"outside CloudFormation (the AWS Load Balancer Controller's; it deletes them after its load balancers); "
+            f"delete each with: {items}")
+
+
 # ---------------------------------------------------------------------------------------------------- network interfaces
 
 
@@ -164,8 +199,15 @@ def _what_is_left(properties: Mapping) -> str | None:
     """None when the waited-for resources are gone, otherwise the text naming them and their delete commands."""
     params = parameters(properties)
     if params["Kind"] == LOAD_BALANCERS_GONE:
-        left = remaining_load_balancers(client("elbv2"), params["Tags"])
-        return describe_load_balancers_left(left, params["Tags"]) if left else None
+        texts = []
+        load_balancers = remaining_load_balancers(client("elbv2"), params["Tags"])
+        if load_balancers:
+            texts.append(describe_load_balancers_left(load_balancers, params["Tags"]))
+        if includes_security_groups(properties):
+            groups = remaining_security_groups(client("ec2"), params["Tags"])
+            if groups:
+                texts.append(describe_security_groups_left(groups, params["Tags"]))
+        return " | ".join(texts) or None
     left = remaining_network_interfaces(client("ec2"), params["VpcId"], params["SecurityGroupIds"])
     return describe_network_interfaces_left(left, params["VpcId"], params["SecurityGroupIds"]) if left else None
 

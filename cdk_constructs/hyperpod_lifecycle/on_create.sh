@@ -11,12 +11,21 @@
 # directory and replaces it with a symlink. This script does the same for the kubelet, and moves containerd's
 # directory only with containerd stopped, leaving it afterwards as it found it.
 #
+# The instance store may be mounted a little after this script starts: AWS's reference (aws-samples/
+# awsome-distributed-training@7217859f67bc693c52ff175ccc6082c41dbd7a1b, 1.architectures/7.sagemaker-hyperpod-eks/
+# LifecycleScripts/base-config/on_create_main.sh, "Wait for disk to be mounted (max 60s)": 12 polls 5 s apart) waits
+# up to 60 s for its disk. This script waits as long for the instance store (the first candidate); after that it takes
+# the first candidate that is mounted (the EBS volume, when hyperpod.volume_size_gb gives one), and with none it fails
+# the node with a log line that names what it waited for. An instance without instance store therefore starts 60 s later.
+#
 # On failure it waits a minute before exiting non-zero, so that its log reaches CloudWatch and HyperPod reports the
-# instance as failed instead of running it half-configured.
+# instance as failed instead of running it half-configured (the reference's on_create.sh does the same).
 set -Eeuo pipefail
 
 FAIL_DELAY_SECONDS="${FAIL_DELAY_SECONDS:-60}"
 CANDIDATES="${STORAGE_CANDIDATES:-/opt/dlami/nvme /opt/sagemaker}"
+STORAGE_WAIT_SECONDS="${STORAGE_WAIT_SECONDS:-60}"
+STORAGE_POLL_SECONDS="${STORAGE_POLL_SECONDS:-5}"
 CONTAINERD_DIR="${CONTAINERD_DIR:-/var/lib/containerd}"
 KUBELET_DIR="${KUBELET_DIR:-/var/lib/kubelet}"
 
@@ -29,14 +38,30 @@ fail() {
 }
 trap 'fail "line $LINENO: $BASH_COMMAND"' ERR
 
-target=""
-for candidate in $CANDIDATES; do
-  if mountpoint -q "$candidate"; then
-    target="$candidate"
-    break
-  fi
+first_mounted() {
+  local candidate
+  for candidate in $CANDIDATES; do
+    if mountpoint -q "$candidate"; then
+      echo "$candidate"
+      return 0
+    fi
+  done
+  return 1
+}
+
+instance_store="${CANDIDATES%% *}"
+# A bounded wait: at most STORAGE_WAIT_SECONDS / STORAGE_POLL_SECONDS polls, whatever mountpoint answers.
+polls=$(( STORAGE_POLL_SECONDS > 0 ? STORAGE_WAIT_SECONDS / STORAGE_POLL_SECONDS : 0 ))
+for (( poll = 0; poll < polls; poll++ )); do
+  mountpoint -q "$instance_store" && break
+  log "waiting for $instance_store to be mounted ($(( poll * STORAGE_POLL_SECONDS ))/${STORAGE_WAIT_SECONDS} s)"
+  sleep "$STORAGE_POLL_SECONDS"
 done
-[ -n "$target" ] || fail "none of $CANDIDATES is a mounted volume"
+target="$(first_mounted)" || fail "no large volume after ${STORAGE_WAIT_SECONDS} s: none of $CANDIDATES is mounted" \
+  "(the instance store at $instance_store, or the EBS volume HyperPod mounts when hyperpod.volume_size_gb is set)"
+if [ "$target" != "$instance_store" ]; then
+  log "$instance_store was not mounted within ${STORAGE_WAIT_SECONDS} s: using $target"
+fi
 log "large volume: $target ($(df -h --output=size "$target" | tail -n 1 | tr -d ' '))"
 
 # containerd: copy its directory onto the volume and bind-mount it back, with containerd stopped while it happens.
@@ -52,7 +77,13 @@ else
   mkdir -p "$CONTAINERD_DIR" "$destination"
   cp -a "$CONTAINERD_DIR/." "$destination/"
   mount --bind "$destination" "$CONTAINERD_DIR"
-  echo "$destination $CONTAINERD_DIR none defaults,bind 0 0" >> "${FSTAB:-/etc/fstab}"
+  # nofail: a volume that is missing at a later boot (an instance store is empty after a stop) must not stop the boot
+  # in emergency mode; x-systemd.requires-mounts-for orders the bind after the volume's own mount (systemd.mount(5),
+  # https://www.freedesktop.org/software/systemd/man/latest/systemd.mount.html, "nofail" and
+  # "x-systemd.requires-mounts-for="). Written once, however often the script runs.
+  entry="$destination $CONTAINERD_DIR none bind,nofail,x-systemd.requires-mounts-for=$target 0 0"
+  fstab="${FSTAB:-/etc/fstab}"
+  grep -qxF "$entry" "$fstab" 2>/dev/null || echo "$entry" >> "$fstab"
   log "$CONTAINERD_DIR now lives on $destination"
 fi
 if [ "$containerd_was_active" = true ]; then

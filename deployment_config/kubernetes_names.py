@@ -13,7 +13,7 @@ from deployment_config.model import EnvironmentConfig
 #: the endpoint's Secret and service account share a namespace with nothing else, and deleting the namespace removes
 #: all of it.
 INFERENCE_ENDPOINT_NAMESPACE = "llm-endpoint"
-#: The label of the cluster's system nodes (stacks/cluster_stack.py, node group "system"), where pods that need no GPU
+#: The label of the cluster's system nodes (stacks/cluster_stack.py, SYSTEM_NODEGROUP_NAME), where pods that need no GPU
 #: run.
 SYSTEM_NODE_LABELS = MappingProxyType({"llm-serving/node-role": "system"})
 #: The EKS path's namespace and the vLLM Deployment's name (its pods carry app.kubernetes.io/name = that name and

@@ -38,7 +38,7 @@ from deployment_config.addons import (
     node_monitoring_agent_configuration,
     secrets_store_csi_provider_configuration,
 )
-from deployment_config.kubernetes_names import INFERENCE_ENDPOINT_NAMESPACE, inference_endpoint_name
+from deployment_config.kubernetes_names import INFERENCE_ENDPOINT_NAMESPACE, SYSTEM_NODE_LABELS, inference_endpoint_name
 from deployment_config.model import EnvironmentConfig, Platform, WeightSource
 
 #: kubectl Lambda layer for each supported Kubernetes version: (module, class).
@@ -170,7 +170,7 @@ class ClusterStack(cdk.Stack):
             desired_size=cluster_config.system_node_count,
             max_size=cluster_config.system_node_count * 2,
             subnets=private_subnets,
-            labels={"llm-serving/node-role": "system"},
+            labels=dict(SYSTEM_NODE_LABELS),
         )
         acknowledge_node_role(self.system_nodegroup.role,
                               ("AmazonEKSWorkerNodePolicy", "AmazonEC2ContainerRegistryReadOnly", "AmazonEKS_CNI_Policy"))

@@ -771,9 +771,10 @@ def test_a_hardened_sync_deployment_mounts_the_secrets_volume_under_its_own_acco
 
 def test_the_system_node_label_the_sync_selects_is_the_system_node_groups(synthesized_hyperpod):
     from deployment_config.kubernetes_names import SYSTEM_NODE_LABELS
+    from stacks.cluster_stack import SYSTEM_NODEGROUP_NAME
 
     (group,) = [r for r in synthesized_hyperpod.resources("cluster", "AWS::EKS::Nodegroup").values()
-                if r["Properties"].get("NodegroupName") == "system"]
+                if r["Properties"].get("NodegroupName") == SYSTEM_NODEGROUP_NAME]
     assert group["Properties"]["Labels"] == dict(SYSTEM_NODE_LABELS)
 
 

@@ -8,8 +8,8 @@ asking the Hugging Face Hub, reading S3. One :class:`Deadline` is made when the 
   dies with it;
 * every HTTP request (ops_cli/http_client.py) is given the time that is left, for the request as a whole;
 * what neither covers (the AWS SDK, whose ``read_timeout`` applies to each socket read and whose retries resend) is
-  cut short by a backstop: a ``SIGALRM`` shortly after the deadline raises :class:`CommandTimedOut` in the main
-  thread wherever it is blocked (:meth:`Deadline.enforced`).
+  cut short by a backstop: a ``SIGALRM`` shortly after the deadline interrupts the main thread wherever it is blocked
+  and ends the command with :class:`CommandTimedOut` (:meth:`Deadline.enforced`).
 
 Each ends with :class:`CommandTimedOut` (exit code 10), whose message names the phase the command was in: what
 :meth:`Deadline.during` last said it was doing.
@@ -107,17 +107,30 @@ class Deadline:
         def on_alarm(signum, frame) -> None:  # noqa: ANN001 - the signal module's handler signature
             if self._armed:
                 self._armed = False
-                raise self.error()
+                raise _DeadlinePassed(self.phase)  # the phase now: the blocks that set it unwind on the way up
 
         previous = signal.signal(signal.SIGALRM, on_alarm)
         self._armed = True
         signal.setitimer(signal.ITIMER_REAL, self.remaining() + BACKSTOP_GRACE_S)
         try:
-            yield
-        finally:
-            self._armed = False  # first: an alarm from here on is ignored
-            signal.setitimer(signal.ITIMER_REAL, 0)
-            signal.signal(signal.SIGALRM, previous)
+            try:
+                yield
+            finally:
+                self._disarm(previous)
+        except _DeadlinePassed as passed:  # in the block, or in the first steps of the finally above
+            self._disarm(previous)
+            raise self.error(passed.args[0]) from None
+
+    def _disarm(self, previous) -> None:  # noqa: ANN001 - a signal handler or SIG_DFL
+        self._armed = False  # first: an alarm from here on is ignored
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+class _DeadlinePassed(BaseException):
+    """The backstop's alarm, on its way up to :meth:`Deadline.enforced`. Not an ``Exception``: the AWS SDK wraps any
+    ``Exception`` raised while it reads (botocore's ``URLLib3Session.send``) into an error it retries, which would
+    swallow the alarm; a ``BaseException`` passes through, as Ctrl-C does."""
 
 
 #: No deadline: for commands without ``--timeout`` (each call then has its own cap).

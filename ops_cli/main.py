@@ -356,6 +356,7 @@ class Cli:
         self._env: EnvironmentConfig | None = None
         # --timeout bounds the whole command, from here (ops_cli/deadline.py); commands without one have none.
         self.deadline = Deadline(getattr(args, "timeout", None))
+        self.deadline.phase = "running llmops " + " ".join(filter(None, (args.group, getattr(args, "command", None))))
 
     # --- shared -----------------------------------------------------------------------------------------------
 
@@ -1072,9 +1073,10 @@ class Cli:
             return tls
         self._check_kubectl()
         region = self.region()
-        certificate = read_operator_certificate(
-            kubectl=self.args.kubectl, name=inference_endpoint_name(env), namespace=INFERENCE_ENDPOINT_NAMESPACE,
-            aws=self._aws_in(region), account=env.account, run=self.rt.run_command, deadline=self.deadline)
+        with self.deadline.during("reading the Inference Operator's certificate (kubectl, S3)"):
+            certificate = read_operator_certificate(
+                kubectl=self.args.kubectl, name=inference_endpoint_name(env), namespace=INFERENCE_ENDPOINT_NAMESPACE,
+                aws=self._aws_in(region), account=env.account, run=self.rt.run_command, deadline=self.deadline)
         if certificate.health == "Expired":
             raise OpsError(f"{certificate.source} has expired (the InferenceEndpointConfig's certificateHealth)",
                            "the operator renews the certificate it generated; until then, pass --ca-bundle FILE with the "
@@ -1097,7 +1099,8 @@ class Cli:
             return _checked_api_key(self.args.api_key, "--api-key")
         if self.args.api_key_secret is not None:
             secret_id, region = self._secret_location(self.args.api_key_secret)
-            return read_api_key_secret(self._aws_in(region), secret_id, printable(secret_id, 200))
+            with self.deadline.during("reading the API key from Secrets Manager"):
+                return read_api_key_secret(self._aws_in(region), secret_id, printable(secret_id, 200))
         if self.rt.environ.get(API_KEY_VARIABLE):
             return _checked_api_key(self.rt.environ[API_KEY_VARIABLE], API_KEY_VARIABLE)
         env = self.env
@@ -1108,8 +1111,9 @@ class Cli:
         # GetSecretValue SecretId); a partial one (no random suffix), which works as long as the name does not end
         # in '-' and six characters ('.../api-key' does not).
         arn = f"arn:{partition_of(region)}:secretsmanager:{region}:{env.account}:secret:{env.api_key_secret_name}"
-        return read_api_key_secret(self._aws_in(region), arn,
-                                   f"{env.api_key_secret_name} (account {env.account}, {region})")
+        with self.deadline.during("reading the API key from Secrets Manager"):
+            return read_api_key_secret(self._aws_in(region), arn,
+                                       f"{env.api_key_secret_name} (account {env.account}, {region})")
 
     def _secret_location(self, text: str) -> tuple[str, str]:
         """``--api-key-secret``: the secret id to ask for and the region to ask in (an ARN's own region)."""

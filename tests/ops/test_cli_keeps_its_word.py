@@ -25,6 +25,7 @@ from deployment_config.kubernetes_names import SERVING_NAMESPACE, SERVING_POD_SE
 from ops_cli import cost, weights
 from ops_cli.errors import ExitCode, OpsError
 from ops_cli.main import Runtime, main
+from ops_cli.redaction import redact_secrets
 from tests.conftest import PROJECT_DIR
 from tests.ops.conftest import NOW, Result
 from tests.ops.misbehaving_server import MisbehavingServer, response, vllm
@@ -135,6 +136,25 @@ def test_smoke_test_timeout_bounds_the_whole_smoke_test(run):
     # then it stops at 2 s in all, not 2 s per request
     assert took < 2 + SLACK and took < 4, took
     assert_error(result, ExitCode.TIMEOUT, "the command's 2 s deadline (--timeout)")
+
+
+def test_an_aws_endpoint_that_never_answers_is_cut_at_the_deadline(monkeypatch, tmp_path):
+    # given EC2 at a local address that accepts and never answers (botocore waits 60 s per read, three times)
+    with MisbehavingServer(lambda request, conn: conn.hang()) as ec2:
+        environ = {"AWS_ACCESS_KEY_ID": "AKIAIOSFODNN7EXAMPLE", "AWS_SECRET_ACCESS_KEY": "x" * 40,
+                   "AWS_ENDPOINT_URL_EC2": ec2, "AWS_EC2_METADATA_DISABLED": "true",
+                   "AWS_CONFIG_FILE": str(tmp_path / "none"), "AWS_SHARED_CREDENTIALS_FILE": str(tmp_path / "none")}
+        for name, value in environ.items():
+            monkeypatch.setenv(name, value)
+        stdout, stderr = io.StringIO(), io.StringIO()
+        started = time.monotonic()
+        code = main(["wait", "reservation", "cr-0123456789abcdef0", "--region", "us-west-2", "--timeout", "2"],
+                    Runtime(stdout=stdout, stderr=stderr, environ=environ))
+        took = time.monotonic() - started
+    # then the backstop ends the call at the deadline, naming what the command was waiting for
+    assert took < 2 + SLACK, took
+    assert_error(Result(code, stdout.getvalue(), stderr.getvalue()), ExitCode.TIMEOUT,
+                 "timed out after 2 s (--timeout) while waiting for reservation cr-0123456789abcdef0")
 
 
 # --- 2. the Hub, bounded as a whole ------------------------------------------------------------------------------
@@ -285,6 +305,23 @@ def test_a_secret_in_what_kubectl_printed_is_not_printed_back(run_with_kubectl):
     result = run_with_kubectl(kubectl, "wait", "inference-endpoint", "--timeout", "60")
     assert_error(result, ExitCode.AWS_ERROR, "kubectl get", "https://<redacted>@cluster.example.com")
     assert SECRET not in result.stdout + result.stderr
+
+
+@pytest.mark.parametrize(("text", "shown"), [
+    (f"cannot reach https://admin:{SECRET}@h.example:443/x", "cannot reach https://<redacted>@h.example:443/x"),
+    (f"Authorization: Bearer {SECRET}", "Authorization: Bearer <redacted>"),
+    ("token hf_" + "a" * 34 + " leaked", "token hf_<redacted> leaked"),
+    (f"https://b.s3.amazonaws.com/k?X-Amz-Security-Token={SECRET}&X-Amz-Signature={SECRET}",
+     "https://b.s3.amazonaws.com/k?X-Amz-Security-Token=<redacted>&X-Amz-Signature=<redacted>"),
+    # what is no secret stays as it is: a secret's name, an option that names one, a plain URL
+    ("--api-key-secret llm-serving/prod/api-key (account 123456789012)", None),
+    ("--api-key-secret=llm-serving/prod/api-key", None),
+    ("http://internal-k8s.elb.us-west-2.amazonaws.com:8000/health", None),
+    ("sent as 'Authorization: Bearer KEY'", None),
+])
+def test_secrets_are_redacted_by_their_shape_and_nothing_else_is(text, shown):
+    assert redact_secrets(text) == (shown or text)
+    assert redact_secrets(redact_secrets(text)) == redact_secrets(text)
 
 
 def test_a_hub_that_echoes_the_token_does_not_get_it_printed():

@@ -6,7 +6,8 @@ second keeps a request alive for ever; it follows redirects without saying so; a
 status line escapes as an exception no caller expects (``http.client.IncompleteRead``, ``BadStatusLine``, ...).
 
 The deadline covers the whole request: name resolution, connect, TLS handshake, sending, the response headers and
-every byte of the body or event stream. Two mechanisms enforce it:
+every byte of the body or event stream; the command's own deadline (``--timeout``, ops_cli/deadline.py) shortens it
+when less of that is left, and the message then names the command's. Two mechanisms enforce it:
 
 * before every blocking step the socket's timeout is set to the time that is left, and the step is refused once
   none is left;
@@ -22,7 +23,8 @@ the resolver hangs past the deadline, that thread lives on until the resolver gi
 What can go wrong, by what is raised:
 
 * :class:`OpsError` with ``ExitCode.USAGE`` from :func:`check_url`: the URL cannot work (no scheme, another scheme,
-  a broken host or port, ...). Nothing has been sent.
+  a broken host or port, credentials in it, ...). Nothing has been sent, and the message quotes the URL without its
+  password or token (ops_cli/redaction.py).
 * :class:`Unreachable` (``ExitCode.CHECK_FAILED``): no connection (the name does not resolve, connection refused,
   TLS handshake or certificate failure: the message names the name the certificate was verified for).
 * :class:`DeadlineExceeded` (``ExitCode.TIMEOUT``): the request did not finish within its deadline; the message says

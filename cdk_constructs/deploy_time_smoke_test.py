@@ -54,10 +54,11 @@ HANDLER_FILE = Path(__file__).resolve().parent / "deploy_time_smoke_test_handler
 #: (plus botocore, which the Lambda runtime has); deployment_config/errors.py is what ops_cli/errors.py imports from it,
 #: and deployment_config/pasted_secrets.py what errors.py imports (no message prints a token back).
 #: ops_cli/bench.py for the promotion gate's correctness probe and result parsing (without jsonschema: see its
-#: ``_schema_errors``).
+#: ``_schema_errors``). ops_cli/deadline.py, redaction.py and tools.py are what http_client.py and bench.py import for
+#: the CLI's deadline and messages (standard library only; the function's own deadlines are its own).
 BUNDLED_MODULES = ("ops_cli/__init__.py", "ops_cli/errors.py", "ops_cli/aws.py", "ops_cli/http_client.py",
-                   "ops_cli/smoke.py", "ops_cli/bench.py", "deployment_config/errors.py",
-                   "deployment_config/pasted_secrets.py")
+                   "ops_cli/smoke.py", "ops_cli/bench.py", "ops_cli/deadline.py", "ops_cli/redaction.py",
+                   "ops_cli/tools.py", "deployment_config/errors.py", "deployment_config/pasted_secrets.py")
 #: The destroy waiter's handler, for its load balancer lookup by tags (bundled under this module name).
 LOOKUP_MODULE = ("cdk_constructs/destroy_waiters/handler.py", "destroy_waiters_handler.py")
 #: The latest Python runtime aws-cdk-lib 2.275 knows (cdk-nag's AwsSolutions-L1), as the other functions use.

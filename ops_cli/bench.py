@@ -65,9 +65,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from ops_cli.deadline import Deadline
 from ops_cli.errors import ExitCode, OpsError
 from ops_cli.http_client import ApiKey, BadResponse, Endpoint, TlsOptions, check_url, printable, quoted
 from ops_cli.smoke import Measurement, _add, _chat, _kind, _object, _status_error
+from ops_cli.tools import KUBECONFIG_FIX, command_line, run_tool, tool_failure, tool_json
 
 try:
     import jsonschema
@@ -110,11 +112,12 @@ _GROUPING = re.compile(r"(?<=\d)[,_'\u00a0\u202f ](?=\d{3}(?!\d))")
 
 
 def _message(endpoint: Endpoint, what: str, mode: str, body: dict, timeout: float, api_key: ApiKey | None,
-             clock: Callable[[], float]) -> tuple[dict | None, dict, Measurement]:
+             clock: Callable[[], float], deadline: Deadline | None = None) -> tuple[dict | None, dict, Measurement]:
     """POST a chat completion; the answer's first choice and its message, or a failed measurement that says why."""
     started = clock()
     try:
-        with _chat(endpoint, what, json.dumps(body).encode(), timeout, "application/json", api_key) as response:
+        with _chat(endpoint, what, json.dumps(body).encode(), timeout, "application/json", api_key,
+                   deadline) as response:
             if not 200 <= response.status < 300:
                 raise _status_error(response, what, api_key)
             raw = response.read()
@@ -144,12 +147,12 @@ def _message(endpoint: Endpoint, what: str, mode: str, body: dict, timeout: floa
 
 def arithmetic_probe(endpoint: Endpoint, model: str, timeout: float, *, api_key: ApiKey | None = None,
                      max_tokens: int = DEFAULT_PROBE_MAX_TOKENS,
-                     clock: Callable[[], float] = time.perf_counter) -> Measurement:
+                     clock: Callable[[], float] = time.perf_counter, deadline: Deadline | None = None) -> Measurement:
     """Ask for 7919 x 13: the last number of the final answer (``content``, not the reasoning) must be 102947."""
     body = {"model": model, "messages": [{"role": "user", "content": ARITHMETIC_PROMPT}], "max_tokens": max_tokens,
             "temperature": 0}
     choice, message, result = _message(endpoint, "POST /v1/chat/completions (arithmetic probe)", ARITHMETIC, body,
-                                       timeout, api_key, clock)
+                                       timeout, api_key, clock, deadline)
     if choice is None:
         return result
     content = message.get("content")
@@ -246,13 +249,13 @@ def _subset_errors(value, schema: dict, path: str = "") -> list[tuple[str, str]]
 
 def tool_call_probe(endpoint: Endpoint, model: str, timeout: float, *, api_key: ApiKey | None = None,
                     max_tokens: int = DEFAULT_PROBE_MAX_TOKENS,
-                    clock: Callable[[], float] = time.perf_counter) -> Measurement:
+                    clock: Callable[[], float] = time.perf_counter, deadline: Deadline | None = None) -> Measurement:
     """Offer one function and ask a question only it answers: the model must call it, with arguments that satisfy its
     JSON schema (see :func:`tool_call_problems`)."""
     body = {"model": model, "messages": [{"role": "user", "content": TOOL_PROMPT}], "tools": TOOLS,
             "tool_choice": "auto", "max_tokens": max_tokens, "temperature": 0}
     choice, message, result = _message(endpoint, "POST /v1/chat/completions (tool-call probe)", TOOL_CALL, body,
-                                       timeout, api_key, clock)
+                                       timeout, api_key, clock, deadline)
     if choice is None:
         return result
     problems, result.text = tool_call_problems(message)
@@ -263,13 +266,16 @@ def tool_call_probe(endpoint: Endpoint, model: str, timeout: float, *, api_key: 
 
 
 def run_probe(url: str, model: str, timeout: float, *, api_key: ApiKey | None = None, tls: TlsOptions | None = None,
-              max_tokens: int = DEFAULT_PROBE_MAX_TOKENS,
-              clock: Callable[[], float] = time.perf_counter) -> list[Measurement]:
+              max_tokens: int = DEFAULT_PROBE_MAX_TOKENS, clock: Callable[[], float] = time.perf_counter,
+              deadline: Deadline | None = None) -> list[Measurement]:
     """Both probes against ``url``, with the smoke test's rules for what ends the run (ops_cli.smoke.smoke_test): a
-    401, an error status or an unreachable endpoint raise :class:`OpsError`; a bad answer is a failed row."""
+    401, an error status or an unreachable endpoint raise :class:`OpsError`; a bad answer is a failed row. Each request
+    ends within ``timeout`` and by the command's ``deadline``."""
     endpoint = check_url(url, tls=tls)
-    return [arithmetic_probe(endpoint, model, timeout, api_key=api_key, max_tokens=max_tokens, clock=clock),
-            tool_call_probe(endpoint, model, timeout, api_key=api_key, max_tokens=max_tokens, clock=clock)]
+    return [arithmetic_probe(endpoint, model, timeout, api_key=api_key, max_tokens=max_tokens, clock=clock,
+                             deadline=deadline),
+            tool_call_probe(endpoint, model, timeout, api_key=api_key, max_tokens=max_tokens, clock=clock,
+                            deadline=deadline)]
 
 
 # --- the load test --------------------------------------------------------------------------------------------------
@@ -535,37 +541,32 @@ def parse_log(log: str, concurrencies: Sequence[int]) -> list[RunResult]:
 
 # --- running the Job with kubectl ---------------------------------------------------------------------------------
 
-def _kubectl(run: Callable, kubectl: str, args: Sequence[str], *, timeout: float = 60, stdin: str | None = None,
-             check: bool = True) -> subprocess.CompletedProcess:
-    try:
-        result = run([kubectl, *args], capture_output=True, text=True, timeout=timeout,
-                     **({"input": stdin} if stdin is not None else {}))
-    except FileNotFoundError:
-        raise OpsError(f"kubectl not found at '{kubectl}'", "install kubectl or pass --kubectl PATH", ExitCode.USAGE) from None
-    except subprocess.TimeoutExpired:
-        raise OpsError(f"kubectl {' '.join(args[:3])} timed out", "check the kubeconfig and the cluster's endpoint",
-                       ExitCode.AWS_ERROR) from None
+def _kubectl(run: Callable | None, kubectl: str, args: Sequence[str], *, timeout: float = 60, stdin: str | None = None,
+             check: bool = True, deadline: Deadline | None = None) -> subprocess.CompletedProcess:
+    """kubectl ``args``, within ``timeout`` and what is left of ``deadline`` (ops_cli/tools.py)."""
+    result = run_tool([kubectl, *args], deadline=deadline, cap=timeout, stdin=stdin, run=run)
     if check and result.returncode != 0:
-        detail = result.stderr.strip().splitlines()[-1] if result.stderr.strip() else f"exit {result.returncode}"
-        raise OpsError(f"kubectl {' '.join(args[:3])} failed: {printable(detail, 300)}",
-                       "check the kubeconfig (aws eks update-kubeconfig ...) and that your role may create Jobs",
-                       ExitCode.AWS_ERROR)
+        raise tool_failure(result, f"{KUBECONFIG_FIX} and that your role may create Jobs")
     return result
 
 
-def hyperpod_worker_url(env: EnvironmentConfig, kubectl: str, run: Callable | None = None) -> str:
+def hyperpod_worker_url(env: EnvironmentConfig, kubectl: str, run: Callable | None = None, *,
+                        deadline: Deadline | None = None) -> str:
     """``http://POD_IP:8000`` of a running HyperPod worker pod (label ``app`` = the endpoint's name)."""
     from deployment_config.kubernetes_names import INFERENCE_ENDPOINT_NAMESPACE, inference_endpoint_name
 
-    run = run or subprocess.run
     selector = f"app={inference_endpoint_name(env)}"
-    out = _kubectl(run, kubectl, ["get", "pods", "-n", INFERENCE_ENDPOINT_NAMESPACE, "-l", selector, "-o", "json"])
-    try:
-        pods = json.loads(out.stdout).get("items") or []
-    except (ValueError, AttributeError):
-        pods = []
-    running = sorted((p for p in pods if isinstance(p, dict) and (p.get("status") or {}).get("phase") == "Running"
-                      and (p.get("status") or {}).get("podIP")), key=lambda p: p["metadata"].get("name", ""))
+    out = _kubectl(run, kubectl, ["get", "pods", "-n", INFERENCE_ENDPOINT_NAMESPACE, "-l", selector, "-o", "json"],
+                   deadline=deadline)
+    items = tool_json(out).get("items")
+    pods = [p for p in items if isinstance(p, dict)] if isinstance(items, list) else []
+
+    def status(pod: dict) -> dict:
+        return pod["status"] if isinstance(pod.get("status"), dict) else {}
+
+    running = sorted((p for p in pods if status(p).get("phase") == "Running" and isinstance(status(p).get("podIP"), str)),
+                     key=lambda p: str((p.get("metadata") or {}).get("name", "")) if isinstance(p.get("metadata"), dict)
+                     else "")
     if not running:
         raise OpsError(f"no running worker pod ({selector}) in namespace {INFERENCE_ENDPOINT_NAMESPACE}",
                        "deploy the endpoint stack and wait: llmops wait inference-endpoint", ExitCode.NOT_FOUND)
@@ -575,14 +576,15 @@ def hyperpod_worker_url(env: EnvironmentConfig, kubectl: str, run: Callable | No
 def _job_state(job: dict) -> tuple[bool, bool, str]:
     """(finished, succeeded, status) of a Job from its status (Kubernetes 1.34 JobStatus: conditions Complete and
     Failed, counts active / succeeded / failed)."""
-    status = job.get("status") or {}
-    for condition in status.get("conditions") or []:
+    status = job.get("status") if isinstance(job.get("status"), dict) else {}  # another shape: not started yet
+    conditions = status.get("conditions") if isinstance(status.get("conditions"), list) else []
+    for condition in (c for c in conditions if isinstance(c, dict)):
         if condition.get("status") != "True":
             continue
         if condition.get("type") == "Complete":
             return True, True, "complete"
         if condition.get("type") == "Failed":
-            reason = condition.get("reason") or ""
+            reason = printable(str(condition.get("reason") or ""), 80)
             return True, False, f"failed ({reason})" if reason else "failed"
     if status.get("active"):
         return False, False, "running"
@@ -590,33 +592,41 @@ def _job_state(job: dict) -> tuple[bool, bool, str]:
 
 
 def run_load_test(plan: LoadTestPlan, kubectl: str, progress: Progress, run: Callable | None = None,
-                  log: Callable[[str], None] | None = None) -> tuple[list[RunResult], str]:
+                  log: Callable[[str], None] | None = None, *,
+                  deadline: Deadline | None = None) -> tuple[list[RunResult], str]:
     """Apply the Job, wait for it, read each run's result from its log, delete it (also when the wait fails).
-    Returns the runs and the Job's final status."""
-    run = run or subprocess.run
+    Returns the runs and the Job's final status. Every kubectl call ends by ``deadline``; once it has passed the Job
+    is left to its own ``activeDeadlineSeconds`` and ``ttlSecondsAfterFinished``, and the command to delete it is
+    logged."""
     job = ["-n", plan.namespace]
-    _kubectl(run, kubectl, ["apply", "-f", "-", *job], stdin=json.dumps(plan.manifest()))
+    _kubectl(run, kubectl, ["apply", "-f", "-", *job], stdin=json.dumps(plan.manifest()), deadline=deadline)
     final = {"status": "pending", "succeeded": False}
     try:
         def probe() -> tuple[bool, str]:
-            out = _kubectl(run, kubectl, ["get", "job", plan.job_name, *job, "-o", "json"])
-            try:
-                state = json.loads(out.stdout)
-            except ValueError:
-                return False, "unreadable Job status"
-            finished, succeeded, status = _job_state(state if isinstance(state, dict) else {})
+            out = _kubectl(run, kubectl, ["get", "job", plan.job_name, *job, "-o", "json"], deadline=deadline)
+            finished, succeeded, status = _job_state(tool_json(out))
             final.update(status=status, succeeded=succeeded)
             return finished, status
 
         progress.run(probe)
-        out = _kubectl(run, kubectl, ["logs", f"job/{plan.job_name}", *job, "-c", "bench"], timeout=120, check=False)
+        out = _kubectl(run, kubectl, ["logs", f"job/{plan.job_name}", *job, "-c", "bench"], timeout=120, check=False,
+                       deadline=deadline)
         if out.returncode != 0 and log:
             log(f"kubectl logs job/{plan.job_name} failed: {printable(out.stderr.strip(), 200)}")
         results = parse_log(out.stdout if out.returncode == 0 else "", plan.concurrencies)
     finally:
-        deleted = _kubectl(run, kubectl, ["delete", "job", plan.job_name, *job, "--ignore-not-found",
-                                          "--wait=false"], check=False)
-        if deleted.returncode != 0 and log:
+        delete = ["delete", "job", plan.job_name, *job, "--ignore-not-found", "--wait=false"]
+        if deadline is not None and deadline.passed():
+            if log:
+                log(f"the Job {plan.namespace}/{plan.job_name} was not deleted (the deadline had passed; Kubernetes "
+                    f"stops it at its own deadline and removes it an hour later): {command_line([kubectl, *delete])}")
+            deleted = None
+        else:
+            try:
+                deleted = _kubectl(run, kubectl, delete, check=False, deadline=deadline)
+            except OpsError as error:  # the wait's own failure, if any, is the one to report
+                deleted = subprocess.CompletedProcess(delete, 1, "", error.message)
+        if deleted is not None and deleted.returncode != 0 and log:
             log(f"the Job {plan.namespace}/{plan.job_name} was not deleted (Kubernetes removes it an hour after it "
                 f"ends): {printable(deleted.stderr.strip(), 200)}")
     return results, final["status"]
@@ -627,7 +637,7 @@ def parse_concurrencies(text: str) -> tuple[int, ...]:
     values = []
     for part in text.split(","):
         part = part.strip()
-        if not part.isdigit() or not 1 <= int(part) <= 1024:
+        if not re.fullmatch(r"[0-9]{1,4}", part) or not 1 <= int(part) <= 1024:  # ASCII digits ('²'.isdigit())
             raise ValueError(f"{printable(part, 20)!r} is not a concurrency (a whole number from 1 to 1024)")
         if int(part) in values:
             raise ValueError(f"concurrency {int(part)} is listed twice")

@@ -35,6 +35,7 @@ Facts and their sources:
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field
 from datetime import datetime
 from decimal import Decimal, InvalidOperation
@@ -75,7 +76,9 @@ class PriceQuery:
     def matches(self, product: dict) -> bool:
         if self.usage_type is None:
             return True
-        usage = str(product.get("product", {}).get("attributes", {}).get("usagetype", ""))
+        product_info = product.get("product") if isinstance(product.get("product"), dict) else {}
+        attributes = product_info.get("attributes") if isinstance(product_info.get("attributes"), dict) else {}
+        usage = str(attributes.get("usagetype", ""))
         return usage == self.usage_type or usage.endswith(f"-{self.usage_type}")
 
 
@@ -203,17 +206,36 @@ def _round(value: Decimal) -> Decimal:
     return value.quantize(Decimal("0.1"))
 
 
-def parse_block_fee(text: str) -> Decimal:
-    """--block-fee: an amount such as 91540.80 or 91,540.80 (as capacity-blocks purchase prints it)."""
-    try:
-        fee = Decimal(text.replace(",", "").strip())
-    except InvalidOperation:
-        fee = None
-    if fee is None or not fee.is_finite() or fee <= 0 or fee > MAX_BLOCK_FEE:
-        raise OpsError(f"--block-fee {shown(text)} is not an amount (more than 0, at most {MAX_BLOCK_FEE:,})",
-                       "pass the upfront fee 'capacity-blocks purchase' printed, for example --block-fee 91540.80",
+#: An amount on the command line: ASCII digits with an optional '.' and decimal part, nothing else. One way only:
+#: a ',' is a decimal comma in much of the world and a thousands separator in the rest ("91,540" is 91540 or 91.54),
+#: and Python's Decimal would also take '1_000', '1e5', ' 5', 'NaN' and digits of other scripts.
+AMOUNT = re.compile(r"[0-9]+(?:\.[0-9]+)?")
+AMOUNT_FORM = "digits with an optional '.' decimal part, no thousands separators, for example 91540.80"
+
+
+def parse_amount(text: str, option: str, most: Decimal) -> Decimal:
+    """``text`` as an amount above 0 and at most ``most`` (see :data:`AMOUNT`); one :class:`OpsError` naming
+    ``option``, what was wrong and the accepted form otherwise."""
+    if "," in text:
+        if re.fullmatch(r"[0-9]{1,3}(,[0-9]{3})+\.[0-9]+", text):  # '91,540.80': both marks, so ',' groups
+            raise OpsError(f"{option} {shown(text)} has a thousands separator ','",
+                           f"write {option} {text.replace(',', '')} ({AMOUNT_FORM.partition(', for')[0]})",
+                           ExitCode.USAGE)
+        raise OpsError(f"{option} {shown(text)} has a ',', which is a decimal comma or a thousands separator depending "
+                       "on where one lives, so its value is ambiguous", f"write the amount as {AMOUNT_FORM}",
                        ExitCode.USAGE)
-    return fee
+    if not AMOUNT.fullmatch(text):
+        raise OpsError(f"{option} {shown(text)} is not an amount", f"write it as {AMOUNT_FORM}", ExitCode.USAGE)
+    value = Decimal(text)
+    if value <= 0 or value > most:
+        raise OpsError(f"{option} {shown(text)} is out of range (more than 0, at most {most:,})",
+                       f"pass the amount as {AMOUNT_FORM}", ExitCode.USAGE)
+    return value
+
+
+def parse_block_fee(text: str) -> Decimal:
+    """--block-fee: the upfront fee 'capacity-blocks purchase' printed, written as :data:`AMOUNT` (91540.80)."""
+    return parse_amount(text, "--block-fee", MAX_BLOCK_FEE)
 
 
 # --- what the environment runs ------------------------------------------------------------------------------------
@@ -267,18 +289,24 @@ def _products(aws: Aws, query: PriceQuery) -> list[dict]:
     for item in items:
         try:
             products.append(json.loads(item) if isinstance(item, str) else item)
-        except ValueError:
+        except (ValueError, RecursionError):
             continue
     return [p for p in products if isinstance(p, dict) and query.matches(p)]
 
 
+def _dict(value) -> dict:
+    """A field of the Price List's answer read defensively: another shape than the API's reads as absent."""
+    return value if isinstance(value, dict) else {}
+
+
 def hourly_price(product: dict) -> Price | None:
-    """The product's one On-Demand hourly price in USD, or None when it has none or several."""
-    terms = product.get("terms", {}).get("OnDemand", {})
+    """The product's one On-Demand hourly price in USD, or None when it has none or several (or an answer of another
+    shape than the Price List's)."""
+    terms = _dict(_dict(product.get("terms")).get("OnDemand"))
     found = []
-    for term in terms.values() if isinstance(terms, dict) else ():
-        for dimension in (term.get("priceDimensions") or {}).values():
-            amount = (dimension.get("pricePerUnit") or {}).get(PRICE_CURRENCY)
+    for term in (t for t in terms.values() if isinstance(t, dict)):
+        for dimension in (d for d in _dict(term.get("priceDimensions")).values() if isinstance(d, dict)):
+            amount = _dict(dimension.get("pricePerUnit")).get(PRICE_CURRENCY)
             if str(dimension.get("unit", "")).lower() in ("hrs", "hours", "hour") and amount is not None:
                 found.append((term, dimension, amount))
     if len(found) != 1:
@@ -288,7 +316,9 @@ def hourly_price(product: dict) -> Price | None:
         per_hour = Decimal(str(amount))
     except InvalidOperation:
         return None
-    return Price(per_hour, PRICE_CURRENCY, str(product.get("product", {}).get("sku", "?")),
+    if not per_hour.is_finite() or per_hour < 0:
+        return None
+    return Price(per_hour, PRICE_CURRENCY, str(_dict(product.get("product")).get("sku", "?")),
                  str(term.get("effectiveDate", "?")), str(dimension.get("description", "")))
 
 

@@ -6,7 +6,8 @@ second keeps a request alive for ever; it follows redirects without saying so; a
 status line escapes as an exception no caller expects (``http.client.IncompleteRead``, ``BadStatusLine``, ...).
 
 The deadline covers the whole request: name resolution, connect, TLS handshake, sending, the response headers and
-every byte of the body or event stream. Two mechanisms enforce it:
+every byte of the body or event stream; the command's own deadline (``--timeout``, ops_cli/deadline.py) shortens it
+when less of that is left, and the message then names the command's. Two mechanisms enforce it:
 
 * before every blocking step the socket's timeout is set to the time that is left, and the step is refused once
   none is left;
@@ -22,7 +23,8 @@ the resolver hangs past the deadline, that thread lives on until the resolver gi
 What can go wrong, by what is raised:
 
 * :class:`OpsError` with ``ExitCode.USAGE`` from :func:`check_url`: the URL cannot work (no scheme, another scheme,
-  a broken host or port, ...). Nothing has been sent.
+  a broken host or port, credentials in it, ...). Nothing has been sent, and the message quotes the URL without its
+  password or token (ops_cli/redaction.py).
 * :class:`Unreachable` (``ExitCode.CHECK_FAILED``): no connection (the name does not resolve, connection refused,
   TLS handshake or certificate failure: the message names the name the certificate was verified for).
 * :class:`DeadlineExceeded` (``ExitCode.TIMEOUT``): the request did not finish within its deadline; the message says
@@ -48,7 +50,9 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import partial
 
+from ops_cli.deadline import Deadline
 from ops_cli.errors import ExitCode, OpsError
+from ops_cli.redaction import redact_url
 
 MiB = 1024 * 1024
 #: The most read from one response (a body, or a whole event stream); more is reported, not read.
@@ -165,9 +169,10 @@ def check_url(url: str, option: str = "--url", tls: TlsOptions | None = None) ->
     Local only: nothing is resolved or sent.
     """
     text = (url or "").strip()
+    shown = redact_url(text)  # what messages quote: never a password or token the URL carries
 
     def bad(problem: str, fix: str) -> OpsError:
-        return OpsError(f"{option} {quoted(text)} {problem}" if text else f"{option} is empty", fix, ExitCode.USAGE)
+        return OpsError(f"{option} {quoted(shown)} {problem}" if text else f"{option} is empty", fix, ExitCode.USAGE)
 
     example = "for example http://localhost:8000"
     if not text:
@@ -177,7 +182,7 @@ def check_url(url: str, option: str = "--url", tls: TlsOptions | None = None) ->
     if "://" not in text:
         if re.match(r"^https?:", text, re.IGNORECASE):
             raise bad("is malformed: the scheme must be followed by //", f"write it as {example}")
-        raise bad("has no scheme (http:// or https://)", f"write it as http://{printable(text, 120)} (or https://...)")
+        raise bad("has no scheme (http:// or https://)", f"write it as http://{printable(shown, 120)} (or https://...)")
     try:
         parts = urllib.parse.urlsplit(text)
     except ValueError as error:
@@ -339,13 +344,16 @@ def _shutdown(sock: socket.socket) -> None:
 class _Call:
     """One request under one deadline: the phase it is in, for messages, and the translation of failures."""
 
-    def __init__(self, endpoint: Endpoint, what: str, seconds: float, timeout_option: str) -> None:
+    def __init__(self, endpoint: Endpoint, what: str, seconds: float, timeout_option: str,
+                 deadline: Deadline | None = None) -> None:
         self.endpoint = endpoint
         self.what = what
-        self.seconds = seconds
+        # The command's deadline, when it leaves less than the request's own: then it is the one that is reported.
+        self.command_deadline = deadline if deadline is not None and deadline.binds(seconds) else None
+        self.seconds = deadline.bound(seconds) if deadline is not None else seconds
         self.timeout_option = timeout_option
         self.started = time.monotonic()
-        self.watchdog = _Watchdog(seconds)
+        self.watchdog = _Watchdog(self.seconds)
         self.sock: socket.socket | None = None
         self.phase = "resolving the host name"
         self.received = 0  # body bytes so far
@@ -359,12 +367,16 @@ class _Call:
     def expired(self) -> DeadlineExceeded:
         elapsed = time.monotonic() - self.started
         phase = self.phase + (f" ({self.received} bytes so far)" if self.received else "")
-        message = (f"{self.what} to {self.endpoint.url} did not finish within its {self.seconds:g} s deadline: "
+        option, limit = self.timeout_option, f"its {self.seconds:g} s deadline"
+        if self.command_deadline is not None:
+            option = self.command_deadline.option
+            limit = f"the command's {self.command_deadline.seconds:g} s deadline ({option})"
+        message = (f"{self.what} to {self.endpoint.url} did not finish within {limit}: "
                    f"gave up after {elapsed:.1f} s, {phase}")
         if self.phase.startswith(("resolving", "connecting")):
-            fix = f"{_UNREACHABLE_FIX}; raise {self.timeout_option} if the network is just slow"
+            fix = f"{_UNREACHABLE_FIX}; raise {option} if the network is just slow"
         else:
-            fix = (f"raise {self.timeout_option} if the endpoint is just slow (the first requests after a start can "
+            fix = (f"raise {option} if the endpoint is just slow (the first requests after a start can "
                    "take minutes), else look at its load and its logs")
         return DeadlineExceeded(message, fix, self.seconds)
 
@@ -629,11 +641,12 @@ def _body_text(body: bytes, content_type: str) -> str:
 @contextmanager
 def exchange(endpoint: Endpoint, method: str, path: str, *, what: str, timeout: float, body: bytes | None = None,
              headers: dict[str, str] | None = None, timeout_option: str = "--timeout",
-             api_key: ApiKey | None = None) -> Iterator[Response]:
+             api_key: ApiKey | None = None, deadline: Deadline | None = None) -> Iterator[Response]:
     """Send one request and yield its :class:`Response` (any status: redirects are not followed). Everything up to
-    leaving the ``with`` block, reading the body included, must end within ``timeout`` seconds. With ``api_key``, the
-    request carries ``Authorization: Bearer KEY`` (checked with :func:`api_key_problem` before it gets here)."""
-    call = _Call(endpoint, what, timeout, timeout_option)
+    leaving the ``with`` block, reading the body included, must end within ``timeout`` seconds, and before the
+    command's ``deadline`` (ops_cli/deadline.py) if that comes first. With ``api_key``, the request carries
+    ``Authorization: Bearer KEY`` (checked with :func:`api_key_problem` before it gets here)."""
+    call = _Call(endpoint, what, timeout, timeout_option, deadline)
     conn: http.client.HTTPConnection | None = None
     raw: http.client.HTTPResponse | None = None
     try:

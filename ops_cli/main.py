@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import io
 import json
+import math
 import os
 import re
 import shutil
 import ssl
-import subprocess
 import sys
 import traceback
 import urllib.parse
@@ -39,6 +40,7 @@ from ops_cli import capacity_blocks as cb
 from ops_cli import training_plans as tp
 from ops_cli.aws import Aws, botocore_session
 from ops_cli.config_writer import check_environment_file, env_name_problem, missing_environment, update_environment_file
+from ops_cli.deadline import Deadline
 from ops_cli.errors import ExitCode, OpsError, shown, translate
 from ops_cli.http_client import ApiKey, TlsOptions, api_key_problem, check_url, printable
 from ops_cli.offering import Offering, Search
@@ -56,8 +58,10 @@ from ops_cli.output import (
     write_human,
 )
 from ops_cli.preflight import Status, run_preflight
+from ops_cli.redaction import redact_secrets, secret_arguments
 from ops_cli.smoke import DEFAULT_PROMPT, read_api_key_secret, smoke_test
 from ops_cli.startup_phases import read_startup_phases
+from ops_cli.tools import run_tool
 from ops_cli.waiting import (
     Progress,
     wait_for_gpu_nodes,
@@ -106,15 +110,20 @@ def _moment(text: str) -> datetime:
         raise argparse.ArgumentTypeError(f"{shown(text)} is not a date (YYYY-MM-DD) or date-time (YYYY-MM-DDTHH:MM)") from None
 
 
+#: Every --timeout bounds the whole command (ops_cli/deadline.py).
+_TIMEOUT_HELP = ("seconds the whole command may take, kubectl and every request included: at the deadline what runs "
+                 "is stopped and the command exits 10, naming what it was waiting for (default: {})")
+
 #: The largest number any option takes (a timeout of 115 days); larger ones cannot be slept or sent.
 MAX_NUMBER = 10_000_000
 
 
 def _positive(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{shown(text)} is not a whole number") from None
+    """A whole number written one way only: ASCII digits (``int`` alone would also take '1_000', ' 5', '+5' and digits
+    of other scripts)."""
+    if not re.fullmatch(r"[0-9]+", text):
+        raise argparse.ArgumentTypeError(f"{shown(text)} is not a whole number (digits only, no separators or signs)")
+    value = int(text)
     if value < 1:
         raise argparse.ArgumentTypeError(f"{value} must be at least 1")
     if value > MAX_NUMBER:
@@ -214,16 +223,16 @@ def build_parser() -> argparse.ArgumentParser:
         dest="command", required=True, metavar="SUBCOMMAND")
     p = waits.add_parser("reservation", help="until a Capacity Block is active", parents=[common])
     p.add_argument("reservation_id")
-    p.add_argument("--timeout", type=_positive, default=24 * 3600, help="seconds (default: 86400)")
+    p.add_argument("--timeout", type=_positive, default=24 * 3600, help=_TIMEOUT_HELP.format(86400))
     p.add_argument("--interval", type=_positive, default=60, help="seconds between checks (default: 60)")
     p = waits.add_parser("nodes", help="until the GPU nodes of an environment are in service", parents=[common])
     p.add_argument("--env", required=True)
-    p.add_argument("--timeout", type=_positive, default=3600)
+    p.add_argument("--timeout", type=_positive, default=3600, help=_TIMEOUT_HELP.format(3600))
     p.add_argument("--interval", type=_positive, default=30)
     p = waits.add_parser("endpoint", help="until the endpoint answers /health", parents=[common])
     p.add_argument("--url", required=True, help="for example http://internal-xxx.elb.us-west-2.amazonaws.com:8000 "
                    "(a URL that cannot work fails at once with exit code 2)")
-    p.add_argument("--timeout", type=_positive, default=3 * 3600, help="seconds to wait in all (default: 10800; exit code 10)")
+    p.add_argument("--timeout", type=_positive, default=3 * 3600, help=_TIMEOUT_HELP.format(10800))
     p.add_argument("--interval", type=_positive, default=30)
     p.add_argument("--request-timeout", type=_positive, default=10,
                    help="deadline in seconds for each /health probe as a whole, connect to last byte; a probe past it "
@@ -239,7 +248,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--namespace", default=INFERENCE_ENDPOINT_NAMESPACE,
                    help=f"the endpoint's namespace (default: {INFERENCE_ENDPOINT_NAMESPACE}, the endpoint stack's)")
     p.add_argument("--kubectl", default="kubectl", help="kubectl to use (default: the one on PATH)")
-    p.add_argument("--timeout", type=_positive, default=3 * 3600)
+    p.add_argument("--timeout", type=_positive, default=3 * 3600, help=_TIMEOUT_HELP.format(10800))
     p.add_argument("--interval", type=_positive, default=60)
 
     p = groups.add_parser("phases", help="where the vLLM pod's start went: node, image, weights, load, engine, healthy",
@@ -265,7 +274,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--revision", help="branch, tag or commit to resolve on the Hub (default: the environment's "
                    "model.hugging_face_revision, else main); the commit id is written into the environment file")
     p.add_argument("--kubectl", default="kubectl", help="kubectl to use (default: the one on PATH)")
-    p.add_argument("--timeout", type=_positive, default=12 * 3600, help="seconds to follow the copy (default: 43200)")
+    p.add_argument("--timeout", type=_positive, default=12 * 3600,
+                   help=_TIMEOUT_HELP.format(43200) + "; the Hub's answer has 30 s at most of its own")
     p.add_argument("--interval", type=_positive, default=30, help="seconds between looks at the copy (default: 30)")
 
     p = groups.add_parser("smoke-test", help="send chat completions, plain and streaming, and time them", parents=[common])
@@ -277,8 +287,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--prompt", default=DEFAULT_PROMPT)
     p.add_argument("--max-tokens", type=_positive, default=64)
     p.add_argument("--timeout", type=_positive, default=600,
-                   help="deadline in seconds for each request as a whole: connect, headers and the last byte of the "
-                   "answer or stream (default: 600); a request past it stops the smoke test with exit code 10")
+                   help="deadline in seconds for the whole smoke test, every request from connect to the last byte of "
+                   "its answer or stream (default: 600); a request past it stops the smoke test with exit code 10")
     _api_key_options(p)
     _tls_options(p)
 
@@ -299,7 +309,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--request-timeout", type=_positive, default=600,
                    help="deadline in seconds for each probe request as a whole (default: 600; exit code 10)")
     p.add_argument("--timeout", type=_positive, default=3600,
-                   help="seconds the load-test Job may run in all (default: 3600; exit code 10)")
+                   help=_TIMEOUT_HELP.format(3600) + "; the load-test Job gets what is left as its activeDeadlineSeconds")
     p.add_argument("--interval", type=_positive, default=15, help="seconds between checks of the Job (default: 15)")
     _api_key_options(p)
     _tls_options(p)
@@ -349,6 +359,9 @@ class Cli:
         self.args = args
         self.rt = runtime
         self._env: EnvironmentConfig | None = None
+        # --timeout bounds the whole command, from here (ops_cli/deadline.py); commands without one have none.
+        self.deadline = Deadline(getattr(args, "timeout", None))
+        self.deadline.phase = "running llmops " + " ".join(filter(None, (args.group, getattr(args, "command", None))))
 
     # --- shared -----------------------------------------------------------------------------------------------
 
@@ -443,7 +456,7 @@ class Cli:
         kwargs = {k: v for k, v in {"clock": self.rt.clock, "sleep": self.rt.sleep}.items() if v}
         live = not self.args.json and styled_output(self.rt.stderr, self.rt.environ)
         return Progress(what, self.args.timeout, self.args.interval, stream=self.rt.stderr, live=live,
-                        environ=self.rt.environ, **kwargs)
+                        environ=self.rt.environ, deadline=self.deadline, **kwargs)
 
     def search(self, *, sagemaker: bool) -> Search:
         """The search the arguments ask for; what they leave out comes from --env, then from the defaults. Checked
@@ -791,7 +804,8 @@ class Cli:
         api_key = self.api_key()
         with self._keeping_secret(api_key):
             key_check = wait_for_health(self.args.url, self.progress(f"{self.args.url}/health"),
-                                        request_timeout=self.args.request_timeout, api_key=api_key, tls=tls)
+                                        request_timeout=self.args.request_timeout, api_key=api_key, tls=tls,
+                                        deadline=self.deadline)
             human = f"{self.args.url} is healthy."
             if tls.server_name:
                 human += f"\nIts TLS certificate is valid for {tls.server_name}."
@@ -829,7 +843,8 @@ class Cli:
         self._check_kubectl()
         namespace, selector = serving_pods(self.env)
         _, phases = read_startup_phases(self.args.kubectl, namespace=namespace, selector=selector,
-                                        container_image=self.env.serving_image, run=self.rt.run_command)
+                                        container_image=self.env.serving_image, run=self.rt.run_command,
+                                        deadline=self.deadline)
         return phases
 
     def weights_mirror(self) -> int:
@@ -842,33 +857,39 @@ class Cli:
         ref = self.args.revision or env.model.hugging_face_revision or "main"
         token = None
         if env.model.hugging_face_token_secret:  # a gated model: the Hub answers its info only with the token
-            answer = self.aws().call("secretsmanager", "get_secret_value", "read the Hugging Face token",
-                                     SecretId=env.model.hugging_face_token_secret)
+            with self.deadline.during("reading the Hugging Face token from Secrets Manager"):
+                answer = self.aws().call("secretsmanager", "get_secret_value", "read the Hugging Face token",
+                                         SecretId=env.model.hugging_face_token_secret)
             token = (answer.get("SecretString") or "").strip() or None
-        sha = weights.resolve_revision(env.model.hugging_face_id, ref, token=token)
+        sha = weights.resolve_revision(env.model.hugging_face_id, ref, token=token,
+                                       hub=weights.hub_endpoint(self.rt.environ), deadline=self.deadline)
         written = None
         if sha != env.model.hugging_face_revision:
             written = update_environment_file(self.config_dir, env.name, {"model.hugging_face_revision": sha})
             self._say(f"{env.model.hugging_face_id}@{ref} is commit {sha}; wrote it into {written}.", self.rt.stderr)
-        run = self.rt.run_command or subprocess.run
+        run, deadline = self.rt.run_command, self.deadline  # every kubectl call ends by the --timeout deadline
         k, ns = self.args.kubectl, SERVING_NAMESPACE
-        weights.kubectl(run, k, "delete", "job", weights.MIRROR_JOB, "-n", ns, "--ignore-not-found", "--wait=true")
+        weights.kubectl(run, k, "delete", "job", weights.MIRROR_JOB, "-n", ns, "--ignore-not-found", "--wait=true",
+                        deadline=deadline)
         items = weights.mirror_manifests(env, sha)
-        weights.kubectl(run, k, "apply", "-f", "-", stdin=json.dumps({"apiVersion": "v1", "kind": "List", "items": items}))
+        weights.kubectl(run, k, "apply", "-f", "-", stdin=json.dumps({"apiVersion": "v1", "kind": "List", "items": items}),
+                        deadline=deadline)
         printed: list[dict] = []
 
         def probe() -> tuple[bool, str]:
             """One look at the Job: the files it has copied since the last look (a line each), and whether it ended.
             The log of a pod that has not started yet is not an error, only nothing to show."""
-            result = run([k, "logs", "-n", ns, f"job/{weights.MIRROR_JOB}"], capture_output=True, text=True, timeout=120)
-            records = [r for r in weights.progress_lines(result.stdout if result.returncode == 0 else "") if "path" in r]
+            result = run_tool([k, "logs", "-n", ns, f"job/{weights.MIRROR_JOB}"], deadline=deadline, cap=120, run=run)
+            records = weights.file_records(result.stdout if result.returncode == 0 else "")
             for record in records[len(printed):]:
-                self._say(f"[{record['file']}/{record['files']}] {record['path']}  {record['size']:,} bytes  "
+                self._say(f"[{record['file']}/{record['files']}] {printable(record['path'], 200)}  {record['size']:,} bytes  "
                           f"({record['bytes_copied']:,} of {record['bytes_total']:,})", self.rt.stderr)
                 printed.append(record)
-            job = json.loads(weights.kubectl(run, k, "get", "job", weights.MIRROR_JOB, "-n", ns, "-o", "json"))
-            status = job.get("status") or {}
-            failed = any(c.get("type") == "Failed" and c.get("status") == "True" for c in status.get("conditions") or [])
+            job = weights.kubectl_json(run, k, "get", "job", weights.MIRROR_JOB, "-n", ns, deadline=deadline)
+            status = job.get("status") if isinstance(job.get("status"), dict) else {}
+            conditions = status.get("conditions") if isinstance(status.get("conditions"), list) else []
+            failed = any(isinstance(c, dict) and c.get("type") == "Failed" and c.get("status") == "True"
+                         for c in conditions)
             if failed or (status.get("failed") and not status.get("active") and not status.get("succeeded")):
                 raise OpsError(f"the mirror Job {ns}/{weights.MIRROR_JOB} did not succeed",
                                f"kubectl -n {ns} logs job/{weights.MIRROR_JOB}; kubectl -n {ns} describe job "
@@ -879,7 +900,8 @@ class Cli:
             return bool(status.get("succeeded")), state
 
         self.progress(f"mirror Job {ns}/{weights.MIRROR_JOB}").run(probe)
-        manifest, objects = weights.read_mirror(self.aws().client, bucket, prefix)
+        with deadline.during(f"reading the mirror's manifest from s3://{bucket}/{prefix}"):
+            manifest, objects = weights.read_mirror(self.aws().client, bucket, prefix)
         problems = weights.check_manifest(manifest, objects, prefix)
         if manifest.get("revision") != sha:
             problems.insert(0, weights.MirrorProblem(weights.MANIFEST_NAME, f"is of revision {manifest.get('revision')}"))
@@ -899,7 +921,7 @@ class Cli:
         self._check_kubectl()
         status = wait_for_inference_endpoint(self.args.kubectl, self.args.name, self.args.namespace,
                                              self.progress(f"InferenceEndpointConfig {self.args.namespace}/{self.args.name}"),
-                                             run=self.rt.run_command)
+                                             run=self.rt.run_command, deadline=self.deadline)
         self.out({"name": self.args.name, "namespace": self.args.namespace, "status": status},
                  f"InferenceEndpointConfig {self.args.namespace}/{self.args.name} is DeploymentComplete.")
         return ExitCode.OK
@@ -919,7 +941,7 @@ class Cli:
             # Real time always: these are the figures the user asked for, not a wait.
             results = smoke_test(self.args.url, model, self.args.prompt, self.args.max_tokens, self.args.timeout,
                                  model_path=path, api_key=api_key, tls=tls,
-                                 key_required=_requires_key(self.env))
+                                 key_required=_requires_key(self.env), deadline=self.deadline)
             by_mode = {r.mode: r for r in results}
             passed = all(r.ok for r in results)
             fmt = lambda v, unit: f"{v:.2f} {unit}" if v is not None else "-"  # noqa: E731
@@ -967,7 +989,7 @@ class Cli:
             api_key = self.api_key()
             with self._keeping_secret(api_key):
                 rows = bn.run_probe(args.url, env.model.served_name, args.request_timeout, api_key=api_key, tls=tls,
-                                    max_tokens=args.probe_max_tokens)
+                                    max_tokens=args.probe_max_tokens, deadline=self.deadline)
             passed = all(r.ok for r in rows)
             payload["probe"] = [r.to_dict() for r in rows]
             human.append(table(["probe", "result", "total", "answer", "problems"],
@@ -978,14 +1000,16 @@ class Cli:
             if args.input_len + args.output_len > 1_000_000:
                 raise OpsError("--input-len + --output-len is over a million tokens", "pass smaller lengths",
                                ExitCode.USAGE)
-            base_url = (bn.hyperpod_worker_url(env, args.kubectl, self.rt.run_command)
+            base_url = (bn.hyperpod_worker_url(env, args.kubectl, self.rt.run_command, deadline=self.deadline)
                         if env.platform is Platform.HYPERPOD else bn.eks_service_url(env))
             moment = self.rt.now()
             plan = bn.plan_for(env, base_url=base_url, job_name=f"llmops-bench-{moment.strftime('%Y%m%d-%H%M%S')}",
                                concurrencies=args.concurrency, input_len=args.input_len, output_len=args.output_len,
-                               num_prompts=args.num_prompts, seed=int(moment.timestamp()), deadline_seconds=args.timeout)
+                               num_prompts=args.num_prompts, seed=int(moment.timestamp()),
+                               deadline_seconds=max(1, math.ceil(self.deadline.remaining())))
             runs, status = bn.run_load_test(plan, args.kubectl, self.progress(f"Job {plan.namespace}/{plan.job_name}"),
-                                            run=self.rt.run_command, log=lambda text: _write(self.rt.stderr, text + "\n"))
+                                            run=self.rt.run_command, log=lambda text: _write(self.rt.stderr, text + "\n"),
+                                            deadline=self.deadline)
             passed = passed and all(r.ok for r in runs)
             payload["load_test"] = {"job": plan.job_name, "namespace": plan.namespace, "image": plan.image,
                                     "base_url": base_url, "job_status": status, "input_len": args.input_len,
@@ -1050,9 +1074,10 @@ class Cli:
             return tls
         self._check_kubectl()
         region = self.region()
-        certificate = read_operator_certificate(
-            kubectl=self.args.kubectl, name=inference_endpoint_name(env), namespace=INFERENCE_ENDPOINT_NAMESPACE,
-            aws=self._aws_in(region), account=env.account, run=self.rt.run_command)
+        with self.deadline.during("reading the Inference Operator's certificate (kubectl, S3)"):
+            certificate = read_operator_certificate(
+                kubectl=self.args.kubectl, name=inference_endpoint_name(env), namespace=INFERENCE_ENDPOINT_NAMESPACE,
+                aws=self._aws_in(region), account=env.account, run=self.rt.run_command, deadline=self.deadline)
         if certificate.health == "Expired":
             raise OpsError(f"{certificate.source} has expired (the InferenceEndpointConfig's certificateHealth)",
                            "the operator renews the certificate it generated; until then, pass --ca-bundle FILE with the "
@@ -1075,7 +1100,8 @@ class Cli:
             return _checked_api_key(self.args.api_key, "--api-key")
         if self.args.api_key_secret is not None:
             secret_id, region = self._secret_location(self.args.api_key_secret)
-            return read_api_key_secret(self._aws_in(region), secret_id, printable(secret_id, 200))
+            with self.deadline.during("reading the API key from Secrets Manager"):
+                return read_api_key_secret(self._aws_in(region), secret_id, printable(secret_id, 200))
         if self.rt.environ.get(API_KEY_VARIABLE):
             return _checked_api_key(self.rt.environ[API_KEY_VARIABLE], API_KEY_VARIABLE)
         env = self.env
@@ -1086,8 +1112,9 @@ class Cli:
         # GetSecretValue SecretId); a partial one (no random suffix), which works as long as the name does not end
         # in '-' and six characters ('.../api-key' does not).
         arn = f"arn:{partition_of(region)}:secretsmanager:{region}:{env.account}:secret:{env.api_key_secret_name}"
-        return read_api_key_secret(self._aws_in(region), arn,
-                                   f"{env.api_key_secret_name} (account {env.account}, {region})")
+        with self.deadline.during("reading the API key from Secrets Manager"):
+            return read_api_key_secret(self._aws_in(region), arn,
+                                       f"{env.api_key_secret_name} (account {env.account}, {region})")
 
     def _secret_location(self, text: str) -> tuple[str, str]:
         """``--api-key-secret``: the secret id to ask for and the region to ask in (an ARN's own region)."""
@@ -1320,15 +1347,21 @@ def main(argv: Sequence[str] | None = None, runtime: Runtime | None = None) -> i
     json_output = False
     try:
         parser = build_parser()
-        with contextlib.redirect_stdout(runtime.stdout), contextlib.redirect_stderr(runtime.stderr):
+        errors = io.StringIO()  # argparse quotes arguments it did not expect: secrets out before it is shown
+        with contextlib.redirect_stdout(runtime.stdout), contextlib.redirect_stderr(errors):
             try:
                 args = parser.parse_args(argv)
             except SystemExit as exit_:  # argparse has printed its help, or its usage and error
                 runtime.stdout.flush()
                 return exit_.code if isinstance(exit_.code, int) else ExitCode.USAGE
+            finally:
+                _write(runtime.stderr, redact_secrets(errors.getvalue(), secret_arguments(
+                    list(sys.argv[1:] if argv is None else argv))))
         json_output = bool(args.json)
         command = "_".join(filter(None, (args.group, getattr(args, "command", None)))).replace("-", "_")
-        code = int(getattr(Cli(args, runtime), command)())
+        cli = Cli(args, runtime)
+        with cli.deadline.enforced():
+            code = int(getattr(cli, command)())
         runtime.stdout.flush()  # a closed pipe shows here, not in the interpreter's flush at exit
         return code
     except OpsError as error:
@@ -1354,6 +1387,8 @@ def _write(stream: TextIO | None, text: str) -> None:
 
 
 def _report(runtime: Runtime, error: OpsError, json_output: bool) -> int:
+    # Whatever the message quotes (a URL, a line a tool printed), no password or token is printed back.
+    error.message, error.fix = redact_secrets(error.message), redact_secrets(error.fix)
     if json_output:
         _write(runtime.stdout, json.dumps(error.to_dict(), indent=2, default=str) + "\n")
     _stdout_closed(runtime)  # whatever is still buffered goes out now, or nowhere: never a complaint at exit

@@ -27,6 +27,7 @@ import ssl
 from dataclasses import dataclass
 
 from ops_cli.aws import Aws
+from ops_cli.deadline import Deadline
 from ops_cli.errors import ExitCode, OpsError
 from ops_cli.http_client import printable, quoted, server_name_for
 from ops_cli.waiting import INFERENCE_RESOURCE, inference_endpoint_state
@@ -64,14 +65,14 @@ class OperatorCertificate:
 
 
 def read_operator_certificate(*, kubectl: str, name: str, namespace: str, aws: Aws, account: str,
-                              run=None) -> OperatorCertificate:
+                              run=None, deadline: Deadline | None = None) -> OperatorCertificate:
     """The certificate the operator stores for InferenceEndpointConfig ``namespace/name``: its status read with kubectl,
     the PEM objects read from S3 in ``aws``'s region, owned by ``account``. Fails with a message that names the step."""
     resource = f"InferenceEndpointConfig {namespace}/{name}"
-    status = inference_endpoint_state(kubectl, name, namespace, run).get("status") or {}
-    tls = status.get("tlsCertificate") or {}
+    status = inference_endpoint_state(kubectl, name, namespace, run, deadline=deadline).get("status") or {}
+    tls = status.get("tlsCertificate") if isinstance(status.get("tlsCertificate"), dict) else {}
     bucket = str(tls.get("tlsCertificateOutputS3Bucket") or "").removeprefix("s3://").rstrip("/")
-    keys = [str(key) for key in tls.get("tlsCertificateS3Keys") or [] if key]
+    keys = [str(key) for key in _list(tls.get("tlsCertificateS3Keys")) if key]
     if not bucket or not keys:
         raise OpsError(f"{resource} names no TLS certificate yet (its status.tlsCertificate has no "
                        "tlsCertificateOutputS3Bucket and tlsCertificateS3Keys; state: "
@@ -108,7 +109,12 @@ def read_operator_certificate(*, kubectl: str, name: str, namespace: str, aws: A
     except (ssl.SSLError, ValueError) as error:
         raise OpsError(f"{', '.join(locations)}: cannot load it as certificates ({printable(str(error), 120)})",
                        "pass the endpoint's certificate to --ca-bundle FILE", ExitCode.CHECK_FAILED) from None
-    names = tuple(str(n) for n in tls.get("certificateDomainNames") or [] if n)
+    names = tuple(str(n) for n in _list(tls.get("certificateDomainNames")) if n)
     health = tls.get("certificateHealth")
     return OperatorCertificate(pem=pem, locations=tuple(locations), domain_names=names,
                                health=str(health) if health else None)
+
+
+def _list(value) -> list:
+    """A list field of the status; another shape (kubectl's JSON is read defensively) is no list at all."""
+    return value if isinstance(value, list) else []

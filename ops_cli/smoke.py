@@ -20,6 +20,7 @@ from dataclasses import asdict, dataclass, field
 import botocore.exceptions
 
 from ops_cli.aws import Aws
+from ops_cli.deadline import Deadline
 from ops_cli.errors import ExitCode, OpsError, error_code, translate
 from ops_cli.http_client import (
     ApiKey,
@@ -147,17 +148,19 @@ def _body(model: str, prompt: str, max_tokens: int, stream: bool) -> bytes:
     return json.dumps(body).encode()
 
 
-def _chat(endpoint: Endpoint, what: str, body: bytes, timeout: float, accept: str, api_key: ApiKey | None):
+def _chat(endpoint: Endpoint, what: str, body: bytes, timeout: float, accept: str, api_key: ApiKey | None,
+          deadline: Deadline | None = None):
     return exchange(endpoint, "POST", "/v1/chat/completions", what=what, timeout=timeout, body=body,
-                    headers={"Content-Type": "application/json", "Accept": accept}, api_key=api_key)
+                    headers={"Content-Type": "application/json", "Accept": accept}, api_key=api_key, deadline=deadline)
 
 
 def plain_completion(endpoint: Endpoint, model: str, prompt: str, max_tokens: int, timeout: float,
-                     clock: Callable[[], float] = time.perf_counter, api_key: ApiKey | None = None) -> Measurement:
+                     clock: Callable[[], float] = time.perf_counter, api_key: ApiKey | None = None, *,
+                     deadline: Deadline | None = None) -> Measurement:
     started = clock()
     try:
         with _chat(endpoint, PLAIN, _body(model, prompt, max_tokens, False), timeout, "application/json",
-                   api_key) as response:
+                   api_key, deadline) as response:
             if not 200 <= response.status < 300:
                 raise _status_error(response, PLAIN, api_key)
             raw = response.read()
@@ -209,7 +212,8 @@ def plain_completion(endpoint: Endpoint, model: str, prompt: str, max_tokens: in
 
 
 def streaming_completion(endpoint: Endpoint, model: str, prompt: str, max_tokens: int, timeout: float,
-                         clock: Callable[[], float] = time.perf_counter, api_key: ApiKey | None = None) -> Measurement:
+                         clock: Callable[[], float] = time.perf_counter, api_key: ApiKey | None = None, *,
+                         deadline: Deadline | None = None) -> Measurement:
     started = clock()
     first_token: float | None = None
     pieces: list[str] = []
@@ -218,7 +222,7 @@ def streaming_completion(endpoint: Endpoint, model: str, prompt: str, max_tokens
     finished = done = streaming = False
     try:
         with _chat(endpoint, STREAMING, _body(model, prompt, max_tokens, True), timeout, "text/event-stream",
-                   api_key) as response:
+                   api_key, deadline) as response:
             if not 200 <= response.status < 300:
                 raise _status_error(response, STREAMING, api_key)
             streaming = True
@@ -290,7 +294,8 @@ def streaming_completion(endpoint: Endpoint, model: str, prompt: str, max_tokens
 
 
 def served_model(endpoint: Endpoint, model: str, model_path: str | None, timeout: float,
-                 clock: Callable[[], float] = time.perf_counter, api_key: ApiKey | None = None) -> Measurement:
+                 clock: Callable[[], float] = time.perf_counter, api_key: ApiKey | None = None, *,
+                 deadline: Deadline | None = None) -> Measurement:
     """``GET /v1/models``: the served name must be listed, and its ``root`` must be the configured model.
 
     vLLM lists each model with ``id`` = the served name and ``root`` = the ``--model`` it loaded
@@ -301,7 +306,7 @@ def served_model(endpoint: Endpoint, model: str, model_path: str | None, timeout
     started = clock()
     try:
         with exchange(endpoint, "GET", "/v1/models", what=MODELS, timeout=timeout,
-                      headers={"Accept": "application/json"}, api_key=api_key) as response:
+                      headers={"Accept": "application/json"}, api_key=api_key, deadline=deadline) as response:
             if response.status == UNAUTHORIZED:
                 raise unauthorized(response, MODELS, api_key)
             if not 200 <= response.status < 300:
@@ -333,7 +338,7 @@ def served_model(endpoint: Endpoint, model: str, model_path: str | None, timeout
 
 
 def refused_without_key(endpoint: Endpoint, timeout: float, clock: Callable[[], float] = time.perf_counter, *,
-                        invocations: bool = True) -> Measurement:
+                        invocations: bool = True, deadline: Deadline | None = None) -> Measurement:
     """``GET /v1/models`` and ``POST /invocations`` without a key must both be refused (401) by an endpoint whose
     environment requires one. vLLM started without ``--api-key`` and ``VLLM_API_KEY`` serves anyone who reaches it,
     and the requests that carry the key pass all the same, so only a request without it shows the difference. And
@@ -351,7 +356,8 @@ def refused_without_key(endpoint: Endpoint, timeout: float, clock: Callable[[], 
     for method, path, what, body in probes:
         try:
             headers = {"Accept": "application/json", **({"Content-Type": "application/json"} if body else {})}
-            with exchange(endpoint, method, path, what=what, timeout=timeout, headers=headers, body=body) as response:
+            with exchange(endpoint, method, path, what=what, timeout=timeout, headers=headers, body=body,
+                          deadline=deadline) as response:
                 status = response.status
                 summary = "" if status in (UNAUTHORIZED, 200) else response.summary()
         except BadResponse as error:
@@ -379,11 +385,14 @@ def refused_without_key(endpoint: Endpoint, timeout: float, clock: Callable[[], 
 def smoke_test(url: str, model: str, prompt: str = DEFAULT_PROMPT, max_tokens: int = 64, timeout: float = 300.0,
                clock: Callable[[], float] = time.perf_counter, model_path: str | None = None,
                api_key: ApiKey | None = None, key_required: bool = False,
-               key_on_every_path: bool = True, tls: TlsOptions | None = None) -> list[Measurement]:
+               key_on_every_path: bool = True, tls: TlsOptions | None = None,
+               deadline: Deadline | None = None) -> list[Measurement]:
     """Check which model is served, then one plain and one streaming chat completion.
 
     ``timeout`` is a deadline for each request as a whole: connecting, sending, the headers and every byte of the
-    answer or of the event stream (see ops_cli.http_client). How each failure ends:
+    answer or of the event stream (see ops_cli.http_client); ``deadline``, the command's (``llmops smoke-test
+    --timeout``: the smoke test as a whole, ops_cli/deadline.py), cuts each request shorter when less is left of it.
+    How each failure ends:
 
     * ``url`` cannot work (no scheme, not http/https, a broken host or port): :class:`OpsError` with
       ``ExitCode.USAGE`` (2), before anything is sent.
@@ -409,11 +418,12 @@ def smoke_test(url: str, model: str, prompt: str = DEFAULT_PROMPT, max_tokens: i
         trust; a certificate that does not verify is ``CHECK_FAILED`` (1), naming the name.
     """
     endpoint = check_url(url, tls=tls)
-    checks = [refused_without_key(endpoint, timeout, clock, invocations=key_on_every_path)] if key_required else []
+    checks = ([refused_without_key(endpoint, timeout, clock, invocations=key_on_every_path, deadline=deadline)]
+              if key_required else [])
     return [*checks,
-            served_model(endpoint, model, model_path, timeout, clock, api_key),
-            plain_completion(endpoint, model, prompt, max_tokens, timeout, clock, api_key),
-            streaming_completion(endpoint, model, prompt, max_tokens, timeout, clock, api_key)]
+            served_model(endpoint, model, model_path, timeout, clock, api_key, deadline=deadline),
+            plain_completion(endpoint, model, prompt, max_tokens, timeout, clock, api_key, deadline=deadline),
+            streaming_completion(endpoint, model, prompt, max_tokens, timeout, clock, api_key, deadline=deadline)]
 
 
 # --- reading the key from Secrets Manager ------------------------------------------------------------------------

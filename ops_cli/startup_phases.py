@@ -24,15 +24,15 @@ default TTL, a log rotated away) is reported as unknown, never guessed.
 
 from __future__ import annotations
 
-import json
 import re
-import subprocess
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
+from ops_cli.deadline import Deadline
 from ops_cli.errors import ExitCode, OpsError
 from ops_cli.output import iso
+from ops_cli.tools import command_line, run_tool, tool_failure, tool_json
 
 #: The init container of the EKS path that copies the weights from S3 (charts/vllm_deployment.py).
 FETCH_WEIGHTS_CONTAINER = "fetch-weights"
@@ -62,24 +62,36 @@ class Phase:
                 "seconds": None if self.seconds is None else round(self.seconds, 1), "source": self.source}
 
 
-def _time(text: str | None) -> datetime | None:
-    if not text:
+# What kubectl printed is read defensively: a field of another shape than the Kubernetes API's reads as absent
+# (an unknown phase), never as a crash.
+
+def _dict(value) -> dict:
+    return value if isinstance(value, dict) else {}
+
+
+def _dicts(value) -> list[dict]:
+    return [item for item in value if isinstance(item, dict)] if isinstance(value, list) else []
+
+
+def _time(text) -> datetime | None:
+    if not text or not isinstance(text, str):
         return None
     try:
-        return datetime.fromisoformat(text.replace("Z", "+00:00"))
+        moment = datetime.fromisoformat(text.replace("Z", "+00:00"))
     except ValueError:
         return None
+    return moment if moment.tzinfo is not None else None  # naive times cannot be compared with the others
 
 
 def _condition(obj: dict, kind: str) -> datetime | None:
-    for condition in (obj.get("status") or {}).get("conditions") or []:
+    for condition in _dicts(_dict(obj.get("status")).get("conditions")):
         if condition.get("type") == kind and condition.get("status") == "True":
             return _time(condition.get("lastTransitionTime"))
     return None
 
 
 def _event_time(event: dict) -> datetime | None:
-    return _time(event.get("eventTime") or event.get("firstTimestamp") or (event.get("metadata") or {}).get(
+    return _time(event.get("eventTime") or event.get("firstTimestamp") or _dict(event.get("metadata")).get(
         "creationTimestamp"))
 
 
@@ -90,7 +102,7 @@ def _log_times(lines: Sequence[str], pattern: re.Pattern) -> tuple[datetime, flo
         stamp, _, text = line.partition(" ")
         match = pattern.search(text)
         moment = _time(stamp)
-        if match and moment is not None:
+        if match and moment is not None and match.group("seconds").count(".") <= 1:
             found = (moment, float(match.group("seconds")))
     return found
 
@@ -104,19 +116,19 @@ def startup_phases(*, pod: dict, node: dict | None, events: Sequence[dict], log_
     phases.append(Phase("node ready → pod scheduled", node_ready, scheduled,
                         "node condition Ready, pod condition PodScheduled"))
 
-    mine = [e for e in events if (e.get("involvedObject") or {}).get("fieldPath") == f"spec.containers{{{container}}}"]
+    events = _dicts(list(events))
+    mine = [e for e in events if _dict(e.get("involvedObject")).get("fieldPath") == f"spec.containers{{{container}}}"]
     pulling = next((_event_time(e) for e in mine if e.get("reason") == "Pulling"), None)
     pulled = next((e for e in mine if e.get("reason") == "Pulled"), None)
-    if pulled is not None and "already present" in (pulled.get("message") or ""):
+    if pulled is not None and "already present" in str(pulled.get("message") or ""):
         at = _event_time(pulled)
         phases.append(Phase("image pulled", at, at, "event Pulled: already present on the node"))
     else:
         phases.append(Phase("image pulled", pulling, _event_time(pulled) if pulled else None, "events Pulling, Pulled"))
 
-    init = next((s for s in (pod.get("status") or {}).get("initContainerStatuses") or []
-                 if s.get("name") == FETCH_WEIGHTS_CONTAINER), None)
-    terminated = ((init or {}).get("state") or {}).get("terminated") or (
-        (init or {}).get("lastState") or {}).get("terminated")
+    init = next((s for s in _dicts(_dict(pod.get("status")).get("initContainerStatuses"))
+                 if s.get("name") == FETCH_WEIGHTS_CONTAINER), {})
+    terminated = _dict(_dict(init.get("state")).get("terminated")) or _dict(_dict(init.get("lastState")).get("terminated"))
     downloaded = _log_times(log_lines, _DOWNLOADED)
     if terminated:
         phases.append(Phase("weights on the node (S3 copy)", _time(terminated.get("startedAt")),
@@ -145,40 +157,36 @@ def startup_phases(*, pod: dict, node: dict | None, events: Sequence[dict], log_
 
 
 def read_startup_phases(kubectl: str, *, namespace: str, selector: str, container_image: str | None = None,
-                        run: Callable | None = None) -> tuple[dict, list[Phase]]:
+                        run: Callable | None = None, deadline: Deadline | None = None) -> tuple[dict, list[Phase]]:
     """Read the newest pod matching ``selector`` in ``namespace``, its node, its events and its vLLM container's log
-    (the container whose image is ``container_image``, else the first), and return (pod, phases)."""
-    run = run or subprocess.run
+    (the container whose image is ``container_image``, else the first), and return (pod, phases). Each kubectl call
+    runs within its cap and what is left of ``deadline`` (ops_cli/tools.py); what kubectl prints that is not the
+    JSON asked for is an error naming the command to run by hand."""
 
     def kubectl_json(*args: str) -> dict:
-        try:
-            result = run([kubectl, *args, "-o", "json"], capture_output=True, text=True, timeout=60)
-        except FileNotFoundError:
-            raise OpsError(f"kubectl not found at '{kubectl}'", "install kubectl or pass --kubectl PATH",
-                           ExitCode.USAGE) from None
-        except subprocess.TimeoutExpired:
-            raise OpsError(f"kubectl {' '.join(args)} timed out", "check the kubeconfig and the cluster's endpoint",
-                           ExitCode.AWS_ERROR) from None
+        result = run_tool([kubectl, *args, "-o", "json"], deadline=deadline, cap=60, run=run)
         if result.returncode != 0:
-            detail = result.stderr.strip().splitlines()[-1] if result.stderr.strip() else f"exit {result.returncode}"
-            raise OpsError(f"kubectl {' '.join(args)} failed: {detail}",
-                           "check the kubeconfig (aws eks update-kubeconfig ...)", ExitCode.AWS_ERROR)
-        return json.loads(result.stdout)
+            raise tool_failure(result)
+        return tool_json(result)
 
-    pods = kubectl_json("get", "pods", "-n", namespace, "-l", selector).get("items") or []
+    listing = [kubectl, "get", "pods", "-n", namespace, "-l", selector, "-o", "json"]
+    pods = [p for p in _dicts(kubectl_json(*listing[1:-2]).get("items"))
+            if isinstance(p.get("metadata"), dict) and isinstance(p["metadata"].get("name"), str)]
     if not pods:
         raise OpsError(f"no pod matches {selector} in namespace {namespace}",
-                       "deploy the serving stack first, or check --env", ExitCode.NOT_FOUND)
-    pod = max(pods, key=lambda p: (p.get("metadata") or {}).get("creationTimestamp") or "")
+                       f"deploy the serving stack first, or check --env; by hand: {command_line(listing)}",
+                       ExitCode.NOT_FOUND)
+    pod = max(pods, key=lambda p: str(p["metadata"].get("creationTimestamp") or ""))
     name = pod["metadata"]["name"]
-    containers = (pod.get("spec") or {}).get("containers") or [{}]
-    container = next((c["name"] for c in containers if container_image and c.get("image") == container_image),
-                     containers[0].get("name", ""))
-    node_name = (pod.get("spec") or {}).get("nodeName")
+    spec = pod.get("spec") if isinstance(pod.get("spec"), dict) else {}
+    containers = _dicts(spec.get("containers")) or [{}]
+    container = next((c["name"] for c in containers if container_image and c.get("image") == container_image
+                      and isinstance(c.get("name"), str)), str(containers[0].get("name") or ""))
+    node_name = spec.get("nodeName") if isinstance(spec.get("nodeName"), str) else None
     node = kubectl_json("get", "node", node_name) if node_name else None
-    events = kubectl_json("get", "events", "-n", namespace, "--field-selector",
-                          f"involvedObject.kind=Pod,involvedObject.name={name}").get("items") or []
-    result = run([kubectl, "logs", "-n", namespace, name, "-c", container, "--timestamps"], capture_output=True,
-                 text=True, timeout=120)
+    events = _dicts(kubectl_json("get", "events", "-n", namespace, "--field-selector",
+                                  f"involvedObject.kind=Pod,involvedObject.name={name}").get("items"))
+    result = run_tool([kubectl, "logs", "-n", namespace, name, "-c", container, "--timestamps"], deadline=deadline,
+                      cap=120, run=run)
     lines = result.stdout.splitlines() if result.returncode == 0 else []
     return pod, startup_phases(pod=pod, node=node, events=events, log_lines=lines, container=container)

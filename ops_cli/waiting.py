@@ -12,6 +12,7 @@ from typing import TextIO
 from deployment_config.model import EnvironmentConfig
 from ops_cli.aws import Aws
 from ops_cli.capacity_blocks import FINAL_STATES, describe_reservation
+from ops_cli.deadline import Deadline
 from ops_cli.errors import ExitCode, OpsError
 from ops_cli.http_client import (
     ApiKey,
@@ -22,10 +23,12 @@ from ops_cli.http_client import (
     Unreachable,
     check_url,
     exchange,
+    printable,
     quoted,
 )
 from ops_cli.output import utc_and_local
 from ops_cli.smoke import MODELS, UNAUTHORIZED, unauthorized
+from ops_cli.tools import ToolTimedOut, command_line, run_tool, tool_failure, tool_json
 
 GPU_NODEGROUP = "gpu-capacity-block"  # cdk_constructs.capacity_block_node_group names it so
 
@@ -44,6 +47,7 @@ class Progress:
         waited and the next check, redrawn every second, with a permanent line each time the status changes. Without
         it, one plain line per poll (pipes, CI logs).
     :param environ: the environment, for ``NO_COLOR`` in live mode.
+    :param deadline: the command's deadline (ops_cli/deadline.py), in real time: no wait between polls runs past it.
     """
 
     what: str
@@ -54,8 +58,15 @@ class Progress:
     stream: TextIO = field(default_factory=lambda: sys.stderr)
     live: bool = False
     environ: Mapping[str, str] = field(default_factory=dict)
+    deadline: Deadline | None = None
 
     def run(self, probe: Callable[[], tuple[bool, str]]) -> str:
+        if self.deadline is None:
+            return self._run(probe)
+        with self.deadline.during(f"waiting for {self.what}"):
+            return self._run(probe)
+
+    def _run(self, probe: Callable[[], tuple[bool, str]]) -> str:
         started = self.clock()
         display = self._live_display() if self.live else None
         last_status = None
@@ -72,7 +83,8 @@ class Progress:
                 last_status = status
                 if done:
                     return status
-                if elapsed + self.interval > self.timeout:
+                out_of_time = self.deadline is not None and self.deadline.remaining() < self.interval
+                if elapsed + self.interval > self.timeout or out_of_time:
                     raise OpsError(f"gave up waiting for {self.what} after {int(elapsed)} s; last seen: {status}",
                                    "run the wait again with a longer --timeout, or look at the resource in the console",
                                    ExitCode.TIMEOUT)
@@ -163,7 +175,8 @@ def wait_for_gpu_nodes(aws: Aws, env: EnvironmentConfig, progress: Progress) -> 
 
 
 def wait_for_health(url: str, progress: Progress, request_timeout: float = 10.0,
-                    api_key: ApiKey | None = None, tls: TlsOptions | None = None) -> dict | None:
+                    api_key: ApiKey | None = None, tls: TlsOptions | None = None,
+                    deadline: Deadline | None = None) -> dict | None:
     """Until ``url``/health answers 200; then, with ``api_key``, one ``GET /v1/models`` with the key.
 
     A URL that cannot work fails at once with ``ExitCode.USAGE``, before any request. Each probe has its own deadline
@@ -186,12 +199,14 @@ def wait_for_health(url: str, progress: Progress, request_timeout: float = 10.0,
     def probe() -> tuple[bool, str]:
         try:
             with exchange(endpoint, "GET", "/health", what="GET /health", timeout=request_timeout,
-                          timeout_option="--request-timeout") as response:
+                          timeout_option="--request-timeout", deadline=deadline) as response:
                 if response.status == 200:
                     return True, "HTTP 200"
                 location = response.headers.get("Location") if 300 <= response.status < 400 else None
                 return False, f"HTTP {response.status}" + (f" (a redirect to {quoted(location, 120)})" if location else "")
         except DeadlineExceeded:
+            if deadline is not None and deadline.passed() and deadline.seconds < request_timeout:
+                return False, f"no complete answer within {deadline.seconds:g} s (the command's {deadline.option})"
             return False, f"no complete answer within {request_timeout:g} s"
         except CertificateInvalid:
             raise
@@ -201,17 +216,17 @@ def wait_for_health(url: str, progress: Progress, request_timeout: float = 10.0,
             return False, f"bad answer ({error})"
 
     progress.run(probe)
-    return verify_api_key(endpoint, api_key, request_timeout) if api_key else None
+    return verify_api_key(endpoint, api_key, request_timeout, deadline) if api_key else None
 
 
-def verify_api_key(endpoint, api_key: ApiKey, request_timeout: float) -> dict:
+def verify_api_key(endpoint, api_key: ApiKey, request_timeout: float, deadline: Deadline | None = None) -> dict:
     """One ``GET /v1/models`` with ``api_key``: accepted (2xx), refused (401: :func:`ops_cli.smoke.unauthorized`), or
     not known (any other answer, or none within ``request_timeout``; the smoke test will tell)."""
     result = {"source": api_key.source, "accepted": None, "detail": ""}
     try:
         with exchange(endpoint, "GET", "/v1/models", what=MODELS, timeout=request_timeout,
                       timeout_option="--request-timeout", headers={"Accept": "application/json"},
-                      api_key=api_key) as response:
+                      api_key=api_key, deadline=deadline) as response:
             if response.status == UNAUTHORIZED:
                 raise unauthorized(response, MODELS, api_key)
             if 200 <= response.status < 300:
@@ -224,42 +239,51 @@ def verify_api_key(endpoint, api_key: ApiKey, request_timeout: float) -> dict:
 
 
 INFERENCE_RESOURCE = "inferenceendpointconfigs.inference.sagemaker.aws.amazon.com"
+#: The longest one kubectl read may take; a wait's --timeout can only shorten it.
+KUBECTL_CAP_S = 60
 
 
-def inference_endpoint_state(kubectl: str, name: str, namespace: str, run=None) -> dict:
-    """The InferenceEndpointConfig as JSON, read with kubectl (the Kubernetes API is not reachable through boto3)."""
-    import json
-    import subprocess
-
-    run = run or subprocess.run
+def inference_endpoint_state(kubectl: str, name: str, namespace: str, run=None, *,
+                             deadline: Deadline | None = None) -> dict:
+    """The InferenceEndpointConfig as JSON, read with kubectl (the Kubernetes API is not reachable through boto3), in
+    at most :data:`KUBECTL_CAP_S` and what is left of ``deadline``. A read that took longer than its cap (but not past
+    the deadline) is a state of its own, ``unknown``: the next poll tries again."""
+    argv = [kubectl, "get", INFERENCE_RESOURCE, name, "-n", namespace, "-o", "json"]
     try:
-        result = run([kubectl, "get", INFERENCE_RESOURCE, name, "-n", namespace, "-o", "json"],
-                     capture_output=True, text=True, timeout=60)
-    except FileNotFoundError:
-        raise OpsError(f"kubectl not found at '{kubectl}'", "install kubectl or pass --kubectl PATH", ExitCode.USAGE) from None
-    except subprocess.TimeoutExpired:
-        return {"status": {"state": "unknown (kubectl timed out)"}}
+        result = run_tool(argv, deadline=deadline, cap=KUBECTL_CAP_S, run=run)
+    except ToolTimedOut as error:
+        if error.deadline_passed:
+            raise
+        return {"status": {"state": f"unknown (kubectl did not answer within {KUBECTL_CAP_S} s)"}}
     if result.returncode != 0:
         detail = result.stderr.strip().splitlines()[-1] if result.stderr.strip() else f"exit {result.returncode}"
         if "NotFound" in detail or "not found" in detail:
-            raise OpsError(f"no InferenceEndpointConfig {namespace}/{name}: {detail}",
+            raise OpsError(f"no InferenceEndpointConfig {namespace}/{name}: {printable(detail, 300)}",
                            "check --name and --namespace, or apply the endpoint first", ExitCode.NOT_FOUND)
-        raise OpsError(f"kubectl failed: {detail}", "check the kubeconfig (aws eks update-kubeconfig ...)", ExitCode.AWS_ERROR)
-    return json.loads(result.stdout)
+        raise tool_failure(result)
+    state = tool_json(result)
+    if not isinstance(state.get("status", {}), dict):
+        raise OpsError(f"kubectl's InferenceEndpointConfig {namespace}/{name} has a status that is not an object",
+                       f"look at it by hand: {command_line(argv)}", ExitCode.AWS_ERROR)
+    return state
 
 
-def wait_for_inference_endpoint(kubectl: str, name: str, namespace: str, progress: Progress, run=None) -> dict:
+def wait_for_inference_endpoint(kubectl: str, name: str, namespace: str, progress: Progress, run=None, *,
+                                deadline: Deadline | None = None) -> dict:
     """Until the HyperPod InferenceEndpointConfig reaches DeploymentComplete; fail with its reason on DeploymentFailed."""
     last: dict = {}
 
     def probe() -> tuple[bool, str]:
-        status = inference_endpoint_state(kubectl, name, namespace, run).get("status", {})
+        status = inference_endpoint_state(kubectl, name, namespace, run, deadline=deadline).get("status") or {}
         last.clear()
         last.update(status)
-        state = status.get("state", "no status yet")
-        deployment = status.get("deploymentStatus", {})
+        # Only the fields of the shapes the operator writes count; anything else reads as not there yet.
+        state = status.get("state") if isinstance(status.get("state"), str) else "no status yet"
+        deployment = status.get("deploymentStatus") if isinstance(status.get("deploymentStatus"), dict) else {}
+        conditions = [c for c in _list(status.get("conditions")) if isinstance(c, dict)]
         detail = deployment.get("message") or next(
-            (c.get("message") for c in status.get("conditions", []) if c.get("status") == "False" and c.get("message")), "")
+            (c.get("message") for c in conditions if c.get("status") == "False" and c.get("message")), "")
+        state, detail = printable(state, 80), printable(str(detail), 300)
         if state in {"DeploymentFailed", "DeletionPending", "DeletionInProgress", "DeletionFailed", "DeletionComplete"}:
             raise OpsError(f"InferenceEndpointConfig {namespace}/{name} is {state}: {detail or 'no reason given'}",
                            f"kubectl describe {INFERENCE_RESOURCE.split('.')[0]} {name} -n {namespace}; fix and re-apply",
@@ -268,3 +292,7 @@ def wait_for_inference_endpoint(kubectl: str, name: str, namespace: str, progres
 
     progress.run(probe)
     return last
+
+
+def _list(value) -> list:
+    return value if isinstance(value, list) else []

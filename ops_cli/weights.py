@@ -32,16 +32,18 @@ from __future__ import annotations
 
 import json
 import re
-import subprocess
-import urllib.error
 import urllib.parse
-import urllib.request
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from contextlib import nullcontext
 from dataclasses import dataclass
 
 from deployment_config.kubernetes_names import SERVING_NAMESPACE, WEIGHTS_MIRROR_NAME
 from deployment_config.model import EnvironmentConfig, WeightSource
+from ops_cli.deadline import Deadline
 from ops_cli.errors import ExitCode, OpsError, shown
+from ops_cli.http_client import BadResponse, DeadlineExceeded, Unreachable, check_url, exchange
+from ops_cli.redaction import redact_secrets
+from ops_cli.tools import run_tool, tool_failure, tool_json
 
 #: The Hub's API: ``GET {endpoint}/api/models/{repo_id}/revision/{revision}`` answers the model's info at that
 #: revision, whose ``sha`` is the commit (huggingface/huggingface_hub@ee0a4510 src/huggingface_hub/hf_api.py
@@ -62,35 +64,81 @@ def s3_location(s3_uri: str) -> tuple[str, str]:
     return bucket, (prefix.rstrip("/") + "/") if prefix.strip("/") else ""
 
 
-def hub_get(url: str, token: str | None, timeout: float = 30) -> dict:
-    """GET a Hub API URL and decode its JSON (replaced in tests: nothing here reaches the internet under test)."""
-    request = urllib.request.Request(url, headers={"Authorization": f"Bearer {token}"} if token else {})
+#: The longest the Hub's answer may take, a command's --timeout can only shorten it.
+HUB_CAP_S = 30
+#: The most read of the Hub's answer (a model's info with its file list).
+MAX_HUB_ANSWER = 4 * 1024 * 1024
+
+
+def hub_endpoint(environ: Mapping[str, str]) -> str:
+    """The Hub to ask: ``HF_ENDPOINT`` as huggingface_hub reads it (a private mirror of the Hub), else
+    :data:`HUB_ENDPOINT`. The copy Job asks huggingface.co itself; a mirror must serve the same commits."""
+    return (environ.get("HF_ENDPOINT") or "").strip() or HUB_ENDPOINT
+
+
+def hub_get(url: str, token: str | None, *, deadline: Deadline | None = None) -> dict:
+    """:func:`_hub_get`, with the token out of any message (a Hub, or a proxy, may echo the request)."""
     try:
-        with urllib.request.urlopen(request, timeout=timeout) as response:  # noqa: S310 - an https URL built here
-            return json.loads(response.read(1 << 20))
-    except urllib.error.HTTPError as error:
-        if error.code in (401, 403):
-            raise OpsError(f"the Hugging Face Hub refused {url} ({error.code})",
-                           "set model.hugging_face_token_secret to a secret holding a token that may read the model "
-                           "(a gated model needs its licence accepted)", ExitCode.ACCESS_DENIED) from None
-        if error.code == 404:
-            raise OpsError(f"the Hugging Face Hub has no such model or revision: {url}",
-                           "check model.hugging_face_id and --revision", ExitCode.NOT_FOUND) from None
-        raise OpsError(f"the Hugging Face Hub answered {error.code} for {url}", "try again later",
-                       ExitCode.AWS_ERROR) from None
-    except (urllib.error.URLError, TimeoutError, OSError, ValueError) as error:
-        raise OpsError(f"could not ask the Hugging Face Hub ({url}): {error}",
-                       "check the network, or pass --revision with the commit id", ExitCode.AWS_ERROR) from None
+        return _hub_get(url, token, deadline=deadline)
+    except OpsError as error:
+        error.message, error.fix = redact_secrets(error.message, (token or "",)), redact_secrets(error.fix, (token or "",))
+        raise
+
+
+def _hub_get(url: str, token: str | None, *, deadline: Deadline | None = None) -> dict:
+    """GET a Hub API URL and decode its JSON object (replaced in tests that do not test the Hub's answers).
+
+    Not ``urllib.request``, whose timeout bounds each socket read only, so that a Hub that sends a byte every few
+    seconds kept llmops waiting for ever: ops_cli/http_client.py bounds the request as a whole, by :data:`HUB_CAP_S`
+    and by what is left of the command's ``deadline``. Redirects are not followed."""
+    base, _, path = url.partition("/api/")
+    endpoint = check_url(base, option="the Hugging Face Hub address (HF_ENDPOINT)")
+    headers = {"Accept": "application/json", **({"Authorization": f"Bearer {token}"} if token else {})}
+    where = f"{endpoint.url}/api/{path}"
+    try:
+        with exchange(endpoint, "GET", f"/api/{path}", what="GET the model's info from the Hugging Face Hub",
+                      timeout=HUB_CAP_S, headers=headers, deadline=deadline) as response:
+            status = response.status
+            if status in (401, 403):
+                raise OpsError(f"the Hugging Face Hub refused {where} ({status})",
+                               "set model.hugging_face_token_secret to a secret holding a token that may read the model "
+                               "(a gated model needs its licence accepted)", ExitCode.ACCESS_DENIED)
+            if status == 404:
+                raise OpsError(f"the Hugging Face Hub has no such model or revision: {where}",
+                               "check model.hugging_face_id and --revision", ExitCode.NOT_FOUND)
+            if not 200 <= status < 300:
+                raise OpsError(f"the Hugging Face Hub answered {response.summary()} for {where}",
+                               "try again later; a redirect means the model was renamed: set model.hugging_face_id to "
+                               "its new name", ExitCode.AWS_ERROR)
+            raw = response.read(MAX_HUB_ANSWER)
+    except DeadlineExceeded as error:
+        if deadline is not None and deadline.passed():
+            raise
+        raise OpsError(error.message, f"the Hub is slow or unreachable from here: try again later ({where})",
+                       ExitCode.TIMEOUT) from None
+    except (Unreachable, BadResponse) as error:
+        raise OpsError(f"could not ask the Hugging Face Hub ({where}): {error}",
+                       "check the network (and HF_ENDPOINT, if set)", ExitCode.AWS_ERROR) from None
+    try:
+        info = json.loads(raw)
+    except (ValueError, RecursionError):
+        info = None
+    if not isinstance(info, dict):
+        raise OpsError(f"the Hugging Face Hub's answer for {where} is not a JSON object",
+                       f"look at it by hand: curl -sS {where}", ExitCode.AWS_ERROR)
+    return info
 
 
 def resolve_revision(repo_id: str, ref: str, *, token: str | None = None,
-                     get: Callable[[str, str | None], dict] | None = None) -> str:
-    """The commit id ``ref`` (a branch, tag or commit) points at now, from the Hub."""
+                     get: Callable[..., dict] | None = None, hub: str = HUB_ENDPOINT,
+                     deadline: Deadline | None = None) -> str:
+    """The commit id ``ref`` (a branch, tag or commit) points at now, from the Hub at ``hub``."""
     if not _REF.fullmatch(ref) or ".." in ref:
         raise OpsError(f"--revision {shown(ref)} is not a branch, tag or commit id", "for example main, or a commit id",
                        ExitCode.USAGE)
-    url = f"{HUB_ENDPOINT}/api/models/{repo_id}/revision/{urllib.parse.quote(ref, safe='')}"
-    info = (get or hub_get)(url, token)
+    url = f"{hub.rstrip('/')}/api/models/{repo_id}/revision/{urllib.parse.quote(ref, safe='')}"
+    with (deadline.during(f"asking the Hugging Face Hub for {repo_id}@{ref}") if deadline else nullcontext()):
+        info = (get or hub_get)(url, token, deadline=deadline)
     sha = info.get("sha") if isinstance(info, dict) else None
     if not isinstance(sha, str) or not COMMIT.fullmatch(sha):
         raise OpsError(f"the Hub's answer for {repo_id}@{ref} carries no commit id", "try again, or pass the commit id",
@@ -208,39 +256,62 @@ def check_manifest(manifest: dict, objects: dict[str, int], prefix: str) -> list
 def read_mirror(aws_client: Callable[[str], object], bucket: str, prefix: str) -> tuple[dict, dict[str, int]]:
     """The manifest and the sizes of the objects under the prefix."""
     s3 = aws_client("s3")
+    location = f"s3://{bucket}/{prefix}{MANIFEST_NAME}"
     try:
-        manifest = json.loads(s3.get_object(Bucket=bucket, Key=prefix + MANIFEST_NAME)["Body"].read())
+        body = s3.get_object(Bucket=bucket, Key=prefix + MANIFEST_NAME)["Body"].read()
     except s3.exceptions.NoSuchKey:
-        raise OpsError(f"s3://{bucket}/{prefix}{MANIFEST_NAME} does not exist: the mirror did not finish",
+        raise OpsError(f"{location} does not exist: the mirror did not finish",
                        "run llmops weights mirror again", ExitCode.CHECK_FAILED) from None
+    try:
+        manifest = json.loads(body)
+    except (ValueError, RecursionError):
+        manifest = None
+    if not isinstance(manifest, dict) or not isinstance(manifest.get("files", []), list) or not all(
+            isinstance(entry, dict) for entry in manifest.get("files", [])):
+        raise OpsError(f"{location} is not a manifest (a JSON object with a list of files)",
+                       f"look at it: aws s3 cp {location} -; run llmops weights mirror again", ExitCode.CHECK_FAILED)
     objects: dict[str, int] = {}
     for page in s3.get_paginator("list_objects_v2").paginate(Bucket=bucket, Prefix=prefix):
         objects.update({o["Key"]: o["Size"] for o in page.get("Contents") or []})
     return manifest, objects
 
 
-def kubectl(run: Callable, binary: str, *args: str, stdin: str | None = None, timeout: float = 120) -> str:
-    try:
-        result = run([binary, *args], capture_output=True, text=True, timeout=timeout, input=stdin)
-    except FileNotFoundError:
-        raise OpsError(f"kubectl not found at '{binary}'", "install kubectl or pass --kubectl PATH", ExitCode.USAGE) from None
-    except subprocess.TimeoutExpired:
-        raise OpsError(f"kubectl {' '.join(args[:3])} timed out", "check the kubeconfig and the cluster's endpoint",
-                       ExitCode.TIMEOUT) from None
+def kubectl(run: Callable | None, binary: str, *args: str, stdin: str | None = None, timeout: float = 120,
+            deadline: Deadline | None = None) -> str:
+    """What ``kubectl ARGS`` printed, within ``timeout`` and what is left of ``deadline`` (ops_cli/tools.py)."""
+    result = run_tool([binary, *args], deadline=deadline, cap=timeout, stdin=stdin, run=run)
     if result.returncode != 0:
-        detail = result.stderr.strip().splitlines()[-1] if result.stderr.strip() else f"exit {result.returncode}"
-        raise OpsError(f"kubectl {' '.join(args[:3])} failed: {detail}", "check the kubeconfig (aws eks update-kubeconfig "
-                       "...)", ExitCode.AWS_ERROR)
+        raise tool_failure(result)
     return result.stdout
 
 
+def kubectl_json(run: Callable | None, binary: str, *args: str, deadline: Deadline | None = None) -> dict:
+    """``kubectl ARGS -o json`` as the JSON object it must print; a clear error naming the command otherwise."""
+    result = run_tool([binary, *args, "-o", "json"], deadline=deadline, cap=120, run=run)
+    if result.returncode != 0:
+        raise tool_failure(result)
+    return tool_json(result)
+
+
 def progress_lines(log: str) -> list[dict]:
-    """The Job's progress records, in order."""
+    """The Job's progress records, in order; a line that is not a JSON object is skipped (the log is the Job's
+    output, through kubectl: nothing in it may crash the command)."""
     records = []
     for line in log.splitlines():
         if line.startswith(PROGRESS_PREFIX):
             try:
-                records.append(json.loads(line[len(PROGRESS_PREFIX):]))
-            except ValueError:
+                record = json.loads(line[len(PROGRESS_PREFIX):])
+            except (ValueError, RecursionError):
                 continue
+            if isinstance(record, dict):
+                records.append(record)
     return records
+
+
+_FILE_FIELDS = ("file", "files", "size", "bytes_copied", "bytes_total")
+
+
+def file_records(log: str) -> list[dict]:
+    """The records of the files copied so far: a ``path`` and the whole numbers :data:`_FILE_FIELDS`."""
+    return [r for r in progress_lines(log) if isinstance(r.get("path"), str)
+            and all(isinstance(r.get(k), int) and not isinstance(r.get(k), bool) for k in _FILE_FIELDS)]

@@ -125,7 +125,7 @@ def test_given_every_price_when_cost_runs_then_each_row_and_the_totals_are_price
     regional, pricing = stubs
     expect_reservation(regional)
     expect_all_prices(pricing, example_env)
-    result = run("cost", "--env", "example", "--block-fee", "91,540.80", "--json")
+    result = run("cost", "--env", "example", "--block-fee", "91540.80", "--json")
     assert result.code == ExitCode.OK, result.stderr
     report = result.json
     rows = {row["item"].split(" (")[0]: row for row in report["rows"]}

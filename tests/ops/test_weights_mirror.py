@@ -47,7 +47,7 @@ def hub(monkeypatch):
     """The Hub's model-info answer, recorded per URL; no request leaves the process."""
     asked: list[tuple[str, str | None]] = []
 
-    def get(url: str, token: str | None) -> dict:
+    def get(url: str, token: str | None, **_) -> dict:
         asked.append((url, token))
         return {"id": "moonshotai/Kimi-K3", "sha": SHA}
 
@@ -68,7 +68,7 @@ def test_a_revision_that_is_no_ref_is_refused_before_asking_the_hub(hub):
 
 def test_an_answer_without_a_commit_is_an_error():
     with pytest.raises(OpsError, match="no commit id"):
-        weights.resolve_revision("moonshotai/Kimi-K3", "main", get=lambda url, token: {"sha": "main"})
+        weights.resolve_revision("moonshotai/Kimi-K3", "main", get=lambda url, token, **_: {"sha": "main"})
 
 
 def test_the_revision_key_takes_only_a_commit_id(s3_config_dir):

@@ -36,3 +36,20 @@ def refuse_placeholders(stack: cdk.Stack, *, source: str, fields: Sequence[str],
         assert_=cdk.Fn.condition_equals(cdk.Aws.REGION, _NOT_A_REGION),
         assert_description=f"Not deployed: {source} still holds the example's placeholder values in {', '.join(fields)}. "
                     f"{how_to_fix}")])
+
+
+#: The rule that refuses a serving stack whose S3 weights have no pinned revision yet.
+UNPINNED_WEIGHTS_RULE_ID = "RefuseUnpinnedWeights"
+
+
+def refuse_unpinned_weights(stack: cdk.Stack, *, source: str, env_name: str) -> cdk.CfnRule:
+    """Add to ``stack`` (the one that serves the model) a rule that refuses its deployment: the weights come from S3 and
+    ``model.hugging_face_revision`` is not set, so there is no revision-scoped prefix to copy
+    (deployment_config/model_location.py ``weights_s3_uri``). The app cannot refuse at synthesis: the cluster stack,
+    which creates the mirror Job's role, must deploy before ``llmops weights mirror`` can write the revision."""
+    return cdk.CfnRule(stack, UNPINNED_WEIGHTS_RULE_ID, assertions=[cdk.CfnRuleAssertion(
+        assert_=cdk.Fn.condition_equals(cdk.Aws.REGION, _NOT_A_REGION),
+        assert_description=f"Not deployed: {source} takes the weights from S3 (model.weight_source: s3) but sets no "
+                           "model.hugging_face_revision, so there is no verified copy to serve. Run bin/llmops weights "
+                           f"mirror --env {env_name} (it copies one revision, checks it and writes the revision into "
+                           "the file), then deploy again.")])

@@ -102,3 +102,20 @@ def test_a_manifest_entry_that_escapes_the_directory_is_refused(copy):
     (copy / "MANIFEST.json").write_text(json.dumps(manifest))
     result = verify(copy)
     assert result.returncode == 1 and "not a relative path" in result.stderr
+
+
+def test_a_stack_serving_unpinned_s3_weights_refuses_to_deploy_with_the_command_that_pins_them():
+    import aws_cdk as cdk
+    from aws_cdk.assertions import Template
+
+    from cdk_constructs.placeholder_guard import UNPINNED_WEIGHTS_RULE_ID, refuse_unpinned_weights
+
+    # given a serving stack of S3 weights without model.hugging_face_revision
+    stack = cdk.Stack(cdk.App(), "Serving")
+    cdk.CfnWaitConditionHandle(stack, "Placeholder")
+    refuse_unpinned_weights(stack, source="config/prod.yaml", env_name="prod")
+    # then CloudFormation refuses it before creating anything, saying how to pin them
+    (assertion,) = Template.from_stack(stack).to_json()["Rules"][UNPINNED_WEIGHTS_RULE_ID]["Assertions"]
+    assert "model.hugging_face_revision" in assertion["AssertDescription"]
+    assert "bin/llmops weights mirror --env prod" in assertion["AssertDescription"]
+    assert assertion["Assert"] == {"Fn::Equals": [{"Ref": "AWS::Region"}, "placeholder-values-must-be-replaced"]}

@@ -22,7 +22,9 @@ from ops_cli.errors import ExitCode, OpsError
 from tests.ops.conftest import run_llmops
 
 SHA = "0123456789abcdef0123456789abcdef01234567"
-BUCKET, PREFIX = "weights-bucket", "kimi-k3/"
+BUCKET, BASE = "weights-bucket", "kimi-k3/"
+#: The revision's own prefix under model.s3_uri, where the mirror writes.
+PREFIX = f"{BASE}{SHA}/"
 SHARD = "model-00001-of-00118.safetensors"
 SHARD_SHA = "a" * 64
 
@@ -33,7 +35,7 @@ def s3_config_dir(config_dir):
     path = config_dir / "example.yaml"
     text = path.read_text()
     assert yaml.safe_load(text)["model"]["weight_source"] == "huggingface"
-    path.write_text(text.replace("weight_source: huggingface", f"weight_source: s3\n  s3_uri: s3://{BUCKET}/{PREFIX}", 1))
+    path.write_text(text.replace("weight_source: huggingface", f"weight_source: s3\n  s3_uri: s3://{BUCKET}/{BASE}", 1))
     return config_dir
 
 
@@ -102,7 +104,7 @@ def test_the_job_is_valid_kubernetes_and_copies_the_pinned_commit_with_its_own_s
     assert all(package in container["command"][2] for package in weights.JOB_PACKAGES)
     assert pod["serviceAccountName"] == account["metadata"]["name"] == weights.MIRROR_SERVICE_ACCOUNT
     assert job["metadata"]["namespace"] == account["metadata"]["namespace"] == SERVING_NAMESPACE
-    # the repository, the commit, the bucket and prefix as arguments of the script, never the token's value
+    # the repository, the commit, the bucket and the commit's own prefix as arguments of the script, never the token
     assert container["command"][:2] == ["sh", "-c"] and 'exec python3 -c "$MIRROR_SCRIPT" "$@"' in container["command"][2]
     assert container["command"][4:] == ["moonshotai/Kimi-K3", SHA, BUCKET, PREFIX, "us-west-2", ""]
     env = {e["name"]: e["value"] for e in container["env"]}
@@ -144,6 +146,12 @@ def test_a_complete_mirror_passes_the_check():
 def test_a_checksum_mismatch_names_the_file():
     (problem,) = weights.check_manifest(manifest(sha256="b" * 64), OBJECTS, PREFIX)
     assert problem.path == SHARD and "differs from the Hub's" in problem.problem
+
+
+def test_an_object_the_manifest_does_not_list_names_the_file():
+    # the node's check would refuse it, and its copy fetch it again on every start
+    (extra,) = weights.check_manifest(manifest(), {**OBJECTS, PREFIX + "stray.safetensors": 5}, PREFIX)
+    assert extra.path == "stray.safetensors" and "not in the manifest" in extra.problem
 
 
 def test_a_missing_or_short_object_names_the_file():
@@ -219,19 +227,26 @@ def test_mirror_pins_the_commit_runs_the_job_follows_it_and_checks_the_manifest(
     assert f"[2/2] {SHARD}  1,000 bytes  (1,010 of 1,010)" in result.stderr
     assert result.json == {"env": "example", "revision": SHA, "s3_uri": f"s3://{BUCKET}/{PREFIX}", "files": 2,
                            "bytes": 1010, "config_file": str(s3_config_dir / "example.yaml")}
+    # the copy went to the revision's own prefix under model.s3_uri, never over another revision's files
+    assert kubectl.applied["items"][1]["spec"]["template"]["spec"]["containers"][0]["command"][6:8] == [BUCKET, PREFIX]
 
 
-def test_mirror_fails_with_the_name_of_a_file_whose_checksum_differs(aws, run_mirror):
+def test_mirror_fails_with_the_name_of_a_file_whose_checksum_differs(aws, run_mirror, s3_config_dir):
+    before = (s3_config_dir / "example.yaml").read_text()
     stub_mirror_in_s3(aws, manifest(sha256="b" * 64))
     result = run_mirror(FakeKubectl())
     assert result.code == ExitCode.CHECK_FAILED
     assert SHARD in result.stderr and "differs from the Hub's" in result.stderr
+    # and the environment file is as it was: the charts keep serving the revision they served
+    assert (s3_config_dir / "example.yaml").read_text() == before
 
 
-def test_a_failed_job_is_reported_with_where_to_look(aws, run_mirror):
+def test_a_failed_job_is_reported_with_where_to_look_and_the_file_is_left_as_it_was(aws, run_mirror, s3_config_dir):
+    before = (s3_config_dir / "example.yaml").read_text()
     result = run_mirror(FakeKubectl(succeeded=False))
     assert result.code == ExitCode.CHECK_FAILED
     assert "did not succeed" in result.stderr and "logs job/weights-mirror" in result.stderr
+    assert (s3_config_dir / "example.yaml").read_text() == before
 
 
 def test_a_hub_environment_is_refused_before_any_call(run, hub):

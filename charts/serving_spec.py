@@ -62,8 +62,9 @@ def image_version_label(image: str) -> str:
 
 @dataclass(frozen=True)
 class PodSecrets:
-    """Secrets Manager secrets delivered to the vLLM container as environment variables, through the Secrets Store CSI
-    driver and the AWS provider (see :mod:`charts.vllm_secret_provider`). Secret names or ARNs only, never values.
+    """Secrets Manager secrets delivered to the vLLM container through the Secrets Store CSI driver and the AWS provider
+    (see :mod:`charts.vllm_secret_provider`): files, a synced Secret, and environment variables from it (on the EKS path
+    not the API key, which the auth middleware reads from its file). Secret names or ARNs only, never values.
 
     :param region: the region the secrets are in (the environment's).
     :param api_key_secret: the environment's generated API key, read by vLLM from ``VLLM_API_KEY``; None when the

@@ -258,19 +258,23 @@ def test_the_key_detector_finds_a_key_that_is_there(synthesized):
 
 # --- 2. delivery to vLLM ---------------------------------------------------------------------------------------
 
-def test_vllm_reads_its_api_key_from_the_secret_the_driver_syncs(synthesized):
+def test_the_middleware_reads_the_api_key_from_the_file_the_driver_rotates_and_vllm_gets_none(synthesized):
     objects = _applied(synthesized.template("serving"))
     container = _vllm_container(objects)
     provider_class = objects["SecretProviderClass"]
-    synced = provider_class["spec"]["secretObjects"][0]["secretName"]
-    # VLLM_API_KEY (vLLM's own variable) comes from the synced Kubernetes Secret
-    assert _env(container)["VLLM_API_KEY"] == {
-        "name": "VLLM_API_KEY", "valueFrom": {"secretKeyRef": {"name": synced, "key": "api-key"}}}
+    # vLLM itself gets no VLLM_API_KEY: its own check knows one key, read at start, and would refuse a rotated key with
+    # 401 until a restart; the auth middleware checks every path against the files instead
+    assert "VLLM_API_KEY" not in _env(container) and "--api-key" not in container["args"]
+    assert "--middleware" in container["args"]
     assert "HF_TOKEN" not in _env(container)  # the example sets no Hugging Face token
-    # and the container mounts the CSI volume, read-only: the sync exists only while a pod mounts it
+    # the container mounts the CSI volume, read-only (the sync exists only while a pod mounts it), and the middleware
+    # reads the key from there: the file named after the key's objectAlias, which the driver's rotation rewrites
     volumes = {v["name"]: v for v in objects["Deployment"]["spec"]["template"]["spec"]["volumes"]}
     (mount,) = [m for m in container["volumeMounts"] if "csi" in volumes[m["name"]]]
     assert mount["readOnly"] is True
+    assert _env(container)["LLM_SERVING_API_KEY_DIR"] == {"name": "LLM_SERVING_API_KEY_DIR", "value": mount["mountPath"]}
+    (key_object,) = yaml.safe_load(provider_class["spec"]["parameters"]["objects"])
+    assert key_object["objectAlias"] == "api-key"
     assert volumes[mount["name"]]["csi"] == {"driver": SECRETS_STORE_CSI_DRIVER, "readOnly": True,
                                              "volumeAttributes": {"secretProviderClass": provider_class["metadata"]["name"]}}
 

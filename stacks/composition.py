@@ -59,10 +59,14 @@ def add_environment(scope: Construct, env_config: EnvironmentConfig, *,
         refuse_placeholders(stack, source=env_config.source, fields=env_config.placeholders,
                             how_to_fix="Copy it to config/NAME.yaml, put in your own account, role and capacity ids, "
                                        "and deploy that: npx cdk deploy -c env=NAME --all")
-    # S3 weights are served only at a revision the mirror copied and verified (deployment_config/model_location.py).
-    if env_config.model.weight_source is WeightSource.S3 and not env_config.model.hugging_face_revision:
+    # S3 weights are served only at a revision the mirror copied and verified (deployment_config/model_location.py), and
+    # a model repository's code runs only at a pinned commit.
+    model = env_config.model
+    from_s3 = model.weight_source is WeightSource.S3
+    if not model.hugging_face_revision and (from_s3 or "--trust-remote-code" in model.serving_args):
         serving_unit = "endpoint" if env_config.platform is Platform.HYPERPOD else "serving"
-        refuse_unpinned_weights(environment.stack(serving_unit), source=env_config.source, env_name=env_config.name)
+        refuse_unpinned_weights(environment.stack(serving_unit), source=env_config.source, env_name=env_config.name,
+                                from_s3=from_s3, model_id=model.hugging_face_id)
     return environment
 
 

@@ -113,9 +113,21 @@ def test_a_stack_serving_unpinned_s3_weights_refuses_to_deploy_with_the_command_
     # given a serving stack of S3 weights without model.hugging_face_revision
     stack = cdk.Stack(cdk.App(), "Serving")
     cdk.CfnWaitConditionHandle(stack, "Placeholder")
-    refuse_unpinned_weights(stack, source="config/prod.yaml", env_name="prod")
+    refuse_unpinned_weights(stack, source="config/prod.yaml", env_name="prod", from_s3=True)
     # then CloudFormation refuses it before creating anything, saying how to pin them
     (assertion,) = Template.from_stack(stack).to_json()["Rules"][UNPINNED_WEIGHTS_RULE_ID]["Assertions"]
     assert "model.hugging_face_revision" in assertion["AssertDescription"]
     assert "bin/llmops weights mirror --env prod" in assertion["AssertDescription"]
     assert assertion["Assert"] == {"Fn::Equals": [{"Ref": "AWS::Region"}, "placeholder-values-must-be-replaced"]}
+
+
+def test_the_default_example_runs_remote_code_unpinned_so_its_serving_stack_refuses_to_deploy(synthesized):
+    # given config/example.yaml: weights from the Hub, the preset's --trust-remote-code, no model.hugging_face_revision
+    model = synthesized.env_config.model
+    assert "--trust-remote-code" in model.serving_args and not model.hugging_face_revision
+    # then its serving stack carries the rule that refuses it, naming the field and the Hub API that gives the commit
+    (assertion,) = synthesized.template("serving")["Rules"]["RefuseUnpinnedWeights"]["Assertions"]
+    assert "--trust-remote-code" in assertion["AssertDescription"]
+    assert "https://huggingface.co/api/models/moonshotai/Kimi-K3/revision/main" in assertion["AssertDescription"]
+    # and the stacks that do not run the model do not
+    assert "RefuseUnpinnedWeights" not in synthesized.template("cluster").get("Rules", {})

@@ -24,7 +24,8 @@ from constructs import Construct
 
 from charts.serving_spec import VllmServingSpec
 from charts.vllm_deployment import container_security
-from deployment_config.model_location import MODEL_CACHE_MOUNT, node_weights_path
+from deployment_config.model import EnvironmentConfig
+from deployment_config.model_location import HYPERPOD_MODEL_MOUNT, MODEL_CACHE_MOUNT, node_weights_path, weights_s3_uri
 
 SCRIPT_FILE = Path(__file__).resolve().parent / "vllm_weights" / "verify_weights.py"
 CONFIG_MAP = "vllm-weights-check"
@@ -66,3 +67,18 @@ def add_weights_check(scope: Construct, *, spec: VllmServingSpec, deployment: kp
                        kplus.VolumeMount(path=MOUNT_PATH, volume=script, read_only=True)],
     )
     return config_map
+
+
+def hyperpod_weights_check(env: EnvironmentConfig) -> tuple[str, ...] | None:
+    """The verifier's arguments for the HyperPod worker's bootstrap (charts/vllm_auth_middleware.py
+    ``inline_middleware_worker(args, weights_check=...)``), or None when the weights do not come from S3.
+
+    Sizes, presence, no stray file and the manifest's revision, not sha256: the operator's model mount is not a copy on
+    the node's disk. The operator requires the Mountpoint for S3 CSI driver (aws/sagemaker-hyperpod-cli@011ca92
+    helm_chart/HyperPodHelmChart/charts/inference-operator/config/manager/manager.yaml, ``require_csidriver
+    "s3.csi.aws.com"``), so hashing the mount would read the 1.4 TB from S3 a second time, before vLLM reads it for
+    its load. The bytes in S3 were checked when they were mirrored (every LFS file's sha256 against the Hub's,
+    ops_cli/weights.py), under a prefix no other revision writes to; the mount is read-only, so nothing is deleted."""
+    if weights_s3_uri(env.model) is None:
+        return None
+    return (HYPERPOD_MODEL_MOUNT, "--revision", env.model.hugging_face_revision, "--sizes-only")

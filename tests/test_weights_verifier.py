@@ -131,3 +131,34 @@ def test_the_default_example_runs_remote_code_unpinned_so_its_serving_stack_refu
     assert "https://huggingface.co/api/models/moonshotai/Kimi-K3/revision/main" in assertion["AssertDescription"]
     # and the stacks that do not run the model do not
     assert "RefuseUnpinnedWeights" not in synthesized.template("cluster").get("Rules", {})
+
+
+def _run_worker(tmp_path, model_dir: Path) -> subprocess.CompletedProcess:
+    """The HyperPod worker's bootstrap, run as its container would run it, with a stand-in ``vllm`` that says it
+    started; the weights check pointed at ``model_dir`` as at the operator's mount."""
+    import os
+
+    from charts.vllm_auth_middleware import inline_middleware_worker
+
+    worker = inline_middleware_worker(("--model", str(model_dir)), weights_check=(str(model_dir), "--revision", SHA,
+                                                                                  "--sizes-only"))
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir(exist_ok=True)
+    (bin_dir / "vllm").write_text(f"#!{sys.executable}\nprint('vllm started')\n")
+    (bin_dir / "vllm").chmod(0o755)
+    environ = {"PATH": f"{bin_dir}:{os.environ['PATH']}", "HOME": str(tmp_path), "TMPDIR": str(tmp_path),
+               **worker["environment"]}
+    return subprocess.run([sys.executable, *worker["command"][1:], *worker["args"]], capture_output=True, text=True,
+                          env=environ, timeout=60)
+
+
+def test_the_hyperpod_worker_checks_the_operators_mount_before_starting_vllm(tmp_path, copy):
+    # given a good copy at the operator's mount: vLLM starts after the check's OK line
+    result = _run_worker(tmp_path, copy)
+    assert result.returncode == 0, result.stderr
+    assert "verify-weights: OK" in result.stderr and result.stdout == "vllm started\n"
+    # given a copy with a file missing: the worker ends before vLLM, with the line naming the file
+    (copy / "config.json").unlink()
+    result = _run_worker(tmp_path, copy)
+    assert result.returncode != 0 and "vllm started" not in result.stdout
+    assert "verify-weights: config.json: missing" in result.stderr

@@ -20,7 +20,10 @@ Choices (README, "Mirror the weights to S3"):
 - sha256 is computed while streaming; the manifest holds path, size, sha256 and the Hub's LFS sha256
   (``model_info(files_metadata=True)``: siblings[].lfs.sha256, hf_api.py ``RepoSibling``), and is written last, to
   ``MANIFEST.json`` under the prefix. ``llmops`` checks it: every LFS file's sha256 equals the Hub's, and every object
-  exists in S3 with the manifest's size.
+  exists in S3 with the manifest's size. A file kept in git itself (no ``lfs``: the configuration, the tokenizer's
+  small files and the model's Python code that ``--trust-remote-code`` runs) is checked against the Hub's git blob id
+  (``RepoSibling.blob_id``): the sha1 of ``blob SIZE\0`` and the content, git's object id of a file (Pro Git,
+  "Git Internals - Git Objects", https://git-scm.com/book/en/v2/Git-Internals-Git-Objects).
 - One prefix per revision: the Job writes under ``s3://BUCKET/PREFIX/REVISION/`` (``model.s3_uri`` and the commit,
   deployment_config/model_location.py ``revision_s3_uri``), never over another revision's files, and ``llmops`` writes
   the revision into the environment file only after the manifest checked out: a copy that fails half-way leaves the
@@ -129,16 +132,21 @@ fs, s3 = HfFileSystem(token=token), boto3.client("s3", region_name=region)
 config = TransferConfig(multipart_chunksize=64 * 1024 * 1024, max_concurrency=16)
 total, copied, entries = sum(f.size or 0 for f in files), 0, []
 class Hashing:
-    def __init__(self, stream): self.stream, self.digest, self.size = stream, hashlib.sha256(), 0
+    def __init__(self, stream, size):
+        self.stream, self.digest, self.size = stream, hashlib.sha256(), 0
+        self.blob = hashlib.sha1(b"blob %d\0" % size)
     def read(self, n=-1):
-        data = self.stream.read(n); self.digest.update(data); self.size += len(data); return data
+        data = self.stream.read(n); self.digest.update(data); self.blob.update(data); self.size += len(data)
+        return data
 for index, sibling in enumerate(files, 1):
     with fs.open(f"{repo}/{sibling.rfilename}", "rb", revision=sha, block_size=0) as source:
-        reader = Hashing(source)
+        reader = Hashing(source, sibling.size or 0)
         s3.upload_fileobj(reader, bucket, prefix + sibling.rfilename, Config=config)
     copied += reader.size
     entry = {"path": sibling.rfilename, "size": reader.size, "sha256": reader.digest.hexdigest(),
-             "hub_lfs_sha256": sibling.lfs.sha256 if sibling.lfs else None}
+             "hub_lfs_sha256": sibling.lfs.sha256 if sibling.lfs else None,
+             "git_blob_sha1": None if sibling.lfs else reader.blob.hexdigest(),
+             "hub_blob_id": None if sibling.lfs else sibling.blob_id}
     entries.append(entry)
     record = {**entry, "file": index, "files": len(files), "bytes_copied": copied, "bytes_total": total}
     print("MIRROR " + json.dumps(record), flush=True)
@@ -209,6 +217,9 @@ def check_manifest(manifest: dict, objects: dict[str, int], prefix: str) -> list
         hub = entry.get("hub_lfs_sha256")
         if hub and hub != entry.get("sha256"):
             problems.append(MirrorProblem(path, f"sha256 {entry.get('sha256')} differs from the Hub's {hub}"))
+        blob = entry.get("hub_blob_id")
+        if blob and blob != entry.get("git_blob_sha1"):
+            problems.append(MirrorProblem(path, f"git blob {entry.get('git_blob_sha1')} differs from the Hub's {blob}"))
         size = objects.get(prefix + path)
         if size is None:
             problems.append(MirrorProblem(path, "missing from S3"))

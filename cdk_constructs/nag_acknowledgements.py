@@ -208,9 +208,11 @@ def acknowledge_weights_writer(role: IConstruct) -> None:
 def acknowledge_api_key_secret(secret: IConstruct) -> None:
     """The endpoint's generated API key: rotated by hand, not by a rotation Lambda."""
     acknowledge(secret, "AwsSolutions-SMG4",
-                "vLLM reads the key once, at start, from its environment: an automatic rotation would lock every client "
-                "out until the pod restarts. The README's rotation procedure (put-secret-value, wait for the driver's "
-                "poll, rollout restart) changes it when the operator chooses")
+                "Every client holds a copy of the key and must be given the new one by a person. The EKS pod's auth "
+                "middleware accepts a rotated key within the driver's poll and keeps accepting the key it replaced "
+                "only until the next rotation or a restart (charts/vllm_auth/llm_serving_auth.py), so an unattended "
+                "schedule would lock out, at its second rotation, every client not yet moved; the HyperPod worker "
+                "reads the key at start. The README's procedure rotates it when the operator chooses")
 
 
 def acknowledge_secrets_reader(role: IConstruct) -> None:

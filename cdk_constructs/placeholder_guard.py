@@ -36,3 +36,34 @@ def refuse_placeholders(stack: cdk.Stack, *, source: str, fields: Sequence[str],
         assert_=cdk.Fn.condition_equals(cdk.Aws.REGION, _NOT_A_REGION),
         assert_description=f"Not deployed: {source} still holds the example's placeholder values in {', '.join(fields)}. "
                     f"{how_to_fix}")])
+
+
+#: The rule that refuses a serving stack whose model is not pinned at a Hub commit where it must be.
+UNPINNED_WEIGHTS_RULE_ID = "RefuseUnpinnedWeights"
+
+
+def refuse_unpinned_weights(stack: cdk.Stack, *, source: str, env_name: str, from_s3: bool,
+                            model_id: str = "MODEL") -> cdk.CfnRule:
+    """Add to ``stack`` (the one that serves the model) a rule that refuses its deployment because
+    ``model.hugging_face_revision`` is not set and:
+
+    - the weights come from S3 (``from_s3``): there is no revision-scoped prefix to copy
+      (deployment_config/model_location.py ``weights_s3_uri``); or
+    - vLLM runs the model repository's code (``--trust-remote-code``): without a commit it would run whatever the
+      default branch holds when the pod starts, in a process that can read the API key's file.
+
+    The app cannot refuse at synthesis: the cluster stack, which creates the mirror Job's role, must deploy before
+    ``llmops weights mirror`` can write the revision. ``llmops preflight`` reports the same before (ops_cli/preflight_pins.py).
+    """
+    if from_s3:
+        why = ("takes the weights from S3 (model.weight_source: s3) but sets no model.hugging_face_revision, so there is "
+               f"no verified copy to serve. Run bin/llmops weights mirror --env {env_name} (it copies one revision, "
+               "checks it and writes the revision into the file), then deploy again.")
+    else:
+        why = ("runs the model repository's code (--trust-remote-code) but sets no model.hugging_face_revision: the "
+               "code of whatever the default branch holds when the pod starts would run next to the API key. Get the "
+               f"commit (curl -s https://huggingface.co/api/models/{model_id}/revision/main, its \"sha\"), read that "
+               "commit's code, set model.hugging_face_revision: COMMIT, then deploy again.")
+    return cdk.CfnRule(stack, UNPINNED_WEIGHTS_RULE_ID, assertions=[cdk.CfnRuleAssertion(
+        assert_=cdk.Fn.condition_equals(cdk.Aws.REGION, _NOT_A_REGION),
+        assert_description=f"Not deployed: {source} {why}")])

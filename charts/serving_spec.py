@@ -19,7 +19,7 @@ from deployment_config.gpu_nodes import (
 # VPC_CNI_CONFIGURATION: the vpc-cni configuration that makes the chart's NetworkPolicy enforced.
 from deployment_config.kubernetes_names import SERVING_NAME, SERVING_NAMESPACE
 from deployment_config.model import EnvironmentConfig, Exposure, Platform, WeightSource
-from deployment_config.model_location import MODEL_CACHE_MOUNT, model_path
+from deployment_config.model_location import MODEL_CACHE_MOUNT, model_path, weights_s3_uri
 from deployment_config.sizing import startup_budget
 
 VLLM_PORT = 8000
@@ -62,8 +62,9 @@ def image_version_label(image: str) -> str:
 
 @dataclass(frozen=True)
 class PodSecrets:
-    """Secrets Manager secrets delivered to the vLLM container as environment variables, through the Secrets Store CSI
-    driver and the AWS provider (see :mod:`charts.vllm_secret_provider`). Secret names or ARNs only, never values.
+    """Secrets Manager secrets delivered to the vLLM container through the Secrets Store CSI driver and the AWS provider
+    (see :mod:`charts.vllm_secret_provider`): files, a synced Secret, and environment variables from it (on the EKS path
+    not the API key, which the auth middleware reads from its file). Secret names or ARNs only, never values.
 
     :param region: the region the secrets are in (the environment's).
     :param api_key_secret: the environment's generated API key, read by vLLM from ``VLLM_API_KEY``; None when the
@@ -114,8 +115,9 @@ class VllmServingSpec:
     :param node_labels: labels the pod must find on its node.
     :param toleration: (key, value, effect) of the GPU taint.
     :param model_cache_host_path: node path of the model cache on the NVMe RAID0.
-    :param s3_uri: when set, an init container copies the weights from here into the cache and vLLM
-        loads them from the cache instead of the Hugging Face Hub.
+    :param s3_uri: when set, an init container copies the weights from here (``s3://BUCKET/PREFIX/REVISION/``) into the
+        cache, another checks the copy against its manifest, and vLLM loads them from the cache instead of the Hub.
+    :param weights_revision: the Hub revision of the weights at ``s3_uri`` (its directory in the node cache).
     :param service_account: service account the pod runs as (bound to an IAM role for S3 reads).
     :param exposure: internal or public load balancer.
     :param allowed_cidrs: source ranges of a public load balancer.
@@ -162,6 +164,7 @@ class VllmServingSpec:
     #: Nodes one model instance spans (deployment_config.sizing.Layout): 1 for the Deployment, more for a
     #: LeaderWorkerSet whose groups have this size (charts/vllm_leader_worker_set.py).
     nodes: int = 1
+    weights_revision: str | None = None
 
     @property
     def tls(self) -> bool:
@@ -253,7 +256,6 @@ def drain_args(env: EnvironmentConfig) -> tuple[str, ...]:
 def serving_spec_for(env: EnvironmentConfig) -> VllmServingSpec:
     model = env.model
     instance = env.gpu_instance_type
-    from_s3 = model.weight_source is WeightSource.S3
     # With the API key, charts/vllm_auth_middleware.py requires it on every path, /invocations included.
     from charts.vllm_auth_middleware import MIDDLEWARE_ARGS
 
@@ -297,7 +299,8 @@ def serving_spec_for(env: EnvironmentConfig) -> VllmServingSpec:
         node_labels=GPU_NODE_LABELS,
         toleration=(GPU_TAINT_KEY, GPU_TAINT_VALUE, GPU_TAINT_EFFECT),
         model_cache_host_path=MODEL_CACHE_HOST_PATH,
-        s3_uri=model.s3_uri if from_s3 else None,
+        s3_uri=weights_s3_uri(model),
+        weights_revision=model.hugging_face_revision if weights_s3_uri(model) else None,
         service_account="vllm",
         exposure=env.endpoint.exposure,
         allowed_cidrs=env.endpoint.allowed_cidrs,
@@ -315,9 +318,13 @@ def serving_spec_for(env: EnvironmentConfig) -> VllmServingSpec:
 
 
 def _pod_secrets(env: EnvironmentConfig) -> PodSecrets | None:
+    """The API key, and the Hugging Face token only where vLLM downloads from the Hub: with S3 weights nothing in the pod
+    talks to the Hub (the mirror Job reads the token itself, ops_cli/weights.py), and a token in the environment of a
+    process that runs the model repository's code (--trust-remote-code) is one more secret it could read."""
+    from_hub = env.model.weight_source is WeightSource.HUGGINGFACE
     secrets = PodSecrets(region=env.region,
                          api_key_secret=env.api_key_secret_name if env.endpoint.api_key_required else None,
-                         hugging_face_token_secret=env.model.hugging_face_token_secret)
+                         hugging_face_token_secret=env.model.hugging_face_token_secret if from_hub else None)
     return secrets if secrets.deliveries else None
 
 

@@ -10,6 +10,7 @@ the worker's arguments (:func:`inline_middleware_worker`).
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import cdk8s
@@ -44,25 +45,36 @@ def add_auth_middleware(scope: Construct, *, deployment: kplus.Deployment, conta
 
 #: The environment variable that carries the module's text into the HyperPod worker.
 MODULE_VARIABLE = "LLM_SERVING_AUTH_MODULE"
+#: With S3 weights, the weights verifier's text (charts/vllm_weights/verify_weights.py) and its arguments (a JSON list).
+VERIFIER_FILE = Path(__file__).resolve().parent / "vllm_weights" / "verify_weights.py"
+VERIFIER_VARIABLE = "LLM_SERVING_VERIFY_WEIGHTS"
+VERIFIER_ARGS_VARIABLE = "LLM_SERVING_VERIFY_WEIGHTS_ARGS"
 #: The HyperPod worker's command: ``python3 -c BOOTSTRAP ARGS...`` (sys.argv[1:] are the worker's arguments). It writes
 #: the module to a new private directory (mkdtemp: mode 0700, a name no one can guess), adds that to PYTHONPATH and
 #: execs ``vllm serve ARGS`` (vLLM's CLI, which the image's own entrypoint is in current images; naming it here makes
-#: the worker independent of that entrypoint). Any failure ends the container before vLLM starts: the endpoint stays
-#: closed rather than serving without the middleware.
+#: the worker independent of that entrypoint). With :data:`VERIFIER_VARIABLE` set it first writes the weights verifier
+#: there and runs it on the operator's model mount: a copy that does not match its manifest ends the container (the
+#: verifier's log lines say which file) before vLLM starts. Any failure ends the container before vLLM starts: the
+#: endpoint stays closed rather than serving without the middleware or a mixed copy.
 BOOTSTRAP = (
-    "import os, sys, tempfile; "
+    "import json, os, subprocess, sys, tempfile; "
     "d = tempfile.mkdtemp(prefix='llm-serving-auth-'); "
     f"open(os.path.join(d, '{MODULE_FILE.name}'), 'w').write(os.environ['{MODULE_VARIABLE}']); "
+    f"v = os.environ.get('{VERIFIER_VARIABLE}'); c = os.path.join(d, '{VERIFIER_FILE.name}'); "
+    "v and open(c, 'w').write(v); "
+    f"v and subprocess.run([sys.executable, c, *json.loads(os.environ['{VERIFIER_ARGS_VARIABLE}'])]).returncode "
+    "and sys.exit(1); "
     "os.environ['PYTHONPATH'] = os.pathsep.join(filter(None, [d, os.environ.get('PYTHONPATH')])); "
     "os.execvp('vllm', ['vllm', 'serve', *sys.argv[1:]])"
 )
 
 
-def inline_middleware_worker(args: tuple[str, ...]) -> dict:
-    """The HyperPod worker's ``command``, ``args`` (``args`` and :data:`MIDDLEWARE_ARGS`) and the environment variable
-    that carries the module, for an InferenceEndpointConfig."""
-    return {
-        "command": ["python3", "-c", BOOTSTRAP],
-        "args": [*args, *MIDDLEWARE_ARGS],
-        "environment": {MODULE_VARIABLE: MODULE_FILE.read_text(encoding="utf-8")},
-    }
+def inline_middleware_worker(args: tuple[str, ...], weights_check: tuple[str, ...] | None = None) -> dict:
+    """The HyperPod worker's ``command``, ``args`` (``args`` and :data:`MIDDLEWARE_ARGS`) and the environment variables
+    that carry the module and, with ``weights_check`` (the verifier's arguments:
+    :func:`charts.vllm_weights_check.hyperpod_weights_check`), the weights verifier, for an InferenceEndpointConfig."""
+    environment = {MODULE_VARIABLE: MODULE_FILE.read_text(encoding="utf-8")}
+    if weights_check:
+        environment[VERIFIER_VARIABLE] = VERIFIER_FILE.read_text(encoding="utf-8")
+        environment[VERIFIER_ARGS_VARIABLE] = json.dumps(list(weights_check))
+    return {"command": ["python3", "-c", BOOTSTRAP], "args": [*args, *MIDDLEWARE_ARGS], "environment": environment}

@@ -11,7 +11,7 @@ from constructs import Construct
 
 from charts.serving_spec import AWS_CLI_IMAGE, PRE_STOP_SECONDS, VllmServingSpec
 from charts.vllm_secret_provider import mount_secrets
-from deployment_config.model_location import MODEL_CACHE_MOUNT, S3_WEIGHTS_PATH
+from deployment_config.model_location import MODEL_CACHE_MOUNT, node_weights_path
 
 STARTUP_PERIOD_SECONDS = 10
 #: The AWS CLI's S3 transfer settings for the copy into the node cache (AWS CLI S3 configuration,
@@ -33,7 +33,8 @@ _TAINT_EFFECTS = {"NoSchedule": kplus.TaintEffect.NO_SCHEDULE, "NoExecute": kplu
 
 def add_vllm_deployment(scope: Construct, *, spec: VllmServingSpec, namespace: str,
                         service_account: kplus.IServiceAccount) -> kplus.Deployment:
-    """Add the vLLM Deployment to ``scope`` and return it."""
+    """Add the vLLM Deployment to ``scope`` and return it. With S3 weights, the chart adds their check after
+    ``fetch-weights`` (charts/vllm_weights_check.py)."""
     model_cache = kplus.Volume.from_host_path(
         scope, "model-cache", "model-cache", path=spec.model_cache_host_path, type=kplus.HostPathVolumeType.DIRECTORY_OR_CREATE
     )
@@ -71,34 +72,16 @@ def add_vllm_deployment(scope: Construct, *, spec: VllmServingSpec, namespace: s
         kplus.Node.tainted(kplus.NodeTaintQuery.is_(taint_key, taint_value, effect=_TAINT_EFFECTS[taint_effect]))
     )
 
-    # No capability at all, no privilege escalation, and (below) the runtime's default seccomp profile. GPUs need none
-    # of them: the NVIDIA container runtime injects the devices the device plugin allocates before the container starts
-    # (NVIDIA/k8s-device-plugin README, DEVICE_LIST_STRATEGY "envvar"); NVIDIA's NIM LLM Helm chart, whose engines
-    # include vLLM with tensor-parallel profiles, targets OpenShift's restricted-v2 SCC, which drops ALL capabilities,
-    # forbids escalation and requires runtime/default seccomp (docs.nvidia.com/nim/large-language-models, "Troubleshooting
-    # OpenShift SCC Admission Failures"; openshift/cluster-kube-apiserver-operator scc-restricted-v2.yaml). What the
-    # profile takes away without CAP_SYS_PTRACE / CAP_SYS_NICE: pidfd_getfd, which PyTorch's CUDA IPC needs under
-    # PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True (pytorch/pytorch#165685), and get_mempolicy/mbind/set_mempolicy,
-    # which vLLM's opt-in --numa-bind uses and falls back from (containerd/containerd#4730, #7167; vLLM 0.33.0
-    # vllm/utils/numa_utils.py). Neither is in this deployment's arguments or environment.
-    security = kplus.ContainerSecurityContextProps(
-        # The image runs as root: its Dockerfile's vllm-openai target sets no USER; and the node cache is a root-owned
-        # hostPath, which fsGroup does not reach.
-        ensure_non_root=False,
-        # vLLM writes its compile caches under the home directory (vLLM 0.33.0 vllm/envs.py: VLLM_CACHE_ROOT defaults
-        # to ~/.cache/vllm, torch_compile_cache below it) and its IPC sockets in the temp directory
-        # (VLLM_RPC_BASE_PATH = tempfile.gettempdir()).
-        read_only_root_filesystem=False,
-        allow_privilege_escalation=False,
-        privileged=False,
-        capabilities=kplus.ContainerSecutiryContextCapabilities(drop=[kplus.Capability.ALL]),
-    )
+    security = container_security()
     if spec.s3_uri:
+        # The revision's own directory of the cache: a previous revision's files, in their own directory, never mix
+        # with this one's; the check after the copy refuses any file its manifest does not list.
         deployment.add_init_container(
             name="fetch-weights",
             image=AWS_CLI_IMAGE,
             image_pull_policy=kplus.ImagePullPolicy.IF_NOT_PRESENT,
-            command=["/bin/sh", "-c", FETCH_SCRIPT, "fetch-weights", spec.s3_uri, S3_WEIGHTS_PATH],
+            command=["/bin/sh", "-c", FETCH_SCRIPT, "fetch-weights", spec.s3_uri,
+                     node_weights_path(spec.weights_revision)],
             security_context=security,
             resources=kplus.ContainerResources(
                 cpu=kplus.CpuResources(request=kplus.Cpu.units(8)),
@@ -172,3 +155,29 @@ def add_vllm_deployment(scope: Construct, *, spec: VllmServingSpec, namespace: s
     api_object.add_json_patch(cdk8s.JsonPatch.add("/spec/template/spec/securityContext/seccompProfile",
                                                   {"type": "RuntimeDefault"}))
     return deployment
+
+
+def container_security() -> kplus.ContainerSecurityContextProps:
+    """The security context of every container of the vLLM pod, init containers included."""
+    # No capability at all, no privilege escalation, and (below) the runtime's default seccomp profile. GPUs need none
+    # of them: the NVIDIA container runtime injects the devices the device plugin allocates before the container starts
+    # (NVIDIA/k8s-device-plugin README, DEVICE_LIST_STRATEGY "envvar"); NVIDIA's NIM LLM Helm chart, whose engines
+    # include vLLM with tensor-parallel profiles, targets OpenShift's restricted-v2 SCC, which drops ALL capabilities,
+    # forbids escalation and requires runtime/default seccomp (docs.nvidia.com/nim/large-language-models, "Troubleshooting
+    # OpenShift SCC Admission Failures"; openshift/cluster-kube-apiserver-operator scc-restricted-v2.yaml). What the
+    # profile takes away without CAP_SYS_PTRACE / CAP_SYS_NICE: pidfd_getfd, which PyTorch's CUDA IPC needs under
+    # PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True (pytorch/pytorch#165685), and get_mempolicy/mbind/set_mempolicy,
+    # which vLLM's opt-in --numa-bind uses and falls back from (containerd/containerd#4730, #7167; vLLM 0.33.0
+    # vllm/utils/numa_utils.py). Neither is in this deployment's arguments or environment.
+    return kplus.ContainerSecurityContextProps(
+        # The image runs as root: its Dockerfile's vllm-openai target sets no USER; and the node cache is a root-owned
+        # hostPath, which fsGroup does not reach.
+        ensure_non_root=False,
+        # vLLM writes its compile caches under the home directory (vLLM 0.33.0 vllm/envs.py: VLLM_CACHE_ROOT defaults
+        # to ~/.cache/vllm, torch_compile_cache below it) and its IPC sockets in the temp directory
+        # (VLLM_RPC_BASE_PATH = tempfile.gettempdir()).
+        read_only_root_filesystem=False,
+        allow_privilege_escalation=False,
+        privileged=False,
+        capabilities=kplus.ContainerSecutiryContextCapabilities(drop=[kplus.Capability.ALL]),
+    )

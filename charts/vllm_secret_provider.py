@@ -12,9 +12,21 @@ The path, each step with its source:
    Secrets", and the Secret is deleted with the last pod that mounts it (kubernetes-sigs/secrets-store-csi-driver
    v1.6.0 docs/book/src/topics/sync-as-kubernetes-secret.md). So the vLLM container keeps the volume mounted although
    it reads the values from its environment.
-3. The container's ``VLLM_API_KEY`` and ``HF_TOKEN`` come from that Secret by ``secretKeyRef`` (same docs,
-   set-as-env-var.md). An environment variable is read once: after a rotation the pod must restart (same docs,
-   secret-auto-rotation.md, "Using Kubernetes secret for environment variable").
+3. The container's ``HF_TOKEN`` comes from that Secret by ``secretKeyRef`` (same docs, set-as-env-var.md); an
+   environment variable is read once, so a rotated token needs a restart (same docs, secret-auto-rotation.md, "Using
+   Kubernetes secret for environment variable"). The API key does not go into the environment: the auth middleware
+   reads it from the mounted file (``LLM_SERVING_API_KEY_DIR``, charts/vllm_auth/llm_serving_auth.py), which the
+   driver's rotation rewrites, so a rotated key is accepted without a restart and the key it replaced stays accepted.
+   The Secret is still synced: ``llmops bench`` reads the key from it.
+
+Why the secret's AWSPREVIOUS version is not mounted as a second object (``objectVersionLabel: AWSPREVIOUS``, which the
+provider accepts for the same secret under another ``objectAlias``: aws/secrets-store-csi-driver-provider-aws@a74182c
+README.md "objectVersionLabel", provider/secret_descriptor.go duplicate-name rules): the provider asks GetSecretValue
+for that stage, and a secret that was never rotated has no version labelled AWSPREVIOUS. Secrets Manager answers
+ResourceNotFoundException, a client fault (aws/aws-sdk-js-v3#7701 shows the answer for a missing staging label), which
+the provider treats as fatal and fails the mount (provider/secrets_manager_provider.go ``fetchSecretManagerValue``,
+utils/error_handling_helper.go ``IsFatalError``): the pod would not start until the first rotation. The middleware keeps
+the replaced key itself instead (see its docstring).
 
 No secret value appears in a manifest: only secret names, aliases and keys. The synced Secret is stored in etcd, which
 the cluster encrypts with its own KMS key (stacks/cluster_stack.py).
@@ -34,6 +46,10 @@ import yaml
 from constructs import Construct
 
 from charts.serving_spec import PodSecrets
+from charts.vllm_auth.llm_serving_auth import KEY_DIR_VARIABLE
+
+#: The API key's variable, which the EKS vLLM container does not get (vLLM would check that one key itself).
+API_KEY_VARIABLE = "VLLM_API_KEY"
 
 #: The SecretProviderClass CRD's group and served version (kubernetes-sigs/secrets-store-csi-driver v1.6.0,
 #: charts/secrets-store-csi-driver/crds/secrets-store.csi.x-k8s.io_secretproviderclasses.yaml).
@@ -81,14 +97,19 @@ def add_secret_provider_class(scope: Construct, *, secrets: PodSecrets, namespac
 
 def mount_secrets(scope: Construct, *, deployment: kplus.Deployment, container: kplus.Container,
                   secrets: PodSecrets) -> None:
-    """Mount the CSI volume on ``container`` (read-only) and set its environment variables from the synced Secret."""
+    """Mount the CSI volume on ``container`` (read-only), point the auth middleware at the API key's file, and set the
+    other environment variables (the Hugging Face token) from the synced Secret."""
     volume = kplus.Volume.from_csi(scope, "secrets-store", SECRETS_STORE_CSI_DRIVER, name=SECRETS_VOLUME,
                                    read_only=True, attributes={"secretProviderClass": secrets.name})
     deployment.add_volume(volume)
     container.mount(secrets.mount_path, volume, read_only=True)
     synced = kplus.Secret.from_secret_name(scope, "synced-secrets", secrets.name)
     for variable, _, key in secrets.deliveries:
-        container.env.add_variable(variable, kplus.EnvValue.from_secret_value(kplus.SecretValue(secret=synced, key=key)))
+        if variable != API_KEY_VARIABLE:
+            container.env.add_variable(variable,
+                                       kplus.EnvValue.from_secret_value(kplus.SecretValue(secret=synced, key=key)))
+    if secrets.api_key_secret:
+        container.env.add_variable(KEY_DIR_VARIABLE, kplus.EnvValue.from_value(secrets.mount_path))
 
 
 def secrets_volume(secrets: PodSecrets) -> dict:

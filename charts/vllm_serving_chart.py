@@ -17,6 +17,7 @@ from charts.vllm_leader_worker_set import (
 from charts.vllm_network_policy import add_vllm_network_policy
 from charts.vllm_secret_provider import add_secret_provider_class
 from charts.vllm_service import add_vllm_service
+from charts.vllm_weights_check import add_weights_check
 
 
 class VllmServingChart(cdk8s.Chart):
@@ -38,6 +39,12 @@ class VllmServingChart(cdk8s.Chart):
         )
         self.deployment = add_vllm_deployment(self, spec=spec, namespace=spec.namespace,
                                               service_account=self.service_account)
+        # S3 weights: the copy is checked against its manifest before vLLM starts (charts/vllm_weights_check.py).
+        self.weights_check = None
+        if spec.s3_uri:
+            self.weights_check = add_weights_check(self, spec=spec, deployment=self.deployment)
+            self.weights_check.node.add_dependency(self.namespace_object)
+            self.deployment.node.add_dependency(self.weights_check)
         # The pod's CSI volume names the SecretProviderClass: create it first, delete it after the pod.
         self.secret_provider = None
         if spec.secrets:
@@ -62,7 +69,7 @@ class VllmServingChart(cdk8s.Chart):
             # (charts/vllm_leader_worker_set.py); the Service selects the leaders.
             self.leader_worker_set = replace_deployment_with_leader_worker_set(self, spec=spec, deployment=self.deployment)
             self.deployment = None
-            for prerequisite in (self.secret_provider, self.auth_middleware):
+            for prerequisite in (self.secret_provider, self.auth_middleware, self.weights_check):
                 if prerequisite is not None:
                     self.leader_worker_set.node.add_dependency(prerequisite)
             self.service = add_leader_service(self, spec=spec)

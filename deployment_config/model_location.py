@@ -8,11 +8,12 @@ without a model) served under the configured name.
 
 from __future__ import annotations
 
-from deployment_config.model import EnvironmentConfig, Platform, WeightSource
+from deployment_config.model import EnvironmentConfig, ModelConfig, Platform, WeightSource
 
 #: Where the EKS path mounts the node's NVMe model cache in the vLLM container.
 MODEL_CACHE_MOUNT = "/models"
-#: Where the EKS path's init container copies weights from S3, inside the cache.
+#: Where the EKS path's init container copies weights from S3, inside the cache: one directory per revision below it
+#: (:func:`node_weights_path`), so that a previous revision's files never mix with this one's.
 S3_WEIGHTS_PATH = f"{MODEL_CACHE_MOUNT}/s3-weights"
 #: Where the HyperPod Inference Operator mounts the weights it downloaded (its ``modelVolumeMount``), whatever the
 #: source: the CRD's default ``modelVolumeMount.mountPath``, and the model the operator's own vLLM sample serves
@@ -20,10 +21,32 @@ S3_WEIGHTS_PATH = f"{MODEL_CACHE_MOUNT}/s3-weights"
 HYPERPOD_MODEL_MOUNT = "/opt/ml/model"
 
 
+def revision_s3_uri(s3_uri: str, revision: str) -> str:
+    """``s3://BUCKET/PREFIX/REVISION/``: where ``llmops weights mirror`` writes one Hub revision's files and their
+    ``MANIFEST.json`` under ``model.s3_uri``, and the only place the charts read weights from. A revision's prefix is
+    never written by another revision's copy, so a copy that fails half-way never mixes two revisions."""
+    return f"{s3_uri.rstrip('/')}/{revision}/"
+
+
+def weights_s3_uri(model: ModelConfig) -> str | None:
+    """The S3 location the serving charts copy (EKS) or the operator mounts (HyperPod): ``model.s3_uri`` at the pinned
+    ``model.hugging_face_revision``. None when the weights come from the Hub, or before ``llmops weights mirror`` has
+    pinned a revision (the serving stack then refuses to deploy: stacks/serving_stack.py)."""
+    if model.weight_source is not WeightSource.S3 or not model.s3_uri or not model.hugging_face_revision:
+        return None
+    return revision_s3_uri(model.s3_uri, model.hugging_face_revision)
+
+
+def node_weights_path(revision: str) -> str:
+    """The EKS node cache's directory of one revision's weights."""
+    return f"{S3_WEIGHTS_PATH}/{revision}"
+
+
 def model_path(env: EnvironmentConfig) -> str:
     """The ``--model`` vLLM is started with in this environment."""
     if env.platform is Platform.HYPERPOD:
         return HYPERPOD_MODEL_MOUNT
     if env.model.weight_source is WeightSource.S3:
-        return S3_WEIGHTS_PATH
+        revision = env.model.hugging_face_revision
+        return node_weights_path(revision) if revision else S3_WEIGHTS_PATH
     return env.model.hugging_face_id

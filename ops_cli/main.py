@@ -848,10 +848,10 @@ class Cli:
         return phases
 
     def weights_mirror(self) -> int:
-        """Resolve the revision to a commit, write it into the environment file, run the copy Job, follow it, check
-        the manifest (ops_cli/weights.py)."""
+        """Resolve the revision to a commit, run the copy Job into that commit's own prefix, follow it, check the
+        manifest, and only then write the commit into the environment file (ops_cli/weights.py)."""
         env = self.env
-        bucket, prefix = weights.check_mirror_target(env)
+        weights.check_mirror_target(env)
         self._check_kubectl()
         check_environment_file(self.config_dir, env.name, {})  # a file it cannot edit is refused before any call
         ref = self.args.revision or env.model.hugging_face_revision or "main"
@@ -863,10 +863,13 @@ class Cli:
             token = (answer.get("SecretString") or "").strip() or None
         sha = weights.resolve_revision(env.model.hugging_face_id, ref, token=token,
                                        hub=weights.hub_endpoint(self.rt.environ), deadline=self.deadline)
-        written = None
-        if sha != env.model.hugging_face_revision:
-            written = update_environment_file(self.config_dir, env.name, {"model.hugging_face_revision": sha})
-            self._say(f"{env.model.hugging_face_id}@{ref} is commit {sha}; wrote it into {written}.", self.rt.stderr)
+        bucket, prefix = weights.check_mirror_target(env, sha)
+        # The edit is checked now (the file must accept this revision) and made only once the copy checked out: until
+        # then the file, and what the charts serve, stay at the revision that was there.
+        revision_update = {"model.hugging_face_revision": sha}
+        check_environment_file(self.config_dir, env.name, revision_update)
+        self._say(f"{env.model.hugging_face_id}@{ref} is commit {sha}; copying it to s3://{bucket}/{prefix}.",
+                  self.rt.stderr)
         run, deadline = self.rt.run_command, self.deadline  # every kubectl call ends by the --timeout deadline
         k, ns = self.args.kubectl, SERVING_NAMESPACE
         weights.kubectl(run, k, "delete", "job", weights.MIRROR_JOB, "-n", ns, "--ignore-not-found", "--wait=true",
@@ -908,6 +911,10 @@ class Cli:
         if problems:
             raise OpsError("the mirror does not match: " + "; ".join(f"{p.path}: {p.problem}" for p in problems[:5]),
                            "run llmops weights mirror again", ExitCode.CHECK_FAILED)
+        written = None
+        if sha != env.model.hugging_face_revision:
+            written = update_environment_file(self.config_dir, env.name, revision_update)
+            self._say(f"The copy of {sha} checked out; wrote the revision into {written}.", self.rt.stderr)
         files = manifest.get("files") or []
         size = sum(f.get("size") or 0 for f in files)
         self.out({"env": env.name, "revision": sha, "s3_uri": f"s3://{bucket}/{prefix}", "files": len(files),

@@ -32,6 +32,10 @@ def run_preflight(aws: Aws, env: EnvironmentConfig, now: datetime | None = None,
     now = now or datetime.now(UTC)
     # Placeholders first, and the run goes on: the user sees every other problem of the same file in one run.
     placeholders = [_placeholders(env)] if env.placeholders else []
+    # The image digest and the model revision (ops_cli/preflight_pins.py), checked with no AWS call.
+    from ops_cli.preflight_pins import pin_checks  # it imports Check and Status from here
+
+    placeholders += pin_checks(env)
     checks = [_credentials(aws, env)]
     if checks[0].status is Status.FAIL:
         return placeholders + checks  # every further call would go to the wrong account

@@ -123,10 +123,11 @@ def unauthorized(response: Response, what: str, api_key: ApiKey | None) -> OpsEr
                         "--api-key-secret NAME_OR_ARN to read another secret, or set LLMOPS_API_KEY",
                         ExitCode.CHECK_FAILED)
     return OpsError(f"{what} answered {summary}: the endpoint refused the API key from {api_key.source}",
-                    "the server runs with another key: vLLM reads --api-key / VLLM_API_KEY once, when it starts, so a "
-                    "key changed since then needs a restart of vLLM (EKS: kubectl -n llm-serving rollout restart "
-                    "deployment/vllm); otherwise send the key it was started with: --env NAME reads the environment's "
-                    "secret llm-serving/NAME/api-key, --api-key-secret NAME_OR_ARN another one", ExitCode.CHECK_FAILED)
+                    "the server accepts another key. On EKS the pod reads the secret's file, which the CSI driver "
+                    "refreshes every 2 minutes: a key put into the secret just now is accepted once it has; a HyperPod "
+                    "worker reads its key when it starts, so a key changed since then needs a new worker pod. "
+                    "Otherwise send the key the server has: --env NAME reads the environment's secret "
+                    "llm-serving/NAME/api-key, --api-key-secret NAME_OR_ARN another one", ExitCode.CHECK_FAILED)
 
 
 def _status_error(response: Response, what: str, api_key: ApiKey | None = None) -> OpsError:

@@ -36,6 +36,8 @@ from ops_cli.tools import command_line, run_tool, tool_failure, tool_json
 
 #: The init container of the EKS path that copies the weights from S3 (charts/vllm_deployment.py).
 FETCH_WEIGHTS_CONTAINER = "fetch-weights"
+#: The init container after it that checks the copy against its manifest (charts/vllm_weights_check.py).
+VERIFY_WEIGHTS_CONTAINER = "verify-weights"
 _DOWNLOADED = re.compile(r"Time spent downloading weights for .*?: (?P<seconds>[0-9.]+) seconds")
 _WEIGHTS_LOADED = re.compile(r"Loading weights took (?P<seconds>[0-9.]+) seconds")
 _MODEL_LOADED = re.compile(r"Model loading took (?P<gib>[0-9.]+) GiB memory and (?P<seconds>[0-9.]+) seconds")
@@ -107,6 +109,13 @@ def _log_times(lines: Sequence[str], pattern: re.Pattern) -> tuple[datetime, flo
     return found
 
 
+def _init_terminated(pod: dict, name: str) -> dict:
+    """The ``terminated`` state of the init container ``name`` (its last run, if it ran again since); {} if none, and
+    for a pod of an unexpected shape."""
+    init = next((s for s in _dicts(_dict(pod.get("status")).get("initContainerStatuses")) if s.get("name") == name), {})
+    return _dict(_dict(init.get("state")).get("terminated")) or _dict(_dict(init.get("lastState")).get("terminated"))
+
+
 def startup_phases(*, pod: dict, node: dict | None, events: Sequence[dict], log_lines: Sequence[str],
                    container: str) -> list[Phase]:
     """The phases of ``pod``'s start (its ``container`` runs vLLM), from its node, its events and vLLM's log lines."""
@@ -126,13 +135,14 @@ def startup_phases(*, pod: dict, node: dict | None, events: Sequence[dict], log_
     else:
         phases.append(Phase("image pulled", pulling, _event_time(pulled) if pulled else None, "events Pulling, Pulled"))
 
-    init = next((s for s in _dicts(_dict(pod.get("status")).get("initContainerStatuses"))
-                 if s.get("name") == FETCH_WEIGHTS_CONTAINER), {})
-    terminated = _dict(_dict(init.get("state")).get("terminated")) or _dict(_dict(init.get("lastState")).get("terminated"))
+    terminated, verified = (_init_terminated(pod, name) for name in (FETCH_WEIGHTS_CONTAINER, VERIFY_WEIGHTS_CONTAINER))
     downloaded = _log_times(log_lines, _DOWNLOADED)
     if terminated:
         phases.append(Phase("weights on the node (S3 copy)", _time(terminated.get("startedAt")),
                             _time(terminated.get("finishedAt")), f"init container {FETCH_WEIGHTS_CONTAINER}"))
+        if verified:
+            phases.append(Phase("weights checked (manifest)", _time(verified.get("startedAt")),
+                                _time(verified.get("finishedAt")), f"init container {VERIFY_WEIGHTS_CONTAINER}"))
     elif downloaded:
         end, seconds = downloaded
         phases.append(Phase("weights on the node (Hugging Face download)", end - timedelta(seconds=seconds), end,

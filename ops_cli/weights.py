@@ -20,7 +20,15 @@ Choices (README, "Mirror the weights to S3"):
 - sha256 is computed while streaming; the manifest holds path, size, sha256 and the Hub's LFS sha256
   (``model_info(files_metadata=True)``: siblings[].lfs.sha256, hf_api.py ``RepoSibling``), and is written last, to
   ``MANIFEST.json`` under the prefix. ``llmops`` checks it: every LFS file's sha256 equals the Hub's, and every object
-  exists in S3 with the manifest's size.
+  exists in S3 with the manifest's size. A file kept in git itself (no ``lfs``: the configuration, the tokenizer's
+  small files and the model's Python code that ``--trust-remote-code`` runs) is checked against the Hub's git blob id
+  (``RepoSibling.blob_id``): the sha1 of ``blob SIZE\0`` and the content, git's object id of a file (Pro Git,
+  "Git Internals - Git Objects", https://git-scm.com/book/en/v2/Git-Internals-Git-Objects).
+- One prefix per revision: the Job writes under ``s3://BUCKET/PREFIX/REVISION/`` (``model.s3_uri`` and the commit,
+  deployment_config/model_location.py ``revision_s3_uri``), never over another revision's files, and ``llmops`` writes
+  the revision into the environment file only after the manifest checked out: a copy that fails half-way leaves the
+  file, and so what the charts serve, as it was. The node checks its own copy against the same manifest before vLLM
+  starts (charts/vllm_weights/verify_weights.py).
 - AWS access: the Job runs as its own service account (``weights-mirror`` in ``llm-serving``), which needs an EKS Pod
   Identity association with a role that may write only the weights prefix (s3:ListBucket with an s3:prefix condition;
   s3:PutObject, s3:GetObject, s3:AbortMultipartUpload on ``PREFIX*``) and read the Hugging Face token's secret. The
@@ -39,6 +47,7 @@ from dataclasses import dataclass
 
 from deployment_config.kubernetes_names import SERVING_NAMESPACE, WEIGHTS_MIRROR_NAME
 from deployment_config.model import EnvironmentConfig, WeightSource
+from deployment_config.model_location import revision_s3_uri
 from ops_cli.deadline import Deadline
 from ops_cli.errors import ExitCode, OpsError, shown
 from ops_cli.http_client import BadResponse, DeadlineExceeded, Unreachable, check_url, exchange
@@ -146,13 +155,14 @@ def resolve_revision(repo_id: str, ref: str, *, token: str | None = None,
     return sha
 
 
-def check_mirror_target(env: EnvironmentConfig) -> tuple[str, str]:
-    """(bucket, prefix) the mirror writes to; refused unless the environment takes its weights from S3."""
+def check_mirror_target(env: EnvironmentConfig, sha: str | None = None) -> tuple[str, str]:
+    """(bucket, prefix) the mirror writes to: the revision ``sha``'s own prefix under ``model.s3_uri`` (the prefix
+    itself without ``sha``); refused unless the environment takes its weights from S3."""
     if env.model.weight_source is not WeightSource.S3 or not env.model.s3_uri:
         raise OpsError(f"{env.name} takes its weights from the Hugging Face Hub (model.weight_source), so there is nothing "
                        "to mirror to", "set model.weight_source: s3 and model.s3_uri: s3://BUCKET/PREFIX/, deploy the "
                        "serving stack (it creates the mirror's role), then run this again", ExitCode.USAGE)
-    return s3_location(env.model.s3_uri)
+    return s3_location(revision_s3_uri(env.model.s3_uri, sha) if sha else env.model.s3_uri)
 
 
 #: The Job's program (python3 of the vLLM image). argv: repo_id, commit, bucket, prefix, region, token secret or "".
@@ -170,16 +180,21 @@ fs, s3 = HfFileSystem(token=token), boto3.client("s3", region_name=region)
 config = TransferConfig(multipart_chunksize=64 * 1024 * 1024, max_concurrency=16)
 total, copied, entries = sum(f.size or 0 for f in files), 0, []
 class Hashing:
-    def __init__(self, stream): self.stream, self.digest, self.size = stream, hashlib.sha256(), 0
+    def __init__(self, stream, size):
+        self.stream, self.digest, self.size = stream, hashlib.sha256(), 0
+        self.blob = hashlib.sha1(b"blob %d\0" % size)
     def read(self, n=-1):
-        data = self.stream.read(n); self.digest.update(data); self.size += len(data); return data
+        data = self.stream.read(n); self.digest.update(data); self.blob.update(data); self.size += len(data)
+        return data
 for index, sibling in enumerate(files, 1):
     with fs.open(f"{repo}/{sibling.rfilename}", "rb", revision=sha, block_size=0) as source:
-        reader = Hashing(source)
+        reader = Hashing(source, sibling.size or 0)
         s3.upload_fileobj(reader, bucket, prefix + sibling.rfilename, Config=config)
     copied += reader.size
     entry = {"path": sibling.rfilename, "size": reader.size, "sha256": reader.digest.hexdigest(),
-             "hub_lfs_sha256": sibling.lfs.sha256 if sibling.lfs else None}
+             "hub_lfs_sha256": sibling.lfs.sha256 if sibling.lfs else None,
+             "git_blob_sha1": None if sibling.lfs else reader.blob.hexdigest(),
+             "hub_blob_id": None if sibling.lfs else sibling.blob_id}
     entries.append(entry)
     record = {**entry, "file": index, "files": len(files), "bytes_copied": copied, "bytes_total": total}
     print("MIRROR " + json.dumps(record), flush=True)
@@ -201,8 +216,8 @@ JOB_BOOTSTRAP = (f"pip install --no-cache-dir --quiet --disable-pip-version-chec
 
 
 def mirror_manifests(env: EnvironmentConfig, sha: str) -> list[dict]:
-    """The ServiceAccount (the Pod Identity association names it) and the Job that copies ``sha`` to the S3 prefix."""
-    bucket, prefix = check_mirror_target(env)
+    """The ServiceAccount (the Pod Identity association names it) and the Job that copies ``sha`` to its own prefix."""
+    bucket, prefix = check_mirror_target(env, sha)
     labels = {"app.kubernetes.io/name": MIRROR_JOB, "app.kubernetes.io/instance": env.name,
               "app.kubernetes.io/part-of": "llm-serving", "app.kubernetes.io/managed-by": "llmops"}
     metadata = {"name": MIRROR_JOB, "namespace": SERVING_NAMESPACE, "labels": labels}
@@ -238,13 +253,21 @@ class MirrorProblem:
 
 def check_manifest(manifest: dict, objects: dict[str, int], prefix: str) -> list[MirrorProblem]:
     """What is wrong with a mirror: a file whose sha256 differs from the Hub's LFS sha256, or that is missing from S3 or
-    has another size there. ``objects``: key -> size of what S3 lists under the prefix."""
+    has another size there, or an object under the revision's prefix that the manifest does not list (the node's check
+    refuses such a file, charts/vllm_weights/verify_weights.py, and its copy would fetch it again on every start).
+    ``objects``: key -> size of what S3 lists under the prefix."""
     problems = []
+    listed = {prefix + str(entry.get("path")) for entry in manifest.get("files") or []} | {prefix + MANIFEST_NAME}
+    problems += [MirrorProblem(key.removeprefix(prefix), "in S3 but not in the manifest: delete it (aws s3 rm) or "
+                               "mirror again") for key in sorted(objects) if key not in listed]
     for entry in manifest.get("files") or []:
         path = entry.get("path", "?")
         hub = entry.get("hub_lfs_sha256")
         if hub and hub != entry.get("sha256"):
             problems.append(MirrorProblem(path, f"sha256 {entry.get('sha256')} differs from the Hub's {hub}"))
+        blob = entry.get("hub_blob_id")
+        if blob and blob != entry.get("git_blob_sha1"):
+            problems.append(MirrorProblem(path, f"git blob {entry.get('git_blob_sha1')} differs from the Hub's {blob}"))
         size = objects.get(prefix + path)
         if size is None:
             problems.append(MirrorProblem(path, "missing from S3"))

@@ -8,11 +8,11 @@ from dataclasses import dataclass, field
 import aws_cdk as cdk
 from constructs import Construct
 
-from cdk_constructs.placeholder_guard import refuse_placeholders
+from cdk_constructs.placeholder_guard import refuse_placeholders, refuse_unpinned_weights
 from charts.inference_endpoint_chart import inference_endpoint_spec_for, synthesize_inference_endpoint
 from charts.serving_spec import serving_spec_for
 from charts.vllm_serving_chart import synthesize_manifests
-from deployment_config.model import EnvironmentConfig, Platform
+from deployment_config.model import EnvironmentConfig, Platform, WeightSource
 from stacks.cluster_stack import ClusterStack
 from stacks.gpu_nodes_stack import GpuNodesStack
 from stacks.hyperpod_cluster_stack import HyperPodClusterStack
@@ -59,6 +59,14 @@ def add_environment(scope: Construct, env_config: EnvironmentConfig, *,
         refuse_placeholders(stack, source=env_config.source, fields=env_config.placeholders,
                             how_to_fix="Copy it to config/NAME.yaml, put in your own account, role and capacity ids, "
                                        "and deploy that: npx cdk deploy -c env=NAME --all")
+    # S3 weights are served only at a revision the mirror copied and verified (deployment_config/model_location.py), and
+    # a model repository's code runs only at a pinned commit.
+    model = env_config.model
+    from_s3 = model.weight_source is WeightSource.S3
+    if not model.hugging_face_revision and (from_s3 or "--trust-remote-code" in model.serving_args):
+        serving_unit = "endpoint" if env_config.platform is Platform.HYPERPOD else "serving"
+        refuse_unpinned_weights(environment.stack(serving_unit), source=env_config.source, env_name=env_config.name,
+                                from_s3=from_s3, model_id=model.hugging_face_id)
     return environment
 
 

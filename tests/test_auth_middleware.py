@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 
 import pytest
 
+from charts.serving_spec import PodSecrets
 from charts.vllm_auth import llm_serving_auth
 from charts.vllm_auth_middleware import CONFIG_MAP, MIDDLEWARE_ARGS, MODULE_FILE, MOUNT_PATH
 
@@ -139,3 +141,110 @@ def default_manifests_with_key(default_env) -> dict[str, dict]:
 
     assert default_env.endpoint.api_key_required
     return {m["kind"]: m for m in synthesize_manifests(serving_spec_for(default_env))}
+
+
+# --- rotation: the key files the CSI driver rewrites --------------------------------------------------------------
+
+OLD, NEW, UNRELATED = "o" * 64, "n" * 64, "u" * 64
+
+
+class Clock:
+    """A monotonic clock the test moves: the middleware looks at the files at most once a second."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def _status(middleware, key: str) -> int:
+    """The status of POST /v1/chat/completions with ``key``, through ``middleware`` (one shared instance, as in vLLM)."""
+    sent: list[dict] = []
+
+    async def send(message):
+        sent.append(message)
+
+    scope = {"type": "http", "method": "POST", "path": "/v1/chat/completions", "root_path": "",
+             "headers": [(b"authorization", f"Bearer {key}".encode())]}
+    asyncio.run(middleware(scope, None, send))
+    return sent[0]["status"]
+
+
+def _write_key(directory, name: str, key: str, mtime_ns: int) -> None:
+    """A key file as the driver writes it; the mtime is set so that a rewrite within one clock tick still differs."""
+    path = directory / name
+    path.write_text(key)
+    os.utime(path, ns=(mtime_ns, mtime_ns))
+
+
+def test_a_rotated_key_is_accepted_without_a_restart_and_the_replaced_key_keeps_working(tmp_path, monkeypatch):
+    # given vLLM's middleware reading the key from the CSI volume's directory (the chart's LLM_SERVING_API_KEY_DIR),
+    # with the old key in the file of the key's objectAlias
+    assert llm_serving_auth.CURRENT_KEY_FILE == next(key for variable, _, key in PodSecrets(
+        region="us-west-2", api_key_secret="s", hugging_face_token_secret=None).deliveries if variable == "VLLM_API_KEY")
+    monkeypatch.delenv("VLLM_API_KEY", raising=False)
+    monkeypatch.setenv(llm_serving_auth.KEY_DIR_VARIABLE, str(tmp_path))
+    _write_key(tmp_path, "api-key", OLD, 1_000_000_000)
+    clock = Clock()
+
+    async def vllm(scope, receive, send):
+        await send({"type": "http.response.start", "status": 200, "headers": []})
+
+    middleware = llm_serving_auth.RequireApiKeyEverywhere(vllm, clock=clock)
+    assert _status(middleware, OLD) == 200
+    assert _status(middleware, NEW) == 401
+    # when the driver's rotation rewrites the file with the new key (put-secret-value, then its poll)
+    _write_key(tmp_path, "api-key", NEW, 2_000_000_000)
+    # then within a second the new key is accepted, with no restart
+    clock.now += llm_serving_auth.RECHECK_SECONDS
+    assert _status(middleware, NEW) == 200
+    # and the old key still is, as the previous one, while clients move over
+    assert _status(middleware, OLD) == 200
+    # but an unrelated key never is
+    assert _status(middleware, UNRELATED) == 401
+    # when the secret's previous version is there as a file of its own, it is accepted too
+    _write_key(tmp_path, "api-key-previous", UNRELATED, 3_000_000_000)
+    clock.now += llm_serving_auth.RECHECK_SECONDS
+    assert _status(middleware, UNRELATED) == 200
+    # a restart (a new instance) forgets the replaced key: how a leaked key is revoked at once
+    (tmp_path / "api-key-previous").unlink()
+    restarted = llm_serving_auth.RequireApiKeyEverywhere(vllm, clock=clock)
+    assert (_status(restarted, NEW), _status(restarted, OLD), _status(restarted, UNRELATED)) == (200, 401, 401)
+
+
+def test_the_files_are_looked_at_at_most_once_a_second_and_a_missing_file_keeps_the_known_key(tmp_path):
+    _write_key(tmp_path, "api-key", OLD, 1_000_000_000)
+    clock = Clock()
+
+    async def vllm(scope, receive, send):
+        await send({"type": "http.response.start", "status": 200, "headers": []})
+
+    middleware = llm_serving_auth.RequireApiKeyEverywhere(vllm, key_dir=str(tmp_path), clock=clock)
+    assert _status(middleware, OLD) == 200
+    _write_key(tmp_path, "api-key", NEW, 2_000_000_000)
+    clock.now += 0.5
+    assert _status(middleware, NEW) == 401  # not looked at again yet
+    # a file gone for a moment (between the driver's writes) locks nobody out
+    (tmp_path / "api-key").unlink()
+    clock.now += 1
+    assert _status(middleware, OLD) == 200
+    # and a directory that never held a key refuses everyone (closed, not open)
+    empty = llm_serving_auth.RequireApiKeyEverywhere(vllm, key_dir=str(tmp_path / "none"), clock=clock)
+    assert _status(empty, OLD) == 401
+
+
+def test_without_a_key_directory_the_keys_come_from_the_environment(monkeypatch):
+    # the HyperPod worker, which can mount no volume: LLM_SERVING_API_KEY (vLLM does not read it) and the previous key
+    async def vllm(scope, receive, send):
+        await send({"type": "http.response.start", "status": 200, "headers": []})
+
+    monkeypatch.delenv(llm_serving_auth.KEY_DIR_VARIABLE, raising=False)
+    monkeypatch.delenv("VLLM_API_KEY", raising=False)
+    monkeypatch.setenv("LLM_SERVING_API_KEY", NEW)
+    monkeypatch.setenv("LLM_SERVING_API_KEY_PREVIOUS", OLD)
+    middleware = llm_serving_auth.RequireApiKeyEverywhere(vllm)
+    assert (_status(middleware, NEW), _status(middleware, OLD), _status(middleware, UNRELATED)) == (200, 200, 401)
+    # a previous key alone opens nothing
+    monkeypatch.delenv("LLM_SERVING_API_KEY")
+    assert _status(llm_serving_auth.RequireApiKeyEverywhere(vllm), OLD) == 401

@@ -73,8 +73,10 @@ def test_s3_weights_reader_may_only_list_and_read_the_weights_prefix(cross_regio
     # the pod's one role also reads the API key (tests/test_serving_secrets.py): here, its S3 statements
     statements = {json.dumps(s["Action"]): s for s in policy["PolicyDocument"]["Statement"] if "s3:" in json.dumps(s["Action"])}
     assert set(statements) == {'"s3:ListBucket"', '"s3:GetObject"'}
-    assert "example-weights/moonshotai/Kimi-K3/*" in json.dumps(statements['"s3:GetObject"']["Resource"])
-    assert statements['"s3:ListBucket"']["Condition"] == {"StringLike": {"s3:prefix": ["moonshotai/Kimi-K3/*"]}}
+    # the pinned revision's own prefix (tests/configs/example.yaml), the only one the node copies
+    revision = "0123456789abcdef0123456789abcdef01234567"
+    assert f"example-weights/moonshotai/Kimi-K3/{revision}/*" in json.dumps(statements['"s3:GetObject"']["Resource"])
+    assert statements['"s3:ListBucket"']["Condition"] == {"StringLike": {"s3:prefix": [f"moonshotai/Kimi-K3/{revision}/*"]}}
 
 
 def test_a_serving_change_leaves_the_gpu_node_group_untouched(cross_region_pipeline, synthesized):

@@ -249,26 +249,69 @@ def test_without_a_certificate_the_service_has_no_tls_annotation(default_manifes
     assert [(p["name"], p["port"]) for p in default_manifests["Service"]["spec"]["ports"]] == [("http", 8000)]
 
 
+WEIGHTS_SHA = "0123456789abcdef0123456789abcdef01234567"
+
+
+def s3_model(model, revision: str | None = WEIGHTS_SHA):
+    return dataclasses.replace(model, weight_source=WeightSource.S3, s3_uri="s3://weights-bucket/kimi-k3/",
+                               hugging_face_revision=revision)
+
+
 @pytest.fixture(scope="module")
-def s3_manifests(default_env) -> dict[str, dict]:
-    model = dataclasses.replace(default_env.model, weight_source=WeightSource.S3, s3_uri="s3://weights-bucket/kimi-k3/")
-    return _by_kind(synthesize_manifests(serving_spec_for(dataclasses.replace(default_env, model=model))))
+def s3_objects(default_env) -> list[dict]:
+    return synthesize_manifests(serving_spec_for(dataclasses.replace(default_env, model=s3_model(default_env.model))))
 
 
-def test_s3_weights_are_copied_to_the_cache_and_loaded_from_there(s3_manifests):
+@pytest.fixture(scope="module")
+def s3_manifests(s3_objects) -> dict[str, dict]:
+    return _by_kind(s3_objects)
+
+
+def test_s3_weights_of_the_pinned_revision_are_copied_to_its_own_cache_directory_and_loaded_from_there(s3_manifests):
     pod = s3_manifests["Deployment"]["spec"]["template"]["spec"]
-    (init,) = pod["initContainers"]
+    fetch, verify = pod["initContainers"]
     # the shell runs `aws s3 sync SOURCE TARGET` with both as positional arguments, never spliced into the script
-    assert init["command"][:2] == ["/bin/sh", "-c"] and 'exec aws s3 sync --only-show-errors "$1" "$2"' in init["command"][2]
-    assert init["command"][-2:] == ["s3://weights-bucket/kimi-k3/", "/models/s3-weights"]
+    assert fetch["command"][:2] == ["/bin/sh", "-c"]
+    assert 'exec aws s3 sync --only-show-errors "$1" "$2"' in fetch["command"][2]
+    # the revision's prefix, which the mirror wrote and verified, into the revision's own directory of the node cache:
+    # a previous revision's files are in another directory and never mix with these
+    assert fetch["command"][-2:] == [f"s3://weights-bucket/kimi-k3/{WEIGHTS_SHA}/", f"/models/s3-weights/{WEIGHTS_SHA}"]
     options = _options(pod["containers"][0]["args"])
-    assert options["--model"] == init["command"][-1]
+    assert options["--model"] == fetch["command"][-1]
     assert options["--served-model-name"] == "Kimi-K3"
+    # and the copy is checked against its manifest after it, before vLLM (init containers run in order)
+    assert verify["name"] == "verify-weights" and verify["command"][2:5] == [fetch["command"][-1], "--revision", WEIGHTS_SHA]
+
+
+def test_the_copy_is_verified_by_the_shipped_script_in_the_vllm_image(s3_objects, s3_manifests):
+    from charts.vllm_weights_check import SCRIPT_FILE
+
+    pod = s3_manifests["Deployment"]["spec"]["template"]["spec"]
+    _, verify = pod["initContainers"]
+    # the vLLM image (it has python3; the AWS CLI image does not), with the script from a ConfigMap that holds this very
+    # file, mounted read-only
+    assert verify["image"] == pod["containers"][0]["image"]
+    (script_map,) = [o for o in s3_objects if o["kind"] == "ConfigMap" and SCRIPT_FILE.name in o.get("data", {})]
+    assert script_map["data"][SCRIPT_FILE.name] == SCRIPT_FILE.read_text()
+    # created before the Deployment that mounts it
+    assert s3_objects.index(script_map) < s3_objects.index(s3_manifests["Deployment"])
+    (volume,) = [v for v in pod["volumes"] if v.get("configMap", {}).get("name") == script_map["metadata"]["name"]]
+    (mount,) = [m for m in verify["volumeMounts"] if m["name"] == volume["name"]]
+    assert mount["readOnly"] is True and verify["command"][:2] == ["python3", f"{mount['mountPath']}/{SCRIPT_FILE.name}"]
+    # a wrong file is removed, so that the next start's sync fetches it again instead of failing for ever
+    assert "--delete-mismatched" in verify["command"]
+
+
+def test_unpinned_s3_weights_are_not_copied_from_the_prefix_root(default_env):
+    # given S3 weights without a pinned revision (before llmops weights mirror wrote it)
+    spec = serving_spec_for(dataclasses.replace(default_env, model=s3_model(default_env.model, revision=None)))
+    # then the chart copies nothing (the prefix root holds every revision; the serving stack refuses to deploy)
+    assert spec.s3_uri is None
 
 
 def test_the_s3_copy_uses_the_crt_transfer_client_at_a_high_target_bandwidth(s3_manifests):
     # given weights in S3, when the init container copies them to the node's NVMe
-    (init,) = s3_manifests["Deployment"]["spec"]["template"]["spec"]["initContainers"]
+    init = s3_manifests["Deployment"]["spec"]["template"]["spec"]["initContainers"][0]
     script = init["command"][2]
     # then the AWS CLI is told to use its CRT client (parallel ranged GETs; `auto` would pick the classic client on a
     # p6-b300) sized for 100 Gb/s, before the sync starts
@@ -313,7 +356,7 @@ def test_the_pod_runs_without_capabilities_privilege_escalation_or_unfiltered_sy
         assert pod["securityContext"]["seccompProfile"] == {"type": "RuntimeDefault"}
         assert not pod.get("hostNetwork") and not pod.get("hostIPC") and not pod.get("hostPID")
         containers = pod["containers"] + pod.get("initContainers", [])
-        assert len(containers) == (2 if manifests is s3_manifests else 1)
+        assert len(containers) == (3 if manifests is s3_manifests else 1)
         for container in containers:
             context = container["securityContext"]
             assert context["capabilities"] == {"drop": ["ALL"]}
@@ -400,8 +443,8 @@ def test_the_deployment_selector_is_unchanged_whatever_the_image(variants):
 def test_a_tagged_image_is_not_pulled_again_on_restart_and_is_recorded_as_mutable(default_env, vllm_container, s3_manifests):
     assert vllm_container["image"] == "vllm/vllm-openai:kimi-k3"
     assert vllm_container["imagePullPolicy"] == "IfNotPresent"
-    (init,) = s3_manifests["Deployment"]["spec"]["template"]["spec"]["initContainers"]
-    assert init["imagePullPolicy"] == "IfNotPresent"
+    for init in s3_manifests["Deployment"]["spec"]["template"]["spec"]["initContainers"]:
+        assert init["imagePullPolicy"] == "IfNotPresent"
     # the app warns about the mutable tag at synthesis from this
     assert serving_spec_for(default_env).image_pinned is False
 

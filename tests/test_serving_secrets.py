@@ -40,6 +40,7 @@ CRD_FILE = Path(__file__).resolve().parent / "data" / "secretproviderclasses.crd
 CRD_BLOB = "2ed0b3d3b6b17b0170729918cd0944dc54711672"
 READER_ACCOUNT = "111111111111"
 HF_TOKEN_NAME = "llm-serving/hf-token"
+WEIGHTS_SHA = "0123456789abcdef0123456789abcdef01234567"
 HF_TOKEN_ARN = "arn:aws:secretsmanager:us-west-2:123456789012:secret:llm-serving/hf-token-AbC123"
 VIA_SECRETS_MANAGER = {"StringEquals": {"kms:ViaService": "secretsmanager.us-west-2.amazonaws.com"}}
 
@@ -178,7 +179,7 @@ def variants(default_env, tmp_path_factory) -> Variants:
     shared = dataclasses.replace(
         default_env, name="shared",
         model=dataclasses.replace(model, hugging_face_token_secret=HF_TOKEN_ARN, weight_source=WeightSource.S3,
-                                  s3_uri="s3://weights-bucket/kimi-k3/"))
+                                  s3_uri="s3://weights-bucket/kimi-k3/", hugging_face_revision=WEIGHTS_SHA))
     app = checked_app(str(tmp_path_factory.mktemp("secrets.out")), inspect_only=True)
     add_environment(app, optout)
     # the pipeline's account twice and the environment's own: one statement for the pipeline's, none for its own
@@ -257,19 +258,23 @@ def test_the_key_detector_finds_a_key_that_is_there(synthesized):
 
 # --- 2. delivery to vLLM ---------------------------------------------------------------------------------------
 
-def test_vllm_reads_its_api_key_from_the_secret_the_driver_syncs(synthesized):
+def test_the_middleware_reads_the_api_key_from_the_file_the_driver_rotates_and_vllm_gets_none(synthesized):
     objects = _applied(synthesized.template("serving"))
     container = _vllm_container(objects)
     provider_class = objects["SecretProviderClass"]
-    synced = provider_class["spec"]["secretObjects"][0]["secretName"]
-    # VLLM_API_KEY (vLLM's own variable) comes from the synced Kubernetes Secret
-    assert _env(container)["VLLM_API_KEY"] == {
-        "name": "VLLM_API_KEY", "valueFrom": {"secretKeyRef": {"name": synced, "key": "api-key"}}}
+    # vLLM itself gets no VLLM_API_KEY: its own check knows one key, read at start, and would refuse a rotated key with
+    # 401 until a restart; the auth middleware checks every path against the files instead
+    assert "VLLM_API_KEY" not in _env(container) and "--api-key" not in container["args"]
+    assert "--middleware" in container["args"]
     assert "HF_TOKEN" not in _env(container)  # the example sets no Hugging Face token
-    # and the container mounts the CSI volume, read-only: the sync exists only while a pod mounts it
+    # the container mounts the CSI volume, read-only (the sync exists only while a pod mounts it), and the middleware
+    # reads the key from there: the file named after the key's objectAlias, which the driver's rotation rewrites
     volumes = {v["name"]: v for v in objects["Deployment"]["spec"]["template"]["spec"]["volumes"]}
     (mount,) = [m for m in container["volumeMounts"] if "csi" in volumes[m["name"]]]
     assert mount["readOnly"] is True
+    assert _env(container)["LLM_SERVING_API_KEY_DIR"] == {"name": "LLM_SERVING_API_KEY_DIR", "value": mount["mountPath"]}
+    (key_object,) = yaml.safe_load(provider_class["spec"]["parameters"]["objects"])
+    assert key_object["objectAlias"] == "api-key"
     assert volumes[mount["name"]]["csi"] == {"driver": SECRETS_STORE_CSI_DRIVER, "readOnly": True,
                                              "volumeAttributes": {"secretProviderClass": provider_class["metadata"]["name"]}}
 
@@ -392,21 +397,24 @@ def test_a_hugging_face_token_by_name_reaches_vllm_as_hf_token(variants):
     assert _statements(template, _pod_role(template)) == hugging_face_token_statements()
 
 
-def test_one_role_reads_both_the_s3_weights_and_the_secrets(variants):
-    # given weights from S3, an API key and a Hugging Face token by complete ARN
+def test_with_s3_weights_one_role_reads_the_revision_and_the_api_key_and_no_hugging_face_token(variants):
+    # given weights from S3 at a pinned revision, an API key, and a Hugging Face token by complete ARN (for the mirror)
     template = variants.template("shared", "serving")
-    # then one role, one association, with the S3 reads and the secret reads
+    # then one role, one association, with the S3 reads of that revision's prefix and the API key's read
     role_id = _pod_role(template)
     _only(_of_type(template, "AWS::EKS::PodIdentityAssociation"))
     statements = _statements(template, role_id)
     actions = [s["Action"] for s in statements]
     assert "s3:GetObject" in actions and "s3:ListBucket" in actions
+    (get,) = [s for s in statements if s["Action"] == "s3:GetObject"]
+    assert json.dumps(get["Resource"]).endswith(f'weights-bucket/kimi-k3/{WEIGHTS_SHA}/*"]]}}')
     (read,) = [s for s in statements if s.get("Sid") == "ReadServingSecrets"]
     secret_id, _ = _only(_of_type(template, "AWS::SecretsManager::Secret"))
-    assert sorted(read["Resource"], key=json.dumps) == sorted([{"Ref": secret_id}, HF_TOKEN_ARN], key=json.dumps)
-    # and both secrets reach vLLM
-    env = _env(_vllm_container(_applied(template)))
-    assert {"VLLM_API_KEY", "HF_TOKEN"} <= set(env)
+    assert read["Resource"] == {"Ref": secret_id}
+    # nothing in the pod downloads from the Hub: the token is neither readable by the pod nor in vLLM's environment
+    objects = _applied(template)
+    assert "HF_TOKEN" not in _env(_vllm_container(objects))
+    assert "hf-token" not in objects["SecretProviderClass"]["spec"]["parameters"]["objects"]
 
 
 def test_reader_accounts_may_read_the_api_key_and_decrypt_it_through_secrets_manager(variants):

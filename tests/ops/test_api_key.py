@@ -118,7 +118,9 @@ def test_smoke_test_with_the_wrong_key_names_where_the_key_came_from(run):
         result = run("smoke-test", "--url", url, "--api-key", WRONG_KEY)
     assert result.code == ExitCode.CHECK_FAILED
     assert "refused the API key from --api-key" in result.stderr
-    assert "restart" in result.stderr and "--api-key-secret" in result.stderr
+    # the fix says when a rotated key takes effect (EKS: the driver's refresh; HyperPod: a new worker pod)
+    assert "refreshes every 2 minutes" in result.stderr and "new worker pod" in result.stderr
+    assert "--api-key-secret" in result.stderr
     assert_key_hidden(result)
 
 

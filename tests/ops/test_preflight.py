@@ -27,13 +27,29 @@ P6_B300 = "p6-b300.48xlarge"
 KUBERNETES = "1.34"  # both example configurations'
 
 
+DIGEST = "sha256:" + "d" * 64
+REVISION = "0123456789abcdef0123456789abcdef01234567"
+
+
+def pin(config_dir, name: str = "example") -> None:
+    """Pin the image by digest and the model at a commit in config_dir/NAME.yaml, as a real environment must."""
+    path = config_dir / f"{name}.yaml"
+    path.write_text(path.read_text().replace(
+        "  preset: kimi-k3", f"  image: vllm/vllm-openai:kimi-k3@{DIGEST}\n  hugging_face_revision: {REVISION}\n"
+        "  preset: kimi-k3", 1))
+
+
 @pytest.fixture(autouse=True)
-def real_ids(request, monkeypatch):
+def real_ids(request, monkeypatch, config_dir):
     """In these tests the stubbed AWS answers as the owner of the example's ids (account 123456789012, reservation
-    cr-0123456789abcdef0), so they play real ids: the loader finds no placeholder. Tests marked ``placeholders`` see
-    the examples as they are."""
+    cr-0123456789abcdef0), so they play real ids: the loader finds no placeholder, and the image and the model are
+    pinned as a real environment's must be. Tests marked ``placeholders`` see the examples as they are; tests marked
+    ``unpinned`` see a real environment that pins neither."""
     if request.node.get_closest_marker("placeholders") is None:
         monkeypatch.setattr("deployment_config.loader.placeholder_fields", lambda document, paths: ())
+        if request.node.get_closest_marker("unpinned") is None:
+            pin(config_dir)
+            pin(config_dir, "example-hyperpod")
 
 
 def expect_identity(aws, account: str = "123456789012") -> None:
@@ -292,7 +308,8 @@ def test_everything_in_order_passes(aws, run):
     assert result.code == ExitCode.OK
     assert result.json["passed"] is True
     assert {c["status"] for c in result.json["checks"]} == {"pass"}
-    assert list(rows(result)) == ["credentials", "reservation exists", "instance type and count", "availability zone",
+    assert list(rows(result)) == ["image pinned by digest", "model revision pinned",
+                                  "credentials", "reservation exists", "instance type and count", "availability zone",
                                   "state and time window", "GPU node group updates", "instance type offered",
                                   "instance type facts", "add-on vpc-cni", "add-on kube-proxy",
                                   "add-on eks-pod-identity-agent", "add-on coredns",
@@ -425,7 +442,8 @@ def test_hyperpod_environment_checks_its_training_plan(aws, run):
     result = run("preflight", "--env", "example-hyperpod", "--json")
     assert result.code == ExitCode.OK, result.stdout
     assert {c["status"] for c in result.json["checks"]} == {"pass"}
-    assert list(rows(result)) == ["credentials", "training plan exists", "instance type and count", "availability zone",
+    assert list(rows(result)) == ["image pinned by digest", "model revision pinned",
+                                  "credentials", "training plan exists", "instance type and count", "availability zone",
                                   "state and time window", "instance type facts", "add-on vpc-cni", "add-on kube-proxy",
                                   "add-on eks-pod-identity-agent", "add-on coredns",
                                   "add-on amazon-cloudwatch-observability",
@@ -773,3 +791,39 @@ def test_hyperpod_observability_add_on_with_a_level_its_schema_refuses_fails_wit
     row = checks["add-on amazon-sagemaker-hyperpod-observability"]
     assert row["status"] == "fail"
     assert "$.metricsProvider.networkMetrics.level: 'DISABLED' is not one of ['BASIC', 'ADVANCED']" in row["detail"]
+
+
+@pytest.mark.unpinned
+def test_a_real_environment_with_an_image_tag_and_no_model_revision_fails_with_the_commands_that_give_them(aws, run):
+    # given an environment that is not an example, whose image is a tag and whose model has no pinned revision
+    expect_eks(aws)
+    # when preflight runs
+    result = run("preflight", "--env", "example", "--json")
+    # then both rows fail, each with the command that gives the digest or the commit, and the other checks still run
+    assert result.code == ExitCode.CHECK_FAILED
+    checks = rows(result)
+    image, revision = checks["image pinned by digest"], checks["model revision pinned"]
+    assert image["status"] == revision["status"] == "fail"
+    assert "vllm/vllm-openai:kimi-k3 names a tag" in image["detail"]
+    assert "docker buildx imagetools inspect vllm/vllm-openai:kimi-k3 --format '{{json .Manifest}}'" in image["fix"]
+    assert "crane digest vllm/vllm-openai:kimi-k3" in image["fix"]
+    assert "--trust-remote-code" in revision["detail"]  # the preset's: the repository's code would run unpinned
+    assert "https://huggingface.co/api/models/moonshotai/Kimi-K3/revision/main" in revision["fix"]
+    assert "model.hugging_face_revision: COMMIT" in revision["fix"]
+    assert checks["credentials"]["status"] == "pass"
+
+
+@pytest.mark.unpinned
+def test_unpinned_s3_weights_point_at_the_mirror(aws, run, config_dir):
+    path = config_dir / "example.yaml"
+    path.write_text(path.read_text().replace("weight_source: huggingface",
+                                             "weight_source: s3\n  s3_uri: s3://weights-bucket/kimi-k3/", 1))
+    expect_eks(aws)
+    revision = rows(run("preflight", "--env", "example", "--json"))["model revision pinned"]
+    assert revision["status"] == "fail" and "bin/llmops weights mirror --env example" in revision["fix"]
+
+
+@pytest.mark.placeholders
+def test_an_example_environment_gets_no_pin_rows(aws, run):
+    expect_eks(aws)
+    assert not {"image pinned by digest", "model revision pinned"} & set(rows(run("preflight", "--env", "example", "--json")))

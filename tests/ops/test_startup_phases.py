@@ -24,7 +24,9 @@ def pod(*, ready: bool = True, fetched: bool = False) -> dict:
     status = {"conditions": conditions}
     if fetched:
         status["initContainerStatuses"] = [{"name": "fetch-weights", "state": {"terminated": {
-            "exitCode": 0, "startedAt": "2026-11-30T10:03:00Z", "finishedAt": "2026-11-30T10:21:00Z"}}}]
+            "exitCode": 0, "startedAt": "2026-11-30T10:03:00Z", "finishedAt": "2026-11-30T10:21:00Z"}}},
+            {"name": "verify-weights", "state": {"terminated": {
+                "exitCode": 0, "startedAt": "2026-11-30T10:21:01Z", "finishedAt": "2026-11-30T10:23:01Z"}}}]
     return {"apiVersion": "v1", "kind": "Pod",
             "metadata": {"name": POD, "namespace": SERVING_NAMESPACE, "creationTimestamp": "2026-11-30T10:02:09Z"},
             "spec": {"nodeName": NODE, "containers": [{"name": "vllm", "image": "vllm/vllm-openai:kimi-k3"}]},
@@ -86,6 +88,8 @@ def test_an_s3_start_takes_its_weights_phase_from_the_init_container():
     phases = by_name(startup_phases(pod=pod(fetched=True), node=NODE_JSON, events=EVENTS, log_lines=LOG[2:],
                                     container="vllm"))
     assert phases["weights on the node (S3 copy)"].seconds == 18 * 60
+    # and the check of the copy against its manifest, from the init container after it
+    assert phases["weights checked (manifest)"].seconds == 2 * 60
 
 
 def test_an_image_already_on_the_node_took_no_time():

@@ -22,7 +22,9 @@ from ops_cli.errors import ExitCode, OpsError
 from tests.ops.conftest import run_llmops
 
 SHA = "0123456789abcdef0123456789abcdef01234567"
-BUCKET, PREFIX = "weights-bucket", "kimi-k3/"
+BUCKET, BASE = "weights-bucket", "kimi-k3/"
+#: The revision's own prefix under model.s3_uri, where the mirror writes.
+PREFIX = f"{BASE}{SHA}/"
 SHARD = "model-00001-of-00118.safetensors"
 SHARD_SHA = "a" * 64
 
@@ -33,7 +35,7 @@ def s3_config_dir(config_dir):
     path = config_dir / "example.yaml"
     text = path.read_text()
     assert yaml.safe_load(text)["model"]["weight_source"] == "huggingface"
-    path.write_text(text.replace("weight_source: huggingface", f"weight_source: s3\n  s3_uri: s3://{BUCKET}/{PREFIX}", 1))
+    path.write_text(text.replace("weight_source: huggingface", f"weight_source: s3\n  s3_uri: s3://{BUCKET}/{BASE}", 1))
     return config_dir
 
 
@@ -102,7 +104,7 @@ def test_the_job_is_valid_kubernetes_and_copies_the_pinned_commit_with_its_own_s
     assert all(package in container["command"][2] for package in weights.JOB_PACKAGES)
     assert pod["serviceAccountName"] == account["metadata"]["name"] == weights.MIRROR_SERVICE_ACCOUNT
     assert job["metadata"]["namespace"] == account["metadata"]["namespace"] == SERVING_NAMESPACE
-    # the repository, the commit, the bucket and prefix as arguments of the script, never the token's value
+    # the repository, the commit, the bucket and the commit's own prefix as arguments of the script, never the token
     assert container["command"][:2] == ["sh", "-c"] and 'exec python3 -c "$MIRROR_SCRIPT" "$@"' in container["command"][2]
     assert container["command"][4:] == ["moonshotai/Kimi-K3", SHA, BUCKET, PREFIX, "us-west-2", ""]
     env = {e["name"]: e["value"] for e in container["env"]}
@@ -144,6 +146,12 @@ def test_a_complete_mirror_passes_the_check():
 def test_a_checksum_mismatch_names_the_file():
     (problem,) = weights.check_manifest(manifest(sha256="b" * 64), OBJECTS, PREFIX)
     assert problem.path == SHARD and "differs from the Hub's" in problem.problem
+
+
+def test_an_object_the_manifest_does_not_list_names_the_file():
+    # the node's check would refuse it, and its copy fetch it again on every start
+    (extra,) = weights.check_manifest(manifest(), {**OBJECTS, PREFIX + "stray.safetensors": 5}, PREFIX)
+    assert extra.path == "stray.safetensors" and "not in the manifest" in extra.problem
 
 
 def test_a_missing_or_short_object_names_the_file():
@@ -219,21 +227,120 @@ def test_mirror_pins_the_commit_runs_the_job_follows_it_and_checks_the_manifest(
     assert f"[2/2] {SHARD}  1,000 bytes  (1,010 of 1,010)" in result.stderr
     assert result.json == {"env": "example", "revision": SHA, "s3_uri": f"s3://{BUCKET}/{PREFIX}", "files": 2,
                            "bytes": 1010, "config_file": str(s3_config_dir / "example.yaml")}
+    # the copy went to the revision's own prefix under model.s3_uri, never over another revision's files
+    assert kubectl.applied["items"][1]["spec"]["template"]["spec"]["containers"][0]["command"][6:8] == [BUCKET, PREFIX]
 
 
-def test_mirror_fails_with_the_name_of_a_file_whose_checksum_differs(aws, run_mirror):
+def test_mirror_fails_with_the_name_of_a_file_whose_checksum_differs(aws, run_mirror, s3_config_dir):
+    before = (s3_config_dir / "example.yaml").read_text()
     stub_mirror_in_s3(aws, manifest(sha256="b" * 64))
     result = run_mirror(FakeKubectl())
     assert result.code == ExitCode.CHECK_FAILED
     assert SHARD in result.stderr and "differs from the Hub's" in result.stderr
+    # and the environment file is as it was: the charts keep serving the revision they served
+    assert (s3_config_dir / "example.yaml").read_text() == before
 
 
-def test_a_failed_job_is_reported_with_where_to_look(aws, run_mirror):
+def test_a_failed_job_is_reported_with_where_to_look_and_the_file_is_left_as_it_was(aws, run_mirror, s3_config_dir):
+    before = (s3_config_dir / "example.yaml").read_text()
     result = run_mirror(FakeKubectl(succeeded=False))
     assert result.code == ExitCode.CHECK_FAILED
     assert "did not succeed" in result.stderr and "logs job/weights-mirror" in result.stderr
+    assert (s3_config_dir / "example.yaml").read_text() == before
 
 
 def test_a_hub_environment_is_refused_before_any_call(run, hub):
     result = run("weights", "mirror", "--env", "example")
     assert result.code == ExitCode.USAGE and "nothing to mirror" in result.stderr and hub == []
+
+
+# --- the Job's script, run for real against stand-ins for huggingface_hub and boto3 ----------------------------------
+
+FAKE_HUB = """
+import hashlib, io, json, os
+FILES = json.loads(os.environ["FAKE_HUB_FILES"])
+class _Lfs:
+    def __init__(self, sha256): self.sha256 = sha256
+class _Sibling:
+    def __init__(self, name, spec):
+        data = spec["content"].encode()
+        self.rfilename, self.size = name, len(data)
+        self.lfs = _Lfs(hashlib.sha256(data).hexdigest()) if spec["lfs"] else None
+        self.blob_id = spec.get("blob_id") or hashlib.sha1(b"blob %d\\0" % len(data) + data).hexdigest()
+class _Info:
+    def __init__(self): self.siblings = [_Sibling(n, s) for n, s in FILES.items()]
+class HfApi:
+    def __init__(self, token=None): pass
+    def model_info(self, repo, revision, files_metadata): return _Info()
+class HfFileSystem:
+    def __init__(self, token=None): pass
+    def open(self, path, mode, revision, block_size): return io.BytesIO(FILES[path.split("/", 2)[2]]["content"].encode())
+"""
+FAKE_BOTO3 = """
+import os
+class _S3:
+    def _path(self, bucket, key):
+        path = os.path.join(os.environ["FAKE_S3_DIR"], bucket, key)
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        return path
+    def upload_fileobj(self, reader, bucket, key, Config=None):
+        with open(self._path(bucket, key), "wb") as out:
+            while data := reader.read(7):
+                out.write(data)
+    def put_object(self, Bucket, Key, Body, ContentType=None):
+        with open(self._path(Bucket, Key), "wb") as out:
+            out.write(Body)
+def client(name, region_name=None):
+    return _S3()
+"""
+
+
+def run_job_script(tmp_path, files: dict) -> tuple[subprocess.CompletedProcess, object]:
+    """The Job's script with its argv as the Job gives it, huggingface_hub and boto3 replaced by stand-ins that serve
+    ``files`` and write "S3" objects under tmp_path/s3/BUCKET/KEY."""
+    import os
+    import sys
+
+    fakes = tmp_path / "fakes"
+    (fakes / "huggingface_hub").mkdir(parents=True)
+    (fakes / "huggingface_hub" / "__init__.py").write_text(FAKE_HUB)
+    (fakes / "boto3" / "s3").mkdir(parents=True)
+    (fakes / "boto3" / "__init__.py").write_text(FAKE_BOTO3)
+    (fakes / "boto3" / "s3" / "__init__.py").write_text("")
+    (fakes / "boto3" / "s3" / "transfer.py").write_text("class TransferConfig:\n    def __init__(self, **kw): pass\n")
+    environ = {**os.environ, "PYTHONPATH": str(fakes), "FAKE_HUB_FILES": json.dumps(files),
+               "FAKE_S3_DIR": str(tmp_path / "s3")}
+    result = subprocess.run([sys.executable, "-c", weights.JOB_SCRIPT, "moonshotai/Kimi-K3", SHA, BUCKET, PREFIX,
+                             "us-west-2", ""], capture_output=True, text=True, env=environ, timeout=60)
+    return result, tmp_path / "s3" / BUCKET
+
+
+def test_the_job_writes_every_file_and_then_its_manifest_under_the_revisions_prefix(tmp_path):
+    files = {"config.json": {"content": '{"model_type": "kimi_k3"}', "lfs": False},
+             "modeling_kimi.py": {"content": "def forward(): pass\n", "lfs": False},
+             SHARD: {"content": "weights" * 100, "lfs": True}}
+    result, bucket = run_job_script(tmp_path, files)
+    assert result.returncode == 0, result.stderr
+    # every file under BASE/SHA/, and the manifest last, with size and sha256 of what was streamed
+    manifest = json.loads((bucket / PREFIX / "MANIFEST.json").read_text())
+    assert manifest["revision"] == SHA and [f["path"] for f in manifest["files"]] == sorted(files)
+    objects = {PREFIX + p.relative_to(bucket / PREFIX).as_posix(): p.stat().st_size
+               for p in (bucket / PREFIX).rglob("*") if p.is_file()}
+    assert weights.check_manifest(manifest, objects, PREFIX) == []
+    # the model's Python code (kept in git, not LFS) is checked against the Hub's git blob id
+    (code,) = [f for f in manifest["files"] if f["path"] == "modeling_kimi.py"]
+    assert code["hub_lfs_sha256"] is None and code["git_blob_sha1"] == code["hub_blob_id"]
+    # and the node's verifier accepts the copy as the mirror left it
+    from charts.vllm_weights.verify_weights import problems_of
+
+    assert problems_of(bucket / PREFIX, revision=SHA)[0] == []
+
+
+def test_code_that_differs_from_the_hubs_git_blob_is_named(tmp_path):
+    files = {"modeling_kimi.py": {"content": "import os  # not what the Hub's git holds\n", "lfs": False,
+                                  "blob_id": "0" * 40}}
+    result, bucket = run_job_script(tmp_path, files)
+    assert result.returncode == 0, result.stderr
+    manifest = json.loads((bucket / PREFIX / "MANIFEST.json").read_text())
+    (problem,) = weights.check_manifest(manifest, {PREFIX + "modeling_kimi.py": 42, PREFIX + "MANIFEST.json": 1}, PREFIX)
+    assert problem.path == "modeling_kimi.py" and "differs from the Hub's" in problem.problem

@@ -1,0 +1,163 @@
+"""Check a copy of the model's weights against its manifest before vLLM loads it; exit non-zero when it does not match.
+
+``llmops weights mirror`` (ops_cli/weights.py) writes ``MANIFEST.json`` last, next to the files of one Hub revision
+under ``s3://BUCKET/PREFIX/REVISION/``: the repository, the revision, and every file's relative path, size and sha256.
+A node's copy of that prefix (the EKS path's ``aws s3 sync`` into the NVMe cache, charts/vllm_deployment.py; the
+HyperPod operator's copy into the worker's model mount, charts/vllm_auth_middleware.py) is checked here:
+
+- every file of the manifest is present with the manifest's size (a copy that stopped half-way: missing or short);
+- no other file is in the directory but the manifest (a file of another revision, which vLLM could pick up);
+- the manifest is of the revision the environment serves (``--revision``);
+- unless ``--sizes-only``: every file's sha256 is the manifest's (a file of another revision with the same name).
+
+Cost of the sha256 (how it was estimated): hashlib's sha256 (OpenSSL, with the SHA extensions) measured 1.35 GB/s on one
+core of an Intel Xeon with sha_ni (64 MiB blocks, ``python3 -c`` with hashlib, this project's development machine). One
+process over 1.4 TB would take 1.4e12 / 1.35e9 = about 17 minutes; the files are hashed by ``--jobs`` processes at once
+(default: the CPUs this process may run on, at most 32), so the CPU side is 32 x 1.35 = 43 GB/s and the NVMe RAID0 read
+is the limit instead: at an assumed 10-20 GB/s for the instance store array (not measured), 70 to 140 seconds, against
+the many minutes the copy itself and vLLM's load take. A file whose size is already wrong is not hashed.
+
+The standard library only: it runs in the vLLM image's python3 (the EKS init container ``verify-weights``, and the
+HyperPod worker's bootstrap), with nothing to install. Log lines go to stderr, each starting ``verify-weights:``;
+every problem is named (path and what differs), at most :data:`SHOWN` of them, then their count.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import os
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path, PurePosixPath
+
+MANIFEST_NAME = "MANIFEST.json"
+#: How many problems are printed one per line before the count of the rest.
+SHOWN = 20
+_BLOCK = 8 << 20
+#: Hashing processes at most: more only contend for the same disks.
+MAX_JOBS = 32
+
+
+def sha256_of(path: str) -> str:
+    digest = hashlib.sha256()
+    with open(path, "rb") as stream:
+        while block := stream.read(_BLOCK):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def _entries(manifest: object) -> list[tuple[str, int, str]] | str:
+    """(path, size, sha256) of each file of the manifest, or what is wrong with the manifest itself."""
+    files = manifest.get("files") if isinstance(manifest, dict) else None
+    if not isinstance(files, list) or not files:
+        return f"{MANIFEST_NAME} lists no files"
+    entries = []
+    for entry in files:
+        path = entry.get("path") if isinstance(entry, dict) else None
+        size, sha = (entry.get("size"), entry.get("sha256")) if isinstance(entry, dict) else (None, None)
+        pure = PurePosixPath(path) if isinstance(path, str) else None
+        if (pure is None or pure.is_absolute() or ".." in pure.parts or not isinstance(size, int)
+                or not isinstance(sha, str) or len(sha) != 64):
+            return f"{MANIFEST_NAME} has an entry that is not a relative path with a size and a sha256: {entry!r:.200}"
+        entries.append((str(pure), size, sha))
+    return entries
+
+
+def problems_of(directory: Path, *, revision: str | None = None, hash_files: bool = True,
+                jobs: int = 1, delete: bool = False) -> tuple[list[str], int, int]:
+    """(problems, files, bytes) of the copy in ``directory``: an empty list when it matches its manifest. With
+    ``delete``, each file found wrong (other size or sha256, not in the manifest) is removed, so that the next copy
+    (``aws s3 sync`` copies what is missing) fetches it again instead of the pod failing on it for ever."""
+    wrong: list[Path] = []
+    try:
+        manifest = json.loads((directory / MANIFEST_NAME).read_bytes())
+    except FileNotFoundError:
+        return [f"{directory / MANIFEST_NAME} is missing: the copy is partial, or not made by llmops weights mirror"], 0, 0
+    except (OSError, ValueError) as error:
+        return [f"{directory / MANIFEST_NAME} cannot be read: {error}"], 0, 0
+    entries = _entries(manifest)
+    if isinstance(entries, str):
+        return [entries], 0, 0
+    problems = []
+    if revision is not None and manifest.get("revision") != revision:
+        problems.append(f"{MANIFEST_NAME} is of revision {manifest.get('revision')!r}, not {revision}: another "
+                        "revision's copy")
+    listed = {path for path, _, _ in entries}
+    for root, _, names in os.walk(directory):
+        for name in names:
+            relative = Path(root, name).relative_to(directory).as_posix()
+            if relative != MANIFEST_NAME and relative not in listed:
+                problems.append(f"{relative}: not in the manifest (a file of another revision, or left by another copy)")
+                wrong.append(Path(root, name))
+    to_hash = []
+    for path, size, sha in entries:
+        try:
+            actual = (directory / path).stat().st_size
+        except FileNotFoundError:
+            problems.append(f"{path}: missing ({size} bytes expected)")
+            continue
+        if actual != size:
+            problems.append(f"{path}: {actual} bytes, the manifest says {size} (a partial or different file)")
+            wrong.append(directory / path)
+        elif hash_files:
+            to_hash.append((path, size, sha))
+    if to_hash:
+        # Largest first, so that one big file does not start last and keep the others waiting.
+        to_hash.sort(key=lambda item: -item[1])
+        paths = [str(directory / path) for path, _, _ in to_hash]
+        if jobs > 1:
+            with ProcessPoolExecutor(max_workers=jobs) as pool:
+                digests = list(pool.map(sha256_of, paths))
+        else:
+            digests = [sha256_of(path) for path in paths]
+        for (path, _, sha), digest in zip(to_hash, digests):
+            if digest != sha:
+                problems.append(f"{path}: sha256 {digest}, the manifest says {sha} (a file of another revision, or damaged)")
+                wrong.append(directory / path)
+    if delete:
+        for path in wrong:
+            path.unlink(missing_ok=True)
+    return problems, len(entries), sum(size for _, size, _ in entries)
+
+
+def default_jobs() -> int:
+    try:
+        cpus = len(os.sched_getaffinity(0))
+    except AttributeError:  # not Linux
+        cpus = os.cpu_count() or 1
+    return max(1, min(MAX_JOBS, cpus))
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("directory", type=Path, help="the copy: the directory holding MANIFEST.json and the files")
+    parser.add_argument("--revision", help="the revision the manifest must be of")
+    parser.add_argument("--sizes-only", action="store_true", help="check presence and sizes, not sha256")
+    parser.add_argument("--delete-mismatched", action="store_true",
+                        help="remove each file found wrong, so that the next copy fetches it again")
+    parser.add_argument("--jobs", type=int, default=default_jobs(), help="hashing processes (default: the CPUs, at most 32)")
+    args = parser.parse_args(argv)
+    started = time.monotonic()
+    problems, files, size = problems_of(args.directory, revision=args.revision, hash_files=not args.sizes_only,
+                                        jobs=max(1, args.jobs), delete=args.delete_mismatched)
+    say = lambda line: print(f"verify-weights: {line}", file=sys.stderr, flush=True)  # noqa: E731
+    if problems:
+        for problem in problems[:SHOWN]:
+            say(problem)
+        if len(problems) > SHOWN:
+            say(f"... and {len(problems) - SHOWN} more")
+        say(f"REFUSED: the copy in {args.directory} does not match its manifest ({len(problems)} problems); vLLM is "
+            "not started. " + ("The wrong files were removed: the pod's next start copies them again. "
+            if args.delete_mismatched else "") + "If the copy in S3 itself is wrong, run llmops weights mirror again.")
+        return 1
+    what = "sizes" if args.sizes_only else "sizes and sha256"
+    say(f"OK: {files} files, {size} bytes in {args.directory} match the manifest ({what}, "
+        f"{time.monotonic() - started:.0f} s)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,84 @@
+"""The node's copy of S3 weights is checked against its manifest before vLLM starts (EKS path).
+
+The pod's init containers run in order, each to success, before vLLM (Kubernetes documentation, "Init Containers":
+"each init container must complete successfully before the next one starts"): ``fetch-weights`` (the AWS CLI image,
+charts/vllm_deployment.py) syncs ``s3://BUCKET/PREFIX/REVISION/`` into the revision's own directory of the node's NVMe
+cache, then ``verify-weights`` runs charts/vllm_weights/verify_weights.py against the ``MANIFEST.json`` the mirror wrote
+there. A missing, short, foreign or different file fails it with a log line naming the file, the pod does not start, and
+the file is removed so that the next attempt's sync fetches it again.
+
+Why a second init container and not the fetching one: the AWS CLI v2 image carries the CLI as a frozen bundle
+(aws/aws-cli docker/Dockerfile: ``aws/install`` of the awscli-exe zip onto ``amazonlinux:2``) and no python3; the vLLM
+image has it (vllm-project/vllm docker/Dockerfile, stage vllm-base) and is on the node for the main container anyway.
+The script travels in a ConfigMap, as the auth middleware does (charts/vllm_auth_middleware.py), and is this very file
+that the tests run.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import cdk8s
+import cdk8s_plus_28 as kplus
+from constructs import Construct
+
+from charts.serving_spec import VllmServingSpec
+from charts.vllm_deployment import container_security
+from deployment_config.model import EnvironmentConfig
+from deployment_config.model_location import HYPERPOD_MODEL_MOUNT, MODEL_CACHE_MOUNT, node_weights_path, weights_s3_uri
+
+SCRIPT_FILE = Path(__file__).resolve().parent / "vllm_weights" / "verify_weights.py"
+CONFIG_MAP = "vllm-weights-check"
+MOUNT_PATH = "/opt/llm-serving/weights-check"
+INIT_CONTAINER = "verify-weights"
+#: CPUs requested for hashing: the script hashes with as many processes as it may use CPUs (at most 32; see its
+#: docstring for the cost). A pod's effective request is the larger of its largest init container's and the sum of its
+#: containers' (Kubernetes documentation, "Init Containers", "Resource sharing within containers"), and vLLM requests
+#: half the node's vCPUs, so this adds nothing to what the pod reserves.
+HASH_CPUS = 32
+
+
+def verify_command(spec: VllmServingSpec) -> list[str]:
+    return ["python3", f"{MOUNT_PATH}/{SCRIPT_FILE.name}", node_weights_path(spec.weights_revision),
+            "--revision", spec.weights_revision, "--delete-mismatched", "--jobs", str(HASH_CPUS)]
+
+
+def add_weights_check(scope: Construct, *, spec: VllmServingSpec, deployment: kplus.Deployment) -> kplus.ConfigMap:
+    """Add the ConfigMap holding the verifier and the init container that runs it, after ``fetch-weights`` (which
+    :func:`charts.vllm_deployment.add_vllm_deployment` added): init containers run in the order they are listed."""
+    (model_cache,) = [volume for volume in deployment.volumes if volume.name == "model-cache"]
+    config_map = kplus.ConfigMap(scope, "weights-check",
+                                 metadata=cdk8s.ApiObjectMetadata(name=CONFIG_MAP, namespace=spec.namespace),
+                                 data={SCRIPT_FILE.name: SCRIPT_FILE.read_text(encoding="utf-8")})
+    script = kplus.Volume.from_config_map(scope, "weights-check-volume", config_map, name="weights-check")
+    deployment.add_init_container(
+        name=INIT_CONTAINER,
+        image=spec.image,
+        # The vLLM image, pulled once for this and the main container, never again on a restart.
+        image_pull_policy=kplus.ImagePullPolicy.IF_NOT_PRESENT,
+        command=verify_command(spec),
+        security_context=container_security(),
+        resources=kplus.ContainerResources(
+            cpu=kplus.CpuResources(request=kplus.Cpu.units(HASH_CPUS)),
+            memory=kplus.MemoryResources(request=cdk8s.Size.gibibytes(4), limit=cdk8s.Size.gibibytes(8)),
+        ),
+        # Read-write: the check removes the files it finds wrong.
+        volume_mounts=[kplus.VolumeMount(path=MODEL_CACHE_MOUNT, volume=model_cache),
+                       kplus.VolumeMount(path=MOUNT_PATH, volume=script, read_only=True)],
+    )
+    return config_map
+
+
+def hyperpod_weights_check(env: EnvironmentConfig) -> tuple[str, ...] | None:
+    """The verifier's arguments for the HyperPod worker's bootstrap (charts/vllm_auth_middleware.py
+    ``inline_middleware_worker(args, weights_check=...)``), or None when the weights do not come from S3.
+
+    Sizes, presence, no stray file and the manifest's revision, not sha256: the operator's model mount is not a copy on
+    the node's disk. The operator requires the Mountpoint for S3 CSI driver (aws/sagemaker-hyperpod-cli@011ca92
+    helm_chart/HyperPodHelmChart/charts/inference-operator/config/manager/manager.yaml, ``require_csidriver
+    "s3.csi.aws.com"``), so hashing the mount would read the 1.4 TB from S3 a second time, before vLLM reads it for
+    its load. The bytes in S3 were checked when they were mirrored (every LFS file's sha256 against the Hub's,
+    ops_cli/weights.py), under a prefix no other revision writes to; the mount is read-only, so nothing is deleted."""
+    if weights_s3_uri(env.model) is None:
+        return None
+    return (HYPERPOD_MODEL_MOUNT, "--revision", env.model.hugging_face_revision, "--sizes-only")

@@ -24,6 +24,7 @@ from tests.ops.test_preflight import (
     expect_identity,
     expect_instance_type,
     expect_plan,
+    pin,
     rows,
 )
 
@@ -32,9 +33,11 @@ VENDORED_CRD = yaml.load((CRD_DIR / "inference.sagemaker.aws.amazon.com_inferenc
 
 
 @pytest.fixture(autouse=True)
-def real_ids(monkeypatch):
-    """The stubbed AWS answers as the owner of the example's ids: they play real ids (as in test_preflight)."""
+def real_ids(monkeypatch, config_dir):
+    """The stubbed AWS answers as the owner of the example's ids: they play real ids, with the image and the model
+    pinned as a real environment's must be (as in test_preflight)."""
     monkeypatch.setattr("deployment_config.loader.placeholder_fields", lambda document, paths: ())
+    pin(config_dir, "example-hyperpod")
 
 
 @pytest.fixture(scope="module")

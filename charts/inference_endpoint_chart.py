@@ -44,17 +44,21 @@ from charts.imports import sagemaker_inference as crd
 from charts.secrets_sync import COMPONENT as SECRETS_SYNC
 from charts.secrets_sync import add_plain_object, secrets_sync_deployment, secrets_sync_network_policy
 from charts.serving_spec import PodSecrets, drain_args
+from charts.vllm_auth.llm_serving_auth import KEY_VARIABLES
 from charts.vllm_auth_middleware import inline_middleware_worker
 from charts.vllm_network_policy import worker_network_policy
 from charts.vllm_secret_provider import add_secret_provider_class, secret_env
+from charts.vllm_weights_check import hyperpod_weights_check
 from deployment_config.kubernetes_names import INFERENCE_ENDPOINT_NAMESPACE, inference_endpoint_name
 from deployment_config.model import AutoscalingConfig, EnvironmentConfig, WeightSource
-from deployment_config.model_location import HYPERPOD_MODEL_MOUNT, model_path
+from deployment_config.model_location import HYPERPOD_MODEL_MOUNT, model_path, weights_s3_uri
 from deployment_config.sizing import startup_budget
 
 API_VERSION = "inference.sagemaker.aws.amazon.com/v1"
 KIND = "InferenceEndpointConfig"
 VLLM_PORT = 8000
+#: The worker's API key variable: the middleware's own (charts/vllm_auth/llm_serving_auth.py), not vLLM's VLLM_API_KEY.
+API_KEY_VARIABLE = KEY_VARIABLES[0]
 #: Time the operator allows after the startup budget, for scheduling, image pull and load balancer set-up.
 DEPLOY_MARGIN_SECONDS = 30 * 60
 STARTUP_PERIOD_SECONDS = 10
@@ -81,6 +85,8 @@ class InferenceEndpointSpec:
     :param replicas: workers, one per instance of the group (a worker takes all its GPUs). Default: 1.
     :param autoscaling: the operator scales the workers on vLLM's queue (KEDA). Default: none, ``replicas`` fixed.
     :param metrics_cluster_name: the ``ClusterName`` dimension of the serving metrics the autoscaler reads.
+    :param weights_check: the weights verifier's arguments, run by the worker's bootstrap on the operator's model mount
+        before vLLM starts (charts/vllm_weights_check.py). Default: none, no check.
     """
 
     name: str
@@ -101,6 +107,7 @@ class InferenceEndpointSpec:
     metrics_cluster_name: str | None = None
     port: int = VLLM_PORT
     secrets: PodSecrets | None = None
+    weights_check: tuple[str, ...] | None = None
 
     @property
     def max_deploy_seconds(self) -> int:
@@ -118,7 +125,9 @@ def inference_endpoint_spec_for(env: EnvironmentConfig) -> InferenceEndpointSpec
     if model.weight_source is not WeightSource.S3 or not model.s3_uri:
         # The loader refuses it first (deployment_config/file_models.py, ModelSection); this guards other callers.
         raise ValueError("the HyperPod endpoint takes its weights from S3 (operator 3.0's modelSourceType is fsx or s3)")
-    bucket, _, prefix = model.s3_uri[len("s3://"):].partition("/")
+    # The pinned revision's own prefix, which `llmops weights mirror` wrote and checked (deployment_config/
+    # model_location.py); without a revision the endpoint stack refuses to deploy (cdk_constructs/placeholder_guard.py).
+    bucket, _, prefix = (weights_s3_uri(model) or model.s3_uri)[len("s3://"):].partition("/")
     # The operator does not add --model: without it vLLM serves its own small default model under the served name.
     # The same drain as on the EKS path (charts/serving_spec.py drain_args); the pod's grace period is the operator's.
     args = ("--model", model_path(env), "--served-model-name", model.served_name,
@@ -145,6 +154,7 @@ def inference_endpoint_spec_for(env: EnvironmentConfig) -> InferenceEndpointSpec
         replicas=env.hyperpod.autoscaling.min_replicas if env.hyperpod.autoscaling else env.replicas,
         autoscaling=env.hyperpod.autoscaling,
         metrics_cluster_name=env.cluster_name,
+        weights_check=hyperpod_weights_check(env),
     )
 
 
@@ -177,15 +187,18 @@ def endpoint_spec(spec: InferenceEndpointSpec) -> crd.InferenceEndpointConfigSpe
                                                                                region=spec.region),
         model_location=spec.s3_prefix)
     environment = [{"name": k, "value": v} for k, v in spec.environment.items()]
-    if secrets and secrets.api_key_secret:
-        # VLLM_API_KEY (vLLM reads it when --api-key is not given: vLLM 0.33.0 vllm/envs.py) from the synced Secret; not
-        # optional, so the worker does not start without it (the module's docstring).
-        environment += secret_env(secrets, ("VLLM_API_KEY",))
+    require_key = bool(secrets and secrets.api_key_secret)
+    if require_key:
+        # The key from the synced Secret, not optional, so the worker does not start without it (the module's
+        # docstring), as LLM_SERVING_API_KEY: the middleware checks it on every path, and vLLM, which would check its own
+        # VLLM_API_KEY on /v1 only (vLLM 0.33.0 vllm/envs.py), is not given one, as on the EKS path.
+        environment += [{**item, "name": API_KEY_VARIABLE} for item in secret_env(secrets, ("VLLM_API_KEY",))]
     command, args = None, list(spec.args)
-    if secrets and secrets.api_key_secret:
+    if require_key or spec.weights_check:
         # The key on every path, /invocations included, as on the EKS path: the middleware module through an
-        # environment variable and a bootstrap command, since the worker can mount no volume.
-        inline = inline_middleware_worker(spec.args)
+        # environment variable and a bootstrap command, since the worker can mount no volume; the same bootstrap
+        # checks the operator's copy of the weights against their manifest before vLLM starts.
+        inline = inline_middleware_worker(spec.args, spec.weights_check, middleware=require_key)
         command, args = inline["command"], inline["args"]
         environment += [{"name": k, "value": v} for k, v in inline["environment"].items()]
     gpus = {"nvidia.com/gpu": spec.gpus}

@@ -50,16 +50,19 @@ VERIFIER_FILE = Path(__file__).resolve().parent / "vllm_weights" / "verify_weigh
 VERIFIER_VARIABLE = "LLM_SERVING_VERIFY_WEIGHTS"
 VERIFIER_ARGS_VARIABLE = "LLM_SERVING_VERIFY_WEIGHTS_ARGS"
 #: The HyperPod worker's command: ``python3 -c BOOTSTRAP ARGS...`` (sys.argv[1:] are the worker's arguments). It writes
-#: the module to a new private directory (mkdtemp: mode 0700, a name no one can guess), adds that to PYTHONPATH and
-#: execs ``vllm serve ARGS`` (vLLM's CLI, which the image's own entrypoint is in current images; naming it here makes
-#: the worker independent of that entrypoint). With :data:`VERIFIER_VARIABLE` set it first writes the weights verifier
-#: there and runs it on the operator's model mount: a copy that does not match its manifest ends the container (the
-#: verifier's log lines say which file) before vLLM starts. Any failure ends the container before vLLM starts: the
-#: endpoint stays closed rather than serving without the middleware or a mixed copy.
+#: the module (when :data:`MODULE_VARIABLE` carries one) to a new private directory (mkdtemp: mode 0700, a name no one
+#: can guess), adds that to PYTHONPATH and execs ``vllm serve ARGS`` (vLLM's CLI, which the image's own entrypoint is in
+#: current images; naming it here makes the worker independent of that entrypoint). With :data:`VERIFIER_VARIABLE` set
+#: it first writes the weights verifier there and runs it on the operator's model mount: a copy that does not match its
+#: manifest ends the container (the verifier's log lines say which file) before vLLM starts. Any failure ends the
+#: container before vLLM starts: the endpoint stays closed rather than serving without the middleware or a mixed copy.
 BOOTSTRAP = (
     "import json, os, subprocess, sys, tempfile; "
     "d = tempfile.mkdtemp(prefix='llm-serving-auth-'); "
-    f"open(os.path.join(d, '{MODULE_FILE.name}'), 'w').write(os.environ['{MODULE_VARIABLE}']); "
+    f"m = os.environ.get('{MODULE_VARIABLE}'); "
+    f"'{MIDDLEWARE_ARGS[1]}' in sys.argv and not m and sys.exit('{MODULE_VARIABLE} is not set: vLLM would fail to load "
+    "the auth middleware; not starting'); "
+    f"m and open(os.path.join(d, '{MODULE_FILE.name}'), 'w').write(m); "
     f"v = os.environ.get('{VERIFIER_VARIABLE}'); c = os.path.join(d, '{VERIFIER_FILE.name}'); "
     "v and open(c, 'w').write(v); "
     f"v and subprocess.run([sys.executable, c, *json.loads(os.environ['{VERIFIER_ARGS_VARIABLE}'])]).returncode "
@@ -69,12 +72,15 @@ BOOTSTRAP = (
 )
 
 
-def inline_middleware_worker(args: tuple[str, ...], weights_check: tuple[str, ...] | None = None) -> dict:
-    """The HyperPod worker's ``command``, ``args`` (``args`` and :data:`MIDDLEWARE_ARGS`) and the environment variables
-    that carry the module and, with ``weights_check`` (the verifier's arguments:
-    :func:`charts.vllm_weights_check.hyperpod_weights_check`), the weights verifier, for an InferenceEndpointConfig."""
-    environment = {MODULE_VARIABLE: MODULE_FILE.read_text(encoding="utf-8")}
+def inline_middleware_worker(args: tuple[str, ...], weights_check: tuple[str, ...] | None = None, *,
+                             middleware: bool = True) -> dict:
+    """The HyperPod worker's ``command``, ``args`` and the environment variables that carry, with ``middleware``, the
+    auth module (and :data:`MIDDLEWARE_ARGS` after ``args``) and, with ``weights_check`` (the verifier's arguments:
+    :func:`charts.vllm_weights_check.hyperpod_weights_check`), the weights verifier, for an InferenceEndpointConfig.
+    Either may be off: an endpoint without an API key still has its weights checked before vLLM starts."""
+    environment = {MODULE_VARIABLE: MODULE_FILE.read_text(encoding="utf-8")} if middleware else {}
     if weights_check:
         environment[VERIFIER_VARIABLE] = VERIFIER_FILE.read_text(encoding="utf-8")
         environment[VERIFIER_ARGS_VARIABLE] = json.dumps(list(weights_check))
-    return {"command": ["python3", "-c", BOOTSTRAP], "args": [*args, *MIDDLEWARE_ARGS], "environment": environment}
+    return {"command": ["python3", "-c", BOOTSTRAP], "args": [*args, *(MIDDLEWARE_ARGS if middleware else ())],
+            "environment": environment}

@@ -216,7 +216,10 @@ JOB_BOOTSTRAP = (f"pip install --no-cache-dir --quiet --disable-pip-version-chec
 
 
 def mirror_manifests(env: EnvironmentConfig, sha: str) -> list[dict]:
-    """The ServiceAccount (the Pod Identity association names it) and the Job that copies ``sha`` to its own prefix."""
+    """The namespace, the ServiceAccount (the Pod Identity association names it) and the Job that copies ``sha`` to its
+    own prefix. The namespace is applied too because the mirror runs before any stack creates it: on EKS before the
+    serving stack (whose chart applies the same Namespace later, which ``kubectl apply`` adopts), and on HyperPod, whose
+    endpoint lives in a namespace of its own, at all (stacks/cluster_stack.py gives the role on both platforms)."""
     bucket, prefix = check_mirror_target(env, sha)
     labels = {"app.kubernetes.io/name": MIRROR_JOB, "app.kubernetes.io/instance": env.name,
               "app.kubernetes.io/part-of": "llm-serving", "app.kubernetes.io/managed-by": "llmops"}
@@ -242,7 +245,8 @@ def mirror_manifests(env: EnvironmentConfig, sha: str) -> list[dict]:
     }
     account = {"apiVersion": "v1", "kind": "ServiceAccount", "metadata": {**metadata, "name": MIRROR_SERVICE_ACCOUNT},
                "automountServiceAccountToken": False}
-    return [account, job]
+    namespace = {"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": SERVING_NAMESPACE}}
+    return [namespace, account, job]
 
 
 @dataclass(frozen=True)

@@ -85,6 +85,30 @@ def test_endpoint_is_the_announced_manifest(endpoint):
     assert worker["args"][:2] == ["--model", worker["modelVolumeMount"]["mountPath"]]
 
 
+@pytest.mark.parametrize("api_key_required", [True, False])
+def test_a_pinned_endpoint_serves_its_revisions_prefix_and_checks_the_mount_first(hyperpod_env, api_key_required):
+    from charts.vllm_auth_middleware import VERIFIER_ARGS_VARIABLE, VERIFIER_VARIABLE
+
+    # given the HyperPod example pinned at a commit, with and without its API key
+    revision = "0123456789abcdef0123456789abcdef01234567"
+    env = dataclasses.replace(hyperpod_env, model=dataclasses.replace(hyperpod_env.model, hugging_face_revision=revision),
+                              endpoint=dataclasses.replace(hyperpod_env.endpoint, api_key_required=api_key_required))
+    # when the endpoint is rendered
+    config = _endpoint_config(synthesize_inference_endpoint(inference_endpoint_spec_for(env)))
+    validate_custom_resource(config)
+    worker = config["spec"]["worker"]
+    variables = {v["name"]: v.get("value") for v in worker["environmentVariables"]}
+    # then the operator copies the commit's own prefix, which the mirror wrote and checked, not the bare s3_uri
+    assert config["spec"]["modelSourceConfig"]["modelLocation"] == f"moonshotai/Kimi-K3/{revision}/"
+    # and the bootstrap checks the mount against that commit's manifest before vLLM starts, key or no key
+    assert worker["command"] == ["python3", "-c", BOOTSTRAP]
+    assert json.loads(variables[VERIFIER_ARGS_VARIABLE]) == ["/opt/ml/model", "--revision", revision, "--sizes-only"]
+    assert variables[VERIFIER_VARIABLE]
+    # and the middleware only where a key is required (without one, vLLM is not told to load it)
+    assert (MODULE_VARIABLE in variables) is api_key_required
+    assert ("--middleware" in worker["args"]) is api_key_required
+
+
 def test_the_worker_loads_the_api_key_middleware_without_a_volume(endpoint, tmp_path):
     # given the worker of an endpoint that requires its API key: the bootstrap command, and the module in its environment
     worker = endpoint["spec"]["worker"]
@@ -722,8 +746,11 @@ def test_the_worker_reads_its_api_key_from_the_secret_the_sync_keeps(synthesized
     objects = _applied(synthesized_hyperpod.template("endpoint"))
     synced = objects["SecretProviderClass"]["spec"]["secretObjects"][0]["secretName"]
     env = _worker_env(objects)
-    # VLLM_API_KEY, vLLM's own variable, by reference only and not optional: the worker does not start without it
-    assert env["VLLM_API_KEY"] == {"name": "VLLM_API_KEY", "valueFrom": {"secretKeyRef": {"name": synced, "key": "api-key"}}}
+    # the middleware's variable, by reference only and not optional: the worker does not start without it; vLLM gets no
+    # VLLM_API_KEY of its own (its check knows one key: charts/vllm_auth/llm_serving_auth.py)
+    assert env["LLM_SERVING_API_KEY"] == {"name": "LLM_SERVING_API_KEY",
+                                          "valueFrom": {"secretKeyRef": {"name": synced, "key": "api-key"}}}
+    assert "VLLM_API_KEY" not in env
     # no Hugging Face token reaches the worker: the weights come from S3
     assert "HF_TOKEN" not in env
     assert objects["InferenceEndpointConfig"]["spec"]["modelSourceConfig"]["modelSourceType"] == "s3"
@@ -922,7 +949,7 @@ def test_an_unauthenticated_hyperpod_endpoint_has_no_secret_no_role_and_no_sync(
     # and the namespace, the endpoint and its NetworkPolicy alone: no sync, no account, no SecretProviderClass
     objects = _applied(template)
     assert set(objects) == {"Namespace", "NetworkPolicy", "InferenceEndpointConfig"}
-    assert "VLLM_API_KEY" not in _worker_env(objects)
+    assert not {"LLM_SERVING_API_KEY", "VLLM_API_KEY"} & set(_worker_env(objects))
     validate_custom_resource(objects["InferenceEndpointConfig"])
     # and the stack says so
     assert "ApiKeySecretArn" not in template["Outputs"]
@@ -938,7 +965,7 @@ def test_a_hugging_face_token_is_synced_for_the_bench_but_never_reaches_the_work
     _strictly_valid(objects["InferenceEndpointConfig"])
     # then the worker gets the API key only
     env = _worker_env(objects)
-    assert env["VLLM_API_KEY"]["valueFrom"] == {"secretKeyRef": {"name": "kimik3-secrets", "key": "api-key"}}
+    assert env["LLM_SERVING_API_KEY"]["valueFrom"] == {"secretKeyRef": {"name": "kimik3-secrets", "key": "api-key"}}
     assert "HF_TOKEN" not in env
     # while the sync keeps both in the Secret the bench Job reads, and its role reads exactly the two
     validate_secret_provider_class(objects["SecretProviderClass"])
@@ -958,7 +985,7 @@ def test_no_key_value_is_written_into_any_hyperpod_template_or_manifest(synthesi
     assert {name: words for name, text in texts.items() if (words := _key_like_words(text))} == {}
     # the secret variables come from references only
     for template in (synthesized_hyperpod.template("endpoint"), *endpoint_variants["templates"].values()):
-        for name in ("VLLM_API_KEY", "HF_TOKEN"):
+        for name in ("LLM_SERVING_API_KEY", "VLLM_API_KEY", "HF_TOKEN"):
             assert "value" not in _worker_env(_applied(template)).get(name, {})
 
 

@@ -92,9 +92,11 @@ def test_revision_in_extra_args_is_refused_as_derived(s3_config_dir):
 
 
 def test_the_job_is_valid_kubernetes_and_copies_the_pinned_commit_with_its_own_service_account(s3_env):
-    account, job = weights.mirror_manifests(s3_env, SHA)
-    for manifest in (account, job):
+    namespace, account, job = weights.mirror_manifests(s3_env, SHA)
+    for manifest in (namespace, account, job):
         kubernetes_validate.validate(manifest, "1.34", strict=True)
+    # the namespace first: the mirror runs before any stack has created it (on HyperPod no stack ever does)
+    assert namespace["kind"] == "Namespace" and namespace["metadata"]["name"] == SERVING_NAMESPACE
     pod = job["spec"]["template"]["spec"]
     (container,) = pod["containers"]
     # a small Python image from ECR Public that installs pinned huggingface_hub and boto3, able to run on the system
@@ -115,7 +117,7 @@ def test_the_job_is_valid_kubernetes_and_copies_the_pinned_commit_with_its_own_s
 
 def test_the_job_reads_the_token_from_its_secret_itself(s3_env):
     gated = dataclasses.replace(s3_env, model=dataclasses.replace(s3_env.model, hugging_face_token_secret="hf/token"))
-    _, job = weights.mirror_manifests(gated, SHA)
+    *_, job = weights.mirror_manifests(gated, SHA)
     command = job["spec"]["template"]["spec"]["containers"][0]["command"]
     script = job["spec"]["template"]["spec"]["containers"][0]["env"][0]["value"]
     assert command[-1] == "hf/token" and "get_secret_value" in script
@@ -221,14 +223,14 @@ def test_mirror_pins_the_commit_runs_the_job_follows_it_and_checks_the_manifest(
     # the old Job goes, the new one is applied with its service account, followed, and its status read
     assert [c[1] for c in kubectl.commands] == ["delete", "apply", "logs", "get"]
     kinds = [item["kind"] for item in kubectl.applied["items"]]
-    assert kinds == ["ServiceAccount", "Job"]
-    assert kubectl.applied["items"][1]["spec"]["template"]["spec"]["containers"][0]["command"][5] == SHA
+    assert kinds == ["Namespace", "ServiceAccount", "Job"]
+    assert kubectl.applied["items"][-1]["spec"]["template"]["spec"]["containers"][0]["command"][5] == SHA
     # one progress line per file, with the bytes copied so far
     assert f"[2/2] {SHARD}  1,000 bytes  (1,010 of 1,010)" in result.stderr
     assert result.json == {"env": "example", "revision": SHA, "s3_uri": f"s3://{BUCKET}/{PREFIX}", "files": 2,
                            "bytes": 1010, "config_file": str(s3_config_dir / "example.yaml")}
     # the copy went to the revision's own prefix under model.s3_uri, never over another revision's files
-    assert kubectl.applied["items"][1]["spec"]["template"]["spec"]["containers"][0]["command"][6:8] == [BUCKET, PREFIX]
+    assert kubectl.applied["items"][-1]["spec"]["template"]["spec"]["containers"][0]["command"][6:8] == [BUCKET, PREFIX]
 
 
 def test_mirror_fails_with_the_name_of_a_file_whose_checksum_differs(aws, run_mirror, s3_config_dir):

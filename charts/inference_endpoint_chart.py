@@ -14,7 +14,7 @@ CRD's v1 schema decides what the endpoint can say:
 - There is no ``spec.kubernetes`` (no service account, volume or init container of the worker pod) and ``worker`` has
   no ``volumeMounts``: the worker cannot mount the Secrets Store CSI volume. A small Deployment of its own, in the same
   namespace, mounts it and keeps the Kubernetes Secret the driver syncs from it (charts/secrets_sync.py); the worker
-  reads ``VLLM_API_KEY`` from that Secret through ``worker.environmentVariables[].valueFrom.secretKeyRef``.
+  reads ``LLM_SERVING_API_KEY`` from that Secret through ``worker.environmentVariables[].valueFrom.secretKeyRef``.
 - Fails closed: the ``secretKeyRef`` leaves ``optional`` unset ("Specify whether the Secret or its key must be
   defined", the vendored CRD's description of the field), so the kubelet does not start the worker's container while
   the synced Secret or its key is missing: it reports CreateContainerConfigError and retries until the sync has
@@ -43,8 +43,7 @@ from cdk_constructs.serving_metrics import NAMESPACE as SERVING_METRICS_NAMESPAC
 from charts.imports import sagemaker_inference as crd
 from charts.secrets_sync import COMPONENT as SECRETS_SYNC
 from charts.secrets_sync import add_plain_object, secrets_sync_deployment, secrets_sync_network_policy
-from charts.serving_spec import PodSecrets, drain_args
-from charts.vllm_auth.llm_serving_auth import KEY_VARIABLES
+from charts.serving_spec import API_KEY_VARIABLE, PodSecrets, drain_args
 from charts.vllm_auth_middleware import inline_middleware_worker
 from charts.vllm_network_policy import worker_network_policy
 from charts.vllm_secret_provider import add_secret_provider_class, secret_env
@@ -57,8 +56,6 @@ from deployment_config.sizing import startup_budget
 API_VERSION = "inference.sagemaker.aws.amazon.com/v1"
 KIND = "InferenceEndpointConfig"
 VLLM_PORT = 8000
-#: The worker's API key variable: the middleware's own (charts/vllm_auth/llm_serving_auth.py), not vLLM's VLLM_API_KEY.
-API_KEY_VARIABLE = KEY_VARIABLES[0]
 #: Time the operator allows after the startup budget, for scheduling, image pull and load balancer set-up.
 DEPLOY_MARGIN_SECONDS = 30 * 60
 STARTUP_PERIOD_SECONDS = 10
@@ -192,7 +189,7 @@ def endpoint_spec(spec: InferenceEndpointSpec) -> crd.InferenceEndpointConfigSpe
         # The key from the synced Secret, not optional, so the worker does not start without it (the module's
         # docstring), as LLM_SERVING_API_KEY: the middleware checks it on every path, and vLLM, which would check its own
         # VLLM_API_KEY on /v1 only (vLLM 0.33.0 vllm/envs.py), is not given one, as on the EKS path.
-        environment += [{**item, "name": API_KEY_VARIABLE} for item in secret_env(secrets, ("VLLM_API_KEY",))]
+        environment += secret_env(secrets, (API_KEY_VARIABLE,))
     command, args = None, list(spec.args)
     if require_key or spec.weights_check:
         # The key on every path, /invocations included, as on the EKS path: the middleware module through an

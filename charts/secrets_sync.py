@@ -10,7 +10,7 @@ How the key reaches the worker, each step with its source:
    ``secretObjects``, and keeps it only while a pod mounts the volume ("The volume mount is required for the Sync With
    Kubernetes Secrets": kubernetes-sigs/secrets-store-csi-driver v1.6.0 docs/book/src/topics/sync-as-kubernetes-secret.md);
    with rotation on (deployment_config/addons.py) it refreshes the Secret at the secret's current version.
-2. The worker reads ``VLLM_API_KEY`` from that Secret through ``worker.environmentVariables[].valueFrom.secretKeyRef``,
+2. The worker reads ``LLM_SERVING_API_KEY`` from that Secret through ``worker.environmentVariables[].valueFrom.secretKeyRef``,
    a field of operator 3.0's CRD.
 
 The pod's one container only has to exist: the Kubernetes pause image, which sleeps until it is stopped

@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 
+from charts.vllm_auth.llm_serving_auth import KEY_VARIABLES
 from deployment_config.addons import VPC_CNI_CONFIGURATION  # noqa: F401
 from deployment_config.gpu_nodes import (
     GPU_NODE_LABELS,
@@ -60,6 +61,9 @@ def image_version_label(image: str) -> str:
     return re.sub(r"^[^A-Za-z0-9]+|[^A-Za-z0-9]+$", "", tag[:_LABEL_VALUE_MAX])
 
 
+#: The API key's variable: the auth middleware's own, never vLLM's VLLM_API_KEY (see PodSecrets.deliveries).
+API_KEY_VARIABLE = KEY_VARIABLES[0]
+
 @dataclass(frozen=True)
 class PodSecrets:
     """Secrets Manager secrets delivered to the vLLM container through the Secrets Store CSI driver and the AWS provider
@@ -67,7 +71,8 @@ class PodSecrets:
     not the API key, which the auth middleware reads from its file). Secret names or ARNs only, never values.
 
     :param region: the region the secrets are in (the environment's).
-    :param api_key_secret: the environment's generated API key, read by vLLM from ``VLLM_API_KEY``; None when the
+    :param api_key_secret: the environment's generated API key, read by the auth middleware (its file on EKS, its variable
+        ``LLM_SERVING_API_KEY`` on HyperPod: charts/vllm_auth/llm_serving_auth.py); None when the
         endpoint is unauthenticated (``endpoint.api_key_required: false``).
     :param hugging_face_token_secret: the user's secret with a Hugging Face token, read from ``HF_TOKEN``; None for none.
     """
@@ -84,12 +89,13 @@ class PodSecrets:
     def deliveries(self) -> tuple[tuple[str, str, str], ...]:
         """(environment variable, secret name or ARN, file and Secret key) of each configured secret.
 
-        vLLM 0.33.0 reads its API key from VLLM_API_KEY (vllm/envs.py) when --api-key is not given
-        (vllm/entrypoints/serve/middleware/register.py); huggingface_hub reads HF_TOKEN before
+        The API key's variable is the auth middleware's own (charts/vllm_auth/llm_serving_auth.py KEY_VARIABLES), not
+        vLLM's VLLM_API_KEY (vLLM 0.33.0 vllm/envs.py), which vLLM would check itself with the one key it read at start;
+        huggingface_hub reads HF_TOKEN before
         HUGGING_FACE_HUB_TOKEN (huggingface/huggingface_hub@ee0a4510 src/huggingface_hub/utils/_auth.py,
         _get_token_from_environment).
         """
-        items = (("VLLM_API_KEY", self.api_key_secret, "api-key"), ("HF_TOKEN", self.hugging_face_token_secret, "hf-token"))
+        items = ((API_KEY_VARIABLE, self.api_key_secret, "api-key"), ("HF_TOKEN", self.hugging_face_token_secret, "hf-token"))
         return tuple((variable, secret, key) for variable, secret, key in items if secret)
 
 

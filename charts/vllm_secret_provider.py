@@ -35,7 +35,7 @@ The same objects serve the HyperPod path, whose pod the Inference Operator write
 (charts/inference_endpoint_chart.py): :func:`secrets_volume`, :func:`secret_key_ref` and :func:`secret_env` give the
 volume and references as plain Kubernetes JSON. There the worker pod can take no volume at all (operator 3.0's CRD has
 neither ``worker.volumeMounts`` nor ``spec.kubernetes``), so a Deployment of its own mounts the volume and keeps the
-synced Secret (charts/secrets_sync.py), and the worker reads ``VLLM_API_KEY`` from it by ``secretKeyRef``.
+synced Secret (charts/secrets_sync.py), and the worker reads ``LLM_SERVING_API_KEY`` from it by ``secretKeyRef``.
 """
 
 from __future__ import annotations
@@ -45,11 +45,11 @@ import cdk8s_plus_28 as kplus
 import yaml
 from constructs import Construct
 
-from charts.serving_spec import PodSecrets
+from charts.serving_spec import API_KEY_VARIABLE, PodSecrets
 from charts.vllm_auth.llm_serving_auth import KEY_DIR_VARIABLE
 
-#: The API key's variable, which the EKS vLLM container does not get (vLLM would check that one key itself).
-API_KEY_VARIABLE = "VLLM_API_KEY"
+#: The API key's variable (charts/serving_spec.py), which the EKS vLLM container does not get: its middleware reads the
+#: key's file, which the driver refreshes on rotation.
 
 #: The SecretProviderClass CRD's group and served version (kubernetes-sigs/secrets-store-csi-driver v1.6.0,
 #: charts/secrets-store-csi-driver/crds/secrets-store.csi.x-k8s.io_secretproviderclasses.yaml).

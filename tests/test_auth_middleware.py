@@ -9,7 +9,7 @@ import os
 
 import pytest
 
-from charts.serving_spec import PodSecrets
+from charts.serving_spec import API_KEY_VARIABLE, PodSecrets
 from charts.vllm_auth import llm_serving_auth
 from charts.vllm_auth_middleware import CONFIG_MAP, MIDDLEWARE_ARGS, MODULE_FILE, MOUNT_PATH
 
@@ -182,7 +182,7 @@ def test_a_rotated_key_is_accepted_without_a_restart_and_the_replaced_key_keeps_
     # given vLLM's middleware reading the key from the CSI volume's directory (the chart's LLM_SERVING_API_KEY_DIR),
     # with the old key in the file of the key's objectAlias
     assert llm_serving_auth.CURRENT_KEY_FILE == next(key for variable, _, key in PodSecrets(
-        region="us-west-2", api_key_secret="s", hugging_face_token_secret=None).deliveries if variable == "VLLM_API_KEY")
+        region="us-west-2", api_key_secret="s", hugging_face_token_secret=None).deliveries if variable == API_KEY_VARIABLE)
     monkeypatch.delenv("VLLM_API_KEY", raising=False)
     monkeypatch.setenv(llm_serving_auth.KEY_DIR_VARIABLE, str(tmp_path))
     _write_key(tmp_path, "api-key", OLD, 1_000_000_000)

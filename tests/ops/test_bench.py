@@ -17,7 +17,7 @@ import subprocess
 import kubernetes_validate
 import pytest
 
-from charts.serving_spec import serving_spec_for
+from charts.serving_spec import API_KEY_VARIABLE, serving_spec_for
 from deployment_config.kubernetes_names import SERVING_NAMESPACE, SERVING_POD_SELECTOR
 from ops_cli import bench
 from ops_cli.errors import ExitCode
@@ -182,9 +182,9 @@ def test_the_job_runs_next_to_vllm_with_the_key_of_its_synced_secret_and_no_gpu(
     container = pod["containers"][0]
     assert eks_plan.manifest()["metadata"]["namespace"] == SERVING_NAMESPACE
     assert container["image"] == default_env.serving_image
-    # the same Secret and key the vLLM pod reads its VLLM_API_KEY from (charts/serving_spec.py PodSecrets)
+    # the same Secret and key the pod's auth middleware reads its key from (charts/serving_spec.py PodSecrets)
     secrets = serving_spec_for(default_env).secrets
-    vllm_key = next(key for variable, _, key in secrets.deliveries if variable == "VLLM_API_KEY")
+    vllm_key = next(key for variable, _, key in secrets.deliveries if variable == API_KEY_VARIABLE)
     assert {"name": "OPENAI_API_KEY", "valueFrom": {"secretKeyRef": {"name": secrets.name, "key": vllm_key}}} \
         in container["env"]
     assert not any("value" in e and e["value"] == KEY for e in container["env"])

@@ -95,7 +95,7 @@ def find_offering(aws: Aws, search: Search, offering_id: str) -> Offering:
 def purchase(aws: Aws, offering: Offering, *, dry_run: bool, tags: dict[str, str],
              say: Callable[[str], None] = lambda text: None) -> dict | None:
     """Buy ``offering``, sending PurchaseCapacityBlock once (ops_cli/purchase_outcome.py): the reservation, from EC2's
-    answer or, when the answer was lost, from the lookup (which fails with NOT bought or UNKNOWN otherwise). The
+    answer or, when the answer was lost, from the lookup (which fails with UNKNOWN otherwise). The
     reservation is tagged ``tags`` and a fresh purchase id (outcome.PURCHASE_ID_TAG) that the lookup looks for.
     With ``dry_run``, EC2 only checks permission and availability; returns None then."""
     action = f"purchase Capacity Block offering {offering.offering_id}"

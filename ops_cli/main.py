@@ -526,7 +526,7 @@ class Cli:
                                "cannot be cancelled",
                                lambda: cb.purchase(aws, offering, dry_run=True, tags={"created-by": "llmops"})):
             return ExitCode.OK
-        # Sent once; a lost answer is looked up (bought, NOT bought, or UNKNOWN: ops_cli/purchase_outcome.py).
+        # Sent once; a lost answer is looked up (bought, or UNKNOWN: ops_cli/purchase_outcome.py).
         reservation = cb.purchase(aws, offering, dry_run=False, tags={"created-by": "llmops"}, say=self._note)
         summary = cb.reservation_summary(reservation)
         reservation_id = summary["reservation_id"]

@@ -14,8 +14,8 @@ a re-sent request is a second purchase. Hence:
 - A throttling *answer* is a refusal and is not re-sent either; the user runs the command again (see THROTTLED below).
 - Any other failure that may have reached AWS (an HTTP 5xx answer, a read time-out, a reset or closed connection, an
   unreadable answer, Ctrl-C while the request was on its way) raises :class:`MaybeSent`; :func:`settle` then looks the
-  purchase up and returns what was bought, or fails with "NOT bought" (safe to run again) or "UNKNOWN" (exit 13, with
-  the exact ``aws`` command to look).
+  purchase up and returns what was bought, or fails with "UNKNOWN" (exit 13, with the exact ``aws`` command to look),
+  also when no lookup found it ("NOT FOUND"): a describe call may show a new purchase only later.
 """
 
 from __future__ import annotations
@@ -38,9 +38,11 @@ PURCHASE_ID_TAG = "llmops:purchase-id"
 #: Seconds to wait before each lookup. "The Amazon EC2 API follows an eventual consistency model ... if you run a
 #: command to modify or describe the resource that you just created, its ID might not have propagated throughout the
 #: system"; the advice is to "run the Describe command repeatedly, starting with a couple of seconds of wait time"
-#: (https://docs.aws.amazon.com/ec2/latest/devguide/eventual-consistency.html). So "not bought" is said only after
-#: five lookups over 30 s have found nothing; a match that cannot be told apart from another purchase is "unknown".
-LOOKUP_DELAYS = (0, 2, 4, 8, 16)
+#: (https://docs.aws.amazon.com/ec2/latest/devguide/eventual-consistency.html), with no upper bound. So lookups go on for
+#: two minutes, and even when none finds the purchase the answer stays "unknown" (look again before buying): a block
+#: that EC2 shows only later would otherwise be bought twice. A match that cannot be told apart from another purchase
+#: is "unknown" too.
+LOOKUP_DELAYS = (0, 2, 4, 8, 16, 30, 60)
 
 #: Errors botocore raises before a request leaves the machine, or when no connection could be made: the request cannot
 #: have reached AWS. (botocore/httpsession.py raises EndpointConnectionError for NewConnectionError and gaierror,
@@ -117,8 +119,8 @@ class Look:
 def settle(aws: Aws, lost: MaybeSent, look: Callable[[], Look], *, what: str, look_command: str,
            say: Callable[[str], None] = lambda text: None) -> dict:
     """After ``lost``: look the purchase up (``look``, at LOOKUP_DELAYS) and return it if it was bought. Otherwise an
-    OpsError: "NOT bought" (nothing found by any lookup; exit 20, or 130 after Ctrl-C) or "UNKNOWN" (a lookup failed,
-    was interrupted, or found only something that may be it; exit 13). Never sends the purchase again."""
+    OpsError "UNKNOWN" (exit 13): nothing found by any lookup ("NOT FOUND"), a lookup failed or was interrupted, or it
+    found only something that may be it. Never sends the purchase again, and never says it is safe to."""
     say(f"{what}: {lost.reason}. Looking it up (llmops never sends a purchase twice)...")
     doubt = None
     try:
@@ -137,10 +139,12 @@ def settle(aws: Aws, lost: MaybeSent, look: Callable[[], Look], *, what: str, lo
         raise _unknown(what, lost, f"looking it up failed: {type(error).__name__}: {error}", look_command) from None
     if doubt:
         raise _unknown(what, lost, doubt, look_command)
-    raise OpsError(f"NOT bought: {what}. {_sentence(lost.reason)}; {len(LOOKUP_DELAYS)} lookups over {sum(LOOKUP_DELAYS)} s "
-                   "found no such purchase", f"it is safe to run the same command again (to look yourself: {look_command})",
-                   ExitCode.INTERRUPTED if lost.interrupted else ExitCode.AWS_ERROR,
-                   details={"bought": False, "outcome": "not-bought"})
+    # Nothing found is not proof of nothing bought (eventual consistency, above): never "safe to run again" here.
+    raise OpsError(f"NOT FOUND, so UNKNOWN whether this was bought: {what}. {_sentence(lost.reason)}; "
+                   f"{len(LOOKUP_DELAYS)} lookups over {sum(LOOKUP_DELAYS)} s found no such purchase, but EC2 and "
+                   "SageMaker may show a new purchase later",
+                   f"do NOT buy again before looking once more in a few minutes: {look_command}",
+                   ExitCode.PURCHASE_UNKNOWN, details={"bought": None, "outcome": "not-found", "look": look_command})
 
 
 def _sentence(text: str) -> str:

@@ -69,6 +69,8 @@ def _misbehave(how: str, conn: Connection, server_error: bytes) -> None:
 class Ec2StandIn:
     purchase: str = "buy-then-500"
     lookup: str = "answer"
+    #: DescribeCapacityReservations answers without the bought block this many times first (eventual consistency).
+    hidden_lookups: int = 0
     requests: list[dict] = field(default_factory=list)
     reservations: list[dict] = field(default_factory=list)
 
@@ -98,7 +100,8 @@ class Ec2StandIn:
         elif self.lookup != "answer":
             _misbehave(self.lookup, conn, ec2_error(503, "Unavailable", "The server is overloaded"))
         elif action == "DescribeCapacityReservations":
-            conn.send(ec2_answer(action, {"capacityReservationSet": self.reservations}))
+            visible = len(self.actions(action)) > self.hidden_lookups
+            conn.send(ec2_answer(action, {"capacityReservationSet": self.reservations if visible else []}))
         else:
             conn.send(ec2_error(400, "InvalidAction", f"the stand-in does not answer {action}"))
 

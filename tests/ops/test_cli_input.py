@@ -18,6 +18,7 @@ from ops_cli import main as main_module
 from ops_cli.aws import Aws, botocore_session
 from ops_cli.errors import ExitCode
 from ops_cli.main import Runtime, main
+from ops_cli.purchase_outcome import LOOKUP_DELAYS
 from tests.ops.conftest import NOW, Result
 from tests.ops.test_capacity_blocks import expect_search, offering, reservation
 
@@ -465,16 +466,16 @@ def test_use_refuses_a_file_it_cannot_edit_before_any_call(run, config_dir, comm
     assert "tag" in result.stderr and path.read_bytes() == before
 
 
-def test_ctrl_c_during_the_purchase_looks_it_up_and_says_not_bought(aws, run):
+def test_ctrl_c_during_the_purchase_looks_it_up_and_never_says_it_is_safe_to_buy_again(aws, run):
     expect_search(aws, [[offering("cb-0000000000000000a", "85000.50")]])
 
     def interrupt(params, **_):
         raise KeyboardInterrupt
 
     aws.on("ec2", "provide-client-params.ec2.PurchaseCapacityBlock", interrupt)
-    for _ in range(5):  # purchase_outcome.LOOKUP_DELAYS: five lookups find nothing
+    for _ in LOOKUP_DELAYS:  # no lookup finds it
         aws.stub("ec2").add_response("describe_capacity_reservations", {"CapacityReservations": []})
     result = purchase(run)
-    assert_refused(result, ExitCode.INTERRUPTED)
-    assert "NOT bought" in result.stderr and "safe to run the same command again" in result.stderr
+    assert_refused(result, ExitCode.PURCHASE_UNKNOWN)
+    assert "NOT FOUND" in result.stderr and "safe to run" not in result.stderr
     assert "describe-capacity-reservations" in result.stderr

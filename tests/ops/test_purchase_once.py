@@ -68,15 +68,30 @@ def test_a_purchase_whose_answer_is_lost_buys_one_block_and_names_it(against, co
     assert purchase_id["key"] == PURCHASE_ID_TAG and len(purchase_id["value"]) == 32
 
 
-def test_a_purchase_refused_with_a_server_error_is_looked_up_and_reported_not_bought(against):
+def test_a_purchase_that_no_lookup_finds_is_still_unknown_never_safe_to_buy_again(against):
+    # given EC2 that answers the purchase with a 500 and shows no block to any lookup
     ec2 = stand_in.Ec2StandIn(purchase="500")
     result, clock = against(ec2, "AWS_ENDPOINT_URL_EC2", *BUY, "--json")
     assert len(ec2.actions("PurchaseCapacityBlock")) == 1
     assert len(ec2.actions("DescribeCapacityReservations")) == len(LOOKUP_DELAYS)
-    assert clock.sleeps == [d for d in LOOKUP_DELAYS if d]  # EC2 is eventually consistent: looked up over 30 s
-    assert result.code == ExitCode.AWS_ERROR
-    assert "NOT bought" in result.stderr and "safe to run the same command again" in result.stderr
-    assert json.loads(result.stdout)["outcome"] == "not-bought"
+    assert clock.sleeps == [d for d in LOOKUP_DELAYS if d]  # EC2 is eventually consistent: looked up over two minutes
+    # then nothing found is not proof of nothing bought: UNKNOWN with the command to look again, never "safe to run"
+    assert result.code == ExitCode.PURCHASE_UNKNOWN
+    assert "NOT FOUND" in result.stderr and "safe to run" not in result.stderr
+    assert "do NOT buy again before looking once more in a few minutes: aws ec2 describe-capacity-reservations" \
+        in result.stderr
+    assert json.loads(result.stdout)["outcome"] == "not-found"
+
+
+def test_a_block_that_ec2_shows_only_after_a_minute_is_found_and_named(against):
+    # given EC2 that buys, answers 500, and shows the block only from its sixth DescribeCapacityReservations on
+    ec2 = stand_in.Ec2StandIn(purchase="buy-then-500", hidden_lookups=5)
+    result, clock = against(ec2, "AWS_ENDPOINT_URL_EC2", *BUY)
+    # then one purchase, found by the sixth lookup, a minute after the first, and named
+    assert len(ec2.actions("PurchaseCapacityBlock")) == 1
+    assert len(ec2.actions("DescribeCapacityReservations")) == 6 and sum(clock.sleeps) == sum(LOOKUP_DELAYS[:6])
+    assert result.code == ExitCode.OK, result.stderr
+    assert stand_in.RESERVATION_ID in result.stdout
 
 
 @pytest.mark.parametrize(("misbehaviour", "lost"), [("hang", "ReadTimeoutError"), ("reset", "ConnectionClosedError")])
@@ -106,7 +121,7 @@ def test_a_training_plan_whose_answer_is_lost_is_created_once_and_named(against)
 
 
 @pytest.mark.parametrize(("purchase", "code", "words"), [
-    ("500", ExitCode.AWS_ERROR, "NOT bought"),
+    ("500", ExitCode.PURCHASE_UNKNOWN, "NOT FOUND"),
     ("reset", ExitCode.PURCHASE_UNKNOWN, "aws sagemaker describe-training-plan --region us-west-2 --training-plan-name "
                                          "kimi-k3-december"),
 ])
@@ -166,7 +181,7 @@ def test_an_extension_whose_answer_is_lost_is_found_in_the_extension_history(aws
     assert result.json["status"] == "payment-pending"  # found on the second lookup, not bought again
 
 
-def test_an_extension_lost_and_not_in_the_history_is_not_bought(aws, run):
+def test_an_extension_lost_and_not_in_the_history_is_still_unknown(aws, run):
     from tests.ops.test_capacity_extend import RESERVATION, expect_extensions, expect_reservation, extension
 
     expect_reservation(aws)
@@ -176,8 +191,8 @@ def test_an_extension_lost_and_not_in_the_history_is_not_bought(aws, run):
         aws.stub("ec2").add_response("describe_capacity_block_extension_history", {"CapacityBlockExtensions": []})
     result = run("capacity-blocks", "extend", RESERVATION, "--region", "us-west-2", "--duration-hours", "24",
                  "--offering-id", "cbe-0000000000000000a", "--yes")
-    assert result.code == ExitCode.AWS_ERROR
-    assert "NOT bought" in result.stderr and "describe-capacity-block-extension-history" in result.stderr
+    assert result.code == ExitCode.PURCHASE_UNKNOWN
+    assert "NOT FOUND" in result.stderr and "describe-capacity-block-extension-history" in result.stderr
 
 
 def test_the_single_send_client_sends_once_whatever_the_environment_asks():

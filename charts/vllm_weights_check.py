@@ -5,7 +5,8 @@ The pod's init containers run in order, each to success, before vLLM (Kubernetes
 charts/vllm_deployment.py) syncs ``s3://BUCKET/PREFIX/REVISION/`` into the revision's own directory of the node's NVMe
 cache, then ``verify-weights`` runs charts/vllm_weights/verify_weights.py against the ``MANIFEST.json`` the mirror wrote
 there. A missing, short, foreign or different file fails it with a log line naming the file, the pod does not start, and
-the file is removed so that the next attempt's sync fetches it again.
+the file is removed, so that a new pod's sync fetches it again. Only a new pod: the kubelet restarts the failed init
+container alone, not ``fetch-weights`` before it, so the REFUSED line names the ``kubectl delete pod`` that mends it.
 
 Why a second init container and not the fetching one: the AWS CLI v2 image carries the CLI as a frozen bundle
 (aws/aws-cli docker/Dockerfile: ``aws/install`` of the awscli-exe zip onto ``amazonlinux:2``) and no python3; the vLLM

@@ -86,12 +86,15 @@ def test_another_revisions_copy_and_a_copy_without_manifest_are_refused(tmp_path
     assert result.returncode == 1 and "MANIFEST.json is missing" in result.stderr
 
 
-def test_wrong_files_are_removed_so_that_the_next_sync_fetches_them_again(copy):
+def test_wrong_files_are_removed_and_the_refusal_says_to_delete_the_pod(copy):
     (copy / "model-00001-of-00002.safetensors").write_bytes(b"\x09" * 4096)
     (copy / "model-00002-of-00002.safetensors").write_bytes(b"\x02" * 10)
     (copy / "stray.bin").write_bytes(b"x")
     result = verify(copy, "--delete-mismatched")
-    assert result.returncode == 1 and "the pod's next start copies them again" in result.stderr
+    assert result.returncode == 1 and "until the pod is deleted" in result.stderr and "kubectl delete pod" in result.stderr
+    # and a restart of this check alone (the kubelet does not rerun fetch-weights) fails again, naming what is missing
+    again = verify(copy, "--delete-mismatched")
+    assert again.returncode == 1 and "model-00001-of-00002.safetensors: missing" in again.stderr
     assert sorted(p.relative_to(copy).as_posix() for p in copy.rglob("*") if p.is_file()) == [
         "MANIFEST.json", "config.json", "tokenizer/tokenizer.json"]
 

@@ -70,7 +70,10 @@ def problems_of(directory: Path, *, revision: str | None = None, hash_files: boo
                 jobs: int = 1, delete: bool = False) -> tuple[list[str], int, int]:
     """(problems, files, bytes) of the copy in ``directory``: an empty list when it matches its manifest. With
     ``delete``, each file found wrong (other size or sha256, not in the manifest) is removed, so that the next copy
-    (``aws s3 sync`` copies what is missing) fetches it again instead of the pod failing on it for ever."""
+    (``aws s3 sync`` copies what is missing; a same-size corrupt file it would keep) fetches it again. That copy runs in
+    the pod's next start only: the kubelet restarts the failed init container alone, never the earlier ``fetch-weights``
+    (Kubernetes documentation, "Init Containers": a failed init container is restarted until it succeeds), so this
+    check keeps failing until the pod is deleted, and its REFUSED line says so."""
     wrong: list[Path] = []
     try:
         manifest = json.loads((directory / MANIFEST_NAME).read_bytes())
@@ -150,8 +153,10 @@ def main(argv: list[str] | None = None) -> int:
         if len(problems) > SHOWN:
             say(f"... and {len(problems) - SHOWN} more")
         say(f"REFUSED: the copy in {args.directory} does not match its manifest ({len(problems)} problems); vLLM is "
-            "not started. " + ("The wrong files were removed: the pod's next start copies them again. "
-            if args.delete_mismatched else "") + "If the copy in S3 itself is wrong, run llmops weights mirror again.")
+            "not started. " + ("The wrong files were removed; this check fails again on every restart until the pod is "
+            f"deleted, and its replacement copies them again: kubectl delete pod {os.environ.get('HOSTNAME', 'POD')} "
+            "(with -n NAMESPACE). " if args.delete_mismatched else "")
+            + "If the copy in S3 itself is wrong, run llmops weights mirror again.")
         return 1
     what = "sizes" if args.sizes_only else "sizes and sha256"
     say(f"OK: {files} files, {size} bytes in {args.directory} match the manifest ({what}, "

@@ -212,7 +212,8 @@ def acknowledge_api_key_secret(secret: IConstruct) -> None:
                 "middleware accepts a rotated key within the driver's poll and keeps accepting the key it replaced "
                 "only until the next rotation or a restart (charts/vllm_auth/llm_serving_auth.py), so an unattended "
                 "schedule would lock out, at its second rotation, every client not yet moved; the HyperPod worker "
-                "reads the key at start. The README's procedure rotates it when the operator chooses")
+                "reads the key at start, so there a rotation gives 401s until every worker is replaced. The README's "
+                "procedure rotates it when the operator chooses")
 
 
 def acknowledge_secrets_reader(role: IConstruct) -> None:

@@ -18,7 +18,7 @@ from deployment_config.gpu_nodes import (
 )
 
 # VPC_CNI_CONFIGURATION: the vpc-cni configuration that makes the chart's NetworkPolicy enforced.
-from deployment_config.kubernetes_names import SERVING_NAME, SERVING_NAMESPACE
+from deployment_config.kubernetes_names import SERVING_NAME, SERVING_NAMESPACE, hugging_face_token_synced
 from deployment_config.model import EnvironmentConfig, Exposure, Platform, WeightSource
 from deployment_config.model_location import MODEL_CACHE_MOUNT, model_path, weights_s3_uri
 from deployment_config.sizing import startup_budget
@@ -327,10 +327,10 @@ def _pod_secrets(env: EnvironmentConfig) -> PodSecrets | None:
     """The API key, and the Hugging Face token only where vLLM downloads from the Hub: with S3 weights nothing in the pod
     talks to the Hub (the mirror Job reads the token itself, ops_cli/weights.py), and a token in the environment of a
     process that runs the model repository's code (--trust-remote-code) is one more secret it could read."""
-    from_hub = env.model.weight_source is WeightSource.HUGGINGFACE
     secrets = PodSecrets(region=env.region,
                          api_key_secret=env.api_key_secret_name if env.endpoint.api_key_required else None,
-                         hugging_face_token_secret=env.model.hugging_face_token_secret if from_hub else None)
+                         hugging_face_token_secret=env.model.hugging_face_token_secret
+                         if hugging_face_token_synced(env) else None)
     return secrets if secrets.deliveries else None
 
 

@@ -44,3 +44,14 @@ def serving_pods(env: EnvironmentConfig) -> tuple[str, str]:
     if env.platform is Platform.HYPERPOD:
         return INFERENCE_ENDPOINT_NAMESPACE, f"app={inference_endpoint_name(env)}"
     return SERVING_NAMESPACE, SERVING_POD_SELECTOR
+
+
+def hugging_face_token_synced(env: EnvironmentConfig) -> bool:
+    """Whether the serving Secret (charts/serving_spec.py on EKS, charts/inference_endpoint_chart.py on HyperPod) holds
+    the Hugging Face token, which ``llmops bench`` then reads for a gated tokenizer. On EKS only when vLLM downloads
+    from the Hub: the vLLM pod mounts that Secret's volume, and with S3 weights nothing in it talks to the Hub. On
+    HyperPod always when a token is set: the sync pod keeps it and the worker never gets it."""
+    from deployment_config.model import Platform, WeightSource
+
+    return env.model.hugging_face_token_secret is not None and (
+        env.platform is Platform.HYPERPOD or env.model.weight_source is WeightSource.HUGGINGFACE)

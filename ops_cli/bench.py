@@ -437,7 +437,7 @@ class LoadTestPlan:
 def plan_for(env: EnvironmentConfig, *, base_url: str, job_name: str, concurrencies: Sequence[int], input_len: int,
              output_len: int, num_prompts: int | None, seed: int, deadline_seconds: int) -> LoadTestPlan:
     """The Job for ``env``: its serving image, namespace, serving pods and synced Secret."""
-    from deployment_config.kubernetes_names import inference_endpoint_name, serving_pods
+    from deployment_config.kubernetes_names import hugging_face_token_synced, inference_endpoint_name, serving_pods
     from deployment_config.model import Platform
 
     namespace, selector = serving_pods(env)
@@ -451,8 +451,8 @@ def plan_for(env: EnvironmentConfig, *, base_url: str, job_name: str, concurrenc
         num_prompts=tuple(num_prompts or default_num_prompts(c) for c in concurrencies),
         seeds=tuple(seed + i for i in range(len(concurrencies))), input_len=input_len, output_len=output_len,
         serving_pod_labels=labels,
-        secret_name=secret if env.endpoint.api_key_required or model.hugging_face_token_secret else None,
-        api_key=env.endpoint.api_key_required, hugging_face_token=bool(model.hugging_face_token_secret),
+        secret_name=secret if env.endpoint.api_key_required or hugging_face_token_synced(env) else None,
+        api_key=env.endpoint.api_key_required, hugging_face_token=hugging_face_token_synced(env),
         trust_remote_code="--trust-remote-code" in model.serving_args, deadline_seconds=deadline_seconds)
 
 

@@ -367,3 +367,26 @@ def test_an_open_endpoint_of_a_gated_model_sends_no_key_but_the_hugging_face_tok
     assert "OPENAI_API_KEY" not in env_vars
     assert env_vars["HF_TOKEN"] == {"secretKeyRef": {"name": secrets.name, "key": dict(
         (variable, key) for variable, _, key in secrets.deliveries)["HF_TOKEN"]}}
+
+
+@pytest.mark.parametrize("weight_source", ["huggingface", "s3"])
+@pytest.mark.parametrize("api_key_required", [True, False])
+def test_every_key_the_job_reads_is_in_the_secret_the_serving_pods_sync(default_env, weight_source, api_key_required):
+    from deployment_config.model import WeightSource
+
+    # given an EKS environment with a Hugging Face token, its weights from the Hub or from S3, with or without a key
+    model = dataclasses.replace(default_env.model, hugging_face_token_secret="hf/token",
+                                weight_source=WeightSource(weight_source),
+                                s3_uri="s3://weights-bucket/kimi/" if weight_source == "s3" else None)
+    env = dataclasses.replace(default_env, model=model,
+                              endpoint=dataclasses.replace(default_env.endpoint, api_key_required=api_key_required))
+    plan = bench.plan_for(env, base_url=bench.eks_service_url(env), job_name="llmops-bench-test", concurrencies=(1,),
+                          input_len=64, output_len=8, num_prompts=None, seed=1, deadline_seconds=600)
+    references = [e["valueFrom"]["secretKeyRef"] for e in plan.manifest()["spec"]["template"]["spec"]["containers"][0]["env"]
+                  if "valueFrom" in e]
+    # then the Job never waits for a key the Secret does not hold (with S3 weights the vLLM pod, and so its Secret, has
+    # no token: the Job reads none, and a gated tokenizer would need one through another way)
+    secrets = serving_spec_for(env).secrets
+    synced = {(secrets.name, key) for _, _, key in secrets.deliveries} if secrets else set()
+    assert {(r["name"], r["key"]) for r in references} <= synced
+    assert any(r["key"] == "hf-token" for r in references) is (weight_source == "huggingface")

@@ -438,11 +438,13 @@ class ModelSection(BaseModel):
             fail(Problem(f"{quoted(value)} is not a Secrets Manager secret name or ARN",
                          "use the secret's name (letters, digits and /_+=.@-) or its ARN, as "
                          "`aws secretsmanager describe-secret --secret-id NAME --query ARN` prints it"))
-        elif re.search(r"-[A-Za-z0-9]{6}$", value):
+        elif (suffix := re.search(r"-([A-Za-z0-9]{6})$", value)) and re.search(r"[A-Z0-9]", suffix.group(1)):
             # Secrets Manager API reference, CreateSecret Name (botocore 1.43.127 secretsmanager service-2.json): "Do not
             # end your secret name with a hyphen followed by six characters ... Secrets Manager automatically adds a
             # hyphen and six random characters after the secret name at the end of the ARN." A name copied with the
-            # ARN's suffix names no secret, and the pod's grant (NAME-??????) would not match it.
+            # ARN's suffix names no secret, and the pod's grant (NAME-??????) would not match it. Only a suffix that
+            # looks random is refused (a capital or a digit, as the ARN's mixed-case suffix almost always has): the
+            # reference advises, it does not forbid, and names such as team/hf-tokens are valid and in use.
             fail(Problem(f"the secret name {quoted(value)} ends with '-' and six characters, like the random suffix "
                          "Secrets Manager adds to a secret's ARN; a name that ends so is what its API reference says "
                          "not to use",

@@ -70,3 +70,19 @@ def test_a_token_in_a_line_yaml_refuses_is_not_printed_back_either(tmp_path, exa
                                   "arn:aws:secretsmanager:us-west-2:123456789012:secret:llm-serving/hf-token-AbCdEf"])
 def test_secret_names_are_not_mistaken_for_tokens(name):
     assert find_token(name) is None and redact(name) == name
+
+
+@pytest.mark.parametrize(("name", "refused"), [
+    ("llm-serving/hf-secret", False), ("kimi/hf-tokens", False), ("team/huggingface-reader", False),
+    ("llm-serving/hf-token-AbC1d2", True), ("llm-serving/hf-token-a1b2c3", True),
+])
+def test_only_a_suffix_that_looks_like_the_arns_random_one_is_refused(tmp_path, example_document, name, refused):
+    # given a secret name ending in '-' and six letters or digits: a real name (AWS's API reference only advises against
+    # it) or a name copied with the ARN's random suffix (capitals or digits)
+    document = {**example_document, "model": {"hugging_face_token_secret": name}}
+    (tmp_path / "env.yaml").write_text(yaml.safe_dump(document), encoding="utf-8")
+    if refused:
+        with pytest.raises(ConfigError, match="random suffix"):
+            load_environment(tmp_path, "env")
+    else:
+        assert load_environment(tmp_path, "env").model.hugging_face_token_secret == name

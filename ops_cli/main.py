@@ -259,8 +259,9 @@ def build_parser() -> argparse.ArgumentParser:
     p = groups.add_parser("cost", help="what the environment costs per hour and for the rest of its block, with the "
                           "prices' sources (AWS Price List Query API)", parents=[common])
     p.add_argument("--env", required=True, help="the environment to count and price")
-    p.add_argument("--block-fee", metavar="AMOUNT", help="EKS: the Capacity Block's upfront fee, as 'capacity-blocks "
-                   "purchase' printed it (EC2 does not return it later); HyperPod reads the training plan's")
+    p.add_argument("--block-fee", metavar="AMOUNT", help="EKS: the Capacity Block's upfront fee that 'capacity-blocks "
+                   "purchase' printed (EC2 does not return it later), written without thousands separators: 91540.80 "
+                   "for '91,540.80 USD'; HyperPod reads the training plan's")
     p.add_argument("--currency", default="USD", help="the currency of --block-fee (default: USD)")
     p.add_argument("--pricing-region", choices=cost.PRICING_REGIONS, default=cost.PRICING_REGIONS[0],
                    help="the Price List Query API endpoint to ask (default: us-east-1; prices are for the environment's "

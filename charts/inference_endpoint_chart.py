@@ -42,7 +42,12 @@ from constructs import Construct
 from cdk_constructs.serving_metrics import NAMESPACE as SERVING_METRICS_NAMESPACE
 from charts.imports import sagemaker_inference as crd
 from charts.secrets_sync import COMPONENT as SECRETS_SYNC
-from charts.secrets_sync import add_plain_object, secrets_sync_deployment, secrets_sync_network_policy
+from charts.secrets_sync import (
+    add_plain_object,
+    secrets_sync_deployment,
+    secrets_sync_disruption_budget,
+    secrets_sync_network_policy,
+)
 from charts.serving_spec import API_KEY_VARIABLE, PodSecrets, drain_args
 from charts.vllm_auth_middleware import inline_middleware_worker
 from charts.vllm_network_policy import worker_network_policy
@@ -289,9 +294,12 @@ class InferenceEndpointChart(cdk8s.Chart):
             self.secrets_sync = add_plain_object(self, "secrets-sync", secrets_sync_deployment(
                 endpoint_name=spec.name, namespace=spec.namespace, service_account=spec.sync_service_account,
                 secrets=spec.secrets))
-            for obj in (self.service_account, self.secret_provider, sync_policy):
+            sync_budget = add_plain_object(self, "secrets-sync-disruption-budget",
+                                           secrets_sync_disruption_budget(endpoint_name=spec.name,
+                                                                          namespace=spec.namespace))
+            for obj in (self.service_account, self.secret_provider, sync_policy, sync_budget):
                 obj.node.add_dependency(self.namespace_object)
-            self.secrets_sync.node.add_dependency(self.service_account, self.secret_provider, sync_policy)
+            self.secrets_sync.node.add_dependency(self.service_account, self.secret_provider, sync_policy, sync_budget)
             first.append(self.secrets_sync)
         # Before the endpoint: its pods never run unguarded.
         self.network_policy = add_plain_object(self, "network-policy", worker_network_policy(

@@ -40,6 +40,8 @@ PAUSE_IMAGE = ("registry.k8s.io/pause:3.10"
 #: Any unprivileged user: the image sets none we rely on, and the binary needs no file and no privilege.
 PAUSE_USER = 65535
 COMPONENT = "secrets-sync"
+#: Sync pods: two, so that a drain or the loss of one system node leaves one that mounts the volume.
+SYNC_REPLICAS = 2
 #: Hardening of the container: what the EKS path's containers get (charts/vllm_deployment.py) and a read-only root
 #: filesystem (the pause binary writes nothing).
 CONTAINER_SECURITY_CONTEXT = MappingProxyType({
@@ -62,8 +64,12 @@ def sync_labels(endpoint_name: str) -> dict[str, str]:
 def secrets_sync_deployment(*, endpoint_name: str, namespace: str, service_account: str, secrets: PodSecrets) -> dict:
     """The Deployment (plain Kubernetes JSON) whose pod mounts the secrets volume and so keeps the synced Secret.
 
-    One replica, and a rolling update that starts the new pod before it stops the old one (``maxUnavailable: 0``): the
-    Secret is never left without a pod that mounts its volume. ``automountServiceAccountToken: false``: the pod talks to
+    Two replicas spread over the system nodes, a rolling update that starts a new pod before it stops an old one
+    (``maxUnavailable: 0``), and a PodDisruptionBudget (:func:`secrets_sync_disruption_budget`): the Secret is never
+    left without a pod that mounts its volume, which the driver needs to keep it (the synced Secret is deleted with the
+    last pod that mounts it: secrets-store-csi-driver docs, "Sync as Kubernetes Secret"), through a rollout, a node
+    drain or an upgrade of the system nodes. A worker that starts while it is missing would wait in
+    CreateContainerConfigError. ``automountServiceAccountToken: false``: the pod talks to
     no API; the CSI driver asks for the service account's token itself (its ``tokenRequests``, deployment_config/
     addons.py), as on the EKS path, whose vLLM pod mounts no token either.
     """
@@ -74,7 +80,7 @@ def secrets_sync_deployment(*, endpoint_name: str, namespace: str, service_accou
         "kind": "Deployment",
         "metadata": {"name": f"{endpoint_name}-{COMPONENT}", "namespace": namespace, "labels": labels},
         "spec": {
-            "replicas": 1,
+            "replicas": SYNC_REPLICAS,
             "selector": {"matchLabels": labels},
             "strategy": {"type": "RollingUpdate", "rollingUpdate": {"maxSurge": 1, "maxUnavailable": 0}},
             "template": {
@@ -84,6 +90,10 @@ def secrets_sync_deployment(*, endpoint_name: str, namespace: str, service_accou
                     "automountServiceAccountToken": False,
                     # On the system nodes: the GPU instances are for the worker (and carry a taint this pod lacks).
                     "nodeSelector": dict(SYSTEM_NODE_LABELS),
+                    # One per system node where it can: a node's loss leaves the other replica mounting the volume.
+                    "topologySpreadConstraints": [{"maxSkew": 1, "topologyKey": "kubernetes.io/hostname",
+                                                   "whenUnsatisfiable": "ScheduleAnyway",
+                                                   "labelSelector": {"matchLabels": labels}}],
                     "securityContext": {"runAsNonRoot": True, "runAsUser": PAUSE_USER, "runAsGroup": PAUSE_USER,
                                         "seccompProfile": {"type": "RuntimeDefault"}},
                     "containers": [{
@@ -100,6 +110,18 @@ def secrets_sync_deployment(*, endpoint_name: str, namespace: str, service_accou
                 },
             },
         },
+    }
+
+
+def secrets_sync_disruption_budget(*, endpoint_name: str, namespace: str) -> dict:
+    """At most one sync pod evicted at a time (policy/v1 PodDisruptionBudget): a drain of a system node waits until the
+    other replica runs, and never blocks for ever (``maxUnavailable: 1`` of two, not ``minAvailable: 2``)."""
+    labels = sync_labels(endpoint_name)
+    return {
+        "apiVersion": "policy/v1",
+        "kind": "PodDisruptionBudget",
+        "metadata": {"name": f"{endpoint_name}-{COMPONENT}", "namespace": namespace, "labels": labels},
+        "spec": {"maxUnavailable": 1, "selector": {"matchLabels": labels}},
     }
 
 

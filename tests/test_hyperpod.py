@@ -186,9 +186,10 @@ def test_reviewed_yaml_is_what_the_endpoint_stack_applies(synthesized_hyperpod):
 
     assert [content(o) for o in applied] == [content(o) for o in reviewed]
     # the namespace first; the worker's NetworkPolicy and the secrets sync (its account, SecretProviderClass,
-    # NetworkPolicy and Deployment) before the endpoint whose pod they guard and serve
+    # NetworkPolicy, PodDisruptionBudget and Deployment) before the endpoint whose pod they guard and serve
     assert [o["kind"] for o in applied] == ["Namespace", "NetworkPolicy", "ServiceAccount", "SecretProviderClass",
-                                            "NetworkPolicy", "Deployment", "InferenceEndpointConfig"]
+                                            "NetworkPolicy", "PodDisruptionBudget", "Deployment",
+                                            "InferenceEndpointConfig"]
 
 
 def test_the_worker_pods_admit_traffic_from_the_vpc_only(synthesized_hyperpod, hyperpod_env):
@@ -787,9 +788,17 @@ def test_a_hardened_sync_deployment_mounts_the_secrets_volume_under_its_own_acco
     assert pod["securityContext"]["runAsNonRoot"] is True
     assert pod["securityContext"]["seccompProfile"] == {"type": "RuntimeDefault"}
     assert pod["nodeSelector"] == dict(SYSTEM_NODE_LABELS)
-    # an update starts the new pod before it stops the old one: the synced Secret is never without a mount
-    assert sync["spec"]["replicas"] == 1
+    # two pods spread over the system nodes, an update that starts a new pod before it stops an old one, and at most one
+    # evicted at a time: the synced Secret, which the driver deletes with the last pod that mounts it, never lapses
+    selector = sync["spec"]["selector"]["matchLabels"]
+    assert sync["spec"]["replicas"] == 2
     assert sync["spec"]["strategy"]["rollingUpdate"] == {"maxSurge": 1, "maxUnavailable": 0}
+    assert pod["topologySpreadConstraints"] == [{"maxSkew": 1, "topologyKey": "kubernetes.io/hostname",
+                                                 "whenUnsatisfiable": "ScheduleAnyway",
+                                                 "labelSelector": {"matchLabels": selector}}]
+    budget = objects["PodDisruptionBudget"]
+    assert budget["spec"] == {"maxUnavailable": 1, "selector": {"matchLabels": selector}}
+    kubernetes_validate.validate(budget, "1.34", strict=True)
     # it serves nothing and calls nothing (the node's driver reads the secret): no traffic in or out
     policy = objects["NetworkPolicy/kimik3-secrets-sync"]
     assert policy["spec"] == {"podSelector": {"matchLabels": sync["spec"]["selector"]["matchLabels"]},

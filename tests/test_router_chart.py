@@ -5,11 +5,13 @@ tests/test_vllm_router.py."""
 from __future__ import annotations
 
 import dataclasses
+import re
 
 import kubernetes_validate
 import pytest
 import yaml
 
+from cdk_constructs.serving_metrics import ROUTER_JOB, VLLM_JOB, scrape_configuration
 from charts.inference_endpoint_chart import inference_endpoint_spec_for, synthesize_inference_endpoint
 from charts.serving_spec import serving_spec_for
 from charts.vllm_network_policy import ingress_sources
@@ -18,6 +20,7 @@ from charts.vllm_serving_chart import synthesize_manifests
 from deployment_config import ConfigError, parse_environment
 from deployment_config.kubernetes_names import SYSTEM_NODE_LABELS
 from deployment_config.model import Exposure
+from stacks.observability_stack import router_metrics_port
 from tests.conftest import CONFIG_DIR
 from tests.crd_schema import validate_custom_resource
 from tests.test_serving_chart import CERTIFICATE, PUBLIC_CIDRS
@@ -220,3 +223,58 @@ def test_hyperpod_refuses_a_policy_only_the_eks_router_has():
     (issue,) = error.value.issues
     assert issue.field == "endpoint.routing" and "platform: hyperpod" in issue.problem
     assert "routing: cache_aware" in issue.fix
+
+
+# --- metrics: the same scraper reads the router --------------------------------------------------------------------
+
+
+def _kept(job: dict, target: dict[str, str]) -> bool:
+    """Prometheus's keep and drop relabelling of one discovered target: the source labels joined with ';' against the
+    fully anchored regex (Prometheus documentation, "relabel_config")."""
+    for rule in job["relabel_configs"]:
+        if rule["action"] not in ("keep", "drop"):
+            continue
+        value = ";".join(target.get(label, "") for label in rule["source_labels"])
+        matched = re.fullmatch(rule["regex"], value) is not None
+        if matched != (rule["action"] == "keep"):
+            return False
+    return True
+
+
+def _pod_targets(objects: list[dict]) -> dict[tuple[str, int], dict[str, str]]:
+    """What the scraper's pod discovery sees: one target per declared container port, with the pod's labels."""
+    targets = {}
+    for deployment in (o for o in objects if o["kind"] == "Deployment"):
+        template = deployment["spec"]["template"]
+        labels = {f"__meta_kubernetes_pod_label_{re.sub(r'[^a-zA-Z0-9_]', '_', k)}": v
+                  for k, v in template["metadata"]["labels"].items()}
+        for container in template["spec"]["containers"]:
+            for port in container.get("ports", []):
+                targets[(deployment["metadata"]["name"], port["containerPort"])] = {
+                    **labels, "__meta_kubernetes_pod_container_port_number": str(port["containerPort"])}
+    return targets
+
+
+def test_the_scraper_reads_the_router_on_its_metrics_port_and_each_vllm_replica_once(two_replicas):
+    objects, env = two_replicas
+    spec = serving_spec_for(env)
+    config = yaml.safe_load(scrape_configuration(namespace=spec.namespace, port=spec.port,
+                                                 router_metrics_port=router_metrics_port(spec)))
+    jobs = {job["job_name"]: job for job in config["scrape_configs"]}
+    targets = _pod_targets(objects)
+    # the router's pods declare vLLM's port number too: only the router job scrapes them, on the metrics port
+    assert {key for key, target in targets.items() if _kept(jobs[VLLM_JOB], target)} == {("vllm", 8000)}
+    assert {key for key, target in targets.items() if _kept(jobs[ROUTER_JOB], target)} == {
+        ("vllm-router", ROUTER_METRICS_PORT)}
+    # and the router's Prometheus listener is the one its arguments open, on every interface
+    (container,) = _named(objects, "Deployment", "vllm-router")["spec"]["template"]["spec"]["containers"]
+    args = container["args"]
+    assert args[args.index("--prometheus-port") + 1] == str(ROUTER_METRICS_PORT)
+    assert args[args.index("--prometheus-host") + 1] == "0.0.0.0"
+
+
+def test_without_a_router_the_scrape_configuration_is_unchanged(default_env):
+    spec = serving_spec_for(default_env)
+    assert router_metrics_port(spec) is None
+    assert scrape_configuration(namespace=spec.namespace, port=spec.port, router_metrics_port=None) == \
+        scrape_configuration(namespace=spec.namespace, port=spec.port)

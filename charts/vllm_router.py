@@ -41,6 +41,13 @@ target group checks the nodes' traffic port) and a PodDisruptionBudget keeps one
 not share their prefix trees: each routes by what it has seen, so a prefix sent through both may be cached on two
 vLLM replicas; a restarted replica starts with an empty tree and learns again.
 
+What the cache-aware policy keys on: the 0.1.17 router asks a worker for the prompt's token ids (``POST /tokenize``,
+after ``/v1/chat/completions/render`` or ``/v1/completions/render``, with the client's headers) and matches them
+against a prefix tree per worker; with a long shared prefix the request goes to the worker that holds it, otherwise to
+the least loaded one. Where a worker cannot prepare the ids in time the request is routed without the prefix (its log
+says "Prefix input preparation unavailable"). Observed with the package in tests/test_vllm_router.py, whose stand-ins
+answer /tokenize as vLLM does.
+
 The API key: the router forwards the client's headers, ``Authorization`` included, to the worker (vllm-project/router
 @03e9af5 src/routers/http/router.rs, ``send_typed_request``: "Copy all headers from original request", except
 Content-Type, Content-Length and trace headers), where the API key middleware checks it as before

@@ -258,7 +258,14 @@ CONTAINER_INSIGHTS_GPU_METRICS = ("node_gpu_utilization", "node_gpu_memory_utili
 GPU_DEVICE_DIMENSIONS = ("ClusterName", "GpuDevice", "InstanceId", "InstanceType", "NodeName")
 
 
-def scrape_configuration(*, namespace: str, port: int, node_monitoring: bool = True, app_label: str | None = None) -> str:
+#: The job of the router in front of two or more vLLM replicas on EKS (charts/vllm_router.py).
+ROUTER_JOB = "vllm-router"
+#: The router pods' component label (charts/vllm_router.py ROUTER), as the scraper's pod discovery names it.
+_COMPONENT_LABEL = "__meta_kubernetes_pod_label_app_kubernetes_io_component"
+
+
+def scrape_configuration(*, namespace: str, port: int, node_monitoring: bool = True, app_label: str | None = None,
+                         router_metrics_port: int | None = None) -> str:
     """The AMP scraper's Prometheus configuration: the vLLM pods of ``namespace`` on their container ``port``, and (with
     ``node_monitoring``) the node monitoring agent on every node. Only kubernetes_sd_configs, relabel_configs and a
     scrape interval of at least 30 s are allowed (AMP user guide, "Using an AWS managed collector", scraper
@@ -272,7 +279,25 @@ def scrape_configuration(*, namespace: str, port: int, node_monitoring: bool = T
     (aws/sagemaker-hyperpod-cli@011ca92 src/sagemaker/hyperpod/inference/hp_endpoint.py, ``list_pods``:
     ``item.metadata.labels.get("app")`` among the endpoint names). With ``app_label`` the job also keeps only pods
     carrying ``app=<app_label>``, so that another pod of the shared namespace declaring the same port is not scraped.
+
+    With ``router_metrics_port`` (a router in front of the replicas, charts/vllm_router.py) the router's pods, which
+    declare vLLM's port number for the API they proxy, are dropped from the vLLM job (scraping them there would
+    count a vLLM replica's metrics twice: the router passes unknown paths such as /metrics to a worker) and scraped by
+    :data:`ROUTER_JOB` on their Prometheus listener.
     """
+    router_drop = [] if router_metrics_port is None else [
+        {"action": "drop", "source_labels": [_COMPONENT_LABEL], "regex": "router"}]
+    router_jobs = [] if router_metrics_port is None else [{
+        "job_name": ROUTER_JOB,
+        "metrics_path": "/metrics",
+        "kubernetes_sd_configs": [{"role": "pod", "namespaces": {"names": [namespace]}}],
+        "relabel_configs": [
+            {"action": "keep", "source_labels": [_COMPONENT_LABEL, "__meta_kubernetes_pod_container_port_number"],
+             "regex": f"router;{router_metrics_port}"},
+            {"action": "replace", "source_labels": ["__meta_kubernetes_pod_name"], "target_label": "pod"},
+            {"action": "replace", "source_labels": ["__meta_kubernetes_pod_node_name"], "target_label": "node"},
+        ],
+    }]
     app_keep = [] if app_label is None else [
         {"action": "keep", "source_labels": ["__meta_kubernetes_pod_label_app"], "regex": re.escape(app_label)}]
     config = {
@@ -286,10 +311,12 @@ def scrape_configuration(*, namespace: str, port: int, node_monitoring: bool = T
                     # one target per declared container port: keep the API port of the vLLM container
                     {"action": "keep", "source_labels": ["__meta_kubernetes_pod_container_port_number"], "regex": str(port)},
                     *app_keep,
+                    *router_drop,
                     {"action": "replace", "source_labels": ["__meta_kubernetes_pod_name"], "target_label": "pod"},
                     {"action": "replace", "source_labels": ["__meta_kubernetes_pod_node_name"], "target_label": "node"},
                 ],
             },
+            *router_jobs,
             *([] if not node_monitoring else [{
                 "job_name": NODE_MONITORING_JOB,
                 "metrics_path": "/metrics",
@@ -309,9 +336,11 @@ def scrape_configuration(*, namespace: str, port: int, node_monitoring: bool = T
     return yaml.safe_dump(config, sort_keys=False)
 
 
-def scrape_configuration_blob(*, namespace: str, port: int, node_monitoring: bool = True, app_label: str | None = None) -> str:
+def scrape_configuration_blob(*, namespace: str, port: int, node_monitoring: bool = True, app_label: str | None = None,
+                              router_metrics_port: int | None = None) -> str:
     """:func:`scrape_configuration`, base64-encoded as ``AWS::APS::Scraper`` ScrapeConfiguration.ConfigurationBlob wants."""
-    config = scrape_configuration(namespace=namespace, port=port, node_monitoring=node_monitoring, app_label=app_label)
+    config = scrape_configuration(namespace=namespace, port=port, node_monitoring=node_monitoring, app_label=app_label,
+                                  router_metrics_port=router_metrics_port)
     return base64.b64encode(config.encode()).decode()
 
 

@@ -87,6 +87,8 @@ class InferenceEndpointSpec:
     :param replicas: workers, one per instance of the group (a worker takes all its GPUs). Default: 1.
     :param autoscaling: the operator scales the workers on vLLM's queue (KEDA). Default: none, ``replicas`` fixed.
     :param metrics_cluster_name: the ``ClusterName`` dimension of the serving metrics the autoscaler reads.
+    :param routing_strategy: the operator's ``intelligentRoutingSpec.routingStrategy`` (:func:`routing_strategy_for`);
+        None: no intelligent routing, the load balancer's own algorithm.
     :param weights_check: the weights verifier's arguments, run by the worker's bootstrap on the operator's model mount
         before vLLM starts (charts/vllm_weights_check.py). Default: none, no check.
     """
@@ -110,6 +112,7 @@ class InferenceEndpointSpec:
     port: int = VLLM_PORT
     secrets: PodSecrets | None = None
     weights_check: tuple[str, ...] | None = None
+    routing_strategy: str | None = None
 
     @property
     def max_deploy_seconds(self) -> int:
@@ -120,6 +123,24 @@ class InferenceEndpointSpec:
         """The service account of the secrets sync (charts/secrets_sync.py), which EKS Pod Identity gives the role that
         may read the secrets; None without secrets."""
         return f"{self.name}-{SECRETS_SYNC}" if self.secrets else None
+
+
+#: The operator's prefix-aware strategy: the vendored operator 3.0 CRD (charts/imports/crds/, v1
+#: ``spec.intelligentRoutingSpec``) offers ``routingStrategy`` prefixaware (its default), kvaware, session and
+#: roundrobin, with ``enabled`` ("Once set, the enabled field cannot be modified"). prefixaware routes on the request's
+#: text, as the EKS path's router does (charts/vllm_router.py); kvaware and ``kvCacheSpec`` are not used: the CRD's
+#: ``kvCacheSpec`` turns on the operator's KV-cache offloading ("By default L1CacheOffloading will be enabled",
+#: ``enableL1Cache`` "Enable CPU offloading"), which changes how the worker runs vLLM; the CRD documents neither what it
+#: adds to the worker nor its memory use, and the worker's arguments are the recipe's (deployment_config/).
+PREFIX_AWARE = "prefixaware"
+
+
+def routing_strategy_for(env: EnvironmentConfig) -> str | None:
+    """The intelligent routing strategy of ``env``'s endpoint: prefix-aware with two workers or more (at most, with
+    autoscaling) unless ``endpoint.routing`` is ``none``; None otherwise."""
+    scaling = env.hyperpod.autoscaling if env.hyperpod else None
+    workers = scaling.max_replicas if scaling else env.replicas
+    return PREFIX_AWARE if env.endpoint.router_policy(workers) else None
 
 
 def inference_endpoint_spec_for(env: EnvironmentConfig) -> InferenceEndpointSpec:
@@ -157,6 +178,7 @@ def inference_endpoint_spec_for(env: EnvironmentConfig) -> InferenceEndpointSpec
         autoscaling=env.hyperpod.autoscaling,
         metrics_cluster_name=env.cluster_name,
         weights_check=hyperpod_weights_check(env),
+        routing_strategy=routing_strategy_for(env),
     )
 
 
@@ -237,6 +259,12 @@ def endpoint_spec(spec: InferenceEndpointSpec) -> crd.InferenceEndpointConfigSpe
             enabled=True, model_metrics=crd.InferenceEndpointConfigSpecMetricsModelMetrics(port=spec.port,
                                                                                             path="/metrics")),
         auto_scaling_spec=_auto_scaling(spec) if spec.autoscaling else None,
+        # The CRD: "This feature is currently not supported for existing deployments. Adding this configuration to an
+        # existing deployment will be rejected." An endpoint deployed with one worker keeps the load balancer's routing.
+        intelligent_routing_spec=crd.InferenceEndpointConfigSpecIntelligentRoutingSpec(
+            enabled=True,
+            routing_strategy=crd.InferenceEndpointConfigSpecIntelligentRoutingSpecRoutingStrategy(
+                spec.routing_strategy.upper())) if spec.routing_strategy else None,
     )
 
 

@@ -171,6 +171,9 @@ class VllmServingSpec:
     #: LeaderWorkerSet whose groups have this size (charts/vllm_leader_worker_set.py).
     nodes: int = 1
     weights_revision: str | None = None
+    #: The policy of the router in front of the replicas (charts/vllm_router.py); None: no router, the load balancer
+    #: reaches vLLM directly (one replica, or ``endpoint.routing: none``).
+    router_policy: str | None = None
 
     @property
     def tls(self) -> bool:
@@ -320,6 +323,7 @@ def serving_spec_for(env: EnvironmentConfig) -> VllmServingSpec:
         drain_seconds=env.endpoint.drain_seconds,
         replicas=env.replicas,
         nodes=layout.nodes,
+        router_policy=env.endpoint.router_policy(env.replicas),
     )
 
 

@@ -15,8 +15,9 @@ from charts.vllm_leader_worker_set import (
     replace_deployment_with_leader_worker_set,
 )
 from charts.vllm_network_policy import add_vllm_network_policy
+from charts.vllm_router import add_router, add_vllm_network_policy_behind_router, router_selector
 from charts.vllm_secret_provider import add_secret_provider_class
-from charts.vllm_service import add_vllm_service
+from charts.vllm_service import add_load_balancer_service, add_vllm_service
 from charts.vllm_weights_check import add_weights_check
 
 
@@ -80,9 +81,26 @@ class VllmServingChart(cdk8s.Chart):
             self.network_policy = add_vllm_network_policy(self, spec=spec, namespace=spec.namespace,
                                                           deployment=self.deployment)
             workloads = (self.service_account, self.deployment, self.service, self.network_policy)
+        self.router = []
+        if spec.router_policy:
+            workloads = self._put_router_in_front(workloads)
         # Objects in the namespace must be created after it and deleted before it.
         for workload in workloads:
             workload.node.add_dependency(self.namespace_object)
+
+    def _put_router_in_front(self, workloads: tuple) -> tuple:
+        """Two replicas or more: the router between the load balancer and vLLM (charts/vllm_router.py). The Service
+        keeps its name, port, annotations and TLS and selects the router's pods; vLLM's NetworkPolicy admits the router."""
+        spec = self.spec
+        self.node.try_remove_child(self.service.node.id)
+        self.node.try_remove_child(self.network_policy.node.id)
+        self.service = add_load_balancer_service(self, spec=spec, namespace=spec.namespace)
+        for key, value in router_selector(spec).items():
+            self.service.select_label(key, value)
+        self.network_policy = add_vllm_network_policy_behind_router(self, spec=spec)
+        self.router = add_router(self, spec=spec, policy=spec.router_policy)
+        kept = [w for w in workloads[:2]]
+        return (*kept, self.service, self.network_policy, *self.router)
 
 
 def synthesize_manifests(spec: VllmServingSpec) -> list[dict]:

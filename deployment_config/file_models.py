@@ -620,6 +620,12 @@ class EndpointSection(BaseModel):
         description="vLLM replicas, one per GPU node (a replica uses all GPUs of its node): at most "
         "capacity.instance_count (or hyperpod.instance_count). Default: one on every node of the reservation.",
         examples=[2])
+    routing: Literal["auto", "none", "cache_aware", "power_of_two", "round_robin"] = Field(
+        default="auto", description="How requests are spread over two or more vLLM replicas. 'auto' (the default): by "
+        "prefix cache with two replicas or more (platform eks: the vLLM project's router, policy cache_aware; platform "
+        "hyperpod: the operator's prefix-aware routing), none with one; 'none': the load balancer alone; "
+        "'cache_aware', 'power_of_two', 'round_robin': that policy of the router (platform: eks; HyperPod: "
+        "'cache_aware' only). A policy needs two replicas or more.", examples=["auto"])
     drain_seconds: int = Field(
         default=DEFAULT_DRAIN_SECONDS, ge=0, le=MAX_DRAIN_SECONDS,
         description="How long a stopping vLLM pod finishes the requests it is running before it exits (vLLM's "
@@ -681,6 +687,7 @@ class EndpointSection(BaseModel):
     def _consistent(self, info: ValidationInfo) -> EndpointSection:
         self._tls_consistent(info)
         self._gate_consistent(info)
+        self._routing_consistent(info)
         _report_cidrs(info, "endpoint.allowed_cidrs", self.allowed_cidrs)
         if self.exposure == "public" and not self.allowed_cidrs:
             report(info, "endpoint.allowed_cidrs", Problem(
@@ -699,6 +706,28 @@ class EndpointSection(BaseModel):
                 "use exposure: internal (and no allowed_cidrs), and reach the endpoint from the VPC (a VPN, a peered "
                 "VPC or a bastion); or use platform: eks for a public endpoint"))
         return self
+
+    def _routing_consistent(self, info: ValidationInfo) -> None:
+        """A routing policy spreads requests over replicas: with one there is nothing to route (charts/vllm_router.py)."""
+        if self.routing in ("auto", "none"):
+            return
+        context = _ctx(info)
+        if context.get("platform") == "hyperpod" and self.routing != "cache_aware":
+            report(info, "endpoint.routing", Problem(
+                f"is {self.routing}, but on platform: hyperpod the Inference Operator routes (its "
+                f"intelligentRoutingSpec offers prefix- and KV-aware strategies, no {self.routing})",
+                "use routing: cache_aware (prefix-aware), auto or none"))
+            return
+        if context.get("autoscaling"):
+            return  # the operator scales between min_replicas and max_replicas; its router follows the workers
+        _field, nodes = context.get("gpu_nodes") or (None, None)
+        replicas = self.replicas or (nodes // context.get("nodes_per_replica", 1) if nodes else None)
+        if replicas is not None and replicas < 2:
+            report(info, "endpoint.routing", Problem(
+                f"is {self.routing}, but the endpoint has {replicas} vLLM replica: a router spreads requests over two "
+                "or more",
+                "set endpoint.replicas to 2 or more (with enough GPU nodes), or use routing: auto (a router from two "
+                "replicas on) or none"))
 
     def _gate_consistent(self, info: ValidationInfo) -> None:
         """The gate runs in the smoke stack, on EKS (deployment_config/promotion_gate.py), within a wait condition's

@@ -268,6 +268,7 @@ def _environment(file: EnvironmentFile, *, name: str, source: str) -> Environmen
                                                    domain_name=file.endpoint.domain_name,
                                                    drain_seconds=file.endpoint.drain_seconds,
                                                    replicas=file.endpoint.replicas,
+                                                   routing=file.endpoint.routing,
                                                    deploy_time_smoke_test=file.endpoint.deploy_time_smoke_test,
                                                    promotion_gate=promotion_gate_config(file.endpoint.promotion_gate)
                                                    if file.endpoint.promotion_gate else None),

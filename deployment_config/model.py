@@ -189,6 +189,8 @@ class EndpointConfig:
     :param drain_seconds: how long a stopping vLLM finishes the requests it is running (``--shutdown-timeout``); the
         pod's termination grace period is sized from it. Default: 300.
     :param replicas: vLLM replicas, one per GPU node. Default: None, one on every node (:attr:`EnvironmentConfig.replicas`).
+    :param routing: ``auto`` (cache-aware routing from two replicas on), ``none``, or a router policy
+        (``cache_aware``, ``power_of_two``, ``round_robin``); validated in deployment_config/file_models.py.
     :param deploy_time_smoke_test: deploy the stack ``NAME-smoke``, which runs the smoke test from inside the VPC and
         fails the deployment when it fails (stacks/smoke_stack.py). Default: false.
     :param promotion_gate: with the smoke test (EKS): the correctness probe and a load test with thresholds after it
@@ -202,8 +204,16 @@ class EndpointConfig:
     domain_name: str | None = None
     drain_seconds: int = 300
     replicas: int | None = None
+    routing: str = "auto"
     deploy_time_smoke_test: bool = False
     promotion_gate: PromotionGateConfig | None = None
+
+    def router_policy(self, replicas: int) -> str | None:
+        """The policy of the router in front of ``replicas`` vLLM replicas, or None for no router (one replica, or
+        ``routing: none``)."""
+        if self.routing == "none" or replicas < 2:
+            return None
+        return "cache_aware" if self.routing == "auto" else self.routing
 
     @property
     def tls(self) -> bool:

@@ -100,12 +100,18 @@ from cdk_constructs.serving_metrics import (
 )
 from charts.inference_endpoint_chart import InferenceEndpointSpec
 from charts.serving_spec import VllmServingSpec
+from charts.vllm_router import ROUTER_METRICS_PORT
 from deployment_config.addons import (
     HYPERPOD_OBSERVABILITY,
     HYPERPOD_OBSERVABILITY_LOG_GROUP_PREFIX,
     hyperpod_observability_configuration,
 )
 from deployment_config.model import EnvironmentConfig, Platform
+
+
+def router_metrics_port(spec: VllmServingSpec | InferenceEndpointSpec) -> int | None:
+    """The Prometheus port of the router in front of the EKS path's replicas (charts/vllm_router.py); None without."""
+    return ROUTER_METRICS_PORT if getattr(spec, "router_policy", None) else None
 
 
 class ObservabilityStack(cdk.Stack):
@@ -134,7 +140,8 @@ class ObservabilityStack(cdk.Stack):
             scrape_configuration=aps.CfnScraper.ScrapeConfigurationProperty(
                 configuration_blob=scrape_configuration_blob(namespace=spec.namespace, port=spec.port,
                                                              node_monitoring=not hyperpod,
-                                                             app_label=spec.name if hyperpod else None)),
+                                                             app_label=spec.name if hyperpod else None,
+                                                             router_metrics_port=router_metrics_port(spec))),
         )
         if hyperpod:
             self._hyperpod(env_config, cluster_name, spec)

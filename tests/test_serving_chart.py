@@ -164,7 +164,9 @@ def reservation_deployments(example_document) -> dict:
         if replicas:
             document["endpoint"] = {**document.get("endpoint", {}), "replicas": replicas}
         env = parse_environment(document, name=f"n{nodes}")
-        deployments[(nodes, replicas)] = _by_kind(synthesize_manifests(serving_spec_for(env)))["Deployment"]
+        # vLLM's Deployment (from two replicas on, the router's Deployment is there too: charts/vllm_router.py)
+        (deployments[(nodes, replicas)],) = [o for o in synthesize_manifests(serving_spec_for(env))
+                                             if o["kind"] == "Deployment" and o["metadata"]["name"] == "vllm"]
     return deployments
 
 

@@ -50,6 +50,8 @@ class Behaviour:
         #: arguments as a JSON text); None: the default call, get_weather for Paris in celsius
         self.tool_call = tool_call or {"name": "get_weather", "arguments": '{"city": "Paris", "unit": "celsius"}'}
         self.requests: list[dict] = []
+        #: answer vLLM's POST /tokenize (the router's cache-aware policy asks for the prompt's token ids)
+        self.tokenize = False
         #: (method, path, the Authorization header or None) of every request, in order.
         self.seen: list[tuple[str, str, str | None]] = []
 
@@ -117,6 +119,14 @@ def _handler(behaviour: Behaviour):
             if self.path == "/invocations":  # vLLM's SageMaker route: the same completions; an empty body is a 400
                 return self._json(400, {"object": "error", "message": "invalid request"}) if not request else \
                     self._json(200, {"object": "chat.completion", "choices": []})
+            if self.path == "/tokenize" and behaviour.tokenize:
+                # vLLM's POST /tokenize answers a TokenizeResponse: count, max_model_len, tokens, token_strs
+                # (vllm-project/vllm vllm/entrypoints/openai/protocol.py). The ids here are the text's UTF-8 bytes:
+                # a deterministic stand-in for the model's tokenizer that keeps shared prefixes shared.
+                text = request.get("prompt") or "".join(m.get("content") or "" for m in request.get("messages", []))
+                tokens = list(text.encode("utf-8"))
+                return self._json(200, {"count": len(tokens), "max_model_len": 1048576, "tokens": tokens,
+                                        "token_strs": None})
             if self.path != "/v1/chat/completions":
                 return self._json(404, {"error": "not found"})
             if request.get("model") != behaviour.model:

@@ -6,9 +6,11 @@ key as the chart's middleware does (tests/ops/openai_server.py)."""
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import socket
 import subprocess
+import sys
 import time
 import urllib.error
 import urllib.request
@@ -52,9 +54,10 @@ def _router_command(spec, workers: list[str], port: int, metrics_port: int) -> l
             continue
         skip_selector = False
         kept.append(replaced.get(previous, arg) if previous in replaced else arg)
-    binary = shutil.which("vllm-router")
-    # requirements-dev.txt installs the package, whose console script this is: missing means a broken environment
-    assert binary, f"vllm-router is not on PATH: install requirements-dev.txt (vllm-router=={ROUTER_VERSION})"
+    # requirements-dev.txt installs the package into the test's own environment, whose console script this is (beside
+    # the interpreter, which `make test` runs without activating the venv): missing means a broken environment
+    binary = shutil.which("vllm-router", path=os.pathsep.join([os.path.dirname(sys.executable), os.environ.get("PATH", "")]))
+    assert binary, f"vllm-router is not installed: install requirements-dev.txt (vllm-router=={ROUTER_VERSION})"
     return [binary, *kept, "--worker-urls", *workers]
 
 

@@ -112,8 +112,15 @@ def _script_args(spec: VllmServingSpec, action: str) -> list[str]:
             "--cache-dir", cache.node_directory]
 
 
+#: The kubelet reads a container's termination message from this file into its status (Kubernetes documentation,
+#: "Determine the Reason for Pod Failure", https://kubernetes.io/docs/tasks/debug/debug-application/determine-reason-
+#: pod-failure/: terminationMessagePath defaults to /dev/termination-log): llmops phases shows whether a cache was
+#: restored (ops_cli/startup_phases.py) without reading the init container's log.
+TERMINATION_LOG = "/dev/termination-log"
+
+
 def restore_command(spec: VllmServingSpec) -> list[str]:
-    return ["python3", *_script_args(spec, "restore")]
+    return ["python3", *_script_args(spec, "restore"), "--termination-log", TERMINATION_LOG]
 
 
 def save_command(spec: VllmServingSpec) -> list[str]:

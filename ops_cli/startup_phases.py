@@ -11,7 +11,9 @@ The sources, each the only one for its phase:
   vLLM container starts; the later containers' events then say "already present on machine"), with ``eventTime`` or
   ``firstTimestamp``; the kubelet's own duration ("Successfully pulled image ... in 4m30s") is shown beside it;
 - the init container that restores vLLM's compile cache (``restore-compile-cache``, charts/compile_cache.py): its
-  ``terminated`` ``startedAt`` / ``finishedAt``; whether a cache was found is in its log line;
+  ``terminated`` ``startedAt`` / ``finishedAt``, and its ``message``: the script's outcome (restored, already on the
+  node, none saved yet, refused), written to the termination log, so the engine's warm-up that follows reads as with or
+  without a cache;
 - the init container that copies S3 weights (``fetch-weights``, charts/vllm_deployment.py): its ``terminated``
   ``startedAt`` / ``finishedAt``;
 - vLLM 0.33.0's own log lines, read with ``kubectl logs --timestamps`` (each line prefixed with the kubelet's RFC 3339
@@ -154,8 +156,10 @@ def startup_phases(*, pod: dict, node: dict | None, events: Sequence[dict], log_
 
     restored = _init_terminated(pod, RESTORE_CACHE_CONTAINER)
     if restored:
+        outcome = str(restored.get("message") or "").strip().removeprefix("compile-cache: ")
         phases.append(Phase("compile cache restored (S3)", _time(restored.get("startedAt")),
-                            _time(restored.get("finishedAt")), f"init container {RESTORE_CACHE_CONTAINER}"))
+                            _time(restored.get("finishedAt")),
+                            f"init container {RESTORE_CACHE_CONTAINER}" + (f": {outcome}" if outcome else "")))
     loaded = _log_times(log_lines, _MODEL_LOADED) or _log_times(log_lines, _WEIGHTS_LOADED)
     phases.append(Phase("model loaded into the GPUs",
                         loaded[0] - timedelta(seconds=loaded[1]) if loaded else None, loaded[0] if loaded else None,

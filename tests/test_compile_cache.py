@@ -49,8 +49,11 @@ def test_a_cache_saved_by_one_node_is_restored_on_another(tmp_path):
         # then one object, named by the key's sha256, written with If-None-Match: *
         assert s3.puts == [{"key": f"/{BUCKET}/{object_name('compile-cache', KEY)}", "if_none_match": "*"}]
         # and on another node the restore puts the same files where vLLM reads them
-        restored = run_script(s3, "restore", tmp_path / "node-b" / "cache")
+        restored = run_script(s3, "restore", tmp_path / "node-b" / "cache", KEY, "--termination-log",
+                              str(tmp_path / "termination-log"))
         assert restored.returncode == 0, restored.stderr
+        # and says so in the termination message, which the kubelet puts in the pod's status for llmops phases
+        assert (tmp_path / "termination-log").read_text().startswith("restored s3://weights-bucket/compile-cache/")
         artifact = tmp_path / "node-b" / "cache" / "torch_compile_cache" / "abc123" / "rank_0_0" / "backbone"
         assert (artifact / "artifact.bin").read_bytes() == b"compiled graph"
         assert json.loads((tmp_path / "node-b" / "cache" / KEY_MEMBER).read_text()) == KEY
@@ -202,6 +205,9 @@ def test_the_cache_is_restored_after_the_weights_check_and_saved_by_a_sidecar(ca
         object_name("compile-cache", key).split("/")[1])
     # the save waits for vLLM's own /health on the pod's port, for at most the startup budget
     assert saver["command"][saver["command"].index("--health-url") + 1] == "http://127.0.0.1:8000/health"
+    # the restore's outcome goes to the kubelet's termination log (the container's default terminationMessagePath)
+    assert restore["command"][-2:] == ["--termination-log", "/dev/termination-log"]
+    assert restore.get("terminationMessagePath", "/dev/termination-log") == "/dev/termination-log"
     # both run the vLLM image (python3 and boto3), the shipped script from its ConfigMap, without privileges
     (script_map,) = [o for o in cached_objects if o["kind"] == "ConfigMap" and SCRIPT_FILE.name in o["data"]]
     assert script_map["data"][SCRIPT_FILE.name] == SCRIPT_FILE.read_text()

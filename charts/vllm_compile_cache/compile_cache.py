@@ -198,6 +198,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--cache-dir", required=True, type=Path)
     parser.add_argument("--health-url", help="save: wait until this answers 200 first")
     parser.add_argument("--health-timeout-s", type=float, default=0)
+    parser.add_argument("--termination-log", type=Path,
+                        help="restore: also write the outcome here (the kubelet puts /dev/termination-log's content in "
+                             "the container's status, where llmops phases reads it)")
     args = parser.parse_args(argv)
     try:
         key = json.loads(args.key)
@@ -206,7 +209,14 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"--key: {error}")
     where = dict(key=key, bucket=args.bucket, prefix=args.prefix, region=args.region, cache_dir=args.cache_dir)
     if args.action == "restore":
-        restore(**where)
+        outcome = restore(**where)
+        if args.termination_log:
+            # The kubelet keeps at most 4096 bytes of it (Kubernetes documentation, "Determine the Reason for Pod
+            # Failure", "Customizing the termination message").
+            try:
+                args.termination_log.write_text(outcome[:4000], encoding="utf-8")
+            except OSError as error:
+                log(f"outcome not written to {args.termination_log}: {error}")
         return 0
     if args.health_url and not wait_healthy(args.health_url, timeout_s=args.health_timeout_s):
         _said(f"{args.health_url} did not answer 200 within {args.health_timeout_s:.0f} s: nothing saved")

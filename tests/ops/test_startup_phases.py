@@ -174,15 +174,23 @@ def init_event(container: str, reason: str, time: str, message: str = "") -> dic
                                                                 "fieldPath": f"spec.initContainers{{{container}}}"}}
 
 
-def s3_pod(*, restored: bool) -> dict:
-    """An S3 start: verify-weights runs the vLLM image before vLLM, and (with the compile cache) the restore after it."""
+RESTORED = ("compile-cache: restored s3://weights-bucket/compile-cache/0f3c/vllm-cache.tar to "
+            "/models/compile-cache/0f3c")
+NONE_YET = ("compile-cache: no cache saved yet at s3://weights-bucket/compile-cache/0f3c/vllm-cache.tar: vLLM "
+            "compiles, and the save after the first healthy start stores it")
+
+
+def s3_pod(*, restored: bool, outcome: str = RESTORED) -> dict:
+    """An S3 start: verify-weights runs the vLLM image before vLLM, and (with the compile cache) the restore after it,
+    whose outcome the kubelet keeps as its termination message."""
     result = pod(fetched=True)
     result["spec"]["initContainers"] = [{"name": "fetch-weights", "image": "public.ecr.aws/aws-cli/aws-cli@sha256:0"},
                                         {"name": "verify-weights", "image": "vllm/vllm-openai:kimi-k3"}]
     if restored:
         result["spec"]["initContainers"].append({"name": "restore-compile-cache", "image": "vllm/vllm-openai:kimi-k3"})
         result["status"]["initContainerStatuses"].append({"name": "restore-compile-cache", "state": {"terminated": {
-            "exitCode": 0, "startedAt": "2026-11-30T10:23:02Z", "finishedAt": "2026-11-30T10:23:32Z"}}})
+            "exitCode": 0, "startedAt": "2026-11-30T10:23:02Z", "finishedAt": "2026-11-30T10:23:32Z",
+            "message": outcome}}})
     return result
 
 
@@ -215,8 +223,13 @@ def test_phases_show_the_warm_up_with_and_without_a_restored_compile_cache():
     cached = by_name(startup_phases(pod=s3_pod(restored=True), node=NODE_JSON, events=S3_EVENTS, log_lines=cached_log,
                                     container="vllm"))
     restored = cached["compile cache restored (S3)"]
-    assert restored.seconds == 30 and restored.source == "init container restore-compile-cache"
+    assert restored.seconds == 30 and restored.source.startswith("init container restore-compile-cache: restored s3://")
     assert cached["engine ready (profile, KV cache, warm-up)"].seconds == 95
+    # a first start of a key: the restore found nothing, and says that vLLM compiles
+    first = by_name(startup_phases(pod=s3_pod(restored=True, outcome=NONE_YET), node=NODE_JSON, events=S3_EVENTS,
+                                   log_lines=LOG[2:], container="vllm"))
+    assert "no cache saved yet" in first["compile cache restored (S3)"].source
+    assert first["engine ready (profile, KV cache, warm-up)"].seconds == 800
     names = list(cached)
     assert names.index("weights checked (manifest)") < names.index("compile cache restored (S3)") < names.index(
         "engine ready (profile, KV cache, warm-up)")

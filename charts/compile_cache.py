@@ -125,13 +125,11 @@ def restore_command(spec: VllmServingSpec) -> list[str]:
 
 def save_command(spec: VllmServingSpec) -> list[str]:
     """The sidecar saves once vLLM answers /health (the compile happens before: vLLM's engine start, which /health
-    waits for), then sleeps: a Deployment's containers are restarted when they exit (restartPolicy Always), and a
-    second save would find the object and do nothing anyway. /health answers without the API key
-    (charts/vllm_auth/llm_serving_auth.py OPEN_PATHS). ``sleep infinity``: GNU coreutils' sleep, in the Ubuntu-based
-    vLLM image (charts/vllm_deployment.py, the preStop hook)."""
-    save = [*_script_args(spec, "save"), "--health-url", f"http://127.0.0.1:{spec.port}/health",
-            "--health-timeout-s", str(spec.startup_budget_seconds)]
-    return ["/bin/sh", "-c", 'python3 "$@"; exec sleep infinity', SAVE_CONTAINER, *save]
+    waits for), then stays (``--stay``) until SIGTERM: a Deployment's containers are restarted when they exit
+    (restartPolicy Always), and it must exit at once on SIGTERM, or every replacement of the pod would wait out the
+    termination grace period. /health answers without the API key (charts/vllm_auth/llm_serving_auth.py OPEN_PATHS)."""
+    return ["python3", *_script_args(spec, "save"), "--health-url", f"http://127.0.0.1:{spec.port}/health",
+            "--health-timeout-s", str(spec.startup_budget_seconds), "--stay"]
 
 
 def add_compile_cache(scope: Construct, *, spec: VllmServingSpec, deployment: kplus.Deployment,

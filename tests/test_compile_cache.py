@@ -7,9 +7,13 @@ import dataclasses
 import io
 import json
 import os
+import socket
 import subprocess
 import sys
 import tarfile
+import threading
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
@@ -126,6 +130,69 @@ def test_save_waits_for_health_and_gives_up_without_saving(tmp_path):
         result = run_script(s3, "save", compiled(tmp_path / "cache"), KEY, "--health-url",
                             "http://127.0.0.1:9/health", "--health-timeout-s", "0")
         assert result.returncode == 0 and "nothing saved" in result.stderr and s3.puts == []
+
+
+def test_the_sidecar_stays_after_its_save_and_exits_at_once_on_sigterm(tmp_path):
+    with s3_stand_in() as s3:
+        env = {"PATH": os.environ.get("PATH", ""), "AWS_ENDPOINT_URL_S3": s3.url, "AWS_ACCESS_KEY_ID": "stand-in",
+               "AWS_SECRET_ACCESS_KEY": "stand-in", "AWS_CONFIG_FILE": os.devnull}
+        # given the sidecar still waiting for vLLM's /health (a vLLM that accepts and never answers), as in a pod
+        # being replaced during its start
+        with socket.create_server(("127.0.0.1", 0)) as vllm:
+            vllm.settimeout(30)
+            process = subprocess.Popen(
+                [sys.executable, str(SCRIPT_FILE), "save", "--key", json.dumps(KEY), "--bucket", BUCKET, "--prefix",
+                 "compile-cache", "--region", "us-west-2", "--cache-dir", str(compiled(tmp_path / "cache")),
+                 "--health-url", f"http://127.0.0.1:{vllm.getsockname()[1]}/health", "--health-timeout-s", "3600",
+                 "--stay"], env=env, stderr=subprocess.PIPE, text=True)
+            try:
+                connection, _ = vllm.accept()  # it asks /health: its SIGTERM handler is in place by now
+                # when the kubelet sends SIGTERM, then it exits at once with 0, not after the grace period
+                process.terminate()
+                assert process.wait(timeout=10) == 0
+                connection.close()
+            finally:
+                process.kill()
+                process.communicate()
+        assert s3.puts == []
+
+
+class _Healthy(BaseHTTPRequestHandler):
+    def do_GET(self) -> None:  # noqa: N802 - http.server's name
+        self.send_response(200)
+        self.send_header("Content-Length", "0")
+        self.end_headers()
+
+    def log_message(self, *args) -> None:
+        pass
+
+
+def test_after_its_save_the_sidecar_stays_until_sigterm(tmp_path):
+    with s3_stand_in() as s3, ThreadingHTTPServer(("127.0.0.1", 0), _Healthy) as vllm:
+        threading.Thread(target=vllm.serve_forever, daemon=True).start()
+        env = {"PATH": os.environ.get("PATH", ""), "AWS_ENDPOINT_URL_S3": s3.url, "AWS_ACCESS_KEY_ID": "stand-in",
+               "AWS_SECRET_ACCESS_KEY": "stand-in", "AWS_CONFIG_FILE": os.devnull}
+        process = subprocess.Popen(
+            [sys.executable, str(SCRIPT_FILE), "save", "--key", json.dumps(KEY), "--bucket", BUCKET, "--prefix",
+             "compile-cache", "--region", "us-west-2", "--cache-dir", str(compiled(tmp_path / "cache")),
+             "--health-url", f"http://127.0.0.1:{vllm.server_address[1]}/health", "--health-timeout-s", "60",
+             "--stay"], env=env, stderr=subprocess.PIPE, text=True)
+        try:
+            # given a vLLM that answers /health: the sidecar saves once
+            for _ in range(600):
+                if s3.puts or process.poll() is not None:
+                    break
+                time.sleep(0.05)
+            assert len(s3.puts) == 1
+            # then it is still running (a Deployment would restart a container that exited, and save again)
+            time.sleep(0.2)
+            assert process.poll() is None
+            process.terminate()
+            assert process.wait(timeout=10) == 0
+        finally:
+            vllm.shutdown()
+            process.kill()
+            process.communicate()
 
 
 def test_a_malformed_key_is_a_usage_error(tmp_path):

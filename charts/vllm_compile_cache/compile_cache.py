@@ -31,6 +31,7 @@ import hashlib
 import io
 import json
 import shutil
+import signal
 import sys
 import tarfile
 import tempfile
@@ -198,6 +199,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--cache-dir", required=True, type=Path)
     parser.add_argument("--health-url", help="save: wait until this answers 200 first")
     parser.add_argument("--health-timeout-s", type=float, default=0)
+    parser.add_argument("--stay", action="store_true",
+                        help="save: after saving (or not), stay until SIGTERM, as a sidecar of a Deployment must")
     parser.add_argument("--termination-log", type=Path,
                         help="restore: also write the outcome here (the kubelet puts /dev/termination-log's content in "
                              "the container's status, where llmops phases reads it)")
@@ -218,10 +221,16 @@ def main(argv: list[str] | None = None) -> int:
             except OSError as error:
                 log(f"outcome not written to {args.termination_log}: {error}")
         return 0
+    # A sidecar is the pod's PID 1 of its container: without a handler, SIGTERM does nothing to it, and every
+    # replacement of the pod would wait for the whole termination grace period. With it, the save exits at once.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
     if args.health_url and not wait_healthy(args.health_url, timeout_s=args.health_timeout_s):
         _said(f"{args.health_url} did not answer 200 within {args.health_timeout_s:.0f} s: nothing saved")
-        return 0
-    save(**where)
+    else:
+        save(**where)
+    # A Deployment restarts a container that exits (restartPolicy Always): the sidecar stays, idle, until SIGTERM.
+    while args.stay:
+        signal.pause()
     return 0
 
 

@@ -197,6 +197,15 @@ def acknowledge_weights_reader(role: IConstruct) -> None:
                      "is published as many files (118 for Kimi-K3) whose names are not known in advance")
 
 
+def acknowledge_compile_cache(role: IConstruct, already: set[str]) -> None:
+    """The serving pod's access to the compile cache prefix (charts/compile_cache.py): the findings its statements add
+    to those ``already`` acknowledged."""
+    acknowledge_each(role, sorted(wildcard_findings(role) - already),
+                     "read and create-only access to the compile-cache/ prefix of the weights bucket: one object per "
+                     "cache key, named by the key's sha256, which the pod computes; no overwrite (PutObject only with "
+                     "If-None-Match) and no delete")
+
+
 def acknowledge_weights_writer(role: IConstruct) -> None:
     """The weights mirror Job's role: writes one S3 prefix (cdk_constructs/weights_mirror_access.py)."""
     acknowledge_each(role, sorted(wildcard_findings(role)),

@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 
+from charts.compile_cache import CompileCacheSpec, compile_cache_for
 from charts.vllm_auth.llm_serving_auth import KEY_VARIABLES
 from deployment_config.addons import VPC_CNI_CONFIGURATION  # noqa: F401
 from deployment_config.gpu_nodes import (
@@ -174,6 +175,9 @@ class VllmServingSpec:
     #: The policy of the router in front of the replicas (charts/vllm_router.py); None: no router, the load balancer
     #: reaches vLLM directly (one replica, or ``endpoint.routing: none``).
     router_policy: str | None = None
+    #: vLLM's compile cache in S3, restored before vLLM starts and saved after its first healthy start
+    #: (charts/compile_cache.py); None where none is kept.
+    compile_cache: CompileCacheSpec | None = None
 
     @property
     def tls(self) -> bool:
@@ -324,6 +328,11 @@ def serving_spec_for(env: EnvironmentConfig) -> VllmServingSpec:
         replicas=env.replicas,
         nodes=layout.nodes,
         router_policy=env.endpoint.router_policy(env.replicas),
+        compile_cache=compile_cache_for(
+            image=env.serving_image, weights_s3_uri=weights_s3_uri(model), revision=model.hugging_face_revision,
+            region=env.region, gpu_instance_type=instance.name, tensor_parallel_size=layout.tensor_parallel_size,
+            pipeline_parallel_size=layout.pipeline_parallel_size, nodes=layout.nodes, args=args,
+            environment=environment),
     )
 
 

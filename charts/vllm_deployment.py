@@ -20,8 +20,27 @@ STARTUP_PERIOD_SECONDS = 10
 #: ``auto`` picks it only on p4d, p4de, p5, trn1 and trn1n, so a p6-b300 would get the Python ``classic`` client.
 #: CRT ignores ``max_concurrent_requests`` and ``multipart_threshold``; it sizes its parallel ranged GETs from
 #: ``target_bandwidth``, which it otherwise derives from the system and, when it cannot, sets to 10 Gb/s. 100 Gb/s is
-#: this project's choice (a goal CRT scales its connections to, not a limit, not a measured figure).
-S3_TRANSFER_SETTINGS = (("preferred_transfer_client", "crt"), ("target_bandwidth", "100Gb/s"))
+#: this project's choice (a goal CRT scales its connections to, not a limit, not a measured figure). CRT also fails a
+#: request sent to another region than the bucket's ("Region redirects" in the same page): the pod's region is the
+#: cluster's (a pod mutated for EKS Pod Identity carries AWS_REGION and AWS_DEFAULT_REGION, as shown in
+#: awsgcr/aws-infra eks/project1/prod/gitops-prow/addon/aws-eks-pod-identity/README.md; not confirmed in AWS's own
+#: documentation here), so the weights' bucket must be in the environment's region.
+#: ``multipart_chunksize`` (not among the values the page says CRT ignores; default 8 MB) sets the size of each
+#: ranged GET, and so the request rate that S3 sees: S3 serves "at least ... 5,500 GET/HEAD requests per second per
+#: partitioned prefix" (S3 user guide, "Best practices design patterns: optimizing Amazon S3 performance",
+#: https://docs.aws.amazon.com/AmazonS3/latest/userguide/optimizing-performance.html), and all files of a revision are
+#: under one prefix (s3_uri/COMMIT/). At 100 Gb/s (12.5 GB/s) 8 MiB parts are about 1,490 GET/s per node: four
+#: replicas starting at once (each node copies its own 1.4 TB) would pass the prefix's documented rate. 64 MiB parts
+#: are about 186 GET/s per node, so about 29 nodes at that rate fit one prefix, and the mirror's layout (about 120
+#: files of one revision under one prefix) is not the limit; spreading files across prefixes would buy nothing here.
+#: CRT buffers parts in memory: the container's 32 GiB limit (below) holds hundreds of 64 MiB parts.
+#: Why a copy to the node's NVMe and not vLLM's ``--load-format runai_streamer`` from S3: the copy stays on the node,
+#: so a restart loads from the NVMe instead of reading 1.4 TB from S3 again; it is checked against the mirror's
+#: manifest before vLLM starts (charts/vllm_weights_check.py); and the AWS CLI takes the pod's EKS Pod Identity
+#: credentials (the container credential provider), which for the streamer's own S3 client is not verified (README,
+#: "Streaming into the GPUs (Run:ai)"). The loaders' measured rates (bench/weight_load.py) may change this choice.
+S3_TRANSFER_SETTINGS = (("preferred_transfer_client", "crt"), ("target_bandwidth", "100Gb/s"),
+                        ("multipart_chunksize", "64MB"))
 #: Writes the settings into the container's AWS config file, then syncs; the source and target are positional arguments
 #: ($1, $2), never spliced into the script. The AWS CLI image is Amazon Linux 2 (aws/aws-cli docker/Dockerfile), which
 #: has /bin/sh.

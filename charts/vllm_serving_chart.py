@@ -6,6 +6,7 @@ import cdk8s
 import cdk8s_plus_28 as kplus
 from constructs import Construct
 
+from charts.compile_cache import add_compile_cache
 from charts.serving_spec import VllmServingSpec, recommended_labels
 from charts.vllm_auth_middleware import add_auth_middleware
 from charts.vllm_deployment import add_vllm_deployment
@@ -60,6 +61,14 @@ class VllmServingChart(cdk8s.Chart):
                                                        namespace=spec.namespace)
             self.auth_middleware.node.add_dependency(self.namespace_object)
             self.deployment.node.add_dependency(self.auth_middleware)
+        # vLLM's compile cache from S3, restored after the weights' check and saved after the first healthy start
+        # (charts/compile_cache.py). Added after the middleware, which finds the vLLM container as the only one.
+        self.compile_cache = None
+        if spec.compile_cache:
+            (vllm,) = [c for c in self.deployment.containers if c.name == spec.name]
+            self.compile_cache = add_compile_cache(self, spec=spec, deployment=self.deployment, vllm=vllm)
+            self.compile_cache.node.add_dependency(self.namespace_object)
+            self.deployment.node.add_dependency(self.compile_cache)
         # Chart labels reach object metadata, not pod templates: the pods get them here. The Deployment's selector stays
         # cdk8s's own address label, as before (a Deployment's selector cannot change on update).
         for key, value in recommended_labels(spec).items():
@@ -70,7 +79,7 @@ class VllmServingChart(cdk8s.Chart):
             # (charts/vllm_leader_worker_set.py); the Service selects the leaders.
             self.leader_worker_set = replace_deployment_with_leader_worker_set(self, spec=spec, deployment=self.deployment)
             self.deployment = None
-            for prerequisite in (self.secret_provider, self.auth_middleware, self.weights_check):
+            for prerequisite in (self.secret_provider, self.auth_middleware, self.weights_check, self.compile_cache):
                 if prerequisite is not None:
                     self.leader_worker_set.node.add_dependency(prerequisite)
             self.service = add_leader_service(self, spec=spec)

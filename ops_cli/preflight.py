@@ -49,6 +49,11 @@ def run_preflight(aws: Aws, env: EnvironmentConfig, now: datetime | None = None,
             checks.append(_gpu_node_group_updates(aws, env))
         checks.append(_instance_type_offered(aws, env))
     checks.append(_instance_type_facts(aws, env))
+    # The pinned revision's S3 mirror, complete before the GPU nodes need it (ops_cli/preflight_mirror.py).
+    from ops_cli.preflight_mirror import weights_mirror_check
+
+    mirrored = weights_mirror_check(aws, env)
+    checks += [mirrored] if mirrored else []
     checks += [_addon(aws, env, pin, configuration) for pin, configuration in addons_for(env)]
     if env.platform is Platform.HYPERPOD:
         manifest = manifest or rendered_manifest_path(env, Path(env.source).resolve().parent.parent)

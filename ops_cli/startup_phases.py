@@ -6,8 +6,14 @@ The sources, each the only one for its phase:
 
 - the node's ``Ready`` condition (its ``lastTransitionTime``) and the pod's ``PodScheduled`` and ``Ready`` conditions
   (Kubernetes 1.34 API, NodeCondition and PodCondition);
-- the kubelet's events for the pod: ``Pulling`` and ``Pulled`` (the image of the vLLM container; a ``Pulled`` event
-  whose message says "already present on machine" means no pull), with ``eventTime`` or ``firstTimestamp``;
+- the kubelet's events for the pod: ``Pulling`` and ``Pulled`` of the vLLM image, by whichever container of the pod
+  pulled it first (with S3 weights that is the ``verify-weights`` init container, which runs the vLLM image before the
+  vLLM container starts; the later containers' events then say "already present on machine"), with ``eventTime`` or
+  ``firstTimestamp``; the kubelet's own duration ("Successfully pulled image ... in 4m30s") is shown beside it;
+- the init container that restores vLLM's compile cache (``restore-compile-cache``, charts/compile_cache.py): its
+  ``terminated`` ``startedAt`` / ``finishedAt``, and its ``message``: the script's outcome (restored, already on the
+  node, none saved yet, refused), written to the termination log, so the engine's warm-up that follows reads as with or
+  without a cache;
 - the init container that copies S3 weights (``fetch-weights``, charts/vllm_deployment.py): its ``terminated``
   ``startedAt`` / ``finishedAt``;
 - vLLM 0.33.0's own log lines, read with ``kubectl logs --timestamps`` (each line prefixed with the kubelet's RFC 3339
@@ -38,6 +44,11 @@ from ops_cli.tools import command_line, run_tool, tool_failure, tool_json
 FETCH_WEIGHTS_CONTAINER = "fetch-weights"
 #: The init container after it that checks the copy against its manifest (charts/vllm_weights_check.py).
 VERIFY_WEIGHTS_CONTAINER = "verify-weights"
+#: The init container that restores vLLM's compile cache before vLLM starts (charts/compile_cache.py).
+RESTORE_CACHE_CONTAINER = "restore-compile-cache"
+#: The kubelet's Pulled message: "Successfully pulled image \"IMAGE\" in 4m30.2s (4m30.2s including waiting)"
+#: (kubernetes/kubernetes pkg/kubelet/images/image_manager.go); the duration as the kubelet measured it.
+_PULL_DURATION = re.compile(r"Successfully pulled image .*? in (?P<duration>[0-9hms.]+)")
 _DOWNLOADED = re.compile(r"Time spent downloading weights for .*?: (?P<seconds>[0-9.]+) seconds")
 _WEIGHTS_LOADED = re.compile(r"Loading weights took (?P<seconds>[0-9.]+) seconds")
 _MODEL_LOADED = re.compile(r"Model loading took (?P<gib>[0-9.]+) GiB memory and (?P<seconds>[0-9.]+) seconds")
@@ -125,15 +136,7 @@ def startup_phases(*, pod: dict, node: dict | None, events: Sequence[dict], log_
     phases.append(Phase("node ready → pod scheduled", node_ready, scheduled,
                         "node condition Ready, pod condition PodScheduled"))
 
-    events = _dicts(list(events))
-    mine = [e for e in events if _dict(e.get("involvedObject")).get("fieldPath") == f"spec.containers{{{container}}}"]
-    pulling = next((_event_time(e) for e in mine if e.get("reason") == "Pulling"), None)
-    pulled = next((e for e in mine if e.get("reason") == "Pulled"), None)
-    if pulled is not None and "already present" in str(pulled.get("message") or ""):
-        at = _event_time(pulled)
-        phases.append(Phase("image pulled", at, at, "event Pulled: already present on the node"))
-    else:
-        phases.append(Phase("image pulled", pulling, _event_time(pulled) if pulled else None, "events Pulling, Pulled"))
+    phases.append(_image_pull(pod, _dicts(list(events)), container))
 
     terminated, verified = (_init_terminated(pod, name) for name in (FETCH_WEIGHTS_CONTAINER, VERIFY_WEIGHTS_CONTAINER))
     downloaded = _log_times(log_lines, _DOWNLOADED)
@@ -151,6 +154,12 @@ def startup_phases(*, pod: dict, node: dict | None, events: Sequence[dict], log_
         phases.append(Phase("weights on the node", None, None,
                             "no download logged (already cached, or not reached yet)"))
 
+    restored = _init_terminated(pod, RESTORE_CACHE_CONTAINER)
+    if restored:
+        outcome = str(restored.get("message") or "").strip().removeprefix("compile-cache: ")
+        phases.append(Phase("compile cache restored (S3)", _time(restored.get("startedAt")),
+                            _time(restored.get("finishedAt")),
+                            f"init container {RESTORE_CACHE_CONTAINER}" + (f": {outcome}" if outcome else "")))
     loaded = _log_times(log_lines, _MODEL_LOADED) or _log_times(log_lines, _WEIGHTS_LOADED)
     phases.append(Phase("model loaded into the GPUs",
                         loaded[0] - timedelta(seconds=loaded[1]) if loaded else None, loaded[0] if loaded else None,
@@ -164,6 +173,30 @@ def startup_phases(*, pod: dict, node: dict | None, events: Sequence[dict], log_
     phases.append(Phase("first healthy (readiness)", last, ready, "pod condition Ready"))
     phases.append(Phase("total: node ready → healthy", node_ready or scheduled, ready, "the above"))
     return phases
+
+
+def _image_pull(pod: dict, events: list[dict], container: str) -> Phase:
+    """The pull of the vLLM container's image, by the first container of the pod that pulled it: init containers run
+    before it and the kubelet pulls an image once per node (imagePullPolicy IfNotPresent)."""
+    spec = _dict(pod.get("spec"))
+    image = next((c.get("image") for c in _dicts(spec.get("containers")) if c.get("name") == container), None)
+    same_image = [f"spec.initContainers{{{c.get('name')}}}" for c in _dicts(spec.get("initContainers"))
+                  if image is not None and c.get("image") == image]
+    for field_path in (*same_image, f"spec.containers{{{container}}}"):
+        mine = [e for e in events if _dict(e.get("involvedObject")).get("fieldPath") == field_path]
+        pulling = next((_event_time(e) for e in mine if e.get("reason") == "Pulling"), None)
+        pulled = next((e for e in mine if e.get("reason") == "Pulled"), None)
+        who = field_path.partition("{")[2].rstrip("}")
+        if pulling is not None or (pulled is not None and "already present" not in str(pulled.get("message") or "")):
+            took = _PULL_DURATION.search(str(pulled.get("message") or "")) if pulled else None
+            source = f"events Pulling, Pulled of {who}" + (f" (kubelet: {took.group('duration')})" if took else "")
+            return Phase("image pulled", pulling, _event_time(pulled) if pulled else None, source)
+    pulled = next((e for e in events if e.get("reason") == "Pulled" and _dict(e.get("involvedObject")).get(
+        "fieldPath") == f"spec.containers{{{container}}}"), None)
+    if pulled is not None:
+        at = _event_time(pulled)
+        return Phase("image pulled", at, at, "event Pulled: already present on the node")
+    return Phase("image pulled", None, None, "events Pulling, Pulled")
 
 
 def read_startup_phases(kubectl: str, *, namespace: str, selector: str, container_image: str | None = None,

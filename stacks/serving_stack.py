@@ -12,7 +12,7 @@ from constructs import Construct
 
 from cdk_constructs.destroy_waiter import DestroyWaiter, service_load_balancer_tags
 from cdk_constructs.lws_controller import LwsController
-from cdk_constructs.nag_acknowledgements import acknowledge_weights_reader
+from cdk_constructs.nag_acknowledgements import acknowledge_compile_cache, acknowledge_weights_reader, wildcard_findings
 from cdk_constructs.pod_identity import pod_identity_role
 from cdk_constructs.serving_secrets import ServingSecrets, add_authentication_outputs
 from charts.serving_spec import VllmServingSpec
@@ -82,6 +82,8 @@ class ServingStack(cdk.Stack):
             self.manifest.node.add_dependency(self.pod_role, self.pod_identity)
         if spec.s3_uri:
             self._grant_s3_weights(self.pod_role, spec)
+        if spec.compile_cache:
+            self._grant_compile_cache(self.pod_role, spec)
         if spec.secrets:
             self.secrets = ServingSecrets(self, "Secrets", secrets=spec.secrets, reader_accounts=api_key_reader_accounts)
             self.secrets.grant_read(self.pod_role)
@@ -128,6 +130,29 @@ class ServingStack(cdk.Stack):
             actions=["s3:GetObject"], resources=[f"arn:{cdk.Aws.PARTITION}:s3:::{bucket}/{prefix}*"],
         ))
         acknowledge_weights_reader(role)
+
+    def _grant_compile_cache(self, role: iam.Role, spec: VllmServingSpec) -> None:
+        """Read and create-only access to the compile cache's prefix of the weights' bucket (charts/compile_cache.py).
+
+        ListBucket on the prefix: without it S3 answers a missing object with 403 instead of 404 (S3 API reference,
+        GetObject, "Permissions"), and the restore could not tell "no cache yet" from a denial. PutObject only with an
+        ``If-None-Match`` header (condition key ``s3:if-none-match``, "Enforce conditional writes on Amazon S3 buckets",
+        https://docs.aws.amazon.com/AmazonS3/latest/userguide/conditional-writes-enforce.html, example 1's
+        ``Null: {s3:if-none-match: false}``): a saved cache can be created, never overwritten, whatever the pod runs.
+        No DeleteObject."""
+        from charts.compile_cache import S3_PREFIX
+
+        already = wildcard_findings(role)
+        bucket = f"arn:{cdk.Aws.PARTITION}:s3:::{spec.compile_cache.bucket}"
+        role.add_to_policy(iam.PolicyStatement(
+            sid="ListCompileCache", actions=["s3:ListBucket"], resources=[bucket],
+            conditions={"StringLike": {"s3:prefix": [f"{S3_PREFIX}/*"]}}))
+        role.add_to_policy(iam.PolicyStatement(
+            sid="ReadCompileCache", actions=["s3:GetObject"], resources=[f"{bucket}/{S3_PREFIX}/*"]))
+        role.add_to_policy(iam.PolicyStatement(
+            sid="CreateCompileCacheOnce", actions=["s3:PutObject"], resources=[f"{bucket}/{S3_PREFIX}/*"],
+            conditions={"Null": {"s3:if-none-match": "false"}}))
+        acknowledge_compile_cache(role, already)
 
     def _authentication_outputs(self, spec: VllmServingSpec) -> None:
         add_authentication_outputs(self, self.secrets, spec.secrets.api_key_secret if spec.secrets else None)

@@ -179,7 +179,9 @@ def variants(default_env, tmp_path_factory) -> Variants:
     shared = dataclasses.replace(
         default_env, name="shared",
         model=dataclasses.replace(model, hugging_face_token_secret=HF_TOKEN_ARN, weight_source=WeightSource.S3,
-                                  s3_uri="s3://weights-bucket/kimi-k3/", hugging_face_revision=WEIGHTS_SHA))
+                                  s3_uri="s3://weights-bucket/kimi-k3/", hugging_face_revision=WEIGHTS_SHA,
+                                  # pinned by digest: the compile cache is kept (charts/compile_cache.py)
+                                  image="vllm/vllm-openai:kimi-k3@sha256:" + "a" * 64))
     app = checked_app(str(tmp_path_factory.mktemp("secrets.out")), inspect_only=True)
     add_environment(app, optout)
     # the pipeline's account twice and the environment's own: one statement for the pipeline's, none for its own
@@ -406,7 +408,8 @@ def test_with_s3_weights_one_role_reads_the_revision_and_the_api_key_and_no_hugg
     statements = _statements(template, role_id)
     actions = [s["Action"] for s in statements]
     assert "s3:GetObject" in actions and "s3:ListBucket" in actions
-    (get,) = [s for s in statements if s["Action"] == "s3:GetObject"]
+    # the weights' read (the compile cache's, tests below, has its own Sid)
+    (get,) = [s for s in statements if s["Action"] == "s3:GetObject" and "CompileCache" not in s.get("Sid", "")]
     assert json.dumps(get["Resource"]).endswith(f'weights-bucket/kimi-k3/{WEIGHTS_SHA}/*"]]}}')
     (read,) = [s for s in statements if s.get("Sid") == "ReadServingSecrets"]
     secret_id, _ = _only(_of_type(template, "AWS::SecretsManager::Secret"))
@@ -415,6 +418,30 @@ def test_with_s3_weights_one_role_reads_the_revision_and_the_api_key_and_no_hugg
     objects = _applied(template)
     assert "HF_TOKEN" not in _env(_vllm_container(objects))
     assert "hf-token" not in objects["SecretProviderClass"]["spec"]["parameters"]["objects"]
+
+
+def test_the_pod_may_read_and_only_create_the_compile_cache_prefix(variants):
+    # given S3 weights and an image pinned by digest (the shared variant): the compile cache is kept in the weights'
+    # bucket under compile-cache/ (charts/compile_cache.py)
+    template = variants.template("shared", "serving")
+    statements = {s.get("Sid"): s for s in _statements(template, _pod_role(template))}
+    listing, reading, creating = (statements[sid] for sid in ("ListCompileCache", "ReadCompileCache",
+                                                               "CreateCompileCacheOnce"))
+    assert listing["Action"] == "s3:ListBucket" and listing["Condition"] == {
+        "StringLike": {"s3:prefix": ["compile-cache/*"]}}
+    assert reading["Action"] == "s3:GetObject" and json.dumps(reading["Resource"]).endswith(
+        ':s3:::weights-bucket/compile-cache/*"]]}')
+    # then a write must carry If-None-Match: a saved cache is never overwritten, and nothing deletes one
+    assert creating["Action"] == "s3:PutObject" and creating["Condition"] == {"Null": {"s3:if-none-match": "false"}}
+    assert json.dumps(creating["Resource"]) == json.dumps(reading["Resource"])
+    actions = json.dumps([s["Action"] for s in statements.values()])
+    assert "s3:DeleteObject" not in actions and "s3:*" not in actions
+    # and cdk-nag's wildcard finding on the prefix is acknowledged with that reason (the synthesis fails otherwise)
+    report = json.loads((variants.directory / "validation-report.json").read_text())
+    aws_solutions = {p["pluginName"]: p for p in report["pluginReports"]}["AwsSolutions"]
+    (cache,) = [f for f in aws_solutions["suppressedViolations"] if "compile-cache/*" in f["ruleName"]
+                and "shared-serving" in f["acknowledgedAt"]]
+    assert "If-None-Match" in cache["reason"] and "no delete" in cache["reason"]
 
 
 def test_reader_accounts_may_read_the_api_key_and_decrypt_it_through_secrets_manager(variants):

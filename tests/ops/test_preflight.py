@@ -285,6 +285,11 @@ def expect_facts_and_addons(aws, hyperpod: bool = False) -> None:
     expect_addons(aws, hyperpod=hyperpod)
 
 
+def expect_mirrored(aws, bucket: str, prefix: str) -> None:
+    aws.stub("s3").add_response("head_object", {"ContentLength": 23456},
+                                {"Bucket": bucket, "Key": f"{prefix}{REVISION}/MANIFEST.json"})
+
+
 def rows(result) -> dict[str, dict]:
     return {c["check"]: c for c in result.json["checks"]}
 
@@ -432,6 +437,8 @@ def expect_plan(aws, zone="us-west-2a", instance_type="ml.p6-b300.48xlarge", sta
         "ReservedCapacitySummaries": [{"ReservedCapacityArn": f"{PLAN}/rc", "InstanceType": instance_type,
                                        "TotalInstanceCount": 1, "Status": status, "AvailabilityZone": zone}]},
         {"TrainingPlanName": "kimi-k3-example"})
+    # the HyperPod example's weights are mirrored to S3: its pinned revision's manifest (ops_cli/preflight_mirror.py)
+    expect_mirrored(aws, "my-model-bucket", "moonshotai/Kimi-K3/")
 
 
 def test_hyperpod_environment_checks_its_training_plan(aws, run):
@@ -444,7 +451,8 @@ def test_hyperpod_environment_checks_its_training_plan(aws, run):
     assert {c["status"] for c in result.json["checks"]} == {"pass"}
     assert list(rows(result)) == ["image pinned by digest", "model revision pinned",
                                   "credentials", "training plan exists", "instance type and count", "availability zone",
-                                  "state and time window", "instance type facts", "add-on vpc-cni", "add-on kube-proxy",
+                                  "state and time window", "instance type facts", "weights mirrored to S3",
+                                  "add-on vpc-cni", "add-on kube-proxy",
                                   "add-on eks-pod-identity-agent", "add-on coredns",
                                   "add-on amazon-cloudwatch-observability",
                                   "add-on aws-secrets-store-csi-driver-provider", "add-on cert-manager",
@@ -827,3 +835,39 @@ def test_unpinned_s3_weights_point_at_the_mirror(aws, run, config_dir):
 def test_an_example_environment_gets_no_pin_rows(aws, run):
     expect_eks(aws)
     assert not {"image pinned by digest", "model revision pinned"} & set(rows(run("preflight", "--env", "example", "--json")))
+
+
+def s3_weights(config_dir) -> None:
+    """The pinned example (see ``pin``) with its weights from S3: the mirror of REVISION is what the nodes copy."""
+    path = config_dir / "example.yaml"
+    path.write_text(path.read_text().replace("weight_source: huggingface",
+                                             "weight_source: s3\n  s3_uri: s3://weights-bucket/kimi-k3/", 1))
+
+
+def test_a_pinned_revision_whose_mirror_finished_passes(aws, run, config_dir):
+    # given S3 weights at a pinned revision whose manifest the mirror wrote last
+    s3_weights(config_dir)
+    expect_eks(aws)
+    expect_mirrored(aws, "weights-bucket", "kimi-k3/")
+    result = run("preflight", "--env", "example", "--json")
+    row = rows(result)["weights mirrored to S3"]
+    assert row["status"] == "pass" and f"s3://weights-bucket/kimi-k3/{REVISION}/MANIFEST.json" in row["detail"]
+    assert result.code == ExitCode.OK
+
+
+def test_a_pinned_revision_without_its_mirror_fails_before_the_block(aws, run, config_dir):
+    # given S3 weights at a pinned revision that was never mirrored (or whose copy stopped before the manifest)
+    s3_weights(config_dir)
+    expect_eks(aws)
+    aws.stub("s3").add_client_error("head_object", **client_error("404", "Not Found", 404))
+    result = run("preflight", "--env", "example", "--json")
+    row = rows(result)["weights mirrored to S3"]
+    # then the row fails, names the manifest it looked for and the command to run while only the system nodes run
+    assert row["status"] == "fail" and f"s3://weights-bucket/kimi-k3/{REVISION}/MANIFEST.json" in row["detail"]
+    assert "before the block starts" in row["fix"] and "bin/llmops weights mirror --env example" in row["fix"]
+    assert result.code != ExitCode.OK and result.json["passed"] is False
+
+
+def test_hub_weights_get_no_mirror_row(aws, run):
+    expect_eks(aws)
+    assert "weights mirrored to S3" not in rows(run("preflight", "--env", "example", "--json"))

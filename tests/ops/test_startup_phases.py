@@ -167,3 +167,69 @@ def test_the_selector_is_the_one_the_chart_gives_the_pods(default_env):
     for requirement in SERVING_POD_SELECTOR.split(","):
         key, value = requirement.split("=")
         assert labels[key] == value
+
+
+def init_event(container: str, reason: str, time: str, message: str = "") -> dict:
+    return {**event(reason, time, message), "involvedObject": {"kind": "Pod", "name": POD,
+                                                                "fieldPath": f"spec.initContainers{{{container}}}"}}
+
+
+RESTORED = ("compile-cache: restored s3://weights-bucket/compile-cache/0f3c/vllm-cache.tar to "
+            "/models/compile-cache/0f3c")
+NONE_YET = ("compile-cache: no cache saved yet at s3://weights-bucket/compile-cache/0f3c/vllm-cache.tar: vLLM "
+            "compiles, and the save after the first healthy start stores it")
+
+
+def s3_pod(*, restored: bool, outcome: str = RESTORED) -> dict:
+    """An S3 start: verify-weights runs the vLLM image before vLLM, and (with the compile cache) the restore after it,
+    whose outcome the kubelet keeps as its termination message."""
+    result = pod(fetched=True)
+    result["spec"]["initContainers"] = [{"name": "fetch-weights", "image": "public.ecr.aws/aws-cli/aws-cli@sha256:0"},
+                                        {"name": "verify-weights", "image": "vllm/vllm-openai:kimi-k3"}]
+    if restored:
+        result["spec"]["initContainers"].append({"name": "restore-compile-cache", "image": "vllm/vllm-openai:kimi-k3"})
+        result["status"]["initContainerStatuses"].append({"name": "restore-compile-cache", "state": {"terminated": {
+            "exitCode": 0, "startedAt": "2026-11-30T10:23:02Z", "finishedAt": "2026-11-30T10:23:32Z",
+            "message": outcome}}})
+    return result
+
+
+S3_EVENTS = [
+    init_event("verify-weights", "Pulling", "2026-11-30T10:02:12Z", 'Pulling image "vllm/vllm-openai:kimi-k3"'),
+    init_event("verify-weights", "Pulled", "2026-11-30T10:05:12Z",
+               'Successfully pulled image "vllm/vllm-openai:kimi-k3" in 3m0.1s (3m0.1s including waiting)'),
+    init_event("restore-compile-cache", "Pulled", "2026-11-30T10:23:02Z",
+               'Container image "vllm/vllm-openai:kimi-k3" already present on machine'),
+    event("Pulled", "2026-11-30T10:23:33Z", 'Container image "vllm/vllm-openai:kimi-k3" already present on machine'),
+]
+
+
+def test_the_image_pull_is_measured_on_the_init_container_that_pulled_the_vllm_image_first():
+    # given an S3 start: the vLLM image was pulled for verify-weights; vLLM's own container found it present
+    phases = by_name(startup_phases(pod=s3_pod(restored=False), node=NODE_JSON, events=S3_EVENTS, log_lines=LOG[2:],
+                                    container="vllm"))
+    # then the pull is the 3 minutes it took, not 0, with the kubelet's own figure beside it
+    pulled = phases["image pulled"]
+    assert pulled.seconds == 180 and "verify-weights" in pulled.source and "3m0.1s" in pulled.source
+
+
+def test_phases_show_the_warm_up_with_and_without_a_restored_compile_cache():
+    without = by_name(startup_phases(pod=s3_pod(restored=False), node=NODE_JSON, events=S3_EVENTS,
+                                     log_lines=LOG[2:], container="vllm"))
+    assert "compile cache restored (S3)" not in without
+    # with the compile cache: its restore is a phase of its own, before the engine's warm-up
+    cached_log = [*LOG[2:-1], "2026-11-30T10:40:00.000000000Z INFO 11-30 10:40:00 [core.py:413] init engine (profile, "
+                  "create kv cache, warmup model) took 95.00 s"]
+    cached = by_name(startup_phases(pod=s3_pod(restored=True), node=NODE_JSON, events=S3_EVENTS, log_lines=cached_log,
+                                    container="vllm"))
+    restored = cached["compile cache restored (S3)"]
+    assert restored.seconds == 30 and restored.source.startswith("init container restore-compile-cache: restored s3://")
+    assert cached["engine ready (profile, KV cache, warm-up)"].seconds == 95
+    # a first start of a key: the restore found nothing, and says that vLLM compiles
+    first = by_name(startup_phases(pod=s3_pod(restored=True, outcome=NONE_YET), node=NODE_JSON, events=S3_EVENTS,
+                                   log_lines=LOG[2:], container="vllm"))
+    assert "no cache saved yet" in first["compile cache restored (S3)"].source
+    assert first["engine ready (profile, KV cache, warm-up)"].seconds == 800
+    names = list(cached)
+    assert names.index("weights checked (manifest)") < names.index("compile cache restored (S3)") < names.index(
+        "engine ready (profile, KV cache, warm-up)")

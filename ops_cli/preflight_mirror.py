@@ -1,0 +1,49 @@
+"""The preflight row that says whether the pinned revision's S3 mirror is complete, before the GPU nodes need it.
+
+The mirror is part of the staged deploy before the block starts (README, Deploy): ``llmops weights mirror`` runs as a
+Job on the system nodes, which exist from stage 1, and writes ``MANIFEST.json`` last, under the revision's own prefix
+(ops_cli/weights.py). So the manifest's presence says the copy finished; its content was checked by the mirror command
+itself. Without it a GPU node's ``fetch-weights`` (EKS) or the operator's mount (HyperPod) finds no weights while the
+block is paid. The serving stack already refuses an unpinned revision (cdk_constructs/placeholder_guard.py); a pinned
+revision whose mirror is missing is what this row catches. An example environment is not checked: it never deploys.
+"""
+
+from __future__ import annotations
+
+import botocore.exceptions
+
+from deployment_config.model import EnvironmentConfig
+from deployment_config.model_location import weights_s3_uri
+from ops_cli.aws import Aws
+from ops_cli.errors import error_code, translate
+from ops_cli.preflight_check import Check, Status
+from ops_cli.weights import MANIFEST_NAME, s3_location
+
+NAME = "weights mirrored to S3"
+
+
+def weights_mirror_check(aws: Aws, env: EnvironmentConfig) -> Check | None:
+    """The row for an environment with S3 weights at a pinned revision; None otherwise (the pin row covers a missing
+    revision, ops_cli/preflight_pins.py)."""
+    uri = weights_s3_uri(env.model)
+    if env.placeholders or uri is None:
+        return None
+    bucket, prefix = s3_location(uri)
+    location = f"s3://{bucket}/{prefix}{MANIFEST_NAME}"
+    mirror = f"bin/llmops weights mirror --env {env.name}"
+    try:
+        head = aws.client("s3").head_object(Bucket=bucket, Key=prefix + MANIFEST_NAME)
+    except botocore.exceptions.ClientError as error:
+        code = error_code(error)
+        if code in ("404", "NoSuchKey", "NotFound"):
+            return Check(NAME, Status.FAIL, f"no {location}: revision {env.model.hugging_face_revision} is not "
+                         "mirrored, or its copy did not finish; GPU nodes would find no weights while the block is paid",
+                         f"before the block starts (the system nodes run from stage 1): {mirror}")
+        if code in ("403", "AccessDenied"):
+            return Check(NAME, Status.FAIL, f"{location} could not be read with these credentials ({code})",
+                         f"allow s3:GetObject and s3:ListBucket on s3://{bucket}/{prefix} for this role, or run "
+                         "preflight as the role that ran the mirror")
+        raise translate(error, f"look up {location}") from None
+    except botocore.exceptions.BotoCoreError as error:
+        raise translate(error, f"look up {location}") from None
+    return Check(NAME, Status.PASS, f"{location} ({head.get('ContentLength', '?')} bytes)")

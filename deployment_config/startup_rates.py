@@ -55,9 +55,12 @@ ENA_BANDWIDTH: Mapping[str, Rate] = MappingProxyType({
                                         "https://aws.amazon.com/ec2/instance-types/p6/)", measured=False),
 })
 
-#: S3 User Guide, "Performance guidelines for Amazon S3" (https://docs.aws.amazon.com/AmazonS3/latest/userguide/
-#: optimizing-performance-guidelines.html): "Make one concurrent request for each 85–90 MB/s of desired network
-#: throughput". The lower end, per connection.
+#: "As a general rule, when you download large objects within a Region from Amazon S3 to Amazon EC2, we suggest making
+#: concurrent requests for byte ranges of an object at the granularity of 8–16 MB. Make one concurrent request for each
+#: 85–90 MB/s of desired network throughput." (S3 User Guide, "Performance guidelines for Amazon S3",
+#: https://docs.aws.amazon.com/AmazonS3/latest/userguide/optimizing-performance-guidelines.html; the same in the
+#: whitepaper https://docs.aws.amazon.com/whitepapers/latest/s3-optimizing-performance-best-practices/
+#: horizontal-scaling-and-request-parallelization-for-high-throughput.html). The lower end, per connection.
 S3_PER_CONNECTION = Rate(0.085, "one concurrent request for each 85-90 MB/s (S3 User Guide, "
                                 "https://docs.aws.amazon.com/AmazonS3/latest/userguide/"
                                 "optimizing-performance-guidelines.html)", measured=False)
@@ -73,8 +76,10 @@ S3_GET_REQUESTS_PER_SECOND_PER_PREFIX = 5500
 CRT_TARGET = Rate(gbps(100), "target_bandwidth 100Gb/s of the node's aws s3 sync (charts/vllm_deployment.py), CRT "
                              "transfer client, https://docs.aws.amazon.com/cli/latest/topic/s3-config.html",
                   measured=False)
-#: Connections the CRT client opens for that goal, at :data:`S3_PER_CONNECTION` each.
-CRT_CONNECTIONS = int(CRT_TARGET.gb_per_second / S3_PER_CONNECTION.gb_per_second) + 1
+#: Connections the CRT client opens for that goal: it provisions 0.4 Gb/s a connection ("target-gbps of 100 resulted in
+#: 250 connections", awslabs/aws-c-s3@8dd4dd6 source/s3_client.c ``s_throughput_per_connection_gbps = 100.0 / 250``).
+CRT_GBPS_PER_CONNECTION = 100.0 / 250
+CRT_CONNECTIONS = round(CRT_TARGET.gb_per_second * 8 / CRT_GBPS_PER_CONNECTION)
 
 #: bench/weight_load.py on one NVIDIA H200 machine (16 cores, ext4 on a 256 GB virtual disk /dev/vda, 24 GB of
 #: MXFP4-shaped shards, page cache dropped before each disk pass), 2026-12-01, two runs; the lower of the two.

@@ -47,7 +47,8 @@ def gbps(gigabits_per_second: float) -> float:
 
 #: ENA bandwidth of the network card that carries the node's IP traffic, S3 included. On p6-b300 card 0 is ENA-only
 #: and the 16 EFA cards carry EFA-only interfaces without an IP address (deployment_config/catalog.py), so S3 traffic
-#: gets card 0 alone, not the 6.4 Tb/s of EFA. Check in an account with
+#: gets card 0 alone, not the 6.4 Tb/s of EFA. The figure is AWS's P6 product table as copies of it show it (the page
+#: itself was not re-read when this was written); check it in an account with
 #: ``aws ec2 describe-instance-types --instance-types p6-b300.48xlarge
 #: --query 'InstanceTypes[].NetworkInfo.NetworkCards[?NetworkCardIndex==`0`].PeakBandwidthInGbps'``.
 ENA_BANDWIDTH: Mapping[str, Rate] = MappingProxyType({

@@ -3,10 +3,13 @@
 
     .venv/bin/python bench/timeline.py [--env NAME] [--config-dir DIR] [--json]
 
-The vLLM start-up figures are computed by deployment_config.sizing (the same function that sets the pod's
-VLLM_ENGINE_READY_TIMEOUT_S and its startup probe); the Capacity Block's edges are what AWS documents. Phases whose
-duration is neither computed nor documented here (CloudFormation stack creation, a GPU node joining) are printed as
-"not measured", never guessed. No AWS call, no CDK: under a second.
+Every rate comes from deployment_config.startup_rates, which names its source (a documentation page, or bench/
+weight_load.py's measurement on a GPU machine). "node ready -> first token" is planned for each weight source with two
+figures: the estimate (the slowest measured load rate, the documented download rate) and the limit (weights / the
+fastest sourced rate of each step). Phases with no sourced or measured figure (stack creation, a node joining, the
+instance store's read rate, vLLM's warm-up, the Hub's rate) are printed as such, never guessed; the budgets
+(deployment_config.sizing.startup_budget, which sets VLLM_ENGINE_READY_TIMEOUT_S and the probes) say which allowance
+stands in for them. No AWS call, no CDK: under a second.
 """
 
 from __future__ import annotations
@@ -22,13 +25,22 @@ if str(PROJECT_DIR) not in sys.path:
     sys.path.insert(0, str(PROJECT_DIR))
 
 from deployment_config.loader import load_environment  # noqa: E402
-from deployment_config.model import EnvironmentConfig, Platform  # noqa: E402
+from deployment_config.model import EnvironmentConfig, Platform, WeightSource  # noqa: E402
 from deployment_config.sizing import (  # noqa: E402
-    DOWNLOAD_GB_PER_SECOND,
-    LOAD_GB_PER_SECOND,
+    HUB_BUDGET_FLOOR,
     STARTUP_SAFETY_FACTOR,
-    WARMUP_SECONDS,
+    WARMUP_ALLOWANCE_SECONDS,
+    s3_download_rate,
     startup_budget,
+)
+from deployment_config.startup_rates import (  # noqa: E402
+    ENA_BANDWIDTH,
+    LOADER_FROM_DISK,
+    LOADER_FROM_MEMORY,
+    PINNED_HOST_TO_DEVICE,
+    SLOWEST_LOAD,
+    UNMEASURED,
+    Rate,
 )
 
 #: EKS scales a Capacity Block node group to 0 forty minutes before the block ends; EC2 shuts the instances down 30
@@ -42,22 +54,93 @@ HYPERPOD_DEPLOY_MARGIN_MINUTES = 30
 
 @dataclass(frozen=True)
 class Phase:
-    """One step of the timeline. ``minutes`` is None where nothing here computes or documents the duration."""
+    """One step of the timeline. ``minutes`` is None where nothing here computes or documents the duration;
+    ``limit_minutes`` is the step's bound (weights / the fastest sourced or measured rate), None where there is none."""
 
     step: str
     minutes: float | None
     basis: str
     without_minutes: str = "not measured"
+    limit_minutes: float | None = None
+
+
+def _minutes(seconds: float) -> float:
+    return round(seconds / 60, 1)
+
+
+def rates_used(env: EnvironmentConfig) -> dict[str, Rate]:
+    """Every rate the plan below uses, by the name its rows cite, each with its source (deployment_config.startup_rates,
+    deployment_config.sizing)."""
+    instance = env.gpu_instance_type.name
+    rates = {"s3_download": s3_download_rate(instance), "hub_budget_floor": HUB_BUDGET_FLOOR,
+             "slowest_load": SLOWEST_LOAD, "pinned_host_to_device": PINNED_HOST_TO_DEVICE}
+    if instance in ENA_BANDWIDTH:
+        rates["ena_bandwidth"] = ENA_BANDWIDTH[instance]
+    for name, rate in LOADER_FROM_MEMORY.items():
+        rates[f"{name}_from_memory"] = rate
+    for name, rate in LOADER_FROM_DISK.items():
+        rates[f"{name}_from_disk"] = rate
+    return rates
+
+
+def load_format(env: EnvironmentConfig) -> str:
+    """vLLM's --load-format of the model (its default, safetensors, when the arguments name none)."""
+    args = env.model.serving_args
+    named = next((args[i + 1] for i, a in enumerate(args[:-1]) if a == "--load-format"), "safetensors")
+    return named if named in LOADER_FROM_MEMORY else "safetensors"
+
+
+def first_token_phases(env: EnvironmentConfig) -> list[Phase]:
+    """node ready -> first token for each weight source, the estimate and the limit beside it (issue 21, item 7).
+
+    The estimate takes the planned download rate and the slowest load bench/weight_load.py measured; the limit takes the
+    instance's ENA bandwidth and the loader's measured ceiling from memory. The warm-up has no sourced or measured
+    figure: both leave it out and say so, so each figure is the weights' part of the start."""
+    weights = env.model.weight_size_gb
+    rates = rates_used(env)
+    loader = load_format(env)
+    ceiling, slow = rates[f"{loader}_from_memory"], rates[f"{loader}_from_disk"]
+    s3, ena = rates["s3_download"], rates.get("ena_bandwidth")
+    network = ena or s3
+    streamer = min(rates["runai_streamer_from_memory"].gb_per_second, s3.gb_per_second)
+    streamer_limit = min(rates["runai_streamer_from_memory"].gb_per_second, network.gb_per_second)
+    warm_up = " + warm-up (not measured: see unmeasured)"
+    return [
+        Phase("node ready -> first token, weights from S3: copy to the NVMe, then load",
+              _minutes(s3.seconds_for(weights) + slow.seconds_for(weights)),
+              f"{weights} GB / s3_download {s3.gb_per_second:g} GB/s + {weights} GB / {loader}_from_disk "
+              f"{slow.gb_per_second:g} GB/s{warm_up}; limit: / {'ena_bandwidth' if ena else 's3_download'} "
+              f"{network.gb_per_second:g} + / {loader}_from_memory {ceiling.gb_per_second:g}",
+              limit_minutes=_minutes(network.seconds_for(weights) + ceiling.seconds_for(weights))),
+        Phase("node ready -> first token, weights from S3: Run:ai streamer into GPU memory (--load-format "
+              "runai_streamer)", _minutes(weights / streamer),
+              f"{weights} GB / {streamer:g} GB/s, the lower of s3_download and runai_streamer_from_memory{warm_up}; "
+              f"limit: the lower of {'ena_bandwidth' if ena else 's3_download'} and runai_streamer_from_memory",
+              limit_minutes=_minutes(weights / streamer_limit)),
+        Phase("node ready -> first token, weights from the Hugging Face Hub", None,
+              f"the Hub's rate is not sourced (budget floor: hub_budget_floor), then the load as from S3{warm_up}",
+              "not sourced"),
+        Phase("restart on the same node -> first token (weights on the NVMe)", _minutes(slow.seconds_for(weights)),
+              f"{weights} GB / {loader}_from_disk {slow.gb_per_second:g} GB/s{warm_up}; limit: / {loader}_from_memory "
+              f"{ceiling.gb_per_second:g}", limit_minutes=_minutes(ceiling.seconds_for(weights))),
+        Phase("limit: weights / instance bandwidth", _minutes(ena.seconds_for(weights)) if ena else None,
+              f"{weights} GB / ena_bandwidth {ena.gb_per_second:g} GB/s" if ena else
+              f"no ENA bandwidth in deployment_config/startup_rates.py for {env.gpu_instance_type.name}",
+              "not documented"),
+    ]
 
 
 def phases(env: EnvironmentConfig) -> list[Phase]:
     weights = env.model.weight_size_gb
-    download = weights / DOWNLOAD_GB_PER_SECOND / 60
-    load = weights / LOAD_GB_PER_SECOND / 60
-    warmup = WARMUP_SECONDS / 60
-    budget = startup_budget(weights)
     hyperpod = env.platform is Platform.HYPERPOD
+    # HyperPod's operator always copies from S3; the EKS path downloads from the Hub unless weight_source is s3
+    from_hub = not hyperpod and env.model.weight_source is WeightSource.HUGGINGFACE
+    instance = env.gpu_instance_type.name
+    budget = startup_budget(weights)
+    path_budget = startup_budget(weights, from_hub=from_hub, instance_type=instance)
     capacity = "training plan" if hyperpod else "Capacity Block"
+    download = "hub_budget_floor" if from_hub else "s3_download"
+    download_rate = HUB_BUDGET_FLOOR if from_hub else s3_download_rate(instance)
     steps = [
         Phase(f"buy the {capacity}", None,
               "`bin/llmops training-plans offerings` lists the starts on offer" if hyperpod else
@@ -69,14 +152,19 @@ def phases(env: EnvironmentConfig) -> list[Phase]:
               "HyperPod instances created, lifecycle script and deep health checks", None,
               "not measured here: `aws sagemaker list-cluster-nodes` shows it" if hyperpod else
               "not measured here: `bin/llmops wait nodes` shows it"),
-        Phase(f"vLLM first start: download {weights} GB", round(download, 1),
-              f"{weights} GB / {DOWNLOAD_GB_PER_SECOND} GB/s (sizing.DOWNLOAD_GB_PER_SECOND, assumed)"),
-        Phase("vLLM first start: load into GPU memory", round(load, 1),
-              f"{weights} GB / {LOAD_GB_PER_SECOND} GB/s from the NVMe cache (sizing.LOAD_GB_PER_SECOND, assumed)"),
-        Phase("vLLM first start: compile, CUDA graphs, warm-up", round(warmup, 1), "sizing.WARMUP_SECONDS (assumed)"),
-        Phase("vLLM first start: estimate", round(download + load + warmup, 1), "the three rows above"),
-        Phase("vLLM engine budget (VLLM_ENGINE_READY_TIMEOUT_S)", budget.engine_ready_timeout_seconds / 60,
-              f"estimate x {STARTUP_SAFETY_FACTOR}, whole minutes (sizing.startup_budget)"),
+        *first_token_phases(env),
+        Phase(f"budget: download ({'Hub' if from_hub else 'S3'}, this environment)",
+              _minutes(download_rate.seconds_for(weights)),
+              f"{weights} GB / {download} {download_rate.gb_per_second:g} GB/s"),
+        Phase("budget: load", _minutes(SLOWEST_LOAD.seconds_for(weights)),
+              f"{weights} GB / slowest_load {SLOWEST_LOAD.gb_per_second:g} GB/s"),
+        Phase("budget: warm-up allowance", WARMUP_ALLOWANCE_SECONDS / 60,
+              "sizing.WARMUP_ALLOWANCE_SECONDS: an allowance, not a measurement (see unmeasured)"),
+        Phase("vLLM engine budget for this environment's weight source", path_budget.engine_ready_timeout_seconds / 60,
+              f"the three budget rows x {STARTUP_SAFETY_FACTOR}, whole minutes "
+              f"(sizing.startup_budget(from_hub={from_hub}))"),
+        Phase("vLLM engine budget in the charts (VLLM_ENGINE_READY_TIMEOUT_S)", budget.engine_ready_timeout_seconds / 60,
+              "sizing.startup_budget(weights): the Hub path, the slowest supported one"),
         Phase("startup probe budget: /health answers by", budget.probe_seconds / 60,
               "engine budget + 5 min (sizing.PROBE_MARGIN_SECONDS); until then the endpoint has no healthy target"),
     ]
@@ -86,8 +174,6 @@ def phases(env: EnvironmentConfig) -> list[Phase]:
                            "probe budget + 30 min (charts/inference_endpoint_chart.py)"))
     else:
         steps += [
-            Phase("vLLM restart on the same node: estimate", round(load + warmup, 1),
-                  "load + warm-up: the weights stay in the node's NVMe cache (a new node downloads again)"),
             Phase("block end: EKS scales the GPU node group to 0", -EKS_SCALE_IN_BEFORE_END_MINUTES,
                   "minutes before the end (EKS user guide, capacity-blocks-mng)"),
             Phase("block end: EC2 shuts the instances down", -EC2_SHUTDOWN_BEFORE_END_MINUTES,
@@ -97,7 +183,8 @@ def phases(env: EnvironmentConfig) -> list[Phase]:
 
 
 def _duration(phase: Phase) -> str:
-    return phase.without_minutes if phase.minutes is None else f"{phase.minutes:g} min"
+    text = phase.without_minutes if phase.minutes is None else f"{phase.minutes:g} min"
+    return text if phase.limit_minutes is None else f"{text} (limit {phase.limit_minutes:g} min)"
 
 
 def render(env: EnvironmentConfig, rows: list[Phase]) -> str:
@@ -107,6 +194,11 @@ def render(env: EnvironmentConfig, rows: list[Phase]) -> str:
     lines = [f"{env.name} ({env.platform.value}, {env.model.hugging_face_id}, {env.model.weight_size_gb} GB of weights)"]
     for step, duration, basis in table:
         lines.append(f"{step:<{widths[0]}}  {duration:>{widths[1]}}  {basis}")
+    lines.append("\nrates (GB/s, 1 GB = 1e9 bytes):")
+    for name, rate in rates_used(env).items():
+        lines.append(f"  {name:<28} {rate.gb_per_second:>7g}  {rate.kind}: {rate.source}")
+    lines.append("unmeasured (no source, no measurement: not in any estimate):")
+    lines += [f"  {name:<28} {text}" for name, text in UNMEASURED.items()]
     return "\n".join(lines)
 
 
@@ -119,7 +211,10 @@ def main(argv: list[str] | None = None) -> int:
     env = load_environment(args.config_dir, args.env)
     rows = phases(env)
     if args.json:
-        print(json.dumps({"environment": env.name, "phases": [asdict(p) for p in rows]}, indent=2))
+        rates = {name: {"gb_per_second": r.gb_per_second, "kind": r.kind, "source": r.source}
+                 for name, r in rates_used(env).items()}
+        print(json.dumps({"environment": env.name, "phases": [asdict(p) for p in rows], "rates": rates,
+                          "unmeasured": dict(UNMEASURED)}, indent=2))
     else:
         print(render(env, rows))
     return 0

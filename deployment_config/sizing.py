@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from deployment_config.catalog import GPU_INSTANCE_TYPES, GpuInstanceType
 from deployment_config.errors import ConfigError
+from deployment_config.startup_rates import CRT_CONNECTIONS, CRT_TARGET, ENA_BANDWIDTH, S3_PER_CONNECTION, SLOWEST_LOAD, Rate
 
 #: The share of GPU memory the sizing lets vLLM take for weights and cache (``--gpu-memory-utilization``). vLLM 0.33.0
 #: defaults to 0.92 (vllm/config/cache.py CacheConfig); 0.90 is the conservative figure the sizing keeps, and
@@ -20,13 +21,15 @@ GPU_MEMORY_UTILIZATION = 0.90
 #: Below this a long-context model serves only a handful of short requests at once.
 MIN_KV_CACHE_SHARE = 0.10
 
-#: Sustained download rate assumed from the Hugging Face Hub or S3 to one node (GB/s). Conservative on purpose:
-#: a startup probe that gives up too early kills a pod that was about to serve.
-DOWNLOAD_GB_PER_SECOND = 0.4
-#: Rate at which vLLM reads cached weights from the node's NVMe RAID0 into GPU memory (GB/s).
-LOAD_GB_PER_SECOND = 2.0
-#: Compilation, CUDA graph capture and warm-up after the weights are in GPU memory.
-WARMUP_SECONDS = 15 * 60
+#: The Hub path's download rate for the budget (GB/s). Hugging Face documents no rate and none is measured here
+#: (startup_rates.UNMEASURED): the Hub path keeps the floor its budget always had, so that a slow Hub download is
+#: not killed by a budget made for S3. A floor for the budget, not a plan: bench/timeline.py prints it as such.
+HUB_BUDGET_FLOOR = Rate(0.4, "no Hugging Face figure: the Hub path's budget floor (sizing.HUB_BUDGET_FLOOR), kept "
+                             "from the previous budget so that the Hub path's budget does not shrink", measured=False,
+                        allowance=True)
+#: Compilation, CUDA graph capture and warm-up after the weights are in GPU memory: an allowance, not a measurement
+#: (startup_rates.UNMEASURED["warm_up"]). The budget keeps it until a measured figure replaces it.
+WARMUP_ALLOWANCE_SECONDS = 15 * 60
 #: Margin on top of the estimate.
 STARTUP_SAFETY_FACTOR = 1.2
 
@@ -201,10 +204,31 @@ class StartupBudget:
         return self.engine_ready_timeout_seconds + PROBE_MARGIN_SECONDS
 
 
-def startup_budget(weights_gb: int) -> StartupBudget:
-    """The startup budget of a model with ``weights_gb`` of weights. For 1,420 GB: 104 minutes (6,240 s) for the engine
-    (bench/timeline.py prints every phase)."""
-    estimate = weights_gb / DOWNLOAD_GB_PER_SECOND + weights_gb / LOAD_GB_PER_SECOND + WARMUP_SECONDS
+def s3_download_rate(instance_type: str | None = None) -> Rate:
+    """The rate one node copies the S3 mirror at: the lowest of the CRT client's goal, the connections it opens times
+    S3's per-connection figure, and the instance's ENA bandwidth where it is documented (startup_rates)."""
+    per_connections = Rate(CRT_CONNECTIONS * S3_PER_CONNECTION.gb_per_second,
+                           f"{CRT_CONNECTIONS} connections x {S3_PER_CONNECTION.source}", measured=False)
+    candidates = [CRT_TARGET, per_connections]
+    if instance_type in ENA_BANDWIDTH:
+        candidates.append(ENA_BANDWIDTH[instance_type])
+    return min(candidates, key=lambda r: r.gb_per_second)
+
+
+def startup_estimate_seconds(weights_gb: int, *, from_hub: bool = True, instance_type: str | None = None) -> float:
+    """Download + load + warm-up of one vLLM start, at the slowest measured load rate (startup_rates.SLOWEST_LOAD)
+    and the warm-up allowance. ``from_hub``: the weights come from the Hugging Face Hub (the slowest supported path,
+    at :data:`HUB_BUDGET_FLOOR`), else from the environment's S3 mirror (:func:`s3_download_rate`)."""
+    download = HUB_BUDGET_FLOOR if from_hub else s3_download_rate(instance_type)
+    return download.seconds_for(weights_gb) + SLOWEST_LOAD.seconds_for(weights_gb) + WARMUP_ALLOWANCE_SECONDS
+
+
+def startup_budget(weights_gb: int, *, from_hub: bool = True, instance_type: str | None = None) -> StartupBudget:
+    """The startup budget of a model with ``weights_gb`` of weights: the estimate x :data:`STARTUP_SAFETY_FACTOR`, in
+    whole minutes, never below vLLM's own default. The default is the Hub path, the slowest supported one: a caller that
+    does not say where the weights come from gets the longest budget. For 1,420 GB from the Hub: 113 minutes (6,780 s);
+    from S3 onto a p6-b300: 44 minutes (2,640 s) (bench/timeline.py prints every phase)."""
+    estimate = startup_estimate_seconds(weights_gb, from_hub=from_hub, instance_type=instance_type)
     engine = int(math.ceil(estimate * STARTUP_SAFETY_FACTOR / 60.0)) * 60
     return StartupBudget(engine_ready_timeout_seconds=max(engine, VLLM_DEFAULT_ENGINE_READY_TIMEOUT_S))
 

@@ -28,8 +28,9 @@ from tests.ops.openai_server import Behaviour, openai_server
 from tests.self_signed import self_signed
 
 REGION = "us-west-2"
-#: Kimi-K3's startup budget (the startup probe's): 104 minutes for vLLM's engine and 5 more.
-BUDGET_SECONDS = 109 * 60
+#: Kimi-K3's startup budget (the startup probe's): 113 minutes for vLLM's engine (the Hub path, from the measured load
+#: rate, deployment_config/startup_rates.py) and 5 more.
+BUDGET_SECONDS = 118 * 60
 
 
 def _with_smoke_test(file: str, name: str):
@@ -374,7 +375,7 @@ def test_given_the_budget_is_spent_then_the_wait_condition_fails_with_what_was_s
     assert result["done"] is True
     ((signal, _),) = handle.received
     assert signal["Status"] == "FAILURE"
-    assert signal["Reason"].startswith("the endpoint did not become healthy within 129 minutes")
+    assert signal["Reason"].startswith(f"the endpoint did not become healthy within {(BUDGET_SECONDS + 1200) // 60} minutes")
     assert "load balancer vllm is provisioning, not active" in signal["Reason"]
 
 

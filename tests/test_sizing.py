@@ -6,7 +6,27 @@ import pytest
 
 from deployment_config import ConfigError
 from deployment_config.catalog import GPU_INSTANCE_TYPES, MODEL_PRESETS
-from deployment_config.sizing import check_model_fits, fit_of, startup_budget_seconds
+from deployment_config.sizing import (
+    HUB_BUDGET_FLOOR,
+    STARTUP_SAFETY_FACTOR,
+    VLLM_DEFAULT_ENGINE_READY_TIMEOUT_S,
+    WARMUP_ALLOWANCE_SECONDS,
+    check_model_fits,
+    fit_of,
+    s3_download_rate,
+    startup_budget,
+    startup_budget_seconds,
+    startup_estimate_seconds,
+)
+from deployment_config.startup_rates import (
+    CRT_TARGET,
+    ENA_BANDWIDTH,
+    LOADER_FROM_DISK,
+    LOADER_FROM_MEMORY,
+    S3_PER_CONNECTION,
+    SLOWEST_LOAD,
+    Rate,
+)
 
 KIMI = MODEL_PRESETS["kimi-k3"]
 
@@ -47,3 +67,42 @@ def test_startup_budget_grows_with_the_weights_and_covers_kimi_k3():
     assert 90 * 60 <= kimi <= 150 * 60
     assert startup_budget_seconds(100) < startup_budget_seconds(500) < kimi
     assert kimi % 60 == 0
+
+
+def test_the_budget_derives_from_the_estimate_with_the_safety_factor_and_the_hub_path_is_the_default():
+    # Given Kimi-K3's 1,420 GB on a p6-b300, when the budget is derived for each weight source
+    hub = startup_budget(KIMI.weight_size_gb)
+    s3 = startup_budget(KIMI.weight_size_gb, from_hub=False, instance_type="p6-b300.48xlarge")
+    # then each is its estimate x the safety factor in whole minutes, and a caller that names no source gets the Hub's
+    for budget, from_hub in ((hub, True), (s3, False)):
+        estimate = startup_estimate_seconds(KIMI.weight_size_gb, from_hub=from_hub, instance_type="p6-b300.48xlarge")
+        assert estimate * STARTUP_SAFETY_FACTOR <= budget.engine_ready_timeout_seconds < estimate * STARTUP_SAFETY_FACTOR + 60
+    assert hub == startup_budget(KIMI.weight_size_gb, from_hub=True)
+    assert (hub.engine_ready_timeout_seconds, s3.engine_ready_timeout_seconds) == (113 * 60, 44 * 60)
+
+
+def test_no_budget_falls_below_the_slowest_measured_load_or_the_warm_up_allowance():
+    for from_hub in (True, False):
+        budget = startup_budget(KIMI.weight_size_gb, from_hub=from_hub, instance_type="p6-b300.48xlarge")
+        assert budget.engine_ready_timeout_seconds >= (SLOWEST_LOAD.seconds_for(KIMI.weight_size_gb)
+                                                       + WARMUP_ALLOWANCE_SECONDS) * STARTUP_SAFETY_FACTOR
+    assert startup_budget(1).engine_ready_timeout_seconds >= VLLM_DEFAULT_ENGINE_READY_TIMEOUT_S
+
+
+def test_the_s3_download_is_planned_at_the_lowest_of_its_sourced_limits():
+    # The CRT goal (100 Gb/s) is below p6-b300's ENA bandwidth (300 Gb/s): the goal is the plan
+    assert s3_download_rate("p6-b300.48xlarge").gb_per_second == 12.5
+    assert ENA_BANDWIDTH["p6-b300.48xlarge"].gb_per_second == 37.5
+    # an instance type with no documented ENA figure is planned from the client's goal and S3's per-connection rate
+    assert s3_download_rate("p5.48xlarge").gb_per_second <= CRT_TARGET.gb_per_second
+
+
+def test_every_rate_names_its_source_and_the_measured_ones_their_script():
+    rates = [*ENA_BANDWIDTH.values(), *LOADER_FROM_MEMORY.values(), *LOADER_FROM_DISK.values(), S3_PER_CONNECTION,
+             CRT_TARGET, HUB_BUDGET_FLOOR]
+    assert all(r.source for r in rates)
+    assert all("bench/weight_load.py" in r.source for r in rates if r.measured)
+    assert all(r.source.count("https://") for r in rates if r.kind == "documented")
+    assert HUB_BUDGET_FLOOR.kind == "allowance, no source"
+    with pytest.raises(ValueError):
+        Rate(0, "x", measured=True)

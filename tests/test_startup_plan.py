@@ -1,0 +1,95 @@
+"""bench/timeline.py's start-up plan and bench/weight_load.py's checkpoint, without a GPU (issue 21, items 1, 2 and 7)."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import struct
+import sys
+from pathlib import Path
+
+import pytest
+
+BENCH = Path(__file__).resolve().parents[1] / "bench"
+
+
+def _script(name: str):
+    spec = importlib.util.spec_from_file_location(f"bench_{name}", BENCH / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture(scope="module")
+def timeline():
+    return _script("timeline")
+
+
+@pytest.fixture(scope="module")
+def weight_load():
+    return _script("weight_load")
+
+
+@pytest.mark.parametrize("env_name", ["example", "example-hyperpod"])
+def test_the_json_plan_names_first_token_for_each_weight_source_with_its_limit_and_no_assumption(timeline, capsys,
+                                                                                                 env_name):
+    # Given an environment, when the plan is printed as JSON
+    assert timeline.main(["--env", env_name, "--json"]) == 0
+    out = capsys.readouterr().out
+    plan = json.loads(out)
+    first_token = [p for p in plan["phases"] if "first token" in p["step"]]
+    # then node ready -> first token is planned from S3 (both ways), from the Hub and after a restart
+    assert [s for s in ("from S3: copy", "from S3: Run:ai", "Hugging Face Hub", "restart") if
+            not any(s in p["step"] for p in first_token)] == []
+    # with a limit beside every estimate that has a figure, never above it
+    for phase in first_token:
+        if phase["minutes"] is not None:
+            assert phase["limit_minutes"] is not None and phase["limit_minutes"] <= phase["minutes"]
+    # and every rate it used names a source; nothing is "assumed"
+    assert plan["rates"] and all(r["source"] and r["kind"] for r in plan["rates"].values())
+    assert "assumed" not in out
+    assert {"warm_up", "instance_store_read", "hub_download"} <= set(plan["unmeasured"])
+
+
+def test_the_s3_plan_for_kimi_k3_on_p6_b300_follows_the_rates(timeline, default_env):
+    rows = {p.step: p for p in timeline.first_token_phases(default_env)}
+    streamer = next(p for s, p in rows.items() if "Run:ai" in s)
+    # 1,420 GB at the streamer's measured 4.04 GB/s ceiling (below the 12.5 GB/s download): 5.9 minutes
+    assert streamer.minutes == round(1420 / 4.04 / 60, 1) == 5.9
+    limit = next(p for s, p in rows.items() if s.startswith("limit: weights / instance bandwidth"))
+    assert limit.minutes == round(1420 / 37.5 / 60, 1)
+
+
+def test_the_table_prints_every_rate_with_its_source(timeline, capsys):
+    assert timeline.main(["--env", "example"]) == 0
+    out = capsys.readouterr().out
+    assert "first token" in out and "ena_bandwidth" in out and "https://aws.amazon.com/ec2/instance-types/p6/" in out
+    assert "assumed" not in out
+
+
+def test_a_synthetic_shard_is_a_safetensors_file_of_mxfp4_blocks_and_scales(weight_load, tmp_path):
+    tensors = weight_load.shard_layout(80 << 20, 0)
+    size = weight_load.write_shard(tmp_path / "s.safetensors", tensors, b"\x5a" * 4096)
+    raw = (tmp_path / "s.safetensors").read_bytes()
+    (length,) = struct.unpack("<Q", raw[:8])
+    header = json.loads(raw[8:8 + length])
+    data = {k: v for k, v in header.items() if k != "__metadata__"}
+    # the data starts 8-byte aligned and the offsets cover it exactly
+    assert (8 + length) % 8 == 0 and max(v["data_offsets"][1] for v in data.values()) == size - 8 - length
+    blocks = next(v for k, v in data.items() if k.endswith("gate_proj.weight_blocks"))
+    scales = next(v for k, v in data.items() if k.endswith("gate_proj.weight_scales"))
+    # two 4-bit values a byte, one E8M0 scale per 32 elements
+    assert blocks["dtype"] == scales["dtype"] == "U8"
+    assert blocks["shape"][1:] == [7168 // 32, 16] and scales["shape"] == [2048, 7168 // 32]
+
+
+def test_a_tiny_run_without_a_gpu_writes_json_and_reads_every_byte(weight_load, tmp_path, capsys):
+    out = tmp_path / "r.json"
+    assert weight_load.main(["--device", "cpu", "--size-gb", "0.004", "--shard-gb", "0.002", "--no-drop-cache",
+                             "--skip-memory", "--dir", str(tmp_path / "ckpt"), "--json", str(out)]) == 0
+    report = json.loads(out.read_text())
+    raw = [r for r in report["results"] if r["method"] == "raw read"]
+    assert len(raw) == 2 and all(r["gb_per_s"] > 0 and r["gigabytes"] == round(report["checkpoint"]["bytes"] / 1e9, 2)
+                                 for r in raw)
+    assert not (tmp_path / "ckpt").exists()

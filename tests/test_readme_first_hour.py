@@ -48,10 +48,10 @@ def test_the_timeline_budget_is_the_one_the_pod_is_given(default_env, synthesize
     (deployment,) = [d for d in documents if d and d["kind"] == "Deployment"]
     (container,) = [c for c in deployment["spec"]["template"]["spec"]["containers"] if c["name"] == "vllm"]
     environment = {e["name"]: e.get("value") for e in container["env"]}
-    engine_minutes = rows["vLLM engine budget (VLLM_ENGINE_READY_TIMEOUT_S)"]
+    engine_minutes = rows["vLLM engine budget in the charts (VLLM_ENGINE_READY_TIMEOUT_S)"]
     assert environment["VLLM_ENGINE_READY_TIMEOUT_S"] == str(int(engine_minutes * 60))
     assert rows["startup probe budget: /health answers by"] == engine_minutes + 5
-    assert "109 minutes" in _section("Troubleshooting by symptom")
+    assert "118 minutes" in _section("Troubleshooting by symptom")
 
 
 def test_the_timeline_script_runs_as_documented():

@@ -20,7 +20,7 @@ from typing import Annotated, Any, Literal
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationInfo, field_validator, model_validator
 from pydantic_core import PydanticCustomError
 
-from deployment_config import aws_rules, image_cache, s3_names, vllm_args
+from deployment_config import aws_rules, image_cache, recipe, s3_names, vllm_args
 from deployment_config.catalog import GPU_INSTANCE_TYPES, MODEL_PRESETS
 from deployment_config.ec2_instance_types import known_instance_types
 from deployment_config.email_addresses import email_address_problem
@@ -417,6 +417,14 @@ class ModelSection(BaseModel):
         "at; `llmops weights mirror` resolves a branch or tag to it and writes it here. Default: none, the repository's "
         "default branch when vLLM downloads.", examples=["0123456789abcdef0123456789abcdef01234567"],
         json_schema_extra={"pattern": r"^[0-9a-f]{40}$"})
+    serving_profile: Literal["recipe", "announced"] = Field(
+        default="recipe", description="How vLLM is configured: 'recipe', the vLLM project's recipe for the model "
+        "(deployment_config/data/recipes/) for the GPU generation and the layout, with the announced load format; "
+        "'announced', the arguments of the model's announcement (the preset's). Default: recipe.", examples=["recipe"])
+    features: list[Annotated[str, _text(64)]] = Field(
+        default=[], description="Opt-in features of the recipe (serving_profile: recipe): spec_decoding, "
+        "decode_context_parallelism, text_only. A feature the recipe gates off the layout or GPU is refused with its "
+        "reason. Default: none.", examples=[["spec_decoding"]])
     image_cache: ImageCacheSection | None = Field(
         default=None, description="Pull the image (a Docker Hub image) through an ECR pull-through cache in the "
         "environment's account and region, so that nodes are not rate-limited by Docker Hub. Default: none, nodes pull "
@@ -520,12 +528,17 @@ class ModelSection(BaseModel):
             # On EKS a model instance may span several nodes (a LeaderWorkerSet); HyperPod serves one node per instance.
             gpu_nodes = context.get("gpu_nodes") or (None, None)
             node_count = gpu_nodes[1] if gpu_nodes[0] == "capacity.instance_count" else None
+            resolution = recipe.resolve(preset=self.preset, serving_profile=self.serving_profile,
+                                        features=self.features, instance_type=instance_type, weights_gb=weights,
+                                        multi_node=node_count is not None, load_format=preset.load_format)
+            for index, problem in resolution.problems:
+                report(info, f"model.features[{index}]", problem)
             try:
                 check_model_fits(model_id=self.hugging_face_id or preset.hugging_face_id, weights_gb=weights,
                                  instance_type=instance_type,
                                  tensor_parallel_size=self.tensor_parallel_size or preset.tensor_parallel_size,
-                                 field=field, type_prefix=prefix, node_count=node_count)
-                layout = layout_for(weights, instance_type) if node_count is not None else None
+                                 field=field, type_prefix=prefix, node_count=node_count, memory=resolution.memory)
+                layout = layout_for(weights, instance_type, memory=resolution.memory) if node_count is not None else None
                 if layout is not None and layout.multi_node:
                     context["nodes_per_replica"] = layout.nodes
             except ConfigError as error:

@@ -530,7 +530,8 @@ class ModelSection(BaseModel):
             node_count = gpu_nodes[1] if gpu_nodes[0] == "capacity.instance_count" else None
             resolution = recipe.resolve(preset=self.preset, serving_profile=self.serving_profile,
                                         features=self.features, instance_type=instance_type, weights_gb=weights,
-                                        multi_node=node_count is not None, load_format=preset.load_format)
+                                        multi_node=node_count is not None, load_format=preset.load_format,
+                                        extra_args=self.extra_args)
             for index, problem in resolution.problems:
                 report(info, f"model.features[{index}]", problem)
             try:

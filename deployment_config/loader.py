@@ -251,7 +251,8 @@ def _environment(file: EnvironmentFile, *, name: str, source: str) -> Environmen
     resolution = recipe.resolve(preset=section.preset, serving_profile=section.serving_profile,
                                 features=section.features, instance_type=gpu_type,
                                 weights_gb=section.weight_size_gb or preset.weight_size_gb,
-                                multi_node=capacity is not None, load_format=preset.load_format)
+                                multi_node=capacity is not None, load_format=preset.load_format,
+                                extra_args=section.extra_args)
     model = ModelConfig(
         preset=preset, hugging_face_id=section.hugging_face_id or preset.hugging_face_id,
         served_name=section.served_name or preset.served_name, image=section.image or preset.image,

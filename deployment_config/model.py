@@ -16,7 +16,7 @@ from deployment_config.catalog import GPU_INSTANCE_TYPES, GpuInstanceType, Model
 from deployment_config.image_cache import cached_image
 from deployment_config.promotion_gate import PromotionGateConfig
 from deployment_config.recipe import ServingProfile
-from deployment_config.sizing import Layout, MemoryProfile, layout_for
+from deployment_config.sizing import Layout, MemoryProfile, fit_over, layout_for
 
 
 class Platform(StrEnum):
@@ -322,6 +322,13 @@ class EnvironmentConfig:
             return single
         layout = layout_for(self.model.weight_size_gb, self.gpu_instance_type, memory=self.model.memory)
         return layout if layout is not None and layout.multi_node else single
+
+    @property
+    def sizing_message(self) -> str:
+        """Where one model instance's GPU memory goes under the serving profile (``make check-config`` prints it)."""
+        nodes = self.layout.nodes
+        fit = fit_over(self.model.weight_size_gb, self.gpu_instance_type, nodes, self.model.memory)
+        return f"{nodes} x {self.gpu_instance_type.name} per replica, {self.model.memory.describe(fit, nodes)}"
 
     @property
     def replicas(self) -> int:

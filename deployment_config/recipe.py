@@ -195,8 +195,17 @@ class ServingProfile:
     args: tuple[str, ...]
     environment: Mapping[str, str]
 
-    def value(self, option: str) -> str | None:
-        return self.args[self.args.index(option) + 1] if option in self.args else None
+    def value(self, option: str, extra_args: Sequence[str] = ()) -> str | None:
+        """The value vLLM takes for ``option``: the last one given, model.extra_args (appended after the profile)
+        included, in either spelling ``--opt value`` or ``--opt=value``."""
+        found = None
+        items = [*self.args, *extra_args]
+        for i, item in enumerate(items):
+            if item == option and i + 1 < len(items):
+                found = items[i + 1]
+            elif item.startswith(option + "="):
+                found = item.partition("=")[2]
+        return found
 
     @property
     def gpu_memory_utilization(self) -> float | None:
@@ -252,7 +261,7 @@ class Resolution:
 
 
 def resolve(*, preset: str, serving_profile: str, features: Sequence[str], instance_type, weights_gb: int,
-            multi_node: bool, load_format: str | None) -> Resolution:
+            multi_node: bool, load_format: str | None, extra_args: Sequence[str] = ()) -> Resolution:
     """The profile of ``serving_profile`` (``recipe`` or ``announced``) for a model of ``weights_gb`` on
     ``instance_type`` (catalog.GpuInstanceType). ``multi_node``: one instance may span several nodes (EKS). The layout
     is the sizing's (deployment_config.sizing.layout_for) under the recipe's own memory share of each layout."""
@@ -266,13 +275,21 @@ def resolve(*, preset: str, serving_profile: str, features: Sequence[str], insta
     by_strategy = {s: recipe_profile(recipe, generation=generation, strategy=s, features=(), load_format=load_format)
                    for s in STRATEGIES}
 
+    def share(strategy: str) -> float:
+        value = by_strategy[strategy].value("--gpu-memory-utilization", extra_args)
+        try:
+            return float(value) if value is not None else GPU_MEMORY_UTILIZATION
+        except ValueError:  # model.extra_args' own check reports it
+            return GPU_MEMORY_UTILIZATION
+
     def memory(strategy: str) -> MemoryProfile:
+        # What vLLM is finally told: the profile's values, or model.extra_args' where they give one (vLLM takes the last).
         p = by_strategy[strategy]
-        return MemoryProfile(
-            single_node_utilization=by_strategy[SINGLE_NODE_TP].gpu_memory_utilization or GPU_MEMORY_UTILIZATION,
-            multi_node_utilization=by_strategy[MULTI_NODE_TP_PP].gpu_memory_utilization or GPU_MEMORY_UTILIZATION,
-            max_model_len=p.max_model_len, kv_cache_dtype=p.kv_cache_dtype,
-            name=f"recipe ({generation}, {strategy})")
+        length = p.value("--max-model-len", extra_args)
+        return MemoryProfile(single_node_utilization=share(SINGLE_NODE_TP), multi_node_utilization=share(MULTI_NODE_TP_PP),
+                             max_model_len=int(length) if length and length.isdigit() else None,
+                             kv_cache_dtype=p.value("--kv-cache-dtype", extra_args) or "auto",
+                             name=f"recipe profile ({generation}, {strategy})")
 
     layout = layout_for(weights_gb, instance_type, memory=memory(SINGLE_NODE_TP)) if multi_node else None
     strategy = strategy_for(layout.nodes if layout is not None else 1)

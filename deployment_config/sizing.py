@@ -74,7 +74,7 @@ class MemoryProfile:
     multi_node_utilization: float = GPU_MEMORY_UTILIZATION
     max_model_len: int | None = None
     kv_cache_dtype: str = "auto"
-    name: str = "announced"
+    name: str = "announced profile"
 
     def utilization(self, nodes: int) -> float:
         return self.single_node_utilization if nodes == 1 else self.multi_node_utilization
@@ -86,7 +86,7 @@ class MemoryProfile:
               f"{'s' if per_value > 1 else ''} per value"
               + (", half of bf16's: twice the tokens fit" if per_value == 1 else "") + ")")
         context = f", context up to {self.max_model_len} tokens" if self.max_model_len else ""
-        return (f"{self.name} profile: vLLM takes {self.utilization(nodes):.0%} of {fit.total_gb} GB = "
+        return (f"{self.name}: vLLM takes {self.utilization(nodes):.0%} of {fit.total_gb} GB = "
                 f"{fit.usable_gb:.0f} GB: {fit.weights_gb} GB of weights, {kv}{context}")
 
 
@@ -199,7 +199,7 @@ def check_model_fits(*, model_id: str, weights_gb: int, instance_type: GpuInstan
         f"{model_id} does not fit {type_prefix}{instance_type.name}: it needs {weights_gb} GB for its weights plus "
         f"{fit.kv_reserve_gb:.0f} GB for the KV cache, but {instance_type.gpu_count} x {instance_type.gpu_memory_gb} GB "
         f"= {fit.total_gb} GB gives vLLM only {fit.usable_gb:.0f} GB at {memory.utilization(1):.0%} utilization "
-        f"({memory.name} profile)",
+        f"({memory.name})",
         fix,
     )
 

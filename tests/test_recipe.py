@@ -140,6 +140,20 @@ def test_the_sizing_counts_the_profile_memory_share_context_and_fp8_cache(defaul
     assert fit.usable_gb == pytest.approx(fit.total_gb * 0.95)
 
 
+def test_check_config_prints_the_sizing_of_the_profile(capsys):
+    from deployment_config.__main__ import main as check_config
+
+    assert check_config(["example"]) == 0
+    out = capsys.readouterr().out
+    assert "sizing: 1 x p6-b300.48xlarge per replica, recipe profile (blackwell, single_node_tp): vLLM takes 95%" in out
+    assert "KV cache in fp8 (1 byte per value, half of bf16's: twice the tokens fit), context up to 1048576" in out
+
+
+def test_extra_args_that_change_the_memory_share_are_what_the_sizing_counts(example_document):
+    env = _env(_with(example_document, extra_args=["--gpu-memory-utilization", "0.91", "--kv-cache-dtype", "auto"]))
+    assert env.model.memory.single_node_utilization == 0.91 and env.model.memory.kv_cache_dtype == "auto"
+
+
 def test_the_derived_startup_budget_is_never_shorter_than_the_recipes():
     for weights in (1420, MODEL_PRESETS["kimi-k3"].weight_size_gb):
         assert startup_budget(weights).engine_ready_timeout_seconds >= 3600  # hardware_overrides.blackwell.extra_env

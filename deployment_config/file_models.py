@@ -20,7 +20,7 @@ from typing import Annotated, Any, Literal
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationInfo, field_validator, model_validator
 from pydantic_core import PydanticCustomError
 
-from deployment_config import aws_rules, image_cache, recipe, s3_names, vllm_args
+from deployment_config import aws_rules, image_cache, published, recipe, s3_names, vllm_args
 from deployment_config.catalog import GPU_INSTANCE_TYPES, MODEL_PRESETS
 from deployment_config.ec2_instance_types import known_instance_types
 from deployment_config.email_addresses import email_address_problem
@@ -534,6 +534,11 @@ class ModelSection(BaseModel):
                                         extra_args=self.extra_args)
             for index, problem in resolution.problems:
                 report(info, f"model.features[{index}]", problem)
+            # read by endpoint.promotion_gate's within_percent_of_published (deployment_config/published.py)
+            context["preset"] = self.preset
+            context["published_key"] = (instance_type.recipe_hardware, self.serving_profile,
+                                        resolution.profile.strategy if resolution.profile else "single_node_tp",
+                                        tuple(self.features))
             try:
                 check_model_fits(model_id=self.hugging_face_id or preset.hugging_face_id, weights_gb=weights,
                                  instance_type=instance_type,
@@ -568,6 +573,10 @@ class PromotionGateRunSection(BaseModel):
     min_output_tokens_per_s: float | None = Field(default=None, gt=0, le=1000000, description="Fail when the run's "
                                                   "output tokens per second (all requests) are fewer. Default: not "
                                                   "checked (the run may then take up to 10 tok/s).", examples=[350])
+    within_percent_of_published: float | None = Field(
+        default=None, gt=0, le=100, description="Fail when the run's output tokens per second fall more than this many "
+        "percent below the published figure for the same GPU, serving profile, features, concurrency and lengths "
+        "(deployment_config/data/published/); such a row must exist. Default: not checked.", examples=[10])
 
 
 class PromotionGateSection(BaseModel):
@@ -727,6 +736,7 @@ class EndpointSection(BaseModel):
             report(info, "endpoint.promotion_gate", Problem(
                 "runs in the stack of the deploy-time smoke test, which is off",
                 "add deploy_time_smoke_test: true (and deploy once the capacity is active), or remove promotion_gate"))
+        self._published_consistent(info)
         weights = _ctx(info).get("weight_size_gb")
         if weights is not None:
             gate = promotion_gate_config(self.promotion_gate)
@@ -737,6 +747,25 @@ class EndpointSection(BaseModel):
                     f"{gate.load_test_seconds() // 60} for the runs at their min_output_tokens_per_s), more than the "
                     "12 hours a CloudFormation wait condition waits",
                     "use fewer runs, fewer num_prompts or shorter lengths, or set min_output_tokens_per_s"))
+
+    def _published_consistent(self, info: ValidationInfo) -> None:
+        """within_percent_of_published compares with a published row of the same configuration: it must exist."""
+        parts = _ctx(info).get("published_key")
+        gate = self.promotion_gate
+        if parts is None or gate is None:
+            return
+        hardware, profile, strategy, features = parts
+        key = published.serving_key(hardware=hardware, serving_profile=profile, strategy=strategy, features=features,
+                                    input_len=gate.input_len, output_len=gate.output_len)
+        rows = published.rows_for(_ctx(info).get("preset", "kimi-k3"), key)
+        for index, run in enumerate(gate.runs):
+            if run.within_percent_of_published is not None and run.concurrency not in rows:
+                known = ", ".join(str(c) for c in sorted(rows)) or "none"
+                report(info, f"endpoint.promotion_gate.runs[{index}].within_percent_of_published", Problem(
+                    f"nothing is published for concurrency {run.concurrency} with {key.describe()} (published "
+                    f"concurrencies for it: {known}; deployment_config/data/published/)",
+                    "remove within_percent_of_published from this run, or use a concurrency, lengths and model.features "
+                    "a published row has"))
 
     def _tls_consistent(self, info: ValidationInfo) -> None:
         """Both TLS fields or neither; a public EKS endpoint needs them; HyperPod's TLS is the operator's."""
@@ -1065,7 +1094,8 @@ def promotion_gate_config(section: PromotionGateSection) -> PromotionGateConfig:
     return PromotionGateConfig(
         runs=tuple(GateRun(concurrency=run.concurrency,
                            num_prompts=run.num_prompts or default_num_prompts(run.concurrency),
-                           max_ttft_p90_ms=run.max_ttft_p90_ms, min_output_tokens_per_s=run.min_output_tokens_per_s)
+                           max_ttft_p90_ms=run.max_ttft_p90_ms, min_output_tokens_per_s=run.min_output_tokens_per_s,
+                           within_percent_of_published=run.within_percent_of_published)
                    for run in section.runs),
         input_len=section.input_len, output_len=section.output_len, correctness=section.correctness,
         max_failed_requests=section.max_failed_requests, retention_days=section.retention_days)

@@ -422,9 +422,9 @@ class ModelSection(BaseModel):
         "(deployment_config/data/recipes/) for the GPU generation and the layout, with the announced load format; "
         "'announced', the arguments of the model's announcement (the preset's). Default: recipe.", examples=["recipe"])
     features: list[Annotated[str, _text(64)]] = Field(
-        default=[], description="Opt-in features of the recipe (serving_profile: recipe): spec_decoding, "
-        "decode_context_parallelism, text_only. A feature the recipe gates off the layout or GPU is refused with its "
-        "reason. Default: none.", examples=[["spec_decoding"]])
+        default=[], description="Opt-in features of the recipe (serving_profile: recipe): "
+        + ", ".join(recipe.recipe_for("kimi-k3").opt_in_features) + ". A feature the recipe gates off the layout or GPU "
+        "is refused with its reason. Default: none.", examples=[["spec_decoding"]])
     image_cache: ImageCacheSection | None = Field(
         default=None, description="Pull the image (a Docker Hub image) through an ECR pull-through cache in the "
         "environment's account and region, so that nodes are not rate-limited by Docker Hub. Default: none, nodes pull "

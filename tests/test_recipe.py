@@ -82,6 +82,15 @@ def test_every_argument_the_recipe_gives_passes_the_vendored_vllm_rules():
                        "--load-format", "--kv-cache-dtype"}
 
 
+def test_every_variable_the_recipe_sets_passes_the_environment_rules():
+    from deployment_config.vllm_args import extra_env_problems
+
+    for generation in GENERATIONS:
+        for strategy in STRATEGIES:
+            profile = recipe_profile(RECIPE, generation=generation, strategy=strategy, features=(), load_format=None)
+            assert extra_env_problems(profile.environment) == [], (generation, strategy)
+
+
 def test_a_recipe_argument_vllm_reads_otherwise_fails_naming_both_sources():
     # given a recipe that gives a flag a value and a config option no JSON object
     problems, _ = recipe_args_problems(["--enable-prefix-caching", "yes", "--speculative-config", "dspark"])
@@ -215,3 +224,13 @@ def test_announced_reproduces_todays_manifests_byte_for_byte(directory, name):
                  else synthesize_manifests(serving_spec_for(env)))
     digest = hashlib.sha256(json.dumps(manifests, sort_keys=True).encode()).hexdigest()
     assert digest == ANNOUNCED_DIGESTS[(directory, name)]
+
+
+def test_dcp_and_text_only_on_one_node_replace_what_the_recipe_says_they_replace(example_document):
+    # given both features on the single-node B300 layout the recipe scopes DCP to
+    args = _env(_with(example_document, features=["decode_context_parallelism", "text_only"])).model.serving_args
+    # then DCP 8 with TOKENSPEED_MLA, and its attention config wins over the Blackwell one (the builder's last-wins)
+    assert args[args.index("--decode-context-parallel-size") + 1] == "8"
+    assert args[args.index("--attention-backend") + 1] == "TOKENSPEED_MLA"
+    assert args.count("--attention-config") == 1 and "TRTLLM_RAGGED" in args[args.index("--attention-config") + 1]
+    assert "--language-model-only" in args

@@ -276,11 +276,14 @@ def resolve(*, preset: str, serving_profile: str, features: Sequence[str], insta
                    for s in STRATEGIES}
 
     def share(strategy: str) -> float:
-        value = by_strategy[strategy].value("--gpu-memory-utilization", extra_args)
+        profile_value = by_strategy[strategy].gpu_memory_utilization or GPU_MEMORY_UTILIZATION
         try:
-            return float(value) if value is not None else GPU_MEMORY_UTILIZATION
-        except ValueError:  # model.extra_args' own check reports it
-            return GPU_MEMORY_UTILIZATION
+            value = float(by_strategy[strategy].value("--gpu-memory-utilization", extra_args) or profile_value)
+        except ValueError:
+            return profile_value
+        # A value model.extra_args' own check refuses (not a number in [GPU_MEMORY_UTILIZATION, 1]) is reported there
+        # once, not again as a model that does not fit.
+        return value if GPU_MEMORY_UTILIZATION <= value <= 1 else profile_value
 
     def memory(strategy: str) -> MemoryProfile:
         # What vLLM is finally told: the profile's values, or model.extra_args' where they give one (vLLM takes the last).

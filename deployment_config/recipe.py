@@ -219,7 +219,8 @@ class ServingProfile:
 
     @property
     def kv_cache_dtype(self) -> str:
-        """vLLM's ``--kv-cache-dtype`` default is ``auto``: the model's own data type (bf16 for this model's cache)."""
+        """vLLM's ``--kv-cache-dtype`` default is ``auto``, the model's own data type (deployment_config.sizing
+        KV_CACHE_BYTES)."""
         return self.value("--kv-cache-dtype") or "auto"
 
 

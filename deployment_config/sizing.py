@@ -59,10 +59,12 @@ def fit_of(weights_gb: int, instance_type: GpuInstanceType, utilization: float =
     )
 
 
-#: Bytes of one KV-cache value per ``--kv-cache-dtype`` (vLLM 0.33.0 vllm/config/cache.py CacheDType; ``auto`` is the
-#: model's own data type, bf16 for this model's cache): fp8 halves the bytes of every cached token, so the same GB hold
-#: twice the tokens.
-KV_CACHE_BYTES = {"auto": 2, "bfloat16": 2, "fp8": 1, "fp8_e4m3": 1, "fp8_e5m2": 1}
+#: Bytes of one KV-cache value per ``--kv-cache-dtype``. vLLM's option: "Data type for kv cache storage. If "auto", will
+#: use model data type. CUDA 11.8+ supports fp8 (=fp8_e4m3) and fp8_e5m2" (vllm-project/vllm@001999d2
+#: vllm/engine/arg_utils.py, the version the search index holds; 0.33.0's own text was not read here). fp8 values are
+#: one byte; ``auto`` is counted as two (bf16/fp16), an assumption: the checkpoint's data type was not read. So fp8
+#: halves the bytes of every cached token and the same GB hold twice the tokens.
+KV_CACHE_BYTES = {"auto": 2, "fp8": 1, "fp8_e4m3": 1, "fp8_e5m2": 1}
 
 
 @dataclass(frozen=True)

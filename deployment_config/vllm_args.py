@@ -769,8 +769,9 @@ def _env_problem(name: str) -> Problem | None:
 # ---------------------------------------------------------------------------------------------------------------------
 # The vendored recipe's arguments (deployment_config/recipe.py), judged by the same table
 
-#: Options whose value vLLM 0.33.0 parses as JSON into a config object (vllm/engine/arg_utils.py: ``--attention-config``,
-#: ``--speculative-config``, ``--compilation-config`` are typed config classes, parsed from a JSON string).
+#: Config options whose value is a JSON object: FlexibleArgumentParser builds exactly that from their dotted form
+#: (``--compilation-config.mode 3`` becomes ``--compilation-config '{"mode": 3}'``, the module docstring, step 1), and
+#: the three are in the one-value table above (_ALIASED).
 _JSON_OPTIONS = frozenset({"--attention-config", "--speculative-config", "--compilation-config"})
 
 

@@ -22,7 +22,7 @@ export CDK_DISABLE_CLI_TELEMETRY := true
 # `cdk synth` compiled them again (pytest's collection alone: 5 s instead of 3 s per worker).
 export PYTHONDONTWRITEBYTECODE :=
 
-.PHONY: synth test lint bench clean setup pipeline schema check-config crd-bindings
+.PHONY: synth test lint bench clean setup pipeline schema check-config crd-bindings recipes
 
 setup: $(VENV)/.installed node_modules/.installed
 
@@ -86,6 +86,11 @@ schema: setup
 # and a test fails when a CRD changed without this): cdk8s import with the CLI pinned in package.json.
 crd-bindings: setup
 	$(PY) -m charts.imports.generate
+
+# The vLLM recipes vendored in deployment_config/data/recipes/ (SOURCE.md there): after copying a new recipe file,
+# rewrite recipes.lock.json (its sha256 and the profiles derived from it); tests/test_recipe.py fails until then.
+recipes: setup
+	$(PY) -m deployment_config.recipe
 
 pipeline: setup
 	npx cdk synth --quiet --no-notices -c pipeline=$(or $(PIPELINE),example)

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
+from collections.abc import Mapping
 
 import aws_cdk as cdk
 from aws_cdk import aws_eks_v2 as eks
@@ -38,9 +39,11 @@ from constructs import Construct
 
 from cdk_constructs.nag_acknowledgements import acknowledge_promotion_gate
 from cdk_constructs.pod_identity import pod_identity_role
+from deployment_config import published
 from deployment_config.kubernetes_names import SERVING_NAMESPACE
 from deployment_config.model import EnvironmentConfig
 from deployment_config.promotion_gate import PromotionGateConfig, wait_seconds
+from deployment_config.published import PublishedRow
 from deployment_config.sizing import startup_budget_seconds
 from ops_cli import bench
 
@@ -68,13 +71,28 @@ def result_key(concurrency: int) -> str:
     return f"c{concurrency}.json"
 
 
-def gate_settings(gate: PromotionGateConfig, *, key_prefix: str, job_name: str, namespace: str) -> dict:
-    """What the check function needs (the custom resource's settings, part of the smoke test's digest)."""
+def gate_settings(gate: PromotionGateConfig, *, key_prefix: str, job_name: str, namespace: str,
+                  published: Mapping[int, PublishedRow] | None = None) -> dict:
+    """What the check function needs (the custom resource's settings, part of the smoke test's digest).
+
+    :param published: the published rows of the environment's configuration by concurrency
+        (deployment_config/published.py): a run with one carries it, for its summary and within_percent_of_published;
+        the check function reads no data file of its own.
+    """
+    published = published or {}
+
+    def run_settings(r) -> dict:
+        settings = {"Concurrency": r.concurrency, "NumPrompts": r.num_prompts, "MaxTtftP90Ms": r.max_ttft_p90_ms,
+                    "MinOutputTokensPerS": r.min_output_tokens_per_s}
+        if r.concurrency in published:
+            settings["Published"] = published[r.concurrency].to_dict()
+            settings["WithinPercentOfPublished"] = r.within_percent_of_published
+        return settings
+
     return {
         "KeyPrefix": key_prefix, "Correctness": gate.correctness, "MaxFailedRequests": gate.max_failed_requests,
         "LoadTestSeconds": gate.load_test_seconds(), "Job": f"{namespace}/{job_name}",
-        "Runs": [{"Concurrency": r.concurrency, "NumPrompts": r.num_prompts, "MaxTtftP90Ms": r.max_ttft_p90_ms,
-                  "MinOutputTokensPerS": r.min_output_tokens_per_s} for r in gate.runs],
+        "Runs": [run_settings(r) for r in gate.runs],
         "InputLen": gate.input_len, "OutputLen": gate.output_len,
     }
 
@@ -159,8 +177,10 @@ class PromotionGate(Construct):
                 "automountServiceAccountToken": False}])
 
     def settings(self, digest: str) -> dict:
+        key = published.key_of(self.env_config, input_len=self.gate.input_len, output_len=self.gate.output_len)
         return gate_settings(self.gate, key_prefix=self.key_prefix, job_name=self.job_name(digest),
-                             namespace=self.namespace)
+                             namespace=self.namespace,
+                             published=published.rows_for(self.env_config.model.preset.key, key))
 
     @staticmethod
     def job_name(digest: str) -> str:

@@ -37,6 +37,8 @@ def main(argv: list[str], config_dir: Path = CONFIG_DIR) -> int:
         placeholders = config.placeholders
         note = f" (placeholder values in {', '.join(placeholders)}: synthesizes, never deploys)" if placeholders else ""
         print(f"ok: {kind} {name}{note}")
+        if kind == "env":
+            print(f"  sizing: {config.sizing_message}")
     return EXIT_BAD_CONFIG if failed else 0
 
 

@@ -21,6 +21,13 @@ from types import MappingProxyType
 EFA_LAYOUT_SOURCE = "https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/efa-acc-inst-types.html"
 #: GPUs, memory, vCPUs, instance store and network cards per type.
 SPECS_SOURCE = "https://docs.aws.amazon.com/ec2/latest/instancetypes/ac.html"
+#: The GPU generations the vLLM recipes key hardware overrides by (vllm-project/recipes@8959cf6 CONTRIBUTING.md: "Key by
+#: `hopper` / `blackwell` / `amd`"). H100 and H200 are Hopper GPUs, B200 and B300 Blackwell ones (the same EC2 page,
+#: SPECS_SOURCE, names the accelerators; NVIDIA's data-center pages: https://www.nvidia.com/en-us/data-center/h200/
+#: "based on the NVIDIA Hopper architecture", https://www.nvidia.com/en-us/data-center/dgx-b300/ "NVIDIA Blackwell
+#: Ultra GPUs").
+GPU_GENERATIONS = ("hopper", "blackwell")
+GPU_GENERATION_SOURCE = "https://www.nvidia.com/en-us/data-center/h200/; https://www.nvidia.com/en-us/data-center/dgx-b300/"
 
 
 @dataclass(frozen=True)
@@ -76,6 +83,8 @@ class GpuInstanceType:
     :param instance_store_disks: local NVMe disks, assembled as RAID0 for the model cache.
     :param vcpus: vCPUs of the instance.
     :param memory_gib: host memory of the instance in GiB.
+    :param gpu_generation: the GPU's architecture, as the vLLM recipes key their hardware overrides (``hopper``,
+        ``blackwell``): :data:`GPU_GENERATION_SOURCE`.
     """
 
     name: str
@@ -86,6 +95,16 @@ class GpuInstanceType:
     instance_store_disks: int
     vcpus: int
     memory_gib: int
+    gpu_generation: str
+
+    def __post_init__(self) -> None:
+        if self.gpu_generation not in GPU_GENERATIONS:
+            raise ValueError(f"{self.name}: gpu_generation {self.gpu_generation!r} is not one of {GPU_GENERATIONS}")
+
+    @property
+    def recipe_hardware(self) -> str:
+        """The GPU's id in the vLLM recipes (``meta.hardware``, ``strategy_hardware``): ``b300`` for NVIDIA B300."""
+        return self.gpu_model.split()[-1].lower()
 
     @property
     def gpu_memory_gb(self) -> int:
@@ -118,19 +137,19 @@ GPU_INSTANCE_TYPES: Mapping[str, GpuInstanceType] = MappingProxyType(
         t.name: t
         for t in (
             # 32 cards, all with EFA: "a request with 32 EFA devices and one ENA device" (EFA_LAYOUT_SOURCE, P5 example)
-            GpuInstanceType("p5.48xlarge", "NVIDIA H100", 8, 81920, _all_cards(32), 8, 192, 2048),
-            GpuInstanceType("p5e.48xlarge", "NVIDIA H200", 8, 144384, _all_cards(32), 8, 192, 2048),
+            GpuInstanceType("p5.48xlarge", "NVIDIA H100", 8, 81920, _all_cards(32), 8, 192, 2048, "hopper"),
+            GpuInstanceType("p5e.48xlarge", "NVIDIA H200", 8, 144384, _all_cards(32), 8, 192, 2048, "hopper"),
             # 16 cards, 16 EFA interfaces at most (SPECS_SOURCE): every card supports EFA
-            GpuInstanceType("p5en.48xlarge", "NVIDIA H200", 8, 144384, _all_cards(16), 8, 192, 2048),
+            GpuInstanceType("p5en.48xlarge", "NVIDIA H200", 8, 144384, _all_cards(16), 8, 192, 2048, "hopper"),
             # 8 cards, 8 EFA interfaces at most (SPECS_SOURCE)
-            GpuInstanceType("p6-b200.48xlarge", "NVIDIA B200", 8, 183359, _all_cards(8), 8, 192, 2048),
+            GpuInstanceType("p6-b200.48xlarge", "NVIDIA B200", 8, 183359, _all_cards(8), 8, 192, 2048, "blackwell"),
             # 17 cards; card 0 supports ENA only and carries the primary interface, cards 1-16 one EFA-only interface
             # each (EFA_LAYOUT_SOURCE, P6-B300 example; AWS engineering in aws/aws-parallelcluster#7143). A launch
             # template with EFA on card 0 is rejected.
             GpuInstanceType("p6-b300.48xlarge", "NVIDIA B300", 8, 275040,
                             NetworkLayout(17, tuple(range(1, 17)),
                                           EFA_LAYOUT_SOURCE + " (P6-B300); aws/aws-parallelcluster#7143"),
-                            8, 192, 4096),
+                            8, 192, 4096, "blackwell"),
         )
     }
 )
@@ -159,6 +178,13 @@ class ModelPreset:
     weight_size_gb: int
     serving_args: tuple[str, ...]
     environment: Mapping[str, str] = field(default_factory=dict)
+
+    @property
+    def load_format(self) -> str | None:
+        """The ``--load-format`` of the announced arguments: the one place it is set, for the recipe profile too
+        (deployment_config/recipe.py puts it in place of the recipe's own)."""
+        args = self.serving_args
+        return args[args.index("--load-format") + 1] if "--load-format" in args else None
 
 
 MODEL_PRESETS: Mapping[str, ModelPreset] = MappingProxyType(

@@ -20,7 +20,7 @@ from typing import Annotated, Any, Literal
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationInfo, field_validator, model_validator
 from pydantic_core import PydanticCustomError
 
-from deployment_config import aws_rules, image_cache, s3_names, vllm_args
+from deployment_config import aws_rules, image_cache, published, recipe, s3_names, vllm_args
 from deployment_config.catalog import GPU_INSTANCE_TYPES, MODEL_PRESETS
 from deployment_config.ec2_instance_types import known_instance_types
 from deployment_config.email_addresses import email_address_problem
@@ -417,6 +417,14 @@ class ModelSection(BaseModel):
         "at; `llmops weights mirror` resolves a branch or tag to it and writes it here. Default: none, the repository's "
         "default branch when vLLM downloads.", examples=["0123456789abcdef0123456789abcdef01234567"],
         json_schema_extra={"pattern": r"^[0-9a-f]{40}$"})
+    serving_profile: Literal["recipe", "announced"] = Field(
+        default="recipe", description="How vLLM is configured: 'recipe', the vLLM project's recipe for the model "
+        "(deployment_config/data/recipes/) for the GPU generation and the layout, with the announced load format; "
+        "'announced', the arguments of the model's announcement (the preset's). Default: recipe.", examples=["recipe"])
+    features: list[Annotated[str, _text(64)]] = Field(
+        default=[], description="Opt-in features of the recipe (serving_profile: recipe): "
+        + ", ".join(recipe.recipe_for("kimi-k3").opt_in_features) + ". A feature the recipe gates off the layout or GPU "
+        "is refused with its reason. Default: none.", examples=[["spec_decoding"]])
     image_cache: ImageCacheSection | None = Field(
         default=None, description="Pull the image (a Docker Hub image) through an ECR pull-through cache in the "
         "environment's account and region, so that nodes are not rate-limited by Docker Hub. Default: none, nodes pull "
@@ -522,12 +530,23 @@ class ModelSection(BaseModel):
             # On EKS a model instance may span several nodes (a LeaderWorkerSet); HyperPod serves one node per instance.
             gpu_nodes = context.get("gpu_nodes") or (None, None)
             node_count = gpu_nodes[1] if gpu_nodes[0] == "capacity.instance_count" else None
+            resolution = recipe.resolve(preset=self.preset, serving_profile=self.serving_profile,
+                                        features=self.features, instance_type=instance_type, weights_gb=weights,
+                                        multi_node=node_count is not None, load_format=preset.load_format,
+                                        extra_args=self.extra_args)
+            for index, problem in resolution.problems:
+                report(info, f"model.features[{index}]", problem)
+            # read by endpoint.promotion_gate's within_percent_of_published (deployment_config/published.py)
+            context["preset"] = self.preset
+            context["published_key"] = (instance_type.recipe_hardware, self.serving_profile,
+                                        resolution.profile.strategy if resolution.profile else "single_node_tp",
+                                        tuple(self.features))
             try:
                 check_model_fits(model_id=self.hugging_face_id or preset.hugging_face_id, weights_gb=weights,
                                  instance_type=instance_type,
                                  tensor_parallel_size=self.tensor_parallel_size or preset.tensor_parallel_size,
-                                 field=field, type_prefix=prefix, node_count=node_count)
-                layout = layout_for(weights, instance_type) if node_count is not None else None
+                                 field=field, type_prefix=prefix, node_count=node_count, memory=resolution.memory)
+                layout = layout_for(weights, instance_type, memory=resolution.memory) if node_count is not None else None
                 if layout is not None and layout.multi_node:
                     context["nodes_per_replica"] = layout.nodes
             except ConfigError as error:
@@ -556,6 +575,10 @@ class PromotionGateRunSection(BaseModel):
     min_output_tokens_per_s: float | None = Field(default=None, gt=0, le=1000000, description="Fail when the run's "
                                                   "output tokens per second (all requests) are fewer. Default: not "
                                                   "checked (the run may then take up to 10 tok/s).", examples=[350])
+    within_percent_of_published: float | None = Field(
+        default=None, gt=0, le=100, description="Fail when the run's output tokens per second fall more than this many "
+        "percent below the published figure for the same GPU, serving profile, features, concurrency and lengths "
+        "(deployment_config/data/published/); such a row must exist. Default: not checked.", examples=[10])
 
 
 class PromotionGateSection(BaseModel):
@@ -744,6 +767,7 @@ class EndpointSection(BaseModel):
             report(info, "endpoint.promotion_gate", Problem(
                 "runs in the stack of the deploy-time smoke test, which is off",
                 "add deploy_time_smoke_test: true (and deploy once the capacity is active), or remove promotion_gate"))
+        self._published_consistent(info)
         weights = _ctx(info).get("weight_size_gb")
         if weights is not None:
             gate = promotion_gate_config(self.promotion_gate)
@@ -754,6 +778,25 @@ class EndpointSection(BaseModel):
                     f"{gate.load_test_seconds() // 60} for the runs at their min_output_tokens_per_s), more than the "
                     "12 hours a CloudFormation wait condition waits",
                     "use fewer runs, fewer num_prompts or shorter lengths, or set min_output_tokens_per_s"))
+
+    def _published_consistent(self, info: ValidationInfo) -> None:
+        """within_percent_of_published compares with a published row of the same configuration: it must exist."""
+        parts = _ctx(info).get("published_key")
+        gate = self.promotion_gate
+        if parts is None or gate is None:
+            return
+        hardware, profile, strategy, features = parts
+        key = published.serving_key(hardware=hardware, serving_profile=profile, strategy=strategy, features=features,
+                                    input_len=gate.input_len, output_len=gate.output_len)
+        rows = published.rows_for(_ctx(info).get("preset", "kimi-k3"), key)
+        for index, run in enumerate(gate.runs):
+            if run.within_percent_of_published is not None and run.concurrency not in rows:
+                known = ", ".join(str(c) for c in sorted(rows)) or "none"
+                report(info, f"endpoint.promotion_gate.runs[{index}].within_percent_of_published", Problem(
+                    f"nothing is published for concurrency {run.concurrency} with {key.describe()} (published "
+                    f"concurrencies for it: {known}; deployment_config/data/published/)",
+                    "remove within_percent_of_published from this run, or use a concurrency, lengths and model.features "
+                    "a published row has"))
 
     def _tls_consistent(self, info: ValidationInfo) -> None:
         """Both TLS fields or neither; a public EKS endpoint needs them; HyperPod's TLS is the operator's."""
@@ -1082,7 +1125,8 @@ def promotion_gate_config(section: PromotionGateSection) -> PromotionGateConfig:
     return PromotionGateConfig(
         runs=tuple(GateRun(concurrency=run.concurrency,
                            num_prompts=run.num_prompts or default_num_prompts(run.concurrency),
-                           max_ttft_p90_ms=run.max_ttft_p90_ms, min_output_tokens_per_s=run.min_output_tokens_per_s)
+                           max_ttft_p90_ms=run.max_ttft_p90_ms, min_output_tokens_per_s=run.min_output_tokens_per_s,
+                           within_percent_of_published=run.within_percent_of_published)
                    for run in section.runs),
         input_len=section.input_len, output_len=section.output_len, correctness=section.correctness,
         max_failed_requests=section.max_failed_requests, retention_days=section.retention_days)

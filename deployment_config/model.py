@@ -15,7 +15,8 @@ from deployment_config.aws_rules import partition_of
 from deployment_config.catalog import GPU_INSTANCE_TYPES, GpuInstanceType, ModelPreset
 from deployment_config.image_cache import cached_image
 from deployment_config.promotion_gate import PromotionGateConfig
-from deployment_config.sizing import Layout, layout_for
+from deployment_config.recipe import ServingProfile
+from deployment_config.sizing import Layout, MemoryProfile, fit_over, layout_for
 
 
 class Platform(StrEnum):
@@ -92,6 +93,12 @@ class ModelConfig:
         model, delivered as ``HF_TOKEN``. Default: none.
     :param image_cache: pull the image (a Docker Hub image) through an ECR pull-through cache. Default: none, nodes pull
         from the image's own registry.
+    :param serving_profile: ``recipe`` (the vLLM project's recipe for the GPU generation and layout,
+        deployment_config/recipe.py) or ``announced`` (the preset's arguments). Default here: announced; the
+        configuration file's default is recipe.
+    :param features: the recipe's opt-in features enabled. Default: none.
+    :param profile: the resolved recipe profile (None for announced).
+    :param memory: what the sizing counts: the profile's memory share, context length and KV-cache data type.
     """
 
     preset: ModelPreset
@@ -107,14 +114,20 @@ class ModelConfig:
     hugging_face_revision: str | None = None
     hugging_face_token_secret: str | None = None
     image_cache: ImageCacheConfig | None = None
+    serving_profile: str = "announced"
+    features: tuple[str, ...] = ()
+    profile: ServingProfile | None = None
+    memory: MemoryProfile = MemoryProfile()
 
     @property
     def serving_args(self) -> tuple[str, ...]:
-        return self.preset.serving_args + self.extra_args
+        base = self.profile.args if self.profile is not None else self.preset.serving_args
+        return base + self.extra_args
 
     @property
     def environment(self) -> dict[str, str]:
-        return {**self.preset.environment, **(self.extra_env or {})}
+        base = self.profile.environment if self.profile is not None else self.preset.environment
+        return {**base, **(self.extra_env or {})}
 
 
 @dataclass(frozen=True)
@@ -317,8 +330,15 @@ class EnvironmentConfig:
         single = Layout(nodes=1, tensor_parallel_size=self.model.tensor_parallel_size, pipeline_parallel_size=1)
         if self.platform is Platform.HYPERPOD:
             return single
-        layout = layout_for(self.model.weight_size_gb, self.gpu_instance_type)
+        layout = layout_for(self.model.weight_size_gb, self.gpu_instance_type, memory=self.model.memory)
         return layout if layout is not None and layout.multi_node else single
+
+    @property
+    def sizing_message(self) -> str:
+        """Where one model instance's GPU memory goes under the serving profile (``make check-config`` prints it)."""
+        nodes = self.layout.nodes
+        fit = fit_over(self.model.weight_size_gb, self.gpu_instance_type, nodes, self.model.memory)
+        return f"{nodes} x {self.gpu_instance_type.name} per replica, {self.model.memory.describe(fit, nodes)}"
 
     @property
     def replicas(self) -> int:

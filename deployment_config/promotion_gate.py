@@ -47,12 +47,15 @@ class GateRun:
     :param num_prompts: requests in the run. Default: max(10, 4 x concurrency).
     :param max_ttft_p90_ms: the 90th percentile of time to first token must not exceed it.
     :param min_output_tokens_per_s: the run's output tokens per second (all requests) must reach it.
+    :param within_percent_of_published: the run's output tokens per second may fall at most this many percent below
+        the published row of the same configuration (deployment_config/published.py), which must exist.
     """
 
     concurrency: int
     num_prompts: int
     max_ttft_p90_ms: float | None = None
     min_output_tokens_per_s: float | None = None
+    within_percent_of_published: float | None = None
 
     def max_seconds(self, output_len: int) -> int:
         """How long this run may take and still pass (see the module)."""

@@ -52,14 +52,47 @@ class Fit:
         return self.usable_gb - self.weights_gb
 
 
-def fit_of(weights_gb: int, instance_type: GpuInstanceType) -> Fit:
+def fit_of(weights_gb: int, instance_type: GpuInstanceType, utilization: float = GPU_MEMORY_UTILIZATION) -> Fit:
     total = instance_type.total_gpu_memory_gb
     return Fit(
         weights_gb=weights_gb,
         total_gb=total,
-        usable_gb=total * GPU_MEMORY_UTILIZATION,
+        usable_gb=total * utilization,
         kv_reserve_gb=total * MIN_KV_CACHE_SHARE,
     )
+
+
+#: Bytes of one KV-cache value per ``--kv-cache-dtype``. vLLM's option: "Data type for kv cache storage. If "auto", will
+#: use model data type. CUDA 11.8+ supports fp8 (=fp8_e4m3) and fp8_e5m2" (vllm-project/vllm@001999d2
+#: vllm/engine/arg_utils.py, the version the search index holds; 0.33.0's own text was not read here). fp8 values are
+#: one byte; ``auto`` is counted as two (bf16/fp16), an assumption: the checkpoint's data type was not read. So fp8
+#: halves the bytes of every cached token and the same GB hold twice the tokens.
+KV_CACHE_BYTES = {"auto": 2, "fp8": 1, "fp8_e4m3": 1, "fp8_e5m2": 1}
+
+
+@dataclass(frozen=True)
+class MemoryProfile:
+    """What vLLM is told about memory: the share of GPU memory per layout (single node, several nodes), the context
+    length and the KV-cache data type. The announced arguments set none of them: the sizing's own 0.90 then."""
+
+    single_node_utilization: float = GPU_MEMORY_UTILIZATION
+    multi_node_utilization: float = GPU_MEMORY_UTILIZATION
+    max_model_len: int | None = None
+    kv_cache_dtype: str = "auto"
+    name: str = "announced profile"
+
+    def utilization(self, nodes: int) -> float:
+        return self.single_node_utilization if nodes == 1 else self.multi_node_utilization
+
+    def describe(self, fit: Fit, nodes: int) -> str:
+        """The sizing message: where the GPU memory goes under this profile."""
+        per_value = KV_CACHE_BYTES.get(self.kv_cache_dtype, 2)
+        kv = (f"{fit.kv_cache_gb:.0f} GB of KV cache in {self.kv_cache_dtype} ({per_value} byte"
+              f"{'s' if per_value > 1 else ''} per value"
+              + (", half of bf16's: twice the tokens fit" if per_value == 1 else "") + ")")
+        context = f", context up to {self.max_model_len} tokens" if self.max_model_len else ""
+        return (f"{self.name}: vLLM takes {self.utilization(nodes):.0%} of {fit.total_gb} GB = "
+                f"{fit.usable_gb:.0f} GB: {fit.weights_gb} GB of weights, {kv}{context}")
 
 
 #: The most nodes one model instance is spread over. Each further pipeline stage adds a hop over EFA to every token's
@@ -107,24 +140,27 @@ class Layout:
                 "the nodes over EFA")
 
 
-def fit_over(weights_gb: int, instance_type: GpuInstanceType, nodes: int) -> Fit:
+def fit_over(weights_gb: int, instance_type: GpuInstanceType, nodes: int,
+             memory: MemoryProfile = MemoryProfile()) -> Fit:
     """The memory arithmetic of one model spread over ``nodes`` nodes of ``instance_type``: the same shares of the GPU
     memory as on one node (every GPU holds a shard of the weights and its part of the KV cache)."""
     total = instance_type.total_gpu_memory_gb * nodes
-    return Fit(weights_gb=weights_gb, total_gb=total, usable_gb=total * GPU_MEMORY_UTILIZATION,
+    return Fit(weights_gb=weights_gb, total_gb=total, usable_gb=total * memory.utilization(nodes),
                kv_reserve_gb=total * MIN_KV_CACHE_SHARE)
 
 
-def layout_for(weights_gb: int, instance_type: GpuInstanceType, max_nodes: int = MAX_LAYOUT_NODES) -> Layout | None:
+def layout_for(weights_gb: int, instance_type: GpuInstanceType, max_nodes: int = MAX_LAYOUT_NODES,
+               memory: MemoryProfile = MemoryProfile()) -> Layout | None:
     """The fewest nodes of ``instance_type`` one instance of the model fits on, or None beyond ``max_nodes``."""
     for nodes in range(1, max_nodes + 1):
-        if fit_over(weights_gb, instance_type, nodes).fits:
+        if fit_over(weights_gb, instance_type, nodes, memory).fits:
             return Layout(nodes=nodes, tensor_parallel_size=instance_type.gpu_count, pipeline_parallel_size=nodes)
     return None
 
 
 def check_model_fits(*, model_id: str, weights_gb: int, instance_type: GpuInstanceType, tensor_parallel_size: int,
-                     field: str = "capacity.instance_type", type_prefix: str = "", node_count: int | None = None) -> Fit:
+                     field: str = "capacity.instance_type", type_prefix: str = "", node_count: int | None = None,
+                     memory: MemoryProfile = MemoryProfile()) -> Fit:
     """Raise :class:`ConfigError` unless the weights fit one instance with room for the KV cache.
 
     :param field: the configuration field that chose the instance type, for the message.
@@ -141,12 +177,12 @@ def check_model_fits(*, model_id: str, weights_gb: int, instance_type: GpuInstan
             f"set model.tensor_parallel_size to {instance_type.gpu_count}, or pick an instance type with "
             f"{tensor_parallel_size} GPUs",
         )
-    fit = fit_of(weights_gb, instance_type)
+    fit = fit_of(weights_gb, instance_type, memory.utilization(1))
     if fit.fits:
         return fit
-    layout = layout_for(weights_gb, instance_type) if node_count is not None else None
+    layout = layout_for(weights_gb, instance_type, memory=memory) if node_count is not None else None
     if layout is not None and node_count % layout.nodes == 0:
-        return fit_over(weights_gb, instance_type, layout.nodes)
+        return fit_over(weights_gb, instance_type, layout.nodes, memory)
     candidates = [t for t in GPU_INSTANCE_TYPES.values() if fit_of(weights_gb, t).fits]
     if layout is not None:
         fix = (f"set capacity.instance_count to {layout.nodes} (or a multiple of it, one model instance per "
@@ -167,7 +203,8 @@ def check_model_fits(*, model_id: str, weights_gb: int, instance_type: GpuInstan
         field,
         f"{model_id} does not fit {type_prefix}{instance_type.name}: it needs {weights_gb} GB for its weights plus "
         f"{fit.kv_reserve_gb:.0f} GB for the KV cache, but {instance_type.gpu_count} x {instance_type.gpu_memory_gb} GB "
-        f"= {fit.total_gb} GB gives vLLM only {fit.usable_gb:.0f} GB at {GPU_MEMORY_UTILIZATION:.0%} utilization",
+        f"= {fit.total_gb} GB gives vLLM only {fit.usable_gb:.0f} GB at {memory.utilization(1):.0%} utilization "
+        f"({memory.name})",
         fix,
     )
 

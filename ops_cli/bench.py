@@ -302,14 +302,6 @@ RESULT_DIR = "/results"
 #: The lines the Job's script prints around each run's result JSON, read back from its log.
 RESULT_MARKER = "LLMOPS-BENCH-RESULT"
 FAILED_MARKER = "LLMOPS-BENCH-FAILED"
-#: Published figures for Kimi-K3 (vLLM's Kimi-K3 performance post, 2026-09-13, as quoted in issue 12): one B300 node,
-#: TP8, 8K in / 1K out, WITH speculative decoding (8 draft tokens), which the announced arguments do not enable.
-#: concurrency: (TTFT ms, output tok/s). The post's statistic (mean or median) is not in the quote.
-REFERENCE = {1: (376, 183), 4: (641, 417), 16: (1121, 725)}
-REFERENCE_SOURCE = ("vLLM's Kimi-K3 performance post (2026-09-13): one B300 node, TP8, 8K in / 1K out, with speculative "
-                    "decoding (8 draft tokens), which this deployment does not enable")
-
-
 def default_num_prompts(concurrency: int) -> int:
     """Enough requests that each concurrency is held for a while: max(10, 4 x concurrency)."""
     return max(10, 4 * concurrency)
@@ -477,17 +469,19 @@ class RunResult:
     output_throughput: float | None = None
     duration_s: float | None = None
     problems: list[str] = field(default_factory=list)
+    #: The published row of the same profile, concurrency and lengths (deployment_config/published.py
+    #: ``PublishedRow.to_dict``), set by the caller; None when there is none.
+    published: dict | None = None
 
     def to_dict(self) -> dict:
         def rounded(values: dict) -> dict:
             return {f"p{p}": None if v is None else round(v, 1) for p, v in values.items()}
 
-        reference = REFERENCE.get(self.concurrency)
         return {"concurrency": self.concurrency, "ok": self.ok, "completed": self.completed, "failed": self.failed,
                 "ttft_ms": rounded(self.ttft_ms), "itl_ms": rounded(self.itl_ms), "tpot_ms": rounded(self.tpot_ms),
                 "output_tokens_per_s": None if self.output_throughput is None else round(self.output_throughput, 1),
                 "duration_s": None if self.duration_s is None else round(self.duration_s, 1),
-                "reference": None if reference is None else {"ttft_ms": reference[0], "output_tokens_per_s": reference[1]},
+                "published": self.published,
                 "problems": self.problems}
 
 

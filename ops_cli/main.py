@@ -984,10 +984,13 @@ class Cli:
         if not args.skip_probe and not args.url:
             raise OpsError("the probe needs --url (the endpoint, reachable from here, as for smoke-test)",
                            "pass --url, or --skip-probe for the load test alone", ExitCode.USAGE)
+        from deployment_config import published as pub
+
+        key = pub.key_of(env, input_len=args.input_len, output_len=args.output_len)
+        published = pub.rows_for(env.model.preset.key, key)
         payload: dict = {"env": env.name, "url": args.url, "probe": None, "load_test": None,
-                         "reference": {"source": bn.REFERENCE_SOURCE,
-                                       "figures": {str(c): {"ttft_ms": t, "output_tokens_per_s": r}
-                                                   for c, (t, r) in bn.REFERENCE.items()}}}
+                         "published": {"key": key.describe(),
+                                       "rows": {str(c): row.to_dict() for c, row in published.items()}}}
         human: list = []
         passed = True
         if not args.skip_probe:
@@ -1019,27 +1022,34 @@ class Cli:
                                             run=self.rt.run_command, log=lambda text: _write(self.rt.stderr, text + "\n"),
                                             deadline=self.deadline)
             passed = passed and all(r.ok for r in runs)
+            for r in runs:
+                r.published = published[r.concurrency].to_dict() if r.concurrency in published else None
             payload["load_test"] = {"job": plan.job_name, "namespace": plan.namespace, "image": plan.image,
                                     "base_url": base_url, "job_status": status, "input_len": args.input_len,
                                     "output_len": args.output_len, "runs": [r.to_dict() for r in runs]}
-            fixed = args.input_len == bn.DEFAULT_INPUT_LEN and args.output_len == bn.DEFAULT_OUTPUT_LEN
 
             def ms(values: dict) -> str:
                 return " / ".join("-" if values.get(p) is None else f"{values[p]:,.0f}" if values[p] >= 100
                                   else f"{values[p]:.1f}" for p in bn.PERCENTILES)
 
-            def reference(c: int) -> str:
-                figures = bn.REFERENCE.get(c) if fixed else None
-                return f"{figures[0]:,} ms, {figures[1]:,} tok/s" if figures else "-"
+            def beside(r: bn.RunResult) -> str:
+                """The published row of the same profile and concurrency, and how far the measured throughput is."""
+                row = published.get(r.concurrency)
+                if row is None:
+                    return "-"
+                text = f"{row.ttft_ms:,.0f} ms, {row.output_tokens_per_s:,.0f} tok/s"
+                if r.output_throughput is not None and row.output_tokens_per_s:
+                    text += f" ({(r.output_throughput / row.output_tokens_per_s - 1) * 100:+.0f} %)"
+                return text
 
             rows = [(r.concurrency, "ok" if r.ok else "FAILED",
                      "-" if r.completed is None else f"{r.completed}/{r.failed}", ms(r.ttft_ms), ms(r.itl_ms),
-                     "-" if r.output_throughput is None else f"{r.output_throughput:,.1f}", reference(r.concurrency),
+                     "-" if r.output_throughput is None else f"{r.output_throughput:,.1f}", beside(r),
                      "; ".join(r.problems)) for r in runs]
             human.append(table(["concurrency", "result", "ok/failed", "TTFT p50/p90/p99 ms", "ITL p50/p90/p99 ms",
-                                "output tok/s", "reference (TTFT, tok/s)", "problems"], rows))
+                                "output tok/s", "published (TTFT, tok/s, measured vs)", "problems"], rows))
             human.append(f"{args.input_len} tokens in, {args.output_len} out; Job {plan.namespace}/{plan.job_name} "
-                         f"{status}, deleted.\nReference: {bn.REFERENCE_SOURCE}.")
+                         f"{status}, deleted.\n" + _published_note(key, published))
         human.append("Bench passed." if passed else "Bench FAILED.")
         payload["passed"] = passed
         self.out(payload, human)
@@ -1289,6 +1299,17 @@ def _cli_words(text: str) -> str:
     -c env=NAME`` command line, which is meant for the CDK, is left alone)."""
     text = re.sub(r"(\bcdk\b[^;()]*?)?-c env=(\S*)", lambda m: m.group(0) if m.group(1) else f"--env {m.group(2)}", text)
     return re.sub(r"(?<![\w-])-c env\b(?!=)", "--env", text)
+
+
+def _published_note(key, published) -> str:
+    """Where the published column comes from, or that nothing is published for this configuration."""
+    if not published:
+        return (f"Published: no row for {key.describe()} in deployment_config/data/published/ (only published figures "
+                "are listed there).")
+    sources = sorted({row.source for row in published.values()})
+    configurations = sorted({row.configuration for row in published.values()})
+    return (f"Published, for {key.describe()}: {'; '.join(sources)}. Configuration: {'; '.join(configurations)}. "
+            f"Statistic: {', '.join(sorted({row.statistic for row in published.values()}))}.")
 
 
 def _load_environment(config_dir: Path, name: str, option: str) -> EnvironmentConfig:

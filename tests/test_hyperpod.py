@@ -20,7 +20,7 @@ from charts.vllm_auth_middleware import BOOTSTRAP, MIDDLEWARE_ARGS, MODULE_FILE,
 from deployment_config.model import WeightSource
 from deployment_config.sizing import startup_budget
 from tests.crd_schema import validate_custom_resource
-from tests.test_serving_chart import ANNOUNCED_ARGS, _options
+from tests.test_serving_chart import RECIPE_ARGS, _options
 
 # --- the InferenceEndpointConfig ----------------------------------------------------------------------------------
 
@@ -62,7 +62,7 @@ def test_crd_validation_catches_a_missing_required_field(endpoint):
         validate_custom_resource(broken)
 
 
-def test_endpoint_is_the_announced_manifest(endpoint):
+def test_endpoint_is_the_recipe_manifest(endpoint):
     spec = endpoint["spec"]
     worker = spec["worker"]
     assert endpoint["metadata"]["name"] == "kimik3"
@@ -76,12 +76,12 @@ def test_endpoint_is_the_announced_manifest(endpoint):
     assert worker["modelInvocationPort"]["containerPort"] == 8000
     assert worker["modelVolumeMount"]["mountPath"] == "/opt/ml/model"
     assert worker["resources"]["limits"]["nvidia.com/gpu"] == 8
-    assert {"name": "VLLM_ENABLE_K3_LATENT_MOE_TAIL_FUSION", "value": "1"} in worker["environmentVariables"]
-    # the operator does not add --model: the worker loads the weights the operator mounted, everything else as
-    # announced, and the middleware that requires the API key on every path
-    announced = _options([*ANNOUNCED_ARGS, "--shutdown-timeout", "300", *MIDDLEWARE_ARGS])
-    announced["--model"] = "/opt/ml/model"
-    assert _options(worker["args"]) == announced
+    assert {"name": "VLLM_USE_V2_MODEL_RUNNER", "value": "1"} in worker["environmentVariables"]
+    # the operator does not add --model: the worker loads the weights the operator mounted, everything else as the
+    # recipe's Blackwell single-node profile gives it, and the middleware that requires the API key on every path
+    expected = _options([*RECIPE_ARGS, "--shutdown-timeout", "300", *MIDDLEWARE_ARGS])
+    expected["--model"] = "/opt/ml/model"
+    assert _options(worker["args"]) == expected
     assert worker["args"][:2] == ["--model", worker["modelVolumeMount"]["mountPath"]]
 
 

@@ -454,3 +454,43 @@ def test_given_the_gate_a_passed_smoke_test_does_not_signal_but_hands_over_to_th
                               now=lambda: 1e9)
     assert h.received == []
     assert state["phase"] == "probe" and state["done"] is False and state["url"] == url
+
+
+# --- measured beside published ----------------------------------------------------------------------------------------
+
+def _gate_document(**run) -> dict:
+    document = yaml.safe_load((TEST_CONFIGS / "promotion-gate.yaml").read_text(encoding="utf-8"))
+    document["endpoint"]["promotion_gate"]["runs"][0].update(run)
+    return document
+
+
+def test_within_percent_of_published_needs_a_published_row_of_the_same_configuration():
+    # given a gate run that asks for "within 10 % of published" on a profile nothing is published for
+    with pytest.raises(ConfigError) as raised:
+        parse_environment(_gate_document(within_percent_of_published=10), name="gate")
+    # then it is refused at that field, naming the configuration and the concurrencies that have rows
+    issue, = raised.value.issues
+    assert issue.field == "endpoint.promotion_gate.runs[0].within_percent_of_published"
+    assert "b300, recipe profile (single_node_tp), no opt-in feature, 8192 in / 1024 out" in issue.problem
+    assert "published concurrencies for it: none" in issue.problem
+
+
+def test_the_gate_carries_the_published_row_and_fails_a_run_too_far_below_it(handler):
+    from deployment_config import published
+
+    # given the published configuration (B300, recipe, spec_decoding) with "within 10 %" at concurrency 1
+    document = _gate_document(within_percent_of_published=10)
+    document["model"]["features"] = ["spec_decoding"]
+    env = parse_environment(document, name="gate")
+    gate = env.endpoint.promotion_gate
+    key = published.key_of(env, input_len=gate.input_len, output_len=gate.output_len)
+    settings = promotion_gate.gate_settings(gate, key_prefix=PREFIX, job_name="job", namespace="llm-serving",
+                                            published=published.rows_for("kimi-k3", key))
+    run = settings["Runs"][0]
+    assert run["Published"]["output_tokens_per_s"] == 183 and run["WithinPercentOfPublished"] == 10
+    # when the check function evaluates a run at 150 tok/s (18 % below 183) and one at 170 tok/s (7 % below)
+    slow = handler.evaluate_run(run, result(1, rate=150.0), 0)
+    near = handler.evaluate_run(run, result(1, rate=170.0), 0)
+    # then the first fails naming the published figure and its source, the second passes; both carry the row
+    assert not slow["ok"] and "more than 10 % below the published 183" in slow["problems"][0]
+    assert near["ok"] and near["published"]["ttft_ms"] == 376

@@ -20,6 +20,16 @@ ANNOUNCED_ARGS = (
     "--enable-auto-tool-choice --tool-call-parser kimi_k3 --reasoning-parser kimi_k3 --served-model-name Kimi-K3 "
     "--moe-backend auto --tensor-parallel-size 8 --no-enable-flashinfer-autotune"
 ).split()
+#: The default (model.serving_profile: recipe) on a p6-b300: the recipe's Blackwell single-node profile
+#: (deployment_config/data/recipes/moonshotai/Kimi-K3.yaml, base_args and hardware_overrides.blackwell), its default-on
+#: tool and reasoning parsers, and the announced load format.
+RECIPE_ARGS = (
+    "--model moonshotai/Kimi-K3 --served-model-name Kimi-K3 --tensor-parallel-size 8 --trust-remote-code "
+    "--gpu-memory-utilization 0.95 --no-enable-flashinfer-autotune --max-model-len 1048576 --kv-cache-dtype fp8 "
+    '--attention-config {"use_prefill_query_quantization":true,"mla_prefill_backend":"flashinfer"} '
+    "--enable-prefix-caching --enable-auto-tool-choice --tool-call-parser kimi_k3 --reasoning-parser kimi_k3 "
+    "--load-format fastsafetensors"
+).split()
 
 
 def _options(args: list[str]) -> dict[str, str | None]:
@@ -69,11 +79,24 @@ def vllm_container(default_manifests) -> dict:
 DRAIN_ARGS = ["--shutdown-timeout", "300"]  # endpoint.drain_seconds' default
 
 
-def test_kimi_k3_runs_with_exactly_the_announced_arguments(vllm_container):
-    # the announced arguments, the drain of running requests on SIGTERM, and the middleware that requires the API key on
-    # every path (tests/test_auth_middleware.py)
-    assert _options(vllm_container["args"]) == _options([*ANNOUNCED_ARGS, *DRAIN_ARGS, *MIDDLEWARE_ARGS])
-    assert len(vllm_container["args"]) == len(ANNOUNCED_ARGS) + len(DRAIN_ARGS) + len(MIDDLEWARE_ARGS)
+def test_kimi_k3_runs_with_exactly_the_recipe_profile(vllm_container):
+    # the recipe's profile, the drain of running requests on SIGTERM, and the middleware that requires the API key on
+    # every path (tests/test_auth_middleware.py); model.serving_profile: announced is tests/test_recipe.py's
+    assert _options(vllm_container["args"]) == _options([*RECIPE_ARGS, *DRAIN_ARGS, *MIDDLEWARE_ARGS])
+    assert len(vllm_container["args"]) == len(RECIPE_ARGS) + len(DRAIN_ARGS) + len(MIDDLEWARE_ARGS)
+
+
+def test_the_announced_profile_runs_with_exactly_the_announced_arguments(example_copy):
+    # given the default example with model.serving_profile: announced
+    from deployment_config import parse_environment
+
+    example_copy["model"]["serving_profile"] = "announced"
+    env = parse_environment(example_copy, name="example")
+    container = _by_kind(synthesize_manifests(serving_spec_for(env)))["Deployment"]["spec"]["template"]["spec"][
+        "containers"][0]
+    # then the announcement's arguments and environment, as before the recipe
+    assert _options(container["args"]) == _options([*ANNOUNCED_ARGS, *DRAIN_ARGS, *MIDDLEWARE_ARGS])
+    assert _plain_env(container)["VLLM_ENABLE_K3_LATENT_MOE_TAIL_FUSION"] == "1"
 
 
 def test_a_stopping_pod_leaves_the_service_then_finishes_its_requests(default_manifests, vllm_container):
@@ -88,7 +111,9 @@ def test_a_stopping_pod_leaves_the_service_then_finishes_its_requests(default_ma
 
 def test_kimi_k3_environment_and_image(vllm_container):
     env = _plain_env(vllm_container)
-    assert env["VLLM_ENABLE_K3_LATENT_MOE_TAIL_FUSION"] == "1"
+    # the recipe's Blackwell environment (hardware_overrides.blackwell.extra_env; its engine timeout is the app's)
+    assert {k: env[k] for k in ("VLLM_ALLREDUCE_USE_FLASHINFER", "VLLM_USE_V2_MODEL_RUNNER", "VLLM_USE_RUST_FRONTEND")} \
+        == {"VLLM_ALLREDUCE_USE_FLASHINFER": "1", "VLLM_USE_V2_MODEL_RUNNER": "1", "VLLM_USE_RUST_FRONTEND": "1"}
     # the Hugging Face cache is on the node-local NVMe mount, not in the container's layer
     assert env["HF_HOME"].startswith("/models/")
     assert vllm_container["image"] == "vllm/vllm-openai:kimi-k3"

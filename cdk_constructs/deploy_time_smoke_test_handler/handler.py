@@ -406,10 +406,19 @@ def evaluate_run(run: Mapping, result: Mapping | None, max_failed_requests: int)
     floor = run.get("MinOutputTokensPerS")
     if floor is not None and rate is not None and rate < float(floor):
         problems.append(f"{rate:.1f} output tok/s < {float(floor):g}")
+    # The published row of the same configuration (deployment_config/published.py), beside the measured figures; with
+    # within_percent_of_published the run fails when its throughput falls further below it (the loader made sure the
+    # row exists).
+    published, within = run.get("Published"), run.get("WithinPercentOfPublished")
+    reference = published.get("output_tokens_per_s") if published else None
+    if within is not None and reference and rate is not None and rate < float(reference) * (1 - float(within) / 100):
+        problems.append(f"{rate:.1f} output tok/s is more than {float(within):g} % below the published "
+                        f"{float(reference):g} ({published.get('source')})")
     summary = figures.to_dict()
-    summary.pop("reference", None)
+    summary["published"] = published
     return {**summary, "ok": not problems, "problems": problems,
-            "thresholds": {"max_ttft_p90_ms": limit, "min_output_tokens_per_s": floor}}
+            "thresholds": {"max_ttft_p90_ms": limit, "min_output_tokens_per_s": floor,
+                           "within_percent_of_published": within}}
 
 
 def collect_results(event: Mapping, state: dict, *, now: Callable[[], float] = time.time) -> dict:

@@ -16,6 +16,7 @@ import subprocess
 
 import kubernetes_validate
 import pytest
+import yaml
 
 from charts.serving_spec import API_KEY_VARIABLE, serving_spec_for
 from deployment_config.kubernetes_names import SERVING_NAMESPACE, SERVING_POD_SELECTOR
@@ -233,7 +234,7 @@ def test_the_results_are_read_from_the_log_between_the_markers():
     assert one.ok and one.completed == 10 and one.failed == 0
     assert one.ttft_ms[50] == pytest.approx(410 * 1.05) and one.itl_ms[99] == pytest.approx(5.5 * 1.099)
     assert one.output_throughput == 167.3
-    assert one.to_dict()["reference"] == {"ttft_ms": 376, "output_tokens_per_s": 183}
+    assert one.to_dict()["published"] is None  # set by the command, from the environment's profile
     assert not four.ok and "2 of 10 requests failed" in four.problems[0]
     assert not sixteen.ok and "exit=1" in sixteen.problems[0]
     missing, = bench.parse_log("", (2,))
@@ -288,16 +289,27 @@ def results_log(*concurrencies: int) -> str:
     return "\n".join(f"{bench.RESULT_MARKER} {c} {json.dumps(constructed_result(c))}" for c in concurrencies) + "\n"
 
 
-def test_bench_runs_the_job_reports_the_table_and_deletes_the_job(run_kubectl):
-    # given a cluster where the Job runs, then completes, with a result per concurrency in its log
+def _with_spec_decoding(config_dir) -> None:
+    """The example with features: [spec_decoding]: the profile the published rows were measured with."""
+    path = config_dir / "example.yaml"
+    document = yaml.safe_load(path.read_text(encoding="utf-8"))
+    document["model"]["features"] = ["spec_decoding"]
+    path.write_text(yaml.safe_dump(document, sort_keys=False), encoding="utf-8")
+
+
+def test_bench_runs_the_job_reports_the_table_and_deletes_the_job(run_kubectl, config_dir):
+    # given a cluster where the Job runs, then completes, with a result per concurrency in its log, and an environment
+    # of the profile the published figures are for (B300, recipe, single node, spec_decoding, 8K in / 1K out)
+    _with_spec_decoding(config_dir)
     kubectl = FakeKubectl(results_log(1, 4, 16))
     # when the load test runs (no probe)
     result = run_kubectl(kubectl, "bench", "--env", "example", "--skip-probe", "--json")
-    # then every run is reported with its figures and the published reference, and the Job is gone
+    # then every run is reported with its figures and the published row of the same concurrency, and the Job is gone
     assert result.code == ExitCode.OK, result.stderr
     load = result.json["load_test"]
     assert [r["concurrency"] for r in load["runs"]] == [1, 4, 16] and all(r["ok"] for r in load["runs"])
-    assert load["runs"][2]["reference"] == {"ttft_ms": 1121, "output_tokens_per_s": 725}
+    assert load["runs"][2]["published"]["ttft_ms"] == 1121 and load["runs"][2]["published"]["output_tokens_per_s"] == 725
+    assert "2026-09-13" in load["runs"][2]["published"]["source"]
     assert load["job_status"] == "complete" and load["base_url"] == "http://vllm.llm-serving:8000"
     job = kubectl.applied["metadata"]["name"]
     assert job == "llmops-bench-20261130-120000" and kubectl.applied["metadata"]["namespace"] == SERVING_NAMESPACE
@@ -306,13 +318,26 @@ def test_bench_runs_the_job_reports_the_table_and_deletes_the_job(run_kubectl):
     assert result.json["probe"] is None and result.json["passed"] is True
 
 
-def test_bench_human_table_shows_the_percentiles_and_the_reference(run_kubectl):
+def test_bench_human_table_shows_the_percentiles_and_the_published_row(run_kubectl, config_dir):
+    _with_spec_decoding(config_dir)
     result = run_kubectl(FakeKubectl(results_log(1, 4)), "bench", "--env", "example", "--skip-probe",
                          "--concurrency", "1,4")
     assert result.code == ExitCode.OK, result.stderr
-    assert "TTFT p50/p90/p99 ms" in result.stdout and "376 ms, 183 tok/s" in result.stdout
+    # the published row beside the measured one, and how far the measured throughput is from it (167.3 vs 183)
+    assert "TTFT p50/p90/p99 ms" in result.stdout and "376 ms, 183 tok/s (-9 %)" in result.stdout
+    assert "vLLM's Kimi-K3 performance post (2026-09-13)" in result.stdout
     assert "430 / 447 / 451" in result.stdout  # 410 x 1.05, 1.09, 1.099
     assert "Bench passed." in result.stdout
+
+
+def test_bench_shows_no_published_row_for_another_profile(run_kubectl):
+    # given the example without spec decoding: nothing is published for that configuration
+    result = run_kubectl(FakeKubectl(results_log(1)), "bench", "--env", "example", "--skip-probe", "--concurrency", "1",
+                         "--json")
+    assert result.code == ExitCode.OK, result.stderr
+    # then no row is put beside it: the published figures were measured with speculative decoding
+    assert result.json["load_test"]["runs"][0]["published"] is None
+    assert result.json["published"]["rows"] == {}
 
 
 def test_a_failed_job_still_reports_what_it_has_and_is_deleted(run_kubectl):

@@ -208,12 +208,12 @@ def test_an_unknown_feature_lists_the_known_ones(example_document):
 
 # --- the announced profile --------------------------------------------------------------------------------------------
 
-#: sha256 of the JSON (sorted keys) of each example's manifests, rendered at 7a34fbd before the recipe existed.
+#: sha256 of the JSON (sorted keys) of each example's manifests, rendered at 30aced6, the last commit before the recipe.
 ANNOUNCED_DIGESTS = {
-    ("config", "example"): "4bf7a2d8d09a2561ac540c0231ab5f429f8ff7a81cf9bd95f74d067efcdb2660",
-    ("config", "example-prod"): "a50bdc7e17d104008acfce3c6e3580528bbddd41e688013cde80ba3a6985162e",
-    ("tests/configs", "multi-node"): "fa828ae12bec875d2254487f223dc631bbb15d64d5e356589bd0a74a49695767",
-    ("config", "example-hyperpod"): "b3d6e7c95f2da0ae9648c9fc439538c72b0f1df62fb85b1e9053ce7218aeb32e",
+    ("config", "example"): "fd20dadf3be84ac68ca1d47107b203dd5f133a724ca3003732878ea86224ebcc",
+    ("config", "example-prod"): "3db03f7ff9023510670b994737f06fe5c999c4cba05c99779bdff1de063b3170",
+    ("tests/configs", "multi-node"): "a09159b1a16a2f8172bd1ba9868ec8dc84833a811af787083d8f661a956a6546",
+    ("config", "example-hyperpod"): "f8b744fd0d7b429d63a6c16b746ee0cb9506df8c809e98e79b18eb3d879d2026",
 }
 
 

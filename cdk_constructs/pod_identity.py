@@ -15,10 +15,13 @@ def pod_identity_principal(scope: Construct, cluster: eks.ICluster) -> iam.IPrin
     EKS user guide, "Create IAM role with trust policy required by EKS Pod Identity",
     https://docs.aws.amazon.com/eks/latest/userguide/pod-id-role.html), for this cluster of this account only:
     ``aws:SourceArn`` = the cluster's ARN and ``aws:SourceAccount`` = the account, the confused-deputy conditions AWS
-    documents for Pod Identity roles (SageMaker developer guide, "Troubleshooting the Amazon SageMaker HyperPod
-    observability add-on", "Verify Pod Identity association"; EKS user guide, "Cross-service confused deputy
-    prevention in Amazon EKS", https://docs.aws.amazon.com/eks/latest/userguide/cross-service-confused-deputy-prevention.html).
-    Without them, a Pod Identity association of any cluster in the account could take the role."""
+    documents for a Pod Identity role (SageMaker developer guide, "Troubleshooting the Amazon SageMaker HyperPod
+    observability add-on", "Verify Pod Identity association": the collector's role trusted by pods.eks.amazonaws.com
+    with both conditions). The EKS user guide's own Pod Identity page documents session tags
+    (aws:RequestTag/eks-cluster-arn, kubernetes-namespace, ...) instead, and its confused-deputy page covers the cluster
+    role, not Pod Identity: that EKS Auth sets aws:SourceArn for every Pod Identity role rests on the SageMaker page, so
+    a deploy that fails to assume a pod role points here first. Without the conditions, a Pod Identity association of
+    any cluster in the account could take the role."""
     return iam.ServicePrincipal(POD_IDENTITY_SERVICE).with_session_tags().with_conditions({"StringEquals": {
         "aws:SourceArn": cluster.cluster_arn, "aws:SourceAccount": cdk.Stack.of(scope).account}})
 

@@ -16,7 +16,6 @@ Two rows:
 from __future__ import annotations
 
 import json
-import subprocess
 from collections.abc import Callable
 from pathlib import Path
 
@@ -26,6 +25,7 @@ from deployment_config.operator_releases import PINNED_OPERATOR, operator_releas
 from ops_cli.aws import Aws
 from ops_cli.errors import ExitCode, OpsError
 from ops_cli.preflight_check import Check, Status
+from ops_cli.tools import ToolTimedOut, run_tool
 
 CRD_NAME = "inferenceendpointconfigs.inference.sagemaker.aws.amazon.com"
 KIND = "InferenceEndpointConfig"
@@ -124,17 +124,18 @@ class _Unchecked(Exception):
         self.detail, self.fix = detail, fix
 
 
-def _cluster_crd(kubectl: str, run: Callable, env: EnvironmentConfig) -> dict:
+def _cluster_crd(kubectl: str, run: Callable | None, env: EnvironmentConfig) -> dict:
     command = [kubectl, "get", "crd", CRD_NAME, "-o", "json"]
     by_hand = " ".join(command)
     fix = (f"aws eks update-kubeconfig --name {env.cluster_name} --region {env.region}, then run `{by_hand}` by hand "
            "and preflight again")
     try:
-        result = run(command, capture_output=True, text=True, timeout=KUBECTL_TIMEOUT_S)
-    except FileNotFoundError:
-        raise _Unchecked(f"kubectl not found at '{kubectl}'", "install kubectl or pass --kubectl PATH") from None
-    except subprocess.TimeoutExpired:
-        raise _Unchecked(f"kubectl did not answer within {KUBECTL_TIMEOUT_S} s", fix) from None
+        # In its own process group, killed whole at the cap: a hung exec credential plugin dies with kubectl.
+        result = run_tool(command, cap=KUBECTL_TIMEOUT_S, run=run)
+    except ToolTimedOut:
+        raise _Unchecked(f"kubectl did not answer within {KUBECTL_TIMEOUT_S} s (it was stopped)", fix) from None
+    except OpsError as error:
+        raise _Unchecked(error.message, error.fix or fix) from None
     if result.returncode != 0:
         lines = (result.stderr or "").strip().splitlines()
         raise _Unchecked(f"kubectl failed: {lines[-1] if lines else f'exit {result.returncode}'}", fix)
@@ -150,7 +151,6 @@ def _cluster_crd(kubectl: str, run: Callable, env: EnvironmentConfig) -> dict:
 def operator_checks(aws: Aws, env: EnvironmentConfig, *, kubectl: str, run: Callable | None,
                     manifest: Path) -> list[Check]:
     """The two rows: the operator on the cluster, and its CRD against the rendered endpoint."""
-    run = run or subprocess.run
     addon = _describe_operator_addon(aws, env)
     pinned = operator_version_detail(INFERENCE_OPERATOR.version)
     if addon is None:

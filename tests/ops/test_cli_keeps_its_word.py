@@ -133,8 +133,9 @@ def test_smoke_test_timeout_bounds_the_whole_smoke_test(run):
     # when the smoke test (four requests) runs with a 2 s timeout
     with MisbehavingServer(slow) as url:
         result, took = timed(run, "smoke-test", "--url", url, "--timeout", "2")
-    # then it stops at 2 s in all, not 2 s per request
-    assert took < 2 + SLACK and took < 4, took
+    # then it stops at 2 s in all, not 2 s per request: per request, each of the four answers (1.2 s) would come in
+    # time and the smoke test would pass after about 5 s, so the TIMEOUT below is what tells the two apart
+    assert took < 2 + SLACK, took
     assert_error(result, ExitCode.TIMEOUT, "the command's 2 s deadline (--timeout)")
 
 

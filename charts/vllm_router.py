@@ -67,6 +67,10 @@ from deployment_config.kubernetes_names import SYSTEM_NODE_LABELS
 #: The release of the tests' package (requirements-dev.txt ``vllm-router==0.1.17``); see the module's docstring.
 ROUTER_VERSION = "0.1.17"
 ROUTER_IMAGE = f"docker.io/vllm/vllm-router:v{ROUTER_VERSION}"
+#: The program the container runs. The image has no ENTRYPOINT, only ``CMD ["vllm-router", ...]``
+#: (vllm-project/router@0263c2c Dockerfile.router), and a container's ``args`` replace the image's CMD: without this
+#: command Kubernetes would run the first argument (``--host``) as the program.
+ROUTER_COMMAND = ("vllm-router",)
 #: The router's component label and the suffix of its objects' names.
 ROUTER = "router"
 ROUTER_REPLICAS = 2
@@ -141,7 +145,7 @@ def add_router(scope: Construct, *, spec: VllmServingSpec, policy: str) -> list[
     binding.add_json_patch(cdk8s.JsonPatch.add("/subjects", [{"kind": "ServiceAccount", "name": name,
                                                               "namespace": namespace}]))
     container = {
-        "name": ROUTER, "image": ROUTER_IMAGE, "args": router_args(spec, policy),
+        "name": ROUTER, "image": ROUTER_IMAGE, "command": list(ROUTER_COMMAND), "args": router_args(spec, policy),
         "ports": [{"name": "http", "containerPort": spec.port, "protocol": "TCP"},
                   {"name": "metrics", "containerPort": ROUTER_METRICS_PORT, "protocol": "TCP"}],
         # /liveness and /readiness are the router's own (vllm-project/router@00edc4e src/server.rs); the NLB checks TCP

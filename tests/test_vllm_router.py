@@ -19,7 +19,7 @@ from contextlib import ExitStack, contextmanager
 
 import pytest
 
-from charts.vllm_router import ROUTER_VERSION, router_args
+from charts.vllm_router import ROUTER_VERSION
 from tests.ops.openai_server import Behaviour, openai_server
 
 API_KEY = "router-test-key"
@@ -37,8 +37,16 @@ def _free_port() -> int:
 
 
 def _router_command(spec, workers: list[str], port: int, metrics_port: int) -> list[str]:
-    """The chart's arguments with loopback addresses, free ports and static workers in place of Kubernetes discovery."""
-    args, kept = router_args(spec, "cache_aware"), []
+    """The router container's command and arguments as the chart renders them, with loopback addresses, free ports and
+    static workers in place of Kubernetes discovery."""
+    from charts.vllm_serving_chart import synthesize_manifests
+
+    (container,) = [c for m in synthesize_manifests(spec) if m["kind"] == "Deployment"
+                    for c in m["spec"]["template"]["spec"]["containers"] if c["name"] == "router"]
+    # the command the container runs (the image's CMD is replaced by args: charts/vllm_router.py ROUTER_COMMAND)
+    program, *args = [*(container.get("command") or []), *container["args"]]
+    assert program == "vllm-router", f"the router container would run {program!r}"
+    kept = []
     replaced = {"--host": "127.0.0.1", "--port": str(port), "--prometheus-host": "127.0.0.1",
                 "--prometheus-port": str(metrics_port)}
     discovery_values = {"--service-discovery-namespace", "--service-discovery-port"}
@@ -56,7 +64,7 @@ def _router_command(spec, workers: list[str], port: int, metrics_port: int) -> l
         kept.append(replaced.get(previous, arg) if previous in replaced else arg)
     # requirements-dev.txt installs the package into the test's own environment, whose console script this is (beside
     # the interpreter, which `make test` runs without activating the venv): missing means a broken environment
-    binary = shutil.which("vllm-router", path=os.pathsep.join([os.path.dirname(sys.executable), os.environ.get("PATH", "")]))
+    binary = shutil.which(program, path=os.pathsep.join([os.path.dirname(sys.executable), os.environ.get("PATH", "")]))
     assert binary, f"vllm-router is not installed: install requirements-dev.txt (vllm-router=={ROUTER_VERSION})"
     return [binary, *kept, "--worker-urls", *workers]
 

@@ -49,7 +49,7 @@ from charts.secrets_sync import (
     secrets_sync_network_policy,
 )
 from charts.serving_spec import API_KEY_VARIABLE, PodSecrets, drain_args
-from charts.vllm_auth_middleware import inline_middleware_worker
+from charts.vllm_auth_middleware import inline_middleware_worker, middleware_environment
 from charts.vllm_network_policy import worker_network_policy
 from charts.vllm_secret_provider import add_secret_provider_class, secret_env
 from charts.vllm_weights_check import hyperpod_weights_check
@@ -157,7 +157,9 @@ def inference_endpoint_spec_for(env: EnvironmentConfig) -> InferenceEndpointSpec
             "--tensor-parallel-size", str(model.tensor_parallel_size),
             *model.serving_args, *drain_args(env))
     budget = startup_budget(model.weight_size_gb)
-    environment = {**model.environment, **budget.vllm_environment}
+    # the middleware that checks the key needs vLLM's Python API server (charts/vllm_auth_middleware.py)
+    environment = {**model.environment, **budget.vllm_environment,
+                   **(middleware_environment(model.environment) if env.endpoint.api_key_required else {})}
     name = inference_endpoint_name(env)
     # The same secrets as the EKS path (charts/serving_spec.py), under this endpoint's names in its namespace, synced
     # by the secrets sync. The worker reads the API key only (endpoint_spec): its weights come from S3 and nothing in it

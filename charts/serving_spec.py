@@ -270,7 +270,7 @@ def serving_spec_for(env: EnvironmentConfig) -> VllmServingSpec:
     model = env.model
     instance = env.gpu_instance_type
     # With the API key, charts/vllm_auth_middleware.py requires it on every path, /invocations included.
-    from charts.vllm_auth_middleware import MIDDLEWARE_ARGS
+    from charts.vllm_auth_middleware import MIDDLEWARE_ARGS, middleware_environment
 
     layout = env.layout
     args = (
@@ -291,6 +291,8 @@ def serving_spec_for(env: EnvironmentConfig) -> VllmServingSpec:
         **model.environment,
         **budget.vllm_environment,
         **(EFA_ENVIRONMENT if layout.multi_node else {}),
+        # the middleware that checks the key needs vLLM's Python API server (charts/vllm_auth_middleware.py)
+        **(middleware_environment(model.environment) if env.endpoint.api_key_required else {}),
     }
     return VllmServingSpec(
         name=SERVING_NAME,

@@ -11,7 +11,9 @@ the worker's arguments (:func:`inline_middleware_worker`).
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from pathlib import Path
+from types import MappingProxyType
 
 import cdk8s
 import cdk8s_plus_28 as kplus
@@ -22,6 +24,21 @@ MODULE = MODULE_FILE.stem
 #: vLLM's --middleware takes an import path; a class is added with app.add_middleware (vLLM 0.33.0
 #: vllm/entrypoints/serve/middleware/register.py).
 MIDDLEWARE_ARGS = ("--middleware", f"{MODULE}.RequireApiKeyEverywhere")
+#: What vLLM must run for ``--middleware`` to apply: its Python API server. The recipe turns on vLLM's Rust frontend
+#: (``VLLM_USE_RUST_FRONTEND=1``, deployment_config/data/recipes/moonshotai/Kimi-K3.yaml), which replaces that server
+#: and does not support ``--middleware`` (kserve/kserve's vLLM controller, which skips its own ``--middleware`` for that
+#: reason: "Rust frontend does not support --middleware"). With the key required, the chart turns it off; a file that
+#: turns it on with the key required is refused (deployment_config/file_models.py, EndpointSection).
+MIDDLEWARE_ENVIRONMENT = MappingProxyType({"VLLM_USE_RUST_FRONTEND": "0"})
+
+
+def middleware_environment(environment: Mapping[str, str]) -> dict[str, str]:
+    """What to add to the vLLM container's ``environment`` for the middleware to load: the Rust frontend off where
+    ``environment`` turns it on (the recipe's profile does), nothing otherwise (the announced profile's manifests stay
+    as they were)."""
+    if environment.get("VLLM_USE_RUST_FRONTEND", "0") == "0":
+        return {}
+    return dict(MIDDLEWARE_ENVIRONMENT)
 #: Where the ConfigMap is mounted, and put on PYTHONPATH. The vLLM image sets no PYTHONPATH of its own and installs vLLM
 #: into the system site-packages, which PYTHONPATH only adds to (vllm-project/vllm docker/Dockerfile, stages vllm-base
 #: and vllm-openai, read at stored commit 0000977e, older than 0.33.0: `preflight` cannot check an image).

@@ -524,6 +524,7 @@ class ModelSection(BaseModel):
         weights = self.weight_size_gb or preset.weight_size_gb
         context = _ctx(info)
         context["weight_size_gb"] = weights  # read by endpoint.promotion_gate (the wait's ceiling)
+        context["rust_frontend"] = (self.extra_env or {}).get("VLLM_USE_RUST_FRONTEND")  # read by endpoint.authentication
         chosen = context.get("gpu_instance_type")
         if chosen is not None:
             field, instance_type, prefix = chosen
@@ -719,6 +720,14 @@ class EndpointSection(BaseModel):
         if self.exposure == "internal" and self.allowed_cidrs:
             report(info, "endpoint.allowed_cidrs", Problem("is only used with exposure: public",
                                                            "remove allowed_cidrs, or set exposure: public"))
+        if self.authentication == "api-key" and _ctx(info).get("rust_frontend") not in (None, "0"):
+            # The key is checked by a middleware vLLM loads with --middleware, which its Rust frontend does not support
+            # (charts/vllm_auth_middleware.py MIDDLEWARE_ENVIRONMENT): the endpoint would serve without the check.
+            report(info, "model.extra_env", Problem(
+                "VLLM_USE_RUST_FRONTEND turns on vLLM's Rust frontend, which does not load the --middleware that checks "
+                "the API key on every path (endpoint.authentication: api-key)",
+                "remove VLLM_USE_RUST_FRONTEND from model.extra_env (the chart turns it off while the key is required), "
+                "or set endpoint.authentication: none for an endpoint without a key"))
         if self.exposure == "public" and _ctx(info).get("platform") == "hyperpod":
             # Operator 3.0's CRD has loadBalancer.healthCheckPath and routingAlgorithm only: no scheme, no inbound CIDRs
             # (charts/imports/crds/, v1 schema), so the operator's load balancer cannot be made public or restricted.

@@ -118,11 +118,16 @@ def test_the_default_example_serves_every_setting_of_the_blackwell_single_node_p
         if takes_value:
             assert spec.args[spec.args.index(option) + 1] == expected_args[i + 1], option
         i += 2 if takes_value else 1
-    # and every variable, the engine's timeout no shorter than the recipe's (the app derives it from the weights)
-    timeout = "VLLM_ENGINE_READY_TIMEOUT_S"
+    # and every variable, the engine's timeout no shorter than the recipe's (the app derives it from the weights), and
+    # one deliberate exception: the Rust frontend, which does not load the --middleware that checks the API key, is
+    # off while the key is required (charts/vllm_auth_middleware.py MIDDLEWARE_ENVIRONMENT)
+    timeout, rust_frontend = "VLLM_ENGINE_READY_TIMEOUT_S", "VLLM_USE_RUST_FRONTEND"
+    assert expected_env[rust_frontend] == "1" and default_env.endpoint.api_key_required
     for name, value in expected_env.items():
         if name == timeout:
             assert int(spec.environment[name]) >= int(value)
+        elif name == rust_frontend:
+            assert spec.environment[name] == "0" and "--middleware" in spec.args
         else:
             assert spec.environment[name] == value, name
     # and the tool and reasoning parsers and the announced load format

@@ -8,6 +8,7 @@ import re
 
 import kubernetes_validate
 import pytest
+import yaml
 
 from charts.serving_spec import image_is_pinned, image_version_label, serving_spec_for
 from charts.vllm_auth_middleware import MIDDLEWARE_ARGS
@@ -111,9 +112,12 @@ def test_a_stopping_pod_leaves_the_service_then_finishes_its_requests(default_ma
 
 def test_kimi_k3_environment_and_image(vllm_container):
     env = _plain_env(vllm_container)
-    # the recipe's Blackwell environment (hardware_overrides.blackwell.extra_env; its engine timeout is the app's)
-    assert {k: env[k] for k in ("VLLM_ALLREDUCE_USE_FLASHINFER", "VLLM_USE_V2_MODEL_RUNNER", "VLLM_USE_RUST_FRONTEND")} \
-        == {"VLLM_ALLREDUCE_USE_FLASHINFER": "1", "VLLM_USE_V2_MODEL_RUNNER": "1", "VLLM_USE_RUST_FRONTEND": "1"}
+    # the recipe's Blackwell environment (hardware_overrides.blackwell.extra_env; its engine timeout is the app's),
+    # but not its Rust frontend: that does not load the --middleware that checks the API key on every path, so with the
+    # key required (the default) vLLM runs its Python API server (charts/vllm_auth_middleware.py)
+    assert {k: env[k] for k in ("VLLM_ALLREDUCE_USE_FLASHINFER", "VLLM_USE_V2_MODEL_RUNNER")} \
+        == {"VLLM_ALLREDUCE_USE_FLASHINFER": "1", "VLLM_USE_V2_MODEL_RUNNER": "1"}
+    assert env["VLLM_USE_RUST_FRONTEND"] == "0" and "--middleware" in vllm_container["args"]
     # the Hugging Face cache is on the node-local NVMe mount, not in the container's layer
     assert env["HF_HOME"].startswith("/models/")
     assert vllm_container["image"] == "vllm/vllm-openai:kimi-k3"
@@ -524,3 +528,32 @@ def test_strict_validation_catches_a_misspelled_field(default_manifests, default
     broken = dict(default_manifests["Service"], spec={**default_manifests["Service"]["spec"], "prots": []})
     with pytest.raises(kubernetes_validate.ValidationError):
         kubernetes_validate.validate(broken, default_env.kubernetes_version, strict=True)
+
+
+def test_the_rust_frontend_never_runs_where_the_middleware_must_check_the_key(default_env, tmp_path, example_document):
+    from charts.inference_endpoint_chart import inference_endpoint_spec_for, synthesize_inference_endpoint
+    from deployment_config import ConfigError, load_environment
+    from tests.conftest import CONFIG_DIR
+
+    # given the recipe profile, which turns vLLM's Rust frontend on, with and without the API key
+    for required in (True, False):
+        env = dataclasses.replace(default_env, endpoint=dataclasses.replace(default_env.endpoint,
+                                                                             api_key_required=required))
+        spec = serving_spec_for(env)
+        assert default_env.model.environment["VLLM_USE_RUST_FRONTEND"] == "1"
+        # then the middleware's --middleware and the Rust frontend never go together (it would not load the check)
+        assert ("--middleware" in spec.args) is required
+        assert spec.environment["VLLM_USE_RUST_FRONTEND"] == ("0" if required else "1")
+    hyperpod = load_environment(CONFIG_DIR, "example-hyperpod")
+    (worker_env,) = [{e["name"]: e.get("value") for e in o["spec"]["worker"]["environmentVariables"]}
+                     for o in synthesize_inference_endpoint(inference_endpoint_spec_for(hyperpod))
+                     if o["kind"] == "InferenceEndpointConfig"]
+    assert worker_env.get("VLLM_USE_RUST_FRONTEND", "0") == "0"
+    # and a file that turns it on with the key required is refused, naming the field and the fix
+    document = {**example_document, "model": {**example_document.get("model", {}),
+                                               "extra_env": {"VLLM_USE_RUST_FRONTEND": "1"}}}
+    (tmp_path / "env.yaml").write_text(yaml.safe_dump(document), encoding="utf-8")
+    with pytest.raises(ConfigError) as raised:
+        load_environment(tmp_path, "env")
+    assert [issue.field for issue in raised.value.issues] == ["model.extra_env"]
+    assert "does not load the --middleware" in str(raised.value)

@@ -136,10 +136,15 @@ PREFIX_AWARE = "prefixaware"
 
 
 def routing_strategy_for(env: EnvironmentConfig) -> str | None:
-    """The intelligent routing strategy of ``env``'s endpoint: prefix-aware with two workers or more (at most, with
-    autoscaling) unless ``endpoint.routing`` is ``none``; None otherwise."""
+    """The intelligent routing strategy of ``env``'s endpoint: prefix-aware when its instance group can hold two workers
+    or more, unless ``endpoint.routing`` is ``none``; None otherwise.
+
+    Decided by the group's size (``hyperpod.instance_count``), not by today's workers: the CRD says intelligent routing
+    "is currently not supported for existing deployments. Adding this configuration to an existing deployment will be
+    rejected" (charts/imports/crds/, ``spec.intelligentRoutingSpec``), so an endpoint that gained it when its replicas
+    went from one to two would have its update refused. Within one group the setting never changes."""
     scaling = env.hyperpod.autoscaling if env.hyperpod else None
-    workers = scaling.max_replicas if scaling else env.replicas
+    workers = max(env.hyperpod.instance_count if env.hyperpod else 1, scaling.max_replicas if scaling else env.replicas)
     return PREFIX_AWARE if env.endpoint.router_policy(workers) else None
 
 

@@ -32,6 +32,14 @@ def weights_mirror_check(aws: Aws, env: EnvironmentConfig) -> Check | None:
     location = f"s3://{bucket}/{prefix}{MANIFEST_NAME}"
     mirror = f"bin/llmops weights mirror --env {env.name}"
     try:
+        # The bucket's region first: the node's copy uses the CRT transfer client, which fails requests sent to another
+        # region than the bucket's (AWS CLI S3 configuration, charts/vllm_deployment.py S3_TRANSFER_SETTINGS), while
+        # boto3 here would follow S3's redirect and pass (HeadBucketOutput.BucketRegion, botocore 1.43.127 s3 model).
+        region = aws.client("s3").head_bucket(Bucket=bucket).get("BucketRegion")
+        if region and region != env.region:
+            return Check(NAME, Status.FAIL, f"s3://{bucket} is in {region}, not in {env.region}: the GPU nodes' copy "
+                         "(the CRT transfer client) fails requests to another region than the bucket's",
+                         f"mirror into a bucket in {env.region} (model.s3_uri), then {mirror}")
         head = aws.client("s3").head_object(Bucket=bucket, Key=prefix + MANIFEST_NAME)
     except botocore.exceptions.ClientError as error:
         code = error_code(error)
@@ -41,7 +49,7 @@ def weights_mirror_check(aws: Aws, env: EnvironmentConfig) -> Check | None:
                          f"before the block starts (the system nodes run from stage 1): {mirror}")
         if code in ("403", "AccessDenied"):
             return Check(NAME, Status.FAIL, f"{location} could not be read with these credentials ({code})",
-                         f"allow s3:GetObject and s3:ListBucket on s3://{bucket}/{prefix} for this role, or run "
+                         f"allow s3:ListBucket on s3://{bucket} and s3:GetObject on s3://{bucket}/{prefix} for this role, or run "
                          "preflight as the role that ran the mirror")
         raise translate(error, f"look up {location}") from None
     except botocore.exceptions.BotoCoreError as error:

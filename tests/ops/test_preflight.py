@@ -285,7 +285,8 @@ def expect_facts_and_addons(aws, hyperpod: bool = False) -> None:
     expect_addons(aws, hyperpod=hyperpod)
 
 
-def expect_mirrored(aws, bucket: str, prefix: str) -> None:
+def expect_mirrored(aws, bucket: str, prefix: str, region: str = "us-west-2") -> None:
+    aws.stub("s3").add_response("head_bucket", {"BucketRegion": region}, {"Bucket": bucket})
     aws.stub("s3").add_response("head_object", {"ContentLength": 23456},
                                 {"Bucket": bucket, "Key": f"{prefix}{REVISION}/MANIFEST.json"})
 
@@ -859,6 +860,7 @@ def test_a_pinned_revision_without_its_mirror_fails_before_the_block(aws, run, c
     # given S3 weights at a pinned revision that was never mirrored (or whose copy stopped before the manifest)
     s3_weights(config_dir)
     expect_eks(aws)
+    aws.stub("s3").add_response("head_bucket", {"BucketRegion": "us-west-2"}, {"Bucket": "weights-bucket"})
     aws.stub("s3").add_client_error("head_object", **client_error("404", "Not Found", 404))
     result = run("preflight", "--env", "example", "--json")
     row = rows(result)["weights mirrored to S3"]
@@ -866,6 +868,18 @@ def test_a_pinned_revision_without_its_mirror_fails_before_the_block(aws, run, c
     assert row["status"] == "fail" and f"s3://weights-bucket/kimi-k3/{REVISION}/MANIFEST.json" in row["detail"]
     assert "before the block starts" in row["fix"] and "bin/llmops weights mirror --env example" in row["fix"]
     assert result.code != ExitCode.OK and result.json["passed"] is False
+
+
+def test_a_mirror_in_a_bucket_of_another_region_fails_before_the_block(aws, run, config_dir):
+    # given S3 weights in a bucket of us-east-1 for an environment in us-west-2 (boto3 would follow S3's redirect)
+    s3_weights(config_dir)
+    expect_eks(aws)
+    aws.stub("s3").add_response("head_bucket", {"BucketRegion": "us-east-1"}, {"Bucket": "weights-bucket"})
+    result = run("preflight", "--env", "example", "--json")
+    row = rows(result)["weights mirrored to S3"]
+    # then the row fails: the nodes' CRT copy fails across regions, so the manifest is not even looked at
+    assert row["status"] == "fail" and "s3://weights-bucket is in us-east-1, not in us-west-2" in row["detail"]
+    assert "mirror into a bucket in us-west-2" in row["fix"]
 
 
 def test_hub_weights_get_no_mirror_row(aws, run):

@@ -745,9 +745,11 @@ class EndpointSection(BaseModel):
             return
         context = _ctx(info)
         if context.get("platform") == "hyperpod" and self.routing != "cache_aware":
+            # The CRD's routingStrategy enum is prefixaware, kvaware, session, roundrobin (charts/imports/crds/): a
+            # round robin exists there, but the project maps only cache_aware (to prefixaware), and a power of two none.
             report(info, "endpoint.routing", Problem(
-                f"is {self.routing}, but on platform: hyperpod the Inference Operator routes (its "
-                f"intelligentRoutingSpec offers prefix- and KV-aware strategies, no {self.routing})",
+                f"is {self.routing}, but on platform: hyperpod the Inference Operator routes, and this project sets "
+                "only its prefix-aware strategy (intelligentRoutingSpec.routingStrategy: prefixaware)",
                 "use routing: cache_aware (prefix-aware), auto or none"))
             return
         if context.get("autoscaling"):

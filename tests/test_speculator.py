@@ -1,0 +1,100 @@
+"""Speculative decoding end to end (deployment_config/speculator.py): the recipe's speculator pinned to a revision,
+copied from its S3 mirror into the node's NVMe cache and checked there like the weights, and counted by the sizing and
+the startup budget. Refusals are in tests/malformed/speculator.yaml."""
+
+from __future__ import annotations
+
+import copy
+import json
+
+import kubernetes_validate
+import pytest
+
+from charts.serving_spec import serving_spec_for
+from charts.vllm_serving_chart import synthesize_manifests
+from deployment_config import parse_environment
+from deployment_config.sizing import ENGINE_READY_TIMEOUT_ENV, startup_budget
+
+WEIGHTS = "0123456789abcdef0123456789abcdef01234567"
+SPECULATOR = "89abcdef0123456789abcdef0123456789abcdef"
+HUB_ID = "RedHatAI/Kimi-K3-speculator.dspark"
+
+
+def _env(document: dict, **model):
+    changed = copy.deepcopy(document)
+    changed["model"].update({"features": ["spec_decoding"], "speculator_size_gb": 8, **model})
+    return parse_environment(changed, name="example")
+
+
+def _deployment(env) -> dict:
+    return next(m for m in synthesize_manifests(serving_spec_for(env)) if m["kind"] == "Deployment")
+
+
+def _speculative_config(deployment: dict) -> dict:
+    args = deployment["spec"]["template"]["spec"]["containers"][0]["args"]
+    return json.loads(args[args.index("--speculative-config") + 1])
+
+
+@pytest.fixture(scope="module")
+def s3_env(example_document):
+    return _env(example_document, weight_source="s3", s3_uri="s3://my-model-bucket/moonshotai/Kimi-K3/",
+                hugging_face_revision=WEIGHTS, speculator_revision=SPECULATOR)
+
+
+@pytest.fixture(scope="module")
+def s3_deployment(s3_env) -> dict:
+    return _deployment(s3_env)
+
+
+def test_from_the_hub_vllm_downloads_the_speculator_at_its_pinned_revision(example_document):
+    # given Hub weights with the speculator pinned
+    env = _env(example_document, speculator_revision=SPECULATOR)
+    # when the chart is synthesized, then vLLM takes the recipe's speculator at that commit, its code included
+    config = _speculative_config(_deployment(env))
+    assert config["model"] == HUB_ID
+    assert config["revision"] == config["code_revision"] == SPECULATOR
+    assert config["method"] == "dspark" and config["num_speculative_tokens"] == 8
+
+
+def test_from_s3_vllm_loads_the_speculator_from_the_node_cache(s3_deployment):
+    config = _speculative_config(s3_deployment)
+    assert config["model"] == f"/models/s3-weights/speculator/{SPECULATOR}"
+    assert "revision" not in config  # a local directory has none
+    assert config["method"] == "dspark" and config["num_speculative_tokens"] == 8
+
+
+def test_from_s3_the_same_init_containers_copy_and_check_the_speculator(s3_deployment):
+    init = {c["name"]: c for c in s3_deployment["spec"]["template"]["spec"]["initContainers"]}
+    # fetch-weights copies the weights' revision, then the speculator's own mirror into its own cache directory
+    fetch = init["fetch-weights"]["command"]
+    assert fetch[-4:] == ["s3://my-model-bucket/moonshotai/Kimi-K3/" + WEIGHTS + "/", f"/models/s3-weights/{WEIGHTS}",
+                          f"s3://my-model-bucket/moonshotai/Kimi-K3/speculator/{SPECULATOR}/",
+                          f"/models/s3-weights/speculator/{SPECULATOR}"]
+    assert '"$3" "$4"' in fetch[2]
+    # and the speculator is checked against its manifest, after the weights, before vLLM starts
+    names = list(init)
+    assert names.index("verify-speculator") == names.index("verify-weights") + 1
+    verify = init["verify-speculator"]["command"]
+    assert verify[2:5] == [f"/models/s3-weights/speculator/{SPECULATOR}", "--revision", SPECULATOR]
+
+
+def test_the_deployment_with_a_speculator_validates_strictly(s3_deployment, s3_env):
+    kubernetes_validate.validate(s3_deployment, s3_env.kubernetes_version, strict=True)
+
+
+def test_without_spec_decoding_nothing_of_the_speculator_is_rendered(default_env):
+    deployment = _deployment(default_env)
+    args = deployment["spec"]["template"]["spec"]["containers"][0]["args"]
+    assert "--speculative-config" not in args
+    assert default_env.model.loaded_gb == default_env.model.weight_size_gb
+
+
+def test_the_sizing_and_the_startup_budget_count_the_speculator(example_document):
+    env = _env(example_document, speculator_size_gb=300)
+    assert env.model.loaded_gb == env.model.weight_size_gb + 300
+    assert "1720 GB of weights" in env.sizing_message and "speculator's 300 GB" in env.sizing_message
+    environment = {e["name"]: e.get("value") for e in
+                   _deployment(env)["spec"]["template"]["spec"]["containers"][0]["env"]}
+    budget = startup_budget(env.model.weight_size_gb + 300).engine_ready_timeout_seconds
+    assert int(environment[ENGINE_READY_TIMEOUT_ENV]) == budget
+    assert budget > startup_budget(env.model.weight_size_gb).engine_ready_timeout_seconds

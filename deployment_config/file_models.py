@@ -607,12 +607,8 @@ class ModelSection(BaseModel):
                 "weights, and no published figure gives its size",
                 "set it to the speculator's size in GB (the sum of its files on the Hub, or what `llmops weights mirror` "
                 "printed for it), rounded up"))
-        if (self.weight_source == "s3" and self.hugging_face_revision is not None
-                and self.speculator_revision is None):
-            report(info, "model.speculator_revision", Problem(
-                "is not set, so no mirrored speculator is pinned for the S3 weights at hugging_face_revision",
-                "run `llmops weights mirror --env NAME` again: with spec_decoding it mirrors the speculator too and writes "
-                "both revisions"))
+        # An S3 environment without speculator_revision loads (llmops weights mirror must read it to write the revision)
+        # and is refused at deploy time instead (stacks/composition.py, cdk_constructs/placeholder_guard.py).
         return self.speculator_size_gb or 0
 
 

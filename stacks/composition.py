@@ -63,10 +63,13 @@ def add_environment(scope: Construct, env_config: EnvironmentConfig, *,
     # a model repository's code runs only at a pinned commit.
     model = env_config.model
     from_s3 = model.weight_source is WeightSource.S3
-    if not model.hugging_face_revision and (from_s3 or "--trust-remote-code" in model.serving_args):
+    # With spec_decoding from S3, the speculator is served only from its own verified mirror (model.speculator_revision).
+    speculator_unpinned = from_s3 and bool(model.speculator_size_gb) and not model.speculator_revision
+    if speculator_unpinned or (not model.hugging_face_revision and (from_s3 or "--trust-remote-code" in model.serving_args)):
         serving_unit = "endpoint" if env_config.platform is Platform.HYPERPOD else "serving"
         refuse_unpinned_weights(environment.stack(serving_unit), source=env_config.source, env_name=env_config.name,
-                                from_s3=from_s3, model_id=model.hugging_face_id)
+                                from_s3=from_s3, model_id=model.hugging_face_id,
+                                speculator_only=speculator_unpinned and bool(model.hugging_face_revision))
     return environment
 
 

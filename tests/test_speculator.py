@@ -98,3 +98,24 @@ def test_the_sizing_and_the_startup_budget_count_the_speculator(example_document
     budget = startup_budget(env.model.weight_size_gb + 300).engine_ready_timeout_seconds
     assert int(environment[ENGINE_READY_TIMEOUT_ENV]) == budget
     assert budget > startup_budget(env.model.weight_size_gb).engine_ready_timeout_seconds
+
+
+def test_s3_weights_with_an_unmirrored_speculator_load_but_the_serving_stack_refuses_to_deploy(example_document):
+    import aws_cdk as cdk
+    from aws_cdk.assertions import Template
+
+    from cdk_constructs.placeholder_guard import UNPINNED_WEIGHTS_RULE_ID, refuse_unpinned_weights
+
+    # given S3 weights pinned but no speculator_revision: the file loads (llmops weights mirror must read it to pin it)
+    env = _env(example_document, weight_source="s3", s3_uri="s3://my-model-bucket/moonshotai/Kimi-K3/",
+               hugging_face_revision=WEIGHTS)
+    assert env.model.speculator_revision is None
+    # and vLLM would not be told to fetch the speculator from the Hub behind the mirror's back: no copy is rendered
+    assert serving_spec_for(env).speculator_s3_uri is None
+    # then the serving stack's rule refuses it, naming the field and the command that pins it
+    stack = cdk.Stack(cdk.App(), "Serving")
+    cdk.CfnWaitConditionHandle(stack, "Placeholder")
+    refuse_unpinned_weights(stack, source="config/prod.yaml", env_name="prod", from_s3=True, speculator_only=True)
+    (assertion,) = Template.from_stack(stack).to_json()["Rules"][UNPINNED_WEIGHTS_RULE_ID]["Assertions"]
+    assert "model.speculator_revision" in assertion["AssertDescription"]
+    assert "bin/llmops weights mirror --env prod" in assertion["AssertDescription"]

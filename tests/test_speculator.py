@@ -119,3 +119,22 @@ def test_s3_weights_with_an_unmirrored_speculator_load_but_the_serving_stack_ref
     (assertion,) = Template.from_stack(stack).to_json()["Rules"][UNPINNED_WEIGHTS_RULE_ID]["Assertions"]
     assert "model.speculator_revision" in assertion["AssertDescription"]
     assert "bin/llmops weights mirror --env prod" in assertion["AssertDescription"]
+
+
+def test_the_pod_may_read_the_speculators_revision_prefix_as_narrowly_as_the_weights(s3_env):
+    import aws_cdk as cdk
+    from aws_cdk import aws_iam as iam
+    from aws_cdk.assertions import Template
+
+    from stacks.serving_stack import ServingStack
+
+    # given the pod's role in a bare stack (no full synthesis), granted what the serving stack grants it
+    stack = cdk.Stack(cdk.App(), "Serving")
+    role = iam.Role(stack, "Pod", assumed_by=iam.ServicePrincipal("pods.eks.amazonaws.com"))
+    ServingStack._grant_s3_weights(None, role, serving_spec_for(s3_env))
+    # then it reads the weights' revision and the speculator's revision, and no other prefix
+    (policy,) = Template.from_stack(stack).find_resources("AWS::IAM::Policy").values()
+    reads = [s["Resource"]["Fn::Join"][1][-1] for s in policy["Properties"]["PolicyDocument"]["Statement"]
+             if s["Action"] == "s3:GetObject"]
+    assert reads == [f":s3:::my-model-bucket/moonshotai/Kimi-K3/{WEIGHTS}/*",
+                     f":s3:::my-model-bucket/moonshotai/Kimi-K3/speculator/{SPECULATOR}/*"]

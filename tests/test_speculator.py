@@ -138,3 +138,58 @@ def test_the_pod_may_read_the_speculators_revision_prefix_as_narrowly_as_the_wei
              if s["Action"] == "s3:GetObject"]
     assert reads == [f":s3:::my-model-bucket/moonshotai/Kimi-K3/{WEIGHTS}/*",
                      f":s3:::my-model-bucket/moonshotai/Kimi-K3/speculator/{SPECULATOR}/*"]
+
+
+# --- the acceptance on the dashboard and in the publisher's queries --------------------------------------------------
+
+def test_the_publisher_computes_acceptance_from_vllms_spec_decode_counters_only_with_spec_decoding():
+    from cdk_constructs.serving_metrics import PROMETHEUS_SERIES, SPEC_DECODE_PUBLISHED, published_metrics
+
+    assert not set(SPEC_DECODE_PUBLISHED) & set(published_metrics())
+    metrics = published_metrics(spec_decoding=True)
+    rate = metrics["SpecDecodeAcceptanceRatePercent"].query
+    length = metrics["SpecDecodeMeanAcceptedLength"].query
+    # accepted / draft tokens, and 1 + accepted / drafts, over the vLLM job's counters as exported (with _total)
+    assert rate == ('100 * sum(rate(vllm:spec_decode_num_accepted_tokens_total{job="vllm"}[5m])) / '
+                    'sum(rate(vllm:spec_decode_num_draft_tokens_total{job="vllm"}[5m]))')
+    assert length == ('1 + sum(rate(vllm:spec_decode_num_accepted_tokens_total{job="vllm"}[5m])) / '
+                      'sum(rate(vllm:spec_decode_num_drafts_total{job="vllm"}[5m]))')
+    for metric in SPEC_DECODE_PUBLISHED.values():
+        assert all(PROMETHEUS_SERIES[s].type == "counter" for s in metric.series)
+
+
+def _bare_stack():
+    import aws_cdk as cdk
+
+    return cdk.Stack(cdk.App(), "Observability", env=cdk.Environment(account="123456789012", region="us-west-2"))
+
+
+@pytest.mark.parametrize("spec_decoding", [True, False])
+def test_the_dashboard_shows_the_acceptance_only_with_spec_decoding(spec_decoding):
+    from aws_cdk.assertions import Template
+
+    from cdk_constructs.serving_dashboard import ServingDashboard, capacity_block_view
+    from deployment_config.model import ObservabilityConfig
+
+    stack = _bare_stack()
+    ServingDashboard(stack, "Dashboard", env_name="example", cluster_name="example-llm", region="us-west-2",
+                     served_name="Kimi-K3", capacity=capacity_block_view("cr-0123456789abcdef0", "us-west-2"),
+                     observability=ObservabilityConfig(), alarms=[], spec_decoding=spec_decoding)
+    (dashboard,) = Template.from_stack(stack).find_resources("AWS::CloudWatch::Dashboard").values()
+    body = json.dumps(dashboard["Properties"]["DashboardBody"])
+    shown = [name for name in ("SpecDecodeAcceptanceRatePercent", "SpecDecodeMeanAcceptedLength") if name in body]
+    assert shown == (["SpecDecodeAcceptanceRatePercent", "SpecDecodeMeanAcceptedLength"] if spec_decoding else [])
+
+
+def test_the_publisher_asks_for_the_acceptance_with_spec_decoding():
+    from aws_cdk.assertions import Template
+
+    from cdk_constructs.serving_metrics import ServingMetricsPublisher
+
+    stack = _bare_stack()
+    ServingMetricsPublisher(stack, "Metrics", cluster_name="example-llm", prometheus_endpoint="https://aps/ws/",
+                            workspace_arn="arn:aws:aps:us-west-2:123456789012:workspace/ws-1", load_balancer_tags={},
+                            capacity_reservation_id="cr-0123456789abcdef0", spec_decoding=True)
+    rules = Template.from_stack(stack).find_resources("AWS::Events::Rule")
+    inputs = " ".join(json.dumps(t.get("Input")) for r in rules.values() for t in r["Properties"]["Targets"])
+    assert "SpecDecodeAcceptanceRatePercent" in inputs and "vllm:spec_decode_num_draft_tokens_total" in inputs

@@ -1078,6 +1078,18 @@ class Cli:
                      "; ".join(r.problems)) for r in runs]
             human.append(table(["concurrency", "result", "ok/failed", "TTFT p50/p90/p99 ms", "ITL p50/p90/p99 ms",
                                 "output tok/s", "published (TTFT, tok/s, measured vs)", "problems"], rows))
+            why_not = bn.acceptance_measurable(env)
+            if env.model.speculator_size_gb:  # speculative decoding's acceptance, only where it is on
+                if why_not is None:
+                    human.append(table(["concurrency", "draft tokens accepted", "mean accepted length"], [
+                        (r.concurrency, "-" if r.acceptance_rate_percent is None else f"{r.acceptance_rate_percent:.1f} %",
+                         "-" if r.mean_accepted_length is None else f"{r.mean_accepted_length:.2f} tokens/step")
+                        for r in runs]))
+                else:
+                    human.append(f"Speculative decoding's acceptance: {why_not}.")
+                    for r in runs:  # readings of different servers: not reported
+                        r.acceptance_rate_percent = r.mean_accepted_length = None
+                payload["load_test"]["runs"] = [r.to_dict() for r in runs]
             human.append(f"{args.input_len} tokens in, {args.output_len} out; Job {plan.namespace}/{plan.job_name} "
                          f"{status}, deleted.\n" + _published_note(key, published))
         human.append("Bench passed." if passed else "Bench FAILED.")

@@ -3,11 +3,14 @@
 The recipe gives vLLM ``--speculative-config`` with the speculator's Hub id as ``model`` (deployment_config/data/recipes/,
 ``features.spec_decoding.args``). vLLM's ``SpeculativeConfig`` takes, besides ``model`` ("The name of the draft model,
 eagle head, or additional weights"), a ``revision`` ("The specific model version to use for the draft model. It can be
-a branch name, a tag name, or a commit id") and a ``code_revision`` for its code on the Hub
-(vllm-project/vllm@002e77c1 vllm/config/speculative.py; the draft's ``ModelConfig`` is built from ``model`` as the
-target's is, whose ``model`` is a Hub id or a local directory). So the project pins the speculator like the main weights:
+a branch name, a tag name, or a commit id") and a ``code_revision`` for its code on the Hub; the draft's
+``ModelConfig`` is built with ``model=self.model``, ``revision=self.revision``, ``code_revision=self.code_revision`` and
+the target's ``trust_remote_code`` (vllm-project/vllm@002e77c1 vllm/config/speculative.py, ``draft_model_config =
+ModelConfig(...)``), so ``model`` is a Hub id or a local directory as the target's ``--model`` is, and with the preset's
+``--trust-remote-code`` the speculator's own code may run. So the project pins the speculator like the main weights:
 
-- weights from the Hub: ``revision`` and ``code_revision`` are ``model.speculator_revision``;
+- weights from the Hub: ``revision`` and ``code_revision`` are ``model.speculator_revision`` (without it the serving
+  stack refuses to deploy, as for unpinned weights that run remote code);
 - weights from S3 (EKS): ``llmops weights mirror`` copies the speculator to ``model.s3_uri/speculator/COMMIT/`` with its
   ``MANIFEST.json``; the pod's ``fetch-weights`` copies it into the node's NVMe cache beside the main weights and
   ``verify-speculator`` checks it, and ``model`` is that local directory (no revision: a directory has none).

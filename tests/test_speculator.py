@@ -193,3 +193,18 @@ def test_the_publisher_asks_for_the_acceptance_with_spec_decoding():
     rules = Template.from_stack(stack).find_resources("AWS::Events::Rule")
     inputs = " ".join(json.dumps(t.get("Input")) for r in rules.values() for t in r["Properties"]["Targets"])
     assert "SpecDecodeAcceptanceRatePercent" in inputs and "vllm:spec_decode_num_draft_tokens_total" in inputs
+
+
+def test_hub_weights_with_an_unpinned_speculator_refuse_to_deploy_naming_the_hub_api(example_document):
+    import aws_cdk as cdk
+    from aws_cdk.assertions import Template
+
+    from cdk_constructs.placeholder_guard import UNPINNED_WEIGHTS_RULE_ID, refuse_unpinned_weights
+
+    stack = cdk.Stack(cdk.App(), "Serving")
+    cdk.CfnWaitConditionHandle(stack, "Placeholder")
+    refuse_unpinned_weights(stack, source="config/prod.yaml", env_name="prod", from_s3=False, speculator_only=True,
+                            speculator_id=HUB_ID)
+    (assertion,) = Template.from_stack(stack).to_json()["Rules"][UNPINNED_WEIGHTS_RULE_ID]["Assertions"]
+    assert "model.speculator_revision" in assertion["AssertDescription"]
+    assert f"https://huggingface.co/api/models/{HUB_ID}/revision/main" in assertion["AssertDescription"]

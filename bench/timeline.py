@@ -96,7 +96,7 @@ def first_token_phases(env: EnvironmentConfig) -> list[Phase]:
     The estimate takes the planned download rate and the slowest load bench/weight_load.py measured; the limit takes the
     instance's ENA bandwidth and the loader's measured ceiling from memory. The warm-up has no sourced or measured
     figure: both leave it out and say so, so each figure is the weights' part of the start."""
-    weights = env.model.weight_size_gb
+    weights = env.model.loaded_gb  # the weights and, with spec_decoding, the speculator (as the budget counts)
     rates = rates_used(env)
     loader = load_format(env)
     ceiling, slow = rates[f"{loader}_from_memory"], rates[f"{loader}_from_disk"]
@@ -131,7 +131,7 @@ def first_token_phases(env: EnvironmentConfig) -> list[Phase]:
 
 
 def phases(env: EnvironmentConfig) -> list[Phase]:
-    weights = env.model.weight_size_gb
+    weights = env.model.loaded_gb  # the weights and, with spec_decoding, the speculator (as the budget counts)
     hyperpod = env.platform is Platform.HYPERPOD
     # HyperPod's operator always copies from S3; the EKS path downloads from the Hub unless weight_source is s3
     from_hub = not hyperpod and env.model.weight_source is WeightSource.HUGGINGFACE

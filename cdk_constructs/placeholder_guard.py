@@ -43,19 +43,32 @@ UNPINNED_WEIGHTS_RULE_ID = "RefuseUnpinnedWeights"
 
 
 def refuse_unpinned_weights(stack: cdk.Stack, *, source: str, env_name: str, from_s3: bool,
-                            model_id: str = "MODEL") -> cdk.CfnRule:
+                            model_id: str = "MODEL", speculator_only: bool = False,
+                            speculator_id: str = "SPECULATOR") -> cdk.CfnRule:
     """Add to ``stack`` (the one that serves the model) a rule that refuses its deployment because
     ``model.hugging_face_revision`` is not set and:
 
     - the weights come from S3 (``from_s3``): there is no revision-scoped prefix to copy
       (deployment_config/model_location.py ``weights_s3_uri``); or
     - vLLM runs the model repository's code (``--trust-remote-code``): without a commit it would run whatever the
-      default branch holds when the pod starts, in a process that can read the API key's file.
+      default branch holds when the pod starts, in a process that can read the API key's file;
+    - or (``speculator_only``, the weights themselves pinned) ``spec_decoding`` is served without
+      ``model.speculator_revision``: from S3 there is no verified copy of the speculator, from the Hub vLLM would take
+      its default branch (deployment_config/speculator.py).
 
     The app cannot refuse at synthesis: the cluster stack, which creates the mirror Job's role, must deploy before
     ``llmops weights mirror`` can write the revision. ``llmops preflight`` reports the same before (ops_cli/preflight_pins.py).
     """
-    if from_s3:
+    if speculator_only and from_s3:
+        why = ("serves spec_decoding from S3 but sets no model.speculator_revision, so there is no verified copy of the "
+               f"speculator to serve. Run bin/llmops weights mirror --env {env_name} (with spec_decoding it copies and "
+               "checks the speculator too and writes both revisions), then deploy again.")
+    elif speculator_only:
+        why = ("serves spec_decoding but sets no model.speculator_revision: vLLM would download whatever the "
+               "speculator's default branch holds when the pod starts (and run its code with --trust-remote-code). Get "
+               f"the commit (curl -s https://huggingface.co/api/models/{speculator_id}/revision/main, its \"sha\"), "
+               "set model.speculator_revision: COMMIT, then deploy again.")
+    elif from_s3:
         why = ("takes the weights from S3 (model.weight_source: s3) but sets no model.hugging_face_revision, so there is "
                f"no verified copy to serve. Run bin/llmops weights mirror --env {env_name} (it copies one revision, "
                "checks it and writes the revision into the file), then deploy again.")

@@ -150,7 +150,7 @@ class PromotionGate(Construct):
         self.env_config, self.cluster, self.gate = env_config, cluster, gate
         self.namespace = SERVING_NAMESPACE
         self.key_prefix = f"{RESULTS_ROOT}/{image_key(env_config.serving_image)}/"
-        self.wait_seconds = wait_seconds(startup_budget_seconds(env_config.model.weight_size_gb), gate)
+        self.wait_seconds = wait_seconds(startup_budget_seconds(env_config.model.loaded_gb), gate)
         # The results are the history of what each image measured: kept when the stack is deleted (and when a failed
         # first create is rolled back, whose results say why).
         self.bucket = s3.Bucket(

@@ -76,11 +76,12 @@ class ServingDashboard(Construct):
     def __init__(self, scope: Construct, id: str, *, env_name: str, cluster_name: str, region: str, served_name: str,
                  capacity: CapacityView, observability: ObservabilityConfig, alarms: list[cloudwatch.IAlarm],
                  gpu_health: bool = True, dcgm_gpu: bool = False, sources: str | None = None,
-                 logs: str | None = None) -> None:
+                 logs: str | None = None, spec_decoding: bool = False) -> None:
         """:param gpu_health: the GPU rows (Container Insights and the node monitoring agent; the EKS path).
         :param dcgm_gpu: the GPU rows from DCGM through the publisher (the HyperPod path); not with ``gpu_health``.
         :param sources: the text widget's sentence on where the numbers come from. Default: the EKS path's.
-        :param logs: the text widget's hint on the container logs. Default: the EKS path's Container Insights group."""
+        :param logs: the text widget's hint on the container logs. Default: the EKS path's Container Insights group.
+        :param spec_decoding: a row with speculative decoding's acceptance (serving_metrics.SPEC_DECODE_PUBLISHED)."""
         super().__init__(scope, id)
         m = lambda name, stat="Average", label=None: serving_metric(cluster_name, name, stat, label=label)  # noqa: E731
         log_group = container_insights_log_group_name(cluster_name, "application")
@@ -128,6 +129,15 @@ class ServingDashboard(Construct):
             graph("5xx error rate (%)", [m("ErrorRatePercent", "Maximum", "5xx")], unit_label="percent",
                   annotations=[threshold(observability.error_rate_percent, "alarm")]),
         )
+        if spec_decoding:
+            # The share of draft tokens the model accepted, and the tokens each verification step yields (1 + accepted
+            # per draft): what speculative decoding buys. Empty without traffic.
+            self.dashboard.add_widgets(
+                graph("Speculative decoding: draft tokens accepted (%)",
+                      [m("SpecDecodeAcceptanceRatePercent", label="acceptance rate")], unit_label="percent", width=12),
+                graph("Speculative decoding: mean accepted length (tokens per step)",
+                      [m("SpecDecodeMeanAcceptedLength", label="mean accepted length")], unit_label="tokens", width=12),
+            )
         self.dashboard.add_widgets(
             graph("Endpoint: healthy load balancer targets", [m(HEALTHY_TARGETS, "Minimum", "healthy targets")],
                   unit_label="targets", width=12, annotations=[threshold(1, "alarm below")]),

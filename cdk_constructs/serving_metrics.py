@@ -94,6 +94,18 @@ VLLM_METRICS: dict[str, PrometheusSeries] = {s.name: s for s in (
     PrometheusSeries("vllm:request_success_total", "counter", (*_ENGINE, "finished_reason"),
                      "finished requests; finished_reason is stop, length, abort, error or repetition"),
 )}
+#: vLLM's speculative decoding counters, registered only when a ``--speculative-config`` is given (``SpecDecodingProm``:
+#: "spec_decoding_enabled = speculative_config is not None"), as prometheus_client Counters named
+#: ``vllm:spec_decode_num_drafts``, ``vllm:spec_decode_num_draft_tokens`` and ``vllm:spec_decode_num_accepted_tokens``,
+#: so exported with ``_total`` (vllm-project/vllm@016a8587 vllm/v1/spec_decode/metrics.py; 0.33.0's own file was not
+#: read: the search index holds that commit). The same file's docstring gives the two figures shown: acceptance rate =
+#: rate(accepted) / rate(draft tokens), mean acceptance length = 1 + rate(accepted) / rate(drafts) (the bonus token
+#: included, "conventionally").
+SPEC_DECODE_METRICS: dict[str, PrometheusSeries] = {s.name: s for s in (
+    PrometheusSeries("vllm:spec_decode_num_drafts_total", "counter", _ENGINE, "speculative drafts proposed"),
+    PrometheusSeries("vllm:spec_decode_num_draft_tokens_total", "counter", _ENGINE, "draft tokens proposed"),
+    PrometheusSeries("vllm:spec_decode_num_accepted_tokens_total", "counter", _ENGINE, "draft tokens accepted"),
+)}
 #: The HTTP metrics vLLM's API server adds (vllm/entrypoints/serve/instrumentator/metrics.py: Instrumentator() with its
 #: defaults, /metrics and /health excluded) - prometheus-fastapi-instrumentator 8.1.0 metrics.default(): status grouped
 #: as 2xx, 4xx, 5xx (should_group_status_codes defaults to True), handler = the route template.
@@ -122,8 +134,9 @@ DCGM_METRICS: dict[str, PrometheusSeries] = {s.name: s for s in (
     PrometheusSeries("DCGM_FI_DEV_XID_ERRORS", "gauge", (), "value of the last XID error encountered (0: none)"),
 )}
 #: Every Prometheus series a query below may name.
-PROMETHEUS_SERIES = {**VLLM_METRICS, **HTTP_METRICS, **NODE_MONITORING_METRICS, **DCGM_METRICS, "up": PrometheusSeries(
-    "up", "gauge", ("job", "instance"), "1 when the last scrape of the target succeeded (added by the scraper)")}
+PROMETHEUS_SERIES = {**VLLM_METRICS, **SPEC_DECODE_METRICS, **HTTP_METRICS, **NODE_MONITORING_METRICS, **DCGM_METRICS,
+                     "up": PrometheusSeries("up", "gauge", ("job", "instance"),
+                                            "1 when the last scrape of the target succeeded (added by the scraper)")}
 
 
 @dataclass(frozen=True)
@@ -198,6 +211,27 @@ NODE_MONITORING_PUBLISHED = ("GpuXidErrors", "GpuHardwareFatal", "NodeMonitoring
 
 
 
+def _spec_decode_published() -> tuple[PublishedMetric, ...]:
+    job = f'job="{VLLM_JOB}"'
+    drafts, drafted, accepted = SPEC_DECODE_METRICS
+
+    def rate(series: str) -> str:
+        return f"sum(rate({series}{{{job}}}[{RATE_WINDOW}]))"
+
+    # No drafts in the window (no traffic) divides by zero: PromQL gives NaN or no series, and nothing is put.
+    return (
+        PublishedMetric("SpecDecodeAcceptanceRatePercent", "Percent", f"100 * {rate(accepted)} / {rate(drafted)}",
+                        (accepted, drafted)),
+        PublishedMetric("SpecDecodeMeanAcceptedLength", "None", f"1 + {rate(accepted)} / {rate(drafts)}",
+                        (accepted, drafts)),
+    )
+
+
+#: The acceptance of speculative decoding, by CloudWatch name: only where ``spec_decoding`` is on (the series exist
+#: nowhere else).
+SPEC_DECODE_PUBLISHED: dict[str, PublishedMetric] = {m.name: m for m in _spec_decode_published()}
+
+
 def _dcgm_published() -> tuple[PublishedMetric, ...]:
     util, used, free = "DCGM_FI_DEV_GPU_UTIL", "DCGM_FI_DEV_FB_USED", "DCGM_FI_DEV_FB_FREE"
     temp, power, xid = "DCGM_FI_DEV_GPU_TEMP", "DCGM_FI_DEV_POWER_USAGE", "DCGM_FI_DEV_XID_ERRORS"
@@ -223,13 +257,15 @@ def _dcgm_published() -> tuple[PublishedMetric, ...]:
 DCGM_PUBLISHED: dict[str, PublishedMetric] = {m.name: m for m in _dcgm_published()}
 
 
-def published_metrics(*, node_monitoring: bool = True, dcgm: bool = False) -> dict[str, PublishedMetric]:
-    """:data:`PUBLISHED_METRICS`, without those of the node monitoring agent when it does not run, and with
-    :data:`DCGM_PUBLISHED` when the HyperPod observability add-on writes DCGM's series to the workspace."""
+def published_metrics(*, node_monitoring: bool = True, dcgm: bool = False,
+                      spec_decoding: bool = False) -> dict[str, PublishedMetric]:
+    """:data:`PUBLISHED_METRICS`, without those of the node monitoring agent when it does not run, with
+    :data:`DCGM_PUBLISHED` when the HyperPod observability add-on writes DCGM's series to the workspace, and with
+    :data:`SPEC_DECODE_PUBLISHED` when vLLM serves with ``spec_decoding``."""
     if node_monitoring and dcgm:
         raise ValueError("GpuXidErrors comes from the node monitoring agent or from DCGM, not both")
     metrics = {name: m for name, m in PUBLISHED_METRICS.items() if node_monitoring or name not in NODE_MONITORING_PUBLISHED}
-    return {**metrics, **(DCGM_PUBLISHED if dcgm else {})}
+    return {**metrics, **(DCGM_PUBLISHED if dcgm else {}), **(SPEC_DECODE_PUBLISHED if spec_decoding else {})}
 
 #: Put by the publisher from AWS APIs, not from AMP: healthy targets of the Service's load balancer
 #: (elasticloadbalancing:DescribeTargetHealth; 0 when no load balancer carries the Service's tags) and hours left in the
@@ -357,11 +393,13 @@ class ServingMetricsPublisher(Construct):
     :param node_monitoring: whether the EKS node monitoring agent runs (its queries are left out otherwise).
     :param dcgm: whether the HyperPod observability add-on writes DCGM's GPU series to the workspace
         (:data:`DCGM_PUBLISHED`).
+    :param spec_decoding: whether vLLM serves with speculative decoding (:data:`SPEC_DECODE_PUBLISHED`).
     """
 
     def __init__(self, scope: Construct, id: str, *, cluster_name: str, prometheus_endpoint: str, workspace_arn: str,
                  load_balancer_tags: dict[str, str], capacity_reservation_id: str | None = None,
-                 training_plan_arn: str | None = None, node_monitoring: bool = True, dcgm: bool = False) -> None:
+                 training_plan_arn: str | None = None, node_monitoring: bool = True, dcgm: bool = False,
+                 spec_decoding: bool = False) -> None:
         super().__init__(scope, id)
         if (capacity_reservation_id is None) == (training_plan_arn is None):
             raise ValueError("give exactly one of capacity_reservation_id and training_plan_arn")
@@ -403,7 +441,8 @@ class ServingMetricsPublisher(Construct):
             "namespace": NAMESPACE,
             "clusterName": cluster_name,
             "prometheusEndpoint": prometheus_endpoint,
-            "queries": [m.as_event() for m in published_metrics(node_monitoring=node_monitoring, dcgm=dcgm).values()],
+            "queries": [m.as_event() for m in published_metrics(node_monitoring=node_monitoring, dcgm=dcgm,
+                                                                       spec_decoding=spec_decoding).values()],
             "loadBalancerTags": load_balancer_tags,
             "healthyTargetsMetric": HEALTHY_TARGETS,
         }

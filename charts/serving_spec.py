@@ -9,6 +9,7 @@ from types import MappingProxyType
 
 from charts.compile_cache import CompileCacheSpec, compile_cache_for
 from charts.vllm_auth.llm_serving_auth import KEY_VARIABLES
+from deployment_config import speculator
 from deployment_config.addons import VPC_CNI_CONFIGURATION  # noqa: F401
 from deployment_config.gpu_nodes import (
     GPU_NODE_LABELS,
@@ -21,7 +22,13 @@ from deployment_config.gpu_nodes import (
 # VPC_CNI_CONFIGURATION: the vpc-cni configuration that makes the chart's NetworkPolicy enforced.
 from deployment_config.kubernetes_names import SERVING_NAME, SERVING_NAMESPACE, hugging_face_token_synced
 from deployment_config.model import EnvironmentConfig, Exposure, Platform, WeightSource
-from deployment_config.model_location import MODEL_CACHE_MOUNT, model_path, weights_s3_uri
+from deployment_config.model_location import (
+    MODEL_CACHE_MOUNT,
+    model_path,
+    node_speculator_path,
+    speculator_s3_uri,
+    weights_s3_uri,
+)
 from deployment_config.sizing import startup_budget
 
 VLLM_PORT = 8000
@@ -178,6 +185,10 @@ class VllmServingSpec:
     #: vLLM's compile cache in S3, restored before vLLM starts and saved after its first healthy start
     #: (charts/compile_cache.py); None where none is kept.
     compile_cache: CompileCacheSpec | None = None
+    #: The ``spec_decoding`` speculator's mirror (``s3://BUCKET/PREFIX/speculator/COMMIT/``) and its revision, copied and
+    #: checked beside the weights (deployment_config/speculator.py); None without a mirrored speculator.
+    speculator_s3_uri: str | None = None
+    speculator_revision: str | None = None
 
     @property
     def tls(self) -> bool:
@@ -259,6 +270,20 @@ def revision_args(env: EnvironmentConfig) -> tuple[str, ...]:
     return ("--revision", sha, "--code-revision", sha)
 
 
+def speculator_args(env: EnvironmentConfig, args: tuple[str, ...]) -> tuple[str, ...]:
+    """``args`` with the ``spec_decoding`` speculator pinned like the main weights (deployment_config/speculator.py):
+    from S3, ``--speculative-config``'s ``model`` is the node cache's copy; from the Hub, its ``revision`` and
+    ``code_revision`` are ``model.speculator_revision``. Unchanged without a speculator or a pin."""
+    model = env.model
+    if not model.speculator_size_gb:
+        return args
+    if speculator_s3_uri(model) is not None:
+        return speculator.pinned(args, model=node_speculator_path(model.speculator_revision))
+    if model.weight_source is WeightSource.HUGGINGFACE and model.speculator_revision:
+        return speculator.pinned(args, revision=model.speculator_revision)
+    return args
+
+
 def drain_args(env: EnvironmentConfig) -> tuple[str, ...]:
     """vLLM's ``--shutdown-timeout``: on SIGTERM, vLLM 0.33.0 stops taking requests and lets the running ones finish for
     up to that many seconds (0 aborts them: vllm/v1/engine/core.py ``_handle_shutdown``, "drain" mode;
@@ -280,11 +305,11 @@ def serving_spec_for(env: EnvironmentConfig) -> VllmServingSpec:
         # A model that fits no single node: one pipeline stage per node (deployment_config.sizing.Layout).
         *(("--pipeline-parallel-size", str(layout.pipeline_parallel_size)) if layout.multi_node else ()),
         *revision_args(env),
-        *model.serving_args,
+        *speculator_args(env, model.serving_args),
         *drain_args(env),
         *(MIDDLEWARE_ARGS if env.endpoint.api_key_required else ()),
     )
-    budget = startup_budget(model.weight_size_gb)
+    budget = startup_budget(model.loaded_gb)
     environment = {
         # The Hugging Face cache lives on the node's NVMe, so a restarted pod does not download again.
         "HF_HOME": f"{MODEL_CACHE_MOUNT}/huggingface",
@@ -316,6 +341,8 @@ def serving_spec_for(env: EnvironmentConfig) -> VllmServingSpec:
         model_cache_host_path=MODEL_CACHE_HOST_PATH,
         s3_uri=weights_s3_uri(model),
         weights_revision=model.hugging_face_revision if weights_s3_uri(model) else None,
+        speculator_s3_uri=speculator_s3_uri(model),
+        speculator_revision=model.speculator_revision if speculator_s3_uri(model) else None,
         service_account="vllm",
         exposure=env.endpoint.exposure,
         allowed_cidrs=env.endpoint.allowed_cidrs,

@@ -11,7 +11,7 @@ from constructs import Construct
 
 from charts.serving_spec import AWS_CLI_IMAGE, PRE_STOP_SECONDS, VllmServingSpec
 from charts.vllm_secret_provider import mount_secrets
-from deployment_config.model_location import MODEL_CACHE_MOUNT, node_weights_path
+from deployment_config.model_location import MODEL_CACHE_MOUNT, node_speculator_path, node_weights_path
 
 STARTUP_PERIOD_SECONDS = 10
 #: The AWS CLI's S3 transfer settings for the copy into the node cache (AWS CLI S3 configuration,
@@ -47,6 +47,11 @@ S3_TRANSFER_SETTINGS = (("preferred_transfer_client", "crt"), ("target_bandwidth
 FETCH_SCRIPT = " && ".join(
     [f"aws configure set default.s3.{key} {value}" for key, value in S3_TRANSFER_SETTINGS]
     + ['exec aws s3 sync --only-show-errors "$1" "$2"'])
+#: The same with the ``spec_decoding`` speculator's mirror ($3) copied into its own directory of the cache ($4) after the
+#: weights (deployment_config/speculator.py): one container, so the pod's copy phase is one step as before.
+FETCH_WITH_SPECULATOR_SCRIPT = " && ".join(
+    [f"aws configure set default.s3.{key} {value}" for key, value in S3_TRANSFER_SETTINGS]
+    + ['aws s3 sync --only-show-errors "$1" "$2"', 'exec aws s3 sync --only-show-errors "$3" "$4"'])
 _TAINT_EFFECTS = {"NoSchedule": kplus.TaintEffect.NO_SCHEDULE, "NoExecute": kplus.TaintEffect.NO_EXECUTE}
 
 
@@ -100,7 +105,10 @@ def add_vllm_deployment(scope: Construct, *, spec: VllmServingSpec, namespace: s
             image=AWS_CLI_IMAGE,
             image_pull_policy=kplus.ImagePullPolicy.IF_NOT_PRESENT,
             command=["/bin/sh", "-c", FETCH_SCRIPT, "fetch-weights", spec.s3_uri,
-                     node_weights_path(spec.weights_revision)],
+                     node_weights_path(spec.weights_revision)] if not spec.speculator_s3_uri else
+            ["/bin/sh", "-c", FETCH_WITH_SPECULATOR_SCRIPT, "fetch-weights", spec.s3_uri,
+             node_weights_path(spec.weights_revision), spec.speculator_s3_uri,
+             node_speculator_path(spec.speculator_revision)],
             security_context=security,
             resources=kplus.ContainerResources(
                 cpu=kplus.CpuResources(request=kplus.Cpu.units(8)),

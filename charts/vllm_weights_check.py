@@ -26,7 +26,13 @@ from constructs import Construct
 from charts.serving_spec import VllmServingSpec
 from charts.vllm_deployment import container_security
 from deployment_config.model import EnvironmentConfig
-from deployment_config.model_location import HYPERPOD_MODEL_MOUNT, MODEL_CACHE_MOUNT, node_weights_path, weights_s3_uri
+from deployment_config.model_location import (
+    HYPERPOD_MODEL_MOUNT,
+    MODEL_CACHE_MOUNT,
+    node_speculator_path,
+    node_weights_path,
+    weights_s3_uri,
+)
 
 SCRIPT_FILE = Path(__file__).resolve().parent / "vllm_weights" / "verify_weights.py"
 CONFIG_MAP = "vllm-weights-check"
@@ -44,6 +50,15 @@ def verify_command(spec: VllmServingSpec) -> list[str]:
             "--revision", spec.weights_revision, "--delete-mismatched", "--jobs", str(HASH_CPUS)]
 
 
+#: The speculator's check (deployment_config/speculator.py), after the weights': the same script and manifest format.
+SPECULATOR_INIT_CONTAINER = "verify-speculator"
+
+
+def verify_speculator_command(spec: VllmServingSpec) -> list[str]:
+    return ["python3", f"{MOUNT_PATH}/{SCRIPT_FILE.name}", node_speculator_path(spec.speculator_revision),
+            "--revision", spec.speculator_revision, "--delete-mismatched", "--jobs", str(HASH_CPUS)]
+
+
 def add_weights_check(scope: Construct, *, spec: VllmServingSpec, deployment: kplus.Deployment) -> kplus.ConfigMap:
     """Add the ConfigMap holding the verifier and the init container that runs it, after ``fetch-weights`` (which
     :func:`charts.vllm_deployment.add_vllm_deployment` added): init containers run in the order they are listed."""
@@ -52,21 +67,25 @@ def add_weights_check(scope: Construct, *, spec: VllmServingSpec, deployment: kp
                                  metadata=cdk8s.ApiObjectMetadata(name=CONFIG_MAP, namespace=spec.namespace),
                                  data={SCRIPT_FILE.name: SCRIPT_FILE.read_text(encoding="utf-8")})
     script = kplus.Volume.from_config_map(scope, "weights-check-volume", config_map, name="weights-check")
-    deployment.add_init_container(
-        name=INIT_CONTAINER,
-        image=spec.image,
-        # The vLLM image, pulled once for this and the main container, never again on a restart.
-        image_pull_policy=kplus.ImagePullPolicy.IF_NOT_PRESENT,
-        command=verify_command(spec),
-        security_context=container_security(),
-        resources=kplus.ContainerResources(
-            cpu=kplus.CpuResources(request=kplus.Cpu.units(HASH_CPUS)),
-            memory=kplus.MemoryResources(request=cdk8s.Size.gibibytes(4), limit=cdk8s.Size.gibibytes(8)),
-        ),
-        # Read-write: the check removes the files it finds wrong.
-        volume_mounts=[kplus.VolumeMount(path=MODEL_CACHE_MOUNT, volume=model_cache),
-                       kplus.VolumeMount(path=MOUNT_PATH, volume=script, read_only=True)],
-    )
+    checks = [(INIT_CONTAINER, verify_command(spec))]
+    if spec.speculator_s3_uri:
+        checks.append((SPECULATOR_INIT_CONTAINER, verify_speculator_command(spec)))
+    for name, command in checks:
+        deployment.add_init_container(
+            name=name,
+            image=spec.image,
+            # The vLLM image, pulled once for this and the main container, never again on a restart.
+            image_pull_policy=kplus.ImagePullPolicy.IF_NOT_PRESENT,
+            command=command,
+            security_context=container_security(),
+            resources=kplus.ContainerResources(
+                cpu=kplus.CpuResources(request=kplus.Cpu.units(HASH_CPUS)),
+                memory=kplus.MemoryResources(request=cdk8s.Size.gibibytes(4), limit=cdk8s.Size.gibibytes(8)),
+            ),
+            # Read-write: the check removes the files it finds wrong.
+            volume_mounts=[kplus.VolumeMount(path=MODEL_CACHE_MOUNT, volume=model_cache),
+                           kplus.VolumeMount(path=MOUNT_PATH, volume=script, read_only=True)],
+        )
     return config_map
 
 

@@ -20,7 +20,7 @@ from typing import Annotated, Any, Literal
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationInfo, field_validator, model_validator
 from pydantic_core import PydanticCustomError
 
-from deployment_config import aws_rules, image_cache, published, recipe, s3_names, vllm_args
+from deployment_config import aws_rules, image_cache, published, recipe, s3_names, speculator, vllm_args
 from deployment_config.catalog import GPU_INSTANCE_TYPES, MODEL_PRESETS
 from deployment_config.ec2_instance_types import known_instance_types
 from deployment_config.email_addresses import email_address_problem
@@ -417,6 +417,16 @@ class ModelSection(BaseModel):
         "at; `llmops weights mirror` resolves a branch or tag to it and writes it here. Default: none, the repository's "
         "default branch when vLLM downloads.", examples=["0123456789abcdef0123456789abcdef01234567"],
         json_schema_extra={"pattern": r"^[0-9a-f]{40}$"})
+    speculator_revision: Annotated[str, _text(40)] | None = Field(
+        default=None, description="With features: [spec_decoding]: the Hugging Face commit (40 lowercase hex digits) of "
+        "the recipe's speculator. `llmops weights mirror` writes it with hugging_face_revision when the weights come from "
+        "S3; with Hub weights, vLLM downloads the speculator at it. Default: none.",
+        examples=["0123456789abcdef0123456789abcdef01234567"], json_schema_extra={"pattern": r"^[0-9a-f]{40}$"})
+    speculator_size_gb: int | None = Field(
+        default=None, ge=1, le=10_000, description="With features: [spec_decoding]: the speculator's size in GB, counted "
+        "by the sizing and the startup budget beside weight_size_gb (no published figure to default to: read it from "
+        "the Hub's file list of the speculator, or from `llmops weights mirror`'s output). Required with spec_decoding.",
+        examples=[8])
     serving_profile: Literal["recipe", "announced"] = Field(
         default="recipe", description="How vLLM is configured: 'recipe', the vLLM project's recipe for the model "
         "(deployment_config/data/recipes/) for the GPU generation and the layout, with the announced load format; "
@@ -491,6 +501,15 @@ class ModelSection(BaseModel):
                          "and writes it here; a branch name such as main moves and is not accepted"))
         return value
 
+    @field_validator("speculator_revision")
+    @classmethod
+    def _speculator_revision(cls, value: str | None) -> str | None:
+        if value is not None and not re.fullmatch(r"[0-9a-f]{40}", value):
+            fail(Problem(f"{quoted(value)} is not a commit id (40 lowercase hex digits)",
+                         "run `llmops weights mirror --env NAME`, which resolves the speculator's commit on the Hub and "
+                         "writes it here (with Hub weights: the commit id from the speculator's Hub page)"))
+        return value
+
     @field_validator("s3_uri")
     @classmethod
     def _s3_uri(cls, value: str | None) -> str | None:
@@ -522,6 +541,7 @@ class ModelSection(BaseModel):
                 f"the image {quoted(image)} is not on Docker Hub, and the pull-through cache serves Docker Hub only",
                 "use a Docker Hub image (vllm/vllm-openai:TAG), or remove image_cache"))
         weights = self.weight_size_gb or preset.weight_size_gb
+        speculator_gb = self._speculator_problems(info)
         context = _ctx(info)
         context["weight_size_gb"] = weights  # read by endpoint.promotion_gate (the wait's ceiling)
         context["rust_frontend"] = (self.extra_env or {}).get("VLLM_USE_RUST_FRONTEND")  # read by endpoint.authentication
@@ -534,7 +554,7 @@ class ModelSection(BaseModel):
             resolution = recipe.resolve(preset=self.preset, serving_profile=self.serving_profile,
                                         features=self.features, instance_type=instance_type, weights_gb=weights,
                                         multi_node=node_count is not None, load_format=preset.load_format,
-                                        extra_args=self.extra_args)
+                                        extra_args=self.extra_args, speculator_gb=speculator_gb)
             for index, problem in resolution.problems:
                 report(info, f"model.features[{index}]", problem)
             # read by endpoint.promotion_gate's within_percent_of_published (deployment_config/published.py)
@@ -543,7 +563,11 @@ class ModelSection(BaseModel):
                                         resolution.profile.strategy if resolution.profile else "single_node_tp",
                                         tuple(self.features))
             try:
-                check_model_fits(model_id=self.hugging_face_id or preset.hugging_face_id, weights_gb=weights,
+                refused = {index for index, _ in resolution.problems}
+                with_speculator = any(name == speculator.FEATURE and index not in refused
+                                      for index, name in enumerate(self.features))
+                check_model_fits(model_id=self.hugging_face_id or preset.hugging_face_id,
+                                 weights_gb=weights + (speculator_gb if with_speculator else 0),
                                  instance_type=instance_type,
                                  tensor_parallel_size=self.tensor_parallel_size or preset.tensor_parallel_size,
                                  field=field, type_prefix=prefix, node_count=node_count, memory=resolution.memory)
@@ -559,6 +583,34 @@ class ModelSection(BaseModel):
                 f"{volume} GB cannot hold the {weights} GB of weights and the image",
                 f"use at least {weights + VOLUME_HEADROOM_GB}, or remove it to use the instance store"))
         return self
+
+
+    def _speculator_problems(self, info: ValidationInfo) -> int:
+        """The speculator's settings against model.features and the platform (deployment_config/speculator.py); its size
+        in GB when spec_decoding is on and the size is given, else 0."""
+        enabled = speculator.FEATURE in self.features and self.serving_profile == "recipe"
+        if not enabled:
+            for name in ("speculator_revision", "speculator_size_gb"):
+                if getattr(self, name) is not None:
+                    report(info, f"model.{name}", Problem(f"is set but {speculator.FEATURE} is not in model.features "
+                                                          "(serving_profile: recipe)",
+                                                          f"remove it, or add {speculator.FEATURE} to model.features"))
+            return 0
+        index = self.features.index(speculator.FEATURE)
+        if _ctx(info).get("platform") == "hyperpod":
+            report(info, f"model.features[{index}]", Problem(
+                "spec_decoding is not offered on HyperPod: the Inference Operator mounts one S3 prefix (the weights' "
+                "revision) into the worker, and the speculator is mirrored under its own prefix, which the worker "
+                "cannot reach", "remove spec_decoding from model.features, or serve on EKS (platform: eks)"))
+        if self.speculator_size_gb is None:
+            report(info, "model.speculator_size_gb", Problem(
+                "is required with spec_decoding: the sizing and the startup budget count the speculator beside the "
+                "weights, and no published figure gives its size",
+                "set it to the speculator's size in GB (the sum of its files on the Hub, or what `llmops weights mirror` "
+                "printed for it), rounded up"))
+        # An S3 environment without speculator_revision loads (llmops weights mirror must read it to write the revision)
+        # and is refused at deploy time instead (stacks/composition.py, cdk_constructs/placeholder_guard.py).
+        return self.speculator_size_gb or 0
 
 
 class PromotionGateRunSection(BaseModel):

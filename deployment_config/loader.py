@@ -18,7 +18,7 @@ from typing import Any
 from pydantic import BaseModel, ValidationError
 from pydantic.fields import FieldInfo
 
-from deployment_config import recipe
+from deployment_config import recipe, speculator
 from deployment_config.catalog import GPU_INSTANCE_TYPES, MODEL_PRESETS
 from deployment_config.errors import ConfigError, ConfigIssue, key_in_path, quoted, shown_number
 from deployment_config.file_models import (
@@ -248,11 +248,13 @@ def _environment(file: EnvironmentFile, *, name: str, source: str) -> Environmen
     preset = MODEL_PRESETS[section.preset]
     # The same resolution the file's validation made (deployment_config/file_models.py ModelSection._consistent).
     gpu_type = capacity.instance_type if capacity is not None else hyperpod.gpu_instance_type
+    # The speculator counts only where spec_decoding is on (the file's validation refused it being set otherwise).
+    speculator_gb = (section.speculator_size_gb or 0) if speculator.FEATURE in section.features else 0
     resolution = recipe.resolve(preset=section.preset, serving_profile=section.serving_profile,
                                 features=section.features, instance_type=gpu_type,
                                 weights_gb=section.weight_size_gb or preset.weight_size_gb,
                                 multi_node=capacity is not None, load_format=preset.load_format,
-                                extra_args=section.extra_args)
+                                extra_args=section.extra_args, speculator_gb=speculator_gb)
     model = ModelConfig(
         preset=preset, hugging_face_id=section.hugging_face_id or preset.hugging_face_id,
         served_name=section.served_name or preset.served_name, image=section.image or preset.image,
@@ -265,7 +267,7 @@ def _environment(file: EnvironmentFile, *, name: str, source: str) -> Environmen
                                      repository_prefix=section.image_cache.repository_prefix)
         if section.image_cache else None,
         serving_profile=section.serving_profile, features=tuple(section.features), profile=resolution.profile,
-        memory=resolution.memory)
+        memory=resolution.memory, speculator_revision=section.speculator_revision, speculator_size_gb=speculator_gb)
     watch = file.observability
     return EnvironmentConfig(
         name=name, source=source, account=file.account, region=file.region,

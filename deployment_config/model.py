@@ -99,6 +99,10 @@ class ModelConfig:
     :param features: the recipe's opt-in features enabled. Default: none.
     :param profile: the resolved recipe profile (None for announced).
     :param memory: what the sizing counts: the profile's memory share, context length and KV-cache data type.
+    :param speculator_revision: the Hub commit of the ``spec_decoding`` speculator (deployment_config/speculator.py), as
+        ``llmops weights mirror`` wrote it. Default: none.
+    :param speculator_size_gb: the speculator's size in GB, counted by the sizing and the startup budget; 0 without
+        ``spec_decoding``.
     """
 
     preset: ModelPreset
@@ -118,6 +122,13 @@ class ModelConfig:
     features: tuple[str, ...] = ()
     profile: ServingProfile | None = None
     memory: MemoryProfile = MemoryProfile()
+    speculator_revision: str | None = None
+    speculator_size_gb: int = 0
+
+    @property
+    def loaded_gb(self) -> int:
+        """What is downloaded, loaded and held in GPU memory: the weights and, with ``spec_decoding``, the speculator."""
+        return self.weight_size_gb + self.speculator_size_gb
 
     @property
     def serving_args(self) -> tuple[str, ...]:
@@ -330,15 +341,17 @@ class EnvironmentConfig:
         single = Layout(nodes=1, tensor_parallel_size=self.model.tensor_parallel_size, pipeline_parallel_size=1)
         if self.platform is Platform.HYPERPOD:
             return single
-        layout = layout_for(self.model.weight_size_gb, self.gpu_instance_type, memory=self.model.memory)
+        layout = layout_for(self.model.loaded_gb, self.gpu_instance_type, memory=self.model.memory)
         return layout if layout is not None and layout.multi_node else single
 
     @property
     def sizing_message(self) -> str:
         """Where one model instance's GPU memory goes under the serving profile (``make check-config`` prints it)."""
         nodes = self.layout.nodes
-        fit = fit_over(self.model.weight_size_gb, self.gpu_instance_type, nodes, self.model.memory)
-        return f"{nodes} x {self.gpu_instance_type.name} per replica, {self.model.memory.describe(fit, nodes)}"
+        fit = fit_over(self.model.loaded_gb, self.gpu_instance_type, nodes, self.model.memory)
+        speculator = (f" (the weights include the spec_decoding speculator's {self.model.speculator_size_gb} GB)"
+                      if self.model.speculator_size_gb else "")
+        return f"{nodes} x {self.gpu_instance_type.name} per replica, {self.model.memory.describe(fit, nodes)}{speculator}"
 
     @property
     def replicas(self) -> int:

@@ -9,6 +9,7 @@ without a model) served under the configured name.
 from __future__ import annotations
 
 from deployment_config.model import EnvironmentConfig, ModelConfig, Platform, WeightSource
+from deployment_config.speculator import SPECULATOR_DIR
 
 #: Where the EKS path mounts the node's NVMe model cache in the vLLM container.
 MODEL_CACHE_MOUNT = "/models"
@@ -50,3 +51,16 @@ def model_path(env: EnvironmentConfig) -> str:
         revision = env.model.hugging_face_revision
         return node_weights_path(revision) if revision else S3_WEIGHTS_PATH
     return env.model.hugging_face_id
+
+
+def speculator_s3_uri(model: ModelConfig) -> str | None:
+    """``s3://BUCKET/PREFIX/speculator/COMMIT/``: the ``spec_decoding`` speculator's mirror at the pinned
+    ``model.speculator_revision`` (deployment_config/speculator.py), or None (no speculator, Hub weights, not mirrored)."""
+    if weights_s3_uri(model) is None or not model.speculator_revision:
+        return None
+    return revision_s3_uri(f"{model.s3_uri.rstrip('/')}/{SPECULATOR_DIR}", model.speculator_revision)
+
+
+def node_speculator_path(revision: str) -> str:
+    """The EKS node cache's directory of one speculator revision, beside the main weights' revisions."""
+    return f"{S3_WEIGHTS_PATH}/{SPECULATOR_DIR}/{revision}"

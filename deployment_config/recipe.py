@@ -27,7 +27,8 @@ from pathlib import Path
 from types import MappingProxyType
 
 from deployment_config.errors import Problem
-from deployment_config.sizing import ENGINE_READY_TIMEOUT_ENV, GPU_MEMORY_UTILIZATION, MemoryProfile, layout_for
+from deployment_config.sizing import ENGINE_READY_TIMEOUT_ENV, GPU_MEMORY_UTILIZATION, MemoryProfile, fit_over, layout_for
+from deployment_config.speculator import FEATURE as SPEC_DECODING
 from deployment_config.yaml_reader import read_yaml
 
 RECIPE_DIR = Path(__file__).resolve().parent / "data" / "recipes"
@@ -262,10 +263,13 @@ class Resolution:
 
 
 def resolve(*, preset: str, serving_profile: str, features: Sequence[str], instance_type, weights_gb: int,
-            multi_node: bool, load_format: str | None, extra_args: Sequence[str] = ()) -> Resolution:
+            multi_node: bool, load_format: str | None, extra_args: Sequence[str] = (),
+            speculator_gb: int = 0) -> Resolution:
     """The profile of ``serving_profile`` (``recipe`` or ``announced``) for a model of ``weights_gb`` on
     ``instance_type`` (catalog.GpuInstanceType). ``multi_node``: one instance may span several nodes (EKS). The layout
-    is the sizing's (deployment_config.sizing.layout_for) under the recipe's own memory share of each layout."""
+    is the sizing's (deployment_config.sizing.layout_for) under the recipe's own memory share of each layout.
+    ``speculator_gb``: the ``spec_decoding`` speculator's size (model.speculator_size_gb); the feature runs on one node
+    only, so a speculator that does not fit beside the weights there is refused on the feature."""
     recipe = recipe_for(preset)
     if serving_profile == "announced" or recipe is None:
         problems = tuple((i, Problem(f"{name!r} needs serving_profile: recipe (features are the recipe's)",
@@ -302,6 +306,15 @@ def resolve(*, preset: str, serving_profile: str, features: Sequence[str], insta
         problem = feature_problem(recipe, name, strategy=strategy, generation=generation)
         if problem is None and name in features[:index]:
             problem = Problem(f"{name!r} is listed twice", "list each feature once")
+        if problem is None and name == SPEC_DECODING and speculator_gb and strategy == SINGLE_NODE_TP:
+            fit = fit_over(weights_gb + speculator_gb, instance_type, 1, memory(strategy))
+            if not fit.fits:
+                problem = Problem(
+                    f"the speculator of spec_decoding ({speculator_gb} GB, model.speculator_size_gb) does not fit beside "
+                    f"the {weights_gb} GB of weights on one {instance_type.name}: vLLM gets {fit.usable_gb:.0f} GB and "
+                    f"the KV cache needs {fit.kv_reserve_gb:.0f} GB of it",
+                    "remove spec_decoding from model.features, or pick an instance type with more GPU memory "
+                    "(capacity.instance_type)")
         if problem is not None:
             problems.append((index, problem))
     refused = {index for index, _ in problems}

@@ -448,6 +448,21 @@ def plan_for(env: EnvironmentConfig, *, base_url: str, job_name: str, concurrenc
         trust_remote_code="--trust-remote-code" in model.serving_args, deadline_seconds=deadline_seconds)
 
 
+def acceptance_measurable(env: EnvironmentConfig) -> str | None:
+    """Why the load test cannot measure speculative decoding's acceptance here, or None when it can. ``vllm bench
+    serve`` reads ``/metrics`` at the base URL before and after a run: a pod's own counters on HyperPod (the worker's
+    address) and with one replica on EKS; with several, the Service hands each request to the router or to any pod, so
+    the two readings need not be of one server and their difference means nothing."""
+    from deployment_config.model import Platform
+
+    if not env.model.speculator_size_gb:
+        return "spec_decoding is off"
+    if env.platform is Platform.EKS and env.replicas > 1:
+        return (f"not measured by the load test with {env.replicas} replicas (its /metrics readings may come from "
+                "different servers): see the dashboard's speculative decoding row")
+    return None
+
+
 def eks_service_url(env: EnvironmentConfig) -> str:
     from deployment_config.kubernetes_names import SERVING_NAME, SERVING_NAMESPACE
 
@@ -472,6 +487,13 @@ class RunResult:
     #: The published row of the same profile, concurrency and lengths (deployment_config/published.py
     #: ``PublishedRow.to_dict``), set by the caller; None when there is none.
     published: dict | None = None
+    #: Speculative decoding's acceptance over the run (percent of draft tokens accepted; tokens per verification step,
+    #: the bonus token included), as ``vllm bench serve`` computes it from the server's ``/metrics`` counters before
+    #: and after the run (``spec_decode_acceptance_rate``, ``spec_decode_acceptance_length``: vllm-project/vllm@009e6d4a
+    #: vllm/benchmarks/serve.py ``fetch_spec_decode_metrics`` and the result's keys; not read in 0.33.0's wheel). None:
+    #: the server does not speculate, or the result does not say.
+    acceptance_rate_percent: float | None = None
+    mean_accepted_length: float | None = None
 
     def to_dict(self) -> dict:
         def rounded(values: dict) -> dict:
@@ -482,6 +504,10 @@ class RunResult:
                 "output_tokens_per_s": None if self.output_throughput is None else round(self.output_throughput, 1),
                 "duration_s": None if self.duration_s is None else round(self.duration_s, 1),
                 "published": self.published,
+                **({"spec_decode": {"acceptance_rate_percent": round(self.acceptance_rate_percent, 1),
+                                    "mean_accepted_length": None if self.mean_accepted_length is None
+                                    else round(self.mean_accepted_length, 2)}}
+                   if self.acceptance_rate_percent is not None else {}),
                 "problems": self.problems}
 
 
@@ -496,6 +522,8 @@ def run_result(concurrency: int, result: dict) -> RunResult:
         for p in PERCENTILES:
             target[p] = _number(result.get(f"p{p}_{metric}_ms"))
     run.output_throughput = _number(result.get("output_throughput"))
+    run.acceptance_rate_percent = _number(result.get("spec_decode_acceptance_rate"))
+    run.mean_accepted_length = _number(result.get("spec_decode_acceptance_length"))
     run.duration_s = _number(result.get("duration"))
     completed, failed = result.get("completed"), result.get("failed")
     run.completed = completed if isinstance(completed, int) and not isinstance(completed, bool) else None

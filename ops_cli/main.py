@@ -865,17 +865,29 @@ class Cli:
         sha = weights.resolve_revision(env.model.hugging_face_id, ref, token=token,
                                        hub=weights.hub_endpoint(self.rt.environ), deadline=self.deadline)
         bucket, prefix = weights.check_mirror_target(env, sha)
+        # With spec_decoding the recipe's speculator is mirrored by the same Job, at the commit it is pinned to (else its
+        # default branch), into its own prefix (deployment_config/speculator.py).
+        speculator_id = weights.mirrored_speculator(env)
+        speculator_sha = speculator_target = None
+        if speculator_id is not None:
+            speculator_sha = weights.resolve_revision(speculator_id, env.model.speculator_revision or "main", token=token,
+                                                      hub=weights.hub_endpoint(self.rt.environ), deadline=self.deadline)
+            speculator_target = weights.speculator_target(env, speculator_sha)
         # The edit is checked now (the file must accept this revision) and made only once the copy checked out: until
-        # then the file, and what the charts serve, stay at the revision that was there.
-        revision_update = {"model.hugging_face_revision": sha}
+        # then the file, and what the charts serve, stay at the revision that was there. Both revisions or neither.
+        revision_update = {"model.hugging_face_revision": sha,
+                           **({"model.speculator_revision": speculator_sha} if speculator_sha else {})}
         check_environment_file(self.config_dir, env.name, revision_update)
         self._say(f"{env.model.hugging_face_id}@{ref} is commit {sha}; copying it to s3://{bucket}/{prefix}.",
                   self.rt.stderr)
+        if speculator_target is not None:
+            self._say(f"The speculator {speculator_id} is commit {speculator_sha}; copying it to "
+                      f"s3://{speculator_target[0]}/{speculator_target[1]}.", self.rt.stderr)
         run, deadline = self.rt.run_command, self.deadline  # every kubectl call ends by the --timeout deadline
         k, ns = self.args.kubectl, SERVING_NAMESPACE
         weights.kubectl(run, k, "delete", "job", weights.MIRROR_JOB, "-n", ns, "--ignore-not-found", "--wait=true",
                         deadline=deadline)
-        items = weights.mirror_manifests(env, sha)
+        items = weights.mirror_manifests(env, sha, speculator_sha)
         weights.kubectl(run, k, "apply", "-f", "-", stdin=json.dumps({"apiVersion": "v1", "kind": "List", "items": items}),
                         deadline=deadline)
         printed: list[dict] = []
@@ -904,22 +916,40 @@ class Cli:
             return bool(status.get("succeeded")), state
 
         self.progress(f"mirror Job {ns}/{weights.MIRROR_JOB}").run(probe)
-        with deadline.during(f"reading the mirror's manifest from s3://{bucket}/{prefix}"):
-            manifest, objects = weights.read_mirror(self.aws().client, bucket, prefix)
-        problems = weights.check_manifest(manifest, objects, prefix)
-        if manifest.get("revision") != sha:
-            problems.insert(0, weights.MirrorProblem(weights.MANIFEST_NAME, f"is of revision {manifest.get('revision')}"))
-        if problems:
-            raise OpsError("the mirror does not match: " + "; ".join(f"{p.path}: {p.problem}" for p in problems[:5]),
-                           "run llmops weights mirror again", ExitCode.CHECK_FAILED)
+        checked = []
+        for where_bucket, where_prefix, revision in ((bucket, prefix, sha), *(
+                ((*speculator_target, speculator_sha),) if speculator_target else ())):
+            with deadline.during(f"reading the mirror's manifest from s3://{where_bucket}/{where_prefix}"):
+                manifest, objects = weights.read_mirror(self.aws().client, where_bucket, where_prefix)
+            problems = weights.check_manifest(manifest, objects, where_prefix)
+            if manifest.get("revision") != revision:
+                problems.insert(0, weights.MirrorProblem(weights.MANIFEST_NAME,
+                                                         f"is of revision {manifest.get('revision')}"))
+            if problems:  # nothing is written: neither revision is pinned unless both copies check out
+                raise OpsError(f"the mirror in s3://{where_bucket}/{where_prefix} does not match: "
+                               + "; ".join(f"{p.path}: {p.problem}" for p in problems[:5]),
+                               "run llmops weights mirror again", ExitCode.CHECK_FAILED)
+            checked.append(manifest)
+        manifest = checked[0]
         written = None
-        if sha != env.model.hugging_face_revision:
+        if sha != env.model.hugging_face_revision or speculator_sha != (env.model.speculator_revision
+                                                                         if speculator_sha else None):
             written = update_environment_file(self.config_dir, env.name, revision_update)
             self._say(f"The copy of {sha} checked out; wrote the revision into {written}.", self.rt.stderr)
         files = manifest.get("files") or []
         size = sum(f.get("size") or 0 for f in files)
+        speculator_out = {}
+        if speculator_target is not None:
+            spec_files = checked[1].get("files") or []
+            spec_bytes = sum(f.get("size") or 0 for f in spec_files)
+            speculator_out = {"speculator": {"repo_id": speculator_id, "revision": speculator_sha,
+                                             "s3_uri": f"s3://{speculator_target[0]}/{speculator_target[1]}",
+                                             "files": len(spec_files), "bytes": spec_bytes,
+                                             "size_gb": -(-spec_bytes // 10**9)}}
+            self._say(f"The speculator: {len(spec_files)} files, {spec_bytes:,} bytes (model.speculator_size_gb: "
+                      f"{-(-spec_bytes // 10**9)} or more).", self.rt.stderr)
         self.out({"env": env.name, "revision": sha, "s3_uri": f"s3://{bucket}/{prefix}", "files": len(files),
-                  "bytes": size, "config_file": str(written) if written else None},
+                  "bytes": size, "config_file": str(written) if written else None, **speculator_out},
                  f"Mirrored {env.model.hugging_face_id}@{sha}: {len(files)} files, {size:,} bytes in s3://{bucket}/{prefix}; "
                  "every sha256 matches the Hub's.")
         return ExitCode.OK
@@ -1048,6 +1078,18 @@ class Cli:
                      "; ".join(r.problems)) for r in runs]
             human.append(table(["concurrency", "result", "ok/failed", "TTFT p50/p90/p99 ms", "ITL p50/p90/p99 ms",
                                 "output tok/s", "published (TTFT, tok/s, measured vs)", "problems"], rows))
+            why_not = bn.acceptance_measurable(env)
+            if env.model.speculator_size_gb:  # speculative decoding's acceptance, only where it is on
+                if why_not is None:
+                    human.append(table(["concurrency", "draft tokens accepted", "mean accepted length"], [
+                        (r.concurrency, "-" if r.acceptance_rate_percent is None else f"{r.acceptance_rate_percent:.1f} %",
+                         "-" if r.mean_accepted_length is None else f"{r.mean_accepted_length:.2f} tokens/step")
+                        for r in runs]))
+                else:
+                    human.append(f"Speculative decoding's acceptance: {why_not}.")
+                    for r in runs:  # readings of different servers: not reported
+                        r.acceptance_rate_percent = r.mean_accepted_length = None
+                payload["load_test"]["runs"] = [r.to_dict() for r in runs]
             human.append(f"{args.input_len} tokens in, {args.output_len} out; Job {plan.namespace}/{plan.job_name} "
                          f"{status}, deleted.\n" + _published_note(key, published))
         human.append("Bench passed." if passed else "Bench FAILED.")

@@ -13,7 +13,7 @@ from __future__ import annotations
 import botocore.exceptions
 
 from deployment_config.model import EnvironmentConfig
-from deployment_config.model_location import weights_s3_uri
+from deployment_config.model_location import speculator_s3_uri, weights_s3_uri
 from ops_cli.aws import Aws
 from ops_cli.errors import error_code, translate
 from ops_cli.preflight_check import Check, Status
@@ -24,34 +24,44 @@ NAME = "weights mirrored to S3"
 
 def weights_mirror_check(aws: Aws, env: EnvironmentConfig) -> Check | None:
     """The row for an environment with S3 weights at a pinned revision; None otherwise (the pin row covers a missing
-    revision, ops_cli/preflight_pins.py)."""
+    revision, ops_cli/preflight_pins.py). With spec_decoding the speculator's mirror (deployment_config/speculator.py) is
+    looked up too: the pod's ``fetch-weights`` copies both."""
     uri = weights_s3_uri(env.model)
     if env.placeholders or uri is None:
         return None
-    bucket, prefix = s3_location(uri)
-    location = f"s3://{bucket}/{prefix}{MANIFEST_NAME}"
+    mirrors = [(uri, f"revision {env.model.hugging_face_revision}")]
+    if (speculator := speculator_s3_uri(env.model)) is not None:
+        mirrors.append((speculator, f"the speculator's revision {env.model.speculator_revision}"))
     mirror = f"bin/llmops weights mirror --env {env.name}"
-    try:
-        # The bucket's region first: the node's copy uses the CRT transfer client, which fails requests sent to another
-        # region than the bucket's (AWS CLI S3 configuration, charts/vllm_deployment.py S3_TRANSFER_SETTINGS), while
-        # boto3 here would follow S3's redirect and pass (HeadBucketOutput.BucketRegion, botocore 1.43.127 s3 model).
-        region = aws.client("s3").head_bucket(Bucket=bucket).get("BucketRegion")
-        if region and region != env.region:
-            return Check(NAME, Status.FAIL, f"s3://{bucket} is in {region}, not in {env.region}: the GPU nodes' copy "
-                         "(the CRT transfer client) fails requests to another region than the bucket's",
-                         f"mirror into a bucket in {env.region} (model.s3_uri), then {mirror}")
-        head = aws.client("s3").head_object(Bucket=bucket, Key=prefix + MANIFEST_NAME)
-    except botocore.exceptions.ClientError as error:
-        code = error_code(error)
-        if code in ("404", "NoSuchKey", "NotFound"):
-            return Check(NAME, Status.FAIL, f"no {location}: revision {env.model.hugging_face_revision} is not "
-                         "mirrored, or its copy did not finish; GPU nodes would find no weights while the block is paid",
-                         f"before the block starts (the system nodes run from stage 1): {mirror}")
-        if code in ("403", "AccessDenied"):
-            return Check(NAME, Status.FAIL, f"{location} could not be read with these credentials ({code})",
-                         f"allow s3:ListBucket on s3://{bucket} and s3:GetObject on s3://{bucket}/{prefix} for this role, or run "
-                         "preflight as the role that ran the mirror")
-        raise translate(error, f"look up {location}") from None
-    except botocore.exceptions.BotoCoreError as error:
-        raise translate(error, f"look up {location}") from None
-    return Check(NAME, Status.PASS, f"{location} ({head.get('ContentLength', '?')} bytes)")
+    found, regions_checked = [], set()
+    for where, what in mirrors:
+        bucket, prefix = s3_location(where)
+        location = f"s3://{bucket}/{prefix}{MANIFEST_NAME}"
+        try:
+            if bucket not in regions_checked:
+                # The bucket's region first: the node's copy uses the CRT transfer client, which fails requests sent to
+                # another region than the bucket's (AWS CLI S3 configuration, charts/vllm_deployment.py
+                # S3_TRANSFER_SETTINGS), while boto3 here would follow S3's redirect and pass (HeadBucketOutput.
+                # BucketRegion, botocore 1.43.127 s3 model).
+                region = aws.client("s3").head_bucket(Bucket=bucket).get("BucketRegion")
+                regions_checked.add(bucket)
+                if region and region != env.region:
+                    return Check(NAME, Status.FAIL, f"s3://{bucket} is in {region}, not in {env.region}: the GPU nodes' "
+                                 "copy (the CRT transfer client) fails requests to another region than the bucket's",
+                                 f"mirror into a bucket in {env.region} (model.s3_uri), then {mirror}")
+            head = aws.client("s3").head_object(Bucket=bucket, Key=prefix + MANIFEST_NAME)
+        except botocore.exceptions.ClientError as error:
+            code = error_code(error)
+            if code in ("404", "NoSuchKey", "NotFound"):
+                return Check(NAME, Status.FAIL, f"no {location}: {what} is not mirrored, or its copy did not finish; "
+                             "GPU nodes would find no weights while the block is paid",
+                             f"before the block starts (the system nodes run from stage 1): {mirror}")
+            if code in ("403", "AccessDenied"):
+                return Check(NAME, Status.FAIL, f"{location} could not be read with these credentials ({code})",
+                             f"allow s3:ListBucket on s3://{bucket} and s3:GetObject on s3://{bucket}/{prefix} for "
+                             "this role, or run preflight as the role that ran the mirror")
+            raise translate(error, f"look up {location}") from None
+        except botocore.exceptions.BotoCoreError as error:
+            raise translate(error, f"look up {location}") from None
+        found.append(f"{location} ({head.get('ContentLength', '?')} bytes)")
+    return Check(NAME, Status.PASS, "; ".join(found))

@@ -45,6 +45,7 @@ from collections.abc import Callable, Mapping
 from contextlib import nullcontext
 from dataclasses import dataclass
 
+from deployment_config import speculator
 from deployment_config.kubernetes_names import SERVING_NAMESPACE, WEIGHTS_MIRROR_NAME
 from deployment_config.model import EnvironmentConfig, WeightSource
 from deployment_config.model_location import revision_s3_uri
@@ -165,43 +166,58 @@ def check_mirror_target(env: EnvironmentConfig, sha: str | None = None) -> tuple
     return s3_location(revision_s3_uri(env.model.s3_uri, sha) if sha else env.model.s3_uri)
 
 
-#: The Job's program (python3 of the vLLM image). argv: repo_id, commit, bucket, prefix, region, token secret or "".
+def mirrored_speculator(env: EnvironmentConfig) -> str | None:
+    """The Hub id of the ``spec_decoding`` speculator the mirror copies beside the weights (the recipe's
+    ``--speculative-config`` ``model``, deployment_config/speculator.py), or None without spec_decoding."""
+    return speculator.speculator_id(env.model.serving_args) if env.model.speculator_size_gb else None
+
+
+def speculator_target(env: EnvironmentConfig, sha: str) -> tuple[str, str]:
+    """(bucket, prefix) of the speculator's revision ``sha``: ``model.s3_uri/speculator/SHA/``, its own prefix, which no
+    revision of the weights (a 40-hex name) shares."""
+    check_mirror_target(env)
+    return s3_location(revision_s3_uri(f"{env.model.s3_uri.rstrip('/')}/{speculator.SPECULATOR_DIR}", sha))
+
+
+#: The Job's program (python3 of the vLLM image). argv: repo_id, commit, bucket, prefix, region, token secret or ""; then
+#: the same six for the ``spec_decoding`` speculator (deployment_config/speculator.py), copied after the weights.
 JOB_SCRIPT = r'''
 import hashlib, json, sys, boto3
 from boto3.s3.transfer import TransferConfig
 from huggingface_hub import HfApi, HfFileSystem
-repo, sha, bucket, prefix, region, secret = sys.argv[1:7]
-token = None
-if secret:
-    token = boto3.client("secretsmanager", region_name=region).get_secret_value(SecretId=secret)["SecretString"].strip()
-info = HfApi(token=token).model_info(repo, revision=sha, files_metadata=True)
-files = sorted(info.siblings, key=lambda s: s.rfilename)
-fs, s3 = HfFileSystem(token=token), boto3.client("s3", region_name=region)
-config = TransferConfig(multipart_chunksize=64 * 1024 * 1024, max_concurrency=16)
-total, copied, entries = sum(f.size or 0 for f in files), 0, []
-class Hashing:
-    def __init__(self, stream, size):
-        self.stream, self.digest, self.size = stream, hashlib.sha256(), 0
-        self.blob = hashlib.sha1(b"blob %d\0" % size)
-    def read(self, n=-1):
-        data = self.stream.read(n); self.digest.update(data); self.blob.update(data); self.size += len(data)
-        return data
-for index, sibling in enumerate(files, 1):
-    with fs.open(f"{repo}/{sibling.rfilename}", "rb", revision=sha, block_size=0) as source:
-        reader = Hashing(source, sibling.size or 0)
-        s3.upload_fileobj(reader, bucket, prefix + sibling.rfilename, Config=config)
-    copied += reader.size
-    entry = {"path": sibling.rfilename, "size": reader.size, "sha256": reader.digest.hexdigest(),
-             "hub_lfs_sha256": sibling.lfs.sha256 if sibling.lfs else None,
-             "git_blob_sha1": None if sibling.lfs else reader.blob.hexdigest(),
-             "hub_blob_id": None if sibling.lfs else sibling.blob_id}
-    entries.append(entry)
-    record = {**entry, "file": index, "files": len(files), "bytes_copied": copied, "bytes_total": total}
-    print("MIRROR " + json.dumps(record), flush=True)
-manifest = {"repo_id": repo, "revision": sha, "files": entries}
-s3.put_object(Bucket=bucket, Key=prefix + "MANIFEST.json", Body=json.dumps(manifest, indent=1).encode(),
-              ContentType="application/json")
-print("MIRROR " + json.dumps({"done": True, "files": len(entries), "bytes_copied": copied}), flush=True)
+for start in range(1, len(sys.argv), 6):
+    repo, sha, bucket, prefix, region, secret = sys.argv[start:start + 6]
+    token = None
+    if secret:
+        token = boto3.client("secretsmanager", region_name=region).get_secret_value(SecretId=secret)["SecretString"].strip()
+    info = HfApi(token=token).model_info(repo, revision=sha, files_metadata=True)
+    files = sorted(info.siblings, key=lambda s: s.rfilename)
+    fs, s3 = HfFileSystem(token=token), boto3.client("s3", region_name=region)
+    config = TransferConfig(multipart_chunksize=64 * 1024 * 1024, max_concurrency=16)
+    total, copied, entries = sum(f.size or 0 for f in files), 0, []
+    class Hashing:
+        def __init__(self, stream, size):
+            self.stream, self.digest, self.size = stream, hashlib.sha256(), 0
+            self.blob = hashlib.sha1(b"blob %d\0" % size)
+        def read(self, n=-1):
+            data = self.stream.read(n); self.digest.update(data); self.blob.update(data); self.size += len(data)
+            return data
+    for index, sibling in enumerate(files, 1):
+        with fs.open(f"{repo}/{sibling.rfilename}", "rb", revision=sha, block_size=0) as source:
+            reader = Hashing(source, sibling.size or 0)
+            s3.upload_fileobj(reader, bucket, prefix + sibling.rfilename, Config=config)
+        copied += reader.size
+        entry = {"path": sibling.rfilename, "size": reader.size, "sha256": reader.digest.hexdigest(),
+                 "hub_lfs_sha256": sibling.lfs.sha256 if sibling.lfs else None,
+                 "git_blob_sha1": None if sibling.lfs else reader.blob.hexdigest(),
+                 "hub_blob_id": None if sibling.lfs else sibling.blob_id}
+        entries.append(entry)
+        record = {**entry, "file": index, "files": len(files), "bytes_copied": copied, "bytes_total": total}
+        print("MIRROR " + json.dumps(record), flush=True)
+    manifest = {"repo_id": repo, "revision": sha, "files": entries}
+    s3.put_object(Bucket=bucket, Key=prefix + "MANIFEST.json", Body=json.dumps(manifest, indent=1).encode(),
+                  ContentType="application/json")
+    print("MIRROR " + json.dumps({"done": True, "files": len(entries), "bytes_copied": copied}), flush=True)
 '''
 
 
@@ -215,19 +231,26 @@ JOB_BOOTSTRAP = (f"pip install --no-cache-dir --quiet --disable-pip-version-chec
                  'exec python3 -c "$MIRROR_SCRIPT" "$@"')
 
 
-def mirror_manifests(env: EnvironmentConfig, sha: str) -> list[dict]:
+def mirror_manifests(env: EnvironmentConfig, sha: str, speculator_sha: str | None = None) -> list[dict]:
     """The namespace, the ServiceAccount (the Pod Identity association names it) and the Job that copies ``sha`` to its
     own prefix. The namespace is applied too because the mirror runs before any stack creates it: on EKS before the
     serving stack (whose chart applies the same Namespace later, which ``kubectl apply`` adopts), and on HyperPod, whose
-    endpoint lives in a namespace of its own, at all (stacks/cluster_stack.py gives the role on both platforms)."""
+    endpoint lives in a namespace of its own, at all (stacks/cluster_stack.py gives the role on both platforms).
+    ``speculator_sha``: with spec_decoding, the speculator's commit, copied by the same Job after the weights into
+    :func:`speculator_target` (the mirror's role may write under the whole of ``model.s3_uri``)."""
     bucket, prefix = check_mirror_target(env, sha)
+    secret = env.model.hugging_face_token_secret or ""
+    more: list[str] = []
+    if speculator_sha is not None:
+        spec_bucket, spec_prefix = speculator_target(env, speculator_sha)
+        more = [mirrored_speculator(env) or "", speculator_sha, spec_bucket, spec_prefix, env.region, secret]
     labels = {"app.kubernetes.io/name": MIRROR_JOB, "app.kubernetes.io/instance": env.name,
               "app.kubernetes.io/part-of": "llm-serving", "app.kubernetes.io/managed-by": "llmops"}
     metadata = {"name": MIRROR_JOB, "namespace": SERVING_NAMESPACE, "labels": labels}
     container = {
         "name": "mirror", "image": JOB_IMAGE, "imagePullPolicy": "IfNotPresent",
         "command": ["sh", "-c", JOB_BOOTSTRAP, "mirror", env.model.hugging_face_id, sha, bucket, prefix, env.region,
-                    env.model.hugging_face_token_secret or ""],
+                    secret, *more],
         "env": [{"name": "MIRROR_SCRIPT", "value": JOB_SCRIPT},
                 {"name": "HF_XET_HIGH_PERFORMANCE", "value": "1"}, {"name": "HF_HUB_DISABLE_TELEMETRY", "value": "1"}],
         "resources": {"requests": {"cpu": "2", "memory": "8Gi"}, "limits": {"memory": "12Gi"}},

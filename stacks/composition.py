@@ -12,6 +12,7 @@ from cdk_constructs.placeholder_guard import refuse_placeholders, refuse_unpinne
 from charts.inference_endpoint_chart import inference_endpoint_spec_for, synthesize_inference_endpoint
 from charts.serving_spec import serving_spec_for
 from charts.vllm_serving_chart import synthesize_manifests
+from deployment_config import speculator
 from deployment_config.model import EnvironmentConfig, Platform, WeightSource
 from stacks.cluster_stack import ClusterStack
 from stacks.gpu_nodes_stack import GpuNodesStack
@@ -63,10 +64,16 @@ def add_environment(scope: Construct, env_config: EnvironmentConfig, *,
     # a model repository's code runs only at a pinned commit.
     model = env_config.model
     from_s3 = model.weight_source is WeightSource.S3
-    if not model.hugging_face_revision and (from_s3 or "--trust-remote-code" in model.serving_args):
+    # With spec_decoding the speculator is pinned too: from S3 only its own verified mirror is served, and from the Hub
+    # vLLM would otherwise take (and, with --trust-remote-code, run the code of) its default branch at start
+    # (deployment_config/speculator.py).
+    speculator_unpinned = bool(model.speculator_size_gb) and not model.speculator_revision
+    if speculator_unpinned or (not model.hugging_face_revision and (from_s3 or "--trust-remote-code" in model.serving_args)):
         serving_unit = "endpoint" if env_config.platform is Platform.HYPERPOD else "serving"
         refuse_unpinned_weights(environment.stack(serving_unit), source=env_config.source, env_name=env_config.name,
-                                from_s3=from_s3, model_id=model.hugging_face_id)
+                                from_s3=from_s3, model_id=model.hugging_face_id,
+                                speculator_only=speculator_unpinned and bool(model.hugging_face_revision),
+                                speculator_id=speculator.speculator_id(model.serving_args) or "SPECULATOR")
     return environment
 
 

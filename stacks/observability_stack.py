@@ -169,7 +169,8 @@ class ObservabilityStack(cdk.Stack):
         capacity = env_config.capacity
         self.publisher = self._publisher(
             cluster_name, load_balancer_tags=service_load_balancer_tags(cluster_name, spec.namespace, spec.name),
-            capacity_reservation_id=capacity.capacity_reservation_id)
+            capacity_reservation_id=capacity.capacity_reservation_id,
+            spec_decoding=bool(env_config.model.speculator_size_gb))
         self.alarms = ServingAlarms(
             self, "Alarms", topic=self.alarm_topic, cluster_name=cluster_name, observability=env_config.observability,
             gpu_watch=GpuWatch(gpus_per_node=env_config.gpu_instance_type.gpu_count,
@@ -181,7 +182,8 @@ class ObservabilityStack(cdk.Stack):
             self, "Dashboard", env_name=env_config.name, cluster_name=cluster_name, region=env_config.region,
             served_name=env_config.model.served_name,
             capacity=capacity_block_view(capacity.capacity_reservation_id, env_config.region),
-            observability=env_config.observability, alarms=list(self.alarms.alarms.values()))
+            observability=env_config.observability, alarms=list(self.alarms.alarms.values()),
+            spec_decoding=bool(env_config.model.speculator_size_gb))
 
     def _hyperpod(self, env_config: EnvironmentConfig, cluster_name: str, spec: InferenceEndpointSpec) -> None:
         plan_arn = env_config.hyperpod.training_plan_arn

@@ -117,18 +117,20 @@ class ServingStack(cdk.Stack):
         return role
 
     def _grant_s3_weights(self, role: iam.Role, spec: VllmServingSpec) -> None:
-        """Read access to the weights' S3 prefix."""
-        match = re.match(r"^s3://([^/]+)/?(.*)$", spec.s3_uri or "")
-        if not match:  # the configuration loader has validated the URI already
-            raise ValueError(f"s3_uri must be s3://BUCKET/PREFIX, got {spec.s3_uri!r}")
-        bucket, prefix = match.group(1), match.group(2)
-        role.add_to_policy(iam.PolicyStatement(
-            actions=["s3:ListBucket"], resources=[f"arn:{cdk.Aws.PARTITION}:s3:::{bucket}"],
-            conditions={"StringLike": {"s3:prefix": [f"{prefix}*"]}} if prefix else None,
-        ))
-        role.add_to_policy(iam.PolicyStatement(
-            actions=["s3:GetObject"], resources=[f"arn:{cdk.Aws.PARTITION}:s3:::{bucket}/{prefix}*"],
-        ))
+        """Read access to the weights' S3 prefix (the pinned revision's), and to the speculator's revision prefix when
+        ``spec_decoding`` copies it too (deployment_config/speculator.py): each grant as narrow as the revision."""
+        for uri in (spec.s3_uri, *((spec.speculator_s3_uri,) if spec.speculator_s3_uri else ())):
+            match = re.match(r"^s3://([^/]+)/?(.*)$", uri or "")
+            if not match:  # the configuration loader has validated the URI already
+                raise ValueError(f"s3_uri must be s3://BUCKET/PREFIX, got {uri!r}")
+            bucket, prefix = match.group(1), match.group(2)
+            role.add_to_policy(iam.PolicyStatement(
+                actions=["s3:ListBucket"], resources=[f"arn:{cdk.Aws.PARTITION}:s3:::{bucket}"],
+                conditions={"StringLike": {"s3:prefix": [f"{prefix}*"]}} if prefix else None,
+            ))
+            role.add_to_policy(iam.PolicyStatement(
+                actions=["s3:GetObject"], resources=[f"arn:{cdk.Aws.PARTITION}:s3:::{bucket}/{prefix}*"],
+            ))
         acknowledge_weights_reader(role)
 
     def _grant_compile_cache(self, role: iam.Role, spec: VllmServingSpec) -> None:

@@ -64,7 +64,7 @@ class SmokeStack(cdk.Stack):
             self, "SmokeTest", vpc=vpc, vpc_cidr=env_config.vpc_cidr, load_balancer_tags=tags, scheme=scheme, port=port,
             model=env_config.model.served_name, model_path=model_path(env_config),
             api_key_secret=env_config.api_key_secret_name if endpoint.api_key_required else None,
-            startup_budget_seconds=startup_budget_seconds(env_config.model.weight_size_gb),
+            startup_budget_seconds=startup_budget_seconds(env_config.model.loaded_gb),
             fingerprint=fingerprint(manifests), tls_server_name=None if hyperpod else endpoint.domain_name,
             verify_listener_certificate=hyperpod, gate=self.promotion_gate)
         if endpoint.exposure.value == "public":

@@ -481,6 +481,7 @@ def test_the_gate_carries_the_published_row_and_fails_a_run_too_far_below_it(han
     # given the published configuration (B300, recipe, spec_decoding) with "within 10 %" at concurrency 1
     document = _gate_document(within_percent_of_published=10)
     document["model"]["features"] = ["spec_decoding"]
+    document["model"]["speculator_size_gb"] = 8
     env = parse_environment(document, name="gate")
     gate = env.endpoint.promotion_gate
     key = published.key_of(env, input_len=gate.input_len, output_len=gate.output_len)

@@ -175,7 +175,7 @@ def test_the_derived_startup_budget_is_never_shorter_than_the_recipes():
 
 def test_two_replicas_with_spec_decoding_serve_dspark_with_the_recipes_speculator(example_document):
     # given two p6-b300 nodes and features: [spec_decoding]
-    document = _with(example_document, features=["spec_decoding"])
+    document = _with(example_document, features=["spec_decoding"], speculator_size_gb=8)
     document["capacity"]["instance_count"] = 2
     env = _env(document)
     # when the serving chart is synthesized
@@ -197,7 +197,8 @@ def test_a_two_node_pipeline_gets_the_recipes_tp_pp_settings():
 
 
 def test_spec_decoding_on_a_two_node_pipeline_is_refused_with_the_recipes_reason():
-    document = _with(_yaml(PROJECT / "tests" / "configs" / "multi-node.yaml"), features=["spec_decoding"])
+    document = _with(_yaml(PROJECT / "tests" / "configs" / "multi-node.yaml"), features=["spec_decoding"],
+                     speculator_size_gb=8)
     with pytest.raises(ConfigError) as raised:
         _env(document, "multi-node")
     issue = raised.value.issues[0]

@@ -294,6 +294,7 @@ def _with_spec_decoding(config_dir) -> None:
     path = config_dir / "example.yaml"
     document = yaml.safe_load(path.read_text(encoding="utf-8"))
     document["model"]["features"] = ["spec_decoding"]
+    document["model"]["speculator_size_gb"] = 8
     path.write_text(yaml.safe_dump(document, sort_keys=False), encoding="utf-8")
 
 
@@ -415,3 +416,45 @@ def test_every_key_the_job_reads_is_in_the_secret_the_serving_pods_sync(default_
     synced = {(secrets.name, key) for _, _, key in secrets.deliveries} if secrets else set()
     assert {(r["name"], r["key"]) for r in references} <= synced
     assert any(r["key"] == "hf-token" for r in references) is (weight_source == "huggingface")
+
+
+# --- speculative decoding's acceptance ---------------------------------------------------------------------------------
+
+def _speculating(*concurrencies: int) -> str:
+    """Results with the keys ``vllm bench serve`` adds when the server speculates (vllm/benchmarks/serve.py)."""
+    return "\n".join(f"{bench.RESULT_MARKER} {c} " + json.dumps(
+        constructed_result(c) | {"spec_decode_acceptance_rate": 61.25, "spec_decode_acceptance_length": 5.9,
+                                 "spec_decode_num_drafts": 100, "spec_decode_draft_tokens": 800,
+                                 "spec_decode_accepted_tokens": 490}) for c in concurrencies) + "\n"
+
+
+def test_bench_shows_the_acceptance_of_speculative_decoding(run_kubectl, config_dir):
+    _with_spec_decoding(config_dir)
+    result = run_kubectl(FakeKubectl(_speculating(1)), "bench", "--env", "example", "--skip-probe", "--concurrency", "1")
+    assert result.code == ExitCode.OK, result.stderr
+    assert "draft tokens accepted" in result.stdout and "61.2 %" in result.stdout and "5.90 tokens/step" in result.stdout
+    as_json = run_kubectl(FakeKubectl(_speculating(1)), "bench", "--env", "example", "--skip-probe", "--concurrency",
+                          "1", "--json")
+    assert as_json.json["load_test"]["runs"][0]["spec_decode"] == {"acceptance_rate_percent": 61.2,
+                                                                   "mean_accepted_length": 5.9}
+
+
+def test_bench_shows_no_acceptance_without_spec_decoding(run_kubectl):
+    result = run_kubectl(FakeKubectl(results_log(1)), "bench", "--env", "example", "--skip-probe", "--concurrency", "1")
+    assert result.code == ExitCode.OK, result.stderr
+    assert "accepted" not in result.stdout
+
+
+def test_bench_does_not_report_acceptance_read_through_a_service_of_several_replicas(run_kubectl, config_dir):
+    # given two replicas: the two /metrics readings of a run may come from different servers
+    _with_spec_decoding(config_dir)
+    path = config_dir / "example.yaml"
+    document = yaml.safe_load(path.read_text(encoding="utf-8"))
+    document["capacity"]["instance_count"] = 2
+    path.write_text(yaml.safe_dump(document, sort_keys=False), encoding="utf-8")
+    result = run_kubectl(FakeKubectl(_speculating(1)), "bench", "--env", "example", "--skip-probe", "--concurrency",
+                         "1", "--json")
+    assert result.code == ExitCode.OK, result.stderr
+    assert "spec_decode" not in result.json["load_test"]["runs"][0]
+    human = run_kubectl(FakeKubectl(_speculating(1)), "bench", "--env", "example", "--skip-probe", "--concurrency", "1")
+    assert "not measured by the load test with 2 replicas" in human.stdout and "61.2 %" not in human.stdout

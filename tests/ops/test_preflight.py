@@ -885,3 +885,24 @@ def test_a_mirror_in_a_bucket_of_another_region_fails_before_the_block(aws, run,
 def test_hub_weights_get_no_mirror_row(aws, run):
     expect_eks(aws)
     assert "weights mirrored to S3" not in rows(run("preflight", "--env", "example", "--json"))
+
+
+SPECULATOR_REVISION = "89abcdef0123456789abcdef0123456789abcdef"
+
+
+def test_with_spec_decoding_the_speculators_mirror_is_looked_up_too(aws, run, config_dir):
+    # given S3 weights and spec_decoding, both revisions pinned; the weights mirrored, the speculator's copy unfinished
+    s3_weights(config_dir)
+    path = config_dir / "example.yaml"
+    path.write_text(path.read_text().replace(
+        "features: []", f"features: [spec_decoding]\n  speculator_size_gb: 8\n  speculator_revision: {SPECULATOR_REVISION}",
+        1))
+    expect_eks(aws)
+    expect_mirrored(aws, "weights-bucket", "kimi-k3/")
+    aws.stub("s3").add_client_error("head_object", **client_error("404", "Not Found", 404),
+                                    expected_params={"Bucket": "weights-bucket",
+                                                     "Key": f"kimi-k3/speculator/{SPECULATOR_REVISION}/MANIFEST.json"})
+    row = rows(run("preflight", "--env", "example", "--json"))["weights mirrored to S3"]
+    # then the row fails on the speculator's manifest, with the command that mirrors it
+    assert row["status"] == "fail" and f"kimi-k3/speculator/{SPECULATOR_REVISION}/MANIFEST.json" in row["detail"]
+    assert "speculator" in row["detail"] and "bin/llmops weights mirror --env example" in row["fix"]

@@ -346,3 +346,99 @@ def test_code_that_differs_from_the_hubs_git_blob_is_named(tmp_path):
     manifest = json.loads((bucket / PREFIX / "MANIFEST.json").read_text())
     (problem,) = weights.check_manifest(manifest, {PREFIX + "modeling_kimi.py": 42, PREFIX + "MANIFEST.json": 1}, PREFIX)
     assert problem.path == "modeling_kimi.py" and "differs from the Hub's" in problem.problem
+
+
+# --- with spec_decoding: the recipe's speculator mirrored by the same Job, both revisions pinned or neither ----------
+
+SPEC_SHA = "89abcdef0123456789abcdef0123456789abcdef"
+SPEC_ID = "RedHatAI/Kimi-K3-speculator.dspark"
+SPEC_PREFIX = f"{BASE}speculator/{SPEC_SHA}/"
+SPEC_FILE = "model.safetensors"
+
+
+@pytest.fixture
+def spec_config_dir(s3_config_dir):
+    path = s3_config_dir / "example.yaml"
+    path.write_text(path.read_text().replace("features: []", "features: [spec_decoding]\n  speculator_size_gb: 8", 1))
+    return s3_config_dir
+
+
+@pytest.fixture
+def two_hubs(monkeypatch):
+    """The Hub's answers: the model's commit and the speculator's, per repository."""
+    asked: list[str] = []
+
+    def get(url: str, token: str | None, **_) -> dict:
+        asked.append(url)
+        return {"sha": SPEC_SHA if SPEC_ID in url else SHA}
+
+    monkeypatch.setattr(weights, "hub_get", get)
+    return asked
+
+
+def test_with_spec_decoding_the_job_copies_the_weights_then_the_speculator_into_its_own_prefix(spec_config_dir):
+    env = load_environment(spec_config_dir, "example")
+    *_, job = weights.mirror_manifests(env, SHA, SPEC_SHA)
+    kubernetes_validate.validate(job, "1.34", strict=True)
+    command = job["spec"]["template"]["spec"]["containers"][0]["command"]
+    assert command[4:] == ["moonshotai/Kimi-K3", SHA, BUCKET, PREFIX, "us-west-2", "",
+                           SPEC_ID, SPEC_SHA, BUCKET, SPEC_PREFIX, "us-west-2", ""]
+
+
+def test_the_job_script_mirrors_two_repositories_each_with_its_manifest(tmp_path):
+    import os
+    import sys
+
+    files = {"config.json": {"content": "{}", "lfs": False}, SHARD: {"content": "w" * 50, "lfs": True}}
+    run_job_script(tmp_path, files)  # writes the stand-ins; then the two-repository argv, as the Job gives it
+    environ = {**os.environ, "PYTHONPATH": str(tmp_path / "fakes"), "FAKE_HUB_FILES": json.dumps(files),
+               "FAKE_S3_DIR": str(tmp_path / "s3")}
+    result = subprocess.run([sys.executable, "-c", weights.JOB_SCRIPT, "moonshotai/Kimi-K3", SHA, BUCKET, PREFIX,
+                             "us-west-2", "", SPEC_ID, SPEC_SHA, BUCKET, SPEC_PREFIX, "us-west-2", ""],
+                            capture_output=True, text=True, env=environ, timeout=60)
+    assert result.returncode == 0, result.stderr
+    for prefix, repo, sha in ((PREFIX, "moonshotai/Kimi-K3", SHA), (SPEC_PREFIX, SPEC_ID, SPEC_SHA)):
+        manifest = json.loads((tmp_path / "s3" / BUCKET / prefix / "MANIFEST.json").read_text())
+        assert (manifest["repo_id"], manifest["revision"]) == (repo, sha)
+
+
+def _stub_manifest(aws, prefix: str, body: dict, objects: dict) -> None:
+    data = json.dumps(body).encode()
+    s3 = aws.stub("s3")
+    s3.add_response("get_object", {"Body": StreamingBody(io.BytesIO(data), len(data))},
+                    {"Bucket": BUCKET, "Key": prefix + "MANIFEST.json"})
+    s3.add_response("list_objects_v2", {"Contents": [{"Key": k, "Size": v} for k, v in objects.items()],
+                                        "IsTruncated": False}, {"Bucket": BUCKET, "Prefix": prefix})
+
+
+def _speculator_manifest(sha256: str = "d" * 64) -> dict:
+    return {"repo_id": SPEC_ID, "revision": SPEC_SHA,
+            "files": [{"path": SPEC_FILE, "size": 7_120_000_000, "sha256": sha256, "hub_lfs_sha256": "d" * 64}]}
+
+
+def test_mirror_pins_both_revisions_once_both_manifests_check_out(aws, clock, spec_config_dir, two_hubs):
+    _stub_manifest(aws, PREFIX, manifest(), OBJECTS)
+    _stub_manifest(aws, SPEC_PREFIX, _speculator_manifest(),
+                   {SPEC_PREFIX + SPEC_FILE: 7_120_000_000, SPEC_PREFIX + "MANIFEST.json": 100})
+    kubectl = FakeKubectl()
+    result = run_llmops(aws, clock, spec_config_dir, ["weights", "mirror", "--env", "example", "--json"],
+                        run_command=kubectl)
+    assert result.code == ExitCode.OK, result.stderr
+    assert any(url.endswith(f"/api/models/{SPEC_ID}/revision/main") for url in two_hubs)
+    model = load_environment(spec_config_dir, "example").model
+    assert (model.hugging_face_revision, model.speculator_revision) == (SHA, SPEC_SHA)
+    assert result.json["speculator"] == {"repo_id": SPEC_ID, "revision": SPEC_SHA,
+                                         "s3_uri": f"s3://{BUCKET}/{SPEC_PREFIX}", "files": 1,
+                                         "bytes": 7_120_000_000, "size_gb": 8}
+
+
+def test_a_speculator_that_does_not_check_out_pins_neither_revision(aws, clock, spec_config_dir, two_hubs):
+    before = (spec_config_dir / "example.yaml").read_text()
+    _stub_manifest(aws, PREFIX, manifest(), OBJECTS)
+    _stub_manifest(aws, SPEC_PREFIX, _speculator_manifest(sha256="e" * 64),
+                   {SPEC_PREFIX + SPEC_FILE: 7_120_000_000, SPEC_PREFIX + "MANIFEST.json": 100})
+    result = run_llmops(aws, clock, spec_config_dir, ["weights", "mirror", "--env", "example"],
+                        run_command=FakeKubectl())
+    assert result.code == ExitCode.CHECK_FAILED
+    assert SPEC_PREFIX in result.stderr and "differs from the Hub's" in result.stderr
+    assert (spec_config_dir / "example.yaml").read_text() == before

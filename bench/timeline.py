@@ -136,7 +136,7 @@ def phases(env: EnvironmentConfig) -> list[Phase]:
     # HyperPod's operator always copies from S3; the EKS path downloads from the Hub unless weight_source is s3
     from_hub = not hyperpod and env.model.weight_source is WeightSource.HUGGINGFACE
     instance = env.gpu_instance_type.name
-    budget = startup_budget(weights)
+    budget = env.pod_startup_budget
     path_budget = startup_budget(weights, from_hub=from_hub, instance_type=instance)
     capacity = "training plan" if hyperpod else "Capacity Block"
     download = "hub_budget_floor" if from_hub else "s3_download"
@@ -164,7 +164,8 @@ def phases(env: EnvironmentConfig) -> list[Phase]:
               f"the three budget rows x {STARTUP_SAFETY_FACTOR}, whole minutes "
               f"(sizing.startup_budget(from_hub={from_hub}))"),
         Phase("vLLM engine budget in the charts (VLLM_ENGINE_READY_TIMEOUT_S)", budget.engine_ready_timeout_seconds / 60,
-              "sizing.startup_budget(weights): the Hub path, the slowest supported one"),
+              "EnvironmentConfig.pod_startup_budget: this weight source's on EKS, the Hub path's on HyperPod (the "
+              "operator's S3 mount is unmeasured), never below the recipe's own timeout"),
         Phase("startup probe budget: /health answers by", budget.probe_seconds / 60,
               "engine budget + 5 min (sizing.PROBE_MARGIN_SECONDS); until then the endpoint has no healthy target"),
     ]

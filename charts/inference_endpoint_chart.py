@@ -56,7 +56,6 @@ from charts.vllm_weights_check import hyperpod_weights_check
 from deployment_config.kubernetes_names import INFERENCE_ENDPOINT_NAMESPACE, inference_endpoint_name
 from deployment_config.model import AutoscalingConfig, EnvironmentConfig, WeightSource
 from deployment_config.model_location import HYPERPOD_MODEL_MOUNT, model_path, weights_s3_uri
-from deployment_config.sizing import startup_budget
 
 API_VERSION = "inference.sagemaker.aws.amazon.com/v1"
 KIND = "InferenceEndpointConfig"
@@ -161,7 +160,7 @@ def inference_endpoint_spec_for(env: EnvironmentConfig) -> InferenceEndpointSpec
     args = ("--model", model_path(env), "--served-model-name", model.served_name,
             "--tensor-parallel-size", str(model.tensor_parallel_size),
             *model.serving_args, *drain_args(env))
-    budget = startup_budget(model.weight_size_gb)
+    budget = env.pod_startup_budget
     # the middleware that checks the key needs vLLM's Python API server (charts/vllm_auth_middleware.py)
     environment = {**model.environment, **budget.vllm_environment,
                    **(middleware_environment(model.environment) if env.endpoint.api_key_required else {})}

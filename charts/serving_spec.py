@@ -29,7 +29,6 @@ from deployment_config.model_location import (
     speculator_s3_uri,
     weights_s3_uri,
 )
-from deployment_config.sizing import startup_budget
 
 VLLM_PORT = 8000
 #: The load balancer's TLS port, where a certificate is configured (the HTTPS default, so URLs need no port).
@@ -309,7 +308,7 @@ def serving_spec_for(env: EnvironmentConfig) -> VllmServingSpec:
         *drain_args(env),
         *(MIDDLEWARE_ARGS if env.endpoint.api_key_required else ()),
     )
-    budget = startup_budget(model.loaded_gb)
+    budget = env.pod_startup_budget
     environment = {
         # The Hugging Face cache lives on the node's NVMe, so a restarted pod does not download again.
         "HF_HOME": f"{MODEL_CACHE_MOUNT}/huggingface",

@@ -16,7 +16,7 @@ from deployment_config.catalog import GPU_INSTANCE_TYPES, GpuInstanceType, Model
 from deployment_config.image_cache import cached_image
 from deployment_config.promotion_gate import PromotionGateConfig
 from deployment_config.recipe import ServingProfile
-from deployment_config.sizing import Layout, MemoryProfile, fit_over, layout_for
+from deployment_config.sizing import Layout, MemoryProfile, StartupBudget, fit_over, layout_for, startup_budget
 
 
 class Platform(StrEnum):
@@ -292,6 +292,19 @@ class EnvironmentConfig:
     #: Fields that still hold a placeholder value of the example files (deployment_config.placeholders): such an
     #: environment synthesizes, but every stack refuses to deploy.
     placeholders: tuple[str, ...] = ()
+
+    @property
+    def pod_startup_budget(self) -> StartupBudget:
+        """The startup budget the vLLM pod is given (the charts' VLLM_ENGINE_READY_TIMEOUT_S and startup probe).
+
+        By where its weights come from on EKS: from S3 the node copies them at its instance's rate, so a hung start
+        ends an hour or more sooner than on the Hub path, whose budget keeps its 0.4 GB/s floor. On HyperPod the
+        Hub path's, the longest: the operator's S3 mount streams at a rate nothing here measures. Never below the
+        recipe's own VLLM_ENGINE_READY_TIMEOUT_S (deployment_config/recipe.py), nor below vLLM's default."""
+        from_hub = self.platform is Platform.HYPERPOD or self.model.weight_source is WeightSource.HUGGINGFACE
+        budget = startup_budget(self.model.loaded_gb, from_hub=from_hub, instance_type=self.gpu_instance_type.name)
+        floor = self.model.profile.engine_ready_floor_seconds if self.model.profile is not None else None
+        return StartupBudget(engine_ready_timeout_seconds=max(budget.engine_ready_timeout_seconds, floor or 0))
 
     @property
     def gpu_instance_type(self) -> GpuInstanceType:

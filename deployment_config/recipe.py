@@ -195,6 +195,8 @@ class ServingProfile:
     features: tuple[str, ...]
     args: tuple[str, ...]
     environment: Mapping[str, str]
+    #: The recipe's VLLM_ENGINE_READY_TIMEOUT_S: the app's startup budget never goes below it (model.py).
+    engine_ready_floor_seconds: int | None = None
 
     def value(self, option: str, extra_args: Sequence[str] = ()) -> str | None:
         """The value vLLM takes for ``option``: the last one given, model.extra_args (appended after the profile)
@@ -240,10 +242,13 @@ def recipe_profile(recipe: Recipe, *, generation: str, strategy: str, features: 
     if load_format is not None:
         args += ["--load-format", load_format]
     env = {**recipe.base_env, **recipe.strategy_env.get(strategy, {}), **recipe.hardware_env.get(generation, {})}
+    # The recipe's own engine timeout is the floor of the app's derived one: stricter than the recipe, never looser.
+    floor = env.get(ENGINE_READY_TIMEOUT_ENV)
     for name in DERIVED_ENV:
         env.pop(name, None)
     return ServingProfile(name="recipe", generation=generation, strategy=strategy, features=tuple(features),
-                          args=dedupe(args), environment=MappingProxyType(env))
+                          args=dedupe(args), environment=MappingProxyType(env),
+                          engine_ready_floor_seconds=int(floor) if floor and floor.isdigit() else None)
 
 
 def recipe_value(recipe: Recipe, generation: str, strategy: str, env_name: str) -> str | None:

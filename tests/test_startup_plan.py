@@ -93,3 +93,24 @@ def test_a_tiny_run_without_a_gpu_writes_json_and_reads_every_byte(weight_load, 
     assert len(raw) == 2 and all(r["gb_per_s"] > 0 and r["gigabytes"] == round(report["checkpoint"]["bytes"] / 1e9, 2)
                                  for r in raw)
     assert not (tmp_path / "ckpt").exists()
+
+
+def test_the_pod_budget_follows_its_weight_source_and_never_undercuts_the_recipe(default_env, hyperpod_env):
+    import dataclasses
+
+    from deployment_config.model import WeightSource
+    from deployment_config.sizing import startup_budget
+
+    # given the EKS example from the Hub, the same from S3, and HyperPod (the operator's S3 mount)
+    model = dataclasses.replace(default_env.model, weight_source=WeightSource.S3, s3_uri="s3://weights-bucket/kimi/")
+    from_s3 = dataclasses.replace(default_env, model=model)
+    instance = default_env.gpu_instance_type.name
+    hub_budget = startup_budget(default_env.model.loaded_gb).engine_ready_timeout_seconds
+    s3_budget = startup_budget(model.loaded_gb, from_hub=False, instance_type=instance).engine_ready_timeout_seconds
+    floor = default_env.model.profile.engine_ready_floor_seconds
+    # then the Hub keeps the longest budget, S3 gets its own (a hung start ends sooner), never below the recipe's
+    assert floor == 3600  # the recipe's VLLM_ENGINE_READY_TIMEOUT_S
+    assert default_env.pod_startup_budget.engine_ready_timeout_seconds == hub_budget
+    assert from_s3.pod_startup_budget.engine_ready_timeout_seconds == max(s3_budget, floor) < hub_budget
+    assert hyperpod_env.pod_startup_budget.engine_ready_timeout_seconds >= startup_budget(
+        hyperpod_env.model.loaded_gb).engine_ready_timeout_seconds

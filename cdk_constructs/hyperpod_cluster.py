@@ -21,6 +21,19 @@ from cdk_constructs.nag_acknowledgements import (
 LIFECYCLE_DIR = Path(__file__).resolve().parent / "hyperpod_lifecycle"
 LIFECYCLE_PREFIX = "lifecycle/"
 ON_CREATE = "on_create.sh"
+#: Settings of the lifecycle script for this cluster, uploaded beside it (HyperPod copies the whole SourceS3Uri prefix
+#: to the instance and runs OnCreate there: aws-samples/awsome-distributed-training's on_create.sh calls scripts beside
+#: it the same way). Each line keeps a value the environment already sets, so that the tests can run the script bare.
+SETTINGS_FILE = "lifecycle.env"
+
+
+def lifecycle_settings(*, require_instance_store: bool) -> str:
+    """The settings file: with ``require_instance_store`` (an instance type that has instance-store NVMe, from the
+    catalog) the script fails the node when that store is not mounted after its wait, instead of falling back to an
+    EBS volume: a p6-b300 without its 8 NVMe disks is a broken instance, not one to serve 1.4 TB from EBS."""
+    return f'REQUIRE_INSTANCE_STORE="${{REQUIRE_INSTANCE_STORE:-{int(require_instance_store)}}}"\n'
+
+
 #: Deep health checks HyperPod runs on each new instance before it joins (GPU stress and EFA connectivity).
 DEEP_HEALTH_CHECKS = ("InstanceStress", "InstanceConnectivity")
 
@@ -56,13 +69,16 @@ class HyperPodCluster(Construct):
     :param training_plan_arn: the Flexible Training Plan that provides the capacity.
     :param volume_size_gb: an extra EBS volume per instance, mounted at /opt/sagemaker; the lifecycle script uses it
         only when the instance has no instance store. Default: none.
+    :param require_instance_store: the instance type has instance-store NVMe: the lifecycle script fails the node when
+        it is not mounted after its wait rather than use the EBS volume. Default: false.
     :param labels: Kubernetes labels of the nodes. Default: none.
     """
 
     def __init__(self, scope: Construct, id: str, *, cluster_name: str, eks_cluster_arn: str, vpc_id: str,
                  subnet_ids: Sequence[str],
                  group_subnet_id: str, security_group_ids: Sequence[str], instance_type: str, instance_count: int,
-                 training_plan_arn: str, volume_size_gb: int | None = None, labels: Mapping[str, str] | None = None) -> None:
+                 training_plan_arn: str, volume_size_gb: int | None = None, labels: Mapping[str, str] | None = None,
+                 require_instance_store: bool = False) -> None:
         super().__init__(scope, id)
         if not instance_type.startswith("ml."):
             raise ValueError(f"instance_type must be a SageMaker instance type (ml.*), got {instance_type!r}")
@@ -80,7 +96,10 @@ class HyperPodCluster(Construct):
         acknowledge(self.lifecycle_bucket, "AwsSolutions-S1",
                     "holds only the lifecycle scripts this app uploads from its own repository; versioning keeps history")
         deployment = s3deploy.BucketDeployment(
-            self, "UploadLifecycleScripts", sources=[s3deploy.Source.asset(str(LIFECYCLE_DIR))],
+            self, "UploadLifecycleScripts",
+            sources=[s3deploy.Source.asset(str(LIFECYCLE_DIR)),
+                     s3deploy.Source.data(SETTINGS_FILE, lifecycle_settings(
+                         require_instance_store=require_instance_store))],
             destination_bucket=self.lifecycle_bucket, destination_key_prefix=LIFECYCLE_PREFIX,
         )
         acknowledge_bucket_deployment(self, self.lifecycle_bucket)

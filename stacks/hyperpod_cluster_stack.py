@@ -32,6 +32,7 @@ class HyperPodClusterStack(cdk.Stack):
             instance_count=hyperpod.instance_count,
             training_plan_arn=hyperpod.training_plan_arn,
             volume_size_gb=hyperpod.volume_size_gb,
+            require_instance_store=hyperpod.gpu_instance_type.instance_store_disks > 0,
         )
         if env_config.model.image_cache:
             grant_pull_through(self.hyperpod.execution_role, env_config.model.image_cache.repository_prefix)

@@ -634,6 +634,40 @@ def test_lifecycle_script_gives_up_on_the_instance_store_after_the_wait(tmp_path
     assert f"{volume} was not mounted within 2 s: using {tmp_path / 'ebs'}" in result.stdout
 
 
+def test_lifecycle_script_fails_the_node_when_its_instance_store_never_mounts_on_a_type_that_has_one(tmp_path):
+    from cdk_constructs.hyperpod_cluster import SETTINGS_FILE, lifecycle_settings
+
+    # given the script beside the settings the construct uploads for a p6-b300 (instance store), an EBS volume mounted
+    # and an instance store that never mounts
+    script_dir = tmp_path / "lifecycle"
+    script_dir.mkdir()
+    (script_dir / "on_create.sh").write_text((LIFECYCLE_DIR / "on_create.sh").read_text())
+    (script_dir / SETTINGS_FILE).write_text(lifecycle_settings(require_instance_store=True))
+    env, calls, volume, _ = _fake_node(tmp_path, active=set(), mounted_from_poll=99)
+    env.update(STORAGE_CANDIDATES=f"{volume} {tmp_path / 'ebs'}", STORAGE_WAIT_SECONDS="1", STORAGE_POLL_SECONDS="1")
+    (tmp_path / "kubelet").mkdir(exist_ok=True)
+    # when the script runs
+    result = subprocess.run(["bash", str(script_dir / "on_create.sh")], capture_output=True, text=True, timeout=30,
+                            env=env)
+    # then it fails the node, naming the store it waited for, instead of taking the EBS volume
+    assert result.returncode == 1
+    assert f"FAILED: the instance store {volume} was not mounted within 1 s" in result.stdout
+    assert not calls.exists() or "mount --bind" not in calls.read_text()
+    # and with the settings of a type without instance store it takes the EBS volume, as before
+    (script_dir / SETTINGS_FILE).write_text(lifecycle_settings(require_instance_store=False))
+    result = subprocess.run(["bash", str(script_dir / "on_create.sh")], capture_output=True, text=True, timeout=30,
+                            env=env)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert f"using {tmp_path / 'ebs'}" in result.stdout
+
+
+def test_the_lifecycle_settings_of_the_example_require_its_instance_store(synthesized_hyperpod):
+    # given the example's p6-b300, which has instance-store NVMe (deployment_config/catalog.py)
+    (deployment,) = synthesized_hyperpod.resources("hyperpod", "Custom::CDKBucketDeployment").values()
+    # then two sources are uploaded beside each other: the scripts, and the settings that make the store required
+    assert len(deployment["Properties"]["SourceObjectKeys"]) == 2
+
+
 def test_lifecycle_script_fstab_entry_cannot_stop_a_boot_and_is_written_once(tmp_path):
     # given a node whose containerd directory the script moves
     env, calls, volume, kubelet = _fake_node(tmp_path, active={"containerd"})

@@ -14,14 +14,20 @@
 # The instance store may be mounted a little after this script starts: AWS's reference (aws-samples/
 # awsome-distributed-training@7217859f67bc693c52ff175ccc6082c41dbd7a1b, 1.architectures/7.sagemaker-hyperpod-eks/
 # LifecycleScripts/base-config/on_create_main.sh, "Wait for disk to be mounted (max 60s)": 12 polls 5 s apart) waits
-# up to 60 s for its disk. This script waits as long for the instance store (the first candidate); after that it takes
-# the first candidate that is mounted (the EBS volume, when hyperpod.volume_size_gb gives one), and with none it fails
-# the node with a log line that names what it waited for. An instance without instance store therefore starts 60 s later.
+# up to 60 s for its disk. This script waits as long for the instance store (the first candidate); after that, on an
+# instance type that has one (REQUIRE_INSTANCE_STORE=1, from lifecycle.env) it fails the node with a log line that names
+# what it waited for; on one without, it takes the first candidate that is mounted (the EBS volume, when
+# hyperpod.volume_size_gb gives one), and with none it fails too. An instance without instance store starts 60 s later.
 #
 # On failure it waits a minute before exiting non-zero, so that its log reaches CloudWatch and HyperPod reports the
 # instance as failed instead of running it half-configured (the reference's on_create.sh does the same).
 set -Eeuo pipefail
 
+# This cluster's settings, uploaded beside the script (cdk_constructs/hyperpod_cluster.py, SETTINGS_FILE).
+settings="$(dirname "$0")/lifecycle.env"
+# shellcheck source=/dev/null
+if [ -f "$settings" ]; then . "$settings"; fi
+REQUIRE_INSTANCE_STORE="${REQUIRE_INSTANCE_STORE:-0}"
 FAIL_DELAY_SECONDS="${FAIL_DELAY_SECONDS:-60}"
 CANDIDATES="${STORAGE_CANDIDATES:-/opt/dlami/nvme /opt/sagemaker}"
 STORAGE_WAIT_SECONDS="${STORAGE_WAIT_SECONDS:-60}"
@@ -57,6 +63,10 @@ for (( poll = 0; poll < polls; poll++ )); do
   log "waiting for $instance_store to be mounted ($(( poll * STORAGE_POLL_SECONDS ))/${STORAGE_WAIT_SECONDS} s)"
   sleep "$STORAGE_POLL_SECONDS"
 done
+if [ "$REQUIRE_INSTANCE_STORE" = 1 ] && ! mountpoint -q "$instance_store"; then
+  fail "the instance store $instance_store was not mounted within ${STORAGE_WAIT_SECONDS} s, and this instance type" \
+    "has one (the catalog's instance_store_disks): not using another volume for the image and 1.4 TB of weights"
+fi
 target="$(first_mounted)" || fail "no large volume after ${STORAGE_WAIT_SECONDS} s: none of $CANDIDATES is mounted" \
   "(the instance store at $instance_store, or the EBS volume HyperPod mounts when hyperpod.volume_size_gb is set)"
 if [ "$target" != "$instance_store" ]; then

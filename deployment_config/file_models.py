@@ -377,6 +377,13 @@ class ImageCacheSection(BaseModel):
         return value
 
 
+def _commit_id(value: str | None, fix: str) -> str | None:
+    """A Hub commit id (40 lowercase hex digits), or None; anything else fails with ``fix``."""
+    if value is not None and not re.fullmatch(r"[0-9a-f]{40}", value):
+        fail(Problem(f"{quoted(value)} is not a commit id (40 lowercase hex digits)", fix))
+    return value
+
+
 class ModelSection(BaseModel):
     """The model and how vLLM serves it; every value defaults to the preset's."""
 
@@ -495,20 +502,14 @@ class ModelSection(BaseModel):
     @field_validator("hugging_face_revision")
     @classmethod
     def _revision(cls, value: str | None) -> str | None:
-        if value is not None and not re.fullmatch(r"[0-9a-f]{40}", value):
-            fail(Problem(f"{quoted(value)} is not a commit id (40 lowercase hex digits)",
-                         "run `llmops weights mirror --env NAME [--revision BRANCH_OR_TAG]`, which resolves it on the Hub "
-                         "and writes it here; a branch name such as main moves and is not accepted"))
-        return value
+        return _commit_id(value, "run `llmops weights mirror --env NAME [--revision BRANCH_OR_TAG]`, which resolves it on "
+                                 "the Hub and writes it here; a branch name such as main moves and is not accepted")
 
     @field_validator("speculator_revision")
     @classmethod
     def _speculator_revision(cls, value: str | None) -> str | None:
-        if value is not None and not re.fullmatch(r"[0-9a-f]{40}", value):
-            fail(Problem(f"{quoted(value)} is not a commit id (40 lowercase hex digits)",
-                         "run `llmops weights mirror --env NAME`, which resolves the speculator's commit on the Hub and "
-                         "writes it here (with Hub weights: the commit id from the speculator's Hub page)"))
-        return value
+        return _commit_id(value, "run `llmops weights mirror --env NAME`, which resolves the speculator's commit on the "
+                                 "Hub and writes it here (with Hub weights: the commit id from the speculator's Hub page)")
 
     @field_validator("s3_uri")
     @classmethod

@@ -44,7 +44,7 @@ MANAGED_BY = "cdk8s"
 INFERENCE_SERVER = "inference-server"
 NETWORK_POLICY = "network-policy"
 
-# A digest as the configuration loader accepts it (deployment_config/aws_rules.py, after distribution/reference and
+# A digest as the configuration loader accepts it (deployment_config/aws_rules/images.py, after distribution/reference and
 # opencontainers/go-digest): sha256, sha384 or sha512 with lower-case hex of 64, 96 or 128 digits.
 _PINNED = re.compile(r"@(sha256|sha384|sha512):([a-f0-9]{64}|[a-f0-9]{96}|[a-f0-9]{128})$")
 _LABEL_VALUE_MAX = 63  # Kubernetes label values: at most 63 characters, alphanumeric at both ends, [-_.A-Za-z0-9] between

@@ -12,7 +12,7 @@ Why vLLM's own multi-node mode and not Ray (the LWS project's vLLM example, docs
 Ray cluster with examples/online_serving/multi-node-serving.sh): vLLM 0.33.0 selects its multiprocessing backend for
 ``--nnodes`` > 1 on CUDA (vllm/config/parallel.py ``ParallelConfig.__post_init__``), so a group needs no Ray head, no
 Ray worker start-up ordering, no extra ports and no script from the image; each pod runs one ``vllm serve`` the
-project's argument rules (deployment_config/vllm_args.py) can read.
+project's argument rules (deployment_config/vllm_args/) can read.
 
 The pod template is the single-node Deployment's, built by the same code (charts/vllm_deployment.py: node selection,
 toleration, NVMe cache, /dev/shm, security context, secrets, auth middleware, pre-stop pause) and then lifted into the

@@ -14,7 +14,7 @@ import re
 from deployment_config.model import EnvironmentConfig, WeightSource
 from ops_cli.preflight import Check, Status
 
-#: A digest as the configuration loader accepts one after the image name (deployment_config/aws_rules.py, after
+#: A digest as the configuration loader accepts one after the image name (deployment_config/aws_rules/images.py, after
 #: opencontainers/go-digest): sha256, sha384 or sha512.
 _DIGEST = re.compile(r"@sha(256|384|512):[a-f0-9]+$")
 #: The Hub API answers a model's info at a revision, whose ``sha`` is the commit (huggingface/huggingface_hub@ee0a4510

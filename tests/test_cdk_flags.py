@@ -1,5 +1,5 @@
 """cdk.json's feature flags: every one that the installed aws-cdk-lib recommends for a new app is configured, and each
-one set otherwise than recommended is explained in the README ("CDK feature flags")."""
+one set otherwise than recommended is explained in docs/maintainers/cdk-feature-flags.md."""
 
 from __future__ import annotations
 
@@ -29,12 +29,11 @@ def test_every_recommended_flag_is_configured_and_each_one_left_off_is_explained
     # given the flags that the installed aws-cdk-lib recommends, and cdk.json
     recommended = recommended_flags()
     context = json.loads((PROJECT_DIR / "cdk.json").read_text(encoding="utf-8"))["context"]
-    readme = (PROJECT_DIR / "README.md").read_text(encoding="utf-8")
-    section = readme.split("\n### CDK feature flags\n", 1)[1].split("\n## ", 1)[0]
+    section = (PROJECT_DIR / "docs" / "maintainers" / "cdk-feature-flags.md").read_text(encoding="utf-8")
     explained = set(re.findall(r"^\| `(@aws-cdk[^`]*)` \|", section, flags=re.MULTILINE))
 
     # then cdk.json configures every one of them (`cdk synth` warns of no unconfigured flag; after an upgrade of
     # aws-cdk-lib, its new flags fail here until they are set)
     assert sorted(set(recommended) - set(context)) == []
-    # and the ones set otherwise than recommended are exactly the README table's rows, each with its reason
+    # and the ones set otherwise than recommended are exactly the page's table rows, each with its reason
     assert {name for name, value in recommended.items() if context[name] != value} == explained

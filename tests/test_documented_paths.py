@@ -1,4 +1,4 @@
-"""Paths the README documents beyond the default app, each synthesized with cdk-nag (synthesis fails on a finding).
+"""Paths the docs describe beyond the default app, each synthesized with cdk-nag (synthesis fails on a finding).
 
 One synthesis for the module: a pipeline in us-east-1 (the cross-region path) whose one stage is a variant of
 config/example.yaml with the weights on S3 and one more vLLM argument (tests/configs/). The HyperPod operator stack

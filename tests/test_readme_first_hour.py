@@ -1,7 +1,9 @@
-"""The README's first-hour sections: the figures they print are the ones the repository's commands print today.
+"""The first hour's pages (the README, docs/deploy.md, docs/costs.md, docs/troubleshooting.md): the figures they print
+are the ones the repository's commands print today.
 
-Given the README and the synthesized default app (the session's one synthesis), when the figures are recomputed with
-the scripts the README names, then they match what it shows, and every stack of both paths is in its diagrams.
+Given the README, those pages and the synthesized default app (the session's one synthesis), when the figures are
+recomputed with the scripts the pages name, then they match what the pages show, and every stack of both paths is in
+the README's diagrams. (Links, `make` targets, `llmops` commands and paths of every page: tests/test_docs_links.py.)
 """
 
 from __future__ import annotations
@@ -16,16 +18,17 @@ import yaml
 
 PROJECT_DIR = Path(__file__).resolve().parents[1]
 README = (PROJECT_DIR / "README.md").read_text(encoding="utf-8")
+DOCS = PROJECT_DIR / "docs"
 sys.path.insert(0, str(PROJECT_DIR / "bench"))
 
 import running_resources  # noqa: E402
 import timeline  # noqa: E402
 
 
-def _block_after(command: str) -> str:
-    """The lines of the README's code block that follow ``$ command``, up to the closing fence."""
-    match = re.search(re.escape(f"$ {command}") + r"\n(.*?)\n```", README, re.S)
-    assert match, f"the README shows no output of `{command}`"
+def _block_after(command: str, page: str) -> str:
+    """The lines of the code block of docs/``page`` that follow ``$ command``, up to the closing fence."""
+    match = re.search(re.escape(f"$ {command}") + r"\n(.*?)\n```", (DOCS / page).read_text(encoding="utf-8"), re.S)
+    assert match, f"docs/{page} shows no output of `{command}`"
     return match.group(1)
 
 
@@ -38,8 +41,8 @@ def _section(title: str) -> str:
 def test_the_timeline_in_the_readme_is_what_the_script_prints(default_env):
     # given the example environment, when bench/timeline.py prints its timeline
     printed = timeline.render(default_env, timeline.phases(default_env))
-    # then the README shows exactly that
-    assert _block_after(".venv/bin/python bench/timeline.py") == printed
+    # then the deploy page shows exactly that
+    assert _block_after(".venv/bin/python bench/timeline.py", "deploy.md") == printed
 
 
 def test_the_timeline_budget_is_the_one_the_pod_is_given(default_env, synthesized):
@@ -50,8 +53,12 @@ def test_the_timeline_budget_is_the_one_the_pod_is_given(default_env, synthesize
     environment = {e["name"]: e.get("value") for e in container["env"]}
     engine_minutes = rows["vLLM engine budget in the charts (VLLM_ENGINE_READY_TIMEOUT_S)"]
     assert environment["VLLM_ENGINE_READY_TIMEOUT_S"] == str(int(engine_minutes * 60))
-    assert rows["startup probe budget: /health answers by"] == engine_minutes + 5
-    assert "118 minutes" in _section("Troubleshooting by symptom")
+    probe_minutes = rows["startup probe budget: /health answers by"]
+    assert probe_minutes == engine_minutes + 5
+    # and the README's line on time and the troubleshooting page give that budget, with the command that prints it
+    time_line = _section("GPU capacity, cost and time")
+    assert f"up to {probe_minutes:g} minutes" in time_line and "bench/timeline.py" in time_line
+    assert f"{probe_minutes:g} minutes" in (DOCS / "troubleshooting.md").read_text(encoding="utf-8")
 
 
 def test_the_timeline_script_runs_as_documented():
@@ -73,8 +80,8 @@ def test_the_running_resources_in_the_readme_are_counted_from_the_templates(asse
     assert counts["EC2 m7i.xlarge node (ON_DEMAND)"] == 2
     assert counts["EC2 p6-b300.48xlarge node (CAPACITY_BLOCK)"] == 1
     assert counts["EKS cluster (control plane)"] == 1
-    # and the README shows the script's rows with these counts
-    shown = _block_after(".venv/bin/python bench/running_resources.py --env example")
+    # and the costs page shows the script's rows with these counts
+    shown = _block_after(".venv/bin/python bench/running_resources.py --env example", "costs.md")
     for resource, count in counts.items():
         assert re.search(rf"^{re.escape(resource)}\s+{count}\s", shown, re.M), resource
 
@@ -105,40 +112,6 @@ def test_the_diagrams_show_every_stack_of_both_paths_in_deploy_order(assembly):
     diagrams = re.findall(r"```mermaid\n(.*?)```", _section("Architecture"), re.S)
     titles = [re.findall(r'subgraph \w+\["(\d) NAME-([\w-]+)"\]', d) for d in diagrams]
     assert titles == [[(str(i), unit) for i, unit in enumerate(units, 1)] for units in DEPLOY_ORDER.values()]
-
-
-def test_paths_named_in_the_first_hour_sections_exist():
-    text = "".join(_section(t) for t in ("Architecture", "Prerequisites", "Running costs", "Troubleshooting by symptom"))
-    text += _section("Deploy")
-    paths = set(re.findall(r"`((?:bench|bin|deployment_config|stacks|cdk_constructs|charts)/[\w./-]+)", text))
-    assert paths
-    missing = [p for p in paths if not (PROJECT_DIR / p).exists()]
-    assert missing == []
-
-
-def test_every_make_target_the_readme_names_exists():
-    # given the Makefile's targets, then every `make TARGET` of the README is one of them (`make crd-bindings` was named
-    # by the README and charts/imports/generate.py for a while before the Makefile had it)
-    targets = set(re.findall(r"^([a-z][a-z-]*):", (PROJECT_DIR / "Makefile").read_text(encoding="utf-8"), re.M))
-    named = set(re.findall(r"\bmake ([a-z][a-z-]*)", README))
-    assert named and named - targets == set()
-
-
-def test_every_llmops_command_the_readme_names_exists():
-    from ops_cli.main import build_parser
-
-    # given the CLI's parser: a command group with subcommands, or a command of its own
-    groups = next(a for a in build_parser()._actions if a.dest == "group").choices  # noqa: SLF001 (argparse's own)
-    commands = {}
-    for name, parser in groups.items():
-        sub = [a for a in parser._actions if a.choices and isinstance(a.choices, dict)]  # noqa: SLF001
-        commands[name] = set(sub[0].choices) if sub else set()
-    # then every `llmops GROUP [COMMAND]` of the README is one of them
-    named = re.findall(r"\bllmops ([a-z][a-z-]*)(?: ([a-z][a-z-]*))?", README)
-    assert named
-    unknown = [(group, command) for group, command in named
-               if group not in commands or (commands[group] and command and command not in commands[group])]
-    assert unknown == []
 
 
 def test_the_app_silences_the_jsii_banner_before_the_runtime_starts_and_keeps_the_shells_value():

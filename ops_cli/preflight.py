@@ -17,6 +17,7 @@ from ops_cli.output import utc_and_local
 from ops_cli.preflight_check import Check, Status
 from ops_cli.preflight_local import aws_checks, local_checks
 from ops_cli.preflight_mirror import weights_mirror_check
+from ops_cli.redaction import redact_secrets
 from ops_cli.waiting import GPU_NODEGROUP
 
 WARN_BEFORE_END = timedelta(days=1)
@@ -80,6 +81,9 @@ def run_preflight(aws: Aws, env: EnvironmentConfig, now: datetime | None = None,
     except OpsError as error:
         if error.exit_code is not ExitCode.CREDENTIALS:
             raise
+        # Shown as a row and in --json, not by main's error report: redacted here as that report would redact it (a
+        # credential_process's message may quote what it printed).
+        error.message, error.fix = redact_secrets(error.message), redact_secrets(error.fix)
         return Preflight([*checks, _no_credentials(env, error)], stopped=error)
     checks.append(identity)
     if identity.status is Status.FAIL:

@@ -416,8 +416,10 @@ def test_missing_reservation(aws, run):
 
 
 def test_expired_credentials_end_the_run_at_the_credentials_row_after_the_local_rows(run, aws):
-    # given credentials that AWS refuses as expired
-    aws.stub("sts").add_client_error("get_caller_identity", **client_error("ExpiredToken", status=403))
+    # given credentials that AWS refuses as expired, with a message that quotes a secret
+    aws.stub("sts").add_client_error("get_caller_identity", **client_error(
+        "ExpiredToken", "The security token included in the request is expired (session_token=FQoGZXIvYXdzEXAMPLE)",
+        status=403))
     # when preflight runs
     result = run("preflight", "--env", "example", "--json")
     # then the rows that need no AWS call are there, the credentials row says how to log in again, nothing else ran,
@@ -428,6 +430,8 @@ def test_expired_credentials_end_the_run_at_the_credentials_row_after_the_local_
     credentials = rows(result)["credentials"]
     assert credentials["status"] == "fail" and "AWS rejected the credentials" in credentials["detail"]
     assert "aws sso login" in credentials["fix"] and "Traceback" not in result.stderr
+    # and the secret is not printed back, in the row or in the error's fields of the --json answer
+    assert "FQoGZXIvYXdzEXAMPLE" not in result.stdout and "session_token=<redacted>" in credentials["detail"]
 
 
 def test_unknown_environment(run):

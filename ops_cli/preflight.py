@@ -75,7 +75,9 @@ def run_preflight(aws: Aws, env: EnvironmentConfig, now: datetime | None = None,
     :param manifest: the endpoint as ``cdk synth`` rendered it (default: cdk.out/kubernetes/ENV/PRESET.yaml beside the
         configuration directory)."""
     now = now or datetime.now(UTC)
-    checks = local_checks(env)
+    if env.platform is Platform.HYPERPOD:
+        manifest = manifest or rendered_manifest_path(env, Path(env.source).resolve().parent.parent)
+    checks = local_checks(env, manifest if env.platform is Platform.HYPERPOD else None)
     try:
         identity = _credentials(aws, env)
     except OpsError as error:
@@ -102,7 +104,6 @@ def run_preflight(aws: Aws, env: EnvironmentConfig, now: datetime | None = None,
     checks += [mirrored] if mirrored else []
     checks += [_addon(aws, env, pin, configuration) for pin, configuration in addons_for(env)]
     if env.platform is Platform.HYPERPOD:
-        manifest = manifest or rendered_manifest_path(env, Path(env.source).resolve().parent.parent)
         checks += operator_checks(aws, env, kubectl=kubectl, run=run_command, manifest=manifest)
     if env.endpoint.tls:
         checks.append(_certificate(aws, env, now))

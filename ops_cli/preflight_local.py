@@ -8,17 +8,22 @@ the rules leave to the user (placeholder ids, pins) and how the model fills the 
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from deployment_config.model import EnvironmentConfig, Platform
 from deployment_config.model_location import weights_s3_uri
 from ops_cli.preflight_check import Check, Status
+from ops_cli.preflight_endpoint import rendered_endpoint_check
 from ops_cli.preflight_pins import pin_checks
 
 
-def local_checks(env: EnvironmentConfig) -> list[Check]:
+def local_checks(env: EnvironmentConfig, manifest: Path | None = None) -> list[Check]:
     """Placeholders first (the user sees every other problem of the same file in the same run), then the
-    configuration, the sizing and the pins."""
+    configuration, the sizing, the pins and, on HyperPod, the rendered endpoint (``manifest``) against the CRD of the
+    pinned operator (ops_cli/preflight_endpoint.py)."""
     placeholders = [_placeholders(env)] if env.placeholders else []
-    return [*placeholders, _configuration(env), _sizing(env), *pin_checks(env)]
+    endpoint = rendered_endpoint_check(env, manifest) if manifest is not None else None
+    return [*placeholders, _configuration(env), _sizing(env), *pin_checks(env), *([endpoint] if endpoint else [])]
 
 
 def aws_checks(env: EnvironmentConfig) -> list[str]:

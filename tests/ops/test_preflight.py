@@ -463,7 +463,8 @@ def test_hyperpod_environment_checks_its_training_plan(aws, run):
     assert result.code == ExitCode.OK, result.stdout
     assert {c["status"] for c in result.json["checks"]} == {"pass"}
     assert list(rows(result)) == ["configuration", "model sizing", "image pinned by digest", "model revision pinned",
-                                  "credentials", "training plan exists", "instance type and count", "availability zone",
+                                  "rendered endpoint", "credentials", "training plan exists", "instance type and count",
+                                  "availability zone",
                                   "state and time window", "instance type facts", "weights mirrored to S3",
                                   "add-on vpc-cni", "add-on kube-proxy",
                                   "add-on eks-pod-identity-agent", "add-on coredns",
@@ -478,7 +479,8 @@ def test_hyperpod_environment_checks_its_training_plan(aws, run):
     assert operator["detail"] == ("v1.0.0-eksbuild.1 is offered for Kubernetes 1.34 (v1.0.0-eksbuild.1 installs "
                                   "operator 3.0 (chart 2.0.0); also offered, mapped to no operator version by any public "
                                   "source: v1.0.1-eksbuild.1); the configuration matches its schema")
-    # before the operator stack there is no CRD to compare: said, not failed
+    # before cdk synth there is no rendered endpoint, before the operator stack no CRD on the cluster: said, not failed
+    assert rows(result)["rendered endpoint"]["detail"].startswith("not rendered yet: npx cdk synth -c env=example-hyperpod")
     assert "not installed on example-hyperpod-llm yet" in rows(result)["inference operator"]["detail"]
     assert "once the operator stack has installed" in rows(result)["operator CRD"]["detail"]
 

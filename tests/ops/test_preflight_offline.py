@@ -9,6 +9,7 @@ the two example files, not the checkout's config/.
 
 from __future__ import annotations
 
+import copy
 import io
 import json
 import os
@@ -16,7 +17,10 @@ import shutil
 
 import botocore.httpsession
 import pytest
+import yaml
 
+from charts.inference_endpoint_chart import inference_endpoint_spec_for, synthesize_inference_endpoint
+from deployment_config.loader import load_environment
 from ops_cli.errors import ExitCode
 from ops_cli.main import Runtime, main
 from tests.conftest import CONFIG_DIR
@@ -104,7 +108,7 @@ def test_hyperpod_example_shows_its_local_rows_and_names_its_own_remote_checks(e
     # then its local rows come first, and the credentials row names what a HyperPod preflight looks up in AWS
     assert result.code == ExitCode.CREDENTIALS
     checks = json.loads(result.stdout)["checks"]
-    assert [c["check"] for c in checks] == [*EXAMPLE_LOCAL_ROWS, "credentials"]
+    assert [c["check"] for c in checks] == [*EXAMPLE_LOCAL_ROWS, "rendered endpoint", "credentials"]
     assert "hyperpod.training_plan_arn" in checks[0]["detail"]
     not_checked = checks[-1]["detail"]
     assert "the training plan" in not_checked and "the inference operator and its CRD" in not_checked
@@ -122,3 +126,55 @@ def test_a_file_that_breaks_a_configuration_rule_gets_its_message_and_no_rows(ex
     assert result.code == ExitCode.USAGE
     assert result.stdout == "" and "account" in result.stderr and result.stderr.count("fix:") == 1
     assert sent == []
+
+
+@pytest.fixture(scope="module")
+def rendered_objects() -> list[dict]:
+    """The HyperPod example's endpoint objects, as `cdk synth` writes them to cdk.out/kubernetes/ENV/PRESET.yaml."""
+    return synthesize_inference_endpoint(inference_endpoint_spec_for(load_environment(CONFIG_DIR, "example-hyperpod")))
+
+
+def rendered(tmp_path, objects: list[dict]) -> str:
+    """``objects`` written where --manifest will point (after the environment file was written, as cdk synth does)."""
+    path = tmp_path / "kimi-k3.yaml"
+    path.write_text(yaml.safe_dump_all(objects, sort_keys=False), encoding="utf-8")
+    return str(path)
+
+
+def test_the_rendered_endpoint_is_compared_with_the_vendored_crd_without_credentials(examples, sent, tmp_path,
+                                                                                      rendered_objects):
+    # given the HyperPod example rendered by cdk synth, and no credentials
+    # when preflight runs
+    result = preflight(examples, "--env", "example-hyperpod", "--manifest", rendered(tmp_path, rendered_objects),
+                       "--json")
+    # then the endpoint was compared with the pinned operator's CRD, before the credentials row
+    checks = {c["check"]: c for c in json.loads(result.stdout)["checks"]}
+    row = checks["rendered endpoint"]
+    assert row["status"] == "pass", row
+    assert "field paths" in row["detail"] and "fit the CRD of operator 3.0" in row["detail"]
+    assert list(checks)[-2:] == ["rendered endpoint", "credentials"] and result.code == ExitCode.CREDENTIALS
+
+
+def test_a_rendered_field_the_pinned_operator_lacks_fails_before_any_aws_call(examples, sent, tmp_path,
+                                                                             rendered_objects):
+    # given a rendered endpoint with a field operator 3.0's CRD does not have, and a value its enum refuses
+    objects = copy.deepcopy(rendered_objects)
+    (endpoint,) = [o for o in objects if o["kind"] == "InferenceEndpointConfig"]
+    endpoint["spec"]["kubernetes"] = {"serviceAccountName": "sa"}
+    endpoint["spec"]["modelSourceConfig"]["modelSourceType"] = "huggingface"
+    # when preflight runs without credentials
+    result = preflight(examples, "--env", "example-hyperpod", "--manifest", rendered(tmp_path, objects), "--json")
+    # then the row fails with each path, and the exit code is still the credentials error's
+    row = {c["check"]: c for c in json.loads(result.stdout)["checks"]}["rendered endpoint"]
+    assert row["status"] == "fail" and "spec.kubernetes: no such field" in row["detail"]
+    assert "spec.modelSourceConfig.modelSourceType: 'huggingface' is not one of" in row["detail"]
+    assert result.code == ExitCode.CREDENTIALS and sent == []
+
+
+def test_a_rendered_endpoint_older_than_the_environment_file_warns(examples, sent, tmp_path, rendered_objects):
+    manifest = rendered(tmp_path, rendered_objects)
+    os.utime(manifest, (0, 0))
+    result = preflight(examples, "--env", "example-hyperpod", "--manifest", manifest, "--json")
+    row = {c["check"]: c for c in json.loads(result.stdout)["checks"]}["rendered endpoint"]
+    assert row["status"] == "warn" and "is older than" in row["detail"]
+    assert row["fix"].startswith("npx cdk synth -c env=example-hyperpod")

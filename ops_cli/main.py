@@ -57,7 +57,7 @@ from ops_cli.output import (
     utc_and_local,
     write_human,
 )
-from ops_cli.preflight import Status, run_preflight
+from ops_cli.preflight import run_preflight
 from ops_cli.redaction import redact_secrets, secret_arguments
 from ops_cli.smoke import DEFAULT_PROMPT, read_api_key_secret, smoke_test
 from ops_cli.startup_phases import read_startup_phases
@@ -778,13 +778,11 @@ class Cli:
     # --- preflight, wait, smoke test ----------------------------------------------------------------------------
 
     def preflight(self) -> int:
-        checks = run_preflight(self.aws(), self.env, now=self.rt.now(), kubectl=self.args.kubectl,
+        result = run_preflight(self.aws(), self.env, now=self.rt.now(), kubectl=self.args.kubectl,
                                run_command=self.rt.run_command, manifest=self.args.manifest)
-        failed = any(c.status is Status.FAIL for c in checks)
-        human = table(["check", "result", "detail", "fix"], [(c.name, c.status.value.upper(), c.detail, c.fix) for c in checks])
-        human = [human, "Preflight FAILED: fix the rows marked FAIL before cdk deploy." if failed else "Preflight passed."]
-        self.out({"passed": not failed, "checks": [c.to_dict() for c in checks]}, human)
-        return ExitCode.CHECK_FAILED if failed else ExitCode.OK
+        rows = [(c.name, c.status.value.upper(), c.detail, c.fix) for c in result.checks]
+        self.out(result.to_dict(), [table(["check", "result", "detail", "fix"], rows), result.verdict])
+        return result.exit_code
 
     def wait_reservation(self) -> int:
         cb.check_reservation_id(self.args.reservation_id)

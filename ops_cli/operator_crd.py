@@ -100,25 +100,29 @@ def schema_problems(endpoint: dict, crd: dict) -> list[str]:
     return problems
 
 
-def _rendered_endpoint(path: Path, env: EnvironmentConfig) -> dict:
+def rendered_endpoint(path: Path, env: EnvironmentConfig) -> dict:
+    """The one InferenceEndpointConfig of the rendered file; :class:`Unchecked` when there is none to compare: no
+    file, one older than the environment file, not YAML, or not exactly one endpoint in it."""
     import yaml
 
     fix = f"npx cdk synth -c env={env.name} (it writes {path}), then run preflight again"
     if not path.is_file():
-        raise _Unchecked(f"no rendered endpoint at {path}", fix)
+        raise Unchecked(f"no rendered endpoint at {path}", fix)
     if env.source and Path(env.source).is_file() and path.stat().st_mtime < Path(env.source).stat().st_mtime:
-        raise _Unchecked(f"{path} is older than {env.source}: it may not be what the endpoint stack applies", fix)
+        raise Unchecked(f"{path} is older than {env.source}: it may not be what the endpoint stack applies", fix)
     try:
         objects = [o for o in yaml.safe_load_all(path.read_text(encoding="utf-8")) if isinstance(o, dict)]
     except yaml.YAMLError as error:
-        raise _Unchecked(f"{path} is not YAML ({str(error).splitlines()[0]})", fix) from None
+        raise Unchecked(f"{path} is not YAML ({str(error).splitlines()[0]})", fix) from None
     endpoints = [o for o in objects if o.get("kind") == KIND]
     if len(endpoints) != 1:
-        raise _Unchecked(f"{path} holds {len(endpoints)} {KIND} objects, not one", fix)
+        raise Unchecked(f"{path} holds {len(endpoints)} {KIND} objects, not one", fix)
     return endpoints[0]
 
 
-class _Unchecked(Exception):
+class Unchecked(Exception):
+    """What kept a comparison from running (``detail``), and how to let it run (``fix``)."""
+
     def __init__(self, detail: str, fix: str) -> None:
         super().__init__(detail)
         self.detail, self.fix = detail, fix
@@ -133,18 +137,18 @@ def _cluster_crd(kubectl: str, run: Callable | None, env: EnvironmentConfig) -> 
         # In its own process group, killed whole at the cap: a hung exec credential plugin dies with kubectl.
         result = run_tool(command, cap=KUBECTL_TIMEOUT_S, run=run)
     except ToolTimedOut:
-        raise _Unchecked(f"kubectl did not answer within {KUBECTL_TIMEOUT_S} s (it was stopped)", fix) from None
+        raise Unchecked(f"kubectl did not answer within {KUBECTL_TIMEOUT_S} s (it was stopped)", fix) from None
     except OpsError as error:
-        raise _Unchecked(error.message, error.fix or fix) from None
+        raise Unchecked(error.message, error.fix or fix) from None
     if result.returncode != 0:
         lines = (result.stderr or "").strip().splitlines()
-        raise _Unchecked(f"kubectl failed: {lines[-1] if lines else f'exit {result.returncode}'}", fix)
+        raise Unchecked(f"kubectl failed: {lines[-1] if lines else f'exit {result.returncode}'}", fix)
     try:
         crd = json.loads(result.stdout)
     except ValueError:
-        raise _Unchecked("kubectl printed something that is not JSON", fix) from None
+        raise Unchecked("kubectl printed something that is not JSON", fix) from None
     if not isinstance(crd, dict) or crd.get("kind") != "CustomResourceDefinition":
-        raise _Unchecked("kubectl's answer is not a CustomResourceDefinition", fix)
+        raise Unchecked("kubectl's answer is not a CustomResourceDefinition", fix)
     return crd
 
 
@@ -166,9 +170,9 @@ def operator_checks(aws: Aws, env: EnvironmentConfig, *, kubectl: str, run: Call
     else:
         rows.append(Check("inference operator", Status.PASS, f"{env.cluster_name} runs {pinned}"))
     try:
-        endpoint = _rendered_endpoint(manifest, env)
+        endpoint = rendered_endpoint(manifest, env)
         crd = _cluster_crd(kubectl, run, env)
-    except _Unchecked as unchecked:
+    except Unchecked as unchecked:
         return [*rows, Check("operator CRD", Status.FAIL,
                              f"cannot compare the endpoint with the cluster's CRD: {unchecked.detail}", unchecked.fix)]
     problems = schema_problems(endpoint, crd)

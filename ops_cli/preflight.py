@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -14,32 +15,81 @@ from ops_cli.errors import ExitCode, OpsError
 from ops_cli.operator_crd import operator_checks, rendered_manifest_path
 from ops_cli.output import utc_and_local
 from ops_cli.preflight_check import Check, Status
+from ops_cli.preflight_local import aws_checks, local_checks
+from ops_cli.preflight_mirror import weights_mirror_check
+from ops_cli.redaction import redact_secrets
 from ops_cli.waiting import GPU_NODEGROUP
 
 WARN_BEFORE_END = timedelta(days=1)
 BOOTSTRAP_STACK = "CDKToolkit"
 #: Re-exported: the rows' type (ops_cli/preflight_check.py) and the add-on row (ops_cli/addon_checks.py).
-__all__ = ["Check", "Status", "run_preflight", "_addon"]
+__all__ = ["Check", "Preflight", "Status", "run_preflight", "_addon"]
+
+
+@dataclass(frozen=True)
+class Preflight:
+    """The rows of one run, and why the run stopped early, if it did.
+
+    :param stopped: the credentials error that kept every row after "credentials" from running (no credentials, or
+        expired ones): the rows that need no AWS call are shown all the same, and the command exits with that error's
+        code (4, ExitCode.CREDENTIALS), as it did before those rows were shown, so that a script can tell "not checked"
+        from "a check failed" (1).
+    """
+
+    checks: list[Check]
+    stopped: OpsError | None = None
+
+    @property
+    def passed(self) -> bool:
+        return self.stopped is None and not any(c.status is Status.FAIL for c in self.checks)
+
+    @property
+    def exit_code(self) -> ExitCode:
+        if self.stopped is not None:
+            return self.stopped.exit_code
+        return ExitCode.OK if self.passed else ExitCode.CHECK_FAILED
+
+    @property
+    def verdict(self) -> str:
+        """The line under the table."""
+        if self.stopped is not None:
+            local = self.checks[:-1]
+            failed = " (fix the rows marked FAIL)" if any(c.status is Status.FAIL for c in local) else ""
+            return (f"Preflight INCOMPLETE: {len(local)} checks ran without AWS{failed}; the others need credentials "
+                    "(the credentials row says how to provide them).")
+        return "Preflight passed." if self.passed else "Preflight FAILED: fix the rows marked FAIL before cdk deploy."
+
+    def to_dict(self) -> dict:
+        """The --json answer: every row; when stopped, the error's fields too (as any failed command's --json has)."""
+        stopped = self.stopped.to_dict() if self.stopped is not None else {}
+        return {"passed": self.passed, "checks": [c.to_dict() for c in self.checks], **stopped}
 
 
 def run_preflight(aws: Aws, env: EnvironmentConfig, now: datetime | None = None, *, kubectl: str = "kubectl",
-                  run_command=None, manifest: Path | None = None) -> list[Check]:
-    """Run every check; a check that cannot run (for example, no credentials) ends the run with an OpsError.
+                  run_command=None, manifest: Path | None = None) -> Preflight:
+    """Run every check. The rows that need no AWS call come first (ops_cli/preflight_local.py); without credentials
+    the run stops at the credentials row, which says what did not run and how to provide them. Any other check that
+    cannot run ends the run with an OpsError.
 
     :param kubectl, run_command: the kubectl (and the subprocess.run stand-in) that reads the operator's CRD (HyperPod).
     :param manifest: the endpoint as ``cdk synth`` rendered it (default: cdk.out/kubernetes/ENV/PRESET.yaml beside the
         configuration directory)."""
     now = now or datetime.now(UTC)
-    # Placeholders first, and the run goes on: the user sees every other problem of the same file in one run.
-    placeholders = [_placeholders(env)] if env.placeholders else []
-    # The image digest and the model revision (ops_cli/preflight_pins.py), checked with no AWS call.
-    from ops_cli.preflight_pins import pin_checks  # it imports Check and Status from here
-
-    placeholders += pin_checks(env)
-    checks = [_credentials(aws, env)]
-    if checks[0].status is Status.FAIL:
-        return placeholders + checks  # every further call would go to the wrong account
-    checks = placeholders + checks
+    if env.platform is Platform.HYPERPOD:
+        manifest = manifest or rendered_manifest_path(env, Path(env.source).resolve().parent.parent)
+    checks = local_checks(env, manifest if env.platform is Platform.HYPERPOD else None)
+    try:
+        identity = _credentials(aws, env)
+    except OpsError as error:
+        if error.exit_code is not ExitCode.CREDENTIALS:
+            raise
+        # Shown as a row and in --json, not by main's error report: redacted here as that report would redact it (a
+        # credential_process's message may quote what it printed).
+        error.message, error.fix = redact_secrets(error.message), redact_secrets(error.fix)
+        return Preflight([*checks, _no_credentials(env, error)], stopped=error)
+    checks.append(identity)
+    if identity.status is Status.FAIL:
+        return Preflight(checks)  # every further call would go to the wrong account
     if env.platform is Platform.HYPERPOD:
         checks += _training_plan(aws, env, now)
     else:
@@ -50,18 +100,24 @@ def run_preflight(aws: Aws, env: EnvironmentConfig, now: datetime | None = None,
         checks.append(_instance_type_offered(aws, env))
     checks.append(_instance_type_facts(aws, env))
     # The pinned revision's S3 mirror, complete before the GPU nodes need it (ops_cli/preflight_mirror.py).
-    from ops_cli.preflight_mirror import weights_mirror_check
-
     mirrored = weights_mirror_check(aws, env)
     checks += [mirrored] if mirrored else []
     checks += [_addon(aws, env, pin, configuration) for pin, configuration in addons_for(env)]
     if env.platform is Platform.HYPERPOD:
-        manifest = manifest or rendered_manifest_path(env, Path(env.source).resolve().parent.parent)
         checks += operator_checks(aws, env, kubectl=kubectl, run=run_command, manifest=manifest)
     if env.endpoint.tls:
         checks.append(_certificate(aws, env, now))
     checks.append(_bootstrap(aws, env))
-    return checks
+    return Preflight(checks)
+
+
+def _no_credentials(env: EnvironmentConfig, error: OpsError) -> Check:
+    """The row in place of the credentials check when the SDK found none, or AWS refused them as expired: what did
+    not run (ops_cli/preflight_local.py ``aws_checks``, kept in the order above) and how to provide them."""
+    return Check("credentials", Status.FAIL,
+                 f"{error.message}; not checked without them: {', '.join(aws_checks(env))}",
+                 f"{error.fix}, for account {env.account} (--profile NAME picks a profile of the AWS config); then "
+                 f"run llmops preflight --env {env.name} again")
 
 
 #: An ACM certificate that ends sooner than this is reported: ACM renews the certificates it issued itself, from 60
@@ -103,16 +159,6 @@ def _certificate(aws: Aws, env: EnvironmentConfig, now: datetime) -> Check:
         return Check(name, Status.WARN, f"{arn} covers {domain} but ends {utc_and_local(not_after)}; {renewal}",
                      "renew or replace it before it ends: clients would refuse the endpoint")
     return Check(name, Status.PASS, f"{arn} is issued and covers {domain}")
-
-
-def _placeholders(env: EnvironmentConfig) -> Check:
-    """The example's placeholder ids left in the file (deployment_config.placeholders): CloudFormation would refuse
-    every stack of it (cdk_constructs.placeholder_guard); this row says so before anything is tried."""
-    return Check("placeholder values", Status.FAIL,
-                 f"{env.source} still holds the example's placeholder values in {', '.join(env.placeholders)}; "
-                 "CloudFormation refuses to deploy it",
-                 "put in your own ids: llmops capacity-blocks use cr-... --env NAME (or training-plans use) writes "
-                 "the capacity's; account and cluster.admin_role_arn by hand")
 
 
 def _credentials(aws: Aws, env: EnvironmentConfig) -> Check:

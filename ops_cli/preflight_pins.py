@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 
 from deployment_config.model import EnvironmentConfig, WeightSource
-from ops_cli.preflight import Check, Status
+from ops_cli.preflight_check import Check, Status
 
 #: A digest as the configuration loader accepts one after the image name (deployment_config/aws_rules/images.py, after
 #: opencontainers/go-digest): sha256, sha384 or sha512.

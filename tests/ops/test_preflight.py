@@ -314,7 +314,7 @@ def test_everything_in_order_passes(aws, run):
     assert result.code == ExitCode.OK
     assert result.json["passed"] is True
     assert {c["status"] for c in result.json["checks"]} == {"pass"}
-    assert list(rows(result)) == ["image pinned by digest", "model revision pinned",
+    assert list(rows(result)) == ["configuration", "model sizing", "image pinned by digest", "model revision pinned",
                                   "credentials", "reservation exists", "instance type and count", "availability zone",
                                   "state and time window", "GPU node group updates", "instance type offered",
                                   "instance type facts", "add-on vpc-cni", "add-on kube-proxy",
@@ -340,7 +340,7 @@ def test_placeholder_values_fail_the_first_row_and_the_run_goes_on(aws, run):
     assert first["check"] == "placeholder values" and first["status"] == "fail"
     assert "account, cluster.admin_role_arn, capacity.capacity_reservation_id" in first["detail"]
     assert "capacity-blocks use" in first["fix"]
-    assert [c["status"] for c in result.json["checks"][1:]] == ["pass"] * 16
+    assert [c["status"] for c in result.json["checks"][1:]] == ["pass"] * 18
 
 
 def test_human_table_lists_the_new_rows(aws, run):
@@ -415,11 +415,23 @@ def test_missing_reservation(aws, run):
     assert "GPU node group updates" not in rows(result)
 
 
-def test_no_credentials_is_an_error_not_a_row(run, aws):
-    aws.stub("sts").add_client_error("get_caller_identity", **client_error("ExpiredToken", status=403))
-    result = run("preflight", "--env", "example")
-    assert result.code == ExitCode.CREDENTIALS
-    assert "Traceback" not in result.stderr
+def test_expired_credentials_end_the_run_at_the_credentials_row_after_the_local_rows(run, aws):
+    # given credentials that AWS refuses as expired, with a message that quotes a secret
+    aws.stub("sts").add_client_error("get_caller_identity", **client_error(
+        "ExpiredToken", "The security token included in the request is expired (session_token=FQoGZXIvYXdzEXAMPLE)",
+        status=403))
+    # when preflight runs
+    result = run("preflight", "--env", "example", "--json")
+    # then the rows that need no AWS call are there, the credentials row says how to log in again, nothing else ran,
+    # and the exit code is the credentials error's (4), not a failed check's (1)
+    assert result.code == ExitCode.CREDENTIALS and result.json["kind"] == "CREDENTIALS"
+    assert list(rows(result)) == ["configuration", "model sizing", "image pinned by digest", "model revision pinned",
+                                  "credentials"]
+    credentials = rows(result)["credentials"]
+    assert credentials["status"] == "fail" and "AWS rejected the credentials" in credentials["detail"]
+    assert "aws sso login" in credentials["fix"] and "Traceback" not in result.stderr
+    # and the secret is not printed back, in the row or in the error's fields of the --json answer
+    assert "FQoGZXIvYXdzEXAMPLE" not in result.stdout and "session_token=<redacted>" in credentials["detail"]
 
 
 def test_unknown_environment(run):
@@ -450,8 +462,9 @@ def test_hyperpod_environment_checks_its_training_plan(aws, run):
     result = run("preflight", "--env", "example-hyperpod", "--json")
     assert result.code == ExitCode.OK, result.stdout
     assert {c["status"] for c in result.json["checks"]} == {"pass"}
-    assert list(rows(result)) == ["image pinned by digest", "model revision pinned",
-                                  "credentials", "training plan exists", "instance type and count", "availability zone",
+    assert list(rows(result)) == ["configuration", "model sizing", "image pinned by digest", "model revision pinned",
+                                  "rendered endpoint", "credentials", "training plan exists", "instance type and count",
+                                  "availability zone",
                                   "state and time window", "instance type facts", "weights mirrored to S3",
                                   "add-on vpc-cni", "add-on kube-proxy",
                                   "add-on eks-pod-identity-agent", "add-on coredns",
@@ -466,7 +479,8 @@ def test_hyperpod_environment_checks_its_training_plan(aws, run):
     assert operator["detail"] == ("v1.0.0-eksbuild.1 is offered for Kubernetes 1.34 (v1.0.0-eksbuild.1 installs "
                                   "operator 3.0 (chart 2.0.0); also offered, mapped to no operator version by any public "
                                   "source: v1.0.1-eksbuild.1); the configuration matches its schema")
-    # before the operator stack there is no CRD to compare: said, not failed
+    # before cdk synth there is no rendered endpoint, before the operator stack no CRD on the cluster: said, not failed
+    assert rows(result)["rendered endpoint"]["detail"].startswith("not rendered yet: npx cdk synth -c env=example-hyperpod")
     assert "not installed on example-hyperpod-llm yet" in rows(result)["inference operator"]["detail"]
     assert "once the operator stack has installed" in rows(result)["operator CRD"]["detail"]
 

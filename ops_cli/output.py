@@ -98,7 +98,7 @@ def write_human(human: Human, stream: TextIO, *, environ: Mapping[str, str]) -> 
     from rich.text import Text
 
     out = console(stream, environ)
-    # A stream that hides a secret (ops_cli.main._Redacting) redacts each text before it is drawn.
+    # A stream that hides a secret (ops_cli.cli._Redacting) redacts each text before it is drawn.
     redact = getattr(stream, "redact_text", None) or (lambda text: text)
     for part in parts:
         if isinstance(part, Table):

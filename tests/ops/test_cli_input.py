@@ -14,10 +14,10 @@ from pathlib import Path
 
 import pytest
 
-from ops_cli import main as main_module
+from ops_cli import cli as main_module
 from ops_cli.aws import Aws, botocore_session
+from ops_cli.cli import Runtime, main
 from ops_cli.errors import ExitCode
-from ops_cli.main import Runtime, main
 from ops_cli.purchase_outcome import LOOKUP_DELAYS
 from tests.ops.conftest import NOW, Result
 from tests.ops.test_capacity_blocks import expect_search, offering, reservation

@@ -6,9 +6,9 @@ from __future__ import annotations
 import io
 import re
 
+from ops_cli.cli import Runtime, _Redacting, main
 from ops_cli.errors import ExitCode
 from ops_cli.http_client import ApiKey
-from ops_cli.main import Runtime, _Redacting, main
 from ops_cli.output import Table, write_human
 from tests.ops.conftest import NOW, Result
 from tests.ops.openai_server import Behaviour, openai_server

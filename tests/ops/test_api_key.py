@@ -10,7 +10,8 @@ from datetime import UTC, datetime
 
 import pytest
 
-from ops_cli.cli import Runtime, build_parser, main
+from ops_cli.cli import build_parser, main
+from ops_cli.context import Runtime
 from ops_cli.errors import ExitCode
 from tests.ops.conftest import NOW, Result, client_error
 from tests.ops.openai_server import UNAUTHORIZED_BODY, Behaviour, openai_server

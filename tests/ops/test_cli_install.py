@@ -14,7 +14,8 @@ from pathlib import Path
 import pytest
 
 from ops_cli import __version__
-from ops_cli.cli import Runtime, main
+from ops_cli.cli import main
+from ops_cli.context import Runtime
 from ops_cli.errors import ExitCode
 from tests.ops.conftest import Result
 
@@ -65,7 +66,7 @@ def test_an_unknown_profile_is_refused_with_the_profiles_there(aws, aws_config):
 
 def test_outside_the_checkout_the_configuration_directory_must_be_named(aws, tmp_path, monkeypatch):
     # given llmops installed outside any checkout and run from a directory that is not one
-    monkeypatch.setattr("ops_cli.cli.PROJECT_DIR", tmp_path / "site-packages")
+    monkeypatch.setattr("ops_cli.context.PROJECT_DIR", tmp_path / "site-packages")
     result = _run(aws, ["preflight", "--env", "example"], cwd=tmp_path)
     # then it says what to pass
     assert result.code == ExitCode.USAGE
@@ -75,7 +76,7 @@ def test_outside_the_checkout_the_configuration_directory_must_be_named(aws, tmp
 
 def test_run_from_a_checkout_the_checkouts_config_is_the_default(aws, tmp_path, monkeypatch):
     # given an installed llmops run from inside a checkout (cdk.json next to config/) without --config-dir
-    monkeypatch.setattr("ops_cli.cli.PROJECT_DIR", tmp_path / "site-packages")
+    monkeypatch.setattr("ops_cli.context.PROJECT_DIR", tmp_path / "site-packages")
     (tmp_path / "cdk.json").write_text("{}")
     (tmp_path / "config").mkdir()
     result = _run(aws, ["preflight", "--env", "nowhere"], cwd=tmp_path)
@@ -84,7 +85,7 @@ def test_run_from_a_checkout_the_checkouts_config_is_the_default(aws, tmp_path, 
 
 
 def test_the_environment_variable_names_the_configuration_directory(aws, tmp_path, monkeypatch):
-    monkeypatch.setattr("ops_cli.cli.PROJECT_DIR", tmp_path / "site-packages")
+    monkeypatch.setattr("ops_cli.context.PROJECT_DIR", tmp_path / "site-packages")
     result = _run(aws, ["preflight", "--env", "nowhere"], environ={"LLMOPS_CONFIG_DIR": str(tmp_path / "elsewhere")},
                   cwd=tmp_path)
     assert result.code == ExitCode.USAGE and str(tmp_path / "elsewhere") in result.stderr

@@ -1,0 +1,31 @@
+"""``llmops preflight``: check an environment before ``cdk deploy`` (ops_cli/preflight.py); exit 1 when a check fails."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from ops_cli.context import Context
+from ops_cli.errors import ExitCode
+from ops_cli.output import table
+from ops_cli.preflight import Status, run_preflight
+
+
+def register(groups: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
+    p = groups.add_parser("preflight", help="check an environment before cdk deploy", parents=[common])
+    p.add_argument("--env", required=True)
+    p.add_argument("--kubectl", default="kubectl",
+                   help="HyperPod: the kubectl that reads the operator's CRD from the cluster (default: the one on PATH)")
+    p.add_argument("--manifest", type=Path, default=None,
+                   help="HyperPod: the endpoint as cdk synth rendered it (default: cdk.out/kubernetes/ENV/PRESET.yaml)")
+    p.set_defaults(handler=preflight)
+
+
+def preflight(ctx: Context) -> int:
+    checks = run_preflight(ctx.aws(), ctx.env, now=ctx.rt.now(), kubectl=ctx.args.kubectl,
+                           run_command=ctx.rt.run_command, manifest=ctx.args.manifest)
+    failed = any(c.status is Status.FAIL for c in checks)
+    human = table(["check", "result", "detail", "fix"], [(c.name, c.status.value.upper(), c.detail, c.fix) for c in checks])
+    human = [human, "Preflight FAILED: fix the rows marked FAIL before cdk deploy." if failed else "Preflight passed."]
+    ctx.out({"passed": not failed, "checks": [c.to_dict() for c in checks]}, human)
+    return ExitCode.CHECK_FAILED if failed else ExitCode.OK

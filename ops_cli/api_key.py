@@ -29,7 +29,7 @@ def add_api_key_options(p: argparse.ArgumentParser) -> None:
     keys.add_argument("--api-key", metavar="KEY",
                       help="the endpoint's API key, sent as 'Authorization: Bearer KEY'. Discouraged on a shared "
                       "machine: other users can read a command line (ps, /proc); prefer --api-key-secret, --env or "
-                      f"the {API_KEY_VARIABLE} environment variable")
+                      f"the {API_KEY_VARIABLE} environment variable. Default: none (see --api-key-secret)")
     keys.add_argument("--api-key-secret", metavar="NAME_OR_ARN",
                       help="read the API key from this Secrets Manager secret (its text; an ARN for another account's "
                       "secret), with secretsmanager:GetSecretValue in the ARN's region, --region or the environment's. "

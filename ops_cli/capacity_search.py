@@ -20,7 +20,8 @@ MAX_DAYS_AHEAD = 366
 
 
 def add_search_options(p: argparse.ArgumentParser, instance_type: str | None, hours: int) -> None:
-    p.add_argument("--env", help="take instance type, count and region from config/ENV.yaml")
+    p.add_argument("--env", help="take instance type, count and region from config/ENV.yaml (default: none: "
+                   "the defaults below)")
     p.add_argument("--instance-type", default=None, help=f"instance type (default: the environment's, or {instance_type})")
     p.add_argument("--count", type=positive, default=None, help="instances (default: the environment's, or 1)")
     p.add_argument("--duration-hours", type=positive, default=hours, help=f"length of the reservation (default: {hours})")

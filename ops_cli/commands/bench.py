@@ -11,6 +11,7 @@ from ops_cli import bench as bench_probe
 from ops_cli import load_test
 from ops_cli.api_key import add_api_key_options, api_key, keeping_secret
 from ops_cli.arguments import TIMEOUT_HELP, positive
+from ops_cli.command_help import command_help
 from ops_cli.context import Context
 from ops_cli.errors import ExitCode, OpsError
 from ops_cli.http_client import check_url
@@ -21,10 +22,20 @@ from ops_cli.tls import add_tls_options, operator_trust, tls_options
 
 def register(groups: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
     p = groups.add_parser("bench", help="a correctness probe (a checkable answer, a schema-checked tool call) and a load "
-                          "test with vLLM's own 'vllm bench serve', run as a Kubernetes Job", parents=[common])
+                          "test with vLLM's own 'vllm bench serve', run as a Kubernetes Job", parents=[common],
+                          **command_help(
+        "Check the model's answers from here (a question with one right answer, a tool call checked against its "
+        "schema), then load-test the endpoint with vLLM's 'vllm bench serve' as a Kubernetes Job, one run per "
+        "concurrency, beside the published figures.",
+        ["llmops bench --env prod --url http://localhost:8000",
+         "llmops bench --env prod --skip-probe --concurrency 1,8,32 --input-len 2048 --output-len 512",
+         "llmops bench --env prod --url http://localhost:8000 --probe-only --json"],
+        [(ExitCode.OK, "passed"), (ExitCode.CHECK_FAILED, "a probe row or a load-test run failed"),
+         (ExitCode.TIMEOUT, "a probe request or the Job ran past its deadline"),
+         (ExitCode.NOT_FOUND, "HyperPod: no running worker pod")]))
     p.add_argument("--env", required=True, help="the environment whose endpoint to test")
     p.add_argument("--url", help="the endpoint, for the probe, which runs from here like smoke-test (required unless "
-                   "--skip-probe)")
+                   "--skip-probe; default: none)")
     p.add_argument("--concurrency", type=_concurrencies, default=load_test.DEFAULT_CONCURRENCIES, metavar="N,N,...",
                    help="one load-test run per concurrency (default: 1,4,16)")
     p.add_argument("--input-len", type=positive, default=load_test.DEFAULT_INPUT_LEN, help="prompt tokens (default: 8192)")

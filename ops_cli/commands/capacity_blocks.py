@@ -10,6 +10,7 @@ from deployment_config import EnvironmentConfig
 from ops_cli import capacity_blocks as cb
 from ops_cli.arguments import positive
 from ops_cli.capacity_search import add_search_options, search
+from ops_cli.command_help import command_help
 from ops_cli.config_writer import check_environment_file, env_name_problem, missing_environment, update_environment_file
 from ops_cli.context import Context, cli_words, load_environment_option
 from ops_cli.errors import ExitCode, OpsError
@@ -21,32 +22,70 @@ from ops_cli.tables import offerings_table
 def register(groups: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
     blocks = groups.add_parser("capacity-blocks", help="EC2 Capacity Blocks", parents=[common]).add_subparsers(
         dest="command", required=True, metavar="SUBCOMMAND")
-    p = blocks.add_parser("offerings", help="list offerings, cheapest first", parents=[common])
+    p = blocks.add_parser("offerings", help="list offerings, cheapest first", parents=[common], **command_help(
+        "List the Capacity Block offerings for an instance type, count and length in a date range, cheapest first, "
+        "with their upfront fees; buys nothing.",
+        ["llmops capacity-blocks offerings --env prod",
+         "llmops capacity-blocks offerings --instance-type p6-b300.48xlarge --count 2 --duration-hours 96 "
+         "--region us-west-2",
+         "llmops capacity-blocks offerings --env prod --start-after 2026-12-10 --end-before 2026-12-24 --json"],
+        [(ExitCode.OK, "listed (no offering is a list too)")]))
     add_search_options(p, "p6-b300.48xlarge", 48)
     p.set_defaults(handler=offerings)
-    p = blocks.add_parser("purchase", help="buy an offering (shows the fee; needs --yes)", parents=[common])
+    p = blocks.add_parser("purchase", help="buy an offering (shows the fee; needs --yes)", parents=[common], **command_help(
+        "Buy a Capacity Block offering that 'offerings' listed: shows the upfront fee (paid at once, not refundable) "
+        "and buys only with --yes; --write-config records the reservation in an environment file.",
+        ["llmops capacity-blocks purchase --env prod --offering-id cb-0123456789abcdef0 --dry-run",
+         "llmops capacity-blocks purchase --env prod --offering-id cb-0123456789abcdef0 --yes --write-config prod"],
+        [(ExitCode.OK, "bought, or the dry run passed"), (ExitCode.CONFIRMATION_REQUIRED, "not bought: --yes is missing"),
+         (ExitCode.INSUFFICIENT_CAPACITY, "not bought: EC2 has no capacity for it"),
+         (ExitCode.OFFERING_GONE, "not bought: the offering was taken or expired"),
+         (ExitCode.BOUGHT_NOT_WRITTEN, "BOUGHT, but not written into --write-config: the message says how"),
+         (ExitCode.PURCHASE_UNKNOWN, "the answer was lost: look before buying again (the message says how)")]))
     add_search_options(p, "p6-b300.48xlarge", 48)
     p.add_argument("--offering-id", required=True, help="the offering to buy (from 'offerings')")
     p.add_argument("--yes", action="store_true", help="confirm the purchase and its upfront fee")
     p.add_argument("--dry-run", action="store_true", help="ask EC2 to check permission and availability, buy nothing")
-    p.add_argument("--write-config", metavar="ENV", help="write the reservation id and zone into config/ENV.yaml")
+    p.add_argument("--write-config", metavar="ENV", help="write the reservation id and zone into config/ENV.yaml "
+                   "(default: none: nothing is written)")
     p.set_defaults(handler=purchase)
     p = blocks.add_parser("extend", help="extend a reservation: list extension offerings, or buy one (needs --yes)",
-                          parents=[common])
+                          parents=[common], **command_help(
+        "Extend a Capacity Block: without --offering-id list the extension offerings of --duration-hours, cheapest "
+        "first; with it buy that extension (shows the fee; needs --yes).",
+        ["llmops capacity-blocks extend --env prod --duration-hours 24",
+         "llmops capacity-blocks extend cr-0123456789abcdef0 --duration-hours 48 --offering-id cbe-0123456789abcdef0 "
+         "--yes"],
+        [(ExitCode.OK, "listed, extended, or the dry run passed"),
+         (ExitCode.CHECK_FAILED, "the reservation cannot be extended (ended, not active, or too far from its end)"),
+         (ExitCode.CONFIRMATION_REQUIRED, "not extended: --yes is missing"),
+         (ExitCode.OFFERING_GONE, "not extended: the extension offering was taken or expired"),
+         (ExitCode.NOT_FOUND, "no such reservation"),
+         (ExitCode.PURCHASE_UNKNOWN, "the answer was lost: look before buying again (the message says how)")]))
     p.add_argument("reservation_id", nargs="?", help="the reservation (default: the environment's, with --env)")
-    p.add_argument("--env", help="extend the environment's Capacity Block (capacity.capacity_reservation_id)")
+    p.add_argument("--env", help="extend the environment's Capacity Block (capacity.capacity_reservation_id) "
+                   "(default: none: name the reservation)")
     p.add_argument("--duration-hours", type=positive, required=True,
                    help="how much longer: whole days up to 14 (24 ... 336), then whole weeks")
-    p.add_argument("--offering-id", help="the extension to buy (from the list this command prints without it)")
+    p.add_argument("--offering-id", help="the extension to buy (from the list this command prints without it; "
+                   "default: none: list them)")
     p.add_argument("--yes", action="store_true", help="confirm the purchase and its upfront fee")
     p.add_argument("--dry-run", action="store_true", help="ask EC2 to check permission and availability, buy nothing")
     p.set_defaults(handler=extend)
-    p = blocks.add_parser("show", help="show a reservation", parents=[common])
-    p.add_argument("reservation_id")
+    p = blocks.add_parser("show", help="show a reservation", parents=[common], **command_help(
+        "Show a Capacity Block reservation: its state, instance type and count, zone, start and end.",
+        ["llmops capacity-blocks show cr-0123456789abcdef0 --region us-west-2"],
+        [(ExitCode.OK, "shown"), (ExitCode.NOT_FOUND, "no such reservation in that region")]))
+    p.add_argument("reservation_id", help="the reservation: 'cr-' and 17 hex digits")
     p.set_defaults(handler=show)
-    p = blocks.add_parser("use", help="write a reservation's id and zone into an environment file", parents=[common])
-    p.add_argument("reservation_id")
-    p.add_argument("--env", required=True)
+    p = blocks.add_parser("use", help="write a reservation's id and zone into an environment file", parents=[common],
+                          **command_help(
+        "Write a reservation's id and zone into an environment file (capacity.capacity_reservation_id and "
+        "capacity.availability_zone), once its instance type and count match the environment's.",
+        ["llmops capacity-blocks use cr-0123456789abcdef0 --env prod"],
+        [(ExitCode.OK, "written"), (ExitCode.NOT_FOUND, "no such reservation in the environment's region")]))
+    p.add_argument("reservation_id", help="the reservation: 'cr-' and 17 hex digits")
+    p.add_argument("--env", required=True, help="the environment file to write: config/ENV.yaml")
     p.set_defaults(handler=use)
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from ops_cli.command_help import command_help
 from ops_cli.context import Context
 from ops_cli.errors import ExitCode
 from ops_cli.output import table
@@ -12,8 +13,13 @@ from ops_cli.preflight import Status, run_preflight
 
 
 def register(groups: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
-    p = groups.add_parser("preflight", help="check an environment before cdk deploy", parents=[common])
-    p.add_argument("--env", required=True)
+    p = groups.add_parser("preflight", help="check an environment before cdk deploy", parents=[common], **command_help(
+        "Check an environment before cdk deploy, one row per check (PASS, WARN or FAIL); every FAIL row says "
+        "how to fix it.",
+        ["llmops preflight --env prod", "llmops preflight --env example-hyperpod --kubectl /usr/local/bin/kubectl",
+         "llmops preflight --env prod --json"],
+        [(ExitCode.OK, "every check passed (warnings included)"), (ExitCode.CHECK_FAILED, "a check failed (FAIL)")]))
+    p.add_argument("--env", required=True, help="the environment to check: config/ENV.yaml")
     p.add_argument("--kubectl", default="kubectl",
                    help="HyperPod: the kubectl that reads the operator's CRD from the cluster (default: the one on PATH)")
     p.add_argument("--manifest", type=Path, default=None,

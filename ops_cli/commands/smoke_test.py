@@ -7,6 +7,7 @@ import argparse
 from deployment_config.model_location import model_path
 from ops_cli.api_key import add_api_key_options, api_key, keeping_secret, requires_key
 from ops_cli.arguments import positive
+from ops_cli.command_help import command_help
 from ops_cli.context import Context
 from ops_cli.errors import ExitCode
 from ops_cli.http_client import check_url, printable
@@ -17,14 +18,27 @@ from ops_cli.tls import add_tls_options, operator_trust, tls_options
 
 
 def register(groups: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
-    p = groups.add_parser("smoke-test", help="send chat completions, plain and streaming, and time them", parents=[common])
+    p = groups.add_parser("smoke-test", help="send chat completions, plain and streaming, and time them", parents=[common],
+                          **command_help(
+        "Check that the endpoint serves the model: /v1/models, then a chat completion plain and one streaming, each "
+        "checked and timed (first token, rate, total).",
+        ["llmops smoke-test --url http://localhost:8000 --env prod",
+         "llmops smoke-test --url https://llm.example.com --env prod --json",
+         "llmops smoke-test --url http://localhost:8000 --api-key-secret llm-serving/prod/api-key --region us-west-2"],
+        [(ExitCode.OK, "passed"),
+         (ExitCode.CHECK_FAILED, "a check failed (a FAILED row says which), the endpoint is unreachable or answered an "
+          "error (401: no key, or the wrong one)"),
+         (ExitCode.USAGE, "bad arguments or configuration, or a --url that cannot work (before any request)"),
+         (ExitCode.TIMEOUT, "a request ran past --timeout")]))
     p.add_argument("--url", required=True, help="the endpoint, for example http://localhost:8000")
     p.add_argument("--model", help="served model name (default: the environment's, or Kimi-K3)")
-    p.add_argument("--env", help="take the served model name and the model path from config/ENV.yaml")
+    p.add_argument("--env", help="take the served model name and the model path from config/ENV.yaml (default: none: "
+                   "--model)")
     p.add_argument("--model-path", help="the model vLLM must have loaded, as /v1/models reports its root "
                    "(default: the environment's --model; without --env only the served name is checked)")
-    p.add_argument("--prompt", default=DEFAULT_PROMPT)
-    p.add_argument("--max-tokens", type=positive, default=64)
+    p.add_argument("--prompt", default=DEFAULT_PROMPT, help=f"the prompt of both chat completions (default: "
+                   f"'{DEFAULT_PROMPT}')")
+    p.add_argument("--max-tokens", type=positive, default=64, help="max_tokens of each chat completion (default: 64)")
     p.add_argument("--timeout", type=positive, default=600,
                    help="deadline in seconds for the whole smoke test, every request from connect to the last byte of "
                    "its answer or stream (default: 600); a request past it stops the smoke test with exit code 10")

@@ -7,6 +7,7 @@ import argparse
 
 from ops_cli import training_plans as tp
 from ops_cli.capacity_search import add_search_options, search
+from ops_cli.command_help import command_help
 from ops_cli.config_writer import check_environment_file, update_environment_file
 from ops_cli.context import Context
 from ops_cli.errors import ExitCode, OpsError
@@ -17,21 +18,44 @@ from ops_cli.tables import offerings_table
 def register(groups: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
     plans = groups.add_parser("training-plans", help="SageMaker Flexible Training Plans", parents=[common]).add_subparsers(
         dest="command", required=True, metavar="SUBCOMMAND")
-    p = plans.add_parser("offerings", help="search offerings for HyperPod clusters, cheapest first", parents=[common])
+    p = plans.add_parser("offerings", help="search offerings for HyperPod clusters, cheapest first", parents=[common],
+                         **command_help(
+        "List the SageMaker training plan offerings for HyperPod clusters (instance type, count, length, date range), "
+        "cheapest first, with their upfront fees; buys nothing.",
+        ["llmops training-plans offerings --env example-hyperpod",
+         "llmops training-plans offerings --instance-type ml.p6-b300.48xlarge --count 2 --region us-west-2"],
+        [(ExitCode.OK, "listed (no offering is a list too)")]))
     add_search_options(p, "ml.p6-b300.48xlarge", 48)
     p.set_defaults(handler=offerings)
-    p = plans.add_parser("create", help="create a plan from an offering (shows the fee; needs --yes)", parents=[common])
+    p = plans.add_parser("create", help="create a plan from an offering (shows the fee; needs --yes)", parents=[common],
+                         **command_help(
+        "Create (buy) a training plan from an offering that 'offerings' listed: shows the upfront fee and creates it "
+        "only with --yes.",
+        ["llmops training-plans create --env example-hyperpod --name kimi-k3-december --offering-id tpo-0123456789 "
+         "--yes"],
+        [(ExitCode.OK, "created"), (ExitCode.CONFIRMATION_REQUIRED, "not created: --yes is missing"),
+         (ExitCode.OFFERING_GONE, "not created: the offering was taken or expired"),
+         (ExitCode.ALREADY_EXISTS, "a plan of that name exists"),
+         (ExitCode.PURCHASE_UNKNOWN, "the answer was lost: look before buying again (the message says how)")]))
     add_search_options(p, "ml.p6-b300.48xlarge", 48)
     p.add_argument("--name", required=True, help="the plan's name")
-    p.add_argument("--offering-id", required=True)
+    p.add_argument("--offering-id", required=True, help="the offering to buy (from 'offerings')")
     p.add_argument("--yes", action="store_true", help="confirm the purchase and its upfront fee")
     p.set_defaults(handler=create)
-    p = plans.add_parser("show", help="describe a plan", parents=[common])
-    p.add_argument("name")
+    p = plans.add_parser("show", help="describe a plan", parents=[common], **command_help(
+        "Show a training plan: its ARN, status, instance types and count, zones, start, end and upfront fee.",
+        ["llmops training-plans show kimi-k3-december --region us-west-2"],
+        [(ExitCode.OK, "shown"), (ExitCode.NOT_FOUND, "no such plan in that region")]))
+    p.add_argument("name", help="the plan's name or ARN")
     p.set_defaults(handler=show)
-    p = plans.add_parser("use", help="write a plan's ARN and zone into an environment file", parents=[common])
-    p.add_argument("name")
-    p.add_argument("--env", required=True)
+    p = plans.add_parser("use", help="write a plan's ARN and zone into an environment file", parents=[common],
+                         **command_help(
+        "Write a training plan's ARN and zone into an environment file (hyperpod.training_plan_arn and "
+        "hyperpod.availability_zone); a plan with capacity in several zones is refused.",
+        ["llmops training-plans use kimi-k3-december --env example-hyperpod"],
+        [(ExitCode.OK, "written"), (ExitCode.NOT_FOUND, "no such plan in the environment's region")]))
+    p.add_argument("name", help="the plan's name or ARN")
+    p.add_argument("--env", required=True, help="the environment file to write: config/ENV.yaml")
     p.set_defaults(handler=use)
 
 

@@ -10,6 +10,7 @@ from deployment_config.kubernetes_names import INFERENCE_ENDPOINT_NAMESPACE
 from ops_cli import capacity_blocks as cb
 from ops_cli.api_key import add_api_key_options, api_key, keeping_secret
 from ops_cli.arguments import TIMEOUT_HELP, positive
+from ops_cli.command_help import command_help
 from ops_cli.commands.phases import startup_phases
 from ops_cli.context import Context
 from ops_cli.errors import ExitCode, OpsError, shown
@@ -22,38 +23,61 @@ from ops_cli.waiting import wait_for_gpu_nodes, wait_for_health, wait_for_infere
 def register(groups: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
     waits = groups.add_parser("wait", help="wait with progress and a timeout", parents=[common]).add_subparsers(
         dest="command", required=True, metavar="SUBCOMMAND")
-    p = waits.add_parser("reservation", help="until a Capacity Block is active", parents=[common])
-    p.add_argument("reservation_id")
+    p = waits.add_parser("reservation", help="until a Capacity Block is active", parents=[common], **command_help(
+        "Wait until a Capacity Block reservation is active, showing its state as it goes.",
+        ["llmops wait reservation cr-0123456789abcdef0 --region us-west-2",
+         "llmops wait reservation cr-0123456789abcdef0 --region us-west-2 --timeout 7200 --interval 120"],
+        [(ExitCode.OK, "active"),
+         (ExitCode.CHECK_FAILED, "it will never become active (expired, cancelled, failed, unsupported)"),
+         (ExitCode.TIMEOUT, "--timeout ran out"), (ExitCode.NOT_FOUND, "no such reservation in that region")]))
+    p.add_argument("reservation_id", help="the reservation: 'cr-' and 17 hex digits")
     p.add_argument("--timeout", type=positive, default=24 * 3600, help=TIMEOUT_HELP.format(86400))
     p.add_argument("--interval", type=positive, default=60, help="seconds between checks (default: 60)")
     p.set_defaults(handler=reservation)
-    p = waits.add_parser("nodes", help="until the GPU nodes of an environment are in service", parents=[common])
-    p.add_argument("--env", required=True)
+    p = waits.add_parser("nodes", help="until the GPU nodes of an environment are in service", parents=[common],
+                         **command_help(
+        "Wait until the GPU nodes of an environment are in service, showing how many are as it goes.",
+        ["llmops wait nodes --env prod", "llmops wait nodes --env prod --timeout 5400"],
+        [(ExitCode.OK, "every GPU node is in service"),
+         (ExitCode.CHECK_FAILED, "the node group failed, is being deleted or is degraded, with no node in service"),
+         (ExitCode.TIMEOUT, "--timeout ran out")]))
+    p.add_argument("--env", required=True, help="the environment whose GPU nodes to wait for: config/ENV.yaml")
     p.add_argument("--timeout", type=positive, default=3600, help=TIMEOUT_HELP.format(3600))
-    p.add_argument("--interval", type=positive, default=30)
+    p.add_argument("--interval", type=positive, default=30, help="seconds between checks (default: 30)")
     p.set_defaults(handler=nodes)
-    p = waits.add_parser("endpoint", help="until the endpoint answers /health", parents=[common])
+    p = waits.add_parser("endpoint", help="until the endpoint answers /health", parents=[common], **command_help(
+        "Wait until the endpoint answers /health; with --env, then try its API key once and show where the vLLM "
+        "pod's start went (phases).",
+        ["llmops wait endpoint --url http://localhost:8000",
+         "llmops wait endpoint --env prod --url https://llm.example.com --timeout 3600"],
+        [(ExitCode.OK, "healthy"), (ExitCode.CHECK_FAILED, "the endpoint refused the API key, or cannot be reached"),
+         (ExitCode.USAGE, "bad arguments or configuration, or a --url that cannot work"),
+         (ExitCode.TIMEOUT, "--timeout ran out")]))
     p.add_argument("--url", required=True, help="for example http://internal-xxx.elb.us-west-2.amazonaws.com:8000 "
                    "(a URL that cannot work fails at once with exit code 2)")
     p.add_argument("--timeout", type=positive, default=3 * 3600, help=TIMEOUT_HELP.format(10800))
-    p.add_argument("--interval", type=positive, default=30)
+    p.add_argument("--interval", type=positive, default=30, help="seconds between checks (default: 30)")
     p.add_argument("--request-timeout", type=positive, default=10,
                    help="deadline in seconds for each /health probe as a whole, connect to last byte; a probe past it "
                    "counts as not healthy yet (default: 10)")
     p.add_argument("--env", help="the environment the endpoint belongs to: its API key is tried once it is healthy "
-                   "(/health itself needs none)")
+                   "(/health itself needs none; default: none: /health only)")
     add_api_key_options(p)
     add_tls_options(p)
     p.set_defaults(handler=endpoint)
 
     p = waits.add_parser("inference-endpoint", help="until a HyperPod InferenceEndpointConfig is DeploymentComplete",
-                         parents=[common])
+                         parents=[common], **command_help(
+        "Wait until a HyperPod InferenceEndpointConfig is DeploymentComplete, read with kubectl.",
+        ["llmops wait inference-endpoint", "llmops wait inference-endpoint --name kimik3 --timeout 7200"],
+        [(ExitCode.OK, "DeploymentComplete"), (ExitCode.CHECK_FAILED, "the deployment failed or is being deleted"),
+         (ExitCode.TIMEOUT, "--timeout ran out"), (ExitCode.AWS_ERROR, "kubectl failed")], aws=False))
     p.add_argument("--name", default="kimik3", help="the InferenceEndpointConfig (default: kimik3)")
     p.add_argument("--namespace", default=INFERENCE_ENDPOINT_NAMESPACE,
                    help=f"the endpoint's namespace (default: {INFERENCE_ENDPOINT_NAMESPACE}, the endpoint stack's)")
     p.add_argument("--kubectl", default="kubectl", help="kubectl to use (default: the one on PATH)")
     p.add_argument("--timeout", type=positive, default=3 * 3600, help=TIMEOUT_HELP.format(10800))
-    p.add_argument("--interval", type=positive, default=60)
+    p.add_argument("--interval", type=positive, default=60, help="seconds between checks (default: 60)")
     p.set_defaults(handler=inference_endpoint)
 
 

@@ -9,6 +9,7 @@ import json
 from deployment_config.kubernetes_names import SERVING_NAMESPACE
 from ops_cli import weights
 from ops_cli.arguments import TIMEOUT_HELP, positive
+from ops_cli.command_help import command_help
 from ops_cli.config_writer import check_environment_file, update_environment_file
 from ops_cli.context import Context
 from ops_cli.errors import ExitCode, OpsError
@@ -20,7 +21,15 @@ def register(groups: argparse._SubParsersAction, common: argparse.ArgumentParser
     weights_group = groups.add_parser("weights", help="the model's weights", parents=[common]).add_subparsers(
         dest="command", required=True, metavar="COMMAND")
     p = weights_group.add_parser("mirror", help="copy the model from Hugging Face to the environment's S3 prefix at a "
-                                 "pinned commit (a Job in the cluster), then check its checksum manifest", parents=[common])
+                                 "pinned commit (a Job in the cluster), then check its checksum manifest", parents=[common],
+                                 **command_help(
+        "Copy the model (and with spec_decoding its speculator) from Hugging Face into the environment's S3 prefix at "
+        "a pinned commit, with a Job in the cluster; check every file's sha256 against the Hub's, then write the "
+        "commit into the environment file.",
+        ["llmops weights mirror --env prod", "llmops weights mirror --env prod --revision main --timeout 21600"],
+        [(ExitCode.OK, "mirrored and checked; the commit is in the environment file"),
+         (ExitCode.CHECK_FAILED, "the Job failed, or the copy does not match the Hub's checksums (nothing written)"),
+         (ExitCode.TIMEOUT, "--timeout ran out (nothing written)")]))
     p.add_argument("--env", required=True, help="the environment (model.weight_source: s3) to mirror into")
     p.add_argument("--revision", help="branch, tag or commit to resolve on the Hub (default: the environment's "
                    "model.hugging_face_revision, else main); the commit id is written into the environment file")

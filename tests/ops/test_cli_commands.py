@@ -9,6 +9,7 @@ import importlib
 import inspect
 import io
 import pkgutil
+import shlex
 
 import pytest
 
@@ -61,3 +62,37 @@ def test_main_runs_the_handler_the_command_line_names(monkeypatch):
                     Runtime(stdout=io.StringIO(), stderr=io.StringIO(), environ={}))
     # then that one ran, once, and its return value is the exit code
     assert ran == [("show", "cr-0123456789abcdef0")] and code == 7
+
+
+def _section(text: str, title: str) -> list[str]:
+    """The indented lines under ``title`` in a help text, up to the next blank line."""
+    lines = text.split(f"\n{title}\n", 1)[1].split("\n\n", 1)[0].splitlines() if f"\n{title}\n" in text else []
+    return [line.strip() for line in lines]
+
+
+@pytest.mark.parametrize("line", sorted(dict(_leaves(cli.build_parser()))))
+def test_every_command_s_help_answers(line):
+    # given a command's --help
+    parser = cli.build_parser()
+    leaf = dict(_leaves(parser))[line]
+    text = leaf.format_help()
+    # then it says what the command does
+    assert leaf.description and leaf.description.endswith("."), line
+    # and shows one to three examples, each a command line of this very command that the parser accepts
+    examples = _section(text, "examples:")
+    assert 1 <= len(examples) <= 3, text
+    for example in examples:
+        words = shlex.split(example)
+        assert " ".join(words).startswith(line + " ") or " ".join(words) == line, example
+        assert parser.parse_args(words[1:]).handler is leaf.get_default("handler"), example
+    # and its exit codes, success and bad arguments among them
+    codes = {row.split()[0] for row in _section(text, "exit codes:")}
+    assert {"0", "2", "70"} <= codes, text
+    # and every argument is explained, every option with its default (flags are off, required options have none)
+    for action in leaf._actions:  # noqa: SLF001 (argparse's own)
+        if isinstance(action, argparse._HelpAction) or action.help == argparse.SUPPRESS:  # noqa: SLF001
+            continue
+        name = "/".join(action.option_strings) or action.dest
+        assert action.help, f"{line}: {name} has no help"
+        if action.option_strings and not action.required and not isinstance(action, argparse._StoreTrueAction):  # noqa: SLF001
+            assert "default" in action.help.lower(), f"{line}: {name} does not say its default"

@@ -9,7 +9,7 @@ How it runs, within the smoke stack's wait condition (cdk_constructs/deploy_time
 2. it then writes ``results/IMAGE/RUN/start`` to the results bucket. The load test's Job, applied by this construct
    when the stack deploys, waits for that object, so that its load does not meet the smoke test's and the probe's
    requests; then it runs ``vllm bench serve`` per concurrency (the manifest and arguments of ``llmops bench``:
-   ops_cli/bench.py ``plan_for``, ``LoadTestPlan.bench_args``) and uploads each run's result JSON to
+   ops_cli/load_test.py ``plan_for``, ``LoadTestPlan.bench_args``) and uploads each run's result JSON to
    ``results/IMAGE/RUN/cN.json`` with the image's boto3 (vLLM's image installs boto3: vllm-project/vllm@0000977e
    docker/Dockerfile, stage vllm-openai-base), its credentials from EKS Pod Identity (boto3 >= 1.34.41, EKS user guide
    "Use pod identity with the AWS SDK", pod-id-minimum-sdk);
@@ -45,7 +45,7 @@ from deployment_config.model import EnvironmentConfig
 from deployment_config.promotion_gate import PromotionGateConfig, wait_seconds
 from deployment_config.published import PublishedRow
 from deployment_config.sizing import startup_budget_seconds
-from ops_cli import bench
+from ops_cli import load_test
 
 SERVICE_ACCOUNT = "llmops-promotion-gate"
 RESULTS_ROOT = "results"
@@ -97,7 +97,7 @@ def gate_settings(gate: PromotionGateConfig, *, key_prefix: str, job_name: str, 
     }
 
 
-def job_script(plan: bench.LoadTestPlan) -> str:
+def job_script(plan: load_test.LoadTestPlan) -> str:
     """The gate Job's shell script: wait for the start object, then each run of ``llmops bench``'s plan, each result
     (or a failure record) uploaded as it ends; exit 1 when a run failed."""
     upload = ("python3 -c 'import os, sys, boto3; boto3.client(\"s3\").upload_file(sys.argv[1], "
@@ -120,11 +120,11 @@ def job_script(plan: bench.LoadTestPlan) -> str:
 
 def job_manifest(env_config: EnvironmentConfig, gate: PromotionGateConfig, *, job_name: str, bucket: str,
                  key_prefix: str, run_id: str, deadline_seconds: int) -> dict:
-    """The Job: ``llmops bench``'s manifest (ops_cli/bench.py ``plan_for``: image, placement next to a vLLM pod, the
+    """The Job: ``llmops bench``'s manifest (ops_cli/load_test.py ``plan_for``: image, placement next to a vLLM pod, the
     API key from the synced Secret) with the gate's runs, script, service account and result upload."""
-    plan = bench.plan_for(env_config, base_url=bench.eks_service_url(env_config), job_name=job_name,
-                          concurrencies=gate.concurrencies, input_len=gate.input_len, output_len=gate.output_len,
-                          num_prompts=None, seed=0, deadline_seconds=deadline_seconds)
+    plan = load_test.plan_for(env_config, base_url=load_test.eks_service_url(env_config), job_name=job_name,
+                              concurrencies=gate.concurrencies, input_len=gate.input_len, output_len=gate.output_len,
+                              num_prompts=None, seed=0, deadline_seconds=deadline_seconds)
     plan = dataclasses.replace(plan, num_prompts=tuple(run.num_prompts for run in gate.runs))
     manifest = plan.manifest()
     labels = {"app.kubernetes.io/name": "llmops-promotion-gate", "app.kubernetes.io/managed-by": "llm-serving-smoke"}

@@ -168,7 +168,7 @@ def inference_endpoint_spec_for(env: EnvironmentConfig) -> InferenceEndpointSpec
     # The same secrets as the EKS path (charts/serving_spec.py), under this endpoint's names in its namespace, synced
     # by the secrets sync. The worker reads the API key only (endpoint_spec): its weights come from S3 and nothing in it
     # downloads from the Hub. The Hugging Face token is synced for `llmops bench`, whose Job in this namespace
-    # downloads the (possibly gated) tokenizer from the Hub (ops_cli/bench.py, plan_for).
+    # downloads the (possibly gated) tokenizer from the Hub (ops_cli/load_test.py, plan_for).
     secrets = PodSecrets(region=env.region,
                          api_key_secret=env.api_key_secret_name if env.endpoint.api_key_required else None,
                          hugging_face_token_secret=model.hugging_face_token_secret, name=f"{name}-secrets")

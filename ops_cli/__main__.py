@@ -1,3 +1,3 @@
-from ops_cli.main import run
+from ops_cli.cli import run
 
 run()

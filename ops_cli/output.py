@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sys
 from collections.abc import Mapping, Sequence
@@ -26,6 +27,11 @@ def utc_and_local(moment: datetime | None) -> str:
 
 def iso(moment: datetime | None) -> str | None:
     return moment.astimezone(UTC).isoformat().replace("+00:00", "Z") if moment else None
+
+
+def parse_iso(text: str | None) -> datetime | None:
+    """The inverse of :func:`iso` (and of any ISO 8601 date-time Python reads), None for none."""
+    return datetime.fromisoformat(text.replace("Z", "+00:00")) if text else None
 
 
 def money(amount: str | Decimal | None, currency: str | None) -> str:
@@ -98,7 +104,7 @@ def write_human(human: Human, stream: TextIO, *, environ: Mapping[str, str]) -> 
     from rich.text import Text
 
     out = console(stream, environ)
-    # A stream that hides a secret (ops_cli.main._Redacting) redacts each text before it is drawn.
+    # A stream that hides a secret (ops_cli.api_key.Redacting) redacts each text before it is drawn.
     redact = getattr(stream, "redact_text", None) or (lambda text: text)
     for part in parts:
         if isinstance(part, Table):
@@ -114,3 +120,10 @@ def write_human(human: Human, stream: TextIO, *, environ: Mapping[str, str]) -> 
 
 def emit_json(payload: Any, stream: TextIO = sys.stdout) -> None:
     stream.write(json.dumps(payload, indent=2, default=str) + "\n")
+
+
+def write_if_open(stream: TextIO | None, text: str) -> None:
+    """Write to ``stream`` if it can still be written to (a closed stderr must not turn into a traceback)."""
+    with contextlib.suppress(OSError, ValueError, AttributeError):
+        stream.write(text)
+        stream.flush()

@@ -130,7 +130,7 @@ def test_every_make_target_the_docs_name_exists():
 
 
 def test_every_llmops_command_the_docs_name_exists():
-    from ops_cli.main import build_parser
+    from ops_cli.cli import build_parser
 
     # given the CLI's parser: a command group with subcommands, or a command of its own
     groups = next(a for a in build_parser()._actions if a.dest == "group").choices  # noqa: SLF001 (argparse's own)

@@ -29,7 +29,7 @@ from cdk_constructs import promotion_gate
 from deployment_config import ConfigError, load_environment, parse_environment
 from deployment_config.promotion_gate import PROBE_SECONDS, SMOKE_TEST_WAIT_SECONDS
 from deployment_config.sizing import startup_budget_seconds
-from ops_cli import bench
+from ops_cli import bench, load_test
 from tests.cfn_lint import cfn_lint_errors
 from tests.conftest import CONFIG_DIR, in_memory_pipeline
 from tests.lambda_handlers import handler_with_stubbed_clients, load_smoke_test_handler
@@ -103,7 +103,7 @@ def test_the_gate_is_off_by_default(default_env):
 def test_given_the_gate_config_then_runs_default_to_llmops_bench_and_the_thresholds_are_kept(gate_env):
     gate = gate_env.endpoint.promotion_gate
     assert gate.concurrencies == (1, 4)
-    assert [r.num_prompts for r in gate.runs] == [bench.default_num_prompts(1), bench.default_num_prompts(4)]
+    assert [r.num_prompts for r in gate.runs] == [load_test.default_num_prompts(1), load_test.default_num_prompts(4)]
     assert (gate.runs[1].max_ttft_p90_ms, gate.runs[1].min_output_tokens_per_s) == (900, 350)
     assert (gate.input_len, gate.output_len, gate.correctness, gate.max_failed_requests) == (8192, 1024, True, 0)
 
@@ -160,7 +160,7 @@ def test_the_job_is_llmops_bench_run_by_run_and_uploads_each_result_under_the_im
     (container,) = pod["containers"]
     script = container["command"][2]
     # and runs `vllm bench serve` with exactly the arguments llmops bench builds, per run
-    plan = bench.plan_for(gate_env, base_url=bench.eks_service_url(gate_env), job_name="x", concurrencies=(1, 4),
+    plan = load_test.plan_for(gate_env, base_url=load_test.eks_service_url(gate_env), job_name="x", concurrencies=(1, 4),
                           input_len=8192, output_len=1024, num_prompts=None, seed=0, deadline_seconds=1)
     for index in range(2):
         assert shlex.join(["vllm", "bench", "serve", *plan.bench_args(index)]) in script

@@ -14,7 +14,8 @@ import pytest
 from botocore.stub import Stubber
 
 from ops_cli.aws import Aws
-from ops_cli.main import Runtime, main
+from ops_cli.cli import main
+from ops_cli.context import Runtime
 from tests.conftest import CONFIG_DIR
 from tests.lambda_handlers import new_stubber
 

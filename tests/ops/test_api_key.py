@@ -10,8 +10,9 @@ from datetime import UTC, datetime
 
 import pytest
 
+from ops_cli.cli import build_parser, main
+from ops_cli.context import Runtime
 from ops_cli.errors import ExitCode
-from ops_cli.main import Runtime, build_parser, main
 from tests.ops.conftest import NOW, Result, client_error
 from tests.ops.openai_server import UNAUTHORIZED_BODY, Behaviour, openai_server
 

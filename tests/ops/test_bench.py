@@ -20,7 +20,7 @@ import yaml
 
 from charts.serving_spec import API_KEY_VARIABLE, serving_spec_for
 from deployment_config.kubernetes_names import SERVING_NAMESPACE, SERVING_POD_SELECTOR
-from ops_cli import bench
+from ops_cli import bench, load_test
 from ops_cli.errors import ExitCode
 from ops_cli.http_client import ApiKey, check_url
 from tests.ops.openai_server import Behaviour, openai_server
@@ -136,15 +136,15 @@ def vllm_bench_serve_parser() -> argparse.ArgumentParser:
 
 
 @pytest.fixture(scope="module")
-def eks_plan(default_env) -> bench.LoadTestPlan:
-    return bench.plan_for(default_env, base_url=bench.eks_service_url(default_env), job_name="llmops-bench-test",
+def eks_plan(default_env) -> load_test.LoadTestPlan:
+    return load_test.plan_for(default_env, base_url=load_test.eks_service_url(default_env), job_name="llmops-bench-test",
                           concurrencies=(1, 4, 16), input_len=8192, output_len=1024, num_prompts=None, seed=100,
                           deadline_seconds=3600)
 
 
 @pytest.fixture(scope="module")
-def hyperpod_plan(hyperpod_env) -> bench.LoadTestPlan:
-    return bench.plan_for(hyperpod_env, base_url="http://10.0.1.2:8000", job_name="llmops-bench-test",
+def hyperpod_plan(hyperpod_env) -> load_test.LoadTestPlan:
+    return load_test.plan_for(hyperpod_env, base_url="http://10.0.1.2:8000", job_name="llmops-bench-test",
                           concurrencies=(2,), input_len=128, output_len=16, num_prompts=3, seed=7, deadline_seconds=600)
 
 
@@ -174,7 +174,7 @@ def test_the_script_runs_each_concurrency_and_prints_its_result_between_markers(
     words = [shlex.split(line.split(" && ")[0].removeprefix("if "))
              for line in script.splitlines() if line.startswith("if vllm bench serve")]
     assert [w[w.index("--max-concurrency") + 1] for w in words] == ["1", "4", "16"]
-    assert script.count(bench.RESULT_MARKER) == 3 and script.rstrip().endswith("exit $failed")
+    assert script.count(load_test.RESULT_MARKER) == 3 and script.rstrip().endswith("exit $failed")
 
 
 def test_the_job_runs_next_to_vllm_with_the_key_of_its_synced_secret_and_no_gpu(eks_plan, default_env):
@@ -226,18 +226,18 @@ def constructed_result(concurrency: int, failed: int = 0) -> dict:
 def test_the_results_are_read_from_the_log_between_the_markers():
     log = "\n".join([
         "INFO ... Starting", "============ Serving Benchmark Result ============",
-        f"{bench.RESULT_MARKER} 1 {json.dumps(constructed_result(1))}",
-        f"{bench.RESULT_MARKER} 4 {json.dumps(constructed_result(4, failed=2))}",
-        f"{bench.FAILED_MARKER} 16 exit=1",
+        f"{load_test.RESULT_MARKER} 1 {json.dumps(constructed_result(1))}",
+        f"{load_test.RESULT_MARKER} 4 {json.dumps(constructed_result(4, failed=2))}",
+        f"{load_test.FAILED_MARKER} 16 exit=1",
     ])
-    one, four, sixteen = bench.parse_log(log, (1, 4, 16))
+    one, four, sixteen = load_test.parse_log(log, (1, 4, 16))
     assert one.ok and one.completed == 10 and one.failed == 0
     assert one.ttft_ms[50] == pytest.approx(410 * 1.05) and one.itl_ms[99] == pytest.approx(5.5 * 1.099)
     assert one.output_throughput == 167.3
     assert one.to_dict()["published"] is None  # set by the command, from the environment's profile
     assert not four.ok and "2 of 10 requests failed" in four.problems[0]
     assert not sixteen.ok and "exit=1" in sixteen.problems[0]
-    missing, = bench.parse_log("", (2,))
+    missing, = load_test.parse_log("", (2,))
     assert not missing.ok and "no result" in missing.problems[0]
 
 
@@ -246,14 +246,14 @@ def test_a_result_without_the_percentiles_is_a_failed_run():
     del result["p90_ttft_ms"]
     run = bench.run_result(1, result)
     assert not run.ok and "lacks TTFT" in run.problems[0]
-    broken, = bench.parse_log(f"{bench.RESULT_MARKER} 1 {{not json", (1,))
+    broken, = load_test.parse_log(f"{load_test.RESULT_MARKER} 1 {{not json", (1,))
     assert not broken.ok and "not JSON" in broken.problems[0]
 
 
 # --- the command, with a fake kubectl --------------------------------------------------------------------------------
 
 class FakeKubectl:
-    """Answers the kubectl calls of ops_cli.bench.run_load_test (and the HyperPod worker look-up); records them."""
+    """Answers the kubectl calls of ops_cli.load_test.run_load_test (and the HyperPod worker look-up); records them."""
 
     def __init__(self, log: str, *, states: list[dict] | None = None, pods: list[dict] | None = None) -> None:
         self.log = log
@@ -286,7 +286,7 @@ def run_kubectl(run_with_kubectl):
 
 
 def results_log(*concurrencies: int) -> str:
-    return "\n".join(f"{bench.RESULT_MARKER} {c} {json.dumps(constructed_result(c))}" for c in concurrencies) + "\n"
+    return "\n".join(f"{load_test.RESULT_MARKER} {c} {json.dumps(constructed_result(c))}" for c in concurrencies) + "\n"
 
 
 def _with_spec_decoding(config_dir) -> None:
@@ -343,7 +343,7 @@ def test_bench_shows_no_published_row_for_another_profile(run_kubectl):
 
 def test_a_failed_job_still_reports_what_it_has_and_is_deleted(run_kubectl):
     failed = {"conditions": [{"type": "Failed", "status": "True", "reason": "BackoffLimitExceeded"}], "failed": 1}
-    kubectl = FakeKubectl(results_log(1) + f"{bench.FAILED_MARKER} 4 exit=1\n", states=[failed])
+    kubectl = FakeKubectl(results_log(1) + f"{load_test.FAILED_MARKER} 4 exit=1\n", states=[failed])
     result = run_kubectl(kubectl, "bench", "--env", "example", "--skip-probe", "--concurrency", "1,4", "--json")
     assert result.code == ExitCode.CHECK_FAILED
     one, four = result.json["load_test"]["runs"]
@@ -385,7 +385,7 @@ def test_an_open_endpoint_of_a_gated_model_sends_no_key_but_the_hugging_face_tok
     # given an environment without an API key whose model needs a Hugging Face token
     env = dataclasses.replace(default_env, endpoint=dataclasses.replace(default_env.endpoint, api_key_required=False),
                               model=dataclasses.replace(default_env.model, hugging_face_token_secret="hf/token"))
-    plan = bench.plan_for(env, base_url=bench.eks_service_url(env), job_name="llmops-bench-test", concurrencies=(1,),
+    plan = load_test.plan_for(env, base_url=load_test.eks_service_url(env), job_name="llmops-bench-test", concurrencies=(1,),
                           input_len=64, output_len=8, num_prompts=None, seed=1, deadline_seconds=600)
     env_vars = {e["name"]: e.get("valueFrom") for e in plan.manifest()["spec"]["template"]["spec"]["containers"][0]["env"]}
     # then the Job reads the token from the Secret the vLLM pod's token comes from, and sends no key
@@ -406,7 +406,7 @@ def test_every_key_the_job_reads_is_in_the_secret_the_serving_pods_sync(default_
                                 s3_uri="s3://weights-bucket/kimi/" if weight_source == "s3" else None)
     env = dataclasses.replace(default_env, model=model,
                               endpoint=dataclasses.replace(default_env.endpoint, api_key_required=api_key_required))
-    plan = bench.plan_for(env, base_url=bench.eks_service_url(env), job_name="llmops-bench-test", concurrencies=(1,),
+    plan = load_test.plan_for(env, base_url=load_test.eks_service_url(env), job_name="llmops-bench-test", concurrencies=(1,),
                           input_len=64, output_len=8, num_prompts=None, seed=1, deadline_seconds=600)
     references = [e["valueFrom"]["secretKeyRef"] for e in plan.manifest()["spec"]["template"]["spec"]["containers"][0]["env"]
                   if "valueFrom" in e]
@@ -422,7 +422,7 @@ def test_every_key_the_job_reads_is_in_the_secret_the_serving_pods_sync(default_
 
 def _speculating(*concurrencies: int) -> str:
     """Results with the keys ``vllm bench serve`` adds when the server speculates (vllm/benchmarks/serve.py)."""
-    return "\n".join(f"{bench.RESULT_MARKER} {c} " + json.dumps(
+    return "\n".join(f"{load_test.RESULT_MARKER} {c} " + json.dumps(
         constructed_result(c) | {"spec_decode_acceptance_rate": 61.25, "spec_decode_acceptance_length": 5.9,
                                  "spec_decode_num_drafts": 100, "spec_decode_draft_tokens": 800,
                                  "spec_decode_accepted_tokens": 490}) for c in concurrencies) + "\n"

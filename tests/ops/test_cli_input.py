@@ -14,10 +14,11 @@ from pathlib import Path
 
 import pytest
 
-from ops_cli import main as main_module
 from ops_cli.aws import Aws, botocore_session
+from ops_cli.cli import main
+from ops_cli.commands import capacity_blocks as capacity_blocks_command
+from ops_cli.context import Runtime, cli_words
 from ops_cli.errors import ExitCode
-from ops_cli.main import Runtime, main
 from ops_cli.purchase_outcome import LOOKUP_DELAYS
 from tests.ops.conftest import NOW, Result
 from tests.ops.test_capacity_blocks import expect_search, offering, reservation
@@ -294,7 +295,7 @@ def test_an_unexpected_exception_is_an_internal_error_without_traceback(run, mon
     def broken(self):
         raise ZeroDivisionError("division by zero")
 
-    monkeypatch.setattr(main_module.Cli, "capacity_blocks_show", broken)
+    monkeypatch.setattr(capacity_blocks_command, "show", broken)
     result = run("capacity-blocks", "show", RESERVATION_ID, "--region", "us-west-2")
     assert result.code == ExitCode.INTERNAL == 70
     assert result.stderr == ("error: internal error: ZeroDivisionError: division by zero\n"
@@ -305,7 +306,7 @@ def test_llmops_debug_shows_the_traceback(run_with, monkeypatch):
     def broken(self):
         raise ZeroDivisionError("division by zero")
 
-    monkeypatch.setattr(main_module.Cli, "capacity_blocks_show", broken)
+    monkeypatch.setattr(capacity_blocks_command, "show", broken)
     result = run_with("capacity-blocks", "show", RESERVATION_ID, "--region", "us-west-2", environ={"LLMOPS_DEBUG": "1"})
     assert result.code == ExitCode.INTERNAL
     assert "Traceback (most recent call last)" in result.stderr and "error: internal error: ZeroDivisionError" in result.stderr
@@ -315,7 +316,7 @@ def test_ctrl_c(run, monkeypatch):
     def interrupted(self):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(main_module.Cli, "capacity_blocks_show", interrupted)
+    monkeypatch.setattr(capacity_blocks_command, "show", interrupted)
     result = run("capacity-blocks", "show", RESERVATION_ID, "--region", "us-west-2")
     assert result.code == ExitCode.INTERRUPTED == 130 and result.stderr == "interrupted\n"
 
@@ -328,7 +329,7 @@ def test_ctrl_c(run, monkeypatch):
     ("then npx cdk deploy -c env=NAME --all", "then npx cdk deploy -c env=NAME --all"),
 ])
 def test_loader_messages_are_put_in_the_cli_words(text, expected):
-    assert main_module._cli_words(text) == expected
+    assert cli_words(text) == expected
 
 
 # --- --write-config: checked before buying; a purchase is always reported ---------------------------------------------

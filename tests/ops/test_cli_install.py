@@ -14,8 +14,9 @@ from pathlib import Path
 import pytest
 
 from ops_cli import __version__
+from ops_cli.cli import main
+from ops_cli.context import Runtime
 from ops_cli.errors import ExitCode
-from ops_cli.main import Runtime, main
 from tests.ops.conftest import Result
 
 PROJECT = Path(__file__).resolve().parents[2]
@@ -65,7 +66,7 @@ def test_an_unknown_profile_is_refused_with_the_profiles_there(aws, aws_config):
 
 def test_outside_the_checkout_the_configuration_directory_must_be_named(aws, tmp_path, monkeypatch):
     # given llmops installed outside any checkout and run from a directory that is not one
-    monkeypatch.setattr("ops_cli.main.PROJECT_DIR", tmp_path / "site-packages")
+    monkeypatch.setattr("ops_cli.context.PROJECT_DIR", tmp_path / "site-packages")
     result = _run(aws, ["preflight", "--env", "example"], cwd=tmp_path)
     # then it says what to pass
     assert result.code == ExitCode.USAGE
@@ -75,7 +76,7 @@ def test_outside_the_checkout_the_configuration_directory_must_be_named(aws, tmp
 
 def test_run_from_a_checkout_the_checkouts_config_is_the_default(aws, tmp_path, monkeypatch):
     # given an installed llmops run from inside a checkout (cdk.json next to config/) without --config-dir
-    monkeypatch.setattr("ops_cli.main.PROJECT_DIR", tmp_path / "site-packages")
+    monkeypatch.setattr("ops_cli.context.PROJECT_DIR", tmp_path / "site-packages")
     (tmp_path / "cdk.json").write_text("{}")
     (tmp_path / "config").mkdir()
     result = _run(aws, ["preflight", "--env", "nowhere"], cwd=tmp_path)
@@ -84,7 +85,7 @@ def test_run_from_a_checkout_the_checkouts_config_is_the_default(aws, tmp_path, 
 
 
 def test_the_environment_variable_names_the_configuration_directory(aws, tmp_path, monkeypatch):
-    monkeypatch.setattr("ops_cli.main.PROJECT_DIR", tmp_path / "site-packages")
+    monkeypatch.setattr("ops_cli.context.PROJECT_DIR", tmp_path / "site-packages")
     result = _run(aws, ["preflight", "--env", "nowhere"], environ={"LLMOPS_CONFIG_DIR": str(tmp_path / "elsewhere")},
                   cwd=tmp_path)
     assert result.code == ExitCode.USAGE and str(tmp_path / "elsewhere") in result.stderr
@@ -118,7 +119,7 @@ def test_the_package_holds_the_cli_and_the_loader_and_nothing_of_the_cdk_app(ins
     # the loader's data files travel with it
     assert (installed / "deployment_config" / "data" / "availability_zones.json").is_file()
     (entry_points,) = installed.glob("llm_serving_ops-*.dist-info/entry_points.txt")
-    assert "llmops = ops_cli.main:run" in entry_points.read_text()
+    assert "llmops = ops_cli.cli:run" in entry_points.read_text()
 
 
 def test_the_installed_cli_loads_an_environment_from_any_directory(installed, tmp_path):
@@ -126,7 +127,7 @@ def test_the_installed_cli_loads_an_environment_from_any_directory(installed, tm
     # configuration named by the environment variable
     environ = {**os.environ, "PYTHONPATH": str(installed), "LLMOPS_CONFIG_DIR": str(PROJECT / "config")}
     # the command runs the installed copy, and says so if it does not
-    command = [sys.executable, "-c", "import sys, ops_cli.main as m; "
+    command = [sys.executable, "-c", "import sys, ops_cli.cli as m; "
                "assert m.__file__.startswith(sys.argv[1]), m.__file__; sys.argv[1:2] = []; m.run()", str(installed)]
     version = subprocess.run([*command, "--version"], capture_output=True, text=True, env=environ, cwd=tmp_path, timeout=60)
     assert version.returncode == 0 and version.stdout.strip() == f"llmops {__version__}", version.stderr

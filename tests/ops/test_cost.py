@@ -12,8 +12,9 @@ import pytest
 
 from deployment_config import load_environment
 from ops_cli import cost
+from ops_cli.cli import main
+from ops_cli.context import Runtime
 from ops_cli.errors import ExitCode
-from ops_cli.main import Runtime, main
 from tests.conftest import CONFIG_DIR
 from tests.ops.conftest import NOW, Result, StubbedAws
 

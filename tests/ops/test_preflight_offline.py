@@ -21,8 +21,9 @@ import yaml
 
 from charts.inference_endpoint_chart import inference_endpoint_spec_for, synthesize_inference_endpoint
 from deployment_config.loader import load_environment
+from ops_cli.cli import main
+from ops_cli.context import Runtime
 from ops_cli.errors import ExitCode
-from ops_cli.main import Runtime, main
 from tests.conftest import CONFIG_DIR
 from tests.ops.conftest import NOW, Result
 from tests.ops.test_preflight import pin

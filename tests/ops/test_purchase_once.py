@@ -16,8 +16,9 @@ from datetime import timedelta
 import pytest
 
 from ops_cli.aws import Aws
+from ops_cli.cli import main
+from ops_cli.context import Runtime
 from ops_cli.errors import ExitCode
-from ops_cli.main import Runtime, main
 from ops_cli.purchase_outcome import LOOKUP_DELAYS, PURCHASE_ID_TAG
 from tests.ops import aws_stand_in as stand_in
 from tests.ops.conftest import NOW, FakeClock, Result, client_error

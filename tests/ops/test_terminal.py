@@ -6,9 +6,11 @@ from __future__ import annotations
 import io
 import re
 
+from ops_cli.api_key import Redacting
+from ops_cli.cli import main
+from ops_cli.context import Runtime
 from ops_cli.errors import ExitCode
 from ops_cli.http_client import ApiKey
-from ops_cli.main import Runtime, _Redacting, main
 from ops_cli.output import Table, write_human
 from tests.ops.conftest import NOW, Result
 from tests.ops.openai_server import Behaviour, openai_server
@@ -88,7 +90,7 @@ def test_a_key_in_a_folded_cell_is_redacted_before_it_is_drawn():
     # given a table cell holding the API key, wide enough that the terminal folds it across lines
     key = "k" * 64
     terminal = Terminal()
-    stream = _Redacting(terminal, ApiKey(key, "--api-key"))
+    stream = Redacting(terminal, ApiKey(key, "--api-key"))
     folded = Table(("request", "problems"), (("a request whose name takes half the width", f"answered 'Bearer {key}'"),))
     write_human(folded, stream, environ={})
     # then no piece of the key long enough to matter reached the terminal

@@ -54,17 +54,21 @@ class AccessStack(cdk.Stack):
                     # AWS-owned documents have no account in their ARN.
                     self.format_arn(service="ssm", account="", resource="document",
                                     resource_name=PORT_FORWARDING_DOCUMENT)]),
-                # "Quickstart end user policies for Session Manager":
-                # https://docs.aws.amazon.com/systems-manager/latest/userguide/getting-started-restrict-access-quickstart.html
-                iam.PolicyStatement(sid="EndOwnSessions", actions=["ssm:TerminateSession", "ssm:ResumeSession"],
-                                    resources=[self.format_arn(service="ssm", resource="session",
-                                                               resource_name="${aws:userid}-*")]),
+                # The caller's own side of a session: open its data channel, end it, resume it. AWS's example end
+                # user policy scopes these to session/${aws:userid}-* ("Quickstart end user policies for Session
+                # Manager", https://docs.aws.amazon.com/systems-manager/latest/userguide/getting-started-restrict-access-quickstart.html),
+                # but a session's id starts with the caller's name (the AWS CLI's example, "Jane-Roe-07a16060613c408b5":
+                # https://docs.aws.amazon.com/systems-manager/latest/userguide/example_ssm_StartSession_section.html),
+                # for an assumed role its session name, which no ${aws:userid} pattern matches: sessions of this
+                # account and region, for the one role given this policy.
+                iam.PolicyStatement(sid="UseSessions", resources=[
+                    self.format_arn(service="ssm", resource="session", resource_name="*")],
+                    actions=["ssmmessages:OpenDataChannel", "ssm:TerminateSession", "ssm:ResumeSession"]),
             ])
         acknowledge(self.session_policy,
-                    f"AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:ssm:{self.region}:{self.account}:session/"
-                    "<aws:userid>-*]",
-                    "a session's id starts with its owner's id and ends with a random part Session Manager chooses: "
-                    "the caller may end or resume only its own sessions")
+                    f"AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:ssm:{self.region}:{self.account}:session/*]",
+                    "a session id is the caller's name and a random suffix that Session Manager chooses at start, "
+                    "unknown here; the policy is for the admin role alone, which is cluster admin already")
         region = env_config.region
         cdk.CfnOutput(self, "InstanceId", value=instance_id, description="The access host (aws ssm start-session --target)")
         cdk.CfnOutput(self, "SessionPolicyArn", value=self.session_policy.managed_policy_arn,

@@ -1,10 +1,9 @@
 """The access host: an SSM-managed instance in a private subnet, the one way into a private environment that the
 project builds (docs/access.md).
 
-- No inbound rule, no SSH key, no public address: the admin role reaches it through Session Manager, whose agent
-  connects out (https://docs.aws.amazon.com/systems-manager/latest/userguide/session-manager.html: "no need to open
-  inbound ports ... or manage SSH keys"); the SSM Agent comes with the AL2023 AMI
-  (https://docs.aws.amazon.com/systems-manager/latest/userguide/ami-preinstalled-agent.html).
+- No inbound rule, no SSH key, no public address: the admin role reaches it through Session Manager, "without the
+  need to open inbound ports" (aws/session-manager-plugin README, https://github.com/aws/session-manager-plugin); the
+  SSM Agent comes with the AL2023 AMI (https://docs.aws.amazon.com/systems-manager/latest/userguide/ami-preinstalled-agent.html).
 - IMDSv2 only, with a hop limit of 1 (as the system nodes: stacks/cluster_stack.py), and an encrypted root volume.
 - Its role: AmazonSSMManagedInstanceCore (what the agent needs), ``eks:DescribeCluster`` on this cluster (for
   ``aws eks update-kubeconfig``), read access to exactly its two boot assets; in Kubernetes, cluster admin through an

@@ -9,7 +9,11 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import hashlib
 import json
+import os
+import subprocess
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -139,6 +143,74 @@ def test_the_boot_script_installs_a_tool_only_after_its_pinned_checksum_matched(
         assert f"{tool.upper()}_SHA256={digests[tool]}" in script
         assert script.index(f"${{{tool.upper()}_SHA256}}") < script.index(f"/usr/local/bin/{tool}")
     assert "set -euo pipefail" in script
+
+
+# --- the boot script, run with stand-ins for the AWS CLI, dnf and Python ---------------------------------------------
+
+STAND_INS = {
+    # aws s3 cp s3://assets/KEY DEST copies ASSETS/KEY; aws eks update-kubeconfig ... --kubeconfig PATH writes PATH
+    "aws": """#!/bin/bash
+set -e
+if [ "$1 $2" = "s3 cp" ]; then src=${@: -2:1}; cp "$ASSETS/${src#s3://assets/}" "${@: -1}"; exit 0; fi
+if [ "$1 $2" = "eks update-kubeconfig" ]; then echo "apiVersion: v1" > "${@: -1}"; exit 0; fi
+exit 3
+""",
+    "dnf": "#!/bin/bash\nexit 0\n",
+    # python3.12 -m venv DIR: a venv whose pip does nothing and whose llmops prints its version
+    "python3.12": """#!/bin/bash
+set -e
+mkdir -p "$3/bin"
+printf '#!/bin/bash\\nexit 0\\n' > "$3/bin/pip"
+printf '#!/bin/bash\\necho llmops 0\\n' > "$3/bin/llmops"
+chmod +x "$3/bin/pip" "$3/bin/llmops"
+""",
+}
+
+
+def _boot(tmp_path: Path, *, helm_digest: str | None = None) -> tuple[subprocess.CompletedProcess, Path]:
+    """Run runtime/boot.sh as the user data does (the variables first), with ROOT in ``tmp_path``."""
+    from cdk_constructs.access_host import BOOT_SCRIPT
+
+    assets, bin_dir, root = tmp_path / "assets", tmp_path / "bin", tmp_path / "root"
+    for directory in (assets, bin_dir, root):
+        directory.mkdir()
+    tools = {"kubectl": b"#!/bin/bash\necho kubectl client\n", "helm": b"#!/bin/bash\necho helm v4\n"}
+    with zipfile.ZipFile(assets / "tools.zip", "w") as archive:
+        for tool, content in tools.items():
+            archive.writestr(f"{tool}/{tool}", content)
+    with zipfile.ZipFile(assets / "llmops.zip", "w") as archive:
+        archive.writestr("requirements-ops.txt", "")
+    for name, text in STAND_INS.items():
+        (bin_dir / name).write_text(text)
+        (bin_dir / name).chmod(0o755)
+    digests = {tool: hashlib.sha256(content).hexdigest() for tool, content in tools.items()}
+    variables = {"REGION": "us-west-2", "CLUSTER_NAME": "reach-llm", "TOOLS_ZIP": "s3://assets/tools.zip",
+                 "LLMOPS_ZIP": "s3://assets/llmops.zip", "KUBECTL_SHA256": digests["kubectl"],
+                 "HELM_SHA256": helm_digest or digests["helm"]}
+    script = "#!/bin/bash\n" + "".join(f"{k}={v}\n" for k, v in variables.items()) + BOOT_SCRIPT.read_text()
+    environ = {"PATH": f"{bin_dir}:{os.environ['PATH']}", "ROOT": str(root), "ASSETS": str(assets)}
+    result = subprocess.run(["bash", "-c", script], env=environ, capture_output=True, text=True, timeout=60)
+    return result, root
+
+
+def test_the_boot_script_installs_the_tools_and_the_login_settings(tmp_path):
+    result, root = _boot(tmp_path)
+    assert result.returncode == 0, result.stdout + result.stderr
+    for tool in ("kubectl", "helm", "llmops"):
+        assert os.access(root / "usr/local/bin" / tool, os.X_OK)
+    profile = (root / "etc/profile.d/llm-serving.sh").read_text()
+    assert f'KUBECONFIG="{root}/etc/llm-serving/kubeconfig"' in profile and "AWS_REGION=us-west-2" in profile
+    assert (root / "etc/llm-serving/kubeconfig").is_file()
+    log = (root / "var/log/llm-serving-access-boot.log").read_text()
+    assert log.rstrip().endswith("llm-serving access host: ready")
+
+
+def test_a_tool_whose_checksum_differs_stops_the_boot_before_anything_is_installed(tmp_path):
+    result, root = _boot(tmp_path, helm_digest="0" * 64)
+    assert result.returncode != 0
+    assert "FAILED" in result.stdout + result.stderr
+    assert not list((root / "usr/local/bin").iterdir())
+    assert "ready" not in (root / "var/log/llm-serving-access-boot.log").read_text()
 
 
 def test_a_layer_whose_binaries_are_not_the_pinned_ones_is_refused(monkeypatch):

@@ -3,8 +3,11 @@
 # Invariant: a tool is on PATH only after its checksum matched; any failure stops the script (set -e), so a host
 # without a tool is a host whose log says why.
 set -euo pipefail
+# ROOT: where the files go; unset on the host (/), a scratch directory in tests/test_access_stack.py.
+ROOT=${ROOT:-}
 export HOME=/root  # cloud-init may leave it unset; the AWS CLI and pip read it
-exec > >(tee -a /var/log/llm-serving-access-boot.log) 2>&1
+mkdir -p "${ROOT}/var/log" "${ROOT}/usr/local/bin" "${ROOT}/opt/llmops/src" "${ROOT}/etc/llm-serving" "${ROOT}/etc/profile.d"
+exec > >(tee -a "${ROOT}/var/log/llm-serving-access-boot.log") 2>&1
 echo "llm-serving access host: installing the tools for ${CLUSTER_NAME}"
 
 # The AWS CLI v2: present on the AL2023 AMI; dnf's awscli-2 package otherwise. Python 3.12 for llmops (the system
@@ -20,33 +23,31 @@ aws s3 cp --only-show-errors "${TOOLS_ZIP}" "${work}/tools.zip"
 unzip -q "${work}/tools.zip" -d "${work}/tools"
 echo "${KUBECTL_SHA256}  ${work}/tools/kubectl/kubectl" | sha256sum --check --strict -
 echo "${HELM_SHA256}  ${work}/tools/helm/helm" | sha256sum --check --strict -
-install -m 0755 "${work}/tools/kubectl/kubectl" /usr/local/bin/kubectl
-install -m 0755 "${work}/tools/helm/helm" /usr/local/bin/helm
+install -m 0755 "${work}/tools/kubectl/kubectl" "${ROOT}/usr/local/bin/kubectl"
+install -m 0755 "${work}/tools/helm/helm" "${ROOT}/usr/local/bin/helm"
 
 # llmops: this checkout's ops_cli and deployment_config (a CDK asset) with the environment's file under config/; its
 # dependencies at the versions requirements-ops.txt pins, from PyPI through the NAT gateway.
-mkdir -p /opt/llmops/src
 aws s3 cp --only-show-errors "${LLMOPS_ZIP}" "${work}/llmops.zip"
-unzip -q -o "${work}/llmops.zip" -d /opt/llmops/src
-python3.12 -m venv /opt/llmops/venv
-/opt/llmops/venv/bin/pip install --quiet --no-cache-dir -r /opt/llmops/src/requirements-ops.txt
-/opt/llmops/venv/bin/pip install --quiet --no-cache-dir --no-deps /opt/llmops/src
-ln -sf /opt/llmops/venv/bin/llmops /usr/local/bin/llmops
+unzip -q -o "${work}/llmops.zip" -d "${ROOT}/opt/llmops/src"
+python3.12 -m venv "${ROOT}/opt/llmops/venv"
+"${ROOT}/opt/llmops/venv/bin/pip" install --quiet --no-cache-dir -r "${ROOT}/opt/llmops/src/requirements-ops.txt"
+"${ROOT}/opt/llmops/venv/bin/pip" install --quiet --no-cache-dir --no-deps "${ROOT}/opt/llmops/src"
+ln -sf "${ROOT}/opt/llmops/venv/bin/llmops" "${ROOT}/usr/local/bin/llmops"
 rm -rf "${work}"
 
 # kubectl as the instance role (its EKS access entry): one kubeconfig for every user of the host (it holds no secret,
 # only the `aws eks get-token` command), and the settings a login shell reads (Session Manager's sh is not one:
 # docs/access.md says to run `bash -l`).
-mkdir -p /etc/llm-serving
-aws eks update-kubeconfig --region "${REGION}" --name "${CLUSTER_NAME}" --kubeconfig /etc/llm-serving/kubeconfig
-chmod 0644 /etc/llm-serving/kubeconfig
-cat > /etc/profile.d/llm-serving.sh <<PROFILE
-export KUBECONFIG=/etc/llm-serving/kubeconfig
+aws eks update-kubeconfig --region "${REGION}" --name "${CLUSTER_NAME}" --kubeconfig "${ROOT}/etc/llm-serving/kubeconfig"
+chmod 0644 "${ROOT}/etc/llm-serving/kubeconfig"
+cat > "${ROOT}/etc/profile.d/llm-serving.sh" <<PROFILE
+export KUBECONFIG="${ROOT}/etc/llm-serving/kubeconfig"
 export AWS_REGION=${REGION}
 export AWS_DEFAULT_REGION=${REGION}
-export LLMOPS_CONFIG_DIR=/opt/llmops/src/config
+export LLMOPS_CONFIG_DIR="${ROOT}/opt/llmops/src/config"
 PROFILE
-kubectl version --client
-helm version
-llmops --version
+"${ROOT}/usr/local/bin/kubectl" version --client
+"${ROOT}/usr/local/bin/helm" version
+"${ROOT}/usr/local/bin/llmops" --version
 echo "llm-serving access host: ready"

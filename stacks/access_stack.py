@@ -5,10 +5,11 @@ start sessions on it: a shell, and port forwarding of the private EKS API endpoi
 laptop. Both platforms: the EKS cluster and its private API endpoint are the same on EKS and HyperPod.
 
 The endpoint needs no rule of its own: the host is in the VPC, and both load balancers already admit the VPC. On EKS,
-the in-tree cloud provider opens the nodes' security group to the Service's node port for the Service's source ranges,
+the AWS cloud provider EKS runs opens the nodes' security group to the Service's node port for the Service's source ranges,
 0.0.0.0/0 when it has none (an internal Service has none: charts/vllm_service.py), and the pod's NetworkPolicy admits
-the VPC's range (charts/vllm_network_policy.py) (kubernetes/cloud-provider-aws pkg/providers/v1/aws.go,
-``EnsureLoadBalancer``, ``updateInstanceSecurityGroupsForNLB``); on HyperPod, the operator's load balancer is the one
+the VPC's range (charts/vllm_network_policy.py) (kubernetes/cloud-provider-aws@63ec440 pkg/providers/v1/aws.go,
+``EnsureLoadBalancer``: "0.0.0.0/0" when ``sourceRangeCidrs`` is empty, passed to ``updateInstanceSecurityGroupsForNLB``
+as the client CIDRs, lines 2544-2552); on HyperPod, the operator's load balancer is the one
 the deploy-time smoke test reaches from the same private subnets (stacks/smoke_stack.py).
 """
 

@@ -129,7 +129,9 @@ def test_the_session_policy_allows_a_shell_and_port_forwarding_on_this_host_only
     text = json.dumps(start["Resource"])
     (instance_id,) = _of_type(template, INSTANCE)
     assert f'"Ref": "{instance_id}"' in text
-    assert "document/AWS-StartPortForwardingSessionToRemoteHost" in text and "document/SSM-SessionManagerRunShell" in text
+    # the AWS-owned document's ARN has no account; the shell's preferences document is the account's own
+    assert ":ssm:us-west-2::document/AWS-StartPortForwardingSessionToRemoteHost" in text
+    assert ":ssm:us-west-2:123456789012:document/SSM-SessionManagerRunShell" in text
     assert "*" not in text
 
 

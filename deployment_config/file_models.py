@@ -21,6 +21,7 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationInf
 from pydantic_core import PydanticCustomError
 
 from deployment_config import aws_rules, image_cache, published, recipe, s3_names, speculator, vllm_args
+from deployment_config.access import AccessSection
 from deployment_config.catalog import GPU_INSTANCE_TYPES, MODEL_PRESETS
 from deployment_config.ec2_instance_types import known_instance_types
 from deployment_config.email_addresses import email_address_problem
@@ -960,6 +961,7 @@ class EnvironmentFile(BaseModel):
     endpoint: EndpointSection = Field(default={}, validate_default=True, description="The endpoint. Default: internal.")
     observability: ObservabilitySection = Field(default={}, validate_default=True,
                                                 description="Metrics, dashboard, alarms and logs. Default: on, no e-mail.")
+    access: AccessSection = Field(default={}, validate_default=True, description="A way into the private VPC. Default: none.")
     tags: dict[Annotated[str, _text(128)], Annotated[str, _text(256)]] = Field(
         default={}, description="Tags on every resource (the app adds 'environment').",
         examples=[{"project": "kimi-k3-serving"}])

@@ -290,6 +290,7 @@ def _environment(file: EnvironmentFile, *, name: str, source: str) -> Environmen
             kv_cache_usage_percent=watch.kv_cache_usage_percent, error_rate_percent=watch.error_rate_percent,
             monthly_budget_usd=float(watch.monthly_budget_usd) if watch.monthly_budget_usd is not None else None),
         tags=MappingProxyType({"environment": name, **file.tags}), hyperpod=hyperpod,
+        access=file.access.config(),
         placeholders=placeholder_fields(file.model_dump(), ENVIRONMENT_ID_FIELDS),
     )
 

@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 
+from deployment_config.access import AccessConfig
 from deployment_config.aws_rules import partition_of
 from deployment_config.catalog import GPU_INSTANCE_TYPES, GpuInstanceType, ModelPreset
 from deployment_config.image_cache import cached_image
@@ -289,6 +290,7 @@ class EnvironmentConfig:
     tags: Mapping[str, str]
     hyperpod: HyperPodConfig | None = None
     observability: ObservabilityConfig = ObservabilityConfig()
+    access: AccessConfig = AccessConfig()
     #: Fields that still hold a placeholder value of the example files (deployment_config.placeholders): such an
     #: environment synthesizes, but every stack refuses to deploy.
     placeholders: tuple[str, ...] = ()

@@ -14,6 +14,7 @@ from charts.serving_spec import serving_spec_for
 from charts.vllm_serving_chart import synthesize_manifests
 from deployment_config import speculator
 from deployment_config.model import EnvironmentConfig, Platform, WeightSource
+from stacks.access_stack import access_stacks
 from stacks.cluster_stack import ClusterStack
 from stacks.gpu_nodes_stack import GpuNodesStack
 from stacks.hyperpod_cluster_stack import HyperPodClusterStack
@@ -55,6 +56,9 @@ def add_environment(scope: Construct, env_config: EnvironmentConfig, *,
         environment = add_hyperpod_environment(scope, env_config)
     else:
         environment = add_eks_environment(scope, env_config, api_key_reader_accounts=api_key_reader_accounts)
+    # With access.enabled, NAME-access after the cluster (its access entry and cluster security group rule need it).
+    environment.stacks.extend(access_stacks(scope, env_config, environment.stack("network"), environment.stack("cluster"),
+                                            _props(env_config, "access")))
     # An environment still holding the examples' placeholder ids synthesizes (make synth) but never deploys.
     for stack in environment.stacks:
         refuse_placeholders(stack, source=env_config.source, fields=env_config.placeholders,

@@ -1,0 +1,72 @@
+"""The optional way into the private VPC: the configuration file's ``access`` section and its frozen result.
+
+With ``access.enabled`` the app adds ``NAME-access`` (stacks/access_stack.py): an instance in a private subnet that the
+admin role reaches through Session Manager, with kubectl, helm, the AWS CLI and llmops, and through which the private
+EKS API endpoint and the internal endpoint are forwarded to a laptop (docs/access.md). Off by default.
+
+Kept apart from deployment_config/file_models.py and imported by it (and by model.py), never the other way round.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from dataclasses import dataclass
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic_core import PydanticCustomError
+
+from deployment_config.ec2_instance_types import known_instance_types
+from deployment_config.errors import quoted
+
+DEFAULT_INSTANCE_TYPE = "t3.medium"
+#: The EC2 naming convention marks AWS Graviton (arm64) families with a 'g' after the generation (m7g, t4g, c7gn,
+#: r8gd): "Instance type naming conventions", https://docs.aws.amazon.com/ec2/latest/instancetypes/instance-type-names.html;
+#: a1 is the first Graviton family. The host runs the x86_64 kubectl and helm of the kubectl Lambda layer.
+_ARM_FAMILY = re.compile(r"^(a1|[a-z]+\d+g[a-z-]*)\.")
+
+
+def _refuse(problem: str, fix: str) -> None:
+    # The same error shape as deployment_config/file_models.py's fail(): the loader reports problem and fix by field.
+    raise PydanticCustomError("config", "{problem}", {"problem": problem, "fix": fix})
+
+
+class AccessSection(BaseModel):
+    """A way into the private VPC: an SSM-managed instance with no inbound rule (docs/access.md)."""
+
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+
+    enabled: bool = Field(
+        default=False, description="Add the NAME-access stack: an instance in a private subnet, no inbound rule, "
+        "reached through Session Manager, with kubectl, helm, the AWS CLI and llmops; it forwards the private cluster "
+        "API and the endpoint to a laptop (docs/access.md). Default: false.", examples=[True])
+    instance_type: str = Field(
+        default=DEFAULT_INSTANCE_TYPE, description=f"The instance's type, x86_64. Default: {DEFAULT_INSTANCE_TYPE}.",
+        examples=[DEFAULT_INSTANCE_TYPE], json_schema_extra={"pattern": r"^[a-z][a-z0-9-]*\.[a-z0-9]+$"})
+
+    @field_validator("instance_type")
+    @classmethod
+    def _instance_type(cls, value: str) -> str:
+        if value not in known_instance_types():
+            close = difflib.get_close_matches(value, sorted(known_instance_types()), n=1)
+            _refuse(f"{quoted(value)} is not an EC2 instance type",
+                    (f"did you mean '{close[0]}'? " if close else "") + f"use an x86_64 type such as {DEFAULT_INSTANCE_TYPE}")
+        if _ARM_FAMILY.match(value):
+            _refuse(f"{quoted(value)} is an AWS Graviton (arm64) type; the host installs x86_64 kubectl and helm",
+                    f"use an x86_64 type such as {DEFAULT_INSTANCE_TYPE} or m7i.large")
+        return value
+
+    def config(self) -> AccessConfig:
+        return AccessConfig(enabled=self.enabled, instance_type=self.instance_type)
+
+
+@dataclass(frozen=True)
+class AccessConfig:
+    """The access host (stacks/access_stack.py).
+
+    :param enabled: whether the environment has one. Default: false.
+    :param instance_type: its EC2 instance type (x86_64). Default: t3.medium.
+    """
+
+    enabled: bool = False
+    instance_type: str = DEFAULT_INSTANCE_TYPE

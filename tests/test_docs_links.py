@@ -19,8 +19,6 @@ PAGES = [PROJECT_DIR / "README.md", *sorted((PROJECT_DIR / "docs").rglob("*.md")
 #: Pages that another branch of this round writes (docs/access.md: helper "access", issue 23 item 3). A link to one is
 #: allowed while it is missing, and test_pages_of_other_branches_are_still_missing fails once it exists, so that the
 #: entry is removed at the merge and the page's links and anchors are checked from then on.
-WRITTEN_ON_ANOTHER_BRANCH = {PROJECT_DIR / "docs" / "access.md"}
-
 README_MAX_LINES = 300
 PAGE_MAX_LINES = 400
 QUICK_START_MAX_LINES = 20
@@ -67,8 +65,6 @@ def broken_links(page: Path) -> list[str]:
             continue
         path, _, anchor = target.partition("#")
         destination = (page.parent / path).resolve() if path else page
-        if destination in WRITTEN_ON_ANOTHER_BRANCH:
-            continue
         if not destination.exists():
             broken.append(f"{target}: no such file")
         elif anchor and (destination.suffix != ".md" or anchor not in anchors(destination)):
@@ -96,11 +92,6 @@ def test_a_broken_link_and_a_broken_anchor_are_found(tmp_path):
 def test_every_relative_link_and_anchor_resolves():
     broken = {_relative(page): problems for page in PAGES if (problems := broken_links(page))}
     assert broken == {}
-
-
-def test_pages_of_other_branches_are_still_missing():
-    # once the page is merged, its entry must go, so that its links and anchors are checked like every other page's
-    assert [p for p in WRITTEN_ON_ANOTHER_BRANCH if p.exists()] == []
 
 
 def test_the_readme_and_every_page_keep_their_size():

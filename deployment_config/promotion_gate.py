@@ -5,7 +5,7 @@ Standard library only: the loader validates with it, the smoke stack sizes its w
 
 How long the load test may take is derived, not guessed: ``vllm bench serve`` reports ``output_throughput`` as the
 output tokens over the run's duration (vLLM 0.33.0 vllm/benchmarks/serve.py, ``calculate_metrics``), and with the
-random dataset every request generates exactly ``output_len`` tokens (``ignore_eos`` forced, see ops_cli/bench.py). A
+random dataset every request generates exactly ``output_len`` tokens (``ignore_eos`` forced, see ops_cli/load_test.py). A
 run that passes ``min_output_tokens_per_s`` therefore lasts at most ``num_prompts x output_len / min_output_tokens_per_s``
 seconds; a longer one fails the gate anyway. A run without that threshold is allowed :data:`FLOOR_OUTPUT_TOKENS_PER_S`.
 """
@@ -16,7 +16,7 @@ import math
 from dataclasses import dataclass
 
 #: Aggregate output tokens per second assumed for a run without ``min_output_tokens_per_s``: far below any serving
-#: figure of the model (183 tok/s at concurrency 1, ops_cli/bench.py REFERENCE), so that only a broken server runs out.
+#: figure of the model (183 tok/s at concurrency 1, deployment_config/data/published/kimi-k3.json), so that only a broken server runs out.
 FLOOR_OUTPUT_TOKENS_PER_S = 10.0
 #: Per run, besides generating: the benchmark process starts, loads the tokenizer from the Hub, samples the random
 #: prompts, and uploads its result.
@@ -35,7 +35,7 @@ MAX_WAIT_SECONDS = 43200
 
 
 def default_num_prompts(concurrency: int) -> int:
-    """``llmops bench``'s default (ops_cli/bench.py ``default_num_prompts``): max(10, 4 x concurrency)."""
+    """``llmops bench``'s default (ops_cli/load_test.py ``default_num_prompts``): max(10, 4 x concurrency)."""
     return max(10, 4 * concurrency)
 
 

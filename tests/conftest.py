@@ -147,15 +147,15 @@ BACKGROUND_DIR_VARIABLE = "LLMOPS_TESTS_SYNTHESIS_DIR"
 SYNTHESIS_TIMEOUT_S = 600
 
 
-#: Tests that never read the shared syntheses (the CLI's): a run of only these does not start them.
-NO_SYNTHESIS_DIR = PROJECT_DIR / "tests" / "ops"
+#: Tests that never read the shared syntheses (the CLI's, the tooling's): a run of only these does not start them.
+NO_SYNTHESIS_PATHS = (PROJECT_DIR / "tests" / "ops", PROJECT_DIR / "tests" / "test_tooling.py")
 
 
 def _needs_synthesis(config) -> bool:
     if hasattr(config, "workerinput") or config.option.collectonly:
         return False  # an xdist worker (its controller starts the synthesis), or nothing will run
     paths = [Path(str(arg).split("::", 1)[0]).resolve() for arg in config.args] or [PROJECT_DIR / "tests"]
-    return not all(path == NO_SYNTHESIS_DIR or NO_SYNTHESIS_DIR in path.parents for path in paths)
+    return not all(any(path == free or free in path.parents for free in NO_SYNTHESIS_PATHS) for path in paths)
 
 
 def pytest_configure(config):
@@ -185,7 +185,7 @@ def pytest_unconfigure(config):
 def _finished_synthesis(part: str) -> tuple[Path, dict]:
     """Wait for ``part`` of the background synthesis; its cloud assembly directory and the facts it recorded."""
     if BACKGROUND_DIR_VARIABLE not in os.environ:
-        pytest.fail(f"the shared synthesis was not started: a test under {NO_SYNTHESIS_DIR} may not use it")
+        pytest.fail(f"the shared synthesis was not started: a test of {NO_SYNTHESIS_PATHS} may not use it")
     work_dir = Path(os.environ[BACKGROUND_DIR_VARIABLE])
     deadline = time.monotonic() + SYNTHESIS_TIMEOUT_S
     while not (work_dir / f"{part}.json").exists():

@@ -19,7 +19,7 @@ export JSII_SILENCE_WARNING_END_OF_LIFE_NODE_VERSION := 20
 export CDK_DISABLE_CLI_TELEMETRY := true
 # Byte-code of the project's own modules and pytest's rewritten tests is cached in __pycache__ (git-ignored), whatever
 # the shell's PYTHONDONTWRITEBYTECODE: with it set, every test worker, every `llmops` the tests start and every
-# `cdk synth` compiled them again (pytest's collection alone: 5 s instead of 3 s per worker).
+# `cdk synth` compiled them again (docs/maintainers/performance.md, "Byte-code").
 export PYTHONDONTWRITEBYTECODE :=
 
 .PHONY: synth test lint bench clean setup pipeline schema check-config crd-bindings recipes lock
@@ -33,7 +33,7 @@ setup: $(VENV)/.installed node_modules/.installed
 # changes. --no-install-project: the checkout runs the CLI as bin/llmops; `pip install .` is for other directories.
 # --compile-bytecode: uv leaves bytecode to the first import by default (pip compiles at install); without it every
 # process that imports aws-cdk-lib's 500 MB of generated Python, and any machine with PYTHONDONTWRITEBYTECODE set,
-# compiles it again (docs/maintainers/performance.md, "Set-up").
+# compiles it again (docs/maintainers/performance.md, "Byte-code").
 $(VENV)/.installed: pyproject.toml uv.lock requirements-dev.txt requirements-uv.txt
 	@echo "==> Python packages into $(VENV) (uv.lock: groups app and dev)"
 	@start=$$(date +%s); \

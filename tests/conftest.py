@@ -61,7 +61,63 @@ os.environ.setdefault("JSII_SILENCE_WARNING_END_OF_LIFE_NODE_VERSION", "20")
 os.environ.setdefault("JSII_SILENCE_WARNING_DEPRECATED_NODE_VERSION", "1")
 
 PROJECT_DIR = Path(__file__).resolve().parents[1]
-CONFIG_DIR = PROJECT_DIR / "config"
+
+# --- the configuration files the tests read ---------------------------------------------------------------------------
+# Never config/ as the user left it: after the README's `cp config/example.yaml config/prod.yaml`, or with a file of
+# theirs that does not validate, every test still sees what a fresh clone holds. Tests that check the shipped examples
+# read them by name (SHIPPED_EXAMPLES); everything else uses CONFIG_DIR, a copy of them, or a directory of its own.
+
+#: The repository's configuration directory, which holds the user's own files beside the examples.
+SHIPPED_CONFIG_DIR = PROJECT_DIR / "config"
+#: The examples the repository ships in config/: the only files of it a test may read, and only by name.
+SHIPPED_EXAMPLES = ("example.yaml", "example-hyperpod.yaml", "example-prod.yaml", "pipeline/example.yaml")
+CONFIG_DIR_VARIABLE = "LLMOPS_TESTS_CONFIG_DIR"
+
+
+def copy_shipped_examples(target: Path) -> Path:
+    """``target``, a configuration directory with a copy of the shipped examples and nothing else."""
+    for name in SHIPPED_EXAMPLES:
+        (target / name).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(SHIPPED_CONFIG_DIR / name, target / name)
+    return target
+
+
+def _examples_config_dir() -> Path:
+    """The run's copy of the shipped examples: made by the first process, reused by the xdist workers (as NO_AWS_DIR)."""
+    inherited = os.environ.get(CONFIG_DIR_VARIABLE)
+    if inherited and Path(inherited).is_dir():
+        return Path(inherited)
+    directory = Path(tempfile.mkdtemp(prefix="llmops-tests-config-"))
+    atexit.register(shutil.rmtree, directory, ignore_errors=True)
+    os.environ[CONFIG_DIR_VARIABLE] = str(directory)
+    return copy_shipped_examples(directory)
+
+
+#: The configuration directory the tests load environments from and list: the shipped examples only. Read-only by
+#: convention: a test that writes makes its own copy (tests/ops/conftest.py's config_dir).
+CONFIG_DIR = _examples_config_dir()
+
+
+def _refuse_the_users_config(event: str, args: tuple) -> None:
+    """An audit hook (PEP 578) of every test process: listing config/, or opening a file of it other than a shipped
+    example, fails the test at once, on a clean checkout as on a user's, instead of passing until a user adds a file."""
+    if event == "open":
+        path = args[0]
+    elif event in ("os.scandir", "os.listdir"):
+        path = args[0] if args[0] is not None else "."
+    else:
+        return
+    if isinstance(path, int) or "config" not in os.fsdecode(path):
+        return  # the cheap test first: this runs on every open of the process
+    path = Path(os.path.abspath(os.fsdecode(path)))
+    if path == SHIPPED_CONFIG_DIR or SHIPPED_CONFIG_DIR in path.parents:
+        if event == "open" and path.relative_to(SHIPPED_CONFIG_DIR).as_posix() in SHIPPED_EXAMPLES:
+            return
+        pytest.fail(f"a test read the user's configuration directory ({event} {path}): read a shipped example by name "
+                    "(tests.conftest.SHIPPED_EXAMPLES), or use tests.conftest.CONFIG_DIR, a copy of the examples")
+
+
+sys.addaudithook(_refuse_the_users_config)
 
 
 @pytest.fixture(scope="session")
@@ -143,7 +199,8 @@ class SynthesizedApp:
 
 #: Where the background synthesis writes; set by the process that starts it, inherited by the xdist workers.
 BACKGROUND_DIR_VARIABLE = "LLMOPS_TESTS_SYNTHESIS_DIR"
-#: Longer than the background synthesis on a loaded 2-core machine (about 15 s of CPU).
+#: Far longer than the background synthesis takes on a loaded 2-core machine (docs/maintainers/performance.md), so that
+#: only a synthesis that hangs reaches it.
 SYNTHESIS_TIMEOUT_S = 600
 
 

@@ -1,6 +1,7 @@
-"""Dependencies are declared once (pyproject.toml), locked once (uv.lock): the requirements*.txt files that pip reads
-(`make USE_UV=0`, the pipeline's CodeBuild steps) are exports of the lock, and the versions pinned in pyproject.toml
-are the versions locked. uv runs offline here (--frozen, --offline, --no-cache): no test needs the registry."""
+"""The tests' own ground: dependencies declared once (pyproject.toml) and locked once (uv.lock), the requirements*.txt
+files that pip reads (`make USE_UV=0`, the pipeline's CodeBuild steps) exports of the lock, the versions pinned in
+pyproject.toml the versions locked (uv runs offline here: --frozen, --offline, --no-cache); and no test that reads the
+user's own configuration files (tests/conftest.py)."""
 
 from __future__ import annotations
 
@@ -11,9 +12,10 @@ import subprocess
 import tomllib
 
 import pytest
+import yaml
 from uv import find_uv_bin
 
-from tests.conftest import PROJECT_DIR
+from tests.conftest import CONFIG_DIR, PROJECT_DIR, SHIPPED_CONFIG_DIR, SHIPPED_EXAMPLES
 
 PYPROJECT = tomllib.loads((PROJECT_DIR / "pyproject.toml").read_text(encoding="utf-8"))
 
@@ -102,3 +104,28 @@ def test_requirements_file_installs_what_its_users_need(file_name):
     others = {_requirement_name(r) for group in PYPROJECT["dependency-groups"] if group not in wanted["groups"]
               for r in _group(group)} - set(expected)
     assert not others & set(pins), f"{file_name} installs packages of another group: {sorted(others & set(pins))}"
+
+
+# --- the user's configuration files ---------------------------------------------------------------------------------
+
+
+def test_the_tests_configuration_directory_holds_the_shipped_examples_only():
+    files = sorted(path.relative_to(CONFIG_DIR).as_posix() for path in CONFIG_DIR.rglob("*") if path.is_file())
+    assert files == sorted(SHIPPED_EXAMPLES)
+    for name in SHIPPED_EXAMPLES:
+        assert (CONFIG_DIR / name).read_bytes() == (SHIPPED_CONFIG_DIR / name).read_bytes()
+
+
+@pytest.mark.parametrize("read", [lambda: sorted(SHIPPED_CONFIG_DIR.glob("*.yaml")),
+                                  lambda: os.listdir(SHIPPED_CONFIG_DIR / "pipeline"),
+                                  lambda: (SHIPPED_CONFIG_DIR / "prod.yaml").read_text()],
+                         ids=["glob", "listdir", "a user's file"])
+def test_a_test_that_reads_the_users_configuration_directory_fails_on_a_clean_checkout_too(read):
+    """Given the README's `cp config/example.yaml config/prod.yaml` (or none yet), when a test lists config/ or opens a
+    file of it that the repository does not ship, then it fails at once, whatever the directory holds."""
+    with pytest.raises(pytest.fail.Exception, match="read the user's configuration directory"):
+        read()
+
+
+def test_a_shipped_example_is_read_by_name():
+    assert yaml.safe_load((SHIPPED_CONFIG_DIR / "example.yaml").read_text(encoding="utf-8"))["region"]

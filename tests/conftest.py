@@ -109,7 +109,10 @@ def _refuse_the_users_config(event: str, args: tuple) -> None:
         return
     if isinstance(path, int) or "config" not in os.fsdecode(path):
         return  # the cheap test first: this runs on every open of the process
-    path = Path(os.path.abspath(os.fsdecode(path)))
+    path = os.fsdecode(path)
+    if event == "open" and os.sep not in path:
+        return  # a bare name may be relative to a dir_fd (shutil.rmtree's os.open), which the event does not carry
+    path = Path(os.path.abspath(path))
     if path == SHIPPED_CONFIG_DIR or SHIPPED_CONFIG_DIR in path.parents:
         if event == "open" and path.relative_to(SHIPPED_CONFIG_DIR).as_posix() in SHIPPED_EXAMPLES:
             return

@@ -29,8 +29,8 @@ setup: $(VENV)/.installed node_modules/.installed
 # Python packages: the groups app and dev of uv.lock (pyproject.toml declares them), with the uv that requirements-uv.txt
 # pins, itself installed with pip. USE_UV=0, or uv failing to install, falls back to pip and requirements-dev.txt (the
 # same versions, exported from uv.lock). Each step prints one line when it starts and one with its time at the end.
-# --inexact: uv sync would otherwise remove what the lock does not name, pip among them, which installs uv when its pin
-# changes. --no-install-project: the checkout runs the CLI as bin/llmops; `pip install .` is for other directories.
+# --inexact: uv sync would otherwise remove what the lock does not name ("By default, an exact sync is performed",
+# https://docs.astral.sh/uv/reference/cli/#uv-sync), pip among them, which installs uv when its pin changes. --no-install-project: the checkout runs the CLI as bin/llmops; `pip install .` is for other directories.
 # --compile-bytecode: uv leaves bytecode to the first import by default (pip compiles at install); without it every
 # process that imports aws-cdk-lib's 500 MB of generated Python, and any machine with PYTHONDONTWRITEBYTECODE set,
 # compiles it again (docs/maintainers/performance.md, "Byte-code").

@@ -100,7 +100,12 @@ CONFIG_DIR = _examples_config_dir()
 
 def _refuse_the_users_config(event: str, args: tuple) -> None:
     """An audit hook (PEP 578) of every test process: listing config/, or opening a file of it other than a shipped
-    example, fails the test at once, on a clean checkout as on a user's, instead of passing until a user adds a file."""
+    example, fails the test at once, on a clean checkout as on a user's, instead of passing until a user adds a file.
+
+    The events and their arguments: ``open`` (path, mode, flags), ``os.scandir`` (path), ``os.listdir`` (path)
+    (https://docs.python.org/3.11/library/audit_events.html); Path.glob and shutil.copytree list with os.scandir.
+    Processes the tests start (llmops, app.py) are not watched: they get a configuration directory on their command
+    line or in their environment."""
     if event == "open":
         path = args[0]
     elif event in ("os.scandir", "os.listdir"):

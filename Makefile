@@ -8,7 +8,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 ENV ?=
 CDK_CONTEXT := $(if $(ENV),-c env=$(ENV),)
-# uv installs the Python packages unless USE_UV=0; its version is the one pinned in requirements-uv.txt
+# uv installs the Python packages from uv.lock unless USE_UV=0; its version is the one locked (requirements-uv.txt)
 USE_UV ?= 1
 UV := $(VENV)/bin/uv
 UV_PIN := $(shell sed -n 's/^uv==//p' requirements-uv.txt)
@@ -19,33 +19,48 @@ export JSII_SILENCE_WARNING_END_OF_LIFE_NODE_VERSION := 20
 export CDK_DISABLE_CLI_TELEMETRY := true
 # Byte-code of the project's own modules and pytest's rewritten tests is cached in __pycache__ (git-ignored), whatever
 # the shell's PYTHONDONTWRITEBYTECODE: with it set, every test worker, every `llmops` the tests start and every
-# `cdk synth` compiled them again (pytest's collection alone: 5 s instead of 3 s per worker).
+# `cdk synth` compiled them again (docs/maintainers/performance.md, "Byte-code").
 export PYTHONDONTWRITEBYTECODE :=
 
-.PHONY: synth test lint bench clean setup pipeline schema check-config crd-bindings recipes
+.PHONY: synth test lint bench clean setup pipeline schema check-config crd-bindings recipes lock
 
 setup: $(VENV)/.installed node_modules/.installed
 
-# Python packages are installed with uv (pinned in requirements-uv.txt, itself installed with pip): on a fresh clone
-# with empty caches on 2 cores, 19 s where pip took about 2 minutes (README, "Set up and synthesize"). USE_UV=0, or
-# uv failing to install, falls back to pip. Each step prints one line when it starts and one with its time at the end.
+# Python packages: the groups app and dev of uv.lock (pyproject.toml declares them), with the uv that requirements-uv.txt
+# pins, itself installed with pip. USE_UV=0, or uv failing to install, falls back to pip and requirements-dev.txt (the
+# same versions, exported from uv.lock). Each step prints one line when it starts and one with its time at the end.
+# --inexact: uv sync would otherwise remove what the lock does not name ("By default, an exact sync is performed",
+# https://docs.astral.sh/uv/reference/cli/#uv-sync), pip among them, which installs uv when its pin changes. --no-install-project: the checkout runs the CLI as bin/llmops; `pip install .` is for other directories.
 # --compile-bytecode: uv leaves bytecode to the first import by default (pip compiles at install); without it every
-# process that imports aws-cdk-lib's 500 MB of generated Python, and any machine with PYTHONDONTWRITEBYTECODE set
-# compiles it again: measured 4.9 s instead of 1.3 s for the CDK imports of one `cdk synth` or test worker.
-$(VENV)/.installed: requirements.txt requirements-dev.txt requirements-ops.txt requirements-uv.txt
-	@echo "==> Python packages into $(VENV) (requirements-dev.txt)"
+# process that imports aws-cdk-lib's 500 MB of generated Python, and any machine with PYTHONDONTWRITEBYTECODE set,
+# compiles it again (docs/maintainers/performance.md, "Byte-code").
+$(VENV)/.installed: pyproject.toml uv.lock requirements-dev.txt requirements-uv.txt
+	@echo "==> Python packages into $(VENV) (uv.lock: groups app and dev)"
 	@start=$$(date +%s); \
 	test -x $(PY) || $(PYTHON) -m venv $(VENV) || exit 1; \
 	if [ "$(USE_UV)" != 0 ] && { test -x $(UV) && $(UV) --version | grep -qF "$(UV_PIN)" || \
 	    $(PY) -m pip install --quiet --disable-pip-version-check -r requirements-uv.txt; }; then \
 	  echo "    with $$($(UV) --version)"; \
-	  $(UV) pip install --python $(PY) --compile-bytecode -r requirements-dev.txt || exit 1; \
+	  UV_PROJECT_ENVIRONMENT="$(CURDIR)/$(VENV)" $(UV) sync --locked --inexact --no-install-project --compile-bytecode \
+	    --no-default-groups --group app --group dev || exit 1; \
 	else \
-	  echo "    with pip (USE_UV=0, or uv could not be installed)"; \
+	  echo "    with pip and requirements-dev.txt (USE_UV=0, or uv could not be installed)"; \
 	  $(PY) -m pip install --disable-pip-version-check --progress-bar off -r requirements-dev.txt || exit 1; \
 	fi; \
 	echo "    Python packages: $$(( $$(date +%s) - start )) s"
 	@touch $@
+
+# After a change to the dependencies in pyproject.toml: lock them again (the registry only) and export the
+# requirements*.txt files that pip reads. Never edit those by hand: tests/test_tooling.py fails when one is not the
+# export of uv.lock. `uv lock --upgrade-package NAME` moves one indirect dependency.
+EXPORT := $(UV) export --quiet --frozen --no-hashes --no-emit-project
+lock:
+	@test -x $(UV) || { echo "no $(UV): run make setup first"; exit 2; }
+	$(UV) lock
+	$(EXPORT) --no-default-groups -o requirements-ops.txt
+	$(EXPORT) --no-default-groups --group app -o requirements.txt
+	$(EXPORT) --no-default-groups --group app --group dev -o requirements-dev.txt
+	$(EXPORT) --only-group uv -o requirements-uv.txt
 
 node_modules/.installed: package.json package-lock.json
 	@echo "==> Node packages into node_modules (package-lock.json: CDK CLI, cdk8s CLI, cdk-assets)"
@@ -62,10 +77,13 @@ synth: setup
 	@echo "Templates in cdk.out/, Kubernetes manifests in cdk.out/kubernetes/"
 
 test: setup
+	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/ruff check .
 	$(PY) -m pytest
 
+# Formats the code (line length 100, pyproject.toml), then lints it.
 lint: setup
+	$(VENV)/bin/ruff format .
 	$(VENV)/bin/ruff check .
 
 bench: setup

@@ -54,11 +54,12 @@ def checked_app(outdir: str | None, *, inspect_only: bool = False) -> cdk.App:
 
     - aws-cdk-lib's built-in CloudFormation validation, a gate with cdk.json's ``@aws-cdk/core:validateAgainstDefaultRules``
       (``CDK_VALIDATION=false`` or ``cdk synth --no-validation`` turns it off too: aws-cdk-lib 2.275.0
-      ``core/lib/app.d.ts``, ``builtinCloudFormationValidation``). Its engine costs about 5 s of CPU to build in each
-      process and 0.1 s per template (bench/synth_bench.py --breakdown); the tests keep it on for the default app and
-      the pipeline (tests/background_synthesis.py) and lint their variants with cfn-lint instead.
-    - Asset staging (context ``aws:cdk:disable-asset-staging``): the kubectl and helm layers alone are 57 MB copied into
-      every cloud assembly, 680 MB per test run; the templates name each asset by the same hash either way.
+      ``core/lib/app.d.ts``, ``builtinCloudFormationValidation``). Building its engine is most of a synthesis's CPU time
+      and is paid again in each process (docs/maintainers/performance.md, "Synthesis"); the tests keep it on for the
+      default app and the pipeline (tests/background_synthesis.py) and lint their variants with cfn-lint instead.
+    - Asset staging (context ``aws:cdk:disable-asset-staging``): the kubectl and helm layers would be copied into every
+      variant's cloud assembly (sizes in docs/maintainers/performance.md); the templates name each asset by the same
+      hash either way.
     """
     # Imported only now: the CDK's jsii runtime takes seconds to start, and a bad file should not wait for it.
     import aws_cdk as cdk

@@ -8,9 +8,8 @@ into WORK_DIR/default-app, then the example pipeline (`-c pipeline=true`) into W
 written, gets WORK_DIR/PART.json (what the tests need beside the cloud assembly), written whole or not at all; a part
 that fails gets WORK_DIR/PART.error with the traceback instead, and the process exits with 1.
 
-One process for both: aws-cdk-lib's validation engine costs about 5 s of CPU to build in each process that
-synthesizes (bench/synth_bench.py --breakdown), and each xdist worker synthesizing the default app for itself cost
-it about 10 s.
+One process for both, and not one per xdist worker: aws-cdk-lib's validation engine is built again in each process
+that synthesizes, and it is most of a synthesis's CPU time (docs/maintainers/performance.md, "Synthesis").
 """
 
 from __future__ import annotations

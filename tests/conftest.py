@@ -61,7 +61,71 @@ os.environ.setdefault("JSII_SILENCE_WARNING_END_OF_LIFE_NODE_VERSION", "20")
 os.environ.setdefault("JSII_SILENCE_WARNING_DEPRECATED_NODE_VERSION", "1")
 
 PROJECT_DIR = Path(__file__).resolve().parents[1]
-CONFIG_DIR = PROJECT_DIR / "config"
+
+# --- the configuration files the tests read ---------------------------------------------------------------------------
+# Never config/ as the user left it: after the README's `cp config/example.yaml config/prod.yaml`, or with a file of
+# theirs that does not validate, every test still sees what a fresh clone holds. Tests that check the shipped examples
+# read them by name (SHIPPED_EXAMPLES); everything else uses CONFIG_DIR, a copy of them, or a directory of its own.
+
+#: The repository's configuration directory, which holds the user's own files beside the examples.
+SHIPPED_CONFIG_DIR = PROJECT_DIR / "config"
+#: The examples the repository ships in config/: the only files of it a test may read, and only by name.
+SHIPPED_EXAMPLES = ("example.yaml", "example-hyperpod.yaml", "example-prod.yaml", "pipeline/example.yaml")
+CONFIG_DIR_VARIABLE = "LLMOPS_TESTS_CONFIG_DIR"
+
+
+def copy_shipped_examples(target: Path) -> Path:
+    """``target``, a configuration directory with a copy of the shipped examples and nothing else."""
+    for name in SHIPPED_EXAMPLES:
+        (target / name).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(SHIPPED_CONFIG_DIR / name, target / name)
+    return target
+
+
+def _examples_config_dir() -> Path:
+    """The run's copy of the shipped examples: made by the first process, reused by the xdist workers (as NO_AWS_DIR)."""
+    inherited = os.environ.get(CONFIG_DIR_VARIABLE)
+    if inherited and Path(inherited).is_dir():
+        return Path(inherited)
+    directory = Path(tempfile.mkdtemp(prefix="llmops-tests-config-"))
+    atexit.register(shutil.rmtree, directory, ignore_errors=True)
+    os.environ[CONFIG_DIR_VARIABLE] = str(directory)
+    return copy_shipped_examples(directory)
+
+
+#: The configuration directory the tests load environments from and list: the shipped examples only. Read-only by
+#: convention: a test that writes makes its own copy (tests/ops/conftest.py's config_dir).
+CONFIG_DIR = _examples_config_dir()
+
+
+def _refuse_the_users_config(event: str, args: tuple) -> None:
+    """An audit hook (PEP 578) of every test process: listing config/, or opening a file of it other than a shipped
+    example, fails the test at once, on a clean checkout as on a user's, instead of passing until a user adds a file.
+
+    The events and their arguments: ``open`` (path, mode, flags), ``os.scandir`` (path), ``os.listdir`` (path)
+    (https://docs.python.org/3.11/library/audit_events.html); Path.glob and shutil.copytree list with os.scandir.
+    Processes the tests start (llmops, app.py) are not watched: they get a configuration directory on their command
+    line or in their environment."""
+    if event == "open":
+        path = args[0]
+    elif event in ("os.scandir", "os.listdir"):
+        path = args[0] if args[0] is not None else "."
+    else:
+        return
+    if isinstance(path, int) or "config" not in os.fsdecode(path):
+        return  # the cheap test first: this runs on every open of the process
+    path = os.fsdecode(path)
+    if event == "open" and os.sep not in path:
+        return  # a bare name may be relative to a dir_fd (shutil.rmtree's os.open), which the event does not carry
+    path = Path(os.path.abspath(path))
+    if path == SHIPPED_CONFIG_DIR or SHIPPED_CONFIG_DIR in path.parents:
+        if event == "open" and path.relative_to(SHIPPED_CONFIG_DIR).as_posix() in SHIPPED_EXAMPLES:
+            return
+        pytest.fail(f"a test read the user's configuration directory ({event} {path}): read a shipped example by name "
+                    "(tests.conftest.SHIPPED_EXAMPLES), or use tests.conftest.CONFIG_DIR, a copy of the examples")
+
+
+sys.addaudithook(_refuse_the_users_config)
 
 
 @pytest.fixture(scope="session")
@@ -143,19 +207,20 @@ class SynthesizedApp:
 
 #: Where the background synthesis writes; set by the process that starts it, inherited by the xdist workers.
 BACKGROUND_DIR_VARIABLE = "LLMOPS_TESTS_SYNTHESIS_DIR"
-#: Longer than the background synthesis on a loaded 2-core machine (about 15 s of CPU).
+#: Far longer than the background synthesis takes on a loaded 2-core machine (docs/maintainers/performance.md), so that
+#: only a synthesis that hangs reaches it.
 SYNTHESIS_TIMEOUT_S = 600
 
 
-#: Tests that never read the shared syntheses (the CLI's): a run of only these does not start them.
-NO_SYNTHESIS_DIR = PROJECT_DIR / "tests" / "ops"
+#: Tests that never read the shared syntheses (the CLI's, the tooling's): a run of only these does not start them.
+NO_SYNTHESIS_PATHS = (PROJECT_DIR / "tests" / "ops", PROJECT_DIR / "tests" / "test_tooling.py")
 
 
 def _needs_synthesis(config) -> bool:
     if hasattr(config, "workerinput") or config.option.collectonly:
         return False  # an xdist worker (its controller starts the synthesis), or nothing will run
     paths = [Path(str(arg).split("::", 1)[0]).resolve() for arg in config.args] or [PROJECT_DIR / "tests"]
-    return not all(path == NO_SYNTHESIS_DIR or NO_SYNTHESIS_DIR in path.parents for path in paths)
+    return not all(any(path == free or free in path.parents for free in NO_SYNTHESIS_PATHS) for path in paths)
 
 
 def pytest_configure(config):
@@ -185,7 +250,7 @@ def pytest_unconfigure(config):
 def _finished_synthesis(part: str) -> tuple[Path, dict]:
     """Wait for ``part`` of the background synthesis; its cloud assembly directory and the facts it recorded."""
     if BACKGROUND_DIR_VARIABLE not in os.environ:
-        pytest.fail(f"the shared synthesis was not started: a test under {NO_SYNTHESIS_DIR} may not use it")
+        pytest.fail(f"the shared synthesis was not started: a test of {NO_SYNTHESIS_PATHS} may not use it")
     work_dir = Path(os.environ[BACKGROUND_DIR_VARIABLE])
     deadline = time.monotonic() + SYNTHESIS_TIMEOUT_S
     while not (work_dir / f"{part}.json").exists():

@@ -176,8 +176,8 @@ def test_the_cdk_clis_own_context_keys_are_left_alone():
 def test_check_config_exits_0_for_the_examples_and_2_for_a_mistake(tmp_path, example_document, capsys):
     from deployment_config.__main__ import main as check_config
 
-    # given the repository's files, every one of them checks out (placeholders noted, not refused)
-    assert check_config([]) == 0
+    # given the shipped examples, every one of them checks out (placeholders noted, not refused)
+    assert check_config([], config_dir=CONFIG_DIR) == 0
     assert "placeholder values in account" in capsys.readouterr().out
     # and a file with a mistake gives the app's exit code 2 and its message
     (tmp_path / "bad.yaml").write_text(yaml.safe_dump({**example_document, "account": "1"}), encoding="utf-8")

@@ -13,7 +13,7 @@ import pytest
 import yaml
 
 from tests.cfn_lint import cfn_lint_errors
-from tests.conftest import CONFIG_DIR, PROJECT_DIR
+from tests.conftest import CONFIG_DIR, PROJECT_DIR, copy_shipped_examples
 
 
 def _actions(stage: dict) -> list[dict]:
@@ -207,10 +207,7 @@ def test_pipeline_passes_cdk_nag(pipeline_assembly):
 @pytest.fixture
 def pipeline_dir(tmp_path):
     """A scratch configuration directory with the example environments and pipeline."""
-    for path in CONFIG_DIR.glob("*.yaml"):
-        (tmp_path / path.name).write_text(path.read_text())
-    (tmp_path / "pipeline").mkdir()
-    return tmp_path
+    return copy_shipped_examples(tmp_path)
 
 
 def _write(pipeline_dir, document: dict) -> None:

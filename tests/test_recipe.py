@@ -28,6 +28,7 @@ from deployment_config.recipe import (
 from deployment_config.sizing import KV_CACHE_BYTES, check_model_fits, startup_budget
 from deployment_config.vllm_args import VLLM_SOURCE, recipe_args_problems
 from deployment_config.yaml_reader import read_yaml
+from tests.conftest import CONFIG_DIR
 
 PROJECT = Path(__file__).resolve().parents[1]
 RECIPE_FILE = RECIPE_FILES["kimi-k3"]
@@ -157,7 +158,7 @@ def test_the_sizing_counts_the_profile_memory_share_context_and_fp8_cache(defaul
 def test_check_config_prints_the_sizing_of_the_profile(capsys):
     from deployment_config.__main__ import main as check_config
 
-    assert check_config(["example"]) == 0
+    assert check_config(["example"], config_dir=CONFIG_DIR) == 0
     out = capsys.readouterr().out
     assert "sizing: 1 x p6-b300.48xlarge per replica, recipe profile (blackwell, single_node_tp): vLLM takes 95%" in out
     assert "KV cache in fp8 (1 byte per value, half of bf16's: twice the tokens fit), context up to 1048576" in out

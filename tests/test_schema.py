@@ -13,13 +13,13 @@ import pytest
 import yaml
 
 from deployment_config.schema import SCHEMA_DIR, SCHEMAS, schema_text
-from tests.conftest import PROJECT_DIR
+from tests.conftest import PROJECT_DIR, SHIPPED_CONFIG_DIR, SHIPPED_EXAMPLES
 from tests.test_malformed_corpus import CASES, _file_bytes
 
 #: Every configuration file in the repository and the schema it must name.
 EXAMPLES = {
-    **{path: "environment.schema.json" for path in sorted((PROJECT_DIR / "config").glob("*.yaml"))},
-    **{path: "pipeline.schema.json" for path in sorted((PROJECT_DIR / "config" / "pipeline").glob("*.yaml"))},
+    **{SHIPPED_CONFIG_DIR / name: "pipeline.schema.json" if name.startswith("pipeline/") else "environment.schema.json"
+       for name in SHIPPED_EXAMPLES},
     PROJECT_DIR / "tests" / "configs" / "example.yaml": "environment.schema.json",
     PROJECT_DIR / "tests" / "configs" / "pipeline" / "cross-region.yaml": "pipeline.schema.json",
 }

@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.conftest import CONFIG_DIR
+
 BENCH = Path(__file__).resolve().parents[1] / "bench"
 
 
@@ -35,7 +37,7 @@ def weight_load():
 def test_the_json_plan_names_first_token_for_each_weight_source_with_its_limit_and_no_assumption(timeline, capsys,
                                                                                                  env_name):
     # Given an environment, when the plan is printed as JSON
-    assert timeline.main(["--env", env_name, "--json"]) == 0
+    assert timeline.main(["--env", env_name, "--json", "--config-dir", str(CONFIG_DIR)]) == 0
     out = capsys.readouterr().out
     plan = json.loads(out)
     first_token = [p for p in plan["phases"] if "first token" in p["step"]]
@@ -62,7 +64,7 @@ def test_the_s3_plan_for_kimi_k3_on_p6_b300_follows_the_rates(timeline, default_
 
 
 def test_the_table_prints_every_rate_with_its_source(timeline, capsys):
-    assert timeline.main(["--env", "example"]) == 0
+    assert timeline.main(["--env", "example", "--config-dir", str(CONFIG_DIR)]) == 0
     out = capsys.readouterr().out
     assert "first token" in out and "ena_bandwidth" in out and "https://aws.amazon.com/ec2/instance-types/p6/" in out
     assert "assumed" not in out

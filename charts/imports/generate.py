@@ -1,7 +1,7 @@
 """Regenerate the typed bindings of charts/imports/ from the CRDs they were made from (SOURCE.json), with the cdk8s
 CLI pinned in package.json: ``make crd-bindings`` (or ``.venv/bin/python -m charts.imports.generate``). The generated
-code is committed, so that synthesis needs neither the generator nor its 7-20 s per CRD; a test fails when a CRD
-changes and its bindings were not regenerated.
+code is committed, so that synthesis needs neither the generator nor its time per CRD (docs/maintainers/performance.md);
+a test fails when a CRD changes and its bindings were not regenerated.
 
 Each entry of SOURCE.json names the package under charts/imports/, the CRD (a path from the project directory), and
 ``generated_path``: where ``cdk8s import`` writes the package, from the CRD's API group reversed

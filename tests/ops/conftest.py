@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import io
 import json
-import shutil
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -16,7 +15,7 @@ from botocore.stub import Stubber
 from ops_cli.aws import Aws
 from ops_cli.cli import main
 from ops_cli.context import Runtime
-from tests.conftest import CONFIG_DIR
+from tests.conftest import copy_shipped_examples
 from tests.lambda_handlers import new_stubber
 
 NOW = datetime(2026, 11, 30, 12, 0, tzinfo=UTC)
@@ -97,9 +96,8 @@ def clock() -> FakeClock:
 
 @pytest.fixture
 def config_dir(tmp_path) -> Path:
-    target = tmp_path / "config"
-    shutil.copytree(CONFIG_DIR, target)
-    return target
+    """A configuration directory of the test's own, with the shipped examples (the commands may write into it)."""
+    return copy_shipped_examples(tmp_path / "config")
 
 
 def run_llmops(aws, clock, config_dir, argv, *, run_command=None) -> Result:

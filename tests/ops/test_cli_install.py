@@ -17,6 +17,7 @@ from ops_cli import __version__
 from ops_cli.cli import main
 from ops_cli.context import Runtime
 from ops_cli.errors import ExitCode
+from tests.conftest import CONFIG_DIR
 from tests.ops.conftest import Result
 
 PROJECT = Path(__file__).resolve().parents[2]
@@ -125,7 +126,7 @@ def test_the_package_holds_the_cli_and_the_loader_and_nothing_of_the_cdk_app(ins
 def test_the_installed_cli_loads_an_environment_from_any_directory(installed, tmp_path):
     # given the unpacked package first on the path, the current directory far from the checkout, and the checkout's
     # configuration named by the environment variable
-    environ = {**os.environ, "PYTHONPATH": str(installed), "LLMOPS_CONFIG_DIR": str(PROJECT / "config")}
+    environ = {**os.environ, "PYTHONPATH": str(installed), "LLMOPS_CONFIG_DIR": str(CONFIG_DIR)}
     # the command runs the installed copy, and says so if it does not
     command = [sys.executable, "-c", "import sys, ops_cli.cli as m; "
                "assert m.__file__.startswith(sys.argv[1]), m.__file__; sys.argv[1:2] = []; m.run()", str(installed)]

@@ -99,6 +99,7 @@ check-config: setup
 schema: setup
 	$(PY) -m deployment_config.schema
 	$(PY) -m deployment_config.ec2_instance_types
+	$(PY) -m deployment_config.reference_docs
 
 # Typed bindings of the CRDs the charts write (charts/imports/, committed; SOURCE.json names each CRD and its digest,
 # and a test fails when a CRD changed without this): cdk8s import with the CLI pinned in package.json.

@@ -34,15 +34,19 @@ from deployment_config.kubernetes_names import (
 )
 from deployment_config.model import Platform
 from deployment_config.model_location import model_path
+from endpoint_probe.deadline import Deadline
+from endpoint_probe.errors import printable
+from endpoint_probe.redaction import redact_secrets, secret_arguments
+from endpoint_probe.smoke import DEFAULT_PROMPT, smoke_test
+from endpoint_probe.url import ApiKey, TlsOptions, api_key_problem, check_url
 from ops_cli import __version__, cost, weights
 from ops_cli import bench as bn
 from ops_cli import capacity_blocks as cb
 from ops_cli import training_plans as tp
+from ops_cli.api_key_secret import read_api_key_secret
 from ops_cli.aws import Aws, botocore_session
 from ops_cli.config_writer import check_environment_file, env_name_problem, missing_environment, update_environment_file
-from ops_cli.deadline import Deadline
 from ops_cli.errors import ExitCode, OpsError, shown, translate
-from ops_cli.http_client import ApiKey, TlsOptions, api_key_problem, check_url, printable
 from ops_cli.offering import Offering, Search
 from ops_cli.operator_certificate import read_operator_certificate
 from ops_cli.output import (
@@ -58,8 +62,6 @@ from ops_cli.output import (
     write_human,
 )
 from ops_cli.preflight import Status, run_preflight
-from ops_cli.redaction import redact_secrets, secret_arguments
-from ops_cli.smoke import DEFAULT_PROMPT, read_api_key_secret, smoke_test
 from ops_cli.startup_phases import read_startup_phases
 from ops_cli.tools import run_tool
 from ops_cli.waiting import (

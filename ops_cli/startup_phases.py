@@ -35,7 +35,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from ops_cli.deadline import Deadline
+from endpoint_probe.deadline import Deadline
 from ops_cli.errors import ExitCode, OpsError
 from ops_cli.output import iso
 from ops_cli.tools import command_line, run_tool, tool_failure, tool_json

@@ -49,10 +49,12 @@ from deployment_config import speculator
 from deployment_config.kubernetes_names import SERVING_NAMESPACE, WEIGHTS_MIRROR_NAME
 from deployment_config.model import EnvironmentConfig, WeightSource
 from deployment_config.model_location import revision_s3_uri
-from ops_cli.deadline import Deadline
+from endpoint_probe.deadline import Deadline
+from endpoint_probe.errors import BadResponse, DeadlineExceeded, Unreachable
+from endpoint_probe.http import exchange
+from endpoint_probe.redaction import redact_secrets
+from endpoint_probe.url import check_url
 from ops_cli.errors import ExitCode, OpsError, shown
-from ops_cli.http_client import BadResponse, DeadlineExceeded, Unreachable, check_url, exchange
-from ops_cli.redaction import redact_secrets
 from ops_cli.tools import run_tool, tool_failure, tool_json
 
 #: The Hub's API: ``GET {endpoint}/api/models/{repo_id}/revision/{revision}`` answers the model's info at that
@@ -99,7 +101,7 @@ def _hub_get(url: str, token: str | None, *, deadline: Deadline | None = None) -
     """GET a Hub API URL and decode its JSON object (replaced in tests that do not test the Hub's answers).
 
     Not ``urllib.request``, whose timeout bounds each socket read only, so that a Hub that sends a byte every few
-    seconds kept llmops waiting for ever: ops_cli/http_client.py bounds the request as a whole, by :data:`HUB_CAP_S`
+    seconds kept llmops waiting for ever: endpoint_probe/http.py bounds the request as a whole, by :data:`HUB_CAP_S`
     and by what is left of the command's ``deadline``. Redirects are not followed."""
     base, _, path = url.partition("/api/")
     endpoint = check_url(base, option="the Hugging Face Hub address (HF_ENDPOINT)")

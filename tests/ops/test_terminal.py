@@ -6,8 +6,8 @@ from __future__ import annotations
 import io
 import re
 
+from endpoint_probe.url import ApiKey
 from ops_cli.errors import ExitCode
-from ops_cli.http_client import ApiKey
 from ops_cli.main import Runtime, _Redacting, main
 from ops_cli.output import Table, write_human
 from tests.ops.conftest import NOW, Result

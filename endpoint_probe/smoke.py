@@ -239,7 +239,7 @@ def refused_without_key(endpoint: Endpoint, timeout: float, clock: Callable[[], 
     environment requires one. vLLM started without ``--api-key`` and ``VLLM_API_KEY`` serves anyone who reaches it,
     and the requests that carry the key pass all the same, so only a request without it shows the difference. And
     vLLM's own check leaves ``/invocations`` (the same completions, for SageMaker) open: only the project's middleware
-    (charts/vllm_auth/llm_serving_auth.py) closes it.
+    (charts/vllm_auth_middleware/runtime/llm_serving_auth.py) closes it.
 
     :param invocations: check ``/invocations`` too (both platforms deploy the middleware); False for a vLLM with its
         own check only.

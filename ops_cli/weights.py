@@ -28,7 +28,7 @@ Choices (README, "Mirror the weights to S3"):
   deployment_config/model_location.py ``revision_s3_uri``), never over another revision's files, and ``llmops`` writes
   the revision into the environment file only after the manifest checked out: a copy that fails half-way leaves the
   file, and so what the charts serve, as it was. The node checks its own copy against the same manifest before vLLM
-  starts (charts/vllm_weights/verify_weights.py).
+  starts (charts/vllm_weights_check/runtime/verify_weights.py).
 - AWS access: the Job runs as its own service account (``weights-mirror`` in ``llm-serving``), which needs an EKS Pod
   Identity association with a role that may write only the weights prefix (s3:ListBucket with an s3:prefix condition;
   s3:PutObject, s3:GetObject, s3:AbortMultipartUpload on ``PREFIX*``) and read the Hugging Face token's secret. The
@@ -283,7 +283,7 @@ class MirrorProblem:
 def check_manifest(manifest: dict, objects: dict[str, int], prefix: str) -> list[MirrorProblem]:
     """What is wrong with a mirror: a file whose sha256 differs from the Hub's LFS sha256, or that is missing from S3 or
     has another size there, or an object under the revision's prefix that the manifest does not list (the node's check
-    refuses such a file, charts/vllm_weights/verify_weights.py, and its copy would fetch it again on every start).
+    refuses such a file, charts/vllm_weights_check/runtime/verify_weights.py, and its copy would fetch it again on every start).
     ``objects``: key -> size of what S3 lists under the prefix."""
     problems = []
     listed = {prefix + str(entry.get("path")) for entry in manifest.get("files") or []} | {prefix + MANIFEST_NAME}

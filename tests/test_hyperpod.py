@@ -782,7 +782,7 @@ def test_the_worker_reads_its_api_key_from_the_secret_the_sync_keeps(synthesized
     synced = objects["SecretProviderClass"]["spec"]["secretObjects"][0]["secretName"]
     env = _worker_env(objects)
     # the middleware's variable, by reference only and not optional: the worker does not start without it; vLLM gets no
-    # VLLM_API_KEY of its own (its check knows one key: charts/vllm_auth/llm_serving_auth.py)
+    # VLLM_API_KEY of its own (its check knows one key: charts/vllm_auth_middleware/runtime/llm_serving_auth.py)
     assert env["LLM_SERVING_API_KEY"] == {"name": "LLM_SERVING_API_KEY",
                                           "valueFrom": {"secretKeyRef": {"name": synced, "key": "api-key"}}}
     assert "VLLM_API_KEY" not in env

@@ -104,13 +104,13 @@ class DeployTimeSmokeTest(Construct):
 
     :param vpc: the environment's VPC; the function runs in its private subnets (with egress through the NAT gateways:
         Secrets Manager has no interface endpoint there).
-    :param load_balancer_tags: the tags that identify the endpoint's load balancer (cdk_constructs/destroy_waiter.py).
+    :param load_balancer_tags: the tags that identify the endpoint's load balancer (cdk_constructs/destroy_waiter/).
     :param scheme: ``http`` or ``https``; ``port`` the load balancer's listener.
     :param tls_server_name: the name to verify the certificate for (``endpoint.domain_name``); default: the load
         balancer's own name.
     :param verify_listener_certificate: HyperPod: verify the endpoint against exactly the certificate on the load
         balancer's HTTPS listener, read from ELBv2 and ACM (the operator's self-signed one, which no public CA vouches
-        for; see the handler's ``listener_certificate``). Default: the system's CAs, for ``tls_server_name``.
+        for; see runtime/endpoint.py ``listener_certificate``). Default: the system's CAs, for ``tls_server_name``.
     :param model: the served name; ``model_path`` the ``--model`` /v1/models must report as its root.
     :param api_key_secret: the environment's API key secret (name); None when the endpoint requires no key.
     :param startup_budget_seconds: how long a pod may take to become healthy (the startup probe's budget).

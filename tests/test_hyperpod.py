@@ -291,7 +291,7 @@ def test_hyperpod_execution_role_may_manage_interface_permissions_and_tags_on_ne
     for action in ("ec2:CreateNetworkInterfacePermission", "ec2:CreateTags"):
         assert by_action[action] and all(":network-interface/*" in r for r in by_action[action]), action
     assert by_action["ec2:DescribeTags"] == ['"*"']  # a describe call has no resource types
-    # names a permission (eni-perm-...), not an interface: on "*" (cdk_constructs/hyperpod_cluster.py says why)
+    # names a permission (eni-perm-...), not an interface: on "*" (cdk_constructs/hyperpod_cluster/ says why)
     assert by_action["ec2:DeleteNetworkInterfacePermission"] == ['"*"']
 
 

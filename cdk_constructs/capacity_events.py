@@ -21,7 +21,7 @@ Which events, where AWS writes them down:
   event's ``ClusterName``, ``ClusterArn``, ``InstanceId`` and ``HealthSummary`` {``HealthStatus``,
   ``HealthStatusReason``, ``RepairAction``, ``Recommendation``}. "SageMaker HyperPod Cluster Event" comes only from
   clusters with ``NodeProvisioningMode`` ``Continuous`` ("SageMaker HyperPod cluster events reference",
-  sagemaker-hyperpod-cluster-events-reference.html); this project's cluster (cdk_constructs/hyperpod_cluster.py) sets
+  sagemaker-hyperpod-cluster-events-reference.html); this project's cluster (cdk_constructs/hyperpod_cluster/) sets
   no ``NodeProvisioningMode``, so no rule waits for it. The training plan's end is the ``CapacityEndingSoon`` alarm
   (cdk_constructs/serving_alarms.py) on the publisher's hours left, since no event announces it.
 

@@ -198,7 +198,7 @@ def acknowledge_weights_reader(role: IConstruct) -> None:
 
 
 def acknowledge_compile_cache(role: IConstruct, already: set[str]) -> None:
-    """The serving pod's access to the compile cache prefix (charts/compile_cache.py): the findings its statements add
+    """The serving pod's access to the compile cache prefix (charts/compile_cache/): the findings its statements add
     to those ``already`` acknowledged."""
     acknowledge_each(role, sorted(wildcard_findings(role) - already),
                      "read and create-only access to the compile-cache/ prefix of the weights bucket: one object per "
@@ -219,7 +219,8 @@ def acknowledge_api_key_secret(secret: IConstruct) -> None:
     acknowledge(secret, "AwsSolutions-SMG4",
                 "Every client holds a copy of the key and must be given the new one by a person. The EKS pod's auth "
                 "middleware accepts a rotated key within the driver's poll and keeps accepting the key it replaced "
-                "only until the next rotation or a restart (charts/vllm_auth/llm_serving_auth.py), so an unattended "
+                "only until the next rotation or a restart "
+                "(charts/vllm_auth_middleware/runtime/llm_serving_auth.py), so an unattended "
                 "schedule would lock out, at its second rotation, every client not yet moved; the HyperPod worker "
                 "reads the key at start, so there a rotation gives 401s until every worker is replaced. The README's "
                 "procedure rotates it when the operator chooses")
@@ -271,7 +272,7 @@ def acknowledge_hyperpod_observability_role(role: IConstruct) -> None:
 
 
 def acknowledge_deploy_time_smoke_test(construct: IConstruct) -> None:
-    """The deploy-time smoke test (cdk_constructs/deploy_time_smoke_test.py): its functions, its poller state machine and
+    """The deploy-time smoke test (cdk_constructs/deploy_time_smoke_test/): its functions, its poller state machine and
     aws-cdk-lib's Provider framework."""
     stack = cdk.Stack.of(construct)
     check, report, start = (construct.node.find_child(name) for name in ("Check", "ReportError", "Start"))

@@ -2,7 +2,7 @@
 of ``llmops bench`` and a load test with thresholds; the stack ``NAME-smoke`` fails (and with it a pipeline stage,
 before the next wave) when they are not met. Results are kept in S3 per image.
 
-How it runs, within the smoke stack's wait condition (cdk_constructs/deploy_time_smoke_test.py):
+How it runs, within the smoke stack's wait condition (cdk_constructs/deploy_time_smoke_test/):
 
 1. the smoke stack's check function passes the smoke test, then (next poll) runs the correctness probe
    (ops_cli/bench.py ``run_probe``, bundled with the smoke test's modules);

@@ -9,7 +9,7 @@ nothing works; the liveness alarms themselves (healthy targets, GPUs reporting) 
 when the publisher or the GPU node is gone, nobody can say the endpoint is healthy, so it must not look healthy.
 
 Why 3 of 5 minutes for latency and errors: each value is already a 5-minute window of vLLM's histograms or counters
-(cdk_constructs/serving_metrics.py, RATE_WINDOW), so a single burst (one long prompt, a client retry storm) moves one
+(cdk_constructs/serving_metrics/, RATE_WINDOW), so a single burst (one long prompt, a client retry storm) moves one
 or two consecutive values; three breaching minutes out of five is a regression that lasts, found within five minutes,
 and a recovering endpoint does not flap. The KV cache must stay full for 5 of 5 minutes: it is full by design under
 load (vLLM preallocates it and fills it before it preempts), and only a cache that stays full means requests wait.
@@ -258,7 +258,7 @@ def gpus_not_reporting_rule(cluster_name: str, expected_gpus: int, runbook: Runb
 
 def gpu_xid_rule(cluster_name: str, runbook: Runbook) -> AlarmRule:
     """``GpuXidErrors``: the publisher's count of GPUs with an XID error in the last 5 minutes (the node monitoring agent's
-    fatal XIDs on EKS, DCGM's last XID on HyperPod: cdk_constructs/serving_metrics.py), 1 or more in one minute. Missing
+    fatal XIDs on EKS, DCGM's last XID on HyperPod: cdk_constructs/serving_metrics/), 1 or more in one minute. Missing
     data is not breaching: no scrape is not an error, and the GPUs-reporting widget or alarm covers a GPU that is gone."""
     if runbook.xid is None:
         raise ValueError("the runbook has no XID text (Runbook.xid)")

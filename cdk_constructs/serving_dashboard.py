@@ -5,7 +5,7 @@ Rows, top to bottom:
 1. What this is, and the commands an operator needs (Capacity Block, logs), as text.
 2. Serving: time to first token, inter-token latency and end-to-end latency (p50 and p90), requests running and
    waiting, KV-cache usage, tokens per second, preemptions, finished requests and the 5xx error rate - the metrics the
-   serving metrics publisher computes from vLLM's own (cdk_constructs/serving_metrics.py). Alarm thresholds are drawn
+   serving metrics publisher computes from vLLM's own (cdk_constructs/serving_metrics/). Alarm thresholds are drawn
    as horizontal lines.
 3. Endpoint: healthy targets of the Service's load balancer and vLLM scrape targets up.
 4. GPUs: utilization, memory, temperature and power per GPU (Container Insights, a SEARCH over the per-GPU dimension
@@ -178,7 +178,7 @@ class ServingDashboard(Construct):
         )
 
     def _dcgm_gpu_rows(self, graph, m, capacity_widget: cloudwatch.IWidget) -> None:
-        """GPU rows from the publisher's DCGM aggregates (cdk_constructs/serving_metrics.py, DCGM_PUBLISHED): one line per
+        """GPU rows from the publisher's DCGM aggregates (cdk_constructs/serving_metrics/, DCGM_PUBLISHED): one line per
         aggregate, not per GPU, because the add-on's labels are not documented (the queries name none)."""
         self.dashboard.add_widgets(
             graph("GPU utilization (%)", [m("GpuUtilizationPercent", label="mean of all GPUs"),

@@ -129,7 +129,7 @@ class ServingSecrets(Construct):
 
 def add_authentication_outputs(stack: cdk.Stack, secrets: ServingSecrets | None, secret_name: str | None) -> None:
     """The outputs that say how clients authenticate: the same on both platforms, where the project's middleware
-    (charts/vllm_auth/llm_serving_auth.py) requires the key on every path, not only under vLLM's own /v1, /v2,
+    (charts/vllm_auth_middleware/runtime/llm_serving_auth.py) requires the key on every path, not only under vLLM's own /v1, /v2,
     /inference and /cohere."""
     api_key = secrets.api_key if secrets else None
     if api_key is None:

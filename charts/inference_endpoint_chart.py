@@ -89,7 +89,7 @@ class InferenceEndpointSpec:
     :param routing_strategy: the operator's ``intelligentRoutingSpec.routingStrategy`` (:func:`routing_strategy_for`);
         None: no intelligent routing, the load balancer's own algorithm.
     :param weights_check: the weights verifier's arguments, run by the worker's bootstrap on the operator's model mount
-        before vLLM starts (charts/vllm_weights_check.py). Default: none, no check.
+        before vLLM starts (charts/vllm_weights_check/). Default: none, no check.
     """
 
     name: str
@@ -161,7 +161,7 @@ def inference_endpoint_spec_for(env: EnvironmentConfig) -> InferenceEndpointSpec
             "--tensor-parallel-size", str(model.tensor_parallel_size),
             *model.serving_args, *drain_args(env))
     budget = env.pod_startup_budget
-    # the middleware that checks the key needs vLLM's Python API server (charts/vllm_auth_middleware.py)
+    # the middleware that checks the key needs vLLM's Python API server (charts/vllm_auth_middleware/)
     environment = {**model.environment, **budget.vllm_environment,
                    **(middleware_environment(model.environment) if env.endpoint.api_key_required else {})}
     name = inference_endpoint_name(env)
@@ -277,7 +277,7 @@ def endpoint_spec(spec: InferenceEndpointSpec) -> crd.InferenceEndpointConfigSpe
 def _auto_scaling(spec: InferenceEndpointSpec) -> crd.InferenceEndpointConfigSpecAutoScalingSpec:
     """The operator's KEDA autoscaling (CRD v1 ``autoScalingSpec``) on the observability stack's CloudWatch metric
     ``LLMServing``/``RequestsWaiting`` (vLLM's ``vllm:num_requests_waiting`` summed over the workers:
-    cdk_constructs/serving_metrics.py). ``metricType: Average`` makes the HPA divide it by the workers ("AverageValue -
+    cdk_constructs/serving_metrics/). ``metricType: Average`` makes the HPA divide it by the workers ("AverageValue -
     Uses average value of metric per pod", the CRD's description), so the target is per worker. The operator's KEDA
     role may read CloudWatch metrics (stacks/inference_operator_stack.py). Until the observability stack publishes the
     metric, the trigger reads ``minValue`` 0: no scaling."""

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 
 from charts.compile_cache import CompileCacheSpec, compile_cache_for
-from charts.vllm_auth.llm_serving_auth import KEY_VARIABLES
+from charts.vllm_auth_middleware.runtime.llm_serving_auth import KEY_VARIABLES
 from deployment_config import speculator
 from deployment_config.addons import VPC_CNI_CONFIGURATION  # noqa: F401
 from deployment_config.gpu_nodes import (
@@ -79,7 +79,7 @@ class PodSecrets:
 
     :param region: the region the secrets are in (the environment's).
     :param api_key_secret: the environment's generated API key, read by the auth middleware (its file on EKS, its variable
-        ``LLM_SERVING_API_KEY`` on HyperPod: charts/vllm_auth/llm_serving_auth.py); None when the
+        ``LLM_SERVING_API_KEY`` on HyperPod: charts/vllm_auth_middleware/runtime/llm_serving_auth.py); None when the
         endpoint is unauthenticated (``endpoint.api_key_required: false``).
     :param hugging_face_token_secret: the user's secret with a Hugging Face token, read from ``HF_TOKEN``; None for none.
     """
@@ -96,7 +96,8 @@ class PodSecrets:
     def deliveries(self) -> tuple[tuple[str, str, str], ...]:
         """(environment variable, secret name or ARN, file and Secret key) of each configured secret.
 
-        The API key's variable is the auth middleware's own (charts/vllm_auth/llm_serving_auth.py KEY_VARIABLES), not
+        The API key's variable is the auth middleware's own (charts/vllm_auth_middleware/runtime/llm_serving_auth.py
+        KEY_VARIABLES), not
         vLLM's VLLM_API_KEY (vLLM 0.33.0 vllm/envs.py), which vLLM would check itself with the one key it read at start;
         huggingface_hub reads HF_TOKEN before
         HUGGING_FACE_HUB_TOKEN (huggingface/huggingface_hub@ee0a4510 src/huggingface_hub/utils/_auth.py,
@@ -182,7 +183,7 @@ class VllmServingSpec:
     #: reaches vLLM directly (one replica, or ``endpoint.routing: none``).
     router_policy: str | None = None
     #: vLLM's compile cache in S3, restored before vLLM starts and saved after its first healthy start
-    #: (charts/compile_cache.py); None where none is kept.
+    #: (charts/compile_cache/); None where none is kept.
     compile_cache: CompileCacheSpec | None = None
     #: The ``spec_decoding`` speculator's mirror (``s3://BUCKET/PREFIX/speculator/COMMIT/``) and its revision, copied and
     #: checked beside the weights (deployment_config/speculator.py); None without a mirrored speculator.
@@ -293,7 +294,7 @@ def drain_args(env: EnvironmentConfig) -> tuple[str, ...]:
 def serving_spec_for(env: EnvironmentConfig) -> VllmServingSpec:
     model = env.model
     instance = env.gpu_instance_type
-    # With the API key, charts/vllm_auth_middleware.py requires it on every path, /invocations included.
+    # With the API key, charts/vllm_auth_middleware/ requires it on every path, /invocations included.
     from charts.vllm_auth_middleware import MIDDLEWARE_ARGS, middleware_environment
 
     layout = env.layout
@@ -315,7 +316,7 @@ def serving_spec_for(env: EnvironmentConfig) -> VllmServingSpec:
         **model.environment,
         **budget.vllm_environment,
         **(EFA_ENVIRONMENT if layout.multi_node else {}),
-        # the middleware that checks the key needs vLLM's Python API server (charts/vllm_auth_middleware.py)
+        # the middleware that checks the key needs vLLM's Python API server (charts/vllm_auth_middleware/)
         **(middleware_environment(model.environment) if env.endpoint.api_key_required else {}),
     }
     return VllmServingSpec(

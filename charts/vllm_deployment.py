@@ -36,7 +36,7 @@ STARTUP_PERIOD_SECONDS = 10
 #: CRT buffers parts in memory: the container's 32 GiB limit (below) holds hundreds of 64 MiB parts.
 #: Why a copy to the node's NVMe and not vLLM's ``--load-format runai_streamer`` from S3: the copy stays on the node,
 #: so a restart loads from the NVMe instead of reading 1.4 TB from S3 again; it is checked against the mirror's
-#: manifest before vLLM starts (charts/vllm_weights_check.py); and the AWS CLI takes the pod's EKS Pod Identity
+#: manifest before vLLM starts (charts/vllm_weights_check/); and the AWS CLI takes the pod's EKS Pod Identity
 #: credentials (the container credential provider), which for the streamer's own S3 client is not verified (README,
 #: "Streaming into the GPUs (Run:ai)"). The loaders' measured rates (bench/weight_load.py) may change this choice.
 S3_TRANSFER_SETTINGS = (("preferred_transfer_client", "crt"), ("target_bandwidth", "100Gb/s"),
@@ -58,7 +58,7 @@ _TAINT_EFFECTS = {"NoSchedule": kplus.TaintEffect.NO_SCHEDULE, "NoExecute": kplu
 def add_vllm_deployment(scope: Construct, *, spec: VllmServingSpec, namespace: str,
                         service_account: kplus.IServiceAccount) -> kplus.Deployment:
     """Add the vLLM Deployment to ``scope`` and return it. With S3 weights, the chart adds their check after
-    ``fetch-weights`` (charts/vllm_weights_check.py)."""
+    ``fetch-weights`` (charts/vllm_weights_check/)."""
     model_cache = kplus.Volume.from_host_path(
         scope, "model-cache", "model-cache", path=spec.model_cache_host_path, type=kplus.HostPathVolumeType.DIRECTORY_OR_CREATE
     )

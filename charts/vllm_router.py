@@ -51,7 +51,8 @@ answer /tokenize as vLLM does.
 The API key: the router forwards the client's headers, ``Authorization`` included, to the worker (vllm-project/router
 @03e9af5 src/routers/http/router.rs, ``send_typed_request``: "Copy all headers from original request", except
 Content-Type, Content-Length and trace headers), where the API key middleware checks it as before
-(charts/vllm_auth/llm_serving_auth.py); the test runs the real router against a stand-in that requires the key. TLS
+(charts/vllm_auth_middleware/runtime/llm_serving_auth.py); the test runs the real router against a stand-in that requires the
+key. TLS
 stays where it is: the NLB terminates it and forwards TCP to the router's port, which is vLLM's port number.
 """
 
@@ -233,7 +234,7 @@ def router_egress(spec: VllmServingSpec) -> list[dict]:
 
 def add_vllm_network_policy_behind_router(scope: Construct, *, spec: VllmServingSpec) -> cdk8s.ApiObject:
     """The vLLM pods' NetworkPolicy with a router in front: the API port admits the router's pods, and the VPC's range
-    for the AMP managed scraper only (it scrapes vLLM's ``/metrics`` on the API port, cdk_constructs/serving_metrics.py,
+    for the AMP managed scraper only (it scrapes vLLM's ``/metrics`` on the API port, cdk_constructs/serving_metrics/,
     from network interfaces in the VPC's subnets, which no pod selector names). A public endpoint's allowed CIDRs are
     admitted by the router's policy, no longer by vLLM's. The API key middleware still requires the key on every path
     but /health, /ping and /metrics. A LeaderWorkerSet's pods also admit each other on every port, as

@@ -15,7 +15,8 @@ The path, each step with its source:
 3. The container's ``HF_TOKEN`` comes from that Secret by ``secretKeyRef`` (same docs, set-as-env-var.md); an
    environment variable is read once, so a rotated token needs a restart (same docs, secret-auto-rotation.md, "Using
    Kubernetes secret for environment variable"). The API key does not go into the environment: the auth middleware
-   reads it from the mounted file (``LLM_SERVING_API_KEY_DIR``, charts/vllm_auth/llm_serving_auth.py), which the
+   reads it from the mounted file (``LLM_SERVING_API_KEY_DIR``, charts/vllm_auth_middleware/runtime/llm_serving_auth.py), which
+   the
    driver's rotation rewrites, so a rotated key is accepted without a restart and the key it replaced stays accepted.
    The Secret is still synced: ``llmops bench`` reads the key from it.
 
@@ -46,7 +47,7 @@ import yaml
 from constructs import Construct
 
 from charts.serving_spec import API_KEY_VARIABLE, PodSecrets
-from charts.vllm_auth.llm_serving_auth import KEY_DIR_VARIABLE
+from charts.vllm_auth_middleware.runtime.llm_serving_auth import KEY_DIR_VARIABLE
 
 #: The API key's variable (charts/serving_spec.py), which the EKS vLLM container does not get: its middleware reads the
 #: key's file, which the driver refreshes on rotation.

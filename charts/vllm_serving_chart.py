@@ -41,7 +41,7 @@ class VllmServingChart(cdk8s.Chart):
         )
         self.deployment = add_vllm_deployment(self, spec=spec, namespace=spec.namespace,
                                               service_account=self.service_account)
-        # S3 weights: the copy is checked against its manifest before vLLM starts (charts/vllm_weights_check.py).
+        # S3 weights: the copy is checked against its manifest before vLLM starts (charts/vllm_weights_check/).
         self.weights_check = None
         if spec.s3_uri:
             self.weights_check = add_weights_check(self, spec=spec, deployment=self.deployment)
@@ -53,7 +53,7 @@ class VllmServingChart(cdk8s.Chart):
             self.secret_provider = add_secret_provider_class(self, secrets=spec.secrets, namespace=spec.namespace)
             self.secret_provider.node.add_dependency(self.namespace_object)
             self.deployment.node.add_dependency(self.secret_provider)
-        # With the API key: vLLM loads a middleware that requires it on every path (charts/vllm_auth_middleware.py).
+        # With the API key: vLLM loads a middleware that requires it on every path (charts/vllm_auth_middleware/).
         self.auth_middleware = None
         if spec.secrets and spec.secrets.api_key_secret:
             (vllm,) = [c for c in self.deployment.containers if c.name == spec.name]
@@ -62,7 +62,7 @@ class VllmServingChart(cdk8s.Chart):
             self.auth_middleware.node.add_dependency(self.namespace_object)
             self.deployment.node.add_dependency(self.auth_middleware)
         # vLLM's compile cache from S3, restored after the weights' check and saved after the first healthy start
-        # (charts/compile_cache.py). Added after the middleware, which finds the vLLM container as the only one.
+        # (charts/compile_cache/). Added after the middleware, which finds the vLLM container as the only one.
         self.compile_cache = None
         if spec.compile_cache:
             (vllm,) = [c for c in self.deployment.containers if c.name == spec.name]

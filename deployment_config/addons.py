@@ -298,7 +298,7 @@ def hyperpod_observability_configuration(*, workspace_arn: str, prometheus_endpo
     ``amgWorkspace`` is optional and Grafana needs IAM Identity Center), and each metric category at the level AWS's
     Terraform module defaults to (``BASIC`` where a category has no ``DISABLED``): accelerated compute ``BASIC`` is
     DCGM's default counter set, which has utilization, framebuffer memory, temperature, power and the last XID
-    (cdk_constructs/serving_metrics.py, DCGM_METRICS). Task governance, scaling and network (EFA) metrics stay
+    (cdk_constructs/serving_metrics/, DCGM_METRICS). Task governance, scaling and network (EFA) metrics stay
     ``DISABLED``: nothing here reads them, and every series costs AMP ingestion. ``logging.enabled: false``: the add-on
     would create its log groups itself, without the environment's retention.
 

@@ -104,7 +104,7 @@ def _parse(data: Any, *, name: str, source: str, config_dir: Path) -> PipelineCo
             if env.platform is Platform.HYPERPOD and not env.endpoint.deploy_time_smoke_test:
                 # The CodeBuild smoke test step (stacks/pipeline_stack.py) runs `llmops wait endpoint` and `smoke-test
                 # --env`, which read a HyperPod endpoint's state and certificate through the cluster's private API.
-                # The deploy-time smoke test runs in the VPC and needs neither (cdk_constructs/deploy_time_smoke_test.py).
+                # The deploy-time smoke test runs in the VPC and needs neither (cdk_constructs/deploy_time_smoke_test/).
                 issues.append(ConfigIssue(
                     f"waves[{i}].environments[{j}]",
                     f"'{env_name}' is a HyperPod environment without endpoint.deploy_time_smoke_test: the pipeline's "

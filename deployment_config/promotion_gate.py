@@ -16,18 +16,19 @@ import math
 from dataclasses import dataclass
 
 #: Aggregate output tokens per second assumed for a run without ``min_output_tokens_per_s``: far below any serving
-#: figure of the model (183 tok/s at concurrency 1, deployment_config/data/published/kimi-k3.json), so that only a broken server runs out.
+#: figure of the model (183 tok/s at concurrency 1, deployment_config/data/published/kimi-k3.json), so that only a
+#: broken server runs out.
 FLOOR_OUTPUT_TOKENS_PER_S = 10.0
 #: Per run, besides generating: the benchmark process starts, loads the tokenizer from the Hub, samples the random
 #: prompts, and uploads its result.
 RUN_OVERHEAD_SECONDS = 600
 #: After the last run: the check function's next poll sees the results and writes the summary.
 COLLECT_MARGIN_SECONDS = 300
-#: The deploy-time smoke test's own wait after the startup budget (cdk_constructs/deploy_time_smoke_test.py
+#: The deploy-time smoke test's own wait after the startup budget (cdk_constructs/deploy_time_smoke_test/
 #: ``timeouts``: 20 minutes for the load balancer, one poll, one check of at most 14 minutes, 5 minutes to signal);
 #: tests/test_promotion_gate.py checks that both agree.
 SMOKE_TEST_WAIT_SECONDS = 20 * 60 + 60 + 14 * 60 + 5 * 60
-#: After the smoke test: one more poll and one check (cdk_constructs/deploy_time_smoke_test.py CHECK_TIMEOUT) for the
+#: After the smoke test: one more poll and one check (cdk_constructs/deploy_time_smoke_test/ CHECK_TIMEOUT) for the
 #: correctness probe, which runs before the load test starts.
 PROBE_SECONDS = 60 + 14 * 60
 #: AWS::CloudFormation::WaitCondition Timeout's maximum (12 hours; CloudFormation template reference).

@@ -12,8 +12,9 @@ from deployment_config import EnvironmentConfig
 from deployment_config.aws_rules import partition_of, region_problem
 from ops_cli.context import Context
 from ops_cli.errors import ExitCode, OpsError, shown
-from ops_cli.http_client import ApiKey, api_key_problem, printable
-from ops_cli.smoke import read_api_key_secret
+from endpoint_probe.errors import printable
+from endpoint_probe.url import ApiKey, api_key_problem
+from ops_cli.api_key_secret import read_api_key_secret
 
 #: The environment variable that may hold the endpoint's API key (read from the Runtime's environ).
 API_KEY_VARIABLE = "LLMOPS_API_KEY"

@@ -19,7 +19,7 @@ def moment(text: str) -> datetime:
         raise argparse.ArgumentTypeError(f"{shown(text)} is not a date (YYYY-MM-DD) or date-time (YYYY-MM-DDTHH:MM)") from None
 
 
-#: Every --timeout bounds the whole command (ops_cli/deadline.py).
+#: Every --timeout bounds the whole command (endpoint_probe/deadline.py).
 TIMEOUT_HELP = ("seconds the whole command may take, kubectl and every request included: at the deadline what runs "
                 "is stopped and the command exits 10, naming what it was waiting for (default: {})")
 

@@ -28,7 +28,7 @@ from ops_cli.commands import (
 from ops_cli.context import CONFIG_DIR_VARIABLE, Context, Runtime, cli_words
 from ops_cli.errors import ExitCode, OpsError
 from ops_cli.output import write_if_open
-from ops_cli.redaction import redact_secrets, secret_arguments
+from endpoint_probe.redaction import redact_secrets, secret_arguments
 
 #: The command groups, in the order ``llmops --help`` lists them; each module's ``register`` adds its parsers.
 COMMANDS = (capacity_blocks, training_plans, preflight, wait, phases, cost, weights, smoke_test, bench)

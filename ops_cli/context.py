@@ -20,9 +20,9 @@ from deployment_config import ConfigError, EnvironmentConfig, load_environment
 from deployment_config.aws_rules import region_problem
 from ops_cli.aws import Aws, botocore_session
 from ops_cli.config_writer import env_name_problem, missing_environment
-from ops_cli.deadline import Deadline
+from endpoint_probe.deadline import Deadline
 from ops_cli.errors import ExitCode, OpsError, shown, translate
-from ops_cli.http_client import printable
+from endpoint_probe.errors import printable
 from ops_cli.output import Human, emit_json, styled_output, write_human
 from ops_cli.waiting import Progress
 
@@ -91,7 +91,7 @@ class Context:
         self.args = args
         self.rt = runtime
         self._env: EnvironmentConfig | None = None
-        # --timeout bounds the whole command, from here (ops_cli/deadline.py); commands without one have none.
+        # --timeout bounds the whole command, from here (endpoint_probe/deadline.py); commands without one have none.
         self.deadline = Deadline(getattr(args, "timeout", None))
         self.deadline.phase = "running llmops " + " ".join(filter(None, (args.group, getattr(args, "command", None))))
 

@@ -1,63 +1,18 @@
-"""Expected failures: each is one message with a fix and its own exit code, never a traceback."""
+"""Expected failures: each is one message with a fix and its own exit code, never a traceback. The codes and the
+error are the endpoint probe's (endpoint_probe/errors.py, standard library only); this module translates the AWS SDK's
+errors into them."""
 
 from __future__ import annotations
-
-from enum import IntEnum
 
 import botocore.exceptions
 
 from deployment_config.errors import quoted
-
-
-class ExitCode(IntEnum):
-    OK = 0
-    CHECK_FAILED = 1  # a preflight check or the smoke test failed
-    USAGE = 2  # bad arguments or configuration
-    CONFIRMATION_REQUIRED = 3  # a purchase was asked for without --yes
-    CREDENTIALS = 4  # no credentials, or expired ones
-    ACCESS_DENIED = 5
-    THROTTLED = 6  # still throttled after retrying with backoff
-    INSUFFICIENT_CAPACITY = 7
-    OFFERING_GONE = 8  # the offering was bought by someone else, or expired
-    ALREADY_EXISTS = 9  # a training plan with that name exists
-    TIMEOUT = 10  # a wait ran out of time
-    NOT_FOUND = 11
-    BOUGHT_NOT_WRITTEN = 12  # capacity WAS bought, but its id could not be written into the environment file
-    PURCHASE_UNKNOWN = 13  # a purchase's answer was lost and the lookup could not tell whether it was bought
-    AWS_ERROR = 20  # any other AWS error
-    INTERNAL = 70  # a bug: an unexpected exception (EX_SOFTWARE); LLMOPS_DEBUG=1 shows the traceback
-    INTERRUPTED = 130  # Ctrl-C (128 + SIGINT)
-    STDOUT_CLOSED = 141  # standard output was closed early, as by `| head` (128 + SIGPIPE, like other Unix tools)
-
+from endpoint_probe.errors import THROTTLING_CODES, ExitCode, OpsError
 
 #: ``value`` as a message quotes it: repr'd (so control characters and trailing newlines show), cut to 80 characters; the
 #: configuration's own rule, so that the CLI and the loader quote alike.
 shown = quoted
 
-
-class OpsError(Exception):
-    """A failure the user can act on.
-
-    :param message: what went wrong, in one sentence.
-    :param fix: what to do about it.
-    :param exit_code: the process exit code.
-    :param details: more for the --json output (for example the reservation that was bought before the failure).
-    """
-
-    def __init__(self, message: str, fix: str, exit_code: ExitCode, details: dict | None = None) -> None:
-        super().__init__(message)
-        self.message = message
-        self.fix = fix
-        self.exit_code = exit_code
-        self.details = details or {}
-
-    def to_dict(self) -> dict:
-        return {**self.details, "error": self.message, "fix": self.fix, "exit_code": int(self.exit_code),
-                "kind": self.exit_code.name}
-
-
-THROTTLING_CODES = {"Throttling", "ThrottlingException", "RequestLimitExceeded", "TooManyRequestsException",
-                    "RequestThrottled", "SlowDown"}
 _CREDENTIAL_CODES = {"ExpiredToken", "ExpiredTokenException", "RequestExpired", "InvalidClientTokenId",
                      "UnrecognizedClientException", "AuthFailure", "InvalidToken"}
 _ACCESS_CODES = {"AccessDenied", "AccessDeniedException", "UnauthorizedOperation", "UnauthorizedException"}

@@ -55,11 +55,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from ops_cli.bench import PERCENTILES, RunResult, run_result
-from ops_cli.deadline import Deadline
+from endpoint_probe.answers import _object
+from endpoint_probe.deadline import Deadline
+from endpoint_probe.errors import printable
+from endpoint_probe.load_test_result import PERCENTILES, RunResult, run_result
 from ops_cli.errors import ExitCode, OpsError
-from ops_cli.http_client import printable
-from ops_cli.smoke import _object
 from ops_cli.tools import KUBECONFIG_FIX, command_line, run_tool, tool_failure, tool_json
 
 if TYPE_CHECKING:

@@ -26,10 +26,11 @@ import re
 import ssl
 from dataclasses import dataclass
 
+from endpoint_probe.deadline import Deadline
+from endpoint_probe.errors import printable, quoted
+from endpoint_probe.url import server_name_for
 from ops_cli.aws import Aws
-from ops_cli.deadline import Deadline
 from ops_cli.errors import ExitCode, OpsError
-from ops_cli.http_client import printable, quoted, server_name_for
 from ops_cli.waiting import INFERENCE_RESOURCE, inference_endpoint_state
 
 #: A PEM certificate (chain) is a few kilobytes; anything much larger is not one.
@@ -60,7 +61,7 @@ class OperatorCertificate:
         return "the Inference Operator's certificate " + ", ".join(self.locations)
 
     def server_name_for(self, host: str) -> str | None:
-        """The name to verify when connecting to ``host`` (:func:`ops_cli.http_client.server_name_for`)."""
+        """The name to verify when connecting to ``host`` (:func:`endpoint_probe.url.server_name_for`)."""
         return server_name_for(host, self.domain_names)
 
 

@@ -17,7 +17,7 @@ from ops_cli.output import utc_and_local
 from ops_cli.preflight_check import Check, Status
 from ops_cli.preflight_local import aws_checks, local_checks
 from ops_cli.preflight_mirror import weights_mirror_check
-from ops_cli.redaction import redact_secrets
+from endpoint_probe.redaction import redact_secrets
 from ops_cli.waiting import GPU_NODEGROUP
 
 WARN_BEFORE_END = timedelta(days=1)

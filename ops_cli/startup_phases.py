@@ -10,7 +10,7 @@ The sources, each the only one for its phase:
   pulled it first (with S3 weights that is the ``verify-weights`` init container, which runs the vLLM image before the
   vLLM container starts; the later containers' events then say "already present on machine"), with ``eventTime`` or
   ``firstTimestamp``; the kubelet's own duration ("Successfully pulled image ... in 4m30s") is shown beside it;
-- the init container that restores vLLM's compile cache (``restore-compile-cache``, charts/compile_cache.py): its
+- the init container that restores vLLM's compile cache (``restore-compile-cache``, charts/compile_cache/): its
   ``terminated`` ``startedAt`` / ``finishedAt``, and its ``message``: the script's outcome (restored, already on the
   node, none saved yet, refused), written to the termination log, so the engine's warm-up that follows reads as with or
   without a cache;
@@ -35,16 +35,16 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from ops_cli.deadline import Deadline
+from endpoint_probe.deadline import Deadline
 from ops_cli.errors import ExitCode, OpsError
 from ops_cli.output import iso
 from ops_cli.tools import command_line, run_tool, tool_failure, tool_json
 
 #: The init container of the EKS path that copies the weights from S3 (charts/vllm_deployment.py).
 FETCH_WEIGHTS_CONTAINER = "fetch-weights"
-#: The init container after it that checks the copy against its manifest (charts/vllm_weights_check.py).
+#: The init container after it that checks the copy against its manifest (charts/vllm_weights_check/).
 VERIFY_WEIGHTS_CONTAINER = "verify-weights"
-#: The init container that restores vLLM's compile cache before vLLM starts (charts/compile_cache.py).
+#: The init container that restores vLLM's compile cache before vLLM starts (charts/compile_cache/).
 RESTORE_CACHE_CONTAINER = "restore-compile-cache"
 #: The kubelet's Pulled message: "Successfully pulled image \"IMAGE\" in 4m30.2s (4m30.2s including waiting)"
 #: (kubernetes/kubernetes pkg/kubelet/images/image_manager.go); the duration as the kubelet measured it.

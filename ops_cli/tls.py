@@ -12,7 +12,8 @@ from deployment_config.kubernetes_names import INFERENCE_ENDPOINT_NAMESPACE, inf
 from deployment_config.model import Platform
 from ops_cli.context import Context
 from ops_cli.errors import ExitCode, OpsError, shown
-from ops_cli.http_client import TlsOptions, printable
+from endpoint_probe.errors import printable
+from endpoint_probe.url import TlsOptions
 from ops_cli.operator_certificate import read_operator_certificate
 
 

@@ -1,6 +1,6 @@
 """The command-line tools llmops runs (kubectl): under the command's deadline, and what they print read with care.
 
-* :func:`run_tool` runs one in its own process group, given the time the command has left (ops_cli/deadline.py) and
+* :func:`run_tool` runs one in its own process group, given the time the command has left (endpoint_probe/deadline.py) and
   at most its own cap; when either runs out, the whole group is killed (kubectl's exec credential plugin, such as
   ``aws eks get-token``, is a grandchild) and :class:`ToolTimedOut` says which ran out and what was running.
 * :func:`tool_json` reads what a tool printed as the JSON object it was asked for. Anything else (garbage, an HTML
@@ -19,9 +19,9 @@ import subprocess
 from collections.abc import Callable, Sequence
 from contextlib import suppress
 
-from ops_cli.deadline import CommandTimedOut, Deadline, no_deadline
+from endpoint_probe.deadline import CommandTimedOut, Deadline, no_deadline
+from endpoint_probe.errors import printable, quoted
 from ops_cli.errors import ExitCode, OpsError
-from ops_cli.http_client import printable, quoted
 
 #: A tool's failure: the exit code kubectl failures have always had.
 TOOL_FAILED = ExitCode.AWS_ERROR

@@ -10,24 +10,16 @@ from datetime import UTC, datetime
 from typing import TextIO
 
 from deployment_config.model import EnvironmentConfig
+from endpoint_probe.answers import UNAUTHORIZED, unauthorized
+from endpoint_probe.deadline import Deadline
+from endpoint_probe.errors import BadResponse, CertificateInvalid, DeadlineExceeded, Unreachable, printable, quoted
+from endpoint_probe.http import exchange
+from endpoint_probe.smoke import MODELS
+from endpoint_probe.url import ApiKey, TlsOptions, check_url
 from ops_cli.aws import Aws
 from ops_cli.capacity_blocks import FINAL_STATES, describe_reservation
-from ops_cli.deadline import Deadline
 from ops_cli.errors import ExitCode, OpsError
-from ops_cli.http_client import (
-    ApiKey,
-    BadResponse,
-    CertificateInvalid,
-    DeadlineExceeded,
-    TlsOptions,
-    Unreachable,
-    check_url,
-    exchange,
-    printable,
-    quoted,
-)
 from ops_cli.output import utc_and_local
-from ops_cli.smoke import MODELS, UNAUTHORIZED, unauthorized
 from ops_cli.tools import ToolTimedOut, command_line, run_tool, tool_failure, tool_json
 
 GPU_NODEGROUP = "gpu-capacity-block"  # cdk_constructs.capacity_block_node_group names it so
@@ -47,7 +39,7 @@ class Progress:
         waited and the next check, redrawn every second, with a permanent line each time the status changes. Without
         it, one plain line per poll (pipes, CI logs).
     :param environ: the environment, for ``NO_COLOR`` in live mode.
-    :param deadline: the command's deadline (ops_cli/deadline.py), in real time: no wait between polls runs past it.
+    :param deadline: the command's deadline (endpoint_probe/deadline.py), in real time: no wait between polls runs past it.
     """
 
     what: str
@@ -180,7 +172,7 @@ def wait_for_health(url: str, progress: Progress, request_timeout: float = 10.0,
     """Until ``url``/health answers 200; then, with ``api_key``, one ``GET /v1/models`` with the key.
 
     A URL that cannot work fails at once with ``ExitCode.USAGE``, before any request. Each probe has its own deadline
-    of ``request_timeout`` seconds for the whole request (see ops_cli.http_client); a probe that runs past it, finds nothing
+    of ``request_timeout`` seconds for the whole request (see endpoint_probe.http); a probe that runs past it, finds nothing
     listening, or gets garbage back means "not healthy yet", and the wait goes on until ``progress`` gives up.
 
     The probes carry no key: vLLM 0.33.0 checks the key only under /v1, /v2, /inference and /cohere, never on /health
@@ -220,7 +212,7 @@ def wait_for_health(url: str, progress: Progress, request_timeout: float = 10.0,
 
 
 def verify_api_key(endpoint, api_key: ApiKey, request_timeout: float, deadline: Deadline | None = None) -> dict:
-    """One ``GET /v1/models`` with ``api_key``: accepted (2xx), refused (401: :func:`ops_cli.smoke.unauthorized`), or
+    """One ``GET /v1/models`` with ``api_key``: accepted (2xx), refused (401: :func:`endpoint_probe.answers.unauthorized`), or
     not known (any other answer, or none within ``request_timeout``; the smoke test will tell)."""
     result = {"source": api_key.source, "accepted": None, "detail": ""}
     try:

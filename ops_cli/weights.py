@@ -28,7 +28,7 @@ Choices (README, "Mirror the weights to S3"):
   deployment_config/model_location.py ``revision_s3_uri``), never over another revision's files, and ``llmops`` writes
   the revision into the environment file only after the manifest checked out: a copy that fails half-way leaves the
   file, and so what the charts serve, as it was. The node checks its own copy against the same manifest before vLLM
-  starts (charts/vllm_weights/verify_weights.py).
+  starts (charts/vllm_weights_check/runtime/verify_weights.py).
 - AWS access: the Job runs as its own service account (``weights-mirror`` in ``llm-serving``), which needs an EKS Pod
   Identity association with a role that may write only the weights prefix (s3:ListBucket with an s3:prefix condition;
   s3:PutObject, s3:GetObject, s3:AbortMultipartUpload on ``PREFIX*``) and read the Hugging Face token's secret. The
@@ -49,10 +49,12 @@ from deployment_config import speculator
 from deployment_config.kubernetes_names import SERVING_NAMESPACE, WEIGHTS_MIRROR_NAME
 from deployment_config.model import EnvironmentConfig, WeightSource
 from deployment_config.model_location import revision_s3_uri
-from ops_cli.deadline import Deadline
+from endpoint_probe.deadline import Deadline
+from endpoint_probe.errors import BadResponse, DeadlineExceeded, Unreachable
+from endpoint_probe.http import exchange
+from endpoint_probe.redaction import redact_secrets
+from endpoint_probe.url import check_url
 from ops_cli.errors import ExitCode, OpsError, shown
-from ops_cli.http_client import BadResponse, DeadlineExceeded, Unreachable, check_url, exchange
-from ops_cli.redaction import redact_secrets
 from ops_cli.tools import run_tool, tool_failure, tool_json
 
 #: The Hub's API: ``GET {endpoint}/api/models/{repo_id}/revision/{revision}`` answers the model's info at that
@@ -99,7 +101,7 @@ def _hub_get(url: str, token: str | None, *, deadline: Deadline | None = None) -
     """GET a Hub API URL and decode its JSON object (replaced in tests that do not test the Hub's answers).
 
     Not ``urllib.request``, whose timeout bounds each socket read only, so that a Hub that sends a byte every few
-    seconds kept llmops waiting for ever: ops_cli/http_client.py bounds the request as a whole, by :data:`HUB_CAP_S`
+    seconds kept llmops waiting for ever: endpoint_probe/http.py bounds the request as a whole, by :data:`HUB_CAP_S`
     and by what is left of the command's ``deadline``. Redirects are not followed."""
     base, _, path = url.partition("/api/")
     endpoint = check_url(base, option="the Hugging Face Hub address (HF_ENDPOINT)")
@@ -281,7 +283,7 @@ class MirrorProblem:
 def check_manifest(manifest: dict, objects: dict[str, int], prefix: str) -> list[MirrorProblem]:
     """What is wrong with a mirror: a file whose sha256 differs from the Hub's LFS sha256, or that is missing from S3 or
     has another size there, or an object under the revision's prefix that the manifest does not list (the node's check
-    refuses such a file, charts/vllm_weights/verify_weights.py, and its copy would fetch it again on every start).
+    refuses such a file, charts/vllm_weights_check/runtime/verify_weights.py, and its copy would fetch it again on every start).
     ``objects``: key -> size of what S3 lists under the prefix."""
     problems = []
     listed = {prefix + str(entry.get("path")) for entry in manifest.get("files") or []} | {prefix + MANIFEST_NAME}

@@ -17,7 +17,7 @@ HEALTH_TAINT = {"key": "sagemaker.amazonaws.com/node-health-status", "operator":
                 "effect": "NoSchedule"}
 INSTANCE_TYPE_LABEL = "node.kubernetes.io/instance-type"
 #: The subcharts of the HyperPod dependencies chart this project installs by default (see VENDORED.json there).
-VENDORED_DEPENDENCIES_CHART = Path(__file__).resolve().parents[1] / "cdk_constructs" / "hyperpod_dependencies_chart"
+VENDORED_DEPENDENCIES_CHART = Path(__file__).resolve().parent / "data" / "hyperpod_dependencies_chart"
 #: Components of the upstream HyperPod dependencies chart this app installs itself, or does not need for serving.
 DEPENDENCIES_CHART_OVERRIDES = {
     "nvidia-device-plugin": {"devicePlugin": {"enabled": False}},
@@ -40,7 +40,7 @@ class HyperPodPrerequisitesStack(cdk.Stack):
 
     The chart is not published to a Helm repository; AWS installs it from a clone of aws/sagemaker-hyperpod-cli. This
     project carries the subcharts it needs, byte for byte at a pinned commit
-    (``cdk_constructs/hyperpod_dependencies_chart``, checked by the tests), and uploads them as a CDK asset at deploy
+    (``stacks/data/hyperpod_dependencies_chart``, checked by the tests), and uploads them as a CDK asset at deploy
     time: synthesis stays offline and nothing is left to install by hand. ``hyperpod.dependencies_chart_dir``
     installs a local copy of the whole upstream chart instead.
     """

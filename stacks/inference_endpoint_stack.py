@@ -64,5 +64,5 @@ class InferenceEndpointStack(cdk.Stack):
         return role
 
     def _authentication_outputs(self, spec: InferenceEndpointSpec) -> None:
-        # The worker loads the middleware that requires the key on every path (charts/vllm_auth_middleware.py).
+        # The worker loads the middleware that requires the key on every path (charts/vllm_auth_middleware/).
         add_authentication_outputs(self, self.secrets, spec.secrets.api_key_secret if spec.secrets else None)

@@ -38,8 +38,7 @@ from deployment_config.model import EnvironmentConfig, WeightSource
 
 EXECUTION_ROLE_PREFIX = "SageMakerHyperPodInference"
 #: The AWS Load Balancer Controller's official policy for the version the operator bundles, with its source.
-LOAD_BALANCER_CONTROLLER_POLICY_FILE = (Path(__file__).resolve().parents[1] / "cdk_constructs" / "data"
-                                        / "aws_load_balancer_controller_iam_policy.json")
+LOAD_BALANCER_CONTROLLER_POLICY_FILE = Path(__file__).resolve().parent / "data" / "aws_load_balancer_controller_iam_policy.json"
 
 
 def load_balancer_controller_policy() -> dict:

@@ -8,14 +8,14 @@ Decisions, each with its reason (sources in the modules named):
   Identity role): Container Insights with enhanced observability puts NVIDIA DCGM metrics into CloudWatch as
   ``node_gpu_utilization``, ``node_gpu_memory_utilization``, ``node_gpu_temperature``, ``node_gpu_power_draw``, ...
   per GPU, EFA counters (``node_efa_*``), node status, and ships every container's log with Fluent Bit
-  (cdk_constructs/serving_metrics.py, CONTAINER_INSIGHTS_GPU_METRICS). It has no XID field, and its Prometheus
+  (cdk_constructs/serving_metrics/, CONTAINER_INSIGHTS_GPU_METRICS). It has no XID field, and its Prometheus
   scraping drops histograms, which all of vLLM's latencies are.
 - vLLM's serving metrics go through Amazon Managed Service for Prometheus: an agentless managed scraper
   (``AWS::APS::Scraper``; the cluster's authentication mode API lets AMP create the scraper's access entry itself, so
   no aws-auth or RBAC object is needed; its network interfaces carry the cluster security group, which admits them to
   the nodes' pods) reads vLLM's ``/metrics`` (not behind the API key) and the node monitoring agent's metrics (XID
   errors). A Lambda function puts quantiles and rates from AMP into CloudWatch every minute, where standard alarms,
-  with their missing-data rules, and the dashboard read them (cdk_constructs/serving_metrics.py says why not the
+  with their missing-data rules, and the dashboard read them (cdk_constructs/serving_metrics/ says why not the
   CloudWatch agent or PromQL alarms).
 
 **The load balancer's name is only known after deploy**, and CloudWatch metrics carry no tags: the publisher finds the
@@ -50,7 +50,7 @@ serving alarms, with what differs:
   by that label: aws/sagemaker-hyperpod-cli@011ca92 src/sagemaker/hyperpod/inference/hp_endpoint.py, ``list_pods``).
   No node monitoring job.
 - *Load balancer*: the operator's AWS Load Balancer Controller makes the endpoint's ALB and tags every load balancer it
-  makes with ``elbv2.k8s.aws/cluster`` = the cluster's name (cdk_constructs/destroy_waiter.py, with its source); the
+  makes with ``elbv2.k8s.aws/cluster`` = the cluster's name (cdk_constructs/destroy_waiter/, with its source); the
   endpoint stack's destroy waiter finds it by that tag, and so does the publisher. That controller serves only the
   operator in this cluster: its load balancers are the endpoint's.
 - *Capacity*: ``TrainingPlanHoursLeft`` from sagemaker:DescribeTrainingPlan's EndTime, in place of the Capacity Block's.
@@ -65,7 +65,7 @@ serving alarms, with what differs:
   the add-on's. The add-on needs a HyperPod node and the Pod Identity agent before its install (setup page): this stack
   deploys after the HyperPod cluster stack (through the operator and endpoint stacks) and the cluster stack installs
   the agent. The publisher reads DCGM's utilization, framebuffer memory, temperature, power and last XID from the
-  workspace (cdk_constructs/serving_metrics.py, DCGM_PUBLISHED), the dashboard has GPU rows from them, and the XID alarm
+  workspace (cdk_constructs/serving_metrics/, DCGM_PUBLISHED), the dashboard has GPU rows from them, and the XID alarm
   watches GPUs with an XID. The EKS path's node monitoring agent is not installed, nor Container Insights' GPU
   metrics (the cluster stack installs ``amazon-cloudwatch-observability`` for the logs only): HyperPod's
   health-monitoring agent and deep health checks (the dependencies chart of

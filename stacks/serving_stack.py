@@ -134,7 +134,7 @@ class ServingStack(cdk.Stack):
         acknowledge_weights_reader(role)
 
     def _grant_compile_cache(self, role: iam.Role, spec: VllmServingSpec) -> None:
-        """Read and create-only access to the compile cache's prefix of the weights' bucket (charts/compile_cache.py).
+        """Read and create-only access to the compile cache's prefix of the weights' bucket (charts/compile_cache/).
 
         ListBucket on the prefix: without it S3 answers a missing object with 403 instead of 404 (S3 API reference,
         GetObject, "Permissions"), and the restore could not tell "no cache yet" from a denial. PutObject only with an

@@ -1,5 +1,5 @@
 """The smoke test where the endpoint is: ``NAME-smoke``, deployed last, fails the deployment when the endpoint does
-not pass ``llmops smoke-test`` from inside the VPC (cdk_constructs/deploy_time_smoke_test.py says how and why)."""
+not pass ``llmops smoke-test`` from inside the VPC (cdk_constructs/deploy_time_smoke_test/ says how and why)."""
 
 from __future__ import annotations
 

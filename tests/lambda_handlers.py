@@ -1,10 +1,8 @@
-"""The project's Lambda handlers under test: their AWS clients stubbed, their code loaded as Lambda loads it."""
+"""The project's Lambda handlers under test, imported as the project's own modules, with their AWS clients stubbed."""
 
 from __future__ import annotations
 
 import functools
-import importlib.util
-import sys
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from types import ModuleType
@@ -58,17 +56,3 @@ def handler_with_stubbed_clients(handler: ModuleType, monkeypatch, services: Ite
     with stubbed_clients(services, region=region) as stubbers:
         monkeypatch.setattr(handler, "client", lambda service: stubbers[service].client)
         yield stubbers
-
-
-def load_smoke_test_handler(module_name: str) -> ModuleType:
-    """The deploy-time smoke test's handler file, loaded as a module of its own under ``module_name`` (each test
-    module patches its clients on its own copy), with the destroy waiters' handler it imports in the bundle."""
-    # Imported here: the CDK's, which the construct module imports, is not for the CLI's tests that share this file.
-    from cdk_constructs import deploy_time_smoke_test
-    from cdk_constructs.destroy_waiters import handler as destroy_waiters_handler
-
-    sys.modules.setdefault("destroy_waiters_handler", destroy_waiters_handler)
-    spec = importlib.util.spec_from_file_location(module_name, deploy_time_smoke_test.HANDLER_FILE)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module

@@ -1,4 +1,5 @@
-"""The middleware that requires the API key on every path (charts/vllm_auth/llm_serving_auth.py), run as vLLM runs it:
+"""The middleware that requires the API key on every path (charts/vllm_auth_middleware/runtime/llm_serving_auth.py), run as vLLM
+runs it:
 an ASGI app called with a scope, receive and send. And the chart that mounts it into the vLLM pod."""
 
 from __future__ import annotations
@@ -10,8 +11,8 @@ import os
 import pytest
 
 from charts.serving_spec import API_KEY_VARIABLE, PodSecrets
-from charts.vllm_auth import llm_serving_auth
 from charts.vllm_auth_middleware import CONFIG_MAP, MIDDLEWARE_ARGS, MODULE_FILE, MOUNT_PATH
+from charts.vllm_auth_middleware.runtime import llm_serving_auth
 
 KEY = "k" * 64
 

@@ -1,4 +1,4 @@
-"""vLLM's compile cache (charts/compile_cache.py): the shipped script, run for real with boto3 against a local S3
+"""vLLM's compile cache (charts/compile_cache/): the shipped script, run for real with boto3 against a local S3
 stand-in (tests/s3_stand_in.py), its key, and what the chart and the serving stack add for it."""
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from charts.compile_cache import SCRIPT_FILE, compile_cache_for
-from charts.vllm_compile_cache.compile_cache import KEY_MEMBER, object_name
+from charts.compile_cache.runtime.compile_cache import KEY_MEMBER, object_name
 from tests.s3_stand_in import s3_stand_in
 
 KEY = {"image_digest": "sha256:" + "a" * 64, "model_revision": "0123456789abcdef0123456789abcdef01234567",

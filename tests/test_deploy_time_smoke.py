@@ -14,16 +14,19 @@ import sys
 import threading
 from contextlib import contextmanager
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
 
 import pytest
 import yaml
 
 from cdk_constructs import deploy_time_smoke_test as construct
+from cdk_constructs.deploy_time_smoke_test.runtime import aws as smoke_aws
+from cdk_constructs.deploy_time_smoke_test.runtime import handler as smoke_handler
 from deployment_config import parse_environment
 from deployment_config.sizing import startup_budget_seconds
 from tests.cfn_lint import cfn_lint_errors
 from tests.conftest import CONFIG_DIR, in_memory_pipeline
-from tests.lambda_handlers import handler_with_stubbed_clients, load_smoke_test_handler
+from tests.lambda_handlers import handler_with_stubbed_clients
 from tests.ops.openai_server import Behaviour, openai_server
 from tests.self_signed import self_signed
 
@@ -119,7 +122,7 @@ def test_a_budget_a_wait_condition_cannot_wait_for_is_refused_at_synthesis():
 
 def test_the_check_runs_in_the_private_subnets_with_a_group_that_only_reaches_out(smoke_assembly, eks_env):
     template = _template(smoke_assembly, "smoke-smoke")
-    _, check = _function(template, "handler.check")
+    _, check = _function(template, f"{construct.HANDLER_MODULE}.check")
     vpc_config = check["Properties"]["VpcConfig"]
     subnets = json.dumps(vpc_config["SubnetIds"])
     assert subnets.count("Fn::ImportValue") == len(eks_env.availability_zones) == subnets.count("privateSubnet")
@@ -138,7 +141,7 @@ def _statements(template: dict, function_id: str) -> list[dict]:
 
 def test_the_check_may_read_the_load_balancers_and_exactly_the_environments_api_key(smoke_assembly):
     template = _template(smoke_assembly, "smoke-smoke")
-    check_id, check = _function(template, "handler.check")
+    check_id, check = _function(template, f"{construct.HANDLER_MODULE}.check")
     statements = {s.get("Sid"): s for s in _statements(template, check_id)}
     assert set(statements) == {"FindTheLoadBalancer", "ReadTheApiKey", "DecryptTheApiKey"}
     assert statements["FindTheLoadBalancer"]["Action"] == ["elasticloadbalancing:DescribeLoadBalancers",
@@ -193,13 +196,52 @@ def test_a_change_of_what_is_deployed_makes_a_new_wait_condition_so_the_smoke_te
     assert logical[0] == logical[1] != logical[2]
 
 
-def test_the_bundle_holds_everything_the_handler_imports():
-    # given the check function's code, imported by a Python that sees only the bundle and the installed packages
-    result = subprocess.run([sys.executable, "-I", "-c", "import sys; sys.path.insert(0, sys.argv[1]); import handler; "
-                             "import deployment_config, ops_cli.smoke; print(ops_cli.smoke.__file__)",
-                             construct.bundle_dir()], capture_output=True, text=True, timeout=60)
+@pytest.fixture(scope="module")
+def bundle(tmp_path_factory) -> Path:
+    """The folder the check function's zip is made of, staged as a deploy stages it: the construct's own code asset in
+    a stack of its own (the module's synthesis skips asset staging); the function's S3Key is ``HASH.zip``, its folder
+    ``asset.HASH``."""
+    import aws_cdk as cdk
+    from aws_cdk import aws_lambda as lambda_
+
+    app = cdk.App(outdir=str(tmp_path_factory.mktemp("bundle.out")))
+    stack = cdk.Stack(app, "bundle")
+    lambda_.Function(stack, "Check", runtime=construct.RUNTIME, code=construct.bundle(),
+                     handler=f"{construct.HANDLER_MODULE}.check")
+    assembly = app.synth()
+    _, check = _function(_template(assembly, "bundle"), f"{construct.HANDLER_MODULE}.check")
+    return Path(assembly.directory) / f"asset.{check['Properties']['Code']['S3Key'].removesuffix('.zip')}"
+
+
+def test_the_bundle_is_the_probe_package_and_the_runtime_at_their_own_paths(bundle):
+    # given the check function's code, as a deploy stages it
+    files = {str(f.relative_to(bundle)) for f in bundle.rglob("*") if f.is_file()}
+    # then it holds the endpoint probe whole, as a package, and this construct's runtime beside the destroy waiter's
+    # handler: the project's files at their own paths, nothing copied under another name, no constructs, no bytecode
+    project = Path(construct.__file__).parents[2]
+    assert files == {str(f.relative_to(project)) for f in (
+        *(project / "endpoint_probe").glob("*.py"),
+        *(project / "cdk_constructs/deploy_time_smoke_test/runtime").glob("*.py"),
+        project / "cdk_constructs/destroy_waiter/runtime/handler.py")}
+    assert "endpoint_probe/__init__.py" in files
+    assert all((bundle / f).read_bytes() == (project / f).read_bytes() for f in files)
+
+
+def test_the_handler_imports_from_the_bundle_alone(bundle):
+    # given a Python that sees only the bundle and the installed packages (-I: not the project's folder)
+    code = ("import importlib, sys; sys.path.insert(0, sys.argv[1]); module = importlib.import_module(sys.argv[2]); "
+            "assert all(callable(getattr(module, f)) for f in ('check', 'on_event', 'report_error')); "
+            "print('aws_cdk' in sys.modules, 'ops_cli' in sys.modules, 'deployment_config' in sys.modules); "
+            "print(*sorted(m.__file__ for n, m in sys.modules.items() "
+            "if n.split('.')[0] in ('endpoint_probe', 'cdk_constructs') and getattr(m, '__file__', None)), sep='\\n')")
+    # when it imports the handler the function names, as the Lambda runtime does
+    result = subprocess.run([sys.executable, "-I", "-c", code, str(bundle), construct.HANDLER_MODULE],
+                            capture_output=True, text=True, timeout=60)
+    # then every module comes from the bundle, and neither the CDK nor the CLI nor the configuration is imported
     assert result.returncode == 0, result.stderr
-    assert result.stdout.startswith(construct.bundle_dir())
+    flags, *loaded = result.stdout.splitlines()
+    assert flags == "False False False"
+    assert loaded and all(path.startswith(str(bundle)) for path in loaded)
 
 
 @pytest.fixture(scope="module")
@@ -252,13 +294,13 @@ def test_a_hyperpod_stage_tests_its_own_endpoint_from_its_vpc(smoke_pipeline, hy
 
 @pytest.fixture(scope="module")
 def handler():
-    return load_smoke_test_handler("deploy_time_smoke_test_handler")
+    return smoke_handler
 
 
 @pytest.fixture
 def stubs(handler, monkeypatch):
     services = ("elbv2", "acm", "secretsmanager", "stepfunctions")
-    with handler_with_stubbed_clients(handler, monkeypatch, services, region=REGION) as stubbers:
+    with handler_with_stubbed_clients(smoke_aws, monkeypatch, services, region=REGION) as stubbers:
         yield stubbers
 
 
@@ -474,7 +516,7 @@ def test_on_hyperpod_a_listener_without_its_certificate_yet_is_waited_for(handle
 
 def test_on_hyperpod_the_check_may_read_listeners_and_the_accounts_certificates_and_nothing_more(smoke_assembly):
     template = _template(smoke_assembly, "smoke-hyperpod-smoke")
-    check_id, _ = _function(template, "handler.check")
+    check_id, _ = _function(template, f"{construct.HANDLER_MODULE}.check")
     statements = {s.get("Sid"): s for s in _statements(template, check_id)}
     assert statements["ReadTheListenersCertificate"]["Action"] == "elasticloadbalancing:DescribeListeners"
     acm = statements["ReadTheCertificateFromAcm"]
@@ -482,7 +524,7 @@ def test_on_hyperpod_the_check_may_read_listeners_and_the_accounts_certificates_
     assert json.dumps(acm["Resource"]).endswith(':certificate/*"]]}')
     # and the EKS check function has neither (its certificate, if any, is verified by the system's CAs)
     eks = {s.get("Sid") for s in _statements(_template(smoke_assembly, "smoke-smoke"), _function(
-        _template(smoke_assembly, "smoke-smoke"), "handler.check")[0])}
+        _template(smoke_assembly, "smoke-smoke"), f"{construct.HANDLER_MODULE}.check")[0])}
     assert not eks & {"ReadTheListenersCertificate", "ReadTheCertificateFromAcm"}
 
 

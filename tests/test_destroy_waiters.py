@@ -11,7 +11,7 @@ import json
 
 import pytest
 
-from cdk_constructs.destroy_waiters import handler
+from cdk_constructs.destroy_waiter.runtime import handler
 from tests.lambda_handlers import handler_with_stubbed_clients
 
 REGION = "us-west-2"

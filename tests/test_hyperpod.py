@@ -291,7 +291,7 @@ def test_hyperpod_execution_role_may_manage_interface_permissions_and_tags_on_ne
     for action in ("ec2:CreateNetworkInterfacePermission", "ec2:CreateTags"):
         assert by_action[action] and all(":network-interface/*" in r for r in by_action[action]), action
     assert by_action["ec2:DescribeTags"] == ['"*"']  # a describe call has no resource types
-    # names a permission (eni-perm-...), not an interface: on "*" (cdk_constructs/hyperpod_cluster.py says why)
+    # names a permission (eni-perm-...), not an interface: on "*" (cdk_constructs/hyperpod_cluster/ says why)
     assert by_action["ec2:DeleteNetworkInterfacePermission"] == ['"*"']
 
 
@@ -782,7 +782,7 @@ def test_the_worker_reads_its_api_key_from_the_secret_the_sync_keeps(synthesized
     synced = objects["SecretProviderClass"]["spec"]["secretObjects"][0]["secretName"]
     env = _worker_env(objects)
     # the middleware's variable, by reference only and not optional: the worker does not start without it; vLLM gets no
-    # VLLM_API_KEY of its own (its check knows one key: charts/vllm_auth/llm_serving_auth.py)
+    # VLLM_API_KEY of its own (its check knows one key: charts/vllm_auth_middleware/runtime/llm_serving_auth.py)
     assert env["LLM_SERVING_API_KEY"] == {"name": "LLM_SERVING_API_KEY",
                                           "valueFrom": {"secretKeyRef": {"name": synced, "key": "api-key"}}}
     assert "VLLM_API_KEY" not in env

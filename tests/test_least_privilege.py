@@ -25,7 +25,7 @@ NO_RESOURCE_TYPE = frozenset({
     "elasticloadbalancing:DescribeListeners",
     "cloudwatch:GetMetricData", "cloudwatch:GetMetricStatistics", "cloudwatch:ListMetrics",
     # names a permission (eni-perm-…), not an interface; on "*" until the reference confirms it takes network-interface
-    # (cdk_constructs/hyperpod_cluster.py)
+    # (cdk_constructs/hyperpod_cluster/)
     "ec2:DeleteNetworkInterfacePermission",
     # takes no resource type; the app's statement limits it with cloudwatch:namespace
     "cloudwatch:PutMetricData",

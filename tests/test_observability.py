@@ -28,7 +28,7 @@ from cdk_constructs.serving_metrics import (
     TRAINING_PLAN_HOURS_LEFT,
     VLLM_METRICS,
 )
-from cdk_constructs.serving_metrics_handler import handler
+from cdk_constructs.serving_metrics.runtime import handler
 from deployment_config.addons import CLOUDWATCH_OBSERVABILITY, HYPERPOD_OBSERVABILITY, NODE_MONITORING_AGENT
 from deployment_config.model import ObservabilityConfig
 from tests.cfn_lint import cfn_lint_errors

@@ -12,7 +12,6 @@ import io
 import json
 import shlex
 import subprocess
-import sys
 from pathlib import Path
 
 import jsonschema
@@ -26,13 +25,17 @@ from hypothesis import strategies as st
 
 from cdk_constructs import deploy_time_smoke_test as construct
 from cdk_constructs import promotion_gate
+from cdk_constructs.deploy_time_smoke_test.runtime import aws as smoke_aws
+from cdk_constructs.deploy_time_smoke_test.runtime import gate as smoke_gate
+from cdk_constructs.deploy_time_smoke_test.runtime import handler as smoke_handler
 from deployment_config import ConfigError, load_environment, parse_environment
 from deployment_config.promotion_gate import PROBE_SECONDS, SMOKE_TEST_WAIT_SECONDS
 from deployment_config.sizing import startup_budget_seconds
-from ops_cli import bench, load_test
+from endpoint_probe import correctness
+from ops_cli import load_test
 from tests.cfn_lint import cfn_lint_errors
 from tests.conftest import CONFIG_DIR, in_memory_pipeline
-from tests.lambda_handlers import handler_with_stubbed_clients, load_smoke_test_handler
+from tests.lambda_handlers import handler_with_stubbed_clients
 from tests.ops.openai_server import Behaviour, openai_server
 from tests.test_deploy_time_smoke import wait_condition_handle
 
@@ -206,7 +209,7 @@ def test_the_jobs_role_may_only_upload_results_and_read_its_start_object_under_t
 
 def test_the_check_may_list_and_read_the_results_and_write_only_start_and_summary(template):
     check_id = next(k for k, r in _of_type(template, "AWS::Lambda::Function").items()
-                    if r["Properties"].get("Handler") == "handler.check")
+                    if r["Properties"].get("Handler") == f"{construct.HANDLER_MODULE}.check")
     role = template["Resources"][check_id]["Properties"]["Role"]["Fn::GetAtt"][0]
     statements = {s.get("Sid"): s for s in _statements(template, role)}
     assert statements["ListResults"]["Condition"] == {"StringLike": {"s3:prefix": [f"{PREFIX}*"]}}
@@ -286,13 +289,13 @@ def test_a_stage_with_the_gate_deploys_it_before_the_next_wave(gate_env, tmp_pat
 
 @pytest.fixture(scope="module")
 def handler():
-    return load_smoke_test_handler("deploy_time_smoke_test_handler_gate")
+    return smoke_handler
 
 
 @pytest.fixture
 def stubs(handler, monkeypatch):
     services = ("s3", "secretsmanager", "stepfunctions", "elbv2")
-    with handler_with_stubbed_clients(handler, monkeypatch, services, region=REGION) as stubbers:
+    with handler_with_stubbed_clients(smoke_aws, monkeypatch, services, region=REGION) as stubbers:
         yield stubbers
 
 
@@ -418,16 +421,6 @@ def test_the_start_resource_gives_the_job_and_the_check_the_same_run_id(handler,
     assert answer == {"PhysicalResourceId": f"{machine}:run", "Data": {"RunId": "20010909T014640Z"}}
 
 
-def test_the_bundle_imports_the_probe_without_jsonschema():
-    # given the check function's code, imported by a Python that sees only the bundle and the standard library + boto
-    code = ("import sys; sys.path.insert(0, sys.argv[1]); sys.modules['jsonschema'] = None; import handler; "
-            "from ops_cli import bench; assert bench.jsonschema is None; print(bench.__file__)")
-    result = subprocess.run([sys.executable, "-I", "-c", code, construct.bundle_dir()], capture_output=True, text=True,
-                            timeout=60)
-    assert result.returncode == 0, result.stderr
-    assert result.stdout.startswith(construct.bundle_dir())
-
-
 _JSON = st.recursive(st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=5)
                      | st.sampled_from(["celsius", "fahrenheit", "Paris", ""]),
                      lambda inner: st.lists(inner, max_size=3)
@@ -438,8 +431,8 @@ _JSON = st.recursive(st.none() | st.booleans() | st.integers() | st.floats(allow
 @given(_JSON)
 def test_the_functions_schema_check_agrees_with_jsonschema(value):
     # the Lambda's subset validator accepts exactly what jsonschema accepts, for the tool's schema
-    valid = jsonschema.Draft202012Validator(bench.TOOL_PARAMETERS).is_valid(value)
-    assert (bench._subset_errors(value, bench.TOOL_PARAMETERS) == []) == valid
+    valid = jsonschema.Draft202012Validator(correctness.TOOL_PARAMETERS).is_valid(value)
+    assert (correctness.subset_errors(value) == []) == valid
 
 
 def test_given_the_gate_a_passed_smoke_test_does_not_signal_but_hands_over_to_the_probe(handler, stubs, gate_env):
@@ -490,8 +483,8 @@ def test_the_gate_carries_the_published_row_and_fails_a_run_too_far_below_it(han
     run = settings["Runs"][0]
     assert run["Published"]["output_tokens_per_s"] == 183 and run["WithinPercentOfPublished"] == 10
     # when the check function evaluates a run at 150 tok/s (18 % below 183) and one at 170 tok/s (7 % below)
-    slow = handler.evaluate_run(run, result(1, rate=150.0), 0)
-    near = handler.evaluate_run(run, result(1, rate=170.0), 0)
+    slow = smoke_gate.evaluate_run(run, result(1, rate=150.0), 0)
+    near = smoke_gate.evaluate_run(run, result(1, rate=170.0), 0)
     # then the first fails naming the published figure and its source, the second passes; both carry the row
     assert not slow["ok"] and "more than 10 % below the published 183" in slow["problems"][0]
     assert near["ok"] and near["published"]["ttft_ms"] == 376

@@ -121,7 +121,7 @@ def test_the_default_example_serves_every_setting_of_the_blackwell_single_node_p
         i += 2 if takes_value else 1
     # and every variable, the engine's timeout no shorter than the recipe's (the app derives it from the weights), and
     # one deliberate exception: the Rust frontend, which does not load the --middleware that checks the API key, is
-    # off while the key is required (charts/vllm_auth_middleware.py MIDDLEWARE_ENVIRONMENT)
+    # off while the key is required (charts/vllm_auth_middleware/ MIDDLEWARE_ENVIRONMENT)
     timeout, rust_frontend = "VLLM_ENGINE_READY_TIMEOUT_S", "VLLM_USE_RUST_FRONTEND"
     assert expected_env[rust_frontend] == "1" and default_env.endpoint.api_key_required
     for name, value in expected_env.items():

@@ -114,7 +114,7 @@ def test_kimi_k3_environment_and_image(vllm_container):
     env = _plain_env(vllm_container)
     # the recipe's Blackwell environment (hardware_overrides.blackwell.extra_env; its engine timeout is the app's),
     # but not its Rust frontend: that does not load the --middleware that checks the API key on every path, so with the
-    # key required (the default) vLLM runs its Python API server (charts/vllm_auth_middleware.py)
+    # key required (the default) vLLM runs its Python API server (charts/vllm_auth_middleware/)
     assert {k: env[k] for k in ("VLLM_ALLREDUCE_USE_FLASHINFER", "VLLM_USE_V2_MODEL_RUNNER")} \
         == {"VLLM_ALLREDUCE_USE_FLASHINFER": "1", "VLLM_USE_V2_MODEL_RUNNER": "1"}
     assert env["VLLM_USE_RUST_FRONTEND"] == "0" and "--middleware" in vllm_container["args"]

@@ -180,7 +180,7 @@ def variants(default_env, tmp_path_factory) -> Variants:
         default_env, name="shared",
         model=dataclasses.replace(model, hugging_face_token_secret=HF_TOKEN_ARN, weight_source=WeightSource.S3,
                                   s3_uri="s3://weights-bucket/kimi-k3/", hugging_face_revision=WEIGHTS_SHA,
-                                  # pinned by digest: the compile cache is kept (charts/compile_cache.py)
+                                  # pinned by digest: the compile cache is kept (charts/compile_cache/)
                                   image="vllm/vllm-openai:kimi-k3@sha256:" + "a" * 64))
     app = checked_app(str(tmp_path_factory.mktemp("secrets.out")), inspect_only=True)
     add_environment(app, optout)
@@ -422,7 +422,7 @@ def test_with_s3_weights_one_role_reads_the_revision_and_the_api_key_and_no_hugg
 
 def test_the_pod_may_read_and_only_create_the_compile_cache_prefix(variants):
     # given S3 weights and an image pinned by digest (the shared variant): the compile cache is kept in the weights'
-    # bucket under compile-cache/ (charts/compile_cache.py)
+    # bucket under compile-cache/ (charts/compile_cache/)
     template = variants.template("shared", "serving")
     statements = {s.get("Sid"): s for s in _statements(template, _pod_role(template))}
     listing, reading, creating = (statements[sid] for sid in ("ListCompileCache", "ReadCompileCache",

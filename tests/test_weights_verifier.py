@@ -1,4 +1,5 @@
-"""The node's check of a weights copy (charts/vllm_weights/verify_weights.py), run for real, as the init container runs
+"""The node's check of a weights copy (charts/vllm_weights_check/runtime/verify_weights.py), run for real, as the init container
+runs
 it (``python3 SCRIPT DIRECTORY --revision SHA``), against copies in temporary directories: a good copy starts vLLM; a
 missing, truncated, foreign or extra file, or another revision's manifest, stops it with a line naming the file."""
 

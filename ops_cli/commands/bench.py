@@ -7,6 +7,7 @@ import argparse
 import math
 
 from deployment_config.model import Platform
+from endpoint_probe import load_test_result
 from ops_cli import bench as bench_probe
 from ops_cli import load_test
 from ops_cli.api_key import add_api_key_options, api_key, keeping_secret
@@ -14,7 +15,7 @@ from ops_cli.arguments import TIMEOUT_HELP, positive
 from ops_cli.command_help import command_help
 from ops_cli.context import Context
 from ops_cli.errors import ExitCode, OpsError
-from ops_cli.http_client import check_url
+from endpoint_probe.url import check_url
 from ops_cli.output import table, write_if_open
 from ops_cli.tables import published_note
 from ops_cli.tls import add_tls_options, operator_trust, tls_options
@@ -121,9 +122,9 @@ def bench(ctx: Context) -> int:
 
         def ms(values: dict) -> str:
             return " / ".join("-" if values.get(p) is None else f"{values[p]:,.0f}" if values[p] >= 100
-                              else f"{values[p]:.1f}" for p in bench_probe.PERCENTILES)
+                              else f"{values[p]:.1f}" for p in load_test_result.PERCENTILES)
 
-        def beside(r: bench_probe.RunResult) -> str:
+        def beside(r: load_test_result.RunResult) -> str:
             """The published row of the same profile and concurrency, and how far the measured throughput is."""
             row = published.get(r.concurrency)
             if row is None:

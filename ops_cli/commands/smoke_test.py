@@ -1,4 +1,4 @@
-"""``llmops smoke-test``: chat completions, plain and streaming, timed, against the endpoint (ops_cli/smoke.py)."""
+"""``llmops smoke-test``: chat completions, plain and streaming, timed, against the endpoint (endpoint_probe/smoke.py)."""
 
 from __future__ import annotations
 
@@ -10,10 +10,11 @@ from ops_cli.arguments import positive
 from ops_cli.command_help import command_help
 from ops_cli.context import Context
 from ops_cli.errors import ExitCode
-from ops_cli.http_client import check_url, printable
+from endpoint_probe.errors import printable
+from endpoint_probe.url import check_url
 from ops_cli.output import table
-from ops_cli.smoke import DEFAULT_PROMPT
-from ops_cli.smoke import smoke_test as run_smoke_test
+from endpoint_probe.smoke import DEFAULT_PROMPT
+from endpoint_probe.smoke import smoke_test as run_smoke_test
 from ops_cli.tls import add_tls_options, operator_trust, tls_options
 
 
@@ -51,7 +52,7 @@ def smoke_test(ctx: Context) -> int:
     """Exit codes: 0 passed; 1 a check failed (a FAILED row names the problem), the endpoint is unreachable or
     answered an error status (401: no key or the wrong one); 2 the --url cannot work (checked before any
     request); 10 a request ran past its --timeout deadline (the message names the request and the seconds);
-    4, 5, 11, ... reading the key's secret failed. See ops_cli.smoke.smoke_test."""
+    4, 5, 11, ... reading the key's secret failed. See endpoint_probe.smoke.smoke_test."""
     args = ctx.args  # the environment is loaded where it is first needed, as each check comes in its turn
     model = args.model or (ctx.env.model.served_name if ctx.env else "Kimi-K3")
     path = args.model_path or (model_path(ctx.env) if ctx.env else None)

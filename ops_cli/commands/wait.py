@@ -14,7 +14,7 @@ from ops_cli.command_help import command_help
 from ops_cli.commands.phases import startup_phases
 from ops_cli.context import Context
 from ops_cli.errors import ExitCode, OpsError, shown
-from ops_cli.http_client import check_url
+from endpoint_probe.url import check_url
 from ops_cli.tables import phases_table
 from ops_cli.tls import add_tls_options, operator_trust, tls_options
 from ops_cli.waiting import wait_for_gpu_nodes, wait_for_health, wait_for_inference_endpoint, wait_for_reservation

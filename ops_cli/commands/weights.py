@@ -13,7 +13,7 @@ from ops_cli.command_help import command_help
 from ops_cli.config_writer import check_environment_file, update_environment_file
 from ops_cli.context import Context
 from ops_cli.errors import ExitCode, OpsError
-from ops_cli.http_client import printable
+from endpoint_probe.errors import printable
 from ops_cli.tools import run_tool
 
 

@@ -41,7 +41,8 @@ class Behaviour:
         self.empty = empty
         self.api_key = api_key  # the server's --api-key; None: no key required, as vLLM without one
         self.echo_authorization = echo_authorization  # a hostile server: error bodies repeat the Authorization header
-        #: the project's middleware (charts/vllm_auth/llm_serving_auth.py) in front: the key on every path but /health,
+        #: the project's middleware (charts/vllm_auth_middleware/runtime/llm_serving_auth.py) in front: the key on every path but
+        #: /health,
         #: /ping, /metrics. Default: on whenever a key is set, as the chart deploys it; False: vLLM's own check only.
         self.guard_every_path = api_key is not None if guard_every_path is None else guard_every_path
         #: the text of every non-streaming answer instead of ANSWER (a right or a wrong answer to a probe)

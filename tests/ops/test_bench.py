@@ -20,9 +20,10 @@ import yaml
 
 from charts.serving_spec import API_KEY_VARIABLE, serving_spec_for
 from deployment_config.kubernetes_names import SERVING_NAMESPACE, SERVING_POD_SELECTOR
+from endpoint_probe import correctness, load_test_result
+from endpoint_probe.url import ApiKey, check_url
 from ops_cli import bench, load_test
 from ops_cli.errors import ExitCode
-from ops_cli.http_client import ApiKey, check_url
 from tests.ops.openai_server import Behaviour, openai_server
 
 KEY = "sk-bench-test-key-0123456789"
@@ -41,7 +42,7 @@ def test_the_probe_passes_on_a_right_answer_and_a_valid_tool_call():
     arithmetic, tool = behaviour.requests
     assert "7919" in arithmetic["messages"][0]["content"] and "tools" not in arithmetic
     assert tool["tool_choice"] == "auto"  # the server's tool-call parser, not schema-constrained decoding
-    assert tool["tools"][0]["function"]["parameters"] == bench.TOOL_PARAMETERS
+    assert tool["tools"][0]["function"]["parameters"] == correctness.TOOL_PARAMETERS
     assert rows[1].text.startswith("get_weather(")
 
 
@@ -80,7 +81,7 @@ def test_a_malformed_tool_call_fails_its_row(run, function, problem):
 
 
 def test_an_answer_without_a_tool_call_names_the_server_options():
-    problems, _ = bench.tool_call_problems({"role": "assistant", "content": "It is sunny in Paris.", "tool_calls": []})
+    problems, _ = correctness.tool_call_problems({"role": "assistant", "content": "It is sunny in Paris.", "tool_calls": []})
     assert "no tool call" in problems[0] and "--enable-auto-tool-choice" in problems[0]
 
 
@@ -96,7 +97,7 @@ def test_the_probe_human_output_and_the_key_it_needs(run):
 
 def test_an_empty_answer_fails_the_arithmetic_row():
     with openai_server(Behaviour(answer="")) as url:
-        row = bench.arithmetic_probe(check_url(url), "Kimi-K3", 30, max_tokens=8)
+        row = correctness.arithmetic_probe(check_url(url), "Kimi-K3", 30, max_tokens=8)
     assert not row.ok and "holds no number: it is empty" in row.problems[0]
 
 
@@ -244,7 +245,7 @@ def test_the_results_are_read_from_the_log_between_the_markers():
 def test_a_result_without_the_percentiles_is_a_failed_run():
     result = constructed_result(1)
     del result["p90_ttft_ms"]
-    run = bench.run_result(1, result)
+    run = load_test_result.run_result(1, result)
     assert not run.ok and "lacks TTFT" in run.problems[0]
     broken, = load_test.parse_log(f"{load_test.RESULT_MARKER} 1 {{not json", (1,))
     assert not broken.ok and "not JSON" in broken.problems[0]

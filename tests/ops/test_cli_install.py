@@ -102,7 +102,7 @@ def installed(tmp_path_factory) -> Path:
     for name in ("pyproject.toml", "README.md"):
         (source / name).parent.mkdir(parents=True, exist_ok=True)
         shutil.copy(PROJECT / name, source / name)
-    for package in ("ops_cli", "deployment_config"):
+    for package in ("ops_cli", "deployment_config", "endpoint_probe"):
         shutil.copytree(PROJECT / package, source / package, ignore=shutil.ignore_patterns("__pycache__"))
     subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "--quiet", "-w", str(out),
                     str(source)], check=True, cwd=out, timeout=300)
@@ -115,7 +115,8 @@ def installed(tmp_path_factory) -> Path:
 
 def test_the_package_holds_the_cli_and_the_loader_and_nothing_of_the_cdk_app(installed):
     top = {p.name for p in installed.iterdir()}
-    assert {"ops_cli", "deployment_config"} <= top
+    # the CLI, the loader and the endpoint probe the CLI's smoke test and bench import
+    assert {"ops_cli", "deployment_config", "endpoint_probe"} <= top
     assert not top & {"stacks", "charts", "cdk_constructs", "tests", "app.py"}
     # the loader's data files travel with it
     assert (installed / "deployment_config" / "data" / "availability_zones.json").is_file()

@@ -22,11 +22,11 @@ from pathlib import Path
 import pytest
 
 from deployment_config.kubernetes_names import SERVING_NAMESPACE, SERVING_POD_SELECTOR
+from endpoint_probe.redaction import redact_secrets
 from ops_cli import cost, weights
 from ops_cli.cli import main
 from ops_cli.context import Runtime
 from ops_cli.errors import ExitCode, OpsError
-from ops_cli.redaction import redact_secrets
 from tests.conftest import PROJECT_DIR
 from tests.ops.conftest import NOW, Result
 from tests.ops.misbehaving_server import MisbehavingServer, response, vllm

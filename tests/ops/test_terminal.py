@@ -6,11 +6,11 @@ from __future__ import annotations
 import io
 import re
 
+from endpoint_probe.url import ApiKey
 from ops_cli.api_key import Redacting
 from ops_cli.cli import main
 from ops_cli.context import Runtime
 from ops_cli.errors import ExitCode
-from ops_cli.http_client import ApiKey
 from ops_cli.output import Table, write_human
 from tests.ops.conftest import NOW, Result
 from tests.ops.openai_server import Behaviour, openai_server

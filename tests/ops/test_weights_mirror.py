@@ -333,7 +333,7 @@ def test_the_job_writes_every_file_and_then_its_manifest_under_the_revisions_pre
     (code,) = [f for f in manifest["files"] if f["path"] == "modeling_kimi.py"]
     assert code["hub_lfs_sha256"] is None and code["git_blob_sha1"] == code["hub_blob_id"]
     # and the node's verifier accepts the copy as the mirror left it
-    from charts.vllm_weights.verify_weights import problems_of
+    from charts.vllm_weights_check.runtime.verify_weights import problems_of
 
     assert problems_of(bucket / PREFIX, revision=SHA)[0] == []
 

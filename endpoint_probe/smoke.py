@@ -10,30 +10,29 @@ commit 4ba787ec9). Every request here is under /v1, so each carries the key; a 4
 message that names where the key came from, never the key.
 """
 
+
 from __future__ import annotations
 
 import json
 import time
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, field
 
-import botocore.exceptions
-
-from ops_cli.aws import Aws
-from ops_cli.deadline import Deadline
-from ops_cli.errors import ExitCode, OpsError, error_code, translate
-from ops_cli.http_client import (
-    ApiKey,
-    BadResponse,
-    Endpoint,
-    Response,
-    TlsOptions,
-    api_key_problem,
-    check_url,
-    exchange,
-    printable,
-    quoted,
+from endpoint_probe.answers import (
+    UNAUTHORIZED,
+    Measurement,
+    _add,
+    _chat,
+    _count,
+    _kind,
+    _object,
+    _status_error,
+    _string,
+    unauthorized,
 )
+from endpoint_probe.deadline import Deadline
+from endpoint_probe.errors import BadResponse, printable, quoted
+from endpoint_probe.http import exchange
+from endpoint_probe.url import ApiKey, Endpoint, TlsOptions, check_url
 
 DEFAULT_PROMPT = "Reply with one short sentence: what is 2 + 2?"
 MODELS = "GET /v1/models"
@@ -41,104 +40,6 @@ NO_KEY = "GET /v1/models without the API key"
 NO_KEY_INVOCATIONS = "POST /invocations without the API key"
 PLAIN = "POST /v1/chat/completions (plain)"
 STREAMING = "POST /v1/chat/completions (streaming)"
-#: Problems kept per request: a broken stream repeats its fault in every chunk.
-MAX_PROBLEMS = 8
-
-
-@dataclass
-class Measurement:
-    mode: str
-    ok: bool
-    total_s: float
-    time_to_first_token_s: float | None = None
-    completion_tokens: int | None = None
-    tokens_per_s: float | None = None
-    text: str = ""
-    problems: list[str] = field(default_factory=list)
-
-    def to_dict(self) -> dict:
-        return {k: (round(v, 3) if isinstance(v, float) else v) for k, v in asdict(self).items()}
-
-
-def _add(problems: list[str], problem: str) -> None:
-    if problem in problems:
-        return
-    if len(problems) < MAX_PROBLEMS:
-        problems.append(problem)
-    elif len(problems) == MAX_PROBLEMS:
-        problems.append("more problems left out")
-
-
-def _kind(value) -> str:
-    """The JSON type of a parsed value, for messages."""
-    if value is None:
-        return "JSON null"
-    if isinstance(value, bool):
-        return "a JSON boolean"
-    if isinstance(value, dict):
-        return "a JSON object"
-    if isinstance(value, list):
-        return "a JSON array"
-    return "a JSON string" if isinstance(value, str) else "a JSON number"
-
-
-def _object(raw: bytes | str, what: str) -> tuple[dict | None, str | None]:
-    """``raw`` parsed as a JSON object, or why it is not one."""
-    if isinstance(raw, bytes):
-        try:
-            raw = raw.decode("utf-8")
-        except UnicodeDecodeError as error:
-            return None, f"{what} is not valid UTF-8 (byte {error.start})"
-    try:
-        payload = json.loads(raw)
-    except (ValueError, RecursionError):
-        return None, f"{what} is not JSON: {quoted(raw.strip(), 60)}"
-    if not isinstance(payload, dict):
-        return None, f"{what} is {_kind(payload)}, not an object"
-    return payload, None
-
-
-def _count(value) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
-
-
-def _string(container: dict, key: str, where: str, problems: list[str]) -> str:
-    value = container.get(key)
-    if value is None or isinstance(value, str):
-        return value or ""
-    _add(problems, f"{where}.{key} is {_kind(value)}, not a string")
-    return ""
-
-
-#: vLLM's status for a request without the right key (vllm/entrypoints/serve/middleware/authenticate.py).
-UNAUTHORIZED = 401
-
-
-def unauthorized(response: Response, what: str, api_key: ApiKey | None) -> OpsError:
-    """The error for a 401: which key was sent (where it came from, never its value) and how to get the right one."""
-    summary = response.summary()
-    if api_key is None:
-        return OpsError(f"{what} answered {summary}: the endpoint requires an API key, and none was sent",
-                        "pass --env NAME to send the environment's key (from its secret llm-serving/NAME/api-key), "
-                        "--api-key-secret NAME_OR_ARN to read another secret, or set LLMOPS_API_KEY",
-                        ExitCode.CHECK_FAILED)
-    return OpsError(f"{what} answered {summary}: the endpoint refused the API key from {api_key.source}",
-                    "the server accepts another key. On EKS the pod reads the secret's file, which the CSI driver "
-                    "refreshes every 2 minutes: a key put into the secret just now is accepted once it has; a HyperPod "
-                    "worker reads its key when it starts, so a key changed since then needs a new worker pod. "
-                    "Otherwise send the key the server has: --env NAME reads the environment's secret "
-                    "llm-serving/NAME/api-key, --api-key-secret NAME_OR_ARN another one", ExitCode.CHECK_FAILED)
-
-
-def _status_error(response: Response, what: str, api_key: ApiKey | None = None) -> OpsError:
-    if response.status == UNAUTHORIZED:
-        return unauthorized(response, what, api_key)
-    summary = response.summary()
-    if 300 <= response.status < 400:
-        fix = "redirects are not followed: pass the address it redirects to as --url"
-    else:
-        fix = "check --model (the served model name) and the endpoint's logs"
-    return OpsError(f"{what} answered {summary}", fix, ExitCode.CHECK_FAILED)
 
 
 def _body(model: str, prompt: str, max_tokens: int, stream: bool) -> bytes:
@@ -147,12 +48,6 @@ def _body(model: str, prompt: str, max_tokens: int, stream: bool) -> bytes:
     if stream:
         body["stream_options"] = {"include_usage": True}
     return json.dumps(body).encode()
-
-
-def _chat(endpoint: Endpoint, what: str, body: bytes, timeout: float, accept: str, api_key: ApiKey | None,
-          deadline: Deadline | None = None):
-    return exchange(endpoint, "POST", "/v1/chat/completions", what=what, timeout=timeout, body=body,
-                    headers={"Content-Type": "application/json", "Accept": accept}, api_key=api_key, deadline=deadline)
 
 
 def plain_completion(endpoint: Endpoint, model: str, prompt: str, max_tokens: int, timeout: float,
@@ -344,7 +239,7 @@ def refused_without_key(endpoint: Endpoint, timeout: float, clock: Callable[[], 
     environment requires one. vLLM started without ``--api-key`` and ``VLLM_API_KEY`` serves anyone who reaches it,
     and the requests that carry the key pass all the same, so only a request without it shows the difference. And
     vLLM's own check leaves ``/invocations`` (the same completions, for SageMaker) open: only the project's middleware
-    (charts/vllm_auth/llm_serving_auth.py) closes it.
+    (charts/vllm_auth_middleware/runtime/llm_serving_auth.py) closes it.
 
     :param invocations: check ``/invocations`` too (both platforms deploy the middleware); False for a vLLM with its
         own check only.
@@ -391,8 +286,8 @@ def smoke_test(url: str, model: str, prompt: str = DEFAULT_PROMPT, max_tokens: i
     """Check which model is served, then one plain and one streaming chat completion.
 
     ``timeout`` is a deadline for each request as a whole: connecting, sending, the headers and every byte of the
-    answer or of the event stream (see ops_cli.http_client); ``deadline``, the command's (``llmops smoke-test
-    --timeout``: the smoke test as a whole, ops_cli/deadline.py), cuts each request shorter when less is left of it.
+    answer or of the event stream (see endpoint_probe.http); ``deadline``, the command's (``llmops smoke-test
+    --timeout``: the smoke test as a whole, endpoint_probe/deadline.py), cuts each request shorter when less is left of it.
     How each failure ends:
 
     * ``url`` cannot work (no scheme, not http/https, a broken host or port): :class:`OpsError` with
@@ -425,57 +320,3 @@ def smoke_test(url: str, model: str, prompt: str = DEFAULT_PROMPT, max_tokens: i
             served_model(endpoint, model, model_path, timeout, clock, api_key, deadline=deadline),
             plain_completion(endpoint, model, prompt, max_tokens, timeout, clock, api_key, deadline=deadline),
             streaming_completion(endpoint, model, prompt, max_tokens, timeout, clock, api_key, deadline=deadline)]
-
-
-# --- reading the key from Secrets Manager ------------------------------------------------------------------------
-
-#: What GetSecretValue fails with when the caller may not use the secret's KMS key: AccessDeniedException "Access to
-#: KMS is not allowed" (AWS Knowledge Center, "secrets-manager-cross-account-key"), or DecryptionFailure ("Secrets
-#: Manager can't decrypt the protected secret text using the provided KMS key", the API model's error shape).
-_KMS_DENIED = "DecryptionFailure"
-
-
-def read_api_key_secret(aws: Aws, secret_id: str, described: str) -> ApiKey:
-    """The API key held as text by the Secrets Manager secret ``secret_id`` (a name, or an ARN, which a secret of
-    another account needs: botocore's secretsmanager model, GetSecretValue ``SecretId``).
-
-    Every failure is an :class:`OpsError` with the CLI's usual exit code (ops_cli.errors.translate: access denied 5,
-    not found 11, no credentials 4, ...) and a fix that names the secret and the permission it needs; the message
-    names ``described``, never the value.
-    """
-    action = f"read the API key from secret {described}"
-    try:
-        answer = aws.client("secretsmanager").get_secret_value(SecretId=secret_id)
-    except (botocore.exceptions.ClientError, botocore.exceptions.BotoCoreError) as error:
-        raise _secret_error(error, action, described, aws.region) from None
-    value = answer.get("SecretString")
-    if not isinstance(value, str):
-        raise OpsError(f"secret {described} holds binary data, not the API key as text",
-                       "store the key as the secret's text (SecretString)", ExitCode.USAGE)
-    problem = api_key_problem(value)
-    if problem:
-        raise OpsError(f"the API key in secret {described} {problem}",
-                       "store the key exactly as the server expects it, as plain text without a trailing newline",
-                       ExitCode.USAGE)
-    return ApiKey(value, f"secret {described}")
-
-
-def _secret_error(error: Exception, action: str, described: str, region: str) -> OpsError:
-    failure = translate(error, action)
-    code = error_code(error) if isinstance(error, botocore.exceptions.ClientError) else ""
-    text = error.response.get("Error", {}).get("Message", "") if code else ""
-    if code == _KMS_DENIED or (failure.exit_code is ExitCode.ACCESS_DENIED and "kms" in text.lower()):
-        failure.fix = (f"allow kms:Decrypt on the KMS key that encrypts secret {described} to this identity, with the "
-                       f"condition kms:ViaService = secretsmanager.{region}.amazonaws.com; from another account both "
-                       "its IAM policy and the key's policy must allow it")
-    elif failure.exit_code is ExitCode.ACCESS_DENIED:
-        failure.fix = (f"allow secretsmanager:GetSecretValue on secret {described} to this identity; from another "
-                       "account the secret's resource policy must allow it too, and its key must allow kms:Decrypt")
-    elif failure.exit_code is ExitCode.NOT_FOUND:
-        failure.fix = (f"check the name, the account and the region of secret {described}; an environment's secret "
-                       "is created by its serving stack (npx cdk deploy NAME-serving -c env=NAME)")
-    elif code == "InvalidRequestException":
-        failure.fix = (f"the secret may be scheduled for deletion: restore it (aws secretsmanager restore-secret "
-                       f"--secret-id ...) or deploy the serving stack again; see the message for {described}")
-    return failure
-

@@ -1,4 +1,5 @@
-"""The API key on every path: charts/vllm_auth/llm_serving_auth.py on the vLLM container's PYTHONPATH, and vLLM's
+"""The API key on every path: charts/vllm_auth_middleware/runtime/llm_serving_auth.py on the vLLM container's PYTHONPATH, and
+vLLM's
 ``--middleware`` argument that loads it (see that module for why vLLM's own check is not enough).
 
 Two ways in. On the EKS path a ConfigMap holds the module and is mounted (:func:`add_auth_middleware`). The HyperPod
@@ -19,7 +20,7 @@ import cdk8s
 import cdk8s_plus_28 as kplus
 from constructs import Construct
 
-MODULE_FILE = Path(__file__).resolve().parent / "vllm_auth" / "llm_serving_auth.py"
+MODULE_FILE = Path(__file__).resolve().parent / "runtime" / "llm_serving_auth.py"
 MODULE = MODULE_FILE.stem
 #: vLLM's --middleware takes an import path; a class is added with app.add_middleware (vLLM 0.33.0
 #: vllm/entrypoints/serve/middleware/register.py).
@@ -62,8 +63,9 @@ def add_auth_middleware(scope: Construct, *, deployment: kplus.Deployment, conta
 
 #: The environment variable that carries the module's text into the HyperPod worker.
 MODULE_VARIABLE = "LLM_SERVING_AUTH_MODULE"
-#: With S3 weights, the weights verifier's text (charts/vllm_weights/verify_weights.py) and its arguments (a JSON list).
-VERIFIER_FILE = Path(__file__).resolve().parent / "vllm_weights" / "verify_weights.py"
+#: With S3 weights, the weights verifier's text (charts/vllm_weights_check/runtime/verify_weights.py) and its arguments (a JSON
+#: list).
+VERIFIER_FILE = Path(__file__).resolve().parents[1] / "vllm_weights_check" / "runtime" / "verify_weights.py"
 VERIFIER_VARIABLE = "LLM_SERVING_VERIFY_WEIGHTS"
 VERIFIER_ARGS_VARIABLE = "LLM_SERVING_VERIFY_WEIGHTS_ARGS"
 #: The HyperPod worker's command: ``python3 -c BOOTSTRAP ARGS...`` (sys.argv[1:] are the worker's arguments). It writes

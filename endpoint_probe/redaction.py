@@ -2,7 +2,7 @@
 endpoint printed, an argument argparse did not expect), no password, token or key is printed back.
 
 Applied where every message leaves: the ``error:``/``fix:`` lines (ops_cli/cli.py ``_report``), argparse's errors,
-and the URL checks (ops_cli/http_client.py ``check_url``). The endpoint's own API key, whose value is known, is
+and the URL checks (endpoint_probe/url.py ``check_url``). The endpoint's own API key, whose value is known, is
 replaced by its source wherever it appears (``ApiKey.redact``); this module catches the secrets whose value is not
 known, by their shape.
 """

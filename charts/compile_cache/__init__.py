@@ -2,7 +2,7 @@
 
 A first start on a node compiles the model (torch.compile, Inductor and Triton kernels) during vLLM's engine start;
 the next start with the same cache skips that work. The cache is saved once per key, by the first pod that becomes
-healthy, and restored by every later pod whose key is the same (charts/vllm_compile_cache/compile_cache.py, which the
+healthy, and restored by every later pod whose key is the same (charts/compile_cache/runtime/compile_cache.py, which the
 tests run, says how the key is recorded and checked).
 
 Where it is kept: the weights' own bucket, under ``compile-cache/`` at its root. That bucket exists before the block in
@@ -35,13 +35,13 @@ import cdk8s
 import cdk8s_plus_28 as kplus
 from constructs import Construct
 
-from charts.vllm_compile_cache.compile_cache import key_digest
+from charts.compile_cache.runtime.compile_cache import key_digest
 from deployment_config.model_location import MODEL_CACHE_MOUNT
 
 if TYPE_CHECKING:
     from charts.serving_spec import VllmServingSpec
 
-SCRIPT_FILE = Path(__file__).resolve().parent / "vllm_compile_cache" / "compile_cache.py"
+SCRIPT_FILE = Path(__file__).resolve().parent / "runtime" / "compile_cache.py"
 CONFIG_MAP = "vllm-compile-cache"
 MOUNT_PATH = "/opt/llm-serving/compile-cache"
 RESTORE_CONTAINER = "restore-compile-cache"
@@ -127,7 +127,8 @@ def save_command(spec: VllmServingSpec) -> list[str]:
     """The sidecar saves once vLLM answers /health (the compile happens before: vLLM's engine start, which /health
     waits for), then stays (``--stay``) until SIGTERM: a Deployment's containers are restarted when they exit
     (restartPolicy Always), and it must exit at once on SIGTERM, or every replacement of the pod would wait out the
-    termination grace period. /health answers without the API key (charts/vllm_auth/llm_serving_auth.py OPEN_PATHS)."""
+    termination grace period. /health answers without the API key (charts/vllm_auth_middleware/runtime/llm_serving_auth.py
+    OPEN_PATHS)."""
     return ["python3", *_script_args(spec, "save"), "--health-url", f"http://127.0.0.1:{spec.port}/health",
             "--health-timeout-s", str(spec.startup_budget_seconds), "--stay"]
 

@@ -6,7 +6,7 @@ asking the Hugging Face Hub, reading S3. One :class:`Deadline` is made when the 
 * every child process (ops_cli/tools.py) is given the time that is left, in its own process group, and that group is
   killed when the time is up, so that what the child started (kubectl's credential plugin, ``aws eks get-token``)
   dies with it;
-* every HTTP request (ops_cli/http_client.py) is given the time that is left, for the request as a whole;
+* every HTTP request (endpoint_probe/http.py) is given the time that is left, for the request as a whole;
 * what neither covers (the AWS SDK, whose ``read_timeout`` applies to each socket read and whose retries resend) is
   cut short by a backstop: a ``SIGALRM`` shortly after the deadline interrupts the main thread wherever it is blocked
   and ends the command with :class:`CommandTimedOut` (:meth:`Deadline.enforced`).
@@ -24,7 +24,7 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
-from ops_cli.errors import ExitCode, OpsError
+from endpoint_probe.errors import ExitCode, OpsError
 
 #: How long after the deadline the backstop fires: the per-call bounds (a child's timeout, a request's watchdog)
 #: end their call at the deadline itself, with a message of their own; the backstop is for what they do not cover.

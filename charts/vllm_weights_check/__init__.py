@@ -3,7 +3,8 @@
 The pod's init containers run in order, each to success, before vLLM (Kubernetes documentation, "Init Containers":
 "each init container must complete successfully before the next one starts"): ``fetch-weights`` (the AWS CLI image,
 charts/vllm_deployment.py) syncs ``s3://BUCKET/PREFIX/REVISION/`` into the revision's own directory of the node's NVMe
-cache, then ``verify-weights`` runs charts/vllm_weights/verify_weights.py against the ``MANIFEST.json`` the mirror wrote
+cache, then ``verify-weights`` runs charts/vllm_weights_check/runtime/verify_weights.py against the ``MANIFEST.json`` the mirror
+wrote
 there. A missing, short, foreign or different file fails it with a log line naming the file, the pod does not start, and
 the file is removed, so that a new pod's sync fetches it again. Only a new pod: the kubelet restarts the failed init
 container alone, not ``fetch-weights`` before it, so the REFUSED line names the ``kubectl delete pod`` that mends it.
@@ -11,7 +12,7 @@ container alone, not ``fetch-weights`` before it, so the REFUSED line names the 
 Why a second init container and not the fetching one: the AWS CLI v2 image carries the CLI as a frozen bundle
 (aws/aws-cli docker/Dockerfile: ``aws/install`` of the awscli-exe zip onto ``amazonlinux:2``) and no python3; the vLLM
 image has it (vllm-project/vllm docker/Dockerfile, stage vllm-base) and is on the node for the main container anyway.
-The script travels in a ConfigMap, as the auth middleware does (charts/vllm_auth_middleware.py), and is this very file
+The script travels in a ConfigMap, as the auth middleware does (charts/vllm_auth_middleware/), and is this very file
 that the tests run.
 """
 
@@ -34,7 +35,7 @@ from deployment_config.model_location import (
     weights_s3_uri,
 )
 
-SCRIPT_FILE = Path(__file__).resolve().parent / "vllm_weights" / "verify_weights.py"
+SCRIPT_FILE = Path(__file__).resolve().parent / "runtime" / "verify_weights.py"
 CONFIG_MAP = "vllm-weights-check"
 MOUNT_PATH = "/opt/llm-serving/weights-check"
 INIT_CONTAINER = "verify-weights"
@@ -90,7 +91,7 @@ def add_weights_check(scope: Construct, *, spec: VllmServingSpec, deployment: kp
 
 
 def hyperpod_weights_check(env: EnvironmentConfig) -> tuple[str, ...] | None:
-    """The verifier's arguments for the HyperPod worker's bootstrap (charts/vllm_auth_middleware.py
+    """The verifier's arguments for the HyperPod worker's bootstrap (charts/vllm_auth_middleware/
     ``inline_middleware_worker(args, weights_check=...)``), or None when the weights do not come from S3.
 
     Sizes, presence, no stray file and the manifest's revision, not sha256: the operator's model mount is not a copy on

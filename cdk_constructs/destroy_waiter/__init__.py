@@ -26,7 +26,7 @@ from cdk_constructs.nag_acknowledgements import (
     managed_policy_finding,
 )
 
-HANDLER_DIR = Path(__file__).resolve().parent / "destroy_waiters"
+HANDLER_DIR = Path(__file__).resolve().parent / "runtime"
 RESOURCE_TYPE = "Custom::DestroyWaiter"
 #: The latest Python runtime aws-cdk-lib 2.275 knows (cdk-nag's AwsSolutions-L1 wants the latest of the family).
 RUNTIME = lambda_.Runtime.PYTHON_3_14

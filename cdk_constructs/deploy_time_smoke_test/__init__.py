@@ -24,13 +24,9 @@ update (a wait condition is not run again by an update; CloudFormation creates t
 
 from __future__ import annotations
 
-import atexit
-import functools
 import hashlib
 import json
-import shutil
-import tempfile
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING
 
 import aws_cdk as cdk
@@ -48,19 +44,28 @@ from cdk_constructs.nag_acknowledgements import acknowledge_deploy_time_smoke_te
 if TYPE_CHECKING:
     from cdk_constructs.promotion_gate import PromotionGate
 
-PROJECT_DIR = Path(__file__).resolve().parents[1]
-HANDLER_FILE = Path(__file__).resolve().parent / "deploy_time_smoke_test_handler" / "handler.py"
-#: What the check function imports, and nothing else: the smoke test and its HTTP client are standard library only
-#: (plus botocore, which the Lambda runtime has); deployment_config/errors.py is what ops_cli/errors.py imports from it,
-#: and deployment_config/pasted_secrets.py what errors.py imports (no message prints a token back).
-#: ops_cli/bench.py for the promotion gate's correctness probe and result parsing (without jsonschema: see its
-#: ``_schema_errors``). ops_cli/deadline.py, redaction.py and tools.py are what http_client.py and bench.py import for
-#: the CLI's deadline and messages (standard library only; the function's own deadlines are its own).
-BUNDLED_MODULES = ("ops_cli/__init__.py", "ops_cli/errors.py", "ops_cli/aws.py", "ops_cli/http_client.py",
-                   "ops_cli/smoke.py", "ops_cli/bench.py", "ops_cli/deadline.py", "ops_cli/redaction.py",
-                   "ops_cli/tools.py", "deployment_config/errors.py", "deployment_config/pasted_secrets.py")
-#: The destroy waiter's handler, for its load balancer lookup by tags (bundled under this module name).
-LOOKUP_MODULE = ("cdk_constructs/destroy_waiters/handler.py", "destroy_waiters_handler.py")
+def _folders(file: str) -> list[str]:
+    """The folders above ``file``, outermost first: each must be kept for the walk to reach it."""
+    return [str(parent) for parent in reversed(PurePosixPath(file).parents) if str(parent) != "."]
+
+
+PROJECT_DIR = Path(__file__).resolve().parents[2]
+#: The check function's code: these files of the project, at their paths, and nothing else. ``exclude`` is read in
+#: order, the last pattern that matches a path deciding, with ``!`` for a pattern that keeps what it matches; a folder
+#: left out is not looked into (aws-cdk-lib 2.275.0 core/lib/fs/ignore.js ``GlobIgnoreStrategy``, minimatch with
+#: ``matchBase``; core/lib/fs/utils.js ``walkDirectory``). So the zip holds the endpoint probe as a package
+#: (endpoint_probe/, standard library only), this construct's runtime/ and the destroy waiter's handler, for its load
+#: balancer lookup; no ``__init__.py`` above runtime/ (the constructs, which import aws-cdk-lib): Python imports
+#: ``cdk_constructs.deploy_time_smoke_test.runtime`` as namespace packages there. No ``__pycache__``: a test run's
+#: bytecode would change the asset's hash. ``.*`` too: minimatch's ``*`` does not match a name that starts with a dot.
+BUNDLE = ("endpoint_probe/*.py", "cdk_constructs/deploy_time_smoke_test/runtime/*.py",
+          "cdk_constructs/destroy_waiter/runtime/handler.py")
+BUNDLE_EXCLUDE = ["*", ".*", *dict.fromkeys(f"!{folder}" for file in BUNDLE for folder in _folders(file)),
+                  *(f"!{file}" for file in BUNDLE)]
+#: The handler module, by its package path: the Lambda Python runtime splits the handler string at its last '.' and
+#: imports the rest with importlib.import_module, so a dotted path is a module in a package
+#: (aws/aws-lambda-python-runtime-interface-client@620b148 awslambdaric/bootstrap.py ``_get_handler``).
+HANDLER_MODULE = "cdk_constructs.deploy_time_smoke_test.runtime.handler"
 #: The latest Python runtime aws-cdk-lib 2.275 knows (cdk-nag's AwsSolutions-L1), as the other functions use.
 RUNTIME = lambda_.Runtime.PYTHON_3_14
 RESOURCE_TYPE = "Custom::DeployTimeSmokeTest"
@@ -78,21 +83,9 @@ SIGNAL_MARGIN = cdk.Duration.minutes(5)
 MAX_WAIT_CONDITION_SECONDS = 43200
 
 
-@functools.cache
-def bundle_dir() -> str:
-    """A directory with the check function's code: its handler, the destroy waiter's lookup and the smoke test's
-    modules of ops_cli (a ``deployment_config`` package of its errors module and what that imports). Removed when the
-    process ends (the asset is staged into the cloud assembly when the function is defined)."""
-    directory = Path(tempfile.mkdtemp(prefix="deploy-time-smoke-test-"))
-    atexit.register(shutil.rmtree, directory, True)
-    shutil.copyfile(HANDLER_FILE, directory / "handler.py")
-    shutil.copyfile(PROJECT_DIR / LOOKUP_MODULE[0], directory / LOOKUP_MODULE[1])
-    for module in BUNDLED_MODULES:
-        (directory / module).parent.mkdir(exist_ok=True)
-        shutil.copyfile(PROJECT_DIR / module, directory / module)
-    (directory / "deployment_config" / "__init__.py").write_text(
-        '"""Only errors.py of the project\'s deployment_config (ops_cli.errors imports it) and pasted_secrets.py."""\n')
-    return str(directory)
+def bundle() -> lambda_.Code:
+    """The functions' code: :data:`BUNDLE` of the project, at their own paths."""
+    return lambda_.Code.from_asset(str(PROJECT_DIR), exclude=BUNDLE_EXCLUDE)
 
 
 def timeouts(startup_budget_seconds: int) -> tuple[int, int]:
@@ -111,13 +104,13 @@ class DeployTimeSmokeTest(Construct):
 
     :param vpc: the environment's VPC; the function runs in its private subnets (with egress through the NAT gateways:
         Secrets Manager has no interface endpoint there).
-    :param load_balancer_tags: the tags that identify the endpoint's load balancer (cdk_constructs/destroy_waiter.py).
+    :param load_balancer_tags: the tags that identify the endpoint's load balancer (cdk_constructs/destroy_waiter/).
     :param scheme: ``http`` or ``https``; ``port`` the load balancer's listener.
     :param tls_server_name: the name to verify the certificate for (``endpoint.domain_name``); default: the load
         balancer's own name.
     :param verify_listener_certificate: HyperPod: verify the endpoint against exactly the certificate on the load
         balancer's HTTPS listener, read from ELBv2 and ACM (the operator's self-signed one, which no public CA vouches
-        for; see the handler's ``listener_certificate``). Default: the system's CAs, for ``tls_server_name``.
+        for; see runtime/endpoint.py ``listener_certificate``). Default: the system's CAs, for ``tls_server_name``.
     :param model: the served name; ``model_path`` the ``--model`` /v1/models must report as its root.
     :param api_key_secret: the environment's API key secret (name); None when the endpoint requires no key.
     :param startup_budget_seconds: how long a pod may take to become healthy (the startup probe's budget).
@@ -161,9 +154,9 @@ class DeployTimeSmokeTest(Construct):
         self.security_group.add_egress_rule(ec2.Peer.any_ipv4(), ec2.Port.tcp(443), "AWS APIs and an HTTPS endpoint")
         if port != 443:
             self.security_group.add_egress_rule(ec2.Peer.ipv4(vpc_cidr), ec2.Port.tcp(port), "the endpoint's listener")
-        code = lambda_.Code.from_asset(bundle_dir())
+        code = bundle()
         self.check_function = lambda_.Function(
-            self, "Check", runtime=RUNTIME, code=code, handler="handler.check", timeout=CHECK_TIMEOUT, memory_size=256,
+            self, "Check", runtime=RUNTIME, code=code, handler=f"{HANDLER_MODULE}.check", timeout=CHECK_TIMEOUT, memory_size=256,
             vpc=vpc, vpc_subnets=ec2.SubnetSelection(subnet_type=ec2.SubnetType.PRIVATE_WITH_EGRESS),
             security_groups=[self.security_group],
             description="Deploy-time smoke test: waits for the endpoint's /health, then runs llmops' smoke test",
@@ -187,7 +180,7 @@ class DeployTimeSmokeTest(Construct):
         if gate is not None:
             gate.grant_check(self.check_function)
         self.report_function = lambda_.Function(
-            self, "ReportError", runtime=RUNTIME, code=code, handler="handler.report_error",
+            self, "ReportError", runtime=RUNTIME, code=code, handler=f"{HANDLER_MODULE}.report_error",
             timeout=cdk.Duration.minutes(1), vpc=vpc,
             vpc_subnets=ec2.SubnetSelection(subnet_type=ec2.SubnetType.PRIVATE_WITH_EGRESS),
             security_groups=[self.security_group],
@@ -215,7 +208,7 @@ class DeployTimeSmokeTest(Construct):
                 level=sfn.LogLevel.ALL, include_execution_data=False))
 
         self.start_function = lambda_.Function(
-            self, "Start", runtime=RUNTIME, code=code, handler="handler.on_event", timeout=cdk.Duration.seconds(30),
+            self, "Start", runtime=RUNTIME, code=code, handler=f"{HANDLER_MODULE}.on_event", timeout=cdk.Duration.seconds(30),
             description="Deploy-time smoke test: starts the poller on create and update; nothing on delete",
             log_group=logs.LogGroup(self, "StartLogs", retention=logs.RetentionDays.ONE_MONTH,
                                     removal_policy=cdk.RemovalPolicy.DESTROY))

@@ -18,7 +18,7 @@ from cdk_constructs.nag_acknowledgements import (
     managed_policy_finding,
 )
 
-LIFECYCLE_DIR = Path(__file__).resolve().parent / "hyperpod_lifecycle"
+LIFECYCLE_DIR = Path(__file__).resolve().parent / "runtime"
 LIFECYCLE_PREFIX = "lifecycle/"
 ON_CREATE = "on_create.sh"
 #: Settings of the lifecycle script for this cluster, uploaded beside it (HyperPod copies the whole SourceS3Uri prefix
@@ -56,7 +56,7 @@ def lifecycle_bucket_name() -> str:
 
 
 class HyperPodCluster(Construct):
-    """HyperPod cluster + execution role + lifecycle scripts (uploaded from ``hyperpod_lifecycle/``).
+    """HyperPod cluster + execution role + lifecycle scripts (uploaded from ``runtime/``).
 
     :param cluster_name: name of the HyperPod cluster.
     :param eks_cluster_arn: the orchestrating EKS cluster (authentication mode API or API_AND_CONFIG_MAP).

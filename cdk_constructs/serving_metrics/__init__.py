@@ -1,0 +1,180 @@
+"""Where the serving metrics come from and how they reach CloudWatch.
+
+vLLM exports Prometheus metrics on ``/metrics``; its latencies (time to first token, inter-token latency, end-to-end
+latency) are histograms. Neither CloudWatch path inside the cluster keeps a Prometheus histogram: the CloudWatch agent's
+Prometheus input drops every histogram ("Only Gauge, Counter and Summary are supported",
+aws/amazon-cloudwatch-agent@ab55b8d plugins/inputs/prometheus/metrics_filter.go). So:
+
+1. **Amazon Managed Service for Prometheus** (AMP) stores them: a managed scraper (``AWS::APS::Scraper``, no agent in the
+   cluster) scrapes the vLLM pod's ``/metrics`` and the node monitoring agent's metrics every 30 s (the scraper's
+   minimum) into a workspace of the environment.
+2. **A small publisher** (:class:`ServingMetricsPublisher`, a Lambda function run every minute) asks AMP for the few
+   numbers an operator needs - quantiles with ``histogram_quantile``, rates of the counters - and puts them into
+   CloudWatch as ordinary metrics in the namespace :data:`NAMESPACE`, dimension ``ClusterName``. CloudWatch alarms and the
+   dashboard read those. The same function counts the healthy targets of the Service's load balancer (whose name is
+   only known after deploy: it finds it by the tags the cloud provider puts on it) and the hours left in the Capacity
+   Block (EC2's ``EndDate`` of the reservation).
+
+Why not the alternatives: the CloudWatch agent's Prometheus scraping loses the histograms (above); CloudWatch's own
+PromQL alarms and OTLP ingestion ("OTel Container Insights") were in preview in five regions when this was written
+(CloudWatch user guide, "Container Insights with OpenTelemetry metrics for Amazon EKS"), and a PromQL alarm treats "no
+series" as healthy, which is what a dead endpoint returns. On the EKS path GPU health does not go this way: Container
+Insights publishes it as CloudWatch metrics directly (see :data:`CONTAINER_INSIGHTS_GPU_METRICS`). On HyperPod AWS's
+observability add-on writes NVIDIA DCGM's series into the same workspace, and the publisher puts a few aggregates of
+them (:data:`DCGM_PUBLISHED`).
+
+Every vLLM series used is in :data:`VLLM_METRICS`, with the type and labels vLLM 0.33.0 gives it
+(``vllm/v1/metrics/loggers.py``, ``PrometheusStatLogger.__init__``). prometheus_client exports a Counter named
+``vllm:x`` as ``vllm:x_total`` and a Histogram as ``vllm:x_bucket`` / ``_sum`` / ``_count``. ``/metrics`` is not behind
+vLLM's API key: the key guards only paths starting with ``/v1``, ``/v2``, ``/inference`` and ``/cohere``
+(``vllm/entrypoints/serve/middleware/authenticate.py``, ``GUARDED_PREFIX``), and ``/metrics`` is mounted at the root
+(``vllm/entrypoints/serve/instrumentator/metrics.py``), so the scraper needs no secret.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import aws_cdk as cdk
+from aws_cdk import aws_events as events
+from aws_cdk import aws_events_targets as targets
+from aws_cdk import aws_iam as iam
+from aws_cdk import aws_lambda as lambda_
+from aws_cdk import aws_logs as logs
+from constructs import Construct
+
+from cdk_constructs.nag_acknowledgements import acknowledge_serving_metrics_publisher
+from cdk_constructs.serving_metrics.scrape import (
+    ROUTER_JOB,
+    scrape_configuration,
+    scrape_configuration_blob,
+)
+from cdk_constructs.serving_metrics.series import (
+    CAPACITY_BLOCK_HOURS_LEFT,
+    CONTAINER_INSIGHTS_GPU_METRICS,
+    CONTAINER_INSIGHTS_NAMESPACE,
+    DCGM_METRICS,
+    DCGM_PUBLISHED,
+    GPU_DEVICE_DIMENSIONS,
+    HEALTHY_TARGETS,
+    HTTP_METRICS,
+    NAMESPACE,
+    NODE_MONITORING_JOB,
+    NODE_MONITORING_METRICS,
+    NODE_MONITORING_PUBLISHED,
+    PROMETHEUS_SERIES,
+    PUBLISHED_METRICS,
+    RATE_WINDOW,
+    SCRAPE_INTERVAL_SECONDS,
+    SPEC_DECODE_METRICS,
+    SPEC_DECODE_PUBLISHED,
+    TRAINING_PLAN_HOURS_LEFT,
+    VLLM_JOB,
+    VLLM_METRICS,
+    PrometheusSeries,
+    PublishedMetric,
+    published_metrics,
+)
+
+HANDLER_DIR = Path(__file__).resolve().parent / "runtime"
+#: The latest Python runtime aws-cdk-lib 2.275 knows (cdk-nag's AwsSolutions-L1), as the destroy waiters use.
+RUNTIME = lambda_.Runtime.PYTHON_3_14
+
+
+class ServingMetricsPublisher(Construct):
+    """Every minute, puts :data:`PUBLISHED_METRICS` (from AMP), :data:`HEALTHY_TARGETS` and the capacity's hours left
+    (:data:`CAPACITY_BLOCK_HOURS_LEFT` or :data:`TRAINING_PLAN_HOURS_LEFT`) into CloudWatch, dimension ``ClusterName``.
+
+    :param cluster_name: the EKS cluster (the metrics' dimension, and the load balancer's cluster tag).
+    :param prometheus_endpoint: the AMP workspace's endpoint (``…/workspaces/ws-…/``).
+    :param workspace_arn: the AMP workspace, for ``aps:QueryMetrics``.
+    :param load_balancer_tags: the tags that identify the endpoint's load balancer.
+    :param capacity_reservation_id: the Capacity Block (EKS path). Give it or ``training_plan_arn``.
+    :param training_plan_arn: the training plan (HyperPod path).
+    :param node_monitoring: whether the EKS node monitoring agent runs (its queries are left out otherwise).
+    :param dcgm: whether the HyperPod observability add-on writes DCGM's GPU series to the workspace
+        (:data:`DCGM_PUBLISHED`).
+    :param spec_decoding: whether vLLM serves with speculative decoding (:data:`SPEC_DECODE_PUBLISHED`).
+    """
+
+    def __init__(self, scope: Construct, id: str, *, cluster_name: str, prometheus_endpoint: str, workspace_arn: str,
+                 load_balancer_tags: dict[str, str], capacity_reservation_id: str | None = None,
+                 training_plan_arn: str | None = None, node_monitoring: bool = True, dcgm: bool = False,
+                 spec_decoding: bool = False) -> None:
+        super().__init__(scope, id)
+        if (capacity_reservation_id is None) == (training_plan_arn is None):
+            raise ValueError("give exactly one of capacity_reservation_id and training_plan_arn")
+        self.log_group = logs.LogGroup(self, "Logs", retention=logs.RetentionDays.ONE_MONTH,
+                                       removal_policy=cdk.RemovalPolicy.DESTROY)
+        self.role = iam.Role(self, "Role", assumed_by=iam.ServicePrincipal("lambda.amazonaws.com"),
+                             description=f"Publishes the serving metrics of {cluster_name} to CloudWatch")
+        self.role.add_to_policy(iam.PolicyStatement(actions=["logs:CreateLogStream", "logs:PutLogEvents"],
+                                                    resources=[self.log_group.log_group_arn]))
+        self.role.add_to_policy(iam.PolicyStatement(actions=["aps:QueryMetrics"], resources=[workspace_arn]))
+        self.role.add_to_policy(iam.PolicyStatement(
+            actions=["cloudwatch:PutMetricData"], resources=["*"],
+            conditions={"StringEquals": {"cloudwatch:namespace": NAMESPACE}}))
+        # These Describe calls take no resource types (Service Authorization Reference, Elastic Load Balancing V2 and
+        # Amazon EC2), hence "*".
+        self.role.add_to_policy(iam.PolicyStatement(
+            actions=["elasticloadbalancing:DescribeLoadBalancers", "elasticloadbalancing:DescribeTags",
+                     "elasticloadbalancing:DescribeTargetGroups", "elasticloadbalancing:DescribeTargetHealth",
+                     *(["ec2:DescribeCapacityReservations"] if capacity_reservation_id else [])],
+            resources=["*"]))
+        if training_plan_arn:
+            # DescribeTrainingPlan takes the training-plan resource: AWS's own AmazonSageMakerTrainingPlanCreateAccess
+            # grants it on arn:aws:sagemaker:*:*:training-plan/*, apart from its "NonResourceLevelTrainingPlanPermissions"
+            # (SageMaker developer guide, "AWS managed policies for SageMaker training plans"). This plan only.
+            self.role.add_to_policy(iam.PolicyStatement(
+                sid="DescribeThisTrainingPlan", actions=["sagemaker:DescribeTrainingPlan"], resources=[training_plan_arn]))
+        acknowledge_serving_metrics_publisher(self.role)
+
+        self.function = lambda_.Function(
+            self, "Function", runtime=RUNTIME, handler="handler.handler",
+            code=lambda_.Code.from_asset(str(HANDLER_DIR), exclude=["__pycache__", "*.pyc"]),
+            role=self.role, log_group=self.log_group, timeout=cdk.Duration.seconds(50), memory_size=256,
+            description=f"Serving metrics of {cluster_name}: AMP queries, load balancer health, "
+                        + ("Capacity Block end" if capacity_reservation_id else "training plan end"),
+            # No reserved concurrency: in a new account (concurrency quota 10) reserving any fails the deploy. The
+            # timeout under a minute keeps one run from overlapping the next.
+        )
+        self.event = {
+            "namespace": NAMESPACE,
+            "clusterName": cluster_name,
+            "prometheusEndpoint": prometheus_endpoint,
+            "queries": [m.as_event() for m in published_metrics(node_monitoring=node_monitoring, dcgm=dcgm,
+                                                                       spec_decoding=spec_decoding).values()],
+            "loadBalancerTags": load_balancer_tags,
+            "healthyTargetsMetric": HEALTHY_TARGETS,
+        }
+        if capacity_reservation_id:
+            self.event.update(capacityReservationId=capacity_reservation_id,
+                              capacityBlockHoursLeftMetric=CAPACITY_BLOCK_HOURS_LEFT)
+        else:
+            # The plan's name: the API reference's TrainingPlanName pattern is a name (newer SDK models also take the
+            # ARN; the Lambda runtime's boto3 may be older). ops_cli/preflight.py calls it with the name too.
+            self.event.update(trainingPlanName=training_plan_arn.rsplit("/", 1)[-1],
+                              trainingPlanHoursLeftMetric=TRAINING_PLAN_HOURS_LEFT)
+        self.schedule = events.Rule(
+            self, "EveryMinute", schedule=events.Schedule.rate(cdk.Duration.minutes(1)),
+            description=f"Runs the serving metrics publisher of {cluster_name}",
+            targets=[targets.LambdaFunction(self.function, event=events.RuleTargetInput.from_object(self.event),
+                                            retry_attempts=0)],
+        )
+        # The target's Lambda permission is named after the rule's unique id, which includes the stack's path: a pipeline
+        # stage would name it differently from a direct deploy, and the two would not be the same stack. A fixed id.
+        (permission,) = [c for c in self.node.find_all()
+                         if isinstance(c, lambda_.CfnPermission) and c.node.id.startswith("AllowEventRule")]
+        permission.override_logical_id("ServingMetricsScheduleInvokePermission")
+
+
+#: The package's names: the construct, and the series and scrape configuration that the stacks, the dashboard and
+#: the alarms read.
+__all__ = ["HANDLER_DIR", "RUNTIME", "ServingMetricsPublisher", "ROUTER_JOB", "scrape_configuration",
+           "scrape_configuration_blob", "CAPACITY_BLOCK_HOURS_LEFT", "CONTAINER_INSIGHTS_GPU_METRICS",
+           "CONTAINER_INSIGHTS_NAMESPACE", "DCGM_METRICS", "DCGM_PUBLISHED", "GPU_DEVICE_DIMENSIONS",
+           "HEALTHY_TARGETS", "HTTP_METRICS", "NAMESPACE", "NODE_MONITORING_JOB", "NODE_MONITORING_METRICS",
+           "NODE_MONITORING_PUBLISHED", "PROMETHEUS_SERIES", "PUBLISHED_METRICS", "PrometheusSeries",
+           "PublishedMetric", "RATE_WINDOW", "SCRAPE_INTERVAL_SECONDS", "SPEC_DECODE_METRICS",
+           "SPEC_DECODE_PUBLISHED", "TRAINING_PLAN_HOURS_LEFT", "VLLM_JOB", "VLLM_METRICS",
+           "published_metrics"]

@@ -5,35 +5,32 @@ mistake at once; ``python -m deployment_config.schema`` writes the same definiti
 ``schema/`` for editors. Nothing here builds CDK objects: the loader turns a valid file into the frozen dataclasses of
 :mod:`deployment_config.model`.
 
-Cross-field rules (a zone of the region, the reservation's zone among the VPC's zones, a training plan of the same
-account and region) read the fields validated before them from the validation context: pydantic validates fields in
-the order they are declared here, so that order is part of the rules.
+The models check each field on its own; the rules between fields (a zone of the region, the reservation's zone among
+the VPC's zones, a training plan of the same account and region) are :mod:`deployment_config.cross_section_rules`, run
+after every field is validated, so the order of the fields here is the order of the file's keys, nothing more. The
+validation context carries one thing: the list of notes (``report``) a field's check makes about its items.
 """
 
 from __future__ import annotations
 
 import difflib
-import ipaddress
 import re
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationInfo, field_validator, model_validator
 from pydantic_core import PydanticCustomError
 
-from deployment_config import aws_rules, image_cache, published, recipe, s3_names, speculator, vllm_args
+from deployment_config import aws_rules, image_cache, recipe, s3_names, vllm_args
 from deployment_config.catalog import GPU_INSTANCE_TYPES, MODEL_PRESETS
 from deployment_config.ec2_instance_types import known_instance_types
 from deployment_config.email_addresses import email_address_problem
-from deployment_config.errors import ConfigError, ConfigIssue, Problem, key_in_path, quoted
-from deployment_config.operator_releases import PINNED_OPERATOR
+from deployment_config.errors import ConfigIssue, Problem, key_in_path, quoted
 from deployment_config.promotion_gate import (
-    MAX_WAIT_SECONDS,
     GateRun,
     PromotionGateConfig,
     default_num_prompts,
-    wait_seconds,
 )
-from deployment_config.sizing import GPU_MEMORY_UTILIZATION, check_model_fits, layout_for, startup_budget_seconds
+from deployment_config.sizing import GPU_MEMORY_UTILIZATION
 
 #: Kubernetes versions the app can deploy: each needs a matching kubectl Lambda layer in requirements.txt.
 SUPPORTED_KUBERNETES_VERSIONS = ("1.34", "1.35")
@@ -55,11 +52,11 @@ _ML_GPU_TYPES = tuple(f"ml.{name}" for name in GPU_INSTANCE_TYPES)
 _PRESETS = tuple(MODEL_PRESETS)
 #: Secrets Manager: a secret name is 1 to 512 of letters, digits and /_+=.@- (Secrets Manager API reference,
 #: CreateSecret Name); its ARN's resource is secret:NAME-XXXXXX (six random characters added by Secrets Manager).
-_SECRET_NAME = r"[A-Za-z0-9/_+=.@-]{1,512}"
-_SECRET_ARN_RESOURCE = r"secret:[A-Za-z0-9/_+=.@-]{1,512}"
+SECRET_NAME = r"[A-Za-z0-9/_+=.@-]{1,512}"
+SECRET_ARN_RESOURCE = r"secret:[A-Za-z0-9/_+=.@-]{1,512}"
 #: The resource part of a training plan ARN: the SageMaker API model (botocore 1.43.127, sagemaker service-2.json) has
 #: TrainingPlanName = [a-zA-Z0-9](-*[a-zA-Z0-9]){0,63}, 1 to 64 characters.
-_TRAINING_PLAN_RESOURCE = r"training-plan/(?=.{1,64}$)[A-Za-z0-9](-*[A-Za-z0-9]){0,63}"
+TRAINING_PLAN_RESOURCE = r"training-plan/(?=.{1,64}$)[A-Za-z0-9](-*[A-Za-z0-9]){0,63}"
 #: An ACM certificate's id: a UUID in lower-case hex. ACM API reference, RenewCertificate: the ARN "must be of the form
 #: arn:aws:acm:region:123456789012:certificate/12345678-1234-1234-1234-123456789012"; botocore 1.43.127 acm
 #: service-2.json, shape CertificateArn, requires the 'certificate/' resource.
@@ -69,7 +66,7 @@ _TRAINING_PLAN_RESOURCE = r"training-plan/(?=.{1,64}$)[A-Za-z0-9](-*[A-Za-z0-9])
 #: User Guide, launch-template-capacity-blocks).
 DEFAULT_DRAIN_SECONDS = 300
 MAX_DRAIN_SECONDS = 540
-_CERTIFICATE_ID = r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"
+CERTIFICATE_ID = r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"
 #: A DNS host name as ACM takes one (botocore 1.43.127 acm service-2.json, shape DomainNameString: labels of letters,
 #: digits and '-', not starting or ending with '-', 1 to 63 each, at most 253 in all), without the wildcard, with at
 #: least two labels, no trailing dot, and a last label that is not all digits (RFC 3696 section 2), so not an address.
@@ -107,12 +104,8 @@ def fail(problem: Problem) -> None:
 
 
 def report(info: ValidationInfo, field: str, problem: Problem) -> None:
-    """Record a problem of another field than the one being validated (cross-field rules, list items, map keys)."""
+    """Record a problem of an item of the field being validated (list items, map keys): the field itself stays valid."""
     info.context.setdefault("issues", []).append(ConfigIssue(field, problem.problem, problem.fix))
-
-
-def _ctx(info: ValidationInfo) -> dict[str, Any]:
-    return info.context if info.context is not None else {}
 
 
 def _rule(check):  # noqa: ANN001, ANN202
@@ -149,15 +142,6 @@ class ClusterSection(BaseModel):
         examples=["m7i.xlarge"], json_schema_extra={"pattern": r"^[a-z][a-z0-9-]*\.[a-z0-9]+$"})
     system_node_count: int = Field(default=2, ge=1, le=10, description="How many system nodes (1..10). Default: 2.",
                                    examples=[2])
-
-    @field_validator("admin_role_arn")
-    @classmethod
-    def _role(cls, value: str, info: ValidationInfo) -> str:
-        region = _ctx(info).get("region")
-        problem = aws_rules.role_arn_problem(value, partition=aws_rules.partition_of(region) if region else "aws")
-        if problem:
-            fail(problem)
-        return value
 
     @field_validator("endpoint_public_cidrs")
     @classmethod
@@ -196,12 +180,6 @@ class CapacitySection(BaseModel):
     availability_zone: Annotated[str, _text(64)] = Field(
         description="The reservation's Availability Zone; it must be one of availability_zones.", examples=["us-west-2a"])
 
-    @field_validator("instance_type")
-    @classmethod
-    def _remember_type(cls, value: str, info: ValidationInfo) -> str:
-        _ctx(info)["gpu_instance_type"] = ("capacity.instance_type", GPU_INSTANCE_TYPES[value], "")
-        return value
-
     @field_validator("capacity_reservation_id")
     @classmethod
     def _reservation(cls, value: str) -> str:
@@ -209,21 +187,6 @@ class CapacitySection(BaseModel):
             fail(Problem(f"{quoted(value)} is not a capacity reservation id ('cr-' followed by 17 lowercase hex digits)",
                          "copy the id from 'aws ec2 describe-capacity-reservations' or the purchase confirmation"))
         return value
-
-    @field_validator("availability_zone")
-    @classmethod
-    def _zone(cls, value: str, info: ValidationInfo) -> str:
-        _zone_in_vpc(value, info, what="the reservation's zone",
-                     fix="set capacity.availability_zone to the zone the reservation is in, and list that zone in "
-                         "availability_zones; GPU nodes can only launch in the reservation's zone")
-        return value
-
-
-def _zone_in_vpc(zone: str, info: ValidationInfo, *, what: str, fix: str) -> None:
-    zones = _ctx(info).get("zones")
-    if zones is not None and zone not in zones:
-        fail(Problem(f"{what} {quoted(zone)} is not one of availability_zones ({', '.join(zones)})", fix))
-
 
 class AutoscalingSection(BaseModel):
     """The Inference Operator's autoscaling of the HyperPod workers (KEDA, from the operator's CRD ``autoScalingSpec``),
@@ -243,16 +206,10 @@ class AutoscalingSection(BaseModel):
 
     @model_validator(mode="after")
     def _bounds(self, info: ValidationInfo) -> AutoscalingSection:
-        _ctx(info)["autoscaling"] = True  # endpoint.replicas, validated later, must then be left out
         if self.min_replicas > self.max_replicas:
             report(info, "hyperpod.autoscaling.min_replicas", Problem(
                 f"is {self.min_replicas}, more than max_replicas ({self.max_replicas})",
                 "make min_replicas at most max_replicas"))
-        nodes = _ctx(info).get("hyperpod_instances")
-        if nodes is not None and self.max_replicas > nodes:
-            report(info, "hyperpod.autoscaling.max_replicas", Problem(
-                f"is {self.max_replicas}, but the instance group has {nodes} instance(s), one worker each",
-                f"use at most {nodes}, or raise hyperpod.instance_count (and the training plan's instances)"))
         return self
 
 
@@ -282,43 +239,6 @@ class HyperPodSection(BaseModel):
     dependencies_chart_dir: Annotated[str, _text(4096)] | None = Field(
         default=None, description="A local copy of the HyperPod dependencies Helm chart to install instead of the "
         "vendored one. Default: the vendored chart.", examples=["../sagemaker-hyperpod-cli/helm_chart/HyperPodHelmChart"])
-
-    @field_validator("instance_count")
-    @classmethod
-    def _instances(cls, value: int, info: ValidationInfo) -> int:
-        _ctx(info)["hyperpod_instances"] = value  # read by autoscaling, which comes after
-        return value
-
-    @field_validator("training_plan_arn")
-    @classmethod
-    def _plan(cls, value: str, info: ValidationInfo) -> str:
-        context = _ctx(info)
-        problem = aws_rules.arn_problem(value, service="sagemaker", resource_pattern=_TRAINING_PLAN_RESOURCE,
-                                        region=context.get("region"), account=context.get("account"),
-                                        what="training plan")
-        if problem:
-            fail(problem)
-        return value
-
-    @field_validator("availability_zone")
-    @classmethod
-    def _zone(cls, value: str, info: ValidationInfo) -> str:
-        _zone_in_vpc(value, info, what="the plan's zone",
-                     fix="set it to the zone 'aws sagemaker describe-training-plan' reports, and list that zone in "
-                         "availability_zones")
-        return value
-
-    @field_validator("instance_type")
-    @classmethod
-    def _remember_type(cls, value: str, info: ValidationInfo) -> str:
-        _ctx(info)["gpu_instance_type"] = ("hyperpod.instance_type", GPU_INSTANCE_TYPES[value.removeprefix("ml.")], "ml.")
-        return value
-
-    @field_validator("volume_size_gb")
-    @classmethod
-    def _remember_volume(cls, value: int | None, info: ValidationInfo) -> int | None:
-        _ctx(info)["hyperpod_volume_gb"] = value
-        return value
 
     @field_validator("dependencies_chart_dir")
     @classmethod
@@ -350,23 +270,6 @@ class ImageCacheSection(BaseModel):
         description="The ECR namespace of the cached repositories; one pull-through cache rule per namespace in an "
         "account and region, so a second environment there needs its own. Default: docker-hub.",
         examples=["docker-hub"], json_schema_extra={"pattern": image_cache.REPOSITORY_PREFIX_PATTERN})
-
-    @field_validator("docker_hub_credentials_secret_arn")
-    @classmethod
-    def _secret(cls, value: str, info: ValidationInfo) -> str:
-        context = _ctx(info)
-        problem = aws_rules.arn_problem(value, service="secretsmanager", resource_pattern=_SECRET_ARN_RESOURCE,
-                                        region=context.get("region"), account=context.get("account"),
-                                        what="Secrets Manager secret", resource_example="secret:NAME-XXXXXX")
-        if problem:
-            fail(problem)
-        name = value.split(":", 6)[6]
-        if not name.startswith(image_cache.SECRET_NAME_PREFIX):
-            fail(Problem(f"the secret {quoted(name)} does not begin with '{image_cache.SECRET_NAME_PREFIX}', which ECR "
-                         "requires of a pull-through cache's credentials",
-                         f"create the secret as {image_cache.SECRET_NAME_PREFIX}docker-hub (see the README, Secure the "
-                         "endpoint) and use its ARN"))
-        return value
 
     @field_validator("repository_prefix")
     @classmethod
@@ -447,36 +350,6 @@ class ModelSection(BaseModel):
         "environment's account and region, so that nodes are not rate-limited by Docker Hub. Default: none, nodes pull "
         "from Docker Hub.")
 
-    @field_validator("hugging_face_token_secret")
-    @classmethod
-    def _token_secret(cls, value: str | None, info: ValidationInfo) -> str | None:
-        if value is None:
-            return value
-        context = _ctx(info)
-        if value.startswith("arn:"):
-            problem = aws_rules.arn_problem(value, service="secretsmanager", resource_pattern=_SECRET_ARN_RESOURCE,
-                                            region=context.get("region"), account=context.get("account"),
-                                            what="Secrets Manager secret")
-            if problem:
-                fail(problem)
-        elif not re.fullmatch(_SECRET_NAME, value):
-            fail(Problem(f"{quoted(value)} is not a Secrets Manager secret name or ARN",
-                         "use the secret's name (letters, digits and /_+=.@-) or its ARN, as "
-                         "`aws secretsmanager describe-secret --secret-id NAME --query ARN` prints it"))
-        elif (suffix := re.search(r"-([A-Za-z0-9]{6})$", value)) and re.search(r"[A-Z0-9]", suffix.group(1)):
-            # Secrets Manager API reference, CreateSecret Name (botocore 1.43.127 secretsmanager service-2.json): "Do not
-            # end your secret name with a hyphen followed by six characters ... Secrets Manager automatically adds a
-            # hyphen and six random characters after the secret name at the end of the ARN." A name copied with the
-            # ARN's suffix names no secret, and the pod's grant (NAME-??????) would not match it. Only a suffix that
-            # looks random is refused (a capital or a digit, as the ARN's mixed-case suffix almost always has): the
-            # reference advises, it does not forbid, and names such as team/hf-tokens are valid and in use.
-            fail(Problem(f"the secret name {quoted(value)} ends with '-' and six characters, like the random suffix "
-                         "Secrets Manager adds to a secret's ARN; a name that ends so is what its API reference says "
-                         "not to use",
-                         f"if you copied it from the ARN, drop the suffix ({quoted(value[:-7])}); or give the "
-                         "secret's full ARN (`aws secretsmanager describe-secret --secret-id NAME --query ARN`)"))
-        return value
-
     @field_validator("served_name")
     @classmethod
     def _served_name(cls, value: str | None) -> str | None:
@@ -518,101 +391,6 @@ class ModelSection(BaseModel):
         if problem:
             fail(problem)
         return value
-
-    @model_validator(mode="after")
-    def _consistent(self, info: ValidationInfo) -> ModelSection:
-        if self.weight_source == "s3" and self.s3_uri is None:
-            report(info, "model.s3_uri", Problem("is required when weight_source is s3",
-                                                 "add s3_uri: s3://BUCKET/PREFIX/ pointing at the copied weights"))
-        if self.weight_source == "huggingface" and self.s3_uri is not None:
-            report(info, "model.s3_uri", Problem("is set but weight_source is huggingface",
-                                                 "set weight_source: s3, or remove s3_uri"))
-        if self.weight_source == "huggingface" and _ctx(info).get("platform") == "hyperpod":
-            # deployment_config/addons.py OPERATOR_RELEASES: the pinned add-on installs operator 3.0, whose CRD's
-            # modelSourceConfig.modelSourceType is fsx or s3 (charts/imports/crds/); the API server refuses any other.
-            report(info, "model.weight_source", Problem(
-                f"is huggingface, but the HyperPod Inference Operator the add-on installs (operator "
-                f"{PINNED_OPERATOR.operator_version}) loads weights from S3 or FSx only",
-                "copy the weights to S3 once (README, \"Mirror the weights to S3\"), then set weight_source: s3 and "
-                "s3_uri: s3://BUCKET/PREFIX/ (and hugging_face_revision: the commit you copied)"))
-        preset = MODEL_PRESETS[self.preset]
-        image = self.image or preset.image
-        if self.image_cache is not None and image_cache.docker_hub_repository(image) is None:
-            report(info, "model.image_cache", Problem(
-                f"the image {quoted(image)} is not on Docker Hub, and the pull-through cache serves Docker Hub only",
-                "use a Docker Hub image (vllm/vllm-openai:TAG), or remove image_cache"))
-        weights = self.weight_size_gb or preset.weight_size_gb
-        speculator_gb = self._speculator_problems(info)
-        context = _ctx(info)
-        context["weight_size_gb"] = weights  # read by endpoint.promotion_gate (the wait's ceiling)
-        context["rust_frontend"] = (self.extra_env or {}).get("VLLM_USE_RUST_FRONTEND")  # read by endpoint.authentication
-        chosen = context.get("gpu_instance_type")
-        if chosen is not None:
-            field, instance_type, prefix = chosen
-            # On EKS a model instance may span several nodes (a LeaderWorkerSet); HyperPod serves one node per instance.
-            gpu_nodes = context.get("gpu_nodes") or (None, None)
-            node_count = gpu_nodes[1] if gpu_nodes[0] == "capacity.instance_count" else None
-            resolution = recipe.resolve(preset=self.preset, serving_profile=self.serving_profile,
-                                        features=self.features, instance_type=instance_type, weights_gb=weights,
-                                        multi_node=node_count is not None, load_format=preset.load_format,
-                                        extra_args=self.extra_args, speculator_gb=speculator_gb)
-            for index, problem in resolution.problems:
-                report(info, f"model.features[{index}]", problem)
-            # read by endpoint.promotion_gate's within_percent_of_published (deployment_config/published.py)
-            context["preset"] = self.preset
-            context["published_key"] = (instance_type.recipe_hardware, self.serving_profile,
-                                        resolution.profile.strategy if resolution.profile else "single_node_tp",
-                                        tuple(self.features))
-            try:
-                refused = {index for index, _ in resolution.problems}
-                with_speculator = any(name == speculator.FEATURE and index not in refused
-                                      for index, name in enumerate(self.features))
-                check_model_fits(model_id=self.hugging_face_id or preset.hugging_face_id,
-                                 weights_gb=weights + (speculator_gb if with_speculator else 0),
-                                 instance_type=instance_type,
-                                 tensor_parallel_size=self.tensor_parallel_size or preset.tensor_parallel_size,
-                                 field=field, type_prefix=prefix, node_count=node_count, memory=resolution.memory)
-                layout = layout_for(weights, instance_type, memory=resolution.memory) if node_count is not None else None
-                if layout is not None and layout.multi_node:
-                    context["nodes_per_replica"] = layout.nodes
-            except ConfigError as error:
-                for issue in error.issues:
-                    context.setdefault("issues", []).append(issue)
-        volume = context.get("hyperpod_volume_gb")
-        if volume is not None and volume < weights + VOLUME_HEADROOM_GB:
-            report(info, "hyperpod.volume_size_gb", Problem(
-                f"{volume} GB cannot hold the {weights} GB of weights and the image",
-                f"use at least {weights + VOLUME_HEADROOM_GB}, or remove it to use the instance store"))
-        return self
-
-
-    def _speculator_problems(self, info: ValidationInfo) -> int:
-        """The speculator's settings against model.features and the platform (deployment_config/speculator.py); its size
-        in GB when spec_decoding is on and the size is given, else 0."""
-        enabled = speculator.FEATURE in self.features and self.serving_profile == "recipe"
-        if not enabled:
-            for name in ("speculator_revision", "speculator_size_gb"):
-                if getattr(self, name) is not None:
-                    report(info, f"model.{name}", Problem(f"is set but {speculator.FEATURE} is not in model.features "
-                                                          "(serving_profile: recipe)",
-                                                          f"remove it, or add {speculator.FEATURE} to model.features"))
-            return 0
-        index = self.features.index(speculator.FEATURE)
-        if _ctx(info).get("platform") == "hyperpod":
-            report(info, f"model.features[{index}]", Problem(
-                "spec_decoding is not offered on HyperPod: the Inference Operator mounts one S3 prefix (the weights' "
-                "revision) into the worker, and the speculator is mirrored under its own prefix, which the worker "
-                "cannot reach", "remove spec_decoding from model.features, or serve on EKS (platform: eks)"))
-        if self.speculator_size_gb is None:
-            report(info, "model.speculator_size_gb", Problem(
-                "is required with spec_decoding: the sizing and the startup budget count the speculator beside the "
-                "weights, and no published figure gives its size",
-                "set it to the speculator's size in GB (the sum of its files on the Hub, or what `llmops weights mirror` "
-                "printed for it), rounded up"))
-        # An S3 environment without speculator_revision loads (llmops weights mirror must read it to write the revision)
-        # and is refused at deploy time instead (stacks/composition.py, cdk_constructs/placeholder_guard.py).
-        return self.speculator_size_gb or 0
-
 
 class PromotionGateRunSection(BaseModel):
     """One load test run of the promotion gate and its thresholds."""
@@ -686,7 +464,7 @@ class EndpointSection(BaseModel):
         "answers TLS on port 443 with it. Required for exposure: public (platform: eks). Default: none, plain TCP on "
         "port 8000.",
         examples=["arn:aws:acm:us-west-2:123456789012:certificate/0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d"],
-        json_schema_extra={"pattern": r"^arn:aws[a-z-]*:acm:[a-z0-9-]+:\d{12}:certificate/" + _CERTIFICATE_ID + "$"})
+        json_schema_extra={"pattern": r"^arn:aws[a-z-]*:acm:[a-z0-9-]+:\d{12}:certificate/" + CERTIFICATE_ID + "$"})
     domain_name: Annotated[str, _text(253)] | None = Field(
         default=None, description="The DNS name clients use, covered by certificate_arn; you create its record (a CNAME "
         "to the serving stack's output LoadBalancerHostname). Required with certificate_arn. Default: none.",
@@ -719,19 +497,6 @@ class EndpointSection(BaseModel):
         "probe and a load test with thresholds; the deployment fails when they are not met. Results are kept in S3 per "
         "image digest. Default: none.")
 
-    @field_validator("certificate_arn")
-    @classmethod
-    def _certificate(cls, value: str | None, info: ValidationInfo) -> str | None:
-        if value is None:
-            return value
-        context = _ctx(info)
-        problem = aws_rules.arn_problem(value, service="acm", resource_pattern=f"certificate/{_CERTIFICATE_ID}",
-                                        region=context.get("region"), account=context.get("account"),
-                                        what="ACM certificate", resource_example="certificate/UUID")
-        if problem:
-            fail(problem)
-        return value
-
     @field_validator("domain_name")
     @classmethod
     def _domain(cls, value: str | None) -> str | None:
@@ -739,166 +504,6 @@ class EndpointSection(BaseModel):
         if problem:
             fail(problem)
         return value
-
-    @field_validator("replicas")
-    @classmethod
-    def _replicas(cls, value: int | None, info: ValidationInfo) -> int | None:
-        field, nodes = _ctx(info).get("gpu_nodes") or (None, None)
-        if value is not None and _ctx(info).get("autoscaling"):
-            fail(Problem("is decided by hyperpod.autoscaling (between its min_replicas and max_replicas)",
-                         "remove endpoint.replicas, or remove hyperpod.autoscaling for a fixed number of workers"))
-        # A model that fits no single node runs each replica on a group of nodes (deployment_config.sizing.layout_for).
-        per_replica = _ctx(info).get("nodes_per_replica", 1)
-        if value is not None and nodes is not None and value * per_replica > nodes and per_replica > 1:
-            fail(Problem(f"{value} replicas need {value * per_replica} GPU nodes, {per_replica} each (the model fits no "
-                         f"single node), but {field} is {nodes}",
-                         f"use at most {nodes // per_replica} replicas (or leave replicas out: one on every "
-                         f"{per_replica} nodes), or reserve more instances"))
-        if value is not None and nodes is not None and value > nodes:
-            fail(Problem(f"{value} replicas need {value} GPU nodes, one each, but {field} is {nodes}",
-                         f"use at most {nodes} replicas (or leave replicas out: one on every node), or reserve more "
-                         "instances"))
-        return value
-
-    @model_validator(mode="after")
-    def _consistent(self, info: ValidationInfo) -> EndpointSection:
-        self._tls_consistent(info)
-        self._gate_consistent(info)
-        self._routing_consistent(info)
-        _report_cidrs(info, "endpoint.allowed_cidrs", self.allowed_cidrs)
-        if self.exposure == "public" and not self.allowed_cidrs:
-            report(info, "endpoint.allowed_cidrs", Problem(
-                "a public endpoint needs the source networks allowed to reach it",
-                "list them, for example allowed_cidrs: [203.0.113.0/24], or use exposure: internal"))
-        if self.exposure == "internal" and self.allowed_cidrs:
-            report(info, "endpoint.allowed_cidrs", Problem("is only used with exposure: public",
-                                                           "remove allowed_cidrs, or set exposure: public"))
-        if self.authentication == "api-key" and _ctx(info).get("rust_frontend") not in (None, "0"):
-            # The key is checked by a middleware vLLM loads with --middleware, which its Rust frontend does not support
-            # (charts/vllm_auth_middleware.py MIDDLEWARE_ENVIRONMENT): the endpoint would serve without the check.
-            report(info, "model.extra_env", Problem(
-                "VLLM_USE_RUST_FRONTEND turns on vLLM's Rust frontend, which does not load the --middleware that checks "
-                "the API key on every path (endpoint.authentication: api-key)",
-                "remove VLLM_USE_RUST_FRONTEND from model.extra_env (the chart turns it off while the key is required), "
-                "or set endpoint.authentication: none for an endpoint without a key"))
-        if self.exposure == "public" and _ctx(info).get("platform") == "hyperpod":
-            # Operator 3.0's CRD has loadBalancer.healthCheckPath and routingAlgorithm only: no scheme, no inbound CIDRs
-            # (charts/imports/crds/, v1 schema), so the operator's load balancer cannot be made public or restricted.
-            report(info, "endpoint.exposure", Problem(
-                f"public is not available on platform: hyperpod: the Inference Operator the add-on installs (operator "
-                f"{PINNED_OPERATOR.operator_version}) makes the load balancer itself, and its InferenceEndpointConfig "
-                "has no field for the scheme or the source networks",
-                "use exposure: internal (and no allowed_cidrs), and reach the endpoint from the VPC (a VPN, a peered "
-                "VPC or a bastion); or use platform: eks for a public endpoint"))
-        return self
-
-    def _routing_consistent(self, info: ValidationInfo) -> None:
-        """A routing policy spreads requests over replicas: with one there is nothing to route (charts/vllm_router.py)."""
-        if self.routing in ("auto", "none"):
-            return
-        context = _ctx(info)
-        if context.get("platform") == "hyperpod" and self.routing != "cache_aware":
-            # The CRD's routingStrategy enum is prefixaware, kvaware, session, roundrobin (charts/imports/crds/): a
-            # round robin exists there, but the project maps only cache_aware (to prefixaware), and a power of two none.
-            report(info, "endpoint.routing", Problem(
-                f"is {self.routing}, but on platform: hyperpod the Inference Operator routes, and this project sets "
-                "only its prefix-aware strategy (intelligentRoutingSpec.routingStrategy: prefixaware)",
-                "use routing: cache_aware (prefix-aware), auto or none"))
-            return
-        if context.get("autoscaling"):
-            return  # the operator scales between min_replicas and max_replicas; its router follows the workers
-        _field, nodes = context.get("gpu_nodes") or (None, None)
-        replicas = self.replicas or (nodes // context.get("nodes_per_replica", 1) if nodes else None)
-        if replicas is not None and replicas < 2:
-            report(info, "endpoint.routing", Problem(
-                f"is {self.routing}, but the endpoint has {replicas} vLLM replica: a router spreads requests over two "
-                "or more",
-                "set endpoint.replicas to 2 or more (with enough GPU nodes), or use routing: auto (a router from two "
-                "replicas on) or none"))
-
-    def _gate_consistent(self, info: ValidationInfo) -> None:
-        """The gate runs in the smoke stack, on EKS (deployment_config/promotion_gate.py), within a wait condition's
-        12 hours."""
-        if self.promotion_gate is None:
-            return
-        if _ctx(info).get("platform") == "hyperpod":
-            report(info, "endpoint.promotion_gate", Problem(
-                "is used on platform: eks only (the load test's Job reaches the Service vllm; HyperPod's worker has no "
-                "stable in-cluster address, and the pipeline deploys no HyperPod environment)",
-                "remove promotion_gate; run bin/llmops bench --env NAME by hand"))
-            return
-        if not self.deploy_time_smoke_test:
-            report(info, "endpoint.promotion_gate", Problem(
-                "runs in the stack of the deploy-time smoke test, which is off",
-                "add deploy_time_smoke_test: true (and deploy once the capacity is active), or remove promotion_gate"))
-        self._published_consistent(info)
-        weights = _ctx(info).get("weight_size_gb")
-        if weights is not None:
-            gate = promotion_gate_config(self.promotion_gate)
-            total = wait_seconds(startup_budget_seconds(weights), gate)
-            if total > MAX_WAIT_SECONDS:
-                report(info, "endpoint.promotion_gate", Problem(
-                    f"the smoke test and the load test may take {total // 60} minutes (the startup budget, then "
-                    f"{gate.load_test_seconds() // 60} for the runs at their min_output_tokens_per_s), more than the "
-                    "12 hours a CloudFormation wait condition waits",
-                    "use fewer runs, fewer num_prompts or shorter lengths, or set min_output_tokens_per_s"))
-
-    def _published_consistent(self, info: ValidationInfo) -> None:
-        """within_percent_of_published compares with a published row of the same configuration: it must exist."""
-        parts = _ctx(info).get("published_key")
-        gate = self.promotion_gate
-        if parts is None or gate is None:
-            return
-        hardware, profile, strategy, features = parts
-        key = published.serving_key(hardware=hardware, serving_profile=profile, strategy=strategy, features=features,
-                                    input_len=gate.input_len, output_len=gate.output_len)
-        rows = published.rows_for(_ctx(info).get("preset", "kimi-k3"), key)
-        for index, run in enumerate(gate.runs):
-            if run.within_percent_of_published is not None and run.concurrency not in rows:
-                known = ", ".join(str(c) for c in sorted(rows)) or "none"
-                report(info, f"endpoint.promotion_gate.runs[{index}].within_percent_of_published", Problem(
-                    f"nothing is published for concurrency {run.concurrency} with {key.describe()} (published "
-                    f"concurrencies for it: {known}; deployment_config/data/published/)",
-                    "remove within_percent_of_published from this run, or use a concurrency, lengths and model.features "
-                    "a published row has"))
-
-    def _tls_consistent(self, info: ValidationInfo) -> None:
-        """Both TLS fields or neither; a public EKS endpoint needs them; HyperPod's TLS is the operator's."""
-        platform = _ctx(info).get("platform")
-        if platform == "hyperpod":
-            for field in ("certificate_arn", "domain_name"):
-                if getattr(self, field) is not None:
-                    report(info, f"endpoint.{field}", Problem(
-                        "is used on platform: eks only; on HyperPod the Inference Operator makes the load balancer "
-                        "and its TLS", f"remove endpoint.{field}"))
-            return
-        if self.certificate_arn is not None and self.domain_name is None:
-            report(info, "endpoint.domain_name", Problem(
-                "is required with certificate_arn: clients must connect by a name the certificate covers",
-                "add domain_name: the name clients use (for example llm.example.com), covered by the certificate"))
-        elif self.domain_name is not None and self.certificate_arn is None:
-            report(info, "endpoint.certificate_arn", Problem(
-                "is required with domain_name: the load balancer needs the certificate for that name",
-                "add certificate_arn: an ACM certificate for the name in the environment's account and region "
-                "(`aws acm list-certificates` lists them), or remove domain_name"))
-        elif self.exposure == "public" and self.certificate_arn is None:
-            report(info, "endpoint.certificate_arn", Problem(
-                "a public endpoint needs TLS: without it the API key and every prompt cross the internet in clear text",
-                "add certificate_arn (an ACM certificate in the environment's account and region) and domain_name "
-                "(the name it covers, which clients use), or use exposure: internal"))
-
-
-def _belongs_to_platform(value: BaseModel | None, info: ValidationInfo, *, section: str, platform: str, what: str,
-                         add: str) -> None:
-    """A platform's own section is required with it, and refused with the other platform (not silently ignored)."""
-    chosen = _ctx(info).get("platform")
-    if chosen == platform and value is None:
-        fail(Problem(f"is required for platform: {platform} and missing", f"add a '{section}:' section with {add}"))
-    if chosen is not None and chosen != platform and value is not None:
-        runs_on = "a Capacity Block" if chosen == "eks" else "a training plan"
-        fail(Problem(f"is {what}, but platform is {chosen}, which runs on {runs_on}",
-                     f"remove the {section}: section, or set platform: {platform}"))
-
 
 def vpc_addresses_needed(zones: int) -> int:
     """Addresses the public subnets, then the private ones (each aligned to its size) take in a VPC of ``zones`` zones."""
@@ -910,7 +515,6 @@ def _validate_account(cls: type, value: str, info: ValidationInfo) -> str:
     problem = aws_rules.account_problem(value)
     if problem:
         fail(problem)
-    _ctx(info)["account"] = value
     return value
 
 
@@ -918,7 +522,6 @@ def _validate_region(cls: type, value: str, info: ValidationInfo) -> str:
     problem = aws_rules.region_problem(value)
     if problem:
         fail(problem)
-    _ctx(info)["region"] = value
     return value
 
 
@@ -928,7 +531,6 @@ class EnvironmentFile(BaseModel):
     model_config = ConfigDict(**_STRICT, title="LLM serving environment",
                               json_schema_extra={"$id": "https://llm-serving.invalid/schema/environment.schema.json"})
 
-    # Declared in the order the rules need them: account and region before the zones, platform before the sections.
     account: Annotated[str, _text(64)] = Field(
         description="The AWS account id: 12 digits, quoted so that leading zeros survive.", examples=["123456789012"],
         json_schema_extra={"pattern": "^[0-9]{12}$"})
@@ -937,7 +539,6 @@ class EnvironmentFile(BaseModel):
     availability_zones: list[Annotated[str, _text(64)]] = Field(
         min_length=2, description="At least two zones of the region; the GPU capacity's zone among them.",
         examples=[["us-west-2a", "us-west-2b"]])
-    # validate_default: the rules below read the platform from the context even when the file leaves it out.
     platform: Literal["eks", "hyperpod"] = Field(
         default="eks", validate_default=True,
         description="'eks' (managed node group on a Capacity Block; the default) or 'hyperpod' "
@@ -966,73 +567,6 @@ class EnvironmentFile(BaseModel):
 
     _account = field_validator("account")(_validate_account)
     _region = field_validator("region")(_validate_region)
-
-    @field_validator("availability_zones")
-    @classmethod
-    def _zones(cls, value: list[str], info: ValidationInfo) -> list[str]:
-        context = _ctx(info)
-        region = context.get("region")
-        valid = True
-        for index, zone in enumerate(value):
-            problem = aws_rules.zone_problem(zone, region=region) if region else None
-            if problem:
-                report(info, f"availability_zones[{index}]", problem)
-                valid = False
-            elif zone in value[:index]:
-                report(info, f"availability_zones[{index}]", Problem(f"lists {quoted(zone)} twice", "list each zone once"))
-                valid = False
-        if valid and region:
-            context["zones"] = tuple(value)
-        return value
-
-    @field_validator("vpc_cidr")
-    @classmethod
-    def _vpc_holds_the_subnets(cls, value: str, info: ValidationInfo) -> str:
-        zones = _ctx(info).get("zones")
-        if zones:
-            needed = vpc_addresses_needed(len(zones))
-            network = ipaddress.IPv4Network(value)
-            if needed > network.num_addresses:
-                prefix = 32 - (needed - 1).bit_length()
-                fail(Problem(f"a /{network.prefixlen} holds {network.num_addresses:,} addresses, but {len(zones)} "
-                             f"zones need {needed:,} (a /{PUBLIC_SUBNET_PREFIX} public and a /{PRIVATE_SUBNET_PREFIX} "
-                             "private subnet each, aligned)",
-                             f"use a /{prefix} or larger, for example {network.supernet(new_prefix=prefix)}"))
-        return value
-
-    @field_validator("platform")
-    @classmethod
-    def _platform(cls, value: str, info: ValidationInfo) -> str:
-        _ctx(info)["platform"] = value
-        return value
-
-    @field_validator("kubernetes_version")
-    @classmethod
-    def _version(cls, value: str, info: ValidationInfo) -> str:
-        if _ctx(info).get("platform") == "hyperpod" and value not in HYPERPOD_KUBERNETES_VERSIONS:
-            fail(Problem(f"SageMaker HyperPod does not support Kubernetes {value} yet",
-                         f"use {', '.join(HYPERPOD_KUBERNETES_VERSIONS)} for platform: hyperpod"))
-        return value
-
-    @field_validator("capacity")
-    @classmethod
-    def _capacity(cls, value: CapacitySection | None, info: ValidationInfo) -> CapacitySection | None:
-        _belongs_to_platform(value, info, section="capacity", platform="eks", what="a Capacity Block section",
-                             add="instance_type, capacity_reservation_id and availability_zone "
-                                 "(bin/llmops capacity-blocks use cr-... --env NAME writes the last two)")
-        if value is not None and _ctx(info).get("platform") == "eks":
-            _ctx(info)["gpu_nodes"] = ("capacity.instance_count", value.instance_count)
-        return value
-
-    @field_validator("hyperpod")
-    @classmethod
-    def _hyperpod(cls, value: HyperPodSection | None, info: ValidationInfo) -> HyperPodSection | None:
-        _belongs_to_platform(value, info, section="hyperpod", platform="hyperpod", what="a HyperPod section",
-                             add="training_plan_arn and availability_zone "
-                                 "(bin/llmops training-plans use NAME --env ENV writes both)")
-        if value is not None and _ctx(info).get("platform") == "hyperpod":
-            _ctx(info)["gpu_nodes"] = ("hyperpod.instance_count", value.instance_count)
-        return value
 
     @field_validator("tags")
     @classmethod
@@ -1096,18 +630,6 @@ class ObservabilitySection(BaseModel):
         if value is not None and not 0 < value <= MAX_MONTHLY_BUDGET_USD:
             fail(Problem(f"{value:g} USD is not a budget: it must be more than 0 and at most {MAX_MONTHLY_BUDGET_USD:,}",
                          "write the monthly amount in USD, for example monthly_budget_usd: 20000, or leave the key out"))
-        emails = info.data.get("alarm_emails") or []
-        # The budget notifies only alarm_emails (cdk_constructs/budget_alarm.py: EMAIL subscribers, no SNS topic), so
-        # without one it would warn nobody. An alarm_emails that failed its own type check is not in info.data.
-        if value is not None and "alarm_emails" in info.data and not emails:
-            fail(Problem(f"a budget of {value:g} USD would notify nobody: it e-mails observability.alarm_emails, "
-                         "which is empty",
-                         "add observability.alarm_emails: [you@example.com] (AWS Budgets e-mails them at 80 % actual "
-                         "and 100 % forecasted spend), or remove monthly_budget_usd"))
-        if value is not None and len(emails) > MAX_BUDGET_SUBSCRIBERS:
-            fail(Problem(f"the budget would notify {len(emails)} alarm_emails; AWS Budgets takes at most "
-                         f"{MAX_BUDGET_SUBSCRIBERS} subscribers per notification",
-                         f"list at most {MAX_BUDGET_SUBSCRIBERS} addresses, or subscribe a mailing list"))
         return value
 
 
@@ -1124,19 +646,6 @@ class SourceSection(BaseModel):
                                                    json_schema_extra={"pattern": r"^[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+$"})
     branch: Annotated[str, _text(256), _rule(aws_rules.git_branch_problem)] = Field(
         description="The branch the pipeline deploys.", examples=["main"])
-
-    @field_validator("connection_arn")
-    @classmethod
-    def _connection(cls, value: str, info: ValidationInfo) -> str:
-        context = _ctx(info)
-        problems = [aws_rules.arn_problem(value, service=service, resource_pattern=r"connection/[0-9a-f-]{36}",
-                                          region=context.get("region"), account=context.get("account"),
-                                          what="CodeConnections connection")
-                    for service in ("codeconnections", "codestar-connections")]
-        if all(problems):
-            # Report against the current service name unless the old one got further.
-            fail(problems[1] if value.split(":")[2:3] == ["codestar-connections"] else problems[0])
-        return value
 
     @field_validator("repository")
     @classmethod

@@ -20,14 +20,18 @@ from pydantic.fields import FieldInfo
 
 from deployment_config import recipe, speculator
 from deployment_config.catalog import GPU_INSTANCE_TYPES, MODEL_PRESETS
+from deployment_config.cross_section_rules import ENVIRONMENT_RULES, PIPELINE_RULES
 from deployment_config.errors import ConfigError, ConfigIssue, key_in_path, quoted, shown_number
 from deployment_config.file_models import (
     DEFAULT_KUBERNETES_VERSION,
     HYPERPOD_KUBERNETES_VERSIONS,
     SUPPORTED_KUBERNETES_VERSIONS,
     EnvironmentFile,
+    PipelineFile,
     promotion_gate_config,
 )
+from deployment_config.file_values import merge_in, run_rules, top_level
+from deployment_config.file_values import position as position_in_file
 from deployment_config.model import (
     AutoscalingConfig,
     CapacityConfig,
@@ -53,6 +57,9 @@ __all__ = ["DEFAULT_ENVIRONMENT", "DEFAULT_ENVIRONMENTS", "DEFAULT_KUBERNETES_VE
 DEFAULT_ENVIRONMENT = "example"
 #: Everything synthesized when no ``-c env=NAME`` is given: one environment of each platform.
 DEFAULT_ENVIRONMENTS = (DEFAULT_ENVIRONMENT, "example-hyperpod")
+
+#: The rules between the fields of each kind of file.
+RULES = {EnvironmentFile: ENVIRONMENT_RULES, PipelineFile: PIPELINE_RULES}
 
 ENV_NAME = re.compile(r"[a-z][a-z0-9-]{0,19}")
 #: What may name a file of config/ at all (the stack-name rule above is checked, with the file's other mistakes, later).
@@ -179,10 +186,15 @@ def _issue(error: dict[str, Any], root: type[BaseModel]) -> ConfigIssue:
 
 def validate_document(data: Any, model: type[BaseModel], *, name_issues: list[ConfigIssue] | None = None,
                       source: str = "<memory>", context: dict[str, Any] | None = None) -> BaseModel:
-    """``data`` validated against ``model``, or one :class:`ConfigError` holding every mistake found."""
+    """``data`` validated against ``model`` and the rules between its fields (:data:`RULES`), or one
+    :class:`ConfigError` holding every mistake found.
+
+    The messages are listed in the order a reader meets the fields: first each field's own errors and the rules'
+    refusals of a value, at the field's place in the file; then the notes, by section (deployment_config/file_values.py).
+    """
     context = {} if context is None else context
     issues = list(name_issues or [])
-    validated = None
+    validated, errors = None, []
     if not isinstance(data, dict):
         issues.append(ConfigIssue("(top level)", f"expected a mapping of keys, got {_describe(data)}",
                                   "write the file as 'key: value' lines, starting from the example under config/"))
@@ -190,8 +202,20 @@ def validate_document(data: Any, model: type[BaseModel], *, name_issues: list[Co
         try:
             validated = model.model_validate(data, context=context)
         except ValidationError as error:
-            issues.extend(_issue(e, model) for e in error.errors(include_url=False))
-    issues.extend(context.get("issues", []))
+            errors = error.errors(include_url=False)
+    found = run_rules(RULES.get(model, ()), model, data, [error["loc"] for error in errors])
+    errors_in_place = merge_in([(position_in_file(model, error["loc"]), _issue(error, model)) for error in errors],
+                               [(position_in_file(model, loc), issue) for loc, issue in found.refusals], key=lambda item: item[0])
+    issues.extend(issue for _, issue in errors_in_place)
+    sections = list(model.model_fields)
+
+    def section_of(item: tuple[str, ConfigIssue]) -> int:
+        name = item[0]
+        return sections.index(name) if name in sections else len(sections)
+
+    notes = merge_in([(top_level(issue.field), issue) for issue in context.get("issues", [])], found.notes,
+                     key=section_of)
+    issues.extend(issue for _, issue in notes)
     if issues:
         raise ConfigError.of(_one_per_field(issues), source=source)
     return validated

@@ -1,6 +1,7 @@
 """Load one environment file from ``config/`` and validate every field, once, at the edge.
 
-The file's shape and rules live in :mod:`deployment_config.file_models` (pydantic); this module reads the file
+The file's shape lives in :mod:`deployment_config.file_models` (pydantic), its rules between fields in
+:mod:`deployment_config.cross_section_rules`; this module reads the file
 safely (:mod:`deployment_config.yaml_reader`), collects every mistake into one :class:`ConfigError` (field path,
 what is wrong, the fix), and turns a valid file into the frozen dataclasses of :mod:`deployment_config.model`.
 
@@ -270,7 +271,7 @@ def _environment(file: EnvironmentFile, *, name: str, source: str) -> Environmen
                                   dependencies_chart_dir=str(Path(chart_dir).expanduser().resolve()) if chart_dir else None)
     section = file.model
     preset = MODEL_PRESETS[section.preset]
-    # The same resolution the file's validation made (deployment_config/file_models.py ModelSection._consistent).
+    # The same resolution the file's validation made (deployment_config/cross_section_rules/facts.py placement).
     gpu_type = capacity.instance_type if capacity is not None else hyperpod.gpu_instance_type
     # The speculator counts only where spec_decoding is on (the file's validation refused it being set otherwise).
     speculator_gb = (section.speculator_size_gb or 0) if speculator.FEATURE in section.features else 0

@@ -214,7 +214,7 @@ class EndpointConfig:
         pod's termination grace period is sized from it. Default: 300.
     :param replicas: vLLM replicas, one per GPU node. Default: None, one on every node (:attr:`EnvironmentConfig.replicas`).
     :param routing: ``auto`` (cache-aware routing from two replicas on), ``none``, or a router policy
-        (``cache_aware``, ``power_of_two``, ``round_robin``); validated in deployment_config/file_models.py.
+        (``cache_aware``, ``power_of_two``, ``round_robin``); validated in deployment_config/cross_section_rules/serving.py.
     :param deploy_time_smoke_test: deploy the stack ``NAME-smoke``, which runs the smoke test from inside the VPC and
         fails the deployment when it fails (stacks/smoke_stack.py). Default: false.
     :param promotion_gate: with the smoke test (EKS): the correctness probe and a load test with thresholds after it

@@ -36,7 +36,6 @@ from deployment_config.file_values import position as position_in_file
 from deployment_config.model import (
     AutoscalingConfig,
     CapacityConfig,
-    ClusterConfig,
     EndpointConfig,
     EnvironmentConfig,
     Exposure,
@@ -246,10 +245,6 @@ def parse_environment(data: Any, *, name: str, source: str = "<memory>") -> Envi
 
 
 def _environment(file: EnvironmentFile, *, name: str, source: str) -> EnvironmentConfig:
-    cluster = ClusterConfig(admin_role_arn=file.cluster.admin_role_arn,
-                            endpoint_public_cidrs=tuple(file.cluster.endpoint_public_cidrs),
-                            system_instance_type=file.cluster.system_instance_type,
-                            system_node_count=file.cluster.system_node_count)
     capacity = None
     if file.capacity is not None:
         capacity = CapacityConfig(instance_type=GPU_INSTANCE_TYPES[file.capacity.instance_type],
@@ -297,7 +292,7 @@ def _environment(file: EnvironmentFile, *, name: str, source: str) -> Environmen
     return EnvironmentConfig(
         name=name, source=source, account=file.account, region=file.region,
         availability_zones=tuple(file.availability_zones), platform=Platform(file.platform),
-        kubernetes_version=file.kubernetes_version, vpc_cidr=file.vpc_cidr, cluster=cluster, model=model,
+        kubernetes_version=file.kubernetes_version, vpc_cidr=file.vpc_cidr, cluster=file.cluster, model=model,
         capacity=capacity, endpoint=EndpointConfig(exposure=Exposure(file.endpoint.exposure),
                                                    allowed_cidrs=tuple(file.endpoint.allowed_cidrs),
                                                    api_key_required=file.endpoint.authentication == "api-key",

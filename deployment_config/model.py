@@ -16,6 +16,8 @@ from deployment_config.catalog import GPU_INSTANCE_TYPES, GpuInstanceType, Model
 from deployment_config.image_cache import cached_image
 from deployment_config.promotion_gate import PromotionGateConfig
 from deployment_config.recipe import ServingProfile
+from deployment_config.sections.cluster import ClusterSection
+from deployment_config.sections.endpoint import DEFAULT_DRAIN_SECONDS
 from deployment_config.sizing import Layout, MemoryProfile, StartupBudget, fit_over, layout_for, startup_budget
 
 
@@ -38,23 +40,6 @@ class Exposure(StrEnum):
 class WeightSource(StrEnum):
     HUGGINGFACE = "huggingface"
     S3 = "s3"
-
-
-@dataclass(frozen=True)
-class ClusterConfig:
-    """The EKS control plane and its system nodes.
-
-    :param admin_role_arn: IAM role given cluster-admin through an access entry.
-    :param endpoint_public_cidrs: CIDRs allowed to the public API endpoint. Default: empty, the
-        endpoint is private and reachable only from the VPC.
-    :param system_instance_type: instance type of the on-demand nodes for controllers. Default: m7i.xlarge.
-    :param system_node_count: how many system nodes. Default: 2.
-    """
-
-    admin_role_arn: str
-    endpoint_public_cidrs: tuple[str, ...] = ()
-    system_instance_type: str = "m7i.xlarge"
-    system_node_count: int = 2
 
 
 @dataclass(frozen=True)
@@ -211,7 +196,7 @@ class EndpointConfig:
         on port 443 with it. Default: none, plain TCP on the API port.
     :param domain_name: the DNS name clients use, covered by the certificate; set exactly when ``certificate_arn`` is.
     :param drain_seconds: how long a stopping vLLM finishes the requests it is running (``--shutdown-timeout``); the
-        pod's termination grace period is sized from it. Default: 300.
+        pod's termination grace period is sized from it. Default: :data:`DEFAULT_DRAIN_SECONDS`, the section's.
     :param replicas: vLLM replicas, one per GPU node. Default: None, one on every node (:attr:`EnvironmentConfig.replicas`).
     :param routing: ``auto`` (cache-aware routing from two replicas on), ``none``, or a router policy
         (``cache_aware``, ``power_of_two``, ``round_robin``); validated in deployment_config/cross_section_rules/serving.py.
@@ -226,7 +211,7 @@ class EndpointConfig:
     api_key_required: bool = True
     certificate_arn: str | None = None
     domain_name: str | None = None
-    drain_seconds: int = 300
+    drain_seconds: int = DEFAULT_DRAIN_SECONDS
     replicas: int | None = None
     routing: str = "auto"
     deploy_time_smoke_test: bool = False
@@ -282,7 +267,7 @@ class EnvironmentConfig:
     platform: Platform
     kubernetes_version: str
     vpc_cidr: str
-    cluster: ClusterConfig
+    cluster: ClusterSection
     model: ModelConfig
     capacity: CapacityConfig | None
     endpoint: EndpointConfig

@@ -19,8 +19,9 @@ import yaml
 from pydantic import BaseModel, create_model, field_validator
 
 import app
+from charts.serving_spec import serving_spec_for
 from deployment_config import ConfigError, loader, parse_environment
-from deployment_config.file_models import EnvironmentFile
+from deployment_config.file_models import DEFAULT_DRAIN_SECONDS, EndpointSection, EnvironmentFile
 from deployment_config.file_values import model_of
 from deployment_config.model import Exposure, Platform, WeightSource
 from tests.conftest import CONFIG_DIR, PROJECT_DIR
@@ -393,3 +394,17 @@ def test_every_rule_between_sections_reads_declared_fields():
                     assert model is not None and part in model.model_fields, (rule.name, path)
                     model = model_of(model.model_fields[part].annotation)
             assert rule.refuses is None or rule.refuses in rule.reads, rule.name
+
+
+def test_the_drain_default_is_declared_once_by_the_section_and_reaches_the_pod(example_copy):
+    # given a file that leaves endpoint.drain_seconds out
+    example_copy["endpoint"] = {"exposure": "internal"}
+    # when it is loaded and the serving chart's inputs are derived from it
+    env = parse_environment(example_copy, name="drain")
+    spec = serving_spec_for(env)
+    # then the section's one default is what vLLM is told and what sizes the grace period, and the schema says so
+    default = EndpointSection.model_fields["drain_seconds"].default
+    assert env.endpoint.drain_seconds == spec.drain_seconds == default == DEFAULT_DRAIN_SECONDS
+    assert ("--shutdown-timeout", str(default)) == tuple(spec.args[spec.args.index("--shutdown-timeout"):][:2])
+    described = EndpointSection.model_json_schema()["properties"]["drain_seconds"]
+    assert described["default"] == default and described["description"].endswith(f"Default: {default}.")

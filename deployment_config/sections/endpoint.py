@@ -97,9 +97,10 @@ class EndpointSection(BaseModel):
     drain_seconds: int = Field(
         default=DEFAULT_DRAIN_SECONDS, ge=0, le=MAX_DRAIN_SECONDS,
         description="How long a stopping vLLM pod finishes the requests it is running before it exits (vLLM's "
-        "--shutdown-timeout; new requests are refused meanwhile). At most 540: at a Capacity Block's end EKS scales "
-        "the GPU nodes to 0 forty minutes before it and EC2 shuts the instances down thirty minutes before it. 0 "
-        "aborts running requests at once. Default: 300.", examples=[300])
+        f"--shutdown-timeout; new requests are refused meanwhile). At most {MAX_DRAIN_SECONDS}: at a Capacity Block's "
+        "end EKS scales the GPU nodes to 0 forty minutes before it and EC2 shuts the instances down thirty minutes "
+        f"before it. 0 aborts running requests at once. Default: {DEFAULT_DRAIN_SECONDS}.",
+        examples=[DEFAULT_DRAIN_SECONDS])
     deploy_time_smoke_test: bool = Field(
         default=False, description="Deploy the stack NAME-smoke: from inside the VPC it waits for the endpoint (up to "
         "the startup budget plus 20 minutes) and runs the smoke test of 'llmops smoke-test --env NAME'; the deployment "

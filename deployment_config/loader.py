@@ -34,12 +34,10 @@ from deployment_config.file_models import (
 from deployment_config.file_values import merge_in, run_rules, top_level
 from deployment_config.file_values import position as position_in_file
 from deployment_config.model import (
-    AutoscalingConfig,
     CapacityConfig,
     EndpointConfig,
     EnvironmentConfig,
     Exposure,
-    HyperPodConfig,
     ImageCacheConfig,
     ModelConfig,
     ObservabilityConfig,
@@ -251,19 +249,7 @@ def _environment(file: EnvironmentFile, *, name: str, source: str) -> Environmen
                                   capacity_reservation_id=file.capacity.capacity_reservation_id,
                                   availability_zone=file.capacity.availability_zone,
                                   instance_count=file.capacity.instance_count)
-    hyperpod = None
-    if file.hyperpod is not None:
-        chart_dir = file.hyperpod.dependencies_chart_dir
-        hyperpod = HyperPodConfig(training_plan_arn=file.hyperpod.training_plan_arn,
-                                  availability_zone=file.hyperpod.availability_zone,
-                                  instance_type=file.hyperpod.instance_type, instance_count=file.hyperpod.instance_count,
-                                  volume_size_gb=file.hyperpod.volume_size_gb,
-                                  autoscaling=AutoscalingConfig(
-                                      min_replicas=file.hyperpod.autoscaling.min_replicas,
-                                      max_replicas=file.hyperpod.autoscaling.max_replicas,
-                                      target_requests_waiting=float(file.hyperpod.autoscaling.target_requests_waiting))
-                                  if file.hyperpod.autoscaling else None,
-                                  dependencies_chart_dir=str(Path(chart_dir).expanduser().resolve()) if chart_dir else None)
+    hyperpod = file.hyperpod
     section = file.model
     preset = MODEL_PRESETS[section.preset]
     # The same resolution the file's validation made (deployment_config/cross_section_rules/facts.py placement).

@@ -12,13 +12,20 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from deployment_config.aws_rules import partition_of
-from deployment_config.catalog import GPU_INSTANCE_TYPES, GpuInstanceType, ModelPreset
+from deployment_config.catalog import GpuInstanceType, ModelPreset
 from deployment_config.image_cache import cached_image
 from deployment_config.promotion_gate import PromotionGateConfig
 from deployment_config.recipe import ServingProfile
 from deployment_config.sections.cluster import ClusterSection
 from deployment_config.sections.endpoint import DEFAULT_DRAIN_SECONDS
+from deployment_config.sections.hyperpod import AutoscalingSection, HyperPodSection
 from deployment_config.sizing import Layout, MemoryProfile, StartupBudget, fit_over, layout_for, startup_budget
+
+#: The sections that are the domain model themselves, frozen once validated (deployment_config/sections/), under the
+#: names the stacks and charts know them by.
+ClusterConfig = ClusterSection
+HyperPodConfig = HyperPodSection
+AutoscalingConfig = AutoscalingSection
 
 
 class Platform(StrEnum):
@@ -143,49 +150,6 @@ class CapacityConfig:
 
 
 @dataclass(frozen=True)
-class AutoscalingConfig:
-    """Autoscaling of the HyperPod workers by the Inference Operator (KEDA) on vLLM's queue.
-
-    :param min_replicas: workers always running (at least 1).
-    :param max_replicas: workers at most (at most the instance group's instances).
-    :param target_requests_waiting: requests waiting per worker above which another worker starts. Default: 8.
-    """
-
-    min_replicas: int
-    max_replicas: int
-    target_requests_waiting: float = 8.0
-
-
-@dataclass(frozen=True)
-class HyperPodConfig:
-    """Capacity for the SageMaker HyperPod path: a Flexible Training Plan and the instance group it feeds.
-
-    :param training_plan_arn: the plan's ARN; it must be in the environment's account and region.
-    :param availability_zone: the zone the plan's capacity is in; the instance group's subnet is placed there.
-    :param instance_type: SageMaker instance type. Default: ml.p6-b300.48xlarge.
-    :param instance_count: instances in the group. Default: 1.
-    :param volume_size_gb: an extra EBS volume per instance, mounted at /opt/sagemaker. The lifecycle script puts
-        containerd and the kubelet on the instance store (/opt/dlami/nvme) when the instance has one, as every type in
-        the catalog does, and on this volume only otherwise. Default: none.
-    :param dependencies_chart_dir: local copy of the HyperPod dependencies Helm chart (health monitoring and the
-        other components HyperPod nodes expect), installed before the HyperPod cluster. Default: not installed by the app.
-    :param autoscaling: scale the workers on vLLM's queue. Default: none, a fixed number of workers.
-    """
-
-    training_plan_arn: str
-    availability_zone: str
-    instance_type: str = "ml.p6-b300.48xlarge"
-    instance_count: int = 1
-    volume_size_gb: int | None = None
-    dependencies_chart_dir: str | None = None
-    autoscaling: AutoscalingConfig | None = None
-
-    @property
-    def gpu_instance_type(self) -> GpuInstanceType:
-        return GPU_INSTANCE_TYPES[self.instance_type.removeprefix("ml.")]
-
-
-@dataclass(frozen=True)
 class EndpointConfig:
     """How the model endpoint is exposed.
 
@@ -272,7 +236,7 @@ class EnvironmentConfig:
     capacity: CapacityConfig | None
     endpoint: EndpointConfig
     tags: Mapping[str, str]
-    hyperpod: HyperPodConfig | None = None
+    hyperpod: HyperPodSection | None = None
     observability: ObservabilityConfig = ObservabilityConfig()
     #: Fields that still hold a placeholder value of the example files (deployment_config.placeholders): such an
     #: environment synthesizes, but every stack refuses to deploy.

@@ -16,12 +16,18 @@ from pathlib import Path
 
 import pytest
 import yaml
-from pydantic import BaseModel, create_model, field_validator
+from pydantic import BaseModel, ValidationError, create_model, field_validator
 
 import app
 from charts.serving_spec import serving_spec_for
 from deployment_config import ConfigError, loader, parse_environment
-from deployment_config.file_models import DEFAULT_DRAIN_SECONDS, EndpointSection, EnvironmentFile
+from deployment_config.file_models import (
+    DEFAULT_DRAIN_SECONDS,
+    ClusterSection,
+    EndpointSection,
+    EnvironmentFile,
+    HyperPodSection,
+)
 from deployment_config.file_values import model_of
 from deployment_config.model import Exposure, Platform, WeightSource
 from tests.conftest import CONFIG_DIR, PROJECT_DIR
@@ -408,3 +414,17 @@ def test_the_drain_default_is_declared_once_by_the_section_and_reaches_the_pod(e
     assert ("--shutdown-timeout", str(default)) == tuple(spec.args[spec.args.index("--shutdown-timeout"):][:2])
     described = EndpointSection.model_json_schema()["properties"]["drain_seconds"]
     assert described["default"] == default and described["description"].endswith(f"Default: {default}.")
+
+
+def test_the_validated_sections_are_the_frozen_domain_model(default_env, hyperpod_env, tmp_path):
+    # given the loaded examples, then their cluster and HyperPod sections are the validated section models themselves
+    assert type(default_env.cluster) is ClusterSection and type(hyperpod_env.hyperpod) is HyperPodSection
+    with pytest.raises(ValidationError, match="frozen"):
+        default_env.cluster.system_node_count = 3
+    # and what the consumers need beside the file's values is derived on the section, not copied into another class
+    assert hyperpod_env.hyperpod.gpu_instance_type.name == hyperpod_env.hyperpod.instance_type.removeprefix("ml.")
+    (tmp_path / "chart").mkdir()
+    (tmp_path / "chart" / "Chart.yaml").write_text("name: c\n", encoding="utf-8")
+    section = HyperPodSection.model_validate({**hyperpod_env.hyperpod.model_dump(exclude_none=True),
+                                              "dependencies_chart_dir": str(tmp_path / "chart" / ".." / "chart")})
+    assert section.dependencies_chart_dir == str((tmp_path / "chart").resolve())

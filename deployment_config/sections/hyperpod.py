@@ -3,11 +3,12 @@ hyperpod)."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field, ValidationInfo, field_validator, model_validator
 
-from deployment_config.catalog import GPU_INSTANCE_TYPES
+from deployment_config.catalog import GPU_INSTANCE_TYPES, GpuInstanceType
 from deployment_config.errors import Problem, quoted
 from deployment_config.sections._fields import (
     _STRICT,
@@ -37,8 +38,9 @@ class AutoscalingSection(BaseModel):
         ge=1, le=64, description="Workers at most: at most hyperpod.instance_count (a worker takes an instance's GPUs).",
         examples=[2])
     target_requests_waiting: float = Field(
-        default=8, gt=0, le=10000, description="Requests waiting in vLLM's queue per worker above which another worker "
-        "is started. Default: 8.", examples=[8])
+        # validate_default: the default, written 8 in the schema, is held as the float the field's type says
+        default=8, validate_default=True, gt=0, le=10000, description="Requests waiting in vLLM's queue per worker "
+        "above which another worker is started. Default: 8.", examples=[8])
 
     @model_validator(mode="after")
     def _bounds(self, info: ValidationInfo) -> AutoscalingSection:
@@ -79,10 +81,16 @@ class HyperPodSection(BaseModel):
     @field_validator("dependencies_chart_dir")
     @classmethod
     def _chart(cls, value: str | None) -> str | None:
-        from pathlib import Path
-
-        if value is not None and not (Path(value).expanduser() / "Chart.yaml").is_file():
+        """The chart's directory as an absolute path: the stacks read it from wherever the CDK runs."""
+        if value is None:
+            return None
+        if not (Path(value).expanduser() / "Chart.yaml").is_file():
             fail(Problem(f"{quoted(value)} has no Chart.yaml",
                          "point it at a local copy of helm_chart/HyperPodHelmChart from the aws/sagemaker-hyperpod-cli "
                          "repository (with its dependencies: helm dependency build), or remove it"))
-        return value
+        return str(Path(value).expanduser().resolve())
+
+    @property
+    def gpu_instance_type(self) -> GpuInstanceType:
+        """The catalog's entry of ``instance_type`` (SageMaker's name is the EC2 name behind ``ml.``)."""
+        return GPU_INSTANCE_TYPES[self.instance_type.removeprefix("ml.")]

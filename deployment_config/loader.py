@@ -40,7 +40,6 @@ from deployment_config.model import (
     Exposure,
     ImageCacheConfig,
     ModelConfig,
-    ObservabilityConfig,
     Platform,
     WeightSource,
 )
@@ -274,7 +273,6 @@ def _environment(file: EnvironmentFile, *, name: str, source: str) -> Environmen
         if section.image_cache else None,
         serving_profile=section.serving_profile, features=tuple(section.features), profile=resolution.profile,
         memory=resolution.memory, speculator_revision=section.speculator_revision, speculator_size_gb=speculator_gb)
-    watch = file.observability
     return EnvironmentConfig(
         name=name, source=source, account=file.account, region=file.region,
         availability_zones=tuple(file.availability_zones), platform=Platform(file.platform),
@@ -290,11 +288,7 @@ def _environment(file: EnvironmentFile, *, name: str, source: str) -> Environmen
                                                    deploy_time_smoke_test=file.endpoint.deploy_time_smoke_test,
                                                    promotion_gate=promotion_gate_config(file.endpoint.promotion_gate)
                                                    if file.endpoint.promotion_gate else None),
-        observability=ObservabilityConfig(
-            alarm_emails=tuple(watch.alarm_emails), log_retention_days=watch.log_retention_days,
-            time_to_first_token_p90_seconds=float(watch.time_to_first_token_p90_seconds),
-            kv_cache_usage_percent=watch.kv_cache_usage_percent, error_rate_percent=watch.error_rate_percent,
-            monthly_budget_usd=float(watch.monthly_budget_usd) if watch.monthly_budget_usd is not None else None),
+        observability=file.observability,
         tags=MappingProxyType({"environment": name, **file.tags}), hyperpod=hyperpod,
         placeholders=placeholder_fields(file.model_dump(), ENVIRONMENT_ID_FIELDS),
     )

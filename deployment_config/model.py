@@ -19,6 +19,7 @@ from deployment_config.recipe import ServingProfile
 from deployment_config.sections.cluster import ClusterSection
 from deployment_config.sections.endpoint import DEFAULT_DRAIN_SECONDS
 from deployment_config.sections.hyperpod import AutoscalingSection, HyperPodSection
+from deployment_config.sections.observability import ObservabilitySection
 from deployment_config.sizing import Layout, MemoryProfile, StartupBudget, fit_over, layout_for, startup_budget
 
 #: The sections that are the domain model themselves, frozen once validated (deployment_config/sections/), under the
@@ -26,6 +27,7 @@ from deployment_config.sizing import Layout, MemoryProfile, StartupBudget, fit_o
 ClusterConfig = ClusterSection
 HyperPodConfig = HyperPodSection
 AutoscalingConfig = AutoscalingSection
+ObservabilityConfig = ObservabilitySection
 
 
 class Platform(StrEnum):
@@ -200,26 +202,6 @@ INTERFACE_ENDPOINT_NAMES = ("Ec2", "EcrApi", "EcrDocker", "Sts", "Eks", "EksAuth
 
 
 @dataclass(frozen=True)
-class ObservabilityConfig:
-    """Metrics, dashboard, alarms and logs.
-
-    :param alarm_emails: addresses subscribed to the alarm topic. Default: none.
-    :param log_retention_days: retention of the container logs in CloudWatch Logs. Default: 30.
-    :param time_to_first_token_p90_seconds: alarm threshold for p90 time to first token. Default: 10.
-    :param kv_cache_usage_percent: alarm threshold for sustained KV-cache usage. Default: 95.
-    :param error_rate_percent: alarm threshold for the share of failed requests. Default: 5.
-    :param monthly_budget_usd: an AWS Budgets monthly cost budget over the environment's tag, in USD. Default: none.
-    """
-
-    alarm_emails: tuple[str, ...] = ()
-    log_retention_days: int = 30
-    time_to_first_token_p90_seconds: float = 10.0
-    kv_cache_usage_percent: int = 95
-    error_rate_percent: int = 5
-    monthly_budget_usd: float | None = None
-
-
-@dataclass(frozen=True)
 class EnvironmentConfig:
     """One deployable environment: an account, a region, a cluster and a model on reserved GPUs."""
 
@@ -237,7 +219,7 @@ class EnvironmentConfig:
     endpoint: EndpointConfig
     tags: Mapping[str, str]
     hyperpod: HyperPodSection | None = None
-    observability: ObservabilityConfig = ObservabilityConfig()
+    observability: ObservabilitySection = ObservabilitySection()
     #: Fields that still hold a placeholder value of the example files (deployment_config.placeholders): such an
     #: environment synthesizes, but every stack refuses to deploy.
     placeholders: tuple[str, ...] = ()

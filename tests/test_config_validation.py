@@ -27,6 +27,7 @@ from deployment_config.file_models import (
     EndpointSection,
     EnvironmentFile,
     HyperPodSection,
+    ObservabilitySection,
 )
 from deployment_config.file_values import model_of
 from deployment_config.model import Exposure, Platform, WeightSource
@@ -419,6 +420,7 @@ def test_the_drain_default_is_declared_once_by_the_section_and_reaches_the_pod(e
 def test_the_validated_sections_are_the_frozen_domain_model(default_env, hyperpod_env, tmp_path):
     # given the loaded examples, then their cluster and HyperPod sections are the validated section models themselves
     assert type(default_env.cluster) is ClusterSection and type(hyperpod_env.hyperpod) is HyperPodSection
+    assert type(default_env.observability) is ObservabilitySection
     with pytest.raises(ValidationError, match="frozen"):
         default_env.cluster.system_node_count = 3
     # and what the consumers need beside the file's values is derived on the section, not copied into another class

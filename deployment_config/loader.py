@@ -38,7 +38,6 @@ from deployment_config.model import (
     EndpointConfig,
     EnvironmentConfig,
     Exposure,
-    ImageCacheConfig,
     ModelConfig,
     Platform,
     WeightSource,
@@ -268,9 +267,7 @@ def _environment(file: EnvironmentFile, *, name: str, source: str) -> Environmen
         extra_env=MappingProxyType(dict(section.extra_env)), weight_source=WeightSource(section.weight_source),
         s3_uri=section.s3_uri, hugging_face_revision=section.hugging_face_revision,
         hugging_face_token_secret=section.hugging_face_token_secret,
-        image_cache=ImageCacheConfig(credentials_secret_arn=section.image_cache.docker_hub_credentials_secret_arn,
-                                     repository_prefix=section.image_cache.repository_prefix)
-        if section.image_cache else None,
+        image_cache=section.image_cache,
         serving_profile=section.serving_profile, features=tuple(section.features), profile=resolution.profile,
         memory=resolution.memory, speculator_revision=section.speculator_revision, speculator_size_gb=speculator_gb)
     return EnvironmentConfig(

@@ -19,6 +19,7 @@ from deployment_config.recipe import ServingProfile
 from deployment_config.sections.cluster import ClusterSection
 from deployment_config.sections.endpoint import DEFAULT_DRAIN_SECONDS
 from deployment_config.sections.hyperpod import AutoscalingSection, HyperPodSection
+from deployment_config.sections.model import ImageCacheSection
 from deployment_config.sections.observability import ObservabilitySection
 from deployment_config.sizing import Layout, MemoryProfile, StartupBudget, fit_over, layout_for, startup_budget
 
@@ -28,6 +29,7 @@ ClusterConfig = ClusterSection
 HyperPodConfig = HyperPodSection
 AutoscalingConfig = AutoscalingSection
 ObservabilityConfig = ObservabilitySection
+ImageCacheConfig = ImageCacheSection
 
 
 class Platform(StrEnum):
@@ -49,21 +51,6 @@ class Exposure(StrEnum):
 class WeightSource(StrEnum):
     HUGGINGFACE = "huggingface"
     S3 = "s3"
-
-
-@dataclass(frozen=True)
-class ImageCacheConfig:
-    """An ECR pull-through cache for Docker Hub in the environment's account and region (see
-    :mod:`deployment_config.image_cache`): nodes pull the vLLM image from the private registry, which fetches it from
-    Docker Hub once, with the account's Docker Hub credentials.
-
-    :param credentials_secret_arn: the Secrets Manager secret (ARN; its name begins with ``ecr-pullthroughcache/``, in the
-        environment's account and region) holding the Docker Hub user name and access token.
-    :param repository_prefix: the ECR namespace of the cached repositories. Default: docker-hub.
-    """
-
-    credentials_secret_arn: str
-    repository_prefix: str = "docker-hub"
 
 
 @dataclass(frozen=True)

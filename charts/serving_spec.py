@@ -29,6 +29,7 @@ from deployment_config.model_location import (
     speculator_s3_uri,
     weights_s3_uri,
 )
+from deployment_config.sections.endpoint import DEFAULT_DRAIN_SECONDS
 
 VLLM_PORT = 8000
 #: The load balancer's TLS port, where a certificate is configured (the HTTPS default, so URLs need no port).
@@ -173,7 +174,7 @@ class VllmServingSpec:
     secrets: PodSecrets | None = None
     certificate_arn: str | None = None
     domain_name: str | None = None
-    drain_seconds: int = 300
+    drain_seconds: int = DEFAULT_DRAIN_SECONDS
     replicas: int = 1
     #: Nodes one model instance spans (deployment_config.sizing.Layout): 1 for the Deployment, more for a
     #: LeaderWorkerSet whose groups have this size (charts/vllm_leader_worker_set.py).

@@ -1,6 +1,7 @@
 """Load one environment file from ``config/`` and validate every field, once, at the edge.
 
-The file's shape and rules live in :mod:`deployment_config.file_models` (pydantic); this module reads the file
+The file's shape lives in :mod:`deployment_config.file_models` (pydantic), its rules between fields in
+:mod:`deployment_config.cross_section_rules`; this module reads the file
 safely (:mod:`deployment_config.yaml_reader`), collects every mistake into one :class:`ConfigError` (field path,
 what is wrong, the fix), and turns a valid file into the frozen dataclasses of :mod:`deployment_config.model`.
 
@@ -20,25 +21,24 @@ from pydantic.fields import FieldInfo
 
 from deployment_config import recipe, speculator
 from deployment_config.catalog import GPU_INSTANCE_TYPES, MODEL_PRESETS
+from deployment_config.cross_section_rules import ENVIRONMENT_RULES, PIPELINE_RULES
 from deployment_config.errors import ConfigError, ConfigIssue, key_in_path, quoted, shown_number
 from deployment_config.file_models import (
     DEFAULT_KUBERNETES_VERSION,
     HYPERPOD_KUBERNETES_VERSIONS,
     SUPPORTED_KUBERNETES_VERSIONS,
     EnvironmentFile,
+    PipelineFile,
     promotion_gate_config,
 )
+from deployment_config.file_values import merge_in, run_rules, top_level
+from deployment_config.file_values import position as position_in_file
 from deployment_config.model import (
-    AutoscalingConfig,
     CapacityConfig,
-    ClusterConfig,
     EndpointConfig,
     EnvironmentConfig,
     Exposure,
-    HyperPodConfig,
-    ImageCacheConfig,
     ModelConfig,
-    ObservabilityConfig,
     Platform,
     WeightSource,
 )
@@ -53,6 +53,9 @@ __all__ = ["DEFAULT_ENVIRONMENT", "DEFAULT_ENVIRONMENTS", "DEFAULT_KUBERNETES_VE
 DEFAULT_ENVIRONMENT = "example"
 #: Everything synthesized when no ``-c env=NAME`` is given: one environment of each platform.
 DEFAULT_ENVIRONMENTS = (DEFAULT_ENVIRONMENT, "example-hyperpod")
+
+#: The rules between the fields of each kind of file.
+RULES = {EnvironmentFile: ENVIRONMENT_RULES, PipelineFile: PIPELINE_RULES}
 
 ENV_NAME = re.compile(r"[a-z][a-z0-9-]{0,19}")
 #: What may name a file of config/ at all (the stack-name rule above is checked, with the file's other mistakes, later).
@@ -179,10 +182,15 @@ def _issue(error: dict[str, Any], root: type[BaseModel]) -> ConfigIssue:
 
 def validate_document(data: Any, model: type[BaseModel], *, name_issues: list[ConfigIssue] | None = None,
                       source: str = "<memory>", context: dict[str, Any] | None = None) -> BaseModel:
-    """``data`` validated against ``model``, or one :class:`ConfigError` holding every mistake found."""
+    """``data`` validated against ``model`` and the rules between its fields (:data:`RULES`), or one
+    :class:`ConfigError` holding every mistake found.
+
+    The messages are listed in the order a reader meets the fields: first each field's own errors and the rules'
+    refusals of a value, at the field's place in the file; then the notes, by section (deployment_config/file_values.py).
+    """
     context = {} if context is None else context
     issues = list(name_issues or [])
-    validated = None
+    validated, errors = None, []
     if not isinstance(data, dict):
         issues.append(ConfigIssue("(top level)", f"expected a mapping of keys, got {_describe(data)}",
                                   "write the file as 'key: value' lines, starting from the example under config/"))
@@ -190,8 +198,20 @@ def validate_document(data: Any, model: type[BaseModel], *, name_issues: list[Co
         try:
             validated = model.model_validate(data, context=context)
         except ValidationError as error:
-            issues.extend(_issue(e, model) for e in error.errors(include_url=False))
-    issues.extend(context.get("issues", []))
+            errors = error.errors(include_url=False)
+    found = run_rules(RULES.get(model, ()), model, data, [error["loc"] for error in errors])
+    errors_in_place = merge_in([(position_in_file(model, error["loc"]), _issue(error, model)) for error in errors],
+                               [(position_in_file(model, loc), issue) for loc, issue in found.refusals], key=lambda item: item[0])
+    issues.extend(issue for _, issue in errors_in_place)
+    sections = list(model.model_fields)
+
+    def section_of(item: tuple[str, ConfigIssue]) -> int:
+        name = item[0]
+        return sections.index(name) if name in sections else len(sections)
+
+    notes = merge_in([(top_level(issue.field), issue) for issue in context.get("issues", [])], found.notes,
+                     key=section_of)
+    issues.extend(issue for _, issue in notes)
     if issues:
         raise ConfigError.of(_one_per_field(issues), source=source)
     return validated
@@ -221,32 +241,16 @@ def parse_environment(data: Any, *, name: str, source: str = "<memory>") -> Envi
 
 
 def _environment(file: EnvironmentFile, *, name: str, source: str) -> EnvironmentConfig:
-    cluster = ClusterConfig(admin_role_arn=file.cluster.admin_role_arn,
-                            endpoint_public_cidrs=tuple(file.cluster.endpoint_public_cidrs),
-                            system_instance_type=file.cluster.system_instance_type,
-                            system_node_count=file.cluster.system_node_count)
     capacity = None
     if file.capacity is not None:
         capacity = CapacityConfig(instance_type=GPU_INSTANCE_TYPES[file.capacity.instance_type],
                                   capacity_reservation_id=file.capacity.capacity_reservation_id,
                                   availability_zone=file.capacity.availability_zone,
                                   instance_count=file.capacity.instance_count)
-    hyperpod = None
-    if file.hyperpod is not None:
-        chart_dir = file.hyperpod.dependencies_chart_dir
-        hyperpod = HyperPodConfig(training_plan_arn=file.hyperpod.training_plan_arn,
-                                  availability_zone=file.hyperpod.availability_zone,
-                                  instance_type=file.hyperpod.instance_type, instance_count=file.hyperpod.instance_count,
-                                  volume_size_gb=file.hyperpod.volume_size_gb,
-                                  autoscaling=AutoscalingConfig(
-                                      min_replicas=file.hyperpod.autoscaling.min_replicas,
-                                      max_replicas=file.hyperpod.autoscaling.max_replicas,
-                                      target_requests_waiting=float(file.hyperpod.autoscaling.target_requests_waiting))
-                                  if file.hyperpod.autoscaling else None,
-                                  dependencies_chart_dir=str(Path(chart_dir).expanduser().resolve()) if chart_dir else None)
+    hyperpod = file.hyperpod
     section = file.model
     preset = MODEL_PRESETS[section.preset]
-    # The same resolution the file's validation made (deployment_config/file_models.py ModelSection._consistent).
+    # The same resolution the file's validation made (deployment_config/cross_section_rules/facts.py placement).
     gpu_type = capacity.instance_type if capacity is not None else hyperpod.gpu_instance_type
     # The speculator counts only where spec_decoding is on (the file's validation refused it being set otherwise).
     speculator_gb = (section.speculator_size_gb or 0) if speculator.FEATURE in section.features else 0
@@ -263,16 +267,13 @@ def _environment(file: EnvironmentFile, *, name: str, source: str) -> Environmen
         extra_env=MappingProxyType(dict(section.extra_env)), weight_source=WeightSource(section.weight_source),
         s3_uri=section.s3_uri, hugging_face_revision=section.hugging_face_revision,
         hugging_face_token_secret=section.hugging_face_token_secret,
-        image_cache=ImageCacheConfig(credentials_secret_arn=section.image_cache.docker_hub_credentials_secret_arn,
-                                     repository_prefix=section.image_cache.repository_prefix)
-        if section.image_cache else None,
+        image_cache=section.image_cache,
         serving_profile=section.serving_profile, features=tuple(section.features), profile=resolution.profile,
         memory=resolution.memory, speculator_revision=section.speculator_revision, speculator_size_gb=speculator_gb)
-    watch = file.observability
     return EnvironmentConfig(
         name=name, source=source, account=file.account, region=file.region,
         availability_zones=tuple(file.availability_zones), platform=Platform(file.platform),
-        kubernetes_version=file.kubernetes_version, vpc_cidr=file.vpc_cidr, cluster=cluster, model=model,
+        kubernetes_version=file.kubernetes_version, vpc_cidr=file.vpc_cidr, cluster=file.cluster, model=model,
         capacity=capacity, endpoint=EndpointConfig(exposure=Exposure(file.endpoint.exposure),
                                                    allowed_cidrs=tuple(file.endpoint.allowed_cidrs),
                                                    api_key_required=file.endpoint.authentication == "api-key",
@@ -284,13 +285,9 @@ def _environment(file: EnvironmentFile, *, name: str, source: str) -> Environmen
                                                    deploy_time_smoke_test=file.endpoint.deploy_time_smoke_test,
                                                    promotion_gate=promotion_gate_config(file.endpoint.promotion_gate)
                                                    if file.endpoint.promotion_gate else None),
-        observability=ObservabilityConfig(
-            alarm_emails=tuple(watch.alarm_emails), log_retention_days=watch.log_retention_days,
-            time_to_first_token_p90_seconds=float(watch.time_to_first_token_p90_seconds),
-            kv_cache_usage_percent=watch.kv_cache_usage_percent, error_rate_percent=watch.error_rate_percent,
-            monthly_budget_usd=float(watch.monthly_budget_usd) if watch.monthly_budget_usd is not None else None),
+        observability=file.observability,
         tags=MappingProxyType({"environment": name, **file.tags}), hyperpod=hyperpod,
-        access=file.access.config(),
+        access=file.access,
         placeholders=placeholder_fields(file.model_dump(), ENVIRONMENT_ID_FIELDS),
     )
 

@@ -2,7 +2,10 @@
 
 The objects here are built only by :mod:`deployment_config.loader`, which validates every field once;
 stacks, constructs and charts receive them as keyword arguments and never re-read files or the
-process environment.
+process environment. A section whose validated model is all its consumers need is used as it is (frozen, each default
+declared once, in deployment_config/sections/), under the name the consumers know (``ClusterConfig`` and the others
+below); the dataclasses here are the sections whose values the loader still converts (the GPU type's catalog entry,
+the resolved recipe, the endpoint's API key and promotion gate).
 """
 
 from __future__ import annotations
@@ -11,13 +14,26 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 
-from deployment_config.access import AccessConfig
 from deployment_config.aws_rules import partition_of
-from deployment_config.catalog import GPU_INSTANCE_TYPES, GpuInstanceType, ModelPreset
+from deployment_config.catalog import GpuInstanceType, ModelPreset
 from deployment_config.image_cache import cached_image
 from deployment_config.promotion_gate import PromotionGateConfig
 from deployment_config.recipe import ServingProfile
+from deployment_config.sections.access import AccessSection
+from deployment_config.sections.cluster import ClusterSection
+from deployment_config.sections.endpoint import DEFAULT_DRAIN_SECONDS
+from deployment_config.sections.hyperpod import AutoscalingSection, HyperPodSection
+from deployment_config.sections.model import ImageCacheSection
+from deployment_config.sections.observability import ObservabilitySection
 from deployment_config.sizing import Layout, MemoryProfile, StartupBudget, fit_over, layout_for, startup_budget
+
+#: The sections that are the domain model themselves, frozen once validated (deployment_config/sections/), under the
+#: names the stacks and charts know them by.
+ClusterConfig = ClusterSection
+HyperPodConfig = HyperPodSection
+AutoscalingConfig = AutoscalingSection
+ObservabilityConfig = ObservabilitySection
+ImageCacheConfig = ImageCacheSection
 
 
 class Platform(StrEnum):
@@ -39,38 +55,6 @@ class Exposure(StrEnum):
 class WeightSource(StrEnum):
     HUGGINGFACE = "huggingface"
     S3 = "s3"
-
-
-@dataclass(frozen=True)
-class ClusterConfig:
-    """The EKS control plane and its system nodes.
-
-    :param admin_role_arn: IAM role given cluster-admin through an access entry.
-    :param endpoint_public_cidrs: CIDRs allowed to the public API endpoint. Default: empty, the
-        endpoint is private and reachable only from the VPC.
-    :param system_instance_type: instance type of the on-demand nodes for controllers. Default: m7i.xlarge.
-    :param system_node_count: how many system nodes. Default: 2.
-    """
-
-    admin_role_arn: str
-    endpoint_public_cidrs: tuple[str, ...] = ()
-    system_instance_type: str = "m7i.xlarge"
-    system_node_count: int = 2
-
-
-@dataclass(frozen=True)
-class ImageCacheConfig:
-    """An ECR pull-through cache for Docker Hub in the environment's account and region (see
-    :mod:`deployment_config.image_cache`): nodes pull the vLLM image from the private registry, which fetches it from
-    Docker Hub once, with the account's Docker Hub credentials.
-
-    :param credentials_secret_arn: the Secrets Manager secret (ARN; its name begins with ``ecr-pullthroughcache/``, in the
-        environment's account and region) holding the Docker Hub user name and access token.
-    :param repository_prefix: the ECR namespace of the cached repositories. Default: docker-hub.
-    """
-
-    credentials_secret_arn: str
-    repository_prefix: str = "docker-hub"
 
 
 @dataclass(frozen=True)
@@ -159,49 +143,6 @@ class CapacityConfig:
 
 
 @dataclass(frozen=True)
-class AutoscalingConfig:
-    """Autoscaling of the HyperPod workers by the Inference Operator (KEDA) on vLLM's queue.
-
-    :param min_replicas: workers always running (at least 1).
-    :param max_replicas: workers at most (at most the instance group's instances).
-    :param target_requests_waiting: requests waiting per worker above which another worker starts. Default: 8.
-    """
-
-    min_replicas: int
-    max_replicas: int
-    target_requests_waiting: float = 8.0
-
-
-@dataclass(frozen=True)
-class HyperPodConfig:
-    """Capacity for the SageMaker HyperPod path: a Flexible Training Plan and the instance group it feeds.
-
-    :param training_plan_arn: the plan's ARN; it must be in the environment's account and region.
-    :param availability_zone: the zone the plan's capacity is in; the instance group's subnet is placed there.
-    :param instance_type: SageMaker instance type. Default: ml.p6-b300.48xlarge.
-    :param instance_count: instances in the group. Default: 1.
-    :param volume_size_gb: an extra EBS volume per instance, mounted at /opt/sagemaker. The lifecycle script puts
-        containerd and the kubelet on the instance store (/opt/dlami/nvme) when the instance has one, as every type in
-        the catalog does, and on this volume only otherwise. Default: none.
-    :param dependencies_chart_dir: local copy of the HyperPod dependencies Helm chart (health monitoring and the
-        other components HyperPod nodes expect), installed before the HyperPod cluster. Default: not installed by the app.
-    :param autoscaling: scale the workers on vLLM's queue. Default: none, a fixed number of workers.
-    """
-
-    training_plan_arn: str
-    availability_zone: str
-    instance_type: str = "ml.p6-b300.48xlarge"
-    instance_count: int = 1
-    volume_size_gb: int | None = None
-    dependencies_chart_dir: str | None = None
-    autoscaling: AutoscalingConfig | None = None
-
-    @property
-    def gpu_instance_type(self) -> GpuInstanceType:
-        return GPU_INSTANCE_TYPES[self.instance_type.removeprefix("ml.")]
-
-
-@dataclass(frozen=True)
 class EndpointConfig:
     """How the model endpoint is exposed.
 
@@ -212,10 +153,10 @@ class EndpointConfig:
         on port 443 with it. Default: none, plain TCP on the API port.
     :param domain_name: the DNS name clients use, covered by the certificate; set exactly when ``certificate_arn`` is.
     :param drain_seconds: how long a stopping vLLM finishes the requests it is running (``--shutdown-timeout``); the
-        pod's termination grace period is sized from it. Default: 300.
+        pod's termination grace period is sized from it. Default: :data:`DEFAULT_DRAIN_SECONDS`, the section's.
     :param replicas: vLLM replicas, one per GPU node. Default: None, one on every node (:attr:`EnvironmentConfig.replicas`).
     :param routing: ``auto`` (cache-aware routing from two replicas on), ``none``, or a router policy
-        (``cache_aware``, ``power_of_two``, ``round_robin``); validated in deployment_config/file_models.py.
+        (``cache_aware``, ``power_of_two``, ``round_robin``); validated in deployment_config/cross_section_rules/serving.py.
     :param deploy_time_smoke_test: deploy the stack ``NAME-smoke``, which runs the smoke test from inside the VPC and
         fails the deployment when it fails (stacks/smoke_stack.py). Default: false.
     :param promotion_gate: with the smoke test (EKS): the correctness probe and a load test with thresholds after it
@@ -227,7 +168,7 @@ class EndpointConfig:
     api_key_required: bool = True
     certificate_arn: str | None = None
     domain_name: str | None = None
-    drain_seconds: int = 300
+    drain_seconds: int = DEFAULT_DRAIN_SECONDS
     replicas: int | None = None
     routing: str = "auto"
     deploy_time_smoke_test: bool = False
@@ -252,26 +193,6 @@ INTERFACE_ENDPOINT_NAMES = ("Ec2", "EcrApi", "EcrDocker", "Sts", "Eks", "EksAuth
 
 
 @dataclass(frozen=True)
-class ObservabilityConfig:
-    """Metrics, dashboard, alarms and logs.
-
-    :param alarm_emails: addresses subscribed to the alarm topic. Default: none.
-    :param log_retention_days: retention of the container logs in CloudWatch Logs. Default: 30.
-    :param time_to_first_token_p90_seconds: alarm threshold for p90 time to first token. Default: 10.
-    :param kv_cache_usage_percent: alarm threshold for sustained KV-cache usage. Default: 95.
-    :param error_rate_percent: alarm threshold for the share of failed requests. Default: 5.
-    :param monthly_budget_usd: an AWS Budgets monthly cost budget over the environment's tag, in USD. Default: none.
-    """
-
-    alarm_emails: tuple[str, ...] = ()
-    log_retention_days: int = 30
-    time_to_first_token_p90_seconds: float = 10.0
-    kv_cache_usage_percent: int = 95
-    error_rate_percent: int = 5
-    monthly_budget_usd: float | None = None
-
-
-@dataclass(frozen=True)
 class EnvironmentConfig:
     """One deployable environment: an account, a region, a cluster and a model on reserved GPUs."""
 
@@ -283,14 +204,14 @@ class EnvironmentConfig:
     platform: Platform
     kubernetes_version: str
     vpc_cidr: str
-    cluster: ClusterConfig
+    cluster: ClusterSection
     model: ModelConfig
     capacity: CapacityConfig | None
     endpoint: EndpointConfig
     tags: Mapping[str, str]
-    hyperpod: HyperPodConfig | None = None
-    observability: ObservabilityConfig = ObservabilityConfig()
-    access: AccessConfig = AccessConfig()
+    hyperpod: HyperPodSection | None = None
+    observability: ObservabilitySection = ObservabilitySection()
+    access: AccessSection = AccessSection()
     #: Fields that still hold a placeholder value of the example files (deployment_config.placeholders): such an
     #: environment synthesizes, but every stack refuses to deploy.
     placeholders: tuple[str, ...] = ()

@@ -6,7 +6,7 @@ the user types. The files under ``schema/`` are written by ``make schema`` (``py
 and never edited by hand; ``tests/test_schema.py`` fails when they are out of date.
 
 The schema checks shape (keys, types, patterns, ranges, enums); rules between fields (a zone of the region, a plan of
-the same account) are the loader's alone.
+the same account) are the loader's alone (deployment_config/cross_section_rules/).
 """
 
 from __future__ import annotations

@@ -17,9 +17,8 @@ ModelConfig(...)``), so ``model`` is a Hub id or a local directory as the target
 
 HyperPod: the operator mounts one S3 prefix (``modelLocation``, the main weights' revision), so the speculator, under
 its own prefix, is not on the worker; putting it inside the main revision's prefix would break the one-repository,
-one-revision-per-prefix invariant the manifest check relies on (charts/vllm_weights_check/runtime/verify_weights.py refuses a
-file its
-manifest does not list). ``spec_decoding`` is refused there (deployment_config/file_models.py).
+one-revision-per-prefix invariant the manifest check relies on (charts/vllm_weights_check/runtime/verify_weights.py refuses
+a file its manifest does not list). ``spec_decoding`` is refused there (deployment_config/cross_section_rules/serving.py).
 
 Size: no source gives the speculator's size (its model card, RedHatAI/Kimi-K3-speculator.dspark, states none that was
 found), so ``model.speculator_size_gb`` is required with ``spec_decoding``; the sizing and the startup budget count it.

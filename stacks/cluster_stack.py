@@ -139,7 +139,7 @@ class ClusterStack(cdk.Stack):
         # group or HyperPod instance, in the stacks after this one) pulls the vLLM image through it.
         image_cache = env_config.model.image_cache
         self.image_cache = DockerHubPullThroughCache(
-            self, "ImageCache", credentials_secret_arn=image_cache.credentials_secret_arn,
+            self, "ImageCache", credentials_secret_arn=image_cache.docker_hub_credentials_secret_arn,
             repository_prefix=image_cache.repository_prefix) if image_cache else None
 
         # The weights mirror Job's access (llmops weights mirror), when the weights come from S3: on either platform (on

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from deployment_config.access import AccessConfig
+from deployment_config.sections.access import AccessSection
 from tests.cfn_lint import cfn_lint_errors
 
 INSTANCE = "AWS::EC2::Instance"
@@ -26,7 +26,7 @@ INSTANCE = "AWS::EC2::Instance"
 
 @pytest.fixture(scope="module")
 def access_envs(default_env, hyperpod_env):
-    on = AccessConfig(enabled=True)
+    on = AccessSection(enabled=True)
     return [dataclasses.replace(default_env, name="reach", access=on),
             dataclasses.replace(hyperpod_env, name="reach-hp", access=on)]
 

@@ -16,9 +16,20 @@ from pathlib import Path
 
 import pytest
 import yaml
+from pydantic import BaseModel, ValidationError, create_model, field_validator
 
 import app
-from deployment_config import ConfigError, parse_environment
+from charts.serving_spec import serving_spec_for
+from deployment_config import ConfigError, loader, parse_environment
+from deployment_config.file_models import (
+    DEFAULT_DRAIN_SECONDS,
+    ClusterSection,
+    EndpointSection,
+    EnvironmentFile,
+    HyperPodSection,
+    ObservabilitySection,
+)
+from deployment_config.file_values import model_of
 from deployment_config.model import Exposure, Platform, WeightSource
 from tests.conftest import CONFIG_DIR, PROJECT_DIR
 
@@ -329,3 +340,93 @@ def test_hyperpod_refuses_allowed_cidrs_without_public_as_everywhere(hyperpod_co
     with pytest.raises(ConfigError) as error:
         parse_environment(hyperpod_copy, name="cidrs")
     assert [issue.field for issue in error.value.issues] == ["endpoint.allowed_cidrs"]
+
+
+# --- Rules between sections: one table, run after field validation (issue 22 item 2) --------------------------------
+
+def _declared_in_reverse() -> type[BaseModel]:
+    """The environment file's model with its top-level fields declared last to first, its field checks kept."""
+    decorators = EnvironmentFile.__pydantic_decorators__.field_validators
+    checks = {name: field_validator(*check.info.fields, mode=check.info.mode)(classmethod(check.func.__func__))
+              for name, check in decorators.items()}
+    fields = {name: (field.rebuild_annotation(), field) for name, field in reversed(EnvironmentFile.model_fields.items())}
+    reversed_file = create_model("EnvironmentFileReversed", __config__=EnvironmentFile.model_config,
+                                 __validators__=checks, **fields)
+    reversed_file.model_rebuild(_types_namespace=vars(sys.modules[EnvironmentFile.__module__]))
+    return reversed_file
+
+
+def test_rules_between_sections_do_not_depend_on_the_order_the_fields_are_declared(hyperpod_copy, monkeypatch):
+    # given a HyperPod file whose mistakes only rules between sections find: Kubernetes 1.35 (read with the platform),
+    # the plan's zone outside the VPC's zones, Hub weights and a round-robin router the operator cannot serve
+    hyperpod_copy.update(kubernetes_version="1.35", endpoint={"routing": "round_robin"})
+    hyperpod_copy["hyperpod"]["availability_zone"] = "us-west-2c"
+    hyperpod_copy["model"] = {"preset": "kimi-k3", "weight_source": "huggingface"}
+    reversed_file = _declared_in_reverse()
+    assert list(reversed_file.model_fields)[0] == "tags"
+    monkeypatch.setitem(loader.RULES, reversed_file, loader.RULES[EnvironmentFile])
+    # when it is validated against the models as declared, and against the same models declared the other way round
+    found = []
+    for model in (EnvironmentFile, reversed_file):
+        with pytest.raises(ConfigError) as error:
+            loader.validate_document(hyperpod_copy, model)
+        found.append({(issue.field, issue.problem) for issue in error.value.issues})
+    # then both find the same four mistakes
+    assert found[0] == found[1]
+    assert {field for field, _ in found[0]} == {"kubernetes_version", "hyperpod.availability_zone",
+                                                "model.weight_source", "endpoint.routing"}
+
+
+def test_a_rule_whose_input_failed_is_skipped_and_the_other_mistakes_are_still_reported(example_copy):
+    # given a file with a misspelt region, a reservation in a zone the VPC lacks and a model too large for its GPUs
+    example_copy["region"] = "us-wset-2"
+    example_copy["capacity"].update(availability_zone="us-west-2c", instance_type="p5.48xlarge")
+    # when it is loaded
+    with pytest.raises(ConfigError) as error:
+        parse_environment(example_copy, name="bad")
+    fields = [issue.field for issue in error.value.issues]
+    # then the region and the model are reported; the zone rule, whose input (the region's zones) failed, is skipped
+    assert fields[0] == "region"
+    assert "capacity.instance_type" in fields
+    assert "capacity.availability_zone" not in fields
+
+
+def test_every_rule_between_sections_reads_declared_fields():
+    # given the rules' tables, then every path a rule reads or refuses is a field of the file it checks
+    for root, rules in loader.RULES.items():
+        for rule in rules:
+            for path in (*rule.reads, *([rule.refuses] if rule.refuses else [])):
+                model = root
+                for part in path.split("."):
+                    assert model is not None and part in model.model_fields, (rule.name, path)
+                    model = model_of(model.model_fields[part].annotation)
+            assert rule.refuses is None or rule.refuses in rule.reads, rule.name
+
+
+def test_the_drain_default_is_declared_once_by_the_section_and_reaches_the_pod(example_copy):
+    # given a file that leaves endpoint.drain_seconds out
+    example_copy["endpoint"] = {"exposure": "internal"}
+    # when it is loaded and the serving chart's inputs are derived from it
+    env = parse_environment(example_copy, name="drain")
+    spec = serving_spec_for(env)
+    # then the section's one default is what vLLM is told and what sizes the grace period, and the schema says so
+    default = EndpointSection.model_fields["drain_seconds"].default
+    assert env.endpoint.drain_seconds == spec.drain_seconds == default == DEFAULT_DRAIN_SECONDS
+    assert ("--shutdown-timeout", str(default)) == tuple(spec.args[spec.args.index("--shutdown-timeout"):][:2])
+    described = EndpointSection.model_json_schema()["properties"]["drain_seconds"]
+    assert described["default"] == default and described["description"].endswith(f"Default: {default}.")
+
+
+def test_the_validated_sections_are_the_frozen_domain_model(default_env, hyperpod_env, tmp_path):
+    # given the loaded examples, then their cluster and HyperPod sections are the validated section models themselves
+    assert type(default_env.cluster) is ClusterSection and type(hyperpod_env.hyperpod) is HyperPodSection
+    assert type(default_env.observability) is ObservabilitySection
+    with pytest.raises(ValidationError, match="frozen"):
+        default_env.cluster.system_node_count = 3
+    # and what the consumers need beside the file's values is derived on the section, not copied into another class
+    assert hyperpod_env.hyperpod.gpu_instance_type.name == hyperpod_env.hyperpod.instance_type.removeprefix("ml.")
+    (tmp_path / "chart").mkdir()
+    (tmp_path / "chart" / "Chart.yaml").write_text("name: c\n", encoding="utf-8")
+    section = HyperPodSection.model_validate({**hyperpod_env.hyperpod.model_dump(exclude_none=True),
+                                              "dependencies_chart_dir": str(tmp_path / "chart" / ".." / "chart")})
+    assert section.dependencies_chart_dir == str((tmp_path / "chart").resolve())

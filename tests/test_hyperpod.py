@@ -521,8 +521,8 @@ def test_dependencies_chart_from_a_local_copy_is_installed_with_overlapping_part
     chart_dir = tmp_path / "HyperPodHelmChart"
     chart_dir.mkdir()
     (chart_dir / "Chart.yaml").write_text("apiVersion: v2\nname: hyperpod-helm-chart\nversion: 0.1.0\n")
-    env = dataclasses.replace(hyperpod_env, hyperpod=dataclasses.replace(hyperpod_env.hyperpod,
-                                                                         dependencies_chart_dir=str(chart_dir)))
+    env = dataclasses.replace(hyperpod_env, hyperpod=hyperpod_env.hyperpod.model_copy(
+        update={"dependencies_chart_dir": str(chart_dir)}))
     # aws-cdk-lib's built-in validation off, as for every variant here: its engine costs 5 s of CPU to build per process
     app = cdk.App(outdir=str(tmp_path / "out"), builtin_cloud_formation_validation=False)
     clusters = cdk.Stack(app, "Clusters")
@@ -1104,7 +1104,7 @@ def test_the_typed_bindings_refuse_a_field_the_crd_lacks_and_a_missing_required_
 
 def test_the_endpoint_runs_one_worker_per_instance_of_the_group(hyperpod_env):
     # given an instance group of 2 (a worker takes all GPUs of its instance): two workers, unless endpoint.replicas says
-    group = dataclasses.replace(hyperpod_env.hyperpod, instance_count=2)
+    group = hyperpod_env.hyperpod.model_copy(update={"instance_count": 2})
     both = dataclasses.replace(hyperpod_env, hyperpod=group)
     assert _endpoint_config(synthesize_inference_endpoint(inference_endpoint_spec_for(both)))["spec"]["replicas"] == 2
     one = dataclasses.replace(both, endpoint=dataclasses.replace(both.endpoint, replicas=1))

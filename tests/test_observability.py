@@ -321,7 +321,7 @@ def test_the_topic_keys_policy_has_exactly_the_root_cloudwatch_and_eventbridge_s
 
 # --- a variant with its own observability settings --------------------------------------------------------------------
 
-VARIANT = ObservabilityConfig(alarm_emails=("oncall@example.com", "ml-platform@example.com"), log_retention_days=90,
+VARIANT = ObservabilityConfig(alarm_emails=["oncall@example.com", "ml-platform@example.com"], log_retention_days=90,
                               time_to_first_token_p90_seconds=2.5, kv_cache_usage_percent=90, error_rate_percent=2)
 
 

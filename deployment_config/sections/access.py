@@ -1,17 +1,15 @@
-"""The optional way into the private VPC: the configuration file's ``access`` section and its frozen result.
+"""The optional way into the private VPC: the configuration file's ``access`` section, frozen once validated: the
+domain model itself (deployment_config/model.py ``EnvironmentConfig.access``).
 
 With ``access.enabled`` the app adds ``NAME-access`` (stacks/access_stack.py): an instance in a private subnet that the
 admin role reaches through Session Manager, with kubectl, helm, the AWS CLI and llmops, and through which the private
 EKS API endpoint and the internal endpoint are forwarded to a laptop (docs/access.md). Off by default.
-
-Kept apart from deployment_config/file_models.py and imported by it (and by model.py), never the other way round.
 """
 
 from __future__ import annotations
 
 import difflib
 import re
-from dataclasses import dataclass
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 from pydantic_core import PydanticCustomError
@@ -27,7 +25,7 @@ _ARM_FAMILY = re.compile(r"^(a1|[a-z]+\d+g[a-z-]*)\.")
 
 
 def _refuse(problem: str, fix: str) -> None:
-    # The same error shape as deployment_config/file_models.py's fail(): the loader reports problem and fix by field.
+    # The same error shape as deployment_config/sections/_fields.py's fail(): the loader reports problem and fix by field.
     raise PydanticCustomError("config", "{problem}", {"problem": problem, "fix": fix})
 
 
@@ -55,18 +53,3 @@ class AccessSection(BaseModel):
             _refuse(f"{quoted(value)} is an AWS Graviton (arm64) type; the host installs x86_64 kubectl and helm",
                     f"use an x86_64 type such as {DEFAULT_INSTANCE_TYPE} or m7i.large")
         return value
-
-    def config(self) -> AccessConfig:
-        return AccessConfig(enabled=self.enabled, instance_type=self.instance_type)
-
-
-@dataclass(frozen=True)
-class AccessConfig:
-    """The access host (stacks/access_stack.py).
-
-    :param enabled: whether the environment has one. Default: false.
-    :param instance_type: its EC2 instance type (x86_64). Default: t3.medium.
-    """
-
-    enabled: bool = False
-    instance_type: str = DEFAULT_INSTANCE_TYPE

@@ -1,0 +1,60 @@
+"""What every section model shares: strict, frozen models; a field check raises its own error (``fail``) or notes an
+item's (``report``); the text and AWS-rule checks as validators."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from pydantic import AfterValidator, ConfigDict, Field, ValidationInfo
+from pydantic_core import PydanticCustomError
+
+from deployment_config import aws_rules
+from deployment_config.errors import ConfigIssue, Problem
+
+_STRICT = ConfigDict(extra="forbid", strict=True, frozen=True)
+
+
+def fail(problem: Problem) -> None:
+    """Raise ``problem`` as a validation error of the field being validated."""
+    raise PydanticCustomError("config", "{problem}", {"problem": problem.problem, "fix": problem.fix})
+
+
+def report(info: ValidationInfo, field: str, problem: Problem) -> None:
+    """Record a problem of an item of the field being validated (list items, map keys): the field itself stays valid."""
+    info.context.setdefault("issues", []).append(ConfigIssue(field, problem.problem, problem.fix))
+
+
+def _rule(check):  # noqa: ANN001, ANN202
+    """An AfterValidator from a rule of :mod:`deployment_config.aws_rules` (value -> Problem | None)."""
+    def validate(value):  # noqa: ANN001, ANN202
+        problem = check(value)
+        if problem:
+            fail(problem)
+        return value
+    return AfterValidator(validate)
+
+
+def _text(max_length: int):  # noqa: ANN202
+    return _rule(lambda value: aws_rules.text_problem(value, max_length=max_length))
+
+
+Cidr = Annotated[str, Field(description="a CIDR block, for example 203.0.113.0/24")]
+
+
+def _report_cidrs(info: ValidationInfo, field: str, cidrs: list[str]) -> None:
+    for index, problem in aws_rules.allowed_cidrs_problems(cidrs):
+        report(info, field if index is None else f"{field}[{index}]", problem)
+
+
+def _validate_account(cls: type, value: str, info: ValidationInfo) -> str:
+    problem = aws_rules.account_problem(value)
+    if problem:
+        fail(problem)
+    return value
+
+
+def _validate_region(cls: type, value: str, info: ValidationInfo) -> str:
+    problem = aws_rules.region_problem(value)
+    if problem:
+        fail(problem)
+    return value

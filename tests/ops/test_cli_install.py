@@ -124,6 +124,15 @@ def test_the_package_holds_the_cli_and_the_loader_and_nothing_of_the_cdk_app(ins
     assert "llmops = ops_cli.cli:run" in entry_points.read_text()
 
 
+def test_every_module_of_the_three_packages_is_in_the_wheel(installed):
+    # a subpackage left out of pyproject.toml's package list would import in the checkout and fail once installed
+    packages = ("ops_cli", "deployment_config", "endpoint_probe")
+    in_checkout = {p.relative_to(PROJECT) for package in packages for p in (PROJECT / package).rglob("*.py")
+                   if "__pycache__" not in p.parts}
+    in_wheel = {p.relative_to(installed) for package in packages for p in (installed / package).rglob("*.py")}
+    assert in_checkout - in_wheel == set()
+
+
 def test_the_installed_cli_loads_an_environment_from_any_directory(installed, tmp_path):
     # given the unpacked package first on the path, the current directory far from the checkout, and the checkout's
     # configuration named by the environment variable

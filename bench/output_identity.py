@@ -9,11 +9,12 @@ each documented variant in tests/configs/*.yaml, the example pipeline (config/pi
 variant in tests/configs/pipeline/. Each is synthesized as the tests do (``inspect_only``: no asset staging, no
 built-in validation; neither changes a template).
 
-What is recorded, per synthesis: the sha256 of every template (``*.template.json``), of every plain-YAML manifest the
-app writes, and of the cloud assembly's nested stage templates, each with the asset hashes replaced by their source
-path; and, apart, each asset's source path and hash. So a moved handler folder shows as one changed asset (its path and
-its hash), not as every template that names it; a changed template shows as itself. ``compare`` exits 1 on any
-difference of a template or manifest and lists the assets whose content or path changed.
+What is recorded, per synthesis: two sha256 of every template (``*.template.json``), of every plain-YAML manifest the
+app writes, and of the cloud assembly's nested stage templates: of the text as written, and of the text with every
+asset hash blanked; and, apart, each asset's source path and hash. ``compare`` says of each file that differs whether
+only the hash of an asset it names changed (a Lambda bundle whose content changed: the assets list says which) or
+something else, and exits 1 only on something else. An asset whose folder moved but whose content did not keeps its
+hash (asset hashes are of the content), so it changes no template.
 """
 
 from __future__ import annotations
@@ -54,11 +55,11 @@ def _stable(path: str) -> str:
 
 def _fingerprint(directory: Path, manifest_files: list[Path]) -> dict:
     assets = _assets(directory)
-    files: dict[str, str] = {}
+    files: dict[str, list[str]] = {}
     for path in sorted([*directory.rglob("*.template.json"), *manifest_files]):
         text = path.read_text(encoding="utf-8")
-        text = _HASH.sub(lambda m: f"<asset {assets[m.group(0)]}>" if m.group(0) in assets else m.group(0), text)
-        files[str(path.relative_to(directory))] = hashlib.sha256(text.encode()).hexdigest()
+        blanked = _HASH.sub(lambda m: "<asset>" if m.group(0) in assets else m.group(0), text)
+        files[str(path.relative_to(directory))] = [hashlib.sha256(t.encode()).hexdigest() for t in (text, blanked)]
     return {"files": files, "assets": sorted([path, asset_hash] for asset_hash, path in assets.items())}
 
 
@@ -96,10 +97,15 @@ def compare(before: dict, after: dict) -> int:
     for label in sorted(set(before) | set(after)):
         old, new = before.get(label, {"files": {}, "assets": []}), after.get(label, {"files": {}, "assets": []})
         for name in sorted(set(old["files"]) | set(new["files"])):
-            if old["files"].get(name) != new["files"].get(name):
-                differences += 1
-                state = "added" if name not in old["files"] else "removed" if name not in new["files"] else "changed"
-                print(f"{label}: {name} {state}")
+            before_file, after_file = old["files"].get(name), new["files"].get(name)
+            if before_file == after_file:
+                continue
+            if before_file and after_file and before_file[1] == after_file[1]:
+                print(f"{label}: {name}: only the hash of an asset it names changed")
+                continue
+            differences += 1
+            state = "added" if not before_file else "removed" if not after_file else "changed"
+            print(f"{label}: {name} {state}")
         old_assets, new_assets = ({tuple(a) for a in run["assets"]} for run in (old, new))
         for path, asset_hash in sorted(old_assets ^ new_assets):
             side = "only after" if (path, asset_hash) in new_assets else "only before"

@@ -200,7 +200,7 @@ def test_hyperpod_with_one_worker_sets_no_intelligent_routing(hyperpod_env):
 
 def test_hyperpod_with_two_workers_routes_by_prefix_valid_against_the_crd(hyperpod_env):
     # given a HyperPod endpoint with two workers
-    env = dataclasses.replace(hyperpod_env, hyperpod=dataclasses.replace(hyperpod_env.hyperpod, instance_count=2),
+    env = dataclasses.replace(hyperpod_env, hyperpod=hyperpod_env.hyperpod.model_copy(update={"instance_count": 2}),
                               endpoint=dataclasses.replace(hyperpod_env.endpoint, replicas=2))
     endpoint = _endpoint_config(env)
     # then the operator's prefix-aware routing is on, and the object is valid against the vendored operator 3.0 CRD
@@ -212,7 +212,7 @@ def test_hyperpod_with_two_workers_routes_by_prefix_valid_against_the_crd(hyperp
 def test_hyperpod_routing_does_not_change_when_the_workers_go_from_one_to_two(hyperpod_env):
     # given a group of two instances serving one worker, then two (the operator refuses intelligent routing added to an
     # existing endpoint, so the setting must not follow the replicas)
-    group = dataclasses.replace(hyperpod_env.hyperpod, instance_count=2)
+    group = hyperpod_env.hyperpod.model_copy(update={"instance_count": 2})
     one, two = (_endpoint_config(dataclasses.replace(hyperpod_env, hyperpod=group, endpoint=dataclasses.replace(
         hyperpod_env.endpoint, replicas=replicas)))["spec"].get("intelligentRoutingSpec") for replicas in (1, 2))
     # then both deploys carry the same routing, so scaling up is an update the operator accepts

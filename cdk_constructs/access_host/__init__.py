@@ -89,8 +89,9 @@ def llmops_source(config_file: str) -> str:
     directory = _temporary_directory("access-host-llmops-")
     for name in LLMOPS_FILES:
         shutil.copyfile(PROJECT_DIR / name, directory / name)
-    packages = tomllib.loads((PROJECT_DIR / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]["packages"]
-    for top in sorted({package.split(".")[0] for package in packages}):
+    # pyproject.toml finds the packages by name patterns ([tool.setuptools.packages.find] include): their top levels
+    found = tomllib.loads((PROJECT_DIR / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]["packages"]
+    for top in sorted({pattern.split(".")[0] for pattern in found["find"]["include"]}):
         shutil.copytree(PROJECT_DIR / top, directory / top, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
     (directory / "config").mkdir()
     if Path(config_file).is_file():

@@ -106,10 +106,17 @@ def compare(before: dict, after: dict) -> int:
             differences += 1
             state = "added" if not before_file else "removed" if not after_file else "changed"
             print(f"{label}: {name} {state}")
-        old_assets, new_assets = ({tuple(a) for a in run["assets"]} for run in (old, new))
+        # Templates are compared above; of the other assets, one whose content is on both sides only moved.
+        old_assets, new_assets = ({(path, h) for path, h in run["assets"] if not path.endswith(".template.json")}
+                                  for run in (old, new))
+        old_hashes, new_hashes = {h for _, h in old_assets}, {h for _, h in new_assets}
         for path, asset_hash in sorted(old_assets ^ new_assets):
+            if asset_hash in old_hashes and asset_hash in new_hashes:
+                if (path, asset_hash) in new_assets:
+                    print(f"{label}: asset {path} {asset_hash[:12]}: moved, same content")
+                continue
             side = "only after" if (path, asset_hash) in new_assets else "only before"
-            print(f"{label}: asset {path} {asset_hash[:12]} {side}")
+            print(f"{label}: asset {path} {asset_hash[:12]}: content {side}")
     total = sum(len(run["files"]) for run in after.values())
     print(f"{total} templates and manifests compared, {differences} differ")
     return 1 if differences else 0

@@ -65,14 +65,20 @@ def checked_app(outdir: str | None, *, inspect_only: bool = False) -> cdk.App:
     import aws_cdk as cdk
     import cdk_nag
 
-    context = {**project_context(), **({"aws:cdk:disable-asset-staging": True} if inspect_only else {})}
-    app = cdk.App(outdir=outdir, context=context, builtin_cloud_formation_validation=not inspect_only)
+    context = {
+        **project_context(),
+        **({"aws:cdk:disable-asset-staging": True} if inspect_only else {}),
+    }
+    app = cdk.App(
+        outdir=outdir, context=context, builtin_cloud_formation_validation=not inspect_only
+    )
     cdk.Validations.of(app).add_plugins(cdk_nag.AwsSolutionsChecks(app))
     return app
 
 
-def build(env_configs: list[EnvironmentConfig], *, outdir: str | None = None,
-          inspect_only: bool = False) -> tuple[cdk.App, list[Environment]]:
+def build(
+    env_configs: list[EnvironmentConfig], *, outdir: str | None = None, inspect_only: bool = False
+) -> tuple[cdk.App, list[Environment]]:
     """Compose the app for the given environments (``inspect_only``: see :func:`checked_app`)."""
     from stacks.composition import add_environment
 
@@ -89,14 +95,18 @@ class Synthesis:
     manifest_files: list[Path]
 
 
-def synthesize(env_configs: list[EnvironmentConfig], *, outdir: str | None = None,
-               inspect_only: bool = False) -> Synthesis:
+def synthesize(
+    env_configs: list[EnvironmentConfig], *, outdir: str | None = None, inspect_only: bool = False
+) -> Synthesis:
     from charts.manifest_files import write_manifests
 
     app, environments = build(env_configs, outdir=outdir, inspect_only=inspect_only)
     directory = Path(app.synth().directory)
-    written = [write_manifests(directory, environment.config.name, manifests, filename)
-               for environment in environments for filename, manifests in environment.manifest_files.items()]
+    written = [
+        write_manifests(directory, environment.config.name, manifests, filename)
+        for environment in environments
+        for filename, manifests in environment.manifest_files.items()
+    ]
     return Synthesis(directory, environments, written)
 
 
@@ -105,18 +115,23 @@ def pinned_tool_versions() -> dict[str, str]:
     return json.loads((PROJECT_DIR / "package.json").read_text(encoding="utf-8"))["devDependencies"]
 
 
-def build_pipeline(pipeline_config: PipelineConfig, *, outdir: str | None = None,
-                   inspect_only: bool = False) -> tuple[cdk.App, PipelineStack]:
+def build_pipeline(
+    pipeline_config: PipelineConfig, *, outdir: str | None = None, inspect_only: bool = False
+) -> tuple[cdk.App, PipelineStack]:
     """Compose the pipeline app: one PipelineStack whose stages hold the environments' stacks."""
     import aws_cdk as cdk
 
     from stacks.pipeline_stack import PipelineStack
 
     app = checked_app(outdir, inspect_only=inspect_only)
-    stack = PipelineStack(app, f"llm-serving-pipeline-{pipeline_config.name}", pipeline_config=pipeline_config,
-                          tool_versions=pinned_tool_versions(),
-                          env=cdk.Environment(account=pipeline_config.account, region=pipeline_config.region),
-                          description="Delivery pipeline of the LLM serving environments")
+    stack = PipelineStack(
+        app,
+        f"llm-serving-pipeline-{pipeline_config.name}",
+        pipeline_config=pipeline_config,
+        tool_versions=pinned_tool_versions(),
+        env=cdk.Environment(account=pipeline_config.account, region=pipeline_config.region),
+        description="Delivery pipeline of the LLM serving environments",
+    )
     return app, stack
 
 
@@ -131,13 +146,20 @@ def _unknown_context_keys(context: dict) -> ConfigError | None:
     'cli-telemetry') are left alone: only plain words are judged.
     """
     own = set(APP_CONTEXT_KEYS) | set(project_context())
-    unknown = [k for k in context if k not in own and not k.startswith("@") and ":" not in k and k != "cli-telemetry"]
+    unknown = [
+        k
+        for k in context
+        if k not in own and not k.startswith("@") and ":" not in k and k != "cli-telemetry"
+    ]
     if not unknown:
         return None
     close = difflib.get_close_matches(unknown[0], APP_CONTEXT_KEYS, n=1, cutoff=0.5)
     hint = f"did you mean -c {close[0]}=...? " if close else ""
-    return ConfigError("(context)", f"-c {unknown[0]}=... is not a setting of this app",
-                       f"{hint}the app reads -c env=NAME, -c pipeline=NAME and -c config_dir=DIR")
+    return ConfigError(
+        "(context)",
+        f"-c {unknown[0]}=... is not a setting of this app",
+        f"{hint}the app reads -c env=NAME, -c pipeline=NAME and -c config_dir=DIR",
+    )
 
 
 def _warn_mutable_image(env_config: EnvironmentConfig) -> None:
@@ -146,31 +168,41 @@ def _warn_mutable_image(env_config: EnvironmentConfig) -> None:
 
     image = env_config.model.image
     if not image_is_pinned(image):
-        print(f"note: {env_config.source}: model.image {image} is a tag, which the registry can move to another image; "
-              "pin it by digest (repo:tag@sha256:...; `docker buildx imagetools inspect` shows it)", file=sys.stderr)
+        print(
+            f"note: {env_config.source}: model.image {image} is a tag, which the registry can move to another image; "
+            "pin it by digest (repo:tag@sha256:...; `docker buildx imagetools inspect` shows it)",
+            file=sys.stderr,
+        )
 
 
 #: The public vLLM image on Docker Hub. Its Dockerfile installs libibverbs-dev, gdrcopy and the expert-parallel kernels,
 #: but neither libfabric nor the aws-ofi-nccl plugin (vllm-project/vllm@dead20ba docker/Dockerfile, stages vllm-base and
 #: vllm-openai): NCCL between nodes then falls back to TCP sockets instead of EFA.
-_PUBLIC_VLLM_IMAGE = re.compile(r"(?:(?:docker\.io|registry-1\.docker\.io|index\.docker\.io)/)?vllm/vllm-openai(?=[:@]|$)")
+_PUBLIC_VLLM_IMAGE = re.compile(
+    r"(?:(?:docker\.io|registry-1\.docker\.io|index\.docker\.io)/)?vllm/vllm-openai(?=[:@]|$)"
+)
 
 
 def _warn_multi_node_image(env_config: EnvironmentConfig) -> None:
     """A model spread over nodes talks NCCL over EFA only with libfabric and aws-ofi-nccl in the image."""
     layout, image = env_config.layout, env_config.model.image
     if layout.multi_node and _PUBLIC_VLLM_IMAGE.match(image):
-        print(f"note: {env_config.source}: the model runs over {layout.nodes} nodes, and model.image {image} is the public "
-              "vLLM image, whose Dockerfile installs neither libfabric nor the aws-ofi-nccl plugin "
-              "(vllm-project/vllm@dead20ba docker/Dockerfile): NCCL between the nodes would use TCP sockets, not EFA; "
-              "build an image from it with the EFA installer and set model.image to it (README, \"Multi-node models\")",
-              file=sys.stderr)
+        print(
+            f"note: {env_config.source}: the model runs over {layout.nodes} nodes, and model.image {image} is the public "
+            "vLLM image, whose Dockerfile installs neither libfabric nor the aws-ofi-nccl plugin "
+            "(vllm-project/vllm@dead20ba docker/Dockerfile): NCCL between the nodes would use TCP sockets, not EFA; "
+            'build an image from it with the EFA installer and set model.image to it (README, "Multi-node models")',
+            file=sys.stderr,
+        )
 
 
 def _warn_placeholders(source: str, fields: tuple[str, ...]) -> None:
     if fields:
-        print(f"note: {source} holds the example's placeholder values in {', '.join(fields)}: it synthesizes, but "
-              "CloudFormation refuses to deploy it", file=sys.stderr)
+        print(
+            f"note: {source} holds the example's placeholder values in {', '.join(fields)}: it synthesizes, but "
+            "CloudFormation refuses to deploy it",
+            file=sys.stderr,
+        )
 
 
 def main(environ: Mapping[str, str] = os.environ) -> int:
@@ -187,7 +219,9 @@ def main(environ: Mapping[str, str] = os.environ) -> int:
     if "pipeline" in context and context["pipeline"] not in (False, "false"):
         name = str(context["pipeline"])
         try:
-            pipeline_config = load_pipeline(config_dir, DEFAULT_PIPELINE if name in ("true", "True") else name)
+            pipeline_config = load_pipeline(
+                config_dir, DEFAULT_PIPELINE if name in ("true", "True") else name
+            )
         except ConfigError as error:
             print(f"error: {error}", file=sys.stderr)
             return EXIT_BAD_CONFIG

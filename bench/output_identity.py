@@ -50,7 +50,11 @@ def _stable(path: str) -> str:
     path = path.replace(str(PROJECT_DIR), ".")
     path = re.sub(r"^/tmp/jsii-kernel-[A-Za-z0-9]+/", "<jsii>/", path)
     # Node's mkdtemp adds 6 characters to the CDK's prefixes, Python's 8 to the project's own.
-    return re.sub(r"^/tmp/(s3-deployment|cdk-custom-resource|[a-z-]+-)(?:[A-Za-z0-9]{6}|[a-z0-9_]{8})$", r"<tmp>/\1", path)
+    return re.sub(
+        r"^/tmp/(s3-deployment|cdk-custom-resource|[a-z-]+-)(?:[A-Za-z0-9]{6}|[a-z0-9_]{8})$",
+        r"<tmp>/\1",
+        path,
+    )
 
 
 def _fingerprint(directory: Path, manifest_files: list[Path]) -> dict:
@@ -59,8 +63,13 @@ def _fingerprint(directory: Path, manifest_files: list[Path]) -> dict:
     for path in sorted([*directory.rglob("*.template.json"), *manifest_files]):
         text = path.read_text(encoding="utf-8")
         blanked = _HASH.sub(lambda m: "<asset>" if m.group(0) in assets else m.group(0), text)
-        files[str(path.relative_to(directory))] = [hashlib.sha256(t.encode()).hexdigest() for t in (text, blanked)]
-    return {"files": files, "assets": sorted([path, asset_hash] for asset_hash, path in assets.items())}
+        files[str(path.relative_to(directory))] = [
+            hashlib.sha256(t.encode()).hexdigest() for t in (text, blanked)
+        ]
+    return {
+        "files": files,
+        "assets": sorted([path, asset_hash] for asset_hash, path in assets.items()),
+    }
 
 
 def record(out: Path) -> None:
@@ -72,14 +81,20 @@ def record(out: Path) -> None:
     config, variants = PROJECT_DIR / "config", PROJECT_DIR / "tests" / "configs"
     runs: dict[str, dict] = {}
     with tempfile.TemporaryDirectory() as work:
+
         def environments(label: str, config_dir: Path, names: list[str]) -> None:
-            result = synthesize([load_environment(config_dir, name) for name in names],
-                                outdir=f"{work}/{label}", inspect_only=True)
+            result = synthesize(
+                [load_environment(config_dir, name) for name in names],
+                outdir=f"{work}/{label}",
+                inspect_only=True,
+            )
             runs[label] = _fingerprint(result.directory, result.manifest_files)
             print(f"{label}: {len(runs[label]['files'])} files", file=sys.stderr)
 
         def pipeline(label: str, config_dir: Path, name: str) -> None:
-            app, _ = build_pipeline(load_pipeline(config_dir, name), outdir=f"{work}/{label}", inspect_only=True)
+            app, _ = build_pipeline(
+                load_pipeline(config_dir, name), outdir=f"{work}/{label}", inspect_only=True
+            )
             runs[label] = _fingerprint(Path(app.synth().directory), [])
             print(f"{label}: {len(runs[label]['files'])} files", file=sys.stderr)
 
@@ -95,7 +110,10 @@ def record(out: Path) -> None:
 def compare(before: dict, after: dict) -> int:
     differences = 0
     for label in sorted(set(before) | set(after)):
-        old, new = before.get(label, {"files": {}, "assets": []}), after.get(label, {"files": {}, "assets": []})
+        old, new = (
+            before.get(label, {"files": {}, "assets": []}),
+            after.get(label, {"files": {}, "assets": []}),
+        )
         for name in sorted(set(old["files"]) | set(new["files"])):
             before_file, after_file = old["files"].get(name), new["files"].get(name)
             if before_file == after_file:
@@ -107,8 +125,10 @@ def compare(before: dict, after: dict) -> int:
             state = "added" if not before_file else "removed" if not after_file else "changed"
             print(f"{label}: {name} {state}")
         # Templates are compared above; of the other assets, one whose content is on both sides only moved.
-        old_assets, new_assets = ({(path, h) for path, h in run["assets"] if not path.endswith(".template.json")}
-                                  for run in (old, new))
+        old_assets, new_assets = (
+            {(path, h) for path, h in run["assets"] if not path.endswith(".template.json")}
+            for run in (old, new)
+        )
         old_hashes, new_hashes = {h for _, h in old_assets}, {h for _, h in new_assets}
         for path, asset_hash in sorted(old_assets ^ new_assets):
             if asset_hash in old_hashes and asset_hash in new_hashes:

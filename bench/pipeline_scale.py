@@ -32,12 +32,20 @@ def write_configuration(directory: Path, environments: int) -> None:
     for i in range(environments):
         name = f"env{i:02d}"
         document = dict(example, account=f"{100000000000 + i:012d}")
-        document["cluster"] = dict(example["cluster"], admin_role_arn=f"arn:aws:iam::{100000000000 + i:012d}:role/Admin")
+        document["cluster"] = dict(
+            example["cluster"], admin_role_arn=f"arn:aws:iam::{100000000000 + i:012d}:role/Admin"
+        )
         (directory / f"{name}.yaml").write_text(yaml.safe_dump(document))
         names.append(name)
     pipeline = yaml.safe_load((PROJECT_DIR / "config" / "pipeline" / "example.yaml").read_text())
-    pipeline["waves"] = [{"name": f"wave{w}", "environments": names[w * WAVE_SIZE:(w + 1) * WAVE_SIZE],
-                          "approval": w > 0} for w in range((environments + WAVE_SIZE - 1) // WAVE_SIZE)]
+    pipeline["waves"] = [
+        {
+            "name": f"wave{w}",
+            "environments": names[w * WAVE_SIZE : (w + 1) * WAVE_SIZE],
+            "approval": w > 0,
+        }
+        for w in range((environments + WAVE_SIZE - 1) // WAVE_SIZE)
+    ]
     (directory / "pipeline").mkdir()
     (directory / "pipeline" / "scale.yaml").write_text(yaml.safe_dump(pipeline))
 
@@ -57,25 +65,47 @@ def main() -> int:
             write_configuration(config_dir, size)
             samples = []
             for run in range(args.runs):
-                env = {**base_env, "CDK_OUTDIR": f"{tmp}/out{size}-{run}",
-                       "CDK_CONTEXT_JSON": json.dumps({"pipeline": "scale", "config_dir": str(config_dir)})}
+                env = {
+                    **base_env,
+                    "CDK_OUTDIR": f"{tmp}/out{size}-{run}",
+                    "CDK_CONTEXT_JSON": json.dumps(
+                        {"pipeline": "scale", "config_dir": str(config_dir)}
+                    ),
+                }
                 samples.append(measure([sys.executable, str(PROJECT_DIR / "app.py")], env))
             # counted in what the last run wrote: the pipeline's template and every stage's
             out = Path(f"{tmp}/out{size}-{args.runs - 1}")
-            stacks = len(list(out.glob("*.template.json"))) + len(list(out.glob("assembly-*/*.template.json")))
-            results.append({"environments": size, "stacks": stacks,
-                            "median_s": round(statistics.median(s.wall_s for s in samples), 2),
-                            "median_cpu_s": round(statistics.median(s.cpu_s for s in samples), 2),
-                            "peak_rss_mib": round(max(s.peak_rss_mib for s in samples))})
+            stacks = len(list(out.glob("*.template.json"))) + len(
+                list(out.glob("assembly-*/*.template.json"))
+            )
+            results.append(
+                {
+                    "environments": size,
+                    "stacks": stacks,
+                    "median_s": round(statistics.median(s.wall_s for s in samples), 2),
+                    "median_cpu_s": round(statistics.median(s.cpu_s for s in samples), 2),
+                    "peak_rss_mib": round(max(s.peak_rss_mib for s in samples)),
+                }
+            )
     first, last = results[0], results[-1]
-    marginal = (last["median_s"] - first["median_s"]) / max(1, last["environments"] - first["environments"])
+    marginal = (last["median_s"] - first["median_s"]) / max(
+        1, last["environments"] - first["environments"]
+    )
     if args.json:
-        print(json.dumps({"sizes": results, "seconds_per_added_environment": round(marginal, 2)}, indent=2))
+        print(
+            json.dumps(
+                {"sizes": results, "seconds_per_added_environment": round(marginal, 2)}, indent=2
+            )
+        )
         return 0
-    print(f"{'environments':>12} {'stacks':>6} {'median s':>9} {'median CPU s':>12} {'peak RSS MiB':>13}")
+    print(
+        f"{'environments':>12} {'stacks':>6} {'median s':>9} {'median CPU s':>12} {'peak RSS MiB':>13}"
+    )
     for r in results:
-        print(f"{r['environments']:>12} {r['stacks']:>6} {r['median_s']:>9.2f} {r['median_cpu_s']:>12.2f} "
-              f"{r['peak_rss_mib']:>13}")
+        print(
+            f"{r['environments']:>12} {r['stacks']:>6} {r['median_s']:>9.2f} {r['median_cpu_s']:>12.2f} "
+            f"{r['peak_rss_mib']:>13}"
+        )
     print(f"each added environment costs {marginal:.2f} s of synthesis")
     return 0
 

@@ -22,15 +22,29 @@ PROJECT_DIR = Path(__file__).resolve().parents[1]
 def templates_of(out_dir: Path, env_name: str) -> dict[str, dict]:
     """The templates of one environment's stacks, by stack name. Another environment whose name extends this one
     (example-hyperpod for example) is left out: its stacks are NAME-hyperpod-… and it has its own NAME-network."""
-    found = {p.name.removesuffix(".template.json"): json.loads(p.read_text())
-             for p in sorted(out_dir.glob(f"{env_name}-*.template.json"))}
-    others = {name.removesuffix("-network") for name in found if name.endswith("-network") and name != f"{env_name}-network"}
-    return {name: t for name, t in found.items() if not any(name.startswith(f"{other}-") for other in others)}
+    found = {
+        p.name.removesuffix(".template.json"): json.loads(p.read_text())
+        for p in sorted(out_dir.glob(f"{env_name}-*.template.json"))
+    }
+    others = {
+        name.removesuffix("-network")
+        for name in found
+        if name.endswith("-network") and name != f"{env_name}-network"
+    }
+    return {
+        name: t
+        for name, t in found.items()
+        if not any(name.startswith(f"{other}-") for other in others)
+    }
 
 
 def _resources(templates: dict[str, dict], resource_type: str) -> list[dict]:
-    return [r.get("Properties", {}) for t in templates.values() for r in t.get("Resources", {}).values()
-            if r["Type"] == resource_type]
+    return [
+        r.get("Properties", {})
+        for t in templates.values()
+        for r in t.get("Resources", {}).values()
+        if r["Type"] == resource_type
+    ]
 
 
 def running_resources(templates: dict[str, dict]) -> list[dict]:
@@ -41,44 +55,110 @@ def running_resources(templates: dict[str, dict]) -> list[dict]:
         if count:
             rows.append({"resource": resource, "count": count, "billed": billed})
 
-    launch_types = {json.dumps(lt.get("LaunchTemplateData", {}).get("InstanceType")): lt
-                    for lt in _resources(templates, "AWS::EC2::LaunchTemplate")}
+    launch_types = {
+        json.dumps(lt.get("LaunchTemplateData", {}).get("InstanceType")): lt
+        for lt in _resources(templates, "AWS::EC2::LaunchTemplate")
+    }
     for group in _resources(templates, "AWS::EKS::Nodegroup"):
         capacity = group.get("CapacityType", "ON_DEMAND")
         types = group.get("InstanceTypes") or [json.loads(k) for k in launch_types if k != "null"]
         size = group.get("ScalingConfig", {}).get("DesiredSize", 0)
-        billed = ("the Capacity Block's upfront fee (paid at purchase)" if capacity == "CAPACITY_BLOCK"
-                  else "instance-hour (On-Demand)")
+        billed = (
+            "the Capacity Block's upfront fee (paid at purchase)"
+            if capacity == "CAPACITY_BLOCK"
+            else "instance-hour (On-Demand)"
+        )
         add(f"EC2 {'/'.join(types)} node ({capacity})", size, billed)
     for cluster in _resources(templates, "AWS::SageMaker::Cluster"):
         for group in cluster.get("InstanceGroups", []):
-            add(f"HyperPod {group['InstanceType']} instance", group["InstanceCount"],
-                "the training plan's upfront fee (paid at purchase)")
-    add("EKS cluster (control plane)", len(_resources(templates, "AWS::EKS::Cluster")), "cluster-hour")
-    add("NAT gateway", len(_resources(templates, "AWS::EC2::NatGateway")), "gateway-hour + GB processed")
-    add("Elastic IP (public IPv4 address, on the NAT gateways)", len(_resources(templates, "AWS::EC2::EIP")),
-        "address-hour")
-    interface = [e for e in _resources(templates, "AWS::EC2::VPCEndpoint") if e.get("VpcEndpointType") == "Interface"]
-    add("interface VPC endpoint x zone", sum(len(e.get("SubnetIds", [])) for e in interface),
-        f"endpoint-zone-hour + GB processed ({len(interface)} endpoints)")
-    add("gateway VPC endpoint (S3)",
-        len([e for e in _resources(templates, "AWS::EC2::VPCEndpoint") if e.get("VpcEndpointType") == "Gateway"]),
-        "no additional charge (AWS Prescriptive Guidance, startup security baseline WKLD.12)")
-    add("EKS add-on", len(_resources(templates, "AWS::EKS::Addon")),
-        "its pods run on the nodes above")
-    add("Amazon Managed Service for Prometheus workspace", len(_resources(templates, "AWS::APS::Workspace")),
-        "samples ingested, stored, queried")
-    add("AMP managed scraper", len(_resources(templates, "AWS::APS::Scraper")), "scraper-hour + samples")
+            add(
+                f"HyperPod {group['InstanceType']} instance",
+                group["InstanceCount"],
+                "the training plan's upfront fee (paid at purchase)",
+            )
+    add(
+        "EKS cluster (control plane)",
+        len(_resources(templates, "AWS::EKS::Cluster")),
+        "cluster-hour",
+    )
+    add(
+        "NAT gateway",
+        len(_resources(templates, "AWS::EC2::NatGateway")),
+        "gateway-hour + GB processed",
+    )
+    add(
+        "Elastic IP (public IPv4 address, on the NAT gateways)",
+        len(_resources(templates, "AWS::EC2::EIP")),
+        "address-hour",
+    )
+    interface = [
+        e
+        for e in _resources(templates, "AWS::EC2::VPCEndpoint")
+        if e.get("VpcEndpointType") == "Interface"
+    ]
+    add(
+        "interface VPC endpoint x zone",
+        sum(len(e.get("SubnetIds", [])) for e in interface),
+        f"endpoint-zone-hour + GB processed ({len(interface)} endpoints)",
+    )
+    add(
+        "gateway VPC endpoint (S3)",
+        len(
+            [
+                e
+                for e in _resources(templates, "AWS::EC2::VPCEndpoint")
+                if e.get("VpcEndpointType") == "Gateway"
+            ]
+        ),
+        "no additional charge (AWS Prescriptive Guidance, startup security baseline WKLD.12)",
+    )
+    add(
+        "EKS add-on",
+        len(_resources(templates, "AWS::EKS::Addon")),
+        "its pods run on the nodes above",
+    )
+    add(
+        "Amazon Managed Service for Prometheus workspace",
+        len(_resources(templates, "AWS::APS::Workspace")),
+        "samples ingested, stored, queried",
+    )
+    add(
+        "AMP managed scraper",
+        len(_resources(templates, "AWS::APS::Scraper")),
+        "scraper-hour + samples",
+    )
     rules = _resources(templates, "AWS::Events::Rule")
-    add("Lambda function on a schedule (metrics publisher)", len([r for r in rules if "ScheduleExpression" in r]),
-        "requests + duration (every minute)")
-    add("EventBridge rule on AWS events (capacity, cluster)", len([r for r in rules if "EventPattern" in r]),
-        "free: AWS services' state-change events (EventBridge pricing page)")
+    add(
+        "Lambda function on a schedule (metrics publisher)",
+        len([r for r in rules if "ScheduleExpression" in r]),
+        "requests + duration (every minute)",
+    )
+    add(
+        "EventBridge rule on AWS events (capacity, cluster)",
+        len([r for r in rules if "EventPattern" in r]),
+        "free: AWS services' state-change events (EventBridge pricing page)",
+    )
     add("CloudWatch alarm", len(_resources(templates, "AWS::CloudWatch::Alarm")), "alarm-month")
-    add("CloudWatch dashboard", len(_resources(templates, "AWS::CloudWatch::Dashboard")), "dashboard-month")
-    add("CloudWatch Logs log group", len(_resources(templates, "AWS::Logs::LogGroup")), "GB ingested + GB-month stored")
-    add("KMS customer managed key", len(_resources(templates, "AWS::KMS::Key")), "key-month + requests")
-    add("Secrets Manager secret", len(_resources(templates, "AWS::SecretsManager::Secret")), "secret-month + API calls")
+    add(
+        "CloudWatch dashboard",
+        len(_resources(templates, "AWS::CloudWatch::Dashboard")),
+        "dashboard-month",
+    )
+    add(
+        "CloudWatch Logs log group",
+        len(_resources(templates, "AWS::Logs::LogGroup")),
+        "GB ingested + GB-month stored",
+    )
+    add(
+        "KMS customer managed key",
+        len(_resources(templates, "AWS::KMS::Key")),
+        "key-month + requests",
+    )
+    add(
+        "Secrets Manager secret",
+        len(_resources(templates, "AWS::SecretsManager::Secret")),
+        "secret-month + API calls",
+    )
     add("S3 bucket", len(_resources(templates, "AWS::S3::Bucket")), "GB-month + requests")
     return rows
 
@@ -86,24 +166,41 @@ def running_resources(templates: dict[str, dict]) -> list[dict]:
 def load_balancer_of(templates: dict[str, dict]) -> str:
     if _resources(templates, "AWS::SageMaker::Cluster"):
         return "1 Application Load Balancer, made by the Inference Operator's load balancer controller (hour + LCU)"
-    return "1 Network Load Balancer, made by EKS's cloud controller for the vllm Service (hour + NLCU)"
+    return (
+        "1 Network Load Balancer, made by EKS's cloud controller for the vllm Service (hour + NLCU)"
+    )
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--env", default="example", help="environment name, the stacks' prefix (default: example)")
-    parser.add_argument("--out", type=Path, default=PROJECT_DIR / "cdk.out", help="cloud assembly directory")
+    parser.add_argument(
+        "--env", default="example", help="environment name, the stacks' prefix (default: example)"
+    )
+    parser.add_argument(
+        "--out", type=Path, default=PROJECT_DIR / "cdk.out", help="cloud assembly directory"
+    )
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
     templates = templates_of(args.out, args.env)
     if not templates:
-        print(f"error: no {args.env}-*.template.json in {args.out}\n  fix: run `make synth` (or `make synth ENV={args.env}`)",
-              file=sys.stderr)
+        print(
+            f"error: no {args.env}-*.template.json in {args.out}\n  fix: run `make synth` (or `make synth ENV={args.env}`)",
+            file=sys.stderr,
+        )
         return 2
     rows = running_resources(templates)
     if args.json:
-        print(json.dumps({"environment": args.env, "stacks": sorted(templates), "resources": rows,
-                          "load_balancer": load_balancer_of(templates)}, indent=2))
+        print(
+            json.dumps(
+                {
+                    "environment": args.env,
+                    "stacks": sorted(templates),
+                    "resources": rows,
+                    "load_balancer": load_balancer_of(templates),
+                },
+                indent=2,
+            )
+        )
         return 0
     width = max(len(r["resource"]) for r in rows)
     print(f"{args.env}: {len(templates)} stacks ({', '.join(sorted(templates))})")

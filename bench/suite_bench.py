@@ -33,8 +33,14 @@ PYTEST = [".venv/bin/python", "-m", "pytest", "-q", "-p", "no:cacheprovider"]
 
 
 def start(directory: Path, env: dict[str, str]) -> subprocess.Popen:
-    return subprocess.Popen([sys.executable, "-c", MEASURE_CHILD, *PYTEST], cwd=directory, env=env,
-                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    return subprocess.Popen(
+        [sys.executable, "-c", MEASURE_CHILD, *PYTEST],
+        cwd=directory,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+    )
 
 
 def result(process: subprocess.Popen, name: str) -> dict:
@@ -47,14 +53,22 @@ def result(process: subprocess.Popen, name: str) -> dict:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--against", required=True, help="the commit to compare with (a hash, a tag, HEAD~3)")
-    parser.add_argument("--rounds", type=int, default=2, help="rounds of the two suites side by side (default: 2)")
+    parser.add_argument(
+        "--against", required=True, help="the commit to compare with (a hash, a tag, HEAD~3)"
+    )
+    parser.add_argument(
+        "--rounds", type=int, default=2, help="rounds of the two suites side by side (default: 2)"
+    )
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     args = parser.parse_args()
     if args.rounds < 1:
         parser.error("--rounds must be at least 1")
-    revision = subprocess.run(["git", "rev-parse", "--verify", "--quiet", f"{args.against}^{{commit}}"], cwd=PROJECT_DIR,
-                              capture_output=True, text=True).stdout.strip()
+    revision = subprocess.run(
+        ["git", "rev-parse", "--verify", "--quiet", f"{args.against}^{{commit}}"],
+        cwd=PROJECT_DIR,
+        capture_output=True,
+        text=True,
+    ).stdout.strip()
     if not revision:
         parser.error(f"--against {args.against!r} is not a commit of this repository")
 
@@ -64,8 +78,11 @@ def main() -> int:
     rounds: list[dict] = []
     with tempfile.TemporaryDirectory(prefix="suite-bench-") as tmp:
         other = Path(tmp) / "main"
-        subprocess.run(["git", "worktree", "add", "--quiet", "--detach", str(other), revision], cwd=PROJECT_DIR,
-                       check=True)
+        subprocess.run(
+            ["git", "worktree", "add", "--quiet", "--detach", str(other), revision],
+            cwd=PROJECT_DIR,
+            check=True,
+        )
         try:
             for shared in (".venv", "node_modules"):
                 (other / shared).symlink_to(PROJECT_DIR / shared)
@@ -76,16 +93,23 @@ def main() -> int:
                 running = {name: start(directory, env) for name, directory in suites.items()}
                 rounds.append({name: result(process, name) for name, process in running.items()})
         finally:
-            subprocess.run(["git", "worktree", "remove", "--force", str(other)], cwd=PROJECT_DIR, check=False)
+            subprocess.run(
+                ["git", "worktree", "remove", "--force", str(other)], cwd=PROJECT_DIR, check=False
+            )
     names = list(rounds[0])
-    summary = {"against": revision, "rounds": rounds,
-               "median_cpu_s": {n: statistics.median(r[n]["cpu_s"] for r in rounds) for n in names}}
+    summary = {
+        "against": revision,
+        "rounds": rounds,
+        "median_cpu_s": {n: statistics.median(r[n]["cpu_s"] for r in rounds) for n in names},
+    }
     if args.json:
         print(json.dumps(summary, indent=2))
         return 0
     print(f"{'round':<6} " + " ".join(f"{n + ' CPU s / wall s':>36}" for n in names))
     for i, r in enumerate(rounds, 1):
-        print(f"{i:<6} " + " ".join(f"{r[n]['cpu_s']:>27.1f} / {r[n]['wall_s']:<6.1f}" for n in names))
+        print(
+            f"{i:<6} " + " ".join(f"{r[n]['cpu_s']:>27.1f} / {r[n]['wall_s']:<6.1f}" for n in names)
+        )
     old, new = (summary["median_cpu_s"][n] for n in names)
     print(f"median CPU: {old:.1f} s against {new:.1f} s ({(new - old) / old:+.1%})")
     return 0

@@ -48,8 +48,14 @@ class Sample:
 
 def measure(command: list[str], env: dict[str, str]) -> Sample:
     """Run ``command`` once in a fresh process tree and measure it."""
-    out = subprocess.run([sys.executable, "-c", MEASURE_CHILD, *command], env=env, cwd=PROJECT_DIR,
-                         capture_output=True, text=True, check=True).stdout.split()
+    out = subprocess.run(
+        [sys.executable, "-c", MEASURE_CHILD, *command],
+        env=env,
+        cwd=PROJECT_DIR,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.split()
     code, wall, cpu, max_rss_kib = int(out[0]), float(out[1]), float(out[2]), int(out[3])
     if code != 0:
         raise SystemExit(f"benchmark command failed with exit code {code}: {' '.join(command)}")
@@ -60,9 +66,12 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=3, help="runs of each app (default: 3)")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
-    parser.add_argument("--breakdown", action="store_true",
-                        help="also run both apps with aws-cdk-lib's built-in CloudFormation validation off "
-                             "(CDK_VALIDATION=false), to show its share; the ratio stays on the apps as they ship")
+    parser.add_argument(
+        "--breakdown",
+        action="store_true",
+        help="also run both apps with aws-cdk-lib's built-in CloudFormation validation off "
+        "(CDK_VALIDATION=false), to show its share; the ratio stays on the apps as they ship",
+    )
     args = parser.parse_args()
     if args.runs < 1:
         parser.error("--runs must be at least 1")
@@ -78,12 +87,20 @@ def main() -> int:
         floor_app = str(PROJECT_DIR / "bench" / "floor_app.py")
         apps = {
             "floor (bare app, one VPC)": lambda i: ([python, floor_app, f"{tmp}/floor{i}"], env),
-            "default app (12 stacks)": lambda i: ([python, str(PROJECT_DIR / "app.py")], {**env, "CDK_OUTDIR": f"{tmp}/app{i}"}),
+            "default app (12 stacks)": lambda i: (
+                [python, str(PROJECT_DIR / "app.py")],
+                {**env, "CDK_OUTDIR": f"{tmp}/app{i}"},
+            ),
         }
         if args.breakdown:
-            apps["floor, no built-in validation"] = lambda i: ([python, floor_app, f"{tmp}/floornv{i}"], no_validation)
-            apps["default, no built-in valid."] = lambda i: ([python, str(PROJECT_DIR / "app.py")],
-                                                             {**no_validation, "CDK_OUTDIR": f"{tmp}/appnv{i}"})
+            apps["floor, no built-in validation"] = lambda i: (
+                [python, floor_app, f"{tmp}/floornv{i}"],
+                no_validation,
+            )
+            apps["default, no built-in valid."] = lambda i: (
+                [python, str(PROJECT_DIR / "app.py")],
+                {**no_validation, "CDK_OUTDIR": f"{tmp}/appnv{i}"},
+            )
         # Byte-code as a user's checkout has it (__pycache__ is written on the first run and read after), kept out of
         # the checkout; one unmeasured run of each app first, so that every measured run starts warm alike.
         for run_env in (env, no_validation):
@@ -100,25 +117,37 @@ def main() -> int:
     for name, runs in samples.items():
         cpu = [s.cpu_s for s in runs]
         wall = [s.wall_s for s in runs]
-        results[name] = {"runs": len(runs),
-                         "median_cpu_s": round(statistics.median(cpu), 2), "min_cpu_s": round(min(cpu), 2),
-                         "median_wall_s": round(statistics.median(wall), 2), "min_wall_s": round(min(wall), 2),
-                         "peak_rss_mib": round(max(s.peak_rss_mib for s in runs))}
+        results[name] = {
+            "runs": len(runs),
+            "median_cpu_s": round(statistics.median(cpu), 2),
+            "min_cpu_s": round(min(cpu), 2),
+            "median_wall_s": round(statistics.median(wall), 2),
+            "min_wall_s": round(min(wall), 2),
+            "peak_rss_mib": round(max(s.peak_rss_mib for s in runs)),
+        }
     floor, default = (results[n] for n in list(apps)[:2])
-    summary = {"apps": results,
-               "ratio_default_to_floor_cpu": round(default["median_cpu_s"] / floor["median_cpu_s"], 2),
-               "ratio_default_to_floor_wall": round(default["median_wall_s"] / floor["median_wall_s"], 2),
-               "machine": {"cpus": os.cpu_count(), "python": sys.version.split()[0]}}
+    summary = {
+        "apps": results,
+        "ratio_default_to_floor_cpu": round(default["median_cpu_s"] / floor["median_cpu_s"], 2),
+        "ratio_default_to_floor_wall": round(default["median_wall_s"] / floor["median_wall_s"], 2),
+        "machine": {"cpus": os.cpu_count(), "python": sys.version.split()[0]},
+    }
     if args.json:
         print(json.dumps(summary, indent=2))
         return 0
-    print(f"{'app':<30} {'runs':>4} {'median CPU s':>12} {'min CPU s':>9} {'median wall s':>13} {'min wall s':>10} "
-          f"{'peak RSS MiB':>12}")
+    print(
+        f"{'app':<30} {'runs':>4} {'median CPU s':>12} {'min CPU s':>9} {'median wall s':>13} {'min wall s':>10} "
+        f"{'peak RSS MiB':>12}"
+    )
     for name, r in results.items():
-        print(f"{name:<30} {r['runs']:>4} {r['median_cpu_s']:>12.2f} {r['min_cpu_s']:>9.2f} {r['median_wall_s']:>13.2f} "
-              f"{r['min_wall_s']:>10.2f} {r['peak_rss_mib']:>12}")
-    print(f"ratio default / floor (median): CPU {summary['ratio_default_to_floor_cpu']:.2f}, "
-          f"wall {summary['ratio_default_to_floor_wall']:.2f}")
+        print(
+            f"{name:<30} {r['runs']:>4} {r['median_cpu_s']:>12.2f} {r['min_cpu_s']:>9.2f} {r['median_wall_s']:>13.2f} "
+            f"{r['min_wall_s']:>10.2f} {r['peak_rss_mib']:>12}"
+        )
+    print(
+        f"ratio default / floor (median): CPU {summary['ratio_default_to_floor_cpu']:.2f}, "
+        f"wall {summary['ratio_default_to_floor_wall']:.2f}"
+    )
     return 0
 
 

@@ -72,8 +72,12 @@ def rates_used(env: EnvironmentConfig) -> dict[str, Rate]:
     """Every rate the plan below uses, by the name its rows cite, each with its source (deployment_config.startup_rates,
     deployment_config.sizing)."""
     instance = env.gpu_instance_type.name
-    rates = {"s3_download": s3_download_rate(instance), "hub_budget_floor": HUB_BUDGET_FLOOR,
-             "slowest_load": SLOWEST_LOAD, "pinned_host_to_device": PINNED_HOST_TO_DEVICE}
+    rates = {
+        "s3_download": s3_download_rate(instance),
+        "hub_budget_floor": HUB_BUDGET_FLOOR,
+        "slowest_load": SLOWEST_LOAD,
+        "pinned_host_to_device": PINNED_HOST_TO_DEVICE,
+    }
     if instance in ENA_BANDWIDTH:
         rates["ena_bandwidth"] = ENA_BANDWIDTH[instance]
     for name, rate in LOADER_FROM_MEMORY.items():
@@ -86,7 +90,9 @@ def rates_used(env: EnvironmentConfig) -> dict[str, Rate]:
 def load_format(env: EnvironmentConfig) -> str:
     """vLLM's --load-format of the model (its default, safetensors, when the arguments name none)."""
     args = env.model.serving_args
-    named = next((args[i + 1] for i, a in enumerate(args[:-1]) if a == "--load-format"), "safetensors")
+    named = next(
+        (args[i + 1] for i, a in enumerate(args[:-1]) if a == "--load-format"), "safetensors"
+    )
     return named if named in LOADER_FROM_MEMORY else "safetensors"
 
 
@@ -96,7 +102,9 @@ def first_token_phases(env: EnvironmentConfig) -> list[Phase]:
     The estimate takes the planned download rate and the slowest load bench/weight_load.py measured; the limit takes the
     instance's ENA bandwidth and the loader's measured ceiling from memory. The warm-up has no sourced or measured
     figure: both leave it out and say so, so each figure is the weights' part of the start."""
-    weights = env.model.loaded_gb  # the weights and, with spec_decoding, the speculator (as the budget counts)
+    weights = (
+        env.model.loaded_gb
+    )  # the weights and, with spec_decoding, the speculator (as the budget counts)
     rates = rates_used(env)
     loader = load_format(env)
     ceiling, slow = rates[f"{loader}_from_memory"], rates[f"{loader}_from_disk"]
@@ -106,32 +114,50 @@ def first_token_phases(env: EnvironmentConfig) -> list[Phase]:
     streamer_limit = min(rates["runai_streamer_from_memory"].gb_per_second, network.gb_per_second)
     warm_up = " + warm-up (not measured: see unmeasured)"
     return [
-        Phase("node ready -> first token, weights from S3: copy to the NVMe, then load",
-              _minutes(s3.seconds_for(weights) + slow.seconds_for(weights)),
-              f"{weights} GB / s3_download {s3.gb_per_second:g} GB/s + {weights} GB / {loader}_from_disk "
-              f"{slow.gb_per_second:g} GB/s{warm_up}; limit: / {'ena_bandwidth' if ena else 's3_download'} "
-              f"{network.gb_per_second:g} + / {loader}_from_memory {ceiling.gb_per_second:g}",
-              limit_minutes=_minutes(network.seconds_for(weights) + ceiling.seconds_for(weights))),
-        Phase("node ready -> first token, weights from S3: Run:ai streamer into GPU memory (--load-format "
-              "runai_streamer)", _minutes(weights / streamer),
-              f"{weights} GB / {streamer:g} GB/s, the lower of s3_download and runai_streamer_from_memory{warm_up}; "
-              f"limit: the lower of {'ena_bandwidth' if ena else 's3_download'} and runai_streamer_from_memory",
-              limit_minutes=_minutes(weights / streamer_limit)),
-        Phase("node ready -> first token, weights from the Hugging Face Hub", None,
-              f"the Hub's rate is not sourced (budget floor: hub_budget_floor), then the load as from S3{warm_up}",
-              "not sourced"),
-        Phase("restart on the same node -> first token (weights on the NVMe)", _minutes(slow.seconds_for(weights)),
-              f"{weights} GB / {loader}_from_disk {slow.gb_per_second:g} GB/s{warm_up}; limit: / {loader}_from_memory "
-              f"{ceiling.gb_per_second:g}", limit_minutes=_minutes(ceiling.seconds_for(weights))),
-        Phase("limit: weights / instance bandwidth", _minutes(ena.seconds_for(weights)) if ena else None,
-              f"{weights} GB / ena_bandwidth {ena.gb_per_second:g} GB/s" if ena else
-              f"no ENA bandwidth in deployment_config/startup_rates.py for {env.gpu_instance_type.name}",
-              "not documented"),
+        Phase(
+            "node ready -> first token, weights from S3: copy to the NVMe, then load",
+            _minutes(s3.seconds_for(weights) + slow.seconds_for(weights)),
+            f"{weights} GB / s3_download {s3.gb_per_second:g} GB/s + {weights} GB / {loader}_from_disk "
+            f"{slow.gb_per_second:g} GB/s{warm_up}; limit: / {'ena_bandwidth' if ena else 's3_download'} "
+            f"{network.gb_per_second:g} + / {loader}_from_memory {ceiling.gb_per_second:g}",
+            limit_minutes=_minutes(network.seconds_for(weights) + ceiling.seconds_for(weights)),
+        ),
+        Phase(
+            "node ready -> first token, weights from S3: Run:ai streamer into GPU memory (--load-format "
+            "runai_streamer)",
+            _minutes(weights / streamer),
+            f"{weights} GB / {streamer:g} GB/s, the lower of s3_download and runai_streamer_from_memory{warm_up}; "
+            f"limit: the lower of {'ena_bandwidth' if ena else 's3_download'} and runai_streamer_from_memory",
+            limit_minutes=_minutes(weights / streamer_limit),
+        ),
+        Phase(
+            "node ready -> first token, weights from the Hugging Face Hub",
+            None,
+            f"the Hub's rate is not sourced (budget floor: hub_budget_floor), then the load as from S3{warm_up}",
+            "not sourced",
+        ),
+        Phase(
+            "restart on the same node -> first token (weights on the NVMe)",
+            _minutes(slow.seconds_for(weights)),
+            f"{weights} GB / {loader}_from_disk {slow.gb_per_second:g} GB/s{warm_up}; limit: / {loader}_from_memory "
+            f"{ceiling.gb_per_second:g}",
+            limit_minutes=_minutes(ceiling.seconds_for(weights)),
+        ),
+        Phase(
+            "limit: weights / instance bandwidth",
+            _minutes(ena.seconds_for(weights)) if ena else None,
+            f"{weights} GB / ena_bandwidth {ena.gb_per_second:g} GB/s"
+            if ena
+            else f"no ENA bandwidth in deployment_config/startup_rates.py for {env.gpu_instance_type.name}",
+            "not documented",
+        ),
     ]
 
 
 def phases(env: EnvironmentConfig) -> list[Phase]:
-    weights = env.model.loaded_gb  # the weights and, with spec_decoding, the speculator (as the budget counts)
+    weights = (
+        env.model.loaded_gb
+    )  # the weights and, with spec_decoding, the speculator (as the budget counts)
     hyperpod = env.platform is Platform.HYPERPOD
     # HyperPod's operator always copies from S3; the EKS path downloads from the Hub unless weight_source is s3
     from_hub = not hyperpod and env.model.weight_source is WeightSource.HUGGINGFACE
@@ -142,43 +168,83 @@ def phases(env: EnvironmentConfig) -> list[Phase]:
     download = "hub_budget_floor" if from_hub else "s3_download"
     download_rate = HUB_BUDGET_FLOOR if from_hub else s3_download_rate(instance)
     steps = [
-        Phase(f"buy the {capacity}", None,
-              "`bin/llmops training-plans offerings` lists the starts on offer" if hyperpod else
-              "a start up to 8 weeks ahead; every Capacity Block ends at 11:30 UTC (EC2 user guide, ec2-capacity-blocks, "
-              "capacity-blocks-purchase); `bin/llmops capacity-blocks offerings` lists them", "your choice"),
-        Phase("deploy network and cluster (before the start)", None,
-              "not measured here: read it from `aws cloudformation describe-stack-events`"),
-        Phase("GPU capacity starts: node joins the cluster" if not hyperpod else
-              "HyperPod instances created, lifecycle script and deep health checks", None,
-              "not measured here: `aws sagemaker list-cluster-nodes` shows it" if hyperpod else
-              "not measured here: `bin/llmops wait nodes` shows it"),
+        Phase(
+            f"buy the {capacity}",
+            None,
+            "`bin/llmops training-plans offerings` lists the starts on offer"
+            if hyperpod
+            else "a start up to 8 weeks ahead; every Capacity Block ends at 11:30 UTC (EC2 user guide, ec2-capacity-blocks, "
+            "capacity-blocks-purchase); `bin/llmops capacity-blocks offerings` lists them",
+            "your choice",
+        ),
+        Phase(
+            "deploy network and cluster (before the start)",
+            None,
+            "not measured here: read it from `aws cloudformation describe-stack-events`",
+        ),
+        Phase(
+            "GPU capacity starts: node joins the cluster"
+            if not hyperpod
+            else "HyperPod instances created, lifecycle script and deep health checks",
+            None,
+            "not measured here: `aws sagemaker list-cluster-nodes` shows it"
+            if hyperpod
+            else "not measured here: `bin/llmops wait nodes` shows it",
+        ),
         *first_token_phases(env),
-        Phase(f"budget: download ({'Hub' if from_hub else 'S3'}, this environment)",
-              _minutes(download_rate.seconds_for(weights)),
-              f"{weights} GB / {download} {download_rate.gb_per_second:g} GB/s"),
-        Phase("budget: load", _minutes(SLOWEST_LOAD.seconds_for(weights)),
-              f"{weights} GB / slowest_load {SLOWEST_LOAD.gb_per_second:g} GB/s"),
-        Phase("budget: warm-up allowance", WARMUP_ALLOWANCE_SECONDS / 60,
-              "sizing.WARMUP_ALLOWANCE_SECONDS: an allowance, not a measurement (see unmeasured)"),
-        Phase("vLLM engine budget for this environment's weight source", path_budget.engine_ready_timeout_seconds / 60,
-              f"the three budget rows x {STARTUP_SAFETY_FACTOR}, whole minutes "
-              f"(sizing.startup_budget(from_hub={from_hub}))"),
-        Phase("vLLM engine budget in the charts (VLLM_ENGINE_READY_TIMEOUT_S)", budget.engine_ready_timeout_seconds / 60,
-              "EnvironmentConfig.pod_startup_budget: this weight source's on EKS, the Hub path's on HyperPod (the "
-              "operator's S3 mount is unmeasured), never below the recipe's own timeout"),
-        Phase("startup probe budget: /health answers by", budget.probe_seconds / 60,
-              "engine budget + 5 min (sizing.PROBE_MARGIN_SECONDS); until then the endpoint has no healthy target"),
+        Phase(
+            f"budget: download ({'Hub' if from_hub else 'S3'}, this environment)",
+            _minutes(download_rate.seconds_for(weights)),
+            f"{weights} GB / {download} {download_rate.gb_per_second:g} GB/s",
+        ),
+        Phase(
+            "budget: load",
+            _minutes(SLOWEST_LOAD.seconds_for(weights)),
+            f"{weights} GB / slowest_load {SLOWEST_LOAD.gb_per_second:g} GB/s",
+        ),
+        Phase(
+            "budget: warm-up allowance",
+            WARMUP_ALLOWANCE_SECONDS / 60,
+            "sizing.WARMUP_ALLOWANCE_SECONDS: an allowance, not a measurement (see unmeasured)",
+        ),
+        Phase(
+            "vLLM engine budget for this environment's weight source",
+            path_budget.engine_ready_timeout_seconds / 60,
+            f"the three budget rows x {STARTUP_SAFETY_FACTOR}, whole minutes "
+            f"(sizing.startup_budget(from_hub={from_hub}))",
+        ),
+        Phase(
+            "vLLM engine budget in the charts (VLLM_ENGINE_READY_TIMEOUT_S)",
+            budget.engine_ready_timeout_seconds / 60,
+            "EnvironmentConfig.pod_startup_budget: this weight source's on EKS, the Hub path's on HyperPod (the "
+            "operator's S3 mount is unmeasured), never below the recipe's own timeout",
+        ),
+        Phase(
+            "startup probe budget: /health answers by",
+            budget.probe_seconds / 60,
+            "engine budget + 5 min (sizing.PROBE_MARGIN_SECONDS); until then the endpoint has no healthy target",
+        ),
     ]
     if hyperpod:
-        steps.append(Phase("Inference Operator maxDeployTimeInSeconds",
-                           budget.probe_seconds / 60 + HYPERPOD_DEPLOY_MARGIN_MINUTES,
-                           "probe budget + 30 min (charts/inference_endpoint_chart.py)"))
+        steps.append(
+            Phase(
+                "Inference Operator maxDeployTimeInSeconds",
+                budget.probe_seconds / 60 + HYPERPOD_DEPLOY_MARGIN_MINUTES,
+                "probe budget + 30 min (charts/inference_endpoint_chart.py)",
+            )
+        )
     else:
         steps += [
-            Phase("block end: EKS scales the GPU node group to 0", -EKS_SCALE_IN_BEFORE_END_MINUTES,
-                  "minutes before the end (EKS user guide, capacity-blocks-mng)"),
-            Phase("block end: EC2 shuts the instances down", -EC2_SHUTDOWN_BEFORE_END_MINUTES,
-                  "minutes before the end (EC2 Auto Scaling user guide, launch-template-capacity-blocks)"),
+            Phase(
+                "block end: EKS scales the GPU node group to 0",
+                -EKS_SCALE_IN_BEFORE_END_MINUTES,
+                "minutes before the end (EKS user guide, capacity-blocks-mng)",
+            ),
+            Phase(
+                "block end: EC2 shuts the instances down",
+                -EC2_SHUTDOWN_BEFORE_END_MINUTES,
+                "minutes before the end (EC2 Auto Scaling user guide, launch-template-capacity-blocks)",
+            ),
         ]
     return steps
 
@@ -192,7 +258,9 @@ def render(env: EnvironmentConfig, rows: list[Phase]) -> str:
     header = ("step", "duration", "basis")
     table = [header] + [(p.step, _duration(p), p.basis) for p in rows]
     widths = [max(len(r[i]) for r in table) for i in range(2)]
-    lines = [f"{env.name} ({env.platform.value}, {env.model.hugging_face_id}, {env.model.weight_size_gb} GB of weights)"]
+    lines = [
+        f"{env.name} ({env.platform.value}, {env.model.hugging_face_id}, {env.model.weight_size_gb} GB of weights)"
+    ]
     for step, duration, basis in table:
         lines.append(f"{step:<{widths[0]}}  {duration:>{widths[1]}}  {basis}")
     lines.append("\nrates (GB/s, 1 GB = 1e9 bytes):")
@@ -205,17 +273,32 @@ def render(env: EnvironmentConfig, rows: list[Phase]) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--env", default="example", help="environment file name in the config directory (default: example)")
+    parser.add_argument(
+        "--env",
+        default="example",
+        help="environment file name in the config directory (default: example)",
+    )
     parser.add_argument("--config-dir", type=Path, default=PROJECT_DIR / "config")
     parser.add_argument("--json", action="store_true", help="print the phases as JSON")
     args = parser.parse_args(argv)
     env = load_environment(args.config_dir, args.env)
     rows = phases(env)
     if args.json:
-        rates = {name: {"gb_per_second": r.gb_per_second, "kind": r.kind, "source": r.source}
-                 for name, r in rates_used(env).items()}
-        print(json.dumps({"environment": env.name, "phases": [asdict(p) for p in rows], "rates": rates,
-                          "unmeasured": dict(UNMEASURED)}, indent=2))
+        rates = {
+            name: {"gb_per_second": r.gb_per_second, "kind": r.kind, "source": r.source}
+            for name, r in rates_used(env).items()
+        }
+        print(
+            json.dumps(
+                {
+                    "environment": env.name,
+                    "phases": [asdict(p) for p in rows],
+                    "rates": rates,
+                    "unmeasured": dict(UNMEASURED),
+                },
+                indent=2,
+            )
+        )
     else:
         print(render(env, rows))
     return 0

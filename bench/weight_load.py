@@ -61,8 +61,11 @@ def layer_tensors(layer: int) -> Iterator[Tensor]:
         yield Tensor(f"model.layers.{layer}.self_attn.{proj}.weight", "BF16", (HIDDEN, HIDDEN // 4))
     expert = 0
     while True:
-        for proj, rows, cols in (("gate_proj", EXPERT_WIDTH, HIDDEN), ("up_proj", EXPERT_WIDTH, HIDDEN),
-                                 ("down_proj", HIDDEN, EXPERT_WIDTH)):
+        for proj, rows, cols in (
+            ("gate_proj", EXPERT_WIDTH, HIDDEN),
+            ("up_proj", EXPERT_WIDTH, HIDDEN),
+            ("down_proj", HIDDEN, EXPERT_WIDTH),
+        ):
             prefix = f"model.layers.{layer}.mlp.experts.{expert}.{proj}"
             yield Tensor(f"{prefix}.weight_blocks", "U8", (rows, cols // MX_BLOCK, MX_BLOCK // 2))
             yield Tensor(f"{prefix}.weight_scales", "U8", (rows, cols // MX_BLOCK))
@@ -86,7 +89,11 @@ def write_shard(path: Path, tensors: list[Tensor], pattern: bytes) -> int:
     header: dict[str, object] = {"__metadata__": {"format": "pt"}}
     offset = 0
     for t in tensors:
-        header[t.name] = {"dtype": t.dtype, "shape": list(t.shape), "data_offsets": [offset, offset + t.nbytes]}
+        header[t.name] = {
+            "dtype": t.dtype,
+            "shape": list(t.shape),
+            "data_offsets": [offset, offset + t.nbytes],
+        }
         offset += t.nbytes
     raw = json.dumps(header, separators=(",", ":")).encode()
     raw += b" " * (-len(raw) % 8)  # the data starts 8-byte aligned, as safetensors writes it
@@ -126,6 +133,7 @@ def drop_page_cache() -> str:
 
 def raw_read(paths: list[Path], threads: int) -> int:
     """Sequential reads of whole files into a reused buffer, ``threads`` files at a time: the storage's limit."""
+
     def one(path: Path) -> int:
         buf = bytearray(READ_CHUNK)
         view = memoryview(buf)
@@ -134,6 +142,7 @@ def raw_read(paths: list[Path], threads: int) -> int:
             while n := f.readinto(view):
                 total += n
         return total
+
     with ThreadPoolExecutor(threads) as pool:
         return sum(pool.map(one, paths))
 
@@ -143,6 +152,7 @@ class Loaders:
 
     def __init__(self, device: str) -> None:
         import torch
+
         self.torch = torch
         self.device = device
 
@@ -162,6 +172,7 @@ class Loaders:
                     kept.append(f.get_tensor(name).to(self.device))
             self.sync()
             return sum(t.numel() * t.element_size() for t in kept)
+
         with ThreadPoolExecutor(threads) as pool:
             return sum(pool.map(one, paths))
 
@@ -169,12 +180,15 @@ class Loaders:
         # One file per batch with one reader thread (vLLM's fastsafetensors_weights_iterator on one GPU); with threads
         # > 1, all files in one batch and that many copy threads. nogds: no GPUDirect Storage in this VM.
         from fastsafetensors import SafeTensorsFileLoader, SingleGroup
+
         batches = [[p] for p in paths] if threads == 1 else [paths]
         total = 0
         for batch in batches:
             # fastsafetensors wants an indexed device ("cuda:0"), not "cuda"
             device = "cuda:0" if self.device == "cuda" else self.device
-            loader = SafeTensorsFileLoader(SingleGroup(), device=device, nogds=True, max_threads=threads)
+            loader = SafeTensorsFileLoader(
+                SingleGroup(), device=device, nogds=True, max_threads=threads
+            )
             loader.add_filenames({0: [str(p) for p in batch]})
             buffer = loader.copy_files_to_device()
             kept = [buffer.get_tensor(name) for name in loader.get_keys()]
@@ -189,6 +203,7 @@ class Loaders:
         # RUNAI_STREAMER_CONCURRENCY sets its reader threads (vLLM's model_loader_extra_config "concurrency").
         os.environ["RUNAI_STREAMER_CONCURRENCY"] = str(threads)
         from runai_model_streamer import SafetensorsStreamer
+
         total = 0
         kept = []
         with SafetensorsStreamer() as streamer:
@@ -237,31 +252,46 @@ def memory_dir(need_bytes: int) -> tuple[Path | None, str]:
     target = Path("/tmp/weight_load_tmpfs")
     target.mkdir(exist_ok=True)
     size = f"{int(need_bytes * 1.1 / GB) + 1}g"
-    done = subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", str(target)], capture_output=True)
+    done = subprocess.run(
+        ["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", str(target)], capture_output=True
+    )
     if done.returncode:
-        return None, f"no memory-backed filesystem: /dev/shm too small, mount failed ({done.stderr.decode().strip()})"
+        return (
+            None,
+            f"no memory-backed filesystem: /dev/shm too small, mount failed ({done.stderr.decode().strip()})",
+        )
     return target / "weight_load", f"tmpfs mounted at {target} (size {size})"
 
 
 def run(args: argparse.Namespace) -> dict:
     results: list[Result] = []
-    report: dict = {"machine": machine(args.dir.parent), "arguments": {k: str(v) for k, v in vars(args).items()},
-                    "results": results}
+    report: dict = {
+        "machine": machine(args.dir.parent),
+        "arguments": {k: str(v) for k, v in vars(args).items()},
+        "results": results,
+    }
 
     def save() -> None:
         if args.json:
-            Path(args.json).write_text(json.dumps({**report, "results": [asdict(r) for r in results]}, indent=2))
+            Path(args.json).write_text(
+                json.dumps({**report, "results": [asdict(r) for r in results]}, indent=2)
+            )
 
     size, shard = int(args.size_gb * GB), int(args.shard_gb * GB)
     start = time.perf_counter()
     paths = write_checkpoint(args.dir, size, shard)
     total = sum(p.stat().st_size for p in paths)
-    report["checkpoint"] = {"files": len(paths), "bytes": total, "write_seconds": round(time.perf_counter() - start, 1),
-                            "tensors_per_file": len(shard_layout(shard, 0))}
+    report["checkpoint"] = {
+        "files": len(paths),
+        "bytes": total,
+        "write_seconds": round(time.perf_counter() - start, 1),
+        "tensors_per_file": len(shard_layout(shard, 0)),
+    }
     try:
         loaders: Loaders | None = Loaders(args.device)
-        report["pinned_host_to_device_gb_per_s"] = (round(pinned_copy_ceiling(loaders), 2)
-                                                    if args.device.startswith("cuda") else None)
+        report["pinned_host_to_device_gb_per_s"] = (
+            round(pinned_copy_ceiling(loaders), 2) if args.device.startswith("cuda") else None
+        )
     except ImportError as e:
         loaders = None
         report["no_torch"] = str(e)
@@ -269,13 +299,24 @@ def run(args: argparse.Namespace) -> dict:
     for name in ("safetensors", "fastsafetensors", "runai_streamer"):
         methods.append((name, getattr(loaders, name) if loaders else None))
 
-    def measure(storage: str, method: str, fn: Callable[[list[Path], int], int] | None, files: list[Path],
-                readers: int, drop: bool) -> Result:
-        note = (drop_page_cache() if args.drop_cache else "page cache not dropped (--no-drop-cache)") if drop \
+    def measure(
+        storage: str,
+        method: str,
+        fn: Callable[[list[Path], int], int] | None,
+        files: list[Path],
+        readers: int,
+        drop: bool,
+    ) -> Result:
+        note = (
+            (drop_page_cache() if args.drop_cache else "page cache not dropped (--no-drop-cache)")
+            if drop
             else "memory-backed: no page cache to drop"
+        )
         data = sum(p.stat().st_size for p in files)
         if fn is None:
-            result = Result(storage, method, readers, round(data / GB, 2), None, None, "torch not installed")
+            result = Result(
+                storage, method, readers, round(data / GB, 2), None, None, "torch not installed"
+            )
         else:
             try:
                 begin = time.perf_counter()
@@ -283,11 +324,25 @@ def run(args: argparse.Namespace) -> dict:
                 seconds = time.perf_counter() - begin
                 if not data * 0.99 < moved <= data:
                     note += f"; moved {moved} bytes of {data}"
-                result = Result(storage, method, readers, round(moved / GB, 2), round(seconds, 2),
-                                round(moved / seconds / GB, 2), note)
+                result = Result(
+                    storage,
+                    method,
+                    readers,
+                    round(moved / GB, 2),
+                    round(seconds, 2),
+                    round(moved / seconds / GB, 2),
+                    note,
+                )
             except Exception as e:  # noqa: BLE001 - one loader's failure must not end the others' passes
-                result = Result(storage, method, readers, round(data / GB, 2), None, None,
-                                f"failed: {type(e).__name__}: {str(e)[:300]}")
+                result = Result(
+                    storage,
+                    method,
+                    readers,
+                    round(data / GB, 2),
+                    None,
+                    None,
+                    f"failed: {type(e).__name__}: {str(e)[:300]}",
+                )
         if loaders:
             loaders.release()
         results.append(result)
@@ -302,8 +357,13 @@ def run(args: argparse.Namespace) -> dict:
                 if drop and method == "raw read" and readers == 1 and first.gb_per_s:
                     # A slow disk would take the whole time limit: later passes read as many files as fit in
                     # --pass-seconds at the raw rate (at least two, so that parallel readers have several files).
-                    fit = int(args.pass_seconds * first.gb_per_s * GB // max(p.stat().st_size for p in files))
-                    files = files[:max(2, fit)]
+                    fit = int(
+                        args.pass_seconds
+                        * first.gb_per_s
+                        * GB
+                        // max(p.stat().st_size for p in files)
+                    )
+                    files = files[: max(2, fit)]
 
     passes(f"disk ({args.dir})", paths, drop=True)
     if not args.skip_memory:
@@ -326,10 +386,16 @@ def machine(where: Path) -> dict:
             return subprocess.run(cmd, capture_output=True, text=True, timeout=20).stdout.strip()
         except (OSError, subprocess.SubprocessError):
             return "unavailable"
-    return {"gpu": out(["nvidia-smi", "--query-gpu=name,memory.total,driver_version", "--format=csv,noheader"]),
-            "cpu_cores": os.cpu_count(), "kernel": os.uname().release,
-            "disk": out(["df", "-h", "--output=source,fstype,size,avail,target", str(where)]),
-            "block_devices": out(["lsblk", "-d", "-o", "NAME,SIZE,ROTA,MODEL"])}
+
+    return {
+        "gpu": out(
+            ["nvidia-smi", "--query-gpu=name,memory.total,driver_version", "--format=csv,noheader"]
+        ),
+        "cpu_cores": os.cpu_count(),
+        "kernel": os.uname().release,
+        "disk": out(["df", "-h", "--output=source,fstype,size,avail,target", str(where)]),
+        "block_devices": out(["lsblk", "-d", "-o", "NAME,SIZE,ROTA,MODEL"]),
+    }
 
 
 def row(r: Result) -> str:
@@ -340,16 +406,34 @@ def row(r: Result) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--dir", type=Path, default=Path("/tmp/weight_load"), help="where the checkpoint is written")
-    parser.add_argument("--size-gb", type=float, default=24.0, help="checkpoint size in GB (default 24)")
+    parser.add_argument(
+        "--dir", type=Path, default=Path("/tmp/weight_load"), help="where the checkpoint is written"
+    )
+    parser.add_argument(
+        "--size-gb", type=float, default=24.0, help="checkpoint size in GB (default 24)"
+    )
     parser.add_argument("--shard-gb", type=float, default=4.0, help="shard size in GB (default 4)")
-    parser.add_argument("--threads", type=int, default=16, help="readers of the parallel passes (default 16)")
-    parser.add_argument("--device", default="cuda", help="torch device to load into (default cuda; cpu for a check)")
-    parser.add_argument("--no-drop-cache", dest="drop_cache", action="store_false",
-                        help="do not drop the page cache before each disk pass (needs root; for a quick check)")
-    parser.add_argument("--skip-memory", action="store_true", help="no pass from a memory-backed filesystem")
-    parser.add_argument("--pass-seconds", type=float, default=40.0,
-                        help="disk passes read only the files that the raw rate reads in this time (default 40)")
+    parser.add_argument(
+        "--threads", type=int, default=16, help="readers of the parallel passes (default 16)"
+    )
+    parser.add_argument(
+        "--device", default="cuda", help="torch device to load into (default cuda; cpu for a check)"
+    )
+    parser.add_argument(
+        "--no-drop-cache",
+        dest="drop_cache",
+        action="store_false",
+        help="do not drop the page cache before each disk pass (needs root; for a quick check)",
+    )
+    parser.add_argument(
+        "--skip-memory", action="store_true", help="no pass from a memory-backed filesystem"
+    )
+    parser.add_argument(
+        "--pass-seconds",
+        type=float,
+        default=40.0,
+        help="disk passes read only the files that the raw rate reads in this time (default 40)",
+    )
     parser.add_argument("--json", help="write every figure to this file as JSON")
     parser.add_argument("--keep", action="store_true", help="keep the checkpoint afterwards")
     args = parser.parse_args(argv)
@@ -360,8 +444,10 @@ def main(argv: list[str] | None = None) -> int:
     finally:
         if not args.keep:
             shutil.rmtree(args.dir, ignore_errors=True)
-    print(f"\n{json.dumps(report['machine'])}\ncheckpoint: {json.dumps(report['checkpoint'])}; pinned host-to-device: "
-          f"{report.get('pinned_host_to_device_gb_per_s')} GB/s")
+    print(
+        f"\n{json.dumps(report['machine'])}\ncheckpoint: {json.dumps(report['checkpoint'])}; pinned host-to-device: "
+        f"{report.get('pinned_host_to_device_gb_per_s')} GB/s"
+    )
     for r in report["results"]:
         print(row(Result(**r)))
     return 0

@@ -45,23 +45,41 @@ class BudgetAlarm(Construct):
         watch = env_config.observability
         if watch.monthly_budget_usd is None:
             raise ValueError("BudgetAlarm needs observability.monthly_budget_usd")
-        subscribers = [budgets.CfnBudget.SubscriberProperty(subscription_type="EMAIL", address=address)
-                       for address in watch.alarm_emails]
+        subscribers = [
+            budgets.CfnBudget.SubscriberProperty(subscription_type="EMAIL", address=address)
+            for address in watch.alarm_emails
+        ]
 
-        def notification(kind: str, percent: int) -> budgets.CfnBudget.NotificationWithSubscribersProperty:
+        def notification(
+            kind: str, percent: int
+        ) -> budgets.CfnBudget.NotificationWithSubscribersProperty:
             return budgets.CfnBudget.NotificationWithSubscribersProperty(
                 notification=budgets.CfnBudget.NotificationProperty(
-                    notification_type=kind, comparison_operator="GREATER_THAN", threshold=percent,
-                    threshold_type="PERCENTAGE"),
-                subscribers=subscribers)
+                    notification_type=kind,
+                    comparison_operator="GREATER_THAN",
+                    threshold=percent,
+                    threshold_type="PERCENTAGE",
+                ),
+                subscribers=subscribers,
+            )
 
         self.budget = budgets.CfnBudget(
-            self, "Budget",
+            self,
+            "Budget",
             budget=budgets.CfnBudget.BudgetDataProperty(
-                budget_name=f"llm-serving-{env_config.name}-monthly", budget_type="COST", time_unit="MONTHLY",
-                budget_limit=budgets.CfnBudget.SpendProperty(amount=watch.monthly_budget_usd, unit="USD"),
-                cost_filters=tag_cost_filter(env_config.name)),
+                budget_name=f"llm-serving-{env_config.name}-monthly",
+                budget_type="COST",
+                time_unit="MONTHLY",
+                budget_limit=budgets.CfnBudget.SpendProperty(
+                    amount=watch.monthly_budget_usd, unit="USD"
+                ),
+                cost_filters=tag_cost_filter(env_config.name),
+            ),
             # Without an address there is nobody to tell: the budget still shows in the Budgets console.
-            notifications_with_subscribers=[notification("ACTUAL", ACTUAL_PERCENT),
-                                            notification("FORECASTED", FORECASTED_PERCENT)] if subscribers else None,
+            notifications_with_subscribers=[
+                notification("ACTUAL", ACTUAL_PERCENT),
+                notification("FORECASTED", FORECASTED_PERCENT),
+            ]
+            if subscribers
+            else None,
         )

@@ -50,13 +50,22 @@ class NodeTaint:
     effect: str = "NoSchedule"
 
 
-def launch_template_interfaces(layout: NetworkLayout, security_group_ids: Sequence[str]) -> list[dict]:
+def launch_template_interfaces(
+    layout: NetworkLayout, security_group_ids: Sequence[str]
+) -> list[dict]:
     """Launch template network interfaces for an instance type's network layout (see
     :attr:`deployment_config.catalog.NetworkLayout.interfaces` for the rule and its source)."""
     groups = list(security_group_ids)
-    return [{"NetworkCardIndex": slot.network_card_index, "DeviceIndex": slot.device_index,
-             "InterfaceType": slot.interface_type, "Groups": groups, "DeleteOnTermination": True}
-            for slot in layout.interfaces]
+    return [
+        {
+            "NetworkCardIndex": slot.network_card_index,
+            "DeviceIndex": slot.device_index,
+            "InterfaceType": slot.interface_type,
+            "Groups": groups,
+            "DeleteOnTermination": True,
+        }
+        for slot in layout.interfaces
+    ]
 
 
 class CapacityBlockNodeGroup(Construct):
@@ -89,7 +98,9 @@ class CapacityBlockNodeGroup(Construct):
     ) -> None:
         super().__init__(scope, id)
         if not capacity_reservation_id.startswith("cr-"):
-            raise ValueError(f"capacity_reservation_id must start with 'cr-', got {capacity_reservation_id!r}")
+            raise ValueError(
+                f"capacity_reservation_id must start with 'cr-', got {capacity_reservation_id!r}"
+            )
         if instance_count < 1:
             raise ValueError(f"instance_count must be at least 1, got {instance_count}")
         if not security_groups:
@@ -102,7 +113,9 @@ class CapacityBlockNodeGroup(Construct):
                 # The instance type belongs here: the node group rejects p6 names in its own InstanceTypes.
                 instance_type=instance_type.name,
                 # Both are required; with only the market type set, node group creation fails.
-                instance_market_options=ec2.CfnLaunchTemplate.InstanceMarketOptionsProperty(market_type="capacity-block"),
+                instance_market_options=ec2.CfnLaunchTemplate.InstanceMarketOptionsProperty(
+                    market_type="capacity-block"
+                ),
                 capacity_reservation_specification=ec2.CfnLaunchTemplate.CapacityReservationSpecificationProperty(
                     capacity_reservation_target=ec2.CfnLaunchTemplate.CapacityReservationTargetProperty(
                         capacity_reservation_id=capacity_reservation_id,
@@ -118,14 +131,19 @@ class CapacityBlockNodeGroup(Construct):
                     ec2.CfnLaunchTemplate.BlockDeviceMappingProperty(
                         device_name="/dev/xvda",
                         ebs=ec2.CfnLaunchTemplate.EbsProperty(
-                            volume_size=ROOT_VOLUME_GIB, volume_type="gp3", encrypted=True, delete_on_termination=True,
+                            volume_size=ROOT_VOLUME_GIB,
+                            volume_type="gp3",
+                            encrypted=True,
+                            delete_on_termination=True,
                         ),
                     )
                 ],
                 network_interfaces=[
                     ec2.CfnLaunchTemplate.NetworkInterfaceProperty(
-                        network_card_index=i["NetworkCardIndex"], device_index=i["DeviceIndex"],
-                        interface_type=i["InterfaceType"], groups=i["Groups"],
+                        network_card_index=i["NetworkCardIndex"],
+                        device_index=i["DeviceIndex"],
+                        interface_type=i["InterfaceType"],
+                        groups=i["Groups"],
                         delete_on_termination=i["DeleteOnTermination"],
                     )
                     for i in launch_template_interfaces(instance_type.network, security_groups)
@@ -141,8 +159,12 @@ class CapacityBlockNodeGroup(Construct):
         )
 
         self.role = iam.Role(
-            self, "NodeRole", assumed_by=iam.ServicePrincipal("ec2.amazonaws.com"),
-            managed_policies=[iam.ManagedPolicy.from_aws_managed_policy_name(name) for name in NODE_POLICY_REASONS],
+            self,
+            "NodeRole",
+            assumed_by=iam.ServicePrincipal("ec2.amazonaws.com"),
+            managed_policies=[
+                iam.ManagedPolicy.from_aws_managed_policy_name(name) for name in NODE_POLICY_REASONS
+            ],
         )
         acknowledge_node_role(self.role, NODE_POLICY_REASONS)
 
@@ -154,7 +176,8 @@ class CapacityBlockNodeGroup(Construct):
             capacity_type=eks.CapacityType.CAPACITY_BLOCK,
             ami_type=eks.NodegroupAmiType.AL2023_X86_64_NVIDIA,
             launch_template_spec=eks.LaunchTemplateSpec(
-                id=self.launch_template.ref, version=self.launch_template.attr_latest_version_number,
+                id=self.launch_template.ref,
+                version=self.launch_template.attr_latest_version_number,
             ),
             node_role=self.role,
             subnets=ec2.SubnetSelection(subnets=[subnet]),
@@ -163,7 +186,10 @@ class CapacityBlockNodeGroup(Construct):
             desired_size=instance_count,
             max_size=instance_count,
             labels=dict(labels or {}),
-            taints=[eks.TaintSpec(key=t.key, value=t.value, effect=_TAINT_EFFECTS[t.effect]) for t in taints],
+            taints=[
+                eks.TaintSpec(key=t.key, value=t.value, effect=_TAINT_EFFECTS[t.effect])
+                for t in taints
+            ],
             # Node auto repair, on the conditions the eks-node-monitoring-agent add-on sets (cluster stack): an
             # AcceleratedHardwareReady failure (NVIDIA XID errors) is repaired after 10 minutes by a reboot or a
             # replacement, depending on the XID; a NotReady node after 30 minutes by a replacement (EKS user guide,

@@ -59,7 +59,10 @@ from constructs import Construct
 
 #: The two spellings of each Capacity Block event (see the module docstring).
 CAPACITY_BLOCK_DELIVERED = ("Capacity Block Delivered", "Capacity Block Reservation Delivered")
-CAPACITY_BLOCK_EXPIRATION_WARNING = ("Capacity Block Expiration Warning", "Capacity Block Reservation Expiration Warning")
+CAPACITY_BLOCK_EXPIRATION_WARNING = (
+    "Capacity Block Expiration Warning",
+    "Capacity Block Reservation Expiration Warning",
+)
 HYPERPOD_CLUSTER_STATE_CHANGE = "SageMaker HyperPod Cluster State Change"
 HYPERPOD_NODE_HEALTH = "SageMaker HyperPod Cluster Node Health Event"
 
@@ -88,12 +91,16 @@ def capacity_block_rules(*, env_name: str, reservation_id: str, region: str) -> 
     times = {"time": "$.time", "end": "$.detail.end-date"}
 
     def pattern(detail_types: tuple[str, ...]) -> dict:
-        return {"source": ["aws.ec2"], "detail-type": list(detail_types),
-                "detail": {"capacity-reservation-id": [reservation_id]}}
+        return {
+            "source": ["aws.ec2"],
+            "detail-type": list(detail_types),
+            "detail": {"capacity-reservation-id": [reservation_id]},
+        }
 
     return [
         EventRule(
-            "CapacityBlockDelivered", f"{env_name}: Capacity Block {reservation_id} delivered",
+            "CapacityBlockDelivered",
+            f"{env_name}: Capacity Block {reservation_id} delivered",
             pattern(CAPACITY_BLOCK_DELIVERED),
             f"[{env_name}] Capacity Block {reservation_id} was delivered at <time>: the reservation is active until "
             "<end>.\n"
@@ -101,9 +108,11 @@ def capacity_block_rules(*, env_name: str, reservation_id: str, region: str) -> 
             "the weights (up to the startup budget) before the endpoint answers.\n"
             f"What to run: {show}; bin/llmops wait nodes --env {env_name} --region {region}; "
             f"bin/llmops phases --env {env_name} --region {region}",
-            times),
+            times,
+        ),
         EventRule(
-            "CapacityBlockExpirationWarning", f"{env_name}: Capacity Block {reservation_id} ends in 40 minutes",
+            "CapacityBlockExpirationWarning",
+            f"{env_name}: Capacity Block {reservation_id} ends in 40 minutes",
             pattern(CAPACITY_BLOCK_EXPIRATION_WARNING),
             f"[{env_name}] Capacity Block {reservation_id} ends at <end> (warning sent at <time>).\n"
             "What happens next: EKS scales the GPU node group to 0 now; EC2 begins to terminate the instances in 10 "
@@ -112,24 +121,34 @@ def capacity_block_rules(*, env_name: str, reservation_id: str, region: str) -> 
             f"its end: bin/llmops capacity-blocks extend {reservation_id} --duration-hours 24 --region {region}, after "
             "the CapacityEndingSoon alarm); buy the next one with "
             f"bin/llmops capacity-blocks offerings --env {env_name} --region {region}.",
-            times),
+            times,
+        ),
     ]
 
 
-def hyperpod_rules(*, env_name: str, hyperpod_cluster_name: str, region: str, namespace: str,
-                   endpoint_name: str) -> list[EventRule]:
+def hyperpod_rules(
+    *, env_name: str, hyperpod_cluster_name: str, region: str, namespace: str, endpoint_name: str
+) -> list[EventRule]:
     """The HyperPod path: the cluster's state changes and its nodes' health events."""
-    nodes = f"aws sagemaker list-cluster-nodes --cluster-name {hyperpod_cluster_name} --region {region}"
-    describe = (f"aws sagemaker describe-cluster --cluster-name {hyperpod_cluster_name} --region {region} "
-                "--query '[ClusterStatus,FailureMessage]'")
+    nodes = (
+        f"aws sagemaker list-cluster-nodes --cluster-name {hyperpod_cluster_name} --region {region}"
+    )
+    describe = (
+        f"aws sagemaker describe-cluster --cluster-name {hyperpod_cluster_name} --region {region} "
+        "--query '[ClusterStatus,FailureMessage]'"
+    )
 
     def pattern(detail_type: str) -> dict:
-        return {"source": ["aws.sagemaker"], "detail-type": [detail_type],
-                "detail": {"ClusterName": [hyperpod_cluster_name]}}
+        return {
+            "source": ["aws.sagemaker"],
+            "detail-type": [detail_type],
+            "detail": {"ClusterName": [hyperpod_cluster_name]},
+        }
 
     return [
         EventRule(
-            "HyperPodClusterStateChange", f"{env_name}: state changes of HyperPod cluster {hyperpod_cluster_name}",
+            "HyperPodClusterStateChange",
+            f"{env_name}: state changes of HyperPod cluster {hyperpod_cluster_name}",
             pattern(HYPERPOD_CLUSTER_STATE_CHANGE),
             f"[{env_name}] HyperPod cluster {hyperpod_cluster_name} is now <status> (<time>).\n"
             "What happens next: InService: the instance group's nodes join the EKS cluster and the Inference Operator "
@@ -137,9 +156,11 @@ def hyperpod_rules(*, env_name: str, hyperpod_cluster_name: str, region: str, na
             "and no GPU node serves.\n"
             f"What to run: {describe}; {nodes}; bin/llmops wait inference-endpoint --name {endpoint_name} "
             f"--namespace {namespace}",
-            {"time": "$.time", "status": "$.detail.ClusterStatus"}),
+            {"time": "$.time", "status": "$.detail.ClusterStatus"},
+        ),
         EventRule(
-            "HyperPodNodeHealth", f"{env_name}: node health of HyperPod cluster {hyperpod_cluster_name}",
+            "HyperPodNodeHealth",
+            f"{env_name}: node health of HyperPod cluster {hyperpod_cluster_name}",
             pattern(HYPERPOD_NODE_HEALTH),
             f"[{env_name}] HyperPod cluster {hyperpod_cluster_name}, instance <instance>: <health> (<time>). "
             "<reason> Repair action: <repair>. Recommendation: <recommendation>\n"
@@ -147,9 +168,15 @@ def hyperpod_rules(*, env_name: str, hyperpod_cluster_name: str, region: str, na
             "node downloads and loads the weights again, and the endpoint has no healthy target meanwhile.\n"
             f"What to run: {nodes}; kubectl get nodes -L sagemaker.amazonaws.com/node-health-status; "
             f"kubectl -n {namespace} get pods -l app={endpoint_name}",
-            {"time": "$.time", "instance": "$.detail.InstanceId", "health": "$.detail.HealthSummary.HealthStatus",
-             "reason": "$.detail.HealthSummary.HealthStatusReason", "repair": "$.detail.HealthSummary.RepairAction",
-             "recommendation": "$.detail.HealthSummary.Recommendation"}),
+            {
+                "time": "$.time",
+                "instance": "$.detail.InstanceId",
+                "health": "$.detail.HealthSummary.HealthStatus",
+                "reason": "$.detail.HealthSummary.HealthStatusReason",
+                "repair": "$.detail.HealthSummary.RepairAction",
+                "recommendation": "$.detail.HealthSummary.Recommendation",
+            },
+        ),
     ]
 
 
@@ -159,7 +186,9 @@ class CapacityEvents(Construct):
     :attr rules: the rules by id.
     """
 
-    def __init__(self, scope: Construct, id: str, *, topic: sns.ITopic, rules: list[EventRule]) -> None:
+    def __init__(
+        self, scope: Construct, id: str, *, topic: sns.ITopic, rules: list[EventRule]
+    ) -> None:
         super().__init__(scope, id)
         self.rules: dict[str, events.Rule] = {}
         for rule in rules:
@@ -168,7 +197,15 @@ class CapacityEvents(Construct):
             for name, path in rule.fields.items():
                 message = message.replace(f"<{name}>", events.EventField.from_path(path))
             self.rules[rule.id] = events.Rule(
-                self, rule.id, description=rule.description[:512],
+                self,
+                rule.id,
+                description=rule.description[:512],
                 event_pattern=events.EventPattern(
-                    source=pattern["source"], detail_type=pattern["detail-type"], detail=pattern.get("detail")),
-                targets=[targets.SnsTopic(topic, message=events.RuleTargetInput.from_text(message))])
+                    source=pattern["source"],
+                    detail_type=pattern["detail-type"],
+                    detail=pattern.get("detail"),
+                ),
+                targets=[
+                    targets.SnsTopic(topic, message=events.RuleTargetInput.from_text(message))
+                ],
+            )

@@ -43,12 +43,23 @@ PULL_THROUGH_ACTIONS = ("ecr:BatchImportUpstreamImage", "ecr:CreateRepository")
 
 
 def lifecycle_policy(keep_images: int = KEEP_IMAGES) -> str:
-    return json.dumps({"rules": [{
-        "rulePriority": 1,
-        "description": f"Keep the {keep_images} most recent images of each cached repository",
-        "selection": {"tagStatus": "any", "countType": "imageCountMoreThan", "countNumber": keep_images},
-        "action": {"type": "expire"},
-    }]}, separators=(",", ":"))
+    return json.dumps(
+        {
+            "rules": [
+                {
+                    "rulePriority": 1,
+                    "description": f"Keep the {keep_images} most recent images of each cached repository",
+                    "selection": {
+                        "tagStatus": "any",
+                        "countType": "imageCountMoreThan",
+                        "countNumber": keep_images,
+                    },
+                    "action": {"type": "expire"},
+                }
+            ]
+        },
+        separators=(",", ":"),
+    )
 
 
 class DockerHubPullThroughCache(Construct):
@@ -60,20 +71,30 @@ class DockerHubPullThroughCache(Construct):
     a tag upstream (ECR re-checks it at least once every 24 hours); an image pinned by digest is immutable anyway.
     """
 
-    def __init__(self, scope: Construct, id: str, *, credentials_secret_arn: str, repository_prefix: str) -> None:
+    def __init__(
+        self, scope: Construct, id: str, *, credentials_secret_arn: str, repository_prefix: str
+    ) -> None:
         super().__init__(scope, id)
         self.repository_prefix = repository_prefix
         self.template = ecr.CfnRepositoryCreationTemplate(
-            self, "RepositoryTemplate", prefix=repository_prefix, applied_for=["PULL_THROUGH_CACHE"],
+            self,
+            "RepositoryTemplate",
+            prefix=repository_prefix,
+            applied_for=["PULL_THROUGH_CACHE"],
             description=f"Repositories the Docker Hub pull-through cache creates under {repository_prefix}/",
             encryption_configuration=ecr.CfnRepositoryCreationTemplate.EncryptionConfigurationProperty(
-                encryption_type="KMS"),
+                encryption_type="KMS"
+            ),
             image_tag_mutability="MUTABLE",
             lifecycle_policy=lifecycle_policy(),
         )
         self.rule = ecr.CfnPullThroughCacheRule(
-            self, "Rule", ecr_repository_prefix=repository_prefix, upstream_registry=UPSTREAM_REGISTRY,
-            upstream_registry_url=UPSTREAM_REGISTRY_URL, credential_arn=credentials_secret_arn,
+            self,
+            "Rule",
+            ecr_repository_prefix=repository_prefix,
+            upstream_registry=UPSTREAM_REGISTRY,
+            upstream_registry_url=UPSTREAM_REGISTRY_URL,
+            credential_arn=credentials_secret_arn,
         )
         # The template is in place before the rule can create a repository.
         self.rule.add_dependency(self.template)
@@ -81,13 +102,19 @@ class DockerHubPullThroughCache(Construct):
 
 def cached_repositories_arn(scope: Construct, repository_prefix: str) -> str:
     """Every repository under the cache's prefix in the account and region of ``scope``'s stack."""
-    return cdk.Stack.of(scope).format_arn(service="ecr", resource="repository", resource_name=f"{repository_prefix}/*")
+    return cdk.Stack.of(scope).format_arn(
+        service="ecr", resource="repository", resource_name=f"{repository_prefix}/*"
+    )
 
 
 def grant_pull_through(role: iam.IRole, repository_prefix: str) -> None:
     """Let a node role make the first pull of an image through the cache (the role already reads ECR through
     AmazonEC2ContainerRegistryReadOnly): import the upstream image and create its repository, under the prefix only."""
-    role.add_to_principal_policy(iam.PolicyStatement(
-        sid="PullThroughDockerHubCache", actions=list(PULL_THROUGH_ACTIONS),
-        resources=[cached_repositories_arn(role, repository_prefix)]))
+    role.add_to_principal_policy(
+        iam.PolicyStatement(
+            sid="PullThroughDockerHubCache",
+            actions=list(PULL_THROUGH_ACTIONS),
+            resources=[cached_repositories_arn(role, repository_prefix)],
+        )
+    )
     acknowledge_image_cache_puller(role, repository_prefix)

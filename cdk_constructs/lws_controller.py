@@ -32,8 +32,15 @@ class LwsController(Construct):
     def __init__(self, scope: Construct, id: str, *, cluster: eks.ICluster) -> None:
         super().__init__(scope, id)
         self.chart = eks.HelmChart(
-            self, "Chart", cluster=cluster, chart="lws", release="lws", repository=LWS_CHART_REPOSITORY,
-            version=LWS_CHART_VERSION, namespace=LWS_NAMESPACE, create_namespace=True,
+            self,
+            "Chart",
+            cluster=cluster,
+            chart="lws",
+            release="lws",
+            repository=LWS_CHART_REPOSITORY,
+            version=LWS_CHART_VERSION,
+            namespace=LWS_NAMESPACE,
+            create_namespace=True,
             # Wait for the controller and its webhook: a LeaderWorkerSet applied before the webhook answers is refused.
             wait=True,
         )

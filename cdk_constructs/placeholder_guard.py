@@ -23,7 +23,9 @@ RULE_ID = "RefuseExamplePlaceholders"
 _NOT_A_REGION = "placeholder-values-must-be-replaced"
 
 
-def refuse_placeholders(stack: cdk.Stack, *, source: str, fields: Sequence[str], how_to_fix: str) -> cdk.CfnRule | None:
+def refuse_placeholders(
+    stack: cdk.Stack, *, source: str, fields: Sequence[str], how_to_fix: str
+) -> cdk.CfnRule | None:
     """Add the refusing rule to ``stack`` when ``fields`` (dotted paths of ``source``) hold placeholder values.
 
     :param source: the configuration file, as the user knows it (config/example.yaml).
@@ -32,19 +34,33 @@ def refuse_placeholders(stack: cdk.Stack, *, source: str, fields: Sequence[str],
     """
     if not fields:
         return None
-    return cdk.CfnRule(stack, RULE_ID, assertions=[cdk.CfnRuleAssertion(
-        assert_=cdk.Fn.condition_equals(cdk.Aws.REGION, _NOT_A_REGION),
-        assert_description=f"Not deployed: {source} still holds the example's placeholder values in {', '.join(fields)}. "
-                    f"{how_to_fix}")])
+    return cdk.CfnRule(
+        stack,
+        RULE_ID,
+        assertions=[
+            cdk.CfnRuleAssertion(
+                assert_=cdk.Fn.condition_equals(cdk.Aws.REGION, _NOT_A_REGION),
+                assert_description=f"Not deployed: {source} still holds the example's placeholder values in {', '.join(fields)}. "
+                f"{how_to_fix}",
+            )
+        ],
+    )
 
 
 #: The rule that refuses a serving stack whose model is not pinned at a Hub commit where it must be.
 UNPINNED_WEIGHTS_RULE_ID = "RefuseUnpinnedWeights"
 
 
-def refuse_unpinned_weights(stack: cdk.Stack, *, source: str, env_name: str, from_s3: bool,
-                            model_id: str = "MODEL", speculator_only: bool = False,
-                            speculator_id: str = "SPECULATOR") -> cdk.CfnRule:
+def refuse_unpinned_weights(
+    stack: cdk.Stack,
+    *,
+    source: str,
+    env_name: str,
+    from_s3: bool,
+    model_id: str = "MODEL",
+    speculator_only: bool = False,
+    speculator_id: str = "SPECULATOR",
+) -> cdk.CfnRule:
     """Add to ``stack`` (the one that serves the model) a rule that refuses its deployment because
     ``model.hugging_face_revision`` is not set and:
 
@@ -60,23 +76,38 @@ def refuse_unpinned_weights(stack: cdk.Stack, *, source: str, env_name: str, fro
     ``llmops weights mirror`` can write the revision. ``llmops preflight`` reports the same before (ops_cli/preflight_pins.py).
     """
     if speculator_only and from_s3:
-        why = ("serves spec_decoding from S3 but sets no model.speculator_revision, so there is no verified copy of the "
-               f"speculator to serve. Run bin/llmops weights mirror --env {env_name} (with spec_decoding it copies and "
-               "checks the speculator too and writes both revisions), then deploy again.")
+        why = (
+            "serves spec_decoding from S3 but sets no model.speculator_revision, so there is no verified copy of the "
+            f"speculator to serve. Run bin/llmops weights mirror --env {env_name} (with spec_decoding it copies and "
+            "checks the speculator too and writes both revisions), then deploy again."
+        )
     elif speculator_only:
-        why = ("serves spec_decoding but sets no model.speculator_revision: vLLM would download whatever the "
-               "speculator's default branch holds when the pod starts (and run its code with --trust-remote-code). Get "
-               f"the commit (curl -s https://huggingface.co/api/models/{speculator_id}/revision/main, its \"sha\"), "
-               "set model.speculator_revision: COMMIT, then deploy again.")
+        why = (
+            "serves spec_decoding but sets no model.speculator_revision: vLLM would download whatever the "
+            "speculator's default branch holds when the pod starts (and run its code with --trust-remote-code). Get "
+            f'the commit (curl -s https://huggingface.co/api/models/{speculator_id}/revision/main, its "sha"), '
+            "set model.speculator_revision: COMMIT, then deploy again."
+        )
     elif from_s3:
-        why = ("takes the weights from S3 (model.weight_source: s3) but sets no model.hugging_face_revision, so there is "
-               f"no verified copy to serve. Run bin/llmops weights mirror --env {env_name} (it copies one revision, "
-               "checks it and writes the revision into the file), then deploy again.")
+        why = (
+            "takes the weights from S3 (model.weight_source: s3) but sets no model.hugging_face_revision, so there is "
+            f"no verified copy to serve. Run bin/llmops weights mirror --env {env_name} (it copies one revision, "
+            "checks it and writes the revision into the file), then deploy again."
+        )
     else:
-        why = ("runs the model repository's code (--trust-remote-code) but sets no model.hugging_face_revision: the "
-               "code of whatever the default branch holds when the pod starts would run next to the API key. Get the "
-               f"commit (curl -s https://huggingface.co/api/models/{model_id}/revision/main, its \"sha\"), read that "
-               "commit's code, set model.hugging_face_revision: COMMIT, then deploy again.")
-    return cdk.CfnRule(stack, UNPINNED_WEIGHTS_RULE_ID, assertions=[cdk.CfnRuleAssertion(
-        assert_=cdk.Fn.condition_equals(cdk.Aws.REGION, _NOT_A_REGION),
-        assert_description=f"Not deployed: {source} {why}")])
+        why = (
+            "runs the model repository's code (--trust-remote-code) but sets no model.hugging_face_revision: the "
+            "code of whatever the default branch holds when the pod starts would run next to the API key. Get the "
+            f'commit (curl -s https://huggingface.co/api/models/{model_id}/revision/main, its "sha"), read that '
+            "commit's code, set model.hugging_face_revision: COMMIT, then deploy again."
+        )
+    return cdk.CfnRule(
+        stack,
+        UNPINNED_WEIGHTS_RULE_ID,
+        assertions=[
+            cdk.CfnRuleAssertion(
+                assert_=cdk.Fn.condition_equals(cdk.Aws.REGION, _NOT_A_REGION),
+                assert_description=f"Not deployed: {source} {why}",
+            )
+        ],
+    )

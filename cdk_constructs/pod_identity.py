@@ -22,20 +22,43 @@ def pod_identity_principal(scope: Construct, cluster: eks.ICluster) -> iam.IPrin
     role, not Pod Identity: that EKS Auth sets aws:SourceArn for every Pod Identity role rests on the SageMaker page, so
     a deploy that fails to assume a pod role points here first. Without the conditions, a Pod Identity association of
     any cluster in the account could take the role."""
-    return iam.ServicePrincipal(POD_IDENTITY_SERVICE).with_session_tags().with_conditions({"StringEquals": {
-        "aws:SourceArn": cluster.cluster_arn, "aws:SourceAccount": cdk.Stack.of(scope).account}})
+    return (
+        iam.ServicePrincipal(POD_IDENTITY_SERVICE)
+        .with_session_tags()
+        .with_conditions(
+            {
+                "StringEquals": {
+                    "aws:SourceArn": cluster.cluster_arn,
+                    "aws:SourceAccount": cdk.Stack.of(scope).account,
+                }
+            }
+        )
+    )
 
 
-def pod_identity_role(scope: Construct, *, cluster: eks.ICluster, namespace: str, service_account: str,
-                      description: str, association_id: str = "PodIdentity",
-                      ) -> tuple[iam.Role, eks.CfnPodIdentityAssociation]:
+def pod_identity_role(
+    scope: Construct,
+    *,
+    cluster: eks.ICluster,
+    namespace: str,
+    service_account: str,
+    description: str,
+    association_id: str = "PodIdentity",
+) -> tuple[iam.Role, eks.CfnPodIdentityAssociation]:
     """A role trusted through :func:`pod_identity_principal`, and its association with ``namespace/service_account``.
 
     :param association_id: the association's construct id. EKS allows one association per service account, so a stack
         that renames it would create the second before deleting the first: keep an id once deployed.
     """
-    role = iam.Role(scope, "PodRole", assumed_by=pod_identity_principal(scope, cluster), description=description)
-    association = eks.CfnPodIdentityAssociation(scope, association_id, cluster_name=cluster.cluster_name,
-                                                namespace=namespace, service_account=service_account,
-                                                role_arn=role.role_arn)
+    role = iam.Role(
+        scope, "PodRole", assumed_by=pod_identity_principal(scope, cluster), description=description
+    )
+    association = eks.CfnPodIdentityAssociation(
+        scope,
+        association_id,
+        cluster_name=cluster.cluster_name,
+        namespace=namespace,
+        service_account=service_account,
+        role_arn=role.role_arn,
+    )
     return role, association

@@ -63,7 +63,7 @@ def image_key(image: str) -> str:
     if pinned:
         return f"{pinned.group(1)}-{pinned.group(2)}"
     slash, colon = image.rfind("/"), image.rfind(":")
-    return "tag-" + (image[colon + 1:] if colon > slash else "latest")
+    return "tag-" + (image[colon + 1 :] if colon > slash else "latest")
 
 
 def result_key(concurrency: int) -> str:
@@ -71,8 +71,14 @@ def result_key(concurrency: int) -> str:
     return f"c{concurrency}.json"
 
 
-def gate_settings(gate: PromotionGateConfig, *, key_prefix: str, job_name: str, namespace: str,
-                  published: Mapping[int, PublishedRow] | None = None) -> dict:
+def gate_settings(
+    gate: PromotionGateConfig,
+    *,
+    key_prefix: str,
+    job_name: str,
+    namespace: str,
+    published: Mapping[int, PublishedRow] | None = None,
+) -> dict:
     """What the check function needs (the custom resource's settings, part of the smoke test's digest).
 
     :param published: the published rows of the environment's configuration by concurrency
@@ -82,61 +88,98 @@ def gate_settings(gate: PromotionGateConfig, *, key_prefix: str, job_name: str, 
     published = published or {}
 
     def run_settings(r) -> dict:
-        settings = {"Concurrency": r.concurrency, "NumPrompts": r.num_prompts, "MaxTtftP90Ms": r.max_ttft_p90_ms,
-                    "MinOutputTokensPerS": r.min_output_tokens_per_s}
+        settings = {
+            "Concurrency": r.concurrency,
+            "NumPrompts": r.num_prompts,
+            "MaxTtftP90Ms": r.max_ttft_p90_ms,
+            "MinOutputTokensPerS": r.min_output_tokens_per_s,
+        }
         if r.concurrency in published:
             settings["Published"] = published[r.concurrency].to_dict()
             settings["WithinPercentOfPublished"] = r.within_percent_of_published
         return settings
 
     return {
-        "KeyPrefix": key_prefix, "Correctness": gate.correctness, "MaxFailedRequests": gate.max_failed_requests,
-        "LoadTestSeconds": gate.load_test_seconds(), "Job": f"{namespace}/{job_name}",
+        "KeyPrefix": key_prefix,
+        "Correctness": gate.correctness,
+        "MaxFailedRequests": gate.max_failed_requests,
+        "LoadTestSeconds": gate.load_test_seconds(),
+        "Job": f"{namespace}/{job_name}",
         "Runs": [run_settings(r) for r in gate.runs],
-        "InputLen": gate.input_len, "OutputLen": gate.output_len,
+        "InputLen": gate.input_len,
+        "OutputLen": gate.output_len,
     }
 
 
 def job_script(plan: load_test.LoadTestPlan) -> str:
     """The gate Job's shell script: wait for the start object, then each run of ``llmops bench``'s plan, each result
     (or a failure record) uploaded as it ends; exit 1 when a run failed."""
-    upload = ("python3 -c 'import os, sys, boto3; boto3.client(\"s3\").upload_file(sys.argv[1], "
-              "os.environ[\"RESULTS_BUCKET\"], os.environ[\"RESULTS_PREFIX\"] + sys.argv[2])'")
-    started = ("python3 -c 'import os, boto3; boto3.client(\"s3\").head_object(Bucket=os.environ[\"RESULTS_BUCKET\"], "
-               f"Key=os.environ[\"RESULTS_PREFIX\"] + \"{START_OBJECT}\")'")
+    upload = (
+        'python3 -c \'import os, sys, boto3; boto3.client("s3").upload_file(sys.argv[1], '
+        'os.environ["RESULTS_BUCKET"], os.environ["RESULTS_PREFIX"] + sys.argv[2])\''
+    )
+    started = (
+        'python3 -c \'import os, boto3; boto3.client("s3").head_object(Bucket=os.environ["RESULTS_BUCKET"], '
+        f'Key=os.environ["RESULTS_PREFIX"] + "{START_OBJECT}")\''
+    )
     waiting = [
         # braces: "$RESULTS_PREFIXstart" would be another, empty, variable
-        'echo "waiting for s3://${RESULTS_BUCKET}/${RESULTS_PREFIX}' + START_OBJECT + ' (written once the smoke test and '
+        'echo "waiting for s3://${RESULTS_BUCKET}/${RESULTS_PREFIX}'
+        + START_OBJECT
+        + " (written once the smoke test and "
         'the correctness probe pass)"',
         f"until {started} 2>/dev/null; do sleep {START_POLL_SECONDS}; done",
     ]
     runs = plan.run_lines(
         on_result=lambda concurrency, result: [f"{upload} {result} {result_key(concurrency)}"],
         on_failure=lambda concurrency, result: [
-            f"status=$?; printf '{{\"llmops_gate_failed\": \"vllm bench serve exit=%s\"}}' \"$status\" > {result}",
-            f"{upload} {result} {result_key(concurrency)}; failed=1"])
+            f'status=$?; printf \'{{"llmops_gate_failed": "vllm bench serve exit=%s"}}\' "$status" > {result}',
+            f"{upload} {result} {result_key(concurrency)}; failed=1",
+        ],
+    )
     return "\n".join([*waiting, *runs]) + "\n"
 
 
-def job_manifest(env_config: EnvironmentConfig, gate: PromotionGateConfig, *, job_name: str, bucket: str,
-                 key_prefix: str, run_id: str, deadline_seconds: int) -> dict:
+def job_manifest(
+    env_config: EnvironmentConfig,
+    gate: PromotionGateConfig,
+    *,
+    job_name: str,
+    bucket: str,
+    key_prefix: str,
+    run_id: str,
+    deadline_seconds: int,
+) -> dict:
     """The Job: ``llmops bench``'s manifest (ops_cli/load_test.py ``plan_for``: image, placement next to a vLLM pod, the
     API key from the synced Secret) with the gate's runs, script, service account and result upload."""
-    plan = load_test.plan_for(env_config, base_url=load_test.eks_service_url(env_config), job_name=job_name,
-                              concurrencies=gate.concurrencies, input_len=gate.input_len, output_len=gate.output_len,
-                              num_prompts=None, seed=0, deadline_seconds=deadline_seconds)
+    plan = load_test.plan_for(
+        env_config,
+        base_url=load_test.eks_service_url(env_config),
+        job_name=job_name,
+        concurrencies=gate.concurrencies,
+        input_len=gate.input_len,
+        output_len=gate.output_len,
+        num_prompts=None,
+        seed=0,
+        deadline_seconds=deadline_seconds,
+    )
     plan = dataclasses.replace(plan, num_prompts=tuple(run.num_prompts for run in gate.runs))
     manifest = plan.manifest()
-    labels = {"app.kubernetes.io/name": "llmops-promotion-gate", "app.kubernetes.io/managed-by": "llm-serving-smoke"}
+    labels = {
+        "app.kubernetes.io/name": "llmops-promotion-gate",
+        "app.kubernetes.io/managed-by": "llm-serving-smoke",
+    }
     manifest["metadata"]["labels"] = labels
     pod = manifest["spec"]["template"]
     pod["metadata"]["labels"] = labels
     pod["spec"]["serviceAccountName"] = SERVICE_ACCOUNT
     (container,) = pod["spec"]["containers"]
     container["command"] = ["/bin/sh", "-c", job_script(plan)]
-    container["env"] += [{"name": "RESULTS_BUCKET", "value": bucket},
-                         {"name": "RESULTS_PREFIX", "value": f"{key_prefix}{run_id}/"},
-                         {"name": "AWS_DEFAULT_REGION", "value": env_config.region}]
+    container["env"] += [
+        {"name": "RESULTS_BUCKET", "value": bucket},
+        {"name": "RESULTS_PREFIX", "value": f"{key_prefix}{run_id}/"},
+        {"name": "AWS_DEFAULT_REGION", "value": env_config.region},
+    ]
     return manifest
 
 
@@ -144,8 +187,15 @@ class PromotionGate(Construct):
     """The results bucket, the Job's role and service account (:meth:`__init__`), and the Job (:meth:`add_job`, once
     the smoke test's start resource exists: the Job carries its run id)."""
 
-    def __init__(self, scope: Construct, id: str, *, env_config: EnvironmentConfig, cluster: eks.ICluster,
-                 gate: PromotionGateConfig) -> None:
+    def __init__(
+        self,
+        scope: Construct,
+        id: str,
+        *,
+        env_config: EnvironmentConfig,
+        cluster: eks.ICluster,
+        gate: PromotionGateConfig,
+    ) -> None:
         super().__init__(scope, id)
         self.env_config, self.cluster, self.gate = env_config, cluster, gate
         self.namespace = SERVING_NAMESPACE
@@ -154,33 +204,74 @@ class PromotionGate(Construct):
         # The results are the history of what each image measured: kept when the stack is deleted (and when a failed
         # first create is rolled back, whose results say why).
         self.bucket = s3.Bucket(
-            self, "Results", encryption=s3.BucketEncryption.S3_MANAGED, enforce_ssl=True,
-            block_public_access=s3.BlockPublicAccess.BLOCK_ALL, versioned=False,
-            object_ownership=s3.ObjectOwnership.BUCKET_OWNER_ENFORCED, removal_policy=cdk.RemovalPolicy.RETAIN,
-            lifecycle_rules=[s3.LifecycleRule(id="expire-results", expiration=cdk.Duration.days(gate.retention_days),
-                                              abort_incomplete_multipart_upload_after=cdk.Duration.days(1))])
+            self,
+            "Results",
+            encryption=s3.BucketEncryption.S3_MANAGED,
+            enforce_ssl=True,
+            block_public_access=s3.BlockPublicAccess.BLOCK_ALL,
+            versioned=False,
+            object_ownership=s3.ObjectOwnership.BUCKET_OWNER_ENFORCED,
+            removal_policy=cdk.RemovalPolicy.RETAIN,
+            lifecycle_rules=[
+                s3.LifecycleRule(
+                    id="expire-results",
+                    expiration=cdk.Duration.days(gate.retention_days),
+                    abort_incomplete_multipart_upload_after=cdk.Duration.days(1),
+                )
+            ],
+        )
         self.role, self.association = pod_identity_role(
-            self, cluster=cluster, namespace=self.namespace, service_account=SERVICE_ACCOUNT,
+            self,
+            cluster=cluster,
+            namespace=self.namespace,
+            service_account=SERVICE_ACCOUNT,
             description="The promotion gate's load test Job: uploads its results, reads its start signal",
-            association_id="JobPodIdentity")
-        self.role.add_to_policy(iam.PolicyStatement(
-            sid="UploadResults", actions=["s3:PutObject"],
-            resources=[self.bucket.arn_for_objects(f"{self.key_prefix}*/c*.json")]))
-        self.role.add_to_policy(iam.PolicyStatement(
-            sid="ReadTheStartSignal", actions=["s3:GetObject"],
-            resources=[self.bucket.arn_for_objects(f"{self.key_prefix}*/{START_OBJECT}")]))
+            association_id="JobPodIdentity",
+        )
+        self.role.add_to_policy(
+            iam.PolicyStatement(
+                sid="UploadResults",
+                actions=["s3:PutObject"],
+                resources=[self.bucket.arn_for_objects(f"{self.key_prefix}*/c*.json")],
+            )
+        )
+        self.role.add_to_policy(
+            iam.PolicyStatement(
+                sid="ReadTheStartSignal",
+                actions=["s3:GetObject"],
+                resources=[self.bucket.arn_for_objects(f"{self.key_prefix}*/{START_OBJECT}")],
+            )
+        )
         self.service_account = eks.KubernetesManifest(
-            self, "ServiceAccount", cluster=cluster, overwrite=True, manifest=[{
-                "apiVersion": "v1", "kind": "ServiceAccount",
-                "metadata": {"name": SERVICE_ACCOUNT, "namespace": self.namespace,
-                             "labels": {"app.kubernetes.io/name": "llmops-promotion-gate"}},
-                "automountServiceAccountToken": False}])
+            self,
+            "ServiceAccount",
+            cluster=cluster,
+            overwrite=True,
+            manifest=[
+                {
+                    "apiVersion": "v1",
+                    "kind": "ServiceAccount",
+                    "metadata": {
+                        "name": SERVICE_ACCOUNT,
+                        "namespace": self.namespace,
+                        "labels": {"app.kubernetes.io/name": "llmops-promotion-gate"},
+                    },
+                    "automountServiceAccountToken": False,
+                }
+            ],
+        )
 
     def settings(self, digest: str) -> dict:
-        key = published.key_of(self.env_config, input_len=self.gate.input_len, output_len=self.gate.output_len)
-        return gate_settings(self.gate, key_prefix=self.key_prefix, job_name=self.job_name(digest),
-                             namespace=self.namespace,
-                             published=published.rows_for(self.env_config.model.preset.key, key))
+        key = published.key_of(
+            self.env_config, input_len=self.gate.input_len, output_len=self.gate.output_len
+        )
+        return gate_settings(
+            self.gate,
+            key_prefix=self.key_prefix,
+            job_name=self.job_name(digest),
+            namespace=self.namespace,
+            published=published.rows_for(self.env_config.model.preset.key, key),
+        )
 
     @staticmethod
     def job_name(digest: str) -> str:
@@ -190,22 +281,48 @@ class PromotionGate(Construct):
         """The check function: list and read this image's results, write the start and summary objects."""
         self.check_function = function
         principal = function.grant_principal
-        principal.add_to_principal_policy(iam.PolicyStatement(
-            sid="ListResults", actions=["s3:ListBucket"], resources=[self.bucket.bucket_arn],
-            conditions={"StringLike": {"s3:prefix": [f"{self.key_prefix}*"]}}))
-        principal.add_to_principal_policy(iam.PolicyStatement(
-            sid="ReadResults", actions=["s3:GetObject"], resources=[self.bucket.arn_for_objects(f"{self.key_prefix}*")]))
-        principal.add_to_principal_policy(iam.PolicyStatement(
-            sid="WriteStartAndSummary", actions=["s3:PutObject"],
-            resources=[self.bucket.arn_for_objects(f"{self.key_prefix}*/{START_OBJECT}"),
-                       self.bucket.arn_for_objects(f"{self.key_prefix}*/{SUMMARY_OBJECT}")]))
+        principal.add_to_principal_policy(
+            iam.PolicyStatement(
+                sid="ListResults",
+                actions=["s3:ListBucket"],
+                resources=[self.bucket.bucket_arn],
+                conditions={"StringLike": {"s3:prefix": [f"{self.key_prefix}*"]}},
+            )
+        )
+        principal.add_to_principal_policy(
+            iam.PolicyStatement(
+                sid="ReadResults",
+                actions=["s3:GetObject"],
+                resources=[self.bucket.arn_for_objects(f"{self.key_prefix}*")],
+            )
+        )
+        principal.add_to_principal_policy(
+            iam.PolicyStatement(
+                sid="WriteStartAndSummary",
+                actions=["s3:PutObject"],
+                resources=[
+                    self.bucket.arn_for_objects(f"{self.key_prefix}*/{START_OBJECT}"),
+                    self.bucket.arn_for_objects(f"{self.key_prefix}*/{SUMMARY_OBJECT}"),
+                ],
+            )
+        )
 
-    def add_job(self, *, digest: str, run_id: str, start: cdk.CustomResource) -> eks.KubernetesManifest:
+    def add_job(
+        self, *, digest: str, run_id: str, start: cdk.CustomResource
+    ) -> eks.KubernetesManifest:
         """The load test's Job, named after ``digest``, writing under ``run_id`` (a token of ``start``)."""
-        manifest = job_manifest(self.env_config, self.gate, job_name=self.job_name(digest),
-                                bucket=self.bucket.bucket_name, key_prefix=self.key_prefix, run_id=run_id,
-                                deadline_seconds=self.wait_seconds)
-        self.job = eks.KubernetesManifest(self, f"Job{digest}", cluster=self.cluster, manifest=[manifest])
+        manifest = job_manifest(
+            self.env_config,
+            self.gate,
+            job_name=self.job_name(digest),
+            bucket=self.bucket.bucket_name,
+            key_prefix=self.key_prefix,
+            run_id=run_id,
+            deadline_seconds=self.wait_seconds,
+        )
+        self.job = eks.KubernetesManifest(
+            self, f"Job{digest}", cluster=self.cluster, manifest=[manifest]
+        )
         self.job.node.add_dependency(self.service_account, self.association, self.role, start)
         acknowledge_promotion_gate(self, self.check_function)
         return self.job

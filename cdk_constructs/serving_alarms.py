@@ -44,10 +44,18 @@ M = cloudwatch.TreatMissingData
 GPU_SAMPLES_PER_GPU = 5
 
 
-def serving_metric(cluster_name: str, name: str, statistic: str = "Average", label: str | None = None) -> cloudwatch.Metric:
+def serving_metric(
+    cluster_name: str, name: str, statistic: str = "Average", label: str | None = None
+) -> cloudwatch.Metric:
     """A metric the serving metrics publisher puts (namespace LLMServing, dimension ClusterName), per minute."""
-    return cloudwatch.Metric(namespace=NAMESPACE, metric_name=name, dimensions_map={"ClusterName": cluster_name},
-                             statistic=statistic, period=cdk.Duration.minutes(1), label=label)
+    return cloudwatch.Metric(
+        namespace=NAMESPACE,
+        metric_name=name,
+        dimensions_map={"ClusterName": cluster_name},
+        statistic=statistic,
+        period=cdk.Duration.minutes(1),
+        label=label,
+    )
 
 
 def gpu_samples_query(cluster_name: str) -> str:
@@ -93,50 +101,60 @@ class XidAlarm:
 #: The EKS path's XID source: the node monitoring agent's fatal XID conditions, repaired by node auto repair.
 EKS_XID = XidAlarm(
     meaning="The node monitoring agent reported a fatal NVIDIA XID error in the last 5 minutes (its "
-            "AcceleratedHardwareReady condition turns False). Node auto repair reboots or replaces the node after 10 "
-            "minutes. Missing data (no scrape) is not breaching: the GPU-node alarm covers a node that is gone.",
+    "AcceleratedHardwareReady condition turns False). Node auto repair reboots or replaces the node after 10 "
+    "minutes. Missing data (no scrape) is not breaching: the GPU-node alarm covers a node that is gone.",
     action="kubectl describe node -l llm-serving/node-role=gpu-inference | grep -A3 AcceleratedHardwareReady; "
-           "watch the repair: aws eks describe-nodegroup --cluster-name {cluster_name} --nodegroup-name "
-           "gpu-capacity-block --query nodegroup.health")
+    "watch the repair: aws eks describe-nodegroup --cluster-name {cluster_name} --nodegroup-name "
+    "gpu-capacity-block --query nodegroup.health",
+)
 
 #: The EKS path: the vLLM Deployment in namespace llm-serving on the GPU node group.
 EKS_RUNBOOK = Runbook(
     capacity="Capacity Block",
     endpoint_action="kubectl -n llm-serving get pods,service; kubectl -n llm-serving logs deployment/vllm --tail=100; "
-                    "check the GPU node (kubectl get nodes -l llm-serving/node-role=gpu-inference) and the other alarms.",
+    "check the GPU node (kubectl get nodes -l llm-serving/node-role=gpu-inference) and the other alarms.",
     errors_action="kubectl -n llm-serving logs deployment/vllm --since=15m | grep -i error; an engine error often follows "
-                  "a GPU error (see the GPU alarms).",
+    "a GPU error (see the GPU alarms).",
     gpu_hint="see the GPU widgets",
     xid=EKS_XID,
 )
 
 
-def hyperpod_runbook(*, namespace: str, endpoint_name: str, hyperpod_cluster_name: str, region: str,
-                     training_plan: str = "PLAN") -> Runbook:
+def hyperpod_runbook(
+    *,
+    namespace: str,
+    endpoint_name: str,
+    hyperpod_cluster_name: str,
+    region: str,
+    training_plan: str = "PLAN",
+) -> Runbook:
     """The HyperPod path: the operator's worker pod of InferenceEndpointConfig ``endpoint_name`` in ``namespace``, on
     the nodes of HyperPod cluster ``hyperpod_cluster_name``, whose health HyperPod's own agent and deep health checks
     watch; XID errors from DCGM (stacks/observability_stack.py)."""
-    nodes = f"aws sagemaker list-cluster-nodes --cluster-name {hyperpod_cluster_name} --region {region}"
+    nodes = (
+        f"aws sagemaker list-cluster-nodes --cluster-name {hyperpod_cluster_name} --region {region}"
+    )
     xid = XidAlarm(
         meaning="NVIDIA DCGM (through the HyperPod observability add-on) reported a nonzero last XID on at least one GPU "
-                "in the last 5 minutes. DCGM keeps the last XID's code and does not tell fatal from harmless ones, and "
-                "the value stays until the driver clears it: the alarm may stay in ALARM after a harmless XID. "
-                "HyperPod's health-monitoring agent finds fatal ones and, with NodeRecovery Automatic, reboots or "
-                "replaces the node. Missing data (no DCGM series) is not breaching: GpusReporting shows it.",
+        "in the last 5 minutes. DCGM keeps the last XID's code and does not tell fatal from harmless ones, and "
+        "the value stays until the driver clears it: the alarm may stay in ALARM after a harmless XID. "
+        "HyperPod's health-monitoring agent finds fatal ones and, with NodeRecovery Automatic, reboots or "
+        "replaces the node. Missing data (no DCGM series) is not breaching: GpusReporting shows it.",
         action=f"kubectl get nodes -L sagemaker.amazonaws.com/node-health-status; {nodes}; "
-               f"kubectl -n {namespace} logs POD --since=15m | grep -i xid; a replaced node reloads the weights.")
+        f"kubectl -n {namespace} logs POD --since=15m | grep -i xid; a replaced node reloads the weights.",
+    )
     return Runbook(
         capacity="training plan",
         endpoint_action=f"kubectl -n {namespace} get inferenceendpointconfig {endpoint_name} -o jsonpath='{{.status}}'; "
-                        f"kubectl -n {namespace} get pods,ingress; kubectl -n {namespace} logs POD --tail=100; "
-                        f"check the HyperPod nodes ({nodes}) and the other alarms.",
+        f"kubectl -n {namespace} get pods,ingress; kubectl -n {namespace} logs POD --tail=100; "
+        f"check the HyperPod nodes ({nodes}) and the other alarms.",
         errors_action=f"kubectl -n {namespace} logs POD --since=15m | grep -i error; an engine error often follows a GPU "
-                      f"error (HyperPod's health checks: {nodes}).",
+        f"error (HyperPod's health checks: {nodes}).",
         gpu_hint=f"HyperPod's health checks: {nodes}",
         xid=xid,
         gpus_missing_action=f"{nodes}; kubectl get nodes -L sagemaker.amazonaws.com/node-health-status; "
-                            "kubectl -n hyperpod-observability get pods (the DCGM exporter); bin/llmops training-plans "
-                            f"show {training_plan} --region {region} (the plan's window)",
+        "kubectl -n hyperpod-observability get pods (the DCGM exporter); bin/llmops training-plans "
+        f"show {training_plan} --region {region} (the plan's window)",
     )
 
 
@@ -171,24 +189,32 @@ class CapacityEnding:
     action: str
 
 
-def capacity_block_ending(*, metric_name: str, reservation_id: str, env_name: str, region: str) -> CapacityEnding:
+def capacity_block_ending(
+    *, metric_name: str, reservation_id: str, env_name: str, region: str
+) -> CapacityEnding:
     """The EKS path: the Capacity Block's end, and its extension."""
     return CapacityEnding(
-        metric_name, f"Capacity Block {reservation_id}",
+        metric_name,
+        f"Capacity Block {reservation_id}",
         "EKS scales the GPU node group to 0 forty minutes before the end and EC2 terminates the instances 30 minutes "
         "before it; EC2 extends a Capacity Block only until 1 hour before its end.",
         f"bin/llmops capacity-blocks show {reservation_id} --region {region}; extend it: bin/llmops capacity-blocks "
         f"extend {reservation_id} --duration-hours 24 --region {region} (lists the offerings; add --offering-id ID "
-        f"--yes to buy); or buy the next one: bin/llmops capacity-blocks offerings --env {env_name}")
+        f"--yes to buy); or buy the next one: bin/llmops capacity-blocks offerings --env {env_name}",
+    )
 
 
-def training_plan_ending(*, metric_name: str, plan_name: str, env_name: str, region: str) -> CapacityEnding:
+def training_plan_ending(
+    *, metric_name: str, plan_name: str, env_name: str, region: str
+) -> CapacityEnding:
     """The HyperPod path: the training plan's end (no EventBridge event announces it)."""
     return CapacityEnding(
-        metric_name, f"training plan {plan_name}",
+        metric_name,
+        f"training plan {plan_name}",
         "the HyperPod instance group's instances on the plan's capacity go away at its end, and the endpoint with them.",
         f"bin/llmops training-plans show {plan_name} --region {region}; a following plan: bin/llmops training-plans "
-        f"offerings --env {env_name}")
+        f"offerings --env {env_name}",
+    )
 
 
 def capacity_ending_rule(cluster_name: str, ending: CapacityEnding) -> AlarmRule:
@@ -197,12 +223,18 @@ def capacity_ending_rule(cluster_name: str, ending: CapacityEnding) -> AlarmRule
     data is not breaching: the publisher puts nothing when EC2 or SageMaker does not answer, and the liveness alarms
     cover a dead publisher."""
     return AlarmRule(
-        "CapacityEndingSoon", f"Capacity ends within {CAPACITY_ENDING_HOURS} hours",
-        serving_metric(cluster_name, ending.metric_name, "Minimum"), CAPACITY_ENDING_HOURS, C.LESS_THAN_THRESHOLD, 1, 1,
+        "CapacityEndingSoon",
+        f"Capacity ends within {CAPACITY_ENDING_HOURS} hours",
+        serving_metric(cluster_name, ending.metric_name, "Minimum"),
+        CAPACITY_ENDING_HOURS,
+        C.LESS_THAN_THRESHOLD,
+        1,
+        1,
         M.NOT_BREACHING,
         f"Fewer than {CAPACITY_ENDING_HOURS} hours are left in {ending.capacity} ({ending.metric_name}; 0 once it has "
         f"ended): {ending.consequence}",
-        ending.action)
+        ending.action,
+    )
 
 
 @dataclass(frozen=True)
@@ -221,9 +253,16 @@ class AlarmRule:
     action: str
 
 
-def alarm_rules(*, cluster_name: str, observability: ObservabilityConfig, runbook: Runbook = EKS_RUNBOOK,
-                gpu_watch: GpuWatch | None = None, xid_alarm: bool = False,
-                expected_gpus: int | None = None, capacity_ending: CapacityEnding | None = None) -> list[AlarmRule]:
+def alarm_rules(
+    *,
+    cluster_name: str,
+    observability: ObservabilityConfig,
+    runbook: Runbook = EKS_RUNBOOK,
+    gpu_watch: GpuWatch | None = None,
+    xid_alarm: bool = False,
+    expected_gpus: int | None = None,
+    capacity_ending: CapacityEnding | None = None,
+) -> list[AlarmRule]:
     """The alarms of an environment, thresholds from its ``observability`` section; the GPU alarms (XID errors and GPUs
     missing, Container Insights and the node monitoring agent) only with ``gpu_watch``; with ``xid_alarm`` (the
     HyperPod path, DCGM's XID through the publisher) the XID alarm, its text from ``runbook.xid``, and with
@@ -231,7 +270,11 @@ def alarm_rules(*, cluster_name: str, observability: ObservabilityConfig, runboo
     capacity's last hours."""
     ending = [capacity_ending_rule(cluster_name, capacity_ending)] if capacity_ending else []
     if gpu_watch:
-        return _serving_rules(cluster_name, observability, runbook) + _gpu_rules(cluster_name, gpu_watch, runbook) + ending
+        return (
+            _serving_rules(cluster_name, observability, runbook)
+            + _gpu_rules(cluster_name, gpu_watch, runbook)
+            + ending
+        )
     rules = _serving_rules(cluster_name, observability, runbook)
     if xid_alarm:
         rules.append(gpu_xid_rule(cluster_name, runbook))
@@ -247,13 +290,19 @@ def gpus_not_reporting_rule(cluster_name: str, expected_gpus: int, runbook: Runb
     if runbook.gpus_missing_action is None:
         raise ValueError("the runbook has no GPUs-missing text (Runbook.gpus_missing_action)")
     return AlarmRule(
-        "GpusNotReporting", "GPUs stopped reporting",
-        serving_metric(cluster_name, "GpusReporting", "Minimum"), expected_gpus, C.LESS_THAN_THRESHOLD, 5, 5,
+        "GpusNotReporting",
+        "GPUs stopped reporting",
+        serving_metric(cluster_name, "GpusReporting", "Minimum"),
+        expected_gpus,
+        C.LESS_THAN_THRESHOLD,
+        5,
+        5,
         M.BREACHING,
         f"Fewer than {expected_gpus} GPUs reported to DCGM through the HyperPod observability add-on for 5 minutes: an "
         "instance is being rebooted or replaced, is gone, or the exporter is down. Missing data is breaching. Expected "
         f"before the {runbook.capacity} starts and after it ends.",
-        runbook.gpus_missing_action)
+        runbook.gpus_missing_action,
+    )
 
 
 def gpu_xid_rule(cluster_name: str, runbook: Runbook) -> AlarmRule:
@@ -263,45 +312,80 @@ def gpu_xid_rule(cluster_name: str, runbook: Runbook) -> AlarmRule:
     if runbook.xid is None:
         raise ValueError("the runbook has no XID text (Runbook.xid)")
     return AlarmRule(
-        "GpuXidErrors", "NVIDIA XID error on a GPU node",
-        serving_metric(cluster_name, "GpuXidErrors", "Maximum"), 1, C.GREATER_THAN_OR_EQUAL_TO_THRESHOLD, 1, 1,
-        M.NOT_BREACHING, runbook.xid.meaning, runbook.xid.action.format(cluster_name=cluster_name))
+        "GpuXidErrors",
+        "NVIDIA XID error on a GPU node",
+        serving_metric(cluster_name, "GpuXidErrors", "Maximum"),
+        1,
+        C.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+        1,
+        1,
+        M.NOT_BREACHING,
+        runbook.xid.meaning,
+        runbook.xid.action.format(cluster_name=cluster_name),
+    )
 
 
-def _serving_rules(cluster_name: str, observability: ObservabilityConfig, runbook: Runbook) -> list[AlarmRule]:
+def _serving_rules(
+    cluster_name: str, observability: ObservabilityConfig, runbook: Runbook
+) -> list[AlarmRule]:
     return [
         AlarmRule(
-            "EndpointNoHealthyTarget", "No healthy target behind the endpoint",
-            serving_metric(cluster_name, HEALTHY_TARGETS, "Minimum"), 1, C.LESS_THAN_THRESHOLD, 3, 3, M.BREACHING,
+            "EndpointNoHealthyTarget",
+            "No healthy target behind the endpoint",
+            serving_metric(cluster_name, HEALTHY_TARGETS, "Minimum"),
+            1,
+            C.LESS_THAN_THRESHOLD,
+            3,
+            3,
+            M.BREACHING,
             "The endpoint's load balancer has had no healthy target for 3 minutes: no node forwards to a ready vLLM pod, or "
             "the load balancer is gone. Missing data counts as breaching. Expected during a start, while vLLM loads the "
             f"weights (up to the startup budget), and after the {runbook.capacity}'s end.",
-            runbook.endpoint_action),
+            runbook.endpoint_action,
+        ),
         AlarmRule(
-            "TimeToFirstTokenP90High", "p90 time to first token above the threshold",
+            "TimeToFirstTokenP90High",
+            "p90 time to first token above the threshold",
             serving_metric(cluster_name, "TimeToFirstTokenP90Seconds", "Maximum"),
-            observability.time_to_first_token_p90_seconds, C.GREATER_THAN_THRESHOLD, 5, 3, M.NOT_BREACHING,
+            observability.time_to_first_token_p90_seconds,
+            C.GREATER_THAN_THRESHOLD,
+            5,
+            3,
+            M.NOT_BREACHING,
             f"The 90th percentile of time to first token over the last 5 minutes was above "
             f"{observability.time_to_first_token_p90_seconds:g} s in 3 of the last 5 minutes. No traffic, no value: "
             "missing data is not breaching (the healthy-target alarm covers a dead endpoint).",
             "Look at RequestsWaiting and KV-cache usage on the dashboard: a queue means more load than one replica "
             "serves (shorter prompts, fewer concurrent clients, or more capacity); no queue means slow prefill (long "
-            f"prompts) or a degraded GPU ({runbook.gpu_hint})."),
+            f"prompts) or a degraded GPU ({runbook.gpu_hint}).",
+        ),
         AlarmRule(
-            "KvCacheUsageHigh", "KV cache full for 5 minutes",
-            serving_metric(cluster_name, "KvCacheUsagePercent", "Minimum"), observability.kv_cache_usage_percent,
-            C.GREATER_THAN_OR_EQUAL_TO_THRESHOLD, 5, 5, M.NOT_BREACHING,
+            "KvCacheUsageHigh",
+            "KV cache full for 5 minutes",
+            serving_metric(cluster_name, "KvCacheUsagePercent", "Minimum"),
+            observability.kv_cache_usage_percent,
+            C.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+            5,
+            5,
+            M.NOT_BREACHING,
             f"vLLM's KV-cache usage stayed at or above {observability.kv_cache_usage_percent} % for 5 minutes: new "
             "requests wait and running ones are preempted. Missing data (no engine) is not breaching.",
             "Check PreemptionsPerMinute and RequestsWaiting; reduce concurrency or max_tokens of clients, or lower "
-            "--max-num-seqs / --max-model-len through model.extra_args."),
+            "--max-num-seqs / --max-model-len through model.extra_args.",
+        ),
         AlarmRule(
-            "ErrorRateHigh", "5xx answers above the threshold",
-            serving_metric(cluster_name, "ErrorRatePercent", "Maximum"), observability.error_rate_percent,
-            C.GREATER_THAN_OR_EQUAL_TO_THRESHOLD, 5, 3, M.NOT_BREACHING,
+            "ErrorRateHigh",
+            "5xx answers above the threshold",
+            serving_metric(cluster_name, "ErrorRatePercent", "Maximum"),
+            observability.error_rate_percent,
+            C.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+            5,
+            3,
+            M.NOT_BREACHING,
             f"At least {observability.error_rate_percent} % of the OpenAI API's answers (/v1/...) over the last 5 minutes "
             "had a 5xx status, in 3 of the last 5 minutes. No requests, no rate: missing data is not breaching.",
-            runbook.errors_action),
+            runbook.errors_action,
+        ),
     ]
 
 
@@ -309,22 +393,33 @@ def _gpu_rules(cluster_name: str, gpu_watch: GpuWatch, runbook: Runbook) -> list
     five = cdk.Duration.minutes(5)
     gpus_per_node, gpu_node_count = gpu_watch.gpus_per_node, gpu_watch.gpu_node_count
     capacity_reservation_id = gpu_watch.capacity_reservation_id
-    gpu_samples = cloudwatch.MathExpression(expression=gpu_samples_query(cluster_name), period=five,
-                                            label="GPU samples in 5 minutes", using_metrics={})
+    gpu_samples = cloudwatch.MathExpression(
+        expression=gpu_samples_query(cluster_name),
+        period=five,
+        label="GPU samples in 5 minutes",
+        using_metrics={},
+    )
     # Fewer samples than (nodes - 1/2) nodes' worth: one missing node is found, a late sample is not an alarm.
     gpu_threshold = gpus_per_node * GPU_SAMPLES_PER_GPU * (gpu_node_count - 0.5)
     return [
         gpu_xid_rule(cluster_name, runbook),
         AlarmRule(
-            "GpuNodeMissing", "GPUs stopped reporting",
-            gpu_samples, gpu_threshold, C.LESS_THAN_THRESHOLD, 1, 1, M.BREACHING,
+            "GpuNodeMissing",
+            "GPUs stopped reporting",
+            gpu_samples,
+            gpu_threshold,
+            C.LESS_THAN_THRESHOLD,
+            1,
+            1,
+            M.BREACHING,
             f"Fewer GPU samples than {gpu_node_count} node(s) x {gpus_per_node} GPUs should send reached Container "
             "Insights in 5 minutes: a GPU node is not ready, gone, or its DCGM exporter is down. Missing data is "
             "breaching. Expected before the Capacity Block starts and from 40 minutes before it ends (EKS scales the "
             "node group to 0).",
             f"kubectl get nodes -l llm-serving/node-role=gpu-inference; bin/llmops capacity-blocks show "
             f"{capacity_reservation_id}; aws eks describe-nodegroup --cluster-name {cluster_name} "
-            "--nodegroup-name gpu-capacity-block --query nodegroup.health"),
+            "--nodegroup-name gpu-capacity-block --query nodegroup.health",
+        ),
     ]
 
 
@@ -346,23 +441,39 @@ class AlarmTopic(Construct):
     :attr topic: the SNS topic.
     """
 
-    def __init__(self, scope: Construct, id: str, *, cluster_name: str, alarm_emails: tuple[str, ...]) -> None:
+    def __init__(
+        self, scope: Construct, id: str, *, cluster_name: str, alarm_emails: tuple[str, ...]
+    ) -> None:
         super().__init__(scope, id)
-        self.key = kms.Key(self, "TopicKey", enable_key_rotation=True, removal_policy=cdk.RemovalPolicy.DESTROY,
-                           description=f"Encrypts the alarm notifications of {cluster_name}")
+        self.key = kms.Key(
+            self,
+            "TopicKey",
+            enable_key_rotation=True,
+            removal_policy=cdk.RemovalPolicy.DESTROY,
+            description=f"Encrypts the alarm notifications of {cluster_name}",
+        )
         # CloudWatch publishes to an encrypted topic only if the key lets it (SNS developer guide, "Encryption at rest":
         # key policy for CloudWatch alarms).
-        self.key.add_to_resource_policy(iam.PolicyStatement(
-            principals=[iam.ServicePrincipal("cloudwatch.amazonaws.com")],
-            actions=["kms:Decrypt", "kms:GenerateDataKey*"], resources=["*"],
-            conditions={"StringEquals": {"aws:SourceAccount": cdk.Aws.ACCOUNT_ID}}))
+        self.key.add_to_resource_policy(
+            iam.PolicyStatement(
+                principals=[iam.ServicePrincipal("cloudwatch.amazonaws.com")],
+                actions=["kms:Decrypt", "kms:GenerateDataKey*"],
+                resources=["*"],
+                conditions={"StringEquals": {"aws:SourceAccount": cdk.Aws.ACCOUNT_ID}},
+            )
+        )
         # EventBridge (cdk_constructs/capacity_events.py) needs the same two actions; aws_events_targets.SnsTopic adds
         # them for events.amazonaws.com (topic.grantPublish grants the key too), without conditions: the same SNS page
         # ("Enable compatibility between event sources from AWS services and encrypted topics", sns-key-management.html)
         # says aws:SourceAccount, aws:SourceArn and aws:SourceOrgID are not supported for EventBridge to encrypted topics.
         # The rules live in the same stack as the key, so that statement is in this key's policy.
-        self.topic = sns.Topic(self, "Topic", display_name=f"{cluster_name} serving alarms", master_key=self.key,
-                               enforce_ssl=True)
+        self.topic = sns.Topic(
+            self,
+            "Topic",
+            display_name=f"{cluster_name} serving alarms",
+            master_key=self.key,
+            enforce_ssl=True,
+        )
         for address in alarm_emails:
             self.topic.add_subscription(subscriptions.EmailSubscription(address))
 
@@ -375,22 +486,44 @@ class ServingAlarms(Construct):
     :attr alarms: the alarms by rule id.
     """
 
-    def __init__(self, scope: Construct, id: str, *, topic: sns.ITopic, cluster_name: str,
-                 observability: ObservabilityConfig, runbook: Runbook = EKS_RUNBOOK, gpu_watch: GpuWatch | None = None,
-                 xid_alarm: bool = False, expected_gpus: int | None = None,
-                 capacity_ending: CapacityEnding | None = None) -> None:
+    def __init__(
+        self,
+        scope: Construct,
+        id: str,
+        *,
+        topic: sns.ITopic,
+        cluster_name: str,
+        observability: ObservabilityConfig,
+        runbook: Runbook = EKS_RUNBOOK,
+        gpu_watch: GpuWatch | None = None,
+        xid_alarm: bool = False,
+        expected_gpus: int | None = None,
+        capacity_ending: CapacityEnding | None = None,
+    ) -> None:
         super().__init__(scope, id)
         self.topic = topic
         action = cw_actions.SnsAction(self.topic)
-        self.rules = alarm_rules(cluster_name=cluster_name, observability=observability, runbook=runbook,
-                                 gpu_watch=gpu_watch, xid_alarm=xid_alarm, expected_gpus=expected_gpus,
-                                 capacity_ending=capacity_ending)
+        self.rules = alarm_rules(
+            cluster_name=cluster_name,
+            observability=observability,
+            runbook=runbook,
+            gpu_watch=gpu_watch,
+            xid_alarm=xid_alarm,
+            expected_gpus=expected_gpus,
+            capacity_ending=capacity_ending,
+        )
         self.alarms: dict[str, cloudwatch.Alarm] = {}
         for rule in self.rules:
             alarm = cloudwatch.Alarm(
-                self, rule.id, alarm_name=f"{cluster_name}-{rule.id}", metric=rule.metric, threshold=rule.threshold,
-                comparison_operator=rule.comparison, evaluation_periods=rule.evaluation_periods,
-                datapoints_to_alarm=rule.datapoints_to_alarm, treat_missing_data=rule.treat_missing_data,
+                self,
+                rule.id,
+                alarm_name=f"{cluster_name}-{rule.id}",
+                metric=rule.metric,
+                threshold=rule.threshold,
+                comparison_operator=rule.comparison,
+                evaluation_periods=rule.evaluation_periods,
+                datapoints_to_alarm=rule.datapoints_to_alarm,
+                treat_missing_data=rule.treat_missing_data,
                 alarm_description=f"{rule.title}. {rule.meaning} What to do: {rule.action}"[:1024],
             )
             alarm.add_alarm_action(action)

@@ -54,17 +54,25 @@ class CapacityView:
 
 
 def capacity_block_view(capacity_reservation_id: str, region: str) -> CapacityView:
-    return CapacityView("Capacity Block", CAPACITY_BLOCK_HOURS_LEFT,
-                        f"bin/llmops capacity-blocks show {capacity_reservation_id} --region {region}")
+    return CapacityView(
+        "Capacity Block",
+        CAPACITY_BLOCK_HOURS_LEFT,
+        f"bin/llmops capacity-blocks show {capacity_reservation_id} --region {region}",
+    )
 
 
-def gpu_search(cluster_name: str, metric_name: str, statistic: str = "Average") -> cloudwatch.MathExpression:
+def gpu_search(
+    cluster_name: str, metric_name: str, statistic: str = "Average"
+) -> cloudwatch.MathExpression:
     """Every GPU of the cluster, one line each (``SEARCH`` needs no node name; dashboards allow it, alarms do not)."""
     schema = ",".join((CONTAINER_INSIGHTS_NAMESPACE, *GPU_DEVICE_DIMENSIONS))
     return cloudwatch.MathExpression(
-        expression=f"SEARCH('{{{schema}}} MetricName=\"{metric_name}\" ClusterName=\"{cluster_name}\"', "
-                   f"'{statistic}', 60)",
-        using_metrics={}, label=metric_name, period=cdk.Duration.minutes(1))
+        expression=f'SEARCH(\'{{{schema}}} MetricName="{metric_name}" ClusterName="{cluster_name}"\', '
+        f"'{statistic}', 60)",
+        using_metrics={},
+        label=metric_name,
+        period=cdk.Duration.minutes(1),
+    )
 
 
 class ServingDashboard(Construct):
@@ -73,107 +81,249 @@ class ServingDashboard(Construct):
     :param alarms: the environment's alarms, shown in an alarm status widget.
     """
 
-    def __init__(self, scope: Construct, id: str, *, env_name: str, cluster_name: str, region: str, served_name: str,
-                 capacity: CapacityView, observability: ObservabilityConfig, alarms: list[cloudwatch.IAlarm],
-                 gpu_health: bool = True, dcgm_gpu: bool = False, sources: str | None = None,
-                 logs: str | None = None, spec_decoding: bool = False) -> None:
+    def __init__(
+        self,
+        scope: Construct,
+        id: str,
+        *,
+        env_name: str,
+        cluster_name: str,
+        region: str,
+        served_name: str,
+        capacity: CapacityView,
+        observability: ObservabilityConfig,
+        alarms: list[cloudwatch.IAlarm],
+        gpu_health: bool = True,
+        dcgm_gpu: bool = False,
+        sources: str | None = None,
+        logs: str | None = None,
+        spec_decoding: bool = False,
+    ) -> None:
         """:param gpu_health: the GPU rows (Container Insights and the node monitoring agent; the EKS path).
         :param dcgm_gpu: the GPU rows from DCGM through the publisher (the HyperPod path); not with ``gpu_health``.
         :param sources: the text widget's sentence on where the numbers come from. Default: the EKS path's.
         :param logs: the text widget's hint on the container logs. Default: the EKS path's Container Insights group.
         :param spec_decoding: a row with speculative decoding's acceptance (serving_metrics.SPEC_DECODE_PUBLISHED)."""
         super().__init__(scope, id)
-        m = lambda name, stat="Average", label=None: serving_metric(cluster_name, name, stat, label=label)  # noqa: E731
+
+        def m(name, stat="Average", label=None):
+            return serving_metric(cluster_name, name, stat, label=label)
+
         log_group = container_insights_log_group_name(cluster_name, "application")
-        sources = sources or ("Serving metrics come from vLLM's /metrics through Amazon Managed Service for Prometheus "
-                              "(namespace LLMServing, put every minute); GPU metrics from Container Insights; XID errors "
-                              "from the EKS node monitoring agent. No traffic means no latency values, not zero.")
-        logs = logs or (f"Logs: CloudWatch Logs Insights on `{log_group}`, e.g. "
-                        "`filter kubernetes.container_name = \"vllm\" | sort @timestamp desc`")
+        sources = sources or (
+            "Serving metrics come from vLLM's /metrics through Amazon Managed Service for Prometheus "
+            "(namespace LLMServing, put every minute); GPU metrics from Container Insights; XID errors "
+            "from the EKS node monitoring agent. No traffic means no latency values, not zero."
+        )
+        logs = logs or (
+            f"Logs: CloudWatch Logs Insights on `{log_group}`, e.g. "
+            '`filter kubernetes.container_name = "vllm" | sort @timestamp desc`'
+        )
 
         def graph(title, left, *, unit_label="", width=8, annotations=(), left_min=0):
             return cloudwatch.GraphWidget(
-                title=title, left=left, width=width, height=6, left_y_axis=cloudwatch.YAxisProps(
-                    label=unit_label, min=left_min, show_units=False),
-                left_annotations=list(annotations), period=cdk.Duration.minutes(1))
+                title=title,
+                left=left,
+                width=width,
+                height=6,
+                left_y_axis=cloudwatch.YAxisProps(label=unit_label, min=left_min, show_units=False),
+                left_annotations=list(annotations),
+                period=cdk.Duration.minutes(1),
+            )
 
         threshold = lambda value, label: cloudwatch.HorizontalAnnotation(value=value, label=label)  # noqa: E731
         self.dashboard = cloudwatch.Dashboard(
-            self, "Dashboard", dashboard_name=f"{cluster_name}-serving",
-            default_interval=cdk.Duration.hours(3), period_override=cloudwatch.PeriodOverride.INHERIT)
-        self.dashboard.add_widgets(cloudwatch.TextWidget(width=WIDTH, height=4, markdown="\n".join([
-            f"# {served_name} on {cluster_name} ({env_name})",
-            sources,
-            f"{capacity.name}: `{capacity.command}` · {logs}",
-        ])))
-        self.dashboard.add_widgets(
-            graph("Time to first token (s)", [m("TimeToFirstTokenP50Seconds", label="p50"),
-                                              m("TimeToFirstTokenP90Seconds", label="p90")], unit_label="seconds",
-                  annotations=[threshold(observability.time_to_first_token_p90_seconds, "p90 alarm")]),
-            graph("Inter-token latency (s)", [m("InterTokenLatencyP50Seconds", label="p50"),
-                                              m("InterTokenLatencyP90Seconds", label="p90")], unit_label="seconds"),
-            graph("End-to-end latency (s)", [m("EndToEndLatencyP50Seconds", label="p50"),
-                                             m("EndToEndLatencyP90Seconds", label="p90")], unit_label="seconds"),
+            self,
+            "Dashboard",
+            dashboard_name=f"{cluster_name}-serving",
+            default_interval=cdk.Duration.hours(3),
+            period_override=cloudwatch.PeriodOverride.INHERIT,
         )
         self.dashboard.add_widgets(
-            graph("Requests running and waiting", [m("RequestsRunning", "Maximum", "running"),
-                                                   m("RequestsWaiting", "Maximum", "waiting")], unit_label="requests"),
-            graph("KV-cache usage (%)", [m("KvCacheUsagePercent", "Maximum", "KV cache")], unit_label="percent",
-                  annotations=[threshold(observability.kv_cache_usage_percent, "alarm")]),
-            graph("Tokens per second", [m("PromptTokensPerSecond", label="prompt"),
-                                        m("GenerationTokensPerSecond", label="generated")], unit_label="tokens/s"),
+            cloudwatch.TextWidget(
+                width=WIDTH,
+                height=4,
+                markdown="\n".join(
+                    [
+                        f"# {served_name} on {cluster_name} ({env_name})",
+                        sources,
+                        f"{capacity.name}: `{capacity.command}` · {logs}",
+                    ]
+                ),
+            )
         )
         self.dashboard.add_widgets(
-            graph("Preemptions per minute", [m("PreemptionsPerMinute", "Maximum", "preemptions")], unit_label="per minute"),
-            graph("Finished requests per second", [m("FinishedRequestsPerSecond", label="finished")], unit_label="req/s"),
-            graph("5xx error rate (%)", [m("ErrorRatePercent", "Maximum", "5xx")], unit_label="percent",
-                  annotations=[threshold(observability.error_rate_percent, "alarm")]),
+            graph(
+                "Time to first token (s)",
+                [
+                    m("TimeToFirstTokenP50Seconds", label="p50"),
+                    m("TimeToFirstTokenP90Seconds", label="p90"),
+                ],
+                unit_label="seconds",
+                annotations=[threshold(observability.time_to_first_token_p90_seconds, "p90 alarm")],
+            ),
+            graph(
+                "Inter-token latency (s)",
+                [
+                    m("InterTokenLatencyP50Seconds", label="p50"),
+                    m("InterTokenLatencyP90Seconds", label="p90"),
+                ],
+                unit_label="seconds",
+            ),
+            graph(
+                "End-to-end latency (s)",
+                [
+                    m("EndToEndLatencyP50Seconds", label="p50"),
+                    m("EndToEndLatencyP90Seconds", label="p90"),
+                ],
+                unit_label="seconds",
+            ),
+        )
+        self.dashboard.add_widgets(
+            graph(
+                "Requests running and waiting",
+                [
+                    m("RequestsRunning", "Maximum", "running"),
+                    m("RequestsWaiting", "Maximum", "waiting"),
+                ],
+                unit_label="requests",
+            ),
+            graph(
+                "KV-cache usage (%)",
+                [m("KvCacheUsagePercent", "Maximum", "KV cache")],
+                unit_label="percent",
+                annotations=[threshold(observability.kv_cache_usage_percent, "alarm")],
+            ),
+            graph(
+                "Tokens per second",
+                [
+                    m("PromptTokensPerSecond", label="prompt"),
+                    m("GenerationTokensPerSecond", label="generated"),
+                ],
+                unit_label="tokens/s",
+            ),
+        )
+        self.dashboard.add_widgets(
+            graph(
+                "Preemptions per minute",
+                [m("PreemptionsPerMinute", "Maximum", "preemptions")],
+                unit_label="per minute",
+            ),
+            graph(
+                "Finished requests per second",
+                [m("FinishedRequestsPerSecond", label="finished")],
+                unit_label="req/s",
+            ),
+            graph(
+                "5xx error rate (%)",
+                [m("ErrorRatePercent", "Maximum", "5xx")],
+                unit_label="percent",
+                annotations=[threshold(observability.error_rate_percent, "alarm")],
+            ),
         )
         if spec_decoding:
             # The share of draft tokens the model accepted, and the tokens each verification step yields (1 + accepted
             # per draft): what speculative decoding buys. Empty without traffic.
             self.dashboard.add_widgets(
-                graph("Speculative decoding: draft tokens accepted (%)",
-                      [m("SpecDecodeAcceptanceRatePercent", label="acceptance rate")], unit_label="percent", width=12),
-                graph("Speculative decoding: mean accepted length (tokens per step)",
-                      [m("SpecDecodeMeanAcceptedLength", label="mean accepted length")], unit_label="tokens", width=12),
+                graph(
+                    "Speculative decoding: draft tokens accepted (%)",
+                    [m("SpecDecodeAcceptanceRatePercent", label="acceptance rate")],
+                    unit_label="percent",
+                    width=12,
+                ),
+                graph(
+                    "Speculative decoding: mean accepted length (tokens per step)",
+                    [m("SpecDecodeMeanAcceptedLength", label="mean accepted length")],
+                    unit_label="tokens",
+                    width=12,
+                ),
             )
         self.dashboard.add_widgets(
-            graph("Endpoint: healthy load balancer targets", [m(HEALTHY_TARGETS, "Minimum", "healthy targets")],
-                  unit_label="targets", width=12, annotations=[threshold(1, "alarm below")]),
-            graph("vLLM scrape targets up (0 while loading)", [m("VllmTargetsUp", "Minimum", "up")],
-                  unit_label="targets", width=12),
+            graph(
+                "Endpoint: healthy load balancer targets",
+                [m(HEALTHY_TARGETS, "Minimum", "healthy targets")],
+                unit_label="targets",
+                width=12,
+                annotations=[threshold(1, "alarm below")],
+            ),
+            graph(
+                "vLLM scrape targets up (0 while loading)",
+                [m("VllmTargetsUp", "Minimum", "up")],
+                unit_label="targets",
+                width=12,
+            ),
         )
         capacity_widget = cloudwatch.SingleValueWidget(
-            title=f"{capacity.name}: hours left", width=8, height=6,
-            metrics=[m(capacity.hours_left_metric, "Minimum", "hours left")])
+            title=f"{capacity.name}: hours left",
+            width=8,
+            height=6,
+            metrics=[m(capacity.hours_left_metric, "Minimum", "hours left")],
+        )
         if gpu_health and dcgm_gpu:
-            raise ValueError("one source of GPU rows: gpu_health (Container Insights) or dcgm_gpu (DCGM through AMP)")
+            raise ValueError(
+                "one source of GPU rows: gpu_health (Container Insights) or dcgm_gpu (DCGM through AMP)"
+            )
         if gpu_health:
             self._gpu_rows(cluster_name, graph, m, capacity_widget)
         elif dcgm_gpu:
             self._dcgm_gpu_rows(graph, m, capacity_widget)
         else:
             self.dashboard.add_widgets(capacity_widget)
-        self.dashboard.add_widgets(cloudwatch.AlarmStatusWidget(title="Alarms", alarms=list(alarms), width=WIDTH, height=4))
+        self.dashboard.add_widgets(
+            cloudwatch.AlarmStatusWidget(title="Alarms", alarms=list(alarms), width=WIDTH, height=4)
+        )
 
     def _gpu_rows(self, cluster_name: str, graph, m, capacity_widget: cloudwatch.IWidget) -> None:
         self.dashboard.add_widgets(
-            graph("GPU utilization (%)", [gpu_search(cluster_name, "node_gpu_utilization")], unit_label="percent", width=6),
-            graph("GPU memory used (%)", [gpu_search(cluster_name, "node_gpu_memory_utilization")], unit_label="percent",
-                  width=6),
-            graph("GPU temperature (°C)", [gpu_search(cluster_name, "node_gpu_temperature", "Maximum")],
-                  unit_label="°C", width=6),
-            graph("GPU power draw (W)", [gpu_search(cluster_name, "node_gpu_power_draw")], unit_label="watts", width=6),
+            graph(
+                "GPU utilization (%)",
+                [gpu_search(cluster_name, "node_gpu_utilization")],
+                unit_label="percent",
+                width=6,
+            ),
+            graph(
+                "GPU memory used (%)",
+                [gpu_search(cluster_name, "node_gpu_memory_utilization")],
+                unit_label="percent",
+                width=6,
+            ),
+            graph(
+                "GPU temperature (°C)",
+                [gpu_search(cluster_name, "node_gpu_temperature", "Maximum")],
+                unit_label="°C",
+                width=6,
+            ),
+            graph(
+                "GPU power draw (W)",
+                [gpu_search(cluster_name, "node_gpu_power_draw")],
+                unit_label="watts",
+                width=6,
+            ),
         )
         self.dashboard.add_widgets(
-            graph("GPU samples reaching CloudWatch (5 min)", [cloudwatch.MathExpression(
-                expression=gpu_samples_query(cluster_name), using_metrics={}, label="samples",
-                period=cdk.Duration.minutes(5))], unit_label="samples", width=8),
-            graph("GPU XID errors and fatal hardware conditions", [
-                m("GpuXidErrors", "Maximum", "fatal XID errors (5 min)"),
-                m("GpuHardwareFatal", "Maximum", "AcceleratedHardwareReady fatal"),
-                m("NodeMonitoringAgentsUp", "Minimum", "monitoring agents up")], unit_label="count", width=8),
+            graph(
+                "GPU samples reaching CloudWatch (5 min)",
+                [
+                    cloudwatch.MathExpression(
+                        expression=gpu_samples_query(cluster_name),
+                        using_metrics={},
+                        label="samples",
+                        period=cdk.Duration.minutes(5),
+                    )
+                ],
+                unit_label="samples",
+                width=8,
+            ),
+            graph(
+                "GPU XID errors and fatal hardware conditions",
+                [
+                    m("GpuXidErrors", "Maximum", "fatal XID errors (5 min)"),
+                    m("GpuHardwareFatal", "Maximum", "AcceleratedHardwareReady fatal"),
+                    m("NodeMonitoringAgentsUp", "Minimum", "monitoring agents up"),
+                ],
+                unit_label="count",
+                width=8,
+            ),
             capacity_widget,
         )
 
@@ -181,18 +331,47 @@ class ServingDashboard(Construct):
         """GPU rows from the publisher's DCGM aggregates (cdk_constructs/serving_metrics/, DCGM_PUBLISHED): one line per
         aggregate, not per GPU, because the add-on's labels are not documented (the queries name none)."""
         self.dashboard.add_widgets(
-            graph("GPU utilization (%)", [m("GpuUtilizationPercent", label="mean of all GPUs"),
-                                          m("GpuUtilizationMinPercent", "Minimum", "least busy GPU")],
-                  unit_label="percent", width=6),
-            graph("GPU memory used (%)", [m("GpuMemoryUsedPercent", "Maximum", "fullest GPU")], unit_label="percent",
-                  width=6),
-            graph("GPU temperature (°C)", [m("GpuTemperatureMaxCelsius", "Maximum", "hottest GPU")], unit_label="°C",
-                  width=6),
-            graph("GPU power draw (W)", [m("GpuPowerDrawWatts", label="all GPUs")], unit_label="watts", width=6),
+            graph(
+                "GPU utilization (%)",
+                [
+                    m("GpuUtilizationPercent", label="mean of all GPUs"),
+                    m("GpuUtilizationMinPercent", "Minimum", "least busy GPU"),
+                ],
+                unit_label="percent",
+                width=6,
+            ),
+            graph(
+                "GPU memory used (%)",
+                [m("GpuMemoryUsedPercent", "Maximum", "fullest GPU")],
+                unit_label="percent",
+                width=6,
+            ),
+            graph(
+                "GPU temperature (°C)",
+                [m("GpuTemperatureMaxCelsius", "Maximum", "hottest GPU")],
+                unit_label="°C",
+                width=6,
+            ),
+            graph(
+                "GPU power draw (W)",
+                [m("GpuPowerDrawWatts", label="all GPUs")],
+                unit_label="watts",
+                width=6,
+            ),
         )
         self.dashboard.add_widgets(
-            graph("GPUs reporting (DCGM)", [m("GpusReporting", "Minimum", "GPUs")], unit_label="GPUs", width=8),
-            graph("GPUs with an XID error (5 min)", [m("GpuXidErrors", "Maximum", "GPUs with a nonzero last XID")],
-                  unit_label="GPUs", width=8, annotations=[cloudwatch.HorizontalAnnotation(value=1, label="alarm")]),
+            graph(
+                "GPUs reporting (DCGM)",
+                [m("GpusReporting", "Minimum", "GPUs")],
+                unit_label="GPUs",
+                width=8,
+            ),
+            graph(
+                "GPUs with an XID error (5 min)",
+                [m("GpuXidErrors", "Maximum", "GPUs with a nonzero last XID")],
+                unit_label="GPUs",
+                width=8,
+                annotations=[cloudwatch.HorizontalAnnotation(value=1, label="alarm")],
+            ),
             capacity_widget,
         )

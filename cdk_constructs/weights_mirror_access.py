@@ -34,8 +34,15 @@ class WeightsMirrorAccess(Construct):
     configuration does not name: add them to the role by hand in that case (README, "Mirror the weights to S3").
     """
 
-    def __init__(self, scope: Construct, id: str, *, cluster: eks.ICluster, s3_uri: str,
-                 token_secret: str | None) -> None:
+    def __init__(
+        self,
+        scope: Construct,
+        id: str,
+        *,
+        cluster: eks.ICluster,
+        s3_uri: str,
+        token_secret: str | None,
+    ) -> None:
         super().__init__(scope, id)
         match = re.fullmatch(r"s3://([^/]+)/?(.*)", s3_uri)
         if not match:  # the loader has validated the URI
@@ -43,18 +50,38 @@ class WeightsMirrorAccess(Construct):
         bucket, prefix = match.group(1), match.group(2)
         partition = cdk.Aws.PARTITION
         self.role, self.association = pod_identity_role(
-            self, cluster=cluster, namespace=SERVING_NAMESPACE, service_account=WEIGHTS_MIRROR_NAME,
-            description="llmops weights mirror: writes the model's S3 prefix and reads the Hugging Face token")
-        self.role.add_to_policy(iam.PolicyStatement(
-            actions=["s3:ListBucket"], resources=[f"arn:{partition}:s3:::{bucket}"],
-            conditions={"StringLike": {"s3:prefix": [f"{prefix}*"]}} if prefix else None))
-        self.role.add_to_policy(iam.PolicyStatement(
-            actions=["s3:PutObject", "s3:GetObject", "s3:AbortMultipartUpload"],
-            resources=[f"arn:{partition}:s3:::{bucket}/{prefix}*"]))
+            self,
+            cluster=cluster,
+            namespace=SERVING_NAMESPACE,
+            service_account=WEIGHTS_MIRROR_NAME,
+            description="llmops weights mirror: writes the model's S3 prefix and reads the Hugging Face token",
+        )
+        self.role.add_to_policy(
+            iam.PolicyStatement(
+                actions=["s3:ListBucket"],
+                resources=[f"arn:{partition}:s3:::{bucket}"],
+                conditions={"StringLike": {"s3:prefix": [f"{prefix}*"]}} if prefix else None,
+            )
+        )
+        self.role.add_to_policy(
+            iam.PolicyStatement(
+                actions=["s3:PutObject", "s3:GetObject", "s3:AbortMultipartUpload"],
+                resources=[f"arn:{partition}:s3:::{bucket}/{prefix}*"],
+            )
+        )
         if token_secret:
             # By ARN as given, or by name with the six random characters Secrets Manager appends (its ARN format).
-            arn = token_secret if token_secret.startswith("arn:") else cdk.Stack.of(self).format_arn(
-                service="secretsmanager", resource="secret", resource_name=f"{token_secret}-??????",
-                arn_format=cdk.ArnFormat.COLON_RESOURCE_NAME)
-            self.role.add_to_policy(iam.PolicyStatement(actions=["secretsmanager:GetSecretValue"], resources=[arn]))
+            arn = (
+                token_secret
+                if token_secret.startswith("arn:")
+                else cdk.Stack.of(self).format_arn(
+                    service="secretsmanager",
+                    resource="secret",
+                    resource_name=f"{token_secret}-??????",
+                    arn_format=cdk.ArnFormat.COLON_RESOURCE_NAME,
+                )
+            )
+            self.role.add_to_policy(
+                iam.PolicyStatement(actions=["secretsmanager:GetSecretValue"], resources=[arn])
+            )
         acknowledge_weights_writer(self.role)

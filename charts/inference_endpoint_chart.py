@@ -143,7 +143,10 @@ def routing_strategy_for(env: EnvironmentConfig) -> str | None:
     rejected" (charts/imports/crds/, ``spec.intelligentRoutingSpec``), so an endpoint that gained it when its replicas
     went from one to two would have its update refused. Within one group the setting never changes."""
     scaling = env.hyperpod.autoscaling if env.hyperpod else None
-    workers = max(env.hyperpod.instance_count if env.hyperpod else 1, scaling.max_replicas if scaling else env.replicas)
+    workers = max(
+        env.hyperpod.instance_count if env.hyperpod else 1,
+        scaling.max_replicas if scaling else env.replicas,
+    )
     return PREFIX_AWARE if env.endpoint.router_policy(workers) else None
 
 
@@ -151,36 +154,60 @@ def inference_endpoint_spec_for(env: EnvironmentConfig) -> InferenceEndpointSpec
     model = env.model
     if model.weight_source is not WeightSource.S3 or not model.s3_uri:
         # The loader refuses it first (deployment_config/file_models.py, ModelSection); this guards other callers.
-        raise ValueError("the HyperPod endpoint takes its weights from S3 (operator 3.0's modelSourceType is fsx or s3)")
+        raise ValueError(
+            "the HyperPod endpoint takes its weights from S3 (operator 3.0's modelSourceType is fsx or s3)"
+        )
     # The pinned revision's own prefix, which `llmops weights mirror` wrote and checked (deployment_config/
     # model_location.py); without a revision the endpoint stack refuses to deploy (cdk_constructs/placeholder_guard.py).
-    bucket, _, prefix = (weights_s3_uri(model) or model.s3_uri)[len("s3://"):].partition("/")
+    bucket, _, prefix = (weights_s3_uri(model) or model.s3_uri)[len("s3://") :].partition("/")
     # The operator does not add --model: without it vLLM serves its own small default model under the served name.
     # The same drain as on the EKS path (charts/serving_spec.py drain_args); the pod's grace period is the operator's.
-    args = ("--model", model_path(env), "--served-model-name", model.served_name,
-            "--tensor-parallel-size", str(model.tensor_parallel_size),
-            *model.serving_args, *drain_args(env))
+    args = (
+        "--model",
+        model_path(env),
+        "--served-model-name",
+        model.served_name,
+        "--tensor-parallel-size",
+        str(model.tensor_parallel_size),
+        *model.serving_args,
+        *drain_args(env),
+    )
     budget = env.pod_startup_budget
     # the middleware that checks the key needs vLLM's Python API server (charts/vllm_auth_middleware/)
-    environment = {**model.environment, **budget.vllm_environment,
-                   **(middleware_environment(model.environment) if env.endpoint.api_key_required else {})}
+    environment = {
+        **model.environment,
+        **budget.vllm_environment,
+        **(middleware_environment(model.environment) if env.endpoint.api_key_required else {}),
+    }
     name = inference_endpoint_name(env)
     # The same secrets as the EKS path (charts/serving_spec.py), under this endpoint's names in its namespace, synced
     # by the secrets sync. The worker reads the API key only (endpoint_spec): its weights come from S3 and nothing in it
     # downloads from the Hub. The Hugging Face token is synced for `llmops bench`, whose Job in this namespace
     # downloads the (possibly gated) tokenizer from the Hub (ops_cli/load_test.py, plan_for).
-    secrets = PodSecrets(region=env.region,
-                         api_key_secret=env.api_key_secret_name if env.endpoint.api_key_required else None,
-                         hugging_face_token_secret=model.hugging_face_token_secret, name=f"{name}-secrets")
+    secrets = PodSecrets(
+        region=env.region,
+        api_key_secret=env.api_key_secret_name if env.endpoint.api_key_required else None,
+        hugging_face_token_secret=model.hugging_face_token_secret,
+        name=f"{name}-secrets",
+    )
     return InferenceEndpointSpec(
-        name=name, namespace=INFERENCE_ENDPOINT_NAMESPACE, model_name=model.served_name,
-        instance_type=env.hyperpod.instance_type, image=env.serving_image, args=args,
-        environment=MappingProxyType(environment), gpus=model.tensor_parallel_size,
-        s3_bucket=bucket, s3_prefix=prefix,
-        region=env.region, startup_budget_seconds=budget.probe_seconds,
+        name=name,
+        namespace=INFERENCE_ENDPOINT_NAMESPACE,
+        model_name=model.served_name,
+        instance_type=env.hyperpod.instance_type,
+        image=env.serving_image,
+        args=args,
+        environment=MappingProxyType(environment),
+        gpus=model.tensor_parallel_size,
+        s3_bucket=bucket,
+        s3_prefix=prefix,
+        region=env.region,
+        startup_budget_seconds=budget.probe_seconds,
         secrets=secrets if secrets.deliveries else None,
         vpc_cidr=env.vpc_cidr,
-        replicas=env.hyperpod.autoscaling.min_replicas if env.hyperpod.autoscaling else env.replicas,
+        replicas=env.hyperpod.autoscaling.min_replicas
+        if env.hyperpod.autoscaling
+        else env.replicas,
         autoscaling=env.hyperpod.autoscaling,
         metrics_cluster_name=env.cluster_name,
         weights_check=hyperpod_weights_check(env),
@@ -193,18 +220,29 @@ def _probe(probe_class, period: int, failures: int, timeout: int):
     liveness probe type; their httpGet and port types are named after it)."""
     http_get = getattr(crd, f"{probe_class.__name__}HttpGet")
     port = getattr(crd, f"{probe_class.__name__}HttpGetPort").from_number(VLLM_PORT)
-    return probe_class(http_get=http_get(path="/health", port=port), period_seconds=period, failure_threshold=failures,
-                       timeout_seconds=timeout)
+    return probe_class(
+        http_get=http_get(path="/health", port=port),
+        period_seconds=period,
+        failure_threshold=failures,
+        timeout_seconds=timeout,
+    )
 
 
 def _environment_variable(item: dict) -> crd.InferenceEndpointConfigSpecWorkerEnvironmentVariables:
     """A worker variable from the Kubernetes JSON the secret helpers write (``value``, or ``valueFrom.secretKeyRef``)."""
     reference = item.get("valueFrom", {}).get("secretKeyRef")
-    value_from = crd.InferenceEndpointConfigSpecWorkerEnvironmentVariablesValueFrom(
-        secret_key_ref=crd.InferenceEndpointConfigSpecWorkerEnvironmentVariablesValueFromSecretKeyRef(
-            name=reference["name"], key=reference["key"])) if reference else None
-    return crd.InferenceEndpointConfigSpecWorkerEnvironmentVariables(name=item["name"], value=item.get("value"),
-                                                                     value_from=value_from)
+    value_from = (
+        crd.InferenceEndpointConfigSpecWorkerEnvironmentVariablesValueFrom(
+            secret_key_ref=crd.InferenceEndpointConfigSpecWorkerEnvironmentVariablesValueFromSecretKeyRef(
+                name=reference["name"], key=reference["key"]
+            )
+        )
+        if reference
+        else None
+    )
+    return crd.InferenceEndpointConfigSpecWorkerEnvironmentVariables(
+        name=item["name"], value=item.get("value"), value_from=value_from
+    )
 
 
 def endpoint_spec(spec: InferenceEndpointSpec) -> crd.InferenceEndpointConfigSpec:
@@ -213,9 +251,11 @@ def endpoint_spec(spec: InferenceEndpointSpec) -> crd.InferenceEndpointConfigSpe
     secrets = spec.secrets
     source = crd.InferenceEndpointConfigSpecModelSourceConfig(
         model_source_type=crd.InferenceEndpointConfigSpecModelSourceConfigModelSourceType.S3,
-        s3_storage=crd.InferenceEndpointConfigSpecModelSourceConfigS3Storage(bucket_name=spec.s3_bucket,
-                                                                               region=spec.region),
-        model_location=spec.s3_prefix)
+        s3_storage=crd.InferenceEndpointConfigSpecModelSourceConfigS3Storage(
+            bucket_name=spec.s3_bucket, region=spec.region
+        ),
+        model_location=spec.s3_prefix,
+    )
     environment = [{"name": k, "value": v} for k, v in spec.environment.items()]
     require_key = bool(secrets and secrets.api_key_secret)
     if require_key:
@@ -237,18 +277,36 @@ def endpoint_spec(spec: InferenceEndpointSpec) -> crd.InferenceEndpointConfigSpe
         command=command,
         args=args,
         environment_variables=[_environment_variable(item) for item in environment],
-        model_invocation_port=crd.InferenceEndpointConfigSpecWorkerModelInvocationPort(container_port=spec.port,
-                                                                                        name="http"),
-        model_volume_mount=crd.InferenceEndpointConfigSpecWorkerModelVolumeMount(name="model-weights",
-                                                                                 mount_path=HYPERPOD_MODEL_MOUNT),
+        model_invocation_port=crd.InferenceEndpointConfigSpecWorkerModelInvocationPort(
+            container_port=spec.port, name="http"
+        ),
+        model_volume_mount=crd.InferenceEndpointConfigSpecWorkerModelVolumeMount(
+            name="model-weights", mount_path=HYPERPOD_MODEL_MOUNT
+        ),
         resources=crd.InferenceEndpointConfigSpecWorkerResources(
-            requests={k: crd.InferenceEndpointConfigSpecWorkerResourcesRequests.from_number(v) for k, v in gpus.items()},
-            limits={k: crd.InferenceEndpointConfigSpecWorkerResourcesLimits.from_number(v) for k, v in gpus.items()}),
+            requests={
+                k: crd.InferenceEndpointConfigSpecWorkerResourcesRequests.from_number(v)
+                for k, v in gpus.items()
+            },
+            limits={
+                k: crd.InferenceEndpointConfigSpecWorkerResourcesLimits.from_number(v)
+                for k, v in gpus.items()
+            },
+        ),
         probes=crd.InferenceEndpointConfigSpecWorkerProbes(
-            startup_probe=_probe(crd.InferenceEndpointConfigSpecWorkerProbesStartupProbe, STARTUP_PERIOD_SECONDS,
-                                 math.ceil(spec.startup_budget_seconds / STARTUP_PERIOD_SECONDS), 5),
-            readiness_probe=_probe(crd.InferenceEndpointConfigSpecWorkerProbesReadinessProbe, 10, 3, 5),
-            liveness_probe=_probe(crd.InferenceEndpointConfigSpecWorkerProbesLivenessProbe, 30, 5, 10)),
+            startup_probe=_probe(
+                crd.InferenceEndpointConfigSpecWorkerProbesStartupProbe,
+                STARTUP_PERIOD_SECONDS,
+                math.ceil(spec.startup_budget_seconds / STARTUP_PERIOD_SECONDS),
+                5,
+            ),
+            readiness_probe=_probe(
+                crd.InferenceEndpointConfigSpecWorkerProbesReadinessProbe, 10, 3, 5
+            ),
+            liveness_probe=_probe(
+                crd.InferenceEndpointConfigSpecWorkerProbesLivenessProbe, 30, 5, 10
+            ),
+        ),
     )
     return crd.InferenceEndpointConfigSpec(
         model_name=spec.model_name,
@@ -262,15 +320,22 @@ def endpoint_spec(spec: InferenceEndpointSpec) -> crd.InferenceEndpointConfigSpe
         # vLLM answers /health, not the operator's default /ping, and serves /metrics on its own port.
         load_balancer=crd.InferenceEndpointConfigSpecLoadBalancer(health_check_path="/health"),
         metrics=crd.InferenceEndpointConfigSpecMetrics(
-            enabled=True, model_metrics=crd.InferenceEndpointConfigSpecMetricsModelMetrics(port=spec.port,
-                                                                                            path="/metrics")),
+            enabled=True,
+            model_metrics=crd.InferenceEndpointConfigSpecMetricsModelMetrics(
+                port=spec.port, path="/metrics"
+            ),
+        ),
         auto_scaling_spec=_auto_scaling(spec) if spec.autoscaling else None,
         # The CRD: "This feature is currently not supported for existing deployments. Adding this configuration to an
         # existing deployment will be rejected." An endpoint deployed with one worker keeps the load balancer's routing.
         intelligent_routing_spec=crd.InferenceEndpointConfigSpecIntelligentRoutingSpec(
             enabled=True,
             routing_strategy=crd.InferenceEndpointConfigSpecIntelligentRoutingSpecRoutingStrategy(
-                spec.routing_strategy.upper())) if spec.routing_strategy else None,
+                spec.routing_strategy.upper()
+            ),
+        )
+        if spec.routing_strategy
+        else None,
     )
 
 
@@ -286,12 +351,19 @@ def _auto_scaling(spec: InferenceEndpointSpec) -> crd.InferenceEndpointConfigSpe
         min_replica_count=scaling.min_replicas,
         max_replica_count=scaling.max_replicas,
         cloud_watch_trigger=crd.InferenceEndpointConfigSpecAutoScalingSpecCloudWatchTrigger(
-            name="requests-waiting", namespace=SERVING_METRICS_NAMESPACE, metric_name="RequestsWaiting",
-            dimensions=[crd.InferenceEndpointConfigSpecAutoScalingSpecCloudWatchTriggerDimensions(
-                name="ClusterName", value=spec.metrics_cluster_name)],
+            name="requests-waiting",
+            namespace=SERVING_METRICS_NAMESPACE,
+            metric_name="RequestsWaiting",
+            dimensions=[
+                crd.InferenceEndpointConfigSpecAutoScalingSpecCloudWatchTriggerDimensions(
+                    name="ClusterName", value=spec.metrics_cluster_name
+                )
+            ],
             metric_stat="Maximum",
             metric_type=crd.InferenceEndpointConfigSpecAutoScalingSpecCloudWatchTriggerMetricType.AVERAGE,
-            target_value=scaling.target_requests_waiting, min_value=0),
+            target_value=scaling.target_requests_waiting,
+            min_value=0,
+        ),
     )
 
 
@@ -310,38 +382,73 @@ class InferenceEndpointChart(cdk8s.Chart):
     def __init__(self, scope: Construct, id: str, *, spec: InferenceEndpointSpec) -> None:
         super().__init__(scope, id, disable_resource_name_hashes=True)
         labels = {"app.kubernetes.io/name": "vllm", "app.kubernetes.io/instance": spec.name}
-        self.namespace_object = cdk8s.ApiObject(self, "namespace", api_version="v1", kind="Namespace",
-                                         metadata=cdk8s.ApiObjectMetadata(name=spec.namespace, labels=labels))
+        self.namespace_object = cdk8s.ApiObject(
+            self,
+            "namespace",
+            api_version="v1",
+            kind="Namespace",
+            metadata=cdk8s.ApiObjectMetadata(name=spec.namespace, labels=labels),
+        )
         first: list[Construct] = []
         self.service_account = self.secret_provider = self.secrets_sync = None
         if spec.secrets:
             # The sync's own account (bound to its role by EKS Pod Identity); it mounts no token and has no RBAC binding.
             self.service_account = cdk8s.ApiObject(
-                self, "service-account", api_version="v1", kind="ServiceAccount",
-                metadata=cdk8s.ApiObjectMetadata(name=spec.sync_service_account, namespace=spec.namespace,
-                                                 labels=labels))
-            self.service_account.add_json_patch(cdk8s.JsonPatch.add("/automountServiceAccountToken", False))
-            self.secret_provider = add_secret_provider_class(self, secrets=spec.secrets, namespace=spec.namespace)
-            sync_policy = add_plain_object(self, "secrets-sync-network-policy",
-                                           secrets_sync_network_policy(endpoint_name=spec.name,
-                                                                       namespace=spec.namespace))
-            self.secrets_sync = add_plain_object(self, "secrets-sync", secrets_sync_deployment(
-                endpoint_name=spec.name, namespace=spec.namespace, service_account=spec.sync_service_account,
-                secrets=spec.secrets))
-            sync_budget = add_plain_object(self, "secrets-sync-disruption-budget",
-                                           secrets_sync_disruption_budget(endpoint_name=spec.name,
-                                                                          namespace=spec.namespace))
+                self,
+                "service-account",
+                api_version="v1",
+                kind="ServiceAccount",
+                metadata=cdk8s.ApiObjectMetadata(
+                    name=spec.sync_service_account, namespace=spec.namespace, labels=labels
+                ),
+            )
+            self.service_account.add_json_patch(
+                cdk8s.JsonPatch.add("/automountServiceAccountToken", False)
+            )
+            self.secret_provider = add_secret_provider_class(
+                self, secrets=spec.secrets, namespace=spec.namespace
+            )
+            sync_policy = add_plain_object(
+                self,
+                "secrets-sync-network-policy",
+                secrets_sync_network_policy(endpoint_name=spec.name, namespace=spec.namespace),
+            )
+            self.secrets_sync = add_plain_object(
+                self,
+                "secrets-sync",
+                secrets_sync_deployment(
+                    endpoint_name=spec.name,
+                    namespace=spec.namespace,
+                    service_account=spec.sync_service_account,
+                    secrets=spec.secrets,
+                ),
+            )
+            sync_budget = add_plain_object(
+                self,
+                "secrets-sync-disruption-budget",
+                secrets_sync_disruption_budget(endpoint_name=spec.name, namespace=spec.namespace),
+            )
             for obj in (self.service_account, self.secret_provider, sync_policy, sync_budget):
                 obj.node.add_dependency(self.namespace_object)
-            self.secrets_sync.node.add_dependency(self.service_account, self.secret_provider, sync_policy, sync_budget)
+            self.secrets_sync.node.add_dependency(
+                self.service_account, self.secret_provider, sync_policy, sync_budget
+            )
             first.append(self.secrets_sync)
         # Before the endpoint: its pods never run unguarded.
-        self.network_policy = add_plain_object(self, "network-policy", worker_network_policy(
-            endpoint_name=spec.name, namespace=spec.namespace, vpc_cidr=spec.vpc_cidr))
+        self.network_policy = add_plain_object(
+            self,
+            "network-policy",
+            worker_network_policy(
+                endpoint_name=spec.name, namespace=spec.namespace, vpc_cidr=spec.vpc_cidr
+            ),
+        )
         self.network_policy.node.add_dependency(self.namespace_object)
         self.endpoint = crd.InferenceEndpointConfig(
-            self, "endpoint", metadata=cdk8s.ApiObjectMetadata(name=spec.name, namespace=spec.namespace),
-            spec=endpoint_spec(spec))
+            self,
+            "endpoint",
+            metadata=cdk8s.ApiObjectMetadata(name=spec.name, namespace=spec.namespace),
+            spec=endpoint_spec(spec),
+        )
         self.endpoint.node.add_dependency(self.namespace_object, self.network_policy, *first)
 
 

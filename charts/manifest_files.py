@@ -9,7 +9,9 @@ import yaml
 MANIFEST_DIR = "kubernetes"
 
 
-def write_manifests(outdir: Path, environment: str, manifests: list[dict], filename: str = "vllm-serving.yaml") -> Path:
+def write_manifests(
+    outdir: Path, environment: str, manifests: list[dict], filename: str = "vllm-serving.yaml"
+) -> Path:
     """Write ``manifests`` to ``OUTDIR/kubernetes/ENVIRONMENT/FILENAME`` and return the path."""
     target = outdir / MANIFEST_DIR / environment / filename
     target.parent.mkdir(parents=True, exist_ok=True)

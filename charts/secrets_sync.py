@@ -35,8 +35,10 @@ from deployment_config.kubernetes_names import SYSTEM_NODE_LABELS
 #: Tag 3.10. The digest is that tag's multi-architecture index as several unrelated public repositories pin it
 #: identically; it was not read from the registry here (no network): check it with ``crane digest
 #: registry.k8s.io/pause:3.10`` (or ``docker buildx imagetools inspect``) whenever the tag changes.
-PAUSE_IMAGE = ("registry.k8s.io/pause:3.10"
-               "@sha256:ee6521f290b2168b6e0935a181d4cff9be1ac3f505666ef0e3c98fae8199917a")
+PAUSE_IMAGE = (
+    "registry.k8s.io/pause:3.10"
+    "@sha256:ee6521f290b2168b6e0935a181d4cff9be1ac3f505666ef0e3c98fae8199917a"
+)
 #: Any unprivileged user: the image sets none we rely on, and the binary needs no file and no privilege.
 PAUSE_USER = 65535
 COMPONENT = "secrets-sync"
@@ -44,24 +46,31 @@ COMPONENT = "secrets-sync"
 SYNC_REPLICAS = 2
 #: Hardening of the container: what the EKS path's containers get (charts/vllm_deployment.py) and a read-only root
 #: filesystem (the pause binary writes nothing).
-CONTAINER_SECURITY_CONTEXT = MappingProxyType({
-    "allowPrivilegeEscalation": False,
-    "privileged": False,
-    "readOnlyRootFilesystem": True,
-    "runAsNonRoot": True,
-    "runAsUser": PAUSE_USER,
-    "runAsGroup": PAUSE_USER,
-    "capabilities": {"drop": ["ALL"]},
-    "seccompProfile": {"type": "RuntimeDefault"},
-})
+CONTAINER_SECURITY_CONTEXT = MappingProxyType(
+    {
+        "allowPrivilegeEscalation": False,
+        "privileged": False,
+        "readOnlyRootFilesystem": True,
+        "runAsNonRoot": True,
+        "runAsUser": PAUSE_USER,
+        "runAsGroup": PAUSE_USER,
+        "capabilities": {"drop": ["ALL"]},
+        "seccompProfile": {"type": "RuntimeDefault"},
+    }
+)
 
 
 def sync_labels(endpoint_name: str) -> dict[str, str]:
-    return {"app.kubernetes.io/name": "vllm", "app.kubernetes.io/component": COMPONENT,
-            "app.kubernetes.io/instance": endpoint_name}
+    return {
+        "app.kubernetes.io/name": "vllm",
+        "app.kubernetes.io/component": COMPONENT,
+        "app.kubernetes.io/instance": endpoint_name,
+    }
 
 
-def secrets_sync_deployment(*, endpoint_name: str, namespace: str, service_account: str, secrets: PodSecrets) -> dict:
+def secrets_sync_deployment(
+    *, endpoint_name: str, namespace: str, service_account: str, secrets: PodSecrets
+) -> dict:
     """The Deployment (plain Kubernetes JSON) whose pod mounts the secrets volume and so keeps the synced Secret.
 
     Two replicas spread over the system nodes, a rolling update that starts a new pod before it stops an old one
@@ -78,11 +87,18 @@ def secrets_sync_deployment(*, endpoint_name: str, namespace: str, service_accou
     return {
         "apiVersion": "apps/v1",
         "kind": "Deployment",
-        "metadata": {"name": f"{endpoint_name}-{COMPONENT}", "namespace": namespace, "labels": labels},
+        "metadata": {
+            "name": f"{endpoint_name}-{COMPONENT}",
+            "namespace": namespace,
+            "labels": labels,
+        },
         "spec": {
             "replicas": SYNC_REPLICAS,
             "selector": {"matchLabels": labels},
-            "strategy": {"type": "RollingUpdate", "rollingUpdate": {"maxSurge": 1, "maxUnavailable": 0}},
+            "strategy": {
+                "type": "RollingUpdate",
+                "rollingUpdate": {"maxSurge": 1, "maxUnavailable": 0},
+            },
             "template": {
                 "metadata": {"labels": labels},
                 "spec": {
@@ -91,21 +107,42 @@ def secrets_sync_deployment(*, endpoint_name: str, namespace: str, service_accou
                     # On the system nodes: the GPU instances are for the worker (and carry a taint this pod lacks).
                     "nodeSelector": dict(SYSTEM_NODE_LABELS),
                     # One per system node where it can: a node's loss leaves the other replica mounting the volume.
-                    "topologySpreadConstraints": [{"maxSkew": 1, "topologyKey": "kubernetes.io/hostname",
-                                                   "whenUnsatisfiable": "ScheduleAnyway",
-                                                   "labelSelector": {"matchLabels": labels}}],
-                    "securityContext": {"runAsNonRoot": True, "runAsUser": PAUSE_USER, "runAsGroup": PAUSE_USER,
-                                        "seccompProfile": {"type": "RuntimeDefault"}},
-                    "containers": [{
-                        "name": COMPONENT,
-                        "image": PAUSE_IMAGE,
-                        "imagePullPolicy": "IfNotPresent",
-                        "securityContext": {k: (dict(v) if isinstance(v, MappingProxyType) else v)
-                                            for k, v in CONTAINER_SECURITY_CONTEXT.items()},
-                        "resources": {"requests": {"cpu": "10m", "memory": "16Mi"},
-                                      "limits": {"cpu": "50m", "memory": "32Mi"}},
-                        "volumeMounts": [{"name": volume["name"], "mountPath": secrets.mount_path, "readOnly": True}],
-                    }],
+                    "topologySpreadConstraints": [
+                        {
+                            "maxSkew": 1,
+                            "topologyKey": "kubernetes.io/hostname",
+                            "whenUnsatisfiable": "ScheduleAnyway",
+                            "labelSelector": {"matchLabels": labels},
+                        }
+                    ],
+                    "securityContext": {
+                        "runAsNonRoot": True,
+                        "runAsUser": PAUSE_USER,
+                        "runAsGroup": PAUSE_USER,
+                        "seccompProfile": {"type": "RuntimeDefault"},
+                    },
+                    "containers": [
+                        {
+                            "name": COMPONENT,
+                            "image": PAUSE_IMAGE,
+                            "imagePullPolicy": "IfNotPresent",
+                            "securityContext": {
+                                k: (dict(v) if isinstance(v, MappingProxyType) else v)
+                                for k, v in CONTAINER_SECURITY_CONTEXT.items()
+                            },
+                            "resources": {
+                                "requests": {"cpu": "10m", "memory": "16Mi"},
+                                "limits": {"cpu": "50m", "memory": "32Mi"},
+                            },
+                            "volumeMounts": [
+                                {
+                                    "name": volume["name"],
+                                    "mountPath": secrets.mount_path,
+                                    "readOnly": True,
+                                }
+                            ],
+                        }
+                    ],
                     "volumes": [volume],
                 },
             },
@@ -120,7 +157,11 @@ def secrets_sync_disruption_budget(*, endpoint_name: str, namespace: str) -> dic
     return {
         "apiVersion": "policy/v1",
         "kind": "PodDisruptionBudget",
-        "metadata": {"name": f"{endpoint_name}-{COMPONENT}", "namespace": namespace, "labels": labels},
+        "metadata": {
+            "name": f"{endpoint_name}-{COMPONENT}",
+            "namespace": namespace,
+            "labels": labels,
+        },
         "spec": {"maxUnavailable": 1, "selector": {"matchLabels": labels}},
     }
 
@@ -130,15 +171,27 @@ def secrets_sync_network_policy(*, endpoint_name: str, namespace: str) -> dict:
     return {
         "apiVersion": "networking.k8s.io/v1",
         "kind": "NetworkPolicy",
-        "metadata": {"name": f"{endpoint_name}-{COMPONENT}", "namespace": namespace, "labels": sync_labels(endpoint_name)},
-        "spec": {"podSelector": {"matchLabels": sync_labels(endpoint_name)}, "policyTypes": ["Ingress", "Egress"]},
+        "metadata": {
+            "name": f"{endpoint_name}-{COMPONENT}",
+            "namespace": namespace,
+            "labels": sync_labels(endpoint_name),
+        },
+        "spec": {
+            "podSelector": {"matchLabels": sync_labels(endpoint_name)},
+            "policyTypes": ["Ingress", "Egress"],
+        },
     }
 
 
 def add_plain_object(scope: Construct, id: str, obj: dict) -> cdk8s.ApiObject:
     """``obj`` (plain Kubernetes JSON) as an ApiObject of ``scope``; its body beyond metadata goes in as patches."""
-    api_object = cdk8s.ApiObject(scope, id, api_version=obj["apiVersion"], kind=obj["kind"],
-                                 metadata=cdk8s.ApiObjectMetadata(**obj["metadata"]))
+    api_object = cdk8s.ApiObject(
+        scope,
+        id,
+        api_version=obj["apiVersion"],
+        kind=obj["kind"],
+        metadata=cdk8s.ApiObjectMetadata(**obj["metadata"]),
+    )
     for key, value in obj.items():
         if key not in ("apiVersion", "kind", "metadata"):
             api_object.add_json_patch(cdk8s.JsonPatch.add(f"/{key}", value))

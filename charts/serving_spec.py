@@ -20,7 +20,11 @@ from deployment_config.gpu_nodes import (
 )
 
 # VPC_CNI_CONFIGURATION: the vpc-cni configuration that makes the chart's NetworkPolicy enforced.
-from deployment_config.kubernetes_names import SERVING_NAME, SERVING_NAMESPACE, hugging_face_token_synced
+from deployment_config.kubernetes_names import (
+    SERVING_NAME,
+    SERVING_NAMESPACE,
+    hugging_face_token_synced,
+)
 from deployment_config.model import EnvironmentConfig, Exposure, Platform, WeightSource
 from deployment_config.model_location import (
     MODEL_CACHE_MOUNT,
@@ -36,7 +40,6 @@ VLLM_PORT = 8000
 TLS_PORT = 443
 #: Image of the init container that copies weights from S3 to the node cache.
 AWS_CLI_IMAGE = "public.ecr.aws/aws-cli/aws-cli:2.27.49"
-
 
 
 #: Values of the Kubernetes recommended labels (kubernetes.io, "Recommended Labels") this chart sets.
@@ -65,12 +68,13 @@ def image_version_label(image: str) -> str:
     if pinned:
         return f"{pinned.group(1)}-{pinned.group(2)[:12]}"
     slash, colon = image.rfind("/"), image.rfind(":")
-    tag = image[colon + 1:] if colon > slash else "latest"
+    tag = image[colon + 1 :] if colon > slash else "latest"
     return re.sub(r"^[^A-Za-z0-9]+|[^A-Za-z0-9]+$", "", tag[:_LABEL_VALUE_MAX])
 
 
 #: The API key's variable: the auth middleware's own, never vLLM's VLLM_API_KEY (see PodSecrets.deliveries).
 API_KEY_VARIABLE = KEY_VARIABLES[0]
+
 
 @dataclass(frozen=True)
 class PodSecrets:
@@ -104,7 +108,10 @@ class PodSecrets:
         HUGGING_FACE_HUB_TOKEN (huggingface/huggingface_hub@ee0a4510 src/huggingface_hub/utils/_auth.py,
         _get_token_from_environment).
         """
-        items = ((API_KEY_VARIABLE, self.api_key_secret, "api-key"), ("HF_TOKEN", self.hugging_face_token_secret, "hf-token"))
+        items = (
+            (API_KEY_VARIABLE, self.api_key_secret, "api-key"),
+            ("HF_TOKEN", self.hugging_face_token_secret, "hf-token"),
+        )
         return tuple((variable, secret, key) for variable, secret, key in items if secret)
 
 
@@ -256,7 +263,9 @@ def _multi_node_args(nodes: int, rank: str) -> tuple[str, ...]:
 #: 1.architectures/3.aws-batch/aws-batch-distributed-training-p6.yaml, the NCCL tests on P6: FI_PROVIDER=efa
 #: FI_EFA_USE_DEVICE_RDMA=1 FI_EFA_FORK_SAFE=1). They take effect only in an image that carries libfabric and
 #: aws-ofi-nccl (README "Multi-node models": the image).
-EFA_ENVIRONMENT = MappingProxyType({"FI_PROVIDER": "efa", "FI_EFA_USE_DEVICE_RDMA": "1", "FI_EFA_FORK_SAFE": "1"})
+EFA_ENVIRONMENT = MappingProxyType(
+    {"FI_PROVIDER": "efa", "FI_EFA_USE_DEVICE_RDMA": "1", "FI_EFA_FORK_SAFE": "1"}
+)
 
 
 def revision_args(env: EnvironmentConfig) -> tuple[str, ...]:
@@ -266,7 +275,11 @@ def revision_args(env: EnvironmentConfig) -> tuple[str, ...]:
     vllm/config/model.py ``__post_init__``). ``--code-revision`` too, for the model's remote code (--trust-remote-code)
     must come from the same commit as its weights. From S3 or on HyperPod vLLM loads a local directory: no revision."""
     sha = env.model.hugging_face_revision
-    if sha is None or env.model.weight_source is not WeightSource.HUGGINGFACE or env.platform is not Platform.EKS:
+    if (
+        sha is None
+        or env.model.weight_source is not WeightSource.HUGGINGFACE
+        or env.platform is not Platform.EKS
+    ):
         return ()
     return ("--revision", sha, "--code-revision", sha)
 
@@ -300,11 +313,18 @@ def serving_spec_for(env: EnvironmentConfig) -> VllmServingSpec:
 
     layout = env.layout
     args = (
-        "--model", model_path(env),
-        "--served-model-name", model.served_name,
-        "--tensor-parallel-size", str(model.tensor_parallel_size),
+        "--model",
+        model_path(env),
+        "--served-model-name",
+        model.served_name,
+        "--tensor-parallel-size",
+        str(model.tensor_parallel_size),
         # A model that fits no single node: one pipeline stage per node (deployment_config.sizing.Layout).
-        *(("--pipeline-parallel-size", str(layout.pipeline_parallel_size)) if layout.multi_node else ()),
+        *(
+            ("--pipeline-parallel-size", str(layout.pipeline_parallel_size))
+            if layout.multi_node
+            else ()
+        ),
         *revision_args(env),
         *speculator_args(env, model.serving_args),
         *drain_args(env),
@@ -359,10 +379,17 @@ def serving_spec_for(env: EnvironmentConfig) -> VllmServingSpec:
         nodes=layout.nodes,
         router_policy=env.endpoint.router_policy(env.replicas),
         compile_cache=compile_cache_for(
-            image=env.serving_image, weights_s3_uri=weights_s3_uri(model), revision=model.hugging_face_revision,
-            region=env.region, gpu_instance_type=instance.name, tensor_parallel_size=layout.tensor_parallel_size,
-            pipeline_parallel_size=layout.pipeline_parallel_size, nodes=layout.nodes, args=args,
-            environment=environment),
+            image=env.serving_image,
+            weights_s3_uri=weights_s3_uri(model),
+            revision=model.hugging_face_revision,
+            region=env.region,
+            gpu_instance_type=instance.name,
+            tensor_parallel_size=layout.tensor_parallel_size,
+            pipeline_parallel_size=layout.pipeline_parallel_size,
+            nodes=layout.nodes,
+            args=args,
+            environment=environment,
+        ),
     )
 
 
@@ -370,10 +397,13 @@ def _pod_secrets(env: EnvironmentConfig) -> PodSecrets | None:
     """The API key, and the Hugging Face token only where vLLM downloads from the Hub: with S3 weights nothing in the pod
     talks to the Hub (the mirror Job reads the token itself, ops_cli/weights.py), and a token in the environment of a
     process that runs the model repository's code (--trust-remote-code) is one more secret it could read."""
-    secrets = PodSecrets(region=env.region,
-                         api_key_secret=env.api_key_secret_name if env.endpoint.api_key_required else None,
-                         hugging_face_token_secret=env.model.hugging_face_token_secret
-                         if hugging_face_token_synced(env) else None)
+    secrets = PodSecrets(
+        region=env.region,
+        api_key_secret=env.api_key_secret_name if env.endpoint.api_key_required else None,
+        hugging_face_token_secret=env.model.hugging_face_token_secret
+        if hugging_face_token_synced(env)
+        else None,
+    )
     return secrets if secrets.deliveries else None
 
 

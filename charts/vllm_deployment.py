@@ -11,7 +11,11 @@ from constructs import Construct
 
 from charts.serving_spec import AWS_CLI_IMAGE, PRE_STOP_SECONDS, VllmServingSpec
 from charts.vllm_secret_provider import mount_secrets
-from deployment_config.model_location import MODEL_CACHE_MOUNT, node_speculator_path, node_weights_path
+from deployment_config.model_location import (
+    MODEL_CACHE_MOUNT,
+    node_speculator_path,
+    node_weights_path,
+)
 
 STARTUP_PERIOD_SECONDS = 10
 #: The AWS CLI's S3 transfer settings for the copy into the node cache (AWS CLI S3 configuration,
@@ -39,44 +43,69 @@ STARTUP_PERIOD_SECONDS = 10
 #: manifest before vLLM starts (charts/vllm_weights_check/); and the AWS CLI takes the pod's EKS Pod Identity
 #: credentials (the container credential provider), which for the streamer's own S3 client is not verified (README,
 #: "Streaming into the GPUs (Run:ai)"). The loaders' measured rates (bench/weight_load.py) may change this choice.
-S3_TRANSFER_SETTINGS = (("preferred_transfer_client", "crt"), ("target_bandwidth", "100Gb/s"),
-                        ("multipart_chunksize", "64MB"))
+S3_TRANSFER_SETTINGS = (
+    ("preferred_transfer_client", "crt"),
+    ("target_bandwidth", "100Gb/s"),
+    ("multipart_chunksize", "64MB"),
+)
 #: Writes the settings into the container's AWS config file, then syncs; the source and target are positional arguments
 #: ($1, $2), never spliced into the script. The AWS CLI image is Amazon Linux 2 (aws/aws-cli docker/Dockerfile), which
 #: has /bin/sh.
 FETCH_SCRIPT = " && ".join(
     [f"aws configure set default.s3.{key} {value}" for key, value in S3_TRANSFER_SETTINGS]
-    + ['exec aws s3 sync --only-show-errors "$1" "$2"'])
+    + ['exec aws s3 sync --only-show-errors "$1" "$2"']
+)
 #: The same with the ``spec_decoding`` speculator's mirror ($3) copied into its own directory of the cache ($4) after the
 #: weights (deployment_config/speculator.py): one container, so the pod's copy phase is one step as before.
 FETCH_WITH_SPECULATOR_SCRIPT = " && ".join(
     [f"aws configure set default.s3.{key} {value}" for key, value in S3_TRANSFER_SETTINGS]
-    + ['aws s3 sync --only-show-errors "$1" "$2"', 'exec aws s3 sync --only-show-errors "$3" "$4"'])
-_TAINT_EFFECTS = {"NoSchedule": kplus.TaintEffect.NO_SCHEDULE, "NoExecute": kplus.TaintEffect.NO_EXECUTE}
+    + ['aws s3 sync --only-show-errors "$1" "$2"', 'exec aws s3 sync --only-show-errors "$3" "$4"']
+)
+_TAINT_EFFECTS = {
+    "NoSchedule": kplus.TaintEffect.NO_SCHEDULE,
+    "NoExecute": kplus.TaintEffect.NO_EXECUTE,
+}
 
 
-def add_vllm_deployment(scope: Construct, *, spec: VllmServingSpec, namespace: str,
-                        service_account: kplus.IServiceAccount) -> kplus.Deployment:
+def add_vllm_deployment(
+    scope: Construct,
+    *,
+    spec: VllmServingSpec,
+    namespace: str,
+    service_account: kplus.IServiceAccount,
+) -> kplus.Deployment:
     """Add the vLLM Deployment to ``scope`` and return it. With S3 weights, the chart adds their check after
     ``fetch-weights`` (charts/vllm_weights_check/)."""
     model_cache = kplus.Volume.from_host_path(
-        scope, "model-cache", "model-cache", path=spec.model_cache_host_path, type=kplus.HostPathVolumeType.DIRECTORY_OR_CREATE
+        scope,
+        "model-cache",
+        "model-cache",
+        path=spec.model_cache_host_path,
+        type=kplus.HostPathVolumeType.DIRECTORY_OR_CREATE,
     )
     # NCCL and vLLM's worker processes exchange tensors through /dev/shm; the container default of 64 MiB is far too small.
     shm = kplus.Volume.from_empty_dir(
-        scope, "dshm", "dshm", medium=kplus.EmptyDirMedium.MEMORY, size_limit=cdk8s.Size.gibibytes(spec.shm_size_gib)
+        scope,
+        "dshm",
+        "dshm",
+        medium=kplus.EmptyDirMedium.MEMORY,
+        size_limit=cdk8s.Size.gibibytes(spec.shm_size_gib),
     )
     health = dict(port=spec.port, scheme=kplus.ConnectionScheme.HTTP)
     deployment = kplus.Deployment(
         scope,
         "deployment",
-        metadata=cdk8s.ApiObjectMetadata(name=spec.name, namespace=namespace, labels={"app.kubernetes.io/name": spec.name}),
+        metadata=cdk8s.ApiObjectMetadata(
+            name=spec.name, namespace=namespace, labels={"app.kubernetes.io/name": spec.name}
+        ),
         # One replica per GPU node of the reservation (endpoint.replicas, default all of them).
         replicas=spec.replicas,
         # Replaced one at a time, never one more than there are: a new replica needs a whole node's GPUs, and every
         # node of the reservation is taken (maxSurge 0). With one replica the endpoint is down during a replacement.
-        strategy=kplus.DeploymentStrategy.rolling_update(max_surge=kplus.PercentOrAbsolute.absolute(0),
-                                                         max_unavailable=kplus.PercentOrAbsolute.absolute(1)),
+        strategy=kplus.DeploymentStrategy.rolling_update(
+            max_surge=kplus.PercentOrAbsolute.absolute(0),
+            max_unavailable=kplus.PercentOrAbsolute.absolute(1),
+        ),
         # A fresh node downloads 1.4 TB before the pod is ready: the rollout deadline must outlast the startup budget.
         progress_deadline=cdk8s.Duration.seconds(spec.startup_budget_seconds + 600),
         service_account=service_account,
@@ -93,7 +122,9 @@ def add_vllm_deployment(scope: Construct, *, spec: VllmServingSpec, namespace: s
     deployment.scheduling.separate(deployment, topology=kplus.Topology.HOSTNAME)
     taint_key, taint_value, taint_effect = spec.toleration
     deployment.scheduling.tolerate(
-        kplus.Node.tainted(kplus.NodeTaintQuery.is_(taint_key, taint_value, effect=_TAINT_EFFECTS[taint_effect]))
+        kplus.Node.tainted(
+            kplus.NodeTaintQuery.is_(taint_key, taint_value, effect=_TAINT_EFFECTS[taint_effect])
+        )
     )
 
     security = container_security()
@@ -104,15 +135,31 @@ def add_vllm_deployment(scope: Construct, *, spec: VllmServingSpec, namespace: s
             name="fetch-weights",
             image=AWS_CLI_IMAGE,
             image_pull_policy=kplus.ImagePullPolicy.IF_NOT_PRESENT,
-            command=["/bin/sh", "-c", FETCH_SCRIPT, "fetch-weights", spec.s3_uri,
-                     node_weights_path(spec.weights_revision)] if not spec.speculator_s3_uri else
-            ["/bin/sh", "-c", FETCH_WITH_SPECULATOR_SCRIPT, "fetch-weights", spec.s3_uri,
-             node_weights_path(spec.weights_revision), spec.speculator_s3_uri,
-             node_speculator_path(spec.speculator_revision)],
+            command=[
+                "/bin/sh",
+                "-c",
+                FETCH_SCRIPT,
+                "fetch-weights",
+                spec.s3_uri,
+                node_weights_path(spec.weights_revision),
+            ]
+            if not spec.speculator_s3_uri
+            else [
+                "/bin/sh",
+                "-c",
+                FETCH_WITH_SPECULATOR_SCRIPT,
+                "fetch-weights",
+                spec.s3_uri,
+                node_weights_path(spec.weights_revision),
+                spec.speculator_s3_uri,
+                node_speculator_path(spec.speculator_revision),
+            ],
             security_context=security,
             resources=kplus.ContainerResources(
                 cpu=kplus.CpuResources(request=kplus.Cpu.units(8)),
-                memory=kplus.MemoryResources(request=cdk8s.Size.gibibytes(16), limit=cdk8s.Size.gibibytes(32)),
+                memory=kplus.MemoryResources(
+                    request=cdk8s.Size.gibibytes(16), limit=cdk8s.Size.gibibytes(32)
+                ),
             ),
             volume_mounts=[kplus.VolumeMount(path=MODEL_CACHE_MOUNT, volume=model_cache)],
         )
@@ -130,19 +177,29 @@ def add_vllm_deployment(scope: Construct, *, spec: VllmServingSpec, namespace: s
         resources=kplus.ContainerResources(
             cpu=kplus.CpuResources(request=kplus.Cpu.units(spec.cpu_request)),
             memory=kplus.MemoryResources(
-                request=cdk8s.Size.gibibytes(spec.memory_request_gib), limit=cdk8s.Size.gibibytes(spec.memory_limit_gib)
+                request=cdk8s.Size.gibibytes(spec.memory_request_gib),
+                limit=cdk8s.Size.gibibytes(spec.memory_limit_gib),
             ),
         ),
         startup=kplus.Probe.from_http_get(
-            "/health", **health, period_seconds=cdk8s.Duration.seconds(STARTUP_PERIOD_SECONDS),
-            failure_threshold=failure_threshold, timeout_seconds=cdk8s.Duration.seconds(5),
+            "/health",
+            **health,
+            period_seconds=cdk8s.Duration.seconds(STARTUP_PERIOD_SECONDS),
+            failure_threshold=failure_threshold,
+            timeout_seconds=cdk8s.Duration.seconds(5),
         ),
         readiness=kplus.Probe.from_http_get(
-            "/health", **health, period_seconds=cdk8s.Duration.seconds(10), failure_threshold=3,
+            "/health",
+            **health,
+            period_seconds=cdk8s.Duration.seconds(10),
+            failure_threshold=3,
             timeout_seconds=cdk8s.Duration.seconds(5),
         ),
         liveness=kplus.Probe.from_http_get(
-            "/health", **health, period_seconds=cdk8s.Duration.seconds(30), failure_threshold=5,
+            "/health",
+            **health,
+            period_seconds=cdk8s.Duration.seconds(30),
+            failure_threshold=5,
             timeout_seconds=cdk8s.Duration.seconds(10),
         ),
         volume_mounts=[
@@ -163,8 +220,10 @@ def add_vllm_deployment(scope: Construct, *, spec: VllmServingSpec, namespace: s
         for kind in ("requests", "limits"):
             api_object.add_json_patch(
                 # The generated L1 object renders resource values through Quantity: a bare number would come out null.
-                cdk8s.JsonPatch.add(f"/spec/template/spec/containers/0/resources/{kind}/{pointer}",
-                                    k8s.Quantity.from_number(count))
+                cdk8s.JsonPatch.add(
+                    f"/spec/template/spec/containers/0/resources/{kind}/{pointer}",
+                    k8s.Quantity.from_number(count),
+                )
             )
     # No service links: with them Kubernetes gives the pod VLLM_PORT=tcp://<ip>:8000 for the Service named vllm, and vLLM
     # reads VLLM_PORT as the first of its own internal ports (vLLM 0.33.0 vllm/envs.py; vllm/utils/network_utils.py
@@ -175,12 +234,19 @@ def add_vllm_deployment(scope: Construct, *, spec: VllmServingSpec, namespace: s
     # nvidia/cuda:...-ubuntu22.04, whose coreutils has /bin/sleep). The kubelet's own sleep action (LifecycleHandler.sleep,
     # Kubernetes 1.29+) cannot be written here: the Deployment renders through cdk8s-plus-28's Kubernetes 1.28 types,
     # which drop the field even from a JSON patch.
-    api_object.add_json_patch(cdk8s.JsonPatch.add("/spec/template/spec/containers/0/lifecycle",
-                                                  {"preStop": {"exec": {"command": ["sleep", str(PRE_STOP_SECONDS)]}}}))
+    api_object.add_json_patch(
+        cdk8s.JsonPatch.add(
+            "/spec/template/spec/containers/0/lifecycle",
+            {"preStop": {"exec": {"command": ["sleep", str(PRE_STOP_SECONDS)]}}},
+        )
+    )
     # The container runtime's default seccomp profile for every container of the pod (the kubelet runs them Unconfined
     # unless its seccompDefault is on); cdk8s-plus-28's pod security context has no prop for it.
-    api_object.add_json_patch(cdk8s.JsonPatch.add("/spec/template/spec/securityContext/seccompProfile",
-                                                  {"type": "RuntimeDefault"}))
+    api_object.add_json_patch(
+        cdk8s.JsonPatch.add(
+            "/spec/template/spec/securityContext/seccompProfile", {"type": "RuntimeDefault"}
+        )
+    )
     return deployment
 
 

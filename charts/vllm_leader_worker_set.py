@@ -41,13 +41,23 @@ ROLE_LABEL = "llm-serving/role"
 _CDK8S_ADDRESS_LABEL = "cdk8s.io/metadata.addr"
 
 
-def _pod_template(template: dict, *, spec: VllmServingSpec, role: str, args: tuple[str, ...]) -> tuple[dict, dict]:
+def _pod_template(
+    template: dict, *, spec: VllmServingSpec, role: str, args: tuple[str, ...]
+) -> tuple[dict, dict]:
     """The labels and the pod spec of the leader's or the workers' template, from the Deployment's pod template."""
     template = copy.deepcopy(template)
-    labels = {k: v for k, v in template.get("metadata", {}).get("labels", {}).items() if k != _CDK8S_ADDRESS_LABEL}
+    labels = {
+        k: v
+        for k, v in template.get("metadata", {}).get("labels", {}).items()
+        if k != _CDK8S_ADDRESS_LABEL
+    }
     pod = template["spec"]
     # One pod per node among all the set's pods (they take all of a node's GPUs anyway; the rule says so explicitly).
-    for rule in pod.get("affinity", {}).get("podAntiAffinity", {}).get("requiredDuringSchedulingIgnoredDuringExecution", []):
+    for rule in (
+        pod.get("affinity", {})
+        .get("podAntiAffinity", {})
+        .get("requiredDuringSchedulingIgnoredDuringExecution", [])
+    ):
         rule["labelSelector"] = {"matchLabels": {SET_NAME_LABEL: spec.name}}
     (vllm,) = [c for c in pod["containers"] if c["name"] == "vllm"]
     vllm["args"] = list(args)
@@ -60,8 +70,9 @@ def _pod_template(template: dict, *, spec: VllmServingSpec, role: str, args: tup
     return {**labels, **recommended_labels(spec), ROLE_LABEL: role}, pod
 
 
-def replace_deployment_with_leader_worker_set(chart: Construct, *, spec: VllmServingSpec,
-                                              deployment: kplus.Deployment) -> cdk8s.ApiObject:
+def replace_deployment_with_leader_worker_set(
+    chart: Construct, *, spec: VllmServingSpec, deployment: kplus.Deployment
+) -> cdk8s.ApiObject:
     """Render ``deployment``'s pod template, take the Deployment out of ``chart`` and add the LeaderWorkerSet.
 
     The set's own fields are written through typed bindings that ``cdk8s import`` generated from the vendored CRD
@@ -78,8 +89,12 @@ def replace_deployment_with_leader_worker_set(chart: Construct, *, spec: VllmSer
     rendered = cdk8s.ApiObject.of(deployment).to_json()
     chart.node.try_remove_child(deployment.node.id)
     pod_template = rendered["spec"]["template"]
-    leader_labels, leader_pod = _pod_template(pod_template, spec=spec, role="leader", args=spec.leader_args)
-    worker_labels, worker_pod = _pod_template(pod_template, spec=spec, role="worker", args=spec.worker_args)
+    leader_labels, leader_pod = _pod_template(
+        pod_template, spec=spec, role="leader", args=spec.leader_args
+    )
+    worker_labels, worker_pod = _pod_template(
+        pod_template, spec=spec, role="worker", args=spec.worker_args
+    )
     rolling_update = lws.LeaderWorkerSetSpecRolloutStrategyRollingUpdateConfiguration
     typed = lws.LeaderWorkerSet.manifest(
         spec=lws.LeaderWorkerSetSpec(
@@ -90,9 +105,13 @@ def replace_deployment_with_leader_worker_set(chart: Construct, *, spec: VllmSer
             rollout_strategy=lws.LeaderWorkerSetSpecRolloutStrategy(
                 type=lws.LeaderWorkerSetSpecRolloutStrategyType.ROLLING_UPDATE,
                 rolling_update_configuration=rolling_update(
-                    max_unavailable=lws.LeaderWorkerSetSpecRolloutStrategyRollingUpdateConfigurationMaxUnavailable
-                    .from_number(1),
-                    max_surge=lws.LeaderWorkerSetSpecRolloutStrategyRollingUpdateConfigurationMaxSurge.from_number(0)),
+                    max_unavailable=lws.LeaderWorkerSetSpecRolloutStrategyRollingUpdateConfigurationMaxUnavailable.from_number(
+                        1
+                    ),
+                    max_surge=lws.LeaderWorkerSetSpecRolloutStrategyRollingUpdateConfigurationMaxSurge.from_number(
+                        0
+                    ),
+                ),
             ),
             # Workers are created with the leader, so that all of a group downloads and loads its weights at once;
             # vLLM's workers wait for the leader's store (LeaderCreated, the CRD's default, written out).
@@ -101,22 +120,36 @@ def replace_deployment_with_leader_worker_set(chart: Construct, *, spec: VllmSer
                 size=spec.nodes,
                 restart_policy=lws.LeaderWorkerSetSpecLeaderWorkerTemplateRestartPolicy.RECREATE_GROUP_ON_POD_RESTART,
                 leader_template=lws.LeaderWorkerSetSpecLeaderWorkerTemplateLeaderTemplate(
-                    metadata=lws.LeaderWorkerSetSpecLeaderWorkerTemplateLeaderTemplateMetadata(labels=leader_labels)),
+                    metadata=lws.LeaderWorkerSetSpecLeaderWorkerTemplateLeaderTemplateMetadata(
+                        labels=leader_labels
+                    )
+                ),
                 worker_template=lws.LeaderWorkerSetSpecLeaderWorkerTemplateWorkerTemplate(
-                    metadata=lws.LeaderWorkerSetSpecLeaderWorkerTemplateWorkerTemplateMetadata(labels=worker_labels)),
+                    metadata=lws.LeaderWorkerSetSpecLeaderWorkerTemplateWorkerTemplateMetadata(
+                        labels=worker_labels
+                    )
+                ),
             ),
         ),
     )
     leader_worker_set = cdk8s.ApiObject(
-        chart, "leader-worker-set", api_version=lws.LeaderWorkerSet.GVK.api_version, kind=lws.LeaderWorkerSet.GVK.kind,
-        metadata=cdk8s.ApiObjectMetadata(name=spec.name, namespace=spec.namespace,
-                                         labels={"app.kubernetes.io/name": spec.name}),
+        chart,
+        "leader-worker-set",
+        api_version=lws.LeaderWorkerSet.GVK.api_version,
+        kind=lws.LeaderWorkerSet.GVK.kind,
+        metadata=cdk8s.ApiObjectMetadata(
+            name=spec.name, namespace=spec.namespace, labels={"app.kubernetes.io/name": spec.name}
+        ),
     )
     # ApiObject takes apiVersion, kind and metadata only; a custom resource's body goes in as a patch.
     leader_worker_set.add_json_patch(cdk8s.JsonPatch.add("/spec", typed["spec"]))
     template_path = "/spec/leaderWorkerTemplate/{}/spec"
-    leader_worker_set.add_json_patch(cdk8s.JsonPatch.add(template_path.format("leaderTemplate"), leader_pod))
-    leader_worker_set.add_json_patch(cdk8s.JsonPatch.add(template_path.format("workerTemplate"), worker_pod))
+    leader_worker_set.add_json_patch(
+        cdk8s.JsonPatch.add(template_path.format("leaderTemplate"), leader_pod)
+    )
+    leader_worker_set.add_json_patch(
+        cdk8s.JsonPatch.add(template_path.format("workerTemplate"), worker_pod)
+    )
     return leader_worker_set
 
 
@@ -134,17 +167,30 @@ def add_group_network_policy(scope: Construct, *, spec: VllmServingSpec) -> cdk8
     and socket connections on ports it picks. EFA traffic itself is not IP and is not subject to the policy."""
     selector = {"matchLabels": {SET_NAME_LABEL: spec.name}}
     policy = cdk8s.ApiObject(
-        scope, "network-policy", api_version="networking.k8s.io/v1", kind="NetworkPolicy",
-        metadata=cdk8s.ApiObjectMetadata(name=spec.name, namespace=spec.namespace,
-                                         labels=recommended_labels(spec, NETWORK_POLICY)),
+        scope,
+        "network-policy",
+        api_version="networking.k8s.io/v1",
+        kind="NetworkPolicy",
+        metadata=cdk8s.ApiObjectMetadata(
+            name=spec.name,
+            namespace=spec.namespace,
+            labels=recommended_labels(spec, NETWORK_POLICY),
+        ),
     )
-    policy.add_json_patch(cdk8s.JsonPatch.add("/spec", {
-        "podSelector": selector,
-        "policyTypes": ["Ingress"],
-        "ingress": [
-            {"from": [{"ipBlock": {"cidr": cidr}} for cidr in ingress_sources(spec)],
-             "ports": [{"port": spec.port, "protocol": "TCP"}]},
-            {"from": [{"podSelector": selector}]},
-        ],
-    }))
+    policy.add_json_patch(
+        cdk8s.JsonPatch.add(
+            "/spec",
+            {
+                "podSelector": selector,
+                "policyTypes": ["Ingress"],
+                "ingress": [
+                    {
+                        "from": [{"ipBlock": {"cidr": cidr}} for cidr in ingress_sources(spec)],
+                        "ports": [{"port": spec.port, "protocol": "TCP"}],
+                    },
+                    {"from": [{"podSelector": selector}]},
+                ],
+            },
+        )
+    )
     return policy

@@ -38,26 +38,35 @@ def ingress_sources(spec: VllmServingSpec) -> tuple[str, ...]:
     return tuple(sources)
 
 
-def add_vllm_network_policy(scope: Construct, *, spec: VllmServingSpec, namespace: str,
-                            deployment: kplus.Deployment) -> kplus.NetworkPolicy:
+def add_vllm_network_policy(
+    scope: Construct, *, spec: VllmServingSpec, namespace: str, deployment: kplus.Deployment
+) -> kplus.NetworkPolicy:
     """Add a NetworkPolicy that selects ``deployment``'s pods (by the Deployment's own selector) and admits TCP on the
     API port from :func:`ingress_sources` only."""
     policy = kplus.NetworkPolicy(
-        scope, "network-policy",
-        metadata=cdk8s.ApiObjectMetadata(name=spec.name, namespace=namespace,
-                                         labels=recommended_labels(spec, NETWORK_POLICY)),
+        scope,
+        "network-policy",
+        metadata=cdk8s.ApiObjectMetadata(
+            name=spec.name, namespace=namespace, labels=recommended_labels(spec, NETWORK_POLICY)
+        ),
         selector=deployment,
         ingress=kplus.NetworkPolicyTraffic(default=kplus.NetworkPolicyTrafficDefault.DENY),
     )
     for index, cidr in enumerate(ingress_sources(spec)):
-        block = kplus.NetworkPolicyIpBlock.ipv6 if ipaddress.ip_network(cidr).version == 6 else kplus.NetworkPolicyIpBlock.ipv4
+        block = (
+            kplus.NetworkPolicyIpBlock.ipv6
+            if ipaddress.ip_network(cidr).version == 6
+            else kplus.NetworkPolicyIpBlock.ipv4
+        )
         # The pod's own port, with or without TLS: the load balancer's traffic reaches the pod after kube-proxy's DNAT to
         # the Service's target port (spec.port), where the policy agent's probe on the pod's interface sees it. The EKS
         # user guide's consideration that a Service's port must equal the container's ("Restrict Pod network traffic",
         # considerations) concerns egress to a ClusterIP, resolved before DNAT: the controller adds ClusterIPs to egress
         # rules only (aws/amazon-network-policy-controller-k8s@ecc7e6a pkg/resolvers/endpoints.go,
         # computeEgressEndpoints and getMatchingServiceClusterIPs). With TLS the Service listens on 443 → 8000.
-        policy.add_ingress_rule(block(policy, f"source-{index}", cidr_ip=cidr), [kplus.NetworkPolicyPort.tcp(spec.port)])
+        policy.add_ingress_rule(
+            block(policy, f"source-{index}", cidr_ip=cidr), [kplus.NetworkPolicyPort.tcp(spec.port)]
+        )
     return policy
 
 
@@ -83,9 +92,15 @@ def worker_network_policy(*, endpoint_name: str, namespace: str, vpc_cidr: str) 
     return {
         "apiVersion": "networking.k8s.io/v1",
         "kind": "NetworkPolicy",
-        "metadata": {"name": f"{endpoint_name}-worker", "namespace": namespace,
-                     "labels": {"app.kubernetes.io/name": "vllm", "app.kubernetes.io/component": NETWORK_POLICY,
-                                "app.kubernetes.io/instance": endpoint_name}},
+        "metadata": {
+            "name": f"{endpoint_name}-worker",
+            "namespace": namespace,
+            "labels": {
+                "app.kubernetes.io/name": "vllm",
+                "app.kubernetes.io/component": NETWORK_POLICY,
+                "app.kubernetes.io/instance": endpoint_name,
+            },
+        },
         "spec": {
             "podSelector": {"matchLabels": {WORKER_POD_LABEL: endpoint_name}},
             "policyTypes": ["Ingress"],

@@ -100,24 +100,42 @@ def worker_selector(spec: VllmServingSpec) -> dict[str, str]:
     (charts/vllm_serving_chart.py), the LeaderWorkerSet's leaders the same plus the leader role."""
     from charts.vllm_leader_worker_set import ROLE_LABEL
 
-    selector = {"app.kubernetes.io/name": spec.name, "app.kubernetes.io/component": "inference-server"}
+    selector = {
+        "app.kubernetes.io/name": spec.name,
+        "app.kubernetes.io/component": "inference-server",
+    }
     return {**selector, ROLE_LABEL: "leader"} if spec.multi_node else selector
 
 
 def router_args(spec: VllmServingSpec, policy: str) -> list[str]:
     """The router's arguments (every one accepted by both of its command lines)."""
     return [
-        "--host", "0.0.0.0", "--port", str(spec.port),
-        "--policy", policy,
-        "--service-discovery", "--service-discovery-namespace", spec.namespace,
-        "--service-discovery-port", str(spec.port),
-        "--selector", *(f"{key}={value}" for key, value in worker_selector(spec).items()),
-        "--prometheus-host", "0.0.0.0", "--prometheus-port", str(ROUTER_METRICS_PORT),
-        "--health-check-endpoint", "/health",
-        "--health-check-interval-secs", str(HEALTH_CHECK_INTERVAL_SECONDS),
+        "--host",
+        "0.0.0.0",
+        "--port",
+        str(spec.port),
+        "--policy",
+        policy,
+        "--service-discovery",
+        "--service-discovery-namespace",
+        spec.namespace,
+        "--service-discovery-port",
+        str(spec.port),
+        "--selector",
+        *(f"{key}={value}" for key, value in worker_selector(spec).items()),
+        "--prometheus-host",
+        "0.0.0.0",
+        "--prometheus-port",
+        str(ROUTER_METRICS_PORT),
+        "--health-check-endpoint",
+        "/health",
+        "--health-check-interval-secs",
+        str(HEALTH_CHECK_INTERVAL_SECONDS),
         # a stopping vLLM replica finishes what it runs within its drain; a request may take as long
-        "--request-timeout-secs", str(max(1800, spec.drain_seconds)),
-        "--log-level", "info",
+        "--request-timeout-secs",
+        str(max(1800, spec.drain_seconds)),
+        "--log-level",
+        "info",
     ]
 
 
@@ -131,72 +149,150 @@ def add_router(scope: Construct, *, spec: VllmServingSpec, policy: str) -> list[
     def metadata(object_name: str = name) -> dict:
         return {"name": object_name, "namespace": namespace, "labels": labels}
 
-    account = cdk8s.ApiObject(scope, "router-service-account", api_version="v1", kind="ServiceAccount",
-                              metadata=metadata())
+    account = cdk8s.ApiObject(
+        scope,
+        "router-service-account",
+        api_version="v1",
+        kind="ServiceAccount",
+        metadata=metadata(),
+    )
     # service discovery reads the pod's service account token (kube-rs Client::try_default)
     account.add_json_patch(cdk8s.JsonPatch.add("/automountServiceAccountToken", True))
-    role = cdk8s.ApiObject(scope, "router-role", api_version="rbac.authorization.k8s.io/v1", kind="Role",
-                           metadata=metadata())
-    role.add_json_patch(cdk8s.JsonPatch.add("/rules", [
-        {"apiGroups": [""], "resources": ["pods"], "verbs": ["get", "list", "watch"]}]))
-    binding = cdk8s.ApiObject(scope, "router-role-binding", api_version="rbac.authorization.k8s.io/v1",
-                              kind="RoleBinding", metadata=metadata())
-    binding.add_json_patch(cdk8s.JsonPatch.add("/roleRef", {"apiGroup": "rbac.authorization.k8s.io", "kind": "Role",
-                                                            "name": name}))
-    binding.add_json_patch(cdk8s.JsonPatch.add("/subjects", [{"kind": "ServiceAccount", "name": name,
-                                                              "namespace": namespace}]))
+    role = cdk8s.ApiObject(
+        scope,
+        "router-role",
+        api_version="rbac.authorization.k8s.io/v1",
+        kind="Role",
+        metadata=metadata(),
+    )
+    role.add_json_patch(
+        cdk8s.JsonPatch.add(
+            "/rules",
+            [{"apiGroups": [""], "resources": ["pods"], "verbs": ["get", "list", "watch"]}],
+        )
+    )
+    binding = cdk8s.ApiObject(
+        scope,
+        "router-role-binding",
+        api_version="rbac.authorization.k8s.io/v1",
+        kind="RoleBinding",
+        metadata=metadata(),
+    )
+    binding.add_json_patch(
+        cdk8s.JsonPatch.add(
+            "/roleRef", {"apiGroup": "rbac.authorization.k8s.io", "kind": "Role", "name": name}
+        )
+    )
+    binding.add_json_patch(
+        cdk8s.JsonPatch.add(
+            "/subjects", [{"kind": "ServiceAccount", "name": name, "namespace": namespace}]
+        )
+    )
     container = {
-        "name": ROUTER, "image": ROUTER_IMAGE, "command": list(ROUTER_COMMAND), "args": router_args(spec, policy),
-        "ports": [{"name": "http", "containerPort": spec.port, "protocol": "TCP"},
-                  {"name": "metrics", "containerPort": ROUTER_METRICS_PORT, "protocol": "TCP"}],
-        # /liveness and /readiness are the router's own (vllm-project/router@00edc4e src/server.rs); the NLB checks TCP
-        "livenessProbe": {"httpGet": {"path": "/liveness", "port": spec.port}, "periodSeconds": 10,
-                          "failureThreshold": 3},
-        "readinessProbe": {"tcpSocket": {"port": spec.port}, "periodSeconds": 5, "failureThreshold": 2},
-        "resources": {"requests": {"cpu": "1", "memory": "1Gi"}, "limits": {"memory": "2Gi"}},
-        "securityContext": {"allowPrivilegeEscalation": False, "readOnlyRootFilesystem": True,
-                            "runAsNonRoot": True, "runAsUser": 65532, "runAsGroup": 65532,
-                            "capabilities": {"drop": ["ALL"]}},
-    }
-    deployment = cdk8s.ApiObject(scope, "router-deployment", api_version="apps/v1", kind="Deployment",
-                                 metadata=metadata())
-    deployment.add_json_patch(cdk8s.JsonPatch.add("/spec", {
-        "replicas": ROUTER_REPLICAS,
-        "selector": {"matchLabels": router_selector(spec)},
-        "strategy": {"type": "RollingUpdate", "rollingUpdate": {"maxSurge": 1, "maxUnavailable": 0}},
-        "template": {
-            "metadata": {"labels": labels},
-            "spec": {
-                "serviceAccountName": name,
-                "nodeSelector": dict(SYSTEM_NODE_LABELS),
-                # one replica per system node where there are two; both on one node where there is one
-                "topologySpreadConstraints": [{"maxSkew": 1, "topologyKey": "kubernetes.io/hostname",
-                                               "whenUnsatisfiable": "ScheduleAnyway",
-                                               "labelSelector": {"matchLabels": router_selector(spec)}}],
-                "securityContext": {"seccompProfile": {"type": "RuntimeDefault"}},
-                "containers": [container],
-            },
-        },
-    }))
-    budget = cdk8s.ApiObject(scope, "router-disruption-budget", api_version="policy/v1", kind="PodDisruptionBudget",
-                             metadata=metadata())
-    budget.add_json_patch(cdk8s.JsonPatch.add("/spec", {"maxUnavailable": 1,
-                                                        "selector": {"matchLabels": router_selector(spec)}}))
-    policy_object = cdk8s.ApiObject(scope, "router-network-policy", api_version="networking.k8s.io/v1",
-                                    kind="NetworkPolicy", metadata=metadata())
-    policy_object.add_json_patch(cdk8s.JsonPatch.add("/spec", {
-        "podSelector": {"matchLabels": router_selector(spec)},
-        "policyTypes": ["Ingress", "Egress"],
-        "ingress": [
-            # the load balancer's traffic, as it reached vLLM before (charts/vllm_network_policy.py says from where)
-            {"from": [{"ipBlock": {"cidr": cidr}} for cidr in ingress_sources(spec)],
-             "ports": [{"port": spec.port, "protocol": "TCP"}]},
-            # the AMP managed scraper, whose network interfaces are in the VPC's subnets
-            {"from": [{"ipBlock": {"cidr": spec.vpc_cidr}}],
-             "ports": [{"port": ROUTER_METRICS_PORT, "protocol": "TCP"}]},
+        "name": ROUTER,
+        "image": ROUTER_IMAGE,
+        "command": list(ROUTER_COMMAND),
+        "args": router_args(spec, policy),
+        "ports": [
+            {"name": "http", "containerPort": spec.port, "protocol": "TCP"},
+            {"name": "metrics", "containerPort": ROUTER_METRICS_PORT, "protocol": "TCP"},
         ],
-        "egress": router_egress(spec),
-    }))
+        # /liveness and /readiness are the router's own (vllm-project/router@00edc4e src/server.rs); the NLB checks TCP
+        "livenessProbe": {
+            "httpGet": {"path": "/liveness", "port": spec.port},
+            "periodSeconds": 10,
+            "failureThreshold": 3,
+        },
+        "readinessProbe": {
+            "tcpSocket": {"port": spec.port},
+            "periodSeconds": 5,
+            "failureThreshold": 2,
+        },
+        "resources": {"requests": {"cpu": "1", "memory": "1Gi"}, "limits": {"memory": "2Gi"}},
+        "securityContext": {
+            "allowPrivilegeEscalation": False,
+            "readOnlyRootFilesystem": True,
+            "runAsNonRoot": True,
+            "runAsUser": 65532,
+            "runAsGroup": 65532,
+            "capabilities": {"drop": ["ALL"]},
+        },
+    }
+    deployment = cdk8s.ApiObject(
+        scope, "router-deployment", api_version="apps/v1", kind="Deployment", metadata=metadata()
+    )
+    deployment.add_json_patch(
+        cdk8s.JsonPatch.add(
+            "/spec",
+            {
+                "replicas": ROUTER_REPLICAS,
+                "selector": {"matchLabels": router_selector(spec)},
+                "strategy": {
+                    "type": "RollingUpdate",
+                    "rollingUpdate": {"maxSurge": 1, "maxUnavailable": 0},
+                },
+                "template": {
+                    "metadata": {"labels": labels},
+                    "spec": {
+                        "serviceAccountName": name,
+                        "nodeSelector": dict(SYSTEM_NODE_LABELS),
+                        # one replica per system node where there are two; both on one node where there is one
+                        "topologySpreadConstraints": [
+                            {
+                                "maxSkew": 1,
+                                "topologyKey": "kubernetes.io/hostname",
+                                "whenUnsatisfiable": "ScheduleAnyway",
+                                "labelSelector": {"matchLabels": router_selector(spec)},
+                            }
+                        ],
+                        "securityContext": {"seccompProfile": {"type": "RuntimeDefault"}},
+                        "containers": [container],
+                    },
+                },
+            },
+        )
+    )
+    budget = cdk8s.ApiObject(
+        scope,
+        "router-disruption-budget",
+        api_version="policy/v1",
+        kind="PodDisruptionBudget",
+        metadata=metadata(),
+    )
+    budget.add_json_patch(
+        cdk8s.JsonPatch.add(
+            "/spec", {"maxUnavailable": 1, "selector": {"matchLabels": router_selector(spec)}}
+        )
+    )
+    policy_object = cdk8s.ApiObject(
+        scope,
+        "router-network-policy",
+        api_version="networking.k8s.io/v1",
+        kind="NetworkPolicy",
+        metadata=metadata(),
+    )
+    policy_object.add_json_patch(
+        cdk8s.JsonPatch.add(
+            "/spec",
+            {
+                "podSelector": {"matchLabels": router_selector(spec)},
+                "policyTypes": ["Ingress", "Egress"],
+                "ingress": [
+                    # the load balancer's traffic, as it reached vLLM before (charts/vllm_network_policy.py says from where)
+                    {
+                        "from": [{"ipBlock": {"cidr": cidr}} for cidr in ingress_sources(spec)],
+                        "ports": [{"port": spec.port, "protocol": "TCP"}],
+                    },
+                    # the AMP managed scraper, whose network interfaces are in the VPC's subnets
+                    {
+                        "from": [{"ipBlock": {"cidr": spec.vpc_cidr}}],
+                        "ports": [{"port": ROUTER_METRICS_PORT, "protocol": "TCP"}],
+                    },
+                ],
+                "egress": router_egress(spec),
+            },
+        )
+    )
     return [account, role, binding, deployment, budget, policy_object]
 
 
@@ -222,17 +318,26 @@ def router_egress(spec: VllmServingSpec) -> list[dict]:
     from charts.vllm_leader_worker_set import SET_NAME_LABEL
 
     workers = {SET_NAME_LABEL: spec.name} if spec.multi_node else worker_selector(spec)
-    dns = {"namespaceSelector": {"matchLabels": {"kubernetes.io/metadata.name": "kube-system"}},
-           "podSelector": {"matchLabels": {"k8s-app": "kube-dns"}}}
+    dns = {
+        "namespaceSelector": {"matchLabels": {"kubernetes.io/metadata.name": "kube-system"}},
+        "podSelector": {"matchLabels": {"k8s-app": "kube-dns"}},
+    }
     return [
-        {"to": [{"podSelector": {"matchLabels": workers}}], "ports": [{"port": spec.port, "protocol": "TCP"}]},
+        {
+            "to": [{"podSelector": {"matchLabels": workers}}],
+            "ports": [{"port": spec.port, "protocol": "TCP"}],
+        },
         {"to": [dns], "ports": [{"port": 53, "protocol": "UDP"}, {"port": 53, "protocol": "TCP"}]},
-        {"to": [{"ipBlock": {"cidr": cidr}} for cidr in (*EKS_SERVICE_CIDRS, spec.vpc_cidr)],
-         "ports": [{"port": KUBERNETES_API_PORT, "protocol": "TCP"}]},
+        {
+            "to": [{"ipBlock": {"cidr": cidr}} for cidr in (*EKS_SERVICE_CIDRS, spec.vpc_cidr)],
+            "ports": [{"port": KUBERNETES_API_PORT, "protocol": "TCP"}],
+        },
     ]
 
 
-def add_vllm_network_policy_behind_router(scope: Construct, *, spec: VllmServingSpec) -> cdk8s.ApiObject:
+def add_vllm_network_policy_behind_router(
+    scope: Construct, *, spec: VllmServingSpec
+) -> cdk8s.ApiObject:
     """The vLLM pods' NetworkPolicy with a router in front: the API port admits the router's pods, and the VPC's range
     for the AMP managed scraper only (it scrapes vLLM's ``/metrics`` on the API port, cdk_constructs/serving_metrics/,
     from network interfaces in the VPC's subnets, which no pod selector names). A public endpoint's allowed CIDRs are
@@ -243,14 +348,36 @@ def add_vllm_network_policy_behind_router(scope: Construct, *, spec: VllmServing
     from charts.vllm_leader_worker_set import SET_NAME_LABEL
 
     selector = {SET_NAME_LABEL: spec.name} if spec.multi_node else worker_selector(spec)
-    ingress = [{"from": [{"podSelector": {"matchLabels": router_selector(spec)}},
-                         {"ipBlock": {"cidr": spec.vpc_cidr}}],
-                "ports": [{"port": spec.port, "protocol": "TCP"}]}]
+    ingress = [
+        {
+            "from": [
+                {"podSelector": {"matchLabels": router_selector(spec)}},
+                {"ipBlock": {"cidr": spec.vpc_cidr}},
+            ],
+            "ports": [{"port": spec.port, "protocol": "TCP"}],
+        }
+    ]
     if spec.multi_node:
         ingress.append({"from": [{"podSelector": {"matchLabels": selector}}]})
-    policy = cdk8s.ApiObject(scope, "network-policy", api_version="networking.k8s.io/v1", kind="NetworkPolicy",
-                             metadata=cdk8s.ApiObjectMetadata(name=spec.name, namespace=spec.namespace,
-                                                              labels=recommended_labels(spec, NETWORK_POLICY)))
-    policy.add_json_patch(cdk8s.JsonPatch.add("/spec", {"podSelector": {"matchLabels": selector},
-                                                        "policyTypes": ["Ingress"], "ingress": ingress}))
+    policy = cdk8s.ApiObject(
+        scope,
+        "network-policy",
+        api_version="networking.k8s.io/v1",
+        kind="NetworkPolicy",
+        metadata=cdk8s.ApiObjectMetadata(
+            name=spec.name,
+            namespace=spec.namespace,
+            labels=recommended_labels(spec, NETWORK_POLICY),
+        ),
+    )
+    policy.add_json_patch(
+        cdk8s.JsonPatch.add(
+            "/spec",
+            {
+                "podSelector": {"matchLabels": selector},
+                "policyTypes": ["Ingress"],
+                "ingress": ingress,
+            },
+        )
+    )
     return policy

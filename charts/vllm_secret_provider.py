@@ -63,8 +63,10 @@ SECRETS_VOLUME = "secrets-store"
 
 def secret_provider_class_spec(secrets: PodSecrets) -> dict:
     """The SecretProviderClass's ``spec``: one object per configured secret, synced into one Opaque Secret."""
-    objects = [{"objectName": secret, "objectType": "secretsmanager", "objectAlias": alias}
-               for _, secret, alias in secrets.deliveries]
+    objects = [
+        {"objectName": secret, "objectType": "secretsmanager", "objectAlias": alias}
+        for _, secret, alias in secrets.deliveries
+    ]
     return {
         "provider": "aws",
         "parameters": {
@@ -75,40 +77,61 @@ def secret_provider_class_spec(secrets: PodSecrets) -> dict:
             # Credentials from the pod's service account through EKS Pod Identity, not IRSA (the ASCP default).
             "usePodIdentity": "true",
         },
-        "secretObjects": [{
-            "secretName": secrets.name,
-            "type": "Opaque",
-            "labels": {"app.kubernetes.io/name": "vllm"},
-            "data": [{"objectName": alias, "key": alias} for _, _, alias in secrets.deliveries],
-        }],
+        "secretObjects": [
+            {
+                "secretName": secrets.name,
+                "type": "Opaque",
+                "labels": {"app.kubernetes.io/name": "vllm"},
+                "data": [{"objectName": alias, "key": alias} for _, _, alias in secrets.deliveries],
+            }
+        ],
     }
 
 
-def add_secret_provider_class(scope: Construct, *, secrets: PodSecrets, namespace: str) -> cdk8s.ApiObject:
+def add_secret_provider_class(
+    scope: Construct, *, secrets: PodSecrets, namespace: str
+) -> cdk8s.ApiObject:
     """Add the SecretProviderClass (a custom resource of the driver's CRD, installed by the add-on) to ``scope``."""
     provider_class = cdk8s.ApiObject(
-        scope, "secret-provider-class", api_version=SECRET_PROVIDER_CLASS_API_VERSION, kind="SecretProviderClass",
-        metadata=cdk8s.ApiObjectMetadata(name=secrets.name, namespace=namespace,
-                                         labels={"app.kubernetes.io/name": "vllm"}),
+        scope,
+        "secret-provider-class",
+        api_version=SECRET_PROVIDER_CLASS_API_VERSION,
+        kind="SecretProviderClass",
+        metadata=cdk8s.ApiObjectMetadata(
+            name=secrets.name, namespace=namespace, labels={"app.kubernetes.io/name": "vllm"}
+        ),
     )
     # ApiObject takes apiVersion, kind and metadata only; a custom resource's body goes in as a patch.
     provider_class.add_json_patch(cdk8s.JsonPatch.add("/spec", secret_provider_class_spec(secrets)))
     return provider_class
 
 
-def mount_secrets(scope: Construct, *, deployment: kplus.Deployment, container: kplus.Container,
-                  secrets: PodSecrets) -> None:
+def mount_secrets(
+    scope: Construct,
+    *,
+    deployment: kplus.Deployment,
+    container: kplus.Container,
+    secrets: PodSecrets,
+) -> None:
     """Mount the CSI volume on ``container`` (read-only), point the auth middleware at the API key's file, and set the
     other environment variables (the Hugging Face token) from the synced Secret."""
-    volume = kplus.Volume.from_csi(scope, "secrets-store", SECRETS_STORE_CSI_DRIVER, name=SECRETS_VOLUME,
-                                   read_only=True, attributes={"secretProviderClass": secrets.name})
+    volume = kplus.Volume.from_csi(
+        scope,
+        "secrets-store",
+        SECRETS_STORE_CSI_DRIVER,
+        name=SECRETS_VOLUME,
+        read_only=True,
+        attributes={"secretProviderClass": secrets.name},
+    )
     deployment.add_volume(volume)
     container.mount(secrets.mount_path, volume, read_only=True)
     synced = kplus.Secret.from_secret_name(scope, "synced-secrets", secrets.name)
     for variable, _, key in secrets.deliveries:
         if variable != API_KEY_VARIABLE:
-            container.env.add_variable(variable,
-                                       kplus.EnvValue.from_secret_value(kplus.SecretValue(secret=synced, key=key)))
+            container.env.add_variable(
+                variable,
+                kplus.EnvValue.from_secret_value(kplus.SecretValue(secret=synced, key=key)),
+            )
     if secrets.api_key_secret:
         container.env.add_variable(KEY_DIR_VARIABLE, kplus.EnvValue.from_value(secrets.mount_path))
 
@@ -116,18 +139,29 @@ def mount_secrets(scope: Construct, *, deployment: kplus.Deployment, container: 
 def secrets_volume(secrets: PodSecrets) -> dict:
     """The CSI volume as a pod's ``volumes`` item in plain Kubernetes JSON (what :func:`mount_secrets` adds to a
     cdk8s-plus Deployment), for pods that another controller writes."""
-    return {"name": SECRETS_VOLUME, "csi": {"driver": SECRETS_STORE_CSI_DRIVER, "readOnly": True,
-                                            "volumeAttributes": {"secretProviderClass": secrets.name}}}
+    return {
+        "name": SECRETS_VOLUME,
+        "csi": {
+            "driver": SECRETS_STORE_CSI_DRIVER,
+            "readOnly": True,
+            "volumeAttributes": {"secretProviderClass": secrets.name},
+        },
+    }
 
 
 def secret_key_ref(secrets: PodSecrets, key: str) -> dict:
     """A ``secretKeyRef`` to ``key`` of the Secret the driver syncs."""
     if key not in {k for _, _, k in secrets.deliveries}:
-        raise ValueError(f"{key!r} is not synced by {secrets.name}; it syncs {[k for _, _, k in secrets.deliveries]}")
+        raise ValueError(
+            f"{key!r} is not synced by {secrets.name}; it syncs {[k for _, _, k in secrets.deliveries]}"
+        )
     return {"name": secrets.name, "key": key}
 
 
 def secret_env(secrets: PodSecrets, variables: tuple[str, ...] | None = None) -> list[dict]:
     """Environment variables (plain Kubernetes JSON) from the synced Secret: every delivery, or those of ``variables``."""
-    return [{"name": variable, "valueFrom": {"secretKeyRef": secret_key_ref(secrets, key)}}
-            for variable, _, key in secrets.deliveries if variables is None or variable in variables]
+    return [
+        {"name": variable, "valueFrom": {"secretKeyRef": secret_key_ref(secrets, key)}}
+        for variable, _, key in secrets.deliveries
+        if variables is None or variable in variables
+    ]

@@ -42,14 +42,20 @@ def tls_annotations(certificate_arn: str) -> dict[str, str]:
     }
 
 
-def add_vllm_service(scope: Construct, *, spec: VllmServingSpec, namespace: str,
-                     deployment: kplus.Deployment) -> kplus.Service:
+def add_vllm_service(
+    scope: Construct, *, spec: VllmServingSpec, namespace: str, deployment: kplus.Deployment
+) -> kplus.Service:
     """Add a LoadBalancer Service in front of ``deployment`` and return it."""
     return add_load_balancer_service(scope, spec=spec, namespace=namespace, selector=deployment)
 
 
-def add_load_balancer_service(scope: Construct, *, spec: VllmServingSpec, namespace: str,
-                              selector: kplus.IPodSelector | None = None) -> kplus.Service:
+def add_load_balancer_service(
+    scope: Construct,
+    *,
+    spec: VllmServingSpec,
+    namespace: str,
+    selector: kplus.IPodSelector | None = None,
+) -> kplus.Service:
     """The endpoint's LoadBalancer Service (NLB, internal unless public, TLS on 443 with a certificate), selecting
     ``selector``'s pods; without one, the caller selects by label (the LeaderWorkerSet's leaders)."""
     public = spec.exposure is Exposure.PUBLIC
@@ -58,15 +64,23 @@ def add_load_balancer_service(scope: Construct, *, spec: VllmServingSpec, namesp
         annotations.update(tls_annotations(spec.certificate_arn))
         # The load balancer terminates TLS on 443 and forwards plain TCP to the pod's API port; the NetworkPolicy admits
         # that port (the pod sees the traffic after kube-proxy's DNAT to the target port).
-        port = kplus.ServicePort(port=spec.service_port, target_port=spec.port, name=TLS_PORT_NAME,
-                                 protocol=kplus.Protocol.TCP)
+        port = kplus.ServicePort(
+            port=spec.service_port,
+            target_port=spec.port,
+            name=TLS_PORT_NAME,
+            protocol=kplus.Protocol.TCP,
+        )
     else:
-        port = kplus.ServicePort(port=spec.port, target_port=spec.port, name="http", protocol=kplus.Protocol.TCP)
+        port = kplus.ServicePort(
+            port=spec.port, target_port=spec.port, name="http", protocol=kplus.Protocol.TCP
+        )
     return kplus.Service(
         scope,
         "service",
         metadata=cdk8s.ApiObjectMetadata(
-            name=spec.name, namespace=namespace, annotations=annotations,
+            name=spec.name,
+            namespace=namespace,
+            annotations=annotations,
             labels={"app.kubernetes.io/name": spec.name},
         ),
         type=kplus.ServiceType.LOAD_BALANCER,

@@ -31,16 +31,22 @@ class VllmServingChart(cdk8s.Chart):
     def __init__(self, scope: Construct, id: str, *, spec: VllmServingSpec) -> None:
         # The recommended labels on every object: cdk8s puts a chart's labels on each of its API objects, and an
         # object's own labels win (the NetworkPolicy's component).
-        super().__init__(scope, id, disable_resource_name_hashes=True, labels=recommended_labels(spec))
+        super().__init__(
+            scope, id, disable_resource_name_hashes=True, labels=recommended_labels(spec)
+        )
         self.spec = spec
-        self.namespace_object = kplus.Namespace(self, "namespace", metadata=cdk8s.ApiObjectMetadata(name=spec.namespace))
+        self.namespace_object = kplus.Namespace(
+            self, "namespace", metadata=cdk8s.ApiObjectMetadata(name=spec.namespace)
+        )
         self.service_account = kplus.ServiceAccount(
-            self, "service-account",
+            self,
+            "service-account",
             metadata=cdk8s.ApiObjectMetadata(name=spec.service_account, namespace=spec.namespace),
             automount_token=False,
         )
-        self.deployment = add_vllm_deployment(self, spec=spec, namespace=spec.namespace,
-                                              service_account=self.service_account)
+        self.deployment = add_vllm_deployment(
+            self, spec=spec, namespace=spec.namespace, service_account=self.service_account
+        )
         # S3 weights: the copy is checked against its manifest before vLLM starts (charts/vllm_weights_check/).
         self.weights_check = None
         if spec.s3_uri:
@@ -50,15 +56,18 @@ class VllmServingChart(cdk8s.Chart):
         # The pod's CSI volume names the SecretProviderClass: create it first, delete it after the pod.
         self.secret_provider = None
         if spec.secrets:
-            self.secret_provider = add_secret_provider_class(self, secrets=spec.secrets, namespace=spec.namespace)
+            self.secret_provider = add_secret_provider_class(
+                self, secrets=spec.secrets, namespace=spec.namespace
+            )
             self.secret_provider.node.add_dependency(self.namespace_object)
             self.deployment.node.add_dependency(self.secret_provider)
         # With the API key: vLLM loads a middleware that requires it on every path (charts/vllm_auth_middleware/).
         self.auth_middleware = None
         if spec.secrets and spec.secrets.api_key_secret:
             (vllm,) = [c for c in self.deployment.containers if c.name == spec.name]
-            self.auth_middleware = add_auth_middleware(self, deployment=self.deployment, container=vllm,
-                                                       namespace=spec.namespace)
+            self.auth_middleware = add_auth_middleware(
+                self, deployment=self.deployment, container=vllm, namespace=spec.namespace
+            )
             self.auth_middleware.node.add_dependency(self.namespace_object)
             self.deployment.node.add_dependency(self.auth_middleware)
         # vLLM's compile cache from S3, restored after the weights' check and saved after the first healthy start
@@ -66,7 +75,9 @@ class VllmServingChart(cdk8s.Chart):
         self.compile_cache = None
         if spec.compile_cache:
             (vllm,) = [c for c in self.deployment.containers if c.name == spec.name]
-            self.compile_cache = add_compile_cache(self, spec=spec, deployment=self.deployment, vllm=vllm)
+            self.compile_cache = add_compile_cache(
+                self, spec=spec, deployment=self.deployment, vllm=vllm
+            )
             self.compile_cache.node.add_dependency(self.namespace_object)
             self.deployment.node.add_dependency(self.compile_cache)
         # Chart labels reach object metadata, not pod templates: the pods get them here. The Deployment's selector stays
@@ -77,18 +88,33 @@ class VllmServingChart(cdk8s.Chart):
         if spec.multi_node:
             # A model that fits no single node: the same pod, as the leader and workers of a LeaderWorkerSet
             # (charts/vllm_leader_worker_set.py); the Service selects the leaders.
-            self.leader_worker_set = replace_deployment_with_leader_worker_set(self, spec=spec, deployment=self.deployment)
+            self.leader_worker_set = replace_deployment_with_leader_worker_set(
+                self, spec=spec, deployment=self.deployment
+            )
             self.deployment = None
-            for prerequisite in (self.secret_provider, self.auth_middleware, self.weights_check, self.compile_cache):
+            for prerequisite in (
+                self.secret_provider,
+                self.auth_middleware,
+                self.weights_check,
+                self.compile_cache,
+            ):
                 if prerequisite is not None:
                     self.leader_worker_set.node.add_dependency(prerequisite)
             self.service = add_leader_service(self, spec=spec)
             self.network_policy = add_group_network_policy(self, spec=spec)
-            workloads = (self.service_account, self.leader_worker_set, self.service, self.network_policy)
+            workloads = (
+                self.service_account,
+                self.leader_worker_set,
+                self.service,
+                self.network_policy,
+            )
         else:
-            self.service = add_vllm_service(self, spec=spec, namespace=spec.namespace, deployment=self.deployment)
-            self.network_policy = add_vllm_network_policy(self, spec=spec, namespace=spec.namespace,
-                                                          deployment=self.deployment)
+            self.service = add_vllm_service(
+                self, spec=spec, namespace=spec.namespace, deployment=self.deployment
+            )
+            self.network_policy = add_vllm_network_policy(
+                self, spec=spec, namespace=spec.namespace, deployment=self.deployment
+            )
             workloads = (self.service_account, self.deployment, self.service, self.network_policy)
         self.router = []
         if spec.router_policy:

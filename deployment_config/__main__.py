@@ -23,11 +23,14 @@ def main(argv: list[str], config_dir: Path = CONFIG_DIR) -> int:
     names = argv or available_environments(config_dir)
     pipelines = [] if argv else sorted(p.stem for p in (config_dir / PIPELINE_DIR).glob("*.yaml"))
     failed = False
+
     def load_env(directory: Path, name: str):  # noqa: ANN202
         return load_environment(directory, name, option="make check-config ENV=NAME")
 
-    for kind, name, load in [*(("env", n, load_env) for n in names),
-                             *(("pipeline", n, load_pipeline) for n in pipelines)]:
+    for kind, name, load in [
+        *(("env", n, load_env) for n in names),
+        *(("pipeline", n, load_pipeline) for n in pipelines),
+    ]:
         try:
             config = load(config_dir, name)
         except ConfigError as error:
@@ -35,7 +38,11 @@ def main(argv: list[str], config_dir: Path = CONFIG_DIR) -> int:
             failed = True
             continue
         placeholders = config.placeholders
-        note = f" (placeholder values in {', '.join(placeholders)}: synthesizes, never deploys)" if placeholders else ""
+        note = (
+            f" (placeholder values in {', '.join(placeholders)}: synthesizes, never deploys)"
+            if placeholders
+            else ""
+        )
         print(f"ok: {kind} {name}{note}")
         if kind == "env":
             print(f"  sizing: {config.sizing_message}")

@@ -17,13 +17,17 @@ from deployment_config.operator_releases import PINNED_OPERATOR
 #: AWS's Helm-to-add-on migration script for the Inference Operator: the add-on set, versions, configuration keys and
 #: service accounts below are what it writes (aws/sagemaker-hyperpod-cli @ 011ca927,
 #: helm_chart/HyperPodHelmChart/charts/inference-operator/migration/helm_to_addon.sh, lines 752-1037).
-MIGRATION_SCRIPT = ("aws/sagemaker-hyperpod-cli@011ca927 "
-                    "helm_chart/HyperPodHelmChart/charts/inference-operator/migration/helm_to_addon.sh")
+MIGRATION_SCRIPT = (
+    "aws/sagemaker-hyperpod-cli@011ca927 "
+    "helm_chart/HyperPodHelmChart/charts/inference-operator/migration/helm_to_addon.sh"
+)
 #: The operator's init container exits unless the CSIDrivers s3.csi.aws.com and fsx.csi.aws.com and the cert-manager
 #: CRDs exist (same repository, helm_chart/HyperPodHelmChart/charts/inference-operator/config/manager/manager.yaml,
 #: init container check-csi-drivers).
-OPERATOR_REQUIREMENTS = ("aws/sagemaker-hyperpod-cli@011ca927 "
-                         "helm_chart/HyperPodHelmChart/charts/inference-operator/config/manager/manager.yaml")
+OPERATOR_REQUIREMENTS = (
+    "aws/sagemaker-hyperpod-cli@011ca927 "
+    "helm_chart/HyperPodHelmChart/charts/inference-operator/config/manager/manager.yaml"
+)
 #: EKS add-ons a cluster needs before nodes join (EKS user guide, "Amazon EKS add-ons"); HyperPod documents the same set
 #: as its prerequisites, with an OIDC provider.
 EKS_ADDONS_GUIDE = "https://docs.aws.amazon.com/eks/latest/userguide/eks-add-ons.html"
@@ -64,13 +68,23 @@ NETWORK_ADDONS = (VPC_CNI, KUBE_PROXY, POD_IDENTITY_AGENT)
 
 #: The build whose operator version a public source names: operator 3.0 (deployment_config/operator_releases.py), the
 #: version the endpoint is written for and the tests validate against (its CRD in charts/imports/crds/).
-INFERENCE_OPERATOR = AddonPin("amazon-sagemaker-hyperpod-inference", PINNED_OPERATOR.addon_version, MIGRATION_SCRIPT)
+INFERENCE_OPERATOR = AddonPin(
+    "amazon-sagemaker-hyperpod-inference", PINNED_OPERATOR.addon_version, MIGRATION_SCRIPT
+)
 CERT_MANAGER = AddonPin("cert-manager", "v1.18.2-eksbuild.2", MIGRATION_SCRIPT)
 METRICS_SERVER = AddonPin("metrics-server", "v0.7.2-eksbuild.4", MIGRATION_SCRIPT)
-S3_CSI_DRIVER = AddonPin("aws-mountpoint-s3-csi-driver", "v1.14.1-eksbuild.1", MIGRATION_SCRIPT,
-                         ("kube-system", "s3-csi-driver-sa"))
-FSX_CSI_DRIVER = AddonPin("aws-fsx-csi-driver", "v1.6.0-eksbuild.1", MIGRATION_SCRIPT,
-                          ("kube-system", "fsx-csi-controller-sa"))
+S3_CSI_DRIVER = AddonPin(
+    "aws-mountpoint-s3-csi-driver",
+    "v1.14.1-eksbuild.1",
+    MIGRATION_SCRIPT,
+    ("kube-system", "s3-csi-driver-sa"),
+)
+FSX_CSI_DRIVER = AddonPin(
+    "aws-fsx-csi-driver",
+    "v1.6.0-eksbuild.1",
+    MIGRATION_SCRIPT,
+    ("kube-system", "fsx-csi-controller-sa"),
+)
 #: What the operator requires before it starts (OPERATOR_REQUIREMENTS), in install order.
 OPERATOR_DEPENDENCIES = (CERT_MANAGER, METRICS_SERVER, S3_CSI_DRIVER, FSX_CSI_DRIVER)
 
@@ -81,8 +95,14 @@ LOAD_BALANCER_CONTROLLER_SERVICE_ACCOUNT = (OPERATOR_NAMESPACE, "aws-load-balanc
 KEDA_SERVICE_ACCOUNT = (OPERATOR_NAMESPACE, "keda-operator")
 
 
-def operator_configuration(*, execution_role_arn: str, tls_bucket: str, hyperpod_cluster_arn: str,
-                           load_balancer_controller_role_arn: str, keda_role_arn: str) -> dict:
+def operator_configuration(
+    *,
+    execution_role_arn: str,
+    tls_bucket: str,
+    hyperpod_cluster_arn: str,
+    load_balancer_controller_role_arn: str,
+    keda_role_arn: str,
+) -> dict:
     """The Inference Operator add-on's configuration, key for key as AWS's migration script writes it.
 
     The chart's own default is ``alb.serviceAccount.create: false``: without ``create: true`` the load balancer
@@ -93,8 +113,14 @@ def operator_configuration(*, execution_role_arn: str, tls_bucket: str, hyperpod
         "executionRoleArn": execution_role_arn,
         "tlsCertificateS3Bucket": tls_bucket,
         "hyperpodClusterArn": hyperpod_cluster_arn,
-        "alb": {"enabled": True, "serviceAccount": {"create": True, "roleArn": load_balancer_controller_role_arn}},
-        "keda": {"enabled": True, "auth": {"aws": {"irsa": {"enabled": True, "roleArn": keda_role_arn}}}},
+        "alb": {
+            "enabled": True,
+            "serviceAccount": {"create": True, "roleArn": load_balancer_controller_role_arn},
+        },
+        "keda": {
+            "enabled": True,
+            "auth": {"aws": {"irsa": {"enabled": True, "roleArn": keda_role_arn}}},
+        },
     }
 
 
@@ -102,35 +128,66 @@ def gpu_node_toleration() -> dict:
     """The toleration of the GPU nodes' taint, for add-ons whose pods must run there too."""
     from deployment_config.gpu_nodes import GPU_TAINT_EFFECT, GPU_TAINT_KEY, GPU_TAINT_VALUE
 
-    return {"key": GPU_TAINT_KEY, "operator": "Equal", "value": GPU_TAINT_VALUE, "effect": GPU_TAINT_EFFECT}
+    return {
+        "key": GPU_TAINT_KEY,
+        "operator": "Equal",
+        "value": GPU_TAINT_VALUE,
+        "effect": GPU_TAINT_EFFECT,
+    }
 
 
 def addons_for(env: EnvironmentConfig) -> list[tuple[AddonPin, dict | None]]:
     """Every add-on the environment's stacks install, each with its configuration values (placeholders of the right
     shape where the real value is only known after deploy), for ``llmops preflight``."""
     addons: list[tuple[AddonPin, dict | None]] = [
-        (pin, dict(VPC_CNI_CONFIGURATION) if pin is VPC_CNI else None) for pin in (*NETWORK_ADDONS, COREDNS)]
+        (pin, dict(VPC_CNI_CONFIGURATION) if pin is VPC_CNI else None)
+        for pin in (*NETWORK_ADDONS, COREDNS)
+    ]
     if env.platform is Platform.EKS:
-        addons += [(CLOUDWATCH_OBSERVABILITY, cloudwatch_observability_configuration()),
-                   (NODE_MONITORING_AGENT, node_monitoring_agent_configuration([gpu_node_toleration()])),
-                   (SECRETS_STORE_CSI_PROVIDER, secrets_store_csi_provider_configuration())]
+        addons += [
+            (CLOUDWATCH_OBSERVABILITY, cloudwatch_observability_configuration()),
+            (NODE_MONITORING_AGENT, node_monitoring_agent_configuration([gpu_node_toleration()])),
+            (SECRETS_STORE_CSI_PROVIDER, secrets_store_csi_provider_configuration()),
+        ]
     if env.platform is Platform.HYPERPOD:
         # The cluster stack's add-ons first (container logs; the API key and the Hugging Face token), then the
         # operator stack's.
-        addons += [(CLOUDWATCH_OBSERVABILITY, cloudwatch_observability_configuration(accelerated_compute_metrics=False)),
-                   (SECRETS_STORE_CSI_PROVIDER, secrets_store_csi_provider_configuration())]
+        addons += [
+            (
+                CLOUDWATCH_OBSERVABILITY,
+                cloudwatch_observability_configuration(accelerated_compute_metrics=False),
+            ),
+            (SECRETS_STORE_CSI_PROVIDER, secrets_store_csi_provider_configuration()),
+        ]
         addons += [(pin, None) for pin in OPERATOR_DEPENDENCIES]
         account, region, name = env.account, env.region, env.name
         role = f"arn:aws:iam::{account}:role/{{}}-{name}"
-        addons.append((INFERENCE_OPERATOR, operator_configuration(
-            execution_role_arn=role.format("SageMakerHyperPodInference"), tls_bucket=f"{name}-tls-certificates",
-            hyperpod_cluster_arn=f"arn:aws:sagemaker:{region}:{account}:cluster/abcdefgh1234",
-            load_balancer_controller_role_arn=role.format("LoadBalancerController"), keda_role_arn=role.format("Keda"))))
+        addons.append(
+            (
+                INFERENCE_OPERATOR,
+                operator_configuration(
+                    execution_role_arn=role.format("SageMakerHyperPodInference"),
+                    tls_bucket=f"{name}-tls-certificates",
+                    hyperpod_cluster_arn=f"arn:aws:sagemaker:{region}:{account}:cluster/abcdefgh1234",
+                    load_balancer_controller_role_arn=role.format("LoadBalancerController"),
+                    keda_role_arn=role.format("Keda"),
+                ),
+            )
+        )
         # The observability stack's add-on, last: it runs on the HyperPod nodes and writes to the stack's AMP workspace.
-        workspace = f"arn:aws:aps:{region}:{account}:workspace/ws-00000000-0000-0000-0000-000000000000"
-        addons.append((HYPERPOD_OBSERVABILITY, hyperpod_observability_configuration(
-            workspace_arn=workspace, prometheus_endpoint=f"https://aps-workspaces.{region}.amazonaws.com/workspaces/"
-                                                         "ws-00000000-0000-0000-0000-000000000000")))
+        workspace = (
+            f"arn:aws:aps:{region}:{account}:workspace/ws-00000000-0000-0000-0000-000000000000"
+        )
+        addons.append(
+            (
+                HYPERPOD_OBSERVABILITY,
+                hyperpod_observability_configuration(
+                    workspace_arn=workspace,
+                    prometheus_endpoint=f"https://aps-workspaces.{region}.amazonaws.com/workspaces/"
+                    "ws-00000000-0000-0000-0000-000000000000",
+                ),
+            )
+        )
     return addons
 
 
@@ -142,8 +199,12 @@ def addons_for(env: EnvironmentConfig) -> list[tuple[AddonPin, dict | None]]:
 #: secrets-store-csi-driver-provider-aws/{Chart.yaml,values.yaml}): one add-on, no separate driver install.
 #: Version None: EKS's default for the cluster's Kubernetes version, like the networking add-ons; `llmops preflight`
 #: checks the configuration below against that version's schema.
-ASCP_INSTALL_GUIDE = "https://docs.aws.amazon.com/secretsmanager/latest/userguide/ascp-eks-installation.html"
-SECRETS_STORE_CSI_PROVIDER = AddonPin("aws-secrets-store-csi-driver-provider", None, ASCP_INSTALL_GUIDE)
+ASCP_INSTALL_GUIDE = (
+    "https://docs.aws.amazon.com/secretsmanager/latest/userguide/ascp-eks-installation.html"
+)
+SECRETS_STORE_CSI_PROVIDER = AddonPin(
+    "aws-secrets-store-csi-driver-provider", None, ASCP_INSTALL_GUIDE
+)
 #: How often the driver re-reads mounted secrets and refreshes the Kubernetes Secrets synced from them. The driver's own
 #: default when rotation is on is 2m (kubernetes-sigs/secrets-store-csi-driver v1.6.0,
 #: docs/book/src/topics/secret-auto-rotation.md). The ASCP README recommends one hour for clusters with many pods, to
@@ -180,7 +241,10 @@ def secrets_store_csi_provider_configuration() -> dict:
             "syncSecret": {"enabled": True},
             "enableSecretRotation": True,
             "rotationPollInterval": SECRETS_ROTATION_POLL_INTERVAL,
-            "tokenRequests": [{"audience": "sts.amazonaws.com"}, {"audience": "pods.eks.amazonaws.com"}],
+            "tokenRequests": [
+                {"audience": "sts.amazonaws.com"},
+                {"audience": "pods.eks.amazonaws.com"},
+            ],
         },
     }
 
@@ -194,23 +258,33 @@ def secrets_store_csi_provider_configuration() -> dict:
 #: in aws-observability/helm-charts#258 (first released in v4.8.0) -
 #: charts/amazon-cloudwatch-observability/values.yaml, dcgmExporter.affinity. The chart's root tolerations are
 #: [{operator: Exists}], so its DaemonSets also run on the tainted GPU nodes (same file, `tolerations`).
-CLOUDWATCH_OBSERVABILITY_SOURCE = ("aws-observability/helm-charts@6944490 charts/amazon-cloudwatch-observability "
-                                   "(values.yaml, templates/linux/fluent-bit-daemonset.yaml); "
-                                   "https://docs.aws.amazon.com/AmazonCloudWatch/latest/monitoring/install-CloudWatch-Observability-EKS-addon.html")
+CLOUDWATCH_OBSERVABILITY_SOURCE = (
+    "aws-observability/helm-charts@6944490 charts/amazon-cloudwatch-observability "
+    "(values.yaml, templates/linux/fluent-bit-daemonset.yaml); "
+    "https://docs.aws.amazon.com/AmazonCloudWatch/latest/monitoring/install-CloudWatch-Observability-EKS-addon.html"
+)
 #: The add-on's agent and its Fluent Bit both run as service account cloudwatch-agent in namespace amazon-cloudwatch
 #: (templates/_helpers.tpl `cloudwatch-agent.serviceAccountName`; fluent-bit-daemonset.yaml uses the same template).
-CLOUDWATCH_OBSERVABILITY = AddonPin("amazon-cloudwatch-observability", "v4.10.3-eksbuild.1", CLOUDWATCH_OBSERVABILITY_SOURCE,
-                                    ("amazon-cloudwatch", "cloudwatch-agent"))
+CLOUDWATCH_OBSERVABILITY = AddonPin(
+    "amazon-cloudwatch-observability",
+    "v4.10.3-eksbuild.1",
+    CLOUDWATCH_OBSERVABILITY_SOURCE,
+    ("amazon-cloudwatch", "cloudwatch-agent"),
+)
 #: The EKS node monitoring agent: NodeConditions (AcceleratedHardwareReady for NVIDIA XID errors, KernelReady, ...) that
 #: node auto repair acts on, and Prometheus metrics on :8003 (`problem_condition_count{severity,reason}`, reasons
 #: NvidiaXID<code>Error / NvidiaXID<code>Warning; `fatal_condition_gauge{type}`). The add-on build is the image tag of the
 #: chart at aws/eks-node-monitoring-agent@80d3c0d (tag v1.6.7): charts/eks-node-monitoring-agent/values.yaml
 #: nodeAgent.image.tag, nodeAgent.additionalArgs [--metrics-address=:8003]; pkg/manager/manager.go (the metrics);
 #: monitors/nvidia/monitor_test.go (the reason format).
-NODE_MONITORING_AGENT_SOURCE = ("aws/eks-node-monitoring-agent@80d3c0d (v1.6.7) charts/eks-node-monitoring-agent/values.yaml, "
-                                "charts/configuration.schema.json, pkg/manager/manager.go; "
-                                "https://docs.aws.amazon.com/eks/latest/userguide/node-health.html")
-NODE_MONITORING_AGENT = AddonPin("eks-node-monitoring-agent", "v1.6.7-eksbuild.1", NODE_MONITORING_AGENT_SOURCE)
+NODE_MONITORING_AGENT_SOURCE = (
+    "aws/eks-node-monitoring-agent@80d3c0d (v1.6.7) charts/eks-node-monitoring-agent/values.yaml, "
+    "charts/configuration.schema.json, pkg/manager/manager.go; "
+    "https://docs.aws.amazon.com/eks/latest/userguide/node-health.html"
+)
+NODE_MONITORING_AGENT = AddonPin(
+    "eks-node-monitoring-agent", "v1.6.7-eksbuild.1", NODE_MONITORING_AGENT_SOURCE
+)
 #: Installed on the EKS platform after the system nodes (their pods only turn ACTIVE once scheduled), like coredns.
 OBSERVABILITY_ADDONS = (CLOUDWATCH_OBSERVABILITY, NODE_MONITORING_AGENT)
 
@@ -234,7 +308,9 @@ CONTAINER_INSIGHTS_LOG_GROUPS = ("application", "dataplane", "host", "performanc
 def container_insights_log_group_name(cluster_name: str, kind: str) -> str:
     """The name of one of the add-on's log groups for ``cluster_name`` (see :data:`CONTAINER_INSIGHTS_LOG_GROUPS`)."""
     if kind not in CONTAINER_INSIGHTS_LOG_GROUPS:
-        raise ValueError(f"unknown Container Insights log group {kind!r}; one of {CONTAINER_INSIGHTS_LOG_GROUPS}")
+        raise ValueError(
+            f"unknown Container Insights log group {kind!r}; one of {CONTAINER_INSIGHTS_LOG_GROUPS}"
+        )
     return f"/aws/containerinsights/{cluster_name}/{kind}"
 
 
@@ -247,8 +323,20 @@ def cloudwatch_observability_configuration(*, accelerated_compute_metrics: bool 
     (aws/amazon-cloudwatch-agent@ab55b8d translator/translate/otel/common/common.go; accelerated_compute_metrics
     defaults to true, written here so that the GPU metrics the dashboard reads do not depend on a default).
     """
-    return {"agent": {"config": {"logs": {"metrics_collected": {"kubernetes": {
-        "enhanced_container_insights": True, "accelerated_compute_metrics": accelerated_compute_metrics}}}}}}
+    return {
+        "agent": {
+            "config": {
+                "logs": {
+                    "metrics_collected": {
+                        "kubernetes": {
+                            "enhanced_container_insights": True,
+                            "accelerated_compute_metrics": accelerated_compute_metrics,
+                        }
+                    }
+                }
+            }
+        }
+    }
 
 
 def node_monitoring_agent_configuration(gpu_tolerations: list[dict]) -> dict:
@@ -282,10 +370,14 @@ HYPERPOD_OBSERVABILITY_SOURCE = (
     "https://docs.aws.amazon.com/sagemaker/latest/dg/hyperpod-observability-addon-troubleshooting.html; "
     "https://docs.aws.amazon.com/sagemaker/latest/dg/hyperpod-observability-addon-setup.html; "
     "aws-samples/awsome-distributed-training@7217859 1.architectures/7.sagemaker-hyperpod-eks/terraform-modules/"
-    "hyperpod-eks-tf/modules/observability/eks_addon.tf")
-HYPERPOD_OBSERVABILITY = AddonPin("amazon-sagemaker-hyperpod-observability", "v1.0.5-eksbuild.1",
-                                  HYPERPOD_OBSERVABILITY_SOURCE,
-                                  ("hyperpod-observability", "hyperpod-observability-operator-otel-collector"))
+    "hyperpod-eks-tf/modules/observability/eks_addon.tf"
+)
+HYPERPOD_OBSERVABILITY = AddonPin(
+    "amazon-sagemaker-hyperpod-observability",
+    "v1.0.5-eksbuild.1",
+    HYPERPOD_OBSERVABILITY_SOURCE,
+    ("hyperpod-observability", "hyperpod-observability-operator-otel-collector"),
+)
 #: The log groups the add-on's role may write (its logging, off here, ships container logs there): the troubleshooting
 #: page's CloudwatchLogsAccess statement.
 HYPERPOD_OBSERVABILITY_LOG_GROUP_PREFIX = "/aws/sagemaker/Clusters/"
@@ -305,6 +397,7 @@ def hyperpod_observability_configuration(*, workspace_arn: str, prometheus_endpo
     :param prometheus_endpoint: the workspace's endpoint without its trailing slash, as the module passes it
         (``trimsuffix(..., "/")``).
     """
+
     def level(value: str) -> dict:
         return {"level": value, "scrapeInterval": HYPERPOD_OBSERVABILITY_SCRAPE_INTERVAL}
 

@@ -55,7 +55,9 @@ class NetworkLayout:
 
     def __post_init__(self) -> None:
         if any(not 0 <= card < self.network_cards for card in self.efa_cards):
-            raise ValueError(f"EFA cards {self.efa_cards} outside the {self.network_cards} network cards")
+            raise ValueError(
+                f"EFA cards {self.efa_cards} outside the {self.network_cards} network cards"
+            )
 
     @property
     def interfaces(self) -> tuple[NetworkInterfaceSlot, ...]:
@@ -63,7 +65,9 @@ class NetworkLayout:
         device 0, an EFA-only interface at device 1 of card 0 if that card supports EFA, and one EFA-only interface
         at device 0 of every other EFA card. EFA-only interfaces take no IP address from the subnet."""
         slots = [NetworkInterfaceSlot(0, 0, "interface")]
-        slots += [NetworkInterfaceSlot(card, 1 if card == 0 else 0, "efa-only") for card in self.efa_cards]
+        slots += [
+            NetworkInterfaceSlot(card, 1 if card == 0 else 0, "efa-only") for card in self.efa_cards
+        ]
         return tuple(slots)
 
     @property
@@ -99,7 +103,9 @@ class GpuInstanceType:
 
     def __post_init__(self) -> None:
         if self.gpu_generation not in GPU_GENERATIONS:
-            raise ValueError(f"{self.name}: gpu_generation {self.gpu_generation!r} is not one of {GPU_GENERATIONS}")
+            raise ValueError(
+                f"{self.name}: gpu_generation {self.gpu_generation!r} is not one of {GPU_GENERATIONS}"
+            )
 
     @property
     def recipe_hardware(self) -> str:
@@ -137,19 +143,46 @@ GPU_INSTANCE_TYPES: Mapping[str, GpuInstanceType] = MappingProxyType(
         t.name: t
         for t in (
             # 32 cards, all with EFA: "a request with 32 EFA devices and one ENA device" (EFA_LAYOUT_SOURCE, P5 example)
-            GpuInstanceType("p5.48xlarge", "NVIDIA H100", 8, 81920, _all_cards(32), 8, 192, 2048, "hopper"),
-            GpuInstanceType("p5e.48xlarge", "NVIDIA H200", 8, 144384, _all_cards(32), 8, 192, 2048, "hopper"),
+            GpuInstanceType(
+                "p5.48xlarge", "NVIDIA H100", 8, 81920, _all_cards(32), 8, 192, 2048, "hopper"
+            ),
+            GpuInstanceType(
+                "p5e.48xlarge", "NVIDIA H200", 8, 144384, _all_cards(32), 8, 192, 2048, "hopper"
+            ),
             # 16 cards, 16 EFA interfaces at most (SPECS_SOURCE): every card supports EFA
-            GpuInstanceType("p5en.48xlarge", "NVIDIA H200", 8, 144384, _all_cards(16), 8, 192, 2048, "hopper"),
+            GpuInstanceType(
+                "p5en.48xlarge", "NVIDIA H200", 8, 144384, _all_cards(16), 8, 192, 2048, "hopper"
+            ),
             # 8 cards, 8 EFA interfaces at most (SPECS_SOURCE)
-            GpuInstanceType("p6-b200.48xlarge", "NVIDIA B200", 8, 183359, _all_cards(8), 8, 192, 2048, "blackwell"),
+            GpuInstanceType(
+                "p6-b200.48xlarge",
+                "NVIDIA B200",
+                8,
+                183359,
+                _all_cards(8),
+                8,
+                192,
+                2048,
+                "blackwell",
+            ),
             # 17 cards; card 0 supports ENA only and carries the primary interface, cards 1-16 one EFA-only interface
             # each (EFA_LAYOUT_SOURCE, P6-B300 example; AWS engineering in aws/aws-parallelcluster#7143). A launch
             # template with EFA on card 0 is rejected.
-            GpuInstanceType("p6-b300.48xlarge", "NVIDIA B300", 8, 275040,
-                            NetworkLayout(17, tuple(range(1, 17)),
-                                          EFA_LAYOUT_SOURCE + " (P6-B300); aws/aws-parallelcluster#7143"),
-                            8, 192, 4096, "blackwell"),
+            GpuInstanceType(
+                "p6-b300.48xlarge",
+                "NVIDIA B300",
+                8,
+                275040,
+                NetworkLayout(
+                    17,
+                    tuple(range(1, 17)),
+                    EFA_LAYOUT_SOURCE + " (P6-B300); aws/aws-parallelcluster#7143",
+                ),
+                8,
+                192,
+                4096,
+                "blackwell",
+            ),
         )
     }
 )

@@ -29,7 +29,7 @@ def from_botocore() -> dict:
     model = botocore.session.get_session().get_service_model("ec2")
     return {
         "source": f"botocore {botocore.__version__}, botocore/data/ec2/{model.api_version}/service-2.json, "
-                  "shape InstanceType (enum); written by python -m deployment_config.ec2_instance_types",
+        "shape InstanceType (enum); written by python -m deployment_config.ec2_instance_types",
         "instance_types": sorted(model.shape_for("InstanceType").enum),
     }
 

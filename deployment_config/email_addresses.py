@@ -29,23 +29,41 @@ def email_address_problem(address: str) -> Problem | None:
     """``None`` if ``address`` is a plain ``local@domain`` mailbox of RFC 5321 with an ASCII dot-string and a domain of
     at least two DNS labels."""
     if address.count("@") != 1:
-        return Problem(f"{quoted(address)} is not an e-mail address (one '@' between a name and a domain)", _FIX)
+        return Problem(
+            f"{quoted(address)} is not an e-mail address (one '@' between a name and a domain)",
+            _FIX,
+        )
     local, domain = address.split("@")
     odd = next((ch for ch in address if not ch.isascii()), None)
     if odd is not None:
         where = "domain" if odd in domain else "name"
-        fix = ("write an internationalized domain as its xn-- form (as `idn2` prints it); " if where == "domain"
-               else "") + _FIX
-        return Problem(f"the {where} of {quoted(address)} contains the non-ASCII character {odd!r} "
-                       f"(U+{ord(odd):04X}), which looks like a letter of another address or needs a mail extension "
-                       "relays may not offer", fix)
+        fix = (
+            "write an internationalized domain as its xn-- form (as `idn2` prints it); "
+            if where == "domain"
+            else ""
+        ) + _FIX
+        return Problem(
+            f"the {where} of {quoted(address)} contains the non-ASCII character {odd!r} "
+            f"(U+{ord(odd):04X}), which looks like a letter of another address or needs a mail extension "
+            "relays may not offer",
+            fix,
+        )
     if not _LOCAL_PART.fullmatch(local) or len(local) > MAX_LOCAL_PART:
-        return Problem(f"the name before the @ in {quoted(address)} is not a plain mailbox name: 1 to "
-                       f"{MAX_LOCAL_PART} letters, digits and !#$%&'*+-/=?^_`{{|}}~, with single dots between words",
-                       _FIX)
+        return Problem(
+            f"the name before the @ in {quoted(address)} is not a plain mailbox name: 1 to "
+            f"{MAX_LOCAL_PART} letters, digits and !#$%&'*+-/=?^_`{{|}}~, with single dots between words",
+            _FIX,
+        )
     labels = domain.split(".")
-    if len(domain) > MAX_DOMAIN or len(labels) < 2 or labels[-1].isdigit() or not all(
-            len(label) <= MAX_LABEL and _SUB_DOMAIN.fullmatch(label) for label in labels):
-        return Problem(f"the domain of {quoted(address)} is not a DNS domain: two or more labels of letters, digits "
-                       "and '-' (not at either end), separated by single dots", _FIX)
+    if (
+        len(domain) > MAX_DOMAIN
+        or len(labels) < 2
+        or labels[-1].isdigit()
+        or not all(len(label) <= MAX_LABEL and _SUB_DOMAIN.fullmatch(label) for label in labels)
+    ):
+        return Problem(
+            f"the domain of {quoted(address)} is not a DNS domain: two or more labels of letters, digits "
+            "and '-' (not at either end), separated by single dots",
+            _FIX,
+        )
     return None

@@ -109,7 +109,11 @@ class ConfigError(Exception):
 
     @property
     def fix(self) -> str:
-        return self.issues[0].fix if len(self.issues) == 1 else "fix each field listed above, then run again"
+        return (
+            self.issues[0].fix
+            if len(self.issues) == 1
+            else "fix each field listed above, then run again"
+        )
 
     @property
     def summary(self) -> str:
@@ -117,7 +121,9 @@ class ConfigError(Exception):
         where = f"{self.source}: " if self.source else ""
         if len(self.issues) == 1:
             return f"{where}{self.issues[0].summary}"
-        listed = "".join(f"\n  - {issue.summary}\n    fix: {issue.fix}" for issue in self.issues[:MAX_LISTED])
+        listed = "".join(
+            f"\n  - {issue.summary}\n    fix: {issue.fix}" for issue in self.issues[:MAX_LISTED]
+        )
         more = len(self.issues) - MAX_LISTED
         if more > 0:
             listed += f"\n  ... and {more} more (fix the ones above, then run again)"

@@ -47,8 +47,13 @@ class FileValues:
     :param failed: the locations pydantic reported errors at.
     """
 
-    def __init__(self, root: type[BaseModel], data: dict[str, Any], failed: Iterable[tuple[Any, ...]],
-                 refusals: Sequence[Rule] = ()) -> None:
+    def __init__(
+        self,
+        root: type[BaseModel],
+        data: dict[str, Any],
+        failed: Iterable[tuple[Any, ...]],
+        refusals: Sequence[Rule] = (),
+    ) -> None:
         self._root = root
         self._data = data
         self._failed = tuple(tuple(loc) for loc in failed)
@@ -61,10 +66,13 @@ class FileValues:
         it) and no rule refused it or a value inside it. A rule that refuses a section's presence (a section of the
         other platform) leaves the values inside it valid."""
         parts = _parts(path)
-        if any(loc[:len(parts)] == parts or parts[:len(loc)] == loc for loc in self._failed):
+        if any(loc[: len(parts)] == parts or parts[: len(loc)] == loc for loc in self._failed):
             return False
-        return not any(_parts(rule.refuses)[:len(parts)] == parts and self.refusals_of(rule)
-                       for rule in self._refusals if self._refused.get(rule, ()) is not None)
+        return not any(
+            _parts(rule.refuses)[: len(parts)] == parts and self.refusals_of(rule)
+            for rule in self._refusals
+            if self._refused.get(rule, ()) is not None
+        )
 
     def refusals_of(self, rule: Rule) -> tuple[ConfigIssue, ...]:
         """What ``rule`` (one that refuses a value) finds, checked once; nothing when one of its inputs failed."""
@@ -134,7 +142,9 @@ class RuleResults:
     notes: tuple[tuple[str, ConfigIssue], ...]
 
 
-def run_rules(rules: Sequence[Rule], root: type[BaseModel], data: Any, failed: Iterable[tuple[Any, ...]]) -> RuleResults:
+def run_rules(
+    rules: Sequence[Rule], root: type[BaseModel], data: Any, failed: Iterable[tuple[Any, ...]]
+) -> RuleResults:
     """Every rule of ``rules`` whose inputs passed their own validation, on ``data`` validated against ``root``."""
     if not isinstance(data, dict):
         return RuleResults((), ())
@@ -185,4 +195,13 @@ def merge_in(listed: list[Any], added: Sequence[Any], key: Callable[[Any], Any])
     return merged
 
 
-__all__ = ["FileValues", "Rule", "RuleResults", "merge_in", "model_of", "position", "run_rules", "top_level"]
+__all__ = [
+    "FileValues",
+    "Rule",
+    "RuleResults",
+    "merge_in",
+    "model_of",
+    "position",
+    "run_rules",
+    "top_level",
+]

@@ -41,7 +41,9 @@ UPSTREAM_REGISTRY_URL = "registry-1.docker.io"
 DEFAULT_REPOSITORY_PREFIX = "docker-hub"
 #: AWS::ECR::PullThroughCacheRule EcrRepositoryPrefix (cfn-lint 1.58.0 resource schema), without the trailing '/' and
 #: ROOT forms, which would not give the cache a namespace of its own.
-REPOSITORY_PREFIX_PATTERN = r"^[a-z0-9]+((\.|_|__|-+)[a-z0-9]+)*(/[a-z0-9]+((\.|_|__|-+)[a-z0-9]+)*)*$"
+REPOSITORY_PREFIX_PATTERN = (
+    r"^[a-z0-9]+((\.|_|__|-+)[a-z0-9]+)*(/[a-z0-9]+((\.|_|__|-+)[a-z0-9]+)*)*$"
+)
 REPOSITORY_PREFIX_LENGTH = (2, 30)
 #: How Docker clients normalize a reference (distribution/reference normalize.go, splitDockerDomain): the first path
 #: component is a registry only when it contains '.' or ':' or is 'localhost'; 'index.docker.io' is Docker Hub's
@@ -61,7 +63,9 @@ def docker_hub_repository(image: str) -> str | None:
         remainder = rest
     else:
         return None
-    name_end = min((i for i in (remainder.find(":"), remainder.find("@")) if i >= 0), default=len(remainder))
+    name_end = min(
+        (i for i in (remainder.find(":"), remainder.find("@")) if i >= 0), default=len(remainder)
+    )
     if "/" not in remainder[:name_end]:
         remainder = OFFICIAL_REPOSITORY_PREFIX + remainder
     return remainder
@@ -72,7 +76,9 @@ def _dns_suffixes() -> dict[str, str]:
     """Each partition's DNS suffix (botocore's partitions.json ``outputs.dnsSuffix``, read as a file): the registry host
     is ``ACCOUNT.dkr.ecr.REGION.`` + that suffix (amazonaws.com, amazonaws.com.cn, ...)."""
     package = importlib.util.find_spec("botocore")
-    data = json.loads((Path(package.origin).parent / "data" / "partitions.json").read_text(encoding="utf-8"))
+    data = json.loads(
+        (Path(package.origin).parent / "data" / "partitions.json").read_text(encoding="utf-8")
+    )
     return {partition["id"]: partition["outputs"]["dnsSuffix"] for partition in data["partitions"]}
 
 
@@ -81,12 +87,16 @@ def registry_host(*, account: str, region: str, partition: str) -> str:
     return f"{account}.dkr.ecr.{region}.{_dns_suffixes()[partition]}"
 
 
-def cached_image(image: str, *, account: str, region: str, partition: str, repository_prefix: str) -> str:
+def cached_image(
+    image: str, *, account: str, region: str, partition: str, repository_prefix: str
+) -> str:
     """``image`` (a Docker Hub image) as pulled through the cache:
     ``ACCOUNT.dkr.ecr.REGION.SUFFIX/PREFIX/NAMESPACE/REPOSITORY[:TAG][@DIGEST]``."""
     repository = docker_hub_repository(image)
     if repository is None:
-        raise ValueError(f"{image!r} is not a Docker Hub image; the pull-through cache serves Docker Hub only")
+        raise ValueError(
+            f"{image!r} is not a Docker Hub image; the pull-through cache serves Docker Hub only"
+        )
     return f"{registry_host(account=account, region=region, partition=partition)}/{repository_prefix}/{repository}"
 
 
@@ -96,6 +106,8 @@ def repository_prefix_problem(prefix: str) -> str | None:
     if not low <= len(prefix) <= high:
         return f"has {len(prefix)} characters; a pull-through cache prefix has {low} to {high}"
     if not re.fullmatch(REPOSITORY_PREFIX_PATTERN, prefix):
-        return ("is not a repository namespace: lower-case letters and digits, separated by '.', '_', '__', '-' or '/', "
-                "starting and ending with a letter or digit")
+        return (
+            "is not a repository namespace: lower-case letters and digits, separated by '.', '_', '__', '-' or '/', "
+            "starting and ending with a letter or digit"
+        )
     return None

@@ -23,7 +23,9 @@ SERVING_NAME = "vllm"
 #: The Job of ``llmops weights mirror`` and its service account (in SERVING_NAMESPACE), which EKS Pod Identity gives the
 #: weights writer role of stacks/serving_stack.py.
 WEIGHTS_MIRROR_NAME = "weights-mirror"
-SERVING_POD_SELECTOR = f"app.kubernetes.io/name={SERVING_NAME},app.kubernetes.io/component=inference-server"
+SERVING_POD_SELECTOR = (
+    f"app.kubernetes.io/name={SERVING_NAME},app.kubernetes.io/component=inference-server"
+)
 
 
 def kubernetes_name(served_name: str) -> str:
@@ -54,4 +56,5 @@ def hugging_face_token_synced(env: EnvironmentConfig) -> bool:
     from deployment_config.model import Platform, WeightSource
 
     return env.model.hugging_face_token_secret is not None and (
-        env.platform is Platform.HYPERPOD or env.model.weight_source is WeightSource.HUGGINGFACE)
+        env.platform is Platform.HYPERPOD or env.model.weight_source is WeightSource.HUGGINGFACE
+    )

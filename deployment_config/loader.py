@@ -45,9 +45,19 @@ from deployment_config.model import (
 from deployment_config.placeholders import ENVIRONMENT_ID_FIELDS, placeholder_fields
 from deployment_config.yaml_reader import read_yaml
 
-__all__ = ["DEFAULT_ENVIRONMENT", "DEFAULT_ENVIRONMENTS", "DEFAULT_KUBERNETES_VERSION", "HYPERPOD_KUBERNETES_VERSIONS",
-           "SUPPORTED_KUBERNETES_VERSIONS", "available_environments", "config_path", "load_environment",
-           "parse_environment", "read_config_file", "validate_document"]
+__all__ = [
+    "DEFAULT_ENVIRONMENT",
+    "DEFAULT_ENVIRONMENTS",
+    "DEFAULT_KUBERNETES_VERSION",
+    "HYPERPOD_KUBERNETES_VERSIONS",
+    "SUPPORTED_KUBERNETES_VERSIONS",
+    "available_environments",
+    "config_path",
+    "load_environment",
+    "parse_environment",
+    "read_config_file",
+    "validate_document",
+]
 
 #: The environment synthesized when no ``-c env=NAME`` is given.
 DEFAULT_ENVIRONMENT = "example"
@@ -62,8 +72,13 @@ ENV_NAME = re.compile(r"[a-z][a-z0-9-]{0,19}")
 _FILE_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
 
 _EXPECTED = {
-    "string_type": "a string", "int_type": "a whole number", "bool_type": "true or false", "float_type": "a number",
-    "list_type": "a list", "dict_type": "a mapping of keys", "model_type": "a mapping of keys",
+    "string_type": "a string",
+    "int_type": "a whole number",
+    "bool_type": "true or false",
+    "float_type": "a number",
+    "list_type": "a list",
+    "dict_type": "a mapping of keys",
+    "model_type": "a mapping of keys",
     "model_attributes_type": "a mapping of keys",
 }
 
@@ -94,7 +109,9 @@ def _path(loc: tuple[Any, ...]) -> str:
     return text or "(top level)"
 
 
-def _field_at(root: type[BaseModel], loc: tuple[Any, ...]) -> tuple[FieldInfo | None, type[BaseModel] | None]:
+def _field_at(
+    root: type[BaseModel], loc: tuple[Any, ...]
+) -> tuple[FieldInfo | None, type[BaseModel] | None]:
     """The pydantic field a location points at, and the model that declares it."""
     model: type[BaseModel] | None = root
     field: FieldInfo | None = None
@@ -142,46 +159,85 @@ def _issue(error: dict[str, Any], root: type[BaseModel]) -> ConfigIssue:
     kind = error["type"]
     value = error.get("input")
     context = error.get("ctx") or {}
-    key = next((str(part) for part in reversed(loc) if isinstance(part, str) and part != "[key]"), field_path)
+    key = next(
+        (str(part) for part in reversed(loc) if isinstance(part, str) and part != "[key]"),
+        field_path,
+    )
     field, parent = _field_at(root, tuple(part for part in loc if part != "[key]"))
     example = _example(field)
-    write_like = f"write it like: {key}: {example}" if example else "see the example files under config/"
+    write_like = (
+        f"write it like: {key}: {example}" if example else "see the example files under config/"
+    )
     if kind == "config":
         return ConfigIssue(field_path, context["problem"], context["fix"])
     if kind == "missing":
         if field is not None and _model_of(field.annotation):
             return ConfigIssue(field_path, "is required and missing", f"add a '{key}:' section")
-        return ConfigIssue(field_path, "is required and missing",
-                           f"add it, for example: {key}: {example}" if example else f"add {key}")
+        return ConfigIssue(
+            field_path,
+            "is required and missing",
+            f"add it, for example: {key}: {example}" if example else f"add {key}",
+        )
     if kind == "extra_forbidden":
         allowed = list(parent.model_fields) if parent is not None else []
         close = difflib.get_close_matches(str(loc[-1]), allowed, n=1)
         hint = f"did you mean '{close[0]}'? " if close else ""
-        return ConfigIssue(field_path, "unknown key", f"{hint}remove it, or use one of: {', '.join(allowed)}")
+        return ConfigIssue(
+            field_path, "unknown key", f"{hint}remove it, or use one of: {', '.join(allowed)}"
+        )
     if "[key]" in loc:
-        return ConfigIssue(field_path, f"is a key that is {_describe(loc[-2])}, not a string",
-                           "quote the key, or remove it")
+        return ConfigIssue(
+            field_path,
+            f"is a key that is {_describe(loc[-2])}, not a string",
+            "quote the key, or remove it",
+        )
     if kind in _EXPECTED:
-        return ConfigIssue(field_path, f"expected {_EXPECTED[kind]}, got {_describe(value)}", write_like)
+        return ConfigIssue(
+            field_path, f"expected {_EXPECTED[kind]}, got {_describe(value)}", write_like
+        )
     if kind == "literal_error":
         choices = context.get("expected", "")
-        return ConfigIssue(field_path, f"{quoted(value)} is not one of: {choices}",
-                           f"use one of: {choices}" + (" (quoted)" if key == "kubernetes_version" else ""))
+        return ConfigIssue(
+            field_path,
+            f"{quoted(value)} is not one of: {choices}",
+            f"use one of: {choices}" + (" (quoted)" if key == "kubernetes_version" else ""),
+        )
     if kind in ("greater_than_equal", "less_than_equal", "greater_than", "less_than"):
-        low = next((m.ge for m in (field.metadata if field else []) if getattr(m, "ge", None) is not None), None)
-        high = next((m.le for m in (field.metadata if field else []) if getattr(m, "le", None) is not None), None)
+        low = next(
+            (m.ge for m in (field.metadata if field else []) if getattr(m, "ge", None) is not None),
+            None,
+        )
+        high = next(
+            (m.le for m in (field.metadata if field else []) if getattr(m, "le", None) is not None),
+            None,
+        )
         bounds = f"{low}..{high}" if low is not None and high is not None else str(context)
-        return ConfigIssue(field_path, f"{shown_number(value)} is outside {bounds}", f"use a value in {bounds}; {write_like}")
+        return ConfigIssue(
+            field_path,
+            f"{shown_number(value)} is outside {bounds}",
+            f"use a value in {bounds}; {write_like}",
+        )
     if kind in ("too_short", "too_long"):
         limit = context.get("min_length") if kind == "too_short" else context.get("max_length")
         words = "at least" if kind == "too_short" else "at most"
-        return ConfigIssue(field_path, f"needs {words} {limit} item(s), got {context.get('actual_length')}",
-                           write_like)
-    return ConfigIssue(field_path, f"{error.get('msg', 'is not valid')} (got {_describe(value)})", write_like)
+        return ConfigIssue(
+            field_path,
+            f"needs {words} {limit} item(s), got {context.get('actual_length')}",
+            write_like,
+        )
+    return ConfigIssue(
+        field_path, f"{error.get('msg', 'is not valid')} (got {_describe(value)})", write_like
+    )
 
 
-def validate_document(data: Any, model: type[BaseModel], *, name_issues: list[ConfigIssue] | None = None,
-                      source: str = "<memory>", context: dict[str, Any] | None = None) -> BaseModel:
+def validate_document(
+    data: Any,
+    model: type[BaseModel],
+    *,
+    name_issues: list[ConfigIssue] | None = None,
+    source: str = "<memory>",
+    context: dict[str, Any] | None = None,
+) -> BaseModel:
     """``data`` validated against ``model`` and the rules between its fields (:data:`RULES`), or one
     :class:`ConfigError` holding every mistake found.
 
@@ -192,16 +248,24 @@ def validate_document(data: Any, model: type[BaseModel], *, name_issues: list[Co
     issues = list(name_issues or [])
     validated, errors = None, []
     if not isinstance(data, dict):
-        issues.append(ConfigIssue("(top level)", f"expected a mapping of keys, got {_describe(data)}",
-                                  "write the file as 'key: value' lines, starting from the example under config/"))
+        issues.append(
+            ConfigIssue(
+                "(top level)",
+                f"expected a mapping of keys, got {_describe(data)}",
+                "write the file as 'key: value' lines, starting from the example under config/",
+            )
+        )
     else:
         try:
             validated = model.model_validate(data, context=context)
         except ValidationError as error:
             errors = error.errors(include_url=False)
     found = run_rules(RULES.get(model, ()), model, data, [error["loc"] for error in errors])
-    errors_in_place = merge_in([(position_in_file(model, error["loc"]), _issue(error, model)) for error in errors],
-                               [(position_in_file(model, loc), issue) for loc, issue in found.refusals], key=lambda item: item[0])
+    errors_in_place = merge_in(
+        [(position_in_file(model, error["loc"]), _issue(error, model)) for error in errors],
+        [(position_in_file(model, loc), issue) for loc, issue in found.refusals],
+        key=lambda item: item[0],
+    )
     issues.extend(issue for _, issue in errors_in_place)
     sections = list(model.model_fields)
 
@@ -209,8 +273,11 @@ def validate_document(data: Any, model: type[BaseModel], *, name_issues: list[Co
         name = item[0]
         return sections.index(name) if name in sections else len(sections)
 
-    notes = merge_in([(top_level(issue.field), issue) for issue in context.get("issues", [])], found.notes,
-                     key=section_of)
+    notes = merge_in(
+        [(top_level(issue.field), issue) for issue in context.get("issues", [])],
+        found.notes,
+        key=section_of,
+    )
     issues.extend(issue for _, issue in notes)
     if issues:
         raise ConfigError.of(_one_per_field(issues), source=source)
@@ -225,7 +292,9 @@ def _one_per_field(issues: list[ConfigIssue]) -> list[ConfigIssue]:
         if first is None:
             merged[issue.field] = issue
         elif issue.problem not in first.problem:
-            merged[issue.field] = ConfigIssue(issue.field, f"{first.problem}; and {issue.problem}", f"{first.fix}; {issue.fix}")
+            merged[issue.field] = ConfigIssue(
+                issue.field, f"{first.problem}; and {issue.problem}", f"{first.fix}; {issue.fix}"
+            )
     return list(merged.values())
 
 
@@ -233,60 +302,99 @@ def parse_environment(data: Any, *, name: str, source: str = "<memory>") -> Envi
     """Validate a parsed YAML document and return the typed environment, or raise :class:`ConfigError`."""
     name_issues = []
     if not ENV_NAME.fullmatch(name):
-        name_issues.append(ConfigIssue(
-            "(file name)", f"{quoted(name)} cannot name stacks: it must start with a letter and use only a-z, 0-9 and '-', "
-            "at most 20", "rename the file, for example config/prod-use2.yaml"))
-    document: EnvironmentFile = validate_document(data, EnvironmentFile, name_issues=name_issues, source=source)
+        name_issues.append(
+            ConfigIssue(
+                "(file name)",
+                f"{quoted(name)} cannot name stacks: it must start with a letter and use only a-z, 0-9 and '-', "
+                "at most 20",
+                "rename the file, for example config/prod-use2.yaml",
+            )
+        )
+    document: EnvironmentFile = validate_document(
+        data, EnvironmentFile, name_issues=name_issues, source=source
+    )
     return _environment(document, name=name, source=source)
 
 
 def _environment(file: EnvironmentFile, *, name: str, source: str) -> EnvironmentConfig:
     capacity = None
     if file.capacity is not None:
-        capacity = CapacityConfig(instance_type=GPU_INSTANCE_TYPES[file.capacity.instance_type],
-                                  capacity_reservation_id=file.capacity.capacity_reservation_id,
-                                  availability_zone=file.capacity.availability_zone,
-                                  instance_count=file.capacity.instance_count)
+        capacity = CapacityConfig(
+            instance_type=GPU_INSTANCE_TYPES[file.capacity.instance_type],
+            capacity_reservation_id=file.capacity.capacity_reservation_id,
+            availability_zone=file.capacity.availability_zone,
+            instance_count=file.capacity.instance_count,
+        )
     hyperpod = file.hyperpod
     section = file.model
     preset = MODEL_PRESETS[section.preset]
     # The same resolution the file's validation made (deployment_config/cross_section_rules/facts.py placement).
     gpu_type = capacity.instance_type if capacity is not None else hyperpod.gpu_instance_type
     # The speculator counts only where spec_decoding is on (the file's validation refused it being set otherwise).
-    speculator_gb = (section.speculator_size_gb or 0) if speculator.FEATURE in section.features else 0
-    resolution = recipe.resolve(preset=section.preset, serving_profile=section.serving_profile,
-                                features=section.features, instance_type=gpu_type,
-                                weights_gb=section.weight_size_gb or preset.weight_size_gb,
-                                multi_node=capacity is not None, load_format=preset.load_format,
-                                extra_args=section.extra_args, speculator_gb=speculator_gb)
+    speculator_gb = (
+        (section.speculator_size_gb or 0) if speculator.FEATURE in section.features else 0
+    )
+    resolution = recipe.resolve(
+        preset=section.preset,
+        serving_profile=section.serving_profile,
+        features=section.features,
+        instance_type=gpu_type,
+        weights_gb=section.weight_size_gb or preset.weight_size_gb,
+        multi_node=capacity is not None,
+        load_format=preset.load_format,
+        extra_args=section.extra_args,
+        speculator_gb=speculator_gb,
+    )
     model = ModelConfig(
-        preset=preset, hugging_face_id=section.hugging_face_id or preset.hugging_face_id,
-        served_name=section.served_name or preset.served_name, image=section.image or preset.image,
+        preset=preset,
+        hugging_face_id=section.hugging_face_id or preset.hugging_face_id,
+        served_name=section.served_name or preset.served_name,
+        image=section.image or preset.image,
         tensor_parallel_size=section.tensor_parallel_size or preset.tensor_parallel_size,
-        weight_size_gb=section.weight_size_gb or preset.weight_size_gb, extra_args=tuple(section.extra_args),
-        extra_env=MappingProxyType(dict(section.extra_env)), weight_source=WeightSource(section.weight_source),
-        s3_uri=section.s3_uri, hugging_face_revision=section.hugging_face_revision,
+        weight_size_gb=section.weight_size_gb or preset.weight_size_gb,
+        extra_args=tuple(section.extra_args),
+        extra_env=MappingProxyType(dict(section.extra_env)),
+        weight_source=WeightSource(section.weight_source),
+        s3_uri=section.s3_uri,
+        hugging_face_revision=section.hugging_face_revision,
         hugging_face_token_secret=section.hugging_face_token_secret,
         image_cache=section.image_cache,
-        serving_profile=section.serving_profile, features=tuple(section.features), profile=resolution.profile,
-        memory=resolution.memory, speculator_revision=section.speculator_revision, speculator_size_gb=speculator_gb)
+        serving_profile=section.serving_profile,
+        features=tuple(section.features),
+        profile=resolution.profile,
+        memory=resolution.memory,
+        speculator_revision=section.speculator_revision,
+        speculator_size_gb=speculator_gb,
+    )
     return EnvironmentConfig(
-        name=name, source=source, account=file.account, region=file.region,
-        availability_zones=tuple(file.availability_zones), platform=Platform(file.platform),
-        kubernetes_version=file.kubernetes_version, vpc_cidr=file.vpc_cidr, cluster=file.cluster, model=model,
-        capacity=capacity, endpoint=EndpointConfig(exposure=Exposure(file.endpoint.exposure),
-                                                   allowed_cidrs=tuple(file.endpoint.allowed_cidrs),
-                                                   api_key_required=file.endpoint.authentication == "api-key",
-                                                   certificate_arn=file.endpoint.certificate_arn,
-                                                   domain_name=file.endpoint.domain_name,
-                                                   drain_seconds=file.endpoint.drain_seconds,
-                                                   replicas=file.endpoint.replicas,
-                                                   routing=file.endpoint.routing,
-                                                   deploy_time_smoke_test=file.endpoint.deploy_time_smoke_test,
-                                                   promotion_gate=promotion_gate_config(file.endpoint.promotion_gate)
-                                                   if file.endpoint.promotion_gate else None),
+        name=name,
+        source=source,
+        account=file.account,
+        region=file.region,
+        availability_zones=tuple(file.availability_zones),
+        platform=Platform(file.platform),
+        kubernetes_version=file.kubernetes_version,
+        vpc_cidr=file.vpc_cidr,
+        cluster=file.cluster,
+        model=model,
+        capacity=capacity,
+        endpoint=EndpointConfig(
+            exposure=Exposure(file.endpoint.exposure),
+            allowed_cidrs=tuple(file.endpoint.allowed_cidrs),
+            api_key_required=file.endpoint.authentication == "api-key",
+            certificate_arn=file.endpoint.certificate_arn,
+            domain_name=file.endpoint.domain_name,
+            drain_seconds=file.endpoint.drain_seconds,
+            replicas=file.endpoint.replicas,
+            routing=file.endpoint.routing,
+            deploy_time_smoke_test=file.endpoint.deploy_time_smoke_test,
+            promotion_gate=promotion_gate_config(file.endpoint.promotion_gate)
+            if file.endpoint.promotion_gate
+            else None,
+        ),
         observability=file.observability,
-        tags=MappingProxyType({"environment": name, **file.tags}), hyperpod=hyperpod,
+        tags=MappingProxyType({"environment": name, **file.tags}),
+        hyperpod=hyperpod,
         access=file.access,
         placeholders=placeholder_fields(file.model_dump(), ENVIRONMENT_ID_FIELDS),
     )
@@ -308,7 +416,9 @@ def _display(path: Path) -> str:
         return str(path)
 
 
-def read_config_file(path: Path, *, context_key: str, known: list[str], option: str | None = None) -> tuple[Path, Any]:
+def read_config_file(
+    path: Path, *, context_key: str, known: list[str], option: str | None = None
+) -> tuple[Path, Any]:
     """The parsed YAML of a configuration file chosen by name, and its path as the user types it.
 
     :param context_key: the CDK context key that chose it (``env``, ``pipeline``).
@@ -318,9 +428,12 @@ def read_config_file(path: Path, *, context_key: str, known: list[str], option: 
     option = option or f"-c {context_key}=NAME"
     path = Path(_display(path))
     if not path.is_file():
-        raise ConfigError(context_key, f"there is no file {path}",
-                          f"pass {option} with one of: {', '.join(known) or '(none)'}; or add {path}",
-                          source=option.replace("NAME", path.stem))
+        raise ConfigError(
+            context_key,
+            f"there is no file {path}",
+            f"pass {option} with one of: {', '.join(known) or '(none)'}; or add {path}",
+            source=option.replace("NAME", path.stem),
+        )
     return path, read_yaml(path, source=str(path))
 
 
@@ -328,17 +441,27 @@ def check_name(name: str, *, context_key: str, option: str | None = None) -> Non
     """Refuse a name that cannot be a file of config/ before any path is built from it."""
     option = option or f"-c {context_key}=NAME"
     if not _FILE_NAME.fullmatch(name) or ".." in name:
-        raise ConfigError(context_key, f"{quoted(name)} is not the name of a configuration file" if name else "is empty",
-                          f"pass {option}, where NAME is a file of config/ without .yaml "
-                          "(a-z, 0-9 and '-', starting with a letter)", source=option.replace("NAME", quoted(name)))
+        raise ConfigError(
+            context_key,
+            f"{quoted(name)} is not the name of a configuration file" if name else "is empty",
+            f"pass {option}, where NAME is a file of config/ without .yaml "
+            "(a-z, 0-9 and '-', starting with a letter)",
+            source=option.replace("NAME", quoted(name)),
+        )
 
 
-def load_environment(config_dir: Path, name: str, *, option: str | None = None) -> EnvironmentConfig:
+def load_environment(
+    config_dir: Path, name: str, *, option: str | None = None
+) -> EnvironmentConfig:
     """Read ``config_dir/NAME.yaml`` and return the validated environment, or raise :class:`ConfigError`.
 
     :param option: how the user chose the environment, for messages (default ``-c env=NAME``).
     """
     check_name(name, context_key="env", option=option)
-    path, data = read_config_file(config_path(config_dir, name), context_key="env",
-                                  known=available_environments(config_dir), option=option)
+    path, data = read_config_file(
+        config_path(config_dir, name),
+        context_key="env",
+        known=available_environments(config_dir),
+        option=option,
+    )
     return parse_environment(data, name=name, source=str(path))

@@ -25,7 +25,14 @@ from deployment_config.sections.endpoint import DEFAULT_DRAIN_SECONDS
 from deployment_config.sections.hyperpod import AutoscalingSection, HyperPodSection
 from deployment_config.sections.model import ImageCacheSection
 from deployment_config.sections.observability import ObservabilitySection
-from deployment_config.sizing import Layout, MemoryProfile, StartupBudget, fit_over, layout_for, startup_budget
+from deployment_config.sizing import (
+    Layout,
+    MemoryProfile,
+    StartupBudget,
+    fit_over,
+    layout_for,
+    startup_budget,
+)
 
 #: The sections that are the domain model themselves, frozen once validated (deployment_config/sections/), under the
 #: names the stacks and charts know them by.
@@ -189,7 +196,16 @@ class EndpointConfig:
 
 #: The interface VPC endpoints the network stack creates, one network interface in each zone's private subnet (each is
 #: billed per endpoint per zone per hour). stacks/network_stack.py creates exactly these; ``llmops cost`` counts them.
-INTERFACE_ENDPOINT_NAMES = ("Ec2", "EcrApi", "EcrDocker", "Sts", "Eks", "EksAuth", "Logs", "ElasticLoadBalancing")
+INTERFACE_ENDPOINT_NAMES = (
+    "Ec2",
+    "EcrApi",
+    "EcrDocker",
+    "Sts",
+    "Eks",
+    "EksAuth",
+    "Logs",
+    "ElasticLoadBalancing",
+)
 
 
 @dataclass(frozen=True)
@@ -224,10 +240,21 @@ class EnvironmentConfig:
         ends an hour or more sooner than on the Hub path, whose budget keeps its 0.4 GB/s floor. On HyperPod the
         Hub path's, the longest: the operator's S3 mount streams at a rate nothing here measures. Never below the
         recipe's own VLLM_ENGINE_READY_TIMEOUT_S (deployment_config/recipe.py), nor below vLLM's default."""
-        from_hub = self.platform is Platform.HYPERPOD or self.model.weight_source is WeightSource.HUGGINGFACE
-        budget = startup_budget(self.model.loaded_gb, from_hub=from_hub, instance_type=self.gpu_instance_type.name)
-        floor = self.model.profile.engine_ready_floor_seconds if self.model.profile is not None else None
-        return StartupBudget(engine_ready_timeout_seconds=max(budget.engine_ready_timeout_seconds, floor or 0))
+        from_hub = (
+            self.platform is Platform.HYPERPOD
+            or self.model.weight_source is WeightSource.HUGGINGFACE
+        )
+        budget = startup_budget(
+            self.model.loaded_gb, from_hub=from_hub, instance_type=self.gpu_instance_type.name
+        )
+        floor = (
+            self.model.profile.engine_ready_floor_seconds
+            if self.model.profile is not None
+            else None
+        )
+        return StartupBudget(
+            engine_ready_timeout_seconds=max(budget.engine_ready_timeout_seconds, floor or 0)
+        )
 
     @property
     def gpu_instance_type(self) -> GpuInstanceType:
@@ -274,7 +301,9 @@ class EnvironmentConfig:
     def layout(self) -> Layout:
         """How one model instance is spread over GPU nodes (deployment_config.sizing.layout_for): one node when the
         model fits it, else (EKS only) a group of nodes with pipeline parallelism across them."""
-        single = Layout(nodes=1, tensor_parallel_size=self.model.tensor_parallel_size, pipeline_parallel_size=1)
+        single = Layout(
+            nodes=1, tensor_parallel_size=self.model.tensor_parallel_size, pipeline_parallel_size=1
+        )
         if self.platform is Platform.HYPERPOD:
             return single
         layout = layout_for(self.model.loaded_gb, self.gpu_instance_type, memory=self.model.memory)
@@ -285,8 +314,11 @@ class EnvironmentConfig:
         """Where one model instance's GPU memory goes under the serving profile (``make check-config`` prints it)."""
         nodes = self.layout.nodes
         fit = fit_over(self.model.loaded_gb, self.gpu_instance_type, nodes, self.model.memory)
-        speculator = (f" (the weights include the spec_decoding speculator's {self.model.speculator_size_gb} GB)"
-                      if self.model.speculator_size_gb else "")
+        speculator = (
+            f" (the weights include the spec_decoding speculator's {self.model.speculator_size_gb} GB)"
+            if self.model.speculator_size_gb
+            else ""
+        )
         return f"{nodes} x {self.gpu_instance_type.name} per replica, {self.model.memory.describe(fit, nodes)}{speculator}"
 
     @property
@@ -302,8 +334,13 @@ class EnvironmentConfig:
         cache = self.model.image_cache
         if cache is None:
             return self.model.image
-        return cached_image(self.model.image, account=self.account, region=self.region,
-                            partition=partition_of(self.region), repository_prefix=cache.repository_prefix)
+        return cached_image(
+            self.model.image,
+            account=self.account,
+            region=self.region,
+            partition=partition_of(self.region),
+            repository_prefix=cache.repository_prefix,
+        )
 
     @property
     def api_key_secret_name(self) -> str:

@@ -33,7 +33,11 @@ def weights_s3_uri(model: ModelConfig) -> str | None:
     """The S3 location the serving charts copy (EKS) or the operator mounts (HyperPod): ``model.s3_uri`` at the pinned
     ``model.hugging_face_revision``. None when the weights come from the Hub, or before ``llmops weights mirror`` has
     pinned a revision (the serving stack then refuses to deploy: stacks/serving_stack.py)."""
-    if model.weight_source is not WeightSource.S3 or not model.s3_uri or not model.hugging_face_revision:
+    if (
+        model.weight_source is not WeightSource.S3
+        or not model.s3_uri
+        or not model.hugging_face_revision
+    ):
         return None
     return revision_s3_uri(model.s3_uri, model.hugging_face_revision)
 
@@ -58,7 +62,9 @@ def speculator_s3_uri(model: ModelConfig) -> str | None:
     ``model.speculator_revision`` (deployment_config/speculator.py), or None (no speculator, Hub weights, not mirrored)."""
     if weights_s3_uri(model) is None or not model.speculator_revision:
         return None
-    return revision_s3_uri(f"{model.s3_uri.rstrip('/')}/{SPECULATOR_DIR}", model.speculator_revision)
+    return revision_s3_uri(
+        f"{model.s3_uri.rstrip('/')}/{SPECULATOR_DIR}", model.speculator_revision
+    )
 
 
 def node_speculator_path(revision: str) -> str:

@@ -28,8 +28,10 @@ from dataclasses import dataclass
 #: The repository of the operator's chart, CRDs and migration script.
 OPERATOR_REPOSITORY = "aws/sagemaker-hyperpod-cli"
 #: The CRD's path in that repository.
-CRD_PATH = ("helm_chart/HyperPodHelmChart/charts/inference-operator/config/crd/"
-            "inference.sagemaker.aws.amazon.com_inferenceendpointconfigs.yaml")
+CRD_PATH = (
+    "helm_chart/HyperPodHelmChart/charts/inference-operator/config/crd/"
+    "inference.sagemaker.aws.amazon.com_inferenceendpointconfigs.yaml"
+)
 RELEASE_NOTES = "https://docs.aws.amazon.com/sagemaker/latest/dg/sagemaker-hyperpod-inference-release-notes.html"
 
 
@@ -53,13 +55,18 @@ class OperatorRelease:
 
 OPERATOR_RELEASES: tuple[OperatorRelease, ...] = (
     OperatorRelease(
-        addon_version="v1.0.0-eksbuild.1", operator_version="3.0", chart_version="2.0.0",
+        addon_version="v1.0.0-eksbuild.1",
+        operator_version="3.0",
+        chart_version="2.0.0",
         crd_commit="9ffefae22ff108141579f4b4d7bb1ddc7b243d61",
-        sources=(f"{OPERATOR_REPOSITORY}@9ffefae helm_chart/HyperPodHelmChart/charts/inference-operator/migration/"
-                 "helm_to_addon.sh (line 1034: --addon-version v1.0.0-eksbuild.1)",
-                 f"{OPERATOR_REPOSITORY}@51b8dd2 helm_chart/HyperPodHelmChart/charts/inference-operator/Chart.yaml "
-                 "(version 2.0.0, appVersion 3.0)",
-                 RELEASE_NOTES + " (v3.0: EKS add-on integration)")),
+        sources=(
+            f"{OPERATOR_REPOSITORY}@9ffefae helm_chart/HyperPodHelmChart/charts/inference-operator/migration/"
+            "helm_to_addon.sh (line 1034: --addon-version v1.0.0-eksbuild.1)",
+            f"{OPERATOR_REPOSITORY}@51b8dd2 helm_chart/HyperPodHelmChart/charts/inference-operator/Chart.yaml "
+            "(version 2.0.0, appVersion 3.0)",
+            RELEASE_NOTES + " (v3.0: EKS add-on integration)",
+        ),
+    ),
 )
 
 #: The release the project pins (deployment_config/addons.py INFERENCE_OPERATOR) and writes the endpoint for.

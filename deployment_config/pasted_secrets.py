@@ -45,20 +45,36 @@ class TokenShape:
 # https://docs.aws.amazon.com/cli/latest/userguide/cli-usage-parameters-file.html); Secrets Manager User Guide,
 # "Mitigate the risks of using the AWS CLI to store your AWS Secrets Manager secrets"
 # (https://docs.aws.amazon.com/secretsmanager/latest/userguide/security_cli-exposure-risks.html) for why not inline.
-_HF_STORE = ("store it (or its replacement) in AWS Secrets Manager without writing it to a file or a command line: "
-             "`read -rs HF_TOKEN && printf %s \"$HF_TOKEN\" | aws secretsmanager create-secret --name llm-serving/hf-token "
-             "--secret-string file:///dev/stdin; unset HF_TOKEN` (paste the token, then Enter), and set "
-             "model.hugging_face_token_secret: llm-serving/hf-token")
+_HF_STORE = (
+    "store it (or its replacement) in AWS Secrets Manager without writing it to a file or a command line: "
+    '`read -rs HF_TOKEN && printf %s "$HF_TOKEN" | aws secretsmanager create-secret --name llm-serving/hf-token '
+    "--secret-string file:///dev/stdin; unset HF_TOKEN` (paste the token, then Enter), and set "
+    "model.hugging_face_token_secret: llm-serving/hf-token"
+)
 _SHAPES = (
-    TokenShape("a Hugging Face access token", "hf_", re.compile(r"(?<![A-Za-z0-9])hf_[A-Za-z0-9]{30,}"),
-               "huggingface.co/settings/tokens", _HF_STORE),
-    TokenShape("a Hugging Face organization API token", "api_org_",
-               re.compile(r"(?<![A-Za-z0-9])api_org_[A-Za-z0-9]{30,}"), "huggingface.co/settings/tokens", _HF_STORE),
-    TokenShape("a Docker Hub access token", "dckr_pat_", re.compile(r"(?<![A-Za-z0-9])dckr_pat_[A-Za-z0-9_-]{12,}"),
-               "hub.docker.com, Account settings, Personal access tokens",
-               "store the user name and the token (or its replacement) in AWS Secrets Manager as the secret "
-               "ecr-pullthroughcache/docker-hub (the README's image cache section shows how), and set "
-               "model.image_cache.docker_hub_credentials_secret_arn to its ARN"),
+    TokenShape(
+        "a Hugging Face access token",
+        "hf_",
+        re.compile(r"(?<![A-Za-z0-9])hf_[A-Za-z0-9]{30,}"),
+        "huggingface.co/settings/tokens",
+        _HF_STORE,
+    ),
+    TokenShape(
+        "a Hugging Face organization API token",
+        "api_org_",
+        re.compile(r"(?<![A-Za-z0-9])api_org_[A-Za-z0-9]{30,}"),
+        "huggingface.co/settings/tokens",
+        _HF_STORE,
+    ),
+    TokenShape(
+        "a Docker Hub access token",
+        "dckr_pat_",
+        re.compile(r"(?<![A-Za-z0-9])dckr_pat_[A-Za-z0-9_-]{12,}"),
+        "hub.docker.com, Account settings, Personal access tokens",
+        "store the user name and the token (or its replacement) in AWS Secrets Manager as the secret "
+        "ecr-pullthroughcache/docker-hub (the README's image cache section shows how), and set "
+        "model.image_cache.docker_hub_credentials_secret_arn to its ARN",
+    ),
 )
 #: How far into a value tokens are looked for when it is quoted: past the quoted part, so that a token that begins
 #: inside it is hidden whole.
@@ -91,5 +107,7 @@ def redact(text: str) -> str:
     """``text`` with every token of a known shape replaced by its prefix and length (``hf_… (37 characters)``)."""
     head, tail = text[:SCAN_CHARS], text[SCAN_CHARS:]
     for shape in _SHAPES:
-        head = shape.pattern.sub(lambda match, s=shape: PastedToken(s, len(match.group())).shown, head)
+        head = shape.pattern.sub(
+            lambda match, s=shape: PastedToken(s, len(match.group())).shown, head
+        )
     return head + tail

@@ -67,8 +67,11 @@ class PipelineConfig:
 
 def load_pipeline(config_dir: Path, name: str = DEFAULT_PIPELINE) -> PipelineConfig:
     check_name(name, context_key="pipeline")
-    path, data = read_config_file(config_dir / PIPELINE_DIR / f"{name}.yaml", context_key="pipeline",
-                                  known=sorted(p.stem for p in (config_dir / PIPELINE_DIR).glob("*.yaml")))
+    path, data = read_config_file(
+        config_dir / PIPELINE_DIR / f"{name}.yaml",
+        context_key="pipeline",
+        known=sorted(p.stem for p in (config_dir / PIPELINE_DIR).glob("*.yaml")),
+    )
     return _parse(data, name=name, source=str(path), config_dir=config_dir)
 
 
@@ -81,16 +84,30 @@ def _parse(data: Any, *, name: str, source: str, config_dir: Path) -> PipelineCo
     seen_envs: dict[str, str] = {}
     for i, wave in enumerate(file.waves):
         if wave.name in seen_waves:
-            issues.append(ConfigIssue(f"waves[{i}].name", f"wave '{wave.name}' is defined twice", "rename one"))
+            issues.append(
+                ConfigIssue(
+                    f"waves[{i}].name", f"wave '{wave.name}' is defined twice", "rename one"
+                )
+            )
         seen_waves.add(wave.name)
         for j, env_name in enumerate(wave.environments):
             field = f"waves[{i}].environments[{j}]"
             if env_name not in known:
-                issues.append(ConfigIssue(field, f"there is no environment '{env_name}' (config/{env_name}.yaml)",
-                                          f"use one of: {', '.join(known)}"))
+                issues.append(
+                    ConfigIssue(
+                        field,
+                        f"there is no environment '{env_name}' (config/{env_name}.yaml)",
+                        f"use one of: {', '.join(known)}",
+                    )
+                )
             elif env_name in seen_envs:
-                issues.append(ConfigIssue(field, f"'{env_name}' is already deployed by wave '{seen_envs[env_name]}'",
-                                          "deploy each environment once"))
+                issues.append(
+                    ConfigIssue(
+                        field,
+                        f"'{env_name}' is already deployed by wave '{seen_envs[env_name]}'",
+                        "deploy each environment once",
+                    )
+                )
             else:
                 seen_envs[env_name] = wave.name
     if issues:
@@ -105,16 +122,25 @@ def _parse(data: Any, *, name: str, source: str, config_dir: Path) -> PipelineCo
                 # The CodeBuild smoke test step (stacks/pipeline_stack.py) runs `llmops wait endpoint` and `smoke-test
                 # --env`, which read a HyperPod endpoint's state and certificate through the cluster's private API.
                 # The deploy-time smoke test runs in the VPC and needs neither (cdk_constructs/deploy_time_smoke_test/).
-                issues.append(ConfigIssue(
-                    f"waves[{i}].environments[{j}]",
-                    f"'{env_name}' is a HyperPod environment without endpoint.deploy_time_smoke_test: the pipeline's "
-                    "smoke test step would need the cluster's private API, which it cannot reach",
-                    f"set endpoint.deploy_time_smoke_test: true in config/{env_name}.yaml (its stage then smoke-tests "
-                    f"the endpoint from inside the VPC), or deploy it directly (npx cdk deploy -c env={env_name} --all)"))
+                issues.append(
+                    ConfigIssue(
+                        f"waves[{i}].environments[{j}]",
+                        f"'{env_name}' is a HyperPod environment without endpoint.deploy_time_smoke_test: the pipeline's "
+                        "smoke test step would need the cluster's private API, which it cannot reach",
+                        f"set endpoint.deploy_time_smoke_test: true in config/{env_name}.yaml (its stage then smoke-tests "
+                        f"the endpoint from inside the VPC), or deploy it directly (npx cdk deploy -c env={env_name} --all)",
+                    )
+                )
             envs.append(env)
         waves.append(Wave(wave.name, tuple(envs), wave.approval))
     if issues:
         raise ConfigError.of(issues, source=source)
-    return PipelineConfig(name=name, source_file=source, account=file.account, region=file.region,
-                          source=Source(file.source.connection_arn, file.source.repository, file.source.branch),
-                          waves=tuple(waves), placeholders=placeholder_fields(file.model_dump(), PIPELINE_ID_FIELDS))
+    return PipelineConfig(
+        name=name,
+        source_file=source,
+        account=file.account,
+        region=file.region,
+        source=Source(file.source.connection_arn, file.source.repository, file.source.branch),
+        waves=tuple(waves),
+        placeholders=placeholder_fields(file.model_dump(), PIPELINE_ID_FIELDS),
+    )

@@ -18,15 +18,17 @@ from typing import Any
 #: Account ids of the examples: AWS's documentation example account, and two for the production and pipeline examples.
 PLACEHOLDER_ACCOUNTS = frozenset({"123456789012", "210987654321", "111111111111"})
 #: Other values of the examples that only make sense as placeholders.
-PLACEHOLDER_VALUES = frozenset({
-    "cr-0123456789abcdef0",  # config/example.yaml capacity.capacity_reservation_id
-    "cr-0fedcba9876543210",  # config/example-prod.yaml
-    "arn:aws:sagemaker:us-west-2:123456789012:training-plan/kimi-k3-example",  # config/example-hyperpod.yaml
-    "arn:aws:codeconnections:us-west-2:111111111111:connection/0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d",  # pipeline
-    "my-org/llm-serving",  # config/pipeline/example.yaml source.repository
-    # config/example-hyperpod.yaml model.s3_uri (the environment schema's own example of the field)
-    "s3://my-model-bucket/moonshotai/Kimi-K3/",
-})
+PLACEHOLDER_VALUES = frozenset(
+    {
+        "cr-0123456789abcdef0",  # config/example.yaml capacity.capacity_reservation_id
+        "cr-0fedcba9876543210",  # config/example-prod.yaml
+        "arn:aws:sagemaker:us-west-2:123456789012:training-plan/kimi-k3-example",  # config/example-hyperpod.yaml
+        "arn:aws:codeconnections:us-west-2:111111111111:connection/0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d",  # pipeline
+        "my-org/llm-serving",  # config/pipeline/example.yaml source.repository
+        # config/example-hyperpod.yaml model.s3_uri (the environment schema's own example of the field)
+        "s3://my-model-bucket/moonshotai/Kimi-K3/",
+    }
+)
 
 
 def _holds_placeholder(value: str) -> bool:
@@ -50,7 +52,13 @@ def placeholder_fields(document: Mapping[str, Any], paths: Iterable[str]) -> tup
 
 
 #: The fields of an environment file that hold ids of the user's own resources.
-ENVIRONMENT_ID_FIELDS = ("account", "cluster.admin_role_arn", "capacity.capacity_reservation_id",
-                         "hyperpod.training_plan_arn", "endpoint.certificate_arn", "model.s3_uri")
+ENVIRONMENT_ID_FIELDS = (
+    "account",
+    "cluster.admin_role_arn",
+    "capacity.capacity_reservation_id",
+    "hyperpod.training_plan_arn",
+    "endpoint.certificate_arn",
+    "model.s3_uri",
+)
 #: The same for a pipeline file.
 PIPELINE_ID_FIELDS = ("account", "source.connection_arn", "source.repository")

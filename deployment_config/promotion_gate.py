@@ -94,7 +94,11 @@ class PromotionGateConfig:
 
 def wait_seconds(startup_budget_seconds: int, gate: PromotionGateConfig | None) -> int:
     """The smoke stack's wait condition timeout: the smoke test's wait, and with a gate its load test too."""
-    return startup_budget_seconds + SMOKE_TEST_WAIT_SECONDS + (PROBE_SECONDS + gate.load_test_seconds() if gate else 0)
+    return (
+        startup_budget_seconds
+        + SMOKE_TEST_WAIT_SECONDS
+        + (PROBE_SECONDS + gate.load_test_seconds() if gate else 0)
+    )
 
 
 __all__ = ["GateRun", "PromotionGateConfig", "default_num_prompts", "wait_seconds"]

@@ -34,8 +34,10 @@ class ServingKey:
 
     def describe(self) -> str:
         features = ", ".join(self.features) or "no opt-in feature"
-        return (f"{self.hardware}, {self.serving_profile} profile ({self.strategy}), {features}, "
-                f"{self.input_len} in / {self.output_len} out")
+        return (
+            f"{self.hardware}, {self.serving_profile} profile ({self.strategy}), {features}, "
+            f"{self.input_len} in / {self.output_len} out"
+        )
 
 
 @dataclass(frozen=True)
@@ -49,8 +51,13 @@ class PublishedRow:
     source: str
 
     def to_dict(self) -> dict:
-        return {"ttft_ms": self.ttft_ms, "output_tokens_per_s": self.output_tokens_per_s, "statistic": self.statistic,
-                "configuration": self.configuration, "source": self.source}
+        return {
+            "ttft_ms": self.ttft_ms,
+            "output_tokens_per_s": self.output_tokens_per_s,
+            "statistic": self.statistic,
+            "configuration": self.configuration,
+            "source": self.source,
+        }
 
 
 @cache
@@ -59,30 +66,54 @@ def published_rows(preset: str) -> tuple[PublishedRow, ...]:
     if path is None:
         return ()
     rows = json.loads(path.read_text(encoding="utf-8"))["rows"]
-    return tuple(PublishedRow(
-        key=ServingKey(r["hardware"], r["serving_profile"], r["strategy"], tuple(sorted(r["features"])),
-                       int(r["input_len"]), int(r["output_len"])),
-        concurrency=int(r["concurrency"]), ttft_ms=r.get("ttft_ms"), output_tokens_per_s=r.get("output_tokens_per_s"),
-        statistic=r["statistic"], configuration=r["configuration"], source=r["source"]) for r in rows)
+    return tuple(
+        PublishedRow(
+            key=ServingKey(
+                r["hardware"],
+                r["serving_profile"],
+                r["strategy"],
+                tuple(sorted(r["features"])),
+                int(r["input_len"]),
+                int(r["output_len"]),
+            ),
+            concurrency=int(r["concurrency"]),
+            ttft_ms=r.get("ttft_ms"),
+            output_tokens_per_s=r.get("output_tokens_per_s"),
+            statistic=r["statistic"],
+            configuration=r["configuration"],
+            source=r["source"],
+        )
+        for r in rows
+    )
 
 
-def serving_key(*, hardware: str, serving_profile: str, strategy: str, features, input_len: int,
-                output_len: int) -> ServingKey:
-    return ServingKey(hardware, serving_profile, strategy, tuple(sorted(features)), input_len, output_len)
+def serving_key(
+    *, hardware: str, serving_profile: str, strategy: str, features, input_len: int, output_len: int
+) -> ServingKey:
+    return ServingKey(
+        hardware, serving_profile, strategy, tuple(sorted(features)), input_len, output_len
+    )
 
 
 def key_of(env, *, input_len: int, output_len: int) -> ServingKey:
     """The key of an environment (deployment_config.model.EnvironmentConfig) for runs of these lengths."""
     from deployment_config.recipe import strategy_for
 
-    return serving_key(hardware=env.gpu_instance_type.recipe_hardware, serving_profile=env.model.serving_profile,
-                       strategy=strategy_for(env.layout.nodes), features=env.model.features, input_len=input_len,
-                       output_len=output_len)
+    return serving_key(
+        hardware=env.gpu_instance_type.recipe_hardware,
+        serving_profile=env.model.serving_profile,
+        strategy=strategy_for(env.layout.nodes),
+        features=env.model.features,
+        input_len=input_len,
+        output_len=output_len,
+    )
 
 
 def rows_for(preset: str, key: ServingKey) -> Mapping[int, PublishedRow]:
     """The published rows of ``key``, by concurrency."""
-    return MappingProxyType({row.concurrency: row for row in published_rows(preset) if row.key == key})
+    return MappingProxyType(
+        {row.concurrency: row for row in published_rows(preset) if row.key == key}
+    )
 
 
 def below_published(measured: float, published: float, within_percent: float) -> bool:

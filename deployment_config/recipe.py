@@ -27,7 +27,13 @@ from pathlib import Path
 from types import MappingProxyType
 
 from deployment_config.errors import Problem
-from deployment_config.sizing import ENGINE_READY_TIMEOUT_ENV, GPU_MEMORY_UTILIZATION, MemoryProfile, fit_over, layout_for
+from deployment_config.sizing import (
+    ENGINE_READY_TIMEOUT_ENV,
+    GPU_MEMORY_UTILIZATION,
+    MemoryProfile,
+    fit_over,
+    layout_for,
+)
 from deployment_config.speculator import FEATURE as SPEC_DECODING
 from deployment_config.yaml_reader import read_yaml
 
@@ -36,7 +42,9 @@ RECIPE_DIR = Path(__file__).resolve().parent / "data" / "recipes"
 RECIPE_FILES = MappingProxyType({"kimi-k3": RECIPE_DIR / "moonshotai" / "Kimi-K3.yaml"})
 #: What ``make recipes`` derives from the vendored files: their sha256 and every profile, checked by tests/test_recipe.py.
 LOCK_FILE = RECIPE_DIR / "recipes.lock.json"
-SOURCE = "vllm-project/recipes@8959cf64189c71d36e11c6a30335f923f261b1f7:models/moonshotai/Kimi-K3.yaml"
+SOURCE = (
+    "vllm-project/recipes@8959cf64189c71d36e11c6a30335f923f261b1f7:models/moonshotai/Kimi-K3.yaml"
+)
 
 SINGLE_NODE_TP = "single_node_tp"
 MULTI_NODE_TP_PP = "multi_node_tp_pp"
@@ -99,7 +107,12 @@ def _comments(text: str, feature: str) -> str:
             inside = True
         elif inside and line and not line.startswith(" "):
             break
-        elif inside and line.startswith("  ") and not line.startswith("   ") and line.rstrip().endswith(":"):
+        elif (
+            inside
+            and line.startswith("  ")
+            and not line.startswith("   ")
+            and line.rstrip().endswith(":")
+        ):
             current = line.strip().removesuffix(":")
         elif inside and current == feature and line.strip().startswith("#"):
             found.append(line.strip().lstrip("#").strip())
@@ -123,25 +136,50 @@ def load_recipe(path: Path) -> Recipe:
     features = {}
     for name, block in (data.get("features") or {}).items():
         hardware = block.get("hardware") or {}
-        features[name] = Feature(name=name, description=str(block.get("description", "")),
-                                 args=tuple(str(a) for a in block.get("args") or ()),
-                                 strategies=tuple(block.get("strategies") or ()), reason=_comments(text, name),
-                                 unsupported_on=tuple(g for g, s in hardware.items() if s == "unsupported"))
+        features[name] = Feature(
+            name=name,
+            description=str(block.get("description", "")),
+            args=tuple(str(a) for a in block.get("args") or ()),
+            strategies=tuple(block.get("strategies") or ()),
+            reason=_comments(text, name),
+            unsupported_on=tuple(g for g, s in hardware.items() if s == "unsupported"),
+        )
     overrides = data.get("hardware_overrides") or {}
     strategies = data.get("strategy_overrides") or {}
     return Recipe(
-        source=SOURCE, sha256=hashlib.sha256(raw).hexdigest(), model_id=data["model"]["model_id"],
+        source=SOURCE,
+        sha256=hashlib.sha256(raw).hexdigest(),
+        model_id=data["model"]["model_id"],
         base_args=tuple(str(a) for a in data["model"].get("base_args") or ()),
-        base_env=MappingProxyType({str(k): str(v) for k, v in (data["model"].get("base_env") or {}).items()}),
-        features=MappingProxyType(features), opt_in_features=tuple(data.get("opt_in_features") or ()),
-        hardware_args=MappingProxyType({g: tuple(str(a) for a in (overrides.get(g) or {}).get("extra_args") or ())
-                                        for g in overrides}),
-        hardware_env=MappingProxyType({g: MappingProxyType(_env(overrides.get(g), "extra_env")) for g in overrides}),
-        strategy_args=MappingProxyType({s: tuple(str(a) for a in [*(b.get("extra_args") or ()), *(b.get("vllm_args") or ())])
-                                        for s, b in strategies.items()}),
-        strategy_env=MappingProxyType({s: MappingProxyType(_env(b, "env", "extra_env")) for s, b in strategies.items()}),
+        base_env=MappingProxyType(
+            {str(k): str(v) for k, v in (data["model"].get("base_env") or {}).items()}
+        ),
+        features=MappingProxyType(features),
+        opt_in_features=tuple(data.get("opt_in_features") or ()),
+        hardware_args=MappingProxyType(
+            {
+                g: tuple(str(a) for a in (overrides.get(g) or {}).get("extra_args") or ())
+                for g in overrides
+            }
+        ),
+        hardware_env=MappingProxyType(
+            {g: MappingProxyType(_env(overrides.get(g), "extra_env")) for g in overrides}
+        ),
+        strategy_args=MappingProxyType(
+            {
+                s: tuple(
+                    str(a) for a in [*(b.get("extra_args") or ()), *(b.get("vllm_args") or ())]
+                )
+                for s, b in strategies.items()
+            }
+        ),
+        strategy_env=MappingProxyType(
+            {s: MappingProxyType(_env(b, "env", "extra_env")) for s, b in strategies.items()}
+        ),
         compatible_strategies=tuple(data.get("compatible_strategies") or ()),
-        verified_hardware=tuple(h for h, s in (data["meta"].get("hardware") or {}).items() if s == "verified"),
+        verified_hardware=tuple(
+            h for h, s in (data["meta"].get("hardware") or {}).items() if s == "verified"
+        ),
         strategy_min_gpus=MappingProxyType(dict(data.get("strategy_min_gpus") or {})),
     )
 
@@ -163,25 +201,35 @@ def dedupe(args: Sequence[str]) -> tuple[str, ...]:
             units.append((args[i],))
             i += 1
     last = {unit[0]: index for index, unit in enumerate(units)}
-    return tuple(item for index, unit in enumerate(units) if last[unit[0]] == index for item in unit)
+    return tuple(
+        item for index, unit in enumerate(units) if last[unit[0]] == index for item in unit
+    )
 
 
 def feature_problem(recipe: Recipe, name: str, *, strategy: str, generation: str) -> Problem | None:
     """Why ``name`` cannot be enabled here: not an opt-in feature of the recipe, or gated off the strategy or GPU."""
     if name not in recipe.opt_in_features:
         on = f" ({name} is on by default)" if name in recipe.features else ""
-        return Problem(f"{name!r} is not an opt-in feature of the recipe {recipe.source}{on}",
-                       "use one of: " + ", ".join(recipe.opt_in_features))
+        return Problem(
+            f"{name!r} is not an opt-in feature of the recipe {recipe.source}{on}",
+            "use one of: " + ", ".join(recipe.opt_in_features),
+        )
     feature = recipe.features[name]
     if feature.strategies and strategy not in feature.strategies:
         because = f": {feature.reason}" if feature.reason else ""
-        return Problem(f"{name} is not offered for the {strategy} layout this model gets here (the recipe allows it on "
-                       f"{', '.join(feature.strategies)}){because}",
-                       "remove it from model.features, or pick an instance type the model fits on one node "
-                       "(capacity.instance_type)" if strategy != SINGLE_NODE_TP else "remove it from model.features")
+        return Problem(
+            f"{name} is not offered for the {strategy} layout this model gets here (the recipe allows it on "
+            f"{', '.join(feature.strategies)}){because}",
+            "remove it from model.features, or pick an instance type the model fits on one node "
+            "(capacity.instance_type)"
+            if strategy != SINGLE_NODE_TP
+            else "remove it from model.features",
+        )
     if generation in feature.unsupported_on:
-        return Problem(f"{name} is marked unsupported on {generation} GPUs by the recipe {recipe.source}",
-                       "remove it from model.features")
+        return Problem(
+            f"{name} is marked unsupported on {generation} GPUs by the recipe {recipe.source}",
+            "remove it from model.features",
+        )
     return None
 
 
@@ -227,34 +275,57 @@ class ServingProfile:
         return self.value("--kv-cache-dtype") or "auto"
 
 
-def recipe_profile(recipe: Recipe, *, generation: str, strategy: str, features: Sequence[str],
-                   load_format: str | None) -> ServingProfile:
+def recipe_profile(
+    recipe: Recipe,
+    *,
+    generation: str,
+    strategy: str,
+    features: Sequence[str],
+    load_format: str | None,
+) -> ServingProfile:
     """The recipe's profile for one GPU generation and strategy with the default and the chosen opt-in features.
     ``load_format``: the announced ``--load-format`` (catalog.ModelPreset.load_format), put in last so that it is the one
     place the load format comes from. Call :func:`feature_problem` first: gated features are skipped here, as the
     command builder does."""
     enabled = [*recipe.default_features, *(f for f in features if f not in recipe.default_features)]
-    args = [*recipe.base_args, *recipe.strategy_args.get(strategy, ()), *recipe.hardware_args.get(generation, ())]
+    args = [
+        *recipe.base_args,
+        *recipe.strategy_args.get(strategy, ()),
+        *recipe.hardware_args.get(generation, ()),
+    ]
     for name in enabled:
         feature = recipe.features[name]
         if not feature.strategies or strategy in feature.strategies:
             args += feature.args
     if load_format is not None:
         args += ["--load-format", load_format]
-    env = {**recipe.base_env, **recipe.strategy_env.get(strategy, {}), **recipe.hardware_env.get(generation, {})}
+    env = {
+        **recipe.base_env,
+        **recipe.strategy_env.get(strategy, {}),
+        **recipe.hardware_env.get(generation, {}),
+    }
     # The recipe's own engine timeout is the floor of the app's derived one: stricter than the recipe, never looser.
     floor = env.get(ENGINE_READY_TIMEOUT_ENV)
     for name in DERIVED_ENV:
         env.pop(name, None)
-    return ServingProfile(name="recipe", generation=generation, strategy=strategy, features=tuple(features),
-                          args=dedupe(args), environment=MappingProxyType(env),
-                          engine_ready_floor_seconds=int(floor) if floor and floor.isdigit() else None)
+    return ServingProfile(
+        name="recipe",
+        generation=generation,
+        strategy=strategy,
+        features=tuple(features),
+        args=dedupe(args),
+        environment=MappingProxyType(env),
+        engine_ready_floor_seconds=int(floor) if floor and floor.isdigit() else None,
+    )
 
 
 def recipe_value(recipe: Recipe, generation: str, strategy: str, env_name: str) -> str | None:
     """A variable the recipe sets for this generation and strategy, before the project's derived ones replace it."""
-    return {**recipe.base_env, **recipe.strategy_env.get(strategy, {}),
-            **recipe.hardware_env.get(generation, {})}.get(env_name)
+    return {
+        **recipe.base_env,
+        **recipe.strategy_env.get(strategy, {}),
+        **recipe.hardware_env.get(generation, {}),
+    }.get(env_name)
 
 
 @dataclass(frozen=True)
@@ -267,9 +338,18 @@ class Resolution:
     problems: tuple[tuple[int, Problem], ...] = ()
 
 
-def resolve(*, preset: str, serving_profile: str, features: Sequence[str], instance_type, weights_gb: int,
-            multi_node: bool, load_format: str | None, extra_args: Sequence[str] = (),
-            speculator_gb: int = 0) -> Resolution:
+def resolve(
+    *,
+    preset: str,
+    serving_profile: str,
+    features: Sequence[str],
+    instance_type,
+    weights_gb: int,
+    multi_node: bool,
+    load_format: str | None,
+    extra_args: Sequence[str] = (),
+    speculator_gb: int = 0,
+) -> Resolution:
     """The profile of ``serving_profile`` (``recipe`` or ``announced``) for a model of ``weights_gb`` on
     ``instance_type`` (catalog.GpuInstanceType). ``multi_node``: one instance may span several nodes (EKS). The layout
     is the sizing's (deployment_config.sizing.layout_for) under the recipe's own memory share of each layout.
@@ -277,18 +357,31 @@ def resolve(*, preset: str, serving_profile: str, features: Sequence[str], insta
     only, so a speculator that does not fit beside the weights there is refused on the feature."""
     recipe = recipe_for(preset)
     if serving_profile == "announced" or recipe is None:
-        problems = tuple((i, Problem(f"{name!r} needs serving_profile: recipe (features are the recipe's)",
-                                     "set model.serving_profile: recipe, or remove model.features"))
-                         for i, name in enumerate(features))
+        problems = tuple(
+            (
+                i,
+                Problem(
+                    f"{name!r} needs serving_profile: recipe (features are the recipe's)",
+                    "set model.serving_profile: recipe, or remove model.features",
+                ),
+            )
+            for i, name in enumerate(features)
+        )
         return Resolution(None, MemoryProfile(), problems)
     generation = instance_type.gpu_generation
-    by_strategy = {s: recipe_profile(recipe, generation=generation, strategy=s, features=(), load_format=load_format)
-                   for s in STRATEGIES}
+    by_strategy = {
+        s: recipe_profile(
+            recipe, generation=generation, strategy=s, features=(), load_format=load_format
+        )
+        for s in STRATEGIES
+    }
 
     def share(strategy: str) -> float:
         profile_value = by_strategy[strategy].gpu_memory_utilization or GPU_MEMORY_UTILIZATION
         try:
-            value = float(by_strategy[strategy].value("--gpu-memory-utilization", extra_args) or profile_value)
+            value = float(
+                by_strategy[strategy].value("--gpu-memory-utilization", extra_args) or profile_value
+            )
         except ValueError:
             return profile_value
         # A value model.extra_args' own check refuses (not a number in [GPU_MEMORY_UTILIZATION, 1]) is reported there
@@ -299,19 +392,29 @@ def resolve(*, preset: str, serving_profile: str, features: Sequence[str], insta
         # What vLLM is finally told: the profile's values, or model.extra_args' where they give one (vLLM takes the last).
         p = by_strategy[strategy]
         length = p.value("--max-model-len", extra_args)
-        return MemoryProfile(single_node_utilization=share(SINGLE_NODE_TP), multi_node_utilization=share(MULTI_NODE_TP_PP),
-                             max_model_len=int(length) if length and length.isdigit() else None,
-                             kv_cache_dtype=p.value("--kv-cache-dtype", extra_args) or "auto",
-                             name=f"recipe profile ({generation}, {strategy})")
+        return MemoryProfile(
+            single_node_utilization=share(SINGLE_NODE_TP),
+            multi_node_utilization=share(MULTI_NODE_TP_PP),
+            max_model_len=int(length) if length and length.isdigit() else None,
+            kv_cache_dtype=p.value("--kv-cache-dtype", extra_args) or "auto",
+            name=f"recipe profile ({generation}, {strategy})",
+        )
 
-    layout = layout_for(weights_gb, instance_type, memory=memory(SINGLE_NODE_TP)) if multi_node else None
+    layout = (
+        layout_for(weights_gb, instance_type, memory=memory(SINGLE_NODE_TP)) if multi_node else None
+    )
     strategy = strategy_for(layout.nodes if layout is not None else 1)
     problems: list[tuple[int, Problem]] = []
     for index, name in enumerate(features):
         problem = feature_problem(recipe, name, strategy=strategy, generation=generation)
         if problem is None and name in features[:index]:
             problem = Problem(f"{name!r} is listed twice", "list each feature once")
-        if problem is None and name == SPEC_DECODING and speculator_gb and strategy == SINGLE_NODE_TP:
+        if (
+            problem is None
+            and name == SPEC_DECODING
+            and speculator_gb
+            and strategy == SINGLE_NODE_TP
+        ):
             fit = fit_over(weights_gb + speculator_gb, instance_type, 1, memory(strategy))
             if not fit.fits:
                 problem = Problem(
@@ -319,12 +422,17 @@ def resolve(*, preset: str, serving_profile: str, features: Sequence[str], insta
                     f"the {weights_gb} GB of weights on one {instance_type.name}: vLLM gets {fit.usable_gb:.0f} GB and "
                     f"the KV cache needs {fit.kv_reserve_gb:.0f} GB of it",
                     "remove spec_decoding from model.features, or pick an instance type with more GPU memory "
-                    "(capacity.instance_type)")
+                    "(capacity.instance_type)",
+                )
         if problem is not None:
             problems.append((index, problem))
     refused = {index for index, _ in problems}
-    valid = tuple(dict.fromkeys(name for index, name in enumerate(features) if index not in refused))
-    profile = recipe_profile(recipe, generation=generation, strategy=strategy, features=valid, load_format=load_format)
+    valid = tuple(
+        dict.fromkeys(name for index, name in enumerate(features) if index not in refused)
+    )
+    profile = recipe_profile(
+        recipe, generation=generation, strategy=strategy, features=valid, load_format=load_format
+    )
     return Resolution(profile, memory(strategy), tuple(problems))
 
 
@@ -338,8 +446,17 @@ def lock_data(preset: str = "kimi-k3") -> dict:
     profiles = {}
     for generation in GENERATIONS:
         for strategy in STRATEGIES:
-            p = recipe_profile(recipe, generation=generation, strategy=strategy, features=(), load_format=load_format)
-            profiles[f"{generation}/{strategy}"] = {"args": list(p.args), "environment": dict(p.environment)}
+            p = recipe_profile(
+                recipe,
+                generation=generation,
+                strategy=strategy,
+                features=(),
+                load_format=load_format,
+            )
+            profiles[f"{generation}/{strategy}"] = {
+                "args": list(p.args),
+                "environment": dict(p.environment),
+            }
     return {"source": recipe.source, "sha256": recipe.sha256, "profiles": profiles}
 
 

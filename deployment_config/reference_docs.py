@@ -75,8 +75,15 @@ def _allowed(node: Mapping[str, Any], defs: Mapping[str, Any]) -> str:
         return f"list of {item.get('type', 'value')}"
     if kind == "object" and isinstance(node.get("additionalProperties"), Mapping):
         return f"map of {node['additionalProperties'].get('type', 'value')}"
-    bounds = [f"{word} {node[key]}" for key, word in (("minimum", "at least"), ("exclusiveMinimum", "more than"),
-                                                      ("maximum", "at most")) if key in node]
+    bounds = [
+        f"{word} {node[key]}"
+        for key, word in (
+            ("minimum", "at least"),
+            ("exclusiveMinimum", "more than"),
+            ("maximum", "at most"),
+        )
+        if key in node
+    ]
     if "pattern" in node:
         bounds.append(f"pattern `{node['pattern']}`")
     return ", ".join([str(kind), *bounds])
@@ -90,8 +97,9 @@ def _default(node: Mapping[str, Any], required: bool) -> str:
     return _value(node["default"])
 
 
-def _rows(properties: Mapping[str, Any], required: set[str], defs: Mapping[str, Any],
-          prefix: str = "") -> Iterator[tuple[str, str, str, str]]:
+def _rows(
+    properties: Mapping[str, Any], required: set[str], defs: Mapping[str, Any], prefix: str = ""
+) -> Iterator[tuple[str, str, str, str]]:
     """(key, meaning, allowed, default) of every key, depth first: a section's row, then its keys."""
     for name, raw in properties.items():
         node, _ = _resolve(raw, defs)
@@ -101,7 +109,9 @@ def _rows(properties: Mapping[str, Any], required: set[str], defs: Mapping[str, 
             yield key, meaning, "section", _default(raw, name in required)
             yield from _rows(node["properties"], set(node.get("required", ())), defs, key + ".")
             continue
-        item, _ = _resolve(node.get("items", {}), defs) if node.get("type") == "array" else ({}, False)
+        item, _ = (
+            _resolve(node.get("items", {}), defs) if node.get("type") == "array" else ({}, False)
+        )
         if "properties" in item:
             yield key, meaning, "list of sections", _default(node, name in required)
             yield from _rows(item["properties"], set(item.get("required", ())), defs, key + "[].")
@@ -124,11 +134,21 @@ def render(schema_dir: Path = SCHEMA_DIR) -> str:
     ]
     for file_name, heading, files in FILES:
         schema = json.loads((schema_dir / file_name).read_text(encoding="utf-8"))
-        out += ["", f"## {heading}", "", f"{files}: {_one_line(schema.get('description', ''))}", "",
-                "| key | meaning | accepts | default |", "| --- | --- | --- | --- |"]
-        for key, meaning, allowed, default in _rows(schema["properties"], set(schema.get("required", ())),
-                                                    schema.get("$defs", {})):
-            out.append("| " + " | ".join(_cell(c) for c in (f"`{key}`", meaning, allowed, default)) + " |")
+        out += [
+            "",
+            f"## {heading}",
+            "",
+            f"{files}: {_one_line(schema.get('description', ''))}",
+            "",
+            "| key | meaning | accepts | default |",
+            "| --- | --- | --- | --- |",
+        ]
+        for key, meaning, allowed, default in _rows(
+            schema["properties"], set(schema.get("required", ())), schema.get("$defs", {})
+        ):
+            out.append(
+                "| " + " | ".join(_cell(c) for c in (f"`{key}`", meaning, allowed, default)) + " |"
+            )
     return "\n".join(out) + "\n"
 
 

@@ -47,40 +47,63 @@ _RESERVED_SUFFIXES = (
     ("-s3alias", "an access point alias, not a bucket"),
     ("--ol-s3", "an Object Lambda Access Point alias, not a bucket"),
     (".mrap", "a Multi-Region Access Point, not a bucket"),
-    ("--x-s3", "a directory bucket (S3 Express One Zone), which takes other permissions (s3express:CreateSession)"),
+    (
+        "--x-s3",
+        "a directory bucket (S3 Express One Zone), which takes other permissions (s3express:CreateSession)",
+    ),
     ("--table-s3", "a table bucket (S3 Tables), which holds tables, not objects"),
 )
-_FIX = ("use the name of an existing general purpose bucket, as `aws s3 ls` lists it (" + BUCKET_NAME_RULES
-        + ": 3 to 63 lower-case letters, digits, '.' and '-')")
+_FIX = (
+    "use the name of an existing general purpose bucket, as `aws s3 ls` lists it ("
+    + BUCKET_NAME_RULES
+    + ": 3 to 63 lower-case letters, digits, '.' and '-')"
+)
 
 
 def bucket_name_problem(name: str) -> Problem | None:
     """``None`` if ``name`` is a general purpose bucket name S3 accepts (see the module's sources)."""
     what = f"the bucket name {quoted(name)}"
     if not BUCKET_NAME_MIN <= len(name) <= BUCKET_NAME_MAX:
-        return Problem(f"{what} has {len(name)} characters; a bucket name has {BUCKET_NAME_MIN} to {BUCKET_NAME_MAX}",
-                       _FIX)
+        return Problem(
+            f"{what} has {len(name)} characters; a bucket name has {BUCKET_NAME_MIN} to {BUCKET_NAME_MAX}",
+            _FIX,
+        )
     if not _BUCKET_CHARS.fullmatch(name):
         odd = next(ch for ch in name if not _BUCKET_CHARS.fullmatch(ch))
         shown = "an upper-case letter" if odd.isascii() and odd.isupper() else quoted(odd)
-        return Problem(f"{what} contains {shown}; bucket names hold only lower-case letters, digits, '.' and '-'", _FIX)
+        return Problem(
+            f"{what} contains {shown}; bucket names hold only lower-case letters, digits, '.' and '-'",
+            _FIX,
+        )
     if ".." in name:
-        return Problem(f"{what} contains two adjacent periods ('..'), which S3 does not allow", _FIX)
+        return Problem(
+            f"{what} contains two adjacent periods ('..'), which S3 does not allow", _FIX
+        )
     if _LOOKS_LIKE_IP.fullmatch(name):
-        return Problem(f"{what} is formatted as an IP address, which S3 does not allow for a bucket", _FIX)
+        return Problem(
+            f"{what} is formatted as an IP address, which S3 does not allow for a bucket", _FIX
+        )
     labels = name.split(".")
-    if any(label.startswith("-") or label.endswith("-") for label in labels) or not name[0].isalnum() \
-            or not name[-1].isalnum():
-        return Problem(f"{what} begins or ends with '.' or '-', or has '-' next to '.': each of its parts between "
-                       "periods must begin and end with a letter or digit", _FIX)
+    if (
+        any(label.startswith("-") or label.endswith("-") for label in labels)
+        or not name[0].isalnum()
+        or not name[-1].isalnum()
+    ):
+        return Problem(
+            f"{what} begins or ends with '.' or '-', or has '-' next to '.': each of its parts between "
+            "periods must begin and end with a letter or digit",
+            _FIX,
+        )
     for prefix in _RESERVED_PREFIXES:
         if name.startswith(prefix):
             return Problem(f"{what} starts with {prefix!r}, a prefix S3 reserves", _FIX)
     for suffix, reserved_for in _RESERVED_SUFFIXES:
         if name.endswith(suffix):
-            return Problem(f"{what} ends with {suffix!r}, which S3 reserves for {reserved_for}",
-                           "name the general purpose bucket itself: the project grants the pods access to "
-                           "arn:aws:s3:::BUCKET/PREFIX* by the bucket's own name")
+            return Problem(
+                f"{what} ends with {suffix!r}, which S3 reserves for {reserved_for}",
+                "name the general purpose bucket itself: the project grants the pods access to "
+                "arn:aws:s3:::BUCKET/PREFIX* by the bucket's own name",
+            )
     return None
 
 
@@ -98,24 +121,35 @@ def s3_uri_problem(uri: str) -> Problem | None:
         return Problem(f"{quoted(uri)} is not an s3:// URI", f"{hint}, for example {example}")
     bucket, _, prefix = uri.removeprefix("s3://").partition("/")
     if not bucket:
-        return Problem(f"{quoted(uri)} names no bucket", f"write it as s3://BUCKET/PREFIX/, for example {example}")
+        return Problem(
+            f"{quoted(uri)} names no bucket",
+            f"write it as s3://BUCKET/PREFIX/, for example {example}",
+        )
     problem = bucket_name_problem(bucket)
     if problem is not None:
         return Problem(f"{quoted(uri)}: {problem.problem}", problem.fix)
     if any(ch.isspace() for ch in prefix):
-        return Problem(f"the prefix of {quoted(uri)} contains whitespace",
-                       "write the prefix without spaces (the weights' keys are written under it)")
+        return Problem(
+            f"the prefix of {quoted(uri)} contains whitespace",
+            "write the prefix without spaces (the weights' keys are written under it)",
+        )
     if prefix.startswith("/") or "//" in prefix:
-        return Problem(f"the prefix of {quoted(uri)} has an empty segment ('/' after '/'): S3 keeps every '/' in the "
-                       "key, and llmops weights mirror writes a prefix ending in '//' one '/' shorter than the pods "
-                       "read it (ops_cli/weights.py s3_location)",
-                       f"write the prefix with single '/' between its parts, for example {example}")
+        return Problem(
+            f"the prefix of {quoted(uri)} has an empty segment ('/' after '/'): S3 keeps every '/' in the "
+            "key, and llmops weights mirror writes a prefix ending in '//' one '/' shorter than the pods "
+            "read it (ops_cli/weights.py s3_location)",
+            f"write the prefix with single '/' between its parts, for example {example}",
+        )
     wildcard = next((mark for mark in ("*", "?", "${") if mark in prefix), None)
     if wildcard is not None:
-        return Problem(f"the prefix of {quoted(uri)} contains {wildcard!r}, which IAM reads as a wildcard or a policy "
-                       "variable in the pods' S3 permissions: they would reach more than this prefix",
-                       f"name one fixed prefix, for example {example}")
+        return Problem(
+            f"the prefix of {quoted(uri)} contains {wildcard!r}, which IAM reads as a wildcard or a policy "
+            "variable in the pods' S3 permissions: they would reach more than this prefix",
+            f"name one fixed prefix, for example {example}",
+        )
     if len(prefix.encode("utf-8", "surrogatepass")) > MAX_KEY_BYTES:
-        return Problem(f"the prefix of {quoted(uri)} is longer than an S3 key can be ({MAX_KEY_BYTES} bytes)",
-                       "use a shorter prefix")
+        return Problem(
+            f"the prefix of {quoted(uri)} is longer than an S3 key can be ({MAX_KEY_BYTES} bytes)",
+            "use a shorter prefix",
+        )
     return None

@@ -23,7 +23,10 @@ SCHEMAS = {"environment.schema.json": EnvironmentFile, "pipeline.schema.json": P
 
 
 def schema_text(model: type) -> str:
-    schema = {"$schema": "https://json-schema.org/draft/2020-12/schema", **model.model_json_schema(mode="validation")}
+    schema = {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        **model.model_json_schema(mode="validation"),
+    }
     return json.dumps(schema, indent=2, sort_keys=False, ensure_ascii=False) + "\n"
 
 

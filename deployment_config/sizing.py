@@ -11,7 +11,14 @@ from dataclasses import dataclass
 
 from deployment_config.catalog import GPU_INSTANCE_TYPES, GpuInstanceType
 from deployment_config.errors import ConfigError
-from deployment_config.startup_rates import CRT_CONNECTIONS, CRT_TARGET, ENA_BANDWIDTH, S3_PER_CONNECTION, SLOWEST_LOAD, Rate
+from deployment_config.startup_rates import (
+    CRT_CONNECTIONS,
+    CRT_TARGET,
+    ENA_BANDWIDTH,
+    S3_PER_CONNECTION,
+    SLOWEST_LOAD,
+    Rate,
+)
 
 #: The share of GPU memory the sizing lets vLLM take for weights and cache (``--gpu-memory-utilization``). vLLM 0.33.0
 #: defaults to 0.92 (vllm/config/cache.py CacheConfig); 0.90 is the conservative figure the sizing keeps, and
@@ -24,9 +31,13 @@ MIN_KV_CACHE_SHARE = 0.10
 #: The Hub path's download rate for the budget (GB/s). Hugging Face documents no rate and none is measured here
 #: (startup_rates.UNMEASURED): the Hub path keeps the floor its budget always had, so that a slow Hub download is
 #: not killed by a budget made for S3. A floor for the budget, not a plan: bench/timeline.py prints it as such.
-HUB_BUDGET_FLOOR = Rate(0.4, "no Hugging Face figure: the Hub path's budget floor (sizing.HUB_BUDGET_FLOOR), kept "
-                             "from the previous budget so that the Hub path's budget does not shrink", measured=False,
-                        allowance=True)
+HUB_BUDGET_FLOOR = Rate(
+    0.4,
+    "no Hugging Face figure: the Hub path's budget floor (sizing.HUB_BUDGET_FLOOR), kept "
+    "from the previous budget so that the Hub path's budget does not shrink",
+    measured=False,
+    allowance=True,
+)
 #: Compilation, CUDA graph capture and warm-up after the weights are in GPU memory: an allowance, not a measurement
 #: (startup_rates.UNMEASURED["warm_up"]). The budget keeps it until a measured figure replaces it.
 WARMUP_ALLOWANCE_SECONDS = 15 * 60
@@ -52,7 +63,9 @@ class Fit:
         return self.usable_gb - self.weights_gb
 
 
-def fit_of(weights_gb: int, instance_type: GpuInstanceType, utilization: float = GPU_MEMORY_UTILIZATION) -> Fit:
+def fit_of(
+    weights_gb: int, instance_type: GpuInstanceType, utilization: float = GPU_MEMORY_UTILIZATION
+) -> Fit:
     total = instance_type.total_gpu_memory_gb
     return Fit(
         weights_gb=weights_gb,
@@ -87,12 +100,17 @@ class MemoryProfile:
     def describe(self, fit: Fit, nodes: int) -> str:
         """The sizing message: where the GPU memory goes under this profile."""
         per_value = KV_CACHE_BYTES.get(self.kv_cache_dtype, 2)
-        kv = (f"{fit.kv_cache_gb:.0f} GB of KV cache in {self.kv_cache_dtype} ({per_value} byte"
-              f"{'s' if per_value > 1 else ''} per value"
-              + (", half of bf16's: twice the tokens fit" if per_value == 1 else "") + ")")
+        kv = (
+            f"{fit.kv_cache_gb:.0f} GB of KV cache in {self.kv_cache_dtype} ({per_value} byte"
+            f"{'s' if per_value > 1 else ''} per value"
+            + (", half of bf16's: twice the tokens fit" if per_value == 1 else "")
+            + ")"
+        )
         context = f", context up to {self.max_model_len} tokens" if self.max_model_len else ""
-        return (f"{self.name}: vLLM takes {self.utilization(nodes):.0%} of {fit.total_gb} GB = "
-                f"{fit.usable_gb:.0f} GB: {fit.weights_gb} GB of weights, {kv}{context}")
+        return (
+            f"{self.name}: vLLM takes {self.utilization(nodes):.0%} of {fit.total_gb} GB = "
+            f"{fit.usable_gb:.0f} GB: {fit.weights_gb} GB of weights, {kv}{context}"
+        )
 
 
 #: The most nodes one model instance is spread over. Each further pipeline stage adds a hop over EFA to every token's
@@ -135,32 +153,58 @@ class Layout:
         return self.nodes > 1
 
     def describe(self, instance_type: GpuInstanceType, type_prefix: str = "") -> str:
-        return (f"{self.nodes} x {type_prefix}{instance_type.name} as one instance: tensor parallel "
-                f"{self.tensor_parallel_size} within each node, pipeline parallel {self.pipeline_parallel_size} across "
-                "the nodes over EFA")
+        return (
+            f"{self.nodes} x {type_prefix}{instance_type.name} as one instance: tensor parallel "
+            f"{self.tensor_parallel_size} within each node, pipeline parallel {self.pipeline_parallel_size} across "
+            "the nodes over EFA"
+        )
 
 
-def fit_over(weights_gb: int, instance_type: GpuInstanceType, nodes: int,
-             memory: MemoryProfile = MemoryProfile()) -> Fit:
+def fit_over(
+    weights_gb: int,
+    instance_type: GpuInstanceType,
+    nodes: int,
+    memory: MemoryProfile = MemoryProfile(),
+) -> Fit:
     """The memory arithmetic of one model spread over ``nodes`` nodes of ``instance_type``: the same shares of the GPU
     memory as on one node (every GPU holds a shard of the weights and its part of the KV cache)."""
     total = instance_type.total_gpu_memory_gb * nodes
-    return Fit(weights_gb=weights_gb, total_gb=total, usable_gb=total * memory.utilization(nodes),
-               kv_reserve_gb=total * MIN_KV_CACHE_SHARE)
+    return Fit(
+        weights_gb=weights_gb,
+        total_gb=total,
+        usable_gb=total * memory.utilization(nodes),
+        kv_reserve_gb=total * MIN_KV_CACHE_SHARE,
+    )
 
 
-def layout_for(weights_gb: int, instance_type: GpuInstanceType, max_nodes: int = MAX_LAYOUT_NODES,
-               memory: MemoryProfile = MemoryProfile()) -> Layout | None:
+def layout_for(
+    weights_gb: int,
+    instance_type: GpuInstanceType,
+    max_nodes: int = MAX_LAYOUT_NODES,
+    memory: MemoryProfile = MemoryProfile(),
+) -> Layout | None:
     """The fewest nodes of ``instance_type`` one instance of the model fits on, or None beyond ``max_nodes``."""
     for nodes in range(1, max_nodes + 1):
         if fit_over(weights_gb, instance_type, nodes, memory).fits:
-            return Layout(nodes=nodes, tensor_parallel_size=instance_type.gpu_count, pipeline_parallel_size=nodes)
+            return Layout(
+                nodes=nodes,
+                tensor_parallel_size=instance_type.gpu_count,
+                pipeline_parallel_size=nodes,
+            )
     return None
 
 
-def check_model_fits(*, model_id: str, weights_gb: int, instance_type: GpuInstanceType, tensor_parallel_size: int,
-                     field: str = "capacity.instance_type", type_prefix: str = "", node_count: int | None = None,
-                     memory: MemoryProfile = MemoryProfile()) -> Fit:
+def check_model_fits(
+    *,
+    model_id: str,
+    weights_gb: int,
+    instance_type: GpuInstanceType,
+    tensor_parallel_size: int,
+    field: str = "capacity.instance_type",
+    type_prefix: str = "",
+    node_count: int | None = None,
+    memory: MemoryProfile = MemoryProfile(),
+) -> Fit:
     """Raise :class:`ConfigError` unless the weights fit one instance with room for the KV cache.
 
     :param field: the configuration field that chose the instance type, for the message.
@@ -180,16 +224,21 @@ def check_model_fits(*, model_id: str, weights_gb: int, instance_type: GpuInstan
     fit = fit_of(weights_gb, instance_type, memory.utilization(1))
     if fit.fits:
         return fit
-    layout = layout_for(weights_gb, instance_type, memory=memory) if node_count is not None else None
+    layout = (
+        layout_for(weights_gb, instance_type, memory=memory) if node_count is not None else None
+    )
     if layout is not None and node_count % layout.nodes == 0:
         return fit_over(weights_gb, instance_type, layout.nodes, memory)
     candidates = [t for t in GPU_INSTANCE_TYPES.values() if fit_of(weights_gb, t).fits]
     if layout is not None:
-        fix = (f"set capacity.instance_count to {layout.nodes} (or a multiple of it, one model instance per "
-               f"{layout.nodes} nodes; it is {node_count}) to serve it on {layout.describe(instance_type, type_prefix)}")
+        fix = (
+            f"set capacity.instance_count to {layout.nodes} (or a multiple of it, one model instance per "
+            f"{layout.nodes} nodes; it is {node_count}) to serve it on {layout.describe(instance_type, type_prefix)}"
+        )
         if candidates:
             fix += ", or use an instance type it fits on alone: " + ", ".join(
-                f"{type_prefix}{t.name} ({t.gpu_count} x {t.gpu_memory_gb} GB)" for t in candidates)
+                f"{type_prefix}{t.name} ({t.gpu_count} x {t.gpu_memory_gb} GB)" for t in candidates
+            )
     elif candidates:
         fix = "use an instance type it fits on: " + ", ".join(
             f"{type_prefix}{t.name} ({t.gpu_count} x {t.gpu_memory_gb} GB)" for t in candidates
@@ -244,30 +293,43 @@ class StartupBudget:
 def s3_download_rate(instance_type: str | None = None) -> Rate:
     """The rate one node copies the S3 mirror at: the lowest of the CRT client's goal, the connections it opens times
     S3's per-connection figure, and the instance's ENA bandwidth where it is documented (startup_rates)."""
-    per_connections = Rate(CRT_CONNECTIONS * S3_PER_CONNECTION.gb_per_second,
-                           f"{CRT_CONNECTIONS} connections x {S3_PER_CONNECTION.source}", measured=False)
+    per_connections = Rate(
+        CRT_CONNECTIONS * S3_PER_CONNECTION.gb_per_second,
+        f"{CRT_CONNECTIONS} connections x {S3_PER_CONNECTION.source}",
+        measured=False,
+    )
     candidates = [CRT_TARGET, per_connections]
     if instance_type in ENA_BANDWIDTH:
         candidates.append(ENA_BANDWIDTH[instance_type])
     return min(candidates, key=lambda r: r.gb_per_second)
 
 
-def startup_estimate_seconds(weights_gb: int, *, from_hub: bool = True, instance_type: str | None = None) -> float:
+def startup_estimate_seconds(
+    weights_gb: int, *, from_hub: bool = True, instance_type: str | None = None
+) -> float:
     """Download + load + warm-up of one vLLM start, at the slowest measured load rate (startup_rates.SLOWEST_LOAD)
     and the warm-up allowance. ``from_hub``: the weights come from the Hugging Face Hub (the slowest supported path,
     at :data:`HUB_BUDGET_FLOOR`), else from the environment's S3 mirror (:func:`s3_download_rate`)."""
     download = HUB_BUDGET_FLOOR if from_hub else s3_download_rate(instance_type)
-    return download.seconds_for(weights_gb) + SLOWEST_LOAD.seconds_for(weights_gb) + WARMUP_ALLOWANCE_SECONDS
+    return (
+        download.seconds_for(weights_gb)
+        + SLOWEST_LOAD.seconds_for(weights_gb)
+        + WARMUP_ALLOWANCE_SECONDS
+    )
 
 
-def startup_budget(weights_gb: int, *, from_hub: bool = True, instance_type: str | None = None) -> StartupBudget:
+def startup_budget(
+    weights_gb: int, *, from_hub: bool = True, instance_type: str | None = None
+) -> StartupBudget:
     """The startup budget of a model with ``weights_gb`` of weights: the estimate x :data:`STARTUP_SAFETY_FACTOR`, in
     whole minutes, never below vLLM's own default. The default is the Hub path, the slowest supported one: a caller that
     does not say where the weights come from gets the longest budget. For 1,420 GB from the Hub: 113 minutes (6,780 s);
     from S3 onto a p6-b300: 44 minutes (2,640 s) (bench/timeline.py prints every phase)."""
     estimate = startup_estimate_seconds(weights_gb, from_hub=from_hub, instance_type=instance_type)
     engine = int(math.ceil(estimate * STARTUP_SAFETY_FACTOR / 60.0)) * 60
-    return StartupBudget(engine_ready_timeout_seconds=max(engine, VLLM_DEFAULT_ENGINE_READY_TIMEOUT_S))
+    return StartupBudget(
+        engine_ready_timeout_seconds=max(engine, VLLM_DEFAULT_ENGINE_READY_TIMEOUT_S)
+    )
 
 
 def startup_budget_seconds(weights_gb: int) -> int:

@@ -59,7 +59,9 @@ def speculator_id(args: Sequence[str]) -> str | None:
     return model if isinstance(model, str) else None
 
 
-def pinned(args: Sequence[str], *, model: str | None = None, revision: str | None = None) -> tuple[str, ...]:
+def pinned(
+    args: Sequence[str], *, model: str | None = None, revision: str | None = None
+) -> tuple[str, ...]:
     """``args`` with every ``--speculative-config``'s ``model`` replaced by ``model`` (a local directory) and/or its
     ``revision`` and ``code_revision`` set to ``revision``; other arguments unchanged, in place."""
     out = list(args)

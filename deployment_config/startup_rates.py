@@ -37,7 +37,13 @@ class Rate:
 
     @property
     def kind(self) -> str:
-        return "allowance, no source" if self.allowance else "measured" if self.measured else "documented"
+        return (
+            "allowance, no source"
+            if self.allowance
+            else "measured"
+            if self.measured
+            else "documented"
+        )
 
 
 def gbps(gigabits_per_second: float) -> float:
@@ -51,10 +57,16 @@ def gbps(gigabits_per_second: float) -> float:
 #: itself was not re-read when this was written); check it in an account with
 #: ``aws ec2 describe-instance-types --instance-types p6-b300.48xlarge
 #: --query 'InstanceTypes[].NetworkInfo.NetworkCards[?NetworkCardIndex==`0`].PeakBandwidthInGbps'``.
-ENA_BANDWIDTH: Mapping[str, Rate] = MappingProxyType({
-    "p6-b300.48xlarge": Rate(gbps(300), "P6-B300: ENA bandwidth 300 Gbps (Amazon EC2 P6 instances, "
-                                        "https://aws.amazon.com/ec2/instance-types/p6/)", measured=False),
-})
+ENA_BANDWIDTH: Mapping[str, Rate] = MappingProxyType(
+    {
+        "p6-b300.48xlarge": Rate(
+            gbps(300),
+            "P6-B300: ENA bandwidth 300 Gbps (Amazon EC2 P6 instances, "
+            "https://aws.amazon.com/ec2/instance-types/p6/)",
+            measured=False,
+        ),
+    }
+)
 
 #: "As a general rule, when you download large objects within a Region from Amazon S3 to Amazon EC2, we suggest making
 #: concurrent requests for byte ranges of an object at the granularity of 8–16 MB. Make one concurrent request for each
@@ -62,9 +74,13 @@ ENA_BANDWIDTH: Mapping[str, Rate] = MappingProxyType({
 #: https://docs.aws.amazon.com/AmazonS3/latest/userguide/optimizing-performance-guidelines.html; the same in the
 #: whitepaper https://docs.aws.amazon.com/whitepapers/latest/s3-optimizing-performance-best-practices/
 #: horizontal-scaling-and-request-parallelization-for-high-throughput.html). The lower end, per connection.
-S3_PER_CONNECTION = Rate(0.085, "one concurrent request for each 85-90 MB/s (S3 User Guide, "
-                                "https://docs.aws.amazon.com/AmazonS3/latest/userguide/"
-                                "optimizing-performance-guidelines.html)", measured=False)
+S3_PER_CONNECTION = Rate(
+    0.085,
+    "one concurrent request for each 85-90 MB/s (S3 User Guide, "
+    "https://docs.aws.amazon.com/AmazonS3/latest/userguide/"
+    "optimizing-performance-guidelines.html)",
+    measured=False,
+)
 #: S3 User Guide, "Best practices design patterns: optimizing Amazon S3 performance"
 #: (https://docs.aws.amazon.com/AmazonS3/latest/userguide/optimizing-performance.html): "at least 3,500
 #: PUT/COPY/POST/DELETE or 5,500 GET/HEAD requests per second per partitioned Amazon S3 prefix". 118 shards read with
@@ -74,9 +90,12 @@ S3_GET_REQUESTS_PER_SECOND_PER_PREFIX = 5500
 #: ``target_bandwidth 100Gb/s``; AWS CLI S3 configuration, https://docs.aws.amazon.com/cli/latest/topic/s3-config.html:
 #: CRT sizes its parallel ranged GETs from it). A goal, not a measured rate: the download is planned at the lowest of
 #: this, the instance's ENA bandwidth and the connections times :data:`S3_PER_CONNECTION`.
-CRT_TARGET = Rate(gbps(100), "target_bandwidth 100Gb/s of the node's aws s3 sync (charts/vllm_deployment.py), CRT "
-                             "transfer client, https://docs.aws.amazon.com/cli/latest/topic/s3-config.html",
-                  measured=False)
+CRT_TARGET = Rate(
+    gbps(100),
+    "target_bandwidth 100Gb/s of the node's aws s3 sync (charts/vllm_deployment.py), CRT "
+    "transfer client, https://docs.aws.amazon.com/cli/latest/topic/s3-config.html",
+    measured=False,
+)
 #: Connections the CRT client opens for that goal: it provisions 0.4 Gb/s a connection ("target-gbps of 100 resulted in
 #: 250 connections", awslabs/aws-c-s3@8dd4dd6 source/s3_client.c ``s_throughput_per_connection_gbps = 100.0 / 250``).
 CRT_GBPS_PER_CONNECTION = 100.0 / 250
@@ -85,31 +104,54 @@ CRT_CONNECTIONS = round(CRT_TARGET.gb_per_second * 8 / CRT_GBPS_PER_CONNECTION)
 #: bench/weight_load.py on one NVIDIA H200 machine (16 cores, ext4 on a 256 GB virtual disk /dev/vda, 24 GB of
 #: MXFP4-shaped shards, page cache dropped before each disk pass), 2026-12-01, two runs; the lower of the two.
 _BENCH = "bench/weight_load.py, NVIDIA H200, 16 cores, 2026-12-01 (docs/maintainers/performance.md)"
-LOADER_FROM_MEMORY: Mapping[str, Rate] = MappingProxyType({
-    # /dev/shm, 16 readers: each loader's own ceiling when storage is not the limit
-    "safetensors": Rate(4.00, f"{_BENCH}: safe_open + .to('cuda') from /dev/shm", measured=True),
-    "fastsafetensors": Rate(24.72, f"{_BENCH}: fastsafetensors, 16 threads, from /dev/shm", measured=True),
-    "runai_streamer": Rate(4.04, f"{_BENCH}: Run:ai model streamer 0.17.1, concurrency 16, from /dev/shm",
-                           measured=True),
-})
-LOADER_FROM_DISK: Mapping[str, Rate] = MappingProxyType({
-    # the same loaders from the virtual disk, page cache dropped: bound by that disk (raw read 1.61-1.81 GB/s)
-    "safetensors": Rate(1.24, f"{_BENCH}: safe_open from a virtual disk, page cache dropped", measured=True),
-    "fastsafetensors": Rate(1.23, f"{_BENCH}: fastsafetensors, 1 reader, from a virtual disk, page cache dropped",
-                            measured=True),
-    "runai_streamer": Rate(1.56, f"{_BENCH}: Run:ai streamer, 1 reader, from a virtual disk, page cache dropped",
-                           measured=True),
-})
+LOADER_FROM_MEMORY: Mapping[str, Rate] = MappingProxyType(
+    {
+        # /dev/shm, 16 readers: each loader's own ceiling when storage is not the limit
+        "safetensors": Rate(
+            4.00, f"{_BENCH}: safe_open + .to('cuda') from /dev/shm", measured=True
+        ),
+        "fastsafetensors": Rate(
+            24.72, f"{_BENCH}: fastsafetensors, 16 threads, from /dev/shm", measured=True
+        ),
+        "runai_streamer": Rate(
+            4.04,
+            f"{_BENCH}: Run:ai model streamer 0.17.1, concurrency 16, from /dev/shm",
+            measured=True,
+        ),
+    }
+)
+LOADER_FROM_DISK: Mapping[str, Rate] = MappingProxyType(
+    {
+        # the same loaders from the virtual disk, page cache dropped: bound by that disk (raw read 1.61-1.81 GB/s)
+        "safetensors": Rate(
+            1.24, f"{_BENCH}: safe_open from a virtual disk, page cache dropped", measured=True
+        ),
+        "fastsafetensors": Rate(
+            1.23,
+            f"{_BENCH}: fastsafetensors, 1 reader, from a virtual disk, page cache dropped",
+            measured=True,
+        ),
+        "runai_streamer": Rate(
+            1.56,
+            f"{_BENCH}: Run:ai streamer, 1 reader, from a virtual disk, page cache dropped",
+            measured=True,
+        ),
+    }
+)
 #: The slowest measured load: the floor of every budget (a disk slower than the instance store would show it).
 SLOWEST_LOAD = min(LOADER_FROM_DISK.values(), key=lambda r: r.gb_per_second)
 #: Pinned host memory to GPU memory on the same machine: no loader places bytes faster on that machine.
-PINNED_HOST_TO_DEVICE = Rate(55.42, f"{_BENCH}: torch copy_ from pinned memory, 2 GB x 3", measured=True)
+PINNED_HOST_TO_DEVICE = Rate(
+    55.42, f"{_BENCH}: torch copy_ from pinned memory, 2 GB x 3", measured=True
+)
 
 #: Figures the plan needs and nothing here documents or measures: printed as such, never replaced by a guess.
-UNMEASURED: Mapping[str, str] = MappingProxyType({
-    "instance_store_read": "the instance store's read rate on p6-b300 (the EC2 user guide's instance store pages give "
-                           "no throughput for it; bench/weight_load.py on the node measures it)",
-    "hub_download": "the Hugging Face Hub's download rate (Hugging Face documents none)",
-    "warm_up": "vLLM's compile, CUDA-graph capture and warm-up for this model (no vLLM document gives it; measure it in "
-               "the pod's log between 'Loading weights took' and 'Application startup complete')",
-})
+UNMEASURED: Mapping[str, str] = MappingProxyType(
+    {
+        "instance_store_read": "the instance store's read rate on p6-b300 (the EC2 user guide's instance store pages give "
+        "no throughput for it; bench/weight_load.py on the node measures it)",
+        "hub_download": "the Hugging Face Hub's download rate (Hugging Face documents none)",
+        "warm_up": "vLLM's compile, CUDA-graph capture and warm-up for this model (no vLLM document gives it; measure it in "
+        "the pod's log between 'Loading weights took' and 'Application startup complete')",
+    }
+)

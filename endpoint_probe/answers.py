@@ -91,16 +91,21 @@ def unauthorized(response: Response, what: str, api_key: ApiKey | None) -> OpsEr
     """The error for a 401: which key was sent (where it came from, never its value) and how to get the right one."""
     summary = response.summary()
     if api_key is None:
-        return OpsError(f"{what} answered {summary}: the endpoint requires an API key, and none was sent",
-                        "pass --env NAME to send the environment's key (from its secret llm-serving/NAME/api-key), "
-                        "--api-key-secret NAME_OR_ARN to read another secret, or set LLMOPS_API_KEY",
-                        ExitCode.CHECK_FAILED)
-    return OpsError(f"{what} answered {summary}: the endpoint refused the API key from {api_key.source}",
-                    "the server accepts another key. On EKS the pod reads the secret's file, which the CSI driver "
-                    "refreshes every 2 minutes: a key put into the secret just now is accepted once it has; a HyperPod "
-                    "worker reads its key when it starts, so a key changed since then needs a new worker pod. "
-                    "Otherwise send the key the server has: --env NAME reads the environment's secret "
-                    "llm-serving/NAME/api-key, --api-key-secret NAME_OR_ARN another one", ExitCode.CHECK_FAILED)
+        return OpsError(
+            f"{what} answered {summary}: the endpoint requires an API key, and none was sent",
+            "pass --env NAME to send the environment's key (from its secret llm-serving/NAME/api-key), "
+            "--api-key-secret NAME_OR_ARN to read another secret, or set LLMOPS_API_KEY",
+            ExitCode.CHECK_FAILED,
+        )
+    return OpsError(
+        f"{what} answered {summary}: the endpoint refused the API key from {api_key.source}",
+        "the server accepts another key. On EKS the pod reads the secret's file, which the CSI driver "
+        "refreshes every 2 minutes: a key put into the secret just now is accepted once it has; a HyperPod "
+        "worker reads its key when it starts, so a key changed since then needs a new worker pod. "
+        "Otherwise send the key the server has: --env NAME reads the environment's secret "
+        "llm-serving/NAME/api-key, --api-key-secret NAME_OR_ARN another one",
+        ExitCode.CHECK_FAILED,
+    )
 
 
 def _status_error(response: Response, what: str, api_key: ApiKey | None = None) -> OpsError:
@@ -114,7 +119,23 @@ def _status_error(response: Response, what: str, api_key: ApiKey | None = None) 
     return OpsError(f"{what} answered {summary}", fix, ExitCode.CHECK_FAILED)
 
 
-def _chat(endpoint: Endpoint, what: str, body: bytes, timeout: float, accept: str, api_key: ApiKey | None,
-          deadline: Deadline | None = None):
-    return exchange(endpoint, "POST", "/v1/chat/completions", what=what, timeout=timeout, body=body,
-                    headers={"Content-Type": "application/json", "Accept": accept}, api_key=api_key, deadline=deadline)
+def _chat(
+    endpoint: Endpoint,
+    what: str,
+    body: bytes,
+    timeout: float,
+    accept: str,
+    api_key: ApiKey | None,
+    deadline: Deadline | None = None,
+):
+    return exchange(
+        endpoint,
+        "POST",
+        "/v1/chat/completions",
+        what=what,
+        timeout=timeout,
+        body=body,
+        headers={"Content-Type": "application/json", "Accept": accept},
+        api_key=api_key,
+        deadline=deadline,
+    )

@@ -33,7 +33,9 @@ TOOL_CALL = "tool call"
 ARITHMETIC_PROMPT = "What is 7919 multiplied by 13? Reply with the number only."
 ARITHMETIC_ANSWER = 7919 * 13  # 102947
 TOOL_NAME = "get_weather"
-TOOL_PROMPT = "What is the weather in Paris right now, in degrees Celsius? Use the get_weather tool."
+TOOL_PROMPT = (
+    "What is the weather in Paris right now, in degrees Celsius? Use the get_weather tool."
+)
 #: The function's parameters: what the returned arguments must satisfy (JSON Schema draft 2020-12).
 TOOL_PARAMETERS = {
     "type": "object",
@@ -44,8 +46,16 @@ TOOL_PARAMETERS = {
     "required": ["city", "unit"],
     "additionalProperties": False,
 }
-TOOLS = [{"type": "function", "function": {
-    "name": TOOL_NAME, "description": "The current weather in a city.", "parameters": TOOL_PARAMETERS}}]
+TOOLS = [
+    {
+        "type": "function",
+        "function": {
+            "name": TOOL_NAME,
+            "description": "The current weather in a city.",
+            "parameters": TOOL_PARAMETERS,
+        },
+    }
+]
 #: A reasoning model (the preset's ``--reasoning-parser``) thinks before it answers: room for both.
 DEFAULT_PROBE_MAX_TOKENS = 4096
 _NUMBER = re.compile(r"\d+")
@@ -53,13 +63,28 @@ _NUMBER = re.compile(r"\d+")
 _GROUPING = re.compile(r"(?<=\d)[,_'\u00a0\u202f ](?=\d{3}(?!\d))")
 
 
-def _message(endpoint: Endpoint, what: str, mode: str, body: dict, timeout: float, api_key: ApiKey | None,
-             clock: Callable[[], float], deadline: Deadline | None = None) -> tuple[dict | None, dict, Measurement]:
+def _message(
+    endpoint: Endpoint,
+    what: str,
+    mode: str,
+    body: dict,
+    timeout: float,
+    api_key: ApiKey | None,
+    clock: Callable[[], float],
+    deadline: Deadline | None = None,
+) -> tuple[dict | None, dict, Measurement]:
     """POST a chat completion; the answer's first choice and its message, or a failed measurement that says why."""
     started = clock()
     try:
-        with _chat(endpoint, what, json.dumps(body).encode(), timeout, "application/json", api_key,
-                   deadline) as response:
+        with _chat(
+            endpoint,
+            what,
+            json.dumps(body).encode(),
+            timeout,
+            "application/json",
+            api_key,
+            deadline,
+        ) as response:
             if not 200 <= response.status < 300:
                 raise _status_error(response, what, api_key)
             raw = response.read()
@@ -87,14 +112,33 @@ def _message(endpoint: Endpoint, what: str, mode: str, body: dict, timeout: floa
     return choice, message, measurement
 
 
-def arithmetic_probe(endpoint: Endpoint, model: str, timeout: float, *, api_key: ApiKey | None = None,
-                     max_tokens: int = DEFAULT_PROBE_MAX_TOKENS,
-                     clock: Callable[[], float] = time.perf_counter, deadline: Deadline | None = None) -> Measurement:
+def arithmetic_probe(
+    endpoint: Endpoint,
+    model: str,
+    timeout: float,
+    *,
+    api_key: ApiKey | None = None,
+    max_tokens: int = DEFAULT_PROBE_MAX_TOKENS,
+    clock: Callable[[], float] = time.perf_counter,
+    deadline: Deadline | None = None,
+) -> Measurement:
     """Ask for 7919 x 13: the last number of the final answer (``content``, not the reasoning) must be 102947."""
-    body = {"model": model, "messages": [{"role": "user", "content": ARITHMETIC_PROMPT}], "max_tokens": max_tokens,
-            "temperature": 0}
-    choice, message, result = _message(endpoint, "POST /v1/chat/completions (arithmetic probe)", ARITHMETIC, body,
-                                       timeout, api_key, clock, deadline)
+    body = {
+        "model": model,
+        "messages": [{"role": "user", "content": ARITHMETIC_PROMPT}],
+        "max_tokens": max_tokens,
+        "temperature": 0,
+    }
+    choice, message, result = _message(
+        endpoint,
+        "POST /v1/chat/completions (arithmetic probe)",
+        ARITHMETIC,
+        body,
+        timeout,
+        api_key,
+        clock,
+        deadline,
+    )
     if choice is None:
         return result
     content = message.get("content")
@@ -107,8 +151,11 @@ def arithmetic_probe(endpoint: Endpoint, model: str, timeout: float, *, api_key:
     if not numbers:
         reason = choice.get("finish_reason")
         said = quoted(content.strip(), 80) if content.strip() else "it is empty"
-        why = (f"no final answer within {max_tokens} tokens (finish_reason 'length'): raise --probe-max-tokens"
-               if reason == "length" else f"the answer holds no number: {said}")
+        why = (
+            f"no final answer within {max_tokens} tokens (finish_reason 'length'): raise --probe-max-tokens"
+            if reason == "length"
+            else f"the answer holds no number: {said}"
+        )
         _add(result.problems, why)
     elif int(numbers[-1]) != ARITHMETIC_ANSWER:
         _add(result.problems, f"wrong answer: {numbers[-1]}, not {ARITHMETIC_ANSWER} (7919 x 13)")
@@ -128,10 +175,17 @@ def subset_errors(value, schema: dict = TOOL_PARAMETERS, path: str = "") -> list
     if kind == "string" and not isinstance(value, str):
         return [(where, f"{_kind(value)} is not of type 'string'")]
     errors: list[tuple[str, str]] = []
-    if "enum" in schema and not any(value == option and type(value) is type(option) for option in schema["enum"]):
+    if "enum" in schema and not any(
+        value == option and type(value) is type(option) for option in schema["enum"]
+    ):
         errors.append((where, f"{printable(repr(value), 40)} is not one of {schema['enum']}"))
     if isinstance(value, str) and len(value) < schema.get("minLength", 0):
-        errors.append((where, f"{printable(repr(value), 40)} is shorter than {schema['minLength']} characters"))
+        errors.append(
+            (
+                where,
+                f"{printable(repr(value), 40)} is shorter than {schema['minLength']} characters",
+            )
+        )
     if isinstance(value, dict):
         properties = schema.get("properties", {})
         for name in schema.get("required", []):
@@ -141,11 +195,15 @@ def subset_errors(value, schema: dict = TOOL_PARAMETERS, path: str = "") -> list
             if name in properties:
                 errors += subset_errors(item, properties[name], f"{path}/{name}".lstrip("/"))
             elif schema.get("additionalProperties") is False:
-                errors.append((where, f"additional property {printable(repr(name), 40)} is not allowed"))
+                errors.append(
+                    (where, f"additional property {printable(repr(name), 40)} is not allowed")
+                )
     return errors
 
 
-def tool_call_problems(message: dict, schema_errors: SchemaErrors = subset_errors) -> tuple[list[str], str]:
+def tool_call_problems(
+    message: dict, schema_errors: SchemaErrors = subset_errors
+) -> tuple[list[str], str]:
     """What is wrong with the tool call in ``message`` (an assistant message of a chat completion), and a short text of
     the call for the report. ``schema_errors`` (where, message) of each way the parsed arguments do not satisfy
     :data:`TOOL_PARAMETERS`."""
@@ -153,9 +211,15 @@ def tool_call_problems(message: dict, schema_errors: SchemaErrors = subset_error
     calls = message.get("tool_calls")
     if not isinstance(calls, list) or not calls:
         content = message.get("content")
-        said = f": it answered {quoted(' '.join(content.split()), 80)}" if isinstance(content, str) and content.strip() else ""
-        return [f"no tool call (tool_calls is {_kind(calls) if calls is not None else 'missing'}){said}; is the server "
-                "started with --enable-auto-tool-choice and the model's --tool-call-parser?"], ""
+        said = (
+            f": it answered {quoted(' '.join(content.split()), 80)}"
+            if isinstance(content, str) and content.strip()
+            else ""
+        )
+        return [
+            f"no tool call (tool_calls is {_kind(calls) if calls is not None else 'missing'}){said}; is the server "
+            "started with --enable-auto-tool-choice and the model's --tool-call-parser?"
+        ], ""
     call = calls[0]
     function = call.get("function") if isinstance(call, dict) else None
     if not isinstance(function, dict):
@@ -174,22 +238,45 @@ def tool_call_problems(message: dict, schema_errors: SchemaErrors = subset_error
         problems.append(f"the arguments are not JSON: {quoted(arguments, 80)}")
         return problems, text
     for where, message in schema_errors(parsed):
-        problems.append(f"the arguments do not match the tool's schema at {where}: {printable(message, 120)}")
+        problems.append(
+            f"the arguments do not match the tool's schema at {where}: {printable(message, 120)}"
+        )
     if not problems and "paris" not in parsed["city"].lower():
         problems.append(f"city is {printable(repr(parsed['city']), 60)}, not Paris")
     return problems, text
 
 
-def tool_call_probe(endpoint: Endpoint, model: str, timeout: float, *, api_key: ApiKey | None = None,
-                    max_tokens: int = DEFAULT_PROBE_MAX_TOKENS,
-                    clock: Callable[[], float] = time.perf_counter, deadline: Deadline | None = None,
-                    schema_errors: SchemaErrors = subset_errors) -> Measurement:
+def tool_call_probe(
+    endpoint: Endpoint,
+    model: str,
+    timeout: float,
+    *,
+    api_key: ApiKey | None = None,
+    max_tokens: int = DEFAULT_PROBE_MAX_TOKENS,
+    clock: Callable[[], float] = time.perf_counter,
+    deadline: Deadline | None = None,
+    schema_errors: SchemaErrors = subset_errors,
+) -> Measurement:
     """Offer one function and ask a question only it answers: the model must call it, with arguments that satisfy its
     JSON schema (see :func:`tool_call_problems`)."""
-    body = {"model": model, "messages": [{"role": "user", "content": TOOL_PROMPT}], "tools": TOOLS,
-            "tool_choice": "auto", "max_tokens": max_tokens, "temperature": 0}
-    choice, message, result = _message(endpoint, "POST /v1/chat/completions (tool-call probe)", TOOL_CALL, body,
-                                       timeout, api_key, clock, deadline)
+    body = {
+        "model": model,
+        "messages": [{"role": "user", "content": TOOL_PROMPT}],
+        "tools": TOOLS,
+        "tool_choice": "auto",
+        "max_tokens": max_tokens,
+        "temperature": 0,
+    }
+    choice, message, result = _message(
+        endpoint,
+        "POST /v1/chat/completions (tool-call probe)",
+        TOOL_CALL,
+        body,
+        timeout,
+        api_key,
+        clock,
+        deadline,
+    )
     if choice is None:
         return result
     problems, result.text = tool_call_problems(message, schema_errors)
@@ -199,14 +286,40 @@ def tool_call_probe(endpoint: Endpoint, model: str, timeout: float, *, api_key: 
     return result
 
 
-def run_probe(url: str, model: str, timeout: float, *, api_key: ApiKey | None = None, tls: TlsOptions | None = None,
-              max_tokens: int = DEFAULT_PROBE_MAX_TOKENS, clock: Callable[[], float] = time.perf_counter,
-              deadline: Deadline | None = None, schema_errors: SchemaErrors = subset_errors) -> list[Measurement]:
+def run_probe(
+    url: str,
+    model: str,
+    timeout: float,
+    *,
+    api_key: ApiKey | None = None,
+    tls: TlsOptions | None = None,
+    max_tokens: int = DEFAULT_PROBE_MAX_TOKENS,
+    clock: Callable[[], float] = time.perf_counter,
+    deadline: Deadline | None = None,
+    schema_errors: SchemaErrors = subset_errors,
+) -> list[Measurement]:
     """Both probes against ``url``, with the smoke test's rules for what ends the run (endpoint_probe.smoke.smoke_test): a
     401, an error status or an unreachable endpoint raise :class:`OpsError`; a bad answer is a failed row. Each request
     ends within ``timeout`` and by the command's ``deadline``."""
     endpoint = check_url(url, tls=tls)
-    return [arithmetic_probe(endpoint, model, timeout, api_key=api_key, max_tokens=max_tokens, clock=clock,
-                             deadline=deadline),
-            tool_call_probe(endpoint, model, timeout, api_key=api_key, max_tokens=max_tokens, clock=clock,
-                            deadline=deadline, schema_errors=schema_errors)]
+    return [
+        arithmetic_probe(
+            endpoint,
+            model,
+            timeout,
+            api_key=api_key,
+            max_tokens=max_tokens,
+            clock=clock,
+            deadline=deadline,
+        ),
+        tool_call_probe(
+            endpoint,
+            model,
+            timeout,
+            api_key=api_key,
+            max_tokens=max_tokens,
+            clock=clock,
+            deadline=deadline,
+            schema_errors=schema_errors,
+        ),
+    ]

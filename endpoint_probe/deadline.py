@@ -46,8 +46,12 @@ class Deadline:
     :param clock: monotonic seconds. Always real time: the bounds given to child processes and sockets are real.
     """
 
-    def __init__(self, seconds: float | None, option: str = "--timeout",
-                 clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self,
+        seconds: float | None,
+        option: str = "--timeout",
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
         self.seconds = seconds
         self.option = option
         self.clock = clock
@@ -83,9 +87,11 @@ class Deadline:
 
     def error(self, phase: str | None = None, fix: str | None = None) -> CommandTimedOut:
         phase = phase or self.phase
-        return CommandTimedOut(f"timed out after {self.seconds:g} s ({self.option}) while {phase}",
-                               fix or f"raise {self.option} if it is just slow; else look at what it was waiting for",
-                               phase)
+        return CommandTimedOut(
+            f"timed out after {self.seconds:g} s ({self.option}) while {phase}",
+            fix or f"raise {self.option} if it is just slow; else look at what it was waiting for",
+            phase,
+        )
 
     def check(self, phase: str) -> None:
         """Refuse to start ``phase`` once the deadline has passed."""
@@ -97,9 +103,12 @@ class Deadline:
         """The backstop, around a whole command: :class:`CommandTimedOut` is raised in the main thread
         :data:`BACKSTOP_GRACE_S` after the deadline, wherever it is blocked. Only where it can be done safely: with a
         deadline, in the main thread, and when nobody else handles ``SIGALRM``."""
-        usable = (self.seconds is not None and hasattr(signal, "setitimer")
-                  and threading.current_thread() is threading.main_thread()
-                  and signal.getsignal(signal.SIGALRM) in (signal.SIG_DFL, None))
+        usable = (
+            self.seconds is not None
+            and hasattr(signal, "setitimer")
+            and threading.current_thread() is threading.main_thread()
+            and signal.getsignal(signal.SIGALRM) in (signal.SIG_DFL, None)
+        )
         if not usable:
             yield
             return
@@ -107,7 +116,9 @@ class Deadline:
         def on_alarm(signum, frame) -> None:  # noqa: ANN001 - the signal module's handler signature
             if self._armed:
                 self._armed = False
-                raise _DeadlinePassed(self.phase)  # the phase now: the blocks that set it unwind on the way up
+                raise _DeadlinePassed(
+                    self.phase
+                )  # the phase now: the blocks that set it unwind on the way up
 
         previous = signal.signal(signal.SIGALRM, on_alarm)
         self._armed = True
@@ -117,7 +128,9 @@ class Deadline:
                 yield
             finally:
                 self._disarm(previous)
-        except _DeadlinePassed as passed:  # in the block, or in the first steps of the finally above
+        except (
+            _DeadlinePassed
+        ) as passed:  # in the block, or in the first steps of the finally above
             self._disarm(previous)
             raise self.error(passed.args[0]) from None
 

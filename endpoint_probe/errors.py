@@ -24,10 +24,16 @@ class ExitCode(IntEnum):
     ALREADY_EXISTS = 9  # a training plan with that name exists
     TIMEOUT = 10  # a wait ran out of time
     NOT_FOUND = 11
-    BOUGHT_NOT_WRITTEN = 12  # capacity WAS bought, but its id could not be written into the environment file
-    PURCHASE_UNKNOWN = 13  # a purchase's answer was lost and the lookup could not tell whether it was bought
+    BOUGHT_NOT_WRITTEN = (
+        12  # capacity WAS bought, but its id could not be written into the environment file
+    )
+    PURCHASE_UNKNOWN = (
+        13  # a purchase's answer was lost and the lookup could not tell whether it was bought
+    )
     AWS_ERROR = 20  # any other AWS error
-    INTERNAL = 70  # a bug: an unexpected exception (EX_SOFTWARE); LLMOPS_DEBUG=1 shows the traceback
+    INTERNAL = (
+        70  # a bug: an unexpected exception (EX_SOFTWARE); LLMOPS_DEBUG=1 shows the traceback
+    )
     INTERRUPTED = 130  # Ctrl-C (128 + SIGINT)
     STDOUT_CLOSED = 141  # standard output was closed early, as by `| head` (128 + SIGPIPE, like other Unix tools)
 
@@ -41,7 +47,9 @@ class OpsError(Exception):
     :param details: more for the --json output (for example the reservation that was bought before the failure).
     """
 
-    def __init__(self, message: str, fix: str, exit_code: ExitCode, details: dict | None = None) -> None:
+    def __init__(
+        self, message: str, fix: str, exit_code: ExitCode, details: dict | None = None
+    ) -> None:
         super().__init__(message)
         self.message = message
         self.fix = fix
@@ -49,14 +57,25 @@ class OpsError(Exception):
         self.details = details or {}
 
     def to_dict(self) -> dict:
-        return {**self.details, "error": self.message, "fix": self.fix, "exit_code": int(self.exit_code),
-                "kind": self.exit_code.name}
+        return {
+            **self.details,
+            "error": self.message,
+            "fix": self.fix,
+            "exit_code": int(self.exit_code),
+            "kind": self.exit_code.name,
+        }
 
 
 #: The AWS error codes of throttling: what ops_cli.errors.translate reports as throttled and what the deploy-time check
 #: (which has no ops_cli) waits on.
-THROTTLING_CODES = {"Throttling", "ThrottlingException", "RequestLimitExceeded", "TooManyRequestsException",
-                    "RequestThrottled", "SlowDown"}
+THROTTLING_CODES = {
+    "Throttling",
+    "ThrottlingException",
+    "RequestLimitExceeded",
+    "TooManyRequestsException",
+    "RequestThrottled",
+    "SlowDown",
+}
 
 
 class Unreachable(OpsError):

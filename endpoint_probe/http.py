@@ -63,6 +63,7 @@ _UNREACHABLE_FIX = "check the address and that you are inside the VPC (or use ku
 
 # --- the deadline ------------------------------------------------------------------------------------------------
 
+
 class _Watchdog:
     """Shuts the watched socket down when the deadline passes, so that a read blocked inside http.client returns."""
 
@@ -110,12 +111,20 @@ def _shutdown(sock: socket.socket) -> None:
 class _Call:
     """One request under one deadline: the phase it is in, for messages, and the translation of failures."""
 
-    def __init__(self, endpoint: Endpoint, what: str, seconds: float, timeout_option: str,
-                 deadline: Deadline | None = None) -> None:
+    def __init__(
+        self,
+        endpoint: Endpoint,
+        what: str,
+        seconds: float,
+        timeout_option: str,
+        deadline: Deadline | None = None,
+    ) -> None:
         self.endpoint = endpoint
         self.what = what
         # The command's deadline, when it leaves less than the request's own: then it is the one that is reported.
-        self.command_deadline = deadline if deadline is not None and deadline.binds(seconds) else None
+        self.command_deadline = (
+            deadline if deadline is not None and deadline.binds(seconds) else None
+        )
         self.seconds = deadline.bound(seconds) if deadline is not None else seconds
         self.timeout_option = timeout_option
         self.started = time.monotonic()
@@ -137,13 +146,17 @@ class _Call:
         if self.command_deadline is not None:
             option = self.command_deadline.option
             limit = f"the command's {self.command_deadline.seconds:g} s deadline ({option})"
-        message = (f"{self.what} to {self.endpoint.url} did not finish within {limit}: "
-                   f"gave up after {elapsed:.1f} s, {phase}")
+        message = (
+            f"{self.what} to {self.endpoint.url} did not finish within {limit}: "
+            f"gave up after {elapsed:.1f} s, {phase}"
+        )
         if self.phase.startswith(("resolving", "connecting")):
             fix = f"{_UNREACHABLE_FIX}; raise {option} if the network is just slow"
         else:
-            fix = (f"raise {option} if the endpoint is just slow (the first requests after a start can "
-                   "take minutes), else look at its load and its logs")
+            fix = (
+                f"raise {option} if the endpoint is just slow (the first requests after a start can "
+                "take minutes), else look at its load and its logs"
+            )
         return DeadlineExceeded(message, fix, self.seconds)
 
     def unreachable(self, reason: str, fix: str = _UNREACHABLE_FIX) -> Unreachable:
@@ -170,7 +183,9 @@ class _Call:
             result = operation()
         except (OSError, http.client.HTTPException, ValueError) as error:
             raise self.failure(error) from None
-        if self.over():  # whatever was read after the watchdog fired is cut short: it does not count
+        if (
+            self.over()
+        ):  # whatever was read after the watchdog fired is cut short: it does not count
             raise self.expired()
         return result
 
@@ -180,7 +195,9 @@ class _Call:
         host, port = self.endpoint.host, self.endpoint.port
         try:
             ipaddress.ip_address(host.split("%")[0])
-            return socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_NUMERICHOST)
+            return socket.getaddrinfo(
+                host, port, type=socket.SOCK_STREAM, flags=socket.AI_NUMERICHOST
+            )
         except ValueError:
             pass  # a name: resolve it below
         except OSError as error:
@@ -201,8 +218,10 @@ class _Call:
         if "error" in box or not box.get("addresses"):
             error = box.get("error")
             detail = getattr(error, "strerror", None) or str(error or "no address")
-            raise self.unreachable(f"cannot resolve the host name {quoted(host, 80)} ({printable(detail, 80)})",
-                                   "check the host name for typos, and the DNS: internal names resolve only inside the VPC")
+            raise self.unreachable(
+                f"cannot resolve the host name {quoted(host, 80)} ({printable(detail, 80)})",
+                "check the host name for typos, and the DNS: internal names resolve only inside the VPC",
+            )
         return box["addresses"]
 
     def connect(self) -> socket.socket:
@@ -248,10 +267,16 @@ class _Call:
         name = self.endpoint.verified_name
         try:
             context = self.endpoint.tls.context()
-        except (OSError, ValueError) as error:  # an unreadable or malformed CA file (checked by the CLI first)
-            raise OpsError(f"cannot load the CA bundle {quoted(self.endpoint.tls.ca_file or '', 200)}: "
-                           f"{printable(str(error), 120)}", "pass a PEM file of CA certificates to --ca-bundle",
-                           ExitCode.USAGE) from None
+        except (
+            OSError,
+            ValueError,
+        ) as error:  # an unreadable or malformed CA file (checked by the CLI first)
+            raise OpsError(
+                f"cannot load the CA bundle {quoted(self.endpoint.tls.ca_file or '', 200)}: "
+                f"{printable(str(error), 120)}",
+                "pass a PEM file of CA certificates to --ca-bundle",
+                ExitCode.USAGE,
+            ) from None
         # SNI and the certificate's name: the URL's host, or the server name given for it
         tls = context.wrap_socket(self.sock, server_hostname=name, do_handshake_on_connect=False)
         self.sock = tls  # the plain socket is detached now
@@ -264,23 +289,35 @@ class _Call:
             if self.over() or isinstance(error, TimeoutError):
                 raise self.expired() from None
             if isinstance(error, ssl.SSLCertVerificationError):
-                reason = (f"its TLS certificate is not valid for {quoted(name, 200)} "
-                          f"({printable(error.verify_message or str(error), 120)})")
+                reason = (
+                    f"its TLS certificate is not valid for {quoted(name, 200)} "
+                    f"({printable(error.verify_message or str(error), 120)})"
+                )
                 if self.endpoint.tls.server_name:
-                    fix = ("check that the certificate covers that name (aws acm describe-certificate lists its names), "
-                           "or pass the name it covers to --tls-server-name")
+                    fix = (
+                        "check that the certificate covers that name (aws acm describe-certificate lists its names), "
+                        "or pass the name it covers to --tls-server-name"
+                    )
                 else:
-                    fix = ("connect by a name the certificate covers, or keep this URL and pass that name to "
-                           "--tls-server-name (or use --env NAME, whose endpoint.domain_name is used)")
+                    fix = (
+                        "connect by a name the certificate covers, or keep this URL and pass that name to "
+                        "--tls-server-name (or use --env NAME, whose endpoint.domain_name is used)"
+                    )
                 if self.endpoint.tls.ca_source:
-                    fix += (f"; it was checked against {self.endpoint.tls.ca_source}: if that is not the certificate of "
-                            "this endpoint, pass --ca-bundle FILE")
+                    fix += (
+                        f"; it was checked against {self.endpoint.tls.ca_source}: if that is not the certificate of "
+                        "this endpoint, pass --ca-bundle FILE"
+                    )
                 else:
                     fix += "; a certificate of a private CA needs --ca-bundle FILE"
-                raise CertificateInvalid(f"cannot reach {self.endpoint.url}: {reason}", fix, reason) from None
+                raise CertificateInvalid(
+                    f"cannot reach {self.endpoint.url}: {reason}", fix, reason
+                ) from None
             if isinstance(error, ssl.SSLError):
                 reason = f"the TLS handshake failed ({printable(error.reason or str(error), 120)})"
-                raise self.unreachable(reason, "check that this port speaks https, or use http://") from None
+                raise self.unreachable(
+                    reason, "check that this port speaks https, or use http://"
+                ) from None
             raise self.failure(error) from None
 
 
@@ -292,7 +329,9 @@ def _describe(error: BaseException, phase: str) -> str:
     if isinstance(error, BrokenPipeError):
         return f"the endpoint closed the connection while {phase}"
     if isinstance(error, http.client.IncompleteRead):
-        if error.expected is None:  # http.client's word for a chunk size line that is not a hex number
+        if (
+            error.expected is None
+        ):  # http.client's word for a chunk size line that is not a hex number
             return "the chunked body is cut off or has a malformed chunk size"
         return f"the body was cut off ({error.expected} more bytes of a chunk were expected)"
     if isinstance(error, http.client.BadStatusLine):
@@ -311,10 +350,21 @@ def _describe(error: BaseException, phase: str) -> str:
 
 # --- the exchange ------------------------------------------------------------------------------------------------
 
+
 @contextmanager
-def exchange(endpoint: Endpoint, method: str, path: str, *, what: str, timeout: float, body: bytes | None = None,
-             headers: dict[str, str] | None = None, timeout_option: str = "--timeout",
-             api_key: ApiKey | None = None, deadline: Deadline | None = None) -> Iterator[Response]:
+def exchange(
+    endpoint: Endpoint,
+    method: str,
+    path: str,
+    *,
+    what: str,
+    timeout: float,
+    body: bytes | None = None,
+    headers: dict[str, str] | None = None,
+    timeout_option: str = "--timeout",
+    api_key: ApiKey | None = None,
+    deadline: Deadline | None = None,
+) -> Iterator[Response]:
     """Send one request and yield its :class:`Response` (any status: redirects are not followed). Everything up to
     leaving the ``with`` block, reading the body included, must end within ``timeout`` seconds, and before the
     command's ``deadline`` (endpoint_probe/deadline.py) if that comes first. With ``api_key``, the request carries
@@ -326,11 +376,20 @@ def exchange(endpoint: Endpoint, method: str, path: str, *, what: str, timeout: 
         call.watchdog.start()
         sock = call.connect()
         conn = http.client.HTTPConnection(endpoint.host, endpoint.port)
-        conn.sock = sock  # connected already: http.client only writes the request and parses the answer
-        all_headers = {"Host": endpoint.host_header, "Connection": "close", "User-Agent": "llmops", **(headers or {}),
-                       **(api_key.headers if api_key else {})}
-        call.io(lambda: conn.request(method, endpoint.base_path + path, body=body, headers=all_headers),
-                "sending the request")
+        conn.sock = (
+            sock  # connected already: http.client only writes the request and parses the answer
+        )
+        all_headers = {
+            "Host": endpoint.host_header,
+            "Connection": "close",
+            "User-Agent": "llmops",
+            **(headers or {}),
+            **(api_key.headers if api_key else {}),
+        }
+        call.io(
+            lambda: conn.request(method, endpoint.base_path + path, body=body, headers=all_headers),
+            "sending the request",
+        )
         raw = call.io(conn.getresponse, "waiting for the response headers")
         yield Response(raw, call)
     finally:

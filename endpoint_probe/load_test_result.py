@@ -42,16 +42,33 @@ class RunResult:
         def rounded(values: dict) -> dict:
             return {f"p{p}": None if v is None else round(v, 1) for p, v in values.items()}
 
-        return {"concurrency": self.concurrency, "ok": self.ok, "completed": self.completed, "failed": self.failed,
-                "ttft_ms": rounded(self.ttft_ms), "itl_ms": rounded(self.itl_ms), "tpot_ms": rounded(self.tpot_ms),
-                "output_tokens_per_s": None if self.output_throughput is None else round(self.output_throughput, 1),
-                "duration_s": None if self.duration_s is None else round(self.duration_s, 1),
-                "published": self.published,
-                **({"spec_decode": {"acceptance_rate_percent": round(self.acceptance_rate_percent, 1),
-                                    "mean_accepted_length": None if self.mean_accepted_length is None
-                                    else round(self.mean_accepted_length, 2)}}
-                   if self.acceptance_rate_percent is not None else {}),
-                "problems": self.problems}
+        return {
+            "concurrency": self.concurrency,
+            "ok": self.ok,
+            "completed": self.completed,
+            "failed": self.failed,
+            "ttft_ms": rounded(self.ttft_ms),
+            "itl_ms": rounded(self.itl_ms),
+            "tpot_ms": rounded(self.tpot_ms),
+            "output_tokens_per_s": None
+            if self.output_throughput is None
+            else round(self.output_throughput, 1),
+            "duration_s": None if self.duration_s is None else round(self.duration_s, 1),
+            "published": self.published,
+            **(
+                {
+                    "spec_decode": {
+                        "acceptance_rate_percent": round(self.acceptance_rate_percent, 1),
+                        "mean_accepted_length": None
+                        if self.mean_accepted_length is None
+                        else round(self.mean_accepted_length, 2),
+                    }
+                }
+                if self.acceptance_rate_percent is not None
+                else {}
+            ),
+            "problems": self.problems,
+        }
 
 
 def _number(value) -> float | None:
@@ -69,17 +86,26 @@ def run_result(concurrency: int, result: dict) -> RunResult:
     run.mean_accepted_length = _number(result.get("spec_decode_acceptance_length"))
     run.duration_s = _number(result.get("duration"))
     completed, failed = result.get("completed"), result.get("failed")
-    run.completed = completed if isinstance(completed, int) and not isinstance(completed, bool) else None
+    run.completed = (
+        completed if isinstance(completed, int) and not isinstance(completed, bool) else None
+    )
     run.failed = failed if isinstance(failed, int) and not isinstance(failed, bool) else None
     if run.completed is None or run.failed is None:
         run.problems.append("the result has no completed/failed counts")
     elif run.failed:
-        run.problems.append(f"{run.failed} of {run.completed + run.failed} requests failed (see the Job's log)")
+        run.problems.append(
+            f"{run.failed} of {run.completed + run.failed} requests failed (see the Job's log)"
+        )
     elif run.completed == 0:
         run.problems.append("no request completed")
     if result.get("max_concurrency") not in (None, concurrency):
-        run.problems.append(f"the result is for concurrency {printable(repr(result.get('max_concurrency')), 20)}")
-    if any(v is None for v in (*run.ttft_ms.values(), *run.itl_ms.values())) or run.output_throughput is None:
+        run.problems.append(
+            f"the result is for concurrency {printable(repr(result.get('max_concurrency')), 20)}"
+        )
+    if (
+        any(v is None for v in (*run.ttft_ms.values(), *run.itl_ms.values()))
+        or run.output_throughput is None
+    ):
         run.problems.append("the result lacks TTFT, ITL or throughput figures")
     run.ok = not run.problems
     return run

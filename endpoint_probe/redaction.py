@@ -15,14 +15,20 @@ REDACTED = "<redacted>"
 
 #: ``scheme://user:password@host`` and ``scheme://token@host`` (RFC 3986 userinfo: everything before the last '@' of
 #: the authority). The authority ends at the first '/', '?', '#' or white space.
-_USERINFO = re.compile(r"(?P<scheme>\b[A-Za-z][A-Za-z0-9+.-]*://)(?P<userinfo>[^/?#\s]*)@(?=[^/?#\s@]*(?:[/?#\s]|$))")
+_USERINFO = re.compile(
+    r"(?P<scheme>\b[A-Za-z][A-Za-z0-9+.-]*://)(?P<userinfo>[^/?#\s]*)@(?=[^/?#\s@]*(?:[/?#\s]|$))"
+)
 #: ``Authorization: Bearer X`` / ``Basic X``, as a header line or in a message.
-_AUTHORIZATION = re.compile(r"(?i)\b(?P<scheme>bearer|basic)(?P<sep>\s+)(?P<credential>[A-Za-z0-9._~+/=-]{8,})")
+_AUTHORIZATION = re.compile(
+    r"(?i)\b(?P<scheme>bearer|basic)(?P<sep>\s+)(?P<credential>[A-Za-z0-9._~+/=-]{8,})"
+)
 #: Tokens of known shapes: Hugging Face user access tokens (``hf_`` and 30+ letters), and ``NAME=VALUE`` pairs of a
 #: URL query or a credentials file whose name says they hold a secret.
 _HF_TOKEN = re.compile(r"\bhf_[A-Za-z0-9]{30,}")
-_NAMED = re.compile(r"(?i)(?<!api-key-)\b(?P<name>password|passwd|[a-z_]*token|[a-z_]*secret[a-z_]*|api_?key|key|signature|"
-                    r"credential)(?P<sep>\s*=\s*)(?P<value>[^\s&;,'\"]{4,})")
+_NAMED = re.compile(
+    r"(?i)(?<!api-key-)\b(?P<name>password|passwd|[a-z_]*token|[a-z_]*secret[a-z_]*|api_?key|key|signature|"
+    r"credential)(?P<sep>\s*=\s*)(?P<value>[^\s&;,'\"]{4,})"
+)
 
 
 def redact_secrets(text: str, known: tuple[str, ...] = ()) -> str:
@@ -36,8 +42,14 @@ def redact_secrets(text: str, known: tuple[str, ...] = ()) -> str:
     text = _USERINFO.sub(lambda m: f"{m.group('scheme')}{REDACTED}@", text)
     text = _AUTHORIZATION.sub(lambda m: f"{m.group('scheme')}{m.group('sep')}{REDACTED}", text)
     text = _HF_TOKEN.sub(f"hf_{REDACTED}", text)
-    return _NAMED.sub(lambda m: m.group(0) if m.group("value").startswith(REDACTED) else
-                      f"{m.group('name')}{m.group('sep')}{REDACTED}", text)
+    return _NAMED.sub(
+        lambda m: (
+            m.group(0)
+            if m.group("value").startswith(REDACTED)
+            else f"{m.group('name')}{m.group('sep')}{REDACTED}"
+        ),
+        text,
+    )
 
 
 def redact_url(text: str) -> str:
@@ -62,7 +74,11 @@ def secret_arguments(argv: list[str] | tuple[str, ...]) -> tuple[str, ...]:
     for index, word in enumerate(argv):
         name, equals, value = word.partition("=")
         # --api-key-secret names a secret, it holds none
-        looks_secret = name.startswith("--") and re.search(r"(?i)key|token|passw", name) and not name.endswith("-secret")
+        looks_secret = (
+            name.startswith("--")
+            and re.search(r"(?i)key|token|passw", name)
+            and not name.endswith("-secret")
+        )
         if name in SECRET_OPTIONS or looks_secret:
             if equals:
                 values.append(value)

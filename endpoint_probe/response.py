@@ -37,15 +37,21 @@ class Response:
 
     def _check_declared(self, limit: int) -> None:
         if self.declared is not None and self.declared > limit:
-            raise BadResponse(f"the body is {self.declared} bytes (Content-Length), more than the {limit // MiB} MiB "
-                              "read at most; not read")
+            raise BadResponse(
+                f"the body is {self.declared} bytes (Content-Length), more than the {limit // MiB} MiB "
+                "read at most; not read"
+            )
 
     def _too_large(self, limit: int) -> BadResponse:
-        return BadResponse(f"the body is larger than the {limit // MiB} MiB read at most; stopped reading there")
+        return BadResponse(
+            f"the body is larger than the {limit // MiB} MiB read at most; stopped reading there"
+        )
 
     def _end(self) -> None:
         if self.declared is not None and self._call.received < self.declared:
-            raise BadResponse(f"the body was cut off after {self._call.received} of {self.declared} bytes (Content-Length)")
+            raise BadResponse(
+                f"the body was cut off after {self._call.received} of {self.declared} bytes (Content-Length)"
+            )
 
     def read(self, limit: int = MAX_BODY_BYTES) -> bytes:
         """The whole body; :class:`BadResponse` if it is truncated or larger than ``limit``."""
@@ -81,7 +87,9 @@ class Response:
         """The body line by line, as it arrives (an event stream); at most ``limit`` bytes in all."""
         self._check_declared(limit)
         while True:
-            line = self._call.io(partial(self._raw.readline, limit - self._call.received + 1), "reading the body")
+            line = self._call.io(
+                partial(self._raw.readline, limit - self._call.received + 1), "reading the body"
+            )
             if not line:
                 self._end()
                 return
@@ -106,9 +114,13 @@ def _body_text(body: bytes, content_type: str) -> str:
         payload = json.loads(text)
     except (ValueError, RecursionError):
         payload = None
-    if isinstance(payload, dict):  # OpenAI-style errors: {"message": ...} or {"error": {"message": ...}}
+    if isinstance(
+        payload, dict
+    ):  # OpenAI-style errors: {"message": ...} or {"error": {"message": ...}}
         error = payload.get("error")
-        message = payload.get("message") or (error.get("message") if isinstance(error, dict) else error)
+        message = payload.get("message") or (
+            error.get("message") if isinstance(error, dict) else error
+        )
         if isinstance(message, str) and message.strip():
             return " ".join(message.split())
     if "html" in content_type.lower() or text.lstrip()[:1] == "<":

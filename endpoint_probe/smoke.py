@@ -10,7 +10,6 @@ commit 4ba787ec9). Every request here is under /v1, so each carries the key; a 4
 message that names where the key came from, never the key.
 """
 
-
 from __future__ import annotations
 
 import json
@@ -43,20 +42,40 @@ STREAMING = "POST /v1/chat/completions (streaming)"
 
 
 def _body(model: str, prompt: str, max_tokens: int, stream: bool) -> bytes:
-    body = {"model": model, "messages": [{"role": "user", "content": prompt}], "max_tokens": max_tokens,
-            "temperature": 0, "stream": stream}
+    body = {
+        "model": model,
+        "messages": [{"role": "user", "content": prompt}],
+        "max_tokens": max_tokens,
+        "temperature": 0,
+        "stream": stream,
+    }
     if stream:
         body["stream_options"] = {"include_usage": True}
     return json.dumps(body).encode()
 
 
-def plain_completion(endpoint: Endpoint, model: str, prompt: str, max_tokens: int, timeout: float,
-                     clock: Callable[[], float] = time.perf_counter, api_key: ApiKey | None = None, *,
-                     deadline: Deadline | None = None) -> Measurement:
+def plain_completion(
+    endpoint: Endpoint,
+    model: str,
+    prompt: str,
+    max_tokens: int,
+    timeout: float,
+    clock: Callable[[], float] = time.perf_counter,
+    api_key: ApiKey | None = None,
+    *,
+    deadline: Deadline | None = None,
+) -> Measurement:
     started = clock()
     try:
-        with _chat(endpoint, PLAIN, _body(model, prompt, max_tokens, False), timeout, "application/json",
-                   api_key, deadline) as response:
+        with _chat(
+            endpoint,
+            PLAIN,
+            _body(model, prompt, max_tokens, False),
+            timeout,
+            "application/json",
+            api_key,
+            deadline,
+        ) as response:
             if not 200 <= response.status < 300:
                 raise _status_error(response, PLAIN, api_key)
             raw = response.read()
@@ -79,15 +98,18 @@ def plain_completion(endpoint: Endpoint, model: str, prompt: str, max_tokens: in
     if message is not None and not isinstance(message, dict):
         _add(problems, f"choices[0].message is {_kind(message)}, not an object")
     message = message if isinstance(message, dict) else {}
-    text = (_string(message, "content", "choices[0].message", problems)
-            or _string(message, "reasoning_content", "choices[0].message", problems))
+    text = _string(message, "content", "choices[0].message", problems) or _string(
+        message, "reasoning_content", "choices[0].message", problems
+    )
     usage = payload.get("usage")
     if usage is not None and not isinstance(usage, dict):
         _add(problems, f"usage is {_kind(usage)}, not an object")
     usage = usage if isinstance(usage, dict) else {}
     tokens = usage.get("completion_tokens")
     if payload.get("object") != "chat.completion":
-        _add(problems, f"object is {quoted(repr(payload.get('object')), 60)}, not 'chat.completion'")
+        _add(
+            problems, f"object is {quoted(repr(payload.get('object')), 60)}, not 'chat.completion'"
+        )
     if not choices:
         _add(problems, "no choices")
     elif not choice.get("finish_reason"):
@@ -97,7 +119,10 @@ def plain_completion(endpoint: Endpoint, model: str, prompt: str, max_tokens: in
     if tokens is None:
         _add(problems, "usage.completion_tokens is missing")
     elif not _count(tokens):
-        _add(problems, f"usage.completion_tokens is {_kind(tokens)} ({printable(repr(tokens), 40)}), not a whole number")
+        _add(
+            problems,
+            f"usage.completion_tokens is {_kind(tokens)} ({printable(repr(tokens), 40)}), not a whole number",
+        )
         tokens = None
     elif tokens < 1:
         _add(problems, f"usage.completion_tokens is {tokens}")
@@ -107,9 +132,17 @@ def plain_completion(endpoint: Endpoint, model: str, prompt: str, max_tokens: in
     return Measurement("plain", not problems, total, None, tokens, rate, text, problems)
 
 
-def streaming_completion(endpoint: Endpoint, model: str, prompt: str, max_tokens: int, timeout: float,
-                         clock: Callable[[], float] = time.perf_counter, api_key: ApiKey | None = None, *,
-                         deadline: Deadline | None = None) -> Measurement:
+def streaming_completion(
+    endpoint: Endpoint,
+    model: str,
+    prompt: str,
+    max_tokens: int,
+    timeout: float,
+    clock: Callable[[], float] = time.perf_counter,
+    api_key: ApiKey | None = None,
+    *,
+    deadline: Deadline | None = None,
+) -> Measurement:
     started = clock()
     first_token: float | None = None
     pieces: list[str] = []
@@ -117,8 +150,15 @@ def streaming_completion(endpoint: Endpoint, model: str, prompt: str, max_tokens
     problems: list[str] = []
     finished = done = streaming = False
     try:
-        with _chat(endpoint, STREAMING, _body(model, prompt, max_tokens, True), timeout, "text/event-stream",
-                   api_key, deadline) as response:
+        with _chat(
+            endpoint,
+            STREAMING,
+            _body(model, prompt, max_tokens, True),
+            timeout,
+            "text/event-stream",
+            api_key,
+            deadline,
+        ) as response:
             if not 200 <= response.status < 300:
                 raise _status_error(response, STREAMING, api_key)
             streaming = True
@@ -154,8 +194,9 @@ def streaming_completion(endpoint: Endpoint, model: str, prompt: str, max_tokens
                     if delta is not None and not isinstance(delta, dict):
                         _add(problems, f"a chunk's delta is {_kind(delta)}, not an object")
                     delta = delta if isinstance(delta, dict) else {}
-                    piece = (_string(delta, "content", "a chunk's delta", problems)
-                             or _string(delta, "reasoning_content", "a chunk's delta", problems))
+                    piece = _string(delta, "content", "a chunk's delta", problems) or _string(
+                        delta, "reasoning_content", "a chunk's delta", problems
+                    )
                     if piece:
                         if first_token is None:
                             first_token = clock() - started
@@ -169,8 +210,11 @@ def streaming_completion(endpoint: Endpoint, model: str, prompt: str, max_tokens
                     if _count(count):
                         tokens = count
                     elif count is not None:
-                        _add(problems, f"usage.completion_tokens is {_kind(count)} ({printable(repr(count), 40)}), "
-                                       "not a whole number")
+                        _add(
+                            problems,
+                            f"usage.completion_tokens is {_kind(count)} ({printable(repr(count), 40)}), "
+                            "not a whole number",
+                        )
     except BadResponse as error:
         if not streaming:  # no answer at all
             return Measurement("streaming", False, clock() - started, problems=[str(error)])
@@ -186,12 +230,21 @@ def streaming_completion(endpoint: Endpoint, model: str, prompt: str, max_tokens
         tokens = len(pieces)  # vLLM sends one token per chunk when usage is not reported
     decode_time = total - (first_token or 0.0)
     rate = (tokens - 1) / decode_time if tokens and tokens > 1 and decode_time > 0 else None
-    return Measurement("streaming", not problems, total, first_token, tokens, rate, "".join(pieces), problems)
+    return Measurement(
+        "streaming", not problems, total, first_token, tokens, rate, "".join(pieces), problems
+    )
 
 
-def served_model(endpoint: Endpoint, model: str, model_path: str | None, timeout: float,
-                 clock: Callable[[], float] = time.perf_counter, api_key: ApiKey | None = None, *,
-                 deadline: Deadline | None = None) -> Measurement:
+def served_model(
+    endpoint: Endpoint,
+    model: str,
+    model_path: str | None,
+    timeout: float,
+    clock: Callable[[], float] = time.perf_counter,
+    api_key: ApiKey | None = None,
+    *,
+    deadline: Deadline | None = None,
+) -> Measurement:
     """``GET /v1/models``: the served name must be listed, and its ``root`` must be the configured model.
 
     vLLM lists each model with ``id`` = the served name and ``root`` = the ``--model`` it loaded
@@ -201,14 +254,24 @@ def served_model(endpoint: Endpoint, model: str, model_path: str | None, timeout
     """
     started = clock()
     try:
-        with exchange(endpoint, "GET", "/v1/models", what=MODELS, timeout=timeout,
-                      headers={"Accept": "application/json"}, api_key=api_key, deadline=deadline) as response:
+        with exchange(
+            endpoint,
+            "GET",
+            "/v1/models",
+            what=MODELS,
+            timeout=timeout,
+            headers={"Accept": "application/json"},
+            api_key=api_key,
+            deadline=deadline,
+        ) as response:
             if response.status == UNAUTHORIZED:
                 raise unauthorized(response, MODELS, api_key)
             if not 200 <= response.status < 300:
                 problem = f"{MODELS} answered {response.summary()}"
                 if 300 <= response.status < 400:
-                    problem += "; redirects are not followed: pass the address it redirects to as --url"
+                    problem += (
+                        "; redirects are not followed: pass the address it redirects to as --url"
+                    )
                 return Measurement("models", False, clock() - started, problems=[problem])
             raw = response.read()
     except BadResponse as error:
@@ -219,22 +282,39 @@ def served_model(endpoint: Endpoint, model: str, model_path: str | None, timeout
         return Measurement("models", False, total, problems=[problem])
     cards = payload.get("data")
     if not isinstance(cards, list):
-        return Measurement("models", False, total, problems=[f"{MODELS}: data is {_kind(cards)}, not an array"])
+        return Measurement(
+            "models", False, total, problems=[f"{MODELS}: data is {_kind(cards)}, not an array"]
+        )
     card = next((c for c in cards if isinstance(c, dict) and c.get("id") == model), None)
     if card is None:
         ids = [printable(repr(c.get("id")), 60) for c in cards if isinstance(c, dict)]
-        listed = ", ".join(ids[:10]) + (f" and {len(ids) - 10} more" if len(ids) > 10 else "") or "nothing"
-        return Measurement("models", False, total, problems=[f"{model!r} is not served (listed: {listed})"])
+        listed = (
+            ", ".join(ids[:10]) + (f" and {len(ids) - 10} more" if len(ids) > 10 else "")
+            or "nothing"
+        )
+        return Measurement(
+            "models", False, total, problems=[f"{model!r} is not served (listed: {listed})"]
+        )
     root = card.get("root")
     problems = []
     if model_path is not None and root != model_path:
-        problems.append(f"{model!r} is served from {printable(repr(root), 120)}, not {model_path!r}: vLLM loaded another "
-                        "model (is --model missing from its arguments?)")
-    return Measurement("models", not problems, total, text=printable(str(root), 200), problems=problems)
+        problems.append(
+            f"{model!r} is served from {printable(repr(root), 120)}, not {model_path!r}: vLLM loaded another "
+            "model (is --model missing from its arguments?)"
+        )
+    return Measurement(
+        "models", not problems, total, text=printable(str(root), 200), problems=problems
+    )
 
 
-def refused_without_key(endpoint: Endpoint, timeout: float, clock: Callable[[], float] = time.perf_counter, *,
-                        invocations: bool = True, deadline: Deadline | None = None) -> Measurement:
+def refused_without_key(
+    endpoint: Endpoint,
+    timeout: float,
+    clock: Callable[[], float] = time.perf_counter,
+    *,
+    invocations: bool = True,
+    deadline: Deadline | None = None,
+) -> Measurement:
     """``GET /v1/models`` and ``POST /invocations`` without a key must both be refused (401) by an endpoint whose
     environment requires one. vLLM started without ``--api-key`` and ``VLLM_API_KEY`` serves anyone who reaches it,
     and the requests that carry the key pass all the same, so only a request without it shows the difference. And
@@ -251,9 +331,20 @@ def refused_without_key(endpoint: Endpoint, timeout: float, clock: Callable[[], 
         probes.append(("POST", "/invocations", NO_KEY_INVOCATIONS, b"{}"))
     for method, path, what, body in probes:
         try:
-            headers = {"Accept": "application/json", **({"Content-Type": "application/json"} if body else {})}
-            with exchange(endpoint, method, path, what=what, timeout=timeout, headers=headers, body=body,
-                          deadline=deadline) as response:
+            headers = {
+                "Accept": "application/json",
+                **({"Content-Type": "application/json"} if body else {}),
+            }
+            with exchange(
+                endpoint,
+                method,
+                path,
+                what=what,
+                timeout=timeout,
+                headers=headers,
+                body=body,
+                deadline=deadline,
+            ) as response:
                 status = response.status
                 summary = "" if status in (UNAUTHORIZED, 200) else response.summary()
         except BadResponse as error:
@@ -263,26 +354,43 @@ def refused_without_key(endpoint: Endpoint, timeout: float, clock: Callable[[], 
         if status == UNAUTHORIZED:
             continue
         if path == "/invocations":
-            problems.append(f"{what} answered {summary or f'HTTP {status}'}, not HTTP 401: /invocations serves the same "
-                            "completions as /v1 to anyone who reaches the endpoint (vLLM checks its key under /v1 only; "
-                            "is the --middleware llm_serving_auth.RequireApiKeyEverywhere argument missing?)")
+            problems.append(
+                f"{what} answered {summary or f'HTTP {status}'}, not HTTP 401: /invocations serves the same "
+                "completions as /v1 to anyone who reaches the endpoint (vLLM checks its key under /v1 only; "
+                "is the --middleware llm_serving_auth.RequireApiKeyEverywhere argument missing?)"
+            )
         elif 200 <= status < 300:
-            problems.append(f"{what} answered HTTP {status}: the endpoint serves anyone who reaches it, although the "
-                            "environment requires its API key (vLLM was started without --api-key and VLLM_API_KEY)")
+            problems.append(
+                f"{what} answered HTTP {status}: the endpoint serves anyone who reaches it, although the "
+                "environment requires its API key (vLLM was started without --api-key and VLLM_API_KEY)"
+            )
         else:
             problems.append(f"{what} answered {summary}, not HTTP 401")
     total = clock() - started
     if not problems:
-        return Measurement("no key", True, total,
-                           text="refused: HTTP 401 (" + ", ".join(path for _, path, _, _ in probes) + ")")
+        return Measurement(
+            "no key",
+            True,
+            total,
+            text="refused: HTTP 401 (" + ", ".join(path for _, path, _, _ in probes) + ")",
+        )
     return Measurement("no key", False, total, text=", ".join(statuses), problems=problems)
 
 
-def smoke_test(url: str, model: str, prompt: str = DEFAULT_PROMPT, max_tokens: int = 64, timeout: float = 300.0,
-               clock: Callable[[], float] = time.perf_counter, model_path: str | None = None,
-               api_key: ApiKey | None = None, key_required: bool = False,
-               key_on_every_path: bool = True, tls: TlsOptions | None = None,
-               deadline: Deadline | None = None) -> list[Measurement]:
+def smoke_test(
+    url: str,
+    model: str,
+    prompt: str = DEFAULT_PROMPT,
+    max_tokens: int = 64,
+    timeout: float = 300.0,
+    clock: Callable[[], float] = time.perf_counter,
+    model_path: str | None = None,
+    api_key: ApiKey | None = None,
+    key_required: bool = False,
+    key_on_every_path: bool = True,
+    tls: TlsOptions | None = None,
+    deadline: Deadline | None = None,
+) -> list[Measurement]:
     """Check which model is served, then one plain and one streaming chat completion.
 
     ``timeout`` is a deadline for each request as a whole: connecting, sending, the headers and every byte of the
@@ -314,9 +422,22 @@ def smoke_test(url: str, model: str, prompt: str = DEFAULT_PROMPT, max_tokens: i
         trust; a certificate that does not verify is ``CHECK_FAILED`` (1), naming the name.
     """
     endpoint = check_url(url, tls=tls)
-    checks = ([refused_without_key(endpoint, timeout, clock, invocations=key_on_every_path, deadline=deadline)]
-              if key_required else [])
-    return [*checks,
-            served_model(endpoint, model, model_path, timeout, clock, api_key, deadline=deadline),
-            plain_completion(endpoint, model, prompt, max_tokens, timeout, clock, api_key, deadline=deadline),
-            streaming_completion(endpoint, model, prompt, max_tokens, timeout, clock, api_key, deadline=deadline)]
+    checks = (
+        [
+            refused_without_key(
+                endpoint, timeout, clock, invocations=key_on_every_path, deadline=deadline
+            )
+        ]
+        if key_required
+        else []
+    )
+    return [
+        *checks,
+        served_model(endpoint, model, model_path, timeout, clock, api_key, deadline=deadline),
+        plain_completion(
+            endpoint, model, prompt, max_tokens, timeout, clock, api_key, deadline=deadline
+        ),
+        streaming_completion(
+            endpoint, model, prompt, max_tokens, timeout, clock, api_key, deadline=deadline
+        ),
+    ]

@@ -21,6 +21,7 @@ from endpoint_probe.redaction import redact_url
 
 # --- the URL -----------------------------------------------------------------------------------------------------
 
+
 @dataclass(frozen=True)
 class TlsOptions:
     """How an ``https://`` endpoint's certificate is checked.
@@ -59,7 +60,9 @@ def server_name_for(host: str, domain_names: Sequence[str]) -> str | None:
     host = host.rstrip(".").lower()
     for name in domain_names:
         name = name.rstrip(".").lower()
-        if name == host or (name.startswith("*.") and host.partition(".")[2] == name[2:] and host.partition(".")[0]):
+        if name == host or (
+            name.startswith("*.") and host.partition(".")[2] == name[2:] and host.partition(".")[0]
+        ):
             return None
     return next((name for name in domain_names if not name.startswith("*.")), None)
 
@@ -83,8 +86,10 @@ class Endpoint:
 
 
 _LABEL = re.compile(r"^[A-Za-z0-9_](?:[A-Za-z0-9_-]{0,61}[A-Za-z0-9_])?$")
-_HOST_FIX = "check the host for typos: a host name has only letters, digits, '-' and '.'; IPv6 addresses go in " \
-            "brackets, for example http://[::1]:8000"
+_HOST_FIX = (
+    "check the host for typos: a host name has only letters, digits, '-' and '.'; IPv6 addresses go in "
+    "brackets, for example http://[::1]:8000"
+)
 
 
 def check_url(url: str, option: str = "--url", tls: TlsOptions | None = None) -> Endpoint:
@@ -97,7 +102,11 @@ def check_url(url: str, option: str = "--url", tls: TlsOptions | None = None) ->
     shown = redact_url(text)  # what messages quote: never a password or token the URL carries
 
     def bad(problem: str, fix: str) -> OpsError:
-        return OpsError(f"{option} {quoted(shown)} {problem}" if text else f"{option} is empty", fix, ExitCode.USAGE)
+        return OpsError(
+            f"{option} {quoted(shown)} {problem}" if text else f"{option} is empty",
+            fix,
+            ExitCode.USAGE,
+        )
 
     example = "for example http://localhost:8000"
     if not text:
@@ -107,42 +116,67 @@ def check_url(url: str, option: str = "--url", tls: TlsOptions | None = None) ->
     if "://" not in text:
         if re.match(r"^https?:", text, re.IGNORECASE):
             raise bad("is malformed: the scheme must be followed by //", f"write it as {example}")
-        raise bad("has no scheme (http:// or https://)", f"write it as http://{printable(shown, 120)} (or https://...)")
+        raise bad(
+            "has no scheme (http:// or https://)",
+            f"write it as http://{printable(shown, 120)} (or https://...)",
+        )
     try:
         parts = urllib.parse.urlsplit(text)
     except ValueError as error:
         raise bad(f"is not a valid URL ({printable(str(error), 80)})", _HOST_FIX) from None
     scheme = parts.scheme.lower()
     if scheme not in ("http", "https"):
-        raise bad(f"uses {printable(scheme, 20)}://; only http:// and https:// are supported",
-                  f"use the endpoint's HTTP address, {example}")
+        raise bad(
+            f"uses {printable(scheme, 20)}://; only http:// and https:// are supported",
+            f"use the endpoint's HTTP address, {example}",
+        )
     if parts.username is not None or parts.password is not None:
-        raise bad("contains credentials (user@ or user:password@)", "remove them: the endpoint takes none in the URL")
+        raise bad(
+            "contains credentials (user@ or user:password@)",
+            "remove them: the endpoint takes none in the URL",
+        )
     try:
         port = parts.port
     except ValueError:
-        raise bad(f"has an invalid port {quoted(parts.netloc.rpartition(':')[2], 20)}",
-                  "a port is a number from 1 to 65535, for example http://localhost:8000") from None
+        raise bad(
+            f"has an invalid port {quoted(parts.netloc.rpartition(':')[2], 20)}",
+            "a port is a number from 1 to 65535, for example http://localhost:8000",
+        ) from None
     if port == 0:
-        raise bad("has port 0", "a port is a number from 1 to 65535, for example http://localhost:8000")
+        raise bad(
+            "has port 0", "a port is a number from 1 to 65535, for example http://localhost:8000"
+        )
     host = parts.hostname or ""
     if not host:
         raise bad("has no host", f"write it as {example}")
     host = _check_host(host, "[" in parts.netloc, bad)
     if parts.query or parts.fragment or "?" in text or "#" in text:
-        raise bad("has a query or a fragment", f"give the base address only, for example {scheme}://{parts.netloc}")
+        raise bad(
+            "has a query or a fragment",
+            f"give the base address only, for example {scheme}://{parts.netloc}",
+        )
     if any(c.isspace() for c in parts.path):
         raise bad("has a space in its path", "remove it, or encode it as %20")
     base_path = urllib.parse.quote(parts.path.rstrip("/"), safe="/%!$&'()*+,;=:@-._~")
     default_port = 443 if scheme == "https" else 80
     tls = tls or TlsOptions()
     if tls.server_name is not None and scheme != "https":
-        raise bad("is http://, but a TLS server name is given", f"use https://{parts.netloc}{parts.path} (the "
-                  "load balancer's TLS port is 443), or leave out --tls-server-name")
+        raise bad(
+            "is http://, but a TLS server name is given",
+            f"use https://{parts.netloc}{parts.path} (the "
+            "load balancer's TLS port is 443), or leave out --tls-server-name",
+        )
     header_host = f"[{host.split('%')[0]}]" if ":" in host else host
     header_host = tls.server_name or header_host
-    return Endpoint(text.rstrip("/"), scheme, host, port or default_port, base_path,
-                    header_host + (f":{port}" if port and port != default_port else ""), tls)
+    return Endpoint(
+        text.rstrip("/"),
+        scheme,
+        host,
+        port or default_port,
+        base_path,
+        header_host + (f":{port}" if port and port != default_port else ""),
+        tls,
+    )
 
 
 def _check_host(host: str, bracketed: bool, bad) -> str:
@@ -213,8 +247,10 @@ def api_key_problem(value: str) -> str | None:
         return "is empty"
     for position, character in enumerate(value, start=1):
         if not " " <= character <= "~":
-            return (f"has a character that cannot be sent in an HTTP header at position {position} (only printable "
-                    "ASCII can be)")
+            return (
+                f"has a character that cannot be sent in an HTTP header at position {position} (only printable "
+                "ASCII can be)"
+            )
     if value != value.strip(" "):
         return "begins or ends with a space, which HTTP drops from a header value"
     return None

@@ -10,11 +10,11 @@ from typing import TextIO
 
 from deployment_config import EnvironmentConfig
 from deployment_config.aws_rules import partition_of, region_problem
-from ops_cli.context import Context
-from ops_cli.errors import ExitCode, OpsError, shown
 from endpoint_probe.errors import printable
 from endpoint_probe.url import ApiKey, api_key_problem
 from ops_cli.api_key_secret import read_api_key_secret
+from ops_cli.context import Context
+from ops_cli.errors import ExitCode, OpsError, shown
 
 #: The environment variable that may hold the endpoint's API key (read from the Runtime's environ).
 API_KEY_VARIABLE = "LLMOPS_API_KEY"
@@ -22,20 +22,28 @@ API_KEY_VARIABLE = "LLMOPS_API_KEY"
 #: Secrets Manager secret names: 1 to 512 ASCII letters, digits and /_+=.@- (botocore's secretsmanager model,
 #: CreateSecret Name); an ARN: arn:PARTITION:secretsmanager:REGION:ACCOUNT:secret:NAME[-6 random characters].
 _SECRET_NAME = re.compile(r"[A-Za-z0-9/_+=.@-]{1,512}")
-_SECRET_ARN = re.compile(r"arn:aws[a-z-]*:secretsmanager:(?P<region>[a-z0-9-]+):\d{12}:secret:[A-Za-z0-9/_+=.@-]{1,519}")
+_SECRET_ARN = re.compile(
+    r"arn:aws[a-z-]*:secretsmanager:(?P<region>[a-z0-9-]+):\d{12}:secret:[A-Za-z0-9/_+=.@-]{1,519}"
+)
 
 
 def add_api_key_options(p: argparse.ArgumentParser) -> None:
     keys = p.add_mutually_exclusive_group()
-    keys.add_argument("--api-key", metavar="KEY",
-                      help="the endpoint's API key, sent as 'Authorization: Bearer KEY'. Discouraged on a shared "
-                      "machine: other users can read a command line (ps, /proc); prefer --api-key-secret, --env or "
-                      f"the {API_KEY_VARIABLE} environment variable. Default: none (see --api-key-secret)")
-    keys.add_argument("--api-key-secret", metavar="NAME_OR_ARN",
-                      help="read the API key from this Secrets Manager secret (its text; an ARN for another account's "
-                      "secret), with secretsmanager:GetSecretValue in the ARN's region, --region or the environment's. "
-                      f"Default: {API_KEY_VARIABLE} if set, else with --env the environment's secret "
-                      "llm-serving/ENV/api-key (none when its file says endpoint.authentication: none)")
+    keys.add_argument(
+        "--api-key",
+        metavar="KEY",
+        help="the endpoint's API key, sent as 'Authorization: Bearer KEY'. Discouraged on a shared "
+        "machine: other users can read a command line (ps, /proc); prefer --api-key-secret, --env or "
+        f"the {API_KEY_VARIABLE} environment variable. Default: none (see --api-key-secret)",
+    )
+    keys.add_argument(
+        "--api-key-secret",
+        metavar="NAME_OR_ARN",
+        help="read the API key from this Secrets Manager secret (its text; an ARN for another account's "
+        "secret), with secretsmanager:GetSecretValue in the ARN's region, --region or the environment's. "
+        f"Default: {API_KEY_VARIABLE} if set, else with --env the environment's secret "
+        "llm-serving/ENV/api-key (none when its file says endpoint.authentication: none)",
+    )
 
 
 def requires_key(env: EnvironmentConfig | None) -> bool:
@@ -48,8 +56,11 @@ def requires_key(env: EnvironmentConfig | None) -> bool:
 def _checked_api_key(value: str, source: str) -> ApiKey:
     problem = api_key_problem(value)
     if problem:
-        raise OpsError(f"the API key from {source} {problem}", "pass the key exactly as the server was started with it",
-                       ExitCode.USAGE)
+        raise OpsError(
+            f"the API key from {source} {problem}",
+            "pass the key exactly as the server was started with it",
+            ExitCode.USAGE,
+        )
     return ApiKey(value, source)
 
 
@@ -74,17 +85,21 @@ def api_key(ctx: Context) -> ApiKey | None:
     # in '-' and six characters ('.../api-key' does not).
     arn = f"arn:{partition_of(region)}:secretsmanager:{region}:{env.account}:secret:{env.api_key_secret_name}"
     with ctx.deadline.during("reading the API key from Secrets Manager"):
-        return read_api_key_secret(ctx.aws_in(region), arn,
-                                   f"{env.api_key_secret_name} (account {env.account}, {region})")
+        return read_api_key_secret(
+            ctx.aws_in(region), arn, f"{env.api_key_secret_name} (account {env.account}, {region})"
+        )
 
 
 def _secret_location(ctx: Context, text: str) -> tuple[str, str]:
     """``--api-key-secret``: the secret id to ask for and the region to ask in (an ARN's own region)."""
     arn = _SECRET_ARN.fullmatch(text)
     if len(text) > 2048 or not (arn or _SECRET_NAME.fullmatch(text)):
-        raise OpsError(f"--api-key-secret {shown(text)} is not a secret name or ARN",
-                       "a name has 1 to 512 letters, digits and /_+=.@- ; an ARN looks like "
-                       "arn:aws:secretsmanager:us-west-2:123456789012:secret:NAME", ExitCode.USAGE)
+        raise OpsError(
+            f"--api-key-secret {shown(text)} is not a secret name or ARN",
+            "a name has 1 to 512 letters, digits and /_+=.@- ; an ARN looks like "
+            "arn:aws:secretsmanager:us-west-2:123456789012:secret:NAME",
+            ExitCode.USAGE,
+        )
     if not arn:
         return text, ctx.region()
     region = arn.group("region")
@@ -93,9 +108,11 @@ def _secret_location(ctx: Context, text: str) -> tuple[str, str]:
         raise OpsError(f"--api-key-secret: {problem.problem}", problem.fix, ExitCode.USAGE)
     given = ctx.args.region or (ctx.env.region if ctx.env else None)
     if given is not None and given != region:
-        raise OpsError(f"--api-key-secret is a secret of {region}, but the region is {given} (--region or --env)",
-                       "leave out --region, or pass the secret of that region: a secret is read in its own region",
-                       ExitCode.USAGE)
+        raise OpsError(
+            f"--api-key-secret is a secret of {region}, but the region is {given} (--region or --env)",
+            "leave out --region, or pass the secret of that region: a secret is read in its own region",
+            ExitCode.USAGE,
+        )
     return text, region
 
 

@@ -31,13 +31,18 @@ def read_api_key_secret(aws: Aws, secret_id: str, described: str) -> ApiKey:
         raise _secret_error(error, action, described, aws.region) from None
     value = answer.get("SecretString")
     if not isinstance(value, str):
-        raise OpsError(f"secret {described} holds binary data, not the API key as text",
-                       "store the key as the secret's text (SecretString)", ExitCode.USAGE)
+        raise OpsError(
+            f"secret {described} holds binary data, not the API key as text",
+            "store the key as the secret's text (SecretString)",
+            ExitCode.USAGE,
+        )
     problem = api_key_problem(value)
     if problem:
-        raise OpsError(f"the API key in secret {described} {problem}",
-                       "store the key exactly as the server expects it, as plain text without a trailing newline",
-                       ExitCode.USAGE)
+        raise OpsError(
+            f"the API key in secret {described} {problem}",
+            "store the key exactly as the server expects it, as plain text without a trailing newline",
+            ExitCode.USAGE,
+        )
     return ApiKey(value, f"secret {described}")
 
 
@@ -45,17 +50,27 @@ def _secret_error(error: Exception, action: str, described: str, region: str) ->
     failure = translate(error, action)
     code = error_code(error) if isinstance(error, botocore.exceptions.ClientError) else ""
     text = error.response.get("Error", {}).get("Message", "") if code else ""
-    if code == _KMS_DENIED or (failure.exit_code is ExitCode.ACCESS_DENIED and "kms" in text.lower()):
-        failure.fix = (f"allow kms:Decrypt on the KMS key that encrypts secret {described} to this identity, with the "
-                       f"condition kms:ViaService = secretsmanager.{region}.amazonaws.com; from another account both "
-                       "its IAM policy and the key's policy must allow it")
+    if code == _KMS_DENIED or (
+        failure.exit_code is ExitCode.ACCESS_DENIED and "kms" in text.lower()
+    ):
+        failure.fix = (
+            f"allow kms:Decrypt on the KMS key that encrypts secret {described} to this identity, with the "
+            f"condition kms:ViaService = secretsmanager.{region}.amazonaws.com; from another account both "
+            "its IAM policy and the key's policy must allow it"
+        )
     elif failure.exit_code is ExitCode.ACCESS_DENIED:
-        failure.fix = (f"allow secretsmanager:GetSecretValue on secret {described} to this identity; from another "
-                       "account the secret's resource policy must allow it too, and its key must allow kms:Decrypt")
+        failure.fix = (
+            f"allow secretsmanager:GetSecretValue on secret {described} to this identity; from another "
+            "account the secret's resource policy must allow it too, and its key must allow kms:Decrypt"
+        )
     elif failure.exit_code is ExitCode.NOT_FOUND:
-        failure.fix = (f"check the name, the account and the region of secret {described}; an environment's secret "
-                       "is created by its serving stack (npx cdk deploy NAME-serving -c env=NAME)")
+        failure.fix = (
+            f"check the name, the account and the region of secret {described}; an environment's secret "
+            "is created by its serving stack (npx cdk deploy NAME-serving -c env=NAME)"
+        )
     elif code == "InvalidRequestException":
-        failure.fix = (f"the secret may be scheduled for deletion: restore it (aws secretsmanager restore-secret "
-                       f"--secret-id ...) or deploy the serving stack again; see the message for {described}")
+        failure.fix = (
+            f"the secret may be scheduled for deletion: restore it (aws secretsmanager restore-secret "
+            f"--secret-id ...) or deploy the serving stack again; see the message for {described}"
+        )
     return failure

@@ -43,11 +43,22 @@ def botocore_session(environ: Mapping[str, str]) -> botocore.session.Session:
     session = botocore.session.Session()
     chain = botocore.configprovider.ConfigChainFactory(session=session, environ=environ)
     store = session.get_component("config_store")
-    for name, (config_names, env_names, default, convert) in \
-            botocore.configprovider.BOTOCORE_DEFAUT_SESSION_VARIABLES.items():
-        store.set_config_provider(name, chain.create_config_chain(
-            instance_name=name, env_var_names=env_names, config_property_names=config_names, default=default,
-            conversion_func=convert))
+    for name, (
+        config_names,
+        env_names,
+        default,
+        convert,
+    ) in botocore.configprovider.BOTOCORE_DEFAUT_SESSION_VARIABLES.items():
+        store.set_config_provider(
+            name,
+            chain.create_config_chain(
+                instance_name=name,
+                env_var_names=env_names,
+                config_property_names=config_names,
+                default=default,
+                conversion_func=convert,
+            ),
+        )
     resolver = session.get_component("credential_provider")
     for i, provider in enumerate(resolver.providers):
         if isinstance(provider, botocore.credentials.EnvProvider):
@@ -55,9 +66,14 @@ def botocore_session(environ: Mapping[str, str]) -> botocore.session.Session:
         elif isinstance(provider, botocore.credentials.ContainerProvider):
             resolver.providers[i] = botocore.credentials.ContainerProvider(environ=environ)
     if environ.get("AWS_EC2_METADATA_DISABLED", "false").lower() == "true":
-        resolver.providers = [p for p in resolver.providers
-                              if not isinstance(p, botocore.credentials.InstanceMetadataProvider)]
+        resolver.providers = [
+            p
+            for p in resolver.providers
+            if not isinstance(p, botocore.credentials.InstanceMetadataProvider)
+        ]
     return session
+
+
 THROTTLE_ATTEMPTS = 6
 THROTTLE_BASE_DELAY = 1.0
 THROTTLE_MAX_DELAY = 30.0
@@ -95,16 +111,27 @@ class Aws:
         if key not in self._clients:
             action = f"set up the AWS client for {service} in {self.region}"
             try:
-                self._clients[key] = (self.client_factory(service) if self.client_factory
-                                      else self._default_client(service, single_send=single_send))
+                self._clients[key] = (
+                    self.client_factory(service)
+                    if self.client_factory
+                    else self._default_client(service, single_send=single_send)
+                )
             except OpsError:
                 raise
             except botocore.exceptions.BotoCoreError as error:
                 raise translate(error, action) from None
-            except (ValueError, TypeError, KeyError, OSError) as error:  # e.g. AWS_MAX_ATTEMPTS=abc: int('abc')
-                raise OpsError(f"the AWS SDK configuration is invalid, could not {action}: {type(error).__name__}: {error}",
-                               "check the AWS_* environment variables and ~/.aws/config (`aws configure list` shows what "
-                               "is used)", ExitCode.USAGE) from None
+            except (
+                ValueError,
+                TypeError,
+                KeyError,
+                OSError,
+            ) as error:  # e.g. AWS_MAX_ATTEMPTS=abc: int('abc')
+                raise OpsError(
+                    f"the AWS SDK configuration is invalid, could not {action}: {type(error).__name__}: {error}",
+                    "check the AWS_* environment variables and ~/.aws/config (`aws configure list` shows what "
+                    "is used)",
+                    ExitCode.USAGE,
+                ) from None
         return self._clients[key]
 
     def client_config(self, *, single_send: bool = False) -> botocore.config.Config:
@@ -112,16 +139,24 @@ class Aws:
         retry handler sends the request once whatever the error (botocore retries/standard.py and legacy mode both stop
         at the attempt limit); the same time-outs otherwise."""
         attempts = 1 if single_send else self.attempts
-        return botocore.config.Config(retries={"mode": "standard", "total_max_attempts": attempts},
-                                      connect_timeout=CONNECT_TIMEOUT, read_timeout=self.read_timeout,
-                                      user_agent_extra="llmops")
+        return botocore.config.Config(
+            retries={"mode": "standard", "total_max_attempts": attempts},
+            connect_timeout=CONNECT_TIMEOUT,
+            read_timeout=self.read_timeout,
+            user_agent_extra="llmops",
+        )
 
     def _default_client(self, service: str, *, single_send: bool = False) -> Any:
         import boto3
 
-        session = botocore_session(self.environ) if self.environ is not None else botocore.session.Session()
+        session = (
+            botocore_session(self.environ)
+            if self.environ is not None
+            else botocore.session.Session()
+        )
         return boto3.session.Session(botocore_session=session, region_name=self.region).client(
-            service, config=self.client_config(single_send=single_send))
+            service, config=self.client_config(single_send=single_send)
+        )
 
     def call(self, service: str, operation: str, action: str, **params: Any) -> dict:
         """Call ``service.operation(**params)``, retrying throttling with exponential backoff and jitter.
@@ -137,7 +172,7 @@ class Aws:
                 return method(**params)
             except botocore.exceptions.ClientError as error:
                 if error_code(error) in THROTTLING_CODES and attempt + 1 < THROTTLE_ATTEMPTS:
-                    delay = min(THROTTLE_MAX_DELAY, THROTTLE_BASE_DELAY * 2 ** attempt)
+                    delay = min(THROTTLE_MAX_DELAY, THROTTLE_BASE_DELAY * 2**attempt)
                     self.sleep(delay * (0.5 + random.random() / 2))
                     continue
                 raise translate(error, action) from None
@@ -145,12 +180,16 @@ class Aws:
                 raise translate(error, action) from None
         raise AssertionError("unreachable")
 
-    def pages(self, service: str, operation: str, action: str, items_key: str, **params: Any) -> list[dict]:
+    def pages(
+        self, service: str, operation: str, action: str, items_key: str, **params: Any
+    ) -> list[dict]:
         """All items of a paginated call, following NextToken, each page with the same throttling handling."""
         items: list[dict] = []
         token = None
         while True:
-            page = self.call(service, operation, action, **params, **({"NextToken": token} if token else {}))
+            page = self.call(
+                service, operation, action, **params, **({"NextToken": token} if token else {})
+            )
             items.extend(page.get(items_key, []))
             token = page.get("NextToken")
             if not token:

@@ -35,13 +35,32 @@ def _schema_errors(parsed) -> list[tuple[str, str]]:
     """(where, message) of each way ``parsed`` does not satisfy the tool's parameters, with jsonschema (Draft 2020-12);
     the deploy-time check, which has no jsonschema, uses endpoint_probe.correctness.subset_errors."""
     validator = jsonschema.Draft202012Validator(TOOL_PARAMETERS)
-    return [("/".join(str(p) for p in error.absolute_path) or "(the arguments)", error.message)
-            for error in sorted(validator.iter_errors(parsed), key=lambda e: list(e.absolute_path))]
+    return [
+        ("/".join(str(p) for p in error.absolute_path) or "(the arguments)", error.message)
+        for error in sorted(validator.iter_errors(parsed), key=lambda e: list(e.absolute_path))
+    ]
 
 
-def run_probe(url: str, model: str, timeout: float, *, api_key: ApiKey | None = None, tls: TlsOptions | None = None,
-              max_tokens: int = DEFAULT_PROBE_MAX_TOKENS, clock: Callable[[], float] = time.perf_counter,
-              deadline: Deadline | None = None) -> list[Measurement]:
+def run_probe(
+    url: str,
+    model: str,
+    timeout: float,
+    *,
+    api_key: ApiKey | None = None,
+    tls: TlsOptions | None = None,
+    max_tokens: int = DEFAULT_PROBE_MAX_TOKENS,
+    clock: Callable[[], float] = time.perf_counter,
+    deadline: Deadline | None = None,
+) -> list[Measurement]:
     """Both probes of endpoint_probe.correctness.run_probe, the tool call's arguments checked with jsonschema."""
-    return correctness.run_probe(url, model, timeout, api_key=api_key, tls=tls, max_tokens=max_tokens, clock=clock,
-                                 deadline=deadline, schema_errors=_schema_errors)
+    return correctness.run_probe(
+        url,
+        model,
+        timeout,
+        api_key=api_key,
+        tls=tls,
+        max_tokens=max_tokens,
+        clock=clock,
+        deadline=deadline,
+        schema_errors=_schema_errors,
+    )

@@ -39,36 +39,59 @@ PROBE_RESERVATION_ID = "cr-" + "0" * 17
 
 def check_reservation_id(reservation_id: str) -> None:
     if not RESERVATION_ID.fullmatch(reservation_id):
-        raise OpsError(f"{shown(reservation_id)} is not a capacity reservation id ('cr-' and 17 lowercase hex digits)",
-                       "copy the id from 'llmops capacity-blocks purchase' or 'aws ec2 describe-capacity-reservations', "
-                       "for example cr-0123456789abcdef0", ExitCode.USAGE)
+        raise OpsError(
+            f"{shown(reservation_id)} is not a capacity reservation id ('cr-' and 17 lowercase hex digits)",
+            "copy the id from 'llmops capacity-blocks purchase' or 'aws ec2 describe-capacity-reservations', "
+            "for example cr-0123456789abcdef0",
+            ExitCode.USAGE,
+        )
 
 
 def check_offering_id(offering_id: str) -> None:
     if not OFFERING_ID.fullmatch(offering_id):
-        raise OpsError(f"--offering-id {shown(offering_id)} is not a Capacity Block offering id ('cb-' and lowercase "
-                       "letters or digits)", "copy an id from 'llmops capacity-blocks offerings'", ExitCode.USAGE)
+        raise OpsError(
+            f"--offering-id {shown(offering_id)} is not a Capacity Block offering id ('cb-' and lowercase "
+            "letters or digits)",
+            "copy an id from 'llmops capacity-blocks offerings'",
+            ExitCode.USAGE,
+        )
 
 
 def check_duration(hours: int) -> None:
-    valid = (hours % 24 == 0 and 24 <= hours <= MAX_DAILY_HOURS) or (hours % 168 == 0 and MAX_DAILY_HOURS < hours <= MAX_HOURS)
+    valid = (hours % 24 == 0 and 24 <= hours <= MAX_DAILY_HOURS) or (
+        hours % 168 == 0 and MAX_DAILY_HOURS < hours <= MAX_HOURS
+    )
     if not valid:
-        raise OpsError(f"--duration-hours {hours} is not a Capacity Block duration",
-                       "use whole days up to 14 (24, 48, ... 336), then whole weeks up to 182 days (504, 672, ... 4368)",
-                       ExitCode.USAGE)
+        raise OpsError(
+            f"--duration-hours {hours} is not a Capacity Block duration",
+            "use whole days up to 14 (24, 48, ... 336), then whole weeks up to 182 days (504, 672, ... 4368)",
+            ExitCode.USAGE,
+        )
 
 
 def offering_from_api(item: dict) -> Offering:
-    return Offering(item["CapacityBlockOfferingId"], item["InstanceType"], item["InstanceCount"], item["AvailabilityZone"],
-                    item["StartDate"], item["EndDate"], item["CapacityBlockDurationHours"], Decimal(item["UpfrontFee"]),
-                    item["CurrencyCode"])
+    return Offering(
+        item["CapacityBlockOfferingId"],
+        item["InstanceType"],
+        item["InstanceCount"],
+        item["AvailabilityZone"],
+        item["StartDate"],
+        item["EndDate"],
+        item["CapacityBlockDurationHours"],
+        Decimal(item["UpfrontFee"]),
+        item["CurrencyCode"],
+    )
 
 
 def search_params(search: Search) -> dict:
     """``search`` as describe_capacity_block_offerings parameters."""
-    return {"InstanceType": search.instance_type, "InstanceCount": search.instance_count,
-            "CapacityDurationHours": search.duration_hours, "StartDateRange": search.start_after,
-            "EndDateRange": search.end_before}
+    return {
+        "InstanceType": search.instance_type,
+        "InstanceCount": search.instance_count,
+        "CapacityDurationHours": search.duration_hours,
+        "StartDateRange": search.start_after,
+        "EndDateRange": search.end_before,
+    }
 
 
 def default_window(now: datetime | None = None) -> tuple[datetime, datetime]:
@@ -79,8 +102,13 @@ def default_window(now: datetime | None = None) -> tuple[datetime, datetime]:
 def find_offerings(aws: Aws, search: Search) -> list[Offering]:
     """Every offering that matches, over all pages, cheapest first (then earliest)."""
     check_duration(search.duration_hours)
-    items = aws.pages("ec2", "describe_capacity_block_offerings", "list Capacity Block offerings",
-                      "CapacityBlockOfferings", **search_params(search))
+    items = aws.pages(
+        "ec2",
+        "describe_capacity_block_offerings",
+        "list Capacity Block offerings",
+        "CapacityBlockOfferings",
+        **search_params(search),
+    )
     return cheapest_first([offering_from_api(i) for i in items])
 
 
@@ -88,12 +116,21 @@ def find_offering(aws: Aws, search: Search, offering_id: str) -> Offering:
     for offering in find_offerings(aws, search):
         if offering.offering_id == offering_id:
             return offering
-    raise OpsError(f"offering {offering_id} is no longer offered for these search parameters (sold, or expired)",
-                   "list the offerings again and pick a current one", ExitCode.OFFERING_GONE)
+    raise OpsError(
+        f"offering {offering_id} is no longer offered for these search parameters (sold, or expired)",
+        "list the offerings again and pick a current one",
+        ExitCode.OFFERING_GONE,
+    )
 
 
-def purchase(aws: Aws, offering: Offering, *, dry_run: bool, tags: dict[str, str],
-             say: Callable[[str], None] = lambda text: None) -> dict | None:
+def purchase(
+    aws: Aws,
+    offering: Offering,
+    *,
+    dry_run: bool,
+    tags: dict[str, str],
+    say: Callable[[str], None] = lambda text: None,
+) -> dict | None:
     """Buy ``offering``, sending PurchaseCapacityBlock once (ops_cli/purchase_outcome.py): the reservation, from EC2's
     answer or, when the answer was lost, from the lookup (which fails with UNKNOWN otherwise). The
     reservation is tagged ``tags`` and a fresh purchase id (outcome.PURCHASE_ID_TAG) that the lookup looks for.
@@ -101,49 +138,92 @@ def purchase(aws: Aws, offering: Offering, *, dry_run: bool, tags: dict[str, str
     action = f"purchase Capacity Block offering {offering.offering_id}"
     purchase_id = uuid.uuid4().hex
     tags = tags if dry_run else {**tags, outcome.PURCHASE_ID_TAG: purchase_id}
-    params = {"CapacityBlockOfferingId": offering.offering_id, "InstancePlatform": "Linux/UNIX", "DryRun": dry_run}
+    params = {
+        "CapacityBlockOfferingId": offering.offering_id,
+        "InstancePlatform": "Linux/UNIX",
+        "DryRun": dry_run,
+    }
     if tags:
-        params["TagSpecifications"] = [{"ResourceType": "capacity-reservation",
-                                        "Tags": [{"Key": k, "Value": v} for k, v in tags.items()]}]
-    look_command = outcome.block_look_command(aws.region, offering.instance_type, offering.availability_zone, purchase_id)
+        params["TagSpecifications"] = [
+            {
+                "ResourceType": "capacity-reservation",
+                "Tags": [{"Key": k, "Value": v} for k, v in tags.items()],
+            }
+        ]
+    look_command = outcome.block_look_command(
+        aws.region, offering.instance_type, offering.availability_zone, purchase_id
+    )
     try:
         if dry_run:  # buys nothing: the ordinary client, with its retries
             response = aws.client("ec2").purchase_capacity_block(**params)
         else:
-            response = outcome.send_once(aws, "ec2", "purchase_capacity_block", look_command=look_command, **params)
+            response = outcome.send_once(
+                aws, "ec2", "purchase_capacity_block", look_command=look_command, **params
+            )
     except outcome.MaybeSent as lost:
-        look = outcome.block_lookup(aws, instance_type=offering.instance_type, zone=offering.availability_zone,
-                                    start=offering.start, end=offering.end, purchase_id=purchase_id)
-        found = outcome.settle(aws, lost, look, what=f"Capacity Block offering {offering.offering_id}",
-                               look_command=look_command, say=say)
-        say(f"Found it: reservation {found.get('CapacityReservationId')} carries this purchase's tag "
-            f"{outcome.PURCHASE_ID_TAG}={purchase_id}.")
+        look = outcome.block_lookup(
+            aws,
+            instance_type=offering.instance_type,
+            zone=offering.availability_zone,
+            start=offering.start,
+            end=offering.end,
+            purchase_id=purchase_id,
+        )
+        found = outcome.settle(
+            aws,
+            lost,
+            look,
+            what=f"Capacity Block offering {offering.offering_id}",
+            look_command=look_command,
+            say=say,
+        )
+        say(
+            f"Found it: reservation {found.get('CapacityReservationId')} carries this purchase's tag "
+            f"{outcome.PURCHASE_ID_TAG}={purchase_id}."
+        )
         return found
     except botocore.exceptions.ClientError as error:
         code = error_code(error)
         if dry_run and code == "DryRunOperation":
             return None
-        if code in {"InvalidCapacityBlockOfferingId", "InvalidCapacityBlockOfferingId.NotFound", "OfferingNotFound"}:
-            raise OpsError(f"offering {offering.offering_id} is gone: {error.response['Error'].get('Message', code)}",
-                           "list the offerings again and pick a current one", ExitCode.OFFERING_GONE) from None
+        if code in {
+            "InvalidCapacityBlockOfferingId",
+            "InvalidCapacityBlockOfferingId.NotFound",
+            "OfferingNotFound",
+        }:
+            raise OpsError(
+                f"offering {offering.offering_id} is gone: {error.response['Error'].get('Message', code)}",
+                "list the offerings again and pick a current one",
+                ExitCode.OFFERING_GONE,
+            ) from None
         raise translate(error, action) from None
     except botocore.exceptions.BotoCoreError as error:
         raise translate(error, action) from None
     reservation = response.get("CapacityReservation")
     if not reservation or not reservation.get("CapacityReservationId"):
-        raise OpsError(f"EC2 accepted the purchase of offering {offering.offering_id} but returned no reservation id",
-                       f"find the new reservation with: {look_command}", ExitCode.BOUGHT_NOT_WRITTEN)
+        raise OpsError(
+            f"EC2 accepted the purchase of offering {offering.offering_id} but returned no reservation id",
+            f"find the new reservation with: {look_command}",
+            ExitCode.BOUGHT_NOT_WRITTEN,
+        )
     return reservation
 
 
 def describe_reservation(aws: Aws, reservation_id: str) -> dict:
     check_reservation_id(reservation_id)
-    response = aws.call("ec2", "describe_capacity_reservations", f"describe capacity reservation {reservation_id}",
-                        CapacityReservationIds=[reservation_id])
+    response = aws.call(
+        "ec2",
+        "describe_capacity_reservations",
+        f"describe capacity reservation {reservation_id}",
+        CapacityReservationIds=[reservation_id],
+    )
     reservations = response.get("CapacityReservations", [])
     if not reservations:
-        raise OpsError(f"capacity reservation {reservation_id} does not exist in {aws.region}",
-                       "check the id and the region (--region)", ExitCode.NOT_FOUND)
+        raise OpsError(
+            f"capacity reservation {reservation_id} does not exist in {aws.region}",
+            "check the id and the region (--region)",
+            ExitCode.NOT_FOUND,
+        )
     return reservations[0]
 
 
@@ -185,74 +265,127 @@ class ExtensionOffering(Offering):
 
     def to_dict(self) -> dict:
         offering = super().to_dict()
-        return {"offering_id": offering.pop("offering_id"), "reservation_id": self.reservation_id,
-                "extension_start": offering.pop("start"), "extension_end": offering.pop("end"), **offering}
+        return {
+            "offering_id": offering.pop("offering_id"),
+            "reservation_id": self.reservation_id,
+            "extension_start": offering.pop("start"),
+            "extension_end": offering.pop("end"),
+            **offering,
+        }
 
 
 def check_extension_offering_id(offering_id: str) -> None:
     if not EXTENSION_OFFERING_ID.fullmatch(offering_id):
-        raise OpsError(f"--offering-id {shown(offering_id)} is not a Capacity Block extension offering id",
-                       "copy an id from 'llmops capacity-blocks extend RESERVATION --duration-hours N'", ExitCode.USAGE)
+        raise OpsError(
+            f"--offering-id {shown(offering_id)} is not a Capacity Block extension offering id",
+            "copy an id from 'llmops capacity-blocks extend RESERVATION --duration-hours N'",
+            ExitCode.USAGE,
+        )
 
 
 def check_extendable(reservation: dict, now: datetime) -> None:
     """Refuse, before asking for offerings, a reservation EC2 would not extend: its state, or its end too near or too
     far."""
-    reservation_id, state, end = reservation.get("CapacityReservationId"), reservation.get("State"), reservation.get("EndDate")
+    reservation_id, state, end = (
+        reservation.get("CapacityReservationId"),
+        reservation.get("State"),
+        reservation.get("EndDate"),
+    )
     if state not in EXTENDABLE_STATES:
-        raise OpsError(f"reservation {reservation_id} is {state}: only an active or scheduled Capacity Block can be "
-                       "extended", "buy a new Capacity Block (llmops capacity-blocks offerings)", ExitCode.CHECK_FAILED)
+        raise OpsError(
+            f"reservation {reservation_id} is {state}: only an active or scheduled Capacity Block can be "
+            "extended",
+            "buy a new Capacity Block (llmops capacity-blocks offerings)",
+            ExitCode.CHECK_FAILED,
+        )
     if end is None:
         return
     left = end - now
     if left < EXTEND_AT_LEAST_BEFORE_END:
-        raise OpsError(f"reservation {reservation_id} ends {iso(end)}, in less than an hour: EC2 extends a Capacity Block "
-                       "only up to 1 hour before it ends", "buy a new Capacity Block (llmops capacity-blocks offerings)",
-                       ExitCode.CHECK_FAILED)
+        raise OpsError(
+            f"reservation {reservation_id} ends {iso(end)}, in less than an hour: EC2 extends a Capacity Block "
+            "only up to 1 hour before it ends",
+            "buy a new Capacity Block (llmops capacity-blocks offerings)",
+            ExitCode.CHECK_FAILED,
+        )
     if left > EXTEND_AT_MOST_BEFORE_END:
-        raise OpsError(f"reservation {reservation_id} ends {iso(end)}, more than 56 days from now: EC2 extends a Capacity "
-                       "Block only from 56 days before it ends", "ask again closer to the end", ExitCode.CHECK_FAILED)
+        raise OpsError(
+            f"reservation {reservation_id} ends {iso(end)}, more than 56 days from now: EC2 extends a Capacity "
+            "Block only from 56 days before it ends",
+            "ask again closer to the end",
+            ExitCode.CHECK_FAILED,
+        )
 
 
 def extension_from_api(item: dict, reservation_id: str) -> ExtensionOffering:
-    return ExtensionOffering(item["CapacityBlockExtensionOfferingId"], item.get("InstanceType", "?"),
-                             item.get("InstanceCount", 0), item.get("AvailabilityZone", "?"),
-                             item.get("CapacityBlockExtensionStartDate"), item.get("CapacityBlockExtensionEndDate"),
-                             item.get("CapacityBlockExtensionDurationHours", 0), Decimal(item.get("UpfrontFee", "0")),
-                             item.get("CurrencyCode", ""), reservation_id=reservation_id)
+    return ExtensionOffering(
+        item["CapacityBlockExtensionOfferingId"],
+        item.get("InstanceType", "?"),
+        item.get("InstanceCount", 0),
+        item.get("AvailabilityZone", "?"),
+        item.get("CapacityBlockExtensionStartDate"),
+        item.get("CapacityBlockExtensionEndDate"),
+        item.get("CapacityBlockExtensionDurationHours", 0),
+        Decimal(item.get("UpfrontFee", "0")),
+        item.get("CurrencyCode", ""),
+        reservation_id=reservation_id,
+    )
 
 
 def find_extensions(aws: Aws, reservation_id: str, duration_hours: int) -> list[ExtensionOffering]:
     """The extension offerings of ``duration_hours`` for the reservation, over all pages, cheapest first."""
     check_duration(duration_hours)
-    items = aws.pages("ec2", "describe_capacity_block_extension_offerings",
-                      f"list extension offerings for {reservation_id}", "CapacityBlockExtensionOfferings",
-                      CapacityReservationId=reservation_id, CapacityBlockExtensionDurationHours=duration_hours)
+    items = aws.pages(
+        "ec2",
+        "describe_capacity_block_extension_offerings",
+        f"list extension offerings for {reservation_id}",
+        "CapacityBlockExtensionOfferings",
+        CapacityReservationId=reservation_id,
+        CapacityBlockExtensionDurationHours=duration_hours,
+    )
     offerings = [extension_from_api(item, reservation_id) for item in items]
     return sorted(offerings, key=lambda o: (o.upfront_fee, o.offering_id))
 
 
-def purchase_extension(aws: Aws, offering: ExtensionOffering, *, dry_run: bool,
-                       say: Callable[[str], None] = lambda text: None) -> dict | None:
+def purchase_extension(
+    aws: Aws,
+    offering: ExtensionOffering,
+    *,
+    dry_run: bool,
+    say: Callable[[str], None] = lambda text: None,
+) -> dict | None:
     """Buy the extension, sending PurchaseCapacityBlockExtension once (ops_cli/purchase_outcome.py): the extension, from
     EC2's answer or, when the answer was lost, from the extension history. With ``dry_run``, EC2 only checks permission
     and availability; returns None then."""
     action = f"extend reservation {offering.reservation_id} with offering {offering.offering_id}"
-    params = {"CapacityBlockExtensionOfferingId": offering.offering_id, "CapacityReservationId": offering.reservation_id,
-              "DryRun": dry_run}
-    look_command = outcome.extension_look_command(aws.region, offering.reservation_id, offering.offering_id)
+    params = {
+        "CapacityBlockExtensionOfferingId": offering.offering_id,
+        "CapacityReservationId": offering.reservation_id,
+        "DryRun": dry_run,
+    }
+    look_command = outcome.extension_look_command(
+        aws.region, offering.reservation_id, offering.offering_id
+    )
     try:
         if dry_run:  # buys nothing: the ordinary client, with its retries
             response = aws.client("ec2").purchase_capacity_block_extension(**params)
         else:
-            response = outcome.send_once(aws, "ec2", "purchase_capacity_block_extension", look_command=look_command,
-                                         **params)
+            response = outcome.send_once(
+                aws, "ec2", "purchase_capacity_block_extension", look_command=look_command, **params
+            )
     except outcome.MaybeSent as lost:
-        found = outcome.settle(aws, lost, outcome.extension_lookup(aws, offering.reservation_id, offering.offering_id),
-                               what=f"the extension of {offering.reservation_id} (offering {offering.offering_id})",
-                               look_command=look_command, say=say)
-        say(f"Found it in the extension history of {offering.reservation_id}: "
-            f"{found.get('CapacityBlockExtensionStatus', '?')}.")
+        found = outcome.settle(
+            aws,
+            lost,
+            outcome.extension_lookup(aws, offering.reservation_id, offering.offering_id),
+            what=f"the extension of {offering.reservation_id} (offering {offering.offering_id})",
+            look_command=look_command,
+            say=say,
+        )
+        say(
+            f"Found it in the extension history of {offering.reservation_id}: "
+            f"{found.get('CapacityBlockExtensionStatus', '?')}."
+        )
         return found
     except botocore.exceptions.ClientError as error:
         if dry_run and error_code(error) == "DryRunOperation":
@@ -262,6 +395,9 @@ def purchase_extension(aws: Aws, offering: ExtensionOffering, *, dry_run: bool,
         raise translate(error, action) from None
     extensions = response.get("CapacityBlockExtensions") or []
     if not extensions:
-        raise OpsError(f"EC2 accepted the extension of {offering.reservation_id} but returned no extension",
-                       f"look at it: {look_command}", ExitCode.AWS_ERROR)
+        raise OpsError(
+            f"EC2 accepted the extension of {offering.reservation_id} but returned no extension",
+            f"look at it: {look_command}",
+            ExitCode.AWS_ERROR,
+        )
     return extensions[0]

@@ -13,6 +13,7 @@ import traceback
 from collections.abc import Sequence
 from pathlib import Path
 
+from endpoint_probe.redaction import redact_secrets, secret_arguments
 from ops_cli import __version__
 from ops_cli.commands import (
     bench,
@@ -28,10 +29,19 @@ from ops_cli.commands import (
 from ops_cli.context import CONFIG_DIR_VARIABLE, Context, Runtime, cli_words
 from ops_cli.errors import ExitCode, OpsError
 from ops_cli.output import write_if_open
-from endpoint_probe.redaction import redact_secrets, secret_arguments
 
 #: The command groups, in the order ``llmops --help`` lists them; each module's ``register`` adds its parsers.
-COMMANDS = (capacity_blocks, training_plans, preflight, wait, phases, cost, weights, smoke_test, bench)
+COMMANDS = (
+    capacity_blocks,
+    training_plans,
+    preflight,
+    wait,
+    phases,
+    cost,
+    weights,
+    smoke_test,
+    bench,
+)
 
 
 class Parser(argparse.ArgumentParser):
@@ -41,7 +51,10 @@ class Parser(argparse.ArgumentParser):
         if len(message) > 300:  # argparse quotes the arguments it did not expect, however long
             message = f"{message[:300]}... ({len(message)} characters)"
         self.print_usage(sys.stderr)
-        self.exit(ExitCode.USAGE, f"error: {message}\n  fix: run '{self.prog} --help' for the accepted arguments\n")
+        self.exit(
+            ExitCode.USAGE,
+            f"error: {message}\n  fix: run '{self.prog} --help' for the accepted arguments\n",
+        )
 
 
 def common_options(defaults: bool) -> argparse.ArgumentParser:
@@ -49,21 +62,41 @@ def common_options(defaults: bool) -> argparse.ArgumentParser:
     value given at one level is not reset by another level's default."""
     common = Parser(add_help=False)
     suppress = {} if defaults else {"default": argparse.SUPPRESS}
-    common.add_argument("--json", action="store_true", help="print machine-readable JSON instead of tables", **suppress)
-    common.add_argument("--region", help="AWS region (default: the environment's, then AWS_REGION or AWS_DEFAULT_REGION, "
-                        "then the profile's region in the AWS config file, as the AWS CLI does)", **suppress)
-    common.add_argument("--profile", help="the AWS CLI profile whose credentials and region to use (default: AWS_PROFILE, "
-                        "then the default profile)", **suppress)
-    common.add_argument("--config-dir", type=Path,
-                        help=f"where environment files live (default: {CONFIG_DIR_VARIABLE}, else config/ of the checkout "
-                        "llmops runs from or that is the current directory)", **(suppress or {"default": None}))
+    common.add_argument(
+        "--json",
+        action="store_true",
+        help="print machine-readable JSON instead of tables",
+        **suppress,
+    )
+    common.add_argument(
+        "--region",
+        help="AWS region (default: the environment's, then AWS_REGION or AWS_DEFAULT_REGION, "
+        "then the profile's region in the AWS config file, as the AWS CLI does)",
+        **suppress,
+    )
+    common.add_argument(
+        "--profile",
+        help="the AWS CLI profile whose credentials and region to use (default: AWS_PROFILE, "
+        "then the default profile)",
+        **suppress,
+    )
+    common.add_argument(
+        "--config-dir",
+        type=Path,
+        help=f"where environment files live (default: {CONFIG_DIR_VARIABLE}, else config/ of the checkout "
+        "llmops runs from or that is the current directory)",
+        **(suppress or {"default": None}),
+    )
     return common
 
 
 def build_parser() -> argparse.ArgumentParser:
     common = common_options(defaults=False)
-    parser = Parser(prog="llmops", description="Find and buy GPU capacity, preflight, wait, smoke-test.",
-                    parents=[common_options(defaults=True)])
+    parser = Parser(
+        prog="llmops",
+        description="Find and buy GPU capacity, preflight, wait, smoke-test.",
+        parents=[common_options(defaults=True)],
+    )
     parser.add_argument("--version", action="version", version=f"llmops {__version__}")
     groups = parser.add_subparsers(dest="group", required=True, metavar="COMMAND")
     for command in COMMANDS:
@@ -83,7 +116,9 @@ def main(argv: Sequence[str] | None = None, runtime: Runtime | None = None) -> i
     json_output = False
     try:
         parser = build_parser()
-        errors = io.StringIO()  # argparse quotes arguments it did not expect: secrets out before it is shown
+        errors = (
+            io.StringIO()
+        )  # argparse quotes arguments it did not expect: secrets out before it is shown
         with contextlib.redirect_stdout(runtime.stdout), contextlib.redirect_stderr(errors):
             try:
                 args = parser.parse_args(argv)
@@ -91,12 +126,19 @@ def main(argv: Sequence[str] | None = None, runtime: Runtime | None = None) -> i
                 runtime.stdout.flush()
                 return exit_.code if isinstance(exit_.code, int) else ExitCode.USAGE
             finally:
-                write_if_open(runtime.stderr, redact_secrets(errors.getvalue(), secret_arguments(
-                    list(sys.argv[1:] if argv is None else argv))))
+                write_if_open(
+                    runtime.stderr,
+                    redact_secrets(
+                        errors.getvalue(),
+                        secret_arguments(list(sys.argv[1:] if argv is None else argv)),
+                    ),
+                )
         json_output = bool(args.json)
         ctx = Context(args, runtime)
         with ctx.deadline.enforced():
-            code = int(args.handler(ctx))  # every command's parser sets its handler (ops_cli/commands/)
+            code = int(
+                args.handler(ctx)
+            )  # every command's parser sets its handler (ops_cli/commands/)
         runtime.stdout.flush()  # a closed pipe shows here, not in the interpreter's flush at exit
         return code
     except OpsError as error:
@@ -107,7 +149,9 @@ def main(argv: Sequence[str] | None = None, runtime: Runtime | None = None) -> i
         write_if_open(runtime.stderr, "interrupted\n")
         return ExitCode.INTERRUPTED
     except BrokenPipeError as error:
-        if _stdout_closed(runtime):  # e.g. `llmops ... | head -1`: the reader has gone, so stop quietly, like cat does
+        if _stdout_closed(
+            runtime
+        ):  # e.g. `llmops ... | head -1`: the reader has gone, so stop quietly, like cat does
             return ExitCode.STDOUT_CLOSED
         return _internal_error(runtime, error, json_output)
     except Exception as error:  # noqa: BLE001 - the last-resort guard: a bug, reported without a traceback
@@ -119,7 +163,9 @@ def _report(runtime: Runtime, error: OpsError, json_output: bool) -> int:
     error.message, error.fix = redact_secrets(error.message), redact_secrets(error.fix)
     if json_output:
         write_if_open(runtime.stdout, json.dumps(error.to_dict(), indent=2, default=str) + "\n")
-    _stdout_closed(runtime)  # whatever is still buffered goes out now, or nowhere: never a complaint at exit
+    _stdout_closed(
+        runtime
+    )  # whatever is still buffered goes out now, or nowhere: never a complaint at exit
     write_if_open(runtime.stderr, f"error: {error.message}\n  fix: {error.fix}\n")
     return int(error.exit_code)
 
@@ -145,9 +191,15 @@ def _internal_error(runtime: Runtime, error: BaseException, json_output: bool) -
     text = text if len(text) <= 500 else text[:500] + f"... ({len(text)} characters)"
     if runtime.environ.get("LLMOPS_DEBUG") == "1":
         write_if_open(runtime.stderr, "".join(traceback.format_exception(error)))
-    return _report(runtime, OpsError(f"internal error: {type(error).__name__}: {text}",
-                                     "re-run with LLMOPS_DEBUG=1 for the traceback and report it", ExitCode.INTERNAL),
-                   json_output)
+    return _report(
+        runtime,
+        OpsError(
+            f"internal error: {type(error).__name__}: {text}",
+            "re-run with LLMOPS_DEBUG=1 for the traceback and report it",
+            ExitCode.INTERNAL,
+        ),
+        json_output,
+    )
 
 
 if __name__ == "__main__":

@@ -9,15 +9,19 @@ from collections.abc import Sequence
 from ops_cli.errors import ExitCode
 
 #: What any command that calls AWS may end with (ops_cli/errors.py ``translate``).
-AWS_CODES = ((ExitCode.CREDENTIALS, "no AWS credentials, or expired ones"),
-             (ExitCode.ACCESS_DENIED, "access denied: the message names the action"),
-             (ExitCode.THROTTLED, "still throttled after retrying with backoff"),
-             (ExitCode.NOT_FOUND, "not found: the message names what"),
-             (ExitCode.AWS_ERROR, "another AWS error, or kubectl failed"))
+AWS_CODES = (
+    (ExitCode.CREDENTIALS, "no AWS credentials, or expired ones"),
+    (ExitCode.ACCESS_DENIED, "access denied: the message names the action"),
+    (ExitCode.THROTTLED, "still throttled after retrying with backoff"),
+    (ExitCode.NOT_FOUND, "not found: the message names what"),
+    (ExitCode.AWS_ERROR, "another AWS error, or kubectl failed"),
+)
 #: What every command may end with.
-COMMON_CODES = ((ExitCode.USAGE, "bad arguments or configuration: the message names the option and the fix"),
-                (ExitCode.INTERNAL, "internal error (LLMOPS_DEBUG=1 shows the traceback)"),
-                (ExitCode.INTERRUPTED, "interrupted (Ctrl-C)"))
+COMMON_CODES = (
+    (ExitCode.USAGE, "bad arguments or configuration: the message names the option and the fix"),
+    (ExitCode.INTERNAL, "internal error (LLMOPS_DEBUG=1 shows the traceback)"),
+    (ExitCode.INTERRUPTED, "interrupted (Ctrl-C)"),
+)
 
 
 class HelpFormatter(argparse.HelpFormatter):
@@ -30,12 +34,17 @@ class HelpFormatter(argparse.HelpFormatter):
         return super()._fill_text(text, width, indent)
 
 
-def command_help(what: str, examples: Sequence[str], codes: Sequence[tuple[ExitCode, str]], *,
-                 aws: bool = True) -> dict:
+def command_help(
+    what: str, examples: Sequence[str], codes: Sequence[tuple[ExitCode, str]], *, aws: bool = True
+) -> dict:
     """The keyword arguments of ``add_parser`` for a command: ``what`` it does (one sentence), its ``examples`` (one
     to three command lines) and its own exit ``codes``, with those every command (and, with ``aws``, every command that
     calls AWS) may end with."""
     every = dict(COMMON_CODES) | (dict(AWS_CODES) if aws else {}) | dict(codes)
     lines = ["examples:", *(f"  {example}" for example in examples), "", "exit codes:"]
     lines += [f"  {int(code):<4} {meaning}" for code, meaning in sorted(every.items())]
-    return {"description": what, "epilog": "\n".join(lines) + "\n", "formatter_class": HelpFormatter}
+    return {
+        "description": what,
+        "epilog": "\n".join(lines) + "\n",
+        "formatter_class": HelpFormatter,
+    }

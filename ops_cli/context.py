@@ -18,11 +18,11 @@ import botocore.exceptions
 
 from deployment_config import ConfigError, EnvironmentConfig, load_environment
 from deployment_config.aws_rules import region_problem
+from endpoint_probe.deadline import Deadline
+from endpoint_probe.errors import printable
 from ops_cli.aws import Aws, botocore_session
 from ops_cli.config_writer import env_name_problem, missing_environment
-from endpoint_probe.deadline import Deadline
 from ops_cli.errors import ExitCode, OpsError, shown, translate
-from endpoint_probe.errors import printable
 from ops_cli.output import Human, emit_json, styled_output, write_human
 from ops_cli.waiting import Progress
 
@@ -45,7 +45,9 @@ def checkout_config_dir(cwd: Path) -> Path | None:
 class Runtime:
     """What a command needs from the outside world; tests replace every part."""
 
-    aws_factory: Callable[[str], Aws] | None = None  # default: Aws(region) reading AWS_* variables from environ
+    aws_factory: Callable[[str], Aws] | None = (
+        None  # default: Aws(region) reading AWS_* variables from environ
+    )
     stdout: TextIO = field(default_factory=lambda: sys.stdout)
     stderr: TextIO = field(default_factory=lambda: sys.stderr)
     environ: dict = field(default_factory=lambda: dict(os.environ))
@@ -59,7 +61,11 @@ class Runtime:
 def cli_words(text: str) -> str:
     """A loader message in the CLI's words: the CDK's ``-c env=NAME`` becomes ``--env NAME`` (but a ``cdk deploy
     -c env=NAME`` command line, which is meant for the CDK, is left alone)."""
-    text = re.sub(r"(\bcdk\b[^;()]*?)?-c env=(\S*)", lambda m: m.group(0) if m.group(1) else f"--env {m.group(2)}", text)
+    text = re.sub(
+        r"(\bcdk\b[^;()]*?)?-c env=(\S*)",
+        lambda m: m.group(0) if m.group(1) else f"--env {m.group(2)}",
+        text,
+    )
     return re.sub(r"(?<![\w-])-c env\b(?!=)", "--env", text)
 
 
@@ -67,8 +73,11 @@ def load_environment_option(config_dir: Path, name: str, option: str) -> Environ
     """config/NAME.yaml, validated by the loader; its errors as OpsErrors in the CLI's words."""
     problem = env_name_problem(name)
     if problem:
-        raise OpsError(f"{option}: {problem}", "name a file of the config directory without '.yaml', for example "
-                       f"{option} example", ExitCode.USAGE)
+        raise OpsError(
+            f"{option}: {problem}",
+            f"name a file of the config directory without '.yaml', for example {option} example",
+            ExitCode.USAGE,
+        )
     if not (Path(config_dir) / f"{name}.yaml").is_file():
         raise missing_environment(config_dir, name)
     try:
@@ -76,11 +85,17 @@ def load_environment_option(config_dir: Path, name: str, option: str) -> Environ
     except ConfigError as error:
         raise OpsError(cli_words(error.summary), cli_words(error.fix), ExitCode.USAGE) from None
     except OSError as error:  # unreadable file or directory
-        raise OpsError(f"cannot read {config_dir}/{name}.yaml ({error.strerror or error})", "check its permissions",
-                       ExitCode.USAGE) from None
+        raise OpsError(
+            f"cannot read {config_dir}/{name}.yaml ({error.strerror or error})",
+            "check its permissions",
+            ExitCode.USAGE,
+        ) from None
     except UnicodeDecodeError as error:
-        raise OpsError(f"{config_dir}/{name}.yaml is not UTF-8 text (byte {error.start})", "save it as UTF-8",
-                       ExitCode.USAGE) from None
+        raise OpsError(
+            f"{config_dir}/{name}.yaml is not UTF-8 text (byte {error.start})",
+            "save it as UTF-8",
+            ExitCode.USAGE,
+        ) from None
 
 
 class Context:
@@ -93,7 +108,9 @@ class Context:
         self._env: EnvironmentConfig | None = None
         # --timeout bounds the whole command, from here (endpoint_probe/deadline.py); commands without one have none.
         self.deadline = Deadline(getattr(args, "timeout", None))
-        self.deadline.phase = "running llmops " + " ".join(filter(None, (args.group, getattr(args, "command", None))))
+        self.deadline.phase = "running llmops " + " ".join(
+            filter(None, (args.group, getattr(args, "command", None)))
+        )
 
     @property
     def env(self) -> EnvironmentConfig | None:
@@ -111,10 +128,13 @@ class Context:
             return Path(self.rt.environ[CONFIG_DIR_VARIABLE])
         found = checkout_config_dir(self.rt.cwd())
         if found is None:
-            raise OpsError("no configuration directory: llmops runs outside a checkout of this project, and neither "
-                           f"--config-dir nor {CONFIG_DIR_VARIABLE} names one",
-                           f"pass --config-dir PATH/TO/CHECKOUT/config (or set {CONFIG_DIR_VARIABLE}), or run llmops "
-                           "from the checkout", ExitCode.USAGE)
+            raise OpsError(
+                "no configuration directory: llmops runs outside a checkout of this project, and neither "
+                f"--config-dir nor {CONFIG_DIR_VARIABLE} names one",
+                f"pass --config-dir PATH/TO/CHECKOUT/config (or set {CONFIG_DIR_VARIABLE}), or run llmops "
+                "from the checkout",
+                ExitCode.USAGE,
+            )
         return found
 
     @property
@@ -126,15 +146,19 @@ class Context:
             return self.rt.environ
         environ = {**self.rt.environ, "AWS_PROFILE": profile}
         try:  # listed by a session of no particular profile: one naming a missing profile fails to read them at all
-            known = botocore_session({k: v for k, v in environ.items() if k != "AWS_PROFILE"}).available_profiles
+            known = botocore_session(
+                {k: v for k, v in environ.items() if k != "AWS_PROFILE"}
+            ).available_profiles
         except botocore.exceptions.BotoCoreError as error:
             raise translate(error, "read the AWS config and credentials files") from None
         if profile not in known:
             listed = ", ".join(printable(p, 40) for p in sorted(known)[:10]) or "none"
-            raise OpsError(f"--profile {shown(profile)} is not a profile of the AWS config or credentials file "
-                           f"(profiles there: {listed})",
-                           "pass one of those, or create it: aws configure --profile NAME (aws configure sso for SSO)",
-                           ExitCode.USAGE)
+            raise OpsError(
+                f"--profile {shown(profile)} is not a profile of the AWS config or credentials file "
+                f"(profiles there: {listed})",
+                "pass one of those, or create it: aws configure --profile NAME (aws configure sso for SSO)",
+                ExitCode.USAGE,
+            )
         return environ
 
     def region(self) -> str:
@@ -147,26 +171,39 @@ class Context:
         elif env is not None:
             source, region = f"the region of --env {env.name}", env.region
         else:
-            source, region = next(((f"{name} (environment variable)", self.rt.environ[name])
-                                   for name in ("AWS_REGION", "AWS_DEFAULT_REGION") if self.rt.environ.get(name)),
-                                  (None, None))
+            source, region = next(
+                (
+                    (f"{name} (environment variable)", self.rt.environ[name])
+                    for name in ("AWS_REGION", "AWS_DEFAULT_REGION")
+                    if self.rt.environ.get(name)
+                ),
+                (None, None),
+            )
         if region is None:
             environ = self.aws_environ
             try:
                 region = botocore_session(environ).get_config_variable("region")
             except botocore.exceptions.BotoCoreError as error:
                 raise translate(error, "read the region of the AWS profile") from None
-            source = f"the region of the AWS profile {shown(environ.get('AWS_PROFILE') or 'default')}"
+            source = (
+                f"the region of the AWS profile {shown(environ.get('AWS_PROFILE') or 'default')}"
+            )
         if region is None:
-            raise OpsError("no AWS region", "pass --region, --env NAME, set AWS_REGION, or give the AWS profile a region "
-                           "(aws configure set region REGION)", ExitCode.USAGE)
+            raise OpsError(
+                "no AWS region",
+                "pass --region, --env NAME, set AWS_REGION, or give the AWS profile a region "
+                "(aws configure set region REGION)",
+                ExitCode.USAGE,
+            )
         problem = region_problem(region)
         if problem:
             raise OpsError(f"{source}: {problem.problem}", problem.fix, ExitCode.USAGE)
         if env is not None and region != env.region:
-            raise OpsError(f"--region {region} contradicts --env {env.name}, which deploys to {env.region}",
-                           "leave out --region (the environment's region is used), or name the environment of that region",
-                           ExitCode.USAGE)
+            raise OpsError(
+                f"--region {region} contradicts --env {env.name}, which deploys to {env.region}",
+                "leave out --region (the environment's region is used), or name the environment of that region",
+                ExitCode.USAGE,
+            )
         return region
 
     def aws(self) -> Aws:
@@ -175,7 +212,11 @@ class Context:
 
     def aws_in(self, region: str) -> Aws:
         """An AWS client of ``region`` (a secret's own region, the Price List endpoint's), with the command's profile."""
-        aws = self.rt.aws_factory(region) if self.rt.aws_factory else Aws(region, environ=self.aws_environ)
+        aws = (
+            self.rt.aws_factory(region)
+            if self.rt.aws_factory
+            else Aws(region, environ=self.aws_environ)
+        )
         if self.rt.sleep:
             aws.sleep = self.rt.sleep
         return aws
@@ -189,8 +230,16 @@ class Context:
     def progress(self, what: str) -> Progress:
         kwargs = {k: v for k, v in {"clock": self.rt.clock, "sleep": self.rt.sleep}.items() if v}
         live = not self.args.json and styled_output(self.rt.stderr, self.rt.environ)
-        return Progress(what, self.args.timeout, self.args.interval, stream=self.rt.stderr, live=live,
-                        environ=self.rt.environ, deadline=self.deadline, **kwargs)
+        return Progress(
+            what,
+            self.args.timeout,
+            self.args.interval,
+            stream=self.rt.stderr,
+            live=live,
+            environ=self.rt.environ,
+            deadline=self.deadline,
+            **kwargs,
+        )
 
     def note(self, text: str) -> None:
         """A progress note on standard error (so that --json's standard output stays one document)."""
@@ -208,5 +257,9 @@ class Context:
 
     def check_kubectl(self) -> None:
         if self.rt.run_command is None and not shutil.which(self.args.kubectl):
-            raise OpsError(f"--kubectl {shown(self.args.kubectl)} is not an executable kubectl (not found on PATH, or not "
-                           "executable)", "install kubectl, or pass --kubectl /path/to/kubectl", ExitCode.USAGE)
+            raise OpsError(
+                f"--kubectl {shown(self.args.kubectl)} is not an executable kubectl (not found on PATH, or not "
+                "executable)",
+                "install kubectl, or pass --kubectl /path/to/kubectl",
+                ExitCode.USAGE,
+            )

@@ -64,11 +64,21 @@ class PriceQuery:
     usage_type: str | None = None
 
     def params(self) -> dict:
-        return {"ServiceCode": self.service_code, "FormatVersion": "aws_v1", "MaxResults": 100,
-                "Filters": [{"Type": "TERM_MATCH", "Field": name, "Value": value} for name, value in self.filters]}
+        return {
+            "ServiceCode": self.service_code,
+            "FormatVersion": "aws_v1",
+            "MaxResults": 100,
+            "Filters": [
+                {"Type": "TERM_MATCH", "Field": name, "Value": value}
+                for name, value in self.filters
+            ],
+        }
 
     def describe(self) -> str:
-        words = [f"serviceCode={self.service_code}", *(f"{name}={value}" for name, value in self.filters)]
+        words = [
+            f"serviceCode={self.service_code}",
+            *(f"{name}={value}" for name, value in self.filters),
+        ]
         if self.usage_type:
             words.append(f"usagetype=*{self.usage_type}")
         return ", ".join(words)
@@ -77,7 +87,11 @@ class PriceQuery:
         if self.usage_type is None:
             return True
         product_info = product.get("product") if isinstance(product.get("product"), dict) else {}
-        attributes = product_info.get("attributes") if isinstance(product_info.get("attributes"), dict) else {}
+        attributes = (
+            product_info.get("attributes")
+            if isinstance(product_info.get("attributes"), dict)
+            else {}
+        )
         usage = str(attributes.get("usagetype", ""))
         return usage == self.usage_type or usage.endswith(f"-{self.usage_type}")
 
@@ -93,8 +107,13 @@ class Price:
     description: str
 
     def to_dict(self) -> dict:
-        return {"per_hour": str(self.per_hour), "currency": self.currency, "sku": self.sku,
-                "effective_date": self.effective, "description": self.description}
+        return {
+            "per_hour": str(self.per_hour),
+            "currency": self.currency,
+            "sku": self.sku,
+            "effective_date": self.effective,
+            "description": self.description,
+        }
 
 
 @dataclass
@@ -117,13 +136,18 @@ class CostRow:
 
     def to_dict(self, hours: Decimal | None) -> dict:
         per_hour = self.per_hour
-        return {"item": self.item, "count": self.count,
-                "unit_price_per_hour": str(self.price.per_hour) if self.price else None,
-                "per_hour": str(per_hour) if per_hour is not None else None,
-                "rest_of_block": str(_cents(per_hour * hours)) if per_hour is not None and hours is not None
-                and self.query is not None else None,
-                "source": self.price.to_dict() if self.price else None,
-                "filters": self.query.describe() if self.query else None, "note": self.note or None}
+        return {
+            "item": self.item,
+            "count": self.count,
+            "unit_price_per_hour": str(self.price.per_hour) if self.price else None,
+            "per_hour": str(per_hour) if per_hour is not None else None,
+            "rest_of_block": str(_cents(per_hour * hours))
+            if per_hour is not None and hours is not None and self.query is not None
+            else None,
+            "source": self.price.to_dict() if self.price else None,
+            "filters": self.query.describe() if self.query else None,
+            "note": self.note or None,
+        }
 
 
 @dataclass
@@ -180,20 +204,36 @@ class CostReport:
     def to_dict(self) -> dict:
         hours = self.hours_left
         fee = self.block.fee if self.block.currency in (None, PRICE_CURRENCY) else None
-        all_in = (self.hourly_total + fee / self.block.hours) if fee is not None and self.block.hours else None
+        all_in = (
+            (self.hourly_total + fee / self.block.hours)
+            if fee is not None and self.block.hours
+            else None
+        )
         return {
-            "env": self.env, "region": self.region, "currency": PRICE_CURRENCY, "at": self.now.isoformat(),
-            "block": {"kind": self.block.kind, "id": self.block.identifier,
-                      "start": self.block.start.isoformat() if self.block.start else None,
-                      "end": self.block.end.isoformat() if self.block.end else None,
-                      "hours_left": str(_round(hours)) if hours is not None else None,
-                      "upfront_fee": str(self.block.fee) if self.block.fee is not None else None,
-                      "fee_currency": self.block.currency, "fee_source": self.block.fee_source},
+            "env": self.env,
+            "region": self.region,
+            "currency": PRICE_CURRENCY,
+            "at": self.now.isoformat(),
+            "block": {
+                "kind": self.block.kind,
+                "id": self.block.identifier,
+                "start": self.block.start.isoformat() if self.block.start else None,
+                "end": self.block.end.isoformat() if self.block.end else None,
+                "hours_left": str(_round(hours)) if hours is not None else None,
+                "upfront_fee": str(self.block.fee) if self.block.fee is not None else None,
+                "fee_currency": self.block.currency,
+                "fee_source": self.block.fee_source,
+            },
             "rows": [r.to_dict(hours) for r in self.rows],
-            "total": {"per_hour": str(_cents(self.hourly_total)),
-                      "rest_of_block": str(_cents(self.hourly_total * hours)) if hours is not None else None,
-                      "per_hour_with_block_fee": str(_cents(all_in)) if all_in is not None else None,
-                      "complete": not self.missing, "not_priced": self.missing},
+            "total": {
+                "per_hour": str(_cents(self.hourly_total)),
+                "rest_of_block": str(_cents(self.hourly_total * hours))
+                if hours is not None
+                else None,
+                "per_hour_with_block_fee": str(_cents(all_in)) if all_in is not None else None,
+                "complete": not self.missing,
+                "not_priced": self.missing,
+            },
             "usage_based_not_estimated": list(self.usage_based),
         }
 
@@ -210,26 +250,40 @@ def _round(value: Decimal) -> Decimal:
 #: a ',' is a decimal comma in much of the world and a thousands separator in the rest ("91,540" is 91540 or 91.54),
 #: and Python's Decimal would also take '1_000', '1e5', ' 5', 'NaN' and digits of other scripts.
 AMOUNT = re.compile(r"[0-9]+(?:\.[0-9]+)?")
-AMOUNT_FORM = "digits with an optional '.' decimal part, no thousands separators, for example 91540.80"
+AMOUNT_FORM = (
+    "digits with an optional '.' decimal part, no thousands separators, for example 91540.80"
+)
 
 
 def parse_amount(text: str, option: str, most: Decimal) -> Decimal:
     """``text`` as an amount above 0 and at most ``most`` (see :data:`AMOUNT`); one :class:`OpsError` naming
     ``option``, what was wrong and the accepted form otherwise."""
     if "," in text:
-        if re.fullmatch(r"[0-9]{1,3}(,[0-9]{3})+\.[0-9]+", text):  # '91,540.80': both marks, so ',' groups
-            raise OpsError(f"{option} {shown(text)} has a thousands separator ','",
-                           f"write {option} {text.replace(',', '')} ({AMOUNT_FORM.partition(', for')[0]})",
-                           ExitCode.USAGE)
-        raise OpsError(f"{option} {shown(text)} has a ',', which is a decimal comma or a thousands separator depending "
-                       "on where one lives, so its value is ambiguous", f"write the amount as {AMOUNT_FORM}",
-                       ExitCode.USAGE)
+        if re.fullmatch(
+            r"[0-9]{1,3}(,[0-9]{3})+\.[0-9]+", text
+        ):  # '91,540.80': both marks, so ',' groups
+            raise OpsError(
+                f"{option} {shown(text)} has a thousands separator ','",
+                f"write {option} {text.replace(',', '')} ({AMOUNT_FORM.partition(', for')[0]})",
+                ExitCode.USAGE,
+            )
+        raise OpsError(
+            f"{option} {shown(text)} has a ',', which is a decimal comma or a thousands separator depending "
+            "on where one lives, so its value is ambiguous",
+            f"write the amount as {AMOUNT_FORM}",
+            ExitCode.USAGE,
+        )
     if not AMOUNT.fullmatch(text):
-        raise OpsError(f"{option} {shown(text)} is not an amount", f"write it as {AMOUNT_FORM}", ExitCode.USAGE)
+        raise OpsError(
+            f"{option} {shown(text)} is not an amount", f"write it as {AMOUNT_FORM}", ExitCode.USAGE
+        )
     value = Decimal(text)
     if value <= 0 or value > most:
-        raise OpsError(f"{option} {shown(text)} is out of range (more than 0, at most {most:,})",
-                       f"pass the amount as {AMOUNT_FORM}", ExitCode.USAGE)
+        raise OpsError(
+            f"{option} {shown(text)} is out of range (more than 0, at most {most:,})",
+            f"pass the amount as {AMOUNT_FORM}",
+            ExitCode.USAGE,
+        )
     return value
 
 
@@ -242,9 +296,18 @@ def parse_block_fee(text: str) -> Decimal:
 
 
 def ec2_instance(region: str, instance_type: str) -> PriceQuery:
-    return PriceQuery("AmazonEC2", (("regionCode", region), ("instanceType", instance_type), ("operatingSystem", "Linux"),
-                                    ("tenancy", "Shared"), ("preInstalledSw", "NA"), ("capacitystatus", "Used")),
-                      usage_type=f"BoxUsage:{instance_type}")
+    return PriceQuery(
+        "AmazonEC2",
+        (
+            ("regionCode", region),
+            ("instanceType", instance_type),
+            ("operatingSystem", "Linux"),
+            ("tenancy", "Shared"),
+            ("preInstalledSw", "NA"),
+            ("capacitystatus", "Used"),
+        ),
+        usage_type=f"BoxUsage:{instance_type}",
+    )
 
 
 def billable_rows(env: EnvironmentConfig) -> list[CostRow]:
@@ -253,38 +316,81 @@ def billable_rows(env: EnvironmentConfig) -> list[CostRow]:
     hyperpod = env.platform is Platform.HYPERPOD
     zones = len(env.availability_zones)
     rows = [
-        CostRow(f"EC2 {env.cluster.system_instance_type} system node (On-Demand)", env.cluster.system_node_count,
-                ec2_instance(region, env.cluster.system_instance_type)),
-        CostRow("EKS cluster (control plane, standard support)", 1,
-                PriceQuery("AmazonEKS", (("regionCode", region),), usage_type="AmazonEKS-Hours:perCluster"),
-                note="a Kubernetes version in extended support costs more per hour"),
-        CostRow(f"NAT gateway (one per zone, {zones} zones)", env.nat_gateway_count,
-                PriceQuery("AmazonEC2", (("regionCode", region), ("productFamily", "NAT Gateway")),
-                           usage_type="NatGateway-Hours"), note="plus each GB processed"),
-        CostRow(f"interface VPC endpoint x zone ({env.interface_endpoint_zone_count // zones} endpoints)",
-                env.interface_endpoint_zone_count,
-                PriceQuery("AmazonVPC", (("regionCode", region), ("productFamily", "VpcEndpoint")),
-                           usage_type="VpcEndpoint-Hours"), note="plus each GB processed"),
-        CostRow("Application Load Balancer (Inference Operator)" if hyperpod else "Network Load Balancer (vllm Service)", 1,
-                PriceQuery("AWSELB", (("regionCode", region), ("productFamily", "Load Balancer-Application" if hyperpod
-                                                                else "Load Balancer-Network")),
-                           usage_type="LoadBalancerUsage"), note="plus capacity units (LCU/NLCU)"),
+        CostRow(
+            f"EC2 {env.cluster.system_instance_type} system node (On-Demand)",
+            env.cluster.system_node_count,
+            ec2_instance(region, env.cluster.system_instance_type),
+        ),
+        CostRow(
+            "EKS cluster (control plane, standard support)",
+            1,
+            PriceQuery(
+                "AmazonEKS", (("regionCode", region),), usage_type="AmazonEKS-Hours:perCluster"
+            ),
+            note="a Kubernetes version in extended support costs more per hour",
+        ),
+        CostRow(
+            f"NAT gateway (one per zone, {zones} zones)",
+            env.nat_gateway_count,
+            PriceQuery(
+                "AmazonEC2",
+                (("regionCode", region), ("productFamily", "NAT Gateway")),
+                usage_type="NatGateway-Hours",
+            ),
+            note="plus each GB processed",
+        ),
+        CostRow(
+            f"interface VPC endpoint x zone ({env.interface_endpoint_zone_count // zones} endpoints)",
+            env.interface_endpoint_zone_count,
+            PriceQuery(
+                "AmazonVPC",
+                (("regionCode", region), ("productFamily", "VpcEndpoint")),
+                usage_type="VpcEndpoint-Hours",
+            ),
+            note="plus each GB processed",
+        ),
+        CostRow(
+            "Application Load Balancer (Inference Operator)"
+            if hyperpod
+            else "Network Load Balancer (vllm Service)",
+            1,
+            PriceQuery(
+                "AWSELB",
+                (
+                    ("regionCode", region),
+                    (
+                        "productFamily",
+                        "Load Balancer-Application" if hyperpod else "Load Balancer-Network",
+                    ),
+                ),
+                usage_type="LoadBalancerUsage",
+            ),
+            note="plus capacity units (LCU/NLCU)",
+        ),
     ]
     return rows
 
 
-USAGE_BASED = ("Amazon Managed Service for Prometheus (samples ingested, stored, queried) and its scraper",
-               "CloudWatch (alarms, dashboard, logs ingested and stored, metrics)",
-               "data processed by the NAT gateways, endpoints and load balancer (the first download of the weights goes "
-               "through the NAT gateways)",
-               "public IPv4 addresses of the NAT gateways, KMS keys, Secrets Manager secrets, Lambda")
+USAGE_BASED = (
+    "Amazon Managed Service for Prometheus (samples ingested, stored, queried) and its scraper",
+    "CloudWatch (alarms, dashboard, logs ingested and stored, metrics)",
+    "data processed by the NAT gateways, endpoints and load balancer (the first download of the weights goes "
+    "through the NAT gateways)",
+    "public IPv4 addresses of the NAT gateways, KMS keys, Secrets Manager secrets, Lambda",
+)
 
 
 # --- prices -------------------------------------------------------------------------------------------------------
 
 
 def _products(aws: Aws, query: PriceQuery) -> list[dict]:
-    items = aws.pages("pricing", "get_products", f"look up prices ({query.describe()})", "PriceList", **query.params())
+    items = aws.pages(
+        "pricing",
+        "get_products",
+        f"look up prices ({query.describe()})",
+        "PriceList",
+        **query.params(),
+    )
     products = []
     for item in items:
         try:
@@ -305,9 +411,14 @@ def hourly_price(product: dict) -> Price | None:
     terms = _dict(_dict(product.get("terms")).get("OnDemand"))
     found = []
     for term in (t for t in terms.values() if isinstance(t, dict)):
-        for dimension in (d for d in _dict(term.get("priceDimensions")).values() if isinstance(d, dict)):
+        for dimension in (
+            d for d in _dict(term.get("priceDimensions")).values() if isinstance(d, dict)
+        ):
             amount = _dict(dimension.get("pricePerUnit")).get(PRICE_CURRENCY)
-            if str(dimension.get("unit", "")).lower() in ("hrs", "hours", "hour") and amount is not None:
+            if (
+                str(dimension.get("unit", "")).lower() in ("hrs", "hours", "hour")
+                and amount is not None
+            ):
                 found.append((term, dimension, amount))
     if len(found) != 1:
         return None
@@ -318,8 +429,13 @@ def hourly_price(product: dict) -> Price | None:
         return None
     if not per_hour.is_finite() or per_hour < 0:
         return None
-    return Price(per_hour, PRICE_CURRENCY, str(_dict(product.get("product")).get("sku", "?")),
-                 str(term.get("effectiveDate", "?")), str(dimension.get("description", "")))
+    return Price(
+        per_hour,
+        PRICE_CURRENCY,
+        str(_dict(product.get("product")).get("sku", "?")),
+        str(term.get("effectiveDate", "?")),
+        str(dimension.get("description", "")),
+    )
 
 
 def price_rows(pricing: Aws, rows: list[CostRow]) -> None:
@@ -332,8 +448,11 @@ def price_rows(pricing: Aws, rows: list[CostRow]) -> None:
         if len(products) == 1 and prices[0] is not None:
             row.price = prices[0]
         else:
-            why = (f"{len(products)} products match" if len(products) != 1 else "the product has no single hourly "
-                   "On-Demand price")
+            why = (
+                f"{len(products)} products match"
+                if len(products) != 1
+                else "the product has no single hourly On-Demand price"
+            )
             row.note = f"price not found ({why}; filters {row.query.describe()})"
 
 
@@ -343,35 +462,62 @@ def price_rows(pricing: Aws, rows: list[CostRow]) -> None:
 def capacity_block(aws: Aws, env: EnvironmentConfig, fee: Decimal | None, currency: str) -> Block:
     reservation_id = env.capacity.capacity_reservation_id
     reservation = cb.describe_reservation(aws, reservation_id)
-    return Block("Capacity Block", reservation_id, reservation.get("StartDate"), reservation.get("EndDate"), fee,
-                 currency if fee is not None else None,
-                 "--block-fee (EC2 does not return a Capacity Block's fee after the purchase)" if fee is not None else
-                 "unknown: pass --block-fee, the upfront fee 'capacity-blocks purchase' printed")
+    return Block(
+        "Capacity Block",
+        reservation_id,
+        reservation.get("StartDate"),
+        reservation.get("EndDate"),
+        fee,
+        currency if fee is not None else None,
+        "--block-fee (EC2 does not return a Capacity Block's fee after the purchase)"
+        if fee is not None
+        else "unknown: pass --block-fee, the upfront fee 'capacity-blocks purchase' printed",
+    )
 
 
 def training_plan(aws: Aws, env: EnvironmentConfig) -> Block:
     arn = env.hyperpod.training_plan_arn
     if not arn:
-        raise OpsError(f"{env.name} has no hyperpod.training_plan_arn", "write the plan in: llmops training-plans use "
-                       f"NAME --env {env.name}", ExitCode.USAGE)
+        raise OpsError(
+            f"{env.name} has no hyperpod.training_plan_arn",
+            f"write the plan in: llmops training-plans use NAME --env {env.name}",
+            ExitCode.USAGE,
+        )
     plan = tp.describe_plan(aws, arn.rsplit("/", 1)[-1])
     fee = plan.get("UpfrontFee")
     try:
         amount = Decimal(str(fee)) if fee not in (None, "") else None
     except InvalidOperation:
         amount = None
-    return Block("training plan", plan.get("TrainingPlanName") or arn, plan.get("StartTime"), plan.get("EndTime"), amount,
-                 plan.get("CurrencyCode") if amount is not None else None,
-                 "SageMaker DescribeTrainingPlan (UpfrontFee, CurrencyCode)" if amount is not None else
-                 "unknown: DescribeTrainingPlan returned no UpfrontFee")
+    return Block(
+        "training plan",
+        plan.get("TrainingPlanName") or arn,
+        plan.get("StartTime"),
+        plan.get("EndTime"),
+        amount,
+        plan.get("CurrencyCode") if amount is not None else None,
+        "SageMaker DescribeTrainingPlan (UpfrontFee, CurrencyCode)"
+        if amount is not None
+        else "unknown: DescribeTrainingPlan returned no UpfrontFee",
+    )
 
 
-def cost_report(aws: Aws, pricing: Aws, env: EnvironmentConfig, *, now: datetime, block_fee: Decimal | None,
-                fee_currency: str) -> CostReport:
+def cost_report(
+    aws: Aws,
+    pricing: Aws,
+    env: EnvironmentConfig,
+    *,
+    now: datetime,
+    block_fee: Decimal | None,
+    fee_currency: str,
+) -> CostReport:
     if env.platform is Platform.HYPERPOD:
         if block_fee is not None:
-            raise OpsError("--block-fee is for Capacity Blocks: a training plan's fee is read from SageMaker",
-                           "leave out --block-fee", ExitCode.USAGE)
+            raise OpsError(
+                "--block-fee is for Capacity Blocks: a training plan's fee is read from SageMaker",
+                "leave out --block-fee",
+                ExitCode.USAGE,
+            )
         block = training_plan(aws, env)
     else:
         block = capacity_block(aws, env, block_fee, fee_currency)
@@ -379,13 +525,18 @@ def cost_report(aws: Aws, pricing: Aws, env: EnvironmentConfig, *, now: datetime
     price_rows(pricing, rows)
     gpu = env.hyperpod if env.platform is Platform.HYPERPOD else env.capacity
     gpu_type = gpu.instance_type if isinstance(gpu.instance_type, str) else gpu.instance_type.name
-    fee_row = CostRow(f"{gpu.instance_count} x {gpu_type} ({block.kind} {block.identifier}), upfront fee", 1,
-                      note=f"paid at purchase, {block.fee_source}")
+    fee_row = CostRow(
+        f"{gpu.instance_count} x {gpu_type} ({block.kind} {block.identifier}), upfront fee",
+        1,
+        note=f"paid at purchase, {block.fee_source}",
+    )
     if block.fee is not None and block.currency not in (None, PRICE_CURRENCY):
         fee_row.note = f"{block.fee:,.2f} {block.currency} paid at purchase, not added to the {PRICE_CURRENCY} totals"
     elif block.fee is not None and block.hours:
         fee_row.fixed_per_hour = block.fee / block.hours
-        fee_row.note = (f"{block.fee:,.2f} {block.currency} paid at purchase for {_round(block.hours)} h, shown per hour "
-                        f"of the block; {block.fee_source}")
+        fee_row.note = (
+            f"{block.fee:,.2f} {block.currency} paid at purchase for {_round(block.hours)} h, shown per hour "
+            f"of the block; {block.fee_source}"
+        )
     rows.insert(0, fee_row)
     return CostReport(env.name, env.region, block, rows, now, USAGE_BASED)

@@ -114,25 +114,58 @@ class LoadTestPlan:
     input_len: int
     output_len: int
     serving_pod_labels: tuple[tuple[str, str], ...]
-    secret_name: str | None  # the Secret the CSI driver syncs for the vLLM pods (None: it syncs none)
+    secret_name: (
+        str | None
+    )  # the Secret the CSI driver syncs for the vLLM pods (None: it syncs none)
     api_key: bool = False  # the Secret holds the API key (the endpoint requires one)
-    hugging_face_token: bool = False  # the Secret holds the Hugging Face token (a gated model's tokenizer)
+    hugging_face_token: bool = (
+        False  # the Secret holds the Hugging Face token (a gated model's tokenizer)
+    )
     trust_remote_code: bool = False
     deadline_seconds: int = 3600
 
     def bench_args(self, index: int) -> list[str]:
         """The arguments of ``vllm bench serve`` for the run at ``index`` (vLLM 0.33.0 option names, see the module)."""
         concurrency = self.concurrencies[index]
-        args = ["--backend", "vllm", "--base-url", self.base_url, "--endpoint", "/v1/completions",
-                "--model", self.tokenizer, "--served-model-name", self.served_name, "--tokenizer", self.tokenizer,
-                "--dataset-name", "random", "--random-input-len", str(self.input_len),
-                "--random-output-len", str(self.output_len), "--random-range-ratio", "0", "--ignore-eos",
-                "--num-prompts", str(self.num_prompts[index]), "--max-concurrency", str(concurrency),
-                "--seed", str(self.seeds[index]),
-                "--percentile-metrics", ",".join(PERCENTILE_METRICS),
-                "--metric-percentiles", ",".join(str(p) for p in PERCENTILES),
-                "--disable-tqdm", "--save-result", "--result-dir", RESULT_DIR,
-                "--result-filename", f"concurrency-{concurrency}.json"]
+        args = [
+            "--backend",
+            "vllm",
+            "--base-url",
+            self.base_url,
+            "--endpoint",
+            "/v1/completions",
+            "--model",
+            self.tokenizer,
+            "--served-model-name",
+            self.served_name,
+            "--tokenizer",
+            self.tokenizer,
+            "--dataset-name",
+            "random",
+            "--random-input-len",
+            str(self.input_len),
+            "--random-output-len",
+            str(self.output_len),
+            "--random-range-ratio",
+            "0",
+            "--ignore-eos",
+            "--num-prompts",
+            str(self.num_prompts[index]),
+            "--max-concurrency",
+            str(concurrency),
+            "--seed",
+            str(self.seeds[index]),
+            "--percentile-metrics",
+            ",".join(PERCENTILE_METRICS),
+            "--metric-percentiles",
+            ",".join(str(p) for p in PERCENTILES),
+            "--disable-tqdm",
+            "--save-result",
+            "--result-dir",
+            RESULT_DIR,
+            "--result-filename",
+            f"concurrency-{concurrency}.json",
+        ]
         if self.trust_remote_code:
             args.append("--trust-remote-code")
         return args
@@ -141,8 +174,12 @@ class LoadTestPlan:
         """The shell command of run ``index``: ``vllm bench serve`` with :meth:`bench_args`."""
         return shlex.join(["vllm", "bench", "serve", *self.bench_args(index)])
 
-    def run_lines(self, *, on_result: Callable[[int, str], Sequence[str]],
-                  on_failure: Callable[[int, str], Sequence[str]]) -> list[str]:
+    def run_lines(
+        self,
+        *,
+        on_result: Callable[[int, str], Sequence[str]],
+        on_failure: Callable[[int, str], Sequence[str]],
+    ) -> list[str]:
         """Shell lines that run every ``vllm bench serve`` in turn and end with ``exit $failed``: after each run,
         ``on_result(concurrency, result_file)`` when it wrote its result, else ``on_failure(...)``, whose lines must
         set ``failed=1`` (``$?`` is the run's exit status on their first line)."""
@@ -162,21 +199,44 @@ class LoadTestPlan:
     def script(self) -> str:
         """The container's shell script: every run, each result printed between markers, exit 1 if any run failed."""
         lines = self.run_lines(
-            on_result=lambda concurrency, result: [f"printf '%s %s ' {RESULT_MARKER} {concurrency}; cat {result}; echo"],
-            on_failure=lambda concurrency, result: [f"echo \"{FAILED_MARKER} {concurrency} exit=$?\"; failed=1"])
+            on_result=lambda concurrency, result: [
+                f"printf '%s %s ' {RESULT_MARKER} {concurrency}; cat {result}; echo"
+            ],
+            on_failure=lambda concurrency, result: [
+                f'echo "{FAILED_MARKER} {concurrency} exit=$?"; failed=1'
+            ],
+        )
         return "\n".join(lines) + "\n"
 
     def manifest(self) -> dict:
         """The Job (Kubernetes 1.34 batch/v1)."""
         env = []
         if self.secret_name and self.api_key:
-            env.append({"name": "OPENAI_API_KEY",
-                        "valueFrom": {"secretKeyRef": {"name": self.secret_name, "key": API_KEY_SECRET_KEY}}})
+            env.append(
+                {
+                    "name": "OPENAI_API_KEY",
+                    "valueFrom": {
+                        "secretKeyRef": {"name": self.secret_name, "key": API_KEY_SECRET_KEY}
+                    },
+                }
+            )
         if self.secret_name and self.hugging_face_token:
-            env.append({"name": "HF_TOKEN",
-                        "valueFrom": {"secretKeyRef": {"name": self.secret_name, "key": HF_TOKEN_SECRET_KEY}}})
-        env += [{"name": "HF_HOME", "value": "/cache/huggingface"}, {"name": "PYTHONUNBUFFERED", "value": "1"}]
-        labels = {"app.kubernetes.io/name": "llmops-bench", "app.kubernetes.io/managed-by": "llmops"}
+            env.append(
+                {
+                    "name": "HF_TOKEN",
+                    "valueFrom": {
+                        "secretKeyRef": {"name": self.secret_name, "key": HF_TOKEN_SECRET_KEY}
+                    },
+                }
+            )
+        env += [
+            {"name": "HF_HOME", "value": "/cache/huggingface"},
+            {"name": "PYTHONUNBUFFERED", "value": "1"},
+        ]
+        labels = {
+            "app.kubernetes.io/name": "llmops-bench",
+            "app.kubernetes.io/managed-by": "llmops",
+        }
         container = {
             "name": "bench",
             "image": self.image,
@@ -185,9 +245,15 @@ class LoadTestPlan:
             "env": env,
             # CPU and memory for the client (tokenizing the prompts, streaming the answers); no GPU.
             "resources": {"requests": {"cpu": "2", "memory": "8Gi"}, "limits": {"memory": "16Gi"}},
-            "securityContext": {"allowPrivilegeEscalation": False, "capabilities": {"drop": ["ALL"]},
-                                "seccompProfile": {"type": "RuntimeDefault"}},
-            "volumeMounts": [{"name": "results", "mountPath": RESULT_DIR}, {"name": "cache", "mountPath": "/cache"}],
+            "securityContext": {
+                "allowPrivilegeEscalation": False,
+                "capabilities": {"drop": ["ALL"]},
+                "seccompProfile": {"type": "RuntimeDefault"},
+            },
+            "volumeMounts": [
+                {"name": "results", "mountPath": RESULT_DIR},
+                {"name": "cache", "mountPath": "/cache"},
+            ],
         }
         return {
             "apiVersion": "batch/v1",
@@ -204,39 +270,78 @@ class LoadTestPlan:
                         "automountServiceAccountToken": False,
                         "enableServiceLinks": False,
                         # next to a vLLM pod, on its GPU node, where the image already is (see the module)
-                        "affinity": {"podAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": [{
-                            "labelSelector": {"matchLabels": dict(self.serving_pod_labels)},
-                            "topologyKey": "kubernetes.io/hostname"}]}},
-                        "tolerations": [{"key": GPU_TAINT_KEY, "operator": "Exists", "effect": "NoSchedule"}],
+                        "affinity": {
+                            "podAffinity": {
+                                "requiredDuringSchedulingIgnoredDuringExecution": [
+                                    {
+                                        "labelSelector": {
+                                            "matchLabels": dict(self.serving_pod_labels)
+                                        },
+                                        "topologyKey": "kubernetes.io/hostname",
+                                    }
+                                ]
+                            }
+                        },
+                        "tolerations": [
+                            {"key": GPU_TAINT_KEY, "operator": "Exists", "effect": "NoSchedule"}
+                        ],
                         "containers": [container],
-                        "volumes": [{"name": "results", "emptyDir": {"sizeLimit": "1Gi"}},
-                                    {"name": "cache", "emptyDir": {"sizeLimit": "10Gi"}}],
+                        "volumes": [
+                            {"name": "results", "emptyDir": {"sizeLimit": "1Gi"}},
+                            {"name": "cache", "emptyDir": {"sizeLimit": "10Gi"}},
+                        ],
                     },
                 },
             },
         }
 
 
-def plan_for(env: EnvironmentConfig, *, base_url: str, job_name: str, concurrencies: Sequence[int], input_len: int,
-             output_len: int, num_prompts: int | None, seed: int, deadline_seconds: int) -> LoadTestPlan:
+def plan_for(
+    env: EnvironmentConfig,
+    *,
+    base_url: str,
+    job_name: str,
+    concurrencies: Sequence[int],
+    input_len: int,
+    output_len: int,
+    num_prompts: int | None,
+    seed: int,
+    deadline_seconds: int,
+) -> LoadTestPlan:
     """The Job for ``env``: its serving image, namespace, serving pods and synced Secret."""
-    from deployment_config.kubernetes_names import hugging_face_token_synced, inference_endpoint_name, serving_pods
+    from deployment_config.kubernetes_names import (
+        hugging_face_token_synced,
+        inference_endpoint_name,
+        serving_pods,
+    )
     from deployment_config.model import Platform
 
     namespace, selector = serving_pods(env)
     labels = tuple(tuple(part.split("=", 1)) for part in selector.split(","))
     hyperpod = env.platform is Platform.HYPERPOD
-    secret = (f"{inference_endpoint_name(env)}-secrets" if hyperpod else EKS_SECRET_NAME)
+    secret = f"{inference_endpoint_name(env)}-secrets" if hyperpod else EKS_SECRET_NAME
     model = env.model
     return LoadTestPlan(
-        job_name=job_name, namespace=namespace, image=env.serving_image, base_url=base_url,
-        tokenizer=model.hugging_face_id, served_name=model.served_name, concurrencies=tuple(concurrencies),
+        job_name=job_name,
+        namespace=namespace,
+        image=env.serving_image,
+        base_url=base_url,
+        tokenizer=model.hugging_face_id,
+        served_name=model.served_name,
+        concurrencies=tuple(concurrencies),
         num_prompts=tuple(num_prompts or default_num_prompts(c) for c in concurrencies),
-        seeds=tuple(seed + i for i in range(len(concurrencies))), input_len=input_len, output_len=output_len,
+        seeds=tuple(seed + i for i in range(len(concurrencies))),
+        input_len=input_len,
+        output_len=output_len,
         serving_pod_labels=labels,
-        secret_name=secret if env.endpoint.api_key_required or hugging_face_token_synced(env) else None,
-        api_key=env.endpoint.api_key_required, hugging_face_token=hugging_face_token_synced(env),
-        trust_remote_code="--trust-remote-code" in model.serving_args, deadline_seconds=deadline_seconds)
+        secret_name=secret
+        if env.endpoint.api_key_required or hugging_face_token_synced(env)
+        else None,
+        api_key=env.endpoint.api_key_required,
+        hugging_face_token=hugging_face_token_synced(env),
+        trust_remote_code="--trust-remote-code" in model.serving_args,
+        deadline_seconds=deadline_seconds,
+    )
 
 
 def acceptance_measurable(env: EnvironmentConfig) -> str | None:
@@ -249,8 +354,10 @@ def acceptance_measurable(env: EnvironmentConfig) -> str | None:
     if not env.model.speculator_size_gb:
         return "spec_decoding is off"
     if env.platform is Platform.EKS and env.replicas > 1:
-        return (f"not measured by the load test with {env.replicas} replicas (its /metrics readings may come from "
-                "different servers): see the dashboard's speculative decoding row")
+        return (
+            f"not measured by the load test with {env.replicas} replicas (its /metrics readings may come from "
+            "different servers): see the dashboard's speculative decoding row"
+        )
     return None
 
 
@@ -261,7 +368,6 @@ def eks_service_url(env: EnvironmentConfig) -> str:
     return f"http://{SERVING_NAME}.{SERVING_NAMESPACE}:{port}"
 
 
-
 def parse_log(log: str, concurrencies: Sequence[int]) -> list[RunResult]:
     """Each concurrency's result from the Job's log (the lines the script prints between its markers); a run whose
     result is missing or unreadable is a failed run that says so."""
@@ -270,21 +376,43 @@ def parse_log(log: str, concurrencies: Sequence[int]) -> list[RunResult]:
         words = line.strip().split(" ", 2)
         if len(words) >= 2 and words[0] == FAILED_MARKER and words[1].isdigit():
             exit_status = words[2] if len(words) > 2 else ""
-            found[int(words[1])] = RunResult(int(words[1]), False, problems=[
-                f"vllm bench serve failed ({exit_status or 'no result'}); its output is in the Job's log"])
+            found[int(words[1])] = RunResult(
+                int(words[1]),
+                False,
+                problems=[
+                    f"vllm bench serve failed ({exit_status or 'no result'}); its output is in the Job's log"
+                ],
+            )
         elif len(words) == 3 and words[0] == RESULT_MARKER and words[1].isdigit():
             concurrency = int(words[1])
             payload, problem = _object(words[2], "the result")
-            found[concurrency] = (run_result(concurrency, payload) if payload is not None
-                                  else RunResult(concurrency, False, problems=[problem]))
-    return [found.get(c) or RunResult(c, False, problems=["no result in the Job's log (the Job ended before this run)"])
-            for c in concurrencies]
+            found[concurrency] = (
+                run_result(concurrency, payload)
+                if payload is not None
+                else RunResult(concurrency, False, problems=[problem])
+            )
+    return [
+        found.get(c)
+        or RunResult(
+            c, False, problems=["no result in the Job's log (the Job ended before this run)"]
+        )
+        for c in concurrencies
+    ]
 
 
 # --- running the Job with kubectl ---------------------------------------------------------------------------------
 
-def _kubectl(run: Callable | None, kubectl: str, args: Sequence[str], *, timeout: float = 60, stdin: str | None = None,
-             check: bool = True, deadline: Deadline | None = None) -> subprocess.CompletedProcess:
+
+def _kubectl(
+    run: Callable | None,
+    kubectl: str,
+    args: Sequence[str],
+    *,
+    timeout: float = 60,
+    stdin: str | None = None,
+    check: bool = True,
+    deadline: Deadline | None = None,
+) -> subprocess.CompletedProcess:
     """kubectl ``args``, within ``timeout`` and what is left of ``deadline`` (ops_cli/tools.py)."""
     result = run_tool([kubectl, *args], deadline=deadline, cap=timeout, stdin=stdin, run=run)
     if check and result.returncode != 0:
@@ -292,33 +420,59 @@ def _kubectl(run: Callable | None, kubectl: str, args: Sequence[str], *, timeout
     return result
 
 
-def hyperpod_worker_url(env: EnvironmentConfig, kubectl: str, run: Callable | None = None, *,
-                        deadline: Deadline | None = None) -> str:
+def hyperpod_worker_url(
+    env: EnvironmentConfig,
+    kubectl: str,
+    run: Callable | None = None,
+    *,
+    deadline: Deadline | None = None,
+) -> str:
     """``http://POD_IP:8000`` of a running HyperPod worker pod (label ``app`` = the endpoint's name)."""
-    from deployment_config.kubernetes_names import INFERENCE_ENDPOINT_NAMESPACE, inference_endpoint_name
+    from deployment_config.kubernetes_names import (
+        INFERENCE_ENDPOINT_NAMESPACE,
+        inference_endpoint_name,
+    )
 
     selector = f"app={inference_endpoint_name(env)}"
-    out = _kubectl(run, kubectl, ["get", "pods", "-n", INFERENCE_ENDPOINT_NAMESPACE, "-l", selector, "-o", "json"],
-                   deadline=deadline)
+    out = _kubectl(
+        run,
+        kubectl,
+        ["get", "pods", "-n", INFERENCE_ENDPOINT_NAMESPACE, "-l", selector, "-o", "json"],
+        deadline=deadline,
+    )
     items = tool_json(out).get("items")
     pods = [p for p in items if isinstance(p, dict)] if isinstance(items, list) else []
 
     def status(pod: dict) -> dict:
         return pod["status"] if isinstance(pod.get("status"), dict) else {}
 
-    running = sorted((p for p in pods if status(p).get("phase") == "Running" and isinstance(status(p).get("podIP"), str)),
-                     key=lambda p: str((p.get("metadata") or {}).get("name", "")) if isinstance(p.get("metadata"), dict)
-                     else "")
+    running = sorted(
+        (
+            p
+            for p in pods
+            if status(p).get("phase") == "Running" and isinstance(status(p).get("podIP"), str)
+        ),
+        key=lambda p: (
+            str((p.get("metadata") or {}).get("name", ""))
+            if isinstance(p.get("metadata"), dict)
+            else ""
+        ),
+    )
     if not running:
-        raise OpsError(f"no running worker pod ({selector}) in namespace {INFERENCE_ENDPOINT_NAMESPACE}",
-                       "deploy the endpoint stack and wait: llmops wait inference-endpoint", ExitCode.NOT_FOUND)
+        raise OpsError(
+            f"no running worker pod ({selector}) in namespace {INFERENCE_ENDPOINT_NAMESPACE}",
+            "deploy the endpoint stack and wait: llmops wait inference-endpoint",
+            ExitCode.NOT_FOUND,
+        )
     return f"http://{running[0]['status']['podIP']}:{VLLM_PORT}"
 
 
 def _job_state(job: dict) -> tuple[bool, bool, str]:
     """(finished, succeeded, status) of a Job from its status (Kubernetes 1.34 JobStatus: conditions Complete and
     Failed, counts active / succeeded / failed)."""
-    status = job.get("status") if isinstance(job.get("status"), dict) else {}  # another shape: not started yet
+    status = (
+        job.get("status") if isinstance(job.get("status"), dict) else {}
+    )  # another shape: not started yet
     conditions = status.get("conditions") if isinstance(status.get("conditions"), list) else []
     for condition in (c for c in conditions if isinstance(c, dict)):
         if condition.get("status") != "True":
@@ -333,26 +487,47 @@ def _job_state(job: dict) -> tuple[bool, bool, str]:
     return False, False, "pending"
 
 
-def run_load_test(plan: LoadTestPlan, kubectl: str, progress: Progress, run: Callable | None = None,
-                  log: Callable[[str], None] | None = None, *,
-                  deadline: Deadline | None = None) -> tuple[list[RunResult], str]:
+def run_load_test(
+    plan: LoadTestPlan,
+    kubectl: str,
+    progress: Progress,
+    run: Callable | None = None,
+    log: Callable[[str], None] | None = None,
+    *,
+    deadline: Deadline | None = None,
+) -> tuple[list[RunResult], str]:
     """Apply the Job, wait for it, read each run's result from its log, delete it (also when the wait fails).
     Returns the runs and the Job's final status. Every kubectl call ends by ``deadline``; once it has passed the Job
     is left to its own ``activeDeadlineSeconds`` and ``ttlSecondsAfterFinished``, and the command to delete it is
     logged."""
     job = ["-n", plan.namespace]
-    _kubectl(run, kubectl, ["apply", "-f", "-", *job], stdin=json.dumps(plan.manifest()), deadline=deadline)
+    _kubectl(
+        run,
+        kubectl,
+        ["apply", "-f", "-", *job],
+        stdin=json.dumps(plan.manifest()),
+        deadline=deadline,
+    )
     final = {"status": "pending", "succeeded": False}
     try:
+
         def probe() -> tuple[bool, str]:
-            out = _kubectl(run, kubectl, ["get", "job", plan.job_name, *job, "-o", "json"], deadline=deadline)
+            out = _kubectl(
+                run, kubectl, ["get", "job", plan.job_name, *job, "-o", "json"], deadline=deadline
+            )
             finished, succeeded, status = _job_state(tool_json(out))
             final.update(status=status, succeeded=succeeded)
             return finished, status
 
         progress.run(probe)
-        out = _kubectl(run, kubectl, ["logs", f"job/{plan.job_name}", *job, "-c", "bench"], timeout=120, check=False,
-                       deadline=deadline)
+        out = _kubectl(
+            run,
+            kubectl,
+            ["logs", f"job/{plan.job_name}", *job, "-c", "bench"],
+            timeout=120,
+            check=False,
+            deadline=deadline,
+        )
         if out.returncode != 0 and log:
             log(f"kubectl logs job/{plan.job_name} failed: {printable(out.stderr.strip(), 200)}")
         results = parse_log(out.stdout if out.returncode == 0 else "", plan.concurrencies)
@@ -360,8 +535,10 @@ def run_load_test(plan: LoadTestPlan, kubectl: str, progress: Progress, run: Cal
         delete = ["delete", "job", plan.job_name, *job, "--ignore-not-found", "--wait=false"]
         if deadline is not None and deadline.passed():
             if log:
-                log(f"the Job {plan.namespace}/{plan.job_name} was not deleted (the deadline had passed; Kubernetes "
-                    f"stops it at its own deadline and removes it an hour later): {command_line([kubectl, *delete])}")
+                log(
+                    f"the Job {plan.namespace}/{plan.job_name} was not deleted (the deadline had passed; Kubernetes "
+                    f"stops it at its own deadline and removes it an hour later): {command_line([kubectl, *delete])}"
+                )
             deleted = None
         else:
             try:
@@ -369,8 +546,10 @@ def run_load_test(plan: LoadTestPlan, kubectl: str, progress: Progress, run: Cal
             except OpsError as error:  # the wait's own failure, if any, is the one to report
                 deleted = subprocess.CompletedProcess(delete, 1, "", error.message)
         if deleted is not None and deleted.returncode != 0 and log:
-            log(f"the Job {plan.namespace}/{plan.job_name} was not deleted (Kubernetes removes it an hour after it "
-                f"ends): {printable(deleted.stderr.strip(), 200)}")
+            log(
+                f"the Job {plan.namespace}/{plan.job_name} was not deleted (Kubernetes removes it an hour after it "
+                f"ends): {printable(deleted.stderr.strip(), 200)}"
+            )
     return results, final["status"]
 
 
@@ -379,8 +558,12 @@ def parse_concurrencies(text: str) -> tuple[int, ...]:
     values = []
     for part in text.split(","):
         part = part.strip()
-        if not re.fullmatch(r"[0-9]{1,4}", part) or not 1 <= int(part) <= 1024:  # ASCII digits ('²'.isdigit())
-            raise ValueError(f"{printable(part, 20)!r} is not a concurrency (a whole number from 1 to 1024)")
+        if (
+            not re.fullmatch(r"[0-9]{1,4}", part) or not 1 <= int(part) <= 1024
+        ):  # ASCII digits ('²'.isdigit())
+            raise ValueError(
+                f"{printable(part, 20)!r} is not a concurrency (a whole number from 1 to 1024)"
+            )
         if int(part) in values:
             raise ValueError(f"concurrency {int(part)} is listed twice")
         values.append(int(part))

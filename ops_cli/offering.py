@@ -22,9 +22,17 @@ class Offering:
     currency: str
 
     def to_dict(self) -> dict:
-        return {"offering_id": self.offering_id, "instance_type": self.instance_type, "instance_count": self.instance_count,
-                "availability_zone": self.availability_zone, "start": iso(self.start), "end": iso(self.end),
-                "duration_hours": self.duration_hours, "upfront_fee": str(self.upfront_fee), "currency": self.currency}
+        return {
+            "offering_id": self.offering_id,
+            "instance_type": self.instance_type,
+            "instance_count": self.instance_count,
+            "availability_zone": self.availability_zone,
+            "start": iso(self.start),
+            "end": iso(self.end),
+            "duration_hours": self.duration_hours,
+            "upfront_fee": str(self.upfront_fee),
+            "currency": self.currency,
+        }
 
 
 @dataclass(frozen=True)

@@ -65,33 +65,59 @@ class OperatorCertificate:
         return server_name_for(host, self.domain_names)
 
 
-def read_operator_certificate(*, kubectl: str, name: str, namespace: str, aws: Aws, account: str,
-                              run=None, deadline: Deadline | None = None) -> OperatorCertificate:
+def read_operator_certificate(
+    *,
+    kubectl: str,
+    name: str,
+    namespace: str,
+    aws: Aws,
+    account: str,
+    run=None,
+    deadline: Deadline | None = None,
+) -> OperatorCertificate:
     """The certificate the operator stores for InferenceEndpointConfig ``namespace/name``: its status read with kubectl,
     the PEM objects read from S3 in ``aws``'s region, owned by ``account``. Fails with a message that names the step."""
     resource = f"InferenceEndpointConfig {namespace}/{name}"
-    status = inference_endpoint_state(kubectl, name, namespace, run, deadline=deadline).get("status") or {}
+    status = (
+        inference_endpoint_state(kubectl, name, namespace, run, deadline=deadline).get("status")
+        or {}
+    )
     tls = status.get("tlsCertificate") if isinstance(status.get("tlsCertificate"), dict) else {}
     bucket = str(tls.get("tlsCertificateOutputS3Bucket") or "").removeprefix("s3://").rstrip("/")
     keys = [str(key) for key in _list(tls.get("tlsCertificateS3Keys")) if key]
     if not bucket or not keys:
-        raise OpsError(f"{resource} names no TLS certificate yet (its status.tlsCertificate has no "
-                       "tlsCertificateOutputS3Bucket and tlsCertificateS3Keys; state: "
-                       f"{printable(str(status.get('state') or 'no status yet'), 60)})",
-                       f"wait until the operator has made the endpoint (bin/llmops wait inference-endpoint --name {name} "
-                       f"--namespace {namespace}), or pass --ca-bundle FILE", ExitCode.NOT_FOUND)
+        raise OpsError(
+            f"{resource} names no TLS certificate yet (its status.tlsCertificate has no "
+            "tlsCertificateOutputS3Bucket and tlsCertificateS3Keys; state: "
+            f"{printable(str(status.get('state') or 'no status yet'), 60)})",
+            f"wait until the operator has made the endpoint (bin/llmops wait inference-endpoint --name {name} "
+            f"--namespace {namespace}), or pass --ca-bundle FILE",
+            ExitCode.NOT_FOUND,
+        )
     if not _BUCKET.fullmatch(bucket) or ".." in bucket:
-        raise OpsError(f"{resource} names the certificate bucket {quoted(bucket)}, which is not an S3 bucket name",
-                       f"kubectl get {INFERENCE_RESOURCE} {name} -n {namespace} -o yaml shows the status; or pass "
-                       "--ca-bundle FILE", ExitCode.CHECK_FAILED)
+        raise OpsError(
+            f"{resource} names the certificate bucket {quoted(bucket)}, which is not an S3 bucket name",
+            f"kubectl get {INFERENCE_RESOURCE} {name} -n {namespace} -o yaml shows the status; or pass "
+            "--ca-bundle FILE",
+            ExitCode.CHECK_FAILED,
+        )
     texts, locations = [], []
     for key in keys:
         location = f"s3://{bucket}/{key}"
         if not 1 <= len(key.encode()) <= 1024:
-            raise OpsError(f"{resource} names the certificate key {quoted(key)}, which is not an S3 key",
-                           "pass --ca-bundle FILE", ExitCode.CHECK_FAILED)
-        answer = aws.call("s3", "get_object", f"read the operator's certificate {location}", Bucket=bucket, Key=key,
-                          ExpectedBucketOwner=account)
+            raise OpsError(
+                f"{resource} names the certificate key {quoted(key)}, which is not an S3 key",
+                "pass --ca-bundle FILE",
+                ExitCode.CHECK_FAILED,
+            )
+        answer = aws.call(
+            "s3",
+            "get_object",
+            f"read the operator's certificate {location}",
+            Bucket=bucket,
+            Key=key,
+            ExpectedBucketOwner=account,
+        )
         body = answer["Body"]
         try:
             data = body.read(MAX_CERTIFICATE_BYTES + 1)
@@ -99,21 +125,35 @@ def read_operator_certificate(*, kubectl: str, name: str, namespace: str, aws: A
             body.close()
         text = data.decode("ascii", errors="replace")
         if len(data) > MAX_CERTIFICATE_BYTES or _PEM_CERTIFICATE not in text:
-            why = "over 256 KiB" if len(data) > MAX_CERTIFICATE_BYTES else f"no {_PEM_CERTIFICATE} line"
-            raise OpsError(f"{location} is not a PEM certificate ({why})",
-                           "pass the endpoint's certificate to --ca-bundle FILE", ExitCode.CHECK_FAILED)
+            why = (
+                "over 256 KiB"
+                if len(data) > MAX_CERTIFICATE_BYTES
+                else f"no {_PEM_CERTIFICATE} line"
+            )
+            raise OpsError(
+                f"{location} is not a PEM certificate ({why})",
+                "pass the endpoint's certificate to --ca-bundle FILE",
+                ExitCode.CHECK_FAILED,
+            )
         texts.append(text)
         locations.append(location)
     pem = "\n".join(texts)
     try:
         ssl.create_default_context(cadata=pem)
     except (ssl.SSLError, ValueError) as error:
-        raise OpsError(f"{', '.join(locations)}: cannot load it as certificates ({printable(str(error), 120)})",
-                       "pass the endpoint's certificate to --ca-bundle FILE", ExitCode.CHECK_FAILED) from None
+        raise OpsError(
+            f"{', '.join(locations)}: cannot load it as certificates ({printable(str(error), 120)})",
+            "pass the endpoint's certificate to --ca-bundle FILE",
+            ExitCode.CHECK_FAILED,
+        ) from None
     names = tuple(str(n) for n in _list(tls.get("certificateDomainNames")) if n)
     health = tls.get("certificateHealth")
-    return OperatorCertificate(pem=pem, locations=tuple(locations), domain_names=names,
-                               health=str(health) if health else None)
+    return OperatorCertificate(
+        pem=pem,
+        locations=tuple(locations),
+        domain_names=names,
+        health=str(health) if health else None,
+    )
 
 
 def _list(value) -> list:

@@ -40,8 +40,13 @@ def rendered_manifest_path(env: EnvironmentConfig, project_dir: Path) -> Path:
 
 def _describe_operator_addon(aws: Aws, env: EnvironmentConfig) -> dict | None:
     try:
-        return aws.call("eks", "describe_addon", f"look up add-on {INFERENCE_OPERATOR.name} on {env.cluster_name}",
-                        clusterName=env.cluster_name, addonName=INFERENCE_OPERATOR.name)["addon"]
+        return aws.call(
+            "eks",
+            "describe_addon",
+            f"look up add-on {INFERENCE_OPERATOR.name} on {env.cluster_name}",
+            clusterName=env.cluster_name,
+            addonName=INFERENCE_OPERATOR.name,
+        )["addon"]
     except OpsError as error:
         if error.exit_code is ExitCode.NOT_FOUND:
             return None  # no cluster yet, or no add-on yet
@@ -52,8 +57,10 @@ def operator_version_detail(version: str) -> str:
     """What the table says about add-on build ``version``."""
     release = operator_release(version)
     if release is None:
-        return (f"no public source maps {version} to an operator version (only {PINNED_OPERATOR.addon_version} → "
-                f"operator {PINNED_OPERATOR.operator_version} is published)")
+        return (
+            f"no public source maps {version} to an operator version (only {PINNED_OPERATOR.addon_version} → "
+            f"operator {PINNED_OPERATOR.operator_version} is published)"
+        )
     return f"{version} installs operator {release.operator_version} (chart {release.chart_version})"
 
 
@@ -76,7 +83,10 @@ def unknown_fields(value: object, schema: dict, path: str) -> list[str]:
         for key, item in value.items():
             if key in properties:
                 found += unknown_fields(item, properties[key], f"{path}.{key}")
-            elif not (schema.get("additionalProperties") or schema.get("x-kubernetes-preserve-unknown-fields")):
+            elif not (
+                schema.get("additionalProperties")
+                or schema.get("x-kubernetes-preserve-unknown-fields")
+            ):
                 found.append(f"{path}.{key}")
     elif isinstance(value, list):
         for item in value:
@@ -92,10 +102,15 @@ def schema_problems(endpoint: dict, crd: dict) -> list[str]:
     schema = served_schema(crd)
     if schema is None:
         return [f"the CRD serves no {SERVED_VERSION}"]
-    problems = [f"{path}: no such field" for path in unknown_fields(endpoint.get("spec", {}),
-                                                                      schema.get("properties", {}).get("spec", {}),
-                                                                      "spec")]
-    for error in sorted(jsonschema.Draft7Validator(schema).iter_errors(endpoint), key=lambda e: e.json_path):
+    problems = [
+        f"{path}: no such field"
+        for path in unknown_fields(
+            endpoint.get("spec", {}), schema.get("properties", {}).get("spec", {}), "spec"
+        )
+    ]
+    for error in sorted(
+        jsonschema.Draft7Validator(schema).iter_errors(endpoint), key=lambda e: e.json_path
+    ):
         problems.append(f"{error.json_path.removeprefix('$.')}: {error.message}")
     return problems
 
@@ -108,10 +123,18 @@ def rendered_endpoint(path: Path, env: EnvironmentConfig) -> dict:
     fix = f"npx cdk synth -c env={env.name} (it writes {path}), then run preflight again"
     if not path.is_file():
         raise Unchecked(f"no rendered endpoint at {path}", fix)
-    if env.source and Path(env.source).is_file() and path.stat().st_mtime < Path(env.source).stat().st_mtime:
-        raise Unchecked(f"{path} is older than {env.source}: it may not be what the endpoint stack applies", fix)
+    if (
+        env.source
+        and Path(env.source).is_file()
+        and path.stat().st_mtime < Path(env.source).stat().st_mtime
+    ):
+        raise Unchecked(
+            f"{path} is older than {env.source}: it may not be what the endpoint stack applies", fix
+        )
     try:
-        objects = [o for o in yaml.safe_load_all(path.read_text(encoding="utf-8")) if isinstance(o, dict)]
+        objects = [
+            o for o in yaml.safe_load_all(path.read_text(encoding="utf-8")) if isinstance(o, dict)
+        ]
     except yaml.YAMLError as error:
         raise Unchecked(f"{path} is not YAML ({str(error).splitlines()[0]})", fix) from None
     endpoints = [o for o in objects if o.get("kind") == KIND]
@@ -131,18 +154,24 @@ class Unchecked(Exception):
 def _cluster_crd(kubectl: str, run: Callable | None, env: EnvironmentConfig) -> dict:
     command = [kubectl, "get", "crd", CRD_NAME, "-o", "json"]
     by_hand = " ".join(command)
-    fix = (f"aws eks update-kubeconfig --name {env.cluster_name} --region {env.region}, then run `{by_hand}` by hand "
-           "and preflight again")
+    fix = (
+        f"aws eks update-kubeconfig --name {env.cluster_name} --region {env.region}, then run `{by_hand}` by hand "
+        "and preflight again"
+    )
     try:
         # In its own process group, killed whole at the cap: a hung exec credential plugin dies with kubectl.
         result = run_tool(command, cap=KUBECTL_TIMEOUT_S, run=run)
     except ToolTimedOut:
-        raise Unchecked(f"kubectl did not answer within {KUBECTL_TIMEOUT_S} s (it was stopped)", fix) from None
+        raise Unchecked(
+            f"kubectl did not answer within {KUBECTL_TIMEOUT_S} s (it was stopped)", fix
+        ) from None
     except OpsError as error:
         raise Unchecked(error.message, error.fix or fix) from None
     if result.returncode != 0:
         lines = (result.stderr or "").strip().splitlines()
-        raise Unchecked(f"kubectl failed: {lines[-1] if lines else f'exit {result.returncode}'}", fix)
+        raise Unchecked(
+            f"kubectl failed: {lines[-1] if lines else f'exit {result.returncode}'}", fix
+        )
     try:
         crd = json.loads(result.stdout)
     except ValueError:
@@ -152,41 +181,77 @@ def _cluster_crd(kubectl: str, run: Callable | None, env: EnvironmentConfig) -> 
     return crd
 
 
-def operator_checks(aws: Aws, env: EnvironmentConfig, *, kubectl: str, run: Callable | None,
-                    manifest: Path) -> list[Check]:
+def operator_checks(
+    aws: Aws, env: EnvironmentConfig, *, kubectl: str, run: Callable | None, manifest: Path
+) -> list[Check]:
     """The two rows: the operator on the cluster, and its CRD against the rendered endpoint."""
     addon = _describe_operator_addon(aws, env)
     pinned = operator_version_detail(INFERENCE_OPERATOR.version)
     if addon is None:
-        return [Check("inference operator", Status.PASS, f"not installed on {env.cluster_name} yet; the pin {pinned}"),
-                Check("operator CRD", Status.PASS, "compared with the endpoint once the operator stack has installed the "
-                                                   "add-on (run preflight again before the endpoint stack)")]
+        return [
+            Check(
+                "inference operator",
+                Status.PASS,
+                f"not installed on {env.cluster_name} yet; the pin {pinned}",
+            ),
+            Check(
+                "operator CRD",
+                Status.PASS,
+                "compared with the endpoint once the operator stack has installed the "
+                "add-on (run preflight again before the endpoint stack)",
+            ),
+        ]
     installed = addon.get("addonVersion", "?")
     rows = []
     if installed != INFERENCE_OPERATOR.version:
-        rows.append(Check("inference operator", Status.WARN,
-                          f"{env.cluster_name} runs {operator_version_detail(installed)}; the pin {pinned}",
-                          "deploy the operator stack to install the pinned build, or check the CRD row"))
+        rows.append(
+            Check(
+                "inference operator",
+                Status.WARN,
+                f"{env.cluster_name} runs {operator_version_detail(installed)}; the pin {pinned}",
+                "deploy the operator stack to install the pinned build, or check the CRD row",
+            )
+        )
     else:
         rows.append(Check("inference operator", Status.PASS, f"{env.cluster_name} runs {pinned}"))
     try:
         endpoint = rendered_endpoint(manifest, env)
         crd = _cluster_crd(kubectl, run, env)
     except Unchecked as unchecked:
-        return [*rows, Check("operator CRD", Status.FAIL,
-                             f"cannot compare the endpoint with the cluster's CRD: {unchecked.detail}", unchecked.fix)]
+        return [
+            *rows,
+            Check(
+                "operator CRD",
+                Status.FAIL,
+                f"cannot compare the endpoint with the cluster's CRD: {unchecked.detail}",
+                unchecked.fix,
+            ),
+        ]
     problems = schema_problems(endpoint, crd)
     if problems:
-        return [*rows, Check("operator CRD", Status.FAIL,
-                             f"the cluster's {CRD_NAME} ({SERVED_VERSION}) lacks or refuses what the endpoint uses: "
-                             + "; ".join(problems),
-                             f"install the add-on build whose operator has these fields ({INFERENCE_OPERATOR.name} "
-                             f"{INFERENCE_OPERATOR.version}: deploy the operator stack), or change the endpoint "
-                             "(charts/inference_endpoint_chart.py) to what this operator serves; do not deploy the "
-                             "endpoint stack before this row passes")]
+        return [
+            *rows,
+            Check(
+                "operator CRD",
+                Status.FAIL,
+                f"the cluster's {CRD_NAME} ({SERVED_VERSION}) lacks or refuses what the endpoint uses: "
+                + "; ".join(problems),
+                f"install the add-on build whose operator has these fields ({INFERENCE_OPERATOR.name} "
+                f"{INFERENCE_OPERATOR.version}: deploy the operator stack), or change the endpoint "
+                "(charts/inference_endpoint_chart.py) to what this operator serves; do not deploy the "
+                "endpoint stack before this row passes",
+            ),
+        ]
     fields = len(field_paths(endpoint))
-    return [*rows, Check("operator CRD", Status.PASS, f"every one of the endpoint's {fields} field paths and its values "
-                                                      f"fit the cluster's {CRD_NAME} ({SERVED_VERSION})")]
+    return [
+        *rows,
+        Check(
+            "operator CRD",
+            Status.PASS,
+            f"every one of the endpoint's {fields} field paths and its values "
+            f"fit the cluster's {CRD_NAME} ({SERVED_VERSION})",
+        ),
+    ]
 
 
 def field_paths(endpoint: dict) -> list[str]:

@@ -70,8 +70,14 @@ def table(headers: Sequence[str], rows: Sequence[Sequence[Any]]) -> Table:
 #: What a command shows people: text, a table, or several of them, one after the other.
 Human = str | Table | Sequence[str | Table]
 #: Cell values that carry a verdict, and their colour on a terminal.
-VERDICT_STYLES = {"FAIL": "bold red", "FAILED": "bold red", "PASS": "green", "ok": "green", "WARN": "yellow",
-                  "SKIP": "dim"}
+VERDICT_STYLES = {
+    "FAIL": "bold red",
+    "FAILED": "bold red",
+    "PASS": "green",
+    "ok": "green",
+    "WARN": "yellow",
+    "SKIP": "dim",
+}
 
 
 def styled_output(stream: TextIO, environ: Mapping[str, str]) -> bool:
@@ -88,8 +94,14 @@ def console(stream: TextIO, environ: Mapping[str, str]):
     """A rich console on ``stream``, drawing as on a terminal, colourless when ``NO_COLOR`` is set (no-color.org)."""
     from rich.console import Console
 
-    return Console(file=stream, force_terminal=True, no_color=bool(environ.get("NO_COLOR")), highlight=False,
-                   emoji=False, markup=False)
+    return Console(
+        file=stream,
+        force_terminal=True,
+        no_color=bool(environ.get("NO_COLOR")),
+        highlight=False,
+        emoji=False,
+        markup=False,
+    )
 
 
 def write_human(human: Human, stream: TextIO, *, environ: Mapping[str, str]) -> None:
@@ -108,11 +120,15 @@ def write_human(human: Human, stream: TextIO, *, environ: Mapping[str, str]) -> 
     redact = getattr(stream, "redact_text", None) or (lambda text: text)
     for part in parts:
         if isinstance(part, Table):
-            drawn = RichTable(box=box.SIMPLE_HEAD, header_style="bold", show_edge=False, pad_edge=False)
+            drawn = RichTable(
+                box=box.SIMPLE_HEAD, header_style="bold", show_edge=False, pad_edge=False
+            )
             for header in part.headers:
                 drawn.add_column(redact(header), overflow="fold")
             for row in part.rows:
-                drawn.add_row(*(Text(redact(cell), style=VERDICT_STYLES.get(cell, "")) for cell in row))
+                drawn.add_row(
+                    *(Text(redact(cell), style=VERDICT_STYLES.get(cell, "")) for cell in row)
+                )
             out.print(drawn)
         else:
             out.print(Text(redact(str(part).strip("\n"))))

@@ -21,6 +21,9 @@ class Check:
     fix: str = ""
 
     def to_dict(self) -> dict:
-        return {"check": self.name, "status": self.status.value, "detail": self.detail, "fix": self.fix}
-
-
+        return {
+            "check": self.name,
+            "status": self.status.value,
+            "detail": self.detail,
+            "fix": self.fix,
+        }

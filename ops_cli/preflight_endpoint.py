@@ -17,12 +17,24 @@ from pathlib import Path
 from deployment_config.addons import INFERENCE_OPERATOR
 from deployment_config.model import EnvironmentConfig
 from deployment_config.operator_releases import CRD_PATH, PINNED_OPERATOR
-from ops_cli.operator_crd import CRD_NAME, Unchecked, field_paths, rendered_endpoint, schema_problems
+from ops_cli.operator_crd import (
+    CRD_NAME,
+    Unchecked,
+    field_paths,
+    rendered_endpoint,
+    schema_problems,
+)
 from ops_cli.preflight_check import Check, Status
 
 NAME = "rendered endpoint"
 #: The vendored CRD: the file of CRD_PATH, copied unchanged (charts/imports/crds/SOURCE.md).
-VENDORED_CRD = Path(__file__).resolve().parents[1] / "charts" / "imports" / "crds" / CRD_PATH.rsplit("/", 1)[-1]
+VENDORED_CRD = (
+    Path(__file__).resolve().parents[1]
+    / "charts"
+    / "imports"
+    / "crds"
+    / CRD_PATH.rsplit("/", 1)[-1]
+)
 
 
 @cache
@@ -33,28 +45,51 @@ def _vendored_crd(path: Path) -> dict:
     return yaml.load(path.read_text(encoding="utf-8"), Loader=loader)
 
 
-def rendered_endpoint_check(env: EnvironmentConfig, manifest: Path, crd: Path = VENDORED_CRD) -> Check | None:
+def rendered_endpoint_check(
+    env: EnvironmentConfig, manifest: Path, crd: Path = VENDORED_CRD
+) -> Check | None:
     """The row, or None without the vendored CRD. Before ``cdk synth`` there is nothing to compare: said, not failed
     (preflight runs before the first deploy); a file older than the environment file warns."""
     if not crd.is_file():
         return None
-    operator = (f"the CRD of operator {PINNED_OPERATOR.operator_version}, which the pinned add-on build "
-                f"{INFERENCE_OPERATOR.version} installs ({CRD_NAME}, vendored in charts/imports/crds/)")
+    operator = (
+        f"the CRD of operator {PINNED_OPERATOR.operator_version}, which the pinned add-on build "
+        f"{INFERENCE_OPERATOR.version} installs ({CRD_NAME}, vendored in charts/imports/crds/)"
+    )
     synth = f"npx cdk synth -c env={env.name}"
     if not manifest.is_file():
-        return Check(NAME, Status.PASS, f"not rendered yet: {synth} writes {manifest}; compared with {operator} then")
+        return Check(
+            NAME,
+            Status.PASS,
+            f"not rendered yet: {synth} writes {manifest}; compared with {operator} then",
+        )
     source = Path(env.source)
     if source.is_file() and manifest.stat().st_mtime < source.stat().st_mtime:
-        return Check(NAME, Status.WARN, f"{manifest} is older than {source}: it may not be what the endpoint stack "
-                     f"applies; not compared with {operator}", f"{synth}, then run preflight again")
+        return Check(
+            NAME,
+            Status.WARN,
+            f"{manifest} is older than {source}: it may not be what the endpoint stack "
+            f"applies; not compared with {operator}",
+            f"{synth}, then run preflight again",
+        )
     try:
         endpoint = rendered_endpoint(manifest, env)
     except Unchecked as unchecked:  # not YAML, or not one endpoint in it
-        return Check(NAME, Status.FAIL, f"not compared with {operator}: {unchecked.detail}", unchecked.fix)
+        return Check(
+            NAME, Status.FAIL, f"not compared with {operator}: {unchecked.detail}", unchecked.fix
+        )
     problems = schema_problems(endpoint, _vendored_crd(crd))
     if problems:
-        return Check(NAME, Status.FAIL, f"{manifest} uses what {operator} lacks or refuses: " + "; ".join(problems),
-                     "the API server would refuse or drop it when the endpoint stack applies it: change what the "
-                     "configuration or charts/inference_endpoint_chart.py sets, then " + synth)
-    return Check(NAME, Status.PASS, f"every one of the {len(field_paths(endpoint))} field paths of {manifest} and its "
-                                    f"values fit {operator}")
+        return Check(
+            NAME,
+            Status.FAIL,
+            f"{manifest} uses what {operator} lacks or refuses: " + "; ".join(problems),
+            "the API server would refuse or drop it when the endpoint stack applies it: change what the "
+            "configuration or charts/inference_endpoint_chart.py sets, then " + synth,
+        )
+    return Check(
+        NAME,
+        Status.PASS,
+        f"every one of the {len(field_paths(endpoint))} field paths of {manifest} and its "
+        f"values fit {operator}",
+    )

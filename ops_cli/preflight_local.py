@@ -23,15 +23,25 @@ def local_checks(env: EnvironmentConfig, manifest: Path | None = None) -> list[C
     pinned operator (ops_cli/preflight_endpoint.py)."""
     placeholders = [_placeholders(env)] if env.placeholders else []
     endpoint = rendered_endpoint_check(env, manifest) if manifest is not None else None
-    return [*placeholders, _configuration(env), _sizing(env), *pin_checks(env), *([endpoint] if endpoint else [])]
+    return [
+        *placeholders,
+        _configuration(env),
+        _sizing(env),
+        *pin_checks(env),
+        *([endpoint] if endpoint else []),
+    ]
 
 
 def aws_checks(env: EnvironmentConfig) -> list[str]:
     """What the rows after "credentials" look up, in their order (ops_cli/preflight.py ``run_preflight``): named when
     they could not run."""
     hyperpod = env.platform is Platform.HYPERPOD
-    looked_up = ["the training plan" if hyperpod else "the Capacity Block reservation",
-                 "the instance type in EC2" if hyperpod else "the instance type's offering in the zone and its EC2 facts"]
+    looked_up = [
+        "the training plan" if hyperpod else "the Capacity Block reservation",
+        "the instance type in EC2"
+        if hyperpod
+        else "the instance type's offering in the zone and its EC2 facts",
+    ]
     if weights_s3_uri(env.model) is not None and not env.placeholders:
         looked_up.append("the weights mirror in S3")
     looked_up.append("the EKS add-on versions and configurations")
@@ -46,18 +56,24 @@ def aws_checks(env: EnvironmentConfig) -> list[str]:
 def _placeholders(env: EnvironmentConfig) -> Check:
     """The example's placeholder ids left in the file (deployment_config.placeholders): CloudFormation would refuse
     every stack of it (cdk_constructs.placeholder_guard); this row says so before anything is tried."""
-    return Check("placeholder values", Status.FAIL,
-                 f"{env.source} still holds the example's placeholder values in {', '.join(env.placeholders)}; "
-                 "CloudFormation refuses to deploy it",
-                 "put in your own ids: llmops capacity-blocks use cr-... --env NAME (or training-plans use) writes "
-                 "the capacity's; account and cluster.admin_role_arn by hand")
+    return Check(
+        "placeholder values",
+        Status.FAIL,
+        f"{env.source} still holds the example's placeholder values in {', '.join(env.placeholders)}; "
+        "CloudFormation refuses to deploy it",
+        "put in your own ids: llmops capacity-blocks use cr-... --env NAME (or training-plans use) writes "
+        "the capacity's; account and cluster.admin_role_arn by hand",
+    )
 
 
 def _configuration(env: EnvironmentConfig) -> Check:
     """Passes whenever it is shown: the loader refused the file otherwise (see the module's docstring)."""
-    return Check("configuration", Status.PASS,
-                 f"{env.source} passes every configuration rule ({env.platform.value} in {env.region}, "
-                 f"account {env.account})")
+    return Check(
+        "configuration",
+        Status.PASS,
+        f"{env.source} passes every configuration rule ({env.platform.value} in {env.region}, "
+        f"account {env.account})",
+    )
 
 
 def _sizing(env: EnvironmentConfig) -> Check:

@@ -46,20 +46,32 @@ def weights_mirror_check(aws: Aws, env: EnvironmentConfig) -> Check | None:
                 region = aws.client("s3").head_bucket(Bucket=bucket).get("BucketRegion")
                 regions_checked.add(bucket)
                 if region and region != env.region:
-                    return Check(NAME, Status.FAIL, f"s3://{bucket} is in {region}, not in {env.region}: the GPU nodes' "
-                                 "copy (the CRT transfer client) fails requests to another region than the bucket's",
-                                 f"mirror into a bucket in {env.region} (model.s3_uri), then {mirror}")
+                    return Check(
+                        NAME,
+                        Status.FAIL,
+                        f"s3://{bucket} is in {region}, not in {env.region}: the GPU nodes' "
+                        "copy (the CRT transfer client) fails requests to another region than the bucket's",
+                        f"mirror into a bucket in {env.region} (model.s3_uri), then {mirror}",
+                    )
             head = aws.client("s3").head_object(Bucket=bucket, Key=prefix + MANIFEST_NAME)
         except botocore.exceptions.ClientError as error:
             code = error_code(error)
             if code in ("404", "NoSuchKey", "NotFound"):
-                return Check(NAME, Status.FAIL, f"no {location}: {what} is not mirrored, or its copy did not finish; "
-                             "GPU nodes would find no weights while the block is paid",
-                             f"before the block starts (the system nodes run from stage 1): {mirror}")
+                return Check(
+                    NAME,
+                    Status.FAIL,
+                    f"no {location}: {what} is not mirrored, or its copy did not finish; "
+                    "GPU nodes would find no weights while the block is paid",
+                    f"before the block starts (the system nodes run from stage 1): {mirror}",
+                )
             if code in ("403", "AccessDenied"):
-                return Check(NAME, Status.FAIL, f"{location} could not be read with these credentials ({code})",
-                             f"allow s3:ListBucket on s3://{bucket} and s3:GetObject on s3://{bucket}/{prefix} for "
-                             "this role, or run preflight as the role that ran the mirror")
+                return Check(
+                    NAME,
+                    Status.FAIL,
+                    f"{location} could not be read with these credentials ({code})",
+                    f"allow s3:ListBucket on s3://{bucket} and s3:GetObject on s3://{bucket}/{prefix} for "
+                    "this role, or run preflight as the role that ran the mirror",
+                )
             raise translate(error, f"look up {location}") from None
         except botocore.exceptions.BotoCoreError as error:
             raise translate(error, f"look up {location}") from None

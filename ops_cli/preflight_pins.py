@@ -33,25 +33,40 @@ def _image_digest(env: EnvironmentConfig) -> Check:
     name, image = "image pinned by digest", env.model.image
     if _DIGEST.search(image):
         return Check(name, Status.PASS, image)
-    return Check(name, Status.FAIL, f"model.image {image} names a tag, which the registry can point at another image; "
-                 "a node that pulls again would run that one",
-                 f"look up its digest: docker buildx imagetools inspect {image} --format '{{{{json .Manifest}}}}' "
-                 f"(the \"digest\" field), or crane digest {image}; then set model.image: {image}@sha256:DIGEST")
+    return Check(
+        name,
+        Status.FAIL,
+        f"model.image {image} names a tag, which the registry can point at another image; "
+        "a node that pulls again would run that one",
+        f"look up its digest: docker buildx imagetools inspect {image} --format '{{{{json .Manifest}}}}' "
+        f'(the "digest" field), or crane digest {image}; then set model.image: {image}@sha256:DIGEST',
+    )
 
 
 def _model_revision(env: EnvironmentConfig) -> Check:
     name, model = "model revision pinned", env.model
     if model.hugging_face_revision:
         return Check(name, Status.PASS, f"{model.hugging_face_id}@{model.hugging_face_revision}")
-    code = ("; with --trust-remote-code the repository's Python code of that moment runs in the pod"
-            if "--trust-remote-code" in model.serving_args else "")
+    code = (
+        "; with --trust-remote-code the repository's Python code of that moment runs in the pod"
+        if "--trust-remote-code" in model.serving_args
+        else ""
+    )
     if model.weight_source is WeightSource.S3:
-        return Check(name, Status.FAIL, f"model.hugging_face_revision is not set: no revision of {model.s3_uri} has been "
-                     "mirrored and verified, and the serving stack refuses to deploy",
-                     f"bin/llmops weights mirror --env {env.name} [--revision BRANCH_OR_TAG] copies one commit, checks it "
-                     "and writes model.hugging_face_revision")
-    return Check(name, Status.FAIL, f"model.hugging_face_revision is not set: vLLM would download "
-                 f"{model.hugging_face_id} at whatever its default branch holds when the pod starts{code}",
-                 f"get the commit: curl -s {HUB_REVISION_API.format(model=model.hugging_face_id)} | python3 -c "
-                 "'import json, sys; print(json.load(sys.stdin)[\"sha\"])' (a gated model: add -H \"Authorization: "
-                 "Bearer $HF_TOKEN\"); read that commit's code, then set model.hugging_face_revision: COMMIT")
+        return Check(
+            name,
+            Status.FAIL,
+            f"model.hugging_face_revision is not set: no revision of {model.s3_uri} has been "
+            "mirrored and verified, and the serving stack refuses to deploy",
+            f"bin/llmops weights mirror --env {env.name} [--revision BRANCH_OR_TAG] copies one commit, checks it "
+            "and writes model.hugging_face_revision",
+        )
+    return Check(
+        name,
+        Status.FAIL,
+        f"model.hugging_face_revision is not set: vLLM would download "
+        f"{model.hugging_face_id} at whatever its default branch holds when the pod starts{code}",
+        f"get the commit: curl -s {HUB_REVISION_API.format(model=model.hugging_face_id)} | python3 -c "
+        '\'import json, sys; print(json.load(sys.stdin)["sha"])\' (a gated model: add -H "Authorization: '
+        "Bearer $HF_TOKEN\"); read that commit's code, then set model.hugging_face_revision: COMMIT",
+    )

@@ -51,8 +51,12 @@ RESTORE_CACHE_CONTAINER = "restore-compile-cache"
 _PULL_DURATION = re.compile(r"Successfully pulled image .*? in (?P<duration>[0-9hms.]+)")
 _DOWNLOADED = re.compile(r"Time spent downloading weights for .*?: (?P<seconds>[0-9.]+) seconds")
 _WEIGHTS_LOADED = re.compile(r"Loading weights took (?P<seconds>[0-9.]+) seconds")
-_MODEL_LOADED = re.compile(r"Model loading took (?P<gib>[0-9.]+) GiB memory and (?P<seconds>[0-9.]+) seconds")
-_ENGINE_READY = re.compile(r"init engine \(profile, create kv cache, warmup model\) took (?P<seconds>[0-9.]+) s")
+_MODEL_LOADED = re.compile(
+    r"Model loading took (?P<gib>[0-9.]+) GiB memory and (?P<seconds>[0-9.]+) seconds"
+)
+_ENGINE_READY = re.compile(
+    r"init engine \(profile, create kv cache, warmup model\) took (?P<seconds>[0-9.]+) s"
+)
 
 
 @dataclass(frozen=True)
@@ -71,12 +75,18 @@ class Phase:
         return max(0.0, (self.finished - self.started).total_seconds())
 
     def to_dict(self) -> dict:
-        return {"phase": self.name, "started": iso(self.started), "finished": iso(self.finished),
-                "seconds": None if self.seconds is None else round(self.seconds, 1), "source": self.source}
+        return {
+            "phase": self.name,
+            "started": iso(self.started),
+            "finished": iso(self.finished),
+            "seconds": None if self.seconds is None else round(self.seconds, 1),
+            "source": self.source,
+        }
 
 
 # What kubectl printed is read defensively: a field of another shape than the Kubernetes API's reads as absent
 # (an unknown phase), never as a crash.
+
 
 def _dict(value) -> dict:
     return value if isinstance(value, dict) else {}
@@ -93,7 +103,9 @@ def _time(text) -> datetime | None:
         moment = datetime.fromisoformat(text.replace("Z", "+00:00"))
     except ValueError:
         return None
-    return moment if moment.tzinfo is not None else None  # naive times cannot be compared with the others
+    return (
+        moment if moment.tzinfo is not None else None
+    )  # naive times cannot be compared with the others
 
 
 def _condition(obj: dict, kind: str) -> datetime | None:
@@ -104,8 +116,11 @@ def _condition(obj: dict, kind: str) -> datetime | None:
 
 
 def _event_time(event: dict) -> datetime | None:
-    return _time(event.get("eventTime") or event.get("firstTimestamp") or _dict(event.get("metadata")).get(
-        "creationTimestamp"))
+    return _time(
+        event.get("eventTime")
+        or event.get("firstTimestamp")
+        or _dict(event.get("metadata")).get("creationTimestamp")
+    )
 
 
 def _log_times(lines: Sequence[str], pattern: re.Pattern) -> tuple[datetime, float] | None:
@@ -123,51 +138,113 @@ def _log_times(lines: Sequence[str], pattern: re.Pattern) -> tuple[datetime, flo
 def _init_terminated(pod: dict, name: str) -> dict:
     """The ``terminated`` state of the init container ``name`` (its last run, if it ran again since); {} if none, and
     for a pod of an unexpected shape."""
-    init = next((s for s in _dicts(_dict(pod.get("status")).get("initContainerStatuses")) if s.get("name") == name), {})
-    return _dict(_dict(init.get("state")).get("terminated")) or _dict(_dict(init.get("lastState")).get("terminated"))
+    init = next(
+        (
+            s
+            for s in _dicts(_dict(pod.get("status")).get("initContainerStatuses"))
+            if s.get("name") == name
+        ),
+        {},
+    )
+    return _dict(_dict(init.get("state")).get("terminated")) or _dict(
+        _dict(init.get("lastState")).get("terminated")
+    )
 
 
-def startup_phases(*, pod: dict, node: dict | None, events: Sequence[dict], log_lines: Sequence[str],
-                   container: str) -> list[Phase]:
+def startup_phases(
+    *,
+    pod: dict,
+    node: dict | None,
+    events: Sequence[dict],
+    log_lines: Sequence[str],
+    container: str,
+) -> list[Phase]:
     """The phases of ``pod``'s start (its ``container`` runs vLLM), from its node, its events and vLLM's log lines."""
     phases: list[Phase] = []
     node_ready = _condition(node, "Ready") if node else None
     scheduled = _condition(pod, "PodScheduled")
-    phases.append(Phase("node ready → pod scheduled", node_ready, scheduled,
-                        "node condition Ready, pod condition PodScheduled"))
+    phases.append(
+        Phase(
+            "node ready → pod scheduled",
+            node_ready,
+            scheduled,
+            "node condition Ready, pod condition PodScheduled",
+        )
+    )
 
     phases.append(_image_pull(pod, _dicts(list(events)), container))
 
-    terminated, verified = (_init_terminated(pod, name) for name in (FETCH_WEIGHTS_CONTAINER, VERIFY_WEIGHTS_CONTAINER))
+    terminated, verified = (
+        _init_terminated(pod, name) for name in (FETCH_WEIGHTS_CONTAINER, VERIFY_WEIGHTS_CONTAINER)
+    )
     downloaded = _log_times(log_lines, _DOWNLOADED)
     if terminated:
-        phases.append(Phase("weights on the node (S3 copy)", _time(terminated.get("startedAt")),
-                            _time(terminated.get("finishedAt")), f"init container {FETCH_WEIGHTS_CONTAINER}"))
+        phases.append(
+            Phase(
+                "weights on the node (S3 copy)",
+                _time(terminated.get("startedAt")),
+                _time(terminated.get("finishedAt")),
+                f"init container {FETCH_WEIGHTS_CONTAINER}",
+            )
+        )
         if verified:
-            phases.append(Phase("weights checked (manifest)", _time(verified.get("startedAt")),
-                                _time(verified.get("finishedAt")), f"init container {VERIFY_WEIGHTS_CONTAINER}"))
+            phases.append(
+                Phase(
+                    "weights checked (manifest)",
+                    _time(verified.get("startedAt")),
+                    _time(verified.get("finishedAt")),
+                    f"init container {VERIFY_WEIGHTS_CONTAINER}",
+                )
+            )
     elif downloaded:
         end, seconds = downloaded
-        phases.append(Phase("weights on the node (Hugging Face download)", end - timedelta(seconds=seconds), end,
-                            "vLLM: Time spent downloading weights"))
+        phases.append(
+            Phase(
+                "weights on the node (Hugging Face download)",
+                end - timedelta(seconds=seconds),
+                end,
+                "vLLM: Time spent downloading weights",
+            )
+        )
     else:
-        phases.append(Phase("weights on the node", None, None,
-                            "no download logged (already cached, or not reached yet)"))
+        phases.append(
+            Phase(
+                "weights on the node",
+                None,
+                None,
+                "no download logged (already cached, or not reached yet)",
+            )
+        )
 
     restored = _init_terminated(pod, RESTORE_CACHE_CONTAINER)
     if restored:
         outcome = str(restored.get("message") or "").strip().removeprefix("compile-cache: ")
-        phases.append(Phase("compile cache restored (S3)", _time(restored.get("startedAt")),
-                            _time(restored.get("finishedAt")),
-                            f"init container {RESTORE_CACHE_CONTAINER}" + (f": {outcome}" if outcome else "")))
+        phases.append(
+            Phase(
+                "compile cache restored (S3)",
+                _time(restored.get("startedAt")),
+                _time(restored.get("finishedAt")),
+                f"init container {RESTORE_CACHE_CONTAINER}" + (f": {outcome}" if outcome else ""),
+            )
+        )
     loaded = _log_times(log_lines, _MODEL_LOADED) or _log_times(log_lines, _WEIGHTS_LOADED)
-    phases.append(Phase("model loaded into the GPUs",
-                        loaded[0] - timedelta(seconds=loaded[1]) if loaded else None, loaded[0] if loaded else None,
-                        "vLLM: Model loading took"))
+    phases.append(
+        Phase(
+            "model loaded into the GPUs",
+            loaded[0] - timedelta(seconds=loaded[1]) if loaded else None,
+            loaded[0] if loaded else None,
+            "vLLM: Model loading took",
+        )
+    )
     engine = _log_times(log_lines, _ENGINE_READY)
-    phases.append(Phase("engine ready (profile, KV cache, warm-up)",
-                        engine[0] - timedelta(seconds=engine[1]) if engine else None, engine[0] if engine else None,
-                        "vLLM: init engine ... took"))
+    phases.append(
+        Phase(
+            "engine ready (profile, KV cache, warm-up)",
+            engine[0] - timedelta(seconds=engine[1]) if engine else None,
+            engine[0] if engine else None,
+            "vLLM: init engine ... took",
+        )
+    )
     ready = _condition(pod, "Ready")
     last = next((p.finished for p in reversed(phases) if p.finished is not None), None)
     phases.append(Phase("first healthy (readiness)", last, ready, "pod condition Ready"))
@@ -179,28 +256,51 @@ def _image_pull(pod: dict, events: list[dict], container: str) -> Phase:
     """The pull of the vLLM container's image, by the first container of the pod that pulled it: init containers run
     before it and the kubelet pulls an image once per node (imagePullPolicy IfNotPresent)."""
     spec = _dict(pod.get("spec"))
-    image = next((c.get("image") for c in _dicts(spec.get("containers")) if c.get("name") == container), None)
-    same_image = [f"spec.initContainers{{{c.get('name')}}}" for c in _dicts(spec.get("initContainers"))
-                  if image is not None and c.get("image") == image]
+    image = next(
+        (c.get("image") for c in _dicts(spec.get("containers")) if c.get("name") == container), None
+    )
+    same_image = [
+        f"spec.initContainers{{{c.get('name')}}}"
+        for c in _dicts(spec.get("initContainers"))
+        if image is not None and c.get("image") == image
+    ]
     for field_path in (*same_image, f"spec.containers{{{container}}}"):
         mine = [e for e in events if _dict(e.get("involvedObject")).get("fieldPath") == field_path]
         pulling = next((_event_time(e) for e in mine if e.get("reason") == "Pulling"), None)
         pulled = next((e for e in mine if e.get("reason") == "Pulled"), None)
         who = field_path.partition("{")[2].rstrip("}")
-        if pulling is not None or (pulled is not None and "already present" not in str(pulled.get("message") or "")):
+        if pulling is not None or (
+            pulled is not None and "already present" not in str(pulled.get("message") or "")
+        ):
             took = _PULL_DURATION.search(str(pulled.get("message") or "")) if pulled else None
-            source = f"events Pulling, Pulled of {who}" + (f" (kubelet: {took.group('duration')})" if took else "")
+            source = f"events Pulling, Pulled of {who}" + (
+                f" (kubelet: {took.group('duration')})" if took else ""
+            )
             return Phase("image pulled", pulling, _event_time(pulled) if pulled else None, source)
-    pulled = next((e for e in events if e.get("reason") == "Pulled" and _dict(e.get("involvedObject")).get(
-        "fieldPath") == f"spec.containers{{{container}}}"), None)
+    pulled = next(
+        (
+            e
+            for e in events
+            if e.get("reason") == "Pulled"
+            and _dict(e.get("involvedObject")).get("fieldPath") == f"spec.containers{{{container}}}"
+        ),
+        None,
+    )
     if pulled is not None:
         at = _event_time(pulled)
         return Phase("image pulled", at, at, "event Pulled: already present on the node")
     return Phase("image pulled", None, None, "events Pulling, Pulled")
 
 
-def read_startup_phases(kubectl: str, *, namespace: str, selector: str, container_image: str | None = None,
-                        run: Callable | None = None, deadline: Deadline | None = None) -> tuple[dict, list[Phase]]:
+def read_startup_phases(
+    kubectl: str,
+    *,
+    namespace: str,
+    selector: str,
+    container_image: str | None = None,
+    run: Callable | None = None,
+    deadline: Deadline | None = None,
+) -> tuple[dict, list[Phase]]:
     """Read the newest pod matching ``selector`` in ``namespace``, its node, its events and its vLLM container's log
     (the container whose image is ``container_image``, else the first), and return (pod, phases). Each kubectl call
     runs within its cap and what is left of ``deadline`` (ops_cli/tools.py); what kubectl prints that is not the
@@ -213,23 +313,50 @@ def read_startup_phases(kubectl: str, *, namespace: str, selector: str, containe
         return tool_json(result)
 
     listing = [kubectl, "get", "pods", "-n", namespace, "-l", selector, "-o", "json"]
-    pods = [p for p in _dicts(kubectl_json(*listing[1:-2]).get("items"))
-            if isinstance(p.get("metadata"), dict) and isinstance(p["metadata"].get("name"), str)]
+    pods = [
+        p
+        for p in _dicts(kubectl_json(*listing[1:-2]).get("items"))
+        if isinstance(p.get("metadata"), dict) and isinstance(p["metadata"].get("name"), str)
+    ]
     if not pods:
-        raise OpsError(f"no pod matches {selector} in namespace {namespace}",
-                       f"deploy the serving stack first, or check --env; by hand: {command_line(listing)}",
-                       ExitCode.NOT_FOUND)
+        raise OpsError(
+            f"no pod matches {selector} in namespace {namespace}",
+            f"deploy the serving stack first, or check --env; by hand: {command_line(listing)}",
+            ExitCode.NOT_FOUND,
+        )
     pod = max(pods, key=lambda p: str(p["metadata"].get("creationTimestamp") or ""))
     name = pod["metadata"]["name"]
     spec = pod.get("spec") if isinstance(pod.get("spec"), dict) else {}
     containers = _dicts(spec.get("containers")) or [{}]
-    container = next((c["name"] for c in containers if container_image and c.get("image") == container_image
-                      and isinstance(c.get("name"), str)), str(containers[0].get("name") or ""))
+    container = next(
+        (
+            c["name"]
+            for c in containers
+            if container_image
+            and c.get("image") == container_image
+            and isinstance(c.get("name"), str)
+        ),
+        str(containers[0].get("name") or ""),
+    )
     node_name = spec.get("nodeName") if isinstance(spec.get("nodeName"), str) else None
     node = kubectl_json("get", "node", node_name) if node_name else None
-    events = _dicts(kubectl_json("get", "events", "-n", namespace, "--field-selector",
-                                  f"involvedObject.kind=Pod,involvedObject.name={name}").get("items"))
-    result = run_tool([kubectl, "logs", "-n", namespace, name, "-c", container, "--timestamps"], deadline=deadline,
-                      cap=120, run=run)
+    events = _dicts(
+        kubectl_json(
+            "get",
+            "events",
+            "-n",
+            namespace,
+            "--field-selector",
+            f"involvedObject.kind=Pod,involvedObject.name={name}",
+        ).get("items")
+    )
+    result = run_tool(
+        [kubectl, "logs", "-n", namespace, name, "-c", container, "--timestamps"],
+        deadline=deadline,
+        cap=120,
+        run=run,
+    )
     lines = result.stdout.splitlines() if result.returncode == 0 else []
-    return pod, startup_phases(pod=pod, node=node, events=events, log_lines=lines, container=container)
+    return pod, startup_phases(
+        pod=pod, node=node, events=events, log_lines=lines, container=container
+    )

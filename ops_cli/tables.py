@@ -20,25 +20,57 @@ def cost_human(report: cost.CostReport) -> list:
     rows = []
     for row in report.rows:
         per_hour = row.per_hour
-        rest = ("paid" if row.fixed_per_hour is not None or (row.query is None and row.per_hour is None) else
-                f"{per_hour * hours:,.2f}" if per_hour is not None and hours is not None else "-")
-        rows.append((row.item, row.count, amount(row.price.per_hour) if row.price else "-", amount(per_hour), rest))
+        rest = (
+            "paid"
+            if row.fixed_per_hour is not None or (row.query is None and row.per_hour is None)
+            else f"{per_hour * hours:,.2f}"
+            if per_hour is not None and hours is not None
+            else "-"
+        )
+        rows.append(
+            (
+                row.item,
+                row.count,
+                amount(row.price.per_hour) if row.price else "-",
+                amount(per_hour),
+                rest,
+            )
+        )
     block = report.block
-    lines = [f"{report.env} in {report.region}: {block.kind} {block.identifier} ends {utc_and_local(block.end)}, "
-             f"{cost._round(hours) if hours is not None else '?'} h from now. Amounts in {usd}.",
-             table(["item", "count", f"unit price/h ({usd})", f"per hour ({usd})", f"rest of the block ({usd})"], rows)]
+    lines = [
+        f"{report.env} in {report.region}: {block.kind} {block.identifier} ends {utc_and_local(block.end)}, "
+        f"{cost._round(hours) if hours is not None else '?'} h from now. Amounts in {usd}.",
+        table(
+            [
+                "item",
+                "count",
+                f"unit price/h ({usd})",
+                f"per hour ({usd})",
+                f"rest of the block ({usd})",
+            ],
+            rows,
+        ),
+    ]
     total = f"Total of the hourly resources: {report.hourly_total:,.2f} {usd} per hour"
     if hours is not None:
         total += f", {report.hourly_total * hours:,.2f} {usd} for the rest of the block"
-    lines.append(total + ("." if not report.missing else f"; without: {', '.join(report.missing)}."))
+    lines.append(
+        total + ("." if not report.missing else f"; without: {', '.join(report.missing)}.")
+    )
     fee_row = report.rows[0]
     if fee_row.fixed_per_hour is not None:
-        lines.append(f"With the block's fee spread over its hours: {report.hourly_total + fee_row.fixed_per_hour:,.2f} "
-                     f"{usd} per hour.")
+        lines.append(
+            f"With the block's fee spread over its hours: {report.hourly_total + fee_row.fixed_per_hour:,.2f} "
+            f"{usd} per hour."
+        )
     lines.append("Sources:")
     lines += [f"  {row.item}: {row.note}" for row in report.rows if row.price is None and row.note]
-    lines += [f"  {row.item}: AWS Price List Query API, SKU {row.price.sku}, effective {row.price.effective} "
-              f"({row.price.description})" + (f"; {row.note}" if row.note else "") for row in report.rows if row.price]
+    lines += [
+        f"  {row.item}: AWS Price List Query API, SKU {row.price.sku}, effective {row.price.effective} "
+        f"({row.price.description})" + (f"; {row.note}" if row.note else "")
+        for row in report.rows
+        if row.price
+    ]
     lines.append("Usage-based, not estimated: " + "; ".join(report.usage_based) + ".")
     return lines
 
@@ -47,24 +79,47 @@ def phases_table(phases: list) -> Table:
     def moment(value):
         return value.strftime("%H:%M:%S") if value else "?"
 
-    return table(["phase", "from", "to", "took", "source"],
-                 [(p.name, moment(p.started), moment(p.finished),
-                   "?" if p.seconds is None else f"{int(p.seconds) // 60}m{int(p.seconds) % 60:02d}s", p.source)
-                  for p in phases])
+    return table(
+        ["phase", "from", "to", "took", "source"],
+        [
+            (
+                p.name,
+                moment(p.started),
+                moment(p.finished),
+                "?" if p.seconds is None else f"{int(p.seconds) // 60}m{int(p.seconds) % 60:02d}s",
+                p.source,
+            )
+            for p in phases
+        ],
+    )
 
 
 def offerings_table(offerings: list[Offering]) -> Table:
-    rows = [(o.offering_id, o.availability_zone, utc_and_local(o.start), utc_and_local(o.end), duration(o.duration_hours),
-             o.instance_count, money(o.upfront_fee, o.currency)) for o in offerings]
+    rows = [
+        (
+            o.offering_id,
+            o.availability_zone,
+            utc_and_local(o.start),
+            utc_and_local(o.end),
+            duration(o.duration_hours),
+            o.instance_count,
+            money(o.upfront_fee, o.currency),
+        )
+        for o in offerings
+    ]
     return table(["offering", "zone", "start", "end", "duration", "count", "upfront fee"], rows)
 
 
 def published_note(key, published) -> str:
     """Where the published column comes from, or that nothing is published for this configuration."""
     if not published:
-        return (f"Published: no row for {key.describe()} in deployment_config/data/published/ (only published figures "
-                "are listed there).")
+        return (
+            f"Published: no row for {key.describe()} in deployment_config/data/published/ (only published figures "
+            "are listed there)."
+        )
     sources = sorted({row.source for row in published.values()})
     configurations = sorted({row.configuration for row in published.values()})
-    return (f"Published, for {key.describe()}: {'; '.join(sources)}. Configuration: {'; '.join(configurations)}. "
-            f"Statistic: {', '.join(sorted({row.statistic for row in published.values()}))}.")
+    return (
+        f"Published, for {key.describe()}: {'; '.join(sources)}. Configuration: {'; '.join(configurations)}. "
+        f"Statistic: {', '.join(sorted({row.statistic for row in published.values()}))}."
+    )

@@ -46,9 +46,15 @@ class ToolTimedOut(CommandTimedOut):
         self.deadline_passed = deadline_passed
 
 
-def run_tool(argv: Sequence[str], *, deadline: Deadline | None = None, cap: float = 60, stdin: str | None = None,
-             run: Callable | None = None, missing_fix: str = "install kubectl or pass --kubectl PATH"
-             ) -> subprocess.CompletedProcess:
+def run_tool(
+    argv: Sequence[str],
+    *,
+    deadline: Deadline | None = None,
+    cap: float = 60,
+    stdin: str | None = None,
+    run: Callable | None = None,
+    missing_fix: str = "install kubectl or pass --kubectl PATH",
+) -> subprocess.CompletedProcess:
     """Run ``argv`` to its end, within ``cap`` seconds and what is left of ``deadline``; returns it whatever its exit
     status (callers judge it; :func:`tool_failure` words a failure).
 
@@ -65,30 +71,53 @@ def run_tool(argv: Sequence[str], *, deadline: Deadline | None = None, cap: floa
     try:
         with deadline.during(phase):
             if run is not None:
-                return run(argv, capture_output=True, text=True, timeout=timeout,
-                           **({"input": stdin} if stdin is not None else {}))
+                return run(
+                    argv,
+                    capture_output=True,
+                    text=True,
+                    timeout=timeout,
+                    **({"input": stdin} if stdin is not None else {}),
+                )
             return _run_in_group(argv, stdin, timeout)
     except (FileNotFoundError, PermissionError, NotADirectoryError):
-        raise OpsError(f"{quoted(argv[0], 200)} cannot be run (not found, or not executable)", missing_fix,
-                       ExitCode.USAGE) from None
+        raise OpsError(
+            f"{quoted(argv[0], 200)} cannot be run (not found, or not executable)",
+            missing_fix,
+            ExitCode.USAGE,
+        ) from None
     except subprocess.TimeoutExpired:
         by_hand = f"run it by hand to see where it stops: {command_line(argv)}"
         if binding or deadline.passed():
-            raise ToolTimedOut(f"timed out after {deadline.seconds:g} s ({deadline.option}) while {phase} "
-                               "(it was stopped)", f"{by_hand}; raise {deadline.option} if it is just slow", phase,
-                               deadline_passed=True) from None
-        raise ToolTimedOut(f"{_short(argv)} did not finish within {cap:g} s (it was stopped)",
-                           f"{by_hand}; {KUBECONFIG_FIX} and that the cluster's endpoint answers", phase,
-                           deadline_passed=False) from None
+            raise ToolTimedOut(
+                f"timed out after {deadline.seconds:g} s ({deadline.option}) while {phase} "
+                "(it was stopped)",
+                f"{by_hand}; raise {deadline.option} if it is just slow",
+                phase,
+                deadline_passed=True,
+            ) from None
+        raise ToolTimedOut(
+            f"{_short(argv)} did not finish within {cap:g} s (it was stopped)",
+            f"{by_hand}; {KUBECONFIG_FIX} and that the cluster's endpoint answers",
+            phase,
+            deadline_passed=False,
+        ) from None
 
 
-def _run_in_group(argv: list[str], stdin: str | None, timeout: float) -> subprocess.CompletedProcess:
+def _run_in_group(
+    argv: list[str], stdin: str | None, timeout: float
+) -> subprocess.CompletedProcess:
     """``subprocess.run``, but in a process group of its own that is killed whole on a timeout, an interrupt or
     any other exception (the deadline's backstop included). Output that is not UTF-8 is kept, with replacement
     characters, for :func:`tool_json` to refuse."""
-    process = subprocess.Popen(argv, stdin=subprocess.PIPE if stdin is not None else subprocess.DEVNULL,
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, encoding="utf-8", errors="replace",
-                               process_group=0)
+    process = subprocess.Popen(
+        argv,
+        stdin=subprocess.PIPE if stdin is not None else subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        encoding="utf-8",
+        errors="replace",
+        process_group=0,
+    )
     try:
         out, err = process.communicate(stdin, timeout=timeout)
     except BaseException:
@@ -112,13 +141,19 @@ def _kill_group(process: subprocess.Popen) -> None:
         process.wait(timeout=5)
 
 
-def tool_failure(result: subprocess.CompletedProcess, fix: str = KUBECONFIG_FIX,
-                 exit_code: ExitCode = TOOL_FAILED) -> OpsError:
+def tool_failure(
+    result: subprocess.CompletedProcess,
+    fix: str = KUBECONFIG_FIX,
+    exit_code: ExitCode = TOOL_FAILED,
+) -> OpsError:
     """A tool that exited non-zero: its last line on stderr, and the command to run by hand."""
     stderr = (result.stderr or "").strip()
     detail = stderr.splitlines()[-1] if stderr else f"exit status {result.returncode}"
-    return OpsError(f"{_short(result.args)} failed: {printable(detail, 300)}",
-                    f"{fix}; the command was: {command_line(result.args)}", exit_code)
+    return OpsError(
+        f"{_short(result.args)} failed: {printable(detail, 300)}",
+        f"{fix}; the command was: {command_line(result.args)}",
+        exit_code,
+    )
 
 
 def tool_json(result: subprocess.CompletedProcess, expected: type = dict) -> dict | list:
@@ -136,6 +171,9 @@ def tool_json(result: subprocess.CompletedProcess, expected: type = dict) -> dic
     if why is None:
         return value
     start = f"; it began {quoted(text.strip(), 80)}" if text.strip() else ""
-    raise OpsError(f"{_short(result.args)} printed what is not the JSON asked for: {why}{start}",
-                   f"run it by hand to see what it prints: {command_line(result.args)} (is it kubectl, and is the "
-                   "kubeconfig's server the cluster's API server, not a proxy or a login page?)", TOOL_FAILED)
+    raise OpsError(
+        f"{_short(result.args)} printed what is not the JSON asked for: {why}{start}",
+        f"run it by hand to see what it prints: {command_line(result.args)} (is it kubectl, and is the "
+        "kubeconfig's server the cluster's API server, not a proxy or a login page?)",
+        TOOL_FAILED,
+    )

@@ -22,8 +22,10 @@ TARGET = "hyperpod-cluster"
 PLAN_NAME = re.compile(r"[a-zA-Z0-9](-*[a-zA-Z0-9]){0,63}")
 PLAN_NAME_MAX = 64
 #: shape TrainingPlanNameOrArn (DescribeTrainingPlan): min 1, max 2048
-PLAN_NAME_OR_ARN = re.compile(r"(arn:aws[a-z\-]*:sagemaker:[a-z0-9\-]*:[0-9]{12}:training-plan/)?"
-                              r"[a-zA-Z0-9](-*[a-zA-Z0-9]){0,63}")
+PLAN_NAME_OR_ARN = re.compile(
+    r"(arn:aws[a-z\-]*:sagemaker:[a-z0-9\-]*:[0-9]{12}:training-plan/)?"
+    r"[a-zA-Z0-9](-*[a-zA-Z0-9]){0,63}"
+)
 #: shape TrainingPlanOfferingId: min 1, max 256, pattern [a-z0-9\-]+
 OFFERING_ID = re.compile(r"[a-z0-9\-]+")
 OFFERING_ID_MAX = 256
@@ -38,51 +40,82 @@ _NAME_RULE = "1 to 64 letters, digits and '-', starting and ending with a letter
 def check_plan_name(name: str, *, arn_allowed: bool) -> None:
     pattern = PLAN_NAME_OR_ARN if arn_allowed else PLAN_NAME
     if len(name) > (2048 if arn_allowed else PLAN_NAME_MAX) or not pattern.fullmatch(name):
-        raise OpsError(f"{shown(name)} is not a training plan name ({_NAME_RULE}{' or its ARN' if arn_allowed else ''})",
-                       "use a name such as kimi-k3-december", ExitCode.USAGE)
+        raise OpsError(
+            f"{shown(name)} is not a training plan name ({_NAME_RULE}{' or its ARN' if arn_allowed else ''})",
+            "use a name such as kimi-k3-december",
+            ExitCode.USAGE,
+        )
 
 
 def check_offering_id(offering_id: str) -> None:
     if len(offering_id) > OFFERING_ID_MAX or not OFFERING_ID.fullmatch(offering_id):
-        raise OpsError(f"--offering-id {shown(offering_id)} is not a training plan offering id (lowercase letters, "
-                       "digits and '-', at most 256)", "copy an id from 'llmops training-plans offerings'", ExitCode.USAGE)
+        raise OpsError(
+            f"--offering-id {shown(offering_id)} is not a training plan offering id (lowercase letters, "
+            "digits and '-', at most 256)",
+            "copy an id from 'llmops training-plans offerings'",
+            ExitCode.USAGE,
+        )
 
 
 def plan_offering_from_api(item: dict) -> Offering:
     capacity = item.get("ReservedCapacityOfferings") or [{}]
     first = capacity[0]
-    return Offering(item["TrainingPlanOfferingId"], first.get("InstanceType", "-"),
-                    sum(c.get("InstanceCount", 0) for c in capacity), first.get("AvailabilityZone", "-"),
-                    first.get("StartTime"), capacity[-1].get("EndTime"), item.get("DurationHours", 0),
-                    Decimal(item.get("UpfrontFee", "0")), item.get("CurrencyCode", ""))
+    return Offering(
+        item["TrainingPlanOfferingId"],
+        first.get("InstanceType", "-"),
+        sum(c.get("InstanceCount", 0) for c in capacity),
+        first.get("AvailabilityZone", "-"),
+        first.get("StartTime"),
+        capacity[-1].get("EndTime"),
+        item.get("DurationHours", 0),
+        Decimal(item.get("UpfrontFee", "0")),
+        item.get("CurrencyCode", ""),
+    )
 
 
 def search_params(search: Search) -> dict:
     """``search`` as search_training_plan_offerings parameters, for HyperPod clusters."""
-    return {"InstanceType": search.instance_type, "InstanceCount": search.instance_count,
-            "DurationHours": search.duration_hours, "StartTimeAfter": search.start_after,
-            "EndTimeBefore": search.end_before, "TargetResources": [TARGET]}
+    return {
+        "InstanceType": search.instance_type,
+        "InstanceCount": search.instance_count,
+        "DurationHours": search.duration_hours,
+        "StartTimeAfter": search.start_after,
+        "EndTimeBefore": search.end_before,
+        "TargetResources": [TARGET],
+    }
 
 
 def check_instance_type(instance_type: str) -> None:
     if not instance_type.startswith("ml."):
-        raise OpsError(f"--instance-type {shown(instance_type)} is not a SageMaker instance type",
-                       f"use the ml. form, for example ml.{instance_type if len(instance_type) <= 64 else 'p6-b300.48xlarge'}",
-                       ExitCode.USAGE)
+        raise OpsError(
+            f"--instance-type {shown(instance_type)} is not a SageMaker instance type",
+            f"use the ml. form, for example ml.{instance_type if len(instance_type) <= 64 else 'p6-b300.48xlarge'}",
+            ExitCode.USAGE,
+        )
 
 
 def find_plan_offerings(aws: Aws, search: Search) -> list[Offering]:
     check_instance_type(search.instance_type)
-    response = aws.call("sagemaker", "search_training_plan_offerings", "search training plan offerings", **search_params(search))
-    return cheapest_first([plan_offering_from_api(i) for i in response.get("TrainingPlanOfferings", [])])
+    response = aws.call(
+        "sagemaker",
+        "search_training_plan_offerings",
+        "search training plan offerings",
+        **search_params(search),
+    )
+    return cheapest_first(
+        [plan_offering_from_api(i) for i in response.get("TrainingPlanOfferings", [])]
+    )
 
 
 def find_plan_offering(aws: Aws, search: Search, offering_id: str) -> Offering:
     for offering in find_plan_offerings(aws, search):
         if offering.offering_id == offering_id:
             return offering
-    raise OpsError(f"training plan offering {offering_id} is no longer offered for these search parameters",
-                   "search again and pick a current offering", ExitCode.OFFERING_GONE)
+    raise OpsError(
+        f"training plan offering {offering_id} is no longer offered for these search parameters",
+        "search again and pick a current offering",
+        ExitCode.OFFERING_GONE,
+    )
 
 
 def check_name_free(aws: Aws, name: str) -> None:
@@ -94,11 +127,16 @@ def check_name_free(aws: Aws, name: str) -> None:
         if error.exit_code == ExitCode.NOT_FOUND:
             return
         raise
-    raise OpsError(f"a training plan named {name} already exists ({plan.get('Status', '?')}, {plan.get('TrainingPlanArn')})",
-                   "choose another name (llmops training-plans show NAME shows a plan)", ExitCode.ALREADY_EXISTS)
+    raise OpsError(
+        f"a training plan named {name} already exists ({plan.get('Status', '?')}, {plan.get('TrainingPlanArn')})",
+        "choose another name (llmops training-plans show NAME shows a plan)",
+        ExitCode.ALREADY_EXISTS,
+    )
 
 
-def create_plan(aws: Aws, name: str, offering: Offering, say: Callable[[str], None] = lambda text: None) -> str | None:
+def create_plan(
+    aws: Aws, name: str, offering: Offering, say: Callable[[str], None] = lambda text: None
+) -> str | None:
     """The new plan's ARN (None if SageMaker's answer had none: the plan exists all the same). CreateTrainingPlan is sent
     once (ops_cli/purchase_outcome.py); when its answer is lost the plan is looked up by name."""
     check_plan_name(name, arn_allowed=False)
@@ -106,13 +144,27 @@ def create_plan(aws: Aws, name: str, offering: Offering, say: Callable[[str], No
     action = f"create training plan {name}"
     look_command = outcome.plan_look_command(aws.region, name)
     try:
-        response = outcome.send_once(aws, "sagemaker", "create_training_plan", look_command=look_command,
-                                     TrainingPlanName=name, TrainingPlanOfferingId=offering.offering_id)
+        response = outcome.send_once(
+            aws,
+            "sagemaker",
+            "create_training_plan",
+            look_command=look_command,
+            TrainingPlanName=name,
+            TrainingPlanOfferingId=offering.offering_id,
+        )
     except outcome.MaybeSent as lost:
-        plan = outcome.settle(aws, lost, outcome.plan_lookup(aws, name), what=f"training plan {name}",
-                              look_command=look_command, say=say)
-        say(f"Found it: training plan {name} exists, status {plan.get('Status', '?')} "
-            f"(llmops training-plans show {name} follows it).")
+        plan = outcome.settle(
+            aws,
+            lost,
+            outcome.plan_lookup(aws, name),
+            what=f"training plan {name}",
+            look_command=look_command,
+            say=say,
+        )
+        say(
+            f"Found it: training plan {name} exists, status {plan.get('Status', '?')} "
+            f"(llmops training-plans show {name} follows it)."
+        )
         return plan.get("TrainingPlanArn")
     except (botocore.exceptions.ClientError, botocore.exceptions.BotoCoreError) as error:
         raise translate(error, action) from None
@@ -121,13 +173,39 @@ def create_plan(aws: Aws, name: str, offering: Offering, say: Callable[[str], No
 
 def describe_plan(aws: Aws, name: str) -> dict:
     check_plan_name(name, arn_allowed=True)
-    return aws.call("sagemaker", "describe_training_plan", f"describe training plan {name}", TrainingPlanName=name)
+    return aws.call(
+        "sagemaker",
+        "describe_training_plan",
+        f"describe training plan {name}",
+        TrainingPlanName=name,
+    )
 
 
 def plan_summary(plan: dict) -> dict:
-    zones = sorted({s.get("AvailabilityZone") for s in plan.get("ReservedCapacitySummaries", []) if s.get("AvailabilityZone")})
-    types = sorted({s.get("InstanceType") for s in plan.get("ReservedCapacitySummaries", []) if s.get("InstanceType")})
-    return {"name": plan.get("TrainingPlanName"), "arn": plan.get("TrainingPlanArn"), "status": plan.get("Status"),
-            "status_message": plan.get("StatusMessage"), "start": iso(plan.get("StartTime")), "end": iso(plan.get("EndTime")),
-            "availability_zones": zones, "instance_types": types, "instance_count": plan.get("TotalInstanceCount"),
-            "upfront_fee": plan.get("UpfrontFee"), "currency": plan.get("CurrencyCode")}
+    zones = sorted(
+        {
+            s.get("AvailabilityZone")
+            for s in plan.get("ReservedCapacitySummaries", [])
+            if s.get("AvailabilityZone")
+        }
+    )
+    types = sorted(
+        {
+            s.get("InstanceType")
+            for s in plan.get("ReservedCapacitySummaries", [])
+            if s.get("InstanceType")
+        }
+    )
+    return {
+        "name": plan.get("TrainingPlanName"),
+        "arn": plan.get("TrainingPlanArn"),
+        "status": plan.get("Status"),
+        "status_message": plan.get("StatusMessage"),
+        "start": iso(plan.get("StartTime")),
+        "end": iso(plan.get("EndTime")),
+        "availability_zones": zones,
+        "instance_types": types,
+        "instance_count": plan.get("TotalInstanceCount"),
+        "upfront_fee": plan.get("UpfrontFee"),
+        "currency": plan.get("CurrencyCode"),
+    }

@@ -12,7 +12,14 @@ from typing import TextIO
 from deployment_config.model import EnvironmentConfig
 from endpoint_probe.answers import UNAUTHORIZED, unauthorized
 from endpoint_probe.deadline import Deadline
-from endpoint_probe.errors import BadResponse, CertificateInvalid, DeadlineExceeded, Unreachable, printable, quoted
+from endpoint_probe.errors import (
+    BadResponse,
+    CertificateInvalid,
+    DeadlineExceeded,
+    Unreachable,
+    printable,
+    quoted,
+)
 from endpoint_probe.http import exchange
 from endpoint_probe.smoke import MODELS
 from endpoint_probe.url import ApiKey, TlsOptions, check_url
@@ -75,11 +82,15 @@ class Progress:
                 last_status = status
                 if done:
                     return status
-                out_of_time = self.deadline is not None and self.deadline.remaining() < self.interval
+                out_of_time = (
+                    self.deadline is not None and self.deadline.remaining() < self.interval
+                )
                 if elapsed + self.interval > self.timeout or out_of_time:
-                    raise OpsError(f"gave up waiting for {self.what} after {int(elapsed)} s; last seen: {status}",
-                                   "run the wait again with a longer --timeout, or look at the resource in the console",
-                                   ExitCode.TIMEOUT)
+                    raise OpsError(
+                        f"gave up waiting for {self.what} after {int(elapsed)} s; last seen: {status}",
+                        "run the wait again with a longer --timeout, or look at the resource in the console",
+                        ExitCode.TIMEOUT,
+                    )
                 if display is None:
                     self.sleep(self.interval)
                     continue
@@ -87,8 +98,10 @@ class Progress:
                 waited = 0.0
                 while waited < self.interval:
                     step = min(1.0, self.interval - waited)
-                    display.update(self._status_line(status, self.clock() - started, self.interval - waited),
-                                   refresh=True)
+                    display.update(
+                        self._status_line(status, self.clock() - started, self.interval - waited),
+                        refresh=True,
+                    )
                     self.sleep(step)
                     waited += step
         finally:
@@ -100,15 +113,22 @@ class Progress:
 
         from ops_cli.output import console
 
-        display = Live(console=console(self.stream, self.environ), auto_refresh=False, transient=True)
+        display = Live(
+            console=console(self.stream, self.environ), auto_refresh=False, transient=True
+        )
         display.start()
         return display
 
     def _status_line(self, status: str, elapsed: float, next_check: float):
         from rich.spinner import Spinner
 
-        return Spinner("dots", text=_text(f"{self.what}: {status} · waited {_clock(elapsed)} · next check in "
-                                          f"{int(next_check)} s"))
+        return Spinner(
+            "dots",
+            text=_text(
+                f"{self.what}: {status} · waited {_clock(elapsed)} · next check in "
+                f"{int(next_check)} s"
+            ),
+        )
 
 
 def _clock(seconds: float) -> str:
@@ -130,8 +150,11 @@ def wait_for_reservation(aws: Aws, reservation_id: str, progress: Progress) -> d
         last.update(reservation)
         state = reservation.get("State", "unknown")
         if state in FINAL_STATES:
-            raise OpsError(f"reservation {reservation_id} is {state}; it will never become active",
-                           "buy a new Capacity Block", ExitCode.CHECK_FAILED)
+            raise OpsError(
+                f"reservation {reservation_id} is {state}; it will never become active",
+                "buy a new Capacity Block",
+                ExitCode.CHECK_FAILED,
+            )
         return state == "active", f"{state}, starts {utc_and_local(reservation.get('StartDate'))}"
 
     progress.run(probe)
@@ -143,20 +166,47 @@ def wait_for_gpu_nodes(aws: Aws, env: EnvironmentConfig, progress: Progress) -> 
     last: dict = {}
 
     def probe() -> tuple[bool, str]:
-        group = aws.call("eks", "describe_nodegroup", "describe the GPU node group",
-                         clusterName=env.cluster_name, nodegroupName=GPU_NODEGROUP)["nodegroup"]
+        group = aws.call(
+            "eks",
+            "describe_nodegroup",
+            "describe the GPU node group",
+            clusterName=env.cluster_name,
+            nodegroupName=GPU_NODEGROUP,
+        )["nodegroup"]
         desired = group.get("scalingConfig", {}).get("desiredSize", 0)
-        issues = [f"{i.get('code')}: {i.get('message')}" for i in group.get("health", {}).get("issues", [])]
+        issues = [
+            f"{i.get('code')}: {i.get('message')}"
+            for i in group.get("health", {}).get("issues", [])
+        ]
         asg_names = [g["name"] for g in group.get("resources", {}).get("autoScalingGroups", [])]
         in_service = 0
         if asg_names:
-            asgs = aws.call("autoscaling", "describe_auto_scaling_groups", "describe the GPU Auto Scaling group",
-                            AutoScalingGroupNames=asg_names)["AutoScalingGroups"]
-            in_service = sum(1 for g in asgs for i in g.get("Instances", []) if i.get("LifecycleState") == "InService")
-        last.update({"status": group.get("status"), "desired": desired, "in_service": in_service, "issues": issues})
+            asgs = aws.call(
+                "autoscaling",
+                "describe_auto_scaling_groups",
+                "describe the GPU Auto Scaling group",
+                AutoScalingGroupNames=asg_names,
+            )["AutoScalingGroups"]
+            in_service = sum(
+                1
+                for g in asgs
+                for i in g.get("Instances", [])
+                if i.get("LifecycleState") == "InService"
+            )
+        last.update(
+            {
+                "status": group.get("status"),
+                "desired": desired,
+                "in_service": in_service,
+                "issues": issues,
+            }
+        )
         if group.get("status") in {"CREATE_FAILED", "DELETING", "DEGRADED"} and not in_service:
-            raise OpsError(f"GPU node group is {group.get('status')}: {'; '.join(issues) or 'no detail'}",
-                           "check the Capacity Block state and the node group's health issues", ExitCode.CHECK_FAILED)
+            raise OpsError(
+                f"GPU node group is {group.get('status')}: {'; '.join(issues) or 'no detail'}",
+                "check the Capacity Block state and the node group's health issues",
+                ExitCode.CHECK_FAILED,
+            )
         status = f"{group.get('status')}, {in_service}/{desired} instances in service"
         if issues:
             status += f" ({issues[0]})"
@@ -166,9 +216,14 @@ def wait_for_gpu_nodes(aws: Aws, env: EnvironmentConfig, progress: Progress) -> 
     return last
 
 
-def wait_for_health(url: str, progress: Progress, request_timeout: float = 10.0,
-                    api_key: ApiKey | None = None, tls: TlsOptions | None = None,
-                    deadline: Deadline | None = None) -> dict | None:
+def wait_for_health(
+    url: str,
+    progress: Progress,
+    request_timeout: float = 10.0,
+    api_key: ApiKey | None = None,
+    tls: TlsOptions | None = None,
+    deadline: Deadline | None = None,
+) -> dict | None:
     """Until ``url``/health answers 200; then, with ``api_key``, one ``GET /v1/models`` with the key.
 
     A URL that cannot work fails at once with ``ExitCode.USAGE``, before any request. Each probe has its own deadline
@@ -190,15 +245,29 @@ def wait_for_health(url: str, progress: Progress, request_timeout: float = 10.0,
 
     def probe() -> tuple[bool, str]:
         try:
-            with exchange(endpoint, "GET", "/health", what="GET /health", timeout=request_timeout,
-                          timeout_option="--request-timeout", deadline=deadline) as response:
+            with exchange(
+                endpoint,
+                "GET",
+                "/health",
+                what="GET /health",
+                timeout=request_timeout,
+                timeout_option="--request-timeout",
+                deadline=deadline,
+            ) as response:
                 if response.status == 200:
                     return True, "HTTP 200"
-                location = response.headers.get("Location") if 300 <= response.status < 400 else None
-                return False, f"HTTP {response.status}" + (f" (a redirect to {quoted(location, 120)})" if location else "")
+                location = (
+                    response.headers.get("Location") if 300 <= response.status < 400 else None
+                )
+                return False, f"HTTP {response.status}" + (
+                    f" (a redirect to {quoted(location, 120)})" if location else ""
+                )
         except DeadlineExceeded:
             if deadline is not None and deadline.passed() and deadline.seconds < request_timeout:
-                return False, f"no complete answer within {deadline.seconds:g} s (the command's {deadline.option})"
+                return (
+                    False,
+                    f"no complete answer within {deadline.seconds:g} s (the command's {deadline.option})",
+                )
             return False, f"no complete answer within {request_timeout:g} s"
         except CertificateInvalid:
             raise
@@ -211,18 +280,30 @@ def wait_for_health(url: str, progress: Progress, request_timeout: float = 10.0,
     return verify_api_key(endpoint, api_key, request_timeout, deadline) if api_key else None
 
 
-def verify_api_key(endpoint, api_key: ApiKey, request_timeout: float, deadline: Deadline | None = None) -> dict:
+def verify_api_key(
+    endpoint, api_key: ApiKey, request_timeout: float, deadline: Deadline | None = None
+) -> dict:
     """One ``GET /v1/models`` with ``api_key``: accepted (2xx), refused (401: :func:`endpoint_probe.answers.unauthorized`), or
     not known (any other answer, or none within ``request_timeout``; the smoke test will tell)."""
     result = {"source": api_key.source, "accepted": None, "detail": ""}
     try:
-        with exchange(endpoint, "GET", "/v1/models", what=MODELS, timeout=request_timeout,
-                      timeout_option="--request-timeout", headers={"Accept": "application/json"},
-                      api_key=api_key, deadline=deadline) as response:
+        with exchange(
+            endpoint,
+            "GET",
+            "/v1/models",
+            what=MODELS,
+            timeout=request_timeout,
+            timeout_option="--request-timeout",
+            headers={"Accept": "application/json"},
+            api_key=api_key,
+            deadline=deadline,
+        ) as response:
             if response.status == UNAUTHORIZED:
                 raise unauthorized(response, MODELS, api_key)
             if 200 <= response.status < 300:
-                result.update(accepted=True, detail=f"{MODELS} with the key: HTTP {response.status}")
+                result.update(
+                    accepted=True, detail=f"{MODELS} with the key: HTTP {response.status}"
+                )
             else:
                 result["detail"] = f"{MODELS} with the key answered {response.summary()}"
     except (DeadlineExceeded, Unreachable, BadResponse) as error:
@@ -235,8 +316,9 @@ INFERENCE_RESOURCE = "inferenceendpointconfigs.inference.sagemaker.aws.amazon.co
 KUBECTL_CAP_S = 60
 
 
-def inference_endpoint_state(kubectl: str, name: str, namespace: str, run=None, *,
-                             deadline: Deadline | None = None) -> dict:
+def inference_endpoint_state(
+    kubectl: str, name: str, namespace: str, run=None, *, deadline: Deadline | None = None
+) -> dict:
     """The InferenceEndpointConfig as JSON, read with kubectl (the Kubernetes API is not reachable through boto3), in
     at most :data:`KUBECTL_CAP_S` and what is left of ``deadline``. A read that took longer than its cap (but not past
     the deadline) is a state of its own, ``unknown``: the next poll tries again."""
@@ -248,38 +330,76 @@ def inference_endpoint_state(kubectl: str, name: str, namespace: str, run=None, 
             raise
         return {"status": {"state": f"unknown (kubectl did not answer within {KUBECTL_CAP_S} s)"}}
     if result.returncode != 0:
-        detail = result.stderr.strip().splitlines()[-1] if result.stderr.strip() else f"exit {result.returncode}"
+        detail = (
+            result.stderr.strip().splitlines()[-1]
+            if result.stderr.strip()
+            else f"exit {result.returncode}"
+        )
         if "NotFound" in detail or "not found" in detail:
-            raise OpsError(f"no InferenceEndpointConfig {namespace}/{name}: {printable(detail, 300)}",
-                           "check --name and --namespace, or apply the endpoint first", ExitCode.NOT_FOUND)
+            raise OpsError(
+                f"no InferenceEndpointConfig {namespace}/{name}: {printable(detail, 300)}",
+                "check --name and --namespace, or apply the endpoint first",
+                ExitCode.NOT_FOUND,
+            )
         raise tool_failure(result)
     state = tool_json(result)
     if not isinstance(state.get("status", {}), dict):
-        raise OpsError(f"kubectl's InferenceEndpointConfig {namespace}/{name} has a status that is not an object",
-                       f"look at it by hand: {command_line(argv)}", ExitCode.AWS_ERROR)
+        raise OpsError(
+            f"kubectl's InferenceEndpointConfig {namespace}/{name} has a status that is not an object",
+            f"look at it by hand: {command_line(argv)}",
+            ExitCode.AWS_ERROR,
+        )
     return state
 
 
-def wait_for_inference_endpoint(kubectl: str, name: str, namespace: str, progress: Progress, run=None, *,
-                                deadline: Deadline | None = None) -> dict:
+def wait_for_inference_endpoint(
+    kubectl: str,
+    name: str,
+    namespace: str,
+    progress: Progress,
+    run=None,
+    *,
+    deadline: Deadline | None = None,
+) -> dict:
     """Until the HyperPod InferenceEndpointConfig reaches DeploymentComplete; fail with its reason on DeploymentFailed."""
     last: dict = {}
 
     def probe() -> tuple[bool, str]:
-        status = inference_endpoint_state(kubectl, name, namespace, run, deadline=deadline).get("status") or {}
+        status = (
+            inference_endpoint_state(kubectl, name, namespace, run, deadline=deadline).get("status")
+            or {}
+        )
         last.clear()
         last.update(status)
         # Only the fields of the shapes the operator writes count; anything else reads as not there yet.
         state = status.get("state") if isinstance(status.get("state"), str) else "no status yet"
-        deployment = status.get("deploymentStatus") if isinstance(status.get("deploymentStatus"), dict) else {}
+        deployment = (
+            status.get("deploymentStatus")
+            if isinstance(status.get("deploymentStatus"), dict)
+            else {}
+        )
         conditions = [c for c in _list(status.get("conditions")) if isinstance(c, dict)]
         detail = deployment.get("message") or next(
-            (c.get("message") for c in conditions if c.get("status") == "False" and c.get("message")), "")
+            (
+                c.get("message")
+                for c in conditions
+                if c.get("status") == "False" and c.get("message")
+            ),
+            "",
+        )
         state, detail = printable(state, 80), printable(str(detail), 300)
-        if state in {"DeploymentFailed", "DeletionPending", "DeletionInProgress", "DeletionFailed", "DeletionComplete"}:
-            raise OpsError(f"InferenceEndpointConfig {namespace}/{name} is {state}: {detail or 'no reason given'}",
-                           f"kubectl describe {INFERENCE_RESOURCE.split('.')[0]} {name} -n {namespace}; fix and re-apply",
-                           ExitCode.CHECK_FAILED)
+        if state in {
+            "DeploymentFailed",
+            "DeletionPending",
+            "DeletionInProgress",
+            "DeletionFailed",
+            "DeletionComplete",
+        }:
+            raise OpsError(
+                f"InferenceEndpointConfig {namespace}/{name} is {state}: {detail or 'no reason given'}",
+                f"kubectl describe {INFERENCE_RESOURCE.split('.')[0]} {name} -n {namespace}; fix and re-apply",
+                ExitCode.CHECK_FAILED,
+            )
         return state == "DeploymentComplete", f"{state}{f' ({detail})' if detail else ''}"
 
     progress.run(probe)

@@ -93,7 +93,10 @@ def hub_get(url: str, token: str | None, *, deadline: Deadline | None = None) ->
     try:
         return _hub_get(url, token, deadline=deadline)
     except OpsError as error:
-        error.message, error.fix = redact_secrets(error.message, (token or "",)), redact_secrets(error.fix, (token or "",))
+        error.message, error.fix = (
+            redact_secrets(error.message, (token or "",)),
+            redact_secrets(error.fix, (token or "",)),
+        )
         raise
 
 
@@ -105,56 +108,100 @@ def _hub_get(url: str, token: str | None, *, deadline: Deadline | None = None) -
     and by what is left of the command's ``deadline``. Redirects are not followed."""
     base, _, path = url.partition("/api/")
     endpoint = check_url(base, option="the Hugging Face Hub address (HF_ENDPOINT)")
-    headers = {"Accept": "application/json", **({"Authorization": f"Bearer {token}"} if token else {})}
+    headers = {
+        "Accept": "application/json",
+        **({"Authorization": f"Bearer {token}"} if token else {}),
+    }
     where = f"{endpoint.url}/api/{path}"
     try:
-        with exchange(endpoint, "GET", f"/api/{path}", what="GET the model's info from the Hugging Face Hub",
-                      timeout=HUB_CAP_S, headers=headers, deadline=deadline) as response:
+        with exchange(
+            endpoint,
+            "GET",
+            f"/api/{path}",
+            what="GET the model's info from the Hugging Face Hub",
+            timeout=HUB_CAP_S,
+            headers=headers,
+            deadline=deadline,
+        ) as response:
             status = response.status
             if status in (401, 403):
-                raise OpsError(f"the Hugging Face Hub refused {where} ({status})",
-                               "set model.hugging_face_token_secret to a secret holding a token that may read the model "
-                               "(a gated model needs its licence accepted)", ExitCode.ACCESS_DENIED)
+                raise OpsError(
+                    f"the Hugging Face Hub refused {where} ({status})",
+                    "set model.hugging_face_token_secret to a secret holding a token that may read the model "
+                    "(a gated model needs its licence accepted)",
+                    ExitCode.ACCESS_DENIED,
+                )
             if status == 404:
-                raise OpsError(f"the Hugging Face Hub has no such model or revision: {where}",
-                               "check model.hugging_face_id and --revision", ExitCode.NOT_FOUND)
+                raise OpsError(
+                    f"the Hugging Face Hub has no such model or revision: {where}",
+                    "check model.hugging_face_id and --revision",
+                    ExitCode.NOT_FOUND,
+                )
             if not 200 <= status < 300:
-                raise OpsError(f"the Hugging Face Hub answered {response.summary()} for {where}",
-                               "try again later; a redirect means the model was renamed: set model.hugging_face_id to "
-                               "its new name", ExitCode.AWS_ERROR)
+                raise OpsError(
+                    f"the Hugging Face Hub answered {response.summary()} for {where}",
+                    "try again later; a redirect means the model was renamed: set model.hugging_face_id to "
+                    "its new name",
+                    ExitCode.AWS_ERROR,
+                )
             raw = response.read(MAX_HUB_ANSWER)
     except DeadlineExceeded as error:
         if deadline is not None and deadline.passed():
             raise
-        raise OpsError(error.message, f"the Hub is slow or unreachable from here: try again later ({where})",
-                       ExitCode.TIMEOUT) from None
+        raise OpsError(
+            error.message,
+            f"the Hub is slow or unreachable from here: try again later ({where})",
+            ExitCode.TIMEOUT,
+        ) from None
     except (Unreachable, BadResponse) as error:
-        raise OpsError(f"could not ask the Hugging Face Hub ({where}): {error}",
-                       "check the network (and HF_ENDPOINT, if set)", ExitCode.AWS_ERROR) from None
+        raise OpsError(
+            f"could not ask the Hugging Face Hub ({where}): {error}",
+            "check the network (and HF_ENDPOINT, if set)",
+            ExitCode.AWS_ERROR,
+        ) from None
     try:
         info = json.loads(raw)
     except (ValueError, RecursionError):
         info = None
     if not isinstance(info, dict):
-        raise OpsError(f"the Hugging Face Hub's answer for {where} is not a JSON object",
-                       f"look at it by hand: curl -sS {where}", ExitCode.AWS_ERROR)
+        raise OpsError(
+            f"the Hugging Face Hub's answer for {where} is not a JSON object",
+            f"look at it by hand: curl -sS {where}",
+            ExitCode.AWS_ERROR,
+        )
     return info
 
 
-def resolve_revision(repo_id: str, ref: str, *, token: str | None = None,
-                     get: Callable[..., dict] | None = None, hub: str = HUB_ENDPOINT,
-                     deadline: Deadline | None = None) -> str:
+def resolve_revision(
+    repo_id: str,
+    ref: str,
+    *,
+    token: str | None = None,
+    get: Callable[..., dict] | None = None,
+    hub: str = HUB_ENDPOINT,
+    deadline: Deadline | None = None,
+) -> str:
     """The commit id ``ref`` (a branch, tag or commit) points at now, from the Hub at ``hub``."""
     if not _REF.fullmatch(ref) or ".." in ref:
-        raise OpsError(f"--revision {shown(ref)} is not a branch, tag or commit id", "for example main, or a commit id",
-                       ExitCode.USAGE)
+        raise OpsError(
+            f"--revision {shown(ref)} is not a branch, tag or commit id",
+            "for example main, or a commit id",
+            ExitCode.USAGE,
+        )
     url = f"{hub.rstrip('/')}/api/models/{repo_id}/revision/{urllib.parse.quote(ref, safe='')}"
-    with (deadline.during(f"asking the Hugging Face Hub for {repo_id}@{ref}") if deadline else nullcontext()):
+    with (
+        deadline.during(f"asking the Hugging Face Hub for {repo_id}@{ref}")
+        if deadline
+        else nullcontext()
+    ):
         info = (get or hub_get)(url, token, deadline=deadline)
     sha = info.get("sha") if isinstance(info, dict) else None
     if not isinstance(sha, str) or not COMMIT.fullmatch(sha):
-        raise OpsError(f"the Hub's answer for {repo_id}@{ref} carries no commit id", "try again, or pass the commit id",
-                       ExitCode.AWS_ERROR)
+        raise OpsError(
+            f"the Hub's answer for {repo_id}@{ref} carries no commit id",
+            "try again, or pass the commit id",
+            ExitCode.AWS_ERROR,
+        )
     return sha
 
 
@@ -162,28 +209,36 @@ def check_mirror_target(env: EnvironmentConfig, sha: str | None = None) -> tuple
     """(bucket, prefix) the mirror writes to: the revision ``sha``'s own prefix under ``model.s3_uri`` (the prefix
     itself without ``sha``); refused unless the environment takes its weights from S3."""
     if env.model.weight_source is not WeightSource.S3 or not env.model.s3_uri:
-        raise OpsError(f"{env.name} takes its weights from the Hugging Face Hub (model.weight_source), so there is nothing "
-                       "to mirror to", "set model.weight_source: s3 and model.s3_uri: s3://BUCKET/PREFIX/, deploy the "
-                       "serving stack (it creates the mirror's role), then run this again", ExitCode.USAGE)
+        raise OpsError(
+            f"{env.name} takes its weights from the Hugging Face Hub (model.weight_source), so there is nothing "
+            "to mirror to",
+            "set model.weight_source: s3 and model.s3_uri: s3://BUCKET/PREFIX/, deploy the "
+            "serving stack (it creates the mirror's role), then run this again",
+            ExitCode.USAGE,
+        )
     return s3_location(revision_s3_uri(env.model.s3_uri, sha) if sha else env.model.s3_uri)
 
 
 def mirrored_speculator(env: EnvironmentConfig) -> str | None:
     """The Hub id of the ``spec_decoding`` speculator the mirror copies beside the weights (the recipe's
     ``--speculative-config`` ``model``, deployment_config/speculator.py), or None without spec_decoding."""
-    return speculator.speculator_id(env.model.serving_args) if env.model.speculator_size_gb else None
+    return (
+        speculator.speculator_id(env.model.serving_args) if env.model.speculator_size_gb else None
+    )
 
 
 def speculator_target(env: EnvironmentConfig, sha: str) -> tuple[str, str]:
     """(bucket, prefix) of the speculator's revision ``sha``: ``model.s3_uri/speculator/SHA/``, its own prefix, which no
     revision of the weights (a 40-hex name) shares."""
     check_mirror_target(env)
-    return s3_location(revision_s3_uri(f"{env.model.s3_uri.rstrip('/')}/{speculator.SPECULATOR_DIR}", sha))
+    return s3_location(
+        revision_s3_uri(f"{env.model.s3_uri.rstrip('/')}/{speculator.SPECULATOR_DIR}", sha)
+    )
 
 
 #: The Job's program (python3 of the vLLM image). argv: repo_id, commit, bucket, prefix, region, token secret or ""; then
 #: the same six for the ``spec_decoding`` speculator (deployment_config/speculator.py), copied after the weights.
-JOB_SCRIPT = r'''
+JOB_SCRIPT = r"""
 import hashlib, json, sys, boto3
 from boto3.s3.transfer import TransferConfig
 from huggingface_hub import HfApi, HfFileSystem
@@ -220,7 +275,7 @@ for start in range(1, len(sys.argv), 6):
     s3.put_object(Bucket=bucket, Key=prefix + "MANIFEST.json", Body=json.dumps(manifest, indent=1).encode(),
                   ContentType="application/json")
     print("MIRROR " + json.dumps({"done": True, "files": len(entries), "bytes_copied": copied}), flush=True)
-'''
+"""
 
 
 #: The mirror Job's image and the packages it installs when it starts (pinned: the versions this project tests with;
@@ -229,11 +284,15 @@ JOB_IMAGE = "public.ecr.aws/docker/library/python:3.12-slim"
 JOB_PACKAGES = ("huggingface_hub==2.4.0", "boto3==1.43.11")
 #: ``sh -c``: install the packages, then run the script (in the container's environment as ``MIRROR_SCRIPT``) with
 #: the Job's arguments (``$@``; ``$0`` is a name).
-JOB_BOOTSTRAP = (f"pip install --no-cache-dir --quiet --disable-pip-version-check {' '.join(JOB_PACKAGES)} >&2 && "
-                 'exec python3 -c "$MIRROR_SCRIPT" "$@"')
+JOB_BOOTSTRAP = (
+    f"pip install --no-cache-dir --quiet --disable-pip-version-check {' '.join(JOB_PACKAGES)} >&2 && "
+    'exec python3 -c "$MIRROR_SCRIPT" "$@"'
+)
 
 
-def mirror_manifests(env: EnvironmentConfig, sha: str, speculator_sha: str | None = None) -> list[dict]:
+def mirror_manifests(
+    env: EnvironmentConfig, sha: str, speculator_sha: str | None = None
+) -> list[dict]:
     """The namespace, the ServiceAccount (the Pod Identity association names it) and the Job that copies ``sha`` to its
     own prefix. The namespace is applied too because the mirror runs before any stack creates it: on EKS before the
     serving stack (whose chart applies the same Namespace later, which ``kubectl apply`` adopts), and on HyperPod, whose
@@ -245,31 +304,75 @@ def mirror_manifests(env: EnvironmentConfig, sha: str, speculator_sha: str | Non
     more: list[str] = []
     if speculator_sha is not None:
         spec_bucket, spec_prefix = speculator_target(env, speculator_sha)
-        more = [mirrored_speculator(env) or "", speculator_sha, spec_bucket, spec_prefix, env.region, secret]
-    labels = {"app.kubernetes.io/name": MIRROR_JOB, "app.kubernetes.io/instance": env.name,
-              "app.kubernetes.io/part-of": "llm-serving", "app.kubernetes.io/managed-by": "llmops"}
+        more = [
+            mirrored_speculator(env) or "",
+            speculator_sha,
+            spec_bucket,
+            spec_prefix,
+            env.region,
+            secret,
+        ]
+    labels = {
+        "app.kubernetes.io/name": MIRROR_JOB,
+        "app.kubernetes.io/instance": env.name,
+        "app.kubernetes.io/part-of": "llm-serving",
+        "app.kubernetes.io/managed-by": "llmops",
+    }
     metadata = {"name": MIRROR_JOB, "namespace": SERVING_NAMESPACE, "labels": labels}
     container = {
-        "name": "mirror", "image": JOB_IMAGE, "imagePullPolicy": "IfNotPresent",
-        "command": ["sh", "-c", JOB_BOOTSTRAP, "mirror", env.model.hugging_face_id, sha, bucket, prefix, env.region,
-                    secret, *more],
-        "env": [{"name": "MIRROR_SCRIPT", "value": JOB_SCRIPT},
-                {"name": "HF_XET_HIGH_PERFORMANCE", "value": "1"}, {"name": "HF_HUB_DISABLE_TELEMETRY", "value": "1"}],
+        "name": "mirror",
+        "image": JOB_IMAGE,
+        "imagePullPolicy": "IfNotPresent",
+        "command": [
+            "sh",
+            "-c",
+            JOB_BOOTSTRAP,
+            "mirror",
+            env.model.hugging_face_id,
+            sha,
+            bucket,
+            prefix,
+            env.region,
+            secret,
+            *more,
+        ],
+        "env": [
+            {"name": "MIRROR_SCRIPT", "value": JOB_SCRIPT},
+            {"name": "HF_XET_HIGH_PERFORMANCE", "value": "1"},
+            {"name": "HF_HUB_DISABLE_TELEMETRY", "value": "1"},
+        ],
         "resources": {"requests": {"cpu": "2", "memory": "8Gi"}, "limits": {"memory": "12Gi"}},
-        "securityContext": {"allowPrivilegeEscalation": False, "privileged": False, "capabilities": {"drop": ["ALL"]},
-                            "seccompProfile": {"type": "RuntimeDefault"}},
-    }
-    job = {
-        "apiVersion": "batch/v1", "kind": "Job", "metadata": metadata,
-        "spec": {
-            "backoffLimit": 2, "ttlSecondsAfterFinished": 7 * 24 * 3600,
-            "template": {"metadata": {"labels": labels}, "spec": {
-                "serviceAccountName": MIRROR_SERVICE_ACCOUNT, "restartPolicy": "Never", "enableServiceLinks": False,
-                "containers": [container]}},
+        "securityContext": {
+            "allowPrivilegeEscalation": False,
+            "privileged": False,
+            "capabilities": {"drop": ["ALL"]},
+            "seccompProfile": {"type": "RuntimeDefault"},
         },
     }
-    account = {"apiVersion": "v1", "kind": "ServiceAccount", "metadata": {**metadata, "name": MIRROR_SERVICE_ACCOUNT},
-               "automountServiceAccountToken": False}
+    job = {
+        "apiVersion": "batch/v1",
+        "kind": "Job",
+        "metadata": metadata,
+        "spec": {
+            "backoffLimit": 2,
+            "ttlSecondsAfterFinished": 7 * 24 * 3600,
+            "template": {
+                "metadata": {"labels": labels},
+                "spec": {
+                    "serviceAccountName": MIRROR_SERVICE_ACCOUNT,
+                    "restartPolicy": "Never",
+                    "enableServiceLinks": False,
+                    "containers": [container],
+                },
+            },
+        },
+    }
+    account = {
+        "apiVersion": "v1",
+        "kind": "ServiceAccount",
+        "metadata": {**metadata, "name": MIRROR_SERVICE_ACCOUNT},
+        "automountServiceAccountToken": False,
+    }
     namespace = {"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": SERVING_NAMESPACE}}
     return [namespace, account, job]
 
@@ -286,17 +389,31 @@ def check_manifest(manifest: dict, objects: dict[str, int], prefix: str) -> list
     refuses such a file, charts/vllm_weights_check/runtime/verify_weights.py, and its copy would fetch it again on every start).
     ``objects``: key -> size of what S3 lists under the prefix."""
     problems = []
-    listed = {prefix + str(entry.get("path")) for entry in manifest.get("files") or []} | {prefix + MANIFEST_NAME}
-    problems += [MirrorProblem(key.removeprefix(prefix), "in S3 but not in the manifest: delete it (aws s3 rm) or "
-                               "mirror again") for key in sorted(objects) if key not in listed]
+    listed = {prefix + str(entry.get("path")) for entry in manifest.get("files") or []} | {
+        prefix + MANIFEST_NAME
+    }
+    problems += [
+        MirrorProblem(
+            key.removeprefix(prefix),
+            "in S3 but not in the manifest: delete it (aws s3 rm) or mirror again",
+        )
+        for key in sorted(objects)
+        if key not in listed
+    ]
     for entry in manifest.get("files") or []:
         path = entry.get("path", "?")
         hub = entry.get("hub_lfs_sha256")
         if hub and hub != entry.get("sha256"):
-            problems.append(MirrorProblem(path, f"sha256 {entry.get('sha256')} differs from the Hub's {hub}"))
+            problems.append(
+                MirrorProblem(path, f"sha256 {entry.get('sha256')} differs from the Hub's {hub}")
+            )
         blob = entry.get("hub_blob_id")
         if blob and blob != entry.get("git_blob_sha1"):
-            problems.append(MirrorProblem(path, f"git blob {entry.get('git_blob_sha1')} differs from the Hub's {blob}"))
+            problems.append(
+                MirrorProblem(
+                    path, f"git blob {entry.get('git_blob_sha1')} differs from the Hub's {blob}"
+                )
+            )
         size = objects.get(prefix + path)
         if size is None:
             problems.append(MirrorProblem(path, "missing from S3"))
@@ -305,31 +422,48 @@ def check_manifest(manifest: dict, objects: dict[str, int], prefix: str) -> list
     return problems
 
 
-def read_mirror(aws_client: Callable[[str], object], bucket: str, prefix: str) -> tuple[dict, dict[str, int]]:
+def read_mirror(
+    aws_client: Callable[[str], object], bucket: str, prefix: str
+) -> tuple[dict, dict[str, int]]:
     """The manifest and the sizes of the objects under the prefix."""
     s3 = aws_client("s3")
     location = f"s3://{bucket}/{prefix}{MANIFEST_NAME}"
     try:
         body = s3.get_object(Bucket=bucket, Key=prefix + MANIFEST_NAME)["Body"].read()
     except s3.exceptions.NoSuchKey:
-        raise OpsError(f"{location} does not exist: the mirror did not finish",
-                       "run llmops weights mirror again", ExitCode.CHECK_FAILED) from None
+        raise OpsError(
+            f"{location} does not exist: the mirror did not finish",
+            "run llmops weights mirror again",
+            ExitCode.CHECK_FAILED,
+        ) from None
     try:
         manifest = json.loads(body)
     except (ValueError, RecursionError):
         manifest = None
-    if not isinstance(manifest, dict) or not isinstance(manifest.get("files", []), list) or not all(
-            isinstance(entry, dict) for entry in manifest.get("files", [])):
-        raise OpsError(f"{location} is not a manifest (a JSON object with a list of files)",
-                       f"look at it: aws s3 cp {location} -; run llmops weights mirror again", ExitCode.CHECK_FAILED)
+    if (
+        not isinstance(manifest, dict)
+        or not isinstance(manifest.get("files", []), list)
+        or not all(isinstance(entry, dict) for entry in manifest.get("files", []))
+    ):
+        raise OpsError(
+            f"{location} is not a manifest (a JSON object with a list of files)",
+            f"look at it: aws s3 cp {location} -; run llmops weights mirror again",
+            ExitCode.CHECK_FAILED,
+        )
     objects: dict[str, int] = {}
     for page in s3.get_paginator("list_objects_v2").paginate(Bucket=bucket, Prefix=prefix):
         objects.update({o["Key"]: o["Size"] for o in page.get("Contents") or []})
     return manifest, objects
 
 
-def kubectl(run: Callable | None, binary: str, *args: str, stdin: str | None = None, timeout: float = 120,
-            deadline: Deadline | None = None) -> str:
+def kubectl(
+    run: Callable | None,
+    binary: str,
+    *args: str,
+    stdin: str | None = None,
+    timeout: float = 120,
+    deadline: Deadline | None = None,
+) -> str:
     """What ``kubectl ARGS`` printed, within ``timeout`` and what is left of ``deadline`` (ops_cli/tools.py)."""
     result = run_tool([binary, *args], deadline=deadline, cap=timeout, stdin=stdin, run=run)
     if result.returncode != 0:
@@ -337,7 +471,9 @@ def kubectl(run: Callable | None, binary: str, *args: str, stdin: str | None = N
     return result.stdout
 
 
-def kubectl_json(run: Callable | None, binary: str, *args: str, deadline: Deadline | None = None) -> dict:
+def kubectl_json(
+    run: Callable | None, binary: str, *args: str, deadline: Deadline | None = None
+) -> dict:
     """``kubectl ARGS -o json`` as the JSON object it must print; a clear error naming the command otherwise."""
     result = run_tool([binary, *args, "-o", "json"], deadline=deadline, cap=120, run=run)
     if result.returncode != 0:
@@ -352,7 +488,7 @@ def progress_lines(log: str) -> list[dict]:
     for line in log.splitlines():
         if line.startswith(PROGRESS_PREFIX):
             try:
-                record = json.loads(line[len(PROGRESS_PREFIX):])
+                record = json.loads(line[len(PROGRESS_PREFIX) :])
             except (ValueError, RecursionError):
                 continue
             if isinstance(record, dict):
@@ -365,5 +501,9 @@ _FILE_FIELDS = ("file", "files", "size", "bytes_copied", "bytes_total")
 
 def file_records(log: str) -> list[dict]:
     """The records of the files copied so far: a ``path`` and the whole numbers :data:`_FILE_FIELDS`."""
-    return [r for r in progress_lines(log) if isinstance(r.get("path"), str)
-            and all(isinstance(r.get(k), int) and not isinstance(r.get(k), bool) for k in _FILE_FIELDS)]
+    return [
+        r
+        for r in progress_lines(log)
+        if isinstance(r.get("path"), str)
+        and all(isinstance(r.get(k), int) and not isinstance(r.get(k), bool) for k in _FILE_FIELDS)
+    ]

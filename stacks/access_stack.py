@@ -36,25 +36,55 @@ PORT_FORWARDING_DOCUMENT = "AWS-StartPortForwardingSessionToRemoteHost"
 
 
 class AccessStack(cdk.Stack):
-    def __init__(self, scope: Construct, id: str, *, env_config: EnvironmentConfig, vpc: ec2.IVpc,
-                 cluster: eks.Cluster, **kwargs) -> None:
+    def __init__(
+        self,
+        scope: Construct,
+        id: str,
+        *,
+        env_config: EnvironmentConfig,
+        vpc: ec2.IVpc,
+        cluster: eks.Cluster,
+        **kwargs,
+    ) -> None:
         super().__init__(scope, id, **kwargs)
         # The first private subnet: the one every stack already exports (the cluster's), so no new export is made.
-        self.host = AccessHost(self, "Host", env_config=env_config, vpc=vpc, subnet=vpc.private_subnets[0],
-                               cluster=cluster, cluster_security_group_id=cluster.cluster_security_group_id,
-                               endpoint_port=VLLM_PORT)
+        self.host = AccessHost(
+            self,
+            "Host",
+            env_config=env_config,
+            vpc=vpc,
+            subnet=vpc.private_subnets[0],
+            cluster=cluster,
+            cluster_security_group_id=cluster.cluster_security_group_id,
+            endpoint_port=VLLM_PORT,
+        )
         instance_id = self.host.instance.instance_id
-        instance_arn = self.format_arn(service="ec2", resource="instance", resource_name=instance_id)
+        instance_arn = self.format_arn(
+            service="ec2", resource="instance", resource_name=instance_id
+        )
         # Not attached: the admin role is the user's, not this app's; the output says how to attach it.
         self.session_policy = iam.ManagedPolicy(
-            self, "SessionPolicy", description=f"Session Manager sessions on the access host of {env_config.name}",
+            self,
+            "SessionPolicy",
+            description=f"Session Manager sessions on the access host of {env_config.name}",
             statements=[
-                iam.PolicyStatement(sid="StartSessionsOnTheHost", actions=["ssm:StartSession"], resources=[
-                    instance_arn,
-                    self.format_arn(service="ssm", resource="document", resource_name=SHELL_DOCUMENT),
-                    # AWS-owned documents have no account in their ARN.
-                    self.format_arn(service="ssm", account="", resource="document",
-                                    resource_name=PORT_FORWARDING_DOCUMENT)]),
+                iam.PolicyStatement(
+                    sid="StartSessionsOnTheHost",
+                    actions=["ssm:StartSession"],
+                    resources=[
+                        instance_arn,
+                        self.format_arn(
+                            service="ssm", resource="document", resource_name=SHELL_DOCUMENT
+                        ),
+                        # AWS-owned documents have no account in their ARN.
+                        self.format_arn(
+                            service="ssm",
+                            account="",
+                            resource="document",
+                            resource_name=PORT_FORWARDING_DOCUMENT,
+                        ),
+                    ],
+                ),
                 # The caller's own side of a session: open its data channel, end it, resume it. AWS's example end
                 # user policy scopes these to session/${aws:userid}-* ("Quickstart end user policies for Session
                 # Manager", https://docs.aws.amazon.com/systems-manager/latest/userguide/getting-started-restrict-access-quickstart.html),
@@ -62,30 +92,69 @@ class AccessStack(cdk.Stack):
                 # https://docs.aws.amazon.com/systems-manager/latest/userguide/example_ssm_StartSession_section.html),
                 # for an assumed role its session name, which no ${aws:userid} pattern matches: sessions of this
                 # account and region, for the one role given this policy.
-                iam.PolicyStatement(sid="UseSessions", resources=[
-                    self.format_arn(service="ssm", resource="session", resource_name="*")],
-                    actions=["ssmmessages:OpenDataChannel", "ssm:TerminateSession", "ssm:ResumeSession"]),
-            ])
-        acknowledge(self.session_policy,
-                    f"AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:ssm:{self.region}:{self.account}:session/*]",
-                    "a session id is the caller's name and a random suffix that Session Manager chooses at start, "
-                    "unknown here; the policy is for the admin role alone, which is cluster admin already")
+                iam.PolicyStatement(
+                    sid="UseSessions",
+                    resources=[
+                        self.format_arn(service="ssm", resource="session", resource_name="*")
+                    ],
+                    actions=[
+                        "ssmmessages:OpenDataChannel",
+                        "ssm:TerminateSession",
+                        "ssm:ResumeSession",
+                    ],
+                ),
+            ],
+        )
+        acknowledge(
+            self.session_policy,
+            f"AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:ssm:{self.region}:{self.account}:session/*]",
+            "a session id is the caller's name and a random suffix that Session Manager chooses at start, "
+            "unknown here; the policy is for the admin role alone, which is cluster admin already",
+        )
         region = env_config.region
-        cdk.CfnOutput(self, "InstanceId", value=instance_id, description="The access host (aws ssm start-session --target)")
-        cdk.CfnOutput(self, "SessionPolicyArn", value=self.session_policy.managed_policy_arn,
-                      description="Attach to the admin role: aws iam attach-role-policy --role-name ROLE --policy-arn ARN")
-        cdk.CfnOutput(self, "StartSessionCommand", description="A shell on the host; then bash -l (kubectl, helm, llmops)",
-                      value=cdk.Fn.join("", ["aws ssm start-session --region ", region, " --target ", instance_id]))
+        cdk.CfnOutput(
+            self,
+            "InstanceId",
+            value=instance_id,
+            description="The access host (aws ssm start-session --target)",
+        )
+        cdk.CfnOutput(
+            self,
+            "SessionPolicyArn",
+            value=self.session_policy.managed_policy_arn,
+            description="Attach to the admin role: aws iam attach-role-policy --role-name ROLE --policy-arn ARN",
+        )
+        cdk.CfnOutput(
+            self,
+            "StartSessionCommand",
+            description="A shell on the host; then bash -l (kubectl, helm, llmops)",
+            value=cdk.Fn.join(
+                "", ["aws ssm start-session --region ", region, " --target ", instance_id]
+            ),
+        )
 
 
-def access_stacks(scope: Construct, env_config: EnvironmentConfig, network: cdk.Stack, cluster: cdk.Stack,
-                  props: dict) -> list[cdk.Stack]:
+def access_stacks(
+    scope: Construct,
+    env_config: EnvironmentConfig,
+    network: cdk.Stack,
+    cluster: cdk.Stack,
+    props: dict,
+) -> list[cdk.Stack]:
     """``NAME-access`` when ``access.enabled``, after the cluster stack: its access entry and its rule on the
     cluster's security group need the cluster; on destroy it goes before the cluster. Else nothing."""
     if not env_config.access.enabled:
         return []
-    stack = AccessStack(scope, **props, env_config=env_config, vpc=network.vpc, cluster=cluster.cluster,
-                        description=f"Access host of {env_config.name}: Session Manager into the private VPC")
-    stack.add_stack_dependency(cluster, "the host's access entry and its rule on the cluster's security group need "
-                                        "the cluster")
+    stack = AccessStack(
+        scope,
+        **props,
+        env_config=env_config,
+        vpc=network.vpc,
+        cluster=cluster.cluster,
+        description=f"Access host of {env_config.name}: Session Manager into the private VPC",
+    )
+    stack.add_stack_dependency(
+        cluster,
+        "the host's access entry and its rule on the cluster's security group need the cluster",
+    )
     return [stack]

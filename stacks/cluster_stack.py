@@ -38,7 +38,11 @@ from deployment_config.addons import (
     node_monitoring_agent_configuration,
     secrets_store_csi_provider_configuration,
 )
-from deployment_config.kubernetes_names import INFERENCE_ENDPOINT_NAMESPACE, SYSTEM_NODE_LABELS, inference_endpoint_name
+from deployment_config.kubernetes_names import (
+    INFERENCE_ENDPOINT_NAMESPACE,
+    SYSTEM_NODE_LABELS,
+    inference_endpoint_name,
+)
 from deployment_config.model import EnvironmentConfig, Platform, WeightSource
 
 #: kubectl Lambda layer for each supported Kubernetes version: (module, class).
@@ -71,10 +75,14 @@ def system_node_launch_template(scope: Construct) -> ec2.CfnLaunchTemplate:
     fluent-bit-daemonset.yaml: hostNetwork: true) run on the host's network, one hop from IMDS; the GPU nodes'
     launch template (cdk_constructs/capacity_block_node_group.py) has had the same settings from the start."""
     return ec2.CfnLaunchTemplate(
-        scope, "SystemNodesLaunchTemplate",
+        scope,
+        "SystemNodesLaunchTemplate",
         launch_template_data=ec2.CfnLaunchTemplate.LaunchTemplateDataProperty(
             metadata_options=ec2.CfnLaunchTemplate.MetadataOptionsProperty(
-                http_endpoint="enabled", http_tokens="required", http_put_response_hop_limit=1)))
+                http_endpoint="enabled", http_tokens="required", http_put_response_hop_limit=1
+            )
+        ),
+    )
 
 
 class ClusterStack(cdk.Stack):
@@ -84,22 +92,31 @@ class ClusterStack(cdk.Stack):
     customer-managed KMS key; all control-plane log types on; access through access entries only.
     """
 
-    def __init__(self, scope: Construct, id: str, *, env_config: EnvironmentConfig, vpc: ec2.IVpc, **kwargs) -> None:
+    def __init__(
+        self, scope: Construct, id: str, *, env_config: EnvironmentConfig, vpc: ec2.IVpc, **kwargs
+    ) -> None:
         super().__init__(scope, id, **kwargs)
         cluster_config = env_config.cluster
         private_subnets = ec2.SubnetSelection(subnet_type=ec2.SubnetType.PRIVATE_WITH_EGRESS)
 
         secrets_key = kms.Key(
-            self, "SecretsKey", enable_key_rotation=True, removal_policy=cdk.RemovalPolicy.DESTROY,
+            self,
+            "SecretsKey",
+            enable_key_rotation=True,
+            removal_policy=cdk.RemovalPolicy.DESTROY,
             description=f"Envelope encryption of Kubernetes secrets in {env_config.cluster_name}",
         )
         if cluster_config.endpoint_public_cidrs:
-            endpoint_access = eks.EndpointAccess.PUBLIC_AND_PRIVATE.only_from(*cluster_config.endpoint_public_cidrs)
+            endpoint_access = eks.EndpointAccess.PUBLIC_AND_PRIVATE.only_from(
+                *cluster_config.endpoint_public_cidrs
+            )
         else:
             endpoint_access = eks.EndpointAccess.PRIVATE
 
         module_name, class_name = KUBECTL_LAYERS[env_config.kubernetes_version]
-        kubectl_layer = getattr(importlib.import_module(module_name), class_name)(self, "KubectlLayer")
+        kubectl_layer = getattr(importlib.import_module(module_name), class_name)(
+            self, "KubectlLayer"
+        )
 
         self.cluster = eks.Cluster(
             self,
@@ -120,7 +137,9 @@ class ClusterStack(cdk.Stack):
             kubectl_provider_options=eks.KubectlProviderOptions(
                 kubectl_layer=kubectl_layer,
                 # With a private endpoint, kubectl must run inside the VPC.
-                private_subnets=vpc.select_subnets(subnet_type=ec2.SubnetType.PRIVATE_WITH_EGRESS).subnets,
+                private_subnets=vpc.select_subnets(
+                    subnet_type=ec2.SubnetType.PRIVATE_WITH_EGRESS
+                ).subnets,
             ),
             output_config_command=False,
         )
@@ -131,30 +150,54 @@ class ClusterStack(cdk.Stack):
         self.cluster.grant_access(
             "AdminAccess",
             cluster_config.admin_role_arn,
-            [eks.AccessPolicy.from_access_policy_name(
-                "AmazonEKSClusterAdminPolicy", access_scope_type=eks.AccessScopeType.CLUSTER)],
+            [
+                eks.AccessPolicy.from_access_policy_name(
+                    "AmazonEKSClusterAdminPolicy", access_scope_type=eks.AccessScopeType.CLUSTER
+                )
+            ],
         )
 
         # The optional Docker Hub pull-through cache: in this stack, so that it exists before any GPU node (EKS node
         # group or HyperPod instance, in the stacks after this one) pulls the vLLM image through it.
         image_cache = env_config.model.image_cache
-        self.image_cache = DockerHubPullThroughCache(
-            self, "ImageCache", credentials_secret_arn=image_cache.docker_hub_credentials_secret_arn,
-            repository_prefix=image_cache.repository_prefix) if image_cache else None
+        self.image_cache = (
+            DockerHubPullThroughCache(
+                self,
+                "ImageCache",
+                credentials_secret_arn=image_cache.docker_hub_credentials_secret_arn,
+                repository_prefix=image_cache.repository_prefix,
+            )
+            if image_cache
+            else None
+        )
 
         # The weights mirror Job's access (llmops weights mirror), when the weights come from S3: on either platform (on
         # HyperPod always, since the operator the add-on installs loads weights from S3 or FSx only).
         model = env_config.model
-        self.weights_mirror = WeightsMirrorAccess(
-            self, "WeightsMirror", cluster=self.cluster, s3_uri=model.s3_uri,
-            token_secret=model.hugging_face_token_secret,
-        ) if model.weight_source is WeightSource.S3 else None
+        self.weights_mirror = (
+            WeightsMirrorAccess(
+                self,
+                "WeightsMirror",
+                cluster=self.cluster,
+                s3_uri=model.s3_uri,
+                token_secret=model.hugging_face_token_secret,
+            )
+            if model.weight_source is WeightSource.S3
+            else None
+        )
 
         # vpc-cni with its network policy agent on: without it the serving chart's NetworkPolicy is not enforced.
-        network_addons = [eks.Addon(self, f"Addon-{pin.name}", cluster=self.cluster, addon_name=pin.name,
-                                    addon_version=pin.version,
-                                    configuration_values=dict(VPC_CNI_CONFIGURATION) if pin.name == "vpc-cni" else None)
-                          for pin in NETWORK_ADDONS]
+        network_addons = [
+            eks.Addon(
+                self,
+                f"Addon-{pin.name}",
+                cluster=self.cluster,
+                addon_name=pin.name,
+                addon_version=pin.version,
+                configuration_values=dict(VPC_CNI_CONFIGURATION) if pin.name == "vpc-cni" else None,
+            )
+            for pin in NETWORK_ADDONS
+        ]
 
         self.system_launch_template = system_node_launch_template(self)
         self.system_nodegroup = self.cluster.add_nodegroup_capacity(
@@ -162,7 +205,8 @@ class ClusterStack(cdk.Stack):
             nodegroup_name=SYSTEM_NODEGROUP_NAME,
             launch_template_spec=eks.LaunchTemplateSpec(
                 id=self.system_launch_template.ref,
-                version=self.system_launch_template.attr_latest_version_number),
+                version=self.system_launch_template.attr_latest_version_number,
+            ),
             instance_types=[ec2.InstanceType(cluster_config.system_instance_type)],
             ami_type=eks.NodegroupAmiType.AL2023_X86_64_STANDARD,
             capacity_type=eks.CapacityType.ON_DEMAND,
@@ -172,13 +216,25 @@ class ClusterStack(cdk.Stack):
             subnets=private_subnets,
             labels=dict(SYSTEM_NODE_LABELS),
         )
-        acknowledge_node_role(self.system_nodegroup.role,
-                              ("AmazonEKSWorkerNodePolicy", "AmazonEC2ContainerRegistryReadOnly", "AmazonEKS_CNI_Policy"))
+        acknowledge_node_role(
+            self.system_nodegroup.role,
+            (
+                "AmazonEKSWorkerNodePolicy",
+                "AmazonEC2ContainerRegistryReadOnly",
+                "AmazonEKS_CNI_Policy",
+            ),
+        )
         # Nodes only turn Ready with the CNI in place.
         for addon in network_addons:
             self.system_nodegroup.node.add_dependency(addon)
         # coredns only turns ACTIVE once it runs, on the system nodes.
-        coredns = eks.Addon(self, "Addon-coredns", cluster=self.cluster, addon_name=COREDNS.name, addon_version=COREDNS.version)
+        coredns = eks.Addon(
+            self,
+            "Addon-coredns",
+            cluster=self.cluster,
+            addon_name=COREDNS.name,
+            addon_version=COREDNS.version,
+        )
         coredns.node.add_dependency(self.system_nodegroup)
         self.observability_addons: list[eks.Addon] = []
         self.container_insights_log_groups: dict[str, logs.CfnLogGroup] = {}
@@ -189,24 +245,33 @@ class ClusterStack(cdk.Stack):
 
         region = env_config.region
         cdk.CfnOutput(
-            self, "UpdateKubeconfigCommand",
+            self,
+            "UpdateKubeconfigCommand",
             description="Run this (as the admin role) to point kubectl at the cluster",
-            value=(f"aws eks update-kubeconfig --region {region} --name {env_config.cluster_name} "
-                   f"--role-arn {cluster_config.admin_role_arn}"),
+            value=(
+                f"aws eks update-kubeconfig --region {region} --name {env_config.cluster_name} "
+                f"--role-arn {cluster_config.admin_role_arn}"
+            ),
         )
         cdk.CfnOutput(self, "ClusterName", value=self.cluster.cluster_name)
-        cdk.CfnOutput(self, "AlarmTopicArn", value=self.alarm_topic.topic.topic_arn,
-                      description="Subscribe more endpoints (chat, paging) to this topic")
+        cdk.CfnOutput(
+            self,
+            "AlarmTopicArn",
+            value=self.alarm_topic.topic.topic_arn,
+            description="Subscribe more endpoints (chat, paging) to this topic",
+        )
         # HyperPod and its Inference Operator give AWS roles to service accounts through IRSA.
         self.oidc_provider = None
         if env_config.platform is Platform.HYPERPOD:
-            self.oidc_provider = eks.OidcProviderNative(self, "OidcProvider",
-                                                        url=self.cluster.cluster_open_id_connect_issuer_url)
+            self.oidc_provider = eks.OidcProviderNative(
+                self, "OidcProvider", url=self.cluster.cluster_open_id_connect_issuer_url
+            )
         if not cluster_config.endpoint_public_cidrs:
             cdk.CfnOutput(
-                self, "EndpointAccessNote",
+                self,
+                "EndpointAccessNote",
                 value="The API endpoint is private: run kubectl from inside the VPC (SSM session, VPN), "
-                      "or list your CIDR under cluster.endpoint_public_cidrs",
+                "or list your CIDR under cluster.endpoint_public_cidrs",
             )
 
     def _add_observability_addons(self, env_config: EnvironmentConfig) -> None:
@@ -224,9 +289,12 @@ class ClusterStack(cdk.Stack):
         # outside CloudFormation. Created here first, with the configured retention, they are the groups the add-on
         # writes to, and `cdk destroy` removes them after the add-on (which depends on them) is gone.
         for kind in CONTAINER_INSIGHTS_LOG_GROUPS:
-            group = logs.CfnLogGroup(self, f"ContainerInsights-{kind}",
-                                     log_group_name=container_insights_log_group_name(cluster_name, kind),
-                                     retention_in_days=env_config.observability.log_retention_days)
+            group = logs.CfnLogGroup(
+                self,
+                f"ContainerInsights-{kind}",
+                log_group_name=container_insights_log_group_name(cluster_name, kind),
+                retention_in_days=env_config.observability.log_retention_days,
+            )
             group.apply_removal_policy(cdk.RemovalPolicy.DESTROY)
             self.container_insights_log_groups[kind] = group
 
@@ -234,18 +302,29 @@ class ClusterStack(cdk.Stack):
         # CloudWatch Observability EKS add-on"); the agent and Fluent Bit share one service account.
         namespace, service_account = CLOUDWATCH_OBSERVABILITY.service_account
         self.cloudwatch_agent_role = iam.Role(
-            self, "CloudWatchAgentRole",
+            self,
+            "CloudWatchAgentRole",
             assumed_by=pod_identity_principal(self, self.cluster),
-            managed_policies=[iam.ManagedPolicy.from_aws_managed_policy_name("CloudWatchAgentServerPolicy")],
+            managed_policies=[
+                iam.ManagedPolicy.from_aws_managed_policy_name("CloudWatchAgentServerPolicy")
+            ],
             description=f"CloudWatch agent and Fluent Bit of {cluster_name} ({namespace}/{service_account})",
         )
         acknowledge_cloudwatch_agent_role(self.cloudwatch_agent_role)
-        cloudwatch = eks.Addon(self, f"Addon-{CLOUDWATCH_OBSERVABILITY.name}", cluster=self.cluster,
-                               addon_name=CLOUDWATCH_OBSERVABILITY.name, addon_version=CLOUDWATCH_OBSERVABILITY.version,
-                               configuration_values=cloudwatch_observability_configuration(
-                                   accelerated_compute_metrics=eks_platform))
+        cloudwatch = eks.Addon(
+            self,
+            f"Addon-{CLOUDWATCH_OBSERVABILITY.name}",
+            cluster=self.cluster,
+            addon_name=CLOUDWATCH_OBSERVABILITY.name,
+            addon_version=CLOUDWATCH_OBSERVABILITY.version,
+            configuration_values=cloudwatch_observability_configuration(
+                accelerated_compute_metrics=eks_platform
+            ),
+        )
         cloudwatch.node.default_child.add_property_override(
-            "PodIdentityAssociations", [{"ServiceAccount": service_account, "RoleArn": self.cloudwatch_agent_role.role_arn}])
+            "PodIdentityAssociations",
+            [{"ServiceAccount": service_account, "RoleArn": self.cloudwatch_agent_role.role_arn}],
+        )
         cloudwatch.node.add_dependency(self.system_nodegroup)
         for group in self.container_insights_log_groups.values():
             cloudwatch.node.add_dependency(group)
@@ -254,9 +333,14 @@ class ClusterStack(cdk.Stack):
         if not eks_platform:
             return
         gpu_toleration = gpu_node_toleration()
-        monitoring = eks.Addon(self, f"Addon-{NODE_MONITORING_AGENT.name}", cluster=self.cluster,
-                               addon_name=NODE_MONITORING_AGENT.name, addon_version=NODE_MONITORING_AGENT.version,
-                               configuration_values=node_monitoring_agent_configuration([gpu_toleration]))
+        monitoring = eks.Addon(
+            self,
+            f"Addon-{NODE_MONITORING_AGENT.name}",
+            cluster=self.cluster,
+            addon_name=NODE_MONITORING_AGENT.name,
+            addon_version=NODE_MONITORING_AGENT.version,
+            configuration_values=node_monitoring_agent_configuration([gpu_toleration]),
+        )
         monitoring.node.add_dependency(self.system_nodegroup)
         self.observability_addons.append(monitoring)
 
@@ -267,16 +351,29 @@ class ClusterStack(cdk.Stack):
         rules need only what the configuration says (the reservation id; the HyperPod cluster's name, which
         stacks/hyperpod_cluster_stack.py gives it). The observability stack's alarms notify the same topic (a cross-stack
         reference; that stack depends on this one, so it is destroyed first and the topic outlives the alarms)."""
-        self.alarm_topic = AlarmTopic(self, "AlarmTopic", cluster_name=env_config.cluster_name,
-                                      alarm_emails=env_config.observability.alarm_emails)
+        self.alarm_topic = AlarmTopic(
+            self,
+            "AlarmTopic",
+            cluster_name=env_config.cluster_name,
+            alarm_emails=env_config.observability.alarm_emails,
+        )
         if env_config.platform is Platform.HYPERPOD:
             rules = hyperpod_rules(
-                env_name=env_config.name, hyperpod_cluster_name=env_config.hyperpod_cluster_name, region=env_config.region,
-                namespace=INFERENCE_ENDPOINT_NAMESPACE, endpoint_name=inference_endpoint_name(env_config))
+                env_name=env_config.name,
+                hyperpod_cluster_name=env_config.hyperpod_cluster_name,
+                region=env_config.region,
+                namespace=INFERENCE_ENDPOINT_NAMESPACE,
+                endpoint_name=inference_endpoint_name(env_config),
+            )
         else:
-            rules = capacity_block_rules(env_name=env_config.name, reservation_id=env_config.capacity.capacity_reservation_id,
-                                         region=env_config.region)
-        self.capacity_events = CapacityEvents(self, "CapacityEvents", topic=self.alarm_topic.topic, rules=rules)
+            rules = capacity_block_rules(
+                env_name=env_config.name,
+                reservation_id=env_config.capacity.capacity_reservation_id,
+                region=env_config.region,
+            )
+        self.capacity_events = CapacityEvents(
+            self, "CapacityEvents", topic=self.alarm_topic.topic, rules=rules
+        )
 
     def _add_secrets_store_csi(self, pod_identity_agent: eks.Addon) -> None:
         """The Secrets Store CSI driver and its AWS provider (one add-on, deployment_config/addons.py): the vLLM pod
@@ -290,8 +387,12 @@ class ClusterStack(cdk.Stack):
         (aws/secrets-store-csi-driver-provider-aws@a74182c1 charts/secrets-store-csi-driver-provider-aws/values.yaml,
         ``affinity`` and ``secrets-store-csi-driver.linux.affinity``)."""
         addon = eks.Addon(
-            self, f"Addon-{SECRETS_STORE_CSI_PROVIDER.name}", cluster=self.cluster,
-            addon_name=SECRETS_STORE_CSI_PROVIDER.name, addon_version=SECRETS_STORE_CSI_PROVIDER.version,
-            configuration_values=secrets_store_csi_provider_configuration(), preserve_on_delete=False,
+            self,
+            f"Addon-{SECRETS_STORE_CSI_PROVIDER.name}",
+            cluster=self.cluster,
+            addon_name=SECRETS_STORE_CSI_PROVIDER.name,
+            addon_version=SECRETS_STORE_CSI_PROVIDER.version,
+            configuration_values=secrets_store_csi_provider_configuration(),
+            preserve_on_delete=False,
         )
         addon.node.add_dependency(pod_identity_agent, self.system_nodegroup)

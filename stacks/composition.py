@@ -9,7 +9,10 @@ import aws_cdk as cdk
 from constructs import Construct
 
 from cdk_constructs.placeholder_guard import refuse_placeholders, refuse_unpinned_weights
-from charts.inference_endpoint_chart import inference_endpoint_spec_for, synthesize_inference_endpoint
+from charts.inference_endpoint_chart import (
+    inference_endpoint_spec_for,
+    synthesize_inference_endpoint,
+)
 from charts.serving_spec import serving_spec_for
 from charts.vllm_serving_chart import synthesize_manifests
 from deployment_config import speculator
@@ -46,24 +49,38 @@ def _in_order(stacks: list[cdk.Stack], reasons: list[str]) -> None:
         after.add_stack_dependency(before, reason)
 
 
-def add_environment(scope: Construct, env_config: EnvironmentConfig, *,
-                    api_key_reader_accounts: Sequence[str] = ()) -> Environment:
+def add_environment(
+    scope: Construct, env_config: EnvironmentConfig, *, api_key_reader_accounts: Sequence[str] = ()
+) -> Environment:
     """:param api_key_reader_accounts: other AWS accounts whose principals may read the environment's API key secret
-        (``llm-serving/NAME/api-key``), such as the delivery pipeline's account for its smoke test: the secret's resource
-        policy allows them ``secretsmanager:GetSecretValue`` and its KMS key's policy ``kms:Decrypt`` through Secrets
-        Manager; they still need the same in an identity policy of their own. EKS path only. Default: none."""
+    (``llm-serving/NAME/api-key``), such as the delivery pipeline's account for its smoke test: the secret's resource
+    policy allows them ``secretsmanager:GetSecretValue`` and its KMS key's policy ``kms:Decrypt`` through Secrets
+    Manager; they still need the same in an identity policy of their own. EKS path only. Default: none."""
     if env_config.platform is Platform.HYPERPOD:
         environment = add_hyperpod_environment(scope, env_config)
     else:
-        environment = add_eks_environment(scope, env_config, api_key_reader_accounts=api_key_reader_accounts)
+        environment = add_eks_environment(
+            scope, env_config, api_key_reader_accounts=api_key_reader_accounts
+        )
     # With access.enabled, NAME-access after the cluster (its access entry and cluster security group rule need it).
-    environment.stacks.extend(access_stacks(scope, env_config, environment.stack("network"), environment.stack("cluster"),
-                                            _props(env_config, "access")))
+    environment.stacks.extend(
+        access_stacks(
+            scope,
+            env_config,
+            environment.stack("network"),
+            environment.stack("cluster"),
+            _props(env_config, "access"),
+        )
+    )
     # An environment still holding the examples' placeholder ids synthesizes (make synth) but never deploys.
     for stack in environment.stacks:
-        refuse_placeholders(stack, source=env_config.source, fields=env_config.placeholders,
-                            how_to_fix="Copy it to config/NAME.yaml, put in your own account, role and capacity ids, "
-                                       "and deploy that: npx cdk deploy -c env=NAME --all")
+        refuse_placeholders(
+            stack,
+            source=env_config.source,
+            fields=env_config.placeholders,
+            how_to_fix="Copy it to config/NAME.yaml, put in your own account, role and capacity ids, "
+            "and deploy that: npx cdk deploy -c env=NAME --all",
+        )
     # S3 weights are served only at a revision the mirror copied and verified (deployment_config/model_location.py), and
     # a model repository's code runs only at a pinned commit.
     model = env_config.model
@@ -72,55 +89,106 @@ def add_environment(scope: Construct, env_config: EnvironmentConfig, *,
     # vLLM would otherwise take (and, with --trust-remote-code, run the code of) its default branch at start
     # (deployment_config/speculator.py).
     speculator_unpinned = bool(model.speculator_size_gb) and not model.speculator_revision
-    if speculator_unpinned or (not model.hugging_face_revision and (from_s3 or "--trust-remote-code" in model.serving_args)):
+    if speculator_unpinned or (
+        not model.hugging_face_revision and (from_s3 or "--trust-remote-code" in model.serving_args)
+    ):
         serving_unit = "endpoint" if env_config.platform is Platform.HYPERPOD else "serving"
-        refuse_unpinned_weights(environment.stack(serving_unit), source=env_config.source, env_name=env_config.name,
-                                from_s3=from_s3, model_id=model.hugging_face_id,
-                                speculator_only=speculator_unpinned and bool(model.hugging_face_revision),
-                                speculator_id=speculator.speculator_id(model.serving_args) or "SPECULATOR")
+        refuse_unpinned_weights(
+            environment.stack(serving_unit),
+            source=env_config.source,
+            env_name=env_config.name,
+            from_s3=from_s3,
+            model_id=model.hugging_face_id,
+            speculator_only=speculator_unpinned and bool(model.hugging_face_revision),
+            speculator_id=speculator.speculator_id(model.serving_args) or "SPECULATOR",
+        )
     return environment
 
 
 def _props(env_config: EnvironmentConfig, unit: str) -> dict:
     """Construct id and stack properties of one unit. The stack name is explicit so that a stage of the pipeline
     deploys the very stacks a direct `cdk deploy -c env=NAME` does (a stage would otherwise prefix its own name)."""
-    return dict(id=env_config.stack_name(unit), stack_name=env_config.stack_name(unit),
-                env=cdk.Environment(account=env_config.account, region=env_config.region), tags=dict(env_config.tags))
+    return dict(
+        id=env_config.stack_name(unit),
+        stack_name=env_config.stack_name(unit),
+        env=cdk.Environment(account=env_config.account, region=env_config.region),
+        tags=dict(env_config.tags),
+    )
 
 
 def _base(scope: Construct, env_config: EnvironmentConfig) -> tuple[NetworkStack, ClusterStack]:
-    network = NetworkStack(scope, env_config=env_config, **_props(env_config, "network"),
-                           description=f"VPC for the {env_config.name} LLM serving environment")
-    cluster = ClusterStack(scope, env_config=env_config, vpc=network.vpc, **_props(env_config, "cluster"),
-                           description=f"EKS cluster {env_config.cluster_name}")
+    network = NetworkStack(
+        scope,
+        env_config=env_config,
+        **_props(env_config, "network"),
+        description=f"VPC for the {env_config.name} LLM serving environment",
+    )
+    cluster = ClusterStack(
+        scope,
+        env_config=env_config,
+        vpc=network.vpc,
+        **_props(env_config, "cluster"),
+        description=f"EKS cluster {env_config.cluster_name}",
+    )
     return network, cluster
 
 
-def add_eks_environment(scope: Construct, env_config: EnvironmentConfig, *,
-                        api_key_reader_accounts: Sequence[str] = ()) -> Environment:
+def add_eks_environment(
+    scope: Construct, env_config: EnvironmentConfig, *, api_key_reader_accounts: Sequence[str] = ()
+) -> Environment:
     """Network → cluster → GPU nodes (Capacity Block) → serving; ``cdk destroy`` runs it backwards, so the Service and
     its load balancer are gone before the nodes, the cluster and the VPC."""
     network, cluster = _base(scope, env_config)
     gpu_nodes = GpuNodesStack(
-        scope, **_props(env_config, "gpu-nodes"), env_config=env_config, cluster=cluster.cluster,
-        gpu_subnet=network.gpu_subnets[0], efa_security_group=network.efa_security_group,
-        description=f"GPU nodes on Capacity Block {env_config.capacity.capacity_reservation_id}")
+        scope,
+        **_props(env_config, "gpu-nodes"),
+        env_config=env_config,
+        cluster=cluster.cluster,
+        gpu_subnet=network.gpu_subnets[0],
+        efa_security_group=network.efa_security_group,
+        description=f"GPU nodes on Capacity Block {env_config.capacity.capacity_reservation_id}",
+    )
     spec = serving_spec_for(env_config)
     manifests = synthesize_manifests(spec)
-    serving = ServingStack(scope, **_props(env_config, "serving"), cluster=cluster.cluster, spec=spec,
-                           manifests=manifests, api_key_reader_accounts=api_key_reader_accounts,
-                           description=f"vLLM serving {env_config.model.hugging_face_id}")
+    serving = ServingStack(
+        scope,
+        **_props(env_config, "serving"),
+        cluster=cluster.cluster,
+        spec=spec,
+        manifests=manifests,
+        api_key_reader_accounts=api_key_reader_accounts,
+        description=f"vLLM serving {env_config.model.hugging_face_id}",
+    )
     observability = ObservabilityStack(
-        scope, **_props(env_config, "observability"), env_config=env_config, cluster=cluster.cluster, vpc=network.vpc,
-        spec=spec, alarm_topic=cluster.alarm_topic.topic,
-        description=f"Metrics, dashboard and alarms of {env_config.cluster_name}")
+        scope,
+        **_props(env_config, "observability"),
+        env_config=env_config,
+        cluster=cluster.cluster,
+        vpc=network.vpc,
+        spec=spec,
+        alarm_topic=cluster.alarm_topic.topic,
+        description=f"Metrics, dashboard and alarms of {env_config.cluster_name}",
+    )
     stacks = [network, cluster, gpu_nodes, serving, observability]
-    _in_order(stacks, ["the cluster lives in the VPC", "the nodes join the cluster",
-                       "the vLLM pods run on the GPU nodes; the Service goes before the nodes on destroy",
-                       "the scraper and the alarms watch the pods and the load balancer the serving stack makes; on "
-                       "destroy the scraper goes first, before the cluster it reads"])
-    stacks += _smoke_test(scope, env_config, network, spec, manifests, after=(serving, observability),
-                          cluster=cluster.cluster)
+    _in_order(
+        stacks,
+        [
+            "the cluster lives in the VPC",
+            "the nodes join the cluster",
+            "the vLLM pods run on the GPU nodes; the Service goes before the nodes on destroy",
+            "the scraper and the alarms watch the pods and the load balancer the serving stack makes; on "
+            "destroy the scraper goes first, before the cluster it reads",
+        ],
+    )
+    stacks += _smoke_test(
+        scope,
+        env_config,
+        network,
+        spec,
+        manifests,
+        after=(serving, observability),
+        cluster=cluster.cluster,
+    )
     return Environment(env_config, stacks, {"vllm-serving.yaml": manifests})
 
 
@@ -130,46 +198,97 @@ def add_hyperpod_environment(scope: Construct, env_config: EnvironmentConfig) ->
     operator, the nodes and the VPC."""
     network, cluster = _base(scope, env_config)
     prerequisites = HyperPodPrerequisitesStack(
-        scope, **_props(env_config, "hyperpod-prereqs"), env_config=env_config, cluster=cluster.cluster,
-        description="Device plugins and dependencies HyperPod nodes need")
+        scope,
+        **_props(env_config, "hyperpod-prereqs"),
+        env_config=env_config,
+        cluster=cluster.cluster,
+        description="Device plugins and dependencies HyperPod nodes need",
+    )
     hyperpod = HyperPodClusterStack(
-        scope, **_props(env_config, "hyperpod"), env_config=env_config, cluster=cluster.cluster, vpc=network.vpc,
-        gpu_subnet=network.gpu_subnets[0], efa_security_group=network.efa_security_group,
-        description=f"SageMaker HyperPod cluster on training plan {env_config.hyperpod.training_plan_arn.rsplit('/', 1)[-1]}")
+        scope,
+        **_props(env_config, "hyperpod"),
+        env_config=env_config,
+        cluster=cluster.cluster,
+        vpc=network.vpc,
+        gpu_subnet=network.gpu_subnets[0],
+        efa_security_group=network.efa_security_group,
+        description=f"SageMaker HyperPod cluster on training plan {env_config.hyperpod.training_plan_arn.rsplit('/', 1)[-1]}",
+    )
     operator = InferenceOperatorStack(
-        scope, **_props(env_config, "inference-operator"), env_config=env_config, cluster=cluster.cluster,
-        oidc_provider=cluster.oidc_provider, hyperpod_cluster_arn=hyperpod.cluster_arn,
-        description="SageMaker HyperPod Inference Operator")
+        scope,
+        **_props(env_config, "inference-operator"),
+        env_config=env_config,
+        cluster=cluster.cluster,
+        oidc_provider=cluster.oidc_provider,
+        hyperpod_cluster_arn=hyperpod.cluster_arn,
+        description="SageMaker HyperPod Inference Operator",
+    )
     spec = inference_endpoint_spec_for(env_config)
     manifests = synthesize_inference_endpoint(spec)
     endpoint = InferenceEndpointStack(
-        scope, **_props(env_config, "endpoint"), cluster=cluster.cluster, spec=spec, manifests=manifests,
-        description=f"InferenceEndpointConfig {spec.name} for {env_config.model.hugging_face_id}")
+        scope,
+        **_props(env_config, "endpoint"),
+        cluster=cluster.cluster,
+        spec=spec,
+        manifests=manifests,
+        description=f"InferenceEndpointConfig {spec.name} for {env_config.model.hugging_face_id}",
+    )
     observability = ObservabilityStack(
-        scope, **_props(env_config, "observability"), env_config=env_config, cluster=cluster.cluster, vpc=network.vpc,
-        spec=spec, alarm_topic=cluster.alarm_topic.topic,
-        description=f"Metrics, dashboard and alarms of {env_config.cluster_name}")
+        scope,
+        **_props(env_config, "observability"),
+        env_config=env_config,
+        cluster=cluster.cluster,
+        vpc=network.vpc,
+        spec=spec,
+        alarm_topic=cluster.alarm_topic.topic,
+        description=f"Metrics, dashboard and alarms of {env_config.cluster_name}",
+    )
     stacks = [network, cluster, prerequisites, hyperpod, operator, endpoint, observability]
-    _in_order(stacks, ["the cluster lives in the VPC", "HyperPod nodes need the device plugins first",
-                       "the HyperPod cluster joins the EKS cluster once its prerequisites run",
-                       "the operator's controller waits for a node",
-                       "the endpoint needs the operator's CRD and controller",
-                       "the scraper and the alarms watch the worker pod and the load balancer the operator makes for the "
-                       "endpoint; on destroy the scraper goes first, before the cluster it reads"])
-    stacks += _smoke_test(scope, env_config, network, spec, manifests, after=(endpoint, observability))
+    _in_order(
+        stacks,
+        [
+            "the cluster lives in the VPC",
+            "HyperPod nodes need the device plugins first",
+            "the HyperPod cluster joins the EKS cluster once its prerequisites run",
+            "the operator's controller waits for a node",
+            "the endpoint needs the operator's CRD and controller",
+            "the scraper and the alarms watch the worker pod and the load balancer the operator makes for the "
+            "endpoint; on destroy the scraper goes first, before the cluster it reads",
+        ],
+    )
+    stacks += _smoke_test(
+        scope, env_config, network, spec, manifests, after=(endpoint, observability)
+    )
     return Environment(env_config, stacks, {f"{env_config.model.preset.key}.yaml": manifests})
 
 
-def _smoke_test(scope: Construct, env_config: EnvironmentConfig, network: NetworkStack, spec, manifests: list[dict], *,
-                after: tuple[cdk.Stack, cdk.Stack], cluster=None) -> list[cdk.Stack]:
+def _smoke_test(
+    scope: Construct,
+    env_config: EnvironmentConfig,
+    network: NetworkStack,
+    spec,
+    manifests: list[dict],
+    *,
+    after: tuple[cdk.Stack, cdk.Stack],
+    cluster=None,
+) -> list[cdk.Stack]:
     """With ``endpoint.deploy_time_smoke_test``: ``NAME-smoke`` last, after the serving (or endpoint) stack and the
     observability stack (its alarms and dashboard watch the start it waits for); destroyed first, with nothing to undo."""
     if not env_config.endpoint.deploy_time_smoke_test:
         return []
-    smoke = SmokeStack(scope, **_props(env_config, "smoke"), env_config=env_config, vpc=network.vpc, spec=spec,
-                       manifests=manifests, cluster=cluster,
-                       description=f"Deploy-time smoke test of {env_config.name}'s endpoint, from its VPC")
+    smoke = SmokeStack(
+        scope,
+        **_props(env_config, "smoke"),
+        env_config=env_config,
+        vpc=network.vpc,
+        spec=spec,
+        manifests=manifests,
+        cluster=cluster,
+        description=f"Deploy-time smoke test of {env_config.name}'s endpoint, from its VPC",
+    )
     endpoint, observability = after
     smoke.add_stack_dependency(endpoint, "the smoke test tests the endpoint this stack makes")
-    smoke.add_stack_dependency(observability, "the alarms and the dashboard watch the start the smoke test waits for")
+    smoke.add_stack_dependency(
+        observability, "the alarms and the dashboard watch the start the smoke test waits for"
+    )
     return [smoke]

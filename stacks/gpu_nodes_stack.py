@@ -10,29 +10,57 @@ from constructs import Construct
 from cdk_constructs.capacity_block_node_group import CapacityBlockNodeGroup, NodeTaint
 from cdk_constructs.gpu_device_plugins import GpuDevicePlugins
 from cdk_constructs.image_cache import grant_pull_through
-from deployment_config.gpu_nodes import GPU_NODE_LABELS, GPU_TAINT_EFFECT, GPU_TAINT_KEY, GPU_TAINT_VALUE
+from deployment_config.gpu_nodes import (
+    GPU_NODE_LABELS,
+    GPU_TAINT_EFFECT,
+    GPU_TAINT_KEY,
+    GPU_TAINT_VALUE,
+)
 from deployment_config.model import EnvironmentConfig
 
 
 class GpuNodesStack(cdk.Stack):
     """GPU nodes on the configured Capacity Block, tainted so only GPU workloads land on them."""
 
-    def __init__(self, scope: Construct, id: str, *, env_config: EnvironmentConfig, cluster: eks.ICluster,
-                 gpu_subnet: ec2.ISubnet, efa_security_group: ec2.ISecurityGroup, **kwargs) -> None:
+    def __init__(
+        self,
+        scope: Construct,
+        id: str,
+        *,
+        env_config: EnvironmentConfig,
+        cluster: eks.ICluster,
+        gpu_subnet: ec2.ISubnet,
+        efa_security_group: ec2.ISecurityGroup,
+        **kwargs,
+    ) -> None:
         super().__init__(scope, id, **kwargs)
         capacity = env_config.capacity
         self.device_plugins = GpuDevicePlugins(
-            self, "DevicePlugins", cluster=cluster, gpu_instance_type=capacity.instance_type.name,
+            self,
+            "DevicePlugins",
+            cluster=cluster,
+            gpu_instance_type=capacity.instance_type.name,
             node_selector=GPU_NODE_LABELS,
-            tolerations=[{"key": GPU_TAINT_KEY, "operator": "Equal", "value": GPU_TAINT_VALUE, "effect": GPU_TAINT_EFFECT}],
+            tolerations=[
+                {
+                    "key": GPU_TAINT_KEY,
+                    "operator": "Equal",
+                    "value": GPU_TAINT_VALUE,
+                    "effect": GPU_TAINT_EFFECT,
+                }
+            ],
         )
         self.gpu_nodes = CapacityBlockNodeGroup(
-            self, "CapacityBlock",
+            self,
+            "CapacityBlock",
             cluster=cluster,
             instance_type=capacity.instance_type,
             capacity_reservation_id=capacity.capacity_reservation_id,
             subnet=gpu_subnet,
-            security_groups=[cluster.cluster_security_group_id, efa_security_group.security_group_id],
+            security_groups=[
+                cluster.cluster_security_group_id,
+                efa_security_group.security_group_id,
+            ],
             instance_count=capacity.instance_count,
             labels=GPU_NODE_LABELS,
             taints=[NodeTaint(GPU_TAINT_KEY, GPU_TAINT_VALUE, GPU_TAINT_EFFECT)],
@@ -41,7 +69,10 @@ class GpuNodesStack(cdk.Stack):
             grant_pull_through(self.gpu_nodes.role, env_config.model.image_cache.repository_prefix)
         cdk.CfnOutput(self, "CapacityReservationId", value=capacity.capacity_reservation_id)
         cdk.CfnOutput(
-            self, "WatchGpuNodesCommand",
+            self,
+            "WatchGpuNodesCommand",
             description="GPU nodes appear once the Capacity Block is active",
-            value="kubectl get nodes -l " + ",".join(f"{k}={v}" for k, v in GPU_NODE_LABELS.items()) + " -w",
+            value="kubectl get nodes -l "
+            + ",".join(f"{k}={v}" for k, v in GPU_NODE_LABELS.items())
+            + " -w",
         )

@@ -13,11 +13,17 @@ from cdk_constructs.gpu_device_plugins import GpuDevicePlugins
 from deployment_config.model import EnvironmentConfig
 
 #: HyperPod taints nodes while their health checks run; everything that must run on them tolerates it.
-HEALTH_TAINT = {"key": "sagemaker.amazonaws.com/node-health-status", "operator": "Equal", "value": "Unschedulable",
-                "effect": "NoSchedule"}
+HEALTH_TAINT = {
+    "key": "sagemaker.amazonaws.com/node-health-status",
+    "operator": "Equal",
+    "value": "Unschedulable",
+    "effect": "NoSchedule",
+}
 INSTANCE_TYPE_LABEL = "node.kubernetes.io/instance-type"
 #: The subcharts of the HyperPod dependencies chart this project installs by default (see VENDORED.json there).
-VENDORED_DEPENDENCIES_CHART = Path(__file__).resolve().parent / "data" / "hyperpod_dependencies_chart"
+VENDORED_DEPENDENCIES_CHART = (
+    Path(__file__).resolve().parent / "data" / "hyperpod_dependencies_chart"
+)
 #: Components of the upstream HyperPod dependencies chart this app installs itself, or does not need for serving.
 DEPENDENCIES_CHART_OVERRIDES = {
     "nvidia-device-plugin": {"devicePlugin": {"enabled": False}},
@@ -45,22 +51,42 @@ class HyperPodPrerequisitesStack(cdk.Stack):
     installs a local copy of the whole upstream chart instead.
     """
 
-    def __init__(self, scope: Construct, id: str, *, env_config: EnvironmentConfig, cluster: eks.ICluster,
-                 **kwargs) -> None:
+    def __init__(
+        self,
+        scope: Construct,
+        id: str,
+        *,
+        env_config: EnvironmentConfig,
+        cluster: eks.ICluster,
+        **kwargs,
+    ) -> None:
         super().__init__(scope, id, **kwargs)
         hyperpod = env_config.hyperpod
         self.device_plugins = GpuDevicePlugins(
-            self, "DevicePlugins", cluster=cluster, gpu_instance_type=hyperpod.instance_type,
+            self,
+            "DevicePlugins",
+            cluster=cluster,
+            gpu_instance_type=hyperpod.instance_type,
             node_selector={INSTANCE_TYPE_LABEL: hyperpod.instance_type},
-            tolerations=[HEALTH_TAINT, {"key": "nvidia.com/gpu", "operator": "Exists", "effect": "NoSchedule"}],
+            tolerations=[
+                HEALTH_TAINT,
+                {"key": "nvidia.com/gpu", "operator": "Exists", "effect": "NoSchedule"},
+            ],
         )
         local_copy = hyperpod.dependencies_chart_dir
         values = {"global": {"region": env_config.region}}
         if local_copy:
             # The whole upstream chart: switch off what this project installs itself or what serving does not use.
             values.update(DEPENDENCIES_CHART_OVERRIDES)
-        chart = s3_assets.Asset(self, "DependenciesChartAsset", path=local_copy or str(VENDORED_DEPENDENCIES_CHART))
+        chart = s3_assets.Asset(
+            self, "DependenciesChartAsset", path=local_copy or str(VENDORED_DEPENDENCIES_CHART)
+        )
         self.dependencies_chart = eks.HelmChart(
-            self, "DependenciesChart", cluster=cluster, chart_asset=chart, release="hyperpod-dependencies",
-            namespace="kube-system", values=values,
+            self,
+            "DependenciesChart",
+            cluster=cluster,
+            chart_asset=chart,
+            release="hyperpod-dependencies",
+            namespace="kube-system",
+            values=values,
         )

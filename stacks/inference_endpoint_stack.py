@@ -17,19 +17,36 @@ class InferenceEndpointStack(cdk.Stack):
     """Applies the InferenceEndpointConfig. Destroyed first: deleting it makes the operator remove the load balancer,
     the SageMaker endpoint and the certificate it created, before the operator itself goes."""
 
-    def __init__(self, scope: Construct, id: str, *, cluster: eks.ICluster, spec: InferenceEndpointSpec,
-                 manifests: list[dict], **kwargs) -> None:
+    def __init__(
+        self,
+        scope: Construct,
+        id: str,
+        *,
+        cluster: eks.ICluster,
+        spec: InferenceEndpointSpec,
+        manifests: list[dict],
+        **kwargs,
+    ) -> None:
         super().__init__(scope, id, **kwargs)
         # The operator validates the object; kubectl cannot until the CRD exists, hence no client-side validation.
-        self.manifest = eks.KubernetesManifest(self, "InferenceEndpoint", cluster=cluster, manifest=manifests,
-                                               overwrite=True, skip_validation=True)
+        self.manifest = eks.KubernetesManifest(
+            self,
+            "InferenceEndpoint",
+            cluster=cluster,
+            manifest=manifests,
+            overwrite=True,
+            skip_validation=True,
+        )
         # Deleting the object makes the operator's load balancer controller remove the endpoint's load balancer; the
         # kubectl provider does not wait for that (and swallows a failed delete). This waiter, deleted after the
         # manifest, holds the stack until no load balancer of the cluster's controller is left, nor a security group of
         # the controller (which it deletes after the load balancer; one left behind fails the VPC's delete).
-        self.load_balancer_waiter = DestroyWaiter(self, "LoadBalancerGone",
-                                                  load_balancer_tags=load_balancer_controller_tags(cluster.cluster_name),
-                                                  include_security_groups=True)
+        self.load_balancer_waiter = DestroyWaiter(
+            self,
+            "LoadBalancerGone",
+            load_balancer_tags=load_balancer_controller_tags(cluster.cluster_name),
+            include_security_groups=True,
+        )
         self.manifest.node.add_dependency(self.load_balancer_waiter)
 
         # The API key, as on the EKS path (stacks/serving_stack.py): the generated key and its KMS key, and the role of the
@@ -45,10 +62,19 @@ class InferenceEndpointStack(cdk.Stack):
             self.manifest.node.add_dependency(self.secrets, self.pod_role, self.pod_identity)
         self._authentication_outputs(spec)
 
-        cdk.CfnOutput(self, "EndpointStateCommand", value=(
-            f"kubectl get inferenceendpointconfig {spec.name} -n {spec.namespace} -o jsonpath='{{.status.state}}'"))
-        cdk.CfnOutput(self, "WaitCommand", value=f"bin/llmops wait inference-endpoint --name {spec.name} "
-                                                 f"--namespace {spec.namespace}")
+        cdk.CfnOutput(
+            self,
+            "EndpointStateCommand",
+            value=(
+                f"kubectl get inferenceendpointconfig {spec.name} -n {spec.namespace} -o jsonpath='{{.status.state}}'"
+            ),
+        )
+        cdk.CfnOutput(
+            self,
+            "WaitCommand",
+            value=f"bin/llmops wait inference-endpoint --name {spec.name} "
+            f"--namespace {spec.namespace}",
+        )
 
     def _pod_role(self, cluster: eks.ICluster, spec: InferenceEndpointSpec) -> iam.Role:
         """The role of the secrets sync's service account, through EKS Pod Identity, as on the EKS path. The sync runs on
@@ -59,10 +85,16 @@ class InferenceEndpointStack(cdk.Stack):
         credential_provider/pod_identity_credential_provider.go: http://169.254.170.23/v1/credentials). The worker
         itself has no AWS role of its own: it reads the synced Kubernetes Secret."""
         role, self.pod_identity = pod_identity_role(
-            self, cluster=cluster, namespace=spec.namespace, service_account=spec.sync_service_account,
-            description="The HyperPod endpoint's secrets sync: reads the API key from Secrets Manager")
+            self,
+            cluster=cluster,
+            namespace=spec.namespace,
+            service_account=spec.sync_service_account,
+            description="The HyperPod endpoint's secrets sync: reads the API key from Secrets Manager",
+        )
         return role
 
     def _authentication_outputs(self, spec: InferenceEndpointSpec) -> None:
         # The worker loads the middleware that requires the key on every path (charts/vllm_auth_middleware/).
-        add_authentication_outputs(self, self.secrets, spec.secrets.api_key_secret if spec.secrets else None)
+        add_authentication_outputs(
+            self, self.secrets, spec.secrets.api_key_secret if spec.secrets else None
+        )

@@ -90,7 +90,13 @@ from cdk_constructs.budget_alarm import BudgetAlarm
 from cdk_constructs.destroy_waiter import load_balancer_controller_tags, service_load_balancer_tags
 from cdk_constructs.nag_acknowledgements import acknowledge_hyperpod_observability_role
 from cdk_constructs.pod_identity import pod_identity_principal
-from cdk_constructs.serving_alarms import GpuWatch, ServingAlarms, capacity_block_ending, hyperpod_runbook, training_plan_ending
+from cdk_constructs.serving_alarms import (
+    GpuWatch,
+    ServingAlarms,
+    capacity_block_ending,
+    hyperpod_runbook,
+    training_plan_ending,
+)
 from cdk_constructs.serving_dashboard import CapacityView, ServingDashboard, capacity_block_view
 from cdk_constructs.serving_metrics import (
     CAPACITY_BLOCK_HOURS_LEFT,
@@ -119,8 +125,18 @@ class ObservabilityStack(cdk.Stack):
     EKS path's vLLM Deployment (``spec`` a VllmServingSpec) or HyperPod's InferenceEndpointConfig. The alarms notify
     ``alarm_topic``, the cluster stack's (stacks/cluster_stack.py)."""
 
-    def __init__(self, scope: Construct, id: str, *, env_config: EnvironmentConfig, cluster: eks.ICluster,
-                 vpc: ec2.IVpc, spec: VllmServingSpec | InferenceEndpointSpec, alarm_topic: sns.ITopic, **kwargs) -> None:
+    def __init__(
+        self,
+        scope: Construct,
+        id: str,
+        *,
+        env_config: EnvironmentConfig,
+        cluster: eks.ICluster,
+        vpc: ec2.IVpc,
+        spec: VllmServingSpec | InferenceEndpointSpec,
+        alarm_topic: sns.ITopic,
+        **kwargs,
+    ) -> None:
         super().__init__(scope, id, **kwargs)
         self.alarm_topic = alarm_topic
         cluster_name = env_config.cluster_name
@@ -129,19 +145,31 @@ class ObservabilityStack(cdk.Stack):
         self.workspace = aps.CfnWorkspace(self, "Prometheus", alias=f"{cluster_name}-serving")
         private = vpc.select_subnets(subnet_type=ec2.SubnetType.PRIVATE_WITH_EGRESS)
         self.scraper = aps.CfnScraper(
-            self, "Scraper", alias=f"{cluster_name}-serving",
-            source=aps.CfnScraper.SourceProperty(eks_configuration=aps.CfnScraper.EksConfigurationProperty(
-                cluster_arn=cluster.cluster_arn,
-                # AMP wants the cluster's own subnets (two zones at least, five at most) and security group.
-                subnet_ids=private.subnet_ids[:5],
-                security_group_ids=[cluster.cluster_security_group_id])),
-            destination=aps.CfnScraper.DestinationProperty(amp_configuration=aps.CfnScraper.AmpConfigurationProperty(
-                workspace_arn=self.workspace.attr_arn)),
+            self,
+            "Scraper",
+            alias=f"{cluster_name}-serving",
+            source=aps.CfnScraper.SourceProperty(
+                eks_configuration=aps.CfnScraper.EksConfigurationProperty(
+                    cluster_arn=cluster.cluster_arn,
+                    # AMP wants the cluster's own subnets (two zones at least, five at most) and security group.
+                    subnet_ids=private.subnet_ids[:5],
+                    security_group_ids=[cluster.cluster_security_group_id],
+                )
+            ),
+            destination=aps.CfnScraper.DestinationProperty(
+                amp_configuration=aps.CfnScraper.AmpConfigurationProperty(
+                    workspace_arn=self.workspace.attr_arn
+                )
+            ),
             scrape_configuration=aps.CfnScraper.ScrapeConfigurationProperty(
-                configuration_blob=scrape_configuration_blob(namespace=spec.namespace, port=spec.port,
-                                                             node_monitoring=not hyperpod,
-                                                             app_label=spec.name if hyperpod else None,
-                                                             router_metrics_port=router_metrics_port(spec))),
+                configuration_blob=scrape_configuration_blob(
+                    namespace=spec.namespace,
+                    port=spec.port,
+                    node_monitoring=not hyperpod,
+                    app_label=spec.name if hyperpod else None,
+                    router_metrics_port=router_metrics_port(spec),
+                )
+            ),
         )
         if hyperpod:
             self._hyperpod(env_config, cluster_name, spec)
@@ -150,73 +178,143 @@ class ObservabilityStack(cdk.Stack):
             self._eks(env_config, cluster_name, spec)
 
         # Optional: a monthly AWS Budgets cost budget over the environment's tag, e-mailing the alarm addresses.
-        self.budget = (BudgetAlarm(self, "Budget", env_config=env_config)
-                       if env_config.observability.monthly_budget_usd is not None else None)
-        cdk.CfnOutput(self, "DashboardUrl", description="The environment's CloudWatch dashboard",
-                      value=(f"https://{env_config.region}.console.aws.amazon.com/cloudwatch/home?region="
-                             f"{env_config.region}#dashboards/dashboard/{cluster_name}-serving"))
+        self.budget = (
+            BudgetAlarm(self, "Budget", env_config=env_config)
+            if env_config.observability.monthly_budget_usd is not None
+            else None
+        )
+        cdk.CfnOutput(
+            self,
+            "DashboardUrl",
+            description="The environment's CloudWatch dashboard",
+            value=(
+                f"https://{env_config.region}.console.aws.amazon.com/cloudwatch/home?region="
+                f"{env_config.region}#dashboards/dashboard/{cluster_name}-serving"
+            ),
+        )
         # Both platforms: the cluster stack's Container Insights add-on ships every container's log, with its retention.
-        cdk.CfnOutput(self, "ContainerLogsCommand", description="Follow vLLM's log in CloudWatch Logs",
-                      value=f"aws logs tail /aws/containerinsights/{cluster_name}/application --follow "
-                            f"--filter-pattern '\"{spec.namespace}\"' --region {env_config.region}")
+        cdk.CfnOutput(
+            self,
+            "ContainerLogsCommand",
+            description="Follow vLLM's log in CloudWatch Logs",
+            value=f"aws logs tail /aws/containerinsights/{cluster_name}/application --follow "
+            f"--filter-pattern '\"{spec.namespace}\"' --region {env_config.region}",
+        )
 
     def _publisher(self, cluster_name: str, **kwargs) -> ServingMetricsPublisher:
         return ServingMetricsPublisher(
-            self, "ServingMetrics", cluster_name=cluster_name,
-            prometheus_endpoint=self.workspace.attr_prometheus_endpoint, workspace_arn=self.workspace.attr_arn, **kwargs)
+            self,
+            "ServingMetrics",
+            cluster_name=cluster_name,
+            prometheus_endpoint=self.workspace.attr_prometheus_endpoint,
+            workspace_arn=self.workspace.attr_arn,
+            **kwargs,
+        )
 
     def _eks(self, env_config: EnvironmentConfig, cluster_name: str, spec: VllmServingSpec) -> None:
         capacity = env_config.capacity
         self.publisher = self._publisher(
-            cluster_name, load_balancer_tags=service_load_balancer_tags(cluster_name, spec.namespace, spec.name),
+            cluster_name,
+            load_balancer_tags=service_load_balancer_tags(cluster_name, spec.namespace, spec.name),
             capacity_reservation_id=capacity.capacity_reservation_id,
-            spec_decoding=bool(env_config.model.speculator_size_gb))
+            spec_decoding=bool(env_config.model.speculator_size_gb),
+        )
         self.alarms = ServingAlarms(
-            self, "Alarms", topic=self.alarm_topic, cluster_name=cluster_name, observability=env_config.observability,
-            gpu_watch=GpuWatch(gpus_per_node=env_config.gpu_instance_type.gpu_count,
-                               gpu_node_count=capacity.instance_count,
-                               capacity_reservation_id=capacity.capacity_reservation_id),
-            capacity_ending=capacity_block_ending(metric_name=CAPACITY_BLOCK_HOURS_LEFT, env_name=env_config.name,
-                                                  reservation_id=capacity.capacity_reservation_id, region=env_config.region))
+            self,
+            "Alarms",
+            topic=self.alarm_topic,
+            cluster_name=cluster_name,
+            observability=env_config.observability,
+            gpu_watch=GpuWatch(
+                gpus_per_node=env_config.gpu_instance_type.gpu_count,
+                gpu_node_count=capacity.instance_count,
+                capacity_reservation_id=capacity.capacity_reservation_id,
+            ),
+            capacity_ending=capacity_block_ending(
+                metric_name=CAPACITY_BLOCK_HOURS_LEFT,
+                env_name=env_config.name,
+                reservation_id=capacity.capacity_reservation_id,
+                region=env_config.region,
+            ),
+        )
         self.dashboard = ServingDashboard(
-            self, "Dashboard", env_name=env_config.name, cluster_name=cluster_name, region=env_config.region,
+            self,
+            "Dashboard",
+            env_name=env_config.name,
+            cluster_name=cluster_name,
+            region=env_config.region,
             served_name=env_config.model.served_name,
             capacity=capacity_block_view(capacity.capacity_reservation_id, env_config.region),
-            observability=env_config.observability, alarms=list(self.alarms.alarms.values()),
-            spec_decoding=bool(env_config.model.speculator_size_gb))
+            observability=env_config.observability,
+            alarms=list(self.alarms.alarms.values()),
+            spec_decoding=bool(env_config.model.speculator_size_gb),
+        )
 
-    def _hyperpod(self, env_config: EnvironmentConfig, cluster_name: str, spec: InferenceEndpointSpec) -> None:
+    def _hyperpod(
+        self, env_config: EnvironmentConfig, cluster_name: str, spec: InferenceEndpointSpec
+    ) -> None:
         plan_arn = env_config.hyperpod.training_plan_arn
         plan_name = plan_arn.rsplit("/", 1)[-1]
         hyperpod_cluster_name = env_config.hyperpod_cluster_name
-        self.publisher = self._publisher(cluster_name, load_balancer_tags=load_balancer_controller_tags(cluster_name),
-                                         training_plan_arn=plan_arn, node_monitoring=False, dcgm=True)
+        self.publisher = self._publisher(
+            cluster_name,
+            load_balancer_tags=load_balancer_controller_tags(cluster_name),
+            training_plan_arn=plan_arn,
+            node_monitoring=False,
+            dcgm=True,
+        )
         self.alarms = ServingAlarms(
-            self, "Alarms", topic=self.alarm_topic, cluster_name=cluster_name, observability=env_config.observability,
+            self,
+            "Alarms",
+            topic=self.alarm_topic,
+            cluster_name=cluster_name,
+            observability=env_config.observability,
             xid_alarm=True,
-            expected_gpus=env_config.hyperpod.gpu_instance_type.gpu_count * env_config.hyperpod.instance_count,
-            runbook=hyperpod_runbook(namespace=spec.namespace, endpoint_name=spec.name,
-                                     hyperpod_cluster_name=hyperpod_cluster_name, region=env_config.region,
-                                     training_plan=plan_name),
-            capacity_ending=training_plan_ending(metric_name=TRAINING_PLAN_HOURS_LEFT, plan_name=plan_name,
-                                                 env_name=env_config.name, region=env_config.region))
+            expected_gpus=env_config.hyperpod.gpu_instance_type.gpu_count
+            * env_config.hyperpod.instance_count,
+            runbook=hyperpod_runbook(
+                namespace=spec.namespace,
+                endpoint_name=spec.name,
+                hyperpod_cluster_name=hyperpod_cluster_name,
+                region=env_config.region,
+                training_plan=plan_name,
+            ),
+            capacity_ending=training_plan_ending(
+                metric_name=TRAINING_PLAN_HOURS_LEFT,
+                plan_name=plan_name,
+                env_name=env_config.name,
+                region=env_config.region,
+            ),
+        )
         self.dashboard = ServingDashboard(
-            self, "Dashboard", env_name=env_config.name, cluster_name=cluster_name, region=env_config.region,
+            self,
+            "Dashboard",
+            env_name=env_config.name,
+            cluster_name=cluster_name,
+            region=env_config.region,
             served_name=env_config.model.served_name,
-            capacity=CapacityView("Training plan", TRAINING_PLAN_HOURS_LEFT,
-                                  f"bin/llmops training-plans show {plan_name} --region {env_config.region}"),
-            observability=env_config.observability, alarms=list(self.alarms.alarms.values()), gpu_health=False,
+            capacity=CapacityView(
+                "Training plan",
+                TRAINING_PLAN_HOURS_LEFT,
+                f"bin/llmops training-plans show {plan_name} --region {env_config.region}",
+            ),
+            observability=env_config.observability,
+            alarms=list(self.alarms.alarms.values()),
+            gpu_health=False,
             dcgm_gpu=True,
             sources="Serving metrics come from vLLM's /metrics (the Inference Operator's worker pod) through Amazon "
-                    "Managed Service for Prometheus (namespace LLMServing, put every minute); healthy targets of the "
-                    "operator's load balancer; GPU metrics from NVIDIA DCGM through the HyperPod observability add-on "
-                    "and the same workspace. Node repair: HyperPod's health-monitoring agent and deep health checks. "
-                    "No traffic means no latency values, not zero.",
+            "Managed Service for Prometheus (namespace LLMServing, put every minute); healthy targets of the "
+            "operator's load balancer; GPU metrics from NVIDIA DCGM through the HyperPod observability add-on "
+            "and the same workspace. Node repair: HyperPod's health-monitoring agent and deep health checks. "
+            "No traffic means no latency values, not zero.",
             logs=f"Nodes: `aws sagemaker list-cluster-nodes --cluster-name {hyperpod_cluster_name} --region "
-                 f"{env_config.region}` · Logs: `aws logs tail /aws/containerinsights/{cluster_name}/application "
-                 f"--follow --filter-pattern '\"{spec.namespace}\"'` (or `kubectl -n {spec.namespace} logs POD`)")
+            f"{env_config.region}` · Logs: `aws logs tail /aws/containerinsights/{cluster_name}/application "
+            f"--follow --filter-pattern '\"{spec.namespace}\"'` (or `kubectl -n {spec.namespace} logs POD`)",
+        )
 
-    def _hyperpod_observability_addon(self, cluster: eks.ICluster, cluster_name: str) -> eks.CfnAddon:
+    def _hyperpod_observability_addon(
+        self, cluster: eks.ICluster, cluster_name: str
+    ) -> eks.CfnAddon:
         """AWS's HyperPod observability add-on, writing to this stack's workspace, and its collector's role (see the
         module docstring; sources in deployment_config/addons.py, HYPERPOD_OBSERVABILITY)."""
         namespace, service_account = HYPERPOD_OBSERVABILITY.service_account
@@ -224,36 +322,79 @@ class ObservabilityStack(cdk.Stack):
         # add-on", "Verify Pod Identity association" (sts:AssumeRole and sts:TagSession for pods.eks.amazonaws.com,
         # aws:SourceArn = the EKS cluster, aws:SourceAccount = the account).
         self.gpu_metrics_role = iam.Role(
-            self, "GpuMetricsCollectorRole",
+            self,
+            "GpuMetricsCollectorRole",
             assumed_by=pod_identity_principal(self, cluster),
             description=f"HyperPod observability add-on's collector ({namespace}/{service_account}): writes to the "
-                        "serving workspace")
-        self.gpu_metrics_role.add_to_policy(iam.PolicyStatement(
-            sid="PrometheusAccess", actions=["aps:RemoteWrite"], resources=[self.workspace.attr_arn]))
+            "serving workspace",
+        )
+        self.gpu_metrics_role.add_to_policy(
+            iam.PolicyStatement(
+                sid="PrometheusAccess",
+                actions=["aps:RemoteWrite"],
+                resources=[self.workspace.attr_arn],
+            )
+        )
         prefix = HYPERPOD_OBSERVABILITY_LOG_GROUP_PREFIX
         log_groups = f"arn:{self.partition}:logs:{self.region}:{self.account}:log-group:{prefix}*"
-        self.gpu_metrics_role.add_to_policy(iam.PolicyStatement(
-            sid="CloudwatchLogsAccess",
-            actions=["logs:CreateLogGroup", "logs:CreateLogStream", "logs:DescribeLogGroups", "logs:DescribeLogStreams",
-                     "logs:PutLogEvents", "logs:GetLogEvents", "logs:FilterLogEvents", "logs:GetLogRecord",
-                     "logs:StartQuery", "logs:StopQuery", "logs:GetQueryResults"],
-            resources=[log_groups, f"{log_groups}:log-stream:*"]))
+        self.gpu_metrics_role.add_to_policy(
+            iam.PolicyStatement(
+                sid="CloudwatchLogsAccess",
+                actions=[
+                    "logs:CreateLogGroup",
+                    "logs:CreateLogStream",
+                    "logs:DescribeLogGroups",
+                    "logs:DescribeLogStreams",
+                    "logs:PutLogEvents",
+                    "logs:GetLogEvents",
+                    "logs:FilterLogEvents",
+                    "logs:GetLogRecord",
+                    "logs:StartQuery",
+                    "logs:StopQuery",
+                    "logs:GetQueryResults",
+                ],
+                resources=[log_groups, f"{log_groups}:log-stream:*"],
+            )
+        )
         acknowledge_hyperpod_observability_role(self.gpu_metrics_role)
         # The workspace's endpoint without its trailing slash, as AWS's Terraform module passes it (trimsuffix "/"):
         # PrometheusEndpoint is https://aps-workspaces.REGION.amazonaws.com/workspaces/WORKSPACE_ID/.
-        endpoint = cdk.Fn.join("", [cdk.Fn.select(0, cdk.Fn.split("/workspaces/", self.workspace.attr_prometheus_endpoint)),
-                                    "/workspaces/", self.workspace.attr_workspace_id])
+        endpoint = cdk.Fn.join(
+            "",
+            [
+                cdk.Fn.select(
+                    0, cdk.Fn.split("/workspaces/", self.workspace.attr_prometheus_endpoint)
+                ),
+                "/workspaces/",
+                self.workspace.attr_workspace_id,
+            ],
+        )
         addon = eks.CfnAddon(
-            self, "GpuMetricsAddon", cluster_name=cluster.cluster_name, addon_name=HYPERPOD_OBSERVABILITY.name,
+            self,
+            "GpuMetricsAddon",
+            cluster_name=cluster.cluster_name,
+            addon_name=HYPERPOD_OBSERVABILITY.name,
             addon_version=HYPERPOD_OBSERVABILITY.version,
-            configuration_values=self.to_json_string(hyperpod_observability_configuration(
-                workspace_arn=self.workspace.attr_arn, prometheus_endpoint=endpoint)),
-            pod_identity_associations=[eks.CfnAddon.PodIdentityAssociationProperty(
-                role_arn=self.gpu_metrics_role.role_arn, service_account=service_account)],
-            resolve_conflicts="OVERWRITE", preserve_on_delete=False)
+            configuration_values=self.to_json_string(
+                hyperpod_observability_configuration(
+                    workspace_arn=self.workspace.attr_arn, prometheus_endpoint=endpoint
+                )
+            ),
+            pod_identity_associations=[
+                eks.CfnAddon.PodIdentityAssociationProperty(
+                    role_arn=self.gpu_metrics_role.role_arn, service_account=service_account
+                )
+            ],
+            resolve_conflicts="OVERWRITE",
+            preserve_on_delete=False,
+        )
         # the role's policy first: the collector writes as soon as it runs
         addon.node.add_dependency(self.gpu_metrics_role)
-        cdk.CfnOutput(self, "GpuMetricsAddonStatusCommand", description="The HyperPod observability add-on's status",
-                      value=f"aws eks describe-addon --cluster-name {cluster_name} --addon-name "
-                            f"{HYPERPOD_OBSERVABILITY.name} --region {self.region} --query addon.status")
+        cdk.CfnOutput(
+            self,
+            "GpuMetricsAddonStatusCommand",
+            description="The HyperPod observability add-on's status",
+            value=f"aws eks describe-addon --cluster-name {cluster_name} --addon-name "
+            f"{HYPERPOD_OBSERVABILITY.name} --region {self.region} --query addon.status",
+        )
         return addon

@@ -32,10 +32,19 @@ class EnvironmentStage(cdk.Stage):
         pipeline's own, for the smoke test step).
     """
 
-    def __init__(self, scope: Construct, id: str, *, env_config: EnvironmentConfig,
-                 api_key_reader_accounts: Sequence[str] = (), **kwargs) -> None:
+    def __init__(
+        self,
+        scope: Construct,
+        id: str,
+        *,
+        env_config: EnvironmentConfig,
+        api_key_reader_accounts: Sequence[str] = (),
+        **kwargs,
+    ) -> None:
         super().__init__(scope, id, **kwargs)
-        self.environment: Environment = add_environment(self, env_config, api_key_reader_accounts=api_key_reader_accounts)
+        self.environment: Environment = add_environment(
+            self, env_config, api_key_reader_accounts=api_key_reader_accounts
+        )
 
 
 def api_key_reader_statements(env_config: EnvironmentConfig) -> list[iam.PolicyStatement]:
@@ -57,14 +66,25 @@ def api_key_reader_statements(env_config: EnvironmentConfig) -> list[iam.PolicyS
     """
     if not env_config.endpoint.api_key_required:
         return []
-    partition, region, account = partition_of(env_config.region), env_config.region, env_config.account
+    partition, region, account = (
+        partition_of(env_config.region),
+        env_config.region,
+        env_config.account,
+    )
     secret_arn = f"arn:{partition}:secretsmanager:{region}:{account}:secret:{env_config.api_key_secret_name}-??????"
     return [
-        iam.PolicyStatement(sid="ReadTheApiKey", actions=["secretsmanager:GetSecretValue"], resources=[secret_arn]),
         iam.PolicyStatement(
-            sid="DecryptTheApiKey", actions=["kms:Decrypt"], resources=[f"arn:{partition}:kms:{region}:{account}:key/*"],
-            conditions={"StringEquals": {"kms:ViaService": f"secretsmanager.{region}.amazonaws.com"},
-                        "StringLike": {"kms:EncryptionContext:SecretARN": secret_arn}}),
+            sid="ReadTheApiKey", actions=["secretsmanager:GetSecretValue"], resources=[secret_arn]
+        ),
+        iam.PolicyStatement(
+            sid="DecryptTheApiKey",
+            actions=["kms:Decrypt"],
+            resources=[f"arn:{partition}:kms:{region}:{account}:key/*"],
+            conditions={
+                "StringEquals": {"kms:ViaService": f"secretsmanager.{region}.amazonaws.com"},
+                "StringLike": {"kms:EncryptionContext:SecretARN": secret_arn},
+            },
+        ),
     ]
 
 
@@ -76,12 +96,21 @@ class PipelineStack(cdk.Stack):
     :param tool_versions: npm package versions pinned in package.json; ``aws-cdk`` and ``cdk-assets`` are used.
     """
 
-    def __init__(self, scope: Construct, id: str, *, pipeline_config: PipelineConfig, tool_versions: dict[str, str],
-                 **kwargs) -> None:
+    def __init__(
+        self,
+        scope: Construct,
+        id: str,
+        *,
+        pipeline_config: PipelineConfig,
+        tool_versions: dict[str, str],
+        **kwargs,
+    ) -> None:
         super().__init__(scope, id, **kwargs)
         source = pipelines.CodePipelineSource.connection(
-            pipeline_config.source.repository, pipeline_config.source.branch,
-            connection_arn=pipeline_config.source.connection_arn)
+            pipeline_config.source.repository,
+            pipeline_config.source.branch,
+            connection_arn=pipeline_config.source.connection_arn,
+        )
         self.synth_step = pipelines.ShellStep(
             "Synth",
             input=source,
@@ -90,7 +119,8 @@ class PipelineStack(cdk.Stack):
             primary_output_directory="cdk.out",
         )
         self.pipeline = pipelines.CodePipeline(
-            self, "Pipeline",
+            self,
+            "Pipeline",
             pipeline_name=f"llm-serving-{pipeline_config.name}",
             synth=self.synth_step,
             pipeline_type=codepipeline.PipelineType.V2,
@@ -99,22 +129,43 @@ class PipelineStack(cdk.Stack):
             cli_version=tool_versions["aws-cdk"],
             cdk_assets_cli_version=tool_versions["cdk-assets"],
             code_build_defaults=pipelines.CodeBuildOptions(
-                build_environment=codebuild.BuildEnvironment(build_image=codebuild.LinuxBuildImage.STANDARD_7_0)),
+                build_environment=codebuild.BuildEnvironment(
+                    build_image=codebuild.LinuxBuildImage.STANDARD_7_0
+                )
+            ),
         )
         self.stages: dict[str, EnvironmentStage] = {}
         self.smoke_tests: dict[str, pipelines.CodeBuildStep] = {}
         for wave_config in pipeline_config.waves:
-            pre = [pipelines.ManualApprovalStep(f"Approve-{wave_config.name}",
-                                                comment=f"Deploy wave {wave_config.name}")] if wave_config.approval else None
+            pre = (
+                [
+                    pipelines.ManualApprovalStep(
+                        f"Approve-{wave_config.name}", comment=f"Deploy wave {wave_config.name}"
+                    )
+                ]
+                if wave_config.approval
+                else None
+            )
             wave = self.pipeline.add_wave(wave_config.name, pre=pre)
             for env_config in wave_config.environments:
                 external = needs_external_smoke_test(env_config)
-                stage = EnvironmentStage(self, env_config.name, env_config=env_config,
-                                         api_key_reader_accounts=(pipeline_config.account,) if external else (),
-                                         env=cdk.Environment(account=env_config.account, region=env_config.region))
+                stage = EnvironmentStage(
+                    self,
+                    env_config.name,
+                    env_config=env_config,
+                    api_key_reader_accounts=(pipeline_config.account,) if external else (),
+                    env=cdk.Environment(account=env_config.account, region=env_config.region),
+                )
                 smoke = self._smoke_test(source, stage, env_config) if external else None
-                checks = [pipelines.ConfirmPermissionsBroadening(f"CheckPermissions-{env_config.name}", stage=stage)] \
-                    if wave_config.approval else None
+                checks = (
+                    [
+                        pipelines.ConfirmPermissionsBroadening(
+                            f"CheckPermissions-{env_config.name}", stage=stage
+                        )
+                    ]
+                    if wave_config.approval
+                    else None
+                )
                 wave.add_stage(stage, pre=checks, post=[smoke] if smoke else None)
                 self.stages[env_config.name] = stage
                 if smoke:
@@ -122,17 +173,27 @@ class PipelineStack(cdk.Stack):
         self.pipeline.build_pipeline()
         # cfn-lint 1.58 reports CDK Pipelines' deploy actions, whose RoleArn is an Fn::Join with an empty delimiter, under
         # E3703 ("prefer Fn::Sub"): a style preference raised at error level, on this one resource only.
-        self.pipeline.pipeline.node.default_child.add_metadata("cfn-lint", {"config": {"ignore_checks": ["E3703"]}})
+        self.pipeline.pipeline.node.default_child.add_metadata(
+            "cfn-lint", {"config": {"ignore_checks": ["E3703"]}}
+        )
         acknowledge_pipeline(self.pipeline)
         # Environments in another region than the pipeline get a support stack with a replication bucket there.
         for support in self.pipeline.pipeline.cross_region_support.values():
             acknowledge_replication_bucket(support.replication_bucket)
-        refuse_placeholders(self, source=pipeline_config.source_file, fields=pipeline_config.placeholders,
-                            how_to_fix="Copy it to config/pipeline/NAME.yaml, put in your own account, connection and "
-                                       "repository, and deploy that: npx cdk deploy -c pipeline=NAME")
+        refuse_placeholders(
+            self,
+            source=pipeline_config.source_file,
+            fields=pipeline_config.placeholders,
+            how_to_fix="Copy it to config/pipeline/NAME.yaml, put in your own account, connection and "
+            "repository, and deploy that: npx cdk deploy -c pipeline=NAME",
+        )
 
-    def _smoke_test(self, source: pipelines.IFileSetProducer, stage: EnvironmentStage,
-                    env_config: EnvironmentConfig) -> pipelines.CodeBuildStep:
+    def _smoke_test(
+        self,
+        source: pipelines.IFileSetProducer,
+        stage: EnvironmentStage,
+        env_config: EnvironmentConfig,
+    ) -> pipelines.CodeBuildStep:
         return smoke_test_step(source, stage, env_config)
 
 
@@ -168,8 +229,9 @@ def smoke_test_commands(env_config: EnvironmentConfig) -> tuple[dict[str, str], 
     ]
 
 
-def smoke_test_step(source: pipelines.IFileSetProducer, stage: EnvironmentStage,
-                    env_config: EnvironmentConfig) -> pipelines.CodeBuildStep:
+def smoke_test_step(
+    source: pipelines.IFileSetProducer, stage: EnvironmentStage, env_config: EnvironmentConfig
+) -> pipelines.CodeBuildStep:
     """The CodeBuild step after ``stage``: ``llmops wait endpoint`` and ``smoke-test`` against its serving stack's
     outputs (CDK Pipelines passes them as environment variables, ``env_from_cfn_outputs``)."""
     serving = stage.environment.stack("serving")

@@ -12,7 +12,11 @@ from constructs import Construct
 
 from cdk_constructs.destroy_waiter import DestroyWaiter, service_load_balancer_tags
 from cdk_constructs.lws_controller import LwsController
-from cdk_constructs.nag_acknowledgements import acknowledge_compile_cache, acknowledge_weights_reader, wildcard_findings
+from cdk_constructs.nag_acknowledgements import (
+    acknowledge_compile_cache,
+    acknowledge_weights_reader,
+    wildcard_findings,
+)
 from cdk_constructs.pod_identity import pod_identity_role
 from cdk_constructs.serving_secrets import ServingSecrets, add_authentication_outputs
 from charts.serving_spec import VllmServingSpec
@@ -26,18 +30,33 @@ class ServingStack(cdk.Stack):
     the load balancer is gone before CloudFormation removes the nodes, the cluster and the subnets.
     """
 
-    def __init__(self, scope: Construct, id: str, *, cluster: eks.ICluster, spec: VllmServingSpec,
-                 manifests: list[dict], api_key_reader_accounts: Sequence[str] = (), **kwargs) -> None:
+    def __init__(
+        self,
+        scope: Construct,
+        id: str,
+        *,
+        cluster: eks.ICluster,
+        spec: VllmServingSpec,
+        manifests: list[dict],
+        api_key_reader_accounts: Sequence[str] = (),
+        **kwargs,
+    ) -> None:
         """:param api_key_reader_accounts: accounts whose principals may read the API key (the delivery pipeline's
-            account, for its smoke test): a resource policy on the secret and a statement in its key's policy."""
+        account, for its smoke test): a resource policy on the secret and a statement in its key's policy."""
         super().__init__(scope, id, **kwargs)
-        self.manifest = eks.KubernetesManifest(self, "VllmServing", cluster=cluster, manifest=manifests, overwrite=True)
+        self.manifest = eks.KubernetesManifest(
+            self, "VllmServing", cluster=cluster, manifest=manifests, overwrite=True
+        )
         # The kubectl provider logs and swallows a failed `kubectl delete`: on destroy, this waiter (deleted after the
         # manifest) holds the stack until the Service's load balancer is really gone, before the nodes, the cluster
         # and the VPC it would block.
         self.load_balancer_waiter = DestroyWaiter(
-            self, "LoadBalancerGone",
-            load_balancer_tags=service_load_balancer_tags(cluster.cluster_name, spec.namespace, spec.name))
+            self,
+            "LoadBalancerGone",
+            load_balancer_tags=service_load_balancer_tags(
+                cluster.cluster_name, spec.namespace, spec.name
+            ),
+        )
         self.manifest.node.add_dependency(self.load_balancer_waiter)
         # A model instance over several nodes is a LeaderWorkerSet: its controller and CRD first, removed after it.
         self.lws_controller: LwsController | None = None
@@ -46,8 +65,13 @@ class ServingStack(cdk.Stack):
             self.manifest.node.add_dependency(self.lws_controller)
         # The load balancer's name appears on the Service within a minute or two, long before vLLM is ready.
         hostname = eks.KubernetesObjectValue(
-            self, "LoadBalancerHostname", cluster=cluster, object_type="service", object_name=spec.name,
-            object_namespace=spec.namespace, json_path=".status.loadBalancer.ingress[0].hostname",
+            self,
+            "LoadBalancerHostname",
+            cluster=cluster,
+            object_type="service",
+            object_name=spec.name,
+            object_namespace=spec.namespace,
+            json_path=".status.loadBalancer.ingress[0].hostname",
             timeout=cdk.Duration.minutes(10),
         )
         hostname.node.add_dependency(self.manifest)
@@ -55,22 +79,36 @@ class ServingStack(cdk.Stack):
         if spec.tls:
             # TLS for endpoint.domain_name: clients use that name, which the certificate covers; the load balancer's own
             # name does not match the certificate. The DNS record is the user's (any DNS provider, any account).
-            self.endpoint_url = cdk.CfnOutput(self, "EndpointUrl", value=f"https://{spec.domain_name}",
-                                              description="The OpenAI-compatible API over TLS, once the DNS record of "
-                                                          "DnsRecordNote exists")
+            self.endpoint_url = cdk.CfnOutput(
+                self,
+                "EndpointUrl",
+                value=f"https://{spec.domain_name}",
+                description="The OpenAI-compatible API over TLS, once the DNS record of "
+                "DnsRecordNote exists",
+            )
             self.load_balancer_hostname = cdk.CfnOutput(
-                self, "LoadBalancerHostnameOutput", value=hostname.value,
-                description=f"The load balancer's DNS name: the target of the CNAME record for {spec.domain_name}")
+                self,
+                "LoadBalancerHostnameOutput",
+                value=hostname.value,
+                description=f"The load balancer's DNS name: the target of the CNAME record for {spec.domain_name}",
+            )
             self.load_balancer_hostname.override_logical_id("LoadBalancerHostname")
-            cdk.CfnOutput(self, "DnsRecordNote",
-                          description="The DNS record clients need; the stack does not create it",
-                          value=f"Create a CNAME record {spec.domain_name} -> {hostname.value} (or a Route 53 alias "
-                                "record to that load balancer). Before it exists: bin/llmops smoke-test --url "
-                                f"https://{hostname.value} --tls-server-name {spec.domain_name}")
+            cdk.CfnOutput(
+                self,
+                "DnsRecordNote",
+                description="The DNS record clients need; the stack does not create it",
+                value=f"Create a CNAME record {spec.domain_name} -> {hostname.value} (or a Route 53 alias "
+                "record to that load balancer). Before it exists: bin/llmops smoke-test --url "
+                f"https://{hostname.value} --tls-server-name {spec.domain_name}",
+            )
         else:
-            self.endpoint_url = cdk.CfnOutput(self, "EndpointUrl", value=f"http://{hostname.value}:{spec.port}",
-                                              description="The OpenAI-compatible API (internal unless endpoint.exposure "
-                                                          "is public)")
+            self.endpoint_url = cdk.CfnOutput(
+                self,
+                "EndpointUrl",
+                value=f"http://{hostname.value}:{spec.port}",
+                description="The OpenAI-compatible API (internal unless endpoint.exposure "
+                "is public)",
+            )
 
         # One role for the pod, through EKS Pod Identity: S3 reads for the weights, Secrets Manager reads for the secrets.
         self.pod_role: iam.Role | None = None
@@ -85,35 +123,50 @@ class ServingStack(cdk.Stack):
         if spec.compile_cache:
             self._grant_compile_cache(self.pod_role, spec)
         if spec.secrets:
-            self.secrets = ServingSecrets(self, "Secrets", secrets=spec.secrets, reader_accounts=api_key_reader_accounts)
+            self.secrets = ServingSecrets(
+                self, "Secrets", secrets=spec.secrets, reader_accounts=api_key_reader_accounts
+            )
             self.secrets.grant_read(self.pod_role)
             # The pod mounts the secrets at start; on destroy it goes before the secret and its key.
             self.manifest.node.add_dependency(self.secrets)
         self._authentication_outputs(spec)
 
         cdk.CfnOutput(
-            self, "EndpointAddressCommand",
+            self,
+            "EndpointAddressCommand",
             description="Prints the load balancer's DNS name once the cloud controller has created it",
-            value=(f"kubectl -n {spec.namespace} get service {spec.name} "
-                   "-o jsonpath='{.status.loadBalancer.ingress[0].hostname}'"),
+            value=(
+                f"kubectl -n {spec.namespace} get service {spec.name} "
+                "-o jsonpath='{.status.loadBalancer.ingress[0].hostname}'"
+            ),
         )
         cdk.CfnOutput(
-            self, "WatchStartupCommand",
-            description=("The first start downloads and loads the weights; "
-                         f"allow up to {spec.startup_budget_seconds // 60} minutes"),
+            self,
+            "WatchStartupCommand",
+            description=(
+                "The first start downloads and loads the weights; "
+                f"allow up to {spec.startup_budget_seconds // 60} minutes"
+            ),
             # A LeaderWorkerSet's first group leader is pod NAME-0, its worker NAME-0-1 (kubernetes-sigs/lws v0.10.0
             # site/content/en/docs/examples/vllm.md): the leader's log shows the engine start.
-            value=(f"kubectl -n {spec.namespace} logs -f pod/{spec.name}-0" if spec.multi_node
-                   else f"kubectl -n {spec.namespace} logs -f deployment/{spec.name}"),
+            value=(
+                f"kubectl -n {spec.namespace} logs -f pod/{spec.name}-0"
+                if spec.multi_node
+                else f"kubectl -n {spec.namespace} logs -f deployment/{spec.name}"
+            ),
         )
 
     def _pod_role(self, cluster: eks.ICluster, spec: VllmServingSpec) -> iam.Role:
         """The role of the pod's service account, given to it through EKS Pod Identity."""
         # Association id kept from when the role read S3 only (see pod_identity_role).
         role, self.pod_identity = pod_identity_role(
-            self, cluster=cluster, namespace=spec.namespace, service_account=spec.service_account,
+            self,
+            cluster=cluster,
+            namespace=spec.namespace,
+            service_account=spec.service_account,
             description="The vLLM pod: reads its model weights from S3 and its secrets from Secrets Manager",
-            association_id="WeightsReaderAssociation")
+            association_id="WeightsReaderAssociation",
+        )
         return role
 
     def _grant_s3_weights(self, role: iam.Role, spec: VllmServingSpec) -> None:
@@ -124,13 +177,19 @@ class ServingStack(cdk.Stack):
             if not match:  # the configuration loader has validated the URI already
                 raise ValueError(f"s3_uri must be s3://BUCKET/PREFIX, got {uri!r}")
             bucket, prefix = match.group(1), match.group(2)
-            role.add_to_policy(iam.PolicyStatement(
-                actions=["s3:ListBucket"], resources=[f"arn:{cdk.Aws.PARTITION}:s3:::{bucket}"],
-                conditions={"StringLike": {"s3:prefix": [f"{prefix}*"]}} if prefix else None,
-            ))
-            role.add_to_policy(iam.PolicyStatement(
-                actions=["s3:GetObject"], resources=[f"arn:{cdk.Aws.PARTITION}:s3:::{bucket}/{prefix}*"],
-            ))
+            role.add_to_policy(
+                iam.PolicyStatement(
+                    actions=["s3:ListBucket"],
+                    resources=[f"arn:{cdk.Aws.PARTITION}:s3:::{bucket}"],
+                    conditions={"StringLike": {"s3:prefix": [f"{prefix}*"]}} if prefix else None,
+                )
+            )
+            role.add_to_policy(
+                iam.PolicyStatement(
+                    actions=["s3:GetObject"],
+                    resources=[f"arn:{cdk.Aws.PARTITION}:s3:::{bucket}/{prefix}*"],
+                )
+            )
         acknowledge_weights_reader(role)
 
     def _grant_compile_cache(self, role: iam.Role, spec: VllmServingSpec) -> None:
@@ -146,16 +205,32 @@ class ServingStack(cdk.Stack):
 
         already = wildcard_findings(role)
         bucket = f"arn:{cdk.Aws.PARTITION}:s3:::{spec.compile_cache.bucket}"
-        role.add_to_policy(iam.PolicyStatement(
-            sid="ListCompileCache", actions=["s3:ListBucket"], resources=[bucket],
-            conditions={"StringLike": {"s3:prefix": [f"{S3_PREFIX}/*"]}}))
-        role.add_to_policy(iam.PolicyStatement(
-            sid="ReadCompileCache", actions=["s3:GetObject"], resources=[f"{bucket}/{S3_PREFIX}/*"]))
-        role.add_to_policy(iam.PolicyStatement(
-            sid="CreateCompileCacheOnce", actions=["s3:PutObject"], resources=[f"{bucket}/{S3_PREFIX}/*"],
-            conditions={"Null": {"s3:if-none-match": "false"}}))
+        role.add_to_policy(
+            iam.PolicyStatement(
+                sid="ListCompileCache",
+                actions=["s3:ListBucket"],
+                resources=[bucket],
+                conditions={"StringLike": {"s3:prefix": [f"{S3_PREFIX}/*"]}},
+            )
+        )
+        role.add_to_policy(
+            iam.PolicyStatement(
+                sid="ReadCompileCache",
+                actions=["s3:GetObject"],
+                resources=[f"{bucket}/{S3_PREFIX}/*"],
+            )
+        )
+        role.add_to_policy(
+            iam.PolicyStatement(
+                sid="CreateCompileCacheOnce",
+                actions=["s3:PutObject"],
+                resources=[f"{bucket}/{S3_PREFIX}/*"],
+                conditions={"Null": {"s3:if-none-match": "false"}},
+            )
+        )
         acknowledge_compile_cache(role, already)
 
     def _authentication_outputs(self, spec: VllmServingSpec) -> None:
-        add_authentication_outputs(self, self.secrets, spec.secrets.api_key_secret if spec.secrets else None)
-
+        add_authentication_outputs(
+            self, self.secrets, spec.secrets.api_key_secret if spec.secrets else None
+        )

@@ -41,17 +41,31 @@ class SmokeStack(cdk.Stack):
     :param cluster: the EKS cluster, for the promotion gate's Job (``endpoint.promotion_gate``); needed with it only.
     """
 
-    def __init__(self, scope: Construct, id: str, *, env_config: EnvironmentConfig, vpc: ec2.IVpc,
-                 spec: VllmServingSpec | InferenceEndpointSpec, manifests: list[dict], cluster: eks.ICluster | None = None,
-                 **kwargs) -> None:
+    def __init__(
+        self,
+        scope: Construct,
+        id: str,
+        *,
+        env_config: EnvironmentConfig,
+        vpc: ec2.IVpc,
+        spec: VllmServingSpec | InferenceEndpointSpec,
+        manifests: list[dict],
+        cluster: eks.ICluster | None = None,
+        **kwargs,
+    ) -> None:
         super().__init__(scope, id, **kwargs)
         endpoint = env_config.endpoint
         self.promotion_gate = None
         if endpoint.promotion_gate is not None:
             if cluster is None:
                 raise ValueError("endpoint.promotion_gate needs the cluster for its load test Job")
-            self.promotion_gate = PromotionGate(self, "PromotionGate", env_config=env_config, cluster=cluster,
-                                                gate=endpoint.promotion_gate)
+            self.promotion_gate = PromotionGate(
+                self,
+                "PromotionGate",
+                env_config=env_config,
+                cluster=cluster,
+                gate=endpoint.promotion_gate,
+            )
         hyperpod = env_config.platform is Platform.HYPERPOD
         if hyperpod:
             tags = load_balancer_controller_tags(env_config.cluster_name)
@@ -61,26 +75,48 @@ class SmokeStack(cdk.Stack):
             tags = service_load_balancer_tags(env_config.cluster_name, spec.namespace, spec.name)
             scheme, port = ("https", spec.service_port) if spec.tls else ("http", spec.port)
         self.smoke_test = DeployTimeSmokeTest(
-            self, "SmokeTest", vpc=vpc, vpc_cidr=env_config.vpc_cidr, load_balancer_tags=tags, scheme=scheme, port=port,
-            model=env_config.model.served_name, model_path=model_path(env_config),
+            self,
+            "SmokeTest",
+            vpc=vpc,
+            vpc_cidr=env_config.vpc_cidr,
+            load_balancer_tags=tags,
+            scheme=scheme,
+            port=port,
+            model=env_config.model.served_name,
+            model_path=model_path(env_config),
             api_key_secret=env_config.api_key_secret_name if endpoint.api_key_required else None,
             startup_budget_seconds=startup_budget_seconds(env_config.model.loaded_gb),
-            fingerprint=fingerprint(manifests), tls_server_name=None if hyperpod else endpoint.domain_name,
-            verify_listener_certificate=hyperpod, gate=self.promotion_gate)
+            fingerprint=fingerprint(manifests),
+            tls_server_name=None if hyperpod else endpoint.domain_name,
+            verify_listener_certificate=hyperpod,
+            gate=self.promotion_gate,
+        )
         if endpoint.exposure.value == "public":
             cdk.Annotations.of(self).add_warning_v2(
                 "llm-serving:public-smoke-test",
                 "endpoint.exposure is public: the deploy-time smoke test reaches the internet-facing load balancer from "
-                "the private subnets through the NAT gateways, whose addresses must be in endpoint.allowed_cidrs")
-        cdk.CfnOutput(self, "SmokeTestLogsCommand", description="Follow the deploy-time smoke test's checks",
-                      value=f"aws logs tail {self.smoke_test.check_function.log_group.log_group_name} --follow "
-                            f"--region {env_config.region}")
+                "the private subnets through the NAT gateways, whose addresses must be in endpoint.allowed_cidrs",
+            )
+        cdk.CfnOutput(
+            self,
+            "SmokeTestLogsCommand",
+            description="Follow the deploy-time smoke test's checks",
+            value=f"aws logs tail {self.smoke_test.check_function.log_group.log_group_name} --follow "
+            f"--region {env_config.region}",
+        )
         if self.promotion_gate is not None:
             gate = self.promotion_gate
-            cdk.CfnOutput(self, "PromotionGateResultsCommand",
-                          description="The promotion gate's results of this image: one folder per deployment, each with "
-                                      "cN.json per run (vllm bench serve's result) and summary.json",
-                          value=f"aws s3 ls --recursive s3://{gate.bucket.bucket_name}/{gate.key_prefix} "
-                                f"--region {env_config.region}")
-            cdk.CfnOutput(self, "PromotionGateJobLogsCommand", description="Follow the promotion gate's load test",
-                          value=f"kubectl -n {gate.namespace} logs -f job/{gate.job_name(self.smoke_test.digest)}")
+            cdk.CfnOutput(
+                self,
+                "PromotionGateResultsCommand",
+                description="The promotion gate's results of this image: one folder per deployment, each with "
+                "cN.json per run (vllm bench serve's result) and summary.json",
+                value=f"aws s3 ls --recursive s3://{gate.bucket.bucket_name}/{gate.key_prefix} "
+                f"--region {env_config.region}",
+            )
+            cdk.CfnOutput(
+                self,
+                "PromotionGateJobLogsCommand",
+                description="Follow the promotion gate's load test",
+                value=f"kubectl -n {gate.namespace} logs -f job/{gate.job_name(self.smoke_test.digest)}",
+            )

@@ -36,11 +36,16 @@ def main(work_dir: Path) -> int:
 
     def default_app(outdir: Path) -> dict:
         config_dir = PROJECT_DIR / "config"
-        result = synthesize([load_environment(config_dir, name) for name in DEFAULT_ENVIRONMENTS], outdir=str(outdir))
+        result = synthesize(
+            [load_environment(config_dir, name) for name in DEFAULT_ENVIRONMENTS],
+            outdir=str(outdir),
+        )
         return {"manifest_files": [str(path) for path in result.manifest_files]}
 
     def pipeline(outdir: Path) -> dict:
-        app, stack = build_pipeline(load_pipeline(PROJECT_DIR / "config", DEFAULT_PIPELINE), outdir=str(outdir))
+        app, stack = build_pipeline(
+            load_pipeline(PROJECT_DIR / "config", DEFAULT_PIPELINE), outdir=str(outdir)
+        )
         app.synth()
         return {"stack_name": stack.stack_name}
 

@@ -47,9 +47,14 @@ def _without_real_aws_credentials() -> Path:
         nowhere = Path(tempfile.mkdtemp(prefix="llmops-tests-no-aws-"))
         atexit.register(shutil.rmtree, nowhere, ignore_errors=True)
         os.environ[NO_AWS_DIR_VARIABLE] = str(nowhere)
-    os.environ.update({"AWS_CONFIG_FILE": str(nowhere / "config"),
-                       "AWS_SHARED_CREDENTIALS_FILE": str(nowhere / "credentials"),
-                       "BOTO_CONFIG": str(nowhere / "boto.cfg"), "AWS_EC2_METADATA_DISABLED": "true"})
+    os.environ.update(
+        {
+            "AWS_CONFIG_FILE": str(nowhere / "config"),
+            "AWS_SHARED_CREDENTIALS_FILE": str(nowhere / "credentials"),
+            "BOTO_CONFIG": str(nowhere / "boto.cfg"),
+            "AWS_EC2_METADATA_DISABLED": "true",
+        }
+    )
     return nowhere
 
 
@@ -70,7 +75,12 @@ PROJECT_DIR = Path(__file__).resolve().parents[1]
 #: The repository's configuration directory, which holds the user's own files beside the examples.
 SHIPPED_CONFIG_DIR = PROJECT_DIR / "config"
 #: The examples the repository ships in config/: the only files of it a test may read, and only by name.
-SHIPPED_EXAMPLES = ("example.yaml", "example-hyperpod.yaml", "example-prod.yaml", "pipeline/example.yaml")
+SHIPPED_EXAMPLES = (
+    "example.yaml",
+    "example-hyperpod.yaml",
+    "example-prod.yaml",
+    "pipeline/example.yaml",
+)
 CONFIG_DIR_VARIABLE = "LLMOPS_TESTS_CONFIG_DIR"
 
 
@@ -121,8 +131,10 @@ def _refuse_the_users_config(event: str, args: tuple) -> None:
     if path == SHIPPED_CONFIG_DIR or SHIPPED_CONFIG_DIR in path.parents:
         if event == "open" and path.relative_to(SHIPPED_CONFIG_DIR).as_posix() in SHIPPED_EXAMPLES:
             return
-        pytest.fail(f"a test read the user's configuration directory ({event} {path}): read a shipped example by name "
-                    "(tests.conftest.SHIPPED_EXAMPLES), or use tests.conftest.CONFIG_DIR, a copy of the examples")
+        pytest.fail(
+            f"a test read the user's configuration directory ({event} {path}): read a shipped example by name "
+            "(tests.conftest.SHIPPED_EXAMPLES), or use tests.conftest.CONFIG_DIR, a copy of the examples"
+        )
 
 
 sys.addaudithook(_refuse_the_users_config)
@@ -184,14 +196,18 @@ class SynthesizedApp:
 
     @property
     def kubernetes_file(self) -> Path:
-        (path,) = [p for p in self.assembly.kubernetes_files if p.parent.name == self.env_config.name]
+        (path,) = [
+            p for p in self.assembly.kubernetes_files if p.parent.name == self.env_config.name
+        ]
         return path
 
     def template(self, unit: str) -> dict:
         return self.templates[self.env_config.stack_name(unit)]
 
     def resources(self, unit: str, resource_type: str) -> dict[str, dict]:
-        return {k: v for k, v in self.template(unit)["Resources"].items() if v["Type"] == resource_type}
+        return {
+            k: v for k, v in self.template(unit)["Resources"].items() if v["Type"] == resource_type
+        }
 
     def assertions(self, unit: str):
         from aws_cdk.assertions import Template
@@ -219,18 +235,32 @@ NO_SYNTHESIS_PATHS = (PROJECT_DIR / "tests" / "ops", PROJECT_DIR / "tests" / "te
 def _needs_synthesis(config) -> bool:
     if hasattr(config, "workerinput") or config.option.collectonly:
         return False  # an xdist worker (its controller starts the synthesis), or nothing will run
-    paths = [Path(str(arg).split("::", 1)[0]).resolve() for arg in config.args] or [PROJECT_DIR / "tests"]
-    return not all(any(path == free or free in path.parents for free in NO_SYNTHESIS_PATHS) for path in paths)
+    paths = [Path(str(arg).split("::", 1)[0]).resolve() for arg in config.args] or [
+        PROJECT_DIR / "tests"
+    ]
+    return not all(
+        any(path == free or free in path.parents for free in NO_SYNTHESIS_PATHS) for path in paths
+    )
 
 
 def pytest_configure(config):
     if not _needs_synthesis(config):
         return
     work_dir = Path(tempfile.mkdtemp(prefix="llmops-tests-synthesis-"))
-    env = {k: v for k, v in os.environ.items() if k not in ("CDK_VALIDATION", "CDK_CONTEXT_JSON", "CDK_OUTDIR")}
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in ("CDK_VALIDATION", "CDK_CONTEXT_JSON", "CDK_OUTDIR")
+    }
     log = (work_dir / "synthesis.log").open("wb")
-    process = subprocess.Popen([sys.executable, "-m", "tests.background_synthesis", str(work_dir)], cwd=PROJECT_DIR,
-                               env=env, stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT)
+    process = subprocess.Popen(
+        [sys.executable, "-m", "tests.background_synthesis", str(work_dir)],
+        cwd=PROJECT_DIR,
+        env=env,
+        stdin=subprocess.DEVNULL,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
     log.close()
     config._llmops_synthesis = (process, work_dir)
     os.environ[BACKGROUND_DIR_VARIABLE] = str(work_dir)
@@ -250,24 +280,38 @@ def pytest_unconfigure(config):
 def _finished_synthesis(part: str) -> tuple[Path, dict]:
     """Wait for ``part`` of the background synthesis; its cloud assembly directory and the facts it recorded."""
     if BACKGROUND_DIR_VARIABLE not in os.environ:
-        pytest.fail(f"the shared synthesis was not started: a test of {NO_SYNTHESIS_PATHS} may not use it")
+        pytest.fail(
+            f"the shared synthesis was not started: a test of {NO_SYNTHESIS_PATHS} may not use it"
+        )
     work_dir = Path(os.environ[BACKGROUND_DIR_VARIABLE])
     deadline = time.monotonic() + SYNTHESIS_TIMEOUT_S
     while not (work_dir / f"{part}.json").exists():
         if (work_dir / f"{part}.error").exists():
-            pytest.fail(f"synthesis of {part} failed:\n{(work_dir / f'{part}.error').read_text()[-6000:]}")
+            pytest.fail(
+                f"synthesis of {part} failed:\n{(work_dir / f'{part}.error').read_text()[-6000:]}"
+            )
         if time.monotonic() > deadline:
             log = (work_dir / "synthesis.log").read_text(errors="replace")[-4000:]
-            pytest.fail(f"synthesis of {part} did not finish within {SYNTHESIS_TIMEOUT_S} s:\n{log}")
+            pytest.fail(
+                f"synthesis of {part} did not finish within {SYNTHESIS_TIMEOUT_S} s:\n{log}"
+            )
         time.sleep(0.05)
     return work_dir / part, json.loads((work_dir / f"{part}.json").read_text())
 
 
 def _stack_templates(directory: Path, manifest: dict) -> dict[str, dict]:
     """The templates of a cloud assembly directory by stack name, from its manifest.json as the CDK CLI reads it."""
-    stacks = {name: a["properties"] for name, a in manifest["artifacts"].items() if a["type"] == "aws:cloudformation:stack"}
-    return {properties.get("stackName", name): json.loads((directory / properties["templateFile"]).read_text())
-            for name, properties in stacks.items()}
+    stacks = {
+        name: a["properties"]
+        for name, a in manifest["artifacts"].items()
+        if a["type"] == "aws:cloudformation:stack"
+    }
+    return {
+        properties.get("stackName", name): json.loads(
+            (directory / properties["templateFile"]).read_text()
+        )
+        for name, properties in stacks.items()
+    }
 
 
 @pytest.fixture(scope="session")
@@ -277,7 +321,9 @@ def assembly() -> Assembly:
     manifest_files = [Path(path) for path in facts["manifest_files"]]
     manifest = json.loads((directory / "manifest.json").read_text())
     templates = _stack_templates(directory, manifest)
-    assert len(manifest_files) == 2, f"app.py wrote one manifest file per environment: {manifest_files}"
+    assert len(manifest_files) == 2, (
+        f"app.py wrote one manifest file per environment: {manifest_files}"
+    )
     return Assembly(directory, manifest, templates, manifest_files)
 
 
@@ -296,10 +342,19 @@ def in_memory_pipeline(name: str, *waves):
     file: for the tests that build one around a variant environment."""
     from deployment_config.pipeline import PipelineConfig, Source
 
-    return PipelineConfig(name=name, source_file="<memory>", account="111111111111", region="us-west-2",
-                          source=Source("arn:aws:codeconnections:us-west-2:111111111111:connection/"
-                                        "0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d", "my-org/llm-serving", "main"),
-                          waves=tuple(waves))
+    return PipelineConfig(
+        name=name,
+        source_file="<memory>",
+        account="111111111111",
+        region="us-west-2",
+        source=Source(
+            "arn:aws:codeconnections:us-west-2:111111111111:connection/"
+            "0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d",
+            "my-org/llm-serving",
+            "main",
+        ),
+        waves=tuple(waves),
+    )
 
 
 @dataclass(frozen=True)
@@ -312,7 +367,11 @@ class PipelineAssembly:
     @property
     def stages(self) -> dict[str, dict]:
         """The CodePipeline's stages by name, each with its actions."""
-        (pipeline,) = [r for r in self.template["Resources"].values() if r["Type"] == "AWS::CodePipeline::Pipeline"]
+        (pipeline,) = [
+            r
+            for r in self.template["Resources"].values()
+            if r["Type"] == "AWS::CodePipeline::Pipeline"
+        ]
         return {s["Name"]: s for s in pipeline["Properties"]["Stages"]}
 
 
@@ -328,6 +387,13 @@ def pipeline_assembly() -> PipelineAssembly:
     template = _stack_templates(directory, manifest)[stack_name]
     stage_templates = {}
     for env in config.environments:
-        stage = directory / manifest["artifacts"][f"assembly-{stack_name}-{env.name}"]["properties"]["directoryName"]
-        stage_templates[env.name] = _stack_templates(stage, json.loads((stage / "manifest.json").read_text()))
+        stage = (
+            directory
+            / manifest["artifacts"][f"assembly-{stack_name}-{env.name}"]["properties"][
+                "directoryName"
+            ]
+        )
+        stage_templates[env.name] = _stack_templates(
+            stage, json.loads((stage / "manifest.json").read_text())
+        )
     return PipelineAssembly(directory, template, stage_templates, config)

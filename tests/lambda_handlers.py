@@ -22,7 +22,9 @@ def _client(service: str, region: str):  # noqa: ANN202 (a botocore client of a 
     """One client per service and region for the test process: creating one builds a method per operation of the model
     (EC2 has over 700), which cost the suite seconds when every test made its own. Each test gets its own Stubber on it
     (``new_stubber``); the code under test registers no event handlers of its own on the clients."""
-    return BOTO3_SESSION.client(service, region_name=region, aws_access_key_id="testing", aws_secret_access_key="testing")
+    return BOTO3_SESSION.client(
+        service, region_name=region, aws_access_key_id="testing", aws_secret_access_key="testing"
+    )
 
 
 def new_stubber(service: str, *, region: str) -> Stubber:
@@ -49,8 +51,9 @@ def stubbed_clients(services: Iterable[str], *, region: str) -> Iterator[dict[st
 
 
 @contextmanager
-def handler_with_stubbed_clients(handler: ModuleType, monkeypatch, services: Iterable[str], *,
-                                 region: str) -> Iterator[dict[str, Stubber]]:
+def handler_with_stubbed_clients(
+    handler: ModuleType, monkeypatch, services: Iterable[str], *, region: str
+) -> Iterator[dict[str, Stubber]]:
     """:func:`stubbed_clients`, with ``handler.client(service)`` (the project's handlers' one way to a boto3 client)
     answering with their clients for the test."""
     with stubbed_clients(services, region=region) as stubbers:

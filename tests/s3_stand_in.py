@@ -12,8 +12,10 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 
 def _error(code: str) -> bytes:
-    return (f'<?xml version="1.0" encoding="UTF-8"?><Error><Code>{code}</Code><Message>{code}</Message>'
-            "</Error>").encode()
+    return (
+        f'<?xml version="1.0" encoding="UTF-8"?><Error><Code>{code}</Code><Message>{code}</Message>'
+        "</Error>"
+    ).encode()
 
 
 class _Handler(BaseHTTPRequestHandler):
@@ -26,7 +28,9 @@ class _Handler(BaseHTTPRequestHandler):
     def _send(self, status: int, body: bytes = b"", *, head: bool = False) -> None:
         self.send_response(status)
         self.send_header("Content-Length", str(len(body)))
-        self.send_header("Content-Type", "application/xml" if status >= 300 else "application/octet-stream")
+        self.send_header(
+            "Content-Type", "application/xml" if status >= 300 else "application/octet-stream"
+        )
         self.end_headers()
         if not head:
             self.wfile.write(body)
@@ -48,9 +52,13 @@ class _Handler(BaseHTTPRequestHandler):
     def do_PUT(self) -> None:  # noqa: N802
         length = int(self.headers.get("Content-Length") or 0)
         body = self.rfile.read(length)
-        if self.headers.get("Transfer-Encoding") == "chunked":  # not sent by botocore for a file body
+        if (
+            self.headers.get("Transfer-Encoding") == "chunked"
+        ):  # not sent by botocore for a file body
             raise AssertionError("chunked upload")
-        self.server.puts.append({"key": self._key(), "if_none_match": self.headers.get("If-None-Match")})
+        self.server.puts.append(
+            {"key": self._key(), "if_none_match": self.headers.get("If-None-Match")}
+        )
         if self.headers.get("If-None-Match") == "*" and self._key() in self.server.objects:
             self._send(412, _error("PreconditionFailed"))
             return

@@ -27,8 +27,10 @@ INSTANCE = "AWS::EC2::Instance"
 @pytest.fixture(scope="module")
 def access_envs(default_env, hyperpod_env):
     on = AccessSection(enabled=True)
-    return [dataclasses.replace(default_env, name="reach", access=on),
-            dataclasses.replace(hyperpod_env, name="reach-hp", access=on)]
+    return [
+        dataclasses.replace(default_env, name="reach", access=on),
+        dataclasses.replace(hyperpod_env, name="reach-hp", access=on),
+    ]
 
 
 @pytest.fixture(scope="module")
@@ -60,11 +62,16 @@ def _host_group(template: dict) -> str:
 
 def test_the_default_app_has_no_access_stack(synthesized, synthesized_hyperpod):
     # off by default: neither example environment has one
-    assert not synthesized.env_config.access.enabled and not synthesized_hyperpod.env_config.access.enabled
+    assert (
+        not synthesized.env_config.access.enabled
+        and not synthesized_hyperpod.env_config.access.enabled
+    )
     assert not [name for name in synthesized.templates if name.endswith("-access")]
 
 
-def test_with_access_on_both_platforms_get_the_stack_after_their_cluster(access_assembly, access_envs):
+def test_with_access_on_both_platforms_get_the_stack_after_their_cluster(
+    access_assembly, access_envs
+):
     for env in access_envs:
         stack = access_assembly.get_stack_by_name(env.stack_name("access"))
         assert env.stack_name("cluster") in [d.id for d in stack.dependencies]
@@ -85,7 +92,9 @@ def test_the_host_has_imdsv2_only_no_key_no_public_address_and_encrypted_disks(t
     assert properties["MetadataOptions"]["HttpPutResponseHopLimit"] == 1
     assert "KeyName" not in properties
     assert properties["NetworkInterfaces"][0]["AssociatePublicIpAddress"] is False
-    assert properties["BlockDeviceMappings"] and all(m["Ebs"]["Encrypted"] for m in properties["BlockDeviceMappings"])
+    assert properties["BlockDeviceMappings"] and all(
+        m["Ebs"]["Encrypted"] for m in properties["BlockDeviceMappings"]
+    )
     assert not _of_type(template, "AWS::EC2::Volume")
 
 
@@ -93,15 +102,22 @@ def test_the_host_role_has_session_manager_and_describes_only_its_cluster(templa
     (role,) = _of_type(template, "AWS::IAM::Role").values()
     (managed,) = role["Properties"]["ManagedPolicyArns"]
     assert managed["Fn::Join"][1][-1] == ":iam::aws:policy/AmazonSSMManagedInstanceCore"
-    statements = [s for p in _of_type(template, "AWS::IAM::Policy").values()
-                  for s in p["Properties"]["PolicyDocument"]["Statement"]]
+    statements = [
+        s
+        for p in _of_type(template, "AWS::IAM::Policy").values()
+        for s in p["Properties"]["PolicyDocument"]["Statement"]
+    ]
     eks_statements = [s for s in statements if str(s["Action"]).startswith("eks:")]
     (describe,) = eks_statements
     assert describe["Action"] == "eks:DescribeCluster"
-    assert "ClusterSecurityGroupId" not in json.dumps(describe["Resource"]) and "Arn" in json.dumps(describe["Resource"])
+    assert "ClusterSecurityGroupId" not in json.dumps(describe["Resource"]) and "Arn" in json.dumps(
+        describe["Resource"]
+    )
     # nothing else beyond reading its own two boot assets, by exact key
     (reads,) = [s for s in statements if s["Action"] == "s3:GetObject"]
-    assert len(reads["Resource"]) == 2 and all(r["Fn::Join"][1][-1].endswith(".zip") for r in reads["Resource"])
+    assert len(reads["Resource"]) == 2 and all(
+        r["Fn::Join"][1][-1].endswith(".zip") for r in reads["Resource"]
+    )
     assert len(statements) == 2
 
 
@@ -109,7 +125,11 @@ def test_the_cluster_api_admits_https_from_the_host(template):
     group = _host_group(template)
     (rule,) = _of_type(template, "AWS::EC2::SecurityGroupIngress").values()
     properties = rule["Properties"]
-    assert (properties["IpProtocol"], properties["FromPort"], properties["ToPort"]) == ("tcp", 443, 443)
+    assert (properties["IpProtocol"], properties["FromPort"], properties["ToPort"]) == (
+        "tcp",
+        443,
+        443,
+    )
     assert properties["SourceSecurityGroupId"] == {"Fn::GetAtt": [group, "GroupId"]}
     assert "ClusterSecurityGroupId" in properties["GroupId"]["Fn::ImportValue"]
 
@@ -125,7 +145,11 @@ def test_the_host_role_gets_an_access_entry_on_the_cluster(template):
 
 def test_the_session_policy_allows_a_shell_and_port_forwarding_on_this_host_only(template):
     (policy,) = _of_type(template, "AWS::IAM::ManagedPolicy").values()
-    (start,) = [s for s in policy["Properties"]["PolicyDocument"]["Statement"] if s["Action"] == "ssm:StartSession"]
+    (start,) = [
+        s
+        for s in policy["Properties"]["PolicyDocument"]["Statement"]
+        if s["Action"] == "ssm:StartSession"
+    ]
     text = json.dumps(start["Resource"])
     (instance_id,) = _of_type(template, INSTANCE)
     assert f'"Ref": "{instance_id}"' in text
@@ -139,7 +163,11 @@ def test_the_boot_script_installs_a_tool_only_after_its_pinned_checksum_matched(
     from cdk_constructs.access_host import TOOL_DIGESTS
 
     (instance,) = _of_type(template, INSTANCE).values()
-    script = "".join(p for p in instance["Properties"]["UserData"]["Fn::Base64"]["Fn::Join"][1] if isinstance(p, str))
+    script = "".join(
+        p
+        for p in instance["Properties"]["UserData"]["Fn::Base64"]["Fn::Join"][1]
+        if isinstance(p, str)
+    )
     _, digests = TOOL_DIGESTS["1.34"]
     for tool in ("kubectl", "helm"):
         assert f"{tool.upper()}_SHA256={digests[tool]}" in script
@@ -169,14 +197,19 @@ chmod +x "$3/bin/pip" "$3/bin/llmops"
 }
 
 
-def _boot(tmp_path: Path, *, helm_digest: str | None = None) -> tuple[subprocess.CompletedProcess, Path]:
+def _boot(
+    tmp_path: Path, *, helm_digest: str | None = None
+) -> tuple[subprocess.CompletedProcess, Path]:
     """Run runtime/boot.sh as the user data does (the variables first), with ROOT in ``tmp_path``."""
     from cdk_constructs.access_host import BOOT_SCRIPT
 
     assets, bin_dir, root = tmp_path / "assets", tmp_path / "bin", tmp_path / "root"
     for directory in (assets, bin_dir, root):
         directory.mkdir()
-    tools = {"kubectl": b"#!/bin/bash\necho kubectl client\n", "helm": b"#!/bin/bash\necho helm v4\n"}
+    tools = {
+        "kubectl": b"#!/bin/bash\necho kubectl client\n",
+        "helm": b"#!/bin/bash\necho helm v4\n",
+    }
     with zipfile.ZipFile(assets / "tools.zip", "w") as archive:
         for tool, content in tools.items():
             archive.writestr(f"{tool}/{tool}", content)
@@ -186,12 +219,23 @@ def _boot(tmp_path: Path, *, helm_digest: str | None = None) -> tuple[subprocess
         (bin_dir / name).write_text(text)
         (bin_dir / name).chmod(0o755)
     digests = {tool: hashlib.sha256(content).hexdigest() for tool, content in tools.items()}
-    variables = {"REGION": "us-west-2", "CLUSTER_NAME": "reach-llm", "TOOLS_ZIP": "s3://assets/tools.zip",
-                 "LLMOPS_ZIP": "s3://assets/llmops.zip", "KUBECTL_SHA256": digests["kubectl"],
-                 "HELM_SHA256": helm_digest or digests["helm"]}
-    script = "#!/bin/bash\n" + "".join(f"{k}={v}\n" for k, v in variables.items()) + BOOT_SCRIPT.read_text()
+    variables = {
+        "REGION": "us-west-2",
+        "CLUSTER_NAME": "reach-llm",
+        "TOOLS_ZIP": "s3://assets/tools.zip",
+        "LLMOPS_ZIP": "s3://assets/llmops.zip",
+        "KUBECTL_SHA256": digests["kubectl"],
+        "HELM_SHA256": helm_digest or digests["helm"],
+    }
+    script = (
+        "#!/bin/bash\n"
+        + "".join(f"{k}={v}\n" for k, v in variables.items())
+        + BOOT_SCRIPT.read_text()
+    )
     environ = {"PATH": f"{bin_dir}:{os.environ['PATH']}", "ROOT": str(root), "ASSETS": str(assets)}
-    result = subprocess.run(["bash", "-c", script], env=environ, capture_output=True, text=True, timeout=60)
+    result = subprocess.run(
+        ["bash", "-c", script], env=environ, capture_output=True, text=True, timeout=60
+    )
     return result, root
 
 
@@ -201,7 +245,10 @@ def test_the_boot_script_installs_the_tools_and_the_login_settings(tmp_path):
     for tool in ("kubectl", "helm", "llmops"):
         assert os.access(root / "usr/local/bin" / tool, os.X_OK)
     profile = (root / "etc/profile.d/llm-serving.sh").read_text()
-    assert f'KUBECONFIG="{root}/etc/llm-serving/kubeconfig"' in profile and "AWS_REGION=us-west-2" in profile
+    assert (
+        f'KUBECONFIG="{root}/etc/llm-serving/kubeconfig"' in profile
+        and "AWS_REGION=us-west-2" in profile
+    )
     assert (root / "etc/llm-serving/kubeconfig").is_file()
     log = (root / "var/log/llm-serving-access-boot.log").read_text()
     assert log.rstrip().endswith("llm-serving access host: ready")
@@ -220,13 +267,18 @@ def test_a_layer_whose_binaries_are_not_the_pinned_ones_is_refused(monkeypatch):
 
     module, digests = access_host.TOOL_DIGESTS["1.34"]
     monkeypatch.setitem(access_host.TOOL_DIGESTS, "1.34", (module, {**digests, "helm": "0" * 64}))
-    with pytest.raises(ValueError, match="helm of .* has sha256 .*, not the pinned 0{64}: review the new layer"):
+    with pytest.raises(
+        ValueError, match="helm of .* has sha256 .*, not the pinned 0{64}: review the new layer"
+    ):
         access_host.tools_zip.__wrapped__("1.34")
 
 
 def test_the_access_templates_pass_cfn_lint(access_assembly, access_envs):
-    templates = [Path(access_assembly.directory) / access_assembly.get_stack_by_name(env.stack_name("access")).template_file
-                 for env in access_envs]
+    templates = [
+        Path(access_assembly.directory)
+        / access_assembly.get_stack_by_name(env.stack_name("access")).template_file
+        for env in access_envs
+    ]
     assert cfn_lint_errors(templates, [access_envs[0].region]) == []
 
 
@@ -236,12 +288,20 @@ def test_the_access_environments_pass_cdk_nag(access_assembly):
     assert aws_solutions["conclusion"] == "success" and aws_solutions["violations"] == []
 
 
-@pytest.mark.parametrize(("instance_type", "problem", "fix"), [
-    ("m7g.large", "'m7g.large' is an AWS Graviton (arm64) type; the host installs x86_64 kubectl and helm",
-     "use an x86_64 type such as t3.medium or m7i.large"),
-    ("t3.mediun", "'t3.mediun' is not an EC2 instance type", "did you mean 't3.medium'?"),
-])
-def test_a_host_type_that_cannot_run_the_tools_is_refused_by_name(example_document, instance_type, problem, fix):
+@pytest.mark.parametrize(
+    ("instance_type", "problem", "fix"),
+    [
+        (
+            "m7g.large",
+            "'m7g.large' is an AWS Graviton (arm64) type; the host installs x86_64 kubectl and helm",
+            "use an x86_64 type such as t3.medium or m7i.large",
+        ),
+        ("t3.mediun", "'t3.mediun' is not an EC2 instance type", "did you mean 't3.medium'?"),
+    ],
+)
+def test_a_host_type_that_cannot_run_the_tools_is_refused_by_name(
+    example_document, instance_type, problem, fix
+):
     from deployment_config import ConfigError
     from deployment_config.loader import parse_environment
 

@@ -17,8 +17,14 @@ from charts.vllm_auth_middleware.runtime import llm_serving_auth
 KEY = "k" * 64
 
 
-def _call(path: str, *, authorization: str | None = None, method: str = "POST", kind: str = "http",
-          key: str | None = KEY) -> tuple[int | None, bytes, list[str]]:
+def _call(
+    path: str,
+    *,
+    authorization: str | None = None,
+    method: str = "POST",
+    kind: str = "http",
+    key: str | None = KEY,
+) -> tuple[int | None, bytes, list[str]]:
     """(status, body, calls of the app behind) for one request through the middleware."""
     reached: list[str] = []
 
@@ -45,8 +51,18 @@ def _call(path: str, *, authorization: str | None = None, method: str = "POST", 
     return status, body, reached
 
 
-@pytest.mark.parametrize("path", ["/invocations", "/v1/chat/completions", "/tokenize", "/docs", "/", "/health/x",
-                                  "/metrics/../invocations"])
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/invocations",
+        "/v1/chat/completions",
+        "/tokenize",
+        "/docs",
+        "/",
+        "/health/x",
+        "/metrics/../invocations",
+    ],
+)
 def test_every_path_but_the_probes_needs_the_key(path):
     # given a request without the key, as anyone who reaches the load balancer could send
     status, body, reached = _call(path)
@@ -59,7 +75,9 @@ def test_the_key_opens_every_path(authorization):
     assert _call("/invocations", authorization=authorization)[0] == 200
 
 
-@pytest.mark.parametrize("authorization", ["Bearer wrong", f"Basic {KEY}", f"Bearer {KEY} ", "", f"Bearer{KEY}"])
+@pytest.mark.parametrize(
+    "authorization", ["Bearer wrong", f"Basic {KEY}", f"Bearer {KEY} ", "", f"Bearer{KEY}"]
+)
 def test_a_wrong_key_or_scheme_is_refused(authorization):
     assert _call("/invocations", authorization=authorization)[0] == 401
 
@@ -70,7 +88,9 @@ def test_the_probes_and_the_metrics_scraper_need_no_key(path):
 
 
 def test_options_lifespan_and_websockets():
-    assert _call("/invocations", method="OPTIONS")[0] == 200  # CORS preflight, as vLLM's own middleware lets through
+    assert (
+        _call("/invocations", method="OPTIONS")[0] == 200
+    )  # CORS preflight, as vLLM's own middleware lets through
     # a websocket without the key is closed with "policy violation"
     sent = []
 
@@ -89,7 +109,9 @@ def test_without_a_key_in_the_environment_everything_but_the_probes_is_refused(m
     monkeypatch.delenv("VLLM_API_KEY", raising=False)
     assert _call("/v1/models", authorization="Bearer ", key="")[0] == 401
     assert _call("/health", method="GET", key="")[0] == 200
-    monkeypatch.setenv("VLLM_API_KEY", KEY)  # and by default the key is VLLM_API_KEY, what vLLM itself reads
+    monkeypatch.setenv(
+        "VLLM_API_KEY", KEY
+    )  # and by default the key is VLLM_API_KEY, what vLLM itself reads
 
     async def app(scope, receive, send):
         await send({"type": "http.response.start", "status": 200, "headers": []})
@@ -99,7 +121,12 @@ def test_without_a_key_in_the_environment_everything_but_the_probes_is_refused(m
     async def send(message):
         sent.append(message)
 
-    scope = {"type": "http", "method": "POST", "path": "/invocations", "headers": [(b"authorization", f"Bearer {KEY}".encode())]}
+    scope = {
+        "type": "http",
+        "method": "POST",
+        "path": "/invocations",
+        "headers": [(b"authorization", f"Bearer {KEY}".encode())],
+    }
     asyncio.run(llm_serving_auth.RequireApiKeyEverywhere(app)(scope, None, send))
     assert sent[0]["status"] == 200
 
@@ -108,13 +135,17 @@ def test_the_chart_mounts_this_very_module_and_vllm_loads_it(default_manifests_w
     # given the EKS chart of an environment with the API key (the default)
     config_map = default_manifests_with_key["ConfigMap"]
     deployment = default_manifests_with_key["Deployment"]
-    (vllm,) = [c for c in deployment["spec"]["template"]["spec"]["containers"] if c["name"] == "vllm"]
+    (vllm,) = [
+        c for c in deployment["spec"]["template"]["spec"]["containers"] if c["name"] == "vllm"
+    ]
     # then the ConfigMap holds the module's source, mounted read-only on the container's PYTHONPATH
     assert config_map["metadata"]["name"] == CONFIG_MAP
     assert config_map["data"] == {MODULE_FILE.name: MODULE_FILE.read_text(encoding="utf-8")}
     (mount,) = [m for m in vllm["volumeMounts"] if m["mountPath"] == MOUNT_PATH]
     assert mount["readOnly"] is True
-    (volume,) = [v for v in deployment["spec"]["template"]["spec"]["volumes"] if v["name"] == mount["name"]]
+    (volume,) = [
+        v for v in deployment["spec"]["template"]["spec"]["volumes"] if v["name"] == mount["name"]
+    ]
     assert volume["configMap"]["name"] == CONFIG_MAP
     assert {"name": "PYTHONPATH", "value": MOUNT_PATH} in vllm["env"]
     # and vLLM is told to load it
@@ -128,7 +159,9 @@ def test_an_environment_without_the_key_gets_no_middleware(default_env):
     from charts.serving_spec import serving_spec_for
     from charts.vllm_serving_chart import synthesize_manifests
 
-    env = dataclasses.replace(default_env, endpoint=dataclasses.replace(default_env.endpoint, api_key_required=False))
+    env = dataclasses.replace(
+        default_env, endpoint=dataclasses.replace(default_env.endpoint, api_key_required=False)
+    )
     manifests = synthesize_manifests(serving_spec_for(env))
     assert "ConfigMap" not in {m["kind"] for m in manifests}
     (deployment,) = [m for m in manifests if m["kind"] == "Deployment"]
@@ -166,8 +199,13 @@ def _status(middleware, key: str) -> int:
     async def send(message):
         sent.append(message)
 
-    scope = {"type": "http", "method": "POST", "path": "/v1/chat/completions", "root_path": "",
-             "headers": [(b"authorization", f"Bearer {key}".encode())]}
+    scope = {
+        "type": "http",
+        "method": "POST",
+        "path": "/v1/chat/completions",
+        "root_path": "",
+        "headers": [(b"authorization", f"Bearer {key}".encode())],
+    }
     asyncio.run(middleware(scope, None, send))
     return sent[0]["status"]
 
@@ -179,11 +217,18 @@ def _write_key(directory, name: str, key: str, mtime_ns: int) -> None:
     os.utime(path, ns=(mtime_ns, mtime_ns))
 
 
-def test_a_rotated_key_is_accepted_without_a_restart_and_the_replaced_key_keeps_working(tmp_path, monkeypatch):
+def test_a_rotated_key_is_accepted_without_a_restart_and_the_replaced_key_keeps_working(
+    tmp_path, monkeypatch
+):
     # given vLLM's middleware reading the key from the CSI volume's directory (the chart's LLM_SERVING_API_KEY_DIR),
     # with the old key in the file of the key's objectAlias
-    assert llm_serving_auth.CURRENT_KEY_FILE == next(key for variable, _, key in PodSecrets(
-        region="us-west-2", api_key_secret="s", hugging_face_token_secret=None).deliveries if variable == API_KEY_VARIABLE)
+    assert llm_serving_auth.CURRENT_KEY_FILE == next(
+        key
+        for variable, _, key in PodSecrets(
+            region="us-west-2", api_key_secret="s", hugging_face_token_secret=None
+        ).deliveries
+        if variable == API_KEY_VARIABLE
+    )
     monkeypatch.delenv("VLLM_API_KEY", raising=False)
     monkeypatch.setenv(llm_serving_auth.KEY_DIR_VARIABLE, str(tmp_path))
     _write_key(tmp_path, "api-key", OLD, 1_000_000_000)
@@ -211,10 +256,16 @@ def test_a_rotated_key_is_accepted_without_a_restart_and_the_replaced_key_keeps_
     # a restart (a new instance) forgets the replaced key: how a leaked key is revoked at once
     (tmp_path / "api-key-previous").unlink()
     restarted = llm_serving_auth.RequireApiKeyEverywhere(vllm, clock=clock)
-    assert (_status(restarted, NEW), _status(restarted, OLD), _status(restarted, UNRELATED)) == (200, 401, 401)
+    assert (_status(restarted, NEW), _status(restarted, OLD), _status(restarted, UNRELATED)) == (
+        200,
+        401,
+        401,
+    )
 
 
-def test_the_files_are_looked_at_at_most_once_a_second_and_a_missing_file_keeps_the_known_key(tmp_path):
+def test_the_files_are_looked_at_at_most_once_a_second_and_a_missing_file_keeps_the_known_key(
+    tmp_path,
+):
     _write_key(tmp_path, "api-key", OLD, 1_000_000_000)
     clock = Clock()
 
@@ -231,7 +282,9 @@ def test_the_files_are_looked_at_at_most_once_a_second_and_a_missing_file_keeps_
     clock.now += 1
     assert _status(middleware, OLD) == 200
     # and a directory that never held a key refuses everyone (closed, not open)
-    empty = llm_serving_auth.RequireApiKeyEverywhere(vllm, key_dir=str(tmp_path / "none"), clock=clock)
+    empty = llm_serving_auth.RequireApiKeyEverywhere(
+        vllm, key_dir=str(tmp_path / "none"), clock=clock
+    )
     assert _status(empty, OLD) == 401
 
 
@@ -245,7 +298,11 @@ def test_without_a_key_directory_the_keys_come_from_the_environment(monkeypatch)
     monkeypatch.setenv("LLM_SERVING_API_KEY", NEW)
     monkeypatch.setenv("LLM_SERVING_API_KEY_PREVIOUS", OLD)
     middleware = llm_serving_auth.RequireApiKeyEverywhere(vllm)
-    assert (_status(middleware, NEW), _status(middleware, OLD), _status(middleware, UNRELATED)) == (200, 200, 401)
+    assert (_status(middleware, NEW), _status(middleware, OLD), _status(middleware, UNRELATED)) == (
+        200,
+        200,
+        401,
+    )
     # a previous key alone opens nothing
     monkeypatch.delenv("LLM_SERVING_API_KEY")
     assert _status(llm_serving_auth.RequireApiKeyEverywhere(vllm), OLD) == 401

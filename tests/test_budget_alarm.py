@@ -33,8 +33,15 @@ def budget_assembly(budget_env, tmp_path_factory):
 
     app = checked_app(str(tmp_path_factory.mktemp("budget.out")), inspect_only=True)
     network, cluster = _base(app, budget_env)
-    ObservabilityStack(app, **_props(budget_env, "observability"), env_config=budget_env, cluster=cluster.cluster,
-                       vpc=network.vpc, spec=serving_spec_for(budget_env), alarm_topic=cluster.alarm_topic.topic)
+    ObservabilityStack(
+        app,
+        **_props(budget_env, "observability"),
+        env_config=budget_env,
+        cluster=cluster.cluster,
+        vpc=network.vpc,
+        spec=serving_spec_for(budget_env),
+        alarm_topic=cluster.alarm_topic.topic,
+    )
     return app.synth()  # raises on an unacknowledged cdk-nag finding
 
 
@@ -56,14 +63,23 @@ def test_given_a_monthly_budget_then_it_counts_only_the_costs_tagged_with_the_en
     assert budget["Budget"]["CostFilters"] == {"TagKeyValue": ["user:environment$budget"]}
 
 
-def test_given_a_monthly_budget_then_the_alarm_emails_hear_at_80_percent_actual_and_100_percent_forecasted(budget):
-    notifications = {(n["Notification"]["NotificationType"], n["Notification"]["Threshold"],
-                      n["Notification"]["ThresholdType"], n["Notification"]["ComparisonOperator"]):
-                     sorted(s["Address"] for s in n["Subscribers"] if s["SubscriptionType"] == "EMAIL")
-                     for n in budget["NotificationsWithSubscribers"]}
+def test_given_a_monthly_budget_then_the_alarm_emails_hear_at_80_percent_actual_and_100_percent_forecasted(
+    budget,
+):
+    notifications = {
+        (
+            n["Notification"]["NotificationType"],
+            n["Notification"]["Threshold"],
+            n["Notification"]["ThresholdType"],
+            n["Notification"]["ComparisonOperator"],
+        ): sorted(s["Address"] for s in n["Subscribers"] if s["SubscriptionType"] == "EMAIL")
+        for n in budget["NotificationsWithSubscribers"]
+    }
     emails = ["finance@example.com", "oncall@example.com"]
-    assert notifications == {("ACTUAL", 80, "PERCENTAGE", "GREATER_THAN"): emails,
-                             ("FORECASTED", 100, "PERCENTAGE", "GREATER_THAN"): emails}
+    assert notifications == {
+        ("ACTUAL", 80, "PERCENTAGE", "GREATER_THAN"): emails,
+        ("FORECASTED", 100, "PERCENTAGE", "GREATER_THAN"): emails,
+    }
 
 
 def test_the_budget_template_passes_cfn_lint(budget_assembly):
@@ -87,8 +103,10 @@ def test_a_budget_that_is_not_a_positive_amount_is_refused_with_the_fix(example_
 
 
 def test_a_budget_with_more_addresses_than_budgets_notifies_is_refused(example_copy):
-    example_copy["observability"] = {"alarm_emails": [f"person{i}@example.com" for i in range(12)],
-                                     "monthly_budget_usd": 1000}
+    example_copy["observability"] = {
+        "alarm_emails": [f"person{i}@example.com" for i in range(12)],
+        "monthly_budget_usd": 1000,
+    }
     with pytest.raises(ConfigError, match="at most 11 subscribers"):
         parse_environment(example_copy, name="example")
 
@@ -104,5 +122,10 @@ def test_a_budget_that_would_notify_nobody_is_refused_with_the_fix(example_copy)
 
 
 def test_a_fractional_budget_is_kept(example_copy):
-    example_copy["observability"] = {"alarm_emails": ["finance@example.com"], "monthly_budget_usd": 1234.5}
-    assert parse_environment(example_copy, name="example").observability.monthly_budget_usd == 1234.5
+    example_copy["observability"] = {
+        "alarm_emails": ["finance@example.com"],
+        "monthly_budget_usd": 1234.5,
+    }
+    assert (
+        parse_environment(example_copy, name="example").observability.monthly_budget_usd == 1234.5
+    )

@@ -29,7 +29,9 @@ def test_every_recommended_flag_is_configured_and_each_one_left_off_is_explained
     # given the flags that the installed aws-cdk-lib recommends, and cdk.json
     recommended = recommended_flags()
     context = json.loads((PROJECT_DIR / "cdk.json").read_text(encoding="utf-8"))["context"]
-    section = (PROJECT_DIR / "docs" / "maintainers" / "cdk-feature-flags.md").read_text(encoding="utf-8")
+    section = (PROJECT_DIR / "docs" / "maintainers" / "cdk-feature-flags.md").read_text(
+        encoding="utf-8"
+    )
     explained = set(re.findall(r"^\| `(@aws-cdk[^`]*)` \|", section, flags=re.MULTILINE))
 
     # then cdk.json configures every one of them (`cdk synth` warns of no unconfigured flag; after an upgrade of

@@ -22,24 +22,59 @@ from charts.compile_cache import SCRIPT_FILE, compile_cache_for
 from charts.compile_cache.runtime.compile_cache import KEY_MEMBER, object_name
 from tests.s3_stand_in import s3_stand_in
 
-KEY = {"image_digest": "sha256:" + "a" * 64, "model_revision": "0123456789abcdef0123456789abcdef01234567",
-       "serving_profile_sha256": "b" * 64, "gpu_instance_type": "p6-b300.48xlarge", "tensor_parallel_size": 8,
-       "pipeline_parallel_size": 1, "nodes": 1}
+KEY = {
+    "image_digest": "sha256:" + "a" * 64,
+    "model_revision": "0123456789abcdef0123456789abcdef01234567",
+    "serving_profile_sha256": "b" * 64,
+    "gpu_instance_type": "p6-b300.48xlarge",
+    "tensor_parallel_size": 8,
+    "pipeline_parallel_size": 1,
+    "nodes": 1,
+}
 BUCKET = "weights-bucket"
 
 
-def run_script(s3, action: str, cache_dir: Path, key: dict = KEY, *extra: str) -> subprocess.CompletedProcess:
-    env = {"PATH": os.environ.get("PATH", ""), "AWS_ENDPOINT_URL_S3": s3.url, "AWS_ACCESS_KEY_ID": "stand-in",
-           "AWS_SECRET_ACCESS_KEY": "stand-in", "AWS_CONFIG_FILE": os.devnull,
-           "AWS_SHARED_CREDENTIALS_FILE": os.devnull, "AWS_EC2_METADATA_DISABLED": "true"}
-    return subprocess.run([sys.executable, str(SCRIPT_FILE), action, "--key", json.dumps(key), "--bucket", BUCKET,
-                           "--prefix", "compile-cache", "--region", "us-west-2", "--cache-dir", str(cache_dir), *extra],
-                          env=env, capture_output=True, text=True, timeout=60)
+def run_script(
+    s3, action: str, cache_dir: Path, key: dict = KEY, *extra: str
+) -> subprocess.CompletedProcess:
+    env = {
+        "PATH": os.environ.get("PATH", ""),
+        "AWS_ENDPOINT_URL_S3": s3.url,
+        "AWS_ACCESS_KEY_ID": "stand-in",
+        "AWS_SECRET_ACCESS_KEY": "stand-in",
+        "AWS_CONFIG_FILE": os.devnull,
+        "AWS_SHARED_CREDENTIALS_FILE": os.devnull,
+        "AWS_EC2_METADATA_DISABLED": "true",
+    }
+    return subprocess.run(
+        [
+            sys.executable,
+            str(SCRIPT_FILE),
+            action,
+            "--key",
+            json.dumps(key),
+            "--bucket",
+            BUCKET,
+            "--prefix",
+            "compile-cache",
+            "--region",
+            "us-west-2",
+            "--cache-dir",
+            str(cache_dir),
+            *extra,
+        ],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
 
 
 def compiled(directory: Path) -> Path:
     """A cache directory as vLLM leaves it (the layout does not matter to the script)."""
-    artifact = directory / "torch_compile_cache" / "abc123" / "rank_0_0" / "backbone" / "artifact.bin"
+    artifact = (
+        directory / "torch_compile_cache" / "abc123" / "rank_0_0" / "backbone" / "artifact.bin"
+    )
     artifact.parent.mkdir(parents=True)
     artifact.write_bytes(b"compiled graph")
     return directory
@@ -51,14 +86,34 @@ def test_a_cache_saved_by_one_node_is_restored_on_another(tmp_path):
         saved = run_script(s3, "save", compiled(tmp_path / "node-a" / "cache"))
         assert saved.returncode == 0 and "saved 1 files" in saved.stderr, saved.stderr
         # then one object, named by the key's sha256, written with If-None-Match: *
-        assert s3.puts == [{"key": f"/{BUCKET}/{object_name('compile-cache', KEY)}", "if_none_match": "*"}]
+        assert s3.puts == [
+            {"key": f"/{BUCKET}/{object_name('compile-cache', KEY)}", "if_none_match": "*"}
+        ]
         # and on another node the restore puts the same files where vLLM reads them
-        restored = run_script(s3, "restore", tmp_path / "node-b" / "cache", KEY, "--termination-log",
-                              str(tmp_path / "termination-log"))
+        restored = run_script(
+            s3,
+            "restore",
+            tmp_path / "node-b" / "cache",
+            KEY,
+            "--termination-log",
+            str(tmp_path / "termination-log"),
+        )
         assert restored.returncode == 0, restored.stderr
         # and says so in the termination message, which the kubelet puts in the pod's status for llmops phases
-        assert (tmp_path / "termination-log").read_text().startswith("restored s3://weights-bucket/compile-cache/")
-        artifact = tmp_path / "node-b" / "cache" / "torch_compile_cache" / "abc123" / "rank_0_0" / "backbone"
+        assert (
+            (tmp_path / "termination-log")
+            .read_text()
+            .startswith("restored s3://weights-bucket/compile-cache/")
+        )
+        artifact = (
+            tmp_path
+            / "node-b"
+            / "cache"
+            / "torch_compile_cache"
+            / "abc123"
+            / "rank_0_0"
+            / "backbone"
+        )
         assert (artifact / "artifact.bin").read_bytes() == b"compiled graph"
         assert json.loads((tmp_path / "node-b" / "cache" / KEY_MEMBER).read_text()) == KEY
 
@@ -83,20 +138,28 @@ def test_restore_refuses_a_cache_recorded_under_another_key(tmp_path):
         other = {**KEY, "image_digest": "sha256:" + "c" * 64}
         run_script(s3, "save", compiled(tmp_path / "other"), other)
         s3.objects[f"/{BUCKET}/{object_name('compile-cache', KEY)}"] = s3.objects.pop(
-            f"/{BUCKET}/{object_name('compile-cache', other)}")
+            f"/{BUCKET}/{object_name('compile-cache', other)}"
+        )
         # when a pod of this key restores
         result = run_script(s3, "restore", tmp_path / "mine")
         # then nothing is extracted, vLLM compiles, and the start is not stopped
-        assert result.returncode == 0 and "refused, not used: it was saved for another key" in result.stderr
+        assert (
+            result.returncode == 0
+            and "refused, not used: it was saved for another key" in result.stderr
+        )
         assert not (tmp_path / "mine").exists()
 
 
 def test_restore_refuses_an_archive_without_its_key_first_or_with_a_path_outside(tmp_path):
     with s3_stand_in() as s3:
         name = f"/{BUCKET}/{object_name('compile-cache', KEY)}"
-        for members in ([("evil.bin", b"x")], [(KEY_MEMBER, json.dumps(KEY, sort_keys=True,
-                                                                          separators=(",", ":")).encode()),
-                                              ("../escape.bin", b"x")]):
+        for members in (
+            [("evil.bin", b"x")],
+            [
+                (KEY_MEMBER, json.dumps(KEY, sort_keys=True, separators=(",", ":")).encode()),
+                ("../escape.bin", b"x"),
+            ],
+        ):
             buffer = io.BytesIO()
             with tarfile.open(fileobj=buffer, mode="w:") as archive:
                 for member, data in members:
@@ -127,26 +190,61 @@ def test_a_restart_on_the_same_node_keeps_its_cache_without_a_download(tmp_path)
 def test_save_waits_for_health_and_gives_up_without_saving(tmp_path):
     with s3_stand_in() as s3:
         # given a vLLM that never answers /health (nothing listens on the port), when the budget runs out
-        result = run_script(s3, "save", compiled(tmp_path / "cache"), KEY, "--health-url",
-                            "http://127.0.0.1:9/health", "--health-timeout-s", "0")
+        result = run_script(
+            s3,
+            "save",
+            compiled(tmp_path / "cache"),
+            KEY,
+            "--health-url",
+            "http://127.0.0.1:9/health",
+            "--health-timeout-s",
+            "0",
+        )
         assert result.returncode == 0 and "nothing saved" in result.stderr and s3.puts == []
 
 
 def test_the_sidecar_stays_after_its_save_and_exits_at_once_on_sigterm(tmp_path):
     with s3_stand_in() as s3:
-        env = {"PATH": os.environ.get("PATH", ""), "AWS_ENDPOINT_URL_S3": s3.url, "AWS_ACCESS_KEY_ID": "stand-in",
-               "AWS_SECRET_ACCESS_KEY": "stand-in", "AWS_CONFIG_FILE": os.devnull}
+        env = {
+            "PATH": os.environ.get("PATH", ""),
+            "AWS_ENDPOINT_URL_S3": s3.url,
+            "AWS_ACCESS_KEY_ID": "stand-in",
+            "AWS_SECRET_ACCESS_KEY": "stand-in",
+            "AWS_CONFIG_FILE": os.devnull,
+        }
         # given the sidecar still waiting for vLLM's /health (a vLLM that accepts and never answers), as in a pod
         # being replaced during its start
         with socket.create_server(("127.0.0.1", 0)) as vllm:
             vllm.settimeout(30)
             process = subprocess.Popen(
-                [sys.executable, str(SCRIPT_FILE), "save", "--key", json.dumps(KEY), "--bucket", BUCKET, "--prefix",
-                 "compile-cache", "--region", "us-west-2", "--cache-dir", str(compiled(tmp_path / "cache")),
-                 "--health-url", f"http://127.0.0.1:{vllm.getsockname()[1]}/health", "--health-timeout-s", "3600",
-                 "--stay"], env=env, stderr=subprocess.PIPE, text=True)
+                [
+                    sys.executable,
+                    str(SCRIPT_FILE),
+                    "save",
+                    "--key",
+                    json.dumps(KEY),
+                    "--bucket",
+                    BUCKET,
+                    "--prefix",
+                    "compile-cache",
+                    "--region",
+                    "us-west-2",
+                    "--cache-dir",
+                    str(compiled(tmp_path / "cache")),
+                    "--health-url",
+                    f"http://127.0.0.1:{vllm.getsockname()[1]}/health",
+                    "--health-timeout-s",
+                    "3600",
+                    "--stay",
+                ],
+                env=env,
+                stderr=subprocess.PIPE,
+                text=True,
+            )
             try:
-                connection, _ = vllm.accept()  # it asks /health: its SIGTERM handler is in place by now
+                connection, _ = (
+                    vllm.accept()
+                )  # it asks /health: its SIGTERM handler is in place by now
                 # when the kubelet sends SIGTERM, then it exits at once with 0, not after the grace period
                 process.terminate()
                 assert process.wait(timeout=10) == 0
@@ -170,13 +268,38 @@ class _Healthy(BaseHTTPRequestHandler):
 def test_after_its_save_the_sidecar_stays_until_sigterm(tmp_path):
     with s3_stand_in() as s3, ThreadingHTTPServer(("127.0.0.1", 0), _Healthy) as vllm:
         threading.Thread(target=vllm.serve_forever, daemon=True).start()
-        env = {"PATH": os.environ.get("PATH", ""), "AWS_ENDPOINT_URL_S3": s3.url, "AWS_ACCESS_KEY_ID": "stand-in",
-               "AWS_SECRET_ACCESS_KEY": "stand-in", "AWS_CONFIG_FILE": os.devnull}
+        env = {
+            "PATH": os.environ.get("PATH", ""),
+            "AWS_ENDPOINT_URL_S3": s3.url,
+            "AWS_ACCESS_KEY_ID": "stand-in",
+            "AWS_SECRET_ACCESS_KEY": "stand-in",
+            "AWS_CONFIG_FILE": os.devnull,
+        }
         process = subprocess.Popen(
-            [sys.executable, str(SCRIPT_FILE), "save", "--key", json.dumps(KEY), "--bucket", BUCKET, "--prefix",
-             "compile-cache", "--region", "us-west-2", "--cache-dir", str(compiled(tmp_path / "cache")),
-             "--health-url", f"http://127.0.0.1:{vllm.server_address[1]}/health", "--health-timeout-s", "60",
-             "--stay"], env=env, stderr=subprocess.PIPE, text=True)
+            [
+                sys.executable,
+                str(SCRIPT_FILE),
+                "save",
+                "--key",
+                json.dumps(KEY),
+                "--bucket",
+                BUCKET,
+                "--prefix",
+                "compile-cache",
+                "--region",
+                "us-west-2",
+                "--cache-dir",
+                str(compiled(tmp_path / "cache")),
+                "--health-url",
+                f"http://127.0.0.1:{vllm.server_address[1]}/health",
+                "--health-timeout-s",
+                "60",
+                "--stay",
+            ],
+            env=env,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
         try:
             # given a vLLM that answers /health: the sidecar saves once
             for _ in range(600):
@@ -201,32 +324,58 @@ def test_a_malformed_key_is_a_usage_error(tmp_path):
     assert result.returncode == 2 and "--key" in result.stderr
 
 
-BASE = dict(image="vllm/vllm-openai:kimi-k3@sha256:" + "a" * 64, weights_s3_uri="s3://weights-bucket/kimi-k3/REV/",
-            revision="0123456789abcdef0123456789abcdef01234567", region="us-west-2",
-            gpu_instance_type="p6-b300.48xlarge", tensor_parallel_size=8, pipeline_parallel_size=1, nodes=1,
-            args=("--model", "/models/s3-weights/REV"), environment={"VLLM_ENGINE_READY_TIMEOUT_S": "6240"})
+BASE = dict(
+    image="vllm/vllm-openai:kimi-k3@sha256:" + "a" * 64,
+    weights_s3_uri="s3://weights-bucket/kimi-k3/REV/",
+    revision="0123456789abcdef0123456789abcdef01234567",
+    region="us-west-2",
+    gpu_instance_type="p6-b300.48xlarge",
+    tensor_parallel_size=8,
+    pipeline_parallel_size=1,
+    nodes=1,
+    args=("--model", "/models/s3-weights/REV"),
+    environment={"VLLM_ENGINE_READY_TIMEOUT_S": "6240"},
+)
 
 
-@pytest.mark.parametrize("change", [
-    {"image": "vllm/vllm-openai:kimi-k3@sha256:" + "b" * 64},
-    {"revision": "1123456789abcdef0123456789abcdef01234567"},
-    {"args": ("--model", "/models/s3-weights/REV", "--max-model-len", "8192")},
-    {"environment": {"VLLM_ENGINE_READY_TIMEOUT_S": "6240", "VLLM_USE_DEEP_GEMM": "0"}},
-    {"gpu_instance_type": "p5en.48xlarge"},
-    {"tensor_parallel_size": 4},
-    {"pipeline_parallel_size": 2},
-], ids=["image digest", "revision", "arguments", "environment", "GPU type", "tensor parallel", "pipeline parallel"])
+@pytest.mark.parametrize(
+    "change",
+    [
+        {"image": "vllm/vllm-openai:kimi-k3@sha256:" + "b" * 64},
+        {"revision": "1123456789abcdef0123456789abcdef01234567"},
+        {"args": ("--model", "/models/s3-weights/REV", "--max-model-len", "8192")},
+        {"environment": {"VLLM_ENGINE_READY_TIMEOUT_S": "6240", "VLLM_USE_DEEP_GEMM": "0"}},
+        {"gpu_instance_type": "p5en.48xlarge"},
+        {"tensor_parallel_size": 4},
+        {"pipeline_parallel_size": 2},
+    ],
+    ids=[
+        "image digest",
+        "revision",
+        "arguments",
+        "environment",
+        "GPU type",
+        "tensor parallel",
+        "pipeline parallel",
+    ],
+)
 def test_the_key_changes_with_each_of_its_parts(change):
     assert compile_cache_for(**{**BASE, **change}).digest != compile_cache_for(**BASE).digest
 
 
 def test_the_same_image_through_the_pull_through_cache_keeps_its_key():
-    cached = "123456789012.dkr.ecr.us-west-2.amazonaws.com/docker-hub/vllm/vllm-openai@sha256:" + "a" * 64
+    cached = (
+        "123456789012.dkr.ecr.us-west-2.amazonaws.com/docker-hub/vllm/vllm-openai@sha256:"
+        + "a" * 64
+    )
     assert compile_cache_for(**{**BASE, "image": cached}).digest == compile_cache_for(**BASE).digest
 
 
-@pytest.mark.parametrize("change", [{"image": "vllm/vllm-openai:kimi-k3"}, {"weights_s3_uri": None},
-                                    {"nodes": 2}], ids=["a tag", "Hub weights", "multi-node"])
+@pytest.mark.parametrize(
+    "change",
+    [{"image": "vllm/vllm-openai:kimi-k3"}, {"weights_s3_uri": None}, {"nodes": 2}],
+    ids=["a tag", "Hub weights", "multi-node"],
+)
 def test_no_cache_is_kept_where_a_key_could_mix_or_nothing_holds_it(change):
     assert compile_cache_for(**{**BASE, **change}) is None
 
@@ -243,8 +392,13 @@ def cached_objects(default_env) -> list[dict]:
     from charts.vllm_serving_chart import synthesize_manifests
     from deployment_config.model import WeightSource
 
-    model = dataclasses.replace(default_env.model, weight_source=WeightSource.S3, s3_uri="s3://weights-bucket/kimi-k3/",
-                                hugging_face_revision=KEY["model_revision"], image=DIGEST_IMAGE)
+    model = dataclasses.replace(
+        default_env.model,
+        weight_source=WeightSource.S3,
+        s3_uri="s3://weights-bucket/kimi-k3/",
+        hugging_face_revision=KEY["model_revision"],
+        image=DIGEST_IMAGE,
+    )
     return synthesize_manifests(serving_spec_for(dataclasses.replace(default_env, model=model)))
 
 
@@ -256,7 +410,11 @@ def _pod(objects: list[dict]) -> dict:
 def test_the_cache_is_restored_after_the_weights_check_and_saved_by_a_sidecar(cached_objects):
     pod = _pod(cached_objects)
     # then the restore runs last of the init containers: after the copy and its check, before vLLM
-    assert [c["name"] for c in pod["initContainers"]] == ["fetch-weights", "verify-weights", "restore-compile-cache"]
+    assert [c["name"] for c in pod["initContainers"]] == [
+        "fetch-weights",
+        "verify-weights",
+        "restore-compile-cache",
+    ]
     # vLLM stays the first container (the GPU patches address containers/0); the saver runs beside it
     assert [c["name"] for c in pod["containers"]] == ["vllm", "save-compile-cache"]
     restore, (vllm, saver) = pod["initContainers"][2], pod["containers"]
@@ -266,22 +424,34 @@ def test_the_cache_is_restored_after_the_weights_check_and_saved_by_a_sidecar(ca
         assert command[command.index("--cache-dir") + 1] == directory
         assert command[command.index("--bucket") + 1] == "weights-bucket"
         key = json.loads(command[command.index("--key") + 1])
-        assert key["image_digest"] == "sha256:" + "a" * 64 and key["model_revision"] == KEY["model_revision"]
+        assert (
+            key["image_digest"] == "sha256:" + "a" * 64
+            and key["model_revision"] == KEY["model_revision"]
+        )
         assert (key["gpu_instance_type"], key["tensor_parallel_size"]) == ("p6-b300.48xlarge", 8)
     assert directory.startswith("/models/compile-cache/") and directory.endswith(
-        object_name("compile-cache", key).split("/")[1])
+        object_name("compile-cache", key).split("/")[1]
+    )
     # the save waits for vLLM's own /health on the pod's port, for at most the startup budget
-    assert saver["command"][saver["command"].index("--health-url") + 1] == "http://127.0.0.1:8000/health"
+    assert (
+        saver["command"][saver["command"].index("--health-url") + 1]
+        == "http://127.0.0.1:8000/health"
+    )
     # the restore's outcome goes to the kubelet's termination log (the container's default terminationMessagePath)
     assert restore["command"][-2:] == ["--termination-log", "/dev/termination-log"]
     assert restore.get("terminationMessagePath", "/dev/termination-log") == "/dev/termination-log"
     # both run the vLLM image (python3 and boto3), the shipped script from its ConfigMap, without privileges
-    (script_map,) = [o for o in cached_objects if o["kind"] == "ConfigMap" and SCRIPT_FILE.name in o["data"]]
+    (script_map,) = [
+        o for o in cached_objects if o["kind"] == "ConfigMap" and SCRIPT_FILE.name in o["data"]
+    ]
     assert script_map["data"][SCRIPT_FILE.name] == SCRIPT_FILE.read_text()
     for container in (restore, saver):
-        assert container["image"] == DIGEST_IMAGE and container["securityContext"]["capabilities"] == {"drop": ["ALL"]}
+        assert container["image"] == DIGEST_IMAGE and container["securityContext"][
+            "capabilities"
+        ] == {"drop": ["ALL"]}
     assert cached_objects.index(script_map) < cached_objects.index(
-        next(o for o in cached_objects if o["kind"] == "Deployment"))
+        next(o for o in cached_objects if o["kind"] == "Deployment")
+    )
 
 
 def test_the_cached_variant_validates_strictly(cached_objects, default_env):

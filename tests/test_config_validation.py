@@ -38,15 +38,25 @@ def _run_app(config_dir: Path, context: dict, outdir: Path) -> subprocess.Comple
     env = {k: v for k, v in os.environ.items() if not k.startswith("CDK_")}
     env["CDK_CONTEXT_JSON"] = json.dumps({"config_dir": str(config_dir), **context})
     env["CDK_OUTDIR"] = str(outdir)
-    return subprocess.run([sys.executable, str(PROJECT_DIR / "app.py")], env=env, capture_output=True, text=True,
-                          timeout=60, cwd=config_dir)
+    return subprocess.run(
+        [sys.executable, str(PROJECT_DIR / "app.py")],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=config_dir,
+    )
 
 
 def _main(config_dir: Path, context: dict, outdir: Path) -> tuple[int, str]:
     stderr = io.StringIO()
     with redirect_stderr(stderr):
-        code = app.main({"CDK_CONTEXT_JSON": json.dumps({"config_dir": str(config_dir), **context}),
-                         "CDK_OUTDIR": str(outdir)})
+        code = app.main(
+            {
+                "CDK_CONTEXT_JSON": json.dumps({"config_dir": str(config_dir), **context}),
+                "CDK_OUTDIR": str(outdir),
+            }
+        )
     return code, stderr.getvalue()
 
 
@@ -60,9 +70,16 @@ def test_example_configuration_is_valid(default_env):
     assert default_env.tags["environment"] == "example"
 
 
-def test_the_real_process_reports_every_mistake_at_once_with_exit_code_2(tmp_path, example_document):
+def test_the_real_process_reports_every_mistake_at_once_with_exit_code_2(
+    tmp_path, example_document
+):
     # given a file with three mistakes in three sections
-    document = {**example_document, "account": "12345678901", "region": "us-wset-2", "regoin": "us-west-2"}
+    document = {
+        **example_document,
+        "account": "12345678901",
+        "region": "us-wset-2",
+        "regoin": "us-west-2",
+    }
     (tmp_path / "bad.yaml").write_text(yaml.safe_dump(document), encoding="utf-8")
     # when the app runs as the CDK CLI runs it
     result = _run_app(tmp_path, {"env": "bad"}, tmp_path / "cdk.out")
@@ -78,7 +95,9 @@ def test_the_real_process_reports_every_mistake_at_once_with_exit_code_2(tmp_pat
 
 
 def test_one_mistake_is_one_line_and_its_fix(tmp_path, example_document):
-    (tmp_path / "bad.yaml").write_text(yaml.safe_dump({**example_document, "account": "12345678901"}), encoding="utf-8")
+    (tmp_path / "bad.yaml").write_text(
+        yaml.safe_dump({**example_document, "account": "12345678901"}), encoding="utf-8"
+    )
     code, message = _main(tmp_path, {"env": "bad"}, tmp_path / "cdk.out")
     assert code == 2
     first, fix = message.strip().splitlines()
@@ -116,7 +135,9 @@ def test_a_context_that_is_not_json_is_refused(tmp_path):
     assert code == 2 and "not readable JSON" in stderr.getvalue()
 
 
-def test_file_names_that_cannot_name_stacks_are_rejected_with_the_files_other_mistakes(example_copy):
+def test_file_names_that_cannot_name_stacks_are_rejected_with_the_files_other_mistakes(
+    example_copy,
+):
     example_copy["account"] = "1"
     with pytest.raises(ConfigError) as raised:
         parse_environment(example_copy, name="Prod_US", source="config/Prod_US.yaml")
@@ -124,8 +145,17 @@ def test_file_names_that_cannot_name_stacks_are_rejected_with_the_files_other_mi
 
 
 def test_the_examples_hold_placeholders_and_say_so_when_synthesized(default_env, hyperpod_env):
-    assert default_env.placeholders == ("account", "cluster.admin_role_arn", "capacity.capacity_reservation_id")
-    assert hyperpod_env.placeholders == ("account", "cluster.admin_role_arn", "hyperpod.training_plan_arn", "model.s3_uri")
+    assert default_env.placeholders == (
+        "account",
+        "cluster.admin_role_arn",
+        "capacity.capacity_reservation_id",
+    )
+    assert hyperpod_env.placeholders == (
+        "account",
+        "cluster.admin_role_arn",
+        "hyperpod.training_plan_arn",
+        "model.s3_uri",
+    )
 
 
 def test_a_copy_with_real_ids_holds_no_placeholder(example_copy):
@@ -138,22 +168,49 @@ def test_a_copy_with_real_ids_holds_no_placeholder(example_copy):
 def test_a_copy_that_kept_one_placeholder_is_caught(example_copy):
     example_copy.update(account="987654321098")
     example_copy["cluster"]["admin_role_arn"] = "arn:aws:iam::987654321098:role/PlatformAdmin"
-    assert parse_environment(example_copy, name="prod").placeholders == ("capacity.capacity_reservation_id",)
+    assert parse_environment(example_copy, name="prod").placeholders == (
+        "capacity.capacity_reservation_id",
+    )
 
 
-@pytest.mark.parametrize("fixture, field, units", [
-    ("synthesized", "capacity.capacity_reservation_id", ["network", "cluster", "gpu-nodes", "serving", "observability"]),
-    ("synthesized_hyperpod", "hyperpod.training_plan_arn",
-     ["network", "cluster", "hyperpod-prereqs", "hyperpod", "inference-operator", "endpoint"])])
+@pytest.mark.parametrize(
+    "fixture, field, units",
+    [
+        (
+            "synthesized",
+            "capacity.capacity_reservation_id",
+            ["network", "cluster", "gpu-nodes", "serving", "observability"],
+        ),
+        (
+            "synthesized_hyperpod",
+            "hyperpod.training_plan_arn",
+            [
+                "network",
+                "cluster",
+                "hyperpod-prereqs",
+                "hyperpod",
+                "inference-operator",
+                "endpoint",
+            ],
+        ),
+    ],
+)
 def test_every_stack_of_a_placeholder_environment_refuses_to_deploy(request, fixture, field, units):
     # given an example environment, synthesized as make synth does
     synthesized = request.getfixturevalue(fixture)
     for unit in units:
         # then each of its templates carries the refusing rule, which names the fields to replace
         name = synthesized.env_config.stack_name(unit)
-        (assertion,) = synthesized.templates[name]["Rules"]["RefuseExamplePlaceholders"]["Assertions"]
-        assert assertion["Assert"] == {"Fn::Equals": [{"Ref": "AWS::Region"}, "placeholder-values-must-be-replaced"]}, name
-        assert field in assertion["AssertDescription"] and "config/NAME.yaml" in assertion["AssertDescription"]
+        (assertion,) = synthesized.templates[name]["Rules"]["RefuseExamplePlaceholders"][
+            "Assertions"
+        ]
+        assert assertion["Assert"] == {
+            "Fn::Equals": [{"Ref": "AWS::Region"}, "placeholder-values-must-be-replaced"]
+        }, name
+        assert (
+            field in assertion["AssertDescription"]
+            and "config/NAME.yaml" in assertion["AssertDescription"]
+        )
 
 
 def test_a_file_of_thousands_of_mistakes_gets_a_bounded_message(tmp_path, example_document):
@@ -168,9 +225,17 @@ def test_a_file_of_thousands_of_mistakes_gets_a_bounded_message(tmp_path, exampl
     assert len(message) < 6000
 
 
-@pytest.mark.parametrize("key, hint", [("envv", "did you mean -c env="), ("pipline", "did you mean -c pipeline="),
-                                       ("stage", "the app reads -c env=NAME")])
-def test_a_mistyped_context_key_is_refused_instead_of_synthesizing_the_examples(tmp_path, key, hint):
+@pytest.mark.parametrize(
+    "key, hint",
+    [
+        ("envv", "did you mean -c env="),
+        ("pipline", "did you mean -c pipeline="),
+        ("stage", "the app reads -c env=NAME"),
+    ],
+)
+def test_a_mistyped_context_key_is_refused_instead_of_synthesizing_the_examples(
+    tmp_path, key, hint
+):
     code, message = _main(CONFIG_DIR, {key: "prod"}, tmp_path / "cdk.out")
     assert code == 2 and f"-c {key}=... is not a setting of this app" in message and hint in message
     assert not (tmp_path / "cdk.out").exists()
@@ -178,43 +243,63 @@ def test_a_mistyped_context_key_is_refused_instead_of_synthesizing_the_examples(
 
 def test_the_cdk_clis_own_context_keys_are_left_alone():
     # what `npx cdk synth` passes besides the user's -c (recorded from CDK CLI 2.1148.1) and cdk.json's feature flags
-    context = {"aws:cdk:bundling-stacks": ["**"], "aws:cdk:enable-asset-metadata": True, "cli-telemetry": False,
-               "aws:cdk:enable-path-metadata": True, "aws:cdk:version-reporting": True, **app.project_context(),
-               "availability-zones:account=123456789012:region=us-west-2": ["us-west-2a"]}
+    context = {
+        "aws:cdk:bundling-stacks": ["**"],
+        "aws:cdk:enable-asset-metadata": True,
+        "cli-telemetry": False,
+        "aws:cdk:enable-path-metadata": True,
+        "aws:cdk:version-reporting": True,
+        **app.project_context(),
+        "availability-zones:account=123456789012:region=us-west-2": ["us-west-2a"],
+    }
     assert app._unknown_context_keys(context) is None
 
 
-def test_check_config_exits_0_for_the_examples_and_2_for_a_mistake(tmp_path, example_document, capsys):
+def test_check_config_exits_0_for_the_examples_and_2_for_a_mistake(
+    tmp_path, example_document, capsys
+):
     from deployment_config.__main__ import main as check_config
 
     # given the shipped examples, every one of them checks out (placeholders noted, not refused)
     assert check_config([], config_dir=CONFIG_DIR) == 0
     assert "placeholder values in account" in capsys.readouterr().out
     # and a file with a mistake gives the app's exit code 2 and its message
-    (tmp_path / "bad.yaml").write_text(yaml.safe_dump({**example_document, "account": "1"}), encoding="utf-8")
+    (tmp_path / "bad.yaml").write_text(
+        yaml.safe_dump({**example_document, "account": "1"}), encoding="utf-8"
+    )
     assert check_config(["bad"], config_dir=tmp_path) == 2
     assert "bad.yaml: account:" in capsys.readouterr().err
 
 
-@pytest.mark.parametrize("image, warned", [("vllm/vllm-openai:kimi-k3", True),
-                                           ("vllm/vllm-openai:kimi-k3@sha256:" + "a" * 64, False)])
+@pytest.mark.parametrize(
+    "image, warned",
+    [("vllm/vllm-openai:kimi-k3", True), ("vllm/vllm-openai:kimi-k3@sha256:" + "a" * 64, False)],
+)
 def test_synthesis_warns_about_an_image_tag_and_not_about_a_digest(default_env, image, warned):
     import dataclasses
 
-    env = dataclasses.replace(default_env, model=dataclasses.replace(default_env.model, image=image))
+    env = dataclasses.replace(
+        default_env, model=dataclasses.replace(default_env.model, image=image)
+    )
     stderr = io.StringIO()
     with redirect_stderr(stderr):
         app._warn_mutable_image(env)
     assert ("is a tag, which the registry can move" in stderr.getvalue()) is warned
 
 
-TLS_CERTIFICATE = "arn:aws:acm:us-west-2:123456789012:certificate/0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d"
+TLS_CERTIFICATE = (
+    "arn:aws:acm:us-west-2:123456789012:certificate/0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d"
+)
 
 
 def test_a_certificate_and_its_domain_reach_the_endpoint_configuration(example_copy):
     # given a public endpoint with an ACM certificate of the environment's account and region, and the name it covers
-    example_copy["endpoint"] = {"exposure": "public", "allowed_cidrs": ["203.0.113.0/24"],
-                                "certificate_arn": TLS_CERTIFICATE, "domain_name": "llm.example.com"}
+    example_copy["endpoint"] = {
+        "exposure": "public",
+        "allowed_cidrs": ["203.0.113.0/24"],
+        "certificate_arn": TLS_CERTIFICATE,
+        "domain_name": "llm.example.com",
+    }
     # when the loader reads it
     env = parse_environment(example_copy, name="tls")
     # then the frozen endpoint configuration carries both, and says that the load balancer terminates TLS
@@ -236,7 +321,9 @@ def test_a_public_endpoint_without_tls_is_refused_with_the_fix(example_copy):
         parse_environment(example_copy, name="open")
     (issue,) = error.value.issues
     assert issue.field == "endpoint.certificate_arn"
-    assert "TLS" in issue.problem and "domain_name" in issue.fix and "exposure: internal" in issue.fix
+    assert (
+        "TLS" in issue.problem and "domain_name" in issue.fix and "exposure: internal" in issue.fix
+    )
 
 
 def test_a_drain_longer_than_the_end_of_a_capacity_block_allows_is_refused(example_copy):
@@ -288,7 +375,10 @@ def test_nesting_is_refused_at_the_depth_limit_with_where_it_happens(levels, ref
         parse_yaml(text, source="bad.yaml")
     (issue,) = raised.value.issues
     assert issue.field == "(file)"
-    assert issue.problem == f"nests lists or mappings more than {MAX_NESTING_DEPTH} levels deep (line 1, column 73)"
+    assert (
+        issue.problem
+        == f"nests lists or mappings more than {MAX_NESTING_DEPTH} levels deep (line 1, column 73)"
+    )
 
 
 def _nested(levels: int) -> list:
@@ -299,6 +389,7 @@ def _nested(levels: int) -> list:
 
 
 # --- HyperPod: nothing the pinned operator cannot do is accepted (issue 19) -------------------------------------------
+
 
 @pytest.fixture
 def hyperpod_copy() -> dict:
@@ -320,7 +411,9 @@ def test_hyperpod_refuses_weights_from_the_hub_with_the_fix(hyperpod_copy):
 
 def test_eks_still_takes_weights_from_the_hub(example_copy):
     example_copy["model"] = {"preset": "kimi-k3", "weight_source": "huggingface"}
-    assert parse_environment(example_copy, name="hub").model.weight_source is WeightSource.HUGGINGFACE
+    assert (
+        parse_environment(example_copy, name="hub").model.weight_source is WeightSource.HUGGINGFACE
+    )
 
 
 def test_hyperpod_refuses_a_public_endpoint_it_would_make_internal(hyperpod_copy):
@@ -331,7 +424,10 @@ def test_hyperpod_refuses_a_public_endpoint_it_would_make_internal(hyperpod_copy
     # then it is refused, not synthesized as internal
     (issue,) = error.value.issues
     assert issue.field == "endpoint.exposure"
-    assert "platform: hyperpod" in issue.problem and "no field for the scheme or the source networks" in issue.problem
+    assert (
+        "platform: hyperpod" in issue.problem
+        and "no field for the scheme or the source networks" in issue.problem
+    )
     assert "exposure: internal" in issue.fix and "platform: eks" in issue.fix
 
 
@@ -344,19 +440,33 @@ def test_hyperpod_refuses_allowed_cidrs_without_public_as_everywhere(hyperpod_co
 
 # --- Rules between sections: one table, run after field validation (issue 22 item 2) --------------------------------
 
+
 def _declared_in_reverse() -> type[BaseModel]:
     """The environment file's model with its top-level fields declared last to first, its field checks kept."""
     decorators = EnvironmentFile.__pydantic_decorators__.field_validators
-    checks = {name: field_validator(*check.info.fields, mode=check.info.mode)(classmethod(check.func.__func__))
-              for name, check in decorators.items()}
-    fields = {name: (field.rebuild_annotation(), field) for name, field in reversed(EnvironmentFile.model_fields.items())}
-    reversed_file = create_model("EnvironmentFileReversed", __config__=EnvironmentFile.model_config,
-                                 __validators__=checks, **fields)
+    checks = {
+        name: field_validator(*check.info.fields, mode=check.info.mode)(
+            classmethod(check.func.__func__)
+        )
+        for name, check in decorators.items()
+    }
+    fields = {
+        name: (field.rebuild_annotation(), field)
+        for name, field in reversed(EnvironmentFile.model_fields.items())
+    }
+    reversed_file = create_model(
+        "EnvironmentFileReversed",
+        __config__=EnvironmentFile.model_config,
+        __validators__=checks,
+        **fields,
+    )
     reversed_file.model_rebuild(_types_namespace=vars(sys.modules[EnvironmentFile.__module__]))
     return reversed_file
 
 
-def test_rules_between_sections_do_not_depend_on_the_order_the_fields_are_declared(hyperpod_copy, monkeypatch):
+def test_rules_between_sections_do_not_depend_on_the_order_the_fields_are_declared(
+    hyperpod_copy, monkeypatch
+):
     # given a HyperPod file whose mistakes only rules between sections find: Kubernetes 1.35 (read with the platform),
     # the plan's zone outside the VPC's zones, Hub weights and a round-robin router the operator cannot serve
     hyperpod_copy.update(kubernetes_version="1.35", endpoint={"routing": "round_robin"})
@@ -373,11 +483,17 @@ def test_rules_between_sections_do_not_depend_on_the_order_the_fields_are_declar
         found.append({(issue.field, issue.problem) for issue in error.value.issues})
     # then both find the same four mistakes
     assert found[0] == found[1]
-    assert {field for field, _ in found[0]} == {"kubernetes_version", "hyperpod.availability_zone",
-                                                "model.weight_source", "endpoint.routing"}
+    assert {field for field, _ in found[0]} == {
+        "kubernetes_version",
+        "hyperpod.availability_zone",
+        "model.weight_source",
+        "endpoint.routing",
+    }
 
 
-def test_a_rule_whose_input_failed_is_skipped_and_the_other_mistakes_are_still_reported(example_copy):
+def test_a_rule_whose_input_failed_is_skipped_and_the_other_mistakes_are_still_reported(
+    example_copy,
+):
     # given a file with a misspelt region, a reservation in a zone the VPC lacks and a model too large for its GPUs
     example_copy["region"] = "us-wset-2"
     example_copy["capacity"].update(availability_zone="us-west-2c", instance_type="p5.48xlarge")
@@ -412,21 +528,35 @@ def test_the_drain_default_is_declared_once_by_the_section_and_reaches_the_pod(e
     # then the section's one default is what vLLM is told and what sizes the grace period, and the schema says so
     default = EndpointSection.model_fields["drain_seconds"].default
     assert env.endpoint.drain_seconds == spec.drain_seconds == default == DEFAULT_DRAIN_SECONDS
-    assert ("--shutdown-timeout", str(default)) == tuple(spec.args[spec.args.index("--shutdown-timeout"):][:2])
+    assert ("--shutdown-timeout", str(default)) == tuple(
+        spec.args[spec.args.index("--shutdown-timeout") :][:2]
+    )
     described = EndpointSection.model_json_schema()["properties"]["drain_seconds"]
-    assert described["default"] == default and described["description"].endswith(f"Default: {default}.")
+    assert described["default"] == default and described["description"].endswith(
+        f"Default: {default}."
+    )
 
 
 def test_the_validated_sections_are_the_frozen_domain_model(default_env, hyperpod_env, tmp_path):
     # given the loaded examples, then their cluster and HyperPod sections are the validated section models themselves
-    assert type(default_env.cluster) is ClusterSection and type(hyperpod_env.hyperpod) is HyperPodSection
+    assert (
+        type(default_env.cluster) is ClusterSection
+        and type(hyperpod_env.hyperpod) is HyperPodSection
+    )
     assert type(default_env.observability) is ObservabilitySection
     with pytest.raises(ValidationError, match="frozen"):
         default_env.cluster.system_node_count = 3
     # and what the consumers need beside the file's values is derived on the section, not copied into another class
-    assert hyperpod_env.hyperpod.gpu_instance_type.name == hyperpod_env.hyperpod.instance_type.removeprefix("ml.")
+    assert (
+        hyperpod_env.hyperpod.gpu_instance_type.name
+        == hyperpod_env.hyperpod.instance_type.removeprefix("ml.")
+    )
     (tmp_path / "chart").mkdir()
     (tmp_path / "chart" / "Chart.yaml").write_text("name: c\n", encoding="utf-8")
-    section = HyperPodSection.model_validate({**hyperpod_env.hyperpod.model_dump(exclude_none=True),
-                                              "dependencies_chart_dir": str(tmp_path / "chart" / ".." / "chart")})
+    section = HyperPodSection.model_validate(
+        {
+            **hyperpod_env.hyperpod.model_dump(exclude_none=True),
+            "dependencies_chart_dir": str(tmp_path / "chart" / ".." / "chart"),
+        }
+    )
     assert section.dependencies_chart_dir == str((tmp_path / "chart").resolve())

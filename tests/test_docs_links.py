@@ -74,8 +74,14 @@ def broken_links(page: Path) -> list[str]:
 
 def test_the_slug_rules_are_githubs():
     assert github_slug("The operations CLI: `bin/llmops`") == "the-operations-cli-binllmops"
-    assert github_slug("Configure an environment (add an account)") == "configure-an-environment-add-an-account"
-    assert github_slug("How long it takes: from purchase to serving") == "how-long-it-takes-from-purchase-to-serving"
+    assert (
+        github_slug("Configure an environment (add an account)")
+        == "configure-an-environment-add-an-account"
+    )
+    assert (
+        github_slug("How long it takes: from purchase to serving")
+        == "how-long-it-takes-from-purchase-to-serving"
+    )
     assert github_slug("snake_case and dash-ed") == "snake_case-and-dash-ed"
 
 
@@ -83,10 +89,16 @@ def test_a_broken_link_and_a_broken_anchor_are_found(tmp_path):
     # given a page with a good link, a link to a missing file and one to a missing heading
     (tmp_path / "other.md").write_text("# Other page\n\n## A section: here\n", encoding="utf-8")
     page = tmp_path / "page.md"
-    page.write_text("[ok](other.md#a-section-here) [gone](missing.md) [typo](other.md#a-sectionhere) "
-                    "[self](#title) `[not a link](nowhere.md)`\n\n# Title\n", encoding="utf-8")
+    page.write_text(
+        "[ok](other.md#a-section-here) [gone](missing.md) [typo](other.md#a-sectionhere) "
+        "[self](#title) `[not a link](nowhere.md)`\n\n# Title\n",
+        encoding="utf-8",
+    )
     # then exactly the two broken ones are reported
-    assert broken_links(page) == ["missing.md: no such file", "other.md#a-sectionhere: no heading with that anchor"]
+    assert broken_links(page) == [
+        "missing.md: no such file",
+        "other.md#a-sectionhere: no heading with that anchor",
+    ]
 
 
 def test_every_relative_link_and_anchor_resolves():
@@ -95,8 +107,15 @@ def test_every_relative_link_and_anchor_resolves():
 
 
 def test_the_readme_and_every_page_keep_their_size():
-    assert len((PROJECT_DIR / "README.md").read_text(encoding="utf-8").splitlines()) <= README_MAX_LINES
-    long = {_relative(p): n for p in PAGES[1:] if (n := len(p.read_text(encoding="utf-8").splitlines())) > PAGE_MAX_LINES}
+    assert (
+        len((PROJECT_DIR / "README.md").read_text(encoding="utf-8").splitlines())
+        <= README_MAX_LINES
+    )
+    long = {
+        _relative(p): n
+        for p in PAGES[1:]
+        if (n := len(p.read_text(encoding="utf-8").splitlines())) > PAGE_MAX_LINES
+    }
     assert long == {}
 
 
@@ -115,7 +134,11 @@ def _all_text() -> str:
 def test_every_make_target_the_docs_name_exists():
     # given the Makefile's targets, then every `make TARGET` of the README and docs/ is one of them (`make crd-bindings`
     # was named by the README and charts/imports/generate.py for a while before the Makefile had it)
-    targets = set(re.findall(r"^([a-z][a-z-]*):", (PROJECT_DIR / "Makefile").read_text(encoding="utf-8"), re.M))
+    targets = set(
+        re.findall(
+            r"^([a-z][a-z-]*):", (PROJECT_DIR / "Makefile").read_text(encoding="utf-8"), re.M
+        )
+    )
     named = set(re.findall(r"\bmake ([a-z][a-z-]*)", _all_text()))
     assert named and named - targets == set()
 
@@ -132,14 +155,19 @@ def test_every_llmops_command_the_docs_name_exists():
     # then every `llmops GROUP [COMMAND]` of the README and docs/ is one of them
     named = re.findall(r"\bllmops ([a-z][a-z-]*)(?: ([a-z][a-z-]*))?", _all_text())
     assert named
-    unknown = [(group, command) for group, command in named
-               if group not in commands or (commands[group] and command and command not in commands[group])]
+    unknown = [
+        (group, command)
+        for group, command in named
+        if group not in commands or (commands[group] and command and command not in commands[group])
+    ]
     assert unknown == []
 
 
 #: A repository path in backticks: what the docs tell a reader to open or run.
-REPO_PATH = re.compile(r"`((?:app\.py|Makefile|cdk\.json|package\.json|pyproject\.toml|\.ci|bench|bin|cdk_constructs|"
-                       r"charts|config|deployment_config|docs|ops_cli|schema|stacks|tests)(?:/[\w.-]+)*/?)`")
+REPO_PATH = re.compile(
+    r"`((?:app\.py|Makefile|cdk\.json|package\.json|pyproject\.toml|\.ci|bench|bin|cdk_constructs|"
+    r"charts|config|deployment_config|docs|ops_cli|schema|stacks|tests)(?:/[\w.-]+)*/?)`"
+)
 #: Paths that stand for the reader's own files (config/NAME.yaml, config/prod.yaml), not the repository's.
 PLACEHOLDER = re.compile(r"NAME|ENV|PRESET|/prod\.|/b200\.")
 
@@ -154,6 +182,9 @@ def _named_paths(page: Path) -> set[str]:
 
 
 def test_every_repository_path_the_docs_name_exists():
-    missing = {_relative(page): sorted(p for p in paths if not (PROJECT_DIR / p).exists())
-               for page in PAGES if (paths := _named_paths(page))}
+    missing = {
+        _relative(page): sorted(p for p in paths if not (PROJECT_DIR / p).exists())
+        for page in PAGES
+        if (paths := _named_paths(page))
+    }
     assert {page: paths for page, paths in missing.items() if paths} == {}

@@ -30,8 +30,12 @@ def test_the_probe_imports_only_the_standard_library_and_itself():
     modules = sorted(PACKAGE.glob("*.py"))
     assert {m.name for m in modules} >= {"__init__.py", "smoke.py", "http.py", "correctness.py"}
     # then each imports nothing but the standard library and the package
-    foreign = [f"{m.name}:{line} imports {name}" for m in modules for line, name in _imports(m)
-               if name != PACKAGE.name and name not in sys.stdlib_module_names]
+    foreign = [
+        f"{m.name}:{line} imports {name}"
+        for m in modules
+        for line, name in _imports(m)
+        if name != PACKAGE.name and name not in sys.stdlib_module_names
+    ]
     assert foreign == []
 
 

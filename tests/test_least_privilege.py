@@ -16,24 +16,45 @@ import json
 import pytest
 
 #: Describe/List/Get calls that take no resource type.
-NO_RESOURCE_TYPE = frozenset({
-    "ec2:DescribeInstances", "ec2:DescribeInstanceTypes", "ec2:DescribeNetworkInterfaces", "ec2:DescribeSubnets",
-    "ec2:DescribeSecurityGroups", "ec2:DescribeVpcs", "ec2:DescribeDhcpOptions", "ec2:DescribeTags",
-    "ec2:DescribeCapacityReservations",
-    "elasticloadbalancing:DescribeLoadBalancers", "elasticloadbalancing:DescribeTags",
-    "elasticloadbalancing:DescribeTargetGroups", "elasticloadbalancing:DescribeTargetHealth",
-    "elasticloadbalancing:DescribeListeners",
-    "cloudwatch:GetMetricData", "cloudwatch:GetMetricStatistics", "cloudwatch:ListMetrics",
-    # names a permission (eni-perm-…), not an interface; on "*" until the reference confirms it takes network-interface
-    # (cdk_constructs/hyperpod_cluster/)
-    "ec2:DeleteNetworkInterfacePermission",
-    # takes no resource type; the app's statement limits it with cloudwatch:namespace
-    "cloudwatch:PutMetricData",
-    "xray:PutTraceSegments", "xray:PutTelemetryRecords", "xray:GetSamplingRules", "xray:GetSamplingTargets",
-    # Step Functions' log delivery (nag_acknowledgements.STEP_FUNCTIONS_LOG_DELIVERY)
-    "logs:CreateLogDelivery", "logs:GetLogDelivery", "logs:UpdateLogDelivery", "logs:DeleteLogDelivery",
-    "logs:ListLogDeliveries", "logs:PutResourcePolicy", "logs:DescribeResourcePolicies", "logs:DescribeLogGroups",
-})
+NO_RESOURCE_TYPE = frozenset(
+    {
+        "ec2:DescribeInstances",
+        "ec2:DescribeInstanceTypes",
+        "ec2:DescribeNetworkInterfaces",
+        "ec2:DescribeSubnets",
+        "ec2:DescribeSecurityGroups",
+        "ec2:DescribeVpcs",
+        "ec2:DescribeDhcpOptions",
+        "ec2:DescribeTags",
+        "ec2:DescribeCapacityReservations",
+        "elasticloadbalancing:DescribeLoadBalancers",
+        "elasticloadbalancing:DescribeTags",
+        "elasticloadbalancing:DescribeTargetGroups",
+        "elasticloadbalancing:DescribeTargetHealth",
+        "elasticloadbalancing:DescribeListeners",
+        "cloudwatch:GetMetricData",
+        "cloudwatch:GetMetricStatistics",
+        "cloudwatch:ListMetrics",
+        # names a permission (eni-perm-…), not an interface; on "*" until the reference confirms it takes network-interface
+        # (cdk_constructs/hyperpod_cluster/)
+        "ec2:DeleteNetworkInterfacePermission",
+        # takes no resource type; the app's statement limits it with cloudwatch:namespace
+        "cloudwatch:PutMetricData",
+        "xray:PutTraceSegments",
+        "xray:PutTelemetryRecords",
+        "xray:GetSamplingRules",
+        "xray:GetSamplingTargets",
+        # Step Functions' log delivery (nag_acknowledgements.STEP_FUNCTIONS_LOG_DELIVERY)
+        "logs:CreateLogDelivery",
+        "logs:GetLogDelivery",
+        "logs:UpdateLogDelivery",
+        "logs:DeleteLogDelivery",
+        "logs:ListLogDeliveries",
+        "logs:PutResourcePolicy",
+        "logs:DescribeResourcePolicies",
+        "logs:DescribeLogGroups",
+    }
+)
 #: aws-cdk-lib puts these in the same execution-log statement as the log delivery actions; left as it writes them.
 LIBRARY_LOG_STATEMENT = frozenset({"logs:CreateLogStream", "logs:PutLogEvents"})
 #: Policies written by a library verbatim, by logical id prefix.
@@ -57,19 +78,37 @@ def _statements(templates: dict[str, dict]):
 
 
 @pytest.mark.parametrize("which", ["default app", "pipeline stages"])
-def test_no_action_that_takes_a_resource_type_is_granted_on_star(which, assembly, pipeline_assembly):
+def test_no_action_that_takes_a_resource_type_is_granted_on_star(
+    which, assembly, pipeline_assembly
+):
     # given every IAM statement of the example environments, deployed directly or by the example pipeline's stages
-    templates = assembly.templates if which == "default app" else {
-        f"{env}/{stack}": template for env, stacks in pipeline_assembly.stage_templates.items()
-        for stack, template in stacks.items()}
+    templates = (
+        assembly.templates
+        if which == "default app"
+        else {
+            f"{env}/{stack}": template
+            for env, stacks in pipeline_assembly.stage_templates.items()
+            for stack, template in stacks.items()
+        }
+    )
     assert templates
     # then none grants on "*" an action that takes a resource type
     wrong = []
     for stack_name, logical_id, statement in _statements(templates):
-        resources = statement["Resource"] if isinstance(statement["Resource"], list) else [statement["Resource"]]
+        resources = (
+            statement["Resource"]
+            if isinstance(statement["Resource"], list)
+            else [statement["Resource"]]
+        )
         if "*" not in resources:
             continue
-        actions = statement["Action"] if isinstance(statement["Action"], list) else [statement["Action"]]
-        allowed = NO_RESOURCE_TYPE | (LIBRARY_LOG_STATEMENT if "logs:CreateLogDelivery" in actions else frozenset())
-        wrong += [f"{stack_name}/{logical_id}: {action}" for action in actions if action not in allowed]
+        actions = (
+            statement["Action"] if isinstance(statement["Action"], list) else [statement["Action"]]
+        )
+        allowed = NO_RESOURCE_TYPE | (
+            LIBRARY_LOG_STATEMENT if "logs:CreateLogDelivery" in actions else frozenset()
+        )
+        wrong += [
+            f"{stack_name}/{logical_id}: {action}" for action in actions if action not in allowed
+        ]
     assert not wrong, json.dumps(wrong, indent=1)

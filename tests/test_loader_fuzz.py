@@ -15,15 +15,50 @@ from tests.conftest import CONFIG_DIR
 
 EXAMPLE = yaml.safe_load((CONFIG_DIR / "example.yaml").read_text(encoding="utf-8"))
 HYPERPOD = yaml.safe_load((CONFIG_DIR / "example-hyperpod.yaml").read_text(encoding="utf-8"))
-KEYS = sorted({*EnvironmentFile.model_fields, "capacity_reservation_id", "availability_zone", "instance_type",
-               "extra_args", "extra_env", "admin_role_arn", "allowed_cidrs", "exposure", "training_plan_arn"})
+KEYS = sorted(
+    {
+        *EnvironmentFile.model_fields,
+        "capacity_reservation_id",
+        "availability_zone",
+        "instance_type",
+        "extra_args",
+        "extra_env",
+        "admin_role_arn",
+        "allowed_cidrs",
+        "exposure",
+        "training_plan_arn",
+    }
+)
 
-scalars = st.one_of(st.none(), st.booleans(), st.integers(min_value=-(10**30), max_value=10**30),
-                    st.floats(allow_nan=True), st.text(max_size=40), st.sampled_from(["us-west-2", "us-west-2a",
-                    "cr-0123456789abcdef0", "10.0.0.0/16", "0.0.0.0/0", "-tp", "8", "public", "hyperpod", "eks"]))
+scalars = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(min_value=-(10**30), max_value=10**30),
+    st.floats(allow_nan=True),
+    st.text(max_size=40),
+    st.sampled_from(
+        [
+            "us-west-2",
+            "us-west-2a",
+            "cr-0123456789abcdef0",
+            "10.0.0.0/16",
+            "0.0.0.0/0",
+            "-tp",
+            "8",
+            "public",
+            "hyperpod",
+            "eks",
+        ]
+    ),
+)
 keys = st.one_of(st.sampled_from(KEYS), st.text(max_size=12), st.integers(0, 3))
-values = st.recursive(scalars, lambda children: st.one_of(st.lists(children, max_size=4),
-                                                          st.dictionaries(keys, children, max_size=4)), max_leaves=12)
+values = st.recursive(
+    scalars,
+    lambda children: st.one_of(
+        st.lists(children, max_size=4), st.dictionaries(keys, children, max_size=4)
+    ),
+    max_leaves=12,
+)
 
 
 def _paths(node, prefix=()):

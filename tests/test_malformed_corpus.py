@@ -39,8 +39,11 @@ from deployment_config.pipeline import load_pipeline
 from tests.conftest import CONFIG_DIR, PROJECT_DIR
 
 CORPUS_DIR = PROJECT_DIR / "tests" / "malformed"
-BASES = {"example": CONFIG_DIR / "example.yaml", "hyperpod": CONFIG_DIR / "example-hyperpod.yaml",
-         "pipeline": CONFIG_DIR / "pipeline" / "example.yaml"}
+BASES = {
+    "example": CONFIG_DIR / "example.yaml",
+    "hyperpod": CONFIG_DIR / "example-hyperpod.yaml",
+    "pipeline": CONFIG_DIR / "pipeline" / "example.yaml",
+}
 #: A message longer than this is not "one clear message" (the alias bomb once printed 722 MB).
 MAX_MESSAGE_CHARS = 4000
 
@@ -92,7 +95,9 @@ def _file_bytes(case: dict) -> bytes:
     if "append" in case:
         return base.read_bytes() + case["append"].encode("utf-8")
     if "text_huge_int" in case:  # cluster.system_node_count with that many digits
-        return base.read_bytes().replace(b"system_node_count: 2", b"system_node_count: 1" + b"0" * case["text_huge_int"])
+        return base.read_bytes().replace(
+            b"system_node_count: 2", b"system_node_count: 1" + b"0" * case["text_huge_int"]
+        )
     if "text_nested" in case:
         return ("account: " + "[" * case["text_nested"] + "]" * case["text_nested"] + "\n").encode()
     if "pad_bytes" in case:
@@ -119,7 +124,9 @@ def _run(case: dict, tmp_path: Path) -> tuple[int, str, Path, bytes]:
     context = {"config_dir": str(config_dir), ("pipeline" if is_pipeline else "env"): "bad"}
     stderr, stdout = io.StringIO(), io.StringIO()
     with redirect_stderr(stderr), redirect_stdout(stdout):
-        code = app.main({"CDK_CONTEXT_JSON": json.dumps(context), "CDK_OUTDIR": str(tmp_path / "cdk.out")})
+        code = app.main(
+            {"CDK_CONTEXT_JSON": json.dumps(context), "CDK_OUTDIR": str(tmp_path / "cdk.out")}
+        )
     assert stdout.getvalue() == ""
     return code, stderr.getvalue(), path, content
 
@@ -148,8 +155,12 @@ def test_malformed_file_is_refused_with_one_message_per_mistake(name, case, tmp_
     # then it exits with 2, names each mistake once with a fix, and writes nothing
     assert code == app.EXIT_BAD_CONFIG, message
     assert "Traceback" not in message
-    assert [line for line in message.splitlines() if line.startswith("error:")] == [message.splitlines()[0]]
-    assert all(line.startswith(("error:", "  ")) for line in message.splitlines())  # no key forges a line
+    assert [line for line in message.splitlines() if line.startswith("error:")] == [
+        message.splitlines()[0]
+    ]
+    assert all(
+        line.startswith(("error:", "  ")) for line in message.splitlines()
+    )  # no key forges a line
     assert len(message) <= MAX_MESSAGE_CHARS
     issues = _issues(case, tmp_path)
     assert sorted(issue.field for issue in issues) == sorted(case["expect"]), message

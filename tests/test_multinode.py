@@ -34,7 +34,13 @@ KIMI = MODEL_PRESETS["kimi-k3"]
 # --- the layouts ------------------------------------------------------------------------------------------------------
 
 #: Kimi-K3 on each type of the catalog: the fewest nodes that hold its weights and the KV-cache reserve.
-KIMI_NODES = {"p6-b300.48xlarge": 1, "p6-b200.48xlarge": 2, "p5en.48xlarge": 2, "p5e.48xlarge": 2, "p5.48xlarge": 3}
+KIMI_NODES = {
+    "p6-b300.48xlarge": 1,
+    "p6-b200.48xlarge": 2,
+    "p5en.48xlarge": 2,
+    "p5e.48xlarge": 2,
+    "p5.48xlarge": 3,
+}
 
 
 @pytest.mark.parametrize("name", sorted(GPU_INSTANCE_TYPES))
@@ -47,7 +53,11 @@ def test_the_layout_is_the_fewest_nodes_with_tensor_parallel_in_a_node_and_pipel
     assert layout.tensor_parallel_size == instance_type.gpu_count
     assert layout.pipeline_parallel_size == layout.nodes
     assert fit_over(KIMI.weight_size_gb, instance_type, layout.nodes).fits
-    assert not fit_over(KIMI.weight_size_gb, instance_type, layout.nodes - 1).fits if layout.nodes > 1 else True
+    assert (
+        not fit_over(KIMI.weight_size_gb, instance_type, layout.nodes - 1).fits
+        if layout.nodes > 1
+        else True
+    )
 
 
 def test_a_model_beyond_the_largest_layout_gets_none():
@@ -78,7 +88,9 @@ def test_a_model_that_fits_no_single_node_gets_the_multi_node_layout_proposed(no
 
 
 @pytest.mark.parametrize(("nodes", "replicas", "expected"), [(2, None, 1), (4, None, 2), (4, 1, 1)])
-def test_a_reservation_of_whole_groups_is_accepted_and_replicas_count_model_instances(nodes, replicas, expected):
+def test_a_reservation_of_whole_groups_is_accepted_and_replicas_count_model_instances(
+    nodes, replicas, expected
+):
     env = _example("p6-b200.48xlarge", nodes, replicas)
     assert env.layout.nodes == 2
     assert env.replicas == expected
@@ -100,9 +112,14 @@ def test_a_model_that_fits_one_node_keeps_the_single_node_layout(default_env):
 def test_hyperpod_keeps_one_node_per_instance():
     # node_count None is the HyperPod path: the old refusal, no multi-node proposal
     with pytest.raises(ConfigError) as raised:
-        check_model_fits(model_id=KIMI.hugging_face_id, weights_gb=KIMI.weight_size_gb,
-                         instance_type=GPU_INSTANCE_TYPES["p6-b200.48xlarge"], tensor_parallel_size=8,
-                         field="hyperpod.instance_type", type_prefix="ml.")
+        check_model_fits(
+            model_id=KIMI.hugging_face_id,
+            weights_gb=KIMI.weight_size_gb,
+            instance_type=GPU_INSTANCE_TYPES["p6-b200.48xlarge"],
+            tensor_parallel_size=8,
+            field="hyperpod.instance_type",
+            type_prefix="ml.",
+        )
     assert "instance_count" not in raised.value.fix
     assert "ml.p6-b300.48xlarge" in raised.value.fix
 
@@ -150,8 +167,11 @@ def _strict(schema: dict) -> dict:
 
     def walk(node):
         if isinstance(node, dict):
-            if "properties" in node and "additionalProperties" not in node \
-                    and not node.get("x-kubernetes-preserve-unknown-fields"):
+            if (
+                "properties" in node
+                and "additionalProperties" not in node
+                and not node.get("x-kubernetes-preserve-unknown-fields")
+            ):
                 node["additionalProperties"] = False
             for value in node.values():
                 walk(value)
@@ -200,7 +220,10 @@ def test_the_pod_specs_keep_every_field_of_the_deployments_rendering(lws):
     leader = lws["spec"]["leaderWorkerTemplate"]["leaderTemplate"]["spec"]
     (vllm,) = leader["containers"]
     assert vllm["startupProbe"]["httpGet"]["port"] == 8000
-    assert vllm["resources"]["limits"]["nvidia.com/gpu"] == 8 and vllm["resources"]["requests"]["cpu"] == "96"
+    assert (
+        vllm["resources"]["limits"]["nvidia.com/gpu"] == 8
+        and vllm["resources"]["requests"]["cpu"] == "96"
+    )
     assert {v["name"]: v for v in leader["volumes"]}["dshm"]["emptyDir"]["sizeLimit"]
     assert leader["setHostnameAsFQDN"] is False
 
@@ -208,8 +231,12 @@ def test_the_pod_specs_keep_every_field_of_the_deployments_rendering(lws):
 @pytest.mark.parametrize("role", ["leaderTemplate", "workerTemplate"])
 def test_each_pod_template_validates_strictly_against_kubernetes(lws, multi_env, role):
     template = lws["spec"]["leaderWorkerTemplate"][role]
-    pod = {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "vllm-0", **template["metadata"]},
-           "spec": template["spec"]}
+    pod = {
+        "apiVersion": "v1",
+        "kind": "Pod",
+        "metadata": {"name": "vllm-0", **template["metadata"]},
+        "spec": template["spec"],
+    }
     kubernetes_validate.validate(pod, multi_env.kubernetes_version, strict=True)
 
 
@@ -238,9 +265,12 @@ def _parallel_parser() -> argparse.ArgumentParser:
 
 def _launch(args: list[str], worker_index: int) -> argparse.Namespace:
     """What vLLM reads from ``args`` after the kubelet has expanded the variables the LWS controller sets."""
-    expanded = [a.replace("$(LWS_LEADER_ADDRESS)", "vllm-0.vllm.llm-serving").replace("$(LWS_WORKER_INDEX)",
-                                                                                     str(worker_index))
-                for a in args]
+    expanded = [
+        a.replace("$(LWS_LEADER_ADDRESS)", "vllm-0.vllm.llm-serving").replace(
+            "$(LWS_WORKER_INDEX)", str(worker_index)
+        )
+        for a in args
+    ]
     parsed, _ = _parallel_parser().parse_known_args(expanded)
     # vllm/engine/arg_utils.py create_engine_config: nnodes must divide the world size, and 0 <= node_rank < nnodes
     world_size = parsed.tensor_parallel_size * parsed.pipeline_parallel_size
@@ -268,13 +298,22 @@ def test_the_worker_runs_headless_with_its_rank_and_joins_the_leader(lws):
 
 def test_the_derived_multi_node_options_stay_refused_in_extra_args():
     # the project derives them; a user who sets them would split the layout the sizing counted on
-    for option in (["--nnodes", "2"], ["--node-rank", "1"], ["--master-addr", "x"], ["-pp", "2"], ["--headless"]):
+    for option in (
+        ["--nnodes", "2"],
+        ["--node-rank", "1"],
+        ["--master-addr", "x"],
+        ["-pp", "2"],
+        ["--headless"],
+    ):
         assert extra_args_problems(option, gpu_memory_utilization_min=0.9), option
 
 
 def test_leader_and_worker_share_every_engine_argument(lws):
     templates = lws["spec"]["leaderWorkerTemplate"]
-    leader, worker = _vllm(templates["leaderTemplate"])["args"], _vllm(templates["workerTemplate"])["args"]
+    leader, worker = (
+        _vllm(templates["leaderTemplate"])["args"],
+        _vllm(templates["workerTemplate"])["args"],
+    )
     assert leader[: leader.index("--nnodes")] == worker[: worker.index("--nnodes")]
 
 
@@ -284,7 +323,11 @@ def test_every_pod_takes_all_gpus_and_all_efa_interfaces_of_its_node(lws, multi_
     instance_type = multi_env.gpu_instance_type
     for kind in ("requests", "limits"):
         assert container["resources"][kind]["nvidia.com/gpu"] == instance_type.gpu_count == 8
-        assert container["resources"][kind]["vpc.amazonaws.com/efa"] == instance_type.efa_interfaces == 8
+        assert (
+            container["resources"][kind]["vpc.amazonaws.com/efa"]
+            == instance_type.efa_interfaces
+            == 8
+        )
     env = {e["name"]: e.get("value") for e in container["env"]}
     assert env["FI_PROVIDER"] == "efa"
     assert env["FI_EFA_USE_DEVICE_RDMA"] == "1"
@@ -302,11 +345,15 @@ def test_the_service_selects_the_leaders_only(manifests):
     service = _kind(manifests, "Service")
     assert service["spec"]["selector"] == {SET_NAME_LABEL: "vllm", ROLE_LABEL: "leader"}
     assert service["spec"]["type"] == "LoadBalancer"
-    leader_labels = _kind(manifests, "LeaderWorkerSet")["spec"]["leaderWorkerTemplate"]["leaderTemplate"]["metadata"]
+    leader_labels = _kind(manifests, "LeaderWorkerSet")["spec"]["leaderWorkerTemplate"][
+        "leaderTemplate"
+    ]["metadata"]
     assert leader_labels["labels"][ROLE_LABEL] == "leader"
 
 
-def test_the_group_may_talk_to_itself_on_every_port_and_the_vpc_reaches_the_api_port(manifests, multi_env):
+def test_the_group_may_talk_to_itself_on_every_port_and_the_vpc_reaches_the_api_port(
+    manifests, multi_env
+):
     policy = _kind(manifests, "NetworkPolicy")["spec"]
     assert policy["podSelector"] == {"matchLabels": {SET_NAME_LABEL: "vllm"}}
     api, group = policy["ingress"]
@@ -322,7 +369,13 @@ def test_the_single_node_default_is_unchanged(default_env):
     deployment = _kind(manifests, "Deployment")
     container = _vllm(deployment["spec"]["template"])
     assert "vpc.amazonaws.com/efa" not in container["resources"]["requests"]
-    assert not {"--nnodes", "--node-rank", "--master-addr", "--headless", "--pipeline-parallel-size"} & set(container["args"])
+    assert not {
+        "--nnodes",
+        "--node-rank",
+        "--master-addr",
+        "--headless",
+        "--pipeline-parallel-size",
+    } & set(container["args"])
     assert not [e for e in container["env"] if e["name"].startswith("FI_")]
 
 
@@ -334,7 +387,9 @@ def multi_node_assembly(multi_env, tmp_path_factory):
     """The example's stacks, synthesized once through the app's own cdk-nag checks (synthesis raises on a finding)."""
     from app import build
 
-    app, _ = build([multi_env], outdir=str(tmp_path_factory.mktemp("multi-node.out")), inspect_only=True)
+    app, _ = build(
+        [multi_env], outdir=str(tmp_path_factory.mktemp("multi-node.out")), inspect_only=True
+    )
     return app.synth()
 
 
@@ -342,39 +397,68 @@ def test_the_serving_stack_installs_the_pinned_lws_chart_before_the_workload(mul
     from cdk_constructs.lws_controller import LWS_CHART_REPOSITORY, LWS_CHART_VERSION
 
     template = multi_node_assembly.get_stack_by_name("multi-node-serving").template
-    charts = {k: r for k, r in template["Resources"].items() if r["Type"] == "Custom::AWSCDK-EKS-HelmChart"}
-    (chart_id, chart), = charts.items()
-    assert chart["Properties"]["Repository"] == LWS_CHART_REPOSITORY == "oci://registry.k8s.io/lws/charts/lws"
+    charts = {
+        k: r
+        for k, r in template["Resources"].items()
+        if r["Type"] == "Custom::AWSCDK-EKS-HelmChart"
+    }
+    ((chart_id, chart),) = charts.items()
+    assert (
+        chart["Properties"]["Repository"]
+        == LWS_CHART_REPOSITORY
+        == "oci://registry.k8s.io/lws/charts/lws"
+    )
     assert chart["Properties"]["Version"] == LWS_CHART_VERSION == "0.10.0"
     assert chart["Properties"]["Namespace"] == "lws-system"
-    (manifest,) = [r for r in template["Resources"].values() if r["Type"] == "Custom::AWSCDK-EKS-KubernetesResource"
-                   and "LeaderWorkerSet" in json.dumps(r["Properties"]["Manifest"])]
+    (manifest,) = [
+        r
+        for r in template["Resources"].values()
+        if r["Type"] == "Custom::AWSCDK-EKS-KubernetesResource"
+        and "LeaderWorkerSet" in json.dumps(r["Properties"]["Manifest"])
+    ]
     assert chart_id in manifest["DependsOn"]
     # the startup command follows the group's leader, not a Deployment that does not exist
-    assert template["Outputs"]["WatchStartupCommand"]["Value"] == "kubectl -n llm-serving logs -f pod/vllm-0"
+    assert (
+        template["Outputs"]["WatchStartupCommand"]["Value"]
+        == "kubectl -n llm-serving logs -f pod/vllm-0"
+    )
 
 
 def test_the_multi_node_templates_pass_cfn_lint(multi_node_assembly):
     from tests.cfn_lint import cfn_lint_errors
 
-    templates = [str(Path(multi_node_assembly.directory) / s.template_file) for s in multi_node_assembly.stacks]
+    templates = [
+        str(Path(multi_node_assembly.directory) / s.template_file)
+        for s in multi_node_assembly.stacks
+    ]
     assert cfn_lint_errors(templates, ["us-west-2"]) == []
 
 
 def test_the_single_node_serving_stack_installs_no_lws(synthesized):
     template = synthesized.template("serving")
-    assert not [r for r in template["Resources"].values() if r["Type"] == "Custom::AWSCDK-EKS-HelmChart"]
+    assert not [
+        r for r in template["Resources"].values() if r["Type"] == "Custom::AWSCDK-EKS-HelmChart"
+    ]
 
 
-@pytest.mark.parametrize("image, noted", [("vllm/vllm-openai:kimi-k3", True),
-                                          ("docker.io/vllm/vllm-openai:v0.33.0@sha256:" + "a" * 64, True),
-                                          ("123456789012.dkr.ecr.us-west-2.amazonaws.com/vllm-efa:v0.33.0", False),
-                                          ("vllm/vllm-openai-efa:v1", False)])
-def test_synthesis_notes_that_the_public_image_has_no_efa_plugin_for_a_multi_node_model(multi_env, capsys, image, noted):
+@pytest.mark.parametrize(
+    "image, noted",
+    [
+        ("vllm/vllm-openai:kimi-k3", True),
+        ("docker.io/vllm/vllm-openai:v0.33.0@sha256:" + "a" * 64, True),
+        ("123456789012.dkr.ecr.us-west-2.amazonaws.com/vllm-efa:v0.33.0", False),
+        ("vllm/vllm-openai-efa:v1", False),
+    ],
+)
+def test_synthesis_notes_that_the_public_image_has_no_efa_plugin_for_a_multi_node_model(
+    multi_env, capsys, image, noted
+):
     from app import _warn_multi_node_image
 
     # given the multi-node example with an image, when the app checks it before synthesizing
-    _warn_multi_node_image(dataclasses.replace(multi_env, model=dataclasses.replace(multi_env.model, image=image)))
+    _warn_multi_node_image(
+        dataclasses.replace(multi_env, model=dataclasses.replace(multi_env.model, image=image))
+    )
     # then the public vLLM image gets a note naming the missing plugin and the fix; an image of one's own does not
     note = capsys.readouterr().err
     assert ("aws-ofi-nccl" in note and "EFA installer" in note and "over 2 nodes" in note) is noted

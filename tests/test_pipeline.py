@@ -29,7 +29,10 @@ def test_waves_deploy_in_the_configured_order(pipeline_assembly):
 def test_production_waits_for_an_approval_and_a_permissions_check(pipeline_assembly):
     prod = _actions(pipeline_assembly.stages["example-prod"])
     assert prod[0]["Name"] == "Approve-prod" and prod[0]["ActionTypeId"]["Category"] == "Approval"
-    assert [a["Name"] for a in prod[1:3]] == ["CheckPermissions-example-prod.Check", "CheckPermissions-example-prod.Confirm"]
+    assert [a["Name"] for a in prod[1:3]] == [
+        "CheckPermissions-example-prod.Check",
+        "CheckPermissions-example-prod.Confirm",
+    ]
     first_deploy = min(a["RunOrder"] for a in prod if a["ActionTypeId"]["Category"] == "Deploy")
     assert all(a["RunOrder"] < first_deploy for a in prod[:3])
     dev = _actions(pipeline_assembly.stages["example"])
@@ -37,7 +40,9 @@ def test_production_waits_for_an_approval_and_a_permissions_check(pipeline_assem
 
 
 @pytest.mark.parametrize("environment", ["example", "example-prod"])
-def test_every_stage_ends_with_the_smoke_test_against_its_own_endpoint(pipeline_assembly, environment):
+def test_every_stage_ends_with_the_smoke_test_against_its_own_endpoint(
+    pipeline_assembly, environment
+):
     actions = _actions(pipeline_assembly.stages[environment])
     smoke = actions[-1]
     assert smoke["Name"] == f"SmokeTest-{environment}"
@@ -53,22 +58,31 @@ def test_every_stage_ends_with_the_smoke_test_against_its_own_endpoint(pipeline_
 
 
 def _build_spec(pipeline_assembly, description_suffix: str) -> str:
-    projects = [r["Properties"] for r in pipeline_assembly.template["Resources"].values()
-                if r["Type"] == "AWS::CodeBuild::Project"]
+    projects = [
+        r["Properties"]
+        for r in pipeline_assembly.template["Resources"].values()
+        if r["Type"] == "AWS::CodeBuild::Project"
+    ]
     (project,) = [p for p in projects if str(p.get("Description", "")).endswith(description_suffix)]
     return json.dumps(project["Source"]["BuildSpec"])
 
 
 def test_synth_step_installs_pinned_dependencies_runs_the_tests_and_synthesizes(pipeline_assembly):
     spec = _build_spec(pipeline_assembly, "/Build/Synth")
-    for command in ("npm ci", "pip install --quiet -r requirements-dev.txt", "make test",
-                    "npx cdk synth --quiet -c pipeline=example"):
+    for command in (
+        "npm ci",
+        "pip install --quiet -r requirements-dev.txt",
+        "make test",
+        "npx cdk synth --quiet -c pipeline=example",
+    ):
         assert command in spec, command
 
 
 def test_cdk_cli_and_cdk_assets_versions_come_from_package_json(pipeline_assembly):
     versions = json.loads((PROJECT_DIR / "package.json").read_text())["devDependencies"]
-    assert f"aws-cdk@{versions['aws-cdk']}" in _build_spec(pipeline_assembly, "/UpdatePipeline/SelfMutate")
+    assert f"aws-cdk@{versions['aws-cdk']}" in _build_spec(
+        pipeline_assembly, "/UpdatePipeline/SelfMutate"
+    )
     assert f"cdk-assets@{versions['cdk-assets']}" in json.dumps(pipeline_assembly.template)
 
 
@@ -87,30 +101,55 @@ def test_smoke_test_step_runs_llmops_wait_then_smoke_test(pipeline_assembly):
 def _smoke_test_statements(pipeline_assembly, environment: str) -> list[dict]:
     """Every statement of the policies attached to the role of the smoke test step of ``environment``."""
     resources = pipeline_assembly.template["Resources"]
-    (project,) = [r["Properties"] for r in resources.values() if r["Type"] == "AWS::CodeBuild::Project"
-                  and str(r["Properties"].get("Description", "")).endswith(f"/{environment}/SmokeTest-{environment}")]
+    (project,) = [
+        r["Properties"]
+        for r in resources.values()
+        if r["Type"] == "AWS::CodeBuild::Project"
+        and str(r["Properties"].get("Description", "")).endswith(
+            f"/{environment}/SmokeTest-{environment}"
+        )
+    ]
     role = project["ServiceRole"]["Fn::GetAtt"][0]
-    return [statement for r in resources.values() if r["Type"] == "AWS::IAM::Policy"
-            and {"Ref": role} in r["Properties"]["Roles"] for statement in r["Properties"]["PolicyDocument"]["Statement"]]
+    return [
+        statement
+        for r in resources.values()
+        if r["Type"] == "AWS::IAM::Policy" and {"Ref": role} in r["Properties"]["Roles"]
+        for statement in r["Properties"]["PolicyDocument"]["Statement"]
+    ]
 
 
-@pytest.mark.parametrize("environment, account", [("example", "123456789012"), ("example-prod", "210987654321")])
-def test_the_smoke_test_step_may_read_exactly_its_environments_api_key(pipeline_assembly, environment, account):
+@pytest.mark.parametrize(
+    "environment, account", [("example", "123456789012"), ("example-prod", "210987654321")]
+)
+def test_the_smoke_test_step_may_read_exactly_its_environments_api_key(
+    pipeline_assembly, environment, account
+):
     # given the smoke test step of a stage, which runs in the pipeline account
     statements = {s.get("Sid"): s for s in _smoke_test_statements(pipeline_assembly, environment)}
     secret = f"arn:aws:secretsmanager:us-west-2:{account}:secret:llm-serving/{environment}/api-key-??????"
     # then its role may read that environment's secret, in the target account and region, and nothing else of it
-    assert statements["ReadTheApiKey"] == {"Sid": "ReadTheApiKey", "Effect": "Allow",
-                                           "Action": "secretsmanager:GetSecretValue", "Resource": secret}
+    assert statements["ReadTheApiKey"] == {
+        "Sid": "ReadTheApiKey",
+        "Effect": "Allow",
+        "Action": "secretsmanager:GetSecretValue",
+        "Resource": secret,
+    }
     # and decrypt it with the key the serving stack made in that account, only through Secrets Manager of that
     # region and only for that secret
     assert statements["DecryptTheApiKey"] == {
-        "Sid": "DecryptTheApiKey", "Effect": "Allow", "Action": "kms:Decrypt",
+        "Sid": "DecryptTheApiKey",
+        "Effect": "Allow",
+        "Action": "kms:Decrypt",
         "Resource": f"arn:aws:kms:us-west-2:{account}:key/*",
-        "Condition": {"StringEquals": {"kms:ViaService": "secretsmanager.us-west-2.amazonaws.com"},
-                      "StringLike": {"kms:EncryptionContext:SecretARN": secret}}}
+        "Condition": {
+            "StringEquals": {"kms:ViaService": "secretsmanager.us-west-2.amazonaws.com"},
+            "StringLike": {"kms:EncryptionContext:SecretARN": secret},
+        },
+    }
     # no other statement of the role mentions Secrets Manager or KMS decryption of another account
-    others = json.dumps([s for sid, s in statements.items() if sid not in ("ReadTheApiKey", "DecryptTheApiKey")])
+    others = json.dumps(
+        [s for sid, s in statements.items() if sid not in ("ReadTheApiKey", "DecryptTheApiKey")]
+    )
     assert "secretsmanager" not in others and account not in others
 
 
@@ -122,8 +161,13 @@ def test_the_api_key_statements_follow_the_environment(default_env):
     # an environment in another account and region: its own ARNs, its own region's Secrets Manager
     elsewhere = replace(default_env, name="eu", account="999999999999", region="eu-west-1")
     read, decrypt = (statement.to_json() for statement in api_key_reader_statements(elsewhere))
-    assert read["Resource"] == "arn:aws:secretsmanager:eu-west-1:999999999999:secret:llm-serving/eu/api-key-??????"
-    assert decrypt["Condition"]["StringEquals"] == {"kms:ViaService": "secretsmanager.eu-west-1.amazonaws.com"}
+    assert (
+        read["Resource"]
+        == "arn:aws:secretsmanager:eu-west-1:999999999999:secret:llm-serving/eu/api-key-??????"
+    )
+    assert decrypt["Condition"]["StringEquals"] == {
+        "kms:ViaService": "secretsmanager.eu-west-1.amazonaws.com"
+    }
     # an environment that opted out of the key (endpoint.authentication: none) gives the step no access at all
     opted_out = replace(default_env, endpoint=replace(default_env.endpoint, api_key_required=False))
     assert api_key_reader_statements(opted_out) == []
@@ -132,7 +176,7 @@ def test_the_api_key_statements_follow_the_environment(default_env):
 def test_artifacts_are_encrypted_with_a_rotating_cross_account_key(pipeline_assembly):
     resources = pipeline_assembly.template["Resources"]
     keys = {k: r for k, r in resources.items() if r["Type"] == "AWS::KMS::Key"}
-    (key_id, key), = keys.items()
+    ((key_id, key),) = keys.items()
     assert key["Properties"]["EnableKeyRotation"] is True
     (bucket,) = [r for r in resources.values() if r["Type"] == "AWS::S3::Bucket"]
     encryption = bucket["Properties"]["BucketEncryption"]["ServerSideEncryptionConfiguration"][0]
@@ -148,48 +192,85 @@ def test_a_stage_holds_the_same_stacks_as_a_direct_deploy(pipeline_assembly, syn
     """The stage of 'example' against the direct synthesis of config/example.yaml (the session's default app): the
     same resources, but for the API key's resource policy, which lets the pipeline account read the key."""
     staged = pipeline_assembly.stage_templates["example"]
-    direct = {name: t for name, t in synthesized.templates.items() if name.startswith("example-")
-              and not name.startswith("example-hyperpod")}
+    direct = {
+        name: t
+        for name, t in synthesized.templates.items()
+        if name.startswith("example-") and not name.startswith("example-hyperpod")
+    }
     assert set(staged) == set(direct)
-    assert {"example-network", "example-cluster", "example-gpu-nodes", "example-serving"} <= set(direct)
+    assert {"example-network", "example-cluster", "example-gpu-nodes", "example-serving"} <= set(
+        direct
+    )
     for name in direct:
         summary = lambda t: {k: r["Type"] for k, r in t["Resources"].items()}  # noqa: E731
         extra = {k: v for k, v in summary(staged[name]).items() if k not in summary(direct[name])}
-        assert {k: v for k, v in summary(staged[name]).items() if k not in extra} == summary(direct[name]), name
-        assert set(extra.values()) <= ({"AWS::SecretsManager::ResourcePolicy"} if name == "example-serving" else set()), name
+        assert {k: v for k, v in summary(staged[name]).items() if k not in extra} == summary(
+            direct[name]
+        ), name
+        assert set(extra.values()) <= (
+            {"AWS::SecretsManager::ResourcePolicy"} if name == "example-serving" else set()
+        ), name
 
 
 def _principal_accounts(statement: dict) -> set[str]:
     principals = json.dumps(statement.get("Principal", {}))
-    return {account for account in ("111111111111", "123456789012", "210987654321") if f":{account}:root" in principals}
+    return {
+        account
+        for account in ("111111111111", "123456789012", "210987654321")
+        if f":{account}:root" in principals
+    }
 
 
 @pytest.mark.parametrize("environment", ["example", "example-prod"])
-def test_the_target_account_lets_the_pipeline_account_read_the_api_key(pipeline_assembly, environment):
+def test_the_target_account_lets_the_pipeline_account_read_the_api_key(
+    pipeline_assembly, environment
+):
     # given the serving stack of a stage, and the pipeline's own account
     serving = pipeline_assembly.stage_templates[environment][f"{environment}-serving"]["Resources"]
     pipeline_account = pipeline_assembly.config.account
     # then the secret's resource policy lets principals of the pipeline account read it (the other half of the
     # smoke test step's own statements: a secret of another account needs both)
-    (policy,) = [r["Properties"] for r in serving.values() if r["Type"] == "AWS::SecretsManager::ResourcePolicy"]
-    readers = [s for s in policy["ResourcePolicy"]["Statement"] if s["Effect"] == "Allow"
-               and s["Action"] == "secretsmanager:GetSecretValue" and _principal_accounts(s) == {pipeline_account}]
+    (policy,) = [
+        r["Properties"]
+        for r in serving.values()
+        if r["Type"] == "AWS::SecretsManager::ResourcePolicy"
+    ]
+    readers = [
+        s
+        for s in policy["ResourcePolicy"]["Statement"]
+        if s["Effect"] == "Allow"
+        and s["Action"] == "secretsmanager:GetSecretValue"
+        and _principal_accounts(s) == {pipeline_account}
+    ]
     assert readers
     # and so does the secret's KMS key, through Secrets Manager only
-    (secret,) = [r["Properties"] for r in serving.values() if r["Type"] == "AWS::SecretsManager::Secret"
-                 and r["Properties"].get("Name") == f"llm-serving/{environment}/api-key"]
+    (secret,) = [
+        r["Properties"]
+        for r in serving.values()
+        if r["Type"] == "AWS::SecretsManager::Secret"
+        and r["Properties"].get("Name") == f"llm-serving/{environment}/api-key"
+    ]
     key = serving[secret["KmsKeyId"]["Fn::GetAtt"][0]]["Properties"]["KeyPolicy"]
-    decrypts = [s for s in key["Statement"] if _principal_accounts(s) == {pipeline_account} and s["Effect"] == "Allow"
-                and "kms:Decrypt" in (s["Action"] if isinstance(s["Action"], list) else [s["Action"]])]
-    assert decrypts and all(s["Condition"]["StringEquals"]["kms:ViaService"] == "secretsmanager.us-west-2.amazonaws.com"
-                            for s in decrypts)
+    decrypts = [
+        s
+        for s in key["Statement"]
+        if _principal_accounts(s) == {pipeline_account}
+        and s["Effect"] == "Allow"
+        and "kms:Decrypt" in (s["Action"] if isinstance(s["Action"], list) else [s["Action"]])
+    ]
+    assert decrypts and all(
+        s["Condition"]["StringEquals"]["kms:ViaService"] == "secretsmanager.us-west-2.amazonaws.com"
+        for s in decrypts
+    )
 
 
 def test_pipeline_passes_cfn_lint(pipeline_assembly, tmp_path):
     templates = [str(p) for p in pipeline_assembly.directory.glob("*.template.json")]
     templates += [str(p) for p in pipeline_assembly.directory.glob("assembly-*/*.template.json")]
     # the pipeline and every stack of both stages
-    assert len(templates) == 1 + sum(len(stage) for stage in pipeline_assembly.stage_templates.values())
+    assert len(templates) == 1 + sum(
+        len(stage) for stage in pipeline_assembly.stage_templates.values()
+    )
     errors = cfn_lint_errors(templates, ["us-west-2"])
     assert errors == [], json.dumps(errors, indent=1)
 
@@ -203,6 +284,7 @@ def test_pipeline_passes_cdk_nag(pipeline_assembly):
 
 
 # --- configuration --------------------------------------------------------------------------------------------------
+
 
 @pytest.fixture
 def pipeline_dir(tmp_path):
@@ -233,10 +315,17 @@ def test_app_rejects_a_bad_pipeline_without_traceback_or_output(pipeline_dir):
     env = {k: v for k, v in os.environ.items() if not k.startswith("CDK_")}
     env["CDK_CONTEXT_JSON"] = json.dumps({"pipeline": "true", "config_dir": str(pipeline_dir)})
     env["CDK_OUTDIR"] = str(pipeline_dir / "out")
-    result = subprocess.run([sys.executable, str(PROJECT_DIR / "app.py")], env=env, capture_output=True, text=True,
-                            timeout=60)
+    result = subprocess.run(
+        [sys.executable, str(PROJECT_DIR / "app.py")],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert result.returncode == 2
-    assert "account:" in result.stderr and "fix:" in result.stderr and "Traceback" not in result.stderr
+    assert (
+        "account:" in result.stderr and "fix:" in result.stderr and "Traceback" not in result.stderr
+    )
     assert not (pipeline_dir / "out").exists()
 
 
@@ -245,7 +334,9 @@ def test_the_pipeline_still_holding_placeholders_refuses_to_deploy(pipeline_asse
     rule = pipeline_assembly.template["Rules"]["RefuseExamplePlaceholders"]
     # then its template carries a rule that no region satisfies, naming the fields to replace
     (assertion,) = rule["Assertions"]
-    assert assertion["Assert"] == {"Fn::Equals": [{"Ref": "AWS::Region"}, "placeholder-values-must-be-replaced"]}
+    assert assertion["Assert"] == {
+        "Fn::Equals": [{"Ref": "AWS::Region"}, "placeholder-values-must-be-replaced"]
+    }
     assert "source.connection_arn" in assertion["AssertDescription"]
 
 

@@ -76,18 +76,28 @@ def _settings(template: dict) -> dict:
 
 def _job(template: dict) -> tuple[str, dict]:
     """The Job manifest as applied (its CloudFormation value, tokens as Fn::Join parts), and the Job."""
-    (job_id, resource), = [(k, r) for k, r in _of_type(template, "Custom::AWSCDK-EKS-KubernetesResource").items()
-                           if k.startswith("PromotionGateJob")]
+    ((job_id, resource),) = [
+        (k, r)
+        for k, r in _of_type(template, "Custom::AWSCDK-EKS-KubernetesResource").items()
+        if k.startswith("PromotionGateJob")
+    ]
     text = json.dumps(resource["Properties"]["Manifest"])
     parts = resource["Properties"]["Manifest"]["Fn::Join"][1]
-    literal = "".join(p if isinstance(p, str) else "RUNTOKEN" if "Fn::GetAtt" in p else "BUCKETTOKEN" for p in parts)
+    literal = "".join(
+        p if isinstance(p, str) else "RUNTOKEN" if "Fn::GetAtt" in p else "BUCKETTOKEN"
+        for p in parts
+    )
     (job,) = json.loads(literal)
     return text, {**job, "_id": job_id, "_resource": resource}
 
 
 def _statements(template: dict, role_id: str) -> list[dict]:
-    return [s for p in _of_type(template, "AWS::IAM::Policy").values() if {"Ref": role_id} in p["Properties"]["Roles"]
-            for s in p["Properties"]["PolicyDocument"]["Statement"]]
+    return [
+        s
+        for p in _of_type(template, "AWS::IAM::Policy").values()
+        if {"Ref": role_id} in p["Properties"]["Roles"]
+        for s in p["Properties"]["PolicyDocument"]["Statement"]
+    ]
 
 
 # --- configuration --------------------------------------------------------------------------------------------------
@@ -103,24 +113,51 @@ def test_the_gate_is_off_by_default(default_env):
     assert default_env.endpoint.promotion_gate is None
 
 
-def test_given_the_gate_config_then_runs_default_to_llmops_bench_and_the_thresholds_are_kept(gate_env):
+def test_given_the_gate_config_then_runs_default_to_llmops_bench_and_the_thresholds_are_kept(
+    gate_env,
+):
     gate = gate_env.endpoint.promotion_gate
     assert gate.concurrencies == (1, 4)
-    assert [r.num_prompts for r in gate.runs] == [load_test.default_num_prompts(1), load_test.default_num_prompts(4)]
+    assert [r.num_prompts for r in gate.runs] == [
+        load_test.default_num_prompts(1),
+        load_test.default_num_prompts(4),
+    ]
     assert (gate.runs[1].max_ttft_p90_ms, gate.runs[1].min_output_tokens_per_s) == (900, 350)
-    assert (gate.input_len, gate.output_len, gate.correctness, gate.max_failed_requests) == (8192, 1024, True, 0)
+    assert (gate.input_len, gate.output_len, gate.correctness, gate.max_failed_requests) == (
+        8192,
+        1024,
+        True,
+        0,
+    )
 
 
-@pytest.mark.parametrize(("endpoint", "expected"), [
-    ({"promotion_gate": {"runs": [{"concurrency": 1}]}}, "runs in the stack of the deploy-time smoke test, which is off"),
-    ({"deploy_time_smoke_test": True, "promotion_gate": {"runs": [{"concurrency": 4}, {"concurrency": 4}]}},
-     "concurrency 4 is listed more than once"),
-    ({"deploy_time_smoke_test": True, "promotion_gate": {"runs": []}}, "runs"),
-    # 8 runs of 4096 requests at the 10 tok/s floor: far beyond a wait condition's 12 hours
-    ({"deploy_time_smoke_test": True, "promotion_gate": {"runs": [{"concurrency": c, "num_prompts": 4096}
-                                                                   for c in range(1, 9)]}},
-     "more than the 12 hours a CloudFormation wait condition waits"),
-])
+@pytest.mark.parametrize(
+    ("endpoint", "expected"),
+    [
+        (
+            {"promotion_gate": {"runs": [{"concurrency": 1}]}},
+            "runs in the stack of the deploy-time smoke test, which is off",
+        ),
+        (
+            {
+                "deploy_time_smoke_test": True,
+                "promotion_gate": {"runs": [{"concurrency": 4}, {"concurrency": 4}]},
+            },
+            "concurrency 4 is listed more than once",
+        ),
+        ({"deploy_time_smoke_test": True, "promotion_gate": {"runs": []}}, "runs"),
+        # 8 runs of 4096 requests at the 10 tok/s floor: far beyond a wait condition's 12 hours
+        (
+            {
+                "deploy_time_smoke_test": True,
+                "promotion_gate": {
+                    "runs": [{"concurrency": c, "num_prompts": 4096} for c in range(1, 9)]
+                },
+            },
+            "more than the 12 hours a CloudFormation wait condition waits",
+        ),
+    ],
+)
 def test_a_gate_that_cannot_run_is_refused_at_the_edge(endpoint, expected):
     with pytest.raises(ConfigError) as error:
         parse_environment(_document(**endpoint), name="gate")
@@ -129,7 +166,9 @@ def test_a_gate_that_cannot_run_is_refused_at_the_edge(endpoint, expected):
 
 def test_the_gate_is_refused_on_hyperpod():
     document = yaml.safe_load((CONFIG_DIR / "example-hyperpod.yaml").read_text(encoding="utf-8"))
-    document.setdefault("endpoint", {}).update(deploy_time_smoke_test=True, promotion_gate={"runs": [{"concurrency": 1}]})
+    document.setdefault("endpoint", {}).update(
+        deploy_time_smoke_test=True, promotion_gate={"runs": [{"concurrency": 1}]}
+    )
     with pytest.raises(ConfigError, match="is used on platform: eks only"):
         parse_environment(document, name="gate-hyperpod")
 
@@ -137,7 +176,9 @@ def test_the_gate_is_refused_on_hyperpod():
 # --- the stack --------------------------------------------------------------------------------------------------------
 
 
-def test_the_wait_covers_the_smoke_test_the_probe_and_every_run_at_its_threshold(template, gate_env):
+def test_the_wait_covers_the_smoke_test_the_probe_and_every_run_at_its_threshold(
+    template, gate_env
+):
     gate = gate_env.endpoint.promotion_gate
     budget = startup_budget_seconds(gate_env.model.weight_size_gb)
     # given the smoke test's own wait, as the construct computes it
@@ -147,14 +188,20 @@ def test_the_wait_covers_the_smoke_test_the_probe_and_every_run_at_its_threshold
     expected_load = (-(-10 * 1024 // 150) + 600) + (-(-16 * 1024 // 350) + 600) + 300
     assert gate.load_test_seconds() == expected_load
     (wait,) = _of_type(template, "AWS::CloudFormation::WaitCondition").values()
-    assert int(wait["Properties"]["Timeout"]) == budget + SMOKE_TEST_WAIT_SECONDS + PROBE_SECONDS + expected_load <= 43200
+    assert (
+        int(wait["Properties"]["Timeout"])
+        == budget + SMOKE_TEST_WAIT_SECONDS + PROBE_SECONDS + expected_load
+        <= 43200
+    )
     assert _settings(template)["Gate"]["LoadTestSeconds"] == expected_load
     # and the Job may live as long as the wait
     _, job = _job(template)
     assert job["spec"]["activeDeadlineSeconds"] == int(wait["Properties"]["Timeout"])
 
 
-def test_the_job_is_llmops_bench_run_by_run_and_uploads_each_result_under_the_image_digest(template, gate_env):
+def test_the_job_is_llmops_bench_run_by_run_and_uploads_each_result_under_the_image_digest(
+    template, gate_env
+):
     text, job = _job(template)
     # then it validates strictly against Kubernetes 1.34
     manifest = {k: v for k, v in job.items() if not k.startswith("_")}
@@ -163,8 +210,17 @@ def test_the_job_is_llmops_bench_run_by_run_and_uploads_each_result_under_the_im
     (container,) = pod["containers"]
     script = container["command"][2]
     # and runs `vllm bench serve` with exactly the arguments llmops bench builds, per run
-    plan = load_test.plan_for(gate_env, base_url=load_test.eks_service_url(gate_env), job_name="x", concurrencies=(1, 4),
-                          input_len=8192, output_len=1024, num_prompts=None, seed=0, deadline_seconds=1)
+    plan = load_test.plan_for(
+        gate_env,
+        base_url=load_test.eks_service_url(gate_env),
+        job_name="x",
+        concurrencies=(1, 4),
+        input_len=8192,
+        output_len=1024,
+        num_prompts=None,
+        seed=0,
+        deadline_seconds=1,
+    )
     for index in range(2):
         assert shlex.join(["vllm", "bench", "serve", *plan.bench_args(index)]) in script
     assert "--base-url http://vllm.llm-serving:8000" in script
@@ -177,8 +233,10 @@ def test_the_job_is_llmops_bench_run_by_run_and_uploads_each_result_under_the_im
     # and it runs as its own service account, next to a vLLM pod, with the API key from the synced Secret
     assert pod["serviceAccountName"] == promotion_gate.SERVICE_ACCOUNT
     assert pod["affinity"]["podAffinity"]["requiredDuringSchedulingIgnoredDuringExecution"]
-    assert {"name": "OPENAI_API_KEY", "valueFrom": {"secretKeyRef": {"name": "vllm-secrets", "key": "api-key"}}} in \
-        container["env"]
+    assert {
+        "name": "OPENAI_API_KEY",
+        "valueFrom": {"secretKeyRef": {"name": "vllm-secrets", "key": "api-key"}},
+    } in container["env"]
     assert container["image"] == gate_env.serving_image
 
 
@@ -186,30 +244,44 @@ def test_the_job_logs_the_start_object_it_waits_for(template):
     # given the Job's script, when its first line runs in a shell with the Job's variables
     (container,) = _job(template)[1]["spec"]["template"]["spec"]["containers"]
     first_line = container["command"][2].splitlines()[0]
-    printed = subprocess.run(["sh", "-c", first_line], capture_output=True, text=True, timeout=10,
-                             env={"RESULTS_BUCKET": "gate-results", "RESULTS_PREFIX": "results/sha256-x/run/"}).stdout
+    printed = subprocess.run(
+        ["sh", "-c", first_line],
+        capture_output=True,
+        text=True,
+        timeout=10,
+        env={"RESULTS_BUCKET": "gate-results", "RESULTS_PREFIX": "results/sha256-x/run/"},
+    ).stdout
     # then it names the object's whole location
     assert printed.startswith("waiting for s3://gate-results/results/sha256-x/run/start (")
 
 
 def test_the_jobs_role_may_only_upload_results_and_read_its_start_object_under_this_image(template):
-    (role_id,) = [k for k in _of_type(template, "AWS::IAM::Role") if k.startswith("PromotionGatePodRole")]
+    (role_id,) = [
+        k for k in _of_type(template, "AWS::IAM::Role") if k.startswith("PromotionGatePodRole")
+    ]
     statements = {s["Sid"]: s for s in _statements(template, role_id)}
     assert set(statements) == {"UploadResults", "ReadTheStartSignal"}
     assert statements["UploadResults"]["Action"] == "s3:PutObject"
     assert json.dumps(statements["UploadResults"]["Resource"]).endswith(f'/{PREFIX}*/c*.json"]]}}')
     assert statements["ReadTheStartSignal"]["Action"] == "s3:GetObject"
-    assert json.dumps(statements["ReadTheStartSignal"]["Resource"]).endswith(f'/{PREFIX}*/start"]]}}')
+    assert json.dumps(statements["ReadTheStartSignal"]["Resource"]).endswith(
+        f'/{PREFIX}*/start"]]}}'
+    )
     trust = template["Resources"][role_id]["Properties"]["AssumeRolePolicyDocument"]["Statement"][0]
     assert trust["Principal"] == {"Service": "pods.eks.amazonaws.com"}
     (association,) = _of_type(template, "AWS::EKS::PodIdentityAssociation").values()
-    assert (association["Properties"]["Namespace"], association["Properties"]["ServiceAccount"]) == (
-        "llm-serving", promotion_gate.SERVICE_ACCOUNT)
+    assert (
+        association["Properties"]["Namespace"],
+        association["Properties"]["ServiceAccount"],
+    ) == ("llm-serving", promotion_gate.SERVICE_ACCOUNT)
 
 
 def test_the_check_may_list_and_read_the_results_and_write_only_start_and_summary(template):
-    check_id = next(k for k, r in _of_type(template, "AWS::Lambda::Function").items()
-                    if r["Properties"].get("Handler") == f"{construct.HANDLER_MODULE}.check")
+    check_id = next(
+        k
+        for k, r in _of_type(template, "AWS::Lambda::Function").items()
+        if r["Properties"].get("Handler") == f"{construct.HANDLER_MODULE}.check"
+    )
     role = template["Resources"][check_id]["Properties"]["Role"]["Fn::GetAtt"][0]
     statements = {s.get("Sid"): s for s in _statements(template, role)}
     assert statements["ListResults"]["Condition"] == {"StringLike": {"s3:prefix": [f"{PREFIX}*"]}}
@@ -221,23 +293,35 @@ def test_the_check_may_list_and_read_the_results_and_write_only_start_and_summar
 def test_the_results_bucket_is_encrypted_tls_only_private_and_expires_results(template):
     (bucket,) = _of_type(template, "AWS::S3::Bucket").values()
     properties = bucket["Properties"]
-    assert properties["BucketEncryption"]["ServerSideEncryptionConfiguration"][0]["ServerSideEncryptionByDefault"] == {
-        "SSEAlgorithm": "AES256"}
+    assert properties["BucketEncryption"]["ServerSideEncryptionConfiguration"][0][
+        "ServerSideEncryptionByDefault"
+    ] == {"SSEAlgorithm": "AES256"}
     assert properties["PublicAccessBlockConfiguration"] == {
-        "BlockPublicAcls": True, "BlockPublicPolicy": True, "IgnorePublicAcls": True, "RestrictPublicBuckets": True}
+        "BlockPublicAcls": True,
+        "BlockPublicPolicy": True,
+        "IgnorePublicAcls": True,
+        "RestrictPublicBuckets": True,
+    }
     (rule,) = properties["LifecycleConfiguration"]["Rules"]
-    assert rule["ExpirationInDays"] == 365 and rule["AbortIncompleteMultipartUpload"]["DaysAfterInitiation"] == 1
+    assert (
+        rule["ExpirationInDays"] == 365
+        and rule["AbortIncompleteMultipartUpload"]["DaysAfterInitiation"] == 1
+    )
     assert bucket["DeletionPolicy"] == "Retain"  # the results are the image's history
     (policy,) = _of_type(template, "AWS::S3::BucketPolicy").values()
     (deny,) = policy["Properties"]["PolicyDocument"]["Statement"]
-    assert deny["Effect"] == "Deny" and deny["Condition"] == {"Bool": {"aws:SecureTransport": "false"}}
+    assert deny["Effect"] == "Deny" and deny["Condition"] == {
+        "Bool": {"aws:SecureTransport": "false"}
+    }
 
 
 def test_the_outputs_say_where_the_results_are(template):
     outputs = template["Outputs"]
     command = json.dumps(outputs["PromotionGateResultsCommand"]["Value"])
     assert "aws s3 ls --recursive s3://" in command and PREFIX in command
-    assert "logs -f job/llmops-promotion-gate-" in json.dumps(outputs["PromotionGateJobLogsCommand"]["Value"])
+    assert "logs -f job/llmops-promotion-gate-" in json.dumps(
+        outputs["PromotionGateJobLogsCommand"]["Value"]
+    )
 
 
 def test_the_job_is_applied_after_its_role_service_account_and_run_id(template):
@@ -249,11 +333,18 @@ def test_the_job_is_applied_after_its_role_service_account_and_run_id(template):
 
 
 def test_the_gate_template_passes_cfn_lint(gate_assembly):
-    assert cfn_lint_errors([str(gate_assembly.directory) + "/promotion-gate-smoke.template.json"], [REGION]) == []
+    assert (
+        cfn_lint_errors(
+            [str(gate_assembly.directory) + "/promotion-gate-smoke.template.json"], [REGION]
+        )
+        == []
+    )
 
 
 def test_image_key_is_the_digest_when_pinned_else_the_tag():
-    assert promotion_gate.image_key(f"vllm/vllm-openai:kimi-k3@sha256:{DIGEST}") == f"sha256-{DIGEST}"
+    assert (
+        promotion_gate.image_key(f"vllm/vllm-openai:kimi-k3@sha256:{DIGEST}") == f"sha256-{DIGEST}"
+    )
     assert promotion_gate.image_key("registry:5000/vllm/vllm-openai:v0.33.0") == "tag-v0.33.0"
     assert promotion_gate.image_key("registry:5000/vllm/vllm-openai") == "tag-latest"
 
@@ -267,7 +358,9 @@ def test_a_stage_with_the_gate_deploys_it_before_the_next_wave(gate_env, tmp_pat
 
     later = parse_environment(_document(), name="later")
     config = in_memory_pipeline("gate", Wave("dev", (gate_env,)), Wave("prod", (later,)))
-    app, stack = build_pipeline(config, outdir=str(tmp_path_factory.mktemp("gate-pipeline.out")), inspect_only=True)
+    app, stack = build_pipeline(
+        config, outdir=str(tmp_path_factory.mktemp("gate-pipeline.out")), inspect_only=True
+    )
     assembly = app.synth()
     template = assembly.get_stack_by_name(stack.stack_name).template
     (pipeline,) = _of_type(template, "AWS::CodePipeline::Pipeline").values()
@@ -277,9 +370,14 @@ def test_a_stage_with_the_gate_deploys_it_before_the_next_wave(gate_env, tmp_pat
     (dev,) = [s for s in pipeline["Properties"]["Stages"] if s["Name"] == "promotion-gate"]
     assert "smoke.Deploy" in [a["Name"] for a in dev["Actions"]]
     assert names.index("promotion-gate") < names.index("later")
-    smoke = assembly.get_nested_assembly(f"assembly-{stack.stack_name}-promotion-gate") \
-        .get_stack_by_name("promotion-gate-smoke").template
-    assert _of_type(smoke, "AWS::CloudFormation::WaitCondition") and _settings(smoke)["Gate"]["Runs"]
+    smoke = (
+        assembly.get_nested_assembly(f"assembly-{stack.stack_name}-promotion-gate")
+        .get_stack_by_name("promotion-gate-smoke")
+        .template
+    )
+    assert (
+        _of_type(smoke, "AWS::CloudFormation::WaitCondition") and _settings(smoke)["Gate"]["Runs"]
+    )
     # and no CodeBuild smoke step from outside the VPC replaces it
     assert not [a for a in dev["Actions"] if a["Name"].startswith("SmokeTest-")]
 
@@ -306,101 +404,195 @@ SECRET = "llm-serving/gate/api-key"
 
 
 def _gate_settings(gate_env) -> dict:
-    settings = promotion_gate.gate_settings(gate_env.endpoint.promotion_gate, key_prefix=PREFIX, job_name="job",
-                                            namespace="llm-serving")
+    settings = promotion_gate.gate_settings(
+        gate_env.endpoint.promotion_gate, key_prefix=PREFIX, job_name="job", namespace="llm-serving"
+    )
     return {**settings, "RunId": RUN, "Bucket": BUCKET}
 
 
 def _event(gate_env, url: str, handle_url: str, **extra) -> dict:
-    settings = {"Model": "Kimi-K3", "ApiKeySecret": SECRET, "RequestTimeoutSeconds": 10, "Scheme": "http",
-                "Gate": _gate_settings(gate_env)}
-    return {"settings": settings, "handleUrl": handle_url, "deadline": 2e9, "done": False, "url": url, **extra}
+    settings = {
+        "Model": "Kimi-K3",
+        "ApiKeySecret": SECRET,
+        "RequestTimeoutSeconds": 10,
+        "Scheme": "http",
+        "Gate": _gate_settings(gate_env),
+    }
+    return {
+        "settings": settings,
+        "handleUrl": handle_url,
+        "deadline": 2e9,
+        "done": False,
+        "url": url,
+        **extra,
+    }
 
 
-def result(concurrency: int, *, ttft_p90: float = 450.0, rate: float = 400.0, failed: int = 0) -> dict:
+def result(
+    concurrency: int, *, ttft_p90: float = 450.0, rate: float = 400.0, failed: int = 0
+) -> dict:
     """A result JSON of vllm bench serve with the keys ops_cli/bench.py reads."""
-    figures = {f"p{p}_{m}_ms": value for p in (50, 90, 99) for m, value in (("ttft", ttft_p90), ("itl", 6.0),
-                                                                              ("tpot", 6.0))}
-    return {"completed": 10 - failed, "failed": failed, "max_concurrency": concurrency, "output_throughput": rate,
-            "duration": 60.0, **figures}
+    figures = {
+        f"p{p}_{m}_ms": value
+        for p in (50, 90, 99)
+        for m, value in (("ttft", ttft_p90), ("itl", 6.0), ("tpot", 6.0))
+    }
+    return {
+        "completed": 10 - failed,
+        "failed": failed,
+        "max_concurrency": concurrency,
+        "output_throughput": rate,
+        "duration": 60.0,
+        **figures,
+    }
 
 
 def _queue_results(stubs, results: dict[int, dict], *, read: bool = True) -> None:
-    stubs["s3"].add_response("list_objects_v2", {"Contents": [{"Key": f"{PREFIX}{RUN}/c{c}.json"} for c in results]},
-                             {"Bucket": BUCKET, "Prefix": f"{PREFIX}{RUN}/"})
+    stubs["s3"].add_response(
+        "list_objects_v2",
+        {"Contents": [{"Key": f"{PREFIX}{RUN}/c{c}.json"} for c in results]},
+        {"Bucket": BUCKET, "Prefix": f"{PREFIX}{RUN}/"},
+    )
     for concurrency, body in results.items() if read else ():
         raw = json.dumps(body).encode()
-        stubs["s3"].add_response("get_object", {"Body": StreamingBody(io.BytesIO(raw), len(raw))},
-                                 {"Bucket": BUCKET, "Key": f"{PREFIX}{RUN}/c{concurrency}.json"})
+        stubs["s3"].add_response(
+            "get_object",
+            {"Body": StreamingBody(io.BytesIO(raw), len(raw))},
+            {"Bucket": BUCKET, "Key": f"{PREFIX}{RUN}/c{concurrency}.json"},
+        )
 
 
 def _queue_summary(stubs) -> None:
-    stubs["s3"].add_response("put_object", {}, {"Bucket": BUCKET, "Key": f"{PREFIX}{RUN}/summary.json", "Body": ANY,
-                                                "ContentType": "application/json"})
+    stubs["s3"].add_response(
+        "put_object",
+        {},
+        {
+            "Bucket": BUCKET,
+            "Key": f"{PREFIX}{RUN}/summary.json",
+            "Body": ANY,
+            "ContentType": "application/json",
+        },
+    )
 
 
-def test_given_the_probe_passes_then_the_load_test_is_started_by_the_start_object(handler, stubs, gate_env):
-    with openai_server(Behaviour(api_key=KEY, answer="The product is 102,947.")) as url, wait_condition_handle() as h:
-        stubs["secretsmanager"].add_response("get_secret_value", {"SecretString": KEY}, {"SecretId": SECRET})
-        stubs["s3"].add_response("put_object", {}, {"Bucket": BUCKET, "Key": f"{PREFIX}{RUN}/start", "Body": ANY,
-                                                    "ContentType": "application/json"})
+def test_given_the_probe_passes_then_the_load_test_is_started_by_the_start_object(
+    handler, stubs, gate_env
+):
+    with (
+        openai_server(Behaviour(api_key=KEY, answer="The product is 102,947.")) as url,
+        wait_condition_handle() as h,
+    ):
+        stubs["secretsmanager"].add_response(
+            "get_secret_value", {"SecretString": KEY}, {"SecretId": SECRET}
+        )
+        stubs["s3"].add_response(
+            "put_object",
+            {},
+            {
+                "Bucket": BUCKET,
+                "Key": f"{PREFIX}{RUN}/start",
+                "Body": ANY,
+                "ContentType": "application/json",
+            },
+        )
         state = handler.check(_event(gate_env, url, h.url, phase="probe"), None, now=lambda: 1e9)
     assert h.received == []  # no signal yet
     assert state["phase"] == "load-test" and state["done"] is False
     assert state["loadTestDeadline"] == 1e9 + gate_env.endpoint.promotion_gate.load_test_seconds()
 
 
-def test_given_all_runs_meet_the_thresholds_then_the_gate_passes_and_writes_a_summary(handler, stubs, gate_env):
+def test_given_all_runs_meet_the_thresholds_then_the_gate_passes_and_writes_a_summary(
+    handler, stubs, gate_env
+):
     with wait_condition_handle() as h:
-        _queue_results(stubs, {1: result(1, ttft_p90=430, rate=167), 4: result(4, ttft_p90=640, rate=417)})
+        _queue_results(
+            stubs, {1: result(1, ttft_p90=430, rate=167), 4: result(4, ttft_p90=640, rate=417)}
+        )
         _queue_summary(stubs)
-        state = handler.check(_event(gate_env, "http://x", h.url, phase="load-test", loadTestDeadline=2e9), None,
-                              now=lambda: 1e9)
+        state = handler.check(
+            _event(gate_env, "http://x", h.url, phase="load-test", loadTestDeadline=2e9),
+            None,
+            now=lambda: 1e9,
+        )
     ((signal, _),) = h.received
     assert state["done"] is True and signal["Status"] == "SUCCESS"
     assert "concurrency 4: TTFT p90 640.0 ms, 417.0 output tok/s" in signal["Reason"]
     assert f"s3://{BUCKET}/{PREFIX}{RUN}/" in signal["Reason"]
 
 
-def test_given_a_run_over_its_ttft_threshold_then_the_gate_fails_naming_the_number(handler, stubs, gate_env):
+def test_given_a_run_over_its_ttft_threshold_then_the_gate_fails_naming_the_number(
+    handler, stubs, gate_env
+):
     with wait_condition_handle() as h:
-        _queue_results(stubs, {1: result(1, ttft_p90=430, rate=167), 4: result(4, ttft_p90=912, rate=300.5)})
+        _queue_results(
+            stubs, {1: result(1, ttft_p90=430, rate=167), 4: result(4, ttft_p90=912, rate=300.5)}
+        )
         _queue_summary(stubs)
-        handler.check(_event(gate_env, "http://x", h.url, phase="load-test", loadTestDeadline=2e9), None,
-                      now=lambda: 1e9)
+        handler.check(
+            _event(gate_env, "http://x", h.url, phase="load-test", loadTestDeadline=2e9),
+            None,
+            now=lambda: 1e9,
+        )
     ((signal, _),) = h.received
     assert signal["Status"] == "FAILURE"
     assert "concurrency 4: TTFT p90 912 ms > 900 ms, 300.5 output tok/s < 350" in signal["Reason"]
     assert "concurrency 1" not in signal["Reason"]
 
 
-def test_given_results_still_missing_then_the_check_waits_and_past_the_deadline_fails(handler, stubs, gate_env):
+def test_given_results_still_missing_then_the_check_waits_and_past_the_deadline_fails(
+    handler, stubs, gate_env
+):
     with wait_condition_handle() as h:
         _queue_results(stubs, {1: result(1)}, read=False)
-        state = handler.check(_event(gate_env, "http://x", h.url, phase="load-test", loadTestDeadline=2e9), None,
-                              now=lambda: 1e9)
-        assert state["done"] is False and "waiting for concurrency 4" in state["detail"] and h.received == []
+        state = handler.check(
+            _event(gate_env, "http://x", h.url, phase="load-test", loadTestDeadline=2e9),
+            None,
+            now=lambda: 1e9,
+        )
+        assert (
+            state["done"] is False
+            and "waiting for concurrency 4" in state["detail"]
+            and h.received == []
+        )
         _queue_results(stubs, {1: result(1), 4: {"llmops_gate_failed": "vllm bench serve exit=1"}})
         _queue_summary(stubs)
-        handler.check(_event(gate_env, "http://x", h.url, phase="load-test", loadTestDeadline=2e9), None,
-                      now=lambda: 1e9)
+        handler.check(
+            _event(gate_env, "http://x", h.url, phase="load-test", loadTestDeadline=2e9),
+            None,
+            now=lambda: 1e9,
+        )
     ((signal, _),) = h.received
-    assert signal["Status"] == "FAILURE" and "concurrency 4: vllm bench serve exit=1" in signal["Reason"]
+    assert (
+        signal["Status"] == "FAILURE"
+        and "concurrency 4: vllm bench serve exit=1" in signal["Reason"]
+    )
 
 
 def test_given_a_wrong_answer_then_the_gate_fails_before_the_load_test(handler, stubs, gate_env):
-    with openai_server(Behaviour(api_key=KEY, answer="It is 102847.")) as url, wait_condition_handle() as h:
-        stubs["secretsmanager"].add_response("get_secret_value", {"SecretString": KEY}, {"SecretId": SECRET})
+    with (
+        openai_server(Behaviour(api_key=KEY, answer="It is 102847.")) as url,
+        wait_condition_handle() as h,
+    ):
+        stubs["secretsmanager"].add_response(
+            "get_secret_value", {"SecretString": KEY}, {"SecretId": SECRET}
+        )
         state = handler.check(_event(gate_env, url, h.url, phase="probe"), None, now=lambda: 1e9)
     ((signal, _),) = h.received
     assert state["done"] is True and signal["Status"] == "FAILURE"
     assert "arithmetic: wrong answer: 102847, not 102947 (7919 x 13)" in signal["Reason"]
 
 
-def test_given_a_malformed_tool_call_then_the_gate_fails_with_the_schema_problem(handler, stubs, gate_env):
+def test_given_a_malformed_tool_call_then_the_gate_fails_with_the_schema_problem(
+    handler, stubs, gate_env
+):
     call = {"name": "get_weather", "arguments": '{"city": "Paris", "unit": "kelvin"}'}
-    with openai_server(Behaviour(api_key=KEY, answer="102947", tool_call=call)) as url, wait_condition_handle() as h:
-        stubs["secretsmanager"].add_response("get_secret_value", {"SecretString": KEY}, {"SecretId": SECRET})
+    with (
+        openai_server(Behaviour(api_key=KEY, answer="102947", tool_call=call)) as url,
+        wait_condition_handle() as h,
+    ):
+        stubs["secretsmanager"].add_response(
+            "get_secret_value", {"SecretString": KEY}, {"SecretId": SECRET}
+        )
         handler.check(_event(gate_env, url, h.url, phase="probe"), None, now=lambda: 1e9)
     ((signal, _),) = h.received
     assert signal["Status"] == "FAILURE"
@@ -408,23 +600,58 @@ def test_given_a_malformed_tool_call_then_the_gate_fails_with_the_schema_problem
 
 
 def test_the_start_resource_gives_the_job_and_the_check_the_same_run_id(handler, stubs):
-    settings = {"LoadBalancerTags": {"a": "b"}, "Scheme": "http", "Port": 8000, "Model": "Kimi-K3",
-                "HealthyWithinSeconds": 60, "Gate": {"KeyPrefix": PREFIX}}
+    settings = {
+        "LoadBalancerTags": {"a": "b"},
+        "Scheme": "http",
+        "Port": 8000,
+        "Model": "Kimi-K3",
+        "HealthyWithinSeconds": 60,
+        "Gate": {"KeyPrefix": PREFIX},
+    }
     machine = f"arn:aws:states:{REGION}:123456789012:stateMachine:poller"
-    state = {"settings": {**settings, "Gate": {"KeyPrefix": PREFIX, "RunId": "20010909T014640Z", "Bucket": BUCKET}},
-             "handleUrl": "https://handle", "deadline": 1e9 + 60, "done": False}
-    stubs["stepfunctions"].add_response("start_execution", {"executionArn": f"{machine}:run", "startDate": 0},
-                                        {"stateMachineArn": machine, "input": json.dumps(state)})
-    answer = handler.on_event({"RequestType": "Create", "ResourceProperties": {
-        "Settings": json.dumps(settings), "HandleUrl": "https://handle", "StateMachineArn": machine,
-        "ResultsBucket": BUCKET}}, None, now=lambda: 1e9)
+    state = {
+        "settings": {
+            **settings,
+            "Gate": {"KeyPrefix": PREFIX, "RunId": "20010909T014640Z", "Bucket": BUCKET},
+        },
+        "handleUrl": "https://handle",
+        "deadline": 1e9 + 60,
+        "done": False,
+    }
+    stubs["stepfunctions"].add_response(
+        "start_execution",
+        {"executionArn": f"{machine}:run", "startDate": 0},
+        {"stateMachineArn": machine, "input": json.dumps(state)},
+    )
+    answer = handler.on_event(
+        {
+            "RequestType": "Create",
+            "ResourceProperties": {
+                "Settings": json.dumps(settings),
+                "HandleUrl": "https://handle",
+                "StateMachineArn": machine,
+                "ResultsBucket": BUCKET,
+            },
+        },
+        None,
+        now=lambda: 1e9,
+    )
     assert answer == {"PhysicalResourceId": f"{machine}:run", "Data": {"RunId": "20010909T014640Z"}}
 
 
-_JSON = st.recursive(st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=5)
-                     | st.sampled_from(["celsius", "fahrenheit", "Paris", ""]),
-                     lambda inner: st.lists(inner, max_size=3)
-                     | st.dictionaries(st.sampled_from(["city", "unit", "other"]), inner, max_size=3), max_leaves=6)
+_JSON = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers()
+    | st.floats(allow_nan=False)
+    | st.text(max_size=5)
+    | st.sampled_from(["celsius", "fahrenheit", "Paris", ""]),
+    lambda inner: (
+        st.lists(inner, max_size=3)
+        | st.dictionaries(st.sampled_from(["city", "unit", "other"]), inner, max_size=3)
+    ),
+    max_leaves=6,
+)
 
 
 @settings(max_examples=300, deadline=None)
@@ -435,21 +662,28 @@ def test_the_functions_schema_check_agrees_with_jsonschema(value):
     assert (correctness.subset_errors(value) == []) == valid
 
 
-def test_given_the_gate_a_passed_smoke_test_does_not_signal_but_hands_over_to_the_probe(handler, stubs, gate_env):
+def test_given_the_gate_a_passed_smoke_test_does_not_signal_but_hands_over_to_the_probe(
+    handler, stubs, gate_env
+):
     from tests.test_deploy_time_smoke import _queue_load_balancer, _settings_for
 
     with openai_server(Behaviour(api_key=KEY)) as url, wait_condition_handle() as h:
         _queue_load_balancer(stubs)
-        stubs["secretsmanager"].add_response("get_secret_value", {"SecretString": KEY},
-                                             {"SecretId": "llm-serving/test/api-key"})
+        stubs["secretsmanager"].add_response(
+            "get_secret_value", {"SecretString": KEY}, {"SecretId": "llm-serving/test/api-key"}
+        )
         settings = {**_settings_for(url), "Gate": _gate_settings(gate_env)}
-        state = handler.check({"settings": settings, "handleUrl": h.url, "deadline": 2e9, "done": False}, None,
-                              now=lambda: 1e9)
+        state = handler.check(
+            {"settings": settings, "handleUrl": h.url, "deadline": 2e9, "done": False},
+            None,
+            now=lambda: 1e9,
+        )
     assert h.received == []
     assert state["phase"] == "probe" and state["done"] is False and state["url"] == url
 
 
 # --- measured beside published ----------------------------------------------------------------------------------------
+
 
 def _gate_document(**run) -> dict:
     document = yaml.safe_load((TEST_CONFIGS / "promotion-gate.yaml").read_text(encoding="utf-8"))
@@ -462,9 +696,12 @@ def test_within_percent_of_published_needs_a_published_row_of_the_same_configura
     with pytest.raises(ConfigError) as raised:
         parse_environment(_gate_document(within_percent_of_published=10), name="gate")
     # then it is refused at that field, naming the configuration and the concurrencies that have rows
-    issue, = raised.value.issues
+    (issue,) = raised.value.issues
     assert issue.field == "endpoint.promotion_gate.runs[0].within_percent_of_published"
-    assert "b300, recipe profile (single_node_tp), no opt-in feature, 8192 in / 1024 out" in issue.problem
+    assert (
+        "b300, recipe profile (single_node_tp), no opt-in feature, 8192 in / 1024 out"
+        in issue.problem
+    )
     assert "published concurrencies for it: none" in issue.problem
 
 
@@ -478,8 +715,13 @@ def test_the_gate_carries_the_published_row_and_fails_a_run_too_far_below_it(han
     env = parse_environment(document, name="gate")
     gate = env.endpoint.promotion_gate
     key = published.key_of(env, input_len=gate.input_len, output_len=gate.output_len)
-    settings = promotion_gate.gate_settings(gate, key_prefix=PREFIX, job_name="job", namespace="llm-serving",
-                                            published=published.rows_for("kimi-k3", key))
+    settings = promotion_gate.gate_settings(
+        gate,
+        key_prefix=PREFIX,
+        job_name="job",
+        namespace="llm-serving",
+        published=published.rows_for("kimi-k3", key),
+    )
     run = settings["Runs"][0]
     assert run["Published"]["output_tokens_per_s"] == 183 and run["WithinPercentOfPublished"] == 10
     # when the check function evaluates a run at 150 tok/s (18 % below 183) and one at 170 tok/s (7 % below)

@@ -27,7 +27,9 @@ import timeline  # noqa: E402
 
 def _block_after(command: str, page: str) -> str:
     """The lines of the code block of docs/``page`` that follow ``$ command``, up to the closing fence."""
-    match = re.search(re.escape(f"$ {command}") + r"\n(.*?)\n```", (DOCS / page).read_text(encoding="utf-8"), re.S)
+    match = re.search(
+        re.escape(f"$ {command}") + r"\n(.*?)\n```", (DOCS / page).read_text(encoding="utf-8"), re.S
+    )
     assert match, f"docs/{page} shows no output of `{command}`"
     return match.group(1)
 
@@ -49,7 +51,9 @@ def test_the_timeline_budget_is_the_one_the_pod_is_given(default_env, synthesize
     rows = {p.step: p.minutes for p in timeline.phases(default_env)}
     documents = list(yaml.safe_load_all(synthesized.kubernetes_file.read_text()))
     (deployment,) = [d for d in documents if d and d["kind"] == "Deployment"]
-    (container,) = [c for c in deployment["spec"]["template"]["spec"]["containers"] if c["name"] == "vllm"]
+    (container,) = [
+        c for c in deployment["spec"]["template"]["spec"]["containers"] if c["name"] == "vllm"
+    ]
     environment = {e["name"]: e.get("value") for e in container["env"]}
     engine_minutes = rows["vLLM engine budget in the charts (VLLM_ENGINE_READY_TIMEOUT_S)"]
     assert environment["VLLM_ENGINE_READY_TIMEOUT_S"] == str(int(engine_minutes * 60))
@@ -62,8 +66,19 @@ def test_the_timeline_budget_is_the_one_the_pod_is_given(default_env, synthesize
 
 
 def test_the_timeline_script_runs_as_documented():
-    result = subprocess.run([sys.executable, str(PROJECT_DIR / "bench/timeline.py"), "--env", "example-hyperpod", "--json"],
-                            capture_output=True, text=True, timeout=60, cwd=PROJECT_DIR)
+    result = subprocess.run(
+        [
+            sys.executable,
+            str(PROJECT_DIR / "bench/timeline.py"),
+            "--env",
+            "example-hyperpod",
+            "--json",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=PROJECT_DIR,
+    )
     assert result.returncode == 0, result.stderr
     assert '"Inference Operator maxDeployTimeInSeconds"' in result.stdout
 
@@ -71,8 +86,13 @@ def test_the_timeline_script_runs_as_documented():
 def test_the_running_resources_in_the_readme_are_counted_from_the_templates(assembly):
     # given the synthesized templates of the EKS example
     templates = running_resources.templates_of(Path(assembly.directory), "example")
-    assert sorted(templates) == ["example-cluster", "example-gpu-nodes", "example-network", "example-observability",
-                                 "example-serving"]
+    assert sorted(templates) == [
+        "example-cluster",
+        "example-gpu-nodes",
+        "example-network",
+        "example-observability",
+        "example-serving",
+    ]
     counts = {r["resource"]: r["count"] for r in running_resources.running_resources(templates)}
     # then the counts are what the network and the cluster stacks declare
     assert counts["NAT gateway"] == 2
@@ -97,42 +117,74 @@ def test_the_hyperpod_example_is_not_counted_with_the_eks_one(assembly):
 #: The deploy order of stacks/composition.py (add_eks_environment, add_hyperpod_environment).
 DEPLOY_ORDER = {
     "example": ["network", "cluster", "gpu-nodes", "serving", "observability"],
-    "example-hyperpod": ["network", "cluster", "hyperpod-prereqs", "hyperpod", "inference-operator", "endpoint",
-                         "observability"],
+    "example-hyperpod": [
+        "network",
+        "cluster",
+        "hyperpod-prereqs",
+        "hyperpod",
+        "inference-operator",
+        "endpoint",
+        "observability",
+    ],
 }
 
 
 def test_the_diagrams_show_every_stack_of_both_paths_in_deploy_order(assembly):
     # given the stacks the default app synthesizes for each path
     for env_name, units in DEPLOY_ORDER.items():
-        synthesized = {name.removeprefix(f"{env_name}-") for name in running_resources.templates_of(
-            Path(assembly.directory), env_name)}
+        synthesized = {
+            name.removeprefix(f"{env_name}-")
+            for name in running_resources.templates_of(Path(assembly.directory), env_name)
+        }
         assert synthesized == set(units)
     # then the Architecture section has one Mermaid diagram per path, its stacks numbered in deploy order
     diagrams = re.findall(r"```mermaid\n(.*?)```", _section("Architecture"), re.S)
     titles = [re.findall(r'subgraph \w+\["(\d) NAME-([\w-]+)"\]', d) for d in diagrams]
-    assert titles == [[(str(i), unit) for i, unit in enumerate(units, 1)] for units in DEPLOY_ORDER.values()]
+    assert titles == [
+        [(str(i), unit) for i, unit in enumerate(units, 1)] for units in DEPLOY_ORDER.values()
+    ]
 
 
 def test_the_app_silences_the_jsii_banner_before_the_runtime_starts_and_keeps_the_shells_value():
     # given a shell without the variables, when app.py is imported (as `cdk synth` and `python app.py` run it)
-    code = ("import os, sys; [os.environ.pop(v, None) for v in sys.argv[1:]]; import app; "
-            "print(os.environ[sys.argv[1]], os.environ[sys.argv[2]], 'jsii' in sys.modules)")
-    variables = ["JSII_SILENCE_WARNING_END_OF_LIFE_NODE_VERSION", "JSII_SILENCE_WARNING_DEPRECATED_NODE_VERSION"]
-    result = subprocess.run([sys.executable, "-c", code, *variables], capture_output=True, text=True, timeout=60,
-                            cwd=PROJECT_DIR)
+    code = (
+        "import os, sys; [os.environ.pop(v, None) for v in sys.argv[1:]]; import app; "
+        "print(os.environ[sys.argv[1]], os.environ[sys.argv[2]], 'jsii' in sys.modules)"
+    )
+    variables = [
+        "JSII_SILENCE_WARNING_END_OF_LIFE_NODE_VERSION",
+        "JSII_SILENCE_WARNING_DEPRECATED_NODE_VERSION",
+    ]
+    result = subprocess.run(
+        [sys.executable, "-c", code, *variables],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=PROJECT_DIR,
+    )
     # then both are set, and the jsii runtime has not been loaded before they were
     assert result.returncode == 0, result.stderr
     assert result.stdout.split() == ["20", "1", "False"]
     # and a value the shell sets is kept
     show = f"import os, app; print(os.environ['{variables[0]}'])"
-    kept = subprocess.run([sys.executable, "-c", show], capture_output=True, text=True, timeout=60, cwd=PROJECT_DIR,
-                          env={**os.environ, variables[0]: "22"})
+    kept = subprocess.run(
+        [sys.executable, "-c", show],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=PROJECT_DIR,
+        env={**os.environ, variables[0]: "22"},
+    )
     assert kept.stdout.strip() == "22"
 
 
 def test_the_suite_benchmark_refuses_a_revision_that_is_not_a_commit_before_running_anything():
-    result = subprocess.run([sys.executable, str(PROJECT_DIR / "bench/suite_bench.py"), "--against", "no-such-rev"],
-                            capture_output=True, text=True, timeout=60, cwd=PROJECT_DIR)
+    result = subprocess.run(
+        [sys.executable, str(PROJECT_DIR / "bench/suite_bench.py"), "--against", "no-such-rev"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=PROJECT_DIR,
+    )
     assert result.returncode == 2
     assert "--against 'no-such-rev' is not a commit of this repository" in result.stderr

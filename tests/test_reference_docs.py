@@ -16,7 +16,8 @@ from deployment_config import reference_docs
 def test_the_committed_page_is_what_the_schema_files_generate():
     committed = reference_docs.PAGE.read_text(encoding="utf-8")
     assert committed == reference_docs.render(), (
-        "docs/reference/configuration.md is stale: run `.venv/bin/python -m deployment_config.reference_docs`")
+        "docs/reference/configuration.md is stale: run `.venv/bin/python -m deployment_config.reference_docs`"
+    )
 
 
 def _schema_keys(properties: dict, defs: dict, prefix: str = "") -> set[str]:
@@ -49,10 +50,15 @@ def test_every_key_of_both_schemas_has_a_row_with_its_default():
 
 def test_a_pipe_in_a_description_or_pattern_stays_inside_its_cell(tmp_path):
     # given a schema whose description and pattern hold a '|'
-    schema = {"properties": {"name": {"type": "string", "pattern": "^(a|b)$", "description": "a | b"}},
-              "required": ["name"], "description": "test"}
+    schema = {
+        "properties": {"name": {"type": "string", "pattern": "^(a|b)$", "description": "a | b"}},
+        "required": ["name"],
+        "description": "test",
+    }
     for file_name, _, _ in reference_docs.FILES:
         (tmp_path / file_name).write_text(json.dumps(schema), encoding="utf-8")
     # then each row still has exactly four cells
-    (row, *_) = [line for line in reference_docs.render(tmp_path).splitlines() if line.startswith("| `name`")]
+    (row, *_) = [
+        line for line in reference_docs.render(tmp_path).splitlines() if line.startswith("| `name`")
+    ]
     assert len(re.split(r"(?<!\\)\|", row)) == 6

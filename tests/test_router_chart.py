@@ -12,7 +12,10 @@ import pytest
 import yaml
 
 from cdk_constructs.serving_metrics import ROUTER_JOB, VLLM_JOB, scrape_configuration
-from charts.inference_endpoint_chart import inference_endpoint_spec_for, synthesize_inference_endpoint
+from charts.inference_endpoint_chart import (
+    inference_endpoint_spec_for,
+    synthesize_inference_endpoint,
+)
 from charts.serving_spec import serving_spec_for
 from charts.vllm_network_policy import ingress_sources
 from charts.vllm_router import ROUTER_IMAGE, ROUTER_METRICS_PORT, router_selector
@@ -40,10 +43,18 @@ def _matches(selector: dict[str, str], labels: dict[str, str]) -> bool:
 @pytest.fixture(scope="module")
 def two_replicas(example_document) -> tuple[list[dict], object]:
     """A public TLS endpoint on a reservation of two nodes (two replicas: routing auto puts the router in front)."""
-    document = {**example_document, "capacity": {**example_document["capacity"], "instance_count": 2}}
+    document = {
+        **example_document,
+        "capacity": {**example_document["capacity"], "instance_count": 2},
+    }
     env = parse_environment(document, name="two")
-    endpoint = dataclasses.replace(env.endpoint, exposure=Exposure.PUBLIC, allowed_cidrs=PUBLIC_CIDRS,
-                                   certificate_arn=CERTIFICATE, domain_name="llm.example.com")
+    endpoint = dataclasses.replace(
+        env.endpoint,
+        exposure=Exposure.PUBLIC,
+        allowed_cidrs=PUBLIC_CIDRS,
+        certificate_arn=CERTIFICATE,
+        domain_name="llm.example.com",
+    )
     env = dataclasses.replace(env, endpoint=endpoint)
     return synthesize_manifests(serving_spec_for(env)), env
 
@@ -53,18 +64,26 @@ def test_one_replica_gets_no_router_and_the_load_balancer_reaches_vllm_as_before
     assert default_env.replicas == 1 and serving_spec_for(default_env).router_policy is None
     objects = synthesize_manifests(serving_spec_for(default_env))
     # then nothing of the router is rendered
-    assert not any(o["metadata"].get("labels", {}).get("app.kubernetes.io/component") == "router" for o in objects)
+    assert not any(
+        o["metadata"].get("labels", {}).get("app.kubernetes.io/component") == "router"
+        for o in objects
+    )
     assert not {o["kind"] for o in objects} & ROUTER_KINDS
     # and the Service selects vLLM's pods, whose policy admits the load balancer's sources as before
     deployment, service = _named(objects, "Deployment", "vllm"), _named(objects, "Service", "vllm")
     assert service["spec"]["selector"] == deployment["spec"]["selector"]["matchLabels"]
     (rule,) = _named(objects, "NetworkPolicy", "vllm")["spec"]["ingress"]
-    assert [peer["ipBlock"]["cidr"] for peer in rule["from"]] == list(ingress_sources(serving_spec_for(default_env)))
+    assert [peer["ipBlock"]["cidr"] for peer in rule["from"]] == list(
+        ingress_sources(serving_spec_for(default_env))
+    )
 
 
 def test_routing_none_keeps_the_load_balancer_in_front_of_two_replicas(example_document):
-    document = {**example_document, "capacity": {**example_document["capacity"], "instance_count": 2},
-                "endpoint": {**example_document.get("endpoint", {}), "routing": "none"}}
+    document = {
+        **example_document,
+        "capacity": {**example_document["capacity"], "instance_count": 2},
+        "endpoint": {**example_document.get("endpoint", {}), "routing": "none"},
+    }
     env = parse_environment(document, name="plain")
     assert env.replicas == 2 and serving_spec_for(env).router_policy is None
 
@@ -73,7 +92,13 @@ def test_two_replicas_put_the_router_between_the_load_balancer_and_vllm(two_repl
     objects, env = two_replicas
     # every object is valid for the cluster's Kubernetes version
     for obj in objects:
-        if obj["apiVersion"].split("/")[0] in ("v1", "apps", "rbac.authorization.k8s.io", "policy", "networking.k8s.io"):
+        if obj["apiVersion"].split("/")[0] in (
+            "v1",
+            "apps",
+            "rbac.authorization.k8s.io",
+            "policy",
+            "networking.k8s.io",
+        ):
             kubernetes_validate.validate(obj, env.kubernetes_version, strict=True)
     router = _named(objects, "Deployment", "vllm-router")
     vllm = _named(objects, "Deployment", "vllm")
@@ -86,7 +111,9 @@ def test_two_replicas_put_the_router_between_the_load_balancer_and_vllm(two_repl
     args = container["args"]
     assert args[args.index("--policy") + 1] == "cache_aware"
     # it discovers exactly the vLLM pods of its namespace on vLLM's port, never itself
-    selector = dict(a.split("=", 1) for a in args[args.index("--selector") + 1:] if "=" in a and "--" not in a)
+    selector = dict(
+        a.split("=", 1) for a in args[args.index("--selector") + 1 :] if "=" in a and "--" not in a
+    )
     assert _matches(selector, vllm["spec"]["template"]["metadata"]["labels"])
     assert not _matches(selector, template["metadata"]["labels"])
     assert args[args.index("--service-discovery-namespace") + 1] == env_namespace(objects)
@@ -96,7 +123,9 @@ def test_two_replicas_put_the_router_between_the_load_balancer_and_vllm(two_repl
     assert service["spec"]["selector"] == router_selector_of(objects)
     assert _matches(service["spec"]["selector"], template["metadata"]["labels"])
     assert not _matches(service["spec"]["selector"], vllm["spec"]["template"]["metadata"]["labels"])
-    assert service["spec"]["ports"] == [{"name": "https", "port": 443, "protocol": "TCP", "targetPort": 8000}]
+    assert service["spec"]["ports"] == [
+        {"name": "https", "port": 443, "protocol": "TCP", "targetPort": 8000}
+    ]
     annotations = service["metadata"]["annotations"]
     assert annotations["service.beta.kubernetes.io/aws-load-balancer-ssl-cert"] == CERTIFICATE
     assert service["spec"]["loadBalancerSourceRanges"] == list(PUBLIC_CIDRS)
@@ -114,12 +143,22 @@ def router_selector_of(objects: list[dict]) -> dict[str, str]:
 
 def test_the_router_may_only_read_pods_of_its_own_namespace(two_replicas):
     objects, _env = two_replicas
-    role, binding = _named(objects, "Role", "vllm-router"), _named(objects, "RoleBinding", "vllm-router")
-    assert role["rules"] == [{"apiGroups": [""], "resources": ["pods"], "verbs": ["get", "list", "watch"]}]
+    role, binding = (
+        _named(objects, "Role", "vllm-router"),
+        _named(objects, "RoleBinding", "vllm-router"),
+    )
+    assert role["rules"] == [
+        {"apiGroups": [""], "resources": ["pods"], "verbs": ["get", "list", "watch"]}
+    ]
     assert role["metadata"]["namespace"] == env_namespace(objects)
-    assert binding["roleRef"] == {"apiGroup": "rbac.authorization.k8s.io", "kind": "Role", "name": "vllm-router"}
-    assert binding["subjects"] == [{"kind": "ServiceAccount", "name": "vllm-router",
-                                    "namespace": env_namespace(objects)}]
+    assert binding["roleRef"] == {
+        "apiGroup": "rbac.authorization.k8s.io",
+        "kind": "Role",
+        "name": "vllm-router",
+    }
+    assert binding["subjects"] == [
+        {"kind": "ServiceAccount", "name": "vllm-router", "namespace": env_namespace(objects)}
+    ]
     assert not any(o["kind"] in ("ClusterRole", "ClusterRoleBinding") for o in objects)
     router = _named(objects, "Deployment", "vllm-router")
     assert router["spec"]["template"]["spec"]["serviceAccountName"] == "vllm-router"
@@ -127,12 +166,16 @@ def test_the_router_may_only_read_pods_of_its_own_namespace(two_replicas):
     assert _named(objects, "ServiceAccount", "vllm")["automountServiceAccountToken"] is False
 
 
-def test_the_load_balancers_sources_reach_the_router_and_only_the_router_and_the_scraper_reach_vllm(two_replicas):
+def test_the_load_balancers_sources_reach_the_router_and_only_the_router_and_the_scraper_reach_vllm(
+    two_replicas,
+):
     objects, env = two_replicas
     spec = serving_spec_for(env)
     router_policy = _named(objects, "NetworkPolicy", "vllm-router")["spec"]
     vllm_policy = _named(objects, "NetworkPolicy", "vllm")["spec"]
-    router_labels = _named(objects, "Deployment", "vllm-router")["spec"]["template"]["metadata"]["labels"]
+    router_labels = _named(objects, "Deployment", "vllm-router")["spec"]["template"]["metadata"][
+        "labels"
+    ]
     vllm_labels = _named(objects, "Deployment", "vllm")["spec"]["template"]["metadata"]["labels"]
     assert _matches(router_policy["podSelector"]["matchLabels"], router_labels)
     assert _matches(vllm_policy["podSelector"]["matchLabels"], vllm_labels)
@@ -140,8 +183,10 @@ def test_the_load_balancers_sources_reach_the_router_and_only_the_router_and_the
     api, metrics = router_policy["ingress"]
     assert [p["ipBlock"]["cidr"] for p in api["from"]] == list(ingress_sources(spec))
     assert api["ports"] == [{"port": 8000, "protocol": "TCP"}]
-    assert metrics == {"from": [{"ipBlock": {"cidr": env.vpc_cidr}}],
-                       "ports": [{"port": ROUTER_METRICS_PORT, "protocol": "TCP"}]}
+    assert metrics == {
+        "from": [{"ipBlock": {"cidr": env.vpc_cidr}}],
+        "ports": [{"port": ROUTER_METRICS_PORT, "protocol": "TCP"}],
+    }
     # vLLM: the router's pods and the VPC's range (the AMP scraper reads /metrics on the API port); no public CIDR
     (rule,) = vllm_policy["ingress"]
     assert rule["ports"] == [{"port": 8000, "protocol": "TCP"}]
@@ -188,8 +233,11 @@ def test_a_routing_policy_with_two_replicas_is_the_routers(example_copy):
 
 
 def _endpoint_config(env) -> dict:
-    (obj,) = [o for o in synthesize_inference_endpoint(inference_endpoint_spec_for(env))
-              if o["kind"] == "InferenceEndpointConfig"]
+    (obj,) = [
+        o
+        for o in synthesize_inference_endpoint(inference_endpoint_spec_for(env))
+        if o["kind"] == "InferenceEndpointConfig"
+    ]
     return obj
 
 
@@ -200,11 +248,17 @@ def test_hyperpod_with_one_worker_sets_no_intelligent_routing(hyperpod_env):
 
 def test_hyperpod_with_two_workers_routes_by_prefix_valid_against_the_crd(hyperpod_env):
     # given a HyperPod endpoint with two workers
-    env = dataclasses.replace(hyperpod_env, hyperpod=hyperpod_env.hyperpod.model_copy(update={"instance_count": 2}),
-                              endpoint=dataclasses.replace(hyperpod_env.endpoint, replicas=2))
+    env = dataclasses.replace(
+        hyperpod_env,
+        hyperpod=hyperpod_env.hyperpod.model_copy(update={"instance_count": 2}),
+        endpoint=dataclasses.replace(hyperpod_env.endpoint, replicas=2),
+    )
     endpoint = _endpoint_config(env)
     # then the operator's prefix-aware routing is on, and the object is valid against the vendored operator 3.0 CRD
-    assert endpoint["spec"]["intelligentRoutingSpec"] == {"enabled": True, "routingStrategy": "prefixaware"}
+    assert endpoint["spec"]["intelligentRoutingSpec"] == {
+        "enabled": True,
+        "routingStrategy": "prefixaware",
+    }
     assert "kvCacheSpec" not in endpoint["spec"]
     validate_custom_resource(endpoint)
 
@@ -213,15 +267,25 @@ def test_hyperpod_routing_does_not_change_when_the_workers_go_from_one_to_two(hy
     # given a group of two instances serving one worker, then two (the operator refuses intelligent routing added to an
     # existing endpoint, so the setting must not follow the replicas)
     group = hyperpod_env.hyperpod.model_copy(update={"instance_count": 2})
-    one, two = (_endpoint_config(dataclasses.replace(hyperpod_env, hyperpod=group, endpoint=dataclasses.replace(
-        hyperpod_env.endpoint, replicas=replicas)))["spec"].get("intelligentRoutingSpec") for replicas in (1, 2))
+    one, two = (
+        _endpoint_config(
+            dataclasses.replace(
+                hyperpod_env,
+                hyperpod=group,
+                endpoint=dataclasses.replace(hyperpod_env.endpoint, replicas=replicas),
+            )
+        )["spec"].get("intelligentRoutingSpec")
+        for replicas in (1, 2)
+    )
     # then both deploys carry the same routing, so scaling up is an update the operator accepts
     assert one == two == {"enabled": True, "routingStrategy": "prefixaware"}
 
 
 def test_hyperpod_routing_none_sets_no_intelligent_routing(hyperpod_env):
-    env = dataclasses.replace(hyperpod_env, endpoint=dataclasses.replace(hyperpod_env.endpoint, replicas=2,
-                                                                          routing="none"))
+    env = dataclasses.replace(
+        hyperpod_env,
+        endpoint=dataclasses.replace(hyperpod_env.endpoint, replicas=2, routing="none"),
+    )
     assert "intelligentRoutingSpec" not in _endpoint_config(env)["spec"]
 
 
@@ -256,28 +320,40 @@ def _pod_targets(objects: list[dict]) -> dict[tuple[str, int], dict[str, str]]:
     targets = {}
     for deployment in (o for o in objects if o["kind"] == "Deployment"):
         template = deployment["spec"]["template"]
-        labels = {f"__meta_kubernetes_pod_label_{re.sub(r'[^a-zA-Z0-9_]', '_', k)}": v
-                  for k, v in template["metadata"]["labels"].items()}
+        labels = {
+            f"__meta_kubernetes_pod_label_{re.sub(r'[^a-zA-Z0-9_]', '_', k)}": v
+            for k, v in template["metadata"]["labels"].items()
+        }
         for container in template["spec"]["containers"]:
             for port in container.get("ports", []):
                 targets[(deployment["metadata"]["name"], port["containerPort"])] = {
-                    **labels, "__meta_kubernetes_pod_container_port_number": str(port["containerPort"])}
+                    **labels,
+                    "__meta_kubernetes_pod_container_port_number": str(port["containerPort"]),
+                }
     return targets
 
 
 def test_the_scraper_reads_the_router_on_its_metrics_port_and_each_vllm_replica_once(two_replicas):
     objects, env = two_replicas
     spec = serving_spec_for(env)
-    config = yaml.safe_load(scrape_configuration(namespace=spec.namespace, port=spec.port,
-                                                 router_metrics_port=router_metrics_port(spec)))
+    config = yaml.safe_load(
+        scrape_configuration(
+            namespace=spec.namespace, port=spec.port, router_metrics_port=router_metrics_port(spec)
+        )
+    )
     jobs = {job["job_name"]: job for job in config["scrape_configs"]}
     targets = _pod_targets(objects)
     # the router's pods declare vLLM's port number too: only the router job scrapes them, on the metrics port
-    assert {key for key, target in targets.items() if _kept(jobs[VLLM_JOB], target)} == {("vllm", 8000)}
+    assert {key for key, target in targets.items() if _kept(jobs[VLLM_JOB], target)} == {
+        ("vllm", 8000)
+    }
     assert {key for key, target in targets.items() if _kept(jobs[ROUTER_JOB], target)} == {
-        ("vllm-router", ROUTER_METRICS_PORT)}
+        ("vllm-router", ROUTER_METRICS_PORT)
+    }
     # and the router's Prometheus listener is the one its arguments open, on every interface
-    (container,) = _named(objects, "Deployment", "vllm-router")["spec"]["template"]["spec"]["containers"]
+    (container,) = _named(objects, "Deployment", "vllm-router")["spec"]["template"]["spec"][
+        "containers"
+    ]
     args = container["args"]
     assert args[args.index("--prometheus-port") + 1] == str(ROUTER_METRICS_PORT)
     assert args[args.index("--prometheus-host") + 1] == "0.0.0.0"
@@ -286,5 +362,6 @@ def test_the_scraper_reads_the_router_on_its_metrics_port_and_each_vllm_replica_
 def test_without_a_router_the_scrape_configuration_is_unchanged(default_env):
     spec = serving_spec_for(default_env)
     assert router_metrics_port(spec) is None
-    assert scrape_configuration(namespace=spec.namespace, port=spec.port, router_metrics_port=None) == \
-        scrape_configuration(namespace=spec.namespace, port=spec.port)
+    assert scrape_configuration(
+        namespace=spec.namespace, port=spec.port, router_metrics_port=None
+    ) == scrape_configuration(namespace=spec.namespace, port=spec.port)

@@ -18,8 +18,12 @@ from tests.test_malformed_corpus import CASES, _file_bytes
 
 #: Every configuration file in the repository and the schema it must name.
 EXAMPLES = {
-    **{SHIPPED_CONFIG_DIR / name: "pipeline.schema.json" if name.startswith("pipeline/") else "environment.schema.json"
-       for name in SHIPPED_EXAMPLES},
+    **{
+        SHIPPED_CONFIG_DIR / name: "pipeline.schema.json"
+        if name.startswith("pipeline/")
+        else "environment.schema.json"
+        for name in SHIPPED_EXAMPLES
+    },
     PROJECT_DIR / "tests" / "configs" / "example.yaml": "environment.schema.json",
     PROJECT_DIR / "tests" / "configs" / "pipeline" / "cross-region.yaml": "pipeline.schema.json",
 }
@@ -41,7 +45,9 @@ def test_the_schema_files_are_generated_from_the_loaders_models(name, model):
     assert (SCHEMA_DIR / name).read_text(encoding="utf-8") == schema_text(model), "run: make schema"
 
 
-@pytest.mark.parametrize("path, schema", EXAMPLES.items(), ids=[str(p.relative_to(PROJECT_DIR)) for p in EXAMPLES])
+@pytest.mark.parametrize(
+    "path, schema", EXAMPLES.items(), ids=[str(p.relative_to(PROJECT_DIR)) for p in EXAMPLES]
+)
 def test_every_example_names_its_schema_and_validates_against_it(path, schema):
     first_line = path.read_text(encoding="utf-8").splitlines()[0]
     match = re.fullmatch(r"# yaml-language-server: \$schema=(\S+)", first_line)
@@ -53,10 +59,16 @@ def test_every_example_names_its_schema_and_validates_against_it(path, schema):
 
 #: Rules between fields are the loader's, not the schema's (which section a platform needs, a model that does not fit
 #: the instance type); and a number as a mapping key exists in YAML only (JSON has string keys).
-_RULES_BETWEEN_FIELDS = {"keys/missing-capacity-on-eks", "keys/only-an-account-model-too-large-for-the-default-section",
-                         "keys/tag-key-that-is-a-number"}
-SHAPE_CASES = [(name, case) for name, case in CASES
-               if name.split("/")[0] in SHAPE_CLASSES and name not in _RULES_BETWEEN_FIELDS]
+_RULES_BETWEEN_FIELDS = {
+    "keys/missing-capacity-on-eks",
+    "keys/only-an-account-model-too-large-for-the-default-section",
+    "keys/tag-key-that-is-a-number",
+}
+SHAPE_CASES = [
+    (name, case)
+    for name, case in CASES
+    if name.split("/")[0] in SHAPE_CLASSES and name not in _RULES_BETWEEN_FIELDS
+]
 
 
 @pytest.mark.parametrize("name, case", SHAPE_CASES, ids=[name for name, _ in SHAPE_CASES])
@@ -69,7 +81,10 @@ def test_the_schema_rejects_malformed_shapes_as_an_editor_would(name, case):
 def test_the_schema_offers_the_values_an_editor_completes():
     schema = json.loads((SCHEMA_DIR / "environment.schema.json").read_text(encoding="utf-8"))
     properties = schema["properties"]
-    assert "us-west-2" in properties["region"]["enum"] and "us-wset-2" not in properties["region"]["enum"]
+    assert (
+        "us-west-2" in properties["region"]["enum"]
+        and "us-wset-2" not in properties["region"]["enum"]
+    )
     assert properties["platform"]["enum"] == ["eks", "hyperpod"]
     assert schema["additionalProperties"] is False
     assert Path(SCHEMA_DIR / "pipeline.schema.json").is_file()

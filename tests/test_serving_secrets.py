@@ -24,7 +24,11 @@ import jsonschema
 import pytest
 import yaml
 
-from cdk_constructs.serving_secrets import API_KEY_LENGTH, checked_reader_accounts, secret_arn_patterns
+from cdk_constructs.serving_secrets import (
+    API_KEY_LENGTH,
+    checked_reader_accounts,
+    secret_arn_patterns,
+)
 from charts.vllm_secret_provider import SECRET_PROVIDER_CLASS_API_VERSION, SECRETS_STORE_CSI_DRIVER
 from deployment_config.addons import (
     POD_IDENTITY_AGENT,
@@ -47,6 +51,7 @@ VIA_SECRETS_MANAGER = {"StringEquals": {"kms:ViaService": "secretsmanager.us-wes
 
 # --- helpers -----------------------------------------------------------------------------------------------------
 
+
 def _of_type(template: dict, resource_type: str) -> dict[str, dict]:
     return {k: v for k, v in template["Resources"].items() if v["Type"] == resource_type}
 
@@ -63,7 +68,11 @@ def _applied(template: dict) -> dict[str, dict]:
 
 
 def _vllm_container(objects: dict[str, dict]) -> dict:
-    (container,) = [c for c in objects["Deployment"]["spec"]["template"]["spec"]["containers"] if c["name"] == "vllm"]
+    (container,) = [
+        c
+        for c in objects["Deployment"]["spec"]["template"]["spec"]["containers"]
+        if c["name"] == "vllm"
+    ]
     return container
 
 
@@ -72,21 +81,29 @@ def _env(container: dict) -> dict[str, dict]:
 
 
 def _statements(template: dict, role_id: str) -> list[dict]:
-    return [s for policy in _of_type(template, "AWS::IAM::Policy").values()
-            if {"Ref": role_id} in policy["Properties"]["Roles"]
-            for s in policy["Properties"]["PolicyDocument"]["Statement"]]
+    return [
+        s
+        for policy in _of_type(template, "AWS::IAM::Policy").values()
+        if {"Ref": role_id} in policy["Properties"]["Roles"]
+        for s in policy["Properties"]["PolicyDocument"]["Statement"]
+    ]
 
 
 def _pod_role(template: dict) -> str:
-    (role_id,) = [k for k, r in _of_type(template, "AWS::IAM::Role").items()
-                  if r["Properties"]["AssumeRolePolicyDocument"]["Statement"][0]["Principal"]
-                  == {"Service": "pods.eks.amazonaws.com"}]
+    (role_id,) = [
+        k
+        for k, r in _of_type(template, "AWS::IAM::Role").items()
+        if r["Properties"]["AssumeRolePolicyDocument"]["Statement"][0]["Principal"]
+        == {"Service": "pods.eks.amazonaws.com"}
+    ]
     return role_id
 
 
 def _crd_text() -> str:
     """The vendored file below its header, byte for byte as in the driver's repository."""
-    return re.split(r"^# -+\n", CRD_FILE.read_text(encoding="utf-8"), maxsplit=1, flags=re.MULTILINE)[1]
+    return re.split(
+        r"^# -+\n", CRD_FILE.read_text(encoding="utf-8"), maxsplit=1, flags=re.MULTILINE
+    )[1]
 
 
 def _strict(schema):
@@ -97,7 +114,11 @@ def _strict(schema):
     if not isinstance(schema, dict):
         return schema
     strict = {key: _strict(value) for key, value in schema.items()}
-    if strict.get("type") == "object" and "properties" in strict and "additionalProperties" not in strict:
+    if (
+        strict.get("type") == "object"
+        and "properties" in strict
+        and "additionalProperties" not in strict
+    ):
         strict["additionalProperties"] = False
     return strict
 
@@ -116,20 +137,40 @@ def hugging_face_token_statements() -> list[dict]:
     aws/secretsmanager or the user's own)."""
     partition = {"Ref": "AWS::Partition"}
     return [
-        {"Sid": "ReadServingSecrets", "Effect": "Allow",
-         "Action": ["secretsmanager:DescribeSecret", "secretsmanager:GetSecretValue"],
-         "Resource": {"Fn::Join": ["", ["arn:", partition,
-                                        f":secretsmanager:us-west-2:123456789012:secret:{HF_TOKEN_NAME}-??????"]]}},
-        {"Sid": "DecryptHuggingFaceToken", "Effect": "Allow", "Action": "kms:Decrypt",
-         "Resource": {"Fn::Join": ["", ["arn:", partition, ":kms:us-west-2:123456789012:key/*"]]},
-         "Condition": VIA_SECRETS_MANAGER},
+        {
+            "Sid": "ReadServingSecrets",
+            "Effect": "Allow",
+            "Action": ["secretsmanager:DescribeSecret", "secretsmanager:GetSecretValue"],
+            "Resource": {
+                "Fn::Join": [
+                    "",
+                    [
+                        "arn:",
+                        partition,
+                        f":secretsmanager:us-west-2:123456789012:secret:{HF_TOKEN_NAME}-??????",
+                    ],
+                ]
+            },
+        },
+        {
+            "Sid": "DecryptHuggingFaceToken",
+            "Effect": "Allow",
+            "Action": "kms:Decrypt",
+            "Resource": {
+                "Fn::Join": ["", ["arn:", partition, ":kms:us-west-2:123456789012:key/*"]]
+            },
+            "Condition": VIA_SECRETS_MANAGER,
+        },
     ]
 
 
 def validate_secret_provider_class(obj: dict) -> None:
     """Raise jsonschema.ValidationError unless ``obj`` satisfies the driver's v1 SecretProviderClass CRD, unknown
     fields refused (for other tests' manifest checks: kubernetes-validate knows built-in kinds only)."""
-    assert obj["apiVersion"] == SECRET_PROVIDER_CLASS_API_VERSION and obj["kind"] == "SecretProviderClass"
+    assert (
+        obj["apiVersion"] == SECRET_PROVIDER_CLASS_API_VERSION
+        and obj["kind"] == "SecretProviderClass"
+    )
     jsonschema.Draft7Validator(_secret_provider_class_schema()).validate(obj)
 
 
@@ -152,11 +193,20 @@ def _key_like_words(text: str) -> set[str]:
     random string (CamelCase identifiers stay below 4.5 bits a character), not a CDK logical id (8 hex digits at the
     end) and not base64 of a text."""
     words = re.findall(r"(?<![A-Za-z0-9])[A-Za-z0-9]{48,}(?![A-Za-z0-9])", text)
-    return {w for w in words if re.search("[a-z]", w) and re.search("[A-Z]", w) and re.search("[0-9]", w)
-            and not re.search("[0-9A-F]{8}$", w) and _entropy(w) > 4.5 and not _is_base64_text(w)}
+    return {
+        w
+        for w in words
+        if re.search("[a-z]", w)
+        and re.search("[A-Z]", w)
+        and re.search("[0-9]", w)
+        and not re.search("[0-9A-F]{8}$", w)
+        and _entropy(w) > 4.5
+        and not _is_base64_text(w)
+    }
 
 
 # --- the variants: one more synthesis for the module -----------------------------------------------------------
+
 
 @dataclasses.dataclass(frozen=True)
 class Variants:
@@ -174,33 +224,53 @@ def variants(default_env, tmp_path_factory) -> Variants:
 
     model, endpoint = default_env.model, default_env.endpoint
     optout = dataclasses.replace(
-        default_env, name="optout", endpoint=dataclasses.replace(endpoint, api_key_required=False),
-        model=dataclasses.replace(model, hugging_face_token_secret=HF_TOKEN_NAME))
+        default_env,
+        name="optout",
+        endpoint=dataclasses.replace(endpoint, api_key_required=False),
+        model=dataclasses.replace(model, hugging_face_token_secret=HF_TOKEN_NAME),
+    )
     shared = dataclasses.replace(
-        default_env, name="shared",
-        model=dataclasses.replace(model, hugging_face_token_secret=HF_TOKEN_ARN, weight_source=WeightSource.S3,
-                                  s3_uri="s3://weights-bucket/kimi-k3/", hugging_face_revision=WEIGHTS_SHA,
-                                  # pinned by digest: the compile cache is kept (charts/compile_cache/)
-                                  image="vllm/vllm-openai:kimi-k3@sha256:" + "a" * 64))
+        default_env,
+        name="shared",
+        model=dataclasses.replace(
+            model,
+            hugging_face_token_secret=HF_TOKEN_ARN,
+            weight_source=WeightSource.S3,
+            s3_uri="s3://weights-bucket/kimi-k3/",
+            hugging_face_revision=WEIGHTS_SHA,
+            # pinned by digest: the compile cache is kept (charts/compile_cache/)
+            image="vllm/vllm-openai:kimi-k3@sha256:" + "a" * 64,
+        ),
+    )
     app = checked_app(str(tmp_path_factory.mktemp("secrets.out")), inspect_only=True)
     add_environment(app, optout)
     # the pipeline's account twice and the environment's own: one statement for the pipeline's, none for its own
-    add_environment(app, shared, api_key_reader_accounts=[READER_ACCOUNT, READER_ACCOUNT, default_env.account])
+    add_environment(
+        app, shared, api_key_reader_accounts=[READER_ACCOUNT, READER_ACCOUNT, default_env.account]
+    )
     assembly = app.synth()  # cdk-nag runs here and fails the synthesis on an unacknowledged finding
     return Variants(Path(assembly.directory), {s.stack_name: s.template for s in assembly.stacks})
 
 
 # --- 1. the generated API key ------------------------------------------------------------------------------------
 
+
 def test_each_environment_gets_a_generated_api_key_under_its_own_name(synthesized, default_env):
     # given the default example, which requires an API key
     # when the serving stack is synthesized
     _, secret = _only(_of_type(synthesized.template("serving"), "AWS::SecretsManager::Secret"))
     # then one secret holds it, under the name the CLI and the pipeline read
-    assert secret["Properties"]["Name"] == default_env.api_key_secret_name == "llm-serving/example/api-key"
+    assert (
+        secret["Properties"]["Name"]
+        == default_env.api_key_secret_name
+        == "llm-serving/example/api-key"
+    )
     # generated by Secrets Manager at create time, header-safe, never a value in the template
     assert secret["Properties"]["GenerateSecretString"] == {
-        "PasswordLength": API_KEY_LENGTH, "ExcludePunctuation": True, "IncludeSpace": False}
+        "PasswordLength": API_KEY_LENGTH,
+        "ExcludePunctuation": True,
+        "IncludeSpace": False,
+    }
     assert "SecretString" not in secret["Properties"]
 
 
@@ -230,7 +300,10 @@ def test_the_stack_outputs_the_key_arn_and_how_to_authenticate(synthesized):
     assert outputs["ApiKeySecretArn"]["Value"] == {"Ref": secret_id}
     assert "Bearer" in outputs["EndpointAuthentication"]["Value"]
     assert "llm-serving/example/api-key" in outputs["EndpointAuthentication"]["Value"]
-    assert "on every path but /health, /ping and /metrics" in outputs["EndpointAuthentication"]["Value"]
+    assert (
+        "on every path but /health, /ping and /metrics"
+        in outputs["EndpointAuthentication"]["Value"]
+    )
 
 
 def test_no_key_value_is_written_into_any_template_or_manifest(synthesized, variants):
@@ -244,8 +317,11 @@ def test_no_key_value_is_written_into_any_template_or_manifest(synthesized, vari
     for template in [*synthesized.templates.values(), *variants.templates.values()]:
         for secret in _of_type(template, "AWS::SecretsManager::Secret").values():
             assert "SecretString" not in secret["Properties"]
-    for template in (synthesized.template("serving"), variants.template("optout", "serving"),
-                     variants.template("shared", "serving")):
+    for template in (
+        synthesized.template("serving"),
+        variants.template("optout", "serving"),
+        variants.template("shared", "serving"),
+    ):
         env = _env(_vllm_container(_applied(template)))
         for name in ("VLLM_API_KEY", "HF_TOKEN"):
             assert "value" not in env.get(name, {})
@@ -253,14 +329,19 @@ def test_no_key_value_is_written_into_any_template_or_manifest(synthesized, vari
 
 def test_the_key_detector_finds_a_key_that_is_there(synthesized):
     # the check above would find a generated key pasted anywhere (64 letters and digits, as Secrets Manager makes it)
-    key = "".join(secrets.choice(string.ascii_letters + string.digits) for _ in range(API_KEY_LENGTH))
+    key = "".join(
+        secrets.choice(string.ascii_letters + string.digits) for _ in range(API_KEY_LENGTH)
+    )
     leaked = json.dumps(synthesized.template("serving")).replace("llm-serving/example/api-key", key)
     assert _key_like_words(leaked) == {key}
 
 
 # --- 2. delivery to vLLM ---------------------------------------------------------------------------------------
 
-def test_the_middleware_reads_the_api_key_from_the_file_the_driver_rotates_and_vllm_gets_none(synthesized):
+
+def test_the_middleware_reads_the_api_key_from_the_file_the_driver_rotates_and_vllm_gets_none(
+    synthesized,
+):
     objects = _applied(synthesized.template("serving"))
     container = _vllm_container(objects)
     provider_class = objects["SecretProviderClass"]
@@ -274,17 +355,27 @@ def test_the_middleware_reads_the_api_key_from_the_file_the_driver_rotates_and_v
     volumes = {v["name"]: v for v in objects["Deployment"]["spec"]["template"]["spec"]["volumes"]}
     (mount,) = [m for m in container["volumeMounts"] if "csi" in volumes[m["name"]]]
     assert mount["readOnly"] is True
-    assert _env(container)["LLM_SERVING_API_KEY_DIR"] == {"name": "LLM_SERVING_API_KEY_DIR", "value": mount["mountPath"]}
+    assert _env(container)["LLM_SERVING_API_KEY_DIR"] == {
+        "name": "LLM_SERVING_API_KEY_DIR",
+        "value": mount["mountPath"],
+    }
     (key_object,) = yaml.safe_load(provider_class["spec"]["parameters"]["objects"])
     assert key_object["objectAlias"] == "api-key"
-    assert volumes[mount["name"]]["csi"] == {"driver": SECRETS_STORE_CSI_DRIVER, "readOnly": True,
-                                             "volumeAttributes": {"secretProviderClass": provider_class["metadata"]["name"]}}
+    assert volumes[mount["name"]]["csi"] == {
+        "driver": SECRETS_STORE_CSI_DRIVER,
+        "readOnly": True,
+        "volumeAttributes": {"secretProviderClass": provider_class["metadata"]["name"]},
+    }
 
 
 def test_the_secret_provider_class_satisfies_the_driver_crd_strictly(synthesized):
     # given the SecretProviderClass in the applied manifest and in the file written for review
     applied = _applied(synthesized.template("serving"))["SecretProviderClass"]
-    reviewed = [o for o in yaml.safe_load_all(synthesized.kubernetes_file.read_text()) if o["kind"] == "SecretProviderClass"]
+    reviewed = [
+        o
+        for o in yaml.safe_load_all(synthesized.kubernetes_file.read_text())
+        if o["kind"] == "SecretProviderClass"
+    ]
     assert len(reviewed) == 1
     for provider_class in (applied, *reviewed):
         # then each validates against the driver's v1 CRD, unknown fields refused
@@ -294,12 +385,24 @@ def test_the_secret_provider_class_satisfies_the_driver_crd_strictly(synthesized
         spec = provider_class["spec"]
         assert spec["provider"] == "aws"
         assert {k: v for k, v in spec["parameters"].items() if k != "objects"} == {
-            "region": "us-west-2", "usePodIdentity": "true"}
+            "region": "us-west-2",
+            "usePodIdentity": "true",
+        }
         assert yaml.safe_load(spec["parameters"]["objects"]) == [
-            {"objectName": "llm-serving/example/api-key", "objectType": "secretsmanager", "objectAlias": "api-key"}]
-        assert spec["secretObjects"] == [{"secretName": "vllm-secrets", "type": "Opaque",
-                                          "labels": {"app.kubernetes.io/name": "vllm"},
-                                          "data": [{"objectName": "api-key", "key": "api-key"}]}]
+            {
+                "objectName": "llm-serving/example/api-key",
+                "objectType": "secretsmanager",
+                "objectAlias": "api-key",
+            }
+        ]
+        assert spec["secretObjects"] == [
+            {
+                "secretName": "vllm-secrets",
+                "type": "Opaque",
+                "labels": {"app.kubernetes.io/name": "vllm"},
+                "data": [{"objectName": "api-key", "key": "api-key"}],
+            }
+        ]
 
 
 def test_strict_crd_validation_rejects_a_misspelled_field(synthesized):
@@ -315,7 +418,9 @@ def test_the_vendored_crd_is_the_drivers_file_unchanged():
 
 
 def test_the_provider_class_is_applied_after_the_namespace_and_before_the_deployment(synthesized):
-    _, manifest = _only(_of_type(synthesized.template("serving"), "Custom::AWSCDK-EKS-KubernetesResource"))
+    _, manifest = _only(
+        _of_type(synthesized.template("serving"), "Custom::AWSCDK-EKS-KubernetesResource")
+    )
     kinds = [o["kind"] for o in json.loads(manifest["Properties"]["Manifest"])]
     assert kinds.index("Namespace") < kinds.index("SecretProviderClass") < kinds.index("Deployment")
 
@@ -328,29 +433,57 @@ def test_the_vllm_service_account_gets_its_role_through_pod_identity(synthesized
     assert association["Properties"]["ServiceAccount"] == "vllm"
     assert association["Properties"]["RoleArn"] == {"Fn::GetAtt": [role_id, "Arn"]}
     trust = template["Resources"][role_id]["Properties"]["AssumeRolePolicyDocument"]["Statement"]
-    assert trust == [{"Action": ["sts:AssumeRole", "sts:TagSession"], "Effect": "Allow",
-                      "Principal": {"Service": "pods.eks.amazonaws.com"},
-                      "Condition": {"StringEquals": {"aws:SourceAccount": "123456789012", "aws:SourceArn": {
-                          "Fn::ImportValue": "example-cluster:ExportsOutputFnGetAttClusterEB0386A7Arn2F2E3C3F"}}}}]
+    assert trust == [
+        {
+            "Action": ["sts:AssumeRole", "sts:TagSession"],
+            "Effect": "Allow",
+            "Principal": {"Service": "pods.eks.amazonaws.com"},
+            "Condition": {
+                "StringEquals": {
+                    "aws:SourceAccount": "123456789012",
+                    "aws:SourceArn": {
+                        "Fn::ImportValue": "example-cluster:ExportsOutputFnGetAttClusterEB0386A7Arn2F2E3C3F"
+                    },
+                }
+            },
+        }
+    ]
 
 
-def test_the_pod_role_reads_exactly_the_api_key_and_decrypts_only_through_secrets_manager(synthesized):
+def test_the_pod_role_reads_exactly_the_api_key_and_decrypts_only_through_secrets_manager(
+    synthesized,
+):
     template = synthesized.template("serving")
     secret_id, _ = _only(_of_type(template, "AWS::SecretsManager::Secret"))
     key_id, _ = _only(_of_type(template, "AWS::KMS::Key"))
     assert _statements(template, _pod_role(template)) == [
-        {"Sid": "ReadServingSecrets", "Effect": "Allow",
-         "Action": ["secretsmanager:DescribeSecret", "secretsmanager:GetSecretValue"], "Resource": {"Ref": secret_id}},
-        {"Sid": "DecryptApiKey", "Effect": "Allow", "Action": "kms:Decrypt",
-         "Resource": {"Fn::GetAtt": [key_id, "Arn"]}, "Condition": VIA_SECRETS_MANAGER},
+        {
+            "Sid": "ReadServingSecrets",
+            "Effect": "Allow",
+            "Action": ["secretsmanager:DescribeSecret", "secretsmanager:GetSecretValue"],
+            "Resource": {"Ref": secret_id},
+        },
+        {
+            "Sid": "DecryptApiKey",
+            "Effect": "Allow",
+            "Action": "kms:Decrypt",
+            "Resource": {"Fn::GetAtt": [key_id, "Arn"]},
+            "Condition": VIA_SECRETS_MANAGER,
+        },
     ]
 
 
 @pytest.mark.parametrize("fixture", ["synthesized", "synthesized_hyperpod"])
-def test_the_cluster_installs_the_secrets_store_addon_after_the_pod_identity_agent(request, fixture):
+def test_the_cluster_installs_the_secrets_store_addon_after_the_pod_identity_agent(
+    request, fixture
+):
     # both platforms deliver their secrets the same way
-    addons = {a["Properties"]["AddonName"]: (k, a) for k, a in
-              _of_type(request.getfixturevalue(fixture).template("cluster"), "AWS::EKS::Addon").items()}
+    addons = {
+        a["Properties"]["AddonName"]: (k, a)
+        for k, a in _of_type(
+            request.getfixturevalue(fixture).template("cluster"), "AWS::EKS::Addon"
+        ).items()
+    }
     _, addon = addons[SECRETS_STORE_CSI_PROVIDER.name]
     agent_id, _ = addons[POD_IDENTITY_AGENT.name]
     # after the Pod Identity agent, whose credentials the provider fetches for the pod, and after the system nodes
@@ -358,14 +491,20 @@ def test_the_cluster_installs_the_secrets_store_addon_after_the_pod_identity_age
     assert any(d.startswith("ClusterNodegroupSystemNodes") for d in addon["DependsOn"])
     assert addon["Properties"]["PreserveOnDelete"] is False
     # sync, rotation, and every taint tolerated (HyperPod's health-check taint too)
-    assert json.loads(addon["Properties"]["ConfigurationValues"]) == secrets_store_csi_provider_configuration()
+    assert (
+        json.loads(addon["Properties"]["ConfigurationValues"])
+        == secrets_store_csi_provider_configuration()
+    )
 
 
 def test_the_addon_syncs_secrets_rotates_them_and_runs_on_the_gpu_nodes(default_env):
     configuration = secrets_store_csi_provider_configuration()
     driver = configuration["secrets-store-csi-driver"]
     assert driver["syncSecret"] == {"enabled": True}  # secretObjects become a Kubernetes Secret
-    assert driver["enableSecretRotation"] is True and driver["rotationPollInterval"] == SECRETS_ROTATION_POLL_INTERVAL
+    assert (
+        driver["enableSecretRotation"] is True
+        and driver["rotationPollInterval"] == SECRETS_ROTATION_POLL_INTERVAL
+    )
     assert {"audience": "pods.eks.amazonaws.com"} in driver["tokenRequests"]
     # the provider must run beside the driver on the GPU nodes, which carry the GPU taint: an empty key with
     # operator Exists tolerates every taint (Kubernetes toleration semantics)
@@ -373,6 +512,7 @@ def test_the_addon_syncs_secrets_rotates_them_and_runs_on_the_gpu_nodes(default_
 
 
 # --- 3, 4, 5. the variants -------------------------------------------------------------------------------------
+
 
 def test_an_unauthenticated_endpoint_has_no_secret_and_no_api_key_variable(variants):
     # given an environment with endpoint.api_key_required: false
@@ -391,15 +531,19 @@ def test_a_hugging_face_token_by_name_reaches_vllm_as_hf_token(variants):
     objects = _applied(template)
     validate_secret_provider_class(objects["SecretProviderClass"])
     assert yaml.safe_load(objects["SecretProviderClass"]["spec"]["parameters"]["objects"]) == [
-        {"objectName": HF_TOKEN_NAME, "objectType": "secretsmanager", "objectAlias": "hf-token"}]
+        {"objectName": HF_TOKEN_NAME, "objectType": "secretsmanager", "objectAlias": "hf-token"}
+    ]
     assert _env(_vllm_container(objects))["HF_TOKEN"]["valueFrom"] == {
-        "secretKeyRef": {"name": "vllm-secrets", "key": "hf-token"}}
+        "secretKeyRef": {"name": "vllm-secrets", "key": "hf-token"}
+    }
     # the role reads that secret only (any of its versions' ARN suffixes), and decrypts through Secrets Manager only:
     # its key may be aws/secretsmanager or the user's own
     assert _statements(template, _pod_role(template)) == hugging_face_token_statements()
 
 
-def test_with_s3_weights_one_role_reads_the_revision_and_the_api_key_and_no_hugging_face_token(variants):
+def test_with_s3_weights_one_role_reads_the_revision_and_the_api_key_and_no_hugging_face_token(
+    variants,
+):
     # given weights from S3 at a pinned revision, an API key, and a Hugging Face token by complete ARN (for the mirror)
     template = variants.template("shared", "serving")
     # then one role, one association, with the S3 reads of that revision's prefix and the API key's read
@@ -409,7 +553,11 @@ def test_with_s3_weights_one_role_reads_the_revision_and_the_api_key_and_no_hugg
     actions = [s["Action"] for s in statements]
     assert "s3:GetObject" in actions and "s3:ListBucket" in actions
     # the weights' read (the compile cache's, tests below, has its own Sid)
-    (get,) = [s for s in statements if s["Action"] == "s3:GetObject" and "CompileCache" not in s.get("Sid", "")]
+    (get,) = [
+        s
+        for s in statements
+        if s["Action"] == "s3:GetObject" and "CompileCache" not in s.get("Sid", "")
+    ]
     assert json.dumps(get["Resource"]).endswith(f'weights-bucket/kimi-k3/{WEIGHTS_SHA}/*"]]}}')
     (read,) = [s for s in statements if s.get("Sid") == "ReadServingSecrets"]
     secret_id, _ = _only(_of_type(template, "AWS::SecretsManager::Secret"))
@@ -425,22 +573,31 @@ def test_the_pod_may_read_and_only_create_the_compile_cache_prefix(variants):
     # bucket under compile-cache/ (charts/compile_cache/)
     template = variants.template("shared", "serving")
     statements = {s.get("Sid"): s for s in _statements(template, _pod_role(template))}
-    listing, reading, creating = (statements[sid] for sid in ("ListCompileCache", "ReadCompileCache",
-                                                               "CreateCompileCacheOnce"))
+    listing, reading, creating = (
+        statements[sid]
+        for sid in ("ListCompileCache", "ReadCompileCache", "CreateCompileCacheOnce")
+    )
     assert listing["Action"] == "s3:ListBucket" and listing["Condition"] == {
-        "StringLike": {"s3:prefix": ["compile-cache/*"]}}
+        "StringLike": {"s3:prefix": ["compile-cache/*"]}
+    }
     assert reading["Action"] == "s3:GetObject" and json.dumps(reading["Resource"]).endswith(
-        ':s3:::weights-bucket/compile-cache/*"]]}')
+        ':s3:::weights-bucket/compile-cache/*"]]}'
+    )
     # then a write must carry If-None-Match: a saved cache is never overwritten, and nothing deletes one
-    assert creating["Action"] == "s3:PutObject" and creating["Condition"] == {"Null": {"s3:if-none-match": "false"}}
+    assert creating["Action"] == "s3:PutObject" and creating["Condition"] == {
+        "Null": {"s3:if-none-match": "false"}
+    }
     assert json.dumps(creating["Resource"]) == json.dumps(reading["Resource"])
     actions = json.dumps([s["Action"] for s in statements.values()])
     assert "s3:DeleteObject" not in actions and "s3:*" not in actions
     # and cdk-nag's wildcard finding on the prefix is acknowledged with that reason (the synthesis fails otherwise)
     report = json.loads((variants.directory / "validation-report.json").read_text())
     aws_solutions = {p["pluginName"]: p for p in report["pluginReports"]}["AwsSolutions"]
-    (cache,) = [f for f in aws_solutions["suppressedViolations"] if "compile-cache/*" in f["ruleName"]
-                and "shared-serving" in f["acknowledgedAt"]]
+    (cache,) = [
+        f
+        for f in aws_solutions["suppressedViolations"]
+        if "compile-cache/*" in f["ruleName"] and "shared-serving" in f["acknowledgedAt"]
+    ]
     assert "If-None-Match" in cache["reason"] and "no delete" in cache["reason"]
 
 
@@ -449,21 +606,44 @@ def test_reader_accounts_may_read_the_api_key_and_decrypt_it_through_secrets_man
     secret_id, _ = _only(_of_type(template, "AWS::SecretsManager::Secret"))
     _, policy = _only(_of_type(template, "AWS::SecretsManager::ResourcePolicy"))
     assert policy["Properties"]["SecretId"] == {"Ref": secret_id}
-    reader = {"AWS": {"Fn::Join": ["", ["arn:", {"Ref": "AWS::Partition"}, f":iam::{READER_ACCOUNT}:root"]]}}
+    reader = {
+        "AWS": {
+            "Fn::Join": ["", ["arn:", {"Ref": "AWS::Partition"}, f":iam::{READER_ACCOUNT}:root"]]
+        }
+    }
     # the pipeline's account once; the environment's own account not at all
     assert policy["Properties"]["ResourcePolicy"]["Statement"] == [
-        {"Sid": f"ReadApiKey{READER_ACCOUNT}", "Effect": "Allow", "Principal": reader,
-         "Action": "secretsmanager:GetSecretValue", "Resource": "*"}]
+        {
+            "Sid": f"ReadApiKey{READER_ACCOUNT}",
+            "Effect": "Allow",
+            "Principal": reader,
+            "Action": "secretsmanager:GetSecretValue",
+            "Resource": "*",
+        }
+    ]
     _, key = _only(_of_type(template, "AWS::KMS::Key"))
     readers = [s for s in key["Properties"]["KeyPolicy"]["Statement"] if s["Principal"] == reader]
-    assert readers == [{"Sid": f"DecryptApiKey{READER_ACCOUNT}", "Effect": "Allow", "Principal": reader,
-                        "Action": "kms:Decrypt", "Resource": "*", "Condition": VIA_SECRETS_MANAGER}]
+    assert readers == [
+        {
+            "Sid": f"DecryptApiKey{READER_ACCOUNT}",
+            "Effect": "Allow",
+            "Principal": reader,
+            "Action": "kms:Decrypt",
+            "Resource": "*",
+            "Condition": VIA_SECRETS_MANAGER,
+        }
+    ]
     # the environment without readers has no resource policy
-    assert _of_type(variants.template("optout", "serving"), "AWS::SecretsManager::ResourcePolicy") == {}
+    assert (
+        _of_type(variants.template("optout", "serving"), "AWS::SecretsManager::ResourcePolicy")
+        == {}
+    )
 
 
 def test_reader_accounts_must_be_account_ids():
-    assert checked_reader_accounts(["111111111111", "222222222222", "111111111111"], "222222222222") == ("111111111111",)
+    assert checked_reader_accounts(
+        ["111111111111", "222222222222", "111111111111"], "222222222222"
+    ) == ("111111111111",)
     with pytest.raises(ValueError, match="12-digit"):
         checked_reader_accounts(["11111111111"], "222222222222")
 
@@ -471,13 +651,21 @@ def test_reader_accounts_must_be_account_ids():
 SECRET_ARN = "arn:aws:secretsmanager:us-west-2:123456789012:secret:"
 
 
-@pytest.mark.parametrize("secret, expected", [
-    ("hf", f"{SECRET_ARN}hf-??????"),  # a name: any of the six characters Secrets Manager appends
-    (f"{SECRET_ARN}hf", f"{SECRET_ARN}hf-??????"),  # a partial ARN: the same
-    (f"{SECRET_ARN}hf-AbC123", f"{SECRET_ARN}hf-AbC123"),  # a complete ARN: exactly that secret
-])
+@pytest.mark.parametrize(
+    "secret, expected",
+    [
+        (
+            "hf",
+            f"{SECRET_ARN}hf-??????",
+        ),  # a name: any of the six characters Secrets Manager appends
+        (f"{SECRET_ARN}hf", f"{SECRET_ARN}hf-??????"),  # a partial ARN: the same
+        (f"{SECRET_ARN}hf-AbC123", f"{SECRET_ARN}hf-AbC123"),  # a complete ARN: exactly that secret
+    ],
+)
 def test_a_token_secret_by_name_or_partial_arn_matches_its_random_suffix(secret, expected):
-    assert secret_arn_patterns(secret, partition="aws", region="us-west-2", account="123456789012") == [expected]
+    assert secret_arn_patterns(
+        secret, partition="aws", region="us-west-2", account="123456789012"
+    ) == [expected]
 
 
 def test_the_variants_pass_cdk_nag_and_cfn_lint(variants):
@@ -485,10 +673,15 @@ def test_the_variants_pass_cdk_nag_and_cfn_lint(variants):
     report = json.loads((variants.directory / "validation-report.json").read_text())
     aws_solutions = {p["pluginName"]: p for p in report["pluginReports"]}["AwsSolutions"]
     assert aws_solutions["conclusion"] == "success" and aws_solutions["violations"] == []
-    ours = [f for f in aws_solutions["suppressedViolations"] if "/Secrets/" in f["acknowledgedAt"]
-            or "/PodRole" in f["acknowledgedAt"]]
+    ours = [
+        f
+        for f in aws_solutions["suppressedViolations"]
+        if "/Secrets/" in f["acknowledgedAt"] or "/PodRole" in f["acknowledgedAt"]
+    ]
     assert {f["ruleName"].split("[")[0] for f in ours} == {"AwsSolutions-SMG4", "AwsSolutions-IAM5"}
     assert all(len(f["reason"].split()) >= 5 for f in ours)
-    templates = [str(variants.directory / f"{env}-serving.template.json") for env in ("optout", "shared")]
+    templates = [
+        str(variants.directory / f"{env}-serving.template.json") for env in ("optout", "shared")
+    ]
     errors = cfn_lint_errors(templates, ["us-west-2"])
     assert errors == [], json.dumps(errors, indent=1)

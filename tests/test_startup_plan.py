@@ -34,16 +34,20 @@ def weight_load():
 
 
 @pytest.mark.parametrize("env_name", ["example", "example-hyperpod"])
-def test_the_json_plan_names_first_token_for_each_weight_source_with_its_limit_and_no_assumption(timeline, capsys,
-                                                                                                 env_name):
+def test_the_json_plan_names_first_token_for_each_weight_source_with_its_limit_and_no_assumption(
+    timeline, capsys, env_name
+):
     # Given an environment, when the plan is printed as JSON
     assert timeline.main(["--env", env_name, "--json", "--config-dir", str(CONFIG_DIR)]) == 0
     out = capsys.readouterr().out
     plan = json.loads(out)
     first_token = [p for p in plan["phases"] if "first token" in p["step"]]
     # then node ready -> first token is planned from S3 (both ways), from the Hub and after a restart
-    assert [s for s in ("from S3: copy", "from S3: Run:ai", "Hugging Face Hub", "restart") if
-            not any(s in p["step"] for p in first_token)] == []
+    assert [
+        s
+        for s in ("from S3: copy", "from S3: Run:ai", "Hugging Face Hub", "restart")
+        if not any(s in p["step"] for p in first_token)
+    ] == []
     # with a limit beside every estimate that has a figure, never above it
     for phase in first_token:
         if phase["minutes"] is not None:
@@ -66,7 +70,11 @@ def test_the_s3_plan_for_kimi_k3_on_p6_b300_follows_the_rates(timeline, default_
 def test_the_table_prints_every_rate_with_its_source(timeline, capsys):
     assert timeline.main(["--env", "example", "--config-dir", str(CONFIG_DIR)]) == 0
     out = capsys.readouterr().out
-    assert "first token" in out and "ena_bandwidth" in out and "https://aws.amazon.com/ec2/instance-types/p6/" in out
+    assert (
+        "first token" in out
+        and "ena_bandwidth" in out
+        and "https://aws.amazon.com/ec2/instance-types/p6/" in out
+    )
     assert "assumed" not in out
 
 
@@ -75,10 +83,12 @@ def test_a_synthetic_shard_is_a_safetensors_file_of_mxfp4_blocks_and_scales(weig
     size = weight_load.write_shard(tmp_path / "s.safetensors", tensors, b"\x5a" * 4096)
     raw = (tmp_path / "s.safetensors").read_bytes()
     (length,) = struct.unpack("<Q", raw[:8])
-    header = json.loads(raw[8:8 + length])
+    header = json.loads(raw[8 : 8 + length])
     data = {k: v for k, v in header.items() if k != "__metadata__"}
     # the data starts 8-byte aligned and the offsets cover it exactly
-    assert (8 + length) % 8 == 0 and max(v["data_offsets"][1] for v in data.values()) == size - 8 - length
+    assert (8 + length) % 8 == 0 and max(
+        v["data_offsets"][1] for v in data.values()
+    ) == size - 8 - length
     blocks = next(v for k, v in data.items() if k.endswith("gate_proj.weight_blocks"))
     scales = next(v for k, v in data.items() if k.endswith("gate_proj.weight_scales"))
     # two 4-bit values a byte, one E8M0 scale per 32 elements
@@ -88,31 +98,62 @@ def test_a_synthetic_shard_is_a_safetensors_file_of_mxfp4_blocks_and_scales(weig
 
 def test_a_tiny_run_without_a_gpu_writes_json_and_reads_every_byte(weight_load, tmp_path, capsys):
     out = tmp_path / "r.json"
-    assert weight_load.main(["--device", "cpu", "--size-gb", "0.004", "--shard-gb", "0.002", "--no-drop-cache",
-                             "--skip-memory", "--dir", str(tmp_path / "ckpt"), "--json", str(out)]) == 0
+    assert (
+        weight_load.main(
+            [
+                "--device",
+                "cpu",
+                "--size-gb",
+                "0.004",
+                "--shard-gb",
+                "0.002",
+                "--no-drop-cache",
+                "--skip-memory",
+                "--dir",
+                str(tmp_path / "ckpt"),
+                "--json",
+                str(out),
+            ]
+        )
+        == 0
+    )
     report = json.loads(out.read_text())
     raw = [r for r in report["results"] if r["method"] == "raw read"]
-    assert len(raw) == 2 and all(r["gb_per_s"] > 0 and r["gigabytes"] == round(report["checkpoint"]["bytes"] / 1e9, 2)
-                                 for r in raw)
+    assert len(raw) == 2 and all(
+        r["gb_per_s"] > 0 and r["gigabytes"] == round(report["checkpoint"]["bytes"] / 1e9, 2)
+        for r in raw
+    )
     assert not (tmp_path / "ckpt").exists()
 
 
-def test_the_pod_budget_follows_its_weight_source_and_never_undercuts_the_recipe(default_env, hyperpod_env):
+def test_the_pod_budget_follows_its_weight_source_and_never_undercuts_the_recipe(
+    default_env, hyperpod_env
+):
     import dataclasses
 
     from deployment_config.model import WeightSource
     from deployment_config.sizing import startup_budget
 
     # given the EKS example from the Hub, the same from S3, and HyperPod (the operator's S3 mount)
-    model = dataclasses.replace(default_env.model, weight_source=WeightSource.S3, s3_uri="s3://weights-bucket/kimi/")
+    model = dataclasses.replace(
+        default_env.model, weight_source=WeightSource.S3, s3_uri="s3://weights-bucket/kimi/"
+    )
     from_s3 = dataclasses.replace(default_env, model=model)
     instance = default_env.gpu_instance_type.name
     hub_budget = startup_budget(default_env.model.loaded_gb).engine_ready_timeout_seconds
-    s3_budget = startup_budget(model.loaded_gb, from_hub=False, instance_type=instance).engine_ready_timeout_seconds
+    s3_budget = startup_budget(
+        model.loaded_gb, from_hub=False, instance_type=instance
+    ).engine_ready_timeout_seconds
     floor = default_env.model.profile.engine_ready_floor_seconds
     # then the Hub keeps the longest budget, S3 gets its own (a hung start ends sooner), never below the recipe's
     assert floor == 3600  # the recipe's VLLM_ENGINE_READY_TIMEOUT_S
     assert default_env.pod_startup_budget.engine_ready_timeout_seconds == hub_budget
-    assert from_s3.pod_startup_budget.engine_ready_timeout_seconds == max(s3_budget, floor) < hub_budget
-    assert hyperpod_env.pod_startup_budget.engine_ready_timeout_seconds >= startup_budget(
-        hyperpod_env.model.loaded_gb).engine_ready_timeout_seconds
+    assert (
+        from_s3.pod_startup_budget.engine_ready_timeout_seconds
+        == max(s3_budget, floor)
+        < hub_budget
+    )
+    assert (
+        hyperpod_env.pod_startup_budget.engine_ready_timeout_seconds
+        >= startup_budget(hyperpod_env.model.loaded_gb).engine_ready_timeout_seconds
+    )

@@ -21,7 +21,9 @@ DOMAIN = "llm.example.com"
 
 @pytest.fixture(scope="module")
 def tls_env(default_env):
-    endpoint = dataclasses.replace(default_env.endpoint, certificate_arn=CERTIFICATE, domain_name=DOMAIN)
+    endpoint = dataclasses.replace(
+        default_env.endpoint, certificate_arn=CERTIFICATE, domain_name=DOMAIN
+    )
     return dataclasses.replace(default_env, name="secure", endpoint=endpoint)
 
 
@@ -51,15 +53,20 @@ def test_with_tls_the_endpoint_url_is_the_https_domain(tls_assembly, tls_env):
     assert outputs["EndpointUrl"]["Value"] == f"https://{DOMAIN}"
 
 
-def test_with_tls_the_load_balancer_hostname_is_an_output_and_the_dns_record_is_explained(tls_assembly, tls_env,
-                                                                                        synthesized):
+def test_with_tls_the_load_balancer_hostname_is_an_output_and_the_dns_record_is_explained(
+    tls_assembly, tls_env, synthesized
+):
     outputs = _outputs(tls_assembly, tls_env)
     # the load balancer's name, read from the Service's status: the same value the EndpointUrl holds without TLS
     hostname = _hostname_value(outputs)
     attribute = hostname["Fn::GetAtt"]
     assert attribute[1] == "Value" and attribute[0].startswith("LoadBalancerHostname")
     plain_url = synthesized.template("serving")["Outputs"]["EndpointUrl"]["Value"]["Fn::Join"][1]
-    assert plain_url[0] == "http://" and plain_url[1]["Fn::GetAtt"][0] == attribute[0] and plain_url[2] == ":8000"
+    assert (
+        plain_url[0] == "http://"
+        and plain_url[1]["Fn::GetAtt"][0] == attribute[0]
+        and plain_url[2] == ":8000"
+    )
     # the note names the record to create, its target, and how to test before it exists
     separator, parts = outputs["DnsRecordNote"]["Value"]["Fn::Join"]
     note = separator.join(p if isinstance(p, str) else "HOSTNAME" for p in parts)
@@ -74,10 +81,21 @@ def test_without_tls_the_outputs_are_unchanged(synthesized):
 
 def test_the_applied_service_carries_the_certificate_and_listens_on_443(tls_assembly, tls_env):
     template = tls_assembly.get_stack_by_name(tls_env.stack_name("serving")).template
-    (manifest,) = [r for r in template["Resources"].values() if r["Type"] == "Custom::AWSCDK-EKS-KubernetesResource"]
-    (service,) = [o for o in json.loads(manifest["Properties"]["Manifest"]) if o["kind"] == "Service"]
-    assert service["metadata"]["annotations"]["service.beta.kubernetes.io/aws-load-balancer-ssl-cert"] == CERTIFICATE
-    assert [(p["name"], p["port"], p["targetPort"]) for p in service["spec"]["ports"]] == [("https", 443, 8000)]
+    (manifest,) = [
+        r
+        for r in template["Resources"].values()
+        if r["Type"] == "Custom::AWSCDK-EKS-KubernetesResource"
+    ]
+    (service,) = [
+        o for o in json.loads(manifest["Properties"]["Manifest"]) if o["kind"] == "Service"
+    ]
+    assert (
+        service["metadata"]["annotations"]["service.beta.kubernetes.io/aws-load-balancer-ssl-cert"]
+        == CERTIFICATE
+    )
+    assert [(p["name"], p["port"], p["targetPort"]) for p in service["spec"]["ports"]] == [
+        ("https", 443, 8000)
+    ]
 
 
 def test_the_tls_serving_template_passes_cfn_lint(tls_assembly, tls_env):
@@ -94,6 +112,7 @@ def test_the_tls_environment_passes_cdk_nag(tls_assembly):
 
 # --- the pipeline's smoke step ---------------------------------------------------------------------------------------
 
+
 @pytest.fixture(scope="module")
 def tls_smoke_step(tls_env):
     """The smoke step of a pipeline stage of the TLS environment, built without synthesizing a pipeline."""
@@ -103,19 +122,27 @@ def tls_smoke_step(tls_env):
     from stacks.pipeline_stack import EnvironmentStage, smoke_test_step
 
     app = cdk.App()
-    stage = EnvironmentStage(app, tls_env.name, env_config=tls_env,
-                             env=cdk.Environment(account=tls_env.account, region=tls_env.region))
+    stage = EnvironmentStage(
+        app,
+        tls_env.name,
+        env_config=tls_env,
+        env=cdk.Environment(account=tls_env.account, region=tls_env.region),
+    )
     source = pipelines.CodePipelineSource.connection(
-        "my-org/llm-serving", "main",
-        connection_arn="arn:aws:codeconnections:us-west-2:111111111111:connection/0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d")
+        "my-org/llm-serving",
+        "main",
+        connection_arn="arn:aws:codeconnections:us-west-2:111111111111:connection/0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d",
+    )
     return stage, smoke_test_step(source, stage, tls_env)
 
 
-def test_with_tls_the_smoke_step_tests_the_load_balancer_by_its_name_verifying_the_domain(tls_smoke_step, tls_env):
+def test_with_tls_the_smoke_step_tests_the_load_balancer_by_its_name_verifying_the_domain(
+    tls_smoke_step, tls_env
+):
     stage, step = tls_smoke_step
     # the step takes the load balancer's name from the serving stack's output, not the URL of the DNS record it
     # cannot rely on
-    (name, reference), = step.env_from_cfn_outputs.items()
+    ((name, reference),) = step.env_from_cfn_outputs.items()
     assert name == "LOAD_BALANCER_HOSTNAME"
     serving = stage.environment.stack("serving")
     assert reference.output_name == serving.resolve(serving.load_balancer_hostname.logical_id)

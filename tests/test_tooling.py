@@ -33,8 +33,14 @@ EXPORTS = {
 def _uv(*args: str) -> subprocess.CompletedProcess:
     # a developer's UV_* settings (UV_FROZEN, UV_NO_DEV, UV_INDEX ...) would change what is checked
     env = {name: value for name, value in os.environ.items() if not name.startswith("UV_")}
-    return subprocess.run([find_uv_bin(), *args], cwd=PROJECT_DIR, env=env, capture_output=True, text=True,
-                          timeout=120)
+    return subprocess.run(
+        [find_uv_bin(), *args],
+        cwd=PROJECT_DIR,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
 
 
 def _body(text: str) -> list[str]:
@@ -78,13 +84,17 @@ def test_requirements_file_is_the_export_of_the_lock(file_name):
     requirements: the file was exported, not edited, and the lock did not change since."""
     text = (PROJECT_DIR / file_name).read_text(encoding="utf-8")
     command = shlex.split(text.splitlines()[1].removeprefix("#"))
-    assert command[:3] == ["uv", "export", "--frozen"], f"{file_name}: not an export of uv.lock ({command})"
+    assert command[:3] == ["uv", "export", "--frozen"], (
+        f"{file_name}: not an export of uv.lock ({command})"
+    )
     output_at = command.index("-o")
     assert command[output_at + 1] == file_name, command
-    arguments = command[2:output_at] + command[output_at + 2:]
+    arguments = command[2:output_at] + command[output_at + 2 :]
     result = _uv("export", *arguments, "--offline", "--no-cache")
     assert result.returncode == 0, result.stderr
-    assert _body(result.stdout) == _body(text), f"{file_name} is not the export of uv.lock: run `make lock`"
+    assert _body(result.stdout) == _body(text), (
+        f"{file_name} is not the export of uv.lock: run `make lock`"
+    )
 
 
 @pytest.mark.parametrize("file_name", EXPORTS)
@@ -101,25 +111,38 @@ def test_requirements_file_installs_what_its_users_need(file_name):
         for requirement in _group(group):
             expected[_requirement_name(requirement)] = requirement.split("==", 1)[1]
     assert {name: pins.get(name) for name in expected} == expected
-    others = {_requirement_name(r) for group in PYPROJECT["dependency-groups"] if group not in wanted["groups"]
-              for r in _group(group)} - set(expected)
-    assert not others & set(pins), f"{file_name} installs packages of another group: {sorted(others & set(pins))}"
+    others = {
+        _requirement_name(r)
+        for group in PYPROJECT["dependency-groups"]
+        if group not in wanted["groups"]
+        for r in _group(group)
+    } - set(expected)
+    assert not others & set(pins), (
+        f"{file_name} installs packages of another group: {sorted(others & set(pins))}"
+    )
 
 
 # --- the user's configuration files ---------------------------------------------------------------------------------
 
 
 def test_the_tests_configuration_directory_holds_the_shipped_examples_only():
-    files = sorted(path.relative_to(CONFIG_DIR).as_posix() for path in CONFIG_DIR.rglob("*") if path.is_file())
+    files = sorted(
+        path.relative_to(CONFIG_DIR).as_posix() for path in CONFIG_DIR.rglob("*") if path.is_file()
+    )
     assert files == sorted(SHIPPED_EXAMPLES)
     for name in SHIPPED_EXAMPLES:
         assert (CONFIG_DIR / name).read_bytes() == (SHIPPED_CONFIG_DIR / name).read_bytes()
 
 
-@pytest.mark.parametrize("read", [lambda: sorted(SHIPPED_CONFIG_DIR.glob("*.yaml")),
-                                  lambda: os.listdir(SHIPPED_CONFIG_DIR / "pipeline"),
-                                  lambda: (SHIPPED_CONFIG_DIR / "prod.yaml").read_text()],
-                         ids=["glob", "listdir", "a user's file"])
+@pytest.mark.parametrize(
+    "read",
+    [
+        lambda: sorted(SHIPPED_CONFIG_DIR.glob("*.yaml")),
+        lambda: os.listdir(SHIPPED_CONFIG_DIR / "pipeline"),
+        lambda: (SHIPPED_CONFIG_DIR / "prod.yaml").read_text(),
+    ],
+    ids=["glob", "listdir", "a user's file"],
+)
 def test_a_test_that_reads_the_users_configuration_directory_fails_on_a_clean_checkout_too(read):
     """Given the README's `cp config/example.yaml config/prod.yaml` (or none yet), when a test lists config/ or opens a
     file of it that the repository does not ship, then it fails at once, whatever the directory holds."""
@@ -128,4 +151,6 @@ def test_a_test_that_reads_the_users_configuration_directory_fails_on_a_clean_ch
 
 
 def test_a_shipped_example_is_read_by_name():
-    assert yaml.safe_load((SHIPPED_CONFIG_DIR / "example.yaml").read_text(encoding="utf-8"))["region"]
+    assert yaml.safe_load((SHIPPED_CONFIG_DIR / "example.yaml").read_text(encoding="utf-8"))[
+        "region"
+    ]

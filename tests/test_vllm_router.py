@@ -41,14 +41,23 @@ def _router_command(spec, workers: list[str], port: int, metrics_port: int) -> l
     static workers in place of Kubernetes discovery."""
     from charts.vllm_serving_chart import synthesize_manifests
 
-    (container,) = [c for m in synthesize_manifests(spec) if m["kind"] == "Deployment"
-                    for c in m["spec"]["template"]["spec"]["containers"] if c["name"] == "router"]
+    (container,) = [
+        c
+        for m in synthesize_manifests(spec)
+        if m["kind"] == "Deployment"
+        for c in m["spec"]["template"]["spec"]["containers"]
+        if c["name"] == "router"
+    ]
     # the command the container runs (the image's CMD is replaced by args: charts/vllm_router.py ROUTER_COMMAND)
     program, *args = [*(container.get("command") or []), *container["args"]]
     assert program == "vllm-router", f"the router container would run {program!r}"
     kept = []
-    replaced = {"--host": "127.0.0.1", "--port": str(port), "--prometheus-host": "127.0.0.1",
-                "--prometheus-port": str(metrics_port)}
+    replaced = {
+        "--host": "127.0.0.1",
+        "--port": str(port),
+        "--prometheus-host": "127.0.0.1",
+        "--prometheus-port": str(metrics_port),
+    }
     discovery_values = {"--service-discovery-namespace", "--service-discovery-port"}
     skip_selector = False
     for index, arg in enumerate(args):
@@ -64,15 +73,26 @@ def _router_command(spec, workers: list[str], port: int, metrics_port: int) -> l
         kept.append(replaced.get(previous, arg) if previous in replaced else arg)
     # requirements-dev.txt installs the package into the test's own environment, whose console script this is (beside
     # the interpreter, which `make test` runs without activating the venv): missing means a broken environment
-    binary = shutil.which(program, path=os.pathsep.join([os.path.dirname(sys.executable), os.environ.get("PATH", "")]))
-    assert binary, f"vllm-router is not installed: install requirements-dev.txt (vllm-router=={ROUTER_VERSION})"
+    binary = shutil.which(
+        program, path=os.pathsep.join([os.path.dirname(sys.executable), os.environ.get("PATH", "")])
+    )
+    assert binary, (
+        f"vllm-router is not installed: install requirements-dev.txt (vllm-router=={ROUTER_VERSION})"
+    )
     return [binary, *kept, "--worker-urls", *workers]
 
 
-def _request(url: str, payload: dict | None = None, key: str | None = API_KEY) -> tuple[int, dict | str]:
-    headers = {"Content-Type": "application/json", **({"Authorization": f"Bearer {key}"} if key else {})}
+def _request(
+    url: str, payload: dict | None = None, key: str | None = API_KEY
+) -> tuple[int, dict | str]:
+    headers = {
+        "Content-Type": "application/json",
+        **({"Authorization": f"Bearer {key}"} if key else {}),
+    }
     data = json.dumps(payload).encode() if payload is not None else None
-    request = urllib.request.Request(url, data=data, headers=headers, method="POST" if data else "GET")
+    request = urllib.request.Request(
+        url, data=data, headers=headers, method="POST" if data else "GET"
+    )
     try:
         with urllib.request.urlopen(request, timeout=REQUEST_SECONDS) as response:
             body = response.read().decode()
@@ -88,13 +108,17 @@ def _running(command: list[str], url: str, log_path):
     try:
         deadline = time.monotonic() + START_SECONDS
         while True:
-            assert process.poll() is None, f"the router exited: {log_path.read_text(errors='replace')[-3000:]}"
+            assert process.poll() is None, (
+                f"the router exited: {log_path.read_text(errors='replace')[-3000:]}"
+            )
             try:
                 if _request(f"{url}/liveness", key=None)[0] == 200:
                     break
             except OSError:
                 pass
-            assert time.monotonic() < deadline, f"no router after {START_SECONDS} s: {log_path.read_text()[-3000:]}"
+            assert time.monotonic() < deadline, (
+                f"no router after {START_SECONDS} s: {log_path.read_text()[-3000:]}"
+            )
             time.sleep(0.1)
         yield process
     finally:
@@ -113,30 +137,54 @@ def router(default_env, tmp_path_factory):
 
     from charts.serving_spec import serving_spec_for
 
-    spec = dataclasses.replace(serving_spec_for(default_env), replicas=2, router_policy="cache_aware")
+    spec = dataclasses.replace(
+        serving_spec_for(default_env), replicas=2, router_policy="cache_aware"
+    )
     # each answer takes a moment, so that concurrent requests are in flight together, as on a busy endpoint
-    backends = [Behaviour(model=MODEL, api_key=API_KEY, first_token_delay=ANSWER_SECONDS) for _ in range(2)]
+    backends = [
+        Behaviour(model=MODEL, api_key=API_KEY, first_token_delay=ANSWER_SECONDS) for _ in range(2)
+    ]
     for behaviour in backends:
-        behaviour.tokenize = True  # the router asks a worker for the prompt's token ids (vLLM's /tokenize)
+        behaviour.tokenize = (
+            True  # the router asks a worker for the prompt's token ids (vLLM's /tokenize)
+        )
     with ExitStack() as stack:
         workers = [stack.enter_context(openai_server(behaviour)) for behaviour in backends]
         port = _free_port()
         url = f"http://127.0.0.1:{port}"
         command = _router_command(spec, workers, port, _free_port())
-        stack.enter_context(_running(command, url, tmp_path_factory.mktemp("router") / "router.log"))
+        stack.enter_context(
+            _running(command, url, tmp_path_factory.mktemp("router") / "router.log")
+        )
         yield url, backends
 
 
 def _chat(url: str, system: str, question: str, key: str | None = API_KEY) -> int:
-    return _request(f"{url}/v1/chat/completions", {"model": MODEL, "max_tokens": 8, "messages": [
-        {"role": "system", "content": system}, {"role": "user", "content": question}]}, key=key)[0]
+    return _request(
+        f"{url}/v1/chat/completions",
+        {
+            "model": MODEL,
+            "max_tokens": 8,
+            "messages": [
+                {"role": "system", "content": system},
+                {"role": "user", "content": question},
+            ],
+        },
+        key=key,
+    )[0]
 
 
 def _served(backends) -> list[int]:
     """Chat completions each stand-in answered (the router also asks workers for /tokenize and
     /v1/chat/completions/render, which the stand-in does not serve: it then routes on the request's text)."""
-    return [sum(1 for method, path, _ in behaviour.seen if (method, path) == ("POST", "/v1/chat/completions"))
-            for behaviour in backends]
+    return [
+        sum(
+            1
+            for method, path, _ in behaviour.seen
+            if (method, path) == ("POST", "/v1/chat/completions")
+        )
+        for behaviour in backends
+    ]
 
 
 def _words(seed: int, count: int) -> str:
@@ -177,8 +225,12 @@ def test_the_router_forwards_the_clients_api_key_and_the_replica_still_requires_
     # given replicas that require the API key on every path but /health (the chart's middleware)
     # when a client calls through the router with the key, then the replica receives it and answers
     assert _chat(url, "short", "with the key") == 200
-    posts = [authorization for behaviour in backends for method, _path, authorization in behaviour.seen
-             if method == "POST"]
+    posts = [
+        authorization
+        for behaviour in backends
+        for method, _path, authorization in behaviour.seen
+        if method == "POST"
+    ]
     assert posts and set(posts) == {f"Bearer {API_KEY}"}
     # when a client calls without the key or with a wrong one, then the replica refuses it through the router
     assert _chat(url, "short", "without a key", key=None) == 401

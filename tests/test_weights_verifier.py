@@ -17,8 +17,12 @@ from charts.vllm_weights_check import SCRIPT_FILE
 
 SHA = "0123456789abcdef0123456789abcdef01234567"
 OTHER_SHA = "fedcba9876543210fedcba9876543210fedcba98"
-FILES = {"config.json": b'{"model_type": "kimi_k3"}', "model-00001-of-00002.safetensors": b"\x01" * 4096,
-         "model-00002-of-00002.safetensors": b"\x02" * 3000, "tokenizer/tokenizer.json": b'{"v": 1}'}
+FILES = {
+    "config.json": b'{"model_type": "kimi_k3"}',
+    "model-00001-of-00002.safetensors": b"\x01" * 4096,
+    "model-00002-of-00002.safetensors": b"\x02" * 3000,
+    "tokenizer/tokenizer.json": b'{"v": 1}',
+}
 
 
 def write_copy(directory: Path, files: dict[str, bytes], revision: str = SHA) -> Path:
@@ -27,15 +31,27 @@ def write_copy(directory: Path, files: dict[str, bytes], revision: str = SHA) ->
     for path, data in files.items():
         (directory / path).parent.mkdir(parents=True, exist_ok=True)
         (directory / path).write_bytes(data)
-        entries.append({"path": path, "size": len(data), "sha256": hashlib.sha256(data).hexdigest(), "hub_lfs_sha256": None})
-    (directory / "MANIFEST.json").write_text(json.dumps({"repo_id": "moonshotai/Kimi-K3", "revision": revision,
-                                                        "files": entries}))
+        entries.append(
+            {
+                "path": path,
+                "size": len(data),
+                "sha256": hashlib.sha256(data).hexdigest(),
+                "hub_lfs_sha256": None,
+            }
+        )
+    (directory / "MANIFEST.json").write_text(
+        json.dumps({"repo_id": "moonshotai/Kimi-K3", "revision": revision, "files": entries})
+    )
     return directory
 
 
 def verify(directory: Path, *args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, str(SCRIPT_FILE), str(directory), "--revision", SHA, *args],
-                          capture_output=True, text=True, timeout=60)
+    return subprocess.run(
+        [sys.executable, str(SCRIPT_FILE), str(directory), "--revision", SHA, *args],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
 
 
 @pytest.fixture
@@ -46,14 +62,20 @@ def copy(tmp_path) -> Path:
 def test_a_good_copy_passes_with_sha256_checked_by_several_processes(copy):
     result = verify(copy, "--jobs", "2")
     assert result.returncode == 0, result.stderr
-    assert "verify-weights: OK: 4 files, 7129 bytes" in result.stderr and "sizes and sha256" in result.stderr
+    assert (
+        "verify-weights: OK: 4 files, 7129 bytes" in result.stderr
+        and "sizes and sha256" in result.stderr
+    )
 
 
 def test_a_missing_file_is_refused_and_named(copy):
     (copy / "model-00002-of-00002.safetensors").unlink()
     result = verify(copy)
     assert result.returncode == 1
-    assert "verify-weights: model-00002-of-00002.safetensors: missing (3000 bytes expected)" in result.stderr
+    assert (
+        "verify-weights: model-00002-of-00002.safetensors: missing (3000 bytes expected)"
+        in result.stderr
+    )
     assert "REFUSED" in result.stderr and "vLLM is not started" in result.stderr
 
 
@@ -69,13 +91,19 @@ def test_a_file_of_another_revision_with_the_same_size_is_refused_by_its_sha256(
     assert verify(copy, "--sizes-only").returncode == 0  # what sizes alone cannot see
     result = verify(copy)
     assert result.returncode == 1
-    assert "model-00001-of-00002.safetensors: sha256" in result.stderr and "a file of another revision" in result.stderr
+    assert (
+        "model-00001-of-00002.safetensors: sha256" in result.stderr
+        and "a file of another revision" in result.stderr
+    )
 
 
 def test_a_file_the_manifest_does_not_list_is_refused(copy):
     (copy / "model-00003-of-00003.safetensors").write_bytes(b"\x03")
     result = verify(copy)
-    assert result.returncode == 1 and "model-00003-of-00003.safetensors: not in the manifest" in result.stderr
+    assert (
+        result.returncode == 1
+        and "model-00003-of-00003.safetensors: not in the manifest" in result.stderr
+    )
 
 
 def test_another_revisions_copy_and_a_copy_without_manifest_are_refused(tmp_path, copy):
@@ -92,12 +120,19 @@ def test_wrong_files_are_removed_and_the_refusal_says_to_delete_the_pod(copy):
     (copy / "model-00002-of-00002.safetensors").write_bytes(b"\x02" * 10)
     (copy / "stray.bin").write_bytes(b"x")
     result = verify(copy, "--delete-mismatched")
-    assert result.returncode == 1 and "until the pod is deleted" in result.stderr and "kubectl delete pod" in result.stderr
+    assert (
+        result.returncode == 1
+        and "until the pod is deleted" in result.stderr
+        and "kubectl delete pod" in result.stderr
+    )
     # and a restart of this check alone (the kubelet does not rerun fetch-weights) fails again, naming what is missing
     again = verify(copy, "--delete-mismatched")
     assert again.returncode == 1 and "model-00001-of-00002.safetensors: missing" in again.stderr
     assert sorted(p.relative_to(copy).as_posix() for p in copy.rglob("*") if p.is_file()) == [
-        "MANIFEST.json", "config.json", "tokenizer/tokenizer.json"]
+        "MANIFEST.json",
+        "config.json",
+        "tokenizer/tokenizer.json",
+    ]
 
 
 def test_a_manifest_entry_that_escapes_the_directory_is_refused(copy):
@@ -119,20 +154,29 @@ def test_a_stack_serving_unpinned_s3_weights_refuses_to_deploy_with_the_command_
     cdk.CfnWaitConditionHandle(stack, "Placeholder")
     refuse_unpinned_weights(stack, source="config/prod.yaml", env_name="prod", from_s3=True)
     # then CloudFormation refuses it before creating anything, saying how to pin them
-    (assertion,) = Template.from_stack(stack).to_json()["Rules"][UNPINNED_WEIGHTS_RULE_ID]["Assertions"]
+    (assertion,) = Template.from_stack(stack).to_json()["Rules"][UNPINNED_WEIGHTS_RULE_ID][
+        "Assertions"
+    ]
     assert "model.hugging_face_revision" in assertion["AssertDescription"]
     assert "bin/llmops weights mirror --env prod" in assertion["AssertDescription"]
-    assert assertion["Assert"] == {"Fn::Equals": [{"Ref": "AWS::Region"}, "placeholder-values-must-be-replaced"]}
+    assert assertion["Assert"] == {
+        "Fn::Equals": [{"Ref": "AWS::Region"}, "placeholder-values-must-be-replaced"]
+    }
 
 
-def test_the_default_example_runs_remote_code_unpinned_so_its_serving_stack_refuses_to_deploy(synthesized):
+def test_the_default_example_runs_remote_code_unpinned_so_its_serving_stack_refuses_to_deploy(
+    synthesized,
+):
     # given config/example.yaml: weights from the Hub, the preset's --trust-remote-code, no model.hugging_face_revision
     model = synthesized.env_config.model
     assert "--trust-remote-code" in model.serving_args and not model.hugging_face_revision
     # then its serving stack carries the rule that refuses it, naming the field and the Hub API that gives the commit
     (assertion,) = synthesized.template("serving")["Rules"]["RefuseUnpinnedWeights"]["Assertions"]
     assert "--trust-remote-code" in assertion["AssertDescription"]
-    assert "https://huggingface.co/api/models/moonshotai/Kimi-K3/revision/main" in assertion["AssertDescription"]
+    assert (
+        "https://huggingface.co/api/models/moonshotai/Kimi-K3/revision/main"
+        in assertion["AssertDescription"]
+    )
     # and the stacks that do not run the model do not
     assert "RefuseUnpinnedWeights" not in synthesized.template("cluster").get("Rules", {})
 
@@ -144,16 +188,27 @@ def _run_worker(tmp_path, model_dir: Path) -> subprocess.CompletedProcess:
 
     from charts.vllm_auth_middleware import inline_middleware_worker
 
-    worker = inline_middleware_worker(("--model", str(model_dir)), weights_check=(str(model_dir), "--revision", SHA,
-                                                                                  "--sizes-only"))
+    worker = inline_middleware_worker(
+        ("--model", str(model_dir)),
+        weights_check=(str(model_dir), "--revision", SHA, "--sizes-only"),
+    )
     bin_dir = tmp_path / "bin"
     bin_dir.mkdir(exist_ok=True)
     (bin_dir / "vllm").write_text(f"#!{sys.executable}\nprint('vllm started')\n")
     (bin_dir / "vllm").chmod(0o755)
-    environ = {"PATH": f"{bin_dir}:{os.environ['PATH']}", "HOME": str(tmp_path), "TMPDIR": str(tmp_path),
-               **worker["environment"]}
-    return subprocess.run([sys.executable, *worker["command"][1:], *worker["args"]], capture_output=True, text=True,
-                          env=environ, timeout=60)
+    environ = {
+        "PATH": f"{bin_dir}:{os.environ['PATH']}",
+        "HOME": str(tmp_path),
+        "TMPDIR": str(tmp_path),
+        **worker["environment"],
+    }
+    return subprocess.run(
+        [sys.executable, *worker["command"][1:], *worker["args"]],
+        capture_output=True,
+        text=True,
+        env=environ,
+        timeout=60,
+    )
 
 
 def test_the_hyperpod_worker_checks_the_operators_mount_before_starting_vllm(tmp_path, copy):

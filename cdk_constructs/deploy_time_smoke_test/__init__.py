@@ -44,6 +44,7 @@ from cdk_constructs.nag_acknowledgements import acknowledge_deploy_time_smoke_te
 if TYPE_CHECKING:
     from cdk_constructs.promotion_gate import PromotionGate
 
+
 def _folders(file: str) -> list[str]:
     """The folders above ``file``, outermost first: each must be kept for the walk to reach it."""
     return [str(parent) for parent in reversed(PurePosixPath(file).parents) if str(parent) != "."]
@@ -58,10 +59,17 @@ PROJECT_DIR = Path(__file__).resolve().parents[2]
 #: balancer lookup; no ``__init__.py`` above runtime/ (the constructs, which import aws-cdk-lib): Python imports
 #: ``cdk_constructs.deploy_time_smoke_test.runtime`` as namespace packages there. No ``__pycache__``: a test run's
 #: bytecode would change the asset's hash. ``.*`` too: minimatch's ``*`` does not match a name that starts with a dot.
-BUNDLE = ("endpoint_probe/*.py", "cdk_constructs/deploy_time_smoke_test/runtime/*.py",
-          "cdk_constructs/destroy_waiter/runtime/handler.py")
-BUNDLE_EXCLUDE = ["*", ".*", *dict.fromkeys(f"!{folder}" for file in BUNDLE for folder in _folders(file)),
-                  *(f"!{file}" for file in BUNDLE)]
+BUNDLE = (
+    "endpoint_probe/*.py",
+    "cdk_constructs/deploy_time_smoke_test/runtime/*.py",
+    "cdk_constructs/destroy_waiter/runtime/handler.py",
+)
+BUNDLE_EXCLUDE = [
+    "*",
+    ".*",
+    *dict.fromkeys(f"!{folder}" for file in BUNDLE for folder in _folders(file)),
+    *(f"!{file}" for file in BUNDLE),
+]
 #: The handler module, by its package path: the Lambda Python runtime splits the handler string at its last '.' and
 #: imports the rest with importlib.import_module, so a dotted path is a module in a package
 #: (aws/aws-lambda-python-runtime-interface-client@620b148 awslambdaric/bootstrap.py ``_get_handler``).
@@ -91,10 +99,14 @@ def bundle() -> lambda_.Code:
 def timeouts(startup_budget_seconds: int) -> tuple[int, int]:
     """(seconds until the endpoint must be healthy, the wait condition's timeout in seconds)."""
     healthy_within = startup_budget_seconds + int(LOAD_BALANCER_MARGIN.to_seconds())
-    total = healthy_within + int(POLL_INTERVAL.to_seconds() + CHECK_TIMEOUT.to_seconds() + SIGNAL_MARGIN.to_seconds())
+    total = healthy_within + int(
+        POLL_INTERVAL.to_seconds() + CHECK_TIMEOUT.to_seconds() + SIGNAL_MARGIN.to_seconds()
+    )
     if total > MAX_WAIT_CONDITION_SECONDS:
-        raise ValueError(f"a startup budget of {startup_budget_seconds} s needs a wait of {total} s, more than a wait "
-                         f"condition's {MAX_WAIT_CONDITION_SECONDS}")
+        raise ValueError(
+            f"a startup budget of {startup_budget_seconds} s needs a wait of {total} s, more than a wait "
+            f"condition's {MAX_WAIT_CONDITION_SECONDS}"
+        )
     return healthy_within, total
 
 
@@ -119,29 +131,54 @@ class DeployTimeSmokeTest(Construct):
         the load test; the wait covers them too.
     """
 
-    def __init__(self, scope: Construct, id: str, *, vpc: ec2.IVpc, vpc_cidr: str, load_balancer_tags: dict[str, str],
-                 scheme: str, port: int, model: str, model_path: str | None, api_key_secret: str | None,
-                 startup_budget_seconds: int, fingerprint: str, tls_server_name: str | None = None,
-                 verify_listener_certificate: bool = False, gate: PromotionGate | None = None) -> None:
+    def __init__(
+        self,
+        scope: Construct,
+        id: str,
+        *,
+        vpc: ec2.IVpc,
+        vpc_cidr: str,
+        load_balancer_tags: dict[str, str],
+        scheme: str,
+        port: int,
+        model: str,
+        model_path: str | None,
+        api_key_secret: str | None,
+        startup_budget_seconds: int,
+        fingerprint: str,
+        tls_server_name: str | None = None,
+        verify_listener_certificate: bool = False,
+        gate: PromotionGate | None = None,
+    ) -> None:
         super().__init__(scope, id)
         stack = cdk.Stack.of(self)
         self.healthy_within_seconds, self.wait_seconds = timeouts(startup_budget_seconds)
         if gate is not None:
             self.wait_seconds = gate.wait_seconds
             if self.wait_seconds > MAX_WAIT_CONDITION_SECONDS:  # refused by the loader already
-                raise ValueError(f"the promotion gate needs a wait of {self.wait_seconds} s, more than a wait "
-                                 f"condition's {MAX_WAIT_CONDITION_SECONDS}")
+                raise ValueError(
+                    f"the promotion gate needs a wait of {self.wait_seconds} s, more than a wait "
+                    f"condition's {MAX_WAIT_CONDITION_SECONDS}"
+                )
         self.settings = {
-            "LoadBalancerTags": dict(load_balancer_tags), "Scheme": scheme, "Port": port, "Model": model,
-            "ModelPath": model_path, "ApiKeySecret": api_key_secret, "KeyRequired": api_key_secret is not None,
-            "KeyOnEveryPath": True, "TlsServerName": tls_server_name,
+            "LoadBalancerTags": dict(load_balancer_tags),
+            "Scheme": scheme,
+            "Port": port,
+            "Model": model,
+            "ModelPath": model_path,
+            "ApiKeySecret": api_key_secret,
+            "KeyRequired": api_key_secret is not None,
+            "KeyOnEveryPath": True,
+            "TlsServerName": tls_server_name,
             "TlsVerification": "listener-certificate" if verify_listener_certificate else "system",
             "HealthyWithinSeconds": self.healthy_within_seconds,
             "RequestTimeoutSeconds": int(REQUEST_TIMEOUT.to_seconds()),
         }
         if gate is not None:
             self.settings["Gate"] = gate.settings("")
-        digest = hashlib.sha256(json.dumps([fingerprint, self.settings], sort_keys=True).encode()).hexdigest()[:10]
+        digest = hashlib.sha256(
+            json.dumps([fingerprint, self.settings], sort_keys=True).encode()
+        ).hexdigest()[:10]
         self.digest = digest
         if gate is not None:  # the Job's name follows from the digest (it is not part of it)
             self.settings["Gate"] = gate.settings(digest)
@@ -149,83 +186,178 @@ class DeployTimeSmokeTest(Construct):
         # The check function: private subnets, out to the endpoint (its port, the VPC's range) and HTTPS (AWS APIs, the
         # wait condition's S3 URL, an https endpoint). No inbound rule.
         self.security_group = ec2.SecurityGroup(
-            self, "SecurityGroup", vpc=vpc, allow_all_outbound=False,
-            description="Deploy-time smoke test: to the endpoint and to AWS APIs over HTTPS")
-        self.security_group.add_egress_rule(ec2.Peer.any_ipv4(), ec2.Port.tcp(443), "AWS APIs and an HTTPS endpoint")
+            self,
+            "SecurityGroup",
+            vpc=vpc,
+            allow_all_outbound=False,
+            description="Deploy-time smoke test: to the endpoint and to AWS APIs over HTTPS",
+        )
+        self.security_group.add_egress_rule(
+            ec2.Peer.any_ipv4(), ec2.Port.tcp(443), "AWS APIs and an HTTPS endpoint"
+        )
         if port != 443:
-            self.security_group.add_egress_rule(ec2.Peer.ipv4(vpc_cidr), ec2.Port.tcp(port), "the endpoint's listener")
+            self.security_group.add_egress_rule(
+                ec2.Peer.ipv4(vpc_cidr), ec2.Port.tcp(port), "the endpoint's listener"
+            )
         code = bundle()
         self.check_function = lambda_.Function(
-            self, "Check", runtime=RUNTIME, code=code, handler=f"{HANDLER_MODULE}.check", timeout=CHECK_TIMEOUT, memory_size=256,
-            vpc=vpc, vpc_subnets=ec2.SubnetSelection(subnet_type=ec2.SubnetType.PRIVATE_WITH_EGRESS),
+            self,
+            "Check",
+            runtime=RUNTIME,
+            code=code,
+            handler=f"{HANDLER_MODULE}.check",
+            timeout=CHECK_TIMEOUT,
+            memory_size=256,
+            vpc=vpc,
+            vpc_subnets=ec2.SubnetSelection(subnet_type=ec2.SubnetType.PRIVATE_WITH_EGRESS),
             security_groups=[self.security_group],
             description="Deploy-time smoke test: waits for the endpoint's /health, then runs llmops' smoke test",
-            log_group=logs.LogGroup(self, "CheckLogs", retention=logs.RetentionDays.ONE_MONTH,
-                                    removal_policy=cdk.RemovalPolicy.DESTROY))
-        self.check_function.add_to_role_policy(iam.PolicyStatement(
-            sid="FindTheLoadBalancer",
-            actions=["elasticloadbalancing:DescribeLoadBalancers", "elasticloadbalancing:DescribeTags"], resources=["*"]))
+            log_group=logs.LogGroup(
+                self,
+                "CheckLogs",
+                retention=logs.RetentionDays.ONE_MONTH,
+                removal_policy=cdk.RemovalPolicy.DESTROY,
+            ),
+        )
+        self.check_function.add_to_role_policy(
+            iam.PolicyStatement(
+                sid="FindTheLoadBalancer",
+                actions=[
+                    "elasticloadbalancing:DescribeLoadBalancers",
+                    "elasticloadbalancing:DescribeTags",
+                ],
+                resources=["*"],
+            )
+        )
         if verify_listener_certificate:
             # DescribeListeners has no resource-level permissions; the certificate is the operator's, imported into
             # ACM at run time under an id nobody knows at synthesis: any certificate of this account and region, read
             # only (GetCertificate returns the certificate and its chain, never a private key).
-            self.check_function.add_to_role_policy(iam.PolicyStatement(
-                sid="ReadTheListenersCertificate", actions=["elasticloadbalancing:DescribeListeners"], resources=["*"]))
-            self.check_function.add_to_role_policy(iam.PolicyStatement(
-                sid="ReadTheCertificateFromAcm", actions=["acm:DescribeCertificate", "acm:GetCertificate"],
-                resources=[stack.format_arn(service="acm", resource="certificate", resource_name="*")]))
+            self.check_function.add_to_role_policy(
+                iam.PolicyStatement(
+                    sid="ReadTheListenersCertificate",
+                    actions=["elasticloadbalancing:DescribeListeners"],
+                    resources=["*"],
+                )
+            )
+            self.check_function.add_to_role_policy(
+                iam.PolicyStatement(
+                    sid="ReadTheCertificateFromAcm",
+                    actions=["acm:DescribeCertificate", "acm:GetCertificate"],
+                    resources=[
+                        stack.format_arn(service="acm", resource="certificate", resource_name="*")
+                    ],
+                )
+            )
         if api_key_secret is not None:
             for statement in api_key_statements(stack, api_key_secret):
                 self.check_function.add_to_role_policy(statement)
         if gate is not None:
             gate.grant_check(self.check_function)
         self.report_function = lambda_.Function(
-            self, "ReportError", runtime=RUNTIME, code=code, handler=f"{HANDLER_MODULE}.report_error",
-            timeout=cdk.Duration.minutes(1), vpc=vpc,
+            self,
+            "ReportError",
+            runtime=RUNTIME,
+            code=code,
+            handler=f"{HANDLER_MODULE}.report_error",
+            timeout=cdk.Duration.minutes(1),
+            vpc=vpc,
             vpc_subnets=ec2.SubnetSelection(subnet_type=ec2.SubnetType.PRIVATE_WITH_EGRESS),
             security_groups=[self.security_group],
             description="Deploy-time smoke test: signals a failure of the check function to the wait condition",
-            log_group=logs.LogGroup(self, "ReportErrorLogs", retention=logs.RetentionDays.ONE_MONTH,
-                                    removal_policy=cdk.RemovalPolicy.DESTROY))
+            log_group=logs.LogGroup(
+                self,
+                "ReportErrorLogs",
+                retention=logs.RetentionDays.ONE_MONTH,
+                removal_policy=cdk.RemovalPolicy.DESTROY,
+            ),
+        )
 
-        check = tasks.LambdaInvoke(self, "CheckEndpoint", lambda_function=self.check_function,
-                                   payload_response_only=True, retry_on_service_exceptions=True)
-        report = tasks.LambdaInvoke(self, "SignalError", lambda_function=self.report_function,
-                                    payload_response_only=True, retry_on_service_exceptions=True)
+        check = tasks.LambdaInvoke(
+            self,
+            "CheckEndpoint",
+            lambda_function=self.check_function,
+            payload_response_only=True,
+            retry_on_service_exceptions=True,
+        )
+        report = tasks.LambdaInvoke(
+            self,
+            "SignalError",
+            lambda_function=self.report_function,
+            payload_response_only=True,
+            retry_on_service_exceptions=True,
+        )
         check.add_catch(report, result_path="$.error")
         wait = sfn.Wait(self, "WaitForNextCheck", time=sfn.WaitTime.duration(POLL_INTERVAL))
         wait.next(check)
-        definition = check.next(sfn.Choice(self, "Signalled")
-                                .when(sfn.Condition.boolean_equals("$.done", True), sfn.Succeed(self, "Done"))
-                                .otherwise(wait))
+        definition = check.next(
+            sfn.Choice(self, "Signalled")
+            .when(sfn.Condition.boolean_equals("$.done", True), sfn.Succeed(self, "Done"))
+            .otherwise(wait)
+        )
         self.state_machine = sfn.StateMachine(
-            self, "Poller", definition_body=sfn.DefinitionBody.from_chainable(definition),
-            timeout=cdk.Duration.seconds(self.wait_seconds), tracing_enabled=True,
+            self,
+            "Poller",
+            definition_body=sfn.DefinitionBody.from_chainable(definition),
+            timeout=cdk.Duration.seconds(self.wait_seconds),
+            tracing_enabled=True,
             logs=sfn.LogOptions(
-                destination=logs.LogGroup(self, "PollerLogs", retention=logs.RetentionDays.ONE_MONTH,
-                                          log_group_name=f"/aws/vendedlogs/states/deploy-time-smoke-test-{self.node.addr}",
-                                          removal_policy=cdk.RemovalPolicy.DESTROY),
-                level=sfn.LogLevel.ALL, include_execution_data=False))
+                destination=logs.LogGroup(
+                    self,
+                    "PollerLogs",
+                    retention=logs.RetentionDays.ONE_MONTH,
+                    log_group_name=f"/aws/vendedlogs/states/deploy-time-smoke-test-{self.node.addr}",
+                    removal_policy=cdk.RemovalPolicy.DESTROY,
+                ),
+                level=sfn.LogLevel.ALL,
+                include_execution_data=False,
+            ),
+        )
 
         self.start_function = lambda_.Function(
-            self, "Start", runtime=RUNTIME, code=code, handler=f"{HANDLER_MODULE}.on_event", timeout=cdk.Duration.seconds(30),
+            self,
+            "Start",
+            runtime=RUNTIME,
+            code=code,
+            handler=f"{HANDLER_MODULE}.on_event",
+            timeout=cdk.Duration.seconds(30),
             description="Deploy-time smoke test: starts the poller on create and update; nothing on delete",
-            log_group=logs.LogGroup(self, "StartLogs", retention=logs.RetentionDays.ONE_MONTH,
-                                    removal_policy=cdk.RemovalPolicy.DESTROY))
+            log_group=logs.LogGroup(
+                self,
+                "StartLogs",
+                retention=logs.RetentionDays.ONE_MONTH,
+                removal_policy=cdk.RemovalPolicy.DESTROY,
+            ),
+        )
         self.state_machine.grant_start_execution(self.start_function)
         self.provider = cr.Provider(
-            self, "Provider", on_event_handler=self.start_function,
-            log_group=logs.LogGroup(self, "FrameworkLogs", retention=logs.RetentionDays.ONE_MONTH,
-                                    removal_policy=cdk.RemovalPolicy.DESTROY))
+            self,
+            "Provider",
+            on_event_handler=self.start_function,
+            log_group=logs.LogGroup(
+                self,
+                "FrameworkLogs",
+                retention=logs.RetentionDays.ONE_MONTH,
+                removal_policy=cdk.RemovalPolicy.DESTROY,
+            ),
+        )
 
         self.handle = cdk.CfnWaitConditionHandle(self, f"Handle{digest}")
         self.start = cdk.CustomResource(
-            self, f"Start{digest}", service_token=self.provider.service_token, resource_type=RESOURCE_TYPE,
-            properties={"Settings": stack.to_json_string(self.settings), "HandleUrl": self.handle.ref,
-                        "StateMachineArn": self.state_machine.state_machine_arn,
-                        **({"ResultsBucket": gate.bucket.bucket_name} if gate is not None else {})})
-        self.wait_condition = cdk.CfnWaitCondition(self, f"Passed{digest}", handle=self.handle.ref,
-                                                   timeout=str(self.wait_seconds), count=1)
+            self,
+            f"Start{digest}",
+            service_token=self.provider.service_token,
+            resource_type=RESOURCE_TYPE,
+            properties={
+                "Settings": stack.to_json_string(self.settings),
+                "HandleUrl": self.handle.ref,
+                "StateMachineArn": self.state_machine.state_machine_arn,
+                **({"ResultsBucket": gate.bucket.bucket_name} if gate is not None else {}),
+            },
+        )
+        self.wait_condition = cdk.CfnWaitCondition(
+            self, f"Passed{digest}", handle=self.handle.ref, timeout=str(self.wait_seconds), count=1
+        )
         self.wait_condition.node.add_dependency(self.start)
         if gate is not None:
             gate.add_job(digest=digest, run_id=self.start.get_att_string("RunId"), start=self.start)
@@ -241,12 +373,18 @@ def api_key_statements(stack: cdk.Stack, secret_name: str) -> list[iam.PolicySta
     its own."""
     secret_arn = f"arn:{stack.partition}:secretsmanager:{stack.region}:{stack.account}:secret:{secret_name}-??????"
     return [
-        iam.PolicyStatement(sid="ReadTheApiKey", actions=["secretsmanager:GetSecretValue"], resources=[secret_arn]),
         iam.PolicyStatement(
-            sid="DecryptTheApiKey", actions=["kms:Decrypt"],
+            sid="ReadTheApiKey", actions=["secretsmanager:GetSecretValue"], resources=[secret_arn]
+        ),
+        iam.PolicyStatement(
+            sid="DecryptTheApiKey",
+            actions=["kms:Decrypt"],
             resources=[f"arn:{stack.partition}:kms:{stack.region}:{stack.account}:key/*"],
-            conditions={"StringEquals": {"kms:ViaService": f"secretsmanager.{stack.region}.amazonaws.com"},
-                        "StringLike": {"kms:EncryptionContext:SecretARN": secret_arn}}),
+            conditions={
+                "StringEquals": {"kms:ViaService": f"secretsmanager.{stack.region}.amazonaws.com"},
+                "StringLike": {"kms:EncryptionContext:SecretARN": secret_arn},
+            },
+        ),
     ]
 
 

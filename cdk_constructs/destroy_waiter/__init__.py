@@ -68,7 +68,9 @@ LOAD_BALANCER_CONTROLLER_CLUSTER_TAG = "elbv2.k8s.aws/cluster"
 # its default cannot be deleted).
 
 
-def service_load_balancer_tags(cluster_name: str, namespace: str, service_name: str) -> dict[str, str]:
+def service_load_balancer_tags(
+    cluster_name: str, namespace: str, service_name: str
+) -> dict[str, str]:
     """The tags the AWS cloud provider puts on the NLB of Service ``namespace/service_name`` in ``cluster_name``."""
     return {
         CLOUD_PROVIDER_SERVICE_TAG: f"{namespace}/{service_name}",
@@ -119,109 +121,209 @@ class DestroyWaiter(Construct):
     :attr provider: the Provider framework behind it.
     """
 
-    def __init__(self, scope: Construct, id: str, *, load_balancer_tags: Mapping[str, str] | None = None,
-                 include_security_groups: bool = False, vpc_id: str | None = None,
-                 security_group_ids: Sequence[str] = ()) -> None:
+    def __init__(
+        self,
+        scope: Construct,
+        id: str,
+        *,
+        load_balancer_tags: Mapping[str, str] | None = None,
+        include_security_groups: bool = False,
+        vpc_id: str | None = None,
+        security_group_ids: Sequence[str] = (),
+    ) -> None:
         super().__init__(scope, id)
         properties = _properties(self, load_balancer_tags, vpc_id, security_group_ids)
         if include_security_groups:
             if load_balancer_tags is None:
-                raise ValueError("include_security_groups goes with load_balancer_tags: it waits for the security "
-                                 "groups that carry those tags")
+                raise ValueError(
+                    "include_security_groups goes with load_balancer_tags: it waits for the security "
+                    "groups that carry those tags"
+                )
             properties["IncludeSecurityGroups"] = "true"
 
         code = lambda_.Code.from_asset(str(HANDLER_DIR), exclude=["__pycache__", "*.pyc"])
         self.on_event_function = lambda_.Function(
-            self, "OnEvent", runtime=RUNTIME, code=code, handler="handler.on_event", timeout=cdk.Duration.seconds(30),
+            self,
+            "OnEvent",
+            runtime=RUNTIME,
+            code=code,
+            handler="handler.on_event",
+            timeout=cdk.Duration.seconds(30),
             description="DestroyWaiter onEvent: nothing to do on create and update",
-            log_group=logs.LogGroup(self, "OnEventLogs", retention=logs.RetentionDays.ONE_MONTH,
-                                    removal_policy=cdk.RemovalPolicy.DESTROY),
+            log_group=logs.LogGroup(
+                self,
+                "OnEventLogs",
+                retention=logs.RetentionDays.ONE_MONTH,
+                removal_policy=cdk.RemovalPolicy.DESTROY,
+            ),
         )
         self.is_complete_function = lambda_.Function(
-            self, "IsComplete", runtime=RUNTIME, code=code, handler="handler.is_complete",
+            self,
+            "IsComplete",
+            runtime=RUNTIME,
+            code=code,
+            handler="handler.is_complete",
             timeout=cdk.Duration.minutes(1),
             description="DestroyWaiter isComplete: on delete, waits until the "
-                        + ("tagged load balancers" if properties["Kind"] == "LoadBalancersGone" else "network interfaces")
-                        + (" and security groups" if include_security_groups else "") + " are gone",
-            environment={"GIVE_UP_AFTER_SECONDS": str(int(TOTAL_TIMEOUT.to_seconds() - GIVE_UP_MARGIN.to_seconds()))},
-            log_group=logs.LogGroup(self, "IsCompleteLogs", retention=logs.RetentionDays.ONE_MONTH,
-                                    removal_policy=cdk.RemovalPolicy.DESTROY),
+            + (
+                "tagged load balancers"
+                if properties["Kind"] == "LoadBalancersGone"
+                else "network interfaces"
+            )
+            + (" and security groups" if include_security_groups else "")
+            + " are gone",
+            environment={
+                "GIVE_UP_AFTER_SECONDS": str(
+                    int(TOTAL_TIMEOUT.to_seconds() - GIVE_UP_MARGIN.to_seconds())
+                )
+            },
+            log_group=logs.LogGroup(
+                self,
+                "IsCompleteLogs",
+                retention=logs.RetentionDays.ONE_MONTH,
+                removal_policy=cdk.RemovalPolicy.DESTROY,
+            ),
         )
         # Only isComplete calls AWS. These Describe actions take no resource types (Service Authorization Reference,
         # Elastic Load Balancing V2 and Amazon EC2): resource "*".
-        actions = (["elasticloadbalancing:DescribeLoadBalancers", "elasticloadbalancing:DescribeTags"]
-                   if properties["Kind"] == "LoadBalancersGone" else ["ec2:DescribeNetworkInterfaces"])
-        self.is_complete_function.add_to_role_policy(iam.PolicyStatement(actions=actions, resources=["*"]))
+        actions = (
+            ["elasticloadbalancing:DescribeLoadBalancers", "elasticloadbalancing:DescribeTags"]
+            if properties["Kind"] == "LoadBalancersGone"
+            else ["ec2:DescribeNetworkInterfaces"]
+        )
+        self.is_complete_function.add_to_role_policy(
+            iam.PolicyStatement(actions=actions, resources=["*"])
+        )
         if include_security_groups:
             # ec2:DescribeSecurityGroups lists no resource types and no condition keys of its own in the Service
             # Authorization Reference (https://docs.aws.amazon.com/service-authorization/latest/reference/
             # list_amazonec2.html): "*" is as narrow as it goes. The handler filters by the tags.
-            self.is_complete_function.add_to_role_policy(iam.PolicyStatement(
-                actions=["ec2:DescribeSecurityGroups"], resources=["*"]))
+            self.is_complete_function.add_to_role_policy(
+                iam.PolicyStatement(actions=["ec2:DescribeSecurityGroups"], resources=["*"])
+            )
 
         self.provider = cr.Provider(
-            self, "Provider", on_event_handler=self.on_event_function, is_complete_handler=self.is_complete_function,
-            query_interval=QUERY_INTERVAL, total_timeout=TOTAL_TIMEOUT,
-            log_group=logs.LogGroup(self, "FrameworkLogs", retention=logs.RetentionDays.ONE_MONTH,
-                                    removal_policy=cdk.RemovalPolicy.DESTROY),
+            self,
+            "Provider",
+            on_event_handler=self.on_event_function,
+            is_complete_handler=self.is_complete_function,
+            query_interval=QUERY_INTERVAL,
+            total_timeout=TOTAL_TIMEOUT,
+            log_group=logs.LogGroup(
+                self,
+                "FrameworkLogs",
+                retention=logs.RetentionDays.ONE_MONTH,
+                removal_policy=cdk.RemovalPolicy.DESTROY,
+            ),
             # Every state transition (cdk-nag AwsSolutions-SF1), without the execution data: the event holds the
             # presigned URL that answers CloudFormation. Under /aws/vendedlogs/, as aws-cdk-lib's default log group:
             # other names count against CloudWatch Logs' account-wide resource policy size.
             disable_waiter_state_machine_logging=False,
             waiter_state_machine_log_options=cr.LogOptions(
-                destination=logs.LogGroup(self, "WaiterLogs", retention=logs.RetentionDays.ONE_MONTH,
-                                          log_group_name=f"/aws/vendedlogs/states/destroy-waiter-{self.node.addr}",
-                                          removal_policy=cdk.RemovalPolicy.DESTROY),
-                level=sfn.LogLevel.ALL, include_execution_data=False),
+                destination=logs.LogGroup(
+                    self,
+                    "WaiterLogs",
+                    retention=logs.RetentionDays.ONE_MONTH,
+                    log_group_name=f"/aws/vendedlogs/states/destroy-waiter-{self.node.addr}",
+                    removal_policy=cdk.RemovalPolicy.DESTROY,
+                ),
+                level=sfn.LogLevel.ALL,
+                include_execution_data=False,
+            ),
         )
-        self.resource = cdk.CustomResource(self, "Resource", service_token=self.provider.service_token,
-                                           resource_type=RESOURCE_TYPE, properties=properties)
+        self.resource = cdk.CustomResource(
+            self,
+            "Resource",
+            service_token=self.provider.service_token,
+            resource_type=RESOURCE_TYPE,
+            properties=properties,
+        )
         self._acknowledge_findings()
 
     def _acknowledge_findings(self) -> None:
         """cdk-nag's findings on this construct: its two functions and aws-cdk-lib's Provider framework."""
         stack = cdk.Stack.of(self)
-        acknowledge(self, managed_policy_finding("AWSLambdaBasicExecutionRole", "service-role/"),
-                    "the waiter's two Lambdas and the Provider framework's three Lambdas write their own logs with it")
-        acknowledge(self.is_complete_function, "AwsSolutions-IAM5[Resource::*]",
-                    "the Describe actions of Elastic Load Balancing and EC2 take no resource types in the Service "
-                    "Authorization Reference; "
-                    "the function only reads, it changes nothing")
+        acknowledge(
+            self,
+            managed_policy_finding("AWSLambdaBasicExecutionRole", "service-role/"),
+            "the waiter's two Lambdas and the Provider framework's three Lambdas write their own logs with it",
+        )
+        acknowledge(
+            self.is_complete_function,
+            "AwsSolutions-IAM5[Resource::*]",
+            "the Describe actions of Elastic Load Balancing and EC2 take no resource types in the Service "
+            "Authorization Reference; "
+            "the function only reads, it changes nothing",
+        )
         # The framework's roles may invoke every version (ARN:*) of the functions it calls, and nothing else.
-        invoked = [self.on_event_function, self.is_complete_function,
-                   *(self.provider.node.find_child(name) for name in ("framework-isComplete", "framework-onTimeout"))]
-        acknowledge_each(self.provider, [
-            f"AwsSolutions-IAM5[Resource::<{stack.get_logical_id(function.node.default_child)}.Arn>:*]"
-            for function in invoked
-        ], "aws-cdk-lib's Provider framework invokes any version of these functions of the waiter, nothing else")
+        invoked = [
+            self.on_event_function,
+            self.is_complete_function,
+            *(
+                self.provider.node.find_child(name)
+                for name in ("framework-isComplete", "framework-onTimeout")
+            ),
+        ]
+        acknowledge_each(
+            self.provider,
+            [
+                f"AwsSolutions-IAM5[Resource::<{stack.get_logical_id(function.node.default_child)}.Arn>:*]"
+                for function in invoked
+            ],
+            "aws-cdk-lib's Provider framework invokes any version of these functions of the waiter, nothing else",
+        )
         state_machine = self.provider.node.find_child("waiter-state-machine")
-        acknowledge(state_machine, "AwsSolutions-IAM5[Resource::*]",
-                    "aws-cdk-lib's statement for the waiter's execution log: " + STEP_FUNCTIONS_LOG_DELIVERY)
-        acknowledge(state_machine, "AwsSolutions-SF2",
-                    "the Provider framework's waiter state machine offers no X-Ray option; it runs one Lambda task "
-                    "whose calls are logged in CloudWatch Logs")
+        acknowledge(
+            state_machine,
+            "AwsSolutions-IAM5[Resource::*]",
+            "aws-cdk-lib's statement for the waiter's execution log: "
+            + STEP_FUNCTIONS_LOG_DELIVERY,
+        )
+        acknowledge(
+            state_machine,
+            "AwsSolutions-SF2",
+            "the Provider framework's waiter state machine offers no X-Ray option; it runs one Lambda task "
+            "whose calls are logged in CloudWatch Logs",
+        )
 
 
-def _properties(scope: Construct, load_balancer_tags: Mapping[str, str] | None, vpc_id: str | None,
-                security_group_ids: Sequence[str]) -> dict:
+def _properties(
+    scope: Construct,
+    load_balancer_tags: Mapping[str, str] | None,
+    vpc_id: str | None,
+    security_group_ids: Sequence[str],
+) -> dict:
     """The custom resource's properties (Kind and its parameters), after checking the props."""
     if (load_balancer_tags is None) == (vpc_id is None):
-        raise ValueError("DestroyWaiter needs exactly one of load_balancer_tags (wait for load balancers) or vpc_id "
-                         "with security_group_ids (wait for network interfaces)")
+        raise ValueError(
+            "DestroyWaiter needs exactly one of load_balancer_tags (wait for load balancers) or vpc_id "
+            "with security_group_ids (wait for network interfaces)"
+        )
     if load_balancer_tags is not None:
         if security_group_ids:
             raise ValueError("security_group_ids goes with vpc_id, not with load_balancer_tags")
         if not load_balancer_tags:
-            raise ValueError("load_balancer_tags must hold at least one tag: with none, every load balancer matches")
+            raise ValueError(
+                "load_balancer_tags must hold at least one tag: with none, every load balancer matches"
+            )
         if any(not key for key in load_balancer_tags):
-            raise ValueError(f"load_balancer_tags has an empty tag key: {dict(load_balancer_tags)!r}")
+            raise ValueError(
+                f"load_balancer_tags has an empty tag key: {dict(load_balancer_tags)!r}"
+            )
         # JSON text: tokens (a cluster name from another construct) may be in keys as well as in values.
-        return {"Kind": "LoadBalancersGone", "Tags": cdk.Stack.of(scope).to_json_string(dict(load_balancer_tags))}
+        return {
+            "Kind": "LoadBalancersGone",
+            "Tags": cdk.Stack.of(scope).to_json_string(dict(load_balancer_tags)),
+        }
     if not vpc_id:
         raise ValueError("vpc_id must not be empty")
     if isinstance(security_group_ids, str) or not security_group_ids:
         raise ValueError("security_group_ids must list at least one security group with vpc_id")
-    return {"Kind": "NetworkInterfacesGone", "VpcId": vpc_id, "SecurityGroupIds": list(security_group_ids)}
+    return {
+        "Kind": "NetworkInterfacesGone",
+        "VpcId": vpc_id,
+        "SecurityGroupIds": list(security_group_ids),
+    }
 
 
 __all__ = ["DestroyWaiter", "load_balancer_controller_tags", "service_load_balancer_tags"]

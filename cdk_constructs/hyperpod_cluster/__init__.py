@@ -74,92 +74,173 @@ class HyperPodCluster(Construct):
     :param labels: Kubernetes labels of the nodes. Default: none.
     """
 
-    def __init__(self, scope: Construct, id: str, *, cluster_name: str, eks_cluster_arn: str, vpc_id: str,
-                 subnet_ids: Sequence[str],
-                 group_subnet_id: str, security_group_ids: Sequence[str], instance_type: str, instance_count: int,
-                 training_plan_arn: str, volume_size_gb: int | None = None, labels: Mapping[str, str] | None = None,
-                 require_instance_store: bool = False) -> None:
+    def __init__(
+        self,
+        scope: Construct,
+        id: str,
+        *,
+        cluster_name: str,
+        eks_cluster_arn: str,
+        vpc_id: str,
+        subnet_ids: Sequence[str],
+        group_subnet_id: str,
+        security_group_ids: Sequence[str],
+        instance_type: str,
+        instance_count: int,
+        training_plan_arn: str,
+        volume_size_gb: int | None = None,
+        labels: Mapping[str, str] | None = None,
+        require_instance_store: bool = False,
+    ) -> None:
         super().__init__(scope, id)
         if not instance_type.startswith("ml."):
-            raise ValueError(f"instance_type must be a SageMaker instance type (ml.*), got {instance_type!r}")
+            raise ValueError(
+                f"instance_type must be a SageMaker instance type (ml.*), got {instance_type!r}"
+            )
         if volume_size_gb is not None and not 1 <= volume_size_gb <= 16384:
             raise ValueError(f"volume_size_gb must be within 1..16384, got {volume_size_gb}")
         if not security_group_ids:
             raise ValueError("security_group_ids must list at least the EKS cluster security group")
 
         self.lifecycle_bucket = s3.Bucket(
-            self, "LifecycleScripts", bucket_name=lifecycle_bucket_name(),
-            encryption=s3.BucketEncryption.S3_MANAGED, enforce_ssl=True,
-            block_public_access=s3.BlockPublicAccess.BLOCK_ALL, versioned=True,
-            removal_policy=cdk.RemovalPolicy.DESTROY, auto_delete_objects=True,
+            self,
+            "LifecycleScripts",
+            bucket_name=lifecycle_bucket_name(),
+            encryption=s3.BucketEncryption.S3_MANAGED,
+            enforce_ssl=True,
+            block_public_access=s3.BlockPublicAccess.BLOCK_ALL,
+            versioned=True,
+            removal_policy=cdk.RemovalPolicy.DESTROY,
+            auto_delete_objects=True,
         )
-        acknowledge(self.lifecycle_bucket, "AwsSolutions-S1",
-                    "holds only the lifecycle scripts this app uploads from its own repository; versioning keeps history")
+        acknowledge(
+            self.lifecycle_bucket,
+            "AwsSolutions-S1",
+            "holds only the lifecycle scripts this app uploads from its own repository; versioning keeps history",
+        )
         deployment = s3deploy.BucketDeployment(
-            self, "UploadLifecycleScripts",
-            sources=[s3deploy.Source.asset(str(LIFECYCLE_DIR)),
-                     s3deploy.Source.data(SETTINGS_FILE, lifecycle_settings(
-                         require_instance_store=require_instance_store))],
-            destination_bucket=self.lifecycle_bucket, destination_key_prefix=LIFECYCLE_PREFIX,
+            self,
+            "UploadLifecycleScripts",
+            sources=[
+                s3deploy.Source.asset(str(LIFECYCLE_DIR)),
+                s3deploy.Source.data(
+                    SETTINGS_FILE, lifecycle_settings(require_instance_store=require_instance_store)
+                ),
+            ],
+            destination_bucket=self.lifecycle_bucket,
+            destination_key_prefix=LIFECYCLE_PREFIX,
         )
         acknowledge_bucket_deployment(self, self.lifecycle_bucket)
 
         self.execution_role = iam.Role(
-            self, "ExecutionRole", assumed_by=iam.ServicePrincipal("sagemaker.amazonaws.com"),
+            self,
+            "ExecutionRole",
+            assumed_by=iam.ServicePrincipal("sagemaker.amazonaws.com"),
             description=f"Instances of HyperPod cluster {cluster_name}",
-            managed_policies=[iam.ManagedPolicy.from_aws_managed_policy_name(name) for name in (
-                "AmazonSageMakerClusterInstanceRolePolicy", "AmazonEC2ContainerRegistryReadOnly")],
+            managed_policies=[
+                iam.ManagedPolicy.from_aws_managed_policy_name(name)
+                for name in (
+                    "AmazonSageMakerClusterInstanceRolePolicy",
+                    "AmazonEC2ContainerRegistryReadOnly",
+                )
+            ],
         )
-        acknowledge(self.execution_role, managed_policy_finding("AmazonSageMakerClusterInstanceRolePolicy"),
-                    "the AWS managed policy HyperPod instances need (logs, metrics, cluster node operations)")
-        acknowledge(self.execution_role, managed_policy_finding("AmazonEC2ContainerRegistryReadOnly"),
-                    "nodes pull EKS system images (VPC CNI, kube-proxy) from ECR")
+        acknowledge(
+            self.execution_role,
+            managed_policy_finding("AmazonSageMakerClusterInstanceRolePolicy"),
+            "the AWS managed policy HyperPod instances need (logs, metrics, cluster node operations)",
+        )
+        acknowledge(
+            self.execution_role,
+            managed_policy_finding("AmazonEC2ContainerRegistryReadOnly"),
+            "nodes pull EKS system images (VPC CNI, kube-proxy) from ECR",
+        )
         self.lifecycle_bucket.grant_read(self.execution_role, f"{LIFECYCLE_PREFIX}*")
-        self._grant_network_and_pod_identity(vpc_id=vpc_id, subnet_ids=[*subnet_ids, group_subnet_id],
-                                             security_group_ids=security_group_ids, eks_cluster_arn=eks_cluster_arn)
-        acknowledge(self.execution_role, "AwsSolutions-IAM5[Action::s3:GetBucket*]",
-                    "read access to the lifecycle bucket only, as grant_read writes it")
-        acknowledge(self.execution_role, "AwsSolutions-IAM5[Action::s3:GetObject*]",
-                    "read access to the lifecycle bucket only, as grant_read writes it")
-        acknowledge(self.execution_role, "AwsSolutions-IAM5[Action::s3:List*]",
-                    "read access to the lifecycle bucket only, as grant_read writes it")
-        acknowledge(self.execution_role,
-                    f"AwsSolutions-IAM5[Resource::<{cdk.Stack.of(self).get_logical_id(self.lifecycle_bucket.node.default_child)}"
-                    f".Arn>/{LIFECYCLE_PREFIX}*]",
-                    "the lifecycle scripts under their prefix, nothing else in the bucket")
+        self._grant_network_and_pod_identity(
+            vpc_id=vpc_id,
+            subnet_ids=[*subnet_ids, group_subnet_id],
+            security_group_ids=security_group_ids,
+            eks_cluster_arn=eks_cluster_arn,
+        )
+        acknowledge(
+            self.execution_role,
+            "AwsSolutions-IAM5[Action::s3:GetBucket*]",
+            "read access to the lifecycle bucket only, as grant_read writes it",
+        )
+        acknowledge(
+            self.execution_role,
+            "AwsSolutions-IAM5[Action::s3:GetObject*]",
+            "read access to the lifecycle bucket only, as grant_read writes it",
+        )
+        acknowledge(
+            self.execution_role,
+            "AwsSolutions-IAM5[Action::s3:List*]",
+            "read access to the lifecycle bucket only, as grant_read writes it",
+        )
+        acknowledge(
+            self.execution_role,
+            f"AwsSolutions-IAM5[Resource::<{cdk.Stack.of(self).get_logical_id(self.lifecycle_bucket.node.default_child)}"
+            f".Arn>/{LIFECYCLE_PREFIX}*]",
+            "the lifecycle scripts under their prefix, nothing else in the bucket",
+        )
 
-        vpc = sagemaker.CfnCluster.VpcConfigProperty(security_group_ids=list(security_group_ids), subnets=list(subnet_ids))
-        pinned = sagemaker.CfnCluster.VpcConfigProperty(security_group_ids=list(security_group_ids),
-                                                       subnets=[group_subnet_id])
+        vpc = sagemaker.CfnCluster.VpcConfigProperty(
+            security_group_ids=list(security_group_ids), subnets=list(subnet_ids)
+        )
+        pinned = sagemaker.CfnCluster.VpcConfigProperty(
+            security_group_ids=list(security_group_ids), subnets=[group_subnet_id]
+        )
         self.cluster = sagemaker.CfnCluster(
-            self, "Cluster",
+            self,
+            "Cluster",
             cluster_name=cluster_name,
             orchestrator=sagemaker.CfnCluster.OrchestratorProperty(
-                eks=sagemaker.CfnCluster.ClusterOrchestratorEksConfigProperty(cluster_arn=eks_cluster_arn)),
+                eks=sagemaker.CfnCluster.ClusterOrchestratorEksConfigProperty(
+                    cluster_arn=eks_cluster_arn
+                )
+            ),
             vpc_config=vpc,
             node_recovery="Automatic",
-            instance_groups=[sagemaker.CfnCluster.ClusterInstanceGroupProperty(
-                instance_group_name="gpu",
-                instance_type=instance_type,
-                instance_count=instance_count,
-                execution_role=self.execution_role.role_arn,
-                training_plan_arn=training_plan_arn,
-                # The plan's capacity is in one zone; the group's instances must be launched there.
-                override_vpc_config=pinned,
-                life_cycle_config=sagemaker.CfnCluster.ClusterLifeCycleConfigProperty(
-                    source_s3_uri=f"s3://{self.lifecycle_bucket.bucket_name}/{LIFECYCLE_PREFIX}", on_create=ON_CREATE),
-                instance_storage_configs=[sagemaker.CfnCluster.ClusterInstanceStorageConfigProperty(
-                    ebs_volume_config=sagemaker.CfnCluster.ClusterEbsVolumeConfigProperty(volume_size_in_gb=volume_size_gb))]
-                if volume_size_gb else None,
-                on_start_deep_health_checks=list(DEEP_HEALTH_CHECKS),
-                kubernetes_config=sagemaker.CfnCluster.ClusterKubernetesConfigProperty(labels=dict(labels or {})),
-            )],
+            instance_groups=[
+                sagemaker.CfnCluster.ClusterInstanceGroupProperty(
+                    instance_group_name="gpu",
+                    instance_type=instance_type,
+                    instance_count=instance_count,
+                    execution_role=self.execution_role.role_arn,
+                    training_plan_arn=training_plan_arn,
+                    # The plan's capacity is in one zone; the group's instances must be launched there.
+                    override_vpc_config=pinned,
+                    life_cycle_config=sagemaker.CfnCluster.ClusterLifeCycleConfigProperty(
+                        source_s3_uri=f"s3://{self.lifecycle_bucket.bucket_name}/{LIFECYCLE_PREFIX}",
+                        on_create=ON_CREATE,
+                    ),
+                    instance_storage_configs=[
+                        sagemaker.CfnCluster.ClusterInstanceStorageConfigProperty(
+                            ebs_volume_config=sagemaker.CfnCluster.ClusterEbsVolumeConfigProperty(
+                                volume_size_in_gb=volume_size_gb
+                            )
+                        )
+                    ]
+                    if volume_size_gb
+                    else None,
+                    on_start_deep_health_checks=list(DEEP_HEALTH_CHECKS),
+                    kubernetes_config=sagemaker.CfnCluster.ClusterKubernetesConfigProperty(
+                        labels=dict(labels or {})
+                    ),
+                )
+            ],
         )
         # The scripts must be in the bucket before the first instance runs them.
         self.cluster.node.add_dependency(deployment)
 
-    def _grant_network_and_pod_identity(self, *, vpc_id: str, subnet_ids: Sequence[str],
-                                        security_group_ids: Sequence[str], eks_cluster_arn: str) -> None:
+    def _grant_network_and_pod_identity(
+        self,
+        *,
+        vpc_id: str,
+        subnet_ids: Sequence[str],
+        security_group_ids: Sequence[str],
+        eks_cluster_arn: str,
+    ) -> None:
         """What the SageMaker developer guide adds to the execution role of an EKS-orchestrated cluster ("AWS Identity
         and Access Management for SageMaker HyperPod", https://docs.aws.amazon.com/sagemaker/latest/dg/
         sagemaker-hyperpod-prerequisites-iam.html: the VPC CNI's network interface calls and
@@ -185,54 +266,107 @@ class HyperPodCluster(Construct):
             return f"arn:{partition}:ec2:{region}:{owner}:{resource}"
 
         network_interfaces = ec2_arn("network-interface/*")
-        self.execution_role.add_to_policy(iam.PolicyStatement(
-            sid="DescribeNetwork",
-            actions=["ec2:DescribeInstances", "ec2:DescribeInstanceTypes", "ec2:DescribeNetworkInterfaces",
-                     "ec2:DescribeSubnets", "ec2:DescribeSecurityGroups", "ec2:DescribeVpcs", "ec2:DescribeDhcpOptions",
-                     "ec2:DescribeTags"],
-            resources=["*"]))
-        self.execution_role.add_to_policy(iam.PolicyStatement(
-            sid="NetworkInterfacesInThisVpc",
-            actions=["ec2:CreateNetworkInterface", "ec2:DeleteNetworkInterface", "ec2:AttachNetworkInterface",
-                     "ec2:DetachNetworkInterface", "ec2:ModifyNetworkInterfaceAttribute",
-                     "ec2:AssignPrivateIpAddresses", "ec2:UnassignPrivateIpAddresses",
-                     "ec2:CreateNetworkInterfacePermission"],
-            resources=[network_interfaces],
-            conditions={"StringEquals": {"ec2:Vpc": ec2_arn(f"vpc/{vpc_id}")}}))
-        self.execution_role.add_to_policy(iam.PolicyStatement(
-            sid="ThisClustersSubnetsAndSecurityGroups",
-            actions=["ec2:CreateNetworkInterface", "ec2:ModifyNetworkInterfaceAttribute"],
-            resources=[*(ec2_arn(f"subnet/{subnet}") for subnet in dict.fromkeys(subnet_ids)),
-                       *(ec2_arn(f"security-group/{group}") for group in security_group_ids)]))
-        self.execution_role.add_to_policy(iam.PolicyStatement(
-            sid="HyperPodInstances",
-            actions=["ec2:AttachNetworkInterface", "ec2:DetachNetworkInterface", "ec2:ModifyNetworkInterfaceAttribute"],
-            resources=[ec2_arn("instance/*", owner="*")]))
+        self.execution_role.add_to_policy(
+            iam.PolicyStatement(
+                sid="DescribeNetwork",
+                actions=[
+                    "ec2:DescribeInstances",
+                    "ec2:DescribeInstanceTypes",
+                    "ec2:DescribeNetworkInterfaces",
+                    "ec2:DescribeSubnets",
+                    "ec2:DescribeSecurityGroups",
+                    "ec2:DescribeVpcs",
+                    "ec2:DescribeDhcpOptions",
+                    "ec2:DescribeTags",
+                ],
+                resources=["*"],
+            )
+        )
+        self.execution_role.add_to_policy(
+            iam.PolicyStatement(
+                sid="NetworkInterfacesInThisVpc",
+                actions=[
+                    "ec2:CreateNetworkInterface",
+                    "ec2:DeleteNetworkInterface",
+                    "ec2:AttachNetworkInterface",
+                    "ec2:DetachNetworkInterface",
+                    "ec2:ModifyNetworkInterfaceAttribute",
+                    "ec2:AssignPrivateIpAddresses",
+                    "ec2:UnassignPrivateIpAddresses",
+                    "ec2:CreateNetworkInterfacePermission",
+                ],
+                resources=[network_interfaces],
+                conditions={"StringEquals": {"ec2:Vpc": ec2_arn(f"vpc/{vpc_id}")}},
+            )
+        )
+        self.execution_role.add_to_policy(
+            iam.PolicyStatement(
+                sid="ThisClustersSubnetsAndSecurityGroups",
+                actions=["ec2:CreateNetworkInterface", "ec2:ModifyNetworkInterfaceAttribute"],
+                resources=[
+                    *(ec2_arn(f"subnet/{subnet}") for subnet in dict.fromkeys(subnet_ids)),
+                    *(ec2_arn(f"security-group/{group}") for group in security_group_ids),
+                ],
+            )
+        )
+        self.execution_role.add_to_policy(
+            iam.PolicyStatement(
+                sid="HyperPodInstances",
+                actions=[
+                    "ec2:AttachNetworkInterface",
+                    "ec2:DetachNetworkInterface",
+                    "ec2:ModifyNetworkInterfaceAttribute",
+                ],
+                resources=[ec2_arn("instance/*", owner="*")],
+            )
+        )
         # Tags on the instances' and pods' interfaces, also as they are created (tags on create); not limited to the
         # VPC, since a tag written on create is authorized before the interface exists.
-        self.execution_role.add_to_policy(iam.PolicyStatement(
-            sid="TagNetworkInterfaces", actions=["ec2:CreateTags"], resources=[network_interfaces]))
+        self.execution_role.add_to_policy(
+            iam.PolicyStatement(
+                sid="TagNetworkInterfaces",
+                actions=["ec2:CreateTags"],
+                resources=[network_interfaces],
+            )
+        )
         # DeleteNetworkInterfacePermission names a permission (eni-perm-…), not an interface. Whether it takes the
         # network-interface resource type could not be read from the Service Authorization Reference here, so it is
         # granted on "*": a grant on network-interface/* that the action does not match would fail HyperPod's instance
         # replacement or delete. It removes an attach permission only; it cannot attach, create or change an interface.
-        self.execution_role.add_to_policy(iam.PolicyStatement(
-            sid="RemoveInterfacePermissions", actions=["ec2:DeleteNetworkInterfacePermission"], resources=["*"]))
-        self.execution_role.add_to_policy(iam.PolicyStatement(
-            sid="PodIdentity", actions=["eks-auth:AssumeRoleForPodIdentity"], resources=[eks_cluster_arn]))
+        self.execution_role.add_to_policy(
+            iam.PolicyStatement(
+                sid="RemoveInterfacePermissions",
+                actions=["ec2:DeleteNetworkInterfacePermission"],
+                resources=["*"],
+            )
+        )
+        self.execution_role.add_to_policy(
+            iam.PolicyStatement(
+                sid="PodIdentity",
+                actions=["eks-auth:AssumeRoleForPodIdentity"],
+                resources=[eks_cluster_arn],
+            )
+        )
 
-        acknowledge(self.execution_role, "AwsSolutions-IAM5[Resource::*]",
-                    "the EC2 Describe calls (instances, instance types, network interfaces, subnets, security groups, "
-                    "VPCs, DHCP options, tags) take no resource types in the Service Authorization Reference; "
-                    "DeleteNetworkInterfacePermission names a permission, not an interface, and whether it takes the "
-                    "network-interface type is not confirmed, so it is on *: it only removes an attach permission")
-        acknowledge(self.execution_role,
-                    "AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:ec2:<AWS::Region>:<AWS::AccountId>:network-interface/*]",
-                    "network interfaces of this account and region, whose ids are not known in advance (HyperPod and "
-                    "the VPC CNI create them): every write but CreateTags only on interfaces in this VPC (ec2:Vpc); "
-                    "CreateTags on any of them, as tags on create are authorized before the interface exists")
-        acknowledge(self.execution_role,
-                    "AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:ec2:<AWS::Region>:*:instance/*]",
-                    "attaching, detaching and changing this VPC's network interfaces (limited by the network-interface "
-                    "statement) on HyperPod's instances, which run in an account SageMaker owns, under ids not known in "
-                    "advance; no other instance action is granted")
+        acknowledge(
+            self.execution_role,
+            "AwsSolutions-IAM5[Resource::*]",
+            "the EC2 Describe calls (instances, instance types, network interfaces, subnets, security groups, "
+            "VPCs, DHCP options, tags) take no resource types in the Service Authorization Reference; "
+            "DeleteNetworkInterfacePermission names a permission, not an interface, and whether it takes the "
+            "network-interface type is not confirmed, so it is on *: it only removes an attach permission",
+        )
+        acknowledge(
+            self.execution_role,
+            "AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:ec2:<AWS::Region>:<AWS::AccountId>:network-interface/*]",
+            "network interfaces of this account and region, whose ids are not known in advance (HyperPod and "
+            "the VPC CNI create them): every write but CreateTags only on interfaces in this VPC (ec2:Vpc); "
+            "CreateTags on any of them, as tags on create are authorized before the interface exists",
+        )
+        acknowledge(
+            self.execution_role,
+            "AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:ec2:<AWS::Region>:*:instance/*]",
+            "attaching, detaching and changing this VPC's network interfaces (limited by the network-interface "
+            "statement) on HyperPod's instances, which run in an account SageMaker owns, under ids not known in "
+            "advance; no other instance action is granted",
+        )

@@ -97,44 +97,91 @@ class ServingMetricsPublisher(Construct):
     :param spec_decoding: whether vLLM serves with speculative decoding (:data:`SPEC_DECODE_PUBLISHED`).
     """
 
-    def __init__(self, scope: Construct, id: str, *, cluster_name: str, prometheus_endpoint: str, workspace_arn: str,
-                 load_balancer_tags: dict[str, str], capacity_reservation_id: str | None = None,
-                 training_plan_arn: str | None = None, node_monitoring: bool = True, dcgm: bool = False,
-                 spec_decoding: bool = False) -> None:
+    def __init__(
+        self,
+        scope: Construct,
+        id: str,
+        *,
+        cluster_name: str,
+        prometheus_endpoint: str,
+        workspace_arn: str,
+        load_balancer_tags: dict[str, str],
+        capacity_reservation_id: str | None = None,
+        training_plan_arn: str | None = None,
+        node_monitoring: bool = True,
+        dcgm: bool = False,
+        spec_decoding: bool = False,
+    ) -> None:
         super().__init__(scope, id)
         if (capacity_reservation_id is None) == (training_plan_arn is None):
             raise ValueError("give exactly one of capacity_reservation_id and training_plan_arn")
-        self.log_group = logs.LogGroup(self, "Logs", retention=logs.RetentionDays.ONE_MONTH,
-                                       removal_policy=cdk.RemovalPolicy.DESTROY)
-        self.role = iam.Role(self, "Role", assumed_by=iam.ServicePrincipal("lambda.amazonaws.com"),
-                             description=f"Publishes the serving metrics of {cluster_name} to CloudWatch")
-        self.role.add_to_policy(iam.PolicyStatement(actions=["logs:CreateLogStream", "logs:PutLogEvents"],
-                                                    resources=[self.log_group.log_group_arn]))
-        self.role.add_to_policy(iam.PolicyStatement(actions=["aps:QueryMetrics"], resources=[workspace_arn]))
-        self.role.add_to_policy(iam.PolicyStatement(
-            actions=["cloudwatch:PutMetricData"], resources=["*"],
-            conditions={"StringEquals": {"cloudwatch:namespace": NAMESPACE}}))
+        self.log_group = logs.LogGroup(
+            self,
+            "Logs",
+            retention=logs.RetentionDays.ONE_MONTH,
+            removal_policy=cdk.RemovalPolicy.DESTROY,
+        )
+        self.role = iam.Role(
+            self,
+            "Role",
+            assumed_by=iam.ServicePrincipal("lambda.amazonaws.com"),
+            description=f"Publishes the serving metrics of {cluster_name} to CloudWatch",
+        )
+        self.role.add_to_policy(
+            iam.PolicyStatement(
+                actions=["logs:CreateLogStream", "logs:PutLogEvents"],
+                resources=[self.log_group.log_group_arn],
+            )
+        )
+        self.role.add_to_policy(
+            iam.PolicyStatement(actions=["aps:QueryMetrics"], resources=[workspace_arn])
+        )
+        self.role.add_to_policy(
+            iam.PolicyStatement(
+                actions=["cloudwatch:PutMetricData"],
+                resources=["*"],
+                conditions={"StringEquals": {"cloudwatch:namespace": NAMESPACE}},
+            )
+        )
         # These Describe calls take no resource types (Service Authorization Reference, Elastic Load Balancing V2 and
         # Amazon EC2), hence "*".
-        self.role.add_to_policy(iam.PolicyStatement(
-            actions=["elasticloadbalancing:DescribeLoadBalancers", "elasticloadbalancing:DescribeTags",
-                     "elasticloadbalancing:DescribeTargetGroups", "elasticloadbalancing:DescribeTargetHealth",
-                     *(["ec2:DescribeCapacityReservations"] if capacity_reservation_id else [])],
-            resources=["*"]))
+        self.role.add_to_policy(
+            iam.PolicyStatement(
+                actions=[
+                    "elasticloadbalancing:DescribeLoadBalancers",
+                    "elasticloadbalancing:DescribeTags",
+                    "elasticloadbalancing:DescribeTargetGroups",
+                    "elasticloadbalancing:DescribeTargetHealth",
+                    *(["ec2:DescribeCapacityReservations"] if capacity_reservation_id else []),
+                ],
+                resources=["*"],
+            )
+        )
         if training_plan_arn:
             # DescribeTrainingPlan takes the training-plan resource: AWS's own AmazonSageMakerTrainingPlanCreateAccess
             # grants it on arn:aws:sagemaker:*:*:training-plan/*, apart from its "NonResourceLevelTrainingPlanPermissions"
             # (SageMaker developer guide, "AWS managed policies for SageMaker training plans"). This plan only.
-            self.role.add_to_policy(iam.PolicyStatement(
-                sid="DescribeThisTrainingPlan", actions=["sagemaker:DescribeTrainingPlan"], resources=[training_plan_arn]))
+            self.role.add_to_policy(
+                iam.PolicyStatement(
+                    sid="DescribeThisTrainingPlan",
+                    actions=["sagemaker:DescribeTrainingPlan"],
+                    resources=[training_plan_arn],
+                )
+            )
         acknowledge_serving_metrics_publisher(self.role)
 
         self.function = lambda_.Function(
-            self, "Function", runtime=RUNTIME, handler="handler.handler",
+            self,
+            "Function",
+            runtime=RUNTIME,
+            handler="handler.handler",
             code=lambda_.Code.from_asset(str(HANDLER_DIR), exclude=["__pycache__", "*.pyc"]),
-            role=self.role, log_group=self.log_group, timeout=cdk.Duration.seconds(50), memory_size=256,
+            role=self.role,
+            log_group=self.log_group,
+            timeout=cdk.Duration.seconds(50),
+            memory_size=256,
             description=f"Serving metrics of {cluster_name}: AMP queries, load balancer health, "
-                        + ("Capacity Block end" if capacity_reservation_id else "training plan end"),
+            + ("Capacity Block end" if capacity_reservation_id else "training plan end"),
             # No reserved concurrency: in a new account (concurrency quota 10) reserving any fails the deploy. The
             # timeout under a minute keeps one run from overlapping the next.
         )
@@ -142,39 +189,81 @@ class ServingMetricsPublisher(Construct):
             "namespace": NAMESPACE,
             "clusterName": cluster_name,
             "prometheusEndpoint": prometheus_endpoint,
-            "queries": [m.as_event() for m in published_metrics(node_monitoring=node_monitoring, dcgm=dcgm,
-                                                                       spec_decoding=spec_decoding).values()],
+            "queries": [
+                m.as_event()
+                for m in published_metrics(
+                    node_monitoring=node_monitoring, dcgm=dcgm, spec_decoding=spec_decoding
+                ).values()
+            ],
             "loadBalancerTags": load_balancer_tags,
             "healthyTargetsMetric": HEALTHY_TARGETS,
         }
         if capacity_reservation_id:
-            self.event.update(capacityReservationId=capacity_reservation_id,
-                              capacityBlockHoursLeftMetric=CAPACITY_BLOCK_HOURS_LEFT)
+            self.event.update(
+                capacityReservationId=capacity_reservation_id,
+                capacityBlockHoursLeftMetric=CAPACITY_BLOCK_HOURS_LEFT,
+            )
         else:
             # The plan's name: the API reference's TrainingPlanName pattern is a name (newer SDK models also take the
             # ARN; the Lambda runtime's boto3 may be older). ops_cli/preflight.py calls it with the name too.
-            self.event.update(trainingPlanName=training_plan_arn.rsplit("/", 1)[-1],
-                              trainingPlanHoursLeftMetric=TRAINING_PLAN_HOURS_LEFT)
+            self.event.update(
+                trainingPlanName=training_plan_arn.rsplit("/", 1)[-1],
+                trainingPlanHoursLeftMetric=TRAINING_PLAN_HOURS_LEFT,
+            )
         self.schedule = events.Rule(
-            self, "EveryMinute", schedule=events.Schedule.rate(cdk.Duration.minutes(1)),
+            self,
+            "EveryMinute",
+            schedule=events.Schedule.rate(cdk.Duration.minutes(1)),
             description=f"Runs the serving metrics publisher of {cluster_name}",
-            targets=[targets.LambdaFunction(self.function, event=events.RuleTargetInput.from_object(self.event),
-                                            retry_attempts=0)],
+            targets=[
+                targets.LambdaFunction(
+                    self.function,
+                    event=events.RuleTargetInput.from_object(self.event),
+                    retry_attempts=0,
+                )
+            ],
         )
         # The target's Lambda permission is named after the rule's unique id, which includes the stack's path: a pipeline
         # stage would name it differently from a direct deploy, and the two would not be the same stack. A fixed id.
-        (permission,) = [c for c in self.node.find_all()
-                         if isinstance(c, lambda_.CfnPermission) and c.node.id.startswith("AllowEventRule")]
+        (permission,) = [
+            c
+            for c in self.node.find_all()
+            if isinstance(c, lambda_.CfnPermission) and c.node.id.startswith("AllowEventRule")
+        ]
         permission.override_logical_id("ServingMetricsScheduleInvokePermission")
 
 
 #: The package's names: the construct, and the series and scrape configuration that the stacks, the dashboard and
 #: the alarms read.
-__all__ = ["HANDLER_DIR", "RUNTIME", "ServingMetricsPublisher", "ROUTER_JOB", "scrape_configuration",
-           "scrape_configuration_blob", "CAPACITY_BLOCK_HOURS_LEFT", "CONTAINER_INSIGHTS_GPU_METRICS",
-           "CONTAINER_INSIGHTS_NAMESPACE", "DCGM_METRICS", "DCGM_PUBLISHED", "GPU_DEVICE_DIMENSIONS",
-           "HEALTHY_TARGETS", "HTTP_METRICS", "NAMESPACE", "NODE_MONITORING_JOB", "NODE_MONITORING_METRICS",
-           "NODE_MONITORING_PUBLISHED", "PROMETHEUS_SERIES", "PUBLISHED_METRICS", "PrometheusSeries",
-           "PublishedMetric", "RATE_WINDOW", "SCRAPE_INTERVAL_SECONDS", "SPEC_DECODE_METRICS",
-           "SPEC_DECODE_PUBLISHED", "TRAINING_PLAN_HOURS_LEFT", "VLLM_JOB", "VLLM_METRICS",
-           "published_metrics"]
+__all__ = [
+    "HANDLER_DIR",
+    "RUNTIME",
+    "ServingMetricsPublisher",
+    "ROUTER_JOB",
+    "scrape_configuration",
+    "scrape_configuration_blob",
+    "CAPACITY_BLOCK_HOURS_LEFT",
+    "CONTAINER_INSIGHTS_GPU_METRICS",
+    "CONTAINER_INSIGHTS_NAMESPACE",
+    "DCGM_METRICS",
+    "DCGM_PUBLISHED",
+    "GPU_DEVICE_DIMENSIONS",
+    "HEALTHY_TARGETS",
+    "HTTP_METRICS",
+    "NAMESPACE",
+    "NODE_MONITORING_JOB",
+    "NODE_MONITORING_METRICS",
+    "NODE_MONITORING_PUBLISHED",
+    "PROMETHEUS_SERIES",
+    "PUBLISHED_METRICS",
+    "PrometheusSeries",
+    "PublishedMetric",
+    "RATE_WINDOW",
+    "SCRAPE_INTERVAL_SECONDS",
+    "SPEC_DECODE_METRICS",
+    "SPEC_DECODE_PUBLISHED",
+    "TRAINING_PLAN_HOURS_LEFT",
+    "VLLM_JOB",
+    "VLLM_METRICS",
+    "published_metrics",
+]

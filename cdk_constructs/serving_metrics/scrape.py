@@ -7,7 +7,11 @@ import re
 
 import yaml
 
-from cdk_constructs.serving_metrics.series import NODE_MONITORING_JOB, SCRAPE_INTERVAL_SECONDS, VLLM_JOB
+from cdk_constructs.serving_metrics.series import (
+    NODE_MONITORING_JOB,
+    SCRAPE_INTERVAL_SECONDS,
+    VLLM_JOB,
+)
 from deployment_config.addons import (
     NODE_MONITORING_AGENT_METRICS_PORT,
     NODE_MONITORING_AGENT_NAME,
@@ -20,8 +24,14 @@ ROUTER_JOB = "vllm-router"
 _COMPONENT_LABEL = "__meta_kubernetes_pod_label_app_kubernetes_io_component"
 
 
-def scrape_configuration(*, namespace: str, port: int, node_monitoring: bool = True, app_label: str | None = None,
-                         router_metrics_port: int | None = None) -> str:
+def scrape_configuration(
+    *,
+    namespace: str,
+    port: int,
+    node_monitoring: bool = True,
+    app_label: str | None = None,
+    router_metrics_port: int | None = None,
+) -> str:
     """The AMP scraper's Prometheus configuration: the vLLM pods of ``namespace`` on their container ``port``, and (with
     ``node_monitoring``) the node monitoring agent on every node. Only kubernetes_sd_configs, relabel_configs and a
     scrape interval of at least 30 s are allowed (AMP user guide, "Using an AWS managed collector", scraper
@@ -41,21 +51,53 @@ def scrape_configuration(*, namespace: str, port: int, node_monitoring: bool = T
     count a vLLM replica's metrics twice: the router passes unknown paths such as /metrics to a worker) and scraped by
     :data:`ROUTER_JOB` on their Prometheus listener.
     """
-    router_drop = [] if router_metrics_port is None else [
-        {"action": "drop", "source_labels": [_COMPONENT_LABEL], "regex": "router"}]
-    router_jobs = [] if router_metrics_port is None else [{
-        "job_name": ROUTER_JOB,
-        "metrics_path": "/metrics",
-        "kubernetes_sd_configs": [{"role": "pod", "namespaces": {"names": [namespace]}}],
-        "relabel_configs": [
-            {"action": "keep", "source_labels": [_COMPONENT_LABEL, "__meta_kubernetes_pod_container_port_number"],
-             "regex": f"router;{router_metrics_port}"},
-            {"action": "replace", "source_labels": ["__meta_kubernetes_pod_name"], "target_label": "pod"},
-            {"action": "replace", "source_labels": ["__meta_kubernetes_pod_node_name"], "target_label": "node"},
-        ],
-    }]
-    app_keep = [] if app_label is None else [
-        {"action": "keep", "source_labels": ["__meta_kubernetes_pod_label_app"], "regex": re.escape(app_label)}]
+    router_drop = (
+        []
+        if router_metrics_port is None
+        else [{"action": "drop", "source_labels": [_COMPONENT_LABEL], "regex": "router"}]
+    )
+    router_jobs = (
+        []
+        if router_metrics_port is None
+        else [
+            {
+                "job_name": ROUTER_JOB,
+                "metrics_path": "/metrics",
+                "kubernetes_sd_configs": [{"role": "pod", "namespaces": {"names": [namespace]}}],
+                "relabel_configs": [
+                    {
+                        "action": "keep",
+                        "source_labels": [
+                            _COMPONENT_LABEL,
+                            "__meta_kubernetes_pod_container_port_number",
+                        ],
+                        "regex": f"router;{router_metrics_port}",
+                    },
+                    {
+                        "action": "replace",
+                        "source_labels": ["__meta_kubernetes_pod_name"],
+                        "target_label": "pod",
+                    },
+                    {
+                        "action": "replace",
+                        "source_labels": ["__meta_kubernetes_pod_node_name"],
+                        "target_label": "node",
+                    },
+                ],
+            }
+        ]
+    )
+    app_keep = (
+        []
+        if app_label is None
+        else [
+            {
+                "action": "keep",
+                "source_labels": ["__meta_kubernetes_pod_label_app"],
+                "regex": re.escape(app_label),
+            }
+        ]
+    )
     config = {
         "global": {"scrape_interval": f"{SCRAPE_INTERVAL_SECONDS}s", "scrape_timeout": "10s"},
         "scrape_configs": [
@@ -65,36 +107,83 @@ def scrape_configuration(*, namespace: str, port: int, node_monitoring: bool = T
                 "kubernetes_sd_configs": [{"role": "pod", "namespaces": {"names": [namespace]}}],
                 "relabel_configs": [
                     # one target per declared container port: keep the API port of the vLLM container
-                    {"action": "keep", "source_labels": ["__meta_kubernetes_pod_container_port_number"], "regex": str(port)},
+                    {
+                        "action": "keep",
+                        "source_labels": ["__meta_kubernetes_pod_container_port_number"],
+                        "regex": str(port),
+                    },
                     *app_keep,
                     *router_drop,
-                    {"action": "replace", "source_labels": ["__meta_kubernetes_pod_name"], "target_label": "pod"},
-                    {"action": "replace", "source_labels": ["__meta_kubernetes_pod_node_name"], "target_label": "node"},
+                    {
+                        "action": "replace",
+                        "source_labels": ["__meta_kubernetes_pod_name"],
+                        "target_label": "pod",
+                    },
+                    {
+                        "action": "replace",
+                        "source_labels": ["__meta_kubernetes_pod_node_name"],
+                        "target_label": "node",
+                    },
                 ],
             },
             *router_jobs,
-            *([] if not node_monitoring else [{
-                "job_name": NODE_MONITORING_JOB,
-                "metrics_path": "/metrics",
-                "kubernetes_sd_configs": [{"role": "pod", "namespaces": {"names": [NODE_MONITORING_AGENT_NAMESPACE]}}],
-                "relabel_configs": [
-                    {"action": "keep", "source_labels": ["__meta_kubernetes_pod_label_app_kubernetes_io_name",
-                                                         "__meta_kubernetes_pod_container_name"],
-                     "regex": f"{NODE_MONITORING_AGENT_NAME};{NODE_MONITORING_AGENT_NAME}"},
-                    # the container declares no port; the agent listens on the node's network (hostNetwork)
-                    {"action": "replace", "source_labels": ["__meta_kubernetes_pod_ip"], "target_label": "__address__",
-                     "replacement": f"$1:{NODE_MONITORING_AGENT_METRICS_PORT}"},
-                    {"action": "replace", "source_labels": ["__meta_kubernetes_pod_node_name"], "target_label": "node"},
-                ],
-            }]),
+            *(
+                []
+                if not node_monitoring
+                else [
+                    {
+                        "job_name": NODE_MONITORING_JOB,
+                        "metrics_path": "/metrics",
+                        "kubernetes_sd_configs": [
+                            {
+                                "role": "pod",
+                                "namespaces": {"names": [NODE_MONITORING_AGENT_NAMESPACE]},
+                            }
+                        ],
+                        "relabel_configs": [
+                            {
+                                "action": "keep",
+                                "source_labels": [
+                                    "__meta_kubernetes_pod_label_app_kubernetes_io_name",
+                                    "__meta_kubernetes_pod_container_name",
+                                ],
+                                "regex": f"{NODE_MONITORING_AGENT_NAME};{NODE_MONITORING_AGENT_NAME}",
+                            },
+                            # the container declares no port; the agent listens on the node's network (hostNetwork)
+                            {
+                                "action": "replace",
+                                "source_labels": ["__meta_kubernetes_pod_ip"],
+                                "target_label": "__address__",
+                                "replacement": f"$1:{NODE_MONITORING_AGENT_METRICS_PORT}",
+                            },
+                            {
+                                "action": "replace",
+                                "source_labels": ["__meta_kubernetes_pod_node_name"],
+                                "target_label": "node",
+                            },
+                        ],
+                    }
+                ]
+            ),
         ],
     }
     return yaml.safe_dump(config, sort_keys=False)
 
 
-def scrape_configuration_blob(*, namespace: str, port: int, node_monitoring: bool = True, app_label: str | None = None,
-                              router_metrics_port: int | None = None) -> str:
+def scrape_configuration_blob(
+    *,
+    namespace: str,
+    port: int,
+    node_monitoring: bool = True,
+    app_label: str | None = None,
+    router_metrics_port: int | None = None,
+) -> str:
     """:func:`scrape_configuration`, base64-encoded as ``AWS::APS::Scraper`` ScrapeConfiguration.ConfigurationBlob wants."""
-    config = scrape_configuration(namespace=namespace, port=port, node_monitoring=node_monitoring, app_label=app_label,
-                                  router_metrics_port=router_metrics_port)
+    config = scrape_configuration(
+        namespace=namespace,
+        port=port,
+        node_monitoring=node_monitoring,
+        app_label=app_label,
+        router_metrics_port=router_metrics_port,
+    )
     return base64.b64encode(config.encode()).decode()

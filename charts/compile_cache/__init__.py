@@ -79,14 +79,27 @@ class CompileCacheSpec:
 def serving_profile_digest(args: tuple[str, ...], environment: Mapping[str, str]) -> str:
     """The sha256 of vLLM's arguments and environment: any change of either (a flag, a quantization, a budget) is a
     new key. The arguments in their order (an option's value follows it); the environment by name."""
-    document = json.dumps({"args": list(args), "environment": dict(sorted(environment.items()))},
-                          sort_keys=True, separators=(",", ":"))
+    document = json.dumps(
+        {"args": list(args), "environment": dict(sorted(environment.items()))},
+        sort_keys=True,
+        separators=(",", ":"),
+    )
     return hashlib.sha256(document.encode()).hexdigest()
 
 
-def compile_cache_for(*, image: str, weights_s3_uri: str | None, revision: str | None, region: str,
-                      gpu_instance_type: str, tensor_parallel_size: int, pipeline_parallel_size: int, nodes: int,
-                      args: tuple[str, ...], environment: Mapping[str, str]) -> CompileCacheSpec | None:
+def compile_cache_for(
+    *,
+    image: str,
+    weights_s3_uri: str | None,
+    revision: str | None,
+    region: str,
+    gpu_instance_type: str,
+    tensor_parallel_size: int,
+    pipeline_parallel_size: int,
+    nodes: int,
+    args: tuple[str, ...],
+    environment: Mapping[str, str],
+) -> CompileCacheSpec | None:
     """The compile cache of one serving configuration, or None where none is kept (see the module docstring)."""
     _, at, digest = image.partition("@")
     if not (weights_s3_uri and revision and at and digest.startswith("sha") and nodes == 1):
@@ -107,9 +120,20 @@ def compile_cache_for(*, image: str, weights_s3_uri: str | None, revision: str |
 
 def _script_args(spec: VllmServingSpec, action: str) -> list[str]:
     cache = spec.compile_cache
-    return [f"{MOUNT_PATH}/{SCRIPT_FILE.name}", action, "--key", json.dumps(dict(cache.key), sort_keys=True),
-            "--bucket", cache.bucket, "--prefix", S3_PREFIX, "--region", cache.region,
-            "--cache-dir", cache.node_directory]
+    return [
+        f"{MOUNT_PATH}/{SCRIPT_FILE.name}",
+        action,
+        "--key",
+        json.dumps(dict(cache.key), sort_keys=True),
+        "--bucket",
+        cache.bucket,
+        "--prefix",
+        S3_PREFIX,
+        "--region",
+        cache.region,
+        "--cache-dir",
+        cache.node_directory,
+    ]
 
 
 #: The kubelet reads a container's termination message from this file into its status (Kubernetes documentation,
@@ -129,30 +153,55 @@ def save_command(spec: VllmServingSpec) -> list[str]:
     (restartPolicy Always), and it must exit at once on SIGTERM, or every replacement of the pod would wait out the
     termination grace period. /health answers without the API key (charts/vllm_auth_middleware/runtime/llm_serving_auth.py
     OPEN_PATHS)."""
-    return ["python3", *_script_args(spec, "save"), "--health-url", f"http://127.0.0.1:{spec.port}/health",
-            "--health-timeout-s", str(spec.startup_budget_seconds), "--stay"]
+    return [
+        "python3",
+        *_script_args(spec, "save"),
+        "--health-url",
+        f"http://127.0.0.1:{spec.port}/health",
+        "--health-timeout-s",
+        str(spec.startup_budget_seconds),
+        "--stay",
+    ]
 
 
-def add_compile_cache(scope: Construct, *, spec: VllmServingSpec, deployment: kplus.Deployment,
-                      vllm: kplus.Container) -> kplus.ConfigMap:
+def add_compile_cache(
+    scope: Construct, *, spec: VllmServingSpec, deployment: kplus.Deployment, vllm: kplus.Container
+) -> kplus.ConfigMap:
     """The ConfigMap with the script, the restore init container (added last: after the weights are fetched and
     checked, so that a failed check does not spend a download), the save sidecar and vLLM's ``VLLM_CACHE_ROOT``."""
     from charts.vllm_deployment import container_security
 
     (model_cache,) = [volume for volume in deployment.volumes if volume.name == "model-cache"]
-    config_map = kplus.ConfigMap(scope, "compile-cache",
-                                 metadata=cdk8s.ApiObjectMetadata(name=CONFIG_MAP, namespace=spec.namespace),
-                                 data={SCRIPT_FILE.name: SCRIPT_FILE.read_text(encoding="utf-8")})
-    script = kplus.Volume.from_config_map(scope, "compile-cache-volume", config_map, name="compile-cache-script")
-    mounts = [kplus.VolumeMount(path=MODEL_CACHE_MOUNT, volume=model_cache),
-              kplus.VolumeMount(path=MOUNT_PATH, volume=script, read_only=True)]
-    small = kplus.ContainerResources(cpu=kplus.CpuResources(request=kplus.Cpu.units(1)),
-                                     memory=kplus.MemoryResources(request=cdk8s.Size.gibibytes(1),
-                                                                  limit=cdk8s.Size.gibibytes(2)))
+    config_map = kplus.ConfigMap(
+        scope,
+        "compile-cache",
+        metadata=cdk8s.ApiObjectMetadata(name=CONFIG_MAP, namespace=spec.namespace),
+        data={SCRIPT_FILE.name: SCRIPT_FILE.read_text(encoding="utf-8")},
+    )
+    script = kplus.Volume.from_config_map(
+        scope, "compile-cache-volume", config_map, name="compile-cache-script"
+    )
+    mounts = [
+        kplus.VolumeMount(path=MODEL_CACHE_MOUNT, volume=model_cache),
+        kplus.VolumeMount(path=MOUNT_PATH, volume=script, read_only=True),
+    ]
+    small = kplus.ContainerResources(
+        cpu=kplus.CpuResources(request=kplus.Cpu.units(1)),
+        memory=kplus.MemoryResources(
+            request=cdk8s.Size.gibibytes(1), limit=cdk8s.Size.gibibytes(2)
+        ),
+    )
     # The vLLM image: on the node for the main container anyway, and it has python3 and boto3.
-    common = dict(image=spec.image, image_pull_policy=kplus.ImagePullPolicy.IF_NOT_PRESENT,
-                  security_context=container_security(), resources=small, volume_mounts=mounts)
+    common = dict(
+        image=spec.image,
+        image_pull_policy=kplus.ImagePullPolicy.IF_NOT_PRESENT,
+        security_context=container_security(),
+        resources=small,
+        volume_mounts=mounts,
+    )
     deployment.add_init_container(name=RESTORE_CONTAINER, command=restore_command(spec), **common)
     deployment.add_container(name=SAVE_CONTAINER, command=save_command(spec), **common)
-    vllm.env.add_variable(CACHE_ROOT_VARIABLE, kplus.EnvValue.from_value(spec.compile_cache.node_directory))
+    vllm.env.add_variable(
+        CACHE_ROOT_VARIABLE, kplus.EnvValue.from_value(spec.compile_cache.node_directory)
+    )
     return config_map

@@ -29,17 +29,33 @@ def crd_digest(crd: Path) -> str:
 
 def main() -> int:
     sources = json.loads(SOURCE.read_text())
-    missing = [source["crd"] for source in sources.values() if not (PROJECT / source["crd"]).is_file()]
+    missing = [
+        source["crd"] for source in sources.values() if not (PROJECT / source["crd"]).is_file()
+    ]
     if missing:
-        print(f"error: charts/imports/SOURCE.json names CRDs that are not there: {', '.join(missing)}\n"
-              "  fix: the CRDs are vendored in the repository (charts/imports/crds/, tests/data/lws/): restore them "
-              "with git, or copy them from the repository, commit and path their SOURCE file names", file=sys.stderr)
+        print(
+            f"error: charts/imports/SOURCE.json names CRDs that are not there: {', '.join(missing)}\n"
+            "  fix: the CRDs are vendored in the repository (charts/imports/crds/, tests/data/lws/): restore them "
+            "with git, or copy them from the repository, commit and path their SOURCE file names",
+            file=sys.stderr,
+        )
         return 2
     for package, source in sources.items():
         crd = (PROJECT / source["crd"]).resolve()
         with tempfile.TemporaryDirectory() as out:
-            subprocess.run([str(PROJECT / "node_modules/.bin/cdk8s"), "import", str(crd), "--language", "python",
-                            "--output", out], check=True, cwd=out)
+            subprocess.run(
+                [
+                    str(PROJECT / "node_modules/.bin/cdk8s"),
+                    "import",
+                    str(crd),
+                    "--language",
+                    "python",
+                    "--output",
+                    out,
+                ],
+                check=True,
+                cwd=out,
+            )
             target = HERE / package
             shutil.rmtree(target, ignore_errors=True)
             shutil.copytree(Path(out) / source["generated_path"], target)

@@ -40,6 +40,8 @@ def middleware_environment(environment: Mapping[str, str]) -> dict[str, str]:
     if environment.get("VLLM_USE_RUST_FRONTEND", "0") == "0":
         return {}
     return dict(MIDDLEWARE_ENVIRONMENT)
+
+
 #: Where the ConfigMap is mounted, and put on PYTHONPATH. The vLLM image sets no PYTHONPATH of its own and installs vLLM
 #: into the system site-packages, which PYTHONPATH only adds to (vllm-project/vllm docker/Dockerfile, stages vllm-base
 #: and vllm-openai, read at stored commit 0000977e, older than 0.33.0: `preflight` cannot check an image).
@@ -47,14 +49,20 @@ MOUNT_PATH = "/opt/llm-serving/python"
 CONFIG_MAP = "vllm-auth-middleware"
 
 
-def add_auth_middleware(scope: Construct, *, deployment: kplus.Deployment, container: kplus.Container,
-                        namespace: str) -> kplus.ConfigMap:
+def add_auth_middleware(
+    scope: Construct, *, deployment: kplus.Deployment, container: kplus.Container, namespace: str
+) -> kplus.ConfigMap:
     """Add the ConfigMap holding the middleware, mount it on ``container`` and put it on its PYTHONPATH. The caller adds
     :data:`MIDDLEWARE_ARGS` to vLLM's arguments."""
-    config_map = kplus.ConfigMap(scope, "auth-middleware",
-                                 metadata=cdk8s.ApiObjectMetadata(name=CONFIG_MAP, namespace=namespace),
-                                 data={MODULE_FILE.name: MODULE_FILE.read_text(encoding="utf-8")})
-    volume = kplus.Volume.from_config_map(scope, "auth-middleware-volume", config_map, name="auth-middleware")
+    config_map = kplus.ConfigMap(
+        scope,
+        "auth-middleware",
+        metadata=cdk8s.ApiObjectMetadata(name=CONFIG_MAP, namespace=namespace),
+        data={MODULE_FILE.name: MODULE_FILE.read_text(encoding="utf-8")},
+    )
+    volume = kplus.Volume.from_config_map(
+        scope, "auth-middleware-volume", config_map, name="auth-middleware"
+    )
     deployment.add_volume(volume)
     container.mount(MOUNT_PATH, volume, read_only=True)
     container.env.add_variable("PYTHONPATH", kplus.EnvValue.from_value(MOUNT_PATH))
@@ -65,7 +73,9 @@ def add_auth_middleware(scope: Construct, *, deployment: kplus.Deployment, conta
 MODULE_VARIABLE = "LLM_SERVING_AUTH_MODULE"
 #: With S3 weights, the weights verifier's text (charts/vllm_weights_check/runtime/verify_weights.py) and its arguments (a JSON
 #: list).
-VERIFIER_FILE = Path(__file__).resolve().parents[1] / "vllm_weights_check" / "runtime" / "verify_weights.py"
+VERIFIER_FILE = (
+    Path(__file__).resolve().parents[1] / "vllm_weights_check" / "runtime" / "verify_weights.py"
+)
 VERIFIER_VARIABLE = "LLM_SERVING_VERIFY_WEIGHTS"
 VERIFIER_ARGS_VARIABLE = "LLM_SERVING_VERIFY_WEIGHTS_ARGS"
 #: The HyperPod worker's command: ``python3 -c BOOTSTRAP ARGS...`` (sys.argv[1:] are the worker's arguments). It writes
@@ -91,8 +101,9 @@ BOOTSTRAP = (
 )
 
 
-def inline_middleware_worker(args: tuple[str, ...], weights_check: tuple[str, ...] | None = None, *,
-                             middleware: bool = True) -> dict:
+def inline_middleware_worker(
+    args: tuple[str, ...], weights_check: tuple[str, ...] | None = None, *, middleware: bool = True
+) -> dict:
     """The HyperPod worker's ``command``, ``args`` and the environment variables that carry, with ``middleware``, the
     auth module (and :data:`MIDDLEWARE_ARGS` after ``args``) and, with ``weights_check`` (the verifier's arguments:
     :func:`charts.vllm_weights_check.hyperpod_weights_check`), the weights verifier, for an InferenceEndpointConfig.
@@ -101,5 +112,8 @@ def inline_middleware_worker(args: tuple[str, ...], weights_check: tuple[str, ..
     if weights_check:
         environment[VERIFIER_VARIABLE] = VERIFIER_FILE.read_text(encoding="utf-8")
         environment[VERIFIER_ARGS_VARIABLE] = json.dumps(list(weights_check))
-    return {"command": ["python3", "-c", BOOTSTRAP], "args": [*args, *(MIDDLEWARE_ARGS if middleware else ())],
-            "environment": environment}
+    return {
+        "command": ["python3", "-c", BOOTSTRAP],
+        "args": [*args, *(MIDDLEWARE_ARGS if middleware else ())],
+        "environment": environment,
+    }

@@ -47,8 +47,16 @@ HASH_CPUS = 32
 
 
 def verify_command(spec: VllmServingSpec) -> list[str]:
-    return ["python3", f"{MOUNT_PATH}/{SCRIPT_FILE.name}", node_weights_path(spec.weights_revision),
-            "--revision", spec.weights_revision, "--delete-mismatched", "--jobs", str(HASH_CPUS)]
+    return [
+        "python3",
+        f"{MOUNT_PATH}/{SCRIPT_FILE.name}",
+        node_weights_path(spec.weights_revision),
+        "--revision",
+        spec.weights_revision,
+        "--delete-mismatched",
+        "--jobs",
+        str(HASH_CPUS),
+    ]
 
 
 #: The speculator's check (deployment_config/speculator.py), after the weights': the same script and manifest format.
@@ -56,18 +64,33 @@ SPECULATOR_INIT_CONTAINER = "verify-speculator"
 
 
 def verify_speculator_command(spec: VllmServingSpec) -> list[str]:
-    return ["python3", f"{MOUNT_PATH}/{SCRIPT_FILE.name}", node_speculator_path(spec.speculator_revision),
-            "--revision", spec.speculator_revision, "--delete-mismatched", "--jobs", str(HASH_CPUS)]
+    return [
+        "python3",
+        f"{MOUNT_PATH}/{SCRIPT_FILE.name}",
+        node_speculator_path(spec.speculator_revision),
+        "--revision",
+        spec.speculator_revision,
+        "--delete-mismatched",
+        "--jobs",
+        str(HASH_CPUS),
+    ]
 
 
-def add_weights_check(scope: Construct, *, spec: VllmServingSpec, deployment: kplus.Deployment) -> kplus.ConfigMap:
+def add_weights_check(
+    scope: Construct, *, spec: VllmServingSpec, deployment: kplus.Deployment
+) -> kplus.ConfigMap:
     """Add the ConfigMap holding the verifier and the init container that runs it, after ``fetch-weights`` (which
     :func:`charts.vllm_deployment.add_vllm_deployment` added): init containers run in the order they are listed."""
     (model_cache,) = [volume for volume in deployment.volumes if volume.name == "model-cache"]
-    config_map = kplus.ConfigMap(scope, "weights-check",
-                                 metadata=cdk8s.ApiObjectMetadata(name=CONFIG_MAP, namespace=spec.namespace),
-                                 data={SCRIPT_FILE.name: SCRIPT_FILE.read_text(encoding="utf-8")})
-    script = kplus.Volume.from_config_map(scope, "weights-check-volume", config_map, name="weights-check")
+    config_map = kplus.ConfigMap(
+        scope,
+        "weights-check",
+        metadata=cdk8s.ApiObjectMetadata(name=CONFIG_MAP, namespace=spec.namespace),
+        data={SCRIPT_FILE.name: SCRIPT_FILE.read_text(encoding="utf-8")},
+    )
+    script = kplus.Volume.from_config_map(
+        scope, "weights-check-volume", config_map, name="weights-check"
+    )
     checks = [(INIT_CONTAINER, verify_command(spec))]
     if spec.speculator_s3_uri:
         checks.append((SPECULATOR_INIT_CONTAINER, verify_speculator_command(spec)))
@@ -81,11 +104,15 @@ def add_weights_check(scope: Construct, *, spec: VllmServingSpec, deployment: kp
             security_context=container_security(),
             resources=kplus.ContainerResources(
                 cpu=kplus.CpuResources(request=kplus.Cpu.units(HASH_CPUS)),
-                memory=kplus.MemoryResources(request=cdk8s.Size.gibibytes(4), limit=cdk8s.Size.gibibytes(8)),
+                memory=kplus.MemoryResources(
+                    request=cdk8s.Size.gibibytes(4), limit=cdk8s.Size.gibibytes(8)
+                ),
             ),
             # Read-write: the check removes the files it finds wrong.
-            volume_mounts=[kplus.VolumeMount(path=MODEL_CACHE_MOUNT, volume=model_cache),
-                           kplus.VolumeMount(path=MOUNT_PATH, volume=script, read_only=True)],
+            volume_mounts=[
+                kplus.VolumeMount(path=MODEL_CACHE_MOUNT, volume=model_cache),
+                kplus.VolumeMount(path=MOUNT_PATH, volume=script, read_only=True),
+            ],
         )
     return config_map
 

@@ -14,8 +14,15 @@ _INVISIBLE_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Zl", "Zp"})
 
 # Control characters have no Unicode name (unicodedata.name raises for them); these are the ones people paste.
 _CONTROL_NAMES = {
-    "\x00": "NUL", "\t": "TAB", "\n": "LINE FEED", "\x0b": "VERTICAL TAB", "\x0c": "FORM FEED",
-    "\r": "CARRIAGE RETURN", "\x1b": "ESCAPE", "\x7f": "DELETE", "\x85": "NEXT LINE",
+    "\x00": "NUL",
+    "\t": "TAB",
+    "\n": "LINE FEED",
+    "\x0b": "VERTICAL TAB",
+    "\x0c": "FORM FEED",
+    "\r": "CARRIAGE RETURN",
+    "\x1b": "ESCAPE",
+    "\x7f": "DELETE",
+    "\x85": "NEXT LINE",
 }
 
 
@@ -23,8 +30,11 @@ def _describe_char(ch: str) -> str:
     """``ch`` as a message names it: ``the control character U+000A (line feed)``."""
     category = unicodedata.category(ch)
     kind = {
-        "Cc": "the control character", "Cf": "the invisible formatting character", "Cs": "the unpaired surrogate",
-        "Zl": "the line separator", "Zp": "the paragraph separator",
+        "Cc": "the control character",
+        "Cf": "the invisible formatting character",
+        "Cs": "the unpaired surrogate",
+        "Zl": "the line separator",
+        "Zp": "the paragraph separator",
     }.get(category, "the character")
     name = _CONTROL_NAMES.get(ch) or unicodedata.name(ch, "")
     shown = "" if category in _INVISIBLE_CATEGORIES or ch.isspace() else f"{ch!r} "

@@ -26,7 +26,12 @@ def git_branch_problem(branch: str) -> Problem | None:
     if not branch:
         return Problem(problem="the branch name is empty", fix=fix)
     for index, ch in enumerate(branch):
-        if ord(ch) < 0o40 or ord(ch) == 0o177 or ch in _GIT_FORBIDDEN or unicodedata.category(ch) == "Cs":
+        if (
+            ord(ch) < 0o40
+            or ord(ch) == 0o177
+            or ch in _GIT_FORBIDDEN
+            or unicodedata.category(ch) == "Cs"
+        ):
             shown = _describe_char(ch) if ch != " " else "a space"
             return Problem(
                 problem=f"the branch name {quoted(branch)} contains {shown} at position {index + 1}; git branch names "
@@ -40,11 +45,19 @@ def git_branch_problem(branch: str) -> Problem | None:
         (branch == "@", "is '@', which git reads as HEAD"),
         (".." in branch, "contains '..'" + refused),
         ("@{" in branch, "contains '@{'" + refused),
-        (branch.startswith("/") or branch.endswith("/") or "//" in branch,
-         "begins or ends with '/' or contains '//' (an empty path component)" + refused),
+        (
+            branch.startswith("/") or branch.endswith("/") or "//" in branch,
+            "begins or ends with '/' or contains '//' (an empty path component)" + refused,
+        ),
         (branch.endswith("."), "ends with '.'" + refused),
-        (any(part.startswith(".") for part in branch.split("/")), "has a component that begins with '.'" + refused),
-        (any(part.endswith(".lock") for part in branch.split("/")), "has a component that ends with '.lock'" + refused),
+        (
+            any(part.startswith(".") for part in branch.split("/")),
+            "has a component that begins with '.'" + refused,
+        ),
+        (
+            any(part.endswith(".lock") for part in branch.split("/")),
+            "has a component that ends with '.lock'" + refused,
+        ),
     )
     for broken, what in rules:
         if broken:

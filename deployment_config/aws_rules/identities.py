@@ -24,8 +24,10 @@ def account_problem(account: str) -> Problem | None:
     surface = _surface_problem(account, "the account ID")
     if surface is not None:
         return surface
-    how = "copy it from `aws sts get-caller-identity --query Account --output text` and quote it in YAML " \
-          "(\"012345678901\") so that leading zeros stay"
+    how = (
+        "copy it from `aws sts get-caller-identity --query Account --output text` and quote it in YAML "
+        '("012345678901") so that leading zeros stay'
+    )
     if account and account.isdecimal() and not account.isascii():
         return Problem(
             problem=f"the account ID {quoted(account)} has digits that are not ASCII 0-9 (full-width or another script)",
@@ -41,7 +43,9 @@ def account_problem(account: str) -> Problem | None:
             problem=f"the account ID {quoted(account)} has dashes (as the console shows it)",
             fix=f"write the 12 digits alone: {account.replace('-', '')!r}",
         )
-    return Problem(problem=f"{quoted(account)} is not an AWS account ID: it must be exactly 12 digits", fix=how)
+    return Problem(
+        problem=f"{quoted(account)} is not an AWS account ID: it must be exactly 12 digits", fix=how
+    )
 
 
 # --------------------------------------------------------------------------------------------------------------
@@ -113,7 +117,11 @@ def arn_problem(
             fix="fix the region first",
         )
     expected_partition = partition_of(region) if region else partition
-    shown_account = account if account is not None and (account == "" or _ACCOUNT_ID.fullmatch(account)) else "ACCOUNT"
+    shown_account = (
+        account
+        if account is not None and (account == "" or _ACCOUNT_ID.fullmatch(account))
+        else "ACCOUNT"
+    )
     shown_region = "REGION" if region is None else region
     shape = f"arn:{expected_partition or 'aws'}:{service}:{shown_region}:{shown_account}:{example}"
     parts = arn.split(":", 5)
@@ -129,7 +137,11 @@ def arn_problem(
             fix=f"use {expected_partition or 'aws'!r} (partitions: {', '.join(known_partitions())}); here: {shape}",
         )
     if expected_partition is not None and arn_partition != expected_partition:
-        because = f"{region} is in {expected_partition}" if region else f"this environment is in {expected_partition}"
+        because = (
+            f"{region} is in {expected_partition}"
+            if region
+            else f"this environment is in {expected_partition}"
+        )
         return Problem(
             problem=f"{label} {quoted(arn)}: the ARN is in partition {arn_partition}, but {because}",
             fix=f"use the ARN from the environment's partition: {shape}",
@@ -209,7 +221,10 @@ def role_name_problem(name: str) -> Problem | None:
     if _ROLE_NAME.fullmatch(name):
         return None
     if not name:
-        return Problem(problem="the IAM role name is empty", fix="write the role's name, for example 'PlatformAdmin'")
+        return Problem(
+            problem="the IAM role name is empty",
+            fix="write the role's name, for example 'PlatformAdmin'",
+        )
     bad = next((i for i, ch in enumerate(name) if not _ROLE_NAME_CHAR.fullmatch(ch)), None)
     if bad is not None:
         return Problem(
@@ -234,8 +249,13 @@ def role_arn_problem(arn: str, *, partition: str, account: str | None = None) ->
     parts = arn.split(":", 5) if len(arn) <= ARN_MAX_LENGTH else []
     # `aws sts get-caller-identity` prints the assumed-role session, which people paste for the role:
     # arn:aws:sts::123456789012:assumed-role/NAME/SESSION.
-    if (len(parts) == 6 and parts[0] == "arn" and parts[2] == "sts" and parts[5].startswith("assumed-role/")
-            and _surface_problem(arn, what) is None):
+    if (
+        len(parts) == 6
+        and parts[0] == "arn"
+        and parts[2] == "sts"
+        and parts[5].startswith("assumed-role/")
+        and _surface_problem(arn, what) is None
+    ):
         name = parts[5].split("/")[1]
         name = name if _ROLE_NAME.fullmatch(name) else "NAME"
         owner = parts[4] if _ACCOUNT_ID.fullmatch(parts[4]) else "ACCOUNT"
@@ -245,15 +265,21 @@ def role_arn_problem(arn: str, *, partition: str, account: str | None = None) ->
             "(`aws iam get-role --role-name NAME --query Role.Arn` prints it; the role may have a path)",
         )
     problem = arn_problem(
-        arn, service="iam", resource_pattern=r"role/.*", region="", account=account, what=what,
-        partition=partition, resource_example="role/NAME",
+        arn,
+        service="iam",
+        resource_pattern=r"role/.*",
+        region="",
+        account=account,
+        what=what,
+        partition=partition,
+        resource_example="role/NAME",
     )
     if problem is not None:
         return problem
     resource = arn.split(":", 5)[5]
-    rest = resource[len("role"):]
+    rest = resource[len("role") :]
     cut = rest.rfind("/")
-    path, name = rest[: cut + 1], rest[cut + 1:]
+    path, name = rest[: cut + 1], rest[cut + 1 :]
     if len(path) > ROLE_PATH_MAX_LENGTH or not _ROLE_PATH.fullmatch(path):
         return Problem(
             problem=f"{what} {quoted(arn)} has the path {quoted(path)}; an IAM path is '/' or '/.../' of at most "
@@ -262,5 +288,7 @@ def role_arn_problem(arn: str, *, partition: str, account: str | None = None) ->
         )
     name_problem = role_name_problem(name)
     if name_problem is not None:
-        return Problem(problem=f"{what} {quoted(arn)}: {name_problem.problem}", fix=name_problem.fix)
+        return Problem(
+            problem=f"{what} {quoted(arn)}: {name_problem.problem}", fix=name_problem.fix
+        )
     return None

@@ -18,18 +18,25 @@ from deployment_config.errors import Problem, quoted
 # Digests: opencontainers/go-digest (algorithm.go) registers sha256, sha384 and sha512, with lower-case hex of
 # 64, 96 and 128 digits (anchoredEncodedRegexps); those are the digests accepted here.
 IMAGE_NAME_MAX_LENGTH = 255
-_IMAGE_MAX_LENGTH = 1024  # far above any valid reference (255 path + host + 128 tag + 135 digest); bounds the work
+_IMAGE_MAX_LENGTH = (
+    1024  # far above any valid reference (255 path + host + 128 tag + 135 digest); bounds the work
+)
 _DOMAIN_COMPONENT = r"(?:[a-zA-Z0-9]|[a-zA-Z0-9][a-zA-Z0-9-]*[a-zA-Z0-9])"
 _DOMAIN = rf"(?:{_DOMAIN_COMPONENT}(?:\.{_DOMAIN_COMPONENT})*|\[[a-fA-F0-9:]+\])(?::[0-9]+)?"
 _PATH_COMPONENT = r"[a-z0-9]+(?:(?:[._]|__|[-]+)[a-z0-9]+)*"
 _REMOTE_NAME = rf"{_PATH_COMPONENT}(?:/{_PATH_COMPONENT})*"
 _TAG = r"[\w][\w.-]{0,127}"
 _DIGEST = r"[A-Za-z][A-Za-z0-9]*(?:[-_+.][A-Za-z][A-Za-z0-9]*)*:[0-9a-fA-F]{32,}"
-_REFERENCE = re.compile(rf"(?P<name>(?:{_DOMAIN}/)?{_REMOTE_NAME})(?::(?P<tag>{_TAG}))?(?:@(?P<digest>{_DIGEST}))?",
-                        re.ASCII)
+_REFERENCE = re.compile(
+    rf"(?P<name>(?:{_DOMAIN}/)?{_REMOTE_NAME})(?::(?P<tag>{_TAG}))?(?:@(?P<digest>{_DIGEST}))?",
+    re.ASCII,
+)
 _ANCHORED_NAME = re.compile(rf"(?:(?P<domain>{_DOMAIN})/)?(?P<path>{_REMOTE_NAME})", re.ASCII)
-_DIGEST_ENCODINGS = {"sha256": re.compile("[a-f0-9]{64}"), "sha384": re.compile("[a-f0-9]{96}"),
-                     "sha512": re.compile("[a-f0-9]{128}")}
+_DIGEST_ENCODINGS = {
+    "sha256": re.compile("[a-f0-9]{64}"),
+    "sha384": re.compile("[a-f0-9]{96}"),
+    "sha512": re.compile("[a-f0-9]{128}"),
+}
 
 
 def _image_part_problem(image: str) -> Problem | None:
@@ -37,7 +44,7 @@ def _image_part_problem(image: str) -> Problem | None:
     rest, _, digest = image.partition("@")
     slash = rest.rfind("/")
     colon = rest.rfind(":")
-    name, tag = (rest[:colon], rest[colon + 1:]) if colon > slash else (rest, None)
+    name, tag = (rest[:colon], rest[colon + 1 :]) if colon > slash else (rest, None)
     if not _ANCHORED_NAME.fullmatch(name):
         return None
     if tag is not None and not re.fullmatch(_TAG, tag, re.ASCII):
@@ -62,7 +69,9 @@ def image_problem(image: str) -> Problem | None:
     Per the distribution/reference grammar: lower-case path components, tag ``[\\w][\\w.-]{0,127}``, digest
     ``sha256:`` + 64 lower-case hex digits (or sha384/sha512), path at most 255 characters.
     """
-    example = "vllm/vllm-openai:v0.11.0 or 123456789012.dkr.ecr.us-west-2.amazonaws.com/vllm:v0.11.0"
+    example = (
+        "vllm/vllm-openai:v0.11.0 or 123456789012.dkr.ecr.us-west-2.amazonaws.com/vllm:v0.11.0"
+    )
     if len(image) > _IMAGE_MAX_LENGTH:
         return Problem(
             problem=f"the container image {quoted(image)} is {len(image)} characters long, more than any image "
@@ -78,7 +87,9 @@ def image_problem(image: str) -> Problem | None:
             fix=f"write the reference without spaces, for example {example}",
         )
     if not image:
-        return Problem(problem="the container image is empty", fix=f"name an image, for example {example}")
+        return Problem(
+            problem="the container image is empty", fix=f"name an image, for example {example}"
+        )
     uppercase = Problem(
         problem=f"the container image {quoted(image)} has upper-case letters in its repository path; repository "
         "names are lower case",
@@ -99,7 +110,12 @@ def image_problem(image: str) -> Problem | None:
     # normalize.go's splitDockerDomain does treat it as one. A registry host without '.' or ':' other than
     # localhost is almost always a mistyped Docker Hub namespace, so this project refuses it (stricter than the
     # library).
-    if domain is not None and domain != "localhost" and not any(c in domain for c in ".:") and domain.lower() != domain:
+    if (
+        domain is not None
+        and domain != "localhost"
+        and not any(c in domain for c in ".:")
+        and domain.lower() != domain
+    ):
         return uppercase
     if len(path) > IMAGE_NAME_MAX_LENGTH:
         return Problem(

@@ -22,8 +22,10 @@ _IPV6_CIDR_TEXT = re.compile(r"[0-9A-Fa-f:.]{2,45}/(?:0|[1-9][0-9]{0,2})", re.AS
 # read as awsdocs/amazon-vpc-user-guide doc_source/VPC_Subnets.md @0c57cd9f2356936b9956b19d09249e59e33f8f69): "The
 # allowed block size is between a /16 netmask (65,536 IP addresses) and /28 netmask (16 IP addresses)", RFC 1918
 # ranges recommended, and the association table permits "a CIDR block from the 100.64.0.0/10 range".
-PRIVATE_IPV4_RANGES = tuple(ipaddress.IPv4Network(n) for n in ("10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16",
-                                                               "100.64.0.0/10"))
+PRIVATE_IPV4_RANGES = tuple(
+    ipaddress.IPv4Network(n)
+    for n in ("10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16", "100.64.0.0/10")
+)
 # Same page (current version): "Some AWS services use the 172.17.0.0/16 CIDR range. To avoid future conflicts,
 # don't use this range when creating your VPC. For example, services like AWS Cloud9 or Amazon SageMaker can
 # experience IP address conflicts" -- the HyperPod path of this project is SageMaker.
@@ -34,21 +36,38 @@ _DOCKER_BRIDGE = ipaddress.IPv4Network("172.17.0.0/16")
 VPC_PREFIX_RANGE = (16, 20)
 
 # Special-purpose IPv4 ranges (IANA registry, RFC 6890) that make no sense as a VPC or as a traffic source.
-_SPECIAL_IPV4 = tuple((ipaddress.IPv4Network(n), name, why) for n, name, why in (
-    ("0.0.0.0/8", "the 'this network' range (RFC 1122)", "no packet comes from it"),
-    ("127.0.0.0/8", "the loopback range (RFC 1122)", "it never leaves a host"),
-    ("169.254.0.0/16", "the link-local range (RFC 3927)", "routers do not forward it"),
-    ("224.0.0.0/4", "the multicast range (RFC 5771)", "a multicast address is never a packet's source"),
-    ("240.0.0.0/4", "the reserved range (RFC 1112), with the broadcast address 255.255.255.255",
-     "no packet comes from it"),
-))
-_SPECIAL_IPV6 = tuple((ipaddress.IPv6Network(n), name, why) for n, name, why in (
-    ("::/128", "the unspecified address (RFC 4291)", "no packet comes from it"),
-    ("::1/128", "the loopback address (RFC 4291)", "it never leaves a host"),
-    ("::ffff:0:0/96", "the IPv4-mapped range (RFC 4291)", "write the IPv4 CIDR block instead"),
-    ("fe80::/10", "the link-local range (RFC 4291)", "routers do not forward it"),
-    ("ff00::/8", "the multicast range (RFC 4291)", "a multicast address is never a packet's source"),
-))
+_SPECIAL_IPV4 = tuple(
+    (ipaddress.IPv4Network(n), name, why)
+    for n, name, why in (
+        ("0.0.0.0/8", "the 'this network' range (RFC 1122)", "no packet comes from it"),
+        ("127.0.0.0/8", "the loopback range (RFC 1122)", "it never leaves a host"),
+        ("169.254.0.0/16", "the link-local range (RFC 3927)", "routers do not forward it"),
+        (
+            "224.0.0.0/4",
+            "the multicast range (RFC 5771)",
+            "a multicast address is never a packet's source",
+        ),
+        (
+            "240.0.0.0/4",
+            "the reserved range (RFC 1112), with the broadcast address 255.255.255.255",
+            "no packet comes from it",
+        ),
+    )
+)
+_SPECIAL_IPV6 = tuple(
+    (ipaddress.IPv6Network(n), name, why)
+    for n, name, why in (
+        ("::/128", "the unspecified address (RFC 4291)", "no packet comes from it"),
+        ("::1/128", "the loopback address (RFC 4291)", "it never leaves a host"),
+        ("::ffff:0:0/96", "the IPv4-mapped range (RFC 4291)", "write the IPv4 CIDR block instead"),
+        ("fe80::/10", "the link-local range (RFC 4291)", "routers do not forward it"),
+        (
+            "ff00::/8",
+            "the multicast range (RFC 4291)",
+            "a multicast address is never a packet's source",
+        ),
+    )
+)
 # Unique local addresses (RFC 4193): the IPv6 counterpart of the private ranges.
 PRIVATE_IPV6_RANGES = (ipaddress.IPv6Network("fc00::/7"),)
 
@@ -72,10 +91,15 @@ def _parse_cidr(text: str, what: str, example: str) -> tuple[_NetworkV4V6 | None
     address_text, _, prefix_text = text.partition("/")
     if v4:
         octets = address_text.split(".")
-        reason = ("an octet above 255" if any(int(o) > 255 for o in octets)
-                  else "an octet with a leading zero, which some tools read as octal" if any(len(o) > 1 and o[0] == "0"
-                                                                                          for o in octets)
-                  else "a prefix longer than /32" if int(prefix_text) > 32 else None)
+        reason = (
+            "an octet above 255"
+            if any(int(o) > 255 for o in octets)
+            else "an octet with a leading zero, which some tools read as octal"
+            if any(len(o) > 1 and o[0] == "0" for o in octets)
+            else "a prefix longer than /32"
+            if int(prefix_text) > 32
+            else None
+        )
     else:
         reason = "a prefix longer than /128" if int(prefix_text) > 128 else None
     try:
@@ -90,7 +114,9 @@ def _parse_cidr(text: str, what: str, example: str) -> tuple[_NetworkV4V6 | None
         except ValueError:
             reason = "an address that is not valid IPv4 or IPv6"
     if network is None:
-        return None, Problem(problem=f"{what} {quoted(text)} is not a CIDR block: it has {reason}", fix=how)
+        return None, Problem(
+            problem=f"{what} {quoted(text)} is not a CIDR block: it has {reason}", fix=how
+        )
     return None, Problem(
         problem=f"{what} {quoted(text)} has host bits set: {network} is the network of that prefix",
         fix=f"write {network} (or a longer prefix if you meant fewer addresses)",
@@ -100,7 +126,10 @@ def _parse_cidr(text: str, what: str, example: str) -> tuple[_NetworkV4V6 | None
 def _special(network: _NetworkV4V6) -> tuple[str, str] | None:
     """The special-purpose range ``network`` lies in, as ("RANGE, its name", why it makes no sense as a source)."""
     table = _SPECIAL_IPV4 if network.version == 4 else _SPECIAL_IPV6
-    return next(((f"{special}, {name}", why) for special, name, why in table if network.subnet_of(special)), None)
+    return next(
+        ((f"{special}, {name}", why) for special, name, why in table if network.subnet_of(special)),
+        None,
+    )
 
 
 def vpc_cidr_problem(cidr: str) -> Problem | None:
@@ -130,8 +159,11 @@ def vpc_cidr_problem(cidr: str) -> Problem | None:
         )
     low, high = VPC_PREFIX_RANGE
     if not low <= network.prefixlen <= high:
-        size = "larger than the /16 AWS allows for a VPC" if network.prefixlen < low \
+        size = (
+            "larger than the /16 AWS allows for a VPC"
+            if network.prefixlen < low
             else "too small for the subnets the project lays out (a /20 private and a /24 public subnet per zone)"
+        )
         suggestion = network.supernet(new_prefix=low) if network.prefixlen > low else None
         if suggestion is None or suggestion.overlaps(_DOCKER_BRIDGE):
             suggestion = example
@@ -164,7 +196,9 @@ def _public_count(union: list[_NetworkV4V6], private: Sequence[_NetworkV4V6]) ->
     for network in union:
         if any(network.subnet_of(p) for p in private):
             continue
-        total += network.num_addresses - sum(p.num_addresses for p in private if p.subnet_of(network))
+        total += network.num_addresses - sum(
+            p.num_addresses for p in private if p.subnet_of(network)
+        )
     return total
 
 
@@ -186,37 +220,63 @@ def allowed_cidrs_problems(cidrs: list[str]) -> list[tuple[int | None, Problem]]
     problems: list[tuple[int | None, Problem]] = []
     valid: list[tuple[int, _NetworkV4V6]] = []
     for index, text in enumerate(cidrs):
-        network, problem = _parse_cidr(text, "the source CIDR block", "203.0.113.0/24 (or 203.0.113.7/32 for one address)")
+        network, problem = _parse_cidr(
+            text, "the source CIDR block", "203.0.113.0/24 (or 203.0.113.7/32 for one address)"
+        )
         if problem is not None:
             problems.append((index, problem))
             continue
         assert network is not None
         special = _special(network)
         if special is not None:
-            problems.append((index, Problem(
-                problem=f"the source CIDR block {quoted(text)} lies in {special[0]}: {special[1]}",
-                fix="list the public or private networks your clients connect from, for example 203.0.113.0/24",
-            )))
+            problems.append(
+                (
+                    index,
+                    Problem(
+                        problem=f"the source CIDR block {quoted(text)} lies in {special[0]}: {special[1]}",
+                        fix="list the public or private networks your clients connect from, for example 203.0.113.0/24",
+                    ),
+                )
+            )
             continue
         valid.append((index, network))
 
     # Duplicates and entries inside another one: sorted by (version, start, prefix), a network inside another comes
     # after it and before the next disjoint block, so one sweep with the last kept network finds them all.
     kept: tuple[int, _NetworkV4V6] | None = None
-    for index, network in sorted(valid, key=lambda e: (e[1].version, int(e[1].network_address), e[1].prefixlen, e[0])):
+    for index, network in sorted(
+        valid, key=lambda e: (e[1].version, int(e[1].network_address), e[1].prefixlen, e[0])
+    ):
         if kept is not None and kept[1].version == network.version and network.subnet_of(kept[1]):
             other_index, other = kept
             same = network == other
-            problems.append((index, Problem(
-                problem=f"the source CIDR block {quoted(cidrs[index])} is "
-                + (f"listed twice (also entry {other_index})" if same else f"inside entry {other_index}, {other}"),
-                fix="remove this entry" if same else f"remove this entry ({other} already allows it), or narrow {other}",
-            )))
+            problems.append(
+                (
+                    index,
+                    Problem(
+                        problem=f"the source CIDR block {quoted(cidrs[index])} is "
+                        + (
+                            f"listed twice (also entry {other_index})"
+                            if same
+                            else f"inside entry {other_index}, {other}"
+                        ),
+                        fix="remove this entry"
+                        if same
+                        else f"remove this entry ({other} already allows it), or narrow {other}",
+                    ),
+                )
+            )
         else:
             kept = (index, network)
 
     for version, everything, private, limit, size in (
-        (4, ipaddress.IPv4Network("0.0.0.0/0"), PRIVATE_IPV4_RANGES, MAX_PUBLIC_IPV4_ADDRESSES, "/8"),
+        (
+            4,
+            ipaddress.IPv4Network("0.0.0.0/0"),
+            PRIVATE_IPV4_RANGES,
+            MAX_PUBLIC_IPV4_ADDRESSES,
+            "/8",
+        ),
         (6, ipaddress.IPv6Network("::/0"), PRIVATE_IPV6_RANGES, MAX_PUBLIC_IPV6_ADDRESSES, "/32"),
     ):
         members = [(i, n) for i, n in valid if n.version == version]
@@ -225,21 +285,33 @@ def allowed_cidrs_problems(cidrs: list[str]) -> list[tuple[int | None, Problem]]
         union = list(ipaddress.collapse_addresses(n for _, n in members))
         broadest = sorted(members, key=lambda e: (e[1].prefixlen, e[0]))[:3]
         named = ", ".join(f"entry {i} ({n})" for i, n in broadest)
-        fix = (f"list only the networks that must reach the endpoint, for example your office's 203.0.113.0/24 "
-               f"or your VPN's egress addresses; the broadest entries are {named}")
+        fix = (
+            f"list only the networks that must reach the endpoint, for example your office's 203.0.113.0/24 "
+            f"or your VPN's egress addresses; the broadest entries are {named}"
+        )
         if union == [everything]:
-            problems.append((None, Problem(
-                problem=f"the source CIDR blocks together cover every IPv{version} address ({everything}): "
-                "the endpoint would be open to the whole internet",
-                fix=fix,
-            )))
+            problems.append(
+                (
+                    None,
+                    Problem(
+                        problem=f"the source CIDR blocks together cover every IPv{version} address ({everything}): "
+                        "the endpoint would be open to the whole internet",
+                        fix=fix,
+                    ),
+                )
+            )
             continue
         public = _public_count(union, private)
         if public >= limit:
             amount = f"{public:,}" if version == 4 else f"2^{public.bit_length() - 1} or more"
-            problems.append((None, Problem(
-                problem=f"the source CIDR blocks together allow {amount} public IPv{version} addresses: a {size}'s "
-                f"worth ({'2^96' if version == 6 else f'{limit:,}'}) or more is too broad for an allow list",
-                fix=fix,
-            )))
+            problems.append(
+                (
+                    None,
+                    Problem(
+                        problem=f"the source CIDR blocks together allow {amount} public IPv{version} addresses: a {size}'s "
+                        f"worth ({'2^96' if version == 6 else f'{limit:,}'}) or more is too broad for an allow list",
+                        fix=fix,
+                    ),
+                )
+            )
     return sorted(problems, key=lambda p: (p[0] is None, p[0] or 0))

@@ -26,12 +26,19 @@ from deployment_config.errors import Problem, quoted
 @functools.cache
 def _partition_data() -> tuple[tuple[str, tuple[str, ...]], ...]:
     package = importlib.util.find_spec("botocore")
-    data = json.loads((Path(package.origin).parent / "data" / "partitions.json").read_text(encoding="utf-8"))
+    data = json.loads(
+        (Path(package.origin).parent / "data" / "partitions.json").read_text(encoding="utf-8")
+    )
     partitions = []
     for partition in data["partitions"]:
         pattern = re.compile(partition["regionRegex"], re.ASCII)
-        regions = tuple(sorted(name for name in partition["regions"]
-                               if not name.endswith("-global") and pattern.fullmatch(name)))
+        regions = tuple(
+            sorted(
+                name
+                for name in partition["regions"]
+                if not name.endswith("-global") and pattern.fullmatch(name)
+            )
+        )
         partitions.append((partition["id"], regions))
     return tuple(partitions)
 
@@ -106,7 +113,9 @@ def partition_of(region: str) -> str:
 # So the set of letters is NOT the same for every account: the table is an upper bound. A letter outside it names
 # no zone of the region in any account; a letter inside it may still be absent from a given account, which only
 # `aws ec2 describe-availability-zones` (preflight) can tell.
-_ZONE_DATA = Path(__file__).resolve().parent.parent / "data" / "availability_zones.json"  # deployment_config/data/
+_ZONE_DATA = (
+    Path(__file__).resolve().parent.parent / "data" / "availability_zones.json"
+)  # deployment_config/data/
 
 #: Letters assumed for a region the table does not list (GovCloud, China, ISO, newer regions): a to f.
 FALLBACK_ZONE_LETTERS = "abcdef"
@@ -144,7 +153,9 @@ def zone_problem(zone: str, *, region: str) -> Problem | None:
     which = f"the zones of {region} are {listed}"
     if region not in _zone_table():
         which += " (letters a-f assumed: the project's zone table does not list this region)"
-    look = f"`aws ec2 describe-availability-zones --region {region}` shows the ones your account has"
+    look = (
+        f"`aws ec2 describe-availability-zones --region {region}` shows the ones your account has"
+    )
     surface = _surface_problem(zone, "the Availability Zone")
     if surface is not None:
         return surface

@@ -52,7 +52,9 @@ def _tag_text_problem(text: str, *, part: str, key: str, max_length: int) -> Pro
     return None
 
 
-def tags_problems(tags: Mapping[str, str], *, reserved_keys: tuple[str, ...] = ()) -> list[tuple[str | None, Problem]]:
+def tags_problems(
+    tags: Mapping[str, str], *, reserved_keys: tuple[str, ...] = ()
+) -> list[tuple[str | None, Problem]]:
     """Problems with the user's resource tags, each with its key (``None`` for the count of tags).
 
     :param reserved_keys: the tag keys the project adds itself (``("environment",)``): a user tag with one of these
@@ -63,24 +65,46 @@ def tags_problems(tags: Mapping[str, str], *, reserved_keys: tuple[str, ...] = (
     reserved = tuple(dict.fromkeys(reserved_keys))
     for key, value in tags.items():
         if key in reserved:
-            problems.append((key, Problem(
-                problem=f"the tag {quoted(key)} is set by the project itself ({', '.join(map(repr, reserved))})",
-                fix="remove it from tags, or rename it",
-            )))
+            problems.append(
+                (
+                    key,
+                    Problem(
+                        problem=f"the tag {quoted(key)} is set by the project itself ({', '.join(map(repr, reserved))})",
+                        fix="remove it from tags, or rename it",
+                    ),
+                )
+            )
             continue
         if key == "":
-            problems.append((key, Problem(problem="a tag key is empty", fix="give the tag a key, for example 'team'")))
+            problems.append(
+                (
+                    key,
+                    Problem(
+                        problem="a tag key is empty", fix="give the tag a key, for example 'team'"
+                    ),
+                )
+            )
             continue
-        problem = _tag_text_problem(key, part="key", key=key, max_length=MAX_TAG_KEY_LENGTH) \
-            or _tag_text_problem(value, part="value", key=key, max_length=MAX_TAG_VALUE_LENGTH)
+        problem = _tag_text_problem(
+            key, part="key", key=key, max_length=MAX_TAG_KEY_LENGTH
+        ) or _tag_text_problem(value, part="value", key=key, max_length=MAX_TAG_VALUE_LENGTH)
         if problem is not None:
             problems.append((key, problem))
     total = len(set(tags) | set(reserved))
     if total > MAX_TAGS_PER_RESOURCE:
         allowed = MAX_TAGS_PER_RESOURCE - len(reserved)
-        added = f" plus the {len(reserved)} the project adds ({', '.join(map(repr, reserved))})" if reserved else ""
-        problems.append((None, Problem(
-            problem=f"{len(tags)} tags{added} make {total}; AWS allows at most {MAX_TAGS_PER_RESOURCE} per resource",
-            fix=f"remove {total - MAX_TAGS_PER_RESOURCE} or more: you can set at most {max(allowed, 0)} tags yourself",
-        )))
+        added = (
+            f" plus the {len(reserved)} the project adds ({', '.join(map(repr, reserved))})"
+            if reserved
+            else ""
+        )
+        problems.append(
+            (
+                None,
+                Problem(
+                    problem=f"{len(tags)} tags{added} make {total}; AWS allows at most {MAX_TAGS_PER_RESOURCE} per resource",
+                    fix=f"remove {total - MAX_TAGS_PER_RESOURCE} or more: you can set at most {max(allowed, 0)} tags yourself",
+                ),
+            )
+        )
     return problems

@@ -48,51 +48,122 @@ def _refusal(name: str, field: str, check, *also: str) -> Rule:  # noqa: ANN001
 ENVIRONMENT_RULES: tuple[Rule, ...] = (
     _refusal("the admin role is of the region's partition", "cluster.admin_role_arn", admin_role),
     Rule("the zones are the region's, each once", ("availability_zones",), zones),
-    _refusal("the VPC holds a public and a private subnet per zone", "vpc_cidr", vpc_holds_the_subnets),
+    _refusal(
+        "the VPC holds a public and a private subnet per zone", "vpc_cidr", vpc_holds_the_subnets
+    ),
     _refusal("HyperPod supports the Kubernetes version", "kubernetes_version", kubernetes_version),
-    _refusal("a Capacity Block section exactly with platform: eks", "capacity",
-             belongs_to_platform("capacity", "eks", "a Capacity Block section",
-                                  "instance_type, capacity_reservation_id and availability_zone "
-                                  "(bin/llmops capacity-blocks use cr-... --env NAME writes the last two)"), "platform"),
-    _refusal("a HyperPod section exactly with platform: hyperpod", "hyperpod",
-             belongs_to_platform("hyperpod", "hyperpod", "a HyperPod section",
-                                  "training_plan_arn and availability_zone "
-                                  "(bin/llmops training-plans use NAME --env ENV writes both)"), "platform"),
-    _refusal("the reservation's zone is one of the VPC's", "capacity.availability_zone",
-             zone_in_vpc("capacity.availability_zone", "the reservation's zone",
-                          "set capacity.availability_zone to the zone the reservation is in, and list that zone in "
-                          "availability_zones; GPU nodes can only launch in the reservation's zone")),
-    _refusal("the training plan is of the account and region", "hyperpod.training_plan_arn",
-             arn_of_environment("hyperpod.training_plan_arn", service="sagemaker",
-                                 resource_pattern=TRAINING_PLAN_RESOURCE, what="training plan")),
-    _refusal("the plan's zone is one of the VPC's", "hyperpod.availability_zone",
-             zone_in_vpc("hyperpod.availability_zone", "the plan's zone",
-                          "set it to the zone 'aws sagemaker describe-training-plan' reports, and list that zone in "
-                          "availability_zones")),
-    Rule("the autoscaled workers fit the instance group", ("hyperpod.autoscaling",), autoscaling_within_the_group),
-    _refusal("the Hugging Face token's secret is of the account and region", "model.hugging_face_token_secret",
-             token_secret),
-    _refusal("the image cache's secret is of the account and region",
-             "model.image_cache.docker_hub_credentials_secret_arn", image_cache_secret),
+    _refusal(
+        "a Capacity Block section exactly with platform: eks",
+        "capacity",
+        belongs_to_platform(
+            "capacity",
+            "eks",
+            "a Capacity Block section",
+            "instance_type, capacity_reservation_id and availability_zone "
+            "(bin/llmops capacity-blocks use cr-... --env NAME writes the last two)",
+        ),
+        "platform",
+    ),
+    _refusal(
+        "a HyperPod section exactly with platform: hyperpod",
+        "hyperpod",
+        belongs_to_platform(
+            "hyperpod",
+            "hyperpod",
+            "a HyperPod section",
+            "training_plan_arn and availability_zone "
+            "(bin/llmops training-plans use NAME --env ENV writes both)",
+        ),
+        "platform",
+    ),
+    _refusal(
+        "the reservation's zone is one of the VPC's",
+        "capacity.availability_zone",
+        zone_in_vpc(
+            "capacity.availability_zone",
+            "the reservation's zone",
+            "set capacity.availability_zone to the zone the reservation is in, and list that zone in "
+            "availability_zones; GPU nodes can only launch in the reservation's zone",
+        ),
+    ),
+    _refusal(
+        "the training plan is of the account and region",
+        "hyperpod.training_plan_arn",
+        arn_of_environment(
+            "hyperpod.training_plan_arn",
+            service="sagemaker",
+            resource_pattern=TRAINING_PLAN_RESOURCE,
+            what="training plan",
+        ),
+    ),
+    _refusal(
+        "the plan's zone is one of the VPC's",
+        "hyperpod.availability_zone",
+        zone_in_vpc(
+            "hyperpod.availability_zone",
+            "the plan's zone",
+            "set it to the zone 'aws sagemaker describe-training-plan' reports, and list that zone in "
+            "availability_zones",
+        ),
+    ),
+    Rule(
+        "the autoscaled workers fit the instance group",
+        ("hyperpod.autoscaling",),
+        autoscaling_within_the_group,
+    ),
+    _refusal(
+        "the Hugging Face token's secret is of the account and region",
+        "model.hugging_face_token_secret",
+        token_secret,
+    ),
+    _refusal(
+        "the image cache's secret is of the account and region",
+        "model.image_cache.docker_hub_credentials_secret_arn",
+        image_cache_secret,
+    ),
     Rule("the weights come from where the platform loads them", ("model",), weight_source),
     Rule("the pull-through cache serves the image", ("model",), image_on_docker_hub),
-    Rule("the speculator's settings match spec_decoding and the platform", ("model",), speculator_settings),
+    Rule(
+        "the speculator's settings match spec_decoding and the platform",
+        ("model",),
+        speculator_settings,
+    ),
     Rule("the model and its features fit the GPUs", ("model",), model_fits),
     Rule("the HyperPod volume holds the weights", ("model",), volume_holds_the_weights),
-    _refusal("the certificate is of the account and region", "endpoint.certificate_arn",
-             arn_of_environment("endpoint.certificate_arn", service="acm", resource_pattern=f"certificate/{CERTIFICATE_ID}",
-                                 what="ACM certificate", resource_example="certificate/UUID")),
+    _refusal(
+        "the certificate is of the account and region",
+        "endpoint.certificate_arn",
+        arn_of_environment(
+            "endpoint.certificate_arn",
+            service="acm",
+            resource_pattern=f"certificate/{CERTIFICATE_ID}",
+            what="ACM certificate",
+            resource_example="certificate/UUID",
+        ),
+    ),
     _refusal("the replicas fit the GPU nodes", "endpoint.replicas", replicas),
     Rule("TLS has both fields, on EKS", ("endpoint",), tls),
-    Rule("the promotion gate runs on EKS, after the smoke test, within 12 hours", ("endpoint",), promotion_gate),
+    Rule(
+        "the promotion gate runs on EKS, after the smoke test, within 12 hours",
+        ("endpoint",),
+        promotion_gate,
+    ),
     Rule("a routing policy has replicas to route over", ("endpoint",), routing),
     Rule("allowed_cidrs go with a public endpoint", ("endpoint",), allowed_cidrs),
-    Rule("the API key's check runs in vLLM's Python frontend", ("endpoint",), key_check_needs_the_python_frontend),
+    Rule(
+        "the API key's check runs in vLLM's Python frontend",
+        ("endpoint",),
+        key_check_needs_the_python_frontend,
+    ),
     Rule("a public endpoint is EKS's", ("endpoint",), public_on_hyperpod),
     _refusal("the budget notifies someone", "observability.monthly_budget_usd", budget_notifies),
 )
 
 #: The rules of a pipeline file (config/pipeline/NAME.yaml).
 PIPELINE_RULES: tuple[Rule, ...] = (
-    _refusal("the connection is of the pipeline's account and region", "source.connection_arn", connection),
+    _refusal(
+        "the connection is of the pipeline's account and region",
+        "source.connection_arn",
+        connection,
+    ),
 )

@@ -17,7 +17,10 @@ def valid_zones(values: FileValues) -> tuple[str, ...] | None:
     region, zones = values.get("region"), values.get("availability_zones")
     if region is None or zones is None:
         return None
-    if any(aws_rules.zone_problem(zone, region=region) or zone in zones[:index] for index, zone in enumerate(zones)):
+    if any(
+        aws_rules.zone_problem(zone, region=region) or zone in zones[:index]
+        for index, zone in enumerate(zones)
+    ):
         return None
     return tuple(zones)
 
@@ -27,7 +30,11 @@ def gpu_type(values: FileValues) -> tuple[str, GpuInstanceType, str] | None:
     section's when both sections are given (the platform rule refuses one of them)."""
     hyperpod_type = values.get("hyperpod.instance_type")
     if hyperpod_type is not None:
-        return "hyperpod.instance_type", GPU_INSTANCE_TYPES[hyperpod_type.removeprefix("ml.")], "ml."
+        return (
+            "hyperpod.instance_type",
+            GPU_INSTANCE_TYPES[hyperpod_type.removeprefix("ml.")],
+            "ml.",
+        )
     capacity_type = values.get("capacity.instance_type")
     if capacity_type is not None:
         return "capacity.instance_type", GPU_INSTANCE_TYPES[capacity_type], ""
@@ -78,23 +85,49 @@ def placement(values: FileValues) -> Placement | None:
     # On EKS a model instance may span several nodes (a LeaderWorkerSet); HyperPod serves one node per instance.
     nodes = gpu_nodes(values) or (None, None)
     node_count = nodes[1] if nodes[0] == "capacity.instance_count" else None
-    resolution = recipe.resolve(preset=model.preset, serving_profile=model.serving_profile, features=model.features,
-                                instance_type=instance_type, weights_gb=weights, multi_node=node_count is not None,
-                                load_format=preset.load_format, extra_args=model.extra_args,
-                                speculator_gb=speculator_gb)
-    problems = [_note(f"model.features[{index}]", problem.problem, problem.fix) for index, problem in resolution.problems]
-    key = (instance_type.recipe_hardware, model.serving_profile,
-           resolution.profile.strategy if resolution.profile else "single_node_tp", tuple(model.features))
+    resolution = recipe.resolve(
+        preset=model.preset,
+        serving_profile=model.serving_profile,
+        features=model.features,
+        instance_type=instance_type,
+        weights_gb=weights,
+        multi_node=node_count is not None,
+        load_format=preset.load_format,
+        extra_args=model.extra_args,
+        speculator_gb=speculator_gb,
+    )
+    problems = [
+        _note(f"model.features[{index}]", problem.problem, problem.fix)
+        for index, problem in resolution.problems
+    ]
+    key = (
+        instance_type.recipe_hardware,
+        model.serving_profile,
+        resolution.profile.strategy if resolution.profile else "single_node_tp",
+        tuple(model.features),
+    )
     nodes_per_replica = None
     try:
         refused = {index for index, _ in resolution.problems}
-        with_speculator = any(name == speculator.FEATURE and index not in refused
-                              for index, name in enumerate(model.features))
-        check_model_fits(model_id=model.hugging_face_id or preset.hugging_face_id,
-                         weights_gb=weights + (speculator_gb if with_speculator else 0), instance_type=instance_type,
-                         tensor_parallel_size=model.tensor_parallel_size or preset.tensor_parallel_size,
-                         field=field, type_prefix=prefix, node_count=node_count, memory=resolution.memory)
-        layout = layout_for(weights, instance_type, memory=resolution.memory) if node_count is not None else None
+        with_speculator = any(
+            name == speculator.FEATURE and index not in refused
+            for index, name in enumerate(model.features)
+        )
+        check_model_fits(
+            model_id=model.hugging_face_id or preset.hugging_face_id,
+            weights_gb=weights + (speculator_gb if with_speculator else 0),
+            instance_type=instance_type,
+            tensor_parallel_size=model.tensor_parallel_size or preset.tensor_parallel_size,
+            field=field,
+            type_prefix=prefix,
+            node_count=node_count,
+            memory=resolution.memory,
+        )
+        layout = (
+            layout_for(weights, instance_type, memory=resolution.memory)
+            if node_count is not None
+            else None
+        )
         if layout is not None and layout.multi_node:
             nodes_per_replica = layout.nodes
     except ConfigError as error:

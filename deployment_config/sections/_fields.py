@@ -16,7 +16,9 @@ _STRICT = ConfigDict(extra="forbid", strict=True, frozen=True)
 
 def fail(problem: Problem) -> None:
     """Raise ``problem`` as a validation error of the field being validated."""
-    raise PydanticCustomError("config", "{problem}", {"problem": problem.problem, "fix": problem.fix})
+    raise PydanticCustomError(
+        "config", "{problem}", {"problem": problem.problem, "fix": problem.fix}
+    )
 
 
 def report(info: ValidationInfo, field: str, problem: Problem) -> None:
@@ -26,11 +28,13 @@ def report(info: ValidationInfo, field: str, problem: Problem) -> None:
 
 def _rule(check):  # noqa: ANN001, ANN202
     """An AfterValidator from a rule of :mod:`deployment_config.aws_rules` (value -> Problem | None)."""
+
     def validate(value):  # noqa: ANN001, ANN202
         problem = check(value)
         if problem:
             fail(problem)
         return value
+
     return AfterValidator(validate)
 
 

@@ -35,21 +35,32 @@ class AccessSection(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
 
     enabled: bool = Field(
-        default=False, description="Add the NAME-access stack: an instance in a private subnet, no inbound rule, "
+        default=False,
+        description="Add the NAME-access stack: an instance in a private subnet, no inbound rule, "
         "reached through Session Manager, with kubectl, helm, the AWS CLI and llmops; it forwards the private cluster "
-        "API and the endpoint to a laptop (docs/access.md). Default: false.", examples=[True])
+        "API and the endpoint to a laptop (docs/access.md). Default: false.",
+        examples=[True],
+    )
     instance_type: str = Field(
-        default=DEFAULT_INSTANCE_TYPE, description=f"The instance's type, x86_64. Default: {DEFAULT_INSTANCE_TYPE}.",
-        examples=[DEFAULT_INSTANCE_TYPE], json_schema_extra={"pattern": r"^[a-z][a-z0-9-]*\.[a-z0-9]+$"})
+        default=DEFAULT_INSTANCE_TYPE,
+        description=f"The instance's type, x86_64. Default: {DEFAULT_INSTANCE_TYPE}.",
+        examples=[DEFAULT_INSTANCE_TYPE],
+        json_schema_extra={"pattern": r"^[a-z][a-z0-9-]*\.[a-z0-9]+$"},
+    )
 
     @field_validator("instance_type")
     @classmethod
     def _instance_type(cls, value: str) -> str:
         if value not in known_instance_types():
             close = difflib.get_close_matches(value, sorted(known_instance_types()), n=1)
-            _refuse(f"{quoted(value)} is not an EC2 instance type",
-                    (f"did you mean '{close[0]}'? " if close else "") + f"use an x86_64 type such as {DEFAULT_INSTANCE_TYPE}")
+            _refuse(
+                f"{quoted(value)} is not an EC2 instance type",
+                (f"did you mean '{close[0]}'? " if close else "")
+                + f"use an x86_64 type such as {DEFAULT_INSTANCE_TYPE}",
+            )
         if _ARM_FAMILY.match(value):
-            _refuse(f"{quoted(value)} is an AWS Graviton (arm64) type; the host installs x86_64 kubectl and helm",
-                    f"use an x86_64 type such as {DEFAULT_INSTANCE_TYPE} or m7i.large")
+            _refuse(
+                f"{quoted(value)} is an AWS Graviton (arm64) type; the host installs x86_64 kubectl and helm",
+                f"use an x86_64 type such as {DEFAULT_INSTANCE_TYPE} or m7i.large",
+            )
         return value

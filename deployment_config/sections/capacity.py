@@ -24,19 +24,34 @@ class CapacitySection(BaseModel):
     model_config = _STRICT
 
     instance_type: Literal[_GPU_TYPES] = Field(  # type: ignore[valid-type]
-        description="The GPU instance type of the reservation.", examples=["p6-b300.48xlarge"])
-    instance_count: int = Field(default=1, ge=1, le=64, description="Instances in the reservation, and GPU nodes "
-                                "(a Capacity Block holds 1 to 64). Default: 1.", examples=[1])
+        description="The GPU instance type of the reservation.", examples=["p6-b300.48xlarge"]
+    )
+    instance_count: int = Field(
+        default=1,
+        ge=1,
+        le=64,
+        description="Instances in the reservation, and GPU nodes "
+        "(a Capacity Block holds 1 to 64). Default: 1.",
+        examples=[1],
+    )
     capacity_reservation_id: Annotated[str, _text(64)] = Field(
-        description="The Capacity Block reservation: 'cr-' and 17 lowercase hex digits.", examples=["cr-0123456789abcdef0"],
-        json_schema_extra={"pattern": "^cr-[0-9a-f]{17}$"})
+        description="The Capacity Block reservation: 'cr-' and 17 lowercase hex digits.",
+        examples=["cr-0123456789abcdef0"],
+        json_schema_extra={"pattern": "^cr-[0-9a-f]{17}$"},
+    )
     availability_zone: Annotated[str, _text(64)] = Field(
-        description="The reservation's Availability Zone; it must be one of availability_zones.", examples=["us-west-2a"])
+        description="The reservation's Availability Zone; it must be one of availability_zones.",
+        examples=["us-west-2a"],
+    )
 
     @field_validator("capacity_reservation_id")
     @classmethod
     def _reservation(cls, value: str) -> str:
         if not re.fullmatch(r"cr-[0-9a-f]{17}", value):
-            fail(Problem(f"{quoted(value)} is not a capacity reservation id ('cr-' followed by 17 lowercase hex digits)",
-                         "copy the id from 'aws ec2 describe-capacity-reservations' or the purchase confirmation"))
+            fail(
+                Problem(
+                    f"{quoted(value)} is not a capacity reservation id ('cr-' followed by 17 lowercase hex digits)",
+                    "copy the id from 'aws ec2 describe-capacity-reservations' or the purchase confirmation",
+                )
+            )
         return value

@@ -26,15 +26,27 @@ class ClusterSection(BaseModel):
     admin_role_arn: Annotated[str, _text(2048)] = Field(
         description="IAM role given cluster-admin through an EKS access entry.",
         examples=["arn:aws:iam::123456789012:role/PlatformAdmin"],
-        json_schema_extra={"pattern": r"^arn:aws[a-z-]*:iam::\d{12}:role/[\w+=,.@/-]+$"})
+        json_schema_extra={"pattern": r"^arn:aws[a-z-]*:iam::\d{12}:role/[\w+=,.@/-]+$"},
+    )
     endpoint_public_cidrs: list[Cidr] = Field(
-        default=[], description="Networks allowed to the cluster's public API endpoint. Default: none, the endpoint "
-        "is private and reachable only from the VPC.", examples=[["203.0.113.0/24"]])
+        default=[],
+        description="Networks allowed to the cluster's public API endpoint. Default: none, the endpoint "
+        "is private and reachable only from the VPC.",
+        examples=[["203.0.113.0/24"]],
+    )
     system_instance_type: Annotated[str, _text(64)] = Field(
-        default="m7i.xlarge", description="Instance type of the on-demand nodes for controllers. Default: m7i.xlarge.",
-        examples=["m7i.xlarge"], json_schema_extra={"pattern": r"^[a-z][a-z0-9-]*\.[a-z0-9]+$"})
-    system_node_count: int = Field(default=2, ge=1, le=10, description="How many system nodes (1..10). Default: 2.",
-                                   examples=[2])
+        default="m7i.xlarge",
+        description="Instance type of the on-demand nodes for controllers. Default: m7i.xlarge.",
+        examples=["m7i.xlarge"],
+        json_schema_extra={"pattern": r"^[a-z][a-z0-9-]*\.[a-z0-9]+$"},
+    )
+    system_node_count: int = Field(
+        default=2,
+        ge=1,
+        le=10,
+        description="How many system nodes (1..10). Default: 2.",
+        examples=[2],
+    )
 
     @field_validator("endpoint_public_cidrs")
     @classmethod
@@ -47,7 +59,12 @@ class ClusterSection(BaseModel):
     def _instance_type(cls, value: str) -> str:
         if value not in known_instance_types():
             close = difflib.get_close_matches(value, sorted(known_instance_types()), n=1)
-            fail(Problem(f"{quoted(value)} is not an EC2 instance type",
-                         (f"did you mean '{close[0]}'? " if close else "") + "use a type such as m7i.xlarge "
-                         "(`aws ec2 describe-instance-type-offerings` lists those of a region)"))
+            fail(
+                Problem(
+                    f"{quoted(value)} is not an EC2 instance type",
+                    (f"did you mean '{close[0]}'? " if close else "")
+                    + "use a type such as m7i.xlarge "
+                    "(`aws ec2 describe-instance-type-offerings` lists those of a region)",
+                )
+            )
         return value

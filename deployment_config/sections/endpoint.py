@@ -23,8 +23,10 @@ CERTIFICATE_ID = r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"
 #: A DNS host name as ACM takes one (botocore 1.43.127 acm service-2.json, shape DomainNameString: labels of letters,
 #: digits and '-', not starting or ending with '-', 1 to 63 each, at most 253 in all), without the wildcard, with at
 #: least two labels, no trailing dot, and a last label that is not all digits (RFC 3696 section 2), so not an address.
-DOMAIN_NAME_PATTERN = (r"^(?=.{1,253}$)([A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+"
-                       r"(?=[A-Za-z0-9-]*[A-Za-z-])[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?$")
+DOMAIN_NAME_PATTERN = (
+    r"^(?=.{1,253}$)([A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+"
+    r"(?=[A-Za-z0-9-]*[A-Za-z-])[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?$"
+)
 
 
 def domain_name_problem(name: str) -> Problem | None:
@@ -33,21 +35,34 @@ def domain_name_problem(name: str) -> Problem | None:
     if name.endswith("."):
         return Problem(f"{quoted(name)} ends with a dot", f"remove the trailing dot; {fix}")
     if name.startswith("*."):
-        return Problem(f"{quoted(name)} is a wildcard, not a name a client connects to",
-                       "use the one name clients use (the certificate may be a wildcard that covers it)")
+        return Problem(
+            f"{quoted(name)} is a wildcard, not a name a client connects to",
+            "use the one name clients use (the certificate may be a wildcard that covers it)",
+        )
     if len(name) > 253:
-        return Problem(f"{quoted(name[:60] + '...')} has {len(name)} characters; a DNS name has at most 253", fix)
+        return Problem(
+            f"{quoted(name[:60] + '...')} has {len(name)} characters; a DNS name has at most 253",
+            fix,
+        )
     labels = name.split(".")
     if len(labels) < 2:
         return Problem(f"{quoted(name)} is a single label, not a DNS name under a domain", fix)
     for label in labels:
         if not 1 <= len(label) <= 63:
-            return Problem(f"{quoted(name)} has a label of {len(label)} characters; each is 1 to 63", fix)
+            return Problem(
+                f"{quoted(name)} has a label of {len(label)} characters; each is 1 to 63", fix
+            )
         if not re.fullmatch(r"[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?", label):
-            return Problem(f"{quoted(name)}: the label {quoted(label)} may hold only letters, digits and '-', and "
-                           "neither start nor end with '-'", fix)
+            return Problem(
+                f"{quoted(name)}: the label {quoted(label)} may hold only letters, digits and '-', and "
+                "neither start nor end with '-'",
+                fix,
+            )
     if labels[-1].isdigit():
-        return Problem(f"{quoted(name)} is an IP address, not a DNS name: a certificate and SNI need a name", fix)
+        return Problem(
+            f"{quoted(name)} is an IP address, not a DNS name: a certificate and SNI need a name",
+            fix,
+        )
     return None
 
 
@@ -65,51 +80,83 @@ class EndpointSection(BaseModel):
     model_config = _STRICT
 
     exposure: Literal["internal", "public"] = Field(
-        default="internal", description="'internal' (reachable from the VPC; the default) or 'public' (from "
-        "allowed_cidrs only; platform: eks, for HyperPod's operator has no field for it).", examples=["internal"])
+        default="internal",
+        description="'internal' (reachable from the VPC; the default) or 'public' (from "
+        "allowed_cidrs only; platform: eks, for HyperPod's operator has no field for it).",
+        examples=["internal"],
+    )
     authentication: Literal["api-key", "none"] = Field(
-        default="api-key", description="'api-key' (the default): vLLM requires the key the app generates in AWS Secrets "
-        "Manager for this environment; 'none' opts out explicitly.", examples=["api-key"])
-    allowed_cidrs: list[Cidr] = Field(default=[], description="Source networks allowed to reach a public endpoint.",
-                                      examples=[["203.0.113.0/24"]])
+        default="api-key",
+        description="'api-key' (the default): vLLM requires the key the app generates in AWS Secrets "
+        "Manager for this environment; 'none' opts out explicitly.",
+        examples=["api-key"],
+    )
+    allowed_cidrs: list[Cidr] = Field(
+        default=[],
+        description="Source networks allowed to reach a public endpoint.",
+        examples=[["203.0.113.0/24"]],
+    )
     certificate_arn: Annotated[str, _text(2048)] | None = Field(
-        default=None, description="An ACM certificate (same account and region) for domain_name: the load balancer "
+        default=None,
+        description="An ACM certificate (same account and region) for domain_name: the load balancer "
         "answers TLS on port 443 with it. Required for exposure: public (platform: eks). Default: none, plain TCP on "
         "port 8000.",
-        examples=["arn:aws:acm:us-west-2:123456789012:certificate/0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d"],
-        json_schema_extra={"pattern": r"^arn:aws[a-z-]*:acm:[a-z0-9-]+:\d{12}:certificate/" + CERTIFICATE_ID + "$"})
+        examples=[
+            "arn:aws:acm:us-west-2:123456789012:certificate/0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d"
+        ],
+        json_schema_extra={
+            "pattern": r"^arn:aws[a-z-]*:acm:[a-z0-9-]+:\d{12}:certificate/" + CERTIFICATE_ID + "$"
+        },
+    )
     domain_name: Annotated[str, _text(253)] | None = Field(
-        default=None, description="The DNS name clients use, covered by certificate_arn; you create its record (a CNAME "
+        default=None,
+        description="The DNS name clients use, covered by certificate_arn; you create its record (a CNAME "
         "to the serving stack's output LoadBalancerHostname). Required with certificate_arn. Default: none.",
-        examples=["llm.example.com"], json_schema_extra={"pattern": DOMAIN_NAME_PATTERN})
+        examples=["llm.example.com"],
+        json_schema_extra={"pattern": DOMAIN_NAME_PATTERN},
+    )
 
     replicas: int | None = Field(
-        default=None, ge=1, le=64,
+        default=None,
+        ge=1,
+        le=64,
         description="vLLM replicas, one per GPU node (a replica uses all GPUs of its node): at most "
         "capacity.instance_count (or hyperpod.instance_count). Default: one on every node of the reservation.",
-        examples=[2])
+        examples=[2],
+    )
     routing: Literal["auto", "none", "cache_aware", "power_of_two", "round_robin"] = Field(
-        default="auto", description="How requests are spread over two or more vLLM replicas. 'auto' (the default): by "
+        default="auto",
+        description="How requests are spread over two or more vLLM replicas. 'auto' (the default): by "
         "prefix cache with two replicas or more (platform eks: the vLLM project's router, policy cache_aware; platform "
         "hyperpod: the operator's prefix-aware routing), none with one; 'none': the load balancer alone; "
         "'cache_aware', 'power_of_two', 'round_robin': that policy of the router (platform: eks; HyperPod: "
-        "'cache_aware' only). A policy needs two replicas or more.", examples=["auto"])
+        "'cache_aware' only). A policy needs two replicas or more.",
+        examples=["auto"],
+    )
     drain_seconds: int = Field(
-        default=DEFAULT_DRAIN_SECONDS, ge=0, le=MAX_DRAIN_SECONDS,
+        default=DEFAULT_DRAIN_SECONDS,
+        ge=0,
+        le=MAX_DRAIN_SECONDS,
         description="How long a stopping vLLM pod finishes the requests it is running before it exits (vLLM's "
         f"--shutdown-timeout; new requests are refused meanwhile). At most {MAX_DRAIN_SECONDS}: at a Capacity Block's "
         "end EKS scales the GPU nodes to 0 forty minutes before it and EC2 shuts the instances down thirty minutes "
         f"before it. 0 aborts running requests at once. Default: {DEFAULT_DRAIN_SECONDS}.",
-        examples=[DEFAULT_DRAIN_SECONDS])
+        examples=[DEFAULT_DRAIN_SECONDS],
+    )
     deploy_time_smoke_test: bool = Field(
-        default=False, description="Deploy the stack NAME-smoke: from inside the VPC it waits for the endpoint (up to "
+        default=False,
+        description="Deploy the stack NAME-smoke: from inside the VPC it waits for the endpoint (up to "
         "the startup budget plus 20 minutes) and runs the smoke test of 'llmops smoke-test --env NAME'; the deployment "
         "fails with the smoke test's problems when it fails. Leave it off while the capacity is not active yet: the "
-        "deployment would wait for over two hours and then fail. Default: false.", examples=[True])
+        "deployment would wait for over two hours and then fail. Default: false.",
+        examples=[True],
+    )
     promotion_gate: PromotionGateSection | None = Field(
-        default=None, description="With deploy_time_smoke_test (platform: eks): after the smoke test, the correctness "
+        default=None,
+        description="With deploy_time_smoke_test (platform: eks): after the smoke test, the correctness "
         "probe and a load test with thresholds; the deployment fails when they are not met. Results are kept in S3 per "
-        "image digest. Default: none.")
+        "image digest. Default: none.",
+    )
 
     @field_validator("domain_name")
     @classmethod

@@ -16,10 +16,10 @@ from deployment_config.sections._fields import (
     _validate_region,
     report,
 )
+from deployment_config.sections.access import AccessSection
 from deployment_config.sections.capacity import CapacitySection
 from deployment_config.sections.cluster import ClusterSection
 from deployment_config.sections.endpoint import EndpointSection
-from deployment_config.sections.access import AccessSection
 from deployment_config.sections.hyperpod import HyperPodSection
 from deployment_config.sections.model import ModelSection
 from deployment_config.sections.observability import ObservabilitySection
@@ -46,43 +46,78 @@ def vpc_addresses_needed(zones: int) -> int:
 class EnvironmentFile(BaseModel):
     """One environment: config/NAME.yaml. Deployed with `npx cdk deploy -c env=NAME --all`."""
 
-    model_config = ConfigDict(**_STRICT, title="LLM serving environment",
-                              json_schema_extra={"$id": "https://llm-serving.invalid/schema/environment.schema.json"})
+    model_config = ConfigDict(
+        **_STRICT,
+        title="LLM serving environment",
+        json_schema_extra={"$id": "https://llm-serving.invalid/schema/environment.schema.json"},
+    )
 
     account: Annotated[str, _text(64)] = Field(
-        description="The AWS account id: 12 digits, quoted so that leading zeros survive.", examples=["123456789012"],
-        json_schema_extra={"pattern": "^[0-9]{12}$"})
-    region: Annotated[str, _text(64)] = Field(description="The AWS region.", examples=["us-west-2"],
-                                              json_schema_extra={"enum": list(aws_rules.known_regions())})
+        description="The AWS account id: 12 digits, quoted so that leading zeros survive.",
+        examples=["123456789012"],
+        json_schema_extra={"pattern": "^[0-9]{12}$"},
+    )
+    region: Annotated[str, _text(64)] = Field(
+        description="The AWS region.",
+        examples=["us-west-2"],
+        json_schema_extra={"enum": list(aws_rules.known_regions())},
+    )
     availability_zones: list[Annotated[str, _text(64)]] = Field(
-        min_length=2, description="At least two zones of the region; the GPU capacity's zone among them.",
-        examples=[["us-west-2a", "us-west-2b"]])
+        min_length=2,
+        description="At least two zones of the region; the GPU capacity's zone among them.",
+        examples=[["us-west-2a", "us-west-2b"]],
+    )
     platform: Literal["eks", "hyperpod"] = Field(
-        default="eks", validate_default=True,
+        default="eks",
+        validate_default=True,
         description="'eks' (managed node group on a Capacity Block; the default) or 'hyperpod' "
-        "(SageMaker HyperPod on a Flexible Training Plan).", examples=["eks"])
+        "(SageMaker HyperPod on a Flexible Training Plan).",
+        examples=["eks"],
+    )
     kubernetes_version: Literal[SUPPORTED_KUBERNETES_VERSIONS] = Field(  # type: ignore[valid-type]
-        default=DEFAULT_KUBERNETES_VERSION, validate_default=True, description="The EKS Kubernetes version, quoted.",
-        examples=["1.34"])
+        default=DEFAULT_KUBERNETES_VERSION,
+        validate_default=True,
+        description="The EKS Kubernetes version, quoted.",
+        examples=["1.34"],
+    )
     vpc_cidr: Annotated[str, _text(64), _rule(aws_rules.vpc_cidr_problem)] = Field(
-        default="10.0.0.0/16", validate_default=True,
+        default="10.0.0.0/16",
+        validate_default=True,
         description="The VPC's private IPv4 range: a /16 to /18 (two or three zones need a /18, four a /17). "
         "Default: 10.0.0.0/16.",
-        examples=["10.0.0.0/16"])
+        examples=["10.0.0.0/16"],
+    )
     cluster: ClusterSection = Field(description="The EKS cluster.")
-    capacity: CapacitySection | None = Field(default=None, validate_default=True,
-                                             description="The Capacity Block; required for platform: eks.")
-    hyperpod: HyperPodSection | None = Field(default=None, validate_default=True,
-                                             description="The training plan; required for platform: hyperpod.")
+    capacity: CapacitySection | None = Field(
+        default=None,
+        validate_default=True,
+        description="The Capacity Block; required for platform: eks.",
+    )
+    hyperpod: HyperPodSection | None = Field(
+        default=None,
+        validate_default=True,
+        description="The training plan; required for platform: hyperpod.",
+    )
     # Defaults as mappings, validated: an omitted section still goes through its rules (the model must fit the GPUs).
-    model: ModelSection = Field(default={}, validate_default=True, description="The model. Default: the kimi-k3 preset.")
-    endpoint: EndpointSection = Field(default={}, validate_default=True, description="The endpoint. Default: internal.")
-    observability: ObservabilitySection = Field(default={}, validate_default=True,
-                                                description="Metrics, dashboard, alarms and logs. Default: on, no e-mail.")
-    access: AccessSection = Field(default={}, validate_default=True, description="A way into the private VPC. Default: none.")
+    model: ModelSection = Field(
+        default={}, validate_default=True, description="The model. Default: the kimi-k3 preset."
+    )
+    endpoint: EndpointSection = Field(
+        default={}, validate_default=True, description="The endpoint. Default: internal."
+    )
+    observability: ObservabilitySection = Field(
+        default={},
+        validate_default=True,
+        description="Metrics, dashboard, alarms and logs. Default: on, no e-mail.",
+    )
+    access: AccessSection = Field(
+        default={}, validate_default=True, description="A way into the private VPC. Default: none."
+    )
     tags: dict[Annotated[str, _text(128)], Annotated[str, _text(256)]] = Field(
-        default={}, description="Tags on every resource (the app adds 'environment').",
-        examples=[{"project": "kimi-k3-serving"}])
+        default={},
+        description="Tags on every resource (the app adds 'environment').",
+        examples=[{"project": "kimi-k3-serving"}],
+    )
 
     _account = field_validator("account")(_validate_account)
     _region = field_validator("region")(_validate_region)

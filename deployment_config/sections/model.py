@@ -36,14 +36,21 @@ class ImageCacheSection(BaseModel):
         description="The Secrets Manager secret holding the Docker Hub user name and access token, as "
         '{"username": "...", "accessToken": "..."}: its ARN, in the environment\'s account and region, with a name '
         "beginning with ecr-pullthroughcache/ (ECR requires that prefix).",
-        examples=["arn:aws:secretsmanager:us-west-2:123456789012:secret:ecr-pullthroughcache/docker-hub-AbCdEf"],
-        json_schema_extra={"pattern": r"^arn:aws[a-z-]*:secretsmanager:[a-z0-9-]+:\d{12}:secret:ecr-pullthroughcache/"
-                                      r"[A-Za-z0-9/_+=.@-]+$"})
+        examples=[
+            "arn:aws:secretsmanager:us-west-2:123456789012:secret:ecr-pullthroughcache/docker-hub-AbCdEf"
+        ],
+        json_schema_extra={
+            "pattern": r"^arn:aws[a-z-]*:secretsmanager:[a-z0-9-]+:\d{12}:secret:ecr-pullthroughcache/"
+            r"[A-Za-z0-9/_+=.@-]+$"
+        },
+    )
     repository_prefix: Annotated[str, _text(30)] = Field(
         default=image_cache.DEFAULT_REPOSITORY_PREFIX,
         description="The ECR namespace of the cached repositories; one pull-through cache rule per namespace in an "
         "account and region, so a second environment there needs its own. Default: docker-hub.",
-        examples=["docker-hub"], json_schema_extra={"pattern": image_cache.REPOSITORY_PREFIX_PATTERN})
+        examples=["docker-hub"],
+        json_schema_extra={"pattern": image_cache.REPOSITORY_PREFIX_PATTERN},
+    )
 
     @field_validator("repository_prefix")
     @classmethod
@@ -67,75 +74,139 @@ class ModelSection(BaseModel):
     model_config = _STRICT
 
     preset: Literal[_PRESETS] = Field(  # type: ignore[valid-type]
-        default="kimi-k3", description="The preset the other values start from. Default: kimi-k3.", examples=["kimi-k3"])
-    hugging_face_id: Annotated[str, _text(96), _rule(aws_rules.hugging_face_id_problem)] | None = Field(
-        default=None, description="Hugging Face repository id. Default: the preset's.", examples=["moonshotai/Kimi-K3"])
+        default="kimi-k3",
+        description="The preset the other values start from. Default: kimi-k3.",
+        examples=["kimi-k3"],
+    )
+    hugging_face_id: Annotated[str, _text(96), _rule(aws_rules.hugging_face_id_problem)] | None = (
+        Field(
+            default=None,
+            description="Hugging Face repository id. Default: the preset's.",
+            examples=["moonshotai/Kimi-K3"],
+        )
+    )
     hugging_face_token_secret: Annotated[str, _text(2048)] | None = Field(
-        default=None, description="A Secrets Manager secret (name or ARN, same account and region) holding the Hugging "
+        default=None,
+        description="A Secrets Manager secret (name or ARN, same account and region) holding the Hugging "
         "Face token of a gated model; delivered to vLLM as HF_TOKEN, never written into a template or manifest. "
-        "Default: none.", examples=["llm-serving/hf-token"])
+        "Default: none.",
+        examples=["llm-serving/hf-token"],
+    )
     served_name: Annotated[str, _text(128)] | None = Field(
-        default=None, description="The name clients send as 'model'. Default: the preset's.", examples=["Kimi-K3"],
-        json_schema_extra={"pattern": r"^[A-Za-z0-9][A-Za-z0-9._/-]{0,127}$"})
+        default=None,
+        description="The name clients send as 'model'. Default: the preset's.",
+        examples=["Kimi-K3"],
+        json_schema_extra={"pattern": r"^[A-Za-z0-9][A-Za-z0-9._/-]{0,127}$"},
+    )
     image: Annotated[str, _text(512), _rule(aws_rules.image_problem)] | None = Field(
-        default=None, description="The vLLM container image. Default: the preset's.", examples=["vllm/vllm-openai:kimi-k3"])
-    tensor_parallel_size: int | None = Field(default=None, ge=1, le=64,
-                                             description="GPUs per replica. Default: the preset's.", examples=[8])
-    weight_size_gb: int | None = Field(default=None, ge=1, le=100_000, description="Size of the weights in GB, for "
-                                       "sizing and the startup budget. Default: the preset's.", examples=[1420])
+        default=None,
+        description="The vLLM container image. Default: the preset's.",
+        examples=["vllm/vllm-openai:kimi-k3"],
+    )
+    tensor_parallel_size: int | None = Field(
+        default=None,
+        ge=1,
+        le=64,
+        description="GPUs per replica. Default: the preset's.",
+        examples=[8],
+    )
+    weight_size_gb: int | None = Field(
+        default=None,
+        ge=1,
+        le=100_000,
+        description="Size of the weights in GB, for "
+        "sizing and the startup budget. Default: the preset's.",
+        examples=[1420],
+    )
     extra_args: list[Annotated[str, _text(4096)]] = Field(
-        default=[], description="vLLM arguments appended after the preset's, one item per word. The app sets --model, "
+        default=[],
+        description="vLLM arguments appended after the preset's, one item per word. The app sets --model, "
         "--served-model-name, --tensor-parallel-size, --revision and --code-revision (from hugging_face_revision) and the "
-        "port itself.", examples=[["--max-model-len", "262144"]])
+        "port itself.",
+        examples=[["--max-model-len", "262144"]],
+    )
     extra_env: dict[Annotated[str, _text(256)], Annotated[str, _text(4096)]] = Field(
-        default={}, description="Environment variables added to the preset's. No secrets: use the secrets mechanism.",
-        examples=[{"VLLM_LOGGING_LEVEL": "DEBUG"}])
+        default={},
+        description="Environment variables added to the preset's. No secrets: use the secrets mechanism.",
+        examples=[{"VLLM_LOGGING_LEVEL": "DEBUG"}],
+    )
     weight_source: Literal["huggingface", "s3"] = Field(
-        default="huggingface", description="Where the weights come from: 'huggingface' (platform: eks) or 's3' (either "
-        "platform; HyperPod's operator loads from S3 only). Default: huggingface.", examples=["huggingface"])
+        default="huggingface",
+        description="Where the weights come from: 'huggingface' (platform: eks) or 's3' (either "
+        "platform; HyperPod's operator loads from S3 only). Default: huggingface.",
+        examples=["huggingface"],
+    )
     s3_uri: Annotated[str, _text(1024)] | None = Field(
-        default=None, description="s3://BUCKET/PREFIX/ holding the weights; required when weight_source is s3.",
-        examples=["s3://my-model-bucket/moonshotai/Kimi-K3/"], json_schema_extra={"pattern": r"^s3://[a-z0-9][a-z0-9.-]{1,61}[a-z0-9](/\S*)?$"})
+        default=None,
+        description="s3://BUCKET/PREFIX/ holding the weights; required when weight_source is s3.",
+        examples=["s3://my-model-bucket/moonshotai/Kimi-K3/"],
+        json_schema_extra={"pattern": r"^s3://[a-z0-9][a-z0-9.-]{1,61}[a-z0-9](/\S*)?$"},
+    )
     hugging_face_revision: Annotated[str, _text(40)] | None = Field(
-        default=None, description="The Hugging Face commit (40 lowercase hex digits) the weights are mirrored and served "
+        default=None,
+        description="The Hugging Face commit (40 lowercase hex digits) the weights are mirrored and served "
         "at; `llmops weights mirror` resolves a branch or tag to it and writes it here. Default: none, the repository's "
-        "default branch when vLLM downloads.", examples=["0123456789abcdef0123456789abcdef01234567"],
-        json_schema_extra={"pattern": r"^[0-9a-f]{40}$"})
+        "default branch when vLLM downloads.",
+        examples=["0123456789abcdef0123456789abcdef01234567"],
+        json_schema_extra={"pattern": r"^[0-9a-f]{40}$"},
+    )
     speculator_revision: Annotated[str, _text(40)] | None = Field(
-        default=None, description="With features: [spec_decoding]: the Hugging Face commit (40 lowercase hex digits) of "
+        default=None,
+        description="With features: [spec_decoding]: the Hugging Face commit (40 lowercase hex digits) of "
         "the recipe's speculator. `llmops weights mirror` writes it with hugging_face_revision when the weights come from "
         "S3; with Hub weights, vLLM downloads the speculator at it. Default: none.",
-        examples=["0123456789abcdef0123456789abcdef01234567"], json_schema_extra={"pattern": r"^[0-9a-f]{40}$"})
+        examples=["0123456789abcdef0123456789abcdef01234567"],
+        json_schema_extra={"pattern": r"^[0-9a-f]{40}$"},
+    )
     speculator_size_gb: int | None = Field(
-        default=None, ge=1, le=10_000, description="With features: [spec_decoding]: the speculator's size in GB, counted "
+        default=None,
+        ge=1,
+        le=10_000,
+        description="With features: [spec_decoding]: the speculator's size in GB, counted "
         "by the sizing and the startup budget beside weight_size_gb (no published figure to default to: read it from "
         "the Hub's file list of the speculator, or from `llmops weights mirror`'s output). Required with spec_decoding.",
-        examples=[8])
+        examples=[8],
+    )
     serving_profile: Literal["recipe", "announced"] = Field(
-        default="recipe", description="How vLLM is configured: 'recipe', the vLLM project's recipe for the model "
+        default="recipe",
+        description="How vLLM is configured: 'recipe', the vLLM project's recipe for the model "
         "(deployment_config/data/recipes/) for the GPU generation and the layout, with the announced load format; "
-        "'announced', the arguments of the model's announcement (the preset's). Default: recipe.", examples=["recipe"])
+        "'announced', the arguments of the model's announcement (the preset's). Default: recipe.",
+        examples=["recipe"],
+    )
     features: list[Annotated[str, _text(64)]] = Field(
-        default=[], description="Opt-in features of the recipe (serving_profile: recipe): "
-        + ", ".join(recipe.recipe_for("kimi-k3").opt_in_features) + ". A feature the recipe gates off the layout or GPU "
-        "is refused with its reason. Default: none.", examples=[["spec_decoding"]])
+        default=[],
+        description="Opt-in features of the recipe (serving_profile: recipe): "
+        + ", ".join(recipe.recipe_for("kimi-k3").opt_in_features)
+        + ". A feature the recipe gates off the layout or GPU "
+        "is refused with its reason. Default: none.",
+        examples=[["spec_decoding"]],
+    )
     image_cache: ImageCacheSection | None = Field(
-        default=None, description="Pull the image (a Docker Hub image) through an ECR pull-through cache in the "
+        default=None,
+        description="Pull the image (a Docker Hub image) through an ECR pull-through cache in the "
         "environment's account and region, so that nodes are not rate-limited by Docker Hub. Default: none, nodes pull "
-        "from Docker Hub.")
+        "from Docker Hub.",
+    )
 
     @field_validator("served_name")
     @classmethod
     def _served_name(cls, value: str | None) -> str | None:
         if value is not None and not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9._/-]{0,127}", value):
-            fail(Problem(f"{quoted(value)} is not a model name clients can send",
-                         "use letters, digits and . _ / -, starting with a letter or digit, for example Kimi-K3"))
+            fail(
+                Problem(
+                    f"{quoted(value)} is not a model name clients can send",
+                    "use letters, digits and . _ / -, starting with a letter or digit, for example Kimi-K3",
+                )
+            )
         return value
 
     @field_validator("extra_args")
     @classmethod
     def _args(cls, value: list[str], info: ValidationInfo) -> list[str]:
-        for index, problem in vllm_args.extra_args_problems(value, gpu_memory_utilization_min=GPU_MEMORY_UTILIZATION):
+        for index, problem in vllm_args.extra_args_problems(
+            value, gpu_memory_utilization_min=GPU_MEMORY_UTILIZATION
+        ):
             report(info, f"model.extra_args[{index}]", problem)
         return value
 
@@ -149,14 +220,20 @@ class ModelSection(BaseModel):
     @field_validator("hugging_face_revision")
     @classmethod
     def _revision(cls, value: str | None) -> str | None:
-        return _commit_id(value, "run `llmops weights mirror --env NAME [--revision BRANCH_OR_TAG]`, which resolves it on "
-                                 "the Hub and writes it here; a branch name such as main moves and is not accepted")
+        return _commit_id(
+            value,
+            "run `llmops weights mirror --env NAME [--revision BRANCH_OR_TAG]`, which resolves it on "
+            "the Hub and writes it here; a branch name such as main moves and is not accepted",
+        )
 
     @field_validator("speculator_revision")
     @classmethod
     def _speculator_revision(cls, value: str | None) -> str | None:
-        return _commit_id(value, "run `llmops weights mirror --env NAME`, which resolves the speculator's commit on the "
-                                 "Hub and writes it here (with Hub weights: the commit id from the speculator's Hub page)")
+        return _commit_id(
+            value,
+            "run `llmops weights mirror --env NAME`, which resolves the speculator's commit on the "
+            "Hub and writes it here (with Hub weights: the commit id from the speculator's Hub page)",
+        )
 
     @field_validator("s3_uri")
     @classmethod

@@ -16,8 +16,30 @@ from deployment_config.sections._fields import (
 )
 
 #: The retention periods CloudWatch Logs accepts (CloudWatch Logs API reference, PutRetentionPolicy retentionInDays).
-LOG_RETENTION_DAYS = (1, 3, 5, 7, 14, 30, 60, 90, 120, 150, 180, 365, 400, 545, 731, 1096, 1827, 2192, 2557, 2922, 3288,
-                      3653)
+LOG_RETENTION_DAYS = (
+    1,
+    3,
+    5,
+    7,
+    14,
+    30,
+    60,
+    90,
+    120,
+    150,
+    180,
+    365,
+    400,
+    545,
+    731,
+    1096,
+    1827,
+    2192,
+    2557,
+    2922,
+    3288,
+    3653,
+)
 
 
 #: The largest monthly budget accepted: far above any environment, low enough to catch a mistyped amount.
@@ -32,24 +54,45 @@ class ObservabilitySection(BaseModel):
     model_config = _STRICT
 
     alarm_emails: list[Annotated[str, _text(254)]] = Field(
-        default=[], description="E-mail addresses subscribed to the environment's alarm topic (each confirms once). "
-        "Default: none; subscribe other endpoints to the topic yourself.", examples=[["oncall@example.com"]])
+        default=[],
+        description="E-mail addresses subscribed to the environment's alarm topic (each confirms once). "
+        "Default: none; subscribe other endpoints to the topic yourself.",
+        examples=[["oncall@example.com"]],
+    )
     log_retention_days: Literal[LOG_RETENTION_DAYS] = Field(  # type: ignore[valid-type]
-        default=30, description="How long container logs stay in CloudWatch Logs. Default: 30.", examples=[30])
+        default=30,
+        description="How long container logs stay in CloudWatch Logs. Default: 30.",
+        examples=[30],
+    )
     time_to_first_token_p90_seconds: float = Field(
-        default=10.0, gt=0, le=3600, description="Alarm when the p90 time to first token stays above this. Default: 10.",
-        examples=[10])
+        default=10.0,
+        gt=0,
+        le=3600,
+        description="Alarm when the p90 time to first token stays above this. Default: 10.",
+        examples=[10],
+    )
     kv_cache_usage_percent: int = Field(
-        default=95, ge=50, le=100, description="Alarm when vLLM's KV-cache usage stays at or above this. Default: 95.",
-        examples=[95])
+        default=95,
+        ge=50,
+        le=100,
+        description="Alarm when vLLM's KV-cache usage stays at or above this. Default: 95.",
+        examples=[95],
+    )
     error_rate_percent: int = Field(
-        default=5, ge=1, le=100, description="Alarm when this share of requests fails. Default: 5.", examples=[5])
+        default=5,
+        ge=1,
+        le=100,
+        description="Alarm when this share of requests fails. Default: 5.",
+        examples=[5],
+    )
     monthly_budget_usd: float | None = Field(
-        default=None, json_schema_extra={"exclusiveMinimum": 0, "maximum": MAX_MONTHLY_BUDGET_USD},
+        default=None,
+        json_schema_extra={"exclusiveMinimum": 0, "maximum": MAX_MONTHLY_BUDGET_USD},
         description="An AWS Budgets cost budget for the month, in USD, over the "
         "costs tagged environment=NAME (activate that cost allocation tag in Billing first): e-mails to alarm_emails at "
         "80 % actual and 100 % forecasted; needs at least one address in alarm_emails. Default: none (no budget).",
-        examples=[20000])
+        examples=[20000],
+    )
 
     @field_validator("alarm_emails")
     @classmethod
@@ -59,14 +102,21 @@ class ObservabilitySection(BaseModel):
             if problem:
                 report(info, f"observability.alarm_emails[{index}]", problem)
             elif address in value[:index]:
-                report(info, f"observability.alarm_emails[{index}]", Problem(f"lists {quoted(address)} twice",
-                                                                             "list each address once"))
+                report(
+                    info,
+                    f"observability.alarm_emails[{index}]",
+                    Problem(f"lists {quoted(address)} twice", "list each address once"),
+                )
         return value
 
     @field_validator("monthly_budget_usd")
     @classmethod
     def _budget(cls, value: float | None, info: ValidationInfo) -> float | None:
         if value is not None and not 0 < value <= MAX_MONTHLY_BUDGET_USD:
-            fail(Problem(f"{value:g} USD is not a budget: it must be more than 0 and at most {MAX_MONTHLY_BUDGET_USD:,}",
-                         "write the monthly amount in USD, for example monthly_budget_usd: 20000, or leave the key out"))
+            fail(
+                Problem(
+                    f"{value:g} USD is not a budget: it must be more than 0 and at most {MAX_MONTHLY_BUDGET_USD:,}",
+                    "write the monthly amount in USD, for example monthly_budget_usd: 20000, or leave the key out",
+                )
+            )
         return value

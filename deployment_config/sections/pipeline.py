@@ -26,19 +26,29 @@ class SourceSection(BaseModel):
 
     connection_arn: Annotated[str, _text(2048)] = Field(
         description="A CodeConnections connection in the pipeline's account and region.",
-        examples=["arn:aws:codeconnections:us-west-2:111111111111:connection/0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d"])
-    repository: Annotated[str, _text(256)] = Field(description="The repository, as OWNER/NAME.",
-                                                   examples=["my-org/llm-serving"],
-                                                   json_schema_extra={"pattern": r"^[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+$"})
+        examples=[
+            "arn:aws:codeconnections:us-west-2:111111111111:connection/0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d"
+        ],
+    )
+    repository: Annotated[str, _text(256)] = Field(
+        description="The repository, as OWNER/NAME.",
+        examples=["my-org/llm-serving"],
+        json_schema_extra={"pattern": r"^[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+$"},
+    )
     branch: Annotated[str, _text(256), _rule(aws_rules.git_branch_problem)] = Field(
-        description="The branch the pipeline deploys.", examples=["main"])
+        description="The branch the pipeline deploys.", examples=["main"]
+    )
 
     @field_validator("repository")
     @classmethod
     def _repository(cls, value: str) -> str:
         if not re.fullmatch(r"[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+", value):
-            fail(Problem(f"{quoted(value)} is not OWNER/NAME",
-                         "write the repository as owner/name, for example my-org/llm-serving"))
+            fail(
+                Problem(
+                    f"{quoted(value)} is not OWNER/NAME",
+                    "write the repository as owner/name, for example my-org/llm-serving",
+                )
+            )
         return value
 
 
@@ -47,31 +57,52 @@ class WaveSection(BaseModel):
 
     model_config = _STRICT
 
-    name: Annotated[str, _text(40)] = Field(description="The wave's name in the pipeline.", examples=["prod"],
-                                            json_schema_extra={"pattern": "^[A-Za-z][A-Za-z0-9-]{0,39}$"})
-    environments: list[Annotated[str, _text(64)]] = Field(min_length=1, description="Files of config/, without .yaml.",
-                                                          examples=[["prod"]])
-    approval: bool = Field(default=False, description="A person approves before the wave starts. Default: false.",
-                           examples=[True])
+    name: Annotated[str, _text(40)] = Field(
+        description="The wave's name in the pipeline.",
+        examples=["prod"],
+        json_schema_extra={"pattern": "^[A-Za-z][A-Za-z0-9-]{0,39}$"},
+    )
+    environments: list[Annotated[str, _text(64)]] = Field(
+        min_length=1, description="Files of config/, without .yaml.", examples=[["prod"]]
+    )
+    approval: bool = Field(
+        default=False,
+        description="A person approves before the wave starts. Default: false.",
+        examples=[True],
+    )
 
     @field_validator("name")
     @classmethod
     def _name(cls, value: str) -> str:
         if not re.fullmatch(r"[A-Za-z][A-Za-z0-9-]{0,39}", value):
-            fail(Problem(f"{quoted(value)} cannot name a pipeline wave", "start with a letter; use letters, digits and '-'"))
+            fail(
+                Problem(
+                    f"{quoted(value)} cannot name a pipeline wave",
+                    "start with a letter; use letters, digits and '-'",
+                )
+            )
         return value
 
 
 class PipelineFile(BaseModel):
     """The delivery pipeline: config/pipeline/NAME.yaml. Synthesized with `npx cdk synth -c pipeline=NAME`."""
 
-    model_config = ConfigDict(**_STRICT, title="LLM serving delivery pipeline",
-                              json_schema_extra={"$id": "https://llm-serving.invalid/schema/pipeline.schema.json"})
+    model_config = ConfigDict(
+        **_STRICT,
+        title="LLM serving delivery pipeline",
+        json_schema_extra={"$id": "https://llm-serving.invalid/schema/pipeline.schema.json"},
+    )
 
-    account: Annotated[str, _text(64)] = Field(description="The pipeline's own (tooling) account, quoted.",
-                                               examples=["111111111111"], json_schema_extra={"pattern": "^[0-9]{12}$"})
-    region: Annotated[str, _text(64)] = Field(description="The pipeline's region.", examples=["us-west-2"],
-                                              json_schema_extra={"enum": list(aws_rules.known_regions())})
+    account: Annotated[str, _text(64)] = Field(
+        description="The pipeline's own (tooling) account, quoted.",
+        examples=["111111111111"],
+        json_schema_extra={"pattern": "^[0-9]{12}$"},
+    )
+    region: Annotated[str, _text(64)] = Field(
+        description="The pipeline's region.",
+        examples=["us-west-2"],
+        json_schema_extra={"enum": list(aws_rules.known_regions())},
+    )
     source: SourceSection = Field(description="The repository the pipeline deploys from.")
     waves: list[WaveSection] = Field(min_length=1, description="Deployed in this order.")
 

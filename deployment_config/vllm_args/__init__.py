@@ -19,7 +19,15 @@ from __future__ import annotations
 
 from deployment_config.vllm_args.extra_args import extra_args_problems, recipe_args_problems
 from deployment_config.vllm_args.extra_env import extra_env_problems
-from deployment_config.vllm_args.options import JUDGED_OPTIONS, OPTIONS, SERVING_PORT, VLLM_SOURCE, Arity, Rule, VllmOption
+from deployment_config.vllm_args.options import (
+    JUDGED_OPTIONS,
+    OPTIONS,
+    SERVING_PORT,
+    VLLM_SOURCE,
+    Arity,
+    Rule,
+    VllmOption,
+)
 
 __all__ = [
     "JUDGED_OPTIONS",

@@ -28,7 +28,7 @@ _CACHE_ENV = {
     "HF_ENDPOINT": "makes vLLM download the weights from another hub than the one the configuration names",
     "HF_HUB_OFFLINE": "forbids downloads, so a node with an empty cache cannot fetch the weights",
     "TRANSFORMERS_OFFLINE": "forbids downloads (huggingface_hub reads it like HF_HUB_OFFLINE), so a node with an "
-                            "empty cache cannot fetch the weights",
+    "empty cache cannot fetch the weights",
     "VLLM_USE_MODELSCOPE": "makes vLLM load the model from ModelScope instead of the Hugging Face Hub",
 }
 #: vllm/envs.py. VLLM_PORT: "used in distributed environment to manually set the communication port [...] if some code
@@ -39,9 +39,9 @@ _CACHE_ENV = {
 #: CUDA_VISIBLE_DEVICES / NVIDIA_VISIBLE_DEVICES: which GPUs the container sees, set by the NVIDIA device plugin.
 _PLACEMENT_ENV = {
     "VLLM_PORT": "sets the first of vLLM's internal communication ports (vllm/envs.py), counted up from there; they "
-                 f"can collide with the API port {SERVING_PORT}, and one replica on one node needs no fixed port",
+    f"can collide with the API port {SERVING_PORT}, and one replica on one node needs no fixed port",
     "VLLM_HOST_IP": "sets the IP vLLM's processes reach each other on, for serving over several nodes; one replica "
-                    "runs on one node",
+    "runs on one node",
     "VLLM_DP_SIZE": "sets the data-parallel size, which changes how many GPUs one replica uses",
     "VLLM_DP_RANK": "sets a data-parallel rank, for serving over several engines",
     "VLLM_DP_RANK_LOCAL": "sets a data-parallel rank, for serving over several engines",
@@ -53,8 +53,17 @@ _PLACEMENT_ENV = {
 #: AWS credentials: the SDKs' AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY / AWS_SESSION_TOKEN, vllm/envs.py's
 #: S3_ACCESS_KEY_ID / S3_SECRET_ACCESS_KEY ("S3 access information, used for tensorizer"), and the AWS_ROLE_ARN /
 #: AWS_WEB_IDENTITY_TOKEN_FILE that EKS injects for the pod's IAM role (IRSA), which a value here would replace.
-_AWS_CREDENTIAL_ENV = frozenset({"AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN", "S3_ACCESS_KEY_ID",
-                                 "S3_SECRET_ACCESS_KEY", "AWS_ROLE_ARN", "AWS_WEB_IDENTITY_TOKEN_FILE"})
+_AWS_CREDENTIAL_ENV = frozenset(
+    {
+        "AWS_ACCESS_KEY_ID",
+        "AWS_SECRET_ACCESS_KEY",
+        "AWS_SESSION_TOKEN",
+        "S3_ACCESS_KEY_ID",
+        "S3_SECRET_ACCESS_KEY",
+        "AWS_ROLE_ARN",
+        "AWS_WEB_IDENTITY_TOKEN_FILE",
+    }
+)
 #: Secrets known by name: vllm/envs.py VLLM_API_KEY ("API key for vLLM API server"); huggingface_hub 2.4.0
 #: utils/_auth.py reads HF_TOKEN, then HUGGING_FACE_HUB_TOKEN ("for backward compatibility").
 _SECRET_ENV = frozenset({"HF_TOKEN", "HUGGING_FACE_HUB_TOKEN", "VLLM_API_KEY"})
@@ -97,22 +106,35 @@ def extra_env_problems(extra_env: Mapping[str, str]) -> list[tuple[str, Problem]
 
 def _env_problem(name: str) -> Problem | None:
     if not _ENV_NAME.fullmatch(name):
-        return Problem(f"{quoted(name)} is not an environment variable name",
-                       "use letters, digits and underscores, not starting with a digit")
+        return Problem(
+            f"{quoted(name)} is not an environment variable name",
+            "use letters, digits and underscores, not starting with a digit",
+        )
     if name == ENGINE_READY_TIMEOUT_ENV:
-        return Problem(f"{name} is derived from the weight size, together with the startup probe that must outlast it",
-                       "remove it; raise model.weight_size_gb if loading takes longer")
+        return Problem(
+            f"{name} is derived from the weight size, together with the startup probe that must outlast it",
+            "remove it; raise model.weight_size_gb if loading takes longer",
+        )
     if name in _CACHE_ENV:
-        return Problem(f"{name} {_CACHE_ENV[name]}; the project keeps the weights in the NVMe model cache and chooses "
-                       "their source with model.weight_source", "remove it")
+        return Problem(
+            f"{name} {_CACHE_ENV[name]}; the project keeps the weights in the NVMe model cache and chooses "
+            "their source with model.weight_source",
+            "remove it",
+        )
     if name in _PLACEMENT_ENV:
         return Problem(f"{name} {_PLACEMENT_ENV[name]}", "remove it")
     if name in _AWS_CREDENTIAL_ENV:
-        return Problem(f"{name} is an AWS credential: the pod gets AWS access from its IAM role (IRSA), which EKS "
-                       "injects itself", "do not put secrets in the configuration file; remove it and grant the "
-                       "access to the pod's IAM role instead")
+        return Problem(
+            f"{name} is an AWS credential: the pod gets AWS access from its IAM role (IRSA), which EKS "
+            "injects itself",
+            "do not put secrets in the configuration file; remove it and grant the "
+            "access to the pod's IAM role instead",
+        )
     if name in _SECRET_ENV or _looks_secret(name):
-        return Problem(f"{name} looks like a secret, and its value would sit in plain text in the configuration file "
-                       "and the pod spec", "do not put secrets in the configuration file; remove it: keep the value in "
-                       "AWS Secrets Manager, which the project mounts into the pod with the Secrets Store CSI driver")
+        return Problem(
+            f"{name} looks like a secret, and its value would sit in plain text in the configuration file "
+            "and the pod spec",
+            "do not put secrets in the configuration file; remove it: keep the value in "
+            "AWS Secrets Manager, which the project mounts into the pod with the Secrets Store CSI driver",
+        )
     return None

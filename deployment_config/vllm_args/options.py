@@ -69,12 +69,29 @@ class VllmOption:
 
 def _option(spelling: str, arity: Arity, source: str, negatable: bool | None = None) -> VllmOption:
     """``spelling``: the long name and its aliases, separated by spaces. Flags are negatable unless stated."""
-    return VllmOption(tuple(spelling.split()), arity, arity == "flag" if negatable is None else negatable, source)
+    return VllmOption(
+        tuple(spelling.split()), arity, arity == "flag" if negatable is None else negatable, source
+    )
 
 
 #: What makes an option judged here, with the option table below: each entry names the rule that applies.
-Rule = Literal["model", "served_name", "tensor_parallel", "gpus", "listen", "download_dir", "api_key", "hf_token",
-               "config_file", "help", "gpu_memory", "kv_cache_bytes", "api_servers", "drain", "revision"]
+Rule = Literal[
+    "model",
+    "served_name",
+    "tensor_parallel",
+    "gpus",
+    "listen",
+    "download_dir",
+    "api_key",
+    "hf_token",
+    "config_file",
+    "help",
+    "gpu_memory",
+    "kv_cache_bytes",
+    "api_servers",
+    "drain",
+    "revision",
+]
 
 #: The options the package judges, with their aliases and arity (vLLM 0.33.0).
 JUDGED_OPTIONS: tuple[tuple[VllmOption, Rule], ...] = (
@@ -106,7 +123,10 @@ JUDGED_OPTIONS: tuple[tuple[VllmOption, Rule], ...] = (
     (_option("--data-parallel-backend -dpb", "one", _ENGINE), "gpus"),
     (_option("--data-parallel-hybrid-lb -dph", "flag", _ENGINE), "gpus"),
     (_option("--data-parallel-external-lb -dpe", "flag", _ENGINE), "gpus"),
-    (_option("--data-parallel-multi-port-external-lb -dpm", "flag", _ENGINE, negatable=False), "gpus"),  # store_true
+    (
+        _option("--data-parallel-multi-port-external-lb -dpm", "flag", _ENGINE, negatable=False),
+        "gpus",
+    ),  # store_true
     # Elastic expert parallelism scales the data-parallel size at run time (ParallelConfig.elastic_ep_max_dp_size).
     (_option("--enable-elastic-ep", "flag", _ENGINE), "gpus"),
     (_option("--elastic-ep-max-dp-size", "one", _ENGINE), "gpus"),
@@ -192,14 +212,27 @@ _MANY = """
 #: ``action="append"``: repeatable (FrontendArgs._customize_cli_kwargs: middleware).
 _APPEND = ("--middleware",)
 #: One-value options with a short alias (EngineArgs.add_cli_args), so that the short spellings resolve.
-_ALIASED = ("--quantization -q", "--decode-context-parallel-size -dcp", "--speculative-config -sc",
-            "--diffusion-config -dc", "--compilation-config -cc", "--attention-config -ac")
+_ALIASED = (
+    "--quantization -q",
+    "--decode-context-parallel-size -dcp",
+    "--speculative-config -sc",
+    "--diffusion-config -dc",
+    "--compilation-config -cc",
+    "--attention-config -ac",
+)
 
 OPTIONS: tuple[VllmOption, ...] = (
     *(option for option, _ in JUDGED_OPTIONS),
     _option("--enable-expert-parallel -ep", "flag", _ENGINE),
-    *(_option(name, "flag", _ASYNC if name == "--enable-log-requests" else _ENGINE,
-              negatable=name not in _STORE_TRUE_FLAGS) for name in _FLAGS),
+    *(
+        _option(
+            name,
+            "flag",
+            _ASYNC if name == "--enable-log-requests" else _ENGINE,
+            negatable=name not in _STORE_TRUE_FLAGS,
+        )
+        for name in _FLAGS
+    ),
     *(_option(name, "many", _ENGINE) for name in _MANY),
     *(_option(name, "append", _FRONTEND) for name in _APPEND),
     *(_option(names, "one", _ENGINE) for names in _ALIASED),
@@ -207,7 +240,9 @@ OPTIONS: tuple[VllmOption, ...] = (
     _option("--optimization-level", "one", _ENGINE),
 )
 _RULES: Mapping[str, Rule] = {option.name: rule for option, rule in JUDGED_OPTIONS}
-_BY_SPELLING: Mapping[str, VllmOption] = {spelling: option for option in OPTIONS for spelling in option.spellings}
+_BY_SPELLING: Mapping[str, VllmOption] = {
+    spelling: option for option in OPTIONS for spelling in option.spellings
+}
 _SHORT_SPELLINGS = tuple(s for s in _BY_SPELLING if not s.startswith("--"))
 #: One-letter options, which argparse also accepts glued to their value (``-n4``): -q, -n, -r and -h.
 _ONE_LETTER = frozenset(s for s in _SHORT_SPELLINGS if len(s) == 2)

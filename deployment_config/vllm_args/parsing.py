@@ -141,23 +141,38 @@ def _resolve(name: str, explicit: str | None) -> _Resolved:
     if option is not None:
         return _Resolved(option, name, explicit)
     if not name.startswith("--") and name[:2] in _ONE_LETTER and explicit is None:
-        return _Resolved(_BY_SPELLING[name[:2]], name[:2], name[2:], note=f"{name[:2]} with the value {name[2:]!r}")
+        return _Resolved(
+            _BY_SPELLING[name[:2]],
+            name[:2],
+            name[2:],
+            note=f"{name[:2]} with the value {name[2:]!r}",
+        )
     # Abbreviations: argparse accepts any unambiguous prefix of an option string (allow_abbrev=True). Every option
     # string of vLLM 0.33.0's serve parser that is a prefix of a judged spelling is itself judged (--data-parallel-size
     # of --data-parallel-size-local, --grpc of --grpc-port, -dp of -dpl...), so such a prefix here is never an exact
     # option of an unknown kind.
     pool = _SHORT_SPELLINGS if not name.startswith("--") else tuple(_BY_SPELLING)
     candidates = tuple(s for s in pool if s.startswith(name) and s != name)
-    judged = tuple(dict.fromkeys(_BY_SPELLING[s].name for s in candidates if s in _JUDGED_SPELLINGS))
+    judged = tuple(
+        dict.fromkeys(_BY_SPELLING[s].name for s in candidates if s in _JUDGED_SPELLINGS)
+    )
     if judged:
-        return _Resolved(_BY_SPELLING[judged[0]], name, explicit, note=_ABBREVIATION, candidates=judged)
-    if not name.startswith("--") and len(candidates) == 1:  # the short spellings are all known: resolve exactly
+        return _Resolved(
+            _BY_SPELLING[judged[0]], name, explicit, note=_ABBREVIATION, candidates=judged
+        )
+    if (
+        not name.startswith("--") and len(candidates) == 1
+    ):  # the short spellings are all known: resolve exactly
         return _Resolved(_BY_SPELLING[candidates[0]], name, explicit, note=_ABBREVIATION)
     # A judged option with its value glued on (-tp4, --port9000): argparse rejects it as unknown, but it is meant as one.
     for spelling in _JUDGED_LONGEST_FIRST:
         if name.startswith(spelling) and name[len(spelling)] in "0123456789.":
-            return _Resolved(_BY_SPELLING[spelling], name, name[len(spelling):],
-                             note=f"{spelling} with its value glued on, which vLLM rejects as an unknown option")
+            return _Resolved(
+                _BY_SPELLING[spelling],
+                name,
+                name[len(spelling) :],
+                note=f"{spelling} with its value glued on, which vLLM rejects as an unknown option",
+            )
     return _Resolved(None, name, explicit)
 
 
@@ -185,4 +200,8 @@ def _holds_option_and_value(item: str) -> bool:
 
 def _first_word(item: str) -> tuple[str, str, _Resolved]:
     word, rest = item.split(None, 1)
-    return word, rest.strip(), _resolve(_normalise_long(word) if word.startswith("--") else word, None)
+    return (
+        word,
+        rest.strip(),
+        _resolve(_normalise_long(word) if word.startswith("--") else word, None),
+    )

@@ -8,6 +8,7 @@ import math
 
 from deployment_config.model import Platform
 from endpoint_probe import load_test_result
+from endpoint_probe.url import check_url
 from ops_cli import bench as bench_probe
 from ops_cli import load_test
 from ops_cli.api_key import add_api_key_options, api_key, keeping_secret
@@ -15,43 +16,89 @@ from ops_cli.arguments import TIMEOUT_HELP, positive
 from ops_cli.command_help import command_help
 from ops_cli.context import Context
 from ops_cli.errors import ExitCode, OpsError
-from endpoint_probe.url import check_url
 from ops_cli.output import table, write_if_open
 from ops_cli.tables import published_note
 from ops_cli.tls import add_tls_options, operator_trust, tls_options
 
 
 def register(groups: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
-    p = groups.add_parser("bench", help="a correctness probe (a checkable answer, a schema-checked tool call) and a load "
-                          "test with vLLM's own 'vllm bench serve', run as a Kubernetes Job", parents=[common],
-                          **command_help(
-        "Check the model's answers from here (a question with one right answer, a tool call checked against its "
-        "schema), then load-test the endpoint with vLLM's 'vllm bench serve' as a Kubernetes Job, one run per "
-        "concurrency, beside the published figures.",
-        ["llmops bench --env prod --url http://localhost:8000",
-         "llmops bench --env prod --skip-probe --concurrency 1,8,32 --input-len 2048 --output-len 512",
-         "llmops bench --env prod --url http://localhost:8000 --probe-only --json"],
-        [(ExitCode.OK, "passed"), (ExitCode.CHECK_FAILED, "a probe row or a load-test run failed"),
-         (ExitCode.TIMEOUT, "a probe request or the Job ran past its deadline"),
-         (ExitCode.NOT_FOUND, "HyperPod: no running worker pod")]))
+    p = groups.add_parser(
+        "bench",
+        help="a correctness probe (a checkable answer, a schema-checked tool call) and a load "
+        "test with vLLM's own 'vllm bench serve', run as a Kubernetes Job",
+        parents=[common],
+        **command_help(
+            "Check the model's answers from here (a question with one right answer, a tool call checked against its "
+            "schema), then load-test the endpoint with vLLM's 'vllm bench serve' as a Kubernetes Job, one run per "
+            "concurrency, beside the published figures.",
+            [
+                "llmops bench --env prod --url http://localhost:8000",
+                "llmops bench --env prod --skip-probe --concurrency 1,8,32 --input-len 2048 --output-len 512",
+                "llmops bench --env prod --url http://localhost:8000 --probe-only --json",
+            ],
+            [
+                (ExitCode.OK, "passed"),
+                (ExitCode.CHECK_FAILED, "a probe row or a load-test run failed"),
+                (ExitCode.TIMEOUT, "a probe request or the Job ran past its deadline"),
+                (ExitCode.NOT_FOUND, "HyperPod: no running worker pod"),
+            ],
+        ),
+    )
     p.add_argument("--env", required=True, help="the environment whose endpoint to test")
-    p.add_argument("--url", help="the endpoint, for the probe, which runs from here like smoke-test (required unless "
-                   "--skip-probe; default: none)")
-    p.add_argument("--concurrency", type=_concurrencies, default=load_test.DEFAULT_CONCURRENCIES, metavar="N,N,...",
-                   help="one load-test run per concurrency (default: 1,4,16)")
-    p.add_argument("--input-len", type=positive, default=load_test.DEFAULT_INPUT_LEN, help="prompt tokens (default: 8192)")
-    p.add_argument("--output-len", type=positive, default=load_test.DEFAULT_OUTPUT_LEN,
-                   help="output tokens (default: 1024)")
-    p.add_argument("--num-prompts", type=positive, help="requests per run (default: max(10, 4 x concurrency))")
+    p.add_argument(
+        "--url",
+        help="the endpoint, for the probe, which runs from here like smoke-test (required unless "
+        "--skip-probe; default: none)",
+    )
+    p.add_argument(
+        "--concurrency",
+        type=_concurrencies,
+        default=load_test.DEFAULT_CONCURRENCIES,
+        metavar="N,N,...",
+        help="one load-test run per concurrency (default: 1,4,16)",
+    )
+    p.add_argument(
+        "--input-len",
+        type=positive,
+        default=load_test.DEFAULT_INPUT_LEN,
+        help="prompt tokens (default: 8192)",
+    )
+    p.add_argument(
+        "--output-len",
+        type=positive,
+        default=load_test.DEFAULT_OUTPUT_LEN,
+        help="output tokens (default: 1024)",
+    )
+    p.add_argument(
+        "--num-prompts", type=positive, help="requests per run (default: max(10, 4 x concurrency))"
+    )
     p.add_argument("--probe-only", action="store_true", help="run the probe only, no load test")
     p.add_argument("--skip-probe", action="store_true", help="run the load test only")
-    p.add_argument("--probe-max-tokens", type=positive, default=bench_probe.DEFAULT_PROBE_MAX_TOKENS,
-                   help="max_tokens of each probe request, room for the reasoning too (default: 4096)")
-    p.add_argument("--request-timeout", type=positive, default=600,
-                   help="deadline in seconds for each probe request as a whole (default: 600; exit code 10)")
-    p.add_argument("--timeout", type=positive, default=3600,
-                   help=TIMEOUT_HELP.format(3600) + "; the load-test Job gets what is left as its activeDeadlineSeconds")
-    p.add_argument("--interval", type=positive, default=15, help="seconds between checks of the Job (default: 15)")
+    p.add_argument(
+        "--probe-max-tokens",
+        type=positive,
+        default=bench_probe.DEFAULT_PROBE_MAX_TOKENS,
+        help="max_tokens of each probe request, room for the reasoning too (default: 4096)",
+    )
+    p.add_argument(
+        "--request-timeout",
+        type=positive,
+        default=600,
+        help="deadline in seconds for each probe request as a whole (default: 600; exit code 10)",
+    )
+    p.add_argument(
+        "--timeout",
+        type=positive,
+        default=3600,
+        help=TIMEOUT_HELP.format(3600)
+        + "; the load-test Job gets what is left as its activeDeadlineSeconds",
+    )
+    p.add_argument(
+        "--interval",
+        type=positive,
+        default=15,
+        help="seconds between checks of the Job (default: 15)",
+    )
     add_api_key_options(p)
     add_tls_options(p)
     p.set_defaults(handler=bench)
@@ -70,18 +117,31 @@ def bench(ctx: Context) -> int:
     10 a probe request or the Job ran past its deadline. See ops_cli/bench.py and ops_cli/load_test.py."""
     args, env = ctx.args, ctx.env
     if args.probe_only and args.skip_probe:
-        raise OpsError("--probe-only and --skip-probe leave nothing to run", "pass one of them, or neither",
-                       ExitCode.USAGE)
+        raise OpsError(
+            "--probe-only and --skip-probe leave nothing to run",
+            "pass one of them, or neither",
+            ExitCode.USAGE,
+        )
     if not args.skip_probe and not args.url:
-        raise OpsError("the probe needs --url (the endpoint, reachable from here, as for smoke-test)",
-                       "pass --url, or --skip-probe for the load test alone", ExitCode.USAGE)
+        raise OpsError(
+            "the probe needs --url (the endpoint, reachable from here, as for smoke-test)",
+            "pass --url, or --skip-probe for the load test alone",
+            ExitCode.USAGE,
+        )
     from deployment_config import published as pub
 
     key = pub.key_of(env, input_len=args.input_len, output_len=args.output_len)
     published = pub.rows_for(env.model.preset.key, key)
-    payload: dict = {"env": env.name, "url": args.url, "probe": None, "load_test": None,
-                     "published": {"key": key.describe(),
-                                   "rows": {str(c): row.to_dict() for c, row in published.items()}}}
+    payload: dict = {
+        "env": env.name,
+        "url": args.url,
+        "probe": None,
+        "load_test": None,
+        "published": {
+            "key": key.describe(),
+            "rows": {str(c): row.to_dict() for c, row in published.items()},
+        },
+    }
     human: list = []
     passed = True
     if not args.skip_probe:
@@ -90,39 +150,90 @@ def bench(ctx: Context) -> int:
         tls = operator_trust(ctx, tls)
         endpoint_key = api_key(ctx)
         with keeping_secret(ctx, endpoint_key):
-            rows = bench_probe.run_probe(args.url, env.model.served_name, args.request_timeout, api_key=endpoint_key,
-                                         tls=tls, max_tokens=args.probe_max_tokens, deadline=ctx.deadline)
+            rows = bench_probe.run_probe(
+                args.url,
+                env.model.served_name,
+                args.request_timeout,
+                api_key=endpoint_key,
+                tls=tls,
+                max_tokens=args.probe_max_tokens,
+                deadline=ctx.deadline,
+            )
         passed = all(r.ok for r in rows)
         payload["probe"] = [r.to_dict() for r in rows]
-        human.append(table(["probe", "result", "total", "answer", "problems"],
-                           [(r.mode, "ok" if r.ok else "FAILED", f"{r.total_s:.2f} s", r.text, "; ".join(r.problems))
-                            for r in rows]))
+        human.append(
+            table(
+                ["probe", "result", "total", "answer", "problems"],
+                [
+                    (
+                        r.mode,
+                        "ok" if r.ok else "FAILED",
+                        f"{r.total_s:.2f} s",
+                        r.text,
+                        "; ".join(r.problems),
+                    )
+                    for r in rows
+                ],
+            )
+        )
     if not args.probe_only:
         ctx.check_kubectl()
         if args.input_len + args.output_len > 1_000_000:
-            raise OpsError("--input-len + --output-len is over a million tokens", "pass smaller lengths",
-                           ExitCode.USAGE)
-        base_url = (load_test.hyperpod_worker_url(env, args.kubectl, ctx.rt.run_command, deadline=ctx.deadline)
-                    if env.platform is Platform.HYPERPOD else load_test.eks_service_url(env))
+            raise OpsError(
+                "--input-len + --output-len is over a million tokens",
+                "pass smaller lengths",
+                ExitCode.USAGE,
+            )
+        base_url = (
+            load_test.hyperpod_worker_url(
+                env, args.kubectl, ctx.rt.run_command, deadline=ctx.deadline
+            )
+            if env.platform is Platform.HYPERPOD
+            else load_test.eks_service_url(env)
+        )
         moment = ctx.rt.now()
-        plan = load_test.plan_for(env, base_url=base_url, job_name=f"llmops-bench-{moment.strftime('%Y%m%d-%H%M%S')}",
-                                  concurrencies=args.concurrency, input_len=args.input_len, output_len=args.output_len,
-                                  num_prompts=args.num_prompts, seed=int(moment.timestamp()),
-                                  deadline_seconds=max(1, math.ceil(ctx.deadline.remaining())))
-        runs, status = load_test.run_load_test(plan, args.kubectl, ctx.progress(f"Job {plan.namespace}/{plan.job_name}"),
-                                               run=ctx.rt.run_command,
-                                               log=lambda text: write_if_open(ctx.rt.stderr, text + "\n"),
-                                               deadline=ctx.deadline)
+        plan = load_test.plan_for(
+            env,
+            base_url=base_url,
+            job_name=f"llmops-bench-{moment.strftime('%Y%m%d-%H%M%S')}",
+            concurrencies=args.concurrency,
+            input_len=args.input_len,
+            output_len=args.output_len,
+            num_prompts=args.num_prompts,
+            seed=int(moment.timestamp()),
+            deadline_seconds=max(1, math.ceil(ctx.deadline.remaining())),
+        )
+        runs, status = load_test.run_load_test(
+            plan,
+            args.kubectl,
+            ctx.progress(f"Job {plan.namespace}/{plan.job_name}"),
+            run=ctx.rt.run_command,
+            log=lambda text: write_if_open(ctx.rt.stderr, text + "\n"),
+            deadline=ctx.deadline,
+        )
         passed = passed and all(r.ok for r in runs)
         for r in runs:
             r.published = published[r.concurrency].to_dict() if r.concurrency in published else None
-        payload["load_test"] = {"job": plan.job_name, "namespace": plan.namespace, "image": plan.image,
-                                "base_url": base_url, "job_status": status, "input_len": args.input_len,
-                                "output_len": args.output_len, "runs": [r.to_dict() for r in runs]}
+        payload["load_test"] = {
+            "job": plan.job_name,
+            "namespace": plan.namespace,
+            "image": plan.image,
+            "base_url": base_url,
+            "job_status": status,
+            "input_len": args.input_len,
+            "output_len": args.output_len,
+            "runs": [r.to_dict() for r in runs],
+        }
 
         def ms(values: dict) -> str:
-            return " / ".join("-" if values.get(p) is None else f"{values[p]:,.0f}" if values[p] >= 100
-                              else f"{values[p]:.1f}" for p in load_test_result.PERCENTILES)
+            return " / ".join(
+                "-"
+                if values.get(p) is None
+                else f"{values[p]:,.0f}"
+                if values[p] >= 100
+                else f"{values[p]:.1f}"
+                for p in load_test_result.PERCENTILES
+            )
 
         def beside(r: load_test_result.RunResult) -> str:
             """The published row of the same profile and concurrency, and how far the measured throughput is."""
@@ -134,26 +245,63 @@ def bench(ctx: Context) -> int:
                 text += f" ({(r.output_throughput / row.output_tokens_per_s - 1) * 100:+.0f} %)"
             return text
 
-        rows = [(r.concurrency, "ok" if r.ok else "FAILED",
-                 "-" if r.completed is None else f"{r.completed}/{r.failed}", ms(r.ttft_ms), ms(r.itl_ms),
-                 "-" if r.output_throughput is None else f"{r.output_throughput:,.1f}", beside(r),
-                 "; ".join(r.problems)) for r in runs]
-        human.append(table(["concurrency", "result", "ok/failed", "TTFT p50/p90/p99 ms", "ITL p50/p90/p99 ms",
-                            "output tok/s", "published (TTFT, tok/s, measured vs)", "problems"], rows))
+        rows = [
+            (
+                r.concurrency,
+                "ok" if r.ok else "FAILED",
+                "-" if r.completed is None else f"{r.completed}/{r.failed}",
+                ms(r.ttft_ms),
+                ms(r.itl_ms),
+                "-" if r.output_throughput is None else f"{r.output_throughput:,.1f}",
+                beside(r),
+                "; ".join(r.problems),
+            )
+            for r in runs
+        ]
+        human.append(
+            table(
+                [
+                    "concurrency",
+                    "result",
+                    "ok/failed",
+                    "TTFT p50/p90/p99 ms",
+                    "ITL p50/p90/p99 ms",
+                    "output tok/s",
+                    "published (TTFT, tok/s, measured vs)",
+                    "problems",
+                ],
+                rows,
+            )
+        )
         why_not = load_test.acceptance_measurable(env)
         if env.model.speculator_size_gb:  # speculative decoding's acceptance, only where it is on
             if why_not is None:
-                human.append(table(["concurrency", "draft tokens accepted", "mean accepted length"], [
-                    (r.concurrency, "-" if r.acceptance_rate_percent is None else f"{r.acceptance_rate_percent:.1f} %",
-                     "-" if r.mean_accepted_length is None else f"{r.mean_accepted_length:.2f} tokens/step")
-                    for r in runs]))
+                human.append(
+                    table(
+                        ["concurrency", "draft tokens accepted", "mean accepted length"],
+                        [
+                            (
+                                r.concurrency,
+                                "-"
+                                if r.acceptance_rate_percent is None
+                                else f"{r.acceptance_rate_percent:.1f} %",
+                                "-"
+                                if r.mean_accepted_length is None
+                                else f"{r.mean_accepted_length:.2f} tokens/step",
+                            )
+                            for r in runs
+                        ],
+                    )
+                )
             else:
                 human.append(f"Speculative decoding's acceptance: {why_not}.")
                 for r in runs:  # readings of different servers: not reported
                     r.acceptance_rate_percent = r.mean_accepted_length = None
             payload["load_test"]["runs"] = [r.to_dict() for r in runs]
-        human.append(f"{args.input_len} tokens in, {args.output_len} out; Job {plan.namespace}/{plan.job_name} "
-                     f"{status}, deleted.\n" + published_note(key, published))
+        human.append(
+            f"{args.input_len} tokens in, {args.output_len} out; Job {plan.namespace}/{plan.job_name} "
+            f"{status}, deleted.\n" + published_note(key, published)
+        )
     human.append("Bench passed." if passed else "Bench FAILED.")
     payload["passed"] = passed
     ctx.out(payload, human)

@@ -14,20 +14,37 @@ from ops_cli.tables import cost_human
 
 
 def register(groups: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
-    p = groups.add_parser("cost", help="what the environment costs per hour and for the rest of its block, with the "
-                          "prices' sources (AWS Price List Query API)", parents=[common], **command_help(
-        "Price what an environment runs per hour and for the rest of its Capacity Block or training plan, from the "
-        "AWS Price List Query API, with each price's source; usage-based charges are named, not estimated.",
-        ["llmops cost --env prod --block-fee 91540.80", "llmops cost --env example-hyperpod --json"],
-        [(ExitCode.OK, "priced (a resource without a price is listed as such)")]))
+    p = groups.add_parser(
+        "cost",
+        help="what the environment costs per hour and for the rest of its block, with the "
+        "prices' sources (AWS Price List Query API)",
+        parents=[common],
+        **command_help(
+            "Price what an environment runs per hour and for the rest of its Capacity Block or training plan, from the "
+            "AWS Price List Query API, with each price's source; usage-based charges are named, not estimated.",
+            [
+                "llmops cost --env prod --block-fee 91540.80",
+                "llmops cost --env example-hyperpod --json",
+            ],
+            [(ExitCode.OK, "priced (a resource without a price is listed as such)")],
+        ),
+    )
     p.add_argument("--env", required=True, help="the environment to count and price")
-    p.add_argument("--block-fee", metavar="AMOUNT", help="EKS: the Capacity Block's upfront fee that 'capacity-blocks "
-                   "purchase' printed (EC2 does not return it later), written without thousands separators: 91540.80 "
-                   "for '91,540.80 USD'; HyperPod reads the training plan's (default: none: the fee is shown as unknown)")
+    p.add_argument(
+        "--block-fee",
+        metavar="AMOUNT",
+        help="EKS: the Capacity Block's upfront fee that 'capacity-blocks "
+        "purchase' printed (EC2 does not return it later), written without thousands separators: 91540.80 "
+        "for '91,540.80 USD'; HyperPod reads the training plan's (default: none: the fee is shown as unknown)",
+    )
     p.add_argument("--currency", default="USD", help="the currency of --block-fee (default: USD)")
-    p.add_argument("--pricing-region", choices=pricing.PRICING_REGIONS, default=pricing.PRICING_REGIONS[0],
-                   help="the Price List Query API endpoint to ask (default: us-east-1; prices are for the environment's "
-                   "region either way)")
+    p.add_argument(
+        "--pricing-region",
+        choices=pricing.PRICING_REGIONS,
+        default=pricing.PRICING_REGIONS[0],
+        help="the Price List Query API endpoint to ask (default: us-east-1; prices are for the environment's "
+        "region either way)",
+    )
     p.set_defaults(handler=cost)
 
 
@@ -37,9 +54,18 @@ def cost(ctx: Context) -> int:
     fee = pricing.parse_block_fee(args.block_fee) if args.block_fee is not None else None
     currency = args.currency.strip().upper()
     if not re.fullmatch(r"[A-Z]{3}", currency):
-        raise OpsError(f"--currency {shown(args.currency)} is not a currency code", "use a three-letter code, "
-                       "for example USD", ExitCode.USAGE)
-    report = pricing.cost_report(ctx.aws(), ctx.aws_in(args.pricing_region), env, now=ctx.rt.now(),
-                                 block_fee=fee, fee_currency=currency)
+        raise OpsError(
+            f"--currency {shown(args.currency)} is not a currency code",
+            "use a three-letter code, for example USD",
+            ExitCode.USAGE,
+        )
+    report = pricing.cost_report(
+        ctx.aws(),
+        ctx.aws_in(args.pricing_region),
+        env,
+        now=ctx.rt.now(),
+        block_fee=fee,
+        fee_currency=currency,
+    )
     ctx.out(report.to_dict(), cost_human(report))
     return ExitCode.OK

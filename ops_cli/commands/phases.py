@@ -13,13 +13,22 @@ from ops_cli.tables import phases_table
 
 
 def register(groups: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
-    p = groups.add_parser("phases", help="where the vLLM pod's start went: node, image, weights, load, engine, healthy",
-                          parents=[common], **command_help(
-        "Show where the newest vLLM pod's start went, phase by phase, read with kubectl: at any time, the phases not "
-        "reached yet show as unknown.",
-        ["llmops phases --env prod", "llmops phases --env prod --json"],
-        [(ExitCode.OK, "shown"), (ExitCode.NOT_FOUND, "no serving pod"), (ExitCode.AWS_ERROR, "kubectl failed")],
-        aws=False))
+    p = groups.add_parser(
+        "phases",
+        help="where the vLLM pod's start went: node, image, weights, load, engine, healthy",
+        parents=[common],
+        **command_help(
+            "Show where the newest vLLM pod's start went, phase by phase, read with kubectl: at any time, the phases not "
+            "reached yet show as unknown.",
+            ["llmops phases --env prod", "llmops phases --env prod --json"],
+            [
+                (ExitCode.OK, "shown"),
+                (ExitCode.NOT_FOUND, "no serving pod"),
+                (ExitCode.AWS_ERROR, "kubectl failed"),
+            ],
+            aws=False,
+        ),
+    )
     p.add_argument("--env", required=True, help="the environment whose serving pod to read")
     p.add_argument("--kubectl", default="kubectl", help="kubectl to use (default: the one on PATH)")
     p.set_defaults(handler=phases)
@@ -37,7 +46,12 @@ def startup_phases(ctx: Context) -> list:
     """The phases of the newest serving pod of ``--env``, read with ``--kubectl`` (also ``wait endpoint``'s)."""
     ctx.check_kubectl()
     namespace, selector = serving_pods(ctx.env)
-    _, found = read_startup_phases(ctx.args.kubectl, namespace=namespace, selector=selector,
-                                   container_image=ctx.env.serving_image, run=ctx.rt.run_command,
-                                   deadline=ctx.deadline)
+    _, found = read_startup_phases(
+        ctx.args.kubectl,
+        namespace=namespace,
+        selector=selector,
+        container_image=ctx.env.serving_image,
+        run=ctx.rt.run_command,
+        deadline=ctx.deadline,
+    )
     return found

@@ -38,21 +38,29 @@ def _xml(fields: dict) -> str:
     out = []
     for name, value in fields.items():
         if isinstance(value, list):
-            out.append(f"<{name}>" + "".join(f"<item>{_xml(v)}</item>" for v in value) + f"</{name}>")
+            out.append(
+                f"<{name}>" + "".join(f"<item>{_xml(v)}</item>" for v in value) + f"</{name}>"
+            )
         else:
-            out.append(f"<{name}>{escape(_xml_time(value) if isinstance(value, datetime) else str(value))}</{name}>")
+            out.append(
+                f"<{name}>{escape(_xml_time(value) if isinstance(value, datetime) else str(value))}</{name}>"
+            )
     return "".join(out)
 
 
 def ec2_answer(action: str, fields: dict) -> bytes:
-    body = (f'<?xml version="1.0" encoding="UTF-8"?>\n<{action}Response xmlns="http://ec2.amazonaws.com/doc/2016-11-15/">'
-            f"<requestId>stand-in</requestId>{_xml(fields)}</{action}Response>")
+    body = (
+        f'<?xml version="1.0" encoding="UTF-8"?>\n<{action}Response xmlns="http://ec2.amazonaws.com/doc/2016-11-15/">'
+        f"<requestId>stand-in</requestId>{_xml(fields)}</{action}Response>"
+    )
     return response(200, body.encode(), content_type="text/xml;charset=UTF-8")
 
 
 def ec2_error(status: int, code: str, message: str) -> bytes:
-    body = (f'<?xml version="1.0" encoding="UTF-8"?>\n<Response><Errors><Error><Code>{code}</Code>'
-            f"<Message>{escape(message)}</Message></Error></Errors><RequestID>stand-in</RequestID></Response>")
+    body = (
+        f'<?xml version="1.0" encoding="UTF-8"?>\n<Response><Errors><Error><Code>{code}</Code>'
+        f"<Message>{escape(message)}</Message></Error></Errors><RequestID>stand-in</RequestID></Response>"
+    )
     return response(status, body.encode(), content_type="text/xml;charset=UTF-8")
 
 
@@ -82,26 +90,62 @@ class Ec2StandIn:
         self.requests.append(params)
         action = params["Action"]
         if action == "DescribeCapacityBlockOfferings":
-            conn.send(ec2_answer(action, {"capacityBlockOfferingSet": [{
-                "capacityBlockOfferingId": OFFERING_ID, "instanceType": INSTANCE_TYPE, "availabilityZone": ZONE,
-                "instanceCount": 1, "startDate": START, "endDate": END, "capacityBlockDurationHours": 48,
-                "upfrontFee": "85000.50", "currencyCode": "USD", "tenancy": "default"}]}))
+            conn.send(
+                ec2_answer(
+                    action,
+                    {
+                        "capacityBlockOfferingSet": [
+                            {
+                                "capacityBlockOfferingId": OFFERING_ID,
+                                "instanceType": INSTANCE_TYPE,
+                                "availabilityZone": ZONE,
+                                "instanceCount": 1,
+                                "startDate": START,
+                                "endDate": END,
+                                "capacityBlockDurationHours": 48,
+                                "upfrontFee": "85000.50",
+                                "currencyCode": "USD",
+                                "tenancy": "default",
+                            }
+                        ]
+                    },
+                )
+            )
         elif action == "PurchaseCapacityBlock":
             if self.purchase == "buy-then-500":
-                tags = [{"key": params[f"TagSpecification.1.Tag.{i}.Key"],
-                         "value": params[f"TagSpecification.1.Tag.{i}.Value"]}
-                        for i in range(1, 10) if f"TagSpecification.1.Tag.{i}.Key" in params]
-                self.reservations.append({
-                    "capacityReservationId": RESERVATION_ID, "instanceType": INSTANCE_TYPE, "availabilityZone": ZONE,
-                    "totalInstanceCount": 1, "state": "payment-pending", "startDate": START, "endDate": END,
-                    "reservationType": "capacity-block", "tagSet": tags})
-            _misbehave("500" if self.purchase == "buy-then-500" else self.purchase, conn,
-                       ec2_error(500, "InternalError", "An internal error has occurred"))
+                tags = [
+                    {
+                        "key": params[f"TagSpecification.1.Tag.{i}.Key"],
+                        "value": params[f"TagSpecification.1.Tag.{i}.Value"],
+                    }
+                    for i in range(1, 10)
+                    if f"TagSpecification.1.Tag.{i}.Key" in params
+                ]
+                self.reservations.append(
+                    {
+                        "capacityReservationId": RESERVATION_ID,
+                        "instanceType": INSTANCE_TYPE,
+                        "availabilityZone": ZONE,
+                        "totalInstanceCount": 1,
+                        "state": "payment-pending",
+                        "startDate": START,
+                        "endDate": END,
+                        "reservationType": "capacity-block",
+                        "tagSet": tags,
+                    }
+                )
+            _misbehave(
+                "500" if self.purchase == "buy-then-500" else self.purchase,
+                conn,
+                ec2_error(500, "InternalError", "An internal error has occurred"),
+            )
         elif self.lookup != "answer":
             _misbehave(self.lookup, conn, ec2_error(503, "Unavailable", "The server is overloaded"))
         elif action == "DescribeCapacityReservations":
             visible = len(self.actions(action)) > self.hidden_lookups
-            conn.send(ec2_answer(action, {"capacityReservationSet": self.reservations if visible else []}))
+            conn.send(
+                ec2_answer(action, {"capacityReservationSet": self.reservations if visible else []})
+            )
         else:
             conn.send(ec2_error(400, "InvalidAction", f"the stand-in does not answer {action}"))
 
@@ -130,23 +174,57 @@ class SageMakerStandIn:
         self.requests.append((action, body))
         purchased = bool(self.actions("CreateTrainingPlan"))
         if action == "SearchTrainingPlanOfferings":
-            conn.send(json_answer({"TrainingPlanOfferings": [{
-                "TrainingPlanOfferingId": "tpo-a", "TargetResources": ["hyperpod-cluster"], "DurationHours": 48,
-                "UpfrontFee": "70000.00", "CurrencyCode": "USD",
-                "ReservedCapacityOfferings": [{"InstanceType": f"ml.{INSTANCE_TYPE}", "InstanceCount": 1,
-                                               "AvailabilityZone": "us-west-2a", "DurationHours": 48,
-                                               "StartTime": START.timestamp(), "EndTime": END.timestamp()}]}]}))
+            conn.send(
+                json_answer(
+                    {
+                        "TrainingPlanOfferings": [
+                            {
+                                "TrainingPlanOfferingId": "tpo-a",
+                                "TargetResources": ["hyperpod-cluster"],
+                                "DurationHours": 48,
+                                "UpfrontFee": "70000.00",
+                                "CurrencyCode": "USD",
+                                "ReservedCapacityOfferings": [
+                                    {
+                                        "InstanceType": f"ml.{INSTANCE_TYPE}",
+                                        "InstanceCount": 1,
+                                        "AvailabilityZone": "us-west-2a",
+                                        "DurationHours": 48,
+                                        "StartTime": START.timestamp(),
+                                        "EndTime": END.timestamp(),
+                                    }
+                                ],
+                            }
+                        ]
+                    }
+                )
+            )
         elif action == "CreateTrainingPlan":
             if self.purchase == "buy-then-500":
                 self.plans[body["TrainingPlanName"]] = {
-                    "TrainingPlanArn": PLAN_ARN, "TrainingPlanName": body["TrainingPlanName"], "Status": "Pending"}
-            _misbehave("500" if self.purchase == "buy-then-500" else self.purchase, conn,
-                       json_answer({"__type": "InternalFailure", "message": "internal failure"}, 500))
+                    "TrainingPlanArn": PLAN_ARN,
+                    "TrainingPlanName": body["TrainingPlanName"],
+                    "Status": "Pending",
+                }
+            _misbehave(
+                "500" if self.purchase == "buy-then-500" else self.purchase,
+                conn,
+                json_answer({"__type": "InternalFailure", "message": "internal failure"}, 500),
+            )
         elif purchased and self.lookup != "answer":
-            _misbehave(self.lookup, conn, json_answer({"__type": "ServiceUnavailable", "message": "unavailable"}, 503))
+            _misbehave(
+                self.lookup,
+                conn,
+                json_answer({"__type": "ServiceUnavailable", "message": "unavailable"}, 503),
+            )
         elif action == "DescribeTrainingPlan":
             plan = self.plans.get(body["TrainingPlanName"])
-            conn.send(json_answer(plan) if plan else
-                      json_answer({"__type": "ResourceNotFound", "Message": "no such training plan"}, 400))
+            conn.send(
+                json_answer(plan)
+                if plan
+                else json_answer(
+                    {"__type": "ResourceNotFound", "Message": "no such training plan"}, 400
+                )
+            )
         else:
             conn.send(json_answer({"__type": "UnknownOperationException", "message": action}, 400))

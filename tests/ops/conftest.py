@@ -36,7 +36,9 @@ class StubbedAws:
         return self.stubbers[service]
 
     def aws(self, region: str) -> Aws:
-        assert region == self.region, f"the command asked for region {region}, expected {self.region}"
+        assert region == self.region, (
+            f"the command asked for region {region}, expected {self.region}"
+        )
         return Aws(region, client_factory=lambda service: self.stub(service).client)
 
     def assert_all_used(self) -> None:
@@ -104,8 +106,16 @@ def run_llmops(aws, clock, config_dir, argv, *, run_command=None) -> Result:
     """llmops in-process with stubbed AWS, the fake clock, a scratch configuration directory and (``run_command``)
     a fake kubectl."""
     stdout, stderr = io.StringIO(), io.StringIO()
-    runtime = Runtime(aws_factory=aws.aws, stdout=stdout, stderr=stderr, environ={}, clock=clock,
-                      sleep=clock.sleep, now=lambda: NOW, run_command=run_command)
+    runtime = Runtime(
+        aws_factory=aws.aws,
+        stdout=stdout,
+        stderr=stderr,
+        environ={},
+        clock=clock,
+        sleep=clock.sleep,
+        now=lambda: NOW,
+        run_command=run_command,
+    )
     code = main([*argv, "--config-dir", str(config_dir)], runtime)
     return Result(code, stdout.getvalue(), stderr.getvalue())
 
@@ -123,4 +133,8 @@ def run_with_kubectl(aws, clock, config_dir):
 
 
 def client_error(code: str, message: str = "", status: int = 400) -> dict:
-    return {"service_error_code": code, "service_message": message or code, "http_status_code": status}
+    return {
+        "service_error_code": code,
+        "service_message": message or code,
+        "http_status_code": status,
+    }

@@ -57,7 +57,7 @@ class Connection:
     def drip(self, data: bytes, interval: float = 1.0) -> None:
         """One byte every ``interval`` seconds."""
         for i in range(len(data)):
-            if not self.send(data[i:i + 1]) or self.stopping.wait(interval):
+            if not self.send(data[i : i + 1]) or self.stopping.wait(interval):
                 return
 
     def hang(self) -> None:
@@ -73,12 +73,22 @@ class Connection:
 Responder = Callable[[Request, Connection], None]
 
 
-def response(status: int = 200, body: bytes = b"", content_type: str = "application/json",
-             content_length: int | None = None, headers: dict[str, str] | None = None, length: bool = True) -> bytes:
+def response(
+    status: int = 200,
+    body: bytes = b"",
+    content_type: str = "application/json",
+    content_length: int | None = None,
+    headers: dict[str, str] | None = None,
+    length: bool = True,
+) -> bytes:
     """The bytes of an HTTP/1.1 answer; ``content_length`` may lie (None: the true length); ``length=False`` leaves
     the header out (the body then ends when the connection closes)."""
-    lines = [f"HTTP/1.1 {status} Whatever", f"Content-Type: {content_type}", "Connection: close",
-             *(f"{k}: {v}" for k, v in (headers or {}).items())]
+    lines = [
+        f"HTTP/1.1 {status} Whatever",
+        f"Content-Type: {content_type}",
+        "Connection: close",
+        *(f"{k}: {v}" for k, v in (headers or {}).items()),
+    ]
     if length:
         lines.append(f"Content-Length: {len(body) if content_length is None else content_length}")
     return ("\r\n".join(lines) + "\r\n\r\n").encode() + body
@@ -93,8 +103,13 @@ def sse(*events: bytes | str | dict) -> bytes:
     """``data:`` lines: a dict is sent as JSON, str and bytes as they are."""
     out = b""
     for event in events:
-        payload = json.dumps(event).encode() if isinstance(event, dict) else \
-            event.encode() if isinstance(event, str) else event
+        payload = (
+            json.dumps(event).encode()
+            if isinstance(event, dict)
+            else event.encode()
+            if isinstance(event, str)
+            else event
+        )
         out += b"data: " + payload + b"\n\n"
     return out
 
@@ -105,20 +120,47 @@ def chunk(**fields) -> dict:
 
 def good_stream(*extra: bytes | str | dict) -> bytes:
     """A correct vLLM stream, with ``extra`` events slipped in after the first token."""
-    tokens = [chunk(choices=[{"index": 0, "delta": {"content": t}, "finish_reason": None}]) for t in ANSWER]
-    return sse(tokens[0], *extra, *tokens[1:],
-               chunk(choices=[{"index": 0, "delta": {}, "finish_reason": "stop"}]),
-               chunk(choices=[], usage={"prompt_tokens": 12, "completion_tokens": len(ANSWER)}), "[DONE]")
+    tokens = [
+        chunk(choices=[{"index": 0, "delta": {"content": t}, "finish_reason": None}])
+        for t in ANSWER
+    ]
+    return sse(
+        tokens[0],
+        *extra,
+        *tokens[1:],
+        chunk(choices=[{"index": 0, "delta": {}, "finish_reason": "stop"}]),
+        chunk(choices=[], usage={"prompt_tokens": 12, "completion_tokens": len(ANSWER)}),
+        "[DONE]",
+    )
 
 
 def good_plain() -> dict:
-    return {"id": "chatcmpl-1", "object": "chat.completion", "model": MODEL,
-            "choices": [{"index": 0, "message": {"role": "assistant", "content": "".join(ANSWER)}, "finish_reason": "stop"}],
-            "usage": {"prompt_tokens": 12, "completion_tokens": len(ANSWER), "total_tokens": 12 + len(ANSWER)}}
+    return {
+        "id": "chatcmpl-1",
+        "object": "chat.completion",
+        "model": MODEL,
+        "choices": [
+            {
+                "index": 0,
+                "message": {"role": "assistant", "content": "".join(ANSWER)},
+                "finish_reason": "stop",
+            }
+        ],
+        "usage": {
+            "prompt_tokens": 12,
+            "completion_tokens": len(ANSWER),
+            "total_tokens": 12 + len(ANSWER),
+        },
+    }
 
 
 def good_models() -> dict:
-    return {"object": "list", "data": [{"id": MODEL, "object": "model", "owned_by": "vllm", "root": "moonshotai/Kimi-K3"}]}
+    return {
+        "object": "list",
+        "data": [
+            {"id": MODEL, "object": "model", "owned_by": "vllm", "root": "moonshotai/Kimi-K3"}
+        ],
+    }
 
 
 def send(data: bytes) -> Responder:
@@ -131,8 +173,12 @@ def send_json(payload, status: int = 200) -> Responder:
 
 
 def vllm(request: Request, conn: Connection) -> None:
-    answers = {"health": response(200), "models": response(200, json.dumps(good_models()).encode()),
-               "plain": response(200, json.dumps(good_plain()).encode()), "stream": stream_head() + good_stream()}
+    answers = {
+        "health": response(200),
+        "models": response(200, json.dumps(good_models()).encode()),
+        "plain": response(200, json.dumps(good_plain()).encode()),
+        "stream": stream_head() + good_stream(),
+    }
     conn.send(answers.get(request.kind, response(404, b'{"error": "not found"}')))
 
 
@@ -174,7 +220,9 @@ class MisbehavingServer:
     def __exit__(self, *exc) -> None:
         self._stopping.set()
         try:
-            self._listener.shutdown(socket.SHUT_RDWR)  # wakes the accept loop at once (Linux); else it polls
+            self._listener.shutdown(
+                socket.SHUT_RDWR
+            )  # wakes the accept loop at once (Linux); else it polls
         except OSError:
             pass
         with self._lock:
@@ -201,7 +249,9 @@ class MisbehavingServer:
             with self._lock:
                 self.connections += 1
                 self._socks.append(sock)
-                thread = threading.Thread(target=self._serve, args=(sock,), name="misbehaving-conn", daemon=True)
+                thread = threading.Thread(
+                    target=self._serve, args=(sock,), name="misbehaving-conn", daemon=True
+                )
                 self._threads.append(thread)
             thread.start()
 
@@ -237,7 +287,9 @@ def _read_request(sock: socket.socket) -> Request | None:
     head, _, body = data.partition(b"\r\n\r\n")
     request_line, *header_lines = head.decode("latin-1").split("\r\n")
     method, path, _ = request_line.split(" ", 2)
-    headers = {k.strip().lower(): v.strip() for k, _, v in (line.partition(":") for line in header_lines)}
+    headers = {
+        k.strip().lower(): v.strip() for k, _, v in (line.partition(":") for line in header_lines)
+    }
     length = int(headers.get("content-length", "0"))
     while len(body) < length:
         piece = sock.recv(65536)

@@ -25,13 +25,20 @@ EXAMPLE_SECRET_ID = f"arn:aws:secretsmanager:us-west-2:123456789012:secret:{SECR
 
 def secret_value(secret_id: str, value: str = KEY, name: str = SECRET_NAME) -> dict:
     """A GetSecretValue answer as Secrets Manager gives it (the full ARN carries six random characters)."""
-    return {"ARN": f"arn:aws:secretsmanager:us-west-2:123456789012:secret:{name}-AbCdEf", "Name": name,
-            "VersionId": "EXAMPLE1-90ab-cdef-fedc-ba987EXAMPLE", "SecretString": value,
-            "VersionStages": ["AWSCURRENT"], "CreatedDate": datetime(2026, 11, 1, tzinfo=UTC)}
+    return {
+        "ARN": f"arn:aws:secretsmanager:us-west-2:123456789012:secret:{name}-AbCdEf",
+        "Name": name,
+        "VersionId": "EXAMPLE1-90ab-cdef-fedc-ba987EXAMPLE",
+        "SecretString": value,
+        "VersionStages": ["AWSCURRENT"],
+        "CreatedDate": datetime(2026, 11, 1, tzinfo=UTC),
+    }
 
 
 def stub_secret(aws, secret_id: str = EXAMPLE_SECRET_ID, value: str = KEY) -> None:
-    aws.stub("secretsmanager").add_response("get_secret_value", secret_value(secret_id, value), {"SecretId": secret_id})
+    aws.stub("secretsmanager").add_response(
+        "get_secret_value", secret_value(secret_id, value), {"SecretId": secret_id}
+    )
 
 
 def assert_key_hidden(result: Result, *keys: str) -> None:
@@ -45,20 +52,36 @@ def run_with_environ(aws, clock, config_dir):
 
     def _run(environ: dict, *argv: str) -> Result:
         stdout, stderr = io.StringIO(), io.StringIO()
-        runtime = Runtime(aws_factory=aws.aws, stdout=stdout, stderr=stderr, environ=environ, clock=clock,
-                          sleep=clock.sleep, now=lambda: NOW)
-        return Result(main([*argv, "--config-dir", str(config_dir)], runtime), stdout.getvalue(), stderr.getvalue())
+        runtime = Runtime(
+            aws_factory=aws.aws,
+            stdout=stdout,
+            stderr=stderr,
+            environ=environ,
+            clock=clock,
+            sleep=clock.sleep,
+            now=lambda: NOW,
+        )
+        return Result(
+            main([*argv, "--config-dir", str(config_dir)], runtime),
+            stdout.getvalue(),
+            stderr.getvalue(),
+        )
 
     return _run
 
 
 # --- the local server checks the key as vLLM does -----------------------------------------------------------------
 
-def _request(url: str, method: str, path: str, authorization: str | None = None) -> tuple[int, bytes]:
+
+def _request(
+    url: str, method: str, path: str, authorization: str | None = None
+) -> tuple[int, bytes]:
     host, port = url.removeprefix("http://").split(":")
     connection = http.client.HTTPConnection(host, int(port), timeout=5)
     try:
-        connection.request(method, path, headers={"Authorization": authorization} if authorization else {})
+        connection.request(
+            method, path, headers={"Authorization": authorization} if authorization else {}
+        )
         response = connection.getresponse()
         return response.status, response.read()
     finally:
@@ -77,7 +100,9 @@ def test_the_local_server_guards_the_paths_vllm_guards_and_answers_as_vllm_does(
         # the scheme in any case, the key exactly
         assert _request(url, "GET", "/v1/models", f"bearer {KEY}")[0] == 200
         assert _request(url, "GET", "/v1/models", f"Bearer {KEY}")[0] == 200
-        assert _request(url, "GET", "/v1/models", f"Bearer  {KEY}")[0] == 401  # the second space is part of the key
+        assert (
+            _request(url, "GET", "/v1/models", f"Bearer  {KEY}")[0] == 401
+        )  # the second space is part of the key
         # any path under a guarded prefix is refused before routing; others are not guarded
         assert _request(url, "GET", "/v2/anything")[0] == 401
         assert _request(url, "GET", "/inference/v1/generate")[0] == 401
@@ -86,6 +111,7 @@ def test_the_local_server_guards_the_paths_vllm_guards_and_answers_as_vllm_does(
 
 
 # --- smoke-test ------------------------------------------------------------------------------------------------------
+
 
 def test_smoke_test_without_the_key_fails_with_a_fix(run):
     # given an endpoint that requires a key
@@ -138,7 +164,16 @@ def test_smoke_test_reads_the_key_from_a_named_secret(aws, run):
     # given the key in a secret of the caller's account, named on the command line
     stub_secret(aws, "team/llm-key")
     with openai_server(Behaviour(api_key=KEY)) as url:
-        result = run("smoke-test", "--url", url, "--api-key-secret", "team/llm-key", "--region", "us-west-2", "--json")
+        result = run(
+            "smoke-test",
+            "--url",
+            url,
+            "--api-key-secret",
+            "team/llm-key",
+            "--region",
+            "us-west-2",
+            "--json",
+        )
     # then GetSecretValue was asked for that name (the Stubber checked it), and the key was sent
     assert result.code == ExitCode.OK, result.stdout + result.stderr
     assert result.json["api_key_source"] == "secret team/llm-key"
@@ -158,14 +193,23 @@ def test_smoke_test_reads_a_secret_arn_in_its_own_region(aws, run):
 
 def test_smoke_test_with_env_derives_the_environments_secret(aws, run):
     # given the environment 'example', which requires its key (endpoint.api_key_required defaults to true)
-    stub_secret(aws)  # expects SecretId = the partial ARN of llm-serving/example/api-key in 123456789012, us-west-2
+    stub_secret(
+        aws
+    )  # expects SecretId = the partial ARN of llm-serving/example/api-key in 123456789012, us-west-2
     with openai_server(behaviour := Behaviour(api_key=KEY)) as url:
         result = run("smoke-test", "--url", url, "--env", "example", "--json")
     # then the key came from that secret, and a request without it was refused first
     assert result.code == ExitCode.OK, result.stdout + result.stderr
-    assert result.json["api_key_source"] == "secret llm-serving/example/api-key (account 123456789012, us-west-2)"
+    assert (
+        result.json["api_key_source"]
+        == "secret llm-serving/example/api-key (account 123456789012, us-west-2)"
+    )
     no_key, models, plain, streaming = result.json["requests"]
-    assert no_key["mode"] == "no key" and no_key["ok"] and no_key["text"] == "refused: HTTP 401 (/v1/models, /invocations)"
+    assert (
+        no_key["mode"] == "no key"
+        and no_key["ok"]
+        and no_key["text"] == "refused: HTTP 401 (/v1/models, /invocations)"
+    )
     assert behaviour.seen[:2] == [("GET", "/v1/models", None), ("POST", "/invocations", None)]
     assert {authorization for _, _, authorization in behaviour.seen[2:]} == {f"Bearer {KEY}"}
     assert_key_hidden(result)
@@ -187,8 +231,9 @@ def test_smoke_test_fails_when_an_environment_that_requires_a_key_serves_without
 def test_an_environment_that_opted_out_sends_no_key_and_reads_no_secret(run, config_dir):
     # given an environment whose endpoint does not require a key
     text = (config_dir / "example.yaml").read_text()
-    (config_dir / "open.yaml").write_text(text.replace("  exposure: internal", "  exposure: internal\n"
-                                                        "  authentication: none"))
+    (config_dir / "open.yaml").write_text(
+        text.replace("  exposure: internal", "  exposure: internal\n  authentication: none")
+    )
     with openai_server(behaviour := Behaviour(api_key=None)) as url:
         result = run("smoke-test", "--url", url, "--env", "open", "--json")
     # then no secret is read (the aws fixture fails on any unstubbed call) and no request carries a key
@@ -203,17 +248,26 @@ def test_a_hyperpod_environment_reads_its_own_key_like_an_eks_one(aws, run):
     # the operator's vLLM worker the key
     name = "llm-serving/example-hyperpod/api-key"
     aws.stub("secretsmanager").add_response(
-        "get_secret_value", secret_value(f"arn:aws:secretsmanager:us-west-2:123456789012:secret:{name}", name=name),
-        {"SecretId": f"arn:aws:secretsmanager:us-west-2:123456789012:secret:{name}"})
+        "get_secret_value",
+        secret_value(f"arn:aws:secretsmanager:us-west-2:123456789012:secret:{name}", name=name),
+        {"SecretId": f"arn:aws:secretsmanager:us-west-2:123456789012:secret:{name}"},
+    )
     with openai_server(behaviour := Behaviour(api_key=KEY, root="/opt/ml/model")) as url:
         result = run("smoke-test", "--url", url, "--env", "example-hyperpod", "--json")
     # then the key came from that secret (the Stubber checked the SecretId), a request without it was refused first,
     # and every other request carried it
     assert result.code == ExitCode.OK, result.stdout + result.stderr
     assert result.json["api_key_source"] == f"secret {name} (account 123456789012, us-west-2)"
-    assert [r["mode"] for r in result.json["requests"]] == ["no key", "models", "plain", "streaming"]
+    assert [r["mode"] for r in result.json["requests"]] == [
+        "no key",
+        "models",
+        "plain",
+        "streaming",
+    ]
     # /invocations is probed without the key too: the operator's worker loads the middleware that guards it
-    unkeyed = {(method, path) for method, path, authorization in behaviour.seen if authorization is None}
+    unkeyed = {
+        (method, path) for method, path, authorization in behaviour.seen if authorization is None
+    }
     assert unkeyed == {("GET", "/v1/models"), ("POST", "/invocations")}
     assert {a for _, _, a in behaviour.seen if a is not None} == {f"Bearer {KEY}"}
     assert_key_hidden(result)
@@ -221,8 +275,12 @@ def test_a_hyperpod_environment_reads_its_own_key_like_an_eks_one(aws, run):
 
 def test_an_explicit_key_wins_over_the_environments_secret(run_with_environ):
     with openai_server(Behaviour(api_key=KEY)) as url:
-        result = run_with_environ({"LLMOPS_API_KEY": KEY}, "smoke-test", "--url", url, "--env", "example", "--json")
-    assert result.code == ExitCode.OK, result.stdout + result.stderr  # no GetSecretValue stubbed: none was made
+        result = run_with_environ(
+            {"LLMOPS_API_KEY": KEY}, "smoke-test", "--url", url, "--env", "example", "--json"
+        )
+    assert result.code == ExitCode.OK, (
+        result.stdout + result.stderr
+    )  # no GetSecretValue stubbed: none was made
     assert result.json["api_key_source"] == "LLMOPS_API_KEY"
 
 
@@ -238,12 +296,15 @@ def test_the_key_never_shows_even_when_the_endpoint_echoes_it(run):
         assert_key_hidden(result)
 
 
-@pytest.mark.parametrize("value, problem", [
-    ("", "is empty"),
-    (f"{KEY}\nX-Injected: 1", f"cannot be sent in an HTTP header at position {len(KEY) + 1}"),
-    (f" {KEY}", "begins or ends with a space"),
-    (f"{KEY}é", "only printable ASCII"),
-])
+@pytest.mark.parametrize(
+    "value, problem",
+    [
+        ("", "is empty"),
+        (f"{KEY}\nX-Injected: 1", f"cannot be sent in an HTTP header at position {len(KEY) + 1}"),
+        (f" {KEY}", "begins or ends with a space"),
+        (f"{KEY}é", "only printable ASCII"),
+    ],
+)
 def test_a_key_that_cannot_be_sent_is_refused_without_quoting_it(run, value, problem):
     result = run("smoke-test", "--url", "http://127.0.0.1:9", "--api-key", value)
     assert result.code == ExitCode.USAGE and problem in result.stderr
@@ -251,66 +312,137 @@ def test_a_key_that_cannot_be_sent_is_refused_without_quoting_it(run, value, pro
 
 
 def test_api_key_and_api_key_secret_exclude_each_other(run):
-    result = run("smoke-test", "--url", "http://127.0.0.1:9", "--api-key", KEY, "--api-key-secret", "x")
+    result = run(
+        "smoke-test", "--url", "http://127.0.0.1:9", "--api-key", KEY, "--api-key-secret", "x"
+    )
     assert result.code == ExitCode.USAGE and "not allowed with" in result.stderr
     assert_key_hidden(result)
 
 
-@pytest.mark.parametrize("secret", ["has space", "x" * 513, "arn:aws:secretsmanager:us-west-2:1234:secret:x",
-                                    "arn:aws:secretsmanager:us-wset-2:123456789012:secret:x"])
+@pytest.mark.parametrize(
+    "secret",
+    [
+        "has space",
+        "x" * 513,
+        "arn:aws:secretsmanager:us-west-2:1234:secret:x",
+        "arn:aws:secretsmanager:us-wset-2:123456789012:secret:x",
+    ],
+)
 def test_a_malformed_secret_id_is_refused_before_any_call(run, secret):
-    result = run("smoke-test", "--url", "http://127.0.0.1:9", "--api-key-secret", secret, "--region", "us-west-2")
+    result = run(
+        "smoke-test",
+        "--url",
+        "http://127.0.0.1:9",
+        "--api-key-secret",
+        secret,
+        "--region",
+        "us-west-2",
+    )
     assert result.code == ExitCode.USAGE and "--api-key-secret" in result.stderr
 
 
 def test_help_discourages_api_key_on_a_shared_machine():
-    help_text = " ".join(build_parser()._subparsers._group_actions[0].choices["smoke-test"].format_help().split())
+    help_text = " ".join(
+        build_parser()._subparsers._group_actions[0].choices["smoke-test"].format_help().split()
+    )
     assert "Discouraged on a shared machine" in help_text and "LLMOPS_API_KEY" in help_text
 
 
 # --- reading the secret fails -----------------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("error, code, fix", [
-    (client_error("AccessDeniedException", "User: arn:aws:sts::111111111111:assumed-role/ci/x is not authorized to "
-                  "perform: secretsmanager:GetSecretValue on resource: llm-serving/example/api-key", 400),
-     ExitCode.ACCESS_DENIED, "allow secretsmanager:GetSecretValue on secret llm-serving/example/api-key"),
-    (client_error("AccessDeniedException", "Access to KMS is not allowed", 400),
-     ExitCode.ACCESS_DENIED, "allow kms:Decrypt on the KMS key that encrypts secret llm-serving/example/api-key"),
-    (client_error("DecryptionFailure", "Secrets Manager can't decrypt the protected secret text using the provided "
-                  "KMS key.", 400), ExitCode.AWS_ERROR, "kms:ViaService = secretsmanager.us-west-2.amazonaws.com"),
-    (client_error("ResourceNotFoundException", "Secrets Manager can't find the specified secret.", 400),
-     ExitCode.NOT_FOUND, "created by its serving stack"),
-])
-def test_secret_read_errors_map_to_exit_codes_with_a_fix_naming_the_secret(aws, run, error, code, fix):
-    aws.stub("secretsmanager").add_client_error("get_secret_value", **error,
-                                                expected_params={"SecretId": EXAMPLE_SECRET_ID})
+
+@pytest.mark.parametrize(
+    "error, code, fix",
+    [
+        (
+            client_error(
+                "AccessDeniedException",
+                "User: arn:aws:sts::111111111111:assumed-role/ci/x is not authorized to "
+                "perform: secretsmanager:GetSecretValue on resource: llm-serving/example/api-key",
+                400,
+            ),
+            ExitCode.ACCESS_DENIED,
+            "allow secretsmanager:GetSecretValue on secret llm-serving/example/api-key",
+        ),
+        (
+            client_error("AccessDeniedException", "Access to KMS is not allowed", 400),
+            ExitCode.ACCESS_DENIED,
+            "allow kms:Decrypt on the KMS key that encrypts secret llm-serving/example/api-key",
+        ),
+        (
+            client_error(
+                "DecryptionFailure",
+                "Secrets Manager can't decrypt the protected secret text using the provided "
+                "KMS key.",
+                400,
+            ),
+            ExitCode.AWS_ERROR,
+            "kms:ViaService = secretsmanager.us-west-2.amazonaws.com",
+        ),
+        (
+            client_error(
+                "ResourceNotFoundException", "Secrets Manager can't find the specified secret.", 400
+            ),
+            ExitCode.NOT_FOUND,
+            "created by its serving stack",
+        ),
+    ],
+)
+def test_secret_read_errors_map_to_exit_codes_with_a_fix_naming_the_secret(
+    aws, run, error, code, fix
+):
+    aws.stub("secretsmanager").add_client_error(
+        "get_secret_value", **error, expected_params={"SecretId": EXAMPLE_SECRET_ID}
+    )
     result = run("smoke-test", "--url", "http://127.0.0.1:9", "--env", "example")
     assert result.code == code, result.stderr
-    assert "read the API key from secret llm-serving/example/api-key (account 123456789012, us-west-2)" in result.stderr
+    assert (
+        "read the API key from secret llm-serving/example/api-key (account 123456789012, us-west-2)"
+        in result.stderr
+    )
     assert fix in result.stderr.split("fix:")[1]
 
 
 def test_no_credentials_to_read_the_secret_is_exit_4(config_dir, tmp_path):
     # given a real SDK session that finds no credentials anywhere (no variables, no files, no instance metadata)
-    environ = {"AWS_CONFIG_FILE": str(tmp_path / "none"), "AWS_SHARED_CREDENTIALS_FILE": str(tmp_path / "none"),
-               "AWS_EC2_METADATA_DISABLED": "true"}
+    environ = {
+        "AWS_CONFIG_FILE": str(tmp_path / "none"),
+        "AWS_SHARED_CREDENTIALS_FILE": str(tmp_path / "none"),
+        "AWS_EC2_METADATA_DISABLED": "true",
+    }
     stdout, stderr = io.StringIO(), io.StringIO()
-    code = main(["smoke-test", "--url", "http://127.0.0.1:9", "--env", "example", "--config-dir", str(config_dir)],
-                Runtime(stdout=stdout, stderr=stderr, environ=environ))
+    code = main(
+        [
+            "smoke-test",
+            "--url",
+            "http://127.0.0.1:9",
+            "--env",
+            "example",
+            "--config-dir",
+            str(config_dir),
+        ],
+        Runtime(stdout=stdout, stderr=stderr, environ=environ),
+    )
     assert code == ExitCode.CREDENTIALS
-    assert "no AWS credentials while trying to read the API key from secret llm-serving/example/api-key" in stderr.getvalue()
+    assert (
+        "no AWS credentials while trying to read the API key from secret llm-serving/example/api-key"
+        in stderr.getvalue()
+    )
 
 
 def test_a_secret_without_text_is_refused(aws, run):
     answer = secret_value(EXAMPLE_SECRET_ID)
     del answer["SecretString"]
     answer["SecretBinary"] = b"\x00\x01"
-    aws.stub("secretsmanager").add_response("get_secret_value", answer, {"SecretId": EXAMPLE_SECRET_ID})
+    aws.stub("secretsmanager").add_response(
+        "get_secret_value", answer, {"SecretId": EXAMPLE_SECRET_ID}
+    )
     result = run("smoke-test", "--url", "http://127.0.0.1:9", "--env", "example")
     assert result.code == ExitCode.USAGE and "holds binary data" in result.stderr
 
 
 # --- wait endpoint ----------------------------------------------------------------------------------------------------
+
 
 def test_wait_endpoint_polls_health_without_the_key_then_checks_it_once(aws, run):
     # given an endpoint that requires the environment's key
@@ -321,7 +453,10 @@ def test_wait_endpoint_polls_health_without_the_key_then_checks_it_once(aws, run
     assert result.code == ExitCode.OK, result.stdout + result.stderr
     assert behaviour.seen == [("GET", "/health", None), ("GET", "/v1/models", f"Bearer {KEY}")]
     assert result.json["api_key"]["accepted"] is True
-    assert result.json["api_key"]["source"] == "secret llm-serving/example/api-key (account 123456789012, us-west-2)"
+    assert (
+        result.json["api_key"]["source"]
+        == "secret llm-serving/example/api-key (account 123456789012, us-west-2)"
+    )
     assert_key_hidden(result)
 
 
@@ -329,7 +464,10 @@ def test_wait_endpoint_fails_when_the_healthy_endpoint_refuses_the_key(run):
     with openai_server(Behaviour(api_key=KEY)) as url:
         result = run("wait", "endpoint", "--url", url, "--api-key", WRONG_KEY)
     assert result.code == ExitCode.CHECK_FAILED
-    assert "/health: HTTP 200" in result.stderr and "refused the API key from --api-key" in result.stderr
+    assert (
+        "/health: HTTP 200" in result.stderr
+        and "refused the API key from --api-key" in result.stderr
+    )
     assert_key_hidden(result)
 
 
@@ -342,8 +480,11 @@ def test_wait_endpoint_without_a_key_asks_only_for_health(run):
 
 def test_wait_endpoint_reads_the_secret_before_waiting(aws, run, clock):
     # a secret it cannot read fails at once, not after hours of waiting
-    aws.stub("secretsmanager").add_client_error("get_secret_value", **client_error("AccessDeniedException", status=400),
-                                                expected_params={"SecretId": EXAMPLE_SECRET_ID})
+    aws.stub("secretsmanager").add_client_error(
+        "get_secret_value",
+        **client_error("AccessDeniedException", status=400),
+        expected_params={"SecretId": EXAMPLE_SECRET_ID},
+    )
     result = run("wait", "endpoint", "--url", "http://127.0.0.1:9", "--env", "example")
     assert result.code == ExitCode.ACCESS_DENIED and clock.sleeps == []
 
@@ -358,4 +499,7 @@ def test_smoke_test_fails_when_invocations_answers_without_the_key(aws, run):
     no_key = result.json["requests"][0]
     assert no_key["mode"] == "no key" and not no_key["ok"]
     (problem,) = no_key["problems"]
-    assert problem.startswith("POST /invocations without the API key answered") and "RequireApiKeyEverywhere" in problem
+    assert (
+        problem.startswith("POST /invocations without the API key answered")
+        and "RequireApiKeyEverywhere" in problem
+    )

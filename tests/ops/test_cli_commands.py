@@ -35,7 +35,9 @@ def test_every_command_module_registers_itself(name):
     # given a module of ops_cli/commands/
     module = importlib.import_module(f"ops_cli.commands.{name}")
     # then it has register(subparsers, common), and the root parser calls it
-    assert callable(getattr(module, "register", None)), f"ops_cli/commands/{name}.py has no register()"
+    assert callable(getattr(module, "register", None)), (
+        f"ops_cli/commands/{name}.py has no register()"
+    )
     assert list(inspect.signature(module.register).parameters) == ["groups", "common"]
     assert module in cli.COMMANDS, f"ops_cli/commands/{name}.py is not in ops_cli.cli.COMMANDS"
 
@@ -43,30 +45,46 @@ def test_every_command_module_registers_itself(name):
 def test_every_command_has_a_handler_of_its_own_module():
     # given every command line the parser accepts
     leaves = dict(_leaves(cli.build_parser()))
-    assert len(leaves) == 19 and "llmops capacity-blocks purchase" in leaves and "llmops bench" in leaves
+    assert (
+        len(leaves) == 19
+        and "llmops capacity-blocks purchase" in leaves
+        and "llmops bench" in leaves
+    )
     for line, parser in leaves.items():
         handler = parser.get_default("handler")
         # then its parser names a function of one argument (the Context) in a command module
         assert callable(handler), f"{line}: no set_defaults(handler=...)"
-        assert handler.__module__.startswith("ops_cli.commands."), f"{line}: {handler.__module__}.{handler.__name__}"
+        assert handler.__module__.startswith("ops_cli.commands."), (
+            f"{line}: {handler.__module__}.{handler.__name__}"
+        )
         assert list(inspect.signature(handler).parameters) == ["ctx"], line
 
 
 def test_main_runs_the_handler_the_command_line_names(monkeypatch):
     # given two commands of one group whose handlers only say that they ran
     ran = []
-    monkeypatch.setattr(capacity_blocks, "show", lambda ctx: ran.append(("show", ctx.args.reservation_id)) or 7)
-    monkeypatch.setattr(capacity_blocks, "use", lambda ctx: ran.append(("use", ctx.args.reservation_id)) or 0)
+    monkeypatch.setattr(
+        capacity_blocks, "show", lambda ctx: ran.append(("show", ctx.args.reservation_id)) or 7
+    )
+    monkeypatch.setattr(
+        capacity_blocks, "use", lambda ctx: ran.append(("use", ctx.args.reservation_id)) or 0
+    )
     # when one is asked for
-    code = cli.main(["capacity-blocks", "show", "cr-0123456789abcdef0"],
-                    Runtime(stdout=io.StringIO(), stderr=io.StringIO(), environ={}))
+    code = cli.main(
+        ["capacity-blocks", "show", "cr-0123456789abcdef0"],
+        Runtime(stdout=io.StringIO(), stderr=io.StringIO(), environ={}),
+    )
     # then that one ran, once, and its return value is the exit code
     assert ran == [("show", "cr-0123456789abcdef0")] and code == 7
 
 
 def _section(text: str, title: str) -> list[str]:
     """The indented lines under ``title`` in a help text, up to the next blank line."""
-    lines = text.split(f"\n{title}\n", 1)[1].split("\n\n", 1)[0].splitlines() if f"\n{title}\n" in text else []
+    lines = (
+        text.split(f"\n{title}\n", 1)[1].split("\n\n", 1)[0].splitlines()
+        if f"\n{title}\n" in text
+        else []
+    )
     return [line.strip() for line in lines]
 
 
@@ -94,5 +112,9 @@ def test_every_command_s_help_answers(line):
             continue
         name = "/".join(action.option_strings) or action.dest
         assert action.help, f"{line}: {name} has no help"
-        if action.option_strings and not action.required and not isinstance(action, argparse._StoreTrueAction):  # noqa: SLF001
+        if (
+            action.option_strings
+            and not action.required
+            and not isinstance(action, argparse._StoreTrueAction)
+        ):  # noqa: SLF001
             assert "default" in action.help.lower(), f"{line}: {name} does not say its default"

@@ -25,15 +25,22 @@ PROJECT = Path(__file__).resolve().parents[2]
 
 def _run(aws, argv, *, environ=None, cwd=None) -> Result:
     stdout, stderr = io.StringIO(), io.StringIO()
-    runtime = Runtime(aws_factory=aws.aws, stdout=stdout, stderr=stderr, environ=environ or {},
-                      **({"cwd": lambda: cwd} if cwd else {}))
+    runtime = Runtime(
+        aws_factory=aws.aws,
+        stdout=stdout,
+        stderr=stderr,
+        environ=environ or {},
+        **({"cwd": lambda: cwd} if cwd else {}),
+    )
     return Result(main(list(argv), runtime), stdout.getvalue(), stderr.getvalue())
 
 
 @pytest.fixture
 def aws_config(tmp_path) -> dict:
     """An AWS config file with a profile 'dev' in us-west-2 and a default profile without a region."""
-    (config := tmp_path / "aws-config").write_text("[default]\noutput = json\n\n[profile dev]\nregion = us-west-2\n")
+    (config := tmp_path / "aws-config").write_text(
+        "[default]\noutput = json\n\n[profile dev]\nregion = us-west-2\n"
+    )
     (credentials := tmp_path / "aws-credentials").write_text("")
     return {"AWS_CONFIG_FILE": str(config), "AWS_SHARED_CREDENTIALS_FILE": str(credentials)}
 
@@ -45,9 +52,13 @@ def test_version(aws):
 
 def test_the_region_falls_back_to_the_profiles_as_the_aws_cli_does(aws, aws_config):
     # given no --region, no --env and no AWS_REGION, a profile whose region is us-west-2 (the stubbed region)
-    aws.stub("ec2").add_response("describe_capacity_block_offerings", {"CapacityBlockOfferings": []})
+    aws.stub("ec2").add_response(
+        "describe_capacity_block_offerings", {"CapacityBlockOfferings": []}
+    )
     # when a command that needs a region runs with that profile
-    result = _run(aws, ["capacity-blocks", "offerings", "--profile", "dev", "--json"], environ=aws_config)
+    result = _run(
+        aws, ["capacity-blocks", "offerings", "--profile", "dev", "--json"], environ=aws_config
+    )
     # then it asked EC2 in the profile's region (StubbedAws refuses any other)
     assert result.code == ExitCode.OK, result.stderr
 
@@ -87,8 +98,12 @@ def test_run_from_a_checkout_the_checkouts_config_is_the_default(aws, tmp_path, 
 
 def test_the_environment_variable_names_the_configuration_directory(aws, tmp_path, monkeypatch):
     monkeypatch.setattr("ops_cli.context.PROJECT_DIR", tmp_path / "site-packages")
-    result = _run(aws, ["preflight", "--env", "nowhere"], environ={"LLMOPS_CONFIG_DIR": str(tmp_path / "elsewhere")},
-                  cwd=tmp_path)
+    result = _run(
+        aws,
+        ["preflight", "--env", "nowhere"],
+        environ={"LLMOPS_CONFIG_DIR": str(tmp_path / "elsewhere")},
+        cwd=tmp_path,
+    )
     assert result.code == ExitCode.USAGE and str(tmp_path / "elsewhere") in result.stderr
 
 
@@ -103,9 +118,26 @@ def installed(tmp_path_factory) -> Path:
         (source / name).parent.mkdir(parents=True, exist_ok=True)
         shutil.copy(PROJECT / name, source / name)
     for package in ("ops_cli", "deployment_config", "endpoint_probe"):
-        shutil.copytree(PROJECT / package, source / package, ignore=shutil.ignore_patterns("__pycache__"))
-    subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "--quiet", "-w", str(out),
-                    str(source)], check=True, cwd=out, timeout=300)
+        shutil.copytree(
+            PROJECT / package, source / package, ignore=shutil.ignore_patterns("__pycache__")
+        )
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "wheel",
+            "--no-deps",
+            "--no-build-isolation",
+            "--quiet",
+            "-w",
+            str(out),
+            str(source),
+        ],
+        check=True,
+        cwd=out,
+        timeout=300,
+    )
     (wheel,) = out.glob("llm_serving_ops-*.whl")
     target = out / "site"
     with zipfile.ZipFile(wheel) as archive:
@@ -127,9 +159,17 @@ def test_the_package_holds_the_cli_and_the_loader_and_nothing_of_the_cdk_app(ins
 def test_every_module_of_the_three_packages_is_in_the_wheel(installed):
     # a subpackage left out of pyproject.toml's package list would import in the checkout and fail once installed
     packages = ("ops_cli", "deployment_config", "endpoint_probe")
-    in_checkout = {p.relative_to(PROJECT) for package in packages for p in (PROJECT / package).rglob("*.py")
-                   if "__pycache__" not in p.parts}
-    in_wheel = {p.relative_to(installed) for package in packages for p in (installed / package).rglob("*.py")}
+    in_checkout = {
+        p.relative_to(PROJECT)
+        for package in packages
+        for p in (PROJECT / package).rglob("*.py")
+        if "__pycache__" not in p.parts
+    }
+    in_wheel = {
+        p.relative_to(installed)
+        for package in packages
+        for p in (installed / package).rglob("*.py")
+    }
     assert in_checkout - in_wheel == set()
 
 
@@ -138,14 +178,44 @@ def test_the_installed_cli_loads_an_environment_from_any_directory(installed, tm
     # configuration named by the environment variable
     environ = {**os.environ, "PYTHONPATH": str(installed), "LLMOPS_CONFIG_DIR": str(CONFIG_DIR)}
     # the command runs the installed copy, and says so if it does not
-    command = [sys.executable, "-c", "import sys, ops_cli.cli as m; "
-               "assert m.__file__.startswith(sys.argv[1]), m.__file__; sys.argv[1:2] = []; m.run()", str(installed)]
-    version = subprocess.run([*command, "--version"], capture_output=True, text=True, env=environ, cwd=tmp_path, timeout=60)
-    assert version.returncode == 0 and version.stdout.strip() == f"llmops {__version__}", version.stderr
+    command = [
+        sys.executable,
+        "-c",
+        "import sys, ops_cli.cli as m; "
+        "assert m.__file__.startswith(sys.argv[1]), m.__file__; sys.argv[1:2] = []; m.run()",
+        str(installed),
+    ]
+    version = subprocess.run(
+        [*command, "--version"],
+        capture_output=True,
+        text=True,
+        env=environ,
+        cwd=tmp_path,
+        timeout=60,
+    )
+    assert version.returncode == 0 and version.stdout.strip() == f"llmops {__version__}", (
+        version.stderr
+    )
     # when it smoke-tests with an environment (the loader and its data files) an endpoint where nothing listens
-    result = subprocess.run([*command, "smoke-test", "--url", "http://127.0.0.1:9", "--env", "example", "--api-key",
-                             "k" * 32, "--timeout", "5"], capture_output=True, text=True, env=environ, cwd=tmp_path,
-                            timeout=60)
+    result = subprocess.run(
+        [
+            *command,
+            "smoke-test",
+            "--url",
+            "http://127.0.0.1:9",
+            "--env",
+            "example",
+            "--api-key",
+            "k" * 32,
+            "--timeout",
+            "5",
+        ],
+        capture_output=True,
+        text=True,
+        env=environ,
+        cwd=tmp_path,
+        timeout=60,
+    )
     # then it loaded the environment and failed only where it should: nothing answers
     assert result.returncode == ExitCode.CHECK_FAILED, result.stderr
     assert "connection refused" in result.stderr

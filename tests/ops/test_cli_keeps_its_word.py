@@ -75,7 +75,9 @@ def timed(run, *argv):
 
 def assert_error(result: Result, code: ExitCode, *words: str) -> None:
     assert result.code == code, result
-    assert "Traceback" not in result.stdout + result.stderr and "internal error" not in result.stderr, result.stderr
+    assert (
+        "Traceback" not in result.stdout + result.stderr and "internal error" not in result.stderr
+    ), result.stderr
     assert "error: " in result.stderr and "  fix: " in result.stderr
     for word in words:
         assert word in result.stderr, (word, result.stderr)
@@ -83,22 +85,34 @@ def assert_error(result: Result, code: ExitCode, *words: str) -> None:
 
 # --- 1. --timeout bounds the whole command, kubectl included -----------------------------------------------------
 
-def test_wait_inference_endpoint_with_a_kubectl_that_never_returns_ends_at_its_timeout(run, hanging_kubectl):
+
+def test_wait_inference_endpoint_with_a_kubectl_that_never_returns_ends_at_its_timeout(
+    run, hanging_kubectl
+):
     kubectl, pid_file = hanging_kubectl
     # when the wait runs with a 3 s timeout (and a kubectl read may take up to 60 s of its own)
     result, took = timed(run, "wait", "inference-endpoint", "--kubectl", kubectl, "--timeout", "3")
     # then it ends at the deadline, naming what it was waiting for, and kubectl's own child is dead too
     assert took < 3 + SLACK, took
-    assert_error(result, ExitCode.TIMEOUT, "timed out after 3 s (--timeout) while waiting for kubectl get "
-                 "inferenceendpointconfigs.inference.sagemaker.aws.amazon.com kimik3", "run it by hand")
+    assert_error(
+        result,
+        ExitCode.TIMEOUT,
+        "timed out after 3 s (--timeout) while waiting for kubectl get "
+        "inferenceendpointconfigs.inference.sagemaker.aws.amazon.com kimik3",
+        "run it by hand",
+    )
     assert_gone(pid_file)
 
 
 def test_bench_with_a_kubectl_that_never_returns_ends_at_its_timeout(run, hanging_kubectl):
     kubectl, pid_file = hanging_kubectl
-    result, took = timed(run, "bench", "--env", "example", "--skip-probe", "--kubectl", kubectl, "--timeout", "3")
+    result, took = timed(
+        run, "bench", "--env", "example", "--skip-probe", "--kubectl", kubectl, "--timeout", "3"
+    )
     assert took < 3 + SLACK, took
-    assert_error(result, ExitCode.TIMEOUT, "timed out after 3 s", "while waiting for kubectl apply -f -")
+    assert_error(
+        result, ExitCode.TIMEOUT, "timed out after 3 s", "while waiting for kubectl apply -f -"
+    )
     assert_gone(pid_file)
 
 
@@ -106,9 +120,24 @@ def test_a_real_llmops_process_kills_the_kubectl_it_started(hanging_kubectl):
     # given the installed entry point, as a user runs it (no credentials, no cluster)
     kubectl, pid_file = hanging_kubectl
     started = time.monotonic()
-    result = subprocess.run([sys.executable, "-m", "ops_cli", "wait", "inference-endpoint", "--kubectl", kubectl,
-                             "--timeout", "2"], capture_output=True, text=True, cwd=PROJECT_DIR, timeout=60,
-                            env={"PATH": os.environ.get("PATH", ""), "PYTHONPATH": str(PROJECT_DIR)})
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "ops_cli",
+            "wait",
+            "inference-endpoint",
+            "--kubectl",
+            kubectl,
+            "--timeout",
+            "2",
+        ],
+        capture_output=True,
+        text=True,
+        cwd=PROJECT_DIR,
+        timeout=60,
+        env={"PATH": os.environ.get("PATH", ""), "PYTHONPATH": str(PROJECT_DIR)},
+    )
     took = time.monotonic() - started
     assert took < 2 + SLACK, took
     assert result.returncode == ExitCode.TIMEOUT, result.stderr
@@ -119,8 +148,21 @@ def test_a_real_llmops_process_kills_the_kubectl_it_started(hanging_kubectl):
 def test_the_probe_of_bench_is_bounded_by_the_whole_command(run):
     # given an endpoint that drips its answer (each request would be allowed 600 s of its own)
     with MisbehavingServer(lambda request, conn: conn.drip(response(200, b"{}"))) as url:
-        result, took = timed(run, "bench", "--env", "example", "--url", url, "--probe-only", "--api-key",
-                             "k" * 16, "--request-timeout", "600", "--timeout", "2")
+        result, took = timed(
+            run,
+            "bench",
+            "--env",
+            "example",
+            "--url",
+            url,
+            "--probe-only",
+            "--api-key",
+            "k" * 16,
+            "--request-timeout",
+            "600",
+            "--timeout",
+            "2",
+        )
     assert took < 2 + SLACK, took
     assert_error(result, ExitCode.TIMEOUT, "the command's 2 s deadline (--timeout)")
 
@@ -143,38 +185,81 @@ def test_smoke_test_timeout_bounds_the_whole_smoke_test(run):
 def test_an_aws_endpoint_that_never_answers_is_cut_at_the_deadline(monkeypatch, tmp_path):
     # given EC2 at a local address that accepts and never answers (botocore waits 60 s per read, three times)
     with MisbehavingServer(lambda request, conn: conn.hang()) as ec2:
-        environ = {"AWS_ACCESS_KEY_ID": "AKIAIOSFODNN7EXAMPLE", "AWS_SECRET_ACCESS_KEY": "x" * 40,
-                   "AWS_ENDPOINT_URL_EC2": ec2, "AWS_EC2_METADATA_DISABLED": "true",
-                   "AWS_CONFIG_FILE": str(tmp_path / "none"), "AWS_SHARED_CREDENTIALS_FILE": str(tmp_path / "none")}
+        environ = {
+            "AWS_ACCESS_KEY_ID": "AKIAIOSFODNN7EXAMPLE",
+            "AWS_SECRET_ACCESS_KEY": "x" * 40,
+            "AWS_ENDPOINT_URL_EC2": ec2,
+            "AWS_EC2_METADATA_DISABLED": "true",
+            "AWS_CONFIG_FILE": str(tmp_path / "none"),
+            "AWS_SHARED_CREDENTIALS_FILE": str(tmp_path / "none"),
+        }
         for name, value in environ.items():
             monkeypatch.setenv(name, value)
         stdout, stderr = io.StringIO(), io.StringIO()
         started = time.monotonic()
-        code = main(["wait", "reservation", "cr-0123456789abcdef0", "--region", "us-west-2", "--timeout", "2"],
-                    Runtime(stdout=stdout, stderr=stderr, environ=environ))
+        code = main(
+            [
+                "wait",
+                "reservation",
+                "cr-0123456789abcdef0",
+                "--region",
+                "us-west-2",
+                "--timeout",
+                "2",
+            ],
+            Runtime(stdout=stdout, stderr=stderr, environ=environ),
+        )
         took = time.monotonic() - started
     # then the backstop ends the call at the deadline, naming what the command was waiting for
     assert took < 2 + SLACK, took
-    assert_error(Result(code, stdout.getvalue(), stderr.getvalue()), ExitCode.TIMEOUT,
-                 "timed out after 2 s (--timeout) while waiting for reservation cr-0123456789abcdef0")
+    assert_error(
+        Result(code, stdout.getvalue(), stderr.getvalue()),
+        ExitCode.TIMEOUT,
+        "timed out after 2 s (--timeout) while waiting for reservation cr-0123456789abcdef0",
+    )
 
 
 # --- 2. the Hub, bounded as a whole ------------------------------------------------------------------------------
+
 
 @pytest.fixture
 def mirror(aws, clock, config_dir, tmp_path):
     """``llmops weights mirror --env example`` (S3 weights) with the Hub at ``hub`` (HF_ENDPOINT), in-process."""
     path = config_dir / "example.yaml"
-    path.write_text(path.read_text().replace("weight_source: huggingface",
-                                             "weight_source: s3\n  s3_uri: s3://weights-bucket/kimi-k3/", 1))
+    path.write_text(
+        path.read_text().replace(
+            "weight_source: huggingface",
+            "weight_source: s3\n  s3_uri: s3://weights-bucket/kimi-k3/",
+            1,
+        )
+    )
     kubectl = script(tmp_path / "kubectl", "exit 0\n")
 
     def _run(hub: str, *argv: str) -> Result:
         stdout, stderr = io.StringIO(), io.StringIO()
-        runtime = Runtime(aws_factory=aws.aws, stdout=stdout, stderr=stderr, environ={"HF_ENDPOINT": hub},
-                          clock=clock, sleep=clock.sleep, now=lambda: NOW)
-        code = main(["weights", "mirror", "--env", "example", "--kubectl", kubectl, *argv, "--config-dir",
-                     str(config_dir)], runtime)
+        runtime = Runtime(
+            aws_factory=aws.aws,
+            stdout=stdout,
+            stderr=stderr,
+            environ={"HF_ENDPOINT": hub},
+            clock=clock,
+            sleep=clock.sleep,
+            now=lambda: NOW,
+        )
+        code = main(
+            [
+                "weights",
+                "mirror",
+                "--env",
+                "example",
+                "--kubectl",
+                kubectl,
+                *argv,
+                "--config-dir",
+                str(config_dir),
+            ],
+            runtime,
+        )
         return Result(code, stdout.getvalue(), stderr.getvalue())
 
     return _run
@@ -182,10 +267,14 @@ def mirror(aws, clock, config_dir, tmp_path):
 
 def test_weights_mirror_against_a_hub_that_drips_ends_at_its_timeout(mirror):
     # given a Hub that sends one byte every 2 s
-    with MisbehavingServer(lambda request, conn: conn.drip(response(200, b'{"sha": "%s"}' % SHA.encode()), 2.0)) as hub:
+    with MisbehavingServer(
+        lambda request, conn: conn.drip(response(200, b'{"sha": "%s"}' % SHA.encode()), 2.0)
+    ) as hub:
         result, took = timed(mirror, hub, "--timeout", "3")
     assert took < 3 + SLACK, took
-    assert_error(result, ExitCode.TIMEOUT, "Hugging Face Hub", "the command's 3 s deadline (--timeout)")
+    assert_error(
+        result, ExitCode.TIMEOUT, "Hugging Face Hub", "the command's 3 s deadline (--timeout)"
+    )
 
 
 def test_the_hub_has_a_bound_of_its_own_under_a_long_timeout(mirror, monkeypatch):
@@ -193,16 +282,21 @@ def test_the_hub_has_a_bound_of_its_own_under_a_long_timeout(mirror, monkeypatch
     with MisbehavingServer(lambda request, conn: conn.drip(response(200, b"{}"), 2.0)) as hub:
         result, took = timed(mirror, hub)  # --timeout: 12 hours
     assert took < 1 + SLACK, took
-    assert_error(result, ExitCode.TIMEOUT, "within its 1 s deadline", "the Hub is slow or unreachable")
+    assert_error(
+        result, ExitCode.TIMEOUT, "within its 1 s deadline", "the Hub is slow or unreachable"
+    )
 
 
 def test_the_hub_answering_garbage_is_an_error_not_a_crash(mirror):
-    with MisbehavingServer(lambda request, conn: conn.send(response(200, b"<html>sign in</html>"))) as hub:
+    with MisbehavingServer(
+        lambda request, conn: conn.send(response(200, b"<html>sign in</html>"))
+    ) as hub:
         result = mirror(hub, "--timeout", "30")
     assert_error(result, ExitCode.AWS_ERROR, "is not a JSON object", "curl -sS")
 
 
 # --- 3. what a tool prints that is not what was asked for -------------------------------------------------------
+
 
 def printing(stdout: str, code: int = 0, stderr: str = ""):
     """A stand-in for subprocess.run whose kubectl prints ``stdout``; records the commands."""
@@ -216,34 +310,68 @@ def printing(stdout: str, code: int = 0, stderr: str = ""):
     return run
 
 
-GARBAGE = ["<html><body>Sign in to continue</body></html>", "", '{"items": [', "[]", "null", "I0001 klog line"]
+GARBAGE = [
+    "<html><body>Sign in to continue</body></html>",
+    "",
+    '{"items": [',
+    "[]",
+    "null",
+    "I0001 klog line",
+]
 
 
 @pytest.mark.parametrize("garbage", GARBAGE)
 def test_phases_with_a_kubectl_that_prints_garbage_names_the_command(run_with_kubectl, garbage):
     result = run_with_kubectl(printing(garbage), "phases", "--env", "example")
-    assert_error(result, ExitCode.AWS_ERROR, "kubectl get pods", "printed what is not the JSON asked for",
-                 f"run it by hand to see what it prints: kubectl get pods -n {SERVING_NAMESPACE} -l "
-                 f"{SERVING_POD_SELECTOR} -o json")
+    assert_error(
+        result,
+        ExitCode.AWS_ERROR,
+        "kubectl get pods",
+        "printed what is not the JSON asked for",
+        f"run it by hand to see what it prints: kubectl get pods -n {SERVING_NAMESPACE} -l "
+        f"{SERVING_POD_SELECTOR} -o json",
+    )
 
 
 @pytest.mark.parametrize("garbage", GARBAGE)
 def test_wait_inference_endpoint_with_a_kubectl_that_prints_garbage(run_with_kubectl, garbage):
     result = run_with_kubectl(printing(garbage), "wait", "inference-endpoint", "--timeout", "60")
-    assert_error(result, ExitCode.AWS_ERROR, "kubectl get inferenceendpointconfigs", "run it by hand")
+    assert_error(
+        result, ExitCode.AWS_ERROR, "kubectl get inferenceendpointconfigs", "run it by hand"
+    )
 
 
 def test_a_real_kubectl_that_prints_bytes_that_are_not_text(run, tmp_path):
     kubectl = script(tmp_path / "kubectl", "printf '\\377\\376\\000garbage'\n")
     result = run("wait", "inference-endpoint", "--kubectl", kubectl, "--timeout", "60")
-    assert_error(result, ExitCode.AWS_ERROR, "not the JSON asked for", f"{kubectl} get inferenceendpointconfigs")
+    assert_error(
+        result,
+        ExitCode.AWS_ERROR,
+        "not the JSON asked for",
+        f"{kubectl} get inferenceendpointconfigs",
+    )
 
 
-@pytest.mark.parametrize("status", ["a string", ["a", "list"], {"state": ["unhashable"], "conditions": "x",
-                                                                 "deploymentStatus": 7}])
-def test_an_inference_endpoint_of_an_odd_shape_is_read_as_not_ready(run_with_kubectl, status, clock):
-    result = run_with_kubectl(printing(json.dumps({"kind": "InferenceEndpointConfig", "status": status})),
-                              "wait", "inference-endpoint", "--timeout", "60", "--interval", "30")
+@pytest.mark.parametrize(
+    "status",
+    [
+        "a string",
+        ["a", "list"],
+        {"state": ["unhashable"], "conditions": "x", "deploymentStatus": 7},
+    ],
+)
+def test_an_inference_endpoint_of_an_odd_shape_is_read_as_not_ready(
+    run_with_kubectl, status, clock
+):
+    result = run_with_kubectl(
+        printing(json.dumps({"kind": "InferenceEndpointConfig", "status": status})),
+        "wait",
+        "inference-endpoint",
+        "--timeout",
+        "60",
+        "--interval",
+        "30",
+    )
     assert result.code in (ExitCode.TIMEOUT, ExitCode.AWS_ERROR), result
     assert "internal error" not in result.stderr and "Traceback" not in result.stderr
 
@@ -253,17 +381,25 @@ def test_bench_with_a_job_status_that_is_garbage(run_with_kubectl):
         out = "job.batch/x created" if command[1] == "apply" else "<html>proxy error</html>"
         return subprocess.CompletedProcess(command, 0, out, "")
 
-    result = run_with_kubectl(kubectl, "bench", "--env", "example", "--skip-probe", "--timeout", "60")
+    result = run_with_kubectl(
+        kubectl, "bench", "--env", "example", "--skip-probe", "--timeout", "60"
+    )
     assert_error(result, ExitCode.AWS_ERROR, "kubectl get job", "run it by hand")
 
 
 def test_phases_with_pods_of_an_odd_shape(run_with_kubectl):
-    pods = {"items": [{"metadata": {"name": "vllm-1", "creationTimestamp": 5}, "spec": "x", "status": []}]}
+    pods = {
+        "items": [
+            {"metadata": {"name": "vllm-1", "creationTimestamp": 5}, "spec": "x", "status": []}
+        ]
+    }
     answers = iter([json.dumps(pods), json.dumps({"items": "none"})])
 
     def kubectl(command, **kwargs):
         if command[1] == "logs":
-            return subprocess.CompletedProcess(command, 0, "2026-11-30T10:00:00Z not a vLLM line\n", "")
+            return subprocess.CompletedProcess(
+                command, 0, "2026-11-30T10:00:00Z not a vLLM line\n", ""
+            )
         return subprocess.CompletedProcess(command, 0, next(answers), "")
 
     result = run_with_kubectl(kubectl, "phases", "--env", "example", "--json")
@@ -271,28 +407,53 @@ def test_phases_with_pods_of_an_odd_shape(run_with_kubectl):
     assert all(p["seconds"] is None for p in result.json["phases"])
 
 
-@pytest.mark.parametrize("product", [
-    {"terms": []}, {"terms": {"OnDemand": ["x"]}}, {"terms": {"OnDemand": {"T": {"priceDimensions": "x"}}}},
-    {"terms": {"OnDemand": {"T": {"priceDimensions": {"D": {"unit": "Hrs", "pricePerUnit": {"USD": "NaN"}}}}}},
-     "product": "x"},
-])
+@pytest.mark.parametrize(
+    "product",
+    [
+        {"terms": []},
+        {"terms": {"OnDemand": ["x"]}},
+        {"terms": {"OnDemand": {"T": {"priceDimensions": "x"}}}},
+        {
+            "terms": {
+                "OnDemand": {
+                    "T": {"priceDimensions": {"D": {"unit": "Hrs", "pricePerUnit": {"USD": "NaN"}}}}
+                }
+            },
+            "product": "x",
+        },
+    ],
+)
 def test_a_price_list_answer_of_another_shape_is_no_price_not_a_crash(product):
     assert cost.hourly_price(product) is None
-    assert cost.PriceQuery("AmazonEC2", (), usage_type="BoxUsage:x").matches({"product": ["x"]}) is False
+    assert (
+        cost.PriceQuery("AmazonEC2", (), usage_type="BoxUsage:x").matches({"product": ["x"]})
+        is False
+    )
 
 
 # --- 4. no secret printed back ------------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("argv", [
-    ["smoke-test", "--url", f"http://admin:{SECRET}@127.0.0.1:8000"],
-    ["smoke-test", "--url", f"https://{SECRET}@endpoint.example.com"],
-    ["smoke-test", "--url", f"admin:{SECRET}@127.0.0.1:8000"],
-    ["smoke-test", "--url", f"http://127.0.0.1:8000/?api_key={SECRET}"],
-    ["wait", "endpoint", "--url", f"http://admin:{SECRET}@127.0.0.1:8000"],
-    ["bench", "--env", "example", "--probe-only", "--url", f"http://admin:{SECRET}@127.0.0.1:8000"],
-    ["smoke-test", "--url", "http://127.0.0.1:8000", "--apikey", SECRET],
-    ["smoke-test", "--url", "http://127.0.0.1:8000", f"--api-token={SECRET}"],
-])
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["smoke-test", "--url", f"http://admin:{SECRET}@127.0.0.1:8000"],
+        ["smoke-test", "--url", f"https://{SECRET}@endpoint.example.com"],
+        ["smoke-test", "--url", f"admin:{SECRET}@127.0.0.1:8000"],
+        ["smoke-test", "--url", f"http://127.0.0.1:8000/?api_key={SECRET}"],
+        ["wait", "endpoint", "--url", f"http://admin:{SECRET}@127.0.0.1:8000"],
+        [
+            "bench",
+            "--env",
+            "example",
+            "--probe-only",
+            "--url",
+            f"http://admin:{SECRET}@127.0.0.1:8000",
+        ],
+        ["smoke-test", "--url", "http://127.0.0.1:8000", "--apikey", SECRET],
+        ["smoke-test", "--url", "http://127.0.0.1:8000", f"--api-token={SECRET}"],
+    ],
+)
 @pytest.mark.parametrize("json_output", [False, True])
 def test_a_password_or_key_in_the_arguments_is_never_printed_back(run, argv, json_output):
     result = run(*argv, *(["--json"] if json_output else []))
@@ -302,33 +463,52 @@ def test_a_password_or_key_in_the_arguments_is_never_printed_back(run, argv, jso
 
 
 def test_a_secret_in_what_kubectl_printed_is_not_printed_back(run_with_kubectl):
-    kubectl = printing("", 1, f"Unable to connect to the server: https://admin:{SECRET}@cluster.example.com "
-                             f"Authorization: Bearer {SECRET}")
+    kubectl = printing(
+        "",
+        1,
+        f"Unable to connect to the server: https://admin:{SECRET}@cluster.example.com "
+        f"Authorization: Bearer {SECRET}",
+    )
     result = run_with_kubectl(kubectl, "wait", "inference-endpoint", "--timeout", "60")
-    assert_error(result, ExitCode.AWS_ERROR, "kubectl get", "https://<redacted>@cluster.example.com")
+    assert_error(
+        result, ExitCode.AWS_ERROR, "kubectl get", "https://<redacted>@cluster.example.com"
+    )
     assert SECRET not in result.stdout + result.stderr
 
 
-@pytest.mark.parametrize(("text", "shown"), [
-    (f"cannot reach https://admin:{SECRET}@h.example:443/x", "cannot reach https://<redacted>@h.example:443/x"),
-    (f"Authorization: Bearer {SECRET}", "Authorization: Bearer <redacted>"),
-    ("token hf_" + "a" * 34 + " leaked", "token hf_<redacted> leaked"),
-    (f"https://b.s3.amazonaws.com/k?X-Amz-Security-Token={SECRET}&X-Amz-Signature={SECRET}",
-     "https://b.s3.amazonaws.com/k?X-Amz-Security-Token=<redacted>&X-Amz-Signature=<redacted>"),
-    # what is no secret stays as it is: a secret's name, an option that names one, a plain URL
-    ("--api-key-secret llm-serving/prod/api-key (account 123456789012)", None),
-    ("--api-key-secret=llm-serving/prod/api-key", None),
-    ("http://internal-k8s.elb.us-west-2.amazonaws.com:8000/health", None),
-    ("sent as 'Authorization: Bearer KEY'", None),
-])
+@pytest.mark.parametrize(
+    ("text", "shown"),
+    [
+        (
+            f"cannot reach https://admin:{SECRET}@h.example:443/x",
+            "cannot reach https://<redacted>@h.example:443/x",
+        ),
+        (f"Authorization: Bearer {SECRET}", "Authorization: Bearer <redacted>"),
+        ("token hf_" + "a" * 34 + " leaked", "token hf_<redacted> leaked"),
+        (
+            f"https://b.s3.amazonaws.com/k?X-Amz-Security-Token={SECRET}&X-Amz-Signature={SECRET}",
+            "https://b.s3.amazonaws.com/k?X-Amz-Security-Token=<redacted>&X-Amz-Signature=<redacted>",
+        ),
+        # what is no secret stays as it is: a secret's name, an option that names one, a plain URL
+        ("--api-key-secret llm-serving/prod/api-key (account 123456789012)", None),
+        ("--api-key-secret=llm-serving/prod/api-key", None),
+        ("http://internal-k8s.elb.us-west-2.amazonaws.com:8000/health", None),
+        ("sent as 'Authorization: Bearer KEY'", None),
+    ],
+)
 def test_secrets_are_redacted_by_their_shape_and_nothing_else_is(text, shown):
     assert redact_secrets(text) == (shown or text)
     assert redact_secrets(redact_secrets(text)) == redact_secrets(text)
 
 
 def test_a_hub_that_echoes_the_token_does_not_get_it_printed():
-    token = "secret-token-of-the-hub-" + "x" * 12  # not of the hf_ shape: redacted because its value is known
-    echo = lambda request, conn: conn.send(response(500, json.dumps({"error": request.headers}).encode()))  # noqa: E731
+    token = (
+        "secret-token-of-the-hub-" + "x" * 12
+    )  # not of the hf_ shape: redacted because its value is known
+
+    def echo(request, conn):
+        return conn.send(response(500, json.dumps({"error": request.headers}).encode()))
+
     with MisbehavingServer(echo) as hub, pytest.raises(OpsError) as error:
         weights.hub_get(f"{hub}/api/models/a/b/revision/main", token)
     assert "HTTP 500" in error.value.message and "Bearer <redacted>" in error.value.message
@@ -337,18 +517,25 @@ def test_a_hub_that_echoes_the_token_does_not_get_it_printed():
 
 # --- 5. amounts, one way only ---------------------------------------------------------------------------------------
 
-@pytest.mark.parametrize(("fee", "words"), [
-    ("91540,80", ["--block-fee '91540,80'", "ambiguous", "digits with an optional '.' decimal part"]),
-    ("91,540.80", ["thousands separator", "write --block-fee 91540.80"]),
-    ("91,540", ["ambiguous"]),
-    ("91 540.80", ["is not an amount"]),
-    ("91_540.80", ["is not an amount"]),
-    ("91'540.80", ["is not an amount"]),
-    ("1e5", ["is not an amount"]),
-    ("\u0669\u0661", ["is not an amount"]),  # Arabic-Indic digits, which Decimal takes
-    (" 91540", ["is not an amount"]),
-    (".5", ["is not an amount"]),
-])
+
+@pytest.mark.parametrize(
+    ("fee", "words"),
+    [
+        (
+            "91540,80",
+            ["--block-fee '91540,80'", "ambiguous", "digits with an optional '.' decimal part"],
+        ),
+        ("91,540.80", ["thousands separator", "write --block-fee 91540.80"]),
+        ("91,540", ["ambiguous"]),
+        ("91 540.80", ["is not an amount"]),
+        ("91_540.80", ["is not an amount"]),
+        ("91'540.80", ["is not an amount"]),
+        ("1e5", ["is not an amount"]),
+        ("\u0669\u0661", ["is not an amount"]),  # Arabic-Indic digits, which Decimal takes
+        (" 91540", ["is not an amount"]),
+        (".5", ["is not an amount"]),
+    ],
+)
 def test_an_amount_that_is_not_digits_and_a_dot_is_refused_before_any_call(run, fee, words):
     result = run("cost", "--env", "example", "--block-fee", fee)
     assert_error(result, ExitCode.USAGE, *words)

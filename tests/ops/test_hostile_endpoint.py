@@ -66,7 +66,9 @@ def assert_error(result, code: ExitCode, *words: str) -> None:
     lines = result.stderr.splitlines()
     errors = [i for i, line in enumerate(lines) if line.startswith("error: ")]
     assert errors, result.stderr
-    assert lines[errors[-1] + 1].startswith("  fix: ") and len(lines[errors[-1] + 1]) > len("  fix: ")
+    assert lines[errors[-1] + 1].startswith("  fix: ") and len(lines[errors[-1] + 1]) > len(
+        "  fix: "
+    )
     for word in words:
         assert word in result.stderr, (word, result.stderr)
     if result.stdout.strip().startswith("{"):
@@ -143,7 +145,9 @@ def test_smoke_test_rejects_a_url_that_cannot_work(run, no_network, url, problem
 def test_wait_endpoint_rejects_a_url_that_cannot_work_at_once(run, clock, no_network, url, problem):
     result = run("wait", "endpoint", "--url", url, "--timeout", "36000", "--json")
     assert_error(result, ExitCode.USAGE, problem)
-    assert clock.sleeps == [] and not [line for line in result.stderr.splitlines() if line.startswith("[")]
+    assert clock.sleeps == [] and not [
+        line for line in result.stderr.splitlines() if line.startswith("[")
+    ]
 
 
 def test_a_valid_url_with_a_path_is_used_as_the_base(run):
@@ -156,6 +160,7 @@ def test_a_valid_url_with_a_path_is_used_as_the_base(run):
 
 # --- answers of the wrong shape: FAILED rows, exit 1 ------------------------------------------------------------
 
+
 def test_json_arrays_instead_of_objects(smoke):
     with MisbehavingServer(send_json([])) as url:
         human, machine = smoke(url)
@@ -164,20 +169,55 @@ def test_json_arrays_instead_of_objects(smoke):
     failed_row(human, machine, "streaming", "unexpected line in the event stream", "[DONE]")
 
 
-@pytest.mark.parametrize("payload, problem", [
-    ("just text", "JSON string, not an object"),
-    (None, "JSON null, not an object"),
-    ({"object": "chat.completion", "model": "Kimi-K3", "choices": "abc"}, "choices is a JSON string, not an array"),
-    ({"object": "chat.completion", "model": "Kimi-K3", "choices": [7]}, "choices[0] is a JSON number, not an object"),
-    ({"object": "chat.completion", "model": "Kimi-K3", "choices": [{"message": "hi", "finish_reason": "stop"}]},
-     "choices[0].message is a JSON string"),
-    ({"object": "chat.completion", "model": "Kimi-K3", "choices": [{"message": {"content": 4}, "finish_reason": "stop"}]},
-     "choices[0].message.content is a JSON number"),
-    ({"object": "chat.completion", "model": "Kimi-K3", "usage": {"completion_tokens": "many"},
-      "choices": [{"message": {"content": "4"}, "finish_reason": "stop"}]}, "usage.completion_tokens is a JSON string"),
-    ({"object": "chat.completion", "model": "Kimi-K3", "usage": [1],
-      "choices": [{"message": {"content": "4"}, "finish_reason": "stop"}]}, "usage is a JSON array"),
-])
+@pytest.mark.parametrize(
+    "payload, problem",
+    [
+        ("just text", "JSON string, not an object"),
+        (None, "JSON null, not an object"),
+        (
+            {"object": "chat.completion", "model": "Kimi-K3", "choices": "abc"},
+            "choices is a JSON string, not an array",
+        ),
+        (
+            {"object": "chat.completion", "model": "Kimi-K3", "choices": [7]},
+            "choices[0] is a JSON number, not an object",
+        ),
+        (
+            {
+                "object": "chat.completion",
+                "model": "Kimi-K3",
+                "choices": [{"message": "hi", "finish_reason": "stop"}],
+            },
+            "choices[0].message is a JSON string",
+        ),
+        (
+            {
+                "object": "chat.completion",
+                "model": "Kimi-K3",
+                "choices": [{"message": {"content": 4}, "finish_reason": "stop"}],
+            },
+            "choices[0].message.content is a JSON number",
+        ),
+        (
+            {
+                "object": "chat.completion",
+                "model": "Kimi-K3",
+                "usage": {"completion_tokens": "many"},
+                "choices": [{"message": {"content": "4"}, "finish_reason": "stop"}],
+            },
+            "usage.completion_tokens is a JSON string",
+        ),
+        (
+            {
+                "object": "chat.completion",
+                "model": "Kimi-K3",
+                "usage": [1],
+                "choices": [{"message": {"content": "4"}, "finish_reason": "stop"}],
+            },
+            "usage is a JSON array",
+        ),
+    ],
+)
 def test_plain_answers_of_the_wrong_shape(smoke, payload, problem):
     with MisbehavingServer({"plain": send_json(payload)}) as url:
         human, machine = smoke(url)
@@ -191,21 +231,33 @@ def test_a_models_list_of_the_wrong_shape(smoke):
     failed_row(human, machine, "models", "data is a JSON object, not an array")
 
 
-@pytest.mark.parametrize("event, problem", [
-    ("this is not json", "a chunk is not JSON"),
-    ("[1, 2]", "a chunk is a JSON array, not an object"),
-    ('"text"', "a chunk is a JSON string, not an object"),
-    ("42", "a chunk is a JSON number, not an object"),
-    ("[" * 100000, "a chunk is not JSON"),  # deeper than the parser's recursion limit
-    (chunk(choices="abc"), "choices is a JSON string, not an array"),
-    (chunk(choices=[1]), "choice is a JSON number, not an object"),
-    (chunk(choices=[{"delta": "x"}]), "delta is a JSON string, not an object"),
-    (chunk(choices=[{"delta": {"content": 5}}]), "delta.content is a JSON number, not a string"),
-    (chunk(choices=[], usage={"completion_tokens": "many"}), "usage.completion_tokens is a JSON string"),
-    (chunk(choices=[], usage={"completion_tokens": True}), "usage.completion_tokens is a JSON boolean"),
-    (chunk(choices=[], usage=[1]), "usage is a JSON array, not an object"),
-    (b"\xff\xfe{}", "not valid UTF-8"),
-])
+@pytest.mark.parametrize(
+    "event, problem",
+    [
+        ("this is not json", "a chunk is not JSON"),
+        ("[1, 2]", "a chunk is a JSON array, not an object"),
+        ('"text"', "a chunk is a JSON string, not an object"),
+        ("42", "a chunk is a JSON number, not an object"),
+        ("[" * 100000, "a chunk is not JSON"),  # deeper than the parser's recursion limit
+        (chunk(choices="abc"), "choices is a JSON string, not an array"),
+        (chunk(choices=[1]), "choice is a JSON number, not an object"),
+        (chunk(choices=[{"delta": "x"}]), "delta is a JSON string, not an object"),
+        (
+            chunk(choices=[{"delta": {"content": 5}}]),
+            "delta.content is a JSON number, not a string",
+        ),
+        (
+            chunk(choices=[], usage={"completion_tokens": "many"}),
+            "usage.completion_tokens is a JSON string",
+        ),
+        (
+            chunk(choices=[], usage={"completion_tokens": True}),
+            "usage.completion_tokens is a JSON boolean",
+        ),
+        (chunk(choices=[], usage=[1]), "usage is a JSON array, not an object"),
+        (b"\xff\xfe{}", "not valid UTF-8"),
+    ],
+)
 def test_malformed_stream_chunks(smoke, event, problem):
     with MisbehavingServer({"stream": send(stream_head() + good_stream(event))}) as url:
         human, machine = smoke(url)
@@ -224,14 +276,20 @@ def test_a_stream_that_repeats_its_fault_reports_it_once(smoke):
 
 
 def test_invalid_utf8_in_a_body(smoke):
-    with MisbehavingServer({"plain": send(response(200, b'{"object": "chat.completion \xff\xfe"}'))}) as url:
+    with MisbehavingServer(
+        {"plain": send(response(200, b'{"object": "chat.completion \xff\xfe"}'))}
+    ) as url:
         human, machine = smoke(url)
     failed_row(human, machine, "plain", "not valid UTF-8")
 
 
 def test_an_answer_with_terminal_escapes_is_shown_escaped(run):
-    answer = {"object": "chat.completion", "model": "Kimi-K3", "usage": {"completion_tokens": 3},
-              "choices": [{"message": {"content": "\x1b[2J4\ud800"}, "finish_reason": "stop"}]}
+    answer = {
+        "object": "chat.completion",
+        "model": "Kimi-K3",
+        "usage": {"completion_tokens": 3},
+        "choices": [{"message": {"content": "\x1b[2J4\ud800"}, "finish_reason": "stop"}],
+    }
     with MisbehavingServer({"plain": send_json(answer)}) as url:
         result = run("smoke-test", "--url", url)
     assert result.code == ExitCode.OK, result
@@ -240,6 +298,7 @@ def test_an_answer_with_terminal_escapes_is_shown_escaped(run):
 
 
 # --- broken transfers: FAILED rows, exit 1 ----------------------------------------------------------------------
+
 
 def test_a_truncated_body(smoke):
     truncated = send(response(200, b'{"object": ', content_length=1000))
@@ -251,7 +310,9 @@ def test_a_truncated_body(smoke):
 
 
 def test_a_truncated_chunked_stream(smoke):
-    head = b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nTransfer-Encoding: chunked\r\n\r\n"
+    head = (
+        b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nTransfer-Encoding: chunked\r\n\r\n"
+    )
     first = sse(chunk(choices=[{"index": 0, "delta": {"content": "2"}, "finish_reason": None}]))
     body = f"{len(first):x}\r\n".encode() + first + b"\r\n" + b"400\r\ndata: {"
     with MisbehavingServer({"stream": send(head + body)}) as url:
@@ -261,7 +322,9 @@ def test_a_truncated_chunked_stream(smoke):
 
 
 def test_a_bad_chunk_size(smoke):
-    head = b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n"
+    head = (
+        b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n"
+    )
     with MisbehavingServer({"plain": send(head + b"zz\r\n{}\r\n0\r\n\r\n")}) as url:
         human, machine = smoke(url)
     failed_row(human, machine, "plain", "malformed chunk size")
@@ -296,6 +359,7 @@ def test_too_many_headers(smoke):
 
 # --- bounded reads: 16 MiB at most ------------------------------------------------------------------------------
 
+
 def test_a_huge_declared_body_is_not_read(smoke):
     with MisbehavingServer({"models": send(response(200, b"{}", content_length=1 << 40))}) as url:
         human, machine = smoke(url)
@@ -317,7 +381,9 @@ def test_a_huge_body_is_read_up_to_16_mib(smoke):
 
 def test_an_endless_stream_is_read_up_to_16_mib(smoke):
     def endless(request, conn):
-        big = sse(chunk(choices=[{"index": 0, "delta": {"content": "x" * 65536}, "finish_reason": None}]))
+        big = sse(
+            chunk(choices=[{"index": 0, "delta": {"content": "x" * 65536}, "finish_reason": None}])
+        )
         if conn.send(stream_head()):
             while not conn.stopping.is_set() and conn.send(big):
                 pass
@@ -329,15 +395,25 @@ def test_an_endless_stream_is_read_up_to_16_mib(smoke):
 
 # --- error statuses and redirects ---------------------------------------------------------------------------------
 
-HTML_500 = response(500, b"<html><head><title>500</title><style>p {}</style></head><body><h1>Internal Server Error"
-                         b"</h1>\x1b[31m<p>upstream &amp; co</p></body></html>", content_type="text/html")
+HTML_500 = response(
+    500,
+    b"<html><head><title>500</title><style>p {}</style></head><body><h1>Internal Server Error"
+    b"</h1>\x1b[31m<p>upstream &amp; co</p></body></html>",
+    content_type="text/html",
+)
 
 
 def test_http_500_with_html(smoke):
     with MisbehavingServer(send(HTML_500)) as url:
         human, machine = smoke(url)
-    assert_error(human, ExitCode.CHECK_FAILED, "HTTP 500", "Internal Server Error", "upstream & co",
-                 "POST /v1/chat/completions (plain)")
+    assert_error(
+        human,
+        ExitCode.CHECK_FAILED,
+        "HTTP 500",
+        "Internal Server Error",
+        "upstream & co",
+        "POST /v1/chat/completions (plain)",
+    )
     assert_error(machine, ExitCode.CHECK_FAILED, "HTTP 500")
     assert "<h1>" not in human.stderr and "\x1b" not in human.stderr + human.stdout
 
@@ -350,7 +426,9 @@ def test_http_500_on_the_models_list_is_a_failed_row(smoke):
 
 
 def test_redirects_are_not_followed(smoke):
-    server = MisbehavingServer(send(response(302, headers={"Location": "http://elsewhere:8000/v1/models"})))
+    server = MisbehavingServer(
+        send(response(302, headers={"Location": "http://elsewhere:8000/v1/models"}))
+    )
     with server as url:
         human, machine = smoke(url)
     assert_error(human, ExitCode.CHECK_FAILED, "HTTP 302", "http://elsewhere:8000", "--url")
@@ -358,13 +436,16 @@ def test_redirects_are_not_followed(smoke):
 
 
 def test_an_unresolvable_host(run):
-    result = run("smoke-test", "--url", "http://no-such-host.invalid:8000", "--timeout", "2", "--json")
+    result = run(
+        "smoke-test", "--url", "http://no-such-host.invalid:8000", "--timeout", "2", "--json"
+    )
     # the resolver answers "no such name" (1), or does not answer within the deadline (10)
     assert result.code in (ExitCode.CHECK_FAILED, ExitCode.TIMEOUT), result
     assert_error(result, ExitCode(result.code), "no-such-host.invalid")
 
 
 # --- deadlines: the whole request, not each read ------------------------------------------------------------------
+
 
 def _timed(run, *argv):
     started = time.monotonic()
@@ -375,7 +456,9 @@ def _timed(run, *argv):
 def test_a_server_that_drips_its_headers_one_byte_per_second(run):
     with MisbehavingServer(lambda request, conn: conn.drip(response(200, b"{}"))) as url:
         result, took = _timed(run, "smoke-test", "--url", url, "--timeout", "2", "--json")
-    assert_error(result, ExitCode.TIMEOUT, "GET /v1/models", "2 s deadline", "response headers", "--timeout")
+    assert_error(
+        result, ExitCode.TIMEOUT, "GET /v1/models", "2 s deadline", "response headers", "--timeout"
+    )
     assert took < 2 + SLACK, took
 
 
@@ -387,26 +470,42 @@ def test_a_stream_that_drips_one_byte_per_second(run):
 
     with MisbehavingServer({"stream": drip}) as url:
         result, took = _timed(run, "smoke-test", "--url", url, "--timeout", "1")
-    assert_error(result, ExitCode.TIMEOUT, "POST /v1/chat/completions (streaming)", "1 s deadline", "bytes so far")
+    assert_error(
+        result,
+        ExitCode.TIMEOUT,
+        "POST /v1/chat/completions (streaming)",
+        "1 s deadline",
+        "bytes so far",
+    )
     assert took < 1 + SLACK + 0.5, took  # plus the two requests before it
 
 
 def test_a_server_that_accepts_and_never_answers(run):
     with MisbehavingServer(lambda request, conn: conn.hang()) as url:
         result, took = _timed(run, "smoke-test", "--url", url, "--timeout", "1")
-    assert_error(result, ExitCode.TIMEOUT, "GET /v1/models", "1 s deadline", "waiting for the response headers")
+    assert_error(
+        result,
+        ExitCode.TIMEOUT,
+        "GET /v1/models",
+        "1 s deadline",
+        "waiting for the response headers",
+    )
     assert took < 1 + SLACK, took
 
 
 def test_https_to_a_port_that_speaks_plain_http(run):
-    with MisbehavingServer(on_connect=lambda conn: conn.send(response(400, b"plain HTTP here"))) as url:
+    with MisbehavingServer(
+        on_connect=lambda conn: conn.send(response(400, b"plain HTTP here"))
+    ) as url:
         result = run("smoke-test", "--url", url.replace("http://", "https://"), "--json")
     assert_error(result, ExitCode.CHECK_FAILED, "TLS handshake failed", "use http://")
 
 
 def test_a_tls_handshake_that_never_completes(run):
     with MisbehavingServer(on_connect=lambda conn: conn.hang()) as url:
-        result, took = _timed(run, "smoke-test", "--url", url.replace("http://", "https://"), "--timeout", "1")
+        result, took = _timed(
+            run, "smoke-test", "--url", url.replace("http://", "https://"), "--timeout", "1"
+        )
     assert_error(result, ExitCode.TIMEOUT, "GET /v1/models", "1 s deadline", "TLS handshake")
     assert took < 1 + SLACK, took
 
@@ -414,26 +513,44 @@ def test_a_tls_handshake_that_never_completes(run):
 def test_nothing_listening(run):
     with MisbehavingServer() as url:
         pass
-    assert_error(run("smoke-test", "--url", url, "--json"), ExitCode.CHECK_FAILED, "cannot reach", "connection refused")
+    assert_error(
+        run("smoke-test", "--url", url, "--json"),
+        ExitCode.CHECK_FAILED,
+        "cannot reach",
+        "connection refused",
+    )
 
 
 # --- wait endpoint: garbage is "not healthy yet" ------------------------------------------------------------------
 
+
 def _progress(result) -> list[str]:
-    return [line.split("/health: ", 1)[1] for line in result.stderr.splitlines() if line.startswith("[")]
+    return [
+        line.split("/health: ", 1)[1] for line in result.stderr.splitlines() if line.startswith("[")
+    ]
 
 
-@pytest.mark.parametrize("responder, status", [
-    (send(b"garbage\r\n\r\n"), "bad answer (the endpoint did not answer HTTP"),
-    (send(HTML_500), "HTTP 500"),
-    (lambda request, conn: conn.reset(), "bad answer (the endpoint reset the connection"),
-    (send(response(301, headers={"Location": "https://elsewhere/health"})), "HTTP 301 (a redirect to 'https://elsewhere/health')"),
-])
+@pytest.mark.parametrize(
+    "responder, status",
+    [
+        (send(b"garbage\r\n\r\n"), "bad answer (the endpoint did not answer HTTP"),
+        (send(HTML_500), "HTTP 500"),
+        (lambda request, conn: conn.reset(), "bad answer (the endpoint reset the connection"),
+        (
+            send(response(301, headers={"Location": "https://elsewhere/health"})),
+            "HTTP 301 (a redirect to 'https://elsewhere/health')",
+        ),
+    ],
+)
 def test_wait_endpoint_keeps_waiting_through_garbage(run, clock, responder, status):
     with MisbehavingServer({"health": responder}) as url:
-        result = run("wait", "endpoint", "--url", url, "--timeout", "60", "--interval", "30", "--json")
+        result = run(
+            "wait", "endpoint", "--url", url, "--timeout", "60", "--interval", "30", "--json"
+        )
     assert_error(result, ExitCode.TIMEOUT, "gave up waiting")
-    assert all(line.startswith(status) for line in _progress(result)) and len(_progress(result)) == 3, result.stderr
+    assert (
+        all(line.startswith(status) for line in _progress(result)) and len(_progress(result)) == 3
+    ), result.stderr
     assert clock.sleeps == [30, 30]
 
 
@@ -447,8 +564,20 @@ def test_wait_endpoint_until_garbage_turns_healthy(run):
 
 def test_wait_endpoint_bounds_each_probe(run):
     with MisbehavingServer({"health": lambda request, conn: conn.drip(response(200))}) as url:
-        result, took = _timed(run, "wait", "endpoint", "--url", url, "--timeout", "1", "--interval", "2",
-                              "--request-timeout", "1", "--json")
+        result, took = _timed(
+            run,
+            "wait",
+            "endpoint",
+            "--url",
+            url,
+            "--timeout",
+            "1",
+            "--interval",
+            "2",
+            "--request-timeout",
+            "1",
+            "--json",
+        )
     assert_error(result, ExitCode.TIMEOUT, "gave up waiting", "no complete answer within 1 s")
     assert _progress(result) == ["no complete answer within 1 s"]
     assert took < 1 + SLACK, took

@@ -19,7 +19,10 @@ import botocore.httpsession
 import pytest
 import yaml
 
-from charts.inference_endpoint_chart import inference_endpoint_spec_for, synthesize_inference_endpoint
+from charts.inference_endpoint_chart import (
+    inference_endpoint_spec_for,
+    synthesize_inference_endpoint,
+)
 from deployment_config.loader import load_environment
 from ops_cli.cli import main
 from ops_cli.context import Runtime
@@ -59,7 +62,9 @@ def sent(monkeypatch) -> list[str]:
 def preflight(config_dir, *argv: str) -> Result:
     """`llmops preflight ARGV` in-process, with the real AWS client and the test session's credential-free
     environment."""
-    assert not {"AWS_ACCESS_KEY_ID", "AWS_PROFILE", "AWS_SESSION_TOKEN"} & set(os.environ)  # tests/conftest.py's doing
+    assert not {"AWS_ACCESS_KEY_ID", "AWS_PROFILE", "AWS_SESSION_TOKEN"} & set(
+        os.environ
+    )  # tests/conftest.py's doing
     stdout, stderr = io.StringIO(), io.StringIO()
     runtime = Runtime(stdout=stdout, stderr=stderr, environ=dict(os.environ), now=lambda: NOW)
     code = main(["preflight", *argv, "--config-dir", str(config_dir)], runtime)
@@ -76,15 +81,23 @@ def test_eks_example_shows_its_local_rows_then_says_the_rest_needs_credentials(e
     assert names == [*EXAMPLE_LOCAL_ROWS, "credentials"]
     credentials = result.stdout.splitlines()[-2]
     assert " FAIL " in credentials and "no AWS credentials" in credentials
-    assert "the Capacity Block reservation" in credentials and "the CDK bootstrap stack" in credentials
+    assert (
+        "the Capacity Block reservation" in credentials and "the CDK bootstrap stack" in credentials
+    )
     assert "aws configure sso" in credentials and "--profile NAME" in credentials
     assert "llmops preflight --env example again" in credentials
-    assert "sizing" in result.stdout and "GB of weights" in result.stdout  # the sizing row's content
-    assert result.stdout.splitlines()[-1].startswith("Preflight INCOMPLETE: 3 checks ran without AWS (fix the rows")
+    assert (
+        "sizing" in result.stdout and "GB of weights" in result.stdout
+    )  # the sizing row's content
+    assert result.stdout.splitlines()[-1].startswith(
+        "Preflight INCOMPLETE: 3 checks ran without AWS (fix the rows"
+    )
     assert "Traceback" not in result.stderr and sent == []
 
 
-def test_eks_environment_json_has_the_configuration_sizing_and_pin_rows(examples, sent, monkeypatch):
+def test_eks_environment_json_has_the_configuration_sizing_and_pin_rows(
+    examples, sent, monkeypatch
+):
     # given an environment with real ids (no placeholder left), its image and model pinned, and no credentials
     monkeypatch.setattr("deployment_config.loader.placeholder_fields", lambda document, paths: ())
     pin(examples)
@@ -93,12 +106,24 @@ def test_eks_environment_json_has_the_configuration_sizing_and_pin_rows(examples
     # then the JSON holds the same rows: every local one passes, and the credentials row fails with the error's fix
     assert result.code == ExitCode.CREDENTIALS
     answer = json.loads(result.stdout)
-    assert answer["passed"] is False and answer["kind"] == "CREDENTIALS" and answer["exit_code"] == 4
+    assert (
+        answer["passed"] is False and answer["kind"] == "CREDENTIALS" and answer["exit_code"] == 4
+    )
     assert [(c["check"], c["status"]) for c in answer["checks"]] == [
-        ("configuration", "pass"), ("model sizing", "pass"), ("image pinned by digest", "pass"),
-        ("model revision pinned", "pass"), ("credentials", "fail")]
-    assert "passes every configuration rule (eks in us-west-2, account 123456789012)" in answer["checks"][0]["detail"]
-    assert "aws configure sso" in answer["checks"][-1]["fix"] and "account 123456789012" in answer["checks"][-1]["fix"]
+        ("configuration", "pass"),
+        ("model sizing", "pass"),
+        ("image pinned by digest", "pass"),
+        ("model revision pinned", "pass"),
+        ("credentials", "fail"),
+    ]
+    assert (
+        "passes every configuration rule (eks in us-west-2, account 123456789012)"
+        in answer["checks"][0]["detail"]
+    )
+    assert (
+        "aws configure sso" in answer["checks"][-1]["fix"]
+        and "account 123456789012" in answer["checks"][-1]["fix"]
+    )
     assert sent == []
 
 
@@ -112,7 +137,9 @@ def test_hyperpod_example_shows_its_local_rows_and_names_its_own_remote_checks(e
     assert [c["check"] for c in checks] == [*EXAMPLE_LOCAL_ROWS, "rendered endpoint", "credentials"]
     assert "hyperpod.training_plan_arn" in checks[0]["detail"]
     not_checked = checks[-1]["detail"]
-    assert "the training plan" in not_checked and "the inference operator and its CRD" in not_checked
+    assert (
+        "the training plan" in not_checked and "the inference operator and its CRD" in not_checked
+    )
     assert "Capacity Block" not in not_checked
     assert sent == []
 
@@ -132,7 +159,9 @@ def test_a_file_that_breaks_a_configuration_rule_gets_its_message_and_no_rows(ex
 @pytest.fixture(scope="module")
 def rendered_objects() -> list[dict]:
     """The HyperPod example's endpoint objects, as `cdk synth` writes them to cdk.out/kubernetes/ENV/PRESET.yaml."""
-    return synthesize_inference_endpoint(inference_endpoint_spec_for(load_environment(CONFIG_DIR, "example-hyperpod")))
+    return synthesize_inference_endpoint(
+        inference_endpoint_spec_for(load_environment(CONFIG_DIR, "example-hyperpod"))
+    )
 
 
 def rendered(tmp_path, objects: list[dict]) -> str:
@@ -142,29 +171,42 @@ def rendered(tmp_path, objects: list[dict]) -> str:
     return str(path)
 
 
-def test_the_rendered_endpoint_is_compared_with_the_vendored_crd_without_credentials(examples, sent, tmp_path,
-                                                                                      rendered_objects):
+def test_the_rendered_endpoint_is_compared_with_the_vendored_crd_without_credentials(
+    examples, sent, tmp_path, rendered_objects
+):
     # given the HyperPod example rendered by cdk synth, and no credentials
     # when preflight runs
-    result = preflight(examples, "--env", "example-hyperpod", "--manifest", rendered(tmp_path, rendered_objects),
-                       "--json")
+    result = preflight(
+        examples,
+        "--env",
+        "example-hyperpod",
+        "--manifest",
+        rendered(tmp_path, rendered_objects),
+        "--json",
+    )
     # then the endpoint was compared with the pinned operator's CRD, before the credentials row
     checks = {c["check"]: c for c in json.loads(result.stdout)["checks"]}
     row = checks["rendered endpoint"]
     assert row["status"] == "pass", row
     assert "field paths" in row["detail"] and "fit the CRD of operator 3.0" in row["detail"]
-    assert list(checks)[-2:] == ["rendered endpoint", "credentials"] and result.code == ExitCode.CREDENTIALS
+    assert (
+        list(checks)[-2:] == ["rendered endpoint", "credentials"]
+        and result.code == ExitCode.CREDENTIALS
+    )
 
 
-def test_a_rendered_field_the_pinned_operator_lacks_fails_before_any_aws_call(examples, sent, tmp_path,
-                                                                             rendered_objects):
+def test_a_rendered_field_the_pinned_operator_lacks_fails_before_any_aws_call(
+    examples, sent, tmp_path, rendered_objects
+):
     # given a rendered endpoint with a field operator 3.0's CRD does not have, and a value its enum refuses
     objects = copy.deepcopy(rendered_objects)
     (endpoint,) = [o for o in objects if o["kind"] == "InferenceEndpointConfig"]
     endpoint["spec"]["kubernetes"] = {"serviceAccountName": "sa"}
     endpoint["spec"]["modelSourceConfig"]["modelSourceType"] = "huggingface"
     # when preflight runs without credentials
-    result = preflight(examples, "--env", "example-hyperpod", "--manifest", rendered(tmp_path, objects), "--json")
+    result = preflight(
+        examples, "--env", "example-hyperpod", "--manifest", rendered(tmp_path, objects), "--json"
+    )
     # then the row fails with each path, and the exit code is still the credentials error's
     row = {c["check"]: c for c in json.loads(result.stdout)["checks"]}["rendered endpoint"]
     assert row["status"] == "fail" and "spec.kubernetes: no such field" in row["detail"]
@@ -172,7 +214,9 @@ def test_a_rendered_field_the_pinned_operator_lacks_fails_before_any_aws_call(ex
     assert result.code == ExitCode.CREDENTIALS and sent == []
 
 
-def test_a_rendered_endpoint_older_than_the_environment_file_warns(examples, sent, tmp_path, rendered_objects):
+def test_a_rendered_endpoint_older_than_the_environment_file_warns(
+    examples, sent, tmp_path, rendered_objects
+):
     manifest = rendered(tmp_path, rendered_objects)
     os.utime(manifest, (0, 0))
     result = preflight(examples, "--env", "example-hyperpod", "--manifest", manifest, "--json")

@@ -41,10 +41,13 @@ def test_smoke_test_human_output(run):
     assert "first token" in result.stdout and "Smoke test passed." in result.stdout
 
 
-@pytest.mark.parametrize("behaviour, problem", [
-    (Behaviour(empty=True), "empty"),
-    (Behaviour(drop_done=True), "[DONE]"),
-])
+@pytest.mark.parametrize(
+    "behaviour, problem",
+    [
+        (Behaviour(empty=True), "empty"),
+        (Behaviour(drop_done=True), "[DONE]"),
+    ],
+)
 def test_smoke_test_fails_on_malformed_answers(run, behaviour, problem):
     with openai_server(behaviour) as url:
         result = run("smoke-test", "--url", url, "--json")
@@ -87,36 +90,74 @@ def test_wait_endpoint_times_out(run, clock):
 def test_wait_reservation_until_active(aws, run, clock):
     ec2 = aws.stub("ec2")
     for state in ("payment-pending", "scheduled", "active"):
-        ec2.add_response("describe_capacity_reservations", {"CapacityReservations": [reservation(state)]},
-                         {"CapacityReservationIds": ["cr-0fedcba9876543210"]})
-    result = run("wait", "reservation", "cr-0fedcba9876543210", "--region", "us-west-2", "--interval", "60")
+        ec2.add_response(
+            "describe_capacity_reservations",
+            {"CapacityReservations": [reservation(state)]},
+            {"CapacityReservationIds": ["cr-0fedcba9876543210"]},
+        )
+    result = run(
+        "wait", "reservation", "cr-0fedcba9876543210", "--region", "us-west-2", "--interval", "60"
+    )
     assert result.code == ExitCode.OK
     progress = result.stderr.splitlines()
-    assert len(progress) == 3 and "payment-pending" in progress[0] and "+1m00s" in progress[1] and "active" in progress[2]
+    assert (
+        len(progress) == 3
+        and "payment-pending" in progress[0]
+        and "+1m00s" in progress[1]
+        and "active" in progress[2]
+    )
     assert clock.sleeps == [60, 60]
 
 
 def test_wait_reservation_that_was_cancelled(aws, run):
-    aws.stub("ec2").add_response("describe_capacity_reservations", {"CapacityReservations": [reservation("cancelled")]},
-                                 {"CapacityReservationIds": ["cr-0fedcba9876543210"]})
+    aws.stub("ec2").add_response(
+        "describe_capacity_reservations",
+        {"CapacityReservations": [reservation("cancelled")]},
+        {"CapacityReservationIds": ["cr-0fedcba9876543210"]},
+    )
     result = run("wait", "reservation", "cr-0fedcba9876543210", "--region", "us-west-2")
     assert result.code == ExitCode.CHECK_FAILED and "never become active" in result.stderr
 
 
 def _nodegroup(status: str, asg: bool = True) -> dict:
-    group = {"nodegroupName": "gpu-capacity-block", "clusterName": "example-llm", "status": status,
-             "scalingConfig": {"minSize": 0, "maxSize": 1, "desiredSize": 1}, "health": {"issues": []}}
+    group = {
+        "nodegroupName": "gpu-capacity-block",
+        "clusterName": "example-llm",
+        "status": status,
+        "scalingConfig": {"minSize": 0, "maxSize": 1, "desiredSize": 1},
+        "health": {"issues": []},
+    }
     if asg:
         group["resources"] = {"autoScalingGroups": [{"name": "eks-gpu-asg"}]}
     return {"nodegroup": group}
 
 
 def _asg(in_service: int) -> dict:
-    instances = [{"InstanceId": f"i-0{i}", "AvailabilityZone": "us-west-2a", "LifecycleState": "InService",
-                  "HealthStatus": "Healthy", "ProtectedFromScaleIn": False} for i in range(in_service)]
-    return {"AutoScalingGroups": [{"AutoScalingGroupName": "eks-gpu-asg", "MinSize": 0, "MaxSize": 1, "DesiredCapacity": 1,
-                                   "DefaultCooldown": 300, "AvailabilityZones": ["us-west-2a"], "HealthCheckType": "EC2",
-                                   "CreatedTime": NOW - timedelta(hours=1), "Instances": instances}]}
+    instances = [
+        {
+            "InstanceId": f"i-0{i}",
+            "AvailabilityZone": "us-west-2a",
+            "LifecycleState": "InService",
+            "HealthStatus": "Healthy",
+            "ProtectedFromScaleIn": False,
+        }
+        for i in range(in_service)
+    ]
+    return {
+        "AutoScalingGroups": [
+            {
+                "AutoScalingGroupName": "eks-gpu-asg",
+                "MinSize": 0,
+                "MaxSize": 1,
+                "DesiredCapacity": 1,
+                "DefaultCooldown": 300,
+                "AvailabilityZones": ["us-west-2a"],
+                "HealthCheckType": "EC2",
+                "CreatedTime": NOW - timedelta(hours=1),
+                "Instances": instances,
+            }
+        ]
+    }
 
 
 def test_wait_nodes_until_in_service(aws, run, clock):
@@ -124,26 +165,39 @@ def test_wait_nodes_until_in_service(aws, run, clock):
     params = {"clusterName": "example-llm", "nodegroupName": "gpu-capacity-block"}
     eks.add_response("describe_nodegroup", _nodegroup("CREATING", asg=False), params)
     eks.add_response("describe_nodegroup", _nodegroup("ACTIVE"), params)
-    autoscaling.add_response("describe_auto_scaling_groups", _asg(0), {"AutoScalingGroupNames": ["eks-gpu-asg"]})
+    autoscaling.add_response(
+        "describe_auto_scaling_groups", _asg(0), {"AutoScalingGroupNames": ["eks-gpu-asg"]}
+    )
     eks.add_response("describe_nodegroup", _nodegroup("ACTIVE"), params)
-    autoscaling.add_response("describe_auto_scaling_groups", _asg(1), {"AutoScalingGroupNames": ["eks-gpu-asg"]})
+    autoscaling.add_response(
+        "describe_auto_scaling_groups", _asg(1), {"AutoScalingGroupNames": ["eks-gpu-asg"]}
+    )
     result = run("wait", "nodes", "--env", "example", "--json")
     assert result.code == ExitCode.OK, result.stderr
     assert result.json["in_service"] == 1
-    assert "0/1 instances in service" in result.stderr and "1/1 instances in service" in result.stderr
+    assert (
+        "0/1 instances in service" in result.stderr and "1/1 instances in service" in result.stderr
+    )
 
 
 def test_wait_nodes_reports_a_failed_group(aws, run):
     failed = _nodegroup("CREATE_FAILED", asg=False)
-    failed["nodegroup"]["health"]["issues"] = [{"code": "AsgInstanceLaunchFailures", "message": "capacity block not active"}]
-    aws.stub("eks").add_response("describe_nodegroup", failed, {"clusterName": "example-llm",
-                                                                "nodegroupName": "gpu-capacity-block"})
+    failed["nodegroup"]["health"]["issues"] = [
+        {"code": "AsgInstanceLaunchFailures", "message": "capacity block not active"}
+    ]
+    aws.stub("eks").add_response(
+        "describe_nodegroup",
+        failed,
+        {"clusterName": "example-llm", "nodegroupName": "gpu-capacity-block"},
+    )
     result = run("wait", "nodes", "--env", "example")
     assert result.code == ExitCode.CHECK_FAILED and "capacity block not active" in result.stderr
 
 
 def test_wait_nodes_access_denied(aws, run):
-    aws.stub("eks").add_client_error("describe_nodegroup", **client_error("AccessDeniedException", status=403))
+    aws.stub("eks").add_client_error(
+        "describe_nodegroup", **client_error("AccessDeniedException", status=403)
+    )
     result = run("wait", "nodes", "--env", "example")
     assert result.code == ExitCode.ACCESS_DENIED
 
@@ -163,33 +217,58 @@ class FakeKubectl:
         answer = self.answers.pop(0)
         if isinstance(answer, str):
             return subprocess.CompletedProcess(command, 1, "", answer)
-        return subprocess.CompletedProcess(command, 0, json.dumps({"kind": "InferenceEndpointConfig", "status": answer}), "")
+        return subprocess.CompletedProcess(
+            command, 0, json.dumps({"kind": "InferenceEndpointConfig", "status": answer}), ""
+        )
 
 
 def test_wait_inference_endpoint_until_complete(run_with_kubectl):
-    kubectl = FakeKubectl({"state": "DeploymentPending"},
-                          {"state": "DeploymentInProgress", "deploymentStatus": {"message": "downloading model"}},
-                          {"state": "DeploymentComplete"})
+    kubectl = FakeKubectl(
+        {"state": "DeploymentPending"},
+        {"state": "DeploymentInProgress", "deploymentStatus": {"message": "downloading model"}},
+        {"state": "DeploymentComplete"},
+    )
     result = run_with_kubectl(kubectl, "wait", "inference-endpoint", "--name", "kimik3", "--json")
     assert result.code == ExitCode.OK
     assert result.json["status"]["state"] == "DeploymentComplete"
     assert "DeploymentInProgress (downloading model)" in result.stderr
     # in the endpoint's own namespace, where the endpoint stack puts it, unless --namespace says otherwise
-    assert kubectl.commands[0] == ["kubectl", "get", "inferenceendpointconfigs.inference.sagemaker.aws.amazon.com",
-                                   "kimik3", "-n", "llm-endpoint", "-o", "json"]
+    assert kubectl.commands[0] == [
+        "kubectl",
+        "get",
+        "inferenceendpointconfigs.inference.sagemaker.aws.amazon.com",
+        "kimik3",
+        "-n",
+        "llm-endpoint",
+        "-o",
+        "json",
+    ]
 
 
 def test_wait_inference_endpoint_reports_why_it_failed(run_with_kubectl):
-    kubectl = FakeKubectl({"state": "DeploymentFailed", "conditions": [
-        {"type": "Ready", "status": "False", "reason": "ModelDownloadFailed", "message": "403 from huggingface.co",
-         "lastTransitionTime": "2026-11-30T12:00:00Z"}]})
+    kubectl = FakeKubectl(
+        {
+            "state": "DeploymentFailed",
+            "conditions": [
+                {
+                    "type": "Ready",
+                    "status": "False",
+                    "reason": "ModelDownloadFailed",
+                    "message": "403 from huggingface.co",
+                    "lastTransitionTime": "2026-11-30T12:00:00Z",
+                }
+            ],
+        }
+    )
     result = run_with_kubectl(kubectl, "wait", "inference-endpoint")
     assert result.code == ExitCode.CHECK_FAILED
     assert "DeploymentFailed: 403 from huggingface.co" in result.stderr
 
 
 def test_wait_inference_endpoint_that_does_not_exist(run_with_kubectl):
-    kubectl = FakeKubectl('Error from server (NotFound): inferenceendpointconfigs "kimik3" not found')
+    kubectl = FakeKubectl(
+        'Error from server (NotFound): inferenceendpointconfigs "kimik3" not found'
+    )
     result = run_with_kubectl(kubectl, "wait", "inference-endpoint")
     assert result.code == ExitCode.NOT_FOUND
 
@@ -210,7 +289,10 @@ def test_smoke_test_checks_the_model_vllm_really_loaded(aws, run):
 def test_smoke_test_takes_the_hyperpod_model_path_from_the_environment(aws, run):
     # the HyperPod path starts vLLM with the operator's mount of the weights as --model (and with its environment's
     # own API key, as the EKS path)
-    stub_secret(aws, "arn:aws:secretsmanager:us-west-2:123456789012:secret:llm-serving/example-hyperpod/api-key")
+    stub_secret(
+        aws,
+        "arn:aws:secretsmanager:us-west-2:123456789012:secret:llm-serving/example-hyperpod/api-key",
+    )
     stub_secret(aws)
     with openai_server(Behaviour(api_key=KEY, root="/opt/ml/model")) as url:
         passed = run("smoke-test", "--url", url, "--env", "example-hyperpod", "--json")

@@ -10,7 +10,10 @@ from collections.abc import Mapping
 import botocore.exceptions
 
 from cdk_constructs.deploy_time_smoke_test.runtime import aws
-from cdk_constructs.destroy_waiter.runtime.handler import load_balancer_tags, remaining_load_balancers
+from cdk_constructs.destroy_waiter.runtime.handler import (
+    load_balancer_tags,
+    remaining_load_balancers,
+)
 from endpoint_probe.errors import THROTTLING_CODES, ExitCode, OpsError
 from endpoint_probe.url import ApiKey, TlsOptions, api_key_problem, server_name_for
 

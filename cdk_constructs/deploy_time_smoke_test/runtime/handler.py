@@ -43,7 +43,12 @@ from cdk_constructs.deploy_time_smoke_test.runtime.endpoint import (
     settings_of,
     tls_options,
 )
-from cdk_constructs.deploy_time_smoke_test.runtime.gate import LOAD_TEST, PROBE, collect_results, probe_then_start
+from cdk_constructs.deploy_time_smoke_test.runtime.gate import (
+    LOAD_TEST,
+    PROBE,
+    collect_results,
+    probe_then_start,
+)
 from endpoint_probe.answers import Measurement
 from endpoint_probe.errors import BadResponse, ExitCode, OpsError
 from endpoint_probe.http import exchange

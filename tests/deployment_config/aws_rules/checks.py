@@ -32,6 +32,15 @@ def bounded(problem: Problem, value: str) -> None:
 PLAN = "arn:aws:sagemaker:us-west-2:123456789012:training-plan/my-plan"
 
 
-def plan_problem(arn: str, region: str | None = "us-west-2", account: str | None = ACCOUNT) -> Problem | None:
-    return arn_problem(arn, service="sagemaker", resource_pattern=r"training-plan/[a-z0-9-]{1,63}", region=region,
-                       account=account, what="training plan", resource_example="training-plan/NAME")
+def plan_problem(
+    arn: str, region: str | None = "us-west-2", account: str | None = ACCOUNT
+) -> Problem | None:
+    return arn_problem(
+        arn,
+        service="sagemaker",
+        resource_pattern=r"training-plan/[a-z0-9-]{1,63}",
+        region=region,
+        account=account,
+        what="training plan",
+        resource_example="training-plan/NAME",
+    )

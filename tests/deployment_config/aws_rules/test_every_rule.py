@@ -25,7 +25,12 @@ from tests.deployment_config.aws_rules.checks import bounded, plan_problem
 # ---------------------------------------------------------------------------------------------------- every rule
 
 SINGLE_VALUE_RULES = [
-    region_problem, account_problem, vpc_cidr_problem, hugging_face_id_problem, image_problem, git_branch_problem,
+    region_problem,
+    account_problem,
+    vpc_cidr_problem,
+    hugging_face_id_problem,
+    image_problem,
+    git_branch_problem,
     role_name_problem,
     lambda v: zone_problem(v, region="us-west-2"),
     lambda v: role_arn_problem(v, partition="aws"),
@@ -39,7 +44,9 @@ SINGLE_VALUE_RULES = [
 def test_no_rule_raises_on_any_text(value):
     for rule in SINGLE_VALUE_RULES:
         problem = rule(value)
-        assert problem is None or (isinstance(problem.problem, str) and isinstance(problem.fix, str))
+        assert problem is None or (
+            isinstance(problem.problem, str) and isinstance(problem.fix, str)
+        )
     for _, problem in allowed_cidrs_problems([value, value]):
         assert isinstance(problem, Problem)
     for _, problem in tags_problems({value: value}):

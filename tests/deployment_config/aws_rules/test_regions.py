@@ -46,7 +46,9 @@ def test_misspelt_region_gets_the_closest_real_one():
     refused(region_problem("US-WEST-2"), "did you mean 'us-west-2'")
 
 
-@pytest.mark.parametrize("region", ["zz-fake-9", "", "us-west-2 x", "us-wést-2", "us-west-2\x00", "us–west–2"])
+@pytest.mark.parametrize(
+    "region", ["zz-fake-9", "", "us-west-2 x", "us-wést-2", "us-west-2\x00", "us–west–2"]
+)
 def test_unknown_regions_are_refused(region):
     refused(region_problem(region), "not an AWS region")
 
@@ -88,26 +90,38 @@ def test_zones_of_us_west_2_are_accepted(zone):
 
 
 def test_a_letter_the_region_does_not_have_is_refused():
-    refused(zone_problem("us-west-2z", region="us-west-2"), "no Availability Zone 'us-west-2z'", "us-west-2d")
+    refused(
+        zone_problem("us-west-2z", region="us-west-2"),
+        "no Availability Zone 'us-west-2z'",
+        "us-west-2d",
+    )
     refused(zone_problem("us-west-2e", region="us-west-2"), "no Availability Zone")
     refused(zone_problem("us-east-2d", region="us-east-2"), "us-east-2c")
 
 
 def test_local_and_wavelength_zones_are_refused():
-    refused(zone_problem("us-west-2-lax-1a", region="us-west-2"), "Local Zone", "regular Availability Zone", "us-west-2a")
+    refused(
+        zone_problem("us-west-2-lax-1a", region="us-west-2"),
+        "Local Zone",
+        "regular Availability Zone",
+        "us-west-2a",
+    )
     refused(zone_problem("us-east-1-wl1-bos-wlz-1", region="us-east-1"), "Wavelength Zone")
 
 
-@pytest.mark.parametrize(("zone", "words"), [
-    ("us-east-1a", ("zone of us-east-1", "region to us-east-1")),
-    ("us-west-2A", ("upper-case", "'us-west-2a'")),
-    ("us-west-2", ("followed by one",)),
-    ("usw2-az1", ("followed by one",)),
-    ("us-west-2aa", ("followed by one",)),
-    ("us-west-2a\n", ("line feed",)),
-    (" us-west-2a", ("whitespace",)),
-    ("", ("followed by one",)),
-])
+@pytest.mark.parametrize(
+    ("zone", "words"),
+    [
+        ("us-east-1a", ("zone of us-east-1", "region to us-east-1")),
+        ("us-west-2A", ("upper-case", "'us-west-2a'")),
+        ("us-west-2", ("followed by one",)),
+        ("usw2-az1", ("followed by one",)),
+        ("us-west-2aa", ("followed by one",)),
+        ("us-west-2a\n", ("line feed",)),
+        (" us-west-2a", ("whitespace",)),
+        ("", ("followed by one",)),
+    ],
+)
 def test_malformed_zones_are_refused(zone, words):
     refused(zone_problem(zone, region="us-west-2"), *words)
 
@@ -130,7 +144,10 @@ def test_zone_table_names_its_source_and_only_real_regions():
     assert data["regions"]["us-east-1"]["letters"] == "abcdef"
     for region, entry in data["regions"].items():
         assert region in known_regions(), region
-        assert re.fullmatch(r"a[b-z]*", entry["letters"]) and entry["letters"] == string.ascii_lowercase[:len(entry["letters"])]
+        assert (
+            re.fullmatch(r"a[b-z]*", entry["letters"])
+            and entry["letters"] == string.ascii_lowercase[: len(entry["letters"])]
+        )
         assert len(entry["letters"]) >= len(entry["az_ids"]) >= 3
 
 

@@ -11,24 +11,34 @@ from tests.deployment_config.aws_rules.checks import refused
 
 
 def test_ordinary_tags_are_accepted():
-    tags = {"project": "kimi-k3-serving", "owner": "platform team", "cost-center": "42", "名前": "値",
-            "a_b.c:d/e=f+g-h@i": "", "k": "v" * 256, "k" * 128: "v"}
+    tags = {
+        "project": "kimi-k3-serving",
+        "owner": "platform team",
+        "cost-center": "42",
+        "名前": "値",
+        "a_b.c:d/e=f+g-h@i": "",
+        "k": "v" * 256,
+        "k" * 128: "v",
+    }
     assert tags_problems(tags, reserved_keys=("environment",)) == []
 
 
-@pytest.mark.parametrize(("tags", "words"), [
-    ({"environment": "prod"}, ("set by the project",)),
-    ({"aws:cloudformation": "x"}, ("aws:",)),
-    ({"AwS:x": "x"}, ("aws:",)),
-    ({"team": "AWS:x"}, ("value", "aws:")),
-    ({"": "x"}, ("empty",)),
-    ({"k" * 129: "x"}, ("129 characters", "128")),
-    ({"k": "v" * 257}, ("257 characters", "256")),
-    ({"cost#center": "x"}, ("'#'", "position 5")),
-    ({"team": "a\nb"}, ("line feed",)),
-    ({"team": "a\u2028b"}, ("line separator",)),
-    ({"team": "x\u200b"}, ("zero width space",)),
-])
+@pytest.mark.parametrize(
+    ("tags", "words"),
+    [
+        ({"environment": "prod"}, ("set by the project",)),
+        ({"aws:cloudformation": "x"}, ("aws:",)),
+        ({"AwS:x": "x"}, ("aws:",)),
+        ({"team": "AWS:x"}, ("value", "aws:")),
+        ({"": "x"}, ("empty",)),
+        ({"k" * 129: "x"}, ("129 characters", "128")),
+        ({"k": "v" * 257}, ("257 characters", "256")),
+        ({"cost#center": "x"}, ("'#'", "position 5")),
+        ({"team": "a\nb"}, ("line feed",)),
+        ({"team": "a\u2028b"}, ("line separator",)),
+        ({"team": "x\u200b"}, ("zero width space",)),
+    ],
+)
 def test_bad_tags_are_refused_by_key(tags, words):
     problems = tags_problems(tags, reserved_keys=("environment",))
     assert [key for key, _ in problems] == list(tags)

@@ -15,6 +15,7 @@ import json
 import os
 import re
 import sys
+import time
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -37,6 +38,9 @@ PROJECT_DIR = Path(__file__).resolve().parent
 # the app run any way (`cdk synth`, `python app.py`, a profiler) prints none; a value the shell sets is kept.
 os.environ.setdefault("JSII_SILENCE_WARNING_END_OF_LIFE_NODE_VERSION", "20")
 os.environ.setdefault("JSII_SILENCE_WARNING_DEPRECATED_NODE_VERSION", "1")
+#: How much older than the synthesis a file must be to count as an earlier synthesis's: filesystems that keep mtimes to
+#: the second (HFS+, FAT) would otherwise make a file written in the synthesis's first second look older than it.
+STALE_MARGIN_SECONDS = 2.0
 #: Exit code of a configuration error (argparse's convention for bad usage).
 EXIT_BAD_CONFIG = 2
 
@@ -98,15 +102,17 @@ class Synthesis:
 def synthesize(
     env_configs: list[EnvironmentConfig], *, outdir: str | None = None, inspect_only: bool = False
 ) -> Synthesis:
-    from charts.manifest_files import write_manifests
+    from charts.manifest_files import prune_stale_outputs, write_manifests
 
     app, environments = build(env_configs, outdir=outdir, inspect_only=inspect_only)
+    started = time.time() - STALE_MARGIN_SECONDS
     directory = Path(app.synth().directory)
     written = [
         write_manifests(directory, environment.config.name, manifests, filename)
         for environment in environments
         for filename, manifests in environment.manifest_files.items()
     ]
+    prune_stale_outputs(directory, started)
     return Synthesis(directory, environments, written)
 
 
@@ -230,8 +236,11 @@ def main(environ: Mapping[str, str] = os.environ) -> int:
             _warn_placeholders(env_config.source, env_config.placeholders)
             _warn_mutable_image(env_config)
             _warn_multi_node_image(env_config)
+        from charts.manifest_files import prune_stale_outputs
+
         app, _ = build_pipeline(pipeline_config)
-        app.synth()
+        started = time.time() - STALE_MARGIN_SECONDS
+        prune_stale_outputs(Path(app.synth().directory), started)
         return 0
     # -c env= with an empty value is a mistake, not a request for the defaults.
     names = [str(context["env"])] if "env" in context else list(DEFAULT_ENVIRONMENTS)

@@ -168,7 +168,7 @@ class GpuWatch:
 
 
 #: ``CapacityEndingSoon`` fires when fewer hours than this are left in the capacity: enough to extend a Capacity Block,
-#: which EC2 does until 1 hour before its end (ops_cli/capacity_blocks.py, check_extendable, with its source), and more
+#: which EC2 does until 1 hour before its end (ops_cli/capacity_block_extensions.py, check_extendable, with its source), and more
 #: than the 40 minutes' notice of EC2's expiration warning (cdk_constructs/capacity_events.py).
 CAPACITY_ENDING_HOURS = 2
 

@@ -205,7 +205,7 @@ class ServingMetricsPublisher(Construct):
             )
         else:
             # The plan's name: the API reference's TrainingPlanName pattern is a name (newer SDK models also take the
-            # ARN; the Lambda runtime's boto3 may be older). ops_cli/preflight.py calls it with the name too.
+            # ARN; the Lambda runtime's boto3 may be older). ops_cli/preflight_capacity.py calls it with the name too.
             self.event.update(
                 trainingPlanName=training_plan_arn.rsplit("/", 1)[-1],
                 trainingPlanHoursLeftMetric=TRAINING_PLAN_HOURS_LEFT,

@@ -7,16 +7,16 @@ import argparse
 import math
 
 from deployment_config.model import Platform
-from endpoint_probe import load_test_result
 from endpoint_probe.url import check_url
 from ops_cli import bench as bench_probe
 from ops_cli import load_test
 from ops_cli.api_key import add_api_key_options, api_key, keeping_secret
 from ops_cli.arguments import TIMEOUT_HELP, positive
+from ops_cli.bench_tables import acceptance_table, load_test_table, probe_table
 from ops_cli.command_help import command_help
 from ops_cli.context import Context
 from ops_cli.errors import ExitCode, OpsError
-from ops_cli.output import table, write_if_open
+from ops_cli.output import write_if_open
 from ops_cli.tables import published_note
 from ops_cli.tls import add_tls_options, operator_trust, tls_options
 
@@ -161,21 +161,7 @@ def bench(ctx: Context) -> int:
             )
         passed = all(r.ok for r in rows)
         payload["probe"] = [r.to_dict() for r in rows]
-        human.append(
-            table(
-                ["probe", "result", "total", "answer", "problems"],
-                [
-                    (
-                        r.mode,
-                        "ok" if r.ok else "FAILED",
-                        f"{r.total_s:.2f} s",
-                        r.text,
-                        "; ".join(r.problems),
-                    )
-                    for r in rows
-                ],
-            )
-        )
+        human.append(probe_table(rows))
     if not args.probe_only:
         ctx.check_kubectl()
         if args.input_len + args.output_len > 1_000_000:
@@ -225,74 +211,11 @@ def bench(ctx: Context) -> int:
             "runs": [r.to_dict() for r in runs],
         }
 
-        def ms(values: dict) -> str:
-            return " / ".join(
-                "-"
-                if values.get(p) is None
-                else f"{values[p]:,.0f}"
-                if values[p] >= 100
-                else f"{values[p]:.1f}"
-                for p in load_test_result.PERCENTILES
-            )
-
-        def beside(r: load_test_result.RunResult) -> str:
-            """The published row of the same profile and concurrency, and how far the measured throughput is."""
-            row = published.get(r.concurrency)
-            if row is None:
-                return "-"
-            text = f"{row.ttft_ms:,.0f} ms, {row.output_tokens_per_s:,.0f} tok/s"
-            if r.output_throughput is not None and row.output_tokens_per_s:
-                text += f" ({(r.output_throughput / row.output_tokens_per_s - 1) * 100:+.0f} %)"
-            return text
-
-        rows = [
-            (
-                r.concurrency,
-                "ok" if r.ok else "FAILED",
-                "-" if r.completed is None else f"{r.completed}/{r.failed}",
-                ms(r.ttft_ms),
-                ms(r.itl_ms),
-                "-" if r.output_throughput is None else f"{r.output_throughput:,.1f}",
-                beside(r),
-                "; ".join(r.problems),
-            )
-            for r in runs
-        ]
-        human.append(
-            table(
-                [
-                    "concurrency",
-                    "result",
-                    "ok/failed",
-                    "TTFT p50/p90/p99 ms",
-                    "ITL p50/p90/p99 ms",
-                    "output tok/s",
-                    "published (TTFT, tok/s, measured vs)",
-                    "problems",
-                ],
-                rows,
-            )
-        )
+        human.append(load_test_table(runs, published))
         why_not = load_test.acceptance_measurable(env)
         if env.model.speculator_size_gb:  # speculative decoding's acceptance, only where it is on
             if why_not is None:
-                human.append(
-                    table(
-                        ["concurrency", "draft tokens accepted", "mean accepted length"],
-                        [
-                            (
-                                r.concurrency,
-                                "-"
-                                if r.acceptance_rate_percent is None
-                                else f"{r.acceptance_rate_percent:.1f} %",
-                                "-"
-                                if r.mean_accepted_length is None
-                                else f"{r.mean_accepted_length:.2f} tokens/step",
-                            )
-                            for r in runs
-                        ],
-                    )
-                )
+                human.append(acceptance_table(runs))
             else:
                 human.append(f"Speculative decoding's acceptance: {why_not}.")
                 for r in runs:  # readings of different servers: not reported

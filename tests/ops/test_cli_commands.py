@@ -14,7 +14,7 @@ import shlex
 import pytest
 
 from ops_cli import cli, commands
-from ops_cli.commands import capacity_blocks
+from ops_cli.commands.capacity_blocks import reservations
 from ops_cli.context import Runtime
 
 MODULES = sorted(info.name for info in pkgutil.iter_modules(commands.__path__))
@@ -64,10 +64,10 @@ def test_main_runs_the_handler_the_command_line_names(monkeypatch):
     # given two commands of one group whose handlers only say that they ran
     ran = []
     monkeypatch.setattr(
-        capacity_blocks, "show", lambda ctx: ran.append(("show", ctx.args.reservation_id)) or 7
+        reservations, "show", lambda ctx: ran.append(("show", ctx.args.reservation_id)) or 7
     )
     monkeypatch.setattr(
-        capacity_blocks, "use", lambda ctx: ran.append(("use", ctx.args.reservation_id)) or 0
+        reservations, "use", lambda ctx: ran.append(("use", ctx.args.reservation_id)) or 0
     )
     # when one is asked for
     code = cli.main(

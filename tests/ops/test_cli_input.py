@@ -16,7 +16,7 @@ import pytest
 
 from ops_cli.aws import Aws, botocore_session
 from ops_cli.cli import main
-from ops_cli.commands import capacity_blocks as capacity_blocks_command
+from ops_cli.commands.capacity_blocks import reservations as reservation_commands
 from ops_cli.context import Runtime, cli_words
 from ops_cli.errors import ExitCode
 from ops_cli.purchase_outcome import LOOKUP_DELAYS
@@ -469,7 +469,7 @@ def test_an_unexpected_exception_is_an_internal_error_without_traceback(run, mon
     def broken(self):
         raise ZeroDivisionError("division by zero")
 
-    monkeypatch.setattr(capacity_blocks_command, "show", broken)
+    monkeypatch.setattr(reservation_commands, "show", broken)
     result = run("capacity-blocks", "show", RESERVATION_ID, "--region", "us-west-2")
     assert result.code == ExitCode.INTERNAL == 70
     assert result.stderr == (
@@ -482,7 +482,7 @@ def test_llmops_debug_shows_the_traceback(run_with, monkeypatch):
     def broken(self):
         raise ZeroDivisionError("division by zero")
 
-    monkeypatch.setattr(capacity_blocks_command, "show", broken)
+    monkeypatch.setattr(reservation_commands, "show", broken)
     result = run_with(
         "capacity-blocks",
         "show",
@@ -502,7 +502,7 @@ def test_ctrl_c(run, monkeypatch):
     def interrupted(self):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(capacity_blocks_command, "show", interrupted)
+    monkeypatch.setattr(reservation_commands, "show", interrupted)
     result = run("capacity-blocks", "show", RESERVATION_ID, "--region", "us-west-2")
     assert result.code == ExitCode.INTERRUPTED == 130 and result.stderr == "interrupted\n"
 

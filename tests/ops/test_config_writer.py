@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from ops_cli import config_writer
+from ops_cli import config_text_edit
 from ops_cli.config_writer import check_environment_file, update_environment_file
 from ops_cli.errors import ExitCode, OpsError
 
@@ -303,7 +303,7 @@ def test_an_edit_that_would_change_other_values_is_refused(config_dir, monkeypat
     one injected into the scalar writer) is refused instead of written."""
     before = example(config_dir).read_text()
     monkeypatch.setattr(
-        config_writer, "_scalar_text", lambda value, style, flow: value + "\n  instance_count: 2"
+        config_text_edit, "_scalar_text", lambda value, style, flow: value + "\n  instance_count: 2"
     )
     with pytest.raises(OpsError) as raised:
         update_environment_file(config_dir, "example", UPDATES)

@@ -18,6 +18,8 @@ from deployment_config.addons import (
 from deployment_config.loader import load_environment
 from ops_cli import preflight
 from ops_cli.errors import ExitCode
+from ops_cli.preflight_certificate import covers
+from ops_cli.preflight_instance_type import card_ranges
 from tests.conftest import CONFIG_DIR
 from tests.ops.conftest import NOW, client_error
 from tests.ops.test_capacity_blocks import reservation
@@ -886,7 +888,7 @@ def test_hyperpod_instance_type_facts_use_the_ec2_name_and_fail_on_a_difference(
     "cards, text", [((1, 2, 3, 5, 7, 8), "1-3, 5, 7-8"), ((0,), "0"), ((), "none")]
 )
 def test_card_ranges(cards, text):
-    assert preflight._card_ranges(cards) == text
+    assert card_ranges(cards) == text
 
 
 # --- add-ons: offered for the cluster's Kubernetes version, configuration valid against the add-on's schema ------------
@@ -1194,7 +1196,7 @@ def test_no_certificate_row_without_tls(aws, run):
     ],
 )
 def test_certificate_names_cover_as_rfc_6125_says(pattern, name, covered):
-    assert preflight.covers(pattern, name) is covered
+    assert covers(pattern, name) is covered
 
 
 # --- the HyperPod observability add-on (GPU metrics): pinned version offered, configuration against its schema ----------

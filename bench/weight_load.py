@@ -11,11 +11,7 @@ and reads every shard: raw sequential reads (the storage's limit), then each loa
 loader's own ceiling. Prints a table of GB/s (1 GB = 1e9 bytes) and, with --json, writes every figure to FILE after each
 pass, so a run stopped at its time limit keeps what it measured. CI does not run this (no GPU there).
 
-The shape (a shape assumption, not the real model's index): per layer, per expert, three MXFP4 weight matrices stored
-the way Hugging Face MXFP4 checkpoints store them, as packed uint8 ``*_blocks`` (two 4-bit values a byte) and uint8
-``*_scales`` (one E8M0 exponent per 32-element block: OCP Microscaling Formats (MX) v1.0, section 5, "scale: E8M0, block
-size 32"), plus bf16 attention matrices. Dimensions are those of a DeepSeek-V3-style MoE (hidden 7168, expert width
-2048); the shard size is a parameter. The data is random: zeros could be faster than real data.
+The checkpoint's shape is bench/synthetic_checkpoint.py's; the readers and loaders are bench/weight_loaders.py's.
 """
 
 from __future__ import annotations
@@ -24,213 +20,26 @@ import argparse
 import json
 import os
 import shutil
-import struct
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Iterator
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-HIDDEN = 7168
-EXPERT_WIDTH = 2048
-MX_BLOCK = 32  # elements per E8M0 scale (OCP MX v1.0)
-GB = 1e9
-READ_CHUNK = 16 << 20
+# Its sibling modules: on sys.path already when run as a script, not when the tests load this file by its path.
+BENCH_DIR = str(Path(__file__).resolve().parent)
+if BENCH_DIR not in sys.path:
+    sys.path.insert(0, BENCH_DIR)
 
-
-@dataclass(frozen=True)
-class Tensor:
-    name: str
-    dtype: str  # safetensors dtype code: U8 or BF16
-    shape: tuple[int, ...]
-
-    @property
-    def nbytes(self) -> int:
-        n = 1
-        for d in self.shape:
-            n *= d
-        return n * (2 if self.dtype == "BF16" else 1)
-
-
-def layer_tensors(layer: int) -> Iterator[Tensor]:
-    """One MoE layer in the order a checkpoint lists it: attention in bf16, then each expert's MXFP4 blocks and scales,
-    endlessly many experts (the writer stops when the shard is full)."""
-    for proj in ("q_proj", "o_proj"):
-        yield Tensor(f"model.layers.{layer}.self_attn.{proj}.weight", "BF16", (HIDDEN, HIDDEN // 4))
-    expert = 0
-    while True:
-        for proj, rows, cols in (
-            ("gate_proj", EXPERT_WIDTH, HIDDEN),
-            ("up_proj", EXPERT_WIDTH, HIDDEN),
-            ("down_proj", HIDDEN, EXPERT_WIDTH),
-        ):
-            prefix = f"model.layers.{layer}.mlp.experts.{expert}.{proj}"
-            yield Tensor(f"{prefix}.weight_blocks", "U8", (rows, cols // MX_BLOCK, MX_BLOCK // 2))
-            yield Tensor(f"{prefix}.weight_scales", "U8", (rows, cols // MX_BLOCK))
-        expert += 1
-
-
-def shard_layout(shard_bytes: int, shard: int) -> list[Tensor]:
-    """The tensors of one shard: one layer's tensors until the next would pass ``shard_bytes`` (at least one)."""
-    out: list[Tensor] = []
-    total = 0
-    for t in layer_tensors(shard):
-        if out and total + t.nbytes > shard_bytes:
-            return out
-        out.append(t)
-        total += t.nbytes
-    return out  # pragma: no cover - layer_tensors never ends
-
-
-def write_shard(path: Path, tensors: list[Tensor], pattern: bytes) -> int:
-    """Write a safetensors file (8-byte little-endian header length, JSON header, data) filled from ``pattern``."""
-    header: dict[str, object] = {"__metadata__": {"format": "pt"}}
-    offset = 0
-    for t in tensors:
-        header[t.name] = {
-            "dtype": t.dtype,
-            "shape": list(t.shape),
-            "data_offsets": [offset, offset + t.nbytes],
-        }
-        offset += t.nbytes
-    raw = json.dumps(header, separators=(",", ":")).encode()
-    raw += b" " * (-len(raw) % 8)  # the data starts 8-byte aligned, as safetensors writes it
-    with open(path, "wb") as f:
-        f.write(struct.pack("<Q", len(raw)) + raw)
-        left = offset
-        while left:
-            n = min(left, len(pattern))
-            f.write(pattern[:n])
-            left -= n
-        f.flush()
-        os.fsync(f.fileno())
-    return path.stat().st_size
-
-
-def write_checkpoint(directory: Path, size_bytes: int, shard_bytes: int) -> list[Path]:
-    directory.mkdir(parents=True, exist_ok=True)
-    count = max(1, round(size_bytes / shard_bytes))
-    pattern = os.urandom(min(shard_bytes, 64 << 20))
-    paths = []
-    for i in range(count):
-        path = directory / f"model-{i + 1:05d}-of-{count:05d}.safetensors"
-        write_shard(path, shard_layout(shard_bytes, i), pattern)
-        paths.append(path)
-    return paths
-
-
-def drop_page_cache() -> str:
-    """Empty the page cache so that the next read comes from the disk; say whether it worked."""
-    os.sync()
-    try:
-        Path("/proc/sys/vm/drop_caches").write_text("3\n")
-        return "dropped"
-    except OSError as e:
-        return f"not dropped ({e.strerror}): figures may include cached reads"
-
-
-def raw_read(paths: list[Path], threads: int) -> int:
-    """Sequential reads of whole files into a reused buffer, ``threads`` files at a time: the storage's limit."""
-
-    def one(path: Path) -> int:
-        buf = bytearray(READ_CHUNK)
-        view = memoryview(buf)
-        total = 0
-        with open(path, "rb", buffering=0) as f:
-            while n := f.readinto(view):
-                total += n
-        return total
-
-    with ThreadPoolExecutor(threads) as pool:
-        return sum(pool.map(one, paths))
-
-
-class Loaders:
-    """Each loader reads every tensor of the files into ``device`` and returns the bytes it placed there."""
-
-    def __init__(self, device: str) -> None:
-        import torch
-
-        self.torch = torch
-        self.device = device
-
-    def sync(self) -> None:
-        if self.device.startswith("cuda"):
-            self.torch.cuda.synchronize()
-
-    def safetensors(self, paths: list[Path], threads: int) -> int:
-        # vLLM's default loader: safe_open on the CPU, then a copy into the GPU (safetensors_weights_iterator; with
-        # --model-loader-extra-config '{"enable_multithread_load": true}' several files at once).
-        from safetensors import safe_open
-
-        def one(path: Path) -> int:
-            kept = []
-            with safe_open(str(path), framework="pt", device="cpu") as f:
-                for name in f.keys():
-                    kept.append(f.get_tensor(name).to(self.device))
-            self.sync()
-            return sum(t.numel() * t.element_size() for t in kept)
-
-        with ThreadPoolExecutor(threads) as pool:
-            return sum(pool.map(one, paths))
-
-    def fastsafetensors(self, paths: list[Path], threads: int) -> int:
-        # One file per batch with one reader thread (vLLM's fastsafetensors_weights_iterator on one GPU); with threads
-        # > 1, all files in one batch and that many copy threads. nogds: no GPUDirect Storage in this VM.
-        from fastsafetensors import SafeTensorsFileLoader, SingleGroup
-
-        batches = [[p] for p in paths] if threads == 1 else [paths]
-        total = 0
-        for batch in batches:
-            # fastsafetensors wants an indexed device ("cuda:0"), not "cuda"
-            device = "cuda:0" if self.device == "cuda" else self.device
-            loader = SafeTensorsFileLoader(
-                SingleGroup(), device=device, nogds=True, max_threads=threads
-            )
-            loader.add_filenames({0: [str(p) for p in batch]})
-            buffer = loader.copy_files_to_device()
-            kept = [buffer.get_tensor(name) for name in loader.get_keys()]
-            self.sync()
-            total += sum(t.numel() * t.element_size() for t in kept)
-            buffer.close()
-            loader.close()
-        return total
-
-    def runai_streamer(self, paths: list[Path], threads: int) -> int:
-        # vLLM's runai_streamer load format streams the files to the CPU and copies each tensor to the GPU;
-        # RUNAI_STREAMER_CONCURRENCY sets its reader threads (vLLM's model_loader_extra_config "concurrency").
-        os.environ["RUNAI_STREAMER_CONCURRENCY"] = str(threads)
-        from runai_model_streamer import SafetensorsStreamer
-
-        total = 0
-        kept = []
-        with SafetensorsStreamer() as streamer:
-            streamer.stream_files([str(p) for p in paths], device="cpu")
-            for _, tensor in streamer.get_tensors():
-                kept.append(tensor.to(self.device))
-                total += tensor.numel() * tensor.element_size()
-        self.sync()
-        return total
-
-    def release(self) -> None:
-        if self.device.startswith("cuda"):
-            self.torch.cuda.empty_cache()
-
-
-def pinned_copy_ceiling(loaders: Loaders, gigabytes: float = 2.0) -> float:
-    """Host-to-GPU copy rate from pinned memory: no loader can place bytes faster than this."""
-    torch = loaders.torch
-    src = torch.empty(int(gigabytes * GB), dtype=torch.uint8).pin_memory()
-    dst = torch.empty_like(src, device=loaders.device)
-    dst.copy_(src, non_blocking=True)
-    loaders.sync()
-    start = time.perf_counter()
-    for _ in range(3):
-        dst.copy_(src, non_blocking=True)
-    loaders.sync()
-    return 3 * src.numel() / (time.perf_counter() - start) / GB
+from synthetic_checkpoint import shard_layout, write_checkpoint  # noqa: E402
+from weight_loaders import (  # noqa: E402
+    GB,
+    Loaders,
+    drop_page_cache,
+    pinned_copy_ceiling,
+    raw_read,
+)
 
 
 @dataclass

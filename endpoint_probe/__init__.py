@@ -7,9 +7,10 @@ no jsonschema. What needs the AWS SDK (reading the API key's secret) is the CLI'
 function's own (cdk_constructs/deploy_time_smoke_test/runtime/).
 
 - url.py: the URL, the TLS settings and the API key, checked before anything is sent;
-- http.py and response.py: one request under one deadline, its answer read bounded;
+- http.py, call.py, watchdog.py and response.py: one request under one deadline (connecting, TLS, the watchdog that
+  ends it), its answer read bounded;
 - deadline.py: the command's deadline (``--timeout``); redaction.py: no secret in a message;
-- answers.py, smoke.py: the smoke test; correctness.py: the correctness probe of ``llmops bench`` and the promotion
-  gate; load_test_result.py: the figures of a ``vllm bench serve`` run;
+- answers.py, completions.py, smoke.py: the smoke test; correctness.py: the correctness probe of ``llmops bench``
+  and the promotion gate; load_test_result.py: the figures of a ``vllm bench serve`` run;
 - errors.py: the exit codes and the errors every check raises.
 """

@@ -16,7 +16,7 @@ from endpoint_probe.errors import BadResponse, DeadlineExceeded, printable, quot
 if TYPE_CHECKING:
     import http.client
 
-    from endpoint_probe.http import _Call
+    from endpoint_probe.call import Call
 
 MiB = 1024 * 1024
 #: The most read from one response (a body, or a whole event stream); more is reported, not read.
@@ -27,7 +27,7 @@ _READ_SIZE = 64 * 1024
 class Response:
     """The status and headers of an answer; its body is read with :meth:`read` or :meth:`lines`, under the deadline."""
 
-    def __init__(self, raw: http.client.HTTPResponse, call: _Call) -> None:
+    def __init__(self, raw: http.client.HTTPResponse, call: Call) -> None:
         self._raw = raw
         self._call = call
         self.status = raw.status

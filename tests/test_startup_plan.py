@@ -1,4 +1,5 @@
-"""bench/timeline.py's start-up plan and bench/weight_load.py's checkpoint, without a GPU (issue 21, items 1, 2 and 7)."""
+"""bench/timeline.py's start-up plan and bench/weight_load.py's checkpoint (bench/synthetic_checkpoint.py), without a
+GPU (issue 21, items 1, 2 and 7)."""
 
 from __future__ import annotations
 
@@ -31,6 +32,11 @@ def timeline():
 @pytest.fixture(scope="module")
 def weight_load():
     return _script("weight_load")
+
+
+@pytest.fixture(scope="module")
+def synthetic_checkpoint():
+    return _script("synthetic_checkpoint")
 
 
 @pytest.mark.parametrize("env_name", ["example", "example-hyperpod"])
@@ -78,9 +84,11 @@ def test_the_table_prints_every_rate_with_its_source(timeline, capsys):
     assert "assumed" not in out
 
 
-def test_a_synthetic_shard_is_a_safetensors_file_of_mxfp4_blocks_and_scales(weight_load, tmp_path):
-    tensors = weight_load.shard_layout(80 << 20, 0)
-    size = weight_load.write_shard(tmp_path / "s.safetensors", tensors, b"\x5a" * 4096)
+def test_a_synthetic_shard_is_a_safetensors_file_of_mxfp4_blocks_and_scales(
+    synthetic_checkpoint, tmp_path
+):
+    tensors = synthetic_checkpoint.shard_layout(80 << 20, 0)
+    size = synthetic_checkpoint.write_shard(tmp_path / "s.safetensors", tensors, b"\x5a" * 4096)
     raw = (tmp_path / "s.safetensors").read_bytes()
     (length,) = struct.unpack("<Q", raw[:8])
     header = json.loads(raw[8 : 8 + length])

@@ -64,7 +64,7 @@ from ops_cli.tools import KUBECONFIG_FIX, command_line, run_tool, tool_failure, 
 
 if TYPE_CHECKING:
     from deployment_config.model import EnvironmentConfig
-    from ops_cli.waiting import Progress
+    from ops_cli.progress import Progress
 
 # What needs the project's configuration (the Job's plan, the HyperPod worker's address) imports deployment_config
 # where it is used: cdk_constructs/promotion_gate.py imports this module for the Job's plan.

@@ -23,7 +23,7 @@ import pytest
 
 from deployment_config.kubernetes_names import SERVING_NAMESPACE, SERVING_POD_SELECTOR
 from endpoint_probe.redaction import redact_secrets
-from ops_cli import cost, weights
+from ops_cli import price_list, weights
 from ops_cli.cli import main
 from ops_cli.context import Runtime
 from ops_cli.errors import ExitCode, OpsError
@@ -424,9 +424,9 @@ def test_phases_with_pods_of_an_odd_shape(run_with_kubectl):
     ],
 )
 def test_a_price_list_answer_of_another_shape_is_no_price_not_a_crash(product):
-    assert cost.hourly_price(product) is None
+    assert price_list.hourly_price(product) is None
     assert (
-        cost.PriceQuery("AmazonEC2", (), usage_type="BoxUsage:x").matches({"product": ["x"]})
+        price_list.PriceQuery("AmazonEC2", (), usage_type="BoxUsage:x").matches({"product": ["x"]})
         is False
     )
 

@@ -45,7 +45,7 @@ from deployment_config.model import EnvironmentConfig
 from deployment_config.promotion_gate import PromotionGateConfig, wait_seconds
 from deployment_config.published import PublishedRow
 from deployment_config.sizing import startup_budget_seconds
-from ops_cli import load_test
+from ops_cli import load_test, load_test_job, load_test_target
 
 SERVICE_ACCOUNT = "llmops-promotion-gate"
 RESULTS_ROOT = "results"
@@ -150,11 +150,12 @@ def job_manifest(
     run_id: str,
     deadline_seconds: int,
 ) -> dict:
-    """The Job: ``llmops bench``'s manifest (ops_cli/load_test.py ``plan_for``: image, placement next to a vLLM pod, the
-    API key from the synced Secret) with the gate's runs, script, service account and result upload."""
+    """The Job: ``llmops bench``'s manifest (ops_cli/load_test.py ``plan_for``, ops_cli/load_test_job.py
+    ``job_manifest``: image, placement next to a vLLM pod, the API key from the synced Secret) with the gate's runs,
+    script, service account and result upload."""
     plan = load_test.plan_for(
         env_config,
-        base_url=load_test.eks_service_url(env_config),
+        base_url=load_test_target.eks_service_url(env_config),
         job_name=job_name,
         concurrencies=gate.concurrencies,
         input_len=gate.input_len,
@@ -164,7 +165,7 @@ def job_manifest(
         deadline_seconds=deadline_seconds,
     )
     plan = dataclasses.replace(plan, num_prompts=tuple(run.num_prompts for run in gate.runs))
-    manifest = plan.manifest()
+    manifest = load_test_job.job_manifest(plan)
     labels = {
         "app.kubernetes.io/name": "llmops-promotion-gate",
         "app.kubernetes.io/managed-by": "llm-serving-smoke",

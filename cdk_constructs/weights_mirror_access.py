@@ -1,4 +1,4 @@
-"""The AWS access of ``llmops weights mirror``'s Job (ops_cli/weights.py): a role for its service account
+"""The AWS access of ``llmops weights mirror``'s Job (ops_cli/weights_mirror_job.py): a role for its service account
 (``llm-serving/weights-mirror``) through EKS Pod Identity, which may write the model's S3 prefix and read the Hugging
 Face token's secret, and nothing else.
 

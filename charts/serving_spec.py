@@ -395,8 +395,8 @@ def serving_spec_for(env: EnvironmentConfig) -> VllmServingSpec:
 
 def _pod_secrets(env: EnvironmentConfig) -> PodSecrets | None:
     """The API key, and the Hugging Face token only where vLLM downloads from the Hub: with S3 weights nothing in the pod
-    talks to the Hub (the mirror Job reads the token itself, ops_cli/weights.py), and a token in the environment of a
-    process that runs the model repository's code (--trust-remote-code) is one more secret it could read."""
+    talks to the Hub (the mirror Job reads the token itself, ops_cli/weights_mirror_job.py), and a token in the environment
+    of a process that runs the model repository's code (--trust-remote-code) is one more secret it could read."""
     secrets = PodSecrets(
         region=env.region,
         api_key_secret=env.api_key_secret_name if env.endpoint.api_key_required else None,

@@ -24,7 +24,7 @@ from ops_cli.aws import Aws, botocore_session
 from ops_cli.config_writer import env_name_problem, missing_environment
 from ops_cli.errors import ExitCode, OpsError, shown, translate
 from ops_cli.output import Human, emit_json, styled_output, write_human
-from ops_cli.waiting import Progress
+from ops_cli.progress import Progress
 
 PROJECT_DIR = Path(__file__).resolve().parents[1]
 #: The environment variable that may name the configuration directory (an installed llmops used outside the checkout).

@@ -9,23 +9,8 @@ the serving path makes (EKS: the cloud controller's NLB; HyperPod: the Inference
 
 Facts and their sources:
 
-- The Price List Query API has two endpoints, us-east-1 and ap-south-1; ``GetProducts`` takes a ``ServiceCode`` and
-  ``Filters`` of ``Type`` ``TERM_MATCH`` (``Field`` an attribute name), answers ``PriceList``, JSON strings of one product
-  each (``product.sku``, ``product.attributes``, ``terms.OnDemand.<offer term>.priceDimensions.<rate code>.pricePerUnit``,
-  ``unit``, ``effectiveDate``), paginated with ``NextToken``: AWS Billing User Guide, "Finding services and products
-  using AWS Price List Query API" (https://docs.aws.amazon.com/awsaccountbilling/latest/aboutv2/using-price-list-query-api.html,
-  the endpoints also on "using-the-aws-price-list-bulk-api.html"); botocore 1.43.127 ``pricing/2017-10-15/service-2.json``
-  (``GetProductsRequest``, ``Filter``, ``FilterType``, ``PriceListJsonItems``).
-- Attribute names and values (``regionCode``, ``instanceType``, ``operatingSystem`` ``Linux``, ``tenancy`` ``Shared``,
-  ``preInstalledSw`` ``NA``, ``capacitystatus`` ``Used``, ``productFamily`` ``NAT Gateway`` / ``VpcEndpoint`` /
-  ``Load Balancer-Network`` / ``Load Balancer-Application``, ``usagetype``) and usage types (``BoxUsage:TYPE``,
-  ``NatGateway-Hours``, ``VpcEndpoint-Hours`` under service code ``AmazonVPC``, ``AmazonEKS-Hours:perCluster``,
-  ``LoadBalancerUsage``): product records as returned by GetProducts and queried in public code (for example
-  asheiduk/as-scripts ``x`` for EC2 attributes; AlexanderWiechert/open-costcalculator
-  ``src/resources/nat_gateway/nat_gateway_filter.py``). Not read from an AWS page: every query therefore must match
-  exactly one product, or its row says "price not found" with the filters, instead of guessing. A usage type carries
-  a region prefix (``USW2-``) except in us-east-1, so it is matched as a suffix after the ``-``, in this module
-  (``RegionalNatGateway-Hours`` is another product and does not match ``NatGateway-Hours``).
+- The prices: the AWS Price List Query API (ops_cli/price_list.py, with its sources); every query must match exactly
+  one product, or its row says "price not found" with the filters, instead of guessing.
 - A Capacity Block's upfront fee is not in DescribeCapacityReservations' answer (botocore's EC2 model,
   ``CapacityReservation`` has ``StartDate``, ``EndDate`` and no fee): the user passes ``--block-fee``, what
   ``capacity-blocks purchase`` printed. A training plan's is: DescribeTrainingPlan answers ``UpfrontFee``,
@@ -34,216 +19,21 @@ Facts and their sources:
 
 from __future__ import annotations
 
-import json
 import re
-from dataclasses import dataclass, field
 from datetime import datetime
 from decimal import Decimal, InvalidOperation
 
 from deployment_config.model import EnvironmentConfig, Platform
 from ops_cli import capacity_blocks as cb
+from ops_cli import price_list
 from ops_cli import training_plans as tp
 from ops_cli.aws import Aws
+from ops_cli.cost_records import Block, CostReport, CostRow, to_tenths
 from ops_cli.errors import ExitCode, OpsError, shown
+from ops_cli.price_list import PRICE_CURRENCY, PriceQuery, hourly_price
 
-#: The Price List Query API's endpoints (see the module's sources); the CLI asks the first.
-PRICING_REGIONS = ("us-east-1", "ap-south-1")
-#: The currency the Price List Query API prices in (``pricePerUnit`` is keyed by it).
-PRICE_CURRENCY = "USD"
 #: The largest fee accepted with --block-fee: more than any Capacity Block, small enough to catch a typo.
 MAX_BLOCK_FEE = Decimal(100_000_000)
-
-
-@dataclass(frozen=True)
-class PriceQuery:
-    """One product of the Price List: TERM_MATCH filters, and the usage type it must have (matched as a suffix after
-    the region prefix, or exactly)."""
-
-    service_code: str
-    filters: tuple[tuple[str, str], ...]
-    usage_type: str | None = None
-
-    def params(self) -> dict:
-        return {
-            "ServiceCode": self.service_code,
-            "FormatVersion": "aws_v1",
-            "MaxResults": 100,
-            "Filters": [
-                {"Type": "TERM_MATCH", "Field": name, "Value": value}
-                for name, value in self.filters
-            ],
-        }
-
-    def describe(self) -> str:
-        words = [
-            f"serviceCode={self.service_code}",
-            *(f"{name}={value}" for name, value in self.filters),
-        ]
-        if self.usage_type:
-            words.append(f"usagetype=*{self.usage_type}")
-        return ", ".join(words)
-
-    def matches(self, product: dict) -> bool:
-        if self.usage_type is None:
-            return True
-        product_info = product.get("product") if isinstance(product.get("product"), dict) else {}
-        attributes = (
-            product_info.get("attributes")
-            if isinstance(product_info.get("attributes"), dict)
-            else {}
-        )
-        usage = str(attributes.get("usagetype", ""))
-        return usage == self.usage_type or usage.endswith(f"-{self.usage_type}")
-
-
-@dataclass(frozen=True)
-class Price:
-    """An On-Demand hourly price from the Price List, with its source."""
-
-    per_hour: Decimal
-    currency: str
-    sku: str
-    effective: str
-    description: str
-
-    def to_dict(self) -> dict:
-        return {
-            "per_hour": str(self.per_hour),
-            "currency": self.currency,
-            "sku": self.sku,
-            "effective_date": self.effective,
-            "description": self.description,
-        }
-
-
-@dataclass
-class CostRow:
-    """One billable item: how many, at what price per hour (None: not found, or not hourly)."""
-
-    item: str
-    count: int
-    query: PriceQuery | None = None
-    price: Price | None = None
-    note: str = ""
-    #: For the block's fee, already known per hour (fee / the block's hours), outside the Price List.
-    fixed_per_hour: Decimal | None = None
-
-    @property
-    def per_hour(self) -> Decimal | None:
-        if self.fixed_per_hour is not None:
-            return self.fixed_per_hour
-        return self.price.per_hour * self.count if self.price else None
-
-    def to_dict(self, hours: Decimal | None) -> dict:
-        per_hour = self.per_hour
-        return {
-            "item": self.item,
-            "count": self.count,
-            "unit_price_per_hour": str(self.price.per_hour) if self.price else None,
-            "per_hour": str(per_hour) if per_hour is not None else None,
-            "rest_of_block": str(_cents(per_hour * hours))
-            if per_hour is not None and hours is not None and self.query is not None
-            else None,
-            "source": self.price.to_dict() if self.price else None,
-            "filters": self.query.describe() if self.query else None,
-            "note": self.note or None,
-        }
-
-
-@dataclass
-class Block:
-    """The GPU capacity the environment runs on: its end, length and upfront fee (None when unknown)."""
-
-    kind: str
-    identifier: str
-    start: datetime | None
-    end: datetime | None
-    fee: Decimal | None
-    currency: str | None
-    fee_source: str
-
-    def hours_left(self, now: datetime) -> Decimal | None:
-        """Hours from now to the block's end: the network, cluster and nodes run (and bill) until then."""
-        if self.end is None:
-            return None
-        return max(Decimal(0), Decimal(str((self.end - now).total_seconds())) / 3600)
-
-    @property
-    def hours(self) -> Decimal | None:
-        if self.start is None or self.end is None:
-            return None
-        return Decimal(str((self.end - self.start).total_seconds())) / 3600
-
-
-@dataclass
-class CostReport:
-    env: str
-    region: str
-    block: Block
-    rows: list[CostRow]
-    now: datetime
-    usage_based: tuple[str, ...] = field(default=())
-
-    @property
-    def hours_left(self) -> Decimal | None:
-        return self.block.hours_left(self.now)
-
-    def hourly_rows(self) -> list[CostRow]:
-        return [r for r in self.rows if r.query is not None]
-
-    @property
-    def hourly_total(self) -> Decimal:
-        """The priced running resources per hour (rows without a price are not in it)."""
-        return sum((r.per_hour for r in self.hourly_rows() if r.per_hour is not None), Decimal(0))
-
-    @property
-    def missing(self) -> list[str]:
-        """The hourly resources without a price (the block's fee is the block's own)."""
-        return [r.item for r in self.hourly_rows() if r.per_hour is None]
-
-    def to_dict(self) -> dict:
-        hours = self.hours_left
-        fee = self.block.fee if self.block.currency in (None, PRICE_CURRENCY) else None
-        all_in = (
-            (self.hourly_total + fee / self.block.hours)
-            if fee is not None and self.block.hours
-            else None
-        )
-        return {
-            "env": self.env,
-            "region": self.region,
-            "currency": PRICE_CURRENCY,
-            "at": self.now.isoformat(),
-            "block": {
-                "kind": self.block.kind,
-                "id": self.block.identifier,
-                "start": self.block.start.isoformat() if self.block.start else None,
-                "end": self.block.end.isoformat() if self.block.end else None,
-                "hours_left": str(_round(hours)) if hours is not None else None,
-                "upfront_fee": str(self.block.fee) if self.block.fee is not None else None,
-                "fee_currency": self.block.currency,
-                "fee_source": self.block.fee_source,
-            },
-            "rows": [r.to_dict(hours) for r in self.rows],
-            "total": {
-                "per_hour": str(_cents(self.hourly_total)),
-                "rest_of_block": str(_cents(self.hourly_total * hours))
-                if hours is not None
-                else None,
-                "per_hour_with_block_fee": str(_cents(all_in)) if all_in is not None else None,
-                "complete": not self.missing,
-                "not_priced": self.missing,
-            },
-            "usage_based_not_estimated": list(self.usage_based),
-        }
-
-
-def _cents(value: Decimal) -> Decimal:
-    return value.quantize(Decimal("0.01"))
-
-
-def _round(value: Decimal) -> Decimal:
-    return value.quantize(Decimal("0.1"))
 
 
 #: An amount on the command line: ASCII digits with an optional '.' and decimal part, nothing else. One way only:
@@ -383,67 +173,12 @@ USAGE_BASED = (
 # --- prices -------------------------------------------------------------------------------------------------------
 
 
-def _products(aws: Aws, query: PriceQuery) -> list[dict]:
-    items = aws.pages(
-        "pricing",
-        "get_products",
-        f"look up prices ({query.describe()})",
-        "PriceList",
-        **query.params(),
-    )
-    products = []
-    for item in items:
-        try:
-            products.append(json.loads(item) if isinstance(item, str) else item)
-        except (ValueError, RecursionError):
-            continue
-    return [p for p in products if isinstance(p, dict) and query.matches(p)]
-
-
-def _dict(value) -> dict:
-    """A field of the Price List's answer read defensively: another shape than the API's reads as absent."""
-    return value if isinstance(value, dict) else {}
-
-
-def hourly_price(product: dict) -> Price | None:
-    """The product's one On-Demand hourly price in USD, or None when it has none or several (or an answer of another
-    shape than the Price List's)."""
-    terms = _dict(_dict(product.get("terms")).get("OnDemand"))
-    found = []
-    for term in (t for t in terms.values() if isinstance(t, dict)):
-        for dimension in (
-            d for d in _dict(term.get("priceDimensions")).values() if isinstance(d, dict)
-        ):
-            amount = _dict(dimension.get("pricePerUnit")).get(PRICE_CURRENCY)
-            if (
-                str(dimension.get("unit", "")).lower() in ("hrs", "hours", "hour")
-                and amount is not None
-            ):
-                found.append((term, dimension, amount))
-    if len(found) != 1:
-        return None
-    term, dimension, amount = found[0]
-    try:
-        per_hour = Decimal(str(amount))
-    except InvalidOperation:
-        return None
-    if not per_hour.is_finite() or per_hour < 0:
-        return None
-    return Price(
-        per_hour,
-        PRICE_CURRENCY,
-        str(_dict(product.get("product")).get("sku", "?")),
-        str(term.get("effectiveDate", "?")),
-        str(dimension.get("description", "")),
-    )
-
-
 def price_rows(pricing: Aws, rows: list[CostRow]) -> None:
     """Fill in each row's price; a query that matches no product or several says so in the row's note."""
     for row in rows:
         if row.query is None:
             continue
-        products = _products(pricing, row.query)
+        products = price_list.products(pricing, row.query)
         prices = [hourly_price(p) for p in products]
         if len(products) == 1 and prices[0] is not None:
             row.price = prices[0]
@@ -535,7 +270,7 @@ def cost_report(
     elif block.fee is not None and block.hours:
         fee_row.fixed_per_hour = block.fee / block.hours
         fee_row.note = (
-            f"{block.fee:,.2f} {block.currency} paid at purchase for {_round(block.hours)} h, shown per hour "
+            f"{block.fee:,.2f} {block.currency} paid at purchase for {to_tenths(block.hours)} h, shown per hour "
             f"of the block; {block.fee_source}"
         )
     rows.insert(0, fee_row)

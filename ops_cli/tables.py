@@ -1,18 +1,19 @@
 """What the commands show people, beyond one line: the offerings, the startup phases, the cost report and where the
 published figures come from. Apart from ops_cli/output.py, which draws any table, because these know the commands'
-own records (ops_cli/cost.py imports what imports output.py)."""
+own records (ops_cli/offering.py imports output.py)."""
 
 from __future__ import annotations
 
-from ops_cli import cost
+from ops_cli.cost_records import CostReport, to_tenths
 from ops_cli.offering import Offering
 from ops_cli.output import Table, duration, money, table, utc_and_local
+from ops_cli.price_list import PRICE_CURRENCY
 
 
-def cost_human(report: cost.CostReport) -> list:
+def cost_human(report: CostReport) -> list:
     """The cost table, its totals and the prices' sources, in words."""
     hours = report.hours_left
-    usd = cost.PRICE_CURRENCY
+    usd = PRICE_CURRENCY
 
     def amount(value) -> str:
         return "-" if value is None else f"{value:,.2f}" if value >= 1 else f"{value:,.4f}"
@@ -39,7 +40,7 @@ def cost_human(report: cost.CostReport) -> list:
     block = report.block
     lines = [
         f"{report.env} in {report.region}: {block.kind} {block.identifier} ends {utc_and_local(block.end)}, "
-        f"{cost._round(hours) if hours is not None else '?'} h from now. Amounts in {usd}.",
+        f"{to_tenths(hours) if hours is not None else '?'} h from now. Amounts in {usd}.",
         table(
             [
                 "item",

@@ -32,7 +32,7 @@ from deployment_config import ConfigError, load_environment, parse_environment
 from deployment_config.promotion_gate import PROBE_SECONDS, SMOKE_TEST_WAIT_SECONDS
 from deployment_config.sizing import startup_budget_seconds
 from endpoint_probe import correctness
-from ops_cli import load_test
+from ops_cli import load_test, load_test_target
 from tests.cfn_lint import cfn_lint_errors
 from tests.conftest import CONFIG_DIR, in_memory_pipeline
 from tests.lambda_handlers import handler_with_stubbed_clients
@@ -212,7 +212,7 @@ def test_the_job_is_llmops_bench_run_by_run_and_uploads_each_result_under_the_im
     # and runs `vllm bench serve` with exactly the arguments llmops bench builds, per run
     plan = load_test.plan_for(
         gate_env,
-        base_url=load_test.eks_service_url(gate_env),
+        base_url=load_test_target.eks_service_url(gate_env),
         job_name="x",
         concurrencies=(1, 4),
         input_len=8192,

@@ -9,7 +9,7 @@ import math
 from deployment_config.model import Platform
 from endpoint_probe.url import check_url
 from ops_cli import bench as bench_probe
-from ops_cli import load_test
+from ops_cli import load_test, load_test_job, load_test_target
 from ops_cli.api_key import add_api_key_options, api_key, keeping_secret
 from ops_cli.arguments import TIMEOUT_HELP, positive
 from ops_cli.bench_tables import acceptance_table, load_test_table, probe_table
@@ -171,11 +171,11 @@ def bench(ctx: Context) -> int:
                 ExitCode.USAGE,
             )
         base_url = (
-            load_test.hyperpod_worker_url(
+            load_test_target.hyperpod_worker_url(
                 env, args.kubectl, ctx.rt.run_command, deadline=ctx.deadline
             )
             if env.platform is Platform.HYPERPOD
-            else load_test.eks_service_url(env)
+            else load_test_target.eks_service_url(env)
         )
         moment = ctx.rt.now()
         plan = load_test.plan_for(
@@ -189,7 +189,7 @@ def bench(ctx: Context) -> int:
             seed=int(moment.timestamp()),
             deadline_seconds=max(1, math.ceil(ctx.deadline.remaining())),
         )
-        runs, status = load_test.run_load_test(
+        runs, status = load_test_job.run_load_test(
             plan,
             args.kubectl,
             ctx.progress(f"Job {plan.namespace}/{plan.job_name}"),
@@ -212,7 +212,7 @@ def bench(ctx: Context) -> int:
         }
 
         human.append(load_test_table(runs, published))
-        why_not = load_test.acceptance_measurable(env)
+        why_not = load_test_target.acceptance_measurable(env)
         if env.model.speculator_size_gb:  # speculative decoding's acceptance, only where it is on
             if why_not is None:
                 human.append(acceptance_table(runs))

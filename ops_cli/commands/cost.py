@@ -10,6 +10,7 @@ from ops_cli import cost as pricing
 from ops_cli.command_help import command_help
 from ops_cli.context import Context
 from ops_cli.errors import ExitCode, OpsError, shown
+from ops_cli.price_list import PRICING_REGIONS
 from ops_cli.tables import cost_human
 
 
@@ -40,8 +41,8 @@ def register(groups: argparse._SubParsersAction, common: argparse.ArgumentParser
     p.add_argument("--currency", default="USD", help="the currency of --block-fee (default: USD)")
     p.add_argument(
         "--pricing-region",
-        choices=pricing.PRICING_REGIONS,
-        default=pricing.PRICING_REGIONS[0],
+        choices=PRICING_REGIONS,
+        default=PRICING_REGIONS[0],
         help="the Price List Query API endpoint to ask (default: us-east-1; prices are for the environment's "
         "region either way)",
     )

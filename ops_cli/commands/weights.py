@@ -8,7 +8,7 @@ import json
 
 from deployment_config.kubernetes_names import SERVING_NAMESPACE
 from endpoint_probe.errors import printable
-from ops_cli import weights
+from ops_cli import hugging_face_hub, weights, weights_mirror_job
 from ops_cli.arguments import TIMEOUT_HELP, positive
 from ops_cli.command_help import command_help
 from ops_cli.config_writer import check_environment_file, update_environment_file
@@ -90,11 +90,11 @@ def mirror(ctx: Context) -> int:
                 SecretId=env.model.hugging_face_token_secret,
             )
         token = (answer.get("SecretString") or "").strip() or None
-    sha = weights.resolve_revision(
+    sha = hugging_face_hub.resolve_revision(
         env.model.hugging_face_id,
         ref,
         token=token,
-        hub=weights.hub_endpoint(ctx.rt.environ),
+        hub=hugging_face_hub.hub_endpoint(ctx.rt.environ),
         deadline=ctx.deadline,
     )
     bucket, prefix = weights.check_mirror_target(env, sha)
@@ -103,11 +103,11 @@ def mirror(ctx: Context) -> int:
     speculator_id = weights.mirrored_speculator(env)
     speculator_sha = speculator_target = None
     if speculator_id is not None:
-        speculator_sha = weights.resolve_revision(
+        speculator_sha = hugging_face_hub.resolve_revision(
             speculator_id,
             env.model.speculator_revision or "main",
             token=token,
-            hub=weights.hub_endpoint(ctx.rt.environ),
+            hub=hugging_face_hub.hub_endpoint(ctx.rt.environ),
             deadline=ctx.deadline,
         )
         speculator_target = weights.speculator_target(env, speculator_sha)
@@ -133,20 +133,20 @@ def mirror(ctx: Context) -> int:
         ctx.deadline,
     )  # every kubectl call ends by the --timeout deadline
     k, ns = ctx.args.kubectl, SERVING_NAMESPACE
-    weights.kubectl(
+    weights_mirror_job.kubectl(
         run,
         k,
         "delete",
         "job",
-        weights.MIRROR_JOB,
+        weights_mirror_job.MIRROR_JOB,
         "-n",
         ns,
         "--ignore-not-found",
         "--wait=true",
         deadline=deadline,
     )
-    items = weights.mirror_manifests(env, sha, speculator_sha)
-    weights.kubectl(
+    items = weights_mirror_job.mirror_manifests(env, sha, speculator_sha)
+    weights_mirror_job.kubectl(
         run,
         k,
         "apply",
@@ -161,9 +161,12 @@ def mirror(ctx: Context) -> int:
         """One look at the Job: the files it has copied since the last look (a line each), and whether it ended.
         The log of a pod that has not started yet is not an error, only nothing to show."""
         result = run_tool(
-            [k, "logs", "-n", ns, f"job/{weights.MIRROR_JOB}"], deadline=deadline, cap=120, run=run
+            [k, "logs", "-n", ns, f"job/{weights_mirror_job.MIRROR_JOB}"],
+            deadline=deadline,
+            cap=120,
+            run=run,
         )
-        records = weights.file_records(result.stdout if result.returncode == 0 else "")
+        records = weights_mirror_job.file_records(result.stdout if result.returncode == 0 else "")
         for record in records[len(printed) :]:
             ctx.say(
                 f"[{record['file']}/{record['files']}] {printable(record['path'], 200)}  {record['size']:,} bytes  "
@@ -171,8 +174,8 @@ def mirror(ctx: Context) -> int:
                 ctx.rt.stderr,
             )
             printed.append(record)
-        job = weights.kubectl_json(
-            run, k, "get", "job", weights.MIRROR_JOB, "-n", ns, deadline=deadline
+        job = weights_mirror_job.kubectl_json(
+            run, k, "get", "job", weights_mirror_job.MIRROR_JOB, "-n", ns, deadline=deadline
         )
         status = job.get("status") if isinstance(job.get("status"), dict) else {}
         conditions = status.get("conditions") if isinstance(status.get("conditions"), list) else []
@@ -184,9 +187,9 @@ def mirror(ctx: Context) -> int:
             status.get("failed") and not status.get("active") and not status.get("succeeded")
         ):
             raise OpsError(
-                f"the mirror Job {ns}/{weights.MIRROR_JOB} did not succeed",
-                f"kubectl -n {ns} logs job/{weights.MIRROR_JOB}; kubectl -n {ns} describe job "
-                f"{weights.MIRROR_JOB}",
+                f"the mirror Job {ns}/{weights_mirror_job.MIRROR_JOB} did not succeed",
+                f"kubectl -n {ns} logs job/{weights_mirror_job.MIRROR_JOB}; kubectl -n {ns} describe job "
+                f"{weights_mirror_job.MIRROR_JOB}",
                 ExitCode.CHECK_FAILED,
             )
         last = printed[-1] if printed else None
@@ -198,7 +201,7 @@ def mirror(ctx: Context) -> int:
         )
         return bool(status.get("succeeded")), state
 
-    ctx.progress(f"mirror Job {ns}/{weights.MIRROR_JOB}").run(probe)
+    ctx.progress(f"mirror Job {ns}/{weights_mirror_job.MIRROR_JOB}").run(probe)
     checked = []
     for where_bucket, where_prefix, revision in (
         (bucket, prefix, sha),

@@ -22,7 +22,7 @@ from charts.serving_spec import API_KEY_VARIABLE, serving_spec_for
 from deployment_config.kubernetes_names import SERVING_NAMESPACE, SERVING_POD_SELECTOR
 from endpoint_probe import correctness, load_test_result
 from endpoint_probe.url import ApiKey, check_url
-from ops_cli import bench, load_test
+from ops_cli import bench, load_test, load_test_job, load_test_target
 from ops_cli.errors import ExitCode
 from tests.ops.openai_server import Behaviour, openai_server
 
@@ -243,7 +243,7 @@ def vllm_bench_serve_parser() -> argparse.ArgumentParser:
 def eks_plan(default_env) -> load_test.LoadTestPlan:
     return load_test.plan_for(
         default_env,
-        base_url=load_test.eks_service_url(default_env),
+        base_url=load_test_target.eks_service_url(default_env),
         job_name="llmops-bench-test",
         concurrencies=(1, 4, 16),
         input_len=8192,
@@ -271,7 +271,7 @@ def hyperpod_plan(hyperpod_env) -> load_test.LoadTestPlan:
 
 @pytest.mark.parametrize("plan_name", ["eks_plan", "hyperpod_plan"])
 def test_the_job_validates_strictly_against_kubernetes_1_34(plan_name, request, default_env):
-    manifest = request.getfixturevalue(plan_name).manifest()
+    manifest = load_test_job.job_manifest(request.getfixturevalue(plan_name))
     kubernetes_validate.validate(manifest, default_env.kubernetes_version, strict=True)
 
 
@@ -316,10 +316,10 @@ def test_the_script_runs_each_concurrency_and_prints_its_result_between_markers(
 def test_the_job_runs_next_to_vllm_with_the_key_of_its_synced_secret_and_no_gpu(
     eks_plan, default_env
 ):
-    spec = eks_plan.manifest()["spec"]
+    spec = load_test_job.job_manifest(eks_plan)["spec"]
     pod = spec["template"]["spec"]
     container = pod["containers"][0]
-    assert eks_plan.manifest()["metadata"]["namespace"] == SERVING_NAMESPACE
+    assert load_test_job.job_manifest(eks_plan)["metadata"]["namespace"] == SERVING_NAMESPACE
     assert container["image"] == default_env.serving_image
     # the same Secret and key the pod's auth middleware reads its key from (charts/serving_spec.py PodSecrets)
     secrets = serving_spec_for(default_env).secrets
@@ -426,7 +426,7 @@ def test_a_result_without_the_percentiles_is_a_failed_run():
 
 
 class FakeKubectl:
-    """Answers the kubectl calls of ops_cli.load_test.run_load_test (and the HyperPod worker look-up); records them."""
+    """Answers the kubectl calls of ops_cli.load_test_job.run_load_test (and the HyperPod worker look-up); records them."""
 
     def __init__(
         self, log: str, *, states: list[dict] | None = None, pods: list[dict] | None = None
@@ -623,7 +623,7 @@ def test_an_open_endpoint_of_a_gated_model_sends_no_key_but_the_hugging_face_tok
     )
     plan = load_test.plan_for(
         env,
-        base_url=load_test.eks_service_url(env),
+        base_url=load_test_target.eks_service_url(env),
         job_name="llmops-bench-test",
         concurrencies=(1,),
         input_len=64,
@@ -634,7 +634,9 @@ def test_an_open_endpoint_of_a_gated_model_sends_no_key_but_the_hugging_face_tok
     )
     env_vars = {
         e["name"]: e.get("valueFrom")
-        for e in plan.manifest()["spec"]["template"]["spec"]["containers"][0]["env"]
+        for e in load_test_job.job_manifest(plan)["spec"]["template"]["spec"]["containers"][0][
+            "env"
+        ]
     }
     # then the Job reads the token from the Secret the vLLM pod's token comes from, and sends no key
     secrets = serving_spec_for(env).secrets
@@ -668,7 +670,7 @@ def test_every_key_the_job_reads_is_in_the_secret_the_serving_pods_sync(
     )
     plan = load_test.plan_for(
         env,
-        base_url=load_test.eks_service_url(env),
+        base_url=load_test_target.eks_service_url(env),
         job_name="llmops-bench-test",
         concurrencies=(1,),
         input_len=64,
@@ -679,7 +681,9 @@ def test_every_key_the_job_reads_is_in_the_secret_the_serving_pods_sync(
     )
     references = [
         e["valueFrom"]["secretKeyRef"]
-        for e in plan.manifest()["spec"]["template"]["spec"]["containers"][0]["env"]
+        for e in load_test_job.job_manifest(plan)["spec"]["template"]["spec"]["containers"][0][
+            "env"
+        ]
         if "valueFrom" in e
     ]
     # then the Job never waits for a key the Secret does not hold (with S3 weights the vLLM pod, and so its Secret, has

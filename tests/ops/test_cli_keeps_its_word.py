@@ -23,7 +23,7 @@ import pytest
 
 from deployment_config.kubernetes_names import SERVING_NAMESPACE, SERVING_POD_SELECTOR
 from endpoint_probe.redaction import redact_secrets
-from ops_cli import cost, weights
+from ops_cli import hugging_face_hub, price_list
 from ops_cli.cli import main
 from ops_cli.context import Runtime
 from ops_cli.errors import ExitCode, OpsError
@@ -278,7 +278,7 @@ def test_weights_mirror_against_a_hub_that_drips_ends_at_its_timeout(mirror):
 
 
 def test_the_hub_has_a_bound_of_its_own_under_a_long_timeout(mirror, monkeypatch):
-    monkeypatch.setattr(weights, "HUB_CAP_S", 1)  # 30 s in use
+    monkeypatch.setattr(hugging_face_hub, "HUB_CAP_S", 1)  # 30 s in use
     with MisbehavingServer(lambda request, conn: conn.drip(response(200, b"{}"), 2.0)) as hub:
         result, took = timed(mirror, hub)  # --timeout: 12 hours
     assert took < 1 + SLACK, took
@@ -424,9 +424,9 @@ def test_phases_with_pods_of_an_odd_shape(run_with_kubectl):
     ],
 )
 def test_a_price_list_answer_of_another_shape_is_no_price_not_a_crash(product):
-    assert cost.hourly_price(product) is None
+    assert price_list.hourly_price(product) is None
     assert (
-        cost.PriceQuery("AmazonEC2", (), usage_type="BoxUsage:x").matches({"product": ["x"]})
+        price_list.PriceQuery("AmazonEC2", (), usage_type="BoxUsage:x").matches({"product": ["x"]})
         is False
     )
 
@@ -510,7 +510,7 @@ def test_a_hub_that_echoes_the_token_does_not_get_it_printed():
         return conn.send(response(500, json.dumps({"error": request.headers}).encode()))
 
     with MisbehavingServer(echo) as hub, pytest.raises(OpsError) as error:
-        weights.hub_get(f"{hub}/api/models/a/b/revision/main", token)
+        hugging_face_hub.hub_get(f"{hub}/api/models/a/b/revision/main", token)
     assert "HTTP 500" in error.value.message and "Bearer <redacted>" in error.value.message
     assert token not in error.value.message + error.value.fix
 

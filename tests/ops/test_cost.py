@@ -15,6 +15,7 @@ from ops_cli import cost
 from ops_cli.cli import main
 from ops_cli.context import Runtime
 from ops_cli.errors import ExitCode
+from ops_cli.price_list import PriceQuery
 from tests.conftest import CONFIG_DIR
 from tests.ops.conftest import NOW, Result, StubbedAws
 
@@ -103,7 +104,7 @@ def product(sku: str, usage_type: str, price: str, unit: str = "Hrs") -> str:
 
 
 def expect_products(
-    pricing: StubbedAws, query: cost.PriceQuery, items: list[str], pages: int = 1
+    pricing: StubbedAws, query: PriceQuery, items: list[str], pages: int = 1
 ) -> None:
     """``items`` over ``pages`` pages, the request checked field by field."""
     size = max(1, -(-len(items) // pages))

@@ -17,7 +17,7 @@ from botocore.response import StreamingBody
 from deployment_config import ConfigError, load_environment
 from deployment_config.kubernetes_names import SERVING_NAMESPACE
 from deployment_config.model import WeightSource
-from ops_cli import weights
+from ops_cli import hugging_face_hub, weights, weights_mirror_job
 from ops_cli.errors import ExitCode, OpsError
 from tests.ops.conftest import run_llmops
 
@@ -57,24 +57,24 @@ def hub(monkeypatch):
         asked.append((url, token))
         return {"id": "moonshotai/Kimi-K3", "sha": SHA}
 
-    monkeypatch.setattr(weights, "hub_get", get)
+    monkeypatch.setattr(hugging_face_hub, "hub_get", get)
     return asked
 
 
 def test_a_branch_is_resolved_to_its_commit_with_the_hub_api(hub):
-    assert weights.resolve_revision("moonshotai/Kimi-K3", "main") == SHA
+    assert hugging_face_hub.resolve_revision("moonshotai/Kimi-K3", "main") == SHA
     assert hub == [("https://huggingface.co/api/models/moonshotai/Kimi-K3/revision/main", None)]
 
 
 def test_a_revision_that_is_no_ref_is_refused_before_asking_the_hub(hub):
     with pytest.raises(OpsError) as error:
-        weights.resolve_revision("moonshotai/Kimi-K3", "main; rm -rf /")
+        hugging_face_hub.resolve_revision("moonshotai/Kimi-K3", "main; rm -rf /")
     assert error.value.exit_code == ExitCode.USAGE and hub == []
 
 
 def test_an_answer_without_a_commit_is_an_error():
     with pytest.raises(OpsError, match="no commit id"):
-        weights.resolve_revision(
+        hugging_face_hub.resolve_revision(
             "moonshotai/Kimi-K3", "main", get=lambda url, token, **_: {"sha": "main"}
         )
 
@@ -104,7 +104,7 @@ def test_revision_in_extra_args_is_refused_as_derived(s3_config_dir):
 def test_the_job_is_valid_kubernetes_and_copies_the_pinned_commit_with_its_own_service_account(
     s3_env,
 ):
-    namespace, account, job = weights.mirror_manifests(s3_env, SHA)
+    namespace, account, job = weights_mirror_job.mirror_manifests(s3_env, SHA)
     for manifest in (namespace, account, job):
         kubernetes_validate.validate(manifest, "1.34", strict=True)
     # the namespace first: the mirror runs before any stack has created it (on HyperPod no stack ever does)
@@ -114,12 +114,16 @@ def test_the_job_is_valid_kubernetes_and_copies_the_pinned_commit_with_its_own_s
     # a small Python image from ECR Public that installs pinned huggingface_hub and boto3, able to run on the system
     # nodes before the GPU capacity starts; the account the Pod Identity role is bound to
     assert (
-        container["image"] == weights.JOB_IMAGE == "public.ecr.aws/docker/library/python:3.12-slim"
+        container["image"]
+        == weights_mirror_job.JOB_IMAGE
+        == "public.ecr.aws/docker/library/python:3.12-slim"
     )
     assert "tolerations" not in pod
-    assert all(package in container["command"][2] for package in weights.JOB_PACKAGES)
+    assert all(package in container["command"][2] for package in weights_mirror_job.JOB_PACKAGES)
     assert (
-        pod["serviceAccountName"] == account["metadata"]["name"] == weights.MIRROR_SERVICE_ACCOUNT
+        pod["serviceAccountName"]
+        == account["metadata"]["name"]
+        == weights_mirror_job.MIRROR_SERVICE_ACCOUNT
     )
     assert job["metadata"]["namespace"] == account["metadata"]["namespace"] == SERVING_NAMESPACE
     # the repository, the commit, the bucket and the commit's own prefix as arguments of the script, never the token
@@ -129,7 +133,7 @@ def test_the_job_is_valid_kubernetes_and_copies_the_pinned_commit_with_its_own_s
     )
     assert container["command"][4:] == ["moonshotai/Kimi-K3", SHA, BUCKET, PREFIX, "us-west-2", ""]
     env = {e["name"]: e["value"] for e in container["env"]}
-    assert env["MIRROR_SCRIPT"] == weights.JOB_SCRIPT
+    assert env["MIRROR_SCRIPT"] == weights_mirror_job.JOB_SCRIPT
     assert env["HF_XET_HIGH_PERFORMANCE"] == "1" and "HF_HUB_ENABLE_HF_TRANSFER" not in env
     assert pod["restartPolicy"] == "Never"
 
@@ -138,7 +142,7 @@ def test_the_job_reads_the_token_from_its_secret_itself(s3_env):
     gated = dataclasses.replace(
         s3_env, model=dataclasses.replace(s3_env.model, hugging_face_token_secret="hf/token")
     )
-    *_, job = weights.mirror_manifests(gated, SHA)
+    *_, job = weights_mirror_job.mirror_manifests(gated, SHA)
     command = job["spec"]["template"]["spec"]["containers"][0]["command"]
     script = job["spec"]["template"]["spec"]["containers"][0]["env"][0]["value"]
     assert command[-1] == "hf/token" and "get_secret_value" in script
@@ -152,7 +156,7 @@ def test_a_hub_environment_has_nothing_to_mirror(s3_env):
         ),
     )
     with pytest.raises(OpsError) as error:
-        weights.mirror_manifests(hub_env, SHA)
+        weights_mirror_job.mirror_manifests(hub_env, SHA)
     assert "weight_source: s3" in error.value.fix
 
 
@@ -405,7 +409,7 @@ def run_job_script(tmp_path, files: dict) -> tuple[subprocess.CompletedProcess, 
         [
             sys.executable,
             "-c",
-            weights.JOB_SCRIPT,
+            weights_mirror_job.JOB_SCRIPT,
             "moonshotai/Kimi-K3",
             SHA,
             BUCKET,
@@ -492,7 +496,7 @@ def two_hubs(monkeypatch):
         asked.append(url)
         return {"sha": SPEC_SHA if SPEC_ID in url else SHA}
 
-    monkeypatch.setattr(weights, "hub_get", get)
+    monkeypatch.setattr(hugging_face_hub, "hub_get", get)
     return asked
 
 
@@ -500,7 +504,7 @@ def test_with_spec_decoding_the_job_copies_the_weights_then_the_speculator_into_
     spec_config_dir,
 ):
     env = load_environment(spec_config_dir, "example")
-    *_, job = weights.mirror_manifests(env, SHA, SPEC_SHA)
+    *_, job = weights_mirror_job.mirror_manifests(env, SHA, SPEC_SHA)
     kubernetes_validate.validate(job, "1.34", strict=True)
     command = job["spec"]["template"]["spec"]["containers"][0]["command"]
     assert command[4:] == [
@@ -540,7 +544,7 @@ def test_the_job_script_mirrors_two_repositories_each_with_its_manifest(tmp_path
         [
             sys.executable,
             "-c",
-            weights.JOB_SCRIPT,
+            weights_mirror_job.JOB_SCRIPT,
             "moonshotai/Kimi-K3",
             SHA,
             BUCKET,

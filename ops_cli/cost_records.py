@@ -1,0 +1,140 @@
+"""What ``llmops cost`` reports (ops_cli/cost.py): a row per billable item, the GPU capacity's block, and the totals
+with their JSON form; ops_cli/tables.py shows them."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from decimal import Decimal
+
+from ops_cli.price_list import PRICE_CURRENCY, Price, PriceQuery
+
+
+@dataclass
+class CostRow:
+    """One billable item: how many, at what price per hour (None: not found, or not hourly)."""
+
+    item: str
+    count: int
+    query: PriceQuery | None = None
+    price: Price | None = None
+    note: str = ""
+    #: For the block's fee, already known per hour (fee / the block's hours), outside the Price List.
+    fixed_per_hour: Decimal | None = None
+
+    @property
+    def per_hour(self) -> Decimal | None:
+        if self.fixed_per_hour is not None:
+            return self.fixed_per_hour
+        return self.price.per_hour * self.count if self.price else None
+
+    def to_dict(self, hours: Decimal | None) -> dict:
+        per_hour = self.per_hour
+        return {
+            "item": self.item,
+            "count": self.count,
+            "unit_price_per_hour": str(self.price.per_hour) if self.price else None,
+            "per_hour": str(per_hour) if per_hour is not None else None,
+            "rest_of_block": str(_cents(per_hour * hours))
+            if per_hour is not None and hours is not None and self.query is not None
+            else None,
+            "source": self.price.to_dict() if self.price else None,
+            "filters": self.query.describe() if self.query else None,
+            "note": self.note or None,
+        }
+
+
+@dataclass
+class Block:
+    """The GPU capacity the environment runs on: its end, length and upfront fee (None when unknown)."""
+
+    kind: str
+    identifier: str
+    start: datetime | None
+    end: datetime | None
+    fee: Decimal | None
+    currency: str | None
+    fee_source: str
+
+    def hours_left(self, now: datetime) -> Decimal | None:
+        """Hours from now to the block's end: the network, cluster and nodes run (and bill) until then."""
+        if self.end is None:
+            return None
+        return max(Decimal(0), Decimal(str((self.end - now).total_seconds())) / 3600)
+
+    @property
+    def hours(self) -> Decimal | None:
+        if self.start is None or self.end is None:
+            return None
+        return Decimal(str((self.end - self.start).total_seconds())) / 3600
+
+
+@dataclass
+class CostReport:
+    env: str
+    region: str
+    block: Block
+    rows: list[CostRow]
+    now: datetime
+    usage_based: tuple[str, ...] = field(default=())
+
+    @property
+    def hours_left(self) -> Decimal | None:
+        return self.block.hours_left(self.now)
+
+    def hourly_rows(self) -> list[CostRow]:
+        return [r for r in self.rows if r.query is not None]
+
+    @property
+    def hourly_total(self) -> Decimal:
+        """The priced running resources per hour (rows without a price are not in it)."""
+        return sum((r.per_hour for r in self.hourly_rows() if r.per_hour is not None), Decimal(0))
+
+    @property
+    def missing(self) -> list[str]:
+        """The hourly resources without a price (the block's fee is the block's own)."""
+        return [r.item for r in self.hourly_rows() if r.per_hour is None]
+
+    def to_dict(self) -> dict:
+        hours = self.hours_left
+        fee = self.block.fee if self.block.currency in (None, PRICE_CURRENCY) else None
+        all_in = (
+            (self.hourly_total + fee / self.block.hours)
+            if fee is not None and self.block.hours
+            else None
+        )
+        return {
+            "env": self.env,
+            "region": self.region,
+            "currency": PRICE_CURRENCY,
+            "at": self.now.isoformat(),
+            "block": {
+                "kind": self.block.kind,
+                "id": self.block.identifier,
+                "start": self.block.start.isoformat() if self.block.start else None,
+                "end": self.block.end.isoformat() if self.block.end else None,
+                "hours_left": str(to_tenths(hours)) if hours is not None else None,
+                "upfront_fee": str(self.block.fee) if self.block.fee is not None else None,
+                "fee_currency": self.block.currency,
+                "fee_source": self.block.fee_source,
+            },
+            "rows": [r.to_dict(hours) for r in self.rows],
+            "total": {
+                "per_hour": str(_cents(self.hourly_total)),
+                "rest_of_block": str(_cents(self.hourly_total * hours))
+                if hours is not None
+                else None,
+                "per_hour_with_block_fee": str(_cents(all_in)) if all_in is not None else None,
+                "complete": not self.missing,
+                "not_priced": self.missing,
+            },
+            "usage_based_not_estimated": list(self.usage_based),
+        }
+
+
+def _cents(value: Decimal) -> Decimal:
+    return value.quantize(Decimal("0.01"))
+
+
+def to_tenths(value: Decimal) -> Decimal:
+    return value.quantize(Decimal("0.1"))

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
@@ -37,7 +36,7 @@ from deployment_config.sizing import (
 from deployment_config.speculator import FEATURE as SPEC_DECODING
 from deployment_config.yaml_reader import read_yaml
 
-RECIPE_DIR = Path(__file__).resolve().parent / "data" / "recipes"
+RECIPE_DIR = Path(__file__).resolve().parents[1] / "data" / "recipes"
 #: The vendored recipe of each preset's model (catalog.MODEL_PRESETS keys).
 RECIPE_FILES = MappingProxyType({"kimi-k3": RECIPE_DIR / "moonshotai" / "Kimi-K3.yaml"})
 #: What ``make recipes`` derives from the vendored files: their sha256 and every profile, checked by tests/test_recipe.py.
@@ -465,7 +464,3 @@ def main(argv: list[str]) -> int:
     LOCK_FILE.write_text(json.dumps({"kimi-k3": lock_data()}, indent=2) + "\n", encoding="utf-8")
     print(f"wrote {LOCK_FILE}")
     return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))

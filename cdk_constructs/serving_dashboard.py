@@ -38,7 +38,7 @@ from cdk_constructs.serving_metrics import (
     GPU_DEVICE_DIMENSIONS,
     HEALTHY_TARGETS,
 )
-from deployment_config.addons import container_insights_log_group_name
+from deployment_config.addon_outputs import container_insights_log_group_name
 from deployment_config.model import ObservabilityConfig
 
 WIDTH = 24

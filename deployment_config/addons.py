@@ -2,7 +2,10 @@
 
 Kept free of CDK imports: the stacks install exactly these, and ``llmops preflight`` asks the account
 (``eks:DescribeAddonVersions``, ``eks:DescribeAddonConfiguration``) whether each pinned version exists for the cluster's
-Kubernetes version and whether the configuration validates against the add-on's own JSON schema.
+Kubernetes version and whether the configuration validates against the add-on's own JSON schema. Which of them one
+environment installs is :mod:`deployment_config.environment_addons`; where the observability add-ons' logs and metrics
+are found, :mod:`deployment_config.addon_outputs`. Messages of ``llmops preflight`` send the reader here to change a
+pin or a configuration: both stay in this module.
 """
 
 from __future__ import annotations
@@ -11,7 +14,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 
-from deployment_config.model import EnvironmentConfig, Platform
 from deployment_config.operator_releases import PINNED_OPERATOR
 
 #: AWS's Helm-to-add-on migration script for the Inference Operator: the add-on set, versions, configuration keys and
@@ -124,73 +126,6 @@ def operator_configuration(
     }
 
 
-def gpu_node_toleration() -> dict:
-    """The toleration of the GPU nodes' taint, for add-ons whose pods must run there too."""
-    from deployment_config.gpu_nodes import GPU_TAINT_EFFECT, GPU_TAINT_KEY, GPU_TAINT_VALUE
-
-    return {
-        "key": GPU_TAINT_KEY,
-        "operator": "Equal",
-        "value": GPU_TAINT_VALUE,
-        "effect": GPU_TAINT_EFFECT,
-    }
-
-
-def addons_for(env: EnvironmentConfig) -> list[tuple[AddonPin, dict | None]]:
-    """Every add-on the environment's stacks install, each with its configuration values (placeholders of the right
-    shape where the real value is only known after deploy), for ``llmops preflight``."""
-    addons: list[tuple[AddonPin, dict | None]] = [
-        (pin, dict(VPC_CNI_CONFIGURATION) if pin is VPC_CNI else None)
-        for pin in (*NETWORK_ADDONS, COREDNS)
-    ]
-    if env.platform is Platform.EKS:
-        addons += [
-            (CLOUDWATCH_OBSERVABILITY, cloudwatch_observability_configuration()),
-            (NODE_MONITORING_AGENT, node_monitoring_agent_configuration([gpu_node_toleration()])),
-            (SECRETS_STORE_CSI_PROVIDER, secrets_store_csi_provider_configuration()),
-        ]
-    if env.platform is Platform.HYPERPOD:
-        # The cluster stack's add-ons first (container logs; the API key and the Hugging Face token), then the
-        # operator stack's.
-        addons += [
-            (
-                CLOUDWATCH_OBSERVABILITY,
-                cloudwatch_observability_configuration(accelerated_compute_metrics=False),
-            ),
-            (SECRETS_STORE_CSI_PROVIDER, secrets_store_csi_provider_configuration()),
-        ]
-        addons += [(pin, None) for pin in OPERATOR_DEPENDENCIES]
-        account, region, name = env.account, env.region, env.name
-        role = f"arn:aws:iam::{account}:role/{{}}-{name}"
-        addons.append(
-            (
-                INFERENCE_OPERATOR,
-                operator_configuration(
-                    execution_role_arn=role.format("SageMakerHyperPodInference"),
-                    tls_bucket=f"{name}-tls-certificates",
-                    hyperpod_cluster_arn=f"arn:aws:sagemaker:{region}:{account}:cluster/abcdefgh1234",
-                    load_balancer_controller_role_arn=role.format("LoadBalancerController"),
-                    keda_role_arn=role.format("Keda"),
-                ),
-            )
-        )
-        # The observability stack's add-on, last: it runs on the HyperPod nodes and writes to the stack's AMP workspace.
-        workspace = (
-            f"arn:aws:aps:{region}:{account}:workspace/ws-00000000-0000-0000-0000-000000000000"
-        )
-        addons.append(
-            (
-                HYPERPOD_OBSERVABILITY,
-                hyperpod_observability_configuration(
-                    workspace_arn=workspace,
-                    prometheus_endpoint=f"https://aps-workspaces.{region}.amazonaws.com/workspaces/"
-                    "ws-00000000-0000-0000-0000-000000000000",
-                ),
-            )
-        )
-    return addons
-
-
 #: AWS Secrets and Configuration Provider (ASCP) for the Kubernetes Secrets Store CSI Driver, as the EKS add-on
 #: (Secrets Manager user guide, "Install ASCP for Amazon EKS",
 #: https://docs.aws.amazon.com/secretsmanager/latest/userguide/ascp-eks-installation.html). The add-on is the ASCP
@@ -287,31 +222,6 @@ NODE_MONITORING_AGENT = AddonPin(
 )
 #: Installed on the EKS platform after the system nodes (their pods only turn ACTIVE once scheduled), like coredns.
 OBSERVABILITY_ADDONS = (CLOUDWATCH_OBSERVABILITY, NODE_MONITORING_AGENT)
-
-#: The namespace and pod label of the node monitoring agent's DaemonSet, for the metrics scraper (the add-on installs it
-#: in kube-system; the chart's selector label is app.kubernetes.io/name: eks-node-monitoring-agent, its container has
-#: the same name and declares no port, and it runs with hostNetwork: true - templates/daemonset.yaml at v1.6.7).
-NODE_MONITORING_AGENT_NAMESPACE = "kube-system"
-NODE_MONITORING_AGENT_NAME = "eks-node-monitoring-agent"
-NODE_MONITORING_AGENT_METRICS_PORT = 8003
-
-#: Log groups the add-on writes to, by the last part of their name. Fluent Bit writes application (every container's
-#: stdout and stderr), dataplane and host logs with `auto_create_group true` (values.yaml, containerLogs.fluentBit.config:
-#: `log_group_name /aws/containerinsights/${CLUSTER_NAME}/application` and the others); the agent writes its
-#: embedded-metric-format records to /aws/containerinsights/{ClusterName}/performance (aws/amazon-cloudwatch-agent@ab55b8d
-#: plugins/processors/k8sdecorator/structuredlogsadapter/utils.go). On Amazon Linux 2023 nodes the dataplane and host
-#: groups stay empty (they read syslog files that AL2023 does not write; CloudWatch user guide, "Quick start with the
-#: Amazon CloudWatch Observability EKS add-on").
-CONTAINER_INSIGHTS_LOG_GROUPS = ("application", "dataplane", "host", "performance")
-
-
-def container_insights_log_group_name(cluster_name: str, kind: str) -> str:
-    """The name of one of the add-on's log groups for ``cluster_name`` (see :data:`CONTAINER_INSIGHTS_LOG_GROUPS`)."""
-    if kind not in CONTAINER_INSIGHTS_LOG_GROUPS:
-        raise ValueError(
-            f"unknown Container Insights log group {kind!r}; one of {CONTAINER_INSIGHTS_LOG_GROUPS}"
-        )
-    return f"/aws/containerinsights/{cluster_name}/{kind}"
 
 
 def cloudwatch_observability_configuration(*, accelerated_compute_metrics: bool = True) -> dict:

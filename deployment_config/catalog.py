@@ -215,7 +215,7 @@ class ModelPreset:
     @property
     def load_format(self) -> str | None:
         """The ``--load-format`` of the announced arguments: the one place it is set, for the recipe profile too
-        (deployment_config/recipe.py puts it in place of the recipe's own)."""
+        (deployment_config/recipe/profile.py puts it in place of the recipe's own)."""
         args = self.serving_args
         return args[args.index("--load-format") + 1] if "--load-format" in args else None
 

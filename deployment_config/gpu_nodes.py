@@ -12,3 +12,13 @@ GPU_TAINT_EFFECT = "NoSchedule"
 NVME_RAID_MOUNT = "/mnt/k8s-disks/0"
 #: The model cache on that array; survives pod restarts on the same node.
 MODEL_CACHE_HOST_PATH = f"{NVME_RAID_MOUNT}/model-cache"
+
+
+def gpu_node_toleration() -> dict:
+    """The toleration of the GPU nodes' taint, for add-ons whose pods must run there too."""
+    return {
+        "key": GPU_TAINT_KEY,
+        "operator": "Equal",
+        "value": GPU_TAINT_VALUE,
+        "effect": GPU_TAINT_EFFECT,
+    }

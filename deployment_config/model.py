@@ -86,7 +86,7 @@ class ModelConfig:
     :param image_cache: pull the image (a Docker Hub image) through an ECR pull-through cache. Default: none, nodes pull
         from the image's own registry.
     :param serving_profile: ``recipe`` (the vLLM project's recipe for the GPU generation and layout,
-        deployment_config/recipe.py) or ``announced`` (the preset's arguments). Default here: announced; the
+        deployment_config/recipe/) or ``announced`` (the preset's arguments). Default here: announced; the
         configuration file's default is recipe.
     :param features: the recipe's opt-in features enabled. Default: none.
     :param profile: the resolved recipe profile (None for announced).
@@ -239,7 +239,7 @@ class EnvironmentConfig:
         By where its weights come from on EKS: from S3 the node copies them at its instance's rate, so a hung start
         ends an hour or more sooner than on the Hub path, whose budget keeps its 0.4 GB/s floor. On HyperPod the
         Hub path's, the longest: the operator's S3 mount streams at a rate nothing here measures. Never below the
-        recipe's own VLLM_ENGINE_READY_TIMEOUT_S (deployment_config/recipe.py), nor below vLLM's default."""
+        recipe's own VLLM_ENGINE_READY_TIMEOUT_S (deployment_config/recipe/), nor below vLLM's default."""
         from_hub = (
             self.platform is Platform.HYPERPOD
             or self.model.weight_source is WeightSource.HUGGINGFACE

@@ -1,7 +1,7 @@
 """Published results beside measured ones: a vendored table (data/published/MODEL.json), each row with its source.
 
 A row is comparable with a measured run only when everything that shapes the figures is the same: the GPU (the recipe's
-hardware id, ``b300``), the serving profile and its layout (deployment_config/recipe.py), the opt-in features, the
+hardware id, ``b300``), the serving profile and its layout (deployment_config/recipe/), the opt-in features, the
 concurrency and the input and output lengths. ``llmops bench`` prints the matching row beside each run, and the promotion
 gate can require a run's output throughput to be within N % of it (``within_percent_of_published``). The table holds only
 figures someone published; a configuration without a row gets none, never an estimate.

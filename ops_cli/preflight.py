@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
-from deployment_config.addons import addons_for
+from deployment_config.environment_addons import addons_for
 from deployment_config.model import EnvironmentConfig, Platform
 from endpoint_probe.redaction import redact_secrets
 from ops_cli.addon_checks import addon_check as _addon

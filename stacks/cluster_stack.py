@@ -23,9 +23,9 @@ from cdk_constructs.nag_acknowledgements import (
 from cdk_constructs.pod_identity import pod_identity_principal
 from cdk_constructs.serving_alarms import AlarmTopic
 from cdk_constructs.weights_mirror_access import WeightsMirrorAccess
+from deployment_config import addon_outputs
 from deployment_config.addons import (
     CLOUDWATCH_OBSERVABILITY,
-    CONTAINER_INSIGHTS_LOG_GROUPS,
     COREDNS,
     NETWORK_ADDONS,
     NODE_MONITORING_AGENT,
@@ -33,11 +33,10 @@ from deployment_config.addons import (
     SECRETS_STORE_CSI_PROVIDER,
     VPC_CNI_CONFIGURATION,
     cloudwatch_observability_configuration,
-    container_insights_log_group_name,
-    gpu_node_toleration,
     node_monitoring_agent_configuration,
     secrets_store_csi_provider_configuration,
 )
+from deployment_config.gpu_nodes import gpu_node_toleration
 from deployment_config.kubernetes_names import (
     INFERENCE_ENDPOINT_NAMESPACE,
     SYSTEM_NODE_LABELS,
@@ -288,11 +287,11 @@ class ClusterStack(cdk.Stack):
         # Fluent Bit and the agent create their log groups themselves (auto_create_group), without a retention and
         # outside CloudFormation. Created here first, with the configured retention, they are the groups the add-on
         # writes to, and `cdk destroy` removes them after the add-on (which depends on them) is gone.
-        for kind in CONTAINER_INSIGHTS_LOG_GROUPS:
+        for kind in addon_outputs.CONTAINER_INSIGHTS_LOG_GROUPS:
             group = logs.CfnLogGroup(
                 self,
                 f"ContainerInsights-{kind}",
-                log_group_name=container_insights_log_group_name(cluster_name, kind),
+                log_group_name=addon_outputs.container_insights_log_group_name(cluster_name, kind),
                 retention_in_days=env_config.observability.log_retention_days,
             )
             group.apply_removal_policy(cdk.RemovalPolicy.DESTROY)

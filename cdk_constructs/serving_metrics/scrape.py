@@ -12,7 +12,7 @@ from cdk_constructs.serving_metrics.series import (
     SCRAPE_INTERVAL_SECONDS,
     VLLM_JOB,
 )
-from deployment_config.addons import (
+from deployment_config.addon_outputs import (
     NODE_MONITORING_AGENT_METRICS_PORT,
     NODE_MONITORING_AGENT_NAME,
     NODE_MONITORING_AGENT_NAMESPACE,

@@ -9,7 +9,9 @@ the way vLLM 0.33.0 does.
 
 - :mod:`.options`: the option table of ``vllm serve`` (vLLM 0.33.0), and which rule judges which option;
 - :mod:`.parsing`: how vLLM's ``FlexibleArgumentParser`` and argparse read the items (the steps, with their sources);
-- :mod:`.extra_args`: the rules for ``model.extra_args``, and the vendored recipe's arguments judged by them;
+- :mod:`.extra_args`: how the items of ``model.extra_args`` are walked, an option set twice;
+- :mod:`.rules`: what each rule says about an option it judges (the problem and the fix);
+- :mod:`.recipe_args`: the vendored recipe's arguments judged by the same rules;
 - :mod:`.extra_env`: the rules for ``model.extra_env``.
 
 This package re-exports their public names, so that callers import from ``deployment_config.vllm_args``.
@@ -17,7 +19,7 @@ This package re-exports their public names, so that callers import from ``deploy
 
 from __future__ import annotations
 
-from deployment_config.vllm_args.extra_args import extra_args_problems, recipe_args_problems
+from deployment_config.vllm_args.extra_args import extra_args_problems
 from deployment_config.vllm_args.extra_env import extra_env_problems
 from deployment_config.vllm_args.options import (
     JUDGED_OPTIONS,
@@ -28,6 +30,7 @@ from deployment_config.vllm_args.options import (
     Rule,
     VllmOption,
 )
+from deployment_config.vllm_args.recipe_args import recipe_args_problems
 
 __all__ = [
     "JUDGED_OPTIONS",

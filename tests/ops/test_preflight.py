@@ -392,7 +392,7 @@ def expect_container_insights_addon(aws) -> None:
 
 def expect_secrets_store_addon(aws) -> None:
     """The Secrets Store CSI provider on the HyperPod path: offered, its default version's schema asked, after coredns
-    (the cluster stack installs it on both platforms; deployment_config.addons.addons_for)."""
+    (the cluster stack installs it on both platforms; deployment_config.environment_addons.addons_for)."""
     name = SECRETS_STORE_CSI_PROVIDER.name
     versions = EKS_ONLY[name]
     expect_addon_versions(aws, name, addon_versions(name, versions, default=versions[-1]))

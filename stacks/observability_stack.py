@@ -103,7 +103,7 @@ from cdk_constructs.serving_metrics import (
     ServingMetricsPublisher,
     scrape_configuration_blob,
 )
-from charts.inference_endpoint_chart import InferenceEndpointSpec
+from charts.inference_endpoint_spec import InferenceEndpointSpec
 from charts.serving_spec import VllmServingSpec
 from charts.vllm_router import ROUTER_METRICS_PORT
 from deployment_config.addons import (

@@ -48,7 +48,7 @@ from deployment_config.startup_rates import (  # noqa: E402
 EKS_SCALE_IN_BEFORE_END_MINUTES = 40
 EC2_SHUTDOWN_BEFORE_END_MINUTES = 30
 #: The Inference Operator's maxDeployTimeInSeconds is the startup probe's budget plus this margin
-#: (charts/inference_endpoint_chart.py, DEPLOY_MARGIN_SECONDS).
+#: (charts/inference_endpoint_spec.py, DEPLOY_MARGIN_SECONDS).
 HYPERPOD_DEPLOY_MARGIN_MINUTES = 30
 
 

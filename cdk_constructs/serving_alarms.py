@@ -1,4 +1,5 @@
-"""The alarms of one environment and the topic they notify.
+"""The alarms of one environment (the topic they notify: cdk_constructs/alarm_topic.py; the texts that differ by
+platform: cdk_constructs/alarm_runbooks.py).
 
 Each alarm is an :class:`AlarmRule`: what it watches, when it fires, what missing data means, and what to do. The
 rules are data so that the README's "Operate" table, the tests and the template say the same thing.
@@ -22,12 +23,10 @@ from dataclasses import dataclass
 import aws_cdk as cdk
 from aws_cdk import aws_cloudwatch as cloudwatch
 from aws_cdk import aws_cloudwatch_actions as cw_actions
-from aws_cdk import aws_iam as iam
-from aws_cdk import aws_kms as kms
 from aws_cdk import aws_sns as sns
-from aws_cdk import aws_sns_subscriptions as subscriptions
 from constructs import Construct
 
+from cdk_constructs.alarm_runbooks import EKS_RUNBOOK, CapacityEnding, Runbook
 from cdk_constructs.serving_metrics import (
     CONTAINER_INSIGHTS_NAMESPACE,
     GPU_DEVICE_DIMENSIONS,
@@ -65,100 +64,6 @@ def gpu_samples_query(cluster_name: str) -> str:
 
 
 @dataclass(frozen=True)
-class Runbook:
-    """What the alarms' instructions name, which differs between the EKS path and HyperPod.
-
-    :param capacity: what ends the capacity ("Capacity Block", "training plan").
-    :param endpoint_action: what to do when no target is healthy.
-    :param errors_action: what to do on 5xx answers.
-    :param gpu_hint: where to look for a degraded GPU, in a sentence's parentheses.
-    :param xid: where XID errors come from and what to do about one, for the ``GpuXidErrors`` alarm.
-    :param gpus_missing_action: what to do when fewer GPUs report than the capacity holds (the HyperPod path's
-        ``GpusNotReporting`` alarm; the EKS path's ``GpuNodeMissing`` names its node group).
-    """
-
-    capacity: str
-    endpoint_action: str
-    errors_action: str
-    gpu_hint: str
-    xid: XidAlarm | None = None
-    gpus_missing_action: str | None = None
-
-
-@dataclass(frozen=True)
-class XidAlarm:
-    """The ``GpuXidErrors`` alarm's text on one platform: the metric (``GpuXidErrors``, statistic Maximum, threshold 1,
-    one minute, missing data not breaching) is the same; where the count comes from, and the repair, differ.
-
-    :param meaning: what a value of 1 or more means, and why missing data is not breaching.
-    :param action: what the operator does.
-    """
-
-    meaning: str
-    action: str
-
-
-#: The EKS path's XID source: the node monitoring agent's fatal XID conditions, repaired by node auto repair.
-EKS_XID = XidAlarm(
-    meaning="The node monitoring agent reported a fatal NVIDIA XID error in the last 5 minutes (its "
-    "AcceleratedHardwareReady condition turns False). Node auto repair reboots or replaces the node after 10 "
-    "minutes. Missing data (no scrape) is not breaching: the GPU-node alarm covers a node that is gone.",
-    action="kubectl describe node -l llm-serving/node-role=gpu-inference | grep -A3 AcceleratedHardwareReady; "
-    "watch the repair: aws eks describe-nodegroup --cluster-name {cluster_name} --nodegroup-name "
-    "gpu-capacity-block --query nodegroup.health",
-)
-
-#: The EKS path: the vLLM Deployment in namespace llm-serving on the GPU node group.
-EKS_RUNBOOK = Runbook(
-    capacity="Capacity Block",
-    endpoint_action="kubectl -n llm-serving get pods,service; kubectl -n llm-serving logs deployment/vllm --tail=100; "
-    "check the GPU node (kubectl get nodes -l llm-serving/node-role=gpu-inference) and the other alarms.",
-    errors_action="kubectl -n llm-serving logs deployment/vllm --since=15m | grep -i error; an engine error often follows "
-    "a GPU error (see the GPU alarms).",
-    gpu_hint="see the GPU widgets",
-    xid=EKS_XID,
-)
-
-
-def hyperpod_runbook(
-    *,
-    namespace: str,
-    endpoint_name: str,
-    hyperpod_cluster_name: str,
-    region: str,
-    training_plan: str = "PLAN",
-) -> Runbook:
-    """The HyperPod path: the operator's worker pod of InferenceEndpointConfig ``endpoint_name`` in ``namespace``, on
-    the nodes of HyperPod cluster ``hyperpod_cluster_name``, whose health HyperPod's own agent and deep health checks
-    watch; XID errors from DCGM (stacks/observability_stack.py)."""
-    nodes = (
-        f"aws sagemaker list-cluster-nodes --cluster-name {hyperpod_cluster_name} --region {region}"
-    )
-    xid = XidAlarm(
-        meaning="NVIDIA DCGM (through the HyperPod observability add-on) reported a nonzero last XID on at least one GPU "
-        "in the last 5 minutes. DCGM keeps the last XID's code and does not tell fatal from harmless ones, and "
-        "the value stays until the driver clears it: the alarm may stay in ALARM after a harmless XID. "
-        "HyperPod's health-monitoring agent finds fatal ones and, with NodeRecovery Automatic, reboots or "
-        "replaces the node. Missing data (no DCGM series) is not breaching: GpusReporting shows it.",
-        action=f"kubectl get nodes -L sagemaker.amazonaws.com/node-health-status; {nodes}; "
-        f"kubectl -n {namespace} logs POD --since=15m | grep -i xid; a replaced node reloads the weights.",
-    )
-    return Runbook(
-        capacity="training plan",
-        endpoint_action=f"kubectl -n {namespace} get inferenceendpointconfig {endpoint_name} -o jsonpath='{{.status}}'; "
-        f"kubectl -n {namespace} get pods,ingress; kubectl -n {namespace} logs POD --tail=100; "
-        f"check the HyperPod nodes ({nodes}) and the other alarms.",
-        errors_action=f"kubectl -n {namespace} logs POD --since=15m | grep -i error; an engine error often follows a GPU "
-        f"error (HyperPod's health checks: {nodes}).",
-        gpu_hint=f"HyperPod's health checks: {nodes}",
-        xid=xid,
-        gpus_missing_action=f"{nodes}; kubectl get nodes -L sagemaker.amazonaws.com/node-health-status; "
-        "kubectl -n hyperpod-observability get pods (the DCGM exporter); bin/llmops training-plans "
-        f"show {training_plan} --region {region} (the plan's window)",
-    )
-
-
-@dataclass(frozen=True)
 class GpuWatch:
     """Inputs of the GPU alarms, where Container Insights and the node monitoring agent run (the EKS path)."""
 
@@ -171,50 +76,6 @@ class GpuWatch:
 #: which EC2 does until 1 hour before its end (ops_cli/capacity_block_extensions.py, check_extendable, with its source), and more
 #: than the 40 minutes' notice of EC2's expiration warning (cdk_constructs/capacity_events.py).
 CAPACITY_ENDING_HOURS = 2
-
-
-@dataclass(frozen=True)
-class CapacityEnding:
-    """Input of the ``CapacityEndingSoon`` alarm: the publisher's hours-left metric of the environment's capacity.
-
-    :param metric_name: ``CapacityBlockHoursLeft`` (EKS) or ``TrainingPlanHoursLeft`` (HyperPod).
-    :param capacity: what ends, in a sentence ("Capacity Block cr-...", "training plan NAME").
-    :param consequence: what happens at the end.
-    :param action: what to run.
-    """
-
-    metric_name: str
-    capacity: str
-    consequence: str
-    action: str
-
-
-def capacity_block_ending(
-    *, metric_name: str, reservation_id: str, env_name: str, region: str
-) -> CapacityEnding:
-    """The EKS path: the Capacity Block's end, and its extension."""
-    return CapacityEnding(
-        metric_name,
-        f"Capacity Block {reservation_id}",
-        "EKS scales the GPU node group to 0 forty minutes before the end and EC2 terminates the instances 30 minutes "
-        "before it; EC2 extends a Capacity Block only until 1 hour before its end.",
-        f"bin/llmops capacity-blocks show {reservation_id} --region {region}; extend it: bin/llmops capacity-blocks "
-        f"extend {reservation_id} --duration-hours 24 --region {region} (lists the offerings; add --offering-id ID "
-        f"--yes to buy); or buy the next one: bin/llmops capacity-blocks offerings --env {env_name}",
-    )
-
-
-def training_plan_ending(
-    *, metric_name: str, plan_name: str, env_name: str, region: str
-) -> CapacityEnding:
-    """The HyperPod path: the training plan's end (no EventBridge event announces it)."""
-    return CapacityEnding(
-        metric_name,
-        f"training plan {plan_name}",
-        "the HyperPod instance group's instances on the plan's capacity go away at its end, and the endpoint with them.",
-        f"bin/llmops training-plans show {plan_name} --region {region}; a following plan: bin/llmops training-plans "
-        f"offerings --env {env_name}",
-    )
 
 
 def capacity_ending_rule(cluster_name: str, ending: CapacityEnding) -> AlarmRule:
@@ -421,61 +282,6 @@ def _gpu_rules(cluster_name: str, gpu_watch: GpuWatch, runbook: Runbook) -> list
             "--nodegroup-name gpu-capacity-block --query nodegroup.health",
         ),
     ]
-
-
-class AlarmTopic(Construct):
-    """The environment's alarm topic: KMS-encrypted (a rotating key of its own), TLS only, one e-mail subscription per
-    address of ``alarm_emails``. The serving alarms (NAME-observability) and the reservation and cluster event rules
-    (cdk_constructs/capacity_events.py) notify it.
-
-    In the cluster stack, not the observability stack: the cluster stack deploys before the capacity starts (README,
-    "Deploy", stage 1), so the event rules beside the topic are in place when EC2 sends "Capacity Block Delivered", and
-    an environment whose later stacks failed still gets its expiration warning. Destroyed after the observability
-    stack, whose alarms target it (that stack depends on the cluster stack). The alarms reach it through an export of the
-    cluster stack: CloudFormation refuses to change an exported value another stack imports ("Fn::ImportValue",
-    CloudFormation template reference, intrinsic-function-reference-importvalue.html), so a change that replaced the
-    topic would need the observability stack's alarms off it first. None of its properties forces a replacement (it has
-    no TopicName); its construct path (``AlarmTopic/Topic`` in the cluster stack) must stay.
-
-    :attr key: the topic's KMS key.
-    :attr topic: the SNS topic.
-    """
-
-    def __init__(
-        self, scope: Construct, id: str, *, cluster_name: str, alarm_emails: tuple[str, ...]
-    ) -> None:
-        super().__init__(scope, id)
-        self.key = kms.Key(
-            self,
-            "TopicKey",
-            enable_key_rotation=True,
-            removal_policy=cdk.RemovalPolicy.DESTROY,
-            description=f"Encrypts the alarm notifications of {cluster_name}",
-        )
-        # CloudWatch publishes to an encrypted topic only if the key lets it (SNS developer guide, "Encryption at rest":
-        # key policy for CloudWatch alarms).
-        self.key.add_to_resource_policy(
-            iam.PolicyStatement(
-                principals=[iam.ServicePrincipal("cloudwatch.amazonaws.com")],
-                actions=["kms:Decrypt", "kms:GenerateDataKey*"],
-                resources=["*"],
-                conditions={"StringEquals": {"aws:SourceAccount": cdk.Aws.ACCOUNT_ID}},
-            )
-        )
-        # EventBridge (cdk_constructs/capacity_events.py) needs the same two actions; aws_events_targets.SnsTopic adds
-        # them for events.amazonaws.com (topic.grantPublish grants the key too), without conditions: the same SNS page
-        # ("Enable compatibility between event sources from AWS services and encrypted topics", sns-key-management.html)
-        # says aws:SourceAccount, aws:SourceArn and aws:SourceOrgID are not supported for EventBridge to encrypted topics.
-        # The rules live in the same stack as the key, so that statement is in this key's policy.
-        self.topic = sns.Topic(
-            self,
-            "Topic",
-            display_name=f"{cluster_name} serving alarms",
-            master_key=self.key,
-            enforce_ssl=True,
-        )
-        for address in alarm_emails:
-            self.topic.add_subscription(subscriptions.EmailSubscription(address))
 
 
 class ServingAlarms(Construct):

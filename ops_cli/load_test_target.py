@@ -3,7 +3,7 @@
 **The target.** EKS: the Service ``vllm`` in ``llm-serving`` (deployment_config/kubernetes_names.py) on its port:
 8000, or 443 with ``endpoint.certificate_arn``, where the NLB ends TLS and the Service still carries plain HTTP to the
 pod (charts/serving_spec.py ``service_port``, charts/vllm_service.py). HyperPod: the worker pod's own address on
-vLLM's port 8000 (charts/inference_endpoint_chart.py ``VLLM_PORT``), read with kubectl: the Services the Inference
+vLLM's port 8000 (charts/inference_endpoint_spec.py ``VLLM_PORT``), read with kubectl: the Services the Inference
 Operator makes are not named in anything this project has read, and its ALB ends TLS with the operator's self-signed
 certificate (which ``vllm bench serve`` could only skip with ``--insecure``) and adds its own latency.
 """
@@ -24,7 +24,7 @@ if TYPE_CHECKING:
 # What needs the project's configuration imports deployment_config where it is used, as ops_cli/load_test.py does:
 # cdk_constructs/promotion_gate.py imports this module for the Service's address.
 
-#: vLLM's API port, in the pod (charts/serving_spec.py and charts/inference_endpoint_chart.py ``VLLM_PORT``).
+#: vLLM's API port, in the pod (charts/serving_spec.py and charts/inference_endpoint_spec.py ``VLLM_PORT``).
 VLLM_PORT = 8000
 #: The Service's port with ``endpoint.certificate_arn`` (charts/serving_spec.py ``service_port``: ``TLS_PORT``).
 TLS_SERVICE_PORT = 443

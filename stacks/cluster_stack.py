@@ -12,6 +12,7 @@ from aws_cdk import aws_kms as kms
 from aws_cdk import aws_logs as logs
 from constructs import Construct
 
+from cdk_constructs.alarm_topic import AlarmTopic
 from cdk_constructs.capacity_events import CapacityEvents, capacity_block_rules, hyperpod_rules
 from cdk_constructs.image_cache import DockerHubPullThroughCache
 from cdk_constructs.nag_acknowledgements import (
@@ -21,7 +22,6 @@ from cdk_constructs.nag_acknowledgements import (
     acknowledge_node_role,
 )
 from cdk_constructs.pod_identity import pod_identity_principal
-from cdk_constructs.serving_alarms import AlarmTopic
 from cdk_constructs.weights_mirror_access import WeightsMirrorAccess
 from deployment_config import addon_outputs
 from deployment_config.addons import (

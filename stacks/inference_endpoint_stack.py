@@ -10,7 +10,7 @@ from constructs import Construct
 from cdk_constructs.destroy_waiter import DestroyWaiter, load_balancer_controller_tags
 from cdk_constructs.pod_identity import pod_identity_role
 from cdk_constructs.serving_secrets import ServingSecrets, add_authentication_outputs
-from charts.inference_endpoint_chart import InferenceEndpointSpec
+from charts.inference_endpoint_spec import InferenceEndpointSpec
 
 
 class InferenceEndpointStack(cdk.Stack):

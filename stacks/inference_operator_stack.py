@@ -185,7 +185,7 @@ class InferenceOperatorStack(cdk.Stack):
             KEDA_SERVICE_ACCOUNT,
             "KEDA autoscaler installed by the Inference Operator: reads metrics",
         )
-        # The endpoint's autoscaling reads one CloudWatch metric (charts/inference_endpoint_chart.py, _auto_scaling:
+        # The endpoint's autoscaling reads one CloudWatch metric (charts/inference_endpoint_config.py, _auto_scaling:
         # a cloudWatchTrigger on LLMServing/RequestsWaiting), never Prometheus: no aps action. These three CloudWatch
         # reads take no resource types (Service Authorization Reference, https://docs.aws.amazon.com/
         # service-authorization/latest/reference/list_amazoncloudwatch.html), hence "*".

@@ -86,17 +86,16 @@ from aws_cdk import aws_iam as iam
 from aws_cdk import aws_sns as sns
 from constructs import Construct
 
-from cdk_constructs.budget_alarm import BudgetAlarm
-from cdk_constructs.destroy_waiter import load_balancer_controller_tags, service_load_balancer_tags
-from cdk_constructs.nag_acknowledgements import acknowledge_hyperpod_observability_role
-from cdk_constructs.pod_identity import pod_identity_principal
-from cdk_constructs.serving_alarms import (
-    GpuWatch,
-    ServingAlarms,
+from cdk_constructs.alarm_runbooks import (
     capacity_block_ending,
     hyperpod_runbook,
     training_plan_ending,
 )
+from cdk_constructs.budget_alarm import BudgetAlarm
+from cdk_constructs.destroy_waiter import load_balancer_controller_tags, service_load_balancer_tags
+from cdk_constructs.nag_acknowledgements import acknowledge_hyperpod_observability_role
+from cdk_constructs.pod_identity import pod_identity_principal
+from cdk_constructs.serving_alarms import GpuWatch, ServingAlarms
 from cdk_constructs.serving_dashboard import CapacityView, ServingDashboard, capacity_block_view
 from cdk_constructs.serving_metrics import (
     CAPACITY_BLOCK_HOURS_LEFT,
@@ -104,7 +103,7 @@ from cdk_constructs.serving_metrics import (
     ServingMetricsPublisher,
     scrape_configuration_blob,
 )
-from charts.inference_endpoint_chart import InferenceEndpointSpec
+from charts.inference_endpoint_spec import InferenceEndpointSpec
 from charts.serving_spec import VllmServingSpec
 from charts.vllm_router import ROUTER_METRICS_PORT
 from deployment_config.addons import (

@@ -14,7 +14,7 @@ from constructs import Construct
 from cdk_constructs.deploy_time_smoke_test import DeployTimeSmokeTest
 from cdk_constructs.destroy_waiter import load_balancer_controller_tags, service_load_balancer_tags
 from cdk_constructs.promotion_gate import PromotionGate
-from charts.inference_endpoint_chart import InferenceEndpointSpec
+from charts.inference_endpoint_spec import InferenceEndpointSpec
 from charts.serving_spec import VllmServingSpec
 from deployment_config.model import EnvironmentConfig, Platform
 from deployment_config.model_location import model_path

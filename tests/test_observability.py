@@ -435,7 +435,7 @@ def test_every_alarm_notifies_the_encrypted_tls_only_topic_on_alarm_and_on_ok(
 
 #: The topic key's policy statements (principal, actions, condition), as they were when the key lived in the
 #: observability stack: the account's root (the CDK's default), CloudWatch alarms of this account, EventBridge (no
-#: condition: SNS developer guide, sns-key-management.html; cdk_constructs/serving_alarms.py, AlarmTopic).
+#: condition: SNS developer guide, sns-key-management.html; cdk_constructs/alarm_topic.py, AlarmTopic).
 TOPIC_KEY_STATEMENTS = [
     ("root", ["kms:*"], None),
     (

@@ -44,36 +44,38 @@ from aws_cdk import aws_logs as logs
 from constructs import Construct
 
 from cdk_constructs.nag_acknowledgements import acknowledge_serving_metrics_publisher
+from cdk_constructs.serving_metrics.published import (
+    CAPACITY_BLOCK_HOURS_LEFT,
+    CONTAINER_INSIGHTS_GPU_METRICS,
+    CONTAINER_INSIGHTS_NAMESPACE,
+    DCGM_PUBLISHED,
+    GPU_DEVICE_DIMENSIONS,
+    HEALTHY_TARGETS,
+    NAMESPACE,
+    NODE_MONITORING_PUBLISHED,
+    PUBLISHED_METRICS,
+    SPEC_DECODE_PUBLISHED,
+    TRAINING_PLAN_HOURS_LEFT,
+    PublishedMetric,
+    published_metrics,
+)
 from cdk_constructs.serving_metrics.scrape import (
     ROUTER_JOB,
     scrape_configuration,
     scrape_configuration_blob,
 )
 from cdk_constructs.serving_metrics.series import (
-    CAPACITY_BLOCK_HOURS_LEFT,
-    CONTAINER_INSIGHTS_GPU_METRICS,
-    CONTAINER_INSIGHTS_NAMESPACE,
     DCGM_METRICS,
-    DCGM_PUBLISHED,
-    GPU_DEVICE_DIMENSIONS,
-    HEALTHY_TARGETS,
     HTTP_METRICS,
-    NAMESPACE,
     NODE_MONITORING_JOB,
     NODE_MONITORING_METRICS,
-    NODE_MONITORING_PUBLISHED,
     PROMETHEUS_SERIES,
-    PUBLISHED_METRICS,
     RATE_WINDOW,
     SCRAPE_INTERVAL_SECONDS,
     SPEC_DECODE_METRICS,
-    SPEC_DECODE_PUBLISHED,
-    TRAINING_PLAN_HOURS_LEFT,
     VLLM_JOB,
     VLLM_METRICS,
     PrometheusSeries,
-    PublishedMetric,
-    published_metrics,
 )
 
 HANDLER_DIR = Path(__file__).resolve().parent / "runtime"

@@ -107,7 +107,7 @@ crd-bindings: setup
 	$(PY) -m charts.imports.generate
 
 # The vLLM recipes vendored in deployment_config/data/recipes/ (SOURCE.md there): after copying a new recipe file,
-# rewrite recipes.lock.json (its sha256 and the profiles derived from it); tests/test_recipe.py fails until then.
+# rewrite recipes.lock.json (its sha256 and the profiles derived from it); tests/deployment_config/test_recipe.py fails until then.
 recipes: setup
 	$(PY) -m deployment_config.recipe
 

@@ -9,7 +9,7 @@ Why this router and not llm-d's inference scheduler (the Gateway API Inference E
   installed in the cluster and kept up to date; this cluster runs none, and its load balancer is the AWS cloud
   provider's NLB for a Service (charts/vllm_service.py), which stays as it is: it now selects the router's pods.
 - It is the project whose engine serves the model, and it is published with a version on PyPI (0.1.17 here, the same
-  code the tests run: tests/test_vllm_router.py) and as a container image built from the same repository.
+  code the tests run: tests/charts/test_vllm_router.py) and as a container image built from the same repository.
 
 The image. The router's release pipeline pushes ``vllm/vllm-router:v<VERSION>`` to Docker Hub, a manifest list of the
 x86_64 and aarch64 images (vllm-project/router@e0c942d .buildkite/scripts/publish-release-images.sh,
@@ -45,7 +45,7 @@ What the cache-aware policy keys on: the 0.1.17 router asks a worker for the pro
 after ``/v1/chat/completions/render`` or ``/v1/completions/render``, with the client's headers) and matches them
 against a prefix tree per worker; with a long shared prefix the request goes to the worker that holds it, otherwise to
 the least loaded one. Where a worker cannot prepare the ids in time the request is routed without the prefix (its log
-says "Prefix input preparation unavailable"). Observed with the package in tests/test_vllm_router.py, whose stand-ins
+says "Prefix input preparation unavailable"). Observed with the package in tests/charts/test_vllm_router.py, whose stand-ins
 answer /tokenize as vLLM does.
 
 The API key: the router forwards the client's headers, ``Authorization`` included, to the worker (vllm-project/router

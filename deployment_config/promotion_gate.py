@@ -26,7 +26,7 @@ RUN_OVERHEAD_SECONDS = 600
 COLLECT_MARGIN_SECONDS = 300
 #: The deploy-time smoke test's own wait after the startup budget (cdk_constructs/deploy_time_smoke_test/
 #: ``timeouts``: 20 minutes for the load balancer, one poll, one check of at most 14 minutes, 5 minutes to signal);
-#: tests/test_promotion_gate.py checks that both agree.
+#: tests/cdk_constructs/test_promotion_gate.py checks that both agree.
 SMOKE_TEST_WAIT_SECONDS = 20 * 60 + 60 + 14 * 60 + 5 * 60
 #: After the smoke test: one more poll and one check (cdk_constructs/deploy_time_smoke_test/ CHECK_TIMEOUT) for the
 #: correctness probe, which runs before the load test starts.

@@ -3,7 +3,8 @@
 ``python -m deployment_config.reference_docs`` (``make schema`` runs it after writing the schema files): the page lists
 each key of an environment file and of a pipeline file with its meaning, its allowed values and its default, in the
 order the schema gives them. It reads the generated schema files, not the loader's models, so that the page says
-exactly what an editor's YAML language server shows; ``tests/test_reference_docs.py`` fails when the page is stale.
+exactly what an editor's YAML language server shows; ``tests/deployment_config/test_reference_docs.py`` fails when the
+page is stale.
 
 Standard library only: the installed ``llmops`` carries this package, and nothing here may need the CDK.
 """

@@ -3,7 +3,7 @@
 Editors with a YAML language server (VS Code's Red Hat YAML extension, JetBrains, Neovim's yamlls) read the
 ``# yaml-language-server: $schema=...`` line at the top of each file under ``config/`` and complete and check keys as
 the user types. The files under ``schema/`` are written by ``make schema`` (``python -m deployment_config.schema``)
-and never edited by hand; ``tests/test_schema.py`` fails when they are out of date.
+and never edited by hand; ``tests/deployment_config/test_schema.py`` fails when they are out of date.
 
 The schema checks shape (keys, types, patterns, ranges, enums); rules between fields (a zone of the region, a plan of
 the same account) are the loader's alone (deployment_config/cross_section_rules/).

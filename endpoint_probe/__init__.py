@@ -1,7 +1,7 @@
 """The endpoint probe: the checks of an OpenAI-compatible endpoint that both ``llmops smoke-test`` / ``llmops bench``
 and the deploy-time smoke test's Lambda function run (cdk_constructs/deploy_time_smoke_test/).
 
-Standard library only, and nothing of the project outside this package (tests/test_endpoint_probe.py walks every
+Standard library only, and nothing of the project outside this package (tests/endpoint_probe/test_endpoint_probe.py walks every
 module's imports): the Lambda function carries this package whole, where there is no ops_cli, no deployment_config and
 no jsonschema. What needs the AWS SDK (reading the API key's secret) is the CLI's (ops_cli/api_key_secret.py) and the
 function's own (cdk_constructs/deploy_time_smoke_test/runtime/).

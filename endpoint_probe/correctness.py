@@ -167,7 +167,8 @@ def subset_errors(value, schema: dict = TOOL_PARAMETERS, path: str = "") -> list
     """JSON Schema's ``type`` (object, string), ``properties``, ``required``, ``additionalProperties: false``, ``enum``
     and ``minLength`` (JSON Schema Validation 2020-12, sections 6.1.1, 6.1.2, 6.3.2, 6.5.3; Core 10.3.2.1, 10.3.2.3):
     the keywords of :data:`TOOL_PARAMETERS`, nothing more: the deploy-time check's validator, which has no jsonschema.
-    ``llmops bench`` passes jsonschema's (ops_cli/bench.py); tests/test_promotion_gate.py checks that both agree."""
+    ``llmops bench`` passes jsonschema's (ops_cli/bench.py); tests/cdk_constructs/test_promotion_gate.py checks that both
+    agree."""
     where = path or "(the arguments)"
     kind = schema.get("type")
     if kind == "object" and not isinstance(value, dict):

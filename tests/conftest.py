@@ -104,7 +104,7 @@ def _examples_config_dir() -> Path:
 
 
 #: The configuration directory the tests load environments from and list: the shipped examples only. Read-only by
-#: convention: a test that writes makes its own copy (tests/ops/conftest.py's config_dir).
+#: convention: a test that writes makes its own copy (tests/ops_cli/conftest.py's config_dir).
 CONFIG_DIR = _examples_config_dir()
 
 
@@ -229,7 +229,7 @@ SYNTHESIS_TIMEOUT_S = 600
 
 
 #: Tests that never read the shared syntheses (the CLI's, the tooling's): a run of only these does not start them.
-NO_SYNTHESIS_PATHS = (PROJECT_DIR / "tests" / "ops", PROJECT_DIR / "tests" / "test_tooling.py")
+NO_SYNTHESIS_PATHS = (PROJECT_DIR / "tests" / "ops_cli", PROJECT_DIR / "tests" / "test_tooling.py")
 
 
 def _needs_synthesis(config) -> bool:

@@ -86,8 +86,8 @@ def test_every_kubernetes_manifest_validates_strictly(
     synthesized, synthesized_hyperpod, default_env
 ):
     """Built-in kinds against the Kubernetes schema of the configured version; the operator's kinds against its CRD."""
+    from tests.cdk_constructs.test_serving_secrets import validate_secret_provider_class
     from tests.crd_schema import validate_custom_resource
-    from tests.test_serving_secrets import validate_secret_provider_class
 
     objects = list(yaml.safe_load_all(synthesized.kubernetes_file.read_text()))
     assert {o["kind"] for o in objects} == {

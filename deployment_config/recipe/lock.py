@@ -1,5 +1,5 @@
 """``make recipes`` (``python -m deployment_config.recipe``): what depends on the vendored recipe, written to
-recipes.lock.json, which tests/test_recipe.py compares with what the recipe composes to now."""
+recipes.lock.json, which tests/deployment_config/test_recipe.py compares with what the recipe composes to now."""
 
 from __future__ import annotations
 
@@ -8,7 +8,8 @@ import json
 from deployment_config.recipe.profile import recipe_profile
 from deployment_config.recipe.vendored import GENERATIONS, RECIPE_DIR, STRATEGIES, recipe_for
 
-#: What ``make recipes`` derives from the vendored files: their sha256 and every profile, checked by tests/test_recipe.py.
+#: What ``make recipes`` derives from the vendored files: their sha256 and every profile, checked by
+#: tests/deployment_config/test_recipe.py.
 LOCK_FILE = RECIPE_DIR / "recipes.lock.json"
 
 

@@ -3,7 +3,7 @@
 # Invariant: a tool is on PATH only after its checksum matched; any failure stops the script (set -e), so a host
 # without a tool is a host whose log says why.
 set -euo pipefail
-# ROOT: where the files go; unset on the host (/), a scratch directory in tests/test_access_stack.py.
+# ROOT: where the files go; unset on the host (/), a scratch directory in tests/stacks/test_access_stack.py.
 ROOT=${ROOT:-}
 export HOME=/root  # cloud-init may leave it unset; the AWS CLI and pip read it
 mkdir -p "${ROOT}/var/log" "${ROOT}/usr/local/bin" "${ROOT}/opt/llmops/src" "${ROOT}/etc/llm-serving" "${ROOT}/etc/profile.d"

@@ -1,0 +1,332 @@
+"""The vLLM project's recipe for Kimi-K3 as data: vendored unchanged, composed for the GPU generation and the layout,
+its opt-in features validated, its arguments judged by the vendored vLLM rules, and the announced profile unchanged."""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+import json
+from pathlib import Path
+
+import pytest
+
+from charts.inference_endpoint_chart import (
+    inference_endpoint_spec_for,
+    synthesize_inference_endpoint,
+)
+from charts.serving_spec import serving_spec_for
+from charts.vllm_serving_chart import synthesize_manifests
+from deployment_config import ConfigError, parse_environment
+from deployment_config.catalog import GPU_INSTANCE_TYPES, MODEL_PRESETS
+from deployment_config.recipe import (
+    GENERATIONS,
+    LOCK_FILE,
+    RECIPE_DIR,
+    RECIPE_FILES,
+    STRATEGIES,
+    lock_data,
+    recipe_for,
+    recipe_profile,
+)
+from deployment_config.sizing import KV_CACHE_BYTES, check_model_fits, startup_budget
+from deployment_config.vllm_args import VLLM_SOURCE, recipe_args_problems
+from deployment_config.yaml_reader import read_yaml
+from tests.conftest import CONFIG_DIR
+
+PROJECT = Path(__file__).resolve().parents[2]
+RECIPE_FILE = RECIPE_FILES["kimi-k3"]
+RECIPE = recipe_for("kimi-k3")
+
+
+def _yaml(path: Path) -> dict:
+    return read_yaml(path, source=str(path))
+
+
+def _env(document: dict, name: str = "example"):
+    return parse_environment(document, name=name)
+
+
+def _with(document: dict, **model) -> dict:
+    changed = copy.deepcopy(document)
+    changed["model"].update(model)
+    return changed
+
+
+# --- the vendored file ------------------------------------------------------------------------------------------------
+
+
+def test_the_vendored_recipe_is_the_one_its_source_names():
+    # given the vendored file and its SOURCE.md, then the digest written there is the file's
+    source = (RECIPE_DIR / "SOURCE.md").read_text(encoding="utf-8")
+    assert hashlib.sha256(RECIPE_FILE.read_bytes()).hexdigest() in source
+    assert "8959cf64189c71d36e11c6a30335f923f261b1f7" in source and "Apache License 2.0" in source
+
+
+def test_what_depends_on_the_recipe_was_regenerated_with_make_recipes():
+    # given the lock file `make recipes` writes, when the recipe is composed again, then nothing differs
+    assert json.loads(LOCK_FILE.read_text(encoding="utf-8")) == {"kimi-k3": lock_data()}, (
+        "the vendored recipe or its reading changed: run `make recipes` (python -m deployment_config.recipe)"
+    )
+
+
+def test_every_argument_the_recipe_gives_passes_the_vendored_vllm_rules():
+    # given every profile of both generations and layouts with every feature the recipe allows there
+    unknown: set[str] = set()
+    for generation in GENERATIONS:
+        for strategy in STRATEGIES:
+            allowed = [
+                f
+                for f in RECIPE.opt_in_features
+                if not RECIPE.features[f].strategies or strategy in RECIPE.features[f].strategies
+            ]
+            profile = recipe_profile(
+                RECIPE,
+                generation=generation,
+                strategy=strategy,
+                features=allowed,
+                load_format="fastsafetensors",
+            )
+            problems, missing = recipe_args_problems(profile.args)
+            # then vLLM 0.33.0's parser, as vendored, reads each of them as the recipe means it
+            assert problems == [], (
+                f"{RECIPE.source} and {VLLM_SOURCE} disagree ({generation}, {strategy}): {problems}"
+            )
+            unknown.update(missing)
+    # and the options the vendored table leaves to argparse's one-value default are exactly these
+    assert unknown == {
+        "--max-num-seqs",
+        "--max-model-len",
+        "--moe-backend",
+        "--max-num-batched-tokens",
+        "--tool-call-parser",
+        "--reasoning-parser",
+        "--dcp-comm-backend",
+        "--attention-backend",
+        "--load-format",
+        "--kv-cache-dtype",
+    }
+
+
+def test_every_variable_the_recipe_sets_passes_the_environment_rules():
+    from deployment_config.vllm_args import extra_env_problems
+
+    for generation in GENERATIONS:
+        for strategy in STRATEGIES:
+            profile = recipe_profile(
+                RECIPE, generation=generation, strategy=strategy, features=(), load_format=None
+            )
+            assert extra_env_problems(profile.environment) == [], (generation, strategy)
+
+
+def test_a_recipe_argument_vllm_reads_otherwise_fails_naming_both_sources():
+    # given a recipe that gives a flag a value and a config option no JSON object
+    problems, _ = recipe_args_problems(
+        ["--enable-prefix-caching", "yes", "--speculative-config", "dspark"]
+    )
+    # then both are disagreements, each naming vLLM's source
+    assert len(problems) >= 2 and all(VLLM_SOURCE in p for p in problems)
+    assert any("'yes'" in p for p in problems) and any("'dspark'" in p for p in problems)
+
+
+# --- the recipe profile -----------------------------------------------------------------------------------------------
+
+
+def test_the_default_example_serves_every_setting_of_the_blackwell_single_node_profile(default_env):
+    # given the recipe's own Blackwell single-node settings, read from the raw file
+    raw = _yaml(RECIPE_FILE)
+    expected_args = [
+        *raw["model"]["base_args"],
+        *raw["hardware_overrides"]["blackwell"]["extra_args"],
+    ]
+    expected_env = dict(raw["hardware_overrides"]["blackwell"]["extra_env"])
+    # when the default example (p6-b300, one node) is turned into the pod's arguments and environment
+    spec = serving_spec_for(default_env)
+    assert (
+        default_env.gpu_instance_type.gpu_generation == "blackwell"
+        and not default_env.layout.multi_node
+    )
+    # then every option is there with the recipe's value
+    i = 0
+    while i < len(expected_args):
+        option = expected_args[i]
+        takes_value = i + 1 < len(expected_args) and not expected_args[i + 1].startswith("--")
+        assert option in spec.args, option
+        if takes_value:
+            assert spec.args[spec.args.index(option) + 1] == expected_args[i + 1], option
+        i += 2 if takes_value else 1
+    # and every variable, the engine's timeout no shorter than the recipe's (the app derives it from the weights), and
+    # one deliberate exception: the Rust frontend, which does not load the --middleware that checks the API key, is
+    # off while the key is required (charts/vllm_auth_middleware/ MIDDLEWARE_ENVIRONMENT)
+    timeout, rust_frontend = "VLLM_ENGINE_READY_TIMEOUT_S", "VLLM_USE_RUST_FRONTEND"
+    assert expected_env[rust_frontend] == "1" and default_env.endpoint.api_key_required
+    for name, value in expected_env.items():
+        if name == timeout:
+            assert int(spec.environment[name]) >= int(value)
+        elif name == rust_frontend:
+            assert spec.environment[name] == "0" and "--middleware" in spec.args
+        else:
+            assert spec.environment[name] == value, name
+    # and the tool and reasoning parsers and the announced load format
+    assert spec.args[spec.args.index("--tool-call-parser") + 1] == "kimi_k3"
+    assert spec.args[spec.args.index("--load-format") + 1] == MODEL_PRESETS["kimi-k3"].load_format
+
+
+def test_the_recipe_and_the_announcement_agree_on_the_blackwell_load_format():
+    # the load format comes from one place (the preset); the recipe's Blackwell profile must not say otherwise
+    blackwell = RECIPE.hardware_args["blackwell"]
+    assert blackwell[blackwell.index("--load-format") + 1] == MODEL_PRESETS["kimi-k3"].load_format
+
+
+def test_the_sizing_counts_the_profile_memory_share_context_and_fp8_cache(default_env):
+    # given the recipe profile on a p6-b300: 95 % of GPU memory, a 1M context, an fp8 KV cache
+    memory = default_env.model.memory
+    assert (memory.single_node_utilization, memory.max_model_len, memory.kv_cache_dtype) == (
+        0.95,
+        1048576,
+        "fp8",
+    )
+    assert KV_CACHE_BYTES["fp8"] * 2 == KV_CACHE_BYTES["auto"]
+    fit = check_model_fits(
+        model_id="m",
+        weights_gb=1420,
+        instance_type=GPU_INSTANCE_TYPES["p6-b300.48xlarge"],
+        tensor_parallel_size=8,
+        memory=memory,
+    )
+    # then the sizing message says so
+    message = memory.describe(fit, 1)
+    assert (
+        "95%" in message
+        and "fp8" in message
+        and "1048576" in message
+        and "twice the tokens" in message
+    )
+    assert fit.usable_gb == pytest.approx(fit.total_gb * 0.95)
+
+
+def test_check_config_prints_the_sizing_of_the_profile(capsys):
+    from deployment_config.__main__ import main as check_config
+
+    assert check_config(["example"], config_dir=CONFIG_DIR) == 0
+    out = capsys.readouterr().out
+    assert (
+        "sizing: 1 x p6-b300.48xlarge per replica, recipe profile (blackwell, single_node_tp): vLLM takes 95%"
+        in out
+    )
+    assert (
+        "KV cache in fp8 (1 byte per value, half of bf16's: twice the tokens fit), context up to 1048576"
+        in out
+    )
+
+
+def test_extra_args_that_change_the_memory_share_are_what_the_sizing_counts(example_document):
+    env = _env(
+        _with(
+            example_document,
+            extra_args=["--gpu-memory-utilization", "0.91", "--kv-cache-dtype", "auto"],
+        )
+    )
+    assert (
+        env.model.memory.single_node_utilization == 0.91
+        and env.model.memory.kv_cache_dtype == "auto"
+    )
+
+
+def test_the_derived_startup_budget_is_never_shorter_than_the_recipes():
+    for weights in (1420, MODEL_PRESETS["kimi-k3"].weight_size_gb):
+        assert (
+            startup_budget(weights).engine_ready_timeout_seconds >= 3600
+        )  # hardware_overrides.blackwell.extra_env
+
+
+def test_two_replicas_with_spec_decoding_serve_dspark_with_the_recipes_speculator(example_document):
+    # given two p6-b300 nodes and features: [spec_decoding]
+    document = _with(example_document, features=["spec_decoding"], speculator_size_gb=8)
+    document["capacity"]["instance_count"] = 2
+    env = _env(document)
+    # when the serving chart is synthesized
+    deployment = next(
+        m for m in synthesize_manifests(serving_spec_for(env)) if m["kind"] == "Deployment"
+    )
+    args = deployment["spec"]["template"]["spec"]["containers"][0]["args"]
+    # then two replicas run vLLM with DSpark, the recipe's speculator and 8 speculative tokens
+    assert deployment["spec"]["replicas"] == 2
+    config = json.loads(args[args.index("--speculative-config") + 1])
+    assert config["method"] == "dspark" and config["model"] == "RedHatAI/Kimi-K3-speculator.dspark"
+    assert config["num_speculative_tokens"] == 8
+
+
+def test_a_two_node_pipeline_gets_the_recipes_tp_pp_settings():
+    env = _env(_yaml(PROJECT / "tests" / "configs" / "multi-node.yaml"), "multi-node")
+    args, environment = env.model.serving_args, env.model.environment
+    assert args[args.index("--gpu-memory-utilization") + 1] == "0.90"
+    assert args[args.index("--max-num-batched-tokens") + 1] == "8192"
+    assert environment["NCCL_CUMEM_ENABLE"] == "1"
+
+
+def test_spec_decoding_on_a_two_node_pipeline_is_refused_with_the_recipes_reason():
+    document = _with(
+        _yaml(PROJECT / "tests" / "configs" / "multi-node.yaml"),
+        features=["spec_decoding"],
+        speculator_size_gb=8,
+    )
+    with pytest.raises(ConfigError) as raised:
+        _env(document, "multi-node")
+    issue = raised.value.issues[0]
+    assert issue.field == "model.features[0]"
+    assert (
+        "DSpark does not compose with pipeline parallelism yet (vllm-project/vllm#50098)"
+        in issue.problem
+    )
+
+
+def test_an_unknown_feature_lists_the_known_ones(example_document):
+    with pytest.raises(ConfigError) as raised:
+        _env(_with(example_document, features=["speculative"]))
+    assert "spec_decoding, text_only, decode_context_parallelism" in raised.value.issues[0].fix
+
+
+# --- the announced profile --------------------------------------------------------------------------------------------
+
+#: sha256 of the JSON (sorted keys) of each example's manifests, rendered at 30aced6, the last commit before the recipe.
+ANNOUNCED_DIGESTS = {
+    ("config", "example"): "fd20dadf3be84ac68ca1d47107b203dd5f133a724ca3003732878ea86224ebcc",
+    ("config", "example-prod"): "3db03f7ff9023510670b994737f06fe5c999c4cba05c99779bdff1de063b3170",
+    (
+        "tests/configs",
+        "multi-node",
+    ): "a09159b1a16a2f8172bd1ba9868ec8dc84833a811af787083d8f661a956a6546",
+    (
+        "config",
+        "example-hyperpod",
+    ): "f8b744fd0d7b429d63a6c16b746ee0cb9506df8c809e98e79b18eb3d879d2026",
+}
+
+
+@pytest.mark.parametrize("directory, name", sorted(ANNOUNCED_DIGESTS))
+def test_announced_reproduces_todays_manifests_byte_for_byte(directory, name):
+    env = _env(
+        _with(_yaml(PROJECT / directory / f"{name}.yaml"), serving_profile="announced"), name
+    )
+    manifests = (
+        synthesize_inference_endpoint(inference_endpoint_spec_for(env))
+        if env.platform.value == "hyperpod"
+        else synthesize_manifests(serving_spec_for(env))
+    )
+    digest = hashlib.sha256(json.dumps(manifests, sort_keys=True).encode()).hexdigest()
+    assert digest == ANNOUNCED_DIGESTS[(directory, name)]
+
+
+def test_dcp_and_text_only_on_one_node_replace_what_the_recipe_says_they_replace(example_document):
+    # given both features on the single-node B300 layout the recipe scopes DCP to
+    args = _env(
+        _with(example_document, features=["decode_context_parallelism", "text_only"])
+    ).model.serving_args
+    # then DCP 8 with TOKENSPEED_MLA, and its attention config wins over the Blackwell one (the builder's last-wins)
+    assert args[args.index("--decode-context-parallel-size") + 1] == "8"
+    assert args[args.index("--attention-backend") + 1] == "TOKENSPEED_MLA"
+    assert (
+        args.count("--attention-config") == 1
+        and "TRTLLM_RAGGED" in args[args.index("--attention-config") + 1]
+    )
+    assert "--language-model-only" in args

@@ -1,0 +1,652 @@
+"""llmops weights mirror: the Hub revision pinned to a commit and written into the environment file, the copy Job
+(strictly valid Kubernetes 1.34), the flow through kubectl, and the checksum manifest check. Nothing reaches the Hub, AWS
+or a cluster: the Hub call is replaced, AWS is stubbed with botocore's Stubber, kubectl is a fake."""
+
+from __future__ import annotations
+
+import dataclasses
+import io
+import json
+import subprocess
+
+import kubernetes_validate
+import pytest
+import yaml
+from botocore.response import StreamingBody
+
+from deployment_config import ConfigError, load_environment
+from deployment_config.kubernetes_names import SERVING_NAMESPACE
+from deployment_config.model import WeightSource
+from ops_cli import hugging_face_hub, weights, weights_mirror_job
+from ops_cli.errors import ExitCode, OpsError
+from tests.ops_cli.conftest import run_llmops
+
+SHA = "0123456789abcdef0123456789abcdef01234567"
+BUCKET, BASE = "weights-bucket", "kimi-k3/"
+#: The revision's own prefix under model.s3_uri, where the mirror writes.
+PREFIX = f"{BASE}{SHA}/"
+SHARD = "model-00001-of-00118.safetensors"
+SHARD_SHA = "a" * 64
+
+
+@pytest.fixture
+def s3_config_dir(config_dir):
+    """The example environment, switched to S3 weights."""
+    path = config_dir / "example.yaml"
+    text = path.read_text()
+    assert yaml.safe_load(text)["model"]["weight_source"] == "huggingface"
+    path.write_text(
+        text.replace(
+            "weight_source: huggingface", f"weight_source: s3\n  s3_uri: s3://{BUCKET}/{BASE}", 1
+        )
+    )
+    return config_dir
+
+
+@pytest.fixture
+def s3_env(s3_config_dir):
+    return load_environment(s3_config_dir, "example")
+
+
+@pytest.fixture
+def hub(monkeypatch):
+    """The Hub's model-info answer, recorded per URL; no request leaves the process."""
+    asked: list[tuple[str, str | None]] = []
+
+    def get(url: str, token: str | None, **_) -> dict:
+        asked.append((url, token))
+        return {"id": "moonshotai/Kimi-K3", "sha": SHA}
+
+    monkeypatch.setattr(hugging_face_hub, "hub_get", get)
+    return asked
+
+
+def test_a_branch_is_resolved_to_its_commit_with_the_hub_api(hub):
+    assert hugging_face_hub.resolve_revision("moonshotai/Kimi-K3", "main") == SHA
+    assert hub == [("https://huggingface.co/api/models/moonshotai/Kimi-K3/revision/main", None)]
+
+
+def test_a_revision_that_is_no_ref_is_refused_before_asking_the_hub(hub):
+    with pytest.raises(OpsError) as error:
+        hugging_face_hub.resolve_revision("moonshotai/Kimi-K3", "main; rm -rf /")
+    assert error.value.exit_code == ExitCode.USAGE and hub == []
+
+
+def test_an_answer_without_a_commit_is_an_error():
+    with pytest.raises(OpsError, match="no commit id"):
+        hugging_face_hub.resolve_revision(
+            "moonshotai/Kimi-K3", "main", get=lambda url, token, **_: {"sha": "main"}
+        )
+
+
+def test_the_revision_key_takes_only_a_commit_id(s3_config_dir):
+    path = s3_config_dir / "example.yaml"
+    text = path.read_text()
+    path.write_text(text.replace("model:\n", "model:\n  hugging_face_revision: main\n", 1))
+    with pytest.raises(ConfigError) as error:
+        load_environment(s3_config_dir, "example")
+    assert "model.hugging_face_revision" in str(error.value) and "40 lowercase hex" in str(
+        error.value
+    )
+    path.write_text(text.replace("model:\n", f"model:\n  hugging_face_revision: {SHA}\n", 1))
+    assert load_environment(s3_config_dir, "example").model.hugging_face_revision == SHA
+
+
+def test_revision_in_extra_args_is_refused_as_derived(s3_config_dir):
+    path = s3_config_dir / "example.yaml"
+    path.write_text(
+        path.read_text().replace("extra_args: []", "extra_args: [--code-revision, main]", 1)
+    )
+    with pytest.raises(ConfigError, match="hugging_face_revision"):
+        load_environment(s3_config_dir, "example")
+
+
+def test_the_job_is_valid_kubernetes_and_copies_the_pinned_commit_with_its_own_service_account(
+    s3_env,
+):
+    namespace, account, job = weights_mirror_job.mirror_manifests(s3_env, SHA)
+    for manifest in (namespace, account, job):
+        kubernetes_validate.validate(manifest, "1.34", strict=True)
+    # the namespace first: the mirror runs before any stack has created it (on HyperPod no stack ever does)
+    assert namespace["kind"] == "Namespace" and namespace["metadata"]["name"] == SERVING_NAMESPACE
+    pod = job["spec"]["template"]["spec"]
+    (container,) = pod["containers"]
+    # a small Python image from ECR Public that installs pinned huggingface_hub and boto3, able to run on the system
+    # nodes before the GPU capacity starts; the account the Pod Identity role is bound to
+    assert (
+        container["image"]
+        == weights_mirror_job.JOB_IMAGE
+        == "public.ecr.aws/docker/library/python:3.12-slim"
+    )
+    assert "tolerations" not in pod
+    assert all(package in container["command"][2] for package in weights_mirror_job.JOB_PACKAGES)
+    assert (
+        pod["serviceAccountName"]
+        == account["metadata"]["name"]
+        == weights_mirror_job.MIRROR_SERVICE_ACCOUNT
+    )
+    assert job["metadata"]["namespace"] == account["metadata"]["namespace"] == SERVING_NAMESPACE
+    # the repository, the commit, the bucket and the commit's own prefix as arguments of the script, never the token
+    assert (
+        container["command"][:2] == ["sh", "-c"]
+        and 'exec python3 -c "$MIRROR_SCRIPT" "$@"' in container["command"][2]
+    )
+    assert container["command"][4:] == ["moonshotai/Kimi-K3", SHA, BUCKET, PREFIX, "us-west-2", ""]
+    env = {e["name"]: e["value"] for e in container["env"]}
+    assert env["MIRROR_SCRIPT"] == weights_mirror_job.JOB_SCRIPT
+    assert env["HF_XET_HIGH_PERFORMANCE"] == "1" and "HF_HUB_ENABLE_HF_TRANSFER" not in env
+    assert pod["restartPolicy"] == "Never"
+
+
+def test_the_job_reads_the_token_from_its_secret_itself(s3_env):
+    gated = dataclasses.replace(
+        s3_env, model=dataclasses.replace(s3_env.model, hugging_face_token_secret="hf/token")
+    )
+    *_, job = weights_mirror_job.mirror_manifests(gated, SHA)
+    command = job["spec"]["template"]["spec"]["containers"][0]["command"]
+    script = job["spec"]["template"]["spec"]["containers"][0]["env"][0]["value"]
+    assert command[-1] == "hf/token" and "get_secret_value" in script
+
+
+def test_a_hub_environment_has_nothing_to_mirror(s3_env):
+    hub_env = dataclasses.replace(
+        s3_env,
+        model=dataclasses.replace(
+            s3_env.model, weight_source=WeightSource.HUGGINGFACE, s3_uri=None
+        ),
+    )
+    with pytest.raises(OpsError) as error:
+        weights_mirror_job.mirror_manifests(hub_env, SHA)
+    assert "weight_source: s3" in error.value.fix
+
+
+def manifest(**overrides) -> dict:
+    files = [
+        {"path": "config.json", "size": 10, "sha256": "c" * 64, "hub_lfs_sha256": None},
+        {"path": SHARD, "size": 1000, "sha256": SHARD_SHA, "hub_lfs_sha256": SHARD_SHA},
+    ]
+    files[1].update(overrides)
+    return {"repo_id": "moonshotai/Kimi-K3", "revision": SHA, "files": files}
+
+
+OBJECTS = {PREFIX + "config.json": 10, PREFIX + SHARD: 1000, PREFIX + "MANIFEST.json": 500}
+
+
+def test_a_complete_mirror_passes_the_check():
+    assert weights.check_manifest(manifest(), OBJECTS, PREFIX) == []
+
+
+def test_a_checksum_mismatch_names_the_file():
+    (problem,) = weights.check_manifest(manifest(sha256="b" * 64), OBJECTS, PREFIX)
+    assert problem.path == SHARD and "differs from the Hub's" in problem.problem
+
+
+def test_an_object_the_manifest_does_not_list_names_the_file():
+    # the node's check would refuse it, and its copy fetch it again on every start
+    (extra,) = weights.check_manifest(
+        manifest(), {**OBJECTS, PREFIX + "stray.safetensors": 5}, PREFIX
+    )
+    assert extra.path == "stray.safetensors" and "not in the manifest" in extra.problem
+
+
+def test_a_missing_or_short_object_names_the_file():
+    assert [
+        p.path for p in weights.check_manifest(manifest(), {PREFIX + "config.json": 10}, PREFIX)
+    ] == [SHARD]
+    (short,) = weights.check_manifest(manifest(), {**OBJECTS, PREFIX + SHARD: 999}, PREFIX)
+    assert short.path == SHARD and "999 bytes" in short.problem
+
+
+class FakeKubectl:
+    """Answers delete, apply, logs and get job like kubectl; records the commands and what apply read."""
+
+    def __init__(self, succeeded: bool = True) -> None:
+        self.commands: list[list[str]] = []
+        self.applied: dict | None = None
+        self.succeeded = succeeded
+
+    def __call__(self, command, **kwargs):
+        self.commands.append(command)
+        args = command[1:]
+        if args[0] == "delete":
+            return subprocess.CompletedProcess(command, 0, "", "")
+        if args[0] == "apply":
+            self.applied = json.loads(kwargs["input"])
+            return subprocess.CompletedProcess(command, 0, "job.batch/weights-mirror created\n", "")
+        if args[0] == "logs":
+            lines = [
+                "Fetching 2 files",
+                "MIRROR "
+                + json.dumps(
+                    {
+                        "path": "config.json",
+                        "size": 10,
+                        "sha256": "c" * 64,
+                        "hub_lfs_sha256": None,
+                        "file": 1,
+                        "files": 2,
+                        "bytes_copied": 10,
+                        "bytes_total": 1010,
+                    }
+                ),
+                "MIRROR "
+                + json.dumps(
+                    {
+                        "path": SHARD,
+                        "size": 1000,
+                        "sha256": SHARD_SHA,
+                        "hub_lfs_sha256": SHARD_SHA,
+                        "file": 2,
+                        "files": 2,
+                        "bytes_copied": 1010,
+                        "bytes_total": 1010,
+                    }
+                ),
+                "MIRROR " + json.dumps({"done": True, "files": 2, "bytes_copied": 1010}),
+            ]
+            return subprocess.CompletedProcess(command, 0, "\n".join(lines) + "\n", "")
+        if args[:2] == ["get", "job"]:
+            status = {"succeeded": 1} if self.succeeded else {"failed": 3}
+            return subprocess.CompletedProcess(
+                command, 0, json.dumps({"kind": "Job", "status": status}), ""
+            )
+        raise AssertionError(command)
+
+
+def stub_mirror_in_s3(aws, body: dict) -> None:
+    data = json.dumps(body).encode()
+    s3 = aws.stub("s3")
+    s3.add_response(
+        "get_object",
+        {"Body": StreamingBody(io.BytesIO(data), len(data))},
+        {"Bucket": BUCKET, "Key": PREFIX + "MANIFEST.json"},
+    )
+    s3.add_response(
+        "list_objects_v2",
+        {"Contents": [{"Key": k, "Size": v} for k, v in OBJECTS.items()], "IsTruncated": False},
+        {"Bucket": BUCKET, "Prefix": PREFIX},
+    )
+
+
+@pytest.fixture
+def run_mirror(aws, clock, s3_config_dir, hub):
+    return lambda kubectl, *argv: run_llmops(
+        aws,
+        clock,
+        s3_config_dir,
+        ["weights", "mirror", "--env", "example", *argv],
+        run_command=kubectl,
+    )
+
+
+def test_mirror_pins_the_commit_runs_the_job_follows_it_and_checks_the_manifest(
+    aws, run_mirror, s3_config_dir, hub
+):
+    # given an S3 environment without a pinned revision
+    stub_mirror_in_s3(aws, manifest())
+    kubectl = FakeKubectl()
+    # when the mirror runs
+    result = run_mirror(kubectl, "--json")
+    # then main is resolved on the Hub and its commit written into the environment file, for the mirror and the serving
+    assert result.code == ExitCode.OK, result.stderr
+    assert hub[0][0].endswith("/revision/main")
+    assert load_environment(s3_config_dir, "example").model.hugging_face_revision == SHA
+    assert f"hugging_face_revision: {SHA}" in (s3_config_dir / "example.yaml").read_text()
+    # the old Job goes, the new one is applied with its service account, followed, and its status read
+    assert [c[1] for c in kubectl.commands] == ["delete", "apply", "logs", "get"]
+    kinds = [item["kind"] for item in kubectl.applied["items"]]
+    assert kinds == ["Namespace", "ServiceAccount", "Job"]
+    assert (
+        kubectl.applied["items"][-1]["spec"]["template"]["spec"]["containers"][0]["command"][5]
+        == SHA
+    )
+    # one progress line per file, with the bytes copied so far
+    assert f"[2/2] {SHARD}  1,000 bytes  (1,010 of 1,010)" in result.stderr
+    assert result.json == {
+        "env": "example",
+        "revision": SHA,
+        "s3_uri": f"s3://{BUCKET}/{PREFIX}",
+        "files": 2,
+        "bytes": 1010,
+        "config_file": str(s3_config_dir / "example.yaml"),
+    }
+    # the copy went to the revision's own prefix under model.s3_uri, never over another revision's files
+    assert kubectl.applied["items"][-1]["spec"]["template"]["spec"]["containers"][0]["command"][
+        6:8
+    ] == [BUCKET, PREFIX]
+
+
+def test_mirror_fails_with_the_name_of_a_file_whose_checksum_differs(
+    aws, run_mirror, s3_config_dir
+):
+    before = (s3_config_dir / "example.yaml").read_text()
+    stub_mirror_in_s3(aws, manifest(sha256="b" * 64))
+    result = run_mirror(FakeKubectl())
+    assert result.code == ExitCode.CHECK_FAILED
+    assert SHARD in result.stderr and "differs from the Hub's" in result.stderr
+    # and the environment file is as it was: the charts keep serving the revision they served
+    assert (s3_config_dir / "example.yaml").read_text() == before
+
+
+def test_a_failed_job_is_reported_with_where_to_look_and_the_file_is_left_as_it_was(
+    aws, run_mirror, s3_config_dir
+):
+    before = (s3_config_dir / "example.yaml").read_text()
+    result = run_mirror(FakeKubectl(succeeded=False))
+    assert result.code == ExitCode.CHECK_FAILED
+    assert "did not succeed" in result.stderr and "logs job/weights-mirror" in result.stderr
+    assert (s3_config_dir / "example.yaml").read_text() == before
+
+
+def test_a_hub_environment_is_refused_before_any_call(run, hub):
+    result = run("weights", "mirror", "--env", "example")
+    assert result.code == ExitCode.USAGE and "nothing to mirror" in result.stderr and hub == []
+
+
+# --- the Job's script, run for real against stand-ins for huggingface_hub and boto3 ----------------------------------
+
+FAKE_HUB = """
+import hashlib, io, json, os
+FILES = json.loads(os.environ["FAKE_HUB_FILES"])
+class _Lfs:
+    def __init__(self, sha256): self.sha256 = sha256
+class _Sibling:
+    def __init__(self, name, spec):
+        data = spec["content"].encode()
+        self.rfilename, self.size = name, len(data)
+        self.lfs = _Lfs(hashlib.sha256(data).hexdigest()) if spec["lfs"] else None
+        self.blob_id = spec.get("blob_id") or hashlib.sha1(b"blob %d\\0" % len(data) + data).hexdigest()
+class _Info:
+    def __init__(self): self.siblings = [_Sibling(n, s) for n, s in FILES.items()]
+class HfApi:
+    def __init__(self, token=None): pass
+    def model_info(self, repo, revision, files_metadata): return _Info()
+class HfFileSystem:
+    def __init__(self, token=None): pass
+    def open(self, path, mode, revision, block_size): return io.BytesIO(FILES[path.split("/", 2)[2]]["content"].encode())
+"""
+FAKE_BOTO3 = """
+import os
+class _S3:
+    def _path(self, bucket, key):
+        path = os.path.join(os.environ["FAKE_S3_DIR"], bucket, key)
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        return path
+    def upload_fileobj(self, reader, bucket, key, Config=None):
+        with open(self._path(bucket, key), "wb") as out:
+            while data := reader.read(7):
+                out.write(data)
+    def put_object(self, Bucket, Key, Body, ContentType=None):
+        with open(self._path(Bucket, Key), "wb") as out:
+            out.write(Body)
+def client(name, region_name=None):
+    return _S3()
+"""
+
+
+def run_job_script(tmp_path, files: dict) -> tuple[subprocess.CompletedProcess, object]:
+    """The Job's script with its argv as the Job gives it, huggingface_hub and boto3 replaced by stand-ins that serve
+    ``files`` and write "S3" objects under tmp_path/s3/BUCKET/KEY."""
+    import os
+    import sys
+
+    fakes = tmp_path / "fakes"
+    (fakes / "huggingface_hub").mkdir(parents=True)
+    (fakes / "huggingface_hub" / "__init__.py").write_text(FAKE_HUB)
+    (fakes / "boto3" / "s3").mkdir(parents=True)
+    (fakes / "boto3" / "__init__.py").write_text(FAKE_BOTO3)
+    (fakes / "boto3" / "s3" / "__init__.py").write_text("")
+    (fakes / "boto3" / "s3" / "transfer.py").write_text(
+        "class TransferConfig:\n    def __init__(self, **kw): pass\n"
+    )
+    environ = {
+        **os.environ,
+        "PYTHONPATH": str(fakes),
+        "FAKE_HUB_FILES": json.dumps(files),
+        "FAKE_S3_DIR": str(tmp_path / "s3"),
+    }
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            weights_mirror_job.JOB_SCRIPT,
+            "moonshotai/Kimi-K3",
+            SHA,
+            BUCKET,
+            PREFIX,
+            "us-west-2",
+            "",
+        ],
+        capture_output=True,
+        text=True,
+        env=environ,
+        timeout=60,
+    )
+    return result, tmp_path / "s3" / BUCKET
+
+
+def test_the_job_writes_every_file_and_then_its_manifest_under_the_revisions_prefix(tmp_path):
+    files = {
+        "config.json": {"content": '{"model_type": "kimi_k3"}', "lfs": False},
+        "modeling_kimi.py": {"content": "def forward(): pass\n", "lfs": False},
+        SHARD: {"content": "weights" * 100, "lfs": True},
+    }
+    result, bucket = run_job_script(tmp_path, files)
+    assert result.returncode == 0, result.stderr
+    # every file under BASE/SHA/, and the manifest last, with size and sha256 of what was streamed
+    manifest = json.loads((bucket / PREFIX / "MANIFEST.json").read_text())
+    assert manifest["revision"] == SHA and [f["path"] for f in manifest["files"]] == sorted(files)
+    objects = {
+        PREFIX + p.relative_to(bucket / PREFIX).as_posix(): p.stat().st_size
+        for p in (bucket / PREFIX).rglob("*")
+        if p.is_file()
+    }
+    assert weights.check_manifest(manifest, objects, PREFIX) == []
+    # the model's Python code (kept in git, not LFS) is checked against the Hub's git blob id
+    (code,) = [f for f in manifest["files"] if f["path"] == "modeling_kimi.py"]
+    assert code["hub_lfs_sha256"] is None and code["git_blob_sha1"] == code["hub_blob_id"]
+    # and the node's verifier accepts the copy as the mirror left it
+    from charts.vllm_weights_check.runtime.verify_weights import problems_of
+
+    assert problems_of(bucket / PREFIX, revision=SHA)[0] == []
+
+
+def test_code_that_differs_from_the_hubs_git_blob_is_named(tmp_path):
+    files = {
+        "modeling_kimi.py": {
+            "content": "import os  # not what the Hub's git holds\n",
+            "lfs": False,
+            "blob_id": "0" * 40,
+        }
+    }
+    result, bucket = run_job_script(tmp_path, files)
+    assert result.returncode == 0, result.stderr
+    manifest = json.loads((bucket / PREFIX / "MANIFEST.json").read_text())
+    (problem,) = weights.check_manifest(
+        manifest, {PREFIX + "modeling_kimi.py": 42, PREFIX + "MANIFEST.json": 1}, PREFIX
+    )
+    assert problem.path == "modeling_kimi.py" and "differs from the Hub's" in problem.problem
+
+
+# --- with spec_decoding: the recipe's speculator mirrored by the same Job, both revisions pinned or neither ----------
+
+SPEC_SHA = "89abcdef0123456789abcdef0123456789abcdef"
+SPEC_ID = "RedHatAI/Kimi-K3-speculator.dspark"
+SPEC_PREFIX = f"{BASE}speculator/{SPEC_SHA}/"
+SPEC_FILE = "model.safetensors"
+
+
+@pytest.fixture
+def spec_config_dir(s3_config_dir):
+    path = s3_config_dir / "example.yaml"
+    path.write_text(
+        path.read_text().replace(
+            "features: []", "features: [spec_decoding]\n  speculator_size_gb: 8", 1
+        )
+    )
+    return s3_config_dir
+
+
+@pytest.fixture
+def two_hubs(monkeypatch):
+    """The Hub's answers: the model's commit and the speculator's, per repository."""
+    asked: list[str] = []
+
+    def get(url: str, token: str | None, **_) -> dict:
+        asked.append(url)
+        return {"sha": SPEC_SHA if SPEC_ID in url else SHA}
+
+    monkeypatch.setattr(hugging_face_hub, "hub_get", get)
+    return asked
+
+
+def test_with_spec_decoding_the_job_copies_the_weights_then_the_speculator_into_its_own_prefix(
+    spec_config_dir,
+):
+    env = load_environment(spec_config_dir, "example")
+    *_, job = weights_mirror_job.mirror_manifests(env, SHA, SPEC_SHA)
+    kubernetes_validate.validate(job, "1.34", strict=True)
+    command = job["spec"]["template"]["spec"]["containers"][0]["command"]
+    assert command[4:] == [
+        "moonshotai/Kimi-K3",
+        SHA,
+        BUCKET,
+        PREFIX,
+        "us-west-2",
+        "",
+        SPEC_ID,
+        SPEC_SHA,
+        BUCKET,
+        SPEC_PREFIX,
+        "us-west-2",
+        "",
+    ]
+
+
+def test_the_job_script_mirrors_two_repositories_each_with_its_manifest(tmp_path):
+    import os
+    import sys
+
+    files = {
+        "config.json": {"content": "{}", "lfs": False},
+        SHARD: {"content": "w" * 50, "lfs": True},
+    }
+    run_job_script(
+        tmp_path, files
+    )  # writes the stand-ins; then the two-repository argv, as the Job gives it
+    environ = {
+        **os.environ,
+        "PYTHONPATH": str(tmp_path / "fakes"),
+        "FAKE_HUB_FILES": json.dumps(files),
+        "FAKE_S3_DIR": str(tmp_path / "s3"),
+    }
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            weights_mirror_job.JOB_SCRIPT,
+            "moonshotai/Kimi-K3",
+            SHA,
+            BUCKET,
+            PREFIX,
+            "us-west-2",
+            "",
+            SPEC_ID,
+            SPEC_SHA,
+            BUCKET,
+            SPEC_PREFIX,
+            "us-west-2",
+            "",
+        ],
+        capture_output=True,
+        text=True,
+        env=environ,
+        timeout=60,
+    )
+    assert result.returncode == 0, result.stderr
+    for prefix, repo, sha in (
+        (PREFIX, "moonshotai/Kimi-K3", SHA),
+        (SPEC_PREFIX, SPEC_ID, SPEC_SHA),
+    ):
+        manifest = json.loads((tmp_path / "s3" / BUCKET / prefix / "MANIFEST.json").read_text())
+        assert (manifest["repo_id"], manifest["revision"]) == (repo, sha)
+
+
+def _stub_manifest(aws, prefix: str, body: dict, objects: dict) -> None:
+    data = json.dumps(body).encode()
+    s3 = aws.stub("s3")
+    s3.add_response(
+        "get_object",
+        {"Body": StreamingBody(io.BytesIO(data), len(data))},
+        {"Bucket": BUCKET, "Key": prefix + "MANIFEST.json"},
+    )
+    s3.add_response(
+        "list_objects_v2",
+        {"Contents": [{"Key": k, "Size": v} for k, v in objects.items()], "IsTruncated": False},
+        {"Bucket": BUCKET, "Prefix": prefix},
+    )
+
+
+def _speculator_manifest(sha256: str = "d" * 64) -> dict:
+    return {
+        "repo_id": SPEC_ID,
+        "revision": SPEC_SHA,
+        "files": [
+            {"path": SPEC_FILE, "size": 7_120_000_000, "sha256": sha256, "hub_lfs_sha256": "d" * 64}
+        ],
+    }
+
+
+def test_mirror_pins_both_revisions_once_both_manifests_check_out(
+    aws, clock, spec_config_dir, two_hubs
+):
+    _stub_manifest(aws, PREFIX, manifest(), OBJECTS)
+    _stub_manifest(
+        aws,
+        SPEC_PREFIX,
+        _speculator_manifest(),
+        {SPEC_PREFIX + SPEC_FILE: 7_120_000_000, SPEC_PREFIX + "MANIFEST.json": 100},
+    )
+    kubectl = FakeKubectl()
+    result = run_llmops(
+        aws,
+        clock,
+        spec_config_dir,
+        ["weights", "mirror", "--env", "example", "--json"],
+        run_command=kubectl,
+    )
+    assert result.code == ExitCode.OK, result.stderr
+    assert any(url.endswith(f"/api/models/{SPEC_ID}/revision/main") for url in two_hubs)
+    model = load_environment(spec_config_dir, "example").model
+    assert (model.hugging_face_revision, model.speculator_revision) == (SHA, SPEC_SHA)
+    assert result.json["speculator"] == {
+        "repo_id": SPEC_ID,
+        "revision": SPEC_SHA,
+        "s3_uri": f"s3://{BUCKET}/{SPEC_PREFIX}",
+        "files": 1,
+        "bytes": 7_120_000_000,
+        "size_gb": 8,
+    }
+
+
+def test_a_speculator_that_does_not_check_out_pins_neither_revision(
+    aws, clock, spec_config_dir, two_hubs
+):
+    before = (spec_config_dir / "example.yaml").read_text()
+    _stub_manifest(aws, PREFIX, manifest(), OBJECTS)
+    _stub_manifest(
+        aws,
+        SPEC_PREFIX,
+        _speculator_manifest(sha256="e" * 64),
+        {SPEC_PREFIX + SPEC_FILE: 7_120_000_000, SPEC_PREFIX + "MANIFEST.json": 100},
+    )
+    result = run_llmops(
+        aws,
+        clock,
+        spec_config_dir,
+        ["weights", "mirror", "--env", "example"],
+        run_command=FakeKubectl(),
+    )
+    assert result.code == ExitCode.CHECK_FAILED
+    assert SPEC_PREFIX in result.stderr and "differs from the Hub's" in result.stderr
+    assert (spec_config_dir / "example.yaml").read_text() == before

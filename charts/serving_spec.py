@@ -366,7 +366,7 @@ def serving_spec_for(env: EnvironmentConfig) -> VllmServingSpec:
         speculator_revision=model.speculator_revision if speculator_s3_uri(model) else None,
         service_account="vllm",
         exposure=env.endpoint.exposure,
-        allowed_cidrs=env.endpoint.allowed_cidrs,
+        allowed_cidrs=tuple(env.endpoint.allowed_cidrs),
         instance=env.name,
         vpc_cidr=env.vpc_cidr,
         image_pinned=image_is_pinned(model.image),

@@ -29,15 +29,12 @@ from deployment_config.file_models import (
     SUPPORTED_KUBERNETES_VERSIONS,
     EnvironmentFile,
     PipelineFile,
-    promotion_gate_config,
 )
 from deployment_config.file_values import merge_in, run_rules, top_level
 from deployment_config.file_values import position as position_in_file
 from deployment_config.model import (
     CapacityConfig,
-    EndpointConfig,
     EnvironmentConfig,
-    Exposure,
     ModelConfig,
     Platform,
     WeightSource,
@@ -378,20 +375,7 @@ def _environment(file: EnvironmentFile, *, name: str, source: str) -> Environmen
         cluster=file.cluster,
         model=model,
         capacity=capacity,
-        endpoint=EndpointConfig(
-            exposure=Exposure(file.endpoint.exposure),
-            allowed_cidrs=tuple(file.endpoint.allowed_cidrs),
-            api_key_required=file.endpoint.authentication == "api-key",
-            certificate_arn=file.endpoint.certificate_arn,
-            domain_name=file.endpoint.domain_name,
-            drain_seconds=file.endpoint.drain_seconds,
-            replicas=file.endpoint.replicas,
-            routing=file.endpoint.routing,
-            deploy_time_smoke_test=file.endpoint.deploy_time_smoke_test,
-            promotion_gate=promotion_gate_config(file.endpoint.promotion_gate)
-            if file.endpoint.promotion_gate
-            else None,
-        ),
+        endpoint=file.endpoint,
         observability=file.observability,
         tags=MappingProxyType({"environment": name, **file.tags}),
         hyperpod=hyperpod,

@@ -20,7 +20,7 @@ from pydantic import BaseModel, ValidationError
 from pydantic.fields import FieldInfo
 
 from deployment_config import recipe, speculator
-from deployment_config.catalog import GPU_INSTANCE_TYPES, MODEL_PRESETS
+from deployment_config.catalog import MODEL_PRESETS
 from deployment_config.cross_section_rules import ENVIRONMENT_RULES, PIPELINE_RULES
 from deployment_config.errors import ConfigError, ConfigIssue, key_in_path, quoted, shown_number
 from deployment_config.file_models import (
@@ -33,7 +33,6 @@ from deployment_config.file_models import (
 from deployment_config.file_values import merge_in, run_rules, top_level
 from deployment_config.file_values import position as position_in_file
 from deployment_config.model import (
-    CapacityConfig,
     EnvironmentConfig,
     ModelConfig,
     Platform,
@@ -314,19 +313,12 @@ def parse_environment(data: Any, *, name: str, source: str = "<memory>") -> Envi
 
 
 def _environment(file: EnvironmentFile, *, name: str, source: str) -> EnvironmentConfig:
-    capacity = None
-    if file.capacity is not None:
-        capacity = CapacityConfig(
-            instance_type=GPU_INSTANCE_TYPES[file.capacity.instance_type],
-            capacity_reservation_id=file.capacity.capacity_reservation_id,
-            availability_zone=file.capacity.availability_zone,
-            instance_count=file.capacity.instance_count,
-        )
+    capacity = file.capacity
     hyperpod = file.hyperpod
     section = file.model
     preset = MODEL_PRESETS[section.preset]
     # The same resolution the file's validation made (deployment_config/cross_section_rules/facts.py placement).
-    gpu_type = capacity.instance_type if capacity is not None else hyperpod.gpu_instance_type
+    gpu_type = (capacity or hyperpod).gpu_instance_type
     # The speculator counts only where spec_decoding is on (the file's validation refused it being set otherwise).
     speculator_gb = (
         (section.speculator_size_gb or 0) if speculator.FEATURE in section.features else 0

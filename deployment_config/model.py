@@ -19,6 +19,7 @@ from deployment_config.catalog import GpuInstanceType, ModelPreset
 from deployment_config.image_cache import cached_image
 from deployment_config.recipe import ServingProfile
 from deployment_config.sections.access import AccessSection
+from deployment_config.sections.capacity import CapacitySection
 from deployment_config.sections.cluster import ClusterSection
 from deployment_config.sections.endpoint import EndpointSection
 from deployment_config.sections.endpoint import (
@@ -126,22 +127,6 @@ class ModelConfig:
         return {**base, **(self.extra_env or {})}
 
 
-@dataclass(frozen=True)
-class CapacityConfig:
-    """The GPU capacity the model runs on.
-
-    :param instance_type: the GPU instance type.
-    :param instance_count: instances in the reservation (and GPU nodes). Default: 1.
-    :param capacity_reservation_id: the Capacity Block reservation (``cr-`` + 17 hex digits).
-    :param availability_zone: the reservation's Availability Zone; the GPU subnet is placed there.
-    """
-
-    instance_type: GpuInstanceType
-    capacity_reservation_id: str
-    availability_zone: str
-    instance_count: int = 1
-
-
 #: The interface VPC endpoints the network stack creates, one network interface in each zone's private subnet (each is
 #: billed per endpoint per zone per hour). stacks/network_stack.py creates exactly these; ``llmops cost`` counts them.
 INTERFACE_ENDPOINT_NAMES = (
@@ -170,7 +155,7 @@ class EnvironmentConfig:
     vpc_cidr: str
     cluster: ClusterSection
     model: ModelConfig
-    capacity: CapacityConfig | None
+    capacity: CapacitySection | None
     endpoint: EndpointSection
     tags: Mapping[str, str]
     hyperpod: HyperPodSection | None = None
@@ -209,7 +194,7 @@ class EnvironmentConfig:
         """The GPU instance type the model runs on, whichever platform provides it."""
         if self.platform is Platform.HYPERPOD:
             return self.hyperpod.gpu_instance_type
-        return self.capacity.instance_type
+        return self.capacity.gpu_instance_type
 
     @property
     def gpu_availability_zone(self) -> str:

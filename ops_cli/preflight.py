@@ -235,7 +235,7 @@ def _reservation(
         )
     ]
 
-    expected = (capacity.instance_type.name, capacity.instance_count)
+    expected = (capacity.instance_type, capacity.instance_count)
     actual = (reservation.get("InstanceType"), reservation.get("TotalInstanceCount"))
     if actual != expected:
         checks.append(
@@ -388,7 +388,7 @@ def _training_plan(aws: Aws, env: EnvironmentConfig, now: datetime) -> list[Chec
 
 
 def _instance_type_offered(aws: Aws, env: EnvironmentConfig) -> Check:
-    name, zone = env.capacity.instance_type.name, env.capacity.availability_zone
+    name, zone = env.capacity.instance_type, env.capacity.availability_zone
     offered = aws.pages(
         "ec2",
         "describe_instance_type_offerings",

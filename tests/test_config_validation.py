@@ -21,8 +21,10 @@ from pydantic import BaseModel, ValidationError, create_model, field_validator
 import app
 from charts.serving_spec import serving_spec_for
 from deployment_config import ConfigError, loader, parse_environment
+from deployment_config.catalog import GPU_INSTANCE_TYPES
 from deployment_config.file_models import (
     DEFAULT_DRAIN_SECONDS,
+    CapacitySection,
     ClusterSection,
     EndpointSection,
     EnvironmentFile,
@@ -62,7 +64,7 @@ def _main(config_dir: Path, context: dict, outdir: Path) -> tuple[int, str]:
 
 def test_example_configuration_is_valid(default_env):
     assert default_env.platform is Platform.EKS
-    assert default_env.capacity.instance_type.name == "p6-b300.48xlarge"
+    assert default_env.capacity.instance_type == "p6-b300.48xlarge"
     assert default_env.capacity.availability_zone in default_env.availability_zones
     assert default_env.endpoint.exposure is Exposure.INTERNAL
     assert default_env.model.weight_source is WeightSource.HUGGINGFACE
@@ -517,6 +519,24 @@ def test_every_rule_between_sections_reads_declared_fields():
                     assert model is not None and part in model.model_fields, (rule.name, path)
                     model = model_of(model.model_fields[part].annotation)
             assert rule.refuses is None or rule.refuses in rule.reads, rule.name
+
+
+def test_the_endpoint_and_capacity_the_stacks_read_are_the_validated_frozen_sections(
+    default_env, example_document
+):
+    # given the example environment, loaded
+    endpoint, capacity = default_env.endpoint, default_env.capacity
+    # then its endpoint and capacity are the sections the file was validated against, not copies of their fields
+    assert type(endpoint) is EndpointSection and type(capacity) is CapacitySection
+    assert endpoint == EndpointSection.model_validate(example_document.get("endpoint", {}))
+    # frozen: nothing downstream can change a validated value
+    with pytest.raises(ValidationError):
+        endpoint.replicas = 3
+    # and what the loader used to compute is derived by the section itself
+    assert endpoint.api_key_required is (endpoint.authentication == "api-key")
+    assert endpoint.tls is False and endpoint.gate is None
+    assert capacity.gpu_instance_type is GPU_INSTANCE_TYPES[capacity.instance_type]
+    assert default_env.gpu_instance_type is capacity.gpu_instance_type
 
 
 def test_the_drain_default_is_declared_once_by_the_section_and_reaches_the_pod(example_copy):

@@ -331,7 +331,7 @@ def _check_write_target(ctx: Context, target: str, offering: Offering) -> None:
     except OpsError as error:
         raise _not_bought(target, error.message, error.fix) from None
     held = (offering.instance_type, offering.instance_count)
-    wanted = (config.capacity.instance_type.name, config.capacity.instance_count)
+    wanted = (config.capacity.instance_type, config.capacity.instance_count)
     if held != wanted:
         raise _not_bought(
             target,
@@ -473,7 +473,7 @@ def use(ctx: Context) -> int:
         )
     reservation = cb.describe_reservation(ctx.aws(), ctx.args.reservation_id)
     held = (reservation.get("InstanceType"), reservation.get("TotalInstanceCount"))
-    wanted = (env.capacity.instance_type.name, env.capacity.instance_count)
+    wanted = (env.capacity.instance_type, env.capacity.instance_count)
     if held != wanted:
         raise OpsError(
             f"not written: the reservation holds {held[1]} x {held[0]}, the environment asks for "

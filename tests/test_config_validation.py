@@ -521,24 +521,6 @@ def test_every_rule_between_sections_reads_declared_fields():
             assert rule.refuses is None or rule.refuses in rule.reads, rule.name
 
 
-def test_the_endpoint_and_capacity_the_stacks_read_are_the_validated_frozen_sections(
-    default_env, example_document
-):
-    # given the example environment, loaded
-    endpoint, capacity = default_env.endpoint, default_env.capacity
-    # then its endpoint and capacity are the sections the file was validated against, not copies of their fields
-    assert type(endpoint) is EndpointSection and type(capacity) is CapacitySection
-    assert endpoint == EndpointSection.model_validate(example_document.get("endpoint", {}))
-    # frozen: nothing downstream can change a validated value
-    with pytest.raises(ValidationError):
-        endpoint.replicas = 3
-    # and what the loader used to compute is derived by the section itself
-    assert endpoint.api_key_required is (endpoint.authentication == "api-key")
-    assert endpoint.tls is False and endpoint.gate is None
-    assert capacity.gpu_instance_type is GPU_INSTANCE_TYPES[capacity.instance_type]
-    assert default_env.gpu_instance_type is capacity.gpu_instance_type
-
-
 def test_the_drain_default_is_declared_once_by_the_section_and_reaches_the_pod(example_copy):
     # given a file that leaves endpoint.drain_seconds out
     example_copy["endpoint"] = {"exposure": "internal"}
@@ -547,7 +529,12 @@ def test_the_drain_default_is_declared_once_by_the_section_and_reaches_the_pod(e
     spec = serving_spec_for(env)
     # then the section's one default is what vLLM is told and what sizes the grace period, and the schema says so
     default = EndpointSection.model_fields["drain_seconds"].default
-    assert env.endpoint.drain_seconds == spec.drain_seconds == default == DEFAULT_DRAIN_SECONDS
+    assert (
+        env.endpoint.drain_seconds
+        == spec.endpoint.drain_seconds
+        == default
+        == DEFAULT_DRAIN_SECONDS
+    )
     assert ("--shutdown-timeout", str(default)) == tuple(
         spec.args[spec.args.index("--shutdown-timeout") :][:2]
     )
@@ -564,9 +551,20 @@ def test_the_validated_sections_are_the_frozen_domain_model(default_env, hyperpo
         and type(hyperpod_env.hyperpod) is HyperPodSection
     )
     assert type(default_env.observability) is ObservabilitySection
+    # the endpoint and the capacity too: the sections the file was validated against, not copies of their fields
+    assert type(default_env.endpoint) is EndpointSection
+    assert type(default_env.capacity) is CapacitySection
     with pytest.raises(ValidationError, match="frozen"):
         default_env.cluster.system_node_count = 3
+    with pytest.raises(ValidationError, match="frozen"):
+        default_env.endpoint.replicas = 3
     # and what the consumers need beside the file's values is derived on the section, not copied into another class
+    endpoint, capacity = default_env.endpoint, default_env.capacity
+    assert endpoint.exposure is Exposure.INTERNAL
+    assert endpoint.api_key_required is (endpoint.authentication == "api-key")
+    assert endpoint.tls is False and endpoint.gate is None
+    assert capacity.gpu_instance_type is GPU_INSTANCE_TYPES[capacity.instance_type]
+    assert default_env.gpu_instance_type is capacity.gpu_instance_type
     assert (
         hyperpod_env.hyperpod.gpu_instance_type.name
         == hyperpod_env.hyperpod.instance_type.removeprefix("ml.")

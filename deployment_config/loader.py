@@ -141,6 +141,9 @@ def parse_environment(data: Any, *, name: str, source: str = "<memory>") -> Envi
 
 
 def _environment(file: EnvironmentFile, *, name: str, source: str) -> EnvironmentConfig:
+    """The environment of a validated file: its sections as they are, frozen; only the model section is converted,
+    for its values default to the preset's and its recipe depends on the GPU type of another section
+    (docs/maintainers/adding-a-setting.md, "The model section: still converted")."""
     capacity = file.capacity
     hyperpod = file.hyperpod
     section = file.model

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 
+from charts import multi_node
 from charts.compile_cache import CompileCacheSpec, compile_cache_for
+from charts.recommended_labels import image_is_pinned, image_version_label
 from charts.vllm_auth_middleware.runtime.llm_serving_auth import KEY_VARIABLES
 from deployment_config import speculator
 from deployment_config.addons import VPC_CNI_CONFIGURATION  # noqa: F401
@@ -25,7 +26,7 @@ from deployment_config.kubernetes_names import (
     SERVING_NAMESPACE,
     hugging_face_token_synced,
 )
-from deployment_config.model import EnvironmentConfig, Exposure, Platform, WeightSource
+from deployment_config.model import EnvironmentConfig, Platform, WeightSource
 from deployment_config.model_location import (
     MODEL_CACHE_MOUNT,
     model_path,
@@ -33,43 +34,13 @@ from deployment_config.model_location import (
     speculator_s3_uri,
     weights_s3_uri,
 )
-from deployment_config.sections.endpoint import DEFAULT_DRAIN_SECONDS
+from deployment_config.sections.endpoint import EndpointSection
 
 VLLM_PORT = 8000
 #: The load balancer's TLS port, where a certificate is configured (the HTTPS default, so URLs need no port).
 TLS_PORT = 443
 #: Image of the init container that copies weights from S3 to the node cache.
 AWS_CLI_IMAGE = "public.ecr.aws/aws-cli/aws-cli:2.27.49"
-
-
-#: Values of the Kubernetes recommended labels (kubernetes.io, "Recommended Labels") this chart sets.
-PART_OF = "llm-serving"
-MANAGED_BY = "cdk8s"
-INFERENCE_SERVER = "inference-server"
-NETWORK_POLICY = "network-policy"
-
-# A digest as the configuration loader accepts it (deployment_config/aws_rules/images.py, after distribution/reference and
-# opencontainers/go-digest): sha256, sha384 or sha512 with lower-case hex of 64, 96 or 128 digits.
-_PINNED = re.compile(r"@(sha256|sha384|sha512):([a-f0-9]{64}|[a-f0-9]{96}|[a-f0-9]{128})$")
-_LABEL_VALUE_MAX = 63  # Kubernetes label values: at most 63 characters, alphanumeric at both ends, [-_.A-Za-z0-9] between
-
-
-def image_is_pinned(image: str) -> bool:
-    """True when ``image`` names its content by digest (``repo[:tag]@sha256:...``). A tag alone is mutable: the
-    registry can point it at another image, and a node that pulls again may run different code."""
-    return _PINNED.search(image) is not None
-
-
-def image_version_label(image: str) -> str:
-    """The image's version as a label value: ``sha256-`` and the digest's first 12 hex digits for a pinned image (a tag
-    beside the digest is ignored: the digest is what runs), else the tag (``latest`` when there is none, Docker's
-    default), cut to what a label value allows."""
-    pinned = _PINNED.search(image)
-    if pinned:
-        return f"{pinned.group(1)}-{pinned.group(2)[:12]}"
-    slash, colon = image.rfind("/"), image.rfind(":")
-    tag = image[colon + 1 :] if colon > slash else "latest"
-    return re.sub(r"^[^A-Za-z0-9]+|[^A-Za-z0-9]+$", "", tag[:_LABEL_VALUE_MAX])
 
 
 #: The API key's variable: the auth middleware's own, never vLLM's VLLM_API_KEY (see PodSecrets.deliveries).
@@ -141,17 +112,15 @@ class VllmServingSpec:
         cache, another checks the copy against its manifest, and vLLM loads them from the cache instead of the Hub.
     :param weights_revision: the Hub revision of the weights at ``s3_uri`` (its directory in the node cache).
     :param service_account: service account the pod runs as (bound to an IAM role for S3 reads).
-    :param exposure: internal or public load balancer.
-    :param allowed_cidrs: source ranges of a public load balancer.
+    :param endpoint: the validated ``endpoint`` section, whole: exposure (internal or public load balancer), the source
+        ranges of a public one, the ACM certificate it answers TLS with on :data:`TLS_PORT` (None: plain TCP on
+        ``port``) and the DNS name clients use, the drain time.
     :param instance: the environment's name (``app.kubernetes.io/instance``).
     :param vpc_cidr: the VPC's range; the API port admits it (the nodes, through which the load balancer's traffic and
         health checks arrive).
     :param image_pinned: the image is pinned by digest; False for a mutable tag (see :func:`image_is_pinned`).
     :param version: the image's tag or short digest (``app.kubernetes.io/version``).
     :param secrets: the secrets vLLM reads from Secrets Manager; None when there are none.
-    :param certificate_arn: ACM certificate the load balancer answers TLS with on :data:`TLS_PORT`; None for plain TCP
-        on ``port``.
-    :param domain_name: the DNS name the certificate covers and clients use; set exactly when ``certificate_arn`` is.
     """
 
     name: str
@@ -171,17 +140,13 @@ class VllmServingSpec:
     model_cache_host_path: str
     s3_uri: str | None
     service_account: str
-    exposure: Exposure
-    allowed_cidrs: tuple[str, ...]
+    endpoint: EndpointSection
     instance: str
     vpc_cidr: str
     image_pinned: bool
     version: str
     port: int = VLLM_PORT
     secrets: PodSecrets | None = None
-    certificate_arn: str | None = None
-    domain_name: str | None = None
-    drain_seconds: int = DEFAULT_DRAIN_SECONDS
     replicas: int = 1
     #: Nodes one model instance spans (deployment_config.sizing.Layout): 1 for the Deployment, more for a
     #: LeaderWorkerSet whose groups have this size (charts/vllm_leader_worker_set.py).
@@ -200,7 +165,7 @@ class VllmServingSpec:
 
     @property
     def tls(self) -> bool:
-        return self.certificate_arn is not None
+        return self.endpoint.tls
 
     @property
     def multi_node(self) -> bool:
@@ -208,27 +173,19 @@ class VllmServingSpec:
 
     @property
     def leader_args(self) -> tuple[str, ...]:
-        """The leader's arguments (node rank 0): the API server and the first pipeline stage. vLLM 0.33.0 runs a model
-        over several nodes with its multiprocessing backend when ``--nnodes`` > 1 (vllm/config/parallel.py
-        ParallelConfig.__post_init__: "current_platform.is_cuda() and self.nnodes > 1" selects ``mp``); every node
-        names the node of rank 0 as ``--master-addr``, where torch.distributed's store listens on ``--master-port``
-        (default 29501). ``$(LWS_LEADER_ADDRESS)`` is expanded by the kubelet from the variable the LWS controller
-        adds to every container (kubernetes-sigs/lws v0.10.0 api/leaderworkerset/v1/leaderworkerset_types.go)."""
-        return (*self.args, *_multi_node_args(self.nodes, "0"))
+        """The leader's arguments (node rank 0): the API server and the first pipeline stage (charts/multi_node.py)."""
+        return multi_node.leader_args(self.args, self.nodes)
 
     @property
     def worker_args(self) -> tuple[str, ...]:
-        """A worker's arguments: the same engine arguments (every node builds the same engine configuration), its
-        rank from ``LWS_WORKER_INDEX`` (1 to nodes - 1 in a group, same source), and ``--headless``: no API server;
-        with a node rank above 0 vLLM 0.33.0 runs only the multiproc executor of its GPUs and joins the leader's
-        process group (vllm/entrypoints/cli/serve.py ``run_headless``: "Run headless workers (for multi-node PP/TP)")."""
-        return (*self.args, *_multi_node_args(self.nodes, "$(LWS_WORKER_INDEX)"), "--headless")
+        """A worker's arguments: the same engine arguments, its rank, no API server (charts/multi_node.py)."""
+        return multi_node.worker_args(self.args, self.nodes)
 
     @property
     def termination_grace_seconds(self) -> int:
         """How long Kubernetes waits between the start of a pod's termination and SIGKILL: the pre-stop delay, vLLM's
         drain (``--shutdown-timeout``), and half a minute to release the GPUs and exit."""
-        return PRE_STOP_SECONDS + self.drain_seconds + 30
+        return PRE_STOP_SECONDS + self.endpoint.drain_seconds + 30
 
     @property
     def service_port(self) -> int:
@@ -246,26 +203,6 @@ class VllmServingSpec:
 #: updates its rules on its own; without the pause, connections still routed to the pod would meet a server that has
 #: begun to refuse them (Kubernetes documentation, "Pod Lifecycle", Termination of Pods).
 PRE_STOP_SECONDS = 15
-
-
-def _multi_node_args(nodes: int, rank: str) -> tuple[str, ...]:
-    """vLLM 0.33.0's options for one node of a multi-node instance (vllm/engine/arg_utils.py EngineArgs.add_cli_args:
-    ``--nnodes``/``-n``, ``--node-rank``/``-r``, ``--master-addr``)."""
-    return ("--nnodes", str(nodes), "--node-rank", rank, "--master-addr", "$(LWS_LEADER_ADDRESS)")
-
-
-#: libfabric and NCCL settings for a model instance spread over nodes, which talk over EFA; a single-node server talks
-#: NVLink only and gets none of them. FI_PROVIDER=efa makes libfabric (and so the aws-ofi-nccl plugin NCCL loads) use the
-#: EFA provider and fail rather than fall back to TCP; FI_EFA_USE_DEVICE_RDMA=1 uses the NIC's RDMA read on the
-#: instance types that have it (P5, P6); FI_EFA_FORK_SAFE=1 because vLLM forks its GPU worker processes after libfabric
-#: may have registered memory. The set used by AWS's own EKS GPU examples (aws-samples/awsome-distributed-training
-#: @7217859 3.test_cases/pytorch/verl/kubernetes/rlvr/Dockerfile, "EFA/NCCL configuration"; and
-#: 1.architectures/3.aws-batch/aws-batch-distributed-training-p6.yaml, the NCCL tests on P6: FI_PROVIDER=efa
-#: FI_EFA_USE_DEVICE_RDMA=1 FI_EFA_FORK_SAFE=1). They take effect only in an image that carries libfabric and
-#: aws-ofi-nccl (README "Multi-node models": the image).
-EFA_ENVIRONMENT = MappingProxyType(
-    {"FI_PROVIDER": "efa", "FI_EFA_USE_DEVICE_RDMA": "1", "FI_EFA_FORK_SAFE": "1"}
-)
 
 
 def revision_args(env: EnvironmentConfig) -> tuple[str, ...]:
@@ -336,7 +273,7 @@ def serving_spec_for(env: EnvironmentConfig) -> VllmServingSpec:
         "HF_HOME": f"{MODEL_CACHE_MOUNT}/huggingface",
         **model.environment,
         **budget.vllm_environment,
-        **(EFA_ENVIRONMENT if layout.multi_node else {}),
+        **(multi_node.EFA_ENVIRONMENT if layout.multi_node else {}),
         # the middleware that checks the key needs vLLM's Python API server (charts/vllm_auth_middleware/)
         **(middleware_environment(model.environment) if env.endpoint.api_key_required else {}),
     }
@@ -365,16 +302,12 @@ def serving_spec_for(env: EnvironmentConfig) -> VllmServingSpec:
         speculator_s3_uri=speculator_s3_uri(model),
         speculator_revision=model.speculator_revision if speculator_s3_uri(model) else None,
         service_account="vllm",
-        exposure=env.endpoint.exposure,
-        allowed_cidrs=env.endpoint.allowed_cidrs,
+        endpoint=env.endpoint,
         instance=env.name,
         vpc_cidr=env.vpc_cidr,
         image_pinned=image_is_pinned(model.image),
         version=image_version_label(model.image),
         secrets=_pod_secrets(env),
-        certificate_arn=env.endpoint.certificate_arn,
-        domain_name=env.endpoint.domain_name,
-        drain_seconds=env.endpoint.drain_seconds,
         replicas=env.replicas,
         nodes=layout.nodes,
         router_policy=env.endpoint.router_policy(env.replicas),
@@ -405,16 +338,3 @@ def _pod_secrets(env: EnvironmentConfig) -> PodSecrets | None:
         else None,
     )
     return secrets if secrets.deliveries else None
-
-
-def recommended_labels(spec: VllmServingSpec, component: str = INFERENCE_SERVER) -> dict[str, str]:
-    """The recommended labels of the chart's objects. None of them is in the Deployment's selector, so changing one (a
-    new image changes ``version``) never changes the selector, which Kubernetes does not let an update change."""
-    return {
-        "app.kubernetes.io/name": spec.name,
-        "app.kubernetes.io/instance": spec.instance,
-        "app.kubernetes.io/component": component,
-        "app.kubernetes.io/part-of": PART_OF,
-        "app.kubernetes.io/managed-by": MANAGED_BY,
-        "app.kubernetes.io/version": spec.version,
-    }

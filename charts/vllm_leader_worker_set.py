@@ -27,7 +27,8 @@ import cdk8s
 import cdk8s_plus_28 as kplus
 from constructs import Construct
 
-from charts.serving_spec import NETWORK_POLICY, VllmServingSpec, recommended_labels
+from charts.recommended_labels import NETWORK_POLICY, recommended_labels
+from charts.serving_spec import VllmServingSpec
 from charts.vllm_network_policy import ingress_sources
 from charts.vllm_service import add_load_balancer_service
 

@@ -26,15 +26,16 @@ import cdk8s
 import cdk8s_plus_28 as kplus
 from constructs import Construct
 
-from charts.serving_spec import NETWORK_POLICY, VllmServingSpec, recommended_labels
+from charts.recommended_labels import NETWORK_POLICY, recommended_labels
+from charts.serving_spec import VllmServingSpec
 from deployment_config.model import Exposure
 
 
 def ingress_sources(spec: VllmServingSpec) -> tuple[str, ...]:
     """The ranges admitted to the API port: the VPC's, and a public endpoint's allowed CIDRs."""
     sources = [spec.vpc_cidr]
-    if spec.exposure is Exposure.PUBLIC:
-        sources += [cidr for cidr in spec.allowed_cidrs if cidr not in sources]
+    if spec.endpoint.exposure is Exposure.PUBLIC:
+        sources += [cidr for cidr in spec.endpoint.allowed_cidrs if cidr not in sources]
     return tuple(sources)
 
 

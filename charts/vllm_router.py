@@ -61,7 +61,8 @@ from __future__ import annotations
 import cdk8s
 from constructs import Construct
 
-from charts.serving_spec import VllmServingSpec, recommended_labels
+from charts.recommended_labels import recommended_labels
+from charts.serving_spec import VllmServingSpec
 from charts.vllm_network_policy import ingress_sources
 from deployment_config.kubernetes_names import SYSTEM_NODE_LABELS
 
@@ -133,7 +134,7 @@ def router_args(spec: VllmServingSpec, policy: str) -> list[str]:
         str(HEALTH_CHECK_INTERVAL_SECONDS),
         # a stopping vLLM replica finishes what it runs within its drain; a request may take as long
         "--request-timeout-secs",
-        str(max(1800, spec.drain_seconds)),
+        str(max(1800, spec.endpoint.drain_seconds)),
         "--log-level",
         "info",
     ]
@@ -344,7 +345,7 @@ def add_vllm_network_policy_behind_router(
     admitted by the router's policy, no longer by vLLM's. The API key middleware still requires the key on every path
     but /health, /ping and /metrics. A LeaderWorkerSet's pods also admit each other on every port, as
     charts/vllm_leader_worker_set.py's policy does."""
-    from charts.serving_spec import NETWORK_POLICY
+    from charts.recommended_labels import NETWORK_POLICY
     from charts.vllm_leader_worker_set import SET_NAME_LABEL
 
     selector = {SET_NAME_LABEL: spec.name} if spec.multi_node else worker_selector(spec)

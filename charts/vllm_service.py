@@ -58,10 +58,10 @@ def add_load_balancer_service(
 ) -> kplus.Service:
     """The endpoint's LoadBalancer Service (NLB, internal unless public, TLS on 443 with a certificate), selecting
     ``selector``'s pods; without one, the caller selects by label (the LeaderWorkerSet's leaders)."""
-    public = spec.exposure is Exposure.PUBLIC
+    public = spec.endpoint.exposure is Exposure.PUBLIC
     annotations = dict(NLB_ANNOTATIONS) if public else {**NLB_ANNOTATIONS, **INTERNAL_ANNOTATIONS}
-    if spec.certificate_arn:
-        annotations.update(tls_annotations(spec.certificate_arn))
+    if spec.endpoint.certificate_arn:
+        annotations.update(tls_annotations(spec.endpoint.certificate_arn))
         # The load balancer terminates TLS on 443 and forwards plain TCP to the pod's API port; the NetworkPolicy admits
         # that port (the pod sees the traffic after kube-proxy's DNAT to the target port).
         port = kplus.ServicePort(
@@ -87,5 +87,5 @@ def add_load_balancer_service(
         selector=selector,
         ports=[port],
         # Only a public endpoint gets source ranges; an internal one is reachable from the VPC alone.
-        load_balancer_source_ranges=list(spec.allowed_cidrs) if public else None,
+        load_balancer_source_ranges=list(spec.endpoint.allowed_cidrs) if public else None,
     )

@@ -7,7 +7,8 @@ import cdk8s_plus_28 as kplus
 from constructs import Construct
 
 from charts.compile_cache import add_compile_cache
-from charts.serving_spec import VllmServingSpec, recommended_labels
+from charts.recommended_labels import recommended_labels
+from charts.serving_spec import VllmServingSpec
 from charts.vllm_auth_middleware import add_auth_middleware
 from charts.vllm_deployment import add_vllm_deployment
 from charts.vllm_leader_worker_set import (

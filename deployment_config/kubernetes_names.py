@@ -17,7 +17,7 @@ INFERENCE_ENDPOINT_NAMESPACE = "llm-endpoint"
 #: run.
 SYSTEM_NODE_LABELS = MappingProxyType({"llm-serving/node-role": "system"})
 #: The EKS path's namespace and the vLLM Deployment's name (its pods carry app.kubernetes.io/name = that name and
-#: app.kubernetes.io/component = inference-server: charts/serving_spec.py recommended_labels).
+#: app.kubernetes.io/component = inference-server: charts/recommended_labels.py).
 SERVING_NAMESPACE = "llm-serving"
 SERVING_NAME = "vllm"
 #: The Job of ``llmops weights mirror`` and its service account (in SERVING_NAMESPACE), which EKS Pod Identity gives the

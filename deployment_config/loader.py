@@ -3,41 +3,37 @@
 The file's shape lives in :mod:`deployment_config.file_models` (pydantic), its rules between fields in
 :mod:`deployment_config.cross_section_rules`; this module reads the file
 safely (:mod:`deployment_config.yaml_reader`), collects every mistake into one :class:`ConfigError` (field path,
-what is wrong, the fix), and turns a valid file into the frozen dataclasses of :mod:`deployment_config.model`.
+what is wrong, the fix: :mod:`deployment_config.field_errors` words pydantic's errors), and builds the
+:class:`~deployment_config.model.EnvironmentConfig` of a valid file from its validated, frozen sections.
 
 Nothing here imports the CDK: a bad file fails in a fraction of a second, before any synthesis output is written.
 """
 
 from __future__ import annotations
 
-import difflib
 import re
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
 from pydantic import BaseModel, ValidationError
-from pydantic.fields import FieldInfo
 
 from deployment_config import recipe, speculator
-from deployment_config.catalog import GPU_INSTANCE_TYPES, MODEL_PRESETS
+from deployment_config.catalog import MODEL_PRESETS
 from deployment_config.cross_section_rules import ENVIRONMENT_RULES, PIPELINE_RULES
-from deployment_config.errors import ConfigError, ConfigIssue, key_in_path, quoted, shown_number
+from deployment_config.errors import ConfigError, ConfigIssue, quoted
+from deployment_config.field_errors import describe, issue_of, one_per_field
 from deployment_config.file_models import (
     DEFAULT_KUBERNETES_VERSION,
     HYPERPOD_KUBERNETES_VERSIONS,
     SUPPORTED_KUBERNETES_VERSIONS,
     EnvironmentFile,
     PipelineFile,
-    promotion_gate_config,
 )
 from deployment_config.file_values import merge_in, run_rules, top_level
 from deployment_config.file_values import position as position_in_file
 from deployment_config.model import (
-    CapacityConfig,
-    EndpointConfig,
     EnvironmentConfig,
-    Exposure,
     ModelConfig,
     Platform,
     WeightSource,
@@ -71,164 +67,6 @@ ENV_NAME = re.compile(r"[a-z][a-z0-9-]{0,19}")
 #: What may name a file of config/ at all (the stack-name rule above is checked, with the file's other mistakes, later).
 _FILE_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
 
-_EXPECTED = {
-    "string_type": "a string",
-    "int_type": "a whole number",
-    "bool_type": "true or false",
-    "float_type": "a number",
-    "list_type": "a list",
-    "dict_type": "a mapping of keys",
-    "model_type": "a mapping of keys",
-    "model_attributes_type": "a mapping of keys",
-}
-
-
-def _describe(value: Any) -> str:
-    if value is None:
-        return "nothing"
-    if isinstance(value, dict):
-        return "a mapping"
-    if isinstance(value, list):
-        return "a list"
-    return f"{type(value).__name__} {quoted(value)}"
-
-
-def _path(loc: tuple[Any, ...]) -> str:
-    """A pydantic location as a dotted field path: ``model.extra_args[2]``, ``tags.team``; a key that is not plain is
-    quoted (``tags.'a\\nb'``)."""
-    text = ""
-    for position, part in enumerate(loc):
-        if part == "[key]":
-            continue
-        is_key = position + 1 < len(loc) and loc[position + 1] == "[key]"
-        if isinstance(part, int) and not is_key:
-            text += f"[{part}]"
-        else:
-            segment = key_in_path(part)
-            text += f".{segment}" if text else segment
-    return text or "(top level)"
-
-
-def _field_at(
-    root: type[BaseModel], loc: tuple[Any, ...]
-) -> tuple[FieldInfo | None, type[BaseModel] | None]:
-    """The pydantic field a location points at, and the model that declares it."""
-    model: type[BaseModel] | None = root
-    field: FieldInfo | None = None
-    parent = None
-    for part in loc:
-        if isinstance(part, int) or model is None:
-            continue
-        field = model.model_fields.get(str(part))
-        parent = model
-        if field is None:
-            return None, parent
-        model = _model_of(field.annotation)
-    return field, parent
-
-
-def _model_of(annotation: Any) -> type[BaseModel] | None:
-    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
-        return annotation
-    for argument in getattr(annotation, "__args__", ()) or ():
-        found = _model_of(argument)
-        if found:
-            return found
-    return None
-
-
-def _example(field: FieldInfo | None) -> str | None:
-    if field is None or not field.examples:
-        return None
-    example = field.examples[0]
-    if isinstance(example, str):
-        return f'"{example}"' if example.isdigit() else example
-    if isinstance(example, list):
-        return "[" + ", ".join(str(item) for item in example) + "]"
-    if isinstance(example, dict):
-        return "{" + ", ".join(f"{k}: {v}" for k, v in example.items()) + "}"
-    return str(example).lower() if isinstance(example, bool) else str(example)
-
-
-def _issue(error: dict[str, Any], root: type[BaseModel]) -> ConfigIssue:
-    """One pydantic error as the project's field / problem / fix."""
-    loc = tuple(error["loc"])
-    if error["type"] == "invalid_key":  # pydantic names the key itself, without its '[key]' marker
-        loc = (*loc, "[key]")
-    field_path = _path(loc)
-    kind = error["type"]
-    value = error.get("input")
-    context = error.get("ctx") or {}
-    key = next(
-        (str(part) for part in reversed(loc) if isinstance(part, str) and part != "[key]"),
-        field_path,
-    )
-    field, parent = _field_at(root, tuple(part for part in loc if part != "[key]"))
-    example = _example(field)
-    write_like = (
-        f"write it like: {key}: {example}" if example else "see the example files under config/"
-    )
-    if kind == "config":
-        return ConfigIssue(field_path, context["problem"], context["fix"])
-    if kind == "missing":
-        if field is not None and _model_of(field.annotation):
-            return ConfigIssue(field_path, "is required and missing", f"add a '{key}:' section")
-        return ConfigIssue(
-            field_path,
-            "is required and missing",
-            f"add it, for example: {key}: {example}" if example else f"add {key}",
-        )
-    if kind == "extra_forbidden":
-        allowed = list(parent.model_fields) if parent is not None else []
-        close = difflib.get_close_matches(str(loc[-1]), allowed, n=1)
-        hint = f"did you mean '{close[0]}'? " if close else ""
-        return ConfigIssue(
-            field_path, "unknown key", f"{hint}remove it, or use one of: {', '.join(allowed)}"
-        )
-    if "[key]" in loc:
-        return ConfigIssue(
-            field_path,
-            f"is a key that is {_describe(loc[-2])}, not a string",
-            "quote the key, or remove it",
-        )
-    if kind in _EXPECTED:
-        return ConfigIssue(
-            field_path, f"expected {_EXPECTED[kind]}, got {_describe(value)}", write_like
-        )
-    if kind == "literal_error":
-        choices = context.get("expected", "")
-        return ConfigIssue(
-            field_path,
-            f"{quoted(value)} is not one of: {choices}",
-            f"use one of: {choices}" + (" (quoted)" if key == "kubernetes_version" else ""),
-        )
-    if kind in ("greater_than_equal", "less_than_equal", "greater_than", "less_than"):
-        low = next(
-            (m.ge for m in (field.metadata if field else []) if getattr(m, "ge", None) is not None),
-            None,
-        )
-        high = next(
-            (m.le for m in (field.metadata if field else []) if getattr(m, "le", None) is not None),
-            None,
-        )
-        bounds = f"{low}..{high}" if low is not None and high is not None else str(context)
-        return ConfigIssue(
-            field_path,
-            f"{shown_number(value)} is outside {bounds}",
-            f"use a value in {bounds}; {write_like}",
-        )
-    if kind in ("too_short", "too_long"):
-        limit = context.get("min_length") if kind == "too_short" else context.get("max_length")
-        words = "at least" if kind == "too_short" else "at most"
-        return ConfigIssue(
-            field_path,
-            f"needs {words} {limit} item(s), got {context.get('actual_length')}",
-            write_like,
-        )
-    return ConfigIssue(
-        field_path, f"{error.get('msg', 'is not valid')} (got {_describe(value)})", write_like
-    )
-
 
 def validate_document(
     data: Any,
@@ -251,7 +89,7 @@ def validate_document(
         issues.append(
             ConfigIssue(
                 "(top level)",
-                f"expected a mapping of keys, got {_describe(data)}",
+                f"expected a mapping of keys, got {describe(data)}",
                 "write the file as 'key: value' lines, starting from the example under config/",
             )
         )
@@ -262,7 +100,7 @@ def validate_document(
             errors = error.errors(include_url=False)
     found = run_rules(RULES.get(model, ()), model, data, [error["loc"] for error in errors])
     errors_in_place = merge_in(
-        [(position_in_file(model, error["loc"]), _issue(error, model)) for error in errors],
+        [(position_in_file(model, error["loc"]), issue_of(error, model)) for error in errors],
         [(position_in_file(model, loc), issue) for loc, issue in found.refusals],
         key=lambda item: item[0],
     )
@@ -280,22 +118,8 @@ def validate_document(
     )
     issues.extend(issue for _, issue in notes)
     if issues:
-        raise ConfigError.of(_one_per_field(issues), source=source)
+        raise ConfigError.of(one_per_field(issues), source=source)
     return validated
-
-
-def _one_per_field(issues: list[ConfigIssue]) -> list[ConfigIssue]:
-    """One message per field: two problems of the same value (an item that is both misspelt and forbidden) are joined."""
-    merged: dict[str, ConfigIssue] = {}
-    for issue in issues:
-        first = merged.get(issue.field)
-        if first is None:
-            merged[issue.field] = issue
-        elif issue.problem not in first.problem:
-            merged[issue.field] = ConfigIssue(
-                issue.field, f"{first.problem}; and {issue.problem}", f"{first.fix}; {issue.fix}"
-            )
-    return list(merged.values())
 
 
 def parse_environment(data: Any, *, name: str, source: str = "<memory>") -> EnvironmentConfig:
@@ -317,19 +141,15 @@ def parse_environment(data: Any, *, name: str, source: str = "<memory>") -> Envi
 
 
 def _environment(file: EnvironmentFile, *, name: str, source: str) -> EnvironmentConfig:
-    capacity = None
-    if file.capacity is not None:
-        capacity = CapacityConfig(
-            instance_type=GPU_INSTANCE_TYPES[file.capacity.instance_type],
-            capacity_reservation_id=file.capacity.capacity_reservation_id,
-            availability_zone=file.capacity.availability_zone,
-            instance_count=file.capacity.instance_count,
-        )
+    """The environment of a validated file: its sections as they are, frozen; only the model section is converted,
+    for its values default to the preset's and its recipe depends on the GPU type of another section
+    (docs/maintainers/adding-a-setting.md, "The model section: still converted")."""
+    capacity = file.capacity
     hyperpod = file.hyperpod
     section = file.model
     preset = MODEL_PRESETS[section.preset]
     # The same resolution the file's validation made (deployment_config/cross_section_rules/facts.py placement).
-    gpu_type = capacity.instance_type if capacity is not None else hyperpod.gpu_instance_type
+    gpu_type = (capacity or hyperpod).gpu_instance_type
     # The speculator counts only where spec_decoding is on (the file's validation refused it being set otherwise).
     speculator_gb = (
         (section.speculator_size_gb or 0) if speculator.FEATURE in section.features else 0
@@ -378,20 +198,7 @@ def _environment(file: EnvironmentFile, *, name: str, source: str) -> Environmen
         cluster=file.cluster,
         model=model,
         capacity=capacity,
-        endpoint=EndpointConfig(
-            exposure=Exposure(file.endpoint.exposure),
-            allowed_cidrs=tuple(file.endpoint.allowed_cidrs),
-            api_key_required=file.endpoint.authentication == "api-key",
-            certificate_arn=file.endpoint.certificate_arn,
-            domain_name=file.endpoint.domain_name,
-            drain_seconds=file.endpoint.drain_seconds,
-            replicas=file.endpoint.replicas,
-            routing=file.endpoint.routing,
-            deploy_time_smoke_test=file.endpoint.deploy_time_smoke_test,
-            promotion_gate=promotion_gate_config(file.endpoint.promotion_gate)
-            if file.endpoint.promotion_gate
-            else None,
-        ),
+        endpoint=file.endpoint,
         observability=file.observability,
         tags=MappingProxyType({"environment": name, **file.tags}),
         hyperpod=hyperpod,

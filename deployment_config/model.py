@@ -5,7 +5,7 @@ stacks, constructs and charts receive them as keyword arguments and never re-rea
 process environment. A section whose validated model is all its consumers need is used as it is (frozen, each default
 declared once, in deployment_config/sections/), under the name the consumers know (``ClusterConfig`` and the others
 below); the dataclasses here are the sections whose values the loader still converts (the GPU type's catalog entry,
-the resolved recipe, the endpoint's API key and promotion gate).
+the resolved recipe).
 """
 
 from __future__ import annotations
@@ -17,11 +17,14 @@ from enum import StrEnum
 from deployment_config.aws_rules import partition_of
 from deployment_config.catalog import GpuInstanceType, ModelPreset
 from deployment_config.image_cache import cached_image
-from deployment_config.promotion_gate import PromotionGateConfig
 from deployment_config.recipe import ServingProfile
 from deployment_config.sections.access import AccessSection
+from deployment_config.sections.capacity import CapacitySection
 from deployment_config.sections.cluster import ClusterSection
-from deployment_config.sections.endpoint import DEFAULT_DRAIN_SECONDS
+from deployment_config.sections.endpoint import EndpointSection
+from deployment_config.sections.endpoint import (
+    Exposure as Exposure,
+)  # imported from here with the other enums
 from deployment_config.sections.hyperpod import AutoscalingSection, HyperPodSection
 from deployment_config.sections.model import ImageCacheSection
 from deployment_config.sections.observability import ObservabilitySection
@@ -48,15 +51,6 @@ class Platform(StrEnum):
 
     EKS = "eks"
     HYPERPOD = "hyperpod"
-
-
-class Exposure(StrEnum):
-    """Who can reach the model endpoint."""
-
-    INTERNAL = "internal"
-    """Only from inside the VPC (and networks routed to it). The default."""
-    PUBLIC = "public"
-    """From the internet, restricted to explicit source CIDRs."""
 
 
 class WeightSource(StrEnum):
@@ -133,67 +127,6 @@ class ModelConfig:
         return {**base, **(self.extra_env or {})}
 
 
-@dataclass(frozen=True)
-class CapacityConfig:
-    """The GPU capacity the model runs on.
-
-    :param instance_type: the GPU instance type.
-    :param instance_count: instances in the reservation (and GPU nodes). Default: 1.
-    :param capacity_reservation_id: the Capacity Block reservation (``cr-`` + 17 hex digits).
-    :param availability_zone: the reservation's Availability Zone; the GPU subnet is placed there.
-    """
-
-    instance_type: GpuInstanceType
-    capacity_reservation_id: str
-    availability_zone: str
-    instance_count: int = 1
-
-
-@dataclass(frozen=True)
-class EndpointConfig:
-    """How the model endpoint is exposed.
-
-    :param exposure: internal (default) or public.
-    :param allowed_cidrs: source CIDRs allowed to reach a public endpoint; required for public.
-    :param api_key_required: vLLM requires the environment's API key (from Secrets Manager). Default: true.
-    :param certificate_arn: ACM certificate of ``domain_name`` (same account and region): the load balancer answers TLS
-        on port 443 with it. Default: none, plain TCP on the API port.
-    :param domain_name: the DNS name clients use, covered by the certificate; set exactly when ``certificate_arn`` is.
-    :param drain_seconds: how long a stopping vLLM finishes the requests it is running (``--shutdown-timeout``); the
-        pod's termination grace period is sized from it. Default: :data:`DEFAULT_DRAIN_SECONDS`, the section's.
-    :param replicas: vLLM replicas, one per GPU node. Default: None, one on every node (:attr:`EnvironmentConfig.replicas`).
-    :param routing: ``auto`` (cache-aware routing from two replicas on), ``none``, or a router policy
-        (``cache_aware``, ``power_of_two``, ``round_robin``); validated in deployment_config/cross_section_rules/serving.py.
-    :param deploy_time_smoke_test: deploy the stack ``NAME-smoke``, which runs the smoke test from inside the VPC and
-        fails the deployment when it fails (stacks/smoke_stack.py). Default: false.
-    :param promotion_gate: with the smoke test (EKS): the correctness probe and a load test with thresholds after it
-        (deployment_config/promotion_gate.py). Default: none.
-    """
-
-    exposure: Exposure = Exposure.INTERNAL
-    allowed_cidrs: tuple[str, ...] = ()
-    api_key_required: bool = True
-    certificate_arn: str | None = None
-    domain_name: str | None = None
-    drain_seconds: int = DEFAULT_DRAIN_SECONDS
-    replicas: int | None = None
-    routing: str = "auto"
-    deploy_time_smoke_test: bool = False
-    promotion_gate: PromotionGateConfig | None = None
-
-    def router_policy(self, replicas: int) -> str | None:
-        """The policy of the router in front of ``replicas`` vLLM replicas, or None for no router (one replica, or
-        ``routing: none``)."""
-        if self.routing == "none" or replicas < 2:
-            return None
-        return "cache_aware" if self.routing == "auto" else self.routing
-
-    @property
-    def tls(self) -> bool:
-        """The load balancer terminates TLS for ``domain_name``."""
-        return self.certificate_arn is not None
-
-
 #: The interface VPC endpoints the network stack creates, one network interface in each zone's private subnet (each is
 #: billed per endpoint per zone per hour). stacks/network_stack.py creates exactly these; ``llmops cost`` counts them.
 INTERFACE_ENDPOINT_NAMES = (
@@ -222,8 +155,8 @@ class EnvironmentConfig:
     vpc_cidr: str
     cluster: ClusterSection
     model: ModelConfig
-    capacity: CapacityConfig | None
-    endpoint: EndpointConfig
+    capacity: CapacitySection | None
+    endpoint: EndpointSection
     tags: Mapping[str, str]
     hyperpod: HyperPodSection | None = None
     observability: ObservabilitySection = ObservabilitySection()
@@ -261,7 +194,7 @@ class EnvironmentConfig:
         """The GPU instance type the model runs on, whichever platform provides it."""
         if self.platform is Platform.HYPERPOD:
             return self.hyperpod.gpu_instance_type
-        return self.capacity.instance_type
+        return self.capacity.gpu_instance_type
 
     @property
     def gpu_availability_zone(self) -> str:

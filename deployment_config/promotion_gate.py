@@ -68,20 +68,23 @@ class GateRun:
 class PromotionGateConfig:
     """The gate: the correctness probe (``llmops bench``'s two rows), then the runs, one after the other.
 
+    Built from the validated ``endpoint.promotion_gate`` (deployment_config/sections/promotion_gate.py, which declares
+    the defaults) with each run's size computed; no defaults here.
+
     :param runs: at least one, distinct concurrencies, in the order they run.
-    :param input_len: prompt tokens of every request (``--random-input-len``). Default: 8192.
-    :param output_len: generated tokens of every request (``--random-output-len``, EOS ignored). Default: 1024.
-    :param correctness: run the correctness probe (an arithmetic answer, a schema-checked tool call). Default: true.
-    :param max_failed_requests: failed requests allowed per run. Default: 0.
-    :param retention_days: how long the results bucket keeps each result. Default: 365.
+    :param input_len: prompt tokens of every request (``--random-input-len``).
+    :param output_len: generated tokens of every request (``--random-output-len``, EOS ignored).
+    :param correctness: run the correctness probe (an arithmetic answer, a schema-checked tool call).
+    :param max_failed_requests: failed requests allowed per run.
+    :param retention_days: how long the results bucket keeps each result.
     """
 
     runs: tuple[GateRun, ...]
-    input_len: int = 8192
-    output_len: int = 1024
-    correctness: bool = True
-    max_failed_requests: int = 0
-    retention_days: int = 365
+    input_len: int
+    output_len: int
+    correctness: bool
+    max_failed_requests: int
+    retention_days: int
 
     @property
     def concurrencies(self) -> tuple[int, ...]:

@@ -44,7 +44,7 @@ def reservation_checks(
         )
     ]
 
-    expected = (capacity.instance_type.name, capacity.instance_count)
+    expected = (capacity.instance_type, capacity.instance_count)
     actual = (reservation.get("InstanceType"), reservation.get("TotalInstanceCount"))
     if actual != expected:
         checks.append(

@@ -11,7 +11,7 @@ from ops_cli.preflight_check import Check, Status
 
 
 def instance_type_offered_check(aws: Aws, env: EnvironmentConfig) -> Check:
-    name, zone = env.capacity.instance_type.name, env.capacity.availability_zone
+    name, zone = env.capacity.instance_type, env.capacity.availability_zone
     offered = aws.pages(
         "ec2",
         "describe_instance_type_offerings",

@@ -39,7 +39,7 @@ class GpuNodesStack(cdk.Stack):
             self,
             "DevicePlugins",
             cluster=cluster,
-            gpu_instance_type=capacity.instance_type.name,
+            gpu_instance_type=capacity.instance_type,
             node_selector=GPU_NODE_LABELS,
             tolerations=[
                 {
@@ -54,7 +54,7 @@ class GpuNodesStack(cdk.Stack):
             self,
             "CapacityBlock",
             cluster=cluster,
-            instance_type=capacity.instance_type,
+            instance_type=capacity.gpu_instance_type,
             capacity_reservation_id=capacity.capacity_reservation_id,
             subnet=gpu_subnet,
             security_groups=[

@@ -82,7 +82,7 @@ class ServingStack(cdk.Stack):
             self.endpoint_url = cdk.CfnOutput(
                 self,
                 "EndpointUrl",
-                value=f"https://{spec.domain_name}",
+                value=f"https://{spec.endpoint.domain_name}",
                 description="The OpenAI-compatible API over TLS, once the DNS record of "
                 "DnsRecordNote exists",
             )
@@ -90,16 +90,16 @@ class ServingStack(cdk.Stack):
                 self,
                 "LoadBalancerHostnameOutput",
                 value=hostname.value,
-                description=f"The load balancer's DNS name: the target of the CNAME record for {spec.domain_name}",
+                description=f"The load balancer's DNS name: the target of the CNAME record for {spec.endpoint.domain_name}",
             )
             self.load_balancer_hostname.override_logical_id("LoadBalancerHostname")
             cdk.CfnOutput(
                 self,
                 "DnsRecordNote",
                 description="The DNS record clients need; the stack does not create it",
-                value=f"Create a CNAME record {spec.domain_name} -> {hostname.value} (or a Route 53 alias "
+                value=f"Create a CNAME record {spec.endpoint.domain_name} -> {hostname.value} (or a Route 53 alias "
                 "record to that load balancer). Before it exists: bin/llmops smoke-test --url "
-                f"https://{hostname.value} --tls-server-name {spec.domain_name}",
+                f"https://{hostname.value} --tls-server-name {spec.endpoint.domain_name}",
             )
         else:
             self.endpoint_url = cdk.CfnOutput(

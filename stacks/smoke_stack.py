@@ -64,7 +64,7 @@ class SmokeStack(cdk.Stack):
                 "PromotionGate",
                 env_config=env_config,
                 cluster=cluster,
-                gate=endpoint.promotion_gate,
+                gate=endpoint.gate,
             )
         hyperpod = env_config.platform is Platform.HYPERPOD
         if hyperpod:

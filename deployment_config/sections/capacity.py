@@ -7,7 +7,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field, field_validator
 
-from deployment_config.catalog import GPU_INSTANCE_TYPES
+from deployment_config.catalog import GPU_INSTANCE_TYPES, GpuInstanceType
 from deployment_config.errors import Problem, quoted
 from deployment_config.sections._fields import (
     _STRICT,
@@ -18,6 +18,9 @@ from deployment_config.sections._fields import (
 _GPU_TYPES = tuple(GPU_INSTANCE_TYPES)
 
 
+# The validated ``capacity`` section, frozen, is what the stacks and ops_cli read (EnvironmentConfig.capacity), with the
+# GPU type's catalog entry derived (gpu_instance_type, as HyperPodSection has it); ``instance_type`` stays the name.
+# (The class's docstring is the schema's description of the section.)
 class CapacitySection(BaseModel):
     """The EC2 Capacity Block the GPU nodes run on (platform: eks)."""
 
@@ -55,3 +58,8 @@ class CapacitySection(BaseModel):
                 )
             )
         return value
+
+    @property
+    def gpu_instance_type(self) -> GpuInstanceType:
+        """The catalog entry of ``instance_type`` (deployment_config/catalog.py): GPUs, memory, EFA interfaces."""
+        return GPU_INSTANCE_TYPES[self.instance_type]

@@ -3,18 +3,30 @@
 from __future__ import annotations
 
 import re
+from enum import StrEnum
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, Field, field_validator
+from pydantic import AfterValidator, BaseModel, Field, field_validator
 
 from deployment_config.errors import Problem, quoted
+from deployment_config.promotion_gate import PromotionGateConfig
 from deployment_config.sections._fields import (
     _STRICT,
     Cidr,
     _text,
     fail,
 )
-from deployment_config.sections.promotion_gate import PromotionGateSection
+from deployment_config.sections.promotion_gate import PromotionGateSection, promotion_gate_config
+
+
+class Exposure(StrEnum):
+    """Who can reach the model endpoint."""
+
+    INTERNAL = "internal"
+    """Only from inside the VPC (and networks routed to it). The default."""
+    PUBLIC = "public"
+    """From the internet, restricted to explicit source CIDRs."""
+
 
 #: An ACM certificate's id: a UUID in lower-case hex. ACM API reference, RenewCertificate: the ARN "must be of the form
 #: arn:aws:acm:region:123456789012:certificate/12345678-1234-1234-1234-123456789012"; botocore 1.43.127 acm
@@ -74,13 +86,18 @@ DEFAULT_DRAIN_SECONDS = 300
 MAX_DRAIN_SECONDS = 540
 
 
+# The validated ``endpoint`` section, frozen, is what the stacks and charts read (EnvironmentConfig.endpoint). What they
+# need beyond the file's values is derived here (api_key_required, tls, router_policy, gate), never copied into another
+# class. (The class's docstring is the schema's description of the section.)
 class EndpointSection(BaseModel):
     """How the model endpoint is exposed."""
 
     model_config = _STRICT
 
-    exposure: Literal["internal", "public"] = Field(
-        default="internal",
+    # Validated and documented as the file's two words (the schema and the messages name them); held as the enum, so
+    # that consumers compare ``exposure is Exposure.PUBLIC``.
+    exposure: Annotated[Literal["internal", "public"], AfterValidator(Exposure)] = Field(
+        default=Exposure.INTERNAL,
         description="'internal' (reachable from the VPC; the default) or 'public' (from "
         "allowed_cidrs only; platform: eks, for HyperPod's operator has no field for it).",
         examples=["internal"],
@@ -165,3 +182,26 @@ class EndpointSection(BaseModel):
         if problem:
             fail(problem)
         return value
+
+    @property
+    def api_key_required(self) -> bool:
+        """vLLM requires the environment's API key (from Secrets Manager): ``authentication: api-key``."""
+        return self.authentication == "api-key"
+
+    @property
+    def tls(self) -> bool:
+        """The load balancer terminates TLS for ``domain_name``."""
+        return self.certificate_arn is not None
+
+    def router_policy(self, replicas: int) -> str | None:
+        """The policy of the router in front of ``replicas`` vLLM replicas, or None for no router (one replica, or
+        ``routing: none``)."""
+        if self.routing == "none" or replicas < 2:
+            return None
+        return "cache_aware" if self.routing == "auto" else self.routing
+
+    @property
+    def gate(self) -> PromotionGateConfig | None:
+        """The promotion gate with each run's size computed (``num_prompts`` defaults from the concurrency), or None
+        without ``promotion_gate``."""
+        return promotion_gate_config(self.promotion_gate) if self.promotion_gate else None

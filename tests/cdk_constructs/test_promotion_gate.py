@@ -116,7 +116,7 @@ def test_the_gate_is_off_by_default(default_env):
 def test_given_the_gate_config_then_runs_default_to_llmops_bench_and_the_thresholds_are_kept(
     gate_env,
 ):
-    gate = gate_env.endpoint.promotion_gate
+    gate = gate_env.endpoint.gate
     assert gate.concurrencies == (1, 4)
     assert [r.num_prompts for r in gate.runs] == [
         load_test.default_num_prompts(1),
@@ -179,7 +179,7 @@ def test_the_gate_is_refused_on_hyperpod():
 def test_the_wait_covers_the_smoke_test_the_probe_and_every_run_at_its_threshold(
     template, gate_env
 ):
-    gate = gate_env.endpoint.promotion_gate
+    gate = gate_env.endpoint.gate
     budget = startup_budget_seconds(gate_env.model.weight_size_gb)
     # given the smoke test's own wait, as the construct computes it
     assert construct.timeouts(budget)[1] == budget + SMOKE_TEST_WAIT_SECONDS
@@ -405,7 +405,7 @@ SECRET = "llm-serving/gate/api-key"
 
 def _gate_settings(gate_env) -> dict:
     settings = promotion_gate.gate_settings(
-        gate_env.endpoint.promotion_gate, key_prefix=PREFIX, job_name="job", namespace="llm-serving"
+        gate_env.endpoint.gate, key_prefix=PREFIX, job_name="job", namespace="llm-serving"
     )
     return {**settings, "RunId": RUN, "Bucket": BUCKET}
 
@@ -498,7 +498,7 @@ def test_given_the_probe_passes_then_the_load_test_is_started_by_the_start_objec
         state = handler.check(_event(gate_env, url, h.url, phase="probe"), None, now=lambda: 1e9)
     assert h.received == []  # no signal yet
     assert state["phase"] == "load-test" and state["done"] is False
-    assert state["loadTestDeadline"] == 1e9 + gate_env.endpoint.promotion_gate.load_test_seconds()
+    assert state["loadTestDeadline"] == 1e9 + gate_env.endpoint.gate.load_test_seconds()
 
 
 def test_given_all_runs_meet_the_thresholds_then_the_gate_passes_and_writes_a_summary(
@@ -713,7 +713,7 @@ def test_the_gate_carries_the_published_row_and_fails_a_run_too_far_below_it(han
     document["model"]["features"] = ["spec_decoding"]
     document["model"]["speculator_size_gb"] = 8
     env = parse_environment(document, name="gate")
-    gate = env.endpoint.promotion_gate
+    gate = env.endpoint.gate
     key = published.key_of(env, input_len=gate.input_len, output_len=gate.output_len)
     settings = promotion_gate.gate_settings(
         gate,

@@ -226,7 +226,7 @@ def variants(default_env, tmp_path_factory) -> Variants:
     optout = dataclasses.replace(
         default_env,
         name="optout",
-        endpoint=dataclasses.replace(endpoint, api_key_required=False),
+        endpoint=endpoint.model_copy(update={"authentication": "none"}),
         model=dataclasses.replace(model, hugging_face_token_secret=HF_TOKEN_NAME),
     )
     shared = dataclasses.replace(

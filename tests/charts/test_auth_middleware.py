@@ -160,7 +160,7 @@ def test_an_environment_without_the_key_gets_no_middleware(default_env):
     from charts.vllm_serving_chart import synthesize_manifests
 
     env = dataclasses.replace(
-        default_env, endpoint=dataclasses.replace(default_env.endpoint, api_key_required=False)
+        default_env, endpoint=default_env.endpoint.model_copy(update={"authentication": "none"})
     )
     manifests = synthesize_manifests(serving_spec_for(env))
     assert "ConfigMap" not in {m["kind"] for m in manifests}

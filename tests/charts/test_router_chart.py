@@ -48,12 +48,13 @@ def two_replicas(example_document) -> tuple[list[dict], object]:
         "capacity": {**example_document["capacity"], "instance_count": 2},
     }
     env = parse_environment(document, name="two")
-    endpoint = dataclasses.replace(
-        env.endpoint,
-        exposure=Exposure.PUBLIC,
-        allowed_cidrs=PUBLIC_CIDRS,
-        certificate_arn=CERTIFICATE,
-        domain_name="llm.example.com",
+    endpoint = env.endpoint.model_copy(
+        update={
+            "exposure": Exposure.PUBLIC,
+            "allowed_cidrs": PUBLIC_CIDRS,
+            "certificate_arn": CERTIFICATE,
+            "domain_name": "llm.example.com",
+        }
     )
     env = dataclasses.replace(env, endpoint=endpoint)
     return synthesize_manifests(serving_spec_for(env)), env
@@ -251,7 +252,7 @@ def test_hyperpod_with_two_workers_routes_by_prefix_valid_against_the_crd(hyperp
     env = dataclasses.replace(
         hyperpod_env,
         hyperpod=hyperpod_env.hyperpod.model_copy(update={"instance_count": 2}),
-        endpoint=dataclasses.replace(hyperpod_env.endpoint, replicas=2),
+        endpoint=hyperpod_env.endpoint.model_copy(update={"replicas": 2}),
     )
     endpoint = _endpoint_config(env)
     # then the operator's prefix-aware routing is on, and the object is valid against the vendored operator 3.0 CRD
@@ -272,7 +273,7 @@ def test_hyperpod_routing_does_not_change_when_the_workers_go_from_one_to_two(hy
             dataclasses.replace(
                 hyperpod_env,
                 hyperpod=group,
-                endpoint=dataclasses.replace(hyperpod_env.endpoint, replicas=replicas),
+                endpoint=hyperpod_env.endpoint.model_copy(update={"replicas": replicas}),
             )
         )["spec"].get("intelligentRoutingSpec")
         for replicas in (1, 2)
@@ -284,7 +285,7 @@ def test_hyperpod_routing_does_not_change_when_the_workers_go_from_one_to_two(hy
 def test_hyperpod_routing_none_sets_no_intelligent_routing(hyperpod_env):
     env = dataclasses.replace(
         hyperpod_env,
-        endpoint=dataclasses.replace(hyperpod_env.endpoint, replicas=2, routing="none"),
+        endpoint=hyperpod_env.endpoint.model_copy(update={"replicas": 2, "routing": "none"}),
     )
     assert "intelligentRoutingSpec" not in _endpoint_config(env)["spec"]
 

@@ -10,7 +10,8 @@ import kubernetes_validate
 import pytest
 import yaml
 
-from charts.serving_spec import image_is_pinned, image_version_label, serving_spec_for
+from charts.recommended_labels import image_is_pinned, image_version_label
+from charts.serving_spec import serving_spec_for
 from charts.vllm_auth_middleware import MIDDLEWARE_ARGS
 from charts.vllm_serving_chart import synthesize_manifests
 from deployment_config.model import Exposure, WeightSource
@@ -284,12 +285,13 @@ def test_service_is_an_internal_nlb_on_port_8000(default_manifests):
 @pytest.fixture(scope="module")
 def public_manifests(default_env) -> dict[str, dict]:
     # a public endpoint needs TLS (the loader refuses one without it)
-    endpoint = dataclasses.replace(
-        default_env.endpoint,
-        exposure=Exposure.PUBLIC,
-        allowed_cidrs=PUBLIC_CIDRS,
-        certificate_arn=CERTIFICATE,
-        domain_name="llm.example.com",
+    endpoint = default_env.endpoint.model_copy(
+        update={
+            "exposure": Exposure.PUBLIC,
+            "allowed_cidrs": PUBLIC_CIDRS,
+            "certificate_arn": CERTIFICATE,
+            "domain_name": "llm.example.com",
+        }
     )
     return _by_kind(
         synthesize_manifests(serving_spec_for(dataclasses.replace(default_env, endpoint=endpoint)))
@@ -307,8 +309,8 @@ def test_public_endpoint_is_restricted_to_its_cidrs(public_manifests):
 
 @pytest.fixture(scope="module")
 def tls_manifests(default_env) -> dict[str, dict]:
-    endpoint = dataclasses.replace(
-        default_env.endpoint, certificate_arn=CERTIFICATE, domain_name="llm.example.com"
+    endpoint = default_env.endpoint.model_copy(
+        update={"certificate_arn": CERTIFICATE, "domain_name": "llm.example.com"}
     )
     return _by_kind(
         synthesize_manifests(serving_spec_for(dataclasses.replace(default_env, endpoint=endpoint)))
@@ -712,7 +714,9 @@ def test_the_rust_frontend_never_runs_where_the_middleware_must_check_the_key(
     for required in (True, False):
         env = dataclasses.replace(
             default_env,
-            endpoint=dataclasses.replace(default_env.endpoint, api_key_required=required),
+            endpoint=default_env.endpoint.model_copy(
+                update={"authentication": "api-key" if required else "none"}
+            ),
         )
         spec = serving_spec_for(env)
         assert default_env.model.environment["VLLM_USE_RUST_FRONTEND"] == "1"

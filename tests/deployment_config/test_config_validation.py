@@ -21,8 +21,10 @@ from pydantic import BaseModel, ValidationError, create_model, field_validator
 import app
 from charts.serving_spec import serving_spec_for
 from deployment_config import ConfigError, loader, parse_environment
+from deployment_config.catalog import GPU_INSTANCE_TYPES
 from deployment_config.file_models import (
     DEFAULT_DRAIN_SECONDS,
+    CapacitySection,
     ClusterSection,
     EndpointSection,
     EnvironmentFile,
@@ -62,7 +64,7 @@ def _main(config_dir: Path, context: dict, outdir: Path) -> tuple[int, str]:
 
 def test_example_configuration_is_valid(default_env):
     assert default_env.platform is Platform.EKS
-    assert default_env.capacity.instance_type.name == "p6-b300.48xlarge"
+    assert default_env.capacity.instance_type == "p6-b300.48xlarge"
     assert default_env.capacity.availability_zone in default_env.availability_zones
     assert default_env.endpoint.exposure is Exposure.INTERNAL
     assert default_env.model.weight_source is WeightSource.HUGGINGFACE
@@ -527,7 +529,12 @@ def test_the_drain_default_is_declared_once_by_the_section_and_reaches_the_pod(e
     spec = serving_spec_for(env)
     # then the section's one default is what vLLM is told and what sizes the grace period, and the schema says so
     default = EndpointSection.model_fields["drain_seconds"].default
-    assert env.endpoint.drain_seconds == spec.drain_seconds == default == DEFAULT_DRAIN_SECONDS
+    assert (
+        env.endpoint.drain_seconds
+        == spec.endpoint.drain_seconds
+        == default
+        == DEFAULT_DRAIN_SECONDS
+    )
     assert ("--shutdown-timeout", str(default)) == tuple(
         spec.args[spec.args.index("--shutdown-timeout") :][:2]
     )
@@ -544,9 +551,20 @@ def test_the_validated_sections_are_the_frozen_domain_model(default_env, hyperpo
         and type(hyperpod_env.hyperpod) is HyperPodSection
     )
     assert type(default_env.observability) is ObservabilitySection
+    # the endpoint and the capacity too: the sections the file was validated against, not copies of their fields
+    assert type(default_env.endpoint) is EndpointSection
+    assert type(default_env.capacity) is CapacitySection
     with pytest.raises(ValidationError, match="frozen"):
         default_env.cluster.system_node_count = 3
+    with pytest.raises(ValidationError, match="frozen"):
+        default_env.endpoint.replicas = 3
     # and what the consumers need beside the file's values is derived on the section, not copied into another class
+    endpoint, capacity = default_env.endpoint, default_env.capacity
+    assert endpoint.exposure is Exposure.INTERNAL
+    assert endpoint.api_key_required is (endpoint.authentication == "api-key")
+    assert endpoint.tls is False and endpoint.gate is None
+    assert capacity.gpu_instance_type is GPU_INSTANCE_TYPES[capacity.instance_type]
+    assert default_env.gpu_instance_type is capacity.gpu_instance_type
     assert (
         hyperpod_env.hyperpod.gpu_instance_type.name
         == hyperpod_env.hyperpod.instance_type.removeprefix("ml.")

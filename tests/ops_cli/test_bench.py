@@ -618,7 +618,7 @@ def test_an_open_endpoint_of_a_gated_model_sends_no_key_but_the_hugging_face_tok
     # given an environment without an API key whose model needs a Hugging Face token
     env = dataclasses.replace(
         default_env,
-        endpoint=dataclasses.replace(default_env.endpoint, api_key_required=False),
+        endpoint=default_env.endpoint.model_copy(update={"authentication": "none"}),
         model=dataclasses.replace(default_env.model, hugging_face_token_secret="hf/token"),
     )
     plan = load_test.plan_for(
@@ -666,7 +666,9 @@ def test_every_key_the_job_reads_is_in_the_secret_the_serving_pods_sync(
     env = dataclasses.replace(
         default_env,
         model=model,
-        endpoint=dataclasses.replace(default_env.endpoint, api_key_required=api_key_required),
+        endpoint=default_env.endpoint.model_copy(
+            update={"authentication": "api-key" if api_key_required else "none"}
+        ),
     )
     plan = load_test.plan_for(
         env,

@@ -270,7 +270,7 @@ def test_wait_endpoint_with_env_reports_the_phases_after_healthy(aws, run_with_k
 
 
 def test_the_selector_is_the_one_the_chart_gives_the_pods(default_env):
-    # the labels llmops selects by are on the Deployment's pod template (charts/serving_spec.py recommended_labels)
+    # the labels llmops selects by are on the Deployment's pod template (charts/recommended_labels.py)
     from charts.serving_spec import serving_spec_for
     from charts.vllm_serving_chart import synthesize_manifests
 

@@ -107,7 +107,9 @@ def test_a_pinned_endpoint_serves_its_revisions_prefix_and_checks_the_mount_firs
     env = dataclasses.replace(
         hyperpod_env,
         model=dataclasses.replace(hyperpod_env.model, hugging_face_revision=revision),
-        endpoint=dataclasses.replace(hyperpod_env.endpoint, api_key_required=api_key_required),
+        endpoint=hyperpod_env.endpoint.model_copy(
+            update={"authentication": "api-key" if api_key_required else "none"}
+        ),
     )
     # when the endpoint is rendered
     config = _endpoint_config(synthesize_inference_endpoint(inference_endpoint_spec_for(env)))
@@ -1437,7 +1439,7 @@ def endpoint_variants(hyperpod_env, tmp_path_factory) -> dict:
         "optout": dataclasses.replace(
             hyperpod_env,
             name="optout",
-            endpoint=dataclasses.replace(endpoint, api_key_required=False),
+            endpoint=endpoint.model_copy(update={"authentication": "none"}),
         ),
         "token": dataclasses.replace(
             hyperpod_env,
@@ -1664,7 +1666,7 @@ def test_the_endpoint_runs_one_worker_per_instance_of_the_group(hyperpod_env):
         ]
         == 2
     )
-    one = dataclasses.replace(both, endpoint=dataclasses.replace(both.endpoint, replicas=1))
+    one = dataclasses.replace(both, endpoint=both.endpoint.model_copy(update={"replicas": 1}))
     assert (
         _endpoint_config(synthesize_inference_endpoint(inference_endpoint_spec_for(one)))["spec"][
             "replicas"

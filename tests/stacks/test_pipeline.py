@@ -169,7 +169,9 @@ def test_the_api_key_statements_follow_the_environment(default_env):
         "kms:ViaService": "secretsmanager.eu-west-1.amazonaws.com"
     }
     # an environment that opted out of the key (endpoint.authentication: none) gives the step no access at all
-    opted_out = replace(default_env, endpoint=replace(default_env.endpoint, api_key_required=False))
+    opted_out = replace(
+        default_env, endpoint=default_env.endpoint.model_copy(update={"authentication": "none"})
+    )
     assert api_key_reader_statements(opted_out) == []
 
 

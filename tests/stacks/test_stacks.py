@@ -72,7 +72,7 @@ def test_launch_template_requires_imdsv2_and_encrypts_a_large_root_volume(launch
 def test_launch_template_attaches_every_efa_interface(launch_template_data, default_env):
     interfaces = launch_template_data["NetworkInterfaces"]
     efa = [i for i in interfaces if i["InterfaceType"] == "efa-only"]
-    assert len(efa) == default_env.capacity.instance_type.efa_interfaces == 16
+    assert len(efa) == default_env.capacity.gpu_instance_type.efa_interfaces == 16
     # p6-b300's card 0 is ENA only: EC2 rejects a launch with an EFA interface there
     assert {i["NetworkCardIndex"] for i in efa} == set(range(1, 17))
     assert all(i["DeviceIndex"] == 0 for i in efa)

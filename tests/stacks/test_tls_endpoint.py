@@ -21,8 +21,8 @@ DOMAIN = "llm.example.com"
 
 @pytest.fixture(scope="module")
 def tls_env(default_env):
-    endpoint = dataclasses.replace(
-        default_env.endpoint, certificate_arn=CERTIFICATE, domain_name=DOMAIN
+    endpoint = default_env.endpoint.model_copy(
+        update={"certificate_arn": CERTIFICATE, "domain_name": DOMAIN}
     )
     return dataclasses.replace(default_env, name="secure", endpoint=endpoint)
 

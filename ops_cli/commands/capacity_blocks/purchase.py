@@ -211,7 +211,7 @@ def _check_write_target(ctx: Context, target: str, offering: Offering) -> None:
     except OpsError as error:
         raise _not_bought(target, error.message, error.fix) from None
     held = (offering.instance_type, offering.instance_count)
-    wanted = (config.capacity.instance_type.name, config.capacity.instance_count)
+    wanted = (config.capacity.instance_type, config.capacity.instance_count)
     if held != wanted:
         raise _not_bought(
             target,

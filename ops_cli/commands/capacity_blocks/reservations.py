@@ -84,7 +84,7 @@ def use(ctx: Context) -> int:
         )
     reservation = cb.describe_reservation(ctx.aws(), ctx.args.reservation_id)
     held = (reservation.get("InstanceType"), reservation.get("TotalInstanceCount"))
-    wanted = (env.capacity.instance_type.name, env.capacity.instance_count)
+    wanted = (env.capacity.instance_type, env.capacity.instance_count)
     if held != wanted:
         raise OpsError(
             f"not written: the reservation holds {held[1]} x {held[0]}, the environment asks for "

@@ -1,0 +1,44 @@
+"""What a model instance spread over several nodes (a LeaderWorkerSet group, charts/vllm_leader_worker_set.py) adds to
+a single-node server: vLLM's multi-node arguments on the leader and the workers, and the EFA environment."""
+
+from __future__ import annotations
+
+from types import MappingProxyType
+
+
+def _multi_node_args(nodes: int, rank: str) -> tuple[str, ...]:
+    """vLLM 0.33.0's options for one node of a multi-node instance (vllm/engine/arg_utils.py EngineArgs.add_cli_args:
+    ``--nnodes``/``-n``, ``--node-rank``/``-r``, ``--master-addr``)."""
+    return ("--nnodes", str(nodes), "--node-rank", rank, "--master-addr", "$(LWS_LEADER_ADDRESS)")
+
+
+#: libfabric and NCCL settings for a model instance spread over nodes, which talk over EFA; a single-node server talks
+#: NVLink only and gets none of them. FI_PROVIDER=efa makes libfabric (and so the aws-ofi-nccl plugin NCCL loads) use the
+#: EFA provider and fail rather than fall back to TCP; FI_EFA_USE_DEVICE_RDMA=1 uses the NIC's RDMA read on the
+#: instance types that have it (P5, P6); FI_EFA_FORK_SAFE=1 because vLLM forks its GPU worker processes after libfabric
+#: may have registered memory. The set used by AWS's own EKS GPU examples (aws-samples/awsome-distributed-training
+#: @7217859 3.test_cases/pytorch/verl/kubernetes/rlvr/Dockerfile, "EFA/NCCL configuration"; and
+#: 1.architectures/3.aws-batch/aws-batch-distributed-training-p6.yaml, the NCCL tests on P6: FI_PROVIDER=efa
+#: FI_EFA_USE_DEVICE_RDMA=1 FI_EFA_FORK_SAFE=1). They take effect only in an image that carries libfabric and
+#: aws-ofi-nccl (README "Multi-node models": the image).
+EFA_ENVIRONMENT = MappingProxyType(
+    {"FI_PROVIDER": "efa", "FI_EFA_USE_DEVICE_RDMA": "1", "FI_EFA_FORK_SAFE": "1"}
+)
+
+
+def leader_args(args: tuple[str, ...], nodes: int) -> tuple[str, ...]:
+    """The leader's arguments (node rank 0): the API server and the first pipeline stage. vLLM 0.33.0 runs a model
+    over several nodes with its multiprocessing backend when ``--nnodes`` > 1 (vllm/config/parallel.py
+    ParallelConfig.__post_init__: "current_platform.is_cuda() and self.nnodes > 1" selects ``mp``); every node
+    names the node of rank 0 as ``--master-addr``, where torch.distributed's store listens on ``--master-port``
+    (default 29501). ``$(LWS_LEADER_ADDRESS)`` is expanded by the kubelet from the variable the LWS controller
+    adds to every container (kubernetes-sigs/lws v0.10.0 api/leaderworkerset/v1/leaderworkerset_types.go)."""
+    return (*args, *_multi_node_args(nodes, "0"))
+
+
+def worker_args(args: tuple[str, ...], nodes: int) -> tuple[str, ...]:
+    """A worker's arguments: the same engine arguments (every node builds the same engine configuration), its
+    rank from ``LWS_WORKER_INDEX`` (1 to nodes - 1 in a group, same source), and ``--headless``: no API server;
+    with a node rank above 0 vLLM 0.33.0 runs only the multiproc executor of its GPUs and joins the leader's
+    process group (vllm/entrypoints/cli/serve.py ``run_headless``: "Run headless workers (for multi-node PP/TP)")."""
+    return (*args, *_multi_node_args(nodes, "$(LWS_WORKER_INDEX)"), "--headless")

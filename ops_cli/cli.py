@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import importlib
 import io
 import json
 import os
@@ -15,33 +16,15 @@ from pathlib import Path
 
 from endpoint_probe.redaction import redact_secrets, secret_arguments
 from ops_cli import __version__
-from ops_cli.commands import (
-    bench,
-    capacity_blocks,
-    cost,
-    phases,
-    preflight,
-    smoke_test,
-    training_plans,
-    wait,
-    weights,
-)
 from ops_cli.context import CONFIG_DIR_VARIABLE, Context, Runtime, cli_words
 from ops_cli.errors import ExitCode, OpsError
 from ops_cli.output import write_if_open
 
 #: The command groups, in the order ``llmops --help`` lists them; each module's ``register`` adds its parsers.
-COMMANDS = (
-    capacity_blocks,
-    training_plans,
-    preflight,
-    wait,
-    phases,
-    cost,
-    weights,
-    smoke_test,
-    bench,
+_GROUPS = (
+    "capacity_blocks training_plans preflight wait phases cost weights smoke_test bench".split()
 )
+COMMANDS = tuple(importlib.import_module(f"ops_cli.commands.{name}") for name in _GROUPS)
 
 
 class Parser(argparse.ArgumentParser):
@@ -163,9 +146,8 @@ def _report(runtime: Runtime, error: OpsError, json_output: bool) -> int:
     error.message, error.fix = redact_secrets(error.message), redact_secrets(error.fix)
     if json_output:
         write_if_open(runtime.stdout, json.dumps(error.to_dict(), indent=2, default=str) + "\n")
-    _stdout_closed(
-        runtime
-    )  # whatever is still buffered goes out now, or nowhere: never a complaint at exit
+    # whatever is still buffered goes out now, or nowhere: never a complaint at exit
+    _stdout_closed(runtime)
     write_if_open(runtime.stderr, f"error: {error.message}\n  fix: {error.fix}\n")
     return int(error.exit_code)
 

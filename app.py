@@ -197,7 +197,7 @@ def _warn_multi_node_image(env_config: EnvironmentConfig) -> None:
             f"note: {env_config.source}: the model runs over {layout.nodes} nodes, and model.image {image} is the public "
             "vLLM image, whose Dockerfile installs neither libfabric nor the aws-ofi-nccl plugin "
             "(vllm-project/vllm@dead20ba docker/Dockerfile): NCCL between the nodes would use TCP sockets, not EFA; "
-            'build an image from it with the EFA installer and set model.image to it (README, "Multi-node models")',
+            'build an image from it with the EFA installer and set model.image to it (docs/configure.md, "Multi-node models")',
             file=sys.stderr,
         )
 

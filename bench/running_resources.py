@@ -4,7 +4,7 @@
     make synth && .venv/bin/python bench/running_resources.py [--env example] [--out cdk.out] [--json]
 
 Reads NAME-*.template.json in the cloud assembly (cdk.out/ after `make synth`; `make synth ENV=NAME` for another
-environment). It prints counts, not prices: prices change and differ by region (see the README, "Running costs").
+environment). It prints counts, not prices: prices change and differ by region (see docs/costs.md).
 The load balancer is not in any template (the cloud controller or the Inference Operator makes it), so it is listed
 from what the stacks deploy, not counted.
 """

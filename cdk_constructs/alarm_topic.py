@@ -16,7 +16,7 @@ class AlarmTopic(Construct):
     address of ``alarm_emails``. The serving alarms (NAME-observability) and the reservation and cluster event rules
     (cdk_constructs/capacity_events.py) notify it.
 
-    In the cluster stack, not the observability stack: the cluster stack deploys before the capacity starts (README,
+    In the cluster stack, not the observability stack: the cluster stack deploys before the capacity starts (docs/deploy.md,
     "Deploy", stage 1), so the event rules beside the topic are in place when EC2 sends "Capacity Block Delivered", and
     an environment whose later stacks failed still gets its expiration warning. Destroyed after the observability
     stack, whose alarms target it (that stack depends on the cluster stack). The alarms reach it through an export of the

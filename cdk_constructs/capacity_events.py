@@ -41,7 +41,7 @@ topic: the statement has none. The message is an input transformer's text (Event
 EventBridge input transformation", eb-transform-target-input.html).
 
 Where: the cluster stack (stacks/cluster_stack.py), beside the alarm topic (cdk_constructs/alarm_topic.py,
-``AlarmTopic``). A staged deploy creates it before the capacity starts (README, "Deploy"), and EC2 sends "Capacity Block
+``AlarmTopic``). A staged deploy creates it before the capacity starts (docs/deploy.md), and EC2 sends "Capacity Block
 Delivered" once: a rule created after the start never sees it. In the observability stack (deployed once the capacity is
 active, after the serving or endpoint stack) the rule would miss that event, and an environment whose serving stack
 failed would get no expiration warning either.

@@ -2,7 +2,7 @@
 platform: cdk_constructs/alarm_runbooks.py).
 
 Each alarm is an :class:`AlarmRule`: what it watches, when it fires, what missing data means, and what to do. The
-rules are data so that the README's "Operate" table, the tests and the template say the same thing.
+rules are data so that docs/operate.md's table, the tests and the template say the same thing.
 
 Missing data, decided per alarm: a metric that exists only while something works (latency needs requests, the KV
 cache needs a running engine) treats missing data as *not breaching*, and the liveness alarms cover the case where

@@ -14,7 +14,7 @@ destroy (DeleteSecret API reference: the forced delete runs asynchronously, "a s
 the secret again under the same name with a new generated key; clients read it by name. ``RemovalPolicy.RETAIN``
 would break that redeploy: CreateSecret fails on the name of the retained secret. The project therefore keeps
 CloudFormation's Delete. A secret deleted by hand with a recovery window reserves the name until the window ends; the
-README's Destroy section gives `restore-secret`, then `delete-secret --force-delete-without-recovery`.
+docs/destroy.md gives `restore-secret`, then `delete-secret --force-delete-without-recovery`.
 """
 
 from __future__ import annotations

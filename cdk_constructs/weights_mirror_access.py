@@ -31,7 +31,7 @@ class WeightsMirrorAccess(Construct):
     authorized by ``s3:PutObject``: S3 user guide, "Multipart upload API and permissions"), and
     ``secretsmanager:GetSecretValue`` on the token's secret. A bucket encrypted with a customer managed KMS key, or a
     token secret encrypted with one, also needs ``kms:GenerateDataKey`` / ``kms:Decrypt`` on that key, which the
-    configuration does not name: add them to the role by hand in that case (README, "Mirror the weights to S3").
+    configuration does not name: add them to the role by hand in that case (docs/weights.md).
     """
 
     def __init__(

@@ -20,7 +20,7 @@ def _multi_node_args(nodes: int, rank: str) -> tuple[str, ...]:
 #: @7217859 3.test_cases/pytorch/verl/kubernetes/rlvr/Dockerfile, "EFA/NCCL configuration"; and
 #: 1.architectures/3.aws-batch/aws-batch-distributed-training-p6.yaml, the NCCL tests on P6: FI_PROVIDER=efa
 #: FI_EFA_USE_DEVICE_RDMA=1 FI_EFA_FORK_SAFE=1). They take effect only in an image that carries libfabric and
-#: aws-ofi-nccl (README "Multi-node models": the image).
+#: aws-ofi-nccl (docs/configure.md, "Multi-node models": the image).
 EFA_ENVIRONMENT = MappingProxyType(
     {"FI_PROVIDER": "efa", "FI_EFA_USE_DEVICE_RDMA": "1", "FI_EFA_FORK_SAFE": "1"}
 )

@@ -41,7 +41,7 @@ STARTUP_PERIOD_SECONDS = 10
 #: Why a copy to the node's NVMe and not vLLM's ``--load-format runai_streamer`` from S3: the copy stays on the node,
 #: so a restart loads from the NVMe instead of reading 1.4 TB from S3 again; it is checked against the mirror's
 #: manifest before vLLM starts (charts/vllm_weights_check/); and the AWS CLI takes the pod's EKS Pod Identity
-#: credentials (the container credential provider), which for the streamer's own S3 client is not verified (README,
+#: credentials (the container credential provider), which for the streamer's own S3 client is not verified (docs/weights.md,
 #: "Streaming into the GPUs (Run:ai)"). The loaders' measured rates (bench/weight_load.py) may change this choice.
 S3_TRANSFER_SETTINGS = (
     ("preferred_transfer_client", "crt"),

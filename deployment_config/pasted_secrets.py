@@ -72,7 +72,8 @@ _SHAPES = (
         re.compile(r"(?<![A-Za-z0-9])dckr_pat_[A-Za-z0-9_-]{12,}"),
         "hub.docker.com, Account settings, Personal access tokens",
         "store the user name and the token (or its replacement) in AWS Secrets Manager as the secret "
-        "ecr-pullthroughcache/docker-hub (the README's image cache section shows how), and set "
+        "ecr-pullthroughcache/docker-hub (docs/security.md, 'The image through an ECR pull-through cache', "
+        "shows how), and set "
         "model.image_cache.docker_hub_credentials_secret_arn to its ARN",
     ),
 )

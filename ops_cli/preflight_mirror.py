@@ -1,6 +1,6 @@
 """The preflight row that says whether the pinned revision's S3 mirror is complete, before the GPU nodes need it.
 
-The mirror is part of the staged deploy before the block starts (README, Deploy): ``llmops weights mirror`` runs as a
+The mirror is part of the staged deploy before the block starts (docs/deploy.md): ``llmops weights mirror`` runs as a
 Job on the system nodes, which exist from stage 1, and writes ``MANIFEST.json`` last, under the revision's own prefix
 (ops_cli/weights.py). So the manifest's presence says the copy finished; its content was checked by the mirror command
 itself. Without it a GPU node's ``fetch-weights`` (EKS) or the operator's mount (HyperPod) finds no weights while the

@@ -1,7 +1,7 @@
 """``llmops weights mirror``: copy the model from the Hugging Face Hub to the environment's S3 prefix once, at a pinned
 commit, in the cluster; then check the checksum manifest the copy wrote.
 
-Choices (README, "Mirror the weights to S3"):
+Choices (docs/weights.md):
 
 - sha256 is computed while streaming; the manifest holds path, size, sha256 and the Hub's LFS sha256
   (``model_info(files_metadata=True)``: siblings[].lfs.sha256, hf_api.py ``RepoSibling``), and is written last, to

@@ -1,7 +1,7 @@
 """The Job of ``llmops weights mirror`` (ops_cli/weights.py): its manifests, its program, and its progress read back
 from its log.
 
-Choices (README, "Mirror the weights to S3"):
+Choices (docs/weights.md):
 
 - The copy runs as a Kubernetes Job in the cluster, not on the operator's machine: 1.4 TB through a laptop's uplink
   takes days; a pod in the VPC reaches both the Hub and S3 (through the NAT gateways and S3) at the node's bandwidth.
@@ -20,7 +20,7 @@ Choices (README, "Mirror the weights to S3"):
 - AWS access: the Job runs as its own service account (``weights-mirror`` in ``llm-serving``), which needs an EKS Pod
   Identity association with a role that may write only the weights prefix (s3:ListBucket with an s3:prefix condition;
   s3:PutObject, s3:GetObject, s3:AbortMultipartUpload on ``PREFIX*``) and read the Hugging Face token's secret. The
-  stacks do not create it yet (README, "Mirror the weights to S3", gives the commands). The Job reads the token itself,
+  stacks do not create it yet (docs/weights.md gives the commands). The Job reads the token itself,
   with boto3: it never passes through this machine, a Kubernetes Secret or the manifest.
 """
 

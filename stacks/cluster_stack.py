@@ -346,7 +346,7 @@ class ClusterStack(cdk.Stack):
     def _add_alarm_topic(self, env_config: EnvironmentConfig) -> None:
         """The environment's alarm topic and the capacity's event rules (cdk_constructs/capacity_events.py), here so that
         they exist before the capacity starts: the cluster stack is stage 1 of a staged deploy, before the Capacity Block
-        or training plan is active (README, "Deploy"), and EC2 sends "Capacity Block Delivered" once, at the start. The
+        or training plan is active (docs/deploy.md), and EC2 sends "Capacity Block Delivered" once, at the start. The
         rules need only what the configuration says (the reservation id; the HyperPod cluster's name, which
         stacks/hyperpod_cluster_stack.py gives it). The observability stack's alarms notify the same topic (a cross-stack
         reference; that stack depends on this one, so it is destroyed first and the topic outlives the alarms)."""

@@ -20,7 +20,7 @@ from deployment_config.model import EnvironmentConfig, Platform
 from deployment_config.model_location import model_path
 from deployment_config.sizing import startup_budget_seconds
 
-#: HyperPod: the Inference Operator's ALB listens on HTTPS 443 with the certificate it generates (README, "TLS on the
+#: HyperPod: the Inference Operator's ALB listens on HTTPS 443 with the certificate it generates (docs/security.md, "TLS on the
 #: load balancer", On HyperPod).
 HYPERPOD_LISTENER_PORT = 443
 

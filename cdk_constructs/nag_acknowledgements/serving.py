@@ -56,8 +56,8 @@ def acknowledge_api_key_secret(secret: IConstruct) -> None:
         "only until the next rotation or a restart "
         "(charts/vllm_auth_middleware/runtime/llm_serving_auth.py), so an unattended "
         "schedule would lock out, at its second rotation, every client not yet moved; the HyperPod worker "
-        "reads the key at start, so there a rotation gives 401s until every worker is replaced. The README's "
-        "procedure rotates it when the operator chooses",
+        "reads the key at start, so there a rotation gives 401s until every worker is replaced. The procedure in "
+        "docs/security.md rotates it when the operator chooses",
     )
 
 

@@ -135,8 +135,8 @@ def image_cache_secret(values: FileValues) -> Iterator[ConfigIssue]:
             field,
             f"the secret {quoted(name)} does not begin with '{image_cache.SECRET_NAME_PREFIX}', which ECR "
             "requires of a pull-through cache's credentials",
-            f"create the secret as {image_cache.SECRET_NAME_PREFIX}docker-hub (see the README, Secure the "
-            "endpoint) and use its ARN",
+            f"create the secret as {image_cache.SECRET_NAME_PREFIX}docker-hub (docs/security.md, 'The image "
+            "through an ECR pull-through cache') and use its ARN",
         )
 
 

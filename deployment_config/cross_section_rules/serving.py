@@ -44,7 +44,7 @@ def weight_source(values: FileValues) -> Iterator[ConfigIssue]:
             "model.weight_source",
             f"is huggingface, but the HyperPod Inference Operator the add-on installs (operator "
             f"{PINNED_OPERATOR.operator_version}) loads weights from S3 or FSx only",
-            'copy the weights to S3 once (README, "Mirror the weights to S3"), then set weight_source: s3 and '
+            "copy the weights to S3 once (docs/weights.md), then set weight_source: s3 and "
             "s3_uri: s3://BUCKET/PREFIX/ (and hugging_face_revision: the commit you copied)",
         )
 

@@ -3,7 +3,7 @@
 Given the session's synthesis of both example environments, the rules' event patterns are matched against AWS's own
 sample events, with a small matcher for the part of EventBridge's pattern syntax the rules use; the messages are
 rendered from the same samples as EventBridge's input transformer would. The rules and the topic live in the cluster
-stack, which a staged deploy creates before the capacity starts (README, "Deploy"); the capacity-ending alarm in the
+stack, which a staged deploy creates before the capacity starts (docs/deploy.md); the capacity-ending alarm in the
 observability stack. Nothing calls AWS.
 """
 

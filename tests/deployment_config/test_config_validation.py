@@ -408,7 +408,7 @@ def test_hyperpod_refuses_weights_from_the_hub_with_the_fix(hyperpod_copy):
     assert issue.field == "model.weight_source"
     assert "operator 3.0" in issue.problem and "S3 or FSx only" in issue.problem
     assert "weight_source: s3" in issue.fix and "s3_uri: s3://BUCKET/PREFIX/" in issue.fix
-    assert "Mirror the weights to S3" in issue.fix
+    assert "docs/weights.md" in issue.fix
 
 
 def test_eks_still_takes_weights_from_the_hub(example_copy):

@@ -1,0 +1,237 @@
+"""The handover from one Capacity Block to the next (capacity.next_capacity_reservation_id), as a timeline.
+
+What moves the endpoint from one block to the next is in the synthesized resources (docs/capacity.md, "Serve across
+blocks"): the next block's node group, whose Auto Scaling group launches its instances once the reservation is active,
+and the serving Deployment's standby replicas, which schedule on those nodes, start and join the Service when ready.
+This module reads both reservations from EC2 and says when each step happens and whether the replicas on the next
+block's nodes can be ready before the current block's nodes drain:
+
+- the next block's nodes start at its ``StartDate`` ("Whenever the reservation becomes active, then the launch of
+  instances will succeed and the ASG will be scaled up to the desiredSize": EKS user guide, capacity-blocks-mng.adoc at
+  awsdocs/amazon-eks-user-guide@2ef9e38);
+- its replicas are ready by the startup probe's budget after that (``EnvironmentConfig.pod_startup_budget``, the
+  figure bench/timeline.py prints as "startup probe budget"): an upper bound of download, load and warm-up. The node's
+  own launch and join is measured nowhere (bench/timeline.py says so), so it is not in it;
+- EKS scales the current block's group to 0 forty minutes before its ``EndDate`` (scheduled action "Amazon EKS Node
+  Group Capacity Scaledown Before Reservation End", same page) and EC2 shuts its instances down thirty minutes before
+  (EC2 Auto Scaling user guide, launch-template-capacity-blocks): deployment_config/gpu_nodes.py.
+
+The next reservation must be in capacity.availability_zone: the GPU node groups have one subnet, in that zone
+(stacks/gpu_nodes_stack.py), and EKS wants "only the subnet in the same Availability Zone as the capacity reservation"
+(capacity-blocks-mng). Its instance type must be the configured one (the launch template names it).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+
+from deployment_config.gpu_nodes import (
+    EC2_SHUTDOWN_BEFORE_END_MINUTES,
+    EKS_SCALE_IN_BEFORE_END_MINUTES,
+)
+from deployment_config.model import EnvironmentConfig
+from ops_cli.aws import Aws
+from ops_cli.capacity_blocks import FINAL_STATES, describe_reservation, reservation_summary
+from ops_cli.errors import ExitCode, OpsError, shown
+from ops_cli.output import iso, utc_and_local
+
+#: The verdicts of a plan: the replicas on the next block's nodes are ready before the drain, or not in time, or the
+#: next block starts after the drain (a gap), or there is no next block.
+READY_IN_TIME, NOT_IN_TIME, GAP, NO_NEXT_BLOCK = (
+    "ready in time",
+    "not in time",
+    "gap",
+    "no next block",
+)
+
+
+@dataclass(frozen=True)
+class Step:
+    at: datetime
+    what: str
+
+    def to_dict(self) -> dict:
+        return {"at": iso(self.at), "what": self.what}
+
+
+@dataclass(frozen=True)
+class HandoverPlan:
+    """The timeline of one handover and its verdict.
+
+    :param margin: the time between the next replicas' ready-by and the current group's scale-down (negative: short);
+        None without a next block.
+    """
+
+    env: str
+    current: dict
+    next: dict | None
+    cold_start: timedelta
+    steps: list[Step]
+    verdict: str
+    margin: timedelta | None
+    warnings: list[str] = field(default_factory=list)
+
+    @property
+    def exit_code(self) -> ExitCode:
+        return ExitCode.OK if self.verdict == READY_IN_TIME else ExitCode.CHECK_FAILED
+
+    def to_dict(self) -> dict:
+        minutes = None if self.margin is None else round(self.margin.total_seconds() / 60, 1)
+        return {
+            "env": self.env,
+            "current": self.current,
+            "next": self.next,
+            "cold_start_minutes": round(self.cold_start.total_seconds() / 60, 1),
+            "steps": [s.to_dict() for s in self.steps],
+            "verdict": self.verdict,
+            "margin_minutes": minutes,
+            "warnings": list(self.warnings),
+        }
+
+
+def _minutes(delta: timedelta) -> str:
+    return f"{abs(delta.total_seconds()) / 60:g} min"
+
+
+def check_next_matches(env: EnvironmentConfig, reservation: dict) -> list[str]:
+    """Refuse a next reservation the next node group cannot use (another zone, another instance type, one that will
+    never be active); the warnings for one it can use with fewer nodes."""
+    capacity = env.capacity
+    rid = capacity.next_capacity_reservation_id
+    zone = reservation.get("AvailabilityZone")
+    if zone != capacity.availability_zone:
+        raise OpsError(
+            f"capacity.next_capacity_reservation_id: {rid} is in {shown(zone)}, and the GPU node groups have one subnet, "
+            f"in capacity.availability_zone ({capacity.availability_zone})",
+            f"buy the next Capacity Block in {capacity.availability_zone} ('bin/llmops capacity-blocks offerings --env "
+            f"{env.name}' lists that zone's), or remove capacity.next_capacity_reservation_id",
+            ExitCode.USAGE,
+        )
+    instance_type = reservation.get("InstanceType")
+    if instance_type != capacity.instance_type:
+        raise OpsError(
+            f"capacity.next_capacity_reservation_id: {rid} holds {shown(instance_type)}, and the node groups launch "
+            f"capacity.instance_type ({capacity.instance_type})",
+            f"buy the next Capacity Block of {capacity.instance_type}, or remove capacity.next_capacity_reservation_id",
+            ExitCode.USAGE,
+        )
+    state = reservation.get("State")
+    if state in FINAL_STATES:
+        raise OpsError(
+            f"capacity.next_capacity_reservation_id: {rid} is {state}; it will never start a node",
+            "buy another Capacity Block and name it in capacity.next_capacity_reservation_id",
+            ExitCode.USAGE,
+        )
+    count = reservation.get("TotalInstanceCount")
+    if count != capacity.instance_count:
+        return [
+            f"{rid} holds {count} instances and capacity.instance_count is {capacity.instance_count}: the next group "
+            f"runs at most {min(count or 0, capacity.instance_count)} nodes, and as many replicas serve"
+        ]
+    return []
+
+
+def handover_plan(aws: Aws, env: EnvironmentConfig) -> HandoverPlan:
+    """Read both reservations and lay out the handover."""
+    capacity = env.capacity
+    if capacity is None:
+        raise OpsError(
+            f"environment {env.name} has no capacity section: the handover is between Capacity Blocks (platform: eks)",
+            "on HyperPod, see docs/hyperpod.md, 'Training plans and succession'",
+            ExitCode.USAGE,
+        )
+    current = describe_reservation(aws, capacity.capacity_reservation_id)
+    end = current["EndDate"]
+    scale_down = end - timedelta(minutes=EKS_SCALE_IN_BEFORE_END_MINUTES)
+    shutdown = end - timedelta(minutes=EC2_SHUTDOWN_BEFORE_END_MINUTES)
+    cold_start = timedelta(seconds=env.pod_startup_budget.probe_seconds)
+    old_steps = [
+        Step(
+            scale_down,
+            f"EKS scales gpu-capacity-block ({capacity.capacity_reservation_id}) to 0: its nodes drain, their replicas "
+            "stop (pre-stop pause, then vLLM finishes its running requests)",
+        ),
+        Step(shutdown, f"EC2 shuts the instances of {capacity.capacity_reservation_id} down"),
+        Step(end, f"{capacity.capacity_reservation_id} ends"),
+    ]
+    if not capacity.next_capacity_reservation_id:
+        return HandoverPlan(
+            env.name,
+            reservation_summary(current),
+            None,
+            cold_start,
+            old_steps
+            + [Step(scale_down, "the endpoint stops answering: no next block is configured")],
+            NO_NEXT_BLOCK,
+            None,
+        )
+    following = describe_reservation(aws, capacity.next_capacity_reservation_id)
+    warnings = check_next_matches(env, following)
+    start = following["StartDate"]
+    ready_by = start + cold_start
+    steps = sorted(
+        [
+            Step(
+                start,
+                f"{capacity.next_capacity_reservation_id} starts: gpu-capacity-block-next launches its nodes; the "
+                "standby replicas schedule there and download and load the weights",
+            ),
+            Step(
+                ready_by,
+                f"the next block's replicas pass the readiness probe by now at the latest (startup budget "
+                f"{_minutes(cold_start)}): they join the Service and traffic moves to them",
+            ),
+            *old_steps,
+        ],
+        key=lambda s: s.at,
+    )
+    margin = scale_down - ready_by
+    if start >= scale_down:
+        verdict = GAP
+        warnings.append(
+            f"gap: {capacity.next_capacity_reservation_id} starts {_minutes(start - scale_down)} after the current "
+            f"nodes drain ({utc_and_local(scale_down)}); the endpoint is down from then until the next replicas are "
+            f"ready, up to {utc_and_local(ready_by)}"
+        )
+    elif margin < timedelta(0):
+        verdict = NOT_IN_TIME
+        warnings.append(
+            f"not enough overlap: the blocks overlap {_minutes(scale_down - start)} before the current nodes drain, "
+            f"and the cold start may take {_minutes(cold_start)}; the endpoint may be down up to {_minutes(margin)} "
+            f"(buy the next block to start at least {_minutes(cold_start)} before {utc_and_local(scale_down)})"
+        )
+    else:
+        verdict = READY_IN_TIME
+    return HandoverPlan(
+        env.name,
+        reservation_summary(current),
+        reservation_summary(following),
+        cold_start,
+        steps,
+        verdict,
+        margin,
+        warnings,
+    )
+
+
+def handover_human(plan: HandoverPlan) -> list[str]:
+    lines = [
+        f"{plan.env}: handover from {plan.current['reservation_id']}"
+        + (f" to {plan.next['reservation_id']}" if plan.next else " (no next block configured)"),
+        f"cold start (startup probe budget, EnvironmentConfig.pod_startup_budget): {_minutes(plan.cold_start)}",
+        "",
+    ]
+    lines += [f"  {utc_and_local(step.at):<36}  {step.what}" for step in plan.steps]
+    lines.append("")
+    if plan.verdict == READY_IN_TIME:
+        lines.append(
+            f"ready in time: the next replicas can be ready {_minutes(plan.margin)} before the current nodes drain"
+        )
+    elif plan.verdict == NO_NEXT_BLOCK:
+        lines.append(
+            "no next block: set capacity.next_capacity_reservation_id to a Capacity Block that starts at least "
+            f"{_minutes(plan.cold_start)} before the scale-down ('bin/llmops capacity-blocks offerings', 'purchase')"
+        )
+    lines += [f"warning: {w}" for w in plan.warnings]
+    return lines

@@ -1,0 +1,133 @@
+"""``llmops handover``: the plan from the current Capacity Block to the next, from EC2's answers (Stubber), with the
+cold start of the environment's startup budget (EnvironmentConfig.pod_startup_budget)."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from deployment_config import load_environment
+from ops_cli.errors import ExitCode
+
+CURRENT, NEXT = "cr-0123456789abcdef0", "cr-0fedcba9876543210"
+#: The example's current block: it ends at 11:30 UTC, as every Capacity Block does.
+END = datetime(2026, 12, 3, 11, 30, tzinfo=UTC)
+SCALE_DOWN, SHUTDOWN = END - timedelta(minutes=40), END - timedelta(minutes=30)
+
+
+def reservation(
+    reservation_id: str, start: datetime, end: datetime, *, zone: str = "us-west-2a"
+) -> dict:
+    return {
+        "CapacityReservationId": reservation_id,
+        "InstanceType": "p6-b300.48xlarge",
+        "AvailabilityZone": zone,
+        "TotalInstanceCount": 1,
+        "State": "active" if start <= datetime(2026, 11, 30, 12, tzinfo=UTC) else "scheduled",
+        "StartDate": start,
+        "EndDate": end,
+        "ReservationType": "capacity-block",
+    }
+
+
+def expect(aws, reservation_id: str, answer: dict) -> None:
+    aws.stub("ec2").add_response(
+        "describe_capacity_reservations",
+        {"CapacityReservations": [answer]},
+        {"CapacityReservationIds": [reservation_id]},
+    )
+
+
+@pytest.fixture
+def with_next(config_dir):
+    path = config_dir / "example.yaml"
+    text = path.read_text()
+    line = f"  capacity_reservation_id: {CURRENT}"
+    assert line in text
+    path.write_text(text.replace(line, f"{line}\n  next_capacity_reservation_id: {NEXT}", 1))
+    return path
+
+
+@pytest.fixture
+def cold_start(config_dir) -> timedelta:
+    return timedelta(
+        seconds=load_environment(config_dir, "example").pod_startup_budget.probe_seconds
+    )
+
+
+def plan_with_next_start(aws, run, start: datetime, *, zone: str = "us-west-2a"):
+    expect(aws, CURRENT, reservation(CURRENT, END - timedelta(days=2), END))
+    expect(aws, NEXT, reservation(NEXT, start, start + timedelta(days=7), zone=zone))
+    return run("handover", "--env", "example", "--json")
+
+
+def test_given_blocks_overlapping_a_day_then_the_next_replicas_are_ready_before_the_old_nodes_drain(
+    aws, run, with_next, cold_start
+):
+    start = END - timedelta(days=1)
+    result = plan_with_next_start(aws, run, start)
+    assert result.code == ExitCode.OK, result.stderr
+    plan = result.json
+    assert plan["verdict"] == "ready in time" and plan["warnings"] == []
+    assert plan["cold_start_minutes"] == cold_start.total_seconds() / 60
+    assert plan["margin_minutes"] == (SCALE_DOWN - start - cold_start).total_seconds() / 60
+    # The order a user relies on: new nodes, new replicas ready, old nodes drained, old instances stopped, block end.
+    moments = [datetime.fromisoformat(s["at"]) for s in plan["steps"]]
+    assert moments == [start, start + cold_start, SCALE_DOWN, SHUTDOWN, END]
+    assert "traffic moves" in plan["steps"][1]["what"] and "scales" in plan["steps"][2]["what"]
+
+
+def test_given_an_overlap_shorter_than_the_cold_start_then_it_warns_and_exits_1(
+    aws, run, with_next, cold_start
+):
+    start = SCALE_DOWN - cold_start + timedelta(minutes=20)
+    result = plan_with_next_start(aws, run, start)
+    assert result.code == ExitCode.CHECK_FAILED
+    plan = result.json
+    assert plan["verdict"] == "not in time" and plan["margin_minutes"] == -20
+    (warning,) = plan["warnings"]
+    assert warning.startswith("not enough overlap") and "20 min" in warning
+
+
+def test_given_a_next_block_after_the_drain_then_the_gap_is_named_and_it_exits_1(
+    aws, run, with_next
+):
+    result = plan_with_next_start(aws, run, END + timedelta(days=1))
+    assert result.code == ExitCode.CHECK_FAILED
+    assert result.json["verdict"] == "gap"
+    assert result.json["warnings"][0].startswith("gap:")
+
+
+def test_given_no_next_block_then_the_plan_says_the_endpoint_stops_and_it_exits_1(aws, run):
+    expect(aws, CURRENT, reservation(CURRENT, END - timedelta(days=2), END))
+    result = run("handover", "--env", "example")
+    assert result.code == ExitCode.CHECK_FAILED
+    assert "no next block" in result.stdout
+    assert "capacity.next_capacity_reservation_id" in result.stdout
+
+
+def test_given_a_next_block_in_another_zone_then_it_is_refused_naming_the_field_and_the_fix(
+    aws, run, with_next
+):
+    result = plan_with_next_start(aws, run, END - timedelta(days=1), zone="us-west-2b")
+    assert result.code == ExitCode.USAGE
+    assert (
+        "capacity.next_capacity_reservation_id" in result.stderr and "us-west-2b" in result.stderr
+    )
+    assert result.stderr.count("fix:") == 1 and "us-west-2a" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_the_human_plan_is_a_timeline_in_order(aws, run, with_next):
+    expect(aws, CURRENT, reservation(CURRENT, END - timedelta(days=2), END))
+    expect(aws, NEXT, reservation(NEXT, END - timedelta(days=1), END + timedelta(days=6)))
+    result = run("handover", "--env", "example")
+    assert result.code == ExitCode.OK, result.stderr
+    out = result.stdout
+    assert (
+        out.index(f"{NEXT} starts")
+        < out.index("traffic moves")
+        < out.index("scales gpu-capacity-block")
+    )
+    assert "ready in time" in out

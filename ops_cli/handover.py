@@ -132,8 +132,31 @@ def check_next_matches(env: EnvironmentConfig, reservation: dict) -> list[str]:
     return []
 
 
+#: The node groups of the two slots (stacks/gpu_nodes_stack.py): capacity_reservation_id's, next_capacity_reservation_id's.
+GROUPS = ("gpu-capacity-block", "gpu-capacity-block-next")
+
+
+def _ending_steps(group: str, reservation: dict) -> tuple[datetime, list[Step]]:
+    """When ``group``'s block drains (its scale-down), and the steps of its end."""
+    rid, end = reservation["CapacityReservationId"], reservation["EndDate"]
+    scale_down = end - timedelta(minutes=EKS_SCALE_IN_BEFORE_END_MINUTES)
+    return scale_down, [
+        Step(
+            scale_down,
+            f"EKS scales {group} ({rid}) to 0: its nodes drain, their replicas stop (pre-stop pause, then vLLM "
+            "finishes its running requests)",
+        ),
+        Step(
+            end - timedelta(minutes=EC2_SHUTDOWN_BEFORE_END_MINUTES),
+            f"EC2 shuts the instances of {rid} down",
+        ),
+        Step(end, f"{rid} ends"),
+    ]
+
+
 def handover_plan(aws: Aws, env: EnvironmentConfig) -> HandoverPlan:
-    """Read both reservations and lay out the handover."""
+    """Read both reservations and lay out the handover from the block that starts first to the other: the slots
+    alternate (docs/capacity.md, "Serve across blocks"), so either slot may hold the block running now."""
     capacity = env.capacity
     if capacity is None:
         raise OpsError(
@@ -142,40 +165,32 @@ def handover_plan(aws: Aws, env: EnvironmentConfig) -> HandoverPlan:
             ExitCode.USAGE,
         )
     current = describe_reservation(aws, capacity.capacity_reservation_id)
-    end = current["EndDate"]
-    scale_down = end - timedelta(minutes=EKS_SCALE_IN_BEFORE_END_MINUTES)
-    shutdown = end - timedelta(minutes=EC2_SHUTDOWN_BEFORE_END_MINUTES)
     cold_start = timedelta(seconds=env.pod_startup_budget.probe_seconds)
-    old_steps = [
-        Step(
-            scale_down,
-            f"EKS scales gpu-capacity-block ({capacity.capacity_reservation_id}) to 0: its nodes drain, their replicas "
-            "stop (pre-stop pause, then vLLM finishes its running requests)",
-        ),
-        Step(shutdown, f"EC2 shuts the instances of {capacity.capacity_reservation_id} down"),
-        Step(end, f"{capacity.capacity_reservation_id} ends"),
-    ]
     if not capacity.next_capacity_reservation_id:
+        scale_down, steps = _ending_steps(GROUPS[0], current)
         return HandoverPlan(
             env.name,
             reservation_summary(current),
             None,
             cold_start,
-            old_steps
-            + [Step(scale_down, "the endpoint stops answering: no next block is configured")],
+            steps + [Step(scale_down, "the endpoint stops answering: no next block is configured")],
             NO_NEXT_BLOCK,
             None,
         )
     following = describe_reservation(aws, capacity.next_capacity_reservation_id)
     warnings = check_next_matches(env, following)
-    start = following["StartDate"]
+    (old_group, old), (new_group, new) = sorted(
+        zip(GROUPS, (current, following), strict=True), key=lambda slot: slot[1]["StartDate"]
+    )
+    scale_down, old_steps = _ending_steps(old_group, old)
+    new_id, start = new["CapacityReservationId"], new["StartDate"]
     ready_by = start + cold_start
     steps = sorted(
         [
             Step(
                 start,
-                f"{capacity.next_capacity_reservation_id} starts: gpu-capacity-block-next launches its nodes; the "
-                "standby replicas schedule there and download and load the weights",
+                f"{new_id} starts: {new_group} launches its nodes; the standby replicas schedule there and "
+                "download and load the weights",
             ),
             Step(
                 ready_by,
@@ -190,9 +205,9 @@ def handover_plan(aws: Aws, env: EnvironmentConfig) -> HandoverPlan:
     if start >= scale_down:
         verdict = GAP
         warnings.append(
-            f"gap: {capacity.next_capacity_reservation_id} starts {_minutes(start - scale_down)} after the current "
-            f"nodes drain ({utc_and_local(scale_down)}); the endpoint is down from then until the next replicas are "
-            f"ready, up to {utc_and_local(ready_by)}"
+            f"gap: {new_id} starts {_minutes(start - scale_down)} after the current nodes drain "
+            f"({utc_and_local(scale_down)}); the endpoint is down from then until the next replicas are ready, up to "
+            f"{utc_and_local(ready_by)}"
         )
     elif margin < timedelta(0):
         verdict = NOT_IN_TIME
@@ -205,8 +220,8 @@ def handover_plan(aws: Aws, env: EnvironmentConfig) -> HandoverPlan:
         verdict = READY_IN_TIME
     return HandoverPlan(
         env.name,
-        reservation_summary(current),
-        reservation_summary(following),
+        reservation_summary(old),
+        reservation_summary(new),
         cold_start,
         steps,
         verdict,

@@ -131,3 +131,23 @@ def test_the_human_plan_is_a_timeline_in_order(aws, run, with_next):
         < out.index("scales gpu-capacity-block")
     )
     assert "ready in time" in out
+
+
+def test_given_the_slots_alternated_then_the_block_that_starts_first_is_handed_over_from(
+    aws, run, with_next, cold_start
+):
+    # After a handover the empty slot (capacity_reservation_id's) takes the block after the one now serving, which
+    # stays in next_capacity_reservation_id's slot and group.
+    serving_end = END
+    expect(
+        aws,
+        CURRENT,
+        reservation(CURRENT, serving_end - timedelta(days=1), serving_end + timedelta(days=6)),
+    )
+    expect(aws, NEXT, reservation(NEXT, serving_end - timedelta(days=7), serving_end))
+    result = run("handover", "--env", "example", "--json")
+    assert result.code == ExitCode.OK, result.stderr
+    plan = result.json
+    assert (plan["current"]["reservation_id"], plan["next"]["reservation_id"]) == (NEXT, CURRENT)
+    assert f"EKS scales gpu-capacity-block-next ({NEXT}) to 0" in plan["steps"][2]["what"]
+    assert plan["steps"][0]["what"].startswith(f"{CURRENT} starts: gpu-capacity-block launches")

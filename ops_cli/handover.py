@@ -35,6 +35,7 @@ from ops_cli.aws import Aws
 from ops_cli.capacity_blocks import FINAL_STATES, describe_reservation, reservation_summary
 from ops_cli.errors import ExitCode, OpsError, shown
 from ops_cli.output import iso, utc_and_local
+from ops_cli.preflight_check import Check, Status
 
 #: The verdicts of a plan: the replicas on the next block's nodes are ready before the drain, or not in time, or the
 #: next block starts after the drain (a gap), or there is no next block.
@@ -44,6 +45,8 @@ READY_IN_TIME, NOT_IN_TIME, GAP, NO_NEXT_BLOCK = (
     "gap",
     "no next block",
 )
+#: The next block's node group does not exist, or is at desired size 0: its nodes will not start with the block.
+NO_NODES = "next nodes will not start"
 
 
 @dataclass(frozen=True)
@@ -154,6 +157,38 @@ def _ending_steps(group: str, reservation: dict) -> tuple[datetime, list[Step]]:
     ]
 
 
+def _group_will_not_start(aws: Aws, env: EnvironmentConfig, group: str) -> str | None:
+    """Why ``group``'s nodes will not start when its block does, or None. A group created with a desired size starts
+    them as the reservation becomes active (capacity-blocks-mng, as above); EKS's scale-down before a block's end
+    leaves the group at desired size 0, and a deploy that only changes its launch template to the block after keeps
+    it there (the desired size is not a property that changed): "If you set desiredSize to 0 ... Use the Amazon EKS
+    console or eks update-nodegroup-config to update the scaling config and set the desired size" (same page)."""
+    try:
+        found = aws.call(
+            "eks",
+            "describe_nodegroup",
+            f"describe node group {group}",
+            clusterName=env.cluster_name,
+            nodegroupName=group,
+        )["nodegroup"]
+    except OpsError as error:
+        if error.exit_code is not ExitCode.NOT_FOUND:
+            raise
+        return (
+            f"{group} is not in {env.cluster_name} yet: deploy it before the next block starts "
+            f"(npx cdk deploy {env.stack_name('gpu-nodes')} -c env={env.name})"
+        )
+    desired = found.get("scalingConfig", {}).get("desiredSize", 0)
+    count = env.capacity.instance_count
+    if desired < count:
+        return (
+            f"{group} is at desired size {desired}: its nodes will not start with the block; set it: aws eks "
+            f"update-nodegroup-config --cluster-name {env.cluster_name} --nodegroup-name {group} --scaling-config "
+            f"desiredSize={count} --region {env.region}"
+        )
+    return None
+
+
 def handover_plan(aws: Aws, env: EnvironmentConfig) -> HandoverPlan:
     """Read both reservations and lay out the handover from the block that starts first to the other: the slots
     alternate (docs/capacity.md, "Serve across blocks"), so either slot may hold the block running now."""
@@ -184,6 +219,7 @@ def handover_plan(aws: Aws, env: EnvironmentConfig) -> HandoverPlan:
     )
     scale_down, old_steps = _ending_steps(old_group, old)
     new_id, start = new["CapacityReservationId"], new["StartDate"]
+    not_starting = _group_will_not_start(aws, env, new_group)
     ready_by = start + cold_start
     steps = sorted(
         [
@@ -202,7 +238,10 @@ def handover_plan(aws: Aws, env: EnvironmentConfig) -> HandoverPlan:
         key=lambda s: s.at,
     )
     margin = scale_down - ready_by
-    if start >= scale_down:
+    if not_starting:
+        verdict = NO_NODES
+        warnings.append(not_starting)
+    elif start >= scale_down:
         verdict = GAP
         warnings.append(
             f"gap: {new_id} starts {_minutes(start - scale_down)} after the current nodes drain "
@@ -250,3 +289,38 @@ def handover_human(plan: HandoverPlan) -> list[str]:
         )
     lines += [f"warning: {w}" for w in plan.warnings]
     return lines
+
+
+def next_block_check(aws: Aws, env: EnvironmentConfig) -> Check:
+    """Preflight's row for capacity.next_capacity_reservation_id (ops_cli/preflight.py, EKS only, when it is set): the
+    handover's verdict before anything is deployed. A next block the node group cannot use fails; one that starts too
+    late warns (the deploy works, the endpoint will be down for a while)."""
+    name = "next Capacity Block"
+    try:
+        plan = handover_plan(aws, env)
+    except OpsError as error:
+        if error.exit_code not in (ExitCode.USAGE, ExitCode.NOT_FOUND):
+            raise
+        return Check(name, Status.FAIL, error.message, error.fix)
+    to = plan.next["reservation_id"]
+    if plan.verdict == READY_IN_TIME:
+        return Check(
+            name,
+            Status.WARN if plan.warnings else Status.PASS,
+            f"{to}: its replicas can be ready {_minutes(plan.margin)} before the current nodes drain"
+            + "".join(f"; {w}" for w in plan.warnings),
+        )
+    if plan.verdict == NO_NODES:
+        return Check(
+            name,
+            Status.WARN,
+            f"{to}: {plan.verdict}",
+            "; ".join(plan.warnings) + f"; bin/llmops handover --env {env.name} shows the plan",
+        )
+    return Check(
+        name,
+        Status.WARN,
+        f"{to}: {plan.verdict}: " + "; ".join(plan.warnings),
+        f"buy a Capacity Block that starts at least {_minutes(plan.cold_start)} before the current one's scale-down, "
+        f"or extend the current one; bin/llmops handover --env {env.name} shows the plan",
+    )

@@ -28,7 +28,8 @@ def register(groups: argparse._SubParsersAction, common: argparse.ArgumentParser
                 ),
                 (
                     ExitCode.CHECK_FAILED,
-                    "not in time, a gap between the blocks, or no next block: the warning says which",
+                    "not in time, a gap between the blocks, the next block's node group will not start, or no next "
+                    "block: the warning says which",
                 ),
             ],
         ),

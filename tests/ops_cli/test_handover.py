@@ -9,6 +9,7 @@ import pytest
 
 from deployment_config import load_environment
 from ops_cli.errors import ExitCode
+from tests.ops_cli.conftest import client_error
 
 CURRENT, NEXT = "cr-0123456789abcdef0", "cr-0fedcba9876543210"
 #: The example's current block: it ends at 11:30 UTC, as every Capacity Block does.
@@ -39,6 +40,30 @@ def expect(aws, reservation_id: str, answer: dict) -> None:
     )
 
 
+def expect_group(aws, name: str = "gpu-capacity-block-next", desired: int | None = 1) -> None:
+    """The next block's node group at ``desired`` size, or (None) not deployed."""
+    params = {"clusterName": "example-llm", "nodegroupName": name}
+    if desired is None:
+        aws.stub("eks").add_client_error(
+            "describe_nodegroup",
+            expected_params=params,
+            **client_error(
+                "ResourceNotFoundException", f"No node group found for name: {name}.", 404
+            ),
+        )
+        return
+    aws.stub("eks").add_response(
+        "describe_nodegroup",
+        {
+            "nodegroup": {
+                "nodegroupName": name,
+                "scalingConfig": {"minSize": 0, "maxSize": 1, "desiredSize": desired},
+            }
+        },
+        params,
+    )
+
+
 @pytest.fixture
 def with_next(config_dir):
     path = config_dir / "example.yaml"
@@ -56,9 +81,13 @@ def cold_start(config_dir) -> timedelta:
     )
 
 
-def plan_with_next_start(aws, run, start: datetime, *, zone: str = "us-west-2a"):
+def plan_with_next_start(
+    aws, run, start: datetime, *, zone: str = "us-west-2a", desired: int | None = 1
+):
     expect(aws, CURRENT, reservation(CURRENT, END - timedelta(days=2), END))
     expect(aws, NEXT, reservation(NEXT, start, start + timedelta(days=7), zone=zone))
+    if zone == "us-west-2a":
+        expect_group(aws, desired=desired)
     return run("handover", "--env", "example", "--json")
 
 
@@ -122,6 +151,7 @@ def test_given_a_next_block_in_another_zone_then_it_is_refused_naming_the_field_
 def test_the_human_plan_is_a_timeline_in_order(aws, run, with_next):
     expect(aws, CURRENT, reservation(CURRENT, END - timedelta(days=2), END))
     expect(aws, NEXT, reservation(NEXT, END - timedelta(days=1), END + timedelta(days=6)))
+    expect_group(aws)
     result = run("handover", "--env", "example")
     assert result.code == ExitCode.OK, result.stderr
     out = result.stdout
@@ -145,9 +175,31 @@ def test_given_the_slots_alternated_then_the_block_that_starts_first_is_handed_o
         reservation(CURRENT, serving_end - timedelta(days=1), serving_end + timedelta(days=6)),
     )
     expect(aws, NEXT, reservation(NEXT, serving_end - timedelta(days=7), serving_end))
+    expect_group(aws, "gpu-capacity-block")
     result = run("handover", "--env", "example", "--json")
     assert result.code == ExitCode.OK, result.stderr
     plan = result.json
     assert (plan["current"]["reservation_id"], plan["next"]["reservation_id"]) == (NEXT, CURRENT)
     assert f"EKS scales gpu-capacity-block-next ({NEXT}) to 0" in plan["steps"][2]["what"]
     assert plan["steps"][0]["what"].startswith(f"{CURRENT} starts: gpu-capacity-block launches")
+
+
+@pytest.mark.parametrize(
+    "desired, says",
+    [
+        (
+            0,
+            "update-nodegroup-config --cluster-name example-llm --nodegroup-name gpu-capacity-block-next",
+        ),
+        (None, "npx cdk deploy example-gpu-nodes"),
+    ],
+)
+def test_given_the_next_group_at_desired_size_0_or_not_deployed_then_its_nodes_will_not_start(
+    aws, run, with_next, desired, says
+):
+    # EKS's scale-down before a block's end leaves a group at 0, and a deploy that only moves its launch template to
+    # the block after does not raise it: the overlap is long enough, and still no node would start.
+    result = plan_with_next_start(aws, run, END - timedelta(days=1), desired=desired)
+    assert result.code == ExitCode.CHECK_FAILED
+    assert result.json["verdict"] == "next nodes will not start"
+    assert says in result.json["warnings"][0]

@@ -139,3 +139,29 @@ def test_given_a_next_reservation_then_as_many_replicas_wait_for_its_nodes_and_a
     rolling = handover["strategy"]["rollingUpdate"]
     assert (rolling["maxSurge"], rolling["maxUnavailable"]) == (0, 1 + default_env.replicas)
     assert alone["strategy"]["rollingUpdate"]["maxUnavailable"] == 1
+
+
+def test_given_a_next_reservation_for_a_model_of_several_nodes_then_as_many_groups_wait_for_its_nodes():
+    from pathlib import Path
+
+    from charts.serving_spec import serving_spec_for
+    from charts.vllm_serving_chart import synthesize_manifests
+    from deployment_config import load_environment
+
+    env = load_environment(Path(__file__).resolve().parents[1] / "configs", "multi-node")
+    capacity = env.capacity.model_copy(update={"next_capacity_reservation_id": NEXT})
+    handover = dataclasses.replace(env, capacity=capacity)
+
+    def leader_worker_set(environment) -> dict:
+        (lws,) = [
+            o
+            for o in synthesize_manifests(serving_spec_for(environment))
+            if o["kind"] == "LeaderWorkerSet"
+        ]
+        return lws["spec"]
+
+    alone, both = leader_worker_set(env), leader_worker_set(handover)
+    assert both["replicas"] == 2 * alone["replicas"] == 2 * env.replicas
+    rolling = both["rolloutStrategy"]["rollingUpdateConfiguration"]
+    assert rolling["maxUnavailable"] == 1 + env.replicas
+    assert alone["rolloutStrategy"]["rollingUpdateConfiguration"]["maxUnavailable"] == 1

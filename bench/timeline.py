@@ -24,6 +24,12 @@ PROJECT_DIR = Path(__file__).resolve().parents[1]
 if str(PROJECT_DIR) not in sys.path:
     sys.path.insert(0, str(PROJECT_DIR))
 
+from deployment_config.gpu_nodes import (  # noqa: E402
+    # EKS scales a Capacity Block node group to 0 forty minutes before the block ends; EC2 shuts the instances down 30
+    # minutes before (the source is beside the constants).
+    EC2_SHUTDOWN_BEFORE_END_MINUTES,
+    EKS_SCALE_IN_BEFORE_END_MINUTES,
+)
 from deployment_config.loader import load_environment  # noqa: E402
 from deployment_config.model import EnvironmentConfig, Platform, WeightSource  # noqa: E402
 from deployment_config.sizing import (  # noqa: E402
@@ -43,10 +49,6 @@ from deployment_config.startup_rates import (  # noqa: E402
     Rate,
 )
 
-#: EKS scales a Capacity Block node group to 0 forty minutes before the block ends; EC2 shuts the instances down 30
-#: minutes before (EKS user guide, capacity-blocks-mng, as cited in cdk_constructs/capacity_block_node_group.py).
-EKS_SCALE_IN_BEFORE_END_MINUTES = 40
-EC2_SHUTDOWN_BEFORE_END_MINUTES = 30
 #: The Inference Operator's maxDeployTimeInSeconds is the startup probe's budget plus this margin
 #: (charts/inference_endpoint_spec.py, DEPLOY_MARGIN_SECONDS).
 HYPERPOD_DEPLOY_MARGIN_MINUTES = 30

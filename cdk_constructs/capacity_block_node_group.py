@@ -80,6 +80,8 @@ class CapacityBlockNodeGroup(Construct):
     :param instance_count: nodes to run. Default: 1.
     :param labels: Kubernetes labels of the nodes. Default: none.
     :param taints: Kubernetes taints of the nodes. Default: none.
+    :param nodegroup_name: the node group's name in EKS. Default: ``gpu-capacity-block``; the next block's group
+        (serving across blocks, stacks/gpu_nodes_stack.py) has its own.
     """
 
     def __init__(
@@ -95,6 +97,7 @@ class CapacityBlockNodeGroup(Construct):
         instance_count: int = 1,
         labels: Mapping[str, str] | None = None,
         taints: Sequence[NodeTaint] = (),
+        nodegroup_name: str = "gpu-capacity-block",
     ) -> None:
         super().__init__(scope, id)
         if not capacity_reservation_id.startswith("cr-"):
@@ -172,7 +175,7 @@ class CapacityBlockNodeGroup(Construct):
             self,
             "Nodegroup",
             cluster=cluster,
-            nodegroup_name="gpu-capacity-block",
+            nodegroup_name=nodegroup_name,
             capacity_type=eks.CapacityType.CAPACITY_BLOCK,
             ami_type=eks.NodegroupAmiType.AL2023_X86_64_NVIDIA,
             launch_template_spec=eks.LaunchTemplateSpec(

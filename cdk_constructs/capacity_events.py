@@ -13,6 +13,9 @@ Which events, where AWS writes them down:
   Not matched: "EC2 Capacity Reservation Instance Interruption Warning" (the same page, for interruptible Capacity
   Reservations, "Monitor interruptible Capacity Reservations", monitor-interruptible-cr.html: not a Capacity Block)
   and "EC2 Capacity Reservation Active/Expired/..." (future-dated Capacity Reservations, monitor-fcr-state.html).
+  With a next block (capacity.next_capacity_reservation_id, serving across blocks: docs/capacity.md) its "Delivered"
+  event is a rule of its own, which announces the handover, and the current block's expiration warning names the next
+  block's node group as the one that serves on.
 - *SageMaker HyperPod* (HyperPod path). EventBridge's "Amazon SageMaker AI events" (events-ref-sagemaker.html) lists
   "SageMaker HyperPod Cluster State Change", "SageMaker HyperPod Cluster Node Health Event" and "SageMaker HyperPod
   Cluster Event" (source ``aws.sagemaker``), and no training-plan event; the SageMaker developer guide, "Events that
@@ -85,8 +88,12 @@ class EventRule:
     fields: Mapping[str, str] = field(default_factory=dict)
 
 
-def capacity_block_rules(*, env_name: str, reservation_id: str, region: str) -> list[EventRule]:
-    """The EKS path: the environment's Capacity Block delivered, and its expiration warning."""
+def capacity_block_rules(
+    *, env_name: str, reservation_id: str, region: str, next_reservation_id: str | None = None
+) -> list[EventRule]:
+    """The EKS path: the environment's Capacity Block delivered, and its expiration warning; with a next block
+    (capacity.next_capacity_reservation_id, serving across blocks) that block's delivery too, and the warning says
+    who serves on."""
     show = f"bin/llmops capacity-blocks show {reservation_id} --region {region}"
     times = {"time": "$.time", "end": "$.detail.end-date"}
 
@@ -97,7 +104,24 @@ def capacity_block_rules(*, env_name: str, reservation_id: str, region: str) -> 
             "detail": {"capacity-reservation-id": [reservation_id]},
         }
 
-    return [
+    handover = f"bin/llmops handover --env {env_name} --region {region}"
+    ending = (
+        "What happens next: EKS scales the GPU node group to 0 now; EC2 begins to terminate the instances in 10 "
+        "minutes; the endpoint stops answering until the next Capacity Block.\n"
+        f"What to run: {show}. It is too late to extend this one (EC2 extends a Capacity Block until 1 hour before "
+        f"its end: bin/llmops capacity-blocks extend {reservation_id} --duration-hours 24 --region {region}, after "
+        "the CapacityEndingSoon alarm); buy the next one with "
+        f"bin/llmops capacity-blocks offerings --env {env_name} --region {region}."
+    )
+    if next_reservation_id:
+        ending = (
+            "What happens next: EKS scales the GPU node group gpu-capacity-block to 0 now and its vLLM replicas "
+            "stop; EC2 begins to terminate its instances in 10 minutes; the replicas on gpu-capacity-block-next "
+            f"(Capacity Block {next_reservation_id}) serve on if they are ready.\n"
+            f"What to run: {handover}; kubectl get nodes -L eks.amazonaws.com/nodegroup. Once this block "
+            "has ended, the next block's group keeps serving: see docs/capacity.md, 'Serve across blocks'."
+        )
+    rules = [
         EventRule(
             "CapacityBlockDelivered",
             f"{env_name}: Capacity Block {reservation_id} delivered",
@@ -115,15 +139,31 @@ def capacity_block_rules(*, env_name: str, reservation_id: str, region: str) -> 
             f"{env_name}: Capacity Block {reservation_id} ends in 40 minutes",
             pattern(CAPACITY_BLOCK_EXPIRATION_WARNING),
             f"[{env_name}] Capacity Block {reservation_id} ends at <end> (warning sent at <time>).\n"
-            "What happens next: EKS scales the GPU node group to 0 now; EC2 begins to terminate the instances in 10 "
-            "minutes; the endpoint stops answering until the next Capacity Block.\n"
-            f"What to run: {show}. It is too late to extend this one (EC2 extends a Capacity Block until 1 hour before "
-            f"its end: bin/llmops capacity-blocks extend {reservation_id} --duration-hours 24 --region {region}, after "
-            "the CapacityEndingSoon alarm); buy the next one with "
-            f"bin/llmops capacity-blocks offerings --env {env_name} --region {region}.",
+            + ending,
             times,
         ),
     ]
+    if next_reservation_id:
+        next_show = f"bin/llmops capacity-blocks show {next_reservation_id} --region {region}"
+        rules.append(
+            EventRule(
+                "NextCapacityBlockDelivered",
+                f"{env_name}: next Capacity Block {next_reservation_id} delivered",
+                {
+                    "source": ["aws.ec2"],
+                    "detail-type": list(CAPACITY_BLOCK_DELIVERED),
+                    "detail": {"capacity-reservation-id": [next_reservation_id]},
+                },
+                f"[{env_name}] The next Capacity Block {next_reservation_id} was delivered at <time>: it is active "
+                "until <end>.\n"
+                "What happens next: node group gpu-capacity-block-next launches its instances; the standby vLLM "
+                "replicas schedule there, download and load the weights (up to the startup budget) and join the "
+                f"Service; the nodes of {reservation_id} drain 40 minutes before it ends.\n"
+                f"What to run: {handover}; {next_show}; bin/llmops phases --env {env_name} --region {region}",
+                times,
+            )
+        )
+    return rules
 
 
 def hyperpod_rules(

@@ -148,6 +148,11 @@ class VllmServingSpec:
     port: int = VLLM_PORT
     secrets: PodSecrets | None = None
     replicas: int = 1
+    #: Serving across blocks (capacity.next_capacity_reservation_id): as many more replicas, Pending while only one
+    #: block's nodes exist (one replica per node). When the next block's nodes join they schedule there, start, pass
+    #: the readiness probe and join the Service while the old block's replicas still serve; the old nodes' drain
+    #: forty minutes before their block ends then only evicts replicas that have a ready successor. 0 otherwise.
+    standby_replicas: int = 0
     #: Nodes one model instance spans (deployment_config.sizing.Layout): 1 for the Deployment, more for a
     #: LeaderWorkerSet whose groups have this size (charts/vllm_leader_worker_set.py).
     nodes: int = 1
@@ -309,6 +314,9 @@ def serving_spec_for(env: EnvironmentConfig) -> VllmServingSpec:
         version=image_version_label(model.image),
         secrets=_pod_secrets(env),
         replicas=env.replicas,
+        standby_replicas=env.replicas
+        if env.capacity is not None and env.capacity.next_capacity_reservation_id
+        else 0,
         nodes=layout.nodes,
         router_policy=env.endpoint.router_policy(env.replicas),
         compile_cache=compile_cache_for(

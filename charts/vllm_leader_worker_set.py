@@ -100,14 +100,16 @@ def replace_deployment_with_leader_worker_set(
     typed = lws.LeaderWorkerSet.manifest(
         spec=lws.LeaderWorkerSetSpec(
             # Model instances: each a group of spec.nodes pods.
-            replicas=spec.replicas,
+            # Groups on this block's nodes, and as many waiting for the next block's (VllmServingSpec.standby_replicas).
+            replicas=spec.replicas + spec.standby_replicas,
             # Groups are replaced one at a time and never one more than the reservation holds (as the Deployment's
             # maxSurge 0 / maxUnavailable 1).
             rollout_strategy=lws.LeaderWorkerSetSpecRolloutStrategy(
                 type=lws.LeaderWorkerSetSpecRolloutStrategyType.ROLLING_UPDATE,
                 rolling_update_configuration=rolling_update(
+                    # The standby groups are Pending, so unavailable: counted in, or a rollout would wait for the next block.
                     max_unavailable=lws.LeaderWorkerSetSpecRolloutStrategyRollingUpdateConfigurationMaxUnavailable.from_number(
-                        1
+                        1 + spec.standby_replicas
                     ),
                     max_surge=lws.LeaderWorkerSetSpecRolloutStrategyRollingUpdateConfigurationMaxSurge.from_number(
                         0

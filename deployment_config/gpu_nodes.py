@@ -22,3 +22,11 @@ def gpu_node_toleration() -> dict:
         "value": GPU_TAINT_VALUE,
         "effect": GPU_TAINT_EFFECT,
     }
+
+
+#: At a Capacity Block's end: "Amazon EC2 starts shutting down the instances 30 minutes before reservation end time.
+#: As a result, Amazon EKS will setup a scheduled scale down on the node group 40 minutes prior to their reservation end"
+#: (EKS user guide, capacity-blocks-mng.adoc at awsdocs/amazon-eks-user-guide@2ef9e38; EC2 Auto Scaling user guide,
+#: launch-template-capacity-blocks). bench/timeline.py and ops_cli/handover.py read them here.
+EKS_SCALE_IN_BEFORE_END_MINUTES = 40
+EC2_SHUTDOWN_BEFORE_END_MINUTES = 30

@@ -38,6 +38,11 @@ def aws_checks(env: EnvironmentConfig) -> list[str]:
     hyperpod = env.platform is Platform.HYPERPOD
     looked_up = [
         "the training plan" if hyperpod else "the Capacity Block reservation",
+        *(
+            ["the next Capacity Block"]
+            if not hyperpod and env.capacity.next_capacity_reservation_id
+            else []
+        ),
         "the instance type in EC2"
         if hyperpod
         else "the instance type's offering in the zone and its EC2 facts",

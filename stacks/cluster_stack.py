@@ -369,6 +369,7 @@ class ClusterStack(cdk.Stack):
                 env_name=env_config.name,
                 reservation_id=env_config.capacity.capacity_reservation_id,
                 region=env_config.region,
+                next_reservation_id=env_config.capacity.next_capacity_reservation_id,
             )
         self.capacity_events = CapacityEvents(
             self, "CapacityEvents", topic=self.alarm_topic.topic, rules=rules

@@ -50,12 +50,9 @@ class GpuNodesStack(cdk.Stack):
                 }
             ],
         )
-        self.gpu_nodes = CapacityBlockNodeGroup(
-            self,
-            "CapacityBlock",
+        group = dict(
             cluster=cluster,
             instance_type=capacity.gpu_instance_type,
-            capacity_reservation_id=capacity.capacity_reservation_id,
             subnet=gpu_subnet,
             security_groups=[
                 cluster.cluster_security_group_id,
@@ -65,9 +62,39 @@ class GpuNodesStack(cdk.Stack):
             labels=GPU_NODE_LABELS,
             taints=[NodeTaint(GPU_TAINT_KEY, GPU_TAINT_VALUE, GPU_TAINT_EFFECT)],
         )
-        if env_config.model.image_cache:
-            grant_pull_through(self.gpu_nodes.role, env_config.model.image_cache.repository_prefix)
+        self.gpu_nodes = CapacityBlockNodeGroup(
+            self, "CapacityBlock", capacity_reservation_id=capacity.capacity_reservation_id, **group
+        )
+        #: Serving across blocks (docs/capacity.md, "Serve across blocks"): the next Capacity Block's own group, with
+        #: the same labels and taints, so the serving pods run on either. Its desired size is the reservation's count
+        #: from creation: "if the create request is made before the capacity reservation is active, then the ASG won't
+        #: be able to launch Amazon EC2 instances until it becomes active ... Whenever the reservation becomes active,
+        #: then the launch of instances will succeed and the ASG will be scaled up to the desiredSize" (EKS user guide,
+        #: capacity-blocks-mng.adoc at awsdocs/amazon-eks-user-guide@2ef9e38). So its nodes start when the next block
+        #: starts, and EKS's own scheduled action ("Amazon EKS Node Group Capacity Scaledown Before Reservation End",
+        #: same page) scales the current group to 0 forty minutes before the current block ends: the ordering is the
+        #: reservations' dates, which `bin/llmops handover` checks. Same subnet: one GPU subnet, in
+        #: capacity.availability_zone; the command refuses a next block in another zone.
+        self.next_gpu_nodes: CapacityBlockNodeGroup | None = None
+        if capacity.next_capacity_reservation_id:
+            self.next_gpu_nodes = CapacityBlockNodeGroup(
+                self,
+                "NextCapacityBlock",
+                capacity_reservation_id=capacity.next_capacity_reservation_id,
+                nodegroup_name="gpu-capacity-block-next",
+                **group,
+            )
+        for nodes in (self.gpu_nodes, self.next_gpu_nodes):
+            if nodes and env_config.model.image_cache:
+                grant_pull_through(nodes.role, env_config.model.image_cache.repository_prefix)
         cdk.CfnOutput(self, "CapacityReservationId", value=capacity.capacity_reservation_id)
+        if capacity.next_capacity_reservation_id:
+            cdk.CfnOutput(
+                self,
+                "NextCapacityReservationId",
+                description="The next Capacity Block: its node group starts when it starts",
+                value=capacity.next_capacity_reservation_id,
+            )
         cdk.CfnOutput(
             self,
             "WatchGpuNodesCommand",

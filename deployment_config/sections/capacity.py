@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, Field, field_validator
+from pydantic import BaseModel, Field, ValidationInfo, field_validator, model_validator
 
 from deployment_config.catalog import GPU_INSTANCE_TYPES, GpuInstanceType
 from deployment_config.errors import Problem, quoted
@@ -13,6 +13,7 @@ from deployment_config.sections._fields import (
     _STRICT,
     _text,
     fail,
+    report,
 )
 
 _GPU_TYPES = tuple(GPU_INSTANCE_TYPES)
@@ -47,9 +48,21 @@ class CapacitySection(BaseModel):
         examples=["us-west-2a"],
     )
 
-    @field_validator("capacity_reservation_id")
+    next_capacity_reservation_id: Annotated[str, _text(64)] | None = Field(
+        default=None,
+        description="The Capacity Block after this one, for serving across blocks (docs/capacity.md, 'Serve across "
+        "blocks'): it gets its own GPU node group, with the same labels and taints, whose nodes start when it starts. "
+        "Same instance type, count and Availability Zone as capacity_reservation_id ('bin/llmops handover' checks). "
+        "Default: none, the endpoint stops at the block's end.",
+        examples=["cr-0fedcba9876543210"],
+        json_schema_extra={"pattern": "^cr-[0-9a-f]{17}$"},
+    )
+
+    @field_validator("capacity_reservation_id", "next_capacity_reservation_id")
     @classmethod
-    def _reservation(cls, value: str) -> str:
+    def _reservation(cls, value: str | None) -> str | None:
+        if value is None:
+            return value
         if not re.fullmatch(r"cr-[0-9a-f]{17}", value):
             fail(
                 Problem(
@@ -58,6 +71,22 @@ class CapacitySection(BaseModel):
                 )
             )
         return value
+
+    @model_validator(mode="after")
+    def _next_is_another_block(self, info: ValidationInfo) -> CapacitySection:
+        # Two node groups on one reservation would share its instances: the second could never start a node.
+        if self.next_capacity_reservation_id == self.capacity_reservation_id:
+            report(
+                info,
+                "capacity.next_capacity_reservation_id",
+                Problem(
+                    f"{quoted(self.capacity_reservation_id)} is the current reservation "
+                    "(capacity.capacity_reservation_id), not the block after it",
+                    "name the Capacity Block that starts before this one ends ('bin/llmops capacity-blocks purchase' "
+                    "prints its id), or remove capacity.next_capacity_reservation_id",
+                ),
+            )
+        return self
 
     @property
     def gpu_instance_type(self) -> GpuInstanceType:

@@ -1401,3 +1401,74 @@ def test_with_spec_decoding_the_speculators_mirror_is_looked_up_too(aws, run, co
         and f"kimi-k3/speculator/{SPECULATOR_REVISION}/MANIFEST.json" in row["detail"]
     )
     assert "speculator" in row["detail"] and "bin/llmops weights mirror --env example" in row["fix"]
+
+
+# --- the next Capacity Block (capacity.next_capacity_reservation_id, ops_cli/handover.py) -------------------------------
+
+NEXT_RESERVATION = "cr-0fedcba9876543210"
+
+
+def preflight_with_next(
+    aws, run, config_dir, *, start, zone: str = "us-west-2a"
+) -> dict[str, dict]:
+    """An EKS preflight of the example with a next block starting at ``start``: the handover's row reads both
+    reservations after the current block's rows."""
+    path = config_dir / "example.yaml"
+    line = f"  capacity_reservation_id: {RESERVATION}"
+    path.write_text(
+        path.read_text().replace(
+            line, f"{line}\n  next_capacity_reservation_id: {NEXT_RESERVATION}", 1
+        )
+    )
+    end = NOW + timedelta(days=2)
+    expect_identity(aws)
+    expect_reservation(aws, state="active", end=end)
+    expect_node_group(aws)
+    current = reservation(state="active", reservation_id=RESERVATION)
+    current["StartDate"], current["EndDate"] = NOW - timedelta(days=1), end
+    nxt = reservation(state="scheduled", zone=zone, reservation_id=NEXT_RESERVATION)
+    nxt["StartDate"], nxt["EndDate"] = start, start + timedelta(days=7)
+    for item in (current, nxt):
+        aws.stub("ec2").add_response(
+            "describe_capacity_reservations",
+            {"CapacityReservations": [item]},
+            {"CapacityReservationIds": [item["CapacityReservationId"]]},
+        )
+    if zone == "us-west-2a":
+        aws.stub("eks").add_response(
+            "describe_nodegroup",
+            {"nodegroup": {"scalingConfig": {"minSize": 0, "maxSize": 1, "desiredSize": 1}}},
+            {"clusterName": "example-llm", "nodegroupName": "gpu-capacity-block-next"},
+        )
+    expect_offered(aws)
+    expect_facts_and_addons(aws)
+    expect_bootstrap(aws)
+    result = run("preflight", "--env", "example", "--json")
+    return rows(result) | {"_code": result.code}
+
+
+def test_a_next_block_that_overlaps_enough_passes_its_own_row(aws, run, config_dir):
+    checks = preflight_with_next(aws, run, config_dir, start=NOW + timedelta(days=1))
+    row = checks["next Capacity Block"]
+    assert row["status"] == "pass" and NEXT_RESERVATION in row["detail"]
+    assert (
+        list(checks).index("next Capacity Block")
+        == list(checks).index("GPU node group updates") + 1
+    )
+    assert checks["_code"] == ExitCode.OK
+
+
+def test_a_next_block_that_starts_after_the_drain_warns_that_there_is_a_gap(aws, run, config_dir):
+    checks = preflight_with_next(aws, run, config_dir, start=NOW + timedelta(days=3))
+    row = checks["next Capacity Block"]
+    assert row["status"] == "warn" and "gap" in row["detail"]
+    assert "bin/llmops handover --env example" in row["fix"]
+
+
+def test_a_next_block_in_another_zone_fails_naming_the_field(aws, run, config_dir):
+    checks = preflight_with_next(
+        aws, run, config_dir, start=NOW + timedelta(days=1), zone="us-west-2b"
+    )
+    row = checks["next Capacity Block"]
+    assert row["status"] == "fail" and "capacity.next_capacity_reservation_id" in row["detail"]
+    assert "us-west-2a" in row["fix"] and checks["_code"] == ExitCode.CHECK_FAILED

@@ -1,0 +1,45 @@
+"""``llmops handover``: the handover from the current Capacity Block to the next, as a timeline (ops_cli/handover.py)."""
+
+from __future__ import annotations
+
+import argparse
+
+from ops_cli.command_help import command_help
+from ops_cli.context import Context
+from ops_cli.errors import ExitCode
+from ops_cli.handover import handover_human, handover_plan
+
+
+def register(groups: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
+    p = groups.add_parser(
+        "handover",
+        help="when the next Capacity Block's nodes start, when traffic moves, when the current nodes go; "
+        "warns when the blocks overlap too little for the cold start",
+        parents=[common],
+        **command_help(
+            "Read the current and the next Capacity Block (capacity.next_capacity_reservation_id) from EC2 and show the "
+            "handover as a timeline, with the cold start from the startup budget; exit 1 when the next block's "
+            "replicas may not be ready before the current block's nodes drain.",
+            ["llmops handover --env prod", "llmops handover --env prod --json"],
+            [
+                (
+                    ExitCode.OK,
+                    "the next block's replicas can be ready before the current nodes drain",
+                ),
+                (
+                    ExitCode.CHECK_FAILED,
+                    "not in time, a gap between the blocks, the next block's node group will not start, or no next "
+                    "block: the warning says which",
+                ),
+            ],
+        ),
+    )
+    p.add_argument("--env", required=True, help="the environment whose Capacity Blocks to read")
+    p.set_defaults(handler=handover)
+
+
+def handover(ctx: Context) -> int:
+    """The plan of the handover (ops_cli/handover.py): timeline, verdict, warnings."""
+    plan = handover_plan(ctx.aws(), ctx.env)
+    ctx.out(plan.to_dict(), handover_human(plan))
+    return plan.exit_code

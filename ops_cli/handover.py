@@ -1,0 +1,326 @@
+"""The handover from one Capacity Block to the next (capacity.next_capacity_reservation_id), as a timeline.
+
+What moves the endpoint from one block to the next is in the synthesized resources (docs/capacity.md, "Serve across
+blocks"): the next block's node group, whose Auto Scaling group launches its instances once the reservation is active,
+and the serving Deployment's standby replicas, which schedule on those nodes, start and join the Service when ready.
+This module reads both reservations from EC2 and says when each step happens and whether the replicas on the next
+block's nodes can be ready before the current block's nodes drain:
+
+- the next block's nodes start at its ``StartDate`` ("Whenever the reservation becomes active, then the launch of
+  instances will succeed and the ASG will be scaled up to the desiredSize": EKS user guide, capacity-blocks-mng.adoc at
+  awsdocs/amazon-eks-user-guide@2ef9e38);
+- its replicas are ready by the startup probe's budget after that (``EnvironmentConfig.pod_startup_budget``, the
+  figure bench/timeline.py prints as "startup probe budget"): an upper bound of download, load and warm-up. The node's
+  own launch and join is measured nowhere (bench/timeline.py says so), so it is not in it;
+- EKS scales the current block's group to 0 forty minutes before its ``EndDate`` (scheduled action "Amazon EKS Node
+  Group Capacity Scaledown Before Reservation End", same page) and EC2 shuts its instances down thirty minutes before
+  (EC2 Auto Scaling user guide, launch-template-capacity-blocks): deployment_config/gpu_nodes.py.
+
+The next reservation must be in capacity.availability_zone: the GPU node groups have one subnet, in that zone
+(stacks/gpu_nodes_stack.py), and EKS wants "only the subnet in the same Availability Zone as the capacity reservation"
+(capacity-blocks-mng). Its instance type must be the configured one (the launch template names it).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+
+from deployment_config.gpu_nodes import (
+    EC2_SHUTDOWN_BEFORE_END_MINUTES,
+    EKS_SCALE_IN_BEFORE_END_MINUTES,
+)
+from deployment_config.model import EnvironmentConfig
+from ops_cli.aws import Aws
+from ops_cli.capacity_blocks import FINAL_STATES, describe_reservation, reservation_summary
+from ops_cli.errors import ExitCode, OpsError, shown
+from ops_cli.output import iso, utc_and_local
+from ops_cli.preflight_check import Check, Status
+
+#: The verdicts of a plan: the replicas on the next block's nodes are ready before the drain, or not in time, or the
+#: next block starts after the drain (a gap), or there is no next block.
+READY_IN_TIME, NOT_IN_TIME, GAP, NO_NEXT_BLOCK = (
+    "ready in time",
+    "not in time",
+    "gap",
+    "no next block",
+)
+#: The next block's node group does not exist, or is at desired size 0: its nodes will not start with the block.
+NO_NODES = "next nodes will not start"
+
+
+@dataclass(frozen=True)
+class Step:
+    at: datetime
+    what: str
+
+    def to_dict(self) -> dict:
+        return {"at": iso(self.at), "what": self.what}
+
+
+@dataclass(frozen=True)
+class HandoverPlan:
+    """The timeline of one handover and its verdict.
+
+    :param margin: the time between the next replicas' ready-by and the current group's scale-down (negative: short);
+        None without a next block.
+    """
+
+    env: str
+    current: dict
+    next: dict | None
+    cold_start: timedelta
+    steps: list[Step]
+    verdict: str
+    margin: timedelta | None
+    warnings: list[str] = field(default_factory=list)
+
+    @property
+    def exit_code(self) -> ExitCode:
+        return ExitCode.OK if self.verdict == READY_IN_TIME else ExitCode.CHECK_FAILED
+
+    def to_dict(self) -> dict:
+        minutes = None if self.margin is None else round(self.margin.total_seconds() / 60, 1)
+        return {
+            "env": self.env,
+            "current": self.current,
+            "next": self.next,
+            "cold_start_minutes": round(self.cold_start.total_seconds() / 60, 1),
+            "steps": [s.to_dict() for s in self.steps],
+            "verdict": self.verdict,
+            "margin_minutes": minutes,
+            "warnings": list(self.warnings),
+        }
+
+
+def _minutes(delta: timedelta) -> str:
+    return f"{abs(delta.total_seconds()) / 60:g} min"
+
+
+def check_next_matches(env: EnvironmentConfig, reservation: dict) -> list[str]:
+    """Refuse a next reservation the next node group cannot use (another zone, another instance type, one that will
+    never be active); the warnings for one it can use with fewer nodes."""
+    capacity = env.capacity
+    rid = capacity.next_capacity_reservation_id
+    zone = reservation.get("AvailabilityZone")
+    if zone != capacity.availability_zone:
+        raise OpsError(
+            f"capacity.next_capacity_reservation_id: {rid} is in {shown(zone)}, and the GPU node groups have one subnet, "
+            f"in capacity.availability_zone ({capacity.availability_zone})",
+            f"buy the next Capacity Block in {capacity.availability_zone} ('bin/llmops capacity-blocks offerings --env "
+            f"{env.name}' lists that zone's), or remove capacity.next_capacity_reservation_id",
+            ExitCode.USAGE,
+        )
+    instance_type = reservation.get("InstanceType")
+    if instance_type != capacity.instance_type:
+        raise OpsError(
+            f"capacity.next_capacity_reservation_id: {rid} holds {shown(instance_type)}, and the node groups launch "
+            f"capacity.instance_type ({capacity.instance_type})",
+            f"buy the next Capacity Block of {capacity.instance_type}, or remove capacity.next_capacity_reservation_id",
+            ExitCode.USAGE,
+        )
+    state = reservation.get("State")
+    if state in FINAL_STATES:
+        raise OpsError(
+            f"capacity.next_capacity_reservation_id: {rid} is {state}; it will never start a node",
+            "buy another Capacity Block and name it in capacity.next_capacity_reservation_id",
+            ExitCode.USAGE,
+        )
+    count = reservation.get("TotalInstanceCount")
+    if count != capacity.instance_count:
+        return [
+            f"{rid} holds {count} instances and capacity.instance_count is {capacity.instance_count}: the next group "
+            f"runs at most {min(count or 0, capacity.instance_count)} nodes, and as many replicas serve"
+        ]
+    return []
+
+
+#: The node groups of the two slots (stacks/gpu_nodes_stack.py): capacity_reservation_id's, next_capacity_reservation_id's.
+GROUPS = ("gpu-capacity-block", "gpu-capacity-block-next")
+
+
+def _ending_steps(group: str, reservation: dict) -> tuple[datetime, list[Step]]:
+    """When ``group``'s block drains (its scale-down), and the steps of its end."""
+    rid, end = reservation["CapacityReservationId"], reservation["EndDate"]
+    scale_down = end - timedelta(minutes=EKS_SCALE_IN_BEFORE_END_MINUTES)
+    return scale_down, [
+        Step(
+            scale_down,
+            f"EKS scales {group} ({rid}) to 0: its nodes drain, their replicas stop (pre-stop pause, then vLLM "
+            "finishes its running requests)",
+        ),
+        Step(
+            end - timedelta(minutes=EC2_SHUTDOWN_BEFORE_END_MINUTES),
+            f"EC2 shuts the instances of {rid} down",
+        ),
+        Step(end, f"{rid} ends"),
+    ]
+
+
+def _group_will_not_start(aws: Aws, env: EnvironmentConfig, group: str) -> str | None:
+    """Why ``group``'s nodes will not start when its block does, or None. A group created with a desired size starts
+    them as the reservation becomes active (capacity-blocks-mng, as above); EKS's scale-down before a block's end
+    leaves the group at desired size 0, and a deploy that only changes its launch template to the block after keeps
+    it there (the desired size is not a property that changed): "If you set desiredSize to 0 ... Use the Amazon EKS
+    console or eks update-nodegroup-config to update the scaling config and set the desired size" (same page)."""
+    try:
+        found = aws.call(
+            "eks",
+            "describe_nodegroup",
+            f"describe node group {group}",
+            clusterName=env.cluster_name,
+            nodegroupName=group,
+        )["nodegroup"]
+    except OpsError as error:
+        if error.exit_code is not ExitCode.NOT_FOUND:
+            raise
+        return (
+            f"{group} is not in {env.cluster_name} yet: deploy it before the next block starts "
+            f"(npx cdk deploy {env.stack_name('gpu-nodes')} -c env={env.name})"
+        )
+    desired = found.get("scalingConfig", {}).get("desiredSize", 0)
+    count = env.capacity.instance_count
+    if desired < count:
+        return (
+            f"{group} is at desired size {desired}: its nodes will not start with the block; set it: aws eks "
+            f"update-nodegroup-config --cluster-name {env.cluster_name} --nodegroup-name {group} --scaling-config "
+            f"desiredSize={count} --region {env.region}"
+        )
+    return None
+
+
+def handover_plan(aws: Aws, env: EnvironmentConfig) -> HandoverPlan:
+    """Read both reservations and lay out the handover from the block that starts first to the other: the slots
+    alternate (docs/capacity.md, "Serve across blocks"), so either slot may hold the block running now."""
+    capacity = env.capacity
+    if capacity is None:
+        raise OpsError(
+            f"environment {env.name} has no capacity section: the handover is between Capacity Blocks (platform: eks)",
+            "on HyperPod, see docs/hyperpod.md, 'Training plans and succession'",
+            ExitCode.USAGE,
+        )
+    current = describe_reservation(aws, capacity.capacity_reservation_id)
+    cold_start = timedelta(seconds=env.pod_startup_budget.probe_seconds)
+    if not capacity.next_capacity_reservation_id:
+        scale_down, steps = _ending_steps(GROUPS[0], current)
+        return HandoverPlan(
+            env.name,
+            reservation_summary(current),
+            None,
+            cold_start,
+            steps + [Step(scale_down, "the endpoint stops answering: no next block is configured")],
+            NO_NEXT_BLOCK,
+            None,
+        )
+    following = describe_reservation(aws, capacity.next_capacity_reservation_id)
+    warnings = check_next_matches(env, following)
+    (old_group, old), (new_group, new) = sorted(
+        zip(GROUPS, (current, following), strict=True), key=lambda slot: slot[1]["StartDate"]
+    )
+    scale_down, old_steps = _ending_steps(old_group, old)
+    new_id, start = new["CapacityReservationId"], new["StartDate"]
+    not_starting = _group_will_not_start(aws, env, new_group)
+    ready_by = start + cold_start
+    steps = sorted(
+        [
+            Step(
+                start,
+                f"{new_id} starts: {new_group} launches its nodes; the standby replicas schedule there and "
+                "download and load the weights",
+            ),
+            Step(
+                ready_by,
+                f"the next block's replicas pass the readiness probe by now at the latest (startup budget "
+                f"{_minutes(cold_start)}): they join the Service and traffic moves to them",
+            ),
+            *old_steps,
+        ],
+        key=lambda s: s.at,
+    )
+    margin = scale_down - ready_by
+    if not_starting:
+        verdict = NO_NODES
+        warnings.append(not_starting)
+    elif start >= scale_down:
+        verdict = GAP
+        warnings.append(
+            f"gap: {new_id} starts {_minutes(start - scale_down)} after the current nodes drain "
+            f"({utc_and_local(scale_down)}); the endpoint is down from then until the next replicas are ready, up to "
+            f"{utc_and_local(ready_by)}"
+        )
+    elif margin < timedelta(0):
+        verdict = NOT_IN_TIME
+        warnings.append(
+            f"not enough overlap: the blocks overlap {_minutes(scale_down - start)} before the current nodes drain, "
+            f"and the cold start may take {_minutes(cold_start)}; the endpoint may be down up to {_minutes(margin)} "
+            f"(buy the next block to start at least {_minutes(cold_start)} before {utc_and_local(scale_down)})"
+        )
+    else:
+        verdict = READY_IN_TIME
+    return HandoverPlan(
+        env.name,
+        reservation_summary(old),
+        reservation_summary(new),
+        cold_start,
+        steps,
+        verdict,
+        margin,
+        warnings,
+    )
+
+
+def handover_human(plan: HandoverPlan) -> list[str]:
+    lines = [
+        f"{plan.env}: handover from {plan.current['reservation_id']}"
+        + (f" to {plan.next['reservation_id']}" if plan.next else " (no next block configured)"),
+        f"cold start (startup probe budget, EnvironmentConfig.pod_startup_budget): {_minutes(plan.cold_start)}",
+        "",
+    ]
+    lines += [f"  {utc_and_local(step.at):<36}  {step.what}" for step in plan.steps]
+    lines.append("")
+    if plan.verdict == READY_IN_TIME:
+        lines.append(
+            f"ready in time: the next replicas can be ready {_minutes(plan.margin)} before the current nodes drain"
+        )
+    elif plan.verdict == NO_NEXT_BLOCK:
+        lines.append(
+            "no next block: set capacity.next_capacity_reservation_id to a Capacity Block that starts at least "
+            f"{_minutes(plan.cold_start)} before the scale-down ('bin/llmops capacity-blocks offerings', 'purchase')"
+        )
+    lines += [f"warning: {w}" for w in plan.warnings]
+    return lines
+
+
+def next_block_check(aws: Aws, env: EnvironmentConfig) -> Check:
+    """Preflight's row for capacity.next_capacity_reservation_id (ops_cli/preflight.py, EKS only, when it is set): the
+    handover's verdict before anything is deployed. A next block the node group cannot use fails; one that starts too
+    late warns (the deploy works, the endpoint will be down for a while)."""
+    name = "next Capacity Block"
+    try:
+        plan = handover_plan(aws, env)
+    except OpsError as error:
+        if error.exit_code not in (ExitCode.USAGE, ExitCode.NOT_FOUND):
+            raise
+        return Check(name, Status.FAIL, error.message, error.fix)
+    to = plan.next["reservation_id"]
+    if plan.verdict == READY_IN_TIME:
+        return Check(
+            name,
+            Status.WARN if plan.warnings else Status.PASS,
+            f"{to}: its replicas can be ready {_minutes(plan.margin)} before the current nodes drain"
+            + "".join(f"; {w}" for w in plan.warnings),
+        )
+    if plan.verdict == NO_NODES:
+        return Check(
+            name,
+            Status.WARN,
+            f"{to}: {plan.verdict}",
+            "; ".join(plan.warnings) + f"; bin/llmops handover --env {env.name} shows the plan",
+        )
+    return Check(
+        name,
+        Status.WARN,
+        f"{to}: {plan.verdict}: " + "; ".join(plan.warnings),
+        f"buy a Capacity Block that starts at least {_minutes(plan.cold_start)} before the current one's scale-down, "
+        f"or extend the current one; bin/llmops handover --env {env.name} shows the plan",
+    )

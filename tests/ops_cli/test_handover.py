@@ -1,0 +1,205 @@
+"""``llmops handover``: the plan from the current Capacity Block to the next, from EC2's answers (Stubber), with the
+cold start of the environment's startup budget (EnvironmentConfig.pod_startup_budget)."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from deployment_config import load_environment
+from ops_cli.errors import ExitCode
+from tests.ops_cli.conftest import client_error
+
+CURRENT, NEXT = "cr-0123456789abcdef0", "cr-0fedcba9876543210"
+#: The example's current block: it ends at 11:30 UTC, as every Capacity Block does.
+END = datetime(2026, 12, 3, 11, 30, tzinfo=UTC)
+SCALE_DOWN, SHUTDOWN = END - timedelta(minutes=40), END - timedelta(minutes=30)
+
+
+def reservation(
+    reservation_id: str, start: datetime, end: datetime, *, zone: str = "us-west-2a"
+) -> dict:
+    return {
+        "CapacityReservationId": reservation_id,
+        "InstanceType": "p6-b300.48xlarge",
+        "AvailabilityZone": zone,
+        "TotalInstanceCount": 1,
+        "State": "active" if start <= datetime(2026, 11, 30, 12, tzinfo=UTC) else "scheduled",
+        "StartDate": start,
+        "EndDate": end,
+        "ReservationType": "capacity-block",
+    }
+
+
+def expect(aws, reservation_id: str, answer: dict) -> None:
+    aws.stub("ec2").add_response(
+        "describe_capacity_reservations",
+        {"CapacityReservations": [answer]},
+        {"CapacityReservationIds": [reservation_id]},
+    )
+
+
+def expect_group(aws, name: str = "gpu-capacity-block-next", desired: int | None = 1) -> None:
+    """The next block's node group at ``desired`` size, or (None) not deployed."""
+    params = {"clusterName": "example-llm", "nodegroupName": name}
+    if desired is None:
+        aws.stub("eks").add_client_error(
+            "describe_nodegroup",
+            expected_params=params,
+            **client_error(
+                "ResourceNotFoundException", f"No node group found for name: {name}.", 404
+            ),
+        )
+        return
+    aws.stub("eks").add_response(
+        "describe_nodegroup",
+        {
+            "nodegroup": {
+                "nodegroupName": name,
+                "scalingConfig": {"minSize": 0, "maxSize": 1, "desiredSize": desired},
+            }
+        },
+        params,
+    )
+
+
+@pytest.fixture
+def with_next(config_dir):
+    path = config_dir / "example.yaml"
+    text = path.read_text()
+    line = f"  capacity_reservation_id: {CURRENT}"
+    assert line in text
+    path.write_text(text.replace(line, f"{line}\n  next_capacity_reservation_id: {NEXT}", 1))
+    return path
+
+
+@pytest.fixture
+def cold_start(config_dir) -> timedelta:
+    return timedelta(
+        seconds=load_environment(config_dir, "example").pod_startup_budget.probe_seconds
+    )
+
+
+def plan_with_next_start(
+    aws, run, start: datetime, *, zone: str = "us-west-2a", desired: int | None = 1
+):
+    expect(aws, CURRENT, reservation(CURRENT, END - timedelta(days=2), END))
+    expect(aws, NEXT, reservation(NEXT, start, start + timedelta(days=7), zone=zone))
+    if zone == "us-west-2a":
+        expect_group(aws, desired=desired)
+    return run("handover", "--env", "example", "--json")
+
+
+def test_given_blocks_overlapping_a_day_then_the_next_replicas_are_ready_before_the_old_nodes_drain(
+    aws, run, with_next, cold_start
+):
+    start = END - timedelta(days=1)
+    result = plan_with_next_start(aws, run, start)
+    assert result.code == ExitCode.OK, result.stderr
+    plan = result.json
+    assert plan["verdict"] == "ready in time" and plan["warnings"] == []
+    assert plan["cold_start_minutes"] == cold_start.total_seconds() / 60
+    assert plan["margin_minutes"] == (SCALE_DOWN - start - cold_start).total_seconds() / 60
+    # The order a user relies on: new nodes, new replicas ready, old nodes drained, old instances stopped, block end.
+    moments = [datetime.fromisoformat(s["at"]) for s in plan["steps"]]
+    assert moments == [start, start + cold_start, SCALE_DOWN, SHUTDOWN, END]
+    assert "traffic moves" in plan["steps"][1]["what"] and "scales" in plan["steps"][2]["what"]
+
+
+def test_given_an_overlap_shorter_than_the_cold_start_then_it_warns_and_exits_1(
+    aws, run, with_next, cold_start
+):
+    start = SCALE_DOWN - cold_start + timedelta(minutes=20)
+    result = plan_with_next_start(aws, run, start)
+    assert result.code == ExitCode.CHECK_FAILED
+    plan = result.json
+    assert plan["verdict"] == "not in time" and plan["margin_minutes"] == -20
+    (warning,) = plan["warnings"]
+    assert warning.startswith("not enough overlap") and "20 min" in warning
+
+
+def test_given_a_next_block_after_the_drain_then_the_gap_is_named_and_it_exits_1(
+    aws, run, with_next
+):
+    result = plan_with_next_start(aws, run, END + timedelta(days=1))
+    assert result.code == ExitCode.CHECK_FAILED
+    assert result.json["verdict"] == "gap"
+    assert result.json["warnings"][0].startswith("gap:")
+
+
+def test_given_no_next_block_then_the_plan_says_the_endpoint_stops_and_it_exits_1(aws, run):
+    expect(aws, CURRENT, reservation(CURRENT, END - timedelta(days=2), END))
+    result = run("handover", "--env", "example")
+    assert result.code == ExitCode.CHECK_FAILED
+    assert "no next block" in result.stdout
+    assert "capacity.next_capacity_reservation_id" in result.stdout
+
+
+def test_given_a_next_block_in_another_zone_then_it_is_refused_naming_the_field_and_the_fix(
+    aws, run, with_next
+):
+    result = plan_with_next_start(aws, run, END - timedelta(days=1), zone="us-west-2b")
+    assert result.code == ExitCode.USAGE
+    assert (
+        "capacity.next_capacity_reservation_id" in result.stderr and "us-west-2b" in result.stderr
+    )
+    assert result.stderr.count("fix:") == 1 and "us-west-2a" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_the_human_plan_is_a_timeline_in_order(aws, run, with_next):
+    expect(aws, CURRENT, reservation(CURRENT, END - timedelta(days=2), END))
+    expect(aws, NEXT, reservation(NEXT, END - timedelta(days=1), END + timedelta(days=6)))
+    expect_group(aws)
+    result = run("handover", "--env", "example")
+    assert result.code == ExitCode.OK, result.stderr
+    out = result.stdout
+    assert (
+        out.index(f"{NEXT} starts")
+        < out.index("traffic moves")
+        < out.index("scales gpu-capacity-block")
+    )
+    assert "ready in time" in out
+
+
+def test_given_the_slots_alternated_then_the_block_that_starts_first_is_handed_over_from(
+    aws, run, with_next, cold_start
+):
+    # After a handover the empty slot (capacity_reservation_id's) takes the block after the one now serving, which
+    # stays in next_capacity_reservation_id's slot and group.
+    serving_end = END
+    expect(
+        aws,
+        CURRENT,
+        reservation(CURRENT, serving_end - timedelta(days=1), serving_end + timedelta(days=6)),
+    )
+    expect(aws, NEXT, reservation(NEXT, serving_end - timedelta(days=7), serving_end))
+    expect_group(aws, "gpu-capacity-block")
+    result = run("handover", "--env", "example", "--json")
+    assert result.code == ExitCode.OK, result.stderr
+    plan = result.json
+    assert (plan["current"]["reservation_id"], plan["next"]["reservation_id"]) == (NEXT, CURRENT)
+    assert f"EKS scales gpu-capacity-block-next ({NEXT}) to 0" in plan["steps"][2]["what"]
+    assert plan["steps"][0]["what"].startswith(f"{CURRENT} starts: gpu-capacity-block launches")
+
+
+@pytest.mark.parametrize(
+    "desired, says",
+    [
+        (
+            0,
+            "update-nodegroup-config --cluster-name example-llm --nodegroup-name gpu-capacity-block-next",
+        ),
+        (None, "npx cdk deploy example-gpu-nodes"),
+    ],
+)
+def test_given_the_next_group_at_desired_size_0_or_not_deployed_then_its_nodes_will_not_start(
+    aws, run, with_next, desired, says
+):
+    # EKS's scale-down before a block's end leaves a group at 0, and a deploy that only moves its launch template to
+    # the block after does not raise it: the overlap is long enough, and still no node would start.
+    result = plan_with_next_start(aws, run, END - timedelta(days=1), desired=desired)
+    assert result.code == ExitCode.CHECK_FAILED
+    assert result.json["verdict"] == "next nodes will not start"
+    assert says in result.json["warnings"][0]

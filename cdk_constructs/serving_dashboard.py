@@ -12,7 +12,9 @@ Rows, top to bottom:
    set, so that it needs no node name), GPU samples reaching CloudWatch, XID errors and fatal hardware conditions from
    the node monitoring agent.
 5. Capacity Block: hours left (EC2's EndDate of the reservation, put every minute by the publisher).
-6. The state of every alarm.
+6. What the block earns: tokens served, cost per million input and output tokens and the idle share, over the
+   dashboard's time range (cdk_constructs/block_earnings_widgets.py).
+7. The state of every alarm.
 
 Container logs are in CloudWatch Logs, /aws/containerinsights/CLUSTER/application (query in the text widget).
 
@@ -31,6 +33,7 @@ import aws_cdk as cdk
 from aws_cdk import aws_cloudwatch as cloudwatch
 from constructs import Construct
 
+from cdk_constructs.block_earnings_widgets import block_earnings_widgets
 from cdk_constructs.serving_alarms import gpu_samples_query, serving_metric
 from cdk_constructs.serving_metrics import (
     CAPACITY_BLOCK_HOURS_LEFT,
@@ -98,12 +101,15 @@ class ServingDashboard(Construct):
         sources: str | None = None,
         logs: str | None = None,
         spec_decoding: bool = False,
+        block_cost: bool = False,
     ) -> None:
         """:param gpu_health: the GPU rows (Container Insights and the node monitoring agent; the EKS path).
         :param dcgm_gpu: the GPU rows from DCGM through the publisher (the HyperPod path); not with ``gpu_health``.
         :param sources: the text widget's sentence on where the numbers come from. Default: the EKS path's.
         :param logs: the text widget's hint on the container logs. Default: the EKS path's Container Insights group.
-        :param spec_decoding: a row with speculative decoding's acceptance (serving_metrics.SPEC_DECODE_PUBLISHED)."""
+        :param spec_decoding: a row with speculative decoding's acceptance (serving_metrics.SPEC_DECODE_PUBLISHED).
+        :param block_cost: whether the publisher puts the block's cost (the fee is known): the earnings row shows the
+            cost per million tokens, or says how to get it."""
         super().__init__(scope, id)
 
         def m(name, stat="Average", label=None):
@@ -269,6 +275,7 @@ class ServingDashboard(Construct):
             self._dcgm_gpu_rows(graph, m, capacity_widget)
         else:
             self.dashboard.add_widgets(capacity_widget)
+        self.dashboard.add_widgets(*block_earnings_widgets(m, block_cost=block_cost, width=WIDTH))
         self.dashboard.add_widgets(
             cloudwatch.AlarmStatusWidget(title="Alarms", alarms=list(alarms), width=WIDTH, height=4)
         )

@@ -217,6 +217,7 @@ class ObservabilityStack(cdk.Stack):
             load_balancer_tags=service_load_balancer_tags(cluster_name, spec.namespace, spec.name),
             capacity_reservation_id=capacity.capacity_reservation_id,
             spec_decoding=bool(env_config.model.speculator_size_gb),
+            block_fee_usd=env_config.observability.block_fee_usd,
         )
         self.alarms = ServingAlarms(
             self,
@@ -247,6 +248,7 @@ class ObservabilityStack(cdk.Stack):
             observability=env_config.observability,
             alarms=list(self.alarms.alarms.values()),
             spec_decoding=bool(env_config.model.speculator_size_gb),
+            block_cost=env_config.observability.block_fee_usd is not None,
         )
 
     def _hyperpod(
@@ -301,6 +303,7 @@ class ObservabilityStack(cdk.Stack):
             alarms=list(self.alarms.alarms.values()),
             gpu_health=False,
             dcgm_gpu=True,
+            block_cost=True,  # the training plan's UpfrontFee, read by the publisher
             sources="Serving metrics come from vLLM's /metrics (the Inference Operator's worker pod) through Amazon "
             "Managed Service for Prometheus (namespace LLMServing, put every minute); healthy targets of the "
             "operator's load balancer; GPU metrics from NVIDIA DCGM through the HyperPod observability add-on "

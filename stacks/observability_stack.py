@@ -96,7 +96,11 @@ from cdk_constructs.destroy_waiter import load_balancer_controller_tags, service
 from cdk_constructs.nag_acknowledgements import acknowledge_hyperpod_observability_role
 from cdk_constructs.pod_identity import pod_identity_principal
 from cdk_constructs.serving_alarms import GpuWatch, ServingAlarms
-from cdk_constructs.serving_dashboard import CapacityView, ServingDashboard, capacity_block_view
+from cdk_constructs.serving_dashboard import (
+    ServingDashboard,
+    capacity_block_view,
+    training_plan_view,
+)
 from cdk_constructs.serving_metrics import (
     CAPACITY_BLOCK_HOURS_LEFT,
     TRAINING_PLAN_HOURS_LEFT,
@@ -248,7 +252,6 @@ class ObservabilityStack(cdk.Stack):
             observability=env_config.observability,
             alarms=list(self.alarms.alarms.values()),
             spec_decoding=bool(env_config.model.speculator_size_gb),
-            block_cost=env_config.observability.block_fee_usd is not None,
         )
 
     def _hyperpod(
@@ -294,16 +297,11 @@ class ObservabilityStack(cdk.Stack):
             cluster_name=cluster_name,
             region=env_config.region,
             served_name=env_config.model.served_name,
-            capacity=CapacityView(
-                "Training plan",
-                TRAINING_PLAN_HOURS_LEFT,
-                f"bin/llmops training-plans show {plan_name} --region {env_config.region}",
-            ),
+            capacity=training_plan_view(plan_name, env_config.region),
             observability=env_config.observability,
             alarms=list(self.alarms.alarms.values()),
             gpu_health=False,
             dcgm_gpu=True,
-            block_cost=True,  # the training plan's UpfrontFee, read by the publisher
             sources="Serving metrics come from vLLM's /metrics (the Inference Operator's worker pod) through Amazon "
             "Managed Service for Prometheus (namespace LLMServing, put every minute); healthy targets of the "
             "operator's load balancer; GPU metrics from NVIDIA DCGM through the HyperPod observability add-on "

@@ -30,8 +30,7 @@ def register(groups: argparse._SubParsersAction, common: argparse.ArgumentParser
             [
                 "llmops cost --env prod --block-fee 91540.80",
                 "llmops cost --env example-hyperpod --json",
-                "llmops cost --usage --env prod --block-fee 91540.80",
-                "llmops cost --usage --env example-hyperpod --json",
+                "llmops cost --usage --env prod --block-fee 91540.80 --json",
             ],
             [
                 (

@@ -141,8 +141,8 @@ def usage_human(usage: UsageReport) -> list:
         return "-" if value is None else f"{Decimal(value):.1%}"
 
     fee = (
-        f"the fee {money(block.fee, currency)} ({block.fee_source}) x {data['block']['hours_so_far']} of "
-        f"{data['block']['hours']} h"
+        f"{money(block.fee, currency)} x {data['block']['hours_so_far']} / {data['block']['hours']} h; fee from "
+        f"{block.fee_source}"
         if block.fee is not None
         else f"no fee: {block.fee_source}"
     )
@@ -177,5 +177,6 @@ def usage_human(usage: UsageReport) -> list:
         f"{usage.env} in {usage.region}: {block.kind} {block.identifier} from {utc_and_local(block.start)} to "
         f"{utc_and_local(block.end)}, {data['block']['hours_so_far']} h so far.",
         table(["figure", "value", "source"], rows),
-        f"Extension: {extension['verdict']}: {extension['reason']}. ({extension['method']}.)",
+        f"Extension: {extension['verdict']}: {extension['reason']}.",
+        f"How this is judged: {extension['method']}.",
     ]

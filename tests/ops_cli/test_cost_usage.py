@@ -66,12 +66,13 @@ def expect_metrics(
 
 
 def expect_busy_day(regional: StubbedAws, cluster: str = CLUSTER) -> None:
-    """1000 prompt and 500 generation tokens per second, summed over each hour's minutes (60,000 and 30,000 tokens an
-    hour); a request running in 45 minutes of each hour; vLLM loading the weights for the first half hour."""
+    """2000 prompt and 500 generation tokens a second on average: each minute's rate, summed over an hour's 60 minutes,
+    120,000 and 30,000 (7.2 and 1.8 million tokens an hour); a request running in 45 minutes of each hour; vLLM
+    loading the weights for the first half hour."""
     expect_metrics(
         regional,
-        prompt=[1000.0] * 24,
-        generation=[500.0] * 24,
+        prompt=[120_000.0] * 24,
+        generation=[30_000.0] * 24,
         busy=[45.0] * 24,
         served=[30.0] + [60.0] * 23,
         cluster=cluster,
@@ -95,12 +96,12 @@ def test_given_a_busy_day_when_usage_runs_then_cost_per_million_tokens_and_idle_
     result = run("cost", "--usage", "--env", "example", "--block-fee", "91540.80", "--json")
     assert result.code == ExitCode.OK, result.stderr
     report = result.json
-    # the fee's share of the 24 hours gone out of 34, over 1.44 million input and 0.72 million output tokens
+    # the fee's share of the 24 hours gone out of 34, over 172.8 million input and 43.2 million output tokens
     spent = Decimal("91540.80") * 24 / 34
     assert report["cost_so_far"] == str(spent.quantize(Decimal("0.01"))) == "64617.04"
-    assert (report["input_tokens"], report["output_tokens"]) == (1_440_000, 720_000)
-    assert report["cost_per_million_input_tokens"] == "44872.94"
-    assert report["cost_per_million_output_tokens"] == "89745.88"
+    assert (report["input_tokens"], report["output_tokens"]) == (172_800_000, 43_200_000)
+    assert report["cost_per_million_input_tokens"] == "373.94"
+    assert report["cost_per_million_output_tokens"] == "1495.76"
     # 45 busy minutes an hour: a quarter of the block idle; the half hour of loading is counted in it
     assert report["idle_share"] == "0.250"
     assert (report["busy_minutes"], report["not_serving_minutes"]) == (1080, 30)
@@ -121,17 +122,15 @@ def test_the_table_names_each_figure_and_its_source(stubs, run):
     text = result.stdout
     assert "Capacity Block cr-0123456789abcdef0" in text and "24.0 h so far" in text
     rows = {line.split("  ")[0]: line for line in text.splitlines()}
-    assert (
-        "64,617.04 USD" in rows["block cost so far"]
-        and "x 24.0 of 34.0 h" in rows["block cost so far"]
-    )
-    assert (
-        "1,440,000" in rows["input tokens"] and "vllm:prompt_tokens_total" in rows["input tokens"]
-    )
-    assert "44,872.94 USD" in rows["per million input tokens"]
-    assert "89,745.88 USD" in rows["per million output tokens"]
+    assert "64,617.04 USD" in rows["block cost so far"]
+    assert "91,540.80 USD x 24.0 / 34.0 h; fee from --block-fee" in rows["block cost so far"]
+    assert "172,800,000" in rows["input tokens"]
+    assert "vllm:prompt_tokens_total" in rows["input tokens"]
+    assert "373.94 USD" in rows["per million input tokens"]
+    assert "1,495.76 USD" in rows["per million output tokens"]
     assert "25.0%" in rows["idle share"] and "not serving 30 minutes" in rows["idle share"]
     assert "Extension: likely used: the last 3.0 h were 25% idle" in text
+    assert "How this is judged: a heuristic, not a forecast" in text
 
 
 def test_a_block_without_traffic_is_all_idle_has_no_cost_per_token_and_would_not_use_an_extension(
@@ -186,7 +185,7 @@ def test_on_hyperpod_the_training_plans_fee_and_dates_come_from_sagemaker(stubs,
     assert report["block"]["kind"] == "training plan" and report["block"]["hours"] == "48.0"
     assert report["cost_so_far"] == "35200.00"  # half of the plan's 48 hours gone
     assert report["cost_per_million_input_tokens"] == str(
-        (Decimal(35200) / Decimal("1.44")).quantize(Decimal("0.01"))
+        (Decimal(35200) / Decimal("172.8")).quantize(Decimal("0.01"))
     )
 
 

@@ -48,9 +48,10 @@ MAX_MONTHLY_BUDGET_USD = 100_000_000
 MAX_BUDGET_SUBSCRIBERS = 11
 #: The largest Capacity Block fee accepted: more than any block (ops_cli/cost.py, MAX_BLOCK_FEE, the same bound).
 MAX_BLOCK_FEE_USD = 100_000_000
-#: The idle alarm evaluates one-minute periods, and "the number of periods multiplied by Period cannot be more than
-#: 86,400 seconds" (CloudWatch API reference, PutMetricAlarm, EvaluationPeriods): at most a day. At least 5 minutes:
-#: shorter is the pause between two clients' requests, not an idle block.
+#: The idle alarm evaluates one-minute periods, and "for alarms with a period of less than one hour (3,600 seconds),
+#: the total evaluation period can't be longer than one day (86,400 seconds)" (botocore 1.43.127's CloudWatch model,
+#: PutMetricAlarm Period): at most 1440. At least 5 minutes: shorter is the pause between two clients' requests, not an
+#: idle block.
 IDLE_ALARM_MINUTES = (5, 1440)
 
 

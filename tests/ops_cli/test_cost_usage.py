@@ -210,3 +210,28 @@ def test_the_extension_heuristic_reads_the_last_hours(idle, verdict):
     assert extension["verdict"] == verdict
     # the block's first 21 hours were busy: the last hours' idle share is above the block's, use is falling
     assert "use is falling" in extension["reason"]
+
+
+def test_before_the_block_starts_nothing_is_read_from_cloudwatch_and_nothing_is_judged(stubs, run):
+    # given a block that starts in an hour (EC2 answers; no CloudWatch answer is stubbed, so a call would fail)
+    regional, _ = stubs
+    regional.stub("ec2").add_response(
+        "describe_capacity_reservations",
+        {
+            "CapacityReservations": [
+                {
+                    "CapacityReservationId": "cr-0123456789abcdef0",
+                    "State": "scheduled",
+                    "StartDate": NOW + timedelta(hours=1),
+                    "EndDate": NOW + timedelta(hours=25),
+                }
+            ]
+        },
+        {"CapacityReservationIds": ["cr-0123456789abcdef0"]},
+    )
+    result = run("cost", "--usage", "--env", "example", "--block-fee", "91540.80", "--json")
+    assert result.code == ExitCode.OK, result.stderr
+    report = result.json
+    assert report["cost_so_far"] == "0.00" and report["block"]["hours_so_far"] == "0.0"
+    assert report["cost_per_million_input_tokens"] is None and report["idle_share"] is None
+    assert report["extension"]["verdict"] == "unclear"

@@ -84,7 +84,10 @@ def _published() -> tuple[PublishedMetric, ...]:
         # 1 when any request ran at a scrape of the last minute, 0 when none did; nothing when vLLM exports no series
         # (not serving: no pod, or the weights are loading), so that the idle alarm sees only a serving endpoint that
         # idles. A request that starts and ends between two scrapes (30 s apart) is not seen: the idle share it gives
-        # is an upper bound. Sum over a range = minutes with a running request (ops_cli/block_usage.py).
+        # is an upper bound. Sum over a range = minutes with a running request (ops_cli/block_usage.py). The gauge's
+        # series exists from the engine's start (PrometheusStatLogger makes each per-engine child with .labels() in
+        # __init__, make_per_engine, and sets it to SchedulerStats.num_running_reqs: vllm-project/vllm@005a810
+        # vllm/v1/metrics/loggers.py; 0.33.0's own file was not reread here), so no series means no serving engine.
         PublishedMetric(
             SERVING_BUSY,
             "Count",

@@ -12,8 +12,9 @@ aws/amazon-cloudwatch-agent@ab55b8d plugins/inputs/prometheus/metrics_filter.go)
    numbers an operator needs - quantiles with ``histogram_quantile``, rates of the counters - and puts them into
    CloudWatch as ordinary metrics in the namespace :data:`NAMESPACE`, dimension ``ClusterName``. CloudWatch alarms and the
    dashboard read those. The same function counts the healthy targets of the Service's load balancer (whose name is
-   only known after deploy: it finds it by the tags the cloud provider puts on it) and the hours left in the Capacity
-   Block (EC2's ``EndDate`` of the reservation).
+   only known after deploy: it finds it by the tags the cloud provider puts on it), the hours left in the Capacity
+   Block (EC2's ``EndDate`` of the reservation) and, where the block's fee is known, each minute's share of it
+   (:data:`BLOCK_COST_USD`).
 
 Why not the alternatives: the CloudWatch agent's Prometheus scraping loses the histograms (above); CloudWatch's own
 PromQL alarms and OTLP ingestion ("OTel Container Insights") were in preview in five regions when this was written

@@ -32,6 +32,7 @@ from cdk_constructs.serving_metrics import (
     GPU_DEVICE_DIMENSIONS,
     HEALTHY_TARGETS,
     NAMESPACE,
+    SERVING_BUSY,
 )
 from deployment_config.model import ObservabilityConfig
 
@@ -247,6 +248,32 @@ def _serving_rules(
             "had a 5xx status, in 3 of the last 5 minutes. No requests, no rate: missing data is not breaching.",
             runbook.errors_action,
         ),
+        *_idle_rules(cluster_name, observability),
+    ]
+
+
+def _idle_rules(cluster_name: str, observability: ObservabilityConfig) -> list[AlarmRule]:
+    """``EndpointIdle`` with ``observability.idle_alarm_minutes``: no request ran in any of that many minutes while vLLM
+    served (ServingBusy's maximum below 1 a minute). A minute without vLLM has no ServingBusy, and missing data is not
+    breaching: a stopped endpoint is the healthy-target alarm's, and before and after the block nothing is paid."""
+    minutes = observability.idle_alarm_minutes
+    if minutes is None:
+        return []
+    return [
+        AlarmRule(
+            "EndpointIdle",
+            "The endpoint served no request",
+            serving_metric(cluster_name, SERVING_BUSY, "Maximum"),
+            1,
+            C.LESS_THAN_THRESHOLD,
+            minutes,
+            minutes,
+            M.NOT_BREACHING,
+            f"vLLM served and no request ran for {minutes} minutes (no running request at any scrape, 30 s apart): "
+            "the prepaid block earns nothing meanwhile.",
+            "Check that clients reach the endpoint (bin/llmops smoke-test --url URL --env ENV); see the "
+            "dashboard's 'What the block earns' row and bin/llmops cost --usage before extending the block.",
+        )
     ]
 
 

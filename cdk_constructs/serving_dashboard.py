@@ -12,7 +12,9 @@ Rows, top to bottom:
    set, so that it needs no node name), GPU samples reaching CloudWatch, XID errors and fatal hardware conditions from
    the node monitoring agent.
 5. Capacity Block: hours left (EC2's EndDate of the reservation, put every minute by the publisher).
-6. The state of every alarm.
+6. What the block earns: tokens served, cost per million input and output tokens and the idle share, over the
+   dashboard's time range (cdk_constructs/block_earnings_widgets.py).
+7. The state of every alarm.
 
 Container logs are in CloudWatch Logs, /aws/containerinsights/CLUSTER/application (query in the text widget).
 
@@ -31,12 +33,14 @@ import aws_cdk as cdk
 from aws_cdk import aws_cloudwatch as cloudwatch
 from constructs import Construct
 
+from cdk_constructs.block_earnings_widgets import block_earnings_widgets
 from cdk_constructs.serving_alarms import gpu_samples_query, serving_metric
 from cdk_constructs.serving_metrics import (
     CAPACITY_BLOCK_HOURS_LEFT,
     CONTAINER_INSIGHTS_NAMESPACE,
     GPU_DEVICE_DIMENSIONS,
     HEALTHY_TARGETS,
+    TRAINING_PLAN_HOURS_LEFT,
 )
 from deployment_config.addon_outputs import container_insights_log_group_name
 from deployment_config.model import ObservabilityConfig
@@ -51,6 +55,18 @@ class CapacityView:
     name: str
     hours_left_metric: str
     command: str
+    #: Whether the publisher reads the capacity's fee from AWS (a training plan's UpfrontFee); a Capacity Block's comes
+    #: from ``observability.block_fee_usd`` only.
+    fee_from_aws: bool = False
+
+
+def training_plan_view(plan_name: str, region: str) -> CapacityView:
+    return CapacityView(
+        "Training plan",
+        TRAINING_PLAN_HOURS_LEFT,
+        f"bin/llmops training-plans show {plan_name} --region {region}",
+        fee_from_aws=True,
+    )
 
 
 def capacity_block_view(capacity_reservation_id: str, region: str) -> CapacityView:
@@ -103,7 +119,10 @@ class ServingDashboard(Construct):
         :param dcgm_gpu: the GPU rows from DCGM through the publisher (the HyperPod path); not with ``gpu_health``.
         :param sources: the text widget's sentence on where the numbers come from. Default: the EKS path's.
         :param logs: the text widget's hint on the container logs. Default: the EKS path's Container Insights group.
-        :param spec_decoding: a row with speculative decoding's acceptance (serving_metrics.SPEC_DECODE_PUBLISHED)."""
+        :param spec_decoding: a row with speculative decoding's acceptance (serving_metrics.SPEC_DECODE_PUBLISHED).
+
+        The earnings row shows the cost per million tokens where the publisher puts the block's cost (the fee is known:
+        ``observability.block_fee_usd``, or a capacity whose fee AWS returns), and says how to get it otherwise."""
         super().__init__(scope, id)
 
         def m(name, stat="Average", label=None):
@@ -269,6 +288,8 @@ class ServingDashboard(Construct):
             self._dcgm_gpu_rows(graph, m, capacity_widget)
         else:
             self.dashboard.add_widgets(capacity_widget)
+        block_cost = capacity.fee_from_aws or observability.block_fee_usd is not None
+        self.dashboard.add_widgets(*block_earnings_widgets(m, block_cost=block_cost, width=WIDTH))
         self.dashboard.add_widgets(
             cloudwatch.AlarmStatusWidget(title="Alarms", alarms=list(alarms), width=WIDTH, height=4)
         )

@@ -4,6 +4,9 @@ own records (ops_cli/offering.py imports output.py)."""
 
 from __future__ import annotations
 
+from decimal import Decimal
+
+from ops_cli.block_usage import Usage as UsageReport
 from ops_cli.cost_records import CostReport, to_tenths
 from ops_cli.offering import Offering
 from ops_cli.output import Table, duration, money, table, utc_and_local
@@ -124,3 +127,56 @@ def published_note(key, published) -> str:
         f"Published, for {key.describe()}: {'; '.join(sources)}. Configuration: {'; '.join(configurations)}. "
         f"Statistic: {', '.join(sorted({row.statistic for row in published.values()}))}."
     )
+
+
+def usage_human(usage: UsageReport) -> list:
+    """What the block has earned so far, each figure with its source, and the extension's verdict, in words."""
+    data, block = usage.to_dict(), usage.block
+    currency = block.currency or PRICE_CURRENCY
+
+    def count(value: int) -> str:
+        return f"{value:,}"
+
+    def ratio(value: str | None) -> str:
+        return "-" if value is None else f"{Decimal(value):.1%}"
+
+    fee = (
+        f"{money(block.fee, currency)} x {data['block']['hours_so_far']} / {data['block']['hours']} h; fee from "
+        f"{block.fee_source}"
+        if block.fee is not None
+        else f"no fee: {block.fee_source}"
+    )
+    per_million = "the cost so far / the tokens (each figure bears the whole cost)"
+    rows = [
+        ("block cost so far", money(data["cost_so_far"], currency), fee),
+        ("input tokens", count(data["input_tokens"]), "vllm:prompt_tokens_total (CloudWatch)"),
+        (
+            "output tokens",
+            count(data["output_tokens"]),
+            "vllm:generation_tokens_total (CloudWatch)",
+        ),
+        (
+            "per million input tokens",
+            money(data["cost_per_million_input_tokens"], currency),
+            per_million,
+        ),
+        (
+            "per million output tokens",
+            money(data["cost_per_million_output_tokens"], currency),
+            per_million,
+        ),
+        (
+            "idle share",
+            ratio(data["idle_share"]),
+            f"{count(data['busy_minutes'])} minutes with a running request; vLLM not serving "
+            f"{count(data['not_serving_minutes'])} minutes (counted as idle)",
+        ),
+    ]
+    extension = data["extension"]
+    return [
+        f"{usage.env} in {usage.region}: {block.kind} {block.identifier} from {utc_and_local(block.start)} to "
+        f"{utc_and_local(block.end)}, {data['block']['hours_so_far']} h so far.",
+        table(["figure", "value", "source"], rows),
+        f"Extension: {extension['verdict']}: {extension['reason']}.",
+        f"How this is judged: {extension['method']}.",
+    ]

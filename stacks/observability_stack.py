@@ -96,7 +96,11 @@ from cdk_constructs.destroy_waiter import load_balancer_controller_tags, service
 from cdk_constructs.nag_acknowledgements import acknowledge_hyperpod_observability_role
 from cdk_constructs.pod_identity import pod_identity_principal
 from cdk_constructs.serving_alarms import GpuWatch, ServingAlarms
-from cdk_constructs.serving_dashboard import CapacityView, ServingDashboard, capacity_block_view
+from cdk_constructs.serving_dashboard import (
+    ServingDashboard,
+    capacity_block_view,
+    training_plan_view,
+)
 from cdk_constructs.serving_metrics import (
     CAPACITY_BLOCK_HOURS_LEFT,
     TRAINING_PLAN_HOURS_LEFT,
@@ -217,6 +221,7 @@ class ObservabilityStack(cdk.Stack):
             load_balancer_tags=service_load_balancer_tags(cluster_name, spec.namespace, spec.name),
             capacity_reservation_id=capacity.capacity_reservation_id,
             spec_decoding=bool(env_config.model.speculator_size_gb),
+            block_fee_usd=env_config.observability.block_fee_usd,
         )
         self.alarms = ServingAlarms(
             self,
@@ -292,11 +297,7 @@ class ObservabilityStack(cdk.Stack):
             cluster_name=cluster_name,
             region=env_config.region,
             served_name=env_config.model.served_name,
-            capacity=CapacityView(
-                "Training plan",
-                TRAINING_PLAN_HOURS_LEFT,
-                f"bin/llmops training-plans show {plan_name} --region {env_config.region}",
-            ),
+            capacity=training_plan_view(plan_name, env_config.region),
             observability=env_config.observability,
             alarms=list(self.alarms.alarms.values()),
             gpu_health=False,

@@ -12,8 +12,9 @@ aws/amazon-cloudwatch-agent@ab55b8d plugins/inputs/prometheus/metrics_filter.go)
    numbers an operator needs - quantiles with ``histogram_quantile``, rates of the counters - and puts them into
    CloudWatch as ordinary metrics in the namespace :data:`NAMESPACE`, dimension ``ClusterName``. CloudWatch alarms and the
    dashboard read those. The same function counts the healthy targets of the Service's load balancer (whose name is
-   only known after deploy: it finds it by the tags the cloud provider puts on it) and the hours left in the Capacity
-   Block (EC2's ``EndDate`` of the reservation).
+   only known after deploy: it finds it by the tags the cloud provider puts on it), the hours left in the Capacity
+   Block (EC2's ``EndDate`` of the reservation) and, where the block's fee is known, each minute's share of it
+   (:data:`BLOCK_COST_USD`).
 
 Why not the alternatives: the CloudWatch agent's Prometheus scraping loses the histograms (above); CloudWatch's own
 PromQL alarms and OTLP ingestion ("OTel Container Insights") were in preview in five regions when this was written
@@ -45,6 +46,7 @@ from constructs import Construct
 
 from cdk_constructs.nag_acknowledgements import acknowledge_serving_metrics_publisher
 from cdk_constructs.serving_metrics.published import (
+    BLOCK_COST_USD,
     CAPACITY_BLOCK_HOURS_LEFT,
     CONTAINER_INSIGHTS_GPU_METRICS,
     CONTAINER_INSIGHTS_NAMESPACE,
@@ -54,6 +56,7 @@ from cdk_constructs.serving_metrics.published import (
     NAMESPACE,
     NODE_MONITORING_PUBLISHED,
     PUBLISHED_METRICS,
+    SERVING_BUSY,
     SPEC_DECODE_PUBLISHED,
     TRAINING_PLAN_HOURS_LEFT,
     PublishedMetric,
@@ -97,6 +100,8 @@ class ServingMetricsPublisher(Construct):
     :param dcgm: whether the HyperPod observability add-on writes DCGM's GPU series to the workspace
         (:data:`DCGM_PUBLISHED`).
     :param spec_decoding: whether vLLM serves with speculative decoding (:data:`SPEC_DECODE_PUBLISHED`).
+    :param block_fee_usd: the Capacity Block's upfront fee (``observability.block_fee_usd``): with it, each minute of
+        the block puts its share as :data:`BLOCK_COST_USD`. A training plan's fee is read from SageMaker instead.
     """
 
     def __init__(
@@ -113,6 +118,7 @@ class ServingMetricsPublisher(Construct):
         node_monitoring: bool = True,
         dcgm: bool = False,
         spec_decoding: bool = False,
+        block_fee_usd: float | None = None,
     ) -> None:
         super().__init__(scope, id)
         if (capacity_reservation_id is None) == (training_plan_arn is None):
@@ -205,12 +211,15 @@ class ServingMetricsPublisher(Construct):
                 capacityReservationId=capacity_reservation_id,
                 capacityBlockHoursLeftMetric=CAPACITY_BLOCK_HOURS_LEFT,
             )
+            if block_fee_usd is not None:
+                self.event.update(blockFeeUsd=block_fee_usd, blockCostMetric=BLOCK_COST_USD)
         else:
             # The plan's name: the API reference's TrainingPlanName pattern is a name (newer SDK models also take the
             # ARN; the Lambda runtime's boto3 may be older). ops_cli/preflight_capacity.py calls it with the name too.
             self.event.update(
                 trainingPlanName=training_plan_arn.rsplit("/", 1)[-1],
                 trainingPlanHoursLeftMetric=TRAINING_PLAN_HOURS_LEFT,
+                blockCostMetric=BLOCK_COST_USD,
             )
         self.schedule = events.Rule(
             self,
@@ -244,6 +253,7 @@ __all__ = [
     "ROUTER_JOB",
     "scrape_configuration",
     "scrape_configuration_blob",
+    "BLOCK_COST_USD",
     "CAPACITY_BLOCK_HOURS_LEFT",
     "CONTAINER_INSIGHTS_GPU_METRICS",
     "CONTAINER_INSIGHTS_NAMESPACE",
@@ -262,6 +272,7 @@ __all__ = [
     "PublishedMetric",
     "RATE_WINDOW",
     "SCRAPE_INTERVAL_SECONDS",
+    "SERVING_BUSY",
     "SPEC_DECODE_METRICS",
     "SPEC_DECODE_PUBLISHED",
     "TRAINING_PLAN_HOURS_LEFT",

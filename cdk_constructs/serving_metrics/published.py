@@ -16,6 +16,8 @@ from cdk_constructs.serving_metrics.series import (
 
 #: CloudWatch namespace of the metrics the publisher puts; dimension ClusterName.
 NAMESPACE = "LLMServing"
+#: 1 in a minute in which vLLM ran a request, 0 in one it served none (see its query below).
+SERVING_BUSY = "ServingBusy"
 
 
 @dataclass(frozen=True)
@@ -77,6 +79,19 @@ def _published() -> tuple[PublishedMetric, ...]:
             "RequestsRunning",
             "Count",
             f"sum(vllm:num_requests_running{{{job}}})",
+            ("vllm:num_requests_running",),
+        ),
+        # 1 when any request ran at a scrape of the last minute, 0 when none did; nothing when vLLM exports no series
+        # (not serving: no pod, or the weights are loading), so that the idle alarm sees only a serving endpoint that
+        # idles. A request that starts and ends between two scrapes (30 s apart) is not seen: the idle share it gives
+        # is an upper bound. Sum over a range = minutes with a running request (ops_cli/block_usage.py). The gauge's
+        # series exists from the engine's start (PrometheusStatLogger makes each per-engine child with .labels() in
+        # __init__, make_per_engine, and sets it to SchedulerStats.num_running_reqs: vllm-project/vllm@005a810
+        # vllm/v1/metrics/loggers.py; 0.33.0's own file was not reread here), so no series means no serving engine.
+        PublishedMetric(
+            SERVING_BUSY,
+            "Count",
+            f"max(max_over_time(vllm:num_requests_running{{{job}}}[1m])) > bool 0",
             ("vllm:num_requests_running",),
         ),
         PublishedMetric(
@@ -246,6 +261,11 @@ CAPACITY_BLOCK_HOURS_LEFT = "CapacityBlockHoursLeft"
 #: HyperPod's capacity: hours until the training plan's EndTime (SageMaker API reference, DescribeTrainingPlan: request
 #: TrainingPlanName, the plan's name; response EndTime and Status, one of Pending, Active, Scheduled, Expired, Failed).
 TRAINING_PLAN_HOURS_LEFT = "TrainingPlanHoursLeft"
+#: The minute's share of the block's upfront fee, in USD, put every minute while the block runs: fee x 60 s / the
+#: block's length in seconds (EC2's StartDate and EndDate, or the training plan's StartTime and EndTime). Its Sum over a
+#: range is what the range cost. The fee: ``observability.block_fee_usd`` on EKS (EC2 does not return a Capacity Block's
+#: fee), DescribeTrainingPlan's UpfrontFee on HyperPod (when its CurrencyCode is USD).
+BLOCK_COST_USD = "BlockCostUsd"
 
 #: Container Insights (enhanced observability, accelerated compute) GPU metrics, namespace ContainerInsights. Names and
 #: dimension sets: aws/amazon-cloudwatch-agent@ab55b8d translator/translate/otel/exporter/awsemf/kubernetes.go

@@ -23,6 +23,7 @@ from deployment_config.cross_section_rules.placement import (
 )
 from deployment_config.cross_section_rules.serving import (
     allowed_cidrs,
+    block_fee_on_eks,
     budget_notifies,
     image_on_docker_hub,
     key_check_needs_the_python_frontend,
@@ -157,6 +158,7 @@ ENVIRONMENT_RULES: tuple[Rule, ...] = (
     ),
     Rule("a public endpoint is EKS's", ("endpoint",), public_on_hyperpod),
     _refusal("the budget notifies someone", "observability.monthly_budget_usd", budget_notifies),
+    _refusal("a block fee is a Capacity Block's", "observability.block_fee_usd", block_fee_on_eks),
 )
 
 #: The rules of a pipeline file (config/pipeline/NAME.yaml).

@@ -341,3 +341,16 @@ def budget_notifies(values: FileValues) -> Iterator[ConfigIssue]:
             f"{MAX_BUDGET_SUBSCRIBERS} subscribers per notification",
             f"list at most {MAX_BUDGET_SUBSCRIBERS} addresses, or subscribe a mailing list",
         )
+
+
+def block_fee_on_eks(values: FileValues) -> Iterator[ConfigIssue]:
+    """observability.block_fee_usd is a Capacity Block's fee: a training plan's is SageMaker's own (DescribeTrainingPlan
+    UpfrontFee, read by the publisher and by llmops cost), so a second figure could only disagree with it."""
+    value = values.get("observability.block_fee_usd")
+    if value is not None and values.get("platform") == "hyperpod":
+        yield _note(
+            "observability.block_fee_usd",
+            f"{value:g} USD is a Capacity Block's fee, and platform: hyperpod runs on a training plan, whose fee "
+            "SageMaker returns (DescribeTrainingPlan UpfrontFee)",
+            "remove block_fee_usd: the publisher and 'llmops cost --usage' read the training plan's fee",
+        )

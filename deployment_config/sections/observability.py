@@ -46,6 +46,13 @@ LOG_RETENTION_DAYS = (
 MAX_MONTHLY_BUDGET_USD = 100_000_000
 #: Subscribers of one budget notification: botocore 1.43.127's budgets model, shape ``Subscribers`` (max 11).
 MAX_BUDGET_SUBSCRIBERS = 11
+#: The largest Capacity Block fee accepted: more than any block (ops_cli/cost.py, MAX_BLOCK_FEE, the same bound).
+MAX_BLOCK_FEE_USD = 100_000_000
+#: The idle alarm evaluates one-minute periods, and "for alarms with a period of less than one hour (3,600 seconds),
+#: the total evaluation period can't be longer than one day (86,400 seconds)" (botocore 1.43.127's CloudWatch model,
+#: PutMetricAlarm Period): at most 1440. At least 5 minutes: shorter is the pause between two clients' requests, not an
+#: idle block.
+IDLE_ALARM_MINUTES = (5, 1440)
 
 
 class ObservabilitySection(BaseModel):
@@ -94,6 +101,26 @@ class ObservabilitySection(BaseModel):
         examples=[20000],
     )
 
+    block_fee_usd: float | None = Field(
+        default=None,
+        json_schema_extra={"exclusiveMinimum": 0, "maximum": MAX_BLOCK_FEE_USD},
+        description="platform: eks only. The Capacity Block's upfront fee in USD, what 'llmops capacity-blocks "
+        "purchase' printed (EC2 does not return it after the purchase): the serving metrics publisher puts each "
+        "minute's share of it, and the dashboard shows the cost per million input and output tokens. HyperPod reads "
+        "the training plan's fee from SageMaker. Default: none (the dashboard shows tokens and the idle share, and "
+        "says how to add the cost).",
+        examples=[91540.80],
+    )
+    idle_alarm_minutes: int | None = Field(
+        default=None,
+        ge=IDLE_ALARM_MINUTES[0],
+        le=IDLE_ALARM_MINUTES[1],
+        description="Alarm (to the alarm topic) when vLLM serves and no request has run for this many minutes: the "
+        "prepaid block earns nothing. 5 to 1440. Default: none (no alarm): an endpoint without round-the-clock "
+        "clients idles every night, and an alarm that fires every night teaches the on-call to ignore the topic.",
+        examples=[120],
+    )
+
     @field_validator("alarm_emails")
     @classmethod
     def _emails(cls, value: list[str], info: ValidationInfo) -> list[str]:
@@ -117,6 +144,20 @@ class ObservabilitySection(BaseModel):
                 Problem(
                     f"{value:g} USD is not a budget: it must be more than 0 and at most {MAX_MONTHLY_BUDGET_USD:,}",
                     "write the monthly amount in USD, for example monthly_budget_usd: 20000, or leave the key out",
+                )
+            )
+        return value
+
+    @field_validator("block_fee_usd")
+    @classmethod
+    def _block_fee(cls, value: float | None) -> float | None:
+        if value is not None and not 0 < value <= MAX_BLOCK_FEE_USD:
+            fail(
+                Problem(
+                    f"{value:g} USD is not a Capacity Block's fee: it must be more than 0 and at most "
+                    f"{MAX_BLOCK_FEE_USD:,}",
+                    "write the upfront fee 'llmops capacity-blocks purchase' printed, in USD, for example "
+                    "block_fee_usd: 91540.80, or leave the key out",
                 )
             )
         return value

@@ -17,7 +17,9 @@ import pytest
 import yaml
 from botocore.stub import ANY, Stubber
 
+from cdk_constructs.block_earnings_widgets import FIGURES as EARNINGS_FIGURES
 from cdk_constructs.serving_metrics import (
+    BLOCK_COST_USD,
     CAPACITY_BLOCK_HOURS_LEFT,
     DCGM_METRICS,
     DCGM_PUBLISHED,
@@ -25,6 +27,7 @@ from cdk_constructs.serving_metrics import (
     NAMESPACE,
     PROMETHEUS_SERIES,
     PUBLISHED_METRICS,
+    SERVING_BUSY,
     TRAINING_PLAN_HOURS_LEFT,
     VLLM_METRICS,
 )
@@ -470,6 +473,8 @@ VARIANT = ObservabilityConfig(
     time_to_first_token_p90_seconds=2.5,
     kv_cache_usage_percent=90,
     error_rate_percent=2,
+    block_fee_usd=91540.8,
+    idle_alarm_minutes=120,
 )
 
 
@@ -514,6 +519,81 @@ def test_the_alarm_thresholds_follow_the_configuration(variant):
     alarms = _alarms(variant["example-observability"])
     for alarm_id, threshold in _thresholds(VARIANT).items():
         assert alarms[alarm_id]["Threshold"] == threshold, alarm_id
+
+
+def test_a_configured_idle_time_alarms_when_no_request_ran_that_long_and_the_default_has_none(
+    variant, observability
+):
+    # given observability.idle_alarm_minutes: 120 (the variant), and none (the example)
+    alarm = _alarms(variant["example-observability"])["EndpointIdle"]
+    # then one alarm: ServingBusy's maximum below 1 in each of 120 one-minute periods, missing data (vLLM not serving)
+    # not breaching, to the alarm topic like every other
+    assert (alarm["Namespace"], alarm["MetricName"], alarm["Statistic"], alarm["Period"]) == (
+        NAMESPACE,
+        SERVING_BUSY,
+        "Maximum",
+        60,
+    )
+    assert (alarm["Threshold"], alarm["ComparisonOperator"]) == (1, "LessThanThreshold")
+    assert alarm["EvaluationPeriods"] == alarm["DatapointsToAlarm"] == 120
+    assert alarm["TreatMissingData"] == "notBreaching"
+    assert alarm["AlarmActions"] and alarm["AlarmActions"] == alarm["OKActions"]
+    assert "EndpointIdle" not in _alarms(observability)
+
+
+def _earnings(template: dict) -> tuple[dict, list[str]]:
+    body = _text(
+        _only(_of_type(template, "AWS::CloudWatch::Dashboard"))["Properties"]["DashboardBody"]
+    )
+    dashboard = json.loads(body.replace('"TOKEN"', '"REGION"').replace("TOKEN", "REGION"))
+    (widget,) = [
+        w for w in dashboard["widgets"] if w["properties"].get("title", "").startswith("What the")
+    ]
+    texts = [w["properties"]["markdown"] for w in dashboard["widgets"] if w["type"] == "text"]
+    return widget, texts
+
+
+def test_with_the_blocks_fee_the_dashboard_shows_cost_per_million_tokens_and_the_publisher_puts_the_fee(
+    variant,
+):
+    # given observability.block_fee_usd (the variant)
+    template = variant["example-observability"]
+    widget, _ = _earnings(template)
+    # then the earnings widget computes each figure over the dashboard's whole time range
+    assert widget["type"] == "metric" and widget["properties"]["setPeriodToTimeRange"] is True
+    figures = {
+        m[0]["label"]: m[0]["expression"]
+        for m in widget["properties"]["metrics"]
+        if isinstance(m[0], dict)
+    }
+    assert figures == {label: expression for label, expression, _ in EARNINGS_FIGURES}
+    read = {(m[1], m[-1]["stat"]) for m in widget["properties"]["metrics"] if m[0] == NAMESPACE}
+    assert read == {
+        ("PromptTokensPerSecond", "Sum"),
+        ("GenerationTokensPerSecond", "Sum"),
+        (SERVING_BUSY, "Sum"),
+        ("VllmTargetsUp", "SampleCount"),
+        (BLOCK_COST_USD, "Sum"),
+    }
+    # and the publisher gets the fee, to put each minute's share of it
+    (rule,) = [
+        r["Properties"]
+        for r in _of_type(template, "AWS::Events::Rule").values()
+        if "ScheduleExpression" in r["Properties"]
+    ]
+    event = json.loads(_text(rule["Targets"][0]["Input"]))
+    assert (event["blockFeeUsd"], event["blockCostMetric"]) == (91540.8, BLOCK_COST_USD)
+
+
+def test_without_the_fee_the_dashboard_shows_tokens_and_idle_share_and_says_how_to_add_the_cost(
+    observability, schedule_event
+):
+    # given the example, which gives no block_fee_usd: no price is invented
+    widget, texts = _earnings(observability)
+    labels = {m[0]["label"] for m in widget["properties"]["metrics"] if isinstance(m[0], dict)}
+    assert labels == {"input tokens", "output tokens", "idle share (%)"}
+    assert any("observability.block_fee_usd" in t and "--block-fee" in t for t in texts)
+    assert "blockFeeUsd" not in schedule_event and "blockCostMetric" not in schedule_event
 
 
 def test_the_log_retention_follows_the_configuration(variant):
@@ -1110,10 +1190,14 @@ def test_the_hyperpod_dashboard_shows_the_serving_metrics_dcgm_gpu_rows_and_the_
     serving = {m[1] for m in metrics if m[0] == NAMESPACE}
     assert serving == set(PUBLISHED_METRICS) - {"GpuHardwareFatal", "NodeMonitoringAgentsUp"} | set(
         DCGM_PUBLISHED
-    ) | {HEALTHY_TARGETS, TRAINING_PLAN_HOURS_LEFT}
+    ) | {HEALTHY_TARGETS, TRAINING_PLAN_HOURS_LEFT, BLOCK_COST_USD}
+    # no Container Insights SEARCH or Metrics Insights query; metric math only in what the block earns
     assert not [
-        m for m in metrics if isinstance(m[0], dict)
-    ]  # no Container Insights SEARCH or Metrics Insights query
+        m
+        for m in metrics
+        if isinstance(m[0], dict)
+        and ("SEARCH" in m[0]["expression"] or "SELECT" in m[0]["expression"])
+    ]
     titles = {w["properties"].get("title") for w in body["widgets"]}
     assert {
         "GPU utilization (%)",

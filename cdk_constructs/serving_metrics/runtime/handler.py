@@ -8,10 +8,15 @@ The event (built by cdk_constructs/serving_metrics.py, visible in the template) 
                   "whenEmpty": null}, ...],
      "loadBalancerTags": {"kubernetes.io/service-name": "llm-serving/vllm", "kubernetes.io/cluster/prod-llm": "owned"},
      "capacityReservationId": "cr-...", "healthyTargetsMetric": "HealthyTargets",
-     "capacityBlockHoursLeftMetric": "CapacityBlockHoursLeft"}
+     "capacityBlockHoursLeftMetric": "CapacityBlockHoursLeft", "blockCostMetric": "BlockCostUsd",
+     "blockFeeUsd": 91540.8}
+
+``blockFeeUsd`` is there only when the configuration gives the Capacity Block's fee (observability.block_fee_usd): then
+each minute of the block puts its share of the fee as ``blockCostMetric`` (fee x 60 s / the block's seconds).
 
 On HyperPod the capacity is a training plan: ``"trainingPlanName": "kimi-k3-december"`` and
-``"trainingPlanHoursLeftMetric": "TrainingPlanHoursLeft"`` instead of the two Capacity Block keys, and the load balancer
+``"trainingPlanHoursLeftMetric": "TrainingPlanHoursLeft"`` instead of the Capacity Block keys (the fee is the plan's
+UpfrontFee, when its CurrencyCode is USD), and the load balancer
 tags are the AWS Load Balancer Controller's (``{"elbv2.k8s.aws/cluster": "prod-hyperpod-llm"}``). Its queries also
 aggregate NVIDIA DCGM's GPU series, which the HyperPod observability add-on writes to the same workspace (GpusReporting,
 GpuXidErrors, ...: cdk_constructs/serving_metrics.py, DCGM_PUBLISHED); the handler treats them as any other query.
@@ -123,29 +128,53 @@ def healthy_targets(elbv2, tags: Mapping[str, str]) -> int:
     return healthy
 
 
-def capacity_block_hours_left(ec2, reservation_id: str, now: float) -> float | None:
-    """Hours until the Capacity Block's EndDate (0 once ended, cancelled or expired); None when EC2 does not know it."""
+def minute_of_fee(fee: float | None, start, end, now: float) -> float | None:
+    """The minute's share of the block's upfront fee: fee x 60 s / the block's seconds, while start <= now < end; None
+    outside the block or when the fee or a date is unknown (a minute outside the block costs the block nothing)."""
+    if fee is None or start is None or end is None:
+        return None
+    length = end.timestamp() - start.timestamp()
+    if length <= 0 or not start.timestamp() <= now < end.timestamp():
+        return None
+    return fee * 60 / length
+
+
+def capacity_block(ec2, reservation_id: str, now: float, fee: float | None = None) -> tuple[float | None, float | None]:
+    """(hours until the Capacity Block's EndDate, 0 once ended, cancelled or expired; the minute's share of ``fee``),
+    each None when EC2 does not know it."""
     reservations = ec2.describe_capacity_reservations(CapacityReservationIds=[reservation_id])["CapacityReservations"]
     if not reservations:
-        return None
+        return None, None
     reservation = reservations[0]
+    start, end = reservation.get("StartDate"), reservation.get("EndDate")
     if reservation.get("State") in ("expired", "cancelled", "failed", "unsupported"):
-        return 0.0
-    end = reservation.get("EndDate")
-    if end is None:
-        return None
-    return max(0.0, (end.timestamp() - now) / 3600)
+        return 0.0, None
+    return (None if end is None else max(0.0, (end.timestamp() - now) / 3600)), minute_of_fee(fee, start, end, now)
+
+
+def capacity_block_hours_left(ec2, reservation_id: str, now: float) -> float | None:
+    """Hours until the Capacity Block's EndDate (0 once ended, cancelled or expired); None when EC2 does not know it."""
+    return capacity_block(ec2, reservation_id, now)[0]
+
+
+def training_plan(sagemaker, plan_name: str, now: float) -> tuple[float | None, float | None]:
+    """(hours until the training plan's EndTime, 0 once Expired or Failed; the minute's share of its UpfrontFee when
+    its CurrencyCode is USD), each None when SageMaker does not give it."""
+    plan = sagemaker.describe_training_plan(TrainingPlanName=plan_name)
+    if plan.get("Status") in ("Expired", "Failed"):
+        return 0.0, None
+    end = plan.get("EndTime")
+    try:
+        fee = float(plan["UpfrontFee"]) if plan.get("CurrencyCode") == "USD" else None
+    except (KeyError, ValueError):
+        fee = None
+    cost = minute_of_fee(fee, plan.get("StartTime"), end, now)
+    return (None if end is None else max(0.0, (end.timestamp() - now) / 3600)), cost
 
 
 def training_plan_hours_left(sagemaker, plan_name: str, now: float) -> float | None:
     """Hours until the training plan's EndTime (0 once Expired or Failed); None when SageMaker gives no EndTime."""
-    plan = sagemaker.describe_training_plan(TrainingPlanName=plan_name)
-    if plan.get("Status") in ("Expired", "Failed"):
-        return 0.0
-    end = plan.get("EndTime")
-    if end is None:
-        return None
-    return max(0.0, (end.timestamp() - now) / 3600)
+    return training_plan(sagemaker, plan_name, now)[0]
 
 
 def put(cloudwatch, namespace: str, cluster_name: str, data: list[dict], timestamp: float) -> None:
@@ -166,11 +195,15 @@ def publish(event: dict, *, now: float, query, cloudwatch, elbv2, ec2, sagemaker
         LOGGER.warning("load balancer health not read: %s", error)
     try:
         if event.get("capacityReservationId"):
-            hours, metric = capacity_block_hours_left(ec2, event["capacityReservationId"], now), "capacityBlockHoursLeftMetric"
+            hours, cost = capacity_block(ec2, event["capacityReservationId"], now, event.get("blockFeeUsd"))
+            metric = "capacityBlockHoursLeftMetric"
         else:
-            hours, metric = training_plan_hours_left(sagemaker, event["trainingPlanName"], now), "trainingPlanHoursLeftMetric"
+            hours, cost = training_plan(sagemaker, event["trainingPlanName"], now)
+            metric = "trainingPlanHoursLeftMetric"
         if hours is not None:
             data.append({"MetricName": event[metric], "Unit": "None", "Value": hours})
+        if cost is not None and event.get("blockCostMetric"):
+            data.append({"MetricName": event["blockCostMetric"], "Unit": "None", "Value": cost})
     except Exception as error:
         LOGGER.warning("capacity end not read: %s", error)
     if data:

@@ -1,0 +1,85 @@
+"""The dashboard's "What the block earns" row: tokens served, cost per million input and output tokens, and the share
+of the minutes idle, over the dashboard's time range (set it to the block, its start to now; ``llmops cost --usage``
+gives the same figures for the block so far without choosing a range).
+
+Every figure is CloudWatch metric math over what the serving metrics publisher puts once a minute
+(cdk_constructs/serving_metrics/published.py), each metric's statistic taken over the whole time range
+(``setPeriodToTimeRange``):
+
+- tokens: ``PromptTokensPerSecond`` and ``GenerationTokensPerSecond`` are each minute's rate of vLLM's
+  ``vllm:prompt_tokens_total`` and ``vllm:generation_tokens_total`` (a 5-minute rate); 60 x their Sum over the range is
+  the tokens in it (each token falls into five windows, each counted a fifth), the last few minutes partly counted;
+- cost: the Sum of ``BlockCostUsd``, each minute's share of the upfront fee (fee x 60 s / the block's seconds), put
+  only while the block runs and only when the fee is known (``observability.block_fee_usd`` on EKS, the training plan's
+  UpfrontFee on HyperPod); cost per million tokens is that cost over the tokens, so each of the two figures bears the
+  whole cost (they do not add up: compared with an API's price per input or output token, each is an upper bound);
+- idle: 100 x (1 - minutes with a running request / minutes the publisher ran): ``ServingBusy`` (1 or 0 a minute,
+  nothing while vLLM does not serve) over ``VllmTargetsUp``'s sample count (put every minute, 0 when down), so minutes
+  in which vLLM did not serve count as idle: the fee is paid either way.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from aws_cdk import aws_cloudwatch as cloudwatch
+
+from cdk_constructs.serving_metrics import BLOCK_COST_USD, SERVING_BUSY
+
+#: The figures of the row: label, metric math expression (names: see :func:`block_earnings_widgets`), and whether it
+#: needs the block's fee.
+FIGURES: tuple[tuple[str, str, bool], ...] = (
+    ("input tokens", "60 * promptrate", False),
+    ("output tokens", "60 * generationrate", False),
+    ("idle share (%)", "100 * (1 - busy / minutes)", False),
+    ("block cost (USD)", "cost", True),
+    ("USD per million input tokens", "1000000 * cost / (60 * promptrate)", True),
+    ("USD per million output tokens", "1000000 * cost / (60 * generationrate)", True),
+)
+
+
+def block_earnings_widgets(
+    metric: Callable[..., cloudwatch.Metric], *, block_cost: bool, width: int = 24
+) -> list[cloudwatch.IWidget]:
+    """The row's widgets. ``metric(name, statistic, label)`` is a publisher metric of the environment; with
+    ``block_cost`` False (EKS without ``observability.block_fee_usd``) the cost figures are replaced by a text that
+    says how to get them: no price is invented."""
+    inputs = {
+        "promptrate": metric("PromptTokensPerSecond", "Sum", "prompt token rates, summed"),
+        "generationrate": metric(
+            "GenerationTokensPerSecond", "Sum", "generation token rates, summed"
+        ),
+        "busy": metric(SERVING_BUSY, "Sum", "minutes with a running request"),
+        "minutes": metric("VllmTargetsUp", "SampleCount", "minutes measured"),
+    }
+    if block_cost:
+        inputs["cost"] = metric(BLOCK_COST_USD, "Sum", "block cost")
+    figures = [
+        cloudwatch.MathExpression(
+            expression=expression,
+            using_metrics={k: v for k, v in inputs.items() if k in expression},
+            label=label,
+        )
+        for label, expression, needs_fee in FIGURES
+        if block_cost or not needs_fee
+    ]
+    widgets: list[cloudwatch.IWidget] = [
+        cloudwatch.SingleValueWidget(
+            title="What the block earns, over the dashboard's time range (set it to the block)",
+            metrics=figures,
+            set_period_to_time_range=True,
+            width=width if block_cost else width * 2 // 3,
+            height=4,
+        )
+    ]
+    if not block_cost:
+        widgets.append(
+            cloudwatch.TextWidget(
+                markdown="**Cost per million tokens**: EC2 does not return a Capacity Block's fee after the "
+                "purchase. Write it as `observability.block_fee_usd` (what `llmops capacity-blocks purchase` "
+                "printed) and deploy, or run `llmops cost --usage --block-fee AMOUNT`.",
+                width=width // 3,
+                height=4,
+            )
+        )
+    return widgets

@@ -1,0 +1,278 @@
+"""llmops cost --usage: what the block has earned so far - its fee spread over the hours gone, joined with the tokens
+vLLM served in them - and whether an extension would be used.
+
+Facts and their sources:
+
+- The block's start, end and fee: a Capacity Block's StartDate and EndDate from DescribeCapacityReservations, its fee
+  from ``--block-fee`` or ``observability.block_fee_usd`` (EC2 does not return it: ops_cli/cost.py); a training plan's
+  StartTime, EndTime, UpfrontFee and CurrencyCode from DescribeTrainingPlan (ops_cli/cost.py, ``training_plan``).
+- The tokens and the busy minutes: CloudWatch GetMetricData over the block so far, hourly periods, on what the serving
+  metrics publisher puts once a minute (cdk_constructs/serving_metrics/published.py, whose names these are; a test holds
+  them equal): ``PromptTokensPerSecond`` and ``GenerationTokensPerSecond`` are each minute's 5-minute rate of vLLM's
+  ``vllm:prompt_tokens_total`` and ``vllm:generation_tokens_total``, so 60 x their Sum is the tokens (the last few
+  minutes partly counted); ``ServingBusy`` is 1 in a minute with a running request (``vllm:num_requests_running`` > 0
+  at a scrape), 0 in one without, and absent while vLLM does not serve. Its Sum is the busy minutes, its SampleCount the
+  minutes vLLM served.
+- Cost so far is the fee x the hours gone / the block's hours: the fee is paid whole at purchase; this is the share of it
+  the hours so far used up. Cost per million input (output) tokens is that cost over the input (output) tokens alone:
+  each figure bears the whole cost, so the two do not add up, and against an API's per-token prices each is an upper
+  bound. The other hourly resources (system nodes, NAT gateways, ...) are ``llmops cost``'s, not counted here.
+- Idle share: 1 - busy minutes / the block's minutes so far. Minutes in which vLLM did not serve (starting, stopped)
+  count as idle: the fee is paid either way. A request that starts and ends between two scrapes (30 s) is not seen, so
+  the idle share is an upper bound.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from datetime import datetime, timedelta
+from decimal import Decimal
+
+from deployment_config.model import EnvironmentConfig, Platform
+from ops_cli import cost
+from ops_cli.aws import Aws
+from ops_cli.cost_records import Block, to_tenths
+from ops_cli.errors import ExitCode, OpsError
+
+#: The publisher's namespace and metric names (cdk_constructs/serving_metrics/published.py).
+NAMESPACE = "LLMServing"
+PROMPT_RATE, GENERATION_RATE, SERVING_BUSY = (
+    "PromptTokensPerSecond",
+    "GenerationTokensPerSecond",
+    "ServingBusy",
+)
+HOUR = 3600
+#: The hours the extension heuristic looks at: the latest use, not the block's first day.
+RECENT_HOURS = 3
+#: Recent idle shares at or above this say "unlikely to be used"; at or below LIKELY_IDLE, "likely".
+UNLIKELY_IDLE, LIKELY_IDLE = Decimal("0.9"), Decimal("0.5")
+HEURISTIC = (
+    f"a heuristic, not a forecast: the idle share of the last {RECENT_HOURS} hours (at most), 'likely used' at or "
+    f"below {LIKELY_IDLE:.0%} idle, 'unlikely' at or above {UNLIKELY_IDLE:.0%}, and the trend against the block so far"
+)
+MILLION = Decimal(1_000_000)
+
+
+@dataclass(frozen=True)
+class Hour:
+    """One hour of the block (the last one may be partly gone): what the publisher put in it."""
+
+    start: datetime
+    minutes: Decimal
+    input_tokens: Decimal = Decimal(0)
+    output_tokens: Decimal = Decimal(0)
+    busy_minutes: Decimal = Decimal(0)
+    served_minutes: Decimal = Decimal(0)
+
+
+def _share(busy: Decimal, minutes: Decimal) -> Decimal | None:
+    return None if minutes <= 0 else max(Decimal(0), 1 - busy / minutes)
+
+
+@dataclass
+class Usage:
+    env: str
+    region: str
+    block: Block
+    now: datetime
+    hours: list[Hour] = field(default_factory=list)
+
+    @property
+    def until(self) -> datetime | None:
+        if self.block.start is None or self.block.end is None:
+            return None
+        return max(self.block.start, min(self.now, self.block.end))
+
+    @property
+    def minutes(self) -> Decimal:
+        return sum((h.minutes for h in self.hours), Decimal(0))
+
+    def total(self, name: str) -> Decimal:
+        return sum((getattr(h, name) for h in self.hours), Decimal(0))
+
+    @property
+    def cost_so_far(self) -> Decimal | None:
+        if self.block.fee is None or not self.block.hours:
+            return None
+        return self.block.fee * (self.minutes / 60) / self.block.hours
+
+    def per_million(self, tokens: Decimal) -> Decimal | None:
+        spent = self.cost_so_far
+        return None if spent is None or tokens <= 0 else spent * MILLION / tokens
+
+    @property
+    def idle_share(self) -> Decimal | None:
+        return _share(self.total("busy_minutes"), self.minutes)
+
+    def extension(self) -> dict:
+        """Whether an extension would be used, judged from the use so far (:data:`HEURISTIC`)."""
+        recent = self.hours[-RECENT_HOURS:]
+        minutes = sum((h.minutes for h in recent), Decimal(0))
+        idle = _share(sum((h.busy_minutes for h in recent), Decimal(0)), minutes)
+        overall = self.idle_share
+        verdict, reason = "unclear", "too little of the block has gone to tell"
+        if idle is not None and minutes >= 60:
+            span = f"the last {to_tenths(minutes / 60)} h were {idle:.0%} idle"
+            if idle >= UNLIKELY_IDLE:
+                verdict, reason = "unlikely used", span
+            elif idle <= LIKELY_IDLE:
+                verdict, reason = "likely used", span
+            else:
+                verdict, reason = "unclear", span
+            if overall is not None:
+                trend = "rising" if idle < overall else "falling" if idle > overall else "flat"
+                reason += f" ({overall:.0%} over the block so far: use is {trend})"
+        return {
+            "verdict": verdict,
+            "reason": reason,
+            "recent_idle_share": _ratio(idle),
+            "method": HEURISTIC,
+        }
+
+    def to_dict(self) -> dict:
+        block, spent = self.block, self.cost_so_far
+        inputs, outputs = self.total("input_tokens"), self.total("output_tokens")
+        return {
+            "env": self.env,
+            "region": self.region,
+            "at": self.now.isoformat(),
+            "block": {
+                "kind": block.kind,
+                "id": block.identifier,
+                "start": block.start.isoformat() if block.start else None,
+                "end": block.end.isoformat() if block.end else None,
+                "hours": str(to_tenths(block.hours)) if block.hours is not None else None,
+                "hours_so_far": str(to_tenths(self.minutes / 60)),
+                "upfront_fee": str(block.fee) if block.fee is not None else None,
+                "fee_currency": block.currency,
+                "fee_source": block.fee_source,
+            },
+            "cost_so_far": _cents(spent),
+            "input_tokens": int(inputs),
+            "output_tokens": int(outputs),
+            "cost_per_million_input_tokens": _cents(self.per_million(inputs)),
+            "cost_per_million_output_tokens": _cents(self.per_million(outputs)),
+            "idle_share": _ratio(self.idle_share),
+            "busy_minutes": int(self.total("busy_minutes")),
+            "not_serving_minutes": int(self.minutes - self.total("served_minutes")),
+            "extension": self.extension(),
+            "hours_detail": [
+                {
+                    "start": h.start.isoformat(),
+                    "input_tokens": int(h.input_tokens),
+                    "output_tokens": int(h.output_tokens),
+                    "busy_minutes": int(h.busy_minutes),
+                    "idle_share": _ratio(_share(h.busy_minutes, h.minutes)),
+                }
+                for h in self.hours
+            ],
+        }
+
+
+def _cents(value: Decimal | None) -> str | None:
+    return None if value is None else str(value.quantize(Decimal("0.01")))
+
+
+def _ratio(value: Decimal | None) -> str | None:
+    return None if value is None else str(value.quantize(Decimal("0.001")))
+
+
+# --- AWS ----------------------------------------------------------------------------------------------------------
+
+
+def block_of(
+    aws: Aws, env: EnvironmentConfig, block_fee: Decimal | None, currency: str = "USD"
+) -> Block:
+    """The block with its fee: ``--block-fee``, else ``observability.block_fee_usd`` (EKS); SageMaker's (HyperPod)."""
+    if env.platform is Platform.HYPERPOD:
+        if block_fee is not None:
+            raise OpsError(
+                "--block-fee is for Capacity Blocks: a training plan's fee is read from SageMaker",
+                "leave out --block-fee",
+                ExitCode.USAGE,
+            )
+        return cost.training_plan(aws, env)
+    configured = env.observability.block_fee_usd
+    fee = (
+        block_fee
+        if block_fee is not None
+        else Decimal(str(configured))
+        if configured is not None
+        else None
+    )
+    if block_fee is None and fee is not None:
+        block = cost.capacity_block(aws, env, fee, "USD")
+        return replace(block, fee_source="observability.block_fee_usd in the configuration")
+    block = cost.capacity_block(aws, env, fee, currency)
+    return block
+
+
+def _query(metric: str, stat: str, cluster_name: str) -> dict:
+    return {
+        "Metric": {
+            "Namespace": NAMESPACE,
+            "MetricName": metric,
+            "Dimensions": [{"Name": "ClusterName", "Value": cluster_name}],
+        },
+        "Period": HOUR,
+        "Stat": stat,
+    }
+
+
+#: GetMetricData query id -> (metric, statistic, the :class:`Hour` field, factor).
+QUERIES = {
+    "prompt": (PROMPT_RATE, "Sum", "input_tokens", 60),
+    "generation": (GENERATION_RATE, "Sum", "output_tokens", 60),
+    "busy": (SERVING_BUSY, "Sum", "busy_minutes", 1),
+    "served": (SERVING_BUSY, "SampleCount", "served_minutes", 1),
+}
+
+
+def hourly_use(aws: Aws, cluster_name: str, start: datetime, until: datetime) -> list[Hour]:
+    """The block's hours from ``start`` to ``until``, filled from CloudWatch GetMetricData (every page)."""
+    hours = []
+    moment = start
+    while moment < until:
+        minutes = Decimal(str(min(HOUR, (until - moment).total_seconds()))) / 60
+        hours.append({"start": moment, "minutes": minutes})
+        moment += timedelta(seconds=HOUR)
+    if not hours:
+        return []
+    params = {
+        "MetricDataQueries": [
+            {"Id": key, "MetricStat": _query(metric, stat, cluster_name), "ReturnData": True}
+            for key, (metric, stat, _, _) in QUERIES.items()
+        ],
+        "StartTime": start,
+        "EndTime": until,
+        "ScanBy": "TimestampAscending",
+    }
+    while True:
+        page = aws.call(
+            "cloudwatch", "get_metric_data", f"read {cluster_name}'s serving metrics", **params
+        )
+        for result in page.get("MetricDataResults", []):
+            _, _, name, factor = QUERIES[result["Id"]]
+            for stamp, value in zip(result.get("Timestamps", []), result.get("Values", [])):
+                index = min(len(hours) - 1, max(0, int((stamp - start).total_seconds() // HOUR)))
+                hour = hours[index]
+                hour[name] = hour.get(name, Decimal(0)) + Decimal(str(value)) * factor
+        if not page.get("NextToken"):
+            break
+        params["NextToken"] = page["NextToken"]
+    return [Hour(**h) for h in hours]
+
+
+def usage_report(
+    aws: Aws,
+    env: EnvironmentConfig,
+    *,
+    now: datetime,
+    block_fee: Decimal | None,
+    fee_currency: str = "USD",
+) -> Usage:
+    block = block_of(aws, env, block_fee, fee_currency)
+    usage = Usage(env.name, env.region, block, now)
+    if usage.until is not None:
+        usage.hours = hourly_use(aws, env.cluster_name, block.start, usage.until)
+    return usage

@@ -1,0 +1,138 @@
+"""What the publisher puts for "What the block earns": a minute with or without a running request (from a stubbed AMP
+answer), and each minute's share of the block's fee (from stubbed EC2 and SageMaker answers; the Stubber checks them
+against botocore's models)."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+from botocore.stub import ANY
+
+from cdk_constructs.serving_metrics import (
+    BLOCK_COST_USD,
+    CAPACITY_BLOCK_HOURS_LEFT,
+    NAMESPACE,
+    PUBLISHED_METRICS,
+    SERVING_BUSY,
+    TRAINING_PLAN_HOURS_LEFT,
+)
+from cdk_constructs.serving_metrics.runtime import handler
+from tests.cdk_constructs import test_observability as observed
+from tests.cdk_constructs.test_observability import NOW, _event, _hyperpod_event, _vector
+
+#: test_observability.py's stubbed cloudwatch, elbv2, ec2 and sagemaker clients.
+clients = observed.clients
+
+FEE = 91540.8
+#: A block that started 24 hours before NOW and ends 10 hours after: 34 hours.
+START, END = (datetime.fromtimestamp(NOW + h * 3600, UTC) for h in (-24, 10))
+
+
+def test_serving_busy_is_1_in_a_minute_with_a_running_request_and_absent_while_vllm_does_not_serve():
+    busy = PUBLISHED_METRICS[SERVING_BUSY]
+    # the query: any scrape of the last minute with a running request, over every engine and pod
+    assert busy.query == 'max(max_over_time(vllm:num_requests_running{job="vllm"}[1m])) > bool 0'
+    assert busy.series == ("vllm:num_requests_running",) and busy.when_empty is None
+    event = {**_event([busy.as_event()])}
+    for answer, put in ((_vector("1"), [1.0]), (_vector("0"), [0.0]), (_vector(), [])):
+        data = handler.query_metrics(event, NOW, lambda url, params, a=answer: a)
+        assert [d["Value"] for d in data] == put
+        assert all(d["MetricName"] == SERVING_BUSY and d["Unit"] == "Count" for d in data)
+
+
+def _no_load_balancer(clients) -> None:
+    clients["elbv2"].add_response("describe_load_balancers", {"LoadBalancers": []})
+    clients["cloudwatch"].add_response(
+        "put_metric_data", {}, {"Namespace": NAMESPACE, "MetricData": ANY}
+    )
+
+
+def _reservation(clients, start: datetime, end: datetime) -> None:
+    clients["ec2"].add_response(
+        "describe_capacity_reservations",
+        {
+            "CapacityReservations": [
+                {
+                    "CapacityReservationId": "cr-0123456789abcdef0",
+                    "State": "active",
+                    "StartDate": start,
+                    "EndDate": end,
+                }
+            ]
+        },
+        {"CapacityReservationIds": ["cr-0123456789abcdef0"]},
+    )
+
+
+def _publish(clients, event: dict) -> dict[str, float]:
+    put = handler.publish(
+        event,
+        now=NOW,
+        query=None,
+        cloudwatch=clients["cloudwatch"].client,
+        elbv2=clients["elbv2"].client,
+        ec2=clients["ec2"].client,
+        sagemaker=clients["sagemaker"].client,
+    )
+    return {d["MetricName"]: d["Value"] for d in put}
+
+
+def _with_fee(event: dict) -> dict:
+    return {**event, "blockFeeUsd": FEE, "blockCostMetric": BLOCK_COST_USD}
+
+
+def test_each_minute_of_a_capacity_block_puts_its_share_of_the_configured_fee(clients):
+    # given a 34-hour block that runs, and its fee in the event (observability.block_fee_usd)
+    _no_load_balancer(clients)
+    _reservation(clients, START, END)
+    # when the publisher runs: one call to EC2 gives the hours left and the minute's share of the fee
+    put = _publish(clients, _with_fee(_event([])))
+    assert put[CAPACITY_BLOCK_HOURS_LEFT] == pytest.approx(10.0)
+    assert put[BLOCK_COST_USD] == pytest.approx(FEE * 60 / (34 * 3600))
+
+
+@pytest.mark.parametrize(
+    "start, end, why",
+    [
+        (NOW + 3600, NOW + 25 * 3600, "before the block"),
+        (NOW - 25 * 3600, NOW - 3600, "after the block"),
+    ],
+)
+def test_a_minute_outside_the_block_costs_it_nothing(clients, start, end, why):
+    _no_load_balancer(clients)
+    _reservation(clients, *(datetime.fromtimestamp(t, UTC) for t in (start, end)))
+    assert BLOCK_COST_USD not in _publish(clients, _with_fee(_event([]))), why
+
+
+def test_without_the_fee_in_the_event_nothing_is_put_for_it(clients):
+    _no_load_balancer(clients)
+    _reservation(clients, START, END)
+    assert BLOCK_COST_USD not in _publish(clients, _event([]))
+
+
+@pytest.mark.parametrize("currency, put", [("USD", True), ("EUR", False)])
+def test_on_hyperpod_the_fee_is_the_training_plans_in_usd(clients, currency, put):
+    # given a 48-hour training plan with its upfront fee, as DescribeTrainingPlan answers
+    _no_load_balancer(clients)
+    clients["sagemaker"].add_response(
+        "describe_training_plan",
+        {
+            "TrainingPlanArn": "arn:aws:sagemaker:us-west-2:123456789012:training-plan/kimi-k3-december",
+            "TrainingPlanName": "kimi-k3-december",
+            "Status": "Active",
+            "StartTime": START,
+            "EndTime": datetime.fromtimestamp(NOW + 24 * 3600, UTC),
+            "UpfrontFee": "70400.00",
+            "CurrencyCode": currency,
+        },
+        {"TrainingPlanName": "kimi-k3-december"},
+    )
+    event = {**_hyperpod_event(), "blockCostMetric": BLOCK_COST_USD}
+    values = _publish(clients, event)
+    assert values[TRAINING_PLAN_HOURS_LEFT] == pytest.approx(24.0)
+    # then a USD fee is spread over the plan's minutes; another currency is not put as USD
+    if put:
+        assert values[BLOCK_COST_USD] == pytest.approx(70400 * 60 / (48 * 3600))
+    else:
+        assert BLOCK_COST_USD not in values

@@ -21,9 +21,7 @@ from ops_cli.errors import ExitCode, OpsError
 from ops_cli.output import write_if_open
 
 #: The command groups, in the order ``llmops --help`` lists them; each module's ``register`` adds its parsers.
-_GROUPS = (
-    "capacity_blocks training_plans preflight wait phases handover cost weights smoke_test bench".split()
-)
+_GROUPS = "capacity_blocks training_plans preflight wait phases handover cost weights smoke_test bench".split()
 COMMANDS = tuple(importlib.import_module(f"ops_cli.commands.{name}") for name in _GROUPS)
 
 

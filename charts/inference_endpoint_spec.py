@@ -111,7 +111,7 @@ def routing_strategy_for(env: EnvironmentConfig) -> str | None:
 def inference_endpoint_spec_for(env: EnvironmentConfig) -> InferenceEndpointSpec:
     model = env.model
     if model.weight_source is not WeightSource.S3 or not model.s3_uri:
-        # The loader refuses it first (deployment_config/file_models.py, ModelSection); this guards other callers.
+        # The loader refuses it first (deployment_config/sections/model.py, ModelSection); this guards other callers.
         raise ValueError(
             "the HyperPod endpoint takes its weights from S3 (operator 3.0's modelSourceType is fsx or s3)"
         )

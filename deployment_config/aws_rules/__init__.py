@@ -14,7 +14,8 @@ One module per family of rules; this package re-exports their public names, so t
 - :mod:`.text`: the check every string field goes through, and tokens pasted where a secret's name goes;
 - :mod:`.regions`: regions, partitions and Availability Zones;
 - :mod:`.identities`: account IDs, ARNs, IAM role names and role ARNs;
-- :mod:`.networks`: the VPC's CIDR block and the source CIDR blocks allowed to reach an endpoint;
+- :mod:`.networks`: how a CIDR block is read, and the VPC's block; :mod:`.allowed_sources`: the source CIDR blocks
+  allowed to reach an endpoint;
 - :mod:`.tags`: resource tags;
 - :mod:`.hugging_face`: Hugging Face repository ids;
 - :mod:`.images`: container image references;
@@ -24,6 +25,11 @@ One module per family of rules; this package re-exports their public names, so t
 
 from __future__ import annotations
 
+from deployment_config.aws_rules.allowed_sources import (
+    MAX_PUBLIC_IPV4_ADDRESSES,
+    MAX_PUBLIC_IPV6_ADDRESSES,
+    allowed_cidrs_problems,
+)
 from deployment_config.aws_rules.git import git_branch_problem
 from deployment_config.aws_rules.hugging_face import HF_NAME_MAX_LENGTH, hugging_face_id_problem
 from deployment_config.aws_rules.identities import (
@@ -37,12 +43,9 @@ from deployment_config.aws_rules.identities import (
 )
 from deployment_config.aws_rules.images import IMAGE_NAME_MAX_LENGTH, image_problem
 from deployment_config.aws_rules.networks import (
-    MAX_PUBLIC_IPV4_ADDRESSES,
-    MAX_PUBLIC_IPV6_ADDRESSES,
     PRIVATE_IPV4_RANGES,
     PRIVATE_IPV6_RANGES,
     VPC_PREFIX_RANGE,
-    allowed_cidrs_problems,
     vpc_cidr_problem,
 )
 from deployment_config.aws_rules.regions import (

@@ -20,7 +20,10 @@ from deployment_config.errors import quoted
 DEFAULT_INSTANCE_TYPE = "t3.medium"
 #: The EC2 naming convention marks AWS Graviton (arm64) families with a 'g' after the generation (m7g, t4g, c7gn,
 #: r8gd): "Instance type naming conventions", https://docs.aws.amazon.com/ec2/latest/instancetypes/instance-type-names.html;
-#: a1 is the first Graviton family. The host runs the x86_64 kubectl and helm of the kubectl Lambda layer.
+#: a1 is the first Graviton family. EC2 Mac instances (mac1, mac2, mac-m4, ...) are "available only as bare metal
+#: instances on Dedicated Hosts" and run macOS
+#: (https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/ec2-mac-instances.html). The host runs the x86_64 kubectl and
+#: helm of the kubectl Lambda layer.
 _ARM_FAMILY = re.compile(r"^(a1|[a-z]+\d+g[a-z-]*)\.")
 
 
@@ -57,6 +60,12 @@ class AccessSection(BaseModel):
                 f"{quoted(value)} is not an EC2 instance type",
                 (f"did you mean '{close[0]}'? " if close else "")
                 + f"use an x86_64 type such as {DEFAULT_INSTANCE_TYPE}",
+            )
+        if value.startswith("mac"):
+            _refuse(
+                f"{quoted(value)} is an EC2 Mac instance, which runs macOS on a Dedicated Host only; the host "
+                "runs Amazon Linux 2023",
+                f"use an x86_64 type such as {DEFAULT_INSTANCE_TYPE} or m7i.large",
             )
         if _ARM_FAMILY.match(value):
             _refuse(

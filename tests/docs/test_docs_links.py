@@ -16,9 +16,6 @@ from pathlib import Path
 PROJECT_DIR = Path(__file__).resolve().parents[2]
 PAGES = [PROJECT_DIR / "README.md", *sorted((PROJECT_DIR / "docs").rglob("*.md"))]
 
-#: Pages that another branch of this round writes (docs/access.md: helper "access", issue 23 item 3). A link to one is
-#: allowed while it is missing, and test_pages_of_other_branches_are_still_missing fails once it exists, so that the
-#: entry is removed at the merge and the page's links and anchors are checked from then on.
 README_MAX_LINES = 300
 PAGE_MAX_LINES = 400
 QUICK_START_MAX_LINES = 20

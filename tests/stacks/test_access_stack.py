@@ -297,6 +297,11 @@ def test_the_access_environments_pass_cdk_nag(access_assembly):
             "use an x86_64 type such as t3.medium or m7i.large",
         ),
         ("t3.mediun", "'t3.mediun' is not an EC2 instance type", "did you mean 't3.medium'?"),
+        (
+            "mac2-m2.metal",
+            "'mac2-m2.metal' is an EC2 Mac instance, which runs macOS on a Dedicated Host only",
+            "use an x86_64 type such as t3.medium or m7i.large",
+        ),
     ],
 )
 def test_a_host_type_that_cannot_run_the_tools_is_refused_by_name(

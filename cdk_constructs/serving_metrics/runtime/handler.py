@@ -1,6 +1,6 @@
 """Puts the serving metrics of one environment into CloudWatch, once a minute (EventBridge schedule).
 
-The event (built by cdk_constructs/serving_metrics.py, visible in the template) says what to do:
+The event (built by cdk_constructs/serving_metrics/, visible in the template) says what to do:
 
     {"namespace": "LLMServing", "clusterName": "prod-llm",
      "prometheusEndpoint": "https://aps-workspaces.REGION.amazonaws.com/workspaces/ws-.../",
@@ -19,7 +19,7 @@ On HyperPod the capacity is a training plan: ``"trainingPlanName": "kimi-k3-dece
 UpfrontFee, when its CurrencyCode is USD), and the load balancer
 tags are the AWS Load Balancer Controller's (``{"elbv2.k8s.aws/cluster": "prod-hyperpod-llm"}``). Its queries also
 aggregate NVIDIA DCGM's GPU series, which the HyperPod observability add-on writes to the same workspace (GpusReporting,
-GpuXidErrors, ...: cdk_constructs/serving_metrics.py, DCGM_PUBLISHED); the handler treats them as any other query.
+GpuXidErrors, ...: cdk_constructs/serving_metrics/published.py, DCGM_PUBLISHED); the handler treats them as any other query.
 
 A query that fails or returns NaN puts nothing: the alarm's missing-data rule decides what that means. A query that
 returns no series puts ``whenEmpty`` when the event gives one. No load balancer with the tags puts 0 healthy targets.

@@ -8,7 +8,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from deployment_config.aws_rules.networks import allowed_cidrs_problems, vpc_cidr_problem
+from deployment_config.aws_rules.allowed_sources import allowed_cidrs_problems
+from deployment_config.aws_rules.networks import vpc_cidr_problem
 from tests.deployment_config.aws_rules.checks import FAST, HUGE, bounded, refused
 
 # ---------------------------------------------------------------------------------------------------- VPC CIDR

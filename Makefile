@@ -53,11 +53,13 @@ $(VENV)/.installed: pyproject.toml uv.lock requirements-dev.txt requirements-uv.
 # After a change to the dependencies in pyproject.toml: lock them again (the registry only) and export the
 # requirements*.txt files that pip reads. Never edit those by hand: tests/test_tooling.py fails when one is not the
 # export of uv.lock. `uv lock --upgrade-package NAME` moves one indirect dependency.
+# requirements-ops.txt keeps the hashes: the access host (cluster admin) and the pipeline's smoke-test steps install
+# it with pip, which then checks every download against them; the others are the pip fallback of `make`.
 EXPORT := $(UV) export --quiet --frozen --no-hashes --no-emit-project
 lock:
 	@test -x $(UV) || { echo "no $(UV): run make setup first"; exit 2; }
 	$(UV) lock
-	$(EXPORT) --no-default-groups -o requirements-ops.txt
+	$(UV) export --quiet --frozen --no-emit-project --no-default-groups -o requirements-ops.txt
 	$(EXPORT) --no-default-groups --group app -o requirements.txt
 	$(EXPORT) --no-default-groups --group app --group dev -o requirements-dev.txt
 	$(EXPORT) --only-group uv -o requirements-uv.txt

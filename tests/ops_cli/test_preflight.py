@@ -1413,7 +1413,7 @@ NEXT_RESERVATION = "cr-0fedcba9876543210"
 
 
 def preflight_with_next(
-    aws, run, config_dir, *, start, zone: str = "us-west-2a"
+    aws, run, config_dir, *, start, zone: str = "us-west-2a", desired: int = 1
 ) -> dict[str, dict]:
     """An EKS preflight of the example with a next block starting at ``start``: the handover's row reads both
     reservations after the current block's rows."""
@@ -1441,7 +1441,7 @@ def preflight_with_next(
     if zone == "us-west-2a":
         aws.stub("eks").add_response(
             "describe_nodegroup",
-            {"nodegroup": {"scalingConfig": {"minSize": 0, "maxSize": 1, "desiredSize": 1}}},
+            {"nodegroup": {"scalingConfig": {"minSize": 0, "maxSize": 1, "desiredSize": desired}}},
             {"clusterName": "example-llm", "nodegroupName": "gpu-capacity-block-next"},
         )
     expect_offered(aws)
@@ -1467,6 +1467,14 @@ def test_a_next_block_that_starts_after_the_drain_warns_that_there_is_a_gap(aws,
     row = checks["next Capacity Block"]
     assert row["status"] == "warn" and "gap" in row["detail"]
     assert "bin/llmops handover --env example" in row["fix"]
+
+
+def test_a_next_group_at_0_and_a_gap_warns_both(aws, run, config_dir):
+    # The gap is the news a user can still act on (buy another block): it is not hidden behind the group's state.
+    checks = preflight_with_next(aws, run, config_dir, start=NOW + timedelta(days=3), desired=0)
+    row = checks["next Capacity Block"]
+    assert row["status"] == "warn" and "next nodes will not start and gap" in row["detail"]
+    assert "desired size 0" in row["detail"] and "gap:" in row["detail"]
 
 
 def test_a_next_block_in_another_zone_fails_naming_the_field(aws, run, config_dir):

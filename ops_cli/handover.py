@@ -36,6 +36,7 @@ from ops_cli.capacity_blocks import FINAL_STATES, describe_reservation, reservat
 from ops_cli.errors import ExitCode, OpsError, shown
 from ops_cli.output import iso, utc_and_local
 from ops_cli.preflight_check import Check, Status
+from ops_cli.waiting import GPU_NODEGROUP, NEXT_GPU_NODEGROUP
 
 #: The verdicts of a plan: the replicas on the next block's nodes are ready before the drain, or not in time, or the
 #: next block starts after the drain (a gap), or there is no next block.
@@ -146,7 +147,7 @@ def check_next_matches(env: EnvironmentConfig, reservation: dict) -> list[str]:
 
 
 #: The node groups of the two slots (stacks/gpu_nodes_stack.py): capacity_reservation_id's, next_capacity_reservation_id's.
-GROUPS = ("gpu-capacity-block", "gpu-capacity-block-next")
+GROUPS = (GPU_NODEGROUP, NEXT_GPU_NODEGROUP)
 
 
 def _ending_steps(group: str, reservation: dict) -> tuple[datetime, list[Step]]:
@@ -216,8 +217,9 @@ def _group_problems(
     EKS's scale-down before a block's end leaves the group at desired size 0, and a deploy that only changes its launch
     template to the block after keeps it there (the desired size is not a property that changed): "If you set
     desiredSize to 0 ... Use the Amazon EKS console or eks update-nodegroup-config to update the scaling config and set
-    the desired size" (same page). Until the reservation is active the group reports launch errors (same page): a
-    DEGRADED group (AsgInstanceLaunchFailures) is expected before ``start`` and means the nodes are not coming after it.
+    the desired size" (same page). "If the create request is made before the capacity reservation is active, then the
+    ASG won't be able to launch Amazon EC2 instances until it becomes active" (same page): a DEGRADED group
+    (AsgInstanceLaunchFailures) is expected before ``start`` and means the nodes are not coming after it.
     """
     if found is None:
         return (

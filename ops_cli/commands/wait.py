@@ -214,13 +214,13 @@ def endpoint(ctx: Context) -> int:
             # With the environment, where the start went (read with kubectl); a failure to read it is a note, not a
             # failed wait: the endpoint is healthy.
             try:
-                phases = startup_phases(ctx)
+                phases, note = startup_phases(ctx)
             except OpsError as error:
                 payload["phases"], payload["phases_error"] = None, error.message
                 parts.append(f"Startup phases not read: {error.message}")
             else:
-                payload["phases"] = [p.to_dict() for p in phases]
-                parts.append(phases_table(phases))
+                payload["phases"], payload["phases_pod_note"] = [p.to_dict() for p in phases], note
+                parts += [note, phases_table(phases)] if note else [phases_table(phases)]
         ctx.out(payload, parts)
     return ExitCode.OK
 

@@ -168,7 +168,8 @@ def _ending_steps(group: str, reservation: dict) -> tuple[datetime, list[Step]]:
     ]
 
 
-#: A node group's states that never launch a node (botocore's eks model, NodegroupStatus).
+#: A node group's states that are failed or going away (NodegroupStatus in botocore 1.43's eks service model): no
+#: node is to be expected from it.
 _BROKEN_STATES = ("CREATE_FAILED", "DELETING", "DELETE_FAILED")
 
 
@@ -241,8 +242,8 @@ def _group_problems(
         return None, None
     if now < start:
         return None, (
-            f"{group} is DEGRADED ({_issues_text(summary)}): expected before its block starts, EKS reports launch "
-            f"errors until the reservation is active; check again after {utc_and_local(start)}"
+            f"{group} is DEGRADED ({_issues_text(summary)}): expected before its block starts: its Auto Scaling "
+            f"group cannot launch instances until the reservation is active; check again after {utc_and_local(start)}"
         )
     return (
         f"{group} is DEGRADED since its block started ({_issues_text(summary)}): its nodes are not coming; "

@@ -36,6 +36,7 @@ from ops_cli.capacity_blocks import FINAL_STATES, describe_reservation, reservat
 from ops_cli.errors import ExitCode, OpsError, shown
 from ops_cli.output import iso, utc_and_local
 from ops_cli.preflight_check import Check, Status
+from ops_cli.waiting import GPU_NODEGROUP, NEXT_GPU_NODEGROUP
 
 #: The verdicts of a plan: the replicas on the next block's nodes are ready before the drain, or not in time, or the
 #: next block starts after the drain (a gap), or there is no next block.
@@ -47,6 +48,10 @@ READY_IN_TIME, NOT_IN_TIME, GAP, NO_NEXT_BLOCK = (
 )
 #: The next block's node group does not exist, or is at desired size 0: its nodes will not start with the block.
 NO_NODES = "next nodes will not start"
+#: Every verdict that applies is in the plan (``verdicts``), the most severe first, and ``verdict`` is that one: nodes
+#: that will not start leave the endpoint down from the drain on with no end; a gap leaves it down until the next
+#: block's replicas are ready; not in time, for at most the shortfall.
+SEVERITY = (NO_NODES, GAP, NOT_IN_TIME, READY_IN_TIME)
 
 
 @dataclass(frozen=True)
@@ -64,6 +69,8 @@ class HandoverPlan:
 
     :param margin: the time between the next replicas' ready-by and the current group's scale-down (negative: short);
         None without a next block.
+    :param verdicts: every verdict that applies, the most severe first (``verdict`` is the first; SEVERITY).
+    :param next_group: the next block's node group, its status and health issues (group_summary); None without one.
     """
 
     env: str
@@ -74,6 +81,8 @@ class HandoverPlan:
     verdict: str
     margin: timedelta | None
     warnings: list[str] = field(default_factory=list)
+    verdicts: list[str] = field(default_factory=list)
+    next_group: dict | None = None
 
     @property
     def exit_code(self) -> ExitCode:
@@ -88,6 +97,8 @@ class HandoverPlan:
             "cold_start_minutes": round(self.cold_start.total_seconds() / 60, 1),
             "steps": [s.to_dict() for s in self.steps],
             "verdict": self.verdict,
+            "verdicts": list(self.verdicts) or [self.verdict],
+            "next_group": self.next_group,
             "margin_minutes": minutes,
             "warnings": list(self.warnings),
         }
@@ -136,7 +147,7 @@ def check_next_matches(env: EnvironmentConfig, reservation: dict) -> list[str]:
 
 
 #: The node groups of the two slots (stacks/gpu_nodes_stack.py): capacity_reservation_id's, next_capacity_reservation_id's.
-GROUPS = ("gpu-capacity-block", "gpu-capacity-block-next")
+GROUPS = (GPU_NODEGROUP, NEXT_GPU_NODEGROUP)
 
 
 def _ending_steps(group: str, reservation: dict) -> tuple[datetime, list[Step]]:
@@ -157,14 +168,15 @@ def _ending_steps(group: str, reservation: dict) -> tuple[datetime, list[Step]]:
     ]
 
 
-def _group_will_not_start(aws: Aws, env: EnvironmentConfig, group: str) -> str | None:
-    """Why ``group``'s nodes will not start when its block does, or None. A group created with a desired size starts
-    them as the reservation becomes active (capacity-blocks-mng, as above); EKS's scale-down before a block's end
-    leaves the group at desired size 0, and a deploy that only changes its launch template to the block after keeps
-    it there (the desired size is not a property that changed): "If you set desiredSize to 0 ... Use the Amazon EKS
-    console or eks update-nodegroup-config to update the scaling config and set the desired size" (same page)."""
+#: A node group's states that are failed or going away (NodegroupStatus in botocore 1.43's eks service model): no
+#: node is to be expected from it.
+_BROKEN_STATES = ("CREATE_FAILED", "DELETING", "DELETE_FAILED")
+
+
+def _describe_group(aws: Aws, env: EnvironmentConfig, group: str) -> dict | None:
+    """``group`` as EKS describes it (DescribeNodegroup's ``nodegroup``), or None when it is not deployed."""
     try:
-        found = aws.call(
+        return aws.call(
             "eks",
             "describe_nodegroup",
             f"describe node group {group}",
@@ -174,24 +186,76 @@ def _group_will_not_start(aws: Aws, env: EnvironmentConfig, group: str) -> str |
     except OpsError as error:
         if error.exit_code is not ExitCode.NOT_FOUND:
             raise
+        return None
+
+
+def group_summary(group: str, found: dict | None) -> dict:
+    """What the plan shows of the next block's node group: its ``status`` and ``health.issues`` (DescribeNodegroup)."""
+    if found is None:
+        return {"name": group, "status": None, "desired_size": None, "health_issues": []}
+    issues = found.get("health", {}).get("issues", [])
+    return {
+        "name": group,
+        "status": found.get("status"),
+        "desired_size": found.get("scalingConfig", {}).get("desiredSize", 0),
+        "health_issues": [{"code": i.get("code"), "message": i.get("message")} for i in issues],
+    }
+
+
+def _issues_text(summary: dict) -> str:
+    return (
+        "; ".join(f"{i['code']}: {i['message']}" for i in summary["health_issues"])
+        or "no issue listed"
+    )
+
+
+def _group_problems(
+    env: EnvironmentConfig, group: str, found: dict | None, start: datetime, now: datetime
+) -> tuple[str | None, str | None]:
+    """(why ``group``'s nodes will not start when its block does, a warning that does not stop them), each or None.
+
+    A group created with a desired size starts them as the reservation becomes active (capacity-blocks-mng, as above);
+    EKS's scale-down before a block's end leaves the group at desired size 0, and a deploy that only changes its launch
+    template to the block after keeps it there (the desired size is not a property that changed): "If you set
+    desiredSize to 0 ... Use the Amazon EKS console or eks update-nodegroup-config to update the scaling config and set
+    the desired size" (same page). "If the create request is made before the capacity reservation is active, then the
+    ASG won't be able to launch Amazon EC2 instances until it becomes active" (same page): a DEGRADED group
+    (AsgInstanceLaunchFailures) is expected before ``start`` and means the nodes are not coming after it.
+    """
+    if found is None:
         return (
             f"{group} is not in {env.cluster_name} yet: deploy it before the next block starts "
             f"(npx cdk deploy {env.stack_name('gpu-nodes')} -c env={env.name})"
-        )
-    desired = found.get("scalingConfig", {}).get("desiredSize", 0)
-    count = env.capacity.instance_count
+        ), None
+    summary = group_summary(group, found)
+    desired, count = summary["desired_size"], env.capacity.instance_count
     if desired < count:
         return (
             f"{group} is at desired size {desired}: its nodes will not start with the block; set it: aws eks "
             f"update-nodegroup-config --cluster-name {env.cluster_name} --nodegroup-name {group} --scaling-config "
             f"desiredSize={count} --region {env.region}"
+        ), None
+    status = summary["status"]
+    if status in _BROKEN_STATES:
+        return f"{group} is {status}: it launches no node ({_issues_text(summary)})", None
+    if status != "DEGRADED":
+        return None, None
+    if now < start:
+        return None, (
+            f"{group} is DEGRADED ({_issues_text(summary)}): expected before its block starts: its Auto Scaling "
+            f"group cannot launch instances until the reservation is active; check again after {utc_and_local(start)}"
         )
-    return None
+    return (
+        f"{group} is DEGRADED since its block started ({_issues_text(summary)}): its nodes are not coming; "
+        f"aws eks describe-nodegroup --cluster-name {env.cluster_name} --nodegroup-name {group} --region {env.region}"
+    ), None
 
 
-def handover_plan(aws: Aws, env: EnvironmentConfig) -> HandoverPlan:
+def handover_plan(aws: Aws, env: EnvironmentConfig, now: datetime) -> HandoverPlan:
     """Read both reservations and lay out the handover from the block that starts first to the other: the slots
-    alternate (docs/capacity.md, "Serve across blocks"), so either slot may hold the block running now."""
+    alternate (docs/capacity.md, "Serve across blocks"), so either slot may hold the block running now. The timing's
+    verdict (ready in time, not in time, gap) does not depend on the next group's state: a gap is worth knowing while
+    the group is still to be deployed, since another block can still be bought."""
     capacity = env.capacity
     if capacity is None:
         raise OpsError(
@@ -219,7 +283,8 @@ def handover_plan(aws: Aws, env: EnvironmentConfig) -> HandoverPlan:
     )
     scale_down, old_steps = _ending_steps(old_group, old)
     new_id, start = new["CapacityReservationId"], new["StartDate"]
-    not_starting = _group_will_not_start(aws, env, new_group)
+    found = _describe_group(aws, env, new_group)
+    not_starting, degraded = _group_problems(env, new_group, found, start, now)
     ready_by = start + cold_start
     steps = sorted(
         [
@@ -238,34 +303,38 @@ def handover_plan(aws: Aws, env: EnvironmentConfig) -> HandoverPlan:
         key=lambda s: s.at,
     )
     margin = scale_down - ready_by
+    verdicts = []
     if not_starting:
-        verdict = NO_NODES
+        verdicts.append(NO_NODES)
         warnings.append(not_starting)
-    elif start >= scale_down:
-        verdict = GAP
+    if degraded:
+        warnings.append(degraded)
+    if start >= scale_down:
+        verdicts.append(GAP)
         warnings.append(
             f"gap: {new_id} starts {_minutes(start - scale_down)} after the current nodes drain "
             f"({utc_and_local(scale_down)}); the endpoint is down from then until the next replicas are ready, up to "
             f"{utc_and_local(ready_by)}"
         )
     elif margin < timedelta(0):
-        verdict = NOT_IN_TIME
+        verdicts.append(NOT_IN_TIME)
         warnings.append(
             f"not enough overlap: the blocks overlap {_minutes(scale_down - start)} before the current nodes drain, "
             f"and the cold start may take {_minutes(cold_start)}; the endpoint may be down up to {_minutes(margin)} "
             f"(buy the next block to start at least {_minutes(cold_start)} before {utc_and_local(scale_down)})"
         )
-    else:
-        verdict = READY_IN_TIME
+    verdicts = sorted(verdicts, key=SEVERITY.index) or [READY_IN_TIME]
     return HandoverPlan(
         env.name,
         reservation_summary(old),
         reservation_summary(new),
         cold_start,
         steps,
-        verdict,
+        verdicts[0],
         margin,
         warnings,
+        verdicts,
+        group_summary(new_group, found),
     )
 
 
@@ -287,17 +356,21 @@ def handover_human(plan: HandoverPlan) -> list[str]:
             "no next block: set capacity.next_capacity_reservation_id to a Capacity Block that starts at least "
             f"{_minutes(plan.cold_start)} before the scale-down ('bin/llmops capacity-blocks offerings', 'purchase')"
         )
+    if len(plan.verdicts) > 1:
+        lines.append(
+            f"{' and '.join(plan.verdicts)}: exit 1 for the most severe, {plan.verdict}; every warning below"
+        )
     lines += [f"warning: {w}" for w in plan.warnings]
     return lines
 
 
-def next_block_check(aws: Aws, env: EnvironmentConfig) -> Check:
+def next_block_check(aws: Aws, env: EnvironmentConfig, now: datetime) -> Check:
     """Preflight's row for capacity.next_capacity_reservation_id (ops_cli/preflight.py, EKS only, when it is set): the
     handover's verdict before anything is deployed. A next block the node group cannot use fails; one that starts too
     late warns (the deploy works, the endpoint will be down for a while)."""
     name = "next Capacity Block"
     try:
-        plan = handover_plan(aws, env)
+        plan = handover_plan(aws, env, now)
     except OpsError as error:
         if error.exit_code not in (ExitCode.USAGE, ExitCode.NOT_FOUND):
             raise
@@ -310,7 +383,7 @@ def next_block_check(aws: Aws, env: EnvironmentConfig) -> Check:
             f"{to}: its replicas can be ready {_minutes(plan.margin)} before the current nodes drain"
             + "".join(f"; {w}" for w in plan.warnings),
         )
-    if plan.verdict == NO_NODES:
+    if plan.verdicts == [NO_NODES]:
         return Check(
             name,
             Status.WARN,
@@ -320,7 +393,7 @@ def next_block_check(aws: Aws, env: EnvironmentConfig) -> Check:
     return Check(
         name,
         Status.WARN,
-        f"{to}: {plan.verdict}: " + "; ".join(plan.warnings),
+        f"{to}: {' and '.join(plan.verdicts)}: " + "; ".join(plan.warnings),
         f"buy a Capacity Block that starts at least {_minutes(plan.cold_start)} before the current one's scale-down, "
         f"or extend the current one; bin/llmops handover --env {env.name} shows the plan",
     )

@@ -119,7 +119,7 @@ def run_preflight(
         if reservation and reservation.get("State") == "active":
             checks.append(gpu_node_group_updates_check(aws, env))
         if env.capacity.next_capacity_reservation_id:
-            checks.append(next_block_check(aws, env))
+            checks.append(next_block_check(aws, env, now))
         checks.append(instance_type_offered_check(aws, env))
     checks.append(instance_type_facts_check(aws, env))
     # The pinned revision's S3 mirror, complete before the GPU nodes need it (ops_cli/preflight_mirror.py).

@@ -13,7 +13,7 @@ from ops_cli.capacity_blocks import describe_reservation
 from ops_cli.errors import ExitCode, OpsError
 from ops_cli.output import utc_and_local
 from ops_cli.preflight_check import Check, Status
-from ops_cli.waiting import GPU_NODEGROUP
+from ops_cli.waiting import GPU_NODEGROUP, NEXT_GPU_NODEGROUP
 
 WARN_BEFORE_END = timedelta(days=1)
 
@@ -204,35 +204,48 @@ def gpu_node_group_updates_check(aws: Aws, env: EnvironmentConfig) -> Check:
     requires desired size 0", from the EKS user guide on Capacity Blocks for managed node groups); the page itself was
     not among the stored documents here, so this row warns rather than fails."""
     name = "GPU node group updates"
-    try:
-        group = aws.call(
-            "eks",
-            "describe_nodegroup",
-            "describe the GPU node group",
-            clusterName=env.cluster_name,
-            nodegroupName=GPU_NODEGROUP,
-        )["nodegroup"]
-    except OpsError as error:
-        if error.exit_code is not ExitCode.NOT_FOUND:
-            raise
+    # With a next reservation its group (stacks/gpu_nodes_stack.py) is on a Capacity Block too, and in the same stack.
+    names = [GPU_NODEGROUP]
+    if env.capacity.next_capacity_reservation_id:
+        names.append(NEXT_GPU_NODEGROUP)
+    found: dict[str, int] = {}
+    for group_name in names:
+        try:
+            group = aws.call(
+                "eks",
+                "describe_nodegroup",
+                "describe the GPU node group",
+                clusterName=env.cluster_name,
+                nodegroupName=group_name,
+            )["nodegroup"]
+        except OpsError as error:
+            if error.exit_code is not ExitCode.NOT_FOUND:
+                raise
+            continue
+        found[group_name] = group.get("scalingConfig", {}).get("desiredSize", 0)
+    if not found:
         return Check(name, Status.PASS, f"no GPU node group yet in {env.cluster_name}")
-    desired = group.get("scalingConfig", {}).get("desiredSize", 0)
-    if desired > 0:
+    running = {group_name: desired for group_name, desired in found.items() if desired > 0}
+    if running:
         gpu_nodes, serving = env.stack_name("gpu-nodes"), env.stack_name("serving")
+        scale = "; ".join(
+            f"aws eks update-nodegroup-config --cluster-name {env.cluster_name} --nodegroup-name {group_name} "
+            f"--scaling-config desiredSize=0 --region {env.region}"
+            for group_name in running
+        )
         return Check(
             name,
             Status.WARN,
-            f"{GPU_NODEGROUP} runs {desired} node(s); a managed node group on a Capacity Block can only be "
+            "; ".join(f"{g} runs {d} node(s)" for g, d in running.items())
+            + "; a managed node group on a Capacity Block can only be "
             f"updated at desired size 0: a change to the {gpu_nodes} stack (launch template, AMI, labels, "
             "taints, size) during the block fails; deploy serving changes alone",
             f"npx cdk deploy {serving} --exclusively -c env={env.name}; to change the GPU nodes, scale to 0 "
-            f"first: aws eks update-nodegroup-config --cluster-name "
-            f"{env.cluster_name} --nodegroup-name {GPU_NODEGROUP} --scaling-config desiredSize=0 "
-            f"--region {env.region}",
+            f"first: {scale}",
         )
     return Check(
         name,
         Status.PASS,
-        f"{GPU_NODEGROUP} is at desired size 0; the {env.stack_name('gpu-nodes')} stack "
-        "can be updated",
+        f"{' and '.join(found)} {'is' if len(found) == 1 else 'are'} at desired size 0; the "
+        f"{env.stack_name('gpu-nodes')} stack can be updated",
     )

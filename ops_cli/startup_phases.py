@@ -292,6 +292,38 @@ def _image_pull(pod: dict, events: list[dict], container: str) -> Phase:
     return Phase("image pulled", None, None, "events Pulling, Pulled")
 
 
+def choose_pod(pods: list[dict]) -> tuple[dict, str | None]:
+    """The pod whose start to read, and a note when it is not simply the newest.
+
+    With a next Capacity Block the Deployment runs standby replicas (docs/capacity.md, "Serve across blocks") that
+    stay Pending, with no node (``spec.nodeName`` unset), until the next block's nodes join: the newest pod is then
+    often one that has not started at all. So: a scheduled pod still starting (not Ready, not being deleted), the
+    newest such; else the newest scheduled pod; else, none being scheduled, the newest."""
+
+    def newest(among: list[dict]) -> dict:
+        return max(among, key=lambda p: str(p["metadata"].get("creationTimestamp") or ""))
+
+    scheduled = [p for p in pods if isinstance(_dict(p.get("spec")).get("nodeName"), str)]
+    starting = [
+        p
+        for p in scheduled
+        if not p["metadata"].get("deletionTimestamp")
+        and not any(
+            c.get("type") == "Ready" and c.get("status") == "True"
+            for c in _dicts(_dict(p.get("status")).get("conditions"))
+        )
+    ]
+    last, pod = newest(pods), newest(starting or scheduled or pods)
+    name, last_name = pod["metadata"]["name"], last["metadata"]["name"]
+    if not scheduled:
+        return pod, f"no pod is on a node yet: the newest of {len(pods)}, {name}, is read"
+    if pod is last:
+        return pod, None
+    why = "the newest pod still starting on a node" if starting else "the newest pod on a node"
+    state = "is ready or going" if last in scheduled else "has no node yet"
+    return pod, f"{name} is read, {why}: the newest, {last_name}, {state}"
+
+
 def read_startup_phases(
     kubectl: str,
     *,
@@ -301,8 +333,9 @@ def read_startup_phases(
     run: Callable | None = None,
     deadline: Deadline | None = None,
 ) -> tuple[dict, list[Phase]]:
-    """Read the newest pod matching ``selector`` in ``namespace``, its node, its events and its vLLM container's log
-    (the container whose image is ``container_image``, else the first), and return (pod, phases). Each kubectl call
+    """Read the pod matching ``selector`` in ``namespace`` that :func:`choose_pod` picks, its node, its events and its
+    vLLM container's log (the container whose image is ``container_image``, else the first), and return (pod, phases,
+    the note of choose_pod). Each kubectl call
     runs within its cap and what is left of ``deadline`` (ops_cli/tools.py); what kubectl prints that is not the
     JSON asked for is an error naming the command to run by hand."""
 
@@ -324,7 +357,7 @@ def read_startup_phases(
             f"deploy the serving stack first, or check --env; by hand: {command_line(listing)}",
             ExitCode.NOT_FOUND,
         )
-    pod = max(pods, key=lambda p: str(p["metadata"].get("creationTimestamp") or ""))
+    pod, note = choose_pod(pods)
     name = pod["metadata"]["name"]
     spec = pod.get("spec") if isinstance(pod.get("spec"), dict) else {}
     containers = _dicts(spec.get("containers")) or [{}]
@@ -357,6 +390,8 @@ def read_startup_phases(
         run=run,
     )
     lines = result.stdout.splitlines() if result.returncode == 0 else []
-    return pod, startup_phases(
-        pod=pod, node=node, events=events, log_lines=lines, container=container
+    return (
+        pod,
+        startup_phases(pod=pod, node=node, events=events, log_lines=lines, container=container),
+        note,
     )

@@ -3,6 +3,9 @@ progress lines are ops_cli/progress.py's :class:`Progress`."""
 
 from __future__ import annotations
 
+from datetime import UTC, datetime, timedelta
+
+from deployment_config.gpu_nodes import EKS_SCALE_IN_BEFORE_END_MINUTES
 from deployment_config.model import EnvironmentConfig
 from endpoint_probe.answers import UNAUTHORIZED, unauthorized
 from endpoint_probe.deadline import Deadline
@@ -25,6 +28,42 @@ from ops_cli.progress import Progress
 from ops_cli.tools import ToolTimedOut, command_line, run_tool, tool_failure, tool_json
 
 GPU_NODEGROUP = "gpu-capacity-block"  # cdk_constructs.capacity_block_node_group names it so
+#: capacity.next_capacity_reservation_id's node group, beside GPU_NODEGROUP (stacks/gpu_nodes_stack.py names it so).
+NEXT_GPU_NODEGROUP = "gpu-capacity-block-next"
+
+
+def gpu_node_groups(aws: Aws, env: EnvironmentConfig, now: datetime) -> tuple[list[str], str]:
+    """The GPU node groups whose nodes to wait for, and why these.
+
+    Without a next reservation, GPU_NODEGROUP. With one (docs/capacity.md, "Serve across blocks"), each slot's group
+    whose reservation is active and not yet at its scale-down (EKS scales the group to 0 forty minutes before the
+    block's end, deployment_config/gpu_nodes.py: those nodes are going, not coming); when no reservation is, the group
+    of the one that starts first (a group launches its instances when its reservation becomes active, EKS user guide
+    capacity-blocks-mng.adoc at awsdocs/amazon-eks-user-guide@2ef9e38, so its nodes come first)."""
+    capacity = env.capacity
+    if capacity is None or not capacity.next_capacity_reservation_id:
+        return [GPU_NODEGROUP], ""
+    slots = [
+        (GPU_NODEGROUP, describe_reservation(aws, capacity.capacity_reservation_id)),
+        (NEXT_GPU_NODEGROUP, describe_reservation(aws, capacity.next_capacity_reservation_id)),
+    ]
+    scale_in = timedelta(minutes=EKS_SCALE_IN_BEFORE_END_MINUTES)
+    serving = [
+        group
+        for group, found in slots
+        if found.get("State") == "active"
+        and (found.get("EndDate") is None or now < found["EndDate"] - scale_in)
+    ]
+    if serving:
+        return serving, "the group(s) whose Capacity Block is active and before its scale-down"
+    coming = [slot for slot in slots if slot[1].get("State") not in FINAL_STATES]
+    if not coming:
+        return [GPU_NODEGROUP], "no Capacity Block is active or coming"
+    first = min(coming, key=lambda slot: slot[1]["StartDate"])
+    return (
+        [first[0]],
+        f"no Capacity Block is active: the group of the one that starts first, {first[1]['CapacityReservationId']}",
+    )
 
 
 def wait_for_reservation(aws: Aws, reservation_id: str, progress: Progress) -> dict:
@@ -46,56 +85,84 @@ def wait_for_reservation(aws: Aws, reservation_id: str, progress: Progress) -> d
     return last
 
 
-def wait_for_gpu_nodes(aws: Aws, env: EnvironmentConfig, progress: Progress) -> dict:
-    """Until the GPU node group is ACTIVE and its Auto Scaling group has the desired instances in service."""
+def _group_state(
+    aws: Aws, env: EnvironmentConfig, name: str, named: bool
+) -> tuple[bool, str, dict]:
+    """One GPU node group: (ready, the status line, its state); raises when it failed with no node in service.
+    ``named``: more than one group is waited for, so the messages name it."""
+    group = aws.call(
+        "eks",
+        "describe_nodegroup",
+        f"describe the GPU node group {name}" if named else "describe the GPU node group",
+        clusterName=env.cluster_name,
+        nodegroupName=name,
+    )["nodegroup"]
+    desired = group.get("scalingConfig", {}).get("desiredSize", 0)
+    issues = [
+        f"{i.get('code')}: {i.get('message')}" for i in group.get("health", {}).get("issues", [])
+    ]
+    asg_names = [g["name"] for g in group.get("resources", {}).get("autoScalingGroups", [])]
+    in_service = 0
+    if asg_names:
+        asgs = aws.call(
+            "autoscaling",
+            "describe_auto_scaling_groups",
+            "describe the GPU Auto Scaling group",
+            AutoScalingGroupNames=asg_names,
+        )["AutoScalingGroups"]
+        in_service = sum(
+            1
+            for g in asgs
+            for i in g.get("Instances", [])
+            if i.get("LifecycleState") == "InService"
+        )
+    state = {
+        "status": group.get("status"),
+        "desired": desired,
+        "in_service": in_service,
+        "issues": issues,
+    }
+    if group.get("status") in {"CREATE_FAILED", "DELETING", "DEGRADED"} and not in_service:
+        raise OpsError(
+            f"GPU node group {name + ' ' if named else ''}is {group.get('status')}: "
+            f"{'; '.join(issues) or 'no detail'}",
+            "check the Capacity Block state and the node group's health issues",
+            ExitCode.CHECK_FAILED,
+        )
+    status = f"{name}: " if named else ""
+    status += f"{group.get('status')}, {in_service}/{desired} instances in service"
+    if issues:
+        status += f" ({issues[0]})"
+    return group.get("status") == "ACTIVE" and desired > 0 and in_service >= desired, status, state
+
+
+def wait_for_gpu_nodes(
+    aws: Aws, env: EnvironmentConfig, progress: Progress, now: datetime | None = None
+) -> dict:
+    """Until the GPU node group(s) holding nodes (:func:`gpu_node_groups`) are ACTIVE and their Auto Scaling groups
+    have the desired instances in service. With two groups the state has each (``groups``), the totals and why
+    these groups (``chosen``)."""
+    names, why = gpu_node_groups(aws, env, now or datetime.now(UTC))
+    named = bool(why)  # with a next reservation configured, every message names its group
     last: dict = {}
 
     def probe() -> tuple[bool, str]:
-        group = aws.call(
-            "eks",
-            "describe_nodegroup",
-            "describe the GPU node group",
-            clusterName=env.cluster_name,
-            nodegroupName=GPU_NODEGROUP,
-        )["nodegroup"]
-        desired = group.get("scalingConfig", {}).get("desiredSize", 0)
-        issues = [
-            f"{i.get('code')}: {i.get('message')}"
-            for i in group.get("health", {}).get("issues", [])
-        ]
-        asg_names = [g["name"] for g in group.get("resources", {}).get("autoScalingGroups", [])]
-        in_service = 0
-        if asg_names:
-            asgs = aws.call(
-                "autoscaling",
-                "describe_auto_scaling_groups",
-                "describe the GPU Auto Scaling group",
-                AutoScalingGroupNames=asg_names,
-            )["AutoScalingGroups"]
-            in_service = sum(
-                1
-                for g in asgs
-                for i in g.get("Instances", [])
-                if i.get("LifecycleState") == "InService"
-            )
+        results = [(name, *_group_state(aws, env, name, named)) for name in names]
+        if not why:
+            last.update(results[0][3])
+            return results[0][1], results[0][2]
+        states = {name: state for name, _, _, state in results}
         last.update(
             {
-                "status": group.get("status"),
-                "desired": desired,
-                "in_service": in_service,
-                "issues": issues,
+                "groups": states,
+                "chosen": why,
+                "desired": sum(s["desired"] for s in states.values()),
+                "in_service": sum(s["in_service"] for s in states.values()),
             }
         )
-        if group.get("status") in {"CREATE_FAILED", "DELETING", "DEGRADED"} and not in_service:
-            raise OpsError(
-                f"GPU node group is {group.get('status')}: {'; '.join(issues) or 'no detail'}",
-                "check the Capacity Block state and the node group's health issues",
-                ExitCode.CHECK_FAILED,
-            )
-        status = f"{group.get('status')}, {in_service}/{desired} instances in service"
-        if issues:
-            status += f" ({issues[0]})"
-        return group.get("status") == "ACTIVE" and desired > 0 and in_service >= desired, status
+        return all(ready for _, ready, _, _ in results), "; ".join(
+            line for _, _, line, _ in results
+        )
 
     progress.run(probe)
     return last

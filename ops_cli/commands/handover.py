@@ -28,8 +28,9 @@ def register(groups: argparse._SubParsersAction, common: argparse.ArgumentParser
                 ),
                 (
                     ExitCode.CHECK_FAILED,
-                    "not in time, a gap between the blocks, the next block's node group will not start, or no next "
-                    "block: the warning says which",
+                    "not in time, a gap between the blocks, the next block's node group will not start (not "
+                    "deployed, at desired size 0, or DEGRADED after its block started), or no next block: every "
+                    "warning is listed, the verdict is the most severe (will not start, then gap, then not in time)",
                 ),
             ],
         ),
@@ -40,6 +41,6 @@ def register(groups: argparse._SubParsersAction, common: argparse.ArgumentParser
 
 def handover(ctx: Context) -> int:
     """The plan of the handover (ops_cli/handover.py): timeline, verdict, warnings."""
-    plan = handover_plan(ctx.aws(), ctx.env)
+    plan = handover_plan(ctx.aws(), ctx.env, ctx.rt.now())
     ctx.out(plan.to_dict(), handover_human(plan))
     return plan.exit_code

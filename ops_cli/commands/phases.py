@@ -19,7 +19,8 @@ def register(groups: argparse._SubParsersAction, common: argparse.ArgumentParser
         parents=[common],
         **command_help(
             "Show where the newest vLLM pod's start went, phase by phase, read with kubectl: at any time, the phases not "
-            "reached yet show as unknown.",
+            "reached yet show as unknown. A pod on a node is read first (one still starting first of all): standby "
+            "replicas wait Pending, with no node, for the next Capacity Block; the output says which pod it read.",
             ["llmops phases --env prod", "llmops phases --env prod --json"],
             [
                 (ExitCode.OK, "shown"),
@@ -37,16 +38,22 @@ def register(groups: argparse._SubParsersAction, common: argparse.ArgumentParser
 def phases(ctx: Context) -> int:
     """Where the newest vLLM pod's start went, phase by phase, at any time: during a start the phases not reached yet
     show as unknown."""
-    found = startup_phases(ctx)
-    ctx.out({"env": ctx.env.name, "phases": [p.to_dict() for p in found]}, phases_table(found))
+    found, note = startup_phases(ctx)
+    table = phases_table(found)
+    ctx.out(
+        {"env": ctx.env.name, "phases": [p.to_dict() for p in found], "pod_note": note},
+        [note, table] if note else table,
+    )
     return ExitCode.OK
 
 
-def startup_phases(ctx: Context) -> list:
-    """The phases of the newest serving pod of ``--env``, read with ``--kubectl`` (also ``wait endpoint``'s)."""
+def startup_phases(ctx: Context) -> tuple[list, str | None]:
+    """The phases of the serving pod of ``--env`` that choose_pod picks (ops_cli/startup_phases.py: a scheduled one,
+    not a standby replica Pending without a node), read with ``--kubectl`` (also ``wait endpoint``'s), and the note
+    saying which pod when it is not simply the newest."""
     ctx.check_kubectl()
     namespace, selector = serving_pods(ctx.env)
-    _, found = read_startup_phases(
+    _, found, note = read_startup_phases(
         ctx.args.kubectl,
         namespace=namespace,
         selector=selector,
@@ -54,4 +61,4 @@ def startup_phases(ctx: Context) -> list:
         run=ctx.rt.run_command,
         deadline=ctx.deadline,
     )
-    return found
+    return found, note

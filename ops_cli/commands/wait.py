@@ -61,7 +61,9 @@ def register(groups: argparse._SubParsersAction, common: argparse.ArgumentParser
         help="until the GPU nodes of an environment are in service",
         parents=[common],
         **command_help(
-            "Wait until the GPU nodes of an environment are in service, showing how many are as it goes.",
+            "Wait until the GPU nodes of an environment are in service, showing how many are as it goes. With "
+            "capacity.next_capacity_reservation_id set, it waits for the node group(s) whose Capacity Block is "
+            "active and not yet at its scale-down, else for the group of the block that starts first.",
             ["llmops wait nodes --env prod", "llmops wait nodes --env prod --timeout 5400"],
             [
                 (ExitCode.OK, "every GPU node is in service"),
@@ -170,7 +172,7 @@ def reservation(ctx: Context) -> int:
 
 def nodes(ctx: Context) -> int:
     state = wait_for_gpu_nodes(
-        ctx.aws(), ctx.env, ctx.progress(f"GPU nodes of {ctx.env.cluster_name}")
+        ctx.aws(), ctx.env, ctx.progress(f"GPU nodes of {ctx.env.cluster_name}"), ctx.rt.now()
     )
     ctx.out(state, f"{state['in_service']} GPU node(s) in service.")
     return ExitCode.OK
@@ -212,13 +214,13 @@ def endpoint(ctx: Context) -> int:
             # With the environment, where the start went (read with kubectl); a failure to read it is a note, not a
             # failed wait: the endpoint is healthy.
             try:
-                phases = startup_phases(ctx)
+                phases, note = startup_phases(ctx)
             except OpsError as error:
                 payload["phases"], payload["phases_error"] = None, error.message
                 parts.append(f"Startup phases not read: {error.message}")
             else:
-                payload["phases"] = [p.to_dict() for p in phases]
-                parts.append(phases_table(phases))
+                payload["phases"], payload["phases_pod_note"] = [p.to_dict() for p in phases], note
+                parts += [note, phases_table(phases)] if note else [phases_table(phases)]
         ctx.out(payload, parts)
     return ExitCode.OK
 

@@ -40,8 +40,16 @@ def expect(aws, reservation_id: str, answer: dict) -> None:
     )
 
 
-def expect_group(aws, name: str = "gpu-capacity-block-next", desired: int | None = 1) -> None:
-    """The next block's node group at ``desired`` size, or (None) not deployed."""
+def expect_group(
+    aws,
+    name: str = "gpu-capacity-block-next",
+    desired: int | None = 1,
+    *,
+    status: str = "ACTIVE",
+    issues: tuple[dict, ...] = (),
+) -> None:
+    """The next block's node group at ``desired`` size, in ``status`` with health ``issues``, or (None) not
+    deployed."""
     params = {"clusterName": "example-llm", "nodegroupName": name}
     if desired is None:
         aws.stub("eks").add_client_error(
@@ -58,6 +66,8 @@ def expect_group(aws, name: str = "gpu-capacity-block-next", desired: int | None
             "nodegroup": {
                 "nodegroupName": name,
                 "scalingConfig": {"minSize": 0, "maxSize": 1, "desiredSize": desired},
+                "status": status,
+                "health": {"issues": list(issues)},
             }
         },
         params,
@@ -203,3 +213,78 @@ def test_given_the_next_group_at_desired_size_0_or_not_deployed_then_its_nodes_w
     assert result.code == ExitCode.CHECK_FAILED
     assert result.json["verdict"] == "next nodes will not start"
     assert says in result.json["warnings"][0]
+
+
+@pytest.mark.parametrize("desired", [0, None])
+def test_given_the_next_group_will_not_start_and_a_gap_then_both_are_warned_and_the_verdict_is_the_most_severe(
+    aws, run, with_next, desired
+):
+    # The gap is worth knowing while the group is still to be deployed: another block can still be bought.
+    result = plan_with_next_start(aws, run, END + timedelta(days=1), desired=desired)
+    assert result.code == ExitCode.CHECK_FAILED
+    plan = result.json
+    assert plan["verdicts"] == ["next nodes will not start", "gap"]
+    assert plan["verdict"] == "next nodes will not start"
+    assert [w.startswith("gap:") for w in plan["warnings"]] == [False, True]
+
+
+def test_given_the_next_group_not_deployed_and_too_little_overlap_then_not_in_time_is_warned_too(
+    aws, run, with_next, cold_start
+):
+    result = plan_with_next_start(
+        aws, run, SCALE_DOWN - cold_start + timedelta(minutes=20), desired=None
+    )
+    assert result.code == ExitCode.CHECK_FAILED
+    assert result.json["verdicts"] == ["next nodes will not start", "not in time"]
+    assert result.json["warnings"][1].startswith("not enough overlap")
+
+
+def test_the_human_plan_names_every_verdict_and_which_one_sets_the_exit_code(aws, run, with_next):
+    expect(aws, CURRENT, reservation(CURRENT, END - timedelta(days=2), END))
+    expect(aws, NEXT, reservation(NEXT, END + timedelta(days=1), END + timedelta(days=8)))
+    expect_group(aws, desired=None)
+    result = run("handover", "--env", "example")
+    assert result.code == ExitCode.CHECK_FAILED
+    assert "next nodes will not start and gap: exit 1 for the most severe" in result.stdout
+    assert "warning: gap:" in result.stdout and "npx cdk deploy example-gpu-nodes" in result.stdout
+
+
+LAUNCH_FAILURE = {
+    "code": "AsgInstanceLaunchFailures",
+    "message": "Could not launch On-Demand Instances. InsufficientInstanceCapacity",
+    "resourceIds": ["eks-gpu-capacity-block-next-asg"],
+}
+
+
+def degraded_plan(aws, run, start: datetime):
+    expect(aws, CURRENT, reservation(CURRENT, END - timedelta(days=7), END))
+    expect(aws, NEXT, reservation(NEXT, start, start + timedelta(days=7)))
+    expect_group(aws, status="DEGRADED", issues=(LAUNCH_FAILURE,))
+    return run("handover", "--env", "example", "--json")
+
+
+def test_given_the_next_group_degraded_before_its_block_starts_then_it_warns_and_the_plan_holds(
+    aws, run, with_next
+):
+    # The tests' clock reads 2026-11-30 12:00 UTC (conftest NOW); the next block starts days later.
+    result = degraded_plan(aws, run, END - timedelta(days=1))
+    assert result.code == ExitCode.OK, result.stderr
+    plan = result.json
+    assert plan["verdict"] == "ready in time"
+    assert plan["next_group"]["status"] == "DEGRADED"
+    assert plan["next_group"]["health_issues"][0]["code"] == "AsgInstanceLaunchFailures"
+    (warning,) = plan["warnings"]
+    assert "DEGRADED" in warning and "expected before its block starts" in warning
+
+
+def test_given_the_next_group_degraded_after_its_block_started_then_its_nodes_are_not_coming(
+    aws, run, with_next
+):
+    started = datetime(2026, 11, 30, 11, 30, tzinfo=UTC)
+    result = degraded_plan(aws, run, started)
+    assert result.code == ExitCode.CHECK_FAILED
+    plan = result.json
+    assert plan["verdict"] == "next nodes will not start"
+    assert (
+        "not coming" in plan["warnings"][0] and "AsgInstanceLaunchFailures" in plan["warnings"][0]
+    )

@@ -446,16 +446,16 @@ def expect_operator_installed(
     )
 
 
-def expect_node_group(aws, desired: int | None = None) -> None:
-    """The GPU node group at ``desired`` size, or (None) not created yet."""
-    params = {"clusterName": "example-llm", "nodegroupName": "gpu-capacity-block"}
+def expect_node_group(aws, desired: int | None = None, name: str = "gpu-capacity-block") -> None:
+    """The GPU node group ``name`` at ``desired`` size, or (None) not created yet."""
+    params = {"clusterName": "example-llm", "nodegroupName": name}
     if desired is None:
         aws.stub("eks").add_client_error(
             "describe_nodegroup",
             expected_params=params,
             **client_error(
                 "ResourceNotFoundException",
-                "No node group found for name: gpu-capacity-block.",
+                f"No node group found for name: {name}.",
                 404,
             ),
         )
@@ -464,7 +464,7 @@ def expect_node_group(aws, desired: int | None = None) -> None:
         "describe_nodegroup",
         {
             "nodegroup": {
-                "nodegroupName": "gpu-capacity-block",
+                "nodegroupName": name,
                 "clusterName": "example-llm",
                 "status": "ACTIVE",
                 "capacityType": "CAPACITY_BLOCK",
@@ -1413,10 +1413,18 @@ NEXT_RESERVATION = "cr-0fedcba9876543210"
 
 
 def preflight_with_next(
-    aws, run, config_dir, *, start, zone: str = "us-west-2a"
+    aws,
+    run,
+    config_dir,
+    *,
+    start,
+    zone: str = "us-west-2a",
+    desired: int = 1,
+    running: tuple[int | None, int | None] = (None, None),
 ) -> dict[str, dict]:
     """An EKS preflight of the example with a next block starting at ``start``: the handover's row reads both
-    reservations after the current block's rows."""
+    reservations after the current block's rows. ``running``: the two GPU node groups' desired sizes as the updates
+    row reads them (None: not deployed)."""
     path = config_dir / "example.yaml"
     line = f"  capacity_reservation_id: {RESERVATION}"
     path.write_text(
@@ -1427,7 +1435,8 @@ def preflight_with_next(
     end = NOW + timedelta(days=2)
     expect_identity(aws)
     expect_reservation(aws, state="active", end=end)
-    expect_node_group(aws)
+    expect_node_group(aws, running[0])
+    expect_node_group(aws, running[1], "gpu-capacity-block-next")
     current = reservation(state="active", reservation_id=RESERVATION)
     current["StartDate"], current["EndDate"] = NOW - timedelta(days=1), end
     nxt = reservation(state="scheduled", zone=zone, reservation_id=NEXT_RESERVATION)
@@ -1441,7 +1450,7 @@ def preflight_with_next(
     if zone == "us-west-2a":
         aws.stub("eks").add_response(
             "describe_nodegroup",
-            {"nodegroup": {"scalingConfig": {"minSize": 0, "maxSize": 1, "desiredSize": 1}}},
+            {"nodegroup": {"scalingConfig": {"minSize": 0, "maxSize": 1, "desiredSize": desired}}},
             {"clusterName": "example-llm", "nodegroupName": "gpu-capacity-block-next"},
         )
     expect_offered(aws)
@@ -1467,6 +1476,34 @@ def test_a_next_block_that_starts_after_the_drain_warns_that_there_is_a_gap(aws,
     row = checks["next Capacity Block"]
     assert row["status"] == "warn" and "gap" in row["detail"]
     assert "bin/llmops handover --env example" in row["fix"]
+
+
+def test_the_updates_row_warns_for_the_next_group_when_it_runs_nodes(aws, run, config_dir):
+    # After a handover the nodes run in the next reservation's group: a GPU stack change would fail there too.
+    checks = preflight_with_next(
+        aws, run, config_dir, start=NOW + timedelta(days=1), running=(0, 1)
+    )
+    row = checks["GPU node group updates"]
+    assert row["status"] == "warn"
+    assert row["detail"].startswith("gpu-capacity-block-next runs 1 node(s)")
+    assert "--nodegroup-name gpu-capacity-block-next --scaling-config desiredSize=0" in row["fix"]
+
+
+def test_the_updates_row_names_both_groups_at_0(aws, run, config_dir):
+    checks = preflight_with_next(
+        aws, run, config_dir, start=NOW + timedelta(days=1), running=(0, 0)
+    )
+    row = checks["GPU node group updates"]
+    assert row["status"] == "pass"
+    assert "gpu-capacity-block and gpu-capacity-block-next are at desired size 0" in row["detail"]
+
+
+def test_a_next_group_at_0_and_a_gap_warns_both(aws, run, config_dir):
+    # The gap is the news a user can still act on (buy another block): it is not hidden behind the group's state.
+    checks = preflight_with_next(aws, run, config_dir, start=NOW + timedelta(days=3), desired=0)
+    row = checks["next Capacity Block"]
+    assert row["status"] == "warn" and "next nodes will not start and gap" in row["detail"]
+    assert "desired size 0" in row["detail"] and "gap:" in row["detail"]
 
 
 def test_a_next_block_in_another_zone_fails_naming_the_field(aws, run, config_dir):

@@ -202,6 +202,80 @@ def test_wait_nodes_access_denied(aws, run):
     assert result.code == ExitCode.ACCESS_DENIED
 
 
+# --- with a next reservation (capacity.next_capacity_reservation_id): which node groups `wait nodes` waits for -------
+
+CURRENT, NEXT = "cr-0123456789abcdef0", "cr-0fedcba9876543210"
+
+
+def _with_next(config_dir, current: dict, following: dict, aws) -> None:
+    path = config_dir / "example.yaml"
+    line = f"  capacity_reservation_id: {CURRENT}"
+    path.write_text(
+        path.read_text().replace(line, f"{line}\n  next_capacity_reservation_id: {NEXT}", 1)
+    )
+    for item in (current, following):
+        aws.stub("ec2").add_response(
+            "describe_capacity_reservations",
+            {"CapacityReservations": [item]},
+            {"CapacityReservationIds": [item["CapacityReservationId"]]},
+        )
+
+
+def _block(reservation_id: str, state: str, start, end) -> dict:
+    found = reservation(state, reservation_id=reservation_id)
+    found["StartDate"], found["EndDate"] = start, end
+    return found
+
+
+def _group_in_service(aws, name: str) -> None:
+    answer = _nodegroup("ACTIVE")
+    answer["nodegroup"]["nodegroupName"] = name
+    aws.stub("eks").add_response(
+        "describe_nodegroup", answer, {"clusterName": "example-llm", "nodegroupName": name}
+    )
+    aws.stub("autoscaling").add_response(
+        "describe_auto_scaling_groups", _asg(1), {"AutoScalingGroupNames": ["eks-gpu-asg"]}
+    )
+
+
+def test_wait_nodes_during_the_overlap_waits_for_both_groups(aws, run, config_dir):
+    current = _block(CURRENT, "active", NOW - timedelta(days=6), NOW + timedelta(days=1))
+    following = _block(NEXT, "active", NOW - timedelta(hours=1), NOW + timedelta(days=7))
+    _with_next(config_dir, current, following, aws)
+    _group_in_service(aws, "gpu-capacity-block")
+    _group_in_service(aws, "gpu-capacity-block-next")
+    result = run("wait", "nodes", "--env", "example", "--json")
+    assert result.code == ExitCode.OK, result.stderr
+    assert list(result.json["groups"]) == ["gpu-capacity-block", "gpu-capacity-block-next"]
+    assert result.json["in_service"] == 2 and "active" in result.json["chosen"]
+
+
+def test_wait_nodes_after_the_current_blocks_scale_down_waits_for_the_next_group_alone(
+    aws, run, config_dir
+):
+    # EKS scales the current group to 0 forty minutes before its block ends: those nodes are going, not coming.
+    current = _block(CURRENT, "active", NOW - timedelta(days=6), NOW + timedelta(minutes=30))
+    following = _block(NEXT, "active", NOW - timedelta(hours=1), NOW + timedelta(days=7))
+    _with_next(config_dir, current, following, aws)
+    _group_in_service(aws, "gpu-capacity-block-next")
+    result = run("wait", "nodes", "--env", "example", "--json")
+    assert result.code == ExitCode.OK, result.stderr
+    assert list(result.json["groups"]) == ["gpu-capacity-block-next"]
+    assert "gpu-capacity-block-next: ACTIVE, 1/1 instances in service" in result.stderr
+
+
+def test_wait_nodes_before_either_block_waits_for_the_group_of_the_first(aws, run, config_dir):
+    # The slots alternate: the next reservation's slot may hold the block that starts first.
+    current = _block(CURRENT, "scheduled", NOW + timedelta(days=2), NOW + timedelta(days=9))
+    following = _block(NEXT, "scheduled", NOW + timedelta(days=1), NOW + timedelta(days=2))
+    _with_next(config_dir, current, following, aws)
+    _group_in_service(aws, "gpu-capacity-block-next")
+    result = run("wait", "nodes", "--env", "example", "--json")
+    assert result.code == ExitCode.OK, result.stderr
+    assert list(result.json["groups"]) == ["gpu-capacity-block-next"]
+    assert NEXT in result.json["chosen"]
+
+
 class FakeKubectl:
     """Answers `kubectl get inferenceendpointconfigs ... -o json` with the next of the given statuses."""
 

@@ -253,6 +253,61 @@ def test_llmops_phases_reads_the_serving_pod_of_the_environment(run_with_kubectl
     assert phases["model loaded into the GPUs"]["seconds"] == 700.0
 
 
+def renamed(base: dict, name: str, created: str, *, node: str | None = NODE) -> dict:
+    """``base`` as another pod of the Deployment, created at ``created``, on ``node`` (None: Pending, no node)."""
+    spec = {k: v for k, v in base["spec"].items() if k != "nodeName"}
+    if node:
+        spec["nodeName"] = node
+    return {
+        **base,
+        "metadata": {**base["metadata"], "name": name, "creationTimestamp": created},
+        "spec": spec,
+    }
+
+
+def test_phases_read_a_pod_on_a_node_not_the_newer_standby_replica_that_waits_for_the_next_block(
+    run_with_kubectl,
+):
+    # With a next Capacity Block the Deployment's standby replicas stay Pending, with no node, until its nodes join.
+    standby = renamed(pod(ready=False), "vllm-standby", "2026-11-30T12:00:00Z", node=None)
+    kubectl = FakeKubectl([pod(), standby])
+    result = run_with_kubectl(kubectl, "phases", "--env", "example")
+    assert result.code == ExitCode.OK, result.stderr
+    assert ["get", "node", NODE, "-o", "json"] == kubectl.commands[1][1:]
+    assert POD in kubectl.commands[3]
+    assert (
+        f"{POD} is read, the newest pod on a node: the newest, vllm-standby, has no node yet"
+        in result.stdout
+    )
+
+
+def test_phases_prefer_a_pod_still_starting_to_one_already_ready(run_with_kubectl):
+    starting = renamed(pod(ready=False), "vllm-starting", "2026-11-30T09:00:00Z")
+    kubectl = FakeKubectl([starting, pod()])
+    result = run_with_kubectl(kubectl, "phases", "--env", "example", "--json")
+    assert result.code == ExitCode.OK, result.stderr
+    assert "vllm-starting" in kubectl.commands[3]
+    assert result.json["pod_note"].startswith(
+        "vllm-starting is read, the newest pod still starting on a node"
+    )
+
+
+def test_phases_with_no_pod_on_a_node_read_the_newest_and_say_so(run_with_kubectl):
+    first = renamed(pod(ready=False), "vllm-a", "2026-11-30T09:00:00Z", node=None)
+    second = renamed(pod(ready=False), "vllm-b", "2026-11-30T10:00:00Z", node=None)
+    kubectl = FakeKubectl([first, second])
+    result = run_with_kubectl(kubectl, "phases", "--env", "example")
+    assert result.code == ExitCode.OK, result.stderr
+    assert "vllm-b" in kubectl.commands[2]  # no node to read: the logs of the newest
+    assert "no pod is on a node yet: the newest of 2, vllm-b, is read" in result.stdout
+
+
+def test_phases_of_the_newest_pod_on_a_node_carry_no_note(run_with_kubectl):
+    result = run_with_kubectl(FakeKubectl([pod()]), "phases", "--env", "example", "--json")
+    assert result.code == ExitCode.OK, result.stderr
+    assert result.json["pod_note"] is None
+
+
 def test_wait_endpoint_with_env_reports_the_phases_after_healthy(aws, run_with_kubectl):
     from tests.ops_cli.test_api_key import KEY, stub_secret
 
@@ -267,6 +322,26 @@ def test_wait_endpoint_with_env_reports_the_phases_after_healthy(aws, run_with_k
         and "image pulled" in result.stdout
         and "4m30s" in result.stdout
     )
+
+
+def test_wait_endpoint_reports_the_phases_of_a_pod_on_a_node_and_says_which(aws, run_with_kubectl):
+    from tests.ops_cli.test_api_key import KEY, stub_secret
+
+    stub_secret(aws)
+    standby = renamed(pod(ready=False), "vllm-standby", "2026-11-30T12:00:00Z", node=None)
+    with openai_server(Behaviour(api_key=KEY)) as url:
+        result = run_with_kubectl(
+            FakeKubectl([pod(), standby]),
+            "wait",
+            "endpoint",
+            "--url",
+            url,
+            "--env",
+            "example",
+            "--json",
+        )
+    assert result.code == ExitCode.OK, result.stderr
+    assert result.json["phases_pod_note"].startswith(f"{POD} is read")
 
 
 def test_the_selector_is_the_one_the_chart_gives_the_pods(default_env):

@@ -15,7 +15,9 @@ Which events, where AWS writes them down:
   and "EC2 Capacity Reservation Active/Expired/..." (future-dated Capacity Reservations, monitor-fcr-state.html).
   With a next block (capacity.next_capacity_reservation_id, serving across blocks: docs/capacity.md) its "Delivered"
   event is a rule of its own, which announces the handover, and the current block's expiration warning names the next
-  block's node group as the one that serves on.
+  block's node group as the one that serves on. The next block's expiration warning is a rule of its own too: after
+  the slots swap (the block after it goes into the emptied ``capacity_reservation_id``, docs/capacity.md) it is the
+  block that serves, and its end needs the same warning.
 - *SageMaker HyperPod* (HyperPod path). EventBridge's "Amazon SageMaker AI events" (events-ref-sagemaker.html) lists
   "SageMaker HyperPod Cluster State Change", "SageMaker HyperPod Cluster Node Health Event" and "SageMaker HyperPod
   Cluster Event" (source ``aws.sagemaker``), and no training-plan event; the SageMaker developer guide, "Events that
@@ -92,8 +94,8 @@ def capacity_block_rules(
     *, env_name: str, reservation_id: str, region: str, next_reservation_id: str | None = None
 ) -> list[EventRule]:
     """The EKS path: the environment's Capacity Block delivered, and its expiration warning; with a next block
-    (capacity.next_capacity_reservation_id, serving across blocks) that block's delivery too, and the warning says
-    who serves on."""
+    (capacity.next_capacity_reservation_id, serving across blocks) that block's delivery and expiration warning too,
+    and each warning says who serves on."""
     show = f"bin/llmops capacity-blocks show {reservation_id} --region {region}"
     times = {"time": "$.time", "end": "$.detail.end-date"}
 
@@ -160,6 +162,27 @@ def capacity_block_rules(
                 "replicas schedule there, download and load the weights (up to the startup budget) and join the "
                 f"Service; the nodes of {reservation_id} drain 40 minutes before it ends.\n"
                 f"What to run: {handover}; {next_show}; bin/llmops phases --env {env_name} --region {region}",
+                times,
+            )
+        )
+        rules.append(
+            EventRule(
+                "NextCapacityBlockExpirationWarning",
+                f"{env_name}: next Capacity Block {next_reservation_id} ends in 40 minutes",
+                {
+                    "source": ["aws.ec2"],
+                    "detail-type": list(CAPACITY_BLOCK_EXPIRATION_WARNING),
+                    "detail": {"capacity-reservation-id": [next_reservation_id]},
+                },
+                f"[{env_name}] Capacity Block {next_reservation_id} (node group gpu-capacity-block-next) ends at "
+                "<end> (warning sent at <time>).\n"
+                "What happens next: EKS scales the GPU node group gpu-capacity-block-next to 0 now and its vLLM "
+                "replicas stop; EC2 begins to terminate its instances in 10 minutes; the replicas on "
+                f"gpu-capacity-block (Capacity Block {reservation_id}) serve on if that block is running and they "
+                "are ready, else the endpoint stops answering until the next Capacity Block.\n"
+                f"What to run: {handover}; {next_show}; kubectl get nodes -L eks.amazonaws.com/nodegroup. "
+                "The block after this one goes into the slot whose group is empty: see docs/capacity.md, 'Serve "
+                "across blocks'.",
                 times,
             )
         )

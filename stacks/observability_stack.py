@@ -144,7 +144,6 @@ class ObservabilityStack(cdk.Stack):
         self.alarm_topic = alarm_topic
         cluster_name = env_config.cluster_name
         hyperpod = env_config.platform is Platform.HYPERPOD
-
         self.workspace = aps.CfnWorkspace(self, "Prometheus", alias=f"{cluster_name}-serving")
         private = vpc.select_subnets(subnet_type=ec2.SubnetType.PRIVATE_WITH_EGRESS)
         self.scraper = aps.CfnScraper(
@@ -220,6 +219,7 @@ class ObservabilityStack(cdk.Stack):
             cluster_name,
             load_balancer_tags=service_load_balancer_tags(cluster_name, spec.namespace, spec.name),
             capacity_reservation_id=capacity.capacity_reservation_id,
+            next_capacity_reservation_id=capacity.next_capacity_reservation_id,
             spec_decoding=bool(env_config.model.speculator_size_gb),
             block_fee_usd=env_config.observability.block_fee_usd,
         )

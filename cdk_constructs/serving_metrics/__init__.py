@@ -102,6 +102,9 @@ class ServingMetricsPublisher(Construct):
     :param spec_decoding: whether vLLM serves with speculative decoding (:data:`SPEC_DECODE_PUBLISHED`).
     :param block_fee_usd: the Capacity Block's upfront fee (``observability.block_fee_usd``): with it, each minute of
         the block puts its share as :data:`BLOCK_COST_USD`. A training plan's fee is read from SageMaker instead.
+    :param next_capacity_reservation_id: the next Capacity Block (``capacity.next_capacity_reservation_id``, serving
+        across blocks): with it, the hours left count to the end of serving on both blocks (runtime/handler.py). Only
+        then is it in the event, so an environment without one keeps its event as it was.
     """
 
     def __init__(
@@ -119,6 +122,7 @@ class ServingMetricsPublisher(Construct):
         dcgm: bool = False,
         spec_decoding: bool = False,
         block_fee_usd: float | None = None,
+        next_capacity_reservation_id: str | None = None,
     ) -> None:
         super().__init__(scope, id)
         if (capacity_reservation_id is None) == (training_plan_arn is None):
@@ -211,6 +215,8 @@ class ServingMetricsPublisher(Construct):
                 capacityReservationId=capacity_reservation_id,
                 capacityBlockHoursLeftMetric=CAPACITY_BLOCK_HOURS_LEFT,
             )
+            if next_capacity_reservation_id:
+                self.event.update(nextCapacityReservationId=next_capacity_reservation_id)
             if block_fee_usd is not None:
                 self.event.update(blockFeeUsd=block_fee_usd, blockCostMetric=BLOCK_COST_USD)
         else:

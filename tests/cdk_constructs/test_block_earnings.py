@@ -136,3 +136,113 @@ def test_on_hyperpod_the_fee_is_the_training_plans_in_usd(clients, currency, put
         assert values[BLOCK_COST_USD] == pytest.approx(70400 * 60 / (48 * 3600))
     else:
         assert BLOCK_COST_USD not in values
+
+
+# --- serving across blocks: the next Capacity Block (capacity.next_capacity_reservation_id) ----------------------------
+
+NEXT = "cr-0fedcba9876543210"
+
+
+def _at(hours: float) -> datetime:
+    return datetime.fromtimestamp(NOW + hours * 3600, UTC)
+
+
+def _both_reservations(clients, current: dict, following: dict) -> None:
+    # one DescribeCapacityReservations call for both blocks; EC2 answers in its own order, here the next block first
+    clients["ec2"].add_response(
+        "describe_capacity_reservations",
+        {
+            "CapacityReservations": [
+                {"CapacityReservationId": NEXT, **following},
+                {"CapacityReservationId": "cr-0123456789abcdef0", **current},
+            ]
+        },
+        {"CapacityReservationIds": ["cr-0123456789abcdef0", NEXT]},
+    )
+
+
+def _with_next(event: dict) -> dict:
+    return {**_with_fee(event), "nextCapacityReservationId": NEXT}
+
+
+@pytest.mark.parametrize(
+    "current, following, hours_left, why",
+    [
+        (
+            {"State": "active", "StartDate": START, "EndDate": _at(1)},
+            {"State": "active", "StartDate": _at(-2), "EndDate": _at(30)},
+            30.0,
+            "the blocks overlap: serving ends with the next block",
+        ),
+        (
+            {"State": "active", "StartDate": START, "EndDate": _at(1)},
+            {"State": "scheduled", "StartDate": _at(1), "EndDate": _at(25)},
+            25.0,
+            "back to back: serving ends with the next block",
+        ),
+        (
+            {"State": "expired", "StartDate": START, "EndDate": _at(-1)},
+            {"State": "active", "StartDate": _at(-3), "EndDate": _at(20)},
+            20.0,
+            "the current block has ended and the next one serves",
+        ),
+        (
+            {"State": "active", "StartDate": START, "EndDate": _at(1)},
+            {"State": "scheduled", "StartDate": _at(3), "EndDate": _at(27)},
+            1.0,
+            "a gap: serving stops when the current block ends",
+        ),
+        (
+            {"State": "expired", "StartDate": START, "EndDate": _at(-1)},
+            {"State": "expired", "StartDate": _at(-3), "EndDate": _at(-0.5)},
+            0.0,
+            "both have ended",
+        ),
+    ],
+)
+def test_with_a_next_block_the_hours_left_count_to_the_end_of_serving_on_both(
+    clients, current, following, hours_left, why
+):
+    # given both reservations, read in the one call (the Stubber checks CapacityReservationIds)
+    _no_load_balancer(clients)
+    _both_reservations(clients, current, following)
+    # when the publisher runs with the next block in its event
+    put = _publish(clients, _with_next(_event([])))
+    # then CapacityEndingSoon watches the end of serving: not the current block's end while the next one serves on
+    assert put[CAPACITY_BLOCK_HOURS_LEFT] == pytest.approx(hours_left), why
+
+
+def test_with_a_next_block_the_fee_share_stays_the_current_blocks(clients):
+    # given the current 34-hour block running and the next one overlapping it (its fee is not configured)
+    _no_load_balancer(clients)
+    _both_reservations(
+        clients,
+        {"State": "active", "StartDate": START, "EndDate": END},
+        {"State": "active", "StartDate": _at(-1), "EndDate": _at(40)},
+    )
+    put = _publish(clients, _with_next(_event([])))
+    assert put[BLOCK_COST_USD] == pytest.approx(FEE * 60 / (34 * 3600))
+    assert put[CAPACITY_BLOCK_HOURS_LEFT] == pytest.approx(40.0)
+
+
+def test_the_event_names_the_next_block_only_when_it_is_configured():
+    import aws_cdk as cdk
+
+    from cdk_constructs.serving_metrics import ServingMetricsPublisher
+
+    def event(**next_block) -> dict:
+        stack = cdk.Stack(cdk.App(), "Observability")
+        publisher = ServingMetricsPublisher(
+            stack,
+            "Metrics",
+            cluster_name="example-llm",
+            prometheus_endpoint="https://aps/ws/",
+            workspace_arn="arn:aws:aps:us-west-2:123456789012:workspace/ws-1",
+            load_balancer_tags={},
+            capacity_reservation_id="cr-0123456789abcdef0",
+            **next_block,
+        )
+        return publisher.event
+
+    assert "nextCapacityReservationId" not in event()
+    assert event(next_capacity_reservation_id=NEXT)["nextCapacityReservationId"] == NEXT

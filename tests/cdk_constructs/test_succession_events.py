@@ -60,3 +60,23 @@ def test_without_a_next_block_there_is_no_next_rule_and_the_warning_says_the_end
     }
     assert set(rules) == {"CapacityBlockDelivered", "CapacityBlockExpirationWarning"}
     assert "the endpoint stops answering" in rules["CapacityBlockExpirationWarning"].message
+
+
+@pytest.mark.parametrize(
+    "spelling",
+    ["Capacity Block Expiration Warning", "Capacity Block Reservation Expiration Warning"],
+)
+def test_the_next_block_has_its_own_expiration_warning_naming_its_group(succession_rules, spelling):
+    # given the next block's expiration warning (after the slots swap it is the block that serves)
+    event = ec2_sample(spelling, NEXT, end="2026-12-10T11:30:00Z")
+    # then its own rule matches, not the current block's, and says which group stops and what to run
+    assert _matching(succession_rules, event) == {"NextCapacityBlockExpirationWarning"}
+    text = render(succession_rules["NextCapacityBlockExpirationWarning"], event)
+    assert text.startswith(
+        f"[prod] Capacity Block {NEXT} (node group gpu-capacity-block-next) ends at"
+    )
+    assert (
+        "2026-12-10T11:30:00Z" in text and f"gpu-capacity-block (Capacity Block {CURRENT})" in text
+    )
+    assert "bin/llmops handover --env prod --region us-west-2" in text
+    assert f"bin/llmops capacity-blocks show {NEXT} --region us-west-2" in text

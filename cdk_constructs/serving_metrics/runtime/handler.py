@@ -14,6 +14,13 @@ The event (built by cdk_constructs/serving_metrics/, visible in the template) sa
 ``blockFeeUsd`` is there only when the configuration gives the Capacity Block's fee (observability.block_fee_usd): then
 each minute of the block puts its share of the fee as ``blockCostMetric`` (fee x 60 s / the block's seconds).
 
+``"nextCapacityReservationId": "cr-..."`` is there only when the configuration names the next Capacity Block
+(capacity.next_capacity_reservation_id: a second GPU node group serves from it, docs/capacity.md "Serve across blocks").
+Then the hours left are the hours until serving ends: the later of the two blocks' ends when the next block starts by the
+current block's end, else the current block's end (a gap stops serving there) until it has ended, then the next block's.
+One DescribeCapacityReservations call reads both. The fee share stays the current block's: the configuration gives no
+fee for the next block (observability.block_fee_usd is one block's).
+
 On HyperPod the capacity is a training plan: ``"trainingPlanName": "kimi-k3-december"`` and
 ``"trainingPlanHoursLeftMetric": "TrainingPlanHoursLeft"`` instead of the Capacity Block keys (the fee is the plan's
 UpfrontFee, when its CurrencyCode is USD), and the load balancer
@@ -139,17 +146,35 @@ def minute_of_fee(fee: float | None, start, end, now: float) -> float | None:
     return fee * 60 / length
 
 
-def capacity_block(ec2, reservation_id: str, now: float, fee: float | None = None) -> tuple[float | None, float | None]:
-    """(hours until the Capacity Block's EndDate, 0 once ended, cancelled or expired; the minute's share of ``fee``),
-    each None when EC2 does not know it."""
-    reservations = ec2.describe_capacity_reservations(CapacityReservationIds=[reservation_id])["CapacityReservations"]
-    if not reservations:
-        return None, None
-    reservation = reservations[0]
+def _block(reservation: dict, now: float, fee: float | None) -> tuple[float | None, float | None]:
+    """(hours until the reservation's EndDate, 0 once ended, cancelled or expired; the minute's share of ``fee``)."""
     start, end = reservation.get("StartDate"), reservation.get("EndDate")
     if reservation.get("State") in ("expired", "cancelled", "failed", "unsupported"):
         return 0.0, None
     return (None if end is None else max(0.0, (end.timestamp() - now) / 3600)), minute_of_fee(fee, start, end, now)
+
+
+def capacity_block(ec2, reservation_id: str, now: float, fee: float | None = None,
+                   next_reservation_id: str | None = None) -> tuple[float | None, float | None]:
+    """(hours until serving on the Capacity Block(s) ends, 0 once ended, cancelled or expired; the minute's share of
+    ``fee``, the current block's), each None when EC2 does not know it. With ``next_reservation_id`` both blocks are
+    read in one call, and serving ends at the next block's end when that block starts by the current block's end."""
+    ids = [reservation_id, *([next_reservation_id] if next_reservation_id else [])]
+    reservations = ec2.describe_capacity_reservations(CapacityReservationIds=ids)["CapacityReservations"]
+    if not next_reservation_id:
+        return _block(reservations[0], now, fee) if reservations else (None, None)
+    by_id = {r.get("CapacityReservationId"): r for r in reservations}
+    current, following = by_id.get(reservation_id), by_id.get(next_reservation_id)
+    hours, cost = _block(current, now, fee) if current else (None, None)
+    next_hours = _block(following, now, None)[0] if following else None
+    if next_hours is None:
+        return hours, cost
+    # The next block carries serving on when it starts no later than the current block ends (overlap or back to back);
+    # after a gap serving stops at the current block's end, so the hours left count to it until it has ended.
+    end, start = (current or {}).get("EndDate"), following.get("StartDate")
+    if not hours or end is None or start is None or start <= end:
+        hours = max(hours or 0.0, next_hours)
+    return hours, cost
 
 
 def capacity_block_hours_left(ec2, reservation_id: str, now: float) -> float | None:
@@ -195,7 +220,8 @@ def publish(event: dict, *, now: float, query, cloudwatch, elbv2, ec2, sagemaker
         LOGGER.warning("load balancer health not read: %s", error)
     try:
         if event.get("capacityReservationId"):
-            hours, cost = capacity_block(ec2, event["capacityReservationId"], now, event.get("blockFeeUsd"))
+            hours, cost = capacity_block(ec2, event["capacityReservationId"], now, event.get("blockFeeUsd"),
+                                         event.get("nextCapacityReservationId"))
             metric = "capacityBlockHoursLeftMetric"
         else:
             hours, cost = training_plan(sagemaker, event["trainingPlanName"], now)

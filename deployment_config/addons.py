@@ -220,8 +220,6 @@ NODE_MONITORING_AGENT_SOURCE = (
 NODE_MONITORING_AGENT = AddonPin(
     "eks-node-monitoring-agent", "v1.6.7-eksbuild.1", NODE_MONITORING_AGENT_SOURCE
 )
-#: Installed on the EKS platform after the system nodes (their pods only turn ACTIVE once scheduled), like coredns.
-OBSERVABILITY_ADDONS = (CLOUDWATCH_OBSERVABILITY, NODE_MONITORING_AGENT)
 
 
 def cloudwatch_observability_configuration(*, accelerated_compute_metrics: bool = True) -> dict:

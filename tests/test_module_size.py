@@ -6,32 +6,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
-PROJECT_DIR = Path(__file__).resolve().parents[1]
-PRODUCT = (
-    "app.py",
-    "stacks",
-    "cdk_constructs",
-    "charts",
-    "deployment_config",
-    "ops_cli",
-    "endpoint_probe",
-    "bench",
-)
-GENERATED = PROJECT_DIR / "charts" / "imports"
+from tests.product_code import PROJECT_DIR, product_modules
+
 LIMITS = {"ops_cli/cli.py": 200}
 #: Folders with a tighter limit (issue 22): the command modules, and the rules by family.
 FOLDER_LIMITS = {
     PROJECT_DIR / "ops_cli" / "commands": 300,
     PROJECT_DIR / "deployment_config" / "aws_rules": 300,
 }
-
-
-def _product_modules() -> list[Path]:
-    found = []
-    for top in PRODUCT:
-        path = PROJECT_DIR / top
-        found += [path] if path.is_file() else sorted(path.rglob("*.py"))
-    return [p for p in found if GENERATED not in p.parents and "__pycache__" not in p.parts]
 
 
 def _limit(path: Path) -> int:
@@ -43,7 +25,7 @@ def _limit(path: Path) -> int:
 
 
 def test_every_product_module_is_small_enough_to_read_in_one_sitting():
-    modules = _product_modules()
+    modules = product_modules()
     assert len(modules) > 100  # the walk found the code, not an empty tree
     too_long = {
         p.relative_to(PROJECT_DIR).as_posix(): (n, _limit(p))

@@ -31,7 +31,6 @@ from deployment_config.recipe.profile import (
     dedupe,
     feature_problem,
     recipe_profile,
-    recipe_value,
 )
 from deployment_config.recipe.resolution import Resolution, resolve
 from deployment_config.recipe.vendored import (
@@ -69,7 +68,6 @@ __all__ = [
     "lock_data",
     "recipe_for",
     "recipe_profile",
-    "recipe_value",
     "resolve",
     "strategy_for",
 ]

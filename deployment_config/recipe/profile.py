@@ -144,12 +144,3 @@ def recipe_profile(
         environment=MappingProxyType(env),
         engine_ready_floor_seconds=int(floor) if floor and floor.isdigit() else None,
     )
-
-
-def recipe_value(recipe: Recipe, generation: str, strategy: str, env_name: str) -> str | None:
-    """A variable the recipe sets for this generation and strategy, before the project's derived ones replace it."""
-    return {
-        **recipe.base_env,
-        **recipe.strategy_env.get(strategy, {}),
-        **recipe.hardware_env.get(generation, {}),
-    }.get(env_name)

@@ -8,18 +8,8 @@ import re
 from pathlib import Path
 
 from tests.conftest import SHIPPED_EXAMPLES
+from tests.product_code import PROJECT_DIR, product_modules
 
-PROJECT_DIR = Path(__file__).resolve().parents[2]
-PRODUCT = (
-    "app.py",
-    "stacks",
-    "cdk_constructs",
-    "charts",
-    "deployment_config",
-    "ops_cli",
-    "endpoint_probe",
-    "bench",
-)
 #: "README, Deploy", "the README's image cache section", "(README \"Multi-node models\")": this project's README cited
 #: as a place. Other projects' READMEs (a repository, a package) are cited with their name and are not matched.
 OWN_README_SECTION = re.compile(
@@ -28,12 +18,7 @@ OWN_README_SECTION = re.compile(
 
 
 def _sources() -> list[Path]:
-    found = []
-    for top in PRODUCT:
-        path = PROJECT_DIR / top
-        found += [path] if path.is_file() else sorted(path.rglob("*.py"))
-    found += [PROJECT_DIR / "config" / name for name in SHIPPED_EXAMPLES]
-    return [p for p in found if "imports" not in p.relative_to(PROJECT_DIR).parts]
+    return [*product_modules(), *(PROJECT_DIR / "config" / name for name in SHIPPED_EXAMPLES)]
 
 
 def test_no_message_or_comment_cites_a_section_of_the_readme():

@@ -55,8 +55,9 @@ TOOL_DIGESTS = {
         },
     ),
 }
-#: What `pip install .` of the CLI needs beside its packages (pyproject.toml's readme and the pinned dependencies).
-LLMOPS_FILES = ("pyproject.toml", "README.md", "requirements-ops.txt")
+#: What the host needs beside llmops' packages: the pinned, hashed dependencies (runtime/boot.sh installs them and runs
+#: llmops from the source tree).
+LLMOPS_FILES = ("requirements-ops.txt",)
 ROOT_VOLUME_GB = 20
 
 
@@ -94,7 +95,7 @@ def tools_zip(kubernetes_version: str) -> str:
 
 @functools.cache
 def llmops_source(config_file: str) -> str:
-    """A directory with what `pip install` of llmops needs (the packages pyproject.toml names, its readme and pins) and
+    """A directory with llmops' packages (those pyproject.toml names), its pinned dependencies and
     ``config/NAME.yaml``, the environment's file, when it is a file."""
     directory = _temporary_directory("access-host-llmops-")
     for name in LLMOPS_FILES:

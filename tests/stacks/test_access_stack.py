@@ -186,13 +186,14 @@ if [ "$1 $2" = "eks update-kubeconfig" ]; then echo "apiVersion: v1" > "${@: -1}
 exit 3
 """,
     "dnf": "#!/bin/bash\nexit 0\n",
-    # python3.12 -m venv DIR: a venv whose pip does nothing and whose llmops prints its version
+    # python3.12 -m venv DIR: a venv whose pip writes its arguments to DIR/pip.log, and whose python prints its
+    # PYTHONPATH and arguments
     "python3.12": """#!/bin/bash
 set -e
 mkdir -p "$3/bin"
-printf '#!/bin/bash\\nexit 0\\n' > "$3/bin/pip"
-printf '#!/bin/bash\\necho llmops 0\\n' > "$3/bin/llmops"
-chmod +x "$3/bin/pip" "$3/bin/llmops"
+printf '#!/bin/bash\\necho "$*" >> "%s/pip.log"\\n' "$3" > "$3/bin/pip"
+printf '#!/bin/bash\\necho "python PYTHONPATH=$PYTHONPATH $*"\\n' > "$3/bin/python"
+chmod +x "$3/bin/pip" "$3/bin/python"
 """,
 }
 
@@ -252,6 +253,20 @@ def test_the_boot_script_installs_the_tools_and_the_login_settings(tmp_path):
     assert (root / "etc/llm-serving/kubeconfig").is_file()
     log = (root / "var/log/llm-serving-access-boot.log").read_text()
     assert log.rstrip().endswith("llm-serving access host: ready")
+
+
+def test_the_access_host_installs_only_hashed_packages_and_runs_llmops_from_source(tmp_path):
+    # given the boot script, run with a venv whose pip logs what it is asked to install
+    result, root = _boot(tmp_path)
+    assert result.returncode == 0, result.stdout + result.stderr
+    # then pip installs only the pinned requirements, with their hashes required: no build of llmops (which would
+    # fetch setuptools unchecked)
+    (call,) = (root / "opt/llmops/venv/pip.log").read_text().splitlines()
+    assert "--require-hashes" in call.split()
+    assert call.endswith(f"-r {root}/opt/llmops/src/requirements-ops.txt")
+    # and `llmops` runs the venv's python on the source tree
+    log = (root / "var/log/llm-serving-access-boot.log").read_text()
+    assert f"python PYTHONPATH={root}/opt/llmops/src -m ops_cli --version" in log
 
 
 def test_a_tool_whose_checksum_differs_stops_the_boot_before_anything_is_installed(tmp_path):

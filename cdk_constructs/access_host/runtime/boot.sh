@@ -27,13 +27,19 @@ install -m 0755 "${work}/tools/kubectl/kubectl" "${ROOT}/usr/local/bin/kubectl"
 install -m 0755 "${work}/tools/helm/helm" "${ROOT}/usr/local/bin/helm"
 
 # llmops: this checkout's ops_cli and deployment_config (a CDK asset) with the environment's file under config/; its
-# dependencies at the versions requirements-ops.txt pins, from PyPI through the NAT gateway.
+# dependencies at the versions requirements-ops.txt pins, from PyPI through the NAT gateway, each checked against the
+# file's hashes. llmops itself runs from that source tree: building it as a package would make pip fetch setuptools
+# for the build, a download no hash covers.
 aws s3 cp --only-show-errors "${LLMOPS_ZIP}" "${work}/llmops.zip"
 unzip -q -o "${work}/llmops.zip" -d "${ROOT}/opt/llmops/src"
 python3.12 -m venv "${ROOT}/opt/llmops/venv"
-"${ROOT}/opt/llmops/venv/bin/pip" install --quiet --no-cache-dir -r "${ROOT}/opt/llmops/src/requirements-ops.txt"
-"${ROOT}/opt/llmops/venv/bin/pip" install --quiet --no-cache-dir --no-deps "${ROOT}/opt/llmops/src"
-ln -sf "${ROOT}/opt/llmops/venv/bin/llmops" "${ROOT}/usr/local/bin/llmops"
+"${ROOT}/opt/llmops/venv/bin/pip" install --quiet --no-cache-dir --require-hashes -r "${ROOT}/opt/llmops/src/requirements-ops.txt"
+cat > "${ROOT}/usr/local/bin/llmops" <<LAUNCHER
+#!/bin/sh
+export PYTHONPATH="${ROOT}/opt/llmops/src"
+exec "${ROOT}/opt/llmops/venv/bin/python" -m ops_cli "\$@"
+LAUNCHER
+chmod 0755 "${ROOT}/usr/local/bin/llmops"
 rm -rf "${work}"
 
 # kubectl as the instance role (its EKS access entry): one kubeconfig for every user of the host (it holds no secret,

@@ -5,6 +5,11 @@ hardware id, ``b300``), the serving profile and its layout (deployment_config/re
 concurrency and the input and output lengths. ``llmops bench`` prints the matching row beside each run, and the promotion
 gate can require a run's output throughput to be within N % of it (``within_percent_of_published``). The table holds only
 figures someone published; a configuration without a row gets none, never an estimate.
+
+Every row is checked when the table is read (:func:`load_table`): it names its source, its statistic and how it was
+measured; its GPU, profile, strategy and features are names a run can have; and no two rows share a key and a
+concurrency. A workload the key cannot express (a multi-turn trace replay rather than fixed input and output lengths,
+as SemiAnalysis InferenceX publishes for this model) has no row: it could never match a run of ``llmops bench``.
 """
 
 from __future__ import annotations
@@ -15,6 +20,13 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 from types import MappingProxyType
+
+#: The serving profiles a row may name (deployment_config/sections/model.py ``serving_profile``).
+SERVING_PROFILES = ("recipe", "announced")
+#: What each row must carry, besides the figures: where it was published and how it was measured.
+REQUIRED_TEXT = ("statistic", "configuration", "source")
+REQUIRED_INTS = ("concurrency", "input_len", "output_len")
+FIGURES = ("ttft_ms", "output_tokens_per_s")
 
 PUBLISHED_DIR = Path(__file__).resolve().parent / "data" / "published"
 #: The table of each preset (catalog.MODEL_PRESETS keys).
@@ -60,30 +72,106 @@ class PublishedRow:
         }
 
 
+class PublishedTableError(ValueError):
+    """A row of a vendored table that cannot be compared with a run: it names the file, the row and the field."""
+
+
 @cache
 def published_rows(preset: str) -> tuple[PublishedRow, ...]:
     path = PUBLISHED_FILES.get(preset)
     if path is None:
         return ()
+    return load_table(path, preset=preset)
+
+
+def load_table(path: Path, *, preset: str) -> tuple[PublishedRow, ...]:
+    """The rows of ``path``, each checked: a source, a statistic and a configuration; names the project knows (GPU,
+    profile, strategy, the preset's opt-in features); and no two rows of the same key and concurrency, which
+    :func:`rows_for` would otherwise collapse into whichever comes last."""
     rows = json.loads(path.read_text(encoding="utf-8"))["rows"]
-    return tuple(
-        PublishedRow(
-            key=ServingKey(
-                r["hardware"],
-                r["serving_profile"],
-                r["strategy"],
-                tuple(sorted(r["features"])),
-                int(r["input_len"]),
-                int(r["output_len"]),
-            ),
-            concurrency=int(r["concurrency"]),
-            ttft_ms=r.get("ttft_ms"),
-            output_tokens_per_s=r.get("output_tokens_per_s"),
-            statistic=r["statistic"],
-            configuration=r["configuration"],
-            source=r["source"],
+    known = _known_names(preset)
+    seen: dict[tuple[ServingKey, int], int] = {}
+    table = []
+    for index, raw in enumerate(rows):
+        row = _row(raw, known, where=f"{path.name} rows[{index}]")
+        first = seen.setdefault((row.key, row.concurrency), index)
+        if first != index:
+            raise PublishedTableError(
+                f"{path.name} rows[{index}]: same configuration and concurrency as rows[{first}] "
+                f"({row.key.describe()}, concurrency {row.concurrency}); a run is compared with one row: "
+                "keep one, or tell them apart by what differs (features, lengths, strategy)"
+            )
+        table.append(row)
+    return tuple(table)
+
+
+def _known_names(preset: str) -> dict[str, tuple[str, ...]]:
+    from deployment_config.catalog import GPU_INSTANCE_TYPES
+    from deployment_config.recipe import STRATEGIES, recipe_for
+
+    recipe = recipe_for(preset)
+    return {
+        "hardware": tuple(sorted({t.recipe_hardware for t in GPU_INSTANCE_TYPES.values()})),
+        "serving_profile": SERVING_PROFILES,
+        "strategy": STRATEGIES,
+        "features": recipe.opt_in_features if recipe else (),
+    }
+
+
+def _row(raw: dict, known: Mapping[str, tuple[str, ...]], *, where: str) -> PublishedRow:
+    def problem(field: str, what: str) -> PublishedTableError:
+        return PublishedTableError(f"{where}.{field}: {what}")
+
+    if not isinstance(raw, dict):
+        raise PublishedTableError(f"{where}: a row is an object, got {type(raw).__name__}")
+
+    for field in REQUIRED_TEXT:
+        if not isinstance(raw.get(field), str) or not raw[field].strip():
+            raise problem(
+                field, "missing or empty; every published row says where and how it was measured"
+            )
+    for field in REQUIRED_INTS:
+        if type(raw.get(field)) is not int or raw[field] < 1:
+            raise problem(field, f"must be a whole number of at least 1, got {raw.get(field)!r}")
+    for field in ("hardware", "serving_profile", "strategy"):
+        if raw.get(field) not in known[field]:
+            raise problem(field, f"{raw.get(field)!r} is not one of: {', '.join(known[field])}")
+    features = raw.get("features")
+    if (
+        not isinstance(features, list)
+        or not all(isinstance(name, str) and name in known["features"] for name in features)
+        or len(set(features)) != len(features)
+    ):
+        raise problem(
+            "features",
+            f"{features!r}: a list of the recipe's opt-in features, each once: "
+            + (", ".join(known["features"]) or "none"),
         )
-        for r in rows
+    figures = {f: raw.get(f) for f in FIGURES}
+    for field, value in figures.items():
+        if value is not None and (
+            isinstance(value, bool) or not isinstance(value, int | float) or value <= 0
+        ):
+            raise problem(
+                field, f"must be a positive number, or null when not published; got {value!r}"
+            )
+    if all(value is None for value in figures.values()):
+        raise problem("/".join(FIGURES), "both null: a row publishes at least one figure")
+    return PublishedRow(
+        key=ServingKey(
+            raw["hardware"],
+            raw["serving_profile"],
+            raw["strategy"],
+            tuple(sorted(features)),
+            raw["input_len"],
+            raw["output_len"],
+        ),
+        concurrency=raw["concurrency"],
+        ttft_ms=figures["ttft_ms"],
+        output_tokens_per_s=figures["output_tokens_per_s"],
+        statistic=raw["statistic"],
+        configuration=raw["configuration"],
+        source=raw["source"],
     )
 
 

@@ -91,11 +91,13 @@ def plan_timeline(aws: Aws, env: EnvironmentConfig, now: datetime) -> PlanTimeli
             )
         )
     left = max(0.0, (end - now).total_seconds() / 3600) if end else 0.0
-    steps.append(
-        Step(
-            now, f"now: the plan runs {duration(left)} more" if left else "now: the plan has ended"
-        )
-    )
+    if not left:
+        now_text = "now: the plan has ended"
+    elif start and now < start:
+        now_text = f"now: the plan starts in {duration((start - now).total_seconds() / 3600)} and ends in {duration(left)}"
+    else:
+        now_text = f"now: the plan runs {duration(left)} more"
+    steps.append(Step(now, now_text))
     if end:
         steps.append(
             Step(

@@ -19,14 +19,14 @@ CHEAP, DEAR = "tpeo-00000000000000a", "tpeo-00000000000000b"
 ENV = ("--env", "example-hyperpod")
 
 
-def expect_plan(aws, status: str = "Active", end=END) -> None:
+def expect_plan(aws, status: str = "Active", end=END, start=START) -> None:
     aws.stub("sagemaker").add_response(
         "describe_training_plan",
         {
             "TrainingPlanArn": PLAN_ARN,
             "TrainingPlanName": "kimi-k3-example",
             "Status": status,
-            "StartTime": START,
+            "StartTime": start,
             "EndTime": end,
             "UpfrontFee": "35000.00",
             "CurrencyCode": "USD",
@@ -389,3 +389,16 @@ def test_handover_on_hyperpod_with_the_plan_over_says_to_buy_a_new_plan(aws, run
     assert result.code == ExitCode.CHECK_FAILED
     assert result.json["verdict"] == "plan over" and result.json["extend_commands"] == []
     assert "it cannot be extended; buy a new plan" in result.json["warnings"][0]
+
+
+def test_handover_on_hyperpod_before_the_plan_starts_says_when_it_starts_and_ends(aws, run):
+    expect_plan(
+        aws, status="Scheduled", start=NOW + timedelta(hours=84), end=NOW + timedelta(hours=132)
+    )
+    expect_history(aws)
+    result = run("handover", *ENV, "--json")
+    assert result.code == ExitCode.CHECK_FAILED and result.json["verdict"] == "no extension bought"
+    assert result.json["steps"][0] == {
+        "at": "2026-11-30T12:00:00Z",
+        "what": "now: the plan starts in 3d 12h and ends in 5d 12h",
+    }

@@ -75,11 +75,12 @@ class PlanExtensionOffering:
 
 
 def fee(text: object) -> Decimal | None:
-    """An UpfrontFee (a String256 in the model) as a number; None when SageMaker sent none or no number."""
+    """An UpfrontFee (a String256 in the model) as a number; None when SageMaker sent none, or no finite number."""
     try:
-        return Decimal(str(text)) if text not in (None, "") else None
+        amount = Decimal(str(text)) if text not in (None, "") else None
     except InvalidOperation:
         return None
+    return amount if amount is not None and amount.is_finite() else None
 
 
 def check_extension_offering_id(offering_id: str) -> None:

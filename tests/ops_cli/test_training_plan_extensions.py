@@ -140,6 +140,14 @@ def test_the_json_list_has_each_offering_s_id_period_length_fee_and_currency(aws
     ]
 
 
+def test_a_fee_that_is_no_number_is_shown_as_unknown_not_a_crash(aws, run):
+    expect_plan(aws)
+    expect_offerings(aws, [offering(CHEAP, "NaN"), offering(DEAR, "about 50k")])
+    result = run("training-plans", "extensions", *ENV, "--json")
+    assert result.code == ExitCode.OK, result.stderr
+    assert [o["upfront_fee"] for o in result.json] == [None, None]
+
+
 def test_no_offering_is_said_in_words(aws, run):
     expect_plan(aws)
     expect_offerings(aws, [], hours=24)

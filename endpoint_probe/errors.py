@@ -21,7 +21,7 @@ class ExitCode(IntEnum):
     THROTTLED = 6  # still throttled after retrying with backoff
     INSUFFICIENT_CAPACITY = 7
     OFFERING_GONE = 8  # the offering was bought by someone else, or expired
-    ALREADY_EXISTS = 9  # a training plan of that name exists, or that extension was bought
+    ALREADY_EXISTS = 9  # a training plan with that name exists
     TIMEOUT = 10  # a wait ran out of time
     NOT_FOUND = 11
     BOUGHT_NOT_WRITTEN = (

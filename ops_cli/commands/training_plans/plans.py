@@ -1,4 +1,4 @@
-"""``llmops training-plans``: SageMaker Flexible Training Plans for HyperPod: offerings, create, show, use
+"""``llmops training-plans offerings``, ``create``, ``show`` and ``use``: SageMaker Flexible Training Plans for HyperPod
 (ops_cli/training_plans.py)."""
 
 from __future__ import annotations
@@ -15,10 +15,8 @@ from ops_cli.output import emit_json, money, parse_iso, table, utc_and_local
 from ops_cli.tables import offerings_table
 
 
-def register(groups: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
-    plans = groups.add_parser(
-        "training-plans", help="SageMaker Flexible Training Plans", parents=[common]
-    ).add_subparsers(dest="command", required=True, metavar="SUBCOMMAND")
+def register(plans: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
+    """Adds offerings, create, show and use under the training-plans group's subparsers."""
     p = plans.add_parser(
         "offerings",
         help="search offerings for HyperPod clusters, cheapest first",

@@ -24,6 +24,7 @@ from deployment_config.recipe import (
     RECIPE_DIR,
     RECIPE_FILES,
     STRATEGIES,
+    load_recipe,
     lock_data,
     recipe_for,
     recipe_profile,
@@ -86,25 +87,36 @@ def test_every_argument_the_recipe_gives_passes_the_vendored_vllm_rules():
                 features=allowed,
                 load_format="fastsafetensors",
             )
-            problems, missing = recipe_args_problems(profile.args)
-            # then vLLM 0.33.0's parser, as vendored, reads each of them as the recipe means it
+            problems, missing = recipe_args_problems(profile.args, recipe_source=RECIPE.source)
+            # then vLLM 0.33.0's parser, as vendored, reads each of them as the recipe means it, and takes each value
             assert problems == [], (
                 f"{RECIPE.source} and {VLLM_SOURCE} disagree ({generation}, {strategy}): {problems}"
             )
             unknown.update(missing)
-    # and the options the vendored table leaves to argparse's one-value default are exactly these
-    assert unknown == {
-        "--max-num-seqs",
-        "--max-model-len",
-        "--moe-backend",
-        "--max-num-batched-tokens",
-        "--tool-call-parser",
-        "--reasoning-parser",
-        "--dcp-comm-backend",
-        "--attention-backend",
-        "--load-format",
-        "--kv-cache-dtype",
-    }
+    # and every option the recipe gives is in the vendored table: none is left to argparse's one-value default
+    assert unknown == set()
+
+
+def test_a_recipe_value_vllm_refuses_fails_naming_both_sources(tmp_path):
+    # given the vendored recipe with its Blackwell KV-cache data type changed to one vLLM 0.33.0 does not declare
+    text = RECIPE_FILE.read_text(encoding="utf-8")
+    wrong = text.replace(
+        '- "--kv-cache-dtype"\n      - "fp8"', '- "--kv-cache-dtype"\n      - "fp4"'
+    )
+    assert wrong != text
+    changed = tmp_path / "Kimi-K3.yaml"
+    changed.write_text(wrong, encoding="utf-8")
+    recipe = load_recipe(changed)
+    profile = recipe_profile(
+        recipe, generation="blackwell", strategy="single_node_tp", features=(), load_format=None
+    )
+    # when its arguments are judged by the vendored vLLM rules
+    problems, unknown = recipe_args_problems(profile.args, recipe_source=recipe.source)
+    # then one disagreement names the recipe, the value, vLLM's release and the place vLLM declares the values
+    assert unknown == []
+    [problem] = problems
+    assert recipe.source in problem and VLLM_SOURCE in problem and "'fp4'" in problem
+    assert "vllm/config/cache.py CacheDType" in problem and "fp8_e4m3" in problem
 
 
 def test_every_variable_the_recipe_sets_passes_the_environment_rules():

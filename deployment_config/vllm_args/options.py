@@ -1,5 +1,6 @@
 """The options of ``vllm serve`` that :mod:`deployment_config.vllm_args` needs to know: the ones it judges, with the
-rule that applies to each, and the arity of every other option that does not take exactly one value.
+rule that applies to each (``value``: the value vLLM accepts, :mod:`.values`), and the arity of every other option
+that does not take exactly one value. Every option the vendored recipe gives is here.
 
 Sources, read from the vLLM 0.33.0 wheel on PyPI (vllm/_version.py: ``__commit_id__ = 'g4ba787ec9'``, so
 vllm-project/vllm commit 4ba787ec9) unless a line says otherwise; paths are inside that repository. argparse

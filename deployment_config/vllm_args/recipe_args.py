@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from deployment_config.vllm_args.extra_args import extra_args_problems
 from deployment_config.vllm_args.options import _BY_SPELLING, VLLM_SOURCE
 from deployment_config.vllm_args.parsing import _is_option
+from deployment_config.vllm_args.values import attention_config_problems
 
 #: Config options whose value is a JSON object: FlexibleArgumentParser builds exactly that from their dotted form
 #: (``--compilation-config.mode 3`` becomes ``--compilation-config '{"mode": 3}'``, parsing.py's docstring, step 1), and
@@ -59,4 +60,9 @@ def recipe_args_problems(
                 problems.append(
                     f"{item!r} takes a JSON object in {VLLM_SOURCE}; {recipe_source} gives {following!r}"
                 )
+            elif option.name == "--attention-config":
+                problems += [
+                    f"{recipe_source} gives {item} {following}; by the rules of {VLLM_SOURCE}: {problem}"
+                    for problem in attention_config_problems(parsed)
+                ]
     return problems, unknown

@@ -215,3 +215,43 @@ VALUE_RULES: Mapping[str, ValueRule] = {
         tuple(REASONING_PARSERS),
     ),
 }
+
+#: vllm/config/attention.py ``AttentionConfig``'s fields: ``--attention-config`` is parsed into it by pydantic
+#: (_compute_kwargs ``parse_dataclass``), and vllm/config/utils.py ``config`` forbids any other key (extra="forbid").
+ATTENTION_CONFIG_FIELDS = frozenset(
+    """
+backend minimax_m3_msa_decode_backend backend_per_kind flash_attn_version flash_attn_max_num_splits_for_cuda_graph
+tokenspeed_mla_min_split_kv tq_max_kv_splits_for_cuda_graph use_trtllm_attention disable_flashinfer_q_quantization
+mla_prefill_backend use_prefill_query_quantization trtllm_ragged_backend indexer_kv_dtype indexer_sparse_logits
+indexer_tp_shard_min_rows minimax_m3_indexer_cp hisparse_config use_non_causal sparse_mla_force_mqa
+sparse_mla_prefill_workspace_factor flex_attn_block_m flex_attn_block_n flex_attn_q_block_size flex_attn_kv_block_size
+""".split()
+)
+#: vllm/v1/attention/backends/mla/prefill/registry.py ``MLAPrefillBackendEnum``'s members, less the ``CUSTOM``
+#: placeholder; AttentionConfig.validate_mla_prefill_backend_before looks the value up upper-cased.
+MLA_PREFILL_BACKENDS = (
+    "FLASH_ATTN FLASHINFER TRTLLM_RAGGED TOKENSPEED_MLA ROCM_AITER_FA CPU ZEN_CPU".split()
+)
+_ATTENTION_CONFIG = "vllm/config/attention.py AttentionConfig"
+
+
+def attention_config_problems(config: Mapping[str, object]) -> list[str]:
+    """What vLLM 0.33.0 refuses in an ``--attention-config`` JSON object: a key AttentionConfig does not have, a
+    ``backend`` or ``mla_prefill_backend`` name its enum does not hold (each read upper-cased; ``backend`` may be
+    ``auto``). Other fields' types are left to vLLM."""
+    problems = [
+        f"{key!r} is not a field of {_ATTENTION_CONFIG}, which refuses other keys"
+        for key in config
+        if key not in ATTENTION_CONFIG_FIELDS
+    ]
+    names = {
+        "backend": (ATTENTION_BACKENDS, "validate_backend_before", ("AUTO",)),
+        "mla_prefill_backend": (MLA_PREFILL_BACKENDS, "validate_mla_prefill_backend_before", ()),
+    }
+    for key, (allowed, validator, also) in names.items():
+        value = config.get(key)
+        if isinstance(value, str) and value.upper() not in (*allowed, *also):
+            problems.append(
+                f"{key} {value!r}: {_ATTENTION_CONFIG}.{validator} accepts {_listed(allowed)} (any case)"
+            )
+    return problems

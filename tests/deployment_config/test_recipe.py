@@ -119,6 +119,33 @@ def test_a_recipe_value_vllm_refuses_fails_naming_both_sources(tmp_path):
     assert "vllm/config/cache.py CacheDType" in problem and "fp8_e4m3" in problem
 
 
+@pytest.mark.parametrize(
+    ("attention_config", "named"),
+    [
+        (
+            '{"use_prefill_query_quantization":true,"mla_prefill_backend":"flashinfer2"}',
+            "validate_mla_prefill_backend_before",
+        ),
+        (
+            '{"use_prefill_query_quantisation":true,"mla_prefill_backend":"flashinfer"}',
+            "not a field",
+        ),
+        ('{"backend":"FLASH_MLA"}', "validate_backend_before"),
+    ],
+    ids=["prefill-backend", "key", "backend"],
+)
+def test_an_attention_config_vllm_refuses_fails_naming_both_sources(attention_config, named):
+    # given the recipe's --attention-config with a name or a key vLLM 0.33.0's AttentionConfig does not have
+    problems, _ = recipe_args_problems(
+        ["--attention-config", attention_config], recipe_source=RECIPE.source
+    )
+    # then one disagreement names the recipe, vLLM and what vLLM checks
+    [problem] = problems
+    assert RECIPE.source in problem and VLLM_SOURCE in problem
+    assert "vllm/config/attention.py AttentionConfig" in problem
+    assert named in problem
+
+
 def test_every_variable_the_recipe_sets_passes_the_environment_rules():
     from deployment_config.vllm_args import extra_env_problems
 

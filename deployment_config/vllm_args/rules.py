@@ -9,7 +9,7 @@ from collections.abc import Callable
 
 from deployment_config.errors import quoted
 from deployment_config.vllm_args.options import _RULES, SERVING_PORT, VLLM_SOURCE
-from deployment_config.vllm_args.parsing import _ABBREVIATION, _Resolved
+from deployment_config.vllm_args.parsing import _ABBREVIATION, _GLUED, _Resolved
 from deployment_config.vllm_args.values import VALUE_RULES
 
 _SECRET_RULES = ("api_key", "hf_token")
@@ -98,6 +98,10 @@ def _judge(
         else (values[0] if values else (None, index))
     )
 
+    if rule in ("api_servers", "value") and resolved.note.endswith(_GLUED):
+        # An option vLLM accepts with a suitable value, spelled in a way vLLM refuses (--max-num-seqs5).
+        report(index, spelled, f"write {option.name} and its value as two items")
+        return
     if rule == "revision":
         report(
             index,

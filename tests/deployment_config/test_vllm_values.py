@@ -144,3 +144,14 @@ def test_a_value_checked_option_without_a_value_or_with_json_keys_is_refused():
 def test_a_value_checked_option_given_twice_is_refused_at_the_second():
     [(index, problem, _)] = problems("--kv-cache-dtype", "fp8", "--kv-cache-dtype=auto")
     assert index == 2 and "again" in problem
+
+
+@pytest.mark.parametrize(
+    ("item", "option"),
+    [("--max-num-seqs5", "--max-num-seqs"), ("--api-server-count2", "--api-server-count")],
+)
+def test_a_value_glued_to_a_long_option_is_refused_as_vllm_refuses_it(item, option):
+    # argparse glues a value only to a one-letter option: vLLM stops on --max-num-seqs5 as an unknown option
+    [(index, problem, fix)] = problems("--enforce-eager", item)
+    assert index == 1 and "glued" in problem
+    assert fix == f"write {option} and its value as two items"

@@ -31,6 +31,7 @@ from deployment_config.recipe import (
 )
 from deployment_config.sizing import KV_CACHE_BYTES, check_model_fits, startup_budget
 from deployment_config.vllm_args import VLLM_SOURCE, recipe_args_problems
+from deployment_config.vllm_args.values import VALUE_RULES
 from deployment_config.yaml_reader import read_yaml
 from tests.conftest import CONFIG_DIR
 
@@ -95,6 +96,36 @@ def test_every_argument_the_recipe_gives_passes_the_vendored_vllm_rules():
             unknown.update(missing)
     # and every option the recipe gives is in the vendored table: none is left to argparse's one-value default
     assert unknown == set()
+
+
+def _argument_lists(node, path=()):
+    """Every argument list of the raw recipe file, with where it stands (also the sections no profile uses)."""
+    if isinstance(node, dict):
+        for key, value in node.items():
+            yield from _argument_lists(value, (*path, str(key)))
+    elif (
+        isinstance(node, list)
+        and path
+        and path[-1] in ("args", "base_args", "extra_args", "vllm_args")
+    ):
+        yield ".".join(path), [str(item) for item in node]
+
+
+def test_every_value_the_recipe_file_gives_anywhere_is_one_vllm_accepts():
+    # given every argument list of the recipe file: every GPU (AMD, GB200 too), strategy and feature
+    lists = dict(_argument_lists(_yaml(RECIPE_FILE)))
+    given = {option for args in lists.values() for option in args if option in VALUE_RULES}
+    assert given == set(
+        VALUE_RULES
+    )  # the recipe gives each of the options whose value vLLM restricts
+    refused = [
+        (where, option, args[i + 1])
+        for where, args in lists.items()
+        for i, option in enumerate(args[:-1])
+        if option in VALUE_RULES and not VALUE_RULES[option].accepts(args[i + 1])
+    ]
+    # then vLLM 0.33.0 takes each value of an option whose value it restricts
+    assert refused == [], f"{RECIPE.source} and {VLLM_SOURCE} disagree: {refused}"
 
 
 def test_a_recipe_value_vllm_refuses_fails_naming_both_sources(tmp_path):

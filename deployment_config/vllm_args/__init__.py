@@ -11,6 +11,7 @@ the way vLLM 0.33.0 does.
 - :mod:`.parsing`: how vLLM's ``FlexibleArgumentParser`` and argparse read the items (the steps, with their sources);
 - :mod:`.extra_args`: how the items of ``model.extra_args`` are walked, an option set twice;
 - :mod:`.rules`: what each rule says about an option it judges (the problem and the fix);
+- :mod:`.values`: the values vLLM 0.33.0 accepts for the options whose value it restricts, each with its source;
 - :mod:`.recipe_args`: the vendored recipe's arguments judged by the same rules;
 - :mod:`.extra_env`: the rules for ``model.extra_env``.
 

@@ -21,7 +21,7 @@ from deployment_config.vllm_args.parsing import (
 from deployment_config.vllm_args.rules import _SECRET_RULES, _judge, _Report
 
 #: Judged options that are fine with a suitable value, so that giving them twice is a problem of its own.
-_CHECKED_RULES = ("gpu_memory", "api_servers", "hf_token")
+_CHECKED_RULES = ("gpu_memory", "api_servers", "hf_token", "value")
 
 
 def extra_args_problems(

@@ -1,5 +1,6 @@
 """The options of ``vllm serve`` that :mod:`deployment_config.vllm_args` needs to know: the ones it judges, with the
-rule that applies to each, and the arity of every other option that does not take exactly one value.
+rule that applies to each (``value``: the value vLLM accepts, :mod:`.values`), and the arity of every other option
+that does not take exactly one value. Every option the vendored recipe gives is here.
 
 Sources, read from the vLLM 0.33.0 wheel on PyPI (vllm/_version.py: ``__commit_id__ = 'g4ba787ec9'``, so
 vllm-project/vllm commit 4ba787ec9) unless a line says otherwise; paths are inside that repository. argparse
@@ -91,7 +92,19 @@ Rule = Literal[
     "api_servers",
     "drain",
     "revision",
+    "value",
 ]
+
+
+def _at(line: int, field: str) -> str:
+    """Where EngineArgs.add_cli_args adds an option, and the config field its argparse type comes from."""
+    return f"vllm/engine/arg_utils.py:{line} EngineArgs.add_cli_args ({field})"
+
+
+_REASONING = "StructuredOutputsConfig.reasoning_parser, type parse_reasoning_parser"
+_BATCHED = "SchedulerConfig.max_num_batched_tokens"
+# FrontendArgs.add_cli_args adds every field of the dataclass; _customize_cli_kwargs shows the built-in parsers.
+_TOOL_CALL_PARSER = "vllm/entrypoints/common/cli_args.py:129 FrontendArgs.tool_call_parser"
 
 #: The options the package judges, with their aliases and arity (vLLM 0.33.0).
 JUDGED_OPTIONS: tuple[tuple[VllmOption, Rule], ...] = (
@@ -171,6 +184,19 @@ JUDGED_OPTIONS: tuple[tuple[VllmOption, Rule], ...] = (
     (_option("--gpu-memory-utilization --device-memory-utilization", "one", _ENGINE), "gpu_memory"),
     # CacheConfig.kv_cache_memory_bytes: "(when not-None) ignores gpu_memory_utilization".
     (_option("--kv-cache-memory-bytes", "one", _ENGINE), "kv_cache_bytes"),
+    # Options whose value vLLM restricts: a whole number, or a name it declares or registers. What each accepts, and
+    # where vLLM checks it, is in values.py VALUE_RULES; here, where add_cli_args adds them (the line at the commit)
+    # and the config field their type comes from (_compute_kwargs). None takes a short alias; each takes one value.
+    (_option("--max-model-len", "one", _at(991, "ModelConfig.max_model_len")), "value"),
+    (_option("--load-format", "one", _at(1085, "LoadConfig.load_format")), "value"),
+    (_option("--attention-backend", "one", _at(1114, "AttentionConfig.backend")), "value"),
+    (_option("--reasoning-parser", "one", _at(1147, _REASONING)), "value"),
+    (_option("--dcp-comm-backend", "one", _at(1217, "ParallelConfig.dcp_comm_backend")), "value"),
+    (_option("--kv-cache-dtype", "one", _at(1397, "CacheConfig.cache_dtype")), "value"),
+    (_option("--max-num-batched-tokens", "one", _at(1740, _BATCHED)), "value"),
+    (_option("--max-num-seqs", "one", _at(1754, "SchedulerConfig.max_num_seqs")), "value"),
+    (_option("--moe-backend", "one", _at(1845, "KernelConfig.moe_backend")), "value"),
+    (_option("--tool-call-parser", "one", _TOOL_CALL_PARSER), "value"),
 )
 
 #: vLLM 0.33.0's other flags: options that take no value. All are BooleanOptionalAction (so also ``--no-X``, and

@@ -132,6 +132,7 @@ def _split_dotted(tokens: list[_Token]) -> tuple[list[_Token], list[_Dotted]]:
 
 
 _ABBREVIATION = "vLLM's parser accepts any unambiguous prefix of an option name"
+_GLUED = "with its value glued on, which vLLM rejects as an unknown option"
 
 
 def _resolve(name: str, explicit: str | None) -> _Resolved:
@@ -171,7 +172,7 @@ def _resolve(name: str, explicit: str | None) -> _Resolved:
                 _BY_SPELLING[spelling],
                 name,
                 name[len(spelling) :],
-                note=f"{spelling} with its value glued on, which vLLM rejects as an unknown option",
+                note=f"{spelling} {_GLUED}",
             )
     return _Resolved(None, name, explicit)
 

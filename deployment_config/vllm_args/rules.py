@@ -8,8 +8,9 @@ import re
 from collections.abc import Callable
 
 from deployment_config.errors import quoted
-from deployment_config.vllm_args.options import _RULES, SERVING_PORT
-from deployment_config.vllm_args.parsing import _Resolved
+from deployment_config.vllm_args.options import _RULES, SERVING_PORT, VLLM_SOURCE
+from deployment_config.vllm_args.parsing import _ABBREVIATION, _GLUED, _Resolved
+from deployment_config.vllm_args.values import VALUE_RULES
 
 _SECRET_RULES = ("api_key", "hf_token")
 
@@ -97,6 +98,10 @@ def _judge(
         else (values[0] if values else (None, index))
     )
 
+    if rule in ("api_servers", "value") and resolved.note.endswith(_GLUED):
+        # An option vLLM accepts with a suitable value, spelled in a way vLLM refuses (--max-num-seqs5).
+        report(index, spelled, f"write {option.name} and its value as two items")
+        return
     if rule == "revision":
         report(
             index,
@@ -174,6 +179,8 @@ def _judge(
                 f"{spelled}: {problem}",
                 f"use a number from {minimum} to 1.0, or remove it (the project's sizing assumes {minimum})",
             )
+    elif rule == "value":
+        _judge_value(spelled, option.name, resolved, (index, value_index), value, dotted, report)
     elif rule == "api_servers":
         count = None if dotted or value is None else _as_int(value)
         if count is None:
@@ -190,6 +197,52 @@ def _judge(
                 f"nothing answers on port {SERVING_PORT}",
                 "use a whole number of 1 or more, or remove it",
             )
+
+
+def _judge_value(
+    spelled: str,
+    name: str,
+    resolved: _Resolved,
+    indexes: tuple[int, int],
+    value: str | None,
+    dotted: bool,
+    report: _Report,
+) -> None:
+    """An option whose value vLLM restricts (values.py): the value against vLLM's rule, naming the rule's source.
+    An abbreviation is refused: vLLM accepts one only when no other of its options starts the same way, which the
+    table, knowing only some of them, cannot tell (--kv-cache-dt could also be --kv-cache-dtype-skip-layers)."""
+    index, value_index = indexes  # of the option, of its value
+    rule = VALUE_RULES[name]
+    where = f"{VLLM_SOURCE}, {rule.source}"
+    if resolved.note == _ABBREVIATION:
+        report(
+            index,
+            f"{spelled}; the project checks the value of {name} and cannot tell whether another vLLM option starts "
+            "the same way, which would make vLLM stop at start-up",
+            f"write {name} in full",
+        )
+    elif dotted or value is None:
+        what = "takes one value, not JSON keys" if dotted else "needs a value"
+        report(
+            value_index,
+            f"{spelled}, which {what}: vLLM accepts {rule.expected} ({where})",
+            "give it one value",
+        )
+    elif not rule.accepts(value):
+        close = rule.suggestion(value)
+        if close is not None:
+            fix = f"use {close}, the closest name vLLM accepts"
+        else:
+            fix = (
+                "use one of those names, or remove it"
+                if rule.names
+                else "use such a number, or remove it"
+            )
+        report(
+            value_index,
+            f"{spelled} with {quoted(value)}: vLLM accepts {rule.expected} ({where})",
+            fix,
+        )
 
 
 def _revision_fix(value: str | None) -> str:

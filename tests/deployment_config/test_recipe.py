@@ -24,12 +24,14 @@ from deployment_config.recipe import (
     RECIPE_DIR,
     RECIPE_FILES,
     STRATEGIES,
+    load_recipe,
     lock_data,
     recipe_for,
     recipe_profile,
 )
 from deployment_config.sizing import KV_CACHE_BYTES, check_model_fits, startup_budget
 from deployment_config.vllm_args import VLLM_SOURCE, recipe_args_problems
+from deployment_config.vllm_args.values import VALUE_RULES
 from deployment_config.yaml_reader import read_yaml
 from tests.conftest import CONFIG_DIR
 
@@ -86,25 +88,93 @@ def test_every_argument_the_recipe_gives_passes_the_vendored_vllm_rules():
                 features=allowed,
                 load_format="fastsafetensors",
             )
-            problems, missing = recipe_args_problems(profile.args)
-            # then vLLM 0.33.0's parser, as vendored, reads each of them as the recipe means it
+            problems, missing = recipe_args_problems(profile.args, recipe_source=RECIPE.source)
+            # then vLLM 0.33.0's parser, as vendored, reads each of them as the recipe means it, and takes each value
             assert problems == [], (
                 f"{RECIPE.source} and {VLLM_SOURCE} disagree ({generation}, {strategy}): {problems}"
             )
             unknown.update(missing)
-    # and the options the vendored table leaves to argparse's one-value default are exactly these
-    assert unknown == {
-        "--max-num-seqs",
-        "--max-model-len",
-        "--moe-backend",
-        "--max-num-batched-tokens",
-        "--tool-call-parser",
-        "--reasoning-parser",
-        "--dcp-comm-backend",
-        "--attention-backend",
-        "--load-format",
-        "--kv-cache-dtype",
-    }
+    # and every option the recipe gives is in the vendored table: none is left to argparse's one-value default
+    assert unknown == set()
+
+
+def _argument_lists(node, path=()):
+    """Every argument list of the raw recipe file, with where it stands (also the sections no profile uses)."""
+    if isinstance(node, dict):
+        for key, value in node.items():
+            yield from _argument_lists(value, (*path, str(key)))
+    elif (
+        isinstance(node, list)
+        and path
+        and path[-1] in ("args", "base_args", "extra_args", "vllm_args")
+    ):
+        yield ".".join(path), [str(item) for item in node]
+
+
+def test_every_value_the_recipe_file_gives_anywhere_is_one_vllm_accepts():
+    # given every argument list of the recipe file: every GPU (AMD, GB200 too), strategy and feature
+    lists = dict(_argument_lists(_yaml(RECIPE_FILE)))
+    given = {option for args in lists.values() for option in args if option in VALUE_RULES}
+    assert given == set(
+        VALUE_RULES
+    )  # the recipe gives each of the options whose value vLLM restricts
+    refused = [
+        (where, option, args[i + 1])
+        for where, args in lists.items()
+        for i, option in enumerate(args[:-1])
+        if option in VALUE_RULES and not VALUE_RULES[option].accepts(args[i + 1])
+    ]
+    # then vLLM 0.33.0 takes each value of an option whose value it restricts
+    assert refused == [], f"{RECIPE.source} and {VLLM_SOURCE} disagree: {refused}"
+
+
+def test_a_recipe_value_vllm_refuses_fails_naming_both_sources(tmp_path):
+    # given the vendored recipe with its Blackwell KV-cache data type changed to one vLLM 0.33.0 does not declare
+    text = RECIPE_FILE.read_text(encoding="utf-8")
+    wrong = text.replace(
+        '- "--kv-cache-dtype"\n      - "fp8"', '- "--kv-cache-dtype"\n      - "fp4"'
+    )
+    assert wrong != text
+    changed = tmp_path / "Kimi-K3.yaml"
+    changed.write_text(wrong, encoding="utf-8")
+    recipe = load_recipe(changed)
+    profile = recipe_profile(
+        recipe, generation="blackwell", strategy="single_node_tp", features=(), load_format=None
+    )
+    # when its arguments are judged by the vendored vLLM rules
+    problems, unknown = recipe_args_problems(profile.args, recipe_source=recipe.source)
+    # then one disagreement names the recipe, the value, vLLM's release and the place vLLM declares the values
+    assert unknown == []
+    [problem] = problems
+    assert recipe.source in problem and VLLM_SOURCE in problem and "'fp4'" in problem
+    assert "vllm/config/cache.py CacheDType" in problem and "fp8_e4m3" in problem
+
+
+@pytest.mark.parametrize(
+    ("attention_config", "named"),
+    [
+        (
+            '{"use_prefill_query_quantization":true,"mla_prefill_backend":"flashinfer2"}',
+            "validate_mla_prefill_backend_before",
+        ),
+        (
+            '{"use_prefill_query_quantisation":true,"mla_prefill_backend":"flashinfer"}',
+            "not a field",
+        ),
+        ('{"backend":"FLASH_MLA"}', "validate_backend_before"),
+    ],
+    ids=["prefill-backend", "key", "backend"],
+)
+def test_an_attention_config_vllm_refuses_fails_naming_both_sources(attention_config, named):
+    # given the recipe's --attention-config with a name or a key vLLM 0.33.0's AttentionConfig does not have
+    problems, _ = recipe_args_problems(
+        ["--attention-config", attention_config], recipe_source=RECIPE.source
+    )
+    # then one disagreement names the recipe, vLLM and what vLLM checks
+    [problem] = problems
+    assert RECIPE.source in problem and VLLM_SOURCE in problem
+    assert "vllm/config/attention.py AttentionConfig" in problem
+    assert named in problem
 
 
 def test_every_variable_the_recipe_sets_passes_the_environment_rules():

@@ -76,8 +76,9 @@ def fit_of(
 
 
 #: Bytes of one KV-cache value per ``--kv-cache-dtype``. vLLM's option: "Data type for kv cache storage. If "auto", will
-#: use model data type. CUDA 11.8+ supports fp8 (=fp8_e4m3) and fp8_e5m2" (vllm-project/vllm@001999d2
-#: vllm/engine/arg_utils.py, the version the search index holds; 0.33.0's own text was not read here). fp8 values are
+#: use model data type. ... CUDA 11.8+ supports fp8 (=fp8_e4m3) and fp8_e5m2" (vLLM 0.33.0, commit 4ba787ec9,
+#: vllm/config/cache.py ``CacheConfig.cache_dtype``, read from the 0.33.0 wheel; the names it accepts are
+#: deployment_config/vllm_args/values.py's). fp8 values are
 #: one byte; ``auto`` is counted as two (bf16/fp16), an assumption: the checkpoint's data type was not read. So fp8
 #: halves the bytes of every cached token and the same GB hold twice the tokens.
 KV_CACHE_BYTES = {"auto": 2, "fp8": 1, "fp8_e4m3": 1, "fp8_e5m2": 1}

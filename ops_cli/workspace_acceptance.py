@@ -15,9 +15,10 @@ Job's own clock around ``vllm bench serve``, ops_cli/load_test.py ``WINDOW_MARKE
 and the same of ``vllm:spec_decode_num_draft_tokens_total`` and ``vllm:spec_decode_num_drafts_total`` (vLLM's counters,
 cdk_constructs/serving_metrics/series.py ``SPEC_DECODE_METRICS``, which cites vLLM's vllm/v1/spec_decode/metrics.py; a
 test holds the names equal). ``increase()`` handles a counter that restarts at zero when a vLLM container restarts
-(Prometheus documentation, "Query functions", increase: "Breaks in monotonicity (such as counter resets due to target
-restarts) are automatically adjusted for"), and it extrapolates from the samples inside the window to its edges, so
-the figures are those of the scrapes inside the run, to within a scrape at each end. ``sum by (pod)`` adds a pod's
+(Prometheus documentation, https://prometheus.io/docs/prometheus/latest/querying/functions/#increase: "Breaks in
+monotonicity (such as counter resets due to target restarts) are automatically adjusted for"), and it extrapolates
+from the samples inside the window to its edges (the same page), so the figures are those of the scrapes inside the
+run, to within a scrape at each end. ``sum by (pod)`` adds a pod's
 engines; the client adds the pods, and counts them. Acceptance rate = 100 x accepted / draft tokens; mean accepted
 length = 1 + accepted / drafts (the bonus token included), as the dashboard computes them
 (cdk_constructs/serving_metrics/published.py, from vLLM's own definition).

@@ -52,7 +52,6 @@ from __future__ import annotations
 import json
 import math
 import urllib.error
-import urllib.parse
 import urllib.request
 from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
@@ -60,6 +59,7 @@ from datetime import datetime
 import botocore.session
 from botocore.auth import SigV4Auth
 from botocore.awsrequest import AWSRequest
+from botocore.utils import percent_encode_sequence
 
 from endpoint_probe.deadline import CommandTimedOut, Deadline
 from endpoint_probe.errors import printable
@@ -159,7 +159,11 @@ def signed_getter(aws: Aws, deadline: Deadline) -> Get:
     frozen = credentials.get_frozen_credentials()
 
     def get(url: str, params: Mapping[str, str]) -> dict:
-        full = f"{url}?{urllib.parse.urlencode(params)}"
+        # SigV4's UriEncode: every byte but A-Z a-z 0-9 - . _ ~ as %XY, a space as %20, not "+" (IAM user guide,
+        # "Create a signed AWS API request",
+        # https://docs.aws.amazon.com/IAM/latest/UserGuide/reference_sigv-create-signed-request.html): botocore's
+        # percent_encode_sequence. urlencode's "+" would be signed as sent while the service reads it as a space.
+        full = f"{url}?{percent_encode_sequence(params)}"
         request = AWSRequest(method="GET", url=full)
         SigV4Auth(frozen, "aps", aws.region).add_auth(request)
         try:

@@ -39,6 +39,7 @@ from tests.ops_cli.misbehaving_server import Connection, MisbehavingServer, Requ
 from tests.ops_cli.test_bench import FakeKubectl, constructed_result
 
 KEY_ID, SECRET, REGION = "AKIDSTANDIN", "stand-in-secret", "us-west-2"
+TOKEN = "stand-in-session-token"  # temporary credentials (SSO, an assumed role) carry one
 WORKSPACE_ID = "ws-00000000-1111-2222-3333-444444444444"
 T = int(NOW.timestamp())
 #: Each run's window on the Job's clock: 180 s, 200 s, and 40 s (less than two 30-s scrapes).
@@ -133,7 +134,7 @@ def expected_authorization(url: str, amz_date: str) -> str:
     moment = datetime.strptime(amz_date, "%Y%m%dT%H%M%SZ")
     with mock.patch("botocore.auth.get_current_datetime", return_value=moment):
         request = AWSRequest(method="GET", url=url)
-        SigV4Auth(Credentials(KEY_ID, SECRET), "aps", REGION).add_auth(request)
+        SigV4Auth(Credentials(KEY_ID, SECRET, TOKEN), "aps", REGION).add_auth(request)
     return request.headers["Authorization"]
 
 
@@ -171,6 +172,7 @@ def bench(monkeypatch, tmp_path, config_dir):
                 "AWS_ENDPOINT_URL_AMP": url,
                 "AWS_ACCESS_KEY_ID": KEY_ID,
                 "AWS_SECRET_ACCESS_KEY": SECRET,
+                "AWS_SESSION_TOKEN": TOKEN,
                 "AWS_CONFIG_FILE": str(tmp_path / "no-config"),
                 "AWS_SHARED_CREDENTIALS_FILE": str(tmp_path / "no-credentials"),
                 "AWS_EC2_METADATA_DISABLED": "true",
@@ -232,11 +234,14 @@ def test_each_query_is_sigv4_signed_for_aps_with_the_exact_promql_and_time(bench
         for counter in COUNTERS.values()
     ]
     for query in stand_in.queries():
+        # SigV4's encoding of the query string: a space as %20, never "+" (which the service reads as a space)
+        assert "%20" in query.path and "+" not in query.path
         authorization = query.headers["authorization"]
         assert re.match(
             rf"AWS4-HMAC-SHA256 Credential={KEY_ID}/\d{{8}}/{REGION}/aps/aws4_request, ",
             authorization,
         )
+        assert query.headers["x-amz-security-token"] == TOKEN
         url = f"http://{query.headers['host']}{query.path}"
         assert authorization == expected_authorization(url, query.headers["x-amz-date"])
 

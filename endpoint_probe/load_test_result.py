@@ -11,8 +11,6 @@ from dataclasses import dataclass, field
 from endpoint_probe.errors import printable
 
 PERCENTILES = (50, 90, 99)
-#: Where ``vllm bench serve``'s acceptance comes from: its readings of ``/metrics`` at the base URL around the run.
-BENCH_METRICS_SOURCE = "vllm bench serve /metrics"
 
 
 @dataclass
@@ -39,13 +37,6 @@ class RunResult:
     #: the server does not speculate, or the result does not say.
     acceptance_rate_percent: float | None = None
     mean_accepted_length: float | None = None
-    #: Where the two figures above come from ("vllm bench serve /metrics", or the Prometheus workspace with the number
-    #: of pods: ops_cli/workspace_acceptance.py), and why they are not there when they could not be measured.
-    acceptance_source: str | None = None
-    acceptance_problem: str | None = None
-    #: The run's start and end on the load-test Job's clock, in seconds since the epoch (ops_cli/load_test.py
-    #: ``WINDOW_MARKER``); None where the log does not give them.
-    window: tuple[int, int] | None = None
 
     def to_dict(self) -> dict:
         def rounded(values: dict) -> dict:
@@ -67,17 +58,13 @@ class RunResult:
             **(
                 {
                     "spec_decode": {
-                        "acceptance_rate_percent": None
-                        if self.acceptance_rate_percent is None
-                        else round(self.acceptance_rate_percent, 1),
+                        "acceptance_rate_percent": round(self.acceptance_rate_percent, 1),
                         "mean_accepted_length": None
                         if self.mean_accepted_length is None
                         else round(self.mean_accepted_length, 2),
-                        "source": self.acceptance_source,
-                        "problem": self.acceptance_problem,
                     }
                 }
-                if self.acceptance_rate_percent is not None or self.acceptance_problem is not None
+                if self.acceptance_rate_percent is not None
                 else {}
             ),
             "problems": self.problems,
@@ -97,8 +84,6 @@ def run_result(concurrency: int, result: dict) -> RunResult:
     run.output_throughput = _number(result.get("output_throughput"))
     run.acceptance_rate_percent = _number(result.get("spec_decode_acceptance_rate"))
     run.mean_accepted_length = _number(result.get("spec_decode_acceptance_length"))
-    if run.acceptance_rate_percent is not None:
-        run.acceptance_source = BENCH_METRICS_SOURCE
     run.duration_s = _number(result.get("duration"))
     completed, failed = result.get("completed"), result.get("failed")
     run.completed = (

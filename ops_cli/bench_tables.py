@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 from endpoint_probe import load_test_result
+from ops_cli.load_test import BENCH_METRICS_SOURCE, BenchRun
 from ops_cli.output import Table, table
 
 # Types only: llmops bench imports the published figures only when it runs (ops_cli/commands/bench.py).
@@ -84,14 +85,14 @@ def load_test_table(
     )
 
 
-def acceptance_table(runs: list[load_test_result.RunResult]) -> Table:
+def acceptance_table(runs: list[BenchRun]) -> Table:
     """Speculative decoding's acceptance per run (only where it is on), and where each figure came from: ``vllm bench
     serve``'s /metrics readings, or the Prometheus workspace over the run's window (ops_cli/workspace_acceptance.py:
     with several replicas on EKS, ops_cli/load_test_target.py ``acceptance_from_workspace``); a run it could not be
     measured for says why."""
 
-    def source(r: load_test_result.RunResult) -> str:
-        where = r.acceptance_source or load_test_result.BENCH_METRICS_SOURCE
+    def source(r: BenchRun) -> str:
+        where = r.acceptance_source or BENCH_METRICS_SOURCE
         if r.acceptance_problem:
             return f"{where}: not measured: {r.acceptance_problem}"
         if r.acceptance_rate_percent is None:

@@ -36,6 +36,7 @@ ops_cli/load_test_target.py.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 import shlex
 from collections.abc import Callable, Sequence
@@ -72,6 +73,43 @@ FAILED_MARKER = "LLMOPS-BENCH-FAILED"
 #: the epoch, GNU coreutils' date) before ``vllm bench serve`` started and after it ended. The window whose counters
 #: ops_cli/workspace_acceptance.py reads from the Prometheus workspace.
 WINDOW_MARKER = "LLMOPS-BENCH-WINDOW"
+
+
+#: Where ``vllm bench serve``'s acceptance comes from: its readings of ``/metrics`` at the base URL around the run.
+BENCH_METRICS_SOURCE = "vllm bench serve /metrics"
+
+
+@dataclass
+class BenchRun(RunResult):
+    """One run of llmops bench's Job: its figures (endpoint_probe/load_test_result.py, which the deploy-time smoke
+    test's asset packages: left as it is), its window, and where its acceptance came from."""
+
+    #: The run's start and end on the Job's clock, in seconds since the epoch (:data:`WINDOW_MARKER`); None where the
+    #: log does not give them.
+    window: tuple[int, int] | None = None
+    #: Where the acceptance figures come from (:data:`BENCH_METRICS_SOURCE`, or the Prometheus workspace with the
+    #: number of pods: ops_cli/workspace_acceptance.py), and why they are not there when they could not be measured.
+    acceptance_source: str | None = None
+    acceptance_problem: str | None = None
+
+    @classmethod
+    def of(cls, run: RunResult) -> BenchRun:
+        return cls(**{f.name: getattr(run, f.name) for f in dataclasses.fields(RunResult)})
+
+    def to_dict(self) -> dict:
+        out = super().to_dict()
+        if self.acceptance_rate_percent is not None or self.acceptance_problem is not None:
+            out["spec_decode"] = {
+                "acceptance_rate_percent": None
+                if self.acceptance_rate_percent is None
+                else round(self.acceptance_rate_percent, 1),
+                "mean_accepted_length": None
+                if self.mean_accepted_length is None
+                else round(self.mean_accepted_length, 2),
+                "source": self.acceptance_source or BENCH_METRICS_SOURCE,
+                "problem": self.acceptance_problem,
+            }
+        return out
 
 
 def default_num_prompts(concurrency: int) -> int:
@@ -243,7 +281,7 @@ def plan_for(
     )
 
 
-def parse_log(log: str, concurrencies: Sequence[int]) -> list[RunResult]:
+def parse_log(log: str, concurrencies: Sequence[int]) -> list[BenchRun]:
     """Each concurrency's result from the Job's log (the lines the script prints between its markers), with its window
     (:data:`WINDOW_MARKER`) where the log gives one; a run whose result is missing or unreadable is a failed run that
     says so."""
@@ -276,9 +314,11 @@ def parse_log(log: str, concurrencies: Sequence[int]) -> list[RunResult]:
                 else RunResult(concurrency, False, problems=[problem])
             )
     runs = [
-        found.get(c)
-        or RunResult(
-            c, False, problems=["no result in the Job's log (the Job ended before this run)"]
+        BenchRun.of(
+            found.get(c)
+            or RunResult(
+                c, False, problems=["no result in the Job's log (the Job ended before this run)"]
+            )
         )
         for c in concurrencies
     ]

@@ -1,6 +1,6 @@
 """Speculative decoding's acceptance over each ``llmops bench`` run, from the environment's Prometheus workspace.
 
-**Why.** ``vllm bench serve`` reads ``/metrics`` at its base URL before and after a run (endpoint_probe/load_test_result.py).
+**Why.** ``vllm bench serve`` reads ``/metrics`` at its base URL before and after a run (ops_cli/load_test.py).
 With two replicas or more on EKS that URL is the Service, which hands each connection to any pod (or to the router):
 the two readings need not be of one server, and their difference means nothing (ops_cli/load_test_target.py
 ``acceptance_from_workspace``). The managed scraper writes every vLLM pod's counters into the environment's Amazon
@@ -63,9 +63,9 @@ from botocore.utils import percent_encode_sequence
 
 from endpoint_probe.deadline import CommandTimedOut, Deadline
 from endpoint_probe.errors import printable
-from endpoint_probe.load_test_result import RunResult
 from ops_cli.aws import Aws, botocore_session
 from ops_cli.errors import OpsError
+from ops_cli.load_test import BenchRun
 
 #: The scraper's interval (cdk_constructs/serving_metrics/series.py SCRAPE_INTERVAL_SECONDS; a test holds them equal).
 SCRAPE_INTERVAL_SECONDS = 30
@@ -215,7 +215,7 @@ def by_pod(answer: dict) -> dict[str, float]:
     return values
 
 
-def window_problem(run: RunResult) -> str | None:
+def window_problem(run: BenchRun) -> str | None:
     """Why the workspace cannot measure ``run`` whatever it answers, or None."""
     if run.window is None:
         return "no window in the Job's log (the run gave no result)"
@@ -228,7 +228,7 @@ def window_problem(run: RunResult) -> str | None:
     return None
 
 
-def measure_run(run: RunResult, url: str, get: Get) -> None:
+def measure_run(run: BenchRun, url: str, get: Get) -> None:
     """Fill ``run``'s acceptance from the workspace over its window (or say why not); QueryFailed when a query
     fails."""
     run.acceptance_source = WORKSPACE
@@ -258,7 +258,7 @@ def measure_run(run: RunResult, url: str, get: Get) -> None:
 
 
 def measure(
-    runs: Sequence[RunResult],
+    runs: Sequence[BenchRun],
     aws: Aws,
     cluster_name: str,
     *,

@@ -214,9 +214,8 @@ def bench(ctx: Context) -> int:
 
         human.append(load_test_table(runs, published))
         if env.model.speculator_size_gb:  # speculative decoding's acceptance, only where it is on
-            if load_test_target.acceptance_from_workspace(
-                env
-            ):  # the Service's /metrics: not one server's
+            # several replicas behind the Service: its /metrics are not one server's
+            if load_test_target.acceptance_from_workspace(env):
                 workspace_acceptance.measure(
                     runs,
                     ctx.aws(),

@@ -28,7 +28,6 @@ from botocore.credentials import Credentials
 
 from cdk_constructs.serving_metrics import series
 from endpoint_probe.deadline import Deadline
-from endpoint_probe.load_test_result import RunResult
 from ops_cli import load_test, workspace_acceptance
 from ops_cli.aws import Aws
 from ops_cli.cli import main
@@ -319,7 +318,7 @@ def test_a_workspace_that_cannot_be_queried_is_a_clear_row_and_the_runs_still_pa
 
 
 def test_it_waits_until_the_scrape_after_the_last_run_can_have_reached_the_workspace():
-    run = RunResult(1, True, window=(T - 130, T - 10))
+    run = load_test.BenchRun(1, True, window=(T - 130, T - 10))
     sleeps: list[float] = []
     asked: list[dict] = []
 

@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 from endpoint_probe import load_test_result
+from ops_cli.load_test import BENCH_METRICS_SOURCE, BenchRun
 from ops_cli.output import Table, table
 
 # Types only: llmops bench imports the published figures only when it runs (ops_cli/commands/bench.py).
@@ -84,10 +85,22 @@ def load_test_table(
     )
 
 
-def acceptance_table(runs: list[load_test_result.RunResult]) -> Table:
-    """Speculative decoding's acceptance per run (only where it is on and measurable: load_test.acceptance_measurable)."""
+def acceptance_table(runs: list[BenchRun]) -> Table:
+    """Speculative decoding's acceptance per run (only where it is on), and where each figure came from: ``vllm bench
+    serve``'s /metrics readings, or the Prometheus workspace over the run's window (ops_cli/workspace_acceptance.py:
+    with several replicas on EKS, ops_cli/load_test_target.py ``acceptance_from_workspace``); a run it could not be
+    measured for says why."""
+
+    def source(r: BenchRun) -> str:
+        where = r.acceptance_source or BENCH_METRICS_SOURCE
+        if r.acceptance_problem:
+            return f"{where}: not measured: {r.acceptance_problem}"
+        if r.acceptance_rate_percent is None:
+            return f"{where}: not in the result"
+        return where
+
     return table(
-        ["concurrency", "draft tokens accepted", "mean accepted length"],
+        ["concurrency", "draft tokens accepted", "mean accepted length", "from"],
         [
             (
                 r.concurrency,
@@ -95,6 +108,7 @@ def acceptance_table(runs: list[load_test_result.RunResult]) -> Table:
                 "-"
                 if r.mean_accepted_length is None
                 else f"{r.mean_accepted_length:.2f} tokens/step",
+                source(r),
             )
             for r in runs
         ],

@@ -36,6 +36,7 @@ ops_cli/load_test_target.py.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 import shlex
 from collections.abc import Callable, Sequence
@@ -68,6 +69,47 @@ RESULT_DIR = "/results"
 #: The lines the Job's script prints around each run's result JSON, read back from its log.
 RESULT_MARKER = "LLMOPS-BENCH-RESULT"
 FAILED_MARKER = "LLMOPS-BENCH-FAILED"
+#: The line the script prints after a run's result: the concurrency, and the Job's clock (``date +%s``: seconds since
+#: the epoch, GNU coreutils' date) before ``vllm bench serve`` started and after it ended. The window whose counters
+#: ops_cli/workspace_acceptance.py reads from the Prometheus workspace.
+WINDOW_MARKER = "LLMOPS-BENCH-WINDOW"
+
+
+#: Where ``vllm bench serve``'s acceptance comes from: its readings of ``/metrics`` at the base URL around the run.
+BENCH_METRICS_SOURCE = "vllm bench serve /metrics"
+
+
+@dataclass
+class BenchRun(RunResult):
+    """One run of llmops bench's Job: its figures (endpoint_probe/load_test_result.py, which the deploy-time smoke
+    test's asset packages: left as it is), its window, and where its acceptance came from."""
+
+    #: The run's start and end on the Job's clock, in seconds since the epoch (:data:`WINDOW_MARKER`); None where the
+    #: log does not give them.
+    window: tuple[int, int] | None = None
+    #: Where the acceptance figures come from (:data:`BENCH_METRICS_SOURCE`, or the Prometheus workspace with the
+    #: number of pods: ops_cli/workspace_acceptance.py), and why they are not there when they could not be measured.
+    acceptance_source: str | None = None
+    acceptance_problem: str | None = None
+
+    @classmethod
+    def of(cls, run: RunResult) -> BenchRun:
+        return cls(**{f.name: getattr(run, f.name) for f in dataclasses.fields(RunResult)})
+
+    def to_dict(self) -> dict:
+        out = super().to_dict()
+        if self.acceptance_rate_percent is not None or self.acceptance_problem is not None:
+            out["spec_decode"] = {
+                "acceptance_rate_percent": None
+                if self.acceptance_rate_percent is None
+                else round(self.acceptance_rate_percent, 1),
+                "mean_accepted_length": None
+                if self.mean_accepted_length is None
+                else round(self.mean_accepted_length, 2),
+                "source": self.acceptance_source or BENCH_METRICS_SOURCE,
+                "problem": self.acceptance_problem,
+            }
+        return out
 
 
 def default_num_prompts(concurrency: int) -> int:
@@ -156,15 +198,17 @@ class LoadTestPlan:
         *,
         on_result: Callable[[int, str], Sequence[str]],
         on_failure: Callable[[int, str], Sequence[str]],
+        before: Callable[[int], Sequence[str]] = lambda concurrency: (),
     ) -> list[str]:
-        """Shell lines that run every ``vllm bench serve`` in turn and end with ``exit $failed``: after each run,
-        ``on_result(concurrency, result_file)`` when it wrote its result, else ``on_failure(...)``, whose lines must
-        set ``failed=1`` (``$?`` is the run's exit status on their first line)."""
+        """Shell lines that run every ``vllm bench serve`` in turn and end with ``exit $failed``: ``before(concurrency)``
+        ahead of each run; after it, ``on_result(concurrency, result_file)`` when it wrote its result, else
+        ``on_failure(...)``, whose lines must set ``failed=1`` (``$?`` is the run's exit status on their first line)."""
         lines = ["failed=0"]
         for index, concurrency in enumerate(self.concurrencies):
             result = f"{RESULT_DIR}/concurrency-{concurrency}.json"
             lines += [
                 f"echo '=== vllm bench serve, concurrency {concurrency}'",
+                *before(concurrency),
                 f"if {self.bench_command(index)} && [ -s {result} ]; then",
                 *(f"  {line}" for line in on_result(concurrency, result)),
                 "else",
@@ -174,10 +218,13 @@ class LoadTestPlan:
         return [*lines, "exit $failed"]
 
     def script(self) -> str:
-        """The container's shell script: every run, each result printed between markers, exit 1 if any run failed."""
+        """The container's shell script: every run, each result printed between markers and followed by the run's
+        window on the Job's clock, exit 1 if any run failed."""
         lines = self.run_lines(
+            before=lambda concurrency: ["started=$(date +%s)"],
             on_result=lambda concurrency, result: [
-                f"printf '%s %s ' {RESULT_MARKER} {concurrency}; cat {result}; echo"
+                f"printf '%s %s ' {RESULT_MARKER} {concurrency}; cat {result}; echo",
+                f'echo "{WINDOW_MARKER} {concurrency} $started $(date +%s)"',
             ],
             on_failure=lambda concurrency, result: [
                 f'echo "{FAILED_MARKER} {concurrency} exit=$?"; failed=1'
@@ -234,13 +281,22 @@ def plan_for(
     )
 
 
-def parse_log(log: str, concurrencies: Sequence[int]) -> list[RunResult]:
-    """Each concurrency's result from the Job's log (the lines the script prints between its markers); a run whose
-    result is missing or unreadable is a failed run that says so."""
+def parse_log(log: str, concurrencies: Sequence[int]) -> list[BenchRun]:
+    """Each concurrency's result from the Job's log (the lines the script prints between its markers), with its window
+    (:data:`WINDOW_MARKER`) where the log gives one; a run whose result is missing or unreadable is a failed run that
+    says so."""
     found: dict[int, RunResult] = {}
+    windows: dict[int, tuple[int, int]] = {}
     for line in log.splitlines():
         words = line.strip().split(" ", 2)
-        if len(words) >= 2 and words[0] == FAILED_MARKER and words[1].isdigit():
+        marked = line.split()
+        if (
+            len(marked) == 4
+            and marked[0] == WINDOW_MARKER
+            and all(re.fullmatch(r"[0-9]{1,12}", w) for w in marked[1:])  # ASCII digits only
+        ):
+            windows[int(marked[1])] = (int(marked[2]), int(marked[3]))
+        elif len(words) >= 2 and words[0] == FAILED_MARKER and words[1].isdigit():
             exit_status = words[2] if len(words) > 2 else ""
             found[int(words[1])] = RunResult(
                 int(words[1]),
@@ -257,13 +313,18 @@ def parse_log(log: str, concurrencies: Sequence[int]) -> list[RunResult]:
                 if payload is not None
                 else RunResult(concurrency, False, problems=[problem])
             )
-    return [
-        found.get(c)
-        or RunResult(
-            c, False, problems=["no result in the Job's log (the Job ended before this run)"]
+    runs = [
+        BenchRun.of(
+            found.get(c)
+            or RunResult(
+                c, False, problems=["no result in the Job's log (the Job ended before this run)"]
+            )
         )
         for c in concurrencies
     ]
+    for run in runs:
+        run.window = windows.get(run.concurrency)
+    return runs
 
 
 def parse_concurrencies(text: str) -> tuple[int, ...]:

@@ -18,12 +18,12 @@ from typing import TYPE_CHECKING
 
 from endpoint_probe.deadline import Deadline
 from endpoint_probe.errors import printable
-from endpoint_probe.load_test_result import RunResult
 from ops_cli.errors import OpsError
 from ops_cli.load_test import (
     API_KEY_SECRET_KEY,
     HF_TOKEN_SECRET_KEY,
     RESULT_DIR,
+    BenchRun,
     LoadTestPlan,
     parse_log,
 )
@@ -167,7 +167,7 @@ def run_load_test(
     log: Callable[[str], None] | None = None,
     *,
     deadline: Deadline | None = None,
-) -> tuple[list[RunResult], str]:
+) -> tuple[list[BenchRun], str]:
     """Apply the Job, wait for it, read each run's result from its log, delete it (also when the wait fails).
     Returns the runs and the Job's final status. Every kubectl call ends by ``deadline``; once it has passed the Job
     is left to its own ``activeDeadlineSeconds`` and ``ttlSecondsAfterFinished``, and the command to delete it is

@@ -30,21 +30,15 @@ VLLM_PORT = 8000
 TLS_SERVICE_PORT = 443
 
 
-def acceptance_measurable(env: EnvironmentConfig) -> str | None:
-    """Why the load test cannot measure speculative decoding's acceptance here, or None when it can. ``vllm bench
-    serve`` reads ``/metrics`` at the base URL before and after a run: a pod's own counters on HyperPod (the worker's
-    address) and with one replica on EKS; with several, the Service hands each request to the router or to any pod, so
-    the two readings need not be of one server and their difference means nothing."""
+def acceptance_from_workspace(env: EnvironmentConfig) -> bool:
+    """Whether speculative decoding's acceptance comes from the Prometheus workspace (ops_cli/workspace_acceptance.py)
+    rather than from ``vllm bench serve``'s result. ``vllm bench serve`` reads ``/metrics`` at the base URL before and
+    after a run: a pod's own counters on HyperPod (the worker's address, which also gets every request) and with one
+    replica on EKS; with several on EKS, the Service hands each connection to any pod (or to the router), so the two
+    readings need not be of one server and their difference means nothing. The workspace has every pod's counters."""
     from deployment_config.model import Platform
 
-    if not env.model.speculator_size_gb:
-        return "spec_decoding is off"
-    if env.platform is Platform.EKS and env.replicas > 1:
-        return (
-            f"not measured by the load test with {env.replicas} replicas (its /metrics readings may come from "
-            "different servers): see the dashboard's speculative decoding row"
-        )
-    return None
+    return env.platform is Platform.EKS and env.replicas > 1
 
 
 def eks_service_url(env: EnvironmentConfig) -> str:

@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import argparse
 import math
+import time
 
 from deployment_config.model import Platform
 from endpoint_probe.url import check_url
 from ops_cli import bench as bench_probe
-from ops_cli import load_test, load_test_job, load_test_target
+from ops_cli import load_test, load_test_job, load_test_target, workspace_acceptance
 from ops_cli.api_key import add_api_key_options, api_key, keeping_secret
 from ops_cli.arguments import TIMEOUT_HELP, positive
 from ops_cli.bench_tables import acceptance_table, load_test_table, probe_table
@@ -212,14 +213,19 @@ def bench(ctx: Context) -> int:
         }
 
         human.append(load_test_table(runs, published))
-        why_not = load_test_target.acceptance_measurable(env)
         if env.model.speculator_size_gb:  # speculative decoding's acceptance, only where it is on
-            if why_not is None:
-                human.append(acceptance_table(runs))
-            else:
-                human.append(f"Speculative decoding's acceptance: {why_not}.")
-                for r in runs:  # readings of different servers: not reported
-                    r.acceptance_rate_percent = r.mean_accepted_length = None
+            # several replicas behind the Service: its /metrics are not one server's
+            if load_test_target.acceptance_from_workspace(env):
+                workspace_acceptance.measure(
+                    runs,
+                    ctx.aws(),
+                    env.cluster_name,
+                    now=ctx.rt.now,
+                    sleep=ctx.rt.sleep or time.sleep,
+                    deadline=ctx.deadline,
+                    log=lambda text: write_if_open(ctx.rt.stderr, text + "\n"),
+                )
+            human.append(acceptance_table(runs))
             payload["load_test"]["runs"] = [r.to_dict() for r in runs]
         human.append(
             f"{args.input_len} tokens in, {args.output_len} out; Job {plan.namespace}/{plan.job_name} "

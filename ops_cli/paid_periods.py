@@ -189,6 +189,16 @@ def plan_period(block: Block) -> list[PaidPeriod]:
     ]
 
 
+def fee_per_hour(
+    periods: list[PaidPeriod], now: datetime, currency: str
+) -> tuple[Decimal, list[PaidPeriod]]:
+    """(the fees per hour at ``now``, the periods they are of): every counted period covering now (both blocks while
+    they overlap); outside all of them, the first period's (the block as bought), as it is before the block starts."""
+    covering = [p for p in periods if p.counted(currency) and p.start <= now < p.end]
+    paying = covering or periods[:1]
+    return sum((p.fee / p.hours for p in paying), Decimal(0)), paying
+
+
 def paid_minutes(periods: list[PaidPeriod], start: datetime, end: datetime) -> Decimal:
     """The minutes from ``start`` to ``end`` inside at least one paid period (an overlap counts once, a gap not)."""
     spans = sorted(

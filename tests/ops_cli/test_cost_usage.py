@@ -16,8 +16,7 @@ from ops_cli.output import Table
 from ops_cli.tables import usage_human
 from tests.ops_cli import test_cost as priced
 from tests.ops_cli.conftest import NOW, StubbedAws
-from tests.ops_cli.test_cost import PLAN_ARN, RESERVATION, START
-from tests.ops_cli.test_cost import expect_reservation as _expect_reservation
+from tests.ops_cli.test_cost import PLAN_ARN, RESERVATION, START, expect_reservation
 
 #: test_cost.py's fixtures: the stubbed regional and Price List clients, the CLI runner, config/example.yaml.
 stubs, run, example_env = priced.stubs, priced.run, priced.example_env
@@ -34,12 +33,6 @@ def expect_extensions(regional: StubbedAws, ids: list[str], *extensions: dict) -
         {"CapacityBlockExtensions": list(extensions)},
         {"CapacityReservationIds": ids},
     )
-
-
-def expect_reservation(regional: StubbedAws) -> None:
-    """The block of config/example.yaml (START to END, 34 hours), never extended."""
-    _expect_reservation(regional)
-    expect_extensions(regional, [RESERVATION])
 
 
 def _series(key: str, values: list[float]) -> dict:

@@ -181,9 +181,7 @@ class Usage:
             "cost_so_far": _cents(spent),
             "cost_currency": self.currency,
             "cost_complete": spent is not None and not self.left_out(),
-            "cost_leaves_out": [
-                f"{p.kind} {p.identifier}: {p.fee_source}" for p in self.left_out()
-            ],
+            "cost_leaves_out": [self._left_out(p) for p in self.left_out()],
             "paid_periods": [self._period(p) for p in self.periods],
             "input_tokens": int(inputs),
             "output_tokens": int(outputs),
@@ -204,6 +202,16 @@ class Usage:
                 for h in self.hours
             ],
         }
+
+    def _left_out(self, period: PaidPeriod) -> str:
+        """Why a begun period's fee is not in the cost: unknown (its source says how to add it), or another currency."""
+        other = period.fee is not None and period.currency != self.currency
+        why = (
+            f"its fee is in {period.currency}, not added to {self.currency}"
+            if other
+            else period.fee_source
+        )
+        return f"{period.kind} {period.identifier}: {why}"
 
     def _period(self, period: PaidPeriod) -> dict:
         counted = period.counted(self.currency)

@@ -479,3 +479,36 @@ def test_a_next_block_without_its_fee_adds_nothing_and_the_report_says_so(stubs,
     periods = [part for part in usage_human(usage) if isinstance(part, Table)][1]
     assert periods.headers == ("kind", "id", "start", "end", "fee", "fee source")
     assert [row[0] for row in periods.rows] == ["block", "next block"] and periods.rows[1][4] == "-"
+
+
+def test_an_extension_in_another_currency_than_the_blocks_fee_is_not_added_and_said_so(stubs, run):
+    # given a block fee in EUR (--currency) and an extension EC2 bills in USD, now running
+    regional, _ = stubs
+    start = NOW - _hours(24)
+    bought, extended = start + _hours(20), start + _hours(44)
+    _reservations(regional, (RESERVATION, start, extended))
+    expect_extensions(
+        regional,
+        [RESERVATION],
+        _extension(RESERVATION, bought, extended, "payment-succeeded", "60000.00"),
+    )
+    expect_busy_day(regional)
+    result = run(
+        "cost",
+        "--usage",
+        "--env",
+        "example",
+        "--block-fee",
+        "91540.80",
+        "--currency",
+        "EUR",
+        "--json",
+    )
+    assert result.code == ExitCode.OK, result.stderr
+    report = result.json
+    # then the cost is the block's alone, in EUR, and the report names what it leaves out and why
+    assert report["cost_so_far"] == "91540.80" and report["cost_currency"] == "EUR"
+    assert report["cost_leaves_out"] == [
+        f"extension {RESERVATION}: its fee is in USD, not added to EUR"
+    ]
+    assert report["cost_complete"] is False

@@ -9,9 +9,10 @@ Every figure is CloudWatch metric math over what the serving metrics publisher p
 - tokens: ``PromptTokensPerSecond`` and ``GenerationTokensPerSecond`` are each minute's rate of vLLM's
   ``vllm:prompt_tokens_total`` and ``vllm:generation_tokens_total`` (a 5-minute rate); 60 x their Sum over the range is
   the tokens in it (each token falls into five windows, each counted a fifth), the last few minutes partly counted;
-- cost: the Sum of ``BlockCostUsd``, each minute's share of the upfront fee (fee x 60 s / the block's seconds), put
-  only while the block runs and only when the fee is known (``observability.block_fee_usd`` on EKS, the training plan's
-  UpfrontFee on HyperPod); cost per million tokens is that cost over the tokens, so each of the two figures bears the
+- cost: the Sum of ``BlockCostUsd``, each minute's share of the upfront fees paid for it (each fee x 60 s / its
+  period's seconds: the block as bought, each paid extension, the next block; BLOCK_COST_USD says which), put only
+  while a paid period runs and only when the block's fee is known (``observability.block_fee_usd`` on EKS, the training
+  plan's UpfrontFee on HyperPod); cost per million tokens is that cost over the tokens, so each of the two figures bears the
   whole cost (they do not add up: compared with an API's price per input or output token, each is an upper bound);
 - idle: 100 x (1 - minutes with a running request / minutes the publisher ran): ``ServingBusy`` (1 or 0 a minute,
   nothing while vLLM does not serve) over ``VllmTargetsUp``'s sample count (put every minute, 0 when down), so minutes

@@ -13,13 +13,16 @@ Facts and their sources:
   minutes partly counted); ``ServingBusy`` is 1 in a minute with a running request (``vllm:num_requests_running`` > 0
   at a scrape), 0 in one without, and absent while vLLM does not serve. Its Sum is the busy minutes, its SampleCount the
   minutes vLLM served.
-- Cost so far is the fee x the hours gone / the block's hours: the fee is paid whole at purchase; this is the share of it
-  the hours so far used up. Cost per million input (output) tokens is that cost over the input (output) tokens alone:
-  each figure bears the whole cost, so the two do not add up, and against an API's per-token prices each is an upper
-  bound. The other hourly resources (system nodes, NAT gateways, ...) are ``llmops cost``'s, not counted here.
-- Idle share: 1 - busy minutes / the block's minutes so far. Minutes in which vLLM did not serve (starting, stopped)
-  count as idle: the fee is paid either way. A request that starts and ends between two scrapes (30 s) is not seen, so
-  the idle share is an upper bound.
+- Cost so far is the sum over the paid periods (ops_cli/paid_periods.py: the block as bought, each paid extension, the
+  next block) of each fee x the hours of that period gone / its hours: a fee is paid whole at purchase; this is the
+  share of it the hours so far used up. A period whose fee is unknown adds nothing, and the report says so. Cost per
+  million input (output) tokens is that cost over the input (output) tokens alone: each figure bears the whole cost,
+  so the two do not add up, and against an API's per-token prices each is an upper bound.
+  The other hourly resources (system nodes, NAT gateways, ...) are ``llmops cost``'s, not counted here.
+- Idle share: 1 - busy minutes / the paid minutes so far (the minutes inside a paid period; a gap between two blocks
+  is not paid and not counted). Minutes in which vLLM did not serve (starting, stopped) count as idle: the fee is paid
+  either way. A request that starts and ends between two scrapes (30 s) is not seen, so the idle share is an upper
+  bound.
 """
 
 from __future__ import annotations
@@ -33,6 +36,8 @@ from ops_cli import cost
 from ops_cli.aws import Aws
 from ops_cli.cost_records import Block, to_tenths
 from ops_cli.errors import ExitCode, OpsError
+from ops_cli.paid_periods import PaidPeriod, capacity_periods, paid_minutes, plan_period
+from ops_cli.price_list import PRICE_CURRENCY
 
 #: The publisher's namespace and metric names (cdk_constructs/serving_metrics/published.py).
 NAMESPACE = "LLMServing"
@@ -76,12 +81,36 @@ class Usage:
     block: Block
     now: datetime
     hours: list[Hour] = field(default_factory=list)
+    #: The periods paid for (ops_cli/paid_periods.py); the block alone when not given.
+    periods: list[PaidPeriod] = field(default_factory=list)
+
+    @property
+    def paid(self) -> list[PaidPeriod]:
+        """The paid periods with both dates (a pending extension is listed, not paid)."""
+        return [p for p in self.periods if p.paid and p.start is not None and p.end is not None]
+
+    @property
+    def start(self) -> datetime | None:
+        return min((p.start for p in self.paid), default=None)
 
     @property
     def until(self) -> datetime | None:
-        if self.block.start is None or self.block.end is None:
+        """The end of the span read so far: now, within the first paid start and the last paid end."""
+        if self.start is None:
             return None
-        return max(self.block.start, min(self.now, self.block.end))
+        return max(self.start, min(self.now, max(p.end for p in self.paid)))
+
+    @property
+    def currency(self) -> str:
+        """The currency of the sum: the block's fee's, USD without one."""
+        return self.block.currency or PRICE_CURRENCY
+
+    def counted(self) -> list[PaidPeriod]:
+        return [p for p in self.periods if p.counted(self.currency)]
+
+    def left_out(self) -> list[PaidPeriod]:
+        """The paid periods that have begun and whose fee is not in the cost so far (unknown, another currency)."""
+        return [p for p in self.paid if not p.counted(self.currency) and p.hours_gone(self.now) > 0]
 
     @property
     def minutes(self) -> Decimal:
@@ -92,9 +121,11 @@ class Usage:
 
     @property
     def cost_so_far(self) -> Decimal | None:
-        if self.block.fee is None or not self.block.hours:
+        """The sum of each counted period's fee x its hours gone / its hours; None when no fee is known."""
+        counted = self.counted()
+        if not counted:
             return None
-        return self.block.fee * (self.minutes / 60) / self.block.hours
+        return sum((p.cost_so_far(self.now) for p in counted), Decimal(0))
 
     def per_million(self, tokens: Decimal) -> Decimal | None:
         spent = self.cost_so_far
@@ -148,6 +179,10 @@ class Usage:
                 "fee_source": block.fee_source,
             },
             "cost_so_far": _cents(spent),
+            "cost_currency": self.currency,
+            "cost_complete": spent is not None and not self.left_out(),
+            "cost_leaves_out": [self._left_out(p) for p in self.left_out()],
+            "paid_periods": [self._period(p) for p in self.periods],
             "input_tokens": int(inputs),
             "output_tokens": int(outputs),
             "cost_per_million_input_tokens": _cents(self.per_million(inputs)),
@@ -166,6 +201,32 @@ class Usage:
                 }
                 for h in self.hours
             ],
+        }
+
+    def _left_out(self, period: PaidPeriod) -> str:
+        """Why a begun period's fee is not in the cost: unknown (its source says how to add it), or another currency."""
+        other = period.fee is not None and period.currency != self.currency
+        why = (
+            f"its fee is in {period.currency}, not added to {self.currency}"
+            if other
+            else period.fee_source
+        )
+        return f"{period.kind} {period.identifier}: {why}"
+
+    def _period(self, period: PaidPeriod) -> dict:
+        counted = period.counted(self.currency)
+        return {
+            "kind": period.kind,
+            "id": period.identifier,
+            "start": period.start.isoformat() if period.start else None,
+            "end": period.end.isoformat() if period.end else None,
+            "hours": str(to_tenths(period.hours)) if period.hours is not None else None,
+            "hours_so_far": str(to_tenths(period.hours_gone(self.now))),
+            "fee": str(period.fee) if period.fee is not None else None,
+            "fee_currency": period.currency,
+            "fee_source": period.fee_source,
+            "counted": counted,
+            "cost_so_far": _cents(period.cost_so_far(self.now)) if counted else None,
         }
 
 
@@ -228,13 +289,16 @@ QUERIES = {
 }
 
 
-def hourly_use(aws: Aws, cluster_name: str, start: datetime, until: datetime) -> list[Hour]:
-    """The block's hours from ``start`` to ``until``, filled from CloudWatch GetMetricData (every page)."""
+def hourly_use(
+    aws: Aws, cluster_name: str, start: datetime, until: datetime, periods: list[PaidPeriod]
+) -> list[Hour]:
+    """The hours from ``start`` to ``until``, each with its paid minutes (``periods``: a gap between two blocks has
+    none), filled from CloudWatch GetMetricData (every page)."""
     hours = []
     moment = start
     while moment < until:
-        minutes = Decimal(str(min(HOUR, (until - moment).total_seconds()))) / 60
-        hours.append({"start": moment, "minutes": minutes})
+        step = min(until, moment + timedelta(seconds=HOUR))
+        hours.append({"start": moment, "minutes": paid_minutes(periods, moment, step)})
         moment += timedelta(seconds=HOUR)
     if not hours:
         return []
@@ -272,7 +336,12 @@ def usage_report(
     fee_currency: str = "USD",
 ) -> Usage:
     block = block_of(aws, env, block_fee, fee_currency)
-    usage = Usage(env.name, env.region, block, now)
+    periods = (
+        plan_period(block)
+        if env.platform is Platform.HYPERPOD
+        else capacity_periods(aws, env, block)
+    )
+    usage = Usage(env.name, env.region, block, now, periods=periods)
     if usage.until is not None:
-        usage.hours = hourly_use(aws, env.cluster_name, block.start, usage.until)
+        usage.hours = hourly_use(aws, env.cluster_name, usage.start, usage.until, usage.paid)
     return usage

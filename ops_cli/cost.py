@@ -15,6 +15,9 @@ Facts and their sources:
   ``CapacityReservation`` has ``StartDate``, ``EndDate`` and no fee): the user passes ``--block-fee``, what
   ``capacity-blocks purchase`` printed. A training plan's is: DescribeTrainingPlan answers ``UpfrontFee``,
   ``CurrencyCode``, ``StartTime``, ``EndTime`` (botocore's SageMaker model, ``DescribeTrainingPlanResponse``).
+- After an extension EC2's EndDate is the extended end: the block's fee per hour is over the block as bought, and
+  the capacity's cost per hour now is that of every paid period covering now (an extension's own fee, both blocks
+  while they overlap), from ops_cli/paid_periods.py.
 """
 
 from __future__ import annotations
@@ -30,6 +33,7 @@ from ops_cli import training_plans as tp
 from ops_cli.aws import Aws
 from ops_cli.cost_records import Block, CostReport, CostRow, to_tenths
 from ops_cli.errors import ExitCode, OpsError, shown
+from ops_cli.paid_periods import PaidPeriod, capacity_periods, fee_per_hour
 from ops_cli.price_list import PRICE_CURRENCY, PriceQuery, hourly_price
 
 #: The largest fee accepted with --block-fee: more than any Capacity Block, small enough to catch a typo.
@@ -246,6 +250,7 @@ def cost_report(
     block_fee: Decimal | None,
     fee_currency: str,
 ) -> CostReport:
+    periods: list[PaidPeriod] = []
     if env.platform is Platform.HYPERPOD:
         if block_fee is not None:
             raise OpsError(
@@ -256,6 +261,7 @@ def cost_report(
         block = training_plan(aws, env)
     else:
         block = capacity_block(aws, env, block_fee, fee_currency)
+        periods = capacity_periods(aws, env, block)
     rows = billable_rows(env)
     price_rows(pricing, rows)
     gpu = env.hyperpod if env.platform is Platform.HYPERPOD else env.capacity
@@ -267,6 +273,17 @@ def cost_report(
     )
     if block.fee is not None and block.currency not in (None, PRICE_CURRENCY):
         fee_row.note = f"{block.fee:,.2f} {block.currency} paid at purchase, not added to the {PRICE_CURRENCY} totals"
+    elif block.fee is not None and periods and periods[0].hours:
+        # EKS: the fee is over the block as bought; now maybe also an extension's or the next block's.
+        fee_row.fixed_per_hour, paying = fee_per_hour(periods, now, PRICE_CURRENCY)
+        fee_row.note = (
+            f"{block.fee:,.2f} {block.currency} paid at purchase for {to_tenths(periods[0].hours)} h, shown per "
+            f"hour of the block; {block.fee_source}"
+        )
+        if paying != periods[:1]:
+            fee_row.note += "; per hour now: " + " + ".join(
+                f"{p.kind} {p.identifier} {p.fee:,.2f} / {to_tenths(p.hours)} h" for p in paying
+            )
     elif block.fee is not None and block.hours:
         fee_row.fixed_per_hour = block.fee / block.hours
         fee_row.note = (

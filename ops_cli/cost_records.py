@@ -97,12 +97,16 @@ class CostReport:
 
     def to_dict(self) -> dict:
         hours = self.hours_left
-        fee = self.block.fee if self.block.currency in (None, PRICE_CURRENCY) else None
-        all_in = (
-            (self.hourly_total + fee / self.block.hours)
-            if fee is not None and self.block.hours
-            else None
+        # The capacity's fees per hour: the fee row's (ops_cli/cost.py), None when unknown or in another currency.
+        fee_rate = next(
+            (
+                r.fixed_per_hour
+                for r in self.rows
+                if r.query is None and r.fixed_per_hour is not None
+            ),
+            None,
         )
+        all_in = self.hourly_total + fee_rate if fee_rate is not None else None
         return {
             "env": self.env,
             "region": self.region,

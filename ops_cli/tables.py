@@ -140,12 +140,20 @@ def usage_human(usage: UsageReport) -> list:
     def ratio(value: str | None) -> str:
         return "-" if value is None else f"{Decimal(value):.1%}"
 
+    counted = [p for p in data["paid_periods"] if p["counted"]]
+    shares = " + ".join(
+        f"{money(p['fee'], p['fee_currency'])} x {p['hours_so_far']} / {p['hours']} h"
+        for p in counted
+    )
     fee = (
-        f"{money(block.fee, currency)} x {data['block']['hours_so_far']} / {data['block']['hours']} h; fee from "
-        f"{block.fee_source}"
-        if block.fee is not None
+        f"{shares}; fee from {counted[0]['fee_source']}"
+        if len(counted) == 1
+        else f"{shares}: the paid periods below"
+        if counted
         else f"no fee: {block.fee_source}"
     )
+    if data["cost_leaves_out"]:
+        fee += "; leaves out " + "; ".join(data["cost_leaves_out"])
     per_million = "the cost so far / the tokens (each figure bears the whole cost)"
     rows = [
         ("block cost so far", money(data["cost_so_far"], currency), fee),
@@ -177,6 +185,21 @@ def usage_human(usage: UsageReport) -> list:
         f"{usage.env} in {usage.region}: {block.kind} {block.identifier} from {utc_and_local(block.start)} to "
         f"{utc_and_local(block.end)}, {data['block']['hours_so_far']} h so far.",
         table(["figure", "value", "source"], rows),
+        "Paid periods (each fee spread over its own hours; a gap between blocks is in none):",
+        table(
+            ["kind", "id", "start", "end", "fee", "fee source"],
+            [
+                (
+                    p["kind"],
+                    p["id"],
+                    utc_and_local(period.start),
+                    utc_and_local(period.end),
+                    money(p["fee"], p["fee_currency"]),
+                    p["fee_source"],
+                )
+                for p, period in zip(data["paid_periods"], usage.periods)
+            ],
+        ),
         f"Extension: {extension['verdict']}: {extension['reason']}.",
         f"How this is judged: {extension['method']}.",
     ]

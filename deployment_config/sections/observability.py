@@ -111,6 +111,16 @@ class ObservabilitySection(BaseModel):
         "says how to add the cost).",
         examples=[91540.80],
     )
+    next_block_fee_usd: float | None = Field(
+        default=None,
+        json_schema_extra={"exclusiveMinimum": 0, "maximum": MAX_BLOCK_FEE_USD},
+        description="platform: eks, with capacity.next_capacity_reservation_id only. The next Capacity Block's upfront "
+        "fee in USD, what 'llmops capacity-blocks purchase' printed for it (EC2 does not return it after the "
+        "purchase): the publisher's BlockCostUsd and 'llmops cost --usage' then count both blocks' fees, both while "
+        "they overlap. Needs block_fee_usd too. Default: none (the next block's minutes add nothing to the cost, and "
+        "'llmops cost --usage' says so).",
+        examples=[91540.80],
+    )
     idle_alarm_minutes: int | None = Field(
         default=None,
         ge=IDLE_ALARM_MINUTES[0],
@@ -148,16 +158,16 @@ class ObservabilitySection(BaseModel):
             )
         return value
 
-    @field_validator("block_fee_usd")
+    @field_validator("block_fee_usd", "next_block_fee_usd")
     @classmethod
-    def _block_fee(cls, value: float | None) -> float | None:
+    def _block_fee(cls, value: float | None, info: ValidationInfo) -> float | None:
         if value is not None and not 0 < value <= MAX_BLOCK_FEE_USD:
             fail(
                 Problem(
                     f"{value:g} USD is not a Capacity Block's fee: it must be more than 0 and at most "
                     f"{MAX_BLOCK_FEE_USD:,}",
                     "write the upfront fee 'llmops capacity-blocks purchase' printed, in USD, for example "
-                    "block_fee_usd: 91540.80, or leave the key out",
+                    f"{info.field_name}: 91540.80, or leave the key out",
                 )
             )
         return value

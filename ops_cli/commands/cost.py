@@ -54,8 +54,9 @@ def register(groups: argparse._SubParsersAction, common: argparse.ArgumentParser
         "--usage",
         action="store_true",
         help="what the block has earned so far: tokens served, cost per million input and output tokens, idle "
-        "share, and whether an extension would be used (the fee: --block-fee, else observability.block_fee_usd; "
-        "HyperPod: the training plan's)",
+        "share, and whether an extension would be used (the fees: --block-fee, else observability.block_fee_usd, "
+        "for the block as bought; each paid extension's from EC2; observability.next_block_fee_usd for the next "
+        "block; HyperPod: the training plan's)",
     )
     p.add_argument("--currency", default="USD", help="the currency of --block-fee (default: USD)")
     p.add_argument(

@@ -48,7 +48,16 @@ def _no_load_balancer(clients) -> None:
     )
 
 
-def _reservation(clients, start: datetime, end: datetime) -> None:
+def _extensions(clients, ids: list[str], *extensions: dict) -> None:
+    """DescribeCapacityBlockExtensionHistory's answer: one call for every reservation id of the event."""
+    clients["ec2"].add_response(
+        "describe_capacity_block_extension_history",
+        {"CapacityBlockExtensions": list(extensions)},
+        {"CapacityReservationIds": ids},
+    )
+
+
+def _reservation(clients, start: datetime, end: datetime, *, history: bool = True) -> None:
     clients["ec2"].add_response(
         "describe_capacity_reservations",
         {
@@ -63,6 +72,8 @@ def _reservation(clients, start: datetime, end: datetime) -> None:
         },
         {"CapacityReservationIds": ["cr-0123456789abcdef0"]},
     )
+    if history:
+        _extensions(clients, ["cr-0123456789abcdef0"])
 
 
 def _publish(clients, event: dict) -> dict[str, float]:
@@ -106,8 +117,9 @@ def test_a_minute_outside_the_block_costs_it_nothing(clients, start, end, why):
 
 
 def test_without_the_fee_in_the_event_nothing_is_put_for_it(clients):
+    # (and the extension history is not read: no fee, no cost; the Stubber fails on an unexpected call)
     _no_load_balancer(clients)
-    _reservation(clients, START, END)
+    _reservation(clients, START, END, history=False)
     assert BLOCK_COST_USD not in _publish(clients, _event([]))
 
 
@@ -147,7 +159,7 @@ def _at(hours: float) -> datetime:
     return datetime.fromtimestamp(NOW + hours * 3600, UTC)
 
 
-def _both_reservations(clients, current: dict, following: dict) -> None:
+def _both_reservations(clients, current: dict, following: dict, *extensions: dict) -> None:
     # one DescribeCapacityReservations call for both blocks; EC2 answers in its own order, here the next block first
     clients["ec2"].add_response(
         "describe_capacity_reservations",
@@ -159,6 +171,8 @@ def _both_reservations(clients, current: dict, following: dict) -> None:
         },
         {"CapacityReservationIds": ["cr-0123456789abcdef0", NEXT]},
     )
+    # and one DescribeCapacityBlockExtensionHistory call for both
+    _extensions(clients, ["cr-0123456789abcdef0", NEXT], *extensions)
 
 
 def _with_next(event: dict) -> dict:
@@ -212,8 +226,8 @@ def test_with_a_next_block_the_hours_left_count_to_the_end_of_serving_on_both(
     assert put[CAPACITY_BLOCK_HOURS_LEFT] == pytest.approx(hours_left), why
 
 
-def test_with_a_next_block_the_fee_share_stays_the_current_blocks(clients):
-    # given the current 34-hour block running and the next one overlapping it (its fee is not configured)
+def test_with_a_next_block_but_not_its_fee_the_share_is_the_current_blocks_alone(clients):
+    # given the current 34-hour block running and the next one overlapping it, without the next block's fee
     _no_load_balancer(clients)
     _both_reservations(
         clients,
@@ -223,6 +237,137 @@ def test_with_a_next_block_the_fee_share_stays_the_current_blocks(clients):
     put = _publish(clients, _with_next(_event([])))
     assert put[BLOCK_COST_USD] == pytest.approx(FEE * 60 / (34 * 3600))
     assert put[CAPACITY_BLOCK_HOURS_LEFT] == pytest.approx(40.0)
+
+
+NEXT_FEE = 45770.4
+
+
+def _with_both_fees(event: dict) -> dict:
+    return {**_with_next(event), "nextBlockFeeUsd": NEXT_FEE}
+
+
+def test_while_the_blocks_overlap_each_minute_puts_both_blocks_shares(clients):
+    # given the current 34-hour block and the next 41-hour block, both running now, both fees configured
+    _no_load_balancer(clients)
+    _both_reservations(
+        clients,
+        {"State": "active", "StartDate": START, "EndDate": END},
+        {"State": "active", "StartDate": _at(-1), "EndDate": _at(40)},
+    )
+    # when the publisher runs, then the minute costs its share of each block: both are paid
+    put = _publish(clients, _with_both_fees(_event([])))
+    assert put[BLOCK_COST_USD] == pytest.approx(
+        FEE * 60 / (34 * 3600) + NEXT_FEE * 60 / (41 * 3600)
+    )
+
+
+def test_once_the_current_block_has_ended_each_minute_puts_the_next_blocks_share(clients):
+    _no_load_balancer(clients)
+    _both_reservations(
+        clients,
+        {"State": "expired", "StartDate": _at(-34), "EndDate": _at(-1)},
+        {"State": "active", "StartDate": _at(-2), "EndDate": _at(22)},
+    )
+    put = _publish(clients, _with_both_fees(_event([])))
+    assert put[BLOCK_COST_USD] == pytest.approx(NEXT_FEE * 60 / (24 * 3600))
+
+
+def _extension(
+    start: datetime, end: datetime, status: str, fee: str, currency: str = "USD"
+) -> dict:
+    return {
+        "CapacityReservationId": "cr-0123456789abcdef0",
+        "CapacityBlockExtensionStatus": status,
+        "CapacityBlockExtensionStartDate": start,
+        "CapacityBlockExtensionEndDate": end,
+        "UpfrontFee": fee,
+        "CurrencyCode": currency,
+    }
+
+
+def _extended(clients, *extensions: dict) -> None:
+    """A block bought for 34 hours (START to END) and extended by 24 (EC2's EndDate is then the extended end)."""
+    clients["ec2"].add_response(
+        "describe_capacity_reservations",
+        {
+            "CapacityReservations": [
+                {
+                    "CapacityReservationId": "cr-0123456789abcdef0",
+                    "State": "active",
+                    "StartDate": START,
+                    "EndDate": _at(34),
+                }
+            ]
+        },
+        {"CapacityReservationIds": ["cr-0123456789abcdef0"]},
+    )
+    _extensions(clients, ["cr-0123456789abcdef0"], *extensions)
+
+
+def test_after_an_extension_the_fee_is_spread_over_the_block_as_bought_not_the_extended_one(
+    clients,
+):
+    # given a 34-hour block, now in its 25th hour, extended by 24 hours for 60,000 USD (payment succeeded)
+    _no_load_balancer(clients)
+    _extended(clients, _extension(END, _at(34), "payment-succeeded", "60000.00"))
+    put = _publish(clients, _with_fee(_event([])))
+    # then the minute's share is the fee over the 34 hours bought, not over the 58 hours EndDate now spans
+    assert put[BLOCK_COST_USD] == pytest.approx(FEE * 60 / (34 * 3600))
+    assert put[CAPACITY_BLOCK_HOURS_LEFT] == pytest.approx(34.0)
+
+
+@pytest.mark.parametrize(
+    "status, currency, share",
+    [
+        ("payment-succeeded", "USD", 60000 * 60 / (24 * 3600)),
+        ("payment-pending", "USD", None),
+        ("payment-failed", "USD", None),
+        ("payment-succeeded", "EUR", None),
+    ],
+)
+def test_a_minute_of_an_extension_puts_the_share_of_its_own_fee_once_paid_in_usd(
+    clients, status, currency, share
+):
+    # given a block whose bought hours ended an hour ago, and a 24-hour extension since then
+    _no_load_balancer(clients)
+    clients["ec2"].add_response(
+        "describe_capacity_reservations",
+        {
+            "CapacityReservations": [
+                {
+                    "CapacityReservationId": "cr-0123456789abcdef0",
+                    "State": "active",
+                    "StartDate": _at(-35),
+                    "EndDate": _at(23),
+                }
+            ]
+        },
+        {"CapacityReservationIds": ["cr-0123456789abcdef0"]},
+    )
+    _extensions(
+        clients,
+        ["cr-0123456789abcdef0"],
+        _extension(_at(-1), _at(23), status, "60000.00", currency),
+    )
+    put = _publish(clients, _with_fee(_event([])))
+    # then only a paid extension in USD costs the minute anything; the block as bought (34 h) is over
+    if share is None:
+        assert BLOCK_COST_USD not in put
+    else:
+        assert put[BLOCK_COST_USD] == pytest.approx(share)
+
+
+def test_when_the_extension_history_cannot_be_read_the_hours_are_put_and_the_cost_is_not(clients):
+    # given EC2 answers the reservation but refuses the extension history
+    _no_load_balancer(clients)
+    _reservation(clients, START, END, history=False)
+    clients["ec2"].add_client_error(
+        "describe_capacity_block_extension_history", "UnauthorizedOperation", "not allowed"
+    )
+    put = _publish(clients, _with_fee(_event([])))
+    # then the hours left are put, and no made-up cost (the block may have been extended)
+    assert put[CAPACITY_BLOCK_HOURS_LEFT] == pytest.approx(10.0)
+    assert BLOCK_COST_USD not in put
 
 
 def test_the_event_names_the_next_block_only_when_it_is_configured():
@@ -246,3 +391,6 @@ def test_the_event_names_the_next_block_only_when_it_is_configured():
 
     assert "nextCapacityReservationId" not in event()
     assert event(next_capacity_reservation_id=NEXT)["nextCapacityReservationId"] == NEXT
+    assert "nextBlockFeeUsd" not in event(next_capacity_reservation_id=NEXT, block_fee_usd=FEE)
+    both = event(next_capacity_reservation_id=NEXT, block_fee_usd=FEE, next_block_fee_usd=NEXT_FEE)
+    assert both["nextBlockFeeUsd"] == NEXT_FEE and both["blockCostMetric"] == BLOCK_COST_USD

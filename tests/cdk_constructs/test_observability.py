@@ -596,6 +596,30 @@ def test_without_the_fee_the_dashboard_shows_tokens_and_idle_share_and_says_how_
     assert "blockFeeUsd" not in schedule_event and "blockCostMetric" not in schedule_event
 
 
+def _publisher_actions(template: dict) -> set[str]:
+    (policy,) = [
+        p["Properties"]["PolicyDocument"]
+        for k, p in _of_type(template, "AWS::IAM::Policy").items()
+        if k.startswith("ServingMetricsRole")
+    ]
+    return {
+        a
+        for s in policy["Statement"]
+        for a in ([s["Action"]] if isinstance(s["Action"], str) else s["Action"])
+    }
+
+
+def test_with_a_block_fee_the_publisher_may_read_the_extension_history_and_not_without(
+    observability, variant
+):
+    # given observability.block_fee_usd (the variant): each extension's own fee is read from EC2 every minute
+    assert "ec2:DescribeCapacityBlockExtensionHistory" in _publisher_actions(
+        variant["example-observability"]
+    )
+    # without a fee (the example) nothing is priced, and the call is neither made nor granted
+    assert "ec2:DescribeCapacityBlockExtensionHistory" not in _publisher_actions(observability)
+
+
 def test_the_log_retention_follows_the_configuration(variant):
     groups = _of_type(variant["example-cluster"], "AWS::Logs::LogGroup").values()
     assert {g["Properties"]["RetentionInDays"] for g in groups} == {90}

@@ -147,6 +147,7 @@ def expect_all_prices(
 
 
 def expect_reservation(regional: StubbedAws) -> None:
+    """config/example.yaml's block, START to END, never extended."""
     regional.stub("ec2").add_response(
         "describe_capacity_reservations",
         {
@@ -163,6 +164,12 @@ def expect_reservation(regional: StubbedAws) -> None:
                 }
             ]
         },
+        {"CapacityReservationIds": [RESERVATION]},
+    )
+    # never extended: EC2's extension history is empty
+    regional.stub("ec2").add_response(
+        "describe_capacity_block_extension_history",
+        {"CapacityBlockExtensions": []},
         {"CapacityReservationIds": [RESERVATION]},
     )
 
@@ -235,6 +242,73 @@ def test_given_every_price_when_cost_runs_then_each_row_and_the_totals_are_price
         and sources["EKS cluster"]["effective_date"] == "2026-11-01T00:00:00Z"
     )
     assert "usage-based" not in json.dumps(report["rows"]) and report["usage_based_not_estimated"]
+
+
+@pytest.mark.parametrize(
+    "start, per_hour, why",
+    [
+        (
+            START,
+            Decimal("91540.80") / 34,
+            "in the block as bought: its fee over its 34 hours, not 58",
+        ),
+        (
+            NOW - timedelta(hours=40),
+            Decimal(60000) / 24,
+            "in the extension: the extension's own fee per hour",
+        ),
+    ],
+)
+def test_after_an_extension_the_fee_per_hour_is_that_of_the_period_paid_now(
+    stubs, run, example_env, start, per_hour, why
+):
+    # given a block bought for 34 hours and extended by 24 for 60,000 USD (EC2's EndDate is the extended end)
+    regional, pricing = stubs
+    bought = start + timedelta(hours=34)
+    regional.stub("ec2").add_response(
+        "describe_capacity_reservations",
+        {
+            "CapacityReservations": [
+                {
+                    "CapacityReservationId": RESERVATION,
+                    "State": "active",
+                    "StartDate": start,
+                    "EndDate": bought + timedelta(hours=24),
+                }
+            ]
+        },
+        {"CapacityReservationIds": [RESERVATION]},
+    )
+    regional.stub("ec2").add_response(
+        "describe_capacity_block_extension_history",
+        {
+            "CapacityBlockExtensions": [
+                {
+                    "CapacityReservationId": RESERVATION,
+                    "CapacityBlockExtensionStatus": "payment-succeeded",
+                    "CapacityBlockExtensionStartDate": bought,
+                    "CapacityBlockExtensionEndDate": bought + timedelta(hours=24),
+                    "UpfrontFee": "60000.00",
+                    "CurrencyCode": "USD",
+                }
+            ]
+        },
+        {"CapacityReservationIds": [RESERVATION]},
+    )
+    expect_all_prices(pricing, example_env)
+    result = run("cost", "--env", "example", "--block-fee", "91540.80", "--json")
+    assert result.code == ExitCode.OK, result.stderr
+    report = result.json
+    hourly = Decimal(report["total"]["per_hour"])
+    fee_row = report["rows"][0]
+    assert fee_row["per_hour"] is not None
+    assert Decimal(fee_row["per_hour"]).quantize(Decimal("0.01")) == per_hour.quantize(
+        Decimal("0.01")
+    ), why
+    assert "paid at purchase for 34.0 h" in fee_row["note"]
+    assert Decimal(report["total"]["per_hour_with_block_fee"]) == pytest.approx(
+        hourly + per_hour, abs=Decimal("0.01")
+    )
 
 
 def test_the_table_shows_the_currency_the_totals_and_the_sources(stubs, run, example_env):

@@ -12,9 +12,11 @@ import pytest
 from cdk_constructs.serving_metrics import NAMESPACE, PUBLISHED_METRICS, SERVING_BUSY
 from ops_cli import block_usage
 from ops_cli.errors import ExitCode
+from ops_cli.output import Table
+from ops_cli.tables import usage_human
 from tests.ops_cli import test_cost as priced
 from tests.ops_cli.conftest import NOW, StubbedAws
-from tests.ops_cli.test_cost import PLAN_ARN, START, expect_reservation
+from tests.ops_cli.test_cost import PLAN_ARN, RESERVATION, START, expect_reservation
 
 #: test_cost.py's fixtures: the stubbed regional and Price List clients, the CLI runner, config/example.yaml.
 stubs, run, example_env = priced.stubs, priced.run, priced.example_env
@@ -22,6 +24,15 @@ stubs, run, example_env = priced.stubs, priced.run, priced.example_env
 CLUSTER = "example-llm"
 #: The block so far: 24 hours (it started a day before NOW and ends 10 hours after: 34 hours in all).
 HOURS = [START + timedelta(hours=h) for h in range(24)]
+
+
+def expect_extensions(regional: StubbedAws, ids: list[str], *extensions: dict) -> None:
+    """EC2's extension history: one call for every reservation the environment names."""
+    regional.stub("ec2").add_response(
+        "describe_capacity_block_extension_history",
+        {"CapacityBlockExtensions": list(extensions)},
+        {"CapacityReservationIds": ids},
+    )
 
 
 def _series(key: str, values: list[float]) -> dict:
@@ -229,9 +240,275 @@ def test_before_the_block_starts_nothing_is_read_from_cloudwatch_and_nothing_is_
         },
         {"CapacityReservationIds": ["cr-0123456789abcdef0"]},
     )
+    expect_extensions(regional, [RESERVATION])
     result = run("cost", "--usage", "--env", "example", "--block-fee", "91540.80", "--json")
     assert result.code == ExitCode.OK, result.stderr
     report = result.json
     assert report["cost_so_far"] == "0.00" and report["block"]["hours_so_far"] == "0.0"
     assert report["cost_per_million_input_tokens"] is None and report["idle_share"] is None
     assert report["extension"]["verdict"] == "unclear"
+
+
+# --- every fee paid: the block as bought, its extensions, the next block ----------------------------------------------
+
+NEXT = "cr-0fedcba9876543210"
+FEE, NEXT_FEE = Decimal("91540.80"), Decimal("45770.40")
+
+
+def _hours(hours: float) -> timedelta:
+    return timedelta(hours=hours)
+
+
+def _reservations(regional: StubbedAws, *blocks: tuple[str, object, object]) -> None:
+    """DescribeCapacityReservations for each block in turn (id, StartDate, EndDate), one call each."""
+    for reservation_id, start, end in blocks:
+        regional.stub("ec2").add_response(
+            "describe_capacity_reservations",
+            {
+                "CapacityReservations": [
+                    {
+                        "CapacityReservationId": reservation_id,
+                        "State": "active",
+                        "StartDate": start,
+                        "EndDate": end,
+                    }
+                ]
+            },
+            {"CapacityReservationIds": [reservation_id]},
+        )
+
+
+def _extension(reservation_id: str, start, end, status: str, fee: str) -> dict:
+    return {
+        "CapacityReservationId": reservation_id,
+        "CapacityBlockExtensionStatus": status,
+        "CapacityBlockExtensionStartDate": start,
+        "CapacityBlockExtensionEndDate": end,
+        "UpfrontFee": fee,
+        "CurrencyCode": "USD",
+    }
+
+
+def _expect_use(regional: StubbedAws, start, busy: list[float | None]) -> None:
+    """One page of hourly series from ``start``: per hour the busy minutes (None: vLLM not serving, no tokens);
+    serving hours have 120,000 prompt and 30,000 generation tokens and 60 served minutes."""
+    stamps = [start + _hours(h) for h in range(len(busy))]
+
+    def series(key: str, value) -> dict:  # noqa: ANN001
+        kept = [(t, b) for t, b in zip(stamps, busy) if b is not None]
+        return {
+            "Id": key,
+            "Label": key,
+            "Timestamps": [t for t, _ in kept],
+            "Values": [value(b) for _, b in kept],
+            "StatusCode": "Complete",
+        }
+
+    regional.stub("cloudwatch").add_response(
+        "get_metric_data",
+        {
+            "MetricDataResults": [
+                series("prompt", lambda b: 120_000.0),
+                series("generation", lambda b: 30_000.0),
+                series("busy", lambda b: b),
+                series("served", lambda b: 60.0),
+            ]
+        },
+        {
+            "MetricDataQueries": [
+                {
+                    "Id": key,
+                    "MetricStat": block_usage._query(metric, stat, CLUSTER),
+                    "ReturnData": True,
+                }
+                for key, (metric, stat, _, _) in block_usage.QUERIES.items()
+            ],
+            "StartTime": start,
+            "EndTime": NOW,
+            "ScanBy": "TimestampAscending",
+        },
+    )
+
+
+def _with_next(env, *, next_fee: float | None = float(NEXT_FEE)):
+    return dataclasses.replace(
+        env,
+        capacity=env.capacity.model_copy(update={"next_capacity_reservation_id": NEXT}),
+        observability=env.observability.model_copy(
+            update={"block_fee_usd": float(FEE), "next_block_fee_usd": next_fee}
+        ),
+    )
+
+
+def _cents(value: Decimal) -> str:
+    return str(value.quantize(Decimal("0.01")))
+
+
+def test_after_an_extension_the_blocks_fee_is_spread_over_the_block_as_bought(stubs, run):
+    # given the block bought for 34 hours and extended by 24 (EC2's EndDate is the extended end), 24 hours in
+    regional, _ = stubs
+    end = START + _hours(34)
+    _reservations(regional, (RESERVATION, START, end + _hours(24)))
+    expect_extensions(
+        regional,
+        [RESERVATION],
+        _extension(RESERVATION, end, end + _hours(24), "payment-succeeded", "60000.00"),
+    )
+    expect_busy_day(regional)
+    result = run("cost", "--usage", "--env", "example", "--block-fee", "91540.80", "--json")
+    assert result.code == ExitCode.OK, result.stderr
+    report = result.json
+    # then the fee is spread over the 34 hours it bought, not the 58 EndDate now spans (53,107.99 USD)
+    assert report["cost_so_far"] == _cents(FEE * 24 / 34) == "64617.04"
+    block, extension = report["paid_periods"]
+    assert (block["kind"], block["hours"], block["fee"]) == ("block", "34.0", "91540.80")
+    assert block["fee_source"].startswith("--block-fee")
+    assert (extension["kind"], extension["id"], extension["hours"]) == (
+        "extension",
+        RESERVATION,
+        "24.0",
+    )
+    assert extension["fee"] == "60000.00" and extension["counted"] is True
+    assert extension["fee_source"].startswith("EC2 DescribeCapacityBlockExtensionHistory")
+    assert report["cost_complete"] is True and report["cost_leaves_out"] == []
+    # the existing keys still say what they said: the reservation as EC2 describes it
+    assert report["block"]["hours"] == "58.0" and report["block"]["upfront_fee"] == "91540.80"
+
+
+def test_during_an_extension_its_own_fee_is_counted_and_an_unpaid_one_is_not(stubs, run):
+    # given a block bought for 20 hours, 4 hours into a paid 24-hour extension, and a pending one after it
+    regional, _ = stubs
+    start = NOW - _hours(24)
+    bought, extended = start + _hours(20), start + _hours(44)
+    _reservations(regional, (RESERVATION, start, extended))
+    expect_extensions(
+        regional,
+        [RESERVATION],
+        _extension(RESERVATION, extended, extended + _hours(24), "payment-pending", "61000.00"),
+        _extension(RESERVATION, bought, extended, "payment-succeeded", "60000.00"),
+        _extension(RESERVATION, extended, extended + _hours(24), "payment-failed", "62000.00"),
+    )
+    expect_busy_day(regional)
+    result = run("cost", "--usage", "--env", "example", "--block-fee", "91540.80", "--json")
+    assert result.code == ExitCode.OK, result.stderr
+    report = result.json
+    # then the cost is the whole block as bought and 4 of the extension's 24 hours
+    assert report["cost_so_far"] == _cents(FEE + Decimal(60000) * 4 / 24)
+    kinds = [(p["kind"], p["fee"], p["counted"]) for p in report["paid_periods"]]
+    assert kinds == [
+        ("block", "91540.80", True),
+        ("extension", "60000.00", True),
+        ("extension", "61000.00", False),
+    ]
+    assert report["paid_periods"][2]["fee_source"].startswith("not counted: payment-pending")
+
+
+def test_while_the_blocks_overlap_both_fees_count_and_each_minute_once(stubs, example_env):
+    # given the current block (34 h, 24 gone) and the next (24 h) that started 4 hours ago, both fees configured
+    regional, _ = stubs
+    next_start = NOW - _hours(4)
+    _reservations(
+        regional,
+        (RESERVATION, START, START + _hours(34)),
+        (NEXT, next_start, next_start + _hours(24)),
+    )
+    expect_extensions(regional, [RESERVATION, NEXT])
+    expect_busy_day(regional)
+    usage = block_usage.usage_report(
+        regional.aws("us-west-2"), _with_next(example_env), now=NOW, block_fee=None
+    )
+    report = usage.to_dict()
+    # then both blocks are paid for the overlap's 4 hours: each fee's share is in the cost
+    assert report["cost_so_far"] == _cents(FEE * 24 / 34 + NEXT_FEE * 4 / 24)
+    assert [(p["kind"], p["id"]) for p in report["paid_periods"]] == [
+        ("block", RESERVATION),
+        ("next block", NEXT),
+    ]
+    assert (
+        report["paid_periods"][1]["fee_source"]
+        == "observability.next_block_fee_usd in the configuration"
+    )
+    # and the overlap's minutes count once: 24 hours, a quarter idle, as on one block
+    assert report["block"]["hours_so_far"] == "24.0" and report["idle_share"] == "0.250"
+
+
+def test_a_gap_between_the_blocks_is_not_paid_and_not_counted_as_idle(stubs, example_env):
+    # given a 20-hour block that ended 10 hours ago and the next one, started 6 hours ago: a 4-hour gap
+    regional, _ = stubs
+    first = NOW - _hours(30)
+    _reservations(
+        regional,
+        (RESERVATION, first, first + _hours(20)),
+        (NEXT, NOW - _hours(6), NOW + _hours(18)),
+    )
+    expect_extensions(regional, [RESERVATION, NEXT])
+    # 45 busy minutes in every served hour; nothing served in the gap
+    _expect_use(regional, first, [45.0] * 20 + [None] * 4 + [45.0] * 6)
+    usage = block_usage.usage_report(
+        regional.aws("us-west-2"), _with_next(example_env), now=NOW, block_fee=None
+    )
+    report = usage.to_dict()
+    # then the 26 paid hours are the minutes: a quarter idle (the gap's 4 hours would make it 35 %)
+    assert report["block"]["hours_so_far"] == "26.0"
+    assert report["idle_share"] == "0.250" and report["not_serving_minutes"] == 0
+    assert report["cost_so_far"] == _cents(FEE + NEXT_FEE * 6 / 24)
+
+
+def test_a_next_block_without_its_fee_adds_nothing_and_the_report_says_so(stubs, example_env):
+    regional, _ = stubs
+    next_start = NOW - _hours(4)
+    _reservations(
+        regional,
+        (RESERVATION, START, START + _hours(34)),
+        (NEXT, next_start, next_start + _hours(24)),
+    )
+    expect_extensions(regional, [RESERVATION, NEXT])
+    expect_busy_day(regional)
+    env = _with_next(example_env, next_fee=None)
+    usage = block_usage.usage_report(regional.aws("us-west-2"), env, now=NOW, block_fee=None)
+    report = usage.to_dict()
+    # then the cost is the current block's share alone, and it says what it leaves out and how to add it
+    assert report["cost_so_far"] == "64617.04"
+    assert report["cost_complete"] is False
+    (left_out,) = report["cost_leaves_out"]
+    assert left_out.startswith(f"next block {NEXT}: unknown: set observability.next_block_fee_usd")
+    # the table's cost row says the same
+    figures = next(part for part in usage_human(usage) if isinstance(part, Table))
+    (cost_row,) = [row for row in figures.rows if row[0] == "block cost so far"]
+    assert "leaves out next block" in cost_row[2]
+    periods = [part for part in usage_human(usage) if isinstance(part, Table)][1]
+    assert periods.headers == ("kind", "id", "start", "end", "fee", "fee source")
+    assert [row[0] for row in periods.rows] == ["block", "next block"] and periods.rows[1][4] == "-"
+
+
+def test_an_extension_in_another_currency_than_the_blocks_fee_is_not_added_and_said_so(stubs, run):
+    # given a block fee in EUR (--currency) and an extension EC2 bills in USD, now running
+    regional, _ = stubs
+    start = NOW - _hours(24)
+    bought, extended = start + _hours(20), start + _hours(44)
+    _reservations(regional, (RESERVATION, start, extended))
+    expect_extensions(
+        regional,
+        [RESERVATION],
+        _extension(RESERVATION, bought, extended, "payment-succeeded", "60000.00"),
+    )
+    expect_busy_day(regional)
+    result = run(
+        "cost",
+        "--usage",
+        "--env",
+        "example",
+        "--block-fee",
+        "91540.80",
+        "--currency",
+        "EUR",
+        "--json",
+    )
+    assert result.code == ExitCode.OK, result.stderr
+    report = result.json
+    # then the cost is the block's alone, in EUR, and the report names what it leaves out and why
+    assert report["cost_so_far"] == "91540.80" and report["cost_currency"] == "EUR"
+    assert report["cost_leaves_out"] == [
+        f"extension {RESERVATION}: its fee is in USD, not added to EUR"
+    ]
+    assert report["cost_complete"] is False

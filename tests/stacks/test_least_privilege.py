@@ -27,6 +27,8 @@ NO_RESOURCE_TYPE = frozenset(
         "ec2:DescribeDhcpOptions",
         "ec2:DescribeTags",
         "ec2:DescribeCapacityReservations",
+        # access level List, condition key ec2:Region only (cdk_constructs/serving_metrics/, with its source)
+        "ec2:DescribeCapacityBlockExtensionHistory",
         "elasticloadbalancing:DescribeLoadBalancers",
         "elasticloadbalancing:DescribeTags",
         "elasticloadbalancing:DescribeTargetGroups",

@@ -12,14 +12,17 @@ The event (built by cdk_constructs/serving_metrics/, visible in the template) sa
      "blockFeeUsd": 91540.8}
 
 ``blockFeeUsd`` is there only when the configuration gives the Capacity Block's fee (observability.block_fee_usd): then
-each minute of the block puts its share of the fee as ``blockCostMetric`` (fee x 60 s / the block's seconds).
+each minute puts as ``blockCostMetric`` the sum of the shares of every paid period that covers it (a period's fee x 60 s
+/ its seconds): the block as bought (StartDate to its first extension's start) with that fee, each paid extension with
+its own UpfrontFee (DescribeCapacityBlockExtensionHistory), and, with ``"nextBlockFeeUsd"``
+(observability.next_block_fee_usd), the next block's periods the same way. A period whose fee is unknown adds nothing.
 
 ``"nextCapacityReservationId": "cr-..."`` is there only when the configuration names the next Capacity Block
 (capacity.next_capacity_reservation_id: a second GPU node group serves from it, docs/capacity.md "Serve across blocks").
 Then the hours left are the hours until serving ends: the later of the two blocks' ends when the next block starts by the
 current block's end, else the current block's end (a gap stops serving there) until it has ended, then the next block's.
-One DescribeCapacityReservations call reads both. The fee share stays the current block's: the configuration gives no
-fee for the next block (observability.block_fee_usd is one block's).
+One DescribeCapacityReservations call reads both, one DescribeCapacityBlockExtensionHistory call their extensions; while
+the blocks overlap both are paid, and both shares are put.
 
 On HyperPod the capacity is a training plan: ``"trainingPlanName": "kimi-k3-december"`` and
 ``"trainingPlanHoursLeftMetric": "TrainingPlanHoursLeft"`` instead of the Capacity Block keys (the fee is the plan's
@@ -146,27 +149,94 @@ def minute_of_fee(fee: float | None, start, end, now: float) -> float | None:
     return fee * 60 / length
 
 
-def _block(reservation: dict, now: float, fee: float | None) -> tuple[float | None, float | None]:
-    """(hours until the reservation's EndDate, 0 once ended, cancelled or expired; the minute's share of ``fee``)."""
-    start, end = reservation.get("StartDate"), reservation.get("EndDate")
+#: The extension status whose fee was paid. EC2 API reference, CapacityBlockExtension.CapacityBlockExtensionStatus
+#: (botocore's EC2 model): payment-pending (processing; failed if not processed within 12 hours), payment-failed (not
+#: paid), payment-succeeded (paid: invoiced as a one-time upfront payment against the reservation id). The reservation's
+#: EndDate moves to the extension's end only once its payment succeeded; after a failed one the block ends at its
+#: original end (EC2 user guide, https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/capacity-blocks-extend.html,
+#: "Billing"; the extension continues the block "without disruption", so it starts where the block ended).
+PAID_EXTENSION = "payment-succeeded"
+#: Reservation states in which the block's minutes cost nothing here, as before the extensions were counted.
+NOT_PAID_STATES = ("cancelled", "failed", "unsupported")
+
+
+def extension_history(ec2, reservation_ids: list[str]) -> list[dict]:
+    """Every extension of the reservations, from one DescribeCapacityBlockExtensionHistory call for all of them (more
+    only when EC2 pages its answer: NextToken, at most 10 pages)."""
+    extensions, params = [], {"CapacityReservationIds": reservation_ids}
+    for _ in range(10):
+        page = ec2.describe_capacity_block_extension_history(**params)
+        extensions += page.get("CapacityBlockExtensions", [])
+        if not page.get("NextToken"):
+            break
+        params["NextToken"] = page["NextToken"]
+    return extensions
+
+
+def paid_periods(reservation: dict, extensions: list[dict], fee: float | None) -> list[tuple]:
+    """(start, end, fee in USD or None) of each period paid for the reservation: the block as bought, from StartDate to
+    its first extension's start (EndDate without one; after an extension EndDate is the extended end), with ``fee``;
+    then each paid extension with its UpfrontFee when its CurrencyCode is USD. An extension starts where what it extends
+    ended, so every extension's start, paid or not, bounds the block as bought (:data:`PAID_EXTENSION`)."""
+    ours = [x for x in extensions if x.get("CapacityReservationId") == reservation.get("CapacityReservationId")
+            and x.get("CapacityBlockExtensionStartDate")]
+    if reservation.get("State") in NOT_PAID_STATES:
+        return []
+    starts = [x["CapacityBlockExtensionStartDate"] for x in ours]
+    bought_until = min((d for d in (reservation.get("EndDate"), *starts) if d is not None), default=None)
+    periods = [(reservation.get("StartDate"), bought_until, fee)]
+    for x in ours:
+        if x.get("CapacityBlockExtensionStatus") == PAID_EXTENSION:
+            try:
+                paid = float(x["UpfrontFee"]) if x.get("CurrencyCode") == "USD" else None
+            except (KeyError, ValueError):
+                paid = None
+            periods.append((x["CapacityBlockExtensionStartDate"], x.get("CapacityBlockExtensionEndDate"), paid))
+    return periods
+
+
+def minute_of_fees(periods: list[tuple], now: float) -> float | None:
+    """The minute's share of every paid period that covers it (both blocks while they overlap); None when no period
+    with a known fee covers it."""
+    shares = [share for share in (minute_of_fee(fee, start, end, now) for start, end, fee in periods)
+              if share is not None]
+    return sum(shares) if shares else None
+
+
+def _block(reservation: dict, now: float) -> float | None:
+    """Hours until the reservation's EndDate, 0 once ended, cancelled or expired."""
+    end = reservation.get("EndDate")
     if reservation.get("State") in ("expired", "cancelled", "failed", "unsupported"):
-        return 0.0, None
-    return (None if end is None else max(0.0, (end.timestamp() - now) / 3600)), minute_of_fee(fee, start, end, now)
+        return 0.0
+    return None if end is None else max(0.0, (end.timestamp() - now) / 3600)
 
 
 def capacity_block(ec2, reservation_id: str, now: float, fee: float | None = None,
-                   next_reservation_id: str | None = None) -> tuple[float | None, float | None]:
+                   next_reservation_id: str | None = None,
+                   next_fee: float | None = None) -> tuple[float | None, float | None]:
     """(hours until serving on the Capacity Block(s) ends, 0 once ended, cancelled or expired; the minute's share of
-    ``fee``, the current block's), each None when EC2 does not know it. With ``next_reservation_id`` both blocks are
-    read in one call, and serving ends at the next block's end when that block starts by the current block's end."""
+    every paid period that covers it), each None when EC2 does not know it. Both blocks are read in one
+    DescribeCapacityReservations call, and serving ends at the next block's end when that block starts by the current
+    block's end. The fees: ``fee`` for the block in reservation_id as bought, ``next_fee`` for the next block's, each
+    extension's own from one DescribeCapacityBlockExtensionHistory call (read only when a fee is given: without one
+    nothing is put); when that call fails the minute's cost is not put (the periods are unknown), the hours are."""
     ids = [reservation_id, *([next_reservation_id] if next_reservation_id else [])]
     reservations = ec2.describe_capacity_reservations(CapacityReservationIds=ids)["CapacityReservations"]
-    if not next_reservation_id:
-        return _block(reservations[0], now, fee) if reservations else (None, None)
     by_id = {r.get("CapacityReservationId"): r for r in reservations}
+    if not next_reservation_id and reservations:
+        by_id = {reservation_id: reservations[0]}
     current, following = by_id.get(reservation_id), by_id.get(next_reservation_id)
-    hours, cost = _block(current, now, fee) if current else (None, None)
-    next_hours = _block(following, now, None)[0] if following else None
+    cost = None
+    if fee is not None or next_fee is not None:
+        try:
+            extensions = extension_history(ec2, ids)
+            periods = [*(paid_periods(current, extensions, fee) if current else []),
+                       *(paid_periods(following, extensions, next_fee) if following else [])]
+            cost = minute_of_fees(periods, now)
+        except Exception as error:  # the hours left are known without it
+            LOGGER.warning("Capacity Block extension history not read, block cost not put: %s", error)
+    hours = _block(current, now) if current else None
+    next_hours = _block(following, now) if following else None
     if next_hours is None:
         return hours, cost
     # The next block carries serving on when it starts no later than the current block ends (overlap or back to back);
@@ -221,7 +291,7 @@ def publish(event: dict, *, now: float, query, cloudwatch, elbv2, ec2, sagemaker
     try:
         if event.get("capacityReservationId"):
             hours, cost = capacity_block(ec2, event["capacityReservationId"], now, event.get("blockFeeUsd"),
-                                         event.get("nextCapacityReservationId"))
+                                         event.get("nextCapacityReservationId"), event.get("nextBlockFeeUsd"))
             metric = "capacityBlockHoursLeftMetric"
         else:
             hours, cost = training_plan(sagemaker, event["trainingPlanName"], now)

@@ -1,0 +1,215 @@
+"""The periods paid for the GPU capacity that serves, each with its fee: what ``llmops cost --usage`` spreads over time.
+
+A Capacity Block's fee pays for the block as bought; an extension is paid apart, with its own fee; a next Capacity
+Block (``capacity.next_capacity_reservation_id``, serving across blocks) is a reservation of its own. So:
+
+- **block**: the reservation in ``capacity.capacity_reservation_id`` as bought, from its StartDate to its first
+  extension's start (its EndDate without one: after an extension EC2's EndDate is the extended end), with
+  ``--block-fee`` or ``observability.block_fee_usd`` (EC2 does not return a Capacity Block's fee: ops_cli/cost.py).
+- **extension**: each extension of either reservation from EC2 DescribeCapacityBlockExtensionHistory, read in one
+  call for both ids, with its ``UpfrontFee`` and ``CurrencyCode``. Only ``payment-succeeded`` is paid; a
+  ``payment-pending`` one is listed, not counted; a ``payment-failed`` one is left out (EC2 API reference,
+  CapacityBlockExtension.CapacityBlockExtensionStatus; the reservation's EndDate moves only once the payment
+  succeeded, EC2 user guide https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/capacity-blocks-extend.html
+  "Billing"). Every extension starts where what it extends ended ("without disruption", same page), so any
+  extension's start bounds the block as bought.
+- **next block**: the reservation in ``capacity.next_capacity_reservation_id`` as bought (its own extensions are
+  extensions), with ``observability.next_block_fee_usd``.
+- On HyperPod, the **training plan** (DescribeTrainingPlan's StartTime, EndTime, UpfrontFee) is the one period.
+
+A period whose fee is unknown (or in another currency than the sum) adds nothing to the cost, and says so; its minutes
+are still paid minutes (the tokens and the idle share count them). A gap between the blocks is in no period.
+
+Needs ``ec2:DescribeCapacityBlockExtensionHistory`` besides ``ec2:DescribeCapacityReservations``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from decimal import Decimal, InvalidOperation
+
+from deployment_config.model import EnvironmentConfig
+from ops_cli import capacity_blocks as cb
+from ops_cli.aws import Aws
+from ops_cli.cost_records import Block
+
+#: CapacityBlockExtensionStatus values (EC2 API reference, see the module docstring).
+PAID, PENDING, FAILED = "payment-succeeded", "payment-pending", "payment-failed"
+EXTENSION_SOURCE = (
+    "EC2 DescribeCapacityBlockExtensionHistory (UpfrontFee, CurrencyCode; payment-succeeded)"
+)
+
+
+@dataclass(frozen=True)
+class PaidPeriod:
+    """One period of GPU capacity and its fee (None: unknown). ``paid`` is False for an extension whose payment is
+    still pending: listed, neither its fee nor its minutes counted."""
+
+    kind: str
+    identifier: str
+    start: datetime | None
+    end: datetime | None
+    fee: Decimal | None
+    currency: str | None
+    fee_source: str
+    paid: bool = True
+
+    @property
+    def hours(self) -> Decimal | None:
+        if self.start is None or self.end is None:
+            return None
+        return Decimal(str((self.end - self.start).total_seconds())) / 3600
+
+    def hours_gone(self, now: datetime) -> Decimal:
+        """The hours of the period before ``now`` (0 before it starts, all of it once it has ended)."""
+        if self.start is None or self.end is None or now <= self.start:
+            return Decimal(0)
+        return Decimal(str((min(now, self.end) - self.start).total_seconds())) / 3600
+
+    def counted(self, currency: str) -> bool:
+        """Whether its fee is in the cost: paid, known, in ``currency``, and of a period with a length."""
+        return self.paid and self.fee is not None and self.currency == currency and bool(self.hours)
+
+    def cost_so_far(self, now: datetime) -> Decimal | None:
+        """fee x the hours gone / the period's hours; None when the fee is unknown or the period has no length."""
+        if self.fee is None or not self.hours:
+            return None
+        return self.fee * self.hours_gone(now) / self.hours
+
+
+def extension_history(aws: Aws, reservation_ids: list[str]) -> list[dict]:
+    """Every extension of the reservations, one DescribeCapacityBlockExtensionHistory call for all (and its pages)."""
+    return aws.pages(
+        "ec2",
+        "describe_capacity_block_extension_history",
+        f"read the extension history of {', '.join(reservation_ids)}",
+        "CapacityBlockExtensions",
+        CapacityReservationIds=reservation_ids,
+    )
+
+
+def _fee(extension: dict) -> Decimal | None:
+    try:
+        return Decimal(str(extension["UpfrontFee"]))
+    except (KeyError, InvalidOperation):
+        return None
+
+
+def reservation_periods(
+    kind: str, block: Block, extensions: list[dict], fee_source: str
+) -> list[PaidPeriod]:
+    """The reservation ``block`` (its fee is the block's as bought) and its extensions, in time order."""
+    ours = sorted(
+        (
+            x
+            for x in extensions
+            if x.get("CapacityReservationId") == block.identifier
+            and x.get("CapacityBlockExtensionStartDate") is not None
+            and x.get("CapacityBlockExtensionStatus") != FAILED
+        ),
+        key=lambda x: x["CapacityBlockExtensionStartDate"],
+    )
+    ends = [d for d in (block.end, *(x["CapacityBlockExtensionStartDate"] for x in ours)) if d]
+    bought_until = min(ends, default=None)
+    periods = [
+        PaidPeriod(
+            kind, block.identifier, block.start, bought_until, block.fee, block.currency, fee_source
+        )
+    ]
+    for x in ours:
+        paid, fee = x.get("CapacityBlockExtensionStatus") == PAID, _fee(x)
+        source = (
+            EXTENSION_SOURCE
+            if paid and fee is not None
+            else "unknown: EC2 gave no UpfrontFee"
+            if paid
+            else f"not counted: {x.get('CapacityBlockExtensionStatus')} (only a payment that "
+            "succeeded is paid)"
+        )
+        periods.append(
+            PaidPeriod(
+                "extension",
+                block.identifier,
+                x["CapacityBlockExtensionStartDate"],
+                x.get("CapacityBlockExtensionEndDate"),
+                fee,
+                x.get("CurrencyCode") if fee is not None else None,
+                source,
+                paid=paid,
+            )
+        )
+    return periods
+
+
+def next_block(aws: Aws, env: EnvironmentConfig) -> Block | None:
+    """The next Capacity Block with its configured fee, or None when none is configured."""
+    reservation_id = env.capacity.next_capacity_reservation_id
+    if not reservation_id:
+        return None
+    reservation = cb.describe_reservation(aws, reservation_id)
+    configured = env.observability.next_block_fee_usd
+    fee = Decimal(str(configured)) if configured is not None else None
+    return Block(
+        "Capacity Block",
+        reservation_id,
+        reservation.get("StartDate"),
+        reservation.get("EndDate"),
+        fee,
+        "USD" if fee is not None else None,
+        "observability.next_block_fee_usd in the configuration"
+        if fee is not None
+        else "unknown: set observability.next_block_fee_usd, the fee 'capacity-blocks purchase' printed",
+    )
+
+
+def capacity_periods(aws: Aws, env: EnvironmentConfig, block: Block) -> list[PaidPeriod]:
+    """Every period paid for the Capacity Blocks of ``env``: the block, its extensions, the next block and its."""
+    following = next_block(aws, env)
+    blocks = [block, *([following] if following else [])]
+    extensions = extension_history(aws, [b.identifier for b in blocks])
+    periods = reservation_periods("block", block, extensions, block.fee_source)
+    if following:
+        periods += reservation_periods("next block", following, extensions, following.fee_source)
+    return periods
+
+
+def plan_period(block: Block) -> list[PaidPeriod]:
+    """A training plan: one period, its fee SageMaker's."""
+    return [
+        PaidPeriod(
+            "training plan",
+            block.identifier,
+            block.start,
+            block.end,
+            block.fee,
+            block.currency,
+            block.fee_source,
+        )
+    ]
+
+
+def fee_per_hour(
+    periods: list[PaidPeriod], now: datetime, currency: str
+) -> tuple[Decimal, list[PaidPeriod]]:
+    """(the fees per hour at ``now``, the periods they are of): every counted period covering now (both blocks while
+    they overlap); outside all of them, the first period's (the block as bought), as it is before the block starts."""
+    covering = [p for p in periods if p.counted(currency) and p.start <= now < p.end]
+    paying = covering or periods[:1]
+    return sum((p.fee / p.hours for p in paying), Decimal(0)), paying
+
+
+def paid_minutes(periods: list[PaidPeriod], start: datetime, end: datetime) -> Decimal:
+    """The minutes from ``start`` to ``end`` inside at least one paid period (an overlap counts once, a gap not)."""
+    spans = sorted(
+        (max(p.start, start), min(p.end, end))
+        for p in periods
+        if p.paid and p.start is not None and p.end is not None
+    )
+    total, reach = Decimal(0), start
+    for low, high in spans:
+        low = max(low, reach)
+        if high > low:
+            total += Decimal(str((high - low).total_seconds()))
+            reach = high
+    return total / 60

@@ -42,7 +42,6 @@ import logging
 import math
 import os
 import time
-import urllib.parse
 import urllib.request
 from collections.abc import Callable, Mapping
 from datetime import UTC, datetime
@@ -51,6 +50,7 @@ import boto3
 from botocore.auth import SigV4Auth
 from botocore.awsrequest import AWSRequest
 from botocore.session import Session
+from botocore.utils import percent_encode_sequence
 
 LOGGER = logging.getLogger()
 LOGGER.setLevel(logging.INFO)
@@ -64,7 +64,9 @@ QUERY_TIMEOUT_SECONDS = 10
 
 def _signed_get(url: str, params: Mapping[str, str], region: str) -> dict:
     """GET ``url`` with SigV4 (service ``aps``), as AMP's query API wants, and return the JSON answer."""
-    full = f"{url}?{urllib.parse.urlencode(params)}"
+    # SigV4's encoding (a space as %20, never urlencode's "+"): botocore signs the query as sent, the service decodes it
+    # and encodes it again by SigV4's rules (tests/cdk_constructs/test_publisher_signing.py says where this is written)
+    full = f"{url}?{percent_encode_sequence(params)}"
     credentials = Session().get_credentials().get_frozen_credentials()
     request = AWSRequest(method="GET", url=full)
     SigV4Auth(credentials, "aps", region).add_auth(request)

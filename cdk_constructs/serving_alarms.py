@@ -253,9 +253,22 @@ def _serving_rules(
 
 
 def _idle_rules(cluster_name: str, observability: ObservabilityConfig) -> list[AlarmRule]:
-    """``EndpointIdle`` with ``observability.idle_alarm_minutes``: no request ran in any of that many minutes while vLLM
-    served (ServingBusy's maximum below 1 a minute). A minute without vLLM has no ServingBusy, and missing data is not
-    breaching: a stopped endpoint is the healthy-target alarm's, and before and after the block nothing is paid."""
+    """``EndpointIdle`` with ``observability.idle_alarm_minutes`` (N): no request ran in N of the last N + 1 minutes while
+    vLLM served (ServingBusy's maximum below 1 a minute). A minute without vLLM has no ServingBusy, and missing data is
+    not breaching: a stopped endpoint is the healthy-target alarm's, and before and after the block nothing is paid.
+
+    Why N of N + 1: a minute the publisher missed must not end a streak of idle minutes, and vLLM not serving at all
+    must not alarm. CloudWatch evaluates the most recent existing datapoints when its evaluation range holds at least
+    "Evaluation Periods" of them, and only when it holds fewer fills the missing ones with the missing-data treatment,
+    "as few times as possible" (CloudWatch user guide, "Configuring how CloudWatch alarms treat missing data", "How
+    alarm state is evaluated when data is missing",
+    https://docs.aws.amazon.com/AmazonCloudWatch/latest/monitoring/alarms-and-missing-data.html; also
+    awsdocs/amazon-cloudwatch-user-guide@05fd32f doc_source/AlarmThatSendsEmail.md). With ``breaching`` no data at
+    all would alarm; ``ignore`` would keep an ALARM after the block ended; ``missing`` goes to ALARM on a single old
+    breaching point among missing ones (the guide's table, "X - - - -"). ``notBreaching`` with N of N + 1 tolerates one
+    filled minute and never alarms on no data. The price: one minute with a running request among N + 1 does not stop
+    the alarm either (the block still earned next to nothing). N + 1 one-minute periods must fit in a day, hence
+    idle_alarm_minutes at most 1439 (deployment_config/sections/observability.py)."""
     minutes = observability.idle_alarm_minutes
     if minutes is None:
         return []
@@ -266,11 +279,12 @@ def _idle_rules(cluster_name: str, observability: ObservabilityConfig) -> list[A
             serving_metric(cluster_name, SERVING_BUSY, "Maximum"),
             1,
             C.LESS_THAN_THRESHOLD,
-            minutes,
+            minutes + 1,
             minutes,
             M.NOT_BREACHING,
-            f"vLLM served and no request ran for {minutes} minutes (no running request at any scrape, 30 s apart): "
-            "the prepaid block earns nothing meanwhile.",
+            f"vLLM served and no request ran in {minutes} of the last {minutes + 1} minutes (no running request at any "
+            "scrape, 30 s apart; one minute without the publisher's data does not end the streak): the prepaid block "
+            "earns nothing meanwhile.",
             "Check that clients reach the endpoint (bin/llmops smoke-test --url URL --env ENV); see the "
             "dashboard's 'What the block earns' row and bin/llmops cost --usage before extending the block.",
         )

@@ -526,8 +526,8 @@ def test_a_configured_idle_time_alarms_when_no_request_ran_that_long_and_the_def
 ):
     # given observability.idle_alarm_minutes: 120 (the variant), and none (the example)
     alarm = _alarms(variant["example-observability"])["EndpointIdle"]
-    # then one alarm: ServingBusy's maximum below 1 in each of 120 one-minute periods, missing data (vLLM not serving)
-    # not breaching, to the alarm topic like every other
+    # then one alarm: ServingBusy's maximum below 1 in 120 of the last 121 one-minute periods, missing data (vLLM not
+    # serving) not breaching, to the alarm topic like every other
     assert (alarm["Namespace"], alarm["MetricName"], alarm["Statistic"], alarm["Period"]) == (
         NAMESPACE,
         SERVING_BUSY,
@@ -535,7 +535,7 @@ def test_a_configured_idle_time_alarms_when_no_request_ran_that_long_and_the_def
         60,
     )
     assert (alarm["Threshold"], alarm["ComparisonOperator"]) == (1, "LessThanThreshold")
-    assert alarm["EvaluationPeriods"] == alarm["DatapointsToAlarm"] == 120
+    assert (alarm["EvaluationPeriods"], alarm["DatapointsToAlarm"]) == (121, 120)
     assert alarm["TreatMissingData"] == "notBreaching"
     assert alarm["AlarmActions"] and alarm["AlarmActions"] == alarm["OKActions"]
     assert "EndpointIdle" not in _alarms(observability)

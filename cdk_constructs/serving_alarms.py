@@ -18,6 +18,7 @@ load (vLLM preallocates it and fills it before it preempts), and only a cache th
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import aws_cdk as cdk
@@ -326,7 +327,8 @@ def _gpu_rules(cluster_name: str, gpu_watch: GpuWatch, runbook: Runbook) -> list
 
 
 class ServingAlarms(Construct):
-    """The alarms of :func:`alarm_rules`, each notifying ``topic`` (the environment's :class:`AlarmTopic`, in the cluster
+    """The alarms of :func:`alarm_rules` and ``extra_rules`` (rules kept in their own modules, such as
+    cdk_constructs/serving_gap.py's), each notifying ``topic`` (the environment's :class:`AlarmTopic`, in the cluster
     stack) on ALARM and on OK.
 
     :attr topic: the SNS topic every alarm notifies.
@@ -346,6 +348,7 @@ class ServingAlarms(Construct):
         xid_alarm: bool = False,
         expected_gpus: int | None = None,
         capacity_ending: CapacityEnding | None = None,
+        extra_rules: Sequence[AlarmRule] = (),
     ) -> None:
         super().__init__(scope, id)
         self.topic = topic
@@ -358,7 +361,7 @@ class ServingAlarms(Construct):
             xid_alarm=xid_alarm,
             expected_gpus=expected_gpus,
             capacity_ending=capacity_ending,
-        )
+        ) + list(extra_rules)
         self.alarms: dict[str, cloudwatch.Alarm] = {}
         for rule in self.rules:
             alarm = cloudwatch.Alarm(

@@ -27,7 +27,8 @@ name at deploy time would go stale the day the Service is recreated; a SEARCH ex
 DescribeCapacityReservations' EndDate, and the dashboard's text widget names ``bin/llmops capacity-blocks show``.
 
 **Alarms** (cdk_constructs/serving_alarms.py): no healthy target, p90 time to first token, KV cache full, 5xx rate,
-NVIDIA XID errors, GPUs not reporting; all to one KMS-encrypted, TLS-only SNS topic with the configured e-mail
+NVIDIA XID errors, GPUs not reporting, and with a next Capacity Block a gap between the blocks
+(cdk_constructs/serving_gap.py); all to one KMS-encrypted, TLS-only SNS topic with the configured e-mail
 subscriptions, on ALARM and on OK. The topic (``AlarmTopic``), its output ``AlarmTopicArn`` and the reservation and
 cluster event rules (cdk_constructs/capacity_events.py) live in the cluster stack, which deploys before the capacity
 starts: this stack deploys once it is active, after the serving (or endpoint) stack, too late for EC2's "Capacity Block
@@ -98,6 +99,7 @@ from cdk_constructs.serving_dashboard import (
     capacity_block_view,
     training_plan_view,
 )
+from cdk_constructs.serving_gap import serving_gap_plan, serving_gap_rule
 from cdk_constructs.serving_metrics import (
     CAPACITY_BLOCK_HOURS_LEFT,
     TRAINING_PLAN_HOURS_LEFT,
@@ -210,6 +212,8 @@ class ObservabilityStack(cdk.Stack):
 
     def _eks(self, env_config: EnvironmentConfig, cluster_name: str, spec: VllmServingSpec) -> None:
         capacity = env_config.capacity
+        # With a next block: ServingGapMinutes and its alarm, on llmops handover's plan (cdk_constructs/serving_gap.py).
+        gap = serving_gap_plan(env_config)
         self.publisher = self._publisher(
             cluster_name,
             load_balancer_tags=service_load_balancer_tags(cluster_name, spec.namespace, spec.name),
@@ -217,6 +221,7 @@ class ObservabilityStack(cdk.Stack):
             next_capacity_reservation_id=capacity.next_capacity_reservation_id,
             spec_decoding=bool(env_config.model.speculator_size_gb),
             block_fee_usd=env_config.observability.block_fee_usd,
+            serving_gap=gap,
         )
         self.alarms = ServingAlarms(
             self,
@@ -235,6 +240,9 @@ class ObservabilityStack(cdk.Stack):
                 reservation_id=capacity.capacity_reservation_id,
                 region=env_config.region,
             ),
+            extra_rules=[serving_gap_rule(cluster_name, env_config.name, env_config.region, gap)]
+            if gap
+            else [],
         )
         self.dashboard = ServingDashboard(
             self,

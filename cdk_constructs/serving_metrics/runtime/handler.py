@@ -21,6 +21,10 @@ current block's end, else the current block's end (a gap stops serving there) un
 One DescribeCapacityReservations call reads both. The fee share stays the current block's: the configuration gives no
 fee for the next block (observability.block_fee_usd is one block's).
 
+``"servingGap": {"metric": "ServingGapMinutes", "coldStartSeconds": 7080, "scaleDownBeforeEndMinutes": 40}`` is there
+only with ``nextCapacityReservationId``: then the run also puts the minutes in which, as planned, neither block serves
+(serving_gap_minutes), from the same DescribeCapacityReservations answer.
+
 On HyperPod the capacity is a training plan: ``"trainingPlanName": "kimi-k3-december"`` and
 ``"trainingPlanHoursLeftMetric": "TrainingPlanHoursLeft"`` instead of the Capacity Block keys (the fee is the plan's
 UpfrontFee, when its CurrencyCode is USD), and the load balancer
@@ -202,6 +206,69 @@ def training_plan_hours_left(sagemaker, plan_name: str, now: float) -> float | N
     return training_plan(sagemaker, plan_name, now)[0]
 
 
+#: Reservation states in which a Capacity Block serves no more, or never will: ops_cli/capacity_blocks.py's FINAL_STATES
+#: (a test holds them equal), from the EC2 API reference's CapacityReservation State.
+NEVER_SERVES = ("expired", "cancelled", "failed", "unsupported")
+
+
+def serving_gap_minutes(ec2, reservation_ids: list[str], now: float, cold_start_seconds: float,
+                        scale_down_minutes: float) -> float | None:
+    """Minutes in which, as planned, no Capacity Block serves: from the scale-down of the block that starts first (its
+    EndDate - ``scale_down_minutes``: EKS drains its nodes) to the other block's replicas being ready (its StartDate +
+    ``cold_start_seconds``, the startup budget ``llmops handover`` plans with). The first block is the one that starts
+    first, whichever slot holds it, as in ``llmops handover`` (the slots alternate: docs/capacity.md).
+
+    0 when the overlap covers the cold start, and 0 once the first block has ended or never served (its handover is
+    past). A second block that will never serve (NEVER_SERVES) leaves no end to the gap: its minutes are then those it
+    was to serve after the scale-down, to its EndDate (0 when it was to end before: it covered nothing). None (nothing
+    put) when EC2 does not return both blocks with their dates."""
+    reservations = ec2.describe_capacity_reservations(CapacityReservationIds=reservation_ids)["CapacityReservations"]
+    by_id = {r.get("CapacityReservationId"): r for r in reservations}
+    blocks = [by_id.get(rid) or {} for rid in reservation_ids]
+    if any(b.get("StartDate") is None or b.get("EndDate") is None for b in blocks):
+        return None
+    first, second = sorted(blocks, key=lambda b: b["StartDate"])
+    if first.get("State") in NEVER_SERVES or now >= first["EndDate"].timestamp():
+        return 0.0
+    scale_down = first["EndDate"].timestamp() - scale_down_minutes * 60
+    if second.get("State") in NEVER_SERVES:
+        return max(0.0, (second["EndDate"].timestamp() - scale_down) / 60)
+    return max(0.0, (second["StartDate"].timestamp() + cold_start_seconds - scale_down) / 60)
+
+
+def serving_gap(event: dict, ec2, now: float) -> list[dict]:
+    """The event's ``servingGap`` metric as a datum (none without a next block, or when EC2 is not read)."""
+    gap = event.get("servingGap")
+    if not gap:
+        return []
+    try:
+        minutes = serving_gap_minutes(ec2, [event["capacityReservationId"], event["nextCapacityReservationId"]], now,
+                                      gap["coldStartSeconds"], gap["scaleDownBeforeEndMinutes"])
+    except Exception as error:
+        LOGGER.warning("serving gap not read: %s", error)
+        return []
+    return [] if minutes is None else [{"MetricName": gap["metric"], "Unit": "None", "Value": minutes}]
+
+
+class DescribeOnce:
+    """An EC2 client whose DescribeCapacityReservations is sent once a run per list of ids: the hours left and the
+    serving gap read the same answer, or the same error (one call a minute, as before the gap was read)."""
+
+    def __init__(self, ec2):
+        self._ec2, self._answers = ec2, {}
+
+    def describe_capacity_reservations(self, **params):
+        key = tuple(params.get("CapacityReservationIds", ()))
+        if key not in self._answers:
+            try:
+                self._answers[key] = self._ec2.describe_capacity_reservations(**params)
+            except Exception as error:
+                self._answers[key] = error
+        if isinstance(self._answers[key], Exception):
+            raise self._answers[key]
+        return self._answers[key]
+
+
 def put(cloudwatch, namespace: str, cluster_name: str, data: list[dict], timestamp: float) -> None:
     dimensions = [{"Name": "ClusterName", "Value": cluster_name}]
     at = datetime.fromtimestamp(timestamp, UTC)
@@ -212,6 +279,7 @@ def put(cloudwatch, namespace: str, cluster_name: str, data: list[dict], timesta
 
 def publish(event: dict, *, now: float, query, cloudwatch, elbv2, ec2, sagemaker=None) -> list[dict]:
     """Compute and put every metric of one run; returns what was put (for the log and the tests)."""
+    ec2 = DescribeOnce(ec2)
     data = query_metrics(event, now, query)
     try:
         data.append({"MetricName": event["healthyTargetsMetric"], "Unit": "Count",
@@ -232,6 +300,7 @@ def publish(event: dict, *, now: float, query, cloudwatch, elbv2, ec2, sagemaker
             data.append({"MetricName": event["blockCostMetric"], "Unit": "None", "Value": cost})
     except Exception as error:
         LOGGER.warning("capacity end not read: %s", error)
+    data += serving_gap(event, ec2, now)
     if data:
         put(cloudwatch, event["namespace"], event["clusterName"], data, now)
     return data

@@ -41,12 +41,10 @@ from deployment_config.model import EnvironmentConfig
 class ServingGapPlan:
     """What the publisher needs to compute the gap as ``llmops handover`` plans it.
 
-    :param next_reservation_id: capacity.next_capacity_reservation_id.
     :param cold_start_seconds: the cold start the handover plans with (the startup probe's budget).
     :param scale_down_minutes: how long before a block's end EKS scales its node group to 0.
     """
 
-    next_reservation_id: str
     cold_start_seconds: int
     scale_down_minutes: int = EKS_SCALE_IN_BEFORE_END_MINUTES
 
@@ -65,9 +63,7 @@ def serving_gap_plan(env: EnvironmentConfig) -> ServingGapPlan | None:
     if capacity is None or not capacity.next_capacity_reservation_id:
         return None
     # ops_cli/handover.py, handover_plan: cold_start = the startup probe's budget, the same property.
-    return ServingGapPlan(
-        capacity.next_capacity_reservation_id, env.pod_startup_budget.probe_seconds
-    )
+    return ServingGapPlan(env.pod_startup_budget.probe_seconds)
 
 
 def serving_gap_rule(
@@ -84,10 +80,10 @@ def serving_gap_rule(
         1,
         1,
         cloudwatch.TreatMissingData.IGNORE,
-        f"As planned, the endpoint will be down ServingGapMinutes between the two blocks: from the first block's "
+        "As planned, no block serves for ServingGapMinutes minutes between the two: from the first block's "
         f"scale-down ({plan.scale_down_minutes} min before its end) until the next block's replicas are ready (its "
-        f"start + the {cold} cold start), or the next block ({plan.next_reservation_id}) will never serve "
-        "(cancelled, failed). 0 once the first block has ended. Missing data keeps the state.",
+        f"start + the {cold} cold start), or the block that starts later will never serve (cancelled, "
+        "failed, expired). 0 once the first block has ended. Missing data keeps the state.",
         f"bin/llmops handover --env {env_name} shows the plan. Extend the block that ends first "
         f"(bin/llmops capacity-blocks extend cr-... --duration-hours 24 --region {region}), or buy a next block that "
         f"starts at least {cold} before that scale-down (bin/llmops capacity-blocks offerings --env {env_name}) "

@@ -26,7 +26,7 @@ clients = observed.clients
 
 CURRENT, NEXT = "cr-0123456789abcdef0", "cr-0fedcba9876543210"
 #: The cold start of the docs' example (118 min); any value works, the event carries it.
-COLD = ServingGapPlan(NEXT, 118 * 60)
+COLD = ServingGapPlan(118 * 60)
 #: The current block ends 10 hours after NOW; EKS scales its group to 0 forty minutes before.
 END = datetime.fromtimestamp(NOW + 10 * 3600, UTC)
 SCALE_DOWN = END - timedelta(minutes=40)

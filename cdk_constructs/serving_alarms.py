@@ -18,6 +18,7 @@ load (vLLM preallocates it and fills it before it preempts), and only a cache th
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import aws_cdk as cdk
@@ -253,9 +254,22 @@ def _serving_rules(
 
 
 def _idle_rules(cluster_name: str, observability: ObservabilityConfig) -> list[AlarmRule]:
-    """``EndpointIdle`` with ``observability.idle_alarm_minutes``: no request ran in any of that many minutes while vLLM
-    served (ServingBusy's maximum below 1 a minute). A minute without vLLM has no ServingBusy, and missing data is not
-    breaching: a stopped endpoint is the healthy-target alarm's, and before and after the block nothing is paid."""
+    """``EndpointIdle`` with ``observability.idle_alarm_minutes`` (N): no request ran in N of the last N + 1 minutes while
+    vLLM served (ServingBusy's maximum below 1 a minute). A minute without vLLM has no ServingBusy, and missing data is
+    not breaching: a stopped endpoint is the healthy-target alarm's, and before and after the block nothing is paid.
+
+    Why N of N + 1: a minute the publisher missed must not end a streak of idle minutes, and vLLM not serving at all
+    must not alarm. CloudWatch evaluates the most recent existing datapoints when its evaluation range holds at least
+    "Evaluation Periods" of them, and only when it holds fewer fills the missing ones with the missing-data treatment,
+    "as few times as possible" (CloudWatch user guide, "Configuring how CloudWatch alarms treat missing data", "How
+    alarm state is evaluated when data is missing",
+    https://docs.aws.amazon.com/AmazonCloudWatch/latest/monitoring/alarms-and-missing-data.html; also
+    awsdocs/amazon-cloudwatch-user-guide@05fd32f doc_source/AlarmThatSendsEmail.md). With ``breaching`` no data at
+    all would alarm; ``ignore`` would keep an ALARM after the block ended; ``missing`` goes to ALARM on a single old
+    breaching point among missing ones (the guide's table, "X - - - -"). ``notBreaching`` with N of N + 1 tolerates one
+    filled minute and never alarms on no data. The price: one minute with a running request among N + 1 does not stop
+    the alarm either (the block still earned next to nothing). N + 1 one-minute periods must fit in a day, hence
+    idle_alarm_minutes at most 1439 (deployment_config/sections/observability.py)."""
     minutes = observability.idle_alarm_minutes
     if minutes is None:
         return []
@@ -266,11 +280,12 @@ def _idle_rules(cluster_name: str, observability: ObservabilityConfig) -> list[A
             serving_metric(cluster_name, SERVING_BUSY, "Maximum"),
             1,
             C.LESS_THAN_THRESHOLD,
-            minutes,
+            minutes + 1,
             minutes,
             M.NOT_BREACHING,
-            f"vLLM served and no request ran for {minutes} minutes (no running request at any scrape, 30 s apart): "
-            "the prepaid block earns nothing meanwhile.",
+            f"vLLM served and no request ran in {minutes} of the last {minutes + 1} minutes (no running request at any "
+            "scrape, 30 s apart; one minute without the publisher's data does not end the streak): the prepaid block "
+            "earns nothing meanwhile.",
             "Check that clients reach the endpoint (bin/llmops smoke-test --url URL --env ENV); see the "
             "dashboard's 'What the block earns' row and bin/llmops cost --usage before extending the block.",
         )
@@ -312,7 +327,8 @@ def _gpu_rules(cluster_name: str, gpu_watch: GpuWatch, runbook: Runbook) -> list
 
 
 class ServingAlarms(Construct):
-    """The alarms of :func:`alarm_rules`, each notifying ``topic`` (the environment's :class:`AlarmTopic`, in the cluster
+    """The alarms of :func:`alarm_rules` and ``extra_rules`` (rules kept in their own modules, such as
+    cdk_constructs/serving_gap.py's), each notifying ``topic`` (the environment's :class:`AlarmTopic`, in the cluster
     stack) on ALARM and on OK.
 
     :attr topic: the SNS topic every alarm notifies.
@@ -332,6 +348,7 @@ class ServingAlarms(Construct):
         xid_alarm: bool = False,
         expected_gpus: int | None = None,
         capacity_ending: CapacityEnding | None = None,
+        extra_rules: Sequence[AlarmRule] = (),
     ) -> None:
         super().__init__(scope, id)
         self.topic = topic
@@ -344,7 +361,7 @@ class ServingAlarms(Construct):
             xid_alarm=xid_alarm,
             expected_gpus=expected_gpus,
             capacity_ending=capacity_ending,
-        )
+        ) + list(extra_rules)
         self.alarms: dict[str, cloudwatch.Alarm] = {}
         for rule in self.rules:
             alarm = cloudwatch.Alarm(

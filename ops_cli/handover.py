@@ -35,7 +35,6 @@ from ops_cli.aws import Aws
 from ops_cli.capacity_blocks import FINAL_STATES, describe_reservation, reservation_summary
 from ops_cli.errors import ExitCode, OpsError, shown
 from ops_cli.output import iso, utc_and_local
-from ops_cli.preflight_check import Check, Status
 from ops_cli.waiting import GPU_NODEGROUP, NEXT_GPU_NODEGROUP
 
 #: The verdicts of a plan: the replicas on the next block's nodes are ready before the drain, or not in time, or the
@@ -304,6 +303,8 @@ def handover_plan(aws: Aws, env: EnvironmentConfig, now: datetime) -> HandoverPl
     )
     margin = scale_down - ready_by
     verdicts = []
+    if start <= now < scale_down and not not_starting:
+        warnings.append(overlap_now(env, start, scale_down))
     if not_starting:
         verdicts.append(NO_NODES)
         warnings.append(not_starting)
@@ -338,6 +339,19 @@ def handover_plan(aws: Aws, env: EnvironmentConfig, now: datetime) -> HandoverPl
     )
 
 
+def overlap_now(env: EnvironmentConfig, start: datetime, scale_down: datetime) -> str:
+    """Both blocks' replicas are ready until the scale-down: one Deployment holds them all, and its rollout's
+    maxUnavailable, 1 + endpoint.replicas so that a rollout proceeds while the standby replicas wait outside an
+    overlap (charts: the standby replicas), would then stop that many ready replicas at once."""
+    stopped = 1 + env.replicas
+    return (
+        f"the blocks overlap now, until {utc_and_local(scale_down)}: a serving change deployed now may stop "
+        f"{stopped} of the {2 * env.replicas} ready replicas at once"
+        + (" (both: the endpoint goes down)" if env.replicas == 1 else "")
+        + f"; deploy serving changes before {utc_and_local(start)} or after the scale-down"
+    )
+
+
 def handover_human(plan: HandoverPlan) -> list[str]:
     lines = [
         f"{plan.env}: handover from {plan.current['reservation_id']}"
@@ -362,38 +376,3 @@ def handover_human(plan: HandoverPlan) -> list[str]:
         )
     lines += [f"warning: {w}" for w in plan.warnings]
     return lines
-
-
-def next_block_check(aws: Aws, env: EnvironmentConfig, now: datetime) -> Check:
-    """Preflight's row for capacity.next_capacity_reservation_id (ops_cli/preflight.py, EKS only, when it is set): the
-    handover's verdict before anything is deployed. A next block the node group cannot use fails; one that starts too
-    late warns (the deploy works, the endpoint will be down for a while)."""
-    name = "next Capacity Block"
-    try:
-        plan = handover_plan(aws, env, now)
-    except OpsError as error:
-        if error.exit_code not in (ExitCode.USAGE, ExitCode.NOT_FOUND):
-            raise
-        return Check(name, Status.FAIL, error.message, error.fix)
-    to = plan.next["reservation_id"]
-    if plan.verdict == READY_IN_TIME:
-        return Check(
-            name,
-            Status.WARN if plan.warnings else Status.PASS,
-            f"{to}: its replicas can be ready {_minutes(plan.margin)} before the current nodes drain"
-            + "".join(f"; {w}" for w in plan.warnings),
-        )
-    if plan.verdicts == [NO_NODES]:
-        return Check(
-            name,
-            Status.WARN,
-            f"{to}: {plan.verdict}",
-            "; ".join(plan.warnings) + f"; bin/llmops handover --env {env.name} shows the plan",
-        )
-    return Check(
-        name,
-        Status.WARN,
-        f"{to}: {' and '.join(plan.verdicts)}: " + "; ".join(plan.warnings),
-        f"buy a Capacity Block that starts at least {_minutes(plan.cold_start)} before the current one's scale-down, "
-        f"or extend the current one; bin/llmops handover --env {env.name} shows the plan",
-    )

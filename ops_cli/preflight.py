@@ -14,7 +14,6 @@ from endpoint_probe.redaction import redact_secrets
 from ops_cli.addon_checks import addon_check as _addon
 from ops_cli.aws import Aws
 from ops_cli.errors import ExitCode, OpsError
-from ops_cli.handover import next_block_check
 from ops_cli.operator_crd import operator_checks, rendered_manifest_path
 from ops_cli.preflight_capacity import (
     gpu_node_group_updates_check,
@@ -26,6 +25,7 @@ from ops_cli.preflight_check import Check, Status
 from ops_cli.preflight_instance_type import instance_type_facts_check, instance_type_offered_check
 from ops_cli.preflight_local import aws_checks, local_checks
 from ops_cli.preflight_mirror import weights_mirror_check
+from ops_cli.preflight_next_block import next_block_check
 
 BOOTSTRAP_STACK = "CDKToolkit"
 #: Re-exported: the rows' type (ops_cli/preflight_check.py) and the add-on row (ops_cli/addon_checks.py).

@@ -27,7 +27,8 @@ name at deploy time would go stale the day the Service is recreated; a SEARCH ex
 DescribeCapacityReservations' EndDate, and the dashboard's text widget names ``bin/llmops capacity-blocks show``.
 
 **Alarms** (cdk_constructs/serving_alarms.py): no healthy target, p90 time to first token, KV cache full, 5xx rate,
-NVIDIA XID errors, GPUs not reporting; all to one KMS-encrypted, TLS-only SNS topic with the configured e-mail
+NVIDIA XID errors, GPUs not reporting, and with a next Capacity Block a gap between the blocks
+(cdk_constructs/serving_gap.py); all to one KMS-encrypted, TLS-only SNS topic with the configured e-mail
 subscriptions, on ALARM and on OK. The topic (``AlarmTopic``), its output ``AlarmTopicArn`` and the reservation and
 cluster event rules (cdk_constructs/capacity_events.py) live in the cluster stack, which deploys before the capacity
 starts: this stack deploys once it is active, after the serving (or endpoint) stack, too late for EC2's "Capacity Block
@@ -54,10 +55,10 @@ serving alarms, with what differs:
   endpoint stack's destroy waiter finds it by that tag, and so does the publisher. That controller serves only the
   operator in this cluster: its load balancers are the endpoint's.
 - *Capacity*: ``TrainingPlanHoursLeft`` from sagemaker:DescribeTrainingPlan's EndTime, in place of the Capacity Block's.
-- *GPU metrics*: this stack installs AWS's ``amazon-sagemaker-hyperpod-observability`` add-on (pinned, with its source,
-  in deployment_config/addons.py, HYPERPOD_OBSERVABILITY), writing to this stack's AMP workspace; no Amazon Managed
-  Grafana (it needs IAM Identity Center). Its OpenTelemetry collector gets its role through EKS Pod Identity, through
-  the add-on's own association (namespace ``hyperpod-observability``, service account
+- *GPU metrics* (stacks/hyperpod_gpu_metrics.py): this stack installs AWS's ``amazon-sagemaker-hyperpod-observability``
+  add-on (pinned, with its source, in deployment_config/addons.py, HYPERPOD_OBSERVABILITY), writing to this stack's AMP
+  workspace; no Amazon Managed Grafana (it needs IAM Identity Center). Its OpenTelemetry collector gets its role
+  through EKS Pod Identity, through the add-on's own association (namespace ``hyperpod-observability``, service account
   ``hyperpod-observability-operator-otel-collector``), with exactly the permissions and trust of AWS's troubleshooting
   page: ``aps:RemoteWrite`` on this workspace, CloudWatch Logs on ``/aws/sagemaker/Clusters/*``, trusted by
   ``pods.eks.amazonaws.com`` for this cluster (``aws:SourceArn``) and account (``aws:SourceAccount``). Not
@@ -82,7 +83,6 @@ import aws_cdk as cdk
 from aws_cdk import aws_aps as aps
 from aws_cdk import aws_ec2 as ec2
 from aws_cdk import aws_eks_v2 as eks
-from aws_cdk import aws_iam as iam
 from aws_cdk import aws_sns as sns
 from constructs import Construct
 
@@ -93,14 +93,13 @@ from cdk_constructs.alarm_runbooks import (
 )
 from cdk_constructs.budget_alarm import BudgetAlarm
 from cdk_constructs.destroy_waiter import load_balancer_controller_tags, service_load_balancer_tags
-from cdk_constructs.nag_acknowledgements import acknowledge_hyperpod_observability_role
-from cdk_constructs.pod_identity import pod_identity_principal
 from cdk_constructs.serving_alarms import GpuWatch, ServingAlarms
 from cdk_constructs.serving_dashboard import (
     ServingDashboard,
     capacity_block_view,
     training_plan_view,
 )
+from cdk_constructs.serving_gap import serving_gap_plan, serving_gap_rule
 from cdk_constructs.serving_metrics import (
     CAPACITY_BLOCK_HOURS_LEFT,
     TRAINING_PLAN_HOURS_LEFT,
@@ -110,12 +109,8 @@ from cdk_constructs.serving_metrics import (
 from charts.inference_endpoint_spec import InferenceEndpointSpec
 from charts.serving_spec import VllmServingSpec
 from charts.vllm_router import ROUTER_METRICS_PORT
-from deployment_config.addons import (
-    HYPERPOD_OBSERVABILITY,
-    HYPERPOD_OBSERVABILITY_LOG_GROUP_PREFIX,
-    hyperpod_observability_configuration,
-)
 from deployment_config.model import EnvironmentConfig, Platform
+from stacks.hyperpod_gpu_metrics import hyperpod_observability_addon
 
 
 def router_metrics_port(spec: VllmServingSpec | InferenceEndpointSpec) -> int | None:
@@ -175,7 +170,9 @@ class ObservabilityStack(cdk.Stack):
         )
         if hyperpod:
             self._hyperpod(env_config, cluster_name, spec)
-            self.gpu_metrics_addon = self._hyperpod_observability_addon(cluster, cluster_name)
+            self.gpu_metrics_role, self.gpu_metrics_addon = hyperpod_observability_addon(
+                self, cluster=cluster, cluster_name=cluster_name, workspace=self.workspace
+            )
         else:
             self._eks(env_config, cluster_name, spec)
 
@@ -215,13 +212,17 @@ class ObservabilityStack(cdk.Stack):
 
     def _eks(self, env_config: EnvironmentConfig, cluster_name: str, spec: VllmServingSpec) -> None:
         capacity = env_config.capacity
+        # With a next block: ServingGapMinutes and its alarm, on llmops handover's plan (cdk_constructs/serving_gap.py).
+        gap = serving_gap_plan(env_config)
         self.publisher = self._publisher(
             cluster_name,
             load_balancer_tags=service_load_balancer_tags(cluster_name, spec.namespace, spec.name),
             capacity_reservation_id=capacity.capacity_reservation_id,
             next_capacity_reservation_id=capacity.next_capacity_reservation_id,
             spec_decoding=bool(env_config.model.speculator_size_gb),
-            **env_config.observability.model_dump(include={"block_fee_usd", "next_block_fee_usd"}),
+            block_fee_usd=env_config.observability.block_fee_usd,
+            next_block_fee_usd=env_config.observability.next_block_fee_usd,
+            serving_gap=gap,
         )
         self.alarms = ServingAlarms(
             self,
@@ -240,6 +241,9 @@ class ObservabilityStack(cdk.Stack):
                 reservation_id=capacity.capacity_reservation_id,
                 region=env_config.region,
             ),
+            extra_rules=[serving_gap_rule(cluster_name, env_config.name, env_config.region, gap)]
+            if gap
+            else [],
         )
         self.dashboard = ServingDashboard(
             self,
@@ -311,90 +315,3 @@ class ObservabilityStack(cdk.Stack):
             f"{env_config.region}` · Logs: `aws logs tail /aws/containerinsights/{cluster_name}/application "
             f"--follow --filter-pattern '\"{spec.namespace}\"'` (or `kubectl -n {spec.namespace} logs POD`)",
         )
-
-    def _hyperpod_observability_addon(
-        self, cluster: eks.ICluster, cluster_name: str
-    ) -> eks.CfnAddon:
-        """AWS's HyperPod observability add-on, writing to this stack's workspace, and its collector's role (see the
-        module docstring; sources in deployment_config/addons.py, HYPERPOD_OBSERVABILITY)."""
-        namespace, service_account = HYPERPOD_OBSERVABILITY.service_account
-        # Trust and permissions: SageMaker developer guide, "Troubleshooting the Amazon SageMaker HyperPod observability
-        # add-on", "Verify Pod Identity association" (sts:AssumeRole and sts:TagSession for pods.eks.amazonaws.com,
-        # aws:SourceArn = the EKS cluster, aws:SourceAccount = the account).
-        self.gpu_metrics_role = iam.Role(
-            self,
-            "GpuMetricsCollectorRole",
-            assumed_by=pod_identity_principal(self, cluster),
-            description=f"HyperPod observability add-on's collector ({namespace}/{service_account}): writes to the "
-            "serving workspace",
-        )
-        self.gpu_metrics_role.add_to_policy(
-            iam.PolicyStatement(
-                sid="PrometheusAccess",
-                actions=["aps:RemoteWrite"],
-                resources=[self.workspace.attr_arn],
-            )
-        )
-        prefix = HYPERPOD_OBSERVABILITY_LOG_GROUP_PREFIX
-        log_groups = f"arn:{self.partition}:logs:{self.region}:{self.account}:log-group:{prefix}*"
-        self.gpu_metrics_role.add_to_policy(
-            iam.PolicyStatement(
-                sid="CloudwatchLogsAccess",
-                actions=[
-                    "logs:CreateLogGroup",
-                    "logs:CreateLogStream",
-                    "logs:DescribeLogGroups",
-                    "logs:DescribeLogStreams",
-                    "logs:PutLogEvents",
-                    "logs:GetLogEvents",
-                    "logs:FilterLogEvents",
-                    "logs:GetLogRecord",
-                    "logs:StartQuery",
-                    "logs:StopQuery",
-                    "logs:GetQueryResults",
-                ],
-                resources=[log_groups, f"{log_groups}:log-stream:*"],
-            )
-        )
-        acknowledge_hyperpod_observability_role(self.gpu_metrics_role)
-        # The workspace's endpoint without its trailing slash, as AWS's Terraform module passes it (trimsuffix "/"):
-        # PrometheusEndpoint is https://aps-workspaces.REGION.amazonaws.com/workspaces/WORKSPACE_ID/.
-        endpoint = cdk.Fn.join(
-            "",
-            [
-                cdk.Fn.select(
-                    0, cdk.Fn.split("/workspaces/", self.workspace.attr_prometheus_endpoint)
-                ),
-                "/workspaces/",
-                self.workspace.attr_workspace_id,
-            ],
-        )
-        addon = eks.CfnAddon(
-            self,
-            "GpuMetricsAddon",
-            cluster_name=cluster.cluster_name,
-            addon_name=HYPERPOD_OBSERVABILITY.name,
-            addon_version=HYPERPOD_OBSERVABILITY.version,
-            configuration_values=self.to_json_string(
-                hyperpod_observability_configuration(
-                    workspace_arn=self.workspace.attr_arn, prometheus_endpoint=endpoint
-                )
-            ),
-            pod_identity_associations=[
-                eks.CfnAddon.PodIdentityAssociationProperty(
-                    role_arn=self.gpu_metrics_role.role_arn, service_account=service_account
-                )
-            ],
-            resolve_conflicts="OVERWRITE",
-            preserve_on_delete=False,
-        )
-        # the role's policy first: the collector writes as soon as it runs
-        addon.node.add_dependency(self.gpu_metrics_role)
-        cdk.CfnOutput(
-            self,
-            "GpuMetricsAddonStatusCommand",
-            description="The HyperPod observability add-on's status",
-            value=f"aws eks describe-addon --cluster-name {cluster_name} --addon-name "
-            f"{HYPERPOD_OBSERVABILITY.name} --region {self.region} --query addon.status",
-        )
-        return addon

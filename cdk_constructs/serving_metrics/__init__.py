@@ -35,6 +35,7 @@ vLLM's API key: the key guards only paths starting with ``/v1``, ``/v2``, ``/inf
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import aws_cdk as cdk
 from aws_cdk import aws_events as events
@@ -57,6 +58,7 @@ from cdk_constructs.serving_metrics.published import (
     NODE_MONITORING_PUBLISHED,
     PUBLISHED_METRICS,
     SERVING_BUSY,
+    SERVING_GAP_MINUTES,
     SPEC_DECODE_PUBLISHED,
     TRAINING_PLAN_HOURS_LEFT,
     PublishedMetric,
@@ -80,6 +82,9 @@ from cdk_constructs.serving_metrics.series import (
     VLLM_METRICS,
     PrometheusSeries,
 )
+
+if TYPE_CHECKING:  # cdk_constructs/serving_gap.py reads this package's metric names
+    from cdk_constructs.serving_gap import ServingGapPlan
 
 HANDLER_DIR = Path(__file__).resolve().parent / "runtime"
 #: The latest Python runtime aws-cdk-lib 2.275 knows (cdk-nag's AwsSolutions-L1), as the destroy waiters use.
@@ -108,6 +113,8 @@ class ServingMetricsPublisher(Construct):
     :param next_capacity_reservation_id: the next Capacity Block (``capacity.next_capacity_reservation_id``, serving
         across blocks): with it, the hours left count to the end of serving on both blocks (runtime/handler.py). Only
         then is it in the event, so an environment without one keeps its event as it was.
+    :param serving_gap: with ``next_capacity_reservation_id``, the handover's plan (cdk_constructs/serving_gap.py,
+        ServingGapPlan): the publisher then also puts :data:`SERVING_GAP_MINUTES`, event key ``servingGap``.
     """
 
     def __init__(
@@ -127,10 +134,15 @@ class ServingMetricsPublisher(Construct):
         block_fee_usd: float | None = None,
         next_capacity_reservation_id: str | None = None,
         next_block_fee_usd: float | None = None,
+        serving_gap: ServingGapPlan | None = None,
     ) -> None:
         super().__init__(scope, id)
         if (capacity_reservation_id is None) == (training_plan_arn is None):
             raise ValueError("give exactly one of capacity_reservation_id and training_plan_arn")
+        if serving_gap and not next_capacity_reservation_id:
+            raise ValueError(
+                "serving_gap needs next_capacity_reservation_id: the gap is between two blocks"
+            )
         self.log_group = logs.LogGroup(
             self,
             "Logs",
@@ -230,6 +242,8 @@ class ServingMetricsPublisher(Construct):
             )
             if next_capacity_reservation_id:
                 self.event.update(nextCapacityReservationId=next_capacity_reservation_id)
+            if serving_gap:
+                self.event.update(servingGap=serving_gap.as_event())
             if block_fee_usd is not None:
                 self.event.update(blockFeeUsd=block_fee_usd, blockCostMetric=BLOCK_COST_USD)
             if next_block_fee_usd is not None:
@@ -294,6 +308,7 @@ __all__ = [
     "RATE_WINDOW",
     "SCRAPE_INTERVAL_SECONDS",
     "SERVING_BUSY",
+    "SERVING_GAP_MINUTES",
     "SPEC_DECODE_METRICS",
     "SPEC_DECODE_PUBLISHED",
     "TRAINING_PLAN_HOURS_LEFT",

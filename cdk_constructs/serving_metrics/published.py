@@ -258,6 +258,10 @@ def published_metrics(
 #: Capacity Block (ec2:DescribeCapacityReservations EndDate).
 HEALTHY_TARGETS = "HealthyTargets"
 CAPACITY_BLOCK_HOURS_LEFT = "CapacityBlockHoursLeft"
+#: With a next Capacity Block: the minutes in which, as planned, neither block serves (from the first block's scale-down
+#: to the second block's replicas being ready; runtime/handler.py, serving_gap_minutes), 0 when the overlap covers the
+#: cold start. The ServingGap alarm watches it (cdk_constructs/serving_gap.py).
+SERVING_GAP_MINUTES = "ServingGapMinutes"
 #: HyperPod's capacity: hours until the training plan's EndTime (SageMaker API reference, DescribeTrainingPlan: request
 #: TrainingPlanName, the plan's name; response EndTime and Status, one of Pending, Active, Scheduled, Expired, Failed).
 TRAINING_PLAN_HOURS_LEFT = "TrainingPlanHoursLeft"

@@ -50,9 +50,10 @@ MAX_BUDGET_SUBSCRIBERS = 11
 MAX_BLOCK_FEE_USD = 100_000_000
 #: The idle alarm evaluates one-minute periods, and "for alarms with a period of less than one hour (3,600 seconds),
 #: the total evaluation period can't be longer than one day (86,400 seconds)" (botocore 1.43.127's CloudWatch model,
-#: PutMetricAlarm Period): at most 1440. At least 5 minutes: shorter is the pause between two clients' requests, not an
-#: idle block.
-IDLE_ALARM_MINUTES = (5, 1440)
+#: PutMetricAlarm Period): it evaluates one minute more than this (a missed publish must not end an idle streak:
+#: cdk_constructs/serving_alarms.py, _idle_rules), so at most 1439. At least 5 minutes: shorter is the pause between two
+#: clients' requests, not an idle block.
+IDLE_ALARM_MINUTES = (5, 1439)
 
 
 class ObservabilitySection(BaseModel):
@@ -125,8 +126,9 @@ class ObservabilitySection(BaseModel):
         default=None,
         ge=IDLE_ALARM_MINUTES[0],
         le=IDLE_ALARM_MINUTES[1],
-        description="Alarm (to the alarm topic) when vLLM serves and no request has run for this many minutes: the "
-        "prepaid block earns nothing. 5 to 1440. Default: none (no alarm): an endpoint without round-the-clock "
+        description="Alarm (to the alarm topic) when vLLM serves and no request has run in this many of the last "
+        "this-many-plus-one minutes (a minute the metrics publisher missed does not end the streak): the prepaid block "
+        "earns nothing. 5 to 1439. Default: none (no alarm): an endpoint without round-the-clock "
         "clients idles every night, and an alarm that fires every night teaches the on-call to ignore the topic.",
         examples=[120],
     )

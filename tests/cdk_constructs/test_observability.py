@@ -28,6 +28,7 @@ from cdk_constructs.serving_metrics import (
     PROMETHEUS_SERIES,
     PUBLISHED_METRICS,
     SERVING_BUSY,
+    SERVING_GAP_MINUTES,
     TRAINING_PLAN_HOURS_LEFT,
     VLLM_METRICS,
 )
@@ -37,6 +38,7 @@ from deployment_config.addons import (
     HYPERPOD_OBSERVABILITY,
     NODE_MONITORING_AGENT,
 )
+from deployment_config.gpu_nodes import EKS_SCALE_IN_BEFORE_END_MINUTES
 from deployment_config.model import ObservabilityConfig
 from tests.cfn_lint import cfn_lint_errors
 from tests.lambda_handlers import stubbed_clients
@@ -478,12 +480,25 @@ VARIANT = ObservabilityConfig(
 )
 
 
+#: The variant's next Capacity Block (capacity.next_capacity_reservation_id): serving across blocks, with its gap alarm.
+VARIANT_NEXT_BLOCK = "cr-0fedcba9876543210"
+
+
 @pytest.fixture(scope="module")
-def variant(default_env, tmp_path_factory) -> dict[str, dict]:
-    """config/example.yaml with VARIANT as its observability section, synthesized under cdk-nag (once per module)."""
+def variant_env(default_env):
+    """config/example.yaml with VARIANT as its observability section and a next Capacity Block."""
+    capacity = default_env.capacity.model_copy(
+        update={"next_capacity_reservation_id": VARIANT_NEXT_BLOCK}
+    )
+    return dataclasses.replace(default_env, observability=VARIANT, capacity=capacity)
+
+
+@pytest.fixture(scope="module")
+def variant(variant_env, tmp_path_factory) -> dict[str, dict]:
+    """variant_env synthesized under cdk-nag (once per module)."""
     from app import synthesize
 
-    env = dataclasses.replace(default_env, observability=VARIANT)
+    env = variant_env
     result = synthesize(
         [env], outdir=str(tmp_path_factory.mktemp("observability-variant")), inspect_only=True
     )
@@ -526,8 +541,8 @@ def test_a_configured_idle_time_alarms_when_no_request_ran_that_long_and_the_def
 ):
     # given observability.idle_alarm_minutes: 120 (the variant), and none (the example)
     alarm = _alarms(variant["example-observability"])["EndpointIdle"]
-    # then one alarm: ServingBusy's maximum below 1 in each of 120 one-minute periods, missing data (vLLM not serving)
-    # not breaching, to the alarm topic like every other
+    # then one alarm: ServingBusy's maximum below 1 in 120 of the last 121 one-minute periods, missing data (vLLM not
+    # serving) not breaching, to the alarm topic like every other
     assert (alarm["Namespace"], alarm["MetricName"], alarm["Statistic"], alarm["Period"]) == (
         NAMESPACE,
         SERVING_BUSY,
@@ -535,10 +550,67 @@ def test_a_configured_idle_time_alarms_when_no_request_ran_that_long_and_the_def
         60,
     )
     assert (alarm["Threshold"], alarm["ComparisonOperator"]) == (1, "LessThanThreshold")
-    assert alarm["EvaluationPeriods"] == alarm["DatapointsToAlarm"] == 120
+    assert (alarm["EvaluationPeriods"], alarm["DatapointsToAlarm"]) == (121, 120)
     assert alarm["TreatMissingData"] == "notBreaching"
     assert alarm["AlarmActions"] and alarm["AlarmActions"] == alarm["OKActions"]
     assert "EndpointIdle" not in _alarms(observability)
+
+
+def _publisher_event(template: dict) -> dict:
+    (rule,) = [
+        r["Properties"]
+        for r in _of_type(template, "AWS::Events::Rule").values()
+        if "ScheduleExpression" in r["Properties"]
+    ]
+    (target,) = rule["Targets"]
+    return json.loads(_text(target["Input"]))
+
+
+def test_given_a_next_block_when_synthesized_then_a_gap_alarms_on_its_first_minute_to_the_topic(
+    variant, variant_env
+):
+    # given the variant, with capacity.next_capacity_reservation_id
+    template = variant["example-observability"]
+    # when synthesized, then the publisher puts ServingGapMinutes with the cold start llmops handover plans with
+    # (EnvironmentConfig.pod_startup_budget) and EKS's scale-down 40 minutes before a block's end
+    assert _publisher_event(template)["servingGap"] == {
+        "metric": SERVING_GAP_MINUTES,
+        "coldStartSeconds": variant_env.pod_startup_budget.probe_seconds,
+        "scaleDownBeforeEndMinutes": EKS_SCALE_IN_BEFORE_END_MINUTES,
+    }
+    # and ServingGap fires on the first minute above 0, keeps its state while EC2 is not read, and notifies the same
+    # topic as every other alarm, on ALARM and on OK
+    alarms = _alarms(template)
+    gap = alarms["ServingGap"]
+    assert (gap["Namespace"], gap["MetricName"], gap["Statistic"], gap["Period"]) == (
+        NAMESPACE,
+        SERVING_GAP_MINUTES,
+        "Maximum",
+        60,
+    )
+    assert gap["Dimensions"] == [{"Name": "ClusterName", "Value": variant_env.cluster_name}]
+    assert (gap["Threshold"], gap["ComparisonOperator"]) == (0, "GreaterThanThreshold")
+    assert (gap["EvaluationPeriods"], gap["DatapointsToAlarm"], gap["TreatMissingData"]) == (
+        1,
+        1,
+        "ignore",
+    )
+    assert (
+        gap["AlarmActions"] == gap["OKActions"] == alarms["EndpointNoHealthyTarget"]["AlarmActions"]
+    )
+    # and its description says what to do
+    description = gap["AlarmDescription"]
+    assert f"bin/llmops handover --env {variant_env.name}" in description
+    assert "capacity-blocks extend" in description and "capacity-blocks offerings" in description
+
+
+def test_without_a_next_block_there_is_no_gap_alarm_and_no_gap_in_the_event(
+    observability, synthesized_hyperpod
+):
+    # given the example (one block) and the HyperPod example (a training plan)
+    assert "ServingGap" not in _alarms(observability)
+    assert "servingGap" not in _publisher_event(observability)
+    assert "ServingGap" not in _alarms(synthesized_hyperpod.template("observability"))
 
 
 def _earnings(template: dict) -> tuple[dict, list[str]]:

@@ -35,7 +35,7 @@ def test_a_fee_that_is_not_a_positive_amount_is_refused_with_the_fix(example_cop
         assert "block_fee_usd: 91540.80" in caught.value.fix
 
 
-@pytest.mark.parametrize("minutes", [0, 4, 1441, 30.5, "60"])
+@pytest.mark.parametrize("minutes", [0, 4, 1440, 30.5, "60"])
 def test_an_idle_time_outside_5_minutes_to_a_day_is_refused(example_copy, minutes):
     example_copy["observability"] = {"idle_alarm_minutes": minutes}
     with pytest.raises(ConfigError) as caught:

@@ -288,3 +288,37 @@ def test_given_the_next_group_degraded_after_its_block_started_then_its_nodes_ar
     assert (
         "not coming" in plan["warnings"][0] and "AsgInstanceLaunchFailures" in plan["warnings"][0]
     )
+
+
+def test_given_the_blocks_overlap_now_then_it_warns_that_a_serving_change_stops_both_replicas(
+    aws, run, with_next
+):
+    # given the next block started half an hour before the tests' clock (2026-11-30 12:00 UTC), its group up
+    started = datetime(2026, 11, 30, 11, 30, tzinfo=UTC)
+    expect(aws, CURRENT, reservation(CURRENT, END - timedelta(days=7), END))
+    expect(aws, NEXT, reservation(NEXT, started, started + timedelta(days=7)))
+    expect_group(aws)
+    result = run("handover", "--env", "example", "--json")
+    # then the handover holds, and the plan says that a rollout now may stop both ready replicas (replicas: 1)
+    assert result.code == ExitCode.OK, result.stderr
+    plan = result.json
+    assert plan["verdict"] == "ready in time"
+    (warning,) = plan["warnings"]
+    assert warning.startswith("the blocks overlap now, until 2026-12-03 10:50 UTC")
+    assert "may stop 2 of the 2 ready replicas at once (both: the endpoint goes down)" in warning
+    assert "deploy serving changes before 2026-11-30 11:30 UTC or after the scale-down" in warning
+
+
+def test_given_the_blocks_overlap_now_then_preflight_warns_before_a_deploy(aws, with_next):
+    from deployment_config import load_environment
+    from ops_cli.preflight_check import Status
+    from ops_cli.preflight_next_block import next_block_check
+    from tests.ops_cli.conftest import NOW
+
+    started = datetime(2026, 11, 30, 11, 30, tzinfo=UTC)
+    expect(aws, CURRENT, reservation(CURRENT, END - timedelta(days=7), END))
+    expect(aws, NEXT, reservation(NEXT, started, started + timedelta(days=7)))
+    expect_group(aws)
+    env = load_environment(with_next.parent, "example")
+    check = next_block_check(aws.aws("us-west-2"), env, NOW)
+    assert check.status is Status.WARN and "the blocks overlap now" in check.detail

@@ -24,6 +24,10 @@ current block's end, else the current block's end (a gap stops serving there) un
 One DescribeCapacityReservations call reads both, one DescribeCapacityBlockExtensionHistory call their extensions; while
 the blocks overlap both are paid, and both shares are put.
 
+``"servingGap": {"metric": "ServingGapMinutes", "coldStartSeconds": 7080, "scaleDownBeforeEndMinutes": 40}`` is there
+only with ``nextCapacityReservationId``: then the run also puts the minutes in which, as planned, neither block serves
+(serving_gap_minutes), from the same DescribeCapacityReservations answer.
+
 On HyperPod the capacity is a training plan: ``"trainingPlanName": "kimi-k3-december"`` and
 ``"trainingPlanHoursLeftMetric": "TrainingPlanHoursLeft"`` instead of the Capacity Block keys (the fee is the plan's
 UpfrontFee, when its CurrencyCode is USD), and the load balancer
@@ -223,7 +227,16 @@ def capacity_block(ec2, reservation_id: str, now: float, fee: float | None = Non
     extension's own from one DescribeCapacityBlockExtensionHistory call (read only when a fee is given: without one
     nothing is put); when that call fails the minute's cost is not put (the periods are unknown), the hours are."""
     ids = [reservation_id, *([next_reservation_id] if next_reservation_id else [])]
-    reservations = ec2.describe_capacity_reservations(CapacityReservationIds=ids)["CapacityReservations"]
+    try:
+        reservations = ec2.describe_capacity_reservations(CapacityReservationIds=ids)["CapacityReservations"]
+    except Exception as error:
+        if not next_reservation_id:
+            raise
+        # One unknown id fails the whole call (InvalidCapacityReservationId.NotFound): the block that serves is still
+        # read alone, so its hours left go on (CapacityEndingSoon), counted to its own end.
+        LOGGER.warning("both Capacity Blocks not read (%s): reading %s alone", error, reservation_id)
+        ids, next_reservation_id = [reservation_id], None
+        reservations = ec2.describe_capacity_reservations(CapacityReservationIds=ids)["CapacityReservations"]
     by_id = {r.get("CapacityReservationId"): r for r in reservations}
     if not next_reservation_id and reservations:
         by_id = {reservation_id: reservations[0]}
@@ -274,6 +287,72 @@ def training_plan_hours_left(sagemaker, plan_name: str, now: float) -> float | N
     return training_plan(sagemaker, plan_name, now)[0]
 
 
+#: Reservation states in which a Capacity Block serves no more, or never will: ops_cli/capacity_blocks.py's FINAL_STATES
+#: (a test holds them equal), from the EC2 API reference's CapacityReservation State.
+NEVER_SERVES = ("expired", "cancelled", "failed", "unsupported")
+
+
+def serving_gap_minutes(ec2, reservation_ids: list[str], now: float, cold_start_seconds: float,
+                        scale_down_minutes: float) -> float | None:
+    """Minutes in which, as planned, no Capacity Block serves: from the scale-down of the block that starts first (its
+    EndDate - ``scale_down_minutes``: EKS drains its nodes) to the other block's replicas being ready (its StartDate +
+    ``cold_start_seconds``, the startup budget ``llmops handover`` plans with). The first block is the one that starts
+    first, whichever slot holds it, as in ``llmops handover`` (the slots alternate: docs/capacity.md).
+
+    0 when the overlap covers the cold start, and 0 once the first block has ended or never served (its handover is
+    past). A second block that will never serve (NEVER_SERVES) leaves no end to the gap: its minutes are then those it
+    was to serve after the scale-down, to its EndDate (0 when it was to end before: it covered nothing). None (nothing
+    put) when EC2 does not return both blocks with their dates."""
+    reservations = ec2.describe_capacity_reservations(CapacityReservationIds=reservation_ids)["CapacityReservations"]
+    by_id = {r.get("CapacityReservationId"): r for r in reservations}
+    blocks = [by_id.get(rid) or {} for rid in reservation_ids]
+    if any(b.get("StartDate") is None or b.get("EndDate") is None for b in blocks):
+        return None
+    first, second = sorted(blocks, key=lambda b: b["StartDate"])
+    if first.get("State") in NEVER_SERVES or now >= first["EndDate"].timestamp():
+        return 0.0
+    scale_down = first["EndDate"].timestamp() - scale_down_minutes * 60
+    if second.get("State") in NEVER_SERVES:
+        return max(0.0, (second["EndDate"].timestamp() - scale_down) / 60)
+    return max(0.0, (second["StartDate"].timestamp() + cold_start_seconds - scale_down) / 60)
+
+
+def serving_gap(event: dict, ec2, now: float) -> list[dict]:
+    """The event's ``servingGap`` metric as a datum (none without a next block, or when EC2 is not read)."""
+    gap = event.get("servingGap")
+    if not gap:
+        return []
+    try:
+        minutes = serving_gap_minutes(ec2, [event["capacityReservationId"], event["nextCapacityReservationId"]], now,
+                                      gap["coldStartSeconds"], gap["scaleDownBeforeEndMinutes"])
+    except Exception as error:
+        LOGGER.warning("serving gap not read: %s", error)
+        return []
+    return [] if minutes is None else [{"MetricName": gap["metric"], "Unit": "None", "Value": minutes}]
+
+
+class DescribeOnce:
+    """An EC2 client whose DescribeCapacityReservations is sent once a run per list of ids: the hours left and the
+    serving gap read the same answer, or the same error (one call a minute, as before the gap was read)."""
+
+    def __init__(self, ec2):
+        self._ec2, self._answers = ec2, {}
+
+    def __getattr__(self, name):  # every other call (the extension history) goes to the client as it is
+        return getattr(self._ec2, name)
+
+    def describe_capacity_reservations(self, **params):
+        key = tuple(params.get("CapacityReservationIds", ()))
+        if key not in self._answers:
+            try:
+                self._answers[key] = self._ec2.describe_capacity_reservations(**params)
+            except Exception as error:
+                self._answers[key] = error
+        if isinstance(self._answers[key], Exception):
+            raise self._answers[key]
+        return self._answers[key]
+
+
 def put(cloudwatch, namespace: str, cluster_name: str, data: list[dict], timestamp: float) -> None:
     dimensions = [{"Name": "ClusterName", "Value": cluster_name}]
     at = datetime.fromtimestamp(timestamp, UTC)
@@ -284,6 +363,7 @@ def put(cloudwatch, namespace: str, cluster_name: str, data: list[dict], timesta
 
 def publish(event: dict, *, now: float, query, cloudwatch, elbv2, ec2, sagemaker=None) -> list[dict]:
     """Compute and put every metric of one run; returns what was put (for the log and the tests)."""
+    ec2 = DescribeOnce(ec2)
     data = query_metrics(event, now, query)
     try:
         data.append({"MetricName": event["healthyTargetsMetric"], "Unit": "Count",
@@ -304,6 +384,7 @@ def publish(event: dict, *, now: float, query, cloudwatch, elbv2, ec2, sagemaker
             data.append({"MetricName": event["blockCostMetric"], "Unit": "None", "Value": cost})
     except Exception as error:
         LOGGER.warning("capacity end not read: %s", error)
+    data += serving_gap(event, ec2, now)
     if data:
         put(cloudwatch, event["namespace"], event["clusterName"], data, now)
     return data

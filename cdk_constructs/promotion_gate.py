@@ -78,12 +78,17 @@ def gate_settings(
     job_name: str,
     namespace: str,
     published: Mapping[int, PublishedRow] | None = None,
+    replicas: int = 1,
 ) -> dict:
     """What the check function needs (the custom resource's settings, part of the smoke test's digest).
 
     :param published: the published rows of the environment's configuration by concurrency
         (deployment_config/published.py): a run with one carries it, for its summary and within_percent_of_published;
         the check function reads no data file of its own.
+    :param replicas: the environment's vLLM replicas. With more than one the Job's ``vllm bench serve`` reads
+        ``/metrics`` through the Service before and after each run, and the two readings need not be of one server:
+        the summary then leaves speculative decoding's acceptance out and says why (``llmops bench`` takes it from the
+        Prometheus workspace instead: ops_cli/workspace_acceptance.py).
     """
     published = published or {}
 
@@ -106,6 +111,7 @@ def gate_settings(
         "LoadTestSeconds": gate.load_test_seconds(),
         "Job": f"{namespace}/{job_name}",
         "Runs": [run_settings(r) for r in gate.runs],
+        **({"Replicas": replicas} if replicas > 1 else {}),
         "InputLen": gate.input_len,
         "OutputLen": gate.output_len,
     }
@@ -272,6 +278,7 @@ class PromotionGate(Construct):
             job_name=self.job_name(digest),
             namespace=self.namespace,
             published=published.rows_for(self.env_config.model.preset.key, key),
+            replicas=self.env_config.replicas,
         )
 
     @staticmethod

@@ -730,3 +730,33 @@ def test_the_gate_carries_the_published_row_and_fails_a_run_too_far_below_it(han
     # then the first fails naming the published figure and its source, the second passes; both carry the row
     assert not slow["ok"] and "more than 10 % below the published 183" in slow["problems"][0]
     assert near["ok"] and near["published"]["ttft_ms"] == 376
+
+
+@pytest.mark.parametrize("replicas", [1, 2])
+def test_with_several_replicas_the_gate_does_not_report_an_acceptance_from_two_servers(replicas):
+    # given the gate of an environment with speculative decoding and `replicas` vLLM replicas
+    document = _gate_document()
+    document["model"]["features"] = ["spec_decoding"]
+    document["model"]["speculator_size_gb"] = 8
+    env = parse_environment(document, name="gate")
+    settings = promotion_gate.gate_settings(
+        env.endpoint.gate,
+        key_prefix=PREFIX,
+        job_name="job",
+        namespace="llm-serving",
+        replicas=replicas,
+    )
+    # when the check function evaluates a run whose vllm bench serve result carries an acceptance
+    raw = result(1, rate=170.0) | {
+        "spec_decode_acceptance_rate": 61.25,
+        "spec_decode_acceptance_length": 5.9,
+    }
+    row = smoke_gate.evaluate_run(settings["Runs"][0], raw, 0, settings.get("Replicas", 1))
+    # then with one replica the summary has it; with two its /metrics readings went through the Service and need not
+    # be of one server: the summary says so instead of a figure
+    if replicas == 1:
+        assert row["spec_decode"]["acceptance_rate_percent"] == 61.2
+        assert "spec_decode_not_measured" not in row
+    else:
+        assert settings["Replicas"] == 2 and "spec_decode" not in row
+        assert row["spec_decode_not_measured"].startswith("2 replicas: /metrics before and after")

@@ -198,9 +198,14 @@ VALUE_RULES: Mapping[str, ValueRule] = {
     ),
     # FrontendArgs.tool_call_parser: str | None -> optional_type(str); validate_api_server_args refuses a name not in
     # ToolParserManager.list_registered() when --enable-auto-tool-choice is on (without it vLLM ignores the parser).
+    # "" and "None" (optional_type's unset) are refused too: both serving profiles turn on --enable-auto-tool-choice
+    # (the preset's announced arguments, catalog.py; the recipe's default tool_calling feature), and with the parser
+    # unset vllm/entrypoints/common/cli_args.py
+    # validate_parsed_serve_args stops: "Error: --enable-auto-tool-choice requires --tool-call-parser".
     "--tool-call-parser": ValueRule(
-        _one_of(TOOL_CALL_PARSERS, unset=_UNSET),
-        _listed(TOOL_CALL_PARSERS),
+        _one_of(TOOL_CALL_PARSERS),
+        _listed(TOOL_CALL_PARSERS)
+        + " (--enable-auto-tool-choice, which the serving arguments set, requires one)",
         "vllm/tool_parsers/__init__.py _TOOL_PARSERS_TO_REGISTER, checked by "
         "vllm/entrypoints/common/cli_args.py validate_api_server_args",
         tuple(TOOL_CALL_PARSERS),

@@ -115,6 +115,14 @@ def _whole_number(value: str, *, suffixes: bool) -> int | None:
         return None
 
 
+def context_length(value: str | None) -> int | None:
+    """The context length a ``--max-model-len`` value sets, read as vLLM reads it (``1M`` is 1048576, ``25.6k`` is
+    25600); None when there is none to show: no value, ``auto`` / ``-1`` (vLLM picks the longest that fits, known only
+    at start-up), or a value vLLM refuses (model.extra_args' check reports it)."""
+    number = None if value is None else _whole_number(value, suffixes=True)
+    return number if number is not None and number >= 1 else None
+
+
 def _positive(value: str, *, suffixes: bool) -> bool:
     number = _whole_number(value, suffixes=suffixes)
     return number is not None and number >= 1

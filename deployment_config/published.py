@@ -15,6 +15,7 @@ as SemiAnalysis InferenceX publishes for this model) has no row: it could never 
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
@@ -149,8 +150,12 @@ def _row(raw: dict, known: Mapping[str, tuple[str, ...]], *, where: str) -> Publ
         )
     figures = {f: raw.get(f) for f in FIGURES}
     for field, value in figures.items():
+        # json.loads reads NaN and Infinity too: NaN would never fail within_percent_of_published, Infinity always.
         if value is not None and (
-            isinstance(value, bool) or not isinstance(value, int | float) or value <= 0
+            isinstance(value, bool)
+            or not isinstance(value, int | float)
+            or not math.isfinite(value)
+            or value <= 0
         ):
             raise problem(
                 field, f"must be a positive number, or null when not published; got {value!r}"

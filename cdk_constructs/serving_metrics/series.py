@@ -72,10 +72,10 @@ VLLM_METRICS: dict[str, PrometheusSeries] = {
 #: vLLM's speculative decoding counters, registered only when a ``--speculative-config`` is given (``SpecDecodingProm``:
 #: "spec_decoding_enabled = speculative_config is not None"), as prometheus_client Counters named
 #: ``vllm:spec_decode_num_drafts``, ``vllm:spec_decode_num_draft_tokens`` and ``vllm:spec_decode_num_accepted_tokens``,
-#: so exported with ``_total`` (vllm-project/vllm@016a8587 vllm/v1/spec_decode/metrics.py; 0.33.0's own file was not
-#: read: the search index holds that commit). The same file's docstring gives the two figures shown: acceptance rate =
-#: rate(accepted) / rate(draft tokens), mean acceptance length = 1 + rate(accepted) / rate(drafts) (the bonus token
-#: included, "conventionally").
+#: so exported with ``_total`` (vllm-project/vllm 0.33.0, commit 4ba787ec9, vllm/v1/spec_decode/metrics.py, read from
+#: the 0.33.0 wheel on PyPI; the same at vllm-project/vllm@016a8587). Its docstring gives the two figures shown:
+#: acceptance rate = rate(accepted) / rate(draft tokens), mean acceptance length = 1 + rate(accepted) / rate(drafts)
+#: (the bonus token included, "conventionally").
 SPEC_DECODE_METRICS: dict[str, PrometheusSeries] = {
     s.name: s
     for s in (

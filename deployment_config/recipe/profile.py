@@ -10,6 +10,7 @@ from types import MappingProxyType
 from deployment_config.errors import Problem
 from deployment_config.recipe.vendored import SINGLE_NODE_TP, Recipe
 from deployment_config.sizing import ENGINE_READY_TIMEOUT_ENV
+from deployment_config.vllm_args.values import context_length
 
 #: Environment variables the project derives itself, whatever the recipe says (charts/serving_spec.py): the engine's
 #: start-up timeout comes from the startup budget (deployment_config.sizing.startup_budget), with its probe.
@@ -74,16 +75,12 @@ class ServingProfile:
     engine_ready_floor_seconds: int | None = None
 
     def value(self, option: str, extra_args: Sequence[str] = ()) -> str | None:
-        """The value vLLM takes for ``option``: the last one given, model.extra_args (appended after the profile)
-        included, in either spelling ``--opt value`` or ``--opt=value``."""
-        found = None
-        items = [*self.args, *extra_args]
-        for i, item in enumerate(items):
-            if item == option and i + 1 < len(items):
-                found = items[i + 1]
-            elif item.startswith(option + "="):
-                found = item.partition("=")[2]
-        return found
+        """The value vLLM takes for ``option`` (its long name): the last one given, model.extra_args (appended after
+        the profile) included, in any spelling vLLM reads as that option (``--opt value``, ``--opt=value``, ``_`` for
+        ``-``, an alias, an abbreviation: deployment_config/vllm_args/parsing.py ``last_value``)."""
+        from deployment_config.vllm_args.parsing import last_value
+
+        return last_value([*self.args, *extra_args], option)
 
     @property
     def gpu_memory_utilization(self) -> float | None:
@@ -92,8 +89,7 @@ class ServingProfile:
 
     @property
     def max_model_len(self) -> int | None:
-        value = self.value("--max-model-len")
-        return int(value) if value is not None else None
+        return context_length(self.value("--max-model-len"))
 
     @property
     def kv_cache_dtype(self) -> str:

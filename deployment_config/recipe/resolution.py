@@ -17,6 +17,7 @@ from deployment_config.recipe.vendored import (
 )
 from deployment_config.sizing import GPU_MEMORY_UTILIZATION, MemoryProfile, fit_over, layout_for
 from deployment_config.speculator import FEATURE as SPEC_DECODING
+from deployment_config.vllm_args.values import context_length
 
 
 @dataclass(frozen=True)
@@ -82,11 +83,10 @@ def resolve(
     def memory(strategy: str) -> MemoryProfile:
         # What vLLM is finally told: the profile's values, or model.extra_args' where they give one (vLLM takes the last).
         p = by_strategy[strategy]
-        length = p.value("--max-model-len", extra_args)
         return MemoryProfile(
             single_node_utilization=share(SINGLE_NODE_TP),
             multi_node_utilization=share(MULTI_NODE_TP_PP),
-            max_model_len=int(length) if length and length.isdigit() else None,
+            max_model_len=context_length(p.value("--max-model-len", extra_args)),
             kv_cache_dtype=p.value("--kv-cache-dtype", extra_args) or "auto",
             name=f"recipe profile ({generation}, {strategy})",
         )

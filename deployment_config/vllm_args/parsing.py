@@ -206,3 +206,24 @@ def _first_word(item: str) -> tuple[str, str, _Resolved]:
         rest.strip(),
         _resolve(_normalise_long(word) if word.startswith("--") else word, None),
     )
+
+
+def last_value(items: Sequence[str], name: str) -> str | None:
+    """The value vLLM ends up with for the one-value option ``name`` (its long name, in :mod:`.options`' table): that
+    of its last occurrence in ``items``, in any spelling vLLM reads as it (an alias such as
+    ``--device-memory-utilization``, ``_`` for ``-``, ``=value``, an abbreviation only it starts: the module's
+    docstring), argparse keeping the last value of a one-value option. None when no item sets it."""
+    tokens = _rewrite(items)
+    found = None
+    for j, token in enumerate(tokens):
+        if not _is_option(token.text):
+            continue
+        key, sep, explicit = token.text.partition("=")
+        resolved = _resolve(key, explicit if sep else None)
+        if resolved.option is None or resolved.option.name != name or len(resolved.candidates) > 1:
+            continue
+        if resolved.explicit is not None:
+            found = resolved.explicit
+        elif j + 1 < len(tokens) and not _is_option(tokens[j + 1].text):
+            found = tokens[j + 1].text
+    return found

@@ -115,6 +115,14 @@ def _whole_number(value: str, *, suffixes: bool) -> int | None:
         return None
 
 
+def context_length(value: str | None) -> int | None:
+    """The context length a ``--max-model-len`` value sets, read as vLLM reads it (``1M`` is 1048576, ``25.6k`` is
+    25600); None when there is none to show: no value, ``auto`` / ``-1`` (vLLM picks the longest that fits, known only
+    at start-up), or a value vLLM refuses (model.extra_args' check reports it)."""
+    number = None if value is None else _whole_number(value, suffixes=True)
+    return number if number is not None and number >= 1 else None
+
+
 def _positive(value: str, *, suffixes: bool) -> bool:
     number = _whole_number(value, suffixes=suffixes)
     return number is not None and number >= 1
@@ -198,9 +206,14 @@ VALUE_RULES: Mapping[str, ValueRule] = {
     ),
     # FrontendArgs.tool_call_parser: str | None -> optional_type(str); validate_api_server_args refuses a name not in
     # ToolParserManager.list_registered() when --enable-auto-tool-choice is on (without it vLLM ignores the parser).
+    # "" and "None" (optional_type's unset) are refused too: both serving profiles turn on --enable-auto-tool-choice
+    # (the preset's announced arguments, catalog.py; the recipe's default tool_calling feature), and with the parser
+    # unset vllm/entrypoints/common/cli_args.py
+    # validate_parsed_serve_args stops: "Error: --enable-auto-tool-choice requires --tool-call-parser".
     "--tool-call-parser": ValueRule(
-        _one_of(TOOL_CALL_PARSERS, unset=_UNSET),
-        _listed(TOOL_CALL_PARSERS),
+        _one_of(TOOL_CALL_PARSERS),
+        _listed(TOOL_CALL_PARSERS)
+        + " (--enable-auto-tool-choice, which the serving arguments set, requires one)",
         "vllm/tool_parsers/__init__.py _TOOL_PARSERS_TO_REGISTER, checked by "
         "vllm/entrypoints/common/cli_args.py validate_api_server_args",
         tuple(TOOL_CALL_PARSERS),

@@ -119,3 +119,16 @@ def test_a_row_without_any_figure_is_refused(tmp_path):
         PublishedTableError, match=r"rows\[2\]\.ttft_ms/output_tokens_per_s: both null"
     ):
         load_table(_table(tmp_path, rows), preset="kimi-k3")
+
+
+@pytest.mark.parametrize("figure", ["NaN", "Infinity"])
+def test_a_figure_that_is_no_finite_number_is_refused(tmp_path, figure):
+    # given a table whose row's throughput is NaN or Infinity (JSON as Python's json module reads and writes it): NaN
+    # would never fail within_percent_of_published, Infinity would fail every run
+    rows = _vendored_rows()
+    rows[1]["output_tokens_per_s"] = float(figure.lower().replace("infinity", "inf"))
+    # when the table is read, then the error names the row and the field
+    with pytest.raises(
+        PublishedTableError, match=r"rows\[1\]\.output_tokens_per_s: must be a positive number"
+    ):
+        load_table(_table(tmp_path, rows), preset="kimi-k3")

@@ -302,6 +302,34 @@ def test_extra_args_that_change_the_memory_share_are_what_the_sizing_counts(exam
     )
 
 
+@pytest.mark.parametrize(
+    ("extra_args", "share", "dtype", "length"),
+    [
+        # an alias, the underscore spelling and an abbreviation: vLLM 0.33.0 reads each as --gpu-memory-utilization
+        (["--device-memory-utilization", "0.91"], 0.91, "fp8", 1048576),
+        (["--gpu_memory_utilization=0.92"], 0.92, "fp8", 1048576),
+        (["--gpu-memory-util", "0.93"], 0.93, "fp8", 1048576),
+        (["--kv_cache_dtype", "auto"], 0.95, "auto", 1048576),
+        # human_readable_int_or_auto: K is 1024; auto leaves the length to vLLM at start-up
+        (["--max-model-len", "256K"], 0.95, "fp8", 262144),
+        (["--max_model_len=auto"], 0.95, "fp8", None),
+    ],
+    ids=lambda part: " ".join(part) if isinstance(part, list) else "",
+)
+def test_the_sizing_counts_what_vllm_reads_in_any_spelling_it_accepts(
+    example_document, extra_args, share, dtype, length
+):
+    # given model.extra_args that set vLLM's memory share, KV-cache data type or context in a spelling vLLM accepts
+    env = _env(_with(example_document, extra_args=extra_args))
+    # then the sizing counts the value vLLM gets, never the profile's larger share in its place
+    memory = env.model.memory
+    assert (memory.single_node_utilization, memory.kv_cache_dtype, memory.max_model_len) == (
+        share,
+        dtype,
+        length,
+    )
+
+
 def test_the_derived_startup_budget_is_never_shorter_than_the_recipes():
     for weights in (1420, MODEL_PRESETS["kimi-k3"].weight_size_gb):
         assert (

@@ -155,3 +155,17 @@ def test_a_value_glued_to_a_long_option_is_refused_as_vllm_refuses_it(item, opti
     [(index, problem, fix)] = problems("--enforce-eager", item)
     assert index == 1 and "glued" in problem
     assert fix == f"write {option} and its value as two items"
+
+
+@pytest.mark.parametrize(
+    "args", [("--tool-call-parser", "None"), ("--tool-call-parser=",)], ids=" ".join
+)
+def test_an_unset_tool_call_parser_is_refused_as_auto_tool_choice_needs_one(args):
+    # given model.extra_args that unset the tool-call parser (optional_type's "" and "None"), while both serving
+    # profiles give vLLM --enable-auto-tool-choice, with which vLLM 0.33.0 stops at start-up
+    # (validate_parsed_serve_args: "--enable-auto-tool-choice requires --tool-call-parser")
+    [(index, problem, fix)] = problems(*args)
+    # then one problem names the option, that auto tool choice requires a parser, and the names vLLM accepts
+    assert index == len(args) - 1 and "--tool-call-parser" in problem
+    assert "--enable-auto-tool-choice" in problem and "kimi_k3" in problem
+    assert fix == "use one of those names, or remove it"

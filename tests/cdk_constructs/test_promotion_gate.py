@@ -733,30 +733,49 @@ def test_the_gate_carries_the_published_row_and_fails_a_run_too_far_below_it(han
 
 
 @pytest.mark.parametrize("replicas", [1, 2])
-def test_with_several_replicas_the_gate_does_not_report_an_acceptance_from_two_servers(replicas):
-    # given the gate of an environment with speculative decoding and `replicas` vLLM replicas
+def test_with_several_replicas_the_gate_does_not_report_an_acceptance_from_two_servers(
+    replicas, handler, stubs
+):
+    from types import SimpleNamespace
+
+    # given the gate of an environment with speculative decoding and `replicas` vLLM replicas, its settings as the
+    # construct writes them
     document = _gate_document()
     document["model"]["features"] = ["spec_decoding"]
     document["model"]["speculator_size_gb"] = 8
+    document["endpoint"]["replicas"] = replicas
+    document["capacity"]["instance_count"] = replicas
     env = parse_environment(document, name="gate")
-    settings = promotion_gate.gate_settings(
-        env.endpoint.gate,
+    construct = SimpleNamespace(
+        env_config=env,
+        gate=env.endpoint.gate,
         key_prefix=PREFIX,
-        job_name="job",
         namespace="llm-serving",
-        replicas=replicas,
+        job_name=promotion_gate.PromotionGate.job_name,
     )
-    # when the check function evaluates a run whose vllm bench serve result carries an acceptance
-    raw = result(1, rate=170.0) | {
-        "spec_decode_acceptance_rate": 61.25,
-        "spec_decode_acceptance_length": 5.9,
-    }
-    row = smoke_gate.evaluate_run(settings["Runs"][0], raw, 0, settings.get("Replicas", 1))
+    gate = {**promotion_gate.PromotionGate.settings(construct, ""), "RunId": RUN, "Bucket": BUCKET}
+    # when the check function collects runs whose vllm bench serve results carry an acceptance
+    spec = {"spec_decode_acceptance_rate": 61.25, "spec_decode_acceptance_length": 5.9}
+    runs = {r["Concurrency"]: result(r["Concurrency"], rate=420.0) | spec for r in gate["Runs"]}
+    _queue_results(stubs, runs)
+    _queue_summary(stubs)
+    written = []
+    stubs["s3"].client.meta.events.register(
+        "before-parameter-build.s3.PutObject", lambda params, **_: written.append(params["Body"])
+    )
+    with wait_condition_handle() as h:
+        event = {**_event(env, "http://x", h.url, phase="load-test", loadTestDeadline=2e9)}
+        event["settings"]["Gate"] = gate
+        handler.check(event, None, now=lambda: 1e9)
+    summary = json.loads(written[-1])
     # then with one replica the summary has it; with two its /metrics readings went through the Service and need not
     # be of one server: the summary says so instead of a figure
-    if replicas == 1:
-        assert row["spec_decode"]["acceptance_rate_percent"] == 61.2
-        assert "spec_decode_not_measured" not in row
-    else:
-        assert settings["Replicas"] == 2 and "spec_decode" not in row
-        assert row["spec_decode_not_measured"].startswith("2 replicas: /metrics before and after")
+    for run in summary["runs"]:
+        if replicas == 1:
+            assert run["spec_decode"]["acceptance_rate_percent"] == 61.2
+            assert "spec_decode_not_measured" not in run
+        else:
+            assert "spec_decode" not in run
+            assert run["spec_decode_not_measured"].startswith(
+                "2 replicas: /metrics before and after"
+            )

@@ -89,8 +89,8 @@ def extra_args_problems(
         if item == "":
             report(
                 index,
-                "an empty item: vLLM reads it as a positional argument, the model to serve",
-                "remove it",
+                "an empty item: vLLM reads it as the value of the option before it, or else as the model to serve",
+                "remove it, or write the value the option should have",
             )
         elif _holds_option_and_value(item):
             split_items[index] = word, rest, resolved = _first_word(item)

@@ -212,6 +212,19 @@ def _with_next(event: dict) -> dict:
             0.0,
             "both have ended",
         ),
+        (
+            {"State": "scheduled", "StartDate": _at(3), "EndDate": _at(27)},
+            {"State": "active", "StartDate": START, "EndDate": _at(1)},
+            1.0,
+            "slots swapped after a handover (capacity_reservation_id holds the block after the one that serves), "
+            "and a gap: serving stops when the block that serves ends",
+        ),
+        (
+            {"State": "active", "StartDate": _at(-2), "EndDate": _at(30)},
+            {"State": "active", "StartDate": START, "EndDate": _at(1)},
+            30.0,
+            "slots swapped and the blocks overlap: serving ends with the later block",
+        ),
     ],
 )
 def test_with_a_next_block_the_hours_left_count_to_the_end_of_serving_on_both(

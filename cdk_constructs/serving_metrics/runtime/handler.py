@@ -19,8 +19,9 @@ its own UpfrontFee (DescribeCapacityBlockExtensionHistory), and, with ``"nextBlo
 
 ``"nextCapacityReservationId": "cr-..."`` is there only when the configuration names the next Capacity Block
 (capacity.next_capacity_reservation_id: a second GPU node group serves from it, docs/capacity.md "Serve across blocks").
-Then the hours left are the hours until serving ends: the later of the two blocks' ends when the next block starts by the
-current block's end, else the current block's end (a gap stops serving there) until it has ended, then the next block's.
+Then the hours left are the hours until serving ends: the later of the two blocks' ends when the block that starts later
+starts by the other's end, else the first block's end (a gap stops serving there) until it has ended, then the other's;
+the first block is the one that starts first, whichever slot holds it (after a handover the slots alternate).
 One DescribeCapacityReservations call reads both, one DescribeCapacityBlockExtensionHistory call their extensions; while
 the blocks overlap both are paid, and both shares are put.
 
@@ -222,10 +223,11 @@ def capacity_block(ec2, reservation_id: str, now: float, fee: float | None = Non
                    next_fee: float | None = None) -> tuple[float | None, float | None]:
     """(hours until serving on the Capacity Block(s) ends, 0 once ended, cancelled or expired; the minute's share of
     every paid period that covers it), each None when EC2 does not know it. Both blocks are read in one
-    DescribeCapacityReservations call, and serving ends at the next block's end when that block starts by the current
-    block's end. The fees: ``fee`` for the block in reservation_id as bought, ``next_fee`` for the next block's, each
-    extension's own from one DescribeCapacityBlockExtensionHistory call (read only when a fee is given: without one
-    nothing is put); when that call fails the minute's cost is not put (the periods are unknown), the hours are."""
+    DescribeCapacityReservations call, and serving ends at the later block's end when it starts by the end of the block
+    that starts first (whichever slot holds it). The fees: ``fee`` for the block in reservation_id as bought,
+    ``next_fee`` for the next block's, each extension's own from one DescribeCapacityBlockExtensionHistory call (read
+    only when a fee is given: without one nothing is put); when that call fails the minute's cost is not put (the
+    periods are unknown), the hours are."""
     ids = [reservation_id, *([next_reservation_id] if next_reservation_id else [])]
     try:
         reservations = ec2.describe_capacity_reservations(CapacityReservationIds=ids)["CapacityReservations"]
@@ -254,12 +256,17 @@ def capacity_block(ec2, reservation_id: str, now: float, fee: float | None = Non
     next_hours = _block(following, now) if following else None
     if next_hours is None:
         return hours, cost
-    # The next block carries serving on when it starts no later than the current block ends (overlap or back to back);
-    # after a gap serving stops at the current block's end, so the hours left count to it until it has ended.
-    end, start = (current or {}).get("EndDate"), following.get("StartDate")
-    if not hours or end is None or start is None or start <= end:
-        hours = max(hours or 0.0, next_hours)
-    return hours, cost
+    # The block that starts later carries serving on when it starts no later than the other ends (overlap or back to
+    # back); after a gap serving stops at the first block's end, so the hours left count to it until it has ended. The
+    # first block is the one that starts first, whichever slot holds it: after a handover the slots alternate
+    # (docs/capacity.md), and capacity_reservation_id then holds the block after the one that serves.
+    (first, first_hours), (second, second_hours) = sorted(
+        ((current or {}, hours), (following, next_hours)),
+        key=lambda slot: (slot[0].get("StartDate") is None, slot[0].get("StartDate") or 0))
+    end, start = first.get("EndDate"), second.get("StartDate")
+    if not first_hours or end is None or start is None or start <= end:
+        return max(first_hours or 0.0, second_hours or 0.0), cost
+    return first_hours, cost
 
 
 def capacity_block_hours_left(ec2, reservation_id: str, now: float) -> float | None:

@@ -80,6 +80,11 @@ COLD_START = timedelta(seconds=COLD.cold_start_seconds)
             "a cancelled next block: every minute it was to serve after the scale-down",
         ),
         (
+            _next(END - timedelta(hours=1), "payment-failed"),
+            40 + 7 * 24 * 60 - 60,
+            "a next block whose payment failed was released: as a cancelled one",
+        ),
+        (
             _next(END - timedelta(days=1), "failed", days=0.5),
             0,
             "a failed next block that was to end before the scale-down covered nothing",

@@ -158,6 +158,18 @@ def test_given_a_next_block_in_another_zone_then_it_is_refused_naming_the_field_
     assert "Traceback" not in result.stderr
 
 
+def test_given_a_next_block_whose_payment_failed_then_it_is_refused_as_never_starting_a_node(
+    aws, run, with_next
+):
+    # EC2 releases a Capacity Block whose payment failed (EC2 user guide, capacity-blocks-view)
+    expect(aws, CURRENT, reservation(CURRENT, END - timedelta(days=2), END))
+    released = reservation(NEXT, END - timedelta(days=1), END + timedelta(days=6))
+    expect(aws, NEXT, {**released, "State": "payment-failed"})
+    result = run("handover", "--env", "example")
+    assert result.code == ExitCode.USAGE
+    assert f"{NEXT} is payment-failed; it will never start a node" in result.stderr
+
+
 def test_the_human_plan_is_a_timeline_in_order(aws, run, with_next):
     expect(aws, CURRENT, reservation(CURRENT, END - timedelta(days=2), END))
     expect(aws, NEXT, reservation(NEXT, END - timedelta(days=1), END + timedelta(days=6)))

@@ -163,8 +163,10 @@ def minute_of_fee(fee: float | None, start, end, now: float) -> float | None:
 #: original end (EC2 user guide, https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/capacity-blocks-extend.html,
 #: "Billing"; the extension continues the block "without disruption", so it starts where the block ended).
 PAID_EXTENSION = "payment-succeeded"
-#: Reservation states in which the block's minutes cost nothing here, as before the extensions were counted.
-NOT_PAID_STATES = ("cancelled", "failed", "unsupported")
+#: Reservation states in which the block's minutes cost nothing here, as before the extensions were counted; and
+#: payment-failed: "The payment couldn't be processed in the 12 hour time frame. Your Capacity Block was released" (EC2
+#: user guide, https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/capacity-blocks-view.html).
+NOT_PAID_STATES = ("cancelled", "failed", "unsupported", "payment-failed")
 
 
 def extension_history(ec2, reservation_ids: list[str]) -> list[dict]:
@@ -211,9 +213,9 @@ def minute_of_fees(periods: list[tuple], now: float) -> float | None:
 
 
 def _block(reservation: dict, now: float) -> float | None:
-    """Hours until the reservation's EndDate, 0 once ended, cancelled or expired."""
+    """Hours until the reservation's EndDate, 0 once ended, cancelled or expired (:data:`NEVER_SERVES`)."""
     end = reservation.get("EndDate")
-    if reservation.get("State") in ("expired", "cancelled", "failed", "unsupported"):
+    if reservation.get("State") in NEVER_SERVES:
         return 0.0
     return None if end is None else max(0.0, (end.timestamp() - now) / 3600)
 
@@ -295,8 +297,9 @@ def training_plan_hours_left(sagemaker, plan_name: str, now: float) -> float | N
 
 
 #: Reservation states in which a Capacity Block serves no more, or never will: ops_cli/capacity_blocks.py's FINAL_STATES
-#: (a test holds them equal), from the EC2 API reference's CapacityReservation State.
-NEVER_SERVES = ("expired", "cancelled", "failed", "unsupported")
+#: (a test holds them equal), from the EC2 API reference's CapacityReservation State; payment-failed: the block was
+#: released (capacity-blocks-view, above).
+NEVER_SERVES = ("expired", "cancelled", "failed", "unsupported", "payment-failed")
 
 
 def serving_gap_minutes(ec2, reservation_ids: list[str], now: float, cold_start_seconds: float,

@@ -207,6 +207,30 @@ def test_given_the_slots_alternated_then_the_block_that_starts_first_is_handed_o
 
 
 @pytest.mark.parametrize(
+    "change, says",
+    [
+        ({"State": "cancelled"}, "is cancelled; it will never start a node"),
+        ({"AvailabilityZone": "us-west-2b"}, "is in 'us-west-2b'"),
+    ],
+)
+def test_given_the_slots_alternated_then_the_block_handed_over_to_is_the_one_checked(
+    aws, run, with_next, change, says
+):
+    # After a handover capacity_reservation_id holds the block after the one that serves (in the next slot): that
+    # later block is the one whose nodes must start, so it is refused when its group could not use it
+    expect(
+        aws,
+        CURRENT,
+        {**reservation(CURRENT, END - timedelta(days=1), END + timedelta(days=6)), **change},
+    )
+    expect(aws, NEXT, reservation(NEXT, END - timedelta(days=7), END))
+    result = run("handover", "--env", "example")
+    assert result.code == ExitCode.USAGE
+    assert f"capacity.capacity_reservation_id: {CURRENT} {says}" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+@pytest.mark.parametrize(
     "desired, says",
     [
         (

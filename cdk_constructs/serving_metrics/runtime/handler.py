@@ -212,6 +212,16 @@ def minute_of_fees(periods: list[tuple], now: float) -> float | None:
     return sum(shares) if shares else None
 
 
+#: The EC2 error codes of a reservation id it does not know (EC2 API reference, "Error codes"; the same codes
+#: ops_cli/errors.py reads as not found).
+UNKNOWN_ID_CODES = ("InvalidCapacityReservationId.NotFound", "InvalidCapacityReservationId.Malformed")
+
+
+def _error_code(error: Exception) -> str:
+    """A botocore ClientError's code ("" for any other exception)."""
+    return (getattr(error, "response", None) or {}).get("Error", {}).get("Code", "")
+
+
 def _block(reservation: dict, now: float) -> float | None:
     """Hours until the reservation's EndDate, 0 once ended, cancelled or expired (:data:`NEVER_SERVES`)."""
     end = reservation.get("EndDate")
@@ -234,10 +244,12 @@ def capacity_block(ec2, reservation_id: str, now: float, fee: float | None = Non
     try:
         reservations = ec2.describe_capacity_reservations(CapacityReservationIds=ids)["CapacityReservations"]
     except Exception as error:
-        if not next_reservation_id:
+        if not next_reservation_id or _error_code(error) not in UNKNOWN_ID_CODES:
             raise
         # One unknown id fails the whole call (InvalidCapacityReservationId.NotFound): the block that serves is still
-        # read alone, so its hours left go on (CapacityEndingSoon), counted to its own end.
+        # read alone, so its hours left go on (CapacityEndingSoon), counted to its own end. Any other failure
+        # (throttling, a server error) says nothing about the next block: read alone, the current block's hours would
+        # put a minute of its own end while the next block serves on, and CapacityEndingSoon fires on one minute.
         LOGGER.warning("both Capacity Blocks not read (%s): reading %s alone", error, reservation_id)
         ids, next_reservation_id = [reservation_id], None
         reservations = ec2.describe_capacity_reservations(CapacityReservationIds=ids)["CapacityReservations"]

@@ -19,9 +19,8 @@ its own UpfrontFee (DescribeCapacityBlockExtensionHistory), and, with ``"nextBlo
 
 ``"nextCapacityReservationId": "cr-..."`` is there only when the configuration names the next Capacity Block
 (capacity.next_capacity_reservation_id: a second GPU node group serves from it, docs/capacity.md "Serve across blocks").
-Then the hours left are the hours until serving ends: the later of the two blocks' ends when the block that starts later
-starts by the other's end, else the first block's end (a gap stops serving there) until it has ended, then the other's;
-the first block is the one that starts first, whichever slot holds it (after a handover the slots alternate).
+Then the hours left count to the end of serving: the later block's end when it starts by the end of the block that starts
+first (whichever slot holds it), else the first block's end (a gap stops serving there) until it has ended.
 One DescribeCapacityReservations call reads both, one DescribeCapacityBlockExtensionHistory call their extensions; while
 the blocks overlap both are paid, and both shares are put.
 
@@ -163,8 +162,7 @@ def minute_of_fee(fee: float | None, start, end, now: float) -> float | None:
 #: original end (EC2 user guide, https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/capacity-blocks-extend.html,
 #: "Billing"; the extension continues the block "without disruption", so it starts where the block ended).
 PAID_EXTENSION = "payment-succeeded"
-#: Reservation states in which the block's minutes cost nothing here, as before the extensions were counted; and
-#: payment-failed: "The payment couldn't be processed in the 12 hour time frame. Your Capacity Block was released" (EC2
+#: Reservation states in which the block's minutes cost nothing; payment-failed: "Your Capacity Block was released" (EC2
 #: user guide, https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/capacity-blocks-view.html).
 NOT_PAID_STATES = ("cancelled", "failed", "unsupported", "payment-failed")
 
@@ -212,16 +210,6 @@ def minute_of_fees(periods: list[tuple], now: float) -> float | None:
     return sum(shares) if shares else None
 
 
-#: The EC2 error codes of a reservation id it does not know (EC2 API reference, "Error codes"; the same codes
-#: ops_cli/errors.py reads as not found).
-UNKNOWN_ID_CODES = ("InvalidCapacityReservationId.NotFound", "InvalidCapacityReservationId.Malformed")
-
-
-def _error_code(error: Exception) -> str:
-    """A botocore ClientError's code ("" for any other exception)."""
-    return (getattr(error, "response", None) or {}).get("Error", {}).get("Code", "")
-
-
 def _block(reservation: dict, now: float) -> float | None:
     """Hours until the reservation's EndDate, 0 once ended, cancelled or expired (:data:`NEVER_SERVES`)."""
     end = reservation.get("EndDate")
@@ -235,21 +223,20 @@ def capacity_block(ec2, reservation_id: str, now: float, fee: float | None = Non
                    next_fee: float | None = None) -> tuple[float | None, float | None]:
     """(hours until serving on the Capacity Block(s) ends, 0 once ended, cancelled or expired; the minute's share of
     every paid period that covers it), each None when EC2 does not know it. Both blocks are read in one
-    DescribeCapacityReservations call, and serving ends at the later block's end when it starts by the end of the block
-    that starts first (whichever slot holds it). The fees: ``fee`` for the block in reservation_id as bought,
-    ``next_fee`` for the next block's, each extension's own from one DescribeCapacityBlockExtensionHistory call (read
-    only when a fee is given: without one nothing is put); when that call fails the minute's cost is not put (the
-    periods are unknown), the hours are."""
+    DescribeCapacityReservations call (the module docstring says where serving ends). The fees: ``fee`` for the block in
+    reservation_id as bought, ``next_fee`` for the next block's, each extension's own from one
+    DescribeCapacityBlockExtensionHistory call (read only when a fee is given: without one nothing is put); when that
+    call fails the minute's cost is not put (the periods are unknown), the hours are."""
     ids = [reservation_id, *([next_reservation_id] if next_reservation_id else [])]
     try:
         reservations = ec2.describe_capacity_reservations(CapacityReservationIds=ids)["CapacityReservations"]
     except Exception as error:
-        if not next_reservation_id or _error_code(error) not in UNKNOWN_ID_CODES:
+        # One unknown id fails the whole call (InvalidCapacityReservationId.NotFound or .Malformed, as ops_cli/errors.py
+        # reads them): the block in reservation_id is then read alone, its hours to its own end (CapacityEndingSoon).
+        # Not after any other failure: those hours, put while the next block serves on, would fire that alarm.
+        code = (getattr(error, "response", None) or {}).get("Error", {}).get("Code", "")
+        if not next_reservation_id or not code.startswith("InvalidCapacityReservationId."):
             raise
-        # One unknown id fails the whole call (InvalidCapacityReservationId.NotFound): the block that serves is still
-        # read alone, so its hours left go on (CapacityEndingSoon), counted to its own end. Any other failure
-        # (throttling, a server error) says nothing about the next block: read alone, the current block's hours would
-        # put a minute of its own end while the next block serves on, and CapacityEndingSoon fires on one minute.
         LOGGER.warning("both Capacity Blocks not read (%s): reading %s alone", error, reservation_id)
         ids, next_reservation_id = [reservation_id], None
         reservations = ec2.describe_capacity_reservations(CapacityReservationIds=ids)["CapacityReservations"]
@@ -270,10 +257,8 @@ def capacity_block(ec2, reservation_id: str, now: float, fee: float | None = Non
     next_hours = _block(following, now) if following else None
     if next_hours is None:
         return hours, cost
-    # The block that starts later carries serving on when it starts no later than the other ends (overlap or back to
-    # back); after a gap serving stops at the first block's end, so the hours left count to it until it has ended. The
-    # first block is the one that starts first, whichever slot holds it: after a handover the slots alternate
-    # (docs/capacity.md), and capacity_reservation_id then holds the block after the one that serves.
+    # The later block carries serving on when it starts by the first one's end; after a gap serving stops at the first
+    # block's end. The first is the one that starts first, whichever slot holds it (after a handover they alternate).
     (first, first_hours), (second, second_hours) = sorted(
         ((current or {}, hours), (following, next_hours)),
         key=lambda slot: (slot[0].get("StartDate") is None, slot[0].get("StartDate") or 0))
@@ -281,11 +266,6 @@ def capacity_block(ec2, reservation_id: str, now: float, fee: float | None = Non
     if not first_hours or end is None or start is None or start <= end:
         return max(first_hours or 0.0, second_hours or 0.0), cost
     return first_hours, cost
-
-
-def capacity_block_hours_left(ec2, reservation_id: str, now: float) -> float | None:
-    """Hours until the Capacity Block's EndDate (0 once ended, cancelled or expired); None when EC2 does not know it."""
-    return capacity_block(ec2, reservation_id, now)[0]
 
 
 def training_plan(sagemaker, plan_name: str, now: float) -> tuple[float | None, float | None]:
@@ -303,14 +283,8 @@ def training_plan(sagemaker, plan_name: str, now: float) -> tuple[float | None, 
     return (None if end is None else max(0.0, (end.timestamp() - now) / 3600)), cost
 
 
-def training_plan_hours_left(sagemaker, plan_name: str, now: float) -> float | None:
-    """Hours until the training plan's EndTime (0 once Expired or Failed); None when SageMaker gives no EndTime."""
-    return training_plan(sagemaker, plan_name, now)[0]
-
-
 #: Reservation states in which a Capacity Block serves no more, or never will: ops_cli/capacity_blocks.py's FINAL_STATES
-#: (a test holds them equal), from the EC2 API reference's CapacityReservation State; payment-failed: the block was
-#: released (capacity-blocks-view, above).
+#: (a test holds them equal), from the EC2 API reference's CapacityReservation State (payment-failed: released, above).
 NEVER_SERVES = ("expired", "cancelled", "failed", "unsupported", "payment-failed")
 
 

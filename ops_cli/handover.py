@@ -150,6 +150,19 @@ def check_next_matches(
     return []
 
 
+def check_not_over(old: dict, key: str, new_id: str) -> None:
+    """Refuse a plan whose handover is over: the block handed over from expired (or never served), so nothing is
+    configured after ``new_id``, and its slot is the one to fill (docs/capacity.md, "Serve across blocks")."""
+    state = old.get("State")
+    if state in FINAL_STATES:
+        raise OpsError(
+            f"capacity.{key}: {old['CapacityReservationId']} is {state}: the handover from it is over and no block "
+            f"follows {new_id}",
+            f"name the block after {new_id} in capacity.{key} ('bin/llmops capacity-blocks offerings', 'purchase')",
+            ExitCode.USAGE,
+        )
+
+
 #: The node groups of the two slots (stacks/gpu_nodes_stack.py): capacity_reservation_id's, next_capacity_reservation_id's.
 GROUPS = (GPU_NODEGROUP, NEXT_GPU_NODEGROUP)
 #: The capacity fields of the two slots, in GROUPS' order.
@@ -283,10 +296,11 @@ def handover_plan(aws: Aws, env: EnvironmentConfig, now: datetime) -> HandoverPl
             None,
         )
     following = describe_reservation(aws, capacity.next_capacity_reservation_id)
-    (old_group, _, old), (new_group, new_key, new) = sorted(
+    (old_group, old_key, old), (new_group, new_key, new) = sorted(
         zip(GROUPS, KEYS, (current, following), strict=True), key=lambda slot: slot[2]["StartDate"]
     )
-    # the block handed over to is checked, whichever slot holds it
+    # the block handed over to is checked, whichever slot holds it; the one handed over from only for its end
+    check_not_over(old, old_key, new["CapacityReservationId"])
     warnings = check_next_matches(env, new, new_key)
     scale_down, old_steps = _ending_steps(old_group, old)
     new_id, start = new["CapacityReservationId"], new["StartDate"]

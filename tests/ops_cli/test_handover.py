@@ -230,6 +230,40 @@ def test_given_the_slots_alternated_then_the_block_handed_over_to_is_the_one_che
     assert "Traceback" not in result.stderr
 
 
+@pytest.mark.parametrize("swapped", [False, True])
+def test_given_the_block_handed_over_from_expired_then_the_slot_to_fill_is_named(
+    aws, run, with_next, swapped
+):
+    # After a handover the block that ended stays in its slot until the block after the one now serving replaces it
+    ended = {
+        **reservation(CURRENT, END - timedelta(days=9), END - timedelta(days=2)),
+        "State": "expired",
+    }
+    serving = reservation(NEXT, END - timedelta(days=3), END)
+    if swapped:
+        ended, serving = (
+            {**ended, "CapacityReservationId": NEXT},
+            {
+                **serving,
+                "CapacityReservationId": CURRENT,
+            },
+        )
+    expect(aws, CURRENT, serving if swapped else ended)
+    expect(aws, NEXT, ended if swapped else serving)
+    result = run("handover", "--env", "example")
+    slot, (gone, on) = (
+        ("next_capacity_reservation_id", (NEXT, CURRENT))
+        if swapped
+        else ("capacity_reservation_id", (CURRENT, NEXT))
+    )
+    assert result.code == ExitCode.USAGE
+    assert (
+        f"capacity.{slot}: {gone} is expired: the handover from it is over and no block follows {on}"
+        in (result.stderr)
+    )
+    assert f"name the block after {on} in capacity.{slot}" in result.stderr
+
+
 @pytest.mark.parametrize(
     "desired, says",
     [

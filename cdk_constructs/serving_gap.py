@@ -13,9 +13,10 @@ The rules (cdk_constructs/serving_metrics/runtime/handler.py, serving_gap_minute
 - 0 when the overlap covers the cold start; the shortfall when the next block starts too late for it ("not in time" in
   ``llmops handover``), the whole time from the scale-down on when it starts after it ("gap");
 - 0 once the first block has ended: the handover is past, and the endpoint's own alarms watch what followed;
-- a next block that will never serve (cancelled, failed, expired, unsupported: ``llmops handover`` refuses it) leaves
-  the endpoint down from the scale-down with no end: the minutes it was to serve after the scale-down are put, so the
-  alarm fires at once, days ahead when the block was bought early, rather than at ``CapacityEndingSoon``'s two hours;
+- a next block that will never serve (cancelled, failed, expired, unsupported, payment-failed: ``llmops handover``
+  refuses it) leaves the endpoint down from the scale-down with no end: the minutes it was to serve after the
+  scale-down are put, so the alarm fires at once, days ahead when the block was bought early, rather than at
+  ``CapacityEndingSoon``'s two hours;
 - unknown (EC2 does not answer, or does not return both blocks with their dates): nothing is put, and the alarm keeps
   its state (missing data ``ignore``). A read that fails for a minute must neither raise nor clear an announcement
   about a day to come; a reservation id EC2 does not know is refused by ``llmops preflight`` and ``llmops handover``
@@ -83,7 +84,7 @@ def serving_gap_rule(
         "As planned, no block serves for ServingGapMinutes minutes between the two: from the first block's "
         f"scale-down ({plan.scale_down_minutes} min before its end) until the next block's replicas are ready (its "
         f"start + the {cold} cold start), or the block that starts later will never serve (cancelled, "
-        "failed, expired). 0 once the first block has ended. Missing data keeps the state.",
+        "failed, expired, payment failed). 0 once the first block has ended. Missing data keeps the state.",
         f"bin/llmops handover --env {env_name} shows the plan. Extend the block that ends first "
         f"(bin/llmops capacity-blocks extend cr-... --duration-hours 24 --region {region}), or buy a next block that "
         f"starts at least {cold} before that scale-down (bin/llmops capacity-blocks offerings --env {env_name}) "

@@ -211,6 +211,7 @@ def capacity_block(aws: Aws, env: EnvironmentConfig, fee: Decimal | None, curren
         "--block-fee (EC2 does not return a Capacity Block's fee after the purchase)"
         if fee is not None
         else "unknown: pass --block-fee, the upfront fee 'capacity-blocks purchase' printed",
+        reservation.get("State"),
     )
 
 

@@ -55,6 +55,8 @@ class Block:
     fee: Decimal | None
     currency: str | None
     fee_source: str
+    #: The reservation's State (EC2 DescribeCapacityReservations); None for a training plan.
+    state: str | None = None
 
     def hours_left(self, now: datetime) -> Decimal | None:
         """Hours from now to the block's end: the network, cluster and nodes run (and bill) until then."""

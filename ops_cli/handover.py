@@ -107,33 +107,38 @@ def _minutes(delta: timedelta) -> str:
     return f"{abs(delta.total_seconds()) / 60:g} min"
 
 
-def check_next_matches(env: EnvironmentConfig, reservation: dict) -> list[str]:
+def check_next_matches(
+    env: EnvironmentConfig, reservation: dict, key: str = "next_capacity_reservation_id"
+) -> list[str]:
     """Refuse a next reservation the next node group cannot use (another zone, another instance type, one that will
-    never be active); the warnings for one it can use with fewer nodes."""
+    never be active); the warnings for one it can use with fewer nodes. ``key``: the capacity field that names it
+    (after the slots swap, the block handed over to is in capacity_reservation_id)."""
     capacity = env.capacity
-    rid = capacity.next_capacity_reservation_id
+    rid, field = reservation.get("CapacityReservationId"), f"capacity.{key}"
+    # capacity_reservation_id is required: only the next slot can be left empty
+    remove = f"remove {field}" if key == KEYS[1] else f"name another Capacity Block in {field}"
     zone = reservation.get("AvailabilityZone")
     if zone != capacity.availability_zone:
         raise OpsError(
-            f"capacity.next_capacity_reservation_id: {rid} is in {shown(zone)}, and the GPU node groups have one subnet, "
+            f"{field}: {rid} is in {shown(zone)}, and the GPU node groups have one subnet, "
             f"in capacity.availability_zone ({capacity.availability_zone})",
             f"buy the next Capacity Block in {capacity.availability_zone} ('bin/llmops capacity-blocks offerings --env "
-            f"{env.name}' lists that zone's), or remove capacity.next_capacity_reservation_id",
+            f"{env.name}' lists that zone's), or {remove}",
             ExitCode.USAGE,
         )
     instance_type = reservation.get("InstanceType")
     if instance_type != capacity.instance_type:
         raise OpsError(
-            f"capacity.next_capacity_reservation_id: {rid} holds {shown(instance_type)}, and the node groups launch "
+            f"{field}: {rid} holds {shown(instance_type)}, and the node groups launch "
             f"capacity.instance_type ({capacity.instance_type})",
-            f"buy the next Capacity Block of {capacity.instance_type}, or remove capacity.next_capacity_reservation_id",
+            f"buy the next Capacity Block of {capacity.instance_type}, or {remove}",
             ExitCode.USAGE,
         )
     state = reservation.get("State")
     if state in FINAL_STATES:
         raise OpsError(
-            f"capacity.next_capacity_reservation_id: {rid} is {state}; it will never start a node",
-            "buy another Capacity Block and name it in capacity.next_capacity_reservation_id",
+            f"{field}: {rid} is {state}; it will never start a node",
+            f"buy another Capacity Block and name it in {field}",
             ExitCode.USAGE,
         )
     count = reservation.get("TotalInstanceCount")
@@ -145,8 +150,23 @@ def check_next_matches(env: EnvironmentConfig, reservation: dict) -> list[str]:
     return []
 
 
+def check_not_over(old: dict, key: str, new_id: str) -> None:
+    """Refuse a plan whose handover is over: the block handed over from expired (or never served), so nothing is
+    configured after ``new_id``, and its slot is the one to fill (docs/capacity.md, "Serve across blocks")."""
+    state = old.get("State")
+    if state in FINAL_STATES:
+        raise OpsError(
+            f"capacity.{key}: {old['CapacityReservationId']} is {state}: the handover from it is over and no block "
+            f"follows {new_id}",
+            f"name the block after {new_id} in capacity.{key} ('bin/llmops capacity-blocks offerings', 'purchase')",
+            ExitCode.USAGE,
+        )
+
+
 #: The node groups of the two slots (stacks/gpu_nodes_stack.py): capacity_reservation_id's, next_capacity_reservation_id's.
 GROUPS = (GPU_NODEGROUP, NEXT_GPU_NODEGROUP)
+#: The capacity fields of the two slots, in GROUPS' order.
+KEYS = ("capacity_reservation_id", "next_capacity_reservation_id")
 
 
 def _ending_steps(group: str, reservation: dict) -> tuple[datetime, list[Step]]:
@@ -276,10 +296,12 @@ def handover_plan(aws: Aws, env: EnvironmentConfig, now: datetime) -> HandoverPl
             None,
         )
     following = describe_reservation(aws, capacity.next_capacity_reservation_id)
-    warnings = check_next_matches(env, following)
-    (old_group, old), (new_group, new) = sorted(
-        zip(GROUPS, (current, following), strict=True), key=lambda slot: slot[1]["StartDate"]
+    (old_group, old_key, old), (new_group, new_key, new) = sorted(
+        zip(GROUPS, KEYS, (current, following), strict=True), key=lambda slot: slot[2]["StartDate"]
     )
+    # the block handed over to is checked, whichever slot holds it; the one handed over from only for its end
+    check_not_over(old, old_key, new["CapacityReservationId"])
+    warnings = check_next_matches(env, new, new_key)
     scale_down, old_steps = _ending_steps(old_group, old)
     new_id, start = new["CapacityReservationId"], new["StartDate"]
     found = _describe_group(aws, env, new_group)

@@ -18,7 +18,8 @@ Block (``capacity.next_capacity_reservation_id``, serving across blocks) is a re
 - On HyperPod, the **training plan** (DescribeTrainingPlan's StartTime, EndTime, UpfrontFee) is the one period.
 
 A period whose fee is unknown (or in another currency than the sum) adds nothing to the cost, and says so; its minutes
-are still paid minutes (the tokens and the idle share count them). A gap between the blocks is in no period.
+are still paid minutes (the tokens and the idle share count them). A gap between the blocks is in no period. A block
+whose reservation was never paid (:data:`NEVER_PAID`, as the publisher's BlockCostUsd) is listed, not counted.
 
 Needs ``ec2:DescribeCapacityBlockExtensionHistory`` besides ``ec2:DescribeCapacityReservations``.
 """
@@ -36,6 +37,11 @@ from ops_cli.cost_records import Block
 
 #: CapacityBlockExtensionStatus values (EC2 API reference, see the module docstring).
 PAID, PENDING, FAILED = "payment-succeeded", "payment-pending", "payment-failed"
+#: Reservation states of a block that was never paid: neither its fee nor its minutes count. The publisher's
+#: NOT_PAID_STATES (cdk_constructs/serving_metrics/runtime/handler.py; a test holds them equal); payment-failed: "The
+#: payment couldn't be processed in the 12 hour time frame. Your Capacity Block was released" (EC2 user guide,
+#: https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/capacity-blocks-view.html).
+NEVER_PAID = ("cancelled", "failed", "unsupported", "payment-failed")
 EXTENSION_SOURCE = (
     "EC2 DescribeCapacityBlockExtensionHistory (UpfrontFee, CurrencyCode; payment-succeeded)"
 )
@@ -112,9 +118,17 @@ def reservation_periods(
     )
     ends = [d for d in (block.end, *(x["CapacityBlockExtensionStartDate"] for x in ours)) if d]
     bought_until = min(ends, default=None)
+    unpaid = block.state in NEVER_PAID
     periods = [
         PaidPeriod(
-            kind, block.identifier, block.start, bought_until, block.fee, block.currency, fee_source
+            kind,
+            block.identifier,
+            block.start,
+            bought_until,
+            block.fee,
+            block.currency,
+            f"not counted: the reservation is {block.state} (never paid)" if unpaid else fee_source,
+            paid=not unpaid,
         )
     ]
     for x in ours:
@@ -160,6 +174,7 @@ def next_block(aws: Aws, env: EnvironmentConfig) -> Block | None:
         "observability.next_block_fee_usd in the configuration"
         if fee is not None
         else "unknown: set observability.next_block_fee_usd, the fee 'capacity-blocks purchase' printed",
+        reservation.get("State"),
     )
 
 

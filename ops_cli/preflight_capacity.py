@@ -9,7 +9,7 @@ from datetime import datetime, timedelta
 
 from deployment_config.model import EnvironmentConfig
 from ops_cli.aws import Aws
-from ops_cli.capacity_blocks import describe_reservation
+from ops_cli.capacity_blocks import FINAL_STATES, describe_reservation
 from ops_cli.errors import ExitCode, OpsError
 from ops_cli.output import utc_and_local
 from ops_cli.preflight_check import Check, Status
@@ -79,7 +79,7 @@ def _window(reservation: dict, now: datetime) -> Check:
     state = reservation.get("State", "unknown")
     start, end = reservation.get("StartDate"), reservation.get("EndDate")
     window = f"{utc_and_local(start)} to {utc_and_local(end)}"
-    if state in {"expired", "cancelled", "failed", "unsupported"} or (end and end <= now):
+    if state in FINAL_STATES or (end and end <= now):
         return Check(
             "state and time window",
             Status.FAIL,

@@ -212,6 +212,25 @@ def _with_next(event: dict) -> dict:
             0.0,
             "both have ended",
         ),
+        (
+            {"State": "active", "StartDate": START, "EndDate": _at(1)},
+            {"State": "payment-failed", "StartDate": _at(-2), "EndDate": _at(30)},
+            1.0,
+            "the next block's payment failed (EC2 released it): serving stops when the current block ends",
+        ),
+        (
+            {"State": "scheduled", "StartDate": _at(3), "EndDate": _at(27)},
+            {"State": "active", "StartDate": START, "EndDate": _at(1)},
+            1.0,
+            "slots swapped after a handover (capacity_reservation_id holds the block after the one that serves), "
+            "and a gap: serving stops when the block that serves ends",
+        ),
+        (
+            {"State": "active", "StartDate": _at(-2), "EndDate": _at(30)},
+            {"State": "active", "StartDate": START, "EndDate": _at(1)},
+            30.0,
+            "slots swapped and the blocks overlap: serving ends with the later block",
+        ),
     ],
 )
 def test_with_a_next_block_the_hours_left_count_to_the_end_of_serving_on_both(
@@ -259,6 +278,19 @@ def test_while_the_blocks_overlap_each_minute_puts_both_blocks_shares(clients):
     assert put[BLOCK_COST_USD] == pytest.approx(
         FEE * 60 / (34 * 3600) + NEXT_FEE * 60 / (41 * 3600)
     )
+
+
+def test_a_next_block_whose_payment_failed_adds_nothing_to_the_minutes_cost(clients):
+    # given the next block released after its payment failed, in its own dates, its fee still configured
+    _no_load_balancer(clients)
+    _both_reservations(
+        clients,
+        {"State": "active", "StartDate": START, "EndDate": END},
+        {"State": "payment-failed", "StartDate": _at(-1), "EndDate": _at(40)},
+    )
+    # when the publisher runs, then the minute costs the current block's share alone: the other was never paid
+    put = _publish(clients, _with_both_fees(_event([])))
+    assert put[BLOCK_COST_USD] == pytest.approx(FEE * 60 / (34 * 3600))
 
 
 def test_once_the_current_block_has_ended_each_minute_puts_the_next_blocks_share(clients):

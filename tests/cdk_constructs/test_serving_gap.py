@@ -80,6 +80,11 @@ COLD_START = timedelta(seconds=COLD.cold_start_seconds)
             "a cancelled next block: every minute it was to serve after the scale-down",
         ),
         (
+            _next(END - timedelta(hours=1), "payment-failed"),
+            40 + 7 * 24 * 60 - 60,
+            "a next block whose payment failed was released: as a cancelled one",
+        ),
+        (
             _next(END - timedelta(days=1), "failed", days=0.5),
             0,
             "a failed next block that was to end before the scale-down covered nothing",
@@ -182,6 +187,25 @@ def test_a_next_block_ec2_does_not_know_puts_no_gap_but_the_current_blocks_hours
     assert calls == 2
     assert SERVING_GAP_MINUTES not in put
     assert put[CAPACITY_BLOCK_HOURS_LEFT] == pytest.approx(10.0)
+    assert put[HEALTHY_TARGETS] == 0
+
+
+def test_a_failed_read_of_both_blocks_puts_no_hours_left_rather_than_the_current_blocks_alone(
+    clients,
+):
+    # given EC2 throttling the call for both blocks (while they overlap, the current one may end within the hour)
+    _no_load_balancer(clients)
+    clients["ec2"].add_client_error(
+        "describe_capacity_reservations",
+        service_error_code="RequestLimitExceeded",
+        expected_params={"CapacityReservationIds": [CURRENT, NEXT]},
+    )
+    put, calls = _publish_counted(clients, _gap_event())
+    # then the current block is not read alone (its own end, put as the hours left while the next block serves on,
+    # would fire CapacityEndingSoon on one minute): nothing is put for the capacity, which that alarm treats as not
+    # breaching, and the other metrics still go
+    assert calls == 1
+    assert CAPACITY_BLOCK_HOURS_LEFT not in put and SERVING_GAP_MINUTES not in put
     assert put[HEALTHY_TARGETS] == 0
 
 

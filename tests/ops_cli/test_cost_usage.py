@@ -10,9 +10,11 @@ from decimal import Decimal
 import pytest
 
 from cdk_constructs.serving_metrics import NAMESPACE, PUBLISHED_METRICS, SERVING_BUSY
+from cdk_constructs.serving_metrics.runtime import handler
 from ops_cli import block_usage
 from ops_cli.errors import ExitCode
 from ops_cli.output import Table
+from ops_cli.paid_periods import NEVER_PAID
 from ops_cli.tables import usage_human
 from tests.ops_cli import test_cost as priced
 from tests.ops_cli.conftest import NOW, StubbedAws
@@ -259,16 +261,16 @@ def _hours(hours: float) -> timedelta:
     return timedelta(hours=hours)
 
 
-def _reservations(regional: StubbedAws, *blocks: tuple[str, object, object]) -> None:
-    """DescribeCapacityReservations for each block in turn (id, StartDate, EndDate), one call each."""
-    for reservation_id, start, end in blocks:
+def _reservations(regional: StubbedAws, *blocks: tuple) -> None:
+    """DescribeCapacityReservations for each block in turn (id, StartDate, EndDate[, State: active]), one call each."""
+    for reservation_id, start, end, *state in blocks:
         regional.stub("ec2").add_response(
             "describe_capacity_reservations",
             {
                 "CapacityReservations": [
                     {
                         "CapacityReservationId": reservation_id,
-                        "State": "active",
+                        "State": state[0] if state else "active",
                         "StartDate": start,
                         "EndDate": end,
                     }
@@ -452,6 +454,34 @@ def test_a_gap_between_the_blocks_is_not_paid_and_not_counted_as_idle(stubs, exa
     assert report["block"]["hours_so_far"] == "26.0"
     assert report["idle_share"] == "0.250" and report["not_serving_minutes"] == 0
     assert report["cost_so_far"] == _cents(FEE + NEXT_FEE * 6 / 24)
+
+
+def test_a_next_block_whose_payment_failed_is_listed_and_neither_its_fee_nor_its_minutes_count(
+    stubs, example_env
+):
+    # given the next block, its fee configured, released by EC2 after its payment failed (it would overlap 4 hours)
+    regional, _ = stubs
+    next_start = NOW - _hours(4)
+    _reservations(
+        regional,
+        (RESERVATION, START, START + _hours(34)),
+        (NEXT, next_start, next_start + _hours(24), "payment-failed"),
+    )
+    expect_extensions(regional, [RESERVATION, NEXT])
+    expect_busy_day(regional)
+    usage = block_usage.usage_report(
+        regional.aws("us-west-2"), _with_next(example_env), now=NOW, block_fee=None
+    )
+    report = usage.to_dict()
+    # then the cost is the current block's share alone, as the publisher's BlockCostUsd
+    assert report["cost_so_far"] == "64617.04" and report["cost_complete"] is True
+    following = report["paid_periods"][1]
+    assert (following["kind"], following["counted"]) == ("next block", False)
+    assert following["fee_source"] == "not counted: the reservation is payment-failed (never paid)"
+
+
+def test_the_states_never_paid_are_the_publishers():
+    assert set(NEVER_PAID) == set(handler.NOT_PAID_STATES)
 
 
 def test_a_next_block_without_its_fee_adds_nothing_and_the_report_says_so(stubs, example_env):

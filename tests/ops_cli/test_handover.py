@@ -158,6 +158,18 @@ def test_given_a_next_block_in_another_zone_then_it_is_refused_naming_the_field_
     assert "Traceback" not in result.stderr
 
 
+def test_given_a_next_block_whose_payment_failed_then_it_is_refused_as_never_starting_a_node(
+    aws, run, with_next
+):
+    # EC2 releases a Capacity Block whose payment failed (EC2 user guide, capacity-blocks-view)
+    expect(aws, CURRENT, reservation(CURRENT, END - timedelta(days=2), END))
+    released = reservation(NEXT, END - timedelta(days=1), END + timedelta(days=6))
+    expect(aws, NEXT, {**released, "State": "payment-failed"})
+    result = run("handover", "--env", "example")
+    assert result.code == ExitCode.USAGE
+    assert f"{NEXT} is payment-failed; it will never start a node" in result.stderr
+
+
 def test_the_human_plan_is_a_timeline_in_order(aws, run, with_next):
     expect(aws, CURRENT, reservation(CURRENT, END - timedelta(days=2), END))
     expect(aws, NEXT, reservation(NEXT, END - timedelta(days=1), END + timedelta(days=6)))
@@ -192,6 +204,64 @@ def test_given_the_slots_alternated_then_the_block_that_starts_first_is_handed_o
     assert (plan["current"]["reservation_id"], plan["next"]["reservation_id"]) == (NEXT, CURRENT)
     assert f"EKS scales gpu-capacity-block-next ({NEXT}) to 0" in plan["steps"][2]["what"]
     assert plan["steps"][0]["what"].startswith(f"{CURRENT} starts: gpu-capacity-block launches")
+
+
+@pytest.mark.parametrize(
+    "change, says",
+    [
+        ({"State": "cancelled"}, "is cancelled; it will never start a node"),
+        ({"AvailabilityZone": "us-west-2b"}, "is in 'us-west-2b'"),
+    ],
+)
+def test_given_the_slots_alternated_then_the_block_handed_over_to_is_the_one_checked(
+    aws, run, with_next, change, says
+):
+    # After a handover capacity_reservation_id holds the block after the one that serves (in the next slot): that
+    # later block is the one whose nodes must start, so it is refused when its group could not use it
+    expect(
+        aws,
+        CURRENT,
+        {**reservation(CURRENT, END - timedelta(days=1), END + timedelta(days=6)), **change},
+    )
+    expect(aws, NEXT, reservation(NEXT, END - timedelta(days=7), END))
+    result = run("handover", "--env", "example")
+    assert result.code == ExitCode.USAGE
+    assert f"capacity.capacity_reservation_id: {CURRENT} {says}" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+@pytest.mark.parametrize("swapped", [False, True])
+def test_given_the_block_handed_over_from_expired_then_the_slot_to_fill_is_named(
+    aws, run, with_next, swapped
+):
+    # After a handover the block that ended stays in its slot until the block after the one now serving replaces it
+    ended = {
+        **reservation(CURRENT, END - timedelta(days=9), END - timedelta(days=2)),
+        "State": "expired",
+    }
+    serving = reservation(NEXT, END - timedelta(days=3), END)
+    if swapped:
+        ended, serving = (
+            {**ended, "CapacityReservationId": NEXT},
+            {
+                **serving,
+                "CapacityReservationId": CURRENT,
+            },
+        )
+    expect(aws, CURRENT, serving if swapped else ended)
+    expect(aws, NEXT, ended if swapped else serving)
+    result = run("handover", "--env", "example")
+    slot, (gone, on) = (
+        ("next_capacity_reservation_id", (NEXT, CURRENT))
+        if swapped
+        else ("capacity_reservation_id", (CURRENT, NEXT))
+    )
+    assert result.code == ExitCode.USAGE
+    assert (
+        f"capacity.{slot}: {gone} is expired: the handover from it is over and no block follows {on}"
+        in (result.stderr)
+    )
+    assert f"name the block after {on} in capacity.{slot}" in result.stderr
 
 
 @pytest.mark.parametrize(

@@ -19,8 +19,8 @@ its own UpfrontFee (DescribeCapacityBlockExtensionHistory), and, with ``"nextBlo
 
 ``"nextCapacityReservationId": "cr-..."`` is there only when the configuration names the next Capacity Block
 (capacity.next_capacity_reservation_id: a second GPU node group serves from it, docs/capacity.md "Serve across blocks").
-Then the hours left are the hours until serving ends: the later of the two blocks' ends when the next block starts by the
-current block's end, else the current block's end (a gap stops serving there) until it has ended, then the next block's.
+Then the hours left count to the end of serving: the later block's end when it starts by the end of the block that starts
+first (whichever slot holds it), else the first block's end (a gap stops serving there) until it has ended.
 One DescribeCapacityReservations call reads both, one DescribeCapacityBlockExtensionHistory call their extensions; while
 the blocks overlap both are paid, and both shares are put.
 
@@ -162,8 +162,9 @@ def minute_of_fee(fee: float | None, start, end, now: float) -> float | None:
 #: original end (EC2 user guide, https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/capacity-blocks-extend.html,
 #: "Billing"; the extension continues the block "without disruption", so it starts where the block ended).
 PAID_EXTENSION = "payment-succeeded"
-#: Reservation states in which the block's minutes cost nothing here, as before the extensions were counted.
-NOT_PAID_STATES = ("cancelled", "failed", "unsupported")
+#: Reservation states in which the block's minutes cost nothing; payment-failed: "Your Capacity Block was released" (EC2
+#: user guide, https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/capacity-blocks-view.html).
+NOT_PAID_STATES = ("cancelled", "failed", "unsupported", "payment-failed")
 
 
 def extension_history(ec2, reservation_ids: list[str]) -> list[dict]:
@@ -210,9 +211,9 @@ def minute_of_fees(periods: list[tuple], now: float) -> float | None:
 
 
 def _block(reservation: dict, now: float) -> float | None:
-    """Hours until the reservation's EndDate, 0 once ended, cancelled or expired."""
+    """Hours until the reservation's EndDate, 0 once ended, cancelled or expired (:data:`NEVER_SERVES`)."""
     end = reservation.get("EndDate")
-    if reservation.get("State") in ("expired", "cancelled", "failed", "unsupported"):
+    if reservation.get("State") in NEVER_SERVES:
         return 0.0
     return None if end is None else max(0.0, (end.timestamp() - now) / 3600)
 
@@ -222,18 +223,20 @@ def capacity_block(ec2, reservation_id: str, now: float, fee: float | None = Non
                    next_fee: float | None = None) -> tuple[float | None, float | None]:
     """(hours until serving on the Capacity Block(s) ends, 0 once ended, cancelled or expired; the minute's share of
     every paid period that covers it), each None when EC2 does not know it. Both blocks are read in one
-    DescribeCapacityReservations call, and serving ends at the next block's end when that block starts by the current
-    block's end. The fees: ``fee`` for the block in reservation_id as bought, ``next_fee`` for the next block's, each
-    extension's own from one DescribeCapacityBlockExtensionHistory call (read only when a fee is given: without one
-    nothing is put); when that call fails the minute's cost is not put (the periods are unknown), the hours are."""
+    DescribeCapacityReservations call (the module docstring says where serving ends). The fees: ``fee`` for the block in
+    reservation_id as bought, ``next_fee`` for the next block's, each extension's own from one
+    DescribeCapacityBlockExtensionHistory call (read only when a fee is given: without one nothing is put); when that
+    call fails the minute's cost is not put (the periods are unknown), the hours are."""
     ids = [reservation_id, *([next_reservation_id] if next_reservation_id else [])]
     try:
         reservations = ec2.describe_capacity_reservations(CapacityReservationIds=ids)["CapacityReservations"]
     except Exception as error:
-        if not next_reservation_id:
+        # One unknown id fails the whole call (InvalidCapacityReservationId.NotFound or .Malformed, as ops_cli/errors.py
+        # reads them): the block in reservation_id is then read alone, its hours to its own end (CapacityEndingSoon).
+        # Not after any other failure: those hours, put while the next block serves on, would fire that alarm.
+        code = (getattr(error, "response", None) or {}).get("Error", {}).get("Code", "")
+        if not next_reservation_id or not code.startswith("InvalidCapacityReservationId."):
             raise
-        # One unknown id fails the whole call (InvalidCapacityReservationId.NotFound): the block that serves is still
-        # read alone, so its hours left go on (CapacityEndingSoon), counted to its own end.
         LOGGER.warning("both Capacity Blocks not read (%s): reading %s alone", error, reservation_id)
         ids, next_reservation_id = [reservation_id], None
         reservations = ec2.describe_capacity_reservations(CapacityReservationIds=ids)["CapacityReservations"]
@@ -254,17 +257,15 @@ def capacity_block(ec2, reservation_id: str, now: float, fee: float | None = Non
     next_hours = _block(following, now) if following else None
     if next_hours is None:
         return hours, cost
-    # The next block carries serving on when it starts no later than the current block ends (overlap or back to back);
-    # after a gap serving stops at the current block's end, so the hours left count to it until it has ended.
-    end, start = (current or {}).get("EndDate"), following.get("StartDate")
-    if not hours or end is None or start is None or start <= end:
-        hours = max(hours or 0.0, next_hours)
-    return hours, cost
-
-
-def capacity_block_hours_left(ec2, reservation_id: str, now: float) -> float | None:
-    """Hours until the Capacity Block's EndDate (0 once ended, cancelled or expired); None when EC2 does not know it."""
-    return capacity_block(ec2, reservation_id, now)[0]
+    # The later block carries serving on when it starts by the first one's end; after a gap serving stops at the first
+    # block's end. The first is the one that starts first, whichever slot holds it (after a handover they alternate).
+    (first, first_hours), (second, second_hours) = sorted(
+        ((current or {}, hours), (following, next_hours)),
+        key=lambda slot: (slot[0].get("StartDate") is None, slot[0].get("StartDate") or 0))
+    end, start = first.get("EndDate"), second.get("StartDate")
+    if not first_hours or end is None or start is None or start <= end:
+        return max(first_hours or 0.0, second_hours or 0.0), cost
+    return first_hours, cost
 
 
 def training_plan(sagemaker, plan_name: str, now: float) -> tuple[float | None, float | None]:
@@ -282,14 +283,9 @@ def training_plan(sagemaker, plan_name: str, now: float) -> tuple[float | None, 
     return (None if end is None else max(0.0, (end.timestamp() - now) / 3600)), cost
 
 
-def training_plan_hours_left(sagemaker, plan_name: str, now: float) -> float | None:
-    """Hours until the training plan's EndTime (0 once Expired or Failed); None when SageMaker gives no EndTime."""
-    return training_plan(sagemaker, plan_name, now)[0]
-
-
 #: Reservation states in which a Capacity Block serves no more, or never will: ops_cli/capacity_blocks.py's FINAL_STATES
-#: (a test holds them equal), from the EC2 API reference's CapacityReservation State.
-NEVER_SERVES = ("expired", "cancelled", "failed", "unsupported")
+#: (a test holds them equal), from the EC2 API reference's CapacityReservation State (payment-failed: released, above).
+NEVER_SERVES = ("expired", "cancelled", "failed", "unsupported", "payment-failed")
 
 
 def serving_gap_minutes(ec2, reservation_ids: list[str], now: float, cold_start_seconds: float,

@@ -262,7 +262,8 @@ def cost_report(
         block = training_plan(aws, env)
     else:
         block = capacity_block(aws, env, block_fee, fee_currency)
-        periods = capacity_periods(aws, env, block)
+        # the periods only price the fee: without one, no extension history (nor its permission) is needed
+        periods = capacity_periods(aws, env, block) if block.fee is not None else []
     rows = billable_rows(env)
     price_rows(pricing, rows)
     gpu = env.hyperpod if env.platform is Platform.HYPERPOD else env.capacity
@@ -281,7 +282,9 @@ def cost_report(
             f"{block.fee:,.2f} {block.currency} paid at purchase for {to_tenths(periods[0].hours)} h, shown per "
             f"hour of the block; {block.fee_source}"
         )
-        if paying != periods[:1]:
+        if not paying:
+            fee_row.note += "; per hour now: none (no paid period covers now: a gap between blocks, or after them)"
+        elif paying != periods[:1]:
             fee_row.note += "; per hour now: " + " + ".join(
                 f"{p.kind} {p.identifier} {p.fee:,.2f} / {to_tenths(p.hours)} h" for p in paying
             )

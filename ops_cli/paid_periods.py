@@ -208,9 +208,12 @@ def fee_per_hour(
     periods: list[PaidPeriod], now: datetime, currency: str
 ) -> tuple[Decimal, list[PaidPeriod]]:
     """(the fees per hour at ``now``, the periods they are of): every counted period covering now (both blocks while
-    they overlap); outside all of them, the first period's (the block as bought), as it is before the block starts."""
+    they overlap); before the first period, its own (the block as bought, as it will be); in a gap between blocks or
+    after the last, none (0: no fee accrues)."""
     covering = [p for p in periods if p.counted(currency) and p.start <= now < p.end]
-    paying = covering or periods[:1]
+    first = periods[:1]
+    before = bool(first) and first[0].start is not None and now < first[0].start
+    paying = covering or (first if before else [])
     return sum((p.fee / p.hours for p in paying), Decimal(0)), paying
 
 

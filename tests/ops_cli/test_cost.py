@@ -146,8 +146,9 @@ def expect_all_prices(
         expect_products(pricing, row.query, items, pages=2 if len(items) > 1 else 1)
 
 
-def expect_reservation(regional: StubbedAws) -> None:
-    """config/example.yaml's block, START to END, never extended."""
+def expect_reservation(regional: StubbedAws, *, history: bool = True) -> None:
+    """config/example.yaml's block, START to END, never extended (its extension history is read only to price a fee:
+    ``history``)."""
     regional.stub("ec2").add_response(
         "describe_capacity_reservations",
         {
@@ -166,6 +167,8 @@ def expect_reservation(regional: StubbedAws) -> None:
         },
         {"CapacityReservationIds": [RESERVATION]},
     )
+    if not history:
+        return
     # never extended: EC2's extension history is empty
     regional.stub("ec2").add_response(
         "describe_capacity_block_extension_history",
@@ -311,6 +314,48 @@ def test_after_an_extension_the_fee_per_hour_is_that_of_the_period_paid_now(
     )
 
 
+def test_without_a_fee_the_extension_history_is_not_read(stubs, run, example_env):
+    # given no fee anywhere (the example has no observability.block_fee_usd): the Stubber would fail a call it has not
+    # been told of, so reading the extension history (and needing its permission) would fail this test
+    regional, pricing = stubs
+    expect_reservation(regional, history=False)
+    expect_all_prices(pricing, example_env)
+    result = run("cost", "--env", "example", "--json")
+    assert result.code == ExitCode.OK, result.stderr
+
+
+def test_after_the_block_no_fee_is_counted_per_hour_now(stubs, run, example_env):
+    # given a 34-hour block that ended an hour ago, never extended
+    regional, pricing = stubs
+    ended = NOW - timedelta(hours=1)
+    regional.stub("ec2").add_response(
+        "describe_capacity_reservations",
+        {
+            "CapacityReservations": [
+                {
+                    "CapacityReservationId": RESERVATION,
+                    "State": "expired",
+                    "StartDate": ended - timedelta(hours=34),
+                    "EndDate": ended,
+                }
+            ]
+        },
+        {"CapacityReservationIds": [RESERVATION]},
+    )
+    regional.stub("ec2").add_response(
+        "describe_capacity_block_extension_history",
+        {"CapacityBlockExtensions": []},
+        {"CapacityReservationIds": [RESERVATION]},
+    )
+    expect_all_prices(pricing, example_env)
+    result = run("cost", "--env", "example", "--block-fee", "91540.80", "--json")
+    assert result.code == ExitCode.OK, result.stderr
+    # then the fee's row says no paid period covers now, and its per hour is 0, not the block's rate
+    fee_row = result.json["rows"][0]
+    assert "per hour now: none (no paid period covers now" in fee_row["note"]
+    assert Decimal(fee_row["per_hour"]) == 0
+
+
 def test_the_table_shows_the_currency_the_totals_and_the_sources(stubs, run, example_env):
     regional, pricing = stubs
     expect_reservation(regional)
@@ -331,7 +376,7 @@ def test_the_table_shows_the_currency_the_totals_and_the_sources(stubs, run, exa
 
 def test_a_price_that_matches_no_product_is_not_guessed(stubs, run, example_env):
     regional, pricing = stubs
-    expect_reservation(regional)
+    expect_reservation(regional, history=False)
     expect_all_prices(
         pricing, example_env, nat_items=[product("RNAT", "USW2-RegionalNatGateway-Hours", "0.05")]
     )
@@ -351,7 +396,7 @@ def test_a_price_that_matches_no_product_is_not_guessed(stubs, run, example_env)
 
 def test_a_query_that_matches_several_products_is_not_guessed(stubs, run, example_env):
     regional, pricing = stubs
-    expect_reservation(regional)
+    expect_reservation(regional, history=False)
     expect_all_prices(
         pricing,
         example_env,
@@ -368,7 +413,7 @@ def test_a_query_that_matches_several_products_is_not_guessed(stubs, run, exampl
 
 def test_without_the_block_fee_the_fee_is_unknown_and_said_so(stubs, run, example_env):
     regional, pricing = stubs
-    expect_reservation(regional)
+    expect_reservation(regional, history=False)
     expect_all_prices(pricing, example_env)
     result = run("cost", "--env", "example", "--json")
     assert result.code == ExitCode.OK, result.stderr

@@ -212,6 +212,8 @@ class ObservabilityStack(cdk.Stack):
 
     def _eks(self, env_config: EnvironmentConfig, cluster_name: str, spec: VllmServingSpec) -> None:
         capacity = env_config.capacity
+        # a router in front of two or more replicas (charts/vllm_router.py): its metrics, scraped as job vllm-router
+        router = router_metrics_port(spec) is not None
         # With a next block: ServingGapMinutes and its alarm, on llmops handover's plan (cdk_constructs/serving_gap.py).
         gap = serving_gap_plan(env_config)
         self.publisher = self._publisher(
@@ -220,6 +222,7 @@ class ObservabilityStack(cdk.Stack):
             capacity_reservation_id=capacity.capacity_reservation_id,
             next_capacity_reservation_id=capacity.next_capacity_reservation_id,
             spec_decoding=bool(env_config.model.speculator_size_gb),
+            router=router,
             block_fee_usd=env_config.observability.block_fee_usd,
             next_block_fee_usd=env_config.observability.next_block_fee_usd,
             serving_gap=gap,
@@ -256,6 +259,7 @@ class ObservabilityStack(cdk.Stack):
             observability=env_config.observability,
             alarms=list(self.alarms.alarms.values()),
             spec_decoding=bool(env_config.model.speculator_size_gb),
+            router=router,
         )
 
     def _hyperpod(

@@ -1,30 +1,33 @@
 """The router's metrics on the dashboard (issue 20 item 3): where a router stands in front of two or more vLLM replicas
 on EKS (charts/vllm_router.py), the publisher reads a few of the router's own series from the workspace and the
 dashboard has a router row; without one, nothing of it. The names come from the router's source; that the running
-router exports them is checked in tests/charts/test_vllm_router.py."""
+router exports them is checked in tests/charts/test_vllm_router.py. One synthesis for the module (network, cluster and
+observability of the example on two nodes, with cdk-nag); the default example's is the session's."""
 
 from __future__ import annotations
 
 import json
 import re
 
-import aws_cdk as cdk
 import pytest
-from aws_cdk.assertions import Template
+from botocore.stub import ANY
 
 from cdk_constructs.optional_dashboard_rows import ROUTER_GRAPHS
-from cdk_constructs.serving_dashboard import ServingDashboard, capacity_block_view
 from cdk_constructs.serving_metrics import (
+    CAPACITY_BLOCK_HOURS_LEFT,
+    HEALTHY_TARGETS,
     NAMESPACE,
     PROMETHEUS_SERIES,
     ROUTER_JOB,
     ROUTER_METRICS,
     ROUTER_PUBLISHED,
-    ServingMetricsPublisher,
 )
 from cdk_constructs.serving_metrics.runtime import handler
 from charts.serving_spec import serving_spec_for
+from deployment_config import parse_environment
 from stacks.observability_stack import router_metrics_port
+from tests.cfn_lint import cfn_lint_errors
+from tests.lambda_handlers import stubbed_clients
 
 #: Read from vllm-router 0.1.17 (the PyPI sdist vllm_router-0.1.17.tar.gz, src/metrics.rs, ``RouterMetrics``): the name
 #: each metric the project reads is recorded under (``counter!``/``histogram!``), its type and its labels. The
@@ -88,17 +91,7 @@ def test_the_publisher_puts_the_routers_figures_from_the_workspaces_answers():
         "RouterTargetsUp": _answer(({}, "2")),
     }
     by_query = {q["query"]: answers[q["name"]] for q in queries}
-    event = {
-        "prometheusEndpoint": "https://aps-workspaces.us-west-2.amazonaws.com/workspaces/ws-1/"
-    }
-
-    # when the publisher runs them
-    data = handler.query_metrics(
-        {**event, "queries": queries}, 1_800_000_000.0, lambda _url, p: by_query[p["query"]]
-    )
-
-    # then each value is put under its name and unit; NaN puts nothing, no worker receiving puts 0
-    assert {d["MetricName"]: (d["Value"], d["Unit"]) for d in data} == {
+    expected = {
         "RouterRequestsSucceededPerSecond": (12.5, "Count/Second"),
         "RouterRequestsFailedPerSecond": (0.25, "Count/Second"),
         "RouterLatencyP50Seconds": (1.5, "Seconds"),
@@ -108,6 +101,50 @@ def test_the_publisher_puts_the_routers_figures_from_the_workspaces_answers():
         "RouterPrefixHitPercent": (60.0, "Percent"),
         "RouterTargetsUp": (2.0, "Count"),
     }
+    event = {
+        "namespace": NAMESPACE,
+        "clusterName": "two-llm",
+        "prometheusEndpoint": "https://aps-workspaces.us-west-2.amazonaws.com/workspaces/ws-1/",
+        "queries": queries,
+        "loadBalancerTags": {"kubernetes.io/service-name": "llm-serving/vllm"},
+        "healthyTargetsMetric": HEALTHY_TARGETS,
+        "capacityReservationId": "cr-0123456789abcdef0",
+        "capacityBlockHoursLeftMetric": CAPACITY_BLOCK_HOURS_LEFT,
+    }
+    with stubbed_clients(("cloudwatch", "elbv2", "ec2"), region="us-west-2") as stubbers:
+        # (the load balancer and the block are not this test's: their calls fail, and the run goes on without them)
+        stubbers["elbv2"].add_client_error("describe_load_balancers", "AccessDenied")
+        stubbers["ec2"].add_client_error("describe_capacity_reservations", "UnauthorizedOperation")
+        stubbers["cloudwatch"].add_response(
+            "put_metric_data",
+            {},
+            {
+                "Namespace": NAMESPACE,
+                "MetricData": [
+                    {
+                        "MetricName": name,
+                        "Unit": unit,
+                        "Value": value,
+                        "Dimensions": [{"Name": "ClusterName", "Value": "two-llm"}],
+                        "Timestamp": ANY,
+                    }
+                    for name, (value, unit) in expected.items()
+                ],
+            },
+        )
+
+        # when the publisher runs
+        put = handler.publish(
+            event,
+            now=1_800_000_000.0,
+            query=lambda _url, params: by_query[params["query"]],
+            cloudwatch=stubbers["cloudwatch"].client,
+            elbv2=stubbers["elbv2"].client,
+            ec2=stubbers["ec2"].client,
+        )
+
+    # then each value is put under its name and unit, for the cluster; NaN puts nothing, no worker receiving puts 0
+    assert {d["MetricName"]: (d["Value"], d["Unit"]) for d in put} == expected
 
 
 # --- the stacks: with a router, and the default example without one -------------------------------------------------
@@ -146,41 +183,50 @@ def _router_widgets(dashboard: dict) -> dict[str, set[str]]:
 
 
 @pytest.fixture(scope="module")
-def with_router(default_env) -> tuple[dict, dict]:
-    """The publisher and the dashboard of the default example as the observability stack makes them for a router
-    (``router=True``), in one small stack: (publisher event, dashboard body)."""
-    app = cdk.App()
-    stack = cdk.Stack(app, "RouterMetrics", env=cdk.Environment(region=default_env.region))
-    ServingMetricsPublisher(
-        stack,
-        "ServingMetrics",
-        cluster_name=default_env.cluster_name,
-        prometheus_endpoint="https://aps-workspaces.us-west-2.amazonaws.com/workspaces/ws-1/",
-        workspace_arn="arn:aws:aps:us-west-2:123456789012:workspace/ws-1",
-        load_balancer_tags={"kubernetes.io/service-name": "llm-serving/vllm"},
-        capacity_reservation_id=default_env.capacity.capacity_reservation_id,
-        router=True,
-    )
-    ServingDashboard(
-        stack,
-        "Dashboard",
-        env_name=default_env.name,
-        cluster_name=default_env.cluster_name,
-        region=default_env.region,
-        served_name=default_env.model.served_name,
-        capacity=capacity_block_view(
-            default_env.capacity.capacity_reservation_id, default_env.region
-        ),
-        observability=default_env.observability,
-        alarms=[],
-        router=True,
-    )
-    return _event_and_dashboard(Template.from_stack(stack).to_json())
+def two_replicas(example_document):
+    """config/example.yaml on a reservation of two nodes: two replicas, routing auto, so the router in front."""
+    document = {
+        **example_document,
+        "capacity": {**example_document["capacity"], "instance_count": 2},
+    }
+    env = parse_environment(document, name="two")
+    assert env.replicas == 2 and router_metrics_port(serving_spec_for(env)) is not None
+    return env
 
 
-def test_with_a_router_the_publisher_queries_its_metrics_and_the_dashboard_has_its_row(with_router):
+@pytest.fixture(scope="module")
+def with_router(two_replicas, tmp_path_factory) -> tuple[dict, dict]:
+    """The observability stack of two_replicas (one synthesis for the module, with cdk-nag, of only network, cluster and
+    observability, as tests/cdk_constructs/test_budget_alarm.py does): (publisher event, dashboard body)."""
+    from app import checked_app
+    from stacks.composition import _base, _props
+    from stacks.observability_stack import ObservabilityStack
+
+    env = two_replicas
+    outdir = tmp_path_factory.mktemp("router-metrics.out")
+    app = checked_app(str(outdir), inspect_only=True)
+    network, cluster = _base(app, env)
+    ObservabilityStack(
+        app,
+        **_props(env, "observability"),
+        env_config=env,
+        cluster=cluster.cluster,
+        vpc=network.vpc,
+        spec=serving_spec_for(env),
+        alarm_topic=cluster.alarm_topic.topic,
+    )
+    assembly = app.synth()  # raises on an unacknowledged cdk-nag finding
+    stack = assembly.get_stack_by_name(env.stack_name("observability"))
+    assert cfn_lint_errors([stack.template_full_path], [env.region]) == []
+    return _event_and_dashboard(stack.template)
+
+
+def test_with_a_router_the_publisher_queries_its_metrics_and_the_dashboard_has_its_row(
+    with_router, two_replicas
+):
+    # given two replicas on EKS, so a router in front of them (the observability stack of that environment)
     event, dashboard = with_router
-    # then every router query is in the event, as published.py writes it
+    # then every router query is in the publisher's event, as published.py writes it
     queries = {q["name"]: q["query"] for q in event["queries"]}
     assert {name: queries.get(name) for name in ROUTER_PUBLISHED} == {
         name: m.query for name, m in ROUTER_PUBLISHED.items()
@@ -190,6 +236,12 @@ def test_with_a_router_the_publisher_queries_its_metrics_and_the_dashboard_has_i
     assert list(widgets) == [title for title, _, _ in ROUTER_GRAPHS]
     drawn = [name for metrics in widgets.values() for name in metrics]
     assert sorted(drawn) == sorted(ROUTER_PUBLISHED)
+    lines = [
+        m for w in dashboard["widgets"] if w["type"] == "metric" for m in w["properties"]["metrics"]
+    ]
+    assert {tuple(m[2:4]) for m in lines if m[0] == NAMESPACE and m[1] in ROUTER_PUBLISHED} == {
+        ("ClusterName", two_replicas.cluster_name)
+    }
     router = [
         w for w in dashboard["widgets"] if w["properties"].get("title", "").startswith("Router")
     ]

@@ -227,8 +227,8 @@ def _router_published() -> tuple[PublishedMetric, ...]:
     )
     hits = rate(decisions, ',outcome="prefix_hit"')
     per_worker = f"sum by (worker) (rate({sent}{{{job}}}[{RATE_WINDOW}]))"
-    # Counters of the router replicas summed; a counter's series appears with its first increment, so a failure
-    # counter without a series counts as 0 (``or vector(0)``), and the failed rate is 0, not missing, while all goes well.
+    # The router replicas' counters summed. A counter's series appears with its first increment: a failure counter
+    # without a series counts as 0 (``or vector(0)``), so the failed rate is 0, not missing, while all goes well.
     return (
         PublishedMetric("RouterRequestsSucceededPerSecond", "Count/Second", rate(ok), (ok,)),
         PublishedMetric(
@@ -240,7 +240,9 @@ def _router_published() -> tuple[PublishedMetric, ...]:
         *quantiles,
         # How the router spreads the requests over the vLLM workers (per worker: its URL, http://POD_IP:PORT): the
         # busiest and the least busy worker's share of what it sent in the window (an even spread over N workers gives
-        # 100/N each; a shared prefix kept on one worker raises the busiest share), and how many workers got any.
+        # 100/N each; a shared prefix kept on one worker raises the busiest share), and how many workers got any. The
+        # least busy is of those that got any: a removed worker's counter stays, at rate 0 (start_prometheus in the
+        # router's src/metrics.rs sets no idle timeout on its exporter).
         PublishedMetric(
             "RouterBusiestWorkerSharePercent",
             "Percent",

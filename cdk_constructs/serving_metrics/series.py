@@ -111,19 +111,21 @@ HTTP_METRICS: dict[str, PrometheusSeries] = {
 }
 #: The router's metrics this project reads (the router in front of two or more vLLM replicas on EKS,
 #: charts/vllm_router.py), as vllm-router 0.1.17 registers them: src/metrics.rs of the package's sdist on PyPI
-#: (vllm_router-0.1.17.tar.gz, the Rust sources of the binary the image and the tests run), ``RouterMetrics``, through the
+#: (vllm_router-0.1.17.tar.gz, sha256 6c37f9a8fb71ba3bda307f6a8a82792c0da86526dcddc97a81928929c4457d9d: the Rust
+#: sources of the 0.1.17 binary the tests run; the image's tag is the same release), ``RouterMetrics``, through the
 #: ``metrics`` crate and metrics-exporter-prometheus, which writes the names as given (the counters already end in
 #: ``_total``). ``start_prometheus`` gives every name ending in ``duration_seconds`` buckets (0.001 s to 240 s), so
-#: that one is a histogram. Where each is recorded (0.1.17): src/routers/http/router.rs ``route_typed_request`` counts a
-#: request in ``requests_total`` only once it succeeded (with ``generate_duration_seconds``: until the worker's answer,
-#: for a streamed one until the stream starts); one that failed with a status it does not retry (4xx, a missing API key's
-#: 401 included) in ``request_errors_total`` (``error_type`` non_retryable_error; also no_available_workers,
-#: backend_error, ...), one that still failed with 408, 429 or 5xx after its retries in ``retries_exhausted_total``
-#: (src/core/retry.rs, ``execute_response_with_retry``); every routing policy counts the worker it picked in
-#: ``processed_requests_total`` (src/policies/*.rs, a retry's second pick too), and the cache-aware policy its decision in
-#: ``prefix_routing_decisions_total`` (src/policies/cache_aware.rs: outcome prefix_hit, prefix_miss, load_imbalance or
-#: missing_tokens). A counter's series appears with its first increment. tests/charts/test_vllm_router.py reads these
-#: names and types from the running router's /metrics.
+#: that one is a histogram. Where each is recorded (0.1.17): src/routers/http/router.rs ``route_prepared_request`` (the
+#: OpenAI routes) counts a request in ``requests_total`` only once it succeeded (with ``generate_duration_seconds``:
+#: until the worker's answer, for a streamed one until the stream starts); one that failed with a status it does not
+#: retry (4xx, a missing API key's 401 included) in ``request_errors_total`` (``error_type`` non_retryable_error; also
+#: backend_error, no_available_workers - the latter once per attempt, so a request that found no worker on every
+#: attempt counts there and in the next one), and one that still failed with 408, 429 or 5xx after its retries in
+#: ``retries_exhausted_total`` (src/core/retry.rs, ``execute_response_with_retry``); every routing policy counts the
+#: worker it picked in ``processed_requests_total`` (src/policies/*.rs; a retry's new pick too), and the cache-aware
+#: policy its decision in ``prefix_routing_decisions_total`` (src/policies/cache_aware.rs: outcome prefix_hit,
+#: prefix_miss, load_imbalance or missing_tokens). A counter's series appears with its first increment.
+#: tests/charts/test_vllm_router.py reads these names, types and labels from the running router's /metrics.
 ROUTER_METRICS: dict[str, PrometheusSeries] = {
     s.name: s
     for s in (

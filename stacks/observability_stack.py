@@ -17,6 +17,9 @@ Decisions, each with its reason (sources in the modules named):
   errors). A Lambda function puts quantiles and rates from AMP into CloudWatch every minute, where standard alarms,
   with their missing-data rules, and the dashboard read them (cdk_constructs/serving_metrics/ says why not the
   CloudWatch agent or PromQL alarms).
+- With a router in front of two or more replicas (charts/vllm_router.py) the same scraper reads the router's own
+  metrics (job ``vllm-router``), the publisher puts a few of them (ROUTER_PUBLISHED: requests, failures, latency,
+  spread over the workers, prefix hits, replicas up) and the dashboard shows them in a row of their own.
 
 **The load balancer's name is only known after deploy**, and CloudWatch metrics carry no tags: the publisher finds the
 load balancer by the tags the cloud provider writes (the same the destroy waiter uses) and counts its healthy targets

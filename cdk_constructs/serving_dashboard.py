@@ -7,7 +7,8 @@ Rows, top to bottom:
    waiting, KV-cache usage, tokens per second, preemptions, finished requests and the 5xx error rate - the metrics the
    serving metrics publisher computes from vLLM's own (cdk_constructs/serving_metrics/). Alarm thresholds are drawn
    as horizontal lines.
-3. Endpoint: healthy targets of the Service's load balancer and vLLM scrape targets up.
+3. Endpoint: healthy targets of the Service's load balancer and vLLM scrape targets up; with a router in front of the
+   replicas (``router``), its row: requests, failures, latency, spread over the workers, replicas scraped.
 4. GPUs: utilization, memory, temperature and power per GPU (Container Insights, a SEARCH over the per-GPU dimension
    set, so that it needs no node name), GPU samples reaching CloudWatch, XID errors and fatal hardware conditions from
    the node monitoring agent.
@@ -34,6 +35,7 @@ from aws_cdk import aws_cloudwatch as cloudwatch
 from constructs import Construct
 
 from cdk_constructs.block_earnings_widgets import block_earnings_widgets
+from cdk_constructs.optional_dashboard_rows import router_row, spec_decoding_row
 from cdk_constructs.serving_alarms import gpu_samples_query, serving_metric
 from cdk_constructs.serving_metrics import (
     CAPACITY_BLOCK_HOURS_LEFT,
@@ -114,12 +116,14 @@ class ServingDashboard(Construct):
         sources: str | None = None,
         logs: str | None = None,
         spec_decoding: bool = False,
+        router: bool = False,
     ) -> None:
         """:param gpu_health: the GPU rows (Container Insights and the node monitoring agent; the EKS path).
         :param dcgm_gpu: the GPU rows from DCGM through the publisher (the HyperPod path); not with ``gpu_health``.
         :param sources: the text widget's sentence on where the numbers come from. Default: the EKS path's.
         :param logs: the text widget's hint on the container logs. Default: the EKS path's Container Insights group.
         :param spec_decoding: a row with speculative decoding's acceptance (serving_metrics.SPEC_DECODE_PUBLISHED).
+        :param router: a row with the router's metrics (serving_metrics.ROUTER_PUBLISHED), under the endpoint row.
 
         The earnings row shows the cost per million tokens where the publisher puts the block's cost (the fee is known:
         ``observability.block_fee_usd``, or a capacity whose fee AWS returns), and says how to get it otherwise."""
@@ -240,23 +244,9 @@ class ServingDashboard(Construct):
                 annotations=[threshold(observability.error_rate_percent, "alarm")],
             ),
         )
+        # speculative decoding's acceptance, and the router's row: cdk_constructs/optional_dashboard_rows.py
         if spec_decoding:
-            # The share of draft tokens the model accepted, and the tokens each verification step yields (1 + accepted
-            # per draft): what speculative decoding buys. Empty without traffic.
-            self.dashboard.add_widgets(
-                graph(
-                    "Speculative decoding: draft tokens accepted (%)",
-                    [m("SpecDecodeAcceptanceRatePercent", label="acceptance rate")],
-                    unit_label="percent",
-                    width=12,
-                ),
-                graph(
-                    "Speculative decoding: mean accepted length (tokens per step)",
-                    [m("SpecDecodeMeanAcceptedLength", label="mean accepted length")],
-                    unit_label="tokens",
-                    width=12,
-                ),
-            )
+            self.dashboard.add_widgets(*spec_decoding_row(m, graph))
         self.dashboard.add_widgets(
             graph(
                 "Endpoint: healthy load balancer targets",
@@ -272,6 +262,8 @@ class ServingDashboard(Construct):
                 width=12,
             ),
         )
+        if router:
+            self.dashboard.add_widgets(*router_row(m, graph))
         capacity_widget = cloudwatch.SingleValueWidget(
             title=f"{capacity.name}: hours left",
             width=8,

@@ -17,6 +17,9 @@ Decisions, each with its reason (sources in the modules named):
   errors). A Lambda function puts quantiles and rates from AMP into CloudWatch every minute, where standard alarms,
   with their missing-data rules, and the dashboard read them (cdk_constructs/serving_metrics/ says why not the
   CloudWatch agent or PromQL alarms).
+- With a router in front of two or more replicas (charts/vllm_router.py) the same scraper reads the router's own
+  metrics (job ``vllm-router``), the publisher puts a few of them (ROUTER_PUBLISHED: requests, failures, latency,
+  spread over the workers, prefix hits, replicas up) and the dashboard shows them in a row of their own.
 
 **The load balancer's name is only known after deploy**, and CloudWatch metrics carry no tags: the publisher finds the
 load balancer by the tags the cloud provider writes (the same the destroy waiter uses) and counts its healthy targets
@@ -212,6 +215,8 @@ class ObservabilityStack(cdk.Stack):
 
     def _eks(self, env_config: EnvironmentConfig, cluster_name: str, spec: VllmServingSpec) -> None:
         capacity = env_config.capacity
+        # a router in front of two or more replicas (charts/vllm_router.py): its metrics, scraped as job vllm-router
+        router = router_metrics_port(spec) is not None
         # With a next block: ServingGapMinutes and its alarm, on llmops handover's plan (cdk_constructs/serving_gap.py).
         gap = serving_gap_plan(env_config)
         self.publisher = self._publisher(
@@ -220,6 +225,7 @@ class ObservabilityStack(cdk.Stack):
             capacity_reservation_id=capacity.capacity_reservation_id,
             next_capacity_reservation_id=capacity.next_capacity_reservation_id,
             spec_decoding=bool(env_config.model.speculator_size_gb),
+            router=router,
             block_fee_usd=env_config.observability.block_fee_usd,
             next_block_fee_usd=env_config.observability.next_block_fee_usd,
             serving_gap=gap,
@@ -256,6 +262,7 @@ class ObservabilityStack(cdk.Stack):
             observability=env_config.observability,
             alarms=list(self.alarms.alarms.values()),
             spec_decoding=bool(env_config.model.speculator_size_gb),
+            router=router,
         )
 
     def _hyperpod(

@@ -57,6 +57,7 @@ from cdk_constructs.serving_metrics.published import (
     NAMESPACE,
     NODE_MONITORING_PUBLISHED,
     PUBLISHED_METRICS,
+    ROUTER_PUBLISHED,
     SERVING_BUSY,
     SERVING_GAP_MINUTES,
     SPEC_DECODE_PUBLISHED,
@@ -64,11 +65,7 @@ from cdk_constructs.serving_metrics.published import (
     PublishedMetric,
     published_metrics,
 )
-from cdk_constructs.serving_metrics.scrape import (
-    ROUTER_JOB,
-    scrape_configuration,
-    scrape_configuration_blob,
-)
+from cdk_constructs.serving_metrics.scrape import scrape_configuration, scrape_configuration_blob
 from cdk_constructs.serving_metrics.series import (
     DCGM_METRICS,
     HTTP_METRICS,
@@ -76,6 +73,8 @@ from cdk_constructs.serving_metrics.series import (
     NODE_MONITORING_METRICS,
     PROMETHEUS_SERIES,
     RATE_WINDOW,
+    ROUTER_JOB,
+    ROUTER_METRICS,
     SCRAPE_INTERVAL_SECONDS,
     SPEC_DECODE_METRICS,
     VLLM_JOB,
@@ -105,6 +104,8 @@ class ServingMetricsPublisher(Construct):
     :param dcgm: whether the HyperPod observability add-on writes DCGM's GPU series to the workspace
         (:data:`DCGM_PUBLISHED`).
     :param spec_decoding: whether vLLM serves with speculative decoding (:data:`SPEC_DECODE_PUBLISHED`).
+    :param router: whether the router stands in front of the replicas (:data:`ROUTER_PUBLISHED`, from the scraper's
+        :data:`ROUTER_JOB`).
     :param block_fee_usd: the Capacity Block's upfront fee (``observability.block_fee_usd``): with it, each minute of
         the block puts its share as :data:`BLOCK_COST_USD`, with the share of each paid extension's fee (EC2 gives
         those). A training plan's fee is read from SageMaker instead.
@@ -131,6 +132,7 @@ class ServingMetricsPublisher(Construct):
         node_monitoring: bool = True,
         dcgm: bool = False,
         spec_decoding: bool = False,
+        router: bool = False,
         block_fee_usd: float | None = None,
         next_capacity_reservation_id: str | None = None,
         next_block_fee_usd: float | None = None,
@@ -229,7 +231,10 @@ class ServingMetricsPublisher(Construct):
             "queries": [
                 m.as_event()
                 for m in published_metrics(
-                    node_monitoring=node_monitoring, dcgm=dcgm, spec_decoding=spec_decoding
+                    node_monitoring=node_monitoring,
+                    dcgm=dcgm,
+                    spec_decoding=spec_decoding,
+                    router=router,
                 ).values()
             ],
             "loadBalancerTags": load_balancer_tags,
@@ -306,6 +311,8 @@ __all__ = [
     "PrometheusSeries",
     "PublishedMetric",
     "RATE_WINDOW",
+    "ROUTER_METRICS",
+    "ROUTER_PUBLISHED",
     "SCRAPE_INTERVAL_SECONDS",
     "SERVING_BUSY",
     "SERVING_GAP_MINUTES",

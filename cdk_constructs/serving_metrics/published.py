@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from cdk_constructs.serving_metrics.series import (
     NODE_MONITORING_JOB,
     RATE_WINDOW,
+    ROUTER_JOB,
     SPEC_DECODE_METRICS,
     VLLM_JOB,
 )
@@ -201,6 +202,80 @@ def _spec_decode_published() -> tuple[PublishedMetric, ...]:
 SPEC_DECODE_PUBLISHED: dict[str, PublishedMetric] = {m.name: m for m in _spec_decode_published()}
 
 
+def _router_published() -> tuple[PublishedMetric, ...]:
+    job = f'job="{ROUTER_JOB}"'
+    ok, errors, exhausted, sent, decisions, duration = (
+        "vllm_router_requests_total",
+        "vllm_router_request_errors_total",
+        "vllm_router_retries_exhausted_total",
+        "vllm_router_processed_requests_total",
+        "vllm_router_prefix_routing_decisions_total",
+        "vllm_router_generate_duration_seconds",
+    )
+
+    def rate(series: str, labels: str = "") -> str:
+        return f"sum(rate({series}{{{job}{labels}}}[{RATE_WINDOW}]))"
+
+    quantiles = tuple(
+        PublishedMetric(
+            f"RouterLatencyP{int(q * 100)}Seconds",
+            "Seconds",
+            f"histogram_quantile({q}, sum by (le) (rate({duration}_bucket{{{job}}}[{RATE_WINDOW}])))",
+            (duration,),
+        )
+        for q in (0.5, 0.9)
+    )
+    hits = rate(decisions, ',outcome="prefix_hit"')
+    per_worker = f"sum by (worker) (rate({sent}{{{job}}}[{RATE_WINDOW}]))"
+    # The router replicas' counters summed. A counter's series appears with its first increment: a failure counter
+    # without a series counts as 0 (``or vector(0)``), so the failed rate is 0, not missing, while all goes well.
+    return (
+        PublishedMetric("RouterRequestsSucceededPerSecond", "Count/Second", rate(ok), (ok,)),
+        PublishedMetric(
+            "RouterRequestsFailedPerSecond",
+            "Count/Second",
+            f"({rate(errors)} or vector(0)) + ({rate(exhausted)} or vector(0))",
+            (errors, exhausted),
+        ),
+        *quantiles,
+        # How the router spreads the requests over the vLLM workers (per worker: its URL, http://POD_IP:PORT): the
+        # busiest and the least busy worker's share of what it sent in the window (an even spread over N workers gives
+        # 100/N each; a shared prefix kept on one worker raises the busiest share), and how many workers got any. The
+        # least busy is of those that got any: a removed worker's counter stays, at rate 0 (start_prometheus in the
+        # router's src/metrics.rs sets no idle timeout on its exporter).
+        PublishedMetric(
+            "RouterBusiestWorkerSharePercent",
+            "Percent",
+            f"100 * max({per_worker}) / {rate(sent)}",
+            (sent,),
+        ),
+        PublishedMetric(
+            "RouterLeastBusyWorkerSharePercent",
+            "Percent",
+            f"100 * min({per_worker} > 0) / {rate(sent)}",
+            (sent,),
+        ),
+        PublishedMetric(
+            "RouterWorkersReceiving", "Count", f"count({per_worker} > 0)", (sent,), when_empty=0.0
+        ),
+        # The cache-aware policy's decisions that followed a cached prefix, of all its decisions (no series with another
+        # policy, or without traffic: nothing is put).
+        PublishedMetric(
+            "RouterPrefixHitPercent",
+            "Percent",
+            f"100 * ({hits} or vector(0)) / {rate(decisions)}",
+            (decisions,),
+        ),
+        # 0 when no router replica answers the scraper.
+        PublishedMetric("RouterTargetsUp", "Count", f"sum(up{{{job}}})", ("up",), when_empty=0.0),
+    )
+
+
+#: The router's metrics, by CloudWatch name: only where a router stands in front of the replicas (the EKS path with two
+#: replicas or more and ``endpoint.routing`` not none: VllmServingSpec.router_policy); its series exist nowhere else.
+ROUTER_PUBLISHED: dict[str, PublishedMetric] = {m.name: m for m in _router_published()}
+
+
 def _dcgm_published() -> tuple[PublishedMetric, ...]:
     util, used, free = "DCGM_FI_DEV_GPU_UTIL", "DCGM_FI_DEV_FB_USED", "DCGM_FI_DEV_FB_FREE"
     temp, power, xid = "DCGM_FI_DEV_GPU_TEMP", "DCGM_FI_DEV_POWER_USAGE", "DCGM_FI_DEV_XID_ERRORS"
@@ -234,11 +309,16 @@ DCGM_PUBLISHED: dict[str, PublishedMetric] = {m.name: m for m in _dcgm_published
 
 
 def published_metrics(
-    *, node_monitoring: bool = True, dcgm: bool = False, spec_decoding: bool = False
+    *,
+    node_monitoring: bool = True,
+    dcgm: bool = False,
+    spec_decoding: bool = False,
+    router: bool = False,
 ) -> dict[str, PublishedMetric]:
     """:data:`PUBLISHED_METRICS`, without those of the node monitoring agent when it does not run, with
-    :data:`DCGM_PUBLISHED` when the HyperPod observability add-on writes DCGM's series to the workspace, and with
-    :data:`SPEC_DECODE_PUBLISHED` when vLLM serves with ``spec_decoding``."""
+    :data:`DCGM_PUBLISHED` when the HyperPod observability add-on writes DCGM's series to the workspace, with
+    :data:`SPEC_DECODE_PUBLISHED` when vLLM serves with ``spec_decoding``, and with :data:`ROUTER_PUBLISHED` when a
+    router stands in front of the replicas."""
     if node_monitoring and dcgm:
         raise ValueError("GpuXidErrors comes from the node monitoring agent or from DCGM, not both")
     metrics = {
@@ -250,6 +330,7 @@ def published_metrics(
         **metrics,
         **(DCGM_PUBLISHED if dcgm else {}),
         **(SPEC_DECODE_PUBLISHED if spec_decoding else {}),
+        **(ROUTER_PUBLISHED if router else {}),
     }
 
 

@@ -9,6 +9,7 @@ import yaml
 
 from cdk_constructs.serving_metrics.series import (
     NODE_MONITORING_JOB,
+    ROUTER_JOB,
     SCRAPE_INTERVAL_SECONDS,
     VLLM_JOB,
 )
@@ -18,8 +19,6 @@ from deployment_config.addon_outputs import (
     NODE_MONITORING_AGENT_NAMESPACE,
 )
 
-#: The job of the router in front of two or more vLLM replicas on EKS (charts/vllm_router.py).
-ROUTER_JOB = "vllm-router"
 #: The router pods' component label (charts/vllm_router.py ROUTER), as the scraper's pod discovery names it.
 _COMPONENT_LABEL = "__meta_kubernetes_pod_label_app_kubernetes_io_component"
 

@@ -14,6 +14,8 @@ RATE_WINDOW = "5m"
 
 VLLM_JOB = "vllm"
 NODE_MONITORING_JOB = "node-monitoring-agent"
+#: The job of the router in front of two or more vLLM replicas on EKS (charts/vllm_router.py; scrape.py scrapes it).
+ROUTER_JOB = "vllm-router"
 
 
 @dataclass(frozen=True)
@@ -107,6 +109,61 @@ HTTP_METRICS: dict[str, PrometheusSeries] = {
         ),
     )
 }
+#: The router's metrics this project reads (the router in front of two or more vLLM replicas on EKS,
+#: charts/vllm_router.py), as vllm-router 0.1.17 registers them: src/metrics.rs of the package's sdist on PyPI
+#: (vllm_router-0.1.17.tar.gz, sha256 6c37f9a8fb71ba3bda307f6a8a82792c0da86526dcddc97a81928929c4457d9d: the Rust
+#: sources of the 0.1.17 binary the tests run; the image's tag is the same release), ``RouterMetrics``, through the
+#: ``metrics`` crate and metrics-exporter-prometheus, which writes the names as given (the counters already end in
+#: ``_total``). ``start_prometheus`` gives every name ending in ``duration_seconds`` buckets (0.001 s to 240 s), so
+#: that one is a histogram. Where each is recorded (0.1.17): src/routers/http/router.rs ``route_prepared_request`` (the
+#: OpenAI routes) counts a request in ``requests_total`` only once it succeeded (with ``generate_duration_seconds``:
+#: until the worker's answer, for a streamed one until the stream starts); one that failed with a status it does not
+#: retry (4xx, a missing API key's 401 included) in ``request_errors_total`` (``error_type`` non_retryable_error; also
+#: backend_error, no_available_workers - the latter once per attempt, so a request that found no worker on every
+#: attempt counts there and in the next one), and one that still failed with 408, 429 or 5xx after its retries in
+#: ``retries_exhausted_total`` (src/core/retry.rs, ``execute_response_with_retry``); every routing policy counts the
+#: worker it picked in ``processed_requests_total`` (src/policies/*.rs; a retry's new pick too), and the cache-aware
+#: policy its decision in ``prefix_routing_decisions_total`` (src/policies/cache_aware.rs: outcome prefix_hit,
+#: prefix_miss, load_imbalance or missing_tokens). A counter's series appears with its first increment.
+#: tests/charts/test_vllm_router.py reads these names, types and labels from the running router's /metrics.
+ROUTER_METRICS: dict[str, PrometheusSeries] = {
+    s.name: s
+    for s in (
+        PrometheusSeries(
+            "vllm_router_requests_total", "counter", ("route",), "requests answered with success"
+        ),
+        PrometheusSeries(
+            "vllm_router_request_errors_total",
+            "counter",
+            ("route", "error_type"),
+            "requests that failed without a retry (a worker's 4xx, no available worker, ...)",
+        ),
+        PrometheusSeries(
+            "vllm_router_retries_exhausted_total",
+            "counter",
+            ("route",),
+            "requests still failing with 408, 429 or 5xx after every retry",
+        ),
+        PrometheusSeries(
+            "vllm_router_processed_requests_total",
+            "counter",
+            ("worker",),
+            "requests sent to each worker (its URL, http://POD_IP:PORT)",
+        ),
+        PrometheusSeries(
+            "vllm_router_prefix_routing_decisions_total",
+            "counter",
+            ("policy", "stage", "outcome"),
+            "cache-aware decisions: prefix_hit, prefix_miss, load_imbalance, missing_tokens",
+        ),
+        PrometheusSeries(
+            "vllm_router_generate_duration_seconds",
+            "histogram",
+            (),
+            "time from a request's arrival to its worker's (first) answer, successful requests",
+        ),
+    )
+}
 #: The node monitoring agent's metrics (pkg/manager/manager.go at v1.6.7).
 NODE_MONITORING_METRICS: dict[str, PrometheusSeries] = {
     s.name: s
@@ -153,6 +210,7 @@ PROMETHEUS_SERIES = {
     **VLLM_METRICS,
     **SPEC_DECODE_METRICS,
     **HTTP_METRICS,
+    **ROUTER_METRICS,
     **NODE_MONITORING_METRICS,
     **DCGM_METRICS,
     "up": PrometheusSeries(

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import socket
 import subprocess
@@ -19,6 +20,7 @@ from contextlib import ExitStack, contextmanager
 
 import pytest
 
+from cdk_constructs.serving_metrics import ROUTER_METRICS
 from charts.vllm_router import ROUTER_VERSION
 from tests.ops_cli.openai_server import Behaviour, openai_server
 
@@ -132,7 +134,7 @@ def _running(command: list[str], url: str, log_path):
 
 @pytest.fixture(scope="module")
 def router(default_env, tmp_path_factory):
-    """The real router in front of two stand-ins; yields (router URL, [the two stand-ins' Behaviour])."""
+    """The real router in front of two stand-ins; yields (router URL, [the two stand-ins' Behaviour], its metrics URL)."""
     import dataclasses
 
     from charts.serving_spec import serving_spec_for
@@ -152,11 +154,12 @@ def router(default_env, tmp_path_factory):
         workers = [stack.enter_context(openai_server(behaviour)) for behaviour in backends]
         port = _free_port()
         url = f"http://127.0.0.1:{port}"
-        command = _router_command(spec, workers, port, _free_port())
+        metrics_port = _free_port()
+        command = _router_command(spec, workers, port, metrics_port)
         stack.enter_context(
             _running(command, url, tmp_path_factory.mktemp("router") / "router.log")
         )
-        yield url, backends
+        yield url, backends, f"http://127.0.0.1:{metrics_port}/metrics"
 
 
 def _chat(url: str, system: str, question: str, key: str | None = API_KEY) -> int:
@@ -203,7 +206,7 @@ def _concurrently(url: str, conversations: list[tuple[str, str]]) -> None:
 
 
 def test_requests_sharing_a_long_prefix_land_on_one_replica_and_unrelated_ones_spread(router):
-    url, backends = router
+    url, backends, _ = router
     # given requests in flight together that share nothing (distinct system prompts and questions)
     before = _served(backends)
     _concurrently(url, [(_words(seed, 150), _words(100 + seed, 10)) for seed in range(CONCURRENT)])
@@ -221,7 +224,7 @@ def test_requests_sharing_a_long_prefix_land_on_one_replica_and_unrelated_ones_s
 
 
 def test_the_router_forwards_the_clients_api_key_and_the_replica_still_requires_it(router):
-    url, backends = router
+    url, backends, _ = router
     # given replicas that require the API key on every path but /health (the chart's middleware)
     # when a client calls through the router with the key, then the replica receives it and answers
     assert _chat(url, "short", "with the key") == 200
@@ -235,3 +238,35 @@ def test_the_router_forwards_the_clients_api_key_and_the_replica_still_requires_
     # when a client calls without the key or with a wrong one, then the replica refuses it through the router
     assert _chat(url, "short", "without a key", key=None) == 401
     assert _chat(url, "short", "with a wrong key", key="wrong") == 401
+
+
+def _exported(metrics_url: str) -> dict[str, tuple[str, set[frozenset[str]]]]:
+    """The router's /metrics page: each metric's TYPE and the label names of its samples."""
+    with urllib.request.urlopen(metrics_url, timeout=REQUEST_SECONDS) as response:
+        page = response.read().decode()
+    types = dict(re.findall(r"^# TYPE (\S+) (\S+)$", page, flags=re.MULTILINE))
+    labels: dict[str, set[frozenset[str]]] = {name: set() for name in types}
+    for sample, label_text in re.findall(r"^([a-z_:]+)(?:\{(.*?)\})? ", page, flags=re.MULTILINE):
+        base = re.sub(r"_(bucket|sum|count)$", "", sample) if sample not in types else sample
+        names = frozenset(re.findall(r'(\w+)="', label_text or "")) - {"le"}
+        labels.setdefault(base, set()).add(names)
+    return {name: (types[name], labels.get(name, set())) for name in types}
+
+
+def test_the_router_exports_the_metrics_the_dashboard_reads_by_their_names_types_and_labels(router):
+    url, _, metrics_url = router
+    # given requests through the router: answered ones, and one refused for want of the API key
+    assert _chat(url, "metrics", "one") == 200
+    assert _chat(url, "metrics", "two", key=None) == 401
+    exported = _exported(metrics_url)
+    # then each series the publisher queries (cdk_constructs/serving_metrics/series.py ROUTER_METRICS) is on the
+    # router's /metrics page with the listed type and label names
+    for name, series in ROUTER_METRICS.items():
+        if name == "vllm_router_retries_exhausted_total":
+            # only after a request failed with 408, 429 or 5xx on every retry, which the stand-ins never answer
+            assert name not in exported
+            continue
+        assert name in exported, (name, sorted(exported))
+        kind, label_sets = exported[name]
+        assert kind == series.type, name
+        assert label_sets == {frozenset(series.labels)}, (name, label_sets)

@@ -96,6 +96,7 @@ from cdk_constructs.alarm_runbooks import (
 )
 from cdk_constructs.budget_alarm import BudgetAlarm
 from cdk_constructs.destroy_waiter import load_balancer_controller_tags, service_load_balancer_tags
+from cdk_constructs.router_alarm import router_error_rule
 from cdk_constructs.serving_alarms import GpuWatch, ServingAlarms
 from cdk_constructs.serving_dashboard import (
     ServingDashboard,
@@ -247,9 +248,14 @@ class ObservabilityStack(cdk.Stack):
                 reservation_id=capacity.capacity_reservation_id,
                 region=env_config.region,
             ),
-            extra_rules=[serving_gap_rule(cluster_name, env_config.name, env_config.region, gap)]
-            if gap
-            else [],
+            extra_rules=[
+                *(
+                    [serving_gap_rule(cluster_name, env_config.name, env_config.region, gap)]
+                    if gap
+                    else []
+                ),
+                *([router_error_rule(cluster_name, env_config.observability)] if router else []),
+            ],
         )
         self.dashboard = ServingDashboard(
             self,

@@ -197,7 +197,7 @@ def two_replicas(example_document):
 @pytest.fixture(scope="module")
 def with_router(two_replicas, tmp_path_factory) -> tuple[dict, dict]:
     """The observability stack of two_replicas (one synthesis for the module, with cdk-nag, of only network, cluster and
-    observability, as tests/cdk_constructs/test_budget_alarm.py does): (publisher event, dashboard body)."""
+    observability, as tests/cdk_constructs/test_budget_alarm.py does): (publisher event, dashboard body, template)."""
     from app import checked_app
     from stacks.composition import _base, _props
     from stacks.observability_stack import ObservabilityStack
@@ -218,14 +218,14 @@ def with_router(two_replicas, tmp_path_factory) -> tuple[dict, dict]:
     assembly = app.synth()  # raises on an unacknowledged cdk-nag finding
     stack = assembly.get_stack_by_name(env.stack_name("observability"))
     assert cfn_lint_errors([stack.template_full_path], [env.region]) == []
-    return _event_and_dashboard(stack.template)
+    return (*_event_and_dashboard(stack.template), stack.template)
 
 
 def test_with_a_router_the_publisher_queries_its_metrics_and_the_dashboard_has_its_row(
     with_router, two_replicas
 ):
     # given two replicas on EKS, so a router in front of them (the observability stack of that environment)
-    event, dashboard = with_router
+    event, dashboard, _ = with_router
     # then every router query is in the publisher's event, as published.py writes it
     queries = {q["name"]: q["query"] for q in event["queries"]}
     assert {name: queries.get(name) for name in ROUTER_PUBLISHED} == {
@@ -263,3 +263,36 @@ def test_without_a_router_the_default_example_neither_queries_nor_shows_one(
     assert not [q for q in event["queries"] if "vllm_router" in q["query"] or "Router" in q["name"]]
     assert _router_widgets(dashboard) == {}
     assert "Router" not in json.dumps(dashboard)
+
+
+def test_with_a_router_an_alarm_watches_the_share_of_requests_it_fails(with_router, two_replicas):
+    # given the router's observability stack
+    _, _, template = with_router
+    (alarm,) = [
+        r["Properties"]
+        for r in template["Resources"].values()
+        if r["Type"] == "AWS::CloudWatch::Alarm" and "RouterErrorRateHigh" in json.dumps(r)
+    ]
+    # then it is metric math on the two router rates the publisher puts, at the error-rate threshold, 3 of 5 minutes,
+    # quiet without requests
+    (expression,) = [m for m in alarm["Metrics"] if "Expression" in m]
+    assert expression["Expression"] == "100 * failed / (failed + succeeded)"
+    drawn = {
+        m["Id"]: m["MetricStat"]["Metric"]["MetricName"]
+        for m in alarm["Metrics"]
+        if "MetricStat" in m
+    }
+    assert drawn == {
+        "failed": "RouterRequestsFailedPerSecond",
+        "succeeded": "RouterRequestsSucceededPerSecond",
+    }
+    assert set(drawn.values()) <= set(ROUTER_PUBLISHED)
+    assert alarm["Threshold"] == two_replicas.observability.error_rate_percent
+    assert (alarm["EvaluationPeriods"], alarm["DatapointsToAlarm"]) == (5, 3)
+    assert alarm["TreatMissingData"] == "notBreaching"
+    assert alarm["ComparisonOperator"] == "GreaterThanOrEqualToThreshold"
+
+
+def test_without_a_router_there_is_no_router_alarm(synthesized):
+    template = synthesized.template("observability")
+    assert "RouterErrorRateHigh" not in json.dumps(template)

@@ -182,7 +182,10 @@ def _phases_record(path: Path, document: dict, env: EnvironmentConfig, found: di
     }
     pulled = IMAGE in seconds and "already present" not in str(phases[IMAGE].get("source"))
     cache = record.get("compile_cache")
-    for name in (SCHEDULED, CHECK, HEALTHY):
+    # A pod started on a node that had run one before: the image there, and the compile cache too where one is kept.
+    # Its "node ready → pod scheduled" is the node's age, not a start's: it counts only for a new node.
+    same_node = not pulled and cache in ("on the node", "not configured")
+    for name in (CHECK, HEALTHY) if same_node else (SCHEDULED, CHECK, HEALTHY):
         if name in seconds:
             keep(name, seconds[name])
     if pulled:
@@ -191,8 +194,6 @@ def _phases_record(path: Path, document: dict, env: EnvironmentConfig, found: di
         keep(RESTORE, seconds[RESTORE])
     if RESTORE in seconds and cache == "on the node":
         slowest("restore_on_node", seconds[RESTORE])
-    # A pod started on a node that had run one before: the image there, and the compile cache too where one is kept.
-    same_node = not pulled and cache in ("on the node", "not configured")
     if COPY in seconds and same_node:
         slowest("restart_sync", seconds[COPY])  # aws s3 sync of the files already there
     elif COPY in seconds:

@@ -200,6 +200,8 @@ def test_a_fast_start_meets_the_done_when(timeline, capsys, config_dir, record):
     again["pod"]["status"]["initContainerStatuses"][0]["state"]["terminated"]["finishedAt"] = (
         "2026-11-30T10:03:20Z"  # 20 s
     )
+    # scheduled hours after its node became ready: the node's age, which a new node's start does not count
+    again["pod"]["status"]["conditions"][0]["lastTransitionTime"] = "2026-11-30T13:00:00Z"
     terminated = again["pod"]["status"]["initContainerStatuses"][2]["state"]["terminated"]
     terminated["message"] = "compile-cache: the cache of 0f3c is already on this node at /models/x"
     again["events"] = [

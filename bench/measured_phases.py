@@ -25,8 +25,10 @@ bench/cold_start_verdict.py computes the issue's done-when from them (issue 21).
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import MappingProxyType
 
 from deployment_config.model import EnvironmentConfig
 from deployment_config.startup_rates import Rate, serving_identity
@@ -71,7 +73,7 @@ class Measured:
     """The slowest figure of each kind over the records (None: no record measured it)."""
 
     files: tuple[str, ...]
-    steps: dict[str, Step] = field(default_factory=dict)  # phase name -> duration, as measured
+    steps: Mapping[str, Step] = field(default_factory=dict)  # phase name -> duration, as measured
     warm_up_cached: Step | None = None
     warm_up_uncached: Step | None = None
     restart_sync: Step | None = None  # the S3 copy of a start that found the image on its node
@@ -105,6 +107,7 @@ def load_measured(paths: list[Path], env: EnvironmentConfig, loader: str) -> Mea
                 f"{path}: neither `llmops phases --json` output nor a bench/weight_load.py --json report: "
                 "pass one of those"
             )
+    found["steps"] = MappingProxyType(found["steps"])
     return Measured(files=tuple(str(p) for p in paths), **found)
 
 
@@ -233,7 +236,7 @@ def _weight_load_report(
     rate = Rate(
         slow["gb_per_s"],
         f"{path}: bench/weight_load.py on {instance} at {document.get('measured_at')}, {loader}, "
-        f"{slow['readers']} reader(s), {slow['storage']}",
+        f"{slow.get('readers')} reader(s), {slow['storage']}",
         measured=True,
     )
     if found.get("load") is None or found["load"].gb_per_second > rate.gb_per_second:

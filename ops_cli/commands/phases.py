@@ -22,7 +22,9 @@ def register(groups: argparse._SubParsersAction, common: argparse.ArgumentParser
         **command_help(
             "Show where the newest vLLM pod's start went, phase by phase, read with kubectl: at any time, the phases not "
             "reached yet show as unknown. A pod on a node is read first (one still starting first of all): standby "
-            "replicas wait Pending, with no node, for the next Capacity Block; the output says which pod it read.",
+            "replicas wait Pending, with no node, for the next Capacity Block; the output says which pod it read. "
+            "--json also records the pod, node, image, instance type and layout measured, for "
+            "bench/timeline.py --measured.",
             ["llmops phases --env prod", "llmops phases --env prod --json"],
             [
                 (ExitCode.OK, "shown"),

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """From purchase to serving: the phases of one environment and the durations the code derives for them.
 
-    .venv/bin/python bench/timeline.py [--env NAME] [--config-dir DIR] [--json]
+    .venv/bin/python bench/timeline.py [--env NAME] [--config-dir DIR] [--json] [--measured FILE ...]
 
 Every rate comes from deployment_config.startup_rates, which names its source (a documentation page, or bench/
 weight_load.py's measurement on a GPU machine). "node ready -> first token" is planned for each weight source with two
@@ -10,6 +10,11 @@ fastest sourced rate of each step). Phases with no sourced or measured figure (s
 instance store's read rate, vLLM's warm-up, the Hub's rate) are printed as such, never guessed; the budgets
 (deployment_config.sizing.startup_budget, which sets VLLM_ENGINE_READY_TIMEOUT_S and the probes) say which allowance
 stands in for them. No AWS call, no CDK: under a second.
+
+With ``--measured FILE`` (repeatable: ``llmops phases --env NAME --json`` of a start on the node, or a bench/
+weight_load.py --json report from the node's instance store; bench/measured_phases.py) the plan takes the measured
+warm-up and load rate in place of the unmeasured ones, each naming its file, pod and time, and prints issue 21's
+done-when with its arithmetic (bench/cold_start_verdict.py). Without it the output is the plan above, unchanged.
 """
 
 from __future__ import annotations
@@ -21,8 +26,15 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 PROJECT_DIR = Path(__file__).resolve().parents[1]
-if str(PROJECT_DIR) not in sys.path:
-    sys.path.insert(0, str(PROJECT_DIR))
+for _path in (
+    str(PROJECT_DIR),
+    str(PROJECT_DIR / "bench"),
+):  # its siblings: not on sys.path when loaded by path
+    if _path not in sys.path:
+        sys.path.insert(0, _path)
+
+from cold_start_verdict import measured_json, measured_lines, verdicts  # noqa: E402
+from measured_phases import Measured, MeasuredRecordError, load_measured  # noqa: E402
 
 from deployment_config.gpu_nodes import (  # noqa: E402
     # EKS scales a Capacity Block node group to 0 forty minutes before the block ends; EC2 shuts the instances down 30
@@ -70,9 +82,9 @@ def _minutes(seconds: float) -> float:
     return round(seconds / 60, 1)
 
 
-def rates_used(env: EnvironmentConfig) -> dict[str, Rate]:
+def rates_used(env: EnvironmentConfig, measured: Measured | None = None) -> dict[str, Rate]:
     """Every rate the plan below uses, by the name its rows cite, each with its source (deployment_config.startup_rates,
-    deployment_config.sizing)."""
+    deployment_config.sizing; with ``measured``, the user's measurements last)."""
     instance = env.gpu_instance_type.name
     rates = {
         "s3_download": s3_download_rate(instance),
@@ -86,7 +98,29 @@ def rates_used(env: EnvironmentConfig) -> dict[str, Rate]:
         rates[f"{name}_from_memory"] = rate
     for name, rate in LOADER_FROM_DISK.items():
         rates[f"{name}_from_disk"] = rate
+    if measured is not None and measured.load is not None:
+        rates["instance_store_load"] = measured.load
+    if measured is not None and measured.s3_copy is not None:
+        rates["s3_copy_measured"] = measured.s3_copy
     return rates
+
+
+def unmeasured(measured: Measured | None) -> dict[str, str]:
+    """UNMEASURED, less what ``measured`` measured."""
+    done = set()
+    if measured is not None and measured.load is not None:
+        done.add("instance_store_read")
+    if measured is not None and measured.warm_up(new_node=False) is not None:
+        done.add("warm_up")
+    return {name: text for name, text in UNMEASURED.items() if name not in done}
+
+
+def _warm_up(measured: Measured | None, *, new_node: bool) -> tuple[float, str]:
+    """(seconds, the basis' words) of the warm-up a row adds: 0 and "not measured" without a measurement."""
+    chosen = measured.warm_up(new_node=new_node) if measured is not None else None
+    if chosen is None:
+        return 0.0, " + warm-up (not measured: see unmeasured)"
+    return chosen[1].seconds, f" + warm-up {chosen[1].seconds:g} s ({chosen[0]}, measured)"
 
 
 def load_format(env: EnvironmentConfig) -> str:
@@ -98,39 +132,48 @@ def load_format(env: EnvironmentConfig) -> str:
     return named if named in LOADER_FROM_MEMORY else "safetensors"
 
 
-def first_token_phases(env: EnvironmentConfig) -> list[Phase]:
+def first_token_phases(env: EnvironmentConfig, measured: Measured | None = None) -> list[Phase]:
     """node ready -> first token for each weight source, the estimate and the limit beside it (issue 21, item 7).
 
     The estimate takes the planned download rate and the slowest load bench/weight_load.py measured; the limit takes the
     instance's ENA bandwidth and the loader's measured ceiling from memory. The warm-up has no sourced or measured
-    figure: both leave it out and say so, so each figure is the weights' part of the start."""
+    figure: both leave it out and say so, so each figure is the weights' part of the start. With ``measured``, the
+    measured load rate from the instance store, S3 copy rate and warm-up (bench/measured_phases.py) take their place,
+    the warm-up in the limit too."""
     weights = (
         env.model.loaded_gb
     )  # the weights and, with spec_decoding, the speculator (as the budget counts)
-    rates = rates_used(env)
+    rates = rates_used(env, measured)
     loader = load_format(env)
     ceiling, slow = rates[f"{loader}_from_memory"], rates[f"{loader}_from_disk"]
+    slow_name = "instance_store_load" if "instance_store_load" in rates else f"{loader}_from_disk"
+    slow = rates[slow_name]
     s3, ena = rates["s3_download"], rates.get("ena_bandwidth")
+    copy_name = "s3_copy_measured" if "s3_copy_measured" in rates else "s3_download"
+    copy = rates[copy_name]
     network = ena or s3
     streamer = min(rates["runai_streamer_from_memory"].gb_per_second, s3.gb_per_second)
     streamer_limit = min(rates["runai_streamer_from_memory"].gb_per_second, network.gb_per_second)
-    warm_up = " + warm-up (not measured: see unmeasured)"
+    warm, warm_up = _warm_up(measured, new_node=True)
+    restart_warm, restart_warm_up = _warm_up(measured, new_node=False)
     return [
         Phase(
             "node ready -> first token, weights from S3: copy to the NVMe, then load",
-            _minutes(s3.seconds_for(weights) + slow.seconds_for(weights)),
-            f"{weights} GB / s3_download {s3.gb_per_second:g} GB/s + {weights} GB / {loader}_from_disk "
+            _minutes(copy.seconds_for(weights) + slow.seconds_for(weights) + warm),
+            f"{weights} GB / {copy_name} {copy.gb_per_second:g} GB/s + {weights} GB / {slow_name} "
             f"{slow.gb_per_second:g} GB/s{warm_up}; limit: / {'ena_bandwidth' if ena else 's3_download'} "
             f"{network.gb_per_second:g} + / {loader}_from_memory {ceiling.gb_per_second:g}",
-            limit_minutes=_minutes(network.seconds_for(weights) + ceiling.seconds_for(weights)),
+            limit_minutes=_minutes(
+                network.seconds_for(weights) + ceiling.seconds_for(weights) + warm
+            ),
         ),
         Phase(
             "node ready -> first token, weights from S3: Run:ai streamer into GPU memory (--load-format "
             "runai_streamer)",
-            _minutes(weights / streamer),
+            _minutes(weights / streamer + warm),
             f"{weights} GB / {streamer:g} GB/s, the lower of s3_download and runai_streamer_from_memory{warm_up}; "
             f"limit: the lower of {'ena_bandwidth' if ena else 's3_download'} and runai_streamer_from_memory",
-            limit_minutes=_minutes(weights / streamer_limit),
+            limit_minutes=_minutes(weights / streamer_limit + warm),
         ),
         Phase(
             "node ready -> first token, weights from the Hugging Face Hub",
@@ -140,10 +183,10 @@ def first_token_phases(env: EnvironmentConfig) -> list[Phase]:
         ),
         Phase(
             "restart on the same node -> first token (weights on the NVMe)",
-            _minutes(slow.seconds_for(weights)),
-            f"{weights} GB / {loader}_from_disk {slow.gb_per_second:g} GB/s{warm_up}; limit: / {loader}_from_memory "
-            f"{ceiling.gb_per_second:g}",
-            limit_minutes=_minutes(ceiling.seconds_for(weights)),
+            _minutes(slow.seconds_for(weights) + restart_warm),
+            f"{weights} GB / {slow_name} {slow.gb_per_second:g} GB/s{restart_warm_up}; limit: / "
+            f"{loader}_from_memory {ceiling.gb_per_second:g}",
+            limit_minutes=_minutes(ceiling.seconds_for(weights) + restart_warm),
         ),
         Phase(
             "limit: weights / instance bandwidth",
@@ -156,7 +199,7 @@ def first_token_phases(env: EnvironmentConfig) -> list[Phase]:
     ]
 
 
-def phases(env: EnvironmentConfig) -> list[Phase]:
+def phases(env: EnvironmentConfig, measured: Measured | None = None) -> list[Phase]:
     weights = (
         env.model.loaded_gb
     )  # the weights and, with spec_decoding, the speculator (as the budget counts)
@@ -193,7 +236,7 @@ def phases(env: EnvironmentConfig) -> list[Phase]:
             if hyperpod
             else "not measured here: `bin/llmops wait nodes` shows it",
         ),
-        *first_token_phases(env),
+        *first_token_phases(env, measured),
         Phase(
             f"budget: download ({'Hub' if from_hub else 'S3'}, this environment)",
             _minutes(download_rate.seconds_for(weights)),
@@ -256,7 +299,7 @@ def _duration(phase: Phase) -> str:
     return text if phase.limit_minutes is None else f"{text} (limit {phase.limit_minutes:g} min)"
 
 
-def render(env: EnvironmentConfig, rows: list[Phase]) -> str:
+def render(env: EnvironmentConfig, rows: list[Phase], measured: Measured | None = None) -> str:
     header = ("step", "duration", "basis")
     table = [header] + [(p.step, _duration(p), p.basis) for p in rows]
     widths = [max(len(r[i]) for r in table) for i in range(2)]
@@ -266,10 +309,16 @@ def render(env: EnvironmentConfig, rows: list[Phase]) -> str:
     for step, duration, basis in table:
         lines.append(f"{step:<{widths[0]}}  {duration:>{widths[1]}}  {basis}")
     lines.append("\nrates (GB/s, 1 GB = 1e9 bytes):")
-    for name, rate in rates_used(env).items():
+    for name, rate in rates_used(env, measured).items():
         lines.append(f"  {name:<28} {rate.gb_per_second:>7g}  {rate.kind}: {rate.source}")
     lines.append("unmeasured (no source, no measurement: not in any estimate):")
-    lines += [f"  {name:<28} {text}" for name, text in UNMEASURED.items()]
+    lines += [f"  {name:<28} {text}" for name, text in unmeasured(measured).items()]
+    if measured is not None:
+        lines.append("measured (--measured; of several records the slowest):")
+        lines += measured_lines(measured)
+        lines.append("done when (issue 21; weights from S3):")
+        s3 = rates_used(env)["s3_download"]
+        lines += [f"  {verdict.line()}" for verdict in verdicts(env, measured, s3)]
     return "\n".join(lines)
 
 
@@ -282,27 +331,42 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--config-dir", type=Path, default=PROJECT_DIR / "config")
     parser.add_argument("--json", action="store_true", help="print the phases as JSON")
+    parser.add_argument(
+        "--measured",
+        type=Path,
+        action="append",
+        metavar="FILE",
+        help="a start measured on the node: `llmops phases --env NAME --json` output, or a bench/weight_load.py "
+        "--json report; repeat for several (bench/measured_phases.py)",
+    )
     args = parser.parse_args(argv)
     env = load_environment(args.config_dir, args.env)
-    rows = phases(env)
+    measured = None
+    if args.measured:
+        try:
+            measured = load_measured(args.measured, env, load_format(env))
+        except MeasuredRecordError as error:
+            print(f"bench/timeline.py --measured: {error}", file=sys.stderr)
+            return 2
+    rows = phases(env, measured)
     if args.json:
         rates = {
             name: {"gb_per_second": r.gb_per_second, "kind": r.kind, "source": r.source}
-            for name, r in rates_used(env).items()
+            for name, r in rates_used(env, measured).items()
         }
-        print(
-            json.dumps(
-                {
-                    "environment": env.name,
-                    "phases": [asdict(p) for p in rows],
-                    "rates": rates,
-                    "unmeasured": dict(UNMEASURED),
-                },
-                indent=2,
+        plan = {
+            "environment": env.name,
+            "phases": [asdict(p) for p in rows],
+            "rates": rates,
+            "unmeasured": unmeasured(measured),
+        }
+        if measured is not None:
+            plan["measured"] = measured_json(
+                measured, verdicts(env, measured, rates_used(env)["s3_download"])
             )
-        )
+        print(json.dumps(plan, indent=2))
     else:
-        print(render(env, rows))
+        print(render(env, rows, measured))
     return 0
 
 

@@ -3,6 +3,7 @@
 
     python3 bench/weight_load.py [--dir DIR] [--size-gb 24] [--shard-gb 4] [--threads 16] [--json FILE]
     python3 bench/weight_load.py --device cpu --size-gb 0.05 --shard-gb 0.01 --no-drop-cache --skip-memory  # a check
+    python3 bench/weight_load.py --dir /NVME/weight_load --instance-type p6-b300.48xlarge --json load.json  # on a node
 
 Writes a synthetic checkpoint shaped like an MXFP4 MoE model's shards to DIR, then for each pass drops the page cache
 and reads every shard: raw sequential reads (the storage's limit), then each loader vLLM offers for such a checkpoint
@@ -25,6 +26,7 @@ import sys
 import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
+from datetime import UTC, datetime
 from pathlib import Path
 
 # Its sibling modules: on sys.path already when run as a script, not when the tests load this file by its path.
@@ -75,6 +77,9 @@ def memory_dir(need_bytes: int) -> tuple[Path | None, str]:
 def run(args: argparse.Namespace) -> dict:
     results: list[Result] = []
     report: dict = {
+        # what bench/timeline.py --measured needs to use the report (bench/measured_phases.py): where and when
+        "instance_type": args.instance_type,
+        "measured_at": datetime.now(UTC).isoformat(timespec="seconds").replace("+00:00", "Z"),
         "machine": machine(args.dir.parent),
         "arguments": {k: str(v) for k, v in vars(args).items()},
         "results": results,
@@ -244,6 +249,11 @@ def main(argv: list[str] | None = None) -> int:
         help="disk passes read only the files that the raw rate reads in this time (default 40)",
     )
     parser.add_argument("--json", help="write every figure to this file as JSON")
+    parser.add_argument(
+        "--instance-type",
+        help="the EC2 instance type of this machine, recorded in the JSON (bench/timeline.py --measured uses a "
+        "report only for an environment of the same type)",
+    )
     parser.add_argument("--keep", action="store_true", help="keep the checkpoint afterwards")
     args = parser.parse_args(argv)
     if args.size_gb <= 0 or args.shard_gb <= 0 or args.threads < 1:

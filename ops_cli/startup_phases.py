@@ -332,10 +332,10 @@ def read_startup_phases(
     container_image: str | None = None,
     run: Callable | None = None,
     deadline: Deadline | None = None,
-) -> tuple[dict, list[Phase]]:
+) -> tuple[dict, dict | None, list[Phase], str | None]:
     """Read the pod matching ``selector`` in ``namespace`` that :func:`choose_pod` picks, its node, its events and its
-    vLLM container's log (the container whose image is ``container_image``, else the first), and return (pod, phases,
-    the note of choose_pod). Each kubectl call
+    vLLM container's log (the container whose image is ``container_image``, else the first), and return (pod, node,
+    phases, the note of choose_pod). Each kubectl call
     runs within its cap and what is left of ``deadline`` (ops_cli/tools.py); what kubectl prints that is not the
     JSON asked for is an error naming the command to run by hand."""
 
@@ -392,6 +392,7 @@ def read_startup_phases(
     lines = result.stdout.splitlines() if result.returncode == 0 else []
     return (
         pod,
+        node,
         startup_phases(pod=pod, node=node, events=events, log_lines=lines, container=container),
         note,
     )

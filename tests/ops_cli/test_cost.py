@@ -356,6 +356,69 @@ def test_after_the_block_no_fee_is_counted_per_hour_now(stubs, run, example_env)
     assert Decimal(fee_row["per_hour"]) == 0
 
 
+@pytest.mark.parametrize(
+    ("extension", "per_hour", "note"),
+    [
+        (
+            {"CapacityBlockExtensionStatus": "payment-pending", "UpfrontFee": "60000.00"},
+            Decimal(0),
+            f"per hour now: none counted: extension {RESERVATION} covers now, not counted: payment-pending",
+        ),
+        (
+            {"CapacityBlockExtensionStatus": "payment-succeeded"},  # EC2 gave no UpfrontFee
+            None,
+            f"per hour now: unknown: extension {RESERVATION} covers now, its fee unknown: EC2 gave no "
+            "UpfrontFee",
+        ),
+    ],
+)
+def test_a_period_covering_now_without_a_counted_fee_is_named_not_called_a_gap(
+    stubs, run, example_env, extension, per_hour, note
+):
+    # given a block bought for 34 hours that ended 2 hours ago, and an extension from then whose fee is not counted
+    regional, pricing = stubs
+    bought = NOW - timedelta(hours=2)
+    regional.stub("ec2").add_response(
+        "describe_capacity_reservations",
+        {
+            "CapacityReservations": [
+                {
+                    "CapacityReservationId": RESERVATION,
+                    "State": "active",
+                    "StartDate": bought - timedelta(hours=34),
+                    "EndDate": bought + timedelta(hours=24),
+                }
+            ]
+        },
+        {"CapacityReservationIds": [RESERVATION]},
+    )
+    regional.stub("ec2").add_response(
+        "describe_capacity_block_extension_history",
+        {
+            "CapacityBlockExtensions": [
+                {
+                    "CapacityReservationId": RESERVATION,
+                    "CapacityBlockExtensionStartDate": bought,
+                    "CapacityBlockExtensionEndDate": bought + timedelta(hours=24),
+                    "CurrencyCode": "USD",
+                    **extension,
+                }
+            ]
+        },
+        {"CapacityReservationIds": [RESERVATION]},
+    )
+    expect_all_prices(pricing, example_env)
+    result = run("cost", "--env", "example", "--block-fee", "91540.80", "--json")
+    assert result.code == ExitCode.OK, result.stderr
+    # then the fee row names the period serving now and why its fee is not counted: it is no gap between blocks
+    fee_row = result.json["rows"][0]
+    assert note in fee_row["note"] and "gap" not in fee_row["note"]
+    assert (None if fee_row["per_hour"] is None else Decimal(fee_row["per_hour"])) == per_hour
+    # and an unknown fee per hour is not added to the total as if known
+    if per_hour is None:
+        assert result.json["total"]["per_hour_with_block_fee"] is None
+
+
 def test_the_table_shows_the_currency_the_totals_and_the_sources(stubs, run, example_env):
     regional, pricing = stubs
     expect_reservation(regional)

@@ -524,3 +524,22 @@ def test_a_block_fee_that_is_not_an_amount_is_refused_before_any_call(run, fee):
 def test_the_environment_is_required(run):
     result = run("cost")
     assert result.code == ExitCode.USAGE and "--env" in result.stderr
+
+
+def test_before_a_block_never_paid_its_rate_is_not_the_fee_per_hour():
+    # given a block that starts in an hour but whose payment failed (EC2 released it: never paid)
+    from ops_cli.paid_periods import PaidPeriod, fee_per_hour
+
+    start = NOW + timedelta(hours=1)
+    never_paid = PaidPeriod(
+        "block",
+        RESERVATION,
+        start,
+        start + timedelta(hours=34),
+        Decimal("91540.80"),
+        "USD",
+        "not counted: the reservation is payment-failed (never paid)",
+        paid=False,
+    )
+    # then no fee accrues per hour, where before its fee over its hours was shown
+    assert fee_per_hour([never_paid], NOW, "USD") == (Decimal(0), [])

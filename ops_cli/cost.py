@@ -37,6 +37,7 @@ from ops_cli.paid_periods import (
     PaidPeriod,
     capacity_periods,
     fee_per_hour,
+    plan_period,
     uncounted_now,
     why_uncounted,
 )
@@ -266,6 +267,9 @@ def cost_report(
                 ExitCode.USAGE,
             )
         block = training_plan(aws, env)
+        periods = plan_period(
+            block
+        )  # its fee over StartTime to EndTime: none per hour once it has ended
     else:
         block = capacity_block(aws, env, block_fee, fee_currency)
         # the periods only price the fee: without one, no extension history (nor its permission) is needed
@@ -282,7 +286,8 @@ def cost_report(
     if block.fee is not None and block.currency not in (None, PRICE_CURRENCY):
         fee_row.note = f"{block.fee:,.2f} {block.currency} paid at purchase, not added to the {PRICE_CURRENCY} totals"
     elif block.fee is not None and periods and periods[0].hours:
-        # EKS: the fee is over the block as bought; now maybe also an extension's or the next block's.
+        # EKS: the fee is over the block as bought; now maybe also an extension's or the next block's. HyperPod: the
+        # training plan's.
         fee_row.fixed_per_hour, paying = fee_per_hour(periods, now, PRICE_CURRENCY)
         fee_row.note = (
             f"{block.fee:,.2f} {block.currency} paid at purchase for {to_tenths(periods[0].hours)} h, shown per "

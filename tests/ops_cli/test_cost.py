@@ -543,3 +543,32 @@ def test_before_a_block_never_paid_its_rate_is_not_the_fee_per_hour():
     )
     # then no fee accrues per hour, where before its fee over its hours was shown
     assert fee_per_hour([never_paid], NOW, "USD") == (Decimal(0), [])
+
+
+def test_on_hyperpod_after_the_training_plan_no_fee_is_counted_per_hour_now(
+    stubs, run, hyperpod_example_env
+):
+    # given a 34-hour training plan that ended an hour ago
+    regional, pricing = stubs
+    ended = NOW - timedelta(hours=1)
+    regional.stub("sagemaker").add_response(
+        "describe_training_plan",
+        {
+            "TrainingPlanArn": PLAN_ARN,
+            "TrainingPlanName": "kimi-k3-example",
+            "Status": "Expired",
+            "StartTime": ended - timedelta(hours=34),
+            "EndTime": ended,
+            "UpfrontFee": "70400.00",
+            "CurrencyCode": "USD",
+            "DurationHours": 34,
+        },
+        {"TrainingPlanName": "kimi-k3-example"},
+    )
+    expect_all_prices(pricing, hyperpod_example_env, load_balancer="alb")
+    result = run("cost", "--env", "example-hyperpod", "--json")
+    assert result.code == ExitCode.OK, result.stderr
+    # then, as on EKS after the block, the fee's per hour is 0 and says why, not the plan's rate
+    fee_row = result.json["rows"][0]
+    assert Decimal(fee_row["per_hour"]) == 0
+    assert "per hour now: none (no paid period covers now" in fee_row["note"]

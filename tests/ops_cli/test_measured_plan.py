@@ -323,6 +323,23 @@ def test_a_record_of_another_instance_type_or_image_is_refused(
     assert "image 'vllm/vllm-openai:v0.34.0'" in err
 
 
+def test_on_hyperpod_the_nodes_ml_instance_type_is_the_environments(
+    timeline, capsys, config_dir, run_with_kubectl, tmp_path
+):
+    # given a start on a HyperPod node: its instance-type label carries SageMaker's "ml." prefix (the label the
+    # project's own HyperPod pods select on: stacks/hyperpod_prerequisites_stack.py)
+    cluster = Cluster([COLD["pod"]], node=labelled("ml.p6-b300.48xlarge"), events=COLD["events"])
+    cluster.log = COLD["log"]
+    result = run_with_kubectl(cluster, "phases", "--env", "example-hyperpod", "--json")
+    assert result.code == ExitCode.OK, result.stderr
+    path = tmp_path / "hyperpod.json"
+    path.write_text(result.stdout)
+    # then the record names the environment's instance type, and the plan takes it, not refusing it as another one
+    assert json.loads(result.stdout)["record"]["identity"]["instance_type"] == "p6-b300.48xlarge"
+    code, out, err = plan(timeline, capsys, config_dir, path, env="example-hyperpod")
+    assert code == 0, err
+
+
 def test_a_record_of_another_serving_profile_or_layout_is_refused(
     timeline, capsys, config_dir, record
 ):

@@ -82,6 +82,16 @@ def _warm_up(measured: Measured, *, new_node: bool) -> tuple[str, float | None]:
     return (f"warm-up ({chosen[0]})", chosen[1].seconds)
 
 
+def _between(measured: Measured) -> tuple[str, float | None]:
+    """What a start spends in none of its phases (bench/measured_phases.py ``between_phases``): without it the terms
+    sum the phases, not the start."""
+    step = measured.between_phases
+    return (
+        "between the phases (containers starting, vLLM's start before loading)",
+        None if step is None else step.seconds,
+    )
+
+
 def _load(measured: Measured, gigabytes: float) -> tuple[str, float | None]:
     if measured.load is None:
         return (
@@ -96,8 +106,8 @@ def verdicts(env: EnvironmentConfig, measured: Measured, s3_download: Rate) -> l
     """The done-when of issue 21 for weights from S3: a new node (weights copied to its NVMe, then loaded) and a
     restart of the pod on the same node (weights, image and compile cache already there), and, for reference, the
     first start of a configuration, which compiles. Each term is a measured duration or the weights over a measured
-    or documented rate (the S3 copy's: measured, else the documented s3_download); a term nothing measured leaves
-    the figure uncomputed and says which."""
+    or documented rate (the S3 copy's: measured, else the documented s3_download), and the time of a start in none
+    of its phases (the slowest record's); a term nothing measured leaves the figure uncomputed and says which."""
     weights = env.model.loaded_gb
     copy, copy_name = (
         (measured.s3_copy, "s3_copy_measured") if measured.s3_copy else (s3_download, "s3_download")
@@ -112,7 +122,7 @@ def verdicts(env: EnvironmentConfig, measured: Measured, s3_download: Rate) -> l
         copy_term,
         _step(measured, CHECK, "manifest check"),
     )
-    tail = (_step(measured, HEALTHY, "readiness"),)
+    tail = (_step(measured, HEALTHY, "readiness"), _between(measured))
     warm = _warm_up(measured, new_node=True)
     restore = (
         (_step(measured, RESTORE, "compile cache restored from S3"),)

@@ -13,7 +13,11 @@ From them, in place of what deployment_config.startup_rates lists as unmeasured:
 - the load rate from the node's instance store into GPU memory: the weights over "Model loading took", or the
   environment's loader read from the NVMe by bench/weight_load.py;
 - the S3 copy's rate (the weights over the ``fetch-weights`` init container's run), in place of the CRT client's goal;
-- the other phases of a start as measured (scheduling, image pull, the manifest check, the cache's restore, readiness).
+- the other phases of a start as measured (scheduling, image pull, the manifest check, the cache's restore, readiness);
+- the time of a start in none of its phases: the record's total (node ready -> healthy) less the time its phases
+  cover (containers starting between the init containers, vLLM's own start - imports, worker processes, the
+  distributed set-up - before "Model loading" begins). The phases are measured from their own records, so their sum
+  alone is not the start: without this term a verdict could be met by a start whose measured total is not.
 
 Of several records, each figure is the slowest: a plan that holds for every measured start. A record of another model,
 revision, image, instance type, serving profile or parallel layout than the environment's is refused, and so is one
@@ -27,6 +31,7 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from datetime import datetime
 from pathlib import Path
 from types import MappingProxyType
 
@@ -78,6 +83,7 @@ class Measured:
     warm_up_uncached: Step | None = None
     restart_sync: Step | None = None  # the S3 copy of a start that found the image on its node
     restore_on_node: Step | None = None
+    between_phases: Step | None = None  # a start's total less the time its phases cover
     load: Rate | None = None
     s3_copy: Rate | None = None
 
@@ -202,10 +208,40 @@ def _phases_record(path: Path, document: dict, env: EnvironmentConfig, found: di
     elif COPY in seconds:
         slowest_rate("s3_copy", seconds[COPY], f"{env.model.loaded_gb} GB over its S3 copy")
     slowest_rate("load", seconds[LOADED], f"{env.model.loaded_gb} GB over 'Model loading took'")
+    slowest("between_phases", between_phases(document["phases"]))
     slowest(
         "warm_up_cached" if cache in ("restored", "on the node") else "warm_up_uncached",
         seconds[ENGINE],
     )
+
+
+def _moment(text) -> datetime | None:
+    try:
+        moment = datetime.fromisoformat(str(text).replace("Z", "+00:00"))
+    except ValueError:
+        return None
+    return moment if moment.tzinfo is not None else None
+
+
+def between_phases(phases: list) -> float:
+    """The seconds of the record's total (node ready -> healthy) that none of its phases covers: the total less the
+    union of the phases' spans within it (an overlap counted once; a phase without both times covers nothing, so an
+    unknown one is in here). 0 without a total."""
+    spans = {
+        p.get("phase"): (_moment(p.get("started")), _moment(p.get("finished")))
+        for p in phases
+        if isinstance(p, dict)
+    }
+    low, high = spans.pop(TOTAL, (None, None))
+    if low is None or high is None or high <= low:
+        return 0.0
+    covered, reach = 0.0, low
+    for start, end in sorted((s, e) for s, e in spans.values() if s is not None and e is not None):
+        start, end = max(start, reach), min(end, high)
+        if end > start:
+            covered += (end - start).total_seconds()
+            reach = end
+    return max(0.0, (high - low).total_seconds() - covered)
 
 
 def _weight_load_report(
@@ -251,6 +287,7 @@ def measured_seconds(measured: Measured) -> dict[str, Step]:
         "warm_up_without_compile_cache": measured.warm_up_uncached,
         "restart_s3_sync": measured.restart_sync,
         "restore_on_the_node": measured.restore_on_node,
+        "between_the_phases": measured.between_phases,
         **measured.steps,
     }
     return {name: step for name, step in named.items() if step is not None}

@@ -5,7 +5,12 @@ available, every retry used up: vllm-router 0.1.17 ``src/routers/http/router.rs`
 cdk_constructs/serving_metrics/published.py ``ROUTER_PUBLISHED`` reads it) never reaches one, so only the router's own
 counters see it. The alarm is metric math on the two router rates the publisher already puts, so it adds no query:
 100 x failed / (failed + succeeded) per minute; a minute without requests divides by zero, which CloudWatch's metric
-math leaves out, and missing data is not breaching, as for ``ErrorRateHigh``.
+math leaves out, and missing data is not breaching, as for ``ErrorRateHigh``. CloudWatch user guide, "Using metric
+math", basic arithmetic functions: "Missing values in a time series are treated as 0. If the value of a data point
+causes a function to attempt to divide by zero, the data point is dropped"
+(https://docs.aws.amazon.com/AmazonCloudWatch/latest/monitoring/using-metric-math.html; awsdocs/amazon-cloudwatch-user-
+guide@20a560c doc_source/using-metric-math.md). So failures while the succeeded rate is not put yet (no request has
+succeeded since the router started: its counter has no series) read 100 %, not nothing.
 """
 
 from __future__ import annotations

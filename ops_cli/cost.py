@@ -33,7 +33,14 @@ from ops_cli import training_plans as tp
 from ops_cli.aws import Aws
 from ops_cli.cost_records import Block, CostReport, CostRow, to_tenths
 from ops_cli.errors import ExitCode, OpsError, shown
-from ops_cli.paid_periods import PaidPeriod, capacity_periods, fee_per_hour
+from ops_cli.paid_periods import (
+    PaidPeriod,
+    capacity_periods,
+    fee_per_hour,
+    plan_period,
+    uncounted_now,
+    why_uncounted,
+)
 from ops_cli.price_list import PRICE_CURRENCY, PriceQuery, hourly_price
 
 #: The largest fee accepted with --block-fee: more than any Capacity Block, small enough to catch a typo.
@@ -260,6 +267,9 @@ def cost_report(
                 ExitCode.USAGE,
             )
         block = training_plan(aws, env)
+        periods = plan_period(
+            block
+        )  # its fee over StartTime to EndTime: none per hour once it has ended
     else:
         block = capacity_block(aws, env, block_fee, fee_currency)
         # the periods only price the fee: without one, no extension history (nor its permission) is needed
@@ -276,13 +286,27 @@ def cost_report(
     if block.fee is not None and block.currency not in (None, PRICE_CURRENCY):
         fee_row.note = f"{block.fee:,.2f} {block.currency} paid at purchase, not added to the {PRICE_CURRENCY} totals"
     elif block.fee is not None and periods and periods[0].hours:
-        # EKS: the fee is over the block as bought; now maybe also an extension's or the next block's.
+        # EKS: the fee is over the block as bought; now maybe also an extension's or the next block's. HyperPod: the
+        # training plan's.
         fee_row.fixed_per_hour, paying = fee_per_hour(periods, now, PRICE_CURRENCY)
         fee_row.note = (
             f"{block.fee:,.2f} {block.currency} paid at purchase for {to_tenths(periods[0].hours)} h, shown per "
             f"hour of the block; {block.fee_source}"
         )
-        if not paying:
+        uncounted = uncounted_now(periods, now, PRICE_CURRENCY) if not paying else []
+        if uncounted:
+            # a period serves now, its fee not counted: 0 when none of them is paid (a payment pending, never
+            # paid), else unknown (a paid fee EC2 or the configuration does not give, or in another currency)
+            none_paid = not any(p.paid for p in uncounted)
+            fee_row.fixed_per_hour = fee_row.fixed_per_hour if none_paid else None
+            fee_row.note += (
+                f"; per hour now: {'none counted' if none_paid else 'unknown'}: "
+                + "; ".join(
+                    f"{p.kind} {p.identifier} covers now, {why_uncounted(p, PRICE_CURRENCY)}"
+                    for p in uncounted
+                )
+            )
+        elif not paying:
             fee_row.note += "; per hour now: none (no paid period covers now: a gap between blocks, or after them)"
         elif paying != periods[:1]:
             fee_row.note += "; per hour now: " + " + ".join(

@@ -211,10 +211,30 @@ def fee_per_hour(
     they overlap); before the first period, its own (the block as bought, as it will be); in a gap between blocks or
     after the last, none (0: no fee accrues)."""
     covering = [p for p in periods if p.counted(currency) and p.start <= now < p.end]
-    first = periods[:1]
+    first = [p for p in periods[:1] if p.counted(currency)]
     before = bool(first) and first[0].start is not None and now < first[0].start
     paying = covering or (first if before else [])
     return sum((p.fee / p.hours for p in paying), Decimal(0)), paying
+
+
+def uncounted_now(periods: list[PaidPeriod], now: datetime, currency: str) -> list[PaidPeriod]:
+    """The periods covering ``now`` whose fee is not counted (unknown, in another currency, a payment pending, a
+    reservation never paid): where :func:`fee_per_hour` finds none paying, these say why, a gap does not."""
+    return [
+        p
+        for p in periods
+        if not p.counted(currency) and p.start is not None and p.end is not None
+        if p.start <= now < p.end
+    ]
+
+
+def why_uncounted(period: PaidPeriod, currency: str) -> str:
+    """Why ``period``'s fee is not in the ``currency`` sum, in words after its kind and id."""
+    if not period.paid:
+        return period.fee_source  # "not counted: ..."
+    if period.fee is None:
+        return f"its fee {period.fee_source}"
+    return f"its fee {period.fee:,.2f} {period.currency}, not in the {currency} sum"
 
 
 def paid_minutes(periods: list[PaidPeriod], start: datetime, end: datetime) -> Decimal:

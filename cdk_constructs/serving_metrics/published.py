@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from cdk_constructs.serving_metrics.series import (
     NODE_MONITORING_JOB,
     RATE_WINDOW,
+    RETRIED_ROUTES,
     ROUTER_JOB,
     SPEC_DECODE_METRICS,
     VLLM_JOB,
@@ -227,6 +228,18 @@ def _router_published() -> tuple[PublishedMetric, ...]:
     )
     hits = rate(decisions, ',outcome="prefix_hit"')
     per_worker = f"sum by (worker) (rate({sent}{{{job}}}[{RATE_WINDOW}]))"
+    # Each failed request once: on RETRIED_ROUTES a pick that finds no worker counts per attempt and is retried (503),
+    # so it ends in retries_exhausted_total or succeeds; elsewhere (route_transparent: /v1/responses, any path the
+    # server does not route itself) it ends there (0.1.17 src/routers/http/router.rs, src/core/retry.rs).
+    retried, per_attempt = (
+        "|".join(RETRIED_ROUTES),
+        "no_available_workers|program_target_unavailable",
+    )
+    once, elsewhere = (
+        f',error_type!~"{per_attempt}"',
+        f',error_type=~"{per_attempt}",route!~"{retried}"',
+    )
+    failed = (rate(errors, once), rate(errors, elsewhere), rate(exhausted))
     # The router replicas' counters summed. A counter's series appears with its first increment: a failure counter
     # without a series counts as 0 (``or vector(0)``), so the failed rate is 0, not missing, while all goes well.
     return (
@@ -234,7 +247,7 @@ def _router_published() -> tuple[PublishedMetric, ...]:
         PublishedMetric(
             "RouterRequestsFailedPerSecond",
             "Count/Second",
-            f"({rate(errors)} or vector(0)) + ({rate(exhausted)} or vector(0))",
+            " + ".join(f"({term} or vector(0))" for term in failed),
             (errors, exhausted),
         ),
         *quantiles,

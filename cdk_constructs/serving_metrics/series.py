@@ -164,6 +164,17 @@ ROUTER_METRICS: dict[str, PrometheusSeries] = {
         ),
     )
 }
+#: The route labels of the requests the router retries on another worker: route_generate ... route_rerank pass these
+#: to route_prepared_request (0.1.17 src/routers/http/router.rs); on them a pick that finds no worker is counted in
+#: request_errors_total per attempt. Any other path goes through route_transparent, which does not retry.
+RETRIED_ROUTES = (
+    "/generate",
+    "/inference/v1/generate",
+    "/v1/chat/completions",
+    "/v1/completions",
+    "/v1/embeddings",
+    "/v1/rerank",
+)
 #: The node monitoring agent's metrics (pkg/manager/manager.go at v1.6.7).
 NODE_MONITORING_METRICS: dict[str, PrometheusSeries] = {
     s.name: s

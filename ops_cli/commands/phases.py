@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 
 from deployment_config.kubernetes_names import serving_pods
+from deployment_config.model import Platform
 from deployment_config.startup_rates import serving_identity
 from ops_cli.command_help import command_help
 from ops_cli.context import Context
@@ -97,7 +98,12 @@ def measurement_record(ctx: Context, pod: dict, node: dict | None, found: list) 
         ]  # the container read_startup_phases read: the first, if none has this image
     labels = ((node or {}).get("metadata") or {}).get("labels") or {}
     if isinstance(labels.get(INSTANCE_TYPE_LABEL), str):
-        identity["instance_type"] = labels[INSTANCE_TYPE_LABEL]
+        label = labels[INSTANCE_TYPE_LABEL]
+        # A HyperPod node's label is SageMaker's name of the type, "ml." + EC2's (the label this project's HyperPod
+        # pods select on: hyperpod.instance_type, stacks/hyperpod_prerequisites_stack.py): the same instance type.
+        if ctx.env.platform is Platform.HYPERPOD:
+            label = label.removeprefix("ml.")
+        identity["instance_type"] = label
     restore = next((p for p in found if p.name == "compile cache restored (S3)"), None)
     return {
         "kind": "llmops phases",

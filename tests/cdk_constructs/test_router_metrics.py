@@ -62,6 +62,80 @@ def test_every_router_query_reads_listed_router_series_of_the_router_job():
         assert selectors and all(f'job="{ROUTER_JOB}"' in s for s in selectors), metric.query
 
 
+def _counted(query: str, samples: list[tuple[str, dict, int]]) -> int:
+    """What a sum of ``sum(rate(SERIES{MATCHERS}[w])) or vector(0)`` terms counts of ``samples`` (series, labels,
+    increase): each sample counted once per term whose selector matches it (PromQL's =, !=, =~, !~, anchored)."""
+    total = 0
+    for series, matchers in re.findall(r"rate\((\w+)\{([^}]*)\}", query):
+        pairs = re.findall(r'(\w+)(=~|!~|!=|=)"([^"]*)"', matchers)
+        for name, labels, increase in samples:
+            ok = name == series and all(
+                {
+                    "=": labels.get(k, "") == v,
+                    "!=": labels.get(k, "") != v,
+                    "=~": re.fullmatch(v, labels.get(k, "")) is not None,
+                    "!~": re.fullmatch(v, labels.get(k, "")) is None,
+                }[op]
+                for k, op, v in pairs
+            )
+            total += increase if ok else 0
+    return total
+
+
+@pytest.mark.parametrize(
+    ("samples", "failed", "what"),
+    [
+        (
+            [
+                (
+                    "errors",
+                    {"route": "/v1/chat/completions", "error_type": "no_available_workers"},
+                    5,
+                ),
+                ("exhausted", {"route": "/v1/chat/completions"}, 1),
+            ],
+            1,
+            "a chat request that found no worker on each of its 5 attempts (the router's default retries)",
+        ),
+        (
+            [
+                (
+                    "errors",
+                    {"route": "/v1/chat/completions", "error_type": "no_available_workers"},
+                    1,
+                ),
+                ("ok", {"route": "/v1/chat/completions"}, 1),
+            ],
+            0,
+            "a chat request that found no worker, then one on its retry, and succeeded",
+        ),
+        (
+            [("errors", {"route": "/v1/responses", "error_type": "no_available_workers"}, 1)],
+            1,
+            "a /v1/responses request with no worker (route_transparent: not retried)",
+        ),
+        (
+            [("errors", {"route": "/v1/chat/completions", "error_type": "non_retryable_error"}, 1)],
+            1,
+            "a chat request a worker refused with a 4xx",
+        ),
+    ],
+)
+def test_the_failed_rate_counts_each_failed_request_once(samples, failed, what):
+    # given the counters vllm-router 0.1.17 increments for one request (src/routers/http/router.rs)
+    names = {
+        "errors": "vllm_router_request_errors_total",
+        "exhausted": "vllm_router_retries_exhausted_total",
+        "ok": "vllm_router_requests_total",
+    }
+    job = {"job": ROUTER_JOB}
+    samples = [(names[n], {**labels, **job}, k) for n, labels, k in samples]
+    # then the failed rate's selectors count it once (or not at all when it succeeded)
+    assert _counted(ROUTER_PUBLISHED["RouterRequestsFailedPerSecond"].query, samples) == failed, (
+        what
+    )
+
+
 # --- the publisher ---------------------------------------------------------------------------------------------------
 
 

@@ -356,6 +356,69 @@ def test_after_the_block_no_fee_is_counted_per_hour_now(stubs, run, example_env)
     assert Decimal(fee_row["per_hour"]) == 0
 
 
+@pytest.mark.parametrize(
+    ("extension", "per_hour", "note"),
+    [
+        (
+            {"CapacityBlockExtensionStatus": "payment-pending", "UpfrontFee": "60000.00"},
+            Decimal(0),
+            f"per hour now: none counted: extension {RESERVATION} covers now, not counted: payment-pending",
+        ),
+        (
+            {"CapacityBlockExtensionStatus": "payment-succeeded"},  # EC2 gave no UpfrontFee
+            None,
+            f"per hour now: unknown: extension {RESERVATION} covers now, its fee unknown: EC2 gave no "
+            "UpfrontFee",
+        ),
+    ],
+)
+def test_a_period_covering_now_without_a_counted_fee_is_named_not_called_a_gap(
+    stubs, run, example_env, extension, per_hour, note
+):
+    # given a block bought for 34 hours that ended 2 hours ago, and an extension from then whose fee is not counted
+    regional, pricing = stubs
+    bought = NOW - timedelta(hours=2)
+    regional.stub("ec2").add_response(
+        "describe_capacity_reservations",
+        {
+            "CapacityReservations": [
+                {
+                    "CapacityReservationId": RESERVATION,
+                    "State": "active",
+                    "StartDate": bought - timedelta(hours=34),
+                    "EndDate": bought + timedelta(hours=24),
+                }
+            ]
+        },
+        {"CapacityReservationIds": [RESERVATION]},
+    )
+    regional.stub("ec2").add_response(
+        "describe_capacity_block_extension_history",
+        {
+            "CapacityBlockExtensions": [
+                {
+                    "CapacityReservationId": RESERVATION,
+                    "CapacityBlockExtensionStartDate": bought,
+                    "CapacityBlockExtensionEndDate": bought + timedelta(hours=24),
+                    "CurrencyCode": "USD",
+                    **extension,
+                }
+            ]
+        },
+        {"CapacityReservationIds": [RESERVATION]},
+    )
+    expect_all_prices(pricing, example_env)
+    result = run("cost", "--env", "example", "--block-fee", "91540.80", "--json")
+    assert result.code == ExitCode.OK, result.stderr
+    # then the fee row names the period serving now and why its fee is not counted: it is no gap between blocks
+    fee_row = result.json["rows"][0]
+    assert note in fee_row["note"] and "gap" not in fee_row["note"]
+    assert (None if fee_row["per_hour"] is None else Decimal(fee_row["per_hour"])) == per_hour
+    # and an unknown fee per hour is not added to the total as if known
+    if per_hour is None:
+        assert result.json["total"]["per_hour_with_block_fee"] is None
+
+
 def test_the_table_shows_the_currency_the_totals_and_the_sources(stubs, run, example_env):
     regional, pricing = stubs
     expect_reservation(regional)
@@ -461,3 +524,51 @@ def test_a_block_fee_that_is_not_an_amount_is_refused_before_any_call(run, fee):
 def test_the_environment_is_required(run):
     result = run("cost")
     assert result.code == ExitCode.USAGE and "--env" in result.stderr
+
+
+def test_before_a_block_never_paid_its_rate_is_not_the_fee_per_hour():
+    # given a block that starts in an hour but whose payment failed (EC2 released it: never paid)
+    from ops_cli.paid_periods import PaidPeriod, fee_per_hour
+
+    start = NOW + timedelta(hours=1)
+    never_paid = PaidPeriod(
+        "block",
+        RESERVATION,
+        start,
+        start + timedelta(hours=34),
+        Decimal("91540.80"),
+        "USD",
+        "not counted: the reservation is payment-failed (never paid)",
+        paid=False,
+    )
+    # then no fee accrues per hour, where before its fee over its hours was shown
+    assert fee_per_hour([never_paid], NOW, "USD") == (Decimal(0), [])
+
+
+def test_on_hyperpod_after_the_training_plan_no_fee_is_counted_per_hour_now(
+    stubs, run, hyperpod_example_env
+):
+    # given a 34-hour training plan that ended an hour ago
+    regional, pricing = stubs
+    ended = NOW - timedelta(hours=1)
+    regional.stub("sagemaker").add_response(
+        "describe_training_plan",
+        {
+            "TrainingPlanArn": PLAN_ARN,
+            "TrainingPlanName": "kimi-k3-example",
+            "Status": "Expired",
+            "StartTime": ended - timedelta(hours=34),
+            "EndTime": ended,
+            "UpfrontFee": "70400.00",
+            "CurrencyCode": "USD",
+            "DurationHours": 34,
+        },
+        {"TrainingPlanName": "kimi-k3-example"},
+    )
+    expect_all_prices(pricing, hyperpod_example_env, load_balancer="alb")
+    result = run("cost", "--env", "example-hyperpod", "--json")
+    assert result.code == ExitCode.OK, result.stderr
+    # then, as on EKS after the block, the fee's per hour is 0 and says why, not the plan's rate
+    fee_row = result.json["rows"][0]
+    assert Decimal(fee_row["per_hour"]) == 0
+    assert "per hour now: none (no paid period covers now" in fee_row["note"]

@@ -11,6 +11,7 @@ import importlib.util
 import json
 import subprocess
 import sys
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -75,10 +76,11 @@ def ready_at(base: dict, time: str) -> dict:
     return result
 
 
-def vllm_lines(*, loading_s: float, engine_s: float, engine_at: str) -> list[str]:
-    """vLLM 0.33.0's lines of a start (the shapes of test_startup_phases.LOG)."""
+def vllm_lines(*, loading_s: float, engine_s: float, loaded_at: str, engine_at: str) -> list[str]:
+    """vLLM 0.33.0's lines of a start (the shapes of test_startup_phases.LOG): the load ends at ``loaded_at``, the
+    engine's init at ``engine_at``."""
     return [
-        f"{engine_at} (Worker_TP7 pid=218) INFO 11-30 [gpu_model_runner.py:5089] Model loading took 175.12 GiB "
+        f"{loaded_at} (Worker_TP7 pid=218) INFO 11-30 [gpu_model_runner.py:5089] Model loading took 175.12 GiB "
         f"memory and {loading_s} seconds",
         f"{engine_at} INFO 11-30 [core.py:413] init engine (profile, create kv cache, warmup model) took "
         f"{engine_s} s",
@@ -86,16 +88,29 @@ def vllm_lines(*, loading_s: float, engine_s: float, engine_at: str) -> list[str
 
 
 # The fixture's S3 start: scheduled 15 s after node ready, image pulled in 180 s, S3 copy 1080 s, check 120 s,
-# compile cache restore 30 s; then this test's load, warm-up and readiness.
+# compile cache restore 30 s (until 10:23:32); then this test's vLLM start of 60 s (none of the phases: 64 s of the
+# start between them, with the 2 s before the pull and the 1 s after the check), load, warm-up and readiness.
 COLD = dict(
-    pod=ready_at(s3_pod(restored=True, outcome=NONE_YET), "2026-11-30T11:31:40Z"),
+    pod=ready_at(s3_pod(restored=True, outcome=NONE_YET), "2026-11-30T10:50:12Z"),
     events=S3_EVENTS,
-    log=LOG[2:],  # load 700 s (the last rank), warm-up 800 s at 11:31:00: readiness 40 s
+    # load 700 s from 10:24:32, warm-up 800 s: readiness 40 s
+    log=vllm_lines(
+        loading_s=700,
+        engine_s=800,
+        loaded_at="2026-11-30T10:36:12.000000000Z",
+        engine_at="2026-11-30T10:49:32.000000000Z",
+    ),
 )
 CACHED = dict(
-    pod=ready_at(s3_pod(restored=True, outcome=RESTORED), "2026-11-30T10:40:30Z"),
+    pod=ready_at(s3_pod(restored=True, outcome=RESTORED), "2026-11-30T10:38:17Z"),
     events=S3_EVENTS,
-    log=vllm_lines(loading_s=700, engine_s=95, engine_at="2026-11-30T10:40:00.000000000Z"),
+    # load 700 s from 10:24:32, warm-up 95 s: readiness 30 s
+    log=vllm_lines(
+        loading_s=700,
+        engine_s=95,
+        loaded_at="2026-11-30T10:36:12.000000000Z",
+        engine_at="2026-11-30T10:37:47.000000000Z",
+    ),
 )
 
 
@@ -165,35 +180,49 @@ def test_the_measured_plan_uses_the_measured_warm_up_and_load_and_gives_the_verd
         "instance_store_load 2.02857 GB/s + warm-up 95 s (warm_up_with_compile_cache, measured)"
         in out
     )
-    # the verdict, with its arithmetic: 15 + 180 + 1080 + 120 + 30 + 700 + 95 + 40 s (the slowest readiness)
+    # the verdict, with its arithmetic: 15 + 180 + 1080 + 120 + 30 + 700 + 95 + 40 (the slowest readiness) + 64 s
     first = next(line for line in out.splitlines() if "node ready → first token" in line)
     assert first == (
-        "  node ready → first token 37.7 min (limit 15): NOT met: 0.2 node ready → pod scheduled + 3.0 image "
+        "  node ready → first token 38.7 min (limit 15): NOT met: 0.2 node ready → pod scheduled + 3.0 image "
         "pull (a start that pulled it) + 18.0 S3 copy (1420 GB / s3_copy_measured 1.31481 GB/s) + 2.0 "
         "manifest check + 0.5 compile cache restored from S3 + 11.7 load (1420 GB / instance_store_load "
-        "2.02857 GB/s) + 1.6 warm-up (warm_up_with_compile_cache) + 0.7 readiness = 37.7 min"
+        "2.02857 GB/s) + 1.6 warm-up (warm_up_with_compile_cache) + 0.7 readiness + 1.1 between the phases "
+        "(containers starting, vLLM's start before loading) = 38.7 min"
     )
     restart = next(
         line for line in out.splitlines() if line.startswith("  restart on the same node ")
     )
-    # 120 + 700 + 95 + 40 s
+    # 120 + 700 + 95 + 40 + 64 s
     assert restart.startswith(
-        "  restart on the same node 15.9 min (limit 5): NOT met: 2.0 manifest check"
+        "  restart on the same node 17 min (limit 5): NOT met: 2.0 manifest check"
     )
     assert "not counted: the new pod's scheduling; the S3 sync of files already there" in restart
 
 
-def test_a_fast_start_meets_the_done_when(timeline, capsys, config_dir, record):
-    # given starts whose load took 120 s and warm-up 60 s with a cache, 600 s without
+def fast_start(*, vllm_start_s: int) -> dict:
+    """A start from S3 with a compile cache: copy 120 s, check 30 s, restore 30 s, then vLLM's own start of
+    ``vllm_start_s`` before its load of 120 s, warm-up 60 s and readiness 20 s (the 2 s before the pull and the 1 s
+    between the check and the restore are in no phase either)."""
     fast = copy.deepcopy(CACHED)
-    fast["log"] = vllm_lines(loading_s=120, engine_s=60, engine_at="2026-11-30T10:40:00.000000000Z")
-    fetch, check = (
-        s["state"]["terminated"] for s in fast["pod"]["status"]["initContainerStatuses"][:2]
+    fetch, check, restore = (
+        s["state"]["terminated"] for s in fast["pod"]["status"]["initContainerStatuses"]
     )
-    fetch["finishedAt"], check["finishedAt"] = (
-        "2026-11-30T10:05:00Z",
-        "2026-11-30T10:21:31Z",
-    )  # 120 s, 30 s
+    fetch["finishedAt"] = "2026-11-30T10:05:00Z"  # 120 s
+    check["startedAt"], check["finishedAt"] = "2026-11-30T10:05:01Z", "2026-11-30T10:05:31Z"
+    restore["startedAt"], restore["finishedAt"] = "2026-11-30T10:05:32Z", "2026-11-30T10:06:02Z"
+    loading = datetime(2026, 11, 30, 10, 6, 2, tzinfo=UTC) + timedelta(seconds=vllm_start_s)
+
+    def at(seconds: int) -> str:
+        return (loading + timedelta(seconds=seconds)).strftime("%Y-%m-%dT%H:%M:%S.000000000Z")
+
+    fast["log"] = vllm_lines(loading_s=120, engine_s=60, loaded_at=at(120), engine_at=at(180))
+    fast["pod"] = ready_at(fast["pod"], at(200).replace(".000000000", ""))
+    return fast
+
+
+def test_a_fast_start_meets_the_done_when(timeline, capsys, config_dir, record):
+    # given starts whose load took 120 s and warm-up 60 s with a cache, vLLM starting in 7 s
+    fast = fast_start(vllm_start_s=7)
     files = [record("fast.json", **fast)]
     # a restart on the same node: image and compile cache there, the S3 sync finds every file
     again = copy.deepcopy(fast)
@@ -218,12 +247,14 @@ def test_a_fast_start_meets_the_done_when(timeline, capsys, config_dir, record):
     assert code == 0, err
     verdicts = {v["name"]: v for v in data["measured"]["done_when"]}
     first, restart = verdicts["node ready → first token"], verdicts["restart on the same node"]
-    # then: the first token within 15 minutes: scheduling, pull, S3 copy, check, cache restore, load, warm-up, ready
+    # then: the first token within 15 minutes: scheduling, pull, S3 copy, check, cache restore, load, warm-up, ready,
+    # and the 10 s of the start in none of them
     seconds = [t["seconds"] for t in first["terms"]]
-    assert seconds == [15, 180, pytest.approx(120), 30, 30, pytest.approx(120), 60, 30]
+    assert seconds == [15, 180, pytest.approx(120), 30, 30, pytest.approx(120), 60, 20, 10]
     assert first["minutes"] == round(585 / 60, 1) == 9.8
     assert first["met"] is True and first["limit_minutes"] == 15
-    # the restart: 20 s of sync, the check, the cache on the node, the load, the cached warm-up, readiness
+    # the restart: 20 s of sync, the check, the cache on the node, the load, the cached warm-up, readiness, and the
+    # slowest time between phases
     assert [t["term"].split(" (")[0] for t in restart["terms"]] == [
         "S3 sync of the files already there",
         "manifest check",
@@ -231,14 +262,37 @@ def test_a_fast_start_meets_the_done_when(timeline, capsys, config_dir, record):
         "load",
         "warm-up",
         "readiness",
+        "between the phases",
     ]
-    assert restart["minutes"] == round((20 + 30 + 30 + 120 + 60 + 30) / 60, 1) == 4.8
+    assert restart["minutes"] == round((20 + 30 + 30 + 120 + 60 + 20 + 10) / 60, 1) == 4.8
     assert restart["met"] is True and restart["limit_minutes"] == 5
     assert data["measured"]["seconds"]["restart_s3_sync"]["source"].startswith(str(files[1]))
     # and the printed line says so, with its sum
     assert restart["arithmetic"].startswith(
         "restart on the same node 4.8 min (limit 5): met: 0.3 S3 sync"
     )
+
+
+def test_the_time_a_start_spends_between_its_phases_counts(timeline, capsys, config_dir, record):
+    # given a start whose phases sum to 9.6 min but whose vLLM took 10 min to start loading: 17.5 min in all
+    slow = record("slow-vllm-start.json", **fast_start(vllm_start_s=600))
+    recorded = json.loads(slow.read_text())["phases"]
+    total = next(p["seconds"] for p in recorded if p["phase"].startswith("total"))
+    assert (
+        total == 15 + 2 + 199 + 1 + 30 + 600 + 120 + 60 + 20
+    )  # pull and copy overlap: 10:02:12 to 10:05:31
+    # when the plan is computed from it
+    code, data, err = plan(timeline, capsys, config_dir, slow, json_out=True)
+    assert code == 0, err
+    first = data["measured"]["done_when"][0]
+    # then the 603 s in none of the phases is a term, and the done-when is not met
+    assert first["terms"][-1] == {
+        "term": "between the phases (containers starting, vLLM's start before loading)",
+        "seconds": 603,
+    }
+    assert first["minutes"] == round((575 + 603) / 60, 1) == 19.6
+    assert first["met"] is False
+    assert data["measured"]["seconds"]["between_the_phases"]["source"].startswith(str(slow))
 
 
 def test_without_measured_the_plan_is_the_one_the_deploy_guide_shows(timeline, capsys):
@@ -267,6 +321,23 @@ def test_a_record_of_another_instance_type_or_image_is_refused(
     newer["pod"]["spec"]["containers"][0]["image"] = "vllm/vllm-openai:v0.34.0"
     err = refused(timeline, capsys, config_dir, record("image.json", **newer))
     assert "image 'vllm/vllm-openai:v0.34.0'" in err
+
+
+def test_on_hyperpod_the_nodes_ml_instance_type_is_the_environments(
+    timeline, capsys, config_dir, run_with_kubectl, tmp_path
+):
+    # given a start on a HyperPod node: its instance-type label carries SageMaker's "ml." prefix (the label the
+    # project's own HyperPod pods select on: stacks/hyperpod_prerequisites_stack.py)
+    cluster = Cluster([COLD["pod"]], node=labelled("ml.p6-b300.48xlarge"), events=COLD["events"])
+    cluster.log = COLD["log"]
+    result = run_with_kubectl(cluster, "phases", "--env", "example-hyperpod", "--json")
+    assert result.code == ExitCode.OK, result.stderr
+    path = tmp_path / "hyperpod.json"
+    path.write_text(result.stdout)
+    # then the record names the environment's instance type, and the plan takes it, not refusing it as another one
+    assert json.loads(result.stdout)["record"]["identity"]["instance_type"] == "p6-b300.48xlarge"
+    code, out, err = plan(timeline, capsys, config_dir, path, env="example-hyperpod")
+    assert code == 0, err
 
 
 def test_a_record_of_another_serving_profile_or_layout_is_refused(

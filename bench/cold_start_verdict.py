@@ -55,7 +55,7 @@ class Verdict:
         verdict = "" if self.met is None else (": met" if self.met else ": NOT met")
         sums = " + ".join(f"{s / 60:.1f} {label}" for label, s in self.terms)
         skipped = f" (not counted: {'; '.join(self.not_counted)})" if self.not_counted else ""
-        return f"{self.name} {self.minutes:g} min{limit}{verdict}: {sums} = {self.minutes:g} min{skipped}"
+        return f"{self.name} {self.minutes:.1f} min{limit}{verdict}: {sums} = {self.minutes:.1f} min{skipped}"
 
     def to_dict(self) -> dict:
         return {
@@ -153,6 +153,13 @@ def verdicts(env: EnvironmentConfig, measured: Measured, s3_download: Rate) -> l
                 ()
                 if sync
                 else ("the S3 sync of files already there: no record of a pod on a used node",)
+            ),
+            *(
+                ()
+                if on_node
+                else (
+                    "finding the compile cache on the node: no record of a restart that found it",
+                )
             ),
         ),
     )

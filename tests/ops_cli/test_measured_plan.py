@@ -194,9 +194,11 @@ def test_the_measured_plan_uses_the_measured_warm_up_and_load_and_gives_the_verd
     )
     # 120 + 700 + 95 + 40 + 64 s
     assert restart.startswith(
-        "  restart on the same node 17 min (limit 5): NOT met: 2.0 manifest check"
+        "  restart on the same node 17.0 min (limit 5): NOT met: 2.0 manifest check"
     )
     assert "not counted: the new pod's scheduling; the S3 sync of files already there" in restart
+    # and a restart with no record of the compile cache found on the node says that term is missing, not zero
+    assert "finding the compile cache on the node: no record of a restart that found it" in restart
 
 
 def fast_start(*, vllm_start_s: int) -> dict:

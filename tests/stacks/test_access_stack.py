@@ -192,7 +192,10 @@ exit 3
 set -e
 mkdir -p "$3/bin"
 printf '#!/bin/bash\\necho "$*" >> "%s/pip.log"\\n' "$3" > "$3/bin/pip"
-printf '#!/bin/bash\\necho "python PYTHONPATH=$PYTHONPATH $*"\\n' > "$3/bin/python"
+{
+  printf '#!/bin/bash\\necho "python PYTHONPATH=$PYTHONPATH $*"\\n'
+  printf 'echo "env $LLMOPS_CONFIG_DIR $KUBECONFIG $AWS_REGION"\\n'
+} > "$3/bin/python"
 chmod +x "$3/bin/pip" "$3/bin/python"
 """,
 }
@@ -267,6 +270,18 @@ def test_the_access_host_installs_only_hashed_packages_and_runs_llmops_from_sour
     # and `llmops` runs the venv's python on the source tree
     log = (root / "var/log/llm-serving-access-boot.log").read_text()
     assert f"python PYTHONPATH={root}/opt/llmops/src -m ops_cli --version" in log
+    # and, from a shell that did not read the login profile, it still finds the configuration, kubeconfig and region
+    plain = subprocess.run(
+        [str(root / "usr/local/bin/llmops"), "--version"],
+        env={"PATH": os.environ["PATH"]},
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )
+    assert (
+        f"env {root}/opt/llmops/src/config {root}/etc/llm-serving/kubeconfig us-west-2"
+        in plain.stdout
+    )
 
 
 def test_a_tool_whose_checksum_differs_stops_the_boot_before_anything_is_installed(tmp_path):

@@ -36,7 +36,11 @@ python3.12 -m venv "${ROOT}/opt/llmops/venv"
 "${ROOT}/opt/llmops/venv/bin/pip" install --quiet --no-cache-dir --require-hashes -r "${ROOT}/opt/llmops/src/requirements-ops.txt"
 cat > "${ROOT}/usr/local/bin/llmops" <<LAUNCHER
 #!/bin/sh
+# the login profile's settings (below) as defaults, so that a non-login shell finds the environment too
 export PYTHONPATH="${ROOT}/opt/llmops/src"
+export LLMOPS_CONFIG_DIR="\${LLMOPS_CONFIG_DIR:-${ROOT}/opt/llmops/src/config}"
+export KUBECONFIG="\${KUBECONFIG:-${ROOT}/etc/llm-serving/kubeconfig}"
+export AWS_REGION="\${AWS_REGION:-${REGION}}"
 exec "${ROOT}/opt/llmops/venv/bin/python" -m ops_cli "\$@"
 LAUNCHER
 chmod 0755 "${ROOT}/usr/local/bin/llmops"

@@ -34,8 +34,12 @@ def command_line(argv: Sequence[str]) -> str:
 
 
 def _short(argv: Sequence[str]) -> str:
-    """The tool and its first words, for messages: ``kubectl get job NAME``."""
-    return printable(" ".join([os.path.basename(argv[0]), *argv[1:4]]), 200)
+    """The tool and its first words, for messages: ``kubectl get job NAME``; an option among them keeps its value
+    (``kubectl get pods -n llm-serving``, not ``... -n``)."""
+    words = list(argv[1:4])
+    if words and words[-1].startswith("-") and "=" not in words[-1] and len(argv) > 4:
+        words.append(argv[4])
+    return printable(" ".join([os.path.basename(argv[0]), *words]), 200)
 
 
 class ToolTimedOut(CommandTimedOut):

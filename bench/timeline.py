@@ -36,6 +36,7 @@ for _path in (
 from cold_start_verdict import measured_json, measured_lines, verdicts  # noqa: E402
 from measured_phases import Measured, MeasuredRecordError, load_measured  # noqa: E402
 
+from deployment_config.errors import ConfigError  # noqa: E402
 from deployment_config.gpu_nodes import (  # noqa: E402
     # EKS scales a Capacity Block node group to 0 forty minutes before the block ends; EC2 shuts the instances down 30
     # minutes before (the source is beside the constants).
@@ -340,7 +341,11 @@ def main(argv: list[str] | None = None) -> int:
         "--json report; repeat for several (bench/measured_phases.py)",
     )
     args = parser.parse_args(argv)
-    env = load_environment(args.config_dir, args.env)
+    try:
+        env = load_environment(args.config_dir, args.env, option="--env NAME")
+    except ConfigError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
     measured = None
     if args.measured:
         try:

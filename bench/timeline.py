@@ -146,7 +146,7 @@ def first_token_phases(env: EnvironmentConfig, measured: Measured | None = None)
     )  # the weights and, with spec_decoding, the speculator (as the budget counts)
     rates = rates_used(env, measured)
     loader = load_format(env)
-    ceiling, slow = rates[f"{loader}_from_memory"], rates[f"{loader}_from_disk"]
+    ceiling = rates[f"{loader}_from_memory"]
     slow_name = "instance_store_load" if "instance_store_load" in rates else f"{loader}_from_disk"
     slow = rates[slow_name]
     s3, ena = rates["s3_download"], rates.get("ena_bandwidth")
@@ -276,7 +276,7 @@ def phases(env: EnvironmentConfig, measured: Measured | None = None) -> list[Pha
             Phase(
                 "Inference Operator maxDeployTimeInSeconds",
                 budget.probe_seconds / 60 + HYPERPOD_DEPLOY_MARGIN_MINUTES,
-                "probe budget + 30 min (charts/inference_endpoint_chart.py)",
+                "probe budget + 30 min (charts/inference_endpoint_spec.py, DEPLOY_MARGIN_SECONDS)",
             )
         )
     else:

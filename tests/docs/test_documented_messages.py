@@ -1,5 +1,6 @@
-"""The configuration mistakes the docs show are the loader's own words: each example is the shipped example file with
-the documented changes, loaded again, and every line of what the loader says stands in the page's block."""
+"""The configuration mistakes and the smoke stack's waits the docs show are the code's: each example is the shipped
+example file with the documented changes, loaded again, and what the loader says (every line) or the wait the stack
+computes stands in the page."""
 
 from __future__ import annotations
 
@@ -43,3 +44,29 @@ def test_the_mistake_a_page_shows_is_what_the_loader_says(
     # then the page shows every line of its message
     text = (DOCS / page).read_text(encoding="utf-8")
     assert [line for line in message.splitlines() if line not in text] == []
+
+
+def test_the_smoke_stacks_waits_the_docs_give_are_the_codes(tmp_path, monkeypatch):
+    from deployment_config.promotion_gate import wait_seconds
+    from deployment_config.sizing import startup_budget_seconds
+
+    # given the promotion gate the load-test page shows, on the example environment
+    page = (DOCS / "smoke-and-load-test.md").read_text(encoding="utf-8")
+    block = page[page.index("**As a promotion gate**") :].split("```yaml\n", 1)[1].split("```")[0]
+    monkeypatch.chdir(tmp_path)
+    config_dir = tmp_path / "config"
+    config_dir.mkdir()
+    document = yaml.safe_load((SHIPPED_CONFIG_DIR / "example.yaml").read_text(encoding="utf-8"))
+    document["endpoint"] = {**document.get("endpoint", {}), **yaml.safe_load(block)["endpoint"]}
+    (config_dir / "gate.yaml").write_text(yaml.safe_dump(document), encoding="utf-8")
+    env = load_environment(config_dir, "gate")
+    # when the smoke stack's wait is computed as the stack computes it (stacks/smoke_stack.py)
+    budget = startup_budget_seconds(env.model.loaded_gb)
+    smoke, gated = wait_seconds(budget, None), wait_seconds(budget, env.endpoint.gate)
+    # then the pages give those minutes and seconds
+    assert f"{smoke // 60} minutes for Kimi-K3" in (DOCS / "deploy.md").read_text(encoding="utf-8")
+    flat = " ".join(page.split())
+    assert (
+        f"adds {round((gated - smoke) / 60)} minutes to the smoke test's {smoke // 60} "
+        f"(a wait of {gated} s, {round(gated / 60)} minutes, for Kimi-K3)" in flat
+    )

@@ -162,6 +162,8 @@ def _phases_record(path: Path, document: dict, env: EnvironmentConfig, found: di
     ]
     missing = [name for name in (LOADED, ENGINE, HEALTHY) if name not in phases]
     if unknown or missing:
+        # kube-apiserver --event-ttl, "Default: 1h0m0s":
+        # https://kubernetes.io/docs/reference/command-line-tools-reference/kube-apiserver/
         raise MeasuredRecordError(
             f"{path}: phases incomplete: {', '.join(unknown + missing)} not measured. Read them once the "
             "pod is healthy and within an hour of its start (Kubernetes keeps events for an hour by default): "

@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 PROJECT_DIR = Path(__file__).resolve().parents[1]
@@ -76,21 +77,14 @@ def running_resources(templates: dict[str, dict]) -> list[dict]:
                 group["InstanceCount"],
                 "the training plan's upfront fee (paid at purchase)",
             )
-    add(
-        "EKS cluster (control plane)",
-        len(_resources(templates, "AWS::EKS::Cluster")),
-        "cluster-hour",
-    )
-    add(
-        "NAT gateway",
-        len(_resources(templates, "AWS::EC2::NatGateway")),
-        "gateway-hour + GB processed",
-    )
-    add(
-        "Elastic IP (public IPv4 address, on the NAT gateways)",
-        len(_resources(templates, "AWS::EC2::EIP")),
-        "address-hour",
-    )
+
+    def n(resource_type: str, where: Callable[[dict], bool] = lambda _: True) -> int:
+        """How many resources of this type the templates hold (those ``where`` accepts)."""
+        return len([r for r in _resources(templates, resource_type) if where(r)])
+
+    add("EKS cluster (control plane)", n("AWS::EKS::Cluster"), "cluster-hour")
+    add("NAT gateway", n("AWS::EC2::NatGateway"), "gateway-hour + GB processed")
+    add("Elastic IP (public IPv4 address, on the NAT gateways)", n("AWS::EC2::EIP"), "address-hour")
     interface = [
         e
         for e in _resources(templates, "AWS::EC2::VPCEndpoint")
@@ -101,65 +95,38 @@ def running_resources(templates: dict[str, dict]) -> list[dict]:
         sum(len(e.get("SubnetIds", [])) for e in interface),
         f"endpoint-zone-hour + GB processed ({len(interface)} endpoints)",
     )
+    # "Gateway endpoints ... come at no additional charge":
+    # https://docs.aws.amazon.com/prescriptive-guidance/latest/aws-startup-security-baseline/wkld-12.html
     add(
         "gateway VPC endpoint (S3)",
-        len(
-            [
-                e
-                for e in _resources(templates, "AWS::EC2::VPCEndpoint")
-                if e.get("VpcEndpointType") == "Gateway"
-            ]
-        ),
+        n("AWS::EC2::VPCEndpoint", lambda e: e.get("VpcEndpointType") == "Gateway"),
         "no additional charge (AWS Prescriptive Guidance, startup security baseline WKLD.12)",
     )
-    add(
-        "EKS add-on",
-        len(_resources(templates, "AWS::EKS::Addon")),
-        "its pods run on the nodes above",
-    )
+    add("EKS add-on", n("AWS::EKS::Addon"), "its pods run on the nodes above")
     add(
         "Amazon Managed Service for Prometheus workspace",
-        len(_resources(templates, "AWS::APS::Workspace")),
+        n("AWS::APS::Workspace"),
         "samples ingested, stored, queried",
     )
-    add(
-        "AMP managed scraper",
-        len(_resources(templates, "AWS::APS::Scraper")),
-        "scraper-hour + samples",
-    )
-    rules = _resources(templates, "AWS::Events::Rule")
+    add("AMP managed scraper", n("AWS::APS::Scraper"), "scraper-hour + samples")
     add(
         "Lambda function on a schedule (metrics publisher)",
-        len([r for r in rules if "ScheduleExpression" in r]),
+        n("AWS::Events::Rule", lambda r: "ScheduleExpression" in r),
         "requests + duration (every minute)",
     )
+    # state-change events that AWS services publish to the default bus are not charged:
+    # https://aws.amazon.com/eventbridge/pricing/
     add(
         "EventBridge rule on AWS events (capacity, cluster)",
-        len([r for r in rules if "EventPattern" in r]),
+        n("AWS::Events::Rule", lambda r: "EventPattern" in r),
         "free: AWS services' state-change events (EventBridge pricing page)",
     )
-    add("CloudWatch alarm", len(_resources(templates, "AWS::CloudWatch::Alarm")), "alarm-month")
-    add(
-        "CloudWatch dashboard",
-        len(_resources(templates, "AWS::CloudWatch::Dashboard")),
-        "dashboard-month",
-    )
-    add(
-        "CloudWatch Logs log group",
-        len(_resources(templates, "AWS::Logs::LogGroup")),
-        "GB ingested + GB-month stored",
-    )
-    add(
-        "KMS customer managed key",
-        len(_resources(templates, "AWS::KMS::Key")),
-        "key-month + requests",
-    )
-    add(
-        "Secrets Manager secret",
-        len(_resources(templates, "AWS::SecretsManager::Secret")),
-        "secret-month + API calls",
-    )
-    add("S3 bucket", len(_resources(templates, "AWS::S3::Bucket")), "GB-month + requests")
+    add("CloudWatch alarm", n("AWS::CloudWatch::Alarm"), "alarm-month")
+    add("CloudWatch dashboard", n("AWS::CloudWatch::Dashboard"), "dashboard-month")
+    add("CloudWatch Logs log group", n("AWS::Logs::LogGroup"), "GB ingested + GB-month stored")
+    add("KMS customer managed key", n("AWS::KMS::Key"), "key-month + requests")
+    add("Secrets Manager secret", n("AWS::SecretsManager::Secret"), "secret-month + API calls")
+    add("S3 bucket", n("AWS::S3::Bucket"), "GB-month + requests")
     return rows
 
 

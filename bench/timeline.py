@@ -36,6 +36,7 @@ for _path in (
 from cold_start_verdict import measured_json, measured_lines, verdicts  # noqa: E402
 from measured_phases import Measured, MeasuredRecordError, load_measured  # noqa: E402
 
+from deployment_config.errors import ConfigError  # noqa: E402
 from deployment_config.gpu_nodes import (  # noqa: E402
     # EKS scales a Capacity Block node group to 0 forty minutes before the block ends; EC2 shuts the instances down 30
     # minutes before (the source is beside the constants).
@@ -145,7 +146,7 @@ def first_token_phases(env: EnvironmentConfig, measured: Measured | None = None)
     )  # the weights and, with spec_decoding, the speculator (as the budget counts)
     rates = rates_used(env, measured)
     loader = load_format(env)
-    ceiling, slow = rates[f"{loader}_from_memory"], rates[f"{loader}_from_disk"]
+    ceiling = rates[f"{loader}_from_memory"]
     slow_name = "instance_store_load" if "instance_store_load" in rates else f"{loader}_from_disk"
     slow = rates[slow_name]
     s3, ena = rates["s3_download"], rates.get("ena_bandwidth")
@@ -275,7 +276,7 @@ def phases(env: EnvironmentConfig, measured: Measured | None = None) -> list[Pha
             Phase(
                 "Inference Operator maxDeployTimeInSeconds",
                 budget.probe_seconds / 60 + HYPERPOD_DEPLOY_MARGIN_MINUTES,
-                "probe budget + 30 min (charts/inference_endpoint_chart.py)",
+                "probe budget + 30 min (charts/inference_endpoint_spec.py, DEPLOY_MARGIN_SECONDS)",
             )
         )
     else:
@@ -340,7 +341,11 @@ def main(argv: list[str] | None = None) -> int:
         "--json report; repeat for several (bench/measured_phases.py)",
     )
     args = parser.parse_args(argv)
-    env = load_environment(args.config_dir, args.env)
+    try:
+        env = load_environment(args.config_dir, args.env, option="--env NAME")
+    except ConfigError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
     measured = None
     if args.measured:
         try:

@@ -165,3 +165,15 @@ def test_the_pod_budget_follows_its_weight_source_and_never_undercuts_the_recipe
         hyperpod_env.pod_startup_budget.engine_ready_timeout_seconds
         >= startup_budget(hyperpod_env.model.loaded_gb).engine_ready_timeout_seconds
     )
+
+
+@pytest.mark.parametrize("name", ["prod", "../etc"])
+def test_an_environment_that_is_not_there_is_one_message_naming_the_option_not_a_traceback(
+    timeline, capsys, name
+):
+    # given --env naming no file of the configuration directory, when the plan is asked for
+    code = timeline.main(["--env", name, "--config-dir", str(CONFIG_DIR)])
+    # then it exits 2 with the file's problem and its fix, in the words of this script's option
+    err = capsys.readouterr().err
+    assert code == 2 and err.startswith("error: --env ") and name in err
+    assert "fix: pass --env NAME" in err and "-c env" not in err and "Traceback" not in err

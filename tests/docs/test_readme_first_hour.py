@@ -112,6 +112,12 @@ def test_the_hyperpod_example_is_not_counted_with_the_eks_one(assembly):
     counts = {r["resource"]: r["count"] for r in running_resources.running_resources(templates)}
     assert counts["HyperPod ml.p6-b300.48xlarge instance"] == 1
     assert "Application Load Balancer" in running_resources.load_balancer_of(templates)
+    # and the costs page's sentence on it gives the script's counts
+    costs = (DOCS / "costs.md").read_text(encoding="utf-8")
+    assert (
+        f"{counts['EKS add-on']} add-ons, {counts['S3 bucket']} S3 buckets and an Application Load Balancer"
+        in " ".join(costs.split())
+    )
 
 
 #: The deploy order of stacks/composition.py (add_eks_environment, add_hyperpod_environment).

@@ -250,7 +250,12 @@ class DeployTimeSmokeTest(Construct):
                 )
             )
         if api_key_secret is not None:
-            for statement in api_key_statements(stack, api_key_secret):
+            for statement in api_key_statements(
+                api_key_secret,
+                partition=stack.partition,
+                region=stack.region,
+                account=stack.account,
+            ):
                 self.check_function.add_to_role_policy(statement)
         if gate is not None:
             gate.grant_check(self.check_function)
@@ -364,14 +369,17 @@ class DeployTimeSmokeTest(Construct):
         acknowledge_deploy_time_smoke_test(self)
 
 
-def api_key_statements(stack: cdk.Stack, secret_name: str) -> list[iam.PolicyStatement]:
+def api_key_statements(
+    secret_name: str, *, partition: str, region: str, account: str
+) -> list[iam.PolicyStatement]:
     """Read the environment's API key: ``secretsmanager:GetSecretValue`` on that secret (its ARN ends with '-' and six
     random characters, ``-??????``, as aws-cdk-lib writes a secret known by name into a policy), and ``kms:Decrypt``
-    only through Secrets Manager of this region and only for that secret (the encryption context ``SecretARN`` Secrets
+    only through Secrets Manager of ``region`` and only for that secret (the encryption context ``SecretARN`` Secrets
     Manager sends; "Secret encryption and decryption in AWS Secrets Manager"). The secret and its key are the serving
-    (or endpoint) stack's: naming them by name keeps this stack free of cross-stack exports, so it can be removed on
-    its own."""
-    secret_arn = f"arn:{stack.partition}:secretsmanager:{stack.region}:{stack.account}:secret:{secret_name}-??????"
+    (or endpoint) stack's: naming them by name keeps the reader's stack free of cross-stack exports, so it can be
+    removed on its own. The smoke test's check function and the pipeline's smoke step
+    (stacks/pipeline_stack.py, api_key_reader_statements) both read the key through these statements."""
+    secret_arn = f"arn:{partition}:secretsmanager:{region}:{account}:secret:{secret_name}-??????"
     return [
         iam.PolicyStatement(
             sid="ReadTheApiKey", actions=["secretsmanager:GetSecretValue"], resources=[secret_arn]
@@ -379,9 +387,9 @@ def api_key_statements(stack: cdk.Stack, secret_name: str) -> list[iam.PolicySta
         iam.PolicyStatement(
             sid="DecryptTheApiKey",
             actions=["kms:Decrypt"],
-            resources=[f"arn:{stack.partition}:kms:{stack.region}:{stack.account}:key/*"],
+            resources=[f"arn:{partition}:kms:{region}:{account}:key/*"],
             conditions={
-                "StringEquals": {"kms:ViaService": f"secretsmanager.{stack.region}.amazonaws.com"},
+                "StringEquals": {"kms:ViaService": f"secretsmanager.{region}.amazonaws.com"},
                 "StringLike": {"kms:EncryptionContext:SecretARN": secret_arn},
             },
         ),

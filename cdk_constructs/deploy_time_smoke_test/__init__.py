@@ -33,12 +33,12 @@ import aws_cdk as cdk
 from aws_cdk import aws_ec2 as ec2
 from aws_cdk import aws_iam as iam
 from aws_cdk import aws_lambda as lambda_
-from aws_cdk import aws_logs as logs
 from aws_cdk import aws_stepfunctions as sfn
 from aws_cdk import aws_stepfunctions_tasks as tasks
 from aws_cdk import custom_resources as cr
 from constructs import Construct
 
+from cdk_constructs.log_groups import month_log_group
 from cdk_constructs.nag_acknowledgements import acknowledge_deploy_time_smoke_test
 
 if TYPE_CHECKING:
@@ -212,12 +212,7 @@ class DeployTimeSmokeTest(Construct):
             vpc_subnets=ec2.SubnetSelection(subnet_type=ec2.SubnetType.PRIVATE_WITH_EGRESS),
             security_groups=[self.security_group],
             description="Deploy-time smoke test: waits for the endpoint's /health, then runs llmops' smoke test",
-            log_group=logs.LogGroup(
-                self,
-                "CheckLogs",
-                retention=logs.RetentionDays.ONE_MONTH,
-                removal_policy=cdk.RemovalPolicy.DESTROY,
-            ),
+            log_group=month_log_group(self, "CheckLogs"),
         )
         self.check_function.add_to_role_policy(
             iam.PolicyStatement(
@@ -270,12 +265,7 @@ class DeployTimeSmokeTest(Construct):
             vpc_subnets=ec2.SubnetSelection(subnet_type=ec2.SubnetType.PRIVATE_WITH_EGRESS),
             security_groups=[self.security_group],
             description="Deploy-time smoke test: signals a failure of the check function to the wait condition",
-            log_group=logs.LogGroup(
-                self,
-                "ReportErrorLogs",
-                retention=logs.RetentionDays.ONE_MONTH,
-                removal_policy=cdk.RemovalPolicy.DESTROY,
-            ),
+            log_group=month_log_group(self, "ReportErrorLogs"),
         )
 
         check = tasks.LambdaInvoke(
@@ -307,12 +297,10 @@ class DeployTimeSmokeTest(Construct):
             timeout=cdk.Duration.seconds(self.wait_seconds),
             tracing_enabled=True,
             logs=sfn.LogOptions(
-                destination=logs.LogGroup(
+                destination=month_log_group(
                     self,
                     "PollerLogs",
-                    retention=logs.RetentionDays.ONE_MONTH,
-                    log_group_name=f"/aws/vendedlogs/states/deploy-time-smoke-test-{self.node.addr}",
-                    removal_policy=cdk.RemovalPolicy.DESTROY,
+                    name=f"/aws/vendedlogs/states/deploy-time-smoke-test-{self.node.addr}",
                 ),
                 level=sfn.LogLevel.ALL,
                 include_execution_data=False,
@@ -327,24 +315,14 @@ class DeployTimeSmokeTest(Construct):
             handler=f"{HANDLER_MODULE}.on_event",
             timeout=cdk.Duration.seconds(30),
             description="Deploy-time smoke test: starts the poller on create and update; nothing on delete",
-            log_group=logs.LogGroup(
-                self,
-                "StartLogs",
-                retention=logs.RetentionDays.ONE_MONTH,
-                removal_policy=cdk.RemovalPolicy.DESTROY,
-            ),
+            log_group=month_log_group(self, "StartLogs"),
         )
         self.state_machine.grant_start_execution(self.start_function)
         self.provider = cr.Provider(
             self,
             "Provider",
             on_event_handler=self.start_function,
-            log_group=logs.LogGroup(
-                self,
-                "FrameworkLogs",
-                retention=logs.RetentionDays.ONE_MONTH,
-                removal_policy=cdk.RemovalPolicy.DESTROY,
-            ),
+            log_group=month_log_group(self, "FrameworkLogs"),
         )
 
         self.handle = cdk.CfnWaitConditionHandle(self, f"Handle{digest}")

@@ -42,9 +42,9 @@ from aws_cdk import aws_events as events
 from aws_cdk import aws_events_targets as targets
 from aws_cdk import aws_iam as iam
 from aws_cdk import aws_lambda as lambda_
-from aws_cdk import aws_logs as logs
 from constructs import Construct
 
+from cdk_constructs.log_groups import month_log_group
 from cdk_constructs.nag_acknowledgements import acknowledge_serving_metrics_publisher
 from cdk_constructs.serving_metrics.published import (
     BLOCK_COST_USD,
@@ -145,12 +145,7 @@ class ServingMetricsPublisher(Construct):
             raise ValueError(
                 "serving_gap needs next_capacity_reservation_id: the gap is between two blocks"
             )
-        self.log_group = logs.LogGroup(
-            self,
-            "Logs",
-            retention=logs.RetentionDays.ONE_MONTH,
-            removal_policy=cdk.RemovalPolicy.DESTROY,
-        )
+        self.log_group = month_log_group(self, "Logs")
         self.role = iam.Role(
             self,
             "Role",

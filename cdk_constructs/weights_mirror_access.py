@@ -15,6 +15,7 @@ from constructs import Construct
 from cdk_constructs.nag_acknowledgements import acknowledge_weights_writer
 from cdk_constructs.pod_identity import pod_identity_role
 from cdk_constructs.s3_prefix_access import s3_prefix_statements
+from cdk_constructs.serving_secrets import secret_arn_patterns
 from deployment_config.kubernetes_names import SERVING_NAMESPACE, WEIGHTS_MIRROR_NAME
 
 
@@ -55,18 +56,19 @@ class WeightsMirrorAccess(Construct):
         ):
             self.role.add_to_policy(statement)
         if token_secret:
-            # By ARN as given, or by name with the six random characters Secrets Manager appends (its ARN format).
-            arn = (
-                token_secret
-                if token_secret.startswith("arn:")
-                else cdk.Stack.of(self).format_arn(
-                    service="secretsmanager",
-                    resource="secret",
-                    resource_name=f"{token_secret}-??????",
-                    arn_format=cdk.ArnFormat.COLON_RESOURCE_NAME,
-                )
-            )
+            # The secret as the vLLM pod's grant names it: a name or a partial ARN with the six random characters
+            # Secrets Manager appends to the ARN (-??????), a complete ARN as it is. The Job reads the secret by the
+            # configured value, and IAM matches its complete ARN (ops_cli/weights_mirror_job.py).
+            stack = cdk.Stack.of(self)
             self.role.add_to_policy(
-                iam.PolicyStatement(actions=["secretsmanager:GetSecretValue"], resources=[arn])
+                iam.PolicyStatement(
+                    actions=["secretsmanager:GetSecretValue"],
+                    resources=secret_arn_patterns(
+                        token_secret,
+                        partition=stack.partition,
+                        region=stack.region,
+                        account=stack.account,
+                    ),
+                )
             )
         acknowledge_weights_writer(self.role)

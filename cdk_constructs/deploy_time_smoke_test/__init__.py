@@ -38,7 +38,7 @@ from aws_cdk import aws_stepfunctions_tasks as tasks
 from aws_cdk import custom_resources as cr
 from constructs import Construct
 
-from cdk_constructs.log_groups import month_log_group
+from cdk_constructs.function_defaults import RUNTIME, month_log_group
 from cdk_constructs.nag_acknowledgements import acknowledge_deploy_time_smoke_test
 
 if TYPE_CHECKING:
@@ -74,8 +74,6 @@ BUNDLE_EXCLUDE = [
 #: imports the rest with importlib.import_module, so a dotted path is a module in a package
 #: (aws/aws-lambda-python-runtime-interface-client@620b148 awslambdaric/bootstrap.py ``_get_handler``).
 HANDLER_MODULE = "cdk_constructs.deploy_time_smoke_test.runtime.handler"
-#: The latest Python runtime aws-cdk-lib 2.275 knows (cdk-nag's AwsSolutions-L1), as the other functions use.
-RUNTIME = lambda_.Runtime.PYTHON_3_14
 RESOURCE_TYPE = "Custom::DeployTimeSmokeTest"
 
 POLL_INTERVAL = cdk.Duration.minutes(1)

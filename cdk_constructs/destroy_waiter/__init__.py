@@ -18,7 +18,7 @@ from aws_cdk import aws_stepfunctions as sfn
 from aws_cdk import custom_resources as cr
 from constructs import Construct
 
-from cdk_constructs.log_groups import month_log_group
+from cdk_constructs.function_defaults import RUNTIME, month_log_group
 from cdk_constructs.nag_acknowledgements import (
     STEP_FUNCTIONS_LOG_DELIVERY,
     acknowledge,
@@ -28,8 +28,6 @@ from cdk_constructs.nag_acknowledgements import (
 
 HANDLER_DIR = Path(__file__).resolve().parent / "runtime"
 RESOURCE_TYPE = "Custom::DestroyWaiter"
-#: The latest Python runtime aws-cdk-lib 2.275 knows (cdk-nag's AwsSolutions-L1 wants the latest of the family).
-RUNTIME = lambda_.Runtime.PYTHON_3_14
 QUERY_INTERVAL = cdk.Duration.seconds(30)
 TOTAL_TIMEOUT = cdk.Duration.minutes(30)
 #: The handler gives up (with its own, explicit error) this long before the Provider's total timeout would end.

@@ -44,7 +44,7 @@ from aws_cdk import aws_iam as iam
 from aws_cdk import aws_lambda as lambda_
 from constructs import Construct
 
-from cdk_constructs.log_groups import month_log_group
+from cdk_constructs.function_defaults import RUNTIME, month_log_group
 from cdk_constructs.nag_acknowledgements import acknowledge_serving_metrics_publisher
 from cdk_constructs.serving_metrics.published import (
     BLOCK_COST_USD,
@@ -86,8 +86,6 @@ if TYPE_CHECKING:  # cdk_constructs/serving_gap.py reads this package's metric n
     from cdk_constructs.serving_gap import ServingGapPlan
 
 HANDLER_DIR = Path(__file__).resolve().parent / "runtime"
-#: The latest Python runtime aws-cdk-lib 2.275 knows (cdk-nag's AwsSolutions-L1), as the destroy waiters use.
-RUNTIME = lambda_.Runtime.PYTHON_3_14
 
 
 class ServingMetricsPublisher(Construct):

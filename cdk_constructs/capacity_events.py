@@ -99,11 +99,11 @@ def capacity_block_rules(
     show = f"bin/llmops capacity-blocks show {reservation_id} --region {region}"
     times = {"time": "$.time", "end": "$.detail.end-date"}
 
-    def pattern(detail_types: tuple[str, ...]) -> dict:
+    def pattern(detail_types: tuple[str, ...], reservation: str = reservation_id) -> dict:
         return {
             "source": ["aws.ec2"],
             "detail-type": list(detail_types),
-            "detail": {"capacity-reservation-id": [reservation_id]},
+            "detail": {"capacity-reservation-id": [reservation]},
         }
 
     handover = f"bin/llmops handover --env {env_name} --region {region}"
@@ -151,11 +151,7 @@ def capacity_block_rules(
             EventRule(
                 "NextCapacityBlockDelivered",
                 f"{env_name}: next Capacity Block {next_reservation_id} delivered",
-                {
-                    "source": ["aws.ec2"],
-                    "detail-type": list(CAPACITY_BLOCK_DELIVERED),
-                    "detail": {"capacity-reservation-id": [next_reservation_id]},
-                },
+                pattern(CAPACITY_BLOCK_DELIVERED, next_reservation_id),
                 f"[{env_name}] The next Capacity Block {next_reservation_id} was delivered at <time>: it is active "
                 "until <end>.\n"
                 "What happens next: node group gpu-capacity-block-next launches its instances; the standby vLLM "
@@ -169,11 +165,7 @@ def capacity_block_rules(
             EventRule(
                 "NextCapacityBlockExpirationWarning",
                 f"{env_name}: next Capacity Block {next_reservation_id} ends in 40 minutes",
-                {
-                    "source": ["aws.ec2"],
-                    "detail-type": list(CAPACITY_BLOCK_EXPIRATION_WARNING),
-                    "detail": {"capacity-reservation-id": [next_reservation_id]},
-                },
+                pattern(CAPACITY_BLOCK_EXPIRATION_WARNING, next_reservation_id),
                 f"[{env_name}] Capacity Block {next_reservation_id} (node group gpu-capacity-block-next) ends at "
                 "<end> (warning sent at <time>).\n"
                 "What happens next: EKS scales the GPU node group gpu-capacity-block-next to 0 now and its vLLM "

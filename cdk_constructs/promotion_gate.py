@@ -5,7 +5,8 @@ before the next wave) when they are not met. Results are kept in S3 per image.
 How it runs, within the smoke stack's wait condition (cdk_constructs/deploy_time_smoke_test/):
 
 1. the smoke stack's check function passes the smoke test, then (next poll) runs the correctness probe
-   (ops_cli/bench.py ``run_probe``, bundled with the smoke test's modules);
+   (endpoint_probe/correctness.py ``run_probe``, bundled with the smoke test's modules; ``llmops bench`` runs the
+   same probes, its schema check of the tool call's arguments by jsonschema: ops_cli/bench.py);
 2. it then writes ``results/IMAGE/RUN/start`` to the results bucket. The load test's Job, applied by this construct
    when the stack deploys, waits for that object, so that its load does not meet the smoke test's and the probe's
    requests; then it runs ``vllm bench serve`` per concurrency (the manifest and arguments of ``llmops bench``:

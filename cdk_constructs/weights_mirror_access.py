@@ -7,8 +7,6 @@ the Capacity Block starts and before the serving stack (whose init container the
 
 from __future__ import annotations
 
-import re
-
 import aws_cdk as cdk
 from aws_cdk import aws_eks_v2 as eks
 from aws_cdk import aws_iam as iam
@@ -16,6 +14,8 @@ from constructs import Construct
 
 from cdk_constructs.nag_acknowledgements import acknowledge_weights_writer
 from cdk_constructs.pod_identity import pod_identity_role
+from cdk_constructs.s3_prefix_access import s3_prefix_statements
+from cdk_constructs.serving_secrets import secret_arn_patterns
 from deployment_config.kubernetes_names import SERVING_NAMESPACE, WEIGHTS_MIRROR_NAME
 
 
@@ -44,11 +44,6 @@ class WeightsMirrorAccess(Construct):
         token_secret: str | None,
     ) -> None:
         super().__init__(scope, id)
-        match = re.fullmatch(r"s3://([^/]+)/?(.*)", s3_uri)
-        if not match:  # the loader has validated the URI
-            raise ValueError(f"s3_uri must be s3://BUCKET/PREFIX, got {s3_uri!r}")
-        bucket, prefix = match.group(1), match.group(2)
-        partition = cdk.Aws.PARTITION
         self.role, self.association = pod_identity_role(
             self,
             cluster=cluster,
@@ -56,32 +51,24 @@ class WeightsMirrorAccess(Construct):
             service_account=WEIGHTS_MIRROR_NAME,
             description="llmops weights mirror: writes the model's S3 prefix and reads the Hugging Face token",
         )
-        self.role.add_to_policy(
-            iam.PolicyStatement(
-                actions=["s3:ListBucket"],
-                resources=[f"arn:{partition}:s3:::{bucket}"],
-                conditions={"StringLike": {"s3:prefix": [f"{prefix}*"]}} if prefix else None,
-            )
-        )
-        self.role.add_to_policy(
-            iam.PolicyStatement(
-                actions=["s3:PutObject", "s3:GetObject", "s3:AbortMultipartUpload"],
-                resources=[f"arn:{partition}:s3:::{bucket}/{prefix}*"],
-            )
-        )
+        for statement in s3_prefix_statements(
+            s3_uri, ["s3:PutObject", "s3:GetObject", "s3:AbortMultipartUpload"]
+        ):
+            self.role.add_to_policy(statement)
         if token_secret:
-            # By ARN as given, or by name with the six random characters Secrets Manager appends (its ARN format).
-            arn = (
-                token_secret
-                if token_secret.startswith("arn:")
-                else cdk.Stack.of(self).format_arn(
-                    service="secretsmanager",
-                    resource="secret",
-                    resource_name=f"{token_secret}-??????",
-                    arn_format=cdk.ArnFormat.COLON_RESOURCE_NAME,
-                )
-            )
+            # The secret as the vLLM pod's grant names it: a name or a partial ARN with the six random characters
+            # Secrets Manager appends to the ARN (-??????), a complete ARN as it is. The Job reads the secret by the
+            # configured value, and IAM matches its complete ARN (ops_cli/weights_mirror_job.py).
+            stack = cdk.Stack.of(self)
             self.role.add_to_policy(
-                iam.PolicyStatement(actions=["secretsmanager:GetSecretValue"], resources=[arn])
+                iam.PolicyStatement(
+                    actions=["secretsmanager:GetSecretValue"],
+                    resources=secret_arn_patterns(
+                        token_secret,
+                        partition=stack.partition,
+                        region=stack.region,
+                        account=stack.account,
+                    ),
+                )
             )
         acknowledge_weights_writer(self.role)

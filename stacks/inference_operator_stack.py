@@ -22,6 +22,7 @@ from cdk_constructs.nag_acknowledgements import (
     managed_policy_finding,
     wildcard_findings,
 )
+from cdk_constructs.s3_prefix_access import s3_prefix_statements
 from deployment_config.addons import (
     CERT_MANAGER,
     FSX_CSI_DRIVER,
@@ -290,19 +291,7 @@ class InferenceOperatorStack(cdk.Stack):
         )
         model = self.env_config.model
         if model.weight_source is WeightSource.S3:
-            bucket, _, prefix = (model.s3_uri or "")[len("s3://") :].partition("/")
-            role.add_to_policy(
-                iam.PolicyStatement(
-                    actions=["s3:ListBucket"],
-                    resources=[f"arn:{cdk.Aws.PARTITION}:s3:::{bucket}"],
-                    conditions={"StringLike": {"s3:prefix": [f"{prefix}*"]}} if prefix else None,
-                )
-            )
-            role.add_to_policy(
-                iam.PolicyStatement(
-                    actions=["s3:GetObject"],
-                    resources=[f"arn:{cdk.Aws.PARTITION}:s3:::{bucket}/{prefix}*"],
-                )
-            )
+            for statement in s3_prefix_statements(model.s3_uri, ["s3:GetObject"]):
+                role.add_to_policy(statement)
             acknowledge_weights_reader(role)
         return role

@@ -11,6 +11,7 @@ from aws_cdk import aws_iam as iam
 from aws_cdk import pipelines
 from constructs import Construct
 
+from cdk_constructs.deploy_time_smoke_test import api_key_statements
 from cdk_constructs.nag_acknowledgements import acknowledge_pipeline, acknowledge_replication_bucket
 from cdk_constructs.placeholder_guard import refuse_placeholders
 from deployment_config.aws_rules import partition_of
@@ -66,26 +67,12 @@ def api_key_reader_statements(env_config: EnvironmentConfig) -> list[iam.PolicyS
     """
     if not env_config.endpoint.api_key_required:
         return []
-    partition, region, account = (
-        partition_of(env_config.region),
-        env_config.region,
-        env_config.account,
+    return api_key_statements(
+        env_config.api_key_secret_name,
+        partition=partition_of(env_config.region),
+        region=env_config.region,
+        account=env_config.account,
     )
-    secret_arn = f"arn:{partition}:secretsmanager:{region}:{account}:secret:{env_config.api_key_secret_name}-??????"
-    return [
-        iam.PolicyStatement(
-            sid="ReadTheApiKey", actions=["secretsmanager:GetSecretValue"], resources=[secret_arn]
-        ),
-        iam.PolicyStatement(
-            sid="DecryptTheApiKey",
-            actions=["kms:Decrypt"],
-            resources=[f"arn:{partition}:kms:{region}:{account}:key/*"],
-            conditions={
-                "StringEquals": {"kms:ViaService": f"secretsmanager.{region}.amazonaws.com"},
-                "StringLike": {"kms:EncryptionContext:SecretARN": secret_arn},
-            },
-        ),
-    ]
 
 
 class PipelineStack(cdk.Stack):

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 
 import aws_cdk as cdk
@@ -18,6 +17,7 @@ from cdk_constructs.nag_acknowledgements import (
     wildcard_findings,
 )
 from cdk_constructs.pod_identity import pod_identity_role
+from cdk_constructs.s3_prefix_access import s3_prefix_statements
 from cdk_constructs.serving_secrets import ServingSecrets, add_authentication_outputs
 from charts.serving_spec import VllmServingSpec
 
@@ -173,23 +173,8 @@ class ServingStack(cdk.Stack):
         """Read access to the weights' S3 prefix (the pinned revision's), and to the speculator's revision prefix when
         ``spec_decoding`` copies it too (deployment_config/speculator.py): each grant as narrow as the revision."""
         for uri in (spec.s3_uri, *((spec.speculator_s3_uri,) if spec.speculator_s3_uri else ())):
-            match = re.match(r"^s3://([^/]+)/?(.*)$", uri or "")
-            if not match:  # the configuration loader has validated the URI already
-                raise ValueError(f"s3_uri must be s3://BUCKET/PREFIX, got {uri!r}")
-            bucket, prefix = match.group(1), match.group(2)
-            role.add_to_policy(
-                iam.PolicyStatement(
-                    actions=["s3:ListBucket"],
-                    resources=[f"arn:{cdk.Aws.PARTITION}:s3:::{bucket}"],
-                    conditions={"StringLike": {"s3:prefix": [f"{prefix}*"]}} if prefix else None,
-                )
-            )
-            role.add_to_policy(
-                iam.PolicyStatement(
-                    actions=["s3:GetObject"],
-                    resources=[f"arn:{cdk.Aws.PARTITION}:s3:::{bucket}/{prefix}*"],
-                )
-            )
+            for statement in s3_prefix_statements(uri, ["s3:GetObject"]):
+                role.add_to_policy(statement)
         acknowledge_weights_reader(role)
 
     def _grant_compile_cache(self, role: iam.Role, spec: VllmServingSpec) -> None:

@@ -33,12 +33,12 @@ import aws_cdk as cdk
 from aws_cdk import aws_ec2 as ec2
 from aws_cdk import aws_iam as iam
 from aws_cdk import aws_lambda as lambda_
-from aws_cdk import aws_logs as logs
 from aws_cdk import aws_stepfunctions as sfn
 from aws_cdk import aws_stepfunctions_tasks as tasks
 from aws_cdk import custom_resources as cr
 from constructs import Construct
 
+from cdk_constructs.function_defaults import RUNTIME, month_log_group
 from cdk_constructs.nag_acknowledgements import acknowledge_deploy_time_smoke_test
 
 if TYPE_CHECKING:
@@ -74,8 +74,6 @@ BUNDLE_EXCLUDE = [
 #: imports the rest with importlib.import_module, so a dotted path is a module in a package
 #: (aws/aws-lambda-python-runtime-interface-client@620b148 awslambdaric/bootstrap.py ``_get_handler``).
 HANDLER_MODULE = "cdk_constructs.deploy_time_smoke_test.runtime.handler"
-#: The latest Python runtime aws-cdk-lib 2.275 knows (cdk-nag's AwsSolutions-L1), as the other functions use.
-RUNTIME = lambda_.Runtime.PYTHON_3_14
 RESOURCE_TYPE = "Custom::DeployTimeSmokeTest"
 
 POLL_INTERVAL = cdk.Duration.minutes(1)
@@ -212,12 +210,7 @@ class DeployTimeSmokeTest(Construct):
             vpc_subnets=ec2.SubnetSelection(subnet_type=ec2.SubnetType.PRIVATE_WITH_EGRESS),
             security_groups=[self.security_group],
             description="Deploy-time smoke test: waits for the endpoint's /health, then runs llmops' smoke test",
-            log_group=logs.LogGroup(
-                self,
-                "CheckLogs",
-                retention=logs.RetentionDays.ONE_MONTH,
-                removal_policy=cdk.RemovalPolicy.DESTROY,
-            ),
+            log_group=month_log_group(self, "CheckLogs"),
         )
         self.check_function.add_to_role_policy(
             iam.PolicyStatement(
@@ -250,7 +243,12 @@ class DeployTimeSmokeTest(Construct):
                 )
             )
         if api_key_secret is not None:
-            for statement in api_key_statements(stack, api_key_secret):
+            for statement in api_key_statements(
+                api_key_secret,
+                partition=stack.partition,
+                region=stack.region,
+                account=stack.account,
+            ):
                 self.check_function.add_to_role_policy(statement)
         if gate is not None:
             gate.grant_check(self.check_function)
@@ -265,12 +263,7 @@ class DeployTimeSmokeTest(Construct):
             vpc_subnets=ec2.SubnetSelection(subnet_type=ec2.SubnetType.PRIVATE_WITH_EGRESS),
             security_groups=[self.security_group],
             description="Deploy-time smoke test: signals a failure of the check function to the wait condition",
-            log_group=logs.LogGroup(
-                self,
-                "ReportErrorLogs",
-                retention=logs.RetentionDays.ONE_MONTH,
-                removal_policy=cdk.RemovalPolicy.DESTROY,
-            ),
+            log_group=month_log_group(self, "ReportErrorLogs"),
         )
 
         check = tasks.LambdaInvoke(
@@ -302,12 +295,10 @@ class DeployTimeSmokeTest(Construct):
             timeout=cdk.Duration.seconds(self.wait_seconds),
             tracing_enabled=True,
             logs=sfn.LogOptions(
-                destination=logs.LogGroup(
+                destination=month_log_group(
                     self,
                     "PollerLogs",
-                    retention=logs.RetentionDays.ONE_MONTH,
-                    log_group_name=f"/aws/vendedlogs/states/deploy-time-smoke-test-{self.node.addr}",
-                    removal_policy=cdk.RemovalPolicy.DESTROY,
+                    name=f"/aws/vendedlogs/states/deploy-time-smoke-test-{self.node.addr}",
                 ),
                 level=sfn.LogLevel.ALL,
                 include_execution_data=False,
@@ -322,24 +313,14 @@ class DeployTimeSmokeTest(Construct):
             handler=f"{HANDLER_MODULE}.on_event",
             timeout=cdk.Duration.seconds(30),
             description="Deploy-time smoke test: starts the poller on create and update; nothing on delete",
-            log_group=logs.LogGroup(
-                self,
-                "StartLogs",
-                retention=logs.RetentionDays.ONE_MONTH,
-                removal_policy=cdk.RemovalPolicy.DESTROY,
-            ),
+            log_group=month_log_group(self, "StartLogs"),
         )
         self.state_machine.grant_start_execution(self.start_function)
         self.provider = cr.Provider(
             self,
             "Provider",
             on_event_handler=self.start_function,
-            log_group=logs.LogGroup(
-                self,
-                "FrameworkLogs",
-                retention=logs.RetentionDays.ONE_MONTH,
-                removal_policy=cdk.RemovalPolicy.DESTROY,
-            ),
+            log_group=month_log_group(self, "FrameworkLogs"),
         )
 
         self.handle = cdk.CfnWaitConditionHandle(self, f"Handle{digest}")
@@ -364,14 +345,17 @@ class DeployTimeSmokeTest(Construct):
         acknowledge_deploy_time_smoke_test(self)
 
 
-def api_key_statements(stack: cdk.Stack, secret_name: str) -> list[iam.PolicyStatement]:
+def api_key_statements(
+    secret_name: str, *, partition: str, region: str, account: str
+) -> list[iam.PolicyStatement]:
     """Read the environment's API key: ``secretsmanager:GetSecretValue`` on that secret (its ARN ends with '-' and six
     random characters, ``-??????``, as aws-cdk-lib writes a secret known by name into a policy), and ``kms:Decrypt``
-    only through Secrets Manager of this region and only for that secret (the encryption context ``SecretARN`` Secrets
+    only through Secrets Manager of ``region`` and only for that secret (the encryption context ``SecretARN`` Secrets
     Manager sends; "Secret encryption and decryption in AWS Secrets Manager"). The secret and its key are the serving
-    (or endpoint) stack's: naming them by name keeps this stack free of cross-stack exports, so it can be removed on
-    its own."""
-    secret_arn = f"arn:{stack.partition}:secretsmanager:{stack.region}:{stack.account}:secret:{secret_name}-??????"
+    (or endpoint) stack's: naming them by name keeps the reader's stack free of cross-stack exports, so it can be
+    removed on its own. The smoke test's check function and the pipeline's smoke step
+    (stacks/pipeline_stack.py, api_key_reader_statements) both read the key through these statements."""
+    secret_arn = f"arn:{partition}:secretsmanager:{region}:{account}:secret:{secret_name}-??????"
     return [
         iam.PolicyStatement(
             sid="ReadTheApiKey", actions=["secretsmanager:GetSecretValue"], resources=[secret_arn]
@@ -379,9 +363,9 @@ def api_key_statements(stack: cdk.Stack, secret_name: str) -> list[iam.PolicySta
         iam.PolicyStatement(
             sid="DecryptTheApiKey",
             actions=["kms:Decrypt"],
-            resources=[f"arn:{stack.partition}:kms:{stack.region}:{stack.account}:key/*"],
+            resources=[f"arn:{partition}:kms:{region}:{account}:key/*"],
             conditions={
-                "StringEquals": {"kms:ViaService": f"secretsmanager.{stack.region}.amazonaws.com"},
+                "StringEquals": {"kms:ViaService": f"secretsmanager.{region}.amazonaws.com"},
                 "StringLike": {"kms:EncryptionContext:SecretARN": secret_arn},
             },
         ),

@@ -14,11 +14,11 @@ from pathlib import Path
 import aws_cdk as cdk
 from aws_cdk import aws_iam as iam
 from aws_cdk import aws_lambda as lambda_
-from aws_cdk import aws_logs as logs
 from aws_cdk import aws_stepfunctions as sfn
 from aws_cdk import custom_resources as cr
 from constructs import Construct
 
+from cdk_constructs.function_defaults import RUNTIME, month_log_group
 from cdk_constructs.nag_acknowledgements import (
     STEP_FUNCTIONS_LOG_DELIVERY,
     acknowledge,
@@ -28,8 +28,6 @@ from cdk_constructs.nag_acknowledgements import (
 
 HANDLER_DIR = Path(__file__).resolve().parent / "runtime"
 RESOURCE_TYPE = "Custom::DestroyWaiter"
-#: The latest Python runtime aws-cdk-lib 2.275 knows (cdk-nag's AwsSolutions-L1 wants the latest of the family).
-RUNTIME = lambda_.Runtime.PYTHON_3_14
 QUERY_INTERVAL = cdk.Duration.seconds(30)
 TOTAL_TIMEOUT = cdk.Duration.minutes(30)
 #: The handler gives up (with its own, explicit error) this long before the Provider's total timeout would end.
@@ -150,12 +148,7 @@ class DestroyWaiter(Construct):
             handler="handler.on_event",
             timeout=cdk.Duration.seconds(30),
             description="DestroyWaiter onEvent: nothing to do on create and update",
-            log_group=logs.LogGroup(
-                self,
-                "OnEventLogs",
-                retention=logs.RetentionDays.ONE_MONTH,
-                removal_policy=cdk.RemovalPolicy.DESTROY,
-            ),
+            log_group=month_log_group(self, "OnEventLogs"),
         )
         self.is_complete_function = lambda_.Function(
             self,
@@ -177,12 +170,7 @@ class DestroyWaiter(Construct):
                     int(TOTAL_TIMEOUT.to_seconds() - GIVE_UP_MARGIN.to_seconds())
                 )
             },
-            log_group=logs.LogGroup(
-                self,
-                "IsCompleteLogs",
-                retention=logs.RetentionDays.ONE_MONTH,
-                removal_policy=cdk.RemovalPolicy.DESTROY,
-            ),
+            log_group=month_log_group(self, "IsCompleteLogs"),
         )
         # Only isComplete calls AWS. These Describe actions take no resource types (Service Authorization Reference,
         # Elastic Load Balancing V2 and Amazon EC2): resource "*".
@@ -209,23 +197,16 @@ class DestroyWaiter(Construct):
             is_complete_handler=self.is_complete_function,
             query_interval=QUERY_INTERVAL,
             total_timeout=TOTAL_TIMEOUT,
-            log_group=logs.LogGroup(
-                self,
-                "FrameworkLogs",
-                retention=logs.RetentionDays.ONE_MONTH,
-                removal_policy=cdk.RemovalPolicy.DESTROY,
-            ),
+            log_group=month_log_group(self, "FrameworkLogs"),
             # Every state transition (cdk-nag AwsSolutions-SF1), without the execution data: the event holds the
             # presigned URL that answers CloudFormation. Under /aws/vendedlogs/, as aws-cdk-lib's default log group:
             # other names count against CloudWatch Logs' account-wide resource policy size.
             disable_waiter_state_machine_logging=False,
             waiter_state_machine_log_options=cr.LogOptions(
-                destination=logs.LogGroup(
+                destination=month_log_group(
                     self,
                     "WaiterLogs",
-                    retention=logs.RetentionDays.ONE_MONTH,
-                    log_group_name=f"/aws/vendedlogs/states/destroy-waiter-{self.node.addr}",
-                    removal_policy=cdk.RemovalPolicy.DESTROY,
+                    name=f"/aws/vendedlogs/states/destroy-waiter-{self.node.addr}",
                 ),
                 level=sfn.LogLevel.ALL,
                 include_execution_data=False,

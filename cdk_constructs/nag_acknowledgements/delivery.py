@@ -23,7 +23,7 @@ def acknowledge_pipeline(pipeline: IConstruct) -> None:
         "groups, use the pipeline's artifact bucket and key, and assume the bootstrap roles of target accounts"
     )
     findings = sorted(wildcard_findings(pipeline))
-    # The smoke steps' own statements (stacks/pipeline_stack.py api_key_read_statements) have their own reason.
+    # The smoke steps' own statements (stacks/pipeline_stack.py, api_key_reader_statements) have their own reason.
     api_key = [
         f
         for f in findings

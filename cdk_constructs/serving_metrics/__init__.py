@@ -42,9 +42,9 @@ from aws_cdk import aws_events as events
 from aws_cdk import aws_events_targets as targets
 from aws_cdk import aws_iam as iam
 from aws_cdk import aws_lambda as lambda_
-from aws_cdk import aws_logs as logs
 from constructs import Construct
 
+from cdk_constructs.function_defaults import RUNTIME, month_log_group
 from cdk_constructs.nag_acknowledgements import acknowledge_serving_metrics_publisher
 from cdk_constructs.serving_metrics.published import (
     BLOCK_COST_USD,
@@ -86,8 +86,6 @@ if TYPE_CHECKING:  # cdk_constructs/serving_gap.py reads this package's metric n
     from cdk_constructs.serving_gap import ServingGapPlan
 
 HANDLER_DIR = Path(__file__).resolve().parent / "runtime"
-#: The latest Python runtime aws-cdk-lib 2.275 knows (cdk-nag's AwsSolutions-L1), as the destroy waiters use.
-RUNTIME = lambda_.Runtime.PYTHON_3_14
 
 
 class ServingMetricsPublisher(Construct):
@@ -145,12 +143,7 @@ class ServingMetricsPublisher(Construct):
             raise ValueError(
                 "serving_gap needs next_capacity_reservation_id: the gap is between two blocks"
             )
-        self.log_group = logs.LogGroup(
-            self,
-            "Logs",
-            retention=logs.RetentionDays.ONE_MONTH,
-            removal_policy=cdk.RemovalPolicy.DESTROY,
-        )
+        self.log_group = month_log_group(self, "Logs")
         self.role = iam.Role(
             self,
             "Role",

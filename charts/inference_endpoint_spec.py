@@ -11,14 +11,13 @@ from dataclasses import dataclass
 from types import MappingProxyType
 
 from charts.secrets_sync import COMPONENT as SECRETS_SYNC
-from charts.serving_spec import PodSecrets, drain_args
+from charts.serving_spec import VLLM_PORT, PodSecrets, drain_args
 from charts.vllm_auth_middleware import middleware_environment
 from charts.vllm_weights_check import hyperpod_weights_check
 from deployment_config.kubernetes_names import INFERENCE_ENDPOINT_NAMESPACE, inference_endpoint_name
 from deployment_config.model import AutoscalingConfig, EnvironmentConfig, WeightSource
 from deployment_config.model_location import model_path, weights_s3_uri
 
-VLLM_PORT = 8000
 #: Time the operator allows after the startup budget, for scheduling, image pull and load balancer set-up.
 DEPLOY_MARGIN_SECONDS = 30 * 60
 

@@ -35,8 +35,10 @@ from deployment_config.model_location import (
     weights_s3_uri,
 )
 from deployment_config.sections.endpoint import EndpointSection
+from deployment_config.vllm_args import SERVING_PORT
 
-VLLM_PORT = 8000
+#: vLLM's API port on both paths, the one model.extra_args may not change (deployment_config/vllm_args/options.py).
+VLLM_PORT = SERVING_PORT
 #: The load balancer's TLS port, where a certificate is configured (the HTTPS default, so URLs need no port).
 TLS_PORT = 443
 #: Image of the init container that copies weights from S3 to the node cache.

@@ -11,7 +11,6 @@ from charts.compile_cache import CompileCacheSpec, compile_cache_for
 from charts.recommended_labels import image_is_pinned, image_version_label
 from charts.vllm_auth_middleware.runtime.llm_serving_auth import KEY_VARIABLES
 from deployment_config import speculator
-from deployment_config.addons import VPC_CNI_CONFIGURATION  # noqa: F401
 from deployment_config.gpu_nodes import (
     GPU_NODE_LABELS,
     GPU_TAINT_EFFECT,
@@ -19,8 +18,6 @@ from deployment_config.gpu_nodes import (
     GPU_TAINT_VALUE,
     MODEL_CACHE_HOST_PATH,
 )
-
-# VPC_CNI_CONFIGURATION: the vpc-cni configuration that makes the chart's NetworkPolicy enforced.
 from deployment_config.kubernetes_names import (
     SERVING_NAME,
     SERVING_NAMESPACE,

@@ -12,8 +12,6 @@ from deployment_config.sections._fields import (
     _STRICT,
     _rule,
     _text,
-    _validate_account,
-    _validate_region,
     report,
 )
 from deployment_config.sections.access import AccessSection
@@ -52,12 +50,12 @@ class EnvironmentFile(BaseModel):
         json_schema_extra={"$id": "https://llm-serving.invalid/schema/environment.schema.json"},
     )
 
-    account: Annotated[str, _text(64)] = Field(
+    account: Annotated[str, _text(64), _rule(aws_rules.account_problem)] = Field(
         description="The AWS account id: 12 digits, quoted so that leading zeros survive.",
         examples=["123456789012"],
         json_schema_extra={"pattern": "^[0-9]{12}$"},
     )
-    region: Annotated[str, _text(64)] = Field(
+    region: Annotated[str, _text(64), _rule(aws_rules.region_problem)] = Field(
         description="The AWS region.",
         examples=["us-west-2"],
         json_schema_extra={"enum": list(aws_rules.known_regions())},
@@ -118,9 +116,6 @@ class EnvironmentFile(BaseModel):
         description="Tags on every resource (the app adds 'environment').",
         examples=[{"project": "kimi-k3-serving"}],
     )
-
-    _account = field_validator("account")(_validate_account)
-    _region = field_validator("region")(_validate_region)
 
     @field_validator("tags")
     @classmethod

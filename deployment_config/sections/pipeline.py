@@ -13,8 +13,6 @@ from deployment_config.sections._fields import (
     _STRICT,
     _rule,
     _text,
-    _validate_account,
-    _validate_region,
     fail,
 )
 
@@ -93,18 +91,15 @@ class PipelineFile(BaseModel):
         json_schema_extra={"$id": "https://llm-serving.invalid/schema/pipeline.schema.json"},
     )
 
-    account: Annotated[str, _text(64)] = Field(
+    account: Annotated[str, _text(64), _rule(aws_rules.account_problem)] = Field(
         description="The pipeline's own (tooling) account, quoted.",
         examples=["111111111111"],
         json_schema_extra={"pattern": "^[0-9]{12}$"},
     )
-    region: Annotated[str, _text(64)] = Field(
+    region: Annotated[str, _text(64), _rule(aws_rules.region_problem)] = Field(
         description="The pipeline's region.",
         examples=["us-west-2"],
         json_schema_extra={"enum": list(aws_rules.known_regions())},
     )
     source: SourceSection = Field(description="The repository the pipeline deploys from.")
     waves: list[WaveSection] = Field(min_length=1, description="Deployed in this order.")
-
-    _account = field_validator("account")(_validate_account)
-    _region = field_validator("region")(_validate_region)

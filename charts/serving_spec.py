@@ -239,6 +239,19 @@ def speculator_args(env: EnvironmentConfig, args: tuple[str, ...]) -> tuple[str,
     return args
 
 
+def model_args(env: EnvironmentConfig) -> tuple[str, ...]:
+    """What vLLM serves, under which name, on how many GPUs: the same on both paths (the HyperPod operator adds no
+    ``--model``), and what model.extra_args may not set (deployment_config/vllm_args/rules.py)."""
+    return (
+        "--model",
+        model_path(env),
+        "--served-model-name",
+        env.model.served_name,
+        "--tensor-parallel-size",
+        str(env.model.tensor_parallel_size),
+    )
+
+
 def drain_args(env: EnvironmentConfig) -> tuple[str, ...]:
     """vLLM's ``--shutdown-timeout``: on SIGTERM, vLLM 0.33.0 stops taking requests and lets the running ones finish for
     up to that many seconds (0 aborts them: vllm/v1/engine/core.py ``_handle_shutdown``, "drain" mode;
@@ -254,12 +267,7 @@ def serving_spec_for(env: EnvironmentConfig) -> VllmServingSpec:
 
     layout = env.layout
     args = (
-        "--model",
-        model_path(env),
-        "--served-model-name",
-        model.served_name,
-        "--tensor-parallel-size",
-        str(model.tensor_parallel_size),
+        *model_args(env),
         # A model that fits no single node: one pipeline stage per node (deployment_config.sizing.Layout).
         *(
             ("--pipeline-parallel-size", str(layout.pipeline_parallel_size))

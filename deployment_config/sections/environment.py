@@ -24,7 +24,9 @@ from deployment_config.sections.observability import ObservabilitySection
 
 #: Kubernetes versions the app can deploy: each needs a matching kubectl Lambda layer in requirements.txt.
 SUPPORTED_KUBERNETES_VERSIONS = ("1.34", "1.35")
-#: Kubernetes versions SageMaker HyperPod supports (it lags EKS).
+#: Of those, the ones SageMaker HyperPod supports (it lags EKS): "Getting started with Amazon EKS support in SageMaker
+#: HyperPod", Requirements, "Kubernetes version support" lists 1.28 to 1.34
+#: (https://docs.aws.amazon.com/sagemaker/latest/dg/sagemaker-hyperpod-eks-prerequisites.html).
 HYPERPOD_KUBERNETES_VERSIONS = ("1.34",)
 DEFAULT_KUBERNETES_VERSION = "1.34"
 #: The subnets stacks/network_stack.py lays out in every zone of the VPC (CDK allocates them in this order, each

@@ -28,6 +28,12 @@ def report(info: ValidationInfo, field: str, problem: Problem) -> None:
     info.context.setdefault("issues", []).append(ConfigIssue(field, problem.problem, problem.fix))
 
 
+def pattern(regex: str) -> dict[str, str]:
+    """The JSON schema's ``pattern`` for a field whose validator checks ``re.fullmatch(regex, value)``: the schema and
+    the check read one regex."""
+    return {"pattern": f"^{regex}$"}
+
+
 def _rule(check):  # noqa: ANN001, ANN202
     """An AfterValidator from a rule of :mod:`deployment_config.aws_rules` (value -> Problem | None)."""
 

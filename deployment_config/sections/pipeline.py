@@ -14,7 +14,11 @@ from deployment_config.sections._fields import (
     _rule,
     _text,
     fail,
+    pattern,
 )
+
+_REPOSITORY = r"[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+"
+_WAVE_NAME = r"[A-Za-z][A-Za-z0-9-]{0,39}"
 
 
 class SourceSection(BaseModel):
@@ -31,7 +35,7 @@ class SourceSection(BaseModel):
     repository: Annotated[str, _text(256)] = Field(
         description="The repository, as OWNER/NAME.",
         examples=["my-org/llm-serving"],
-        json_schema_extra={"pattern": r"^[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+$"},
+        json_schema_extra=pattern(_REPOSITORY),
     )
     branch: Annotated[str, _text(256), _rule(aws_rules.git_branch_problem)] = Field(
         description="The branch the pipeline deploys.", examples=["main"]
@@ -40,7 +44,7 @@ class SourceSection(BaseModel):
     @field_validator("repository")
     @classmethod
     def _repository(cls, value: str) -> str:
-        if not re.fullmatch(r"[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+", value):
+        if not re.fullmatch(_REPOSITORY, value):
             fail(
                 Problem(
                     f"{quoted(value)} is not OWNER/NAME",
@@ -58,7 +62,7 @@ class WaveSection(BaseModel):
     name: Annotated[str, _text(40)] = Field(
         description="The wave's name in the pipeline.",
         examples=["prod"],
-        json_schema_extra={"pattern": "^[A-Za-z][A-Za-z0-9-]{0,39}$"},
+        json_schema_extra=pattern(_WAVE_NAME),
     )
     environments: list[Annotated[str, _text(64)]] = Field(
         min_length=1, description="Files of config/, without .yaml.", examples=[["prod"]]
@@ -72,7 +76,7 @@ class WaveSection(BaseModel):
     @field_validator("name")
     @classmethod
     def _name(cls, value: str) -> str:
-        if not re.fullmatch(r"[A-Za-z][A-Za-z0-9-]{0,39}", value):
+        if not re.fullmatch(_WAVE_NAME, value):
             fail(
                 Problem(
                     f"{quoted(value)} cannot name a pipeline wave",

@@ -11,7 +11,6 @@ from charts.compile_cache import CompileCacheSpec, compile_cache_for
 from charts.recommended_labels import image_is_pinned, image_version_label
 from charts.vllm_auth_middleware.runtime.llm_serving_auth import KEY_VARIABLES
 from deployment_config import speculator
-from deployment_config.addons import VPC_CNI_CONFIGURATION  # noqa: F401
 from deployment_config.gpu_nodes import (
     GPU_NODE_LABELS,
     GPU_TAINT_EFFECT,
@@ -19,8 +18,6 @@ from deployment_config.gpu_nodes import (
     GPU_TAINT_VALUE,
     MODEL_CACHE_HOST_PATH,
 )
-
-# VPC_CNI_CONFIGURATION: the vpc-cni configuration that makes the chart's NetworkPolicy enforced.
 from deployment_config.kubernetes_names import (
     SERVING_NAME,
     SERVING_NAMESPACE,
@@ -35,8 +32,10 @@ from deployment_config.model_location import (
     weights_s3_uri,
 )
 from deployment_config.sections.endpoint import EndpointSection
+from deployment_config.vllm_args import SERVING_PORT
 
-VLLM_PORT = 8000
+#: vLLM's API port on both paths, the one model.extra_args may not change (deployment_config/vllm_args/options.py).
+VLLM_PORT = SERVING_PORT
 #: The load balancer's TLS port, where a certificate is configured (the HTTPS default, so URLs need no port).
 TLS_PORT = 443
 #: Image of the init container that copies weights from S3 to the node cache.
@@ -240,6 +239,19 @@ def speculator_args(env: EnvironmentConfig, args: tuple[str, ...]) -> tuple[str,
     return args
 
 
+def model_args(env: EnvironmentConfig) -> tuple[str, ...]:
+    """What vLLM serves, under which name, on how many GPUs: the same on both paths (the HyperPod operator adds no
+    ``--model``), and what model.extra_args may not set (deployment_config/vllm_args/rules.py)."""
+    return (
+        "--model",
+        model_path(env),
+        "--served-model-name",
+        env.model.served_name,
+        "--tensor-parallel-size",
+        str(env.model.tensor_parallel_size),
+    )
+
+
 def drain_args(env: EnvironmentConfig) -> tuple[str, ...]:
     """vLLM's ``--shutdown-timeout``: on SIGTERM, vLLM 0.33.0 stops taking requests and lets the running ones finish for
     up to that many seconds (0 aborts them: vllm/v1/engine/core.py ``_handle_shutdown``, "drain" mode;
@@ -255,12 +267,7 @@ def serving_spec_for(env: EnvironmentConfig) -> VllmServingSpec:
 
     layout = env.layout
     args = (
-        "--model",
-        model_path(env),
-        "--served-model-name",
-        model.served_name,
-        "--tensor-parallel-size",
-        str(model.tensor_parallel_size),
+        *model_args(env),
         # A model that fits no single node: one pipeline stage per node (deployment_config.sizing.Layout).
         *(
             ("--pipeline-parallel-size", str(layout.pipeline_parallel_size))

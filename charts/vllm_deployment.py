@@ -16,6 +16,7 @@ from deployment_config.model_location import (
     node_speculator_path,
     node_weights_path,
 )
+from deployment_config.startup_rates import CRT_TARGET
 
 STARTUP_PERIOD_SECONDS = 10
 #: The AWS CLI's S3 transfer settings for the copy into the node cache (AWS CLI S3 configuration,
@@ -23,8 +24,9 @@ STARTUP_PERIOD_SECONDS = 10
 #: ``preferred_transfer_client = crt``: "a C-based S3 transfer client that can improve transfer throughput"; the default
 #: ``auto`` picks it only on p4d, p4de, p5, trn1 and trn1n, so a p6-b300 would get the Python ``classic`` client.
 #: CRT ignores ``max_concurrent_requests`` and ``multipart_threshold``; it sizes its parallel ranged GETs from
-#: ``target_bandwidth``, which it otherwise derives from the system and, when it cannot, sets to 10 Gb/s. 100 Gb/s is
-#: this project's choice (a goal CRT scales its connections to, not a limit, not a measured figure). CRT also fails a
+#: ``target_bandwidth``, which it otherwise derives from the system and, when it cannot, sets to 10 Gb/s. 100 Gb/s
+#: (startup_rates.CRT_TARGET) is this project's choice (a goal CRT scales its connections to, not a limit, not a
+#: measured figure). CRT also fails a
 #: request sent to another region than the bucket's ("Region redirects" in the same page): the pod's region is the
 #: cluster's (a pod mutated for EKS Pod Identity carries AWS_REGION and AWS_DEFAULT_REGION, as shown in
 #: awsgcr/aws-infra eks/project1/prod/gitops-prow/addon/aws-eks-pod-identity/README.md; not confirmed in AWS's own
@@ -45,7 +47,8 @@ STARTUP_PERIOD_SECONDS = 10
 #: "Streaming into the GPUs (Run:ai)"). The loaders' measured rates (bench/weight_load.py) may change this choice.
 S3_TRANSFER_SETTINGS = (
     ("preferred_transfer_client", "crt"),
-    ("target_bandwidth", "100Gb/s"),
+    # the goal the start-up plan counts on (deployment_config/startup_rates.py CRT_TARGET): 100Gb/s
+    ("target_bandwidth", f"{CRT_TARGET.gb_per_second * 8:g}Gb/s"),
     ("multipart_chunksize", "64MB"),
 )
 #: Writes the settings into the container's AWS config file, then syncs; the source and target are positional arguments

@@ -28,6 +28,7 @@ import cdk8s_plus_28 as kplus
 from constructs import Construct
 
 from charts.recommended_labels import NETWORK_POLICY, recommended_labels
+from charts.secrets_sync import add_plain_object
 from charts.serving_spec import VllmServingSpec
 from charts.vllm_network_policy import ingress_sources
 from charts.vllm_service import add_load_balancer_service
@@ -169,21 +170,18 @@ def add_group_network_policy(scope: Construct, *, spec: VllmServingSpec) -> cdk8
     between the set's own pods: torch.distributed's store on the leader (``--master-port``, 29501), NCCL's bootstrap
     and socket connections on ports it picks. EFA traffic itself is not IP and is not subject to the policy."""
     selector = {"matchLabels": {SET_NAME_LABEL: spec.name}}
-    policy = cdk8s.ApiObject(
+    return add_plain_object(
         scope,
         "network-policy",
-        api_version="networking.k8s.io/v1",
-        kind="NetworkPolicy",
-        metadata=cdk8s.ApiObjectMetadata(
-            name=spec.name,
-            namespace=spec.namespace,
-            labels=recommended_labels(spec, NETWORK_POLICY),
-        ),
-    )
-    policy.add_json_patch(
-        cdk8s.JsonPatch.add(
-            "/spec",
-            {
+        {
+            "apiVersion": "networking.k8s.io/v1",
+            "kind": "NetworkPolicy",
+            "metadata": {
+                "name": spec.name,
+                "namespace": spec.namespace,
+                "labels": recommended_labels(spec, NETWORK_POLICY),
+            },
+            "spec": {
                 "podSelector": selector,
                 "policyTypes": ["Ingress"],
                 "ingress": [
@@ -194,6 +192,5 @@ def add_group_network_policy(scope: Construct, *, spec: VllmServingSpec) -> cdk8
                     {"from": [{"podSelector": selector}]},
                 ],
             },
-        )
+        },
     )
-    return policy

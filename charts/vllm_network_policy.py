@@ -14,7 +14,7 @@ Everything else inbound is denied. The kubelet's probes still reach the pod: the
 the node's own address (aws/aws-network-policy-agent#65). Egress is not restricted (``policyTypes: [Ingress]``): the
 pod downloads from the Hugging Face Hub and S3 and resolves names through CoreDNS.
 
-Enforced only where the vpc-cni add-on runs its network policy agent (``charts.serving_spec.VPC_CNI_CONFIGURATION``,
+Enforced only where the vpc-cni add-on runs its network policy agent (``deployment_config.addons.VPC_CNI_CONFIGURATION``,
 set by the cluster stack); with the VPC CNI, pods take VPC addresses, so the VPC range also admits other pods.
 """
 

@@ -62,6 +62,7 @@ import cdk8s
 from constructs import Construct
 
 from charts.recommended_labels import recommended_labels
+from charts.secrets_sync import add_plain_object
 from charts.serving_spec import VllmServingSpec
 from charts.vllm_network_policy import ingress_sources
 from deployment_config.kubernetes_names import SYSTEM_NODE_LABELS
@@ -147,47 +148,31 @@ def add_router(scope: Construct, *, spec: VllmServingSpec, policy: str) -> list[
     name, namespace = router_name(spec), spec.namespace
     labels = router_pod_labels(spec)
 
-    def metadata(object_name: str = name) -> dict:
-        return {"name": object_name, "namespace": namespace, "labels": labels}
+    def plain(object_id: str, api_version: str, kind: str, **body: object) -> cdk8s.ApiObject:
+        metadata = {"name": name, "namespace": namespace, "labels": labels}
+        return add_plain_object(
+            scope,
+            object_id,
+            {"apiVersion": api_version, "kind": kind, "metadata": metadata, **body},
+        )
 
-    account = cdk8s.ApiObject(
-        scope,
-        "router-service-account",
-        api_version="v1",
-        kind="ServiceAccount",
-        metadata=metadata(),
-    )
     # service discovery reads the pod's service account token (kube-rs Client::try_default)
-    account.add_json_patch(cdk8s.JsonPatch.add("/automountServiceAccountToken", True))
-    role = cdk8s.ApiObject(
-        scope,
+    account = plain(
+        "router-service-account", "v1", "ServiceAccount", automountServiceAccountToken=True
+    )
+    rbac = "rbac.authorization.k8s.io"
+    role = plain(
         "router-role",
-        api_version="rbac.authorization.k8s.io/v1",
-        kind="Role",
-        metadata=metadata(),
+        f"{rbac}/v1",
+        "Role",
+        rules=[{"apiGroups": [""], "resources": ["pods"], "verbs": ["get", "list", "watch"]}],
     )
-    role.add_json_patch(
-        cdk8s.JsonPatch.add(
-            "/rules",
-            [{"apiGroups": [""], "resources": ["pods"], "verbs": ["get", "list", "watch"]}],
-        )
-    )
-    binding = cdk8s.ApiObject(
-        scope,
+    binding = plain(
         "router-role-binding",
-        api_version="rbac.authorization.k8s.io/v1",
-        kind="RoleBinding",
-        metadata=metadata(),
-    )
-    binding.add_json_patch(
-        cdk8s.JsonPatch.add(
-            "/roleRef", {"apiGroup": "rbac.authorization.k8s.io", "kind": "Role", "name": name}
-        )
-    )
-    binding.add_json_patch(
-        cdk8s.JsonPatch.add(
-            "/subjects", [{"kind": "ServiceAccount", "name": name, "namespace": namespace}]
-        )
+        f"{rbac}/v1",
+        "RoleBinding",
+        roleRef={"apiGroup": rbac, "kind": "Role", "name": name},
+        subjects=[{"kind": "ServiceAccount", "name": name, "namespace": namespace}],
     )
     container = {
         "name": ROUTER,
@@ -219,80 +204,64 @@ def add_router(scope: Construct, *, spec: VllmServingSpec, policy: str) -> list[
             "capabilities": {"drop": ["ALL"]},
         },
     }
-    deployment = cdk8s.ApiObject(
-        scope, "router-deployment", api_version="apps/v1", kind="Deployment", metadata=metadata()
-    )
-    deployment.add_json_patch(
-        cdk8s.JsonPatch.add(
-            "/spec",
-            {
-                "replicas": ROUTER_REPLICAS,
-                "selector": {"matchLabels": router_selector(spec)},
-                "strategy": {
-                    "type": "RollingUpdate",
-                    "rollingUpdate": {"maxSurge": 1, "maxUnavailable": 0},
-                },
-                "template": {
-                    "metadata": {"labels": labels},
-                    "spec": {
-                        "serviceAccountName": name,
-                        "nodeSelector": dict(SYSTEM_NODE_LABELS),
-                        # one replica per system node where there are two; both on one node where there is one
-                        "topologySpreadConstraints": [
-                            {
-                                "maxSkew": 1,
-                                "topologyKey": "kubernetes.io/hostname",
-                                "whenUnsatisfiable": "ScheduleAnyway",
-                                "labelSelector": {"matchLabels": router_selector(spec)},
-                            }
-                        ],
-                        "securityContext": {"seccompProfile": {"type": "RuntimeDefault"}},
-                        "containers": [container],
-                    },
+    deployment = plain(
+        "router-deployment",
+        "apps/v1",
+        "Deployment",
+        spec={
+            "replicas": ROUTER_REPLICAS,
+            "selector": {"matchLabels": router_selector(spec)},
+            "strategy": {
+                "type": "RollingUpdate",
+                "rollingUpdate": {"maxSurge": 1, "maxUnavailable": 0},
+            },
+            "template": {
+                "metadata": {"labels": labels},
+                "spec": {
+                    "serviceAccountName": name,
+                    "nodeSelector": dict(SYSTEM_NODE_LABELS),
+                    # one replica per system node where there are two; both on one node where there is one
+                    "topologySpreadConstraints": [
+                        {
+                            "maxSkew": 1,
+                            "topologyKey": "kubernetes.io/hostname",
+                            "whenUnsatisfiable": "ScheduleAnyway",
+                            "labelSelector": {"matchLabels": router_selector(spec)},
+                        }
+                    ],
+                    "securityContext": {"seccompProfile": {"type": "RuntimeDefault"}},
+                    "containers": [container],
                 },
             },
-        )
+        },
     )
-    budget = cdk8s.ApiObject(
-        scope,
+    budget = plain(
         "router-disruption-budget",
-        api_version="policy/v1",
-        kind="PodDisruptionBudget",
-        metadata=metadata(),
+        "policy/v1",
+        "PodDisruptionBudget",
+        spec={"maxUnavailable": 1, "selector": {"matchLabels": router_selector(spec)}},
     )
-    budget.add_json_patch(
-        cdk8s.JsonPatch.add(
-            "/spec", {"maxUnavailable": 1, "selector": {"matchLabels": router_selector(spec)}}
-        )
-    )
-    policy_object = cdk8s.ApiObject(
-        scope,
+    policy_object = plain(
         "router-network-policy",
-        api_version="networking.k8s.io/v1",
-        kind="NetworkPolicy",
-        metadata=metadata(),
-    )
-    policy_object.add_json_patch(
-        cdk8s.JsonPatch.add(
-            "/spec",
-            {
-                "podSelector": {"matchLabels": router_selector(spec)},
-                "policyTypes": ["Ingress", "Egress"],
-                "ingress": [
-                    # the load balancer's traffic, as it reached vLLM before (charts/vllm_network_policy.py says from where)
-                    {
-                        "from": [{"ipBlock": {"cidr": cidr}} for cidr in ingress_sources(spec)],
-                        "ports": [{"port": spec.port, "protocol": "TCP"}],
-                    },
-                    # the AMP managed scraper, whose network interfaces are in the VPC's subnets
-                    {
-                        "from": [{"ipBlock": {"cidr": spec.vpc_cidr}}],
-                        "ports": [{"port": ROUTER_METRICS_PORT, "protocol": "TCP"}],
-                    },
-                ],
-                "egress": router_egress(spec),
-            },
-        )
+        "networking.k8s.io/v1",
+        "NetworkPolicy",
+        spec={
+            "podSelector": {"matchLabels": router_selector(spec)},
+            "policyTypes": ["Ingress", "Egress"],
+            "ingress": [
+                # the load balancer's traffic, as it reached vLLM before (charts/vllm_network_policy.py says from where)
+                {
+                    "from": [{"ipBlock": {"cidr": cidr}} for cidr in ingress_sources(spec)],
+                    "ports": [{"port": spec.port, "protocol": "TCP"}],
+                },
+                # the AMP managed scraper, whose network interfaces are in the VPC's subnets
+                {
+                    "from": [{"ipBlock": {"cidr": spec.vpc_cidr}}],
+                    "ports": [{"port": ROUTER_METRICS_PORT, "protocol": "TCP"}],
+                },
+            ],
+            "egress": router_egress(spec),
+        },
     )
     return [account, role, binding, deployment, budget, policy_object]
 
@@ -360,25 +329,21 @@ def add_vllm_network_policy_behind_router(
     ]
     if spec.multi_node:
         ingress.append({"from": [{"podSelector": {"matchLabels": selector}}]})
-    policy = cdk8s.ApiObject(
+    return add_plain_object(
         scope,
         "network-policy",
-        api_version="networking.k8s.io/v1",
-        kind="NetworkPolicy",
-        metadata=cdk8s.ApiObjectMetadata(
-            name=spec.name,
-            namespace=spec.namespace,
-            labels=recommended_labels(spec, NETWORK_POLICY),
-        ),
-    )
-    policy.add_json_patch(
-        cdk8s.JsonPatch.add(
-            "/spec",
-            {
+        {
+            "apiVersion": "networking.k8s.io/v1",
+            "kind": "NetworkPolicy",
+            "metadata": {
+                "name": spec.name,
+                "namespace": spec.namespace,
+                "labels": recommended_labels(spec, NETWORK_POLICY),
+            },
+            "spec": {
                 "podSelector": {"matchLabels": selector},
                 "policyTypes": ["Ingress"],
                 "ingress": ingress,
             },
-        )
+        },
     )
-    return policy

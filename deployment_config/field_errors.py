@@ -15,6 +15,7 @@ from pydantic import BaseModel
 from pydantic.fields import FieldInfo
 
 from deployment_config.errors import ConfigIssue, key_in_path, quoted, shown_number
+from deployment_config.file_values import model_of
 
 _EXPECTED = {
     "string_type": "a string",
@@ -68,18 +69,8 @@ def _field_at(
         parent = model
         if field is None:
             return None, parent
-        model = _model_of(field.annotation)
+        model = model_of(field.annotation)
     return field, parent
-
-
-def _model_of(annotation: Any) -> type[BaseModel] | None:
-    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
-        return annotation
-    for argument in getattr(annotation, "__args__", ()) or ():
-        found = _model_of(argument)
-        if found:
-            return found
-    return None
 
 
 def _example(field: FieldInfo | None) -> str | None:
@@ -116,7 +107,7 @@ def issue_of(error: dict[str, Any], root: type[BaseModel]) -> ConfigIssue:
     if kind == "config":
         return ConfigIssue(field_path, context["problem"], context["fix"])
     if kind == "missing":
-        if field is not None and _model_of(field.annotation):
+        if field is not None and model_of(field.annotation):
             return ConfigIssue(field_path, "is required and missing", f"add a '{key}:' section")
         return ConfigIssue(
             field_path,

@@ -21,9 +21,8 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 from types import MappingProxyType
+from typing import get_args
 
-#: The serving profiles a row may name (deployment_config/sections/model.py ``serving_profile``).
-SERVING_PROFILES = ("recipe", "announced")
 #: What each row must carry, besides the figures: where it was published and how it was measured.
 REQUIRED_TEXT = ("statistic", "configuration", "source")
 REQUIRED_INTS = ("concurrency", "input_len", "output_len")
@@ -109,11 +108,13 @@ def load_table(path: Path, *, preset: str) -> tuple[PublishedRow, ...]:
 def _known_names(preset: str) -> dict[str, tuple[str, ...]]:
     from deployment_config.catalog import GPU_INSTANCE_TYPES
     from deployment_config.recipe import STRATEGIES, recipe_for
+    from deployment_config.sections.model import ModelSection
 
     recipe = recipe_for(preset)
     return {
         "hardware": tuple(sorted({t.recipe_hardware for t in GPU_INSTANCE_TYPES.values()})),
-        "serving_profile": SERVING_PROFILES,
+        # the configuration's own choices (model.serving_profile)
+        "serving_profile": get_args(ModelSection.model_fields["serving_profile"].annotation),
         "strategy": STRATEGIES,
         "features": recipe.opt_in_features if recipe else (),
     }

@@ -46,30 +46,19 @@ INIT_CONTAINER = "verify-weights"
 HASH_CPUS = 32
 
 
-def verify_command(spec: VllmServingSpec) -> list[str]:
-    return [
-        "python3",
-        f"{MOUNT_PATH}/{SCRIPT_FILE.name}",
-        node_weights_path(spec.weights_revision),
-        "--revision",
-        spec.weights_revision,
-        "--delete-mismatched",
-        "--jobs",
-        str(HASH_CPUS),
-    ]
-
-
 #: The speculator's check (deployment_config/speculator.py), after the weights': the same script and manifest format.
 SPECULATOR_INIT_CONTAINER = "verify-speculator"
 
 
-def verify_speculator_command(spec: VllmServingSpec) -> list[str]:
+def verify_command(path: str, revision: str) -> list[str]:
+    """The verifier on the node cache's copy at ``path`` of ``revision``, deleting what does not match."""
+    script = f"{MOUNT_PATH}/{SCRIPT_FILE.name}"
     return [
         "python3",
-        f"{MOUNT_PATH}/{SCRIPT_FILE.name}",
-        node_speculator_path(spec.speculator_revision),
+        script,
+        path,
         "--revision",
-        spec.speculator_revision,
+        revision,
         "--delete-mismatched",
         "--jobs",
         str(HASH_CPUS),
@@ -91,9 +80,13 @@ def add_weights_check(
     script = kplus.Volume.from_config_map(
         scope, "weights-check-volume", config_map, name="weights-check"
     )
-    checks = [(INIT_CONTAINER, verify_command(spec))]
+    revision = spec.weights_revision
+    checks = [(INIT_CONTAINER, verify_command(node_weights_path(revision), revision))]
     if spec.speculator_s3_uri:
-        checks.append((SPECULATOR_INIT_CONTAINER, verify_speculator_command(spec)))
+        revision = spec.speculator_revision
+        checks.append(
+            (SPECULATOR_INIT_CONTAINER, verify_command(node_speculator_path(revision), revision))
+        )
     for name, command in checks:
         deployment.add_init_container(
             name=name,

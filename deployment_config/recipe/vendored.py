@@ -10,6 +10,7 @@ from functools import cache
 from pathlib import Path
 from types import MappingProxyType
 
+from deployment_config.catalog import GPU_GENERATIONS
 from deployment_config.yaml_reader import read_yaml
 
 RECIPE_DIR = Path(__file__).resolve().parents[1] / "data" / "recipes"
@@ -23,7 +24,8 @@ SINGLE_NODE_TP = "single_node_tp"
 MULTI_NODE_TP_PP = "multi_node_tp_pp"
 #: The recipe strategies this project's layouts are.
 STRATEGIES = (SINGLE_NODE_TP, MULTI_NODE_TP_PP)
-GENERATIONS = ("hopper", "blackwell")
+#: The GPU generations whose hardware overrides the project reads: the catalog's.
+GENERATIONS = GPU_GENERATIONS
 
 
 def strategy_for(nodes: int) -> str:

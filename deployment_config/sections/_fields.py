@@ -3,13 +3,15 @@ item's (``report``); the text and AWS-rule checks as validators."""
 
 from __future__ import annotations
 
+import difflib
 from typing import Annotated
 
 from pydantic import AfterValidator, ConfigDict, Field, ValidationInfo
 from pydantic_core import PydanticCustomError
 
 from deployment_config import aws_rules
-from deployment_config.errors import ConfigIssue, Problem
+from deployment_config.ec2_instance_types import known_instance_types
+from deployment_config.errors import ConfigIssue, Problem, quoted
 
 _STRICT = ConfigDict(extra="forbid", strict=True, frozen=True)
 
@@ -24,6 +26,12 @@ def fail(problem: Problem) -> None:
 def report(info: ValidationInfo, field: str, problem: Problem) -> None:
     """Record a problem of an item of the field being validated (list items, map keys): the field itself stays valid."""
     info.context.setdefault("issues", []).append(ConfigIssue(field, problem.problem, problem.fix))
+
+
+def pattern(regex: str) -> dict[str, str]:
+    """The JSON schema's ``pattern`` for a field whose validator checks ``re.fullmatch(regex, value)``: the schema and
+    the check read one regex."""
+    return {"pattern": f"^{regex}$"}
 
 
 def _rule(check):  # noqa: ANN001, ANN202
@@ -50,15 +58,14 @@ def _report_cidrs(info: ValidationInfo, field: str, cidrs: list[str]) -> None:
         report(info, field if index is None else f"{field}[{index}]", problem)
 
 
-def _validate_account(cls: type, value: str, info: ValidationInfo) -> str:
-    problem = aws_rules.account_problem(value)
-    if problem:
-        fail(problem)
-    return value
-
-
-def _validate_region(cls: type, value: str, info: ValidationInfo) -> str:
-    problem = aws_rules.region_problem(value)
-    if problem:
-        fail(problem)
-    return value
+def fail_unknown_instance_type(value: str, use: str) -> None:
+    """Fail when ``value`` is not an EC2 instance type (deployment_config/ec2_instance_types.py), suggesting the
+    closest one; ``use`` says what to use instead."""
+    if value not in known_instance_types():
+        close = difflib.get_close_matches(value, sorted(known_instance_types()), n=1)
+        fail(
+            Problem(
+                f"{quoted(value)} is not an EC2 instance type",
+                (f"did you mean '{close[0]}'? " if close else "") + use,
+            )
+        )

@@ -8,14 +8,12 @@ EKS API endpoint and the internal endpoint are forwarded to a laptop (docs/acces
 
 from __future__ import annotations
 
-import difflib
 import re
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
-from pydantic_core import PydanticCustomError
+from pydantic import BaseModel, Field, field_validator
 
-from deployment_config.ec2_instance_types import known_instance_types
-from deployment_config.errors import quoted
+from deployment_config.errors import Problem, quoted
+from deployment_config.sections._fields import _STRICT, fail, fail_unknown_instance_type
 
 DEFAULT_INSTANCE_TYPE = "t3.medium"
 #: The EC2 naming convention marks AWS Graviton (arm64) families with a 'g' after the generation (m7g, t4g, c7gn,
@@ -27,15 +25,10 @@ DEFAULT_INSTANCE_TYPE = "t3.medium"
 _ARM_FAMILY = re.compile(r"^(a1|[a-z]+\d+g[a-z-]*)\.")
 
 
-def _refuse(problem: str, fix: str) -> None:
-    # The same error shape as deployment_config/sections/_fields.py's fail(): the loader reports problem and fix by field.
-    raise PydanticCustomError("config", "{problem}", {"problem": problem, "fix": fix})
-
-
 class AccessSection(BaseModel):
     """A way into the private VPC: an SSM-managed instance with no inbound rule (docs/access.md)."""
 
-    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+    model_config = _STRICT
 
     enabled: bool = Field(
         default=False,
@@ -54,22 +47,20 @@ class AccessSection(BaseModel):
     @field_validator("instance_type")
     @classmethod
     def _instance_type(cls, value: str) -> str:
-        if value not in known_instance_types():
-            close = difflib.get_close_matches(value, sorted(known_instance_types()), n=1)
-            _refuse(
-                f"{quoted(value)} is not an EC2 instance type",
-                (f"did you mean '{close[0]}'? " if close else "")
-                + f"use an x86_64 type such as {DEFAULT_INSTANCE_TYPE}",
-            )
+        fail_unknown_instance_type(value, f"use an x86_64 type such as {DEFAULT_INSTANCE_TYPE}")
         if value.startswith("mac"):
-            _refuse(
-                f"{quoted(value)} is an EC2 Mac instance, which runs macOS on a Dedicated Host only; the host "
-                "runs Amazon Linux 2023",
-                f"use an x86_64 type such as {DEFAULT_INSTANCE_TYPE} or m7i.large",
+            fail(
+                Problem(
+                    f"{quoted(value)} is an EC2 Mac instance, which runs macOS on a Dedicated Host only; "
+                    "the host runs Amazon Linux 2023",
+                    f"use an x86_64 type such as {DEFAULT_INSTANCE_TYPE} or m7i.large",
+                )
             )
         if _ARM_FAMILY.match(value):
-            _refuse(
-                f"{quoted(value)} is an AWS Graviton (arm64) type; the host installs x86_64 kubectl and helm",
-                f"use an x86_64 type such as {DEFAULT_INSTANCE_TYPE} or m7i.large",
+            fail(
+                Problem(
+                    f"{quoted(value)} is an AWS Graviton (arm64) type; the host installs x86_64 kubectl and helm",
+                    f"use an x86_64 type such as {DEFAULT_INSTANCE_TYPE} or m7i.large",
+                )
             )
         return value

@@ -13,10 +13,13 @@ from deployment_config.sections._fields import (
     _STRICT,
     _text,
     fail,
+    pattern,
     report,
 )
 
 _GPU_TYPES = tuple(GPU_INSTANCE_TYPES)
+#: A capacity reservation id: 'cr-' and 17 lowercase hex digits.
+RESERVATION_ID = r"cr-[0-9a-f]{17}"
 
 
 # The validated ``capacity`` section, frozen, is what the stacks and ops_cli read (EnvironmentConfig.capacity), with the
@@ -41,7 +44,7 @@ class CapacitySection(BaseModel):
     capacity_reservation_id: Annotated[str, _text(64)] = Field(
         description="The Capacity Block reservation: 'cr-' and 17 lowercase hex digits.",
         examples=["cr-0123456789abcdef0"],
-        json_schema_extra={"pattern": "^cr-[0-9a-f]{17}$"},
+        json_schema_extra=pattern(RESERVATION_ID),
     )
     availability_zone: Annotated[str, _text(64)] = Field(
         description="The reservation's Availability Zone; it must be one of availability_zones.",
@@ -55,7 +58,7 @@ class CapacitySection(BaseModel):
         "Same instance type, count and Availability Zone as capacity_reservation_id ('bin/llmops handover' checks). "
         "Default: none, the endpoint stops at the block's end.",
         examples=["cr-0fedcba9876543210"],
-        json_schema_extra={"pattern": "^cr-[0-9a-f]{17}$"},
+        json_schema_extra=pattern(RESERVATION_ID),
     )
 
     @field_validator("capacity_reservation_id", "next_capacity_reservation_id")
@@ -63,7 +66,7 @@ class CapacitySection(BaseModel):
     def _reservation(cls, value: str | None) -> str | None:
         if value is None:
             return value
-        if not re.fullmatch(r"cr-[0-9a-f]{17}", value):
+        if not re.fullmatch(RESERVATION_ID, value):
             fail(
                 Problem(
                     f"{quoted(value)} is not a capacity reservation id ('cr-' followed by 17 lowercase hex digits)",

@@ -2,19 +2,16 @@
 
 from __future__ import annotations
 
-import difflib
 from typing import Annotated
 
 from pydantic import BaseModel, Field, ValidationInfo, field_validator
 
-from deployment_config.ec2_instance_types import known_instance_types
-from deployment_config.errors import Problem, quoted
 from deployment_config.sections._fields import (
     _STRICT,
     Cidr,
     _report_cidrs,
     _text,
-    fail,
+    fail_unknown_instance_type,
 )
 
 
@@ -57,14 +54,9 @@ class ClusterSection(BaseModel):
     @field_validator("system_instance_type")
     @classmethod
     def _instance_type(cls, value: str) -> str:
-        if value not in known_instance_types():
-            close = difflib.get_close_matches(value, sorted(known_instance_types()), n=1)
-            fail(
-                Problem(
-                    f"{quoted(value)} is not an EC2 instance type",
-                    (f"did you mean '{close[0]}'? " if close else "")
-                    + "use a type such as m7i.xlarge "
-                    "(`aws ec2 describe-instance-type-offerings` lists those of a region)",
-                )
-            )
+        fail_unknown_instance_type(
+            value,
+            "use a type such as m7i.xlarge "
+            "(`aws ec2 describe-instance-type-offerings` lists those of a region)",
+        )
         return value

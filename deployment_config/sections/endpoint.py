@@ -9,6 +9,10 @@ from typing import Annotated, Literal
 from pydantic import AfterValidator, BaseModel, Field, field_validator
 
 from deployment_config.errors import Problem, quoted
+from deployment_config.gpu_nodes import (
+    EC2_SHUTDOWN_BEFORE_END_MINUTES,
+    EKS_SCALE_IN_BEFORE_END_MINUTES,
+)
 from deployment_config.promotion_gate import PromotionGateConfig
 from deployment_config.sections._fields import (
     _STRICT,
@@ -79,11 +83,10 @@ def domain_name_problem(name: str) -> Problem | None:
 
 
 #: endpoint.drain_seconds: its default, and its limit: the 10 minutes between EKS scaling a Capacity Block node group to 0
-#: (40 minutes before the block ends) and EC2 shutting its instances down (30 minutes before), less a minute for the
-#: pod's pre-stop delay and the kubelet (awsdocs/amazon-eks-user-guide@4d52b4d capacity-blocks-mng; EC2 Auto Scaling
-#: User Guide, launch-template-capacity-blocks).
+#: and EC2 shutting its instances down (deployment_config/gpu_nodes.py has both, with their source), less a minute for
+#: the pod's pre-stop delay and the kubelet: 540.
 DEFAULT_DRAIN_SECONDS = 300
-MAX_DRAIN_SECONDS = 540
+MAX_DRAIN_SECONDS = (EKS_SCALE_IN_BEFORE_END_MINUTES - EC2_SHUTDOWN_BEFORE_END_MINUTES - 1) * 60
 
 
 # The validated ``endpoint`` section, frozen, is what the stacks and charts read (EnvironmentConfig.endpoint). What they

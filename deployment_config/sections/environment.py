@@ -12,8 +12,6 @@ from deployment_config.sections._fields import (
     _STRICT,
     _rule,
     _text,
-    _validate_account,
-    _validate_region,
     report,
 )
 from deployment_config.sections.access import AccessSection
@@ -26,7 +24,9 @@ from deployment_config.sections.observability import ObservabilitySection
 
 #: Kubernetes versions the app can deploy: each needs a matching kubectl Lambda layer in requirements.txt.
 SUPPORTED_KUBERNETES_VERSIONS = ("1.34", "1.35")
-#: Kubernetes versions SageMaker HyperPod supports (it lags EKS).
+#: Of those, the ones SageMaker HyperPod supports (it lags EKS): "Getting started with Amazon EKS support in SageMaker
+#: HyperPod", Requirements, "Kubernetes version support" lists 1.28 to 1.34
+#: (https://docs.aws.amazon.com/sagemaker/latest/dg/sagemaker-hyperpod-eks-prerequisites.html).
 HYPERPOD_KUBERNETES_VERSIONS = ("1.34",)
 DEFAULT_KUBERNETES_VERSION = "1.34"
 #: The subnets stacks/network_stack.py lays out in every zone of the VPC (CDK allocates them in this order, each
@@ -52,12 +52,12 @@ class EnvironmentFile(BaseModel):
         json_schema_extra={"$id": "https://llm-serving.invalid/schema/environment.schema.json"},
     )
 
-    account: Annotated[str, _text(64)] = Field(
+    account: Annotated[str, _text(64), _rule(aws_rules.account_problem)] = Field(
         description="The AWS account id: 12 digits, quoted so that leading zeros survive.",
         examples=["123456789012"],
         json_schema_extra={"pattern": "^[0-9]{12}$"},
     )
-    region: Annotated[str, _text(64)] = Field(
+    region: Annotated[str, _text(64), _rule(aws_rules.region_problem)] = Field(
         description="The AWS region.",
         examples=["us-west-2"],
         json_schema_extra={"enum": list(aws_rules.known_regions())},
@@ -118,9 +118,6 @@ class EnvironmentFile(BaseModel):
         description="Tags on every resource (the app adds 'environment').",
         examples=[{"project": "kimi-k3-serving"}],
     )
-
-    _account = field_validator("account")(_validate_account)
-    _region = field_validator("region")(_validate_region)
 
     @field_validator("tags")
     @classmethod

@@ -15,11 +15,15 @@ from deployment_config.sections._fields import (
     _rule,
     _text,
     fail,
+    pattern,
     report,
 )
 from deployment_config.sizing import GPU_MEMORY_UTILIZATION
 
 _PRESETS = tuple(MODEL_PRESETS)
+#: A Hub commit id: 40 lowercase hex digits.
+COMMIT_ID = r"[0-9a-f]{40}"
+_SERVED_NAME = r"[A-Za-z0-9][A-Za-z0-9._/-]{0,127}"
 #: Secrets Manager: a secret name is 1 to 512 of letters, digits and /_+=.@- (Secrets Manager API reference,
 #: CreateSecret Name); its ARN's resource is secret:NAME-XXXXXX (six random characters added by Secrets Manager).
 SECRET_NAME = r"[A-Za-z0-9/_+=.@-]{1,512}"
@@ -63,7 +67,7 @@ class ImageCacheSection(BaseModel):
 
 def _commit_id(value: str | None, fix: str) -> str | None:
     """A Hub commit id (40 lowercase hex digits), or None; anything else fails with ``fix``."""
-    if value is not None and not re.fullmatch(r"[0-9a-f]{40}", value):
+    if value is not None and not re.fullmatch(COMMIT_ID, value):
         fail(Problem(f"{quoted(value)} is not a commit id (40 lowercase hex digits)", fix))
     return value
 
@@ -96,7 +100,7 @@ class ModelSection(BaseModel):
         default=None,
         description="The name clients send as 'model'. Default: the preset's.",
         examples=["Kimi-K3"],
-        json_schema_extra={"pattern": r"^[A-Za-z0-9][A-Za-z0-9._/-]{0,127}$"},
+        json_schema_extra=pattern(_SERVED_NAME),
     )
     image: Annotated[str, _text(512), _rule(aws_rules.image_problem)] | None = Field(
         default=None,
@@ -148,7 +152,7 @@ class ModelSection(BaseModel):
         "at; `llmops weights mirror` resolves a branch or tag to it and writes it here. Default: none, the repository's "
         "default branch when vLLM downloads.",
         examples=["0123456789abcdef0123456789abcdef01234567"],
-        json_schema_extra={"pattern": r"^[0-9a-f]{40}$"},
+        json_schema_extra=pattern(COMMIT_ID),
     )
     speculator_revision: Annotated[str, _text(40)] | None = Field(
         default=None,
@@ -156,7 +160,7 @@ class ModelSection(BaseModel):
         "the recipe's speculator. `llmops weights mirror` writes it with hugging_face_revision when the weights come from "
         "S3; with Hub weights, vLLM downloads the speculator at it. Default: none.",
         examples=["0123456789abcdef0123456789abcdef01234567"],
-        json_schema_extra={"pattern": r"^[0-9a-f]{40}$"},
+        json_schema_extra=pattern(COMMIT_ID),
     )
     speculator_size_gb: int | None = Field(
         default=None,
@@ -192,7 +196,7 @@ class ModelSection(BaseModel):
     @field_validator("served_name")
     @classmethod
     def _served_name(cls, value: str | None) -> str | None:
-        if value is not None and not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9._/-]{0,127}", value):
+        if value is not None and not re.fullmatch(_SERVED_NAME, value):
             fail(
                 Problem(
                     f"{quoted(value)} is not a model name clients can send",

@@ -13,10 +13,12 @@ from deployment_config.sections._fields import (
     _STRICT,
     _rule,
     _text,
-    _validate_account,
-    _validate_region,
     fail,
+    pattern,
 )
+
+_REPOSITORY = r"[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+"
+_WAVE_NAME = r"[A-Za-z][A-Za-z0-9-]{0,39}"
 
 
 class SourceSection(BaseModel):
@@ -33,7 +35,7 @@ class SourceSection(BaseModel):
     repository: Annotated[str, _text(256)] = Field(
         description="The repository, as OWNER/NAME.",
         examples=["my-org/llm-serving"],
-        json_schema_extra={"pattern": r"^[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+$"},
+        json_schema_extra=pattern(_REPOSITORY),
     )
     branch: Annotated[str, _text(256), _rule(aws_rules.git_branch_problem)] = Field(
         description="The branch the pipeline deploys.", examples=["main"]
@@ -42,7 +44,7 @@ class SourceSection(BaseModel):
     @field_validator("repository")
     @classmethod
     def _repository(cls, value: str) -> str:
-        if not re.fullmatch(r"[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+", value):
+        if not re.fullmatch(_REPOSITORY, value):
             fail(
                 Problem(
                     f"{quoted(value)} is not OWNER/NAME",
@@ -60,7 +62,7 @@ class WaveSection(BaseModel):
     name: Annotated[str, _text(40)] = Field(
         description="The wave's name in the pipeline.",
         examples=["prod"],
-        json_schema_extra={"pattern": "^[A-Za-z][A-Za-z0-9-]{0,39}$"},
+        json_schema_extra=pattern(_WAVE_NAME),
     )
     environments: list[Annotated[str, _text(64)]] = Field(
         min_length=1, description="Files of config/, without .yaml.", examples=[["prod"]]
@@ -74,7 +76,7 @@ class WaveSection(BaseModel):
     @field_validator("name")
     @classmethod
     def _name(cls, value: str) -> str:
-        if not re.fullmatch(r"[A-Za-z][A-Za-z0-9-]{0,39}", value):
+        if not re.fullmatch(_WAVE_NAME, value):
             fail(
                 Problem(
                     f"{quoted(value)} cannot name a pipeline wave",
@@ -93,18 +95,15 @@ class PipelineFile(BaseModel):
         json_schema_extra={"$id": "https://llm-serving.invalid/schema/pipeline.schema.json"},
     )
 
-    account: Annotated[str, _text(64)] = Field(
+    account: Annotated[str, _text(64), _rule(aws_rules.account_problem)] = Field(
         description="The pipeline's own (tooling) account, quoted.",
         examples=["111111111111"],
         json_schema_extra={"pattern": "^[0-9]{12}$"},
     )
-    region: Annotated[str, _text(64)] = Field(
+    region: Annotated[str, _text(64), _rule(aws_rules.region_problem)] = Field(
         description="The pipeline's region.",
         examples=["us-west-2"],
         json_schema_extra={"enum": list(aws_rules.known_regions())},
     )
     source: SourceSection = Field(description="The repository the pipeline deploys from.")
     waves: list[WaveSection] = Field(min_length=1, description="Deployed in this order.")
-
-    _account = field_validator("account")(_validate_account)
-    _region = field_validator("region")(_validate_region)

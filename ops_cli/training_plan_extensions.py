@@ -32,12 +32,10 @@ import botocore.exceptions
 from deployment_config.model import EnvironmentConfig
 from ops_cli import purchase_outcome as outcome
 from ops_cli.aws import Aws
+from ops_cli.capacity_blocks import check_duration
 from ops_cli.errors import ExitCode, OpsError, shown, translate
 from ops_cli.output import iso
 
-#: "Extend plans by 1-day increments up to 14 days, or 7-day increments up to 182 days" (training-plan-extension,
-#: above); the model's TrainingPlanExtensionDurationHours allows at most 4368 (182 days).
-MAX_DAILY_HOURS, MAX_HOURS = 14 * 24, 182 * 24
 #: The plan states whose extension offerings SageMaker lists (search-extension-offerings-api-cli-sdk, above).
 EXTENDABLE_STATES = ("Active", "Scheduled")
 #: Extension states that hold capacity, bought or being paid (TrainingPlanExtension.Status, model documentation).
@@ -93,17 +91,11 @@ def check_extension_offering_id(offering_id: str) -> None:
 
 
 def check_extension_duration(hours: int | None) -> None:
-    if hours is None:
-        return
-    valid = (hours % 24 == 0 and 24 <= hours <= MAX_DAILY_HOURS) or (
-        hours % 168 == 0 and MAX_DAILY_HOURS < hours <= MAX_HOURS
-    )
-    if not valid:
-        raise OpsError(
-            f"--duration-hours {hours} is not a training plan extension length",
-            "use whole days up to 14 (24, 48, ... 336), then whole weeks up to 182 days (504, 672, ... 4368)",
-            ExitCode.USAGE,
-        )
+    """None (SageMaker's offerings of any length), or an extension length: "Extend plans by 1-day increments up to 14
+    days, or 7-day increments up to 182 days" (training-plan-extension, above; the model's
+    TrainingPlanExtensionDurationHours allows at most 4368), the steps of a Capacity Block."""
+    if hours is not None:
+        check_duration(hours, "training plan extension length")
 
 
 def plan_arn(env: EnvironmentConfig | None) -> str:

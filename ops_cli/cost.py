@@ -24,14 +24,14 @@ from __future__ import annotations
 
 import re
 from datetime import datetime
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 
 from deployment_config.model import EnvironmentConfig, Platform
 from ops_cli import capacity_blocks as cb
 from ops_cli import price_list
 from ops_cli import training_plans as tp
 from ops_cli.aws import Aws
-from ops_cli.cost_records import Block, CostReport, CostRow, to_tenths
+from ops_cli.cost_records import Block, CostReport, CostRow, to_tenths, upfront_fee
 from ops_cli.errors import ExitCode, OpsError, shown
 from ops_cli.paid_periods import (
     PaidPeriod,
@@ -231,11 +231,7 @@ def training_plan(aws: Aws, env: EnvironmentConfig) -> Block:
             ExitCode.USAGE,
         )
     plan = tp.describe_plan(aws, arn.rsplit("/", 1)[-1])
-    fee = plan.get("UpfrontFee")
-    try:
-        amount = Decimal(str(fee)) if fee not in (None, "") else None
-    except InvalidOperation:
-        amount = None
+    amount = upfront_fee(plan.get("UpfrontFee"))
     return Block(
         "training plan",
         plan.get("TrainingPlanName") or arn,

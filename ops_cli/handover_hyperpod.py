@@ -19,6 +19,7 @@ from datetime import datetime
 from deployment_config.model import EnvironmentConfig
 from ops_cli import training_plan_extensions as tpe
 from ops_cli.aws import Aws
+from ops_cli.cost_records import upfront_fee
 from ops_cli.errors import ExitCode
 from ops_cli.handover import Step
 from ops_cli.output import duration, money, parse_iso, utc_and_local
@@ -87,7 +88,7 @@ def plan_timeline(aws: Aws, env: EnvironmentConfig, now: datetime) -> PlanTimeli
                 item["StartDate"],
                 f"extension {item.get('TrainingPlanExtensionOfferingId')}: {_period(item)} "
                 f"({duration(item.get('DurationHours'))}), {item.get('Status', '?')}, payment "
-                f"{item.get('PaymentStatus', '?')}, fee {money(tpe.fee(item.get('UpfrontFee')), item.get('CurrencyCode'))}",
+                f"{item.get('PaymentStatus', '?')}, fee {money(upfront_fee(item.get('UpfrontFee')), item.get('CurrencyCode'))}",
             )
         )
     left = max(0.0, (end - now).total_seconds() / 3600) if end else 0.0

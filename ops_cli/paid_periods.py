@@ -28,12 +28,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 
 from deployment_config.model import EnvironmentConfig
 from ops_cli import capacity_blocks as cb
 from ops_cli.aws import Aws
-from ops_cli.cost_records import Block
+from ops_cli.cost_records import Block, upfront_fee
 
 #: CapacityBlockExtensionStatus values (EC2 API reference, see the module docstring).
 PAID, PENDING, FAILED = "payment-succeeded", "payment-pending", "payment-failed"
@@ -95,13 +95,6 @@ def extension_history(aws: Aws, reservation_ids: list[str]) -> list[dict]:
     )
 
 
-def _fee(extension: dict) -> Decimal | None:
-    try:
-        return Decimal(str(extension["UpfrontFee"]))
-    except (KeyError, InvalidOperation):
-        return None
-
-
 def reservation_periods(
     kind: str, block: Block, extensions: list[dict], fee_source: str
 ) -> list[PaidPeriod]:
@@ -132,7 +125,7 @@ def reservation_periods(
         )
     ]
     for x in ours:
-        paid, fee = x.get("CapacityBlockExtensionStatus") == PAID, _fee(x)
+        paid, fee = x.get("CapacityBlockExtensionStatus") == PAID, upfront_fee(x.get("UpfrontFee"))
         source = (
             EXTENSION_SOURCE
             if paid and fee is not None

@@ -25,7 +25,7 @@ import shlex
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 
 import botocore.exceptions
 
@@ -33,6 +33,7 @@ from deployment_config.model import EnvironmentConfig
 from ops_cli import purchase_outcome as outcome
 from ops_cli.aws import Aws
 from ops_cli.capacity_blocks import check_duration
+from ops_cli.cost_records import upfront_fee
 from ops_cli.errors import ExitCode, OpsError, shown, translate
 from ops_cli.output import iso
 
@@ -70,15 +71,6 @@ class PlanExtensionOffering:
             "upfront_fee": None if self.upfront_fee is None else str(self.upfront_fee),
             "currency": self.currency,
         }
-
-
-def fee(text: object) -> Decimal | None:
-    """An UpfrontFee (a String256 in the model) as a number; None when SageMaker sent none, or no finite number."""
-    try:
-        amount = Decimal(str(text)) if text not in (None, "") else None
-    except InvalidOperation:
-        return None
-    return amount if amount is not None and amount.is_finite() else None
 
 
 def check_extension_offering_id(offering_id: str) -> None:
@@ -143,7 +135,7 @@ def offering_from_api(item: dict, arn: str) -> PlanExtensionOffering:
         item.get("StartDate"),
         item.get("EndDate"),
         item.get("DurationHours"),
-        fee(item.get("UpfrontFee")),
+        upfront_fee(item.get("UpfrontFee")),
         item.get("CurrencyCode") or "",
     )
 

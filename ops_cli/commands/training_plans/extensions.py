@@ -9,6 +9,7 @@ from ops_cli import training_plan_extensions as tpe
 from ops_cli.arguments import positive
 from ops_cli.command_help import command_help
 from ops_cli.context import Context
+from ops_cli.cost_records import upfront_fee
 from ops_cli.errors import ExitCode, OpsError
 from ops_cli.output import duration, emit_json, money, table, utc_and_local
 
@@ -159,7 +160,7 @@ def extend(ctx: Context) -> int:
         ctx.say(f"extended: {name} to {summary['end']}", ctx.rt.stderr)
         emit_json(payload, ctx.rt.stdout)
         return ExitCode.OK
-    paid = money(tpe.fee(bought.get("UpfrontFee")), bought.get("CurrencyCode"))
+    paid = money(upfront_fee(bought.get("UpfrontFee")), bought.get("CurrencyCode"))
     ctx.say(
         f"Extended {what}.\n"
         f"The extension is {summary['status'] or '?'} (payment {summary['payment_status'] or '?'}); "

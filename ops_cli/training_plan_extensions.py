@@ -90,14 +90,8 @@ def check_extension_duration(hours: int | None) -> None:
         check_duration(hours, "training plan extension length")
 
 
-def plan_arn(env: EnvironmentConfig | None) -> str:
+def plan_arn(env: EnvironmentConfig) -> str:
     """The environment's training plan (hyperpod.training_plan_arn); a usage error for any other environment."""
-    if env is None:
-        raise OpsError(
-            "--env is required",
-            "name the HyperPod environment whose plan to extend",
-            ExitCode.USAGE,
-        )
     if env.hyperpod is None:
         raise OpsError(
             f"{env.name} has no hyperpod section (platform {env.platform.value}): training plans serve "

@@ -13,8 +13,9 @@ Facts and their sources:
   one product, or its row says "price not found" with the filters, instead of guessing.
 - A Capacity Block's upfront fee is not in DescribeCapacityReservations' answer (botocore's EC2 model,
   ``CapacityReservation`` has ``StartDate``, ``EndDate`` and no fee): the user passes ``--block-fee``, what
-  ``capacity-blocks purchase`` printed. A training plan's is: DescribeTrainingPlan answers ``UpfrontFee``,
-  ``CurrencyCode``, ``StartTime``, ``EndTime`` (botocore's SageMaker model, ``DescribeTrainingPlanResponse``).
+  ``capacity-blocks purchase`` printed, or configures ``observability.block_fee_usd`` (:func:`block_of`). A training
+  plan's is: DescribeTrainingPlan answers ``UpfrontFee``, ``CurrencyCode``, ``StartTime``, ``EndTime`` (botocore's
+  SageMaker model, ``DescribeTrainingPlanResponse``).
 - After an extension EC2's EndDate is the extended end: the block's fee per hour is over the block as bought, and
   the capacity's cost per hour now is that of every paid period covering now (an extension's own fee, both blocks
   while they overlap), from ops_cli/paid_periods.py.
@@ -34,7 +35,6 @@ from ops_cli.aws import Aws
 from ops_cli.cost_records import Block, CostReport, CostRow, to_tenths, upfront_fee
 from ops_cli.errors import ExitCode, OpsError, shown
 from ops_cli.paid_periods import (
-    PaidPeriod,
     capacity_periods,
     fee_per_hour,
     plan_period,
@@ -205,7 +205,40 @@ def price_rows(pricing: Aws, rows: list[CostRow]) -> None:
 # --- the block ----------------------------------------------------------------------------------------------------
 
 
-def capacity_block(aws: Aws, env: EnvironmentConfig, fee: Decimal | None, currency: str) -> Block:
+def block_of(
+    aws: Aws, env: EnvironmentConfig, block_fee: Decimal | None, currency: str = PRICE_CURRENCY
+) -> Block:
+    """The GPU capacity with its fee. HyperPod: the training plan, its fee SageMaker's (``--block-fee`` is refused).
+    EKS: the Capacity Block, its fee ``--block-fee``, else ``observability.block_fee_usd``, else unknown."""
+    if env.platform is Platform.HYPERPOD:
+        if block_fee is not None:
+            raise OpsError(
+                "--block-fee is for Capacity Blocks: a training plan's fee is read from SageMaker",
+                "leave out --block-fee",
+                ExitCode.USAGE,
+            )
+        return training_plan(aws, env)
+    configured = env.observability.block_fee_usd
+    if block_fee is None and configured is not None:
+        return capacity_block(
+            aws,
+            env,
+            Decimal(str(configured)),
+            "USD",
+            "observability.block_fee_usd in the configuration",
+        )
+    return capacity_block(
+        aws,
+        env,
+        block_fee,
+        currency,
+        "--block-fee (EC2 does not return a Capacity Block's fee after the purchase)",
+    )
+
+
+def capacity_block(
+    aws: Aws, env: EnvironmentConfig, fee: Decimal | None, currency: str, fee_source: str
+) -> Block:
     reservation_id = env.capacity.capacity_reservation_id
     reservation = cb.describe_reservation(aws, reservation_id)
     return Block(
@@ -215,9 +248,10 @@ def capacity_block(aws: Aws, env: EnvironmentConfig, fee: Decimal | None, curren
         reservation.get("EndDate"),
         fee,
         currency if fee is not None else None,
-        "--block-fee (EC2 does not return a Capacity Block's fee after the purchase)"
+        fee_source
         if fee is not None
-        else "unknown: pass --block-fee, the upfront fee 'capacity-blocks purchase' printed",
+        else "unknown: pass --block-fee (or set observability.block_fee_usd), the upfront fee "
+        "'capacity-blocks purchase' printed",
         reservation.get("State"),
     )
 
@@ -254,20 +288,12 @@ def cost_report(
     block_fee: Decimal | None,
     fee_currency: str,
 ) -> CostReport:
-    periods: list[PaidPeriod] = []
+    block = block_of(aws, env, block_fee, fee_currency)
     if env.platform is Platform.HYPERPOD:
-        if block_fee is not None:
-            raise OpsError(
-                "--block-fee is for Capacity Blocks: a training plan's fee is read from SageMaker",
-                "leave out --block-fee",
-                ExitCode.USAGE,
-            )
-        block = training_plan(aws, env)
         periods = plan_period(
             block
         )  # its fee over StartTime to EndTime: none per hour once it has ended
     else:
-        block = capacity_block(aws, env, block_fee, fee_currency)
         # the periods only price the fee: without one, no extension history (nor its permission) is needed
         periods = capacity_periods(aws, env, block) if block.fee is not None else []
     rows = billable_rows(env)

@@ -11,7 +11,8 @@ from ops_cli.command_help import command_help
 from ops_cli.context import Context
 from ops_cli.cost_records import upfront_fee
 from ops_cli.errors import ExitCode, OpsError
-from ops_cli.output import duration, emit_json, money, table, utc_and_local
+from ops_cli.output import duration, emit_json, money, utc_and_local
+from ops_cli.tables import extensions_table
 
 _ENV_HELP = "the HyperPod environment whose plan to extend (hyperpod.training_plan_arn)"
 _DURATION_HELP = (
@@ -87,23 +88,10 @@ def extensions(ctx: Context) -> int:
     plan = tpe.describe(aws, arn)
     tpe.check_extendable(plan)
     found = tpe.find_offerings(aws, arn, ctx.args.duration_hours)
-    rows = [
-        (
-            o.offering_id,
-            utc_and_local(o.start),
-            utc_and_local(o.end),
-            duration(o.duration_hours),
-            o.availability_zone,
-            money(o.upfront_fee, o.currency),
-        )
-        for o in found
-    ]
     length = f"{duration(ctx.args.duration_hours)} " if ctx.args.duration_hours else ""
     human = (
         [
-            table(
-                ["offering", "from (current end)", "to", "extension", "zone", "upfront fee"], rows
-            ),
+            extensions_table(found, "zone", lambda o: o.availability_zone),
             f"Buy one: llmops training-plans extend --env {ctx.env.name} "
             + (f"--duration-hours {ctx.args.duration_hours} " if ctx.args.duration_hours else "")
             + "--offering-id ID --yes",

@@ -23,7 +23,7 @@ from ops_cli.cost_records import upfront_fee
 from ops_cli.errors import ExitCode
 from ops_cli.handover import Step
 from ops_cli.output import duration, money, parse_iso, utc_and_local
-from ops_cli.training_plans import plan_summary
+from ops_cli.training_plans import describe_plan, plan_summary
 
 #: The verdicts: an extension is bought that starts after now (the plan runs on past the period running now), or none
 #: is (the endpoint stops at the plan's end), or the plan has ended or failed.
@@ -70,7 +70,7 @@ def _period(item: dict) -> str:
 def plan_timeline(aws: Aws, env: EnvironmentConfig, now: datetime) -> PlanTimeline:
     """Read the environment's plan and its extension history, and lay them out in time order."""
     arn = tpe.plan_arn(env)
-    plan = tpe.describe(aws, arn)
+    plan = describe_plan(aws, arn)
     bought = tpe.history(aws, arn)
     name, start, end = (
         plan.get("TrainingPlanName") or arn,

@@ -102,13 +102,6 @@ def plan_arn(env: EnvironmentConfig) -> str:
     return env.hyperpod.training_plan_arn
 
 
-def describe(aws: Aws, arn: str) -> dict:
-    """DescribeTrainingPlan by ARN (TrainingPlanNameOrArn)."""
-    return aws.call(
-        "sagemaker", "describe_training_plan", f"describe training plan {arn}", TrainingPlanName=arn
-    )
-
-
 def check_extendable(plan: dict) -> None:
     """Refuse, before asking for offerings, a plan SageMaker would not extend."""
     status = plan.get("Status")

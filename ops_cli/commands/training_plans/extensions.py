@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 
 from ops_cli import training_plan_extensions as tpe
+from ops_cli import training_plans as tp
 from ops_cli.arguments import positive
 from ops_cli.command_help import command_help
 from ops_cli.context import Context
@@ -85,7 +86,7 @@ def extensions(ctx: Context) -> int:
     tpe.check_extension_duration(ctx.args.duration_hours)
     arn = tpe.plan_arn(ctx.env)
     aws = ctx.aws()
-    plan = tpe.describe(aws, arn)
+    plan = tp.describe_plan(aws, arn)
     tpe.check_extendable(plan)
     found = tpe.find_offerings(aws, arn, ctx.args.duration_hours)
     length = f"{duration(ctx.args.duration_hours)} " if ctx.args.duration_hours else ""
@@ -112,7 +113,7 @@ def extend(ctx: Context) -> int:
     tpe.check_extension_duration(args.duration_hours)
     arn = tpe.plan_arn(ctx.env)
     aws = ctx.aws()
-    plan = tpe.describe(aws, arn)
+    plan = tp.describe_plan(aws, arn)
     tpe.check_extendable(plan)
     tpe.check_not_bought(tpe.history(aws, arn), args.offering_id, arn, ctx.env.name)
     offering = next(

@@ -28,7 +28,6 @@ from datetime import datetime
 from decimal import Decimal
 
 from deployment_config.model import EnvironmentConfig, Platform
-from ops_cli import capacity_blocks as cb
 from ops_cli import price_list
 from ops_cli import training_plans as tp
 from ops_cli.aws import Aws
@@ -38,6 +37,7 @@ from ops_cli.paid_periods import (
     capacity_periods,
     fee_per_hour,
     plan_period,
+    reservation_block,
     uncounted_now,
     why_uncounted,
 )
@@ -220,39 +220,21 @@ def block_of(
         return training_plan(aws, env)
     configured = env.observability.block_fee_usd
     if block_fee is None and configured is not None:
-        return capacity_block(
-            aws,
-            env,
-            Decimal(str(configured)),
-            "USD",
-            "observability.block_fee_usd in the configuration",
+        fee, currency = Decimal(str(configured)), "USD"
+        source = "observability.block_fee_usd in the configuration"
+    else:
+        fee, source = (
+            block_fee,
+            "--block-fee (EC2 does not return a Capacity Block's fee after the purchase)",
         )
-    return capacity_block(
+    return reservation_block(
         aws,
-        env,
-        block_fee,
-        currency,
-        "--block-fee (EC2 does not return a Capacity Block's fee after the purchase)",
-    )
-
-
-def capacity_block(
-    aws: Aws, env: EnvironmentConfig, fee: Decimal | None, currency: str, fee_source: str
-) -> Block:
-    reservation_id = env.capacity.capacity_reservation_id
-    reservation = cb.describe_reservation(aws, reservation_id)
-    return Block(
-        "Capacity Block",
-        reservation_id,
-        reservation.get("StartDate"),
-        reservation.get("EndDate"),
+        env.capacity.capacity_reservation_id,
         fee,
-        currency if fee is not None else None,
-        fee_source
-        if fee is not None
-        else "unknown: pass --block-fee (or set observability.block_fee_usd), the upfront fee "
+        currency,
+        source,
+        unknown="unknown: pass --block-fee (or set observability.block_fee_usd), the upfront fee "
         "'capacity-blocks purchase' printed",
-        reservation.get("State"),
     )
 
 

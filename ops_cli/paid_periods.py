@@ -149,25 +149,43 @@ def reservation_periods(
     return periods
 
 
-def next_block(aws: Aws, env: EnvironmentConfig) -> Block | None:
-    """The next Capacity Block with its configured fee, or None when none is configured."""
-    reservation_id = env.capacity.next_capacity_reservation_id
-    if not reservation_id:
-        return None
+def reservation_block(
+    aws: Aws,
+    reservation_id: str,
+    fee: Decimal | None,
+    currency: str,
+    fee_source: str,
+    *,
+    unknown: str,
+) -> Block:
+    """A Capacity Block as DescribeCapacityReservations describes it, with ``fee`` in ``currency`` from ``fee_source``;
+    without a fee, ``unknown`` says how to give one."""
     reservation = cb.describe_reservation(aws, reservation_id)
-    configured = env.observability.next_block_fee_usd
-    fee = Decimal(str(configured)) if configured is not None else None
     return Block(
         "Capacity Block",
         reservation_id,
         reservation.get("StartDate"),
         reservation.get("EndDate"),
         fee,
-        "USD" if fee is not None else None,
-        "observability.next_block_fee_usd in the configuration"
-        if fee is not None
-        else "unknown: set observability.next_block_fee_usd, the fee 'capacity-blocks purchase' printed",
+        currency if fee is not None else None,
+        fee_source if fee is not None else unknown,
         reservation.get("State"),
+    )
+
+
+def next_block(aws: Aws, env: EnvironmentConfig) -> Block | None:
+    """The next Capacity Block with its configured fee, or None when none is configured."""
+    reservation_id = env.capacity.next_capacity_reservation_id
+    if not reservation_id:
+        return None
+    configured = env.observability.next_block_fee_usd
+    return reservation_block(
+        aws,
+        reservation_id,
+        Decimal(str(configured)) if configured is not None else None,
+        "USD",
+        "observability.next_block_fee_usd in the configuration",
+        unknown="unknown: set observability.next_block_fee_usd, the fee 'capacity-blocks purchase' printed",
     )
 
 

@@ -19,8 +19,6 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
-import jsonschema
-
 from endpoint_probe import correctness
 from endpoint_probe.answers import Measurement
 from endpoint_probe.correctness import DEFAULT_PROBE_MAX_TOKENS as DEFAULT_PROBE_MAX_TOKENS
@@ -34,6 +32,8 @@ from endpoint_probe.url import ApiKey, TlsOptions
 def _schema_errors(parsed) -> list[tuple[str, str]]:
     """(where, message) of each way ``parsed`` does not satisfy the tool's parameters, with jsonschema (Draft 2020-12);
     the deploy-time check, which has no jsonschema, uses endpoint_probe.correctness.subset_errors."""
+    import jsonschema  # only here, as in addon_checks.py: keeps `llmops --help` from loading it
+
     validator = jsonschema.Draft202012Validator(TOOL_PARAMETERS)
     return [
         ("/".join(str(p) for p in error.absolute_path) or "(the arguments)", error.message)

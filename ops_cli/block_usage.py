@@ -27,7 +27,7 @@ Facts and their sources:
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from decimal import Decimal
 
@@ -35,7 +35,6 @@ from deployment_config.model import EnvironmentConfig, Platform
 from ops_cli import cost
 from ops_cli.aws import Aws
 from ops_cli.cost_records import Block, to_tenths
-from ops_cli.errors import ExitCode, OpsError
 from ops_cli.paid_periods import PaidPeriod, capacity_periods, paid_minutes, plan_period
 from ops_cli.price_list import PRICE_CURRENCY
 
@@ -241,33 +240,6 @@ def _ratio(value: Decimal | None) -> str | None:
 # --- AWS ----------------------------------------------------------------------------------------------------------
 
 
-def block_of(
-    aws: Aws, env: EnvironmentConfig, block_fee: Decimal | None, currency: str = "USD"
-) -> Block:
-    """The block with its fee: ``--block-fee``, else ``observability.block_fee_usd`` (EKS); SageMaker's (HyperPod)."""
-    if env.platform is Platform.HYPERPOD:
-        if block_fee is not None:
-            raise OpsError(
-                "--block-fee is for Capacity Blocks: a training plan's fee is read from SageMaker",
-                "leave out --block-fee",
-                ExitCode.USAGE,
-            )
-        return cost.training_plan(aws, env)
-    configured = env.observability.block_fee_usd
-    fee = (
-        block_fee
-        if block_fee is not None
-        else Decimal(str(configured))
-        if configured is not None
-        else None
-    )
-    if block_fee is None and fee is not None:
-        block = cost.capacity_block(aws, env, fee, "USD")
-        return replace(block, fee_source="observability.block_fee_usd in the configuration")
-    block = cost.capacity_block(aws, env, fee, currency)
-    return block
-
-
 def _query(metric: str, stat: str, cluster_name: str) -> dict:
     return {
         "Metric": {
@@ -335,7 +307,7 @@ def usage_report(
     block_fee: Decimal | None,
     fee_currency: str = "USD",
 ) -> Usage:
-    block = block_of(aws, env, block_fee, fee_currency)
+    block = cost.block_of(aws, env, block_fee, fee_currency)
     periods = (
         plan_period(block)
         if env.platform is Platform.HYPERPOD

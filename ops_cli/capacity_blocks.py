@@ -17,7 +17,8 @@ from ops_cli.errors import ExitCode, OpsError, error_code, shown, translate
 from ops_cli.offering import Offering, Search, cheapest_first
 from ops_cli.output import iso
 
-#: Capacity Block durations: 1-day steps up to 14 days, then 7-day steps up to 182 days.
+#: Capacity Block durations: 1-day steps up to 14 days, then 7-day steps up to 182 days. Extensions of a Capacity Block
+#: and of a training plan take the same steps (ops_cli/capacity_block_extensions.py, training_plan_extensions.py).
 MAX_DAILY_HOURS = 14 * 24
 MAX_HOURS = 182 * 24
 #: "Each Capacity Block can have up to 64 instances" (EC2 User Guide, Find and purchase Capacity Blocks).
@@ -60,13 +61,14 @@ def check_offering_id(offering_id: str) -> None:
         )
 
 
-def check_duration(hours: int) -> None:
+def check_duration(hours: int, what: str = "Capacity Block duration") -> None:
+    """Refuse ``hours`` that is not whole days up to 14, then whole weeks up to 182 days: ``what`` names the length."""
     valid = (hours % 24 == 0 and 24 <= hours <= MAX_DAILY_HOURS) or (
         hours % 168 == 0 and MAX_DAILY_HOURS < hours <= MAX_HOURS
     )
     if not valid:
         raise OpsError(
-            f"--duration-hours {hours} is not a Capacity Block duration",
+            f"--duration-hours {hours} is not a {what}",
             "use whole days up to 14 (24, 48, ... 336), then whole weeks up to 182 days (504, 672, ... 4368)",
             ExitCode.USAGE,
         )

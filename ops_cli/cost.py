@@ -13,8 +13,9 @@ Facts and their sources:
   one product, or its row says "price not found" with the filters, instead of guessing.
 - A Capacity Block's upfront fee is not in DescribeCapacityReservations' answer (botocore's EC2 model,
   ``CapacityReservation`` has ``StartDate``, ``EndDate`` and no fee): the user passes ``--block-fee``, what
-  ``capacity-blocks purchase`` printed. A training plan's is: DescribeTrainingPlan answers ``UpfrontFee``,
-  ``CurrencyCode``, ``StartTime``, ``EndTime`` (botocore's SageMaker model, ``DescribeTrainingPlanResponse``).
+  ``capacity-blocks purchase`` printed, or configures ``observability.block_fee_usd`` (:func:`block_of`). A training
+  plan's is: DescribeTrainingPlan answers ``UpfrontFee``, ``CurrencyCode``, ``StartTime``, ``EndTime`` (botocore's
+  SageMaker model, ``DescribeTrainingPlanResponse``).
 - After an extension EC2's EndDate is the extended end: the block's fee per hour is over the block as bought, and
   the capacity's cost per hour now is that of every paid period covering now (an extension's own fee, both blocks
   while they overlap), from ops_cli/paid_periods.py.
@@ -24,20 +25,19 @@ from __future__ import annotations
 
 import re
 from datetime import datetime
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 
 from deployment_config.model import EnvironmentConfig, Platform
-from ops_cli import capacity_blocks as cb
 from ops_cli import price_list
 from ops_cli import training_plans as tp
 from ops_cli.aws import Aws
-from ops_cli.cost_records import Block, CostReport, CostRow, to_tenths
+from ops_cli.cost_records import Block, CostReport, CostRow, to_tenths, upfront_fee
 from ops_cli.errors import ExitCode, OpsError, shown
 from ops_cli.paid_periods import (
-    PaidPeriod,
     capacity_periods,
     fee_per_hour,
     plan_period,
+    reservation_block,
     uncounted_now,
     why_uncounted,
 )
@@ -205,20 +205,36 @@ def price_rows(pricing: Aws, rows: list[CostRow]) -> None:
 # --- the block ----------------------------------------------------------------------------------------------------
 
 
-def capacity_block(aws: Aws, env: EnvironmentConfig, fee: Decimal | None, currency: str) -> Block:
-    reservation_id = env.capacity.capacity_reservation_id
-    reservation = cb.describe_reservation(aws, reservation_id)
-    return Block(
-        "Capacity Block",
-        reservation_id,
-        reservation.get("StartDate"),
-        reservation.get("EndDate"),
+def block_of(
+    aws: Aws, env: EnvironmentConfig, block_fee: Decimal | None, currency: str = PRICE_CURRENCY
+) -> Block:
+    """The GPU capacity with its fee. HyperPod: the training plan, its fee SageMaker's (``--block-fee`` is refused).
+    EKS: the Capacity Block, its fee ``--block-fee``, else ``observability.block_fee_usd``, else unknown."""
+    if env.platform is Platform.HYPERPOD:
+        if block_fee is not None:
+            raise OpsError(
+                "--block-fee is for Capacity Blocks: a training plan's fee is read from SageMaker",
+                "leave out --block-fee",
+                ExitCode.USAGE,
+            )
+        return training_plan(aws, env)
+    configured = env.observability.block_fee_usd
+    if block_fee is None and configured is not None:
+        fee, currency = Decimal(str(configured)), "USD"
+        source = "observability.block_fee_usd in the configuration"
+    else:
+        fee, source = (
+            block_fee,
+            "--block-fee (EC2 does not return a Capacity Block's fee after the purchase)",
+        )
+    return reservation_block(
+        aws,
+        env.capacity.capacity_reservation_id,
         fee,
-        currency if fee is not None else None,
-        "--block-fee (EC2 does not return a Capacity Block's fee after the purchase)"
-        if fee is not None
-        else "unknown: pass --block-fee, the upfront fee 'capacity-blocks purchase' printed",
-        reservation.get("State"),
+        currency,
+        source,
+        unknown="unknown: pass --block-fee (or set observability.block_fee_usd), the upfront fee "
+        "'capacity-blocks purchase' printed",
     )
 
 
@@ -231,11 +247,7 @@ def training_plan(aws: Aws, env: EnvironmentConfig) -> Block:
             ExitCode.USAGE,
         )
     plan = tp.describe_plan(aws, arn.rsplit("/", 1)[-1])
-    fee = plan.get("UpfrontFee")
-    try:
-        amount = Decimal(str(fee)) if fee not in (None, "") else None
-    except InvalidOperation:
-        amount = None
+    amount = upfront_fee(plan.get("UpfrontFee"))
     return Block(
         "training plan",
         plan.get("TrainingPlanName") or arn,
@@ -258,20 +270,12 @@ def cost_report(
     block_fee: Decimal | None,
     fee_currency: str,
 ) -> CostReport:
-    periods: list[PaidPeriod] = []
+    block = block_of(aws, env, block_fee, fee_currency)
     if env.platform is Platform.HYPERPOD:
-        if block_fee is not None:
-            raise OpsError(
-                "--block-fee is for Capacity Blocks: a training plan's fee is read from SageMaker",
-                "leave out --block-fee",
-                ExitCode.USAGE,
-            )
-        block = training_plan(aws, env)
         periods = plan_period(
             block
         )  # its fee over StartTime to EndTime: none per hour once it has ended
     else:
-        block = capacity_block(aws, env, block_fee, fee_currency)
         # the periods only price the fee: without one, no extension history (nor its permission) is needed
         periods = capacity_periods(aws, env, block) if block.fee is not None else []
     rows = billable_rows(env)

@@ -5,9 +5,19 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime
-from decimal import Decimal
+from decimal import Decimal, InvalidOperation
 
 from ops_cli.price_list import PRICE_CURRENCY, Price, PriceQuery
+
+
+def upfront_fee(text: object) -> Decimal | None:
+    """An UpfrontFee as EC2 and SageMaker send it (a string in their models) as a number; None when they sent none, or
+    no finite number."""
+    try:
+        amount = Decimal(str(text)) if text not in (None, "") else None
+    except InvalidOperation:
+        return None
+    return amount if amount is not None and amount.is_finite() else None
 
 
 @dataclass

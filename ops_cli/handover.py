@@ -35,7 +35,7 @@ from ops_cli.aws import Aws
 from ops_cli.capacity_blocks import FINAL_STATES, describe_reservation, reservation_summary
 from ops_cli.errors import ExitCode, OpsError, shown
 from ops_cli.output import iso, utc_and_local
-from ops_cli.waiting import GPU_NODEGROUP, NEXT_GPU_NODEGROUP
+from ops_cli.waiting import GPU_NODEGROUP, NEXT_GPU_NODEGROUP, describe_group
 
 #: The verdicts of a plan: the replicas on the next block's nodes are ready before the drain, or not in time, or the
 #: next block starts after the drain (a gap), or there is no next block.
@@ -192,22 +192,6 @@ def _ending_steps(group: str, reservation: dict) -> tuple[datetime, list[Step]]:
 _BROKEN_STATES = ("CREATE_FAILED", "DELETING", "DELETE_FAILED")
 
 
-def _describe_group(aws: Aws, env: EnvironmentConfig, group: str) -> dict | None:
-    """``group`` as EKS describes it (DescribeNodegroup's ``nodegroup``), or None when it is not deployed."""
-    try:
-        return aws.call(
-            "eks",
-            "describe_nodegroup",
-            f"describe node group {group}",
-            clusterName=env.cluster_name,
-            nodegroupName=group,
-        )["nodegroup"]
-    except OpsError as error:
-        if error.exit_code is not ExitCode.NOT_FOUND:
-            raise
-        return None
-
-
 def group_summary(group: str, found: dict | None) -> dict:
     """What the plan shows of the next block's node group: its ``status`` and ``health.issues`` (DescribeNodegroup)."""
     if found is None:
@@ -304,7 +288,7 @@ def handover_plan(aws: Aws, env: EnvironmentConfig, now: datetime) -> HandoverPl
     warnings = check_next_matches(env, new, new_key)
     scale_down, old_steps = _ending_steps(old_group, old)
     new_id, start = new["CapacityReservationId"], new["StartDate"]
-    found = _describe_group(aws, env, new_group)
+    found = describe_group(aws, env, new_group, f"describe node group {new_group}")
     not_starting, degraded = _group_problems(env, new_group, found, start, now)
     ready_by = start + cold_start
     steps = sorted(

@@ -19,10 +19,11 @@ from datetime import datetime
 from deployment_config.model import EnvironmentConfig
 from ops_cli import training_plan_extensions as tpe
 from ops_cli.aws import Aws
+from ops_cli.cost_records import upfront_fee
 from ops_cli.errors import ExitCode
 from ops_cli.handover import Step
 from ops_cli.output import duration, money, parse_iso, utc_and_local
-from ops_cli.training_plans import plan_summary
+from ops_cli.training_plans import describe_plan, plan_summary
 
 #: The verdicts: an extension is bought that starts after now (the plan runs on past the period running now), or none
 #: is (the endpoint stops at the plan's end), or the plan has ended or failed.
@@ -69,7 +70,7 @@ def _period(item: dict) -> str:
 def plan_timeline(aws: Aws, env: EnvironmentConfig, now: datetime) -> PlanTimeline:
     """Read the environment's plan and its extension history, and lay them out in time order."""
     arn = tpe.plan_arn(env)
-    plan = tpe.describe(aws, arn)
+    plan = describe_plan(aws, arn)
     bought = tpe.history(aws, arn)
     name, start, end = (
         plan.get("TrainingPlanName") or arn,
@@ -87,7 +88,7 @@ def plan_timeline(aws: Aws, env: EnvironmentConfig, now: datetime) -> PlanTimeli
                 item["StartDate"],
                 f"extension {item.get('TrainingPlanExtensionOfferingId')}: {_period(item)} "
                 f"({duration(item.get('DurationHours'))}), {item.get('Status', '?')}, payment "
-                f"{item.get('PaymentStatus', '?')}, fee {money(tpe.fee(item.get('UpfrontFee')), item.get('CurrencyCode'))}",
+                f"{item.get('PaymentStatus', '?')}, fee {money(upfront_fee(item.get('UpfrontFee')), item.get('CurrencyCode'))}",
             )
         )
     left = max(0.0, (end - now).total_seconds() / 3600) if end else 0.0

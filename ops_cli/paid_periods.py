@@ -28,12 +28,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 
 from deployment_config.model import EnvironmentConfig
 from ops_cli import capacity_blocks as cb
 from ops_cli.aws import Aws
-from ops_cli.cost_records import Block
+from ops_cli.cost_records import Block, upfront_fee
 
 #: CapacityBlockExtensionStatus values (EC2 API reference, see the module docstring).
 PAID, PENDING, FAILED = "payment-succeeded", "payment-pending", "payment-failed"
@@ -95,13 +95,6 @@ def extension_history(aws: Aws, reservation_ids: list[str]) -> list[dict]:
     )
 
 
-def _fee(extension: dict) -> Decimal | None:
-    try:
-        return Decimal(str(extension["UpfrontFee"]))
-    except (KeyError, InvalidOperation):
-        return None
-
-
 def reservation_periods(
     kind: str, block: Block, extensions: list[dict], fee_source: str
 ) -> list[PaidPeriod]:
@@ -132,7 +125,7 @@ def reservation_periods(
         )
     ]
     for x in ours:
-        paid, fee = x.get("CapacityBlockExtensionStatus") == PAID, _fee(x)
+        paid, fee = x.get("CapacityBlockExtensionStatus") == PAID, upfront_fee(x.get("UpfrontFee"))
         source = (
             EXTENSION_SOURCE
             if paid and fee is not None
@@ -156,25 +149,43 @@ def reservation_periods(
     return periods
 
 
-def next_block(aws: Aws, env: EnvironmentConfig) -> Block | None:
-    """The next Capacity Block with its configured fee, or None when none is configured."""
-    reservation_id = env.capacity.next_capacity_reservation_id
-    if not reservation_id:
-        return None
+def reservation_block(
+    aws: Aws,
+    reservation_id: str,
+    fee: Decimal | None,
+    currency: str,
+    fee_source: str,
+    *,
+    unknown: str,
+) -> Block:
+    """A Capacity Block as DescribeCapacityReservations describes it, with ``fee`` in ``currency`` from ``fee_source``;
+    without a fee, ``unknown`` says how to give one."""
     reservation = cb.describe_reservation(aws, reservation_id)
-    configured = env.observability.next_block_fee_usd
-    fee = Decimal(str(configured)) if configured is not None else None
     return Block(
         "Capacity Block",
         reservation_id,
         reservation.get("StartDate"),
         reservation.get("EndDate"),
         fee,
-        "USD" if fee is not None else None,
-        "observability.next_block_fee_usd in the configuration"
-        if fee is not None
-        else "unknown: set observability.next_block_fee_usd, the fee 'capacity-blocks purchase' printed",
+        currency if fee is not None else None,
+        fee_source if fee is not None else unknown,
         reservation.get("State"),
+    )
+
+
+def next_block(aws: Aws, env: EnvironmentConfig) -> Block | None:
+    """The next Capacity Block with its configured fee, or None when none is configured."""
+    reservation_id = env.capacity.next_capacity_reservation_id
+    if not reservation_id:
+        return None
+    configured = env.observability.next_block_fee_usd
+    return reservation_block(
+        aws,
+        reservation_id,
+        Decimal(str(configured)) if configured is not None else None,
+        "USD",
+        "observability.next_block_fee_usd in the configuration",
+        unknown="unknown: set observability.next_block_fee_usd, the fee 'capacity-blocks purchase' printed",
     )
 
 

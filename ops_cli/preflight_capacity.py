@@ -13,7 +13,7 @@ from ops_cli.capacity_blocks import FINAL_STATES, describe_reservation
 from ops_cli.errors import ExitCode, OpsError
 from ops_cli.output import utc_and_local
 from ops_cli.preflight_check import Check, Status
-from ops_cli.waiting import GPU_NODEGROUP, NEXT_GPU_NODEGROUP
+from ops_cli.waiting import GPU_NODEGROUP, NEXT_GPU_NODEGROUP, describe_group
 
 WARN_BEFORE_END = timedelta(days=1)
 
@@ -210,19 +210,9 @@ def gpu_node_group_updates_check(aws: Aws, env: EnvironmentConfig) -> Check:
         names.append(NEXT_GPU_NODEGROUP)
     found: dict[str, int] = {}
     for group_name in names:
-        try:
-            group = aws.call(
-                "eks",
-                "describe_nodegroup",
-                "describe the GPU node group",
-                clusterName=env.cluster_name,
-                nodegroupName=group_name,
-            )["nodegroup"]
-        except OpsError as error:
-            if error.exit_code is not ExitCode.NOT_FOUND:
-                raise
-            continue
-        found[group_name] = group.get("scalingConfig", {}).get("desiredSize", 0)
+        group = describe_group(aws, env, group_name, "describe the GPU node group")
+        if group is not None:
+            found[group_name] = group.get("scalingConfig", {}).get("desiredSize", 0)
     if not found:
         return Check(name, Status.PASS, f"no GPU node group yet in {env.cluster_name}")
     running = {group_name: desired for group_name, desired in found.items() if desired > 0}

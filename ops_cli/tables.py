@@ -4,7 +4,9 @@ own records (ops_cli/offering.py imports output.py)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from decimal import Decimal
+from typing import Any
 
 from ops_cli.block_usage import Usage as UsageReport
 from ops_cli.cost_records import CostReport, to_tenths
@@ -112,6 +114,23 @@ def offerings_table(offerings: list[Offering]) -> Table:
         for o in offerings
     ]
     return table(["offering", "zone", "start", "end", "duration", "count", "upfront fee"], rows)
+
+
+def extensions_table(offerings: list, column: str, value: Callable[[Any], object]) -> Table:
+    """Extension offerings (of a Capacity Block or a training plan): each from the current end to the new one, with
+    ``column`` filled by ``value(offering)``."""
+    rows = [
+        (
+            o.offering_id,
+            utc_and_local(o.start),
+            utc_and_local(o.end),
+            duration(o.duration_hours),
+            value(o),
+            money(o.upfront_fee, o.currency),
+        )
+        for o in offerings
+    ]
+    return table(["offering", "from (current end)", "to", "extension", column, "upfront fee"], rows)
 
 
 def published_note(key, published) -> str:

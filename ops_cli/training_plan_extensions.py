@@ -25,19 +25,18 @@ import shlex
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 
 import botocore.exceptions
 
 from deployment_config.model import EnvironmentConfig
 from ops_cli import purchase_outcome as outcome
 from ops_cli.aws import Aws
+from ops_cli.capacity_blocks import check_duration
+from ops_cli.cost_records import upfront_fee
 from ops_cli.errors import ExitCode, OpsError, shown, translate
 from ops_cli.output import iso
 
-#: "Extend plans by 1-day increments up to 14 days, or 7-day increments up to 182 days" (training-plan-extension,
-#: above); the model's TrainingPlanExtensionDurationHours allows at most 4368 (182 days).
-MAX_DAILY_HOURS, MAX_HOURS = 14 * 24, 182 * 24
 #: The plan states whose extension offerings SageMaker lists (search-extension-offerings-api-cli-sdk, above).
 EXTENDABLE_STATES = ("Active", "Scheduled")
 #: Extension states that hold capacity, bought or being paid (TrainingPlanExtension.Status, model documentation).
@@ -74,15 +73,6 @@ class PlanExtensionOffering:
         }
 
 
-def fee(text: object) -> Decimal | None:
-    """An UpfrontFee (a String256 in the model) as a number; None when SageMaker sent none, or no finite number."""
-    try:
-        amount = Decimal(str(text)) if text not in (None, "") else None
-    except InvalidOperation:
-        return None
-    return amount if amount is not None and amount.is_finite() else None
-
-
 def check_extension_offering_id(offering_id: str) -> None:
     if not EXTENSION_OFFERING_ID.fullmatch(offering_id):
         raise OpsError(
@@ -93,27 +83,15 @@ def check_extension_offering_id(offering_id: str) -> None:
 
 
 def check_extension_duration(hours: int | None) -> None:
-    if hours is None:
-        return
-    valid = (hours % 24 == 0 and 24 <= hours <= MAX_DAILY_HOURS) or (
-        hours % 168 == 0 and MAX_DAILY_HOURS < hours <= MAX_HOURS
-    )
-    if not valid:
-        raise OpsError(
-            f"--duration-hours {hours} is not a training plan extension length",
-            "use whole days up to 14 (24, 48, ... 336), then whole weeks up to 182 days (504, 672, ... 4368)",
-            ExitCode.USAGE,
-        )
+    """None (SageMaker's offerings of any length), or an extension length: "Extend plans by 1-day increments up to 14
+    days, or 7-day increments up to 182 days" (training-plan-extension, above; the model's
+    TrainingPlanExtensionDurationHours allows at most 4368), the steps of a Capacity Block."""
+    if hours is not None:
+        check_duration(hours, "training plan extension length")
 
 
-def plan_arn(env: EnvironmentConfig | None) -> str:
+def plan_arn(env: EnvironmentConfig) -> str:
     """The environment's training plan (hyperpod.training_plan_arn); a usage error for any other environment."""
-    if env is None:
-        raise OpsError(
-            "--env is required",
-            "name the HyperPod environment whose plan to extend",
-            ExitCode.USAGE,
-        )
     if env.hyperpod is None:
         raise OpsError(
             f"{env.name} has no hyperpod section (platform {env.platform.value}): training plans serve "
@@ -122,13 +100,6 @@ def plan_arn(env: EnvironmentConfig | None) -> str:
             ExitCode.USAGE,
         )
     return env.hyperpod.training_plan_arn
-
-
-def describe(aws: Aws, arn: str) -> dict:
-    """DescribeTrainingPlan by ARN (TrainingPlanNameOrArn)."""
-    return aws.call(
-        "sagemaker", "describe_training_plan", f"describe training plan {arn}", TrainingPlanName=arn
-    )
 
 
 def check_extendable(plan: dict) -> None:
@@ -151,7 +122,7 @@ def offering_from_api(item: dict, arn: str) -> PlanExtensionOffering:
         item.get("StartDate"),
         item.get("EndDate"),
         item.get("DurationHours"),
-        fee(item.get("UpfrontFee")),
+        upfront_fee(item.get("UpfrontFee")),
         item.get("CurrencyCode") or "",
     )
 

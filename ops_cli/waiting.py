@@ -32,6 +32,22 @@ GPU_NODEGROUP = "gpu-capacity-block"  # cdk_constructs.capacity_block_node_group
 NEXT_GPU_NODEGROUP = "gpu-capacity-block-next"
 
 
+def describe_group(aws: Aws, env: EnvironmentConfig, group: str, action: str) -> dict | None:
+    """``group`` as EKS describes it (DescribeNodegroup's ``nodegroup``), or None when it is not deployed."""
+    try:
+        return aws.call(
+            "eks",
+            "describe_nodegroup",
+            action,
+            clusterName=env.cluster_name,
+            nodegroupName=group,
+        )["nodegroup"]
+    except OpsError as error:
+        if error.exit_code is not ExitCode.NOT_FOUND:
+            raise
+        return None
+
+
 def gpu_node_groups(aws: Aws, env: EnvironmentConfig, now: datetime) -> tuple[list[str], str]:
     """The GPU node groups whose nodes to wait for, and why these.
 

@@ -48,7 +48,8 @@ def register(groups: argparse._SubParsersAction, common: argparse.ArgumentParser
         metavar="AMOUNT",
         help="EKS: the Capacity Block's upfront fee that 'capacity-blocks "
         "purchase' printed (EC2 does not return it later), written without thousands separators: 91540.80 "
-        "for '91,540.80 USD'; HyperPod reads the training plan's (default: none: the fee is shown as unknown)",
+        "for '91,540.80 USD'; HyperPod reads the training plan's (default: observability.block_fee_usd, else none: the fee is "
+        "shown as unknown)",
     )
     p.add_argument(
         "--usage",

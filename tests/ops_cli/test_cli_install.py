@@ -219,3 +219,17 @@ def test_the_installed_cli_loads_an_environment_from_any_directory(installed, tm
     # then it loaded the environment and failed only where it should: nothing answers
     assert result.returncode == ExitCode.CHECK_FAILED, result.stderr
     assert "connection refused" in result.stderr
+
+
+def test_starting_llmops_does_not_load_jsonschema():
+    # given a fresh interpreter: jsonschema is for the add-on and tool-call checks, loaded where they run
+    # (ops_cli/addon_checks.py, ops_cli/bench.py), not by every start of llmops
+    loaded = subprocess.run(
+        [sys.executable, "-c", "import sys, ops_cli.cli; print('jsonschema' in sys.modules)"],
+        cwd=PROJECT,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    # then the command line is built without it
+    assert loaded.strip() == "False"

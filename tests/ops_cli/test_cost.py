@@ -3,6 +3,7 @@ us-east-1, EC2 or SageMaker in the environment's region; the Stubber checks ever
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import json
 from datetime import timedelta
@@ -322,6 +323,31 @@ def test_without_a_fee_the_extension_history_is_not_read(stubs, run, example_env
     expect_all_prices(pricing, example_env)
     result = run("cost", "--env", "example", "--json")
     assert result.code == ExitCode.OK, result.stderr
+
+
+def test_without_block_fee_the_configured_fee_prices_the_block(stubs, example_env):
+    # given observability.block_fee_usd in the configuration and no --block-fee
+    regional, pricing = stubs
+    expect_reservation(regional)
+    expect_all_prices(pricing, example_env)
+    env = dataclasses.replace(
+        example_env,
+        observability=example_env.observability.model_copy(update={"block_fee_usd": 91540.8}),
+    )
+    # when the environment is priced
+    report = cost.cost_report(
+        regional.aws("us-west-2"),
+        pricing.aws("us-east-1"),
+        env,
+        now=NOW,
+        block_fee=None,
+        fee_currency="USD",
+    ).to_dict()
+    # then the block's fee is the configured one, spread over its hours as --block-fee's would be
+    assert report["block"]["upfront_fee"] == "91540.8"
+    assert report["block"]["fee_source"] == "observability.block_fee_usd in the configuration"
+    assert report["rows"][0]["per_hour"] is not None
+    assert report["total"]["per_hour_with_block_fee"] is not None
 
 
 def test_after_the_block_no_fee_is_counted_per_hour_now(stubs, run, example_env):

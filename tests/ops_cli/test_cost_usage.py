@@ -12,9 +12,10 @@ import pytest
 from cdk_constructs.serving_metrics import NAMESPACE, PUBLISHED_METRICS, SERVING_BUSY
 from cdk_constructs.serving_metrics.runtime import handler
 from ops_cli import block_usage
+from ops_cli.cost_records import Block
 from ops_cli.errors import ExitCode
 from ops_cli.output import Table
-from ops_cli.paid_periods import NEVER_PAID
+from ops_cli.paid_periods import NEVER_PAID, reservation_periods
 from ops_cli.tables import usage_human
 from tests.ops_cli import test_cost as priced
 from tests.ops_cli.conftest import NOW, StubbedAws
@@ -375,6 +376,21 @@ def test_after_an_extension_the_blocks_fee_is_spread_over_the_block_as_bought(st
     assert report["cost_complete"] is True and report["cost_leaves_out"] == []
     # the existing keys still say what they said: the reservation as EC2 describes it
     assert report["block"]["hours"] == "58.0" and report["block"]["upfront_fee"] == "91540.80"
+
+
+def test_an_extension_whose_fee_is_no_number_is_unknown_and_not_counted():
+    # given a paid extension whose UpfrontFee (a string in EC2's model) is not a finite number
+    block = Block(
+        "Capacity Block", RESERVATION, START, START + _hours(34), FEE, "USD", "--block-fee"
+    )
+    extension = _extension(
+        RESERVATION, block.end, block.end + _hours(24), "payment-succeeded", "NaN"
+    )
+    # when the paid periods are laid out
+    _, period = reservation_periods("block", block, [extension], block.fee_source)
+    # then its fee is unknown, said so, and not in any sum (a NaN would make every figure NaN)
+    assert period.fee is None and period.currency is None and not period.counted("USD")
+    assert period.fee_source == "unknown: EC2 gave no UpfrontFee"
 
 
 def test_during_an_extension_its_own_fee_is_counted_and_an_unpaid_one_is_not(stubs, run):

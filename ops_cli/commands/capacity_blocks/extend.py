@@ -12,7 +12,8 @@ from ops_cli.command_help import command_help
 from ops_cli.commands.capacity_blocks.purchase import confirmed
 from ops_cli.context import Context
 from ops_cli.errors import ExitCode, OpsError
-from ops_cli.output import duration, iso, money, table, utc_and_local
+from ops_cli.output import duration, iso, money, utc_and_local
+from ops_cli.tables import extensions_table
 
 
 def register(blocks: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
@@ -107,21 +108,8 @@ def extend(ctx: Context) -> int:
     extensions.check_extendable(reservation, ctx.rt.now())
     found = extensions.find_extensions(aws, reservation_id, args.duration_hours)
     if args.offering_id is None:
-        rows = [
-            (
-                o.offering_id,
-                utc_and_local(o.start),
-                utc_and_local(o.end),
-                duration(o.duration_hours),
-                o.instance_count,
-                money(o.upfront_fee, o.currency),
-            )
-            for o in found
-        ]
         human = (
-            table(
-                ["offering", "from (current end)", "to", "extension", "count", "upfront fee"], rows
-            )
+            extensions_table(found, "count", lambda o: o.instance_count)
             if found
             else f"No extension offerings of {duration(args.duration_hours)} for "
             f"{reservation_id} (ends {utc_and_local(reservation.get('EndDate'))})."

@@ -6,11 +6,14 @@ from __future__ import annotations
 import argparse
 
 from ops_cli import training_plan_extensions as tpe
+from ops_cli import training_plans as tp
 from ops_cli.arguments import positive
 from ops_cli.command_help import command_help
 from ops_cli.context import Context
+from ops_cli.cost_records import upfront_fee
 from ops_cli.errors import ExitCode, OpsError
-from ops_cli.output import duration, emit_json, money, table, utc_and_local
+from ops_cli.output import duration, emit_json, money, utc_and_local
+from ops_cli.tables import extensions_table
 
 _ENV_HELP = "the HyperPod environment whose plan to extend (hyperpod.training_plan_arn)"
 _DURATION_HELP = (
@@ -83,26 +86,13 @@ def extensions(ctx: Context) -> int:
     tpe.check_extension_duration(ctx.args.duration_hours)
     arn = tpe.plan_arn(ctx.env)
     aws = ctx.aws()
-    plan = tpe.describe(aws, arn)
+    plan = tp.describe_plan(aws, arn)
     tpe.check_extendable(plan)
     found = tpe.find_offerings(aws, arn, ctx.args.duration_hours)
-    rows = [
-        (
-            o.offering_id,
-            utc_and_local(o.start),
-            utc_and_local(o.end),
-            duration(o.duration_hours),
-            o.availability_zone,
-            money(o.upfront_fee, o.currency),
-        )
-        for o in found
-    ]
     length = f"{duration(ctx.args.duration_hours)} " if ctx.args.duration_hours else ""
     human = (
         [
-            table(
-                ["offering", "from (current end)", "to", "extension", "zone", "upfront fee"], rows
-            ),
+            extensions_table(found, "zone", lambda o: o.availability_zone),
             f"Buy one: llmops training-plans extend --env {ctx.env.name} "
             + (f"--duration-hours {ctx.args.duration_hours} " if ctx.args.duration_hours else "")
             + "--offering-id ID --yes",
@@ -123,7 +113,7 @@ def extend(ctx: Context) -> int:
     tpe.check_extension_duration(args.duration_hours)
     arn = tpe.plan_arn(ctx.env)
     aws = ctx.aws()
-    plan = tpe.describe(aws, arn)
+    plan = tp.describe_plan(aws, arn)
     tpe.check_extendable(plan)
     tpe.check_not_bought(tpe.history(aws, arn), args.offering_id, arn, ctx.env.name)
     offering = next(
@@ -159,7 +149,7 @@ def extend(ctx: Context) -> int:
         ctx.say(f"extended: {name} to {summary['end']}", ctx.rt.stderr)
         emit_json(payload, ctx.rt.stdout)
         return ExitCode.OK
-    paid = money(tpe.fee(bought.get("UpfrontFee")), bought.get("CurrencyCode"))
+    paid = money(upfront_fee(bought.get("UpfrontFee")), bought.get("CurrencyCode"))
     ctx.say(
         f"Extended {what}.\n"
         f"The extension is {summary['status'] or '?'} (payment {summary['payment_status'] or '?'}); "

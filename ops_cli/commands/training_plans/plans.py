@@ -153,8 +153,7 @@ def show(ctx: Context) -> int:
 
 def use(ctx: Context) -> int:
     tp.check_plan_name(ctx.args.name, arn_allowed=True)
-    if ctx.env is None:  # loading validates the file before anything is asked of AWS
-        raise OpsError("--env is required", "name the environment to write to", ExitCode.USAGE)
+    # --env is required: loading it (ctx.env) validates the file before anything is asked of AWS
     check_environment_file(
         ctx.config_dir, ctx.env.name, {}
     )  # a file it cannot edit is refused before any call

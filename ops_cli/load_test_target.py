@@ -24,8 +24,6 @@ if TYPE_CHECKING:
 # What needs the project's configuration imports deployment_config where it is used, as ops_cli/load_test.py does:
 # cdk_constructs/promotion_gate.py imports this module for the Service's address.
 
-#: vLLM's API port, in the pod (charts/serving_spec.py and charts/inference_endpoint_spec.py ``VLLM_PORT``).
-VLLM_PORT = 8000
 #: The Service's port with ``endpoint.certificate_arn`` (charts/serving_spec.py ``service_port``: ``TLS_PORT``).
 TLS_SERVICE_PORT = 443
 
@@ -43,8 +41,9 @@ def acceptance_from_workspace(env: EnvironmentConfig) -> bool:
 
 def eks_service_url(env: EnvironmentConfig) -> str:
     from deployment_config.kubernetes_names import SERVING_NAME, SERVING_NAMESPACE
+    from deployment_config.vllm_args import SERVING_PORT  # vLLM's API port, the charts' VLLM_PORT
 
-    port = TLS_SERVICE_PORT if env.endpoint.certificate_arn else VLLM_PORT
+    port = TLS_SERVICE_PORT if env.endpoint.certificate_arn else SERVING_PORT
     return f"http://{SERVING_NAME}.{SERVING_NAMESPACE}:{port}"
 
 
@@ -92,4 +91,6 @@ def hyperpod_worker_url(
             "deploy the endpoint stack and wait: llmops wait inference-endpoint",
             ExitCode.NOT_FOUND,
         )
-    return f"http://{running[0]['status']['podIP']}:{VLLM_PORT}"
+    from deployment_config.vllm_args import SERVING_PORT
+
+    return f"http://{running[0]['status']['podIP']}:{SERVING_PORT}"

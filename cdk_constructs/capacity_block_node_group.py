@@ -13,6 +13,7 @@ from constructs import Construct
 
 from cdk_constructs.nag_acknowledgements import NODE_POLICY_REASONS, acknowledge_node_role
 from deployment_config.catalog import GpuInstanceType, NetworkLayout
+from deployment_config.gpu_nodes import GPU_NODEGROUP
 
 #: nodeadm configuration: assemble the instance-store NVMe disks into one RAID0 array for kubelet, containerd
 #: and the model cache. Managed node groups merge this MIME part with their own bootstrap configuration.
@@ -97,7 +98,7 @@ class CapacityBlockNodeGroup(Construct):
         instance_count: int = 1,
         labels: Mapping[str, str] | None = None,
         taints: Sequence[NodeTaint] = (),
-        nodegroup_name: str = "gpu-capacity-block",
+        nodegroup_name: str = GPU_NODEGROUP,
     ) -> None:
         super().__init__(scope, id)
         if not capacity_reservation_id.startswith("cr-"):

@@ -24,6 +24,11 @@ def gpu_node_toleration() -> dict:
     }
 
 
+#: The GPU node groups' names: the current Capacity Block's, and capacity.next_capacity_reservation_id's beside it
+#: (docs/capacity.md, "Serve across blocks"). The stacks create them with these names; llmops reads them by name.
+GPU_NODEGROUP = "gpu-capacity-block"
+NEXT_GPU_NODEGROUP = "gpu-capacity-block-next"
+
 #: At a Capacity Block's end: "Amazon EC2 starts shutting down the instances 30 minutes before reservation end time.
 #: As a result, Amazon EKS will setup a scheduled scale down on the node group 40 minutes prior to their reservation end"
 #: (EKS user guide, capacity-blocks-mng.adoc at awsdocs/amazon-eks-user-guide@2ef9e38; EC2 Auto Scaling user guide,

@@ -5,7 +5,11 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
-from deployment_config.gpu_nodes import EKS_SCALE_IN_BEFORE_END_MINUTES
+from deployment_config.gpu_nodes import (
+    EKS_SCALE_IN_BEFORE_END_MINUTES,
+    GPU_NODEGROUP,
+    NEXT_GPU_NODEGROUP,
+)
 from deployment_config.model import EnvironmentConfig
 from endpoint_probe.answers import UNAUTHORIZED, unauthorized
 from endpoint_probe.deadline import Deadline
@@ -26,10 +30,6 @@ from ops_cli.errors import ExitCode, OpsError
 from ops_cli.output import utc_and_local
 from ops_cli.progress import Progress
 from ops_cli.tools import ToolTimedOut, command_line, run_tool, tool_failure, tool_json
-
-GPU_NODEGROUP = "gpu-capacity-block"  # cdk_constructs.capacity_block_node_group names it so
-#: capacity.next_capacity_reservation_id's node group, beside GPU_NODEGROUP (stacks/gpu_nodes_stack.py names it so).
-NEXT_GPU_NODEGROUP = "gpu-capacity-block-next"
 
 
 def describe_group(aws: Aws, env: EnvironmentConfig, group: str, action: str) -> dict | None:

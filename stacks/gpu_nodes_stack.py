@@ -15,6 +15,7 @@ from deployment_config.gpu_nodes import (
     GPU_TAINT_EFFECT,
     GPU_TAINT_KEY,
     GPU_TAINT_VALUE,
+    NEXT_GPU_NODEGROUP,
 )
 from deployment_config.model import EnvironmentConfig
 
@@ -81,7 +82,7 @@ class GpuNodesStack(cdk.Stack):
                 self,
                 "NextCapacityBlock",
                 capacity_reservation_id=capacity.next_capacity_reservation_id,
-                nodegroup_name="gpu-capacity-block-next",
+                nodegroup_name=NEXT_GPU_NODEGROUP,
                 **group,
             )
         for nodes in (self.gpu_nodes, self.next_gpu_nodes):

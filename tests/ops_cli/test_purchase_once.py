@@ -250,6 +250,8 @@ def test_a_block_of_the_same_dates_without_this_purchase_tag_is_unknown(aws, run
 def test_an_extension_whose_answer_is_lost_is_found_in_the_extension_history(aws, run):
     from tests.ops_cli.test_capacity_extend import (
         END,
+        EXTEND,
+        OFFERING,
         RESERVATION,
         expect_extensions,
         expect_reservation,
@@ -284,19 +286,7 @@ def test_an_extension_whose_answer_is_lost_is_found_in_the_extension_history(aws
         },
         lookup,
     )
-    result = run(
-        "capacity-blocks",
-        "extend",
-        RESERVATION,
-        "--region",
-        "us-west-2",
-        "--duration-hours",
-        "24",
-        "--offering-id",
-        "cbe-0000000000000000a",
-        "--yes",
-        "--json",
-    )
+    result = run(*EXTEND, *OFFERING, "--yes", "--json")
     assert result.code == ExitCode.OK, result.stderr
     assert (
         result.json["status"] == "payment-pending"
@@ -305,7 +295,8 @@ def test_an_extension_whose_answer_is_lost_is_found_in_the_extension_history(aws
 
 def test_an_extension_lost_and_not_in_the_history_is_still_unknown(aws, run):
     from tests.ops_cli.test_capacity_extend import (
-        RESERVATION,
+        EXTEND,
+        OFFERING,
         expect_extensions,
         expect_reservation,
         extension,
@@ -320,18 +311,7 @@ def test_an_extension_lost_and_not_in_the_history_is_still_unknown(aws, run):
         aws.stub("ec2").add_response(
             "describe_capacity_block_extension_history", {"CapacityBlockExtensions": []}
         )
-    result = run(
-        "capacity-blocks",
-        "extend",
-        RESERVATION,
-        "--region",
-        "us-west-2",
-        "--duration-hours",
-        "24",
-        "--offering-id",
-        "cbe-0000000000000000a",
-        "--yes",
-    )
+    result = run(*EXTEND, *OFFERING, "--yes")
     assert result.code == ExitCode.PURCHASE_UNKNOWN
     assert (
         "NOT FOUND" in result.stderr

@@ -384,9 +384,12 @@ def client(name, region_name=None):
 """
 
 
-def run_job_script(tmp_path, files: dict) -> tuple[subprocess.CompletedProcess, object]:
-    """The Job's script with its argv as the Job gives it, huggingface_hub and boto3 replaced by stand-ins that serve
-    ``files`` and write "S3" objects under tmp_path/s3/BUCKET/KEY."""
+def run_job_script(
+    tmp_path, files: dict, *more_repositories: str
+) -> tuple[subprocess.CompletedProcess, object]:
+    """The Job's script with its argv as the Job gives it (the weights' repository, then ``more_repositories``: six
+    words each), huggingface_hub and boto3 replaced by stand-ins that serve ``files`` and write "S3" objects under
+    tmp_path/s3/BUCKET/KEY."""
     import os
     import sys
 
@@ -416,6 +419,7 @@ def run_job_script(tmp_path, files: dict) -> tuple[subprocess.CompletedProcess, 
             PREFIX,
             "us-west-2",
             "",
+            *more_repositories,
         ],
         capture_output=True,
         text=True,
@@ -524,44 +528,13 @@ def test_with_spec_decoding_the_job_copies_the_weights_then_the_speculator_into_
 
 
 def test_the_job_script_mirrors_two_repositories_each_with_its_manifest(tmp_path):
-    import os
-    import sys
-
     files = {
         "config.json": {"content": "{}", "lfs": False},
         SHARD: {"content": "w" * 50, "lfs": True},
     }
-    run_job_script(
-        tmp_path, files
-    )  # writes the stand-ins; then the two-repository argv, as the Job gives it
-    environ = {
-        **os.environ,
-        "PYTHONPATH": str(tmp_path / "fakes"),
-        "FAKE_HUB_FILES": json.dumps(files),
-        "FAKE_S3_DIR": str(tmp_path / "s3"),
-    }
-    result = subprocess.run(
-        [
-            sys.executable,
-            "-c",
-            weights_mirror_job.JOB_SCRIPT,
-            "moonshotai/Kimi-K3",
-            SHA,
-            BUCKET,
-            PREFIX,
-            "us-west-2",
-            "",
-            SPEC_ID,
-            SPEC_SHA,
-            BUCKET,
-            SPEC_PREFIX,
-            "us-west-2",
-            "",
-        ],
-        capture_output=True,
-        text=True,
-        env=environ,
-        timeout=60,
+    # the two-repository argv, as the Job gives it
+    result, _ = run_job_script(
+        tmp_path, files, SPEC_ID, SPEC_SHA, BUCKET, SPEC_PREFIX, "us-west-2", ""
     )
     assert result.returncode == 0, result.stderr
     for prefix, repo, sha in (

@@ -9,20 +9,16 @@ HTTP 500, never answer, or reset the connection. The others check the lookups ag
 
 from __future__ import annotations
 
-import io
 import json
 from datetime import timedelta
 
 import pytest
 
 from ops_cli.aws import Aws
-from ops_cli.cli import main
-from ops_cli.context import Runtime
 from ops_cli.errors import ExitCode
 from ops_cli.purchase_outcome import LOOKUP_DELAYS, PURCHASE_ID_TAG
 from tests.ops_cli import aws_stand_in as stand_in
-from tests.ops_cli.conftest import NOW, FakeClock, Result, client_error
-from tests.ops_cli.misbehaving_server import MisbehavingServer
+from tests.ops_cli.conftest import client_error
 
 BUY = (
     "capacity-blocks",
@@ -44,46 +40,6 @@ CREATE_PLAN = (
     "tpo-a",
     "--yes",
 )
-
-
-@pytest.fixture
-def against(monkeypatch, tmp_path, config_dir):
-    """``against(stand_in, variable, *argv, read_timeout=..., attempts=...)``: llmops in-process, its AWS clients the
-    real ones (botocore, no Stubber) pointed at the stand-in; no credentials or config files of the machine are read;
-    AWS_MAX_ATTEMPTS=5 asks botocore for retries, which a purchase must not get. Sleeps between lookups are recorded,
-    not slept (the fake clock)."""
-
-    def run(server_handler, variable: str, *argv: str, read_timeout: float = 60, attempts: int = 3):
-        clock = FakeClock()
-        with MisbehavingServer(server_handler) as url:
-            monkeypatch.setenv(
-                variable, url
-            )  # botocore reads AWS_ENDPOINT_URL_<SERVICE> from os.environ
-            environ = {
-                variable: url,
-                "AWS_ACCESS_KEY_ID": "AKIDSTANDIN",
-                "AWS_SECRET_ACCESS_KEY": "stand-in",
-                "AWS_CONFIG_FILE": str(tmp_path / "no-config"),
-                "AWS_SHARED_CREDENTIALS_FILE": str(tmp_path / "no-credentials"),
-                "AWS_EC2_METADATA_DISABLED": "true",
-                "AWS_MAX_ATTEMPTS": "5",
-            }
-            stdout, stderr = io.StringIO(), io.StringIO()
-            runtime = Runtime(
-                aws_factory=lambda region: Aws(
-                    region, environ=environ, read_timeout=read_timeout, attempts=attempts
-                ),
-                stdout=stdout,
-                stderr=stderr,
-                environ=environ,
-                clock=clock,
-                sleep=clock.sleep,
-                now=lambda: NOW,
-            )
-            code = main([*argv, "--config-dir", str(config_dir)], runtime)
-        return Result(code, stdout.getvalue(), stderr.getvalue()), clock
-
-    return run
 
 
 # --- against a stand-in EC2 ---------------------------------------------------------------------------------------------

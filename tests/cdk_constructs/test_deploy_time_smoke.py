@@ -25,7 +25,7 @@ from cdk_constructs.deploy_time_smoke_test.runtime import handler as smoke_handl
 from deployment_config import parse_environment
 from deployment_config.sizing import startup_budget_seconds
 from tests.cfn_lint import cfn_lint_errors
-from tests.conftest import CONFIG_DIR, in_memory_pipeline
+from tests.conftest import CONFIG_DIR, bare_app, in_memory_pipeline
 from tests.lambda_handlers import handler_with_stubbed_clients
 from tests.ops_cli.openai_server import Behaviour, openai_server
 from tests.self_signed import self_signed
@@ -267,7 +267,7 @@ def bundle(tmp_path_factory) -> Path:
     import aws_cdk as cdk
     from aws_cdk import aws_lambda as lambda_
 
-    app = cdk.App(outdir=str(tmp_path_factory.mktemp("bundle.out")))
+    app = bare_app(outdir=str(tmp_path_factory.mktemp("bundle.out")))
     stack = cdk.Stack(app, "bundle")
     lambda_.Function(
         stack,

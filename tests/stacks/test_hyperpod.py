@@ -23,6 +23,7 @@ from charts.vllm_auth_middleware import BOOTSTRAP, MIDDLEWARE_ARGS, MODULE_FILE,
 from deployment_config.model import WeightSource
 from deployment_config.sizing import startup_budget
 from tests.charts.test_serving_chart import RECIPE_ARGS, _options
+from tests.conftest import bare_app
 from tests.crd_schema import validate_custom_resource
 
 # --- the InferenceEndpointConfig ----------------------------------------------------------------------------------
@@ -787,8 +788,7 @@ def test_dependencies_chart_from_a_local_copy_is_installed_with_overlapping_part
             update={"dependencies_chart_dir": str(chart_dir)}
         ),
     )
-    # aws-cdk-lib's built-in validation off, as for every variant here: its engine costs 5 s of CPU to build per process
-    app = cdk.App(outdir=str(tmp_path / "out"), builtin_cloud_formation_validation=False)
+    app = bare_app(outdir=str(tmp_path / "out"))
     clusters = cdk.Stack(app, "Clusters")
     cluster = eks.Cluster.from_cluster_attributes(
         clusters,

@@ -253,18 +253,19 @@ class FakeKubectl:
         raise AssertionError(command)
 
 
-def stub_mirror_in_s3(aws, body: dict) -> None:
+def stub_mirror_in_s3(aws, body: dict, prefix: str = PREFIX, objects: dict = OBJECTS) -> None:
+    """S3 holding the manifest ``body`` and ``objects`` (key -> size) under ``prefix``."""
     data = json.dumps(body).encode()
     s3 = aws.stub("s3")
     s3.add_response(
         "get_object",
         {"Body": StreamingBody(io.BytesIO(data), len(data))},
-        {"Bucket": BUCKET, "Key": PREFIX + "MANIFEST.json"},
+        {"Bucket": BUCKET, "Key": prefix + "MANIFEST.json"},
     )
     s3.add_response(
         "list_objects_v2",
-        {"Contents": [{"Key": k, "Size": v} for k, v in OBJECTS.items()], "IsTruncated": False},
-        {"Bucket": BUCKET, "Prefix": PREFIX},
+        {"Contents": [{"Key": k, "Size": v} for k, v in objects.items()], "IsTruncated": False},
+        {"Bucket": BUCKET, "Prefix": prefix},
     )
 
 
@@ -545,21 +546,6 @@ def test_the_job_script_mirrors_two_repositories_each_with_its_manifest(tmp_path
         assert (manifest["repo_id"], manifest["revision"]) == (repo, sha)
 
 
-def _stub_manifest(aws, prefix: str, body: dict, objects: dict) -> None:
-    data = json.dumps(body).encode()
-    s3 = aws.stub("s3")
-    s3.add_response(
-        "get_object",
-        {"Body": StreamingBody(io.BytesIO(data), len(data))},
-        {"Bucket": BUCKET, "Key": prefix + "MANIFEST.json"},
-    )
-    s3.add_response(
-        "list_objects_v2",
-        {"Contents": [{"Key": k, "Size": v} for k, v in objects.items()], "IsTruncated": False},
-        {"Bucket": BUCKET, "Prefix": prefix},
-    )
-
-
 def _speculator_manifest(sha256: str = "d" * 64) -> dict:
     return {
         "repo_id": SPEC_ID,
@@ -573,11 +559,11 @@ def _speculator_manifest(sha256: str = "d" * 64) -> dict:
 def test_mirror_pins_both_revisions_once_both_manifests_check_out(
     aws, clock, spec_config_dir, two_hubs
 ):
-    _stub_manifest(aws, PREFIX, manifest(), OBJECTS)
-    _stub_manifest(
+    stub_mirror_in_s3(aws, manifest())
+    stub_mirror_in_s3(
         aws,
-        SPEC_PREFIX,
         _speculator_manifest(),
+        SPEC_PREFIX,
         {SPEC_PREFIX + SPEC_FILE: 7_120_000_000, SPEC_PREFIX + "MANIFEST.json": 100},
     )
     kubectl = FakeKubectl()
@@ -606,11 +592,11 @@ def test_a_speculator_that_does_not_check_out_pins_neither_revision(
     aws, clock, spec_config_dir, two_hubs
 ):
     before = (spec_config_dir / "example.yaml").read_text()
-    _stub_manifest(aws, PREFIX, manifest(), OBJECTS)
-    _stub_manifest(
+    stub_mirror_in_s3(aws, manifest())
+    stub_mirror_in_s3(
         aws,
-        SPEC_PREFIX,
         _speculator_manifest(sha256="e" * 64),
+        SPEC_PREFIX,
         {SPEC_PREFIX + SPEC_FILE: 7_120_000_000, SPEC_PREFIX + "MANIFEST.json": 100},
     )
     result = run_llmops(

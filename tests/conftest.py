@@ -337,6 +337,17 @@ def synthesized_hyperpod(assembly, hyperpod_env) -> SynthesizedApp:
     return SynthesizedApp(assembly, hyperpod_env)
 
 
+def bare_app(**props):
+    """A CDK App for a test's own stacks outside the project's app: aws-cdk-lib's built-in CloudFormation validation
+    off, as app.checked_app(inspect_only=True) has it. Without cdk.json's context it only warns, so it fails no test
+    (aws-cdk-lib 2.275.0 core/lib/private/synthesis-validation.js: errors are downgraded to warnings unless
+    @aws-cdk/core:validateAgainstDefaultRules is set), and building its engine costs about 5 s in each process that
+    synthesizes (docs/maintainers/performance.md, "Synthesis")."""
+    import aws_cdk as cdk
+
+    return cdk.App(builtin_cloud_formation_validation=False, **props)
+
+
 def in_memory_pipeline(name: str, *waves):
     """A pipeline of ``waves`` (deployment_config.pipeline.Wave) in the examples' account and region, not read from a
     file: for the tests that build one around a variant environment."""

@@ -2,8 +2,8 @@
 startup budget, its function in the VPC with least privilege, its place after the serving stack; and the handler's
 logic against botocore Stubbers, a local OpenAI-compatible server and a local wait condition handle.
 
-One synthesis for the module, with cdk-nag: the EKS example with the smoke test on (every stack, as a deploy builds
-them), and the network and smoke stacks of the HyperPod example with it on.
+One synthesis for the module, with cdk-nag: a pipeline of the EKS example, then the HyperPod one, each with the smoke
+test on; its stages hold every stack of each, as a deploy builds them.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from cdk_constructs.deploy_time_smoke_test.runtime import handler as smoke_handl
 from deployment_config import parse_environment
 from deployment_config.sizing import startup_budget_seconds
 from tests.cfn_lint import cfn_lint_errors
-from tests.conftest import CONFIG_DIR, in_memory_pipeline
+from tests.conftest import CONFIG_DIR, bare_app, in_memory_pipeline
 from tests.lambda_handlers import handler_with_stubbed_clients
 from tests.ops_cli.openai_server import Behaviour, openai_server
 from tests.self_signed import self_signed
@@ -53,33 +53,31 @@ def hyperpod_env():
 
 
 @pytest.fixture(scope="module")
-def smoke_assembly(eks_env, hyperpod_env, tmp_path_factory):
-    from app import checked_app
-    from charts.inference_endpoint_chart import (
-        inference_endpoint_spec_for,
-        synthesize_inference_endpoint,
-    )
-    from stacks.composition import _props, add_environment
-    from stacks.network_stack import NetworkStack
-    from stacks.smoke_stack import SmokeStack
+def smoke_pipeline(eks_env, hyperpod_env, tmp_path_factory):
+    """A pipeline of two waves: the EKS example, then the HyperPod one, each with the deploy-time smoke test on."""
+    from app import build_pipeline
+    from deployment_config.pipeline import Wave
 
-    app = checked_app(str(tmp_path_factory.mktemp("smoke.out")), inspect_only=True)
-    add_environment(app, eks_env)
-    network = NetworkStack(app, env_config=hyperpod_env, **_props(hyperpod_env, "network"))
-    spec = inference_endpoint_spec_for(hyperpod_env)
-    SmokeStack(
-        app,
-        **_props(hyperpod_env, "smoke"),
-        env_config=hyperpod_env,
-        vpc=network.vpc,
-        spec=spec,
-        manifests=synthesize_inference_endpoint(spec),
-    )
-    return app.synth()  # raises on an unacknowledged cdk-nag finding
+    config = in_memory_pipeline("smoke", Wave("dev", (eks_env,)), Wave("hyperpod", (hyperpod_env,)))
+    outdir = tmp_path_factory.mktemp("smoke-pipeline.out")
+    app, stack = build_pipeline(config, outdir=str(outdir), inspect_only=True)
+    assembly = app.synth()  # raises on an unacknowledged cdk-nag finding
+    return stack, assembly.get_stack_by_name(stack.stack_name).template, assembly
+
+
+@pytest.fixture(scope="module")
+def smoke_assembly(smoke_pipeline):
+    """The stacks of the pipeline's two stages, by stack name (the module's one synthesis)."""
+    stack, _, assembly = smoke_pipeline
+    return {
+        s.stack_name: s
+        for env in ("smoke", "smoke-hyperpod")
+        for s in assembly.get_nested_assembly(f"assembly-{stack.stack_name}-{env}").stacks
+    }
 
 
 def _template(assembly, name: str) -> dict:
-    return assembly.get_stack_by_name(name).template
+    return assembly[name].template
 
 
 def _of_type(template: dict, resource_type: str) -> dict[str, dict]:
@@ -209,8 +207,13 @@ def test_the_check_may_read_the_load_balancers_and_exactly_the_environments_api_
 def test_the_smoke_stack_deploys_after_the_serving_and_observability_stacks(
     smoke_assembly, eks_env
 ):
-    artifact = smoke_assembly.get_stack_by_name("smoke-smoke")
-    dependencies = {d.id for d in artifact.dependencies}
+    from aws_cdk.cx_api import CloudFormationStackArtifact
+
+    artifact = smoke_assembly["smoke-smoke"]
+    # by stack name: in a stage, an artifact's id is its construct path, not its name
+    dependencies = {
+        d.stack_name for d in artifact.dependencies if isinstance(d, CloudFormationStackArtifact)
+    }
     assert {eks_env.stack_name("serving"), eks_env.stack_name("observability")} <= dependencies
 
 
@@ -227,8 +230,7 @@ def test_on_hyperpod_the_check_finds_the_operators_alb_over_https(smoke_assembly
 
 def test_the_smoke_templates_pass_cfn_lint(smoke_assembly):
     templates = [
-        str(smoke_assembly.directory) + f"/{name}.template.json"
-        for name in ("smoke-smoke", "smoke-hyperpod-smoke")
+        smoke_assembly[name].template_full_path for name in ("smoke-smoke", "smoke-hyperpod-smoke")
     ]
     assert cfn_lint_errors(templates, [REGION]) == []
 
@@ -265,7 +267,7 @@ def bundle(tmp_path_factory) -> Path:
     import aws_cdk as cdk
     from aws_cdk import aws_lambda as lambda_
 
-    app = cdk.App(outdir=str(tmp_path_factory.mktemp("bundle.out")))
+    app = bare_app(outdir=str(tmp_path_factory.mktemp("bundle.out")))
     stack = cdk.Stack(app, "bundle")
     lambda_.Function(
         stack,
@@ -275,7 +277,8 @@ def bundle(tmp_path_factory) -> Path:
         handler=f"{construct.HANDLER_MODULE}.check",
     )
     assembly = app.synth()
-    _, check = _function(_template(assembly, "bundle"), f"{construct.HANDLER_MODULE}.check")
+    template = assembly.get_stack_by_name("bundle").template
+    _, check = _function(template, f"{construct.HANDLER_MODULE}.check")
     return (
         Path(assembly.directory)
         / f"asset.{check['Properties']['Code']['S3Key'].removesuffix('.zip')}"
@@ -323,26 +326,11 @@ def test_the_handler_imports_from_the_bundle_alone(bundle):
     assert loaded and all(path.startswith(str(bundle)) for path in loaded)
 
 
-@pytest.fixture(scope="module")
-def smoke_pipeline(eks_env, hyperpod_env, tmp_path_factory):
-    """A pipeline of two waves: the EKS example, then the HyperPod one, each with the deploy-time smoke test on."""
-    from app import build_pipeline
-    from deployment_config.pipeline import Wave
-
-    config = in_memory_pipeline("smoke", Wave("dev", (eks_env,)), Wave("hyperpod", (hyperpod_env,)))
-    outdir = tmp_path_factory.mktemp("smoke-pipeline.out")
-    app, stack = build_pipeline(config, outdir=str(outdir), inspect_only=True)
-    assembly = app.synth()  # raises on an unacknowledged cdk-nag finding
-    serving = assembly.get_nested_assembly(f"assembly-{stack.stack_name}-smoke").get_stack_by_name(
-        "smoke-serving"
-    )
-    return stack, assembly.get_stack_by_name(stack.stack_name).template, serving.template
-
-
 def test_given_the_smoke_test_in_the_stage_the_pipeline_relies_on_it_and_reads_no_api_key(
-    smoke_pipeline, eks_env
+    smoke_pipeline, smoke_assembly, eks_env
 ):
-    stack, template, serving = smoke_pipeline
+    stack, template, _ = smoke_pipeline
+    serving = smoke_assembly["smoke-serving"].template
     # then the stage deploys NAME-smoke, whose failure stops the stage before the next wave
     assert eks_env.stack_name("smoke") in {
         s.stack_name for s in stack.stages["smoke"].environment.stacks

@@ -230,11 +230,8 @@ def test_matching_arns_need_every_wanted_tag_with_its_value():
 # ---------------------------------------------------------------------------------------------------- give up
 
 
-def test_after_the_give_up_time_the_error_names_what_is_left_and_how_to_delete_it(
-    stubs, monkeypatch, capsys
-):
-    # given: the delete started 29 minutes ago and the NLB is still there
-    monkeypatch.setenv(handler.GIVE_UP_AFTER_ENV, "1740")
+def expect_the_services_load_balancer(stubs) -> None:
+    """One load balancer left, a1b2c3, with the Service's tags."""
     stubs["elbv2"].add_response(
         "describe_load_balancers", {"LoadBalancers": [load_balancer("a1b2c3")]}, {}
     )
@@ -243,6 +240,14 @@ def test_after_the_give_up_time_the_error_names_what_is_left_and_how_to_delete_i
         {"TagDescriptions": [tag_description("a1b2c3", SERVICE_TAGS)]},
         {"ResourceArns": [lb_arn("a1b2c3")]},
     )
+
+
+def test_after_the_give_up_time_the_error_names_what_is_left_and_how_to_delete_it(
+    stubs, monkeypatch, capsys
+):
+    # given: the delete started 29 minutes ago and the NLB is still there
+    monkeypatch.setenv(handler.GIVE_UP_AFTER_ENV, "1740")
+    expect_the_services_load_balancer(stubs)
     event = lb_event("Delete", **{handler.DELETE_STARTED_AT: 1000.0})
 
     # when / then: the error (which CloudFormation shows as the reason) carries the list, not "Operation timed out"
@@ -256,14 +261,7 @@ def test_after_the_give_up_time_the_error_names_what_is_left_and_how_to_delete_i
 
 def test_before_the_give_up_time_the_waiter_keeps_waiting(stubs, monkeypatch):
     monkeypatch.setenv(handler.GIVE_UP_AFTER_ENV, "1740")
-    stubs["elbv2"].add_response(
-        "describe_load_balancers", {"LoadBalancers": [load_balancer("a1b2c3")]}, {}
-    )
-    stubs["elbv2"].add_response(
-        "describe_tags",
-        {"TagDescriptions": [tag_description("a1b2c3", SERVICE_TAGS)]},
-        {"ResourceArns": [lb_arn("a1b2c3")]},
-    )
+    expect_the_services_load_balancer(stubs)
     event = lb_event("Delete", **{handler.DELETE_STARTED_AT: 1000.0})
 
     assert handler.is_complete(event, None, now=lambda: 1000.0 + 1739) == {"IsComplete": False}

@@ -138,19 +138,24 @@ def _text(value) -> str:
     return separator.join(p if isinstance(p, str) else "TOKEN" for p in parts)
 
 
-@pytest.fixture(scope="module")
-def schedule_event(observability) -> dict:
-    # the one scheduled rule (the others match reservation events: tests/cdk_constructs/test_capacity_events.py)
+def _scheduled_event(template: dict) -> dict:
+    """The event of the one scheduled rule, which runs every minute (the others match reservation events:
+    tests/cdk_constructs/test_capacity_events.py)."""
     rule = _only(
         {
             k: r
-            for k, r in _of_type(observability, "AWS::Events::Rule").items()
+            for k, r in _of_type(template, "AWS::Events::Rule").items()
             if "ScheduleExpression" in r["Properties"]
         }
     )["Properties"]
     assert rule["ScheduleExpression"] == "rate(1 minute)"
     (target,) = rule["Targets"]
     return json.loads(_text(target["Input"]))
+
+
+@pytest.fixture(scope="module")
+def schedule_event(observability) -> dict:
+    return _scheduled_event(observability)
 
 
 def test_the_publisher_runs_every_minute_with_every_query(schedule_event, default_env):
@@ -1091,16 +1096,7 @@ def hyperpod_observability(synthesized_hyperpod) -> dict:
 
 @pytest.fixture(scope="module")
 def hyperpod_event(hyperpod_observability) -> dict:
-    rule = _only(
-        {
-            k: r
-            for k, r in _of_type(hyperpod_observability, "AWS::Events::Rule").items()
-            if "ScheduleExpression" in r["Properties"]
-        }
-    )["Properties"]
-    assert rule["ScheduleExpression"] == "rate(1 minute)"
-    (target,) = rule["Targets"]
-    return json.loads(_text(target["Input"]))
+    return _scheduled_event(hyperpod_observability)
 
 
 def test_a_hyperpod_environment_has_its_observability_stack_after_the_endpoint(

@@ -1,9 +1,10 @@
 """The promotion gate (endpoint.promotion_gate): after the deploy-time smoke test, the correctness probe and a load test
 in the cluster with thresholds; NAME-smoke, and so a pipeline stage, fails before the next wave when they are not met.
 
-One synthesis for the module (tests/configs/promotion-gate.yaml: config/example.yaml with the smoke test and the gate,
-the image pinned by digest), with cdk-nag; the handler against botocore Stubbers, the local OpenAI-compatible server and
-a local wait condition handle (tests/cdk_constructs/test_deploy_time_smoke.py's).
+One synthesis for the module, with cdk-nag: a pipeline whose first wave is tests/configs/promotion-gate.yaml
+(config/example.yaml with the smoke test and the gate, the image pinned by digest), the example after it; the handler
+against botocore Stubbers, the local OpenAI-compatible server and a local wait condition handle
+(tests/cdk_constructs/test_deploy_time_smoke.py's).
 """
 
 from __future__ import annotations
@@ -51,13 +52,26 @@ def gate_env():
 
 
 @pytest.fixture(scope="module")
-def gate_assembly(gate_env, tmp_path_factory):
-    from app import checked_app
-    from stacks.composition import add_environment
+def gate_pipeline(gate_env, tmp_path_factory):
+    """A pipeline of two waves: the gate's environment, then the example as ``later``."""
+    from app import build_pipeline
+    from deployment_config.pipeline import Wave
 
-    app = checked_app(str(tmp_path_factory.mktemp("gate.out")), inspect_only=True)
-    add_environment(app, gate_env)
-    return app.synth()  # raises on an unacknowledged cdk-nag finding
+    later = parse_environment(_document(), name="later")
+    config = in_memory_pipeline("gate", Wave("dev", (gate_env,)), Wave("prod", (later,)))
+    app, stack = build_pipeline(
+        config, outdir=str(tmp_path_factory.mktemp("gate-pipeline.out")), inspect_only=True
+    )
+    # raises on an unacknowledged cdk-nag finding, the stages' stacks' too (the app's plugins see stacksRecursively:
+    # aws-cdk-lib 2.275.0 core/lib/private/synthesis-validation.js)
+    return stack, app.synth()
+
+
+@pytest.fixture(scope="module")
+def gate_assembly(gate_pipeline):
+    """The gate environment's stage: every stack of it, as a deploy builds them."""
+    stack, assembly = gate_pipeline
+    return assembly.get_nested_assembly(f"assembly-{stack.stack_name}-promotion-gate")
 
 
 @pytest.fixture(scope="module")
@@ -335,7 +349,7 @@ def test_the_job_is_applied_after_its_role_service_account_and_run_id(template):
 def test_the_gate_template_passes_cfn_lint(gate_assembly):
     assert (
         cfn_lint_errors(
-            [str(gate_assembly.directory) + "/promotion-gate-smoke.template.json"], [REGION]
+            [gate_assembly.get_stack_by_name("promotion-gate-smoke").template_full_path], [REGION]
         )
         == []
     )
@@ -352,16 +366,8 @@ def test_image_key_is_the_digest_when_pinned_else_the_tag():
 # --- the pipeline -----------------------------------------------------------------------------------------------------
 
 
-def test_a_stage_with_the_gate_deploys_it_before_the_next_wave(gate_env, tmp_path_factory):
-    from app import build_pipeline
-    from deployment_config.pipeline import Wave
-
-    later = parse_environment(_document(), name="later")
-    config = in_memory_pipeline("gate", Wave("dev", (gate_env,)), Wave("prod", (later,)))
-    app, stack = build_pipeline(
-        config, outdir=str(tmp_path_factory.mktemp("gate-pipeline.out")), inspect_only=True
-    )
-    assembly = app.synth()
+def test_a_stage_with_the_gate_deploys_it_before_the_next_wave(gate_pipeline):
+    stack, assembly = gate_pipeline
     template = assembly.get_stack_by_name(stack.stack_name).template
     (pipeline,) = _of_type(template, "AWS::CodePipeline::Pipeline").values()
     names = [s["Name"] for s in pipeline["Properties"]["Stages"]]

@@ -14,13 +14,14 @@ from aws_cdk import aws_sns as sns
 
 from cdk_constructs.capacity_events import CapacityEvents, capacity_block_rules
 from tests.cdk_constructs.test_capacity_events import _matching, _rules, ec2_sample, render
+from tests.conftest import bare_app
 
 CURRENT, NEXT = "cr-0123456789abcdef0", "cr-0fedcba9876543210"
 
 
 @pytest.fixture(scope="module")
 def succession_rules() -> dict[str, dict]:
-    app = cdk.App()
+    app = bare_app()
     stack = cdk.Stack(
         app, "events", env=cdk.Environment(account="123456789012", region="us-west-2")
     )

@@ -34,9 +34,11 @@ KEY = {
 BUCKET = "weights-bucket"
 
 
-def run_script(
+def script_command(
     s3, action: str, cache_dir: Path, key: dict = KEY, *extra: str
-) -> subprocess.CompletedProcess:
+) -> tuple[list[str], dict[str, str]]:
+    """The script's command line for ``action`` and its environment: the S3 stand-in, and no credentials, config or
+    instance metadata of the machine."""
     env = {
         "PATH": os.environ.get("PATH", ""),
         "AWS_ENDPOINT_URL_S3": s3.url,
@@ -46,28 +48,30 @@ def run_script(
         "AWS_SHARED_CREDENTIALS_FILE": os.devnull,
         "AWS_EC2_METADATA_DISABLED": "true",
     }
-    return subprocess.run(
-        [
-            sys.executable,
-            str(SCRIPT_FILE),
-            action,
-            "--key",
-            json.dumps(key),
-            "--bucket",
-            BUCKET,
-            "--prefix",
-            "compile-cache",
-            "--region",
-            "us-west-2",
-            "--cache-dir",
-            str(cache_dir),
-            *extra,
-        ],
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    command = [
+        sys.executable,
+        str(SCRIPT_FILE),
+        action,
+        "--key",
+        json.dumps(key),
+        "--bucket",
+        BUCKET,
+        "--prefix",
+        "compile-cache",
+        "--region",
+        "us-west-2",
+        "--cache-dir",
+        str(cache_dir),
+        *extra,
+    ]
+    return command, env
+
+
+def run_script(
+    s3, action: str, cache_dir: Path, key: dict = KEY, *extra: str
+) -> subprocess.CompletedProcess:
+    command, env = script_command(s3, action, cache_dir, key, *extra)
+    return subprocess.run(command, env=env, capture_output=True, text=True, timeout=60)
 
 
 def compiled(directory: Path) -> Path:
@@ -205,42 +209,22 @@ def test_save_waits_for_health_and_gives_up_without_saving(tmp_path):
 
 def test_the_sidecar_stays_after_its_save_and_exits_at_once_on_sigterm(tmp_path):
     with s3_stand_in() as s3:
-        env = {
-            "PATH": os.environ.get("PATH", ""),
-            "AWS_ENDPOINT_URL_S3": s3.url,
-            "AWS_ACCESS_KEY_ID": "stand-in",
-            "AWS_SECRET_ACCESS_KEY": "stand-in",
-            "AWS_CONFIG_FILE": os.devnull,
-        }
         # given the sidecar still waiting for vLLM's /health (a vLLM that accepts and never answers), as in a pod
         # being replaced during its start
         with socket.create_server(("127.0.0.1", 0)) as vllm:
             vllm.settimeout(30)
-            process = subprocess.Popen(
-                [
-                    sys.executable,
-                    str(SCRIPT_FILE),
-                    "save",
-                    "--key",
-                    json.dumps(KEY),
-                    "--bucket",
-                    BUCKET,
-                    "--prefix",
-                    "compile-cache",
-                    "--region",
-                    "us-west-2",
-                    "--cache-dir",
-                    str(compiled(tmp_path / "cache")),
-                    "--health-url",
-                    f"http://127.0.0.1:{vllm.getsockname()[1]}/health",
-                    "--health-timeout-s",
-                    "3600",
-                    "--stay",
-                ],
-                env=env,
-                stderr=subprocess.PIPE,
-                text=True,
+            command, env = script_command(
+                s3,
+                "save",
+                compiled(tmp_path / "cache"),
+                KEY,
+                "--health-url",
+                f"http://127.0.0.1:{vllm.getsockname()[1]}/health",
+                "--health-timeout-s",
+                "3600",
+                "--stay",
             )
+            process = subprocess.Popen(command, env=env, stderr=subprocess.PIPE, text=True)
             try:
                 connection, _ = (
                     vllm.accept()
@@ -268,38 +252,18 @@ class _Healthy(BaseHTTPRequestHandler):
 def test_after_its_save_the_sidecar_stays_until_sigterm(tmp_path):
     with s3_stand_in() as s3, ThreadingHTTPServer(("127.0.0.1", 0), _Healthy) as vllm:
         threading.Thread(target=vllm.serve_forever, daemon=True).start()
-        env = {
-            "PATH": os.environ.get("PATH", ""),
-            "AWS_ENDPOINT_URL_S3": s3.url,
-            "AWS_ACCESS_KEY_ID": "stand-in",
-            "AWS_SECRET_ACCESS_KEY": "stand-in",
-            "AWS_CONFIG_FILE": os.devnull,
-        }
-        process = subprocess.Popen(
-            [
-                sys.executable,
-                str(SCRIPT_FILE),
-                "save",
-                "--key",
-                json.dumps(KEY),
-                "--bucket",
-                BUCKET,
-                "--prefix",
-                "compile-cache",
-                "--region",
-                "us-west-2",
-                "--cache-dir",
-                str(compiled(tmp_path / "cache")),
-                "--health-url",
-                f"http://127.0.0.1:{vllm.server_address[1]}/health",
-                "--health-timeout-s",
-                "60",
-                "--stay",
-            ],
-            env=env,
-            stderr=subprocess.PIPE,
-            text=True,
+        command, env = script_command(
+            s3,
+            "save",
+            compiled(tmp_path / "cache"),
+            KEY,
+            "--health-url",
+            f"http://127.0.0.1:{vllm.server_address[1]}/health",
+            "--health-timeout-s",
+            "60",
+            "--stay",
         )
+        process = subprocess.Popen(command, env=env, stderr=subprocess.PIPE, text=True)
         try:
             # given a vLLM that answers /health: the sidecar saves once
             for _ in range(600):

@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from charts.vllm_weights_check import SCRIPT_FILE
+from tests.conftest import bare_app
 
 SHA = "0123456789abcdef0123456789abcdef01234567"
 OTHER_SHA = "fedcba9876543210fedcba9876543210fedcba98"
@@ -150,7 +151,7 @@ def test_a_stack_serving_unpinned_s3_weights_refuses_to_deploy_with_the_command_
     from cdk_constructs.placeholder_guard import UNPINNED_WEIGHTS_RULE_ID, refuse_unpinned_weights
 
     # given a serving stack of S3 weights without model.hugging_face_revision
-    stack = cdk.Stack(cdk.App(), "Serving")
+    stack = cdk.Stack(bare_app(), "Serving")
     cdk.CfnWaitConditionHandle(stack, "Placeholder")
     refuse_unpinned_weights(stack, source="config/prod.yaml", env_name="prod", from_s3=True)
     # then CloudFormation refuses it before creating anything, saying how to pin them

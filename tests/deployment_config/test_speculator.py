@@ -14,6 +14,7 @@ from charts.serving_spec import serving_spec_for
 from charts.vllm_serving_chart import synthesize_manifests
 from deployment_config import parse_environment
 from deployment_config.sizing import ENGINE_READY_TIMEOUT_ENV, startup_budget
+from tests.conftest import bare_app
 
 WEIGHTS = "0123456789abcdef0123456789abcdef01234567"
 SPECULATOR = "89abcdef0123456789abcdef0123456789abcdef"
@@ -131,7 +132,7 @@ def test_s3_weights_with_an_unmirrored_speculator_load_but_the_serving_stack_ref
     # and vLLM would not be told to fetch the speculator from the Hub behind the mirror's back: no copy is rendered
     assert serving_spec_for(env).speculator_s3_uri is None
     # then the serving stack's rule refuses it, naming the field and the command that pins it
-    stack = cdk.Stack(cdk.App(), "Serving")
+    stack = cdk.Stack(bare_app(), "Serving")
     cdk.CfnWaitConditionHandle(stack, "Placeholder")
     refuse_unpinned_weights(
         stack, source="config/prod.yaml", env_name="prod", from_s3=True, speculator_only=True
@@ -151,7 +152,7 @@ def test_the_pod_may_read_the_speculators_revision_prefix_as_narrowly_as_the_wei
     from stacks.serving_stack import ServingStack
 
     # given the pod's role in a bare stack (no full synthesis), granted what the serving stack grants it
-    stack = cdk.Stack(cdk.App(), "Serving")
+    stack = cdk.Stack(bare_app(), "Serving")
     role = iam.Role(stack, "Pod", assumed_by=iam.ServicePrincipal("pods.eks.amazonaws.com"))
     ServingStack._grant_s3_weights(None, role, serving_spec_for(s3_env))
     # then it reads the weights' revision and the speculator's revision, and no other prefix
@@ -198,7 +199,7 @@ def _bare_stack():
     import aws_cdk as cdk
 
     return cdk.Stack(
-        cdk.App(), "Observability", env=cdk.Environment(account="123456789012", region="us-west-2")
+        bare_app(), "Observability", env=cdk.Environment(account="123456789012", region="us-west-2")
     )
 
 
@@ -268,7 +269,7 @@ def test_hub_weights_with_an_unpinned_speculator_refuse_to_deploy_naming_the_hub
 
     from cdk_constructs.placeholder_guard import UNPINNED_WEIGHTS_RULE_ID, refuse_unpinned_weights
 
-    stack = cdk.Stack(cdk.App(), "Serving")
+    stack = cdk.Stack(bare_app(), "Serving")
     cdk.CfnWaitConditionHandle(stack, "Placeholder")
     refuse_unpinned_weights(
         stack,

@@ -17,6 +17,7 @@ from ops_cli.cli import main
 from ops_cli.context import Runtime
 from tests.conftest import copy_shipped_examples
 from tests.lambda_handlers import new_stubber
+from tests.ops_cli.misbehaving_server import MisbehavingServer
 
 NOW = datetime(2026, 11, 30, 12, 0, tzinfo=UTC)
 
@@ -130,6 +131,47 @@ def run(aws, clock, config_dir):
 def run_with_kubectl(aws, clock, config_dir):
     """The same, with a fake kubectl (called as subprocess.run would be): ``run_with_kubectl(kubectl, *argv)``."""
     return lambda kubectl, *argv: run_llmops(aws, clock, config_dir, argv, run_command=kubectl)
+
+
+@pytest.fixture
+def against(monkeypatch, tmp_path, config_dir):
+    """``against(stand_in, variable, *argv, read_timeout=..., attempts=...)``: llmops in-process, its AWS clients the
+    real ones (botocore, no Stubber) pointed at the stand-in (a tests/ops_cli/misbehaving_server.py handler, reached
+    through ``variable``, AWS_ENDPOINT_URL_<SERVICE>); no credentials or config files of the machine are read;
+    AWS_MAX_ATTEMPTS=5 asks botocore for retries, which a purchase must not get. Sleeps between lookups are recorded,
+    not slept (the fake clock)."""
+
+    def run(server_handler, variable: str, *argv: str, read_timeout: float = 60, attempts: int = 3):
+        clock = FakeClock()
+        with MisbehavingServer(server_handler) as url:
+            monkeypatch.setenv(
+                variable, url
+            )  # botocore reads AWS_ENDPOINT_URL_<SERVICE> from os.environ
+            environ = {
+                variable: url,
+                "AWS_ACCESS_KEY_ID": "AKIDSTANDIN",
+                "AWS_SECRET_ACCESS_KEY": "stand-in",
+                "AWS_CONFIG_FILE": str(tmp_path / "no-config"),
+                "AWS_SHARED_CREDENTIALS_FILE": str(tmp_path / "no-credentials"),
+                "AWS_EC2_METADATA_DISABLED": "true",
+                "AWS_MAX_ATTEMPTS": "5",
+            }
+            stdout, stderr = io.StringIO(), io.StringIO()
+            runtime = Runtime(
+                aws_factory=lambda region: Aws(
+                    region, environ=environ, read_timeout=read_timeout, attempts=attempts
+                ),
+                stdout=stdout,
+                stderr=stderr,
+                environ=environ,
+                clock=clock,
+                sleep=clock.sleep,
+                now=lambda: NOW,
+            )
+            code = main([*argv, "--config-dir", str(config_dir)], runtime)
+        return Result(code, stdout.getvalue(), stderr.getvalue()), clock
+
+    return run
 
 
 def client_error(code: str, message: str = "", status: int = 400) -> dict:

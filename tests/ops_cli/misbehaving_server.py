@@ -15,8 +15,9 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from tests.ops_cli.openai_server import ANSWER, chat_completion
+
 MODEL = "Kimi-K3"  # the CLI's default served name
-ANSWER = ["2", " +", " 2", " is", " 4", "."]
 
 
 @dataclass
@@ -135,23 +136,7 @@ def good_stream(*extra: bytes | str | dict) -> bytes:
 
 
 def good_plain() -> dict:
-    return {
-        "id": "chatcmpl-1",
-        "object": "chat.completion",
-        "model": MODEL,
-        "choices": [
-            {
-                "index": 0,
-                "message": {"role": "assistant", "content": "".join(ANSWER)},
-                "finish_reason": "stop",
-            }
-        ],
-        "usage": {
-            "prompt_tokens": 12,
-            "completion_tokens": len(ANSWER),
-            "total_tokens": 12 + len(ANSWER),
-        },
-    }
+    return chat_completion(MODEL, ANSWER)
 
 
 def good_models() -> dict:

@@ -21,6 +21,29 @@ from contextlib import contextmanager
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 ANSWER = ["2", " +", " 2", " is", " 4", "."]
+
+
+def chat_completion(model: str, tokens: list[str]) -> dict:
+    """The body of a chat completion that answers ``tokens``, not streamed (12 prompt tokens)."""
+    return {
+        "id": "chatcmpl-1",
+        "object": "chat.completion",
+        "model": model,
+        "choices": [
+            {
+                "index": 0,
+                "message": {"role": "assistant", "content": "".join(tokens)},
+                "finish_reason": "stop",
+            }
+        ],
+        "usage": {
+            "prompt_tokens": 12,
+            "completion_tokens": len(tokens),
+            "total_tokens": 12 + len(tokens),
+        },
+    }
+
+
 #: vLLM's GUARDED_PREFIX: the paths its API key protects (a plain string prefix: /v1models is guarded too).
 GUARDED_PREFIX = ("/v1", "/v2", "/inference", "/cohere")
 UNAUTHORIZED_BODY = b'{"error":"Unauthorized"}'
@@ -229,26 +252,7 @@ def _handler(behaviour: Behaviour):
                 tokens = [behaviour.answer]
             if not request.get("stream"):
                 time.sleep(behaviour.first_token_delay)
-                return self._json(
-                    200,
-                    {
-                        "id": "chatcmpl-1",
-                        "object": "chat.completion",
-                        "model": behaviour.model,
-                        "choices": [
-                            {
-                                "index": 0,
-                                "message": {"role": "assistant", "content": "".join(tokens)},
-                                "finish_reason": "stop",
-                            }
-                        ],
-                        "usage": {
-                            "prompt_tokens": 12,
-                            "completion_tokens": len(tokens),
-                            "total_tokens": 12 + len(tokens),
-                        },
-                    },
-                )
+                return self._json(200, chat_completion(behaviour.model, tokens))
             self.send_response(200)
             self.send_header("Content-Type", "text/event-stream")
             self.end_headers()

@@ -27,6 +27,8 @@ from ops_cli.errors import ExitCode
 from tests.ops_cli.openai_server import Behaviour, openai_server
 
 KEY = "sk-bench-test-key-0123456789"
+#: ``llmops bench`` of the example environment, the load test only (no probe).
+LOAD_TEST = ("bench", "--env", "example", "--skip-probe")
 
 # --- the probe -----------------------------------------------------------------------------------------------------
 
@@ -490,7 +492,7 @@ def test_bench_runs_the_job_reports_the_table_and_deletes_the_job(run_kubectl, c
     _with_spec_decoding(config_dir)
     kubectl = FakeKubectl(results_log(1, 4, 16))
     # when the load test runs (no probe)
-    result = run_kubectl(kubectl, "bench", "--env", "example", "--skip-probe", "--json")
+    result = run_kubectl(kubectl, *LOAD_TEST, "--json")
     # then every run is reported with its figures and the published row of the same concurrency, and the Job is gone
     assert result.code == ExitCode.OK, result.stderr
     load = result.json["load_test"]
@@ -515,15 +517,7 @@ def test_bench_runs_the_job_reports_the_table_and_deletes_the_job(run_kubectl, c
 
 def test_bench_human_table_shows_the_percentiles_and_the_published_row(run_kubectl, config_dir):
     _with_spec_decoding(config_dir)
-    result = run_kubectl(
-        FakeKubectl(results_log(1, 4)),
-        "bench",
-        "--env",
-        "example",
-        "--skip-probe",
-        "--concurrency",
-        "1,4",
-    )
+    result = run_kubectl(FakeKubectl(results_log(1, 4)), *LOAD_TEST, "--concurrency", "1,4")
     assert result.code == ExitCode.OK, result.stderr
     # the published row beside the measured one, and how far the measured throughput is from it (167.3 vs 183)
     assert "TTFT p50/p90/p99 ms" in result.stdout and "376 ms, 183 tok/s (-9 %)" in result.stdout
@@ -534,16 +528,7 @@ def test_bench_human_table_shows_the_percentiles_and_the_published_row(run_kubec
 
 def test_bench_shows_no_published_row_for_another_profile(run_kubectl):
     # given the example without spec decoding: nothing is published for that configuration
-    result = run_kubectl(
-        FakeKubectl(results_log(1)),
-        "bench",
-        "--env",
-        "example",
-        "--skip-probe",
-        "--concurrency",
-        "1",
-        "--json",
-    )
+    result = run_kubectl(FakeKubectl(results_log(1)), *LOAD_TEST, "--concurrency", "1", "--json")
     assert result.code == ExitCode.OK, result.stderr
     # then no row is put beside it: the published figures were measured with speculative decoding
     assert result.json["load_test"]["runs"][0]["published"] is None
@@ -556,9 +541,7 @@ def test_a_failed_job_still_reports_what_it_has_and_is_deleted(run_kubectl):
         "failed": 1,
     }
     kubectl = FakeKubectl(results_log(1) + f"{load_test.FAILED_MARKER} 4 exit=1\n", states=[failed])
-    result = run_kubectl(
-        kubectl, "bench", "--env", "example", "--skip-probe", "--concurrency", "1,4", "--json"
-    )
+    result = run_kubectl(kubectl, *LOAD_TEST, "--concurrency", "1,4", "--json")
     assert result.code == ExitCode.CHECK_FAILED
     one, four = result.json["load_test"]["runs"]
     assert one["ok"] and not four["ok"]
@@ -568,9 +551,7 @@ def test_a_failed_job_still_reports_what_it_has_and_is_deleted(run_kubectl):
 
 def test_a_job_past_its_timeout_is_deleted_and_exits_10(run_kubectl):
     kubectl = FakeKubectl("", states=[{"active": 1}])
-    result = run_kubectl(
-        kubectl, "bench", "--env", "example", "--skip-probe", "--timeout", "60", "--interval", "30"
-    )
+    result = run_kubectl(kubectl, *LOAD_TEST, "--timeout", "60", "--interval", "30")
     assert result.code == ExitCode.TIMEOUT
     assert kubectl.commands[-1][1:3] == ["delete", "job"]
 
@@ -722,15 +703,7 @@ def _speculating(*concurrencies: int) -> str:
 
 def test_bench_shows_the_acceptance_of_speculative_decoding(run_kubectl, config_dir):
     _with_spec_decoding(config_dir)
-    result = run_kubectl(
-        FakeKubectl(_speculating(1)),
-        "bench",
-        "--env",
-        "example",
-        "--skip-probe",
-        "--concurrency",
-        "1",
-    )
+    result = run_kubectl(FakeKubectl(_speculating(1)), *LOAD_TEST, "--concurrency", "1")
     assert result.code == ExitCode.OK, result.stderr
     assert (
         "draft tokens accepted" in result.stdout
@@ -739,16 +712,7 @@ def test_bench_shows_the_acceptance_of_speculative_decoding(run_kubectl, config_
     )
     # one replica: the figures are vllm bench serve's own readings of the server's /metrics, and the table says so
     assert "5.90 tokens/step      vllm bench serve /metrics" in result.stdout
-    as_json = run_kubectl(
-        FakeKubectl(_speculating(1)),
-        "bench",
-        "--env",
-        "example",
-        "--skip-probe",
-        "--concurrency",
-        "1",
-        "--json",
-    )
+    as_json = run_kubectl(FakeKubectl(_speculating(1)), *LOAD_TEST, "--concurrency", "1", "--json")
     assert as_json.json["load_test"]["runs"][0]["spec_decode"] == {
         "acceptance_rate_percent": 61.2,
         "mean_accepted_length": 5.9,
@@ -758,15 +722,7 @@ def test_bench_shows_the_acceptance_of_speculative_decoding(run_kubectl, config_
 
 
 def test_bench_shows_no_acceptance_without_spec_decoding(run_kubectl):
-    result = run_kubectl(
-        FakeKubectl(results_log(1)),
-        "bench",
-        "--env",
-        "example",
-        "--skip-probe",
-        "--concurrency",
-        "1",
-    )
+    result = run_kubectl(FakeKubectl(results_log(1)), *LOAD_TEST, "--concurrency", "1")
     assert result.code == ExitCode.OK, result.stderr
     assert "accepted" not in result.stdout
 

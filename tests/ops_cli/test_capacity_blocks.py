@@ -11,6 +11,15 @@ from ops_cli.errors import ExitCode
 from tests.ops_cli.conftest import NOW, client_error
 
 START = datetime(2026, 12, 3, 11, 30, tzinfo=UTC)
+#: ``llmops capacity-blocks purchase`` of the offering cb-0000000000000000a for the example environment.
+PURCHASE = (
+    "capacity-blocks",
+    "purchase",
+    "--env",
+    "example",
+    "--offering-id",
+    "cb-0000000000000000a",
+)
 
 
 def offering(offering_id: str, fee: str, zone: str = "us-west-2a", start: datetime = START) -> dict:
@@ -142,9 +151,7 @@ def test_aws_errors_have_distinct_exit_codes(aws, run, code, exit_code):
 
 def test_purchase_without_yes_shows_the_fee_and_buys_nothing(aws, run):
     expect_search(aws, [[offering("cb-0000000000000000a", "85000.50")]])
-    result = run(
-        "capacity-blocks", "purchase", "--env", "example", "--offering-id", "cb-0000000000000000a"
-    )
+    result = run(*PURCHASE)
     assert result.code == ExitCode.CONFIRMATION_REQUIRED
     assert "85,000.50 USD" in result.stderr and "--yes" in result.stderr
     # no purchase_capacity_block response was queued: a call would have failed the Stubber
@@ -162,15 +169,7 @@ def test_purchase_dry_run_uses_ec2_dry_run(aws, run):
             "TagSpecifications": ANY,
         },
     )
-    result = run(
-        "capacity-blocks",
-        "purchase",
-        "--env",
-        "example",
-        "--offering-id",
-        "cb-0000000000000000a",
-        "--dry-run",
-    )
+    result = run(*PURCHASE, "--dry-run")
     assert result.code == ExitCode.OK
     assert "Dry run passed" in result.stdout and "Nothing was bought" in result.stdout
 
@@ -197,17 +196,7 @@ def test_purchase_with_yes_buys_and_writes_the_configuration(aws, run, config_di
         },
     )
     before = (config_dir / "example.yaml").read_text()
-    result = run(
-        "capacity-blocks",
-        "purchase",
-        "--env",
-        "example",
-        "--offering-id",
-        "cb-0000000000000000a",
-        "--yes",
-        "--write-config",
-        "example",
-    )
+    result = run(*PURCHASE, "--yes", "--write-config", "example")
     assert result.code == ExitCode.OK, result.stderr
     assert "cr-0fedcba9876543210 is scheduled" in result.stdout
     after = (config_dir / "example.yaml").read_text()
@@ -222,15 +211,7 @@ def test_purchase_with_yes_buys_and_writes_the_configuration(aws, run, config_di
 
 def test_purchase_of_an_offering_that_is_gone(aws, run):
     expect_search(aws, [[offering("cb-0000000000000000b", "90000.00")]])
-    result = run(
-        "capacity-blocks",
-        "purchase",
-        "--env",
-        "example",
-        "--offering-id",
-        "cb-0000000000000000a",
-        "--yes",
-    )
+    result = run(*PURCHASE, "--yes")
     assert result.code == ExitCode.OFFERING_GONE
     assert "no longer offered" in result.stderr
 
@@ -240,15 +221,7 @@ def test_purchase_without_capacity(aws, run):
     aws.stub("ec2").add_client_error(
         "purchase_capacity_block", **client_error("InsufficientInstanceCapacity")
     )
-    result = run(
-        "capacity-blocks",
-        "purchase",
-        "--env",
-        "example",
-        "--offering-id",
-        "cb-0000000000000000a",
-        "--yes",
-    )
+    result = run(*PURCHASE, "--yes")
     assert result.code == ExitCode.INSUFFICIENT_CAPACITY
 
 

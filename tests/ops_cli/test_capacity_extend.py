@@ -12,6 +12,17 @@ from tests.ops_cli.conftest import NOW, client_error
 
 RESERVATION = "cr-0fedcba9876543210"
 END = NOW + timedelta(days=2)
+#: ``llmops capacity-blocks extend`` of RESERVATION by a day; the tests add the offering and what else they ask.
+EXTEND = (
+    "capacity-blocks",
+    "extend",
+    RESERVATION,
+    "--region",
+    "us-west-2",
+    "--duration-hours",
+    "24",
+)
+OFFERING = ("--offering-id", "cbe-0000000000000000a")
 
 
 def expect_reservation(
@@ -79,9 +90,7 @@ def test_extension_offerings_follow_every_page_cheapest_first(aws, run):
             [extension("cbe-0000000000000000a", "48500.50")],
         ],
     )
-    result = run(
-        "capacity-blocks", "extend", RESERVATION, "--region", "us-west-2", "--duration-hours", "24"
-    )
+    result = run(*EXTEND)
     assert result.code == ExitCode.OK, result.stderr
     lines = result.stdout.splitlines()
     assert lines[0].split()[:2] == ["offering", "from"]
@@ -110,17 +119,7 @@ def test_with_env_the_environments_reservation_is_extended(aws, run):
 def test_without_yes_nothing_is_bought_and_the_fee_is_shown(aws, run):
     expect_reservation(aws)
     expect_extensions(aws, [[extension("cbe-0000000000000000a", "48500.50")]])
-    result = run(
-        "capacity-blocks",
-        "extend",
-        RESERVATION,
-        "--region",
-        "us-west-2",
-        "--duration-hours",
-        "24",
-        "--offering-id",
-        "cbe-0000000000000000a",
-    )
+    result = run(*EXTEND, *OFFERING)
     # no purchase call was stubbed: the Stubber would fail one
     assert result.code == ExitCode.CONFIRMATION_REQUIRED
     assert (
@@ -155,19 +154,7 @@ def test_with_yes_the_extension_is_bought_and_its_payment_state_explained(aws, r
             "DryRun": False,
         },
     )
-    result = run(
-        "capacity-blocks",
-        "extend",
-        RESERVATION,
-        "--region",
-        "us-west-2",
-        "--duration-hours",
-        "24",
-        "--offering-id",
-        "cbe-0000000000000000a",
-        "--yes",
-        "--json",
-    )
+    result = run(*EXTEND, *OFFERING, "--yes", "--json")
     assert result.code == ExitCode.OK, result.stderr
     assert result.json["status"] == "payment-pending"
     assert result.json["extension_end"] == (END + timedelta(hours=24)).isoformat().replace(
@@ -187,36 +174,14 @@ def test_a_dry_run_asks_ec2_and_buys_nothing(aws, run):
             "DryRun": True,
         },
     )
-    result = run(
-        "capacity-blocks",
-        "extend",
-        RESERVATION,
-        "--region",
-        "us-west-2",
-        "--duration-hours",
-        "24",
-        "--offering-id",
-        "cbe-0000000000000000a",
-        "--dry-run",
-    )
+    result = run(*EXTEND, *OFFERING, "--dry-run")
     assert result.code == ExitCode.OK and "Nothing was bought" in result.stdout
 
 
 def test_an_offering_that_is_gone_is_reported_as_gone(aws, run):
     expect_reservation(aws)
     expect_extensions(aws, [[extension("cbe-0000000000000000b", "52000.00")]])
-    result = run(
-        "capacity-blocks",
-        "extend",
-        RESERVATION,
-        "--region",
-        "us-west-2",
-        "--duration-hours",
-        "24",
-        "--offering-id",
-        "cbe-0000000000000000a",
-        "--yes",
-    )
+    result = run(*EXTEND, *OFFERING, "--yes")
     assert result.code == ExitCode.OFFERING_GONE and "no longer offered" in result.stderr
 
 
@@ -232,9 +197,7 @@ def test_a_reservation_ec2_would_not_extend_is_refused_before_any_offering_is_as
     aws, run, state, end, message
 ):
     expect_reservation(aws, state=state, end=end)
-    result = run(
-        "capacity-blocks", "extend", RESERVATION, "--region", "us-west-2", "--duration-hours", "24"
-    )
+    result = run(*EXTEND)
     assert result.code == ExitCode.CHECK_FAILED and message in result.stderr
 
 

@@ -21,7 +21,7 @@ from ops_cli.context import Runtime, cli_words
 from ops_cli.errors import ExitCode
 from ops_cli.purchase_outcome import LOOKUP_DELAYS
 from tests.ops_cli.conftest import NOW, Result
-from tests.ops_cli.test_capacity_blocks import expect_search, offering, reservation
+from tests.ops_cli.test_capacity_blocks import PURCHASE, expect_search, offering, reservation
 
 PROJECT_DIR = Path(__file__).resolve().parents[2]
 RESERVATION_ID = "cr-0fedcba9876543210"
@@ -448,16 +448,7 @@ def test_a_closed_stdout_in_a_real_process_leaves_no_traceback():
 def test_a_purchase_is_reported_on_stderr_when_stdout_is_closed(aws, run_with):
     expect_search(aws, [[offering("cb-0000000000000000a", "85000.50")]])
     aws.stub("ec2").add_response("purchase_capacity_block", {"CapacityReservation": reservation()})
-    result = run_with(
-        "capacity-blocks",
-        "purchase",
-        "--env",
-        "example",
-        "--offering-id",
-        "cb-0000000000000000a",
-        "--yes",
-        stdout=ClosedPipe(),
-    )
+    result = run_with(*PURCHASE, "--yes", stdout=ClosedPipe())
     assert result.code == ExitCode.STDOUT_CLOSED
     assert (
         f"Reservation {RESERVATION_ID} is scheduled." in result.stderr
@@ -530,16 +521,7 @@ def test_loader_messages_are_put_in_the_cli_words(text, expected):
 
 
 def purchase(run, *extra: str) -> Result:
-    return run(
-        "capacity-blocks",
-        "purchase",
-        "--env",
-        "example",
-        "--offering-id",
-        "cb-0000000000000000a",
-        "--yes",
-        *extra,
-    )
+    return run(*PURCHASE, "--yes", *extra)
 
 
 @pytest.mark.parametrize(
@@ -602,16 +584,7 @@ def test_a_write_config_target_that_would_not_validate_is_refused_before_the_pur
 def test_the_write_config_target_is_checked_without_yes_too(aws, run):
     calls = no_purchase_attempted(aws)
     expect_search(aws, [[offering("cb-0000000000000000a", "85000.50", zone="us-west-2c")]])
-    result = run(
-        "capacity-blocks",
-        "purchase",
-        "--env",
-        "example",
-        "--offering-id",
-        "cb-0000000000000000a",
-        "--write-config",
-        "example",
-    )
+    result = run(*PURCHASE, "--write-config", "example")
     assert_refused(result)  # exit 2, not 3: the command could not succeed even with --yes
     assert calls == []
 

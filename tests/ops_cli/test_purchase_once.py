@@ -9,20 +9,16 @@ HTTP 500, never answer, or reset the connection. The others check the lookups ag
 
 from __future__ import annotations
 
-import io
 import json
 from datetime import timedelta
 
 import pytest
 
 from ops_cli.aws import Aws
-from ops_cli.cli import main
-from ops_cli.context import Runtime
 from ops_cli.errors import ExitCode
 from ops_cli.purchase_outcome import LOOKUP_DELAYS, PURCHASE_ID_TAG
 from tests.ops_cli import aws_stand_in as stand_in
-from tests.ops_cli.conftest import NOW, FakeClock, Result, client_error
-from tests.ops_cli.misbehaving_server import MisbehavingServer
+from tests.ops_cli.conftest import client_error
 
 BUY = (
     "capacity-blocks",
@@ -44,46 +40,6 @@ CREATE_PLAN = (
     "tpo-a",
     "--yes",
 )
-
-
-@pytest.fixture
-def against(monkeypatch, tmp_path, config_dir):
-    """``against(stand_in, variable, *argv, read_timeout=..., attempts=...)``: llmops in-process, its AWS clients the
-    real ones (botocore, no Stubber) pointed at the stand-in; no credentials or config files of the machine are read;
-    AWS_MAX_ATTEMPTS=5 asks botocore for retries, which a purchase must not get. Sleeps between lookups are recorded,
-    not slept (the fake clock)."""
-
-    def run(server_handler, variable: str, *argv: str, read_timeout: float = 60, attempts: int = 3):
-        clock = FakeClock()
-        with MisbehavingServer(server_handler) as url:
-            monkeypatch.setenv(
-                variable, url
-            )  # botocore reads AWS_ENDPOINT_URL_<SERVICE> from os.environ
-            environ = {
-                variable: url,
-                "AWS_ACCESS_KEY_ID": "AKIDSTANDIN",
-                "AWS_SECRET_ACCESS_KEY": "stand-in",
-                "AWS_CONFIG_FILE": str(tmp_path / "no-config"),
-                "AWS_SHARED_CREDENTIALS_FILE": str(tmp_path / "no-credentials"),
-                "AWS_EC2_METADATA_DISABLED": "true",
-                "AWS_MAX_ATTEMPTS": "5",
-            }
-            stdout, stderr = io.StringIO(), io.StringIO()
-            runtime = Runtime(
-                aws_factory=lambda region: Aws(
-                    region, environ=environ, read_timeout=read_timeout, attempts=attempts
-                ),
-                stdout=stdout,
-                stderr=stderr,
-                environ=environ,
-                clock=clock,
-                sleep=clock.sleep,
-                now=lambda: NOW,
-            )
-            code = main([*argv, "--config-dir", str(config_dir)], runtime)
-        return Result(code, stdout.getvalue(), stderr.getvalue()), clock
-
-    return run
 
 
 # --- against a stand-in EC2 ---------------------------------------------------------------------------------------------
@@ -250,6 +206,8 @@ def test_a_block_of_the_same_dates_without_this_purchase_tag_is_unknown(aws, run
 def test_an_extension_whose_answer_is_lost_is_found_in_the_extension_history(aws, run):
     from tests.ops_cli.test_capacity_extend import (
         END,
+        EXTEND,
+        OFFERING,
         RESERVATION,
         expect_extensions,
         expect_reservation,
@@ -284,19 +242,7 @@ def test_an_extension_whose_answer_is_lost_is_found_in_the_extension_history(aws
         },
         lookup,
     )
-    result = run(
-        "capacity-blocks",
-        "extend",
-        RESERVATION,
-        "--region",
-        "us-west-2",
-        "--duration-hours",
-        "24",
-        "--offering-id",
-        "cbe-0000000000000000a",
-        "--yes",
-        "--json",
-    )
+    result = run(*EXTEND, *OFFERING, "--yes", "--json")
     assert result.code == ExitCode.OK, result.stderr
     assert (
         result.json["status"] == "payment-pending"
@@ -305,7 +251,8 @@ def test_an_extension_whose_answer_is_lost_is_found_in_the_extension_history(aws
 
 def test_an_extension_lost_and_not_in_the_history_is_still_unknown(aws, run):
     from tests.ops_cli.test_capacity_extend import (
-        RESERVATION,
+        EXTEND,
+        OFFERING,
         expect_extensions,
         expect_reservation,
         extension,
@@ -320,18 +267,7 @@ def test_an_extension_lost_and_not_in_the_history_is_still_unknown(aws, run):
         aws.stub("ec2").add_response(
             "describe_capacity_block_extension_history", {"CapacityBlockExtensions": []}
         )
-    result = run(
-        "capacity-blocks",
-        "extend",
-        RESERVATION,
-        "--region",
-        "us-west-2",
-        "--duration-hours",
-        "24",
-        "--offering-id",
-        "cbe-0000000000000000a",
-        "--yes",
-    )
+    result = run(*EXTEND, *OFFERING, "--yes")
     assert result.code == ExitCode.PURCHASE_UNKNOWN
     assert (
         "NOT FOUND" in result.stderr

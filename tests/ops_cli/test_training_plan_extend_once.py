@@ -5,20 +5,16 @@ a reset connection, and AWS_MAX_ATTEMPTS=5 asks botocore for retries, which a pu
 
 from __future__ import annotations
 
-import io
 import json
 from dataclasses import dataclass, field
 from datetime import timedelta
 
 import pytest
 
-from ops_cli.aws import Aws
-from ops_cli.cli import main
-from ops_cli.context import Runtime
 from ops_cli.errors import ExitCode
 from tests.ops_cli.aws_stand_in import json_answer
-from tests.ops_cli.conftest import NOW, FakeClock, Result
-from tests.ops_cli.misbehaving_server import Connection, MisbehavingServer, Request
+from tests.ops_cli.conftest import NOW
+from tests.ops_cli.misbehaving_server import Connection, Request
 
 PLAN_ARN = "arn:aws:sagemaker:us-west-2:123456789012:training-plan/kimi-k3-example"
 OFFERING_ID = "tpeo-00000000000000a"
@@ -66,31 +62,16 @@ class ExtensionStandIn:
             conn.send(json_answer({"__type": "UnknownOperationException", "message": action}, 400))
 
 
-def run_against(stand_in, monkeypatch, tmp_path, config_dir) -> Result:
-    with MisbehavingServer(stand_in) as url:
-        monkeypatch.setenv("AWS_ENDPOINT_URL_SAGEMAKER", url)  # botocore reads it from os.environ
-        environ = {
-            "AWS_ENDPOINT_URL_SAGEMAKER": url,
-            "AWS_ACCESS_KEY_ID": "AKIDSTANDIN",
-            "AWS_SECRET_ACCESS_KEY": "stand-in",
-            "AWS_CONFIG_FILE": str(tmp_path / "no-config"),
-            "AWS_SHARED_CREDENTIALS_FILE": str(tmp_path / "no-credentials"),
-            "AWS_EC2_METADATA_DISABLED": "true",
-            "AWS_MAX_ATTEMPTS": "5",
-        }
-        clock, stdout, stderr = FakeClock(), io.StringIO(), io.StringIO()
-        runtime = Runtime(
-            aws_factory=lambda region: Aws(region, environ=environ, read_timeout=10),
-            stdout=stdout,
-            stderr=stderr,
-            environ=environ,
-            clock=clock,
-            sleep=clock.sleep,
-            now=lambda: NOW,
-        )
-        argv = ["training-plans", "extend", "--env", "example-hyperpod", "--offering-id"]
-        code = main([*argv, OFFERING_ID, "--yes", "--config-dir", str(config_dir)], runtime)
-    return Result(code, stdout.getvalue(), stderr.getvalue())
+#: ``llmops training-plans extend`` of the HyperPod example's plan by OFFERING_ID, confirmed.
+EXTEND = (
+    "training-plans",
+    "extend",
+    "--env",
+    "example-hyperpod",
+    "--offering-id",
+    OFFERING_ID,
+    "--yes",
+)
 
 
 @pytest.mark.parametrize(
@@ -105,10 +86,10 @@ def run_against(stand_in, monkeypatch, tmp_path, config_dir) -> Result:
     ],
 )
 def test_an_extension_whose_answer_is_lost_is_sent_once_and_looked_up(
-    monkeypatch, tmp_path, config_dir, purchase, code, words
+    against, purchase, code, words
 ):
     stand_in = ExtensionStandIn(purchase)
-    result = run_against(stand_in, monkeypatch, tmp_path, config_dir)
+    result, _ = against(stand_in, "AWS_ENDPOINT_URL_SAGEMAKER", *EXTEND, read_timeout=10)
     assert stand_in.requests.count("ExtendTrainingPlan") == 1
     assert result.code == code and words in result.stderr, result.stderr
     assert "Traceback" not in result.stderr

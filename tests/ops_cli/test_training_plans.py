@@ -9,6 +9,17 @@ from tests.ops_cli.conftest import NOW, client_error
 
 START = datetime(2026, 12, 4, 0, 0, tzinfo=UTC)
 PLAN_ARN = "arn:aws:sagemaker:us-west-2:123456789012:training-plan/kimi-k3-december"
+#: ``llmops training-plans create`` of the plan kimi-k3-december from offering tpo-a, for the example environment.
+CREATE = (
+    "training-plans",
+    "create",
+    "--env",
+    "example",
+    "--name",
+    "kimi-k3-december",
+    "--offering-id",
+    "tpo-a",
+)
 
 
 def plan_offering(offering_id: str, fee: str, zone: str = "us-west-2a") -> dict:
@@ -96,16 +107,7 @@ def test_offerings_refuse_an_ec2_instance_type_name(run):
 
 def test_create_needs_confirmation(aws, run):
     expect_search(aws, [plan_offering("tpo-a", "70000.00")])
-    result = run(
-        "training-plans",
-        "create",
-        "--env",
-        "example",
-        "--name",
-        "kimi-k3-december",
-        "--offering-id",
-        "tpo-a",
-    )
+    result = run(*CREATE)
     assert result.code == ExitCode.CONFIRMATION_REQUIRED
     assert "70,000.00 USD" in result.stderr
 
@@ -126,18 +128,7 @@ def test_create_with_yes(aws, run):
         {"TrainingPlanArn": PLAN_ARN},
         {"TrainingPlanName": "kimi-k3-december", "TrainingPlanOfferingId": "tpo-a"},
     )
-    result = run(
-        "training-plans",
-        "create",
-        "--env",
-        "example",
-        "--name",
-        "kimi-k3-december",
-        "--offering-id",
-        "tpo-a",
-        "--yes",
-        "--json",
-    )
+    result = run(*CREATE, "--yes", "--json")
     assert result.code == ExitCode.OK
     assert result.json["arn"] == PLAN_ARN
 
@@ -149,17 +140,7 @@ def test_create_with_a_name_that_exists_is_refused_before_anything_is_bought(aws
         "describe_training_plan", plan(), {"TrainingPlanName": "kimi-k3-december"}
     )
     # no create_training_plan queued: a call would fail the Stubber
-    result = run(
-        "training-plans",
-        "create",
-        "--env",
-        "example",
-        "--name",
-        "kimi-k3-december",
-        "--offering-id",
-        "tpo-a",
-        "--yes",
-    )
+    result = run(*CREATE, "--yes")
     assert result.code == ExitCode.ALREADY_EXISTS
     assert "already exists" in result.stderr and "choose another name" in result.stderr
 
@@ -170,17 +151,7 @@ def test_create_with_a_name_taken_meanwhile(aws, run):
     aws.stub("sagemaker").add_client_error(
         "create_training_plan", **client_error("ResourceInUse", "Plan already exists")
     )
-    result = run(
-        "training-plans",
-        "create",
-        "--env",
-        "example",
-        "--name",
-        "kimi-k3-december",
-        "--offering-id",
-        "tpo-a",
-        "--yes",
-    )
+    result = run(*CREATE, "--yes")
     assert result.code == ExitCode.ALREADY_EXISTS
     assert "choose another name" in result.stderr
 

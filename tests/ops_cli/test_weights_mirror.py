@@ -253,18 +253,19 @@ class FakeKubectl:
         raise AssertionError(command)
 
 
-def stub_mirror_in_s3(aws, body: dict) -> None:
+def stub_mirror_in_s3(aws, body: dict, prefix: str = PREFIX, objects: dict = OBJECTS) -> None:
+    """S3 holding the manifest ``body`` and ``objects`` (key -> size) under ``prefix``."""
     data = json.dumps(body).encode()
     s3 = aws.stub("s3")
     s3.add_response(
         "get_object",
         {"Body": StreamingBody(io.BytesIO(data), len(data))},
-        {"Bucket": BUCKET, "Key": PREFIX + "MANIFEST.json"},
+        {"Bucket": BUCKET, "Key": prefix + "MANIFEST.json"},
     )
     s3.add_response(
         "list_objects_v2",
-        {"Contents": [{"Key": k, "Size": v} for k, v in OBJECTS.items()], "IsTruncated": False},
-        {"Bucket": BUCKET, "Prefix": PREFIX},
+        {"Contents": [{"Key": k, "Size": v} for k, v in objects.items()], "IsTruncated": False},
+        {"Bucket": BUCKET, "Prefix": prefix},
     )
 
 
@@ -384,9 +385,12 @@ def client(name, region_name=None):
 """
 
 
-def run_job_script(tmp_path, files: dict) -> tuple[subprocess.CompletedProcess, object]:
-    """The Job's script with its argv as the Job gives it, huggingface_hub and boto3 replaced by stand-ins that serve
-    ``files`` and write "S3" objects under tmp_path/s3/BUCKET/KEY."""
+def run_job_script(
+    tmp_path, files: dict, *more_repositories: str
+) -> tuple[subprocess.CompletedProcess, object]:
+    """The Job's script with its argv as the Job gives it (the weights' repository, then ``more_repositories``: six
+    words each), huggingface_hub and boto3 replaced by stand-ins that serve ``files`` and write "S3" objects under
+    tmp_path/s3/BUCKET/KEY."""
     import os
     import sys
 
@@ -416,6 +420,7 @@ def run_job_script(tmp_path, files: dict) -> tuple[subprocess.CompletedProcess, 
             PREFIX,
             "us-west-2",
             "",
+            *more_repositories,
         ],
         capture_output=True,
         text=True,
@@ -524,44 +529,13 @@ def test_with_spec_decoding_the_job_copies_the_weights_then_the_speculator_into_
 
 
 def test_the_job_script_mirrors_two_repositories_each_with_its_manifest(tmp_path):
-    import os
-    import sys
-
     files = {
         "config.json": {"content": "{}", "lfs": False},
         SHARD: {"content": "w" * 50, "lfs": True},
     }
-    run_job_script(
-        tmp_path, files
-    )  # writes the stand-ins; then the two-repository argv, as the Job gives it
-    environ = {
-        **os.environ,
-        "PYTHONPATH": str(tmp_path / "fakes"),
-        "FAKE_HUB_FILES": json.dumps(files),
-        "FAKE_S3_DIR": str(tmp_path / "s3"),
-    }
-    result = subprocess.run(
-        [
-            sys.executable,
-            "-c",
-            weights_mirror_job.JOB_SCRIPT,
-            "moonshotai/Kimi-K3",
-            SHA,
-            BUCKET,
-            PREFIX,
-            "us-west-2",
-            "",
-            SPEC_ID,
-            SPEC_SHA,
-            BUCKET,
-            SPEC_PREFIX,
-            "us-west-2",
-            "",
-        ],
-        capture_output=True,
-        text=True,
-        env=environ,
-        timeout=60,
+    # the two-repository argv, as the Job gives it
+    result, _ = run_job_script(
+        tmp_path, files, SPEC_ID, SPEC_SHA, BUCKET, SPEC_PREFIX, "us-west-2", ""
     )
     assert result.returncode == 0, result.stderr
     for prefix, repo, sha in (
@@ -570,21 +544,6 @@ def test_the_job_script_mirrors_two_repositories_each_with_its_manifest(tmp_path
     ):
         manifest = json.loads((tmp_path / "s3" / BUCKET / prefix / "MANIFEST.json").read_text())
         assert (manifest["repo_id"], manifest["revision"]) == (repo, sha)
-
-
-def _stub_manifest(aws, prefix: str, body: dict, objects: dict) -> None:
-    data = json.dumps(body).encode()
-    s3 = aws.stub("s3")
-    s3.add_response(
-        "get_object",
-        {"Body": StreamingBody(io.BytesIO(data), len(data))},
-        {"Bucket": BUCKET, "Key": prefix + "MANIFEST.json"},
-    )
-    s3.add_response(
-        "list_objects_v2",
-        {"Contents": [{"Key": k, "Size": v} for k, v in objects.items()], "IsTruncated": False},
-        {"Bucket": BUCKET, "Prefix": prefix},
-    )
 
 
 def _speculator_manifest(sha256: str = "d" * 64) -> dict:
@@ -600,11 +559,11 @@ def _speculator_manifest(sha256: str = "d" * 64) -> dict:
 def test_mirror_pins_both_revisions_once_both_manifests_check_out(
     aws, clock, spec_config_dir, two_hubs
 ):
-    _stub_manifest(aws, PREFIX, manifest(), OBJECTS)
-    _stub_manifest(
+    stub_mirror_in_s3(aws, manifest())
+    stub_mirror_in_s3(
         aws,
-        SPEC_PREFIX,
         _speculator_manifest(),
+        SPEC_PREFIX,
         {SPEC_PREFIX + SPEC_FILE: 7_120_000_000, SPEC_PREFIX + "MANIFEST.json": 100},
     )
     kubectl = FakeKubectl()
@@ -633,11 +592,11 @@ def test_a_speculator_that_does_not_check_out_pins_neither_revision(
     aws, clock, spec_config_dir, two_hubs
 ):
     before = (spec_config_dir / "example.yaml").read_text()
-    _stub_manifest(aws, PREFIX, manifest(), OBJECTS)
-    _stub_manifest(
+    stub_mirror_in_s3(aws, manifest())
+    stub_mirror_in_s3(
         aws,
-        SPEC_PREFIX,
         _speculator_manifest(sha256="e" * 64),
+        SPEC_PREFIX,
         {SPEC_PREFIX + SPEC_FILE: 7_120_000_000, SPEC_PREFIX + "MANIFEST.json": 100},
     )
     result = run_llmops(

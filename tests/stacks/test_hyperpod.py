@@ -23,6 +23,7 @@ from charts.vllm_auth_middleware import BOOTSTRAP, MIDDLEWARE_ARGS, MODULE_FILE,
 from deployment_config.model import WeightSource
 from deployment_config.sizing import startup_budget
 from tests.charts.test_serving_chart import RECIPE_ARGS, _options
+from tests.conftest import bare_app
 from tests.crd_schema import validate_custom_resource
 
 # --- the InferenceEndpointConfig ----------------------------------------------------------------------------------
@@ -787,8 +788,7 @@ def test_dependencies_chart_from_a_local_copy_is_installed_with_overlapping_part
             update={"dependencies_chart_dir": str(chart_dir)}
         ),
     )
-    # aws-cdk-lib's built-in validation off, as for every variant here: its engine costs 5 s of CPU to build per process
-    app = cdk.App(outdir=str(tmp_path / "out"), builtin_cloud_formation_validation=False)
+    app = bare_app(outdir=str(tmp_path / "out"))
     clusters = cdk.Stack(app, "Clusters")
     cluster = eks.Cluster.from_cluster_attributes(
         clusters,
@@ -835,6 +835,8 @@ def _fake_node(tmp_path, active: set[str], mounted_from_poll: int = 1):
         "mountpoint": f'[ "$2" = "{ebs}" ] && exit 0\n[ "$2" = "{volume}" ] || exit 1\n'
         f'echo poll >> {polls}\n[ "$(wc -l < {polls})" -ge {mounted_from_poll} ]',
         "mount": f'echo "mount $*" >> {calls}',
+        # the bounded waits are counted in polls (the assertions count the "waiting" lines): not slept
+        "sleep": "exit 0",
     }
     for name, body in scripts.items():
         (bin_dir / name).write_text(f"#!/bin/bash\n{body}\n")
@@ -857,17 +859,17 @@ def _fake_node(tmp_path, active: set[str], mounted_from_poll: int = 1):
     return env, calls, volume, kubelet
 
 
+def _run_on_create(env: dict, script: pathlib.Path = LIFECYCLE_DIR / "on_create.sh"):
+    return subprocess.run(
+        ["bash", str(script)], capture_output=True, text=True, timeout=30, env=env
+    )
+
+
 def test_lifecycle_script_moves_storage_and_never_starts_the_kubelet(tmp_path):
     # given a node where containerd runs and the kubelet waits for HyperPod to configure it
     env, calls, volume, kubelet = _fake_node(tmp_path, active={"containerd"})
     # when the script runs
-    result = subprocess.run(
-        ["bash", str(LIFECYCLE_DIR / "on_create.sh")],
-        capture_output=True,
-        text=True,
-        timeout=30,
-        env=env,
-    )
+    result = _run_on_create(env)
     # then containerd is moved while stopped and started again, and the kubelet is never started
     assert result.returncode == 0, result.stdout + result.stderr
     recorded = calls.read_text().splitlines()
@@ -885,13 +887,7 @@ def test_lifecycle_script_moves_storage_and_never_starts_the_kubelet(tmp_path):
 
 def test_lifecycle_script_leaves_a_running_kubelet_alone(tmp_path):
     env, calls, volume, kubelet = _fake_node(tmp_path, active={"kubelet"})
-    result = subprocess.run(
-        ["bash", str(LIFECYCLE_DIR / "on_create.sh")],
-        capture_output=True,
-        text=True,
-        timeout=30,
-        env=env,
-    )
+    result = _run_on_create(env)
     assert result.returncode == 0, result.stdout + result.stderr
     assert not kubelet.is_symlink() and "left in place" in result.stdout
     # containerd was not running: it is not started either
@@ -907,13 +903,7 @@ def test_lifecycle_script_waits_for_the_instance_store_before_it_takes_another_v
         STORAGE_POLL_SECONDS="1",
     )
     # when the script runs
-    result = subprocess.run(
-        ["bash", str(LIFECYCLE_DIR / "on_create.sh")],
-        capture_output=True,
-        text=True,
-        timeout=30,
-        env=env,
-    )
+    result = _run_on_create(env)
     # then it waited for the instance store (two polls) and moved the storage there, not onto the EBS volume
     assert result.returncode == 0, result.stdout + result.stderr
     assert result.stdout.count(f"waiting for {volume} to be mounted") == 2
@@ -933,13 +923,7 @@ def test_lifecycle_script_gives_up_on_the_instance_store_after_the_wait(tmp_path
         STORAGE_WAIT_SECONDS="2",
         STORAGE_POLL_SECONDS="1",
     )
-    result = subprocess.run(
-        ["bash", str(LIFECYCLE_DIR / "on_create.sh")],
-        capture_output=True,
-        text=True,
-        timeout=30,
-        env=env,
-    )
+    result = _run_on_create(env)
     assert result.returncode == 1
     assert result.stdout.count(f"waiting for {volume} to be mounted") == 2
     assert (
@@ -949,13 +933,7 @@ def test_lifecycle_script_gives_up_on_the_instance_store_after_the_wait(tmp_path
     # when the EBS volume is there, it is used, with a line that says the instance store did not come
     env["STORAGE_CANDIDATES"] = f"{volume} {tmp_path / 'ebs'}"
     (tmp_path / "kubelet").mkdir(exist_ok=True)
-    result = subprocess.run(
-        ["bash", str(LIFECYCLE_DIR / "on_create.sh")],
-        capture_output=True,
-        text=True,
-        timeout=30,
-        env=env,
-    )
+    result = _run_on_create(env)
     assert result.returncode == 0, result.stdout + result.stderr
     assert f"{volume} was not mounted within 2 s: using {tmp_path / 'ebs'}" in result.stdout
 
@@ -979,26 +957,14 @@ def test_lifecycle_script_fails_the_node_when_its_instance_store_never_mounts_on
     )
     (tmp_path / "kubelet").mkdir(exist_ok=True)
     # when the script runs
-    result = subprocess.run(
-        ["bash", str(script_dir / "on_create.sh")],
-        capture_output=True,
-        text=True,
-        timeout=30,
-        env=env,
-    )
+    result = _run_on_create(env, script_dir / "on_create.sh")
     # then it fails the node, naming the store it waited for, instead of taking the EBS volume
     assert result.returncode == 1
     assert f"FAILED: the instance store {volume} was not mounted within 1 s" in result.stdout
     assert not calls.exists() or "mount --bind" not in calls.read_text()
     # and with the settings of a type without instance store it takes the EBS volume, as before
     (script_dir / SETTINGS_FILE).write_text(lifecycle_settings(require_instance_store=False))
-    result = subprocess.run(
-        ["bash", str(script_dir / "on_create.sh")],
-        capture_output=True,
-        text=True,
-        timeout=30,
-        env=env,
-    )
+    result = _run_on_create(env, script_dir / "on_create.sh")
     assert result.returncode == 0, result.stdout + result.stderr
     assert f"using {tmp_path / 'ebs'}" in result.stdout
 
@@ -1017,13 +983,7 @@ def test_lifecycle_script_fstab_entry_cannot_stop_a_boot_and_is_written_once(tmp
     env, calls, volume, kubelet = _fake_node(tmp_path, active={"containerd"})
     # when the script runs twice (the second time, the fake reports the directory not yet a mount point again)
     for _ in range(2):
-        result = subprocess.run(
-            ["bash", str(LIFECYCLE_DIR / "on_create.sh")],
-            capture_output=True,
-            text=True,
-            timeout=30,
-            env=env,
-        )
+        result = _run_on_create(env)
         assert result.returncode == 0, result.stdout + result.stderr
     # then fstab has one entry, which a missing volume cannot turn into an emergency-mode boot
     (entry,) = (tmp_path / "fstab").read_text().splitlines()

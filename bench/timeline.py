@@ -47,6 +47,7 @@ from deployment_config.loader import load_environment  # noqa: E402
 from deployment_config.model import EnvironmentConfig, Platform, WeightSource  # noqa: E402
 from deployment_config.sizing import (  # noqa: E402
     HUB_BUDGET_FLOOR,
+    HYPERPOD_DEPLOY_MARGIN_SECONDS,
     STARTUP_SAFETY_FACTOR,
     WARMUP_ALLOWANCE_SECONDS,
     s3_download_rate,
@@ -62,9 +63,8 @@ from deployment_config.startup_rates import (  # noqa: E402
     Rate,
 )
 
-#: The Inference Operator's maxDeployTimeInSeconds is the startup probe's budget plus this margin
-#: (charts/inference_endpoint_spec.py, DEPLOY_MARGIN_SECONDS).
-HYPERPOD_DEPLOY_MARGIN_MINUTES = 30
+#: The Inference Operator's maxDeployTimeInSeconds is the startup probe's budget plus this margin.
+HYPERPOD_DEPLOY_MARGIN_MINUTES = HYPERPOD_DEPLOY_MARGIN_SECONDS // 60
 
 
 @dataclass(frozen=True)

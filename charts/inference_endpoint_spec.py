@@ -17,9 +17,10 @@ from charts.vllm_weights_check import hyperpod_weights_check
 from deployment_config.kubernetes_names import INFERENCE_ENDPOINT_NAMESPACE, inference_endpoint_name
 from deployment_config.model import AutoscalingConfig, EnvironmentConfig, WeightSource
 from deployment_config.model_location import weights_s3_uri
+from deployment_config.sizing import HYPERPOD_DEPLOY_MARGIN_SECONDS
 
-#: Time the operator allows after the startup budget, for scheduling, image pull and load balancer set-up.
-DEPLOY_MARGIN_SECONDS = 30 * 60
+#: Time the operator allows after the startup budget (deployment_config/sizing.py).
+DEPLOY_MARGIN_SECONDS = HYPERPOD_DEPLOY_MARGIN_SECONDS
 
 
 @dataclass(frozen=True)

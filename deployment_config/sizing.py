@@ -268,6 +268,9 @@ VLLM_DEFAULT_ENGINE_READY_TIMEOUT_S = 600
 #: The startup probe outlasts vLLM's engine timeout by this much: a load that takes too long then ends with vLLM's
 #: own error in the log, not with the kubelet killing a pod that gives no reason.
 PROBE_MARGIN_SECONDS = 5 * 60
+#: The HyperPod Inference Operator's maxDeployTimeInSeconds allows this much after the startup probe's budget, for
+#: scheduling, image pull and load balancer set-up (charts/inference_endpoint_spec.py).
+HYPERPOD_DEPLOY_MARGIN_SECONDS = 30 * 60
 
 
 @dataclass(frozen=True)

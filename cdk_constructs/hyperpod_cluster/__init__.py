@@ -249,12 +249,17 @@ class HyperPodCluster(Construct):
         Authorization Reference allows (https://docs.aws.amazon.com/service-authorization/latest/reference/
         list_amazonec2.html and list_amazoneksauth.html):
 
-        - the EC2 Describe calls take no resource types: ``*``; DeleteNetworkInterfacePermission, which names a
-          permission and not an interface, too (see below);
-        - the interface writes act on network interfaces (resource type network-interface, whose condition key
-          ``ec2:Vpc`` is the interface's VPC): those of this account and region, in this VPC only;
-        - CreateNetworkInterface also authorizes the subnet and the security groups it names (resource types subnet
-          and security-group, as AWS's own AmazonEKSNetworkingPolicy grants them): this cluster's subnets and groups;
+        - the EC2 Describe calls take no resource types: ``*``;
+        - the interface writes, DeleteNetworkInterfacePermission included, act on network interfaces (resource type
+          network-interface, whose condition key ``ec2:Vpc`` is the interface's VPC, for each of them): those of this
+          account and region, in this VPC only;
+        - CreateNetworkInterface authorizes the interface it creates (network-interface, whose only non-global
+          condition key for this action is ``ec2:NetworkInterfaceID``: the new interface has no VPC to match yet, so
+          ``ec2:Vpc`` there would deny every create), and the subnet and the security groups it names (subnet and
+          security-group), each in a statement of its own, as AWS's AmazonEKSNetworkingPolicy grants it
+          (https://docs.aws.amazon.com/aws-managed-policy/latest/reference/AmazonEKSNetworkingPolicy.html): any new
+          interface of this account and region, in this cluster's subnets and groups only, and those in this VPC
+          (``ec2:Vpc``, which subnet and security-group take);
         - Attach/DetachNetworkInterface and ModifyNetworkInterfaceAttribute also authorize the instance; HyperPod's
           instances run in an account SageMaker owns (hence the network interface permissions), so any account's
           instance in this region;
@@ -266,6 +271,7 @@ class HyperPodCluster(Construct):
             return f"arn:{partition}:ec2:{region}:{owner}:{resource}"
 
         network_interfaces = ec2_arn("network-interface/*")
+        in_this_vpc = {"StringEquals": {"ec2:Vpc": ec2_arn(f"vpc/{vpc_id}")}}
         self.execution_role.add_to_policy(
             iam.PolicyStatement(
                 sid="DescribeNetwork",
@@ -286,7 +292,6 @@ class HyperPodCluster(Construct):
             iam.PolicyStatement(
                 sid="NetworkInterfacesInThisVpc",
                 actions=[
-                    "ec2:CreateNetworkInterface",
                     "ec2:DeleteNetworkInterface",
                     "ec2:AttachNetworkInterface",
                     "ec2:DetachNetworkInterface",
@@ -294,9 +299,17 @@ class HyperPodCluster(Construct):
                     "ec2:AssignPrivateIpAddresses",
                     "ec2:UnassignPrivateIpAddresses",
                     "ec2:CreateNetworkInterfacePermission",
+                    "ec2:DeleteNetworkInterfacePermission",
                 ],
                 resources=[network_interfaces],
-                conditions={"StringEquals": {"ec2:Vpc": ec2_arn(f"vpc/{vpc_id}")}},
+                conditions=in_this_vpc,
+            )
+        )
+        self.execution_role.add_to_policy(
+            iam.PolicyStatement(
+                sid="NewNetworkInterfaces",
+                actions=["ec2:CreateNetworkInterface"],
+                resources=[network_interfaces],
             )
         )
         self.execution_role.add_to_policy(
@@ -307,6 +320,7 @@ class HyperPodCluster(Construct):
                     *(ec2_arn(f"subnet/{subnet}") for subnet in dict.fromkeys(subnet_ids)),
                     *(ec2_arn(f"security-group/{group}") for group in security_group_ids),
                 ],
+                conditions=in_this_vpc,
             )
         )
         self.execution_role.add_to_policy(
@@ -329,17 +343,6 @@ class HyperPodCluster(Construct):
                 resources=[network_interfaces],
             )
         )
-        # DeleteNetworkInterfacePermission names a permission (eni-perm-…), not an interface. Whether it takes the
-        # network-interface resource type could not be read from the Service Authorization Reference here, so it is
-        # granted on "*": a grant on network-interface/* that the action does not match would fail HyperPod's instance
-        # replacement or delete. It removes an attach permission only; it cannot attach, create or change an interface.
-        self.execution_role.add_to_policy(
-            iam.PolicyStatement(
-                sid="RemoveInterfacePermissions",
-                actions=["ec2:DeleteNetworkInterfacePermission"],
-                resources=["*"],
-            )
-        )
         self.execution_role.add_to_policy(
             iam.PolicyStatement(
                 sid="PodIdentity",
@@ -352,16 +355,15 @@ class HyperPodCluster(Construct):
             self.execution_role,
             "AwsSolutions-IAM5[Resource::*]",
             "the EC2 Describe calls (instances, instance types, network interfaces, subnets, security groups, "
-            "VPCs, DHCP options, tags) take no resource types in the Service Authorization Reference; "
-            "DeleteNetworkInterfacePermission names a permission, not an interface, and whether it takes the "
-            "network-interface type is not confirmed, so it is on *: it only removes an attach permission",
+            "VPCs, DHCP options, tags) take no resource types in the Service Authorization Reference",
         )
         acknowledge(
             self.execution_role,
             "AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:ec2:<AWS::Region>:<AWS::AccountId>:network-interface/*]",
             "network interfaces of this account and region, whose ids are not known in advance (HyperPod and "
-            "the VPC CNI create them): every write but CreateTags only on interfaces in this VPC (ec2:Vpc); "
-            "CreateTags on any of them, as tags on create are authorized before the interface exists",
+            "the VPC CNI create them): every write but CreateNetworkInterface and CreateTags only on interfaces in "
+            "this VPC (ec2:Vpc); those two on any of them, as a new interface has no VPC to match before it exists "
+            "(CreateNetworkInterface is limited to this cluster's subnets and security groups)",
         )
         acknowledge(
             self.execution_role,

@@ -394,8 +394,10 @@ def test_hyperpod_execution_role_may_manage_interface_permissions_and_tags_on_ne
             action
         )
     assert by_action["ec2:DescribeTags"] == ['"*"']  # a describe call has no resource types
-    # names a permission (eni-perm-...), not an interface: on "*" (cdk_constructs/hyperpod_cluster/ says why)
-    assert by_action["ec2:DeleteNetworkInterfacePermission"] == ['"*"']
+    # takes network-interface, with ec2:Vpc (Service Authorization Reference, tests/data/iam_sar/ec2.json)
+    assert [
+        json.loads(r)["Fn::Join"][1][-1] for r in by_action["ec2:DeleteNetworkInterfacePermission"]
+    ] == [":network-interface/*"]
 
 
 def test_hyperpod_execution_role_writes_only_this_vpcs_interfaces_and_takes_pod_roles_of_this_cluster_only(
@@ -419,18 +421,11 @@ def test_hyperpod_execution_role_writes_only_this_vpcs_interfaces_and_takes_pod_
                 if isinstance(statement["Action"], list)
                 else [statement["Action"]]
             )
-            assert all(
-                a.startswith(("ec2:Describe", "logs:", "cloudwatch:")) for a in actions
-            ) or actions == ["ec2:DeleteNetworkInterfacePermission"], statement
+            assert all(a.startswith(("ec2:Describe", "logs:", "cloudwatch:")) for a in actions), (
+                statement
+            )
     # the network interface writes act on this account's interfaces in this VPC only
-    writes = by_sid["NetworkInterfacesInThisVpc"]
-    assert {
-        "ec2:CreateNetworkInterface",
-        "ec2:DeleteNetworkInterface",
-        "ec2:AssignPrivateIpAddresses",
-        "ec2:CreateNetworkInterfacePermission",
-    } <= set(writes["Action"])
-    assert writes["Resource"] == {
+    interfaces = {
         "Fn::Join": [
             "",
             [
@@ -444,10 +439,28 @@ def test_hyperpod_execution_role_writes_only_this_vpcs_interfaces_and_takes_pod_
             ],
         ]
     }
+    writes = by_sid["NetworkInterfacesInThisVpc"]
+    assert {
+        "ec2:DeleteNetworkInterface",
+        "ec2:AssignPrivateIpAddresses",
+        "ec2:CreateNetworkInterfacePermission",
+        "ec2:DeleteNetworkInterfacePermission",
+    } <= set(writes["Action"])
+    assert writes["Resource"] == interfaces
     vpc_arn = json.dumps(writes["Condition"]["StringEquals"]["ec2:Vpc"])
     assert ":vpc/" in vpc_arn and "Vpc" in vpc_arn and "Fn::ImportValue" in vpc_arn
-    # CreateNetworkInterface may name only the cluster's subnets and security groups
+    # a new interface has no VPC to match: CreateNetworkInterface on it has a statement without ec2:Vpc, which the
+    # action does not take for network-interface (Service Authorization Reference, AmazonEKSNetworkingPolicy)
+    assert "ec2:CreateNetworkInterface" not in writes["Action"]
+    assert by_sid["NewNetworkInterfaces"] == {
+        "Action": "ec2:CreateNetworkInterface",
+        "Effect": "Allow",
+        "Resource": interfaces,
+        "Sid": "NewNetworkInterfaces",
+    }
+    # CreateNetworkInterface may name only the cluster's subnets and security groups, in this VPC
     named = by_sid["ThisClustersSubnetsAndSecurityGroups"]
+    assert named["Condition"] == writes["Condition"]
     resources = json.dumps(named["Resource"])
     for subnet_or_group in [*vpc_config["Subnets"], *vpc_config["SecurityGroupIds"]]:
         assert json.dumps(subnet_or_group) in resources

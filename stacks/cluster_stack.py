@@ -303,7 +303,9 @@ class ClusterStack(cdk.Stack):
         self.cloudwatch_agent_role = iam.Role(
             self,
             "CloudWatchAgentRole",
-            assumed_by=pod_identity_principal(self, self.cluster),
+            assumed_by=pod_identity_principal(
+                self.cluster, namespace=namespace, service_account=service_account
+            ),
             managed_policies=[
                 iam.ManagedPolicy.from_aws_managed_policy_name("CloudWatchAgentServerPolicy")
             ],

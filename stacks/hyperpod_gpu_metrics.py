@@ -29,13 +29,16 @@ def hyperpod_observability_addon(
     logical ids are the stack's own: stacks/observability_stack.py says why this add-on; sources in
     deployment_config/addons.py, HYPERPOD_OBSERVABILITY). Returns (the role, the add-on)."""
     namespace, service_account = HYPERPOD_OBSERVABILITY.service_account
-    # Trust and permissions: SageMaker developer guide, "Troubleshooting the Amazon SageMaker HyperPod observability
-    # add-on", "Verify Pod Identity association" (sts:AssumeRole and sts:TagSession for pods.eks.amazonaws.com,
-    # aws:SourceArn = the EKS cluster, aws:SourceAccount = the account).
+    # Permissions: SageMaker developer guide, "Troubleshooting the Amazon SageMaker HyperPod observability add-on",
+    # "Verify Pod Identity association". Trust: the add-on's own association's service account, by the session tags the
+    # EKS user guide documents (cdk_constructs/pod_identity.py), not the aws:SourceArn that page shows, which EKS does
+    # not document for Pod Identity.
     role = iam.Role(
         stack,
         "GpuMetricsCollectorRole",
-        assumed_by=pod_identity_principal(stack, cluster),
+        assumed_by=pod_identity_principal(
+            cluster, namespace=namespace, service_account=service_account
+        ),
         description=f"HyperPod observability add-on's collector ({namespace}/{service_account}): writes to the "
         "serving workspace",
     )

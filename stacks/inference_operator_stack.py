@@ -23,6 +23,7 @@ from cdk_constructs.nag_acknowledgements import (
     wildcard_findings,
 )
 from cdk_constructs.s3_prefix_access import s3_prefix_statements
+from cdk_constructs.sagemaker_principal import sagemaker_principal
 from deployment_config.addons import (
     CERT_MANAGER,
     FSX_CSI_DRIVER,
@@ -123,7 +124,7 @@ class InferenceOperatorStack(cdk.Stack):
             "ExecutionRole",
             role_name=f"{EXECUTION_ROLE_PREFIX}-{env_config.name}",
             assumed_by=iam.CompositePrincipal(
-                iam.ServicePrincipal("sagemaker.amazonaws.com"),
+                sagemaker_principal(self),
                 self._service_account_principal("Execution", OPERATOR_SERVICE_ACCOUNT),
             ),
             managed_policies=[

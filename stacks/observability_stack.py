@@ -62,19 +62,19 @@ serving alarms, with what differs:
   add-on (pinned, with its source, in deployment_config/addons.py, HYPERPOD_OBSERVABILITY), writing to this stack's AMP
   workspace; no Amazon Managed Grafana (it needs IAM Identity Center). Its OpenTelemetry collector gets its role
   through EKS Pod Identity, through the add-on's own association (namespace ``hyperpod-observability``, service account
-  ``hyperpod-observability-operator-otel-collector``), with exactly the permissions and trust of AWS's troubleshooting
-  page: ``aps:RemoteWrite`` on this workspace, CloudWatch Logs on ``/aws/sagemaker/Clusters/*``, trusted by
-  ``pods.eks.amazonaws.com`` for this cluster (``aws:SourceArn``) and account (``aws:SourceAccount``). Not
-  cdk_constructs/pod_identity.py: that makes its own association and no conditions, where AWS lists the association as
-  the add-on's. The add-on needs a HyperPod node and the Pod Identity agent before its install (setup page): this stack
-  deploys after the HyperPod cluster stack (through the operator and endpoint stacks) and the cluster stack installs
-  the agent. The publisher reads DCGM's utilization, framebuffer memory, temperature, power and last XID from the
-  workspace (cdk_constructs/serving_metrics/, DCGM_PUBLISHED), the dashboard has GPU rows from them, and the XID alarm
-  watches GPUs with an XID. The EKS path's node monitoring agent is not installed, nor Container Insights' GPU
-  metrics (the cluster stack installs ``amazon-cloudwatch-observability`` for the logs only): HyperPod's
-  health-monitoring agent and deep health checks (the dependencies chart of
-  stacks/hyperpod_prerequisites_stack.py, and ``NodeRecovery: Automatic``) taint, reboot or replace a node with a GPU
-  fault; ``GpusNotReporting`` alarms when fewer GPUs report to DCGM than the instance group holds.
+  ``hyperpod-observability-operator-otel-collector``), with exactly the permissions of AWS's troubleshooting page:
+  ``aps:RemoteWrite`` on this workspace, CloudWatch Logs on ``/aws/sagemaker/Clusters/*``; trusted by
+  ``pods.eks.amazonaws.com`` for that service account of this cluster only, by the session tags the EKS user guide
+  documents (cdk_constructs/pod_identity.py, pod_identity_principal). Not pod_identity_role: that makes its own
+  association, where AWS lists the association as the add-on's. The add-on needs a HyperPod node and the Pod
+  Identity agent before its install (setup page): this stack deploys after the HyperPod cluster stack (through the
+  operator and endpoint stacks) and the cluster stack installs the agent. The publisher reads DCGM's utilization,
+  framebuffer memory, temperature, power and last XID from the workspace (cdk_constructs/serving_metrics/,
+  DCGM_PUBLISHED), the dashboard has GPU rows from them, and the XID alarm watches GPUs with an XID. The EKS path's
+  node monitoring agent is not installed, nor Container Insights' GPU metrics (the cluster stack installs
+  ``amazon-cloudwatch-observability`` for the logs only): HyperPod's health-monitoring agent and deep health checks
+  (the dependencies chart of stacks/hyperpod_prerequisites_stack.py, and ``NodeRecovery: Automatic``) taint, reboot
+  or replace a node with a GPU fault; ``GpusNotReporting`` alarms when fewer GPUs report to DCGM than the instance group holds.
 - *Logs*: as on EKS, through Container Insights into ``/aws/containerinsights/CLUSTER/application`` with the
   configured retention (the cluster stack); the HyperPod add-on's logging stays off (it would create its log groups
   under ``/aws/sagemaker/Clusters/`` itself, without the environment's retention, and ship the same lines again).

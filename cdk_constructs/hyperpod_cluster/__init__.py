@@ -17,6 +17,7 @@ from cdk_constructs.nag_acknowledgements import (
     acknowledge_bucket_deployment,
     managed_policy_finding,
 )
+from cdk_constructs.sagemaker_principal import sagemaker_principal
 
 LIFECYCLE_DIR = Path(__file__).resolve().parent / "runtime"
 LIFECYCLE_PREFIX = "lifecycle/"
@@ -135,7 +136,7 @@ class HyperPodCluster(Construct):
         self.execution_role = iam.Role(
             self,
             "ExecutionRole",
-            assumed_by=iam.ServicePrincipal("sagemaker.amazonaws.com"),
+            assumed_by=sagemaker_principal(self),
             description=f"Instances of HyperPod cluster {cluster_name}",
             managed_policies=[
                 iam.ManagedPolicy.from_aws_managed_policy_name(name)

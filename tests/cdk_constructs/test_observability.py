@@ -1336,7 +1336,7 @@ def test_on_hyperpod_the_observability_add_on_is_pinned_and_writes_to_the_servin
 
 
 def test_on_hyperpod_the_add_ons_collector_gets_its_role_through_the_add_ons_pod_identity_association(
-    hyperpod_observability, hyperpod_env
+    hyperpod_observability,
 ):
     (addon,) = _addons(hyperpod_observability).values()
     (association,) = addon["Properties"]["PodIdentityAssociations"]
@@ -1351,12 +1351,15 @@ def test_on_hyperpod_the_add_ons_collector_gets_its_role_through_the_add_ons_pod
     ]["Statement"]
     assert statement["Principal"] == {"Service": "pods.eks.amazonaws.com"}
     assert set(statement["Action"]) == {"sts:AssumeRole", "sts:TagSession"}
-    # only for this cluster and this account
+    # only for the add-on's service account of this cluster (the session tags EKS Pod Identity adds)
     conditions = statement["Condition"]["StringEquals"]
-    assert conditions["aws:SourceAccount"] == hyperpod_env.account
-    assert "cluster" in json.dumps(conditions["aws:SourceArn"]) and "Arn" in json.dumps(
-        conditions["aws:SourceArn"]
-    )
+    assert (
+        conditions["aws:RequestTag/kubernetes-namespace"],
+        conditions["aws:RequestTag/kubernetes-service-account"],
+    ) == HYPERPOD_OBSERVABILITY.service_account
+    cluster_arn = json.dumps(conditions["aws:RequestTag/eks-cluster-arn"])
+    assert "Cluster" in cluster_arn and "Arn" in cluster_arn
+    assert "aws:SourceArn" not in json.dumps(statement)
     # and the add-on waits for the role's policy
     policy_id, policy = next(
         (k, v)

@@ -440,10 +440,11 @@ def test_the_vllm_service_account_gets_its_role_through_pod_identity(synthesized
             "Principal": {"Service": "pods.eks.amazonaws.com"},
             "Condition": {
                 "StringEquals": {
-                    "aws:SourceAccount": "123456789012",
-                    "aws:SourceArn": {
+                    "aws:RequestTag/eks-cluster-arn": {
                         "Fn::ImportValue": "example-cluster:ExportsOutputFnGetAttClusterEB0386A7Arn2F2E3C3F"
                     },
+                    "aws:RequestTag/kubernetes-namespace": "llm-serving",
+                    "aws:RequestTag/kubernetes-service-account": "vllm",
                 }
             },
         }

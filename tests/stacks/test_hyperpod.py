@@ -374,6 +374,40 @@ def test_hyperpod_execution_role_is_for_sagemaker(synthesized_hyperpod):
     )
 
 
+def test_every_role_sagemaker_assumes_is_for_this_accounts_sagemaker_resources_only(
+    synthesized_hyperpod, hyperpod_env
+):
+    # given every trust of sagemaker.amazonaws.com in the HyperPod environment: the cluster's execution role and
+    # the Inference Operator's
+    trusts = {
+        (unit, logical_id): statement
+        for unit in ("hyperpod", "inference-operator")
+        for logical_id, role in synthesized_hyperpod.resources(unit, "AWS::IAM::Role").items()
+        for statement in role["Properties"]["AssumeRolePolicyDocument"]["Statement"]
+        if statement["Principal"] == {"Service": "sagemaker.amazonaws.com"}
+    }
+    assert {unit for unit, _ in trusts} == {"hyperpod", "inference-operator"}
+    # then each has the confused-deputy conditions of the SageMaker developer guide, IfExists since AWS documents no
+    # source ARN for HyperPod (cdk_constructs/sagemaker_principal.py): this account, its SageMaker resources here
+    for where, statement in trusts.items():
+        assert statement["Action"] == "sts:AssumeRole", where
+        assert statement["Condition"] == {
+            "StringEqualsIfExists": {"aws:SourceAccount": hyperpod_env.account},
+            "ArnLikeIfExists": {
+                "aws:SourceArn": {
+                    "Fn::Join": [
+                        "",
+                        [
+                            "arn:",
+                            {"Ref": "AWS::Partition"},
+                            f":sagemaker:{hyperpod_env.region}:{hyperpod_env.account}:*",
+                        ],
+                    ]
+                }
+            },
+        }, where
+
+
 def test_hyperpod_execution_role_may_manage_interface_permissions_and_tags_on_network_interfaces_only(
     synthesized_hyperpod,
 ):
@@ -1341,23 +1375,24 @@ def test_the_sync_gets_its_role_through_pod_identity_and_reads_exactly_its_key(
     role_id = _pod_role(template)
     secret_id, _ = _only(_of_type(template, "AWS::SecretsManager::Secret"))
     key_id, _ = _only(_of_type(template, "AWS::KMS::Key"))
-    # the role trusts EKS Pod Identity only, for this account's cluster only
+    # the role trusts EKS Pod Identity only, for the sync's service account of this account's cluster only
     (trust,) = template["Resources"][role_id]["Properties"]["AssumeRolePolicyDocument"]["Statement"]
+    cluster_arn = trust["Condition"]["StringEquals"]["aws:RequestTag/eks-cluster-arn"]
     assert trust == {
         "Action": ["sts:AssumeRole", "sts:TagSession"],
         "Effect": "Allow",
         "Principal": {"Service": "pods.eks.amazonaws.com"},
         "Condition": {
             "StringEquals": {
-                "aws:SourceAccount": "123456789012",
-                "aws:SourceArn": trust["Condition"]["StringEquals"]["aws:SourceArn"],
+                "aws:RequestTag/eks-cluster-arn": cluster_arn,
+                "aws:RequestTag/kubernetes-namespace": INFERENCE_ENDPOINT_NAMESPACE,
+                "aws:RequestTag/kubernetes-service-account": trust["Condition"]["StringEquals"][
+                    "aws:RequestTag/kubernetes-service-account"
+                ],
             }
         },
     }
-    assert (
-        "ClusterEB0386A7Arn"
-        in trust["Condition"]["StringEquals"]["aws:SourceArn"]["Fn::ImportValue"]
-    )
+    assert "ClusterEB0386A7Arn" in cluster_arn["Fn::ImportValue"]
     # one association: the sync's service account in the endpoint's own namespace, on the cluster
     association_id, association = _only(_of_type(template, "AWS::EKS::PodIdentityAssociation"))
     properties = association["Properties"]

@@ -399,12 +399,53 @@ def test_every_pod_identity_role_trusts_only_this_clusters_pods_of_this_account(
         (hyperpod_env.stack_name("cluster"), "CloudWatchAgentRole"),
         (hyperpod_env.stack_name("observability"), "GpuMetricsCollectorRole"),
     }
-    # then each trust is for the account and the environment's own EKS cluster (aws:SourceAccount, aws:SourceArn)
+    # then each trust is for the environment's own EKS cluster and the one service account its association gives the
+    # role, by the session tags EKS Pod Identity adds (EKS user guide, pod-id-role.html and pod-id-abac.html), and no
+    # aws:SourceArn, which EKS does not document for Pod Identity
     for (stack_name, logical_id), statement in trusted.items():
         env = hyperpod_env if stack_name.startswith(hyperpod_env.name + "-") else default_env
         assert sorted(statement["Action"]) == ["sts:AssumeRole", "sts:TagSession"], logical_id
+        assert set(statement["Condition"]) == {"StringEquals"}, logical_id
         conditions = statement["Condition"]["StringEquals"]
-        assert conditions["aws:SourceAccount"] == env.account, logical_id
-        assert _eks_cluster_of(assembly, stack_name, conditions["aws:SourceArn"]).startswith(
-            env.stack_name("cluster") + "/"
-        ), logical_id
+        assert set(conditions) == {
+            "aws:RequestTag/eks-cluster-arn",
+            "aws:RequestTag/kubernetes-namespace",
+            "aws:RequestTag/kubernetes-service-account",
+        }, logical_id
+        assert _eks_cluster_of(
+            assembly, stack_name, conditions["aws:RequestTag/eks-cluster-arn"]
+        ).startswith(env.stack_name("cluster") + "/"), logical_id
+        assert _associated_service_accounts(assembly.templates[stack_name], logical_id) == [
+            (
+                conditions["aws:RequestTag/kubernetes-namespace"],
+                conditions["aws:RequestTag/kubernetes-service-account"],
+            )
+        ], logical_id
+
+
+def _associated_service_accounts(template: dict, role_id: str) -> list[tuple[str, str]]:
+    """(namespace, service account) of every Pod Identity association of the role in its stack: its own
+    associations', and those of the add-ons that take it (namespace: the add-on's, deployment_config.addons)."""
+    from deployment_config.addons import CLOUDWATCH_OBSERVABILITY, HYPERPOD_OBSERVABILITY
+
+    addon_namespaces = {
+        addon.name: addon.service_account[0]
+        for addon in (CLOUDWATCH_OBSERVABILITY, HYPERPOD_OBSERVABILITY)
+    }
+    role_arn = {"Fn::GetAtt": [role_id, "Arn"]}
+    found = []
+    for resource in template["Resources"].values():
+        properties = resource.get("Properties", {})
+        if resource["Type"] == "AWS::EKS::PodIdentityAssociation":
+            associations = [properties]
+        elif resource["Type"] == "AWS::EKS::Addon":
+            namespace = addon_namespaces.get(properties["AddonName"])
+            associations = [
+                {"Namespace": namespace, **a} for a in properties.get("PodIdentityAssociations", [])
+            ]
+        else:
+            continue
+        found += [
+            (a["Namespace"], a["ServiceAccount"]) for a in associations if a["RoleArn"] == role_arn
+        ]
+    return found

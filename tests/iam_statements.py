@@ -68,7 +68,7 @@ def _documents(value):
             yield from _documents(item)
 
 
-def _listed(value) -> list:
+def listed(value) -> list:
     return value if isinstance(value, list) else [value]
 
 
@@ -78,9 +78,9 @@ def rendered(value) -> str:
         return value
     if isinstance(value, dict) and "Fn::Join" in value:
         separator, parts = value["Fn::Join"]
-        return separator.join(rendered(part) for part in _listed(parts))
+        return separator.join(rendered(part) for part in listed(parts))
     if isinstance(value, dict) and "Fn::Sub" in value:
-        text = _listed(value["Fn::Sub"])[0]
+        text = listed(value["Fn::Sub"])[0]
         return re.sub(r"\$\{[^}]*\}", "*", text)
     return "*"
 
@@ -180,14 +180,14 @@ def _condition_keys(condition: dict) -> list[str]:
 
 def findings(statement: Statement) -> list[str]:
     body = statement.body
-    actions = [a for a in _listed(body.get("Action", body.get("NotAction", []))) if a != "*"]
-    resources = [rendered(r) for r in _listed(body.get("Resource", "*"))]
+    actions = [a for a in listed(body.get("Action", body.get("NotAction", []))) if a != "*"]
+    resources = [rendered(r) for r in listed(body.get("Resource", "*"))]
     conditions = _condition_keys(body.get("Condition", {}))
     star = (
         statement.identity
         and body.get("Effect") == "Allow"
         and "Action" in body
-        and "*" in _listed(body.get("Resource", []))
+        and "*" in listed(body.get("Resource", []))
     )
     found = []
     for action in actions:

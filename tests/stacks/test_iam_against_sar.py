@@ -6,9 +6,10 @@ from __future__ import annotations
 import json
 
 import pytest
+import yaml
 
 from tests import iam_reference
-from tests.iam_statements import Statement, findings, statements
+from tests.iam_statements import ALLOWANCES_FILE, Statement, findings, listed, statements
 
 VPC = "arn:aws:ec2:us-west-2:111111111111:vpc/vpc-0abc"
 INTERFACES = {
@@ -51,15 +52,33 @@ def test_every_service_the_templates_name_is_vendored_and_nothing_more(assembly,
         action.split(":")[0]
         for statement in statements(_every_template(assembly, pipeline_assembly))
         for key in ("Action", "NotAction")
-        for action in (
-            statement.body.get(key)
-            if isinstance(statement.body.get(key), list)
-            else [statement.body.get(key)]
-        )
-        if isinstance(action, str) and ":" in action
+        for action in listed(statement.body.get(key, []))
+        if ":" in action
     }
     # then the vendored reference holds exactly those: none missing, none kept for nothing
     assert set(iam_reference.vendored()) == used, f"regenerate: {iam_reference.REGENERATE}"
+
+
+def test_every_star_allowance_is_still_needed(assembly, pipeline_assembly):
+    # given the statements that grant on "*" and the allowances for them
+    on_star = [
+        (statement.where, action)
+        for statement in statements(_every_template(assembly, pipeline_assembly))
+        if statement.identity and "*" in listed(statement.body.get("Resource", []))
+        for action in listed(statement.body.get("Action", []))
+    ]
+    allowances = yaml.safe_load(ALLOWANCES_FILE.read_text(encoding="utf-8"))
+    # then each allowance, and each verbatim policy, still matches a statement: none outlives what it allowed
+    unused = [
+        entry
+        for entry in allowances["actions"] + allowances["verbatim_policies"]
+        if not any(
+            entry.get("action", action) == action
+            and any(part in where for part in entry["statements"])
+            for where, action in on_star
+        )
+    ]
+    assert unused == [], f"remove from {ALLOWANCES_FILE.name}: {unused}"
 
 
 def test_an_action_that_does_not_exist_is_a_finding():

@@ -19,6 +19,11 @@ def _error(code: str) -> bytes:
 
 
 class _Handler(BaseHTTPRequestHandler):
+    # HTTP/1.1, as S3 speaks: botocore sends PutObject with "Expect: 100-continue" and, from an HTTP/1.0 server
+    # (http.server's default), waits a second for the interim answer before sending the body (botocore
+    # awsrequest.py, AWSConnection._send_output / _handle_expect_response). http.server answers 100 Continue only
+    # for HTTP/1.1 (BaseHTTPRequestHandler.handle_expect_100).
+    protocol_version = "HTTP/1.1"
     objects: dict[str, bytes]
     puts: list[dict]
 

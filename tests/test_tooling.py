@@ -154,3 +154,15 @@ def test_a_shipped_example_is_read_by_name():
     assert yaml.safe_load((SHIPPED_CONFIG_DIR / "example.yaml").read_text(encoding="utf-8"))[
         "region"
     ]
+
+
+def test_every_test_builds_its_cdk_app_with_bare_app():
+    """Given the test files, then none builds ``cdk.App(`` itself: an App with aws-cdk-lib's built-in validation on
+    starts its rule engine, about 5 s in each process that synthesizes (tests/conftest.py bare_app)."""
+    offenders = [
+        f"{path.relative_to(PROJECT_DIR)}:{number}"
+        for path in sorted((PROJECT_DIR / "tests").rglob("*.py"))
+        for number, line in enumerate(path.read_text().splitlines(), start=1)
+        if re.search(r"\bcdk\.App\(", line) and path.name not in ("conftest.py", "test_tooling.py")
+    ]
+    assert not offenders, f"use tests.conftest.bare_app() instead of cdk.App(): {offenders}"

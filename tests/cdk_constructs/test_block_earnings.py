@@ -20,6 +20,7 @@ from cdk_constructs.serving_metrics import (
 from cdk_constructs.serving_metrics.runtime import handler
 from tests.cdk_constructs import test_observability as observed
 from tests.cdk_constructs.test_observability import NOW, _event, _hyperpod_event, _vector
+from tests.conftest import bare_app
 
 #: test_observability.py's stubbed cloudwatch, elbv2, ec2 and sagemaker clients.
 clients = observed.clients
@@ -408,7 +409,7 @@ def test_the_event_names_the_next_block_only_when_it_is_configured():
     from cdk_constructs.serving_metrics import ServingMetricsPublisher
 
     def event(**next_block) -> dict:
-        stack = cdk.Stack(cdk.App(), "Observability")
+        stack = cdk.Stack(bare_app(), "Observability")
         publisher = ServingMetricsPublisher(
             stack,
             "Metrics",

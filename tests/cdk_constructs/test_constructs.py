@@ -9,6 +9,7 @@ from cdk_constructs.capacity_block_node_group import (
     launch_template_interfaces,
 )
 from deployment_config.catalog import GPU_INSTANCE_TYPES, NetworkLayout
+from tests.conftest import bare_app
 
 
 def _slots(instance_type: str) -> list[tuple[int, int, str]]:
@@ -52,7 +53,7 @@ def test_a_layout_names_only_cards_the_instance_has():
 def test_capacity_block_node_group_rejects_bad_props(overrides, message):
     import aws_cdk as cdk
 
-    stack = cdk.Stack(cdk.App(), "Props")
+    stack = cdk.Stack(bare_app(), "Props")
     props = dict(
         cluster=None,
         instance_type=GPU_INSTANCE_TYPES["p6-b300.48xlarge"],

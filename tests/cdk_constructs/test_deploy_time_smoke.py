@@ -238,13 +238,11 @@ def test_the_smoke_templates_pass_cfn_lint(smoke_assembly):
 def test_a_change_of_what_is_deployed_makes_a_new_wait_condition_so_the_smoke_test_runs_again(
     eks_env, tmp_path
 ):
-    import aws_cdk as cdk
-
     from charts.serving_spec import serving_spec_for
     from stacks.network_stack import NetworkStack
     from stacks.smoke_stack import SmokeStack
 
-    app = cdk.App(outdir=str(tmp_path))
+    app = bare_app(outdir=str(tmp_path))
     network = NetworkStack(app, "network", env_config=eks_env)
     spec = serving_spec_for(eks_env)
     ids = [

@@ -12,6 +12,7 @@ import json
 import pytest
 
 from cdk_constructs.destroy_waiter.runtime import handler
+from tests.conftest import bare_app
 from tests.lambda_handlers import handler_with_stubbed_clients
 
 REGION = "us-west-2"
@@ -527,7 +528,7 @@ def test_the_construct_rejects_props_that_would_wait_for_nothing_or_everything(p
     from cdk_constructs.destroy_waiter import DestroyWaiter
 
     with pytest.raises(ValueError, match=problem):
-        DestroyWaiter(cdk.Stack(cdk.App(), "Props"), "Waiter", **props)
+        DestroyWaiter(cdk.Stack(bare_app(), "Props"), "Waiter", **props)
 
 
 @pytest.fixture(scope="module")

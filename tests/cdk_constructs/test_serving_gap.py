@@ -20,6 +20,7 @@ from ops_cli.capacity_blocks import FINAL_STATES
 from tests.cdk_constructs import test_observability as observed
 from tests.cdk_constructs.test_block_earnings import _no_load_balancer, _publish
 from tests.cdk_constructs.test_observability import NOW, _event
+from tests.conftest import bare_app
 
 #: test_observability.py's stubbed cloudwatch, elbv2, ec2 and sagemaker clients.
 clients = observed.clients
@@ -227,7 +228,7 @@ def test_a_gaps_plan_without_a_next_block_is_a_programming_error():
 
     with pytest.raises(ValueError, match="serving_gap needs next_capacity_reservation_id"):
         ServingMetricsPublisher(
-            cdk.Stack(cdk.App(), "Observability"),
+            cdk.Stack(bare_app(), "Observability"),
             "Metrics",
             cluster_name="example-llm",
             prometheus_endpoint="https://aps/ws/",

@@ -14,6 +14,7 @@ from aws_cdk import aws_eks_v2 as eks
 from aws_cdk.assertions import Template
 
 from cdk_constructs.weights_mirror_access import WeightsMirrorAccess
+from tests.conftest import bare_app
 
 PREFIX = "arn:aws:secretsmanager:us-west-2:123456789012:secret:"
 CASES = {
@@ -27,7 +28,7 @@ CASES = {
 def template() -> Template:
     # given one small stack with a mirror role per way of naming the secret (no app synthesis)
     stack = cdk.Stack(
-        cdk.App(), "Mirror", env=cdk.Environment(account="123456789012", region="us-west-2")
+        bare_app(), "Mirror", env=cdk.Environment(account="123456789012", region="us-west-2")
     )
     cluster = eks.Cluster.from_cluster_attributes(stack, "Cluster", cluster_name="example")
     for construct_id, (secret, _) in CASES.items():

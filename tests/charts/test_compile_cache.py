@@ -84,6 +84,25 @@ def compiled(directory: Path) -> Path:
     return directory
 
 
+def test_the_s3_stand_in_answers_100_continue_before_the_body_as_s3_does():
+    """Given a PutObject sent as botocore sends it (headers with ``Expect: 100-continue``, body held back), when the
+    stand-in reads the headers, then it answers ``100 Continue`` at once, as S3 does: an HTTP/1.0 stand-in stays
+    silent and botocore waits a second per upload before sending the body anyway."""
+    with s3_stand_in() as s3:
+        port = int(s3.url.rsplit(":", 1)[1])
+        with socket.create_connection(("127.0.0.1", port), timeout=10) as conn:
+            conn.sendall(
+                b"PUT /bucket/key HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 2\r\n"
+                b"Expect: 100-continue\r\n\r\n"
+            )
+            interim = conn.recv(64)
+            conn.sendall(b"ok")
+            final = conn.recv(256)
+        assert interim.startswith(b"HTTP/1.1 100"), interim
+        assert final.startswith(b"HTTP/1.1 200"), final
+        assert s3.objects == {"/bucket/key": b"ok"}
+
+
 def test_a_cache_saved_by_one_node_is_restored_on_another(tmp_path):
     with s3_stand_in() as s3:
         # given a node whose vLLM compiled, when its sidecar saves

@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from tests.cfn_lint import cfn_lint_errors
+from tests.conftest import bare_app
 
 CERTIFICATE = "arn:aws:acm:us-west-2:123456789012:certificate/0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d"
 DOMAIN = "llm.example.com"
@@ -121,7 +122,7 @@ def tls_smoke_step(tls_env):
 
     from stacks.pipeline_stack import EnvironmentStage, smoke_test_step
 
-    app = cdk.App()
+    app = bare_app()
     stage = EnvironmentStage(
         app,
         tls_env.name,

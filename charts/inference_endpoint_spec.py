@@ -35,7 +35,7 @@ class InferenceEndpointSpec:
     :param args: vLLM arguments, ``--model`` (the operator's mount of the weights) included.
     :param environment: the worker's environment variables.
     :param gpus: GPUs per worker.
-    :param s3_bucket, s3_prefix: the weights' S3 location (operator 3.0 takes weights from S3 or FSx only).
+    :param s3_bucket, s3_prefix: the weights' S3 location.
     :param region: the region of the S3 bucket.
     :param startup_budget_seconds: how long the worker may take to answer /health for the first time.
     :param secrets: the secrets the sync keeps in a Kubernetes Secret (the API key, which the worker reads, and the
@@ -82,7 +82,7 @@ class InferenceEndpointSpec:
         return f"{self.name}-{SECRETS_SYNC}" if self.secrets else None
 
 
-#: The operator's prefix-aware strategy: the vendored operator 3.0 CRD (charts/imports/crds/, v1
+#: The operator's prefix-aware strategy: the vendored operator 3.1 CRD (charts/imports/crds/, v1
 #: ``spec.intelligentRoutingSpec``) offers ``routingStrategy`` prefixaware (its default), kvaware, session and
 #: roundrobin, with ``enabled`` ("Once set, the enabled field cannot be modified"). prefixaware routes on the request's
 #: text, as the EKS path's router does (charts/vllm_router.py); kvaware and ``kvCacheSpec`` are not used: the CRD's

@@ -4,7 +4,7 @@ checkout: no AWS call and no cluster, so it runs before the credentials row and 
 The endpoint stack applies cdk.out/kubernetes/ENV/PRESET.yaml (ops_cli/operator_crd.py ``rendered_manifest_path``).
 The API server refuses a value outside the CRD's enums, patterns or types and drops a field its structural schema does
 not have (https://kubernetes.io/docs/tasks/extend-kubernetes/custom-resources/custom-resource-definitions/
-#field-pruning), an hour into the deploy. The CRD the pinned add-on build installs (operator 3.0) is vendored in
+#field-pruning), an hour into the deploy. The CRD the pinned add-on build installs (operator 3.1) is vendored in
 charts/imports/crds/ (its SOURCE.md says from where); the "operator CRD" row compares the same endpoint with the CRD the
 cluster serves once the operator runs. An installed llmops without the checkout has no charts/: no row then.
 """

@@ -38,12 +38,15 @@ def weight_source(values: FileValues) -> Iterator[ConfigIssue]:
             "set weight_source: s3, or remove s3_uri",
         )
     if model.weight_source == "huggingface" and values.get("platform") == "hyperpod":
-        # deployment_config/addons.py OPERATOR_RELEASES: the pinned add-on installs operator 3.0, whose CRD's
-        # modelSourceConfig.modelSourceType is fsx or s3 (charts/imports/crds/); the API server refuses any other.
+        # The pinned operator's CRD (3.1, charts/imports/crds/) has modelSourceType huggingface, but its
+        # huggingFaceModel says only that the token "is injected as the HF_TOKEN environment variable into the
+        # InitContainer only": not into which volume, of what size, that init container writes 1.4 TB. The S3
+        # mirror's files were checked against the Hub's sha256 (ops_cli/weights.py); a download on the node is not.
         yield _note(
             "model.weight_source",
-            f"is huggingface, but the HyperPod Inference Operator the add-on installs (operator "
-            f"{PINNED_OPERATOR.operator_version}) loads weights from S3 or FSx only",
+            f"is huggingface, but on HyperPod this project loads weights from S3 only: the Inference Operator "
+            f"(operator {PINNED_OPERATOR.operator_version}) would download the Hub's 1.4 TB in an init container "
+            "into a volume its CRD does not describe, unchecked against the Hub's hashes",
             "copy the weights to S3 once (docs/weights.md), then set weight_source: s3 and "
             "s3_uri: s3://BUCKET/PREFIX/ (and hugging_face_revision: the commit you copied)",
         )
@@ -307,7 +310,7 @@ def key_check_needs_the_python_frontend(values: FileValues) -> Iterator[ConfigIs
 
 def public_on_hyperpod(values: FileValues) -> Iterator[ConfigIssue]:
     if values.get("endpoint.exposure") == "public" and values.get("platform") == "hyperpod":
-        # Operator 3.0's CRD has loadBalancer.healthCheckPath and routingAlgorithm only: no scheme, no inbound CIDRs
+        # Operator 3.1's CRD has loadBalancer.healthCheckPath and routingAlgorithm only: no scheme, no inbound CIDRs
         # (charts/imports/crds/, v1 schema), so the operator's load balancer cannot be made public or restricted.
         yield _note(
             "endpoint.exposure",

@@ -245,7 +245,12 @@ PINNED = {
     "metrics-server": ["v0.8.0-eksbuild.2", "v0.7.2-eksbuild.4"],
     "aws-mountpoint-s3-csi-driver": ["v2.1.0-eksbuild.1", "v1.14.1-eksbuild.1"],
     "aws-fsx-csi-driver": ["v1.7.0-eksbuild.1", "v1.6.0-eksbuild.1"],
-    "amazon-sagemaker-hyperpod-inference": ["v1.0.1-eksbuild.1", "v1.0.0-eksbuild.1"],
+    "amazon-sagemaker-hyperpod-inference": [
+        "v1.3.0-eksbuild.1",
+        "v1.2.1-eksbuild.1",
+        "v1.0.1-eksbuild.1",
+        "v1.0.0-eksbuild.1",
+    ],
 }
 
 #: A small schema of the shape EKS publishes for the Inference Operator add-on (DescribeAddonConfiguration).
@@ -767,9 +772,9 @@ def test_hyperpod_environment_checks_its_training_plan(aws, run):
     # the pinned build, the operator version it installs per the published mapping, and the builds nothing maps
     operator = rows(result)["add-on amazon-sagemaker-hyperpod-inference"]
     assert operator["detail"] == (
-        "v1.0.0-eksbuild.1 is offered for Kubernetes 1.34 (v1.0.0-eksbuild.1 installs "
-        "operator 3.0 (chart 2.0.0); also offered, mapped to no operator version by any public "
-        "source: v1.0.1-eksbuild.1); the configuration matches its schema"
+        "v1.2.1-eksbuild.1 is offered for Kubernetes 1.34 (v1.2.1-eksbuild.1 installs "
+        "operator 3.1 (chart 2.1.1); also offered, mapped to no operator version by any public "
+        "source: v1.3.0-eksbuild.1, v1.0.1-eksbuild.1); the configuration matches its schema"
     )
     # before cdk synth there is no rendered endpoint (not checked: a warning with the synthesis to run, never a pass),
     # before the operator stack no CRD on the cluster: said, not failed
@@ -1030,16 +1035,16 @@ def test_operator_configuration_missing_a_required_key_fails_with_its_json_path(
     operator = checks["add-on amazon-sagemaker-hyperpod-inference"]
     assert operator["status"] == "fail"
     assert operator["detail"] == (
-        "v1.0.0-eksbuild.1 is offered for Kubernetes 1.34 (v1.0.0-eksbuild.1 installs "
-        "operator 3.0 (chart 2.0.0); also offered, mapped to no operator version by any public "
-        "source: v1.0.1-eksbuild.1), but its configuration does not "
+        "v1.2.1-eksbuild.1 is offered for Kubernetes 1.34 (v1.2.1-eksbuild.1 installs "
+        "operator 3.1 (chart 2.1.1); also offered, mapped to no operator version by any public "
+        "source: v1.3.0-eksbuild.1, v1.0.1-eksbuild.1), but its configuration does not "
         "match the add-on's schema: $: 'region' is a required property; "
         "$.keda.enabled: True is not of type 'string'"
     )
     assert operator["fix"].startswith(
         "correct the configuration in deployment_config/addons.py from "
         "`aws eks describe-addon-configuration --addon-name "
-        "amazon-sagemaker-hyperpod-inference --addon-version v1.0.0-eksbuild.1`"
+        "amazon-sagemaker-hyperpod-inference --addon-version v1.2.1-eksbuild.1`"
     )
 
 

@@ -188,7 +188,7 @@ def test_the_rendered_endpoint_is_compared_with_the_vendored_crd_without_credent
     checks = {c["check"]: c for c in json.loads(result.stdout)["checks"]}
     row = checks["rendered endpoint"]
     assert row["status"] == "pass", row
-    assert "field paths" in row["detail"] and "fit the CRD of operator 3.0" in row["detail"]
+    assert "field paths" in row["detail"] and "fit the CRD of operator 3.1" in row["detail"]
     assert (
         list(checks)[-2:] == ["rendered endpoint", "credentials"]
         and result.code == ExitCode.CREDENTIALS
@@ -198,19 +198,19 @@ def test_the_rendered_endpoint_is_compared_with_the_vendored_crd_without_credent
 def test_a_rendered_field_the_pinned_operator_lacks_fails_before_any_aws_call(
     examples, sent, tmp_path, rendered_objects
 ):
-    # given a rendered endpoint with a field operator 3.0's CRD does not have, and a value its enum refuses
+    # given a rendered endpoint with a field operator 3.1's CRD does not have, and a value its enum refuses
     objects = copy.deepcopy(rendered_objects)
     (endpoint,) = [o for o in objects if o["kind"] == "InferenceEndpointConfig"]
-    endpoint["spec"]["kubernetes"] = {"serviceAccountName": "sa"}
-    endpoint["spec"]["modelSourceConfig"]["modelSourceType"] = "huggingface"
+    endpoint["spec"]["worker"]["volumeMounts"] = [{"name": "dshm", "mountPath": "/dev/shm"}]
+    endpoint["spec"]["modelSourceConfig"]["modelSourceType"] = "http"
     # when preflight runs without credentials
     result = preflight(
         examples, "--env", "example-hyperpod", "--manifest", rendered(tmp_path, objects), "--json"
     )
     # then the row fails with each path, and the exit code is still the credentials error's
     row = {c["check"]: c for c in json.loads(result.stdout)["checks"]}["rendered endpoint"]
-    assert row["status"] == "fail" and "spec.kubernetes: no such field" in row["detail"]
-    assert "spec.modelSourceConfig.modelSourceType: 'huggingface' is not one of" in row["detail"]
+    assert row["status"] == "fail" and "spec.worker.volumeMounts: no such field" in row["detail"]
+    assert "spec.modelSourceConfig.modelSourceType: 'http' is not one of" in row["detail"]
     assert result.code == ExitCode.CREDENTIALS and sent == []
 
 

@@ -548,13 +548,14 @@ def test_operator_and_the_addons_it_requires_at_the_migration_scripts_versions(
     operator_addons, synthesized_hyperpod
 ):
     # AWS's helm_to_addon.sh installs these, at these versions; the operator's init container exits without the
-    # S3 and FSx CSI drivers and cert-manager
+    # S3 and FSx CSI drivers and cert-manager. The operator itself at the newest build a public source maps to its
+    # version: v1.2.1-eksbuild.1, operator 3.1 (deployment_config/operator_releases.py)
     assert {name: a["Properties"]["AddonVersion"] for name, a in operator_addons.items()} == {
         "cert-manager": "v1.18.2-eksbuild.2",
         "metrics-server": "v0.7.2-eksbuild.4",
         "aws-mountpoint-s3-csi-driver": "v1.14.1-eksbuild.1",
         "aws-fsx-csi-driver": "v1.6.0-eksbuild.1",
-        "amazon-sagemaker-hyperpod-inference": "v1.0.0-eksbuild.1",
+        "amazon-sagemaker-hyperpod-inference": "v1.2.1-eksbuild.1",
     }
     operator = operator_addons["amazon-sagemaker-hyperpod-inference"]
     others = {
@@ -1260,12 +1261,12 @@ def test_the_endpoint_validates_strictly_and_the_crd_has_no_worker_security_cont
         if o["kind"] == "InferenceEndpointConfig"
     ]
     applied = _applied(synthesized_hyperpod.template("endpoint"))["InferenceEndpointConfig"]
-    # given the endpoint as written for review and as applied, each valid against the vendored operator 3.0 CRD,
+    # given the endpoint as written for review and as applied, each valid against the vendored operator 3.1 CRD,
     # unknown fields refused
     for obj in (*reviewed, applied):
         validate_custom_resource(obj)
         _strictly_valid(obj)
-    # then the worker can take neither a securityContext nor a volume mount, and the pod no spec.kubernetes
+    # then the worker can take neither a securityContext nor a volume mount
     for field, value in (
         ("securityContext", HARDENED),
         ("volumeMounts", [{"name": "secrets-store", "mountPath": "/x"}]),
@@ -1274,10 +1275,6 @@ def test_the_endpoint_validates_strictly_and_the_crd_has_no_worker_security_cont
         broken["spec"]["worker"][field] = value
         with pytest.raises(jsonschema.ValidationError):
             _strictly_valid(broken)
-    broken = json.loads(json.dumps(applied))
-    broken["spec"]["kubernetes"] = {"serviceAccountName": "x"}
-    with pytest.raises(jsonschema.ValidationError):
-        _strictly_valid(broken)
 
 
 def test_the_secret_provider_class_and_service_account_are_valid(
@@ -1563,7 +1560,7 @@ def test_the_typed_bindings_were_generated_from_the_vendored_crds():
             f"{package}: the CRD changed: run `make crd-bindings`"
         )
         assert (PROJECT_DIR / "charts" / "imports" / package / "__init__.py").is_file()
-    # the operator's CRD is the one its SOURCE.md names: operator 3.0's, at the commit and digest recorded there
+    # the operator's CRD is the one its SOURCE.md names: operator 3.1's, at the commit and digest recorded there
     from deployment_config.operator_releases import CRD_PATH, OPERATOR_REPOSITORY, PINNED_OPERATOR
 
     crd = PROJECT_DIR / sources["sagemaker_inference"]["crd"]
@@ -1578,8 +1575,9 @@ def test_the_typed_bindings_were_generated_from_the_vendored_crds():
     assert "Apache-2.0" in record
 
 
-def test_the_vendored_crd_is_operator_3_0s():
-    # what the pinned operator's CRD allows, as the issue's finding states it: S3 and FSx only, no spec.kubernetes
+def test_the_vendored_crd_is_operator_3_1s():
+    # what the pinned operator's CRD allows: the Hub as a model source, pod volumes for init containers only, and
+    # still no volume mount or securityContext for the worker (charts/imports/crds/SOURCE.md)
     from tests.crd_schema import crd_schemas
 
     spec = crd_schemas()[("inference.sagemaker.aws.amazon.com/v1", "InferenceEndpointConfig")][
@@ -1588,8 +1586,13 @@ def test_the_vendored_crd_is_operator_3_0s():
     assert spec["properties"]["modelSourceConfig"]["properties"]["modelSourceType"]["enum"] == [
         "fsx",
         "s3",
+        "huggingface",
+        "kubernetesVolume",
     ]
-    assert "kubernetes" not in spec["properties"]
+    kubernetes = spec["properties"]["kubernetes"]["properties"]
+    assert set(kubernetes) == {"initContainers", "schedulerName", "serviceAccountName", "volumes"}
+    assert "referenced by init containers" in kubernetes["volumes"]["description"]
+    assert not {"volumeMounts", "securityContext"} & set(spec["properties"]["worker"]["properties"])
     assert set(spec["properties"]["loadBalancer"]["properties"]) == {
         "healthCheckPath",
         "routingAlgorithm",

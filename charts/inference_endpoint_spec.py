@@ -94,7 +94,12 @@ PREFIX_AWARE = "prefixaware"
 
 def routing_strategy_for(env: EnvironmentConfig) -> str | None:
     """The intelligent routing strategy of ``env``'s endpoint: prefix-aware when its instance group can hold two workers
-    or more, unless ``endpoint.routing`` is ``none``; None otherwise.
+    or more, unless ``endpoint.routing`` is ``none`` or the API key is required; None otherwise.
+
+    Not while the key is required: the operator's router (vLLM production-stack's) adds a worker only once GET
+    /v1/models answers it, and it sends no key the CRD can give it, so the key check would leave it without a worker
+    (deployment_config/cross_section_rules/serving.py ``routing``, which refuses an explicit ``cache_aware`` then, has
+    the source). The load balancer spreads the requests instead.
 
     Decided by the group's size (``hyperpod.instance_count``), not by today's workers: the CRD says intelligent routing
     "is currently not supported for existing deployments. Adding this configuration to an existing deployment will be
@@ -105,6 +110,8 @@ def routing_strategy_for(env: EnvironmentConfig) -> str | None:
         env.hyperpod.instance_count if env.hyperpod else 1,
         scaling.max_replicas if scaling else env.replicas,
     )
+    if env.endpoint.api_key_required:
+        return None
     return PREFIX_AWARE if env.endpoint.router_policy(workers) else None
 
 

@@ -245,6 +245,7 @@ def routing(values: FileValues) -> Iterator[ConfigIssue]:
     endpoint = values.section("endpoint")
     if endpoint.routing in ("auto", "none"):
         return
+    keyed = endpoint.authentication == "api-key"
     if values.get("platform") == "hyperpod" and endpoint.routing != "cache_aware":
         # The CRD's routingStrategy enum is prefixaware, kvaware, session, roundrobin (charts/imports/crds/): a
         # round robin exists there, but the project maps only cache_aware (to prefixaware), and a power of two none.
@@ -252,7 +253,24 @@ def routing(values: FileValues) -> Iterator[ConfigIssue]:
             "endpoint.routing",
             f"is {endpoint.routing}, but on platform: hyperpod the Inference Operator routes, and this project "
             "sets only its prefix-aware strategy (intelligentRoutingSpec.routingStrategy: prefixaware)",
-            "use routing: cache_aware (prefix-aware), auto or none",
+            "use routing: auto or none"
+            if keyed
+            else "use routing: cache_aware (prefix-aware), auto or none",
+        )
+        return
+    if values.get("platform") == "hyperpod" and keyed:
+        # The operator's router is vLLM production-stack's (AWS's caching-and-routing page quotes its log line). It
+        # adds a worker only once GET http://POD:PORT/v1/models answers, with a key only from the router's own
+        # VLLM_API_KEY (vllm-project/production-stack@9931e67 src/vllm_router/service_discovery.py,
+        # K8sPodIPServiceDiscovery._get_model_names and _on_engine_update); the CRD's intelligentRoutingSpec has no
+        # field for the router's environment, and the key check answers 401 there: a router with no worker.
+        yield _note(
+            "endpoint.routing",
+            "is cache_aware, but on platform: hyperpod the operator's router finds its workers with GET "
+            "/v1/models and no API key, which the key check (endpoint.authentication: api-key) refuses: it would "
+            "route every request to no worker",
+            "use routing: auto or none (with the key required the load balancer spreads requests over the "
+            "workers), or endpoint.authentication: none for an endpoint without a key",
         )
         return
     if autoscaled(values):

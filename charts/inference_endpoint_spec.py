@@ -119,9 +119,7 @@ def inference_endpoint_spec_for(env: EnvironmentConfig) -> InferenceEndpointSpec
     model = env.model
     if model.weight_source is not WeightSource.S3 or not model.s3_uri:
         # The loader refuses it first (deployment_config/sections/model.py, ModelSection); this guards other callers.
-        raise ValueError(
-            "the HyperPod endpoint takes its weights from S3 (operator 3.0's modelSourceType is fsx or s3)"
-        )
+        raise ValueError("the HyperPod endpoint takes its weights from S3 (docs/known-limits.md)")
     # The pinned revision's own prefix, which `llmops weights mirror` wrote and checked (deployment_config/
     # model_location.py); without a revision the endpoint stack refuses to deploy (cdk_constructs/placeholder_guard.py).
     bucket, _, prefix = (weights_s3_uri(model) or model.s3_uri)[len("s3://") :].partition("/")

@@ -419,7 +419,7 @@ def test_eks_still_takes_weights_from_the_hub(example_copy):
 
 
 def test_hyperpod_refuses_a_public_endpoint_it_would_make_internal(hyperpod_copy):
-    # given a public endpoint with its source networks on HyperPod: operator 3.0's CRD has no scheme and no CIDR field
+    # given a public endpoint with its source networks on HyperPod: operator 3.1's CRD has no scheme and no CIDR field
     hyperpod_copy["endpoint"] = {"exposure": "public", "allowed_cidrs": ["203.0.113.0/24"]}
     with pytest.raises(ConfigError) as error:
         parse_environment(hyperpod_copy, name="public")

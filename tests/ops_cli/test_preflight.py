@@ -736,16 +736,20 @@ def test_hyperpod_environment_checks_its_training_plan(aws, run):
     expect_bootstrap(aws)
     result = run("preflight", "--env", "example-hyperpod", "--json")
     assert result.code == ExitCode.OK, result.stdout
-    # every row passes but the endpoint not rendered yet, which warns (below)
+    # every row passes but the endpoint not rendered yet and the worker's /dev/shm, which warn (below)
     statuses = {c["check"]: c["status"] for c in result.json["checks"]}
-    assert set(statuses.values()) == {"pass", "warn"} and statuses["rendered endpoint"] == "warn"
-    assert [name for name, status in statuses.items() if status == "warn"] == ["rendered endpoint"]
+    assert set(statuses.values()) == {"pass", "warn"}
+    assert [name for name, status in statuses.items() if status == "warn"] == [
+        "rendered endpoint",
+        "worker /dev/shm",
+    ]
     assert list(rows(result)) == [
         "configuration",
         "model sizing",
         "image pinned by digest",
         "model revision pinned",
         "rendered endpoint",
+        "worker /dev/shm",
         "credentials",
         "training plan exists",
         "instance type and count",

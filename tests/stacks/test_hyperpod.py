@@ -82,7 +82,7 @@ def test_endpoint_is_the_recipe_manifest(endpoint):
     assert spec["modelName"] == "Kimi-K3"
     assert spec["instanceType"] == "ml.p6-b300.48xlarge"
     assert spec["invocationEndpoint"] == "v1/chat/completions"
-    # the weights from S3 (operator 3.0 takes fsx or s3 only): the example's bucket and prefix
+    # the weights from S3 (the project's only source on HyperPod): the example's bucket and prefix
     assert spec["modelSourceConfig"] == {
         "modelSourceType": "s3",
         "modelLocation": "moonshotai/Kimi-K3/",
@@ -1135,7 +1135,7 @@ def test_the_worker_reads_its_api_key_from_the_secret_the_sync_keeps(synthesized
     assert (
         objects["InferenceEndpointConfig"]["spec"]["modelSourceConfig"]["modelSourceType"] == "s3"
     )
-    # and nothing of the pod beyond what operator 3.0's CRD has: no spec.kubernetes (it would be dropped silently)
+    # and no spec.kubernetes: the endpoint adds no pod volume, init container or service account
     assert "kubernetes" not in objects["InferenceEndpointConfig"]["spec"]
 
 

@@ -4,15 +4,16 @@ The announced manifest for Kimi-K3, with the defaults that are wrong for a 1.4 T
 timeout that outlasts the download, probes and the load balancer health check on vLLM's /health, and metrics
 scraped from vLLM's own port.
 
-Written for operator 3.0, the version the pinned add-on build installs (deployment_config/addons.py,
+Written for operator 3.1, the version the pinned add-on build installs (deployment_config/operator_releases.py,
 OPERATOR_RELEASES), through typed bindings generated from that version's CRD, vendored in charts/imports/crds/. That
 CRD's v1 schema decides what the endpoint can say:
 
 - ``modelSourceConfig.modelSourceType`` is ``fsx`` or ``s3``: the weights come from S3 (the loader refuses
   ``weight_source: huggingface`` for HyperPod; ``llmops weights mirror`` copies them there). The worker never talks to
   the Hub, so no Hugging Face token reaches it.
-- There is no ``spec.kubernetes`` (no service account, volume or init container of the worker pod) and ``worker`` has
-  no ``volumeMounts``: the worker cannot mount the Secrets Store CSI volume. A small Deployment of its own, in the same
+- ``worker`` has no ``volumeMounts``: ``spec.kubernetes.volumes`` adds volumes to the pod, but "These volumes can be
+  referenced by init containers via volumeMounts" (the CRD's description), so the worker's own container cannot mount
+  the Secrets Store CSI volume. A small Deployment of its own, in the same
   namespace, mounts it and keeps the Kubernetes Secret the driver syncs from it (charts/secrets_sync.py); the worker
   reads ``LLM_SERVING_API_KEY`` from that Secret through ``worker.environmentVariables[].valueFrom.secretKeyRef``.
 - Fails closed: the ``secretKeyRef`` leaves ``optional`` unset ("Specify whether the Secret or its key must be

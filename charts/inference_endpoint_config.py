@@ -1,5 +1,5 @@
 """The InferenceEndpointConfig's spec (:func:`endpoint_spec`), written through the typed bindings generated from the
-operator 3.0 CRD (charts/imports/): the weights' S3 source, the worker (image, arguments, environment with the API key
+operator 3.1 CRD (charts/imports/): the weights' S3 source, the worker (image, arguments, environment with the API key
 from the synced Secret, port, GPUs, probes on vLLM's /health), the load balancer's health check, the metrics, the
 autoscaling and the intelligent routing. Why each field is what it is: the docstring of charts/inference_endpoint_chart.py and the
 comments below.

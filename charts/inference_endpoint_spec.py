@@ -35,7 +35,7 @@ class InferenceEndpointSpec:
     :param args: vLLM arguments, ``--model`` (the operator's mount of the weights) included.
     :param environment: the worker's environment variables.
     :param gpus: GPUs per worker.
-    :param s3_bucket, s3_prefix: the weights' S3 location (operator 3.0 takes weights from S3 or FSx only).
+    :param s3_bucket, s3_prefix: the weights' S3 location.
     :param region: the region of the S3 bucket.
     :param startup_budget_seconds: how long the worker may take to answer /health for the first time.
     :param secrets: the secrets the sync keeps in a Kubernetes Secret (the API key, which the worker reads, and the
@@ -82,7 +82,7 @@ class InferenceEndpointSpec:
         return f"{self.name}-{SECRETS_SYNC}" if self.secrets else None
 
 
-#: The operator's prefix-aware strategy: the vendored operator 3.0 CRD (charts/imports/crds/, v1
+#: The operator's prefix-aware strategy: the vendored operator 3.1 CRD (charts/imports/crds/, v1
 #: ``spec.intelligentRoutingSpec``) offers ``routingStrategy`` prefixaware (its default), kvaware, session and
 #: roundrobin, with ``enabled`` ("Once set, the enabled field cannot be modified"). prefixaware routes on the request's
 #: text, as the EKS path's router does (charts/vllm_router.py); kvaware and ``kvCacheSpec`` are not used: the CRD's
@@ -94,7 +94,12 @@ PREFIX_AWARE = "prefixaware"
 
 def routing_strategy_for(env: EnvironmentConfig) -> str | None:
     """The intelligent routing strategy of ``env``'s endpoint: prefix-aware when its instance group can hold two workers
-    or more, unless ``endpoint.routing`` is ``none``; None otherwise.
+    or more, unless ``endpoint.routing`` is ``none`` or the API key is required; None otherwise.
+
+    Not while the key is required: the operator's router (vLLM production-stack's) adds a worker only once GET
+    /v1/models answers it, and it sends no key the CRD can give it, so the key check would leave it without a worker
+    (deployment_config/cross_section_rules/serving.py ``routing``, which refuses an explicit ``cache_aware`` then, has
+    the source). The load balancer spreads the requests instead.
 
     Decided by the group's size (``hyperpod.instance_count``), not by today's workers: the CRD says intelligent routing
     "is currently not supported for existing deployments. Adding this configuration to an existing deployment will be
@@ -105,6 +110,8 @@ def routing_strategy_for(env: EnvironmentConfig) -> str | None:
         env.hyperpod.instance_count if env.hyperpod else 1,
         scaling.max_replicas if scaling else env.replicas,
     )
+    if env.endpoint.api_key_required:
+        return None
     return PREFIX_AWARE if env.endpoint.router_policy(workers) else None
 
 
@@ -112,9 +119,7 @@ def inference_endpoint_spec_for(env: EnvironmentConfig) -> InferenceEndpointSpec
     model = env.model
     if model.weight_source is not WeightSource.S3 or not model.s3_uri:
         # The loader refuses it first (deployment_config/sections/model.py, ModelSection); this guards other callers.
-        raise ValueError(
-            "the HyperPod endpoint takes its weights from S3 (operator 3.0's modelSourceType is fsx or s3)"
-        )
+        raise ValueError("the HyperPod endpoint takes its weights from S3 (docs/known-limits.md)")
     # The pinned revision's own prefix, which `llmops weights mirror` wrote and checked (deployment_config/
     # model_location.py); without a revision the endpoint stack refuses to deploy (cdk_constructs/placeholder_guard.py).
     bucket, _, prefix = (weights_s3_uri(model) or model.s3_uri)[len("s3://") :].partition("/")

@@ -1,6 +1,7 @@
 """The HyperPod endpoint's secrets sync: a small Deployment that keeps the Kubernetes Secret the worker reads its API key
-from, for an InferenceEndpointConfig of operator 3.0, whose CRD has no ``spec.kubernetes`` (no service account, volume
-or init container of the worker pod can be set: charts/imports/crds/, the v1 schema).
+from, for an InferenceEndpointConfig of operator 3.1, whose worker's container can mount no volume (the CRD's v1 schema
+has no ``worker.volumeMounts``; ``spec.kubernetes.volumes`` "can be referenced by init containers via volumeMounts":
+charts/imports/crds/).
 
 How the key reaches the worker, each step with its source:
 
@@ -11,7 +12,7 @@ How the key reaches the worker, each step with its source:
    Kubernetes Secrets": kubernetes-sigs/secrets-store-csi-driver v1.6.0 docs/book/src/topics/sync-as-kubernetes-secret.md);
    with rotation on (deployment_config/addons.py) it refreshes the Secret at the secret's current version.
 2. The worker reads ``LLM_SERVING_API_KEY`` from that Secret through ``worker.environmentVariables[].valueFrom.secretKeyRef``,
-   a field of operator 3.0's CRD.
+   a field of operator 3.1's CRD.
 
 The pod's one container only has to exist: the Kubernetes pause image, which sleeps until it is stopped
 (kubernetes/kubernetes build/pause/linux/pause.c, its main loop ``pause()``). It opens no port and makes no call, so its

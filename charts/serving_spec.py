@@ -32,6 +32,7 @@ from deployment_config.model_location import (
     weights_s3_uri,
 )
 from deployment_config.sections.endpoint import EndpointSection
+from deployment_config.sizing import SHM_SIZE_GIB
 from deployment_config.vllm_args import SERVING_PORT
 
 #: vLLM's API port on both paths, the one model.extra_args may not change (deployment_config/vllm_args/options.py).
@@ -304,7 +305,7 @@ def serving_spec_for(env: EnvironmentConfig) -> VllmServingSpec:
         cpu_request=instance.vcpus // 2,
         memory_request_gib=instance.memory_gib // 2,
         memory_limit_gib=instance.memory_gib * 85 // 100,
-        shm_size_gib=50,
+        shm_size_gib=SHM_SIZE_GIB,
         startup_budget_seconds=budget.probe_seconds,
         node_labels=GPU_NODE_LABELS,
         toleration=(GPU_TAINT_KEY, GPU_TAINT_VALUE, GPU_TAINT_EFFECT),

@@ -34,9 +34,10 @@ the cluster encrypts with its own KMS key (stacks/cluster_stack.py).
 
 The same objects serve the HyperPod path, whose pod the Inference Operator writes from an InferenceEndpointConfig
 (charts/inference_endpoint_chart.py): :func:`secrets_volume`, :func:`secret_key_ref` and :func:`secret_env` give the
-volume and references as plain Kubernetes JSON. There the worker pod can take no volume at all (operator 3.0's CRD has
-neither ``worker.volumeMounts`` nor ``spec.kubernetes``), so a Deployment of its own mounts the volume and keeps the
-synced Secret (charts/secrets_sync.py), and the worker reads ``LLM_SERVING_API_KEY`` from it by ``secretKeyRef``.
+volume and references as plain Kubernetes JSON. There the worker's container can mount no volume (operator 3.1's CRD
+has no ``worker.volumeMounts``; its ``spec.kubernetes.volumes`` serve init containers only), so a Deployment of its own
+mounts the volume and keeps the synced Secret (charts/secrets_sync.py), and the worker reads ``LLM_SERVING_API_KEY``
+from it by ``secretKeyRef``.
 """
 
 from __future__ import annotations

@@ -68,10 +68,13 @@ COREDNS = AddonPin("coredns", None, EKS_ADDONS_GUIDE)
 #: Installed before the system nodes (which only turn Ready with the CNI); coredns after them.
 NETWORK_ADDONS = (VPC_CNI, KUBE_PROXY, POD_IDENTITY_AGENT)
 
-#: The build whose operator version a public source names: operator 3.0 (deployment_config/operator_releases.py), the
-#: version the endpoint is written for and the tests validate against (its CRD in charts/imports/crds/).
+#: The newest build whose operator version a public source names: operator 3.1 (deployment_config/operator_releases.py),
+#: the version the endpoint is written for and the tests validate against (its CRD in charts/imports/crds/). Its
+#: configuration keys are the migration script's.
 INFERENCE_OPERATOR = AddonPin(
-    "amazon-sagemaker-hyperpod-inference", PINNED_OPERATOR.addon_version, MIGRATION_SCRIPT
+    "amazon-sagemaker-hyperpod-inference",
+    PINNED_OPERATOR.addon_version,
+    f"{PINNED_OPERATOR.sources[0]}; configuration: {MIGRATION_SCRIPT}",
 )
 CERT_MANAGER = AddonPin("cert-manager", "v1.18.2-eksbuild.2", MIGRATION_SCRIPT)
 METRICS_SERVER = AddonPin("metrics-server", "v0.7.2-eksbuild.4", MIGRATION_SCRIPT)

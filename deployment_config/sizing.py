@@ -271,6 +271,10 @@ PROBE_MARGIN_SECONDS = 5 * 60
 #: The HyperPod Inference Operator's maxDeployTimeInSeconds allows this much after the startup probe's budget, for
 #: scheduling, image pull and load balancer set-up (charts/inference_endpoint_spec.py).
 HYPERPOD_DEPLOY_MARGIN_SECONDS = 30 * 60
+#: The memory-backed /dev/shm of the vLLM pod on EKS (charts/vllm_deployment.py): NCCL and vLLM's worker processes
+#: exchange tensors through it at TP 8, and a container's default is 64 MiB. The HyperPod worker cannot have one
+#: (the operator's CRD has no worker volumeMounts: ops_cli/preflight_endpoint.py, docs/known-limits.md).
+SHM_SIZE_GIB = 50
 
 
 @dataclass(frozen=True)

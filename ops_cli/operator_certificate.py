@@ -4,15 +4,15 @@ a HyperPod endpoint's TLS against it, instead of failing on an unknown issuer or
 Without a certificate of the user's own (``tlsConfig.customCertificateConfig``, which this project does not set), the
 operator generates a self-signed certificate, imports it into ACM for the load balancer, and stores the PEM in the
 certificate bucket the add-on is configured with (``tlsCertificateS3Bucket``; stacks/inference_operator_stack.py). The
-InferenceEndpointConfig's status says where (the v1 CRD, ``status.tlsCertificate``: operator 3.0's, vendored in
+InferenceEndpointConfig's status says where (the v1 CRD, ``status.tlsCertificate``: operator 3.1's, vendored in
 charts/imports/crds/, and aws/sagemaker-hyperpod-cli@011ca92
 ``helm_chart/HyperPodHelmChart/charts/inference-operator/config/crd/``):
 
 - ``tlsCertificateOutputS3Bucket``: "S3 bucket that stores the certificate that needs to be trusted";
 - ``tlsCertificateS3Keys``: "The output tls certificate S3 key that points to the .pem file";
 - ``certificateDomainNames``: "The certificate domain names that is attached to the certificate";
-- ``certificateHealth``: ``Valid``, ``Expiring`` or ``Expired`` (operator 3.1 and later; operator 3.0, which the pinned
-  add-on installs, has no such field, and then nothing is checked here).
+- ``certificateHealth``: ``Valid``, ``Expiring`` or ``Expired`` (operator 3.1 and later, which the pinned add-on
+  installs; an operator 3.0 on the cluster has no such field, and then nothing is checked here).
 
 AWS's Helm-to-add-on migration script reads bucket names out of these statuses with and without an ``s3://`` prefix
 (``helm_to_addon.sh``: ``sed 's|^s3://||'``), so both forms are accepted here. The object is read with

@@ -21,7 +21,7 @@ from pathlib import Path
 
 from deployment_config.addons import INFERENCE_OPERATOR
 from deployment_config.model import EnvironmentConfig
-from deployment_config.operator_releases import PINNED_OPERATOR, operator_release
+from deployment_config.operator_releases import OPERATOR_RELEASES, operator_release
 from ops_cli.aws import Aws
 from ops_cli.errors import ExitCode, OpsError
 from ops_cli.preflight_check import Check, Status
@@ -57,10 +57,10 @@ def operator_version_detail(version: str) -> str:
     """What the table says about add-on build ``version``."""
     release = operator_release(version)
     if release is None:
-        return (
-            f"no public source maps {version} to an operator version (only {PINNED_OPERATOR.addon_version} → "
-            f"operator {PINNED_OPERATOR.operator_version} is published)"
+        published = ", ".join(
+            f"{r.addon_version} → {r.operator_version}" for r in OPERATOR_RELEASES
         )
+        return f"no public source maps {version} to an operator version (only {published} are published)"
     return f"{version} installs operator {release.operator_version} (chart {release.chart_version})"
 
 

@@ -13,14 +13,14 @@ from pathlib import Path
 from deployment_config.model import EnvironmentConfig, Platform
 from deployment_config.model_location import weights_s3_uri
 from ops_cli.preflight_check import Check, Status
-from ops_cli.preflight_endpoint import rendered_endpoint_check
+from ops_cli.preflight_endpoint import rendered_endpoint_check, worker_shm_check
 from ops_cli.preflight_pins import pin_checks
 
 
 def local_checks(env: EnvironmentConfig, manifest: Path | None = None) -> list[Check]:
     """Placeholders first (the user sees every other problem of the same file in the same run), then the
     configuration, the sizing, the pins and, on HyperPod, the rendered endpoint (``manifest``) against the CRD of the
-    pinned operator (ops_cli/preflight_endpoint.py)."""
+    pinned operator and the worker's /dev/shm, which that CRD cannot ask for (ops_cli/preflight_endpoint.py)."""
     placeholders = [_placeholders(env)] if env.placeholders else []
     endpoint = rendered_endpoint_check(env, manifest) if manifest is not None else None
     return [
@@ -29,6 +29,7 @@ def local_checks(env: EnvironmentConfig, manifest: Path | None = None) -> list[C
         _sizing(env),
         *pin_checks(env),
         *([endpoint] if endpoint else []),
+        *([worker_shm_check(env)] if manifest is not None else []),
     ]
 
 

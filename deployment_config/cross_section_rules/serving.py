@@ -38,12 +38,15 @@ def weight_source(values: FileValues) -> Iterator[ConfigIssue]:
             "set weight_source: s3, or remove s3_uri",
         )
     if model.weight_source == "huggingface" and values.get("platform") == "hyperpod":
-        # deployment_config/addons.py OPERATOR_RELEASES: the pinned add-on installs operator 3.0, whose CRD's
-        # modelSourceConfig.modelSourceType is fsx or s3 (charts/imports/crds/); the API server refuses any other.
+        # The pinned operator's CRD (3.1, charts/imports/crds/) has modelSourceType huggingface, but its
+        # huggingFaceModel says only that the token "is injected as the HF_TOKEN environment variable into the
+        # InitContainer only": not into which volume, of what size, that init container writes 1.4 TB. The S3
+        # mirror's files were checked against the Hub's sha256 (ops_cli/weights.py); a download on the node is not.
         yield _note(
             "model.weight_source",
-            f"is huggingface, but the HyperPod Inference Operator the add-on installs (operator "
-            f"{PINNED_OPERATOR.operator_version}) loads weights from S3 or FSx only",
+            f"is huggingface, but on HyperPod this project loads weights from S3 only: the Inference Operator "
+            f"(operator {PINNED_OPERATOR.operator_version}) would download the Hub's 1.4 TB in an init container "
+            "into a volume its CRD does not describe, unchecked against the Hub's hashes",
             "copy the weights to S3 once (docs/weights.md), then set weight_source: s3 and "
             "s3_uri: s3://BUCKET/PREFIX/ (and hugging_face_revision: the commit you copied)",
         )
@@ -242,6 +245,7 @@ def routing(values: FileValues) -> Iterator[ConfigIssue]:
     endpoint = values.section("endpoint")
     if endpoint.routing in ("auto", "none"):
         return
+    keyed = endpoint.authentication == "api-key"
     if values.get("platform") == "hyperpod" and endpoint.routing != "cache_aware":
         # The CRD's routingStrategy enum is prefixaware, kvaware, session, roundrobin (charts/imports/crds/): a
         # round robin exists there, but the project maps only cache_aware (to prefixaware), and a power of two none.
@@ -249,7 +253,24 @@ def routing(values: FileValues) -> Iterator[ConfigIssue]:
             "endpoint.routing",
             f"is {endpoint.routing}, but on platform: hyperpod the Inference Operator routes, and this project "
             "sets only its prefix-aware strategy (intelligentRoutingSpec.routingStrategy: prefixaware)",
-            "use routing: cache_aware (prefix-aware), auto or none",
+            "use routing: auto or none"
+            if keyed
+            else "use routing: cache_aware (prefix-aware), auto or none",
+        )
+        return
+    if values.get("platform") == "hyperpod" and keyed:
+        # The operator's router is vLLM production-stack's (AWS's caching-and-routing page quotes its log line). It
+        # adds a worker only once GET http://POD:PORT/v1/models answers, with a key only from the router's own
+        # VLLM_API_KEY (vllm-project/production-stack@9931e67 src/vllm_router/service_discovery.py,
+        # K8sPodIPServiceDiscovery._get_model_names and _on_engine_update); the CRD's intelligentRoutingSpec has no
+        # field for the router's environment, and the key check answers 401 there: a router with no worker.
+        yield _note(
+            "endpoint.routing",
+            "is cache_aware, but on platform: hyperpod the operator's router finds its workers with GET "
+            "/v1/models and no API key, which the key check (endpoint.authentication: api-key) refuses: it would "
+            "route every request to no worker",
+            "use routing: auto or none (with the key required the load balancer spreads requests over the "
+            "workers), or endpoint.authentication: none for an endpoint without a key",
         )
         return
     if autoscaled(values):
@@ -307,7 +328,7 @@ def key_check_needs_the_python_frontend(values: FileValues) -> Iterator[ConfigIs
 
 def public_on_hyperpod(values: FileValues) -> Iterator[ConfigIssue]:
     if values.get("endpoint.exposure") == "public" and values.get("platform") == "hyperpod":
-        # Operator 3.0's CRD has loadBalancer.healthCheckPath and routingAlgorithm only: no scheme, no inbound CIDRs
+        # Operator 3.1's CRD has loadBalancer.healthCheckPath and routingAlgorithm only: no scheme, no inbound CIDRs
         # (charts/imports/crds/, v1 schema), so the operator's load balancer cannot be made public or restricted.
         yield _note(
             "endpoint.exposure",

@@ -148,9 +148,10 @@ class EndpointSection(BaseModel):
         default="auto",
         description="How requests are spread over two or more vLLM replicas. 'auto' (the default): by "
         "prefix cache with two replicas or more (platform eks: the vLLM project's router, policy cache_aware; platform "
-        "hyperpod: the operator's prefix-aware routing), none with one; 'none': the load balancer alone; "
-        "'cache_aware', 'power_of_two', 'round_robin': that policy of the router (platform: eks; HyperPod: "
-        "'cache_aware' only). A policy needs two replicas or more.",
+        "hyperpod: the operator's prefix-aware routing with authentication: none, the load balancer while the key is "
+        "required, since the operator's router finds its workers without the key), none with one; 'none': the load "
+        "balancer alone; 'cache_aware', 'power_of_two', 'round_robin': that policy of the router (platform: eks; "
+        "HyperPod: 'cache_aware' only, with authentication: none). A policy needs two replicas or more.",
         examples=["auto"],
     )
     drain_seconds: int = Field(

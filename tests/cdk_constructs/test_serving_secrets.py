@@ -38,6 +38,7 @@ from deployment_config.addons import (
 )
 from deployment_config.model import WeightSource
 from tests.cfn_lint import cfn_lint_errors
+from tests.crd_schema import strict_schema
 
 CRD_FILE = Path(__file__).resolve().parents[1] / "data" / "secretproviderclasses.crd.yaml"
 #: git blob id of the CRD file in kubernetes-sigs/secrets-store-csi-driver v1.6.0 (the file's header says where).
@@ -106,29 +107,12 @@ def _crd_text() -> str:
     )[1]
 
 
-def _strict(schema):
-    """The CRD's schema with unknown fields refused, as the API server does for a structural schema under kubectl's
-    strict field validation (a misspelled field is an error, not silently dropped)."""
-    if isinstance(schema, list):
-        return [_strict(item) for item in schema]
-    if not isinstance(schema, dict):
-        return schema
-    strict = {key: _strict(value) for key, value in schema.items()}
-    if (
-        strict.get("type") == "object"
-        and "properties" in strict
-        and "additionalProperties" not in strict
-    ):
-        strict["additionalProperties"] = False
-    return strict
-
-
 @functools.cache
 def _secret_provider_class_schema() -> dict:
     crd = yaml.load(_crd_text(), Loader=yaml.CSafeLoader)  # libyaml, as for every CRD
     (v1,) = [v for v in crd["spec"]["versions"] if v["name"] == "v1"]
     assert f"{crd['spec']['group']}/v1" == SECRET_PROVIDER_CLASS_API_VERSION and v1["served"]
-    return _strict(v1["schema"]["openAPIV3Schema"])
+    return strict_schema(v1["schema"]["openAPIV3Schema"])
 
 
 def hugging_face_token_statements() -> list[dict]:

@@ -25,6 +25,7 @@ from deployment_config.catalog import GPU_INSTANCE_TYPES, MODEL_PRESETS
 from deployment_config.loader import parse_environment
 from deployment_config.sizing import MAX_LAYOUT_NODES, check_model_fits, fit_over, layout_for
 from deployment_config.vllm_args import extra_args_problems
+from tests.crd_schema import strict_schema
 
 TEST_CONFIGS = Path(__file__).resolve().parents[1] / "configs"
 LWS_CRD = (
@@ -166,34 +167,12 @@ def test_the_two_node_example_is_one_group_of_two_pods_and_no_deployment(manifes
     assert lws["spec"]["leaderWorkerTemplate"]["restartPolicy"] == "RecreateGroupOnPodRestart"
 
 
-def _strict(schema: dict) -> dict:
-    """The CRD's structural schema with unknown fields refused: the API server would silently prune them."""
-    schema = copy.deepcopy(schema)
-
-    def walk(node):
-        if isinstance(node, dict):
-            if (
-                "properties" in node
-                and "additionalProperties" not in node
-                and not node.get("x-kubernetes-preserve-unknown-fields")
-            ):
-                node["additionalProperties"] = False
-            for value in node.values():
-                walk(value)
-        elif isinstance(node, list):
-            for value in node:
-                walk(value)
-
-    walk(schema)
-    return schema
-
-
 @cache
 def _lws_schema() -> dict:
     crd = yaml.load(LWS_CRD.read_text(), Loader=yaml.CSafeLoader)  # libyaml: the CRD is 1 MB
     (version,) = [v for v in crd["spec"]["versions"] if v["name"] == "v1"]
     assert version["served"] and version["storage"]
-    return _strict(version["schema"]["openAPIV3Schema"])
+    return strict_schema(version["schema"]["openAPIV3Schema"])
 
 
 def test_the_leader_worker_set_validates_strictly_against_the_crd_of_the_pinned_chart(lws):

@@ -247,15 +247,22 @@ def test_hyperpod_with_one_worker_sets_no_intelligent_routing(hyperpod_env):
     assert "intelligentRoutingSpec" not in _endpoint_config(hyperpod_env)["spec"]
 
 
+def _open(env):
+    """``env`` without the API key (endpoint.authentication: none)."""
+    return dataclasses.replace(
+        env, endpoint=env.endpoint.model_copy(update={"authentication": "none"})
+    )
+
+
 def test_hyperpod_with_two_workers_routes_by_prefix_valid_against_the_crd(hyperpod_env):
-    # given a HyperPod endpoint with two workers
+    # given a HyperPod endpoint with two workers and no API key
     env = dataclasses.replace(
-        hyperpod_env,
+        _open(hyperpod_env),
         hyperpod=hyperpod_env.hyperpod.model_copy(update={"instance_count": 2}),
-        endpoint=hyperpod_env.endpoint.model_copy(update={"replicas": 2}),
+        endpoint=_open(hyperpod_env).endpoint.model_copy(update={"replicas": 2}),
     )
     endpoint = _endpoint_config(env)
-    # then the operator's prefix-aware routing is on, and the object is valid against the vendored operator 3.0 CRD
+    # then the operator's prefix-aware routing is on, and the object is valid against the vendored operator 3.1 CRD
     assert endpoint["spec"]["intelligentRoutingSpec"] == {
         "enabled": True,
         "routingStrategy": "prefixaware",
@@ -271,9 +278,9 @@ def test_hyperpod_routing_does_not_change_when_the_workers_go_from_one_to_two(hy
     one, two = (
         _endpoint_config(
             dataclasses.replace(
-                hyperpod_env,
+                _open(hyperpod_env),
                 hyperpod=group,
-                endpoint=hyperpod_env.endpoint.model_copy(update={"replicas": replicas}),
+                endpoint=_open(hyperpod_env).endpoint.model_copy(update={"replicas": replicas}),
             )
         )["spec"].get("intelligentRoutingSpec")
         for replicas in (1, 2)
@@ -292,12 +299,63 @@ def test_hyperpod_routing_none_sets_no_intelligent_routing(hyperpod_env):
 
 def test_hyperpod_refuses_a_policy_only_the_eks_router_has():
     document = yaml.safe_load((CONFIG_DIR / "example-hyperpod.yaml").read_text())
-    document["endpoint"] = {**document.get("endpoint", {}), "routing": "power_of_two"}
+    document["endpoint"] = {
+        **document.get("endpoint", {}),
+        "routing": "power_of_two",
+        "authentication": "none",
+    }
     with pytest.raises(ConfigError) as error:
         parse_environment(document, name="hp")
     (issue,) = error.value.issues
     assert issue.field == "endpoint.routing" and "platform: hyperpod" in issue.problem
     assert "routing: cache_aware" in issue.fix
+
+
+def test_hyperpod_with_the_key_required_leaves_routing_to_the_load_balancer(hyperpod_env):
+    # given a HyperPod endpoint on two instances that requires the API key (the example's default), routing auto
+    assert hyperpod_env.endpoint.api_key_required and hyperpod_env.endpoint.routing == "auto"
+    env = dataclasses.replace(
+        hyperpod_env,
+        hyperpod=hyperpod_env.hyperpod.model_copy(update={"instance_count": 2}),
+        endpoint=hyperpod_env.endpoint.model_copy(update={"replicas": 2}),
+    )
+    # then no intelligent routing: the operator's router would find its workers with GET /v1/models and no key,
+    # get 401 from the key check, and route to no worker; the load balancer spreads over both workers instead
+    endpoint = _endpoint_config(env)
+    assert "intelligentRoutingSpec" not in endpoint["spec"]
+    assert endpoint["spec"]["replicas"] == 2
+
+
+@pytest.mark.parametrize("routing", ["cache_aware", "power_of_two"])
+def test_hyperpod_refuses_an_explicit_router_while_the_key_is_required(routing):
+    # given the HyperPod example (API key required) on two instances with an explicit routing policy
+    document = yaml.safe_load((CONFIG_DIR / "example-hyperpod.yaml").read_text())
+    document["hyperpod"]["instance_count"] = 2
+    document["endpoint"] = {**document.get("endpoint", {}), "routing": routing}
+    # when it is loaded
+    with pytest.raises(ConfigError) as error:
+        parse_environment(document, name="hp")
+    # then one clear message on endpoint.routing, whose fix does not lead to another refusal
+    (issue,) = error.value.issues
+    assert issue.field == "endpoint.routing" and "platform: hyperpod" in issue.problem
+    assert "routing: auto or none" in issue.fix and "routing: cache_aware" not in issue.fix
+    if routing == "cache_aware":
+        assert "GET /v1/models" in issue.problem and "endpoint.authentication: none" in issue.fix
+
+
+def test_hyperpod_takes_cache_aware_routing_without_the_key():
+    document = yaml.safe_load((CONFIG_DIR / "example-hyperpod.yaml").read_text())
+    document["hyperpod"]["instance_count"] = 2
+    document["endpoint"] = {
+        **document.get("endpoint", {}),
+        "routing": "cache_aware",
+        "authentication": "none",
+    }
+    env = parse_environment(document, name="hp")
+    assert _endpoint_config(env)["spec"]["intelligentRoutingSpec"] == {
+        "enabled": True,
+        "routingStrategy": "prefixaware",
+    }
 
 
 # --- metrics: the same scraper reads the router --------------------------------------------------------------------

@@ -399,14 +399,14 @@ def hyperpod_copy() -> dict:
 
 
 def test_hyperpod_refuses_weights_from_the_hub_with_the_fix(hyperpod_copy):
-    # given weights from the Hugging Face Hub on HyperPod, which the pinned operator (3.0) cannot load
+    # given weights from the Hugging Face Hub on HyperPod, which the project does not have the operator (3.1) download
     hyperpod_copy["model"] = {"preset": "kimi-k3", "weight_source": "huggingface"}
     with pytest.raises(ConfigError) as error:
         parse_environment(hyperpod_copy, name="hub")
     # then one clear message: the field, why, and how to get S3 weights
     (issue,) = error.value.issues
     assert issue.field == "model.weight_source"
-    assert "operator 3.0" in issue.problem and "S3 or FSx only" in issue.problem
+    assert "operator 3.1" in issue.problem and "from S3 only" in issue.problem
     assert "weight_source: s3" in issue.fix and "s3_uri: s3://BUCKET/PREFIX/" in issue.fix
     assert "docs/weights.md" in issue.fix
 
@@ -419,7 +419,7 @@ def test_eks_still_takes_weights_from_the_hub(example_copy):
 
 
 def test_hyperpod_refuses_a_public_endpoint_it_would_make_internal(hyperpod_copy):
-    # given a public endpoint with its source networks on HyperPod: operator 3.0's CRD has no scheme and no CIDR field
+    # given a public endpoint with its source networks on HyperPod: operator 3.1's CRD has no scheme and no CIDR field
     hyperpod_copy["endpoint"] = {"exposure": "public", "allowed_cidrs": ["203.0.113.0/24"]}
     with pytest.raises(ConfigError) as error:
         parse_environment(hyperpod_copy, name="public")

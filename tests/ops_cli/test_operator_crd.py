@@ -102,7 +102,7 @@ def test_the_endpoint_fits_the_crd_of_the_pinned_operator_on_the_cluster(
     assert calls == [["kubectl", "get", "crd", CRD_NAME, "-o", "json"]]
     assert code == ExitCode.OK
     assert checks["inference operator"]["status"] == "pass"
-    assert "runs v1.0.0-eksbuild.1 installs operator 3.0" in checks["inference operator"]["detail"]
+    assert "runs v1.2.1-eksbuild.1 installs operator 3.1" in checks["inference operator"]["detail"]
     assert checks["operator CRD"]["status"] == "pass"
     assert f"fit the cluster's {CRD_NAME} (v1)" in checks["operator CRD"]["detail"]
 
@@ -131,28 +131,30 @@ def test_a_crd_without_a_field_or_enum_value_the_endpoint_uses_fails_with_the_pa
     assert "no public source maps v1.1.0-eksbuild.1" in checks["inference operator"]["detail"]
 
 
-def test_the_crd_of_operator_3_2_style_endpoint_is_caught_by_the_vendored_crd():
-    # an endpoint written for a newer operator (spec.kubernetes, huggingface) does not fit the pinned operator's CRD
+def test_an_endpoint_with_a_field_or_value_the_pinned_operator_lacks_is_caught_by_the_vendored_crd():
+    # given an endpoint with a worker volume mount and a model source operator 3.1's CRD does not have
     endpoint = {
         "apiVersion": "inference.sagemaker.aws.amazon.com/v1",
         "kind": "InferenceEndpointConfig",
         "metadata": {"name": "x"},
         "spec": {
             "modelName": "m",
-            "kubernetes": {"serviceAccountName": "sa"},
-            "modelSourceConfig": {"modelSourceType": "huggingface"},
+            "modelSourceConfig": {"modelSourceType": "http"},
             "worker": {
                 "image": "i",
+                "volumeMounts": [{"name": "dshm", "mountPath": "/dev/shm"}],
                 "modelInvocationPort": {"containerPort": 8000},
                 "modelVolumeMount": {"name": "w"},
                 "resources": {},
             },
         },
     }
+    # when it is compared with the vendored CRD
     problems = schema_problems(endpoint, VENDORED_CRD)
-    assert "spec.kubernetes: no such field" in problems
+    # then both are named
+    assert "spec.worker.volumeMounts: no such field" in problems
     assert any(
-        p.startswith("spec.modelSourceConfig.modelSourceType: 'huggingface' is not one of")
+        p.startswith("spec.modelSourceConfig.modelSourceType: 'http' is not one of")
         for p in problems
     )
 

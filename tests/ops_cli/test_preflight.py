@@ -245,7 +245,12 @@ PINNED = {
     "metrics-server": ["v0.8.0-eksbuild.2", "v0.7.2-eksbuild.4"],
     "aws-mountpoint-s3-csi-driver": ["v2.1.0-eksbuild.1", "v1.14.1-eksbuild.1"],
     "aws-fsx-csi-driver": ["v1.7.0-eksbuild.1", "v1.6.0-eksbuild.1"],
-    "amazon-sagemaker-hyperpod-inference": ["v1.0.1-eksbuild.1", "v1.0.0-eksbuild.1"],
+    "amazon-sagemaker-hyperpod-inference": [
+        "v1.3.0-eksbuild.1",
+        "v1.2.1-eksbuild.1",
+        "v1.0.1-eksbuild.1",
+        "v1.0.0-eksbuild.1",
+    ],
 }
 
 #: A small schema of the shape EKS publishes for the Inference Operator add-on (DescribeAddonConfiguration).
@@ -731,16 +736,20 @@ def test_hyperpod_environment_checks_its_training_plan(aws, run):
     expect_bootstrap(aws)
     result = run("preflight", "--env", "example-hyperpod", "--json")
     assert result.code == ExitCode.OK, result.stdout
-    # every row passes but the endpoint not rendered yet, which warns (below)
+    # every row passes but the endpoint not rendered yet and the worker's /dev/shm, which warn (below)
     statuses = {c["check"]: c["status"] for c in result.json["checks"]}
-    assert set(statuses.values()) == {"pass", "warn"} and statuses["rendered endpoint"] == "warn"
-    assert [name for name, status in statuses.items() if status == "warn"] == ["rendered endpoint"]
+    assert set(statuses.values()) == {"pass", "warn"}
+    assert [name for name, status in statuses.items() if status == "warn"] == [
+        "rendered endpoint",
+        "worker /dev/shm",
+    ]
     assert list(rows(result)) == [
         "configuration",
         "model sizing",
         "image pinned by digest",
         "model revision pinned",
         "rendered endpoint",
+        "worker /dev/shm",
         "credentials",
         "training plan exists",
         "instance type and count",
@@ -767,9 +776,9 @@ def test_hyperpod_environment_checks_its_training_plan(aws, run):
     # the pinned build, the operator version it installs per the published mapping, and the builds nothing maps
     operator = rows(result)["add-on amazon-sagemaker-hyperpod-inference"]
     assert operator["detail"] == (
-        "v1.0.0-eksbuild.1 is offered for Kubernetes 1.34 (v1.0.0-eksbuild.1 installs "
-        "operator 3.0 (chart 2.0.0); also offered, mapped to no operator version by any public "
-        "source: v1.0.1-eksbuild.1); the configuration matches its schema"
+        "v1.2.1-eksbuild.1 is offered for Kubernetes 1.34 (v1.2.1-eksbuild.1 installs "
+        "operator 3.1 (chart 2.1.1); also offered, mapped to no operator version by any public "
+        "source: v1.3.0-eksbuild.1, v1.0.1-eksbuild.1); the configuration matches its schema"
     )
     # before cdk synth there is no rendered endpoint (not checked: a warning with the synthesis to run, never a pass),
     # before the operator stack no CRD on the cluster: said, not failed
@@ -1030,16 +1039,16 @@ def test_operator_configuration_missing_a_required_key_fails_with_its_json_path(
     operator = checks["add-on amazon-sagemaker-hyperpod-inference"]
     assert operator["status"] == "fail"
     assert operator["detail"] == (
-        "v1.0.0-eksbuild.1 is offered for Kubernetes 1.34 (v1.0.0-eksbuild.1 installs "
-        "operator 3.0 (chart 2.0.0); also offered, mapped to no operator version by any public "
-        "source: v1.0.1-eksbuild.1), but its configuration does not "
+        "v1.2.1-eksbuild.1 is offered for Kubernetes 1.34 (v1.2.1-eksbuild.1 installs "
+        "operator 3.1 (chart 2.1.1); also offered, mapped to no operator version by any public "
+        "source: v1.3.0-eksbuild.1, v1.0.1-eksbuild.1), but its configuration does not "
         "match the add-on's schema: $: 'region' is a required property; "
         "$.keda.enabled: True is not of type 'string'"
     )
     assert operator["fix"].startswith(
         "correct the configuration in deployment_config/addons.py from "
         "`aws eks describe-addon-configuration --addon-name "
-        "amazon-sagemaker-hyperpod-inference --addon-version v1.0.0-eksbuild.1`"
+        "amazon-sagemaker-hyperpod-inference --addon-version v1.2.1-eksbuild.1`"
     )
 
 

@@ -134,7 +134,12 @@ def test_hyperpod_example_shows_its_local_rows_and_names_its_own_remote_checks(e
     # then its local rows come first, and the credentials row names what a HyperPod preflight looks up in AWS
     assert result.code == ExitCode.CREDENTIALS
     checks = json.loads(result.stdout)["checks"]
-    assert [c["check"] for c in checks] == [*EXAMPLE_LOCAL_ROWS, "rendered endpoint", "credentials"]
+    assert [c["check"] for c in checks] == [
+        *EXAMPLE_LOCAL_ROWS,
+        "rendered endpoint",
+        "worker /dev/shm",
+        "credentials",
+    ]
     assert "hyperpod.training_plan_arn" in checks[0]["detail"]
     not_checked = checks[-1]["detail"]
     assert (
@@ -188,9 +193,9 @@ def test_the_rendered_endpoint_is_compared_with_the_vendored_crd_without_credent
     checks = {c["check"]: c for c in json.loads(result.stdout)["checks"]}
     row = checks["rendered endpoint"]
     assert row["status"] == "pass", row
-    assert "field paths" in row["detail"] and "fit the CRD of operator 3.0" in row["detail"]
+    assert "field paths" in row["detail"] and "fit the CRD of operator 3.1" in row["detail"]
     assert (
-        list(checks)[-2:] == ["rendered endpoint", "credentials"]
+        list(checks)[-3:] == ["rendered endpoint", "worker /dev/shm", "credentials"]
         and result.code == ExitCode.CREDENTIALS
     )
 
@@ -198,19 +203,19 @@ def test_the_rendered_endpoint_is_compared_with_the_vendored_crd_without_credent
 def test_a_rendered_field_the_pinned_operator_lacks_fails_before_any_aws_call(
     examples, sent, tmp_path, rendered_objects
 ):
-    # given a rendered endpoint with a field operator 3.0's CRD does not have, and a value its enum refuses
+    # given a rendered endpoint with a field operator 3.1's CRD does not have, and a value its enum refuses
     objects = copy.deepcopy(rendered_objects)
     (endpoint,) = [o for o in objects if o["kind"] == "InferenceEndpointConfig"]
-    endpoint["spec"]["kubernetes"] = {"serviceAccountName": "sa"}
-    endpoint["spec"]["modelSourceConfig"]["modelSourceType"] = "huggingface"
+    endpoint["spec"]["worker"]["volumeMounts"] = [{"name": "dshm", "mountPath": "/dev/shm"}]
+    endpoint["spec"]["modelSourceConfig"]["modelSourceType"] = "http"
     # when preflight runs without credentials
     result = preflight(
         examples, "--env", "example-hyperpod", "--manifest", rendered(tmp_path, objects), "--json"
     )
     # then the row fails with each path, and the exit code is still the credentials error's
     row = {c["check"]: c for c in json.loads(result.stdout)["checks"]}["rendered endpoint"]
-    assert row["status"] == "fail" and "spec.kubernetes: no such field" in row["detail"]
-    assert "spec.modelSourceConfig.modelSourceType: 'huggingface' is not one of" in row["detail"]
+    assert row["status"] == "fail" and "spec.worker.volumeMounts: no such field" in row["detail"]
+    assert "spec.modelSourceConfig.modelSourceType: 'http' is not one of" in row["detail"]
     assert result.code == ExitCode.CREDENTIALS and sent == []
 
 
@@ -223,3 +228,21 @@ def test_a_rendered_endpoint_older_than_the_environment_file_warns(
     row = {c["check"]: c for c in json.loads(result.stdout)["checks"]}["rendered endpoint"]
     assert row["status"] == "warn" and "is older than" in row["detail"]
     assert row["fix"].startswith("npx cdk synth -c env=example-hyperpod")
+
+
+def test_a_hyperpod_preflight_says_the_worker_has_no_dev_shm_of_its_own(examples, sent):
+    # given the HyperPod example and no AWS credentials
+    result = preflight(examples, "--env", "example-hyperpod", "--json")
+    # then a row warns that the pinned operator's CRD cannot give the worker the EKS path's /dev/shm, says why and how
+    # to read its size once the worker runs, without failing preflight for it
+    row = {c["check"]: c for c in json.loads(result.stdout)["checks"]}["worker /dev/shm"]
+    assert row["status"] == "warn"
+    assert "50 GiB memory-backed /dev/shm" in row["detail"]
+    assert "no spec.worker.volumeMounts" in row["detail"] and "operator 3.1" in row["detail"]
+    assert "df -h /dev/shm" in row["fix"] and "-l app=kimik3" in row["fix"]
+    assert result.code == ExitCode.CREDENTIALS and sent == []
+
+
+def test_an_eks_preflight_has_no_dev_shm_row(examples, sent):
+    result = preflight(examples, "--env", "example", "--json")
+    assert "worker /dev/shm" not in {c["check"] for c in json.loads(result.stdout)["checks"]}

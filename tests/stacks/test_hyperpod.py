@@ -52,6 +52,10 @@ def test_endpoint_validates_against_the_crd_v1_schema(endpoint):
         (("spec", "instanceType"), "p6-b300.48xlarge"),  # pattern ^ml\\..*
         (("spec", "modelSourceConfig", "modelSourceType"), "http"),  # enum
         (("spec", "worker", "modelInvocationPort", "containerPort"), "8000"),  # type
+        # fields the CRD lacks, which the API server would drop without a word: refused, not ignored
+        (("spec", "replica"), 2),
+        (("spec", "worker", "volumeMounts"), [{"name": "dshm", "mountPath": "/dev/shm"}]),
+        (("spec", "loadBalancer", "scheme"), "internet-facing"),
     ],
 )
 def test_crd_validation_catches_what_the_operator_would_reject(endpoint, path, value):
@@ -78,7 +82,7 @@ def test_endpoint_is_the_recipe_manifest(endpoint):
     assert spec["modelName"] == "Kimi-K3"
     assert spec["instanceType"] == "ml.p6-b300.48xlarge"
     assert spec["invocationEndpoint"] == "v1/chat/completions"
-    # the weights from S3 (operator 3.0 takes fsx or s3 only): the example's bucket and prefix
+    # the weights from S3 (the project's only source on HyperPod): the example's bucket and prefix
     assert spec["modelSourceConfig"] == {
         "modelSourceType": "s3",
         "modelLocation": "moonshotai/Kimi-K3/",
@@ -595,13 +599,14 @@ def test_operator_and_the_addons_it_requires_at_the_migration_scripts_versions(
     operator_addons, synthesized_hyperpod
 ):
     # AWS's helm_to_addon.sh installs these, at these versions; the operator's init container exits without the
-    # S3 and FSx CSI drivers and cert-manager
+    # S3 and FSx CSI drivers and cert-manager. The operator itself at the newest build a public source maps to its
+    # version: v1.2.1-eksbuild.1, operator 3.1 (deployment_config/operator_releases.py)
     assert {name: a["Properties"]["AddonVersion"] for name, a in operator_addons.items()} == {
         "cert-manager": "v1.18.2-eksbuild.2",
         "metrics-server": "v0.7.2-eksbuild.4",
         "aws-mountpoint-s3-csi-driver": "v1.14.1-eksbuild.1",
         "aws-fsx-csi-driver": "v1.6.0-eksbuild.1",
-        "amazon-sagemaker-hyperpod-inference": "v1.0.0-eksbuild.1",
+        "amazon-sagemaker-hyperpod-inference": "v1.2.1-eksbuild.1",
     }
     operator = operator_addons["amazon-sagemaker-hyperpod-inference"]
     others = {
@@ -1128,17 +1133,6 @@ def _statements(template: dict, role_id: str) -> list[dict]:
     ]
 
 
-def _strictly_valid(obj: dict) -> None:
-    """The CRD's v1 schema with unknown fields refused, as the API server's strict field validation would: a field the
-    operator's CRD lacks (a worker securityContext, say) is an error here, not silently pruned."""
-    from tests.cdk_constructs.test_serving_secrets import _strict
-    from tests.crd_schema import crd_schemas
-
-    jsonschema.Draft7Validator(_strict(crd_schemas()[(obj["apiVersion"], obj["kind"])])).validate(
-        obj
-    )
-
-
 def test_the_hyperpod_endpoint_gets_a_generated_api_key_under_its_own_name(
     synthesized_hyperpod, hyperpod_env
 ):
@@ -1188,7 +1182,7 @@ def test_the_worker_reads_its_api_key_from_the_secret_the_sync_keeps(synthesized
     assert (
         objects["InferenceEndpointConfig"]["spec"]["modelSourceConfig"]["modelSourceType"] == "s3"
     )
-    # and nothing of the pod beyond what operator 3.0's CRD has: no spec.kubernetes (it would be dropped silently)
+    # and no spec.kubernetes: the endpoint adds no pod volume, init container or service account
     assert "kubernetes" not in objects["InferenceEndpointConfig"]["spec"]
 
 
@@ -1307,12 +1301,11 @@ def test_the_endpoint_validates_strictly_and_the_crd_has_no_worker_security_cont
         if o["kind"] == "InferenceEndpointConfig"
     ]
     applied = _applied(synthesized_hyperpod.template("endpoint"))["InferenceEndpointConfig"]
-    # given the endpoint as written for review and as applied, each valid against the vendored operator 3.0 CRD,
+    # given the endpoint as written for review and as applied, each valid against the vendored operator 3.1 CRD,
     # unknown fields refused
     for obj in (*reviewed, applied):
         validate_custom_resource(obj)
-        _strictly_valid(obj)
-    # then the worker can take neither a securityContext nor a volume mount, and the pod no spec.kubernetes
+    # then the worker can take neither a securityContext nor a volume mount
     for field, value in (
         ("securityContext", HARDENED),
         ("volumeMounts", [{"name": "secrets-store", "mountPath": "/x"}]),
@@ -1320,11 +1313,7 @@ def test_the_endpoint_validates_strictly_and_the_crd_has_no_worker_security_cont
         broken = json.loads(json.dumps(applied))
         broken["spec"]["worker"][field] = value
         with pytest.raises(jsonschema.ValidationError):
-            _strictly_valid(broken)
-    broken = json.loads(json.dumps(applied))
-    broken["spec"]["kubernetes"] = {"serviceAccountName": "x"}
-    with pytest.raises(jsonschema.ValidationError):
-        _strictly_valid(broken)
+            validate_custom_resource(broken)
 
 
 def test_the_secret_provider_class_and_service_account_are_valid(
@@ -1528,7 +1517,7 @@ def test_a_hugging_face_token_is_synced_for_the_bench_but_never_reaches_the_work
     # given a Hugging Face token (the bench Job's tokenizer download reads it) and the API key; weights from S3
     template = endpoint_variants["templates"]["token"]
     objects = _applied(template)
-    _strictly_valid(objects["InferenceEndpointConfig"])
+    validate_custom_resource(objects["InferenceEndpointConfig"])
     # then the worker gets the API key only
     env = _worker_env(objects)
     assert env["LLM_SERVING_API_KEY"]["valueFrom"] == {
@@ -1611,7 +1600,7 @@ def test_the_typed_bindings_were_generated_from_the_vendored_crds():
             f"{package}: the CRD changed: run `make crd-bindings`"
         )
         assert (PROJECT_DIR / "charts" / "imports" / package / "__init__.py").is_file()
-    # the operator's CRD is the one its SOURCE.md names: operator 3.0's, at the commit and digest recorded there
+    # the operator's CRD is the one its SOURCE.md names: operator 3.1's, at the commit and digest recorded there
     from deployment_config.operator_releases import CRD_PATH, OPERATOR_REPOSITORY, PINNED_OPERATOR
 
     crd = PROJECT_DIR / sources["sagemaker_inference"]["crd"]
@@ -1626,8 +1615,9 @@ def test_the_typed_bindings_were_generated_from_the_vendored_crds():
     assert "Apache-2.0" in record
 
 
-def test_the_vendored_crd_is_operator_3_0s():
-    # what the pinned operator's CRD allows, as the issue's finding states it: S3 and FSx only, no spec.kubernetes
+def test_the_vendored_crd_is_operator_3_1s():
+    # what the pinned operator's CRD allows: the Hub as a model source, pod volumes for init containers only, and
+    # still no volume mount or securityContext for the worker (charts/imports/crds/SOURCE.md)
     from tests.crd_schema import crd_schemas
 
     spec = crd_schemas()[("inference.sagemaker.aws.amazon.com/v1", "InferenceEndpointConfig")][
@@ -1636,8 +1626,13 @@ def test_the_vendored_crd_is_operator_3_0s():
     assert spec["properties"]["modelSourceConfig"]["properties"]["modelSourceType"]["enum"] == [
         "fsx",
         "s3",
+        "huggingface",
+        "kubernetesVolume",
     ]
-    assert "kubernetes" not in spec["properties"]
+    kubernetes = spec["properties"]["kubernetes"]["properties"]
+    assert set(kubernetes) == {"initContainers", "schedulerName", "serviceAccountName", "volumes"}
+    assert "referenced by init containers" in kubernetes["volumes"]["description"]
+    assert not {"volumeMounts", "securityContext"} & set(spec["properties"]["worker"]["properties"])
     assert set(spec["properties"]["loadBalancer"]["properties"]) == {
         "healthCheckPath",
         "routingAlgorithm",

@@ -172,12 +172,15 @@ class InferenceEndpointConfigProps:
         "model_source_config": "modelSourceConfig",
         "worker": "worker",
         "auto_scaling_spec": "autoScalingSpec",
+        "data_capture": "dataCapture",
+        "dns_config": "dnsConfig",
         "endpoint_name": "endpointName",
         "initial_replica_count": "initialReplicaCount",
         "instance_type": "instanceType",
         "instance_types": "instanceTypes",
         "intelligent_routing_spec": "intelligentRoutingSpec",
         "invocation_endpoint": "invocationEndpoint",
+        "kubernetes": "kubernetes",
         "kv_cache_spec": "kvCacheSpec",
         "load_balancer": "loadBalancer",
         "max_deploy_time_in_seconds": "maxDeployTimeInSeconds",
@@ -197,12 +200,15 @@ class InferenceEndpointConfigSpec:
         model_source_config: typing.Union["InferenceEndpointConfigSpecModelSourceConfig", typing.Dict[builtins.str, typing.Any]],
         worker: typing.Union["InferenceEndpointConfigSpecWorker", typing.Dict[builtins.str, typing.Any]],
         auto_scaling_spec: typing.Optional[typing.Union["InferenceEndpointConfigSpecAutoScalingSpec", typing.Dict[builtins.str, typing.Any]]] = None,
+        data_capture: typing.Optional[typing.Union["InferenceEndpointConfigSpecDataCapture", typing.Dict[builtins.str, typing.Any]]] = None,
+        dns_config: typing.Optional[typing.Union["InferenceEndpointConfigSpecDnsConfig", typing.Dict[builtins.str, typing.Any]]] = None,
         endpoint_name: typing.Optional[builtins.str] = None,
         initial_replica_count: typing.Optional[jsii.Number] = None,
         instance_type: typing.Optional[builtins.str] = None,
         instance_types: typing.Optional[typing.Sequence[builtins.str]] = None,
         intelligent_routing_spec: typing.Optional[typing.Union["InferenceEndpointConfigSpecIntelligentRoutingSpec", typing.Dict[builtins.str, typing.Any]]] = None,
         invocation_endpoint: typing.Optional[builtins.str] = None,
+        kubernetes: typing.Optional[typing.Union["InferenceEndpointConfigSpecKubernetes", typing.Dict[builtins.str, typing.Any]]] = None,
         kv_cache_spec: typing.Optional[typing.Union["InferenceEndpointConfigSpecKvCacheSpec", typing.Dict[builtins.str, typing.Any]]] = None,
         load_balancer: typing.Optional[typing.Union["InferenceEndpointConfigSpecLoadBalancer", typing.Dict[builtins.str, typing.Any]]] = None,
         max_deploy_time_in_seconds: typing.Optional[jsii.Number] = None,
@@ -219,12 +225,15 @@ class InferenceEndpointConfigSpec:
         :param model_source_config: 
         :param worker: Details of the worker.
         :param auto_scaling_spec: 
+        :param data_capture: Configuration for data capture across multiple tiers (SageMaker, LoadBalancer, Model Pod).
+        :param dns_config: DNS automation configuration for Route53. Requires tlsConfig.customCertificateConfig to be set.
         :param endpoint_name: Name used for Sagemaker Endpoint Name of sagemaker endpoint. Defaults to empty string which represents that Sagemaker endpoint will not be created. Default: empty string which represents that Sagemaker endpoint will not be created.
         :param initial_replica_count: Number of desired pods. This is a pointer to distinguish between explicit zero and not specified. Defaults to 1. Default: 1.
         :param instance_type: Single instance type to deploy the model on. This field is mutually exclusive with instanceTypes. Use this when you want to deploy on a specific instance type.
         :param instance_types: List of instance types to deploy the model on, in order of preference. Instance types are selected based on the order specified, selecting the first available type.
         :param intelligent_routing_spec: Configuration for intelligent routing This feature is currently not supported for existing deployments. Adding this configuration to an existing deployment will be rejected.
         :param invocation_endpoint: The invocation endpoint of the model server. http://:/ would be pre-populated based on the other fields. Please fill in the path after http://:/ specific to your model server.
+        :param kubernetes: User-provided customizations for the inference pod. Currently supports custom init containers; designed as an extension point for future fields (volumes, tolerations, etc.).
         :param kv_cache_spec: Configuration for KV Cache specification By default L1CacheOffloading will be enabled.
         :param load_balancer: Configuration for Application Load Balancer.
         :param max_deploy_time_in_seconds: Maximum allowed time in seconds for the deployment to complete before timing out. Defaults to 1 hour (3600 seconds) Default: 1 hour (3600 seconds)
@@ -243,8 +252,14 @@ class InferenceEndpointConfigSpec:
             worker = InferenceEndpointConfigSpecWorker(**worker)
         if isinstance(auto_scaling_spec, dict):
             auto_scaling_spec = InferenceEndpointConfigSpecAutoScalingSpec(**auto_scaling_spec)
+        if isinstance(data_capture, dict):
+            data_capture = InferenceEndpointConfigSpecDataCapture(**data_capture)
+        if isinstance(dns_config, dict):
+            dns_config = InferenceEndpointConfigSpecDnsConfig(**dns_config)
         if isinstance(intelligent_routing_spec, dict):
             intelligent_routing_spec = InferenceEndpointConfigSpecIntelligentRoutingSpec(**intelligent_routing_spec)
+        if isinstance(kubernetes, dict):
+            kubernetes = InferenceEndpointConfigSpecKubernetes(**kubernetes)
         if isinstance(kv_cache_spec, dict):
             kv_cache_spec = InferenceEndpointConfigSpecKvCacheSpec(**kv_cache_spec)
         if isinstance(load_balancer, dict):
@@ -261,12 +276,15 @@ class InferenceEndpointConfigSpec:
             check_type(argname="argument model_source_config", value=model_source_config, expected_type=type_hints["model_source_config"])
             check_type(argname="argument worker", value=worker, expected_type=type_hints["worker"])
             check_type(argname="argument auto_scaling_spec", value=auto_scaling_spec, expected_type=type_hints["auto_scaling_spec"])
+            check_type(argname="argument data_capture", value=data_capture, expected_type=type_hints["data_capture"])
+            check_type(argname="argument dns_config", value=dns_config, expected_type=type_hints["dns_config"])
             check_type(argname="argument endpoint_name", value=endpoint_name, expected_type=type_hints["endpoint_name"])
             check_type(argname="argument initial_replica_count", value=initial_replica_count, expected_type=type_hints["initial_replica_count"])
             check_type(argname="argument instance_type", value=instance_type, expected_type=type_hints["instance_type"])
             check_type(argname="argument instance_types", value=instance_types, expected_type=type_hints["instance_types"])
             check_type(argname="argument intelligent_routing_spec", value=intelligent_routing_spec, expected_type=type_hints["intelligent_routing_spec"])
             check_type(argname="argument invocation_endpoint", value=invocation_endpoint, expected_type=type_hints["invocation_endpoint"])
+            check_type(argname="argument kubernetes", value=kubernetes, expected_type=type_hints["kubernetes"])
             check_type(argname="argument kv_cache_spec", value=kv_cache_spec, expected_type=type_hints["kv_cache_spec"])
             check_type(argname="argument load_balancer", value=load_balancer, expected_type=type_hints["load_balancer"])
             check_type(argname="argument max_deploy_time_in_seconds", value=max_deploy_time_in_seconds, expected_type=type_hints["max_deploy_time_in_seconds"])
@@ -283,6 +301,10 @@ class InferenceEndpointConfigSpec:
         }
         if auto_scaling_spec is not None:
             self._values["auto_scaling_spec"] = auto_scaling_spec
+        if data_capture is not None:
+            self._values["data_capture"] = data_capture
+        if dns_config is not None:
+            self._values["dns_config"] = dns_config
         if endpoint_name is not None:
             self._values["endpoint_name"] = endpoint_name
         if initial_replica_count is not None:
@@ -295,6 +317,8 @@ class InferenceEndpointConfigSpec:
             self._values["intelligent_routing_spec"] = intelligent_routing_spec
         if invocation_endpoint is not None:
             self._values["invocation_endpoint"] = invocation_endpoint
+        if kubernetes is not None:
+            self._values["kubernetes"] = kubernetes
         if kv_cache_spec is not None:
             self._values["kv_cache_spec"] = kv_cache_spec
         if load_balancer is not None:
@@ -352,6 +376,26 @@ class InferenceEndpointConfigSpec:
         '''
         result = self._values.get("auto_scaling_spec")
         return typing.cast(typing.Optional["InferenceEndpointConfigSpecAutoScalingSpec"], result)
+
+    @builtins.property
+    def data_capture(self) -> typing.Optional["InferenceEndpointConfigSpecDataCapture"]:
+        '''Configuration for data capture across multiple tiers (SageMaker, LoadBalancer, Model Pod).
+
+        :schema: InferenceEndpointConfigSpec#dataCapture
+        '''
+        result = self._values.get("data_capture")
+        return typing.cast(typing.Optional["InferenceEndpointConfigSpecDataCapture"], result)
+
+    @builtins.property
+    def dns_config(self) -> typing.Optional["InferenceEndpointConfigSpecDnsConfig"]:
+        '''DNS automation configuration for Route53.
+
+        Requires tlsConfig.customCertificateConfig to be set.
+
+        :schema: InferenceEndpointConfigSpec#dnsConfig
+        '''
+        result = self._values.get("dns_config")
+        return typing.cast(typing.Optional["InferenceEndpointConfigSpecDnsConfig"], result)
 
     @builtins.property
     def endpoint_name(self) -> typing.Optional[builtins.str]:
@@ -426,6 +470,18 @@ class InferenceEndpointConfigSpec:
         '''
         result = self._values.get("invocation_endpoint")
         return typing.cast(typing.Optional[builtins.str], result)
+
+    @builtins.property
+    def kubernetes(self) -> typing.Optional["InferenceEndpointConfigSpecKubernetes"]:
+        '''User-provided customizations for the inference pod.
+
+        Currently supports custom init containers; designed as an extension point
+        for future fields (volumes, tolerations, etc.).
+
+        :schema: InferenceEndpointConfigSpec#kubernetes
+        '''
+        result = self._values.get("kubernetes")
+        return typing.cast(typing.Optional["InferenceEndpointConfigSpecKubernetes"], result)
 
     @builtins.property
     def kv_cache_spec(
@@ -1757,6 +1813,845 @@ class InferenceEndpointConfigSpecAutoScalingSpecPrometheusTriggerMetricType(enum
 
 
 @jsii.data_type(
+    jsii_type="comamazonawssagemakerinference.InferenceEndpointConfigSpecDataCapture",
+    jsii_struct_bases=[],
+    name_mapping={
+        "load_balancer": "loadBalancer",
+        "model_pod": "modelPod",
+        "s3_uri": "s3Uri",
+        "sagemaker_endpoint": "sagemakerEndpoint",
+    },
+)
+class InferenceEndpointConfigSpecDataCapture:
+    def __init__(
+        self,
+        *,
+        load_balancer: typing.Optional[typing.Union["InferenceEndpointConfigSpecDataCaptureLoadBalancer", typing.Dict[builtins.str, typing.Any]]] = None,
+        model_pod: typing.Optional[typing.Union["InferenceEndpointConfigSpecDataCaptureModelPod", typing.Dict[builtins.str, typing.Any]]] = None,
+        s3_uri: typing.Optional[builtins.str] = None,
+        sagemaker_endpoint: typing.Optional[typing.Union["InferenceEndpointConfigSpecDataCaptureSagemakerEndpoint", typing.Dict[builtins.str, typing.Any]]] = None,
+    ) -> None:
+        '''Configuration for data capture across multiple tiers (SageMaker, LoadBalancer, Model Pod).
+
+        :param load_balancer: Configuration for LoadBalancer level data capture (Tier 2).
+        :param model_pod: Configuration for Model Pod level data capture (Tier 3).
+        :param s3_uri: Common S3 URI for all data capture tiers. Each tier will write to a specific prefix within this bucket. Must use s3:// protocol (required by ALB access logs). If not provided, the TLS certificate bucket will be used for data capture storage.
+        :param sagemaker_endpoint: Configuration for SageMaker Endpoint level data capture (Tier 1).
+
+        :schema: InferenceEndpointConfigSpecDataCapture
+        '''
+        if isinstance(load_balancer, dict):
+            load_balancer = InferenceEndpointConfigSpecDataCaptureLoadBalancer(**load_balancer)
+        if isinstance(model_pod, dict):
+            model_pod = InferenceEndpointConfigSpecDataCaptureModelPod(**model_pod)
+        if isinstance(sagemaker_endpoint, dict):
+            sagemaker_endpoint = InferenceEndpointConfigSpecDataCaptureSagemakerEndpoint(**sagemaker_endpoint)
+        if __debug__:
+            type_hints = cached_type_hints(_typecheckingstub__ff30597ce564dd966b00491bc34bed0f314e53d39987a106fadd146ede47124a)
+            check_type(argname="argument load_balancer", value=load_balancer, expected_type=type_hints["load_balancer"])
+            check_type(argname="argument model_pod", value=model_pod, expected_type=type_hints["model_pod"])
+            check_type(argname="argument s3_uri", value=s3_uri, expected_type=type_hints["s3_uri"])
+            check_type(argname="argument sagemaker_endpoint", value=sagemaker_endpoint, expected_type=type_hints["sagemaker_endpoint"])
+        self._values: typing.Dict[builtins.str, typing.Any] = {}
+        if load_balancer is not None:
+            self._values["load_balancer"] = load_balancer
+        if model_pod is not None:
+            self._values["model_pod"] = model_pod
+        if s3_uri is not None:
+            self._values["s3_uri"] = s3_uri
+        if sagemaker_endpoint is not None:
+            self._values["sagemaker_endpoint"] = sagemaker_endpoint
+
+    @builtins.property
+    def load_balancer(
+        self,
+    ) -> typing.Optional["InferenceEndpointConfigSpecDataCaptureLoadBalancer"]:
+        '''Configuration for LoadBalancer level data capture (Tier 2).
+
+        :schema: InferenceEndpointConfigSpecDataCapture#loadBalancer
+        '''
+        result = self._values.get("load_balancer")
+        return typing.cast(typing.Optional["InferenceEndpointConfigSpecDataCaptureLoadBalancer"], result)
+
+    @builtins.property
+    def model_pod(
+        self,
+    ) -> typing.Optional["InferenceEndpointConfigSpecDataCaptureModelPod"]:
+        '''Configuration for Model Pod level data capture (Tier 3).
+
+        :schema: InferenceEndpointConfigSpecDataCapture#modelPod
+        '''
+        result = self._values.get("model_pod")
+        return typing.cast(typing.Optional["InferenceEndpointConfigSpecDataCaptureModelPod"], result)
+
+    @builtins.property
+    def s3_uri(self) -> typing.Optional[builtins.str]:
+        '''Common S3 URI for all data capture tiers.
+
+        Each tier will write to a specific prefix within this bucket.
+        Must use s3:// protocol (required by ALB access logs).
+        If not provided, the TLS certificate bucket will be used for data capture storage.
+
+        :schema: InferenceEndpointConfigSpecDataCapture#s3Uri
+        '''
+        result = self._values.get("s3_uri")
+        return typing.cast(typing.Optional[builtins.str], result)
+
+    @builtins.property
+    def sagemaker_endpoint(
+        self,
+    ) -> typing.Optional["InferenceEndpointConfigSpecDataCaptureSagemakerEndpoint"]:
+        '''Configuration for SageMaker Endpoint level data capture (Tier 1).
+
+        :schema: InferenceEndpointConfigSpecDataCapture#sagemakerEndpoint
+        '''
+        result = self._values.get("sagemaker_endpoint")
+        return typing.cast(typing.Optional["InferenceEndpointConfigSpecDataCaptureSagemakerEndpoint"], result)
+
+    def __eq__(self, rhs: typing.Any) -> builtins.bool:
+        return isinstance(rhs, self.__class__) and rhs._values == self._values
+
+    def __ne__(self, rhs: typing.Any) -> builtins.bool:
+        return not (rhs == self)
+
+    def __repr__(self) -> str:
+        return "InferenceEndpointConfigSpecDataCapture(%s)" % ", ".join(
+            k + "=" + repr(v) for k, v in self._values.items()
+        )
+
+
+@jsii.data_type(
+    jsii_type="comamazonawssagemakerinference.InferenceEndpointConfigSpecDataCaptureLoadBalancer",
+    jsii_struct_bases=[],
+    name_mapping={"enabled": "enabled"},
+)
+class InferenceEndpointConfigSpecDataCaptureLoadBalancer:
+    def __init__(self, *, enabled: builtins.bool) -> None:
+        '''Configuration for LoadBalancer level data capture (Tier 2).
+
+        :param enabled: Enable or disable load balancer access logs.
+
+        :schema: InferenceEndpointConfigSpecDataCaptureLoadBalancer
+        '''
+        if __debug__:
+            type_hints = cached_type_hints(_typecheckingstub__7e633b23682dd5a1a92f58fa09a84f908d8bb28c2a81007bbca55cfc1ccf8146)
+            check_type(argname="argument enabled", value=enabled, expected_type=type_hints["enabled"])
+        self._values: typing.Dict[builtins.str, typing.Any] = {
+            "enabled": enabled,
+        }
+
+    @builtins.property
+    def enabled(self) -> builtins.bool:
+        '''Enable or disable load balancer access logs.
+
+        :schema: InferenceEndpointConfigSpecDataCaptureLoadBalancer#enabled
+        '''
+        result = self._values.get("enabled")
+        assert result is not None, "Required property 'enabled' is missing"
+        return typing.cast(builtins.bool, result)
+
+    def __eq__(self, rhs: typing.Any) -> builtins.bool:
+        return isinstance(rhs, self.__class__) and rhs._values == self._values
+
+    def __ne__(self, rhs: typing.Any) -> builtins.bool:
+        return not (rhs == self)
+
+    def __repr__(self) -> str:
+        return "InferenceEndpointConfigSpecDataCaptureLoadBalancer(%s)" % ", ".join(
+            k + "=" + repr(v) for k, v in self._values.items()
+        )
+
+
+@jsii.data_type(
+    jsii_type="comamazonawssagemakerinference.InferenceEndpointConfigSpecDataCaptureModelPod",
+    jsii_struct_bases=[],
+    name_mapping={
+        "enabled": "enabled",
+        "buffer_config": "bufferConfig",
+        "capture_content_type_header": "captureContentTypeHeader",
+        "capture_options": "captureOptions",
+        "initial_sampling_percentage": "initialSamplingPercentage",
+        "kms_key_id": "kmsKeyId",
+        "payload_config": "payloadConfig",
+    },
+)
+class InferenceEndpointConfigSpecDataCaptureModelPod:
+    def __init__(
+        self,
+        *,
+        enabled: builtins.bool,
+        buffer_config: typing.Optional[typing.Union["InferenceEndpointConfigSpecDataCaptureModelPodBufferConfig", typing.Dict[builtins.str, typing.Any]]] = None,
+        capture_content_type_header: typing.Optional[typing.Union["InferenceEndpointConfigSpecDataCaptureModelPodCaptureContentTypeHeader", typing.Dict[builtins.str, typing.Any]]] = None,
+        capture_options: typing.Optional[typing.Sequence[typing.Union["InferenceEndpointConfigSpecDataCaptureModelPodCaptureOptions", typing.Dict[builtins.str, typing.Any]]]] = None,
+        initial_sampling_percentage: typing.Optional[jsii.Number] = None,
+        kms_key_id: typing.Optional[builtins.str] = None,
+        payload_config: typing.Optional[typing.Union["InferenceEndpointConfigSpecDataCaptureModelPodPayloadConfig", typing.Dict[builtins.str, typing.Any]]] = None,
+    ) -> None:
+        '''Configuration for Model Pod level data capture (Tier 3).
+
+        :param enabled: Enable or disable model pod data capture.
+        :param buffer_config: Configuration for buffering and flushing captured data.
+        :param capture_content_type_header: Configuration for how to treat different content type headers during capture.
+        :param capture_options: Capture options (Input, Output, or both). Defaults to [Input, Output] when enabled. Default: Input, Output] when enabled.
+        :param initial_sampling_percentage: Percentage of requests to capture (0-100). Defaults to 100 when enabled. Default: 100 when enabled.
+        :param kms_key_id: Optional KMS key ID, ARN, alias name, or alias ARN for encrypting captured data.
+        :param payload_config: Configuration for payload size limits.
+
+        :schema: InferenceEndpointConfigSpecDataCaptureModelPod
+        '''
+        if isinstance(buffer_config, dict):
+            buffer_config = InferenceEndpointConfigSpecDataCaptureModelPodBufferConfig(**buffer_config)
+        if isinstance(capture_content_type_header, dict):
+            capture_content_type_header = InferenceEndpointConfigSpecDataCaptureModelPodCaptureContentTypeHeader(**capture_content_type_header)
+        if isinstance(payload_config, dict):
+            payload_config = InferenceEndpointConfigSpecDataCaptureModelPodPayloadConfig(**payload_config)
+        if __debug__:
+            type_hints = cached_type_hints(_typecheckingstub__3cf1995971addf17a88d8bbb3fadb979928112faad212ddd9209983574443122)
+            check_type(argname="argument enabled", value=enabled, expected_type=type_hints["enabled"])
+            check_type(argname="argument buffer_config", value=buffer_config, expected_type=type_hints["buffer_config"])
+            check_type(argname="argument capture_content_type_header", value=capture_content_type_header, expected_type=type_hints["capture_content_type_header"])
+            check_type(argname="argument capture_options", value=capture_options, expected_type=type_hints["capture_options"])
+            check_type(argname="argument initial_sampling_percentage", value=initial_sampling_percentage, expected_type=type_hints["initial_sampling_percentage"])
+            check_type(argname="argument kms_key_id", value=kms_key_id, expected_type=type_hints["kms_key_id"])
+            check_type(argname="argument payload_config", value=payload_config, expected_type=type_hints["payload_config"])
+        self._values: typing.Dict[builtins.str, typing.Any] = {
+            "enabled": enabled,
+        }
+        if buffer_config is not None:
+            self._values["buffer_config"] = buffer_config
+        if capture_content_type_header is not None:
+            self._values["capture_content_type_header"] = capture_content_type_header
+        if capture_options is not None:
+            self._values["capture_options"] = capture_options
+        if initial_sampling_percentage is not None:
+            self._values["initial_sampling_percentage"] = initial_sampling_percentage
+        if kms_key_id is not None:
+            self._values["kms_key_id"] = kms_key_id
+        if payload_config is not None:
+            self._values["payload_config"] = payload_config
+
+    @builtins.property
+    def enabled(self) -> builtins.bool:
+        '''Enable or disable model pod data capture.
+
+        :schema: InferenceEndpointConfigSpecDataCaptureModelPod#enabled
+        '''
+        result = self._values.get("enabled")
+        assert result is not None, "Required property 'enabled' is missing"
+        return typing.cast(builtins.bool, result)
+
+    @builtins.property
+    def buffer_config(
+        self,
+    ) -> typing.Optional["InferenceEndpointConfigSpecDataCaptureModelPodBufferConfig"]:
+        '''Configuration for buffering and flushing captured data.
+
+        :schema: InferenceEndpointConfigSpecDataCaptureModelPod#bufferConfig
+        '''
+        result = self._values.get("buffer_config")
+        return typing.cast(typing.Optional["InferenceEndpointConfigSpecDataCaptureModelPodBufferConfig"], result)
+
+    @builtins.property
+    def capture_content_type_header(
+        self,
+    ) -> typing.Optional["InferenceEndpointConfigSpecDataCaptureModelPodCaptureContentTypeHeader"]:
+        '''Configuration for how to treat different content type headers during capture.
+
+        :schema: InferenceEndpointConfigSpecDataCaptureModelPod#captureContentTypeHeader
+        '''
+        result = self._values.get("capture_content_type_header")
+        return typing.cast(typing.Optional["InferenceEndpointConfigSpecDataCaptureModelPodCaptureContentTypeHeader"], result)
+
+    @builtins.property
+    def capture_options(
+        self,
+    ) -> typing.Optional[typing.List["InferenceEndpointConfigSpecDataCaptureModelPodCaptureOptions"]]:
+        '''Capture options (Input, Output, or both).
+
+        Defaults to [Input, Output] when enabled.
+
+        :default: Input, Output] when enabled.
+
+        :schema: InferenceEndpointConfigSpecDataCaptureModelPod#captureOptions
+        '''
+        result = self._values.get("capture_options")
+        return typing.cast(typing.Optional[typing.List["InferenceEndpointConfigSpecDataCaptureModelPodCaptureOptions"]], result)
+
+    @builtins.property
+    def initial_sampling_percentage(self) -> typing.Optional[jsii.Number]:
+        '''Percentage of requests to capture (0-100).
+
+        Defaults to 100 when enabled.
+
+        :default: 100 when enabled.
+
+        :schema: InferenceEndpointConfigSpecDataCaptureModelPod#initialSamplingPercentage
+        '''
+        result = self._values.get("initial_sampling_percentage")
+        return typing.cast(typing.Optional[jsii.Number], result)
+
+    @builtins.property
+    def kms_key_id(self) -> typing.Optional[builtins.str]:
+        '''Optional KMS key ID, ARN, alias name, or alias ARN for encrypting captured data.
+
+        :schema: InferenceEndpointConfigSpecDataCaptureModelPod#kmsKeyId
+        '''
+        result = self._values.get("kms_key_id")
+        return typing.cast(typing.Optional[builtins.str], result)
+
+    @builtins.property
+    def payload_config(
+        self,
+    ) -> typing.Optional["InferenceEndpointConfigSpecDataCaptureModelPodPayloadConfig"]:
+        '''Configuration for payload size limits.
+
+        :schema: InferenceEndpointConfigSpecDataCaptureModelPod#payloadConfig
+        '''
+        result = self._values.get("payload_config")
+        return typing.cast(typing.Optional["InferenceEndpointConfigSpecDataCaptureModelPodPayloadConfig"], result)
+
+    def __eq__(self, rhs: typing.Any) -> builtins.bool:
+        return isinstance(rhs, self.__class__) and rhs._values == self._values
+
+    def __ne__(self, rhs: typing.Any) -> builtins.bool:
+        return not (rhs == self)
+
+    def __repr__(self) -> str:
+        return "InferenceEndpointConfigSpecDataCaptureModelPod(%s)" % ", ".join(
+            k + "=" + repr(v) for k, v in self._values.items()
+        )
+
+
+@jsii.data_type(
+    jsii_type="comamazonawssagemakerinference.InferenceEndpointConfigSpecDataCaptureModelPodBufferConfig",
+    jsii_struct_bases=[],
+    name_mapping={
+        "batch_size": "batchSize",
+        "flush_interval_seconds": "flushIntervalSeconds",
+    },
+)
+class InferenceEndpointConfigSpecDataCaptureModelPodBufferConfig:
+    def __init__(
+        self,
+        *,
+        batch_size: typing.Optional[jsii.Number] = None,
+        flush_interval_seconds: typing.Optional[jsii.Number] = None,
+    ) -> None:
+        '''Configuration for buffering and flushing captured data.
+
+        :param batch_size: Number of records to batch before writing to S3.
+        :param flush_interval_seconds: Flush interval in seconds.
+
+        :schema: InferenceEndpointConfigSpecDataCaptureModelPodBufferConfig
+        '''
+        if __debug__:
+            type_hints = cached_type_hints(_typecheckingstub__42a83d48dc04a5a72d6668e06486d4384e78a145235df401beabcd0183a3b388)
+            check_type(argname="argument batch_size", value=batch_size, expected_type=type_hints["batch_size"])
+            check_type(argname="argument flush_interval_seconds", value=flush_interval_seconds, expected_type=type_hints["flush_interval_seconds"])
+        self._values: typing.Dict[builtins.str, typing.Any] = {}
+        if batch_size is not None:
+            self._values["batch_size"] = batch_size
+        if flush_interval_seconds is not None:
+            self._values["flush_interval_seconds"] = flush_interval_seconds
+
+    @builtins.property
+    def batch_size(self) -> typing.Optional[jsii.Number]:
+        '''Number of records to batch before writing to S3.
+
+        :schema: InferenceEndpointConfigSpecDataCaptureModelPodBufferConfig#batchSize
+        '''
+        result = self._values.get("batch_size")
+        return typing.cast(typing.Optional[jsii.Number], result)
+
+    @builtins.property
+    def flush_interval_seconds(self) -> typing.Optional[jsii.Number]:
+        '''Flush interval in seconds.
+
+        :schema: InferenceEndpointConfigSpecDataCaptureModelPodBufferConfig#flushIntervalSeconds
+        '''
+        result = self._values.get("flush_interval_seconds")
+        return typing.cast(typing.Optional[jsii.Number], result)
+
+    def __eq__(self, rhs: typing.Any) -> builtins.bool:
+        return isinstance(rhs, self.__class__) and rhs._values == self._values
+
+    def __ne__(self, rhs: typing.Any) -> builtins.bool:
+        return not (rhs == self)
+
+    def __repr__(self) -> str:
+        return "InferenceEndpointConfigSpecDataCaptureModelPodBufferConfig(%s)" % ", ".join(
+            k + "=" + repr(v) for k, v in self._values.items()
+        )
+
+
+@jsii.data_type(
+    jsii_type="comamazonawssagemakerinference.InferenceEndpointConfigSpecDataCaptureModelPodCaptureContentTypeHeader",
+    jsii_struct_bases=[],
+    name_mapping={
+        "csv_content_types": "csvContentTypes",
+        "json_content_types": "jsonContentTypes",
+    },
+)
+class InferenceEndpointConfigSpecDataCaptureModelPodCaptureContentTypeHeader:
+    def __init__(
+        self,
+        *,
+        csv_content_types: typing.Optional[typing.Sequence[builtins.str]] = None,
+        json_content_types: typing.Optional[typing.Sequence[builtins.str]] = None,
+    ) -> None:
+        '''Configuration for how to treat different content type headers during capture.
+
+        :param csv_content_types: List of content type headers to treat as CSV Each item must be 1-256 characters and match pattern: `a-zA-Z0-9 <-*%5Ba-zA-Z0-9%5D>`__/`a-zA-Z0-9 <-*%5Ba-zA-Z0-9.%5D>`_* Example: text/csv, application/csv.
+        :param json_content_types: List of content type headers to treat as JSON Each item must be 1-256 characters and match pattern: `a-zA-Z0-9 <-*%5Ba-zA-Z0-9%5D>`__/`a-zA-Z0-9 <-*%5Ba-zA-Z0-9.%5D>`_* Example: application/json, application/jsonlines.
+
+        :schema: InferenceEndpointConfigSpecDataCaptureModelPodCaptureContentTypeHeader
+        '''
+        if __debug__:
+            type_hints = cached_type_hints(_typecheckingstub__23078dac748951b6b7745369b415c9f544d28687b70ac00043ddb135abfc979f)
+            check_type(argname="argument csv_content_types", value=csv_content_types, expected_type=type_hints["csv_content_types"])
+            check_type(argname="argument json_content_types", value=json_content_types, expected_type=type_hints["json_content_types"])
+        self._values: typing.Dict[builtins.str, typing.Any] = {}
+        if csv_content_types is not None:
+            self._values["csv_content_types"] = csv_content_types
+        if json_content_types is not None:
+            self._values["json_content_types"] = json_content_types
+
+    @builtins.property
+    def csv_content_types(self) -> typing.Optional[typing.List[builtins.str]]:
+        '''List of content type headers to treat as CSV Each item must be 1-256 characters and match pattern: `a-zA-Z0-9 <-*%5Ba-zA-Z0-9%5D>`__/`a-zA-Z0-9 <-*%5Ba-zA-Z0-9.%5D>`_* Example: text/csv, application/csv.
+
+        :schema: InferenceEndpointConfigSpecDataCaptureModelPodCaptureContentTypeHeader#csvContentTypes
+        '''
+        result = self._values.get("csv_content_types")
+        return typing.cast(typing.Optional[typing.List[builtins.str]], result)
+
+    @builtins.property
+    def json_content_types(self) -> typing.Optional[typing.List[builtins.str]]:
+        '''List of content type headers to treat as JSON Each item must be 1-256 characters and match pattern: `a-zA-Z0-9 <-*%5Ba-zA-Z0-9%5D>`__/`a-zA-Z0-9 <-*%5Ba-zA-Z0-9.%5D>`_* Example: application/json, application/jsonlines.
+
+        :schema: InferenceEndpointConfigSpecDataCaptureModelPodCaptureContentTypeHeader#jsonContentTypes
+        '''
+        result = self._values.get("json_content_types")
+        return typing.cast(typing.Optional[typing.List[builtins.str]], result)
+
+    def __eq__(self, rhs: typing.Any) -> builtins.bool:
+        return isinstance(rhs, self.__class__) and rhs._values == self._values
+
+    def __ne__(self, rhs: typing.Any) -> builtins.bool:
+        return not (rhs == self)
+
+    def __repr__(self) -> str:
+        return "InferenceEndpointConfigSpecDataCaptureModelPodCaptureContentTypeHeader(%s)" % ", ".join(
+            k + "=" + repr(v) for k, v in self._values.items()
+        )
+
+
+@jsii.data_type(
+    jsii_type="comamazonawssagemakerinference.InferenceEndpointConfigSpecDataCaptureModelPodCaptureOptions",
+    jsii_struct_bases=[],
+    name_mapping={"capture_mode": "captureMode"},
+)
+class InferenceEndpointConfigSpecDataCaptureModelPodCaptureOptions:
+    def __init__(
+        self,
+        *,
+        capture_mode: "InferenceEndpointConfigSpecDataCaptureModelPodCaptureOptionsCaptureMode",
+    ) -> None:
+        '''CaptureOption defines what data to capture (input, output, or both).
+
+        :param capture_mode: Capture mode: Input or Output.
+
+        :schema: InferenceEndpointConfigSpecDataCaptureModelPodCaptureOptions
+        '''
+        if __debug__:
+            type_hints = cached_type_hints(_typecheckingstub__94b7d406ed2a95c657a583dfd90bc0800dbbd2dbe00fc513017b5d67c2fb82d1)
+            check_type(argname="argument capture_mode", value=capture_mode, expected_type=type_hints["capture_mode"])
+        self._values: typing.Dict[builtins.str, typing.Any] = {
+            "capture_mode": capture_mode,
+        }
+
+    @builtins.property
+    def capture_mode(
+        self,
+    ) -> "InferenceEndpointConfigSpecDataCaptureModelPodCaptureOptionsCaptureMode":
+        '''Capture mode: Input or Output.
+
+        :schema: InferenceEndpointConfigSpecDataCaptureModelPodCaptureOptions#captureMode
+        '''
+        result = self._values.get("capture_mode")
+        assert result is not None, "Required property 'capture_mode' is missing"
+        return typing.cast("InferenceEndpointConfigSpecDataCaptureModelPodCaptureOptionsCaptureMode", result)
+
+    def __eq__(self, rhs: typing.Any) -> builtins.bool:
+        return isinstance(rhs, self.__class__) and rhs._values == self._values
+
+    def __ne__(self, rhs: typing.Any) -> builtins.bool:
+        return not (rhs == self)
+
+    def __repr__(self) -> str:
+        return "InferenceEndpointConfigSpecDataCaptureModelPodCaptureOptions(%s)" % ", ".join(
+            k + "=" + repr(v) for k, v in self._values.items()
+        )
+
+
+@jsii.enum(
+    jsii_type="comamazonawssagemakerinference.InferenceEndpointConfigSpecDataCaptureModelPodCaptureOptionsCaptureMode"
+)
+class InferenceEndpointConfigSpecDataCaptureModelPodCaptureOptionsCaptureMode(
+    enum.Enum,
+):
+    '''Capture mode: Input or Output.
+
+    :schema: InferenceEndpointConfigSpecDataCaptureModelPodCaptureOptionsCaptureMode
+    '''
+
+    INPUT = "INPUT"
+    '''Input.'''
+    OUTPUT = "OUTPUT"
+    '''Output.'''
+
+
+@jsii.data_type(
+    jsii_type="comamazonawssagemakerinference.InferenceEndpointConfigSpecDataCaptureModelPodPayloadConfig",
+    jsii_struct_bases=[],
+    name_mapping={"max_payload_size_kb": "maxPayloadSizeKb"},
+)
+class InferenceEndpointConfigSpecDataCaptureModelPodPayloadConfig:
+    def __init__(
+        self,
+        *,
+        max_payload_size_kb: typing.Optional[jsii.Number] = None,
+    ) -> None:
+        '''Configuration for payload size limits.
+
+        :param max_payload_size_kb: Maximum payload size in KB to capture. 0 means no limit (capture full payload).
+
+        :schema: InferenceEndpointConfigSpecDataCaptureModelPodPayloadConfig
+        '''
+        if __debug__:
+            type_hints = cached_type_hints(_typecheckingstub__3d2f2ea094895f3b1d4ad294f70285715ce0b211a4ac5514b0a3692dab365923)
+            check_type(argname="argument max_payload_size_kb", value=max_payload_size_kb, expected_type=type_hints["max_payload_size_kb"])
+        self._values: typing.Dict[builtins.str, typing.Any] = {}
+        if max_payload_size_kb is not None:
+            self._values["max_payload_size_kb"] = max_payload_size_kb
+
+    @builtins.property
+    def max_payload_size_kb(self) -> typing.Optional[jsii.Number]:
+        '''Maximum payload size in KB to capture.
+
+        0 means no limit (capture full payload).
+
+        :schema: InferenceEndpointConfigSpecDataCaptureModelPodPayloadConfig#maxPayloadSizeKB
+        '''
+        result = self._values.get("max_payload_size_kb")
+        return typing.cast(typing.Optional[jsii.Number], result)
+
+    def __eq__(self, rhs: typing.Any) -> builtins.bool:
+        return isinstance(rhs, self.__class__) and rhs._values == self._values
+
+    def __ne__(self, rhs: typing.Any) -> builtins.bool:
+        return not (rhs == self)
+
+    def __repr__(self) -> str:
+        return "InferenceEndpointConfigSpecDataCaptureModelPodPayloadConfig(%s)" % ", ".join(
+            k + "=" + repr(v) for k, v in self._values.items()
+        )
+
+
+@jsii.data_type(
+    jsii_type="comamazonawssagemakerinference.InferenceEndpointConfigSpecDataCaptureSagemakerEndpoint",
+    jsii_struct_bases=[],
+    name_mapping={
+        "enabled": "enabled",
+        "capture_content_type_header": "captureContentTypeHeader",
+        "capture_options": "captureOptions",
+        "initial_sampling_percentage": "initialSamplingPercentage",
+        "kms_key_id": "kmsKeyId",
+    },
+)
+class InferenceEndpointConfigSpecDataCaptureSagemakerEndpoint:
+    def __init__(
+        self,
+        *,
+        enabled: builtins.bool,
+        capture_content_type_header: typing.Optional[typing.Union["InferenceEndpointConfigSpecDataCaptureSagemakerEndpointCaptureContentTypeHeader", typing.Dict[builtins.str, typing.Any]]] = None,
+        capture_options: typing.Optional[typing.Sequence[typing.Union["InferenceEndpointConfigSpecDataCaptureSagemakerEndpointCaptureOptions", typing.Dict[builtins.str, typing.Any]]]] = None,
+        initial_sampling_percentage: typing.Optional[jsii.Number] = None,
+        kms_key_id: typing.Optional[builtins.str] = None,
+    ) -> None:
+        '''Configuration for SageMaker Endpoint level data capture (Tier 1).
+
+        :param enabled: Enable or disable SageMaker endpoint data capture.
+        :param capture_content_type_header: Configuration for how to treat different content type headers during capture.
+        :param capture_options: Capture options (Input, Output, or both). Defaults to [Input, Output] when enabled. Default: Input, Output] when enabled.
+        :param initial_sampling_percentage: Percentage of requests to capture (0-100). Defaults to 100 when enabled. Default: 100 when enabled.
+        :param kms_key_id: Optional KMS key ID, ARN, alias name, or alias ARN for encrypting captured data.
+
+        :schema: InferenceEndpointConfigSpecDataCaptureSagemakerEndpoint
+        '''
+        if isinstance(capture_content_type_header, dict):
+            capture_content_type_header = InferenceEndpointConfigSpecDataCaptureSagemakerEndpointCaptureContentTypeHeader(**capture_content_type_header)
+        if __debug__:
+            type_hints = cached_type_hints(_typecheckingstub__6cb80d5a6c78d71b9ca725dda2736b286989bd9616e74f6170b8c0b594b92432)
+            check_type(argname="argument enabled", value=enabled, expected_type=type_hints["enabled"])
+            check_type(argname="argument capture_content_type_header", value=capture_content_type_header, expected_type=type_hints["capture_content_type_header"])
+            check_type(argname="argument capture_options", value=capture_options, expected_type=type_hints["capture_options"])
+            check_type(argname="argument initial_sampling_percentage", value=initial_sampling_percentage, expected_type=type_hints["initial_sampling_percentage"])
+            check_type(argname="argument kms_key_id", value=kms_key_id, expected_type=type_hints["kms_key_id"])
+        self._values: typing.Dict[builtins.str, typing.Any] = {
+            "enabled": enabled,
+        }
+        if capture_content_type_header is not None:
+            self._values["capture_content_type_header"] = capture_content_type_header
+        if capture_options is not None:
+            self._values["capture_options"] = capture_options
+        if initial_sampling_percentage is not None:
+            self._values["initial_sampling_percentage"] = initial_sampling_percentage
+        if kms_key_id is not None:
+            self._values["kms_key_id"] = kms_key_id
+
+    @builtins.property
+    def enabled(self) -> builtins.bool:
+        '''Enable or disable SageMaker endpoint data capture.
+
+        :schema: InferenceEndpointConfigSpecDataCaptureSagemakerEndpoint#enabled
+        '''
+        result = self._values.get("enabled")
+        assert result is not None, "Required property 'enabled' is missing"
+        return typing.cast(builtins.bool, result)
+
+    @builtins.property
+    def capture_content_type_header(
+        self,
+    ) -> typing.Optional["InferenceEndpointConfigSpecDataCaptureSagemakerEndpointCaptureContentTypeHeader"]:
+        '''Configuration for how to treat different content type headers during capture.
+
+        :schema: InferenceEndpointConfigSpecDataCaptureSagemakerEndpoint#captureContentTypeHeader
+        '''
+        result = self._values.get("capture_content_type_header")
+        return typing.cast(typing.Optional["InferenceEndpointConfigSpecDataCaptureSagemakerEndpointCaptureContentTypeHeader"], result)
+
+    @builtins.property
+    def capture_options(
+        self,
+    ) -> typing.Optional[typing.List["InferenceEndpointConfigSpecDataCaptureSagemakerEndpointCaptureOptions"]]:
+        '''Capture options (Input, Output, or both).
+
+        Defaults to [Input, Output] when enabled.
+
+        :default: Input, Output] when enabled.
+
+        :schema: InferenceEndpointConfigSpecDataCaptureSagemakerEndpoint#captureOptions
+        '''
+        result = self._values.get("capture_options")
+        return typing.cast(typing.Optional[typing.List["InferenceEndpointConfigSpecDataCaptureSagemakerEndpointCaptureOptions"]], result)
+
+    @builtins.property
+    def initial_sampling_percentage(self) -> typing.Optional[jsii.Number]:
+        '''Percentage of requests to capture (0-100).
+
+        Defaults to 100 when enabled.
+
+        :default: 100 when enabled.
+
+        :schema: InferenceEndpointConfigSpecDataCaptureSagemakerEndpoint#initialSamplingPercentage
+        '''
+        result = self._values.get("initial_sampling_percentage")
+        return typing.cast(typing.Optional[jsii.Number], result)
+
+    @builtins.property
+    def kms_key_id(self) -> typing.Optional[builtins.str]:
+        '''Optional KMS key ID, ARN, alias name, or alias ARN for encrypting captured data.
+
+        :schema: InferenceEndpointConfigSpecDataCaptureSagemakerEndpoint#kmsKeyId
+        '''
+        result = self._values.get("kms_key_id")
+        return typing.cast(typing.Optional[builtins.str], result)
+
+    def __eq__(self, rhs: typing.Any) -> builtins.bool:
+        return isinstance(rhs, self.__class__) and rhs._values == self._values
+
+    def __ne__(self, rhs: typing.Any) -> builtins.bool:
+        return not (rhs == self)
+
+    def __repr__(self) -> str:
+        return "InferenceEndpointConfigSpecDataCaptureSagemakerEndpoint(%s)" % ", ".join(
+            k + "=" + repr(v) for k, v in self._values.items()
+        )
+
+
+@jsii.data_type(
+    jsii_type="comamazonawssagemakerinference.InferenceEndpointConfigSpecDataCaptureSagemakerEndpointCaptureContentTypeHeader",
+    jsii_struct_bases=[],
+    name_mapping={
+        "csv_content_types": "csvContentTypes",
+        "json_content_types": "jsonContentTypes",
+    },
+)
+class InferenceEndpointConfigSpecDataCaptureSagemakerEndpointCaptureContentTypeHeader:
+    def __init__(
+        self,
+        *,
+        csv_content_types: typing.Optional[typing.Sequence[builtins.str]] = None,
+        json_content_types: typing.Optional[typing.Sequence[builtins.str]] = None,
+    ) -> None:
+        '''Configuration for how to treat different content type headers during capture.
+
+        :param csv_content_types: List of content type headers to treat as CSV Each item must be 1-256 characters and match pattern: `a-zA-Z0-9 <-*%5Ba-zA-Z0-9%5D>`__/`a-zA-Z0-9 <-*%5Ba-zA-Z0-9.%5D>`_* Example: text/csv, application/csv.
+        :param json_content_types: List of content type headers to treat as JSON Each item must be 1-256 characters and match pattern: `a-zA-Z0-9 <-*%5Ba-zA-Z0-9%5D>`__/`a-zA-Z0-9 <-*%5Ba-zA-Z0-9.%5D>`_* Example: application/json, application/jsonlines.
+
+        :schema: InferenceEndpointConfigSpecDataCaptureSagemakerEndpointCaptureContentTypeHeader
+        '''
+        if __debug__:
+            type_hints = cached_type_hints(_typecheckingstub__f3092ea857517fd84b7da887a9a4f76662335c85253560257eddd0ef2d997443)
+            check_type(argname="argument csv_content_types", value=csv_content_types, expected_type=type_hints["csv_content_types"])
+            check_type(argname="argument json_content_types", value=json_content_types, expected_type=type_hints["json_content_types"])
+        self._values: typing.Dict[builtins.str, typing.Any] = {}
+        if csv_content_types is not None:
+            self._values["csv_content_types"] = csv_content_types
+        if json_content_types is not None:
+            self._values["json_content_types"] = json_content_types
+
+    @builtins.property
+    def csv_content_types(self) -> typing.Optional[typing.List[builtins.str]]:
+        '''List of content type headers to treat as CSV Each item must be 1-256 characters and match pattern: `a-zA-Z0-9 <-*%5Ba-zA-Z0-9%5D>`__/`a-zA-Z0-9 <-*%5Ba-zA-Z0-9.%5D>`_* Example: text/csv, application/csv.
+
+        :schema: InferenceEndpointConfigSpecDataCaptureSagemakerEndpointCaptureContentTypeHeader#csvContentTypes
+        '''
+        result = self._values.get("csv_content_types")
+        return typing.cast(typing.Optional[typing.List[builtins.str]], result)
+
+    @builtins.property
+    def json_content_types(self) -> typing.Optional[typing.List[builtins.str]]:
+        '''List of content type headers to treat as JSON Each item must be 1-256 characters and match pattern: `a-zA-Z0-9 <-*%5Ba-zA-Z0-9%5D>`__/`a-zA-Z0-9 <-*%5Ba-zA-Z0-9.%5D>`_* Example: application/json, application/jsonlines.
+
+        :schema: InferenceEndpointConfigSpecDataCaptureSagemakerEndpointCaptureContentTypeHeader#jsonContentTypes
+        '''
+        result = self._values.get("json_content_types")
+        return typing.cast(typing.Optional[typing.List[builtins.str]], result)
+
+    def __eq__(self, rhs: typing.Any) -> builtins.bool:
+        return isinstance(rhs, self.__class__) and rhs._values == self._values
+
+    def __ne__(self, rhs: typing.Any) -> builtins.bool:
+        return not (rhs == self)
+
+    def __repr__(self) -> str:
+        return "InferenceEndpointConfigSpecDataCaptureSagemakerEndpointCaptureContentTypeHeader(%s)" % ", ".join(
+            k + "=" + repr(v) for k, v in self._values.items()
+        )
+
+
+@jsii.data_type(
+    jsii_type="comamazonawssagemakerinference.InferenceEndpointConfigSpecDataCaptureSagemakerEndpointCaptureOptions",
+    jsii_struct_bases=[],
+    name_mapping={"capture_mode": "captureMode"},
+)
+class InferenceEndpointConfigSpecDataCaptureSagemakerEndpointCaptureOptions:
+    def __init__(
+        self,
+        *,
+        capture_mode: "InferenceEndpointConfigSpecDataCaptureSagemakerEndpointCaptureOptionsCaptureMode",
+    ) -> None:
+        '''CaptureOption defines what data to capture (input, output, or both).
+
+        :param capture_mode: Capture mode: Input or Output.
+
+        :schema: InferenceEndpointConfigSpecDataCaptureSagemakerEndpointCaptureOptions
+        '''
+        if __debug__:
+            type_hints = cached_type_hints(_typecheckingstub__f43c8de1b3d812f2d44427a932b977b11703f92bd5b550fffeb8c824c3f659bf)
+            check_type(argname="argument capture_mode", value=capture_mode, expected_type=type_hints["capture_mode"])
+        self._values: typing.Dict[builtins.str, typing.Any] = {
+            "capture_mode": capture_mode,
+        }
+
+    @builtins.property
+    def capture_mode(
+        self,
+    ) -> "InferenceEndpointConfigSpecDataCaptureSagemakerEndpointCaptureOptionsCaptureMode":
+        '''Capture mode: Input or Output.
+
+        :schema: InferenceEndpointConfigSpecDataCaptureSagemakerEndpointCaptureOptions#captureMode
+        '''
+        result = self._values.get("capture_mode")
+        assert result is not None, "Required property 'capture_mode' is missing"
+        return typing.cast("InferenceEndpointConfigSpecDataCaptureSagemakerEndpointCaptureOptionsCaptureMode", result)
+
+    def __eq__(self, rhs: typing.Any) -> builtins.bool:
+        return isinstance(rhs, self.__class__) and rhs._values == self._values
+
+    def __ne__(self, rhs: typing.Any) -> builtins.bool:
+        return not (rhs == self)
+
+    def __repr__(self) -> str:
+        return "InferenceEndpointConfigSpecDataCaptureSagemakerEndpointCaptureOptions(%s)" % ", ".join(
+            k + "=" + repr(v) for k, v in self._values.items()
+        )
+
+
+@jsii.enum(
+    jsii_type="comamazonawssagemakerinference.InferenceEndpointConfigSpecDataCaptureSagemakerEndpointCaptureOptionsCaptureMode"
+)
+class InferenceEndpointConfigSpecDataCaptureSagemakerEndpointCaptureOptionsCaptureMode(
+    enum.Enum,
+):
+    '''Capture mode: Input or Output.
+
+    :schema: InferenceEndpointConfigSpecDataCaptureSagemakerEndpointCaptureOptionsCaptureMode
+    '''
+
+    INPUT = "INPUT"
+    '''Input.'''
+    OUTPUT = "OUTPUT"
+    '''Output.'''
+
+
+@jsii.data_type(
+    jsii_type="comamazonawssagemakerinference.InferenceEndpointConfigSpecDnsConfig",
+    jsii_struct_bases=[],
+    name_mapping={"hosted_zone_id": "hostedZoneId"},
+)
+class InferenceEndpointConfigSpecDnsConfig:
+    def __init__(self, *, hosted_zone_id: builtins.str) -> None:
+        '''DNS automation configuration for Route53.
+
+        Requires tlsConfig.customCertificateConfig to be set.
+
+        :param hosted_zone_id: Route53 Hosted Zone ID where the DNS record will be created.
+
+        :schema: InferenceEndpointConfigSpecDnsConfig
+        '''
+        if __debug__:
+            type_hints = cached_type_hints(_typecheckingstub__3267af566b252e963db33ebf715abcf67e84c730bb424704fe529c9e28414180)
+            check_type(argname="argument hosted_zone_id", value=hosted_zone_id, expected_type=type_hints["hosted_zone_id"])
+        self._values: typing.Dict[builtins.str, typing.Any] = {
+            "hosted_zone_id": hosted_zone_id,
+        }
+
+    @builtins.property
+    def hosted_zone_id(self) -> builtins.str:
+        '''Route53 Hosted Zone ID where the DNS record will be created.
+
+        :schema: InferenceEndpointConfigSpecDnsConfig#hostedZoneId
+        '''
+        result = self._values.get("hosted_zone_id")
+        assert result is not None, "Required property 'hosted_zone_id' is missing"
+        return typing.cast(builtins.str, result)
+
+    def __eq__(self, rhs: typing.Any) -> builtins.bool:
+        return isinstance(rhs, self.__class__) and rhs._values == self._values
+
+    def __ne__(self, rhs: typing.Any) -> builtins.bool:
+        return not (rhs == self)
+
+    def __repr__(self) -> str:
+        return "InferenceEndpointConfigSpecDnsConfig(%s)" % ", ".join(
+            k + "=" + repr(v) for k, v in self._values.items()
+        )
+
+
+@jsii.data_type(
     jsii_type="comamazonawssagemakerinference.InferenceEndpointConfigSpecIntelligentRoutingSpec",
     jsii_struct_bases=[],
     name_mapping={
@@ -3084,6 +3979,13550 @@ class InferenceEndpointConfigSpecIntelligentRoutingSpecRoutingStrategy(enum.Enum
 
 
 @jsii.data_type(
+    jsii_type="comamazonawssagemakerinference.InferenceEndpointConfigSpecKubernetes",
+    jsii_struct_bases=[],
+    name_mapping={
+        "init_containers": "initContainers",
+        "scheduler_name": "schedulerName",
+        "service_account_name": "serviceAccountName",
+        "volumes": "volumes",
+    },
+)
+class InferenceEndpointConfigSpecKubernetes:
+    def __init__(
+        self,
+        *,
+        init_containers: typing.Optional[typing.Sequence[typing.Union["InferenceEndpointConfigSpecKubernetesInitContainers", typing.Dict[builtins.str, typing.Any]]]] = None,
+        scheduler_name: typing.Optional[builtins.str] = None,
+        service_account_name: typing.Optional[builtins.str] = None,
+        volumes: typing.Optional[typing.Sequence[typing.Union["InferenceEndpointConfigSpecKubernetesVolumes", typing.Dict[builtins.str, typing.Any]]]] = None,
+    ) -> None:
+        '''User-provided customizations for the inference pod.
+
+        Currently supports custom init containers; designed as an extension point
+        for future fields (volumes, tolerations, etc.).
+
+        :param init_containers: Init containers to run before the inference server starts. Each entry is a standard Kubernetes container spec.
+        :param scheduler_name: Name of the scheduler to use for pod scheduling. If not specified, the default Kubernetes scheduler will be used.
+        :param service_account_name: Name of the Kubernetes ServiceAccount to use for the inference pod. If not specified, the namespace's default service account will be used. This is useful for providing AWS credentials via IRSA to init containers or the worker.
+        :param volumes: Additional volumes to add to the pod spec. These volumes can be referenced by init containers via volumeMounts.
+
+        :schema: InferenceEndpointConfigSpecKubernetes
+        '''
+        if __debug__:
+            type_hints = cached_type_hints(_typecheckingstub__d8fc01bae2d5bbc5849b3b408269278e316e81e450e836b5bd057e8a6fd937b3)
+            check_type(argname="argument init_containers", value=init_containers, expected_type=type_hints["init_containers"])
+            check_type(argname="argument scheduler_name", value=scheduler_name, expected_type=type_hints["scheduler_name"])
+            check_type(argname="argument service_account_name", value=service_account_name, expected_type=type_hints["service_account_name"])
+            check_type(argname="argument volumes", value=volumes, expected_type=type_hints["volumes"])
+        self._values: typing.Dict[builtins.str, typing.Any] = {}
+        if init_containers is not None:
+            self._values["init_containers"] = init_containers
+        if scheduler_name is not None:
+            self._values["scheduler_name"] = scheduler_name
+        if service_account_name is not None:
+            self._values["service_account_name"] = service_account_name
+        if volumes is not None:
+            self._values["volumes"] = volumes
+
+    @builtins.property
+    def init_containers(
+        self,
+    ) -> typing.Optional[typing.List["InferenceEndpointConfigSpecKubernetesInitContainers"]]:
+        '''Init containers to run before the inference server starts.
+
+        Each entry is a standard Kubernetes container spec.
+
+        :schema: InferenceEndpointConfigSpecKubernetes#initContainers
+        '''
+        result = self._values.get("init_containers")
+        return typing.cast(typing.Optional[typing.List["InferenceEndpointConfigSpecKubernetesInitContainers"]], result)
+
+    @builtins.property
+    def scheduler_name(self) -> typing.Optional[builtins.str]:
+        '''Name of the scheduler to use for pod scheduling.
+
+        If not specified, the default Kubernetes scheduler will be used.
+
+        :schema: InferenceEndpointConfigSpecKubernetes#schedulerName
+        '''
+        result = self._values.get("scheduler_name")
+        return typing.cast(typing.Optional[builtins.str], result)
+
+    @builtins.property
+    def service_account_name(self) -> typing.Optional[builtins.str]:
+        '''Name of the Kubernetes ServiceAccount to use for the inference pod.
+
+        If not specified, the namespace's default service account will be used.
+        This is useful for providing AWS credentials via IRSA to init containers or the worker.
+
+        :schema: InferenceEndpointConfigSpecKubernetes#serviceAccountName
+        '''
+        result = self._values.get("service_account_name")
+        return typing.cast(typing.Optional[builtins.str], result)
+
+    @builtins.property
+    def volumes(
+        self,
+    ) -> typing.Optional[typing.List["InferenceEndpointConfigSpecKubernetesVolumes"]]:
+        '''Additional volumes to add to the pod spec.
+
+        These volumes can be referenced by init containers via volumeMounts.
+
+        :schema: InferenceEndpointConfigSpecKubernetes#volumes
+        '''
+        result = self._values.get("volumes")
+        return typing.cast(typing.Optional[typing.List["InferenceEndpointConfigSpecKubernetesVolumes"]], result)
+
+    def __eq__(self, rhs: typing.Any) -> builtins.bool:
+        return isinstance(rhs, self.__class__) and rhs._values == self._values
+
+    def __ne__(self, rhs: typing.Any) -> builtins.bool:
+        return not (rhs == self)
+
+    def __repr__(self) -> str:
+        return "InferenceEndpointConfigSpecKubernetes(%s)" % ", ".join(
+            k + "=" + repr(v) for k, v in self._values.items()
+        )
+
+
+@jsii.data_type(
+    jsii_type="comamazonawssagemakerinference.InferenceEndpointConfigSpecKubernetesInitContainers",
+    jsii_struct_bases=[],
+    name_mapping={
+        "name": "name",
+        "args": "args",
+        "command": "command",
+        "env": "env",
+        "env_from": "envFrom",
+        "image": "image",
+        "image_pull_policy": "imagePullPolicy",
+        "lifecycle": "lifecycle",
+        "liveness_probe": "livenessProbe",
+        "ports": "ports",
+        "readiness_probe": "readinessProbe",
+        "resize_policy": "resizePolicy",
+        "resources": "resources",
+        "restart_policy": "restartPolicy",
+        "restart_policy_rules": "restartPolicyRules",
+        "security_context": "securityContext",
+        "startup_probe": "startupProbe",
+        "stdin": "stdin",
+        "stdin_once": "stdinOnce",
+        "termination_message_path": "terminationMessagePath",
+        "termination_message_policy": "terminationMessagePolicy",
+        "tty": "tty",
+        "volume_devices": "volumeDevices",
+        "volume_mounts": "volumeMounts",
+        "working_dir": "workingDir",
+    },
+)
+class InferenceEndpointConfigSpecKubernetesInitContainers:
+    def __init__(
+        self,
+        *,
+        name: builtins.str,
+        args: typing.Optional[typing.Sequence[builtins.str]] = None,
+        command: typing.Optional[typing.Sequence[builtins.str]] = None,
+        env: typing.Optional[typing.Sequence[typing.Union["InferenceEndpointConfigSpecKubernetesInitContainersEnv", typing.Dict[builtins.str, typing.Any]]]] = None,
+        env_from: typing.Optional[typing.Sequence[typing.Union["InferenceEndpointConfigSpecKubernetesInitContainersEnvFrom", typing.Dict[builtins.str, typing.Any]]]] = None,
+        image: typing.Optional[builtins.str] = None,
+        image_pull_policy: typing.Optional[builtins.str] = None,
+        lifecycle: typing.Optional[typing.Union["InferenceEndpointConfigSpecKubernetesInitContainersLifecycle", typing.Dict[builtins.str, typing.Any]]] = None,
+        liveness_probe: typing.Optional[typing.Union["InferenceEndpointConfigSpecKubernetesInitContainersLivenessProbe", typing.Dict[builtins.str, typing.Any]]] = None,
+        ports: typing.Optional[typing.Sequence[typing.Union["InferenceEndpointConfigSpecKubernetesInitContainersPorts", typing.Dict[builtins.str, typing.Any]]]] = None,
+        readiness_probe: typing.Optional[typing.Union["InferenceEndpointConfigSpecKubernetesInitContainersReadinessProbe", typing.Dict[builtins.str, typing.Any]]] = None,
+        resize_policy: typing.Optional[typing.Sequence[typing.Union["InferenceEndpointConfigSpecKubernetesInitContainersResizePolicy", typing.Dict[builtins.str, typing.Any]]]] = None,
+        resources: typing.Optional[typing.Union["InferenceEndpointConfigSpecKubernetesInitContainersResources", typing.Dict[builtins.str, typing.Any]]] = None,
+        restart_policy: typing.Optional[builtins.str] = None,
+        restart_policy_rules: typing.Optional[typing.Sequence[typing.Union["InferenceEndpointConfigSpecKubernetesInitContainersRestartPolicyRules", typing.Dict[builtins.str, typing.Any]]]] = None,
+        security_context: typing.Optional[typing.Union["InferenceEndpointConfigSpecKubernetesInitContainersSecurityContext", typing.Dict[builtins.str, typing.Any]]] = None,
+        startup_probe: typing.Optional[typing.Union["InferenceEndpointConfigSpecKubernetesInitContainersStartupProbe", typing.Dict[builtins.str, typing.Any]]] = None,
+        stdin: typing.Optional[builtins.bool] = None,
+        stdin_once: typing.Optional[builtins.bool] = None,
+        termination_message_path: typing.Optional[builtins.str] = None,
+        termination_message_policy: typing.Optional[builtins.str] = None,
+        tty: typing.Optional[builtins.bool] = None,
+        volume_devices: typing.Optional[typing.Sequence[typing.Union["InferenceEndpointConfigSpecKubernetesInitContainersVolumeDevices", typing.Dict[builtins.str, typing.Any]]]] = None,
+        volume_mounts: typing.Optional[typing.Sequence[typing.Union["InferenceEndpointConfigSpecKubernetesInitContainersVolumeMounts", typing.Dict[builtins.str, typing.Any]]]] = None,
+        working_dir: typing.Optional[builtins.str] = None,
+    ) -> None:
+        '''A single application container that you want to run within a pod.
+
+        :param name: Name of the container specified as a DNS_LABEL. Each container in a pod must have a unique name (DNS_LABEL). Cannot be updated.
+        :param args: Arguments to the entrypoint. The container image's CMD is used if this is not provided. Variable references $(VAR_NAME) are expanded using the container's environment. If a variable cannot be resolved, the reference in the input string will be unchanged. Double $$ are reduced to a single $, which allows for escaping the $(VAR_NAME) syntax: i.e. "$$(VAR_NAME)" will produce the string literal "$(VAR_NAME)". Escaped references will never be expanded, regardless of whether the variable exists or not. Cannot be updated. More info: https://kubernetes.io/docs/tasks/inject-data-application/define-command-argument-container/#running-a-command-in-a-shell
+        :param command: Entrypoint array. Not executed within a shell. The container image's ENTRYPOINT is used if this is not provided. Variable references $(VAR_NAME) are expanded using the container's environment. If a variable cannot be resolved, the reference in the input string will be unchanged. Double $$ are reduced to a single $, which allows for escaping the $(VAR_NAME) syntax: i.e. "$$(VAR_NAME)" will produce the string literal "$(VAR_NAME)". Escaped references will never be expanded, regardless of whether the variable exists or not. Cannot be updated. More info: https://kubernetes.io/docs/tasks/inject-data-application/define-command-argument-container/#running-a-command-in-a-shell
+        :param env: List of environment variables to set in the container. Cannot be updated.
+        :param env_from: List of sources to populate environment variables in the container. The keys defined within a source may consist of any printable ASCII characters except '='. When a key exists in multiple sources, the value associated with the last source will take precedence. Values defined by an Env with a duplicate key will take precedence. Cannot be updated.
+        :param image: Container image name. More info: https://kubernetes.io/docs/concepts/containers/images This field is optional to allow higher level config management to default or override container images in workload controllers like Deployments and StatefulSets.
+        :param image_pull_policy: Image pull policy. One of Always, Never, IfNotPresent. Defaults to Always if :latest tag is specified, or IfNotPresent otherwise. Cannot be updated. More info: https://kubernetes.io/docs/concepts/containers/images#updating-images Default: Always if :latest tag is specified, or IfNotPresent otherwise.
+        :param lifecycle: Actions that the management system should take in response to container lifecycle events. Cannot be updated.
+        :param liveness_probe: Periodic probe of container liveness. Container will be restarted if the probe fails. Cannot be updated. More info: https://kubernetes.io/docs/concepts/workloads/pods/pod-lifecycle#container-probes
+        :param ports: List of ports to expose from the container. Not specifying a port here DOES NOT prevent that port from being exposed. Any port which is listening on the default "0.0.0.0" address inside a container will be accessible from the network. Modifying this array with strategic merge patch may corrupt the data. For more information See https://github.com/kubernetes/kubernetes/issues/108255. Cannot be updated.
+        :param readiness_probe: Periodic probe of container service readiness. Container will be removed from service endpoints if the probe fails. Cannot be updated. More info: https://kubernetes.io/docs/concepts/workloads/pods/pod-lifecycle#container-probes
+        :param resize_policy: Resources resize policy for the container. This field cannot be set on ephemeral containers.
+        :param resources: Compute Resources required by this container. Cannot be updated. More info: https://kubernetes.io/docs/concepts/configuration/manage-resources-containers/
+        :param restart_policy: RestartPolicy defines the restart behavior of individual containers in a pod. This overrides the pod-level restart policy. When this field is not specified, the restart behavior is defined by the Pod's restart policy and the container type. Additionally, setting the RestartPolicy as "Always" for the init container will have the following effect: this init container will be continually restarted on exit until all regular containers have terminated. Once all regular containers have completed, all init containers with restartPolicy "Always" will be shut down. This lifecycle differs from normal init containers and is often referred to as a "sidecar" container. Although this init container still starts in the init container sequence, it does not wait for the container to complete before proceeding to the next init container. Instead, the next init container starts immediately after this init container is started, or after any startupProbe has successfully completed.
+        :param restart_policy_rules: Represents a list of rules to be checked to determine if the container should be restarted on exit. The rules are evaluated in order. Once a rule matches a container exit condition, the remaining rules are ignored. If no rule matches the container exit condition, the Container-level restart policy determines the whether the container is restarted or not. Constraints on the rules: - At most 20 rules are allowed. - Rules can have the same action. - Identical rules are not forbidden in validations. When rules are specified, container MUST set RestartPolicy explicitly even it if matches the Pod's RestartPolicy.
+        :param security_context: SecurityContext defines the security options the container should be run with. If set, the fields of SecurityContext override the equivalent fields of PodSecurityContext. More info: https://kubernetes.io/docs/tasks/configure-pod-container/security-context/
+        :param startup_probe: StartupProbe indicates that the Pod has successfully initialized. If specified, no other probes are executed until this completes successfully. If this probe fails, the Pod will be restarted, just as if the livenessProbe failed. This can be used to provide different probe parameters at the beginning of a Pod's lifecycle, when it might take a long time to load data or warm a cache, than during steady-state operation. This cannot be updated. More info: https://kubernetes.io/docs/concepts/workloads/pods/pod-lifecycle#container-probes
+        :param stdin: Whether this container should allocate a buffer for stdin in the container runtime. If this is not set, reads from stdin in the container will always result in EOF. Default is false. Default: false.
+        :param stdin_once: Whether the container runtime should close the stdin channel after it has been opened by a single attach. When stdin is true the stdin stream will remain open across multiple attach sessions. If stdinOnce is set to true, stdin is opened on container start, is empty until the first client attaches to stdin, and then remains open and accepts data until the client disconnects, at which time stdin is closed and remains closed until the container is restarted. If this flag is false, a container processes that reads from stdin will never receive an EOF. Default is false Default: false
+        :param termination_message_path: Optional: Path at which the file to which the container's termination message will be written is mounted into the container's filesystem. Message written is intended to be brief final status, such as an assertion failure message. Will be truncated by the node if greater than 4096 bytes. The total message length across all containers will be limited to 12kb. Defaults to /dev/termination-log. Cannot be updated. Default: dev/termination-log.
+        :param termination_message_policy: Indicate how the termination message should be populated. File will use the contents of terminationMessagePath to populate the container status message on both success and failure. FallbackToLogsOnError will use the last chunk of container log output if the termination message file is empty and the container exited with an error. The log output is limited to 2048 bytes or 80 lines, whichever is smaller. Defaults to File. Cannot be updated. Default: File.
+        :param tty: Whether this container should allocate a TTY for itself, also requires 'stdin' to be true. Default is false. Default: false.
+        :param volume_devices: volumeDevices is the list of block devices to be used by the container.
+        :param volume_mounts: Pod volumes to mount into the container's filesystem. Cannot be updated.
+        :param working_dir: Container's working directory. If not specified, the container runtime's default will be used, which might be configured in the container image. Cannot be updated.
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainers
+        '''
+        if isinstance(lifecycle, dict):
+            lifecycle = InferenceEndpointConfigSpecKubernetesInitContainersLifecycle(**lifecycle)
+        if isinstance(liveness_probe, dict):
+            liveness_probe = InferenceEndpointConfigSpecKubernetesInitContainersLivenessProbe(**liveness_probe)
+        if isinstance(readiness_probe, dict):
+            readiness_probe = InferenceEndpointConfigSpecKubernetesInitContainersReadinessProbe(**readiness_probe)
+        if isinstance(resources, dict):
+            resources = InferenceEndpointConfigSpecKubernetesInitContainersResources(**resources)
+        if isinstance(security_context, dict):
+            security_context = InferenceEndpointConfigSpecKubernetesInitContainersSecurityContext(**security_context)
+        if isinstance(startup_probe, dict):
+            startup_probe = InferenceEndpointConfigSpecKubernetesInitContainersStartupProbe(**startup_probe)
+        if __debug__:
+            type_hints = cached_type_hints(_typecheckingstub__4866d6dd68e93ca66c080589691e77c3c8e56104e371b61660bca485a6c8109c)
+            check_type(argname="argument name", value=name, expected_type=type_hints["name"])
+            check_type(argname="argument args", value=args, expected_type=type_hints["args"])
+            check_type(argname="argument command", value=command, expected_type=type_hints["command"])
+            check_type(argname="argument env", value=env, expected_type=type_hints["env"])
+            check_type(argname="argument env_from", value=env_from, expected_type=type_hints["env_from"])
+            check_type(argname="argument image", value=image, expected_type=type_hints["image"])
+            check_type(argname="argument image_pull_policy", value=image_pull_policy, expected_type=type_hints["image_pull_policy"])
+            check_type(argname="argument lifecycle", value=lifecycle, expected_type=type_hints["lifecycle"])
+            check_type(argname="argument liveness_probe", value=liveness_probe, expected_type=type_hints["liveness_probe"])
+            check_type(argname="argument ports", value=ports, expected_type=type_hints["ports"])
+            check_type(argname="argument readiness_probe", value=readiness_probe, expected_type=type_hints["readiness_probe"])
+            check_type(argname="argument resize_policy", value=resize_policy, expected_type=type_hints["resize_policy"])
+            check_type(argname="argument resources", value=resources, expected_type=type_hints["resources"])
+            check_type(argname="argument restart_policy", value=restart_policy, expected_type=type_hints["restart_policy"])
+            check_type(argname="argument restart_policy_rules", value=restart_policy_rules, expected_type=type_hints["restart_policy_rules"])
+            check_type(argname="argument security_context", value=security_context, expected_type=type_hints["security_context"])
+            check_type(argname="argument startup_probe", value=startup_probe, expected_type=type_hints["startup_probe"])
+            check_type(argname="argument stdin", value=stdin, expected_type=type_hints["stdin"])
+            check_type(argname="argument stdin_once", value=stdin_once, expected_type=type_hints["stdin_once"])
+            check_type(argname="argument termination_message_path", value=termination_message_path, expected_type=type_hints["termination_message_path"])
+            check_type(argname="argument termination_message_policy", value=termination_message_policy, expected_type=type_hints["termination_message_policy"])
+            check_type(argname="argument tty", value=tty, expected_type=type_hints["tty"])
+            check_type(argname="argument volume_devices", value=volume_devices, expected_type=type_hints["volume_devices"])
+            check_type(argname="argument volume_mounts", value=volume_mounts, expected_type=type_hints["volume_mounts"])
+            check_type(argname="argument working_dir", value=working_dir, expected_type=type_hints["working_dir"])
+        self._values: typing.Dict[builtins.str, typing.Any] = {
+            "name": name,
+        }
+        if args is not None:
+            self._values["args"] = args
+        if command is not None:
+            self._values["command"] = command
+        if env is not None:
+            self._values["env"] = env
+        if env_from is not None:
+            self._values["env_from"] = env_from
+        if image is not None:
+            self._values["image"] = image
+        if image_pull_policy is not None:
+            self._values["image_pull_policy"] = image_pull_policy
+        if lifecycle is not None:
+            self._values["lifecycle"] = lifecycle
+        if liveness_probe is not None:
+            self._values["liveness_probe"] = liveness_probe
+        if ports is not None:
+            self._values["ports"] = ports
+        if readiness_probe is not None:
+            self._values["readiness_probe"] = readiness_probe
+        if resize_policy is not None:
+            self._values["resize_policy"] = resize_policy
+        if resources is not None:
+            self._values["resources"] = resources
+        if restart_policy is not None:
+            self._values["restart_policy"] = restart_policy
+        if restart_policy_rules is not None:
+            self._values["restart_policy_rules"] = restart_policy_rules
+        if security_context is not None:
+            self._values["security_context"] = security_context
+        if startup_probe is not None:
+            self._values["startup_probe"] = startup_probe
+        if stdin is not None:
+            self._values["stdin"] = stdin
+        if stdin_once is not None:
+            self._values["stdin_once"] = stdin_once
+        if termination_message_path is not None:
+            self._values["termination_message_path"] = termination_message_path
+        if termination_message_policy is not None:
+            self._values["termination_message_policy"] = termination_message_policy
+        if tty is not None:
+            self._values["tty"] = tty
+        if volume_devices is not None:
+            self._values["volume_devices"] = volume_devices
+        if volume_mounts is not None:
+            self._values["volume_mounts"] = volume_mounts
+        if working_dir is not None:
+            self._values["working_dir"] = working_dir
+
+    @builtins.property
+    def name(self) -> builtins.str:
+        '''Name of the container specified as a DNS_LABEL.
+
+        Each container in a pod must have a unique name (DNS_LABEL).
+        Cannot be updated.
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainers#name
+        '''
+        result = self._values.get("name")
+        assert result is not None, "Required property 'name' is missing"
+        return typing.cast(builtins.str, result)
+
+    @builtins.property
+    def args(self) -> typing.Optional[typing.List[builtins.str]]:
+        '''Arguments to the entrypoint.
+
+        The container image's CMD is used if this is not provided.
+        Variable references $(VAR_NAME) are expanded using the container's environment. If a variable
+        cannot be resolved, the reference in the input string will be unchanged. Double $$ are reduced
+        to a single $, which allows for escaping the $(VAR_NAME) syntax: i.e. "$$(VAR_NAME)" will
+        produce the string literal "$(VAR_NAME)". Escaped references will never be expanded, regardless
+        of whether the variable exists or not. Cannot be updated.
+        More info: https://kubernetes.io/docs/tasks/inject-data-application/define-command-argument-container/#running-a-command-in-a-shell
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainers#args
+        '''
+        result = self._values.get("args")
+        return typing.cast(typing.Optional[typing.List[builtins.str]], result)
+
+    @builtins.property
+    def command(self) -> typing.Optional[typing.List[builtins.str]]:
+        '''Entrypoint array.
+
+        Not executed within a shell.
+        The container image's ENTRYPOINT is used if this is not provided.
+        Variable references $(VAR_NAME) are expanded using the container's environment. If a variable
+        cannot be resolved, the reference in the input string will be unchanged. Double $$ are reduced
+        to a single $, which allows for escaping the $(VAR_NAME) syntax: i.e. "$$(VAR_NAME)" will
+        produce the string literal "$(VAR_NAME)". Escaped references will never be expanded, regardless
+        of whether the variable exists or not. Cannot be updated.
+        More info: https://kubernetes.io/docs/tasks/inject-data-application/define-command-argument-container/#running-a-command-in-a-shell
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainers#command
+        '''
+        result = self._values.get("command")
+        return typing.cast(typing.Optional[typing.List[builtins.str]], result)
+
+    @builtins.property
+    def env(
+        self,
+    ) -> typing.Optional[typing.List["InferenceEndpointConfigSpecKubernetesInitContainersEnv"]]:
+        '''List of environment variables to set in the container.
+
+        Cannot be updated.
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainers#env
+        '''
+        result = self._values.get("env")
+        return typing.cast(typing.Optional[typing.List["InferenceEndpointConfigSpecKubernetesInitContainersEnv"]], result)
+
+    @builtins.property
+    def env_from(
+        self,
+    ) -> typing.Optional[typing.List["InferenceEndpointConfigSpecKubernetesInitContainersEnvFrom"]]:
+        '''List of sources to populate environment variables in the container.
+
+        The keys defined within a source may consist of any printable ASCII characters except '='.
+        When a key exists in multiple
+        sources, the value associated with the last source will take precedence.
+        Values defined by an Env with a duplicate key will take precedence.
+        Cannot be updated.
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainers#envFrom
+        '''
+        result = self._values.get("env_from")
+        return typing.cast(typing.Optional[typing.List["InferenceEndpointConfigSpecKubernetesInitContainersEnvFrom"]], result)
+
+    @builtins.property
+    def image(self) -> typing.Optional[builtins.str]:
+        '''Container image name.
+
+        More info: https://kubernetes.io/docs/concepts/containers/images
+        This field is optional to allow higher level config management to default or override
+        container images in workload controllers like Deployments and StatefulSets.
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainers#image
+        '''
+        result = self._values.get("image")
+        return typing.cast(typing.Optional[builtins.str], result)
+
+    @builtins.property
+    def image_pull_policy(self) -> typing.Optional[builtins.str]:
+        '''Image pull policy.
+
+        One of Always, Never, IfNotPresent.
+        Defaults to Always if :latest tag is specified, or IfNotPresent otherwise.
+        Cannot be updated.
+        More info: https://kubernetes.io/docs/concepts/containers/images#updating-images
+
+        :default: Always if :latest tag is specified, or IfNotPresent otherwise.
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainers#imagePullPolicy
+        '''
+        result = self._values.get("image_pull_policy")
+        return typing.cast(typing.Optional[builtins.str], result)
+
+    @builtins.property
+    def lifecycle(
+        self,
+    ) -> typing.Optional["InferenceEndpointConfigSpecKubernetesInitContainersLifecycle"]:
+        '''Actions that the management system should take in response to container lifecycle events.
+
+        Cannot be updated.
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainers#lifecycle
+        '''
+        result = self._values.get("lifecycle")
+        return typing.cast(typing.Optional["InferenceEndpointConfigSpecKubernetesInitContainersLifecycle"], result)
+
+    @builtins.property
+    def liveness_probe(
+        self,
+    ) -> typing.Optional["InferenceEndpointConfigSpecKubernetesInitContainersLivenessProbe"]:
+        '''Periodic probe of container liveness.
+
+        Container will be restarted if the probe fails.
+        Cannot be updated.
+        More info: https://kubernetes.io/docs/concepts/workloads/pods/pod-lifecycle#container-probes
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainers#livenessProbe
+        '''
+        result = self._values.get("liveness_probe")
+        return typing.cast(typing.Optional["InferenceEndpointConfigSpecKubernetesInitContainersLivenessProbe"], result)
+
+    @builtins.property
+    def ports(
+        self,
+    ) -> typing.Optional[typing.List["InferenceEndpointConfigSpecKubernetesInitContainersPorts"]]:
+        '''List of ports to expose from the container.
+
+        Not specifying a port here
+        DOES NOT prevent that port from being exposed. Any port which is
+        listening on the default "0.0.0.0" address inside a container will be
+        accessible from the network.
+        Modifying this array with strategic merge patch may corrupt the data.
+        For more information See https://github.com/kubernetes/kubernetes/issues/108255.
+        Cannot be updated.
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainers#ports
+        '''
+        result = self._values.get("ports")
+        return typing.cast(typing.Optional[typing.List["InferenceEndpointConfigSpecKubernetesInitContainersPorts"]], result)
+
+    @builtins.property
+    def readiness_probe(
+        self,
+    ) -> typing.Optional["InferenceEndpointConfigSpecKubernetesInitContainersReadinessProbe"]:
+        '''Periodic probe of container service readiness.
+
+        Container will be removed from service endpoints if the probe fails.
+        Cannot be updated.
+        More info: https://kubernetes.io/docs/concepts/workloads/pods/pod-lifecycle#container-probes
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainers#readinessProbe
+        '''
+        result = self._values.get("readiness_probe")
+        return typing.cast(typing.Optional["InferenceEndpointConfigSpecKubernetesInitContainersReadinessProbe"], result)
+
+    @builtins.property
+    def resize_policy(
+        self,
+    ) -> typing.Optional[typing.List["InferenceEndpointConfigSpecKubernetesInitContainersResizePolicy"]]:
+        '''Resources resize policy for the container.
+
+        This field cannot be set on ephemeral containers.
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainers#resizePolicy
+        '''
+        result = self._values.get("resize_policy")
+        return typing.cast(typing.Optional[typing.List["InferenceEndpointConfigSpecKubernetesInitContainersResizePolicy"]], result)
+
+    @builtins.property
+    def resources(
+        self,
+    ) -> typing.Optional["InferenceEndpointConfigSpecKubernetesInitContainersResources"]:
+        '''Compute Resources required by this container.
+
+        Cannot be updated.
+        More info: https://kubernetes.io/docs/concepts/configuration/manage-resources-containers/
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainers#resources
+        '''
+        result = self._values.get("resources")
+        return typing.cast(typing.Optional["InferenceEndpointConfigSpecKubernetesInitContainersResources"], result)
+
+    @builtins.property
+    def restart_policy(self) -> typing.Optional[builtins.str]:
+        '''RestartPolicy defines the restart behavior of individual containers in a pod.
+
+        This overrides the pod-level restart policy. When this field is not specified,
+        the restart behavior is defined by the Pod's restart policy and the container type.
+        Additionally, setting the RestartPolicy as "Always" for the init container will
+        have the following effect:
+        this init container will be continually restarted on
+        exit until all regular containers have terminated. Once all regular
+        containers have completed, all init containers with restartPolicy "Always"
+        will be shut down. This lifecycle differs from normal init containers and
+        is often referred to as a "sidecar" container. Although this init
+        container still starts in the init container sequence, it does not wait
+        for the container to complete before proceeding to the next init
+        container. Instead, the next init container starts immediately after this
+        init container is started, or after any startupProbe has successfully
+        completed.
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainers#restartPolicy
+        '''
+        result = self._values.get("restart_policy")
+        return typing.cast(typing.Optional[builtins.str], result)
+
+    @builtins.property
+    def restart_policy_rules(
+        self,
+    ) -> typing.Optional[typing.List["InferenceEndpointConfigSpecKubernetesInitContainersRestartPolicyRules"]]:
+        '''Represents a list of rules to be checked to determine if the container should be restarted on exit.
+
+        The rules are evaluated in
+        order. Once a rule matches a container exit condition, the remaining
+        rules are ignored. If no rule matches the container exit condition,
+        the Container-level restart policy determines the whether the container
+        is restarted or not. Constraints on the rules:
+
+        - At most 20 rules are allowed.
+        - Rules can have the same action.
+        - Identical rules are not forbidden in validations.
+          When rules are specified, container MUST set RestartPolicy explicitly
+          even it if matches the Pod's RestartPolicy.
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainers#restartPolicyRules
+        '''
+        result = self._values.get("restart_policy_rules")
+        return typing.cast(typing.Optional[typing.List["InferenceEndpointConfigSpecKubernetesInitContainersRestartPolicyRules"]], result)
+
+    @builtins.property
+    def security_context(
+        self,
+    ) -> typing.Optional["InferenceEndpointConfigSpecKubernetesInitContainersSecurityContext"]:
+        '''SecurityContext defines the security options the container should be run with.
+
+        If set, the fields of SecurityContext override the equivalent fields of PodSecurityContext.
+        More info: https://kubernetes.io/docs/tasks/configure-pod-container/security-context/
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainers#securityContext
+        '''
+        result = self._values.get("security_context")
+        return typing.cast(typing.Optional["InferenceEndpointConfigSpecKubernetesInitContainersSecurityContext"], result)
+
+    @builtins.property
+    def startup_probe(
+        self,
+    ) -> typing.Optional["InferenceEndpointConfigSpecKubernetesInitContainersStartupProbe"]:
+        '''StartupProbe indicates that the Pod has successfully initialized.
+
+        If specified, no other probes are executed until this completes successfully.
+        If this probe fails, the Pod will be restarted, just as if the livenessProbe failed.
+        This can be used to provide different probe parameters at the beginning of a Pod's lifecycle,
+        when it might take a long time to load data or warm a cache, than during steady-state operation.
+        This cannot be updated.
+        More info: https://kubernetes.io/docs/concepts/workloads/pods/pod-lifecycle#container-probes
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainers#startupProbe
+        '''
+        result = self._values.get("startup_probe")
+        return typing.cast(typing.Optional["InferenceEndpointConfigSpecKubernetesInitContainersStartupProbe"], result)
+
+    @builtins.property
+    def stdin(self) -> typing.Optional[builtins.bool]:
+        '''Whether this container should allocate a buffer for stdin in the container runtime.
+
+        If this
+        is not set, reads from stdin in the container will always result in EOF.
+        Default is false.
+
+        :default: false.
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainers#stdin
+        '''
+        result = self._values.get("stdin")
+        return typing.cast(typing.Optional[builtins.bool], result)
+
+    @builtins.property
+    def stdin_once(self) -> typing.Optional[builtins.bool]:
+        '''Whether the container runtime should close the stdin channel after it has been opened by a single attach.
+
+        When stdin is true the stdin stream will remain open across multiple attach
+        sessions. If stdinOnce is set to true, stdin is opened on container start, is empty until the
+        first client attaches to stdin, and then remains open and accepts data until the client disconnects,
+        at which time stdin is closed and remains closed until the container is restarted. If this
+        flag is false, a container processes that reads from stdin will never receive an EOF.
+        Default is false
+
+        :default: false
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainers#stdinOnce
+        '''
+        result = self._values.get("stdin_once")
+        return typing.cast(typing.Optional[builtins.bool], result)
+
+    @builtins.property
+    def termination_message_path(self) -> typing.Optional[builtins.str]:
+        '''Optional: Path at which the file to which the container's termination message will be written is mounted into the container's filesystem.
+
+        Message written is intended to be brief final status, such as an assertion failure message.
+        Will be truncated by the node if greater than 4096 bytes. The total message length across
+        all containers will be limited to 12kb.
+        Defaults to /dev/termination-log.
+        Cannot be updated.
+
+        :default: dev/termination-log.
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainers#terminationMessagePath
+        '''
+        result = self._values.get("termination_message_path")
+        return typing.cast(typing.Optional[builtins.str], result)
+
+    @builtins.property
+    def termination_message_policy(self) -> typing.Optional[builtins.str]:
+        '''Indicate how the termination message should be populated.
+
+        File will use the contents of
+        terminationMessagePath to populate the container status message on both success and failure.
+        FallbackToLogsOnError will use the last chunk of container log output if the termination
+        message file is empty and the container exited with an error.
+        The log output is limited to 2048 bytes or 80 lines, whichever is smaller.
+        Defaults to File.
+        Cannot be updated.
+
+        :default: File.
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainers#terminationMessagePolicy
+        '''
+        result = self._values.get("termination_message_policy")
+        return typing.cast(typing.Optional[builtins.str], result)
+
+    @builtins.property
+    def tty(self) -> typing.Optional[builtins.bool]:
+        '''Whether this container should allocate a TTY for itself, also requires 'stdin' to be true.
+
+        Default is false.
+
+        :default: false.
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainers#tty
+        '''
+        result = self._values.get("tty")
+        return typing.cast(typing.Optional[builtins.bool], result)
+
+    @builtins.property
+    def volume_devices(
+        self,
+    ) -> typing.Optional[typing.List["InferenceEndpointConfigSpecKubernetesInitContainersVolumeDevices"]]:
+        '''volumeDevices is the list of block devices to be used by the container.
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainers#volumeDevices
+        '''
+        result = self._values.get("volume_devices")
+        return typing.cast(typing.Optional[typing.List["InferenceEndpointConfigSpecKubernetesInitContainersVolumeDevices"]], result)
+
+    @builtins.property
+    def volume_mounts(
+        self,
+    ) -> typing.Optional[typing.List["InferenceEndpointConfigSpecKubernetesInitContainersVolumeMounts"]]:
+        '''Pod volumes to mount into the container's filesystem.
+
+        Cannot be updated.
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainers#volumeMounts
+        '''
+        result = self._values.get("volume_mounts")
+        return typing.cast(typing.Optional[typing.List["InferenceEndpointConfigSpecKubernetesInitContainersVolumeMounts"]], result)
+
+    @builtins.property
+    def working_dir(self) -> typing.Optional[builtins.str]:
+        '''Container's working directory.
+
+        If not specified, the container runtime's default will be used, which
+        might be configured in the container image.
+        Cannot be updated.
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainers#workingDir
+        '''
+        result = self._values.get("working_dir")
+        return typing.cast(typing.Optional[builtins.str], result)
+
+    def __eq__(self, rhs: typing.Any) -> builtins.bool:
+        return isinstance(rhs, self.__class__) and rhs._values == self._values
+
+    def __ne__(self, rhs: typing.Any) -> builtins.bool:
+        return not (rhs == self)
+
+    def __repr__(self) -> str:
+        return "InferenceEndpointConfigSpecKubernetesInitContainers(%s)" % ", ".join(
+            k + "=" + repr(v) for k, v in self._values.items()
+        )
+
+
+@jsii.data_type(
+    jsii_type="comamazonawssagemakerinference.InferenceEndpointConfigSpecKubernetesInitContainersEnv",
+    jsii_struct_bases=[],
+    name_mapping={"name": "name", "value": "value", "value_from": "valueFrom"},
+)
+class InferenceEndpointConfigSpecKubernetesInitContainersEnv:
+    def __init__(
+        self,
+        *,
+        name: builtins.str,
+        value: typing.Optional[builtins.str] = None,
+        value_from: typing.Optional[typing.Union["InferenceEndpointConfigSpecKubernetesInitContainersEnvValueFrom", typing.Dict[builtins.str, typing.Any]]] = None,
+    ) -> None:
+        '''EnvVar represents an environment variable present in a Container.
+
+        :param name: Name of the environment variable. May consist of any printable ASCII characters except '='.
+        :param value: Variable references $(VAR_NAME) are expanded using the previously defined environment variables in the container and any service environment variables. If a variable cannot be resolved, the reference in the input string will be unchanged. Double $$ are reduced to a single $, which allows for escaping the $(VAR_NAME) syntax: i.e. "$$(VAR_NAME)" will produce the string literal "$(VAR_NAME)". Escaped references will never be expanded, regardless of whether the variable exists or not. Defaults to "". Default: .
+        :param value_from: Source for the environment variable's value. Cannot be used if value is not empty.
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainersEnv
+        '''
+        if isinstance(value_from, dict):
+            value_from = InferenceEndpointConfigSpecKubernetesInitContainersEnvValueFrom(**value_from)
+        if __debug__:
+            type_hints = cached_type_hints(_typecheckingstub__450108a8d10b4422775024aed43416ffb84b05222aad198563dcfb1ca06d2b7d)
+            check_type(argname="argument name", value=name, expected_type=type_hints["name"])
+            check_type(argname="argument value", value=value, expected_type=type_hints["value"])
+            check_type(argname="argument value_from", value=value_from, expected_type=type_hints["value_from"])
+        self._values: typing.Dict[builtins.str, typing.Any] = {
+            "name": name,
+        }
+        if value is not None:
+            self._values["value"] = value
+        if value_from is not None:
+            self._values["value_from"] = value_from
+
+    @builtins.property
+    def name(self) -> builtins.str:
+        '''Name of the environment variable.
+
+        May consist of any printable ASCII characters except '='.
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainersEnv#name
+        '''
+        result = self._values.get("name")
+        assert result is not None, "Required property 'name' is missing"
+        return typing.cast(builtins.str, result)
+
+    @builtins.property
+    def value(self) -> typing.Optional[builtins.str]:
+        '''Variable references $(VAR_NAME) are expanded using the previously defined environment variables in the container and any service environment variables.
+
+        If a variable cannot be resolved,
+        the reference in the input string will be unchanged. Double $$ are reduced
+        to a single $, which allows for escaping the $(VAR_NAME) syntax: i.e.
+        "$$(VAR_NAME)" will produce the string literal "$(VAR_NAME)".
+        Escaped references will never be expanded, regardless of whether the variable
+        exists or not.
+        Defaults to "".
+
+        :default: .
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainersEnv#value
+        '''
+        result = self._values.get("value")
+        return typing.cast(typing.Optional[builtins.str], result)
+
+    @builtins.property
+    def value_from(
+        self,
+    ) -> typing.Optional["InferenceEndpointConfigSpecKubernetesInitContainersEnvValueFrom"]:
+        '''Source for the environment variable's value.
+
+        Cannot be used if value is not empty.
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainersEnv#valueFrom
+        '''
+        result = self._values.get("value_from")
+        return typing.cast(typing.Optional["InferenceEndpointConfigSpecKubernetesInitContainersEnvValueFrom"], result)
+
+    def __eq__(self, rhs: typing.Any) -> builtins.bool:
+        return isinstance(rhs, self.__class__) and rhs._values == self._values
+
+    def __ne__(self, rhs: typing.Any) -> builtins.bool:
+        return not (rhs == self)
+
+    def __repr__(self) -> str:
+        return "InferenceEndpointConfigSpecKubernetesInitContainersEnv(%s)" % ", ".join(
+            k + "=" + repr(v) for k, v in self._values.items()
+        )
+
+
+@jsii.data_type(
+    jsii_type="comamazonawssagemakerinference.InferenceEndpointConfigSpecKubernetesInitContainersEnvFrom",
+    jsii_struct_bases=[],
+    name_mapping={
+        "config_map_ref": "configMapRef",
+        "prefix": "prefix",
+        "secret_ref": "secretRef",
+    },
+)
+class InferenceEndpointConfigSpecKubernetesInitContainersEnvFrom:
+    def __init__(
+        self,
+        *,
+        config_map_ref: typing.Optional[typing.Union["InferenceEndpointConfigSpecKubernetesInitContainersEnvFromConfigMapRef", typing.Dict[builtins.str, typing.Any]]] = None,
+        prefix: typing.Optional[builtins.str] = None,
+        secret_ref: typing.Optional[typing.Union["InferenceEndpointConfigSpecKubernetesInitContainersEnvFromSecretRef", typing.Dict[builtins.str, typing.Any]]] = None,
+    ) -> None:
+        '''EnvFromSource represents the source of a set of ConfigMaps or Secrets.
+
+        :param config_map_ref: The ConfigMap to select from.
+        :param prefix: Optional text to prepend to the name of each environment variable. May consist of any printable ASCII characters except '='.
+        :param secret_ref: The Secret to select from.
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainersEnvFrom
+        '''
+        if isinstance(config_map_ref, dict):
+            config_map_ref = InferenceEndpointConfigSpecKubernetesInitContainersEnvFromConfigMapRef(**config_map_ref)
+        if isinstance(secret_ref, dict):
+            secret_ref = InferenceEndpointConfigSpecKubernetesInitContainersEnvFromSecretRef(**secret_ref)
+        if __debug__:
+            type_hints = cached_type_hints(_typecheckingstub__0990a1bea0929b7b879726ea0c7304320280b320af5f1dd915b0307fa42c21ce)
+            check_type(argname="argument config_map_ref", value=config_map_ref, expected_type=type_hints["config_map_ref"])
+            check_type(argname="argument prefix", value=prefix, expected_type=type_hints["prefix"])
+            check_type(argname="argument secret_ref", value=secret_ref, expected_type=type_hints["secret_ref"])
+        self._values: typing.Dict[builtins.str, typing.Any] = {}
+        if config_map_ref is not None:
+            self._values["config_map_ref"] = config_map_ref
+        if prefix is not None:
+            self._values["prefix"] = prefix
+        if secret_ref is not None:
+            self._values["secret_ref"] = secret_ref
+
+    @builtins.property
+    def config_map_ref(
+        self,
+    ) -> typing.Optional["InferenceEndpointConfigSpecKubernetesInitContainersEnvFromConfigMapRef"]:
+        '''The ConfigMap to select from.
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainersEnvFrom#configMapRef
+        '''
+        result = self._values.get("config_map_ref")
+        return typing.cast(typing.Optional["InferenceEndpointConfigSpecKubernetesInitContainersEnvFromConfigMapRef"], result)
+
+    @builtins.property
+    def prefix(self) -> typing.Optional[builtins.str]:
+        '''Optional text to prepend to the name of each environment variable.
+
+        May consist of any printable ASCII characters except '='.
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainersEnvFrom#prefix
+        '''
+        result = self._values.get("prefix")
+        return typing.cast(typing.Optional[builtins.str], result)
+
+    @builtins.property
+    def secret_ref(
+        self,
+    ) -> typing.Optional["InferenceEndpointConfigSpecKubernetesInitContainersEnvFromSecretRef"]:
+        '''The Secret to select from.
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainersEnvFrom#secretRef
+        '''
+        result = self._values.get("secret_ref")
+        return typing.cast(typing.Optional["InferenceEndpointConfigSpecKubernetesInitContainersEnvFromSecretRef"], result)
+
+    def __eq__(self, rhs: typing.Any) -> builtins.bool:
+        return isinstance(rhs, self.__class__) and rhs._values == self._values
+
+    def __ne__(self, rhs: typing.Any) -> builtins.bool:
+        return not (rhs == self)
+
+    def __repr__(self) -> str:
+        return "InferenceEndpointConfigSpecKubernetesInitContainersEnvFrom(%s)" % ", ".join(
+            k + "=" + repr(v) for k, v in self._values.items()
+        )
+
+
+@jsii.data_type(
+    jsii_type="comamazonawssagemakerinference.InferenceEndpointConfigSpecKubernetesInitContainersEnvFromConfigMapRef",
+    jsii_struct_bases=[],
+    name_mapping={"name": "name", "optional": "optional"},
+)
+class InferenceEndpointConfigSpecKubernetesInitContainersEnvFromConfigMapRef:
+    def __init__(
+        self,
+        *,
+        name: typing.Optional[builtins.str] = None,
+        optional: typing.Optional[builtins.bool] = None,
+    ) -> None:
+        '''The ConfigMap to select from.
+
+        :param name: Name of the referent. This field is effectively required, but due to backwards compatibility is allowed to be empty. Instances of this type with an empty value here are almost certainly wrong. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names/#names
+        :param optional: Specify whether the ConfigMap must be defined.
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainersEnvFromConfigMapRef
+        '''
+        if __debug__:
+            type_hints = cached_type_hints(_typecheckingstub__bb95468d7fbc9fb4752e63dbe04ec935831deea0bdfaeb7b39d2b747d8bd9974)
+            check_type(argname="argument name", value=name, expected_type=type_hints["name"])
+            check_type(argname="argument optional", value=optional, expected_type=type_hints["optional"])
+        self._values: typing.Dict[builtins.str, typing.Any] = {}
+        if name is not None:
+            self._values["name"] = name
+        if optional is not None:
+            self._values["optional"] = optional
+
+    @builtins.property
+    def name(self) -> typing.Optional[builtins.str]:
+        '''Name of the referent.
+
+        This field is effectively required, but due to backwards compatibility is
+        allowed to be empty. Instances of this type with an empty value here are
+        almost certainly wrong.
+        More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names/#names
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainersEnvFromConfigMapRef#name
+        '''
+        result = self._values.get("name")
+        return typing.cast(typing.Optional[builtins.str], result)
+
+    @builtins.property
+    def optional(self) -> typing.Optional[builtins.bool]:
+        '''Specify whether the ConfigMap must be defined.
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainersEnvFromConfigMapRef#optional
+        '''
+        result = self._values.get("optional")
+        return typing.cast(typing.Optional[builtins.bool], result)
+
+    def __eq__(self, rhs: typing.Any) -> builtins.bool:
+        return isinstance(rhs, self.__class__) and rhs._values == self._values
+
+    def __ne__(self, rhs: typing.Any) -> builtins.bool:
+        return not (rhs == self)
+
+    def __repr__(self) -> str:
+        return "InferenceEndpointConfigSpecKubernetesInitContainersEnvFromConfigMapRef(%s)" % ", ".join(
+            k + "=" + repr(v) for k, v in self._values.items()
+        )
+
+
+@jsii.data_type(
+    jsii_type="comamazonawssagemakerinference.InferenceEndpointConfigSpecKubernetesInitContainersEnvFromSecretRef",
+    jsii_struct_bases=[],
+    name_mapping={"name": "name", "optional": "optional"},
+)
+class InferenceEndpointConfigSpecKubernetesInitContainersEnvFromSecretRef:
+    def __init__(
+        self,
+        *,
+        name: typing.Optional[builtins.str] = None,
+        optional: typing.Optional[builtins.bool] = None,
+    ) -> None:
+        '''The Secret to select from.
+
+        :param name: Name of the referent. This field is effectively required, but due to backwards compatibility is allowed to be empty. Instances of this type with an empty value here are almost certainly wrong. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names/#names
+        :param optional: Specify whether the Secret must be defined.
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainersEnvFromSecretRef
+        '''
+        if __debug__:
+            type_hints = cached_type_hints(_typecheckingstub__03b100512dd911ac5f5242656b8ca287a23ac0399eb643598383e14c5f3000dd)
+            check_type(argname="argument name", value=name, expected_type=type_hints["name"])
+            check_type(argname="argument optional", value=optional, expected_type=type_hints["optional"])
+        self._values: typing.Dict[builtins.str, typing.Any] = {}
+        if name is not None:
+            self._values["name"] = name
+        if optional is not None:
+            self._values["optional"] = optional
+
+    @builtins.property
+    def name(self) -> typing.Optional[builtins.str]:
+        '''Name of the referent.
+
+        This field is effectively required, but due to backwards compatibility is
+        allowed to be empty. Instances of this type with an empty value here are
+        almost certainly wrong.
+        More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names/#names
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainersEnvFromSecretRef#name
+        '''
+        result = self._values.get("name")
+        return typing.cast(typing.Optional[builtins.str], result)
+
+    @builtins.property
+    def optional(self) -> typing.Optional[builtins.bool]:
+        '''Specify whether the Secret must be defined.
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainersEnvFromSecretRef#optional
+        '''
+        result = self._values.get("optional")
+        return typing.cast(typing.Optional[builtins.bool], result)
+
+    def __eq__(self, rhs: typing.Any) -> builtins.bool:
+        return isinstance(rhs, self.__class__) and rhs._values == self._values
+
+    def __ne__(self, rhs: typing.Any) -> builtins.bool:
+        return not (rhs == self)
+
+    def __repr__(self) -> str:
+        return "InferenceEndpointConfigSpecKubernetesInitContainersEnvFromSecretRef(%s)" % ", ".join(
+            k + "=" + repr(v) for k, v in self._values.items()
+        )
+
+
+@jsii.data_type(
+    jsii_type="comamazonawssagemakerinference.InferenceEndpointConfigSpecKubernetesInitContainersEnvValueFrom",
+    jsii_struct_bases=[],
+    name_mapping={
+        "config_map_key_ref": "configMapKeyRef",
+        "field_ref": "fieldRef",
+        "file_key_ref": "fileKeyRef",
+        "resource_field_ref": "resourceFieldRef",
+        "secret_key_ref": "secretKeyRef",
+    },
+)
+class InferenceEndpointConfigSpecKubernetesInitContainersEnvValueFrom:
+    def __init__(
+        self,
+        *,
+        config_map_key_ref: typing.Optional[typing.Union["InferenceEndpointConfigSpecKubernetesInitContainersEnvValueFromConfigMapKeyRef", typing.Dict[builtins.str, typing.Any]]] = None,
+        field_ref: typing.Optional[typing.Union["InferenceEndpointConfigSpecKubernetesInitContainersEnvValueFromFieldRef", typing.Dict[builtins.str, typing.Any]]] = None,
+        file_key_ref: typing.Optional[typing.Union["InferenceEndpointConfigSpecKubernetesInitContainersEnvValueFromFileKeyRef", typing.Dict[builtins.str, typing.Any]]] = None,
+        resource_field_ref: typing.Optional[typing.Union["InferenceEndpointConfigSpecKubernetesInitContainersEnvValueFromResourceFieldRef", typing.Dict[builtins.str, typing.Any]]] = None,
+        secret_key_ref: typing.Optional[typing.Union["InferenceEndpointConfigSpecKubernetesInitContainersEnvValueFromSecretKeyRef", typing.Dict[builtins.str, typing.Any]]] = None,
+    ) -> None:
+        '''Source for the environment variable's value.
+
+        Cannot be used if value is not empty.
+
+        :param config_map_key_ref: Selects a key of a ConfigMap.
+        :param field_ref: Selects a field of the pod: supports metadata.name, metadata.namespace, ``metadata.labels['<KEY>']``, ``metadata.annotations['<KEY>']``, spec.nodeName, spec.serviceAccountName, status.hostIP, status.podIP, status.podIPs.
+        :param file_key_ref: FileKeyRef selects a key of the env file. Requires the EnvFiles feature gate to be enabled.
+        :param resource_field_ref: Selects a resource of the container: only resources limits and requests (limits.cpu, limits.memory, limits.ephemeral-storage, requests.cpu, requests.memory and requests.ephemeral-storage) are currently supported.
+        :param secret_key_ref: Selects a key of a secret in the pod's namespace.
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainersEnvValueFrom
+        '''
+        if isinstance(config_map_key_ref, dict):
+            config_map_key_ref = InferenceEndpointConfigSpecKubernetesInitContainersEnvValueFromConfigMapKeyRef(**config_map_key_ref)
+        if isinstance(field_ref, dict):
+            field_ref = InferenceEndpointConfigSpecKubernetesInitContainersEnvValueFromFieldRef(**field_ref)
+        if isinstance(file_key_ref, dict):
+            file_key_ref = InferenceEndpointConfigSpecKubernetesInitContainersEnvValueFromFileKeyRef(**file_key_ref)
+        if isinstance(resource_field_ref, dict):
+            resource_field_ref = InferenceEndpointConfigSpecKubernetesInitContainersEnvValueFromResourceFieldRef(**resource_field_ref)
+        if isinstance(secret_key_ref, dict):
+            secret_key_ref = InferenceEndpointConfigSpecKubernetesInitContainersEnvValueFromSecretKeyRef(**secret_key_ref)
+        if __debug__:
+            type_hints = cached_type_hints(_typecheckingstub__b6dbe34d7afb8e03be44231a5fbabc57676135459161ee15dc58c71994c63835)
+            check_type(argname="argument config_map_key_ref", value=config_map_key_ref, expected_type=type_hints["config_map_key_ref"])
+            check_type(argname="argument field_ref", value=field_ref, expected_type=type_hints["field_ref"])
+            check_type(argname="argument file_key_ref", value=file_key_ref, expected_type=type_hints["file_key_ref"])
+            check_type(argname="argument resource_field_ref", value=resource_field_ref, expected_type=type_hints["resource_field_ref"])
+            check_type(argname="argument secret_key_ref", value=secret_key_ref, expected_type=type_hints["secret_key_ref"])
+        self._values: typing.Dict[builtins.str, typing.Any] = {}
+        if config_map_key_ref is not None:
+            self._values["config_map_key_ref"] = config_map_key_ref
+        if field_ref is not None:
+            self._values["field_ref"] = field_ref
+        if file_key_ref is not None:
+            self._values["file_key_ref"] = file_key_ref
+        if resource_field_ref is not None:
+            self._values["resource_field_ref"] = resource_field_ref
+        if secret_key_ref is not None:
+            self._values["secret_key_ref"] = secret_key_ref
+
+    @builtins.property
+    def config_map_key_ref(
+        self,
+    ) -> typing.Optional["InferenceEndpointConfigSpecKubernetesInitContainersEnvValueFromConfigMapKeyRef"]:
+        '''Selects a key of a ConfigMap.
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainersEnvValueFrom#configMapKeyRef
+        '''
+        result = self._values.get("config_map_key_ref")
+        return typing.cast(typing.Optional["InferenceEndpointConfigSpecKubernetesInitContainersEnvValueFromConfigMapKeyRef"], result)
+
+    @builtins.property
+    def field_ref(
+        self,
+    ) -> typing.Optional["InferenceEndpointConfigSpecKubernetesInitContainersEnvValueFromFieldRef"]:
+        '''Selects a field of the pod: supports metadata.name, metadata.namespace, ``metadata.labels['<KEY>']``, ``metadata.annotations['<KEY>']``, spec.nodeName, spec.serviceAccountName, status.hostIP, status.podIP, status.podIPs.
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainersEnvValueFrom#fieldRef
+        '''
+        result = self._values.get("field_ref")
+        return typing.cast(typing.Optional["InferenceEndpointConfigSpecKubernetesInitContainersEnvValueFromFieldRef"], result)
+
+    @builtins.property
+    def file_key_ref(
+        self,
+    ) -> typing.Optional["InferenceEndpointConfigSpecKubernetesInitContainersEnvValueFromFileKeyRef"]:
+        '''FileKeyRef selects a key of the env file.
+
+        Requires the EnvFiles feature gate to be enabled.
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainersEnvValueFrom#fileKeyRef
+        '''
+        result = self._values.get("file_key_ref")
+        return typing.cast(typing.Optional["InferenceEndpointConfigSpecKubernetesInitContainersEnvValueFromFileKeyRef"], result)
+
+    @builtins.property
+    def resource_field_ref(
+        self,
+    ) -> typing.Optional["InferenceEndpointConfigSpecKubernetesInitContainersEnvValueFromResourceFieldRef"]:
+        '''Selects a resource of the container: only resources limits and requests (limits.cpu, limits.memory, limits.ephemeral-storage, requests.cpu, requests.memory and requests.ephemeral-storage) are currently supported.
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainersEnvValueFrom#resourceFieldRef
+        '''
+        result = self._values.get("resource_field_ref")
+        return typing.cast(typing.Optional["InferenceEndpointConfigSpecKubernetesInitContainersEnvValueFromResourceFieldRef"], result)
+
+    @builtins.property
+    def secret_key_ref(
+        self,
+    ) -> typing.Optional["InferenceEndpointConfigSpecKubernetesInitContainersEnvValueFromSecretKeyRef"]:
+        '''Selects a key of a secret in the pod's namespace.
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainersEnvValueFrom#secretKeyRef
+        '''
+        result = self._values.get("secret_key_ref")
+        return typing.cast(typing.Optional["InferenceEndpointConfigSpecKubernetesInitContainersEnvValueFromSecretKeyRef"], result)
+
+    def __eq__(self, rhs: typing.Any) -> builtins.bool:
+        return isinstance(rhs, self.__class__) and rhs._values == self._values
+
+    def __ne__(self, rhs: typing.Any) -> builtins.bool:
+        return not (rhs == self)
+
+    def __repr__(self) -> str:
+        return "InferenceEndpointConfigSpecKubernetesInitContainersEnvValueFrom(%s)" % ", ".join(
+            k + "=" + repr(v) for k, v in self._values.items()
+        )
+
+
+@jsii.data_type(
+    jsii_type="comamazonawssagemakerinference.InferenceEndpointConfigSpecKubernetesInitContainersEnvValueFromConfigMapKeyRef",
+    jsii_struct_bases=[],
+    name_mapping={"key": "key", "name": "name", "optional": "optional"},
+)
+class InferenceEndpointConfigSpecKubernetesInitContainersEnvValueFromConfigMapKeyRef:
+    def __init__(
+        self,
+        *,
+        key: builtins.str,
+        name: typing.Optional[builtins.str] = None,
+        optional: typing.Optional[builtins.bool] = None,
+    ) -> None:
+        '''Selects a key of a ConfigMap.
+
+        :param key: The key to select.
+        :param name: Name of the referent. This field is effectively required, but due to backwards compatibility is allowed to be empty. Instances of this type with an empty value here are almost certainly wrong. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names/#names
+        :param optional: Specify whether the ConfigMap or its key must be defined.
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainersEnvValueFromConfigMapKeyRef
+        '''
+        if __debug__:
+            type_hints = cached_type_hints(_typecheckingstub__ca69468c8a22b94833add805088ac0ef29096d22782384b2a092be56be82074e)
+            check_type(argname="argument key", value=key, expected_type=type_hints["key"])
+            check_type(argname="argument name", value=name, expected_type=type_hints["name"])
+            check_type(argname="argument optional", value=optional, expected_type=type_hints["optional"])
+        self._values: typing.Dict[builtins.str, typing.Any] = {
+            "key": key,
+        }
+        if name is not None:
+            self._values["name"] = name
+        if optional is not None:
+            self._values["optional"] = optional
+
+    @builtins.property
+    def key(self) -> builtins.str:
+        '''The key to select.
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainersEnvValueFromConfigMapKeyRef#key
+        '''
+        result = self._values.get("key")
+        assert result is not None, "Required property 'key' is missing"
+        return typing.cast(builtins.str, result)
+
+    @builtins.property
+    def name(self) -> typing.Optional[builtins.str]:
+        '''Name of the referent.
+
+        This field is effectively required, but due to backwards compatibility is
+        allowed to be empty. Instances of this type with an empty value here are
+        almost certainly wrong.
+        More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names/#names
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainersEnvValueFromConfigMapKeyRef#name
+        '''
+        result = self._values.get("name")
+        return typing.cast(typing.Optional[builtins.str], result)
+
+    @builtins.property
+    def optional(self) -> typing.Optional[builtins.bool]:
+        '''Specify whether the ConfigMap or its key must be defined.
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainersEnvValueFromConfigMapKeyRef#optional
+        '''
+        result = self._values.get("optional")
+        return typing.cast(typing.Optional[builtins.bool], result)
+
+    def __eq__(self, rhs: typing.Any) -> builtins.bool:
+        return isinstance(rhs, self.__class__) and rhs._values == self._values
+
+    def __ne__(self, rhs: typing.Any) -> builtins.bool:
+        return not (rhs == self)
+
+    def __repr__(self) -> str:
+        return "InferenceEndpointConfigSpecKubernetesInitContainersEnvValueFromConfigMapKeyRef(%s)" % ", ".join(
+            k + "=" + repr(v) for k, v in self._values.items()
+        )
+
+
+@jsii.data_type(
+    jsii_type="comamazonawssagemakerinference.InferenceEndpointConfigSpecKubernetesInitContainersEnvValueFromFieldRef",
+    jsii_struct_bases=[],
+    name_mapping={"field_path": "fieldPath", "api_version": "apiVersion"},
+)
+class InferenceEndpointConfigSpecKubernetesInitContainersEnvValueFromFieldRef:
+    def __init__(
+        self,
+        *,
+        field_path: builtins.str,
+        api_version: typing.Optional[builtins.str] = None,
+    ) -> None:
+        '''Selects a field of the pod: supports metadata.name, metadata.namespace, ``metadata.labels['<KEY>']``, ``metadata.annotations['<KEY>']``, spec.nodeName, spec.serviceAccountName, status.hostIP, status.podIP, status.podIPs.
+
+        :param field_path: Path of the field to select in the specified API version.
+        :param api_version: Version of the schema the FieldPath is written in terms of, defaults to "v1".
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainersEnvValueFromFieldRef
+        '''
+        if __debug__:
+            type_hints = cached_type_hints(_typecheckingstub__f44243e53474ec6a2a6d67a8fdd005e56b1b407ddc521dc811cacc6e7a28cb06)
+            check_type(argname="argument field_path", value=field_path, expected_type=type_hints["field_path"])
+            check_type(argname="argument api_version", value=api_version, expected_type=type_hints["api_version"])
+        self._values: typing.Dict[builtins.str, typing.Any] = {
+            "field_path": field_path,
+        }
+        if api_version is not None:
+            self._values["api_version"] = api_version
+
+    @builtins.property
+    def field_path(self) -> builtins.str:
+        '''Path of the field to select in the specified API version.
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainersEnvValueFromFieldRef#fieldPath
+        '''
+        result = self._values.get("field_path")
+        assert result is not None, "Required property 'field_path' is missing"
+        return typing.cast(builtins.str, result)
+
+    @builtins.property
+    def api_version(self) -> typing.Optional[builtins.str]:
+        '''Version of the schema the FieldPath is written in terms of, defaults to "v1".
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainersEnvValueFromFieldRef#apiVersion
+        '''
+        result = self._values.get("api_version")
+        return typing.cast(typing.Optional[builtins.str], result)
+
+    def __eq__(self, rhs: typing.Any) -> builtins.bool:
+        return isinstance(rhs, self.__class__) and rhs._values == self._values
+
+    def __ne__(self, rhs: typing.Any) -> builtins.bool:
+        return not (rhs == self)
+
+    def __repr__(self) -> str:
+        return "InferenceEndpointConfigSpecKubernetesInitContainersEnvValueFromFieldRef(%s)" % ", ".join(
+            k + "=" + repr(v) for k, v in self._values.items()
+        )
+
+
+@jsii.data_type(
+    jsii_type="comamazonawssagemakerinference.InferenceEndpointConfigSpecKubernetesInitContainersEnvValueFromFileKeyRef",
+    jsii_struct_bases=[],
+    name_mapping={
+        "key": "key",
+        "path": "path",
+        "volume_name": "volumeName",
+        "optional": "optional",
+    },
+)
+class InferenceEndpointConfigSpecKubernetesInitContainersEnvValueFromFileKeyRef:
+    def __init__(
+        self,
+        *,
+        key: builtins.str,
+        path: builtins.str,
+        volume_name: builtins.str,
+        optional: typing.Optional[builtins.bool] = None,
+    ) -> None:
+        '''FileKeyRef selects a key of the env file.
+
+        Requires the EnvFiles feature gate to be enabled.
+
+        :param key: The key within the env file. An invalid key will prevent the pod from starting. The keys defined within a source may consist of any printable ASCII characters except '='. During Alpha stage of the EnvFiles feature gate, the key size is limited to 128 characters.
+        :param path: The path within the volume from which to select the file. Must be relative and may not contain the '..' path or start with '..'.
+        :param volume_name: The name of the volume mount containing the env file.
+        :param optional: Specify whether the file or its key must be defined. If the file or key does not exist, then the env var is not published. If optional is set to true and the specified key does not exist, the environment variable will not be set in the Pod's containers. If optional is set to false and the specified key does not exist, an error will be returned during Pod creation.
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainersEnvValueFromFileKeyRef
+        '''
+        if __debug__:
+            type_hints = cached_type_hints(_typecheckingstub__4fc6cc18c587d970bfdf571a72f35a85dc183b9a51cc0e87099ceea425f46775)
+            check_type(argname="argument key", value=key, expected_type=type_hints["key"])
+            check_type(argname="argument path", value=path, expected_type=type_hints["path"])
+            check_type(argname="argument volume_name", value=volume_name, expected_type=type_hints["volume_name"])
+            check_type(argname="argument optional", value=optional, expected_type=type_hints["optional"])
+        self._values: typing.Dict[builtins.str, typing.Any] = {
+            "key": key,
+            "path": path,
+            "volume_name": volume_name,
+        }
+        if optional is not None:
+            self._values["optional"] = optional
+
+    @builtins.property
+    def key(self) -> builtins.str:
+        '''The key within the env file.
+
+        An invalid key will prevent the pod from starting.
+        The keys defined within a source may consist of any printable ASCII characters except '='.
+        During Alpha stage of the EnvFiles feature gate, the key size is limited to 128 characters.
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainersEnvValueFromFileKeyRef#key
+        '''
+        result = self._values.get("key")
+        assert result is not None, "Required property 'key' is missing"
+        return typing.cast(builtins.str, result)
+
+    @builtins.property
+    def path(self) -> builtins.str:
+        '''The path within the volume from which to select the file.
+
+        Must be relative and may not contain the '..' path or start with '..'.
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainersEnvValueFromFileKeyRef#path
+        '''
+        result = self._values.get("path")
+        assert result is not None, "Required property 'path' is missing"
+        return typing.cast(builtins.str, result)
+
+    @builtins.property
+    def volume_name(self) -> builtins.str:
+        '''The name of the volume mount containing the env file.
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainersEnvValueFromFileKeyRef#volumeName
+        '''
+        result = self._values.get("volume_name")
+        assert result is not None, "Required property 'volume_name' is missing"
+        return typing.cast(builtins.str, result)
+
+    @builtins.property
+    def optional(self) -> typing.Optional[builtins.bool]:
+        '''Specify whether the file or its key must be defined.
+
+        If the file or key
+        does not exist, then the env var is not published.
+        If optional is set to true and the specified key does not exist,
+        the environment variable will not be set in the Pod's containers.
+
+        If optional is set to false and the specified key does not exist,
+        an error will be returned during Pod creation.
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainersEnvValueFromFileKeyRef#optional
+        '''
+        result = self._values.get("optional")
+        return typing.cast(typing.Optional[builtins.bool], result)
+
+    def __eq__(self, rhs: typing.Any) -> builtins.bool:
+        return isinstance(rhs, self.__class__) and rhs._values == self._values
+
+    def __ne__(self, rhs: typing.Any) -> builtins.bool:
+        return not (rhs == self)
+
+    def __repr__(self) -> str:
+        return "InferenceEndpointConfigSpecKubernetesInitContainersEnvValueFromFileKeyRef(%s)" % ", ".join(
+            k + "=" + repr(v) for k, v in self._values.items()
+        )
+
+
+@jsii.data_type(
+    jsii_type="comamazonawssagemakerinference.InferenceEndpointConfigSpecKubernetesInitContainersEnvValueFromResourceFieldRef",
+    jsii_struct_bases=[],
+    name_mapping={
+        "resource": "resource",
+        "container_name": "containerName",
+        "divisor": "divisor",
+    },
+)
+class InferenceEndpointConfigSpecKubernetesInitContainersEnvValueFromResourceFieldRef:
+    def __init__(
+        self,
+        *,
+        resource: builtins.str,
+        container_name: typing.Optional[builtins.str] = None,
+        divisor: typing.Optional["InferenceEndpointConfigSpecKubernetesInitContainersEnvValueFromResourceFieldRefDivisor"] = None,
+    ) -> None:
+        '''Selects a resource of the container: only resources limits and requests (limits.cpu, limits.memory, limits.ephemeral-storage, requests.cpu, requests.memory and requests.ephemeral-storage) are currently supported.
+
+        :param resource: Required: resource to select.
+        :param container_name: Container name: required for volumes, optional for env vars.
+        :param divisor: Specifies the output format of the exposed resources, defaults to "1".
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainersEnvValueFromResourceFieldRef
+        '''
+        if __debug__:
+            type_hints = cached_type_hints(_typecheckingstub__04d189146233f8a69fe32ef1c72f06d352b44e9c78d9685bf01f5664e213dbc4)
+            check_type(argname="argument resource", value=resource, expected_type=type_hints["resource"])
+            check_type(argname="argument container_name", value=container_name, expected_type=type_hints["container_name"])
+            check_type(argname="argument divisor", value=divisor, expected_type=type_hints["divisor"])
+        self._values: typing.Dict[builtins.str, typing.Any] = {
+            "resource": resource,
+        }
+        if container_name is not None:
+            self._values["container_name"] = container_name
+        if divisor is not None:
+            self._values["divisor"] = divisor
+
+    @builtins.property
+    def resource(self) -> builtins.str:
+        '''Required: resource to select.
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainersEnvValueFromResourceFieldRef#resource
+        '''
+        result = self._values.get("resource")
+        assert result is not None, "Required property 'resource' is missing"
+        return typing.cast(builtins.str, result)
+
+    @builtins.property
+    def container_name(self) -> typing.Optional[builtins.str]:
+        '''Container name: required for volumes, optional for env vars.
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainersEnvValueFromResourceFieldRef#containerName
+        '''
+        result = self._values.get("container_name")
+        return typing.cast(typing.Optional[builtins.str], result)
+
+    @builtins.property
+    def divisor(
+        self,
+    ) -> typing.Optional["InferenceEndpointConfigSpecKubernetesInitContainersEnvValueFromResourceFieldRefDivisor"]:
+        '''Specifies the output format of the exposed resources, defaults to "1".
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainersEnvValueFromResourceFieldRef#divisor
+        '''
+        result = self._values.get("divisor")
+        return typing.cast(typing.Optional["InferenceEndpointConfigSpecKubernetesInitContainersEnvValueFromResourceFieldRefDivisor"], result)
+
+    def __eq__(self, rhs: typing.Any) -> builtins.bool:
+        return isinstance(rhs, self.__class__) and rhs._values == self._values
+
+    def __ne__(self, rhs: typing.Any) -> builtins.bool:
+        return not (rhs == self)
+
+    def __repr__(self) -> str:
+        return "InferenceEndpointConfigSpecKubernetesInitContainersEnvValueFromResourceFieldRef(%s)" % ", ".join(
+            k + "=" + repr(v) for k, v in self._values.items()
+        )
+
+
+class InferenceEndpointConfigSpecKubernetesInitContainersEnvValueFromResourceFieldRefDivisor(
+    metaclass=jsii.JSIIMeta,
+    jsii_type="comamazonawssagemakerinference.InferenceEndpointConfigSpecKubernetesInitContainersEnvValueFromResourceFieldRefDivisor",
+):
+    '''Specifies the output format of the exposed resources, defaults to "1".
+
+    :schema: InferenceEndpointConfigSpecKubernetesInitContainersEnvValueFromResourceFieldRefDivisor
+    '''
+
+    @jsii.member(jsii_name="fromNumber")
+    @builtins.classmethod
+    def from_number(
+        cls,
+        value: jsii.Number,
+    ) -> "InferenceEndpointConfigSpecKubernetesInitContainersEnvValueFromResourceFieldRefDivisor":
+        '''
+        :param value: -
+        '''
+        if __debug__:
+            type_hints = cached_type_hints(_typecheckingstub__1801f590102734115ee65502bd80f0845a2ee3b3735dd54d32c5b37af8a14bab)
+            check_type(argname="argument value", value=value, expected_type=type_hints["value"])
+        return typing.cast("InferenceEndpointConfigSpecKubernetesInitContainersEnvValueFromResourceFieldRefDivisor", jsii.sinvoke(cls, "fromNumber", [value]))
+
+    @jsii.member(jsii_name="fromString")
+    @builtins.classmethod
+    def from_string(
+        cls,
+        value: builtins.str,
+    ) -> "InferenceEndpointConfigSpecKubernetesInitContainersEnvValueFromResourceFieldRefDivisor":
+        '''
+        :param value: -
+        '''
+        if __debug__:
+            type_hints = cached_type_hints(_typecheckingstub__b3f1f99a007a57c4c3f77e8ddd5a89875ef20dd1e049ec07e09019423b6571e6)
+            check_type(argname="argument value", value=value, expected_type=type_hints["value"])
+        return typing.cast("InferenceEndpointConfigSpecKubernetesInitContainersEnvValueFromResourceFieldRefDivisor", jsii.sinvoke(cls, "fromString", [value]))
+
+    @builtins.property
+    @jsii.member(jsii_name="value")
+    def value(self) -> typing.Union[builtins.str, jsii.Number]:
+        return typing.cast(typing.Union[builtins.str, jsii.Number], jsii.get(self, "value"))
+
+
+@jsii.data_type(
+    jsii_type="comamazonawssagemakerinference.InferenceEndpointConfigSpecKubernetesInitContainersEnvValueFromSecretKeyRef",
+    jsii_struct_bases=[],
+    name_mapping={"key": "key", "name": "name", "optional": "optional"},
+)
+class InferenceEndpointConfigSpecKubernetesInitContainersEnvValueFromSecretKeyRef:
+    def __init__(
+        self,
+        *,
+        key: builtins.str,
+        name: typing.Optional[builtins.str] = None,
+        optional: typing.Optional[builtins.bool] = None,
+    ) -> None:
+        '''Selects a key of a secret in the pod's namespace.
+
+        :param key: The key of the secret to select from. Must be a valid secret key.
+        :param name: Name of the referent. This field is effectively required, but due to backwards compatibility is allowed to be empty. Instances of this type with an empty value here are almost certainly wrong. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names/#names
+        :param optional: Specify whether the Secret or its key must be defined.
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainersEnvValueFromSecretKeyRef
+        '''
+        if __debug__:
+            type_hints = cached_type_hints(_typecheckingstub__440e792362b461f4c942b83df4753f2a2891afcb01136ceff351bc44e592187a)
+            check_type(argname="argument key", value=key, expected_type=type_hints["key"])
+            check_type(argname="argument name", value=name, expected_type=type_hints["name"])
+            check_type(argname="argument optional", value=optional, expected_type=type_hints["optional"])
+        self._values: typing.Dict[builtins.str, typing.Any] = {
+            "key": key,
+        }
+        if name is not None:
+            self._values["name"] = name
+        if optional is not None:
+            self._values["optional"] = optional
+
+    @builtins.property
+    def key(self) -> builtins.str:
+        '''The key of the secret to select from.
+
+        Must be a valid secret key.
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainersEnvValueFromSecretKeyRef#key
+        '''
+        result = self._values.get("key")
+        assert result is not None, "Required property 'key' is missing"
+        return typing.cast(builtins.str, result)
+
+    @builtins.property
+    def name(self) -> typing.Optional[builtins.str]:
+        '''Name of the referent.
+
+        This field is effectively required, but due to backwards compatibility is
+        allowed to be empty. Instances of this type with an empty value here are
+        almost certainly wrong.
+        More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names/#names
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainersEnvValueFromSecretKeyRef#name
+        '''
+        result = self._values.get("name")
+        return typing.cast(typing.Optional[builtins.str], result)
+
+    @builtins.property
+    def optional(self) -> typing.Optional[builtins.bool]:
+        '''Specify whether the Secret or its key must be defined.
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainersEnvValueFromSecretKeyRef#optional
+        '''
+        result = self._values.get("optional")
+        return typing.cast(typing.Optional[builtins.bool], result)
+
+    def __eq__(self, rhs: typing.Any) -> builtins.bool:
+        return isinstance(rhs, self.__class__) and rhs._values == self._values
+
+    def __ne__(self, rhs: typing.Any) -> builtins.bool:
+        return not (rhs == self)
+
+    def __repr__(self) -> str:
+        return "InferenceEndpointConfigSpecKubernetesInitContainersEnvValueFromSecretKeyRef(%s)" % ", ".join(
+            k + "=" + repr(v) for k, v in self._values.items()
+        )
+
+
+@jsii.data_type(
+    jsii_type="comamazonawssagemakerinference.InferenceEndpointConfigSpecKubernetesInitContainersLifecycle",
+    jsii_struct_bases=[],
+    name_mapping={
+        "post_start": "postStart",
+        "pre_stop": "preStop",
+        "stop_signal": "stopSignal",
+    },
+)
+class InferenceEndpointConfigSpecKubernetesInitContainersLifecycle:
+    def __init__(
+        self,
+        *,
+        post_start: typing.Optional[typing.Union["InferenceEndpointConfigSpecKubernetesInitContainersLifecyclePostStart", typing.Dict[builtins.str, typing.Any]]] = None,
+        pre_stop: typing.Optional[typing.Union["InferenceEndpointConfigSpecKubernetesInitContainersLifecyclePreStop", typing.Dict[builtins.str, typing.Any]]] = None,
+        stop_signal: typing.Optional[builtins.str] = None,
+    ) -> None:
+        '''Actions that the management system should take in response to container lifecycle events.
+
+        Cannot be updated.
+
+        :param post_start: PostStart is called immediately after a container is created. If the handler fails, the container is terminated and restarted according to its restart policy. Other management of the container blocks until the hook completes. More info: https://kubernetes.io/docs/concepts/containers/container-lifecycle-hooks/#container-hooks
+        :param pre_stop: PreStop is called immediately before a container is terminated due to an API request or management event such as liveness/startup probe failure, preemption, resource contention, etc. The handler is not called if the container crashes or exits. The Pod's termination grace period countdown begins before the PreStop hook is executed. Regardless of the outcome of the handler, the container will eventually terminate within the Pod's termination grace period (unless delayed by finalizers). Other management of the container blocks until the hook completes or until the termination grace period is reached. More info: https://kubernetes.io/docs/concepts/containers/container-lifecycle-hooks/#container-hooks
+        :param stop_signal: StopSignal defines which signal will be sent to a container when it is being stopped. If not specified, the default is defined by the container runtime in use. StopSignal can only be set for Pods with a non-empty .spec.os.name
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainersLifecycle
+        '''
+        if isinstance(post_start, dict):
+            post_start = InferenceEndpointConfigSpecKubernetesInitContainersLifecyclePostStart(**post_start)
+        if isinstance(pre_stop, dict):
+            pre_stop = InferenceEndpointConfigSpecKubernetesInitContainersLifecyclePreStop(**pre_stop)
+        if __debug__:
+            type_hints = cached_type_hints(_typecheckingstub__0ce72f6ecd60b886a2396a7ed2a1a8ae0099e4b050aca6bc2329c61b9003b8d0)
+            check_type(argname="argument post_start", value=post_start, expected_type=type_hints["post_start"])
+            check_type(argname="argument pre_stop", value=pre_stop, expected_type=type_hints["pre_stop"])
+            check_type(argname="argument stop_signal", value=stop_signal, expected_type=type_hints["stop_signal"])
+        self._values: typing.Dict[builtins.str, typing.Any] = {}
+        if post_start is not None:
+            self._values["post_start"] = post_start
+        if pre_stop is not None:
+            self._values["pre_stop"] = pre_stop
+        if stop_signal is not None:
+            self._values["stop_signal"] = stop_signal
+
+    @builtins.property
+    def post_start(
+        self,
+    ) -> typing.Optional["InferenceEndpointConfigSpecKubernetesInitContainersLifecyclePostStart"]:
+        '''PostStart is called immediately after a container is created.
+
+        If the handler fails,
+        the container is terminated and restarted according to its restart policy.
+        Other management of the container blocks until the hook completes.
+        More info: https://kubernetes.io/docs/concepts/containers/container-lifecycle-hooks/#container-hooks
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainersLifecycle#postStart
+        '''
+        result = self._values.get("post_start")
+        return typing.cast(typing.Optional["InferenceEndpointConfigSpecKubernetesInitContainersLifecyclePostStart"], result)
+
+    @builtins.property
+    def pre_stop(
+        self,
+    ) -> typing.Optional["InferenceEndpointConfigSpecKubernetesInitContainersLifecyclePreStop"]:
+        '''PreStop is called immediately before a container is terminated due to an API request or management event such as liveness/startup probe failure, preemption, resource contention, etc.
+
+        The handler is not called if the
+        container crashes or exits. The Pod's termination grace period countdown begins before the
+        PreStop hook is executed. Regardless of the outcome of the handler, the
+        container will eventually terminate within the Pod's termination grace
+        period (unless delayed by finalizers). Other management of the container blocks until the hook completes
+        or until the termination grace period is reached.
+        More info: https://kubernetes.io/docs/concepts/containers/container-lifecycle-hooks/#container-hooks
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainersLifecycle#preStop
+        '''
+        result = self._values.get("pre_stop")
+        return typing.cast(typing.Optional["InferenceEndpointConfigSpecKubernetesInitContainersLifecyclePreStop"], result)
+
+    @builtins.property
+    def stop_signal(self) -> typing.Optional[builtins.str]:
+        '''StopSignal defines which signal will be sent to a container when it is being stopped.
+
+        If not specified, the default is defined by the container runtime in use.
+        StopSignal can only be set for Pods with a non-empty .spec.os.name
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainersLifecycle#stopSignal
+        '''
+        result = self._values.get("stop_signal")
+        return typing.cast(typing.Optional[builtins.str], result)
+
+    def __eq__(self, rhs: typing.Any) -> builtins.bool:
+        return isinstance(rhs, self.__class__) and rhs._values == self._values
+
+    def __ne__(self, rhs: typing.Any) -> builtins.bool:
+        return not (rhs == self)
+
+    def __repr__(self) -> str:
+        return "InferenceEndpointConfigSpecKubernetesInitContainersLifecycle(%s)" % ", ".join(
+            k + "=" + repr(v) for k, v in self._values.items()
+        )
+
+
+@jsii.data_type(
+    jsii_type="comamazonawssagemakerinference.InferenceEndpointConfigSpecKubernetesInitContainersLifecyclePostStart",
+    jsii_struct_bases=[],
+    name_mapping={
+        "exec": "exec",
+        "http_get": "httpGet",
+        "sleep": "sleep",
+        "tcp_socket": "tcpSocket",
+    },
+)
+class InferenceEndpointConfigSpecKubernetesInitContainersLifecyclePostStart:
+    def __init__(
+        self,
+        *,
+        exec: typing.Optional[typing.Union["InferenceEndpointConfigSpecKubernetesInitContainersLifecyclePostStartExec", typing.Dict[builtins.str, typing.Any]]] = None,
+        http_get: typing.Optional[typing.Union["InferenceEndpointConfigSpecKubernetesInitContainersLifecyclePostStartHttpGet", typing.Dict[builtins.str, typing.Any]]] = None,
+        sleep: typing.Optional[typing.Union["InferenceEndpointConfigSpecKubernetesInitContainersLifecyclePostStartSleep", typing.Dict[builtins.str, typing.Any]]] = None,
+        tcp_socket: typing.Optional[typing.Union["InferenceEndpointConfigSpecKubernetesInitContainersLifecyclePostStartTcpSocket", typing.Dict[builtins.str, typing.Any]]] = None,
+    ) -> None:
+        '''PostStart is called immediately after a container is created.
+
+        If the handler fails,
+        the container is terminated and restarted according to its restart policy.
+        Other management of the container blocks until the hook completes.
+        More info: https://kubernetes.io/docs/concepts/containers/container-lifecycle-hooks/#container-hooks
+
+        :param exec: Exec specifies a command to execute in the container.
+        :param http_get: HTTPGet specifies an HTTP GET request to perform.
+        :param sleep: Sleep represents a duration that the container should sleep.
+        :param tcp_socket: Deprecated. TCPSocket is NOT supported as a LifecycleHandler and kept for backward compatibility. There is no validation of this field and lifecycle hooks will fail at runtime when it is specified.
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainersLifecyclePostStart
+        '''
+        if isinstance(exec, dict):
+            exec = InferenceEndpointConfigSpecKubernetesInitContainersLifecyclePostStartExec(**exec)
+        if isinstance(http_get, dict):
+            http_get = InferenceEndpointConfigSpecKubernetesInitContainersLifecyclePostStartHttpGet(**http_get)
+        if isinstance(sleep, dict):
+            sleep = InferenceEndpointConfigSpecKubernetesInitContainersLifecyclePostStartSleep(**sleep)
+        if isinstance(tcp_socket, dict):
+            tcp_socket = InferenceEndpointConfigSpecKubernetesInitContainersLifecyclePostStartTcpSocket(**tcp_socket)
+        if __debug__:
+            type_hints = cached_type_hints(_typecheckingstub__726250a8c08623ec68ad649a88e84fc96cb24986e55627fb88f1d088721027aa)
+            check_type(argname="argument exec", value=exec, expected_type=type_hints["exec"])
+            check_type(argname="argument http_get", value=http_get, expected_type=type_hints["http_get"])
+            check_type(argname="argument sleep", value=sleep, expected_type=type_hints["sleep"])
+            check_type(argname="argument tcp_socket", value=tcp_socket, expected_type=type_hints["tcp_socket"])
+        self._values: typing.Dict[builtins.str, typing.Any] = {}
+        if exec is not None:
+            self._values["exec"] = exec
+        if http_get is not None:
+            self._values["http_get"] = http_get
+        if sleep is not None:
+            self._values["sleep"] = sleep
+        if tcp_socket is not None:
+            self._values["tcp_socket"] = tcp_socket
+
+    @builtins.property
+    def exec(
+        self,
+    ) -> typing.Optional["InferenceEndpointConfigSpecKubernetesInitContainersLifecyclePostStartExec"]:
+        '''Exec specifies a command to execute in the container.
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainersLifecyclePostStart#exec
+        '''
+        result = self._values.get("exec")
+        return typing.cast(typing.Optional["InferenceEndpointConfigSpecKubernetesInitContainersLifecyclePostStartExec"], result)
+
+    @builtins.property
+    def http_get(
+        self,
+    ) -> typing.Optional["InferenceEndpointConfigSpecKubernetesInitContainersLifecyclePostStartHttpGet"]:
+        '''HTTPGet specifies an HTTP GET request to perform.
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainersLifecyclePostStart#httpGet
+        '''
+        result = self._values.get("http_get")
+        return typing.cast(typing.Optional["InferenceEndpointConfigSpecKubernetesInitContainersLifecyclePostStartHttpGet"], result)
+
+    @builtins.property
+    def sleep(
+        self,
+    ) -> typing.Optional["InferenceEndpointConfigSpecKubernetesInitContainersLifecyclePostStartSleep"]:
+        '''Sleep represents a duration that the container should sleep.
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainersLifecyclePostStart#sleep
+        '''
+        result = self._values.get("sleep")
+        return typing.cast(typing.Optional["InferenceEndpointConfigSpecKubernetesInitContainersLifecyclePostStartSleep"], result)
+
+    @builtins.property
+    def tcp_socket(
+        self,
+    ) -> typing.Optional["InferenceEndpointConfigSpecKubernetesInitContainersLifecyclePostStartTcpSocket"]:
+        '''Deprecated.
+
+        TCPSocket is NOT supported as a LifecycleHandler and kept
+        for backward compatibility. There is no validation of this field and
+        lifecycle hooks will fail at runtime when it is specified.
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainersLifecyclePostStart#tcpSocket
+        '''
+        result = self._values.get("tcp_socket")
+        return typing.cast(typing.Optional["InferenceEndpointConfigSpecKubernetesInitContainersLifecyclePostStartTcpSocket"], result)
+
+    def __eq__(self, rhs: typing.Any) -> builtins.bool:
+        return isinstance(rhs, self.__class__) and rhs._values == self._values
+
+    def __ne__(self, rhs: typing.Any) -> builtins.bool:
+        return not (rhs == self)
+
+    def __repr__(self) -> str:
+        return "InferenceEndpointConfigSpecKubernetesInitContainersLifecyclePostStart(%s)" % ", ".join(
+            k + "=" + repr(v) for k, v in self._values.items()
+        )
+
+
+@jsii.data_type(
+    jsii_type="comamazonawssagemakerinference.InferenceEndpointConfigSpecKubernetesInitContainersLifecyclePostStartExec",
+    jsii_struct_bases=[],
+    name_mapping={"command": "command"},
+)
+class InferenceEndpointConfigSpecKubernetesInitContainersLifecyclePostStartExec:
+    def __init__(
+        self,
+        *,
+        command: typing.Optional[typing.Sequence[builtins.str]] = None,
+    ) -> None:
+        '''Exec specifies a command to execute in the container.
+
+        :param command: Command is the command line to execute inside the container, the working directory for the command is root ('/') in the container's filesystem. The command is simply exec'd, it is not run inside a shell, so traditional shell instructions ('|', etc) won't work. To use a shell, you need to explicitly call out to that shell. Exit status of 0 is treated as live/healthy and non-zero is unhealthy.
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainersLifecyclePostStartExec
+        '''
+        if __debug__:
+            type_hints = cached_type_hints(_typecheckingstub__3f6458cf6530ffdf42f583193d5f25716e33fec885bfee904b572c64167579e6)
+            check_type(argname="argument command", value=command, expected_type=type_hints["command"])
+        self._values: typing.Dict[builtins.str, typing.Any] = {}
+        if command is not None:
+            self._values["command"] = command
+
+    @builtins.property
+    def command(self) -> typing.Optional[typing.List[builtins.str]]:
+        '''Command is the command line to execute inside the container, the working directory for the command  is root ('/') in the container's filesystem.
+
+        The command is simply exec'd, it is
+        not run inside a shell, so traditional shell instructions ('|', etc) won't work. To use
+        a shell, you need to explicitly call out to that shell.
+        Exit status of 0 is treated as live/healthy and non-zero is unhealthy.
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainersLifecyclePostStartExec#command
+        '''
+        result = self._values.get("command")
+        return typing.cast(typing.Optional[typing.List[builtins.str]], result)
+
+    def __eq__(self, rhs: typing.Any) -> builtins.bool:
+        return isinstance(rhs, self.__class__) and rhs._values == self._values
+
+    def __ne__(self, rhs: typing.Any) -> builtins.bool:
+        return not (rhs == self)
+
+    def __repr__(self) -> str:
+        return "InferenceEndpointConfigSpecKubernetesInitContainersLifecyclePostStartExec(%s)" % ", ".join(
+            k + "=" + repr(v) for k, v in self._values.items()
+        )
+
+
+@jsii.data_type(
+    jsii_type="comamazonawssagemakerinference.InferenceEndpointConfigSpecKubernetesInitContainersLifecyclePostStartHttpGet",
+    jsii_struct_bases=[],
+    name_mapping={
+        "port": "port",
+        "host": "host",
+        "http_headers": "httpHeaders",
+        "path": "path",
+        "scheme": "scheme",
+    },
+)
+class InferenceEndpointConfigSpecKubernetesInitContainersLifecyclePostStartHttpGet:
+    def __init__(
+        self,
+        *,
+        port: "InferenceEndpointConfigSpecKubernetesInitContainersLifecyclePostStartHttpGetPort",
+        host: typing.Optional[builtins.str] = None,
+        http_headers: typing.Optional[typing.Sequence[typing.Union["InferenceEndpointConfigSpecKubernetesInitContainersLifecyclePostStartHttpGetHttpHeaders", typing.Dict[builtins.str, typing.Any]]]] = None,
+        path: typing.Optional[builtins.str] = None,
+        scheme: typing.Optional[builtins.str] = None,
+    ) -> None:
+        '''HTTPGet specifies an HTTP GET request to perform.
+
+        :param port: Name or number of the port to access on the container. Number must be in the range 1 to 65535. Name must be an IANA_SVC_NAME.
+        :param host: Host name to connect to, defaults to the pod IP. You probably want to set "Host" in httpHeaders instead.
+        :param http_headers: Custom headers to set in the request. HTTP allows repeated headers.
+        :param path: Path to access on the HTTP server.
+        :param scheme: Scheme to use for connecting to the host. Defaults to HTTP. Default: HTTP.
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainersLifecyclePostStartHttpGet
+        '''
+        if __debug__:
+            type_hints = cached_type_hints(_typecheckingstub__655004f11697adaa72d8861f2f50acaff9ee7b37419e3c5ba13f10f563d0c846)
+            check_type(argname="argument port", value=port, expected_type=type_hints["port"])
+            check_type(argname="argument host", value=host, expected_type=type_hints["host"])
+            check_type(argname="argument http_headers", value=http_headers, expected_type=type_hints["http_headers"])
+            check_type(argname="argument path", value=path, expected_type=type_hints["path"])
+            check_type(argname="argument scheme", value=scheme, expected_type=type_hints["scheme"])
+        self._values: typing.Dict[builtins.str, typing.Any] = {
+            "port": port,
+        }
+        if host is not None:
+            self._values["host"] = host
+        if http_headers is not None:
+            self._values["http_headers"] = http_headers
+        if path is not None:
+            self._values["path"] = path
+        if scheme is not None:
+            self._values["scheme"] = scheme
+
+    @builtins.property
+    def port(
+        self,
+    ) -> "InferenceEndpointConfigSpecKubernetesInitContainersLifecyclePostStartHttpGetPort":
+        '''Name or number of the port to access on the container.
+
+        Number must be in the range 1 to 65535.
+        Name must be an IANA_SVC_NAME.
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainersLifecyclePostStartHttpGet#port
+        '''
+        result = self._values.get("port")
+        assert result is not None, "Required property 'port' is missing"
+        return typing.cast("InferenceEndpointConfigSpecKubernetesInitContainersLifecyclePostStartHttpGetPort", result)
+
+    @builtins.property
+    def host(self) -> typing.Optional[builtins.str]:
+        '''Host name to connect to, defaults to the pod IP.
+
+        You probably want to set
+        "Host" in httpHeaders instead.
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainersLifecyclePostStartHttpGet#host
+        '''
+        result = self._values.get("host")
+        return typing.cast(typing.Optional[builtins.str], result)
+
+    @builtins.property
+    def http_headers(
+        self,
+    ) -> typing.Optional[typing.List["InferenceEndpointConfigSpecKubernetesInitContainersLifecyclePostStartHttpGetHttpHeaders"]]:
+        '''Custom headers to set in the request.
+
+        HTTP allows repeated headers.
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainersLifecyclePostStartHttpGet#httpHeaders
+        '''
+        result = self._values.get("http_headers")
+        return typing.cast(typing.Optional[typing.List["InferenceEndpointConfigSpecKubernetesInitContainersLifecyclePostStartHttpGetHttpHeaders"]], result)
+
+    @builtins.property
+    def path(self) -> typing.Optional[builtins.str]:
+        '''Path to access on the HTTP server.
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainersLifecyclePostStartHttpGet#path
+        '''
+        result = self._values.get("path")
+        return typing.cast(typing.Optional[builtins.str], result)
+
+    @builtins.property
+    def scheme(self) -> typing.Optional[builtins.str]:
+        '''Scheme to use for connecting to the host.
+
+        Defaults to HTTP.
+
+        :default: HTTP.
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainersLifecyclePostStartHttpGet#scheme
+        '''
+        result = self._values.get("scheme")
+        return typing.cast(typing.Optional[builtins.str], result)
+
+    def __eq__(self, rhs: typing.Any) -> builtins.bool:
+        return isinstance(rhs, self.__class__) and rhs._values == self._values
+
+    def __ne__(self, rhs: typing.Any) -> builtins.bool:
+        return not (rhs == self)
+
+    def __repr__(self) -> str:
+        return "InferenceEndpointConfigSpecKubernetesInitContainersLifecyclePostStartHttpGet(%s)" % ", ".join(
+            k + "=" + repr(v) for k, v in self._values.items()
+        )
+
+
+@jsii.data_type(
+    jsii_type="comamazonawssagemakerinference.InferenceEndpointConfigSpecKubernetesInitContainersLifecyclePostStartHttpGetHttpHeaders",
+    jsii_struct_bases=[],
+    name_mapping={"name": "name", "value": "value"},
+)
+class InferenceEndpointConfigSpecKubernetesInitContainersLifecyclePostStartHttpGetHttpHeaders:
+    def __init__(self, *, name: builtins.str, value: builtins.str) -> None:
+        '''HTTPHeader describes a custom header to be used in HTTP probes.
+
+        :param name: The header field name. This will be canonicalized upon output, so case-variant names will be understood as the same header.
+        :param value: The header field value.
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainersLifecyclePostStartHttpGetHttpHeaders
+        '''
+        if __debug__:
+            type_hints = cached_type_hints(_typecheckingstub__138f12d63d3e7b30e76c9a9327abd1eb008ab82020fc25ab70f0ed4d815e2f64)
+            check_type(argname="argument name", value=name, expected_type=type_hints["name"])
+            check_type(argname="argument value", value=value, expected_type=type_hints["value"])
+        self._values: typing.Dict[builtins.str, typing.Any] = {
+            "name": name,
+            "value": value,
+        }
+
+    @builtins.property
+    def name(self) -> builtins.str:
+        '''The header field name.
+
+        This will be canonicalized upon output, so case-variant names will be understood as the same header.
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainersLifecyclePostStartHttpGetHttpHeaders#name
+        '''
+        result = self._values.get("name")
+        assert result is not None, "Required property 'name' is missing"
+        return typing.cast(builtins.str, result)
+
+    @builtins.property
+    def value(self) -> builtins.str:
+        '''The header field value.
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainersLifecyclePostStartHttpGetHttpHeaders#value
+        '''
+        result = self._values.get("value")
+        assert result is not None, "Required property 'value' is missing"
+        return typing.cast(builtins.str, result)
+
+    def __eq__(self, rhs: typing.Any) -> builtins.bool:
+        return isinstance(rhs, self.__class__) and rhs._values == self._values
+
+    def __ne__(self, rhs: typing.Any) -> builtins.bool:
+        return not (rhs == self)
+
+    def __repr__(self) -> str:
+        return "InferenceEndpointConfigSpecKubernetesInitContainersLifecyclePostStartHttpGetHttpHeaders(%s)" % ", ".join(
+            k + "=" + repr(v) for k, v in self._values.items()
+        )
+
+
+class InferenceEndpointConfigSpecKubernetesInitContainersLifecyclePostStartHttpGetPort(
+    metaclass=jsii.JSIIMeta,
+    jsii_type="comamazonawssagemakerinference.InferenceEndpointConfigSpecKubernetesInitContainersLifecyclePostStartHttpGetPort",
+):
+    '''Name or number of the port to access on the container.
+
+    Number must be in the range 1 to 65535.
+    Name must be an IANA_SVC_NAME.
+
+    :schema: InferenceEndpointConfigSpecKubernetesInitContainersLifecyclePostStartHttpGetPort
+    '''
+
+    @jsii.member(jsii_name="fromNumber")
+    @builtins.classmethod
+    def from_number(
+        cls,
+        value: jsii.Number,
+    ) -> "InferenceEndpointConfigSpecKubernetesInitContainersLifecyclePostStartHttpGetPort":
+        '''
+        :param value: -
+        '''
+        if __debug__:
+            type_hints = cached_type_hints(_typecheckingstub__e3f137171b52bf07c91f3285f72d0f323ac315041aa3076360173c5323cf3e00)
+            check_type(argname="argument value", value=value, expected_type=type_hints["value"])
+        return typing.cast("InferenceEndpointConfigSpecKubernetesInitContainersLifecyclePostStartHttpGetPort", jsii.sinvoke(cls, "fromNumber", [value]))
+
+    @jsii.member(jsii_name="fromString")
+    @builtins.classmethod
+    def from_string(
+        cls,
+        value: builtins.str,
+    ) -> "InferenceEndpointConfigSpecKubernetesInitContainersLifecyclePostStartHttpGetPort":
+        '''
+        :param value: -
+        '''
+        if __debug__:
+            type_hints = cached_type_hints(_typecheckingstub__d11d488f5b26205471e8df3255374daea5c799f93dba9f0e5377dd751171c63d)
+            check_type(argname="argument value", value=value, expected_type=type_hints["value"])
+        return typing.cast("InferenceEndpointConfigSpecKubernetesInitContainersLifecyclePostStartHttpGetPort", jsii.sinvoke(cls, "fromString", [value]))
+
+    @builtins.property
+    @jsii.member(jsii_name="value")
+    def value(self) -> typing.Union[builtins.str, jsii.Number]:
+        return typing.cast(typing.Union[builtins.str, jsii.Number], jsii.get(self, "value"))
+
+
+@jsii.data_type(
+    jsii_type="comamazonawssagemakerinference.InferenceEndpointConfigSpecKubernetesInitContainersLifecyclePostStartSleep",
+    jsii_struct_bases=[],
+    name_mapping={"seconds": "seconds"},
+)
+class InferenceEndpointConfigSpecKubernetesInitContainersLifecyclePostStartSleep:
+    def __init__(self, *, seconds: jsii.Number) -> None:
+        '''Sleep represents a duration that the container should sleep.
+
+        :param seconds: Seconds is the number of seconds to sleep.
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainersLifecyclePostStartSleep
+        '''
+        if __debug__:
+            type_hints = cached_type_hints(_typecheckingstub__e523a47ffb34f9b86e281c685e0c029725e9aa24ede8d60f06a68fcc00672f1f)
+            check_type(argname="argument seconds", value=seconds, expected_type=type_hints["seconds"])
+        self._values: typing.Dict[builtins.str, typing.Any] = {
+            "seconds": seconds,
+        }
+
+    @builtins.property
+    def seconds(self) -> jsii.Number:
+        '''Seconds is the number of seconds to sleep.
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainersLifecyclePostStartSleep#seconds
+        '''
+        result = self._values.get("seconds")
+        assert result is not None, "Required property 'seconds' is missing"
+        return typing.cast(jsii.Number, result)
+
+    def __eq__(self, rhs: typing.Any) -> builtins.bool:
+        return isinstance(rhs, self.__class__) and rhs._values == self._values
+
+    def __ne__(self, rhs: typing.Any) -> builtins.bool:
+        return not (rhs == self)
+
+    def __repr__(self) -> str:
+        return "InferenceEndpointConfigSpecKubernetesInitContainersLifecyclePostStartSleep(%s)" % ", ".join(
+            k + "=" + repr(v) for k, v in self._values.items()
+        )
+
+
+@jsii.data_type(
+    jsii_type="comamazonawssagemakerinference.InferenceEndpointConfigSpecKubernetesInitContainersLifecyclePostStartTcpSocket",
+    jsii_struct_bases=[],
+    name_mapping={"port": "port", "host": "host"},
+)
+class InferenceEndpointConfigSpecKubernetesInitContainersLifecyclePostStartTcpSocket:
+    def __init__(
+        self,
+        *,
+        port: "InferenceEndpointConfigSpecKubernetesInitContainersLifecyclePostStartTcpSocketPort",
+        host: typing.Optional[builtins.str] = None,
+    ) -> None:
+        '''Deprecated.
+
+        TCPSocket is NOT supported as a LifecycleHandler and kept
+        for backward compatibility. There is no validation of this field and
+        lifecycle hooks will fail at runtime when it is specified.
+
+        :param port: Number or name of the port to access on the container. Number must be in the range 1 to 65535. Name must be an IANA_SVC_NAME.
+        :param host: Optional: Host name to connect to, defaults to the pod IP.
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainersLifecyclePostStartTcpSocket
+        '''
+        if __debug__:
+            type_hints = cached_type_hints(_typecheckingstub__c0400c09484af042cf37954e8e19fd575b4f5c87dac63a73e8405c0052e42bf6)
+            check_type(argname="argument port", value=port, expected_type=type_hints["port"])
+            check_type(argname="argument host", value=host, expected_type=type_hints["host"])
+        self._values: typing.Dict[builtins.str, typing.Any] = {
+            "port": port,
+        }
+        if host is not None:
+            self._values["host"] = host
+
+    @builtins.property
+    def port(
+        self,
+    ) -> "InferenceEndpointConfigSpecKubernetesInitContainersLifecyclePostStartTcpSocketPort":
+        '''Number or name of the port to access on the container.
+
+        Number must be in the range 1 to 65535.
+        Name must be an IANA_SVC_NAME.
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainersLifecyclePostStartTcpSocket#port
+        '''
+        result = self._values.get("port")
+        assert result is not None, "Required property 'port' is missing"
+        return typing.cast("InferenceEndpointConfigSpecKubernetesInitContainersLifecyclePostStartTcpSocketPort", result)
+
+    @builtins.property
+    def host(self) -> typing.Optional[builtins.str]:
+        '''Optional: Host name to connect to, defaults to the pod IP.
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainersLifecyclePostStartTcpSocket#host
+        '''
+        result = self._values.get("host")
+        return typing.cast(typing.Optional[builtins.str], result)
+
+    def __eq__(self, rhs: typing.Any) -> builtins.bool:
+        return isinstance(rhs, self.__class__) and rhs._values == self._values
+
+    def __ne__(self, rhs: typing.Any) -> builtins.bool:
+        return not (rhs == self)
+
+    def __repr__(self) -> str:
+        return "InferenceEndpointConfigSpecKubernetesInitContainersLifecyclePostStartTcpSocket(%s)" % ", ".join(
+            k + "=" + repr(v) for k, v in self._values.items()
+        )
+
+
+class InferenceEndpointConfigSpecKubernetesInitContainersLifecyclePostStartTcpSocketPort(
+    metaclass=jsii.JSIIMeta,
+    jsii_type="comamazonawssagemakerinference.InferenceEndpointConfigSpecKubernetesInitContainersLifecyclePostStartTcpSocketPort",
+):
+    '''Number or name of the port to access on the container.
+
+    Number must be in the range 1 to 65535.
+    Name must be an IANA_SVC_NAME.
+
+    :schema: InferenceEndpointConfigSpecKubernetesInitContainersLifecyclePostStartTcpSocketPort
+    '''
+
+    @jsii.member(jsii_name="fromNumber")
+    @builtins.classmethod
+    def from_number(
+        cls,
+        value: jsii.Number,
+    ) -> "InferenceEndpointConfigSpecKubernetesInitContainersLifecyclePostStartTcpSocketPort":
+        '''
+        :param value: -
+        '''
+        if __debug__:
+            type_hints = cached_type_hints(_typecheckingstub__12d07040332dd9976d8dbc689eda695e40d54fff7381dbe4a4bf99d1c6c97568)
+            check_type(argname="argument value", value=value, expected_type=type_hints["value"])
+        return typing.cast("InferenceEndpointConfigSpecKubernetesInitContainersLifecyclePostStartTcpSocketPort", jsii.sinvoke(cls, "fromNumber", [value]))
+
+    @jsii.member(jsii_name="fromString")
+    @builtins.classmethod
+    def from_string(
+        cls,
+        value: builtins.str,
+    ) -> "InferenceEndpointConfigSpecKubernetesInitContainersLifecyclePostStartTcpSocketPort":
+        '''
+        :param value: -
+        '''
+        if __debug__:
+            type_hints = cached_type_hints(_typecheckingstub__ce7f9dbfe747dffa7861f2d53f31625b874849f010f511362319428e06605ee0)
+            check_type(argname="argument value", value=value, expected_type=type_hints["value"])
+        return typing.cast("InferenceEndpointConfigSpecKubernetesInitContainersLifecyclePostStartTcpSocketPort", jsii.sinvoke(cls, "fromString", [value]))
+
+    @builtins.property
+    @jsii.member(jsii_name="value")
+    def value(self) -> typing.Union[builtins.str, jsii.Number]:
+        return typing.cast(typing.Union[builtins.str, jsii.Number], jsii.get(self, "value"))
+
+
+@jsii.data_type(
+    jsii_type="comamazonawssagemakerinference.InferenceEndpointConfigSpecKubernetesInitContainersLifecyclePreStop",
+    jsii_struct_bases=[],
+    name_mapping={
+        "exec": "exec",
+        "http_get": "httpGet",
+        "sleep": "sleep",
+        "tcp_socket": "tcpSocket",
+    },
+)
+class InferenceEndpointConfigSpecKubernetesInitContainersLifecyclePreStop:
+    def __init__(
+        self,
+        *,
+        exec: typing.Optional[typing.Union["InferenceEndpointConfigSpecKubernetesInitContainersLifecyclePreStopExec", typing.Dict[builtins.str, typing.Any]]] = None,
+        http_get: typing.Optional[typing.Union["InferenceEndpointConfigSpecKubernetesInitContainersLifecyclePreStopHttpGet", typing.Dict[builtins.str, typing.Any]]] = None,
+        sleep: typing.Optional[typing.Union["InferenceEndpointConfigSpecKubernetesInitContainersLifecyclePreStopSleep", typing.Dict[builtins.str, typing.Any]]] = None,
+        tcp_socket: typing.Optional[typing.Union["InferenceEndpointConfigSpecKubernetesInitContainersLifecyclePreStopTcpSocket", typing.Dict[builtins.str, typing.Any]]] = None,
+    ) -> None:
+        '''PreStop is called immediately before a container is terminated due to an API request or management event such as liveness/startup probe failure, preemption, resource contention, etc.
+
+        The handler is not called if the
+        container crashes or exits. The Pod's termination grace period countdown begins before the
+        PreStop hook is executed. Regardless of the outcome of the handler, the
+        container will eventually terminate within the Pod's termination grace
+        period (unless delayed by finalizers). Other management of the container blocks until the hook completes
+        or until the termination grace period is reached.
+        More info: https://kubernetes.io/docs/concepts/containers/container-lifecycle-hooks/#container-hooks
+
+        :param exec: Exec specifies a command to execute in the container.
+        :param http_get: HTTPGet specifies an HTTP GET request to perform.
+        :param sleep: Sleep represents a duration that the container should sleep.
+        :param tcp_socket: Deprecated. TCPSocket is NOT supported as a LifecycleHandler and kept for backward compatibility. There is no validation of this field and lifecycle hooks will fail at runtime when it is specified.
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainersLifecyclePreStop
+        '''
+        if isinstance(exec, dict):
+            exec = InferenceEndpointConfigSpecKubernetesInitContainersLifecyclePreStopExec(**exec)
+        if isinstance(http_get, dict):
+            http_get = InferenceEndpointConfigSpecKubernetesInitContainersLifecyclePreStopHttpGet(**http_get)
+        if isinstance(sleep, dict):
+            sleep = InferenceEndpointConfigSpecKubernetesInitContainersLifecyclePreStopSleep(**sleep)
+        if isinstance(tcp_socket, dict):
+            tcp_socket = InferenceEndpointConfigSpecKubernetesInitContainersLifecyclePreStopTcpSocket(**tcp_socket)
+        if __debug__:
+            type_hints = cached_type_hints(_typecheckingstub__4587e54e372e4fbdaff92cd6f14d72c9f69773ba2491b65a2c97b755603d05fa)
+            check_type(argname="argument exec", value=exec, expected_type=type_hints["exec"])
+            check_type(argname="argument http_get", value=http_get, expected_type=type_hints["http_get"])
+            check_type(argname="argument sleep", value=sleep, expected_type=type_hints["sleep"])
+            check_type(argname="argument tcp_socket", value=tcp_socket, expected_type=type_hints["tcp_socket"])
+        self._values: typing.Dict[builtins.str, typing.Any] = {}
+        if exec is not None:
+            self._values["exec"] = exec
+        if http_get is not None:
+            self._values["http_get"] = http_get
+        if sleep is not None:
+            self._values["sleep"] = sleep
+        if tcp_socket is not None:
+            self._values["tcp_socket"] = tcp_socket
+
+    @builtins.property
+    def exec(
+        self,
+    ) -> typing.Optional["InferenceEndpointConfigSpecKubernetesInitContainersLifecyclePreStopExec"]:
+        '''Exec specifies a command to execute in the container.
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainersLifecyclePreStop#exec
+        '''
+        result = self._values.get("exec")
+        return typing.cast(typing.Optional["InferenceEndpointConfigSpecKubernetesInitContainersLifecyclePreStopExec"], result)
+
+    @builtins.property
+    def http_get(
+        self,
+    ) -> typing.Optional["InferenceEndpointConfigSpecKubernetesInitContainersLifecyclePreStopHttpGet"]:
+        '''HTTPGet specifies an HTTP GET request to perform.
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainersLifecyclePreStop#httpGet
+        '''
+        result = self._values.get("http_get")
+        return typing.cast(typing.Optional["InferenceEndpointConfigSpecKubernetesInitContainersLifecyclePreStopHttpGet"], result)
+
+    @builtins.property
+    def sleep(
+        self,
+    ) -> typing.Optional["InferenceEndpointConfigSpecKubernetesInitContainersLifecyclePreStopSleep"]:
+        '''Sleep represents a duration that the container should sleep.
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainersLifecyclePreStop#sleep
+        '''
+        result = self._values.get("sleep")
+        return typing.cast(typing.Optional["InferenceEndpointConfigSpecKubernetesInitContainersLifecyclePreStopSleep"], result)
+
+    @builtins.property
+    def tcp_socket(
+        self,
+    ) -> typing.Optional["InferenceEndpointConfigSpecKubernetesInitContainersLifecyclePreStopTcpSocket"]:
+        '''Deprecated.
+
+        TCPSocket is NOT supported as a LifecycleHandler and kept
+        for backward compatibility. There is no validation of this field and
+        lifecycle hooks will fail at runtime when it is specified.
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainersLifecyclePreStop#tcpSocket
+        '''
+        result = self._values.get("tcp_socket")
+        return typing.cast(typing.Optional["InferenceEndpointConfigSpecKubernetesInitContainersLifecyclePreStopTcpSocket"], result)
+
+    def __eq__(self, rhs: typing.Any) -> builtins.bool:
+        return isinstance(rhs, self.__class__) and rhs._values == self._values
+
+    def __ne__(self, rhs: typing.Any) -> builtins.bool:
+        return not (rhs == self)
+
+    def __repr__(self) -> str:
+        return "InferenceEndpointConfigSpecKubernetesInitContainersLifecyclePreStop(%s)" % ", ".join(
+            k + "=" + repr(v) for k, v in self._values.items()
+        )
+
+
+@jsii.data_type(
+    jsii_type="comamazonawssagemakerinference.InferenceEndpointConfigSpecKubernetesInitContainersLifecyclePreStopExec",
+    jsii_struct_bases=[],
+    name_mapping={"command": "command"},
+)
+class InferenceEndpointConfigSpecKubernetesInitContainersLifecyclePreStopExec:
+    def __init__(
+        self,
+        *,
+        command: typing.Optional[typing.Sequence[builtins.str]] = None,
+    ) -> None:
+        '''Exec specifies a command to execute in the container.
+
+        :param command: Command is the command line to execute inside the container, the working directory for the command is root ('/') in the container's filesystem. The command is simply exec'd, it is not run inside a shell, so traditional shell instructions ('|', etc) won't work. To use a shell, you need to explicitly call out to that shell. Exit status of 0 is treated as live/healthy and non-zero is unhealthy.
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainersLifecyclePreStopExec
+        '''
+        if __debug__:
+            type_hints = cached_type_hints(_typecheckingstub__1f5b2b9d678193b6d09da30ca30281456751ac8f7edd4f44ce0b92a15da77ff3)
+            check_type(argname="argument command", value=command, expected_type=type_hints["command"])
+        self._values: typing.Dict[builtins.str, typing.Any] = {}
+        if command is not None:
+            self._values["command"] = command
+
+    @builtins.property
+    def command(self) -> typing.Optional[typing.List[builtins.str]]:
+        '''Command is the command line to execute inside the container, the working directory for the command  is root ('/') in the container's filesystem.
+
+        The command is simply exec'd, it is
+        not run inside a shell, so traditional shell instructions ('|', etc) won't work. To use
+        a shell, you need to explicitly call out to that shell.
+        Exit status of 0 is treated as live/healthy and non-zero is unhealthy.
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainersLifecyclePreStopExec#command
+        '''
+        result = self._values.get("command")
+        return typing.cast(typing.Optional[typing.List[builtins.str]], result)
+
+    def __eq__(self, rhs: typing.Any) -> builtins.bool:
+        return isinstance(rhs, self.__class__) and rhs._values == self._values
+
+    def __ne__(self, rhs: typing.Any) -> builtins.bool:
+        return not (rhs == self)
+
+    def __repr__(self) -> str:
+        return "InferenceEndpointConfigSpecKubernetesInitContainersLifecyclePreStopExec(%s)" % ", ".join(
+            k + "=" + repr(v) for k, v in self._values.items()
+        )
+
+
+@jsii.data_type(
+    jsii_type="comamazonawssagemakerinference.InferenceEndpointConfigSpecKubernetesInitContainersLifecyclePreStopHttpGet",
+    jsii_struct_bases=[],
+    name_mapping={
+        "port": "port",
+        "host": "host",
+        "http_headers": "httpHeaders",
+        "path": "path",
+        "scheme": "scheme",
+    },
+)
+class InferenceEndpointConfigSpecKubernetesInitContainersLifecyclePreStopHttpGet:
+    def __init__(
+        self,
+        *,
+        port: "InferenceEndpointConfigSpecKubernetesInitContainersLifecyclePreStopHttpGetPort",
+        host: typing.Optional[builtins.str] = None,
+        http_headers: typing.Optional[typing.Sequence[typing.Union["InferenceEndpointConfigSpecKubernetesInitContainersLifecyclePreStopHttpGetHttpHeaders", typing.Dict[builtins.str, typing.Any]]]] = None,
+        path: typing.Optional[builtins.str] = None,
+        scheme: typing.Optional[builtins.str] = None,
+    ) -> None:
+        '''HTTPGet specifies an HTTP GET request to perform.
+
+        :param port: Name or number of the port to access on the container. Number must be in the range 1 to 65535. Name must be an IANA_SVC_NAME.
+        :param host: Host name to connect to, defaults to the pod IP. You probably want to set "Host" in httpHeaders instead.
+        :param http_headers: Custom headers to set in the request. HTTP allows repeated headers.
+        :param path: Path to access on the HTTP server.
+        :param scheme: Scheme to use for connecting to the host. Defaults to HTTP. Default: HTTP.
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainersLifecyclePreStopHttpGet
+        '''
+        if __debug__:
+            type_hints = cached_type_hints(_typecheckingstub__935714e486511c4b084a9531fdea0089a6ac92ad2b588d4c59c2436177c502a6)
+            check_type(argname="argument port", value=port, expected_type=type_hints["port"])
+            check_type(argname="argument host", value=host, expected_type=type_hints["host"])
+            check_type(argname="argument http_headers", value=http_headers, expected_type=type_hints["http_headers"])
+            check_type(argname="argument path", value=path, expected_type=type_hints["path"])
+            check_type(argname="argument scheme", value=scheme, expected_type=type_hints["scheme"])
+        self._values: typing.Dict[builtins.str, typing.Any] = {
+            "port": port,
+        }
+        if host is not None:
+            self._values["host"] = host
+        if http_headers is not None:
+            self._values["http_headers"] = http_headers
+        if path is not None:
+            self._values["path"] = path
+        if scheme is not None:
+            self._values["scheme"] = scheme
+
+    @builtins.property
+    def port(
+        self,
+    ) -> "InferenceEndpointConfigSpecKubernetesInitContainersLifecyclePreStopHttpGetPort":
+        '''Name or number of the port to access on the container.
+
+        Number must be in the range 1 to 65535.
+        Name must be an IANA_SVC_NAME.
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainersLifecyclePreStopHttpGet#port
+        '''
+        result = self._values.get("port")
+        assert result is not None, "Required property 'port' is missing"
+        return typing.cast("InferenceEndpointConfigSpecKubernetesInitContainersLifecyclePreStopHttpGetPort", result)
+
+    @builtins.property
+    def host(self) -> typing.Optional[builtins.str]:
+        '''Host name to connect to, defaults to the pod IP.
+
+        You probably want to set
+        "Host" in httpHeaders instead.
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainersLifecyclePreStopHttpGet#host
+        '''
+        result = self._values.get("host")
+        return typing.cast(typing.Optional[builtins.str], result)
+
+    @builtins.property
+    def http_headers(
+        self,
+    ) -> typing.Optional[typing.List["InferenceEndpointConfigSpecKubernetesInitContainersLifecyclePreStopHttpGetHttpHeaders"]]:
+        '''Custom headers to set in the request.
+
+        HTTP allows repeated headers.
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainersLifecyclePreStopHttpGet#httpHeaders
+        '''
+        result = self._values.get("http_headers")
+        return typing.cast(typing.Optional[typing.List["InferenceEndpointConfigSpecKubernetesInitContainersLifecyclePreStopHttpGetHttpHeaders"]], result)
+
+    @builtins.property
+    def path(self) -> typing.Optional[builtins.str]:
+        '''Path to access on the HTTP server.
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainersLifecyclePreStopHttpGet#path
+        '''
+        result = self._values.get("path")
+        return typing.cast(typing.Optional[builtins.str], result)
+
+    @builtins.property
+    def scheme(self) -> typing.Optional[builtins.str]:
+        '''Scheme to use for connecting to the host.
+
+        Defaults to HTTP.
+
+        :default: HTTP.
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainersLifecyclePreStopHttpGet#scheme
+        '''
+        result = self._values.get("scheme")
+        return typing.cast(typing.Optional[builtins.str], result)
+
+    def __eq__(self, rhs: typing.Any) -> builtins.bool:
+        return isinstance(rhs, self.__class__) and rhs._values == self._values
+
+    def __ne__(self, rhs: typing.Any) -> builtins.bool:
+        return not (rhs == self)
+
+    def __repr__(self) -> str:
+        return "InferenceEndpointConfigSpecKubernetesInitContainersLifecyclePreStopHttpGet(%s)" % ", ".join(
+            k + "=" + repr(v) for k, v in self._values.items()
+        )
+
+
+@jsii.data_type(
+    jsii_type="comamazonawssagemakerinference.InferenceEndpointConfigSpecKubernetesInitContainersLifecyclePreStopHttpGetHttpHeaders",
+    jsii_struct_bases=[],
+    name_mapping={"name": "name", "value": "value"},
+)
+class InferenceEndpointConfigSpecKubernetesInitContainersLifecyclePreStopHttpGetHttpHeaders:
+    def __init__(self, *, name: builtins.str, value: builtins.str) -> None:
+        '''HTTPHeader describes a custom header to be used in HTTP probes.
+
+        :param name: The header field name. This will be canonicalized upon output, so case-variant names will be understood as the same header.
+        :param value: The header field value.
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainersLifecyclePreStopHttpGetHttpHeaders
+        '''
+        if __debug__:
+            type_hints = cached_type_hints(_typecheckingstub__8cb3eaa785e0fc9921a272a2aac36c47add5d294f546c5b48b22f2e007dcdaf4)
+            check_type(argname="argument name", value=name, expected_type=type_hints["name"])
+            check_type(argname="argument value", value=value, expected_type=type_hints["value"])
+        self._values: typing.Dict[builtins.str, typing.Any] = {
+            "name": name,
+            "value": value,
+        }
+
+    @builtins.property
+    def name(self) -> builtins.str:
+        '''The header field name.
+
+        This will be canonicalized upon output, so case-variant names will be understood as the same header.
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainersLifecyclePreStopHttpGetHttpHeaders#name
+        '''
+        result = self._values.get("name")
+        assert result is not None, "Required property 'name' is missing"
+        return typing.cast(builtins.str, result)
+
+    @builtins.property
+    def value(self) -> builtins.str:
+        '''The header field value.
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainersLifecyclePreStopHttpGetHttpHeaders#value
+        '''
+        result = self._values.get("value")
+        assert result is not None, "Required property 'value' is missing"
+        return typing.cast(builtins.str, result)
+
+    def __eq__(self, rhs: typing.Any) -> builtins.bool:
+        return isinstance(rhs, self.__class__) and rhs._values == self._values
+
+    def __ne__(self, rhs: typing.Any) -> builtins.bool:
+        return not (rhs == self)
+
+    def __repr__(self) -> str:
+        return "InferenceEndpointConfigSpecKubernetesInitContainersLifecyclePreStopHttpGetHttpHeaders(%s)" % ", ".join(
+            k + "=" + repr(v) for k, v in self._values.items()
+        )
+
+
+class InferenceEndpointConfigSpecKubernetesInitContainersLifecyclePreStopHttpGetPort(
+    metaclass=jsii.JSIIMeta,
+    jsii_type="comamazonawssagemakerinference.InferenceEndpointConfigSpecKubernetesInitContainersLifecyclePreStopHttpGetPort",
+):
+    '''Name or number of the port to access on the container.
+
+    Number must be in the range 1 to 65535.
+    Name must be an IANA_SVC_NAME.
+
+    :schema: InferenceEndpointConfigSpecKubernetesInitContainersLifecyclePreStopHttpGetPort
+    '''
+
+    @jsii.member(jsii_name="fromNumber")
+    @builtins.classmethod
+    def from_number(
+        cls,
+        value: jsii.Number,
+    ) -> "InferenceEndpointConfigSpecKubernetesInitContainersLifecyclePreStopHttpGetPort":
+        '''
+        :param value: -
+        '''
+        if __debug__:
+            type_hints = cached_type_hints(_typecheckingstub__477996ef78f4263fdd8729f71c55ad692f7e6a7555cd8d425087913e27faf43d)
+            check_type(argname="argument value", value=value, expected_type=type_hints["value"])
+        return typing.cast("InferenceEndpointConfigSpecKubernetesInitContainersLifecyclePreStopHttpGetPort", jsii.sinvoke(cls, "fromNumber", [value]))
+
+    @jsii.member(jsii_name="fromString")
+    @builtins.classmethod
+    def from_string(
+        cls,
+        value: builtins.str,
+    ) -> "InferenceEndpointConfigSpecKubernetesInitContainersLifecyclePreStopHttpGetPort":
+        '''
+        :param value: -
+        '''
+        if __debug__:
+            type_hints = cached_type_hints(_typecheckingstub__5bf94215133766903ddb9ade688d8412487fe24e2532c6bc649ee1b08c17f8ae)
+            check_type(argname="argument value", value=value, expected_type=type_hints["value"])
+        return typing.cast("InferenceEndpointConfigSpecKubernetesInitContainersLifecyclePreStopHttpGetPort", jsii.sinvoke(cls, "fromString", [value]))
+
+    @builtins.property
+    @jsii.member(jsii_name="value")
+    def value(self) -> typing.Union[builtins.str, jsii.Number]:
+        return typing.cast(typing.Union[builtins.str, jsii.Number], jsii.get(self, "value"))
+
+
+@jsii.data_type(
+    jsii_type="comamazonawssagemakerinference.InferenceEndpointConfigSpecKubernetesInitContainersLifecyclePreStopSleep",
+    jsii_struct_bases=[],
+    name_mapping={"seconds": "seconds"},
+)
+class InferenceEndpointConfigSpecKubernetesInitContainersLifecyclePreStopSleep:
+    def __init__(self, *, seconds: jsii.Number) -> None:
+        '''Sleep represents a duration that the container should sleep.
+
+        :param seconds: Seconds is the number of seconds to sleep.
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainersLifecyclePreStopSleep
+        '''
+        if __debug__:
+            type_hints = cached_type_hints(_typecheckingstub__f5809b068c5664c4f31776fc4b39c04d979eb96aa7dcc569a86cf58b49587d50)
+            check_type(argname="argument seconds", value=seconds, expected_type=type_hints["seconds"])
+        self._values: typing.Dict[builtins.str, typing.Any] = {
+            "seconds": seconds,
+        }
+
+    @builtins.property
+    def seconds(self) -> jsii.Number:
+        '''Seconds is the number of seconds to sleep.
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainersLifecyclePreStopSleep#seconds
+        '''
+        result = self._values.get("seconds")
+        assert result is not None, "Required property 'seconds' is missing"
+        return typing.cast(jsii.Number, result)
+
+    def __eq__(self, rhs: typing.Any) -> builtins.bool:
+        return isinstance(rhs, self.__class__) and rhs._values == self._values
+
+    def __ne__(self, rhs: typing.Any) -> builtins.bool:
+        return not (rhs == self)
+
+    def __repr__(self) -> str:
+        return "InferenceEndpointConfigSpecKubernetesInitContainersLifecyclePreStopSleep(%s)" % ", ".join(
+            k + "=" + repr(v) for k, v in self._values.items()
+        )
+
+
+@jsii.data_type(
+    jsii_type="comamazonawssagemakerinference.InferenceEndpointConfigSpecKubernetesInitContainersLifecyclePreStopTcpSocket",
+    jsii_struct_bases=[],
+    name_mapping={"port": "port", "host": "host"},
+)
+class InferenceEndpointConfigSpecKubernetesInitContainersLifecyclePreStopTcpSocket:
+    def __init__(
+        self,
+        *,
+        port: "InferenceEndpointConfigSpecKubernetesInitContainersLifecyclePreStopTcpSocketPort",
+        host: typing.Optional[builtins.str] = None,
+    ) -> None:
+        '''Deprecated.
+
+        TCPSocket is NOT supported as a LifecycleHandler and kept
+        for backward compatibility. There is no validation of this field and
+        lifecycle hooks will fail at runtime when it is specified.
+
+        :param port: Number or name of the port to access on the container. Number must be in the range 1 to 65535. Name must be an IANA_SVC_NAME.
+        :param host: Optional: Host name to connect to, defaults to the pod IP.
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainersLifecyclePreStopTcpSocket
+        '''
+        if __debug__:
+            type_hints = cached_type_hints(_typecheckingstub__acc772858ef734672d58258ff05219656b6e304663593251ed284d0feaf82dfc)
+            check_type(argname="argument port", value=port, expected_type=type_hints["port"])
+            check_type(argname="argument host", value=host, expected_type=type_hints["host"])
+        self._values: typing.Dict[builtins.str, typing.Any] = {
+            "port": port,
+        }
+        if host is not None:
+            self._values["host"] = host
+
+    @builtins.property
+    def port(
+        self,
+    ) -> "InferenceEndpointConfigSpecKubernetesInitContainersLifecyclePreStopTcpSocketPort":
+        '''Number or name of the port to access on the container.
+
+        Number must be in the range 1 to 65535.
+        Name must be an IANA_SVC_NAME.
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainersLifecyclePreStopTcpSocket#port
+        '''
+        result = self._values.get("port")
+        assert result is not None, "Required property 'port' is missing"
+        return typing.cast("InferenceEndpointConfigSpecKubernetesInitContainersLifecyclePreStopTcpSocketPort", result)
+
+    @builtins.property
+    def host(self) -> typing.Optional[builtins.str]:
+        '''Optional: Host name to connect to, defaults to the pod IP.
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainersLifecyclePreStopTcpSocket#host
+        '''
+        result = self._values.get("host")
+        return typing.cast(typing.Optional[builtins.str], result)
+
+    def __eq__(self, rhs: typing.Any) -> builtins.bool:
+        return isinstance(rhs, self.__class__) and rhs._values == self._values
+
+    def __ne__(self, rhs: typing.Any) -> builtins.bool:
+        return not (rhs == self)
+
+    def __repr__(self) -> str:
+        return "InferenceEndpointConfigSpecKubernetesInitContainersLifecyclePreStopTcpSocket(%s)" % ", ".join(
+            k + "=" + repr(v) for k, v in self._values.items()
+        )
+
+
+class InferenceEndpointConfigSpecKubernetesInitContainersLifecyclePreStopTcpSocketPort(
+    metaclass=jsii.JSIIMeta,
+    jsii_type="comamazonawssagemakerinference.InferenceEndpointConfigSpecKubernetesInitContainersLifecyclePreStopTcpSocketPort",
+):
+    '''Number or name of the port to access on the container.
+
+    Number must be in the range 1 to 65535.
+    Name must be an IANA_SVC_NAME.
+
+    :schema: InferenceEndpointConfigSpecKubernetesInitContainersLifecyclePreStopTcpSocketPort
+    '''
+
+    @jsii.member(jsii_name="fromNumber")
+    @builtins.classmethod
+    def from_number(
+        cls,
+        value: jsii.Number,
+    ) -> "InferenceEndpointConfigSpecKubernetesInitContainersLifecyclePreStopTcpSocketPort":
+        '''
+        :param value: -
+        '''
+        if __debug__:
+            type_hints = cached_type_hints(_typecheckingstub__c01572c6ecdfe5e18efea0904625a103b37d9cb7c509de00591aa4cf84a5d279)
+            check_type(argname="argument value", value=value, expected_type=type_hints["value"])
+        return typing.cast("InferenceEndpointConfigSpecKubernetesInitContainersLifecyclePreStopTcpSocketPort", jsii.sinvoke(cls, "fromNumber", [value]))
+
+    @jsii.member(jsii_name="fromString")
+    @builtins.classmethod
+    def from_string(
+        cls,
+        value: builtins.str,
+    ) -> "InferenceEndpointConfigSpecKubernetesInitContainersLifecyclePreStopTcpSocketPort":
+        '''
+        :param value: -
+        '''
+        if __debug__:
+            type_hints = cached_type_hints(_typecheckingstub__d19726c3328e22b4a592b6c8b18bafd0a110e11742b7c10662c9f59a74709fdf)
+            check_type(argname="argument value", value=value, expected_type=type_hints["value"])
+        return typing.cast("InferenceEndpointConfigSpecKubernetesInitContainersLifecyclePreStopTcpSocketPort", jsii.sinvoke(cls, "fromString", [value]))
+
+    @builtins.property
+    @jsii.member(jsii_name="value")
+    def value(self) -> typing.Union[builtins.str, jsii.Number]:
+        return typing.cast(typing.Union[builtins.str, jsii.Number], jsii.get(self, "value"))
+
+
+@jsii.data_type(
+    jsii_type="comamazonawssagemakerinference.InferenceEndpointConfigSpecKubernetesInitContainersLivenessProbe",
+    jsii_struct_bases=[],
+    name_mapping={
+        "exec": "exec",
+        "failure_threshold": "failureThreshold",
+        "grpc": "grpc",
+        "http_get": "httpGet",
+        "initial_delay_seconds": "initialDelaySeconds",
+        "period_seconds": "periodSeconds",
+        "success_threshold": "successThreshold",
+        "tcp_socket": "tcpSocket",
+        "termination_grace_period_seconds": "terminationGracePeriodSeconds",
+        "timeout_seconds": "timeoutSeconds",
+    },
+)
+class InferenceEndpointConfigSpecKubernetesInitContainersLivenessProbe:
+    def __init__(
+        self,
+        *,
+        exec: typing.Optional[typing.Union["InferenceEndpointConfigSpecKubernetesInitContainersLivenessProbeExec", typing.Dict[builtins.str, typing.Any]]] = None,
+        failure_threshold: typing.Optional[jsii.Number] = None,
+        grpc: typing.Optional[typing.Union["InferenceEndpointConfigSpecKubernetesInitContainersLivenessProbeGrpc", typing.Dict[builtins.str, typing.Any]]] = None,
+        http_get: typing.Optional[typing.Union["InferenceEndpointConfigSpecKubernetesInitContainersLivenessProbeHttpGet", typing.Dict[builtins.str, typing.Any]]] = None,
+        initial_delay_seconds: typing.Optional[jsii.Number] = None,
+        period_seconds: typing.Optional[jsii.Number] = None,
+        success_threshold: typing.Optional[jsii.Number] = None,
+        tcp_socket: typing.Optional[typing.Union["InferenceEndpointConfigSpecKubernetesInitContainersLivenessProbeTcpSocket", typing.Dict[builtins.str, typing.Any]]] = None,
+        termination_grace_period_seconds: typing.Optional[jsii.Number] = None,
+        timeout_seconds: typing.Optional[jsii.Number] = None,
+    ) -> None:
+        '''Periodic probe of container liveness.
+
+        Container will be restarted if the probe fails.
+        Cannot be updated.
+        More info: https://kubernetes.io/docs/concepts/workloads/pods/pod-lifecycle#container-probes
+
+        :param exec: Exec specifies a command to execute in the container.
+        :param failure_threshold: Minimum consecutive failures for the probe to be considered failed after having succeeded. Defaults to 3. Minimum value is 1. Default: 3. Minimum value is 1.
+        :param grpc: GRPC specifies a GRPC HealthCheckRequest.
+        :param http_get: HTTPGet specifies an HTTP GET request to perform.
+        :param initial_delay_seconds: Number of seconds after the container has started before liveness probes are initiated. More info: https://kubernetes.io/docs/concepts/workloads/pods/pod-lifecycle#container-probes
+        :param period_seconds: How often (in seconds) to perform the probe. Default to 10 seconds. Minimum value is 1. Default: 10 seconds. Minimum value is 1.
+        :param success_threshold: Minimum consecutive successes for the probe to be considered successful after having failed. Defaults to 1. Must be 1 for liveness and startup. Minimum value is 1. Default: 1. Must be 1 for liveness and startup. Minimum value is 1.
+        :param tcp_socket: TCPSocket specifies a connection to a TCP port.
+        :param termination_grace_period_seconds: Optional duration in seconds the pod needs to terminate gracefully upon probe failure. The grace period is the duration in seconds after the processes running in the pod are sent a termination signal and the time when the processes are forcibly halted with a kill signal. Set this value longer than the expected cleanup time for your process. If this value is nil, the pod's terminationGracePeriodSeconds will be used. Otherwise, this value overrides the value provided by the pod spec. Value must be non-negative integer. The value zero indicates stop immediately via the kill signal (no opportunity to shut down). This is a beta field and requires enabling ProbeTerminationGracePeriod feature gate. Minimum value is 1. spec.terminationGracePeriodSeconds is used if unset.
+        :param timeout_seconds: Number of seconds after which the probe times out. Defaults to 1 second. Minimum value is 1. More info: https://kubernetes.io/docs/concepts/workloads/pods/pod-lifecycle#container-probes Default: 1 second. Minimum value is 1.
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainersLivenessProbe
+        '''
+        if isinstance(exec, dict):
+            exec = InferenceEndpointConfigSpecKubernetesInitContainersLivenessProbeExec(**exec)
+        if isinstance(grpc, dict):
+            grpc = InferenceEndpointConfigSpecKubernetesInitContainersLivenessProbeGrpc(**grpc)
+        if isinstance(http_get, dict):
+            http_get = InferenceEndpointConfigSpecKubernetesInitContainersLivenessProbeHttpGet(**http_get)
+        if isinstance(tcp_socket, dict):
+            tcp_socket = InferenceEndpointConfigSpecKubernetesInitContainersLivenessProbeTcpSocket(**tcp_socket)
+        if __debug__:
+            type_hints = cached_type_hints(_typecheckingstub__8f0690c92ebd6df032dbf06e38e66a227f95a315ac4b6fdd2375781f629300a7)
+            check_type(argname="argument exec", value=exec, expected_type=type_hints["exec"])
+            check_type(argname="argument failure_threshold", value=failure_threshold, expected_type=type_hints["failure_threshold"])
+            check_type(argname="argument grpc", value=grpc, expected_type=type_hints["grpc"])
+            check_type(argname="argument http_get", value=http_get, expected_type=type_hints["http_get"])
+            check_type(argname="argument initial_delay_seconds", value=initial_delay_seconds, expected_type=type_hints["initial_delay_seconds"])
+            check_type(argname="argument period_seconds", value=period_seconds, expected_type=type_hints["period_seconds"])
+            check_type(argname="argument success_threshold", value=success_threshold, expected_type=type_hints["success_threshold"])
+            check_type(argname="argument tcp_socket", value=tcp_socket, expected_type=type_hints["tcp_socket"])
+            check_type(argname="argument termination_grace_period_seconds", value=termination_grace_period_seconds, expected_type=type_hints["termination_grace_period_seconds"])
+            check_type(argname="argument timeout_seconds", value=timeout_seconds, expected_type=type_hints["timeout_seconds"])
+        self._values: typing.Dict[builtins.str, typing.Any] = {}
+        if exec is not None:
+            self._values["exec"] = exec
+        if failure_threshold is not None:
+            self._values["failure_threshold"] = failure_threshold
+        if grpc is not None:
+            self._values["grpc"] = grpc
+        if http_get is not None:
+            self._values["http_get"] = http_get
+        if initial_delay_seconds is not None:
+            self._values["initial_delay_seconds"] = initial_delay_seconds
+        if period_seconds is not None:
+            self._values["period_seconds"] = period_seconds
+        if success_threshold is not None:
+            self._values["success_threshold"] = success_threshold
+        if tcp_socket is not None:
+            self._values["tcp_socket"] = tcp_socket
+        if termination_grace_period_seconds is not None:
+            self._values["termination_grace_period_seconds"] = termination_grace_period_seconds
+        if timeout_seconds is not None:
+            self._values["timeout_seconds"] = timeout_seconds
+
+    @builtins.property
+    def exec(
+        self,
+    ) -> typing.Optional["InferenceEndpointConfigSpecKubernetesInitContainersLivenessProbeExec"]:
+        '''Exec specifies a command to execute in the container.
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainersLivenessProbe#exec
+        '''
+        result = self._values.get("exec")
+        return typing.cast(typing.Optional["InferenceEndpointConfigSpecKubernetesInitContainersLivenessProbeExec"], result)
+
+    @builtins.property
+    def failure_threshold(self) -> typing.Optional[jsii.Number]:
+        '''Minimum consecutive failures for the probe to be considered failed after having succeeded.
+
+        Defaults to 3. Minimum value is 1.
+
+        :default: 3. Minimum value is 1.
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainersLivenessProbe#failureThreshold
+        '''
+        result = self._values.get("failure_threshold")
+        return typing.cast(typing.Optional[jsii.Number], result)
+
+    @builtins.property
+    def grpc(
+        self,
+    ) -> typing.Optional["InferenceEndpointConfigSpecKubernetesInitContainersLivenessProbeGrpc"]:
+        '''GRPC specifies a GRPC HealthCheckRequest.
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainersLivenessProbe#grpc
+        '''
+        result = self._values.get("grpc")
+        return typing.cast(typing.Optional["InferenceEndpointConfigSpecKubernetesInitContainersLivenessProbeGrpc"], result)
+
+    @builtins.property
+    def http_get(
+        self,
+    ) -> typing.Optional["InferenceEndpointConfigSpecKubernetesInitContainersLivenessProbeHttpGet"]:
+        '''HTTPGet specifies an HTTP GET request to perform.
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainersLivenessProbe#httpGet
+        '''
+        result = self._values.get("http_get")
+        return typing.cast(typing.Optional["InferenceEndpointConfigSpecKubernetesInitContainersLivenessProbeHttpGet"], result)
+
+    @builtins.property
+    def initial_delay_seconds(self) -> typing.Optional[jsii.Number]:
+        '''Number of seconds after the container has started before liveness probes are initiated.
+
+        More info: https://kubernetes.io/docs/concepts/workloads/pods/pod-lifecycle#container-probes
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainersLivenessProbe#initialDelaySeconds
+        '''
+        result = self._values.get("initial_delay_seconds")
+        return typing.cast(typing.Optional[jsii.Number], result)
+
+    @builtins.property
+    def period_seconds(self) -> typing.Optional[jsii.Number]:
+        '''How often (in seconds) to perform the probe.
+
+        Default to 10 seconds. Minimum value is 1.
+
+        :default: 10 seconds. Minimum value is 1.
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainersLivenessProbe#periodSeconds
+        '''
+        result = self._values.get("period_seconds")
+        return typing.cast(typing.Optional[jsii.Number], result)
+
+    @builtins.property
+    def success_threshold(self) -> typing.Optional[jsii.Number]:
+        '''Minimum consecutive successes for the probe to be considered successful after having failed.
+
+        Defaults to 1. Must be 1 for liveness and startup. Minimum value is 1.
+
+        :default: 1. Must be 1 for liveness and startup. Minimum value is 1.
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainersLivenessProbe#successThreshold
+        '''
+        result = self._values.get("success_threshold")
+        return typing.cast(typing.Optional[jsii.Number], result)
+
+    @builtins.property
+    def tcp_socket(
+        self,
+    ) -> typing.Optional["InferenceEndpointConfigSpecKubernetesInitContainersLivenessProbeTcpSocket"]:
+        '''TCPSocket specifies a connection to a TCP port.
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainersLivenessProbe#tcpSocket
+        '''
+        result = self._values.get("tcp_socket")
+        return typing.cast(typing.Optional["InferenceEndpointConfigSpecKubernetesInitContainersLivenessProbeTcpSocket"], result)
+
+    @builtins.property
+    def termination_grace_period_seconds(self) -> typing.Optional[jsii.Number]:
+        '''Optional duration in seconds the pod needs to terminate gracefully upon probe failure.
+
+        The grace period is the duration in seconds after the processes running in the pod are sent
+        a termination signal and the time when the processes are forcibly halted with a kill signal.
+        Set this value longer than the expected cleanup time for your process.
+        If this value is nil, the pod's terminationGracePeriodSeconds will be used. Otherwise, this
+        value overrides the value provided by the pod spec.
+        Value must be non-negative integer. The value zero indicates stop immediately via
+        the kill signal (no opportunity to shut down).
+        This is a beta field and requires enabling ProbeTerminationGracePeriod feature gate.
+        Minimum value is 1. spec.terminationGracePeriodSeconds is used if unset.
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainersLivenessProbe#terminationGracePeriodSeconds
+        '''
+        result = self._values.get("termination_grace_period_seconds")
+        return typing.cast(typing.Optional[jsii.Number], result)
+
+    @builtins.property
+    def timeout_seconds(self) -> typing.Optional[jsii.Number]:
+        '''Number of seconds after which the probe times out.
+
+        Defaults to 1 second. Minimum value is 1.
+        More info: https://kubernetes.io/docs/concepts/workloads/pods/pod-lifecycle#container-probes
+
+        :default: 1 second. Minimum value is 1.
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainersLivenessProbe#timeoutSeconds
+        '''
+        result = self._values.get("timeout_seconds")
+        return typing.cast(typing.Optional[jsii.Number], result)
+
+    def __eq__(self, rhs: typing.Any) -> builtins.bool:
+        return isinstance(rhs, self.__class__) and rhs._values == self._values
+
+    def __ne__(self, rhs: typing.Any) -> builtins.bool:
+        return not (rhs == self)
+
+    def __repr__(self) -> str:
+        return "InferenceEndpointConfigSpecKubernetesInitContainersLivenessProbe(%s)" % ", ".join(
+            k + "=" + repr(v) for k, v in self._values.items()
+        )
+
+
+@jsii.data_type(
+    jsii_type="comamazonawssagemakerinference.InferenceEndpointConfigSpecKubernetesInitContainersLivenessProbeExec",
+    jsii_struct_bases=[],
+    name_mapping={"command": "command"},
+)
+class InferenceEndpointConfigSpecKubernetesInitContainersLivenessProbeExec:
+    def __init__(
+        self,
+        *,
+        command: typing.Optional[typing.Sequence[builtins.str]] = None,
+    ) -> None:
+        '''Exec specifies a command to execute in the container.
+
+        :param command: Command is the command line to execute inside the container, the working directory for the command is root ('/') in the container's filesystem. The command is simply exec'd, it is not run inside a shell, so traditional shell instructions ('|', etc) won't work. To use a shell, you need to explicitly call out to that shell. Exit status of 0 is treated as live/healthy and non-zero is unhealthy.
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainersLivenessProbeExec
+        '''
+        if __debug__:
+            type_hints = cached_type_hints(_typecheckingstub__cdb787465a60175a32fe754b11b5c684fcccdf52abb17bc9920d32ea52a77d8f)
+            check_type(argname="argument command", value=command, expected_type=type_hints["command"])
+        self._values: typing.Dict[builtins.str, typing.Any] = {}
+        if command is not None:
+            self._values["command"] = command
+
+    @builtins.property
+    def command(self) -> typing.Optional[typing.List[builtins.str]]:
+        '''Command is the command line to execute inside the container, the working directory for the command  is root ('/') in the container's filesystem.
+
+        The command is simply exec'd, it is
+        not run inside a shell, so traditional shell instructions ('|', etc) won't work. To use
+        a shell, you need to explicitly call out to that shell.
+        Exit status of 0 is treated as live/healthy and non-zero is unhealthy.
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainersLivenessProbeExec#command
+        '''
+        result = self._values.get("command")
+        return typing.cast(typing.Optional[typing.List[builtins.str]], result)
+
+    def __eq__(self, rhs: typing.Any) -> builtins.bool:
+        return isinstance(rhs, self.__class__) and rhs._values == self._values
+
+    def __ne__(self, rhs: typing.Any) -> builtins.bool:
+        return not (rhs == self)
+
+    def __repr__(self) -> str:
+        return "InferenceEndpointConfigSpecKubernetesInitContainersLivenessProbeExec(%s)" % ", ".join(
+            k + "=" + repr(v) for k, v in self._values.items()
+        )
+
+
+@jsii.data_type(
+    jsii_type="comamazonawssagemakerinference.InferenceEndpointConfigSpecKubernetesInitContainersLivenessProbeGrpc",
+    jsii_struct_bases=[],
+    name_mapping={"port": "port", "service": "service"},
+)
+class InferenceEndpointConfigSpecKubernetesInitContainersLivenessProbeGrpc:
+    def __init__(
+        self,
+        *,
+        port: jsii.Number,
+        service: typing.Optional[builtins.str] = None,
+    ) -> None:
+        '''GRPC specifies a GRPC HealthCheckRequest.
+
+        :param port: Port number of the gRPC service. Number must be in the range 1 to 65535.
+        :param service: Service is the name of the service to place in the gRPC HealthCheckRequest (see https://github.com/grpc/grpc/blob/master/doc/health-checking.md). If this is not specified, the default behavior is defined by gRPC.
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainersLivenessProbeGrpc
+        '''
+        if __debug__:
+            type_hints = cached_type_hints(_typecheckingstub__60e473f9acfd2f1b887d3e03157b4765bdd31c0e6ab9de5c07e29b20d41d56a7)
+            check_type(argname="argument port", value=port, expected_type=type_hints["port"])
+            check_type(argname="argument service", value=service, expected_type=type_hints["service"])
+        self._values: typing.Dict[builtins.str, typing.Any] = {
+            "port": port,
+        }
+        if service is not None:
+            self._values["service"] = service
+
+    @builtins.property
+    def port(self) -> jsii.Number:
+        '''Port number of the gRPC service.
+
+        Number must be in the range 1 to 65535.
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainersLivenessProbeGrpc#port
+        '''
+        result = self._values.get("port")
+        assert result is not None, "Required property 'port' is missing"
+        return typing.cast(jsii.Number, result)
+
+    @builtins.property
+    def service(self) -> typing.Optional[builtins.str]:
+        '''Service is the name of the service to place in the gRPC HealthCheckRequest (see https://github.com/grpc/grpc/blob/master/doc/health-checking.md).
+
+        If this is not specified, the default behavior is defined by gRPC.
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainersLivenessProbeGrpc#service
+        '''
+        result = self._values.get("service")
+        return typing.cast(typing.Optional[builtins.str], result)
+
+    def __eq__(self, rhs: typing.Any) -> builtins.bool:
+        return isinstance(rhs, self.__class__) and rhs._values == self._values
+
+    def __ne__(self, rhs: typing.Any) -> builtins.bool:
+        return not (rhs == self)
+
+    def __repr__(self) -> str:
+        return "InferenceEndpointConfigSpecKubernetesInitContainersLivenessProbeGrpc(%s)" % ", ".join(
+            k + "=" + repr(v) for k, v in self._values.items()
+        )
+
+
+@jsii.data_type(
+    jsii_type="comamazonawssagemakerinference.InferenceEndpointConfigSpecKubernetesInitContainersLivenessProbeHttpGet",
+    jsii_struct_bases=[],
+    name_mapping={
+        "port": "port",
+        "host": "host",
+        "http_headers": "httpHeaders",
+        "path": "path",
+        "scheme": "scheme",
+    },
+)
+class InferenceEndpointConfigSpecKubernetesInitContainersLivenessProbeHttpGet:
+    def __init__(
+        self,
+        *,
+        port: "InferenceEndpointConfigSpecKubernetesInitContainersLivenessProbeHttpGetPort",
+        host: typing.Optional[builtins.str] = None,
+        http_headers: typing.Optional[typing.Sequence[typing.Union["InferenceEndpointConfigSpecKubernetesInitContainersLivenessProbeHttpGetHttpHeaders", typing.Dict[builtins.str, typing.Any]]]] = None,
+        path: typing.Optional[builtins.str] = None,
+        scheme: typing.Optional[builtins.str] = None,
+    ) -> None:
+        '''HTTPGet specifies an HTTP GET request to perform.
+
+        :param port: Name or number of the port to access on the container. Number must be in the range 1 to 65535. Name must be an IANA_SVC_NAME.
+        :param host: Host name to connect to, defaults to the pod IP. You probably want to set "Host" in httpHeaders instead.
+        :param http_headers: Custom headers to set in the request. HTTP allows repeated headers.
+        :param path: Path to access on the HTTP server.
+        :param scheme: Scheme to use for connecting to the host. Defaults to HTTP. Default: HTTP.
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainersLivenessProbeHttpGet
+        '''
+        if __debug__:
+            type_hints = cached_type_hints(_typecheckingstub__170101cb07edb66bf9df16e439d1c9163a7192e9a42b2b4c88833379ae1a3efb)
+            check_type(argname="argument port", value=port, expected_type=type_hints["port"])
+            check_type(argname="argument host", value=host, expected_type=type_hints["host"])
+            check_type(argname="argument http_headers", value=http_headers, expected_type=type_hints["http_headers"])
+            check_type(argname="argument path", value=path, expected_type=type_hints["path"])
+            check_type(argname="argument scheme", value=scheme, expected_type=type_hints["scheme"])
+        self._values: typing.Dict[builtins.str, typing.Any] = {
+            "port": port,
+        }
+        if host is not None:
+            self._values["host"] = host
+        if http_headers is not None:
+            self._values["http_headers"] = http_headers
+        if path is not None:
+            self._values["path"] = path
+        if scheme is not None:
+            self._values["scheme"] = scheme
+
+    @builtins.property
+    def port(
+        self,
+    ) -> "InferenceEndpointConfigSpecKubernetesInitContainersLivenessProbeHttpGetPort":
+        '''Name or number of the port to access on the container.
+
+        Number must be in the range 1 to 65535.
+        Name must be an IANA_SVC_NAME.
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainersLivenessProbeHttpGet#port
+        '''
+        result = self._values.get("port")
+        assert result is not None, "Required property 'port' is missing"
+        return typing.cast("InferenceEndpointConfigSpecKubernetesInitContainersLivenessProbeHttpGetPort", result)
+
+    @builtins.property
+    def host(self) -> typing.Optional[builtins.str]:
+        '''Host name to connect to, defaults to the pod IP.
+
+        You probably want to set
+        "Host" in httpHeaders instead.
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainersLivenessProbeHttpGet#host
+        '''
+        result = self._values.get("host")
+        return typing.cast(typing.Optional[builtins.str], result)
+
+    @builtins.property
+    def http_headers(
+        self,
+    ) -> typing.Optional[typing.List["InferenceEndpointConfigSpecKubernetesInitContainersLivenessProbeHttpGetHttpHeaders"]]:
+        '''Custom headers to set in the request.
+
+        HTTP allows repeated headers.
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainersLivenessProbeHttpGet#httpHeaders
+        '''
+        result = self._values.get("http_headers")
+        return typing.cast(typing.Optional[typing.List["InferenceEndpointConfigSpecKubernetesInitContainersLivenessProbeHttpGetHttpHeaders"]], result)
+
+    @builtins.property
+    def path(self) -> typing.Optional[builtins.str]:
+        '''Path to access on the HTTP server.
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainersLivenessProbeHttpGet#path
+        '''
+        result = self._values.get("path")
+        return typing.cast(typing.Optional[builtins.str], result)
+
+    @builtins.property
+    def scheme(self) -> typing.Optional[builtins.str]:
+        '''Scheme to use for connecting to the host.
+
+        Defaults to HTTP.
+
+        :default: HTTP.
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainersLivenessProbeHttpGet#scheme
+        '''
+        result = self._values.get("scheme")
+        return typing.cast(typing.Optional[builtins.str], result)
+
+    def __eq__(self, rhs: typing.Any) -> builtins.bool:
+        return isinstance(rhs, self.__class__) and rhs._values == self._values
+
+    def __ne__(self, rhs: typing.Any) -> builtins.bool:
+        return not (rhs == self)
+
+    def __repr__(self) -> str:
+        return "InferenceEndpointConfigSpecKubernetesInitContainersLivenessProbeHttpGet(%s)" % ", ".join(
+            k + "=" + repr(v) for k, v in self._values.items()
+        )
+
+
+@jsii.data_type(
+    jsii_type="comamazonawssagemakerinference.InferenceEndpointConfigSpecKubernetesInitContainersLivenessProbeHttpGetHttpHeaders",
+    jsii_struct_bases=[],
+    name_mapping={"name": "name", "value": "value"},
+)
+class InferenceEndpointConfigSpecKubernetesInitContainersLivenessProbeHttpGetHttpHeaders:
+    def __init__(self, *, name: builtins.str, value: builtins.str) -> None:
+        '''HTTPHeader describes a custom header to be used in HTTP probes.
+
+        :param name: The header field name. This will be canonicalized upon output, so case-variant names will be understood as the same header.
+        :param value: The header field value.
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainersLivenessProbeHttpGetHttpHeaders
+        '''
+        if __debug__:
+            type_hints = cached_type_hints(_typecheckingstub__df6d6f51188d8cc4d815f9a61ad67a6d1a384ab02cc99616bc01350a9ceb48b8)
+            check_type(argname="argument name", value=name, expected_type=type_hints["name"])
+            check_type(argname="argument value", value=value, expected_type=type_hints["value"])
+        self._values: typing.Dict[builtins.str, typing.Any] = {
+            "name": name,
+            "value": value,
+        }
+
+    @builtins.property
+    def name(self) -> builtins.str:
+        '''The header field name.
+
+        This will be canonicalized upon output, so case-variant names will be understood as the same header.
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainersLivenessProbeHttpGetHttpHeaders#name
+        '''
+        result = self._values.get("name")
+        assert result is not None, "Required property 'name' is missing"
+        return typing.cast(builtins.str, result)
+
+    @builtins.property
+    def value(self) -> builtins.str:
+        '''The header field value.
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainersLivenessProbeHttpGetHttpHeaders#value
+        '''
+        result = self._values.get("value")
+        assert result is not None, "Required property 'value' is missing"
+        return typing.cast(builtins.str, result)
+
+    def __eq__(self, rhs: typing.Any) -> builtins.bool:
+        return isinstance(rhs, self.__class__) and rhs._values == self._values
+
+    def __ne__(self, rhs: typing.Any) -> builtins.bool:
+        return not (rhs == self)
+
+    def __repr__(self) -> str:
+        return "InferenceEndpointConfigSpecKubernetesInitContainersLivenessProbeHttpGetHttpHeaders(%s)" % ", ".join(
+            k + "=" + repr(v) for k, v in self._values.items()
+        )
+
+
+class InferenceEndpointConfigSpecKubernetesInitContainersLivenessProbeHttpGetPort(
+    metaclass=jsii.JSIIMeta,
+    jsii_type="comamazonawssagemakerinference.InferenceEndpointConfigSpecKubernetesInitContainersLivenessProbeHttpGetPort",
+):
+    '''Name or number of the port to access on the container.
+
+    Number must be in the range 1 to 65535.
+    Name must be an IANA_SVC_NAME.
+
+    :schema: InferenceEndpointConfigSpecKubernetesInitContainersLivenessProbeHttpGetPort
+    '''
+
+    @jsii.member(jsii_name="fromNumber")
+    @builtins.classmethod
+    def from_number(
+        cls,
+        value: jsii.Number,
+    ) -> "InferenceEndpointConfigSpecKubernetesInitContainersLivenessProbeHttpGetPort":
+        '''
+        :param value: -
+        '''
+        if __debug__:
+            type_hints = cached_type_hints(_typecheckingstub__e76a1401666128dce68925c3b44ae93f724260ee1dbedc3f69a6d1890cb7407e)
+            check_type(argname="argument value", value=value, expected_type=type_hints["value"])
+        return typing.cast("InferenceEndpointConfigSpecKubernetesInitContainersLivenessProbeHttpGetPort", jsii.sinvoke(cls, "fromNumber", [value]))
+
+    @jsii.member(jsii_name="fromString")
+    @builtins.classmethod
+    def from_string(
+        cls,
+        value: builtins.str,
+    ) -> "InferenceEndpointConfigSpecKubernetesInitContainersLivenessProbeHttpGetPort":
+        '''
+        :param value: -
+        '''
+        if __debug__:
+            type_hints = cached_type_hints(_typecheckingstub__5430cc91518c96da921896448b0861e852840aac4175d301953b357e86898b37)
+            check_type(argname="argument value", value=value, expected_type=type_hints["value"])
+        return typing.cast("InferenceEndpointConfigSpecKubernetesInitContainersLivenessProbeHttpGetPort", jsii.sinvoke(cls, "fromString", [value]))
+
+    @builtins.property
+    @jsii.member(jsii_name="value")
+    def value(self) -> typing.Union[builtins.str, jsii.Number]:
+        return typing.cast(typing.Union[builtins.str, jsii.Number], jsii.get(self, "value"))
+
+
+@jsii.data_type(
+    jsii_type="comamazonawssagemakerinference.InferenceEndpointConfigSpecKubernetesInitContainersLivenessProbeTcpSocket",
+    jsii_struct_bases=[],
+    name_mapping={"port": "port", "host": "host"},
+)
+class InferenceEndpointConfigSpecKubernetesInitContainersLivenessProbeTcpSocket:
+    def __init__(
+        self,
+        *,
+        port: "InferenceEndpointConfigSpecKubernetesInitContainersLivenessProbeTcpSocketPort",
+        host: typing.Optional[builtins.str] = None,
+    ) -> None:
+        '''TCPSocket specifies a connection to a TCP port.
+
+        :param port: Number or name of the port to access on the container. Number must be in the range 1 to 65535. Name must be an IANA_SVC_NAME.
+        :param host: Optional: Host name to connect to, defaults to the pod IP.
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainersLivenessProbeTcpSocket
+        '''
+        if __debug__:
+            type_hints = cached_type_hints(_typecheckingstub__e4f6f7c27e6a42af870008744d243ff005872bc0e71633b310e16c7aaf147d82)
+            check_type(argname="argument port", value=port, expected_type=type_hints["port"])
+            check_type(argname="argument host", value=host, expected_type=type_hints["host"])
+        self._values: typing.Dict[builtins.str, typing.Any] = {
+            "port": port,
+        }
+        if host is not None:
+            self._values["host"] = host
+
+    @builtins.property
+    def port(
+        self,
+    ) -> "InferenceEndpointConfigSpecKubernetesInitContainersLivenessProbeTcpSocketPort":
+        '''Number or name of the port to access on the container.
+
+        Number must be in the range 1 to 65535.
+        Name must be an IANA_SVC_NAME.
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainersLivenessProbeTcpSocket#port
+        '''
+        result = self._values.get("port")
+        assert result is not None, "Required property 'port' is missing"
+        return typing.cast("InferenceEndpointConfigSpecKubernetesInitContainersLivenessProbeTcpSocketPort", result)
+
+    @builtins.property
+    def host(self) -> typing.Optional[builtins.str]:
+        '''Optional: Host name to connect to, defaults to the pod IP.
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainersLivenessProbeTcpSocket#host
+        '''
+        result = self._values.get("host")
+        return typing.cast(typing.Optional[builtins.str], result)
+
+    def __eq__(self, rhs: typing.Any) -> builtins.bool:
+        return isinstance(rhs, self.__class__) and rhs._values == self._values
+
+    def __ne__(self, rhs: typing.Any) -> builtins.bool:
+        return not (rhs == self)
+
+    def __repr__(self) -> str:
+        return "InferenceEndpointConfigSpecKubernetesInitContainersLivenessProbeTcpSocket(%s)" % ", ".join(
+            k + "=" + repr(v) for k, v in self._values.items()
+        )
+
+
+class InferenceEndpointConfigSpecKubernetesInitContainersLivenessProbeTcpSocketPort(
+    metaclass=jsii.JSIIMeta,
+    jsii_type="comamazonawssagemakerinference.InferenceEndpointConfigSpecKubernetesInitContainersLivenessProbeTcpSocketPort",
+):
+    '''Number or name of the port to access on the container.
+
+    Number must be in the range 1 to 65535.
+    Name must be an IANA_SVC_NAME.
+
+    :schema: InferenceEndpointConfigSpecKubernetesInitContainersLivenessProbeTcpSocketPort
+    '''
+
+    @jsii.member(jsii_name="fromNumber")
+    @builtins.classmethod
+    def from_number(
+        cls,
+        value: jsii.Number,
+    ) -> "InferenceEndpointConfigSpecKubernetesInitContainersLivenessProbeTcpSocketPort":
+        '''
+        :param value: -
+        '''
+        if __debug__:
+            type_hints = cached_type_hints(_typecheckingstub__4c3d01bf163e70372ece297f097bab74a63ac89193f48e584de61c0ece7d0b59)
+            check_type(argname="argument value", value=value, expected_type=type_hints["value"])
+        return typing.cast("InferenceEndpointConfigSpecKubernetesInitContainersLivenessProbeTcpSocketPort", jsii.sinvoke(cls, "fromNumber", [value]))
+
+    @jsii.member(jsii_name="fromString")
+    @builtins.classmethod
+    def from_string(
+        cls,
+        value: builtins.str,
+    ) -> "InferenceEndpointConfigSpecKubernetesInitContainersLivenessProbeTcpSocketPort":
+        '''
+        :param value: -
+        '''
+        if __debug__:
+            type_hints = cached_type_hints(_typecheckingstub__31bb4a85c57ee1b4c81b11d3a612760135b0f96ee74bbbde003506f40ccfbc11)
+            check_type(argname="argument value", value=value, expected_type=type_hints["value"])
+        return typing.cast("InferenceEndpointConfigSpecKubernetesInitContainersLivenessProbeTcpSocketPort", jsii.sinvoke(cls, "fromString", [value]))
+
+    @builtins.property
+    @jsii.member(jsii_name="value")
+    def value(self) -> typing.Union[builtins.str, jsii.Number]:
+        return typing.cast(typing.Union[builtins.str, jsii.Number], jsii.get(self, "value"))
+
+
+@jsii.data_type(
+    jsii_type="comamazonawssagemakerinference.InferenceEndpointConfigSpecKubernetesInitContainersPorts",
+    jsii_struct_bases=[],
+    name_mapping={
+        "container_port": "containerPort",
+        "host_ip": "hostIp",
+        "host_port": "hostPort",
+        "name": "name",
+        "protocol": "protocol",
+    },
+)
+class InferenceEndpointConfigSpecKubernetesInitContainersPorts:
+    def __init__(
+        self,
+        *,
+        container_port: jsii.Number,
+        host_ip: typing.Optional[builtins.str] = None,
+        host_port: typing.Optional[jsii.Number] = None,
+        name: typing.Optional[builtins.str] = None,
+        protocol: typing.Optional[builtins.str] = None,
+    ) -> None:
+        '''ContainerPort represents a network port in a single container.
+
+        :param container_port: Number of port to expose on the pod's IP address. This must be a valid port number, 0 < x < 65536.
+        :param host_ip: What host IP to bind the external port to.
+        :param host_port: Number of port to expose on the host. If specified, this must be a valid port number, 0 < x < 65536. If HostNetwork is specified, this must match ContainerPort. Most containers do not need this.
+        :param name: If specified, this must be an IANA_SVC_NAME and unique within the pod. Each named port in a pod must have a unique name. Name for the port that can be referred to by services.
+        :param protocol: Protocol for port. Must be UDP, TCP, or SCTP. Defaults to "TCP". Default: TCP".
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainersPorts
+        '''
+        if __debug__:
+            type_hints = cached_type_hints(_typecheckingstub__dcc0dacf7bfc06d2b3fb7b66031424a9fcf28e11a3b72fc76778132eb2f4a1b9)
+            check_type(argname="argument container_port", value=container_port, expected_type=type_hints["container_port"])
+            check_type(argname="argument host_ip", value=host_ip, expected_type=type_hints["host_ip"])
+            check_type(argname="argument host_port", value=host_port, expected_type=type_hints["host_port"])
+            check_type(argname="argument name", value=name, expected_type=type_hints["name"])
+            check_type(argname="argument protocol", value=protocol, expected_type=type_hints["protocol"])
+        self._values: typing.Dict[builtins.str, typing.Any] = {
+            "container_port": container_port,
+        }
+        if host_ip is not None:
+            self._values["host_ip"] = host_ip
+        if host_port is not None:
+            self._values["host_port"] = host_port
+        if name is not None:
+            self._values["name"] = name
+        if protocol is not None:
+            self._values["protocol"] = protocol
+
+    @builtins.property
+    def container_port(self) -> jsii.Number:
+        '''Number of port to expose on the pod's IP address.
+
+        This must be a valid port number, 0 < x < 65536.
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainersPorts#containerPort
+        '''
+        result = self._values.get("container_port")
+        assert result is not None, "Required property 'container_port' is missing"
+        return typing.cast(jsii.Number, result)
+
+    @builtins.property
+    def host_ip(self) -> typing.Optional[builtins.str]:
+        '''What host IP to bind the external port to.
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainersPorts#hostIP
+        '''
+        result = self._values.get("host_ip")
+        return typing.cast(typing.Optional[builtins.str], result)
+
+    @builtins.property
+    def host_port(self) -> typing.Optional[jsii.Number]:
+        '''Number of port to expose on the host.
+
+        If specified, this must be a valid port number, 0 < x < 65536.
+        If HostNetwork is specified, this must match ContainerPort.
+        Most containers do not need this.
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainersPorts#hostPort
+        '''
+        result = self._values.get("host_port")
+        return typing.cast(typing.Optional[jsii.Number], result)
+
+    @builtins.property
+    def name(self) -> typing.Optional[builtins.str]:
+        '''If specified, this must be an IANA_SVC_NAME and unique within the pod.
+
+        Each
+        named port in a pod must have a unique name. Name for the port that can be
+        referred to by services.
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainersPorts#name
+        '''
+        result = self._values.get("name")
+        return typing.cast(typing.Optional[builtins.str], result)
+
+    @builtins.property
+    def protocol(self) -> typing.Optional[builtins.str]:
+        '''Protocol for port.
+
+        Must be UDP, TCP, or SCTP.
+        Defaults to "TCP".
+
+        :default: TCP".
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainersPorts#protocol
+        '''
+        result = self._values.get("protocol")
+        return typing.cast(typing.Optional[builtins.str], result)
+
+    def __eq__(self, rhs: typing.Any) -> builtins.bool:
+        return isinstance(rhs, self.__class__) and rhs._values == self._values
+
+    def __ne__(self, rhs: typing.Any) -> builtins.bool:
+        return not (rhs == self)
+
+    def __repr__(self) -> str:
+        return "InferenceEndpointConfigSpecKubernetesInitContainersPorts(%s)" % ", ".join(
+            k + "=" + repr(v) for k, v in self._values.items()
+        )
+
+
+@jsii.data_type(
+    jsii_type="comamazonawssagemakerinference.InferenceEndpointConfigSpecKubernetesInitContainersReadinessProbe",
+    jsii_struct_bases=[],
+    name_mapping={
+        "exec": "exec",
+        "failure_threshold": "failureThreshold",
+        "grpc": "grpc",
+        "http_get": "httpGet",
+        "initial_delay_seconds": "initialDelaySeconds",
+        "period_seconds": "periodSeconds",
+        "success_threshold": "successThreshold",
+        "tcp_socket": "tcpSocket",
+        "termination_grace_period_seconds": "terminationGracePeriodSeconds",
+        "timeout_seconds": "timeoutSeconds",
+    },
+)
+class InferenceEndpointConfigSpecKubernetesInitContainersReadinessProbe:
+    def __init__(
+        self,
+        *,
+        exec: typing.Optional[typing.Union["InferenceEndpointConfigSpecKubernetesInitContainersReadinessProbeExec", typing.Dict[builtins.str, typing.Any]]] = None,
+        failure_threshold: typing.Optional[jsii.Number] = None,
+        grpc: typing.Optional[typing.Union["InferenceEndpointConfigSpecKubernetesInitContainersReadinessProbeGrpc", typing.Dict[builtins.str, typing.Any]]] = None,
+        http_get: typing.Optional[typing.Union["InferenceEndpointConfigSpecKubernetesInitContainersReadinessProbeHttpGet", typing.Dict[builtins.str, typing.Any]]] = None,
+        initial_delay_seconds: typing.Optional[jsii.Number] = None,
+        period_seconds: typing.Optional[jsii.Number] = None,
+        success_threshold: typing.Optional[jsii.Number] = None,
+        tcp_socket: typing.Optional[typing.Union["InferenceEndpointConfigSpecKubernetesInitContainersReadinessProbeTcpSocket", typing.Dict[builtins.str, typing.Any]]] = None,
+        termination_grace_period_seconds: typing.Optional[jsii.Number] = None,
+        timeout_seconds: typing.Optional[jsii.Number] = None,
+    ) -> None:
+        '''Periodic probe of container service readiness.
+
+        Container will be removed from service endpoints if the probe fails.
+        Cannot be updated.
+        More info: https://kubernetes.io/docs/concepts/workloads/pods/pod-lifecycle#container-probes
+
+        :param exec: Exec specifies a command to execute in the container.
+        :param failure_threshold: Minimum consecutive failures for the probe to be considered failed after having succeeded. Defaults to 3. Minimum value is 1. Default: 3. Minimum value is 1.
+        :param grpc: GRPC specifies a GRPC HealthCheckRequest.
+        :param http_get: HTTPGet specifies an HTTP GET request to perform.
+        :param initial_delay_seconds: Number of seconds after the container has started before liveness probes are initiated. More info: https://kubernetes.io/docs/concepts/workloads/pods/pod-lifecycle#container-probes
+        :param period_seconds: How often (in seconds) to perform the probe. Default to 10 seconds. Minimum value is 1. Default: 10 seconds. Minimum value is 1.
+        :param success_threshold: Minimum consecutive successes for the probe to be considered successful after having failed. Defaults to 1. Must be 1 for liveness and startup. Minimum value is 1. Default: 1. Must be 1 for liveness and startup. Minimum value is 1.
+        :param tcp_socket: TCPSocket specifies a connection to a TCP port.
+        :param termination_grace_period_seconds: Optional duration in seconds the pod needs to terminate gracefully upon probe failure. The grace period is the duration in seconds after the processes running in the pod are sent a termination signal and the time when the processes are forcibly halted with a kill signal. Set this value longer than the expected cleanup time for your process. If this value is nil, the pod's terminationGracePeriodSeconds will be used. Otherwise, this value overrides the value provided by the pod spec. Value must be non-negative integer. The value zero indicates stop immediately via the kill signal (no opportunity to shut down). This is a beta field and requires enabling ProbeTerminationGracePeriod feature gate. Minimum value is 1. spec.terminationGracePeriodSeconds is used if unset.
+        :param timeout_seconds: Number of seconds after which the probe times out. Defaults to 1 second. Minimum value is 1. More info: https://kubernetes.io/docs/concepts/workloads/pods/pod-lifecycle#container-probes Default: 1 second. Minimum value is 1.
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainersReadinessProbe
+        '''
+        if isinstance(exec, dict):
+            exec = InferenceEndpointConfigSpecKubernetesInitContainersReadinessProbeExec(**exec)
+        if isinstance(grpc, dict):
+            grpc = InferenceEndpointConfigSpecKubernetesInitContainersReadinessProbeGrpc(**grpc)
+        if isinstance(http_get, dict):
+            http_get = InferenceEndpointConfigSpecKubernetesInitContainersReadinessProbeHttpGet(**http_get)
+        if isinstance(tcp_socket, dict):
+            tcp_socket = InferenceEndpointConfigSpecKubernetesInitContainersReadinessProbeTcpSocket(**tcp_socket)
+        if __debug__:
+            type_hints = cached_type_hints(_typecheckingstub__9dc74785569d7b8cebb02b33a8916d0e132569c6a67a3217c9bb5f58a8c305ab)
+            check_type(argname="argument exec", value=exec, expected_type=type_hints["exec"])
+            check_type(argname="argument failure_threshold", value=failure_threshold, expected_type=type_hints["failure_threshold"])
+            check_type(argname="argument grpc", value=grpc, expected_type=type_hints["grpc"])
+            check_type(argname="argument http_get", value=http_get, expected_type=type_hints["http_get"])
+            check_type(argname="argument initial_delay_seconds", value=initial_delay_seconds, expected_type=type_hints["initial_delay_seconds"])
+            check_type(argname="argument period_seconds", value=period_seconds, expected_type=type_hints["period_seconds"])
+            check_type(argname="argument success_threshold", value=success_threshold, expected_type=type_hints["success_threshold"])
+            check_type(argname="argument tcp_socket", value=tcp_socket, expected_type=type_hints["tcp_socket"])
+            check_type(argname="argument termination_grace_period_seconds", value=termination_grace_period_seconds, expected_type=type_hints["termination_grace_period_seconds"])
+            check_type(argname="argument timeout_seconds", value=timeout_seconds, expected_type=type_hints["timeout_seconds"])
+        self._values: typing.Dict[builtins.str, typing.Any] = {}
+        if exec is not None:
+            self._values["exec"] = exec
+        if failure_threshold is not None:
+            self._values["failure_threshold"] = failure_threshold
+        if grpc is not None:
+            self._values["grpc"] = grpc
+        if http_get is not None:
+            self._values["http_get"] = http_get
+        if initial_delay_seconds is not None:
+            self._values["initial_delay_seconds"] = initial_delay_seconds
+        if period_seconds is not None:
+            self._values["period_seconds"] = period_seconds
+        if success_threshold is not None:
+            self._values["success_threshold"] = success_threshold
+        if tcp_socket is not None:
+            self._values["tcp_socket"] = tcp_socket
+        if termination_grace_period_seconds is not None:
+            self._values["termination_grace_period_seconds"] = termination_grace_period_seconds
+        if timeout_seconds is not None:
+            self._values["timeout_seconds"] = timeout_seconds
+
+    @builtins.property
+    def exec(
+        self,
+    ) -> typing.Optional["InferenceEndpointConfigSpecKubernetesInitContainersReadinessProbeExec"]:
+        '''Exec specifies a command to execute in the container.
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainersReadinessProbe#exec
+        '''
+        result = self._values.get("exec")
+        return typing.cast(typing.Optional["InferenceEndpointConfigSpecKubernetesInitContainersReadinessProbeExec"], result)
+
+    @builtins.property
+    def failure_threshold(self) -> typing.Optional[jsii.Number]:
+        '''Minimum consecutive failures for the probe to be considered failed after having succeeded.
+
+        Defaults to 3. Minimum value is 1.
+
+        :default: 3. Minimum value is 1.
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainersReadinessProbe#failureThreshold
+        '''
+        result = self._values.get("failure_threshold")
+        return typing.cast(typing.Optional[jsii.Number], result)
+
+    @builtins.property
+    def grpc(
+        self,
+    ) -> typing.Optional["InferenceEndpointConfigSpecKubernetesInitContainersReadinessProbeGrpc"]:
+        '''GRPC specifies a GRPC HealthCheckRequest.
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainersReadinessProbe#grpc
+        '''
+        result = self._values.get("grpc")
+        return typing.cast(typing.Optional["InferenceEndpointConfigSpecKubernetesInitContainersReadinessProbeGrpc"], result)
+
+    @builtins.property
+    def http_get(
+        self,
+    ) -> typing.Optional["InferenceEndpointConfigSpecKubernetesInitContainersReadinessProbeHttpGet"]:
+        '''HTTPGet specifies an HTTP GET request to perform.
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainersReadinessProbe#httpGet
+        '''
+        result = self._values.get("http_get")
+        return typing.cast(typing.Optional["InferenceEndpointConfigSpecKubernetesInitContainersReadinessProbeHttpGet"], result)
+
+    @builtins.property
+    def initial_delay_seconds(self) -> typing.Optional[jsii.Number]:
+        '''Number of seconds after the container has started before liveness probes are initiated.
+
+        More info: https://kubernetes.io/docs/concepts/workloads/pods/pod-lifecycle#container-probes
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainersReadinessProbe#initialDelaySeconds
+        '''
+        result = self._values.get("initial_delay_seconds")
+        return typing.cast(typing.Optional[jsii.Number], result)
+
+    @builtins.property
+    def period_seconds(self) -> typing.Optional[jsii.Number]:
+        '''How often (in seconds) to perform the probe.
+
+        Default to 10 seconds. Minimum value is 1.
+
+        :default: 10 seconds. Minimum value is 1.
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainersReadinessProbe#periodSeconds
+        '''
+        result = self._values.get("period_seconds")
+        return typing.cast(typing.Optional[jsii.Number], result)
+
+    @builtins.property
+    def success_threshold(self) -> typing.Optional[jsii.Number]:
+        '''Minimum consecutive successes for the probe to be considered successful after having failed.
+
+        Defaults to 1. Must be 1 for liveness and startup. Minimum value is 1.
+
+        :default: 1. Must be 1 for liveness and startup. Minimum value is 1.
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainersReadinessProbe#successThreshold
+        '''
+        result = self._values.get("success_threshold")
+        return typing.cast(typing.Optional[jsii.Number], result)
+
+    @builtins.property
+    def tcp_socket(
+        self,
+    ) -> typing.Optional["InferenceEndpointConfigSpecKubernetesInitContainersReadinessProbeTcpSocket"]:
+        '''TCPSocket specifies a connection to a TCP port.
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainersReadinessProbe#tcpSocket
+        '''
+        result = self._values.get("tcp_socket")
+        return typing.cast(typing.Optional["InferenceEndpointConfigSpecKubernetesInitContainersReadinessProbeTcpSocket"], result)
+
+    @builtins.property
+    def termination_grace_period_seconds(self) -> typing.Optional[jsii.Number]:
+        '''Optional duration in seconds the pod needs to terminate gracefully upon probe failure.
+
+        The grace period is the duration in seconds after the processes running in the pod are sent
+        a termination signal and the time when the processes are forcibly halted with a kill signal.
+        Set this value longer than the expected cleanup time for your process.
+        If this value is nil, the pod's terminationGracePeriodSeconds will be used. Otherwise, this
+        value overrides the value provided by the pod spec.
+        Value must be non-negative integer. The value zero indicates stop immediately via
+        the kill signal (no opportunity to shut down).
+        This is a beta field and requires enabling ProbeTerminationGracePeriod feature gate.
+        Minimum value is 1. spec.terminationGracePeriodSeconds is used if unset.
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainersReadinessProbe#terminationGracePeriodSeconds
+        '''
+        result = self._values.get("termination_grace_period_seconds")
+        return typing.cast(typing.Optional[jsii.Number], result)
+
+    @builtins.property
+    def timeout_seconds(self) -> typing.Optional[jsii.Number]:
+        '''Number of seconds after which the probe times out.
+
+        Defaults to 1 second. Minimum value is 1.
+        More info: https://kubernetes.io/docs/concepts/workloads/pods/pod-lifecycle#container-probes
+
+        :default: 1 second. Minimum value is 1.
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainersReadinessProbe#timeoutSeconds
+        '''
+        result = self._values.get("timeout_seconds")
+        return typing.cast(typing.Optional[jsii.Number], result)
+
+    def __eq__(self, rhs: typing.Any) -> builtins.bool:
+        return isinstance(rhs, self.__class__) and rhs._values == self._values
+
+    def __ne__(self, rhs: typing.Any) -> builtins.bool:
+        return not (rhs == self)
+
+    def __repr__(self) -> str:
+        return "InferenceEndpointConfigSpecKubernetesInitContainersReadinessProbe(%s)" % ", ".join(
+            k + "=" + repr(v) for k, v in self._values.items()
+        )
+
+
+@jsii.data_type(
+    jsii_type="comamazonawssagemakerinference.InferenceEndpointConfigSpecKubernetesInitContainersReadinessProbeExec",
+    jsii_struct_bases=[],
+    name_mapping={"command": "command"},
+)
+class InferenceEndpointConfigSpecKubernetesInitContainersReadinessProbeExec:
+    def __init__(
+        self,
+        *,
+        command: typing.Optional[typing.Sequence[builtins.str]] = None,
+    ) -> None:
+        '''Exec specifies a command to execute in the container.
+
+        :param command: Command is the command line to execute inside the container, the working directory for the command is root ('/') in the container's filesystem. The command is simply exec'd, it is not run inside a shell, so traditional shell instructions ('|', etc) won't work. To use a shell, you need to explicitly call out to that shell. Exit status of 0 is treated as live/healthy and non-zero is unhealthy.
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainersReadinessProbeExec
+        '''
+        if __debug__:
+            type_hints = cached_type_hints(_typecheckingstub__373bcf650dfa0c2de935664cbd140711c65d50ec5a4c97eca3dfb502a32e1fbd)
+            check_type(argname="argument command", value=command, expected_type=type_hints["command"])
+        self._values: typing.Dict[builtins.str, typing.Any] = {}
+        if command is not None:
+            self._values["command"] = command
+
+    @builtins.property
+    def command(self) -> typing.Optional[typing.List[builtins.str]]:
+        '''Command is the command line to execute inside the container, the working directory for the command  is root ('/') in the container's filesystem.
+
+        The command is simply exec'd, it is
+        not run inside a shell, so traditional shell instructions ('|', etc) won't work. To use
+        a shell, you need to explicitly call out to that shell.
+        Exit status of 0 is treated as live/healthy and non-zero is unhealthy.
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainersReadinessProbeExec#command
+        '''
+        result = self._values.get("command")
+        return typing.cast(typing.Optional[typing.List[builtins.str]], result)
+
+    def __eq__(self, rhs: typing.Any) -> builtins.bool:
+        return isinstance(rhs, self.__class__) and rhs._values == self._values
+
+    def __ne__(self, rhs: typing.Any) -> builtins.bool:
+        return not (rhs == self)
+
+    def __repr__(self) -> str:
+        return "InferenceEndpointConfigSpecKubernetesInitContainersReadinessProbeExec(%s)" % ", ".join(
+            k + "=" + repr(v) for k, v in self._values.items()
+        )
+
+
+@jsii.data_type(
+    jsii_type="comamazonawssagemakerinference.InferenceEndpointConfigSpecKubernetesInitContainersReadinessProbeGrpc",
+    jsii_struct_bases=[],
+    name_mapping={"port": "port", "service": "service"},
+)
+class InferenceEndpointConfigSpecKubernetesInitContainersReadinessProbeGrpc:
+    def __init__(
+        self,
+        *,
+        port: jsii.Number,
+        service: typing.Optional[builtins.str] = None,
+    ) -> None:
+        '''GRPC specifies a GRPC HealthCheckRequest.
+
+        :param port: Port number of the gRPC service. Number must be in the range 1 to 65535.
+        :param service: Service is the name of the service to place in the gRPC HealthCheckRequest (see https://github.com/grpc/grpc/blob/master/doc/health-checking.md). If this is not specified, the default behavior is defined by gRPC.
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainersReadinessProbeGrpc
+        '''
+        if __debug__:
+            type_hints = cached_type_hints(_typecheckingstub__387531762a91b2971f167f7bdc1b0656f22acf6a24ca3e4278c89ebb10a6ba06)
+            check_type(argname="argument port", value=port, expected_type=type_hints["port"])
+            check_type(argname="argument service", value=service, expected_type=type_hints["service"])
+        self._values: typing.Dict[builtins.str, typing.Any] = {
+            "port": port,
+        }
+        if service is not None:
+            self._values["service"] = service
+
+    @builtins.property
+    def port(self) -> jsii.Number:
+        '''Port number of the gRPC service.
+
+        Number must be in the range 1 to 65535.
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainersReadinessProbeGrpc#port
+        '''
+        result = self._values.get("port")
+        assert result is not None, "Required property 'port' is missing"
+        return typing.cast(jsii.Number, result)
+
+    @builtins.property
+    def service(self) -> typing.Optional[builtins.str]:
+        '''Service is the name of the service to place in the gRPC HealthCheckRequest (see https://github.com/grpc/grpc/blob/master/doc/health-checking.md).
+
+        If this is not specified, the default behavior is defined by gRPC.
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainersReadinessProbeGrpc#service
+        '''
+        result = self._values.get("service")
+        return typing.cast(typing.Optional[builtins.str], result)
+
+    def __eq__(self, rhs: typing.Any) -> builtins.bool:
+        return isinstance(rhs, self.__class__) and rhs._values == self._values
+
+    def __ne__(self, rhs: typing.Any) -> builtins.bool:
+        return not (rhs == self)
+
+    def __repr__(self) -> str:
+        return "InferenceEndpointConfigSpecKubernetesInitContainersReadinessProbeGrpc(%s)" % ", ".join(
+            k + "=" + repr(v) for k, v in self._values.items()
+        )
+
+
+@jsii.data_type(
+    jsii_type="comamazonawssagemakerinference.InferenceEndpointConfigSpecKubernetesInitContainersReadinessProbeHttpGet",
+    jsii_struct_bases=[],
+    name_mapping={
+        "port": "port",
+        "host": "host",
+        "http_headers": "httpHeaders",
+        "path": "path",
+        "scheme": "scheme",
+    },
+)
+class InferenceEndpointConfigSpecKubernetesInitContainersReadinessProbeHttpGet:
+    def __init__(
+        self,
+        *,
+        port: "InferenceEndpointConfigSpecKubernetesInitContainersReadinessProbeHttpGetPort",
+        host: typing.Optional[builtins.str] = None,
+        http_headers: typing.Optional[typing.Sequence[typing.Union["InferenceEndpointConfigSpecKubernetesInitContainersReadinessProbeHttpGetHttpHeaders", typing.Dict[builtins.str, typing.Any]]]] = None,
+        path: typing.Optional[builtins.str] = None,
+        scheme: typing.Optional[builtins.str] = None,
+    ) -> None:
+        '''HTTPGet specifies an HTTP GET request to perform.
+
+        :param port: Name or number of the port to access on the container. Number must be in the range 1 to 65535. Name must be an IANA_SVC_NAME.
+        :param host: Host name to connect to, defaults to the pod IP. You probably want to set "Host" in httpHeaders instead.
+        :param http_headers: Custom headers to set in the request. HTTP allows repeated headers.
+        :param path: Path to access on the HTTP server.
+        :param scheme: Scheme to use for connecting to the host. Defaults to HTTP. Default: HTTP.
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainersReadinessProbeHttpGet
+        '''
+        if __debug__:
+            type_hints = cached_type_hints(_typecheckingstub__5cae329fd65ac4ef7be1da6590464d23f6832924e2b28f677331d3e2ccb263a6)
+            check_type(argname="argument port", value=port, expected_type=type_hints["port"])
+            check_type(argname="argument host", value=host, expected_type=type_hints["host"])
+            check_type(argname="argument http_headers", value=http_headers, expected_type=type_hints["http_headers"])
+            check_type(argname="argument path", value=path, expected_type=type_hints["path"])
+            check_type(argname="argument scheme", value=scheme, expected_type=type_hints["scheme"])
+        self._values: typing.Dict[builtins.str, typing.Any] = {
+            "port": port,
+        }
+        if host is not None:
+            self._values["host"] = host
+        if http_headers is not None:
+            self._values["http_headers"] = http_headers
+        if path is not None:
+            self._values["path"] = path
+        if scheme is not None:
+            self._values["scheme"] = scheme
+
+    @builtins.property
+    def port(
+        self,
+    ) -> "InferenceEndpointConfigSpecKubernetesInitContainersReadinessProbeHttpGetPort":
+        '''Name or number of the port to access on the container.
+
+        Number must be in the range 1 to 65535.
+        Name must be an IANA_SVC_NAME.
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainersReadinessProbeHttpGet#port
+        '''
+        result = self._values.get("port")
+        assert result is not None, "Required property 'port' is missing"
+        return typing.cast("InferenceEndpointConfigSpecKubernetesInitContainersReadinessProbeHttpGetPort", result)
+
+    @builtins.property
+    def host(self) -> typing.Optional[builtins.str]:
+        '''Host name to connect to, defaults to the pod IP.
+
+        You probably want to set
+        "Host" in httpHeaders instead.
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainersReadinessProbeHttpGet#host
+        '''
+        result = self._values.get("host")
+        return typing.cast(typing.Optional[builtins.str], result)
+
+    @builtins.property
+    def http_headers(
+        self,
+    ) -> typing.Optional[typing.List["InferenceEndpointConfigSpecKubernetesInitContainersReadinessProbeHttpGetHttpHeaders"]]:
+        '''Custom headers to set in the request.
+
+        HTTP allows repeated headers.
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainersReadinessProbeHttpGet#httpHeaders
+        '''
+        result = self._values.get("http_headers")
+        return typing.cast(typing.Optional[typing.List["InferenceEndpointConfigSpecKubernetesInitContainersReadinessProbeHttpGetHttpHeaders"]], result)
+
+    @builtins.property
+    def path(self) -> typing.Optional[builtins.str]:
+        '''Path to access on the HTTP server.
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainersReadinessProbeHttpGet#path
+        '''
+        result = self._values.get("path")
+        return typing.cast(typing.Optional[builtins.str], result)
+
+    @builtins.property
+    def scheme(self) -> typing.Optional[builtins.str]:
+        '''Scheme to use for connecting to the host.
+
+        Defaults to HTTP.
+
+        :default: HTTP.
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainersReadinessProbeHttpGet#scheme
+        '''
+        result = self._values.get("scheme")
+        return typing.cast(typing.Optional[builtins.str], result)
+
+    def __eq__(self, rhs: typing.Any) -> builtins.bool:
+        return isinstance(rhs, self.__class__) and rhs._values == self._values
+
+    def __ne__(self, rhs: typing.Any) -> builtins.bool:
+        return not (rhs == self)
+
+    def __repr__(self) -> str:
+        return "InferenceEndpointConfigSpecKubernetesInitContainersReadinessProbeHttpGet(%s)" % ", ".join(
+            k + "=" + repr(v) for k, v in self._values.items()
+        )
+
+
+@jsii.data_type(
+    jsii_type="comamazonawssagemakerinference.InferenceEndpointConfigSpecKubernetesInitContainersReadinessProbeHttpGetHttpHeaders",
+    jsii_struct_bases=[],
+    name_mapping={"name": "name", "value": "value"},
+)
+class InferenceEndpointConfigSpecKubernetesInitContainersReadinessProbeHttpGetHttpHeaders:
+    def __init__(self, *, name: builtins.str, value: builtins.str) -> None:
+        '''HTTPHeader describes a custom header to be used in HTTP probes.
+
+        :param name: The header field name. This will be canonicalized upon output, so case-variant names will be understood as the same header.
+        :param value: The header field value.
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainersReadinessProbeHttpGetHttpHeaders
+        '''
+        if __debug__:
+            type_hints = cached_type_hints(_typecheckingstub__bcdf7434c59436cfe3b9f3fc5317d84f30efef67ac8be3cc45d2583a13ed710f)
+            check_type(argname="argument name", value=name, expected_type=type_hints["name"])
+            check_type(argname="argument value", value=value, expected_type=type_hints["value"])
+        self._values: typing.Dict[builtins.str, typing.Any] = {
+            "name": name,
+            "value": value,
+        }
+
+    @builtins.property
+    def name(self) -> builtins.str:
+        '''The header field name.
+
+        This will be canonicalized upon output, so case-variant names will be understood as the same header.
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainersReadinessProbeHttpGetHttpHeaders#name
+        '''
+        result = self._values.get("name")
+        assert result is not None, "Required property 'name' is missing"
+        return typing.cast(builtins.str, result)
+
+    @builtins.property
+    def value(self) -> builtins.str:
+        '''The header field value.
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainersReadinessProbeHttpGetHttpHeaders#value
+        '''
+        result = self._values.get("value")
+        assert result is not None, "Required property 'value' is missing"
+        return typing.cast(builtins.str, result)
+
+    def __eq__(self, rhs: typing.Any) -> builtins.bool:
+        return isinstance(rhs, self.__class__) and rhs._values == self._values
+
+    def __ne__(self, rhs: typing.Any) -> builtins.bool:
+        return not (rhs == self)
+
+    def __repr__(self) -> str:
+        return "InferenceEndpointConfigSpecKubernetesInitContainersReadinessProbeHttpGetHttpHeaders(%s)" % ", ".join(
+            k + "=" + repr(v) for k, v in self._values.items()
+        )
+
+
+class InferenceEndpointConfigSpecKubernetesInitContainersReadinessProbeHttpGetPort(
+    metaclass=jsii.JSIIMeta,
+    jsii_type="comamazonawssagemakerinference.InferenceEndpointConfigSpecKubernetesInitContainersReadinessProbeHttpGetPort",
+):
+    '''Name or number of the port to access on the container.
+
+    Number must be in the range 1 to 65535.
+    Name must be an IANA_SVC_NAME.
+
+    :schema: InferenceEndpointConfigSpecKubernetesInitContainersReadinessProbeHttpGetPort
+    '''
+
+    @jsii.member(jsii_name="fromNumber")
+    @builtins.classmethod
+    def from_number(
+        cls,
+        value: jsii.Number,
+    ) -> "InferenceEndpointConfigSpecKubernetesInitContainersReadinessProbeHttpGetPort":
+        '''
+        :param value: -
+        '''
+        if __debug__:
+            type_hints = cached_type_hints(_typecheckingstub__5823ac08005381d9ed1d1ffb86bc222c49240be3cb9d45d9751fed3895313c9a)
+            check_type(argname="argument value", value=value, expected_type=type_hints["value"])
+        return typing.cast("InferenceEndpointConfigSpecKubernetesInitContainersReadinessProbeHttpGetPort", jsii.sinvoke(cls, "fromNumber", [value]))
+
+    @jsii.member(jsii_name="fromString")
+    @builtins.classmethod
+    def from_string(
+        cls,
+        value: builtins.str,
+    ) -> "InferenceEndpointConfigSpecKubernetesInitContainersReadinessProbeHttpGetPort":
+        '''
+        :param value: -
+        '''
+        if __debug__:
+            type_hints = cached_type_hints(_typecheckingstub__b54d5d31820f4beee13be66de7428f388c45894743aad4dd57a295ae165415d4)
+            check_type(argname="argument value", value=value, expected_type=type_hints["value"])
+        return typing.cast("InferenceEndpointConfigSpecKubernetesInitContainersReadinessProbeHttpGetPort", jsii.sinvoke(cls, "fromString", [value]))
+
+    @builtins.property
+    @jsii.member(jsii_name="value")
+    def value(self) -> typing.Union[builtins.str, jsii.Number]:
+        return typing.cast(typing.Union[builtins.str, jsii.Number], jsii.get(self, "value"))
+
+
+@jsii.data_type(
+    jsii_type="comamazonawssagemakerinference.InferenceEndpointConfigSpecKubernetesInitContainersReadinessProbeTcpSocket",
+    jsii_struct_bases=[],
+    name_mapping={"port": "port", "host": "host"},
+)
+class InferenceEndpointConfigSpecKubernetesInitContainersReadinessProbeTcpSocket:
+    def __init__(
+        self,
+        *,
+        port: "InferenceEndpointConfigSpecKubernetesInitContainersReadinessProbeTcpSocketPort",
+        host: typing.Optional[builtins.str] = None,
+    ) -> None:
+        '''TCPSocket specifies a connection to a TCP port.
+
+        :param port: Number or name of the port to access on the container. Number must be in the range 1 to 65535. Name must be an IANA_SVC_NAME.
+        :param host: Optional: Host name to connect to, defaults to the pod IP.
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainersReadinessProbeTcpSocket
+        '''
+        if __debug__:
+            type_hints = cached_type_hints(_typecheckingstub__c47d16ed841d75fef75080df2d90ff2a5a639c77a5f05250bb6c97c6286811a8)
+            check_type(argname="argument port", value=port, expected_type=type_hints["port"])
+            check_type(argname="argument host", value=host, expected_type=type_hints["host"])
+        self._values: typing.Dict[builtins.str, typing.Any] = {
+            "port": port,
+        }
+        if host is not None:
+            self._values["host"] = host
+
+    @builtins.property
+    def port(
+        self,
+    ) -> "InferenceEndpointConfigSpecKubernetesInitContainersReadinessProbeTcpSocketPort":
+        '''Number or name of the port to access on the container.
+
+        Number must be in the range 1 to 65535.
+        Name must be an IANA_SVC_NAME.
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainersReadinessProbeTcpSocket#port
+        '''
+        result = self._values.get("port")
+        assert result is not None, "Required property 'port' is missing"
+        return typing.cast("InferenceEndpointConfigSpecKubernetesInitContainersReadinessProbeTcpSocketPort", result)
+
+    @builtins.property
+    def host(self) -> typing.Optional[builtins.str]:
+        '''Optional: Host name to connect to, defaults to the pod IP.
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainersReadinessProbeTcpSocket#host
+        '''
+        result = self._values.get("host")
+        return typing.cast(typing.Optional[builtins.str], result)
+
+    def __eq__(self, rhs: typing.Any) -> builtins.bool:
+        return isinstance(rhs, self.__class__) and rhs._values == self._values
+
+    def __ne__(self, rhs: typing.Any) -> builtins.bool:
+        return not (rhs == self)
+
+    def __repr__(self) -> str:
+        return "InferenceEndpointConfigSpecKubernetesInitContainersReadinessProbeTcpSocket(%s)" % ", ".join(
+            k + "=" + repr(v) for k, v in self._values.items()
+        )
+
+
+class InferenceEndpointConfigSpecKubernetesInitContainersReadinessProbeTcpSocketPort(
+    metaclass=jsii.JSIIMeta,
+    jsii_type="comamazonawssagemakerinference.InferenceEndpointConfigSpecKubernetesInitContainersReadinessProbeTcpSocketPort",
+):
+    '''Number or name of the port to access on the container.
+
+    Number must be in the range 1 to 65535.
+    Name must be an IANA_SVC_NAME.
+
+    :schema: InferenceEndpointConfigSpecKubernetesInitContainersReadinessProbeTcpSocketPort
+    '''
+
+    @jsii.member(jsii_name="fromNumber")
+    @builtins.classmethod
+    def from_number(
+        cls,
+        value: jsii.Number,
+    ) -> "InferenceEndpointConfigSpecKubernetesInitContainersReadinessProbeTcpSocketPort":
+        '''
+        :param value: -
+        '''
+        if __debug__:
+            type_hints = cached_type_hints(_typecheckingstub__81e6bad3b50e36811fa6940037d970ae85e5f0034b39520cb32f75b6186a300d)
+            check_type(argname="argument value", value=value, expected_type=type_hints["value"])
+        return typing.cast("InferenceEndpointConfigSpecKubernetesInitContainersReadinessProbeTcpSocketPort", jsii.sinvoke(cls, "fromNumber", [value]))
+
+    @jsii.member(jsii_name="fromString")
+    @builtins.classmethod
+    def from_string(
+        cls,
+        value: builtins.str,
+    ) -> "InferenceEndpointConfigSpecKubernetesInitContainersReadinessProbeTcpSocketPort":
+        '''
+        :param value: -
+        '''
+        if __debug__:
+            type_hints = cached_type_hints(_typecheckingstub__653e590804c18584fe67b097fd381beeffd7068aa289d504b0883bd233a0485f)
+            check_type(argname="argument value", value=value, expected_type=type_hints["value"])
+        return typing.cast("InferenceEndpointConfigSpecKubernetesInitContainersReadinessProbeTcpSocketPort", jsii.sinvoke(cls, "fromString", [value]))
+
+    @builtins.property
+    @jsii.member(jsii_name="value")
+    def value(self) -> typing.Union[builtins.str, jsii.Number]:
+        return typing.cast(typing.Union[builtins.str, jsii.Number], jsii.get(self, "value"))
+
+
+@jsii.data_type(
+    jsii_type="comamazonawssagemakerinference.InferenceEndpointConfigSpecKubernetesInitContainersResizePolicy",
+    jsii_struct_bases=[],
+    name_mapping={"resource_name": "resourceName", "restart_policy": "restartPolicy"},
+)
+class InferenceEndpointConfigSpecKubernetesInitContainersResizePolicy:
+    def __init__(
+        self,
+        *,
+        resource_name: builtins.str,
+        restart_policy: builtins.str,
+    ) -> None:
+        '''ContainerResizePolicy represents resource resize policy for the container.
+
+        :param resource_name: Name of the resource to which this resource resize policy applies. Supported values: cpu, memory.
+        :param restart_policy: Restart policy to apply when specified resource is resized. If not specified, it defaults to NotRequired.
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainersResizePolicy
+        '''
+        if __debug__:
+            type_hints = cached_type_hints(_typecheckingstub__1f533e1a9df80661bfc588f7de7e90e399541d3d644c2c3145b83abffc4ddf53)
+            check_type(argname="argument resource_name", value=resource_name, expected_type=type_hints["resource_name"])
+            check_type(argname="argument restart_policy", value=restart_policy, expected_type=type_hints["restart_policy"])
+        self._values: typing.Dict[builtins.str, typing.Any] = {
+            "resource_name": resource_name,
+            "restart_policy": restart_policy,
+        }
+
+    @builtins.property
+    def resource_name(self) -> builtins.str:
+        '''Name of the resource to which this resource resize policy applies.
+
+        Supported values: cpu, memory.
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainersResizePolicy#resourceName
+        '''
+        result = self._values.get("resource_name")
+        assert result is not None, "Required property 'resource_name' is missing"
+        return typing.cast(builtins.str, result)
+
+    @builtins.property
+    def restart_policy(self) -> builtins.str:
+        '''Restart policy to apply when specified resource is resized.
+
+        If not specified, it defaults to NotRequired.
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainersResizePolicy#restartPolicy
+        '''
+        result = self._values.get("restart_policy")
+        assert result is not None, "Required property 'restart_policy' is missing"
+        return typing.cast(builtins.str, result)
+
+    def __eq__(self, rhs: typing.Any) -> builtins.bool:
+        return isinstance(rhs, self.__class__) and rhs._values == self._values
+
+    def __ne__(self, rhs: typing.Any) -> builtins.bool:
+        return not (rhs == self)
+
+    def __repr__(self) -> str:
+        return "InferenceEndpointConfigSpecKubernetesInitContainersResizePolicy(%s)" % ", ".join(
+            k + "=" + repr(v) for k, v in self._values.items()
+        )
+
+
+@jsii.data_type(
+    jsii_type="comamazonawssagemakerinference.InferenceEndpointConfigSpecKubernetesInitContainersResources",
+    jsii_struct_bases=[],
+    name_mapping={"claims": "claims", "limits": "limits", "requests": "requests"},
+)
+class InferenceEndpointConfigSpecKubernetesInitContainersResources:
+    def __init__(
+        self,
+        *,
+        claims: typing.Optional[typing.Sequence[typing.Union["InferenceEndpointConfigSpecKubernetesInitContainersResourcesClaims", typing.Dict[builtins.str, typing.Any]]]] = None,
+        limits: typing.Optional[typing.Mapping[builtins.str, "InferenceEndpointConfigSpecKubernetesInitContainersResourcesLimits"]] = None,
+        requests: typing.Optional[typing.Mapping[builtins.str, "InferenceEndpointConfigSpecKubernetesInitContainersResourcesRequests"]] = None,
+    ) -> None:
+        '''Compute Resources required by this container.
+
+        Cannot be updated.
+        More info: https://kubernetes.io/docs/concepts/configuration/manage-resources-containers/
+
+        :param claims: Claims lists the names of resources, defined in spec.resourceClaims, that are used by this container. This field depends on the DynamicResourceAllocation feature gate. This field is immutable. It can only be set for containers.
+        :param limits: Limits describes the maximum amount of compute resources allowed. More info: https://kubernetes.io/docs/concepts/configuration/manage-resources-containers/
+        :param requests: Requests describes the minimum amount of compute resources required. If Requests is omitted for a container, it defaults to Limits if that is explicitly specified, otherwise to an implementation-defined value. Requests cannot exceed Limits. More info: https://kubernetes.io/docs/concepts/configuration/manage-resources-containers/
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainersResources
+        '''
+        if __debug__:
+            type_hints = cached_type_hints(_typecheckingstub__a91907e19bee5a43a0582aa0652de16570ca4ab3d119c0f4071b7007c451a8ac)
+            check_type(argname="argument claims", value=claims, expected_type=type_hints["claims"])
+            check_type(argname="argument limits", value=limits, expected_type=type_hints["limits"])
+            check_type(argname="argument requests", value=requests, expected_type=type_hints["requests"])
+        self._values: typing.Dict[builtins.str, typing.Any] = {}
+        if claims is not None:
+            self._values["claims"] = claims
+        if limits is not None:
+            self._values["limits"] = limits
+        if requests is not None:
+            self._values["requests"] = requests
+
+    @builtins.property
+    def claims(
+        self,
+    ) -> typing.Optional[typing.List["InferenceEndpointConfigSpecKubernetesInitContainersResourcesClaims"]]:
+        '''Claims lists the names of resources, defined in spec.resourceClaims, that are used by this container.
+
+        This field depends on the
+        DynamicResourceAllocation feature gate.
+
+        This field is immutable. It can only be set for containers.
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainersResources#claims
+        '''
+        result = self._values.get("claims")
+        return typing.cast(typing.Optional[typing.List["InferenceEndpointConfigSpecKubernetesInitContainersResourcesClaims"]], result)
+
+    @builtins.property
+    def limits(
+        self,
+    ) -> typing.Optional[typing.Mapping[builtins.str, "InferenceEndpointConfigSpecKubernetesInitContainersResourcesLimits"]]:
+        '''Limits describes the maximum amount of compute resources allowed.
+
+        More info: https://kubernetes.io/docs/concepts/configuration/manage-resources-containers/
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainersResources#limits
+        '''
+        result = self._values.get("limits")
+        return typing.cast(typing.Optional[typing.Mapping[builtins.str, "InferenceEndpointConfigSpecKubernetesInitContainersResourcesLimits"]], result)
+
+    @builtins.property
+    def requests(
+        self,
+    ) -> typing.Optional[typing.Mapping[builtins.str, "InferenceEndpointConfigSpecKubernetesInitContainersResourcesRequests"]]:
+        '''Requests describes the minimum amount of compute resources required.
+
+        If Requests is omitted for a container, it defaults to Limits if that is explicitly specified,
+        otherwise to an implementation-defined value. Requests cannot exceed Limits.
+        More info: https://kubernetes.io/docs/concepts/configuration/manage-resources-containers/
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainersResources#requests
+        '''
+        result = self._values.get("requests")
+        return typing.cast(typing.Optional[typing.Mapping[builtins.str, "InferenceEndpointConfigSpecKubernetesInitContainersResourcesRequests"]], result)
+
+    def __eq__(self, rhs: typing.Any) -> builtins.bool:
+        return isinstance(rhs, self.__class__) and rhs._values == self._values
+
+    def __ne__(self, rhs: typing.Any) -> builtins.bool:
+        return not (rhs == self)
+
+    def __repr__(self) -> str:
+        return "InferenceEndpointConfigSpecKubernetesInitContainersResources(%s)" % ", ".join(
+            k + "=" + repr(v) for k, v in self._values.items()
+        )
+
+
+@jsii.data_type(
+    jsii_type="comamazonawssagemakerinference.InferenceEndpointConfigSpecKubernetesInitContainersResourcesClaims",
+    jsii_struct_bases=[],
+    name_mapping={"name": "name", "request": "request"},
+)
+class InferenceEndpointConfigSpecKubernetesInitContainersResourcesClaims:
+    def __init__(
+        self,
+        *,
+        name: builtins.str,
+        request: typing.Optional[builtins.str] = None,
+    ) -> None:
+        '''ResourceClaim references one entry in PodSpec.ResourceClaims.
+
+        :param name: Name must match the name of one entry in pod.spec.resourceClaims of the Pod where this field is used. It makes that resource available inside a container.
+        :param request: Request is the name chosen for a request in the referenced claim. If empty, everything from the claim is made available, otherwise only the result of this request.
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainersResourcesClaims
+        '''
+        if __debug__:
+            type_hints = cached_type_hints(_typecheckingstub__bc114f4bf457ab2506c7ee05bd606b96c3dabebe0ae584feeb1a375f1a117964)
+            check_type(argname="argument name", value=name, expected_type=type_hints["name"])
+            check_type(argname="argument request", value=request, expected_type=type_hints["request"])
+        self._values: typing.Dict[builtins.str, typing.Any] = {
+            "name": name,
+        }
+        if request is not None:
+            self._values["request"] = request
+
+    @builtins.property
+    def name(self) -> builtins.str:
+        '''Name must match the name of one entry in pod.spec.resourceClaims of the Pod where this field is used. It makes that resource available inside a container.
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainersResourcesClaims#name
+        '''
+        result = self._values.get("name")
+        assert result is not None, "Required property 'name' is missing"
+        return typing.cast(builtins.str, result)
+
+    @builtins.property
+    def request(self) -> typing.Optional[builtins.str]:
+        '''Request is the name chosen for a request in the referenced claim.
+
+        If empty, everything from the claim is made available, otherwise
+        only the result of this request.
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainersResourcesClaims#request
+        '''
+        result = self._values.get("request")
+        return typing.cast(typing.Optional[builtins.str], result)
+
+    def __eq__(self, rhs: typing.Any) -> builtins.bool:
+        return isinstance(rhs, self.__class__) and rhs._values == self._values
+
+    def __ne__(self, rhs: typing.Any) -> builtins.bool:
+        return not (rhs == self)
+
+    def __repr__(self) -> str:
+        return "InferenceEndpointConfigSpecKubernetesInitContainersResourcesClaims(%s)" % ", ".join(
+            k + "=" + repr(v) for k, v in self._values.items()
+        )
+
+
+class InferenceEndpointConfigSpecKubernetesInitContainersResourcesLimits(
+    metaclass=jsii.JSIIMeta,
+    jsii_type="comamazonawssagemakerinference.InferenceEndpointConfigSpecKubernetesInitContainersResourcesLimits",
+):
+    '''
+    :schema: InferenceEndpointConfigSpecKubernetesInitContainersResourcesLimits
+    '''
+
+    @jsii.member(jsii_name="fromNumber")
+    @builtins.classmethod
+    def from_number(
+        cls,
+        value: jsii.Number,
+    ) -> "InferenceEndpointConfigSpecKubernetesInitContainersResourcesLimits":
+        '''
+        :param value: -
+        '''
+        if __debug__:
+            type_hints = cached_type_hints(_typecheckingstub__0e0ec8d59ea3c86e23ec98e7f6ae7d57c942e9af6ae831643306891de926e3f6)
+            check_type(argname="argument value", value=value, expected_type=type_hints["value"])
+        return typing.cast("InferenceEndpointConfigSpecKubernetesInitContainersResourcesLimits", jsii.sinvoke(cls, "fromNumber", [value]))
+
+    @jsii.member(jsii_name="fromString")
+    @builtins.classmethod
+    def from_string(
+        cls,
+        value: builtins.str,
+    ) -> "InferenceEndpointConfigSpecKubernetesInitContainersResourcesLimits":
+        '''
+        :param value: -
+        '''
+        if __debug__:
+            type_hints = cached_type_hints(_typecheckingstub__935dada245ac8cecf0c7c3ddf29dfb459596b7072fbd01337afd41f5f99eded9)
+            check_type(argname="argument value", value=value, expected_type=type_hints["value"])
+        return typing.cast("InferenceEndpointConfigSpecKubernetesInitContainersResourcesLimits", jsii.sinvoke(cls, "fromString", [value]))
+
+    @builtins.property
+    @jsii.member(jsii_name="value")
+    def value(self) -> typing.Union[builtins.str, jsii.Number]:
+        return typing.cast(typing.Union[builtins.str, jsii.Number], jsii.get(self, "value"))
+
+
+class InferenceEndpointConfigSpecKubernetesInitContainersResourcesRequests(
+    metaclass=jsii.JSIIMeta,
+    jsii_type="comamazonawssagemakerinference.InferenceEndpointConfigSpecKubernetesInitContainersResourcesRequests",
+):
+    '''
+    :schema: InferenceEndpointConfigSpecKubernetesInitContainersResourcesRequests
+    '''
+
+    @jsii.member(jsii_name="fromNumber")
+    @builtins.classmethod
+    def from_number(
+        cls,
+        value: jsii.Number,
+    ) -> "InferenceEndpointConfigSpecKubernetesInitContainersResourcesRequests":
+        '''
+        :param value: -
+        '''
+        if __debug__:
+            type_hints = cached_type_hints(_typecheckingstub__e5f1944140be3cb2a2bd56fcd5dd084816ad7571b40b639dac09076530fae02f)
+            check_type(argname="argument value", value=value, expected_type=type_hints["value"])
+        return typing.cast("InferenceEndpointConfigSpecKubernetesInitContainersResourcesRequests", jsii.sinvoke(cls, "fromNumber", [value]))
+
+    @jsii.member(jsii_name="fromString")
+    @builtins.classmethod
+    def from_string(
+        cls,
+        value: builtins.str,
+    ) -> "InferenceEndpointConfigSpecKubernetesInitContainersResourcesRequests":
+        '''
+        :param value: -
+        '''
+        if __debug__:
+            type_hints = cached_type_hints(_typecheckingstub__04bb0820774a1a10294fadf24a2d4046ad291398e42c824b95a2432615e9fec5)
+            check_type(argname="argument value", value=value, expected_type=type_hints["value"])
+        return typing.cast("InferenceEndpointConfigSpecKubernetesInitContainersResourcesRequests", jsii.sinvoke(cls, "fromString", [value]))
+
+    @builtins.property
+    @jsii.member(jsii_name="value")
+    def value(self) -> typing.Union[builtins.str, jsii.Number]:
+        return typing.cast(typing.Union[builtins.str, jsii.Number], jsii.get(self, "value"))
+
+
+@jsii.data_type(
+    jsii_type="comamazonawssagemakerinference.InferenceEndpointConfigSpecKubernetesInitContainersRestartPolicyRules",
+    jsii_struct_bases=[],
+    name_mapping={"action": "action", "exit_codes": "exitCodes"},
+)
+class InferenceEndpointConfigSpecKubernetesInitContainersRestartPolicyRules:
+    def __init__(
+        self,
+        *,
+        action: builtins.str,
+        exit_codes: typing.Optional[typing.Union["InferenceEndpointConfigSpecKubernetesInitContainersRestartPolicyRulesExitCodes", typing.Dict[builtins.str, typing.Any]]] = None,
+    ) -> None:
+        '''ContainerRestartRule describes how a container exit is handled.
+
+        :param action: Specifies the action taken on a container exit if the requirements are satisfied. The only possible value is "Restart" to restart the container.
+        :param exit_codes: Represents the exit codes to check on container exits.
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainersRestartPolicyRules
+        '''
+        if isinstance(exit_codes, dict):
+            exit_codes = InferenceEndpointConfigSpecKubernetesInitContainersRestartPolicyRulesExitCodes(**exit_codes)
+        if __debug__:
+            type_hints = cached_type_hints(_typecheckingstub__fc4b2cdb23ca634e0af1fad313b7c02e734fff229941ff21b41d2d7096359d4e)
+            check_type(argname="argument action", value=action, expected_type=type_hints["action"])
+            check_type(argname="argument exit_codes", value=exit_codes, expected_type=type_hints["exit_codes"])
+        self._values: typing.Dict[builtins.str, typing.Any] = {
+            "action": action,
+        }
+        if exit_codes is not None:
+            self._values["exit_codes"] = exit_codes
+
+    @builtins.property
+    def action(self) -> builtins.str:
+        '''Specifies the action taken on a container exit if the requirements are satisfied.
+
+        The only possible value is "Restart" to restart the
+        container.
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainersRestartPolicyRules#action
+        '''
+        result = self._values.get("action")
+        assert result is not None, "Required property 'action' is missing"
+        return typing.cast(builtins.str, result)
+
+    @builtins.property
+    def exit_codes(
+        self,
+    ) -> typing.Optional["InferenceEndpointConfigSpecKubernetesInitContainersRestartPolicyRulesExitCodes"]:
+        '''Represents the exit codes to check on container exits.
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainersRestartPolicyRules#exitCodes
+        '''
+        result = self._values.get("exit_codes")
+        return typing.cast(typing.Optional["InferenceEndpointConfigSpecKubernetesInitContainersRestartPolicyRulesExitCodes"], result)
+
+    def __eq__(self, rhs: typing.Any) -> builtins.bool:
+        return isinstance(rhs, self.__class__) and rhs._values == self._values
+
+    def __ne__(self, rhs: typing.Any) -> builtins.bool:
+        return not (rhs == self)
+
+    def __repr__(self) -> str:
+        return "InferenceEndpointConfigSpecKubernetesInitContainersRestartPolicyRules(%s)" % ", ".join(
+            k + "=" + repr(v) for k, v in self._values.items()
+        )
+
+
+@jsii.data_type(
+    jsii_type="comamazonawssagemakerinference.InferenceEndpointConfigSpecKubernetesInitContainersRestartPolicyRulesExitCodes",
+    jsii_struct_bases=[],
+    name_mapping={"operator": "operator", "values": "values"},
+)
+class InferenceEndpointConfigSpecKubernetesInitContainersRestartPolicyRulesExitCodes:
+    def __init__(
+        self,
+        *,
+        operator: builtins.str,
+        values: typing.Optional[typing.Sequence[jsii.Number]] = None,
+    ) -> None:
+        '''Represents the exit codes to check on container exits.
+
+        :param operator: Represents the relationship between the container exit code(s) and the specified values. Possible values are: - In: the requirement is satisfied if the container exit code is in the set of specified values. - NotIn: the requirement is satisfied if the container exit code is not in the set of specified values.
+        :param values: Specifies the set of values to check for container exit codes. At most 255 elements are allowed.
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainersRestartPolicyRulesExitCodes
+        '''
+        if __debug__:
+            type_hints = cached_type_hints(_typecheckingstub__47f6f8107d67e7ff91db67e0d1b5b9c65f25a0420f3020bd94c706c720b6c1fc)
+            check_type(argname="argument operator", value=operator, expected_type=type_hints["operator"])
+            check_type(argname="argument values", value=values, expected_type=type_hints["values"])
+        self._values: typing.Dict[builtins.str, typing.Any] = {
+            "operator": operator,
+        }
+        if values is not None:
+            self._values["values"] = values
+
+    @builtins.property
+    def operator(self) -> builtins.str:
+        '''Represents the relationship between the container exit code(s) and the specified values.
+
+        Possible values are:
+
+        - In: the requirement is satisfied if the container exit code is in the
+          set of specified values.
+        - NotIn: the requirement is satisfied if the container exit code is
+          not in the set of specified values.
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainersRestartPolicyRulesExitCodes#operator
+        '''
+        result = self._values.get("operator")
+        assert result is not None, "Required property 'operator' is missing"
+        return typing.cast(builtins.str, result)
+
+    @builtins.property
+    def values(self) -> typing.Optional[typing.List[jsii.Number]]:
+        '''Specifies the set of values to check for container exit codes.
+
+        At most 255 elements are allowed.
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainersRestartPolicyRulesExitCodes#values
+        '''
+        result = self._values.get("values")
+        return typing.cast(typing.Optional[typing.List[jsii.Number]], result)
+
+    def __eq__(self, rhs: typing.Any) -> builtins.bool:
+        return isinstance(rhs, self.__class__) and rhs._values == self._values
+
+    def __ne__(self, rhs: typing.Any) -> builtins.bool:
+        return not (rhs == self)
+
+    def __repr__(self) -> str:
+        return "InferenceEndpointConfigSpecKubernetesInitContainersRestartPolicyRulesExitCodes(%s)" % ", ".join(
+            k + "=" + repr(v) for k, v in self._values.items()
+        )
+
+
+@jsii.data_type(
+    jsii_type="comamazonawssagemakerinference.InferenceEndpointConfigSpecKubernetesInitContainersSecurityContext",
+    jsii_struct_bases=[],
+    name_mapping={
+        "allow_privilege_escalation": "allowPrivilegeEscalation",
+        "app_armor_profile": "appArmorProfile",
+        "capabilities": "capabilities",
+        "privileged": "privileged",
+        "proc_mount": "procMount",
+        "read_only_root_filesystem": "readOnlyRootFilesystem",
+        "run_as_group": "runAsGroup",
+        "run_as_non_root": "runAsNonRoot",
+        "run_as_user": "runAsUser",
+        "seccomp_profile": "seccompProfile",
+        "se_linux_options": "seLinuxOptions",
+        "windows_options": "windowsOptions",
+    },
+)
+class InferenceEndpointConfigSpecKubernetesInitContainersSecurityContext:
+    def __init__(
+        self,
+        *,
+        allow_privilege_escalation: typing.Optional[builtins.bool] = None,
+        app_armor_profile: typing.Optional[typing.Union["InferenceEndpointConfigSpecKubernetesInitContainersSecurityContextAppArmorProfile", typing.Dict[builtins.str, typing.Any]]] = None,
+        capabilities: typing.Optional[typing.Union["InferenceEndpointConfigSpecKubernetesInitContainersSecurityContextCapabilities", typing.Dict[builtins.str, typing.Any]]] = None,
+        privileged: typing.Optional[builtins.bool] = None,
+        proc_mount: typing.Optional[builtins.str] = None,
+        read_only_root_filesystem: typing.Optional[builtins.bool] = None,
+        run_as_group: typing.Optional[jsii.Number] = None,
+        run_as_non_root: typing.Optional[builtins.bool] = None,
+        run_as_user: typing.Optional[jsii.Number] = None,
+        seccomp_profile: typing.Optional[typing.Union["InferenceEndpointConfigSpecKubernetesInitContainersSecurityContextSeccompProfile", typing.Dict[builtins.str, typing.Any]]] = None,
+        se_linux_options: typing.Optional[typing.Union["InferenceEndpointConfigSpecKubernetesInitContainersSecurityContextSeLinuxOptions", typing.Dict[builtins.str, typing.Any]]] = None,
+        windows_options: typing.Optional[typing.Union["InferenceEndpointConfigSpecKubernetesInitContainersSecurityContextWindowsOptions", typing.Dict[builtins.str, typing.Any]]] = None,
+    ) -> None:
+        '''SecurityContext defines the security options the container should be run with.
+
+        If set, the fields of SecurityContext override the equivalent fields of PodSecurityContext.
+        More info: https://kubernetes.io/docs/tasks/configure-pod-container/security-context/
+
+        :param allow_privilege_escalation: AllowPrivilegeEscalation controls whether a process can gain more privileges than its parent process. This bool directly controls if the no_new_privs flag will be set on the container process. AllowPrivilegeEscalation is true always when the container is: 1. run as Privileged 2. has CAP_SYS_ADMIN Note that this field cannot be set when spec.os.name is windows.
+        :param app_armor_profile: appArmorProfile is the AppArmor options to use by this container. If set, this profile overrides the pod's appArmorProfile. Note that this field cannot be set when spec.os.name is windows.
+        :param capabilities: The capabilities to add/drop when running containers. Defaults to the default set of capabilities granted by the container runtime. Note that this field cannot be set when spec.os.name is windows. Default: the default set of capabilities granted by the container runtime.
+        :param privileged: Run container in privileged mode. Processes in privileged containers are essentially equivalent to root on the host. Defaults to false. Note that this field cannot be set when spec.os.name is windows. Default: false.
+        :param proc_mount: procMount denotes the type of proc mount to use for the containers. The default value is Default which uses the container runtime defaults for readonly paths and masked paths. This requires the ProcMountType feature flag to be enabled. Note that this field cannot be set when spec.os.name is windows.
+        :param read_only_root_filesystem: Whether this container has a read-only root filesystem. Default is false. Note that this field cannot be set when spec.os.name is windows. Default: false.
+        :param run_as_group: The GID to run the entrypoint of the container process. Uses runtime default if unset. May also be set in PodSecurityContext. If set in both SecurityContext and PodSecurityContext, the value specified in SecurityContext takes precedence. Note that this field cannot be set when spec.os.name is windows.
+        :param run_as_non_root: Indicates that the container must run as a non-root user. If true, the Kubelet will validate the image at runtime to ensure that it does not run as UID 0 (root) and fail to start the container if it does. If unset or false, no such validation will be performed. May also be set in PodSecurityContext. If set in both SecurityContext and PodSecurityContext, the value specified in SecurityContext takes precedence.
+        :param run_as_user: The UID to run the entrypoint of the container process. Defaults to user specified in image metadata if unspecified. May also be set in PodSecurityContext. If set in both SecurityContext and PodSecurityContext, the value specified in SecurityContext takes precedence. Note that this field cannot be set when spec.os.name is windows. Default: user specified in image metadata if unspecified.
+        :param seccomp_profile: The seccomp options to use by this container. If seccomp options are provided at both the pod & container level, the container options override the pod options. Note that this field cannot be set when spec.os.name is windows.
+        :param se_linux_options: The SELinux context to be applied to the container. If unspecified, the container runtime will allocate a random SELinux context for each container. May also be set in PodSecurityContext. If set in both SecurityContext and PodSecurityContext, the value specified in SecurityContext takes precedence. Note that this field cannot be set when spec.os.name is windows.
+        :param windows_options: The Windows specific settings applied to all containers. If unspecified, the options from the PodSecurityContext will be used. If set in both SecurityContext and PodSecurityContext, the value specified in SecurityContext takes precedence. Note that this field cannot be set when spec.os.name is linux.
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainersSecurityContext
+        '''
+        if isinstance(app_armor_profile, dict):
+            app_armor_profile = InferenceEndpointConfigSpecKubernetesInitContainersSecurityContextAppArmorProfile(**app_armor_profile)
+        if isinstance(capabilities, dict):
+            capabilities = InferenceEndpointConfigSpecKubernetesInitContainersSecurityContextCapabilities(**capabilities)
+        if isinstance(seccomp_profile, dict):
+            seccomp_profile = InferenceEndpointConfigSpecKubernetesInitContainersSecurityContextSeccompProfile(**seccomp_profile)
+        if isinstance(se_linux_options, dict):
+            se_linux_options = InferenceEndpointConfigSpecKubernetesInitContainersSecurityContextSeLinuxOptions(**se_linux_options)
+        if isinstance(windows_options, dict):
+            windows_options = InferenceEndpointConfigSpecKubernetesInitContainersSecurityContextWindowsOptions(**windows_options)
+        if __debug__:
+            type_hints = cached_type_hints(_typecheckingstub__ed3f58c8eeffaf446a3b605cde28b0f99cae4f463f026a16b19986cdae714fd5)
+            check_type(argname="argument allow_privilege_escalation", value=allow_privilege_escalation, expected_type=type_hints["allow_privilege_escalation"])
+            check_type(argname="argument app_armor_profile", value=app_armor_profile, expected_type=type_hints["app_armor_profile"])
+            check_type(argname="argument capabilities", value=capabilities, expected_type=type_hints["capabilities"])
+            check_type(argname="argument privileged", value=privileged, expected_type=type_hints["privileged"])
+            check_type(argname="argument proc_mount", value=proc_mount, expected_type=type_hints["proc_mount"])
+            check_type(argname="argument read_only_root_filesystem", value=read_only_root_filesystem, expected_type=type_hints["read_only_root_filesystem"])
+            check_type(argname="argument run_as_group", value=run_as_group, expected_type=type_hints["run_as_group"])
+            check_type(argname="argument run_as_non_root", value=run_as_non_root, expected_type=type_hints["run_as_non_root"])
+            check_type(argname="argument run_as_user", value=run_as_user, expected_type=type_hints["run_as_user"])
+            check_type(argname="argument seccomp_profile", value=seccomp_profile, expected_type=type_hints["seccomp_profile"])
+            check_type(argname="argument se_linux_options", value=se_linux_options, expected_type=type_hints["se_linux_options"])
+            check_type(argname="argument windows_options", value=windows_options, expected_type=type_hints["windows_options"])
+        self._values: typing.Dict[builtins.str, typing.Any] = {}
+        if allow_privilege_escalation is not None:
+            self._values["allow_privilege_escalation"] = allow_privilege_escalation
+        if app_armor_profile is not None:
+            self._values["app_armor_profile"] = app_armor_profile
+        if capabilities is not None:
+            self._values["capabilities"] = capabilities
+        if privileged is not None:
+            self._values["privileged"] = privileged
+        if proc_mount is not None:
+            self._values["proc_mount"] = proc_mount
+        if read_only_root_filesystem is not None:
+            self._values["read_only_root_filesystem"] = read_only_root_filesystem
+        if run_as_group is not None:
+            self._values["run_as_group"] = run_as_group
+        if run_as_non_root is not None:
+            self._values["run_as_non_root"] = run_as_non_root
+        if run_as_user is not None:
+            self._values["run_as_user"] = run_as_user
+        if seccomp_profile is not None:
+            self._values["seccomp_profile"] = seccomp_profile
+        if se_linux_options is not None:
+            self._values["se_linux_options"] = se_linux_options
+        if windows_options is not None:
+            self._values["windows_options"] = windows_options
+
+    @builtins.property
+    def allow_privilege_escalation(self) -> typing.Optional[builtins.bool]:
+        '''AllowPrivilegeEscalation controls whether a process can gain more privileges than its parent process.
+
+        This bool directly controls if
+        the no_new_privs flag will be set on the container process.
+        AllowPrivilegeEscalation is true always when the container is:
+
+        1. run as Privileged
+        2. has CAP_SYS_ADMIN
+           Note that this field cannot be set when spec.os.name is windows.
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainersSecurityContext#allowPrivilegeEscalation
+        '''
+        result = self._values.get("allow_privilege_escalation")
+        return typing.cast(typing.Optional[builtins.bool], result)
+
+    @builtins.property
+    def app_armor_profile(
+        self,
+    ) -> typing.Optional["InferenceEndpointConfigSpecKubernetesInitContainersSecurityContextAppArmorProfile"]:
+        '''appArmorProfile is the AppArmor options to use by this container.
+
+        If set, this profile
+        overrides the pod's appArmorProfile.
+        Note that this field cannot be set when spec.os.name is windows.
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainersSecurityContext#appArmorProfile
+        '''
+        result = self._values.get("app_armor_profile")
+        return typing.cast(typing.Optional["InferenceEndpointConfigSpecKubernetesInitContainersSecurityContextAppArmorProfile"], result)
+
+    @builtins.property
+    def capabilities(
+        self,
+    ) -> typing.Optional["InferenceEndpointConfigSpecKubernetesInitContainersSecurityContextCapabilities"]:
+        '''The capabilities to add/drop when running containers.
+
+        Defaults to the default set of capabilities granted by the container runtime.
+        Note that this field cannot be set when spec.os.name is windows.
+
+        :default: the default set of capabilities granted by the container runtime.
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainersSecurityContext#capabilities
+        '''
+        result = self._values.get("capabilities")
+        return typing.cast(typing.Optional["InferenceEndpointConfigSpecKubernetesInitContainersSecurityContextCapabilities"], result)
+
+    @builtins.property
+    def privileged(self) -> typing.Optional[builtins.bool]:
+        '''Run container in privileged mode.
+
+        Processes in privileged containers are essentially equivalent to root on the host.
+        Defaults to false.
+        Note that this field cannot be set when spec.os.name is windows.
+
+        :default: false.
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainersSecurityContext#privileged
+        '''
+        result = self._values.get("privileged")
+        return typing.cast(typing.Optional[builtins.bool], result)
+
+    @builtins.property
+    def proc_mount(self) -> typing.Optional[builtins.str]:
+        '''procMount denotes the type of proc mount to use for the containers.
+
+        The default value is Default which uses the container runtime defaults for
+        readonly paths and masked paths.
+        This requires the ProcMountType feature flag to be enabled.
+        Note that this field cannot be set when spec.os.name is windows.
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainersSecurityContext#procMount
+        '''
+        result = self._values.get("proc_mount")
+        return typing.cast(typing.Optional[builtins.str], result)
+
+    @builtins.property
+    def read_only_root_filesystem(self) -> typing.Optional[builtins.bool]:
+        '''Whether this container has a read-only root filesystem.
+
+        Default is false.
+        Note that this field cannot be set when spec.os.name is windows.
+
+        :default: false.
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainersSecurityContext#readOnlyRootFilesystem
+        '''
+        result = self._values.get("read_only_root_filesystem")
+        return typing.cast(typing.Optional[builtins.bool], result)
+
+    @builtins.property
+    def run_as_group(self) -> typing.Optional[jsii.Number]:
+        '''The GID to run the entrypoint of the container process.
+
+        Uses runtime default if unset.
+        May also be set in PodSecurityContext.  If set in both SecurityContext and
+        PodSecurityContext, the value specified in SecurityContext takes precedence.
+        Note that this field cannot be set when spec.os.name is windows.
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainersSecurityContext#runAsGroup
+        '''
+        result = self._values.get("run_as_group")
+        return typing.cast(typing.Optional[jsii.Number], result)
+
+    @builtins.property
+    def run_as_non_root(self) -> typing.Optional[builtins.bool]:
+        '''Indicates that the container must run as a non-root user.
+
+        If true, the Kubelet will validate the image at runtime to ensure that it
+        does not run as UID 0 (root) and fail to start the container if it does.
+        If unset or false, no such validation will be performed.
+        May also be set in PodSecurityContext.  If set in both SecurityContext and
+        PodSecurityContext, the value specified in SecurityContext takes precedence.
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainersSecurityContext#runAsNonRoot
+        '''
+        result = self._values.get("run_as_non_root")
+        return typing.cast(typing.Optional[builtins.bool], result)
+
+    @builtins.property
+    def run_as_user(self) -> typing.Optional[jsii.Number]:
+        '''The UID to run the entrypoint of the container process.
+
+        Defaults to user specified in image metadata if unspecified.
+        May also be set in PodSecurityContext.  If set in both SecurityContext and
+        PodSecurityContext, the value specified in SecurityContext takes precedence.
+        Note that this field cannot be set when spec.os.name is windows.
+
+        :default: user specified in image metadata if unspecified.
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainersSecurityContext#runAsUser
+        '''
+        result = self._values.get("run_as_user")
+        return typing.cast(typing.Optional[jsii.Number], result)
+
+    @builtins.property
+    def seccomp_profile(
+        self,
+    ) -> typing.Optional["InferenceEndpointConfigSpecKubernetesInitContainersSecurityContextSeccompProfile"]:
+        '''The seccomp options to use by this container.
+
+        If seccomp options are
+        provided at both the pod & container level, the container options
+        override the pod options.
+        Note that this field cannot be set when spec.os.name is windows.
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainersSecurityContext#seccompProfile
+        '''
+        result = self._values.get("seccomp_profile")
+        return typing.cast(typing.Optional["InferenceEndpointConfigSpecKubernetesInitContainersSecurityContextSeccompProfile"], result)
+
+    @builtins.property
+    def se_linux_options(
+        self,
+    ) -> typing.Optional["InferenceEndpointConfigSpecKubernetesInitContainersSecurityContextSeLinuxOptions"]:
+        '''The SELinux context to be applied to the container.
+
+        If unspecified, the container runtime will allocate a random SELinux context for each
+        container.  May also be set in PodSecurityContext.  If set in both SecurityContext and
+        PodSecurityContext, the value specified in SecurityContext takes precedence.
+        Note that this field cannot be set when spec.os.name is windows.
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainersSecurityContext#seLinuxOptions
+        '''
+        result = self._values.get("se_linux_options")
+        return typing.cast(typing.Optional["InferenceEndpointConfigSpecKubernetesInitContainersSecurityContextSeLinuxOptions"], result)
+
+    @builtins.property
+    def windows_options(
+        self,
+    ) -> typing.Optional["InferenceEndpointConfigSpecKubernetesInitContainersSecurityContextWindowsOptions"]:
+        '''The Windows specific settings applied to all containers.
+
+        If unspecified, the options from the PodSecurityContext will be used.
+        If set in both SecurityContext and PodSecurityContext, the value specified in SecurityContext takes precedence.
+        Note that this field cannot be set when spec.os.name is linux.
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainersSecurityContext#windowsOptions
+        '''
+        result = self._values.get("windows_options")
+        return typing.cast(typing.Optional["InferenceEndpointConfigSpecKubernetesInitContainersSecurityContextWindowsOptions"], result)
+
+    def __eq__(self, rhs: typing.Any) -> builtins.bool:
+        return isinstance(rhs, self.__class__) and rhs._values == self._values
+
+    def __ne__(self, rhs: typing.Any) -> builtins.bool:
+        return not (rhs == self)
+
+    def __repr__(self) -> str:
+        return "InferenceEndpointConfigSpecKubernetesInitContainersSecurityContext(%s)" % ", ".join(
+            k + "=" + repr(v) for k, v in self._values.items()
+        )
+
+
+@jsii.data_type(
+    jsii_type="comamazonawssagemakerinference.InferenceEndpointConfigSpecKubernetesInitContainersSecurityContextAppArmorProfile",
+    jsii_struct_bases=[],
+    name_mapping={"type": "type", "localhost_profile": "localhostProfile"},
+)
+class InferenceEndpointConfigSpecKubernetesInitContainersSecurityContextAppArmorProfile:
+    def __init__(
+        self,
+        *,
+        type: builtins.str,
+        localhost_profile: typing.Optional[builtins.str] = None,
+    ) -> None:
+        '''appArmorProfile is the AppArmor options to use by this container.
+
+        If set, this profile
+        overrides the pod's appArmorProfile.
+        Note that this field cannot be set when spec.os.name is windows.
+
+        :param type: type indicates which kind of AppArmor profile will be applied. Valid options are: Localhost - a profile pre-loaded on the node. RuntimeDefault - the container runtime's default profile. Unconfined - no AppArmor enforcement.
+        :param localhost_profile: localhostProfile indicates a profile loaded on the node that should be used. The profile must be preconfigured on the node to work. Must match the loaded name of the profile. Must be set if and only if type is "Localhost".
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainersSecurityContextAppArmorProfile
+        '''
+        if __debug__:
+            type_hints = cached_type_hints(_typecheckingstub__57d5a8bfc122ac6cdbd82c19db4b20be8fb410ec0c769a001a5525f0887b4200)
+            check_type(argname="argument type", value=type, expected_type=type_hints["type"])
+            check_type(argname="argument localhost_profile", value=localhost_profile, expected_type=type_hints["localhost_profile"])
+        self._values: typing.Dict[builtins.str, typing.Any] = {
+            "type": type,
+        }
+        if localhost_profile is not None:
+            self._values["localhost_profile"] = localhost_profile
+
+    @builtins.property
+    def type(self) -> builtins.str:
+        '''type indicates which kind of AppArmor profile will be applied.
+
+        Valid options are:
+        Localhost - a profile pre-loaded on the node.
+        RuntimeDefault - the container runtime's default profile.
+        Unconfined - no AppArmor enforcement.
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainersSecurityContextAppArmorProfile#type
+        '''
+        result = self._values.get("type")
+        assert result is not None, "Required property 'type' is missing"
+        return typing.cast(builtins.str, result)
+
+    @builtins.property
+    def localhost_profile(self) -> typing.Optional[builtins.str]:
+        '''localhostProfile indicates a profile loaded on the node that should be used.
+
+        The profile must be preconfigured on the node to work.
+        Must match the loaded name of the profile.
+        Must be set if and only if type is "Localhost".
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainersSecurityContextAppArmorProfile#localhostProfile
+        '''
+        result = self._values.get("localhost_profile")
+        return typing.cast(typing.Optional[builtins.str], result)
+
+    def __eq__(self, rhs: typing.Any) -> builtins.bool:
+        return isinstance(rhs, self.__class__) and rhs._values == self._values
+
+    def __ne__(self, rhs: typing.Any) -> builtins.bool:
+        return not (rhs == self)
+
+    def __repr__(self) -> str:
+        return "InferenceEndpointConfigSpecKubernetesInitContainersSecurityContextAppArmorProfile(%s)" % ", ".join(
+            k + "=" + repr(v) for k, v in self._values.items()
+        )
+
+
+@jsii.data_type(
+    jsii_type="comamazonawssagemakerinference.InferenceEndpointConfigSpecKubernetesInitContainersSecurityContextCapabilities",
+    jsii_struct_bases=[],
+    name_mapping={"add": "add", "drop": "drop"},
+)
+class InferenceEndpointConfigSpecKubernetesInitContainersSecurityContextCapabilities:
+    def __init__(
+        self,
+        *,
+        add: typing.Optional[typing.Sequence[builtins.str]] = None,
+        drop: typing.Optional[typing.Sequence[builtins.str]] = None,
+    ) -> None:
+        '''The capabilities to add/drop when running containers.
+
+        Defaults to the default set of capabilities granted by the container runtime.
+        Note that this field cannot be set when spec.os.name is windows.
+
+        :param add: Added capabilities.
+        :param drop: Removed capabilities.
+
+        :default: the default set of capabilities granted by the container runtime.
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainersSecurityContextCapabilities
+        '''
+        if __debug__:
+            type_hints = cached_type_hints(_typecheckingstub__086c3e64f8823eb9d3f7f4ec0a2341764131a057df1694f7b95e983790305215)
+            check_type(argname="argument add", value=add, expected_type=type_hints["add"])
+            check_type(argname="argument drop", value=drop, expected_type=type_hints["drop"])
+        self._values: typing.Dict[builtins.str, typing.Any] = {}
+        if add is not None:
+            self._values["add"] = add
+        if drop is not None:
+            self._values["drop"] = drop
+
+    @builtins.property
+    def add(self) -> typing.Optional[typing.List[builtins.str]]:
+        '''Added capabilities.
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainersSecurityContextCapabilities#add
+        '''
+        result = self._values.get("add")
+        return typing.cast(typing.Optional[typing.List[builtins.str]], result)
+
+    @builtins.property
+    def drop(self) -> typing.Optional[typing.List[builtins.str]]:
+        '''Removed capabilities.
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainersSecurityContextCapabilities#drop
+        '''
+        result = self._values.get("drop")
+        return typing.cast(typing.Optional[typing.List[builtins.str]], result)
+
+    def __eq__(self, rhs: typing.Any) -> builtins.bool:
+        return isinstance(rhs, self.__class__) and rhs._values == self._values
+
+    def __ne__(self, rhs: typing.Any) -> builtins.bool:
+        return not (rhs == self)
+
+    def __repr__(self) -> str:
+        return "InferenceEndpointConfigSpecKubernetesInitContainersSecurityContextCapabilities(%s)" % ", ".join(
+            k + "=" + repr(v) for k, v in self._values.items()
+        )
+
+
+@jsii.data_type(
+    jsii_type="comamazonawssagemakerinference.InferenceEndpointConfigSpecKubernetesInitContainersSecurityContextSeLinuxOptions",
+    jsii_struct_bases=[],
+    name_mapping={"level": "level", "role": "role", "type": "type", "user": "user"},
+)
+class InferenceEndpointConfigSpecKubernetesInitContainersSecurityContextSeLinuxOptions:
+    def __init__(
+        self,
+        *,
+        level: typing.Optional[builtins.str] = None,
+        role: typing.Optional[builtins.str] = None,
+        type: typing.Optional[builtins.str] = None,
+        user: typing.Optional[builtins.str] = None,
+    ) -> None:
+        '''The SELinux context to be applied to the container.
+
+        If unspecified, the container runtime will allocate a random SELinux context for each
+        container.  May also be set in PodSecurityContext.  If set in both SecurityContext and
+        PodSecurityContext, the value specified in SecurityContext takes precedence.
+        Note that this field cannot be set when spec.os.name is windows.
+
+        :param level: Level is SELinux level label that applies to the container.
+        :param role: Role is a SELinux role label that applies to the container.
+        :param type: Type is a SELinux type label that applies to the container.
+        :param user: User is a SELinux user label that applies to the container.
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainersSecurityContextSeLinuxOptions
+        '''
+        if __debug__:
+            type_hints = cached_type_hints(_typecheckingstub__f6079d22d5d7abab4c83fafc182696a215fb7025471f2ae708f39f35a2fe95eb)
+            check_type(argname="argument level", value=level, expected_type=type_hints["level"])
+            check_type(argname="argument role", value=role, expected_type=type_hints["role"])
+            check_type(argname="argument type", value=type, expected_type=type_hints["type"])
+            check_type(argname="argument user", value=user, expected_type=type_hints["user"])
+        self._values: typing.Dict[builtins.str, typing.Any] = {}
+        if level is not None:
+            self._values["level"] = level
+        if role is not None:
+            self._values["role"] = role
+        if type is not None:
+            self._values["type"] = type
+        if user is not None:
+            self._values["user"] = user
+
+    @builtins.property
+    def level(self) -> typing.Optional[builtins.str]:
+        '''Level is SELinux level label that applies to the container.
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainersSecurityContextSeLinuxOptions#level
+        '''
+        result = self._values.get("level")
+        return typing.cast(typing.Optional[builtins.str], result)
+
+    @builtins.property
+    def role(self) -> typing.Optional[builtins.str]:
+        '''Role is a SELinux role label that applies to the container.
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainersSecurityContextSeLinuxOptions#role
+        '''
+        result = self._values.get("role")
+        return typing.cast(typing.Optional[builtins.str], result)
+
+    @builtins.property
+    def type(self) -> typing.Optional[builtins.str]:
+        '''Type is a SELinux type label that applies to the container.
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainersSecurityContextSeLinuxOptions#type
+        '''
+        result = self._values.get("type")
+        return typing.cast(typing.Optional[builtins.str], result)
+
+    @builtins.property
+    def user(self) -> typing.Optional[builtins.str]:
+        '''User is a SELinux user label that applies to the container.
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainersSecurityContextSeLinuxOptions#user
+        '''
+        result = self._values.get("user")
+        return typing.cast(typing.Optional[builtins.str], result)
+
+    def __eq__(self, rhs: typing.Any) -> builtins.bool:
+        return isinstance(rhs, self.__class__) and rhs._values == self._values
+
+    def __ne__(self, rhs: typing.Any) -> builtins.bool:
+        return not (rhs == self)
+
+    def __repr__(self) -> str:
+        return "InferenceEndpointConfigSpecKubernetesInitContainersSecurityContextSeLinuxOptions(%s)" % ", ".join(
+            k + "=" + repr(v) for k, v in self._values.items()
+        )
+
+
+@jsii.data_type(
+    jsii_type="comamazonawssagemakerinference.InferenceEndpointConfigSpecKubernetesInitContainersSecurityContextSeccompProfile",
+    jsii_struct_bases=[],
+    name_mapping={"type": "type", "localhost_profile": "localhostProfile"},
+)
+class InferenceEndpointConfigSpecKubernetesInitContainersSecurityContextSeccompProfile:
+    def __init__(
+        self,
+        *,
+        type: builtins.str,
+        localhost_profile: typing.Optional[builtins.str] = None,
+    ) -> None:
+        '''The seccomp options to use by this container.
+
+        If seccomp options are
+        provided at both the pod & container level, the container options
+        override the pod options.
+        Note that this field cannot be set when spec.os.name is windows.
+
+        :param type: type indicates which kind of seccomp profile will be applied. Valid options are:. Localhost - a profile defined in a file on the node should be used. RuntimeDefault - the container runtime default profile should be used. Unconfined - no profile should be applied.
+        :param localhost_profile: localhostProfile indicates a profile defined in a file on the node should be used. The profile must be preconfigured on the node to work. Must be a descending path, relative to the kubelet's configured seccomp profile location. Must be set if type is "Localhost". Must NOT be set for any other type.
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainersSecurityContextSeccompProfile
+        '''
+        if __debug__:
+            type_hints = cached_type_hints(_typecheckingstub__6068490a4c32083074253ace8260d445257da5068e3338e16ac6d6abe0b179fb)
+            check_type(argname="argument type", value=type, expected_type=type_hints["type"])
+            check_type(argname="argument localhost_profile", value=localhost_profile, expected_type=type_hints["localhost_profile"])
+        self._values: typing.Dict[builtins.str, typing.Any] = {
+            "type": type,
+        }
+        if localhost_profile is not None:
+            self._values["localhost_profile"] = localhost_profile
+
+    @builtins.property
+    def type(self) -> builtins.str:
+        '''type indicates which kind of seccomp profile will be applied. Valid options are:.
+
+        Localhost - a profile defined in a file on the node should be used.
+        RuntimeDefault - the container runtime default profile should be used.
+        Unconfined - no profile should be applied.
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainersSecurityContextSeccompProfile#type
+        '''
+        result = self._values.get("type")
+        assert result is not None, "Required property 'type' is missing"
+        return typing.cast(builtins.str, result)
+
+    @builtins.property
+    def localhost_profile(self) -> typing.Optional[builtins.str]:
+        '''localhostProfile indicates a profile defined in a file on the node should be used.
+
+        The profile must be preconfigured on the node to work.
+        Must be a descending path, relative to the kubelet's configured seccomp profile location.
+        Must be set if type is "Localhost". Must NOT be set for any other type.
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainersSecurityContextSeccompProfile#localhostProfile
+        '''
+        result = self._values.get("localhost_profile")
+        return typing.cast(typing.Optional[builtins.str], result)
+
+    def __eq__(self, rhs: typing.Any) -> builtins.bool:
+        return isinstance(rhs, self.__class__) and rhs._values == self._values
+
+    def __ne__(self, rhs: typing.Any) -> builtins.bool:
+        return not (rhs == self)
+
+    def __repr__(self) -> str:
+        return "InferenceEndpointConfigSpecKubernetesInitContainersSecurityContextSeccompProfile(%s)" % ", ".join(
+            k + "=" + repr(v) for k, v in self._values.items()
+        )
+
+
+@jsii.data_type(
+    jsii_type="comamazonawssagemakerinference.InferenceEndpointConfigSpecKubernetesInitContainersSecurityContextWindowsOptions",
+    jsii_struct_bases=[],
+    name_mapping={
+        "gmsa_credential_spec": "gmsaCredentialSpec",
+        "gmsa_credential_spec_name": "gmsaCredentialSpecName",
+        "host_process": "hostProcess",
+        "run_as_user_name": "runAsUserName",
+    },
+)
+class InferenceEndpointConfigSpecKubernetesInitContainersSecurityContextWindowsOptions:
+    def __init__(
+        self,
+        *,
+        gmsa_credential_spec: typing.Optional[builtins.str] = None,
+        gmsa_credential_spec_name: typing.Optional[builtins.str] = None,
+        host_process: typing.Optional[builtins.bool] = None,
+        run_as_user_name: typing.Optional[builtins.str] = None,
+    ) -> None:
+        '''The Windows specific settings applied to all containers.
+
+        If unspecified, the options from the PodSecurityContext will be used.
+        If set in both SecurityContext and PodSecurityContext, the value specified in SecurityContext takes precedence.
+        Note that this field cannot be set when spec.os.name is linux.
+
+        :param gmsa_credential_spec: GMSACredentialSpec is where the GMSA admission webhook (https://github.com/kubernetes-sigs/windows-gmsa) inlines the contents of the GMSA credential spec named by the GMSACredentialSpecName field.
+        :param gmsa_credential_spec_name: GMSACredentialSpecName is the name of the GMSA credential spec to use.
+        :param host_process: HostProcess determines if a container should be run as a 'Host Process' container. All of a Pod's containers must have the same effective HostProcess value (it is not allowed to have a mix of HostProcess containers and non-HostProcess containers). In addition, if HostProcess is true then HostNetwork must also be set to true.
+        :param run_as_user_name: The UserName in Windows to run the entrypoint of the container process. Defaults to the user specified in image metadata if unspecified. May also be set in PodSecurityContext. If set in both SecurityContext and PodSecurityContext, the value specified in SecurityContext takes precedence. Default: the user specified in image metadata if unspecified.
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainersSecurityContextWindowsOptions
+        '''
+        if __debug__:
+            type_hints = cached_type_hints(_typecheckingstub__18ed3bffb33ecebd7c0e66853d3a18f2a3fccf37d560d75177b52dd702f1ee73)
+            check_type(argname="argument gmsa_credential_spec", value=gmsa_credential_spec, expected_type=type_hints["gmsa_credential_spec"])
+            check_type(argname="argument gmsa_credential_spec_name", value=gmsa_credential_spec_name, expected_type=type_hints["gmsa_credential_spec_name"])
+            check_type(argname="argument host_process", value=host_process, expected_type=type_hints["host_process"])
+            check_type(argname="argument run_as_user_name", value=run_as_user_name, expected_type=type_hints["run_as_user_name"])
+        self._values: typing.Dict[builtins.str, typing.Any] = {}
+        if gmsa_credential_spec is not None:
+            self._values["gmsa_credential_spec"] = gmsa_credential_spec
+        if gmsa_credential_spec_name is not None:
+            self._values["gmsa_credential_spec_name"] = gmsa_credential_spec_name
+        if host_process is not None:
+            self._values["host_process"] = host_process
+        if run_as_user_name is not None:
+            self._values["run_as_user_name"] = run_as_user_name
+
+    @builtins.property
+    def gmsa_credential_spec(self) -> typing.Optional[builtins.str]:
+        '''GMSACredentialSpec is where the GMSA admission webhook (https://github.com/kubernetes-sigs/windows-gmsa) inlines the contents of the GMSA credential spec named by the GMSACredentialSpecName field.
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainersSecurityContextWindowsOptions#gmsaCredentialSpec
+        '''
+        result = self._values.get("gmsa_credential_spec")
+        return typing.cast(typing.Optional[builtins.str], result)
+
+    @builtins.property
+    def gmsa_credential_spec_name(self) -> typing.Optional[builtins.str]:
+        '''GMSACredentialSpecName is the name of the GMSA credential spec to use.
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainersSecurityContextWindowsOptions#gmsaCredentialSpecName
+        '''
+        result = self._values.get("gmsa_credential_spec_name")
+        return typing.cast(typing.Optional[builtins.str], result)
+
+    @builtins.property
+    def host_process(self) -> typing.Optional[builtins.bool]:
+        '''HostProcess determines if a container should be run as a 'Host Process' container.
+
+        All of a Pod's containers must have the same effective HostProcess value
+        (it is not allowed to have a mix of HostProcess containers and non-HostProcess containers).
+        In addition, if HostProcess is true then HostNetwork must also be set to true.
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainersSecurityContextWindowsOptions#hostProcess
+        '''
+        result = self._values.get("host_process")
+        return typing.cast(typing.Optional[builtins.bool], result)
+
+    @builtins.property
+    def run_as_user_name(self) -> typing.Optional[builtins.str]:
+        '''The UserName in Windows to run the entrypoint of the container process.
+
+        Defaults to the user specified in image metadata if unspecified.
+        May also be set in PodSecurityContext. If set in both SecurityContext and
+        PodSecurityContext, the value specified in SecurityContext takes precedence.
+
+        :default: the user specified in image metadata if unspecified.
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainersSecurityContextWindowsOptions#runAsUserName
+        '''
+        result = self._values.get("run_as_user_name")
+        return typing.cast(typing.Optional[builtins.str], result)
+
+    def __eq__(self, rhs: typing.Any) -> builtins.bool:
+        return isinstance(rhs, self.__class__) and rhs._values == self._values
+
+    def __ne__(self, rhs: typing.Any) -> builtins.bool:
+        return not (rhs == self)
+
+    def __repr__(self) -> str:
+        return "InferenceEndpointConfigSpecKubernetesInitContainersSecurityContextWindowsOptions(%s)" % ", ".join(
+            k + "=" + repr(v) for k, v in self._values.items()
+        )
+
+
+@jsii.data_type(
+    jsii_type="comamazonawssagemakerinference.InferenceEndpointConfigSpecKubernetesInitContainersStartupProbe",
+    jsii_struct_bases=[],
+    name_mapping={
+        "exec": "exec",
+        "failure_threshold": "failureThreshold",
+        "grpc": "grpc",
+        "http_get": "httpGet",
+        "initial_delay_seconds": "initialDelaySeconds",
+        "period_seconds": "periodSeconds",
+        "success_threshold": "successThreshold",
+        "tcp_socket": "tcpSocket",
+        "termination_grace_period_seconds": "terminationGracePeriodSeconds",
+        "timeout_seconds": "timeoutSeconds",
+    },
+)
+class InferenceEndpointConfigSpecKubernetesInitContainersStartupProbe:
+    def __init__(
+        self,
+        *,
+        exec: typing.Optional[typing.Union["InferenceEndpointConfigSpecKubernetesInitContainersStartupProbeExec", typing.Dict[builtins.str, typing.Any]]] = None,
+        failure_threshold: typing.Optional[jsii.Number] = None,
+        grpc: typing.Optional[typing.Union["InferenceEndpointConfigSpecKubernetesInitContainersStartupProbeGrpc", typing.Dict[builtins.str, typing.Any]]] = None,
+        http_get: typing.Optional[typing.Union["InferenceEndpointConfigSpecKubernetesInitContainersStartupProbeHttpGet", typing.Dict[builtins.str, typing.Any]]] = None,
+        initial_delay_seconds: typing.Optional[jsii.Number] = None,
+        period_seconds: typing.Optional[jsii.Number] = None,
+        success_threshold: typing.Optional[jsii.Number] = None,
+        tcp_socket: typing.Optional[typing.Union["InferenceEndpointConfigSpecKubernetesInitContainersStartupProbeTcpSocket", typing.Dict[builtins.str, typing.Any]]] = None,
+        termination_grace_period_seconds: typing.Optional[jsii.Number] = None,
+        timeout_seconds: typing.Optional[jsii.Number] = None,
+    ) -> None:
+        '''StartupProbe indicates that the Pod has successfully initialized.
+
+        If specified, no other probes are executed until this completes successfully.
+        If this probe fails, the Pod will be restarted, just as if the livenessProbe failed.
+        This can be used to provide different probe parameters at the beginning of a Pod's lifecycle,
+        when it might take a long time to load data or warm a cache, than during steady-state operation.
+        This cannot be updated.
+        More info: https://kubernetes.io/docs/concepts/workloads/pods/pod-lifecycle#container-probes
+
+        :param exec: Exec specifies a command to execute in the container.
+        :param failure_threshold: Minimum consecutive failures for the probe to be considered failed after having succeeded. Defaults to 3. Minimum value is 1. Default: 3. Minimum value is 1.
+        :param grpc: GRPC specifies a GRPC HealthCheckRequest.
+        :param http_get: HTTPGet specifies an HTTP GET request to perform.
+        :param initial_delay_seconds: Number of seconds after the container has started before liveness probes are initiated. More info: https://kubernetes.io/docs/concepts/workloads/pods/pod-lifecycle#container-probes
+        :param period_seconds: How often (in seconds) to perform the probe. Default to 10 seconds. Minimum value is 1. Default: 10 seconds. Minimum value is 1.
+        :param success_threshold: Minimum consecutive successes for the probe to be considered successful after having failed. Defaults to 1. Must be 1 for liveness and startup. Minimum value is 1. Default: 1. Must be 1 for liveness and startup. Minimum value is 1.
+        :param tcp_socket: TCPSocket specifies a connection to a TCP port.
+        :param termination_grace_period_seconds: Optional duration in seconds the pod needs to terminate gracefully upon probe failure. The grace period is the duration in seconds after the processes running in the pod are sent a termination signal and the time when the processes are forcibly halted with a kill signal. Set this value longer than the expected cleanup time for your process. If this value is nil, the pod's terminationGracePeriodSeconds will be used. Otherwise, this value overrides the value provided by the pod spec. Value must be non-negative integer. The value zero indicates stop immediately via the kill signal (no opportunity to shut down). This is a beta field and requires enabling ProbeTerminationGracePeriod feature gate. Minimum value is 1. spec.terminationGracePeriodSeconds is used if unset.
+        :param timeout_seconds: Number of seconds after which the probe times out. Defaults to 1 second. Minimum value is 1. More info: https://kubernetes.io/docs/concepts/workloads/pods/pod-lifecycle#container-probes Default: 1 second. Minimum value is 1.
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainersStartupProbe
+        '''
+        if isinstance(exec, dict):
+            exec = InferenceEndpointConfigSpecKubernetesInitContainersStartupProbeExec(**exec)
+        if isinstance(grpc, dict):
+            grpc = InferenceEndpointConfigSpecKubernetesInitContainersStartupProbeGrpc(**grpc)
+        if isinstance(http_get, dict):
+            http_get = InferenceEndpointConfigSpecKubernetesInitContainersStartupProbeHttpGet(**http_get)
+        if isinstance(tcp_socket, dict):
+            tcp_socket = InferenceEndpointConfigSpecKubernetesInitContainersStartupProbeTcpSocket(**tcp_socket)
+        if __debug__:
+            type_hints = cached_type_hints(_typecheckingstub__1c0ac758d96bdd25984254e0184f8757d56e442e5f85f150d9279283e61f8d81)
+            check_type(argname="argument exec", value=exec, expected_type=type_hints["exec"])
+            check_type(argname="argument failure_threshold", value=failure_threshold, expected_type=type_hints["failure_threshold"])
+            check_type(argname="argument grpc", value=grpc, expected_type=type_hints["grpc"])
+            check_type(argname="argument http_get", value=http_get, expected_type=type_hints["http_get"])
+            check_type(argname="argument initial_delay_seconds", value=initial_delay_seconds, expected_type=type_hints["initial_delay_seconds"])
+            check_type(argname="argument period_seconds", value=period_seconds, expected_type=type_hints["period_seconds"])
+            check_type(argname="argument success_threshold", value=success_threshold, expected_type=type_hints["success_threshold"])
+            check_type(argname="argument tcp_socket", value=tcp_socket, expected_type=type_hints["tcp_socket"])
+            check_type(argname="argument termination_grace_period_seconds", value=termination_grace_period_seconds, expected_type=type_hints["termination_grace_period_seconds"])
+            check_type(argname="argument timeout_seconds", value=timeout_seconds, expected_type=type_hints["timeout_seconds"])
+        self._values: typing.Dict[builtins.str, typing.Any] = {}
+        if exec is not None:
+            self._values["exec"] = exec
+        if failure_threshold is not None:
+            self._values["failure_threshold"] = failure_threshold
+        if grpc is not None:
+            self._values["grpc"] = grpc
+        if http_get is not None:
+            self._values["http_get"] = http_get
+        if initial_delay_seconds is not None:
+            self._values["initial_delay_seconds"] = initial_delay_seconds
+        if period_seconds is not None:
+            self._values["period_seconds"] = period_seconds
+        if success_threshold is not None:
+            self._values["success_threshold"] = success_threshold
+        if tcp_socket is not None:
+            self._values["tcp_socket"] = tcp_socket
+        if termination_grace_period_seconds is not None:
+            self._values["termination_grace_period_seconds"] = termination_grace_period_seconds
+        if timeout_seconds is not None:
+            self._values["timeout_seconds"] = timeout_seconds
+
+    @builtins.property
+    def exec(
+        self,
+    ) -> typing.Optional["InferenceEndpointConfigSpecKubernetesInitContainersStartupProbeExec"]:
+        '''Exec specifies a command to execute in the container.
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainersStartupProbe#exec
+        '''
+        result = self._values.get("exec")
+        return typing.cast(typing.Optional["InferenceEndpointConfigSpecKubernetesInitContainersStartupProbeExec"], result)
+
+    @builtins.property
+    def failure_threshold(self) -> typing.Optional[jsii.Number]:
+        '''Minimum consecutive failures for the probe to be considered failed after having succeeded.
+
+        Defaults to 3. Minimum value is 1.
+
+        :default: 3. Minimum value is 1.
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainersStartupProbe#failureThreshold
+        '''
+        result = self._values.get("failure_threshold")
+        return typing.cast(typing.Optional[jsii.Number], result)
+
+    @builtins.property
+    def grpc(
+        self,
+    ) -> typing.Optional["InferenceEndpointConfigSpecKubernetesInitContainersStartupProbeGrpc"]:
+        '''GRPC specifies a GRPC HealthCheckRequest.
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainersStartupProbe#grpc
+        '''
+        result = self._values.get("grpc")
+        return typing.cast(typing.Optional["InferenceEndpointConfigSpecKubernetesInitContainersStartupProbeGrpc"], result)
+
+    @builtins.property
+    def http_get(
+        self,
+    ) -> typing.Optional["InferenceEndpointConfigSpecKubernetesInitContainersStartupProbeHttpGet"]:
+        '''HTTPGet specifies an HTTP GET request to perform.
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainersStartupProbe#httpGet
+        '''
+        result = self._values.get("http_get")
+        return typing.cast(typing.Optional["InferenceEndpointConfigSpecKubernetesInitContainersStartupProbeHttpGet"], result)
+
+    @builtins.property
+    def initial_delay_seconds(self) -> typing.Optional[jsii.Number]:
+        '''Number of seconds after the container has started before liveness probes are initiated.
+
+        More info: https://kubernetes.io/docs/concepts/workloads/pods/pod-lifecycle#container-probes
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainersStartupProbe#initialDelaySeconds
+        '''
+        result = self._values.get("initial_delay_seconds")
+        return typing.cast(typing.Optional[jsii.Number], result)
+
+    @builtins.property
+    def period_seconds(self) -> typing.Optional[jsii.Number]:
+        '''How often (in seconds) to perform the probe.
+
+        Default to 10 seconds. Minimum value is 1.
+
+        :default: 10 seconds. Minimum value is 1.
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainersStartupProbe#periodSeconds
+        '''
+        result = self._values.get("period_seconds")
+        return typing.cast(typing.Optional[jsii.Number], result)
+
+    @builtins.property
+    def success_threshold(self) -> typing.Optional[jsii.Number]:
+        '''Minimum consecutive successes for the probe to be considered successful after having failed.
+
+        Defaults to 1. Must be 1 for liveness and startup. Minimum value is 1.
+
+        :default: 1. Must be 1 for liveness and startup. Minimum value is 1.
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainersStartupProbe#successThreshold
+        '''
+        result = self._values.get("success_threshold")
+        return typing.cast(typing.Optional[jsii.Number], result)
+
+    @builtins.property
+    def tcp_socket(
+        self,
+    ) -> typing.Optional["InferenceEndpointConfigSpecKubernetesInitContainersStartupProbeTcpSocket"]:
+        '''TCPSocket specifies a connection to a TCP port.
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainersStartupProbe#tcpSocket
+        '''
+        result = self._values.get("tcp_socket")
+        return typing.cast(typing.Optional["InferenceEndpointConfigSpecKubernetesInitContainersStartupProbeTcpSocket"], result)
+
+    @builtins.property
+    def termination_grace_period_seconds(self) -> typing.Optional[jsii.Number]:
+        '''Optional duration in seconds the pod needs to terminate gracefully upon probe failure.
+
+        The grace period is the duration in seconds after the processes running in the pod are sent
+        a termination signal and the time when the processes are forcibly halted with a kill signal.
+        Set this value longer than the expected cleanup time for your process.
+        If this value is nil, the pod's terminationGracePeriodSeconds will be used. Otherwise, this
+        value overrides the value provided by the pod spec.
+        Value must be non-negative integer. The value zero indicates stop immediately via
+        the kill signal (no opportunity to shut down).
+        This is a beta field and requires enabling ProbeTerminationGracePeriod feature gate.
+        Minimum value is 1. spec.terminationGracePeriodSeconds is used if unset.
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainersStartupProbe#terminationGracePeriodSeconds
+        '''
+        result = self._values.get("termination_grace_period_seconds")
+        return typing.cast(typing.Optional[jsii.Number], result)
+
+    @builtins.property
+    def timeout_seconds(self) -> typing.Optional[jsii.Number]:
+        '''Number of seconds after which the probe times out.
+
+        Defaults to 1 second. Minimum value is 1.
+        More info: https://kubernetes.io/docs/concepts/workloads/pods/pod-lifecycle#container-probes
+
+        :default: 1 second. Minimum value is 1.
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainersStartupProbe#timeoutSeconds
+        '''
+        result = self._values.get("timeout_seconds")
+        return typing.cast(typing.Optional[jsii.Number], result)
+
+    def __eq__(self, rhs: typing.Any) -> builtins.bool:
+        return isinstance(rhs, self.__class__) and rhs._values == self._values
+
+    def __ne__(self, rhs: typing.Any) -> builtins.bool:
+        return not (rhs == self)
+
+    def __repr__(self) -> str:
+        return "InferenceEndpointConfigSpecKubernetesInitContainersStartupProbe(%s)" % ", ".join(
+            k + "=" + repr(v) for k, v in self._values.items()
+        )
+
+
+@jsii.data_type(
+    jsii_type="comamazonawssagemakerinference.InferenceEndpointConfigSpecKubernetesInitContainersStartupProbeExec",
+    jsii_struct_bases=[],
+    name_mapping={"command": "command"},
+)
+class InferenceEndpointConfigSpecKubernetesInitContainersStartupProbeExec:
+    def __init__(
+        self,
+        *,
+        command: typing.Optional[typing.Sequence[builtins.str]] = None,
+    ) -> None:
+        '''Exec specifies a command to execute in the container.
+
+        :param command: Command is the command line to execute inside the container, the working directory for the command is root ('/') in the container's filesystem. The command is simply exec'd, it is not run inside a shell, so traditional shell instructions ('|', etc) won't work. To use a shell, you need to explicitly call out to that shell. Exit status of 0 is treated as live/healthy and non-zero is unhealthy.
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainersStartupProbeExec
+        '''
+        if __debug__:
+            type_hints = cached_type_hints(_typecheckingstub__44bfac79824519a86cee8d5928cd584aa6e106a8dd0d102a1538c3cb7e7c8331)
+            check_type(argname="argument command", value=command, expected_type=type_hints["command"])
+        self._values: typing.Dict[builtins.str, typing.Any] = {}
+        if command is not None:
+            self._values["command"] = command
+
+    @builtins.property
+    def command(self) -> typing.Optional[typing.List[builtins.str]]:
+        '''Command is the command line to execute inside the container, the working directory for the command  is root ('/') in the container's filesystem.
+
+        The command is simply exec'd, it is
+        not run inside a shell, so traditional shell instructions ('|', etc) won't work. To use
+        a shell, you need to explicitly call out to that shell.
+        Exit status of 0 is treated as live/healthy and non-zero is unhealthy.
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainersStartupProbeExec#command
+        '''
+        result = self._values.get("command")
+        return typing.cast(typing.Optional[typing.List[builtins.str]], result)
+
+    def __eq__(self, rhs: typing.Any) -> builtins.bool:
+        return isinstance(rhs, self.__class__) and rhs._values == self._values
+
+    def __ne__(self, rhs: typing.Any) -> builtins.bool:
+        return not (rhs == self)
+
+    def __repr__(self) -> str:
+        return "InferenceEndpointConfigSpecKubernetesInitContainersStartupProbeExec(%s)" % ", ".join(
+            k + "=" + repr(v) for k, v in self._values.items()
+        )
+
+
+@jsii.data_type(
+    jsii_type="comamazonawssagemakerinference.InferenceEndpointConfigSpecKubernetesInitContainersStartupProbeGrpc",
+    jsii_struct_bases=[],
+    name_mapping={"port": "port", "service": "service"},
+)
+class InferenceEndpointConfigSpecKubernetesInitContainersStartupProbeGrpc:
+    def __init__(
+        self,
+        *,
+        port: jsii.Number,
+        service: typing.Optional[builtins.str] = None,
+    ) -> None:
+        '''GRPC specifies a GRPC HealthCheckRequest.
+
+        :param port: Port number of the gRPC service. Number must be in the range 1 to 65535.
+        :param service: Service is the name of the service to place in the gRPC HealthCheckRequest (see https://github.com/grpc/grpc/blob/master/doc/health-checking.md). If this is not specified, the default behavior is defined by gRPC.
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainersStartupProbeGrpc
+        '''
+        if __debug__:
+            type_hints = cached_type_hints(_typecheckingstub__460362dddddb2e0cfcc1c5372d2e50deeb904ed8e5fb135a0ace750c4f26f7db)
+            check_type(argname="argument port", value=port, expected_type=type_hints["port"])
+            check_type(argname="argument service", value=service, expected_type=type_hints["service"])
+        self._values: typing.Dict[builtins.str, typing.Any] = {
+            "port": port,
+        }
+        if service is not None:
+            self._values["service"] = service
+
+    @builtins.property
+    def port(self) -> jsii.Number:
+        '''Port number of the gRPC service.
+
+        Number must be in the range 1 to 65535.
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainersStartupProbeGrpc#port
+        '''
+        result = self._values.get("port")
+        assert result is not None, "Required property 'port' is missing"
+        return typing.cast(jsii.Number, result)
+
+    @builtins.property
+    def service(self) -> typing.Optional[builtins.str]:
+        '''Service is the name of the service to place in the gRPC HealthCheckRequest (see https://github.com/grpc/grpc/blob/master/doc/health-checking.md).
+
+        If this is not specified, the default behavior is defined by gRPC.
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainersStartupProbeGrpc#service
+        '''
+        result = self._values.get("service")
+        return typing.cast(typing.Optional[builtins.str], result)
+
+    def __eq__(self, rhs: typing.Any) -> builtins.bool:
+        return isinstance(rhs, self.__class__) and rhs._values == self._values
+
+    def __ne__(self, rhs: typing.Any) -> builtins.bool:
+        return not (rhs == self)
+
+    def __repr__(self) -> str:
+        return "InferenceEndpointConfigSpecKubernetesInitContainersStartupProbeGrpc(%s)" % ", ".join(
+            k + "=" + repr(v) for k, v in self._values.items()
+        )
+
+
+@jsii.data_type(
+    jsii_type="comamazonawssagemakerinference.InferenceEndpointConfigSpecKubernetesInitContainersStartupProbeHttpGet",
+    jsii_struct_bases=[],
+    name_mapping={
+        "port": "port",
+        "host": "host",
+        "http_headers": "httpHeaders",
+        "path": "path",
+        "scheme": "scheme",
+    },
+)
+class InferenceEndpointConfigSpecKubernetesInitContainersStartupProbeHttpGet:
+    def __init__(
+        self,
+        *,
+        port: "InferenceEndpointConfigSpecKubernetesInitContainersStartupProbeHttpGetPort",
+        host: typing.Optional[builtins.str] = None,
+        http_headers: typing.Optional[typing.Sequence[typing.Union["InferenceEndpointConfigSpecKubernetesInitContainersStartupProbeHttpGetHttpHeaders", typing.Dict[builtins.str, typing.Any]]]] = None,
+        path: typing.Optional[builtins.str] = None,
+        scheme: typing.Optional[builtins.str] = None,
+    ) -> None:
+        '''HTTPGet specifies an HTTP GET request to perform.
+
+        :param port: Name or number of the port to access on the container. Number must be in the range 1 to 65535. Name must be an IANA_SVC_NAME.
+        :param host: Host name to connect to, defaults to the pod IP. You probably want to set "Host" in httpHeaders instead.
+        :param http_headers: Custom headers to set in the request. HTTP allows repeated headers.
+        :param path: Path to access on the HTTP server.
+        :param scheme: Scheme to use for connecting to the host. Defaults to HTTP. Default: HTTP.
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainersStartupProbeHttpGet
+        '''
+        if __debug__:
+            type_hints = cached_type_hints(_typecheckingstub__97780e369d6e1df78cb129b2f54fbac0e7a87266a844f07caa43d3d5d510c8ff)
+            check_type(argname="argument port", value=port, expected_type=type_hints["port"])
+            check_type(argname="argument host", value=host, expected_type=type_hints["host"])
+            check_type(argname="argument http_headers", value=http_headers, expected_type=type_hints["http_headers"])
+            check_type(argname="argument path", value=path, expected_type=type_hints["path"])
+            check_type(argname="argument scheme", value=scheme, expected_type=type_hints["scheme"])
+        self._values: typing.Dict[builtins.str, typing.Any] = {
+            "port": port,
+        }
+        if host is not None:
+            self._values["host"] = host
+        if http_headers is not None:
+            self._values["http_headers"] = http_headers
+        if path is not None:
+            self._values["path"] = path
+        if scheme is not None:
+            self._values["scheme"] = scheme
+
+    @builtins.property
+    def port(
+        self,
+    ) -> "InferenceEndpointConfigSpecKubernetesInitContainersStartupProbeHttpGetPort":
+        '''Name or number of the port to access on the container.
+
+        Number must be in the range 1 to 65535.
+        Name must be an IANA_SVC_NAME.
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainersStartupProbeHttpGet#port
+        '''
+        result = self._values.get("port")
+        assert result is not None, "Required property 'port' is missing"
+        return typing.cast("InferenceEndpointConfigSpecKubernetesInitContainersStartupProbeHttpGetPort", result)
+
+    @builtins.property
+    def host(self) -> typing.Optional[builtins.str]:
+        '''Host name to connect to, defaults to the pod IP.
+
+        You probably want to set
+        "Host" in httpHeaders instead.
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainersStartupProbeHttpGet#host
+        '''
+        result = self._values.get("host")
+        return typing.cast(typing.Optional[builtins.str], result)
+
+    @builtins.property
+    def http_headers(
+        self,
+    ) -> typing.Optional[typing.List["InferenceEndpointConfigSpecKubernetesInitContainersStartupProbeHttpGetHttpHeaders"]]:
+        '''Custom headers to set in the request.
+
+        HTTP allows repeated headers.
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainersStartupProbeHttpGet#httpHeaders
+        '''
+        result = self._values.get("http_headers")
+        return typing.cast(typing.Optional[typing.List["InferenceEndpointConfigSpecKubernetesInitContainersStartupProbeHttpGetHttpHeaders"]], result)
+
+    @builtins.property
+    def path(self) -> typing.Optional[builtins.str]:
+        '''Path to access on the HTTP server.
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainersStartupProbeHttpGet#path
+        '''
+        result = self._values.get("path")
+        return typing.cast(typing.Optional[builtins.str], result)
+
+    @builtins.property
+    def scheme(self) -> typing.Optional[builtins.str]:
+        '''Scheme to use for connecting to the host.
+
+        Defaults to HTTP.
+
+        :default: HTTP.
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainersStartupProbeHttpGet#scheme
+        '''
+        result = self._values.get("scheme")
+        return typing.cast(typing.Optional[builtins.str], result)
+
+    def __eq__(self, rhs: typing.Any) -> builtins.bool:
+        return isinstance(rhs, self.__class__) and rhs._values == self._values
+
+    def __ne__(self, rhs: typing.Any) -> builtins.bool:
+        return not (rhs == self)
+
+    def __repr__(self) -> str:
+        return "InferenceEndpointConfigSpecKubernetesInitContainersStartupProbeHttpGet(%s)" % ", ".join(
+            k + "=" + repr(v) for k, v in self._values.items()
+        )
+
+
+@jsii.data_type(
+    jsii_type="comamazonawssagemakerinference.InferenceEndpointConfigSpecKubernetesInitContainersStartupProbeHttpGetHttpHeaders",
+    jsii_struct_bases=[],
+    name_mapping={"name": "name", "value": "value"},
+)
+class InferenceEndpointConfigSpecKubernetesInitContainersStartupProbeHttpGetHttpHeaders:
+    def __init__(self, *, name: builtins.str, value: builtins.str) -> None:
+        '''HTTPHeader describes a custom header to be used in HTTP probes.
+
+        :param name: The header field name. This will be canonicalized upon output, so case-variant names will be understood as the same header.
+        :param value: The header field value.
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainersStartupProbeHttpGetHttpHeaders
+        '''
+        if __debug__:
+            type_hints = cached_type_hints(_typecheckingstub__dca04c17bcbe13bfc5f3d6a783c3f804a4d26db59990219e04525a2b8c1d9f57)
+            check_type(argname="argument name", value=name, expected_type=type_hints["name"])
+            check_type(argname="argument value", value=value, expected_type=type_hints["value"])
+        self._values: typing.Dict[builtins.str, typing.Any] = {
+            "name": name,
+            "value": value,
+        }
+
+    @builtins.property
+    def name(self) -> builtins.str:
+        '''The header field name.
+
+        This will be canonicalized upon output, so case-variant names will be understood as the same header.
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainersStartupProbeHttpGetHttpHeaders#name
+        '''
+        result = self._values.get("name")
+        assert result is not None, "Required property 'name' is missing"
+        return typing.cast(builtins.str, result)
+
+    @builtins.property
+    def value(self) -> builtins.str:
+        '''The header field value.
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainersStartupProbeHttpGetHttpHeaders#value
+        '''
+        result = self._values.get("value")
+        assert result is not None, "Required property 'value' is missing"
+        return typing.cast(builtins.str, result)
+
+    def __eq__(self, rhs: typing.Any) -> builtins.bool:
+        return isinstance(rhs, self.__class__) and rhs._values == self._values
+
+    def __ne__(self, rhs: typing.Any) -> builtins.bool:
+        return not (rhs == self)
+
+    def __repr__(self) -> str:
+        return "InferenceEndpointConfigSpecKubernetesInitContainersStartupProbeHttpGetHttpHeaders(%s)" % ", ".join(
+            k + "=" + repr(v) for k, v in self._values.items()
+        )
+
+
+class InferenceEndpointConfigSpecKubernetesInitContainersStartupProbeHttpGetPort(
+    metaclass=jsii.JSIIMeta,
+    jsii_type="comamazonawssagemakerinference.InferenceEndpointConfigSpecKubernetesInitContainersStartupProbeHttpGetPort",
+):
+    '''Name or number of the port to access on the container.
+
+    Number must be in the range 1 to 65535.
+    Name must be an IANA_SVC_NAME.
+
+    :schema: InferenceEndpointConfigSpecKubernetesInitContainersStartupProbeHttpGetPort
+    '''
+
+    @jsii.member(jsii_name="fromNumber")
+    @builtins.classmethod
+    def from_number(
+        cls,
+        value: jsii.Number,
+    ) -> "InferenceEndpointConfigSpecKubernetesInitContainersStartupProbeHttpGetPort":
+        '''
+        :param value: -
+        '''
+        if __debug__:
+            type_hints = cached_type_hints(_typecheckingstub__c78a22d19fc9f0491422e8773d7e1b5120065f225634f3135e2aa9f713eee553)
+            check_type(argname="argument value", value=value, expected_type=type_hints["value"])
+        return typing.cast("InferenceEndpointConfigSpecKubernetesInitContainersStartupProbeHttpGetPort", jsii.sinvoke(cls, "fromNumber", [value]))
+
+    @jsii.member(jsii_name="fromString")
+    @builtins.classmethod
+    def from_string(
+        cls,
+        value: builtins.str,
+    ) -> "InferenceEndpointConfigSpecKubernetesInitContainersStartupProbeHttpGetPort":
+        '''
+        :param value: -
+        '''
+        if __debug__:
+            type_hints = cached_type_hints(_typecheckingstub__dc395da8189bee3ab0f44974a98cf5a434b7c84827e43232cff665552e14caaf)
+            check_type(argname="argument value", value=value, expected_type=type_hints["value"])
+        return typing.cast("InferenceEndpointConfigSpecKubernetesInitContainersStartupProbeHttpGetPort", jsii.sinvoke(cls, "fromString", [value]))
+
+    @builtins.property
+    @jsii.member(jsii_name="value")
+    def value(self) -> typing.Union[builtins.str, jsii.Number]:
+        return typing.cast(typing.Union[builtins.str, jsii.Number], jsii.get(self, "value"))
+
+
+@jsii.data_type(
+    jsii_type="comamazonawssagemakerinference.InferenceEndpointConfigSpecKubernetesInitContainersStartupProbeTcpSocket",
+    jsii_struct_bases=[],
+    name_mapping={"port": "port", "host": "host"},
+)
+class InferenceEndpointConfigSpecKubernetesInitContainersStartupProbeTcpSocket:
+    def __init__(
+        self,
+        *,
+        port: "InferenceEndpointConfigSpecKubernetesInitContainersStartupProbeTcpSocketPort",
+        host: typing.Optional[builtins.str] = None,
+    ) -> None:
+        '''TCPSocket specifies a connection to a TCP port.
+
+        :param port: Number or name of the port to access on the container. Number must be in the range 1 to 65535. Name must be an IANA_SVC_NAME.
+        :param host: Optional: Host name to connect to, defaults to the pod IP.
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainersStartupProbeTcpSocket
+        '''
+        if __debug__:
+            type_hints = cached_type_hints(_typecheckingstub__7c75f0f3e9dc99de8f925eb9428a5d609479e814a59905ea7957e7196b510945)
+            check_type(argname="argument port", value=port, expected_type=type_hints["port"])
+            check_type(argname="argument host", value=host, expected_type=type_hints["host"])
+        self._values: typing.Dict[builtins.str, typing.Any] = {
+            "port": port,
+        }
+        if host is not None:
+            self._values["host"] = host
+
+    @builtins.property
+    def port(
+        self,
+    ) -> "InferenceEndpointConfigSpecKubernetesInitContainersStartupProbeTcpSocketPort":
+        '''Number or name of the port to access on the container.
+
+        Number must be in the range 1 to 65535.
+        Name must be an IANA_SVC_NAME.
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainersStartupProbeTcpSocket#port
+        '''
+        result = self._values.get("port")
+        assert result is not None, "Required property 'port' is missing"
+        return typing.cast("InferenceEndpointConfigSpecKubernetesInitContainersStartupProbeTcpSocketPort", result)
+
+    @builtins.property
+    def host(self) -> typing.Optional[builtins.str]:
+        '''Optional: Host name to connect to, defaults to the pod IP.
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainersStartupProbeTcpSocket#host
+        '''
+        result = self._values.get("host")
+        return typing.cast(typing.Optional[builtins.str], result)
+
+    def __eq__(self, rhs: typing.Any) -> builtins.bool:
+        return isinstance(rhs, self.__class__) and rhs._values == self._values
+
+    def __ne__(self, rhs: typing.Any) -> builtins.bool:
+        return not (rhs == self)
+
+    def __repr__(self) -> str:
+        return "InferenceEndpointConfigSpecKubernetesInitContainersStartupProbeTcpSocket(%s)" % ", ".join(
+            k + "=" + repr(v) for k, v in self._values.items()
+        )
+
+
+class InferenceEndpointConfigSpecKubernetesInitContainersStartupProbeTcpSocketPort(
+    metaclass=jsii.JSIIMeta,
+    jsii_type="comamazonawssagemakerinference.InferenceEndpointConfigSpecKubernetesInitContainersStartupProbeTcpSocketPort",
+):
+    '''Number or name of the port to access on the container.
+
+    Number must be in the range 1 to 65535.
+    Name must be an IANA_SVC_NAME.
+
+    :schema: InferenceEndpointConfigSpecKubernetesInitContainersStartupProbeTcpSocketPort
+    '''
+
+    @jsii.member(jsii_name="fromNumber")
+    @builtins.classmethod
+    def from_number(
+        cls,
+        value: jsii.Number,
+    ) -> "InferenceEndpointConfigSpecKubernetesInitContainersStartupProbeTcpSocketPort":
+        '''
+        :param value: -
+        '''
+        if __debug__:
+            type_hints = cached_type_hints(_typecheckingstub__849f04eada2a0191e69acc931eff5e7aed3a16bc2e8b11b072e2da748c863962)
+            check_type(argname="argument value", value=value, expected_type=type_hints["value"])
+        return typing.cast("InferenceEndpointConfigSpecKubernetesInitContainersStartupProbeTcpSocketPort", jsii.sinvoke(cls, "fromNumber", [value]))
+
+    @jsii.member(jsii_name="fromString")
+    @builtins.classmethod
+    def from_string(
+        cls,
+        value: builtins.str,
+    ) -> "InferenceEndpointConfigSpecKubernetesInitContainersStartupProbeTcpSocketPort":
+        '''
+        :param value: -
+        '''
+        if __debug__:
+            type_hints = cached_type_hints(_typecheckingstub__4ecd27bfd28faa6864faf3ad1c9c5090a7e3994ccf5f5df32a534426a2c4b6f6)
+            check_type(argname="argument value", value=value, expected_type=type_hints["value"])
+        return typing.cast("InferenceEndpointConfigSpecKubernetesInitContainersStartupProbeTcpSocketPort", jsii.sinvoke(cls, "fromString", [value]))
+
+    @builtins.property
+    @jsii.member(jsii_name="value")
+    def value(self) -> typing.Union[builtins.str, jsii.Number]:
+        return typing.cast(typing.Union[builtins.str, jsii.Number], jsii.get(self, "value"))
+
+
+@jsii.data_type(
+    jsii_type="comamazonawssagemakerinference.InferenceEndpointConfigSpecKubernetesInitContainersVolumeDevices",
+    jsii_struct_bases=[],
+    name_mapping={"device_path": "devicePath", "name": "name"},
+)
+class InferenceEndpointConfigSpecKubernetesInitContainersVolumeDevices:
+    def __init__(self, *, device_path: builtins.str, name: builtins.str) -> None:
+        '''volumeDevice describes a mapping of a raw block device within a container.
+
+        :param device_path: devicePath is the path inside of the container that the device will be mapped to.
+        :param name: name must match the name of a persistentVolumeClaim in the pod.
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainersVolumeDevices
+        '''
+        if __debug__:
+            type_hints = cached_type_hints(_typecheckingstub__2eebd8ed08a95351e662593bd642d3c8b44b3715844e575896407cf4b7cae5d8)
+            check_type(argname="argument device_path", value=device_path, expected_type=type_hints["device_path"])
+            check_type(argname="argument name", value=name, expected_type=type_hints["name"])
+        self._values: typing.Dict[builtins.str, typing.Any] = {
+            "device_path": device_path,
+            "name": name,
+        }
+
+    @builtins.property
+    def device_path(self) -> builtins.str:
+        '''devicePath is the path inside of the container that the device will be mapped to.
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainersVolumeDevices#devicePath
+        '''
+        result = self._values.get("device_path")
+        assert result is not None, "Required property 'device_path' is missing"
+        return typing.cast(builtins.str, result)
+
+    @builtins.property
+    def name(self) -> builtins.str:
+        '''name must match the name of a persistentVolumeClaim in the pod.
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainersVolumeDevices#name
+        '''
+        result = self._values.get("name")
+        assert result is not None, "Required property 'name' is missing"
+        return typing.cast(builtins.str, result)
+
+    def __eq__(self, rhs: typing.Any) -> builtins.bool:
+        return isinstance(rhs, self.__class__) and rhs._values == self._values
+
+    def __ne__(self, rhs: typing.Any) -> builtins.bool:
+        return not (rhs == self)
+
+    def __repr__(self) -> str:
+        return "InferenceEndpointConfigSpecKubernetesInitContainersVolumeDevices(%s)" % ", ".join(
+            k + "=" + repr(v) for k, v in self._values.items()
+        )
+
+
+@jsii.data_type(
+    jsii_type="comamazonawssagemakerinference.InferenceEndpointConfigSpecKubernetesInitContainersVolumeMounts",
+    jsii_struct_bases=[],
+    name_mapping={
+        "mount_path": "mountPath",
+        "name": "name",
+        "mount_propagation": "mountPropagation",
+        "read_only": "readOnly",
+        "recursive_read_only": "recursiveReadOnly",
+        "sub_path": "subPath",
+        "sub_path_expr": "subPathExpr",
+    },
+)
+class InferenceEndpointConfigSpecKubernetesInitContainersVolumeMounts:
+    def __init__(
+        self,
+        *,
+        mount_path: builtins.str,
+        name: builtins.str,
+        mount_propagation: typing.Optional[builtins.str] = None,
+        read_only: typing.Optional[builtins.bool] = None,
+        recursive_read_only: typing.Optional[builtins.str] = None,
+        sub_path: typing.Optional[builtins.str] = None,
+        sub_path_expr: typing.Optional[builtins.str] = None,
+    ) -> None:
+        '''VolumeMount describes a mounting of a Volume within a container.
+
+        :param mount_path: Path within the container at which the volume should be mounted. Must not contain ':'.
+        :param name: This must match the Name of a Volume.
+        :param mount_propagation: mountPropagation determines how mounts are propagated from the host to container and the other way around. When not set, MountPropagationNone is used. This field is beta in 1.10. When RecursiveReadOnly is set to IfPossible or to Enabled, MountPropagation must be None or unspecified (which defaults to None).
+        :param read_only: Mounted read-only if true, read-write otherwise (false or unspecified). Defaults to false. Default: false.
+        :param recursive_read_only: RecursiveReadOnly specifies whether read-only mounts should be handled recursively. If ReadOnly is false, this field has no meaning and must be unspecified. If ReadOnly is true, and this field is set to Disabled, the mount is not made recursively read-only. If this field is set to IfPossible, the mount is made recursively read-only, if it is supported by the container runtime. If this field is set to Enabled, the mount is made recursively read-only if it is supported by the container runtime, otherwise the pod will not be started and an error will be generated to indicate the reason. If this field is set to IfPossible or Enabled, MountPropagation must be set to None (or be unspecified, which defaults to None). If this field is not specified, it is treated as an equivalent of Disabled.
+        :param sub_path: Path within the volume from which the container's volume should be mounted. Defaults to "" (volume's root). Default: volume's root).
+        :param sub_path_expr: Expanded path within the volume from which the container's volume should be mounted. Behaves similarly to SubPath but environment variable references $(VAR_NAME) are expanded using the container's environment. Defaults to "" (volume's root). SubPathExpr and SubPath are mutually exclusive. Default: volume's root).
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainersVolumeMounts
+        '''
+        if __debug__:
+            type_hints = cached_type_hints(_typecheckingstub__d4d99293325ad6d32e772045fb42b60b4eca146897442b20f4e81c0fda125b80)
+            check_type(argname="argument mount_path", value=mount_path, expected_type=type_hints["mount_path"])
+            check_type(argname="argument name", value=name, expected_type=type_hints["name"])
+            check_type(argname="argument mount_propagation", value=mount_propagation, expected_type=type_hints["mount_propagation"])
+            check_type(argname="argument read_only", value=read_only, expected_type=type_hints["read_only"])
+            check_type(argname="argument recursive_read_only", value=recursive_read_only, expected_type=type_hints["recursive_read_only"])
+            check_type(argname="argument sub_path", value=sub_path, expected_type=type_hints["sub_path"])
+            check_type(argname="argument sub_path_expr", value=sub_path_expr, expected_type=type_hints["sub_path_expr"])
+        self._values: typing.Dict[builtins.str, typing.Any] = {
+            "mount_path": mount_path,
+            "name": name,
+        }
+        if mount_propagation is not None:
+            self._values["mount_propagation"] = mount_propagation
+        if read_only is not None:
+            self._values["read_only"] = read_only
+        if recursive_read_only is not None:
+            self._values["recursive_read_only"] = recursive_read_only
+        if sub_path is not None:
+            self._values["sub_path"] = sub_path
+        if sub_path_expr is not None:
+            self._values["sub_path_expr"] = sub_path_expr
+
+    @builtins.property
+    def mount_path(self) -> builtins.str:
+        '''Path within the container at which the volume should be mounted.
+
+        Must
+        not contain ':'.
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainersVolumeMounts#mountPath
+        '''
+        result = self._values.get("mount_path")
+        assert result is not None, "Required property 'mount_path' is missing"
+        return typing.cast(builtins.str, result)
+
+    @builtins.property
+    def name(self) -> builtins.str:
+        '''This must match the Name of a Volume.
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainersVolumeMounts#name
+        '''
+        result = self._values.get("name")
+        assert result is not None, "Required property 'name' is missing"
+        return typing.cast(builtins.str, result)
+
+    @builtins.property
+    def mount_propagation(self) -> typing.Optional[builtins.str]:
+        '''mountPropagation determines how mounts are propagated from the host to container and the other way around.
+
+        When not set, MountPropagationNone is used.
+        This field is beta in 1.10.
+        When RecursiveReadOnly is set to IfPossible or to Enabled, MountPropagation must be None or unspecified
+        (which defaults to None).
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainersVolumeMounts#mountPropagation
+        '''
+        result = self._values.get("mount_propagation")
+        return typing.cast(typing.Optional[builtins.str], result)
+
+    @builtins.property
+    def read_only(self) -> typing.Optional[builtins.bool]:
+        '''Mounted read-only if true, read-write otherwise (false or unspecified).
+
+        Defaults to false.
+
+        :default: false.
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainersVolumeMounts#readOnly
+        '''
+        result = self._values.get("read_only")
+        return typing.cast(typing.Optional[builtins.bool], result)
+
+    @builtins.property
+    def recursive_read_only(self) -> typing.Optional[builtins.str]:
+        '''RecursiveReadOnly specifies whether read-only mounts should be handled recursively.
+
+        If ReadOnly is false, this field has no meaning and must be unspecified.
+
+        If ReadOnly is true, and this field is set to Disabled, the mount is not made
+        recursively read-only.  If this field is set to IfPossible, the mount is made
+        recursively read-only, if it is supported by the container runtime.  If this
+        field is set to Enabled, the mount is made recursively read-only if it is
+        supported by the container runtime, otherwise the pod will not be started and
+        an error will be generated to indicate the reason.
+
+        If this field is set to IfPossible or Enabled, MountPropagation must be set to
+        None (or be unspecified, which defaults to None).
+
+        If this field is not specified, it is treated as an equivalent of Disabled.
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainersVolumeMounts#recursiveReadOnly
+        '''
+        result = self._values.get("recursive_read_only")
+        return typing.cast(typing.Optional[builtins.str], result)
+
+    @builtins.property
+    def sub_path(self) -> typing.Optional[builtins.str]:
+        '''Path within the volume from which the container's volume should be mounted.
+
+        Defaults to "" (volume's root).
+
+        :default: volume's root).
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainersVolumeMounts#subPath
+        '''
+        result = self._values.get("sub_path")
+        return typing.cast(typing.Optional[builtins.str], result)
+
+    @builtins.property
+    def sub_path_expr(self) -> typing.Optional[builtins.str]:
+        '''Expanded path within the volume from which the container's volume should be mounted.
+
+        Behaves similarly to SubPath but environment variable references $(VAR_NAME) are expanded using the container's environment.
+        Defaults to "" (volume's root).
+        SubPathExpr and SubPath are mutually exclusive.
+
+        :default: volume's root).
+
+        :schema: InferenceEndpointConfigSpecKubernetesInitContainersVolumeMounts#subPathExpr
+        '''
+        result = self._values.get("sub_path_expr")
+        return typing.cast(typing.Optional[builtins.str], result)
+
+    def __eq__(self, rhs: typing.Any) -> builtins.bool:
+        return isinstance(rhs, self.__class__) and rhs._values == self._values
+
+    def __ne__(self, rhs: typing.Any) -> builtins.bool:
+        return not (rhs == self)
+
+    def __repr__(self) -> str:
+        return "InferenceEndpointConfigSpecKubernetesInitContainersVolumeMounts(%s)" % ", ".join(
+            k + "=" + repr(v) for k, v in self._values.items()
+        )
+
+
+@jsii.data_type(
+    jsii_type="comamazonawssagemakerinference.InferenceEndpointConfigSpecKubernetesVolumes",
+    jsii_struct_bases=[],
+    name_mapping={
+        "name": "name",
+        "aws_elastic_block_store": "awsElasticBlockStore",
+        "azure_disk": "azureDisk",
+        "azure_file": "azureFile",
+        "cephfs": "cephfs",
+        "cinder": "cinder",
+        "config_map": "configMap",
+        "csi": "csi",
+        "downward_api": "downwardApi",
+        "empty_dir": "emptyDir",
+        "ephemeral": "ephemeral",
+        "fc": "fc",
+        "flex_volume": "flexVolume",
+        "flocker": "flocker",
+        "gce_persistent_disk": "gcePersistentDisk",
+        "git_repo": "gitRepo",
+        "glusterfs": "glusterfs",
+        "host_path": "hostPath",
+        "image": "image",
+        "iscsi": "iscsi",
+        "nfs": "nfs",
+        "persistent_volume_claim": "persistentVolumeClaim",
+        "photon_persistent_disk": "photonPersistentDisk",
+        "portworx_volume": "portworxVolume",
+        "projected": "projected",
+        "quobyte": "quobyte",
+        "rbd": "rbd",
+        "scale_io": "scaleIo",
+        "secret": "secret",
+        "storageos": "storageos",
+        "vsphere_volume": "vsphereVolume",
+    },
+)
+class InferenceEndpointConfigSpecKubernetesVolumes:
+    def __init__(
+        self,
+        *,
+        name: builtins.str,
+        aws_elastic_block_store: typing.Optional[typing.Union["InferenceEndpointConfigSpecKubernetesVolumesAwsElasticBlockStore", typing.Dict[builtins.str, typing.Any]]] = None,
+        azure_disk: typing.Optional[typing.Union["InferenceEndpointConfigSpecKubernetesVolumesAzureDisk", typing.Dict[builtins.str, typing.Any]]] = None,
+        azure_file: typing.Optional[typing.Union["InferenceEndpointConfigSpecKubernetesVolumesAzureFile", typing.Dict[builtins.str, typing.Any]]] = None,
+        cephfs: typing.Optional[typing.Union["InferenceEndpointConfigSpecKubernetesVolumesCephfs", typing.Dict[builtins.str, typing.Any]]] = None,
+        cinder: typing.Optional[typing.Union["InferenceEndpointConfigSpecKubernetesVolumesCinder", typing.Dict[builtins.str, typing.Any]]] = None,
+        config_map: typing.Optional[typing.Union["InferenceEndpointConfigSpecKubernetesVolumesConfigMap", typing.Dict[builtins.str, typing.Any]]] = None,
+        csi: typing.Optional[typing.Union["InferenceEndpointConfigSpecKubernetesVolumesCsi", typing.Dict[builtins.str, typing.Any]]] = None,
+        downward_api: typing.Optional[typing.Union["InferenceEndpointConfigSpecKubernetesVolumesDownwardApi", typing.Dict[builtins.str, typing.Any]]] = None,
+        empty_dir: typing.Optional[typing.Union["InferenceEndpointConfigSpecKubernetesVolumesEmptyDir", typing.Dict[builtins.str, typing.Any]]] = None,
+        ephemeral: typing.Optional[typing.Union["InferenceEndpointConfigSpecKubernetesVolumesEphemeral", typing.Dict[builtins.str, typing.Any]]] = None,
+        fc: typing.Optional[typing.Union["InferenceEndpointConfigSpecKubernetesVolumesFc", typing.Dict[builtins.str, typing.Any]]] = None,
+        flex_volume: typing.Optional[typing.Union["InferenceEndpointConfigSpecKubernetesVolumesFlexVolume", typing.Dict[builtins.str, typing.Any]]] = None,
+        flocker: typing.Optional[typing.Union["InferenceEndpointConfigSpecKubernetesVolumesFlocker", typing.Dict[builtins.str, typing.Any]]] = None,
+        gce_persistent_disk: typing.Optional[typing.Union["InferenceEndpointConfigSpecKubernetesVolumesGcePersistentDisk", typing.Dict[builtins.str, typing.Any]]] = None,
+        git_repo: typing.Optional[typing.Union["InferenceEndpointConfigSpecKubernetesVolumesGitRepo", typing.Dict[builtins.str, typing.Any]]] = None,
+        glusterfs: typing.Optional[typing.Union["InferenceEndpointConfigSpecKubernetesVolumesGlusterfs", typing.Dict[builtins.str, typing.Any]]] = None,
+        host_path: typing.Optional[typing.Union["InferenceEndpointConfigSpecKubernetesVolumesHostPath", typing.Dict[builtins.str, typing.Any]]] = None,
+        image: typing.Optional[typing.Union["InferenceEndpointConfigSpecKubernetesVolumesImage", typing.Dict[builtins.str, typing.Any]]] = None,
+        iscsi: typing.Optional[typing.Union["InferenceEndpointConfigSpecKubernetesVolumesIscsi", typing.Dict[builtins.str, typing.Any]]] = None,
+        nfs: typing.Optional[typing.Union["InferenceEndpointConfigSpecKubernetesVolumesNfs", typing.Dict[builtins.str, typing.Any]]] = None,
+        persistent_volume_claim: typing.Optional[typing.Union["InferenceEndpointConfigSpecKubernetesVolumesPersistentVolumeClaim", typing.Dict[builtins.str, typing.Any]]] = None,
+        photon_persistent_disk: typing.Optional[typing.Union["InferenceEndpointConfigSpecKubernetesVolumesPhotonPersistentDisk", typing.Dict[builtins.str, typing.Any]]] = None,
+        portworx_volume: typing.Optional[typing.Union["InferenceEndpointConfigSpecKubernetesVolumesPortworxVolume", typing.Dict[builtins.str, typing.Any]]] = None,
+        projected: typing.Optional[typing.Union["InferenceEndpointConfigSpecKubernetesVolumesProjected", typing.Dict[builtins.str, typing.Any]]] = None,
+        quobyte: typing.Optional[typing.Union["InferenceEndpointConfigSpecKubernetesVolumesQuobyte", typing.Dict[builtins.str, typing.Any]]] = None,
+        rbd: typing.Optional[typing.Union["InferenceEndpointConfigSpecKubernetesVolumesRbd", typing.Dict[builtins.str, typing.Any]]] = None,
+        scale_io: typing.Optional[typing.Union["InferenceEndpointConfigSpecKubernetesVolumesScaleIo", typing.Dict[builtins.str, typing.Any]]] = None,
+        secret: typing.Optional[typing.Union["InferenceEndpointConfigSpecKubernetesVolumesSecret", typing.Dict[builtins.str, typing.Any]]] = None,
+        storageos: typing.Optional[typing.Union["InferenceEndpointConfigSpecKubernetesVolumesStorageos", typing.Dict[builtins.str, typing.Any]]] = None,
+        vsphere_volume: typing.Optional[typing.Union["InferenceEndpointConfigSpecKubernetesVolumesVsphereVolume", typing.Dict[builtins.str, typing.Any]]] = None,
+    ) -> None:
+        '''Volume represents a named volume in a pod that may be accessed by any container in the pod.
+
+        :param name: name of the volume. Must be a DNS_LABEL and unique within the pod. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names/#names
+        :param aws_elastic_block_store: awsElasticBlockStore represents an AWS Disk resource that is attached to a kubelet's host machine and then exposed to the pod. Deprecated: AWSElasticBlockStore is deprecated. All operations for the in-tree awsElasticBlockStore type are redirected to the ebs.csi.aws.com CSI driver. More info: https://kubernetes.io/docs/concepts/storage/volumes#awselasticblockstore
+        :param azure_disk: azureDisk represents an Azure Data Disk mount on the host and bind mount to the pod. Deprecated: AzureDisk is deprecated. All operations for the in-tree azureDisk type are redirected to the disk.csi.azure.com CSI driver.
+        :param azure_file: azureFile represents an Azure File Service mount on the host and bind mount to the pod. Deprecated: AzureFile is deprecated. All operations for the in-tree azureFile type are redirected to the file.csi.azure.com CSI driver.
+        :param cephfs: cephFS represents a Ceph FS mount on the host that shares a pod's lifetime. Deprecated: CephFS is deprecated and the in-tree cephfs type is no longer supported.
+        :param cinder: cinder represents a cinder volume attached and mounted on kubelets host machine. Deprecated: Cinder is deprecated. All operations for the in-tree cinder type are redirected to the cinder.csi.openstack.org CSI driver. More info: https://examples.k8s.io/mysql-cinder-pd/README.md
+        :param config_map: configMap represents a configMap that should populate this volume.
+        :param csi: csi (Container Storage Interface) represents ephemeral storage that is handled by certain external CSI drivers.
+        :param downward_api: downwardAPI represents downward API about the pod that should populate this volume.
+        :param empty_dir: emptyDir represents a temporary directory that shares a pod's lifetime. More info: https://kubernetes.io/docs/concepts/storage/volumes#emptydir
+        :param ephemeral: ephemeral represents a volume that is handled by a cluster storage driver. The volume's lifecycle is tied to the pod that defines it - it will be created before the pod starts, and deleted when the pod is removed. Use this if: a) the volume is only needed while the pod runs, b) features of normal volumes like restoring from snapshot or capacity tracking are needed, c) the storage driver is specified through a storage class, and d) the storage driver supports dynamic volume provisioning through a PersistentVolumeClaim (see EphemeralVolumeSource for more information on the connection between this volume type and PersistentVolumeClaim). Use PersistentVolumeClaim or one of the vendor-specific APIs for volumes that persist for longer than the lifecycle of an individual pod. Use CSI for light-weight local ephemeral volumes if the CSI driver is meant to be used that way - see the documentation of the driver for more information. A pod can use both types of ephemeral volumes and persistent volumes at the same time.
+        :param fc: fc represents a Fibre Channel resource that is attached to a kubelet's host machine and then exposed to the pod.
+        :param flex_volume: flexVolume represents a generic volume resource that is provisioned/attached using an exec based plugin. Deprecated: FlexVolume is deprecated. Consider using a CSIDriver instead.
+        :param flocker: flocker represents a Flocker volume attached to a kubelet's host machine. This depends on the Flocker control service being running. Deprecated: Flocker is deprecated and the in-tree flocker type is no longer supported.
+        :param gce_persistent_disk: gcePersistentDisk represents a GCE Disk resource that is attached to a kubelet's host machine and then exposed to the pod. Deprecated: GCEPersistentDisk is deprecated. All operations for the in-tree gcePersistentDisk type are redirected to the pd.csi.storage.gke.io CSI driver. More info: https://kubernetes.io/docs/concepts/storage/volumes#gcepersistentdisk
+        :param git_repo: gitRepo represents a git repository at a particular revision. Deprecated: GitRepo is deprecated. To provision a container with a git repo, mount an EmptyDir into an InitContainer that clones the repo using git, then mount the EmptyDir into the Pod's container.
+        :param glusterfs: glusterfs represents a Glusterfs mount on the host that shares a pod's lifetime. Deprecated: Glusterfs is deprecated and the in-tree glusterfs type is no longer supported.
+        :param host_path: hostPath represents a pre-existing file or directory on the host machine that is directly exposed to the container. This is generally used for system agents or other privileged things that are allowed to see the host machine. Most containers will NOT need this. More info: https://kubernetes.io/docs/concepts/storage/volumes#hostpath
+        :param image: image represents an OCI object (a container image or artifact) pulled and mounted on the kubelet's host machine. The volume is resolved at pod startup depending on which PullPolicy value is provided: - Always: the kubelet always attempts to pull the reference. Container creation will fail If the pull fails. - Never: the kubelet never pulls the reference and only uses a local image or artifact. Container creation will fail if the reference isn't present. - IfNotPresent: the kubelet pulls if the reference isn't already present on disk. Container creation will fail if the reference isn't present and the pull fails. The volume gets re-resolved if the pod gets deleted and recreated, which means that new remote content will become available on pod recreation. A failure to resolve or pull the image during pod startup will block containers from starting and may add significant latency. Failures will be retried using normal volume backoff and will be reported on the pod reason and message. The types of objects that may be mounted by this volume are defined by the container runtime implementation on a host machine and at minimum must include all valid types supported by the container image field. The OCI object gets mounted in a single directory (spec.containers[*].volumeMounts.mountPath) by merging the manifest layers in the same way as for container images. The volume will be mounted read-only (ro) and non-executable files (noexec). Sub path mounts for containers are not supported (spec.containers[*].volumeMounts.subpath) before 1.33. The field spec.securityContext.fsGroupChangePolicy has no effect on this volume type.
+        :param iscsi: iscsi represents an ISCSI Disk resource that is attached to a kubelet's host machine and then exposed to the pod. More info: https://kubernetes.io/docs/concepts/storage/volumes/#iscsi
+        :param nfs: nfs represents an NFS mount on the host that shares a pod's lifetime More info: https://kubernetes.io/docs/concepts/storage/volumes#nfs.
+        :param persistent_volume_claim: persistentVolumeClaimVolumeSource represents a reference to a PersistentVolumeClaim in the same namespace. More info: https://kubernetes.io/docs/concepts/storage/persistent-volumes#persistentvolumeclaims
+        :param photon_persistent_disk: photonPersistentDisk represents a PhotonController persistent disk attached and mounted on kubelets host machine. Deprecated: PhotonPersistentDisk is deprecated and the in-tree photonPersistentDisk type is no longer supported.
+        :param portworx_volume: portworxVolume represents a portworx volume attached and mounted on kubelets host machine. Deprecated: PortworxVolume is deprecated. All operations for the in-tree portworxVolume type are redirected to the pxd.portworx.com CSI driver when the CSIMigrationPortworx feature-gate is on.
+        :param projected: projected items for all in one resources secrets, configmaps, and downward API.
+        :param quobyte: quobyte represents a Quobyte mount on the host that shares a pod's lifetime. Deprecated: Quobyte is deprecated and the in-tree quobyte type is no longer supported.
+        :param rbd: rbd represents a Rados Block Device mount on the host that shares a pod's lifetime. Deprecated: RBD is deprecated and the in-tree rbd type is no longer supported.
+        :param scale_io: scaleIO represents a ScaleIO persistent volume attached and mounted on Kubernetes nodes. Deprecated: ScaleIO is deprecated and the in-tree scaleIO type is no longer supported.
+        :param secret: secret represents a secret that should populate this volume. More info: https://kubernetes.io/docs/concepts/storage/volumes#secret
+        :param storageos: storageOS represents a StorageOS volume attached and mounted on Kubernetes nodes. Deprecated: StorageOS is deprecated and the in-tree storageos type is no longer supported.
+        :param vsphere_volume: vsphereVolume represents a vSphere volume attached and mounted on kubelets host machine. Deprecated: VsphereVolume is deprecated. All operations for the in-tree vsphereVolume type are redirected to the csi.vsphere.vmware.com CSI driver.
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumes
+        '''
+        if isinstance(aws_elastic_block_store, dict):
+            aws_elastic_block_store = InferenceEndpointConfigSpecKubernetesVolumesAwsElasticBlockStore(**aws_elastic_block_store)
+        if isinstance(azure_disk, dict):
+            azure_disk = InferenceEndpointConfigSpecKubernetesVolumesAzureDisk(**azure_disk)
+        if isinstance(azure_file, dict):
+            azure_file = InferenceEndpointConfigSpecKubernetesVolumesAzureFile(**azure_file)
+        if isinstance(cephfs, dict):
+            cephfs = InferenceEndpointConfigSpecKubernetesVolumesCephfs(**cephfs)
+        if isinstance(cinder, dict):
+            cinder = InferenceEndpointConfigSpecKubernetesVolumesCinder(**cinder)
+        if isinstance(config_map, dict):
+            config_map = InferenceEndpointConfigSpecKubernetesVolumesConfigMap(**config_map)
+        if isinstance(csi, dict):
+            csi = InferenceEndpointConfigSpecKubernetesVolumesCsi(**csi)
+        if isinstance(downward_api, dict):
+            downward_api = InferenceEndpointConfigSpecKubernetesVolumesDownwardApi(**downward_api)
+        if isinstance(empty_dir, dict):
+            empty_dir = InferenceEndpointConfigSpecKubernetesVolumesEmptyDir(**empty_dir)
+        if isinstance(ephemeral, dict):
+            ephemeral = InferenceEndpointConfigSpecKubernetesVolumesEphemeral(**ephemeral)
+        if isinstance(fc, dict):
+            fc = InferenceEndpointConfigSpecKubernetesVolumesFc(**fc)
+        if isinstance(flex_volume, dict):
+            flex_volume = InferenceEndpointConfigSpecKubernetesVolumesFlexVolume(**flex_volume)
+        if isinstance(flocker, dict):
+            flocker = InferenceEndpointConfigSpecKubernetesVolumesFlocker(**flocker)
+        if isinstance(gce_persistent_disk, dict):
+            gce_persistent_disk = InferenceEndpointConfigSpecKubernetesVolumesGcePersistentDisk(**gce_persistent_disk)
+        if isinstance(git_repo, dict):
+            git_repo = InferenceEndpointConfigSpecKubernetesVolumesGitRepo(**git_repo)
+        if isinstance(glusterfs, dict):
+            glusterfs = InferenceEndpointConfigSpecKubernetesVolumesGlusterfs(**glusterfs)
+        if isinstance(host_path, dict):
+            host_path = InferenceEndpointConfigSpecKubernetesVolumesHostPath(**host_path)
+        if isinstance(image, dict):
+            image = InferenceEndpointConfigSpecKubernetesVolumesImage(**image)
+        if isinstance(iscsi, dict):
+            iscsi = InferenceEndpointConfigSpecKubernetesVolumesIscsi(**iscsi)
+        if isinstance(nfs, dict):
+            nfs = InferenceEndpointConfigSpecKubernetesVolumesNfs(**nfs)
+        if isinstance(persistent_volume_claim, dict):
+            persistent_volume_claim = InferenceEndpointConfigSpecKubernetesVolumesPersistentVolumeClaim(**persistent_volume_claim)
+        if isinstance(photon_persistent_disk, dict):
+            photon_persistent_disk = InferenceEndpointConfigSpecKubernetesVolumesPhotonPersistentDisk(**photon_persistent_disk)
+        if isinstance(portworx_volume, dict):
+            portworx_volume = InferenceEndpointConfigSpecKubernetesVolumesPortworxVolume(**portworx_volume)
+        if isinstance(projected, dict):
+            projected = InferenceEndpointConfigSpecKubernetesVolumesProjected(**projected)
+        if isinstance(quobyte, dict):
+            quobyte = InferenceEndpointConfigSpecKubernetesVolumesQuobyte(**quobyte)
+        if isinstance(rbd, dict):
+            rbd = InferenceEndpointConfigSpecKubernetesVolumesRbd(**rbd)
+        if isinstance(scale_io, dict):
+            scale_io = InferenceEndpointConfigSpecKubernetesVolumesScaleIo(**scale_io)
+        if isinstance(secret, dict):
+            secret = InferenceEndpointConfigSpecKubernetesVolumesSecret(**secret)
+        if isinstance(storageos, dict):
+            storageos = InferenceEndpointConfigSpecKubernetesVolumesStorageos(**storageos)
+        if isinstance(vsphere_volume, dict):
+            vsphere_volume = InferenceEndpointConfigSpecKubernetesVolumesVsphereVolume(**vsphere_volume)
+        if __debug__:
+            type_hints = cached_type_hints(_typecheckingstub__ff16e77fbc9810e3124b36b65c8efddcb930789fdec33a8661075099ec279ae7)
+            check_type(argname="argument name", value=name, expected_type=type_hints["name"])
+            check_type(argname="argument aws_elastic_block_store", value=aws_elastic_block_store, expected_type=type_hints["aws_elastic_block_store"])
+            check_type(argname="argument azure_disk", value=azure_disk, expected_type=type_hints["azure_disk"])
+            check_type(argname="argument azure_file", value=azure_file, expected_type=type_hints["azure_file"])
+            check_type(argname="argument cephfs", value=cephfs, expected_type=type_hints["cephfs"])
+            check_type(argname="argument cinder", value=cinder, expected_type=type_hints["cinder"])
+            check_type(argname="argument config_map", value=config_map, expected_type=type_hints["config_map"])
+            check_type(argname="argument csi", value=csi, expected_type=type_hints["csi"])
+            check_type(argname="argument downward_api", value=downward_api, expected_type=type_hints["downward_api"])
+            check_type(argname="argument empty_dir", value=empty_dir, expected_type=type_hints["empty_dir"])
+            check_type(argname="argument ephemeral", value=ephemeral, expected_type=type_hints["ephemeral"])
+            check_type(argname="argument fc", value=fc, expected_type=type_hints["fc"])
+            check_type(argname="argument flex_volume", value=flex_volume, expected_type=type_hints["flex_volume"])
+            check_type(argname="argument flocker", value=flocker, expected_type=type_hints["flocker"])
+            check_type(argname="argument gce_persistent_disk", value=gce_persistent_disk, expected_type=type_hints["gce_persistent_disk"])
+            check_type(argname="argument git_repo", value=git_repo, expected_type=type_hints["git_repo"])
+            check_type(argname="argument glusterfs", value=glusterfs, expected_type=type_hints["glusterfs"])
+            check_type(argname="argument host_path", value=host_path, expected_type=type_hints["host_path"])
+            check_type(argname="argument image", value=image, expected_type=type_hints["image"])
+            check_type(argname="argument iscsi", value=iscsi, expected_type=type_hints["iscsi"])
+            check_type(argname="argument nfs", value=nfs, expected_type=type_hints["nfs"])
+            check_type(argname="argument persistent_volume_claim", value=persistent_volume_claim, expected_type=type_hints["persistent_volume_claim"])
+            check_type(argname="argument photon_persistent_disk", value=photon_persistent_disk, expected_type=type_hints["photon_persistent_disk"])
+            check_type(argname="argument portworx_volume", value=portworx_volume, expected_type=type_hints["portworx_volume"])
+            check_type(argname="argument projected", value=projected, expected_type=type_hints["projected"])
+            check_type(argname="argument quobyte", value=quobyte, expected_type=type_hints["quobyte"])
+            check_type(argname="argument rbd", value=rbd, expected_type=type_hints["rbd"])
+            check_type(argname="argument scale_io", value=scale_io, expected_type=type_hints["scale_io"])
+            check_type(argname="argument secret", value=secret, expected_type=type_hints["secret"])
+            check_type(argname="argument storageos", value=storageos, expected_type=type_hints["storageos"])
+            check_type(argname="argument vsphere_volume", value=vsphere_volume, expected_type=type_hints["vsphere_volume"])
+        self._values: typing.Dict[builtins.str, typing.Any] = {
+            "name": name,
+        }
+        if aws_elastic_block_store is not None:
+            self._values["aws_elastic_block_store"] = aws_elastic_block_store
+        if azure_disk is not None:
+            self._values["azure_disk"] = azure_disk
+        if azure_file is not None:
+            self._values["azure_file"] = azure_file
+        if cephfs is not None:
+            self._values["cephfs"] = cephfs
+        if cinder is not None:
+            self._values["cinder"] = cinder
+        if config_map is not None:
+            self._values["config_map"] = config_map
+        if csi is not None:
+            self._values["csi"] = csi
+        if downward_api is not None:
+            self._values["downward_api"] = downward_api
+        if empty_dir is not None:
+            self._values["empty_dir"] = empty_dir
+        if ephemeral is not None:
+            self._values["ephemeral"] = ephemeral
+        if fc is not None:
+            self._values["fc"] = fc
+        if flex_volume is not None:
+            self._values["flex_volume"] = flex_volume
+        if flocker is not None:
+            self._values["flocker"] = flocker
+        if gce_persistent_disk is not None:
+            self._values["gce_persistent_disk"] = gce_persistent_disk
+        if git_repo is not None:
+            self._values["git_repo"] = git_repo
+        if glusterfs is not None:
+            self._values["glusterfs"] = glusterfs
+        if host_path is not None:
+            self._values["host_path"] = host_path
+        if image is not None:
+            self._values["image"] = image
+        if iscsi is not None:
+            self._values["iscsi"] = iscsi
+        if nfs is not None:
+            self._values["nfs"] = nfs
+        if persistent_volume_claim is not None:
+            self._values["persistent_volume_claim"] = persistent_volume_claim
+        if photon_persistent_disk is not None:
+            self._values["photon_persistent_disk"] = photon_persistent_disk
+        if portworx_volume is not None:
+            self._values["portworx_volume"] = portworx_volume
+        if projected is not None:
+            self._values["projected"] = projected
+        if quobyte is not None:
+            self._values["quobyte"] = quobyte
+        if rbd is not None:
+            self._values["rbd"] = rbd
+        if scale_io is not None:
+            self._values["scale_io"] = scale_io
+        if secret is not None:
+            self._values["secret"] = secret
+        if storageos is not None:
+            self._values["storageos"] = storageos
+        if vsphere_volume is not None:
+            self._values["vsphere_volume"] = vsphere_volume
+
+    @builtins.property
+    def name(self) -> builtins.str:
+        '''name of the volume.
+
+        Must be a DNS_LABEL and unique within the pod.
+        More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names/#names
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumes#name
+        '''
+        result = self._values.get("name")
+        assert result is not None, "Required property 'name' is missing"
+        return typing.cast(builtins.str, result)
+
+    @builtins.property
+    def aws_elastic_block_store(
+        self,
+    ) -> typing.Optional["InferenceEndpointConfigSpecKubernetesVolumesAwsElasticBlockStore"]:
+        '''awsElasticBlockStore represents an AWS Disk resource that is attached to a kubelet's host machine and then exposed to the pod.
+
+        Deprecated: AWSElasticBlockStore is deprecated. All operations for the in-tree
+        awsElasticBlockStore type are redirected to the ebs.csi.aws.com CSI driver.
+        More info: https://kubernetes.io/docs/concepts/storage/volumes#awselasticblockstore
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumes#awsElasticBlockStore
+        '''
+        result = self._values.get("aws_elastic_block_store")
+        return typing.cast(typing.Optional["InferenceEndpointConfigSpecKubernetesVolumesAwsElasticBlockStore"], result)
+
+    @builtins.property
+    def azure_disk(
+        self,
+    ) -> typing.Optional["InferenceEndpointConfigSpecKubernetesVolumesAzureDisk"]:
+        '''azureDisk represents an Azure Data Disk mount on the host and bind mount to the pod.
+
+        Deprecated: AzureDisk is deprecated. All operations for the in-tree azureDisk type
+        are redirected to the disk.csi.azure.com CSI driver.
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumes#azureDisk
+        '''
+        result = self._values.get("azure_disk")
+        return typing.cast(typing.Optional["InferenceEndpointConfigSpecKubernetesVolumesAzureDisk"], result)
+
+    @builtins.property
+    def azure_file(
+        self,
+    ) -> typing.Optional["InferenceEndpointConfigSpecKubernetesVolumesAzureFile"]:
+        '''azureFile represents an Azure File Service mount on the host and bind mount to the pod.
+
+        Deprecated: AzureFile is deprecated. All operations for the in-tree azureFile type
+        are redirected to the file.csi.azure.com CSI driver.
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumes#azureFile
+        '''
+        result = self._values.get("azure_file")
+        return typing.cast(typing.Optional["InferenceEndpointConfigSpecKubernetesVolumesAzureFile"], result)
+
+    @builtins.property
+    def cephfs(
+        self,
+    ) -> typing.Optional["InferenceEndpointConfigSpecKubernetesVolumesCephfs"]:
+        '''cephFS represents a Ceph FS mount on the host that shares a pod's lifetime.
+
+        Deprecated: CephFS is deprecated and the in-tree cephfs type is no longer supported.
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumes#cephfs
+        '''
+        result = self._values.get("cephfs")
+        return typing.cast(typing.Optional["InferenceEndpointConfigSpecKubernetesVolumesCephfs"], result)
+
+    @builtins.property
+    def cinder(
+        self,
+    ) -> typing.Optional["InferenceEndpointConfigSpecKubernetesVolumesCinder"]:
+        '''cinder represents a cinder volume attached and mounted on kubelets host machine.
+
+        Deprecated: Cinder is deprecated. All operations for the in-tree cinder type
+        are redirected to the cinder.csi.openstack.org CSI driver.
+        More info: https://examples.k8s.io/mysql-cinder-pd/README.md
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumes#cinder
+        '''
+        result = self._values.get("cinder")
+        return typing.cast(typing.Optional["InferenceEndpointConfigSpecKubernetesVolumesCinder"], result)
+
+    @builtins.property
+    def config_map(
+        self,
+    ) -> typing.Optional["InferenceEndpointConfigSpecKubernetesVolumesConfigMap"]:
+        '''configMap represents a configMap that should populate this volume.
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumes#configMap
+        '''
+        result = self._values.get("config_map")
+        return typing.cast(typing.Optional["InferenceEndpointConfigSpecKubernetesVolumesConfigMap"], result)
+
+    @builtins.property
+    def csi(self) -> typing.Optional["InferenceEndpointConfigSpecKubernetesVolumesCsi"]:
+        '''csi (Container Storage Interface) represents ephemeral storage that is handled by certain external CSI drivers.
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumes#csi
+        '''
+        result = self._values.get("csi")
+        return typing.cast(typing.Optional["InferenceEndpointConfigSpecKubernetesVolumesCsi"], result)
+
+    @builtins.property
+    def downward_api(
+        self,
+    ) -> typing.Optional["InferenceEndpointConfigSpecKubernetesVolumesDownwardApi"]:
+        '''downwardAPI represents downward API about the pod that should populate this volume.
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumes#downwardAPI
+        '''
+        result = self._values.get("downward_api")
+        return typing.cast(typing.Optional["InferenceEndpointConfigSpecKubernetesVolumesDownwardApi"], result)
+
+    @builtins.property
+    def empty_dir(
+        self,
+    ) -> typing.Optional["InferenceEndpointConfigSpecKubernetesVolumesEmptyDir"]:
+        '''emptyDir represents a temporary directory that shares a pod's lifetime.
+
+        More info: https://kubernetes.io/docs/concepts/storage/volumes#emptydir
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumes#emptyDir
+        '''
+        result = self._values.get("empty_dir")
+        return typing.cast(typing.Optional["InferenceEndpointConfigSpecKubernetesVolumesEmptyDir"], result)
+
+    @builtins.property
+    def ephemeral(
+        self,
+    ) -> typing.Optional["InferenceEndpointConfigSpecKubernetesVolumesEphemeral"]:
+        '''ephemeral represents a volume that is handled by a cluster storage driver.
+
+        The volume's lifecycle is tied to the pod that defines it - it will be created before the pod starts,
+        and deleted when the pod is removed.
+
+        Use this if:
+        a) the volume is only needed while the pod runs,
+        b) features of normal volumes like restoring from snapshot or capacity
+        tracking are needed,
+        c) the storage driver is specified through a storage class, and
+        d) the storage driver supports dynamic volume provisioning through
+        a PersistentVolumeClaim (see EphemeralVolumeSource for more
+        information on the connection between this volume type
+        and PersistentVolumeClaim).
+
+        Use PersistentVolumeClaim or one of the vendor-specific
+        APIs for volumes that persist for longer than the lifecycle
+        of an individual pod.
+
+        Use CSI for light-weight local ephemeral volumes if the CSI driver is meant to
+        be used that way - see the documentation of the driver for
+        more information.
+
+        A pod can use both types of ephemeral volumes and
+        persistent volumes at the same time.
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumes#ephemeral
+        '''
+        result = self._values.get("ephemeral")
+        return typing.cast(typing.Optional["InferenceEndpointConfigSpecKubernetesVolumesEphemeral"], result)
+
+    @builtins.property
+    def fc(self) -> typing.Optional["InferenceEndpointConfigSpecKubernetesVolumesFc"]:
+        '''fc represents a Fibre Channel resource that is attached to a kubelet's host machine and then exposed to the pod.
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumes#fc
+        '''
+        result = self._values.get("fc")
+        return typing.cast(typing.Optional["InferenceEndpointConfigSpecKubernetesVolumesFc"], result)
+
+    @builtins.property
+    def flex_volume(
+        self,
+    ) -> typing.Optional["InferenceEndpointConfigSpecKubernetesVolumesFlexVolume"]:
+        '''flexVolume represents a generic volume resource that is provisioned/attached using an exec based plugin.
+
+        Deprecated: FlexVolume is deprecated. Consider using a CSIDriver instead.
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumes#flexVolume
+        '''
+        result = self._values.get("flex_volume")
+        return typing.cast(typing.Optional["InferenceEndpointConfigSpecKubernetesVolumesFlexVolume"], result)
+
+    @builtins.property
+    def flocker(
+        self,
+    ) -> typing.Optional["InferenceEndpointConfigSpecKubernetesVolumesFlocker"]:
+        '''flocker represents a Flocker volume attached to a kubelet's host machine.
+
+        This depends on the Flocker control service being running.
+        Deprecated: Flocker is deprecated and the in-tree flocker type is no longer supported.
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumes#flocker
+        '''
+        result = self._values.get("flocker")
+        return typing.cast(typing.Optional["InferenceEndpointConfigSpecKubernetesVolumesFlocker"], result)
+
+    @builtins.property
+    def gce_persistent_disk(
+        self,
+    ) -> typing.Optional["InferenceEndpointConfigSpecKubernetesVolumesGcePersistentDisk"]:
+        '''gcePersistentDisk represents a GCE Disk resource that is attached to a kubelet's host machine and then exposed to the pod.
+
+        Deprecated: GCEPersistentDisk is deprecated. All operations for the in-tree
+        gcePersistentDisk type are redirected to the pd.csi.storage.gke.io CSI driver.
+        More info: https://kubernetes.io/docs/concepts/storage/volumes#gcepersistentdisk
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumes#gcePersistentDisk
+        '''
+        result = self._values.get("gce_persistent_disk")
+        return typing.cast(typing.Optional["InferenceEndpointConfigSpecKubernetesVolumesGcePersistentDisk"], result)
+
+    @builtins.property
+    def git_repo(
+        self,
+    ) -> typing.Optional["InferenceEndpointConfigSpecKubernetesVolumesGitRepo"]:
+        '''gitRepo represents a git repository at a particular revision.
+
+        Deprecated: GitRepo is deprecated. To provision a container with a git repo, mount an
+        EmptyDir into an InitContainer that clones the repo using git, then mount the EmptyDir
+        into the Pod's container.
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumes#gitRepo
+        '''
+        result = self._values.get("git_repo")
+        return typing.cast(typing.Optional["InferenceEndpointConfigSpecKubernetesVolumesGitRepo"], result)
+
+    @builtins.property
+    def glusterfs(
+        self,
+    ) -> typing.Optional["InferenceEndpointConfigSpecKubernetesVolumesGlusterfs"]:
+        '''glusterfs represents a Glusterfs mount on the host that shares a pod's lifetime.
+
+        Deprecated: Glusterfs is deprecated and the in-tree glusterfs type is no longer supported.
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumes#glusterfs
+        '''
+        result = self._values.get("glusterfs")
+        return typing.cast(typing.Optional["InferenceEndpointConfigSpecKubernetesVolumesGlusterfs"], result)
+
+    @builtins.property
+    def host_path(
+        self,
+    ) -> typing.Optional["InferenceEndpointConfigSpecKubernetesVolumesHostPath"]:
+        '''hostPath represents a pre-existing file or directory on the host machine that is directly exposed to the container.
+
+        This is generally
+        used for system agents or other privileged things that are allowed
+        to see the host machine. Most containers will NOT need this.
+        More info: https://kubernetes.io/docs/concepts/storage/volumes#hostpath
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumes#hostPath
+        '''
+        result = self._values.get("host_path")
+        return typing.cast(typing.Optional["InferenceEndpointConfigSpecKubernetesVolumesHostPath"], result)
+
+    @builtins.property
+    def image(
+        self,
+    ) -> typing.Optional["InferenceEndpointConfigSpecKubernetesVolumesImage"]:
+        '''image represents an OCI object (a container image or artifact) pulled and mounted on the kubelet's host machine.
+
+        The volume is resolved at pod startup depending on which PullPolicy value is provided:
+
+        - Always: the kubelet always attempts to pull the reference. Container creation will fail If the pull fails.
+        - Never: the kubelet never pulls the reference and only uses a local image or artifact. Container creation will fail if the reference isn't present.
+        - IfNotPresent: the kubelet pulls if the reference isn't already present on disk. Container creation will fail if the reference isn't present and the pull fails.
+
+        The volume gets re-resolved if the pod gets deleted and recreated, which means that new remote content will become available on pod recreation.
+        A failure to resolve or pull the image during pod startup will block containers from starting and may add significant latency. Failures will be retried using normal volume backoff and will be reported on the pod reason and message.
+        The types of objects that may be mounted by this volume are defined by the container runtime implementation on a host machine and at minimum must include all valid types supported by the container image field.
+        The OCI object gets mounted in a single directory (spec.containers[*].volumeMounts.mountPath) by merging the manifest layers in the same way as for container images.
+        The volume will be mounted read-only (ro) and non-executable files (noexec).
+        Sub path mounts for containers are not supported (spec.containers[*].volumeMounts.subpath) before 1.33.
+        The field spec.securityContext.fsGroupChangePolicy has no effect on this volume type.
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumes#image
+        '''
+        result = self._values.get("image")
+        return typing.cast(typing.Optional["InferenceEndpointConfigSpecKubernetesVolumesImage"], result)
+
+    @builtins.property
+    def iscsi(
+        self,
+    ) -> typing.Optional["InferenceEndpointConfigSpecKubernetesVolumesIscsi"]:
+        '''iscsi represents an ISCSI Disk resource that is attached to a kubelet's host machine and then exposed to the pod.
+
+        More info: https://kubernetes.io/docs/concepts/storage/volumes/#iscsi
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumes#iscsi
+        '''
+        result = self._values.get("iscsi")
+        return typing.cast(typing.Optional["InferenceEndpointConfigSpecKubernetesVolumesIscsi"], result)
+
+    @builtins.property
+    def nfs(self) -> typing.Optional["InferenceEndpointConfigSpecKubernetesVolumesNfs"]:
+        '''nfs represents an NFS mount on the host that shares a pod's lifetime More info: https://kubernetes.io/docs/concepts/storage/volumes#nfs.
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumes#nfs
+        '''
+        result = self._values.get("nfs")
+        return typing.cast(typing.Optional["InferenceEndpointConfigSpecKubernetesVolumesNfs"], result)
+
+    @builtins.property
+    def persistent_volume_claim(
+        self,
+    ) -> typing.Optional["InferenceEndpointConfigSpecKubernetesVolumesPersistentVolumeClaim"]:
+        '''persistentVolumeClaimVolumeSource represents a reference to a PersistentVolumeClaim in the same namespace.
+
+        More info: https://kubernetes.io/docs/concepts/storage/persistent-volumes#persistentvolumeclaims
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumes#persistentVolumeClaim
+        '''
+        result = self._values.get("persistent_volume_claim")
+        return typing.cast(typing.Optional["InferenceEndpointConfigSpecKubernetesVolumesPersistentVolumeClaim"], result)
+
+    @builtins.property
+    def photon_persistent_disk(
+        self,
+    ) -> typing.Optional["InferenceEndpointConfigSpecKubernetesVolumesPhotonPersistentDisk"]:
+        '''photonPersistentDisk represents a PhotonController persistent disk attached and mounted on kubelets host machine.
+
+        Deprecated: PhotonPersistentDisk is deprecated and the in-tree photonPersistentDisk type is no longer supported.
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumes#photonPersistentDisk
+        '''
+        result = self._values.get("photon_persistent_disk")
+        return typing.cast(typing.Optional["InferenceEndpointConfigSpecKubernetesVolumesPhotonPersistentDisk"], result)
+
+    @builtins.property
+    def portworx_volume(
+        self,
+    ) -> typing.Optional["InferenceEndpointConfigSpecKubernetesVolumesPortworxVolume"]:
+        '''portworxVolume represents a portworx volume attached and mounted on kubelets host machine.
+
+        Deprecated: PortworxVolume is deprecated. All operations for the in-tree portworxVolume type
+        are redirected to the pxd.portworx.com CSI driver when the CSIMigrationPortworx feature-gate
+        is on.
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumes#portworxVolume
+        '''
+        result = self._values.get("portworx_volume")
+        return typing.cast(typing.Optional["InferenceEndpointConfigSpecKubernetesVolumesPortworxVolume"], result)
+
+    @builtins.property
+    def projected(
+        self,
+    ) -> typing.Optional["InferenceEndpointConfigSpecKubernetesVolumesProjected"]:
+        '''projected items for all in one resources secrets, configmaps, and downward API.
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumes#projected
+        '''
+        result = self._values.get("projected")
+        return typing.cast(typing.Optional["InferenceEndpointConfigSpecKubernetesVolumesProjected"], result)
+
+    @builtins.property
+    def quobyte(
+        self,
+    ) -> typing.Optional["InferenceEndpointConfigSpecKubernetesVolumesQuobyte"]:
+        '''quobyte represents a Quobyte mount on the host that shares a pod's lifetime.
+
+        Deprecated: Quobyte is deprecated and the in-tree quobyte type is no longer supported.
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumes#quobyte
+        '''
+        result = self._values.get("quobyte")
+        return typing.cast(typing.Optional["InferenceEndpointConfigSpecKubernetesVolumesQuobyte"], result)
+
+    @builtins.property
+    def rbd(self) -> typing.Optional["InferenceEndpointConfigSpecKubernetesVolumesRbd"]:
+        '''rbd represents a Rados Block Device mount on the host that shares a pod's lifetime.
+
+        Deprecated: RBD is deprecated and the in-tree rbd type is no longer supported.
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumes#rbd
+        '''
+        result = self._values.get("rbd")
+        return typing.cast(typing.Optional["InferenceEndpointConfigSpecKubernetesVolumesRbd"], result)
+
+    @builtins.property
+    def scale_io(
+        self,
+    ) -> typing.Optional["InferenceEndpointConfigSpecKubernetesVolumesScaleIo"]:
+        '''scaleIO represents a ScaleIO persistent volume attached and mounted on Kubernetes nodes.
+
+        Deprecated: ScaleIO is deprecated and the in-tree scaleIO type is no longer supported.
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumes#scaleIO
+        '''
+        result = self._values.get("scale_io")
+        return typing.cast(typing.Optional["InferenceEndpointConfigSpecKubernetesVolumesScaleIo"], result)
+
+    @builtins.property
+    def secret(
+        self,
+    ) -> typing.Optional["InferenceEndpointConfigSpecKubernetesVolumesSecret"]:
+        '''secret represents a secret that should populate this volume.
+
+        More info: https://kubernetes.io/docs/concepts/storage/volumes#secret
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumes#secret
+        '''
+        result = self._values.get("secret")
+        return typing.cast(typing.Optional["InferenceEndpointConfigSpecKubernetesVolumesSecret"], result)
+
+    @builtins.property
+    def storageos(
+        self,
+    ) -> typing.Optional["InferenceEndpointConfigSpecKubernetesVolumesStorageos"]:
+        '''storageOS represents a StorageOS volume attached and mounted on Kubernetes nodes.
+
+        Deprecated: StorageOS is deprecated and the in-tree storageos type is no longer supported.
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumes#storageos
+        '''
+        result = self._values.get("storageos")
+        return typing.cast(typing.Optional["InferenceEndpointConfigSpecKubernetesVolumesStorageos"], result)
+
+    @builtins.property
+    def vsphere_volume(
+        self,
+    ) -> typing.Optional["InferenceEndpointConfigSpecKubernetesVolumesVsphereVolume"]:
+        '''vsphereVolume represents a vSphere volume attached and mounted on kubelets host machine.
+
+        Deprecated: VsphereVolume is deprecated. All operations for the in-tree vsphereVolume type
+        are redirected to the csi.vsphere.vmware.com CSI driver.
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumes#vsphereVolume
+        '''
+        result = self._values.get("vsphere_volume")
+        return typing.cast(typing.Optional["InferenceEndpointConfigSpecKubernetesVolumesVsphereVolume"], result)
+
+    def __eq__(self, rhs: typing.Any) -> builtins.bool:
+        return isinstance(rhs, self.__class__) and rhs._values == self._values
+
+    def __ne__(self, rhs: typing.Any) -> builtins.bool:
+        return not (rhs == self)
+
+    def __repr__(self) -> str:
+        return "InferenceEndpointConfigSpecKubernetesVolumes(%s)" % ", ".join(
+            k + "=" + repr(v) for k, v in self._values.items()
+        )
+
+
+@jsii.data_type(
+    jsii_type="comamazonawssagemakerinference.InferenceEndpointConfigSpecKubernetesVolumesAwsElasticBlockStore",
+    jsii_struct_bases=[],
+    name_mapping={
+        "volume_id": "volumeId",
+        "fs_type": "fsType",
+        "partition": "partition",
+        "read_only": "readOnly",
+    },
+)
+class InferenceEndpointConfigSpecKubernetesVolumesAwsElasticBlockStore:
+    def __init__(
+        self,
+        *,
+        volume_id: builtins.str,
+        fs_type: typing.Optional[builtins.str] = None,
+        partition: typing.Optional[jsii.Number] = None,
+        read_only: typing.Optional[builtins.bool] = None,
+    ) -> None:
+        '''awsElasticBlockStore represents an AWS Disk resource that is attached to a kubelet's host machine and then exposed to the pod.
+
+        Deprecated: AWSElasticBlockStore is deprecated. All operations for the in-tree
+        awsElasticBlockStore type are redirected to the ebs.csi.aws.com CSI driver.
+        More info: https://kubernetes.io/docs/concepts/storage/volumes#awselasticblockstore
+
+        :param volume_id: volumeID is unique ID of the persistent disk resource in AWS (Amazon EBS volume). More info: https://kubernetes.io/docs/concepts/storage/volumes#awselasticblockstore
+        :param fs_type: fsType is the filesystem type of the volume that you want to mount. Tip: Ensure that the filesystem type is supported by the host operating system. Examples: "ext4", "xfs", "ntfs". Implicitly inferred to be "ext4" if unspecified. More info: https://kubernetes.io/docs/concepts/storage/volumes#awselasticblockstore
+        :param partition: partition is the partition in the volume that you want to mount. If omitted, the default is to mount by volume name. Examples: For volume /dev/sda1, you specify the partition as "1". Similarly, the volume partition for /dev/sda is "0" (or you can leave the property empty).
+        :param read_only: readOnly value true will force the readOnly setting in VolumeMounts. More info: https://kubernetes.io/docs/concepts/storage/volumes#awselasticblockstore
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesAwsElasticBlockStore
+        '''
+        if __debug__:
+            type_hints = cached_type_hints(_typecheckingstub__951514e9a0609af4f16565c23ebf5a487ee5f89f1d4e0c10e6c83a771f4f7163)
+            check_type(argname="argument volume_id", value=volume_id, expected_type=type_hints["volume_id"])
+            check_type(argname="argument fs_type", value=fs_type, expected_type=type_hints["fs_type"])
+            check_type(argname="argument partition", value=partition, expected_type=type_hints["partition"])
+            check_type(argname="argument read_only", value=read_only, expected_type=type_hints["read_only"])
+        self._values: typing.Dict[builtins.str, typing.Any] = {
+            "volume_id": volume_id,
+        }
+        if fs_type is not None:
+            self._values["fs_type"] = fs_type
+        if partition is not None:
+            self._values["partition"] = partition
+        if read_only is not None:
+            self._values["read_only"] = read_only
+
+    @builtins.property
+    def volume_id(self) -> builtins.str:
+        '''volumeID is unique ID of the persistent disk resource in AWS (Amazon EBS volume).
+
+        More info: https://kubernetes.io/docs/concepts/storage/volumes#awselasticblockstore
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesAwsElasticBlockStore#volumeID
+        '''
+        result = self._values.get("volume_id")
+        assert result is not None, "Required property 'volume_id' is missing"
+        return typing.cast(builtins.str, result)
+
+    @builtins.property
+    def fs_type(self) -> typing.Optional[builtins.str]:
+        '''fsType is the filesystem type of the volume that you want to mount.
+
+        Tip: Ensure that the filesystem type is supported by the host operating system.
+        Examples: "ext4", "xfs", "ntfs". Implicitly inferred to be "ext4" if unspecified.
+        More info: https://kubernetes.io/docs/concepts/storage/volumes#awselasticblockstore
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesAwsElasticBlockStore#fsType
+        '''
+        result = self._values.get("fs_type")
+        return typing.cast(typing.Optional[builtins.str], result)
+
+    @builtins.property
+    def partition(self) -> typing.Optional[jsii.Number]:
+        '''partition is the partition in the volume that you want to mount.
+
+        If omitted, the default is to mount by volume name.
+        Examples: For volume /dev/sda1, you specify the partition as "1".
+        Similarly, the volume partition for /dev/sda is "0" (or you can leave the property empty).
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesAwsElasticBlockStore#partition
+        '''
+        result = self._values.get("partition")
+        return typing.cast(typing.Optional[jsii.Number], result)
+
+    @builtins.property
+    def read_only(self) -> typing.Optional[builtins.bool]:
+        '''readOnly value true will force the readOnly setting in VolumeMounts.
+
+        More info: https://kubernetes.io/docs/concepts/storage/volumes#awselasticblockstore
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesAwsElasticBlockStore#readOnly
+        '''
+        result = self._values.get("read_only")
+        return typing.cast(typing.Optional[builtins.bool], result)
+
+    def __eq__(self, rhs: typing.Any) -> builtins.bool:
+        return isinstance(rhs, self.__class__) and rhs._values == self._values
+
+    def __ne__(self, rhs: typing.Any) -> builtins.bool:
+        return not (rhs == self)
+
+    def __repr__(self) -> str:
+        return "InferenceEndpointConfigSpecKubernetesVolumesAwsElasticBlockStore(%s)" % ", ".join(
+            k + "=" + repr(v) for k, v in self._values.items()
+        )
+
+
+@jsii.data_type(
+    jsii_type="comamazonawssagemakerinference.InferenceEndpointConfigSpecKubernetesVolumesAzureDisk",
+    jsii_struct_bases=[],
+    name_mapping={
+        "disk_name": "diskName",
+        "disk_uri": "diskUri",
+        "caching_mode": "cachingMode",
+        "fs_type": "fsType",
+        "kind": "kind",
+        "read_only": "readOnly",
+    },
+)
+class InferenceEndpointConfigSpecKubernetesVolumesAzureDisk:
+    def __init__(
+        self,
+        *,
+        disk_name: builtins.str,
+        disk_uri: builtins.str,
+        caching_mode: typing.Optional[builtins.str] = None,
+        fs_type: typing.Optional[builtins.str] = None,
+        kind: typing.Optional[builtins.str] = None,
+        read_only: typing.Optional[builtins.bool] = None,
+    ) -> None:
+        '''azureDisk represents an Azure Data Disk mount on the host and bind mount to the pod.
+
+        Deprecated: AzureDisk is deprecated. All operations for the in-tree azureDisk type
+        are redirected to the disk.csi.azure.com CSI driver.
+
+        :param disk_name: diskName is the Name of the data disk in the blob storage.
+        :param disk_uri: diskURI is the URI of data disk in the blob storage.
+        :param caching_mode: cachingMode is the Host Caching mode: None, Read Only, Read Write.
+        :param fs_type: fsType is Filesystem type to mount. Must be a filesystem type supported by the host operating system. Ex. "ext4", "xfs", "ntfs". Implicitly inferred to be "ext4" if unspecified.
+        :param kind: kind expected values are Shared: multiple blob disks per storage account Dedicated: single blob disk per storage account Managed: azure managed data disk (only in managed availability set). defaults to shared
+        :param read_only: readOnly Defaults to false (read/write). ReadOnly here will force the ReadOnly setting in VolumeMounts. Default: false (read/write). ReadOnly here will force
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesAzureDisk
+        '''
+        if __debug__:
+            type_hints = cached_type_hints(_typecheckingstub__0c9252d33df043f143330a80db7aaa70ed374218e88de3628776d3858fe5a186)
+            check_type(argname="argument disk_name", value=disk_name, expected_type=type_hints["disk_name"])
+            check_type(argname="argument disk_uri", value=disk_uri, expected_type=type_hints["disk_uri"])
+            check_type(argname="argument caching_mode", value=caching_mode, expected_type=type_hints["caching_mode"])
+            check_type(argname="argument fs_type", value=fs_type, expected_type=type_hints["fs_type"])
+            check_type(argname="argument kind", value=kind, expected_type=type_hints["kind"])
+            check_type(argname="argument read_only", value=read_only, expected_type=type_hints["read_only"])
+        self._values: typing.Dict[builtins.str, typing.Any] = {
+            "disk_name": disk_name,
+            "disk_uri": disk_uri,
+        }
+        if caching_mode is not None:
+            self._values["caching_mode"] = caching_mode
+        if fs_type is not None:
+            self._values["fs_type"] = fs_type
+        if kind is not None:
+            self._values["kind"] = kind
+        if read_only is not None:
+            self._values["read_only"] = read_only
+
+    @builtins.property
+    def disk_name(self) -> builtins.str:
+        '''diskName is the Name of the data disk in the blob storage.
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesAzureDisk#diskName
+        '''
+        result = self._values.get("disk_name")
+        assert result is not None, "Required property 'disk_name' is missing"
+        return typing.cast(builtins.str, result)
+
+    @builtins.property
+    def disk_uri(self) -> builtins.str:
+        '''diskURI is the URI of data disk in the blob storage.
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesAzureDisk#diskURI
+        '''
+        result = self._values.get("disk_uri")
+        assert result is not None, "Required property 'disk_uri' is missing"
+        return typing.cast(builtins.str, result)
+
+    @builtins.property
+    def caching_mode(self) -> typing.Optional[builtins.str]:
+        '''cachingMode is the Host Caching mode: None, Read Only, Read Write.
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesAzureDisk#cachingMode
+        '''
+        result = self._values.get("caching_mode")
+        return typing.cast(typing.Optional[builtins.str], result)
+
+    @builtins.property
+    def fs_type(self) -> typing.Optional[builtins.str]:
+        '''fsType is Filesystem type to mount.
+
+        Must be a filesystem type supported by the host operating system.
+        Ex. "ext4", "xfs", "ntfs". Implicitly inferred to be "ext4" if unspecified.
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesAzureDisk#fsType
+        '''
+        result = self._values.get("fs_type")
+        return typing.cast(typing.Optional[builtins.str], result)
+
+    @builtins.property
+    def kind(self) -> typing.Optional[builtins.str]:
+        '''kind expected values are Shared: multiple blob disks per storage account  Dedicated: single blob disk per storage account  Managed: azure managed data disk (only in managed availability set).
+
+        defaults to shared
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesAzureDisk#kind
+        '''
+        result = self._values.get("kind")
+        return typing.cast(typing.Optional[builtins.str], result)
+
+    @builtins.property
+    def read_only(self) -> typing.Optional[builtins.bool]:
+        '''readOnly Defaults to false (read/write).
+
+        ReadOnly here will force
+        the ReadOnly setting in VolumeMounts.
+
+        :default: false (read/write). ReadOnly here will force
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesAzureDisk#readOnly
+        '''
+        result = self._values.get("read_only")
+        return typing.cast(typing.Optional[builtins.bool], result)
+
+    def __eq__(self, rhs: typing.Any) -> builtins.bool:
+        return isinstance(rhs, self.__class__) and rhs._values == self._values
+
+    def __ne__(self, rhs: typing.Any) -> builtins.bool:
+        return not (rhs == self)
+
+    def __repr__(self) -> str:
+        return "InferenceEndpointConfigSpecKubernetesVolumesAzureDisk(%s)" % ", ".join(
+            k + "=" + repr(v) for k, v in self._values.items()
+        )
+
+
+@jsii.data_type(
+    jsii_type="comamazonawssagemakerinference.InferenceEndpointConfigSpecKubernetesVolumesAzureFile",
+    jsii_struct_bases=[],
+    name_mapping={
+        "secret_name": "secretName",
+        "share_name": "shareName",
+        "read_only": "readOnly",
+    },
+)
+class InferenceEndpointConfigSpecKubernetesVolumesAzureFile:
+    def __init__(
+        self,
+        *,
+        secret_name: builtins.str,
+        share_name: builtins.str,
+        read_only: typing.Optional[builtins.bool] = None,
+    ) -> None:
+        '''azureFile represents an Azure File Service mount on the host and bind mount to the pod.
+
+        Deprecated: AzureFile is deprecated. All operations for the in-tree azureFile type
+        are redirected to the file.csi.azure.com CSI driver.
+
+        :param secret_name: secretName is the name of secret that contains Azure Storage Account Name and Key.
+        :param share_name: shareName is the azure share Name.
+        :param read_only: readOnly defaults to false (read/write). ReadOnly here will force the ReadOnly setting in VolumeMounts.
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesAzureFile
+        '''
+        if __debug__:
+            type_hints = cached_type_hints(_typecheckingstub__341224b15512bc686adc8e72998a5e56666b59a06a60c185dbb8d4daeee282ab)
+            check_type(argname="argument secret_name", value=secret_name, expected_type=type_hints["secret_name"])
+            check_type(argname="argument share_name", value=share_name, expected_type=type_hints["share_name"])
+            check_type(argname="argument read_only", value=read_only, expected_type=type_hints["read_only"])
+        self._values: typing.Dict[builtins.str, typing.Any] = {
+            "secret_name": secret_name,
+            "share_name": share_name,
+        }
+        if read_only is not None:
+            self._values["read_only"] = read_only
+
+    @builtins.property
+    def secret_name(self) -> builtins.str:
+        '''secretName is the  name of secret that contains Azure Storage Account Name and Key.
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesAzureFile#secretName
+        '''
+        result = self._values.get("secret_name")
+        assert result is not None, "Required property 'secret_name' is missing"
+        return typing.cast(builtins.str, result)
+
+    @builtins.property
+    def share_name(self) -> builtins.str:
+        '''shareName is the azure share Name.
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesAzureFile#shareName
+        '''
+        result = self._values.get("share_name")
+        assert result is not None, "Required property 'share_name' is missing"
+        return typing.cast(builtins.str, result)
+
+    @builtins.property
+    def read_only(self) -> typing.Optional[builtins.bool]:
+        '''readOnly defaults to false (read/write).
+
+        ReadOnly here will force
+        the ReadOnly setting in VolumeMounts.
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesAzureFile#readOnly
+        '''
+        result = self._values.get("read_only")
+        return typing.cast(typing.Optional[builtins.bool], result)
+
+    def __eq__(self, rhs: typing.Any) -> builtins.bool:
+        return isinstance(rhs, self.__class__) and rhs._values == self._values
+
+    def __ne__(self, rhs: typing.Any) -> builtins.bool:
+        return not (rhs == self)
+
+    def __repr__(self) -> str:
+        return "InferenceEndpointConfigSpecKubernetesVolumesAzureFile(%s)" % ", ".join(
+            k + "=" + repr(v) for k, v in self._values.items()
+        )
+
+
+@jsii.data_type(
+    jsii_type="comamazonawssagemakerinference.InferenceEndpointConfigSpecKubernetesVolumesCephfs",
+    jsii_struct_bases=[],
+    name_mapping={
+        "monitors": "monitors",
+        "path": "path",
+        "read_only": "readOnly",
+        "secret_file": "secretFile",
+        "secret_ref": "secretRef",
+        "user": "user",
+    },
+)
+class InferenceEndpointConfigSpecKubernetesVolumesCephfs:
+    def __init__(
+        self,
+        *,
+        monitors: typing.Sequence[builtins.str],
+        path: typing.Optional[builtins.str] = None,
+        read_only: typing.Optional[builtins.bool] = None,
+        secret_file: typing.Optional[builtins.str] = None,
+        secret_ref: typing.Optional[typing.Union["InferenceEndpointConfigSpecKubernetesVolumesCephfsSecretRef", typing.Dict[builtins.str, typing.Any]]] = None,
+        user: typing.Optional[builtins.str] = None,
+    ) -> None:
+        '''cephFS represents a Ceph FS mount on the host that shares a pod's lifetime.
+
+        Deprecated: CephFS is deprecated and the in-tree cephfs type is no longer supported.
+
+        :param monitors: monitors is Required: Monitors is a collection of Ceph monitors More info: https://examples.k8s.io/volumes/cephfs/README.md#how-to-use-it.
+        :param path: path is Optional: Used as the mounted root, rather than the full Ceph tree, default is /.
+        :param read_only: readOnly is Optional: Defaults to false (read/write). ReadOnly here will force the ReadOnly setting in VolumeMounts. More info: https://examples.k8s.io/volumes/cephfs/README.md#how-to-use-it Default: false (read/write). ReadOnly here will force
+        :param secret_file: secretFile is Optional: SecretFile is the path to key ring for User, default is /etc/ceph/user.secret More info: https://examples.k8s.io/volumes/cephfs/README.md#how-to-use-it.
+        :param secret_ref: secretRef is Optional: SecretRef is reference to the authentication secret for User, default is empty. More info: https://examples.k8s.io/volumes/cephfs/README.md#how-to-use-it
+        :param user: user is optional: User is the rados user name, default is admin More info: https://examples.k8s.io/volumes/cephfs/README.md#how-to-use-it.
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesCephfs
+        '''
+        if isinstance(secret_ref, dict):
+            secret_ref = InferenceEndpointConfigSpecKubernetesVolumesCephfsSecretRef(**secret_ref)
+        if __debug__:
+            type_hints = cached_type_hints(_typecheckingstub__9860c6f4f71b6e93b4d3f4c8aad18d5b41eb322e20d4d8e6e714f24d54018200)
+            check_type(argname="argument monitors", value=monitors, expected_type=type_hints["monitors"])
+            check_type(argname="argument path", value=path, expected_type=type_hints["path"])
+            check_type(argname="argument read_only", value=read_only, expected_type=type_hints["read_only"])
+            check_type(argname="argument secret_file", value=secret_file, expected_type=type_hints["secret_file"])
+            check_type(argname="argument secret_ref", value=secret_ref, expected_type=type_hints["secret_ref"])
+            check_type(argname="argument user", value=user, expected_type=type_hints["user"])
+        self._values: typing.Dict[builtins.str, typing.Any] = {
+            "monitors": monitors,
+        }
+        if path is not None:
+            self._values["path"] = path
+        if read_only is not None:
+            self._values["read_only"] = read_only
+        if secret_file is not None:
+            self._values["secret_file"] = secret_file
+        if secret_ref is not None:
+            self._values["secret_ref"] = secret_ref
+        if user is not None:
+            self._values["user"] = user
+
+    @builtins.property
+    def monitors(self) -> typing.List[builtins.str]:
+        '''monitors is Required: Monitors is a collection of Ceph monitors More info: https://examples.k8s.io/volumes/cephfs/README.md#how-to-use-it.
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesCephfs#monitors
+        '''
+        result = self._values.get("monitors")
+        assert result is not None, "Required property 'monitors' is missing"
+        return typing.cast(typing.List[builtins.str], result)
+
+    @builtins.property
+    def path(self) -> typing.Optional[builtins.str]:
+        '''path is Optional: Used as the mounted root, rather than the full Ceph tree, default is /.
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesCephfs#path
+        '''
+        result = self._values.get("path")
+        return typing.cast(typing.Optional[builtins.str], result)
+
+    @builtins.property
+    def read_only(self) -> typing.Optional[builtins.bool]:
+        '''readOnly is Optional: Defaults to false (read/write).
+
+        ReadOnly here will force
+        the ReadOnly setting in VolumeMounts.
+        More info: https://examples.k8s.io/volumes/cephfs/README.md#how-to-use-it
+
+        :default: false (read/write). ReadOnly here will force
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesCephfs#readOnly
+        '''
+        result = self._values.get("read_only")
+        return typing.cast(typing.Optional[builtins.bool], result)
+
+    @builtins.property
+    def secret_file(self) -> typing.Optional[builtins.str]:
+        '''secretFile is Optional: SecretFile is the path to key ring for User, default is /etc/ceph/user.secret More info: https://examples.k8s.io/volumes/cephfs/README.md#how-to-use-it.
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesCephfs#secretFile
+        '''
+        result = self._values.get("secret_file")
+        return typing.cast(typing.Optional[builtins.str], result)
+
+    @builtins.property
+    def secret_ref(
+        self,
+    ) -> typing.Optional["InferenceEndpointConfigSpecKubernetesVolumesCephfsSecretRef"]:
+        '''secretRef is Optional: SecretRef is reference to the authentication secret for User, default is empty.
+
+        More info: https://examples.k8s.io/volumes/cephfs/README.md#how-to-use-it
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesCephfs#secretRef
+        '''
+        result = self._values.get("secret_ref")
+        return typing.cast(typing.Optional["InferenceEndpointConfigSpecKubernetesVolumesCephfsSecretRef"], result)
+
+    @builtins.property
+    def user(self) -> typing.Optional[builtins.str]:
+        '''user is optional: User is the rados user name, default is admin More info: https://examples.k8s.io/volumes/cephfs/README.md#how-to-use-it.
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesCephfs#user
+        '''
+        result = self._values.get("user")
+        return typing.cast(typing.Optional[builtins.str], result)
+
+    def __eq__(self, rhs: typing.Any) -> builtins.bool:
+        return isinstance(rhs, self.__class__) and rhs._values == self._values
+
+    def __ne__(self, rhs: typing.Any) -> builtins.bool:
+        return not (rhs == self)
+
+    def __repr__(self) -> str:
+        return "InferenceEndpointConfigSpecKubernetesVolumesCephfs(%s)" % ", ".join(
+            k + "=" + repr(v) for k, v in self._values.items()
+        )
+
+
+@jsii.data_type(
+    jsii_type="comamazonawssagemakerinference.InferenceEndpointConfigSpecKubernetesVolumesCephfsSecretRef",
+    jsii_struct_bases=[],
+    name_mapping={"name": "name"},
+)
+class InferenceEndpointConfigSpecKubernetesVolumesCephfsSecretRef:
+    def __init__(self, *, name: typing.Optional[builtins.str] = None) -> None:
+        '''secretRef is Optional: SecretRef is reference to the authentication secret for User, default is empty.
+
+        More info: https://examples.k8s.io/volumes/cephfs/README.md#how-to-use-it
+
+        :param name: Name of the referent. This field is effectively required, but due to backwards compatibility is allowed to be empty. Instances of this type with an empty value here are almost certainly wrong. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names/#names
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesCephfsSecretRef
+        '''
+        if __debug__:
+            type_hints = cached_type_hints(_typecheckingstub__ca5c54fda827dad9c9e0af5fcba98fb229ea0e8126fe19291594247bd8e3890b)
+            check_type(argname="argument name", value=name, expected_type=type_hints["name"])
+        self._values: typing.Dict[builtins.str, typing.Any] = {}
+        if name is not None:
+            self._values["name"] = name
+
+    @builtins.property
+    def name(self) -> typing.Optional[builtins.str]:
+        '''Name of the referent.
+
+        This field is effectively required, but due to backwards compatibility is
+        allowed to be empty. Instances of this type with an empty value here are
+        almost certainly wrong.
+        More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names/#names
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesCephfsSecretRef#name
+        '''
+        result = self._values.get("name")
+        return typing.cast(typing.Optional[builtins.str], result)
+
+    def __eq__(self, rhs: typing.Any) -> builtins.bool:
+        return isinstance(rhs, self.__class__) and rhs._values == self._values
+
+    def __ne__(self, rhs: typing.Any) -> builtins.bool:
+        return not (rhs == self)
+
+    def __repr__(self) -> str:
+        return "InferenceEndpointConfigSpecKubernetesVolumesCephfsSecretRef(%s)" % ", ".join(
+            k + "=" + repr(v) for k, v in self._values.items()
+        )
+
+
+@jsii.data_type(
+    jsii_type="comamazonawssagemakerinference.InferenceEndpointConfigSpecKubernetesVolumesCinder",
+    jsii_struct_bases=[],
+    name_mapping={
+        "volume_id": "volumeId",
+        "fs_type": "fsType",
+        "read_only": "readOnly",
+        "secret_ref": "secretRef",
+    },
+)
+class InferenceEndpointConfigSpecKubernetesVolumesCinder:
+    def __init__(
+        self,
+        *,
+        volume_id: builtins.str,
+        fs_type: typing.Optional[builtins.str] = None,
+        read_only: typing.Optional[builtins.bool] = None,
+        secret_ref: typing.Optional[typing.Union["InferenceEndpointConfigSpecKubernetesVolumesCinderSecretRef", typing.Dict[builtins.str, typing.Any]]] = None,
+    ) -> None:
+        '''cinder represents a cinder volume attached and mounted on kubelets host machine.
+
+        Deprecated: Cinder is deprecated. All operations for the in-tree cinder type
+        are redirected to the cinder.csi.openstack.org CSI driver.
+        More info: https://examples.k8s.io/mysql-cinder-pd/README.md
+
+        :param volume_id: volumeID used to identify the volume in cinder. More info: https://examples.k8s.io/mysql-cinder-pd/README.md
+        :param fs_type: fsType is the filesystem type to mount. Must be a filesystem type supported by the host operating system. Examples: "ext4", "xfs", "ntfs". Implicitly inferred to be "ext4" if unspecified. More info: https://examples.k8s.io/mysql-cinder-pd/README.md
+        :param read_only: readOnly defaults to false (read/write). ReadOnly here will force the ReadOnly setting in VolumeMounts. More info: https://examples.k8s.io/mysql-cinder-pd/README.md
+        :param secret_ref: secretRef is optional: points to a secret object containing parameters used to connect to OpenStack.
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesCinder
+        '''
+        if isinstance(secret_ref, dict):
+            secret_ref = InferenceEndpointConfigSpecKubernetesVolumesCinderSecretRef(**secret_ref)
+        if __debug__:
+            type_hints = cached_type_hints(_typecheckingstub__67274b8a07fb5038c06f0bf6acd49e3c928b9951db3148d75cc8631f762ee437)
+            check_type(argname="argument volume_id", value=volume_id, expected_type=type_hints["volume_id"])
+            check_type(argname="argument fs_type", value=fs_type, expected_type=type_hints["fs_type"])
+            check_type(argname="argument read_only", value=read_only, expected_type=type_hints["read_only"])
+            check_type(argname="argument secret_ref", value=secret_ref, expected_type=type_hints["secret_ref"])
+        self._values: typing.Dict[builtins.str, typing.Any] = {
+            "volume_id": volume_id,
+        }
+        if fs_type is not None:
+            self._values["fs_type"] = fs_type
+        if read_only is not None:
+            self._values["read_only"] = read_only
+        if secret_ref is not None:
+            self._values["secret_ref"] = secret_ref
+
+    @builtins.property
+    def volume_id(self) -> builtins.str:
+        '''volumeID used to identify the volume in cinder.
+
+        More info: https://examples.k8s.io/mysql-cinder-pd/README.md
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesCinder#volumeID
+        '''
+        result = self._values.get("volume_id")
+        assert result is not None, "Required property 'volume_id' is missing"
+        return typing.cast(builtins.str, result)
+
+    @builtins.property
+    def fs_type(self) -> typing.Optional[builtins.str]:
+        '''fsType is the filesystem type to mount.
+
+        Must be a filesystem type supported by the host operating system.
+        Examples: "ext4", "xfs", "ntfs". Implicitly inferred to be "ext4" if unspecified.
+        More info: https://examples.k8s.io/mysql-cinder-pd/README.md
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesCinder#fsType
+        '''
+        result = self._values.get("fs_type")
+        return typing.cast(typing.Optional[builtins.str], result)
+
+    @builtins.property
+    def read_only(self) -> typing.Optional[builtins.bool]:
+        '''readOnly defaults to false (read/write).
+
+        ReadOnly here will force
+        the ReadOnly setting in VolumeMounts.
+        More info: https://examples.k8s.io/mysql-cinder-pd/README.md
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesCinder#readOnly
+        '''
+        result = self._values.get("read_only")
+        return typing.cast(typing.Optional[builtins.bool], result)
+
+    @builtins.property
+    def secret_ref(
+        self,
+    ) -> typing.Optional["InferenceEndpointConfigSpecKubernetesVolumesCinderSecretRef"]:
+        '''secretRef is optional: points to a secret object containing parameters used to connect to OpenStack.
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesCinder#secretRef
+        '''
+        result = self._values.get("secret_ref")
+        return typing.cast(typing.Optional["InferenceEndpointConfigSpecKubernetesVolumesCinderSecretRef"], result)
+
+    def __eq__(self, rhs: typing.Any) -> builtins.bool:
+        return isinstance(rhs, self.__class__) and rhs._values == self._values
+
+    def __ne__(self, rhs: typing.Any) -> builtins.bool:
+        return not (rhs == self)
+
+    def __repr__(self) -> str:
+        return "InferenceEndpointConfigSpecKubernetesVolumesCinder(%s)" % ", ".join(
+            k + "=" + repr(v) for k, v in self._values.items()
+        )
+
+
+@jsii.data_type(
+    jsii_type="comamazonawssagemakerinference.InferenceEndpointConfigSpecKubernetesVolumesCinderSecretRef",
+    jsii_struct_bases=[],
+    name_mapping={"name": "name"},
+)
+class InferenceEndpointConfigSpecKubernetesVolumesCinderSecretRef:
+    def __init__(self, *, name: typing.Optional[builtins.str] = None) -> None:
+        '''secretRef is optional: points to a secret object containing parameters used to connect to OpenStack.
+
+        :param name: Name of the referent. This field is effectively required, but due to backwards compatibility is allowed to be empty. Instances of this type with an empty value here are almost certainly wrong. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names/#names
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesCinderSecretRef
+        '''
+        if __debug__:
+            type_hints = cached_type_hints(_typecheckingstub__1dca65368474e6301cd4460d3d03f5cf418a693e8cae6bed5798c834280876e6)
+            check_type(argname="argument name", value=name, expected_type=type_hints["name"])
+        self._values: typing.Dict[builtins.str, typing.Any] = {}
+        if name is not None:
+            self._values["name"] = name
+
+    @builtins.property
+    def name(self) -> typing.Optional[builtins.str]:
+        '''Name of the referent.
+
+        This field is effectively required, but due to backwards compatibility is
+        allowed to be empty. Instances of this type with an empty value here are
+        almost certainly wrong.
+        More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names/#names
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesCinderSecretRef#name
+        '''
+        result = self._values.get("name")
+        return typing.cast(typing.Optional[builtins.str], result)
+
+    def __eq__(self, rhs: typing.Any) -> builtins.bool:
+        return isinstance(rhs, self.__class__) and rhs._values == self._values
+
+    def __ne__(self, rhs: typing.Any) -> builtins.bool:
+        return not (rhs == self)
+
+    def __repr__(self) -> str:
+        return "InferenceEndpointConfigSpecKubernetesVolumesCinderSecretRef(%s)" % ", ".join(
+            k + "=" + repr(v) for k, v in self._values.items()
+        )
+
+
+@jsii.data_type(
+    jsii_type="comamazonawssagemakerinference.InferenceEndpointConfigSpecKubernetesVolumesConfigMap",
+    jsii_struct_bases=[],
+    name_mapping={
+        "default_mode": "defaultMode",
+        "items": "items",
+        "name": "name",
+        "optional": "optional",
+    },
+)
+class InferenceEndpointConfigSpecKubernetesVolumesConfigMap:
+    def __init__(
+        self,
+        *,
+        default_mode: typing.Optional[jsii.Number] = None,
+        items: typing.Optional[typing.Sequence[typing.Union["InferenceEndpointConfigSpecKubernetesVolumesConfigMapItems", typing.Dict[builtins.str, typing.Any]]]] = None,
+        name: typing.Optional[builtins.str] = None,
+        optional: typing.Optional[builtins.bool] = None,
+    ) -> None:
+        '''configMap represents a configMap that should populate this volume.
+
+        :param default_mode: defaultMode is optional: mode bits used to set permissions on created files by default. Must be an octal value between 0000 and 0777 or a decimal value between 0 and 511. YAML accepts both octal and decimal values, JSON requires decimal values for mode bits. Defaults to 0644. Directories within the path are not affected by this setting. This might be in conflict with other options that affect the file mode, like fsGroup, and the result can be other mode bits set. Default: 644.
+        :param items: items if unspecified, each key-value pair in the Data field of the referenced ConfigMap will be projected into the volume as a file whose name is the key and content is the value. If specified, the listed keys will be projected into the specified paths, and unlisted keys will not be present. If a key is specified which is not present in the ConfigMap, the volume setup will error unless it is marked optional. Paths must be relative and may not contain the '..' path or start with '..'.
+        :param name: Name of the referent. This field is effectively required, but due to backwards compatibility is allowed to be empty. Instances of this type with an empty value here are almost certainly wrong. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names/#names
+        :param optional: optional specify whether the ConfigMap or its keys must be defined.
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesConfigMap
+        '''
+        if __debug__:
+            type_hints = cached_type_hints(_typecheckingstub__24174b650e2960d042b387e44d77e946046514da440f66575b776b28097f4566)
+            check_type(argname="argument default_mode", value=default_mode, expected_type=type_hints["default_mode"])
+            check_type(argname="argument items", value=items, expected_type=type_hints["items"])
+            check_type(argname="argument name", value=name, expected_type=type_hints["name"])
+            check_type(argname="argument optional", value=optional, expected_type=type_hints["optional"])
+        self._values: typing.Dict[builtins.str, typing.Any] = {}
+        if default_mode is not None:
+            self._values["default_mode"] = default_mode
+        if items is not None:
+            self._values["items"] = items
+        if name is not None:
+            self._values["name"] = name
+        if optional is not None:
+            self._values["optional"] = optional
+
+    @builtins.property
+    def default_mode(self) -> typing.Optional[jsii.Number]:
+        '''defaultMode is optional: mode bits used to set permissions on created files by default.
+
+        Must be an octal value between 0000 and 0777 or a decimal value between 0 and 511.
+        YAML accepts both octal and decimal values, JSON requires decimal values for mode bits.
+        Defaults to 0644.
+        Directories within the path are not affected by this setting.
+        This might be in conflict with other options that affect the file
+        mode, like fsGroup, and the result can be other mode bits set.
+
+        :default: 644.
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesConfigMap#defaultMode
+        '''
+        result = self._values.get("default_mode")
+        return typing.cast(typing.Optional[jsii.Number], result)
+
+    @builtins.property
+    def items(
+        self,
+    ) -> typing.Optional[typing.List["InferenceEndpointConfigSpecKubernetesVolumesConfigMapItems"]]:
+        '''items if unspecified, each key-value pair in the Data field of the referenced ConfigMap will be projected into the volume as a file whose name is the key and content is the value.
+
+        If specified, the listed keys will be
+        projected into the specified paths, and unlisted keys will not be
+        present. If a key is specified which is not present in the ConfigMap,
+        the volume setup will error unless it is marked optional. Paths must be
+        relative and may not contain the '..' path or start with '..'.
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesConfigMap#items
+        '''
+        result = self._values.get("items")
+        return typing.cast(typing.Optional[typing.List["InferenceEndpointConfigSpecKubernetesVolumesConfigMapItems"]], result)
+
+    @builtins.property
+    def name(self) -> typing.Optional[builtins.str]:
+        '''Name of the referent.
+
+        This field is effectively required, but due to backwards compatibility is
+        allowed to be empty. Instances of this type with an empty value here are
+        almost certainly wrong.
+        More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names/#names
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesConfigMap#name
+        '''
+        result = self._values.get("name")
+        return typing.cast(typing.Optional[builtins.str], result)
+
+    @builtins.property
+    def optional(self) -> typing.Optional[builtins.bool]:
+        '''optional specify whether the ConfigMap or its keys must be defined.
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesConfigMap#optional
+        '''
+        result = self._values.get("optional")
+        return typing.cast(typing.Optional[builtins.bool], result)
+
+    def __eq__(self, rhs: typing.Any) -> builtins.bool:
+        return isinstance(rhs, self.__class__) and rhs._values == self._values
+
+    def __ne__(self, rhs: typing.Any) -> builtins.bool:
+        return not (rhs == self)
+
+    def __repr__(self) -> str:
+        return "InferenceEndpointConfigSpecKubernetesVolumesConfigMap(%s)" % ", ".join(
+            k + "=" + repr(v) for k, v in self._values.items()
+        )
+
+
+@jsii.data_type(
+    jsii_type="comamazonawssagemakerinference.InferenceEndpointConfigSpecKubernetesVolumesConfigMapItems",
+    jsii_struct_bases=[],
+    name_mapping={"key": "key", "path": "path", "mode": "mode"},
+)
+class InferenceEndpointConfigSpecKubernetesVolumesConfigMapItems:
+    def __init__(
+        self,
+        *,
+        key: builtins.str,
+        path: builtins.str,
+        mode: typing.Optional[jsii.Number] = None,
+    ) -> None:
+        '''Maps a string key to a path within a volume.
+
+        :param key: key is the key to project.
+        :param path: path is the relative path of the file to map the key to. May not be an absolute path. May not contain the path element '..'. May not start with the string '..'.
+        :param mode: mode is Optional: mode bits used to set permissions on this file. Must be an octal value between 0000 and 0777 or a decimal value between 0 and 511. YAML accepts both octal and decimal values, JSON requires decimal values for mode bits. If not specified, the volume defaultMode will be used. This might be in conflict with other options that affect the file mode, like fsGroup, and the result can be other mode bits set.
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesConfigMapItems
+        '''
+        if __debug__:
+            type_hints = cached_type_hints(_typecheckingstub__4eba244b3bb9dada82dd3622a6e9e03d8c65ed66bc77fe15bb9d84e8421aceb6)
+            check_type(argname="argument key", value=key, expected_type=type_hints["key"])
+            check_type(argname="argument path", value=path, expected_type=type_hints["path"])
+            check_type(argname="argument mode", value=mode, expected_type=type_hints["mode"])
+        self._values: typing.Dict[builtins.str, typing.Any] = {
+            "key": key,
+            "path": path,
+        }
+        if mode is not None:
+            self._values["mode"] = mode
+
+    @builtins.property
+    def key(self) -> builtins.str:
+        '''key is the key to project.
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesConfigMapItems#key
+        '''
+        result = self._values.get("key")
+        assert result is not None, "Required property 'key' is missing"
+        return typing.cast(builtins.str, result)
+
+    @builtins.property
+    def path(self) -> builtins.str:
+        '''path is the relative path of the file to map the key to.
+
+        May not be an absolute path.
+        May not contain the path element '..'.
+        May not start with the string '..'.
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesConfigMapItems#path
+        '''
+        result = self._values.get("path")
+        assert result is not None, "Required property 'path' is missing"
+        return typing.cast(builtins.str, result)
+
+    @builtins.property
+    def mode(self) -> typing.Optional[jsii.Number]:
+        '''mode is Optional: mode bits used to set permissions on this file.
+
+        Must be an octal value between 0000 and 0777 or a decimal value between 0 and 511.
+        YAML accepts both octal and decimal values, JSON requires decimal values for mode bits.
+        If not specified, the volume defaultMode will be used.
+        This might be in conflict with other options that affect the file
+        mode, like fsGroup, and the result can be other mode bits set.
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesConfigMapItems#mode
+        '''
+        result = self._values.get("mode")
+        return typing.cast(typing.Optional[jsii.Number], result)
+
+    def __eq__(self, rhs: typing.Any) -> builtins.bool:
+        return isinstance(rhs, self.__class__) and rhs._values == self._values
+
+    def __ne__(self, rhs: typing.Any) -> builtins.bool:
+        return not (rhs == self)
+
+    def __repr__(self) -> str:
+        return "InferenceEndpointConfigSpecKubernetesVolumesConfigMapItems(%s)" % ", ".join(
+            k + "=" + repr(v) for k, v in self._values.items()
+        )
+
+
+@jsii.data_type(
+    jsii_type="comamazonawssagemakerinference.InferenceEndpointConfigSpecKubernetesVolumesCsi",
+    jsii_struct_bases=[],
+    name_mapping={
+        "driver": "driver",
+        "fs_type": "fsType",
+        "node_publish_secret_ref": "nodePublishSecretRef",
+        "read_only": "readOnly",
+        "volume_attributes": "volumeAttributes",
+    },
+)
+class InferenceEndpointConfigSpecKubernetesVolumesCsi:
+    def __init__(
+        self,
+        *,
+        driver: builtins.str,
+        fs_type: typing.Optional[builtins.str] = None,
+        node_publish_secret_ref: typing.Optional[typing.Union["InferenceEndpointConfigSpecKubernetesVolumesCsiNodePublishSecretRef", typing.Dict[builtins.str, typing.Any]]] = None,
+        read_only: typing.Optional[builtins.bool] = None,
+        volume_attributes: typing.Optional[typing.Mapping[builtins.str, builtins.str]] = None,
+    ) -> None:
+        '''csi (Container Storage Interface) represents ephemeral storage that is handled by certain external CSI drivers.
+
+        :param driver: driver is the name of the CSI driver that handles this volume. Consult with your admin for the correct name as registered in the cluster.
+        :param fs_type: fsType to mount. Ex. "ext4", "xfs", "ntfs". If not provided, the empty value is passed to the associated CSI driver which will determine the default filesystem to apply.
+        :param node_publish_secret_ref: nodePublishSecretRef is a reference to the secret object containing sensitive information to pass to the CSI driver to complete the CSI NodePublishVolume and NodeUnpublishVolume calls. This field is optional, and may be empty if no secret is required. If the secret object contains more than one secret, all secret references are passed.
+        :param read_only: readOnly specifies a read-only configuration for the volume. Defaults to false (read/write). Default: false (read/write).
+        :param volume_attributes: volumeAttributes stores driver-specific properties that are passed to the CSI driver. Consult your driver's documentation for supported values.
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesCsi
+        '''
+        if isinstance(node_publish_secret_ref, dict):
+            node_publish_secret_ref = InferenceEndpointConfigSpecKubernetesVolumesCsiNodePublishSecretRef(**node_publish_secret_ref)
+        if __debug__:
+            type_hints = cached_type_hints(_typecheckingstub__13af589179bca5bedac6e0e1a180d63834a3b7fddd8413a1ccc626daa554153f)
+            check_type(argname="argument driver", value=driver, expected_type=type_hints["driver"])
+            check_type(argname="argument fs_type", value=fs_type, expected_type=type_hints["fs_type"])
+            check_type(argname="argument node_publish_secret_ref", value=node_publish_secret_ref, expected_type=type_hints["node_publish_secret_ref"])
+            check_type(argname="argument read_only", value=read_only, expected_type=type_hints["read_only"])
+            check_type(argname="argument volume_attributes", value=volume_attributes, expected_type=type_hints["volume_attributes"])
+        self._values: typing.Dict[builtins.str, typing.Any] = {
+            "driver": driver,
+        }
+        if fs_type is not None:
+            self._values["fs_type"] = fs_type
+        if node_publish_secret_ref is not None:
+            self._values["node_publish_secret_ref"] = node_publish_secret_ref
+        if read_only is not None:
+            self._values["read_only"] = read_only
+        if volume_attributes is not None:
+            self._values["volume_attributes"] = volume_attributes
+
+    @builtins.property
+    def driver(self) -> builtins.str:
+        '''driver is the name of the CSI driver that handles this volume.
+
+        Consult with your admin for the correct name as registered in the cluster.
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesCsi#driver
+        '''
+        result = self._values.get("driver")
+        assert result is not None, "Required property 'driver' is missing"
+        return typing.cast(builtins.str, result)
+
+    @builtins.property
+    def fs_type(self) -> typing.Optional[builtins.str]:
+        '''fsType to mount.
+
+        Ex. "ext4", "xfs", "ntfs".
+        If not provided, the empty value is passed to the associated CSI driver
+        which will determine the default filesystem to apply.
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesCsi#fsType
+        '''
+        result = self._values.get("fs_type")
+        return typing.cast(typing.Optional[builtins.str], result)
+
+    @builtins.property
+    def node_publish_secret_ref(
+        self,
+    ) -> typing.Optional["InferenceEndpointConfigSpecKubernetesVolumesCsiNodePublishSecretRef"]:
+        '''nodePublishSecretRef is a reference to the secret object containing sensitive information to pass to the CSI driver to complete the CSI NodePublishVolume and NodeUnpublishVolume calls.
+
+        This field is optional, and  may be empty if no secret is required. If the
+        secret object contains more than one secret, all secret references are passed.
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesCsi#nodePublishSecretRef
+        '''
+        result = self._values.get("node_publish_secret_ref")
+        return typing.cast(typing.Optional["InferenceEndpointConfigSpecKubernetesVolumesCsiNodePublishSecretRef"], result)
+
+    @builtins.property
+    def read_only(self) -> typing.Optional[builtins.bool]:
+        '''readOnly specifies a read-only configuration for the volume.
+
+        Defaults to false (read/write).
+
+        :default: false (read/write).
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesCsi#readOnly
+        '''
+        result = self._values.get("read_only")
+        return typing.cast(typing.Optional[builtins.bool], result)
+
+    @builtins.property
+    def volume_attributes(
+        self,
+    ) -> typing.Optional[typing.Mapping[builtins.str, builtins.str]]:
+        '''volumeAttributes stores driver-specific properties that are passed to the CSI driver.
+
+        Consult your driver's documentation for supported values.
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesCsi#volumeAttributes
+        '''
+        result = self._values.get("volume_attributes")
+        return typing.cast(typing.Optional[typing.Mapping[builtins.str, builtins.str]], result)
+
+    def __eq__(self, rhs: typing.Any) -> builtins.bool:
+        return isinstance(rhs, self.__class__) and rhs._values == self._values
+
+    def __ne__(self, rhs: typing.Any) -> builtins.bool:
+        return not (rhs == self)
+
+    def __repr__(self) -> str:
+        return "InferenceEndpointConfigSpecKubernetesVolumesCsi(%s)" % ", ".join(
+            k + "=" + repr(v) for k, v in self._values.items()
+        )
+
+
+@jsii.data_type(
+    jsii_type="comamazonawssagemakerinference.InferenceEndpointConfigSpecKubernetesVolumesCsiNodePublishSecretRef",
+    jsii_struct_bases=[],
+    name_mapping={"name": "name"},
+)
+class InferenceEndpointConfigSpecKubernetesVolumesCsiNodePublishSecretRef:
+    def __init__(self, *, name: typing.Optional[builtins.str] = None) -> None:
+        '''nodePublishSecretRef is a reference to the secret object containing sensitive information to pass to the CSI driver to complete the CSI NodePublishVolume and NodeUnpublishVolume calls.
+
+        This field is optional, and  may be empty if no secret is required. If the
+        secret object contains more than one secret, all secret references are passed.
+
+        :param name: Name of the referent. This field is effectively required, but due to backwards compatibility is allowed to be empty. Instances of this type with an empty value here are almost certainly wrong. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names/#names
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesCsiNodePublishSecretRef
+        '''
+        if __debug__:
+            type_hints = cached_type_hints(_typecheckingstub__9dc587feda4339d072f9ade970a7a1ce8c98368e3035c2126f1b36197dc77d44)
+            check_type(argname="argument name", value=name, expected_type=type_hints["name"])
+        self._values: typing.Dict[builtins.str, typing.Any] = {}
+        if name is not None:
+            self._values["name"] = name
+
+    @builtins.property
+    def name(self) -> typing.Optional[builtins.str]:
+        '''Name of the referent.
+
+        This field is effectively required, but due to backwards compatibility is
+        allowed to be empty. Instances of this type with an empty value here are
+        almost certainly wrong.
+        More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names/#names
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesCsiNodePublishSecretRef#name
+        '''
+        result = self._values.get("name")
+        return typing.cast(typing.Optional[builtins.str], result)
+
+    def __eq__(self, rhs: typing.Any) -> builtins.bool:
+        return isinstance(rhs, self.__class__) and rhs._values == self._values
+
+    def __ne__(self, rhs: typing.Any) -> builtins.bool:
+        return not (rhs == self)
+
+    def __repr__(self) -> str:
+        return "InferenceEndpointConfigSpecKubernetesVolumesCsiNodePublishSecretRef(%s)" % ", ".join(
+            k + "=" + repr(v) for k, v in self._values.items()
+        )
+
+
+@jsii.data_type(
+    jsii_type="comamazonawssagemakerinference.InferenceEndpointConfigSpecKubernetesVolumesDownwardApi",
+    jsii_struct_bases=[],
+    name_mapping={"default_mode": "defaultMode", "items": "items"},
+)
+class InferenceEndpointConfigSpecKubernetesVolumesDownwardApi:
+    def __init__(
+        self,
+        *,
+        default_mode: typing.Optional[jsii.Number] = None,
+        items: typing.Optional[typing.Sequence[typing.Union["InferenceEndpointConfigSpecKubernetesVolumesDownwardApiItems", typing.Dict[builtins.str, typing.Any]]]] = None,
+    ) -> None:
+        '''downwardAPI represents downward API about the pod that should populate this volume.
+
+        :param default_mode: Optional: mode bits to use on created files by default. Must be a Optional: mode bits used to set permissions on created files by default. Must be an octal value between 0000 and 0777 or a decimal value between 0 and 511. YAML accepts both octal and decimal values, JSON requires decimal values for mode bits. Defaults to 0644. Directories within the path are not affected by this setting. This might be in conflict with other options that affect the file mode, like fsGroup, and the result can be other mode bits set. Default: 644.
+        :param items: Items is a list of downward API volume file.
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesDownwardApi
+        '''
+        if __debug__:
+            type_hints = cached_type_hints(_typecheckingstub__78b8341b611a44d8b947c0bb8ef47bc53b3b952bc588a87c1a042d6559598150)
+            check_type(argname="argument default_mode", value=default_mode, expected_type=type_hints["default_mode"])
+            check_type(argname="argument items", value=items, expected_type=type_hints["items"])
+        self._values: typing.Dict[builtins.str, typing.Any] = {}
+        if default_mode is not None:
+            self._values["default_mode"] = default_mode
+        if items is not None:
+            self._values["items"] = items
+
+    @builtins.property
+    def default_mode(self) -> typing.Optional[jsii.Number]:
+        '''Optional: mode bits to use on created files by default.
+
+        Must be a
+        Optional: mode bits used to set permissions on created files by default.
+        Must be an octal value between 0000 and 0777 or a decimal value between 0 and 511.
+        YAML accepts both octal and decimal values, JSON requires decimal values for mode bits.
+        Defaults to 0644.
+        Directories within the path are not affected by this setting.
+        This might be in conflict with other options that affect the file
+        mode, like fsGroup, and the result can be other mode bits set.
+
+        :default: 644.
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesDownwardApi#defaultMode
+        '''
+        result = self._values.get("default_mode")
+        return typing.cast(typing.Optional[jsii.Number], result)
+
+    @builtins.property
+    def items(
+        self,
+    ) -> typing.Optional[typing.List["InferenceEndpointConfigSpecKubernetesVolumesDownwardApiItems"]]:
+        '''Items is a list of downward API volume file.
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesDownwardApi#items
+        '''
+        result = self._values.get("items")
+        return typing.cast(typing.Optional[typing.List["InferenceEndpointConfigSpecKubernetesVolumesDownwardApiItems"]], result)
+
+    def __eq__(self, rhs: typing.Any) -> builtins.bool:
+        return isinstance(rhs, self.__class__) and rhs._values == self._values
+
+    def __ne__(self, rhs: typing.Any) -> builtins.bool:
+        return not (rhs == self)
+
+    def __repr__(self) -> str:
+        return "InferenceEndpointConfigSpecKubernetesVolumesDownwardApi(%s)" % ", ".join(
+            k + "=" + repr(v) for k, v in self._values.items()
+        )
+
+
+@jsii.data_type(
+    jsii_type="comamazonawssagemakerinference.InferenceEndpointConfigSpecKubernetesVolumesDownwardApiItems",
+    jsii_struct_bases=[],
+    name_mapping={
+        "path": "path",
+        "field_ref": "fieldRef",
+        "mode": "mode",
+        "resource_field_ref": "resourceFieldRef",
+    },
+)
+class InferenceEndpointConfigSpecKubernetesVolumesDownwardApiItems:
+    def __init__(
+        self,
+        *,
+        path: builtins.str,
+        field_ref: typing.Optional[typing.Union["InferenceEndpointConfigSpecKubernetesVolumesDownwardApiItemsFieldRef", typing.Dict[builtins.str, typing.Any]]] = None,
+        mode: typing.Optional[jsii.Number] = None,
+        resource_field_ref: typing.Optional[typing.Union["InferenceEndpointConfigSpecKubernetesVolumesDownwardApiItemsResourceFieldRef", typing.Dict[builtins.str, typing.Any]]] = None,
+    ) -> None:
+        '''DownwardAPIVolumeFile represents information to create the file containing the pod field.
+
+        :param path: Required: Path is the relative path name of the file to be created. Must not be absolute or contain the '..' path. Must be utf-8 encoded. The first item of the relative path must not start with '..'
+        :param field_ref: Required: Selects a field of the pod: only annotations, labels, name, namespace and uid are supported.
+        :param mode: Optional: mode bits used to set permissions on this file, must be an octal value between 0000 and 0777 or a decimal value between 0 and 511. YAML accepts both octal and decimal values, JSON requires decimal values for mode bits. If not specified, the volume defaultMode will be used. This might be in conflict with other options that affect the file mode, like fsGroup, and the result can be other mode bits set.
+        :param resource_field_ref: Selects a resource of the container: only resources limits and requests (limits.cpu, limits.memory, requests.cpu and requests.memory) are currently supported.
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesDownwardApiItems
+        '''
+        if isinstance(field_ref, dict):
+            field_ref = InferenceEndpointConfigSpecKubernetesVolumesDownwardApiItemsFieldRef(**field_ref)
+        if isinstance(resource_field_ref, dict):
+            resource_field_ref = InferenceEndpointConfigSpecKubernetesVolumesDownwardApiItemsResourceFieldRef(**resource_field_ref)
+        if __debug__:
+            type_hints = cached_type_hints(_typecheckingstub__e080539d22ca0fe1cc526c3c299ae3138e531ceef688b8a862e2732d4ed96bfa)
+            check_type(argname="argument path", value=path, expected_type=type_hints["path"])
+            check_type(argname="argument field_ref", value=field_ref, expected_type=type_hints["field_ref"])
+            check_type(argname="argument mode", value=mode, expected_type=type_hints["mode"])
+            check_type(argname="argument resource_field_ref", value=resource_field_ref, expected_type=type_hints["resource_field_ref"])
+        self._values: typing.Dict[builtins.str, typing.Any] = {
+            "path": path,
+        }
+        if field_ref is not None:
+            self._values["field_ref"] = field_ref
+        if mode is not None:
+            self._values["mode"] = mode
+        if resource_field_ref is not None:
+            self._values["resource_field_ref"] = resource_field_ref
+
+    @builtins.property
+    def path(self) -> builtins.str:
+        '''Required: Path is  the relative path name of the file to be created.
+
+        Must not be absolute or contain the '..' path. Must be utf-8 encoded. The first item of the relative path must not start with '..'
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesDownwardApiItems#path
+        '''
+        result = self._values.get("path")
+        assert result is not None, "Required property 'path' is missing"
+        return typing.cast(builtins.str, result)
+
+    @builtins.property
+    def field_ref(
+        self,
+    ) -> typing.Optional["InferenceEndpointConfigSpecKubernetesVolumesDownwardApiItemsFieldRef"]:
+        '''Required: Selects a field of the pod: only annotations, labels, name, namespace and uid are supported.
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesDownwardApiItems#fieldRef
+        '''
+        result = self._values.get("field_ref")
+        return typing.cast(typing.Optional["InferenceEndpointConfigSpecKubernetesVolumesDownwardApiItemsFieldRef"], result)
+
+    @builtins.property
+    def mode(self) -> typing.Optional[jsii.Number]:
+        '''Optional: mode bits used to set permissions on this file, must be an octal value between 0000 and 0777 or a decimal value between 0 and 511.
+
+        YAML accepts both octal and decimal values, JSON requires decimal values for mode bits.
+        If not specified, the volume defaultMode will be used.
+        This might be in conflict with other options that affect the file
+        mode, like fsGroup, and the result can be other mode bits set.
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesDownwardApiItems#mode
+        '''
+        result = self._values.get("mode")
+        return typing.cast(typing.Optional[jsii.Number], result)
+
+    @builtins.property
+    def resource_field_ref(
+        self,
+    ) -> typing.Optional["InferenceEndpointConfigSpecKubernetesVolumesDownwardApiItemsResourceFieldRef"]:
+        '''Selects a resource of the container: only resources limits and requests (limits.cpu, limits.memory, requests.cpu and requests.memory) are currently supported.
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesDownwardApiItems#resourceFieldRef
+        '''
+        result = self._values.get("resource_field_ref")
+        return typing.cast(typing.Optional["InferenceEndpointConfigSpecKubernetesVolumesDownwardApiItemsResourceFieldRef"], result)
+
+    def __eq__(self, rhs: typing.Any) -> builtins.bool:
+        return isinstance(rhs, self.__class__) and rhs._values == self._values
+
+    def __ne__(self, rhs: typing.Any) -> builtins.bool:
+        return not (rhs == self)
+
+    def __repr__(self) -> str:
+        return "InferenceEndpointConfigSpecKubernetesVolumesDownwardApiItems(%s)" % ", ".join(
+            k + "=" + repr(v) for k, v in self._values.items()
+        )
+
+
+@jsii.data_type(
+    jsii_type="comamazonawssagemakerinference.InferenceEndpointConfigSpecKubernetesVolumesDownwardApiItemsFieldRef",
+    jsii_struct_bases=[],
+    name_mapping={"field_path": "fieldPath", "api_version": "apiVersion"},
+)
+class InferenceEndpointConfigSpecKubernetesVolumesDownwardApiItemsFieldRef:
+    def __init__(
+        self,
+        *,
+        field_path: builtins.str,
+        api_version: typing.Optional[builtins.str] = None,
+    ) -> None:
+        '''Required: Selects a field of the pod: only annotations, labels, name, namespace and uid are supported.
+
+        :param field_path: Path of the field to select in the specified API version.
+        :param api_version: Version of the schema the FieldPath is written in terms of, defaults to "v1".
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesDownwardApiItemsFieldRef
+        '''
+        if __debug__:
+            type_hints = cached_type_hints(_typecheckingstub__2efaabbc9ea8fc860276311099eef93a0b7beb0665a3e4692afab9d58adb89e4)
+            check_type(argname="argument field_path", value=field_path, expected_type=type_hints["field_path"])
+            check_type(argname="argument api_version", value=api_version, expected_type=type_hints["api_version"])
+        self._values: typing.Dict[builtins.str, typing.Any] = {
+            "field_path": field_path,
+        }
+        if api_version is not None:
+            self._values["api_version"] = api_version
+
+    @builtins.property
+    def field_path(self) -> builtins.str:
+        '''Path of the field to select in the specified API version.
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesDownwardApiItemsFieldRef#fieldPath
+        '''
+        result = self._values.get("field_path")
+        assert result is not None, "Required property 'field_path' is missing"
+        return typing.cast(builtins.str, result)
+
+    @builtins.property
+    def api_version(self) -> typing.Optional[builtins.str]:
+        '''Version of the schema the FieldPath is written in terms of, defaults to "v1".
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesDownwardApiItemsFieldRef#apiVersion
+        '''
+        result = self._values.get("api_version")
+        return typing.cast(typing.Optional[builtins.str], result)
+
+    def __eq__(self, rhs: typing.Any) -> builtins.bool:
+        return isinstance(rhs, self.__class__) and rhs._values == self._values
+
+    def __ne__(self, rhs: typing.Any) -> builtins.bool:
+        return not (rhs == self)
+
+    def __repr__(self) -> str:
+        return "InferenceEndpointConfigSpecKubernetesVolumesDownwardApiItemsFieldRef(%s)" % ", ".join(
+            k + "=" + repr(v) for k, v in self._values.items()
+        )
+
+
+@jsii.data_type(
+    jsii_type="comamazonawssagemakerinference.InferenceEndpointConfigSpecKubernetesVolumesDownwardApiItemsResourceFieldRef",
+    jsii_struct_bases=[],
+    name_mapping={
+        "resource": "resource",
+        "container_name": "containerName",
+        "divisor": "divisor",
+    },
+)
+class InferenceEndpointConfigSpecKubernetesVolumesDownwardApiItemsResourceFieldRef:
+    def __init__(
+        self,
+        *,
+        resource: builtins.str,
+        container_name: typing.Optional[builtins.str] = None,
+        divisor: typing.Optional["InferenceEndpointConfigSpecKubernetesVolumesDownwardApiItemsResourceFieldRefDivisor"] = None,
+    ) -> None:
+        '''Selects a resource of the container: only resources limits and requests (limits.cpu, limits.memory, requests.cpu and requests.memory) are currently supported.
+
+        :param resource: Required: resource to select.
+        :param container_name: Container name: required for volumes, optional for env vars.
+        :param divisor: Specifies the output format of the exposed resources, defaults to "1".
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesDownwardApiItemsResourceFieldRef
+        '''
+        if __debug__:
+            type_hints = cached_type_hints(_typecheckingstub__9eb1735ec35c3d9be703048ce8dfea41f9dfeae331e708f156eea9ec2893318b)
+            check_type(argname="argument resource", value=resource, expected_type=type_hints["resource"])
+            check_type(argname="argument container_name", value=container_name, expected_type=type_hints["container_name"])
+            check_type(argname="argument divisor", value=divisor, expected_type=type_hints["divisor"])
+        self._values: typing.Dict[builtins.str, typing.Any] = {
+            "resource": resource,
+        }
+        if container_name is not None:
+            self._values["container_name"] = container_name
+        if divisor is not None:
+            self._values["divisor"] = divisor
+
+    @builtins.property
+    def resource(self) -> builtins.str:
+        '''Required: resource to select.
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesDownwardApiItemsResourceFieldRef#resource
+        '''
+        result = self._values.get("resource")
+        assert result is not None, "Required property 'resource' is missing"
+        return typing.cast(builtins.str, result)
+
+    @builtins.property
+    def container_name(self) -> typing.Optional[builtins.str]:
+        '''Container name: required for volumes, optional for env vars.
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesDownwardApiItemsResourceFieldRef#containerName
+        '''
+        result = self._values.get("container_name")
+        return typing.cast(typing.Optional[builtins.str], result)
+
+    @builtins.property
+    def divisor(
+        self,
+    ) -> typing.Optional["InferenceEndpointConfigSpecKubernetesVolumesDownwardApiItemsResourceFieldRefDivisor"]:
+        '''Specifies the output format of the exposed resources, defaults to "1".
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesDownwardApiItemsResourceFieldRef#divisor
+        '''
+        result = self._values.get("divisor")
+        return typing.cast(typing.Optional["InferenceEndpointConfigSpecKubernetesVolumesDownwardApiItemsResourceFieldRefDivisor"], result)
+
+    def __eq__(self, rhs: typing.Any) -> builtins.bool:
+        return isinstance(rhs, self.__class__) and rhs._values == self._values
+
+    def __ne__(self, rhs: typing.Any) -> builtins.bool:
+        return not (rhs == self)
+
+    def __repr__(self) -> str:
+        return "InferenceEndpointConfigSpecKubernetesVolumesDownwardApiItemsResourceFieldRef(%s)" % ", ".join(
+            k + "=" + repr(v) for k, v in self._values.items()
+        )
+
+
+class InferenceEndpointConfigSpecKubernetesVolumesDownwardApiItemsResourceFieldRefDivisor(
+    metaclass=jsii.JSIIMeta,
+    jsii_type="comamazonawssagemakerinference.InferenceEndpointConfigSpecKubernetesVolumesDownwardApiItemsResourceFieldRefDivisor",
+):
+    '''Specifies the output format of the exposed resources, defaults to "1".
+
+    :schema: InferenceEndpointConfigSpecKubernetesVolumesDownwardApiItemsResourceFieldRefDivisor
+    '''
+
+    @jsii.member(jsii_name="fromNumber")
+    @builtins.classmethod
+    def from_number(
+        cls,
+        value: jsii.Number,
+    ) -> "InferenceEndpointConfigSpecKubernetesVolumesDownwardApiItemsResourceFieldRefDivisor":
+        '''
+        :param value: -
+        '''
+        if __debug__:
+            type_hints = cached_type_hints(_typecheckingstub__b45d4306d534839cd39178eb163799df79108fd0000e0e9281db70d0b7500c4e)
+            check_type(argname="argument value", value=value, expected_type=type_hints["value"])
+        return typing.cast("InferenceEndpointConfigSpecKubernetesVolumesDownwardApiItemsResourceFieldRefDivisor", jsii.sinvoke(cls, "fromNumber", [value]))
+
+    @jsii.member(jsii_name="fromString")
+    @builtins.classmethod
+    def from_string(
+        cls,
+        value: builtins.str,
+    ) -> "InferenceEndpointConfigSpecKubernetesVolumesDownwardApiItemsResourceFieldRefDivisor":
+        '''
+        :param value: -
+        '''
+        if __debug__:
+            type_hints = cached_type_hints(_typecheckingstub__20d64bf81fbe681c6eb1180586be04da0f57135762716c0d75590cea9dfa2d5d)
+            check_type(argname="argument value", value=value, expected_type=type_hints["value"])
+        return typing.cast("InferenceEndpointConfigSpecKubernetesVolumesDownwardApiItemsResourceFieldRefDivisor", jsii.sinvoke(cls, "fromString", [value]))
+
+    @builtins.property
+    @jsii.member(jsii_name="value")
+    def value(self) -> typing.Union[builtins.str, jsii.Number]:
+        return typing.cast(typing.Union[builtins.str, jsii.Number], jsii.get(self, "value"))
+
+
+@jsii.data_type(
+    jsii_type="comamazonawssagemakerinference.InferenceEndpointConfigSpecKubernetesVolumesEmptyDir",
+    jsii_struct_bases=[],
+    name_mapping={"medium": "medium", "size_limit": "sizeLimit"},
+)
+class InferenceEndpointConfigSpecKubernetesVolumesEmptyDir:
+    def __init__(
+        self,
+        *,
+        medium: typing.Optional[builtins.str] = None,
+        size_limit: typing.Optional["InferenceEndpointConfigSpecKubernetesVolumesEmptyDirSizeLimit"] = None,
+    ) -> None:
+        '''emptyDir represents a temporary directory that shares a pod's lifetime.
+
+        More info: https://kubernetes.io/docs/concepts/storage/volumes#emptydir
+
+        :param medium: medium represents what type of storage medium should back this directory. The default is "" which means to use the node's default medium. Must be an empty string (default) or Memory. More info: https://kubernetes.io/docs/concepts/storage/volumes#emptydir
+        :param size_limit: sizeLimit is the total amount of local storage required for this EmptyDir volume. The size limit is also applicable for memory medium. The maximum usage on memory medium EmptyDir would be the minimum value between the SizeLimit specified here and the sum of memory limits of all containers in a pod. The default is nil which means that the limit is undefined. More info: https://kubernetes.io/docs/concepts/storage/volumes#emptydir
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesEmptyDir
+        '''
+        if __debug__:
+            type_hints = cached_type_hints(_typecheckingstub__ef5f782aa9e4c8000cbd288eb2872ca7f2619413d1cd13479bf982ac1382bfda)
+            check_type(argname="argument medium", value=medium, expected_type=type_hints["medium"])
+            check_type(argname="argument size_limit", value=size_limit, expected_type=type_hints["size_limit"])
+        self._values: typing.Dict[builtins.str, typing.Any] = {}
+        if medium is not None:
+            self._values["medium"] = medium
+        if size_limit is not None:
+            self._values["size_limit"] = size_limit
+
+    @builtins.property
+    def medium(self) -> typing.Optional[builtins.str]:
+        '''medium represents what type of storage medium should back this directory.
+
+        The default is "" which means to use the node's default medium.
+        Must be an empty string (default) or Memory.
+        More info: https://kubernetes.io/docs/concepts/storage/volumes#emptydir
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesEmptyDir#medium
+        '''
+        result = self._values.get("medium")
+        return typing.cast(typing.Optional[builtins.str], result)
+
+    @builtins.property
+    def size_limit(
+        self,
+    ) -> typing.Optional["InferenceEndpointConfigSpecKubernetesVolumesEmptyDirSizeLimit"]:
+        '''sizeLimit is the total amount of local storage required for this EmptyDir volume.
+
+        The size limit is also applicable for memory medium.
+        The maximum usage on memory medium EmptyDir would be the minimum value between
+        the SizeLimit specified here and the sum of memory limits of all containers in a pod.
+        The default is nil which means that the limit is undefined.
+        More info: https://kubernetes.io/docs/concepts/storage/volumes#emptydir
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesEmptyDir#sizeLimit
+        '''
+        result = self._values.get("size_limit")
+        return typing.cast(typing.Optional["InferenceEndpointConfigSpecKubernetesVolumesEmptyDirSizeLimit"], result)
+
+    def __eq__(self, rhs: typing.Any) -> builtins.bool:
+        return isinstance(rhs, self.__class__) and rhs._values == self._values
+
+    def __ne__(self, rhs: typing.Any) -> builtins.bool:
+        return not (rhs == self)
+
+    def __repr__(self) -> str:
+        return "InferenceEndpointConfigSpecKubernetesVolumesEmptyDir(%s)" % ", ".join(
+            k + "=" + repr(v) for k, v in self._values.items()
+        )
+
+
+class InferenceEndpointConfigSpecKubernetesVolumesEmptyDirSizeLimit(
+    metaclass=jsii.JSIIMeta,
+    jsii_type="comamazonawssagemakerinference.InferenceEndpointConfigSpecKubernetesVolumesEmptyDirSizeLimit",
+):
+    '''sizeLimit is the total amount of local storage required for this EmptyDir volume.
+
+    The size limit is also applicable for memory medium.
+    The maximum usage on memory medium EmptyDir would be the minimum value between
+    the SizeLimit specified here and the sum of memory limits of all containers in a pod.
+    The default is nil which means that the limit is undefined.
+    More info: https://kubernetes.io/docs/concepts/storage/volumes#emptydir
+
+    :schema: InferenceEndpointConfigSpecKubernetesVolumesEmptyDirSizeLimit
+    '''
+
+    @jsii.member(jsii_name="fromNumber")
+    @builtins.classmethod
+    def from_number(
+        cls,
+        value: jsii.Number,
+    ) -> "InferenceEndpointConfigSpecKubernetesVolumesEmptyDirSizeLimit":
+        '''
+        :param value: -
+        '''
+        if __debug__:
+            type_hints = cached_type_hints(_typecheckingstub__e95485fdf7a75cc6890abe924ae1d8a4b4880b46e98956e59fedcfe574858e25)
+            check_type(argname="argument value", value=value, expected_type=type_hints["value"])
+        return typing.cast("InferenceEndpointConfigSpecKubernetesVolumesEmptyDirSizeLimit", jsii.sinvoke(cls, "fromNumber", [value]))
+
+    @jsii.member(jsii_name="fromString")
+    @builtins.classmethod
+    def from_string(
+        cls,
+        value: builtins.str,
+    ) -> "InferenceEndpointConfigSpecKubernetesVolumesEmptyDirSizeLimit":
+        '''
+        :param value: -
+        '''
+        if __debug__:
+            type_hints = cached_type_hints(_typecheckingstub__59aac1f9086c58da6737913c8ffed82b5d2c7e999046ab9b756b84e4b47e986e)
+            check_type(argname="argument value", value=value, expected_type=type_hints["value"])
+        return typing.cast("InferenceEndpointConfigSpecKubernetesVolumesEmptyDirSizeLimit", jsii.sinvoke(cls, "fromString", [value]))
+
+    @builtins.property
+    @jsii.member(jsii_name="value")
+    def value(self) -> typing.Union[builtins.str, jsii.Number]:
+        return typing.cast(typing.Union[builtins.str, jsii.Number], jsii.get(self, "value"))
+
+
+@jsii.data_type(
+    jsii_type="comamazonawssagemakerinference.InferenceEndpointConfigSpecKubernetesVolumesEphemeral",
+    jsii_struct_bases=[],
+    name_mapping={"volume_claim_template": "volumeClaimTemplate"},
+)
+class InferenceEndpointConfigSpecKubernetesVolumesEphemeral:
+    def __init__(
+        self,
+        *,
+        volume_claim_template: typing.Optional[typing.Union["InferenceEndpointConfigSpecKubernetesVolumesEphemeralVolumeClaimTemplate", typing.Dict[builtins.str, typing.Any]]] = None,
+    ) -> None:
+        '''ephemeral represents a volume that is handled by a cluster storage driver.
+
+        The volume's lifecycle is tied to the pod that defines it - it will be created before the pod starts,
+        and deleted when the pod is removed.
+
+        Use this if:
+        a) the volume is only needed while the pod runs,
+        b) features of normal volumes like restoring from snapshot or capacity
+        tracking are needed,
+        c) the storage driver is specified through a storage class, and
+        d) the storage driver supports dynamic volume provisioning through
+        a PersistentVolumeClaim (see EphemeralVolumeSource for more
+        information on the connection between this volume type
+        and PersistentVolumeClaim).
+
+        Use PersistentVolumeClaim or one of the vendor-specific
+        APIs for volumes that persist for longer than the lifecycle
+        of an individual pod.
+
+        Use CSI for light-weight local ephemeral volumes if the CSI driver is meant to
+        be used that way - see the documentation of the driver for
+        more information.
+
+        A pod can use both types of ephemeral volumes and
+        persistent volumes at the same time.
+
+        :param volume_claim_template: Will be used to create a stand-alone PVC to provision the volume. The pod in which this EphemeralVolumeSource is embedded will be the owner of the PVC, i.e. the PVC will be deleted together with the pod. The name of the PVC will be ``<pod name>-<volume name>`` where ``<volume name>`` is the name from the ``PodSpec.Volumes`` array entry. Pod validation will reject the pod if the concatenated name is not valid for a PVC (for example, too long). An existing PVC with that name that is not owned by the pod will *not* be used for the pod to avoid using an unrelated volume by mistake. Starting the pod is then blocked until the unrelated PVC is removed. If such a pre-created PVC is meant to be used by the pod, the PVC has to updated with an owner reference to the pod once the pod exists. Normally this should not be necessary, but it may be useful when manually reconstructing a broken cluster. This field is read-only and no changes will be made by Kubernetes to the PVC after it has been created. Required, must not be nil.
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesEphemeral
+        '''
+        if isinstance(volume_claim_template, dict):
+            volume_claim_template = InferenceEndpointConfigSpecKubernetesVolumesEphemeralVolumeClaimTemplate(**volume_claim_template)
+        if __debug__:
+            type_hints = cached_type_hints(_typecheckingstub__2a50628cae4d79ef3ccfad8c668193fa39777f2499b63d703fede928fbab805b)
+            check_type(argname="argument volume_claim_template", value=volume_claim_template, expected_type=type_hints["volume_claim_template"])
+        self._values: typing.Dict[builtins.str, typing.Any] = {}
+        if volume_claim_template is not None:
+            self._values["volume_claim_template"] = volume_claim_template
+
+    @builtins.property
+    def volume_claim_template(
+        self,
+    ) -> typing.Optional["InferenceEndpointConfigSpecKubernetesVolumesEphemeralVolumeClaimTemplate"]:
+        '''Will be used to create a stand-alone PVC to provision the volume.
+
+        The pod in which this EphemeralVolumeSource is embedded will be the
+        owner of the PVC, i.e. the PVC will be deleted together with the
+        pod.  The name of the PVC will be ``<pod name>-<volume name>`` where
+        ``<volume name>`` is the name from the ``PodSpec.Volumes`` array
+        entry. Pod validation will reject the pod if the concatenated name
+        is not valid for a PVC (for example, too long).
+
+        An existing PVC with that name that is not owned by the pod
+        will *not* be used for the pod to avoid using an unrelated
+        volume by mistake. Starting the pod is then blocked until
+        the unrelated PVC is removed. If such a pre-created PVC is
+        meant to be used by the pod, the PVC has to updated with an
+        owner reference to the pod once the pod exists. Normally
+        this should not be necessary, but it may be useful when
+        manually reconstructing a broken cluster.
+
+        This field is read-only and no changes will be made by Kubernetes
+        to the PVC after it has been created.
+
+        Required, must not be nil.
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesEphemeral#volumeClaimTemplate
+        '''
+        result = self._values.get("volume_claim_template")
+        return typing.cast(typing.Optional["InferenceEndpointConfigSpecKubernetesVolumesEphemeralVolumeClaimTemplate"], result)
+
+    def __eq__(self, rhs: typing.Any) -> builtins.bool:
+        return isinstance(rhs, self.__class__) and rhs._values == self._values
+
+    def __ne__(self, rhs: typing.Any) -> builtins.bool:
+        return not (rhs == self)
+
+    def __repr__(self) -> str:
+        return "InferenceEndpointConfigSpecKubernetesVolumesEphemeral(%s)" % ", ".join(
+            k + "=" + repr(v) for k, v in self._values.items()
+        )
+
+
+@jsii.data_type(
+    jsii_type="comamazonawssagemakerinference.InferenceEndpointConfigSpecKubernetesVolumesEphemeralVolumeClaimTemplate",
+    jsii_struct_bases=[],
+    name_mapping={"spec": "spec", "metadata": "metadata"},
+)
+class InferenceEndpointConfigSpecKubernetesVolumesEphemeralVolumeClaimTemplate:
+    def __init__(
+        self,
+        *,
+        spec: typing.Union["InferenceEndpointConfigSpecKubernetesVolumesEphemeralVolumeClaimTemplateSpec", typing.Dict[builtins.str, typing.Any]],
+        metadata: typing.Any = None,
+    ) -> None:
+        '''Will be used to create a stand-alone PVC to provision the volume.
+
+        The pod in which this EphemeralVolumeSource is embedded will be the
+        owner of the PVC, i.e. the PVC will be deleted together with the
+        pod.  The name of the PVC will be ``<pod name>-<volume name>`` where
+        ``<volume name>`` is the name from the ``PodSpec.Volumes`` array
+        entry. Pod validation will reject the pod if the concatenated name
+        is not valid for a PVC (for example, too long).
+
+        An existing PVC with that name that is not owned by the pod
+        will *not* be used for the pod to avoid using an unrelated
+        volume by mistake. Starting the pod is then blocked until
+        the unrelated PVC is removed. If such a pre-created PVC is
+        meant to be used by the pod, the PVC has to updated with an
+        owner reference to the pod once the pod exists. Normally
+        this should not be necessary, but it may be useful when
+        manually reconstructing a broken cluster.
+
+        This field is read-only and no changes will be made by Kubernetes
+        to the PVC after it has been created.
+
+        Required, must not be nil.
+
+        :param spec: The specification for the PersistentVolumeClaim. The entire content is copied unchanged into the PVC that gets created from this template. The same fields as in a PersistentVolumeClaim are also valid here.
+        :param metadata: May contain labels and annotations that will be copied into the PVC when creating it. No other fields are allowed and will be rejected during validation.
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesEphemeralVolumeClaimTemplate
+        '''
+        if isinstance(spec, dict):
+            spec = InferenceEndpointConfigSpecKubernetesVolumesEphemeralVolumeClaimTemplateSpec(**spec)
+        if __debug__:
+            type_hints = cached_type_hints(_typecheckingstub__529b9b4f3ad4320b3e902ce22376d4e5eff21c4da7ae42d7290db73821defa75)
+            check_type(argname="argument spec", value=spec, expected_type=type_hints["spec"])
+            check_type(argname="argument metadata", value=metadata, expected_type=type_hints["metadata"])
+        self._values: typing.Dict[builtins.str, typing.Any] = {
+            "spec": spec,
+        }
+        if metadata is not None:
+            self._values["metadata"] = metadata
+
+    @builtins.property
+    def spec(
+        self,
+    ) -> "InferenceEndpointConfigSpecKubernetesVolumesEphemeralVolumeClaimTemplateSpec":
+        '''The specification for the PersistentVolumeClaim.
+
+        The entire content is
+        copied unchanged into the PVC that gets created from this
+        template. The same fields as in a PersistentVolumeClaim
+        are also valid here.
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesEphemeralVolumeClaimTemplate#spec
+        '''
+        result = self._values.get("spec")
+        assert result is not None, "Required property 'spec' is missing"
+        return typing.cast("InferenceEndpointConfigSpecKubernetesVolumesEphemeralVolumeClaimTemplateSpec", result)
+
+    @builtins.property
+    def metadata(self) -> typing.Any:
+        '''May contain labels and annotations that will be copied into the PVC when creating it.
+
+        No other fields are allowed and will be rejected during
+        validation.
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesEphemeralVolumeClaimTemplate#metadata
+        '''
+        result = self._values.get("metadata")
+        return typing.cast(typing.Any, result)
+
+    def __eq__(self, rhs: typing.Any) -> builtins.bool:
+        return isinstance(rhs, self.__class__) and rhs._values == self._values
+
+    def __ne__(self, rhs: typing.Any) -> builtins.bool:
+        return not (rhs == self)
+
+    def __repr__(self) -> str:
+        return "InferenceEndpointConfigSpecKubernetesVolumesEphemeralVolumeClaimTemplate(%s)" % ", ".join(
+            k + "=" + repr(v) for k, v in self._values.items()
+        )
+
+
+@jsii.data_type(
+    jsii_type="comamazonawssagemakerinference.InferenceEndpointConfigSpecKubernetesVolumesEphemeralVolumeClaimTemplateSpec",
+    jsii_struct_bases=[],
+    name_mapping={
+        "access_modes": "accessModes",
+        "data_source": "dataSource",
+        "data_source_ref": "dataSourceRef",
+        "resources": "resources",
+        "selector": "selector",
+        "storage_class_name": "storageClassName",
+        "volume_attributes_class_name": "volumeAttributesClassName",
+        "volume_mode": "volumeMode",
+        "volume_name": "volumeName",
+    },
+)
+class InferenceEndpointConfigSpecKubernetesVolumesEphemeralVolumeClaimTemplateSpec:
+    def __init__(
+        self,
+        *,
+        access_modes: typing.Optional[typing.Sequence[builtins.str]] = None,
+        data_source: typing.Optional[typing.Union["InferenceEndpointConfigSpecKubernetesVolumesEphemeralVolumeClaimTemplateSpecDataSource", typing.Dict[builtins.str, typing.Any]]] = None,
+        data_source_ref: typing.Optional[typing.Union["InferenceEndpointConfigSpecKubernetesVolumesEphemeralVolumeClaimTemplateSpecDataSourceRef", typing.Dict[builtins.str, typing.Any]]] = None,
+        resources: typing.Optional[typing.Union["InferenceEndpointConfigSpecKubernetesVolumesEphemeralVolumeClaimTemplateSpecResources", typing.Dict[builtins.str, typing.Any]]] = None,
+        selector: typing.Optional[typing.Union["InferenceEndpointConfigSpecKubernetesVolumesEphemeralVolumeClaimTemplateSpecSelector", typing.Dict[builtins.str, typing.Any]]] = None,
+        storage_class_name: typing.Optional[builtins.str] = None,
+        volume_attributes_class_name: typing.Optional[builtins.str] = None,
+        volume_mode: typing.Optional[builtins.str] = None,
+        volume_name: typing.Optional[builtins.str] = None,
+    ) -> None:
+        '''The specification for the PersistentVolumeClaim.
+
+        The entire content is
+        copied unchanged into the PVC that gets created from this
+        template. The same fields as in a PersistentVolumeClaim
+        are also valid here.
+
+        :param access_modes: accessModes contains the desired access modes the volume should have. More info: https://kubernetes.io/docs/concepts/storage/persistent-volumes#access-modes-1
+        :param data_source: dataSource field can be used to specify either: * An existing VolumeSnapshot object (snapshot.storage.k8s.io/VolumeSnapshot) * An existing PVC (PersistentVolumeClaim) If the provisioner or an external controller can support the specified data source, it will create a new volume based on the contents of the specified data source. When the AnyVolumeDataSource feature gate is enabled, dataSource contents will be copied to dataSourceRef, and dataSourceRef contents will be copied to dataSource when dataSourceRef.namespace is not specified. If the namespace is specified, then dataSourceRef will not be copied to dataSource.
+        :param data_source_ref: dataSourceRef specifies the object from which to populate the volume with data, if a non-empty volume is desired. This may be any object from a non-empty API group (non core object) or a PersistentVolumeClaim object. When this field is specified, volume binding will only succeed if the type of the specified object matches some installed volume populator or dynamic provisioner. This field will replace the functionality of the dataSource field and as such if both fields are non-empty, they must have the same value. For backwards compatibility, when namespace isn't specified in dataSourceRef, both fields (dataSource and dataSourceRef) will be set to the same value automatically if one of them is empty and the other is non-empty. When namespace is specified in dataSourceRef, dataSource isn't set to the same value and must be empty. There are three important differences between dataSource and dataSourceRef: - While dataSource only allows two specific types of objects, dataSourceRef allows any non-core object, as well as PersistentVolumeClaim objects. - While dataSource ignores disallowed values (dropping them), dataSourceRef preserves all values, and generates an error if a disallowed value is specified. - While dataSource only allows local objects, dataSourceRef allows objects in any namespaces. (Beta) Using this field requires the AnyVolumeDataSource feature gate to be enabled. (Alpha) Using the namespace field of dataSourceRef requires the CrossNamespaceVolumeDataSource feature gate to be enabled.
+        :param resources: resources represents the minimum resources the volume should have. Users are allowed to specify resource requirements that are lower than previous value but must still be higher than capacity recorded in the status field of the claim. More info: https://kubernetes.io/docs/concepts/storage/persistent-volumes#resources
+        :param selector: selector is a label query over volumes to consider for binding.
+        :param storage_class_name: storageClassName is the name of the StorageClass required by the claim. More info: https://kubernetes.io/docs/concepts/storage/persistent-volumes#class-1
+        :param volume_attributes_class_name: volumeAttributesClassName may be used to set the VolumeAttributesClass used by this claim. If specified, the CSI driver will create or update the volume with the attributes defined in the corresponding VolumeAttributesClass. This has a different purpose than storageClassName, it can be changed after the claim is created. An empty string or nil value indicates that no VolumeAttributesClass will be applied to the claim. If the claim enters an Infeasible error state, this field can be reset to its previous value (including nil) to cancel the modification. If the resource referred to by volumeAttributesClass does not exist, this PersistentVolumeClaim will be set to a Pending state, as reflected by the modifyVolumeStatus field, until such as a resource exists. More info: https://kubernetes.io/docs/concepts/storage/volume-attributes-classes/
+        :param volume_mode: volumeMode defines what type of volume is required by the claim. Value of Filesystem is implied when not included in claim spec.
+        :param volume_name: volumeName is the binding reference to the PersistentVolume backing this claim.
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesEphemeralVolumeClaimTemplateSpec
+        '''
+        if isinstance(data_source, dict):
+            data_source = InferenceEndpointConfigSpecKubernetesVolumesEphemeralVolumeClaimTemplateSpecDataSource(**data_source)
+        if isinstance(data_source_ref, dict):
+            data_source_ref = InferenceEndpointConfigSpecKubernetesVolumesEphemeralVolumeClaimTemplateSpecDataSourceRef(**data_source_ref)
+        if isinstance(resources, dict):
+            resources = InferenceEndpointConfigSpecKubernetesVolumesEphemeralVolumeClaimTemplateSpecResources(**resources)
+        if isinstance(selector, dict):
+            selector = InferenceEndpointConfigSpecKubernetesVolumesEphemeralVolumeClaimTemplateSpecSelector(**selector)
+        if __debug__:
+            type_hints = cached_type_hints(_typecheckingstub__0b1492e4112f617c19839c18026a5c87e695497b8fb0f0b71e91f9dc1b0f1155)
+            check_type(argname="argument access_modes", value=access_modes, expected_type=type_hints["access_modes"])
+            check_type(argname="argument data_source", value=data_source, expected_type=type_hints["data_source"])
+            check_type(argname="argument data_source_ref", value=data_source_ref, expected_type=type_hints["data_source_ref"])
+            check_type(argname="argument resources", value=resources, expected_type=type_hints["resources"])
+            check_type(argname="argument selector", value=selector, expected_type=type_hints["selector"])
+            check_type(argname="argument storage_class_name", value=storage_class_name, expected_type=type_hints["storage_class_name"])
+            check_type(argname="argument volume_attributes_class_name", value=volume_attributes_class_name, expected_type=type_hints["volume_attributes_class_name"])
+            check_type(argname="argument volume_mode", value=volume_mode, expected_type=type_hints["volume_mode"])
+            check_type(argname="argument volume_name", value=volume_name, expected_type=type_hints["volume_name"])
+        self._values: typing.Dict[builtins.str, typing.Any] = {}
+        if access_modes is not None:
+            self._values["access_modes"] = access_modes
+        if data_source is not None:
+            self._values["data_source"] = data_source
+        if data_source_ref is not None:
+            self._values["data_source_ref"] = data_source_ref
+        if resources is not None:
+            self._values["resources"] = resources
+        if selector is not None:
+            self._values["selector"] = selector
+        if storage_class_name is not None:
+            self._values["storage_class_name"] = storage_class_name
+        if volume_attributes_class_name is not None:
+            self._values["volume_attributes_class_name"] = volume_attributes_class_name
+        if volume_mode is not None:
+            self._values["volume_mode"] = volume_mode
+        if volume_name is not None:
+            self._values["volume_name"] = volume_name
+
+    @builtins.property
+    def access_modes(self) -> typing.Optional[typing.List[builtins.str]]:
+        '''accessModes contains the desired access modes the volume should have.
+
+        More info: https://kubernetes.io/docs/concepts/storage/persistent-volumes#access-modes-1
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesEphemeralVolumeClaimTemplateSpec#accessModes
+        '''
+        result = self._values.get("access_modes")
+        return typing.cast(typing.Optional[typing.List[builtins.str]], result)
+
+    @builtins.property
+    def data_source(
+        self,
+    ) -> typing.Optional["InferenceEndpointConfigSpecKubernetesVolumesEphemeralVolumeClaimTemplateSpecDataSource"]:
+        '''dataSource field can be used to specify either: * An existing VolumeSnapshot object (snapshot.storage.k8s.io/VolumeSnapshot) * An existing PVC (PersistentVolumeClaim) If the provisioner or an external controller can support the specified data source, it will create a new volume based on the contents of the specified data source. When the AnyVolumeDataSource feature gate is enabled, dataSource contents will be copied to dataSourceRef, and dataSourceRef contents will be copied to dataSource when dataSourceRef.namespace is not specified. If the namespace is specified, then dataSourceRef will not be copied to dataSource.
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesEphemeralVolumeClaimTemplateSpec#dataSource
+        '''
+        result = self._values.get("data_source")
+        return typing.cast(typing.Optional["InferenceEndpointConfigSpecKubernetesVolumesEphemeralVolumeClaimTemplateSpecDataSource"], result)
+
+    @builtins.property
+    def data_source_ref(
+        self,
+    ) -> typing.Optional["InferenceEndpointConfigSpecKubernetesVolumesEphemeralVolumeClaimTemplateSpecDataSourceRef"]:
+        '''dataSourceRef specifies the object from which to populate the volume with data, if a non-empty volume is desired.
+
+        This may be any object from a non-empty API group (non
+        core object) or a PersistentVolumeClaim object.
+        When this field is specified, volume binding will only succeed if the type of
+        the specified object matches some installed volume populator or dynamic
+        provisioner.
+        This field will replace the functionality of the dataSource field and as such
+        if both fields are non-empty, they must have the same value. For backwards
+        compatibility, when namespace isn't specified in dataSourceRef,
+        both fields (dataSource and dataSourceRef) will be set to the same
+        value automatically if one of them is empty and the other is non-empty.
+        When namespace is specified in dataSourceRef,
+        dataSource isn't set to the same value and must be empty.
+        There are three important differences between dataSource and dataSourceRef:
+
+        - While dataSource only allows two specific types of objects, dataSourceRef
+          allows any non-core object, as well as PersistentVolumeClaim objects.
+        - While dataSource ignores disallowed values (dropping them), dataSourceRef
+          preserves all values, and generates an error if a disallowed value is
+          specified.
+        - While dataSource only allows local objects, dataSourceRef allows objects
+          in any namespaces.
+          (Beta) Using this field requires the AnyVolumeDataSource feature gate to be enabled.
+          (Alpha) Using the namespace field of dataSourceRef requires the CrossNamespaceVolumeDataSource feature gate to be enabled.
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesEphemeralVolumeClaimTemplateSpec#dataSourceRef
+        '''
+        result = self._values.get("data_source_ref")
+        return typing.cast(typing.Optional["InferenceEndpointConfigSpecKubernetesVolumesEphemeralVolumeClaimTemplateSpecDataSourceRef"], result)
+
+    @builtins.property
+    def resources(
+        self,
+    ) -> typing.Optional["InferenceEndpointConfigSpecKubernetesVolumesEphemeralVolumeClaimTemplateSpecResources"]:
+        '''resources represents the minimum resources the volume should have.
+
+        Users are allowed to specify resource requirements
+        that are lower than previous value but must still be higher than capacity recorded in the
+        status field of the claim.
+        More info: https://kubernetes.io/docs/concepts/storage/persistent-volumes#resources
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesEphemeralVolumeClaimTemplateSpec#resources
+        '''
+        result = self._values.get("resources")
+        return typing.cast(typing.Optional["InferenceEndpointConfigSpecKubernetesVolumesEphemeralVolumeClaimTemplateSpecResources"], result)
+
+    @builtins.property
+    def selector(
+        self,
+    ) -> typing.Optional["InferenceEndpointConfigSpecKubernetesVolumesEphemeralVolumeClaimTemplateSpecSelector"]:
+        '''selector is a label query over volumes to consider for binding.
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesEphemeralVolumeClaimTemplateSpec#selector
+        '''
+        result = self._values.get("selector")
+        return typing.cast(typing.Optional["InferenceEndpointConfigSpecKubernetesVolumesEphemeralVolumeClaimTemplateSpecSelector"], result)
+
+    @builtins.property
+    def storage_class_name(self) -> typing.Optional[builtins.str]:
+        '''storageClassName is the name of the StorageClass required by the claim.
+
+        More info: https://kubernetes.io/docs/concepts/storage/persistent-volumes#class-1
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesEphemeralVolumeClaimTemplateSpec#storageClassName
+        '''
+        result = self._values.get("storage_class_name")
+        return typing.cast(typing.Optional[builtins.str], result)
+
+    @builtins.property
+    def volume_attributes_class_name(self) -> typing.Optional[builtins.str]:
+        '''volumeAttributesClassName may be used to set the VolumeAttributesClass used by this claim.
+
+        If specified, the CSI driver will create or update the volume with the attributes defined
+        in the corresponding VolumeAttributesClass. This has a different purpose than storageClassName,
+        it can be changed after the claim is created. An empty string or nil value indicates that no
+        VolumeAttributesClass will be applied to the claim. If the claim enters an Infeasible error state,
+        this field can be reset to its previous value (including nil) to cancel the modification.
+        If the resource referred to by volumeAttributesClass does not exist, this PersistentVolumeClaim will be
+        set to a Pending state, as reflected by the modifyVolumeStatus field, until such as a resource
+        exists.
+        More info: https://kubernetes.io/docs/concepts/storage/volume-attributes-classes/
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesEphemeralVolumeClaimTemplateSpec#volumeAttributesClassName
+        '''
+        result = self._values.get("volume_attributes_class_name")
+        return typing.cast(typing.Optional[builtins.str], result)
+
+    @builtins.property
+    def volume_mode(self) -> typing.Optional[builtins.str]:
+        '''volumeMode defines what type of volume is required by the claim.
+
+        Value of Filesystem is implied when not included in claim spec.
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesEphemeralVolumeClaimTemplateSpec#volumeMode
+        '''
+        result = self._values.get("volume_mode")
+        return typing.cast(typing.Optional[builtins.str], result)
+
+    @builtins.property
+    def volume_name(self) -> typing.Optional[builtins.str]:
+        '''volumeName is the binding reference to the PersistentVolume backing this claim.
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesEphemeralVolumeClaimTemplateSpec#volumeName
+        '''
+        result = self._values.get("volume_name")
+        return typing.cast(typing.Optional[builtins.str], result)
+
+    def __eq__(self, rhs: typing.Any) -> builtins.bool:
+        return isinstance(rhs, self.__class__) and rhs._values == self._values
+
+    def __ne__(self, rhs: typing.Any) -> builtins.bool:
+        return not (rhs == self)
+
+    def __repr__(self) -> str:
+        return "InferenceEndpointConfigSpecKubernetesVolumesEphemeralVolumeClaimTemplateSpec(%s)" % ", ".join(
+            k + "=" + repr(v) for k, v in self._values.items()
+        )
+
+
+@jsii.data_type(
+    jsii_type="comamazonawssagemakerinference.InferenceEndpointConfigSpecKubernetesVolumesEphemeralVolumeClaimTemplateSpecDataSource",
+    jsii_struct_bases=[],
+    name_mapping={"kind": "kind", "name": "name", "api_group": "apiGroup"},
+)
+class InferenceEndpointConfigSpecKubernetesVolumesEphemeralVolumeClaimTemplateSpecDataSource:
+    def __init__(
+        self,
+        *,
+        kind: builtins.str,
+        name: builtins.str,
+        api_group: typing.Optional[builtins.str] = None,
+    ) -> None:
+        '''dataSource field can be used to specify either: * An existing VolumeSnapshot object (snapshot.storage.k8s.io/VolumeSnapshot) * An existing PVC (PersistentVolumeClaim) If the provisioner or an external controller can support the specified data source, it will create a new volume based on the contents of the specified data source. When the AnyVolumeDataSource feature gate is enabled, dataSource contents will be copied to dataSourceRef, and dataSourceRef contents will be copied to dataSource when dataSourceRef.namespace is not specified. If the namespace is specified, then dataSourceRef will not be copied to dataSource.
+
+        :param kind: Kind is the type of resource being referenced.
+        :param name: Name is the name of resource being referenced.
+        :param api_group: APIGroup is the group for the resource being referenced. If APIGroup is not specified, the specified Kind must be in the core API group. For any other third-party types, APIGroup is required.
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesEphemeralVolumeClaimTemplateSpecDataSource
+        '''
+        if __debug__:
+            type_hints = cached_type_hints(_typecheckingstub__57bfb01b55617f347f75cf00f6e28c243d9a4c9886d9fe3b18e8a0ed164150a9)
+            check_type(argname="argument kind", value=kind, expected_type=type_hints["kind"])
+            check_type(argname="argument name", value=name, expected_type=type_hints["name"])
+            check_type(argname="argument api_group", value=api_group, expected_type=type_hints["api_group"])
+        self._values: typing.Dict[builtins.str, typing.Any] = {
+            "kind": kind,
+            "name": name,
+        }
+        if api_group is not None:
+            self._values["api_group"] = api_group
+
+    @builtins.property
+    def kind(self) -> builtins.str:
+        '''Kind is the type of resource being referenced.
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesEphemeralVolumeClaimTemplateSpecDataSource#kind
+        '''
+        result = self._values.get("kind")
+        assert result is not None, "Required property 'kind' is missing"
+        return typing.cast(builtins.str, result)
+
+    @builtins.property
+    def name(self) -> builtins.str:
+        '''Name is the name of resource being referenced.
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesEphemeralVolumeClaimTemplateSpecDataSource#name
+        '''
+        result = self._values.get("name")
+        assert result is not None, "Required property 'name' is missing"
+        return typing.cast(builtins.str, result)
+
+    @builtins.property
+    def api_group(self) -> typing.Optional[builtins.str]:
+        '''APIGroup is the group for the resource being referenced.
+
+        If APIGroup is not specified, the specified Kind must be in the core API group.
+        For any other third-party types, APIGroup is required.
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesEphemeralVolumeClaimTemplateSpecDataSource#apiGroup
+        '''
+        result = self._values.get("api_group")
+        return typing.cast(typing.Optional[builtins.str], result)
+
+    def __eq__(self, rhs: typing.Any) -> builtins.bool:
+        return isinstance(rhs, self.__class__) and rhs._values == self._values
+
+    def __ne__(self, rhs: typing.Any) -> builtins.bool:
+        return not (rhs == self)
+
+    def __repr__(self) -> str:
+        return "InferenceEndpointConfigSpecKubernetesVolumesEphemeralVolumeClaimTemplateSpecDataSource(%s)" % ", ".join(
+            k + "=" + repr(v) for k, v in self._values.items()
+        )
+
+
+@jsii.data_type(
+    jsii_type="comamazonawssagemakerinference.InferenceEndpointConfigSpecKubernetesVolumesEphemeralVolumeClaimTemplateSpecDataSourceRef",
+    jsii_struct_bases=[],
+    name_mapping={
+        "kind": "kind",
+        "name": "name",
+        "api_group": "apiGroup",
+        "namespace": "namespace",
+    },
+)
+class InferenceEndpointConfigSpecKubernetesVolumesEphemeralVolumeClaimTemplateSpecDataSourceRef:
+    def __init__(
+        self,
+        *,
+        kind: builtins.str,
+        name: builtins.str,
+        api_group: typing.Optional[builtins.str] = None,
+        namespace: typing.Optional[builtins.str] = None,
+    ) -> None:
+        '''dataSourceRef specifies the object from which to populate the volume with data, if a non-empty volume is desired.
+
+        This may be any object from a non-empty API group (non
+        core object) or a PersistentVolumeClaim object.
+        When this field is specified, volume binding will only succeed if the type of
+        the specified object matches some installed volume populator or dynamic
+        provisioner.
+        This field will replace the functionality of the dataSource field and as such
+        if both fields are non-empty, they must have the same value. For backwards
+        compatibility, when namespace isn't specified in dataSourceRef,
+        both fields (dataSource and dataSourceRef) will be set to the same
+        value automatically if one of them is empty and the other is non-empty.
+        When namespace is specified in dataSourceRef,
+        dataSource isn't set to the same value and must be empty.
+        There are three important differences between dataSource and dataSourceRef:
+
+        - While dataSource only allows two specific types of objects, dataSourceRef
+          allows any non-core object, as well as PersistentVolumeClaim objects.
+        - While dataSource ignores disallowed values (dropping them), dataSourceRef
+          preserves all values, and generates an error if a disallowed value is
+          specified.
+        - While dataSource only allows local objects, dataSourceRef allows objects
+          in any namespaces.
+          (Beta) Using this field requires the AnyVolumeDataSource feature gate to be enabled.
+          (Alpha) Using the namespace field of dataSourceRef requires the CrossNamespaceVolumeDataSource feature gate to be enabled.
+
+        :param kind: Kind is the type of resource being referenced.
+        :param name: Name is the name of resource being referenced.
+        :param api_group: APIGroup is the group for the resource being referenced. If APIGroup is not specified, the specified Kind must be in the core API group. For any other third-party types, APIGroup is required.
+        :param namespace: Namespace is the namespace of resource being referenced Note that when a namespace is specified, a gateway.networking.k8s.io/ReferenceGrant object is required in the referent namespace to allow that namespace's owner to accept the reference. See the ReferenceGrant documentation for details. (Alpha) This field requires the CrossNamespaceVolumeDataSource feature gate to be enabled.
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesEphemeralVolumeClaimTemplateSpecDataSourceRef
+        '''
+        if __debug__:
+            type_hints = cached_type_hints(_typecheckingstub__5a0deb92b79544ce14129e387c1446b2d6077057c216e754fb1a91fc873e3e7b)
+            check_type(argname="argument kind", value=kind, expected_type=type_hints["kind"])
+            check_type(argname="argument name", value=name, expected_type=type_hints["name"])
+            check_type(argname="argument api_group", value=api_group, expected_type=type_hints["api_group"])
+            check_type(argname="argument namespace", value=namespace, expected_type=type_hints["namespace"])
+        self._values: typing.Dict[builtins.str, typing.Any] = {
+            "kind": kind,
+            "name": name,
+        }
+        if api_group is not None:
+            self._values["api_group"] = api_group
+        if namespace is not None:
+            self._values["namespace"] = namespace
+
+    @builtins.property
+    def kind(self) -> builtins.str:
+        '''Kind is the type of resource being referenced.
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesEphemeralVolumeClaimTemplateSpecDataSourceRef#kind
+        '''
+        result = self._values.get("kind")
+        assert result is not None, "Required property 'kind' is missing"
+        return typing.cast(builtins.str, result)
+
+    @builtins.property
+    def name(self) -> builtins.str:
+        '''Name is the name of resource being referenced.
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesEphemeralVolumeClaimTemplateSpecDataSourceRef#name
+        '''
+        result = self._values.get("name")
+        assert result is not None, "Required property 'name' is missing"
+        return typing.cast(builtins.str, result)
+
+    @builtins.property
+    def api_group(self) -> typing.Optional[builtins.str]:
+        '''APIGroup is the group for the resource being referenced.
+
+        If APIGroup is not specified, the specified Kind must be in the core API group.
+        For any other third-party types, APIGroup is required.
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesEphemeralVolumeClaimTemplateSpecDataSourceRef#apiGroup
+        '''
+        result = self._values.get("api_group")
+        return typing.cast(typing.Optional[builtins.str], result)
+
+    @builtins.property
+    def namespace(self) -> typing.Optional[builtins.str]:
+        '''Namespace is the namespace of resource being referenced Note that when a namespace is specified, a gateway.networking.k8s.io/ReferenceGrant object is required in the referent namespace to allow that namespace's owner to accept the reference. See the ReferenceGrant documentation for details. (Alpha) This field requires the CrossNamespaceVolumeDataSource feature gate to be enabled.
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesEphemeralVolumeClaimTemplateSpecDataSourceRef#namespace
+        '''
+        result = self._values.get("namespace")
+        return typing.cast(typing.Optional[builtins.str], result)
+
+    def __eq__(self, rhs: typing.Any) -> builtins.bool:
+        return isinstance(rhs, self.__class__) and rhs._values == self._values
+
+    def __ne__(self, rhs: typing.Any) -> builtins.bool:
+        return not (rhs == self)
+
+    def __repr__(self) -> str:
+        return "InferenceEndpointConfigSpecKubernetesVolumesEphemeralVolumeClaimTemplateSpecDataSourceRef(%s)" % ", ".join(
+            k + "=" + repr(v) for k, v in self._values.items()
+        )
+
+
+@jsii.data_type(
+    jsii_type="comamazonawssagemakerinference.InferenceEndpointConfigSpecKubernetesVolumesEphemeralVolumeClaimTemplateSpecResources",
+    jsii_struct_bases=[],
+    name_mapping={"limits": "limits", "requests": "requests"},
+)
+class InferenceEndpointConfigSpecKubernetesVolumesEphemeralVolumeClaimTemplateSpecResources:
+    def __init__(
+        self,
+        *,
+        limits: typing.Optional[typing.Mapping[builtins.str, "InferenceEndpointConfigSpecKubernetesVolumesEphemeralVolumeClaimTemplateSpecResourcesLimits"]] = None,
+        requests: typing.Optional[typing.Mapping[builtins.str, "InferenceEndpointConfigSpecKubernetesVolumesEphemeralVolumeClaimTemplateSpecResourcesRequests"]] = None,
+    ) -> None:
+        '''resources represents the minimum resources the volume should have.
+
+        Users are allowed to specify resource requirements
+        that are lower than previous value but must still be higher than capacity recorded in the
+        status field of the claim.
+        More info: https://kubernetes.io/docs/concepts/storage/persistent-volumes#resources
+
+        :param limits: Limits describes the maximum amount of compute resources allowed. More info: https://kubernetes.io/docs/concepts/configuration/manage-resources-containers/
+        :param requests: Requests describes the minimum amount of compute resources required. If Requests is omitted for a container, it defaults to Limits if that is explicitly specified, otherwise to an implementation-defined value. Requests cannot exceed Limits. More info: https://kubernetes.io/docs/concepts/configuration/manage-resources-containers/
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesEphemeralVolumeClaimTemplateSpecResources
+        '''
+        if __debug__:
+            type_hints = cached_type_hints(_typecheckingstub__cae44632fe67b29abe0a38b47778b5e0e00bde21cd1e573a30865c8df30a190e)
+            check_type(argname="argument limits", value=limits, expected_type=type_hints["limits"])
+            check_type(argname="argument requests", value=requests, expected_type=type_hints["requests"])
+        self._values: typing.Dict[builtins.str, typing.Any] = {}
+        if limits is not None:
+            self._values["limits"] = limits
+        if requests is not None:
+            self._values["requests"] = requests
+
+    @builtins.property
+    def limits(
+        self,
+    ) -> typing.Optional[typing.Mapping[builtins.str, "InferenceEndpointConfigSpecKubernetesVolumesEphemeralVolumeClaimTemplateSpecResourcesLimits"]]:
+        '''Limits describes the maximum amount of compute resources allowed.
+
+        More info: https://kubernetes.io/docs/concepts/configuration/manage-resources-containers/
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesEphemeralVolumeClaimTemplateSpecResources#limits
+        '''
+        result = self._values.get("limits")
+        return typing.cast(typing.Optional[typing.Mapping[builtins.str, "InferenceEndpointConfigSpecKubernetesVolumesEphemeralVolumeClaimTemplateSpecResourcesLimits"]], result)
+
+    @builtins.property
+    def requests(
+        self,
+    ) -> typing.Optional[typing.Mapping[builtins.str, "InferenceEndpointConfigSpecKubernetesVolumesEphemeralVolumeClaimTemplateSpecResourcesRequests"]]:
+        '''Requests describes the minimum amount of compute resources required.
+
+        If Requests is omitted for a container, it defaults to Limits if that is explicitly specified,
+        otherwise to an implementation-defined value. Requests cannot exceed Limits.
+        More info: https://kubernetes.io/docs/concepts/configuration/manage-resources-containers/
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesEphemeralVolumeClaimTemplateSpecResources#requests
+        '''
+        result = self._values.get("requests")
+        return typing.cast(typing.Optional[typing.Mapping[builtins.str, "InferenceEndpointConfigSpecKubernetesVolumesEphemeralVolumeClaimTemplateSpecResourcesRequests"]], result)
+
+    def __eq__(self, rhs: typing.Any) -> builtins.bool:
+        return isinstance(rhs, self.__class__) and rhs._values == self._values
+
+    def __ne__(self, rhs: typing.Any) -> builtins.bool:
+        return not (rhs == self)
+
+    def __repr__(self) -> str:
+        return "InferenceEndpointConfigSpecKubernetesVolumesEphemeralVolumeClaimTemplateSpecResources(%s)" % ", ".join(
+            k + "=" + repr(v) for k, v in self._values.items()
+        )
+
+
+class InferenceEndpointConfigSpecKubernetesVolumesEphemeralVolumeClaimTemplateSpecResourcesLimits(
+    metaclass=jsii.JSIIMeta,
+    jsii_type="comamazonawssagemakerinference.InferenceEndpointConfigSpecKubernetesVolumesEphemeralVolumeClaimTemplateSpecResourcesLimits",
+):
+    '''
+    :schema: InferenceEndpointConfigSpecKubernetesVolumesEphemeralVolumeClaimTemplateSpecResourcesLimits
+    '''
+
+    @jsii.member(jsii_name="fromNumber")
+    @builtins.classmethod
+    def from_number(
+        cls,
+        value: jsii.Number,
+    ) -> "InferenceEndpointConfigSpecKubernetesVolumesEphemeralVolumeClaimTemplateSpecResourcesLimits":
+        '''
+        :param value: -
+        '''
+        if __debug__:
+            type_hints = cached_type_hints(_typecheckingstub__4c9f877a6c1fa34d9509ae9ec8d38d730ca8ab679b34b3c65cfb527c356486d8)
+            check_type(argname="argument value", value=value, expected_type=type_hints["value"])
+        return typing.cast("InferenceEndpointConfigSpecKubernetesVolumesEphemeralVolumeClaimTemplateSpecResourcesLimits", jsii.sinvoke(cls, "fromNumber", [value]))
+
+    @jsii.member(jsii_name="fromString")
+    @builtins.classmethod
+    def from_string(
+        cls,
+        value: builtins.str,
+    ) -> "InferenceEndpointConfigSpecKubernetesVolumesEphemeralVolumeClaimTemplateSpecResourcesLimits":
+        '''
+        :param value: -
+        '''
+        if __debug__:
+            type_hints = cached_type_hints(_typecheckingstub__1cb72e2a76dae1df6c08cf30a9404d0689de8d25fec631b8eb37094a321d3716)
+            check_type(argname="argument value", value=value, expected_type=type_hints["value"])
+        return typing.cast("InferenceEndpointConfigSpecKubernetesVolumesEphemeralVolumeClaimTemplateSpecResourcesLimits", jsii.sinvoke(cls, "fromString", [value]))
+
+    @builtins.property
+    @jsii.member(jsii_name="value")
+    def value(self) -> typing.Union[builtins.str, jsii.Number]:
+        return typing.cast(typing.Union[builtins.str, jsii.Number], jsii.get(self, "value"))
+
+
+class InferenceEndpointConfigSpecKubernetesVolumesEphemeralVolumeClaimTemplateSpecResourcesRequests(
+    metaclass=jsii.JSIIMeta,
+    jsii_type="comamazonawssagemakerinference.InferenceEndpointConfigSpecKubernetesVolumesEphemeralVolumeClaimTemplateSpecResourcesRequests",
+):
+    '''
+    :schema: InferenceEndpointConfigSpecKubernetesVolumesEphemeralVolumeClaimTemplateSpecResourcesRequests
+    '''
+
+    @jsii.member(jsii_name="fromNumber")
+    @builtins.classmethod
+    def from_number(
+        cls,
+        value: jsii.Number,
+    ) -> "InferenceEndpointConfigSpecKubernetesVolumesEphemeralVolumeClaimTemplateSpecResourcesRequests":
+        '''
+        :param value: -
+        '''
+        if __debug__:
+            type_hints = cached_type_hints(_typecheckingstub__719e5aa67404beedb69c9f8bde2964d7de79132e7d7026e17a3a4f12a94a94e5)
+            check_type(argname="argument value", value=value, expected_type=type_hints["value"])
+        return typing.cast("InferenceEndpointConfigSpecKubernetesVolumesEphemeralVolumeClaimTemplateSpecResourcesRequests", jsii.sinvoke(cls, "fromNumber", [value]))
+
+    @jsii.member(jsii_name="fromString")
+    @builtins.classmethod
+    def from_string(
+        cls,
+        value: builtins.str,
+    ) -> "InferenceEndpointConfigSpecKubernetesVolumesEphemeralVolumeClaimTemplateSpecResourcesRequests":
+        '''
+        :param value: -
+        '''
+        if __debug__:
+            type_hints = cached_type_hints(_typecheckingstub__c75e120cdf1d01bcad35abcbbe83bda7512719a60924f01a32d8fac55d3e01fe)
+            check_type(argname="argument value", value=value, expected_type=type_hints["value"])
+        return typing.cast("InferenceEndpointConfigSpecKubernetesVolumesEphemeralVolumeClaimTemplateSpecResourcesRequests", jsii.sinvoke(cls, "fromString", [value]))
+
+    @builtins.property
+    @jsii.member(jsii_name="value")
+    def value(self) -> typing.Union[builtins.str, jsii.Number]:
+        return typing.cast(typing.Union[builtins.str, jsii.Number], jsii.get(self, "value"))
+
+
+@jsii.data_type(
+    jsii_type="comamazonawssagemakerinference.InferenceEndpointConfigSpecKubernetesVolumesEphemeralVolumeClaimTemplateSpecSelector",
+    jsii_struct_bases=[],
+    name_mapping={
+        "match_expressions": "matchExpressions",
+        "match_labels": "matchLabels",
+    },
+)
+class InferenceEndpointConfigSpecKubernetesVolumesEphemeralVolumeClaimTemplateSpecSelector:
+    def __init__(
+        self,
+        *,
+        match_expressions: typing.Optional[typing.Sequence[typing.Union["InferenceEndpointConfigSpecKubernetesVolumesEphemeralVolumeClaimTemplateSpecSelectorMatchExpressions", typing.Dict[builtins.str, typing.Any]]]] = None,
+        match_labels: typing.Optional[typing.Mapping[builtins.str, builtins.str]] = None,
+    ) -> None:
+        '''selector is a label query over volumes to consider for binding.
+
+        :param match_expressions: matchExpressions is a list of label selector requirements. The requirements are ANDed.
+        :param match_labels: matchLabels is a map of {key,value} pairs. A single {key,value} in the matchLabels map is equivalent to an element of matchExpressions, whose key field is "key", the operator is "In", and the values array contains only "value". The requirements are ANDed.
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesEphemeralVolumeClaimTemplateSpecSelector
+        '''
+        if __debug__:
+            type_hints = cached_type_hints(_typecheckingstub__5dbc4b582ff8c1e260eaa541a7bd71d23f819437bd57000d94555297937e2553)
+            check_type(argname="argument match_expressions", value=match_expressions, expected_type=type_hints["match_expressions"])
+            check_type(argname="argument match_labels", value=match_labels, expected_type=type_hints["match_labels"])
+        self._values: typing.Dict[builtins.str, typing.Any] = {}
+        if match_expressions is not None:
+            self._values["match_expressions"] = match_expressions
+        if match_labels is not None:
+            self._values["match_labels"] = match_labels
+
+    @builtins.property
+    def match_expressions(
+        self,
+    ) -> typing.Optional[typing.List["InferenceEndpointConfigSpecKubernetesVolumesEphemeralVolumeClaimTemplateSpecSelectorMatchExpressions"]]:
+        '''matchExpressions is a list of label selector requirements.
+
+        The requirements are ANDed.
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesEphemeralVolumeClaimTemplateSpecSelector#matchExpressions
+        '''
+        result = self._values.get("match_expressions")
+        return typing.cast(typing.Optional[typing.List["InferenceEndpointConfigSpecKubernetesVolumesEphemeralVolumeClaimTemplateSpecSelectorMatchExpressions"]], result)
+
+    @builtins.property
+    def match_labels(
+        self,
+    ) -> typing.Optional[typing.Mapping[builtins.str, builtins.str]]:
+        '''matchLabels is a map of {key,value} pairs.
+
+        A single {key,value} in the matchLabels
+        map is equivalent to an element of matchExpressions, whose key field is "key", the
+        operator is "In", and the values array contains only "value". The requirements are ANDed.
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesEphemeralVolumeClaimTemplateSpecSelector#matchLabels
+        '''
+        result = self._values.get("match_labels")
+        return typing.cast(typing.Optional[typing.Mapping[builtins.str, builtins.str]], result)
+
+    def __eq__(self, rhs: typing.Any) -> builtins.bool:
+        return isinstance(rhs, self.__class__) and rhs._values == self._values
+
+    def __ne__(self, rhs: typing.Any) -> builtins.bool:
+        return not (rhs == self)
+
+    def __repr__(self) -> str:
+        return "InferenceEndpointConfigSpecKubernetesVolumesEphemeralVolumeClaimTemplateSpecSelector(%s)" % ", ".join(
+            k + "=" + repr(v) for k, v in self._values.items()
+        )
+
+
+@jsii.data_type(
+    jsii_type="comamazonawssagemakerinference.InferenceEndpointConfigSpecKubernetesVolumesEphemeralVolumeClaimTemplateSpecSelectorMatchExpressions",
+    jsii_struct_bases=[],
+    name_mapping={"key": "key", "operator": "operator", "values": "values"},
+)
+class InferenceEndpointConfigSpecKubernetesVolumesEphemeralVolumeClaimTemplateSpecSelectorMatchExpressions:
+    def __init__(
+        self,
+        *,
+        key: builtins.str,
+        operator: builtins.str,
+        values: typing.Optional[typing.Sequence[builtins.str]] = None,
+    ) -> None:
+        '''A label selector requirement is a selector that contains values, a key, and an operator that relates the key and values.
+
+        :param key: key is the label key that the selector applies to.
+        :param operator: operator represents a key's relationship to a set of values. Valid operators are In, NotIn, Exists and DoesNotExist.
+        :param values: values is an array of string values. If the operator is In or NotIn, the values array must be non-empty. If the operator is Exists or DoesNotExist, the values array must be empty. This array is replaced during a strategic merge patch.
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesEphemeralVolumeClaimTemplateSpecSelectorMatchExpressions
+        '''
+        if __debug__:
+            type_hints = cached_type_hints(_typecheckingstub__55b0c3016264c503f023300f07327c9db9893095edf03b0e0af235abf210ea84)
+            check_type(argname="argument key", value=key, expected_type=type_hints["key"])
+            check_type(argname="argument operator", value=operator, expected_type=type_hints["operator"])
+            check_type(argname="argument values", value=values, expected_type=type_hints["values"])
+        self._values: typing.Dict[builtins.str, typing.Any] = {
+            "key": key,
+            "operator": operator,
+        }
+        if values is not None:
+            self._values["values"] = values
+
+    @builtins.property
+    def key(self) -> builtins.str:
+        '''key is the label key that the selector applies to.
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesEphemeralVolumeClaimTemplateSpecSelectorMatchExpressions#key
+        '''
+        result = self._values.get("key")
+        assert result is not None, "Required property 'key' is missing"
+        return typing.cast(builtins.str, result)
+
+    @builtins.property
+    def operator(self) -> builtins.str:
+        '''operator represents a key's relationship to a set of values.
+
+        Valid operators are In, NotIn, Exists and DoesNotExist.
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesEphemeralVolumeClaimTemplateSpecSelectorMatchExpressions#operator
+        '''
+        result = self._values.get("operator")
+        assert result is not None, "Required property 'operator' is missing"
+        return typing.cast(builtins.str, result)
+
+    @builtins.property
+    def values(self) -> typing.Optional[typing.List[builtins.str]]:
+        '''values is an array of string values.
+
+        If the operator is In or NotIn,
+        the values array must be non-empty. If the operator is Exists or DoesNotExist,
+        the values array must be empty. This array is replaced during a strategic
+        merge patch.
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesEphemeralVolumeClaimTemplateSpecSelectorMatchExpressions#values
+        '''
+        result = self._values.get("values")
+        return typing.cast(typing.Optional[typing.List[builtins.str]], result)
+
+    def __eq__(self, rhs: typing.Any) -> builtins.bool:
+        return isinstance(rhs, self.__class__) and rhs._values == self._values
+
+    def __ne__(self, rhs: typing.Any) -> builtins.bool:
+        return not (rhs == self)
+
+    def __repr__(self) -> str:
+        return "InferenceEndpointConfigSpecKubernetesVolumesEphemeralVolumeClaimTemplateSpecSelectorMatchExpressions(%s)" % ", ".join(
+            k + "=" + repr(v) for k, v in self._values.items()
+        )
+
+
+@jsii.data_type(
+    jsii_type="comamazonawssagemakerinference.InferenceEndpointConfigSpecKubernetesVolumesFc",
+    jsii_struct_bases=[],
+    name_mapping={
+        "fs_type": "fsType",
+        "lun": "lun",
+        "read_only": "readOnly",
+        "target_ww_ns": "targetWwNs",
+        "wwids": "wwids",
+    },
+)
+class InferenceEndpointConfigSpecKubernetesVolumesFc:
+    def __init__(
+        self,
+        *,
+        fs_type: typing.Optional[builtins.str] = None,
+        lun: typing.Optional[jsii.Number] = None,
+        read_only: typing.Optional[builtins.bool] = None,
+        target_ww_ns: typing.Optional[typing.Sequence[builtins.str]] = None,
+        wwids: typing.Optional[typing.Sequence[builtins.str]] = None,
+    ) -> None:
+        '''fc represents a Fibre Channel resource that is attached to a kubelet's host machine and then exposed to the pod.
+
+        :param fs_type: fsType is the filesystem type to mount. Must be a filesystem type supported by the host operating system. Ex. "ext4", "xfs", "ntfs". Implicitly inferred to be "ext4" if unspecified.
+        :param lun: lun is Optional: FC target lun number.
+        :param read_only: readOnly is Optional: Defaults to false (read/write). ReadOnly here will force the ReadOnly setting in VolumeMounts. Default: false (read/write). ReadOnly here will force
+        :param target_ww_ns: targetWWNs is Optional: FC target worldwide names (WWNs).
+        :param wwids: wwids Optional: FC volume world wide identifiers (wwids) Either wwids or combination of targetWWNs and lun must be set, but not both simultaneously.
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesFc
+        '''
+        if __debug__:
+            type_hints = cached_type_hints(_typecheckingstub__6d09220eef1f3bf70e43a3dc62659239f64ce84c0f9bd9bf1bb6258eccc8a985)
+            check_type(argname="argument fs_type", value=fs_type, expected_type=type_hints["fs_type"])
+            check_type(argname="argument lun", value=lun, expected_type=type_hints["lun"])
+            check_type(argname="argument read_only", value=read_only, expected_type=type_hints["read_only"])
+            check_type(argname="argument target_ww_ns", value=target_ww_ns, expected_type=type_hints["target_ww_ns"])
+            check_type(argname="argument wwids", value=wwids, expected_type=type_hints["wwids"])
+        self._values: typing.Dict[builtins.str, typing.Any] = {}
+        if fs_type is not None:
+            self._values["fs_type"] = fs_type
+        if lun is not None:
+            self._values["lun"] = lun
+        if read_only is not None:
+            self._values["read_only"] = read_only
+        if target_ww_ns is not None:
+            self._values["target_ww_ns"] = target_ww_ns
+        if wwids is not None:
+            self._values["wwids"] = wwids
+
+    @builtins.property
+    def fs_type(self) -> typing.Optional[builtins.str]:
+        '''fsType is the filesystem type to mount.
+
+        Must be a filesystem type supported by the host operating system.
+        Ex. "ext4", "xfs", "ntfs". Implicitly inferred to be "ext4" if unspecified.
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesFc#fsType
+        '''
+        result = self._values.get("fs_type")
+        return typing.cast(typing.Optional[builtins.str], result)
+
+    @builtins.property
+    def lun(self) -> typing.Optional[jsii.Number]:
+        '''lun is Optional: FC target lun number.
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesFc#lun
+        '''
+        result = self._values.get("lun")
+        return typing.cast(typing.Optional[jsii.Number], result)
+
+    @builtins.property
+    def read_only(self) -> typing.Optional[builtins.bool]:
+        '''readOnly is Optional: Defaults to false (read/write).
+
+        ReadOnly here will force
+        the ReadOnly setting in VolumeMounts.
+
+        :default: false (read/write). ReadOnly here will force
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesFc#readOnly
+        '''
+        result = self._values.get("read_only")
+        return typing.cast(typing.Optional[builtins.bool], result)
+
+    @builtins.property
+    def target_ww_ns(self) -> typing.Optional[typing.List[builtins.str]]:
+        '''targetWWNs is Optional: FC target worldwide names (WWNs).
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesFc#targetWWNs
+        '''
+        result = self._values.get("target_ww_ns")
+        return typing.cast(typing.Optional[typing.List[builtins.str]], result)
+
+    @builtins.property
+    def wwids(self) -> typing.Optional[typing.List[builtins.str]]:
+        '''wwids Optional: FC volume world wide identifiers (wwids) Either wwids or combination of targetWWNs and lun must be set, but not both simultaneously.
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesFc#wwids
+        '''
+        result = self._values.get("wwids")
+        return typing.cast(typing.Optional[typing.List[builtins.str]], result)
+
+    def __eq__(self, rhs: typing.Any) -> builtins.bool:
+        return isinstance(rhs, self.__class__) and rhs._values == self._values
+
+    def __ne__(self, rhs: typing.Any) -> builtins.bool:
+        return not (rhs == self)
+
+    def __repr__(self) -> str:
+        return "InferenceEndpointConfigSpecKubernetesVolumesFc(%s)" % ", ".join(
+            k + "=" + repr(v) for k, v in self._values.items()
+        )
+
+
+@jsii.data_type(
+    jsii_type="comamazonawssagemakerinference.InferenceEndpointConfigSpecKubernetesVolumesFlexVolume",
+    jsii_struct_bases=[],
+    name_mapping={
+        "driver": "driver",
+        "fs_type": "fsType",
+        "options": "options",
+        "read_only": "readOnly",
+        "secret_ref": "secretRef",
+    },
+)
+class InferenceEndpointConfigSpecKubernetesVolumesFlexVolume:
+    def __init__(
+        self,
+        *,
+        driver: builtins.str,
+        fs_type: typing.Optional[builtins.str] = None,
+        options: typing.Optional[typing.Mapping[builtins.str, builtins.str]] = None,
+        read_only: typing.Optional[builtins.bool] = None,
+        secret_ref: typing.Optional[typing.Union["InferenceEndpointConfigSpecKubernetesVolumesFlexVolumeSecretRef", typing.Dict[builtins.str, typing.Any]]] = None,
+    ) -> None:
+        '''flexVolume represents a generic volume resource that is provisioned/attached using an exec based plugin.
+
+        Deprecated: FlexVolume is deprecated. Consider using a CSIDriver instead.
+
+        :param driver: driver is the name of the driver to use for this volume.
+        :param fs_type: fsType is the filesystem type to mount. Must be a filesystem type supported by the host operating system. Ex. "ext4", "xfs", "ntfs". The default filesystem depends on FlexVolume script.
+        :param options: options is Optional: this field holds extra command options if any.
+        :param read_only: readOnly is Optional: defaults to false (read/write). ReadOnly here will force the ReadOnly setting in VolumeMounts.
+        :param secret_ref: secretRef is Optional: secretRef is reference to the secret object containing sensitive information to pass to the plugin scripts. This may be empty if no secret object is specified. If the secret object contains more than one secret, all secrets are passed to the plugin scripts.
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesFlexVolume
+        '''
+        if isinstance(secret_ref, dict):
+            secret_ref = InferenceEndpointConfigSpecKubernetesVolumesFlexVolumeSecretRef(**secret_ref)
+        if __debug__:
+            type_hints = cached_type_hints(_typecheckingstub__d4fea55ddbe18c19f78431acd9039ae0e4607507f767f618773471ee49ebbe9c)
+            check_type(argname="argument driver", value=driver, expected_type=type_hints["driver"])
+            check_type(argname="argument fs_type", value=fs_type, expected_type=type_hints["fs_type"])
+            check_type(argname="argument options", value=options, expected_type=type_hints["options"])
+            check_type(argname="argument read_only", value=read_only, expected_type=type_hints["read_only"])
+            check_type(argname="argument secret_ref", value=secret_ref, expected_type=type_hints["secret_ref"])
+        self._values: typing.Dict[builtins.str, typing.Any] = {
+            "driver": driver,
+        }
+        if fs_type is not None:
+            self._values["fs_type"] = fs_type
+        if options is not None:
+            self._values["options"] = options
+        if read_only is not None:
+            self._values["read_only"] = read_only
+        if secret_ref is not None:
+            self._values["secret_ref"] = secret_ref
+
+    @builtins.property
+    def driver(self) -> builtins.str:
+        '''driver is the name of the driver to use for this volume.
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesFlexVolume#driver
+        '''
+        result = self._values.get("driver")
+        assert result is not None, "Required property 'driver' is missing"
+        return typing.cast(builtins.str, result)
+
+    @builtins.property
+    def fs_type(self) -> typing.Optional[builtins.str]:
+        '''fsType is the filesystem type to mount.
+
+        Must be a filesystem type supported by the host operating system.
+        Ex. "ext4", "xfs", "ntfs". The default filesystem depends on FlexVolume script.
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesFlexVolume#fsType
+        '''
+        result = self._values.get("fs_type")
+        return typing.cast(typing.Optional[builtins.str], result)
+
+    @builtins.property
+    def options(self) -> typing.Optional[typing.Mapping[builtins.str, builtins.str]]:
+        '''options is Optional: this field holds extra command options if any.
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesFlexVolume#options
+        '''
+        result = self._values.get("options")
+        return typing.cast(typing.Optional[typing.Mapping[builtins.str, builtins.str]], result)
+
+    @builtins.property
+    def read_only(self) -> typing.Optional[builtins.bool]:
+        '''readOnly is Optional: defaults to false (read/write).
+
+        ReadOnly here will force
+        the ReadOnly setting in VolumeMounts.
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesFlexVolume#readOnly
+        '''
+        result = self._values.get("read_only")
+        return typing.cast(typing.Optional[builtins.bool], result)
+
+    @builtins.property
+    def secret_ref(
+        self,
+    ) -> typing.Optional["InferenceEndpointConfigSpecKubernetesVolumesFlexVolumeSecretRef"]:
+        '''secretRef is Optional: secretRef is reference to the secret object containing sensitive information to pass to the plugin scripts.
+
+        This may be
+        empty if no secret object is specified. If the secret object
+        contains more than one secret, all secrets are passed to the plugin
+        scripts.
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesFlexVolume#secretRef
+        '''
+        result = self._values.get("secret_ref")
+        return typing.cast(typing.Optional["InferenceEndpointConfigSpecKubernetesVolumesFlexVolumeSecretRef"], result)
+
+    def __eq__(self, rhs: typing.Any) -> builtins.bool:
+        return isinstance(rhs, self.__class__) and rhs._values == self._values
+
+    def __ne__(self, rhs: typing.Any) -> builtins.bool:
+        return not (rhs == self)
+
+    def __repr__(self) -> str:
+        return "InferenceEndpointConfigSpecKubernetesVolumesFlexVolume(%s)" % ", ".join(
+            k + "=" + repr(v) for k, v in self._values.items()
+        )
+
+
+@jsii.data_type(
+    jsii_type="comamazonawssagemakerinference.InferenceEndpointConfigSpecKubernetesVolumesFlexVolumeSecretRef",
+    jsii_struct_bases=[],
+    name_mapping={"name": "name"},
+)
+class InferenceEndpointConfigSpecKubernetesVolumesFlexVolumeSecretRef:
+    def __init__(self, *, name: typing.Optional[builtins.str] = None) -> None:
+        '''secretRef is Optional: secretRef is reference to the secret object containing sensitive information to pass to the plugin scripts.
+
+        This may be
+        empty if no secret object is specified. If the secret object
+        contains more than one secret, all secrets are passed to the plugin
+        scripts.
+
+        :param name: Name of the referent. This field is effectively required, but due to backwards compatibility is allowed to be empty. Instances of this type with an empty value here are almost certainly wrong. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names/#names
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesFlexVolumeSecretRef
+        '''
+        if __debug__:
+            type_hints = cached_type_hints(_typecheckingstub__7d21bc89652e406bcd6893bf5b9df2e4743a86d0278311681dd1a781919ef705)
+            check_type(argname="argument name", value=name, expected_type=type_hints["name"])
+        self._values: typing.Dict[builtins.str, typing.Any] = {}
+        if name is not None:
+            self._values["name"] = name
+
+    @builtins.property
+    def name(self) -> typing.Optional[builtins.str]:
+        '''Name of the referent.
+
+        This field is effectively required, but due to backwards compatibility is
+        allowed to be empty. Instances of this type with an empty value here are
+        almost certainly wrong.
+        More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names/#names
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesFlexVolumeSecretRef#name
+        '''
+        result = self._values.get("name")
+        return typing.cast(typing.Optional[builtins.str], result)
+
+    def __eq__(self, rhs: typing.Any) -> builtins.bool:
+        return isinstance(rhs, self.__class__) and rhs._values == self._values
+
+    def __ne__(self, rhs: typing.Any) -> builtins.bool:
+        return not (rhs == self)
+
+    def __repr__(self) -> str:
+        return "InferenceEndpointConfigSpecKubernetesVolumesFlexVolumeSecretRef(%s)" % ", ".join(
+            k + "=" + repr(v) for k, v in self._values.items()
+        )
+
+
+@jsii.data_type(
+    jsii_type="comamazonawssagemakerinference.InferenceEndpointConfigSpecKubernetesVolumesFlocker",
+    jsii_struct_bases=[],
+    name_mapping={"dataset_name": "datasetName", "dataset_uuid": "datasetUuid"},
+)
+class InferenceEndpointConfigSpecKubernetesVolumesFlocker:
+    def __init__(
+        self,
+        *,
+        dataset_name: typing.Optional[builtins.str] = None,
+        dataset_uuid: typing.Optional[builtins.str] = None,
+    ) -> None:
+        '''flocker represents a Flocker volume attached to a kubelet's host machine.
+
+        This depends on the Flocker control service being running.
+        Deprecated: Flocker is deprecated and the in-tree flocker type is no longer supported.
+
+        :param dataset_name: datasetName is Name of the dataset stored as metadata -> name on the dataset for Flocker should be considered as deprecated.
+        :param dataset_uuid: datasetUUID is the UUID of the dataset. This is unique identifier of a Flocker dataset
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesFlocker
+        '''
+        if __debug__:
+            type_hints = cached_type_hints(_typecheckingstub__ea94aa3c630e34e982cc9e70094ba68fb524fdd0bbc270d28d285a58cf760be9)
+            check_type(argname="argument dataset_name", value=dataset_name, expected_type=type_hints["dataset_name"])
+            check_type(argname="argument dataset_uuid", value=dataset_uuid, expected_type=type_hints["dataset_uuid"])
+        self._values: typing.Dict[builtins.str, typing.Any] = {}
+        if dataset_name is not None:
+            self._values["dataset_name"] = dataset_name
+        if dataset_uuid is not None:
+            self._values["dataset_uuid"] = dataset_uuid
+
+    @builtins.property
+    def dataset_name(self) -> typing.Optional[builtins.str]:
+        '''datasetName is Name of the dataset stored as metadata -> name on the dataset for Flocker should be considered as deprecated.
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesFlocker#datasetName
+        '''
+        result = self._values.get("dataset_name")
+        return typing.cast(typing.Optional[builtins.str], result)
+
+    @builtins.property
+    def dataset_uuid(self) -> typing.Optional[builtins.str]:
+        '''datasetUUID is the UUID of the dataset.
+
+        This is unique identifier of a Flocker dataset
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesFlocker#datasetUUID
+        '''
+        result = self._values.get("dataset_uuid")
+        return typing.cast(typing.Optional[builtins.str], result)
+
+    def __eq__(self, rhs: typing.Any) -> builtins.bool:
+        return isinstance(rhs, self.__class__) and rhs._values == self._values
+
+    def __ne__(self, rhs: typing.Any) -> builtins.bool:
+        return not (rhs == self)
+
+    def __repr__(self) -> str:
+        return "InferenceEndpointConfigSpecKubernetesVolumesFlocker(%s)" % ", ".join(
+            k + "=" + repr(v) for k, v in self._values.items()
+        )
+
+
+@jsii.data_type(
+    jsii_type="comamazonawssagemakerinference.InferenceEndpointConfigSpecKubernetesVolumesGcePersistentDisk",
+    jsii_struct_bases=[],
+    name_mapping={
+        "pd_name": "pdName",
+        "fs_type": "fsType",
+        "partition": "partition",
+        "read_only": "readOnly",
+    },
+)
+class InferenceEndpointConfigSpecKubernetesVolumesGcePersistentDisk:
+    def __init__(
+        self,
+        *,
+        pd_name: builtins.str,
+        fs_type: typing.Optional[builtins.str] = None,
+        partition: typing.Optional[jsii.Number] = None,
+        read_only: typing.Optional[builtins.bool] = None,
+    ) -> None:
+        '''gcePersistentDisk represents a GCE Disk resource that is attached to a kubelet's host machine and then exposed to the pod.
+
+        Deprecated: GCEPersistentDisk is deprecated. All operations for the in-tree
+        gcePersistentDisk type are redirected to the pd.csi.storage.gke.io CSI driver.
+        More info: https://kubernetes.io/docs/concepts/storage/volumes#gcepersistentdisk
+
+        :param pd_name: pdName is unique name of the PD resource in GCE. Used to identify the disk in GCE. More info: https://kubernetes.io/docs/concepts/storage/volumes#gcepersistentdisk
+        :param fs_type: fsType is filesystem type of the volume that you want to mount. Tip: Ensure that the filesystem type is supported by the host operating system. Examples: "ext4", "xfs", "ntfs". Implicitly inferred to be "ext4" if unspecified. More info: https://kubernetes.io/docs/concepts/storage/volumes#gcepersistentdisk
+        :param partition: partition is the partition in the volume that you want to mount. If omitted, the default is to mount by volume name. Examples: For volume /dev/sda1, you specify the partition as "1". Similarly, the volume partition for /dev/sda is "0" (or you can leave the property empty). More info: https://kubernetes.io/docs/concepts/storage/volumes#gcepersistentdisk
+        :param read_only: readOnly here will force the ReadOnly setting in VolumeMounts. Defaults to false. More info: https://kubernetes.io/docs/concepts/storage/volumes#gcepersistentdisk Default: false.
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesGcePersistentDisk
+        '''
+        if __debug__:
+            type_hints = cached_type_hints(_typecheckingstub__6d53ba042ab98992501b224e0821c9af2f45a3fbb4609693ba3e325a96f2cad0)
+            check_type(argname="argument pd_name", value=pd_name, expected_type=type_hints["pd_name"])
+            check_type(argname="argument fs_type", value=fs_type, expected_type=type_hints["fs_type"])
+            check_type(argname="argument partition", value=partition, expected_type=type_hints["partition"])
+            check_type(argname="argument read_only", value=read_only, expected_type=type_hints["read_only"])
+        self._values: typing.Dict[builtins.str, typing.Any] = {
+            "pd_name": pd_name,
+        }
+        if fs_type is not None:
+            self._values["fs_type"] = fs_type
+        if partition is not None:
+            self._values["partition"] = partition
+        if read_only is not None:
+            self._values["read_only"] = read_only
+
+    @builtins.property
+    def pd_name(self) -> builtins.str:
+        '''pdName is unique name of the PD resource in GCE.
+
+        Used to identify the disk in GCE.
+        More info: https://kubernetes.io/docs/concepts/storage/volumes#gcepersistentdisk
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesGcePersistentDisk#pdName
+        '''
+        result = self._values.get("pd_name")
+        assert result is not None, "Required property 'pd_name' is missing"
+        return typing.cast(builtins.str, result)
+
+    @builtins.property
+    def fs_type(self) -> typing.Optional[builtins.str]:
+        '''fsType is filesystem type of the volume that you want to mount.
+
+        Tip: Ensure that the filesystem type is supported by the host operating system.
+        Examples: "ext4", "xfs", "ntfs". Implicitly inferred to be "ext4" if unspecified.
+        More info: https://kubernetes.io/docs/concepts/storage/volumes#gcepersistentdisk
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesGcePersistentDisk#fsType
+        '''
+        result = self._values.get("fs_type")
+        return typing.cast(typing.Optional[builtins.str], result)
+
+    @builtins.property
+    def partition(self) -> typing.Optional[jsii.Number]:
+        '''partition is the partition in the volume that you want to mount.
+
+        If omitted, the default is to mount by volume name.
+        Examples: For volume /dev/sda1, you specify the partition as "1".
+        Similarly, the volume partition for /dev/sda is "0" (or you can leave the property empty).
+        More info: https://kubernetes.io/docs/concepts/storage/volumes#gcepersistentdisk
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesGcePersistentDisk#partition
+        '''
+        result = self._values.get("partition")
+        return typing.cast(typing.Optional[jsii.Number], result)
+
+    @builtins.property
+    def read_only(self) -> typing.Optional[builtins.bool]:
+        '''readOnly here will force the ReadOnly setting in VolumeMounts.
+
+        Defaults to false.
+        More info: https://kubernetes.io/docs/concepts/storage/volumes#gcepersistentdisk
+
+        :default: false.
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesGcePersistentDisk#readOnly
+        '''
+        result = self._values.get("read_only")
+        return typing.cast(typing.Optional[builtins.bool], result)
+
+    def __eq__(self, rhs: typing.Any) -> builtins.bool:
+        return isinstance(rhs, self.__class__) and rhs._values == self._values
+
+    def __ne__(self, rhs: typing.Any) -> builtins.bool:
+        return not (rhs == self)
+
+    def __repr__(self) -> str:
+        return "InferenceEndpointConfigSpecKubernetesVolumesGcePersistentDisk(%s)" % ", ".join(
+            k + "=" + repr(v) for k, v in self._values.items()
+        )
+
+
+@jsii.data_type(
+    jsii_type="comamazonawssagemakerinference.InferenceEndpointConfigSpecKubernetesVolumesGitRepo",
+    jsii_struct_bases=[],
+    name_mapping={
+        "repository": "repository",
+        "directory": "directory",
+        "revision": "revision",
+    },
+)
+class InferenceEndpointConfigSpecKubernetesVolumesGitRepo:
+    def __init__(
+        self,
+        *,
+        repository: builtins.str,
+        directory: typing.Optional[builtins.str] = None,
+        revision: typing.Optional[builtins.str] = None,
+    ) -> None:
+        '''gitRepo represents a git repository at a particular revision.
+
+        Deprecated: GitRepo is deprecated. To provision a container with a git repo, mount an
+        EmptyDir into an InitContainer that clones the repo using git, then mount the EmptyDir
+        into the Pod's container.
+
+        :param repository: repository is the URL.
+        :param directory: directory is the target directory name. Must not contain or start with '..'. If '.' is supplied, the volume directory will be the git repository. Otherwise, if specified, the volume will contain the git repository in the subdirectory with the given name.
+        :param revision: revision is the commit hash for the specified revision.
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesGitRepo
+        '''
+        if __debug__:
+            type_hints = cached_type_hints(_typecheckingstub__68911f43cd34cdb7474882c263c1ba34ac01855e79a817244b889e9c1c0ae4b1)
+            check_type(argname="argument repository", value=repository, expected_type=type_hints["repository"])
+            check_type(argname="argument directory", value=directory, expected_type=type_hints["directory"])
+            check_type(argname="argument revision", value=revision, expected_type=type_hints["revision"])
+        self._values: typing.Dict[builtins.str, typing.Any] = {
+            "repository": repository,
+        }
+        if directory is not None:
+            self._values["directory"] = directory
+        if revision is not None:
+            self._values["revision"] = revision
+
+    @builtins.property
+    def repository(self) -> builtins.str:
+        '''repository is the URL.
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesGitRepo#repository
+        '''
+        result = self._values.get("repository")
+        assert result is not None, "Required property 'repository' is missing"
+        return typing.cast(builtins.str, result)
+
+    @builtins.property
+    def directory(self) -> typing.Optional[builtins.str]:
+        '''directory is the target directory name.
+
+        Must not contain or start with '..'.  If '.' is supplied, the volume directory will be the
+        git repository.  Otherwise, if specified, the volume will contain the git repository in
+        the subdirectory with the given name.
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesGitRepo#directory
+        '''
+        result = self._values.get("directory")
+        return typing.cast(typing.Optional[builtins.str], result)
+
+    @builtins.property
+    def revision(self) -> typing.Optional[builtins.str]:
+        '''revision is the commit hash for the specified revision.
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesGitRepo#revision
+        '''
+        result = self._values.get("revision")
+        return typing.cast(typing.Optional[builtins.str], result)
+
+    def __eq__(self, rhs: typing.Any) -> builtins.bool:
+        return isinstance(rhs, self.__class__) and rhs._values == self._values
+
+    def __ne__(self, rhs: typing.Any) -> builtins.bool:
+        return not (rhs == self)
+
+    def __repr__(self) -> str:
+        return "InferenceEndpointConfigSpecKubernetesVolumesGitRepo(%s)" % ", ".join(
+            k + "=" + repr(v) for k, v in self._values.items()
+        )
+
+
+@jsii.data_type(
+    jsii_type="comamazonawssagemakerinference.InferenceEndpointConfigSpecKubernetesVolumesGlusterfs",
+    jsii_struct_bases=[],
+    name_mapping={"endpoints": "endpoints", "path": "path", "read_only": "readOnly"},
+)
+class InferenceEndpointConfigSpecKubernetesVolumesGlusterfs:
+    def __init__(
+        self,
+        *,
+        endpoints: builtins.str,
+        path: builtins.str,
+        read_only: typing.Optional[builtins.bool] = None,
+    ) -> None:
+        '''glusterfs represents a Glusterfs mount on the host that shares a pod's lifetime.
+
+        Deprecated: Glusterfs is deprecated and the in-tree glusterfs type is no longer supported.
+
+        :param endpoints: endpoints is the endpoint name that details Glusterfs topology.
+        :param path: path is the Glusterfs volume path. More info: https://examples.k8s.io/volumes/glusterfs/README.md#create-a-pod
+        :param read_only: readOnly here will force the Glusterfs volume to be mounted with read-only permissions. Defaults to false. More info: https://examples.k8s.io/volumes/glusterfs/README.md#create-a-pod Default: false.
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesGlusterfs
+        '''
+        if __debug__:
+            type_hints = cached_type_hints(_typecheckingstub__c79d660b2f5dd2742c57e0abec6b273357a2ddcbeba0dfe4c3180fc9497ae13f)
+            check_type(argname="argument endpoints", value=endpoints, expected_type=type_hints["endpoints"])
+            check_type(argname="argument path", value=path, expected_type=type_hints["path"])
+            check_type(argname="argument read_only", value=read_only, expected_type=type_hints["read_only"])
+        self._values: typing.Dict[builtins.str, typing.Any] = {
+            "endpoints": endpoints,
+            "path": path,
+        }
+        if read_only is not None:
+            self._values["read_only"] = read_only
+
+    @builtins.property
+    def endpoints(self) -> builtins.str:
+        '''endpoints is the endpoint name that details Glusterfs topology.
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesGlusterfs#endpoints
+        '''
+        result = self._values.get("endpoints")
+        assert result is not None, "Required property 'endpoints' is missing"
+        return typing.cast(builtins.str, result)
+
+    @builtins.property
+    def path(self) -> builtins.str:
+        '''path is the Glusterfs volume path.
+
+        More info: https://examples.k8s.io/volumes/glusterfs/README.md#create-a-pod
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesGlusterfs#path
+        '''
+        result = self._values.get("path")
+        assert result is not None, "Required property 'path' is missing"
+        return typing.cast(builtins.str, result)
+
+    @builtins.property
+    def read_only(self) -> typing.Optional[builtins.bool]:
+        '''readOnly here will force the Glusterfs volume to be mounted with read-only permissions.
+
+        Defaults to false.
+        More info: https://examples.k8s.io/volumes/glusterfs/README.md#create-a-pod
+
+        :default: false.
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesGlusterfs#readOnly
+        '''
+        result = self._values.get("read_only")
+        return typing.cast(typing.Optional[builtins.bool], result)
+
+    def __eq__(self, rhs: typing.Any) -> builtins.bool:
+        return isinstance(rhs, self.__class__) and rhs._values == self._values
+
+    def __ne__(self, rhs: typing.Any) -> builtins.bool:
+        return not (rhs == self)
+
+    def __repr__(self) -> str:
+        return "InferenceEndpointConfigSpecKubernetesVolumesGlusterfs(%s)" % ", ".join(
+            k + "=" + repr(v) for k, v in self._values.items()
+        )
+
+
+@jsii.data_type(
+    jsii_type="comamazonawssagemakerinference.InferenceEndpointConfigSpecKubernetesVolumesHostPath",
+    jsii_struct_bases=[],
+    name_mapping={"path": "path", "type": "type"},
+)
+class InferenceEndpointConfigSpecKubernetesVolumesHostPath:
+    def __init__(
+        self,
+        *,
+        path: builtins.str,
+        type: typing.Optional[builtins.str] = None,
+    ) -> None:
+        '''hostPath represents a pre-existing file or directory on the host machine that is directly exposed to the container.
+
+        This is generally
+        used for system agents or other privileged things that are allowed
+        to see the host machine. Most containers will NOT need this.
+        More info: https://kubernetes.io/docs/concepts/storage/volumes#hostpath
+
+        :param path: path of the directory on the host. If the path is a symlink, it will follow the link to the real path. More info: https://kubernetes.io/docs/concepts/storage/volumes#hostpath
+        :param type: type for HostPath Volume Defaults to "" More info: https://kubernetes.io/docs/concepts/storage/volumes#hostpath. Default: More info: https://kubernetes.io/docs/concepts/storage/volumes#hostpath
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesHostPath
+        '''
+        if __debug__:
+            type_hints = cached_type_hints(_typecheckingstub__4b0c0ad1b97380f1fc86506790355484a401d115ce674d0ce8dace220828b78d)
+            check_type(argname="argument path", value=path, expected_type=type_hints["path"])
+            check_type(argname="argument type", value=type, expected_type=type_hints["type"])
+        self._values: typing.Dict[builtins.str, typing.Any] = {
+            "path": path,
+        }
+        if type is not None:
+            self._values["type"] = type
+
+    @builtins.property
+    def path(self) -> builtins.str:
+        '''path of the directory on the host.
+
+        If the path is a symlink, it will follow the link to the real path.
+        More info: https://kubernetes.io/docs/concepts/storage/volumes#hostpath
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesHostPath#path
+        '''
+        result = self._values.get("path")
+        assert result is not None, "Required property 'path' is missing"
+        return typing.cast(builtins.str, result)
+
+    @builtins.property
+    def type(self) -> typing.Optional[builtins.str]:
+        '''type for HostPath Volume Defaults to "" More info: https://kubernetes.io/docs/concepts/storage/volumes#hostpath.
+
+        :default: More info: https://kubernetes.io/docs/concepts/storage/volumes#hostpath
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesHostPath#type
+        '''
+        result = self._values.get("type")
+        return typing.cast(typing.Optional[builtins.str], result)
+
+    def __eq__(self, rhs: typing.Any) -> builtins.bool:
+        return isinstance(rhs, self.__class__) and rhs._values == self._values
+
+    def __ne__(self, rhs: typing.Any) -> builtins.bool:
+        return not (rhs == self)
+
+    def __repr__(self) -> str:
+        return "InferenceEndpointConfigSpecKubernetesVolumesHostPath(%s)" % ", ".join(
+            k + "=" + repr(v) for k, v in self._values.items()
+        )
+
+
+@jsii.data_type(
+    jsii_type="comamazonawssagemakerinference.InferenceEndpointConfigSpecKubernetesVolumesImage",
+    jsii_struct_bases=[],
+    name_mapping={"pull_policy": "pullPolicy", "reference": "reference"},
+)
+class InferenceEndpointConfigSpecKubernetesVolumesImage:
+    def __init__(
+        self,
+        *,
+        pull_policy: typing.Optional[builtins.str] = None,
+        reference: typing.Optional[builtins.str] = None,
+    ) -> None:
+        '''image represents an OCI object (a container image or artifact) pulled and mounted on the kubelet's host machine.
+
+        The volume is resolved at pod startup depending on which PullPolicy value is provided:
+
+        - Always: the kubelet always attempts to pull the reference. Container creation will fail If the pull fails.
+        - Never: the kubelet never pulls the reference and only uses a local image or artifact. Container creation will fail if the reference isn't present.
+        - IfNotPresent: the kubelet pulls if the reference isn't already present on disk. Container creation will fail if the reference isn't present and the pull fails.
+
+        The volume gets re-resolved if the pod gets deleted and recreated, which means that new remote content will become available on pod recreation.
+        A failure to resolve or pull the image during pod startup will block containers from starting and may add significant latency. Failures will be retried using normal volume backoff and will be reported on the pod reason and message.
+        The types of objects that may be mounted by this volume are defined by the container runtime implementation on a host machine and at minimum must include all valid types supported by the container image field.
+        The OCI object gets mounted in a single directory (spec.containers[*].volumeMounts.mountPath) by merging the manifest layers in the same way as for container images.
+        The volume will be mounted read-only (ro) and non-executable files (noexec).
+        Sub path mounts for containers are not supported (spec.containers[*].volumeMounts.subpath) before 1.33.
+        The field spec.securityContext.fsGroupChangePolicy has no effect on this volume type.
+
+        :param pull_policy: Policy for pulling OCI objects. Possible values are: Always: the kubelet always attempts to pull the reference. Container creation will fail If the pull fails. Never: the kubelet never pulls the reference and only uses a local image or artifact. Container creation will fail if the reference isn't present. IfNotPresent: the kubelet pulls if the reference isn't already present on disk. Container creation will fail if the reference isn't present and the pull fails. Defaults to Always if :latest tag is specified, or IfNotPresent otherwise. Default: Always if :latest tag is specified, or IfNotPresent otherwise.
+        :param reference: Required: Image or artifact reference to be used. Behaves in the same way as pod.spec.containers[*].image. Pull secrets will be assembled in the same way as for the container image by looking up node credentials, SA image pull secrets, and pod spec image pull secrets. More info: https://kubernetes.io/docs/concepts/containers/images This field is optional to allow higher level config management to default or override container images in workload controllers like Deployments and StatefulSets.
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesImage
+        '''
+        if __debug__:
+            type_hints = cached_type_hints(_typecheckingstub__3bd1429eaa009b78df7951f85e2ebad7195c32684f48ad60b3d5ae24c8cacaa8)
+            check_type(argname="argument pull_policy", value=pull_policy, expected_type=type_hints["pull_policy"])
+            check_type(argname="argument reference", value=reference, expected_type=type_hints["reference"])
+        self._values: typing.Dict[builtins.str, typing.Any] = {}
+        if pull_policy is not None:
+            self._values["pull_policy"] = pull_policy
+        if reference is not None:
+            self._values["reference"] = reference
+
+    @builtins.property
+    def pull_policy(self) -> typing.Optional[builtins.str]:
+        '''Policy for pulling OCI objects.
+
+        Possible values are:
+        Always: the kubelet always attempts to pull the reference. Container creation will fail If the pull fails.
+        Never: the kubelet never pulls the reference and only uses a local image or artifact. Container creation will fail if the reference isn't present.
+        IfNotPresent: the kubelet pulls if the reference isn't already present on disk. Container creation will fail if the reference isn't present and the pull fails.
+        Defaults to Always if :latest tag is specified, or IfNotPresent otherwise.
+
+        :default: Always if :latest tag is specified, or IfNotPresent otherwise.
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesImage#pullPolicy
+        '''
+        result = self._values.get("pull_policy")
+        return typing.cast(typing.Optional[builtins.str], result)
+
+    @builtins.property
+    def reference(self) -> typing.Optional[builtins.str]:
+        '''Required: Image or artifact reference to be used.
+
+        Behaves in the same way as pod.spec.containers[*].image.
+        Pull secrets will be assembled in the same way as for the container image by looking up node credentials, SA image pull secrets, and pod spec image pull secrets.
+        More info: https://kubernetes.io/docs/concepts/containers/images
+        This field is optional to allow higher level config management to default or override
+        container images in workload controllers like Deployments and StatefulSets.
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesImage#reference
+        '''
+        result = self._values.get("reference")
+        return typing.cast(typing.Optional[builtins.str], result)
+
+    def __eq__(self, rhs: typing.Any) -> builtins.bool:
+        return isinstance(rhs, self.__class__) and rhs._values == self._values
+
+    def __ne__(self, rhs: typing.Any) -> builtins.bool:
+        return not (rhs == self)
+
+    def __repr__(self) -> str:
+        return "InferenceEndpointConfigSpecKubernetesVolumesImage(%s)" % ", ".join(
+            k + "=" + repr(v) for k, v in self._values.items()
+        )
+
+
+@jsii.data_type(
+    jsii_type="comamazonawssagemakerinference.InferenceEndpointConfigSpecKubernetesVolumesIscsi",
+    jsii_struct_bases=[],
+    name_mapping={
+        "iqn": "iqn",
+        "lun": "lun",
+        "target_portal": "targetPortal",
+        "chap_auth_discovery": "chapAuthDiscovery",
+        "chap_auth_session": "chapAuthSession",
+        "fs_type": "fsType",
+        "initiator_name": "initiatorName",
+        "iscsi_interface": "iscsiInterface",
+        "portals": "portals",
+        "read_only": "readOnly",
+        "secret_ref": "secretRef",
+    },
+)
+class InferenceEndpointConfigSpecKubernetesVolumesIscsi:
+    def __init__(
+        self,
+        *,
+        iqn: builtins.str,
+        lun: jsii.Number,
+        target_portal: builtins.str,
+        chap_auth_discovery: typing.Optional[builtins.bool] = None,
+        chap_auth_session: typing.Optional[builtins.bool] = None,
+        fs_type: typing.Optional[builtins.str] = None,
+        initiator_name: typing.Optional[builtins.str] = None,
+        iscsi_interface: typing.Optional[builtins.str] = None,
+        portals: typing.Optional[typing.Sequence[builtins.str]] = None,
+        read_only: typing.Optional[builtins.bool] = None,
+        secret_ref: typing.Optional[typing.Union["InferenceEndpointConfigSpecKubernetesVolumesIscsiSecretRef", typing.Dict[builtins.str, typing.Any]]] = None,
+    ) -> None:
+        '''iscsi represents an ISCSI Disk resource that is attached to a kubelet's host machine and then exposed to the pod.
+
+        More info: https://kubernetes.io/docs/concepts/storage/volumes/#iscsi
+
+        :param iqn: iqn is the target iSCSI Qualified Name.
+        :param lun: lun represents iSCSI Target Lun number.
+        :param target_portal: targetPortal is iSCSI Target Portal. The Portal is either an IP or ip_addr:port if the port is other than default (typically TCP ports 860 and 3260).
+        :param chap_auth_discovery: chapAuthDiscovery defines whether support iSCSI Discovery CHAP authentication.
+        :param chap_auth_session: chapAuthSession defines whether support iSCSI Session CHAP authentication.
+        :param fs_type: fsType is the filesystem type of the volume that you want to mount. Tip: Ensure that the filesystem type is supported by the host operating system. Examples: "ext4", "xfs", "ntfs". Implicitly inferred to be "ext4" if unspecified. More info: https://kubernetes.io/docs/concepts/storage/volumes#iscsi
+        :param initiator_name: initiatorName is the custom iSCSI Initiator Name. If initiatorName is specified with iscsiInterface simultaneously, new iSCSI interface : will be created for the connection.
+        :param iscsi_interface: iscsiInterface is the interface Name that uses an iSCSI transport. Defaults to 'default' (tcp). Default: default' (tcp).
+        :param portals: portals is the iSCSI Target Portal List. The portal is either an IP or ip_addr:port if the port is other than default (typically TCP ports 860 and 3260).
+        :param read_only: readOnly here will force the ReadOnly setting in VolumeMounts. Defaults to false. Default: false.
+        :param secret_ref: secretRef is the CHAP Secret for iSCSI target and initiator authentication.
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesIscsi
+        '''
+        if isinstance(secret_ref, dict):
+            secret_ref = InferenceEndpointConfigSpecKubernetesVolumesIscsiSecretRef(**secret_ref)
+        if __debug__:
+            type_hints = cached_type_hints(_typecheckingstub__74d6ca467df0a468745446de458341aa081cdde414dac7903cfe64de8f911d24)
+            check_type(argname="argument iqn", value=iqn, expected_type=type_hints["iqn"])
+            check_type(argname="argument lun", value=lun, expected_type=type_hints["lun"])
+            check_type(argname="argument target_portal", value=target_portal, expected_type=type_hints["target_portal"])
+            check_type(argname="argument chap_auth_discovery", value=chap_auth_discovery, expected_type=type_hints["chap_auth_discovery"])
+            check_type(argname="argument chap_auth_session", value=chap_auth_session, expected_type=type_hints["chap_auth_session"])
+            check_type(argname="argument fs_type", value=fs_type, expected_type=type_hints["fs_type"])
+            check_type(argname="argument initiator_name", value=initiator_name, expected_type=type_hints["initiator_name"])
+            check_type(argname="argument iscsi_interface", value=iscsi_interface, expected_type=type_hints["iscsi_interface"])
+            check_type(argname="argument portals", value=portals, expected_type=type_hints["portals"])
+            check_type(argname="argument read_only", value=read_only, expected_type=type_hints["read_only"])
+            check_type(argname="argument secret_ref", value=secret_ref, expected_type=type_hints["secret_ref"])
+        self._values: typing.Dict[builtins.str, typing.Any] = {
+            "iqn": iqn,
+            "lun": lun,
+            "target_portal": target_portal,
+        }
+        if chap_auth_discovery is not None:
+            self._values["chap_auth_discovery"] = chap_auth_discovery
+        if chap_auth_session is not None:
+            self._values["chap_auth_session"] = chap_auth_session
+        if fs_type is not None:
+            self._values["fs_type"] = fs_type
+        if initiator_name is not None:
+            self._values["initiator_name"] = initiator_name
+        if iscsi_interface is not None:
+            self._values["iscsi_interface"] = iscsi_interface
+        if portals is not None:
+            self._values["portals"] = portals
+        if read_only is not None:
+            self._values["read_only"] = read_only
+        if secret_ref is not None:
+            self._values["secret_ref"] = secret_ref
+
+    @builtins.property
+    def iqn(self) -> builtins.str:
+        '''iqn is the target iSCSI Qualified Name.
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesIscsi#iqn
+        '''
+        result = self._values.get("iqn")
+        assert result is not None, "Required property 'iqn' is missing"
+        return typing.cast(builtins.str, result)
+
+    @builtins.property
+    def lun(self) -> jsii.Number:
+        '''lun represents iSCSI Target Lun number.
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesIscsi#lun
+        '''
+        result = self._values.get("lun")
+        assert result is not None, "Required property 'lun' is missing"
+        return typing.cast(jsii.Number, result)
+
+    @builtins.property
+    def target_portal(self) -> builtins.str:
+        '''targetPortal is iSCSI Target Portal.
+
+        The Portal is either an IP or ip_addr:port if the port
+        is other than default (typically TCP ports 860 and 3260).
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesIscsi#targetPortal
+        '''
+        result = self._values.get("target_portal")
+        assert result is not None, "Required property 'target_portal' is missing"
+        return typing.cast(builtins.str, result)
+
+    @builtins.property
+    def chap_auth_discovery(self) -> typing.Optional[builtins.bool]:
+        '''chapAuthDiscovery defines whether support iSCSI Discovery CHAP authentication.
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesIscsi#chapAuthDiscovery
+        '''
+        result = self._values.get("chap_auth_discovery")
+        return typing.cast(typing.Optional[builtins.bool], result)
+
+    @builtins.property
+    def chap_auth_session(self) -> typing.Optional[builtins.bool]:
+        '''chapAuthSession defines whether support iSCSI Session CHAP authentication.
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesIscsi#chapAuthSession
+        '''
+        result = self._values.get("chap_auth_session")
+        return typing.cast(typing.Optional[builtins.bool], result)
+
+    @builtins.property
+    def fs_type(self) -> typing.Optional[builtins.str]:
+        '''fsType is the filesystem type of the volume that you want to mount.
+
+        Tip: Ensure that the filesystem type is supported by the host operating system.
+        Examples: "ext4", "xfs", "ntfs". Implicitly inferred to be "ext4" if unspecified.
+        More info: https://kubernetes.io/docs/concepts/storage/volumes#iscsi
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesIscsi#fsType
+        '''
+        result = self._values.get("fs_type")
+        return typing.cast(typing.Optional[builtins.str], result)
+
+    @builtins.property
+    def initiator_name(self) -> typing.Optional[builtins.str]:
+        '''initiatorName is the custom iSCSI Initiator Name.
+
+        If initiatorName is specified with iscsiInterface simultaneously, new iSCSI interface
+        : will be created for the connection.
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesIscsi#initiatorName
+        '''
+        result = self._values.get("initiator_name")
+        return typing.cast(typing.Optional[builtins.str], result)
+
+    @builtins.property
+    def iscsi_interface(self) -> typing.Optional[builtins.str]:
+        '''iscsiInterface is the interface Name that uses an iSCSI transport.
+
+        Defaults to 'default' (tcp).
+
+        :default: default' (tcp).
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesIscsi#iscsiInterface
+        '''
+        result = self._values.get("iscsi_interface")
+        return typing.cast(typing.Optional[builtins.str], result)
+
+    @builtins.property
+    def portals(self) -> typing.Optional[typing.List[builtins.str]]:
+        '''portals is the iSCSI Target Portal List.
+
+        The portal is either an IP or ip_addr:port if the port
+        is other than default (typically TCP ports 860 and 3260).
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesIscsi#portals
+        '''
+        result = self._values.get("portals")
+        return typing.cast(typing.Optional[typing.List[builtins.str]], result)
+
+    @builtins.property
+    def read_only(self) -> typing.Optional[builtins.bool]:
+        '''readOnly here will force the ReadOnly setting in VolumeMounts.
+
+        Defaults to false.
+
+        :default: false.
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesIscsi#readOnly
+        '''
+        result = self._values.get("read_only")
+        return typing.cast(typing.Optional[builtins.bool], result)
+
+    @builtins.property
+    def secret_ref(
+        self,
+    ) -> typing.Optional["InferenceEndpointConfigSpecKubernetesVolumesIscsiSecretRef"]:
+        '''secretRef is the CHAP Secret for iSCSI target and initiator authentication.
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesIscsi#secretRef
+        '''
+        result = self._values.get("secret_ref")
+        return typing.cast(typing.Optional["InferenceEndpointConfigSpecKubernetesVolumesIscsiSecretRef"], result)
+
+    def __eq__(self, rhs: typing.Any) -> builtins.bool:
+        return isinstance(rhs, self.__class__) and rhs._values == self._values
+
+    def __ne__(self, rhs: typing.Any) -> builtins.bool:
+        return not (rhs == self)
+
+    def __repr__(self) -> str:
+        return "InferenceEndpointConfigSpecKubernetesVolumesIscsi(%s)" % ", ".join(
+            k + "=" + repr(v) for k, v in self._values.items()
+        )
+
+
+@jsii.data_type(
+    jsii_type="comamazonawssagemakerinference.InferenceEndpointConfigSpecKubernetesVolumesIscsiSecretRef",
+    jsii_struct_bases=[],
+    name_mapping={"name": "name"},
+)
+class InferenceEndpointConfigSpecKubernetesVolumesIscsiSecretRef:
+    def __init__(self, *, name: typing.Optional[builtins.str] = None) -> None:
+        '''secretRef is the CHAP Secret for iSCSI target and initiator authentication.
+
+        :param name: Name of the referent. This field is effectively required, but due to backwards compatibility is allowed to be empty. Instances of this type with an empty value here are almost certainly wrong. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names/#names
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesIscsiSecretRef
+        '''
+        if __debug__:
+            type_hints = cached_type_hints(_typecheckingstub__0a14e6a245a1168f8a06861f9f1453fef04ebc6ec38fb681293a5abdb59cb124)
+            check_type(argname="argument name", value=name, expected_type=type_hints["name"])
+        self._values: typing.Dict[builtins.str, typing.Any] = {}
+        if name is not None:
+            self._values["name"] = name
+
+    @builtins.property
+    def name(self) -> typing.Optional[builtins.str]:
+        '''Name of the referent.
+
+        This field is effectively required, but due to backwards compatibility is
+        allowed to be empty. Instances of this type with an empty value here are
+        almost certainly wrong.
+        More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names/#names
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesIscsiSecretRef#name
+        '''
+        result = self._values.get("name")
+        return typing.cast(typing.Optional[builtins.str], result)
+
+    def __eq__(self, rhs: typing.Any) -> builtins.bool:
+        return isinstance(rhs, self.__class__) and rhs._values == self._values
+
+    def __ne__(self, rhs: typing.Any) -> builtins.bool:
+        return not (rhs == self)
+
+    def __repr__(self) -> str:
+        return "InferenceEndpointConfigSpecKubernetesVolumesIscsiSecretRef(%s)" % ", ".join(
+            k + "=" + repr(v) for k, v in self._values.items()
+        )
+
+
+@jsii.data_type(
+    jsii_type="comamazonawssagemakerinference.InferenceEndpointConfigSpecKubernetesVolumesNfs",
+    jsii_struct_bases=[],
+    name_mapping={"path": "path", "server": "server", "read_only": "readOnly"},
+)
+class InferenceEndpointConfigSpecKubernetesVolumesNfs:
+    def __init__(
+        self,
+        *,
+        path: builtins.str,
+        server: builtins.str,
+        read_only: typing.Optional[builtins.bool] = None,
+    ) -> None:
+        '''nfs represents an NFS mount on the host that shares a pod's lifetime More info: https://kubernetes.io/docs/concepts/storage/volumes#nfs.
+
+        :param path: path that is exported by the NFS server. More info: https://kubernetes.io/docs/concepts/storage/volumes#nfs
+        :param server: server is the hostname or IP address of the NFS server. More info: https://kubernetes.io/docs/concepts/storage/volumes#nfs
+        :param read_only: readOnly here will force the NFS export to be mounted with read-only permissions. Defaults to false. More info: https://kubernetes.io/docs/concepts/storage/volumes#nfs Default: false.
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesNfs
+        '''
+        if __debug__:
+            type_hints = cached_type_hints(_typecheckingstub__fb8f90d98544e91586e8135594ee88d5c5947e1f3dded78ff607616610c13f56)
+            check_type(argname="argument path", value=path, expected_type=type_hints["path"])
+            check_type(argname="argument server", value=server, expected_type=type_hints["server"])
+            check_type(argname="argument read_only", value=read_only, expected_type=type_hints["read_only"])
+        self._values: typing.Dict[builtins.str, typing.Any] = {
+            "path": path,
+            "server": server,
+        }
+        if read_only is not None:
+            self._values["read_only"] = read_only
+
+    @builtins.property
+    def path(self) -> builtins.str:
+        '''path that is exported by the NFS server.
+
+        More info: https://kubernetes.io/docs/concepts/storage/volumes#nfs
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesNfs#path
+        '''
+        result = self._values.get("path")
+        assert result is not None, "Required property 'path' is missing"
+        return typing.cast(builtins.str, result)
+
+    @builtins.property
+    def server(self) -> builtins.str:
+        '''server is the hostname or IP address of the NFS server.
+
+        More info: https://kubernetes.io/docs/concepts/storage/volumes#nfs
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesNfs#server
+        '''
+        result = self._values.get("server")
+        assert result is not None, "Required property 'server' is missing"
+        return typing.cast(builtins.str, result)
+
+    @builtins.property
+    def read_only(self) -> typing.Optional[builtins.bool]:
+        '''readOnly here will force the NFS export to be mounted with read-only permissions.
+
+        Defaults to false.
+        More info: https://kubernetes.io/docs/concepts/storage/volumes#nfs
+
+        :default: false.
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesNfs#readOnly
+        '''
+        result = self._values.get("read_only")
+        return typing.cast(typing.Optional[builtins.bool], result)
+
+    def __eq__(self, rhs: typing.Any) -> builtins.bool:
+        return isinstance(rhs, self.__class__) and rhs._values == self._values
+
+    def __ne__(self, rhs: typing.Any) -> builtins.bool:
+        return not (rhs == self)
+
+    def __repr__(self) -> str:
+        return "InferenceEndpointConfigSpecKubernetesVolumesNfs(%s)" % ", ".join(
+            k + "=" + repr(v) for k, v in self._values.items()
+        )
+
+
+@jsii.data_type(
+    jsii_type="comamazonawssagemakerinference.InferenceEndpointConfigSpecKubernetesVolumesPersistentVolumeClaim",
+    jsii_struct_bases=[],
+    name_mapping={"claim_name": "claimName", "read_only": "readOnly"},
+)
+class InferenceEndpointConfigSpecKubernetesVolumesPersistentVolumeClaim:
+    def __init__(
+        self,
+        *,
+        claim_name: builtins.str,
+        read_only: typing.Optional[builtins.bool] = None,
+    ) -> None:
+        '''persistentVolumeClaimVolumeSource represents a reference to a PersistentVolumeClaim in the same namespace.
+
+        More info: https://kubernetes.io/docs/concepts/storage/persistent-volumes#persistentvolumeclaims
+
+        :param claim_name: claimName is the name of a PersistentVolumeClaim in the same namespace as the pod using this volume. More info: https://kubernetes.io/docs/concepts/storage/persistent-volumes#persistentvolumeclaims
+        :param read_only: readOnly Will force the ReadOnly setting in VolumeMounts. Default false.
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesPersistentVolumeClaim
+        '''
+        if __debug__:
+            type_hints = cached_type_hints(_typecheckingstub__8413f7873727937c5c239b12e6d6a5d7c63b3763d6adfb1d7ffa649a1f295073)
+            check_type(argname="argument claim_name", value=claim_name, expected_type=type_hints["claim_name"])
+            check_type(argname="argument read_only", value=read_only, expected_type=type_hints["read_only"])
+        self._values: typing.Dict[builtins.str, typing.Any] = {
+            "claim_name": claim_name,
+        }
+        if read_only is not None:
+            self._values["read_only"] = read_only
+
+    @builtins.property
+    def claim_name(self) -> builtins.str:
+        '''claimName is the name of a PersistentVolumeClaim in the same namespace as the pod using this volume.
+
+        More info: https://kubernetes.io/docs/concepts/storage/persistent-volumes#persistentvolumeclaims
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesPersistentVolumeClaim#claimName
+        '''
+        result = self._values.get("claim_name")
+        assert result is not None, "Required property 'claim_name' is missing"
+        return typing.cast(builtins.str, result)
+
+    @builtins.property
+    def read_only(self) -> typing.Optional[builtins.bool]:
+        '''readOnly Will force the ReadOnly setting in VolumeMounts.
+
+        Default false.
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesPersistentVolumeClaim#readOnly
+        '''
+        result = self._values.get("read_only")
+        return typing.cast(typing.Optional[builtins.bool], result)
+
+    def __eq__(self, rhs: typing.Any) -> builtins.bool:
+        return isinstance(rhs, self.__class__) and rhs._values == self._values
+
+    def __ne__(self, rhs: typing.Any) -> builtins.bool:
+        return not (rhs == self)
+
+    def __repr__(self) -> str:
+        return "InferenceEndpointConfigSpecKubernetesVolumesPersistentVolumeClaim(%s)" % ", ".join(
+            k + "=" + repr(v) for k, v in self._values.items()
+        )
+
+
+@jsii.data_type(
+    jsii_type="comamazonawssagemakerinference.InferenceEndpointConfigSpecKubernetesVolumesPhotonPersistentDisk",
+    jsii_struct_bases=[],
+    name_mapping={"pd_id": "pdId", "fs_type": "fsType"},
+)
+class InferenceEndpointConfigSpecKubernetesVolumesPhotonPersistentDisk:
+    def __init__(
+        self,
+        *,
+        pd_id: builtins.str,
+        fs_type: typing.Optional[builtins.str] = None,
+    ) -> None:
+        '''photonPersistentDisk represents a PhotonController persistent disk attached and mounted on kubelets host machine.
+
+        Deprecated: PhotonPersistentDisk is deprecated and the in-tree photonPersistentDisk type is no longer supported.
+
+        :param pd_id: pdID is the ID that identifies Photon Controller persistent disk.
+        :param fs_type: fsType is the filesystem type to mount. Must be a filesystem type supported by the host operating system. Ex. "ext4", "xfs", "ntfs". Implicitly inferred to be "ext4" if unspecified.
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesPhotonPersistentDisk
+        '''
+        if __debug__:
+            type_hints = cached_type_hints(_typecheckingstub__9cad7ea1d689a6a9171757fbaf116f8fb0703f0c5f8b4ab7d5a49cdd9c5abf49)
+            check_type(argname="argument pd_id", value=pd_id, expected_type=type_hints["pd_id"])
+            check_type(argname="argument fs_type", value=fs_type, expected_type=type_hints["fs_type"])
+        self._values: typing.Dict[builtins.str, typing.Any] = {
+            "pd_id": pd_id,
+        }
+        if fs_type is not None:
+            self._values["fs_type"] = fs_type
+
+    @builtins.property
+    def pd_id(self) -> builtins.str:
+        '''pdID is the ID that identifies Photon Controller persistent disk.
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesPhotonPersistentDisk#pdID
+        '''
+        result = self._values.get("pd_id")
+        assert result is not None, "Required property 'pd_id' is missing"
+        return typing.cast(builtins.str, result)
+
+    @builtins.property
+    def fs_type(self) -> typing.Optional[builtins.str]:
+        '''fsType is the filesystem type to mount.
+
+        Must be a filesystem type supported by the host operating system.
+        Ex. "ext4", "xfs", "ntfs". Implicitly inferred to be "ext4" if unspecified.
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesPhotonPersistentDisk#fsType
+        '''
+        result = self._values.get("fs_type")
+        return typing.cast(typing.Optional[builtins.str], result)
+
+    def __eq__(self, rhs: typing.Any) -> builtins.bool:
+        return isinstance(rhs, self.__class__) and rhs._values == self._values
+
+    def __ne__(self, rhs: typing.Any) -> builtins.bool:
+        return not (rhs == self)
+
+    def __repr__(self) -> str:
+        return "InferenceEndpointConfigSpecKubernetesVolumesPhotonPersistentDisk(%s)" % ", ".join(
+            k + "=" + repr(v) for k, v in self._values.items()
+        )
+
+
+@jsii.data_type(
+    jsii_type="comamazonawssagemakerinference.InferenceEndpointConfigSpecKubernetesVolumesPortworxVolume",
+    jsii_struct_bases=[],
+    name_mapping={
+        "volume_id": "volumeId",
+        "fs_type": "fsType",
+        "read_only": "readOnly",
+    },
+)
+class InferenceEndpointConfigSpecKubernetesVolumesPortworxVolume:
+    def __init__(
+        self,
+        *,
+        volume_id: builtins.str,
+        fs_type: typing.Optional[builtins.str] = None,
+        read_only: typing.Optional[builtins.bool] = None,
+    ) -> None:
+        '''portworxVolume represents a portworx volume attached and mounted on kubelets host machine.
+
+        Deprecated: PortworxVolume is deprecated. All operations for the in-tree portworxVolume type
+        are redirected to the pxd.portworx.com CSI driver when the CSIMigrationPortworx feature-gate
+        is on.
+
+        :param volume_id: volumeID uniquely identifies a Portworx volume.
+        :param fs_type: fSType represents the filesystem type to mount Must be a filesystem type supported by the host operating system. Ex. "ext4", "xfs". Implicitly inferred to be "ext4" if unspecified.
+        :param read_only: readOnly defaults to false (read/write). ReadOnly here will force the ReadOnly setting in VolumeMounts.
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesPortworxVolume
+        '''
+        if __debug__:
+            type_hints = cached_type_hints(_typecheckingstub__da335f4fd125cf22feff47b2b9fdaea37b903ecbbb24a56433b2c44dd66fffbf)
+            check_type(argname="argument volume_id", value=volume_id, expected_type=type_hints["volume_id"])
+            check_type(argname="argument fs_type", value=fs_type, expected_type=type_hints["fs_type"])
+            check_type(argname="argument read_only", value=read_only, expected_type=type_hints["read_only"])
+        self._values: typing.Dict[builtins.str, typing.Any] = {
+            "volume_id": volume_id,
+        }
+        if fs_type is not None:
+            self._values["fs_type"] = fs_type
+        if read_only is not None:
+            self._values["read_only"] = read_only
+
+    @builtins.property
+    def volume_id(self) -> builtins.str:
+        '''volumeID uniquely identifies a Portworx volume.
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesPortworxVolume#volumeID
+        '''
+        result = self._values.get("volume_id")
+        assert result is not None, "Required property 'volume_id' is missing"
+        return typing.cast(builtins.str, result)
+
+    @builtins.property
+    def fs_type(self) -> typing.Optional[builtins.str]:
+        '''fSType represents the filesystem type to mount Must be a filesystem type supported by the host operating system.
+
+        Ex. "ext4", "xfs". Implicitly inferred to be "ext4" if unspecified.
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesPortworxVolume#fsType
+        '''
+        result = self._values.get("fs_type")
+        return typing.cast(typing.Optional[builtins.str], result)
+
+    @builtins.property
+    def read_only(self) -> typing.Optional[builtins.bool]:
+        '''readOnly defaults to false (read/write).
+
+        ReadOnly here will force
+        the ReadOnly setting in VolumeMounts.
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesPortworxVolume#readOnly
+        '''
+        result = self._values.get("read_only")
+        return typing.cast(typing.Optional[builtins.bool], result)
+
+    def __eq__(self, rhs: typing.Any) -> builtins.bool:
+        return isinstance(rhs, self.__class__) and rhs._values == self._values
+
+    def __ne__(self, rhs: typing.Any) -> builtins.bool:
+        return not (rhs == self)
+
+    def __repr__(self) -> str:
+        return "InferenceEndpointConfigSpecKubernetesVolumesPortworxVolume(%s)" % ", ".join(
+            k + "=" + repr(v) for k, v in self._values.items()
+        )
+
+
+@jsii.data_type(
+    jsii_type="comamazonawssagemakerinference.InferenceEndpointConfigSpecKubernetesVolumesProjected",
+    jsii_struct_bases=[],
+    name_mapping={"default_mode": "defaultMode", "sources": "sources"},
+)
+class InferenceEndpointConfigSpecKubernetesVolumesProjected:
+    def __init__(
+        self,
+        *,
+        default_mode: typing.Optional[jsii.Number] = None,
+        sources: typing.Optional[typing.Sequence[typing.Union["InferenceEndpointConfigSpecKubernetesVolumesProjectedSources", typing.Dict[builtins.str, typing.Any]]]] = None,
+    ) -> None:
+        '''projected items for all in one resources secrets, configmaps, and downward API.
+
+        :param default_mode: defaultMode are the mode bits used to set permissions on created files by default. Must be an octal value between 0000 and 0777 or a decimal value between 0 and 511. YAML accepts both octal and decimal values, JSON requires decimal values for mode bits. Directories within the path are not affected by this setting. This might be in conflict with other options that affect the file mode, like fsGroup, and the result can be other mode bits set.
+        :param sources: sources is the list of volume projections. Each entry in this list handles one source.
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesProjected
+        '''
+        if __debug__:
+            type_hints = cached_type_hints(_typecheckingstub__ce2c704cd12eba7eb24bba1aa8069aa01545ace8fd9944d6cddcf72585b4fdfb)
+            check_type(argname="argument default_mode", value=default_mode, expected_type=type_hints["default_mode"])
+            check_type(argname="argument sources", value=sources, expected_type=type_hints["sources"])
+        self._values: typing.Dict[builtins.str, typing.Any] = {}
+        if default_mode is not None:
+            self._values["default_mode"] = default_mode
+        if sources is not None:
+            self._values["sources"] = sources
+
+    @builtins.property
+    def default_mode(self) -> typing.Optional[jsii.Number]:
+        '''defaultMode are the mode bits used to set permissions on created files by default.
+
+        Must be an octal value between 0000 and 0777 or a decimal value between 0 and 511.
+        YAML accepts both octal and decimal values, JSON requires decimal values for mode bits.
+        Directories within the path are not affected by this setting.
+        This might be in conflict with other options that affect the file
+        mode, like fsGroup, and the result can be other mode bits set.
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesProjected#defaultMode
+        '''
+        result = self._values.get("default_mode")
+        return typing.cast(typing.Optional[jsii.Number], result)
+
+    @builtins.property
+    def sources(
+        self,
+    ) -> typing.Optional[typing.List["InferenceEndpointConfigSpecKubernetesVolumesProjectedSources"]]:
+        '''sources is the list of volume projections.
+
+        Each entry in this list
+        handles one source.
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesProjected#sources
+        '''
+        result = self._values.get("sources")
+        return typing.cast(typing.Optional[typing.List["InferenceEndpointConfigSpecKubernetesVolumesProjectedSources"]], result)
+
+    def __eq__(self, rhs: typing.Any) -> builtins.bool:
+        return isinstance(rhs, self.__class__) and rhs._values == self._values
+
+    def __ne__(self, rhs: typing.Any) -> builtins.bool:
+        return not (rhs == self)
+
+    def __repr__(self) -> str:
+        return "InferenceEndpointConfigSpecKubernetesVolumesProjected(%s)" % ", ".join(
+            k + "=" + repr(v) for k, v in self._values.items()
+        )
+
+
+@jsii.data_type(
+    jsii_type="comamazonawssagemakerinference.InferenceEndpointConfigSpecKubernetesVolumesProjectedSources",
+    jsii_struct_bases=[],
+    name_mapping={
+        "cluster_trust_bundle": "clusterTrustBundle",
+        "config_map": "configMap",
+        "downward_api": "downwardApi",
+        "pod_certificate": "podCertificate",
+        "secret": "secret",
+        "service_account_token": "serviceAccountToken",
+    },
+)
+class InferenceEndpointConfigSpecKubernetesVolumesProjectedSources:
+    def __init__(
+        self,
+        *,
+        cluster_trust_bundle: typing.Optional[typing.Union["InferenceEndpointConfigSpecKubernetesVolumesProjectedSourcesClusterTrustBundle", typing.Dict[builtins.str, typing.Any]]] = None,
+        config_map: typing.Optional[typing.Union["InferenceEndpointConfigSpecKubernetesVolumesProjectedSourcesConfigMap", typing.Dict[builtins.str, typing.Any]]] = None,
+        downward_api: typing.Optional[typing.Union["InferenceEndpointConfigSpecKubernetesVolumesProjectedSourcesDownwardApi", typing.Dict[builtins.str, typing.Any]]] = None,
+        pod_certificate: typing.Optional[typing.Union["InferenceEndpointConfigSpecKubernetesVolumesProjectedSourcesPodCertificate", typing.Dict[builtins.str, typing.Any]]] = None,
+        secret: typing.Optional[typing.Union["InferenceEndpointConfigSpecKubernetesVolumesProjectedSourcesSecret", typing.Dict[builtins.str, typing.Any]]] = None,
+        service_account_token: typing.Optional[typing.Union["InferenceEndpointConfigSpecKubernetesVolumesProjectedSourcesServiceAccountToken", typing.Dict[builtins.str, typing.Any]]] = None,
+    ) -> None:
+        '''Projection that may be projected along with other supported volume types.
+
+        Exactly one of these fields must be set.
+
+        :param cluster_trust_bundle: ClusterTrustBundle allows a pod to access the ``.spec.trustBundle`` field of ClusterTrustBundle objects in an auto-updating file. Alpha, gated by the ClusterTrustBundleProjection feature gate. ClusterTrustBundle objects can either be selected by name, or by the combination of signer name and a label selector. Kubelet performs aggressive normalization of the PEM contents written into the pod filesystem. Esoteric PEM features such as inter-block comments and block headers are stripped. Certificates are deduplicated. The ordering of certificates within the file is arbitrary, and Kubelet may change the order over time.
+        :param config_map: configMap information about the configMap data to project.
+        :param downward_api: downwardAPI information about the downwardAPI data to project.
+        :param pod_certificate: Projects an auto-rotating credential bundle (private key and certificate chain) that the pod can use either as a TLS client or server. Kubelet generates a private key and uses it to send a PodCertificateRequest to the named signer. Once the signer approves the request and issues a certificate chain, Kubelet writes the key and certificate chain to the pod filesystem. The pod does not start until certificates have been issued for each podCertificate projected volume source in its spec. Kubelet will begin trying to rotate the certificate at the time indicated by the signer using the PodCertificateRequest.Status.BeginRefreshAt timestamp. Kubelet can write a single file, indicated by the credentialBundlePath field, or separate files, indicated by the keyPath and certificateChainPath fields. The credential bundle is a single file in PEM format. The first PEM entry is the private key (in PKCS#8 format), and the remaining PEM entries are the certificate chain issued by the signer (typically, signers will return their certificate chain in leaf-to-root order). Prefer using the credential bundle format, since your application code can read it atomically. If you use keyPath and certificateChainPath, your application must make two separate file reads. If these coincide with a certificate rotation, it is possible that the private key and leaf certificate you read may not correspond to each other. Your application will need to check for this condition, and re-read until they are consistent. The named signer controls chooses the format of the certificate it issues; consult the signer implementation's documentation to learn how to use the certificates it issues.
+        :param secret: secret information about the secret data to project.
+        :param service_account_token: serviceAccountToken is information about the serviceAccountToken data to project.
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesProjectedSources
+        '''
+        if isinstance(cluster_trust_bundle, dict):
+            cluster_trust_bundle = InferenceEndpointConfigSpecKubernetesVolumesProjectedSourcesClusterTrustBundle(**cluster_trust_bundle)
+        if isinstance(config_map, dict):
+            config_map = InferenceEndpointConfigSpecKubernetesVolumesProjectedSourcesConfigMap(**config_map)
+        if isinstance(downward_api, dict):
+            downward_api = InferenceEndpointConfigSpecKubernetesVolumesProjectedSourcesDownwardApi(**downward_api)
+        if isinstance(pod_certificate, dict):
+            pod_certificate = InferenceEndpointConfigSpecKubernetesVolumesProjectedSourcesPodCertificate(**pod_certificate)
+        if isinstance(secret, dict):
+            secret = InferenceEndpointConfigSpecKubernetesVolumesProjectedSourcesSecret(**secret)
+        if isinstance(service_account_token, dict):
+            service_account_token = InferenceEndpointConfigSpecKubernetesVolumesProjectedSourcesServiceAccountToken(**service_account_token)
+        if __debug__:
+            type_hints = cached_type_hints(_typecheckingstub__b8b137f76f469202c88ff235d2c7560af1deb7b7b40649903298a50f6f6bb0f8)
+            check_type(argname="argument cluster_trust_bundle", value=cluster_trust_bundle, expected_type=type_hints["cluster_trust_bundle"])
+            check_type(argname="argument config_map", value=config_map, expected_type=type_hints["config_map"])
+            check_type(argname="argument downward_api", value=downward_api, expected_type=type_hints["downward_api"])
+            check_type(argname="argument pod_certificate", value=pod_certificate, expected_type=type_hints["pod_certificate"])
+            check_type(argname="argument secret", value=secret, expected_type=type_hints["secret"])
+            check_type(argname="argument service_account_token", value=service_account_token, expected_type=type_hints["service_account_token"])
+        self._values: typing.Dict[builtins.str, typing.Any] = {}
+        if cluster_trust_bundle is not None:
+            self._values["cluster_trust_bundle"] = cluster_trust_bundle
+        if config_map is not None:
+            self._values["config_map"] = config_map
+        if downward_api is not None:
+            self._values["downward_api"] = downward_api
+        if pod_certificate is not None:
+            self._values["pod_certificate"] = pod_certificate
+        if secret is not None:
+            self._values["secret"] = secret
+        if service_account_token is not None:
+            self._values["service_account_token"] = service_account_token
+
+    @builtins.property
+    def cluster_trust_bundle(
+        self,
+    ) -> typing.Optional["InferenceEndpointConfigSpecKubernetesVolumesProjectedSourcesClusterTrustBundle"]:
+        '''ClusterTrustBundle allows a pod to access the ``.spec.trustBundle`` field of ClusterTrustBundle objects in an auto-updating file.
+
+        Alpha, gated by the ClusterTrustBundleProjection feature gate.
+
+        ClusterTrustBundle objects can either be selected by name, or by the
+        combination of signer name and a label selector.
+
+        Kubelet performs aggressive normalization of the PEM contents written
+        into the pod filesystem.  Esoteric PEM features such as inter-block
+        comments and block headers are stripped.  Certificates are deduplicated.
+        The ordering of certificates within the file is arbitrary, and Kubelet
+        may change the order over time.
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesProjectedSources#clusterTrustBundle
+        '''
+        result = self._values.get("cluster_trust_bundle")
+        return typing.cast(typing.Optional["InferenceEndpointConfigSpecKubernetesVolumesProjectedSourcesClusterTrustBundle"], result)
+
+    @builtins.property
+    def config_map(
+        self,
+    ) -> typing.Optional["InferenceEndpointConfigSpecKubernetesVolumesProjectedSourcesConfigMap"]:
+        '''configMap information about the configMap data to project.
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesProjectedSources#configMap
+        '''
+        result = self._values.get("config_map")
+        return typing.cast(typing.Optional["InferenceEndpointConfigSpecKubernetesVolumesProjectedSourcesConfigMap"], result)
+
+    @builtins.property
+    def downward_api(
+        self,
+    ) -> typing.Optional["InferenceEndpointConfigSpecKubernetesVolumesProjectedSourcesDownwardApi"]:
+        '''downwardAPI information about the downwardAPI data to project.
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesProjectedSources#downwardAPI
+        '''
+        result = self._values.get("downward_api")
+        return typing.cast(typing.Optional["InferenceEndpointConfigSpecKubernetesVolumesProjectedSourcesDownwardApi"], result)
+
+    @builtins.property
+    def pod_certificate(
+        self,
+    ) -> typing.Optional["InferenceEndpointConfigSpecKubernetesVolumesProjectedSourcesPodCertificate"]:
+        '''Projects an auto-rotating credential bundle (private key and certificate chain) that the pod can use either as a TLS client or server.
+
+        Kubelet generates a private key and uses it to send a
+        PodCertificateRequest to the named signer.  Once the signer approves the
+        request and issues a certificate chain, Kubelet writes the key and
+        certificate chain to the pod filesystem.  The pod does not start until
+        certificates have been issued for each podCertificate projected volume
+        source in its spec.
+
+        Kubelet will begin trying to rotate the certificate at the time indicated
+        by the signer using the PodCertificateRequest.Status.BeginRefreshAt
+        timestamp.
+
+        Kubelet can write a single file, indicated by the credentialBundlePath
+        field, or separate files, indicated by the keyPath and
+        certificateChainPath fields.
+
+        The credential bundle is a single file in PEM format.  The first PEM
+        entry is the private key (in PKCS#8 format), and the remaining PEM
+        entries are the certificate chain issued by the signer (typically,
+        signers will return their certificate chain in leaf-to-root order).
+
+        Prefer using the credential bundle format, since your application code
+        can read it atomically.  If you use keyPath and certificateChainPath,
+        your application must make two separate file reads. If these coincide
+        with a certificate rotation, it is possible that the private key and leaf
+        certificate you read may not correspond to each other.  Your application
+        will need to check for this condition, and re-read until they are
+        consistent.
+
+        The named signer controls chooses the format of the certificate it
+        issues; consult the signer implementation's documentation to learn how to
+        use the certificates it issues.
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesProjectedSources#podCertificate
+        '''
+        result = self._values.get("pod_certificate")
+        return typing.cast(typing.Optional["InferenceEndpointConfigSpecKubernetesVolumesProjectedSourcesPodCertificate"], result)
+
+    @builtins.property
+    def secret(
+        self,
+    ) -> typing.Optional["InferenceEndpointConfigSpecKubernetesVolumesProjectedSourcesSecret"]:
+        '''secret information about the secret data to project.
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesProjectedSources#secret
+        '''
+        result = self._values.get("secret")
+        return typing.cast(typing.Optional["InferenceEndpointConfigSpecKubernetesVolumesProjectedSourcesSecret"], result)
+
+    @builtins.property
+    def service_account_token(
+        self,
+    ) -> typing.Optional["InferenceEndpointConfigSpecKubernetesVolumesProjectedSourcesServiceAccountToken"]:
+        '''serviceAccountToken is information about the serviceAccountToken data to project.
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesProjectedSources#serviceAccountToken
+        '''
+        result = self._values.get("service_account_token")
+        return typing.cast(typing.Optional["InferenceEndpointConfigSpecKubernetesVolumesProjectedSourcesServiceAccountToken"], result)
+
+    def __eq__(self, rhs: typing.Any) -> builtins.bool:
+        return isinstance(rhs, self.__class__) and rhs._values == self._values
+
+    def __ne__(self, rhs: typing.Any) -> builtins.bool:
+        return not (rhs == self)
+
+    def __repr__(self) -> str:
+        return "InferenceEndpointConfigSpecKubernetesVolumesProjectedSources(%s)" % ", ".join(
+            k + "=" + repr(v) for k, v in self._values.items()
+        )
+
+
+@jsii.data_type(
+    jsii_type="comamazonawssagemakerinference.InferenceEndpointConfigSpecKubernetesVolumesProjectedSourcesClusterTrustBundle",
+    jsii_struct_bases=[],
+    name_mapping={
+        "path": "path",
+        "label_selector": "labelSelector",
+        "name": "name",
+        "optional": "optional",
+        "signer_name": "signerName",
+    },
+)
+class InferenceEndpointConfigSpecKubernetesVolumesProjectedSourcesClusterTrustBundle:
+    def __init__(
+        self,
+        *,
+        path: builtins.str,
+        label_selector: typing.Optional[typing.Union["InferenceEndpointConfigSpecKubernetesVolumesProjectedSourcesClusterTrustBundleLabelSelector", typing.Dict[builtins.str, typing.Any]]] = None,
+        name: typing.Optional[builtins.str] = None,
+        optional: typing.Optional[builtins.bool] = None,
+        signer_name: typing.Optional[builtins.str] = None,
+    ) -> None:
+        '''ClusterTrustBundle allows a pod to access the ``.spec.trustBundle`` field of ClusterTrustBundle objects in an auto-updating file.
+
+        Alpha, gated by the ClusterTrustBundleProjection feature gate.
+
+        ClusterTrustBundle objects can either be selected by name, or by the
+        combination of signer name and a label selector.
+
+        Kubelet performs aggressive normalization of the PEM contents written
+        into the pod filesystem.  Esoteric PEM features such as inter-block
+        comments and block headers are stripped.  Certificates are deduplicated.
+        The ordering of certificates within the file is arbitrary, and Kubelet
+        may change the order over time.
+
+        :param path: Relative path from the volume root to write the bundle.
+        :param label_selector: Select all ClusterTrustBundles that match this label selector. Only has effect if signerName is set. Mutually-exclusive with name. If unset, interpreted as "match nothing". If set but empty, interpreted as "match everything".
+        :param name: Select a single ClusterTrustBundle by object name. Mutually-exclusive with signerName and labelSelector.
+        :param optional: If true, don't block pod startup if the referenced ClusterTrustBundle(s) aren't available. If using name, then the named ClusterTrustBundle is allowed not to exist. If using signerName, then the combination of signerName and labelSelector is allowed to match zero ClusterTrustBundles.
+        :param signer_name: Select all ClusterTrustBundles that match this signer name. Mutually-exclusive with name. The contents of all selected ClusterTrustBundles will be unified and deduplicated.
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesProjectedSourcesClusterTrustBundle
+        '''
+        if isinstance(label_selector, dict):
+            label_selector = InferenceEndpointConfigSpecKubernetesVolumesProjectedSourcesClusterTrustBundleLabelSelector(**label_selector)
+        if __debug__:
+            type_hints = cached_type_hints(_typecheckingstub__c463af3d608569b827ad90208aa0a27c0115e7dfcf469d7457a89650d1744632)
+            check_type(argname="argument path", value=path, expected_type=type_hints["path"])
+            check_type(argname="argument label_selector", value=label_selector, expected_type=type_hints["label_selector"])
+            check_type(argname="argument name", value=name, expected_type=type_hints["name"])
+            check_type(argname="argument optional", value=optional, expected_type=type_hints["optional"])
+            check_type(argname="argument signer_name", value=signer_name, expected_type=type_hints["signer_name"])
+        self._values: typing.Dict[builtins.str, typing.Any] = {
+            "path": path,
+        }
+        if label_selector is not None:
+            self._values["label_selector"] = label_selector
+        if name is not None:
+            self._values["name"] = name
+        if optional is not None:
+            self._values["optional"] = optional
+        if signer_name is not None:
+            self._values["signer_name"] = signer_name
+
+    @builtins.property
+    def path(self) -> builtins.str:
+        '''Relative path from the volume root to write the bundle.
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesProjectedSourcesClusterTrustBundle#path
+        '''
+        result = self._values.get("path")
+        assert result is not None, "Required property 'path' is missing"
+        return typing.cast(builtins.str, result)
+
+    @builtins.property
+    def label_selector(
+        self,
+    ) -> typing.Optional["InferenceEndpointConfigSpecKubernetesVolumesProjectedSourcesClusterTrustBundleLabelSelector"]:
+        '''Select all ClusterTrustBundles that match this label selector.
+
+        Only has
+        effect if signerName is set.  Mutually-exclusive with name.  If unset,
+        interpreted as "match nothing".  If set but empty, interpreted as "match
+        everything".
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesProjectedSourcesClusterTrustBundle#labelSelector
+        '''
+        result = self._values.get("label_selector")
+        return typing.cast(typing.Optional["InferenceEndpointConfigSpecKubernetesVolumesProjectedSourcesClusterTrustBundleLabelSelector"], result)
+
+    @builtins.property
+    def name(self) -> typing.Optional[builtins.str]:
+        '''Select a single ClusterTrustBundle by object name.
+
+        Mutually-exclusive
+        with signerName and labelSelector.
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesProjectedSourcesClusterTrustBundle#name
+        '''
+        result = self._values.get("name")
+        return typing.cast(typing.Optional[builtins.str], result)
+
+    @builtins.property
+    def optional(self) -> typing.Optional[builtins.bool]:
+        '''If true, don't block pod startup if the referenced ClusterTrustBundle(s) aren't available.
+
+        If using name, then the named ClusterTrustBundle is
+        allowed not to exist.  If using signerName, then the combination of
+        signerName and labelSelector is allowed to match zero
+        ClusterTrustBundles.
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesProjectedSourcesClusterTrustBundle#optional
+        '''
+        result = self._values.get("optional")
+        return typing.cast(typing.Optional[builtins.bool], result)
+
+    @builtins.property
+    def signer_name(self) -> typing.Optional[builtins.str]:
+        '''Select all ClusterTrustBundles that match this signer name.
+
+        Mutually-exclusive with name.  The contents of all selected
+        ClusterTrustBundles will be unified and deduplicated.
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesProjectedSourcesClusterTrustBundle#signerName
+        '''
+        result = self._values.get("signer_name")
+        return typing.cast(typing.Optional[builtins.str], result)
+
+    def __eq__(self, rhs: typing.Any) -> builtins.bool:
+        return isinstance(rhs, self.__class__) and rhs._values == self._values
+
+    def __ne__(self, rhs: typing.Any) -> builtins.bool:
+        return not (rhs == self)
+
+    def __repr__(self) -> str:
+        return "InferenceEndpointConfigSpecKubernetesVolumesProjectedSourcesClusterTrustBundle(%s)" % ", ".join(
+            k + "=" + repr(v) for k, v in self._values.items()
+        )
+
+
+@jsii.data_type(
+    jsii_type="comamazonawssagemakerinference.InferenceEndpointConfigSpecKubernetesVolumesProjectedSourcesClusterTrustBundleLabelSelector",
+    jsii_struct_bases=[],
+    name_mapping={
+        "match_expressions": "matchExpressions",
+        "match_labels": "matchLabels",
+    },
+)
+class InferenceEndpointConfigSpecKubernetesVolumesProjectedSourcesClusterTrustBundleLabelSelector:
+    def __init__(
+        self,
+        *,
+        match_expressions: typing.Optional[typing.Sequence[typing.Union["InferenceEndpointConfigSpecKubernetesVolumesProjectedSourcesClusterTrustBundleLabelSelectorMatchExpressions", typing.Dict[builtins.str, typing.Any]]]] = None,
+        match_labels: typing.Optional[typing.Mapping[builtins.str, builtins.str]] = None,
+    ) -> None:
+        '''Select all ClusterTrustBundles that match this label selector.
+
+        Only has
+        effect if signerName is set.  Mutually-exclusive with name.  If unset,
+        interpreted as "match nothing".  If set but empty, interpreted as "match
+        everything".
+
+        :param match_expressions: matchExpressions is a list of label selector requirements. The requirements are ANDed.
+        :param match_labels: matchLabels is a map of {key,value} pairs. A single {key,value} in the matchLabels map is equivalent to an element of matchExpressions, whose key field is "key", the operator is "In", and the values array contains only "value". The requirements are ANDed.
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesProjectedSourcesClusterTrustBundleLabelSelector
+        '''
+        if __debug__:
+            type_hints = cached_type_hints(_typecheckingstub__57fb5bbe195f091cbb350d812b443d1270382e0eb354746cfde2298f4e719493)
+            check_type(argname="argument match_expressions", value=match_expressions, expected_type=type_hints["match_expressions"])
+            check_type(argname="argument match_labels", value=match_labels, expected_type=type_hints["match_labels"])
+        self._values: typing.Dict[builtins.str, typing.Any] = {}
+        if match_expressions is not None:
+            self._values["match_expressions"] = match_expressions
+        if match_labels is not None:
+            self._values["match_labels"] = match_labels
+
+    @builtins.property
+    def match_expressions(
+        self,
+    ) -> typing.Optional[typing.List["InferenceEndpointConfigSpecKubernetesVolumesProjectedSourcesClusterTrustBundleLabelSelectorMatchExpressions"]]:
+        '''matchExpressions is a list of label selector requirements.
+
+        The requirements are ANDed.
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesProjectedSourcesClusterTrustBundleLabelSelector#matchExpressions
+        '''
+        result = self._values.get("match_expressions")
+        return typing.cast(typing.Optional[typing.List["InferenceEndpointConfigSpecKubernetesVolumesProjectedSourcesClusterTrustBundleLabelSelectorMatchExpressions"]], result)
+
+    @builtins.property
+    def match_labels(
+        self,
+    ) -> typing.Optional[typing.Mapping[builtins.str, builtins.str]]:
+        '''matchLabels is a map of {key,value} pairs.
+
+        A single {key,value} in the matchLabels
+        map is equivalent to an element of matchExpressions, whose key field is "key", the
+        operator is "In", and the values array contains only "value". The requirements are ANDed.
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesProjectedSourcesClusterTrustBundleLabelSelector#matchLabels
+        '''
+        result = self._values.get("match_labels")
+        return typing.cast(typing.Optional[typing.Mapping[builtins.str, builtins.str]], result)
+
+    def __eq__(self, rhs: typing.Any) -> builtins.bool:
+        return isinstance(rhs, self.__class__) and rhs._values == self._values
+
+    def __ne__(self, rhs: typing.Any) -> builtins.bool:
+        return not (rhs == self)
+
+    def __repr__(self) -> str:
+        return "InferenceEndpointConfigSpecKubernetesVolumesProjectedSourcesClusterTrustBundleLabelSelector(%s)" % ", ".join(
+            k + "=" + repr(v) for k, v in self._values.items()
+        )
+
+
+@jsii.data_type(
+    jsii_type="comamazonawssagemakerinference.InferenceEndpointConfigSpecKubernetesVolumesProjectedSourcesClusterTrustBundleLabelSelectorMatchExpressions",
+    jsii_struct_bases=[],
+    name_mapping={"key": "key", "operator": "operator", "values": "values"},
+)
+class InferenceEndpointConfigSpecKubernetesVolumesProjectedSourcesClusterTrustBundleLabelSelectorMatchExpressions:
+    def __init__(
+        self,
+        *,
+        key: builtins.str,
+        operator: builtins.str,
+        values: typing.Optional[typing.Sequence[builtins.str]] = None,
+    ) -> None:
+        '''A label selector requirement is a selector that contains values, a key, and an operator that relates the key and values.
+
+        :param key: key is the label key that the selector applies to.
+        :param operator: operator represents a key's relationship to a set of values. Valid operators are In, NotIn, Exists and DoesNotExist.
+        :param values: values is an array of string values. If the operator is In or NotIn, the values array must be non-empty. If the operator is Exists or DoesNotExist, the values array must be empty. This array is replaced during a strategic merge patch.
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesProjectedSourcesClusterTrustBundleLabelSelectorMatchExpressions
+        '''
+        if __debug__:
+            type_hints = cached_type_hints(_typecheckingstub__3043245269af4f6cdbc0a63d74a827984a7f6833f54f24932fe68b287afe40bd)
+            check_type(argname="argument key", value=key, expected_type=type_hints["key"])
+            check_type(argname="argument operator", value=operator, expected_type=type_hints["operator"])
+            check_type(argname="argument values", value=values, expected_type=type_hints["values"])
+        self._values: typing.Dict[builtins.str, typing.Any] = {
+            "key": key,
+            "operator": operator,
+        }
+        if values is not None:
+            self._values["values"] = values
+
+    @builtins.property
+    def key(self) -> builtins.str:
+        '''key is the label key that the selector applies to.
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesProjectedSourcesClusterTrustBundleLabelSelectorMatchExpressions#key
+        '''
+        result = self._values.get("key")
+        assert result is not None, "Required property 'key' is missing"
+        return typing.cast(builtins.str, result)
+
+    @builtins.property
+    def operator(self) -> builtins.str:
+        '''operator represents a key's relationship to a set of values.
+
+        Valid operators are In, NotIn, Exists and DoesNotExist.
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesProjectedSourcesClusterTrustBundleLabelSelectorMatchExpressions#operator
+        '''
+        result = self._values.get("operator")
+        assert result is not None, "Required property 'operator' is missing"
+        return typing.cast(builtins.str, result)
+
+    @builtins.property
+    def values(self) -> typing.Optional[typing.List[builtins.str]]:
+        '''values is an array of string values.
+
+        If the operator is In or NotIn,
+        the values array must be non-empty. If the operator is Exists or DoesNotExist,
+        the values array must be empty. This array is replaced during a strategic
+        merge patch.
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesProjectedSourcesClusterTrustBundleLabelSelectorMatchExpressions#values
+        '''
+        result = self._values.get("values")
+        return typing.cast(typing.Optional[typing.List[builtins.str]], result)
+
+    def __eq__(self, rhs: typing.Any) -> builtins.bool:
+        return isinstance(rhs, self.__class__) and rhs._values == self._values
+
+    def __ne__(self, rhs: typing.Any) -> builtins.bool:
+        return not (rhs == self)
+
+    def __repr__(self) -> str:
+        return "InferenceEndpointConfigSpecKubernetesVolumesProjectedSourcesClusterTrustBundleLabelSelectorMatchExpressions(%s)" % ", ".join(
+            k + "=" + repr(v) for k, v in self._values.items()
+        )
+
+
+@jsii.data_type(
+    jsii_type="comamazonawssagemakerinference.InferenceEndpointConfigSpecKubernetesVolumesProjectedSourcesConfigMap",
+    jsii_struct_bases=[],
+    name_mapping={"items": "items", "name": "name", "optional": "optional"},
+)
+class InferenceEndpointConfigSpecKubernetesVolumesProjectedSourcesConfigMap:
+    def __init__(
+        self,
+        *,
+        items: typing.Optional[typing.Sequence[typing.Union["InferenceEndpointConfigSpecKubernetesVolumesProjectedSourcesConfigMapItems", typing.Dict[builtins.str, typing.Any]]]] = None,
+        name: typing.Optional[builtins.str] = None,
+        optional: typing.Optional[builtins.bool] = None,
+    ) -> None:
+        '''configMap information about the configMap data to project.
+
+        :param items: items if unspecified, each key-value pair in the Data field of the referenced ConfigMap will be projected into the volume as a file whose name is the key and content is the value. If specified, the listed keys will be projected into the specified paths, and unlisted keys will not be present. If a key is specified which is not present in the ConfigMap, the volume setup will error unless it is marked optional. Paths must be relative and may not contain the '..' path or start with '..'.
+        :param name: Name of the referent. This field is effectively required, but due to backwards compatibility is allowed to be empty. Instances of this type with an empty value here are almost certainly wrong. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names/#names
+        :param optional: optional specify whether the ConfigMap or its keys must be defined.
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesProjectedSourcesConfigMap
+        '''
+        if __debug__:
+            type_hints = cached_type_hints(_typecheckingstub__6d3ee980f87a960d0a2356e7277f5ad9bbbd6f0f0e8860e77061e6f37c3990cd)
+            check_type(argname="argument items", value=items, expected_type=type_hints["items"])
+            check_type(argname="argument name", value=name, expected_type=type_hints["name"])
+            check_type(argname="argument optional", value=optional, expected_type=type_hints["optional"])
+        self._values: typing.Dict[builtins.str, typing.Any] = {}
+        if items is not None:
+            self._values["items"] = items
+        if name is not None:
+            self._values["name"] = name
+        if optional is not None:
+            self._values["optional"] = optional
+
+    @builtins.property
+    def items(
+        self,
+    ) -> typing.Optional[typing.List["InferenceEndpointConfigSpecKubernetesVolumesProjectedSourcesConfigMapItems"]]:
+        '''items if unspecified, each key-value pair in the Data field of the referenced ConfigMap will be projected into the volume as a file whose name is the key and content is the value.
+
+        If specified, the listed keys will be
+        projected into the specified paths, and unlisted keys will not be
+        present. If a key is specified which is not present in the ConfigMap,
+        the volume setup will error unless it is marked optional. Paths must be
+        relative and may not contain the '..' path or start with '..'.
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesProjectedSourcesConfigMap#items
+        '''
+        result = self._values.get("items")
+        return typing.cast(typing.Optional[typing.List["InferenceEndpointConfigSpecKubernetesVolumesProjectedSourcesConfigMapItems"]], result)
+
+    @builtins.property
+    def name(self) -> typing.Optional[builtins.str]:
+        '''Name of the referent.
+
+        This field is effectively required, but due to backwards compatibility is
+        allowed to be empty. Instances of this type with an empty value here are
+        almost certainly wrong.
+        More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names/#names
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesProjectedSourcesConfigMap#name
+        '''
+        result = self._values.get("name")
+        return typing.cast(typing.Optional[builtins.str], result)
+
+    @builtins.property
+    def optional(self) -> typing.Optional[builtins.bool]:
+        '''optional specify whether the ConfigMap or its keys must be defined.
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesProjectedSourcesConfigMap#optional
+        '''
+        result = self._values.get("optional")
+        return typing.cast(typing.Optional[builtins.bool], result)
+
+    def __eq__(self, rhs: typing.Any) -> builtins.bool:
+        return isinstance(rhs, self.__class__) and rhs._values == self._values
+
+    def __ne__(self, rhs: typing.Any) -> builtins.bool:
+        return not (rhs == self)
+
+    def __repr__(self) -> str:
+        return "InferenceEndpointConfigSpecKubernetesVolumesProjectedSourcesConfigMap(%s)" % ", ".join(
+            k + "=" + repr(v) for k, v in self._values.items()
+        )
+
+
+@jsii.data_type(
+    jsii_type="comamazonawssagemakerinference.InferenceEndpointConfigSpecKubernetesVolumesProjectedSourcesConfigMapItems",
+    jsii_struct_bases=[],
+    name_mapping={"key": "key", "path": "path", "mode": "mode"},
+)
+class InferenceEndpointConfigSpecKubernetesVolumesProjectedSourcesConfigMapItems:
+    def __init__(
+        self,
+        *,
+        key: builtins.str,
+        path: builtins.str,
+        mode: typing.Optional[jsii.Number] = None,
+    ) -> None:
+        '''Maps a string key to a path within a volume.
+
+        :param key: key is the key to project.
+        :param path: path is the relative path of the file to map the key to. May not be an absolute path. May not contain the path element '..'. May not start with the string '..'.
+        :param mode: mode is Optional: mode bits used to set permissions on this file. Must be an octal value between 0000 and 0777 or a decimal value between 0 and 511. YAML accepts both octal and decimal values, JSON requires decimal values for mode bits. If not specified, the volume defaultMode will be used. This might be in conflict with other options that affect the file mode, like fsGroup, and the result can be other mode bits set.
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesProjectedSourcesConfigMapItems
+        '''
+        if __debug__:
+            type_hints = cached_type_hints(_typecheckingstub__351b87fa06370c267754a41ec9d0b5fa901dd1cf0832b9fc49f7b1e447f38cf4)
+            check_type(argname="argument key", value=key, expected_type=type_hints["key"])
+            check_type(argname="argument path", value=path, expected_type=type_hints["path"])
+            check_type(argname="argument mode", value=mode, expected_type=type_hints["mode"])
+        self._values: typing.Dict[builtins.str, typing.Any] = {
+            "key": key,
+            "path": path,
+        }
+        if mode is not None:
+            self._values["mode"] = mode
+
+    @builtins.property
+    def key(self) -> builtins.str:
+        '''key is the key to project.
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesProjectedSourcesConfigMapItems#key
+        '''
+        result = self._values.get("key")
+        assert result is not None, "Required property 'key' is missing"
+        return typing.cast(builtins.str, result)
+
+    @builtins.property
+    def path(self) -> builtins.str:
+        '''path is the relative path of the file to map the key to.
+
+        May not be an absolute path.
+        May not contain the path element '..'.
+        May not start with the string '..'.
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesProjectedSourcesConfigMapItems#path
+        '''
+        result = self._values.get("path")
+        assert result is not None, "Required property 'path' is missing"
+        return typing.cast(builtins.str, result)
+
+    @builtins.property
+    def mode(self) -> typing.Optional[jsii.Number]:
+        '''mode is Optional: mode bits used to set permissions on this file.
+
+        Must be an octal value between 0000 and 0777 or a decimal value between 0 and 511.
+        YAML accepts both octal and decimal values, JSON requires decimal values for mode bits.
+        If not specified, the volume defaultMode will be used.
+        This might be in conflict with other options that affect the file
+        mode, like fsGroup, and the result can be other mode bits set.
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesProjectedSourcesConfigMapItems#mode
+        '''
+        result = self._values.get("mode")
+        return typing.cast(typing.Optional[jsii.Number], result)
+
+    def __eq__(self, rhs: typing.Any) -> builtins.bool:
+        return isinstance(rhs, self.__class__) and rhs._values == self._values
+
+    def __ne__(self, rhs: typing.Any) -> builtins.bool:
+        return not (rhs == self)
+
+    def __repr__(self) -> str:
+        return "InferenceEndpointConfigSpecKubernetesVolumesProjectedSourcesConfigMapItems(%s)" % ", ".join(
+            k + "=" + repr(v) for k, v in self._values.items()
+        )
+
+
+@jsii.data_type(
+    jsii_type="comamazonawssagemakerinference.InferenceEndpointConfigSpecKubernetesVolumesProjectedSourcesDownwardApi",
+    jsii_struct_bases=[],
+    name_mapping={"items": "items"},
+)
+class InferenceEndpointConfigSpecKubernetesVolumesProjectedSourcesDownwardApi:
+    def __init__(
+        self,
+        *,
+        items: typing.Optional[typing.Sequence[typing.Union["InferenceEndpointConfigSpecKubernetesVolumesProjectedSourcesDownwardApiItems", typing.Dict[builtins.str, typing.Any]]]] = None,
+    ) -> None:
+        '''downwardAPI information about the downwardAPI data to project.
+
+        :param items: Items is a list of DownwardAPIVolume file.
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesProjectedSourcesDownwardApi
+        '''
+        if __debug__:
+            type_hints = cached_type_hints(_typecheckingstub__e7ee78983eab0e3b565e04d9503f52dc657ed54f31f8e9385902b81ff0d1be1e)
+            check_type(argname="argument items", value=items, expected_type=type_hints["items"])
+        self._values: typing.Dict[builtins.str, typing.Any] = {}
+        if items is not None:
+            self._values["items"] = items
+
+    @builtins.property
+    def items(
+        self,
+    ) -> typing.Optional[typing.List["InferenceEndpointConfigSpecKubernetesVolumesProjectedSourcesDownwardApiItems"]]:
+        '''Items is a list of DownwardAPIVolume file.
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesProjectedSourcesDownwardApi#items
+        '''
+        result = self._values.get("items")
+        return typing.cast(typing.Optional[typing.List["InferenceEndpointConfigSpecKubernetesVolumesProjectedSourcesDownwardApiItems"]], result)
+
+    def __eq__(self, rhs: typing.Any) -> builtins.bool:
+        return isinstance(rhs, self.__class__) and rhs._values == self._values
+
+    def __ne__(self, rhs: typing.Any) -> builtins.bool:
+        return not (rhs == self)
+
+    def __repr__(self) -> str:
+        return "InferenceEndpointConfigSpecKubernetesVolumesProjectedSourcesDownwardApi(%s)" % ", ".join(
+            k + "=" + repr(v) for k, v in self._values.items()
+        )
+
+
+@jsii.data_type(
+    jsii_type="comamazonawssagemakerinference.InferenceEndpointConfigSpecKubernetesVolumesProjectedSourcesDownwardApiItems",
+    jsii_struct_bases=[],
+    name_mapping={
+        "path": "path",
+        "field_ref": "fieldRef",
+        "mode": "mode",
+        "resource_field_ref": "resourceFieldRef",
+    },
+)
+class InferenceEndpointConfigSpecKubernetesVolumesProjectedSourcesDownwardApiItems:
+    def __init__(
+        self,
+        *,
+        path: builtins.str,
+        field_ref: typing.Optional[typing.Union["InferenceEndpointConfigSpecKubernetesVolumesProjectedSourcesDownwardApiItemsFieldRef", typing.Dict[builtins.str, typing.Any]]] = None,
+        mode: typing.Optional[jsii.Number] = None,
+        resource_field_ref: typing.Optional[typing.Union["InferenceEndpointConfigSpecKubernetesVolumesProjectedSourcesDownwardApiItemsResourceFieldRef", typing.Dict[builtins.str, typing.Any]]] = None,
+    ) -> None:
+        '''DownwardAPIVolumeFile represents information to create the file containing the pod field.
+
+        :param path: Required: Path is the relative path name of the file to be created. Must not be absolute or contain the '..' path. Must be utf-8 encoded. The first item of the relative path must not start with '..'
+        :param field_ref: Required: Selects a field of the pod: only annotations, labels, name, namespace and uid are supported.
+        :param mode: Optional: mode bits used to set permissions on this file, must be an octal value between 0000 and 0777 or a decimal value between 0 and 511. YAML accepts both octal and decimal values, JSON requires decimal values for mode bits. If not specified, the volume defaultMode will be used. This might be in conflict with other options that affect the file mode, like fsGroup, and the result can be other mode bits set.
+        :param resource_field_ref: Selects a resource of the container: only resources limits and requests (limits.cpu, limits.memory, requests.cpu and requests.memory) are currently supported.
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesProjectedSourcesDownwardApiItems
+        '''
+        if isinstance(field_ref, dict):
+            field_ref = InferenceEndpointConfigSpecKubernetesVolumesProjectedSourcesDownwardApiItemsFieldRef(**field_ref)
+        if isinstance(resource_field_ref, dict):
+            resource_field_ref = InferenceEndpointConfigSpecKubernetesVolumesProjectedSourcesDownwardApiItemsResourceFieldRef(**resource_field_ref)
+        if __debug__:
+            type_hints = cached_type_hints(_typecheckingstub__3f486011e7433b22f4c7e7096e3f43f91e435cb16b8d6d3fc00ea1744893eed6)
+            check_type(argname="argument path", value=path, expected_type=type_hints["path"])
+            check_type(argname="argument field_ref", value=field_ref, expected_type=type_hints["field_ref"])
+            check_type(argname="argument mode", value=mode, expected_type=type_hints["mode"])
+            check_type(argname="argument resource_field_ref", value=resource_field_ref, expected_type=type_hints["resource_field_ref"])
+        self._values: typing.Dict[builtins.str, typing.Any] = {
+            "path": path,
+        }
+        if field_ref is not None:
+            self._values["field_ref"] = field_ref
+        if mode is not None:
+            self._values["mode"] = mode
+        if resource_field_ref is not None:
+            self._values["resource_field_ref"] = resource_field_ref
+
+    @builtins.property
+    def path(self) -> builtins.str:
+        '''Required: Path is  the relative path name of the file to be created.
+
+        Must not be absolute or contain the '..' path. Must be utf-8 encoded. The first item of the relative path must not start with '..'
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesProjectedSourcesDownwardApiItems#path
+        '''
+        result = self._values.get("path")
+        assert result is not None, "Required property 'path' is missing"
+        return typing.cast(builtins.str, result)
+
+    @builtins.property
+    def field_ref(
+        self,
+    ) -> typing.Optional["InferenceEndpointConfigSpecKubernetesVolumesProjectedSourcesDownwardApiItemsFieldRef"]:
+        '''Required: Selects a field of the pod: only annotations, labels, name, namespace and uid are supported.
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesProjectedSourcesDownwardApiItems#fieldRef
+        '''
+        result = self._values.get("field_ref")
+        return typing.cast(typing.Optional["InferenceEndpointConfigSpecKubernetesVolumesProjectedSourcesDownwardApiItemsFieldRef"], result)
+
+    @builtins.property
+    def mode(self) -> typing.Optional[jsii.Number]:
+        '''Optional: mode bits used to set permissions on this file, must be an octal value between 0000 and 0777 or a decimal value between 0 and 511.
+
+        YAML accepts both octal and decimal values, JSON requires decimal values for mode bits.
+        If not specified, the volume defaultMode will be used.
+        This might be in conflict with other options that affect the file
+        mode, like fsGroup, and the result can be other mode bits set.
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesProjectedSourcesDownwardApiItems#mode
+        '''
+        result = self._values.get("mode")
+        return typing.cast(typing.Optional[jsii.Number], result)
+
+    @builtins.property
+    def resource_field_ref(
+        self,
+    ) -> typing.Optional["InferenceEndpointConfigSpecKubernetesVolumesProjectedSourcesDownwardApiItemsResourceFieldRef"]:
+        '''Selects a resource of the container: only resources limits and requests (limits.cpu, limits.memory, requests.cpu and requests.memory) are currently supported.
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesProjectedSourcesDownwardApiItems#resourceFieldRef
+        '''
+        result = self._values.get("resource_field_ref")
+        return typing.cast(typing.Optional["InferenceEndpointConfigSpecKubernetesVolumesProjectedSourcesDownwardApiItemsResourceFieldRef"], result)
+
+    def __eq__(self, rhs: typing.Any) -> builtins.bool:
+        return isinstance(rhs, self.__class__) and rhs._values == self._values
+
+    def __ne__(self, rhs: typing.Any) -> builtins.bool:
+        return not (rhs == self)
+
+    def __repr__(self) -> str:
+        return "InferenceEndpointConfigSpecKubernetesVolumesProjectedSourcesDownwardApiItems(%s)" % ", ".join(
+            k + "=" + repr(v) for k, v in self._values.items()
+        )
+
+
+@jsii.data_type(
+    jsii_type="comamazonawssagemakerinference.InferenceEndpointConfigSpecKubernetesVolumesProjectedSourcesDownwardApiItemsFieldRef",
+    jsii_struct_bases=[],
+    name_mapping={"field_path": "fieldPath", "api_version": "apiVersion"},
+)
+class InferenceEndpointConfigSpecKubernetesVolumesProjectedSourcesDownwardApiItemsFieldRef:
+    def __init__(
+        self,
+        *,
+        field_path: builtins.str,
+        api_version: typing.Optional[builtins.str] = None,
+    ) -> None:
+        '''Required: Selects a field of the pod: only annotations, labels, name, namespace and uid are supported.
+
+        :param field_path: Path of the field to select in the specified API version.
+        :param api_version: Version of the schema the FieldPath is written in terms of, defaults to "v1".
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesProjectedSourcesDownwardApiItemsFieldRef
+        '''
+        if __debug__:
+            type_hints = cached_type_hints(_typecheckingstub__678eecd42f5d24c859ee79c2e01e220557d16264aa43f673e1f61b1f141c4acc)
+            check_type(argname="argument field_path", value=field_path, expected_type=type_hints["field_path"])
+            check_type(argname="argument api_version", value=api_version, expected_type=type_hints["api_version"])
+        self._values: typing.Dict[builtins.str, typing.Any] = {
+            "field_path": field_path,
+        }
+        if api_version is not None:
+            self._values["api_version"] = api_version
+
+    @builtins.property
+    def field_path(self) -> builtins.str:
+        '''Path of the field to select in the specified API version.
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesProjectedSourcesDownwardApiItemsFieldRef#fieldPath
+        '''
+        result = self._values.get("field_path")
+        assert result is not None, "Required property 'field_path' is missing"
+        return typing.cast(builtins.str, result)
+
+    @builtins.property
+    def api_version(self) -> typing.Optional[builtins.str]:
+        '''Version of the schema the FieldPath is written in terms of, defaults to "v1".
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesProjectedSourcesDownwardApiItemsFieldRef#apiVersion
+        '''
+        result = self._values.get("api_version")
+        return typing.cast(typing.Optional[builtins.str], result)
+
+    def __eq__(self, rhs: typing.Any) -> builtins.bool:
+        return isinstance(rhs, self.__class__) and rhs._values == self._values
+
+    def __ne__(self, rhs: typing.Any) -> builtins.bool:
+        return not (rhs == self)
+
+    def __repr__(self) -> str:
+        return "InferenceEndpointConfigSpecKubernetesVolumesProjectedSourcesDownwardApiItemsFieldRef(%s)" % ", ".join(
+            k + "=" + repr(v) for k, v in self._values.items()
+        )
+
+
+@jsii.data_type(
+    jsii_type="comamazonawssagemakerinference.InferenceEndpointConfigSpecKubernetesVolumesProjectedSourcesDownwardApiItemsResourceFieldRef",
+    jsii_struct_bases=[],
+    name_mapping={
+        "resource": "resource",
+        "container_name": "containerName",
+        "divisor": "divisor",
+    },
+)
+class InferenceEndpointConfigSpecKubernetesVolumesProjectedSourcesDownwardApiItemsResourceFieldRef:
+    def __init__(
+        self,
+        *,
+        resource: builtins.str,
+        container_name: typing.Optional[builtins.str] = None,
+        divisor: typing.Optional["InferenceEndpointConfigSpecKubernetesVolumesProjectedSourcesDownwardApiItemsResourceFieldRefDivisor"] = None,
+    ) -> None:
+        '''Selects a resource of the container: only resources limits and requests (limits.cpu, limits.memory, requests.cpu and requests.memory) are currently supported.
+
+        :param resource: Required: resource to select.
+        :param container_name: Container name: required for volumes, optional for env vars.
+        :param divisor: Specifies the output format of the exposed resources, defaults to "1".
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesProjectedSourcesDownwardApiItemsResourceFieldRef
+        '''
+        if __debug__:
+            type_hints = cached_type_hints(_typecheckingstub__0d6b611f252dd29f0960f5e5a1d0a4082787f7c914a823de8d960a0ee32c4211)
+            check_type(argname="argument resource", value=resource, expected_type=type_hints["resource"])
+            check_type(argname="argument container_name", value=container_name, expected_type=type_hints["container_name"])
+            check_type(argname="argument divisor", value=divisor, expected_type=type_hints["divisor"])
+        self._values: typing.Dict[builtins.str, typing.Any] = {
+            "resource": resource,
+        }
+        if container_name is not None:
+            self._values["container_name"] = container_name
+        if divisor is not None:
+            self._values["divisor"] = divisor
+
+    @builtins.property
+    def resource(self) -> builtins.str:
+        '''Required: resource to select.
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesProjectedSourcesDownwardApiItemsResourceFieldRef#resource
+        '''
+        result = self._values.get("resource")
+        assert result is not None, "Required property 'resource' is missing"
+        return typing.cast(builtins.str, result)
+
+    @builtins.property
+    def container_name(self) -> typing.Optional[builtins.str]:
+        '''Container name: required for volumes, optional for env vars.
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesProjectedSourcesDownwardApiItemsResourceFieldRef#containerName
+        '''
+        result = self._values.get("container_name")
+        return typing.cast(typing.Optional[builtins.str], result)
+
+    @builtins.property
+    def divisor(
+        self,
+    ) -> typing.Optional["InferenceEndpointConfigSpecKubernetesVolumesProjectedSourcesDownwardApiItemsResourceFieldRefDivisor"]:
+        '''Specifies the output format of the exposed resources, defaults to "1".
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesProjectedSourcesDownwardApiItemsResourceFieldRef#divisor
+        '''
+        result = self._values.get("divisor")
+        return typing.cast(typing.Optional["InferenceEndpointConfigSpecKubernetesVolumesProjectedSourcesDownwardApiItemsResourceFieldRefDivisor"], result)
+
+    def __eq__(self, rhs: typing.Any) -> builtins.bool:
+        return isinstance(rhs, self.__class__) and rhs._values == self._values
+
+    def __ne__(self, rhs: typing.Any) -> builtins.bool:
+        return not (rhs == self)
+
+    def __repr__(self) -> str:
+        return "InferenceEndpointConfigSpecKubernetesVolumesProjectedSourcesDownwardApiItemsResourceFieldRef(%s)" % ", ".join(
+            k + "=" + repr(v) for k, v in self._values.items()
+        )
+
+
+class InferenceEndpointConfigSpecKubernetesVolumesProjectedSourcesDownwardApiItemsResourceFieldRefDivisor(
+    metaclass=jsii.JSIIMeta,
+    jsii_type="comamazonawssagemakerinference.InferenceEndpointConfigSpecKubernetesVolumesProjectedSourcesDownwardApiItemsResourceFieldRefDivisor",
+):
+    '''Specifies the output format of the exposed resources, defaults to "1".
+
+    :schema: InferenceEndpointConfigSpecKubernetesVolumesProjectedSourcesDownwardApiItemsResourceFieldRefDivisor
+    '''
+
+    @jsii.member(jsii_name="fromNumber")
+    @builtins.classmethod
+    def from_number(
+        cls,
+        value: jsii.Number,
+    ) -> "InferenceEndpointConfigSpecKubernetesVolumesProjectedSourcesDownwardApiItemsResourceFieldRefDivisor":
+        '''
+        :param value: -
+        '''
+        if __debug__:
+            type_hints = cached_type_hints(_typecheckingstub__ba451cba55f3df6e51773faadd501361d0d88337c1d57be175e7e97f76823cac)
+            check_type(argname="argument value", value=value, expected_type=type_hints["value"])
+        return typing.cast("InferenceEndpointConfigSpecKubernetesVolumesProjectedSourcesDownwardApiItemsResourceFieldRefDivisor", jsii.sinvoke(cls, "fromNumber", [value]))
+
+    @jsii.member(jsii_name="fromString")
+    @builtins.classmethod
+    def from_string(
+        cls,
+        value: builtins.str,
+    ) -> "InferenceEndpointConfigSpecKubernetesVolumesProjectedSourcesDownwardApiItemsResourceFieldRefDivisor":
+        '''
+        :param value: -
+        '''
+        if __debug__:
+            type_hints = cached_type_hints(_typecheckingstub__2c3602db0469fa42b103a754e094db594d8ef157f3f5e742d16a7b7050e047e5)
+            check_type(argname="argument value", value=value, expected_type=type_hints["value"])
+        return typing.cast("InferenceEndpointConfigSpecKubernetesVolumesProjectedSourcesDownwardApiItemsResourceFieldRefDivisor", jsii.sinvoke(cls, "fromString", [value]))
+
+    @builtins.property
+    @jsii.member(jsii_name="value")
+    def value(self) -> typing.Union[builtins.str, jsii.Number]:
+        return typing.cast(typing.Union[builtins.str, jsii.Number], jsii.get(self, "value"))
+
+
+@jsii.data_type(
+    jsii_type="comamazonawssagemakerinference.InferenceEndpointConfigSpecKubernetesVolumesProjectedSourcesPodCertificate",
+    jsii_struct_bases=[],
+    name_mapping={
+        "key_type": "keyType",
+        "signer_name": "signerName",
+        "certificate_chain_path": "certificateChainPath",
+        "credential_bundle_path": "credentialBundlePath",
+        "key_path": "keyPath",
+        "max_expiration_seconds": "maxExpirationSeconds",
+        "user_annotations": "userAnnotations",
+    },
+)
+class InferenceEndpointConfigSpecKubernetesVolumesProjectedSourcesPodCertificate:
+    def __init__(
+        self,
+        *,
+        key_type: builtins.str,
+        signer_name: builtins.str,
+        certificate_chain_path: typing.Optional[builtins.str] = None,
+        credential_bundle_path: typing.Optional[builtins.str] = None,
+        key_path: typing.Optional[builtins.str] = None,
+        max_expiration_seconds: typing.Optional[jsii.Number] = None,
+        user_annotations: typing.Optional[typing.Mapping[builtins.str, builtins.str]] = None,
+    ) -> None:
+        '''Projects an auto-rotating credential bundle (private key and certificate chain) that the pod can use either as a TLS client or server.
+
+        Kubelet generates a private key and uses it to send a
+        PodCertificateRequest to the named signer.  Once the signer approves the
+        request and issues a certificate chain, Kubelet writes the key and
+        certificate chain to the pod filesystem.  The pod does not start until
+        certificates have been issued for each podCertificate projected volume
+        source in its spec.
+
+        Kubelet will begin trying to rotate the certificate at the time indicated
+        by the signer using the PodCertificateRequest.Status.BeginRefreshAt
+        timestamp.
+
+        Kubelet can write a single file, indicated by the credentialBundlePath
+        field, or separate files, indicated by the keyPath and
+        certificateChainPath fields.
+
+        The credential bundle is a single file in PEM format.  The first PEM
+        entry is the private key (in PKCS#8 format), and the remaining PEM
+        entries are the certificate chain issued by the signer (typically,
+        signers will return their certificate chain in leaf-to-root order).
+
+        Prefer using the credential bundle format, since your application code
+        can read it atomically.  If you use keyPath and certificateChainPath,
+        your application must make two separate file reads. If these coincide
+        with a certificate rotation, it is possible that the private key and leaf
+        certificate you read may not correspond to each other.  Your application
+        will need to check for this condition, and re-read until they are
+        consistent.
+
+        The named signer controls chooses the format of the certificate it
+        issues; consult the signer implementation's documentation to learn how to
+        use the certificates it issues.
+
+        :param key_type: The type of keypair Kubelet will generate for the pod. Valid values are "RSA3072", "RSA4096", "ECDSAP256", "ECDSAP384", "ECDSAP521", and "ED25519".
+        :param signer_name: Kubelet's generated CSRs will be addressed to this signer.
+        :param certificate_chain_path: Write the certificate chain at this path in the projected volume. Most applications should use credentialBundlePath. When using keyPath and certificateChainPath, your application needs to check that the key and leaf certificate are consistent, because it is possible to read the files mid-rotation.
+        :param credential_bundle_path: Write the credential bundle at this path in the projected volume. The credential bundle is a single file that contains multiple PEM blocks. The first PEM block is a PRIVATE KEY block, containing a PKCS#8 private key. The remaining blocks are CERTIFICATE blocks, containing the issued certificate chain from the signer (leaf and any intermediates). Using credentialBundlePath lets your Pod's application code make a single atomic read that retrieves a consistent key and certificate chain. If you project them to separate files, your application code will need to additionally check that the leaf certificate was issued to the key.
+        :param key_path: Write the key at this path in the projected volume. Most applications should use credentialBundlePath. When using keyPath and certificateChainPath, your application needs to check that the key and leaf certificate are consistent, because it is possible to read the files mid-rotation.
+        :param max_expiration_seconds: maxExpirationSeconds is the maximum lifetime permitted for the certificate. Kubelet copies this value verbatim into the PodCertificateRequests it generates for this projection. If omitted, kube-apiserver will set it to 86400(24 hours). kube-apiserver will reject values shorter than 3600 (1 hour). The maximum allowable value is 7862400 (91 days). The signer implementation is then free to issue a certificate with any lifetime *shorter* than MaxExpirationSeconds, but no shorter than 3600 seconds (1 hour). This constraint is enforced by kube-apiserver. ``kubernetes.io`` signers will never issue certificates with a lifetime longer than 24 hours.
+        :param user_annotations: userAnnotations allow pod authors to pass additional information to the signer implementation. Kubernetes does not restrict or validate this metadata in any way. These values are copied verbatim into the ``spec.unverifiedUserAnnotations`` field of the PodCertificateRequest objects that Kubelet creates. Entries are subject to the same validation as object metadata annotations, with the addition that all keys must be domain-prefixed. No restrictions are placed on values, except an overall size limitation on the entire field. Signers should document the keys and values they support. Signers should deny requests that contain keys they do not recognize.
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesProjectedSourcesPodCertificate
+        '''
+        if __debug__:
+            type_hints = cached_type_hints(_typecheckingstub__2c48b3f1bfed4579debe863d64633fecf1820240f40ad16349e5c3fe0ceffc53)
+            check_type(argname="argument key_type", value=key_type, expected_type=type_hints["key_type"])
+            check_type(argname="argument signer_name", value=signer_name, expected_type=type_hints["signer_name"])
+            check_type(argname="argument certificate_chain_path", value=certificate_chain_path, expected_type=type_hints["certificate_chain_path"])
+            check_type(argname="argument credential_bundle_path", value=credential_bundle_path, expected_type=type_hints["credential_bundle_path"])
+            check_type(argname="argument key_path", value=key_path, expected_type=type_hints["key_path"])
+            check_type(argname="argument max_expiration_seconds", value=max_expiration_seconds, expected_type=type_hints["max_expiration_seconds"])
+            check_type(argname="argument user_annotations", value=user_annotations, expected_type=type_hints["user_annotations"])
+        self._values: typing.Dict[builtins.str, typing.Any] = {
+            "key_type": key_type,
+            "signer_name": signer_name,
+        }
+        if certificate_chain_path is not None:
+            self._values["certificate_chain_path"] = certificate_chain_path
+        if credential_bundle_path is not None:
+            self._values["credential_bundle_path"] = credential_bundle_path
+        if key_path is not None:
+            self._values["key_path"] = key_path
+        if max_expiration_seconds is not None:
+            self._values["max_expiration_seconds"] = max_expiration_seconds
+        if user_annotations is not None:
+            self._values["user_annotations"] = user_annotations
+
+    @builtins.property
+    def key_type(self) -> builtins.str:
+        '''The type of keypair Kubelet will generate for the pod.
+
+        Valid values are "RSA3072", "RSA4096", "ECDSAP256", "ECDSAP384",
+        "ECDSAP521", and "ED25519".
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesProjectedSourcesPodCertificate#keyType
+        '''
+        result = self._values.get("key_type")
+        assert result is not None, "Required property 'key_type' is missing"
+        return typing.cast(builtins.str, result)
+
+    @builtins.property
+    def signer_name(self) -> builtins.str:
+        '''Kubelet's generated CSRs will be addressed to this signer.
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesProjectedSourcesPodCertificate#signerName
+        '''
+        result = self._values.get("signer_name")
+        assert result is not None, "Required property 'signer_name' is missing"
+        return typing.cast(builtins.str, result)
+
+    @builtins.property
+    def certificate_chain_path(self) -> typing.Optional[builtins.str]:
+        '''Write the certificate chain at this path in the projected volume.
+
+        Most applications should use credentialBundlePath.  When using keyPath
+        and certificateChainPath, your application needs to check that the key
+        and leaf certificate are consistent, because it is possible to read the
+        files mid-rotation.
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesProjectedSourcesPodCertificate#certificateChainPath
+        '''
+        result = self._values.get("certificate_chain_path")
+        return typing.cast(typing.Optional[builtins.str], result)
+
+    @builtins.property
+    def credential_bundle_path(self) -> typing.Optional[builtins.str]:
+        '''Write the credential bundle at this path in the projected volume.
+
+        The credential bundle is a single file that contains multiple PEM blocks.
+        The first PEM block is a PRIVATE KEY block, containing a PKCS#8 private
+        key.
+
+        The remaining blocks are CERTIFICATE blocks, containing the issued
+        certificate chain from the signer (leaf and any intermediates).
+
+        Using credentialBundlePath lets your Pod's application code make a single
+        atomic read that retrieves a consistent key and certificate chain.  If you
+        project them to separate files, your application code will need to
+        additionally check that the leaf certificate was issued to the key.
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesProjectedSourcesPodCertificate#credentialBundlePath
+        '''
+        result = self._values.get("credential_bundle_path")
+        return typing.cast(typing.Optional[builtins.str], result)
+
+    @builtins.property
+    def key_path(self) -> typing.Optional[builtins.str]:
+        '''Write the key at this path in the projected volume.
+
+        Most applications should use credentialBundlePath.  When using keyPath
+        and certificateChainPath, your application needs to check that the key
+        and leaf certificate are consistent, because it is possible to read the
+        files mid-rotation.
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesProjectedSourcesPodCertificate#keyPath
+        '''
+        result = self._values.get("key_path")
+        return typing.cast(typing.Optional[builtins.str], result)
+
+    @builtins.property
+    def max_expiration_seconds(self) -> typing.Optional[jsii.Number]:
+        '''maxExpirationSeconds is the maximum lifetime permitted for the certificate.
+
+        Kubelet copies this value verbatim into the PodCertificateRequests it
+        generates for this projection.
+
+        If omitted, kube-apiserver will set it to 86400(24 hours). kube-apiserver
+        will reject values shorter than 3600 (1 hour).  The maximum allowable
+        value is 7862400 (91 days).
+
+        The signer implementation is then free to issue a certificate with any
+        lifetime *shorter* than MaxExpirationSeconds, but no shorter than 3600
+        seconds (1 hour).  This constraint is enforced by kube-apiserver.
+        ``kubernetes.io`` signers will never issue certificates with a lifetime
+        longer than 24 hours.
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesProjectedSourcesPodCertificate#maxExpirationSeconds
+        '''
+        result = self._values.get("max_expiration_seconds")
+        return typing.cast(typing.Optional[jsii.Number], result)
+
+    @builtins.property
+    def user_annotations(
+        self,
+    ) -> typing.Optional[typing.Mapping[builtins.str, builtins.str]]:
+        '''userAnnotations allow pod authors to pass additional information to the signer implementation.
+
+        Kubernetes does not restrict or validate this
+        metadata in any way.
+
+        These values are copied verbatim into the ``spec.unverifiedUserAnnotations`` field of
+        the PodCertificateRequest objects that Kubelet creates.
+
+        Entries are subject to the same validation as object metadata annotations,
+        with the addition that all keys must be domain-prefixed. No restrictions
+        are placed on values, except an overall size limitation on the entire field.
+
+        Signers should document the keys and values they support. Signers should
+        deny requests that contain keys they do not recognize.
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesProjectedSourcesPodCertificate#userAnnotations
+        '''
+        result = self._values.get("user_annotations")
+        return typing.cast(typing.Optional[typing.Mapping[builtins.str, builtins.str]], result)
+
+    def __eq__(self, rhs: typing.Any) -> builtins.bool:
+        return isinstance(rhs, self.__class__) and rhs._values == self._values
+
+    def __ne__(self, rhs: typing.Any) -> builtins.bool:
+        return not (rhs == self)
+
+    def __repr__(self) -> str:
+        return "InferenceEndpointConfigSpecKubernetesVolumesProjectedSourcesPodCertificate(%s)" % ", ".join(
+            k + "=" + repr(v) for k, v in self._values.items()
+        )
+
+
+@jsii.data_type(
+    jsii_type="comamazonawssagemakerinference.InferenceEndpointConfigSpecKubernetesVolumesProjectedSourcesSecret",
+    jsii_struct_bases=[],
+    name_mapping={"items": "items", "name": "name", "optional": "optional"},
+)
+class InferenceEndpointConfigSpecKubernetesVolumesProjectedSourcesSecret:
+    def __init__(
+        self,
+        *,
+        items: typing.Optional[typing.Sequence[typing.Union["InferenceEndpointConfigSpecKubernetesVolumesProjectedSourcesSecretItems", typing.Dict[builtins.str, typing.Any]]]] = None,
+        name: typing.Optional[builtins.str] = None,
+        optional: typing.Optional[builtins.bool] = None,
+    ) -> None:
+        '''secret information about the secret data to project.
+
+        :param items: items if unspecified, each key-value pair in the Data field of the referenced Secret will be projected into the volume as a file whose name is the key and content is the value. If specified, the listed keys will be projected into the specified paths, and unlisted keys will not be present. If a key is specified which is not present in the Secret, the volume setup will error unless it is marked optional. Paths must be relative and may not contain the '..' path or start with '..'.
+        :param name: Name of the referent. This field is effectively required, but due to backwards compatibility is allowed to be empty. Instances of this type with an empty value here are almost certainly wrong. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names/#names
+        :param optional: optional field specify whether the Secret or its key must be defined.
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesProjectedSourcesSecret
+        '''
+        if __debug__:
+            type_hints = cached_type_hints(_typecheckingstub__c14b5591373e0be73937091318e7f56cfa9feb467a2e9c6f6e3f22f0b6d9db63)
+            check_type(argname="argument items", value=items, expected_type=type_hints["items"])
+            check_type(argname="argument name", value=name, expected_type=type_hints["name"])
+            check_type(argname="argument optional", value=optional, expected_type=type_hints["optional"])
+        self._values: typing.Dict[builtins.str, typing.Any] = {}
+        if items is not None:
+            self._values["items"] = items
+        if name is not None:
+            self._values["name"] = name
+        if optional is not None:
+            self._values["optional"] = optional
+
+    @builtins.property
+    def items(
+        self,
+    ) -> typing.Optional[typing.List["InferenceEndpointConfigSpecKubernetesVolumesProjectedSourcesSecretItems"]]:
+        '''items if unspecified, each key-value pair in the Data field of the referenced Secret will be projected into the volume as a file whose name is the key and content is the value.
+
+        If specified, the listed keys will be
+        projected into the specified paths, and unlisted keys will not be
+        present. If a key is specified which is not present in the Secret,
+        the volume setup will error unless it is marked optional. Paths must be
+        relative and may not contain the '..' path or start with '..'.
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesProjectedSourcesSecret#items
+        '''
+        result = self._values.get("items")
+        return typing.cast(typing.Optional[typing.List["InferenceEndpointConfigSpecKubernetesVolumesProjectedSourcesSecretItems"]], result)
+
+    @builtins.property
+    def name(self) -> typing.Optional[builtins.str]:
+        '''Name of the referent.
+
+        This field is effectively required, but due to backwards compatibility is
+        allowed to be empty. Instances of this type with an empty value here are
+        almost certainly wrong.
+        More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names/#names
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesProjectedSourcesSecret#name
+        '''
+        result = self._values.get("name")
+        return typing.cast(typing.Optional[builtins.str], result)
+
+    @builtins.property
+    def optional(self) -> typing.Optional[builtins.bool]:
+        '''optional field specify whether the Secret or its key must be defined.
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesProjectedSourcesSecret#optional
+        '''
+        result = self._values.get("optional")
+        return typing.cast(typing.Optional[builtins.bool], result)
+
+    def __eq__(self, rhs: typing.Any) -> builtins.bool:
+        return isinstance(rhs, self.__class__) and rhs._values == self._values
+
+    def __ne__(self, rhs: typing.Any) -> builtins.bool:
+        return not (rhs == self)
+
+    def __repr__(self) -> str:
+        return "InferenceEndpointConfigSpecKubernetesVolumesProjectedSourcesSecret(%s)" % ", ".join(
+            k + "=" + repr(v) for k, v in self._values.items()
+        )
+
+
+@jsii.data_type(
+    jsii_type="comamazonawssagemakerinference.InferenceEndpointConfigSpecKubernetesVolumesProjectedSourcesSecretItems",
+    jsii_struct_bases=[],
+    name_mapping={"key": "key", "path": "path", "mode": "mode"},
+)
+class InferenceEndpointConfigSpecKubernetesVolumesProjectedSourcesSecretItems:
+    def __init__(
+        self,
+        *,
+        key: builtins.str,
+        path: builtins.str,
+        mode: typing.Optional[jsii.Number] = None,
+    ) -> None:
+        '''Maps a string key to a path within a volume.
+
+        :param key: key is the key to project.
+        :param path: path is the relative path of the file to map the key to. May not be an absolute path. May not contain the path element '..'. May not start with the string '..'.
+        :param mode: mode is Optional: mode bits used to set permissions on this file. Must be an octal value between 0000 and 0777 or a decimal value between 0 and 511. YAML accepts both octal and decimal values, JSON requires decimal values for mode bits. If not specified, the volume defaultMode will be used. This might be in conflict with other options that affect the file mode, like fsGroup, and the result can be other mode bits set.
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesProjectedSourcesSecretItems
+        '''
+        if __debug__:
+            type_hints = cached_type_hints(_typecheckingstub__da390a4a10cd21f795a56d6476f79d4ead7af1be30170f8531280d857f9d165b)
+            check_type(argname="argument key", value=key, expected_type=type_hints["key"])
+            check_type(argname="argument path", value=path, expected_type=type_hints["path"])
+            check_type(argname="argument mode", value=mode, expected_type=type_hints["mode"])
+        self._values: typing.Dict[builtins.str, typing.Any] = {
+            "key": key,
+            "path": path,
+        }
+        if mode is not None:
+            self._values["mode"] = mode
+
+    @builtins.property
+    def key(self) -> builtins.str:
+        '''key is the key to project.
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesProjectedSourcesSecretItems#key
+        '''
+        result = self._values.get("key")
+        assert result is not None, "Required property 'key' is missing"
+        return typing.cast(builtins.str, result)
+
+    @builtins.property
+    def path(self) -> builtins.str:
+        '''path is the relative path of the file to map the key to.
+
+        May not be an absolute path.
+        May not contain the path element '..'.
+        May not start with the string '..'.
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesProjectedSourcesSecretItems#path
+        '''
+        result = self._values.get("path")
+        assert result is not None, "Required property 'path' is missing"
+        return typing.cast(builtins.str, result)
+
+    @builtins.property
+    def mode(self) -> typing.Optional[jsii.Number]:
+        '''mode is Optional: mode bits used to set permissions on this file.
+
+        Must be an octal value between 0000 and 0777 or a decimal value between 0 and 511.
+        YAML accepts both octal and decimal values, JSON requires decimal values for mode bits.
+        If not specified, the volume defaultMode will be used.
+        This might be in conflict with other options that affect the file
+        mode, like fsGroup, and the result can be other mode bits set.
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesProjectedSourcesSecretItems#mode
+        '''
+        result = self._values.get("mode")
+        return typing.cast(typing.Optional[jsii.Number], result)
+
+    def __eq__(self, rhs: typing.Any) -> builtins.bool:
+        return isinstance(rhs, self.__class__) and rhs._values == self._values
+
+    def __ne__(self, rhs: typing.Any) -> builtins.bool:
+        return not (rhs == self)
+
+    def __repr__(self) -> str:
+        return "InferenceEndpointConfigSpecKubernetesVolumesProjectedSourcesSecretItems(%s)" % ", ".join(
+            k + "=" + repr(v) for k, v in self._values.items()
+        )
+
+
+@jsii.data_type(
+    jsii_type="comamazonawssagemakerinference.InferenceEndpointConfigSpecKubernetesVolumesProjectedSourcesServiceAccountToken",
+    jsii_struct_bases=[],
+    name_mapping={
+        "path": "path",
+        "audience": "audience",
+        "expiration_seconds": "expirationSeconds",
+    },
+)
+class InferenceEndpointConfigSpecKubernetesVolumesProjectedSourcesServiceAccountToken:
+    def __init__(
+        self,
+        *,
+        path: builtins.str,
+        audience: typing.Optional[builtins.str] = None,
+        expiration_seconds: typing.Optional[jsii.Number] = None,
+    ) -> None:
+        '''serviceAccountToken is information about the serviceAccountToken data to project.
+
+        :param path: path is the path relative to the mount point of the file to project the token into.
+        :param audience: audience is the intended audience of the token. A recipient of a token must identify itself with an identifier specified in the audience of the token, and otherwise should reject the token. The audience defaults to the identifier of the apiserver.
+        :param expiration_seconds: expirationSeconds is the requested duration of validity of the service account token. As the token approaches expiration, the kubelet volume plugin will proactively rotate the service account token. The kubelet will start trying to rotate the token if the token is older than 80 percent of its time to live or if the token is older than 24 hours.Defaults to 1 hour and must be at least 10 minutes. Default: 1 hour
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesProjectedSourcesServiceAccountToken
+        '''
+        if __debug__:
+            type_hints = cached_type_hints(_typecheckingstub__ba0f6f294827ff2de0071d868f5c5211cb9073f9e6aa0424423fa345c68d476b)
+            check_type(argname="argument path", value=path, expected_type=type_hints["path"])
+            check_type(argname="argument audience", value=audience, expected_type=type_hints["audience"])
+            check_type(argname="argument expiration_seconds", value=expiration_seconds, expected_type=type_hints["expiration_seconds"])
+        self._values: typing.Dict[builtins.str, typing.Any] = {
+            "path": path,
+        }
+        if audience is not None:
+            self._values["audience"] = audience
+        if expiration_seconds is not None:
+            self._values["expiration_seconds"] = expiration_seconds
+
+    @builtins.property
+    def path(self) -> builtins.str:
+        '''path is the path relative to the mount point of the file to project the token into.
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesProjectedSourcesServiceAccountToken#path
+        '''
+        result = self._values.get("path")
+        assert result is not None, "Required property 'path' is missing"
+        return typing.cast(builtins.str, result)
+
+    @builtins.property
+    def audience(self) -> typing.Optional[builtins.str]:
+        '''audience is the intended audience of the token.
+
+        A recipient of a token
+        must identify itself with an identifier specified in the audience of the
+        token, and otherwise should reject the token. The audience defaults to the
+        identifier of the apiserver.
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesProjectedSourcesServiceAccountToken#audience
+        '''
+        result = self._values.get("audience")
+        return typing.cast(typing.Optional[builtins.str], result)
+
+    @builtins.property
+    def expiration_seconds(self) -> typing.Optional[jsii.Number]:
+        '''expirationSeconds is the requested duration of validity of the service account token.
+
+        As the token approaches expiration, the kubelet volume
+        plugin will proactively rotate the service account token. The kubelet will
+        start trying to rotate the token if the token is older than 80 percent of
+        its time to live or if the token is older than 24 hours.Defaults to 1 hour
+        and must be at least 10 minutes.
+
+        :default: 1 hour
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesProjectedSourcesServiceAccountToken#expirationSeconds
+        '''
+        result = self._values.get("expiration_seconds")
+        return typing.cast(typing.Optional[jsii.Number], result)
+
+    def __eq__(self, rhs: typing.Any) -> builtins.bool:
+        return isinstance(rhs, self.__class__) and rhs._values == self._values
+
+    def __ne__(self, rhs: typing.Any) -> builtins.bool:
+        return not (rhs == self)
+
+    def __repr__(self) -> str:
+        return "InferenceEndpointConfigSpecKubernetesVolumesProjectedSourcesServiceAccountToken(%s)" % ", ".join(
+            k + "=" + repr(v) for k, v in self._values.items()
+        )
+
+
+@jsii.data_type(
+    jsii_type="comamazonawssagemakerinference.InferenceEndpointConfigSpecKubernetesVolumesQuobyte",
+    jsii_struct_bases=[],
+    name_mapping={
+        "registry": "registry",
+        "volume": "volume",
+        "group": "group",
+        "read_only": "readOnly",
+        "tenant": "tenant",
+        "user": "user",
+    },
+)
+class InferenceEndpointConfigSpecKubernetesVolumesQuobyte:
+    def __init__(
+        self,
+        *,
+        registry: builtins.str,
+        volume: builtins.str,
+        group: typing.Optional[builtins.str] = None,
+        read_only: typing.Optional[builtins.bool] = None,
+        tenant: typing.Optional[builtins.str] = None,
+        user: typing.Optional[builtins.str] = None,
+    ) -> None:
+        '''quobyte represents a Quobyte mount on the host that shares a pod's lifetime.
+
+        Deprecated: Quobyte is deprecated and the in-tree quobyte type is no longer supported.
+
+        :param registry: registry represents a single or multiple Quobyte Registry services specified as a string as host:port pair (multiple entries are separated with commas) which acts as the central registry for volumes.
+        :param volume: volume is a string that references an already created Quobyte volume by name.
+        :param group: group to map volume access to Default is no group. Default: no group
+        :param read_only: readOnly here will force the Quobyte volume to be mounted with read-only permissions. Defaults to false. Default: false.
+        :param tenant: tenant owning the given Quobyte volume in the Backend Used with dynamically provisioned Quobyte volumes, value is set by the plugin.
+        :param user: user to map volume access to Defaults to serivceaccount user. Default: serivceaccount user
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesQuobyte
+        '''
+        if __debug__:
+            type_hints = cached_type_hints(_typecheckingstub__701585d96908a992da044f9f8373b647265a5d6874c85519300dbdec00ee8592)
+            check_type(argname="argument registry", value=registry, expected_type=type_hints["registry"])
+            check_type(argname="argument volume", value=volume, expected_type=type_hints["volume"])
+            check_type(argname="argument group", value=group, expected_type=type_hints["group"])
+            check_type(argname="argument read_only", value=read_only, expected_type=type_hints["read_only"])
+            check_type(argname="argument tenant", value=tenant, expected_type=type_hints["tenant"])
+            check_type(argname="argument user", value=user, expected_type=type_hints["user"])
+        self._values: typing.Dict[builtins.str, typing.Any] = {
+            "registry": registry,
+            "volume": volume,
+        }
+        if group is not None:
+            self._values["group"] = group
+        if read_only is not None:
+            self._values["read_only"] = read_only
+        if tenant is not None:
+            self._values["tenant"] = tenant
+        if user is not None:
+            self._values["user"] = user
+
+    @builtins.property
+    def registry(self) -> builtins.str:
+        '''registry represents a single or multiple Quobyte Registry services specified as a string as host:port pair (multiple entries are separated with commas) which acts as the central registry for volumes.
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesQuobyte#registry
+        '''
+        result = self._values.get("registry")
+        assert result is not None, "Required property 'registry' is missing"
+        return typing.cast(builtins.str, result)
+
+    @builtins.property
+    def volume(self) -> builtins.str:
+        '''volume is a string that references an already created Quobyte volume by name.
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesQuobyte#volume
+        '''
+        result = self._values.get("volume")
+        assert result is not None, "Required property 'volume' is missing"
+        return typing.cast(builtins.str, result)
+
+    @builtins.property
+    def group(self) -> typing.Optional[builtins.str]:
+        '''group to map volume access to Default is no group.
+
+        :default: no group
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesQuobyte#group
+        '''
+        result = self._values.get("group")
+        return typing.cast(typing.Optional[builtins.str], result)
+
+    @builtins.property
+    def read_only(self) -> typing.Optional[builtins.bool]:
+        '''readOnly here will force the Quobyte volume to be mounted with read-only permissions.
+
+        Defaults to false.
+
+        :default: false.
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesQuobyte#readOnly
+        '''
+        result = self._values.get("read_only")
+        return typing.cast(typing.Optional[builtins.bool], result)
+
+    @builtins.property
+    def tenant(self) -> typing.Optional[builtins.str]:
+        '''tenant owning the given Quobyte volume in the Backend Used with dynamically provisioned Quobyte volumes, value is set by the plugin.
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesQuobyte#tenant
+        '''
+        result = self._values.get("tenant")
+        return typing.cast(typing.Optional[builtins.str], result)
+
+    @builtins.property
+    def user(self) -> typing.Optional[builtins.str]:
+        '''user to map volume access to Defaults to serivceaccount user.
+
+        :default: serivceaccount user
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesQuobyte#user
+        '''
+        result = self._values.get("user")
+        return typing.cast(typing.Optional[builtins.str], result)
+
+    def __eq__(self, rhs: typing.Any) -> builtins.bool:
+        return isinstance(rhs, self.__class__) and rhs._values == self._values
+
+    def __ne__(self, rhs: typing.Any) -> builtins.bool:
+        return not (rhs == self)
+
+    def __repr__(self) -> str:
+        return "InferenceEndpointConfigSpecKubernetesVolumesQuobyte(%s)" % ", ".join(
+            k + "=" + repr(v) for k, v in self._values.items()
+        )
+
+
+@jsii.data_type(
+    jsii_type="comamazonawssagemakerinference.InferenceEndpointConfigSpecKubernetesVolumesRbd",
+    jsii_struct_bases=[],
+    name_mapping={
+        "image": "image",
+        "monitors": "monitors",
+        "fs_type": "fsType",
+        "keyring": "keyring",
+        "pool": "pool",
+        "read_only": "readOnly",
+        "secret_ref": "secretRef",
+        "user": "user",
+    },
+)
+class InferenceEndpointConfigSpecKubernetesVolumesRbd:
+    def __init__(
+        self,
+        *,
+        image: builtins.str,
+        monitors: typing.Sequence[builtins.str],
+        fs_type: typing.Optional[builtins.str] = None,
+        keyring: typing.Optional[builtins.str] = None,
+        pool: typing.Optional[builtins.str] = None,
+        read_only: typing.Optional[builtins.bool] = None,
+        secret_ref: typing.Optional[typing.Union["InferenceEndpointConfigSpecKubernetesVolumesRbdSecretRef", typing.Dict[builtins.str, typing.Any]]] = None,
+        user: typing.Optional[builtins.str] = None,
+    ) -> None:
+        '''rbd represents a Rados Block Device mount on the host that shares a pod's lifetime.
+
+        Deprecated: RBD is deprecated and the in-tree rbd type is no longer supported.
+
+        :param image: image is the rados image name. More info: https://examples.k8s.io/volumes/rbd/README.md#how-to-use-it
+        :param monitors: monitors is a collection of Ceph monitors. More info: https://examples.k8s.io/volumes/rbd/README.md#how-to-use-it
+        :param fs_type: fsType is the filesystem type of the volume that you want to mount. Tip: Ensure that the filesystem type is supported by the host operating system. Examples: "ext4", "xfs", "ntfs". Implicitly inferred to be "ext4" if unspecified. More info: https://kubernetes.io/docs/concepts/storage/volumes#rbd
+        :param keyring: keyring is the path to key ring for RBDUser. Default is /etc/ceph/keyring. More info: https://examples.k8s.io/volumes/rbd/README.md#how-to-use-it Default: etc/ceph/keyring.
+        :param pool: pool is the rados pool name. Default is rbd. More info: https://examples.k8s.io/volumes/rbd/README.md#how-to-use-it Default: rbd.
+        :param read_only: readOnly here will force the ReadOnly setting in VolumeMounts. Defaults to false. More info: https://examples.k8s.io/volumes/rbd/README.md#how-to-use-it Default: false.
+        :param secret_ref: secretRef is name of the authentication secret for RBDUser. If provided overrides keyring. Default is nil. More info: https://examples.k8s.io/volumes/rbd/README.md#how-to-use-it Default: nil.
+        :param user: user is the rados user name. Default is admin. More info: https://examples.k8s.io/volumes/rbd/README.md#how-to-use-it Default: admin.
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesRbd
+        '''
+        if isinstance(secret_ref, dict):
+            secret_ref = InferenceEndpointConfigSpecKubernetesVolumesRbdSecretRef(**secret_ref)
+        if __debug__:
+            type_hints = cached_type_hints(_typecheckingstub__d4e04536d81be31035ff4322f56b7ea805113bde22ac4a088e35be7ce9259004)
+            check_type(argname="argument image", value=image, expected_type=type_hints["image"])
+            check_type(argname="argument monitors", value=monitors, expected_type=type_hints["monitors"])
+            check_type(argname="argument fs_type", value=fs_type, expected_type=type_hints["fs_type"])
+            check_type(argname="argument keyring", value=keyring, expected_type=type_hints["keyring"])
+            check_type(argname="argument pool", value=pool, expected_type=type_hints["pool"])
+            check_type(argname="argument read_only", value=read_only, expected_type=type_hints["read_only"])
+            check_type(argname="argument secret_ref", value=secret_ref, expected_type=type_hints["secret_ref"])
+            check_type(argname="argument user", value=user, expected_type=type_hints["user"])
+        self._values: typing.Dict[builtins.str, typing.Any] = {
+            "image": image,
+            "monitors": monitors,
+        }
+        if fs_type is not None:
+            self._values["fs_type"] = fs_type
+        if keyring is not None:
+            self._values["keyring"] = keyring
+        if pool is not None:
+            self._values["pool"] = pool
+        if read_only is not None:
+            self._values["read_only"] = read_only
+        if secret_ref is not None:
+            self._values["secret_ref"] = secret_ref
+        if user is not None:
+            self._values["user"] = user
+
+    @builtins.property
+    def image(self) -> builtins.str:
+        '''image is the rados image name.
+
+        More info: https://examples.k8s.io/volumes/rbd/README.md#how-to-use-it
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesRbd#image
+        '''
+        result = self._values.get("image")
+        assert result is not None, "Required property 'image' is missing"
+        return typing.cast(builtins.str, result)
+
+    @builtins.property
+    def monitors(self) -> typing.List[builtins.str]:
+        '''monitors is a collection of Ceph monitors.
+
+        More info: https://examples.k8s.io/volumes/rbd/README.md#how-to-use-it
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesRbd#monitors
+        '''
+        result = self._values.get("monitors")
+        assert result is not None, "Required property 'monitors' is missing"
+        return typing.cast(typing.List[builtins.str], result)
+
+    @builtins.property
+    def fs_type(self) -> typing.Optional[builtins.str]:
+        '''fsType is the filesystem type of the volume that you want to mount.
+
+        Tip: Ensure that the filesystem type is supported by the host operating system.
+        Examples: "ext4", "xfs", "ntfs". Implicitly inferred to be "ext4" if unspecified.
+        More info: https://kubernetes.io/docs/concepts/storage/volumes#rbd
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesRbd#fsType
+        '''
+        result = self._values.get("fs_type")
+        return typing.cast(typing.Optional[builtins.str], result)
+
+    @builtins.property
+    def keyring(self) -> typing.Optional[builtins.str]:
+        '''keyring is the path to key ring for RBDUser.
+
+        Default is /etc/ceph/keyring.
+        More info: https://examples.k8s.io/volumes/rbd/README.md#how-to-use-it
+
+        :default: etc/ceph/keyring.
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesRbd#keyring
+        '''
+        result = self._values.get("keyring")
+        return typing.cast(typing.Optional[builtins.str], result)
+
+    @builtins.property
+    def pool(self) -> typing.Optional[builtins.str]:
+        '''pool is the rados pool name.
+
+        Default is rbd.
+        More info: https://examples.k8s.io/volumes/rbd/README.md#how-to-use-it
+
+        :default: rbd.
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesRbd#pool
+        '''
+        result = self._values.get("pool")
+        return typing.cast(typing.Optional[builtins.str], result)
+
+    @builtins.property
+    def read_only(self) -> typing.Optional[builtins.bool]:
+        '''readOnly here will force the ReadOnly setting in VolumeMounts.
+
+        Defaults to false.
+        More info: https://examples.k8s.io/volumes/rbd/README.md#how-to-use-it
+
+        :default: false.
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesRbd#readOnly
+        '''
+        result = self._values.get("read_only")
+        return typing.cast(typing.Optional[builtins.bool], result)
+
+    @builtins.property
+    def secret_ref(
+        self,
+    ) -> typing.Optional["InferenceEndpointConfigSpecKubernetesVolumesRbdSecretRef"]:
+        '''secretRef is name of the authentication secret for RBDUser.
+
+        If provided
+        overrides keyring.
+        Default is nil.
+        More info: https://examples.k8s.io/volumes/rbd/README.md#how-to-use-it
+
+        :default: nil.
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesRbd#secretRef
+        '''
+        result = self._values.get("secret_ref")
+        return typing.cast(typing.Optional["InferenceEndpointConfigSpecKubernetesVolumesRbdSecretRef"], result)
+
+    @builtins.property
+    def user(self) -> typing.Optional[builtins.str]:
+        '''user is the rados user name.
+
+        Default is admin.
+        More info: https://examples.k8s.io/volumes/rbd/README.md#how-to-use-it
+
+        :default: admin.
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesRbd#user
+        '''
+        result = self._values.get("user")
+        return typing.cast(typing.Optional[builtins.str], result)
+
+    def __eq__(self, rhs: typing.Any) -> builtins.bool:
+        return isinstance(rhs, self.__class__) and rhs._values == self._values
+
+    def __ne__(self, rhs: typing.Any) -> builtins.bool:
+        return not (rhs == self)
+
+    def __repr__(self) -> str:
+        return "InferenceEndpointConfigSpecKubernetesVolumesRbd(%s)" % ", ".join(
+            k + "=" + repr(v) for k, v in self._values.items()
+        )
+
+
+@jsii.data_type(
+    jsii_type="comamazonawssagemakerinference.InferenceEndpointConfigSpecKubernetesVolumesRbdSecretRef",
+    jsii_struct_bases=[],
+    name_mapping={"name": "name"},
+)
+class InferenceEndpointConfigSpecKubernetesVolumesRbdSecretRef:
+    def __init__(self, *, name: typing.Optional[builtins.str] = None) -> None:
+        '''secretRef is name of the authentication secret for RBDUser.
+
+        If provided
+        overrides keyring.
+        Default is nil.
+        More info: https://examples.k8s.io/volumes/rbd/README.md#how-to-use-it
+
+        :param name: Name of the referent. This field is effectively required, but due to backwards compatibility is allowed to be empty. Instances of this type with an empty value here are almost certainly wrong. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names/#names
+
+        :default: nil.
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesRbdSecretRef
+        '''
+        if __debug__:
+            type_hints = cached_type_hints(_typecheckingstub__8bae6d93a2b56bb4eea5b1b346f735939157368a4eca75a861b22b76f0c0124e)
+            check_type(argname="argument name", value=name, expected_type=type_hints["name"])
+        self._values: typing.Dict[builtins.str, typing.Any] = {}
+        if name is not None:
+            self._values["name"] = name
+
+    @builtins.property
+    def name(self) -> typing.Optional[builtins.str]:
+        '''Name of the referent.
+
+        This field is effectively required, but due to backwards compatibility is
+        allowed to be empty. Instances of this type with an empty value here are
+        almost certainly wrong.
+        More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names/#names
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesRbdSecretRef#name
+        '''
+        result = self._values.get("name")
+        return typing.cast(typing.Optional[builtins.str], result)
+
+    def __eq__(self, rhs: typing.Any) -> builtins.bool:
+        return isinstance(rhs, self.__class__) and rhs._values == self._values
+
+    def __ne__(self, rhs: typing.Any) -> builtins.bool:
+        return not (rhs == self)
+
+    def __repr__(self) -> str:
+        return "InferenceEndpointConfigSpecKubernetesVolumesRbdSecretRef(%s)" % ", ".join(
+            k + "=" + repr(v) for k, v in self._values.items()
+        )
+
+
+@jsii.data_type(
+    jsii_type="comamazonawssagemakerinference.InferenceEndpointConfigSpecKubernetesVolumesScaleIo",
+    jsii_struct_bases=[],
+    name_mapping={
+        "gateway": "gateway",
+        "secret_ref": "secretRef",
+        "system": "system",
+        "fs_type": "fsType",
+        "protection_domain": "protectionDomain",
+        "read_only": "readOnly",
+        "ssl_enabled": "sslEnabled",
+        "storage_mode": "storageMode",
+        "storage_pool": "storagePool",
+        "volume_name": "volumeName",
+    },
+)
+class InferenceEndpointConfigSpecKubernetesVolumesScaleIo:
+    def __init__(
+        self,
+        *,
+        gateway: builtins.str,
+        secret_ref: typing.Union["InferenceEndpointConfigSpecKubernetesVolumesScaleIoSecretRef", typing.Dict[builtins.str, typing.Any]],
+        system: builtins.str,
+        fs_type: typing.Optional[builtins.str] = None,
+        protection_domain: typing.Optional[builtins.str] = None,
+        read_only: typing.Optional[builtins.bool] = None,
+        ssl_enabled: typing.Optional[builtins.bool] = None,
+        storage_mode: typing.Optional[builtins.str] = None,
+        storage_pool: typing.Optional[builtins.str] = None,
+        volume_name: typing.Optional[builtins.str] = None,
+    ) -> None:
+        '''scaleIO represents a ScaleIO persistent volume attached and mounted on Kubernetes nodes.
+
+        Deprecated: ScaleIO is deprecated and the in-tree scaleIO type is no longer supported.
+
+        :param gateway: gateway is the host address of the ScaleIO API Gateway.
+        :param secret_ref: secretRef references to the secret for ScaleIO user and other sensitive information. If this is not provided, Login operation will fail.
+        :param system: system is the name of the storage system as configured in ScaleIO.
+        :param fs_type: fsType is the filesystem type to mount. Must be a filesystem type supported by the host operating system. Ex. "ext4", "xfs", "ntfs". Default is "xfs". Default: xfs".
+        :param protection_domain: protectionDomain is the name of the ScaleIO Protection Domain for the configured storage.
+        :param read_only: readOnly Defaults to false (read/write). ReadOnly here will force the ReadOnly setting in VolumeMounts. Default: false (read/write). ReadOnly here will force
+        :param ssl_enabled: sslEnabled Flag enable/disable SSL communication with Gateway, default false.
+        :param storage_mode: storageMode indicates whether the storage for a volume should be ThickProvisioned or ThinProvisioned. Default is ThinProvisioned. Default: ThinProvisioned.
+        :param storage_pool: storagePool is the ScaleIO Storage Pool associated with the protection domain.
+        :param volume_name: volumeName is the name of a volume already created in the ScaleIO system that is associated with this volume source.
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesScaleIo
+        '''
+        if isinstance(secret_ref, dict):
+            secret_ref = InferenceEndpointConfigSpecKubernetesVolumesScaleIoSecretRef(**secret_ref)
+        if __debug__:
+            type_hints = cached_type_hints(_typecheckingstub__1ccc9b4f075cac30023ffa0dd5f8b7586b476880673b1ffb1c00dd7ea9542e61)
+            check_type(argname="argument gateway", value=gateway, expected_type=type_hints["gateway"])
+            check_type(argname="argument secret_ref", value=secret_ref, expected_type=type_hints["secret_ref"])
+            check_type(argname="argument system", value=system, expected_type=type_hints["system"])
+            check_type(argname="argument fs_type", value=fs_type, expected_type=type_hints["fs_type"])
+            check_type(argname="argument protection_domain", value=protection_domain, expected_type=type_hints["protection_domain"])
+            check_type(argname="argument read_only", value=read_only, expected_type=type_hints["read_only"])
+            check_type(argname="argument ssl_enabled", value=ssl_enabled, expected_type=type_hints["ssl_enabled"])
+            check_type(argname="argument storage_mode", value=storage_mode, expected_type=type_hints["storage_mode"])
+            check_type(argname="argument storage_pool", value=storage_pool, expected_type=type_hints["storage_pool"])
+            check_type(argname="argument volume_name", value=volume_name, expected_type=type_hints["volume_name"])
+        self._values: typing.Dict[builtins.str, typing.Any] = {
+            "gateway": gateway,
+            "secret_ref": secret_ref,
+            "system": system,
+        }
+        if fs_type is not None:
+            self._values["fs_type"] = fs_type
+        if protection_domain is not None:
+            self._values["protection_domain"] = protection_domain
+        if read_only is not None:
+            self._values["read_only"] = read_only
+        if ssl_enabled is not None:
+            self._values["ssl_enabled"] = ssl_enabled
+        if storage_mode is not None:
+            self._values["storage_mode"] = storage_mode
+        if storage_pool is not None:
+            self._values["storage_pool"] = storage_pool
+        if volume_name is not None:
+            self._values["volume_name"] = volume_name
+
+    @builtins.property
+    def gateway(self) -> builtins.str:
+        '''gateway is the host address of the ScaleIO API Gateway.
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesScaleIo#gateway
+        '''
+        result = self._values.get("gateway")
+        assert result is not None, "Required property 'gateway' is missing"
+        return typing.cast(builtins.str, result)
+
+    @builtins.property
+    def secret_ref(
+        self,
+    ) -> "InferenceEndpointConfigSpecKubernetesVolumesScaleIoSecretRef":
+        '''secretRef references to the secret for ScaleIO user and other sensitive information.
+
+        If this is not provided, Login operation will fail.
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesScaleIo#secretRef
+        '''
+        result = self._values.get("secret_ref")
+        assert result is not None, "Required property 'secret_ref' is missing"
+        return typing.cast("InferenceEndpointConfigSpecKubernetesVolumesScaleIoSecretRef", result)
+
+    @builtins.property
+    def system(self) -> builtins.str:
+        '''system is the name of the storage system as configured in ScaleIO.
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesScaleIo#system
+        '''
+        result = self._values.get("system")
+        assert result is not None, "Required property 'system' is missing"
+        return typing.cast(builtins.str, result)
+
+    @builtins.property
+    def fs_type(self) -> typing.Optional[builtins.str]:
+        '''fsType is the filesystem type to mount.
+
+        Must be a filesystem type supported by the host operating system.
+        Ex. "ext4", "xfs", "ntfs".
+        Default is "xfs".
+
+        :default: xfs".
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesScaleIo#fsType
+        '''
+        result = self._values.get("fs_type")
+        return typing.cast(typing.Optional[builtins.str], result)
+
+    @builtins.property
+    def protection_domain(self) -> typing.Optional[builtins.str]:
+        '''protectionDomain is the name of the ScaleIO Protection Domain for the configured storage.
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesScaleIo#protectionDomain
+        '''
+        result = self._values.get("protection_domain")
+        return typing.cast(typing.Optional[builtins.str], result)
+
+    @builtins.property
+    def read_only(self) -> typing.Optional[builtins.bool]:
+        '''readOnly Defaults to false (read/write).
+
+        ReadOnly here will force
+        the ReadOnly setting in VolumeMounts.
+
+        :default: false (read/write). ReadOnly here will force
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesScaleIo#readOnly
+        '''
+        result = self._values.get("read_only")
+        return typing.cast(typing.Optional[builtins.bool], result)
+
+    @builtins.property
+    def ssl_enabled(self) -> typing.Optional[builtins.bool]:
+        '''sslEnabled Flag enable/disable SSL communication with Gateway, default false.
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesScaleIo#sslEnabled
+        '''
+        result = self._values.get("ssl_enabled")
+        return typing.cast(typing.Optional[builtins.bool], result)
+
+    @builtins.property
+    def storage_mode(self) -> typing.Optional[builtins.str]:
+        '''storageMode indicates whether the storage for a volume should be ThickProvisioned or ThinProvisioned.
+
+        Default is ThinProvisioned.
+
+        :default: ThinProvisioned.
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesScaleIo#storageMode
+        '''
+        result = self._values.get("storage_mode")
+        return typing.cast(typing.Optional[builtins.str], result)
+
+    @builtins.property
+    def storage_pool(self) -> typing.Optional[builtins.str]:
+        '''storagePool is the ScaleIO Storage Pool associated with the protection domain.
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesScaleIo#storagePool
+        '''
+        result = self._values.get("storage_pool")
+        return typing.cast(typing.Optional[builtins.str], result)
+
+    @builtins.property
+    def volume_name(self) -> typing.Optional[builtins.str]:
+        '''volumeName is the name of a volume already created in the ScaleIO system that is associated with this volume source.
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesScaleIo#volumeName
+        '''
+        result = self._values.get("volume_name")
+        return typing.cast(typing.Optional[builtins.str], result)
+
+    def __eq__(self, rhs: typing.Any) -> builtins.bool:
+        return isinstance(rhs, self.__class__) and rhs._values == self._values
+
+    def __ne__(self, rhs: typing.Any) -> builtins.bool:
+        return not (rhs == self)
+
+    def __repr__(self) -> str:
+        return "InferenceEndpointConfigSpecKubernetesVolumesScaleIo(%s)" % ", ".join(
+            k + "=" + repr(v) for k, v in self._values.items()
+        )
+
+
+@jsii.data_type(
+    jsii_type="comamazonawssagemakerinference.InferenceEndpointConfigSpecKubernetesVolumesScaleIoSecretRef",
+    jsii_struct_bases=[],
+    name_mapping={"name": "name"},
+)
+class InferenceEndpointConfigSpecKubernetesVolumesScaleIoSecretRef:
+    def __init__(self, *, name: typing.Optional[builtins.str] = None) -> None:
+        '''secretRef references to the secret for ScaleIO user and other sensitive information.
+
+        If this is not provided, Login operation will fail.
+
+        :param name: Name of the referent. This field is effectively required, but due to backwards compatibility is allowed to be empty. Instances of this type with an empty value here are almost certainly wrong. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names/#names
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesScaleIoSecretRef
+        '''
+        if __debug__:
+            type_hints = cached_type_hints(_typecheckingstub__fa4a0127674ce9039a622b3e10055094b2810ec48d25508a99a3c1c21c3e72e3)
+            check_type(argname="argument name", value=name, expected_type=type_hints["name"])
+        self._values: typing.Dict[builtins.str, typing.Any] = {}
+        if name is not None:
+            self._values["name"] = name
+
+    @builtins.property
+    def name(self) -> typing.Optional[builtins.str]:
+        '''Name of the referent.
+
+        This field is effectively required, but due to backwards compatibility is
+        allowed to be empty. Instances of this type with an empty value here are
+        almost certainly wrong.
+        More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names/#names
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesScaleIoSecretRef#name
+        '''
+        result = self._values.get("name")
+        return typing.cast(typing.Optional[builtins.str], result)
+
+    def __eq__(self, rhs: typing.Any) -> builtins.bool:
+        return isinstance(rhs, self.__class__) and rhs._values == self._values
+
+    def __ne__(self, rhs: typing.Any) -> builtins.bool:
+        return not (rhs == self)
+
+    def __repr__(self) -> str:
+        return "InferenceEndpointConfigSpecKubernetesVolumesScaleIoSecretRef(%s)" % ", ".join(
+            k + "=" + repr(v) for k, v in self._values.items()
+        )
+
+
+@jsii.data_type(
+    jsii_type="comamazonawssagemakerinference.InferenceEndpointConfigSpecKubernetesVolumesSecret",
+    jsii_struct_bases=[],
+    name_mapping={
+        "default_mode": "defaultMode",
+        "items": "items",
+        "optional": "optional",
+        "secret_name": "secretName",
+    },
+)
+class InferenceEndpointConfigSpecKubernetesVolumesSecret:
+    def __init__(
+        self,
+        *,
+        default_mode: typing.Optional[jsii.Number] = None,
+        items: typing.Optional[typing.Sequence[typing.Union["InferenceEndpointConfigSpecKubernetesVolumesSecretItems", typing.Dict[builtins.str, typing.Any]]]] = None,
+        optional: typing.Optional[builtins.bool] = None,
+        secret_name: typing.Optional[builtins.str] = None,
+    ) -> None:
+        '''secret represents a secret that should populate this volume.
+
+        More info: https://kubernetes.io/docs/concepts/storage/volumes#secret
+
+        :param default_mode: defaultMode is Optional: mode bits used to set permissions on created files by default. Must be an octal value between 0000 and 0777 or a decimal value between 0 and 511. YAML accepts both octal and decimal values, JSON requires decimal values for mode bits. Defaults to 0644. Directories within the path are not affected by this setting. This might be in conflict with other options that affect the file mode, like fsGroup, and the result can be other mode bits set. Default: 644.
+        :param items: items If unspecified, each key-value pair in the Data field of the referenced Secret will be projected into the volume as a file whose name is the key and content is the value. If specified, the listed keys will be projected into the specified paths, and unlisted keys will not be present. If a key is specified which is not present in the Secret, the volume setup will error unless it is marked optional. Paths must be relative and may not contain the '..' path or start with '..'.
+        :param optional: optional field specify whether the Secret or its keys must be defined.
+        :param secret_name: secretName is the name of the secret in the pod's namespace to use. More info: https://kubernetes.io/docs/concepts/storage/volumes#secret
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesSecret
+        '''
+        if __debug__:
+            type_hints = cached_type_hints(_typecheckingstub__6e985b6a6bb54135dae6ee94e6db9cebcb2c1ef8eb1d7352d0b657a94b7d5f44)
+            check_type(argname="argument default_mode", value=default_mode, expected_type=type_hints["default_mode"])
+            check_type(argname="argument items", value=items, expected_type=type_hints["items"])
+            check_type(argname="argument optional", value=optional, expected_type=type_hints["optional"])
+            check_type(argname="argument secret_name", value=secret_name, expected_type=type_hints["secret_name"])
+        self._values: typing.Dict[builtins.str, typing.Any] = {}
+        if default_mode is not None:
+            self._values["default_mode"] = default_mode
+        if items is not None:
+            self._values["items"] = items
+        if optional is not None:
+            self._values["optional"] = optional
+        if secret_name is not None:
+            self._values["secret_name"] = secret_name
+
+    @builtins.property
+    def default_mode(self) -> typing.Optional[jsii.Number]:
+        '''defaultMode is Optional: mode bits used to set permissions on created files by default.
+
+        Must be an octal value between 0000 and 0777 or a decimal value between 0 and 511.
+        YAML accepts both octal and decimal values, JSON requires decimal values
+        for mode bits. Defaults to 0644.
+        Directories within the path are not affected by this setting.
+        This might be in conflict with other options that affect the file
+        mode, like fsGroup, and the result can be other mode bits set.
+
+        :default: 644.
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesSecret#defaultMode
+        '''
+        result = self._values.get("default_mode")
+        return typing.cast(typing.Optional[jsii.Number], result)
+
+    @builtins.property
+    def items(
+        self,
+    ) -> typing.Optional[typing.List["InferenceEndpointConfigSpecKubernetesVolumesSecretItems"]]:
+        '''items If unspecified, each key-value pair in the Data field of the referenced Secret will be projected into the volume as a file whose name is the key and content is the value.
+
+        If specified, the listed keys will be
+        projected into the specified paths, and unlisted keys will not be
+        present. If a key is specified which is not present in the Secret,
+        the volume setup will error unless it is marked optional. Paths must be
+        relative and may not contain the '..' path or start with '..'.
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesSecret#items
+        '''
+        result = self._values.get("items")
+        return typing.cast(typing.Optional[typing.List["InferenceEndpointConfigSpecKubernetesVolumesSecretItems"]], result)
+
+    @builtins.property
+    def optional(self) -> typing.Optional[builtins.bool]:
+        '''optional field specify whether the Secret or its keys must be defined.
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesSecret#optional
+        '''
+        result = self._values.get("optional")
+        return typing.cast(typing.Optional[builtins.bool], result)
+
+    @builtins.property
+    def secret_name(self) -> typing.Optional[builtins.str]:
+        '''secretName is the name of the secret in the pod's namespace to use.
+
+        More info: https://kubernetes.io/docs/concepts/storage/volumes#secret
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesSecret#secretName
+        '''
+        result = self._values.get("secret_name")
+        return typing.cast(typing.Optional[builtins.str], result)
+
+    def __eq__(self, rhs: typing.Any) -> builtins.bool:
+        return isinstance(rhs, self.__class__) and rhs._values == self._values
+
+    def __ne__(self, rhs: typing.Any) -> builtins.bool:
+        return not (rhs == self)
+
+    def __repr__(self) -> str:
+        return "InferenceEndpointConfigSpecKubernetesVolumesSecret(%s)" % ", ".join(
+            k + "=" + repr(v) for k, v in self._values.items()
+        )
+
+
+@jsii.data_type(
+    jsii_type="comamazonawssagemakerinference.InferenceEndpointConfigSpecKubernetesVolumesSecretItems",
+    jsii_struct_bases=[],
+    name_mapping={"key": "key", "path": "path", "mode": "mode"},
+)
+class InferenceEndpointConfigSpecKubernetesVolumesSecretItems:
+    def __init__(
+        self,
+        *,
+        key: builtins.str,
+        path: builtins.str,
+        mode: typing.Optional[jsii.Number] = None,
+    ) -> None:
+        '''Maps a string key to a path within a volume.
+
+        :param key: key is the key to project.
+        :param path: path is the relative path of the file to map the key to. May not be an absolute path. May not contain the path element '..'. May not start with the string '..'.
+        :param mode: mode is Optional: mode bits used to set permissions on this file. Must be an octal value between 0000 and 0777 or a decimal value between 0 and 511. YAML accepts both octal and decimal values, JSON requires decimal values for mode bits. If not specified, the volume defaultMode will be used. This might be in conflict with other options that affect the file mode, like fsGroup, and the result can be other mode bits set.
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesSecretItems
+        '''
+        if __debug__:
+            type_hints = cached_type_hints(_typecheckingstub__3126948bcb6f231598d029fd7e2f448b6fdbd4fa03bb31de67bf6e795ea9e023)
+            check_type(argname="argument key", value=key, expected_type=type_hints["key"])
+            check_type(argname="argument path", value=path, expected_type=type_hints["path"])
+            check_type(argname="argument mode", value=mode, expected_type=type_hints["mode"])
+        self._values: typing.Dict[builtins.str, typing.Any] = {
+            "key": key,
+            "path": path,
+        }
+        if mode is not None:
+            self._values["mode"] = mode
+
+    @builtins.property
+    def key(self) -> builtins.str:
+        '''key is the key to project.
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesSecretItems#key
+        '''
+        result = self._values.get("key")
+        assert result is not None, "Required property 'key' is missing"
+        return typing.cast(builtins.str, result)
+
+    @builtins.property
+    def path(self) -> builtins.str:
+        '''path is the relative path of the file to map the key to.
+
+        May not be an absolute path.
+        May not contain the path element '..'.
+        May not start with the string '..'.
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesSecretItems#path
+        '''
+        result = self._values.get("path")
+        assert result is not None, "Required property 'path' is missing"
+        return typing.cast(builtins.str, result)
+
+    @builtins.property
+    def mode(self) -> typing.Optional[jsii.Number]:
+        '''mode is Optional: mode bits used to set permissions on this file.
+
+        Must be an octal value between 0000 and 0777 or a decimal value between 0 and 511.
+        YAML accepts both octal and decimal values, JSON requires decimal values for mode bits.
+        If not specified, the volume defaultMode will be used.
+        This might be in conflict with other options that affect the file
+        mode, like fsGroup, and the result can be other mode bits set.
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesSecretItems#mode
+        '''
+        result = self._values.get("mode")
+        return typing.cast(typing.Optional[jsii.Number], result)
+
+    def __eq__(self, rhs: typing.Any) -> builtins.bool:
+        return isinstance(rhs, self.__class__) and rhs._values == self._values
+
+    def __ne__(self, rhs: typing.Any) -> builtins.bool:
+        return not (rhs == self)
+
+    def __repr__(self) -> str:
+        return "InferenceEndpointConfigSpecKubernetesVolumesSecretItems(%s)" % ", ".join(
+            k + "=" + repr(v) for k, v in self._values.items()
+        )
+
+
+@jsii.data_type(
+    jsii_type="comamazonawssagemakerinference.InferenceEndpointConfigSpecKubernetesVolumesStorageos",
+    jsii_struct_bases=[],
+    name_mapping={
+        "fs_type": "fsType",
+        "read_only": "readOnly",
+        "secret_ref": "secretRef",
+        "volume_name": "volumeName",
+        "volume_namespace": "volumeNamespace",
+    },
+)
+class InferenceEndpointConfigSpecKubernetesVolumesStorageos:
+    def __init__(
+        self,
+        *,
+        fs_type: typing.Optional[builtins.str] = None,
+        read_only: typing.Optional[builtins.bool] = None,
+        secret_ref: typing.Optional[typing.Union["InferenceEndpointConfigSpecKubernetesVolumesStorageosSecretRef", typing.Dict[builtins.str, typing.Any]]] = None,
+        volume_name: typing.Optional[builtins.str] = None,
+        volume_namespace: typing.Optional[builtins.str] = None,
+    ) -> None:
+        '''storageOS represents a StorageOS volume attached and mounted on Kubernetes nodes.
+
+        Deprecated: StorageOS is deprecated and the in-tree storageos type is no longer supported.
+
+        :param fs_type: fsType is the filesystem type to mount. Must be a filesystem type supported by the host operating system. Ex. "ext4", "xfs", "ntfs". Implicitly inferred to be "ext4" if unspecified.
+        :param read_only: readOnly defaults to false (read/write). ReadOnly here will force the ReadOnly setting in VolumeMounts.
+        :param secret_ref: secretRef specifies the secret to use for obtaining the StorageOS API credentials. If not specified, default values will be attempted.
+        :param volume_name: volumeName is the human-readable name of the StorageOS volume. Volume names are only unique within a namespace.
+        :param volume_namespace: volumeNamespace specifies the scope of the volume within StorageOS. If no namespace is specified then the Pod's namespace will be used. This allows the Kubernetes name scoping to be mirrored within StorageOS for tighter integration. Set VolumeName to any name to override the default behaviour. Set to "default" if you are not using namespaces within StorageOS. Namespaces that do not pre-exist within StorageOS will be created.
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesStorageos
+        '''
+        if isinstance(secret_ref, dict):
+            secret_ref = InferenceEndpointConfigSpecKubernetesVolumesStorageosSecretRef(**secret_ref)
+        if __debug__:
+            type_hints = cached_type_hints(_typecheckingstub__c2c4921c021ad07920cea6ec979cc5e7b04338e16c8f2b9add1fbb55422ef6ec)
+            check_type(argname="argument fs_type", value=fs_type, expected_type=type_hints["fs_type"])
+            check_type(argname="argument read_only", value=read_only, expected_type=type_hints["read_only"])
+            check_type(argname="argument secret_ref", value=secret_ref, expected_type=type_hints["secret_ref"])
+            check_type(argname="argument volume_name", value=volume_name, expected_type=type_hints["volume_name"])
+            check_type(argname="argument volume_namespace", value=volume_namespace, expected_type=type_hints["volume_namespace"])
+        self._values: typing.Dict[builtins.str, typing.Any] = {}
+        if fs_type is not None:
+            self._values["fs_type"] = fs_type
+        if read_only is not None:
+            self._values["read_only"] = read_only
+        if secret_ref is not None:
+            self._values["secret_ref"] = secret_ref
+        if volume_name is not None:
+            self._values["volume_name"] = volume_name
+        if volume_namespace is not None:
+            self._values["volume_namespace"] = volume_namespace
+
+    @builtins.property
+    def fs_type(self) -> typing.Optional[builtins.str]:
+        '''fsType is the filesystem type to mount.
+
+        Must be a filesystem type supported by the host operating system.
+        Ex. "ext4", "xfs", "ntfs". Implicitly inferred to be "ext4" if unspecified.
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesStorageos#fsType
+        '''
+        result = self._values.get("fs_type")
+        return typing.cast(typing.Optional[builtins.str], result)
+
+    @builtins.property
+    def read_only(self) -> typing.Optional[builtins.bool]:
+        '''readOnly defaults to false (read/write).
+
+        ReadOnly here will force
+        the ReadOnly setting in VolumeMounts.
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesStorageos#readOnly
+        '''
+        result = self._values.get("read_only")
+        return typing.cast(typing.Optional[builtins.bool], result)
+
+    @builtins.property
+    def secret_ref(
+        self,
+    ) -> typing.Optional["InferenceEndpointConfigSpecKubernetesVolumesStorageosSecretRef"]:
+        '''secretRef specifies the secret to use for obtaining the StorageOS API credentials.
+
+        If not specified, default values will be attempted.
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesStorageos#secretRef
+        '''
+        result = self._values.get("secret_ref")
+        return typing.cast(typing.Optional["InferenceEndpointConfigSpecKubernetesVolumesStorageosSecretRef"], result)
+
+    @builtins.property
+    def volume_name(self) -> typing.Optional[builtins.str]:
+        '''volumeName is the human-readable name of the StorageOS volume.
+
+        Volume
+        names are only unique within a namespace.
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesStorageos#volumeName
+        '''
+        result = self._values.get("volume_name")
+        return typing.cast(typing.Optional[builtins.str], result)
+
+    @builtins.property
+    def volume_namespace(self) -> typing.Optional[builtins.str]:
+        '''volumeNamespace specifies the scope of the volume within StorageOS.
+
+        If no
+        namespace is specified then the Pod's namespace will be used.  This allows the
+        Kubernetes name scoping to be mirrored within StorageOS for tighter integration.
+        Set VolumeName to any name to override the default behaviour.
+        Set to "default" if you are not using namespaces within StorageOS.
+        Namespaces that do not pre-exist within StorageOS will be created.
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesStorageos#volumeNamespace
+        '''
+        result = self._values.get("volume_namespace")
+        return typing.cast(typing.Optional[builtins.str], result)
+
+    def __eq__(self, rhs: typing.Any) -> builtins.bool:
+        return isinstance(rhs, self.__class__) and rhs._values == self._values
+
+    def __ne__(self, rhs: typing.Any) -> builtins.bool:
+        return not (rhs == self)
+
+    def __repr__(self) -> str:
+        return "InferenceEndpointConfigSpecKubernetesVolumesStorageos(%s)" % ", ".join(
+            k + "=" + repr(v) for k, v in self._values.items()
+        )
+
+
+@jsii.data_type(
+    jsii_type="comamazonawssagemakerinference.InferenceEndpointConfigSpecKubernetesVolumesStorageosSecretRef",
+    jsii_struct_bases=[],
+    name_mapping={"name": "name"},
+)
+class InferenceEndpointConfigSpecKubernetesVolumesStorageosSecretRef:
+    def __init__(self, *, name: typing.Optional[builtins.str] = None) -> None:
+        '''secretRef specifies the secret to use for obtaining the StorageOS API credentials.
+
+        If not specified, default values will be attempted.
+
+        :param name: Name of the referent. This field is effectively required, but due to backwards compatibility is allowed to be empty. Instances of this type with an empty value here are almost certainly wrong. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names/#names
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesStorageosSecretRef
+        '''
+        if __debug__:
+            type_hints = cached_type_hints(_typecheckingstub__c63d6cebe00796e9e4835a1f65a2097bced9a19349759db2f161d3d056768e7b)
+            check_type(argname="argument name", value=name, expected_type=type_hints["name"])
+        self._values: typing.Dict[builtins.str, typing.Any] = {}
+        if name is not None:
+            self._values["name"] = name
+
+    @builtins.property
+    def name(self) -> typing.Optional[builtins.str]:
+        '''Name of the referent.
+
+        This field is effectively required, but due to backwards compatibility is
+        allowed to be empty. Instances of this type with an empty value here are
+        almost certainly wrong.
+        More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names/#names
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesStorageosSecretRef#name
+        '''
+        result = self._values.get("name")
+        return typing.cast(typing.Optional[builtins.str], result)
+
+    def __eq__(self, rhs: typing.Any) -> builtins.bool:
+        return isinstance(rhs, self.__class__) and rhs._values == self._values
+
+    def __ne__(self, rhs: typing.Any) -> builtins.bool:
+        return not (rhs == self)
+
+    def __repr__(self) -> str:
+        return "InferenceEndpointConfigSpecKubernetesVolumesStorageosSecretRef(%s)" % ", ".join(
+            k + "=" + repr(v) for k, v in self._values.items()
+        )
+
+
+@jsii.data_type(
+    jsii_type="comamazonawssagemakerinference.InferenceEndpointConfigSpecKubernetesVolumesVsphereVolume",
+    jsii_struct_bases=[],
+    name_mapping={
+        "volume_path": "volumePath",
+        "fs_type": "fsType",
+        "storage_policy_id": "storagePolicyId",
+        "storage_policy_name": "storagePolicyName",
+    },
+)
+class InferenceEndpointConfigSpecKubernetesVolumesVsphereVolume:
+    def __init__(
+        self,
+        *,
+        volume_path: builtins.str,
+        fs_type: typing.Optional[builtins.str] = None,
+        storage_policy_id: typing.Optional[builtins.str] = None,
+        storage_policy_name: typing.Optional[builtins.str] = None,
+    ) -> None:
+        '''vsphereVolume represents a vSphere volume attached and mounted on kubelets host machine.
+
+        Deprecated: VsphereVolume is deprecated. All operations for the in-tree vsphereVolume type
+        are redirected to the csi.vsphere.vmware.com CSI driver.
+
+        :param volume_path: volumePath is the path that identifies vSphere volume vmdk.
+        :param fs_type: fsType is filesystem type to mount. Must be a filesystem type supported by the host operating system. Ex. "ext4", "xfs", "ntfs". Implicitly inferred to be "ext4" if unspecified.
+        :param storage_policy_id: storagePolicyID is the storage Policy Based Management (SPBM) profile ID associated with the StoragePolicyName.
+        :param storage_policy_name: storagePolicyName is the storage Policy Based Management (SPBM) profile name.
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesVsphereVolume
+        '''
+        if __debug__:
+            type_hints = cached_type_hints(_typecheckingstub__37e29fab8227da75185b617a7d6686927dce3e8d23a503059e211122163da16b)
+            check_type(argname="argument volume_path", value=volume_path, expected_type=type_hints["volume_path"])
+            check_type(argname="argument fs_type", value=fs_type, expected_type=type_hints["fs_type"])
+            check_type(argname="argument storage_policy_id", value=storage_policy_id, expected_type=type_hints["storage_policy_id"])
+            check_type(argname="argument storage_policy_name", value=storage_policy_name, expected_type=type_hints["storage_policy_name"])
+        self._values: typing.Dict[builtins.str, typing.Any] = {
+            "volume_path": volume_path,
+        }
+        if fs_type is not None:
+            self._values["fs_type"] = fs_type
+        if storage_policy_id is not None:
+            self._values["storage_policy_id"] = storage_policy_id
+        if storage_policy_name is not None:
+            self._values["storage_policy_name"] = storage_policy_name
+
+    @builtins.property
+    def volume_path(self) -> builtins.str:
+        '''volumePath is the path that identifies vSphere volume vmdk.
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesVsphereVolume#volumePath
+        '''
+        result = self._values.get("volume_path")
+        assert result is not None, "Required property 'volume_path' is missing"
+        return typing.cast(builtins.str, result)
+
+    @builtins.property
+    def fs_type(self) -> typing.Optional[builtins.str]:
+        '''fsType is filesystem type to mount.
+
+        Must be a filesystem type supported by the host operating system.
+        Ex. "ext4", "xfs", "ntfs". Implicitly inferred to be "ext4" if unspecified.
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesVsphereVolume#fsType
+        '''
+        result = self._values.get("fs_type")
+        return typing.cast(typing.Optional[builtins.str], result)
+
+    @builtins.property
+    def storage_policy_id(self) -> typing.Optional[builtins.str]:
+        '''storagePolicyID is the storage Policy Based Management (SPBM) profile ID associated with the StoragePolicyName.
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesVsphereVolume#storagePolicyID
+        '''
+        result = self._values.get("storage_policy_id")
+        return typing.cast(typing.Optional[builtins.str], result)
+
+    @builtins.property
+    def storage_policy_name(self) -> typing.Optional[builtins.str]:
+        '''storagePolicyName is the storage Policy Based Management (SPBM) profile name.
+
+        :schema: InferenceEndpointConfigSpecKubernetesVolumesVsphereVolume#storagePolicyName
+        '''
+        result = self._values.get("storage_policy_name")
+        return typing.cast(typing.Optional[builtins.str], result)
+
+    def __eq__(self, rhs: typing.Any) -> builtins.bool:
+        return isinstance(rhs, self.__class__) and rhs._values == self._values
+
+    def __ne__(self, rhs: typing.Any) -> builtins.bool:
+        return not (rhs == self)
+
+    def __repr__(self) -> str:
+        return "InferenceEndpointConfigSpecKubernetesVolumesVsphereVolume(%s)" % ", ".join(
+            k + "=" + repr(v) for k, v in self._values.items()
+        )
+
+
+@jsii.data_type(
     jsii_type="comamazonawssagemakerinference.InferenceEndpointConfigSpecKvCacheSpec",
     jsii_struct_bases=[],
     name_mapping={
@@ -3475,6 +17914,7 @@ class InferenceEndpointConfigSpecMetricsModelMetrics:
     name_mapping={
         "model_source_type": "modelSourceType",
         "fsx_storage": "fsxStorage",
+        "hugging_face_model": "huggingFaceModel",
         "model_location": "modelLocation",
         "prefetch_enabled": "prefetchEnabled",
         "s3_storage": "s3Storage",
@@ -3486,6 +17926,7 @@ class InferenceEndpointConfigSpecModelSourceConfig:
         *,
         model_source_type: "InferenceEndpointConfigSpecModelSourceConfigModelSourceType",
         fsx_storage: typing.Optional[typing.Union["InferenceEndpointConfigSpecModelSourceConfigFsxStorage", typing.Dict[builtins.str, typing.Any]]] = None,
+        hugging_face_model: typing.Optional[typing.Union["InferenceEndpointConfigSpecModelSourceConfigHuggingFaceModel", typing.Dict[builtins.str, typing.Any]]] = None,
         model_location: typing.Optional[builtins.str] = None,
         prefetch_enabled: typing.Optional[builtins.bool] = None,
         s3_storage: typing.Optional[typing.Union["InferenceEndpointConfigSpecModelSourceConfigS3Storage", typing.Dict[builtins.str, typing.Any]]] = None,
@@ -3493,6 +17934,7 @@ class InferenceEndpointConfigSpecModelSourceConfig:
         '''
         :param model_source_type: 
         :param fsx_storage: 
+        :param hugging_face_model: HuggingFace model configuration. Required when modelSourceType is "huggingface".
         :param model_location: Specific location where the model data exists.
         :param prefetch_enabled: In case the model seems to fit within the instance's memory (VRAM), this option can be used to pre-fetch the model to RAM and then the inference server will load to the GPU/CPU device thereafter.
         :param s3_storage: 
@@ -3501,12 +17943,15 @@ class InferenceEndpointConfigSpecModelSourceConfig:
         '''
         if isinstance(fsx_storage, dict):
             fsx_storage = InferenceEndpointConfigSpecModelSourceConfigFsxStorage(**fsx_storage)
+        if isinstance(hugging_face_model, dict):
+            hugging_face_model = InferenceEndpointConfigSpecModelSourceConfigHuggingFaceModel(**hugging_face_model)
         if isinstance(s3_storage, dict):
             s3_storage = InferenceEndpointConfigSpecModelSourceConfigS3Storage(**s3_storage)
         if __debug__:
             type_hints = cached_type_hints(_typecheckingstub__857c0dacdd6675be5f5ba9b3d55bcc1f77dee90097bcb956d5541ee449eb6a5b)
             check_type(argname="argument model_source_type", value=model_source_type, expected_type=type_hints["model_source_type"])
             check_type(argname="argument fsx_storage", value=fsx_storage, expected_type=type_hints["fsx_storage"])
+            check_type(argname="argument hugging_face_model", value=hugging_face_model, expected_type=type_hints["hugging_face_model"])
             check_type(argname="argument model_location", value=model_location, expected_type=type_hints["model_location"])
             check_type(argname="argument prefetch_enabled", value=prefetch_enabled, expected_type=type_hints["prefetch_enabled"])
             check_type(argname="argument s3_storage", value=s3_storage, expected_type=type_hints["s3_storage"])
@@ -3515,6 +17960,8 @@ class InferenceEndpointConfigSpecModelSourceConfig:
         }
         if fsx_storage is not None:
             self._values["fsx_storage"] = fsx_storage
+        if hugging_face_model is not None:
+            self._values["hugging_face_model"] = hugging_face_model
         if model_location is not None:
             self._values["model_location"] = model_location
         if prefetch_enabled is not None:
@@ -3542,6 +17989,19 @@ class InferenceEndpointConfigSpecModelSourceConfig:
         '''
         result = self._values.get("fsx_storage")
         return typing.cast(typing.Optional["InferenceEndpointConfigSpecModelSourceConfigFsxStorage"], result)
+
+    @builtins.property
+    def hugging_face_model(
+        self,
+    ) -> typing.Optional["InferenceEndpointConfigSpecModelSourceConfigHuggingFaceModel"]:
+        '''HuggingFace model configuration.
+
+        Required when modelSourceType is "huggingface".
+
+        :schema: InferenceEndpointConfigSpecModelSourceConfig#huggingFaceModel
+        '''
+        result = self._values.get("hugging_face_model")
+        return typing.cast(typing.Optional["InferenceEndpointConfigSpecModelSourceConfigHuggingFaceModel"], result)
 
     @builtins.property
     def model_location(self) -> typing.Optional[builtins.str]:
@@ -3660,6 +18120,178 @@ class InferenceEndpointConfigSpecModelSourceConfigFsxStorage:
         )
 
 
+@jsii.data_type(
+    jsii_type="comamazonawssagemakerinference.InferenceEndpointConfigSpecModelSourceConfigHuggingFaceModel",
+    jsii_struct_bases=[],
+    name_mapping={
+        "model_id": "modelId",
+        "commit_sha": "commitSha",
+        "token_secret_ref": "tokenSecretRef",
+    },
+)
+class InferenceEndpointConfigSpecModelSourceConfigHuggingFaceModel:
+    def __init__(
+        self,
+        *,
+        model_id: builtins.str,
+        commit_sha: typing.Optional[builtins.str] = None,
+        token_secret_ref: typing.Optional[typing.Union["InferenceEndpointConfigSpecModelSourceConfigHuggingFaceModelTokenSecretRef", typing.Dict[builtins.str, typing.Any]]] = None,
+    ) -> None:
+        '''HuggingFace model configuration.
+
+        Required when modelSourceType is "huggingface".
+
+        :param model_id: HuggingFace Hub model identifier in org/model format (e.g. "meta-llama/Llama-3.1-8B-Instruct").
+        :param commit_sha: Git commit SHA for the model revision. Must be a full 40-character lowercase hex SHA. If not provided, the operator defaults to "main" branch.
+        :param token_secret_ref: Reference to a Kubernetes Secret containing the HuggingFace API token. The token is injected as the HF_TOKEN environment variable into the InitContainer only.
+
+        :schema: InferenceEndpointConfigSpecModelSourceConfigHuggingFaceModel
+        '''
+        if isinstance(token_secret_ref, dict):
+            token_secret_ref = InferenceEndpointConfigSpecModelSourceConfigHuggingFaceModelTokenSecretRef(**token_secret_ref)
+        if __debug__:
+            type_hints = cached_type_hints(_typecheckingstub__d2232cff458f19418d50197c3d6dd482495af3de9991cf216c150828bbef89a4)
+            check_type(argname="argument model_id", value=model_id, expected_type=type_hints["model_id"])
+            check_type(argname="argument commit_sha", value=commit_sha, expected_type=type_hints["commit_sha"])
+            check_type(argname="argument token_secret_ref", value=token_secret_ref, expected_type=type_hints["token_secret_ref"])
+        self._values: typing.Dict[builtins.str, typing.Any] = {
+            "model_id": model_id,
+        }
+        if commit_sha is not None:
+            self._values["commit_sha"] = commit_sha
+        if token_secret_ref is not None:
+            self._values["token_secret_ref"] = token_secret_ref
+
+    @builtins.property
+    def model_id(self) -> builtins.str:
+        '''HuggingFace Hub model identifier in org/model format (e.g. "meta-llama/Llama-3.1-8B-Instruct").
+
+        :schema: InferenceEndpointConfigSpecModelSourceConfigHuggingFaceModel#modelId
+        '''
+        result = self._values.get("model_id")
+        assert result is not None, "Required property 'model_id' is missing"
+        return typing.cast(builtins.str, result)
+
+    @builtins.property
+    def commit_sha(self) -> typing.Optional[builtins.str]:
+        '''Git commit SHA for the model revision.
+
+        Must be a full 40-character lowercase hex SHA.
+        If not provided, the operator defaults to "main" branch.
+
+        :schema: InferenceEndpointConfigSpecModelSourceConfigHuggingFaceModel#commitSHA
+        '''
+        result = self._values.get("commit_sha")
+        return typing.cast(typing.Optional[builtins.str], result)
+
+    @builtins.property
+    def token_secret_ref(
+        self,
+    ) -> typing.Optional["InferenceEndpointConfigSpecModelSourceConfigHuggingFaceModelTokenSecretRef"]:
+        '''Reference to a Kubernetes Secret containing the HuggingFace API token.
+
+        The token is injected as the HF_TOKEN environment variable into the InitContainer only.
+
+        :schema: InferenceEndpointConfigSpecModelSourceConfigHuggingFaceModel#tokenSecretRef
+        '''
+        result = self._values.get("token_secret_ref")
+        return typing.cast(typing.Optional["InferenceEndpointConfigSpecModelSourceConfigHuggingFaceModelTokenSecretRef"], result)
+
+    def __eq__(self, rhs: typing.Any) -> builtins.bool:
+        return isinstance(rhs, self.__class__) and rhs._values == self._values
+
+    def __ne__(self, rhs: typing.Any) -> builtins.bool:
+        return not (rhs == self)
+
+    def __repr__(self) -> str:
+        return "InferenceEndpointConfigSpecModelSourceConfigHuggingFaceModel(%s)" % ", ".join(
+            k + "=" + repr(v) for k, v in self._values.items()
+        )
+
+
+@jsii.data_type(
+    jsii_type="comamazonawssagemakerinference.InferenceEndpointConfigSpecModelSourceConfigHuggingFaceModelTokenSecretRef",
+    jsii_struct_bases=[],
+    name_mapping={"key": "key", "name": "name", "optional": "optional"},
+)
+class InferenceEndpointConfigSpecModelSourceConfigHuggingFaceModelTokenSecretRef:
+    def __init__(
+        self,
+        *,
+        key: builtins.str,
+        name: typing.Optional[builtins.str] = None,
+        optional: typing.Optional[builtins.bool] = None,
+    ) -> None:
+        '''Reference to a Kubernetes Secret containing the HuggingFace API token.
+
+        The token is injected as the HF_TOKEN environment variable into the InitContainer only.
+
+        :param key: The key of the secret to select from. Must be a valid secret key.
+        :param name: Name of the referent. This field is effectively required, but due to backwards compatibility is allowed to be empty. Instances of this type with an empty value here are almost certainly wrong. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names/#names
+        :param optional: Specify whether the Secret or its key must be defined.
+
+        :schema: InferenceEndpointConfigSpecModelSourceConfigHuggingFaceModelTokenSecretRef
+        '''
+        if __debug__:
+            type_hints = cached_type_hints(_typecheckingstub__14ae8a2562efee22b4dfce3fac8c93e5cbdec26e392d8385262a22322f0acf58)
+            check_type(argname="argument key", value=key, expected_type=type_hints["key"])
+            check_type(argname="argument name", value=name, expected_type=type_hints["name"])
+            check_type(argname="argument optional", value=optional, expected_type=type_hints["optional"])
+        self._values: typing.Dict[builtins.str, typing.Any] = {
+            "key": key,
+        }
+        if name is not None:
+            self._values["name"] = name
+        if optional is not None:
+            self._values["optional"] = optional
+
+    @builtins.property
+    def key(self) -> builtins.str:
+        '''The key of the secret to select from.
+
+        Must be a valid secret key.
+
+        :schema: InferenceEndpointConfigSpecModelSourceConfigHuggingFaceModelTokenSecretRef#key
+        '''
+        result = self._values.get("key")
+        assert result is not None, "Required property 'key' is missing"
+        return typing.cast(builtins.str, result)
+
+    @builtins.property
+    def name(self) -> typing.Optional[builtins.str]:
+        '''Name of the referent.
+
+        This field is effectively required, but due to backwards compatibility is
+        allowed to be empty. Instances of this type with an empty value here are
+        almost certainly wrong.
+        More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names/#names
+
+        :schema: InferenceEndpointConfigSpecModelSourceConfigHuggingFaceModelTokenSecretRef#name
+        '''
+        result = self._values.get("name")
+        return typing.cast(typing.Optional[builtins.str], result)
+
+    @builtins.property
+    def optional(self) -> typing.Optional[builtins.bool]:
+        '''Specify whether the Secret or its key must be defined.
+
+        :schema: InferenceEndpointConfigSpecModelSourceConfigHuggingFaceModelTokenSecretRef#optional
+        '''
+        result = self._values.get("optional")
+        return typing.cast(typing.Optional[builtins.bool], result)
+
+    def __eq__(self, rhs: typing.Any) -> builtins.bool:
+        return isinstance(rhs, self.__class__) and rhs._values == self._values
+
+    def __ne__(self, rhs: typing.Any) -> builtins.bool:
+        return not (rhs == self)
+
+    def __repr__(self) -> str:
+        return "InferenceEndpointConfigSpecModelSourceConfigHuggingFaceModelTokenSecretRef(%s)" % ", ".join(
+            k + "=" + repr(v) for k, v in self._values.items()
+        )
+
+
 @jsii.enum(
     jsii_type="comamazonawssagemakerinference.InferenceEndpointConfigSpecModelSourceConfigModelSourceType"
 )
@@ -3672,6 +18304,10 @@ class InferenceEndpointConfigSpecModelSourceConfigModelSourceType(enum.Enum):
     '''fsx.'''
     S3 = "S3"
     '''s3.'''
+    HUGGINGFACE = "HUGGINGFACE"
+    '''huggingface.'''
+    KUBERNETES_VOLUME = "KUBERNETES_VOLUME"
+    '''kubernetesVolume.'''
 
 
 @jsii.data_type(
@@ -4447,30 +19083,52 @@ class InferenceEndpointConfigSpecTags:
 @jsii.data_type(
     jsii_type="comamazonawssagemakerinference.InferenceEndpointConfigSpecTlsConfig",
     jsii_struct_bases=[],
-    name_mapping={"tls_certificate_output_s3_uri": "tlsCertificateOutputS3Uri"},
+    name_mapping={
+        "custom_certificate_config": "customCertificateConfig",
+        "tls_certificate_output_s3_uri": "tlsCertificateOutputS3Uri",
+    },
 )
 class InferenceEndpointConfigSpecTlsConfig:
     def __init__(
         self,
         *,
+        custom_certificate_config: typing.Optional[typing.Union["InferenceEndpointConfigSpecTlsConfigCustomCertificateConfig", typing.Dict[builtins.str, typing.Any]]] = None,
         tls_certificate_output_s3_uri: typing.Optional[builtins.str] = None,
     ) -> None:
         '''Configurations for TLS.
 
-        :param tls_certificate_output_s3_uri: 
+        :param custom_certificate_config: Customer-provided ACM certificate configuration (if not provided, operator auto-generates self-signed certificate).
+        :param tls_certificate_output_s3_uri: S3 URI for auto-generated certificate storage.
 
         :schema: InferenceEndpointConfigSpecTlsConfig
         '''
+        if isinstance(custom_certificate_config, dict):
+            custom_certificate_config = InferenceEndpointConfigSpecTlsConfigCustomCertificateConfig(**custom_certificate_config)
         if __debug__:
             type_hints = cached_type_hints(_typecheckingstub__ba837b9e6d8747c8f479f8ba6f0b9f4c68de8c7a7359af024a26f8449de5cb40)
+            check_type(argname="argument custom_certificate_config", value=custom_certificate_config, expected_type=type_hints["custom_certificate_config"])
             check_type(argname="argument tls_certificate_output_s3_uri", value=tls_certificate_output_s3_uri, expected_type=type_hints["tls_certificate_output_s3_uri"])
         self._values: typing.Dict[builtins.str, typing.Any] = {}
+        if custom_certificate_config is not None:
+            self._values["custom_certificate_config"] = custom_certificate_config
         if tls_certificate_output_s3_uri is not None:
             self._values["tls_certificate_output_s3_uri"] = tls_certificate_output_s3_uri
 
     @builtins.property
-    def tls_certificate_output_s3_uri(self) -> typing.Optional[builtins.str]:
+    def custom_certificate_config(
+        self,
+    ) -> typing.Optional["InferenceEndpointConfigSpecTlsConfigCustomCertificateConfig"]:
+        '''Customer-provided ACM certificate configuration (if not provided, operator auto-generates self-signed certificate).
+
+        :schema: InferenceEndpointConfigSpecTlsConfig#customCertificateConfig
         '''
+        result = self._values.get("custom_certificate_config")
+        return typing.cast(typing.Optional["InferenceEndpointConfigSpecTlsConfigCustomCertificateConfig"], result)
+
+    @builtins.property
+    def tls_certificate_output_s3_uri(self) -> typing.Optional[builtins.str]:
+        '''S3 URI for auto-generated certificate storage.
+
         :schema: InferenceEndpointConfigSpecTlsConfig#tlsCertificateOutputS3Uri
         '''
         result = self._values.get("tls_certificate_output_s3_uri")
@@ -4489,6 +19147,63 @@ class InferenceEndpointConfigSpecTlsConfig:
 
 
 @jsii.data_type(
+    jsii_type="comamazonawssagemakerinference.InferenceEndpointConfigSpecTlsConfigCustomCertificateConfig",
+    jsii_struct_bases=[],
+    name_mapping={"acm_arn": "acmArn", "domain_name": "domainName"},
+)
+class InferenceEndpointConfigSpecTlsConfigCustomCertificateConfig:
+    def __init__(self, *, acm_arn: builtins.str, domain_name: builtins.str) -> None:
+        '''Customer-provided ACM certificate configuration (if not provided, operator auto-generates self-signed certificate).
+
+        :param acm_arn: ACM certificate ARN.
+        :param domain_name: Domain name to use from the certificate (must be a specific domain, not a wildcard). Must be lowercase.
+
+        :schema: InferenceEndpointConfigSpecTlsConfigCustomCertificateConfig
+        '''
+        if __debug__:
+            type_hints = cached_type_hints(_typecheckingstub__726d322ba67fbe40f27a12a8ae60905a239ef6f97d71dcfe58bc59dfac1485ef)
+            check_type(argname="argument acm_arn", value=acm_arn, expected_type=type_hints["acm_arn"])
+            check_type(argname="argument domain_name", value=domain_name, expected_type=type_hints["domain_name"])
+        self._values: typing.Dict[builtins.str, typing.Any] = {
+            "acm_arn": acm_arn,
+            "domain_name": domain_name,
+        }
+
+    @builtins.property
+    def acm_arn(self) -> builtins.str:
+        '''ACM certificate ARN.
+
+        :schema: InferenceEndpointConfigSpecTlsConfigCustomCertificateConfig#acmArn
+        '''
+        result = self._values.get("acm_arn")
+        assert result is not None, "Required property 'acm_arn' is missing"
+        return typing.cast(builtins.str, result)
+
+    @builtins.property
+    def domain_name(self) -> builtins.str:
+        '''Domain name to use from the certificate (must be a specific domain, not a wildcard).
+
+        Must be lowercase.
+
+        :schema: InferenceEndpointConfigSpecTlsConfigCustomCertificateConfig#domainName
+        '''
+        result = self._values.get("domain_name")
+        assert result is not None, "Required property 'domain_name' is missing"
+        return typing.cast(builtins.str, result)
+
+    def __eq__(self, rhs: typing.Any) -> builtins.bool:
+        return isinstance(rhs, self.__class__) and rhs._values == self._values
+
+    def __ne__(self, rhs: typing.Any) -> builtins.bool:
+        return not (rhs == self)
+
+    def __repr__(self) -> str:
+        return "InferenceEndpointConfigSpecTlsConfigCustomCertificateConfig(%s)" % ", ".join(
+            k + "=" + repr(v) for k, v in self._values.items()
+        )
+
+
+@jsii.data_type(
     jsii_type="comamazonawssagemakerinference.InferenceEndpointConfigSpecWorker",
     jsii_struct_bases=[],
     name_mapping={
@@ -4500,6 +19215,7 @@ class InferenceEndpointConfigSpecTlsConfig:
         "command": "command",
         "environment_variables": "environmentVariables",
         "probes": "probes",
+        "request_limits": "requestLimits",
         "working_dir": "workingDir",
     },
 )
@@ -4515,6 +19231,7 @@ class InferenceEndpointConfigSpecWorker:
         command: typing.Optional[typing.Sequence[builtins.str]] = None,
         environment_variables: typing.Optional[typing.Sequence[typing.Union["InferenceEndpointConfigSpecWorkerEnvironmentVariables", typing.Dict[builtins.str, typing.Any]]]] = None,
         probes: typing.Optional[typing.Union["InferenceEndpointConfigSpecWorkerProbes", typing.Dict[builtins.str, typing.Any]]] = None,
+        request_limits: typing.Optional[typing.Union["InferenceEndpointConfigSpecWorkerRequestLimits", typing.Dict[builtins.str, typing.Any]]] = None,
         working_dir: typing.Optional[builtins.str] = None,
     ) -> None:
         '''Details of the worker.
@@ -4527,6 +19244,7 @@ class InferenceEndpointConfigSpecWorker:
         :param command: Defines the Command which is Entrypoint array. Not executed within a shell.
         :param environment_variables: List of environment variables to set in the container. Cannot be updated.
         :param probes: Configuration for container probes (liveness, readiness, startup).
+        :param request_limits: Configuration for request limiting on the nginx sidecar proxy.
         :param working_dir: Defines the working directory of container.
 
         :schema: InferenceEndpointConfigSpecWorker
@@ -4539,6 +19257,8 @@ class InferenceEndpointConfigSpecWorker:
             resources = InferenceEndpointConfigSpecWorkerResources(**resources)
         if isinstance(probes, dict):
             probes = InferenceEndpointConfigSpecWorkerProbes(**probes)
+        if isinstance(request_limits, dict):
+            request_limits = InferenceEndpointConfigSpecWorkerRequestLimits(**request_limits)
         if __debug__:
             type_hints = cached_type_hints(_typecheckingstub__254932ed78004b8048189df136fef209b67e7568c75782bac30d55ef7199ac6c)
             check_type(argname="argument image", value=image, expected_type=type_hints["image"])
@@ -4549,6 +19269,7 @@ class InferenceEndpointConfigSpecWorker:
             check_type(argname="argument command", value=command, expected_type=type_hints["command"])
             check_type(argname="argument environment_variables", value=environment_variables, expected_type=type_hints["environment_variables"])
             check_type(argname="argument probes", value=probes, expected_type=type_hints["probes"])
+            check_type(argname="argument request_limits", value=request_limits, expected_type=type_hints["request_limits"])
             check_type(argname="argument working_dir", value=working_dir, expected_type=type_hints["working_dir"])
         self._values: typing.Dict[builtins.str, typing.Any] = {
             "image": image,
@@ -4564,6 +19285,8 @@ class InferenceEndpointConfigSpecWorker:
             self._values["environment_variables"] = environment_variables
         if probes is not None:
             self._values["probes"] = probes
+        if request_limits is not None:
+            self._values["request_limits"] = request_limits
         if working_dir is not None:
             self._values["working_dir"] = working_dir
 
@@ -4650,6 +19373,17 @@ class InferenceEndpointConfigSpecWorker:
         '''
         result = self._values.get("probes")
         return typing.cast(typing.Optional["InferenceEndpointConfigSpecWorkerProbes"], result)
+
+    @builtins.property
+    def request_limits(
+        self,
+    ) -> typing.Optional["InferenceEndpointConfigSpecWorkerRequestLimits"]:
+        '''Configuration for request limiting on the nginx sidecar proxy.
+
+        :schema: InferenceEndpointConfigSpecWorker#requestLimits
+        '''
+        result = self._values.get("request_limits")
+        return typing.cast(typing.Optional["InferenceEndpointConfigSpecWorkerRequestLimits"], result)
 
     @builtins.property
     def working_dir(self) -> typing.Optional[builtins.str]:
@@ -7597,6 +22331,96 @@ class InferenceEndpointConfigSpecWorkerProbesStartupProbeTcpSocketPort(
 
 
 @jsii.data_type(
+    jsii_type="comamazonawssagemakerinference.InferenceEndpointConfigSpecWorkerRequestLimits",
+    jsii_struct_bases=[],
+    name_mapping={
+        "max_concurrent_requests": "maxConcurrentRequests",
+        "max_queue_size": "maxQueueSize",
+        "overflow_status_code": "overflowStatusCode",
+    },
+)
+class InferenceEndpointConfigSpecWorkerRequestLimits:
+    def __init__(
+        self,
+        *,
+        max_concurrent_requests: typing.Optional[jsii.Number] = None,
+        max_queue_size: typing.Optional[jsii.Number] = None,
+        overflow_status_code: typing.Optional[jsii.Number] = None,
+    ) -> None:
+        '''Configuration for request limiting on the nginx sidecar proxy.
+
+        :param max_concurrent_requests: Maximum number of concurrent requests the nginx sidecar proxy will accept per pod. When the limit is reached, new requests receive a 429 (Too Many Requests) response, enabling fail-fast behavior and allowing the load balancer to redirect traffic. If not set or set to 0, no concurrency limit is enforced.
+        :param max_queue_size: Maximum number of requests to queue when the concurrent request limit is reached. Queued requests wait until an in-flight request completes. When the queue is full, new requests receive the overflow status code response. If not set or set to 0, no queuing is applied — requests are rejected immediately when the concurrent request limit is reached.
+        :param overflow_status_code: HTTP status code returned when request limits are exceeded. Defaults to 429 (Too Many Requests). Default: 429 (Too Many Requests).
+
+        :schema: InferenceEndpointConfigSpecWorkerRequestLimits
+        '''
+        if __debug__:
+            type_hints = cached_type_hints(_typecheckingstub__d731739a719f52a3372170bd8404df0015a8aeb03e20a100ef147c0f4ab9536e)
+            check_type(argname="argument max_concurrent_requests", value=max_concurrent_requests, expected_type=type_hints["max_concurrent_requests"])
+            check_type(argname="argument max_queue_size", value=max_queue_size, expected_type=type_hints["max_queue_size"])
+            check_type(argname="argument overflow_status_code", value=overflow_status_code, expected_type=type_hints["overflow_status_code"])
+        self._values: typing.Dict[builtins.str, typing.Any] = {}
+        if max_concurrent_requests is not None:
+            self._values["max_concurrent_requests"] = max_concurrent_requests
+        if max_queue_size is not None:
+            self._values["max_queue_size"] = max_queue_size
+        if overflow_status_code is not None:
+            self._values["overflow_status_code"] = overflow_status_code
+
+    @builtins.property
+    def max_concurrent_requests(self) -> typing.Optional[jsii.Number]:
+        '''Maximum number of concurrent requests the nginx sidecar proxy will accept per pod.
+
+        When the limit is reached, new requests receive a 429 (Too Many Requests) response,
+        enabling fail-fast behavior and allowing the load balancer to redirect traffic.
+        If not set or set to 0, no concurrency limit is enforced.
+
+        :schema: InferenceEndpointConfigSpecWorkerRequestLimits#maxConcurrentRequests
+        '''
+        result = self._values.get("max_concurrent_requests")
+        return typing.cast(typing.Optional[jsii.Number], result)
+
+    @builtins.property
+    def max_queue_size(self) -> typing.Optional[jsii.Number]:
+        '''Maximum number of requests to queue when the concurrent request limit is reached.
+
+        Queued requests wait until an in-flight request completes. When the queue is full,
+        new requests receive the overflow status code response.
+        If not set or set to 0, no queuing is applied — requests are rejected immediately
+        when the concurrent request limit is reached.
+
+        :schema: InferenceEndpointConfigSpecWorkerRequestLimits#maxQueueSize
+        '''
+        result = self._values.get("max_queue_size")
+        return typing.cast(typing.Optional[jsii.Number], result)
+
+    @builtins.property
+    def overflow_status_code(self) -> typing.Optional[jsii.Number]:
+        '''HTTP status code returned when request limits are exceeded.
+
+        Defaults to 429 (Too Many Requests).
+
+        :default: 429 (Too Many Requests).
+
+        :schema: InferenceEndpointConfigSpecWorkerRequestLimits#overflowStatusCode
+        '''
+        result = self._values.get("overflow_status_code")
+        return typing.cast(typing.Optional[jsii.Number], result)
+
+    def __eq__(self, rhs: typing.Any) -> builtins.bool:
+        return isinstance(rhs, self.__class__) and rhs._values == self._values
+
+    def __ne__(self, rhs: typing.Any) -> builtins.bool:
+        return not (rhs == self)
+
+    def __repr__(self) -> str:
+        return "InferenceEndpointConfigSpecWorkerRequestLimits(%s)" % ", ".join(
+            k + "=" + repr(v) for k, v in self._values.items()
+        )
+
+
+@jsii.data_type(
     jsii_type="comamazonawssagemakerinference.InferenceEndpointConfigSpecWorkerResources",
     jsii_struct_bases=[],
     name_mapping={"claims": "claims", "limits": "limits", "requests": "requests"},
@@ -9472,7 +24296,7 @@ class InferenceEndpointConfigV1Alpha1SpecTlsConfig:
     ) -> None:
         '''Configurations for TLS.
 
-        :param tls_certificate_output_s3_uri: 
+        :param tls_certificate_output_s3_uri: S3 URI for auto-generated certificate storage.
 
         :schema: InferenceEndpointConfigV1Alpha1SpecTlsConfig
         '''
@@ -9485,7 +24309,8 @@ class InferenceEndpointConfigV1Alpha1SpecTlsConfig:
 
     @builtins.property
     def tls_certificate_output_s3_uri(self) -> typing.Optional[builtins.str]:
-        '''
+        '''S3 URI for auto-generated certificate storage.
+
         :schema: InferenceEndpointConfigV1Alpha1SpecTlsConfig#tlsCertificateOutputS3Uri
         '''
         result = self._values.get("tls_certificate_output_s3_uri")
@@ -10675,6 +25500,19 @@ __all__ = [
     "InferenceEndpointConfigSpecAutoScalingSpecPrometheusTriggerList",
     "InferenceEndpointConfigSpecAutoScalingSpecPrometheusTriggerListMetricType",
     "InferenceEndpointConfigSpecAutoScalingSpecPrometheusTriggerMetricType",
+    "InferenceEndpointConfigSpecDataCapture",
+    "InferenceEndpointConfigSpecDataCaptureLoadBalancer",
+    "InferenceEndpointConfigSpecDataCaptureModelPod",
+    "InferenceEndpointConfigSpecDataCaptureModelPodBufferConfig",
+    "InferenceEndpointConfigSpecDataCaptureModelPodCaptureContentTypeHeader",
+    "InferenceEndpointConfigSpecDataCaptureModelPodCaptureOptions",
+    "InferenceEndpointConfigSpecDataCaptureModelPodCaptureOptionsCaptureMode",
+    "InferenceEndpointConfigSpecDataCaptureModelPodPayloadConfig",
+    "InferenceEndpointConfigSpecDataCaptureSagemakerEndpoint",
+    "InferenceEndpointConfigSpecDataCaptureSagemakerEndpointCaptureContentTypeHeader",
+    "InferenceEndpointConfigSpecDataCaptureSagemakerEndpointCaptureOptions",
+    "InferenceEndpointConfigSpecDataCaptureSagemakerEndpointCaptureOptionsCaptureMode",
+    "InferenceEndpointConfigSpecDnsConfig",
     "InferenceEndpointConfigSpecIntelligentRoutingSpec",
     "InferenceEndpointConfigSpecIntelligentRoutingSpecAutoScalingSpec",
     "InferenceEndpointConfigSpecIntelligentRoutingSpecAutoScalingSpecCloudWatchTrigger",
@@ -10688,6 +25526,146 @@ __all__ = [
     "InferenceEndpointConfigSpecIntelligentRoutingSpecAutoScalingSpecPrometheusTriggerListMetricType",
     "InferenceEndpointConfigSpecIntelligentRoutingSpecAutoScalingSpecPrometheusTriggerMetricType",
     "InferenceEndpointConfigSpecIntelligentRoutingSpecRoutingStrategy",
+    "InferenceEndpointConfigSpecKubernetes",
+    "InferenceEndpointConfigSpecKubernetesInitContainers",
+    "InferenceEndpointConfigSpecKubernetesInitContainersEnv",
+    "InferenceEndpointConfigSpecKubernetesInitContainersEnvFrom",
+    "InferenceEndpointConfigSpecKubernetesInitContainersEnvFromConfigMapRef",
+    "InferenceEndpointConfigSpecKubernetesInitContainersEnvFromSecretRef",
+    "InferenceEndpointConfigSpecKubernetesInitContainersEnvValueFrom",
+    "InferenceEndpointConfigSpecKubernetesInitContainersEnvValueFromConfigMapKeyRef",
+    "InferenceEndpointConfigSpecKubernetesInitContainersEnvValueFromFieldRef",
+    "InferenceEndpointConfigSpecKubernetesInitContainersEnvValueFromFileKeyRef",
+    "InferenceEndpointConfigSpecKubernetesInitContainersEnvValueFromResourceFieldRef",
+    "InferenceEndpointConfigSpecKubernetesInitContainersEnvValueFromResourceFieldRefDivisor",
+    "InferenceEndpointConfigSpecKubernetesInitContainersEnvValueFromSecretKeyRef",
+    "InferenceEndpointConfigSpecKubernetesInitContainersLifecycle",
+    "InferenceEndpointConfigSpecKubernetesInitContainersLifecyclePostStart",
+    "InferenceEndpointConfigSpecKubernetesInitContainersLifecyclePostStartExec",
+    "InferenceEndpointConfigSpecKubernetesInitContainersLifecyclePostStartHttpGet",
+    "InferenceEndpointConfigSpecKubernetesInitContainersLifecyclePostStartHttpGetHttpHeaders",
+    "InferenceEndpointConfigSpecKubernetesInitContainersLifecyclePostStartHttpGetPort",
+    "InferenceEndpointConfigSpecKubernetesInitContainersLifecyclePostStartSleep",
+    "InferenceEndpointConfigSpecKubernetesInitContainersLifecyclePostStartTcpSocket",
+    "InferenceEndpointConfigSpecKubernetesInitContainersLifecyclePostStartTcpSocketPort",
+    "InferenceEndpointConfigSpecKubernetesInitContainersLifecyclePreStop",
+    "InferenceEndpointConfigSpecKubernetesInitContainersLifecyclePreStopExec",
+    "InferenceEndpointConfigSpecKubernetesInitContainersLifecyclePreStopHttpGet",
+    "InferenceEndpointConfigSpecKubernetesInitContainersLifecyclePreStopHttpGetHttpHeaders",
+    "InferenceEndpointConfigSpecKubernetesInitContainersLifecyclePreStopHttpGetPort",
+    "InferenceEndpointConfigSpecKubernetesInitContainersLifecyclePreStopSleep",
+    "InferenceEndpointConfigSpecKubernetesInitContainersLifecyclePreStopTcpSocket",
+    "InferenceEndpointConfigSpecKubernetesInitContainersLifecyclePreStopTcpSocketPort",
+    "InferenceEndpointConfigSpecKubernetesInitContainersLivenessProbe",
+    "InferenceEndpointConfigSpecKubernetesInitContainersLivenessProbeExec",
+    "InferenceEndpointConfigSpecKubernetesInitContainersLivenessProbeGrpc",
+    "InferenceEndpointConfigSpecKubernetesInitContainersLivenessProbeHttpGet",
+    "InferenceEndpointConfigSpecKubernetesInitContainersLivenessProbeHttpGetHttpHeaders",
+    "InferenceEndpointConfigSpecKubernetesInitContainersLivenessProbeHttpGetPort",
+    "InferenceEndpointConfigSpecKubernetesInitContainersLivenessProbeTcpSocket",
+    "InferenceEndpointConfigSpecKubernetesInitContainersLivenessProbeTcpSocketPort",
+    "InferenceEndpointConfigSpecKubernetesInitContainersPorts",
+    "InferenceEndpointConfigSpecKubernetesInitContainersReadinessProbe",
+    "InferenceEndpointConfigSpecKubernetesInitContainersReadinessProbeExec",
+    "InferenceEndpointConfigSpecKubernetesInitContainersReadinessProbeGrpc",
+    "InferenceEndpointConfigSpecKubernetesInitContainersReadinessProbeHttpGet",
+    "InferenceEndpointConfigSpecKubernetesInitContainersReadinessProbeHttpGetHttpHeaders",
+    "InferenceEndpointConfigSpecKubernetesInitContainersReadinessProbeHttpGetPort",
+    "InferenceEndpointConfigSpecKubernetesInitContainersReadinessProbeTcpSocket",
+    "InferenceEndpointConfigSpecKubernetesInitContainersReadinessProbeTcpSocketPort",
+    "InferenceEndpointConfigSpecKubernetesInitContainersResizePolicy",
+    "InferenceEndpointConfigSpecKubernetesInitContainersResources",
+    "InferenceEndpointConfigSpecKubernetesInitContainersResourcesClaims",
+    "InferenceEndpointConfigSpecKubernetesInitContainersResourcesLimits",
+    "InferenceEndpointConfigSpecKubernetesInitContainersResourcesRequests",
+    "InferenceEndpointConfigSpecKubernetesInitContainersRestartPolicyRules",
+    "InferenceEndpointConfigSpecKubernetesInitContainersRestartPolicyRulesExitCodes",
+    "InferenceEndpointConfigSpecKubernetesInitContainersSecurityContext",
+    "InferenceEndpointConfigSpecKubernetesInitContainersSecurityContextAppArmorProfile",
+    "InferenceEndpointConfigSpecKubernetesInitContainersSecurityContextCapabilities",
+    "InferenceEndpointConfigSpecKubernetesInitContainersSecurityContextSeLinuxOptions",
+    "InferenceEndpointConfigSpecKubernetesInitContainersSecurityContextSeccompProfile",
+    "InferenceEndpointConfigSpecKubernetesInitContainersSecurityContextWindowsOptions",
+    "InferenceEndpointConfigSpecKubernetesInitContainersStartupProbe",
+    "InferenceEndpointConfigSpecKubernetesInitContainersStartupProbeExec",
+    "InferenceEndpointConfigSpecKubernetesInitContainersStartupProbeGrpc",
+    "InferenceEndpointConfigSpecKubernetesInitContainersStartupProbeHttpGet",
+    "InferenceEndpointConfigSpecKubernetesInitContainersStartupProbeHttpGetHttpHeaders",
+    "InferenceEndpointConfigSpecKubernetesInitContainersStartupProbeHttpGetPort",
+    "InferenceEndpointConfigSpecKubernetesInitContainersStartupProbeTcpSocket",
+    "InferenceEndpointConfigSpecKubernetesInitContainersStartupProbeTcpSocketPort",
+    "InferenceEndpointConfigSpecKubernetesInitContainersVolumeDevices",
+    "InferenceEndpointConfigSpecKubernetesInitContainersVolumeMounts",
+    "InferenceEndpointConfigSpecKubernetesVolumes",
+    "InferenceEndpointConfigSpecKubernetesVolumesAwsElasticBlockStore",
+    "InferenceEndpointConfigSpecKubernetesVolumesAzureDisk",
+    "InferenceEndpointConfigSpecKubernetesVolumesAzureFile",
+    "InferenceEndpointConfigSpecKubernetesVolumesCephfs",
+    "InferenceEndpointConfigSpecKubernetesVolumesCephfsSecretRef",
+    "InferenceEndpointConfigSpecKubernetesVolumesCinder",
+    "InferenceEndpointConfigSpecKubernetesVolumesCinderSecretRef",
+    "InferenceEndpointConfigSpecKubernetesVolumesConfigMap",
+    "InferenceEndpointConfigSpecKubernetesVolumesConfigMapItems",
+    "InferenceEndpointConfigSpecKubernetesVolumesCsi",
+    "InferenceEndpointConfigSpecKubernetesVolumesCsiNodePublishSecretRef",
+    "InferenceEndpointConfigSpecKubernetesVolumesDownwardApi",
+    "InferenceEndpointConfigSpecKubernetesVolumesDownwardApiItems",
+    "InferenceEndpointConfigSpecKubernetesVolumesDownwardApiItemsFieldRef",
+    "InferenceEndpointConfigSpecKubernetesVolumesDownwardApiItemsResourceFieldRef",
+    "InferenceEndpointConfigSpecKubernetesVolumesDownwardApiItemsResourceFieldRefDivisor",
+    "InferenceEndpointConfigSpecKubernetesVolumesEmptyDir",
+    "InferenceEndpointConfigSpecKubernetesVolumesEmptyDirSizeLimit",
+    "InferenceEndpointConfigSpecKubernetesVolumesEphemeral",
+    "InferenceEndpointConfigSpecKubernetesVolumesEphemeralVolumeClaimTemplate",
+    "InferenceEndpointConfigSpecKubernetesVolumesEphemeralVolumeClaimTemplateSpec",
+    "InferenceEndpointConfigSpecKubernetesVolumesEphemeralVolumeClaimTemplateSpecDataSource",
+    "InferenceEndpointConfigSpecKubernetesVolumesEphemeralVolumeClaimTemplateSpecDataSourceRef",
+    "InferenceEndpointConfigSpecKubernetesVolumesEphemeralVolumeClaimTemplateSpecResources",
+    "InferenceEndpointConfigSpecKubernetesVolumesEphemeralVolumeClaimTemplateSpecResourcesLimits",
+    "InferenceEndpointConfigSpecKubernetesVolumesEphemeralVolumeClaimTemplateSpecResourcesRequests",
+    "InferenceEndpointConfigSpecKubernetesVolumesEphemeralVolumeClaimTemplateSpecSelector",
+    "InferenceEndpointConfigSpecKubernetesVolumesEphemeralVolumeClaimTemplateSpecSelectorMatchExpressions",
+    "InferenceEndpointConfigSpecKubernetesVolumesFc",
+    "InferenceEndpointConfigSpecKubernetesVolumesFlexVolume",
+    "InferenceEndpointConfigSpecKubernetesVolumesFlexVolumeSecretRef",
+    "InferenceEndpointConfigSpecKubernetesVolumesFlocker",
+    "InferenceEndpointConfigSpecKubernetesVolumesGcePersistentDisk",
+    "InferenceEndpointConfigSpecKubernetesVolumesGitRepo",
+    "InferenceEndpointConfigSpecKubernetesVolumesGlusterfs",
+    "InferenceEndpointConfigSpecKubernetesVolumesHostPath",
+    "InferenceEndpointConfigSpecKubernetesVolumesImage",
+    "InferenceEndpointConfigSpecKubernetesVolumesIscsi",
+    "InferenceEndpointConfigSpecKubernetesVolumesIscsiSecretRef",
+    "InferenceEndpointConfigSpecKubernetesVolumesNfs",
+    "InferenceEndpointConfigSpecKubernetesVolumesPersistentVolumeClaim",
+    "InferenceEndpointConfigSpecKubernetesVolumesPhotonPersistentDisk",
+    "InferenceEndpointConfigSpecKubernetesVolumesPortworxVolume",
+    "InferenceEndpointConfigSpecKubernetesVolumesProjected",
+    "InferenceEndpointConfigSpecKubernetesVolumesProjectedSources",
+    "InferenceEndpointConfigSpecKubernetesVolumesProjectedSourcesClusterTrustBundle",
+    "InferenceEndpointConfigSpecKubernetesVolumesProjectedSourcesClusterTrustBundleLabelSelector",
+    "InferenceEndpointConfigSpecKubernetesVolumesProjectedSourcesClusterTrustBundleLabelSelectorMatchExpressions",
+    "InferenceEndpointConfigSpecKubernetesVolumesProjectedSourcesConfigMap",
+    "InferenceEndpointConfigSpecKubernetesVolumesProjectedSourcesConfigMapItems",
+    "InferenceEndpointConfigSpecKubernetesVolumesProjectedSourcesDownwardApi",
+    "InferenceEndpointConfigSpecKubernetesVolumesProjectedSourcesDownwardApiItems",
+    "InferenceEndpointConfigSpecKubernetesVolumesProjectedSourcesDownwardApiItemsFieldRef",
+    "InferenceEndpointConfigSpecKubernetesVolumesProjectedSourcesDownwardApiItemsResourceFieldRef",
+    "InferenceEndpointConfigSpecKubernetesVolumesProjectedSourcesDownwardApiItemsResourceFieldRefDivisor",
+    "InferenceEndpointConfigSpecKubernetesVolumesProjectedSourcesPodCertificate",
+    "InferenceEndpointConfigSpecKubernetesVolumesProjectedSourcesSecret",
+    "InferenceEndpointConfigSpecKubernetesVolumesProjectedSourcesSecretItems",
+    "InferenceEndpointConfigSpecKubernetesVolumesProjectedSourcesServiceAccountToken",
+    "InferenceEndpointConfigSpecKubernetesVolumesQuobyte",
+    "InferenceEndpointConfigSpecKubernetesVolumesRbd",
+    "InferenceEndpointConfigSpecKubernetesVolumesRbdSecretRef",
+    "InferenceEndpointConfigSpecKubernetesVolumesScaleIo",
+    "InferenceEndpointConfigSpecKubernetesVolumesScaleIoSecretRef",
+    "InferenceEndpointConfigSpecKubernetesVolumesSecret",
+    "InferenceEndpointConfigSpecKubernetesVolumesSecretItems",
+    "InferenceEndpointConfigSpecKubernetesVolumesStorageos",
+    "InferenceEndpointConfigSpecKubernetesVolumesStorageosSecretRef",
+    "InferenceEndpointConfigSpecKubernetesVolumesVsphereVolume",
     "InferenceEndpointConfigSpecKvCacheSpec",
     "InferenceEndpointConfigSpecKvCacheSpecL2CacheSpec",
     "InferenceEndpointConfigSpecLoadBalancer",
@@ -10696,6 +25674,8 @@ __all__ = [
     "InferenceEndpointConfigSpecMetricsModelMetrics",
     "InferenceEndpointConfigSpecModelSourceConfig",
     "InferenceEndpointConfigSpecModelSourceConfigFsxStorage",
+    "InferenceEndpointConfigSpecModelSourceConfigHuggingFaceModel",
+    "InferenceEndpointConfigSpecModelSourceConfigHuggingFaceModelTokenSecretRef",
     "InferenceEndpointConfigSpecModelSourceConfigModelSourceType",
     "InferenceEndpointConfigSpecModelSourceConfigS3Storage",
     "InferenceEndpointConfigSpecNodeAffinity",
@@ -10709,6 +25689,7 @@ __all__ = [
     "InferenceEndpointConfigSpecNodeAffinityRequiredDuringSchedulingIgnoredDuringExecutionNodeSelectorTermsMatchFields",
     "InferenceEndpointConfigSpecTags",
     "InferenceEndpointConfigSpecTlsConfig",
+    "InferenceEndpointConfigSpecTlsConfigCustomCertificateConfig",
     "InferenceEndpointConfigSpecWorker",
     "InferenceEndpointConfigSpecWorkerEnvironmentVariables",
     "InferenceEndpointConfigSpecWorkerEnvironmentVariablesValueFrom",
@@ -10745,6 +25726,7 @@ __all__ = [
     "InferenceEndpointConfigSpecWorkerProbesStartupProbeHttpGetPort",
     "InferenceEndpointConfigSpecWorkerProbesStartupProbeTcpSocket",
     "InferenceEndpointConfigSpecWorkerProbesStartupProbeTcpSocketPort",
+    "InferenceEndpointConfigSpecWorkerRequestLimits",
     "InferenceEndpointConfigSpecWorkerResources",
     "InferenceEndpointConfigSpecWorkerResourcesClaims",
     "InferenceEndpointConfigSpecWorkerResourcesLimits",
@@ -10811,12 +25793,15 @@ def _typecheckingstub__ad600e1e53867817782818831d56c2b20332d59c8660e9e5c7990e408
     model_source_config: typing.Union[InferenceEndpointConfigSpecModelSourceConfig, typing.Dict[builtins.str, typing.Any]],
     worker: typing.Union[InferenceEndpointConfigSpecWorker, typing.Dict[builtins.str, typing.Any]],
     auto_scaling_spec: typing.Optional[typing.Union[InferenceEndpointConfigSpecAutoScalingSpec, typing.Dict[builtins.str, typing.Any]]] = None,
+    data_capture: typing.Optional[typing.Union[InferenceEndpointConfigSpecDataCapture, typing.Dict[builtins.str, typing.Any]]] = None,
+    dns_config: typing.Optional[typing.Union[InferenceEndpointConfigSpecDnsConfig, typing.Dict[builtins.str, typing.Any]]] = None,
     endpoint_name: typing.Optional[builtins.str] = None,
     initial_replica_count: typing.Optional[jsii.Number] = None,
     instance_type: typing.Optional[builtins.str] = None,
     instance_types: typing.Optional[typing.Sequence[builtins.str]] = None,
     intelligent_routing_spec: typing.Optional[typing.Union[InferenceEndpointConfigSpecIntelligentRoutingSpec, typing.Dict[builtins.str, typing.Any]]] = None,
     invocation_endpoint: typing.Optional[builtins.str] = None,
+    kubernetes: typing.Optional[typing.Union[InferenceEndpointConfigSpecKubernetes, typing.Dict[builtins.str, typing.Any]]] = None,
     kv_cache_spec: typing.Optional[typing.Union[InferenceEndpointConfigSpecKvCacheSpec, typing.Dict[builtins.str, typing.Any]]] = None,
     load_balancer: typing.Optional[typing.Union[InferenceEndpointConfigSpecLoadBalancer, typing.Dict[builtins.str, typing.Any]]] = None,
     max_deploy_time_in_seconds: typing.Optional[jsii.Number] = None,
@@ -10929,6 +25914,99 @@ def _typecheckingstub__4f7911a39653653054b378bf86daf676c4be6927ac6394898ca884887
     """Type checking stubs"""
     pass
 
+def _typecheckingstub__ff30597ce564dd966b00491bc34bed0f314e53d39987a106fadd146ede47124a(
+    *,
+    load_balancer: typing.Optional[typing.Union[InferenceEndpointConfigSpecDataCaptureLoadBalancer, typing.Dict[builtins.str, typing.Any]]] = None,
+    model_pod: typing.Optional[typing.Union[InferenceEndpointConfigSpecDataCaptureModelPod, typing.Dict[builtins.str, typing.Any]]] = None,
+    s3_uri: typing.Optional[builtins.str] = None,
+    sagemaker_endpoint: typing.Optional[typing.Union[InferenceEndpointConfigSpecDataCaptureSagemakerEndpoint, typing.Dict[builtins.str, typing.Any]]] = None,
+) -> None:
+    """Type checking stubs"""
+    pass
+
+def _typecheckingstub__7e633b23682dd5a1a92f58fa09a84f908d8bb28c2a81007bbca55cfc1ccf8146(
+    *,
+    enabled: builtins.bool,
+) -> None:
+    """Type checking stubs"""
+    pass
+
+def _typecheckingstub__3cf1995971addf17a88d8bbb3fadb979928112faad212ddd9209983574443122(
+    *,
+    enabled: builtins.bool,
+    buffer_config: typing.Optional[typing.Union[InferenceEndpointConfigSpecDataCaptureModelPodBufferConfig, typing.Dict[builtins.str, typing.Any]]] = None,
+    capture_content_type_header: typing.Optional[typing.Union[InferenceEndpointConfigSpecDataCaptureModelPodCaptureContentTypeHeader, typing.Dict[builtins.str, typing.Any]]] = None,
+    capture_options: typing.Optional[typing.Sequence[typing.Union[InferenceEndpointConfigSpecDataCaptureModelPodCaptureOptions, typing.Dict[builtins.str, typing.Any]]]] = None,
+    initial_sampling_percentage: typing.Optional[jsii.Number] = None,
+    kms_key_id: typing.Optional[builtins.str] = None,
+    payload_config: typing.Optional[typing.Union[InferenceEndpointConfigSpecDataCaptureModelPodPayloadConfig, typing.Dict[builtins.str, typing.Any]]] = None,
+) -> None:
+    """Type checking stubs"""
+    pass
+
+def _typecheckingstub__42a83d48dc04a5a72d6668e06486d4384e78a145235df401beabcd0183a3b388(
+    *,
+    batch_size: typing.Optional[jsii.Number] = None,
+    flush_interval_seconds: typing.Optional[jsii.Number] = None,
+) -> None:
+    """Type checking stubs"""
+    pass
+
+def _typecheckingstub__23078dac748951b6b7745369b415c9f544d28687b70ac00043ddb135abfc979f(
+    *,
+    csv_content_types: typing.Optional[typing.Sequence[builtins.str]] = None,
+    json_content_types: typing.Optional[typing.Sequence[builtins.str]] = None,
+) -> None:
+    """Type checking stubs"""
+    pass
+
+def _typecheckingstub__94b7d406ed2a95c657a583dfd90bc0800dbbd2dbe00fc513017b5d67c2fb82d1(
+    *,
+    capture_mode: InferenceEndpointConfigSpecDataCaptureModelPodCaptureOptionsCaptureMode,
+) -> None:
+    """Type checking stubs"""
+    pass
+
+def _typecheckingstub__3d2f2ea094895f3b1d4ad294f70285715ce0b211a4ac5514b0a3692dab365923(
+    *,
+    max_payload_size_kb: typing.Optional[jsii.Number] = None,
+) -> None:
+    """Type checking stubs"""
+    pass
+
+def _typecheckingstub__6cb80d5a6c78d71b9ca725dda2736b286989bd9616e74f6170b8c0b594b92432(
+    *,
+    enabled: builtins.bool,
+    capture_content_type_header: typing.Optional[typing.Union[InferenceEndpointConfigSpecDataCaptureSagemakerEndpointCaptureContentTypeHeader, typing.Dict[builtins.str, typing.Any]]] = None,
+    capture_options: typing.Optional[typing.Sequence[typing.Union[InferenceEndpointConfigSpecDataCaptureSagemakerEndpointCaptureOptions, typing.Dict[builtins.str, typing.Any]]]] = None,
+    initial_sampling_percentage: typing.Optional[jsii.Number] = None,
+    kms_key_id: typing.Optional[builtins.str] = None,
+) -> None:
+    """Type checking stubs"""
+    pass
+
+def _typecheckingstub__f3092ea857517fd84b7da887a9a4f76662335c85253560257eddd0ef2d997443(
+    *,
+    csv_content_types: typing.Optional[typing.Sequence[builtins.str]] = None,
+    json_content_types: typing.Optional[typing.Sequence[builtins.str]] = None,
+) -> None:
+    """Type checking stubs"""
+    pass
+
+def _typecheckingstub__f43c8de1b3d812f2d44427a932b977b11703f92bd5b550fffeb8c824c3f659bf(
+    *,
+    capture_mode: InferenceEndpointConfigSpecDataCaptureSagemakerEndpointCaptureOptionsCaptureMode,
+) -> None:
+    """Type checking stubs"""
+    pass
+
+def _typecheckingstub__3267af566b252e963db33ebf715abcf67e84c730bb424704fe529c9e28414180(
+    *,
+    hosted_zone_id: builtins.str,
+) -> None:
+    """Type checking stubs"""
+    pass
+
 def _typecheckingstub__12739a27bf6831df001a53533b2884bad0a7a779fc8f84393bb822f7e61a923d(
     *,
     auto_scaling_spec: typing.Optional[typing.Union[InferenceEndpointConfigSpecIntelligentRoutingSpecAutoScalingSpec, typing.Dict[builtins.str, typing.Any]]] = None,
@@ -11037,6 +26115,1413 @@ def _typecheckingstub__0f470996e564eb12f9959e56fc0190114b905ec6e7476f3642e246f81
     """Type checking stubs"""
     pass
 
+def _typecheckingstub__d8fc01bae2d5bbc5849b3b408269278e316e81e450e836b5bd057e8a6fd937b3(
+    *,
+    init_containers: typing.Optional[typing.Sequence[typing.Union[InferenceEndpointConfigSpecKubernetesInitContainers, typing.Dict[builtins.str, typing.Any]]]] = None,
+    scheduler_name: typing.Optional[builtins.str] = None,
+    service_account_name: typing.Optional[builtins.str] = None,
+    volumes: typing.Optional[typing.Sequence[typing.Union[InferenceEndpointConfigSpecKubernetesVolumes, typing.Dict[builtins.str, typing.Any]]]] = None,
+) -> None:
+    """Type checking stubs"""
+    pass
+
+def _typecheckingstub__4866d6dd68e93ca66c080589691e77c3c8e56104e371b61660bca485a6c8109c(
+    *,
+    name: builtins.str,
+    args: typing.Optional[typing.Sequence[builtins.str]] = None,
+    command: typing.Optional[typing.Sequence[builtins.str]] = None,
+    env: typing.Optional[typing.Sequence[typing.Union[InferenceEndpointConfigSpecKubernetesInitContainersEnv, typing.Dict[builtins.str, typing.Any]]]] = None,
+    env_from: typing.Optional[typing.Sequence[typing.Union[InferenceEndpointConfigSpecKubernetesInitContainersEnvFrom, typing.Dict[builtins.str, typing.Any]]]] = None,
+    image: typing.Optional[builtins.str] = None,
+    image_pull_policy: typing.Optional[builtins.str] = None,
+    lifecycle: typing.Optional[typing.Union[InferenceEndpointConfigSpecKubernetesInitContainersLifecycle, typing.Dict[builtins.str, typing.Any]]] = None,
+    liveness_probe: typing.Optional[typing.Union[InferenceEndpointConfigSpecKubernetesInitContainersLivenessProbe, typing.Dict[builtins.str, typing.Any]]] = None,
+    ports: typing.Optional[typing.Sequence[typing.Union[InferenceEndpointConfigSpecKubernetesInitContainersPorts, typing.Dict[builtins.str, typing.Any]]]] = None,
+    readiness_probe: typing.Optional[typing.Union[InferenceEndpointConfigSpecKubernetesInitContainersReadinessProbe, typing.Dict[builtins.str, typing.Any]]] = None,
+    resize_policy: typing.Optional[typing.Sequence[typing.Union[InferenceEndpointConfigSpecKubernetesInitContainersResizePolicy, typing.Dict[builtins.str, typing.Any]]]] = None,
+    resources: typing.Optional[typing.Union[InferenceEndpointConfigSpecKubernetesInitContainersResources, typing.Dict[builtins.str, typing.Any]]] = None,
+    restart_policy: typing.Optional[builtins.str] = None,
+    restart_policy_rules: typing.Optional[typing.Sequence[typing.Union[InferenceEndpointConfigSpecKubernetesInitContainersRestartPolicyRules, typing.Dict[builtins.str, typing.Any]]]] = None,
+    security_context: typing.Optional[typing.Union[InferenceEndpointConfigSpecKubernetesInitContainersSecurityContext, typing.Dict[builtins.str, typing.Any]]] = None,
+    startup_probe: typing.Optional[typing.Union[InferenceEndpointConfigSpecKubernetesInitContainersStartupProbe, typing.Dict[builtins.str, typing.Any]]] = None,
+    stdin: typing.Optional[builtins.bool] = None,
+    stdin_once: typing.Optional[builtins.bool] = None,
+    termination_message_path: typing.Optional[builtins.str] = None,
+    termination_message_policy: typing.Optional[builtins.str] = None,
+    tty: typing.Optional[builtins.bool] = None,
+    volume_devices: typing.Optional[typing.Sequence[typing.Union[InferenceEndpointConfigSpecKubernetesInitContainersVolumeDevices, typing.Dict[builtins.str, typing.Any]]]] = None,
+    volume_mounts: typing.Optional[typing.Sequence[typing.Union[InferenceEndpointConfigSpecKubernetesInitContainersVolumeMounts, typing.Dict[builtins.str, typing.Any]]]] = None,
+    working_dir: typing.Optional[builtins.str] = None,
+) -> None:
+    """Type checking stubs"""
+    pass
+
+def _typecheckingstub__450108a8d10b4422775024aed43416ffb84b05222aad198563dcfb1ca06d2b7d(
+    *,
+    name: builtins.str,
+    value: typing.Optional[builtins.str] = None,
+    value_from: typing.Optional[typing.Union[InferenceEndpointConfigSpecKubernetesInitContainersEnvValueFrom, typing.Dict[builtins.str, typing.Any]]] = None,
+) -> None:
+    """Type checking stubs"""
+    pass
+
+def _typecheckingstub__0990a1bea0929b7b879726ea0c7304320280b320af5f1dd915b0307fa42c21ce(
+    *,
+    config_map_ref: typing.Optional[typing.Union[InferenceEndpointConfigSpecKubernetesInitContainersEnvFromConfigMapRef, typing.Dict[builtins.str, typing.Any]]] = None,
+    prefix: typing.Optional[builtins.str] = None,
+    secret_ref: typing.Optional[typing.Union[InferenceEndpointConfigSpecKubernetesInitContainersEnvFromSecretRef, typing.Dict[builtins.str, typing.Any]]] = None,
+) -> None:
+    """Type checking stubs"""
+    pass
+
+def _typecheckingstub__bb95468d7fbc9fb4752e63dbe04ec935831deea0bdfaeb7b39d2b747d8bd9974(
+    *,
+    name: typing.Optional[builtins.str] = None,
+    optional: typing.Optional[builtins.bool] = None,
+) -> None:
+    """Type checking stubs"""
+    pass
+
+def _typecheckingstub__03b100512dd911ac5f5242656b8ca287a23ac0399eb643598383e14c5f3000dd(
+    *,
+    name: typing.Optional[builtins.str] = None,
+    optional: typing.Optional[builtins.bool] = None,
+) -> None:
+    """Type checking stubs"""
+    pass
+
+def _typecheckingstub__b6dbe34d7afb8e03be44231a5fbabc57676135459161ee15dc58c71994c63835(
+    *,
+    config_map_key_ref: typing.Optional[typing.Union[InferenceEndpointConfigSpecKubernetesInitContainersEnvValueFromConfigMapKeyRef, typing.Dict[builtins.str, typing.Any]]] = None,
+    field_ref: typing.Optional[typing.Union[InferenceEndpointConfigSpecKubernetesInitContainersEnvValueFromFieldRef, typing.Dict[builtins.str, typing.Any]]] = None,
+    file_key_ref: typing.Optional[typing.Union[InferenceEndpointConfigSpecKubernetesInitContainersEnvValueFromFileKeyRef, typing.Dict[builtins.str, typing.Any]]] = None,
+    resource_field_ref: typing.Optional[typing.Union[InferenceEndpointConfigSpecKubernetesInitContainersEnvValueFromResourceFieldRef, typing.Dict[builtins.str, typing.Any]]] = None,
+    secret_key_ref: typing.Optional[typing.Union[InferenceEndpointConfigSpecKubernetesInitContainersEnvValueFromSecretKeyRef, typing.Dict[builtins.str, typing.Any]]] = None,
+) -> None:
+    """Type checking stubs"""
+    pass
+
+def _typecheckingstub__ca69468c8a22b94833add805088ac0ef29096d22782384b2a092be56be82074e(
+    *,
+    key: builtins.str,
+    name: typing.Optional[builtins.str] = None,
+    optional: typing.Optional[builtins.bool] = None,
+) -> None:
+    """Type checking stubs"""
+    pass
+
+def _typecheckingstub__f44243e53474ec6a2a6d67a8fdd005e56b1b407ddc521dc811cacc6e7a28cb06(
+    *,
+    field_path: builtins.str,
+    api_version: typing.Optional[builtins.str] = None,
+) -> None:
+    """Type checking stubs"""
+    pass
+
+def _typecheckingstub__4fc6cc18c587d970bfdf571a72f35a85dc183b9a51cc0e87099ceea425f46775(
+    *,
+    key: builtins.str,
+    path: builtins.str,
+    volume_name: builtins.str,
+    optional: typing.Optional[builtins.bool] = None,
+) -> None:
+    """Type checking stubs"""
+    pass
+
+def _typecheckingstub__04d189146233f8a69fe32ef1c72f06d352b44e9c78d9685bf01f5664e213dbc4(
+    *,
+    resource: builtins.str,
+    container_name: typing.Optional[builtins.str] = None,
+    divisor: typing.Optional[InferenceEndpointConfigSpecKubernetesInitContainersEnvValueFromResourceFieldRefDivisor] = None,
+) -> None:
+    """Type checking stubs"""
+    pass
+
+def _typecheckingstub__1801f590102734115ee65502bd80f0845a2ee3b3735dd54d32c5b37af8a14bab(
+    value: jsii.Number,
+) -> None:
+    """Type checking stubs"""
+    pass
+
+def _typecheckingstub__b3f1f99a007a57c4c3f77e8ddd5a89875ef20dd1e049ec07e09019423b6571e6(
+    value: builtins.str,
+) -> None:
+    """Type checking stubs"""
+    pass
+
+def _typecheckingstub__440e792362b461f4c942b83df4753f2a2891afcb01136ceff351bc44e592187a(
+    *,
+    key: builtins.str,
+    name: typing.Optional[builtins.str] = None,
+    optional: typing.Optional[builtins.bool] = None,
+) -> None:
+    """Type checking stubs"""
+    pass
+
+def _typecheckingstub__0ce72f6ecd60b886a2396a7ed2a1a8ae0099e4b050aca6bc2329c61b9003b8d0(
+    *,
+    post_start: typing.Optional[typing.Union[InferenceEndpointConfigSpecKubernetesInitContainersLifecyclePostStart, typing.Dict[builtins.str, typing.Any]]] = None,
+    pre_stop: typing.Optional[typing.Union[InferenceEndpointConfigSpecKubernetesInitContainersLifecyclePreStop, typing.Dict[builtins.str, typing.Any]]] = None,
+    stop_signal: typing.Optional[builtins.str] = None,
+) -> None:
+    """Type checking stubs"""
+    pass
+
+def _typecheckingstub__726250a8c08623ec68ad649a88e84fc96cb24986e55627fb88f1d088721027aa(
+    *,
+    exec: typing.Optional[typing.Union[InferenceEndpointConfigSpecKubernetesInitContainersLifecyclePostStartExec, typing.Dict[builtins.str, typing.Any]]] = None,
+    http_get: typing.Optional[typing.Union[InferenceEndpointConfigSpecKubernetesInitContainersLifecyclePostStartHttpGet, typing.Dict[builtins.str, typing.Any]]] = None,
+    sleep: typing.Optional[typing.Union[InferenceEndpointConfigSpecKubernetesInitContainersLifecyclePostStartSleep, typing.Dict[builtins.str, typing.Any]]] = None,
+    tcp_socket: typing.Optional[typing.Union[InferenceEndpointConfigSpecKubernetesInitContainersLifecyclePostStartTcpSocket, typing.Dict[builtins.str, typing.Any]]] = None,
+) -> None:
+    """Type checking stubs"""
+    pass
+
+def _typecheckingstub__3f6458cf6530ffdf42f583193d5f25716e33fec885bfee904b572c64167579e6(
+    *,
+    command: typing.Optional[typing.Sequence[builtins.str]] = None,
+) -> None:
+    """Type checking stubs"""
+    pass
+
+def _typecheckingstub__655004f11697adaa72d8861f2f50acaff9ee7b37419e3c5ba13f10f563d0c846(
+    *,
+    port: InferenceEndpointConfigSpecKubernetesInitContainersLifecyclePostStartHttpGetPort,
+    host: typing.Optional[builtins.str] = None,
+    http_headers: typing.Optional[typing.Sequence[typing.Union[InferenceEndpointConfigSpecKubernetesInitContainersLifecyclePostStartHttpGetHttpHeaders, typing.Dict[builtins.str, typing.Any]]]] = None,
+    path: typing.Optional[builtins.str] = None,
+    scheme: typing.Optional[builtins.str] = None,
+) -> None:
+    """Type checking stubs"""
+    pass
+
+def _typecheckingstub__138f12d63d3e7b30e76c9a9327abd1eb008ab82020fc25ab70f0ed4d815e2f64(
+    *,
+    name: builtins.str,
+    value: builtins.str,
+) -> None:
+    """Type checking stubs"""
+    pass
+
+def _typecheckingstub__e3f137171b52bf07c91f3285f72d0f323ac315041aa3076360173c5323cf3e00(
+    value: jsii.Number,
+) -> None:
+    """Type checking stubs"""
+    pass
+
+def _typecheckingstub__d11d488f5b26205471e8df3255374daea5c799f93dba9f0e5377dd751171c63d(
+    value: builtins.str,
+) -> None:
+    """Type checking stubs"""
+    pass
+
+def _typecheckingstub__e523a47ffb34f9b86e281c685e0c029725e9aa24ede8d60f06a68fcc00672f1f(
+    *,
+    seconds: jsii.Number,
+) -> None:
+    """Type checking stubs"""
+    pass
+
+def _typecheckingstub__c0400c09484af042cf37954e8e19fd575b4f5c87dac63a73e8405c0052e42bf6(
+    *,
+    port: InferenceEndpointConfigSpecKubernetesInitContainersLifecyclePostStartTcpSocketPort,
+    host: typing.Optional[builtins.str] = None,
+) -> None:
+    """Type checking stubs"""
+    pass
+
+def _typecheckingstub__12d07040332dd9976d8dbc689eda695e40d54fff7381dbe4a4bf99d1c6c97568(
+    value: jsii.Number,
+) -> None:
+    """Type checking stubs"""
+    pass
+
+def _typecheckingstub__ce7f9dbfe747dffa7861f2d53f31625b874849f010f511362319428e06605ee0(
+    value: builtins.str,
+) -> None:
+    """Type checking stubs"""
+    pass
+
+def _typecheckingstub__4587e54e372e4fbdaff92cd6f14d72c9f69773ba2491b65a2c97b755603d05fa(
+    *,
+    exec: typing.Optional[typing.Union[InferenceEndpointConfigSpecKubernetesInitContainersLifecyclePreStopExec, typing.Dict[builtins.str, typing.Any]]] = None,
+    http_get: typing.Optional[typing.Union[InferenceEndpointConfigSpecKubernetesInitContainersLifecyclePreStopHttpGet, typing.Dict[builtins.str, typing.Any]]] = None,
+    sleep: typing.Optional[typing.Union[InferenceEndpointConfigSpecKubernetesInitContainersLifecyclePreStopSleep, typing.Dict[builtins.str, typing.Any]]] = None,
+    tcp_socket: typing.Optional[typing.Union[InferenceEndpointConfigSpecKubernetesInitContainersLifecyclePreStopTcpSocket, typing.Dict[builtins.str, typing.Any]]] = None,
+) -> None:
+    """Type checking stubs"""
+    pass
+
+def _typecheckingstub__1f5b2b9d678193b6d09da30ca30281456751ac8f7edd4f44ce0b92a15da77ff3(
+    *,
+    command: typing.Optional[typing.Sequence[builtins.str]] = None,
+) -> None:
+    """Type checking stubs"""
+    pass
+
+def _typecheckingstub__935714e486511c4b084a9531fdea0089a6ac92ad2b588d4c59c2436177c502a6(
+    *,
+    port: InferenceEndpointConfigSpecKubernetesInitContainersLifecyclePreStopHttpGetPort,
+    host: typing.Optional[builtins.str] = None,
+    http_headers: typing.Optional[typing.Sequence[typing.Union[InferenceEndpointConfigSpecKubernetesInitContainersLifecyclePreStopHttpGetHttpHeaders, typing.Dict[builtins.str, typing.Any]]]] = None,
+    path: typing.Optional[builtins.str] = None,
+    scheme: typing.Optional[builtins.str] = None,
+) -> None:
+    """Type checking stubs"""
+    pass
+
+def _typecheckingstub__8cb3eaa785e0fc9921a272a2aac36c47add5d294f546c5b48b22f2e007dcdaf4(
+    *,
+    name: builtins.str,
+    value: builtins.str,
+) -> None:
+    """Type checking stubs"""
+    pass
+
+def _typecheckingstub__477996ef78f4263fdd8729f71c55ad692f7e6a7555cd8d425087913e27faf43d(
+    value: jsii.Number,
+) -> None:
+    """Type checking stubs"""
+    pass
+
+def _typecheckingstub__5bf94215133766903ddb9ade688d8412487fe24e2532c6bc649ee1b08c17f8ae(
+    value: builtins.str,
+) -> None:
+    """Type checking stubs"""
+    pass
+
+def _typecheckingstub__f5809b068c5664c4f31776fc4b39c04d979eb96aa7dcc569a86cf58b49587d50(
+    *,
+    seconds: jsii.Number,
+) -> None:
+    """Type checking stubs"""
+    pass
+
+def _typecheckingstub__acc772858ef734672d58258ff05219656b6e304663593251ed284d0feaf82dfc(
+    *,
+    port: InferenceEndpointConfigSpecKubernetesInitContainersLifecyclePreStopTcpSocketPort,
+    host: typing.Optional[builtins.str] = None,
+) -> None:
+    """Type checking stubs"""
+    pass
+
+def _typecheckingstub__c01572c6ecdfe5e18efea0904625a103b37d9cb7c509de00591aa4cf84a5d279(
+    value: jsii.Number,
+) -> None:
+    """Type checking stubs"""
+    pass
+
+def _typecheckingstub__d19726c3328e22b4a592b6c8b18bafd0a110e11742b7c10662c9f59a74709fdf(
+    value: builtins.str,
+) -> None:
+    """Type checking stubs"""
+    pass
+
+def _typecheckingstub__8f0690c92ebd6df032dbf06e38e66a227f95a315ac4b6fdd2375781f629300a7(
+    *,
+    exec: typing.Optional[typing.Union[InferenceEndpointConfigSpecKubernetesInitContainersLivenessProbeExec, typing.Dict[builtins.str, typing.Any]]] = None,
+    failure_threshold: typing.Optional[jsii.Number] = None,
+    grpc: typing.Optional[typing.Union[InferenceEndpointConfigSpecKubernetesInitContainersLivenessProbeGrpc, typing.Dict[builtins.str, typing.Any]]] = None,
+    http_get: typing.Optional[typing.Union[InferenceEndpointConfigSpecKubernetesInitContainersLivenessProbeHttpGet, typing.Dict[builtins.str, typing.Any]]] = None,
+    initial_delay_seconds: typing.Optional[jsii.Number] = None,
+    period_seconds: typing.Optional[jsii.Number] = None,
+    success_threshold: typing.Optional[jsii.Number] = None,
+    tcp_socket: typing.Optional[typing.Union[InferenceEndpointConfigSpecKubernetesInitContainersLivenessProbeTcpSocket, typing.Dict[builtins.str, typing.Any]]] = None,
+    termination_grace_period_seconds: typing.Optional[jsii.Number] = None,
+    timeout_seconds: typing.Optional[jsii.Number] = None,
+) -> None:
+    """Type checking stubs"""
+    pass
+
+def _typecheckingstub__cdb787465a60175a32fe754b11b5c684fcccdf52abb17bc9920d32ea52a77d8f(
+    *,
+    command: typing.Optional[typing.Sequence[builtins.str]] = None,
+) -> None:
+    """Type checking stubs"""
+    pass
+
+def _typecheckingstub__60e473f9acfd2f1b887d3e03157b4765bdd31c0e6ab9de5c07e29b20d41d56a7(
+    *,
+    port: jsii.Number,
+    service: typing.Optional[builtins.str] = None,
+) -> None:
+    """Type checking stubs"""
+    pass
+
+def _typecheckingstub__170101cb07edb66bf9df16e439d1c9163a7192e9a42b2b4c88833379ae1a3efb(
+    *,
+    port: InferenceEndpointConfigSpecKubernetesInitContainersLivenessProbeHttpGetPort,
+    host: typing.Optional[builtins.str] = None,
+    http_headers: typing.Optional[typing.Sequence[typing.Union[InferenceEndpointConfigSpecKubernetesInitContainersLivenessProbeHttpGetHttpHeaders, typing.Dict[builtins.str, typing.Any]]]] = None,
+    path: typing.Optional[builtins.str] = None,
+    scheme: typing.Optional[builtins.str] = None,
+) -> None:
+    """Type checking stubs"""
+    pass
+
+def _typecheckingstub__df6d6f51188d8cc4d815f9a61ad67a6d1a384ab02cc99616bc01350a9ceb48b8(
+    *,
+    name: builtins.str,
+    value: builtins.str,
+) -> None:
+    """Type checking stubs"""
+    pass
+
+def _typecheckingstub__e76a1401666128dce68925c3b44ae93f724260ee1dbedc3f69a6d1890cb7407e(
+    value: jsii.Number,
+) -> None:
+    """Type checking stubs"""
+    pass
+
+def _typecheckingstub__5430cc91518c96da921896448b0861e852840aac4175d301953b357e86898b37(
+    value: builtins.str,
+) -> None:
+    """Type checking stubs"""
+    pass
+
+def _typecheckingstub__e4f6f7c27e6a42af870008744d243ff005872bc0e71633b310e16c7aaf147d82(
+    *,
+    port: InferenceEndpointConfigSpecKubernetesInitContainersLivenessProbeTcpSocketPort,
+    host: typing.Optional[builtins.str] = None,
+) -> None:
+    """Type checking stubs"""
+    pass
+
+def _typecheckingstub__4c3d01bf163e70372ece297f097bab74a63ac89193f48e584de61c0ece7d0b59(
+    value: jsii.Number,
+) -> None:
+    """Type checking stubs"""
+    pass
+
+def _typecheckingstub__31bb4a85c57ee1b4c81b11d3a612760135b0f96ee74bbbde003506f40ccfbc11(
+    value: builtins.str,
+) -> None:
+    """Type checking stubs"""
+    pass
+
+def _typecheckingstub__dcc0dacf7bfc06d2b3fb7b66031424a9fcf28e11a3b72fc76778132eb2f4a1b9(
+    *,
+    container_port: jsii.Number,
+    host_ip: typing.Optional[builtins.str] = None,
+    host_port: typing.Optional[jsii.Number] = None,
+    name: typing.Optional[builtins.str] = None,
+    protocol: typing.Optional[builtins.str] = None,
+) -> None:
+    """Type checking stubs"""
+    pass
+
+def _typecheckingstub__9dc74785569d7b8cebb02b33a8916d0e132569c6a67a3217c9bb5f58a8c305ab(
+    *,
+    exec: typing.Optional[typing.Union[InferenceEndpointConfigSpecKubernetesInitContainersReadinessProbeExec, typing.Dict[builtins.str, typing.Any]]] = None,
+    failure_threshold: typing.Optional[jsii.Number] = None,
+    grpc: typing.Optional[typing.Union[InferenceEndpointConfigSpecKubernetesInitContainersReadinessProbeGrpc, typing.Dict[builtins.str, typing.Any]]] = None,
+    http_get: typing.Optional[typing.Union[InferenceEndpointConfigSpecKubernetesInitContainersReadinessProbeHttpGet, typing.Dict[builtins.str, typing.Any]]] = None,
+    initial_delay_seconds: typing.Optional[jsii.Number] = None,
+    period_seconds: typing.Optional[jsii.Number] = None,
+    success_threshold: typing.Optional[jsii.Number] = None,
+    tcp_socket: typing.Optional[typing.Union[InferenceEndpointConfigSpecKubernetesInitContainersReadinessProbeTcpSocket, typing.Dict[builtins.str, typing.Any]]] = None,
+    termination_grace_period_seconds: typing.Optional[jsii.Number] = None,
+    timeout_seconds: typing.Optional[jsii.Number] = None,
+) -> None:
+    """Type checking stubs"""
+    pass
+
+def _typecheckingstub__373bcf650dfa0c2de935664cbd140711c65d50ec5a4c97eca3dfb502a32e1fbd(
+    *,
+    command: typing.Optional[typing.Sequence[builtins.str]] = None,
+) -> None:
+    """Type checking stubs"""
+    pass
+
+def _typecheckingstub__387531762a91b2971f167f7bdc1b0656f22acf6a24ca3e4278c89ebb10a6ba06(
+    *,
+    port: jsii.Number,
+    service: typing.Optional[builtins.str] = None,
+) -> None:
+    """Type checking stubs"""
+    pass
+
+def _typecheckingstub__5cae329fd65ac4ef7be1da6590464d23f6832924e2b28f677331d3e2ccb263a6(
+    *,
+    port: InferenceEndpointConfigSpecKubernetesInitContainersReadinessProbeHttpGetPort,
+    host: typing.Optional[builtins.str] = None,
+    http_headers: typing.Optional[typing.Sequence[typing.Union[InferenceEndpointConfigSpecKubernetesInitContainersReadinessProbeHttpGetHttpHeaders, typing.Dict[builtins.str, typing.Any]]]] = None,
+    path: typing.Optional[builtins.str] = None,
+    scheme: typing.Optional[builtins.str] = None,
+) -> None:
+    """Type checking stubs"""
+    pass
+
+def _typecheckingstub__bcdf7434c59436cfe3b9f3fc5317d84f30efef67ac8be3cc45d2583a13ed710f(
+    *,
+    name: builtins.str,
+    value: builtins.str,
+) -> None:
+    """Type checking stubs"""
+    pass
+
+def _typecheckingstub__5823ac08005381d9ed1d1ffb86bc222c49240be3cb9d45d9751fed3895313c9a(
+    value: jsii.Number,
+) -> None:
+    """Type checking stubs"""
+    pass
+
+def _typecheckingstub__b54d5d31820f4beee13be66de7428f388c45894743aad4dd57a295ae165415d4(
+    value: builtins.str,
+) -> None:
+    """Type checking stubs"""
+    pass
+
+def _typecheckingstub__c47d16ed841d75fef75080df2d90ff2a5a639c77a5f05250bb6c97c6286811a8(
+    *,
+    port: InferenceEndpointConfigSpecKubernetesInitContainersReadinessProbeTcpSocketPort,
+    host: typing.Optional[builtins.str] = None,
+) -> None:
+    """Type checking stubs"""
+    pass
+
+def _typecheckingstub__81e6bad3b50e36811fa6940037d970ae85e5f0034b39520cb32f75b6186a300d(
+    value: jsii.Number,
+) -> None:
+    """Type checking stubs"""
+    pass
+
+def _typecheckingstub__653e590804c18584fe67b097fd381beeffd7068aa289d504b0883bd233a0485f(
+    value: builtins.str,
+) -> None:
+    """Type checking stubs"""
+    pass
+
+def _typecheckingstub__1f533e1a9df80661bfc588f7de7e90e399541d3d644c2c3145b83abffc4ddf53(
+    *,
+    resource_name: builtins.str,
+    restart_policy: builtins.str,
+) -> None:
+    """Type checking stubs"""
+    pass
+
+def _typecheckingstub__a91907e19bee5a43a0582aa0652de16570ca4ab3d119c0f4071b7007c451a8ac(
+    *,
+    claims: typing.Optional[typing.Sequence[typing.Union[InferenceEndpointConfigSpecKubernetesInitContainersResourcesClaims, typing.Dict[builtins.str, typing.Any]]]] = None,
+    limits: typing.Optional[typing.Mapping[builtins.str, InferenceEndpointConfigSpecKubernetesInitContainersResourcesLimits]] = None,
+    requests: typing.Optional[typing.Mapping[builtins.str, InferenceEndpointConfigSpecKubernetesInitContainersResourcesRequests]] = None,
+) -> None:
+    """Type checking stubs"""
+    pass
+
+def _typecheckingstub__bc114f4bf457ab2506c7ee05bd606b96c3dabebe0ae584feeb1a375f1a117964(
+    *,
+    name: builtins.str,
+    request: typing.Optional[builtins.str] = None,
+) -> None:
+    """Type checking stubs"""
+    pass
+
+def _typecheckingstub__0e0ec8d59ea3c86e23ec98e7f6ae7d57c942e9af6ae831643306891de926e3f6(
+    value: jsii.Number,
+) -> None:
+    """Type checking stubs"""
+    pass
+
+def _typecheckingstub__935dada245ac8cecf0c7c3ddf29dfb459596b7072fbd01337afd41f5f99eded9(
+    value: builtins.str,
+) -> None:
+    """Type checking stubs"""
+    pass
+
+def _typecheckingstub__e5f1944140be3cb2a2bd56fcd5dd084816ad7571b40b639dac09076530fae02f(
+    value: jsii.Number,
+) -> None:
+    """Type checking stubs"""
+    pass
+
+def _typecheckingstub__04bb0820774a1a10294fadf24a2d4046ad291398e42c824b95a2432615e9fec5(
+    value: builtins.str,
+) -> None:
+    """Type checking stubs"""
+    pass
+
+def _typecheckingstub__fc4b2cdb23ca634e0af1fad313b7c02e734fff229941ff21b41d2d7096359d4e(
+    *,
+    action: builtins.str,
+    exit_codes: typing.Optional[typing.Union[InferenceEndpointConfigSpecKubernetesInitContainersRestartPolicyRulesExitCodes, typing.Dict[builtins.str, typing.Any]]] = None,
+) -> None:
+    """Type checking stubs"""
+    pass
+
+def _typecheckingstub__47f6f8107d67e7ff91db67e0d1b5b9c65f25a0420f3020bd94c706c720b6c1fc(
+    *,
+    operator: builtins.str,
+    values: typing.Optional[typing.Sequence[jsii.Number]] = None,
+) -> None:
+    """Type checking stubs"""
+    pass
+
+def _typecheckingstub__ed3f58c8eeffaf446a3b605cde28b0f99cae4f463f026a16b19986cdae714fd5(
+    *,
+    allow_privilege_escalation: typing.Optional[builtins.bool] = None,
+    app_armor_profile: typing.Optional[typing.Union[InferenceEndpointConfigSpecKubernetesInitContainersSecurityContextAppArmorProfile, typing.Dict[builtins.str, typing.Any]]] = None,
+    capabilities: typing.Optional[typing.Union[InferenceEndpointConfigSpecKubernetesInitContainersSecurityContextCapabilities, typing.Dict[builtins.str, typing.Any]]] = None,
+    privileged: typing.Optional[builtins.bool] = None,
+    proc_mount: typing.Optional[builtins.str] = None,
+    read_only_root_filesystem: typing.Optional[builtins.bool] = None,
+    run_as_group: typing.Optional[jsii.Number] = None,
+    run_as_non_root: typing.Optional[builtins.bool] = None,
+    run_as_user: typing.Optional[jsii.Number] = None,
+    seccomp_profile: typing.Optional[typing.Union[InferenceEndpointConfigSpecKubernetesInitContainersSecurityContextSeccompProfile, typing.Dict[builtins.str, typing.Any]]] = None,
+    se_linux_options: typing.Optional[typing.Union[InferenceEndpointConfigSpecKubernetesInitContainersSecurityContextSeLinuxOptions, typing.Dict[builtins.str, typing.Any]]] = None,
+    windows_options: typing.Optional[typing.Union[InferenceEndpointConfigSpecKubernetesInitContainersSecurityContextWindowsOptions, typing.Dict[builtins.str, typing.Any]]] = None,
+) -> None:
+    """Type checking stubs"""
+    pass
+
+def _typecheckingstub__57d5a8bfc122ac6cdbd82c19db4b20be8fb410ec0c769a001a5525f0887b4200(
+    *,
+    type: builtins.str,
+    localhost_profile: typing.Optional[builtins.str] = None,
+) -> None:
+    """Type checking stubs"""
+    pass
+
+def _typecheckingstub__086c3e64f8823eb9d3f7f4ec0a2341764131a057df1694f7b95e983790305215(
+    *,
+    add: typing.Optional[typing.Sequence[builtins.str]] = None,
+    drop: typing.Optional[typing.Sequence[builtins.str]] = None,
+) -> None:
+    """Type checking stubs"""
+    pass
+
+def _typecheckingstub__f6079d22d5d7abab4c83fafc182696a215fb7025471f2ae708f39f35a2fe95eb(
+    *,
+    level: typing.Optional[builtins.str] = None,
+    role: typing.Optional[builtins.str] = None,
+    type: typing.Optional[builtins.str] = None,
+    user: typing.Optional[builtins.str] = None,
+) -> None:
+    """Type checking stubs"""
+    pass
+
+def _typecheckingstub__6068490a4c32083074253ace8260d445257da5068e3338e16ac6d6abe0b179fb(
+    *,
+    type: builtins.str,
+    localhost_profile: typing.Optional[builtins.str] = None,
+) -> None:
+    """Type checking stubs"""
+    pass
+
+def _typecheckingstub__18ed3bffb33ecebd7c0e66853d3a18f2a3fccf37d560d75177b52dd702f1ee73(
+    *,
+    gmsa_credential_spec: typing.Optional[builtins.str] = None,
+    gmsa_credential_spec_name: typing.Optional[builtins.str] = None,
+    host_process: typing.Optional[builtins.bool] = None,
+    run_as_user_name: typing.Optional[builtins.str] = None,
+) -> None:
+    """Type checking stubs"""
+    pass
+
+def _typecheckingstub__1c0ac758d96bdd25984254e0184f8757d56e442e5f85f150d9279283e61f8d81(
+    *,
+    exec: typing.Optional[typing.Union[InferenceEndpointConfigSpecKubernetesInitContainersStartupProbeExec, typing.Dict[builtins.str, typing.Any]]] = None,
+    failure_threshold: typing.Optional[jsii.Number] = None,
+    grpc: typing.Optional[typing.Union[InferenceEndpointConfigSpecKubernetesInitContainersStartupProbeGrpc, typing.Dict[builtins.str, typing.Any]]] = None,
+    http_get: typing.Optional[typing.Union[InferenceEndpointConfigSpecKubernetesInitContainersStartupProbeHttpGet, typing.Dict[builtins.str, typing.Any]]] = None,
+    initial_delay_seconds: typing.Optional[jsii.Number] = None,
+    period_seconds: typing.Optional[jsii.Number] = None,
+    success_threshold: typing.Optional[jsii.Number] = None,
+    tcp_socket: typing.Optional[typing.Union[InferenceEndpointConfigSpecKubernetesInitContainersStartupProbeTcpSocket, typing.Dict[builtins.str, typing.Any]]] = None,
+    termination_grace_period_seconds: typing.Optional[jsii.Number] = None,
+    timeout_seconds: typing.Optional[jsii.Number] = None,
+) -> None:
+    """Type checking stubs"""
+    pass
+
+def _typecheckingstub__44bfac79824519a86cee8d5928cd584aa6e106a8dd0d102a1538c3cb7e7c8331(
+    *,
+    command: typing.Optional[typing.Sequence[builtins.str]] = None,
+) -> None:
+    """Type checking stubs"""
+    pass
+
+def _typecheckingstub__460362dddddb2e0cfcc1c5372d2e50deeb904ed8e5fb135a0ace750c4f26f7db(
+    *,
+    port: jsii.Number,
+    service: typing.Optional[builtins.str] = None,
+) -> None:
+    """Type checking stubs"""
+    pass
+
+def _typecheckingstub__97780e369d6e1df78cb129b2f54fbac0e7a87266a844f07caa43d3d5d510c8ff(
+    *,
+    port: InferenceEndpointConfigSpecKubernetesInitContainersStartupProbeHttpGetPort,
+    host: typing.Optional[builtins.str] = None,
+    http_headers: typing.Optional[typing.Sequence[typing.Union[InferenceEndpointConfigSpecKubernetesInitContainersStartupProbeHttpGetHttpHeaders, typing.Dict[builtins.str, typing.Any]]]] = None,
+    path: typing.Optional[builtins.str] = None,
+    scheme: typing.Optional[builtins.str] = None,
+) -> None:
+    """Type checking stubs"""
+    pass
+
+def _typecheckingstub__dca04c17bcbe13bfc5f3d6a783c3f804a4d26db59990219e04525a2b8c1d9f57(
+    *,
+    name: builtins.str,
+    value: builtins.str,
+) -> None:
+    """Type checking stubs"""
+    pass
+
+def _typecheckingstub__c78a22d19fc9f0491422e8773d7e1b5120065f225634f3135e2aa9f713eee553(
+    value: jsii.Number,
+) -> None:
+    """Type checking stubs"""
+    pass
+
+def _typecheckingstub__dc395da8189bee3ab0f44974a98cf5a434b7c84827e43232cff665552e14caaf(
+    value: builtins.str,
+) -> None:
+    """Type checking stubs"""
+    pass
+
+def _typecheckingstub__7c75f0f3e9dc99de8f925eb9428a5d609479e814a59905ea7957e7196b510945(
+    *,
+    port: InferenceEndpointConfigSpecKubernetesInitContainersStartupProbeTcpSocketPort,
+    host: typing.Optional[builtins.str] = None,
+) -> None:
+    """Type checking stubs"""
+    pass
+
+def _typecheckingstub__849f04eada2a0191e69acc931eff5e7aed3a16bc2e8b11b072e2da748c863962(
+    value: jsii.Number,
+) -> None:
+    """Type checking stubs"""
+    pass
+
+def _typecheckingstub__4ecd27bfd28faa6864faf3ad1c9c5090a7e3994ccf5f5df32a534426a2c4b6f6(
+    value: builtins.str,
+) -> None:
+    """Type checking stubs"""
+    pass
+
+def _typecheckingstub__2eebd8ed08a95351e662593bd642d3c8b44b3715844e575896407cf4b7cae5d8(
+    *,
+    device_path: builtins.str,
+    name: builtins.str,
+) -> None:
+    """Type checking stubs"""
+    pass
+
+def _typecheckingstub__d4d99293325ad6d32e772045fb42b60b4eca146897442b20f4e81c0fda125b80(
+    *,
+    mount_path: builtins.str,
+    name: builtins.str,
+    mount_propagation: typing.Optional[builtins.str] = None,
+    read_only: typing.Optional[builtins.bool] = None,
+    recursive_read_only: typing.Optional[builtins.str] = None,
+    sub_path: typing.Optional[builtins.str] = None,
+    sub_path_expr: typing.Optional[builtins.str] = None,
+) -> None:
+    """Type checking stubs"""
+    pass
+
+def _typecheckingstub__ff16e77fbc9810e3124b36b65c8efddcb930789fdec33a8661075099ec279ae7(
+    *,
+    name: builtins.str,
+    aws_elastic_block_store: typing.Optional[typing.Union[InferenceEndpointConfigSpecKubernetesVolumesAwsElasticBlockStore, typing.Dict[builtins.str, typing.Any]]] = None,
+    azure_disk: typing.Optional[typing.Union[InferenceEndpointConfigSpecKubernetesVolumesAzureDisk, typing.Dict[builtins.str, typing.Any]]] = None,
+    azure_file: typing.Optional[typing.Union[InferenceEndpointConfigSpecKubernetesVolumesAzureFile, typing.Dict[builtins.str, typing.Any]]] = None,
+    cephfs: typing.Optional[typing.Union[InferenceEndpointConfigSpecKubernetesVolumesCephfs, typing.Dict[builtins.str, typing.Any]]] = None,
+    cinder: typing.Optional[typing.Union[InferenceEndpointConfigSpecKubernetesVolumesCinder, typing.Dict[builtins.str, typing.Any]]] = None,
+    config_map: typing.Optional[typing.Union[InferenceEndpointConfigSpecKubernetesVolumesConfigMap, typing.Dict[builtins.str, typing.Any]]] = None,
+    csi: typing.Optional[typing.Union[InferenceEndpointConfigSpecKubernetesVolumesCsi, typing.Dict[builtins.str, typing.Any]]] = None,
+    downward_api: typing.Optional[typing.Union[InferenceEndpointConfigSpecKubernetesVolumesDownwardApi, typing.Dict[builtins.str, typing.Any]]] = None,
+    empty_dir: typing.Optional[typing.Union[InferenceEndpointConfigSpecKubernetesVolumesEmptyDir, typing.Dict[builtins.str, typing.Any]]] = None,
+    ephemeral: typing.Optional[typing.Union[InferenceEndpointConfigSpecKubernetesVolumesEphemeral, typing.Dict[builtins.str, typing.Any]]] = None,
+    fc: typing.Optional[typing.Union[InferenceEndpointConfigSpecKubernetesVolumesFc, typing.Dict[builtins.str, typing.Any]]] = None,
+    flex_volume: typing.Optional[typing.Union[InferenceEndpointConfigSpecKubernetesVolumesFlexVolume, typing.Dict[builtins.str, typing.Any]]] = None,
+    flocker: typing.Optional[typing.Union[InferenceEndpointConfigSpecKubernetesVolumesFlocker, typing.Dict[builtins.str, typing.Any]]] = None,
+    gce_persistent_disk: typing.Optional[typing.Union[InferenceEndpointConfigSpecKubernetesVolumesGcePersistentDisk, typing.Dict[builtins.str, typing.Any]]] = None,
+    git_repo: typing.Optional[typing.Union[InferenceEndpointConfigSpecKubernetesVolumesGitRepo, typing.Dict[builtins.str, typing.Any]]] = None,
+    glusterfs: typing.Optional[typing.Union[InferenceEndpointConfigSpecKubernetesVolumesGlusterfs, typing.Dict[builtins.str, typing.Any]]] = None,
+    host_path: typing.Optional[typing.Union[InferenceEndpointConfigSpecKubernetesVolumesHostPath, typing.Dict[builtins.str, typing.Any]]] = None,
+    image: typing.Optional[typing.Union[InferenceEndpointConfigSpecKubernetesVolumesImage, typing.Dict[builtins.str, typing.Any]]] = None,
+    iscsi: typing.Optional[typing.Union[InferenceEndpointConfigSpecKubernetesVolumesIscsi, typing.Dict[builtins.str, typing.Any]]] = None,
+    nfs: typing.Optional[typing.Union[InferenceEndpointConfigSpecKubernetesVolumesNfs, typing.Dict[builtins.str, typing.Any]]] = None,
+    persistent_volume_claim: typing.Optional[typing.Union[InferenceEndpointConfigSpecKubernetesVolumesPersistentVolumeClaim, typing.Dict[builtins.str, typing.Any]]] = None,
+    photon_persistent_disk: typing.Optional[typing.Union[InferenceEndpointConfigSpecKubernetesVolumesPhotonPersistentDisk, typing.Dict[builtins.str, typing.Any]]] = None,
+    portworx_volume: typing.Optional[typing.Union[InferenceEndpointConfigSpecKubernetesVolumesPortworxVolume, typing.Dict[builtins.str, typing.Any]]] = None,
+    projected: typing.Optional[typing.Union[InferenceEndpointConfigSpecKubernetesVolumesProjected, typing.Dict[builtins.str, typing.Any]]] = None,
+    quobyte: typing.Optional[typing.Union[InferenceEndpointConfigSpecKubernetesVolumesQuobyte, typing.Dict[builtins.str, typing.Any]]] = None,
+    rbd: typing.Optional[typing.Union[InferenceEndpointConfigSpecKubernetesVolumesRbd, typing.Dict[builtins.str, typing.Any]]] = None,
+    scale_io: typing.Optional[typing.Union[InferenceEndpointConfigSpecKubernetesVolumesScaleIo, typing.Dict[builtins.str, typing.Any]]] = None,
+    secret: typing.Optional[typing.Union[InferenceEndpointConfigSpecKubernetesVolumesSecret, typing.Dict[builtins.str, typing.Any]]] = None,
+    storageos: typing.Optional[typing.Union[InferenceEndpointConfigSpecKubernetesVolumesStorageos, typing.Dict[builtins.str, typing.Any]]] = None,
+    vsphere_volume: typing.Optional[typing.Union[InferenceEndpointConfigSpecKubernetesVolumesVsphereVolume, typing.Dict[builtins.str, typing.Any]]] = None,
+) -> None:
+    """Type checking stubs"""
+    pass
+
+def _typecheckingstub__951514e9a0609af4f16565c23ebf5a487ee5f89f1d4e0c10e6c83a771f4f7163(
+    *,
+    volume_id: builtins.str,
+    fs_type: typing.Optional[builtins.str] = None,
+    partition: typing.Optional[jsii.Number] = None,
+    read_only: typing.Optional[builtins.bool] = None,
+) -> None:
+    """Type checking stubs"""
+    pass
+
+def _typecheckingstub__0c9252d33df043f143330a80db7aaa70ed374218e88de3628776d3858fe5a186(
+    *,
+    disk_name: builtins.str,
+    disk_uri: builtins.str,
+    caching_mode: typing.Optional[builtins.str] = None,
+    fs_type: typing.Optional[builtins.str] = None,
+    kind: typing.Optional[builtins.str] = None,
+    read_only: typing.Optional[builtins.bool] = None,
+) -> None:
+    """Type checking stubs"""
+    pass
+
+def _typecheckingstub__341224b15512bc686adc8e72998a5e56666b59a06a60c185dbb8d4daeee282ab(
+    *,
+    secret_name: builtins.str,
+    share_name: builtins.str,
+    read_only: typing.Optional[builtins.bool] = None,
+) -> None:
+    """Type checking stubs"""
+    pass
+
+def _typecheckingstub__9860c6f4f71b6e93b4d3f4c8aad18d5b41eb322e20d4d8e6e714f24d54018200(
+    *,
+    monitors: typing.Sequence[builtins.str],
+    path: typing.Optional[builtins.str] = None,
+    read_only: typing.Optional[builtins.bool] = None,
+    secret_file: typing.Optional[builtins.str] = None,
+    secret_ref: typing.Optional[typing.Union[InferenceEndpointConfigSpecKubernetesVolumesCephfsSecretRef, typing.Dict[builtins.str, typing.Any]]] = None,
+    user: typing.Optional[builtins.str] = None,
+) -> None:
+    """Type checking stubs"""
+    pass
+
+def _typecheckingstub__ca5c54fda827dad9c9e0af5fcba98fb229ea0e8126fe19291594247bd8e3890b(
+    *,
+    name: typing.Optional[builtins.str] = None,
+) -> None:
+    """Type checking stubs"""
+    pass
+
+def _typecheckingstub__67274b8a07fb5038c06f0bf6acd49e3c928b9951db3148d75cc8631f762ee437(
+    *,
+    volume_id: builtins.str,
+    fs_type: typing.Optional[builtins.str] = None,
+    read_only: typing.Optional[builtins.bool] = None,
+    secret_ref: typing.Optional[typing.Union[InferenceEndpointConfigSpecKubernetesVolumesCinderSecretRef, typing.Dict[builtins.str, typing.Any]]] = None,
+) -> None:
+    """Type checking stubs"""
+    pass
+
+def _typecheckingstub__1dca65368474e6301cd4460d3d03f5cf418a693e8cae6bed5798c834280876e6(
+    *,
+    name: typing.Optional[builtins.str] = None,
+) -> None:
+    """Type checking stubs"""
+    pass
+
+def _typecheckingstub__24174b650e2960d042b387e44d77e946046514da440f66575b776b28097f4566(
+    *,
+    default_mode: typing.Optional[jsii.Number] = None,
+    items: typing.Optional[typing.Sequence[typing.Union[InferenceEndpointConfigSpecKubernetesVolumesConfigMapItems, typing.Dict[builtins.str, typing.Any]]]] = None,
+    name: typing.Optional[builtins.str] = None,
+    optional: typing.Optional[builtins.bool] = None,
+) -> None:
+    """Type checking stubs"""
+    pass
+
+def _typecheckingstub__4eba244b3bb9dada82dd3622a6e9e03d8c65ed66bc77fe15bb9d84e8421aceb6(
+    *,
+    key: builtins.str,
+    path: builtins.str,
+    mode: typing.Optional[jsii.Number] = None,
+) -> None:
+    """Type checking stubs"""
+    pass
+
+def _typecheckingstub__13af589179bca5bedac6e0e1a180d63834a3b7fddd8413a1ccc626daa554153f(
+    *,
+    driver: builtins.str,
+    fs_type: typing.Optional[builtins.str] = None,
+    node_publish_secret_ref: typing.Optional[typing.Union[InferenceEndpointConfigSpecKubernetesVolumesCsiNodePublishSecretRef, typing.Dict[builtins.str, typing.Any]]] = None,
+    read_only: typing.Optional[builtins.bool] = None,
+    volume_attributes: typing.Optional[typing.Mapping[builtins.str, builtins.str]] = None,
+) -> None:
+    """Type checking stubs"""
+    pass
+
+def _typecheckingstub__9dc587feda4339d072f9ade970a7a1ce8c98368e3035c2126f1b36197dc77d44(
+    *,
+    name: typing.Optional[builtins.str] = None,
+) -> None:
+    """Type checking stubs"""
+    pass
+
+def _typecheckingstub__78b8341b611a44d8b947c0bb8ef47bc53b3b952bc588a87c1a042d6559598150(
+    *,
+    default_mode: typing.Optional[jsii.Number] = None,
+    items: typing.Optional[typing.Sequence[typing.Union[InferenceEndpointConfigSpecKubernetesVolumesDownwardApiItems, typing.Dict[builtins.str, typing.Any]]]] = None,
+) -> None:
+    """Type checking stubs"""
+    pass
+
+def _typecheckingstub__e080539d22ca0fe1cc526c3c299ae3138e531ceef688b8a862e2732d4ed96bfa(
+    *,
+    path: builtins.str,
+    field_ref: typing.Optional[typing.Union[InferenceEndpointConfigSpecKubernetesVolumesDownwardApiItemsFieldRef, typing.Dict[builtins.str, typing.Any]]] = None,
+    mode: typing.Optional[jsii.Number] = None,
+    resource_field_ref: typing.Optional[typing.Union[InferenceEndpointConfigSpecKubernetesVolumesDownwardApiItemsResourceFieldRef, typing.Dict[builtins.str, typing.Any]]] = None,
+) -> None:
+    """Type checking stubs"""
+    pass
+
+def _typecheckingstub__2efaabbc9ea8fc860276311099eef93a0b7beb0665a3e4692afab9d58adb89e4(
+    *,
+    field_path: builtins.str,
+    api_version: typing.Optional[builtins.str] = None,
+) -> None:
+    """Type checking stubs"""
+    pass
+
+def _typecheckingstub__9eb1735ec35c3d9be703048ce8dfea41f9dfeae331e708f156eea9ec2893318b(
+    *,
+    resource: builtins.str,
+    container_name: typing.Optional[builtins.str] = None,
+    divisor: typing.Optional[InferenceEndpointConfigSpecKubernetesVolumesDownwardApiItemsResourceFieldRefDivisor] = None,
+) -> None:
+    """Type checking stubs"""
+    pass
+
+def _typecheckingstub__b45d4306d534839cd39178eb163799df79108fd0000e0e9281db70d0b7500c4e(
+    value: jsii.Number,
+) -> None:
+    """Type checking stubs"""
+    pass
+
+def _typecheckingstub__20d64bf81fbe681c6eb1180586be04da0f57135762716c0d75590cea9dfa2d5d(
+    value: builtins.str,
+) -> None:
+    """Type checking stubs"""
+    pass
+
+def _typecheckingstub__ef5f782aa9e4c8000cbd288eb2872ca7f2619413d1cd13479bf982ac1382bfda(
+    *,
+    medium: typing.Optional[builtins.str] = None,
+    size_limit: typing.Optional[InferenceEndpointConfigSpecKubernetesVolumesEmptyDirSizeLimit] = None,
+) -> None:
+    """Type checking stubs"""
+    pass
+
+def _typecheckingstub__e95485fdf7a75cc6890abe924ae1d8a4b4880b46e98956e59fedcfe574858e25(
+    value: jsii.Number,
+) -> None:
+    """Type checking stubs"""
+    pass
+
+def _typecheckingstub__59aac1f9086c58da6737913c8ffed82b5d2c7e999046ab9b756b84e4b47e986e(
+    value: builtins.str,
+) -> None:
+    """Type checking stubs"""
+    pass
+
+def _typecheckingstub__2a50628cae4d79ef3ccfad8c668193fa39777f2499b63d703fede928fbab805b(
+    *,
+    volume_claim_template: typing.Optional[typing.Union[InferenceEndpointConfigSpecKubernetesVolumesEphemeralVolumeClaimTemplate, typing.Dict[builtins.str, typing.Any]]] = None,
+) -> None:
+    """Type checking stubs"""
+    pass
+
+def _typecheckingstub__529b9b4f3ad4320b3e902ce22376d4e5eff21c4da7ae42d7290db73821defa75(
+    *,
+    spec: typing.Union[InferenceEndpointConfigSpecKubernetesVolumesEphemeralVolumeClaimTemplateSpec, typing.Dict[builtins.str, typing.Any]],
+    metadata: typing.Any = None,
+) -> None:
+    """Type checking stubs"""
+    pass
+
+def _typecheckingstub__0b1492e4112f617c19839c18026a5c87e695497b8fb0f0b71e91f9dc1b0f1155(
+    *,
+    access_modes: typing.Optional[typing.Sequence[builtins.str]] = None,
+    data_source: typing.Optional[typing.Union[InferenceEndpointConfigSpecKubernetesVolumesEphemeralVolumeClaimTemplateSpecDataSource, typing.Dict[builtins.str, typing.Any]]] = None,
+    data_source_ref: typing.Optional[typing.Union[InferenceEndpointConfigSpecKubernetesVolumesEphemeralVolumeClaimTemplateSpecDataSourceRef, typing.Dict[builtins.str, typing.Any]]] = None,
+    resources: typing.Optional[typing.Union[InferenceEndpointConfigSpecKubernetesVolumesEphemeralVolumeClaimTemplateSpecResources, typing.Dict[builtins.str, typing.Any]]] = None,
+    selector: typing.Optional[typing.Union[InferenceEndpointConfigSpecKubernetesVolumesEphemeralVolumeClaimTemplateSpecSelector, typing.Dict[builtins.str, typing.Any]]] = None,
+    storage_class_name: typing.Optional[builtins.str] = None,
+    volume_attributes_class_name: typing.Optional[builtins.str] = None,
+    volume_mode: typing.Optional[builtins.str] = None,
+    volume_name: typing.Optional[builtins.str] = None,
+) -> None:
+    """Type checking stubs"""
+    pass
+
+def _typecheckingstub__57bfb01b55617f347f75cf00f6e28c243d9a4c9886d9fe3b18e8a0ed164150a9(
+    *,
+    kind: builtins.str,
+    name: builtins.str,
+    api_group: typing.Optional[builtins.str] = None,
+) -> None:
+    """Type checking stubs"""
+    pass
+
+def _typecheckingstub__5a0deb92b79544ce14129e387c1446b2d6077057c216e754fb1a91fc873e3e7b(
+    *,
+    kind: builtins.str,
+    name: builtins.str,
+    api_group: typing.Optional[builtins.str] = None,
+    namespace: typing.Optional[builtins.str] = None,
+) -> None:
+    """Type checking stubs"""
+    pass
+
+def _typecheckingstub__cae44632fe67b29abe0a38b47778b5e0e00bde21cd1e573a30865c8df30a190e(
+    *,
+    limits: typing.Optional[typing.Mapping[builtins.str, InferenceEndpointConfigSpecKubernetesVolumesEphemeralVolumeClaimTemplateSpecResourcesLimits]] = None,
+    requests: typing.Optional[typing.Mapping[builtins.str, InferenceEndpointConfigSpecKubernetesVolumesEphemeralVolumeClaimTemplateSpecResourcesRequests]] = None,
+) -> None:
+    """Type checking stubs"""
+    pass
+
+def _typecheckingstub__4c9f877a6c1fa34d9509ae9ec8d38d730ca8ab679b34b3c65cfb527c356486d8(
+    value: jsii.Number,
+) -> None:
+    """Type checking stubs"""
+    pass
+
+def _typecheckingstub__1cb72e2a76dae1df6c08cf30a9404d0689de8d25fec631b8eb37094a321d3716(
+    value: builtins.str,
+) -> None:
+    """Type checking stubs"""
+    pass
+
+def _typecheckingstub__719e5aa67404beedb69c9f8bde2964d7de79132e7d7026e17a3a4f12a94a94e5(
+    value: jsii.Number,
+) -> None:
+    """Type checking stubs"""
+    pass
+
+def _typecheckingstub__c75e120cdf1d01bcad35abcbbe83bda7512719a60924f01a32d8fac55d3e01fe(
+    value: builtins.str,
+) -> None:
+    """Type checking stubs"""
+    pass
+
+def _typecheckingstub__5dbc4b582ff8c1e260eaa541a7bd71d23f819437bd57000d94555297937e2553(
+    *,
+    match_expressions: typing.Optional[typing.Sequence[typing.Union[InferenceEndpointConfigSpecKubernetesVolumesEphemeralVolumeClaimTemplateSpecSelectorMatchExpressions, typing.Dict[builtins.str, typing.Any]]]] = None,
+    match_labels: typing.Optional[typing.Mapping[builtins.str, builtins.str]] = None,
+) -> None:
+    """Type checking stubs"""
+    pass
+
+def _typecheckingstub__55b0c3016264c503f023300f07327c9db9893095edf03b0e0af235abf210ea84(
+    *,
+    key: builtins.str,
+    operator: builtins.str,
+    values: typing.Optional[typing.Sequence[builtins.str]] = None,
+) -> None:
+    """Type checking stubs"""
+    pass
+
+def _typecheckingstub__6d09220eef1f3bf70e43a3dc62659239f64ce84c0f9bd9bf1bb6258eccc8a985(
+    *,
+    fs_type: typing.Optional[builtins.str] = None,
+    lun: typing.Optional[jsii.Number] = None,
+    read_only: typing.Optional[builtins.bool] = None,
+    target_ww_ns: typing.Optional[typing.Sequence[builtins.str]] = None,
+    wwids: typing.Optional[typing.Sequence[builtins.str]] = None,
+) -> None:
+    """Type checking stubs"""
+    pass
+
+def _typecheckingstub__d4fea55ddbe18c19f78431acd9039ae0e4607507f767f618773471ee49ebbe9c(
+    *,
+    driver: builtins.str,
+    fs_type: typing.Optional[builtins.str] = None,
+    options: typing.Optional[typing.Mapping[builtins.str, builtins.str]] = None,
+    read_only: typing.Optional[builtins.bool] = None,
+    secret_ref: typing.Optional[typing.Union[InferenceEndpointConfigSpecKubernetesVolumesFlexVolumeSecretRef, typing.Dict[builtins.str, typing.Any]]] = None,
+) -> None:
+    """Type checking stubs"""
+    pass
+
+def _typecheckingstub__7d21bc89652e406bcd6893bf5b9df2e4743a86d0278311681dd1a781919ef705(
+    *,
+    name: typing.Optional[builtins.str] = None,
+) -> None:
+    """Type checking stubs"""
+    pass
+
+def _typecheckingstub__ea94aa3c630e34e982cc9e70094ba68fb524fdd0bbc270d28d285a58cf760be9(
+    *,
+    dataset_name: typing.Optional[builtins.str] = None,
+    dataset_uuid: typing.Optional[builtins.str] = None,
+) -> None:
+    """Type checking stubs"""
+    pass
+
+def _typecheckingstub__6d53ba042ab98992501b224e0821c9af2f45a3fbb4609693ba3e325a96f2cad0(
+    *,
+    pd_name: builtins.str,
+    fs_type: typing.Optional[builtins.str] = None,
+    partition: typing.Optional[jsii.Number] = None,
+    read_only: typing.Optional[builtins.bool] = None,
+) -> None:
+    """Type checking stubs"""
+    pass
+
+def _typecheckingstub__68911f43cd34cdb7474882c263c1ba34ac01855e79a817244b889e9c1c0ae4b1(
+    *,
+    repository: builtins.str,
+    directory: typing.Optional[builtins.str] = None,
+    revision: typing.Optional[builtins.str] = None,
+) -> None:
+    """Type checking stubs"""
+    pass
+
+def _typecheckingstub__c79d660b2f5dd2742c57e0abec6b273357a2ddcbeba0dfe4c3180fc9497ae13f(
+    *,
+    endpoints: builtins.str,
+    path: builtins.str,
+    read_only: typing.Optional[builtins.bool] = None,
+) -> None:
+    """Type checking stubs"""
+    pass
+
+def _typecheckingstub__4b0c0ad1b97380f1fc86506790355484a401d115ce674d0ce8dace220828b78d(
+    *,
+    path: builtins.str,
+    type: typing.Optional[builtins.str] = None,
+) -> None:
+    """Type checking stubs"""
+    pass
+
+def _typecheckingstub__3bd1429eaa009b78df7951f85e2ebad7195c32684f48ad60b3d5ae24c8cacaa8(
+    *,
+    pull_policy: typing.Optional[builtins.str] = None,
+    reference: typing.Optional[builtins.str] = None,
+) -> None:
+    """Type checking stubs"""
+    pass
+
+def _typecheckingstub__74d6ca467df0a468745446de458341aa081cdde414dac7903cfe64de8f911d24(
+    *,
+    iqn: builtins.str,
+    lun: jsii.Number,
+    target_portal: builtins.str,
+    chap_auth_discovery: typing.Optional[builtins.bool] = None,
+    chap_auth_session: typing.Optional[builtins.bool] = None,
+    fs_type: typing.Optional[builtins.str] = None,
+    initiator_name: typing.Optional[builtins.str] = None,
+    iscsi_interface: typing.Optional[builtins.str] = None,
+    portals: typing.Optional[typing.Sequence[builtins.str]] = None,
+    read_only: typing.Optional[builtins.bool] = None,
+    secret_ref: typing.Optional[typing.Union[InferenceEndpointConfigSpecKubernetesVolumesIscsiSecretRef, typing.Dict[builtins.str, typing.Any]]] = None,
+) -> None:
+    """Type checking stubs"""
+    pass
+
+def _typecheckingstub__0a14e6a245a1168f8a06861f9f1453fef04ebc6ec38fb681293a5abdb59cb124(
+    *,
+    name: typing.Optional[builtins.str] = None,
+) -> None:
+    """Type checking stubs"""
+    pass
+
+def _typecheckingstub__fb8f90d98544e91586e8135594ee88d5c5947e1f3dded78ff607616610c13f56(
+    *,
+    path: builtins.str,
+    server: builtins.str,
+    read_only: typing.Optional[builtins.bool] = None,
+) -> None:
+    """Type checking stubs"""
+    pass
+
+def _typecheckingstub__8413f7873727937c5c239b12e6d6a5d7c63b3763d6adfb1d7ffa649a1f295073(
+    *,
+    claim_name: builtins.str,
+    read_only: typing.Optional[builtins.bool] = None,
+) -> None:
+    """Type checking stubs"""
+    pass
+
+def _typecheckingstub__9cad7ea1d689a6a9171757fbaf116f8fb0703f0c5f8b4ab7d5a49cdd9c5abf49(
+    *,
+    pd_id: builtins.str,
+    fs_type: typing.Optional[builtins.str] = None,
+) -> None:
+    """Type checking stubs"""
+    pass
+
+def _typecheckingstub__da335f4fd125cf22feff47b2b9fdaea37b903ecbbb24a56433b2c44dd66fffbf(
+    *,
+    volume_id: builtins.str,
+    fs_type: typing.Optional[builtins.str] = None,
+    read_only: typing.Optional[builtins.bool] = None,
+) -> None:
+    """Type checking stubs"""
+    pass
+
+def _typecheckingstub__ce2c704cd12eba7eb24bba1aa8069aa01545ace8fd9944d6cddcf72585b4fdfb(
+    *,
+    default_mode: typing.Optional[jsii.Number] = None,
+    sources: typing.Optional[typing.Sequence[typing.Union[InferenceEndpointConfigSpecKubernetesVolumesProjectedSources, typing.Dict[builtins.str, typing.Any]]]] = None,
+) -> None:
+    """Type checking stubs"""
+    pass
+
+def _typecheckingstub__b8b137f76f469202c88ff235d2c7560af1deb7b7b40649903298a50f6f6bb0f8(
+    *,
+    cluster_trust_bundle: typing.Optional[typing.Union[InferenceEndpointConfigSpecKubernetesVolumesProjectedSourcesClusterTrustBundle, typing.Dict[builtins.str, typing.Any]]] = None,
+    config_map: typing.Optional[typing.Union[InferenceEndpointConfigSpecKubernetesVolumesProjectedSourcesConfigMap, typing.Dict[builtins.str, typing.Any]]] = None,
+    downward_api: typing.Optional[typing.Union[InferenceEndpointConfigSpecKubernetesVolumesProjectedSourcesDownwardApi, typing.Dict[builtins.str, typing.Any]]] = None,
+    pod_certificate: typing.Optional[typing.Union[InferenceEndpointConfigSpecKubernetesVolumesProjectedSourcesPodCertificate, typing.Dict[builtins.str, typing.Any]]] = None,
+    secret: typing.Optional[typing.Union[InferenceEndpointConfigSpecKubernetesVolumesProjectedSourcesSecret, typing.Dict[builtins.str, typing.Any]]] = None,
+    service_account_token: typing.Optional[typing.Union[InferenceEndpointConfigSpecKubernetesVolumesProjectedSourcesServiceAccountToken, typing.Dict[builtins.str, typing.Any]]] = None,
+) -> None:
+    """Type checking stubs"""
+    pass
+
+def _typecheckingstub__c463af3d608569b827ad90208aa0a27c0115e7dfcf469d7457a89650d1744632(
+    *,
+    path: builtins.str,
+    label_selector: typing.Optional[typing.Union[InferenceEndpointConfigSpecKubernetesVolumesProjectedSourcesClusterTrustBundleLabelSelector, typing.Dict[builtins.str, typing.Any]]] = None,
+    name: typing.Optional[builtins.str] = None,
+    optional: typing.Optional[builtins.bool] = None,
+    signer_name: typing.Optional[builtins.str] = None,
+) -> None:
+    """Type checking stubs"""
+    pass
+
+def _typecheckingstub__57fb5bbe195f091cbb350d812b443d1270382e0eb354746cfde2298f4e719493(
+    *,
+    match_expressions: typing.Optional[typing.Sequence[typing.Union[InferenceEndpointConfigSpecKubernetesVolumesProjectedSourcesClusterTrustBundleLabelSelectorMatchExpressions, typing.Dict[builtins.str, typing.Any]]]] = None,
+    match_labels: typing.Optional[typing.Mapping[builtins.str, builtins.str]] = None,
+) -> None:
+    """Type checking stubs"""
+    pass
+
+def _typecheckingstub__3043245269af4f6cdbc0a63d74a827984a7f6833f54f24932fe68b287afe40bd(
+    *,
+    key: builtins.str,
+    operator: builtins.str,
+    values: typing.Optional[typing.Sequence[builtins.str]] = None,
+) -> None:
+    """Type checking stubs"""
+    pass
+
+def _typecheckingstub__6d3ee980f87a960d0a2356e7277f5ad9bbbd6f0f0e8860e77061e6f37c3990cd(
+    *,
+    items: typing.Optional[typing.Sequence[typing.Union[InferenceEndpointConfigSpecKubernetesVolumesProjectedSourcesConfigMapItems, typing.Dict[builtins.str, typing.Any]]]] = None,
+    name: typing.Optional[builtins.str] = None,
+    optional: typing.Optional[builtins.bool] = None,
+) -> None:
+    """Type checking stubs"""
+    pass
+
+def _typecheckingstub__351b87fa06370c267754a41ec9d0b5fa901dd1cf0832b9fc49f7b1e447f38cf4(
+    *,
+    key: builtins.str,
+    path: builtins.str,
+    mode: typing.Optional[jsii.Number] = None,
+) -> None:
+    """Type checking stubs"""
+    pass
+
+def _typecheckingstub__e7ee78983eab0e3b565e04d9503f52dc657ed54f31f8e9385902b81ff0d1be1e(
+    *,
+    items: typing.Optional[typing.Sequence[typing.Union[InferenceEndpointConfigSpecKubernetesVolumesProjectedSourcesDownwardApiItems, typing.Dict[builtins.str, typing.Any]]]] = None,
+) -> None:
+    """Type checking stubs"""
+    pass
+
+def _typecheckingstub__3f486011e7433b22f4c7e7096e3f43f91e435cb16b8d6d3fc00ea1744893eed6(
+    *,
+    path: builtins.str,
+    field_ref: typing.Optional[typing.Union[InferenceEndpointConfigSpecKubernetesVolumesProjectedSourcesDownwardApiItemsFieldRef, typing.Dict[builtins.str, typing.Any]]] = None,
+    mode: typing.Optional[jsii.Number] = None,
+    resource_field_ref: typing.Optional[typing.Union[InferenceEndpointConfigSpecKubernetesVolumesProjectedSourcesDownwardApiItemsResourceFieldRef, typing.Dict[builtins.str, typing.Any]]] = None,
+) -> None:
+    """Type checking stubs"""
+    pass
+
+def _typecheckingstub__678eecd42f5d24c859ee79c2e01e220557d16264aa43f673e1f61b1f141c4acc(
+    *,
+    field_path: builtins.str,
+    api_version: typing.Optional[builtins.str] = None,
+) -> None:
+    """Type checking stubs"""
+    pass
+
+def _typecheckingstub__0d6b611f252dd29f0960f5e5a1d0a4082787f7c914a823de8d960a0ee32c4211(
+    *,
+    resource: builtins.str,
+    container_name: typing.Optional[builtins.str] = None,
+    divisor: typing.Optional[InferenceEndpointConfigSpecKubernetesVolumesProjectedSourcesDownwardApiItemsResourceFieldRefDivisor] = None,
+) -> None:
+    """Type checking stubs"""
+    pass
+
+def _typecheckingstub__ba451cba55f3df6e51773faadd501361d0d88337c1d57be175e7e97f76823cac(
+    value: jsii.Number,
+) -> None:
+    """Type checking stubs"""
+    pass
+
+def _typecheckingstub__2c3602db0469fa42b103a754e094db594d8ef157f3f5e742d16a7b7050e047e5(
+    value: builtins.str,
+) -> None:
+    """Type checking stubs"""
+    pass
+
+def _typecheckingstub__2c48b3f1bfed4579debe863d64633fecf1820240f40ad16349e5c3fe0ceffc53(
+    *,
+    key_type: builtins.str,
+    signer_name: builtins.str,
+    certificate_chain_path: typing.Optional[builtins.str] = None,
+    credential_bundle_path: typing.Optional[builtins.str] = None,
+    key_path: typing.Optional[builtins.str] = None,
+    max_expiration_seconds: typing.Optional[jsii.Number] = None,
+    user_annotations: typing.Optional[typing.Mapping[builtins.str, builtins.str]] = None,
+) -> None:
+    """Type checking stubs"""
+    pass
+
+def _typecheckingstub__c14b5591373e0be73937091318e7f56cfa9feb467a2e9c6f6e3f22f0b6d9db63(
+    *,
+    items: typing.Optional[typing.Sequence[typing.Union[InferenceEndpointConfigSpecKubernetesVolumesProjectedSourcesSecretItems, typing.Dict[builtins.str, typing.Any]]]] = None,
+    name: typing.Optional[builtins.str] = None,
+    optional: typing.Optional[builtins.bool] = None,
+) -> None:
+    """Type checking stubs"""
+    pass
+
+def _typecheckingstub__da390a4a10cd21f795a56d6476f79d4ead7af1be30170f8531280d857f9d165b(
+    *,
+    key: builtins.str,
+    path: builtins.str,
+    mode: typing.Optional[jsii.Number] = None,
+) -> None:
+    """Type checking stubs"""
+    pass
+
+def _typecheckingstub__ba0f6f294827ff2de0071d868f5c5211cb9073f9e6aa0424423fa345c68d476b(
+    *,
+    path: builtins.str,
+    audience: typing.Optional[builtins.str] = None,
+    expiration_seconds: typing.Optional[jsii.Number] = None,
+) -> None:
+    """Type checking stubs"""
+    pass
+
+def _typecheckingstub__701585d96908a992da044f9f8373b647265a5d6874c85519300dbdec00ee8592(
+    *,
+    registry: builtins.str,
+    volume: builtins.str,
+    group: typing.Optional[builtins.str] = None,
+    read_only: typing.Optional[builtins.bool] = None,
+    tenant: typing.Optional[builtins.str] = None,
+    user: typing.Optional[builtins.str] = None,
+) -> None:
+    """Type checking stubs"""
+    pass
+
+def _typecheckingstub__d4e04536d81be31035ff4322f56b7ea805113bde22ac4a088e35be7ce9259004(
+    *,
+    image: builtins.str,
+    monitors: typing.Sequence[builtins.str],
+    fs_type: typing.Optional[builtins.str] = None,
+    keyring: typing.Optional[builtins.str] = None,
+    pool: typing.Optional[builtins.str] = None,
+    read_only: typing.Optional[builtins.bool] = None,
+    secret_ref: typing.Optional[typing.Union[InferenceEndpointConfigSpecKubernetesVolumesRbdSecretRef, typing.Dict[builtins.str, typing.Any]]] = None,
+    user: typing.Optional[builtins.str] = None,
+) -> None:
+    """Type checking stubs"""
+    pass
+
+def _typecheckingstub__8bae6d93a2b56bb4eea5b1b346f735939157368a4eca75a861b22b76f0c0124e(
+    *,
+    name: typing.Optional[builtins.str] = None,
+) -> None:
+    """Type checking stubs"""
+    pass
+
+def _typecheckingstub__1ccc9b4f075cac30023ffa0dd5f8b7586b476880673b1ffb1c00dd7ea9542e61(
+    *,
+    gateway: builtins.str,
+    secret_ref: typing.Union[InferenceEndpointConfigSpecKubernetesVolumesScaleIoSecretRef, typing.Dict[builtins.str, typing.Any]],
+    system: builtins.str,
+    fs_type: typing.Optional[builtins.str] = None,
+    protection_domain: typing.Optional[builtins.str] = None,
+    read_only: typing.Optional[builtins.bool] = None,
+    ssl_enabled: typing.Optional[builtins.bool] = None,
+    storage_mode: typing.Optional[builtins.str] = None,
+    storage_pool: typing.Optional[builtins.str] = None,
+    volume_name: typing.Optional[builtins.str] = None,
+) -> None:
+    """Type checking stubs"""
+    pass
+
+def _typecheckingstub__fa4a0127674ce9039a622b3e10055094b2810ec48d25508a99a3c1c21c3e72e3(
+    *,
+    name: typing.Optional[builtins.str] = None,
+) -> None:
+    """Type checking stubs"""
+    pass
+
+def _typecheckingstub__6e985b6a6bb54135dae6ee94e6db9cebcb2c1ef8eb1d7352d0b657a94b7d5f44(
+    *,
+    default_mode: typing.Optional[jsii.Number] = None,
+    items: typing.Optional[typing.Sequence[typing.Union[InferenceEndpointConfigSpecKubernetesVolumesSecretItems, typing.Dict[builtins.str, typing.Any]]]] = None,
+    optional: typing.Optional[builtins.bool] = None,
+    secret_name: typing.Optional[builtins.str] = None,
+) -> None:
+    """Type checking stubs"""
+    pass
+
+def _typecheckingstub__3126948bcb6f231598d029fd7e2f448b6fdbd4fa03bb31de67bf6e795ea9e023(
+    *,
+    key: builtins.str,
+    path: builtins.str,
+    mode: typing.Optional[jsii.Number] = None,
+) -> None:
+    """Type checking stubs"""
+    pass
+
+def _typecheckingstub__c2c4921c021ad07920cea6ec979cc5e7b04338e16c8f2b9add1fbb55422ef6ec(
+    *,
+    fs_type: typing.Optional[builtins.str] = None,
+    read_only: typing.Optional[builtins.bool] = None,
+    secret_ref: typing.Optional[typing.Union[InferenceEndpointConfigSpecKubernetesVolumesStorageosSecretRef, typing.Dict[builtins.str, typing.Any]]] = None,
+    volume_name: typing.Optional[builtins.str] = None,
+    volume_namespace: typing.Optional[builtins.str] = None,
+) -> None:
+    """Type checking stubs"""
+    pass
+
+def _typecheckingstub__c63d6cebe00796e9e4835a1f65a2097bced9a19349759db2f161d3d056768e7b(
+    *,
+    name: typing.Optional[builtins.str] = None,
+) -> None:
+    """Type checking stubs"""
+    pass
+
+def _typecheckingstub__37e29fab8227da75185b617a7d6686927dce3e8d23a503059e211122163da16b(
+    *,
+    volume_path: builtins.str,
+    fs_type: typing.Optional[builtins.str] = None,
+    storage_policy_id: typing.Optional[builtins.str] = None,
+    storage_policy_name: typing.Optional[builtins.str] = None,
+) -> None:
+    """Type checking stubs"""
+    pass
+
 def _typecheckingstub__668b7fa7a6aeb5315228c392ebb0bdbf0c113ea3cd0033cdc4bc4fe23093786f(
     *,
     cache_config_file: typing.Optional[builtins.str] = None,
@@ -11084,6 +27569,7 @@ def _typecheckingstub__857c0dacdd6675be5f5ba9b3d55bcc1f77dee90097bcb956d5541ee44
     *,
     model_source_type: InferenceEndpointConfigSpecModelSourceConfigModelSourceType,
     fsx_storage: typing.Optional[typing.Union[InferenceEndpointConfigSpecModelSourceConfigFsxStorage, typing.Dict[builtins.str, typing.Any]]] = None,
+    hugging_face_model: typing.Optional[typing.Union[InferenceEndpointConfigSpecModelSourceConfigHuggingFaceModel, typing.Dict[builtins.str, typing.Any]]] = None,
     model_location: typing.Optional[builtins.str] = None,
     prefetch_enabled: typing.Optional[builtins.bool] = None,
     s3_storage: typing.Optional[typing.Union[InferenceEndpointConfigSpecModelSourceConfigS3Storage, typing.Dict[builtins.str, typing.Any]]] = None,
@@ -11096,6 +27582,24 @@ def _typecheckingstub__09f1d072609dc5db068ca656175df9f2c621eb7288205b85484268dc4
     file_system_id: builtins.str,
     dns_name: typing.Optional[builtins.str] = None,
     mount_name: typing.Optional[builtins.str] = None,
+) -> None:
+    """Type checking stubs"""
+    pass
+
+def _typecheckingstub__d2232cff458f19418d50197c3d6dd482495af3de9991cf216c150828bbef89a4(
+    *,
+    model_id: builtins.str,
+    commit_sha: typing.Optional[builtins.str] = None,
+    token_secret_ref: typing.Optional[typing.Union[InferenceEndpointConfigSpecModelSourceConfigHuggingFaceModelTokenSecretRef, typing.Dict[builtins.str, typing.Any]]] = None,
+) -> None:
+    """Type checking stubs"""
+    pass
+
+def _typecheckingstub__14ae8a2562efee22b4dfce3fac8c93e5cbdec26e392d8385262a22322f0acf58(
+    *,
+    key: builtins.str,
+    name: typing.Optional[builtins.str] = None,
+    optional: typing.Optional[builtins.bool] = None,
 ) -> None:
     """Type checking stubs"""
     pass
@@ -11193,7 +27697,16 @@ def _typecheckingstub__fc116929cc572b2cc2f8519fb32abd81a8b2975c02b5f7a99a6e95a52
 
 def _typecheckingstub__ba837b9e6d8747c8f479f8ba6f0b9f4c68de8c7a7359af024a26f8449de5cb40(
     *,
+    custom_certificate_config: typing.Optional[typing.Union[InferenceEndpointConfigSpecTlsConfigCustomCertificateConfig, typing.Dict[builtins.str, typing.Any]]] = None,
     tls_certificate_output_s3_uri: typing.Optional[builtins.str] = None,
+) -> None:
+    """Type checking stubs"""
+    pass
+
+def _typecheckingstub__726d322ba67fbe40f27a12a8ae60905a239ef6f97d71dcfe58bc59dfac1485ef(
+    *,
+    acm_arn: builtins.str,
+    domain_name: builtins.str,
 ) -> None:
     """Type checking stubs"""
     pass
@@ -11208,6 +27721,7 @@ def _typecheckingstub__254932ed78004b8048189df136fef209b67e7568c75782bac30d55ef7
     command: typing.Optional[typing.Sequence[builtins.str]] = None,
     environment_variables: typing.Optional[typing.Sequence[typing.Union[InferenceEndpointConfigSpecWorkerEnvironmentVariables, typing.Dict[builtins.str, typing.Any]]]] = None,
     probes: typing.Optional[typing.Union[InferenceEndpointConfigSpecWorkerProbes, typing.Dict[builtins.str, typing.Any]]] = None,
+    request_limits: typing.Optional[typing.Union[InferenceEndpointConfigSpecWorkerRequestLimits, typing.Dict[builtins.str, typing.Any]]] = None,
     working_dir: typing.Optional[builtins.str] = None,
 ) -> None:
     """Type checking stubs"""
@@ -11557,6 +28071,15 @@ def _typecheckingstub__9414d3bb023555dff4ba5ca875b20a347937b3164a6745093b3d988dc
 
 def _typecheckingstub__4d40737ab4b323e492429edd9c0828f83106304e6173a6c026b36855f3a47141(
     value: builtins.str,
+) -> None:
+    """Type checking stubs"""
+    pass
+
+def _typecheckingstub__d731739a719f52a3372170bd8404df0015a8aeb03e20a100ef147c0f4ab9536e(
+    *,
+    max_concurrent_requests: typing.Optional[jsii.Number] = None,
+    max_queue_size: typing.Optional[jsii.Number] = None,
+    overflow_status_code: typing.Optional[jsii.Number] = None,
 ) -> None:
     """Type checking stubs"""
     pass

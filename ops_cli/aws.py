@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -78,6 +78,12 @@ THROTTLE_ATTEMPTS = 6
 THROTTLE_BASE_DELAY = 1.0
 THROTTLE_MAX_DELAY = 30.0
 
+#: The bound of every paginated call (:meth:`Aws.each_page`): the longest lists the CLI reads (Price List products for
+#: one SKU filter, offerings for a date range, a plan's extension history) fit in a few pages; a next token that never
+#: ends would otherwise hang the command (issue 29).
+MAX_PAGES = 100
+MAX_PAGING_SECONDS = 300.0
+
 
 @dataclass
 class Aws:
@@ -93,6 +99,8 @@ class Aws:
     region: str
     client_factory: Callable[[str], Any] | None = None
     sleep: Callable[[float], None] = time.sleep
+    #: what measures how long a paginated call has run (tests pass a fake clock)
+    clock: Callable[[], float] = time.monotonic
     environ: Mapping[str, str] | None = None
     #: how long to wait for an answer once a request is sent (tests against a stand-in that never answers shorten it)
     read_timeout: float = READ_TIMEOUT
@@ -180,17 +188,50 @@ class Aws:
                 raise translate(error, action) from None
         raise AssertionError("unreachable")
 
+    def each_page(
+        self,
+        service: str,
+        operation: str,
+        action: str,
+        *,
+        token_in: str = "NextToken",
+        token_out: str = "NextToken",
+        **params: Any,
+    ) -> Iterator[dict]:
+        """Every page of a paginated call, following ``token_out`` (sent back as ``token_in``), each page with the
+        throttling handling of :meth:`call`. Bounded: an answer that keeps giving a next token (a service fault, or a
+        stand-in on the way) ends in an :class:`~ops_cli.errors.OpsError` after :data:`MAX_PAGES` pages or
+        :data:`MAX_PAGING_SECONDS` seconds, whichever comes first, with exit 21 (an unexpected answer)."""
+        started = self.clock()
+        token = None
+        for count in range(1, MAX_PAGES + 1):
+            page = self.call(
+                service, operation, action, **params, **({token_in: token} if token else {})
+            )
+            yield page
+            token = page.get(token_out)
+            if not token:
+                return
+            elapsed = self.clock() - started
+            if elapsed > MAX_PAGING_SECONDS:
+                raise _endless(action, f"{count} pages in {elapsed:.0f} s")
+        raise _endless(action, f"{MAX_PAGES} pages")
+
     def pages(
         self, service: str, operation: str, action: str, items_key: str, **params: Any
     ) -> list[dict]:
-        """All items of a paginated call, following NextToken, each page with the same throttling handling."""
+        """All items of a paginated call (:meth:`each_page`, so bounded alike)."""
         items: list[dict] = []
-        token = None
-        while True:
-            page = self.call(
-                service, operation, action, **params, **({"NextToken": token} if token else {})
-            )
-            items.extend(page.get(items_key, []))
-            token = page.get("NextToken")
-            if not token:
-                return items
+        for page in self.each_page(service, operation, action, **params):
+            items.extend(page.get(items_key) or [])
+        return items
+
+
+def _endless(action: str, how_many: str) -> OpsError:
+    return OpsError(
+        f"AWS kept answering with one more page while trying to {action}: {how_many}, and still a next token; "
+        "the answer does not end",
+        "run the command again in a few minutes; if it keeps happening, the same call with the AWS CLI shows it "
+        "(add --debug) and AWS Support can look at it",
+        ExitCode.UNEXPECTED_ANSWER,
+    )

@@ -283,19 +283,15 @@ def hourly_use(
         "EndTime": until,
         "ScanBy": "TimestampAscending",
     }
-    while True:
-        page = aws.call(
-            "cloudwatch", "get_metric_data", f"read {cluster_name}'s serving metrics", **params
-        )
+    for page in aws.each_page(
+        "cloudwatch", "get_metric_data", f"read {cluster_name}'s serving metrics", **params
+    ):
         for result in page.get("MetricDataResults", []):
             _, _, name, factor = QUERIES[result["Id"]]
             for stamp, value in zip(result.get("Timestamps", []), result.get("Values", [])):
                 index = min(len(hours) - 1, max(0, int((stamp - start).total_seconds() // HOUR)))
                 hour = hours[index]
                 hour[name] = hour.get(name, Decimal(0)) + Decimal(str(value)) * factor
-        if not page.get("NextToken"):
-            break
-        params["NextToken"] = page["NextToken"]
     return [Hour(**h) for h in hours]
 
 

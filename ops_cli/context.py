@@ -219,6 +219,8 @@ class Context:
         )
         if self.rt.sleep:
             aws.sleep = self.rt.sleep
+        if self.rt.clock:
+            aws.clock = self.rt.clock
         return aws
 
     def out(self, payload, human: Human) -> None:

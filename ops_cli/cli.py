@@ -11,7 +11,7 @@ import json
 import os
 import sys
 import traceback
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from endpoint_probe.redaction import redact_secrets, secret_arguments
@@ -19,6 +19,7 @@ from ops_cli import __version__
 from ops_cli.context import CONFIG_DIR_VARIABLE, Context, Runtime, cli_words
 from ops_cli.errors import ExitCode, OpsError
 from ops_cli.output import write_if_open
+from ops_cli.tools import kill_running_groups
 
 #: The command groups, in the order ``llmops --help`` lists them; each module's ``register`` adds its parsers.
 _GROUPS = "capacity_blocks training_plans preflight wait phases handover cost weights smoke_test bench".split()
@@ -87,7 +88,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def run() -> None:
     """The ``llmops`` command (pyproject.toml's entry point, and ``python -m ops_cli``)."""
-    sys.exit(main())
+    sys.exit(main(runtime=Runtime(hard_exit=os._exit)))
 
 
 def main(argv: Sequence[str] | None = None, runtime: Runtime | None = None) -> int:
@@ -116,7 +117,7 @@ def main(argv: Sequence[str] | None = None, runtime: Runtime | None = None) -> i
                 )
         json_output = bool(args.json)
         ctx = Context(args, runtime)
-        with ctx.deadline.enforced():
+        with ctx.deadline.enforced(_last_resort(runtime, json_output)):
             code = int(
                 args.handler(ctx)
             )  # every command's parser sets its handler (ops_cli/commands/)
@@ -137,6 +138,23 @@ def main(argv: Sequence[str] | None = None, runtime: Runtime | None = None) -> i
         return _internal_error(runtime, error, json_output)
     except Exception as error:  # noqa: BLE001 - the last-resort guard: a bug, reported without a traceback
         return _internal_error(runtime, error, json_output)
+
+
+def _last_resort(runtime: Runtime, json_output: bool) -> Callable[[OpsError], None] | None:
+    """What the deadline's watchdog does when the command has not ended by then (endpoint_probe/deadline.py): kill the
+    children still running (with what they started), report the time-out, end the process with its exit code."""
+    if runtime.hard_exit is None:
+        return None
+    hard_exit = runtime.hard_exit
+
+    def end(error: OpsError) -> None:
+        try:
+            kill_running_groups()
+            _report(runtime, error, json_output)
+        finally:
+            hard_exit(int(error.exit_code))
+
+    return end
 
 
 def _report(runtime: Runtime, error: OpsError, json_output: bool) -> int:
@@ -183,4 +201,4 @@ def _internal_error(runtime: Runtime, error: BaseException, json_output: bool) -
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main(runtime=Runtime(hard_exit=os._exit)))

@@ -56,6 +56,8 @@ class Runtime:
     now: Callable[[], datetime] = lambda: datetime.now(UTC)
     run_command: Callable | None = None  # subprocess.run, for kubectl (tests pass a fake)
     cwd: Callable[[], Path] = Path.cwd
+    #: ends the process at once (``os._exit``), for the deadline's watchdog; None in-process (tests): no watchdog
+    hard_exit: Callable[[int], None] | None = None
 
 
 def cli_words(text: str) -> str:

@@ -142,6 +142,20 @@ class Aws:
                 ) from None
         return self._clients[key]
 
+    def own_secrets(self) -> tuple[str, ...]:
+        """The access key id, secret key and session token this object's clients sign with (from the environment, a
+        profile, SSO or a role), for redaction: an AWS error message may quote them (ops_cli/cli.py ``_report``)."""
+        values: list[str] = []
+        for client in self._clients.values():
+            credentials = getattr(getattr(client, "_request_signer", None), "_credentials", None)
+            try:
+                frozen = credentials.get_frozen_credentials() if credentials else None
+            except Exception:  # noqa: BLE001 - a refresh that fails now: those credentials were never sent
+                continue
+            if frozen is not None:
+                values += [frozen.access_key, frozen.secret_key, frozen.token or ""]
+        return tuple(v for v in values if v)
+
     def client_config(self, *, single_send: bool = False) -> botocore.config.Config:
         """The botocore configuration of this object's clients. ``single_send``: total_max_attempts 1, so botocore's
         retry handler sends the request once whatever the error (botocore retries/standard.py and legacy mode both stop

@@ -96,6 +96,7 @@ def main(argv: Sequence[str] | None = None, runtime: Runtime | None = None) -> i
     LLMOPS_DEBUG=1 asks for one of an internal error)."""
     runtime = runtime or Runtime()
     json_output = False
+    ctx: Context | None = None
     try:
         parser = build_parser()
         errors = (
@@ -117,7 +118,7 @@ def main(argv: Sequence[str] | None = None, runtime: Runtime | None = None) -> i
                 )
         json_output = bool(args.json)
         ctx = Context(args, runtime)
-        with ctx.deadline.enforced(_last_resort(runtime, json_output)):
+        with ctx.deadline.enforced(_last_resort(runtime, json_output, ctx.own_secrets)):
             code = int(
                 args.handler(ctx)
             )  # every command's parser sets its handler (ops_cli/commands/)
@@ -125,7 +126,7 @@ def main(argv: Sequence[str] | None = None, runtime: Runtime | None = None) -> i
         return code
     except OpsError as error:
         error.message, error.fix = cli_words(error.message), cli_words(error.fix)
-        return _report(runtime, error, json_output)
+        return _report(runtime, error, json_output, ctx.own_secrets() if ctx else ())
     except KeyboardInterrupt:
         _stdout_closed(runtime)
         write_if_open(runtime.stderr, "interrupted\n")
@@ -135,12 +136,14 @@ def main(argv: Sequence[str] | None = None, runtime: Runtime | None = None) -> i
             runtime
         ):  # e.g. `llmops ... | head -1`: the reader has gone, so stop quietly, like cat does
             return ExitCode.STDOUT_CLOSED
-        return _internal_error(runtime, error, json_output)
+        return _internal_error(runtime, error, json_output, ctx)
     except Exception as error:  # noqa: BLE001 - the last-resort guard: a bug, reported without a traceback
-        return _internal_error(runtime, error, json_output)
+        return _internal_error(runtime, error, json_output, ctx)
 
 
-def _last_resort(runtime: Runtime, json_output: bool) -> Callable[[OpsError], None] | None:
+def _last_resort(
+    runtime: Runtime, json_output: bool, known: Callable[[], tuple[str, ...]]
+) -> Callable[[OpsError], None] | None:
     """What the deadline's watchdog does when the command has not ended by then (endpoint_probe/deadline.py): kill the
     children still running (with what they started), report the time-out, end the process with its exit code."""
     if runtime.hard_exit is None:
@@ -150,16 +153,22 @@ def _last_resort(runtime: Runtime, json_output: bool) -> Callable[[OpsError], No
     def end(error: OpsError) -> None:
         try:
             kill_running_groups()
-            _report(runtime, error, json_output)
+            _report(runtime, error, json_output, known())
         finally:
             hard_exit(int(error.exit_code))
 
     return end
 
 
-def _report(runtime: Runtime, error: OpsError, json_output: bool) -> int:
-    # Whatever the message quotes (a URL, a line a tool printed), no password or token is printed back.
-    error.message, error.fix = redact_secrets(error.message), redact_secrets(error.fix)
+def _report(
+    runtime: Runtime, error: OpsError, json_output: bool, known: tuple[str, ...] = ()
+) -> int:
+    # Whatever the message quotes (a URL, a line a tool printed, an AWS error quoting the request), no password or
+    # token is printed back, nor the process's own AWS credentials (``known``, Context.own_secrets).
+    error.message, error.fix = (
+        redact_secrets(error.message, known),
+        redact_secrets(error.fix, known),
+    )
     if json_output:
         write_if_open(runtime.stdout, json.dumps(error.to_dict(), indent=2, default=str) + "\n")
     # whatever is still buffered goes out now, or nowhere: never a complaint at exit
@@ -184,7 +193,9 @@ def _stdout_closed(runtime: Runtime) -> bool:
     return True
 
 
-def _internal_error(runtime: Runtime, error: BaseException, json_output: bool) -> int:
+def _internal_error(
+    runtime: Runtime, error: BaseException, json_output: bool, ctx: Context | None
+) -> int:
     text = str(error)
     text = text if len(text) <= 500 else text[:500] + f"... ({len(text)} characters)"
     if runtime.environ.get("LLMOPS_DEBUG") == "1":
@@ -197,6 +208,7 @@ def _internal_error(runtime: Runtime, error: BaseException, json_output: bool) -
             ExitCode.INTERNAL,
         ),
         json_output,
+        ctx.own_secrets() if ctx else (),
     )
 
 

@@ -15,6 +15,7 @@ import botocore.config
 import botocore.configprovider
 import botocore.credentials
 import botocore.exceptions
+import botocore.parsers
 import botocore.session
 
 from ops_cli.errors import THROTTLING_CODES, ExitCode, OpsError, error_code, translate
@@ -198,7 +199,10 @@ class Aws:
                     self.sleep(delay * (0.5 + random.random() / 2))
                     continue
                 raise translate(error, action) from None
-            except botocore.exceptions.BotoCoreError as error:
+            except (
+                botocore.exceptions.BotoCoreError,
+                botocore.parsers.ResponseParserError,
+            ) as error:
                 raise translate(error, action) from None
         raise AssertionError("unreachable")
 

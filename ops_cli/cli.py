@@ -7,19 +7,17 @@ import argparse
 import contextlib
 import importlib
 import io
-import json
 import os
 import sys
-import traceback
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 
 from endpoint_probe.redaction import redact_secrets, secret_arguments
 from ops_cli import __version__
+from ops_cli.command_end import internal_error, last_resort, report, stdout_closed
 from ops_cli.context import CONFIG_DIR_VARIABLE, Context, Runtime, cli_words
 from ops_cli.errors import ExitCode, OpsError
 from ops_cli.output import write_if_open
-from ops_cli.tools import kill_running_groups
 
 #: The command groups, in the order ``llmops --help`` lists them; each module's ``register`` adds its parsers.
 _GROUPS = "capacity_blocks training_plans preflight wait phases handover cost weights smoke_test bench".split()
@@ -118,7 +116,7 @@ def main(argv: Sequence[str] | None = None, runtime: Runtime | None = None) -> i
                 )
         json_output = bool(args.json)
         ctx = Context(args, runtime)
-        with ctx.deadline.enforced(_last_resort(runtime, json_output, ctx.own_secrets)):
+        with ctx.deadline.enforced(last_resort(runtime, json_output, ctx.own_secrets)):
             code = int(
                 args.handler(ctx)
             )  # every command's parser sets its handler (ops_cli/commands/)
@@ -126,90 +124,19 @@ def main(argv: Sequence[str] | None = None, runtime: Runtime | None = None) -> i
         return code
     except OpsError as error:
         error.message, error.fix = cli_words(error.message), cli_words(error.fix)
-        return _report(runtime, error, json_output, ctx.own_secrets() if ctx else ())
+        return report(runtime, error, json_output, ctx.own_secrets() if ctx else ())
     except KeyboardInterrupt:
-        _stdout_closed(runtime)
+        stdout_closed(runtime)
         write_if_open(runtime.stderr, "interrupted\n")
         return ExitCode.INTERRUPTED
     except BrokenPipeError as error:
-        if _stdout_closed(
+        if stdout_closed(
             runtime
         ):  # e.g. `llmops ... | head -1`: the reader has gone, so stop quietly, like cat does
             return ExitCode.STDOUT_CLOSED
-        return _internal_error(runtime, error, json_output, ctx)
+        return internal_error(runtime, error, json_output, ctx)
     except Exception as error:  # noqa: BLE001 - the last-resort guard: a bug, reported without a traceback
-        return _internal_error(runtime, error, json_output, ctx)
-
-
-def _last_resort(
-    runtime: Runtime, json_output: bool, known: Callable[[], tuple[str, ...]]
-) -> Callable[[OpsError], None] | None:
-    """What the deadline's watchdog does when the command has not ended by then (endpoint_probe/deadline.py): kill the
-    children still running (with what they started), report the time-out, end the process with its exit code."""
-    if runtime.hard_exit is None:
-        return None
-    hard_exit = runtime.hard_exit
-
-    def end(error: OpsError) -> None:
-        try:
-            kill_running_groups()
-            _report(runtime, error, json_output, known())
-        finally:
-            hard_exit(int(error.exit_code))
-
-    return end
-
-
-def _report(
-    runtime: Runtime, error: OpsError, json_output: bool, known: tuple[str, ...] = ()
-) -> int:
-    # Whatever the message quotes (a URL, a line a tool printed, an AWS error quoting the request), no password or
-    # token is printed back, nor the process's own AWS credentials (``known``, Context.own_secrets).
-    error.message, error.fix = (
-        redact_secrets(error.message, known),
-        redact_secrets(error.fix, known),
-    )
-    if json_output:
-        write_if_open(runtime.stdout, json.dumps(error.to_dict(), indent=2, default=str) + "\n")
-    # whatever is still buffered goes out now, or nowhere: never a complaint at exit
-    _stdout_closed(runtime)
-    write_if_open(runtime.stderr, f"error: {error.message}\n  fix: {error.fix}\n")
-    return int(error.exit_code)
-
-
-def _stdout_closed(runtime: Runtime) -> bool:
-    """Whether standard output is the pipe that broke; if so, point it at /dev/null so that the interpreter's final
-    flush does not complain either."""
-    try:
-        runtime.stdout.flush()
-        return False
-    except (OSError, ValueError):
-        pass
-    if runtime.stdout is sys.stdout:
-        with contextlib.suppress(OSError, ValueError, AttributeError):
-            devnull = os.open(os.devnull, os.O_WRONLY)
-            os.dup2(devnull, sys.stdout.fileno())
-            os.close(devnull)
-    return True
-
-
-def _internal_error(
-    runtime: Runtime, error: BaseException, json_output: bool, ctx: Context | None
-) -> int:
-    text = str(error)
-    text = text if len(text) <= 500 else text[:500] + f"... ({len(text)} characters)"
-    if runtime.environ.get("LLMOPS_DEBUG") == "1":
-        write_if_open(runtime.stderr, "".join(traceback.format_exception(error)))
-    return _report(
-        runtime,
-        OpsError(
-            f"internal error: {type(error).__name__}: {text}",
-            "re-run with LLMOPS_DEBUG=1 for the traceback and report it",
-            ExitCode.INTERNAL,
-        ),
-        json_output,
-        ctx.own_secrets() if ctx else (),
-    )
+        return internal_error(runtime, error, json_output, ctx)
 
 
 if __name__ == "__main__":

@@ -15,7 +15,7 @@ import pytest
 
 from endpoint_probe.deadline import ALARM_REPEAT_S, CommandTimedOut, Deadline
 from ops_cli import tools
-from ops_cli.cli import _last_resort
+from ops_cli.command_end import last_resort
 from ops_cli.context import Runtime
 from ops_cli.errors import ExitCode
 from tests.conftest import PROJECT_DIR
@@ -104,7 +104,7 @@ def test_the_cli_s_last_resort_kills_the_children_reports_the_time_out_then_ends
     # given the CLI's runtime as a real process has it (a hard exit), recorded here, and a child still running
     exits: list[int] = []
     stderr = io.StringIO()
-    end = _last_resort(Runtime(stderr=stderr, hard_exit=exits.append), False, tuple)
+    end = last_resort(Runtime(stderr=stderr, hard_exit=exits.append), False, tuple)
     child = subprocess.Popen(["sleep", "600"], process_group=0)
     monkeypatch.setattr(tools, "_RUNNING", {child.pid})
     # when the watchdog calls it
@@ -116,4 +116,4 @@ def test_the_cli_s_last_resort_kills_the_children_reports_the_time_out_then_ends
         "error: timed out after 2 s (--timeout) while waiting for kubectl"
     )
     # and in-process (tests, no hard exit) there is no watchdog
-    assert _last_resort(Runtime(), False, tuple) is None
+    assert last_resort(Runtime(), False, tuple) is None

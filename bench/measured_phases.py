@@ -29,6 +29,9 @@ bench/cold_start_verdict.py computes the issue's done-when from them (issue 21).
 from __future__ import annotations
 
 import json
+import math
+import os
+import stat
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -117,14 +120,53 @@ def load_measured(paths: list[Path], env: EnvironmentConfig, loader: str) -> Mea
     return Measured(files=tuple(str(p) for p in paths), **found)
 
 
-def _read(path: Path) -> dict:
+#: The most a --measured file may hold: `llmops phases --json` prints a few kilobytes, a weight_load.py report less.
+MAX_FILE_BYTES = 1 << 20
+
+
+def duration(value: object) -> bool:
+    """Whether ``value`` is a measured duration or rate: a finite, non-negative JSON number (a boolean is not one)."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return False
     try:
-        document = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
+        return math.isfinite(float(value)) and value >= 0
+    except OverflowError:  # an integer beyond a float's range
+        return False
+
+
+def _refuse_constant(name: str) -> None:
+    raise MeasuredRecordError(f"{name} is not a measurement")
+
+
+def _read(path: Path) -> dict:
+    """The file's JSON object: a regular file (a FIFO or a device is refused without waiting on it) of at most
+    :data:`MAX_FILE_BYTES`, with no NaN or Infinity, not nested beyond what the parser can take."""
+    again = "pass the file that `llmops phases --env NAME --json > FILE` wrote"
+    try:
+        descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    except OSError as error:
+        raise MeasuredRecordError(f"{path}: not readable ({error.strerror}): {again}") from None
+    with os.fdopen(descriptor, "rb") as stream:
+        if not stat.S_ISREG(os.fstat(descriptor).st_mode):
+            raise MeasuredRecordError(f"{path}: not a regular file (a pipe, a device?): {again}")
+        data = stream.read(MAX_FILE_BYTES + 1)
+    if len(data) > MAX_FILE_BYTES:
         raise MeasuredRecordError(
-            f"{path}: not readable as JSON ({error}): pass the file that "
-            "`llmops phases --env NAME --json > FILE` wrote"
+            f"{path}: larger than {MAX_FILE_BYTES} bytes, more than any measurement: {again}"
+        )
+    try:
+        document = json.loads(data.decode("utf-8"), parse_constant=_refuse_constant)
+    except MeasuredRecordError as error:
+        raise MeasuredRecordError(f"{path}: {error}: {again}") from None
+    except RecursionError:
+        raise MeasuredRecordError(
+            f"{path}: JSON nested too deeply to be a measurement: {again}"
         ) from None
+    except (
+        UnicodeDecodeError,
+        ValueError,
+    ) as error:  # JSONDecodeError, and integers of more than 4300 digits
+        raise MeasuredRecordError(f"{path}: not readable as JSON ({error}): {again}") from None
     if not isinstance(document, dict):
         raise MeasuredRecordError(f"{path}: a JSON object was expected: pass a measurement file")
     return document
@@ -155,10 +197,20 @@ def _phases_record(path: Path, document: dict, env: EnvironmentConfig, found: di
         )
     _check_identity(path, record["identity"], env, again)
     phases = {p.get("phase"): p for p in document["phases"] if isinstance(p, dict)}
+    wrong = [
+        f"{name}: {p['seconds']!r}"
+        for name, p in phases.items()
+        if p.get("seconds") is not None and not duration(p["seconds"])
+    ]
+    if wrong:
+        raise MeasuredRecordError(
+            f"{path}: seconds that are no duration (a finite number, 0 or more): {'; '.join(wrong)}. "
+            f"The file was edited or damaged: {again}"
+        )
     unknown = [
         name
         for name, p in phases.items()
-        if not isinstance(p.get("seconds"), int | float) and name not in MAY_BE_UNKNOWN
+        if p.get("seconds") is None and name not in MAY_BE_UNKNOWN
     ]
     missing = [name for name in (LOADED, ENGINE, HEALTHY) if name not in phases]
     if unknown or missing:
@@ -263,7 +315,7 @@ def _weight_load_report(
         and r.get("method") == loader
         and str(r.get("storage")).startswith("disk")
     ]
-    rates = [r for r in rows if isinstance(r.get("gb_per_s"), int | float) and r["gb_per_s"] > 0]
+    rates = [r for r in rows if duration(r.get("gb_per_s")) and r["gb_per_s"] > 0]
     if not rates:
         raise MeasuredRecordError(
             f"{path}: phases incomplete: no figure for {loader} (this environment's --load-format) from the "

@@ -369,7 +369,7 @@ def main(argv: list[str] | None = None) -> int:
             plan["measured"] = measured_json(
                 measured, verdicts(env, measured, rates_used(env)["s3_download"])
             )
-        print(json.dumps(plan, indent=2))
+        print(json.dumps(plan, indent=2, allow_nan=False))  # strict JSON: never a NaN or Infinity
     else:
         print(render(env, rows, measured))
     return 0

@@ -9,7 +9,12 @@ asking the Hugging Face Hub, reading S3. One :class:`Deadline` is made when the 
 * every HTTP request (endpoint_probe/http.py) is given the time that is left, for the request as a whole;
 * what neither covers (the AWS SDK, whose ``read_timeout`` applies to each socket read and whose retries resend) is
   cut short by a backstop: a ``SIGALRM`` shortly after the deadline interrupts the main thread wherever it is blocked
-  and ends the command with :class:`CommandTimedOut` (:meth:`Deadline.enforced`).
+  and ends the command with :class:`CommandTimedOut` (:meth:`Deadline.enforced`). The alarm repeats until the command
+  has ended, and each one checks the monotonic clock, because one alarm can be lost: the exception it raises is
+  swallowed when it lands in a garbage-collector callback or a ``__del__`` (CPython prints "Exception ignored in ..."
+  and carries on), or in code that catches ``BaseException``; a ``--timeout 2`` then ran for minutes (issue 29);
+* and if the main thread still does not end, a watchdog thread ends the process :data:`WATCHDOG_GRACE_S` after the
+  deadline (``last_resort``: the CLI reports the time-out and calls ``os._exit(10)``).
 
 Each ends with :class:`CommandTimedOut` (exit code 10), whose message names the phase the command was in: what
 :meth:`Deadline.during` last said it was doing.
@@ -29,6 +34,10 @@ from endpoint_probe.errors import ExitCode, OpsError
 #: How long after the deadline the backstop fires: the per-call bounds (a child's timeout, a request's watchdog)
 #: end their call at the deadline itself, with a message of their own; the backstop is for what they do not cover.
 BACKSTOP_GRACE_S = 0.5
+#: How often the backstop's alarm repeats once it has fired, until the command has ended.
+ALARM_REPEAT_S = 0.5
+#: How long after the deadline the watchdog thread ends the process, when neither bound nor alarm has ended it.
+WATCHDOG_GRACE_S = 5.0
 
 
 class CommandTimedOut(OpsError):
@@ -99,10 +108,17 @@ class Deadline:
             raise self.error(phase)
 
     @contextmanager
-    def enforced(self) -> Iterator[None]:
+    def enforced(
+        self, last_resort: Callable[[CommandTimedOut], None] | None = None
+    ) -> Iterator[None]:
         """The backstop, around a whole command: :class:`CommandTimedOut` is raised in the main thread
-        :data:`BACKSTOP_GRACE_S` after the deadline, wherever it is blocked. Only where it can be done safely: with a
-        deadline, in the main thread, and when nobody else handles ``SIGALRM``."""
+        :data:`BACKSTOP_GRACE_S` after the deadline, wherever it is blocked, and again every :data:`ALARM_REPEAT_S`
+        while the command runs on (an alarm can be swallowed: see the module). Only where it can be done safely: with a
+        deadline, in the main thread, and when nobody else handles ``SIGALRM``.
+
+        ``last_resort``: called from a watchdog thread :data:`WATCHDOG_GRACE_S` after the deadline if the block is
+        still running, with the error to report; it is expected to end the process (the CLI's calls ``os._exit``).
+        """
         usable = (
             self.seconds is not None
             and hasattr(signal, "setitimer")
@@ -114,30 +130,46 @@ class Deadline:
             return
 
         def on_alarm(signum, frame) -> None:  # noqa: ANN001 - the signal module's handler signature
-            if self._armed:
-                self._armed = False
+            # armed until the block has ended; the clock, not the signal, says whether the deadline has passed
+            if self._armed and self.passed():
                 raise _DeadlinePassed(
                     self.phase
                 )  # the phase now: the blocks that set it unwind on the way up
 
         previous = signal.signal(signal.SIGALRM, on_alarm)
         self._armed = True
-        signal.setitimer(signal.ITIMER_REAL, self.remaining() + BACKSTOP_GRACE_S)
+        signal.setitimer(signal.ITIMER_REAL, self.remaining() + BACKSTOP_GRACE_S, ALARM_REPEAT_S)
+        watchdog = self._watchdog(last_resort)
         try:
             try:
                 yield
             finally:
-                self._disarm(previous)
+                self._disarm(previous, watchdog)
         except (
             _DeadlinePassed
         ) as passed:  # in the block, or in the first steps of the finally above
-            self._disarm(previous)
+            self._disarm(previous, watchdog)
             raise self.error(passed.args[0]) from None
 
-    def _disarm(self, previous) -> None:  # noqa: ANN001 - a signal handler or SIG_DFL
+    def _watchdog(
+        self, last_resort: Callable[[CommandTimedOut], None] | None
+    ) -> threading.Timer | None:
+        if last_resort is None:
+            return None
+        timer = threading.Timer(
+            self.remaining() + WATCHDOG_GRACE_S, lambda: last_resort(self.error())
+        )
+        timer.name = "llmops-deadline-watchdog"
+        timer.daemon = True
+        timer.start()
+        return timer
+
+    def _disarm(self, previous, watchdog: threading.Timer | None) -> None:  # noqa: ANN001 - a signal handler or SIG_DFL
         self._armed = False  # first: an alarm from here on is ignored
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous)
+        if watchdog is not None:
+            watchdog.cancel()
 
 
 class _DeadlinePassed(BaseException):

@@ -31,6 +31,7 @@ class ExitCode(IntEnum):
         13  # a purchase's answer was lost and the lookup could not tell whether it was bought
     )
     AWS_ERROR = 20  # any other AWS error
+    UNEXPECTED_ANSWER = 21  # AWS or a tool answered, but not as asked: pages that never end, a body of the wrong shape
     INTERNAL = (
         70  # a bug: an unexpected exception (EX_SOFTWARE); LLMOPS_DEBUG=1 shows the traceback
     )

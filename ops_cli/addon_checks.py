@@ -24,27 +24,24 @@ def _version_key(version: str) -> tuple[int, ...]:
 def _addon_versions(aws: Aws, name: str, kubernetes_version: str) -> list[dict]:
     """Every version of add-on ``name`` EKS offers for ``kubernetes_version``, following nextToken."""
     versions: list[dict] = []
-    token = None
-    while True:
-        try:
-            page = aws.call(
-                "eks",
-                "describe_addon_versions",
-                f"list the versions of add-on {name}",
-                addonName=name,
-                kubernetesVersion=kubernetes_version,
-                **({"nextToken": token} if token else {}),
-            )
-        except OpsError as error:
-            if error.exit_code is not ExitCode.NOT_FOUND:
-                raise
-            return versions
-        for addon in page.get("addons", []):
-            if addon.get("addonName") == name:
-                versions += addon.get("addonVersions", [])
-        token = page.get("nextToken")
-        if not token:
-            return versions
+    pages = aws.each_page(
+        "eks",
+        "describe_addon_versions",
+        f"list the versions of add-on {name}",
+        token_in="nextToken",
+        token_out="nextToken",
+        addonName=name,
+        kubernetesVersion=kubernetes_version,
+    )
+    try:
+        for page in pages:
+            for addon in page.get("addons") or []:
+                if isinstance(addon, dict) and addon.get("addonName") == name:
+                    versions += addon.get("addonVersions") or []
+    except OpsError as error:
+        if error.exit_code is not ExitCode.NOT_FOUND:
+            raise
+    return versions
 
 
 def addon_check(

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -15,6 +15,7 @@ import botocore.config
 import botocore.configprovider
 import botocore.credentials
 import botocore.exceptions
+import botocore.parsers
 import botocore.session
 
 from ops_cli.errors import THROTTLING_CODES, ExitCode, OpsError, error_code, translate
@@ -78,6 +79,12 @@ THROTTLE_ATTEMPTS = 6
 THROTTLE_BASE_DELAY = 1.0
 THROTTLE_MAX_DELAY = 30.0
 
+#: The bound of every paginated call (:meth:`Aws.each_page`): the longest lists the CLI reads (Price List products for
+#: one SKU filter, offerings for a date range, a plan's extension history) fit in a few pages; a next token that never
+#: ends would otherwise hang the command (issue 29).
+MAX_PAGES = 100
+MAX_PAGING_SECONDS = 300.0
+
 
 @dataclass
 class Aws:
@@ -93,6 +100,8 @@ class Aws:
     region: str
     client_factory: Callable[[str], Any] | None = None
     sleep: Callable[[float], None] = time.sleep
+    #: what measures how long a paginated call has run (tests pass a fake clock)
+    clock: Callable[[], float] = time.monotonic
     environ: Mapping[str, str] | None = None
     #: how long to wait for an answer once a request is sent (tests against a stand-in that never answers shorten it)
     read_timeout: float = READ_TIMEOUT
@@ -133,6 +142,20 @@ class Aws:
                     ExitCode.USAGE,
                 ) from None
         return self._clients[key]
+
+    def own_secrets(self) -> tuple[str, ...]:
+        """The access key id, secret key and session token this object's clients sign with (from the environment, a
+        profile, SSO or a role), for redaction: an AWS error message may quote them (ops_cli/cli.py ``_report``)."""
+        values: list[str] = []
+        for client in self._clients.values():
+            credentials = getattr(getattr(client, "_request_signer", None), "_credentials", None)
+            try:
+                frozen = credentials.get_frozen_credentials() if credentials else None
+            except Exception:  # noqa: BLE001 - a refresh that fails now: those credentials were never sent
+                continue
+            if frozen is not None:
+                values += [frozen.access_key, frozen.secret_key, frozen.token or ""]
+        return tuple(v for v in values if v)
 
     def client_config(self, *, single_send: bool = False) -> botocore.config.Config:
         """The botocore configuration of this object's clients. ``single_send``: total_max_attempts 1, so botocore's
@@ -176,21 +199,57 @@ class Aws:
                     self.sleep(delay * (0.5 + random.random() / 2))
                     continue
                 raise translate(error, action) from None
-            except botocore.exceptions.BotoCoreError as error:
+            except (
+                botocore.exceptions.BotoCoreError,
+                botocore.parsers.ResponseParserError,
+            ) as error:
                 raise translate(error, action) from None
         raise AssertionError("unreachable")
+
+    def each_page(
+        self,
+        service: str,
+        operation: str,
+        action: str,
+        *,
+        token_in: str = "NextToken",
+        token_out: str = "NextToken",
+        **params: Any,
+    ) -> Iterator[dict]:
+        """Every page of a paginated call, following ``token_out`` (sent back as ``token_in``), each page with the
+        throttling handling of :meth:`call`. Bounded: an answer that keeps giving a next token (a service fault, or a
+        stand-in on the way) ends in an :class:`~ops_cli.errors.OpsError` after :data:`MAX_PAGES` pages or
+        :data:`MAX_PAGING_SECONDS` seconds, whichever comes first, with exit 21 (an unexpected answer)."""
+        started = self.clock()
+        token = None
+        for count in range(1, MAX_PAGES + 1):
+            page = self.call(
+                service, operation, action, **params, **({token_in: token} if token else {})
+            )
+            yield page
+            token = page.get(token_out)
+            if not token:
+                return
+            elapsed = self.clock() - started
+            if elapsed > MAX_PAGING_SECONDS:
+                raise _endless(action, f"{count} pages in {elapsed:.0f} s")
+        raise _endless(action, f"{MAX_PAGES} pages")
 
     def pages(
         self, service: str, operation: str, action: str, items_key: str, **params: Any
     ) -> list[dict]:
-        """All items of a paginated call, following NextToken, each page with the same throttling handling."""
+        """All items of a paginated call (:meth:`each_page`, so bounded alike)."""
         items: list[dict] = []
-        token = None
-        while True:
-            page = self.call(
-                service, operation, action, **params, **({"NextToken": token} if token else {})
-            )
-            items.extend(page.get(items_key, []))
-            token = page.get("NextToken")
-            if not token:
-                return items
+        for page in self.each_page(service, operation, action, **params):
+            items.extend(page.get(items_key) or [])
+        return items
+
+
+def _endless(action: str, how_many: str) -> OpsError:
+    return OpsError(
+        f"AWS kept answering with one more page while trying to {action}: {how_many}, and still a next token; "
+        "the answer does not end",
+        "run the command again in a few minutes; if it keeps happening, the same call with the AWS CLI shows it "
+        "(add --debug) and AWS Support can look at it",
+        ExitCode.UNEXPECTED_ANSWER,
+    )

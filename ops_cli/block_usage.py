@@ -27,6 +27,7 @@ Facts and their sources:
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from decimal import Decimal
@@ -35,6 +36,7 @@ from deployment_config.model import EnvironmentConfig, Platform
 from ops_cli import cost
 from ops_cli.aws import Aws
 from ops_cli.cost_records import Block, to_tenths
+from ops_cli.errors import shown, unexpected_answer
 from ops_cli.paid_periods import PaidPeriod, capacity_periods, paid_minutes, plan_period
 from ops_cli.price_list import PRICE_CURRENCY
 
@@ -261,6 +263,16 @@ QUERIES = {
 }
 
 
+def _count(value: object) -> bool:
+    """Whether a metric's value can be summed: a finite number, 0 or more (tokens and minutes are never negative)."""
+    return (
+        isinstance(value, int | float)
+        and not isinstance(value, bool)
+        and math.isfinite(value)
+        and value >= 0
+    )
+
+
 def hourly_use(
     aws: Aws, cluster_name: str, start: datetime, until: datetime, periods: list[PaidPeriod]
 ) -> list[Hour]:
@@ -283,19 +295,26 @@ def hourly_use(
         "EndTime": until,
         "ScanBy": "TimestampAscending",
     }
-    while True:
-        page = aws.call(
-            "cloudwatch", "get_metric_data", f"read {cluster_name}'s serving metrics", **params
-        )
-        for result in page.get("MetricDataResults", []):
-            _, _, name, factor = QUERIES[result["Id"]]
-            for stamp, value in zip(result.get("Timestamps", []), result.get("Values", [])):
+    for page in aws.each_page(
+        "cloudwatch", "get_metric_data", f"read {cluster_name}'s serving metrics", **params
+    ):
+        for result in page.get("MetricDataResults") or []:
+            query = QUERIES.get(result.get("Id")) if isinstance(result, dict) else None
+            if query is None:
+                raise unexpected_answer(
+                    f"CloudWatch answered {cluster_name}'s metrics with a result of no query asked for"
+                )
+            _, _, name, factor = query
+            for stamp, value in zip(result.get("Timestamps") or [], result.get("Values") or []):
+                if not isinstance(stamp, datetime) or not _count(value):
+                    raise unexpected_answer(
+                        f"CloudWatch answered {query[0]} ({query[1]}) of {cluster_name} with "
+                        f"{shown(str(value))} at {shown(str(stamp))}: a time and a finite number, 0 or "
+                        "more, were expected"
+                    )
                 index = min(len(hours) - 1, max(0, int((stamp - start).total_seconds() // HOUR)))
                 hour = hours[index]
                 hour[name] = hour.get(name, Decimal(0)) + Decimal(str(value)) * factor
-        if not page.get("NextToken"):
-            break
-        params["NextToken"] = page["NextToken"]
     return [Hour(**h) for h in hours]
 
 

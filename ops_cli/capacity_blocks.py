@@ -13,9 +13,9 @@ import botocore.exceptions
 
 from ops_cli import purchase_outcome as outcome
 from ops_cli.aws import Aws
-from ops_cli.errors import ExitCode, OpsError, error_code, shown, translate
+from ops_cli.errors import ExitCode, OpsError, error_code, shown, translate, unexpected_answer
 from ops_cli.offering import Offering, Search, cheapest_first
-from ops_cli.output import iso
+from ops_cli.output import iso, utc_and_local
 
 #: Capacity Block durations: 1-day steps up to 14 days, then 7-day steps up to 182 days. Extensions of a Capacity Block
 #: and of a training plan take the same steps (ops_cli/capacity_block_extensions.py, training_plan_extensions.py).
@@ -222,14 +222,52 @@ def describe_reservation(aws: Aws, reservation_id: str) -> dict:
         f"describe capacity reservation {reservation_id}",
         CapacityReservationIds=[reservation_id],
     )
-    reservations = response.get("CapacityReservations", [])
+    reservations = response.get("CapacityReservations")
+    if not isinstance(
+        reservations, list
+    ):  # EC2 always sends the list (capacityReservationSet): this is no EC2 answer
+        raise unexpected_answer(
+            f"EC2's answer about capacity reservation {reservation_id} in {aws.region} has no list of reservations"
+        )
     if not reservations:
         raise OpsError(
             f"capacity reservation {reservation_id} does not exist in {aws.region}",
             "check the id and the region (--region)",
             ExitCode.NOT_FOUND,
         )
+    ids = [r.get("CapacityReservationId") if isinstance(r, dict) else None for r in reservations]
+    if ids != [reservation_id]:
+        raise unexpected_answer(
+            f"asked EC2 for capacity reservation {reservation_id} in {aws.region}, it answered for "
+            f"{', '.join(shown(str(i)) for i in ids)}"
+        )
     return reservations[0]
+
+
+def check_serves(reservation: dict, key: str) -> None:
+    """Refuse a block that cannot serve however it is timed: EC2's answer without its period (exit 21), or a period
+    that ends before it starts, or no instances (exit 2: name another block in ``capacity.key``)."""
+    rid, start, end = (
+        reservation.get("CapacityReservationId"),
+        reservation.get("StartDate"),
+        reservation.get("EndDate"),
+    )
+    if not isinstance(start, datetime) or not isinstance(end, datetime):
+        raise unexpected_answer(
+            f"EC2's answer about {rid} (capacity.{key}) has no start or end date: a Capacity Block has both"
+        )
+    count = reservation.get("TotalInstanceCount")
+    if end <= start or isinstance(count, bool) or not isinstance(count, int) or count < 1:
+        why = (
+            f"ends ({utc_and_local(end)}) before it starts ({utc_and_local(start)})"
+            if end <= start
+            else f"holds {shown(str(count))} instances"
+        )
+        raise OpsError(
+            f"capacity.{key}: {rid} {why}: it will never serve",
+            f"buy another Capacity Block and name it in capacity.{key}",
+            ExitCode.USAGE,
+        )
 
 
 def reservation_summary(reservation: dict) -> dict:

@@ -7,15 +7,14 @@ import argparse
 import contextlib
 import importlib
 import io
-import json
 import os
 import sys
-import traceback
 from collections.abc import Sequence
 from pathlib import Path
 
 from endpoint_probe.redaction import redact_secrets, secret_arguments
 from ops_cli import __version__
+from ops_cli.command_end import internal_error, last_resort, report, stdout_closed
 from ops_cli.context import CONFIG_DIR_VARIABLE, Context, Runtime, cli_words
 from ops_cli.errors import ExitCode, OpsError
 from ops_cli.output import write_if_open
@@ -87,7 +86,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def run() -> None:
     """The ``llmops`` command (pyproject.toml's entry point, and ``python -m ops_cli``)."""
-    sys.exit(main())
+    sys.exit(main(runtime=Runtime(hard_exit=os._exit)))
 
 
 def main(argv: Sequence[str] | None = None, runtime: Runtime | None = None) -> int:
@@ -95,6 +94,7 @@ def main(argv: Sequence[str] | None = None, runtime: Runtime | None = None) -> i
     LLMOPS_DEBUG=1 asks for one of an internal error)."""
     runtime = runtime or Runtime()
     json_output = False
+    ctx: Context | None = None
     try:
         parser = build_parser()
         errors = (
@@ -116,7 +116,7 @@ def main(argv: Sequence[str] | None = None, runtime: Runtime | None = None) -> i
                 )
         json_output = bool(args.json)
         ctx = Context(args, runtime)
-        with ctx.deadline.enforced():
+        with ctx.deadline.enforced(last_resort(runtime, json_output, ctx.own_secrets)):
             code = int(
                 args.handler(ctx)
             )  # every command's parser sets its handler (ops_cli/commands/)
@@ -124,63 +124,20 @@ def main(argv: Sequence[str] | None = None, runtime: Runtime | None = None) -> i
         return code
     except OpsError as error:
         error.message, error.fix = cli_words(error.message), cli_words(error.fix)
-        return _report(runtime, error, json_output)
+        return report(runtime, error, json_output, ctx.own_secrets() if ctx else ())
     except KeyboardInterrupt:
-        _stdout_closed(runtime)
+        stdout_closed(runtime)
         write_if_open(runtime.stderr, "interrupted\n")
         return ExitCode.INTERRUPTED
     except BrokenPipeError as error:
-        if _stdout_closed(
+        if stdout_closed(
             runtime
         ):  # e.g. `llmops ... | head -1`: the reader has gone, so stop quietly, like cat does
             return ExitCode.STDOUT_CLOSED
-        return _internal_error(runtime, error, json_output)
+        return internal_error(runtime, error, json_output, ctx)
     except Exception as error:  # noqa: BLE001 - the last-resort guard: a bug, reported without a traceback
-        return _internal_error(runtime, error, json_output)
-
-
-def _report(runtime: Runtime, error: OpsError, json_output: bool) -> int:
-    # Whatever the message quotes (a URL, a line a tool printed), no password or token is printed back.
-    error.message, error.fix = redact_secrets(error.message), redact_secrets(error.fix)
-    if json_output:
-        write_if_open(runtime.stdout, json.dumps(error.to_dict(), indent=2, default=str) + "\n")
-    # whatever is still buffered goes out now, or nowhere: never a complaint at exit
-    _stdout_closed(runtime)
-    write_if_open(runtime.stderr, f"error: {error.message}\n  fix: {error.fix}\n")
-    return int(error.exit_code)
-
-
-def _stdout_closed(runtime: Runtime) -> bool:
-    """Whether standard output is the pipe that broke; if so, point it at /dev/null so that the interpreter's final
-    flush does not complain either."""
-    try:
-        runtime.stdout.flush()
-        return False
-    except (OSError, ValueError):
-        pass
-    if runtime.stdout is sys.stdout:
-        with contextlib.suppress(OSError, ValueError, AttributeError):
-            devnull = os.open(os.devnull, os.O_WRONLY)
-            os.dup2(devnull, sys.stdout.fileno())
-            os.close(devnull)
-    return True
-
-
-def _internal_error(runtime: Runtime, error: BaseException, json_output: bool) -> int:
-    text = str(error)
-    text = text if len(text) <= 500 else text[:500] + f"... ({len(text)} characters)"
-    if runtime.environ.get("LLMOPS_DEBUG") == "1":
-        write_if_open(runtime.stderr, "".join(traceback.format_exception(error)))
-    return _report(
-        runtime,
-        OpsError(
-            f"internal error: {type(error).__name__}: {text}",
-            "re-run with LLMOPS_DEBUG=1 for the traceback and report it",
-            ExitCode.INTERNAL,
-        ),
-        json_output,
-    )
+        return internal_error(runtime, error, json_output, ctx)
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main(runtime=Runtime(hard_exit=os._exit)))

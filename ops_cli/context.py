@@ -56,6 +56,8 @@ class Runtime:
     now: Callable[[], datetime] = lambda: datetime.now(UTC)
     run_command: Callable | None = None  # subprocess.run, for kubectl (tests pass a fake)
     cwd: Callable[[], Path] = Path.cwd
+    #: ends the process at once (``os._exit``), for the deadline's watchdog; None in-process (tests): no watchdog
+    hard_exit: Callable[[int], None] | None = None
 
 
 def cli_words(text: str) -> str:
@@ -98,6 +100,16 @@ def load_environment_option(config_dir: Path, name: str, option: str) -> Environ
         ) from None
 
 
+#: The environment variables that hold the process's AWS credentials (botocore credentials.py EnvProvider; the AWS
+#: CLI's AWS_SECURITY_TOKEN is the session token's older name).
+OWN_CREDENTIAL_VARIABLES = (
+    "AWS_ACCESS_KEY_ID",
+    "AWS_SECRET_ACCESS_KEY",
+    "AWS_SESSION_TOKEN",
+    "AWS_SECURITY_TOKEN",
+)
+
+
 class Context:
     """One command's arguments and runtime, and what is resolved from them on first use (the environment, the region,
     the AWS clients). Every property checks what it resolves before anything is sent to AWS."""
@@ -106,6 +118,7 @@ class Context:
         self.args = args
         self.rt = runtime
         self._env: EnvironmentConfig | None = None
+        self._aws_made: list[Aws] = []
         # --timeout bounds the whole command, from here (endpoint_probe/deadline.py); commands without one have none.
         self.deadline = Deadline(getattr(args, "timeout", None))
         self.deadline.phase = "running llmops " + " ".join(
@@ -219,7 +232,19 @@ class Context:
         )
         if self.rt.sleep:
             aws.sleep = self.rt.sleep
+        if self.rt.clock:
+            aws.clock = self.rt.clock
+        self._aws_made.append(aws)
         return aws
+
+    def own_secrets(self) -> tuple[str, ...]:
+        """The process's own AWS credentials, wherever they came from: the AWS_* variables and what every client of
+        this command signs with (a profile, SSO, a role). Never printed (ops_cli/cli.py ``_report``)."""
+        environ = self.rt.environ
+        named = tuple(environ.get(name, "") for name in OWN_CREDENTIAL_VARIABLES)
+        return tuple(v for v in named if v) + tuple(
+            value for aws in self._aws_made for value in aws.own_secrets()
+        )
 
     def out(self, payload, human: Human) -> None:
         if self.args.json:

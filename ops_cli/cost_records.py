@@ -12,12 +12,12 @@ from ops_cli.price_list import PRICE_CURRENCY, Price, PriceQuery
 
 def upfront_fee(text: object) -> Decimal | None:
     """An UpfrontFee as EC2 and SageMaker send it (a string in their models) as a number; None when they sent none, or
-    no finite number."""
+    no finite number, or a negative one (a fee is paid, never received: it would lower the sum)."""
     try:
         amount = Decimal(str(text)) if text not in (None, "") else None
     except InvalidOperation:
         return None
-    return amount if amount is not None and amount.is_finite() else None
+    return amount if amount is not None and amount.is_finite() and amount >= 0 else None
 
 
 @dataclass

@@ -5,6 +5,7 @@ errors into them."""
 from __future__ import annotations
 
 import botocore.exceptions
+import botocore.parsers
 
 from deployment_config.errors import quoted
 from endpoint_probe.errors import THROTTLING_CODES, ExitCode, OpsError
@@ -41,6 +42,17 @@ _NOT_FOUND_CODES = {
     "InvalidCapacityReservationId.NotFound",
     "InvalidCapacityReservationId.Malformed",
 }
+
+
+def unexpected_answer(message: str) -> OpsError:
+    """An answer that came, but not in the shape asked for (exit 21): a proxy's or a captive portal's page instead of
+    AWS's, a field of the wrong type, a list that does not end."""
+    return OpsError(
+        message,
+        "check that nothing between here and AWS answers in its place (a proxy, a VPN's sign-in page, "
+        "AWS_ENDPOINT_URL_*), then run again; the same call with the AWS CLI and --debug shows the raw answer",
+        ExitCode.UNEXPECTED_ANSWER,
+    )
 
 
 def error_code(error: botocore.exceptions.ClientError) -> str:
@@ -187,6 +199,11 @@ def translate(error: Exception, action: str) -> OpsError:
             f"AWS error while trying to {action} ({code}: {text})",
             "see the message above",
             ExitCode.AWS_ERROR,
+        )
+    if isinstance(error, botocore.parsers.ResponseParserError):  # an Exception, not a BotoCoreError
+        return unexpected_answer(
+            f"the answer to the request to {action} is not in the service's format (botocore: "
+            f"{str(error).split(',')[0]})"
         )
     if isinstance(error, exc.BotoCoreError):
         return OpsError(

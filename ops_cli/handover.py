@@ -32,7 +32,12 @@ from deployment_config.gpu_nodes import (
 )
 from deployment_config.model import EnvironmentConfig
 from ops_cli.aws import Aws
-from ops_cli.capacity_blocks import FINAL_STATES, describe_reservation, reservation_summary
+from ops_cli.capacity_blocks import (
+    FINAL_STATES,
+    check_serves,
+    describe_reservation,
+    reservation_summary,
+)
 from ops_cli.errors import ExitCode, OpsError, shown
 from ops_cli.output import iso, utc_and_local
 from ops_cli.waiting import GPU_NODEGROUP, NEXT_GPU_NODEGROUP, describe_group
@@ -267,6 +272,7 @@ def handover_plan(aws: Aws, env: EnvironmentConfig, now: datetime) -> HandoverPl
             ExitCode.USAGE,
         )
     current = describe_reservation(aws, capacity.capacity_reservation_id)
+    check_serves(current, KEYS[0])
     cold_start = timedelta(seconds=env.pod_startup_budget.probe_seconds)
     if not capacity.next_capacity_reservation_id:
         scale_down, steps = _ending_steps(GROUPS[0], current)
@@ -280,6 +286,7 @@ def handover_plan(aws: Aws, env: EnvironmentConfig, now: datetime) -> HandoverPl
             None,
         )
     following = describe_reservation(aws, capacity.next_capacity_reservation_id)
+    check_serves(following, KEYS[1])
     (old_group, old_key, old), (new_group, new_key, new) = sorted(
         zip(GROUPS, KEYS, (current, following), strict=True), key=lambda slot: slot[2]["StartDate"]
     )

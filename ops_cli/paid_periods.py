@@ -63,7 +63,8 @@ class PaidPeriod:
 
     @property
     def hours(self) -> Decimal | None:
-        if self.start is None or self.end is None:
+        """Its length; None without both dates, or when it ends before it starts (no length: nothing counted)."""
+        if self.start is None or self.end is None or self.end < self.start:
             return None
         return Decimal(str((self.end - self.start).total_seconds())) / 3600
 

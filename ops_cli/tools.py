@@ -107,6 +107,18 @@ def run_tool(
         ) from None
 
 
+#: The process groups of the children running now, for :func:`kill_running_groups`.
+_RUNNING: set[int] = set()
+
+
+def kill_running_groups() -> None:
+    """SIGKILL to the process group of every child running now: for the deadline's watchdog, which ends the process
+    with ``os._exit`` (no ``finally`` runs, so :func:`_run_in_group` cannot kill them itself)."""
+    for group in list(_RUNNING):
+        with suppress(ProcessLookupError, PermissionError):
+            os.killpg(group, signal.SIGKILL)
+
+
 def _run_in_group(
     argv: list[str], stdin: str | None, timeout: float
 ) -> subprocess.CompletedProcess:
@@ -122,11 +134,14 @@ def _run_in_group(
         errors="replace",
         process_group=0,
     )
+    _RUNNING.add(process.pid)
     try:
         out, err = process.communicate(stdin, timeout=timeout)
     except BaseException:
         _kill_group(process)
         raise
+    finally:
+        _RUNNING.discard(process.pid)
     return subprocess.CompletedProcess(argv, process.returncode, out, err)
 
 

@@ -23,12 +23,12 @@ access are ops_cli/weights_mirror_job.py.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
 from dataclasses import dataclass
 
 from deployment_config import speculator
 from deployment_config.model import EnvironmentConfig, WeightSource
 from deployment_config.model_location import revision_s3_uri
+from ops_cli.aws import Aws
 from ops_cli.errors import ExitCode, OpsError
 
 MANIFEST_NAME = "MANIFEST.json"
@@ -116,11 +116,9 @@ def check_manifest(manifest: dict, objects: dict[str, int], prefix: str) -> list
     return problems
 
 
-def read_mirror(
-    aws_client: Callable[[str], object], bucket: str, prefix: str
-) -> tuple[dict, dict[str, int]]:
+def read_mirror(aws: Aws, bucket: str, prefix: str) -> tuple[dict, dict[str, int]]:
     """The manifest and the sizes of the objects under the prefix."""
-    s3 = aws_client("s3")
+    s3 = aws.client("s3")
     location = f"s3://{bucket}/{prefix}{MANIFEST_NAME}"
     try:
         body = s3.get_object(Bucket=bucket, Key=prefix + MANIFEST_NAME)["Body"].read()
@@ -145,6 +143,14 @@ def read_mirror(
             ExitCode.CHECK_FAILED,
         )
     objects: dict[str, int] = {}
-    for page in s3.get_paginator("list_objects_v2").paginate(Bucket=bucket, Prefix=prefix):
+    for page in aws.each_page(
+        "s3",
+        "list_objects_v2",
+        f"list the objects under s3://{bucket}/{prefix}",
+        token_in="ContinuationToken",
+        token_out="NextContinuationToken",
+        Bucket=bucket,
+        Prefix=prefix,
+    ):
         objects.update({o["Key"]: o["Size"] for o in page.get("Contents") or []})
     return manifest, objects

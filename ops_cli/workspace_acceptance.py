@@ -109,19 +109,15 @@ def find_query_url(aws: Aws, cluster_name: str) -> str:
     """The query API of the environment's workspace (see the module); QueryFailed when there is not exactly one."""
     alias = workspace_alias(cluster_name)
     found: list[dict] = []
-    token = None
-    for _ in range(20):  # the alias filter leaves a handful; bounded anyway
-        page = aws.call(
-            "amp",
-            "list_workspaces",
-            f"list the Prometheus workspaces with alias {alias}",
-            alias=alias,
-            **({"nextToken": token} if token else {}),
-        )
+    for page in aws.each_page(
+        "amp",
+        "list_workspaces",
+        f"list the Prometheus workspaces with alias {alias}",
+        token_in="nextToken",
+        token_out="nextToken",
+        alias=alias,
+    ):
         found += page.get("workspaces") or []
-        token = page.get("nextToken")
-        if not token:
-            break
     usable = [
         w
         for w in found

@@ -210,7 +210,7 @@ def mirror(ctx: Context) -> int:
         with deadline.during(
             f"reading the mirror's manifest from s3://{where_bucket}/{where_prefix}"
         ):
-            manifest, objects = weights.read_mirror(ctx.aws().client, where_bucket, where_prefix)
+            manifest, objects = weights.read_mirror(ctx.aws(), where_bucket, where_prefix)
         problems = weights.check_manifest(manifest, objects, where_prefix)
         if manifest.get("revision") != revision:
             problems.insert(

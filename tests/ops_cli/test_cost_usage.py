@@ -558,3 +558,23 @@ def test_an_extension_in_another_currency_than_the_blocks_fee_is_not_added_and_s
         f"extension {RESERVATION}: its fee is in USD, not added to EUR"
     ]
     assert report["cost_complete"] is False
+
+
+@pytest.mark.parametrize("bad", [float("nan"), float("inf"), -120_000.0])
+def test_a_metric_value_that_is_negative_or_no_number_is_refused_not_summed(stubs, run, bad):
+    # given CloudWatch answering one hour's served minutes with NaN, infinity or a negative count (issue 29)
+    regional, _ = stubs
+    expect_reservation(regional)
+    expect_metrics(
+        regional,
+        prompt=[120_000.0] * 24,
+        generation=[30_000.0] * 24,
+        busy=[45.0] * 24,
+        served=[60.0] * 23 + [bad],
+    )
+    # when the usage is asked for
+    result = run("cost", "--usage", "--env", "example", "--block-fee", "91540.80")
+    # then the answer is refused in one line naming the metric, exit 21, never an internal error or a sum
+    assert result.code == ExitCode.UNEXPECTED_ANSWER, result.stderr
+    assert f"CloudWatch answered {block_usage.SERVING_BUSY} (SampleCount)" in result.stderr
+    assert "a time and a finite number, 0 or more, were expected" in result.stderr

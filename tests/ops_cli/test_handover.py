@@ -392,3 +392,41 @@ def test_given_the_blocks_overlap_now_then_preflight_warns_before_a_deploy(aws, 
     env = load_environment(with_next.parent, "example")
     check = next_block_check(aws.aws("us-west-2"), env, NOW)
     assert check.status is Status.WARN and "the blocks overlap now" in check.detail
+
+
+# --- answers checked against what was asked (issue 29) -------------------------------------------------------------
+
+
+def test_given_ec2_answers_for_another_reservation_then_handover_refuses_it(aws, run, with_next):
+    # given EC2 answering the question about the current block with another reservation
+    expect(aws, CURRENT, reservation(NEXT, END - timedelta(days=2), END))
+    # when the handover is asked for, then that answer is not used: exit 21, naming both ids
+    result = run("handover", "--env", "example")
+    assert result.code == ExitCode.UNEXPECTED_ANSWER, result.stderr
+    assert (
+        f"asked EC2 for capacity reservation {CURRENT}" in result.stderr and NEXT in result.stderr
+    )
+
+
+@pytest.mark.parametrize(
+    "change, words",
+    [
+        ({"TotalInstanceCount": 0}, "holds '0' instances: it will never serve"),
+        ({"EndDate": END - timedelta(days=2)}, "before it starts"),
+    ],
+)
+def test_given_a_next_block_that_cannot_serve_then_it_is_never_ready_in_time(
+    aws, run, with_next, change, words
+):
+    # given a next block of no instances, or one that ends before it starts
+    expect(aws, CURRENT, reservation(CURRENT, END - timedelta(days=2), END))
+    expect(
+        aws, NEXT, {**reservation(NEXT, END - timedelta(days=1), END + timedelta(days=6)), **change}
+    )
+    # when the handover is asked for, then it is refused as a block that will never serve (exit 2), naming the field
+    result = run("handover", "--env", "example", "--json")
+    assert result.code == ExitCode.USAGE, result.stdout
+    assert "ready in time" not in result.stdout
+    assert (
+        f"capacity.next_capacity_reservation_id: {NEXT}" in result.stderr and words in result.stderr
+    )

@@ -9,6 +9,7 @@ from __future__ import annotations
 import copy
 import importlib.util
 import json
+import os
 import subprocess
 import sys
 from datetime import UTC, datetime, timedelta
@@ -425,3 +426,61 @@ def test_a_weight_load_report_from_the_node_gives_the_load_rate(
     assert (
         "instance_store_read" not in out and "warm_up  " in out
     )  # the warm-up is still unmeasured
+
+
+# --- hostile files (issue 29): only finite, non-negative durations, a bounded read, strict JSON out --------------------
+
+
+def with_engine_seconds(path: Path, text: str) -> Path:
+    """The record at ``path`` with the warm-up's seconds replaced by the JSON ``text`` as written."""
+    document = json.loads(path.read_text())
+    for phase in document["phases"]:
+        if phase["phase"] == "engine ready (profile, KV cache, warm-up)":
+            phase["seconds"] = "@SECONDS@"
+    path.write_text(json.dumps(document).replace('"@SECONDS@"', text))
+    return path
+
+
+@pytest.mark.parametrize(
+    "text", ["NaN", "Infinity", "-Infinity", "1e400", "-95", "true", "10" + "0" * 400]
+)
+def test_a_duration_that_is_no_duration_is_refused_naming_it(
+    timeline, capsys, config_dir, record, text
+):
+    # given a record whose warm-up took NaN, infinite, negative, `true` or beyond-float seconds
+    path = with_engine_seconds(record("cold.json", **COLD), text)
+    # when the plan reads it, then it is refused in one line naming the file (and the phase where it parsed)
+    err = refused(timeline, capsys, config_dir, path)
+    assert str(path) in err
+    assert "engine ready" in err or "is not a measurement" in err
+
+
+def test_the_json_plan_is_strict_json(timeline, capsys, config_dir, record):
+    # given a usable record
+    argv = ["--env", "example", "--config-dir", str(config_dir), "--json"]
+    # when the plan is printed as JSON
+    code = timeline.main([*argv, "--measured", str(record("cold.json", **COLD))])
+    out, err = capsys.readouterr()
+    assert code == 0, err
+
+    def refuse(name):
+        raise AssertionError(f"{name} in the --json plan")
+
+    # then a strict parser reads it: no NaN, no Infinity
+    assert json.loads(out, parse_constant=refuse)["measured"]
+
+
+def test_files_that_cannot_be_read_safely_are_refused_without_waiting(
+    timeline, capsys, config_dir, tmp_path
+):
+    # given a FIFO nobody writes to, a file over the bound, and JSON nested a hundred thousand deep
+    fifo = tmp_path / "fifo.json"
+    os.mkfifo(fifo)
+    big = tmp_path / "big.json"
+    big.write_text('{"phases": []' + " " * (1 << 20) + "}")
+    deep = tmp_path / "deep.json"
+    deep.write_text("[" * 100_000 + "]" * 100_000)
+    # when the plan reads each, then each is one line, no traceback and no hang
+    assert "not a regular file" in refused(timeline, capsys, config_dir, fifo)
+    assert "larger than 1048576 bytes" in refused(timeline, capsys, config_dir, big)
+    assert "nested too deeply" in refused(timeline, capsys, config_dir, deep)

@@ -35,7 +35,6 @@ from cdk_constructs.nag_acknowledgements.platform import (
 )
 from cdk_constructs.nag_acknowledgements.serving import (
     acknowledge_api_key_secret,
-    acknowledge_compile_cache,
     acknowledge_secrets_reader,
     acknowledge_serving_metrics_publisher,
     acknowledge_weights_reader,
@@ -52,7 +51,6 @@ __all__ = [
     "acknowledge_bucket_deployment",
     "acknowledge_cloudwatch_agent_role",
     "acknowledge_cluster_role",
-    "acknowledge_compile_cache",
     "acknowledge_deploy_time_smoke_test",
     "acknowledge_each",
     "acknowledge_explicit_zones",

@@ -32,6 +32,7 @@ from cdk_constructs.nag_acknowledgements.platform import (
     acknowledge_image_cache_puller,
     acknowledge_kubectl_provider,
     acknowledge_node_role,
+    acknowledge_policy_detacher,
 )
 from cdk_constructs.nag_acknowledgements.serving import (
     acknowledge_api_key_secret,
@@ -58,6 +59,7 @@ __all__ = [
     "acknowledge_image_cache_puller",
     "acknowledge_kubectl_provider",
     "acknowledge_node_role",
+    "acknowledge_policy_detacher",
     "acknowledge_pipeline",
     "acknowledge_promotion_gate",
     "acknowledge_replication_bucket",

@@ -34,11 +34,12 @@ class ServingStack(cdk.Stack):
         cluster: eks.ICluster,
         spec: VllmServingSpec,
         manifests: list[dict],
-        api_key_reader_accounts: Sequence[str] = (),
+        api_key_reader_roles: Sequence[str] = (),
         **kwargs,
     ) -> None:
-        """:param api_key_reader_accounts: accounts whose principals may read the API key (the delivery pipeline's
-        account, for its smoke test): a resource policy on the secret and a statement in its key's policy."""
+        """:param api_key_reader_roles: roles of other accounts that may read the API key (the delivery pipeline's
+        smoke test step): a resource policy on the secret and a statement in its key's policy, each for those roles
+        only."""
         super().__init__(scope, id, **kwargs)
         self.manifest = eks.KubernetesManifest(
             self, "VllmServing", cluster=cluster, manifest=manifests, overwrite=True
@@ -120,7 +121,7 @@ class ServingStack(cdk.Stack):
             self._grant_compile_cache(self.pod_role, spec)
         if spec.secrets:
             self.secrets = ServingSecrets(
-                self, "Secrets", secrets=spec.secrets, reader_accounts=api_key_reader_accounts
+                self, "Secrets", secrets=spec.secrets, reader_roles=api_key_reader_roles
             )
             self.secrets.grant_read(self.pod_role)
             # The pod mounts the secrets at start; on destroy it goes before the secret and its key.

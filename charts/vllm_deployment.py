@@ -9,7 +9,7 @@ import cdk8s_plus_28 as kplus
 from cdk8s_plus_28 import k8s
 from constructs import Construct
 
-from charts.serving_spec import AWS_CLI_IMAGE, PRE_STOP_SECONDS, VllmServingSpec
+from charts.serving_spec import PRE_STOP_SECONDS, VllmServingSpec
 from charts.vllm_secret_provider import mount_secrets
 from deployment_config.model_location import (
     MODEL_CACHE_MOUNT,
@@ -17,6 +17,7 @@ from deployment_config.model_location import (
     node_weights_path,
 )
 from deployment_config.startup_rates import CRT_TARGET
+from deployment_config.support_images import AWS_CLI_IMAGE
 
 STARTUP_PERIOD_SECONDS = 10
 #: The AWS CLI's S3 transfer settings for the copy into the node cache (AWS CLI S3 configuration,

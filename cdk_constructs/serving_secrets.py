@@ -43,13 +43,25 @@ _COMPLETE_ARN_SUFFIX = re.compile(r"-[A-Za-z0-9]{6}$")
 API_KEY_LENGTH = 64
 
 
-def checked_reader_accounts(accounts: Sequence[str], own_account: str) -> tuple[str, ...]:
-    """The accounts whose principals may read the API key, without duplicates and without the environment's own
-    account (its principals need an identity policy either way). Raises ValueError on anything but 12 digits."""
-    bad = [a for a in accounts if not re.fullmatch(r"\d{12}", a)]
+#: An IAM role's ARN (IAM User Guide, "IAM identifiers": role names and paths take letters, digits and +=,.@_-).
+_ROLE_ARN = re.compile(r"arn:aws[a-z-]*:iam::(\d{12}):role/[\w+=,.@/-]{1,512}")
+
+
+def checked_reader_roles(roles: Sequence[str], own_account: str) -> dict[str, tuple[str, ...]]:
+    """The roles of other accounts that may read the API key, by account, without duplicates and without the
+    environment's own account (its principals need an identity policy either way, and the key's own policy leaves them
+    to IAM). Raises ValueError on anything but a role's ARN."""
+    bad = [r for r in roles if not _ROLE_ARN.fullmatch(r)]
     if bad:
-        raise ValueError(f"api_key_reader_accounts must be 12-digit AWS account ids, got {bad!r}")
-    return tuple(dict.fromkeys(a for a in accounts if a != own_account))
+        raise ValueError(
+            f"api_key_reader_roles must be IAM role ARNs (arn:aws:iam::ACCOUNT:role/NAME), got {bad!r}"
+        )
+    by_account: dict[str, tuple[str, ...]] = {}
+    for role in dict.fromkeys(roles):
+        account = _ROLE_ARN.fullmatch(role).group(1)
+        if account != own_account:
+            by_account[account] = (*by_account.get(account, ()), role)
+    return by_account
 
 
 def secret_arn_patterns(secret: str, *, partition: str, region: str, account: str) -> list[str]:
@@ -63,14 +75,20 @@ class ServingSecrets(Construct):
     """The environment's API key (when the endpoint requires one) and the grants that let the vLLM pod read its secrets.
 
     :param secrets: what the pod reads (:class:`charts.serving_spec.PodSecrets`).
-    :param reader_accounts: other accounts whose principals may read the API key (the delivery pipeline's smoke test):
+    :param reader_roles: roles of other accounts that may read the API key (the delivery pipeline's smoke test step):
         a statement in the secret's resource policy and one in the key policy. Cross-account reads need both, and a
         customer-managed key: the AWS managed key ``aws/secretsmanager`` cannot be shared (Secrets Manager user guide,
-        "Access AWS Secrets Manager secrets from a different account").
+        "Access AWS Secrets Manager secrets from a different account"). Each statement names the role's account as
+        principal and the role itself in ``aws:PrincipalArn``, so no other principal of that account may read the
+        production key, whatever its own policies allow. The condition, not the role as principal: a policy naming a
+        role is stored with the role's unique id and stops matching once the role is recreated, and KMS refuses a key
+        policy naming a role that does not exist yet; ``aws:PrincipalArn`` of a role's session is the role's ARN
+        (IAM User Guide, "AWS global condition context keys", aws:PrincipalArn,
+        https://docs.aws.amazon.com/IAM/latest/UserGuide/reference_policies_condition-keys.html#condition-keys-principalarn).
     """
 
     def __init__(
-        self, scope: Construct, id: str, *, secrets: PodSecrets, reader_accounts: Sequence[str] = ()
+        self, scope: Construct, id: str, *, secrets: PodSecrets, reader_roles: Sequence[str] = ()
     ) -> None:
         super().__init__(scope, id)
         stack = cdk.Stack.of(self)
@@ -80,7 +98,7 @@ class ServingSecrets(Construct):
         }
         self.key: kms.Key | None = None
         self.api_key: secretsmanager.Secret | None = None
-        readers = checked_reader_accounts(reader_accounts, stack.account)
+        readers = checked_reader_roles(reader_roles, stack.account)
         if secrets.api_key_secret:
             self.key = kms.Key(
                 self,
@@ -103,14 +121,16 @@ class ServingSecrets(Construct):
                 removal_policy=cdk.RemovalPolicy.DESTROY,
             )
             acknowledge_api_key_secret(self.api_key)
-            for account in readers:
+            for account, roles in readers.items():
                 principal = iam.AccountPrincipal(account)
+                only_these_roles = {"ArnEquals": {"aws:PrincipalArn": list(roles)}}
                 self.api_key.add_to_resource_policy(
                     iam.PolicyStatement(
                         sid=f"ReadApiKey{account}",
                         principals=[principal],
                         actions=["secretsmanager:GetSecretValue"],
                         resources=["*"],
+                        conditions=only_these_roles,
                     )
                 )
                 self.key.add_to_resource_policy(
@@ -119,7 +139,7 @@ class ServingSecrets(Construct):
                         principals=[principal],
                         actions=["kms:Decrypt"],
                         resources=["*"],
-                        conditions=self._via_secrets_manager,
+                        conditions={**self._via_secrets_manager, **only_these_roles},
                     )
                 )
 

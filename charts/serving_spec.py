@@ -39,8 +39,6 @@ from deployment_config.vllm_args import SERVING_PORT
 VLLM_PORT = SERVING_PORT
 #: The load balancer's TLS port, where a certificate is configured (the HTTPS default, so URLs need no port).
 TLS_PORT = 443
-#: Image of the init container that copies weights from S3 to the node cache.
-AWS_CLI_IMAGE = "public.ecr.aws/aws-cli/aws-cli:2.27.49"
 
 
 #: The API key's variable: the auth middleware's own, never vLLM's VLLM_API_KEY (see PodSecrets.deliveries).

@@ -9,7 +9,7 @@ import cdk8s_plus_28 as kplus
 from cdk8s_plus_28 import k8s
 from constructs import Construct
 
-from charts.serving_spec import AWS_CLI_IMAGE, PRE_STOP_SECONDS, VllmServingSpec
+from charts.serving_spec import PRE_STOP_SECONDS, VllmServingSpec
 from charts.vllm_secret_provider import mount_secrets
 from deployment_config.model_location import (
     MODEL_CACHE_MOUNT,
@@ -17,6 +17,7 @@ from deployment_config.model_location import (
     node_weights_path,
 )
 from deployment_config.startup_rates import CRT_TARGET
+from deployment_config.support_images import AWS_CLI_IMAGE
 
 STARTUP_PERIOD_SECONDS = 10
 #: The AWS CLI's S3 transfer settings for the copy into the node cache (AWS CLI S3 configuration,
@@ -180,7 +181,7 @@ def add_vllm_deployment(
         args=list(spec.args),
         env_variables={k: kplus.EnvValue.from_value(v) for k, v in spec.environment.items()},
         ports=[kplus.ContainerPort(number=spec.port, name="http", protocol=kplus.Protocol.TCP)],
-        security_context=security,
+        security_context=container_security(lock_memory=spec.efa_devices > 0),
         resources=kplus.ContainerResources(
             cpu=kplus.CpuResources(request=kplus.Cpu.units(spec.cpu_request)),
             memory=kplus.MemoryResources(
@@ -257,8 +258,18 @@ def add_vllm_deployment(
     return deployment
 
 
-def container_security() -> kplus.ContainerSecurityContextProps:
-    """The security context of every container of the vLLM pod, init containers included."""
+def container_security(*, lock_memory: bool = False) -> kplus.ContainerSecurityContextProps:
+    """The security context of every container of the vLLM pod, init containers included; with ``lock_memory`` (the
+    vLLM container of a pod given EFA devices) the one capability ``IPC_LOCK`` back.
+
+    EFA registers the memory it sends from with the NIC, which pins it: libfabric's EFA provider then fails with
+    "Libfabric error: (-12) Cannot allocate memory" under a low locked-memory limit (awslabs/awsome-distributed-ai#647:
+    at ``ulimit -l`` 65536; set it unlimited). A pod cannot raise its own limit (Kubernetes has no ulimit field), but the
+    kernel lets a process with CAP_IPC_LOCK pin beyond it (Linux drivers/infiniband/core/umem.c, ``ib_umem_get``:
+    ``new_pinned > lock_limit && !capable(CAP_IPC_LOCK)`` is the only refusal). llm-d's AWS EFA overlay adds exactly
+    this capability to its vLLM containers (llm-d/llm-d@3ee3dd7a
+    guides/pd-disaggregation/modelserver/gpu/vllm/aws/patch-decode.yaml). The container runs as root (below), so the
+    capability is effective, not only permitted."""
     # No capability at all, no privilege escalation, and (below) the runtime's default seccomp profile. GPUs need none
     # of them: the NVIDIA container runtime injects the devices the device plugin allocates before the container starts
     # (NVIDIA/k8s-device-plugin README, DEVICE_LIST_STRATEGY "envvar"); NVIDIA's NIM LLM Helm chart, whose engines
@@ -279,5 +290,8 @@ def container_security() -> kplus.ContainerSecurityContextProps:
         read_only_root_filesystem=False,
         allow_privilege_escalation=False,
         privileged=False,
-        capabilities=kplus.ContainerSecutiryContextCapabilities(drop=[kplus.Capability.ALL]),
+        capabilities=kplus.ContainerSecutiryContextCapabilities(
+            drop=[kplus.Capability.ALL],
+            add=[kplus.Capability.IPC_LOCK] if lock_memory else None,
+        ),
     )

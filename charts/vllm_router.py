@@ -15,9 +15,10 @@ The image. The router's release pipeline pushes ``vllm/vllm-router:v<VERSION>`` 
 x86_64 and aarch64 images (vllm-project/router@e0c942d .buildkite/scripts/publish-release-images.sh,
 ``DOCKERHUB_REPO="vllm/vllm-router"``, release tags ``latest`` and ``v${RELEASE_VERSION}``), built from
 Dockerfile.router, whose command is the Rust binary ``vllm-router`` (vllm-project/router@0263c2c Dockerfile.router:
-``COPY --from=rust-builder /app/target/release/vllm-router /usr/local/bin/vllm-router``). :data:`ROUTER_IMAGE` pins the
-tag of the release the tests run; its digest could not be read from here (no registry access): pin it with
-``crane digest docker.io/vllm/vllm-router:v0.1.17`` (or ``docker buildx imagetools inspect``) and write
+``COPY --from=rust-builder /app/target/release/vllm-router /usr/local/bin/vllm-router``). ``ROUTER_IMAGE``
+(deployment_config/support_images.py) pins the tag of the release the tests run; its digest could not be read from here
+(no registry access), and ``llmops preflight`` refuses the tag until it is pinned there with
+``crane digest docker.io/vllm/vllm-router:v0.1.17`` (or ``docker buildx imagetools inspect``) as
 ``...:v0.1.17@sha256:DIGEST``. The arguments below are the ones both of the router's command lines accept, the Rust
 binary's and the Python launcher's that the test runs (vllm-project/router@df71929 docs/cli_reference.md: "Their
 options are similar, but they are not interchangeable"; ``--eviction-interval`` is spelled differently and is not used).
@@ -66,10 +67,8 @@ from charts.secrets_sync import add_plain_object
 from charts.serving_spec import VllmServingSpec
 from charts.vllm_network_policy import ingress_sources
 from deployment_config.kubernetes_names import SYSTEM_NODE_LABELS
+from deployment_config.support_images import ROUTER_IMAGE
 
-#: The release of the tests' package (requirements-dev.txt ``vllm-router==0.1.17``); see the module's docstring.
-ROUTER_VERSION = "0.1.17"
-ROUTER_IMAGE = f"docker.io/vllm/vllm-router:v{ROUTER_VERSION}"
 #: The program the container runs. The image has no ENTRYPOINT, only ``CMD ["vllm-router", ...]``
 #: (vllm-project/router@0263c2c Dockerfile.router), and a container's ``args`` replace the image's CMD: without this
 #: command Kubernetes would run the first argument (``--host``) as the program.

@@ -1,4 +1,4 @@
-"""Preflight rows for what an environment runs, pinned: the image by digest and the model at a Hub commit.
+"""Preflight rows for what an environment runs, pinned: the images by digest and the model at a Hub commit.
 
 An example environment (one still holding the examples' placeholder ids, deployment_config/placeholders.py) is not
 checked: it never deploys. For any other, a tag or a branch is refused before ``cdk deploy``: a tag can be moved to
@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 
 from deployment_config.model import EnvironmentConfig, WeightSource
+from deployment_config.support_images import support_images
 from ops_cli.preflight_check import Check, Status
 
 #: A digest as the configuration loader accepts one after the image name (deployment_config/aws_rules/images.py, after
@@ -23,10 +24,31 @@ HUB_REVISION_API = "https://huggingface.co/api/models/{model}/revision/main"
 
 
 def pin_checks(env: EnvironmentConfig) -> list[Check]:
-    """The image digest row and the model revision row; none for an example environment."""
+    """The image digest row, the support images' row (when the environment runs any: S3 weights or a router on EKS)
+    and the model revision row; none for an example environment."""
     if env.placeholders:
         return []
-    return [_image_digest(env), _model_revision(env)]
+    support = [_support_images(env)] if support_images(env) else []
+    return [_image_digest(env), *support, _model_revision(env)]
+
+
+def _support_images(env: EnvironmentConfig) -> Check:
+    """The AWS CLI and router images the project's charts run (deployment_config/support_images.py): a tag there can
+    be moved as well as model.image's, and the weights copy and the router see every request and the weights."""
+    name, images = "support images pinned by digest", support_images(env)
+    tags = {container: image for container, image in images.items() if not _DIGEST.search(image)}
+    if not tags:
+        return Check(name, Status.PASS, ", ".join(f"{c} {i}" for c, i in images.items()))
+    listed = ", ".join(f"{container} runs {image}" for container, image in tags.items())
+    return Check(
+        name,
+        Status.FAIL,
+        f"{listed}: a tag, which the registry can point at another image",
+        "look up each digest: "
+        + "; ".join(f"crane digest {image}" for image in tags.values())
+        + " (or docker buildx imagetools inspect IMAGE); then write IMAGE@sha256:DIGEST in "
+        "deployment_config/support_images.py",
+    )
 
 
 def _image_digest(env: EnvironmentConfig) -> Check:

@@ -6,8 +6,11 @@ Choices (docs/weights.md):
 - The copy runs as a Kubernetes Job in the cluster, not on the operator's machine: 1.4 TB through a laptop's uplink
   takes days; a pod in the VPC reaches both the Hub and S3 (through the NAT gateways and S3) at the node's bandwidth.
 - Its image is a small Python image, the Docker official ``python:3.12-slim`` from Amazon ECR Public
-  (``public.ecr.aws/docker/library/``, where AWS mirrors Docker's official images: no Docker Hub rate limit), with
-  huggingface_hub and boto3 installed at start at pinned versions (:data:`JOB_PACKAGES`). Not the vLLM image, which
+  (``public.ecr.aws/docker/library/``, where AWS mirrors Docker's official images: no Docker Hub rate limit), by
+  digest, with huggingface_hub and boto3 installed at start with ``pip --require-hashes`` from
+  :data:`REQUIREMENTS_FILE` (every package and dependency pinned with the sha256 of its files), as an unprivileged
+  user with a read-only root filesystem. The Job writes the very hashes ``llmops`` and ``verify-weights`` later trust:
+  nothing it runs may be swapped under it. Not the vLLM image, which
   has both but is 20+ GB: the Job runs on the system nodes (it tolerates no GPU taint), whose root volume is EKS's
   default 20 GiB (botocore's EKS model, CreateNodegroup ``diskSize``), so that the weights can be mirrored before the
   Capacity Block starts, while only the cheap nodes run.
@@ -28,6 +31,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from pathlib import Path
 
 from deployment_config.kubernetes_names import SERVING_NAMESPACE, WEIGHTS_MIRROR_NAME
 from deployment_config.model import EnvironmentConfig
@@ -81,16 +85,38 @@ for start in range(1, len(sys.argv), 6):
 """
 
 
-#: The mirror Job's image and the packages it installs when it starts (pinned: the versions this project tests with;
-#: boto3 is requirements-ops.txt's). The cluster reaches PyPI through the NAT gateways.
-JOB_IMAGE = "public.ecr.aws/docker/library/python:3.12-slim"
-JOB_PACKAGES = ("huggingface_hub==2.4.0", "boto3==1.43.11")
-#: ``sh -c``: install the packages, then run the script (in the container's environment as ``MIRROR_SCRIPT``) with
-#: the Job's arguments (``$@``; ``$0`` is a name).
+#: The mirror Job's image: python:3.12-slim (Python 3.12.13 on Debian trixie) by the digest of its multi-platform
+#: index, as Docker's official-images record lists it (docker-library/repo-info@2986dca3a80cb11b70fc4599941096374ea9e509
+#: repos/python/remote/3.12-slim.md: "docker pull python@sha256:229a2c5b…"). ECR Public's docker/library repositories
+#: are copies of the official images, so the same digest names the same image there; a registry that served other
+#: content under it would fail the pull, never run it. Move it on purpose, with that record.
+JOB_IMAGE = (
+    "public.ecr.aws/docker/library/python:3.12-slim"
+    "@sha256:229a2c5bfa27522db7815ea81f9bed70af17ccb9de9fc7ad142b1877b5830d36"
+)
+#: The packages the Job installs at start, with the sha256 of every file of each (the file says how it is made); the
+#: versions this project tests with (boto3 is requirements-ops.txt's). The cluster reaches PyPI through the NAT
+#: gateways.
+REQUIREMENTS_FILE = Path(__file__).resolve().parent / "data" / "weights_mirror_requirements.txt"
+#: Not root: an id no file of the image belongs to; the Job writes only its emptyDir, which the kubelet makes writable
+#: (Kubernetes "Configure a Security Context for a Pod or Container": runAsUser, runAsNonRoot).
+JOB_USER = 65532
+#: The Job's one writable directory (an emptyDir): the requirements, the installed packages, HOME, TMPDIR and the Hub's
+#: cache.
+WORK_DIR = "/work"
+#: ``sh -c``: write the hashed requirements (``MIRROR_REQUIREMENTS``) to a file, install them into the work directory
+#: with every hash checked and wheels only (nothing is built), then run the script (``MIRROR_SCRIPT``) with the Job's
+#: arguments (``$@``; ``$0`` is a name).
 JOB_BOOTSTRAP = (
-    f"pip install --no-cache-dir --quiet --disable-pip-version-check {' '.join(JOB_PACKAGES)} >&2 && "
+    f'mkdir -p {WORK_DIR}/tmp && printf "%s" "$MIRROR_REQUIREMENTS" > {WORK_DIR}/requirements.txt && '
+    "pip install --no-cache-dir --quiet --disable-pip-version-check --require-hashes --only-binary :all: "
+    f"--target {WORK_DIR}/packages -r {WORK_DIR}/requirements.txt >&2 && "
     'exec python3 -c "$MIRROR_SCRIPT" "$@"'
 )
+
+
+def job_requirements() -> str:
+    return REQUIREMENTS_FILE.read_text(encoding="utf-8")
 
 
 def mirror_manifests(
@@ -141,11 +167,21 @@ def mirror_manifests(
         ],
         "env": [
             {"name": "MIRROR_SCRIPT", "value": JOB_SCRIPT},
+            {"name": "MIRROR_REQUIREMENTS", "value": job_requirements()},
+            {"name": "PYTHONPATH", "value": f"{WORK_DIR}/packages"},
+            {"name": "HOME", "value": WORK_DIR},
+            # pip's and Python's temporary files: the root filesystem is read-only
+            {"name": "TMPDIR", "value": f"{WORK_DIR}/tmp"},
             {"name": "HF_XET_HIGH_PERFORMANCE", "value": "1"},
             {"name": "HF_HUB_DISABLE_TELEMETRY", "value": "1"},
         ],
         "resources": {"requests": {"cpu": "2", "memory": "8Gi"}, "limits": {"memory": "12Gi"}},
+        "volumeMounts": [{"name": "work", "mountPath": WORK_DIR}],
         "securityContext": {
+            "runAsNonRoot": True,
+            "runAsUser": JOB_USER,
+            "runAsGroup": JOB_USER,
+            "readOnlyRootFilesystem": True,
             "allowPrivilegeEscalation": False,
             "privileged": False,
             "capabilities": {"drop": ["ALL"]},
@@ -166,6 +202,8 @@ def mirror_manifests(
                     "restartPolicy": "Never",
                     "enableServiceLinks": False,
                     "containers": [container],
+                    # The packages (about 60 MB) and the Hub's small cache; the weights stream through, never here.
+                    "volumes": [{"name": "work", "emptyDir": {"sizeLimit": "2Gi"}}],
                 },
             },
         },

@@ -23,6 +23,7 @@ from constructs import Construct
 
 from cdk_constructs.access_host import AccessHost
 from cdk_constructs.nag_acknowledgements import acknowledge
+from cdk_constructs.policy_detacher import DetachOnDelete
 from charts.serving_spec import VLLM_PORT
 from deployment_config.model import EnvironmentConfig
 
@@ -111,6 +112,9 @@ class AccessStack(cdk.Stack):
             "a session id is the caller's name and a random suffix that Session Manager chooses at start, "
             "unknown here; the policy is for the admin role alone, which is cluster admin already",
         )
+        # Attached by the user, so CloudFormation could not delete it on destroy (DELETE_FAILED): detached from
+        # everyone first (cdk_constructs/policy_detacher/), then deleted with the stack.
+        DetachOnDelete(self, "DetachSessionPolicy", policy=self.session_policy)
         region = env_config.region
         cdk.CfnOutput(
             self,

@@ -50,17 +50,18 @@ def _in_order(stacks: list[cdk.Stack], reasons: list[str]) -> None:
 
 
 def add_environment(
-    scope: Construct, env_config: EnvironmentConfig, *, api_key_reader_accounts: Sequence[str] = ()
+    scope: Construct, env_config: EnvironmentConfig, *, api_key_reader_roles: Sequence[str] = ()
 ) -> Environment:
-    """:param api_key_reader_accounts: other AWS accounts whose principals may read the environment's API key secret
-    (``llm-serving/NAME/api-key``), such as the delivery pipeline's account for its smoke test: the secret's resource
-    policy allows them ``secretsmanager:GetSecretValue`` and its KMS key's policy ``kms:Decrypt`` through Secrets
-    Manager; they still need the same in an identity policy of their own. EKS path only. Default: none."""
+    """:param api_key_reader_roles: roles of other AWS accounts that may read the environment's API key secret
+    (``llm-serving/NAME/api-key``), such as the delivery pipeline's smoke test step: the secret's resource policy allows
+    them, and no other principal of their accounts, ``secretsmanager:GetSecretValue`` and its KMS key's policy
+    ``kms:Decrypt`` through Secrets Manager; they still need the same in an identity policy of their own. EKS path only.
+    Default: none."""
     if env_config.platform is Platform.HYPERPOD:
         environment = add_hyperpod_environment(scope, env_config)
     else:
         environment = add_eks_environment(
-            scope, env_config, api_key_reader_accounts=api_key_reader_accounts
+            scope, env_config, api_key_reader_roles=api_key_reader_roles
         )
     # With access.enabled, NAME-access after the cluster (its access entry and cluster security group rule need it).
     environment.stacks.extend(
@@ -134,7 +135,7 @@ def _base(scope: Construct, env_config: EnvironmentConfig) -> tuple[NetworkStack
 
 
 def add_eks_environment(
-    scope: Construct, env_config: EnvironmentConfig, *, api_key_reader_accounts: Sequence[str] = ()
+    scope: Construct, env_config: EnvironmentConfig, *, api_key_reader_roles: Sequence[str] = ()
 ) -> Environment:
     """Network → cluster → GPU nodes (Capacity Block) → serving; ``cdk destroy`` runs it backwards, so the Service and
     its load balancer are gone before the nodes, the cluster and the VPC."""
@@ -156,7 +157,7 @@ def add_eks_environment(
         cluster=cluster.cluster,
         spec=spec,
         manifests=manifests,
-        api_key_reader_accounts=api_key_reader_accounts,
+        api_key_reader_roles=api_key_reader_roles,
         description=f"vLLM serving {env_config.model.hugging_face_id}",
     )
     observability = ObservabilityStack(

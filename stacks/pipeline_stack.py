@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Sequence
 
 import aws_cdk as cdk
@@ -29,8 +30,8 @@ OPS_SETUP = ["python3 -m venv .venv", ".venv/bin/pip install --quiet -r requirem
 class EnvironmentStage(cdk.Stage):
     """One environment, built by exactly the code path of a direct `cdk deploy -c env=NAME`.
 
-    :param api_key_reader_accounts: accounts whose principals may read the environment's API key secret (the
-        pipeline's own, for the smoke test step).
+    :param api_key_reader_roles: roles of other accounts that may read the environment's API key secret (the
+        pipeline's smoke test step's, :func:`smoke_test_role_arn`).
     """
 
     def __init__(
@@ -39,21 +40,38 @@ class EnvironmentStage(cdk.Stage):
         id: str,
         *,
         env_config: EnvironmentConfig,
-        api_key_reader_accounts: Sequence[str] = (),
+        api_key_reader_roles: Sequence[str] = (),
         **kwargs,
     ) -> None:
         super().__init__(scope, id, **kwargs)
         self.environment: Environment = add_environment(
-            self, env_config, api_key_reader_accounts=api_key_reader_accounts
+            self, env_config, api_key_reader_roles=api_key_reader_roles
         )
+
+
+def smoke_test_role_name(pipeline_config: PipelineConfig, env_config: EnvironmentConfig) -> str:
+    """The smoke test step's role, named so that the environment's stacks (another stage, often another account, which
+    cannot refer to the pipeline stack's resources) can name it as the API key's only reader: the environment's name
+    and a digest of the pipeline's, so that two pipelines of one account never share a role (IAM role names are at
+    most 64 characters; an environment's name is at most 20)."""
+    digest = hashlib.sha256(pipeline_config.name.encode()).hexdigest()[:8]
+    return f"llm-serving-smoke-{env_config.name}-{digest}"
+
+
+def smoke_test_role_arn(pipeline_config: PipelineConfig, env_config: EnvironmentConfig) -> str:
+    partition = partition_of(pipeline_config.region)
+    return (
+        f"arn:{partition}:iam::{pipeline_config.account}:role/"
+        f"{smoke_test_role_name(pipeline_config, env_config)}"
+    )
 
 
 def api_key_reader_statements(env_config: EnvironmentConfig) -> list[iam.PolicyStatement]:
     """What the smoke test step's role (in the pipeline account) needs to read the environment's API key from its
     secret ``env_config.api_key_secret_name`` in the environment's account and region; nothing when the environment
     opted out of the key. The secret's resource policy and its KMS key's policy, written by the serving stack for
-    ``api_key_reader_accounts``, are the other half: a secret of another account needs both ("Access AWS Secrets
-    Manager secrets from a different account", Secrets Manager User Guide).
+    ``api_key_reader_roles`` (this step's role only), are the other half: a secret of another account needs both
+    ("Access AWS Secrets Manager secrets from a different account", Secrets Manager User Guide).
 
     * ``secretsmanager:GetSecretValue`` on the secret's ARN, whose name Secrets Manager ends with '-' and six random
       characters (``-??????``, as aws-cdk-lib 2.275.0 writes a secret of another account or known by its partial ARN
@@ -140,10 +158,16 @@ class PipelineStack(cdk.Stack):
                     self,
                     env_config.name,
                     env_config=env_config,
-                    api_key_reader_accounts=(pipeline_config.account,) if external else (),
+                    api_key_reader_roles=(smoke_test_role_arn(pipeline_config, env_config),)
+                    if external
+                    else (),
                     env=cdk.Environment(account=env_config.account, region=env_config.region),
                 )
-                smoke = self._smoke_test(source, stage, env_config) if external else None
+                smoke = (
+                    self._smoke_test(source, stage, pipeline_config, env_config)
+                    if external
+                    else None
+                )
                 checks = (
                     [
                         pipelines.ConfirmPermissionsBroadening(
@@ -179,9 +203,19 @@ class PipelineStack(cdk.Stack):
         self,
         source: pipelines.IFileSetProducer,
         stage: EnvironmentStage,
+        pipeline_config: PipelineConfig,
         env_config: EnvironmentConfig,
     ) -> pipelines.CodeBuildStep:
-        return smoke_test_step(source, stage, env_config)
+        # The step's own role, by the name the environment's API key policy allows (smoke_test_role_name); inside the
+        # pipeline construct, as the role CDK Pipelines would make, so that acknowledge_pipeline covers its findings.
+        role = iam.Role(
+            self.pipeline,
+            f"SmokeTestRole-{env_config.name}",
+            role_name=smoke_test_role_name(pipeline_config, env_config),
+            assumed_by=iam.ServicePrincipal("codebuild.amazonaws.com"),
+            description=f"The smoke test step of {env_config.name}: the only reader of its API key in this account",
+        )
+        return smoke_test_step(source, stage, env_config, role=role)
 
 
 def needs_external_smoke_test(env_config: EnvironmentConfig) -> bool:
@@ -217,7 +251,11 @@ def smoke_test_commands(env_config: EnvironmentConfig) -> tuple[dict[str, str], 
 
 
 def smoke_test_step(
-    source: pipelines.IFileSetProducer, stage: EnvironmentStage, env_config: EnvironmentConfig
+    source: pipelines.IFileSetProducer,
+    stage: EnvironmentStage,
+    env_config: EnvironmentConfig,
+    *,
+    role: iam.IRole | None = None,
 ) -> pipelines.CodeBuildStep:
     """The CodeBuild step after ``stage``: ``llmops wait endpoint`` and ``smoke-test`` against its serving stack's
     outputs (CDK Pipelines passes them as environment variables, ``env_from_cfn_outputs``)."""
@@ -229,6 +267,7 @@ def smoke_test_step(
         install_commands=OPS_SETUP,
         env_from_cfn_outputs={name: getattr(serving, output) for name, output in variables.items()},
         commands=commands,
+        role=role,
         role_policy_statements=api_key_reader_statements(env_config),
         timeout=SMOKE_TEST_TIMEOUT,
     )

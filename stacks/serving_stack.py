@@ -11,11 +11,7 @@ from constructs import Construct
 
 from cdk_constructs.destroy_waiter import DestroyWaiter, service_load_balancer_tags
 from cdk_constructs.lws_controller import LwsController
-from cdk_constructs.nag_acknowledgements import (
-    acknowledge_compile_cache,
-    acknowledge_weights_reader,
-    wildcard_findings,
-)
+from cdk_constructs.nag_acknowledgements import acknowledge_weights_reader
 from cdk_constructs.pod_identity import pod_identity_role
 from cdk_constructs.s3_prefix_access import s3_prefix_statements
 from cdk_constructs.serving_secrets import ServingSecrets, add_authentication_outputs
@@ -38,11 +34,12 @@ class ServingStack(cdk.Stack):
         cluster: eks.ICluster,
         spec: VllmServingSpec,
         manifests: list[dict],
-        api_key_reader_accounts: Sequence[str] = (),
+        api_key_reader_roles: Sequence[str] = (),
         **kwargs,
     ) -> None:
-        """:param api_key_reader_accounts: accounts whose principals may read the API key (the delivery pipeline's
-        account, for its smoke test): a resource policy on the secret and a statement in its key's policy."""
+        """:param api_key_reader_roles: roles of other accounts that may read the API key (the delivery pipeline's
+        smoke test step): a resource policy on the secret and a statement in its key's policy, each for those roles
+        only."""
         super().__init__(scope, id, **kwargs)
         self.manifest = eks.KubernetesManifest(
             self, "VllmServing", cluster=cluster, manifest=manifests, overwrite=True
@@ -124,7 +121,7 @@ class ServingStack(cdk.Stack):
             self._grant_compile_cache(self.pod_role, spec)
         if spec.secrets:
             self.secrets = ServingSecrets(
-                self, "Secrets", secrets=spec.secrets, reader_accounts=api_key_reader_accounts
+                self, "Secrets", secrets=spec.secrets, reader_roles=api_key_reader_roles
             )
             self.secrets.grant_read(self.pod_role)
             # The pod mounts the secrets at start; on destroy it goes before the secret and its key.
@@ -178,42 +175,44 @@ class ServingStack(cdk.Stack):
         acknowledge_weights_reader(role)
 
     def _grant_compile_cache(self, role: iam.Role, spec: VllmServingSpec) -> None:
-        """Read and create-only access to the compile cache's prefix of the weights' bucket (charts/compile_cache/).
+        """Read and create-only access to this environment's one compile cache object (charts/compile_cache/):
+        ``compile-cache/SHA256/vllm-cache.tar``, SHA256 being the digest of this environment's key (image digest,
+        revision, serving profile, GPU type, layout). The pod can neither read nor plant the cache of another
+        environment, image or version sharing the bucket: another key is another name, outside its grant.
 
-        ListBucket on the prefix: without it S3 answers a missing object with 403 instead of 404 (S3 API reference,
-        GetObject, "Permissions"), and the restore could not tell "no cache yet" from a denial. PutObject only with an
-        ``If-None-Match`` header (condition key ``s3:if-none-match``, "Enforce conditional writes on Amazon S3 buckets",
-        https://docs.aws.amazon.com/AmazonS3/latest/userguide/conditional-writes-enforce.html, example 1's
-        ``Null: {s3:if-none-match: false}``): a saved cache can be created, never overwritten, whatever the pod runs.
-        No DeleteObject."""
+        ListBucket on that key's directory: without it S3 answers a missing object with 403 instead of 404 (S3 API
+        reference, GetObject, "Permissions"), and the restore could not tell "no cache yet" from a denial. PutObject
+        only with an ``If-None-Match`` header (condition key ``s3:if-none-match``, "Enforce conditional writes on
+        Amazon S3 buckets", https://docs.aws.amazon.com/AmazonS3/latest/userguide/conditional-writes-enforce.html,
+        example 1's ``Null: {s3:if-none-match: false}``): a saved cache can be created, never overwritten, whatever
+        the pod runs. No DeleteObject."""
         from charts.compile_cache import S3_PREFIX
+        from charts.compile_cache.runtime.compile_cache import object_name
 
-        already = wildcard_findings(role)
-        bucket = f"arn:{cdk.Aws.PARTITION}:s3:::{spec.compile_cache.bucket}"
+        cache = spec.compile_cache
+        bucket = f"arn:{cdk.Aws.PARTITION}:s3:::{cache.bucket}"
+        archive = f"{bucket}/{object_name(S3_PREFIX, dict(cache.key))}"
         role.add_to_policy(
             iam.PolicyStatement(
                 sid="ListCompileCache",
                 actions=["s3:ListBucket"],
                 resources=[bucket],
-                conditions={"StringLike": {"s3:prefix": [f"{S3_PREFIX}/*"]}},
+                conditions={"StringLike": {"s3:prefix": [f"{S3_PREFIX}/{cache.digest}/*"]}},
             )
         )
         role.add_to_policy(
             iam.PolicyStatement(
-                sid="ReadCompileCache",
-                actions=["s3:GetObject"],
-                resources=[f"{bucket}/{S3_PREFIX}/*"],
+                sid="ReadCompileCache", actions=["s3:GetObject"], resources=[archive]
             )
         )
         role.add_to_policy(
             iam.PolicyStatement(
                 sid="CreateCompileCacheOnce",
                 actions=["s3:PutObject"],
-                resources=[f"{bucket}/{S3_PREFIX}/*"],
+                resources=[archive],
                 conditions={"Null": {"s3:if-none-match": "false"}},
             )
         )
-        acknowledge_compile_cache(role, already)
 
     def _authentication_outputs(self, spec: VllmServingSpec) -> None:
         add_authentication_outputs(

@@ -32,10 +32,10 @@ from cdk_constructs.nag_acknowledgements.platform import (
     acknowledge_image_cache_puller,
     acknowledge_kubectl_provider,
     acknowledge_node_role,
+    acknowledge_policy_detacher,
 )
 from cdk_constructs.nag_acknowledgements.serving import (
     acknowledge_api_key_secret,
-    acknowledge_compile_cache,
     acknowledge_secrets_reader,
     acknowledge_serving_metrics_publisher,
     acknowledge_weights_reader,
@@ -52,7 +52,6 @@ __all__ = [
     "acknowledge_bucket_deployment",
     "acknowledge_cloudwatch_agent_role",
     "acknowledge_cluster_role",
-    "acknowledge_compile_cache",
     "acknowledge_deploy_time_smoke_test",
     "acknowledge_each",
     "acknowledge_explicit_zones",
@@ -60,6 +59,7 @@ __all__ = [
     "acknowledge_image_cache_puller",
     "acknowledge_kubectl_provider",
     "acknowledge_node_role",
+    "acknowledge_policy_detacher",
     "acknowledge_pipeline",
     "acknowledge_promotion_gate",
     "acknowledge_replication_bucket",

@@ -165,3 +165,27 @@ def acknowledge_hyperpod_observability_role(role: IConstruct) -> None:
         '("Troubleshooting the Amazon SageMaker HyperPod observability add-on"): the add-on names its log '
         "groups under /aws/sagemaker/Clusters/ itself, so the app cannot name them; only that prefix",
     )
+
+
+def acknowledge_policy_detacher(detacher: IConstruct) -> None:
+    """The DetachOnDelete custom resource (cdk_constructs/policy_detacher/): its function and aws-cdk-lib's Provider."""
+    stack = cdk.Stack.of(detacher)
+    function = detacher.node.find_child("OnEvent")
+    acknowledge(
+        detacher,
+        managed_policy_finding("AWSLambdaBasicExecutionRole", "service-role/"),
+        "the detacher's function and the Provider framework's function write their own logs with it",
+    )
+    acknowledge_each(
+        function,
+        sorted(
+            f for f in wildcard_findings(function) if f.endswith(("user/*]", "group/*]", "role/*]"))
+        ),
+        "iam:Detach{User,Group,Role}Policy only with iam:PolicyARN equal to this stack's own policy: whoever the "
+        "user attached it to (docs/access.md) is unknown at synthesis; the function can detach nothing else",
+    )
+    acknowledge(
+        detacher.node.find_child("Provider"),
+        f"AwsSolutions-IAM5[Resource::<{stack.get_logical_id(function.node.default_child)}.Arn>:*]",
+        "aws-cdk-lib's Provider framework invokes any version of the detacher's function, nothing else",
+    )

@@ -1,4 +1,4 @@
-"""Acknowledgements on what serves the model: the roles that read or write its weights and the compile cache, the
+"""Acknowledgements on what serves the model: the roles that read or write its weights, the
 API key secret and its readers, and the serving metrics publisher."""
 
 from __future__ import annotations
@@ -20,18 +20,6 @@ def acknowledge_weights_reader(role: IConstruct) -> None:
         sorted(wildcard_findings(role)),
         "read-only access to the objects under the configured weights prefix and nothing else: a model "
         "is published as many files (118 for Kimi-K3) whose names are not known in advance",
-    )
-
-
-def acknowledge_compile_cache(role: IConstruct, already: set[str]) -> None:
-    """The serving pod's access to the compile cache prefix (charts/compile_cache/): the findings its statements add
-    to those ``already`` acknowledged."""
-    acknowledge_each(
-        role,
-        sorted(wildcard_findings(role) - already),
-        "read and create-only access to the compile-cache/ prefix of the weights bucket: one object per "
-        "cache key, named by the key's sha256, which the pod computes; no overwrite (PutObject only with "
-        "If-None-Match) and no delete",
     )
 
 

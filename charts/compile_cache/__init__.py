@@ -9,7 +9,8 @@ Where it is kept: the weights' own bucket, under ``compile-cache/`` at its root.
 the block's region (``llmops weights mirror`` wrote the weights there), the pod already reads it, and a bucket of its
 own would be one more bucket for the stacks to create, encrypt, log and empty on destroy for a few GB. The prefix is
 outside the weights' revision prefixes (which are ``PREFIX/COMMIT/``, a 40-hex commit), so the mirror never lists or
-writes it, and the pod's role may only read and conditionally create objects under it (stacks/serving_stack.py).
+writes it, and the pod's role may only read and conditionally create the one object its own key names there
+(stacks/serving_stack.py).
 
 When it is offered (:func:`compile_cache_for`): weights from S3 (the bucket), an image pinned by digest (a tag can be
 moved to another image, and a key of a tag would mix them), and a model on one node. Not with Hub weights (no bucket

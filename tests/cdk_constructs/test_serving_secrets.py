@@ -26,9 +26,10 @@ import yaml
 
 from cdk_constructs.serving_secrets import (
     API_KEY_LENGTH,
-    checked_reader_accounts,
+    checked_reader_roles,
     secret_arn_patterns,
 )
+from charts.compile_cache.runtime.compile_cache import object_name
 from charts.vllm_secret_provider import SECRET_PROVIDER_CLASS_API_VERSION, SECRETS_STORE_CSI_DRIVER
 from deployment_config.addons import (
     POD_IDENTITY_AGENT,
@@ -44,6 +45,7 @@ CRD_FILE = Path(__file__).resolve().parents[1] / "data" / "secretproviderclasses
 #: git blob id of the CRD file in kubernetes-sigs/secrets-store-csi-driver v1.6.0 (the file's header says where).
 CRD_BLOB = "2ed0b3d3b6b17b0170729918cd0944dc54711672"
 READER_ACCOUNT = "111111111111"
+READER_ROLE = f"arn:aws:iam::{READER_ACCOUNT}:role/llm-serving-smoke-shared-0a1b2c3d"
 HF_TOKEN_NAME = "llm-serving/hf-token"
 WEIGHTS_SHA = "0123456789abcdef0123456789abcdef01234567"
 HF_TOKEN_ARN = "arn:aws:secretsmanager:us-west-2:123456789012:secret:llm-serving/hf-token-AbC123"
@@ -228,9 +230,16 @@ def variants(default_env, tmp_path_factory) -> Variants:
     )
     app = checked_app(str(tmp_path_factory.mktemp("secrets.out")), inspect_only=True)
     add_environment(app, optout)
-    # the pipeline's account twice and the environment's own: one statement for the pipeline's, none for its own
+    # the pipeline's smoke role twice and a role of the environment's own account: one statement for the pipeline's,
+    # none for its own
     add_environment(
-        app, shared, api_key_reader_accounts=[READER_ACCOUNT, READER_ACCOUNT, default_env.account]
+        app,
+        shared,
+        api_key_reader_roles=[
+            READER_ROLE,
+            READER_ROLE,
+            f"arn:aws:iam::{default_env.account}:role/operator",
+        ],
     )
     assembly = app.synth()  # cdk-nag runs here and fails the synthesis on an unacknowledged finding
     return Variants(Path(assembly.directory), {s.stack_name: s.template for s in assembly.stacks})
@@ -553,40 +562,47 @@ def test_with_s3_weights_one_role_reads_the_revision_and_the_api_key_and_no_hugg
     assert "hf-token" not in objects["SecretProviderClass"]["spec"]["parameters"]["objects"]
 
 
-def test_the_pod_may_read_and_only_create_the_compile_cache_prefix(variants):
+def test_the_pod_may_read_and_only_create_its_own_compile_cache_object(variants):
     # given S3 weights and an image pinned by digest (the shared variant): the compile cache is kept in the weights'
-    # bucket under compile-cache/ (charts/compile_cache/)
+    # bucket under compile-cache/SHA256/ (charts/compile_cache/), SHA256 the digest of this environment's key
     template = variants.template("shared", "serving")
+    (restore,) = [
+        c
+        for c in _applied(template)["Deployment"]["spec"]["template"]["spec"]["initContainers"]
+        if c["name"] == "restore-compile-cache"
+    ]
+    key = json.loads(restore["command"][restore["command"].index("--key") + 1])
+    archive = object_name("compile-cache", key)
     statements = {s.get("Sid"): s for s in _statements(template, _pod_role(template))}
     listing, reading, creating = (
         statements[sid]
         for sid in ("ListCompileCache", "ReadCompileCache", "CreateCompileCacheOnce")
     )
+    # then it lists, reads and creates that one key's object only: another environment's, image's or version's
+    # cache in the same bucket is neither readable nor plantable
     assert listing["Action"] == "s3:ListBucket" and listing["Condition"] == {
-        "StringLike": {"s3:prefix": ["compile-cache/*"]}
+        "StringLike": {"s3:prefix": [f"{archive.rsplit('/', 1)[0]}/*"]}
     }
     assert reading["Action"] == "s3:GetObject" and json.dumps(reading["Resource"]).endswith(
-        ':s3:::weights-bucket/compile-cache/*"]]}'
+        f':s3:::weights-bucket/{archive}"]]}}'
     )
-    # then a write must carry If-None-Match: a saved cache is never overwritten, and nothing deletes one
+    assert "*" not in json.dumps(reading["Resource"])
+    # and a write must carry If-None-Match: a saved cache is never overwritten, and nothing deletes one
     assert creating["Action"] == "s3:PutObject" and creating["Condition"] == {
         "Null": {"s3:if-none-match": "false"}
     }
     assert json.dumps(creating["Resource"]) == json.dumps(reading["Resource"])
     actions = json.dumps([s["Action"] for s in statements.values()])
     assert "s3:DeleteObject" not in actions and "s3:*" not in actions
-    # and cdk-nag's wildcard finding on the prefix is acknowledged with that reason (the synthesis fails otherwise)
+    # and cdk-nag has no wildcard on the cache to be acknowledged
     report = json.loads((variants.directory / "validation-report.json").read_text())
     aws_solutions = {p["pluginName"]: p for p in report["pluginReports"]}["AwsSolutions"]
-    (cache,) = [
-        f
-        for f in aws_solutions["suppressedViolations"]
-        if "compile-cache/*" in f["ruleName"] and "shared-serving" in f["acknowledgedAt"]
+    assert not [
+        f for f in aws_solutions["suppressedViolations"] if "compile-cache" in f["ruleName"]
     ]
-    assert "If-None-Match" in cache["reason"] and "no delete" in cache["reason"]
 
 
-def test_reader_accounts_may_read_the_api_key_and_decrypt_it_through_secrets_manager(variants):
+def test_only_the_reader_role_of_another_account_may_read_the_api_key_and_decrypt_it(variants):
     template = variants.template("shared", "serving")
     secret_id, _ = _only(_of_type(template, "AWS::SecretsManager::Secret"))
     _, policy = _only(_of_type(template, "AWS::SecretsManager::ResourcePolicy"))
@@ -596,7 +612,9 @@ def test_reader_accounts_may_read_the_api_key_and_decrypt_it_through_secrets_man
             "Fn::Join": ["", ["arn:", {"Ref": "AWS::Partition"}, f":iam::{READER_ACCOUNT}:root"]]
         }
     }
-    # the pipeline's account once; the environment's own account not at all
+    only_the_role = {"ArnEquals": {"aws:PrincipalArn": [READER_ROLE]}}
+    # the pipeline's account once, for its smoke role only (no other principal of the tooling account may read the
+    # production key, whatever its own policies allow); the environment's own account not at all
     assert policy["Properties"]["ResourcePolicy"]["Statement"] == [
         {
             "Sid": f"ReadApiKey{READER_ACCOUNT}",
@@ -604,6 +622,7 @@ def test_reader_accounts_may_read_the_api_key_and_decrypt_it_through_secrets_man
             "Principal": reader,
             "Action": "secretsmanager:GetSecretValue",
             "Resource": "*",
+            "Condition": only_the_role,
         }
     ]
     _, key = _only(_of_type(template, "AWS::KMS::Key"))
@@ -615,7 +634,7 @@ def test_reader_accounts_may_read_the_api_key_and_decrypt_it_through_secrets_man
             "Principal": reader,
             "Action": "kms:Decrypt",
             "Resource": "*",
-            "Condition": VIA_SECRETS_MANAGER,
+            "Condition": {**VIA_SECRETS_MANAGER, **only_the_role},
         }
     ]
     # the environment without readers has no resource policy
@@ -625,12 +644,20 @@ def test_reader_accounts_may_read_the_api_key_and_decrypt_it_through_secrets_man
     )
 
 
-def test_reader_accounts_must_be_account_ids():
-    assert checked_reader_accounts(
-        ["111111111111", "222222222222", "111111111111"], "222222222222"
-    ) == ("111111111111",)
-    with pytest.raises(ValueError, match="12-digit"):
-        checked_reader_accounts(["11111111111"], "222222222222")
+def test_reader_roles_must_be_role_arns_and_are_grouped_by_account():
+    other = "arn:aws:iam::111111111111:role/smoke"
+    assert checked_reader_roles(
+        [other, "arn:aws:iam::222222222222:role/own", other, "arn:aws:iam::111111111111:role/b"],
+        "222222222222",
+    ) == {"111111111111": (other, "arn:aws:iam::111111111111:role/b")}
+    # a whole account is what this replaced: refused, as is anything that is not a role
+    for bad in (
+        "111111111111",
+        "arn:aws:iam::111111111111:root",
+        "arn:aws:iam::111111111111:user/u",
+    ):
+        with pytest.raises(ValueError, match="api_key_reader_roles must be IAM role ARNs"):
+            checked_reader_roles([bad], "222222222222")
 
 
 SECRET_ARN = "arn:aws:secretsmanager:us-west-2:123456789012:secret:"

@@ -318,6 +318,22 @@ def test_every_pod_takes_all_gpus_and_all_efa_interfaces_of_its_node(lws, multi_
     assert env["FI_EFA_FORK_SAFE"] == "1"
 
 
+@pytest.mark.parametrize("role", ["leaderTemplate", "workerTemplate"])
+def test_the_vllm_container_may_pin_memory_for_efa_and_nothing_else_comes_back(lws, role):
+    # given pods that request EFA devices: EFA registers (pins) the memory it sends from, which fails with libfabric's
+    # "Cannot allocate memory" under a low locked-memory limit (awslabs/awsome-distributed-ai#647)
+    pod = lws["spec"]["leaderWorkerTemplate"][role]["spec"]
+    # then vLLM's container gets IPC_LOCK, which lets it pin beyond the limit, and every other capability stays dropped
+    assert _vllm(lws["spec"]["leaderWorkerTemplate"][role])["securityContext"]["capabilities"] == {
+        "drop": ["ALL"],
+        "add": ["IPC_LOCK"],
+    }
+    # and the containers that do not talk over EFA get nothing back
+    for container in pod["containers"] + pod.get("initContainers", []):
+        if container["name"] != "vllm":
+            assert container["securityContext"]["capabilities"] == {"drop": ["ALL"]}
+
+
 def test_only_the_leader_is_probed_on_the_api_port(lws):
     templates = lws["spec"]["leaderWorkerTemplate"]
     leader, worker = _vllm(templates["leaderTemplate"]), _vllm(templates["workerTemplate"])

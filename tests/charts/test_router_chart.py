@@ -18,11 +18,12 @@ from charts.inference_endpoint_chart import (
 )
 from charts.serving_spec import serving_spec_for
 from charts.vllm_network_policy import ingress_sources
-from charts.vllm_router import ROUTER_IMAGE, ROUTER_METRICS_PORT, router_selector
+from charts.vllm_router import ROUTER_METRICS_PORT, router_selector
 from charts.vllm_serving_chart import synthesize_manifests
 from deployment_config import ConfigError, parse_environment
 from deployment_config.kubernetes_names import SYSTEM_NODE_LABELS
 from deployment_config.model import Exposure
+from deployment_config.support_images import ROUTER_IMAGE
 from stacks.observability_stack import router_metrics_port
 from tests.charts.test_serving_chart import CERTIFICATE, PUBLIC_CIDRS
 from tests.conftest import CONFIG_DIR

@@ -21,7 +21,7 @@ from contextlib import ExitStack, contextmanager
 import pytest
 
 from cdk_constructs.serving_metrics import ROUTER_METRICS
-from charts.vllm_router import ROUTER_VERSION
+from deployment_config.support_images import ROUTER_VERSION
 from tests.ops_cli.openai_server import Behaviour, openai_server
 
 API_KEY = "router-test-key"

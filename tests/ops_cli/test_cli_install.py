@@ -152,6 +152,8 @@ def test_the_package_holds_the_cli_and_the_loader_and_nothing_of_the_cdk_app(ins
     assert not top & {"stacks", "charts", "cdk_constructs", "tests", "app.py"}
     # the loader's data files travel with it
     assert (installed / "deployment_config" / "data" / "availability_zones.json").is_file()
+    # and so do the weights mirror Job's hashed requirements, which llmops weights mirror puts in the Job
+    assert (installed / "ops_cli" / "data" / "weights_mirror_requirements.txt").is_file()
     (entry_points,) = installed.glob("llm_serving_ops-*.dist-info/entry_points.txt")
     assert "llmops = ops_cli.cli:run" in entry_points.read_text()
 

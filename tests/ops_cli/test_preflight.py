@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from datetime import timedelta
 
@@ -16,7 +17,7 @@ from deployment_config.addons import (
     AddonPin,
 )
 from deployment_config.loader import load_environment
-from ops_cli import preflight
+from ops_cli import preflight, preflight_pins
 from ops_cli.errors import ExitCode
 from ops_cli.preflight_certificate import covers
 from ops_cli.preflight_instance_type import card_ranges
@@ -1327,9 +1328,58 @@ def s3_weights(config_dir) -> None:
     )
 
 
-def test_a_pinned_revision_whose_mirror_finished_passes(aws, run, config_dir):
-    # given S3 weights at a pinned revision whose manifest the mirror wrote last
+def pin_support_images(monkeypatch) -> None:
+    """The AWS CLI and router images pinned by digest, as deployment_config/support_images.py asks a real user to."""
+    from deployment_config import support_images
+
+    for constant in ("AWS_CLI_IMAGE", "ROUTER_IMAGE"):
+        monkeypatch.setattr(
+            support_images, constant, f"{getattr(support_images, constant)}@{DIGEST}"
+        )
+
+
+def test_s3_weights_with_the_aws_cli_image_by_tag_are_refused_with_the_command_that_pins_it(
+    aws, run, config_dir
+):
+    # given a real environment with S3 weights: the fetch-weights init container runs the AWS CLI image, by tag
     s3_weights(config_dir)
+    expect_eks(aws)
+    expect_mirrored(aws, "weights-bucket", "kimi-k3/")
+    # when preflight runs
+    result = run("preflight", "--env", "example", "--json")
+    # then its row fails, naming the container, the image and how to pin it, and the run goes on
+    assert result.code == ExitCode.CHECK_FAILED
+    row = rows(result)["support images pinned by digest"]
+    assert row["status"] == "fail"
+    assert "fetch-weights runs public.ecr.aws/aws-cli/aws-cli:2.27.49: a tag" in row["detail"]
+    assert "crane digest public.ecr.aws/aws-cli/aws-cli:2.27.49" in row["fix"]
+    assert "deployment_config/support_images.py" in row["fix"]
+    assert rows(result)["weights mirrored to S3"]["status"] == "pass"
+
+
+def test_a_router_image_by_tag_is_refused_and_a_pinned_one_passes(
+    aws, run, config_dir, monkeypatch
+):
+    from deployment_config import support_images
+
+    # given two replicas on EKS, which run the router in front of them
+    env = load_environment(config_dir, "example")
+    two = dataclasses.replace(env, endpoint=env.endpoint.model_copy(update={"replicas": 2}))
+    assert support_images.support_images(two) == {"router": support_images.ROUTER_IMAGE}
+    check = preflight_pins._support_images(two)
+    assert (
+        check.status is preflight.Status.FAIL
+        and "router runs docker.io/vllm/vllm-router:v" in check.detail
+    )
+    # when both images are pinned by digest, the row passes
+    pin_support_images(monkeypatch)
+    assert preflight_pins._support_images(two).status is preflight.Status.PASS
+
+
+def test_a_pinned_revision_whose_mirror_finished_passes(aws, run, config_dir, monkeypatch):
+    # given S3 weights at a pinned revision whose manifest the mirror wrote last, and the AWS CLI image by digest
+    s3_weights(config_dir)
+    pin_support_images(monkeypatch)
     expect_eks(aws)
     expect_mirrored(aws, "weights-bucket", "kimi-k3/")
     result = run("preflight", "--env", "example", "--json")

@@ -7,6 +7,7 @@ from __future__ import annotations
 import dataclasses
 import io
 import json
+import re
 import subprocess
 
 import kubernetes_validate
@@ -111,15 +112,10 @@ def test_the_job_is_valid_kubernetes_and_copies_the_pinned_commit_with_its_own_s
     assert namespace["kind"] == "Namespace" and namespace["metadata"]["name"] == SERVING_NAMESPACE
     pod = job["spec"]["template"]["spec"]
     (container,) = pod["containers"]
-    # a small Python image from ECR Public that installs pinned huggingface_hub and boto3, able to run on the system
-    # nodes before the GPU capacity starts; the account the Pod Identity role is bound to
-    assert (
-        container["image"]
-        == weights_mirror_job.JOB_IMAGE
-        == "public.ecr.aws/docker/library/python:3.12-slim"
-    )
+    # a small Python image from ECR Public, able to run on the system nodes before the GPU capacity starts; the
+    # account the Pod Identity role is bound to
+    assert container["image"] == weights_mirror_job.JOB_IMAGE
     assert "tolerations" not in pod
-    assert all(package in container["command"][2] for package in weights_mirror_job.JOB_PACKAGES)
     assert (
         pod["serviceAccountName"]
         == account["metadata"]["name"]
@@ -136,6 +132,49 @@ def test_the_job_is_valid_kubernetes_and_copies_the_pinned_commit_with_its_own_s
     assert env["MIRROR_SCRIPT"] == weights_mirror_job.JOB_SCRIPT
     assert env["HF_XET_HIGH_PERFORMANCE"] == "1" and "HF_HUB_ENABLE_HF_TRANSFER" not in env
     assert pod["restartPolicy"] == "Never"
+
+
+def test_the_job_runs_an_image_by_digest_installs_only_hashed_wheels_and_is_not_root(s3_env):
+    # the Job writes the hashes llmops and verify-weights later trust: nothing it runs may change under it
+    *_, job = weights_mirror_job.mirror_manifests(s3_env, SHA)
+    pod = job["spec"]["template"]["spec"]
+    (container,) = pod["containers"]
+    # the image by the digest of python:3.12-slim's index (a tag can be moved to other content)
+    assert re.fullmatch(
+        r"public\.ecr\.aws/docker/library/python:3\.12-slim@sha256:[0-9a-f]{64}", container["image"]
+    )
+    # pip installs the shipped requirements, every file's hash checked, wheels only (no build runs code)
+    env = {e["name"]: e["value"] for e in container["env"]}
+    assert env["MIRROR_REQUIREMENTS"] == weights_mirror_job.REQUIREMENTS_FILE.read_text()
+    bootstrap = container["command"][2]
+    assert "--require-hashes" in bootstrap and "--only-binary :all:" in bootstrap
+    assert '"$MIRROR_REQUIREMENTS"' in bootstrap and "-r /work/requirements.txt" in bootstrap
+    # as a user that is not root, on a read-only root filesystem, writing only its emptyDir
+    context = container["securityContext"]
+    assert context["runAsNonRoot"] is True and context["runAsUser"] != 0
+    assert context["readOnlyRootFilesystem"] is True
+    assert context["capabilities"] == {"drop": ["ALL"]}
+    assert container["volumeMounts"] == [{"name": "work", "mountPath": "/work"}]
+    assert pod["volumes"][0]["name"] == "work" and "emptyDir" in pod["volumes"][0]
+    assert env["PYTHONPATH"] == "/work/packages" and env["TMPDIR"].startswith("/work/")
+
+
+def test_every_requirement_of_the_job_is_pinned_with_its_hashes():
+    # given the requirements file the Job installs with --require-hashes (pip refuses a file missing one)
+    text = weights_mirror_job.REQUIREMENTS_FILE.read_text()
+    entries = re.findall(
+        r"^([A-Za-z0-9_.-]+)==(\S+) \\\n((?:    --hash=sha256:[0-9a-f]{64}.*\n)+)", text, re.M
+    )
+    pins = {name.lower(): version for name, version, _ in entries}
+    # then the copiers at the versions this project tests with (boto3 as requirements-ops.txt has it), and every
+    # requirement line of the file carries hashes
+    assert pins["huggingface-hub"] == "2.4.0"
+    ops = (weights_mirror_job.REQUIREMENTS_FILE.parents[2] / "requirements-ops.txt").read_text()
+    assert f"boto3=={pins['boto3']} " in ops and f"botocore=={pins['botocore']} " in ops
+    requirement_lines = [
+        line for line in text.splitlines() if re.match(r"^[A-Za-z0-9_.-]+==", line)
+    ]
+    assert len(requirement_lines) == len(entries) > 10
 
 
 def test_the_job_reads_the_token_from_its_secret_itself(s3_env):

@@ -60,6 +60,17 @@ def _host_group(template: dict) -> str:
     return group["Fn::GetAtt"][0]
 
 
+def _host_role(template: dict) -> str:
+    """The host's role: the one EC2 assumes (the stack's other roles are its Lambda's, for destroy)."""
+    (role_id,) = [
+        k
+        for k, r in _of_type(template, "AWS::IAM::Role").items()
+        if r["Properties"]["AssumeRolePolicyDocument"]["Statement"][0]["Principal"]
+        == {"Service": "ec2.amazonaws.com"}
+    ]
+    return role_id
+
+
 def test_the_default_app_has_no_access_stack(synthesized, synthesized_hyperpod):
     # off by default: neither example environment has one
     assert (
@@ -99,12 +110,14 @@ def test_the_host_has_imdsv2_only_no_key_no_public_address_and_encrypted_disks(t
 
 
 def test_the_host_role_has_session_manager_and_describes_only_its_cluster(template):
-    (role,) = _of_type(template, "AWS::IAM::Role").values()
+    role_id = _host_role(template)
+    role = template["Resources"][role_id]
     (managed,) = role["Properties"]["ManagedPolicyArns"]
     assert managed["Fn::Join"][1][-1] == ":iam::aws:policy/AmazonSSMManagedInstanceCore"
     statements = [
         s
         for p in _of_type(template, "AWS::IAM::Policy").values()
+        if {"Ref": role_id} in p["Properties"]["Roles"]
         for s in p["Properties"]["PolicyDocument"]["Statement"]
     ]
     eks_statements = [s for s in statements if str(s["Action"]).startswith("eks:")]
@@ -135,7 +148,7 @@ def test_the_cluster_api_admits_https_from_the_host(template):
 
 
 def test_the_host_role_gets_an_access_entry_on_the_cluster(template):
-    (role_id,) = _of_type(template, "AWS::IAM::Role")
+    role_id = _host_role(template)
     (entry,) = _of_type(template, "AWS::EKS::AccessEntry").values()
     assert entry["Properties"]["PrincipalArn"] == {"Fn::GetAtt": [role_id, "Arn"]}
     (policy,) = entry["Properties"]["AccessPolicies"]
@@ -157,6 +170,45 @@ def test_the_session_policy_allows_a_shell_and_port_forwarding_on_this_host_only
     assert ":ssm:us-west-2::document/AWS-StartPortForwardingSessionToRemoteHost" in text
     assert ":ssm:us-west-2:123456789012:document/SSM-SessionManagerRunShell" in text
     assert "*" not in text
+
+
+def test_destroy_detaches_the_session_policy_before_deleting_it_on_both_platforms(
+    access_assembly, access_envs
+):
+    for env in access_envs:
+        template = access_assembly.get_stack_by_name(env.stack_name("access")).template
+        (policy_id,) = _of_type(template, "AWS::IAM::ManagedPolicy")
+        # given the session policy, which the user attaches to their admin role or user (docs/access.md)
+        (detacher,) = _of_type(template, "Custom::DetachOnDelete").values()
+        # then a custom resource names it: CloudFormation deletes that resource first, which detaches the policy from
+        # everyone (cdk_constructs/policy_detacher/), and then the policy, which IAM no longer refuses
+        assert detacher["Properties"]["PolicyArn"] == {"Ref": policy_id}
+        (function_id,) = [
+            k
+            for k, f in _of_type(template, "AWS::Lambda::Function").items()
+            if f["Properties"].get("Handler") == "handler.on_event"
+        ]
+        role = template["Resources"][function_id]["Properties"]["Role"]["Fn::GetAtt"][0]
+        statements = {
+            s.get("Sid"): s
+            for p in _of_type(template, "AWS::IAM::Policy").values()
+            if {"Ref": role} in p["Properties"]["Roles"]
+            for s in p["Properties"]["PolicyDocument"]["Statement"]
+        }
+        # and its function may list who has this policy and detach this policy only, from anyone
+        assert statements.keys() == {"ListWhoHasThePolicy", "DetachThePolicyOnly"}
+        listing, detaching = statements["ListWhoHasThePolicy"], statements["DetachThePolicyOnly"]
+        assert listing["Action"] == "iam:ListEntitiesForPolicy"
+        assert listing["Resource"] == {"Ref": policy_id}
+        assert sorted(detaching["Action"]) == [
+            "iam:DetachGroupPolicy",
+            "iam:DetachRolePolicy",
+            "iam:DetachUserPolicy",
+        ]
+        assert detaching["Condition"] == {"ArnEquals": {"iam:PolicyARN": {"Ref": policy_id}}}
+        assert sorted(r["Fn::Join"][1][-1] for r in detaching["Resource"]) == [
+            f":iam::{env.account}:{kind}/*" for kind in ("group", "role", "user")
+        ]
 
 
 def test_the_boot_script_installs_a_tool_only_after_its_pinned_checksum_matched(template):

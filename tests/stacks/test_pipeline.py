@@ -224,28 +224,42 @@ def _principal_accounts(statement: dict) -> set[str]:
 
 
 @pytest.mark.parametrize("environment", ["example", "example-prod"])
-def test_the_target_account_lets_the_pipeline_account_read_the_api_key(
+def test_the_target_account_lets_only_the_smoke_test_steps_role_read_the_api_key(
     pipeline_assembly, environment
 ):
-    # given the serving stack of a stage, and the pipeline's own account
+    from stacks.pipeline_stack import smoke_test_role_name
+
+    # given the serving stack of a stage, the pipeline's own account and the smoke test step's role there
     serving = pipeline_assembly.stage_templates[environment][f"{environment}-serving"]["Resources"]
-    pipeline_account = pipeline_assembly.config.account
-    # then the secret's resource policy lets principals of the pipeline account read it (the other half of the
-    # smoke test step's own statements: a secret of another account needs both)
+    config = pipeline_assembly.config
+    (env_config,) = [e for e in config.environments if e.name == environment]
+    role_name = smoke_test_role_name(config, env_config)
+    (project,) = [
+        r["Properties"]
+        for r in pipeline_assembly.template["Resources"].values()
+        if r["Type"] == "AWS::CodeBuild::Project"
+        and str(r["Properties"].get("Description", "")).endswith(f"/SmokeTest-{environment}")
+    ]
+    role = pipeline_assembly.template["Resources"][project["ServiceRole"]["Fn::GetAtt"][0]]
+    assert role["Properties"]["RoleName"] == role_name
+    only_the_step = {
+        "ArnEquals": {"aws:PrincipalArn": [f"arn:aws:iam::{config.account}:role/{role_name}"]}
+    }
+    # then the secret's resource policy lets that role of the pipeline account read it (the other half of the step's
+    # own statements: a secret of another account needs both), and no other principal of that account
     (policy,) = [
         r["Properties"]
         for r in serving.values()
         if r["Type"] == "AWS::SecretsManager::ResourcePolicy"
     ]
-    readers = [
+    (reader,) = [
         s
         for s in policy["ResourcePolicy"]["Statement"]
-        if s["Effect"] == "Allow"
-        and s["Action"] == "secretsmanager:GetSecretValue"
-        and _principal_accounts(s) == {pipeline_account}
+        if s["Effect"] == "Allow" and _principal_accounts(s) == {config.account}
     ]
-    assert readers
-    # and so does the secret's KMS key, through Secrets Manager only
+    assert reader["Action"] == "secretsmanager:GetSecretValue"
+    assert reader["Condition"] == only_the_step
+    # and so does the secret's KMS key, through Secrets Manager only, for that role only
     (secret,) = [
         r["Properties"]
         for r in serving.values()
@@ -253,17 +267,16 @@ def test_the_target_account_lets_the_pipeline_account_read_the_api_key(
         and r["Properties"].get("Name") == f"llm-serving/{environment}/api-key"
     ]
     key = serving[secret["KmsKeyId"]["Fn::GetAtt"][0]]["Properties"]["KeyPolicy"]
-    decrypts = [
+    (decrypt,) = [
         s
         for s in key["Statement"]
-        if _principal_accounts(s) == {pipeline_account}
-        and s["Effect"] == "Allow"
-        and "kms:Decrypt" in (s["Action"] if isinstance(s["Action"], list) else [s["Action"]])
+        if _principal_accounts(s) == {config.account} and s["Effect"] == "Allow"
     ]
-    assert decrypts and all(
-        s["Condition"]["StringEquals"]["kms:ViaService"] == "secretsmanager.us-west-2.amazonaws.com"
-        for s in decrypts
-    )
+    assert decrypt["Action"] == "kms:Decrypt"
+    assert decrypt["Condition"] == {
+        "StringEquals": {"kms:ViaService": "secretsmanager.us-west-2.amazonaws.com"},
+        **only_the_step,
+    }
 
 
 def test_pipeline_passes_cfn_lint(pipeline_assembly, tmp_path):

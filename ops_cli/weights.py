@@ -22,6 +22,7 @@ access are ops_cli/weights_mirror_job.py.
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -118,8 +119,9 @@ def check_manifest(manifest: dict, objects: dict[str, int], prefix: str) -> list
 
 def read_mirror(
     aws_client: Callable[[str], object], bucket: str, prefix: str
-) -> tuple[dict, dict[str, int]]:
-    """The manifest and the sizes of the objects under the prefix."""
+) -> tuple[dict, dict[str, int], str]:
+    """The manifest, the sizes of the objects under the prefix, and the manifest's own sha256 (of its bytes as
+    stored: what the environment file pins and the node's check compares, ``model.weights_manifest_sha256``)."""
     s3 = aws_client("s3")
     location = f"s3://{bucket}/{prefix}{MANIFEST_NAME}"
     try:
@@ -147,4 +149,4 @@ def read_mirror(
     objects: dict[str, int] = {}
     for page in s3.get_paginator("list_objects_v2").paginate(Bucket=bucket, Prefix=prefix):
         objects.update({o["Key"]: o["Size"] for o in page.get("Contents") or []})
-    return manifest, objects
+    return manifest, objects, hashlib.sha256(body).hexdigest()

@@ -155,6 +155,8 @@ class VllmServingSpec:
     #: LeaderWorkerSet whose groups have this size (charts/vllm_leader_worker_set.py).
     nodes: int = 1
     weights_revision: str | None = None
+    #: The sha256 of the weights' MANIFEST.json (``model.weights_manifest_sha256``), which the node's check requires.
+    weights_manifest_sha256: str | None = None
     #: The policy of the router in front of the replicas (charts/vllm_router.py); None: no router, the load balancer
     #: reaches vLLM directly (one replica, or ``endpoint.routing: none``).
     router_policy: str | None = None
@@ -310,6 +312,7 @@ def serving_spec_for(env: EnvironmentConfig) -> VllmServingSpec:
         model_cache_host_path=MODEL_CACHE_HOST_PATH,
         s3_uri=weights_s3_uri(model),
         weights_revision=model.hugging_face_revision if weights_s3_uri(model) else None,
+        weights_manifest_sha256=model.weights_manifest_sha256 if weights_s3_uri(model) else None,
         speculator_s3_uri=speculator_s3_uri(model),
         speculator_revision=model.speculator_revision if speculator_s3_uri(model) else None,
         service_account="vllm",

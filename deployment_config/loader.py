@@ -185,6 +185,7 @@ def _environment(file: EnvironmentFile, *, name: str, source: str) -> Environmen
         memory=resolution.memory,
         speculator_revision=section.speculator_revision,
         speculator_size_gb=speculator_gb,
+        weights_manifest_sha256=section.weights_manifest_sha256,
     )
     return EnvironmentConfig(
         name=name,

@@ -110,6 +110,7 @@ class ModelConfig:
     memory: MemoryProfile = MemoryProfile()
     speculator_revision: str | None = None
     speculator_size_gb: int = 0
+    weights_manifest_sha256: str | None = None
 
     @property
     def loaded_gb(self) -> int:

@@ -22,6 +22,7 @@ access are ops_cli/weights_mirror_job.py.
 
 from __future__ import annotations
 
+import hashlib
 import json
 from dataclasses import dataclass
 
@@ -116,8 +117,9 @@ def check_manifest(manifest: dict, objects: dict[str, int], prefix: str) -> list
     return problems
 
 
-def read_mirror(aws: Aws, bucket: str, prefix: str) -> tuple[dict, dict[str, int]]:
-    """The manifest and the sizes of the objects under the prefix."""
+def read_mirror(aws: Aws, bucket: str, prefix: str) -> tuple[dict, dict[str, int], str]:
+    """The manifest, the sizes of the objects under the prefix, and the manifest's own sha256 (of its bytes as
+    stored: what the environment file pins and the node's check compares, ``model.weights_manifest_sha256``)."""
     s3 = aws.client("s3")
     location = f"s3://{bucket}/{prefix}{MANIFEST_NAME}"
     try:
@@ -153,4 +155,4 @@ def read_mirror(aws: Aws, bucket: str, prefix: str) -> tuple[dict, dict[str, int
         Prefix=prefix,
     ):
         objects.update({o["Key"]: o["Size"] for o in page.get("Contents") or []})
-    return manifest, objects
+    return manifest, objects, hashlib.sha256(body).hexdigest()

@@ -50,8 +50,9 @@ HASH_CPUS = 32
 SPECULATOR_INIT_CONTAINER = "verify-speculator"
 
 
-def verify_command(path: str, revision: str) -> list[str]:
-    """The verifier on the node cache's copy at ``path`` of ``revision``, deleting what does not match."""
+def verify_command(path: str, revision: str, manifest_sha256: str | None = None) -> list[str]:
+    """The verifier on the node cache's copy at ``path`` of ``revision``, deleting what does not match; with
+    ``manifest_sha256``, only with the manifest of that digest."""
     script = f"{MOUNT_PATH}/{SCRIPT_FILE.name}"
     return [
         "python3",
@@ -62,6 +63,7 @@ def verify_command(path: str, revision: str) -> list[str]:
         "--delete-mismatched",
         "--jobs",
         str(HASH_CPUS),
+        *(["--manifest-sha256", manifest_sha256] if manifest_sha256 else []),
     ]
 
 
@@ -81,7 +83,12 @@ def add_weights_check(
         scope, "weights-check-volume", config_map, name="weights-check"
     )
     revision = spec.weights_revision
-    checks = [(INIT_CONTAINER, verify_command(node_weights_path(revision), revision))]
+    checks = [
+        (
+            INIT_CONTAINER,
+            verify_command(node_weights_path(revision), revision, spec.weights_manifest_sha256),
+        )
+    ]
     if spec.speculator_s3_uri:
         revision = spec.speculator_revision
         checks.append(
@@ -114,7 +121,8 @@ def hyperpod_weights_check(env: EnvironmentConfig) -> tuple[str, ...] | None:
     """The verifier's arguments for the HyperPod worker's bootstrap (charts/vllm_auth_middleware/
     ``inline_middleware_worker(args, weights_check=...)``), or None when the weights do not come from S3.
 
-    Sizes, presence, no stray file and the manifest's revision, not sha256: the operator's model mount is not a copy on
+    Sizes, presence, no stray file, the manifest's revision and (with ``model.weights_manifest_sha256``) the manifest's
+    own sha256, not the files' sha256: the operator's model mount is not a copy on
     the node's disk. The operator requires the Mountpoint for S3 CSI driver (aws/sagemaker-hyperpod-cli@011ca92
     helm_chart/HyperPodHelmChart/charts/inference-operator/config/manager/manager.yaml, ``require_csidriver
     "s3.csi.aws.com"``), so hashing the mount would read the 1.4 TB from S3 a second time, before vLLM reads it for
@@ -122,4 +130,11 @@ def hyperpod_weights_check(env: EnvironmentConfig) -> tuple[str, ...] | None:
     ops_cli/weights.py), under a prefix no other revision writes to; the mount is read-only, so nothing is deleted."""
     if weights_s3_uri(env.model) is None:
         return None
-    return (HYPERPOD_MODEL_MOUNT, "--revision", env.model.hugging_face_revision, "--sizes-only")
+    pinned = env.model.weights_manifest_sha256
+    return (
+        HYPERPOD_MODEL_MOUNT,
+        "--revision",
+        env.model.hugging_face_revision,
+        "--sizes-only",
+        *(("--manifest-sha256", pinned) if pinned else ()),
+    )

@@ -23,6 +23,7 @@ from deployment_config.sizing import GPU_MEMORY_UTILIZATION
 _PRESETS = tuple(MODEL_PRESETS)
 #: A Hub commit id: 40 lowercase hex digits.
 COMMIT_ID = r"[0-9a-f]{40}"
+SHA256_HEX = r"[0-9a-f]{64}"
 _SERVED_NAME = r"[A-Za-z0-9][A-Za-z0-9._/-]{0,127}"
 #: Secrets Manager: a secret name is 1 to 512 of letters, digits and /_+=.@- (Secrets Manager API reference,
 #: CreateSecret Name); its ARN's resource is secret:NAME-XXXXXX (six random characters added by Secrets Manager).
@@ -154,6 +155,14 @@ class ModelSection(BaseModel):
         examples=["0123456789abcdef0123456789abcdef01234567"],
         json_schema_extra=pattern(COMMIT_ID),
     )
+    weights_manifest_sha256: Annotated[str, _text(64)] | None = Field(
+        default=None,
+        description="With weight_source: s3: the sha256 (64 lowercase hex digits) of the MANIFEST.json `llmops weights "
+        "mirror` wrote for hugging_face_revision; it writes it here with the revision, and the node's check refuses "
+        "a manifest with another digest (one rewritten in S3 since). Default: none, the manifest is not pinned.",
+        examples=["0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"],
+        json_schema_extra=pattern(SHA256_HEX),
+    )
     speculator_revision: Annotated[str, _text(40)] | None = Field(
         default=None,
         description="With features: [spec_decoding]: the Hugging Face commit (40 lowercase hex digits) of "
@@ -229,6 +238,18 @@ class ModelSection(BaseModel):
             "run `llmops weights mirror --env NAME [--revision BRANCH_OR_TAG]`, which resolves it on "
             "the Hub and writes it here; a branch name such as main moves and is not accepted",
         )
+
+    @field_validator("weights_manifest_sha256")
+    @classmethod
+    def _manifest_sha256(cls, value: str | None) -> str | None:
+        if value is not None and not re.fullmatch(SHA256_HEX, value):
+            fail(
+                Problem(
+                    f"{quoted(value)} is not a sha256 (64 lowercase hex digits)",
+                    "run `llmops weights mirror --env NAME`, which writes the digest of the manifest it checked",
+                )
+            )
+        return value
 
     @field_validator("speculator_revision")
     @classmethod

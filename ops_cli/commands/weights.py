@@ -202,7 +202,7 @@ def mirror(ctx: Context) -> int:
         return bool(status.get("succeeded")), state
 
     ctx.progress(f"mirror Job {ns}/{weights_mirror_job.MIRROR_JOB}").run(probe)
-    checked = []
+    checked, digests = [], []
     for where_bucket, where_prefix, revision in (
         (bucket, prefix, sha),
         *(((*speculator_target, speculator_sha),) if speculator_target else ()),
@@ -210,7 +210,7 @@ def mirror(ctx: Context) -> int:
         with deadline.during(
             f"reading the mirror's manifest from s3://{where_bucket}/{where_prefix}"
         ):
-            manifest, objects = weights.read_mirror(ctx.aws(), where_bucket, where_prefix)
+            manifest, objects, digest = weights.read_mirror(ctx.aws(), where_bucket, where_prefix)
         problems = weights.check_manifest(manifest, objects, where_prefix)
         if manifest.get("revision") != revision:
             problems.insert(
@@ -227,13 +227,23 @@ def mirror(ctx: Context) -> int:
                 ExitCode.CHECK_FAILED,
             )
         checked.append(manifest)
+        digests.append(digest)
     manifest = checked[0]
+    # The weights' manifest pinned by its sha256 with the revision: the node's check refuses any other (charts/
+    # vllm_weights_check/), so a manifest rewritten in S3 after this check, with hashes to match other files, is not
+    # trusted.
+    revision_update["model.weights_manifest_sha256"] = digests[0]
     written = None
-    if sha != env.model.hugging_face_revision or speculator_sha != (
-        env.model.speculator_revision if speculator_sha else None
+    if (
+        sha != env.model.hugging_face_revision
+        or speculator_sha != (env.model.speculator_revision if speculator_sha else None)
+        or digests[0] != env.model.weights_manifest_sha256
     ):
         written = update_environment_file(ctx.config_dir, env.name, revision_update)
-        ctx.say(f"The copy of {sha} checked out; wrote the revision into {written}.", ctx.rt.stderr)
+        ctx.say(
+            f"The copy of {sha} checked out; wrote the revision and the manifest's sha256 into {written}.",
+            ctx.rt.stderr,
+        )
     files = manifest.get("files") or []
     size = sum(f.get("size") or 0 for f in files)
     speculator_out = {}

@@ -98,6 +98,22 @@ def test_a_file_of_another_revision_with_the_same_size_is_refused_by_its_sha256(
     )
 
 
+def test_a_swapped_manifest_of_the_same_sizes_is_refused_by_its_pinned_sha256(copy):
+    # given the manifest the mirror wrote, pinned by its sha256, then a file and the manifest both rewritten in S3 to
+    # another file of the same size (the manifest's hashes match the new file: its own check cannot see it)
+    pinned = hashlib.sha256((copy / "MANIFEST.json").read_bytes()).hexdigest()
+    assert verify(copy, "--sizes-only", "--manifest-sha256", pinned).returncode == 0
+    swapped = {**FILES, "model-00001-of-00002.safetensors": b"\x09" * 4096}
+    write_copy(copy, swapped)
+    assert verify(copy).returncode == 0  # consistent with itself
+    # when the node checks it against the environment's pin, on either platform (HyperPod checks sizes only)
+    for extra in ((), ("--sizes-only",)):
+        result = verify(copy, *extra, "--manifest-sha256", pinned)
+        # then it is refused, naming both digests
+        assert result.returncode == 1
+        assert f"the environment pins {pinned}" in result.stderr and "REFUSED" in result.stderr
+
+
 def test_a_file_the_manifest_does_not_list_is_refused(copy):
     (copy / "model-00003-of-00003.safetensors").write_bytes(b"\x03")
     result = verify(copy)
@@ -222,3 +238,45 @@ def test_the_hyperpod_worker_checks_the_operators_mount_before_starting_vllm(tmp
     result = _run_worker(tmp_path, copy)
     assert result.returncode != 0 and "vllm started" not in result.stdout
     assert "verify-weights: config.json: missing" in result.stderr
+
+
+def test_the_pinned_manifest_digest_reaches_the_check_on_both_platforms(default_env, hyperpod_env):
+    import dataclasses
+
+    from charts.serving_spec import serving_spec_for
+    from charts.vllm_serving_chart import synthesize_manifests
+    from charts.vllm_weights_check import hyperpod_weights_check
+    from deployment_config.model import WeightSource
+
+    # given S3 weights at a revision whose manifest's sha256 llmops weights mirror wrote into the environment file
+    pinned = "e" * 64
+
+    def s3_weights(env, digest):
+        model = dataclasses.replace(
+            env.model,
+            weight_source=WeightSource.S3,
+            s3_uri="s3://weights-bucket/kimi-k3/",
+            hugging_face_revision=SHA,
+            weights_manifest_sha256=digest,
+        )
+        return dataclasses.replace(env, model=model)
+
+    # then the EKS pod's verify-weights init container requires that manifest
+    (deployment,) = [
+        o
+        for o in synthesize_manifests(serving_spec_for(s3_weights(default_env, pinned)))
+        if o["kind"] == "Deployment"
+    ]
+    (check,) = [
+        c
+        for c in deployment["spec"]["template"]["spec"]["initContainers"]
+        if c["name"] == "verify-weights"
+    ]
+    assert check["command"][-2:] == ["--manifest-sha256", pinned]
+    # and so does the HyperPod worker's check of the operator's mount
+    assert hyperpod_weights_check(s3_weights(hyperpod_env, pinned))[-2:] == (
+        "--manifest-sha256",
+        pinned,
+    )
+    # without a pin (a mirror made before this field), both check as before
+    assert "--manifest-sha256" not in hyperpod_weights_check(s3_weights(hyperpod_env, None))

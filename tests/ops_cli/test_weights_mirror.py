@@ -5,6 +5,7 @@ or a cluster: the Hub call is replaced, AWS is stubbed with botocore's Stubber, 
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import io
 import json
 import re
@@ -332,6 +333,10 @@ def test_mirror_pins_the_commit_runs_the_job_follows_it_and_checks_the_manifest(
     assert hub[0][0].endswith("/revision/main")
     assert load_environment(s3_config_dir, "example").model.hugging_face_revision == SHA
     assert f"hugging_face_revision: {SHA}" in (s3_config_dir / "example.yaml").read_text()
+    # and so is the sha256 of the manifest it checked, which the node's check then requires (a manifest swapped in
+    # S3 afterwards, with hashes to match other files of the same sizes, is refused there)
+    pinned = hashlib.sha256(json.dumps(manifest()).encode()).hexdigest()
+    assert load_environment(s3_config_dir, "example").model.weights_manifest_sha256 == pinned
     # the old Job goes, the new one is applied with its service account, followed, and its status read
     assert [c[1] for c in kubectl.commands] == ["delete", "apply", "logs", "get"]
     kinds = [item["kind"] for item in kubectl.applied["items"]]

@@ -7,7 +7,9 @@ HyperPod operator's copy into the worker's model mount, charts/vllm_auth_middlew
 
 - every file of the manifest is present with the manifest's size (a copy that stopped half-way: missing or short);
 - no other file is in the directory but the manifest (a file of another revision, which vLLM could pick up);
-- the manifest is of the revision the environment serves (``--revision``);
+- the manifest is of the revision the environment serves (``--revision``), and is the very file the mirror wrote: its
+  sha256 is the one ``llmops weights mirror`` wrote into the environment file (``--manifest-sha256``,
+  ``model.weights_manifest_sha256``), so a manifest rewritten in S3 afterwards (other hashes, same sizes) is refused;
 - unless ``--sizes-only``: every file's sha256 is the manifest's (a file of another revision with the same name).
 
 Cost of the sha256 (how it was estimated): hashlib's sha256 (OpenSSL, with the SHA extensions) measured 1.35 GB/s on one
@@ -67,7 +69,7 @@ def _entries(manifest: object) -> list[tuple[str, int, str]] | str:
 
 
 def problems_of(directory: Path, *, revision: str | None = None, hash_files: bool = True,
-                jobs: int = 1, delete: bool = False) -> tuple[list[str], int, int]:
+                jobs: int = 1, delete: bool = False, manifest_sha256: str | None = None) -> tuple[list[str], int, int]:
     """(problems, files, bytes) of the copy in ``directory``: an empty list when it matches its manifest. With
     ``delete``, each file found wrong (other size or sha256, not in the manifest) is removed, so that the next copy
     (``aws s3 sync`` copies what is missing; a same-size corrupt file it would keep) fetches it again. That copy runs in
@@ -76,7 +78,11 @@ def problems_of(directory: Path, *, revision: str | None = None, hash_files: boo
     check keeps failing until the pod is deleted, and its REFUSED line says so."""
     wrong: list[Path] = []
     try:
-        manifest = json.loads((directory / MANIFEST_NAME).read_bytes())
+        manifest_bytes = (directory / MANIFEST_NAME).read_bytes()
+        if manifest_sha256 is not None and hashlib.sha256(manifest_bytes).hexdigest() != manifest_sha256:
+            return [f"{MANIFEST_NAME} has sha256 {hashlib.sha256(manifest_bytes).hexdigest()}, the environment pins "
+                    f"{manifest_sha256}: not the manifest llmops weights mirror wrote (rewritten or swapped since)"], 0, 0
+        manifest = json.loads(manifest_bytes)
     except FileNotFoundError:
         return [f"{directory / MANIFEST_NAME} is missing: the copy is partial, or not made by llmops weights mirror"], 0, 0
     except (OSError, ValueError) as error:
@@ -138,6 +144,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("directory", type=Path, help="the copy: the directory holding MANIFEST.json and the files")
     parser.add_argument("--revision", help="the revision the manifest must be of")
+    parser.add_argument("--manifest-sha256", help="the sha256 MANIFEST.json itself must have")
     parser.add_argument("--sizes-only", action="store_true", help="check presence and sizes, not sha256")
     parser.add_argument("--delete-mismatched", action="store_true",
                         help="remove each file found wrong, so that the next copy fetches it again")
@@ -145,7 +152,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     started = time.monotonic()
     problems, files, size = problems_of(args.directory, revision=args.revision, hash_files=not args.sizes_only,
-                                        jobs=max(1, args.jobs), delete=args.delete_mismatched)
+                                        jobs=max(1, args.jobs), delete=args.delete_mismatched,
+                                        manifest_sha256=args.manifest_sha256)
     say = lambda line: print(f"verify-weights: {line}", file=sys.stderr, flush=True)  # noqa: E731
     if problems:
         for problem in problems[:SHOWN]:

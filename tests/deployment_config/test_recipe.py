@@ -386,14 +386,15 @@ def test_an_unknown_feature_lists_the_known_ones(example_document):
 
 # --- the announced profile --------------------------------------------------------------------------------------------
 
-#: sha256 of the JSON (sorted keys) of each example's manifests, rendered at 30aced6, the last commit before the recipe.
+#: sha256 of the JSON (sorted keys) of each example's manifests, rendered at 30aced6, the last commit before the recipe;
+#: multi-node's since c16d0c7, which gives the EFA pods' vLLM container IPC_LOCK (charts/vllm_deployment.py).
 ANNOUNCED_DIGESTS = {
     ("config", "example"): "fd20dadf3be84ac68ca1d47107b203dd5f133a724ca3003732878ea86224ebcc",
     ("config", "example-prod"): "3db03f7ff9023510670b994737f06fe5c999c4cba05c99779bdff1de063b3170",
     (
         "tests/configs",
         "multi-node",
-    ): "a09159b1a16a2f8172bd1ba9868ec8dc84833a811af787083d8f661a956a6546",
+    ): "d11d94a3d8c6354576d84390d2bb610945ada182b72931fe59426e1801a45c98",
     (
         "config",
         "example-hyperpod",

@@ -10,7 +10,7 @@ import pytest
 
 from ops_cli.errors import ExitCode
 from tests.ops_cli import test_startup_phases as phases_data
-from tests.ops_cli.test_capacity_blocks import offering
+from tests.ops_cli.test_capacity_blocks import offering, reservation
 from tests.ops_cli.test_training_plans import plan_offering
 
 ENGINE = "engine ready (profile, KV cache, warm-up)"
@@ -103,3 +103,18 @@ def test_a_training_plan_offering_without_an_id_is_refused_naming_it(aws, run):
     result = run("training-plans", "offerings", "--env", "example")
     assert result.code == ExitCode.UNEXPECTED_ANSWER, result.stderr
     assert "has no usable TrainingPlanOfferingId" in result.stderr
+
+
+def test_use_of_a_reservation_ec2_answers_without_its_zone_writes_nothing(aws, run, config_dir):
+    # given EC2's answer about the reservation without its availability zone
+    answer = reservation()
+    del answer["AvailabilityZone"]
+    aws.stub("ec2").add_response(
+        "describe_capacity_reservations", {"CapacityReservations": [answer]}
+    )
+    before = (config_dir / "example.yaml").read_text()
+    # when it is written into the environment, then nothing is written: one line, exit 21
+    result = run("capacity-blocks", "use", "cr-0fedcba9876543210", "--env", "example")
+    assert result.code == ExitCode.UNEXPECTED_ANSWER, result.stderr
+    assert "names no availability zone" in result.stderr
+    assert (config_dir / "example.yaml").read_text() == before

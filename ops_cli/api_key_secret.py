@@ -8,7 +8,7 @@ import botocore.exceptions
 
 from endpoint_probe.url import ApiKey, api_key_problem
 from ops_cli.aws import Aws
-from ops_cli.errors import ExitCode, OpsError, error_code, translate
+from ops_cli.errors import SDK_ERRORS, ExitCode, OpsError, error_code, translate
 
 #: What GetSecretValue fails with when the caller may not use the secret's KMS key: AccessDeniedException "Access to
 #: KMS is not allowed" (AWS Knowledge Center, "secrets-manager-cross-account-key"), or DecryptionFailure ("Secrets
@@ -27,7 +27,7 @@ def read_api_key_secret(aws: Aws, secret_id: str, described: str) -> ApiKey:
     action = f"read the API key from secret {described}"
     try:
         answer = aws.client("secretsmanager").get_secret_value(SecretId=secret_id)
-    except (botocore.exceptions.ClientError, botocore.exceptions.BotoCoreError) as error:
+    except SDK_ERRORS as error:
         raise _secret_error(error, action, described, aws.region) from None
     value = answer.get("SecretString")
     if not isinstance(value, str):

@@ -15,10 +15,9 @@ import botocore.config
 import botocore.configprovider
 import botocore.credentials
 import botocore.exceptions
-import botocore.parsers
 import botocore.session
 
-from ops_cli.errors import THROTTLING_CODES, ExitCode, OpsError, error_code, translate
+from ops_cli.errors import SDK_ERRORS, THROTTLING_CODES, ExitCode, OpsError, error_code, translate
 
 #: botocore's own retries cover transient network and 5xx errors; the timeouts bound how long an unreachable
 #: endpoint can keep a command waiting (3 attempts of at most 10 s to connect). ``total_max_attempts`` counts the first
@@ -199,10 +198,7 @@ class Aws:
                     self.sleep(delay * (0.5 + random.random() / 2))
                     continue
                 raise translate(error, action) from None
-            except (
-                botocore.exceptions.BotoCoreError,
-                botocore.parsers.ResponseParserError,
-            ) as error:
+            except SDK_ERRORS as error:  # BotoCoreError, or a body botocore cannot parse
                 raise translate(error, action) from None
         raise AssertionError("unreachable")
 

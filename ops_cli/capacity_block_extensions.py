@@ -8,7 +8,6 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from decimal import Decimal
 
 import botocore.exceptions
 
@@ -16,7 +15,7 @@ from ops_cli import purchase_outcome as outcome
 from ops_cli.aws import Aws
 from ops_cli.capacity_blocks import check_duration
 from ops_cli.errors import ExitCode, OpsError, error_code, shown, translate
-from ops_cli.offering import Offering
+from ops_cli.offering import Offering, fee, field
 from ops_cli.output import iso
 
 #: "To extend a Capacity Block, it must have a status of active or scheduled, and have no extensions that are
@@ -95,15 +94,16 @@ def check_extendable(reservation: dict, now: datetime) -> None:
 
 
 def extension_from_api(item: dict, reservation_id: str) -> ExtensionOffering:
+    what = f"extension offering {shown(str(item.get('CapacityBlockExtensionOfferingId')))}"
     return ExtensionOffering(
-        item["CapacityBlockExtensionOfferingId"],
+        field(item, "CapacityBlockExtensionOfferingId", str, what),
         item.get("InstanceType", "?"),
         item.get("InstanceCount", 0),
         item.get("AvailabilityZone", "?"),
         item.get("CapacityBlockExtensionStartDate"),
         item.get("CapacityBlockExtensionEndDate"),
         item.get("CapacityBlockExtensionDurationHours", 0),
-        Decimal(item.get("UpfrontFee", "0")),
+        fee(item, what),
         item.get("CurrencyCode", ""),
         reservation_id=reservation_id,
     )

@@ -7,14 +7,13 @@ import re
 import uuid
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
-from decimal import Decimal
 
 import botocore.exceptions
 
 from ops_cli import purchase_outcome as outcome
 from ops_cli.aws import Aws
 from ops_cli.errors import ExitCode, OpsError, error_code, shown, translate, unexpected_answer
-from ops_cli.offering import Offering, Search, cheapest_first
+from ops_cli.offering import Offering, Search, cheapest_first, fee, field
 from ops_cli.output import iso, utc_and_local
 
 #: Capacity Block durations: 1-day steps up to 14 days, then 7-day steps up to 182 days. Extensions of a Capacity Block
@@ -75,16 +74,17 @@ def check_duration(hours: int, what: str = "Capacity Block duration") -> None:
 
 
 def offering_from_api(item: dict) -> Offering:
+    what = f"Capacity Block offering {shown(str(item.get('CapacityBlockOfferingId')))}"
     return Offering(
-        item["CapacityBlockOfferingId"],
-        item["InstanceType"],
-        item["InstanceCount"],
-        item["AvailabilityZone"],
-        item["StartDate"],
-        item["EndDate"],
-        item["CapacityBlockDurationHours"],
-        Decimal(item["UpfrontFee"]),
-        item["CurrencyCode"],
+        field(item, "CapacityBlockOfferingId", str, what),
+        field(item, "InstanceType", str, what),
+        field(item, "InstanceCount", int, what),
+        field(item, "AvailabilityZone", str, what),
+        field(item, "StartDate", datetime, what),
+        field(item, "EndDate", datetime, what),
+        field(item, "CapacityBlockDurationHours", int, what),
+        fee(item, what),
+        field(item, "CurrencyCode", str, what),
     )
 
 

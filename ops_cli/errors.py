@@ -44,6 +44,15 @@ _NOT_FOUND_CODES = {
 }
 
 
+#: What the AWS SDK raises for a call that failed: :func:`translate` makes each an OpsError. botocore's parser error
+#: (a body that is not the service's format) is an ``Exception``, outside BotoCoreError.
+SDK_ERRORS = (
+    botocore.exceptions.ClientError,
+    botocore.exceptions.BotoCoreError,
+    botocore.parsers.ResponseParserError,
+)
+
+
 def unexpected_answer(message: str) -> OpsError:
     """An answer that came, but not in the shape asked for (exit 21): a proxy's or a captive portal's page instead of
     AWS's, a field of the wrong type, a list that does not end."""

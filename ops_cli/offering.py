@@ -6,7 +6,28 @@ from dataclasses import dataclass
 from datetime import datetime
 from decimal import Decimal
 
+from ops_cli.cost_records import upfront_fee
+from ops_cli.errors import shown, unexpected_answer
 from ops_cli.output import iso
+
+
+def field(item: dict, key: str, kind: type | tuple[type, ...], what: str):  # noqa: ANN201 - of type ``kind``
+    """``item[key]`` of an offering AWS listed, refused (exit 21, naming the field) when absent or of another type: an
+    offering is bought by its id and for its fee, so none is shown or compared without them."""
+    value = item.get(key)
+    if isinstance(value, bool) or not isinstance(value, kind) or value == "":
+        raise unexpected_answer(
+            f"{what} in AWS's answer has no usable {key} ({shown(str(value))}): it cannot be shown or bought"
+        )
+    return value
+
+
+def fee(item: dict, what: str) -> Decimal:
+    """The offering's UpfrontFee: a finite number, 0 or more (ops_cli.cost_records.upfront_fee), else refused."""
+    amount = upfront_fee(item.get("UpfrontFee"))
+    if amount is None:
+        field({}, "UpfrontFee", Decimal, what)
+    return amount
 
 
 @dataclass(frozen=True)

@@ -33,7 +33,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 
 from endpoint_probe.deadline import Deadline
 from ops_cli.errors import ExitCode, OpsError
@@ -48,6 +48,7 @@ VERIFY_WEIGHTS_CONTAINER = "verify-weights"
 RESTORE_CACHE_CONTAINER = "restore-compile-cache"
 #: The kubelet's Pulled message: "Successfully pulled image \"IMAGE\" in 4m30.2s (4m30.2s including waiting)"
 #: (kubernetes/kubernetes pkg/kubelet/images/image_manager.go); the duration as the kubelet measured it.
+MAX_LOGGED_SECONDS = 7 * 24 * 3600  # a week: a vLLM log line giving more is not believed
 _PULL_DURATION = re.compile(r"Successfully pulled image .*? in (?P<duration>[0-9hms.]+)")
 _DOWNLOADED = re.compile(r"Time spent downloading weights for .*?: (?P<seconds>[0-9.]+) seconds")
 _WEIGHTS_LOADED = re.compile(r"Loading weights took (?P<seconds>[0-9.]+) seconds")
@@ -101,11 +102,10 @@ def _time(text) -> datetime | None:
         return None
     try:
         moment = datetime.fromisoformat(text.replace("Z", "+00:00"))
-    except ValueError:
+        # naive times cannot be compared with the others; one beyond datetime's range in UTC is no time either
+        return moment.astimezone(UTC) if moment.tzinfo is not None else None
+    except (ValueError, OverflowError):
         return None
-    return (
-        moment if moment.tzinfo is not None else None
-    )  # naive times cannot be compared with the others
 
 
 def _condition(obj: dict, kind: str) -> datetime | None:
@@ -131,7 +131,9 @@ def _log_times(lines: Sequence[str], pattern: re.Pattern) -> tuple[datetime, flo
         match = pattern.search(text)
         moment = _time(stamp)
         if match and moment is not None and match.group("seconds").count(".") <= 1:
-            found = (moment, float(match.group("seconds")))
+            seconds = float(match.group("seconds"))
+            if seconds <= MAX_LOGGED_SECONDS and moment.year > 1:  # else absurd: not logged yet
+                found = (moment, seconds)
     return found
 
 

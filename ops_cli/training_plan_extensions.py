@@ -35,6 +35,7 @@ from ops_cli.aws import Aws
 from ops_cli.capacity_blocks import check_duration
 from ops_cli.cost_records import upfront_fee
 from ops_cli.errors import ExitCode, OpsError, shown, translate
+from ops_cli.offering import field
 from ops_cli.output import iso
 
 #: The plan states whose extension offerings SageMaker lists (search-extension-offerings-api-cli-sdk, above).
@@ -116,7 +117,7 @@ def check_extendable(plan: dict) -> None:
 
 def offering_from_api(item: dict, arn: str) -> PlanExtensionOffering:
     return PlanExtensionOffering(
-        item["TrainingPlanExtensionOfferingId"],
+        field(item, "TrainingPlanExtensionOfferingId", str, "a training plan extension offering"),
         arn,
         item.get("AvailabilityZone") or "-",
         item.get("StartDate"),

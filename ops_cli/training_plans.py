@@ -4,14 +4,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from decimal import Decimal
 
 import botocore.exceptions
 
 from ops_cli import purchase_outcome as outcome
 from ops_cli.aws import Aws
 from ops_cli.errors import ExitCode, OpsError, shown, translate
-from ops_cli.offering import Offering, Search, cheapest_first
+from ops_cli.offering import Offering, Search, cheapest_first, fee, field
 from ops_cli.output import iso
 
 TARGET = "hyperpod-cluster"
@@ -60,15 +59,16 @@ def check_offering_id(offering_id: str) -> None:
 def plan_offering_from_api(item: dict) -> Offering:
     capacity = item.get("ReservedCapacityOfferings") or [{}]
     first = capacity[0]
+    what = f"training plan offering {shown(str(item.get('TrainingPlanOfferingId')))}"
     return Offering(
-        item["TrainingPlanOfferingId"],
+        field(item, "TrainingPlanOfferingId", str, what),
         first.get("InstanceType", "-"),
         sum(c.get("InstanceCount", 0) for c in capacity),
         first.get("AvailabilityZone", "-"),
         first.get("StartTime"),
         capacity[-1].get("EndTime"),
         item.get("DurationHours", 0),
-        Decimal(item.get("UpfrontFee", "0")),
+        fee(item, what),
         item.get("CurrencyCode", ""),
     )
 

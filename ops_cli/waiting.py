@@ -75,7 +75,8 @@ def gpu_node_groups(aws: Aws, env: EnvironmentConfig, now: datetime) -> tuple[li
     coming = [slot for slot in slots if slot[1].get("State") not in FINAL_STATES]
     if not coming:
         return [GPU_NODEGROUP], "no Capacity Block is active or coming"
-    first = min(coming, key=lambda slot: slot[1]["StartDate"])
+    # a reservation without a start date (another shape than EC2's) sorts last: read as not coming yet
+    first = min(coming, key=lambda slot: _start(slot[1]))
     return (
         [first[0]],
         f"no Capacity Block is active: the group of the one that starts first, {first[1]['CapacityReservationId']}",
@@ -372,6 +373,11 @@ def wait_for_inference_endpoint(
 
     progress.run(probe)
     return last
+
+
+def _start(reservation: dict) -> datetime:
+    start = reservation.get("StartDate")
+    return start if isinstance(start, datetime) else datetime.max.replace(tzinfo=UTC)
 
 
 def _list(value) -> list:

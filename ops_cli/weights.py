@@ -30,7 +30,7 @@ from deployment_config import speculator
 from deployment_config.model import EnvironmentConfig, WeightSource
 from deployment_config.model_location import revision_s3_uri
 from ops_cli.aws import Aws
-from ops_cli.errors import ExitCode, OpsError
+from ops_cli.errors import SDK_ERRORS, ExitCode, OpsError, translate
 
 MANIFEST_NAME = "MANIFEST.json"
 
@@ -130,6 +130,8 @@ def read_mirror(aws: Aws, bucket: str, prefix: str) -> tuple[dict, dict[str, int
             "run llmops weights mirror again",
             ExitCode.CHECK_FAILED,
         ) from None
+    except SDK_ERRORS as error:  # denied, unreachable, or an answer that is not S3's
+        raise translate(error, f"read {location}") from None
     try:
         manifest = json.loads(body)
     except (ValueError, RecursionError):

@@ -381,3 +381,18 @@ def test_smoke_test_with_an_explicit_model_path(run):
     with openai_server(Behaviour(root="/models/s3-weights")) as url:
         result = run("smoke-test", "--url", url, "--model-path", "/models/s3-weights", "--json")
     assert result.code == ExitCode.OK, result.stdout + result.stderr
+
+
+def test_wait_nodes_with_a_scheduled_block_without_a_start_date_reads_it_as_not_coming_first(
+    aws, run, config_dir
+):
+    # given two scheduled blocks, EC2's answer for the current one without its StartDate (issue 29: was exit 70)
+    current = _block(CURRENT, "scheduled", None, NOW + timedelta(days=3))
+    del current["StartDate"]
+    following = _block(NEXT, "scheduled", NOW + timedelta(days=1), NOW + timedelta(days=7))
+    _with_next(config_dir, current, following, aws)
+    _group_in_service(aws, "gpu-capacity-block-next")
+    # when the nodes are waited for, then the group of the block with a start is the one waited for
+    result = run("wait", "nodes", "--env", "example", "--json")
+    assert result.code == ExitCode.OK, result.stderr
+    assert list(result.json["groups"]) == ["gpu-capacity-block-next"]

@@ -21,7 +21,7 @@ from deployment_config.kubernetes_names import SERVING_NAMESPACE
 from deployment_config.model import WeightSource
 from ops_cli import hugging_face_hub, weights, weights_mirror_job
 from ops_cli.errors import ExitCode, OpsError
-from tests.ops_cli.conftest import run_llmops
+from tests.ops_cli.conftest import client_error, run_llmops
 
 SHA = "0123456789abcdef0123456789abcdef01234567"
 BUCKET, BASE = "weights-bucket", "kimi-k3/"
@@ -653,3 +653,20 @@ def test_a_speculator_that_does_not_check_out_pins_neither_revision(
     assert result.code == ExitCode.CHECK_FAILED
     assert SPEC_PREFIX in result.stderr and "differs from the Hub's" in result.stderr
     assert (spec_config_dir / "example.yaml").read_text() == before
+
+
+def test_a_manifest_s3_refuses_to_give_is_a_clear_line_and_the_file_is_left_as_it_was(
+    aws, run_mirror, s3_config_dir
+):
+    # given S3 denying the read of the manifest after the Job copied the files (issue 29: was exit 70)
+    before = (s3_config_dir / "example.yaml").read_text()
+    aws.stub("s3").add_client_error(
+        "get_object",
+        expected_params={"Bucket": BUCKET, "Key": PREFIX + "MANIFEST.json"},
+        **client_error("AccessDenied", "Access Denied", 403),
+    )
+    # when the mirror checks the copy, then the denial is reported as such (exit 5), the file untouched
+    result = run_mirror(FakeKubectl())
+    assert result.code == ExitCode.ACCESS_DENIED, result.stderr
+    assert f"s3://{BUCKET}/{PREFIX}MANIFEST.json" in result.stderr
+    assert (s3_config_dir / "example.yaml").read_text() == before

@@ -9,7 +9,7 @@ from ops_cli import capacity_blocks as cb
 from ops_cli.command_help import command_help
 from ops_cli.config_writer import check_environment_file, update_environment_file
 from ops_cli.context import Context
-from ops_cli.errors import ExitCode, OpsError
+from ops_cli.errors import ExitCode, OpsError, unexpected_answer
 from ops_cli.output import parse_iso, table, utc_and_local
 
 
@@ -93,16 +93,19 @@ def use(ctx: Context) -> int:
             "first, or use another reservation",
             ExitCode.USAGE,
         )
+    zone = reservation.get("AvailabilityZone")
+    if not isinstance(zone, str) or not zone:
+        raise unexpected_answer(
+            f"not written: EC2's answer about {ctx.args.reservation_id} names no availability zone"
+        )
+    rid = ctx.args.reservation_id  # the one EC2 answered for (cb.describe_reservation checks)
     path = update_environment_file(
         ctx.config_dir,
         ctx.args.env,
-        {
-            "capacity.capacity_reservation_id": reservation["CapacityReservationId"],
-            "capacity.availability_zone": reservation["AvailabilityZone"],
-        },
+        {"capacity.capacity_reservation_id": rid, "capacity.availability_zone": zone},
     )
     ctx.out(
         {"config_file": str(path), **cb.reservation_summary(reservation)},
-        f"Wrote {reservation['CapacityReservationId']} ({reservation['AvailabilityZone']}) into {path}.",
+        f"Wrote {rid} ({zone}) into {path}.",
     )
     return ExitCode.OK

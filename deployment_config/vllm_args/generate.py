@@ -11,7 +11,8 @@ Run from the repository root (nothing here is imported by the project; the proje
 
 The wheel's Python sources are imported with stand-ins for the modules that are not installed (torch, transformers,
 ... : :class:`_Stub`), and the serve parser is built the way ``vllm serve`` builds it
-(vllm/entrypoints/common/cli_args.py ``make_arg_parser`` on a vllm/utils/argparse_utils.py ``FlexibleArgumentParser``).
+(vllm/entrypoints/cli/main.py: a vllm/utils/argparse_utils.py ``FlexibleArgumentParser`` with the ``serve`` sub-parser
+that vllm/entrypoints/common/cli_args.py ``make_arg_parser`` fills).
 Option strings, ``nargs``, actions and ``choices`` come from vLLM's own code; a stand-in only ever supplies defaults
 (which are not recorded). argparse is this interpreter's (CPython 3.11; the image runs 3.12), so the verdicts avoid
 the two versions' differences (abbreviated short options).
@@ -42,7 +43,7 @@ PREFIX = ["--model", "m", "--served-model-name", "n", "--tensor-parallel-size", 
 
 
 class _Any(type):
-    """A stand-in class: every attribute, call and operation gives another stand-in."""
+    """A stand-in class: every attribute, call and operation gives another stand-in (or a neutral answer)."""
 
     def __getattr__(cls, name):
         if name.startswith("__") and name.endswith("__"):
@@ -57,62 +58,31 @@ class _Any(type):
 
         return core_schema.any_schema()
 
-    def __getitem__(cls, item):
-        return cls
-
-    def __or__(cls, other):
-        return cls
-
-    __ror__ = __add__ = __sub__ = __mul__ = __truediv__ = __floordiv__ = __mod__ = __pow__ = __or__
-    __rsub__ = __rmul__ = __rtruediv__ = __rfloordiv__ = __or__
-
     def __radd__(cls, other):
         return other if isinstance(other, str) else cls
-
-    def __iter__(cls):
-        return iter(())
-
-    def __len__(cls):
-        return 0
-
-    def __bool__(cls):
-        return True
-
-    def __int__(cls):
-        return 0
-
-    __index__ = __int__
-
-    def __float__(cls):
-        return 0.0
-
-    def __str__(cls):
-        return cls.__name__
-
-    def __hash__(cls):
-        return id(cls)
 
     def __eq__(cls, other):
         return isinstance(other, _Any)
 
-    def __lt__(cls, other):
-        return False
+    def __hash__(cls):
+        return id(cls)
 
-    __gt__ = __lt__
+    def __str__(cls):
+        return cls.__name__
 
-    def __le__(cls, other):
-        return True
 
-    __ge__ = __le__
-
-    def __contains__(cls, other):
-        return False
-
-    def __enter__(cls):
-        return cls
-
-    def __exit__(cls, *exc):
-        return False
+_ANSWERS = {
+    ("__getitem__", "__or__", "__ror__", "__add__", "__sub__", "__mul__", "__truediv__", "__floordiv__", "__mod__",
+     "__pow__", "__rsub__", "__rmul__", "__rtruediv__", "__rfloordiv__", "__enter__"): lambda cls, *a: cls,
+    ("__iter__",): lambda cls: iter(()),
+    ("__len__", "__int__", "__index__"): lambda cls: 0,
+    ("__float__",): lambda cls: 0.0,
+    ("__bool__", "__le__", "__ge__"): lambda cls, *a: True,
+    ("__lt__", "__gt__", "__contains__", "__exit__"): lambda cls, *a: False,
+}  # fmt: skip
+for _names, _answer in _ANSWERS.items():
+    for _name in _names:
+        setattr(_Any, _name, _answer)
 
 
 def _new(name: str) -> type:
@@ -183,16 +153,30 @@ def _import_vllm(wheel: Path, deps: Path, into: Path):
     from vllm.entrypoints.common.cli_args import make_arg_parser
     from vllm.utils.argparse_utils import FlexibleArgumentParser
 
-    return make_arg_parser(FlexibleArgumentParser(prog="vllm serve")), arg_utils
+    # vllm/entrypoints/cli/main.py main(): the top-level parser, whose parse_args moves "--model M" of a "serve"
+    # command line to the model_tag position, and the serve sub-parser as vllm/entrypoints/cli/serve.py
+    # ServeSubcommand.subparser_init adds it (importing serve.py itself needs the engine's compiled parts).
+    cli = FlexibleArgumentParser(prog="vllm", description="vLLM CLI")
+    subparsers = cli.add_subparsers(required=False, dest="subparser")
+    serve = make_arg_parser(
+        subparsers.add_parser("serve", usage="vllm serve [model_tag] [options]")
+    )
+    return cli, serve, arg_utils
 
 
 def _literal_choices(annotation) -> list[str] | None:
-    names: list[str] = []
-    for arg in typing.get_args(annotation) or ():
-        names += _literal_choices(arg) or []
-    if typing.get_origin(annotation) is typing.Literal:
-        names = [a for a in typing.get_args(annotation) if isinstance(a, str)]
-    return names or None
+    """The names a field accepts when its type is only ``Literal`` names (or None, or ``Annotated`` around them)."""
+    origin = typing.get_origin(annotation)
+    if origin is typing.Literal:
+        names = typing.get_args(annotation)
+        return list(names) if all(isinstance(n, str) for n in names) else None
+    if origin is typing.Annotated:
+        return _literal_choices(typing.get_args(annotation)[0])
+    if origin in (typing.Union, types.UnionType):
+        members = [a for a in typing.get_args(annotation) if a is not type(None)]
+        parts = [_literal_choices(a) for a in members]
+        return [n for p in parts for n in p] if parts and all(parts) else None
+    return None
 
 
 def _json_fields(cls) -> dict[str, dict]:
@@ -202,6 +186,8 @@ def _json_fields(cls) -> dict[str, dict]:
     for name, info in cls.__pydantic_fields__.items():
         choices = _literal_choices(info.annotation)
         fields[name] = {"choices": choices} if choices else {}
+        if info.is_required():
+            fields[name]["required"] = True
     return fields
 
 
@@ -216,7 +202,8 @@ def _type_of(function, arg_utils) -> dict:
         return _type_of(function.__closure__[0].cell_contents, arg_utils)
     if name.endswith("parse_dataclass"):
         cls = function.__defaults__[0]
-        return {"type": "json_object", "dataclass": cls.__name__, "fields": _json_fields(cls)}
+        where = f"{cls.__module__.replace('.', '/')}.py {cls.__qualname__}"
+        return {"type": "json_object", "dataclass": where, "fields": _json_fields(cls)}
     if "<lambda>" in name:
         if function("A-b") == "a_b":
             return {"type": "lower_dash_to_underscore"}
@@ -234,28 +221,37 @@ def _type_of(function, arg_utils) -> dict:
     return {"type": known[name]}
 
 
-def _option(action, arg_utils) -> dict:
+def _option(action, registered: list[str], arg_utils) -> dict:
+    """One option: every option string the parser registers for it (EnableDisableAction keeps --no-enable-X
+    registered but out of the help), its kind of value."""
     kind = type(action).__name__
-    entry = {"option_strings": list(action.option_strings), "dest": action.dest, "action": kind}
+    strings = list(dict.fromkeys([*action.option_strings, *registered]))
+    entry = {"option_strings": strings, "dest": action.dest, "action": kind}
     if action.nargs == 0 or kind in ("_StoreTrueAction", "EnableDisableAction", "_HelpAction"):
         entry["flag"] = True
         return entry
     entry["flag"] = False
     entry["nargs"] = action.nargs
     entry.update(_type_of(action.type, arg_utils))
+    if (
+        kind == "LoRAParserAction"
+    ):  # vllm/entrypoints/common/cli_args.py: name=path, or a JSON LoRAModulePath
+        entry["type"] = "lora_module"
     if action.choices is not None:
-        entry["choices"] = [c for c in action.choices if c is not None]
+        entry["choices"] = list(
+            action.choices
+        )  # None (null) where optional_type's unset value is a choice
     if action.const is not None:
         entry["const"] = action.const
     return entry
 
 
 def _parse(parser, args: list[str]) -> str | None:
-    """None when vLLM's parser accepts ``args`` after the project's own arguments, else its message."""
+    """None when vLLM's parser accepts ``vllm serve PREFIX args``, else its message."""
     err = io.StringIO()
     try:
         with contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
-            parser.parse_args(PREFIX + args)
+            parser.parse_args(["serve", *PREFIX, *args])
     except SystemExit:
         lines = [
             line
@@ -288,6 +284,14 @@ def _samples(option: dict) -> list[list[str]]:
         "human_readable_int_or_auto": ["16k", "auto", "-1", "x", "1.5M"],
         "lower_dash_to_underscore": [],
         "comma_separated_ids": ["0,1"],
+        "lora_module": [
+            "a=b",
+            '{"name": "a", "path": "b"}',
+            '{"name": "a"}',
+            '{"x": 1}',
+            "[1]",
+            "abc",
+        ],
         "json_object": ["{}", '{"no_such_field_here": 1}', "not-json", "[1]"],
     }[kind]
     if option.get("optional"):
@@ -326,6 +330,10 @@ _EXTRA_CASES = [
     ["--enforce-eager", "--enforce-eager"],
     ["--max-num-seqs", "8", "--max-num-seqs", "x"],
     ["--no-such-option", "1"],
+    ["--cc.splitting_ops+", "a"],
+    ["-cc.splitting_ops+", "a", "-cc.splitting_ops+", "b"],
+    ["--video-pruning-rate", "-0.5"],
+    ["--video-pruning-rate=-0.5"],
     ["stray"],
 ]
 
@@ -335,8 +343,13 @@ def main(wheel: str, deps: str) -> None:
     digest = hashlib.sha256(wheel_path.read_bytes()).hexdigest()
     os.environ.setdefault("VLLM_LOGGING_LEVEL", "ERROR")
     with tempfile.TemporaryDirectory() as into:
-        parser, arg_utils = _import_vllm(wheel_path, Path(deps), Path(into))
-        options = [_option(a, arg_utils) for a in parser._actions if a.option_strings]
+        cli, parser, arg_utils = _import_vllm(wheel_path, Path(deps), Path(into))
+        registered = parser._option_string_actions
+        options = [
+            _option(a, [s for s, b in registered.items() if b is a], arg_utils)
+            for a in parser._actions
+            if a.option_strings
+        ]
         cases = [
             args
             for option in options
@@ -346,7 +359,7 @@ def main(wheel: str, deps: str) -> None:
         cases += _EXTRA_CASES
         verdicts = []
         for args in cases:
-            message = _parse(parser, args)
+            message = _parse(cli, args)
             verdicts.append(
                 {
                     "args": args,
@@ -362,7 +375,7 @@ def main(wheel: str, deps: str) -> None:
         "vllm_version": __version__,
         "commit_id": __commit_id__,
         "generator": "deployment_config/vllm_args/generate.py (its docstring has the commands)",
-        "parser": "vllm/entrypoints/common/cli_args.py make_arg_parser(FlexibleArgumentParser(prog='vllm serve'))",
+        "parser": "vllm/entrypoints/cli/main.py main(): FlexibleArgumentParser, serve sub-parser (ServeSubcommand)",
         "python": sys.version.split()[0],
         "stubbed_modules": sorted(_Finder.stubbed),
     }

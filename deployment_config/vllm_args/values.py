@@ -218,6 +218,14 @@ VALUE_RULES: Mapping[str, ValueRule] = {
         "vllm/entrypoints/common/cli_args.py validate_api_server_args",
         tuple(TOOL_CALL_PARSERS),
     ),
+    # --optimization-level (and -O0 ... -O3, which FlexibleArgumentParser rewrites into it): type str at parse time
+    # (vllm_serve_options.json), then VllmConfig.optimization_level: OptimizationLevel, an IntEnum O0 = 0 ... O3 = 3,
+    # read by pydantic in lax mode ("3", " 3", "03" and "3.0" are 3; "5" is refused) when the engine config is built.
+    "--optimization-level": ValueRule(
+        lambda v: re.fullmatch(r"\s*0*[0-3](?:\.0*)?\s*", v) is not None,
+        "0, 1, 2 or 3",
+        "vllm/config/vllm.py OptimizationLevel, VllmConfig.optimization_level",
+    ),
     # StructuredOutputsConfig.reasoning_parser: str, type parse_reasoning_parser ("none", any case, and "" unset it);
     # validate_api_server_args refuses a name not in ReasoningParserManager.list_registered().
     "--reasoning-parser": ValueRule(

@@ -175,6 +175,9 @@ JUDGED_OPTIONS: tuple[tuple[VllmOption, Rule], ...] = (
     (_judged("--gpu-memory-utilization", _ENGINE), "gpu_memory"),
     # CacheConfig.kv_cache_memory_bytes: "(when not-None) ignores gpu_memory_utilization".
     (_judged("--kv-cache-memory-bytes", _ENGINE), "kv_cache_bytes"),
+    # CacheConfig.num_gpu_blocks_override: "Number of GPU blocks to use. This overrides the profiled num_gpu_blocks
+    # if specified." A fixed KV cache again, whatever share of memory --gpu-memory-utilization gives.
+    (_judged("--num-gpu-blocks-override", _ENGINE), "kv_cache_bytes"),
     # Options whose value vLLM restricts: a whole number, or a name it declares or registers. What each accepts, and
     # where vLLM checks it, is in values.py VALUE_RULES; here, where add_cli_args adds them (the line at the commit)
     # and the config field their type comes from (_compute_kwargs). None takes a short alias; each takes one value.

@@ -32,6 +32,11 @@ LOAD_FORMATS = """
 auto hf dummy fastsafetensors instanttensor ipc_cache mistral modelexpress npcache pt runai_streamer
 runai_streamer_sharded safetensors sharded_state tensorizer
 """.split()
+#: The formats whose loader reads the model's checkpoint: _LOAD_FORMAT_TO_MODEL_LOADER maps them to DefaultModelLoader
+#: (default_loader.py) or, for runai_streamer, RunaiModelStreamerLoader (runai_streamer_loader.py).
+WEIGHT_READING_LOAD_FORMATS = """
+auto hf fastsafetensors instanttensor mistral npcache pt runai_streamer safetensors
+""".split()
 #: vllm/config/kernel.py ``MoEBackend``.
 MOE_BACKENDS = """
 auto triton batched_triton deep_gemm deep_gemm_mega_moe cutlass flashinfer_trtllm flashinfer_cutlass flashinfer_cutedsl
@@ -174,11 +179,19 @@ VALUE_RULES: Mapping[str, ValueRule] = {
     ),
     # LoadConfig.load_format: str | LoadFormats (LoadFormats is str at run time) -> type=str; lowercased by
     # LoadConfig._lowercase_load_format; get_model_loader raises "Load format ... is not supported" for another.
+    # Only the loaders that read the model's own checkpoint (the weights the project downloads and verifies) are
+    # accepted: the formats of DefaultModelLoader and RunaiModelStreamerLoader. The others load something else and
+    # still pass every health check: DummyModelLoader ("will set model weights to random values", dummy_loader.py),
+    # IpcModelLoader (another process's copy), ModelExpressModelLoader (a ModelExpress server's), ShardedStateLoader
+    # (per-worker state saved by an earlier run) and TensorizerLoader (a tensorizer file).
     "--load-format": ValueRule(
-        _one_of(LOAD_FORMATS, str.lower),
-        _listed(LOAD_FORMATS) + " (any case)",
+        _one_of(WEIGHT_READING_LOAD_FORMATS, str.lower),
+        _listed(WEIGHT_READING_LOAD_FORMATS)
+        + " (any case): the loaders that read the model's own weights ("
+        + ", ".join(sorted(set(LOAD_FORMATS) - set(WEIGHT_READING_LOAD_FORMATS)))
+        + " load random weights or other files, and the endpoint would still pass its health checks)",
         "vllm/model_executor/model_loader/__init__.py _LOAD_FORMAT_TO_MODEL_LOADER, checked by get_model_loader",
-        tuple(LOAD_FORMATS),
+        tuple(WEIGHT_READING_LOAD_FORMATS),
     ),
     # KernelConfig.moe_backend: MoEBackend -> choices; add_cli_args replaces the type by s.lower().replace("-", "_").
     "--moe-backend": ValueRule(

@@ -228,3 +228,20 @@ def last_value(items: Sequence[str], name: str) -> str | None:
         elif j + 1 < len(tokens) and not _is_option(tokens[j + 1].text):
             found = tokens[j + 1].text
     return found
+
+
+def setting_items(items: Sequence[str], name: str) -> list[int]:
+    """The indexes of the items that set the option ``name`` (its long name), in any spelling vLLM reads as it, its
+    dotted JSON keys (``-sc.method mtp``) included."""
+    tokens, dotted = _split_dotted(_rewrite(items))
+    found = {
+        d.token.index for d in dotted if _resolve(d.key, None).option is _BY_SPELLING.get(name)
+    }
+    for token in tokens:
+        if not _is_option(token.text):
+            continue
+        key, sep, explicit = token.text.partition("=")
+        option = _resolve(key, explicit if sep else None).option
+        if option is not None and option.name == name:
+            found.add(token.index)
+    return sorted(found)

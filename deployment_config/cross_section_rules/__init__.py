@@ -40,6 +40,7 @@ from deployment_config.cross_section_rules.serving import (
 )
 from deployment_config.cross_section_rules.vllm_serving import (
     dcp_divides_tp,
+    max_model_len_within_the_context,
     one_speculative_config,
 )
 from deployment_config.file_models import CERTIFICATE_ID, TRAINING_PLAN_RESOURCE
@@ -136,6 +137,11 @@ ENVIRONMENT_RULES: tuple[Rule, ...] = (
     ),
     Rule("spec_decoding gives the one --speculative-config", ("model",), one_speculative_config),
     Rule("the decode context parallel size divides TP", ("model",), dcp_divides_tp),
+    Rule(
+        "--max-model-len within the model's context",
+        ("model",),
+        max_model_len_within_the_context,
+    ),
     Rule("the model and its features fit the GPUs", ("model",), model_fits),
     Rule("the HyperPod volume holds the weights", ("model",), volume_holds_the_weights),
     _refusal(

@@ -10,7 +10,9 @@ from deployment_config.catalog import MODEL_PRESETS
 from deployment_config.cross_section_rules._issues import note as _note
 from deployment_config.errors import ConfigIssue, quoted
 from deployment_config.file_values import FileValues
+from deployment_config.recipe.vendored import recipe_for
 from deployment_config.vllm_args.parsing import last_value, setting_items
+from deployment_config.vllm_args.values import context_length
 
 
 def one_speculative_config(values: FileValues) -> Iterator[ConfigIssue]:
@@ -48,4 +50,23 @@ def dcp_divides_tp(values: FileValues) -> Iterator[ConfigIssue]:
             f"vLLM 0.33.0 stops with 'tp_size={tp} must be divisible by dcp_size={dcp}' "
             "(vllm/config/parallel.py, ParallelConfig)",
             f"use a divisor of {tp} (for example {tp}), or remove it",
+        )
+
+
+def max_model_len_within_the_context(values: FileValues) -> Iterator[ConfigIssue]:
+    """A --max-model-len beyond the model's context window (the vendored recipe's ``model.context_length``): vLLM
+    refuses it at start-up unless VLLM_ALLOW_LONG_MAX_MODEL_LEN is set, and then serves positions the model was not
+    trained on (vllm/config/model.py ``_get_and_verify_max_len``)."""
+    model = values.section("model")
+    recipe = recipe_for(model.preset)
+    length = context_length(last_value(model.extra_args, "--max-model-len"))
+    if recipe is None or recipe.context_length is None or length is None:
+        return
+    if length > recipe.context_length:
+        index = setting_items(model.extra_args, "--max-model-len")[-1]
+        yield _note(
+            f"model.extra_args[{index}]",
+            f"sets --max-model-len to {length} tokens, beyond the model's context of {recipe.context_length} "
+            f"({recipe.source}, model.context_length)",
+            f"use at most {recipe.context_length}, or remove it (vLLM then takes the model's own)",
         )

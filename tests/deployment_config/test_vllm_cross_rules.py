@@ -106,3 +106,20 @@ def test_make_check_config_refuses_the_issues_extra_args_each_at_its_item(
     assert "Traceback" not in output
     for index in (1, 2, 5, 6):
         assert f"model.extra_args[{index}]" in output, output
+
+
+@pytest.mark.parametrize("value", ["1048577", "2M", "1100k"])
+def test_a_max_model_len_beyond_the_models_context_is_refused(example_document, value):
+    # given --max-model-len past Kimi-K3's context (the vendored recipe's model.context_length: 1048576 tokens)
+    issues = _issues(_with_model(example_document, extra_args=["--max-model-len", value]))
+    # then the item is refused, naming the model's context and the recipe it comes from
+    assert list(issues) == ["model.extra_args[0]"]
+    assert "1048576" in issues["model.extra_args[0]"]
+    assert "Kimi-K3.yaml" in issues["model.extra_args[0]"]
+
+
+@pytest.mark.parametrize("value", ["1048576", "1M", "262144", "auto"])
+def test_a_max_model_len_within_the_context_is_accepted(example_document, value):
+    parse_environment(
+        _with_model(example_document, extra_args=["--max-model-len", value]), name="example"
+    )

@@ -123,3 +123,27 @@ def test_a_max_model_len_within_the_context_is_accepted(example_document, value)
     parse_environment(
         _with_model(example_document, extra_args=["--max-model-len", value]), name="example"
     )
+
+
+@pytest.mark.parametrize(
+    "uri",
+    [
+        "s3://my-bucket/compile-cache/",
+        "s3://my-bucket/compile-cache/weights/",
+        "s3://bkt/compile-cache",
+    ],
+)
+def test_weights_inside_the_compile_cache_prefix_are_refused(example_document, uri):
+    # given S3 weights inside compile-cache/, the prefix the vLLM pod may write (charts/compile_cache S3_PREFIX)
+    issues = _issues(_with_model(example_document, weight_source="s3", s3_uri=uri))
+    # then model.s3_uri is refused: the pod could replace the weights it loads
+    assert "compile cache" in issues["model.s3_uri"]
+
+
+def test_weights_beside_the_compile_cache_prefix_are_accepted(example_document):
+    parse_environment(
+        _with_model(
+            example_document, weight_source="s3", s3_uri="s3://my-bucket/compile-cache-weights/"
+        ),
+        name="example",
+    )

@@ -28,6 +28,7 @@ import importlib.metadata
 import io
 import json
 import os
+import re
 import sys
 import tempfile
 import types
@@ -124,7 +125,7 @@ class _Finder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
 
 
 def _import_vllm(wheel: Path, deps: Path, into: Path):
-    """The serve parser of the wheel, and vllm.engine.arg_utils."""
+    """vLLM's top-level CLI parser and its serve sub-parser, from the wheel's sources."""
     with zipfile.ZipFile(wheel) as archive:
         archive.extractall(into, [n for n in archive.namelist() if n.endswith(".py")])
     sys.path[:0] = [str(into), str(deps)]
@@ -161,7 +162,7 @@ def _import_vllm(wheel: Path, deps: Path, into: Path):
     serve = make_arg_parser(
         subparsers.add_parser("serve", usage="vllm serve [model_tag] [options]")
     )
-    return cli, serve, arg_utils
+    return cli, serve
 
 
 def _literal_choices(annotation) -> list[str] | None:
@@ -191,15 +192,15 @@ def _json_fields(cls) -> dict[str, dict]:
     return fields
 
 
-def _type_of(function, arg_utils) -> dict:
+def _type_of(function) -> dict:
     """What an argparse ``type`` callable of vLLM is, as data the project's judge reads."""
     if function is None:
         return {"type": "str"}
     name = function.__qualname__
     if name.startswith("optional_type."):
-        return {**_type_of(function.__closure__[0].cell_contents, arg_utils), "optional": True}
+        return {**_type_of(function.__closure__[0].cell_contents), "optional": True}
     if name.startswith("parse_type."):
-        return _type_of(function.__closure__[0].cell_contents, arg_utils)
+        return _type_of(function.__closure__[0].cell_contents)
     if name.endswith("parse_dataclass"):
         cls = function.__defaults__[0]
         where = f"{cls.__module__.replace('.', '/')}.py {cls.__qualname__}"
@@ -221,7 +222,7 @@ def _type_of(function, arg_utils) -> dict:
     return {"type": known[name]}
 
 
-def _option(action, registered: list[str], arg_utils) -> dict:
+def _option(action, registered: list[str]) -> dict:
     """One option: every option string the parser registers for it (EnableDisableAction keeps --no-enable-X
     registered but out of the help), its kind of value."""
     kind = type(action).__name__
@@ -232,7 +233,7 @@ def _option(action, registered: list[str], arg_utils) -> dict:
         return entry
     entry["flag"] = False
     entry["nargs"] = action.nargs
-    entry.update(_type_of(action.type, arg_utils))
+    entry.update(_type_of(action.type))
     if (
         kind == "LoRAParserAction"
     ):  # vllm/entrypoints/common/cli_args.py: name=path, or a JSON LoRAModulePath
@@ -258,7 +259,8 @@ def _parse(parser, args: list[str]) -> str | None:
             for line in err.getvalue().splitlines()
             if "error:" in line or "validation error" in line
         ] or ["exit"]
-        return lines[-1].strip()[:300]
+        # without the addresses argparse prints for a type callable, so that the file is the same on every run
+        return re.sub(r" at 0x[0-9a-f]+", "", lines[-1].strip())[:300]
     except (
         Exception
     ) as error:  # a type's own exception: argparse turns only some of them into errors
@@ -343,10 +345,10 @@ def main(wheel: str, deps: str) -> None:
     digest = hashlib.sha256(wheel_path.read_bytes()).hexdigest()
     os.environ.setdefault("VLLM_LOGGING_LEVEL", "ERROR")
     with tempfile.TemporaryDirectory() as into:
-        cli, parser, arg_utils = _import_vllm(wheel_path, Path(deps), Path(into))
+        cli, parser = _import_vllm(wheel_path, Path(deps), Path(into))
         registered = parser._option_string_actions
         options = [
-            _option(a, [s for s, b in registered.items() if b is a], arg_utils)
+            _option(a, [s for s, b in registered.items() if b is a])
             for a in parser._actions
             if a.option_strings
         ]

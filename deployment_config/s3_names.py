@@ -34,7 +34,17 @@ import re
 
 from deployment_config.errors import Problem, quoted
 
-__all__ = ["BUCKET_NAME_RULES", "MAX_KEY_BYTES", "bucket_name_problem", "s3_uri_problem"]
+__all__ = [
+    "BUCKET_NAME_RULES",
+    "COMPILE_CACHE_S3_PREFIX",
+    "MAX_KEY_BYTES",
+    "bucket_name_problem",
+    "s3_uri_problem",
+]
+
+#: The prefix at the root of the weights' bucket that holds the compile cache (charts/compile_cache/); the vLLM pod may
+#: write there, so model.s3_uri may not point inside it.
+COMPILE_CACHE_S3_PREFIX = "compile-cache"
 
 BUCKET_NAME_RULES = "S3 User Guide, General purpose bucket naming rules"
 BUCKET_NAME_MIN, BUCKET_NAME_MAX = 3, 63

@@ -38,6 +38,7 @@ from constructs import Construct
 
 from charts.compile_cache.runtime.compile_cache import key_digest
 from deployment_config.model_location import MODEL_CACHE_MOUNT
+from deployment_config.s3_names import COMPILE_CACHE_S3_PREFIX
 
 if TYPE_CHECKING:
     from charts.serving_spec import VllmServingSpec
@@ -48,7 +49,7 @@ MOUNT_PATH = "/opt/llm-serving/compile-cache"
 RESTORE_CONTAINER = "restore-compile-cache"
 SAVE_CONTAINER = "save-compile-cache"
 #: The S3 prefix at the bucket's root; the pod's role may write nowhere else.
-S3_PREFIX = "compile-cache"
+S3_PREFIX = COMPILE_CACHE_S3_PREFIX
 #: The node directory holding one directory per key.
 NODE_CACHE_ROOT = f"{MODEL_CACHE_MOUNT}/compile-cache"
 #: vLLM's cache root (vLLM 0.33.0 vllm/envs.py ``VLLM_CACHE_ROOT``, default ``~/.cache/vllm``; the torch.compile cache

@@ -38,6 +38,11 @@ from deployment_config.cross_section_rules.serving import (
     volume_holds_the_weights,
     weight_source,
 )
+from deployment_config.cross_section_rules.vllm_serving import (
+    dcp_divides_tp,
+    max_model_len_within_the_context,
+    one_speculative_config,
+)
 from deployment_config.file_models import CERTIFICATE_ID, TRAINING_PLAN_RESOURCE
 from deployment_config.file_values import Rule
 
@@ -129,6 +134,13 @@ ENVIRONMENT_RULES: tuple[Rule, ...] = (
         "the speculator's settings match spec_decoding and the platform",
         ("model",),
         speculator_settings,
+    ),
+    Rule("spec_decoding gives the one --speculative-config", ("model",), one_speculative_config),
+    Rule("the decode context parallel size divides TP", ("model",), dcp_divides_tp),
+    Rule(
+        "--max-model-len within the model's context",
+        ("model",),
+        max_model_len_within_the_context,
     ),
     Rule("the model and its features fit the GPUs", ("model",), model_fits),
     Rule("the HyperPod volume holds the weights", ("model",), volume_holds_the_weights),

@@ -274,7 +274,17 @@ def routing(values: FileValues) -> Iterator[ConfigIssue]:
         )
         return
     if autoscaled(values):
-        return  # the operator scales between min_replicas and max_replicas; its router follows the workers
+        # The operator scales between min_replicas and max_replicas; its router follows the workers, of which there
+        # are never two with max_replicas: 1.
+        top = values.get("hyperpod.autoscaling")["max_replicas"]
+        if top < 2:
+            yield _note(
+                "endpoint.routing",
+                f"is {endpoint.routing}, but hyperpod.autoscaling.max_replicas is {top}: the operator never runs "
+                "two replicas to route over",
+                "set hyperpod.autoscaling.max_replicas to 2 or more, or use routing: auto or none",
+            )
+        return
     _field, nodes = gpu_nodes(values) or (None, None)
     fitted = values.derived(placement)
     per_replica = (fitted.nodes_per_replica if fitted is not None else None) or 1

@@ -54,6 +54,8 @@ class Recipe:
     source: str
     sha256: str
     model_id: str
+    #: the model's context window in tokens (the recipe's ``model.context_length``), which --max-model-len may not pass
+    context_length: int | None
     base_args: tuple[str, ...]
     base_env: Mapping[str, str]
     features: Mapping[str, Feature]
@@ -122,6 +124,7 @@ def load_recipe(path: Path) -> Recipe:
         source=SOURCE,
         sha256=hashlib.sha256(raw).hexdigest(),
         model_id=data["model"]["model_id"],
+        context_length=data["model"].get("context_length"),
         base_args=tuple(str(a) for a in data["model"].get("base_args") or ()),
         base_env=MappingProxyType(
             {str(k): str(v) for k, v in (data["model"].get("base_env") or {}).items()}

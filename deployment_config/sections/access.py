@@ -18,11 +18,16 @@ from deployment_config.sections._fields import _STRICT, fail, fail_unknown_insta
 DEFAULT_INSTANCE_TYPE = "t3.medium"
 #: The EC2 naming convention marks AWS Graviton (arm64) families with a 'g' after the generation (m7g, t4g, c7gn,
 #: r8gd): "Instance type naming conventions", https://docs.aws.amazon.com/ec2/latest/instancetypes/instance-type-names.html;
-#: a1 is the first Graviton family. EC2 Mac instances (mac1, mac2, mac-m4, ...) are "available only as bare metal
+#: a1 is the first Graviton family. The Grace Blackwell family (p6e-gb200) is Arm too: "the NVIDIA GB200 Grace Blackwell
+#: Superchip, which integrates two NVIDIA Blackwell GPUs with a NVIDIA Grace CPU" (AWS Containers blog, "Unlocking
+#: next-generation AI performance with Dynamic Resource Allocation on Amazon EKS and Amazon EC2 P6e-GB200",
+#: https://aws.amazon.com/blogs/containers/unlocking-next-generation-ai-performance-with-dynamic-resource-allocation-on-amazon-eks-and-amazon-ec2-p6e-gb200);
+#: Grace is an Arm Neoverse V2 CPU.
+#: EC2 Mac instances (mac1, mac2, mac-m4, ...) are "available only as bare metal
 #: instances on Dedicated Hosts" and run macOS
 #: (https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/ec2-mac-instances.html). The host runs the x86_64 kubectl and
 #: helm of the kubectl Lambda layer.
-_ARM_FAMILY = re.compile(r"^(a1|[a-z]+\d+g[a-z-]*)\.")
+_ARM_FAMILY = re.compile(r"^(a1|[a-z]+\d+g[a-z-]*|[a-z]+\d+[a-z]*-gb\d+)\.")
 
 
 class AccessSection(BaseModel):
@@ -59,7 +64,8 @@ class AccessSection(BaseModel):
         if _ARM_FAMILY.match(value):
             fail(
                 Problem(
-                    f"{quoted(value)} is an AWS Graviton (arm64) type; the host installs x86_64 kubectl and helm",
+                    f"{quoted(value)} is an arm64 type ("
+                    f"{'NVIDIA Grace' if '-gb' in value else 'AWS Graviton'}); the host installs x86_64 kubectl and helm",
                     f"use an x86_64 type such as {DEFAULT_INSTANCE_TYPE} or m7i.large",
                 )
             )

@@ -266,4 +266,15 @@ class ModelSection(BaseModel):
         problem = s3_names.s3_uri_problem(value) if value is not None else None
         if problem:
             fail(problem)
+        prefix = (value or "").removeprefix("s3://").partition("/")[2]
+        if prefix == s3_names.COMPILE_CACHE_S3_PREFIX or prefix.startswith(
+            s3_names.COMPILE_CACHE_S3_PREFIX + "/"
+        ):
+            fail(
+                Problem(
+                    f"{quoted(value)} is inside {s3_names.COMPILE_CACHE_S3_PREFIX}/, the bucket's compile cache, which the "
+                    "vLLM pod may write: it could replace the weights it then loads",
+                    "copy the weights under another prefix, for example s3://BUCKET/moonshotai/Kimi-K3/",
+                )
+            )
         return value

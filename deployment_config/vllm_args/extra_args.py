@@ -9,6 +9,7 @@ from collections.abc import Sequence
 
 from deployment_config.errors import Problem, quoted
 from deployment_config.vllm_args.options import _BY_SPELLING, _RULES, Arity, VllmOption
+from deployment_config.vllm_args.parsed import judge_dotted, judge_parsed
 from deployment_config.vllm_args.parsing import (
     _first_word,
     _holds_option_and_value,
@@ -135,6 +136,7 @@ def extra_args_problems(
         if resolved.option is not None and resolved.option.name in _RULES:
             judge(resolved, index, None, dotted=True)
         else:
+            judge_dotted(resolved, d, report)
             path = d.path + ("+",) if d.appends else d.path
             settings.append(
                 (index, resolved.option.name if resolved.option else d.key, path, d.token.text)
@@ -184,6 +186,7 @@ def extra_args_problems(
         if resolved.option is not None and resolved.option.name in _RULES:
             judge(resolved, token.index, values)
         else:
+            judge_parsed(resolved, extra_args[token.index], token.index, values, report)
             settings.append(
                 (
                     token.index,

@@ -14,18 +14,16 @@ the options vLLM sees, in whatever spelling:
    with a space read as values or positionals, and a positional argument filling ``model_tag``
    (vllm/entrypoints/cli/serve.py: ``usage="vllm serve [model_tag] [options]"``).
 
-To know whether an item is the value of the option before it, options.py records the arity of vLLM's options that do
-not take exactly one value (flags, ``nargs="+"``, ``nargs="?"``, ``append``) and of every option it judges. Any other
-option, including one this table does not know (a newer or patched vLLM image), is assumed to take one value unless
-the next item looks like an option (starts with ``-`` and is not a negative number), which is what argparse does for
-an option with one value. A long abbreviation is only resolved when it could stand for an option judged here (and is then
-refused, whatever else it could also stand for); other long abbreviations count as unknown options. Short options
-(-tp, -q, ...) are all in the table, so their abbreviations (-t for -tp) resolve exactly.
+To know whether an item is the value of the option before it, options.py has the arity of every option of vLLM
+0.33.0's serve parser (generated from the wheel). An option it does not have is refused (vLLM stops with
+"unrecognized arguments"); for the walk it is taken to take one value unless the next item looks like an option
+(starts with ``-`` and is not a negative number), which is what argparse does for an option with one value. A long
+abbreviation resolves to the one option it starts (and a judged option is refused in any abbreviation, whatever else
+it could also stand for); one that starts several is refused, as argparse stops with "ambiguous option".
 
 Sources, read from the vLLM 0.33.0 wheel on PyPI (vllm/_version.py: ``__commit_id__ = 'g4ba787ec9'``, so
 vllm-project/vllm commit 4ba787ec9) unless a line says otherwise; paths are inside that repository. argparse
 behaviour: CPython 3.12 Lib/argparse.py (``_parse_optional``, ``_get_option_tuples``, ``_negative_number_matcher``).
-The image of a preset may carry another vLLM version: an option missing here is then an unknown option, above.
 """
 
 from __future__ import annotations
@@ -161,10 +159,13 @@ def _resolve(name: str, explicit: str | None) -> _Resolved:
         return _Resolved(
             _BY_SPELLING[judged[0]], name, explicit, note=_ABBREVIATION, candidates=judged
         )
-    if (
-        not name.startswith("--") and len(candidates) == 1
-    ):  # the short spellings are all known: resolve exactly
+    # Any other abbreviation: the table holds every option string of vLLM 0.33.0's serve parser (serve_options.py),
+    # so one option starting so is the one argparse picks, and several make argparse stop ("ambiguous option").
+    others = tuple(dict.fromkeys(_BY_SPELLING[s].name for s in candidates))
+    if len(others) == 1:
         return _Resolved(_BY_SPELLING[candidates[0]], name, explicit, note=_ABBREVIATION)
+    if others:
+        return _Resolved(None, name, explicit, candidates=others)
     # A judged option with its value glued on (-tp4, --port9000): argparse rejects it as unknown, but it is meant as one.
     for spelling in _JUDGED_LONGEST_FIRST:
         if name.startswith(spelling) and name[len(spelling)] in "0123456789.":
@@ -227,3 +228,20 @@ def last_value(items: Sequence[str], name: str) -> str | None:
         elif j + 1 < len(tokens) and not _is_option(tokens[j + 1].text):
             found = tokens[j + 1].text
     return found
+
+
+def setting_items(items: Sequence[str], name: str) -> list[int]:
+    """The indexes of the items that set the option ``name`` (its long name), in any spelling vLLM reads as it, its
+    dotted JSON keys (``-sc.method mtp``) included."""
+    tokens, dotted = _split_dotted(_rewrite(items))
+    found = {
+        d.token.index for d in dotted if _resolve(d.key, None).option is _BY_SPELLING.get(name)
+    }
+    for token in tokens:
+        if not _is_option(token.text):
+            continue
+        key, sep, explicit = token.text.partition("=")
+        option = _resolve(key, explicit if sep else None).option
+        if option is not None and option.name == name:
+            found.add(token.index)
+    return sorted(found)

@@ -10,6 +10,11 @@ from collections.abc import Callable
 from deployment_config.errors import quoted
 from deployment_config.vllm_args.options import _RULES, SERVING_PORT, VLLM_SOURCE
 from deployment_config.vllm_args.parsing import _ABBREVIATION, _GLUED, _Resolved
+from deployment_config.vllm_args.serve_options import (
+    SERVE_OPTIONS,
+    SERVE_SOURCE,
+    parser_value_problem,
+)
 from deployment_config.vllm_args.values import VALUE_RULES
 
 _SECRET_RULES = ("api_key", "hf_token")
@@ -242,6 +247,13 @@ def _judge_value(
             value_index,
             f"{spelled} with {quoted(value)}: vLLM accepts {rule.expected} ({where})",
             fix,
+        )
+    elif (parsed := parser_value_problem(SERVE_OPTIONS[name], value)) is not None:
+        # What the start-up rule lets through and the parser still refuses (its type and choices).
+        report(
+            value_index,
+            f"{spelled} with {quoted(value)}: vLLM's parser accepts {parsed} ({SERVE_SOURCE})",
+            "use such a value, or remove it",
         )
 
 

@@ -32,6 +32,11 @@ LOAD_FORMATS = """
 auto hf dummy fastsafetensors instanttensor ipc_cache mistral modelexpress npcache pt runai_streamer
 runai_streamer_sharded safetensors sharded_state tensorizer
 """.split()
+#: The formats whose loader reads the model's checkpoint: _LOAD_FORMAT_TO_MODEL_LOADER maps them to DefaultModelLoader
+#: (default_loader.py) or, for runai_streamer, RunaiModelStreamerLoader (runai_streamer_loader.py).
+WEIGHT_READING_LOAD_FORMATS = """
+auto hf fastsafetensors instanttensor mistral npcache pt runai_streamer safetensors
+""".split()
 #: vllm/config/kernel.py ``MoEBackend``.
 MOE_BACKENDS = """
 auto triton batched_triton deep_gemm deep_gemm_mega_moe cutlass flashinfer_trtllm flashinfer_cutlass flashinfer_cutedsl
@@ -174,11 +179,19 @@ VALUE_RULES: Mapping[str, ValueRule] = {
     ),
     # LoadConfig.load_format: str | LoadFormats (LoadFormats is str at run time) -> type=str; lowercased by
     # LoadConfig._lowercase_load_format; get_model_loader raises "Load format ... is not supported" for another.
+    # Only the loaders that read the model's own checkpoint (the weights the project downloads and verifies) are
+    # accepted: the formats of DefaultModelLoader and RunaiModelStreamerLoader. The others load something else and
+    # still pass every health check: DummyModelLoader ("will set model weights to random values", dummy_loader.py),
+    # IpcModelLoader (another process's copy), ModelExpressModelLoader (a ModelExpress server's), ShardedStateLoader
+    # (per-worker state saved by an earlier run) and TensorizerLoader (a tensorizer file).
     "--load-format": ValueRule(
-        _one_of(LOAD_FORMATS, str.lower),
-        _listed(LOAD_FORMATS) + " (any case)",
+        _one_of(WEIGHT_READING_LOAD_FORMATS, str.lower),
+        _listed(WEIGHT_READING_LOAD_FORMATS)
+        + " (any case): the loaders that read the model's own weights ("
+        + ", ".join(sorted(set(LOAD_FORMATS) - set(WEIGHT_READING_LOAD_FORMATS)))
+        + " load random weights or other files, and the endpoint would still pass its health checks)",
         "vllm/model_executor/model_loader/__init__.py _LOAD_FORMAT_TO_MODEL_LOADER, checked by get_model_loader",
-        tuple(LOAD_FORMATS),
+        tuple(WEIGHT_READING_LOAD_FORMATS),
     ),
     # KernelConfig.moe_backend: MoEBackend -> choices; add_cli_args replaces the type by s.lower().replace("-", "_").
     "--moe-backend": ValueRule(
@@ -217,6 +230,14 @@ VALUE_RULES: Mapping[str, ValueRule] = {
         "vllm/tool_parsers/__init__.py _TOOL_PARSERS_TO_REGISTER, checked by "
         "vllm/entrypoints/common/cli_args.py validate_api_server_args",
         tuple(TOOL_CALL_PARSERS),
+    ),
+    # --optimization-level (and -O0 ... -O3, which FlexibleArgumentParser rewrites into it): type str at parse time
+    # (vllm_serve_options.json), then VllmConfig.optimization_level: OptimizationLevel, an IntEnum O0 = 0 ... O3 = 3,
+    # read by pydantic in lax mode ("3", " 3", "03" and "3.0" are 3; "5" is refused) when the engine config is built.
+    "--optimization-level": ValueRule(
+        lambda v: re.fullmatch(r"\s*0*[0-3](?:\.0*)?\s*", v) is not None,
+        "0, 1, 2 or 3",
+        "vllm/config/vllm.py OptimizationLevel, VllmConfig.optimization_level",
     ),
     # StructuredOutputsConfig.reasoning_parser: str, type parse_reasoning_parser ("none", any case, and "" unset it);
     # validate_api_server_args refuses a name not in ReasoningParserManager.list_registered().

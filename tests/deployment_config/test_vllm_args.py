@@ -194,6 +194,8 @@ def test_each_option_string_belongs_to_one_option():
         (["--download-dir", "/tmp/weights"], 0),
         (["--download_dir=/tmp"], 0),
         (["--kv-cache-memory-bytes", "10G"], 0),
+        (["--num-gpu-blocks-override", "4096"], 0),
+        (["--num_gpu_blocks_override=4096"], 0),
         (["--config", "more.yaml"], 0),
         (["--help=all"], 0),
         (["-h"], 0),
@@ -205,6 +207,42 @@ def test_each_option_string_belongs_to_one_option():
 )
 def test_a_derived_or_forbidden_option_is_refused_at_its_item(args, index):
     assert index in indexes(*args)
+
+
+def test_a_fixed_number_of_kv_cache_blocks_is_refused_like_a_fixed_kv_cache_size():
+    # given --num-gpu-blocks-override, which overrides the KV cache vLLM profiles in its share of GPU memory
+    [(index, problem, fix)] = problems("--num-gpu-blocks-override", "4096")
+    # then it is refused as --kv-cache-memory-bytes is, pointing to the share of memory instead
+    assert (
+        index == 0 and "--gpu-memory-utilization" in problem and "--gpu-memory-utilization" in fix
+    )
+
+
+@pytest.mark.parametrize(
+    "load_format",
+    [
+        "dummy",
+        "DUMMY",
+        "ipc_cache",
+        "modelexpress",
+        "sharded_state",
+        "runai_streamer_sharded",
+        "tensorizer",
+    ],
+)
+def test_a_loader_that_does_not_read_the_models_weights_is_refused(load_format):
+    # given a --load-format vLLM accepts but whose loader does not read the checkpoint (dummy: random weights), last
+    # on the command line, where it wins over the profile's --load-format
+    [(index, problem, _)] = problems("--load-format", load_format)
+    # then make check-config refuses it at the value, saying why
+    assert index == 1 and "read the model's own weights" in problem and "health checks" in problem
+
+
+@pytest.mark.parametrize(
+    "load_format", ["fastsafetensors", "safetensors", "auto", "runai_streamer"]
+)
+def test_the_loaders_that_read_the_checkpoint_are_accepted(load_format):
+    assert problems("--load-format", load_format) == []
 
 
 def test_pinning_the_revision_in_extra_args_points_to_the_one_typed_setting_with_the_commit():
@@ -320,7 +358,9 @@ def test_an_empty_item_and_a_bare_double_dash_are_refused():
 
 
 def test_a_negative_decimal_as_its_own_item_is_caught_by_vllms_dotted_option_rule():
-    [(index, problem, fix)] = problems("--video-pruning-rate", "-0.5")
+    # vLLM's pre-processing takes "-0.5" away as a dotted option: the option is left without its value too
+    [(first, missing, _), (index, problem, fix)] = problems("--video-pruning-rate", "-0.5")
+    assert first == 0 and "needs a value" in missing
     assert index == 1 and "dotted option" in problem and "=" in fix
     assert problems("--video-pruning-rate=-0.5") == []
     assert problems("--seed", "-3") == []  # a negative whole number is a value for argparse
@@ -370,7 +410,9 @@ def test_an_option_given_twice_is_refused_at_the_second_item(args, index):
 def test_repeatable_and_mergeable_options_may_repeat():
     assert problems("--middleware", "a.b", "--middleware", "c.d") == []  # action="append"
     assert problems("-cc.mode", "3", "-cc.cudagraph_mode", "FULL") == []  # dotted keys merge
-    assert problems("--cc.splitting_ops+", "a", "--cc.splitting_ops+", "b") == []  # lists add up
+    assert problems("-cc.splitting_ops+", "a", "-cc.splitting_ops+", "b") == []  # lists add up
+    # "--cc" is no option string of vLLM's (the alias is "-cc"): vLLM stops with "unrecognized arguments: --cc"
+    assert indexes("--cc.splitting_ops+", "a") == [0]
 
 
 # --- GPU memory share --------------------------------------------------------------------------------------------
@@ -495,8 +537,10 @@ def _oracle() -> argparse.ArgumentParser:
             parser.add_argument(
                 spelling, dest=spelling.strip("-").replace("-", "_") + "_", **kwargs
             )
+    added = set(parser._option_string_actions)
     for name in ONE_VALUE:
-        parser.add_argument(name)
+        if name not in added:
+            parser.add_argument(name)
     return parser
 
 

@@ -375,7 +375,12 @@ def test_the_access_environments_pass_cdk_nag(access_assembly):
     [
         (
             "m7g.large",
-            "'m7g.large' is an AWS Graviton (arm64) type; the host installs x86_64 kubectl and helm",
+            "'m7g.large' is an arm64 type (AWS Graviton); the host installs x86_64 kubectl and helm",
+            "use an x86_64 type such as t3.medium or m7i.large",
+        ),
+        (
+            "p6e-gb200.36xlarge",
+            "'p6e-gb200.36xlarge' is an arm64 type (NVIDIA Grace); the host installs x86_64 kubectl and helm",
             "use an x86_64 type such as t3.medium or m7i.large",
         ),
         ("t3.mediun", "'t3.mediun' is not an EC2 instance type", "did you mean 't3.medium'?"),

@@ -1,0 +1,72 @@
+"""Rules between model.extra_args and the rest of the model section: what vLLM 0.33.0 would refuse, or silently
+override, given the model's features and tensor-parallel size."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from deployment_config import speculator
+from deployment_config.catalog import MODEL_PRESETS
+from deployment_config.cross_section_rules._issues import note as _note
+from deployment_config.errors import ConfigIssue, quoted
+from deployment_config.file_values import FileValues
+from deployment_config.recipe.vendored import recipe_for
+from deployment_config.vllm_args.parsing import last_value, setting_items
+from deployment_config.vllm_args.values import context_length
+
+
+def one_speculative_config(values: FileValues) -> Iterator[ConfigIssue]:
+    """With spec_decoding the project gives vLLM the recipe speculator's --speculative-config, pinned at
+    model.speculator_revision (charts/serving_spec.py speculator_args): one in extra_args would be rewritten with that
+    commit, or name another draft."""
+    model = values.section("model")
+    if not (speculator.FEATURE in model.features and model.serving_profile == "recipe"):
+        return
+    for index in setting_items(model.extra_args, "--speculative-config"):
+        yield _note(
+            f"model.extra_args[{index}]",
+            f"{quoted(model.extra_args[index])} sets --speculative-config, which spec_decoding (model.features) "
+            "already sets to the recipe's speculator at model.speculator_revision",
+            "remove it, or remove spec_decoding from model.features to give your own --speculative-config",
+        )
+
+
+def dcp_divides_tp(values: FileValues) -> Iterator[ConfigIssue]:
+    """vllm/config/parallel.py (vLLM 0.33.0, ParallelConfig's validator): without prefill context parallelism (which
+    extra_args may not set) "DCP reuses the TP ranks", and ``tp % dcp != 0`` raises "tp_size=... must be divisible
+    by dcp_size=..." at start-up."""
+    model = values.section("model")
+    value = last_value(model.extra_args, "--decode-context-parallel-size")
+    try:
+        dcp = int(value) if value is not None else None
+    except ValueError:
+        return  # the option's own check reports a value that is no number
+    tp = model.tensor_parallel_size or MODEL_PRESETS[model.preset].tensor_parallel_size
+    if dcp is not None and dcp >= 1 and tp % dcp:
+        index = setting_items(model.extra_args, "--decode-context-parallel-size")[-1]
+        yield _note(
+            f"model.extra_args[{index}]",
+            f"sets --decode-context-parallel-size to {dcp}, which does not divide the tensor-parallel size {tp}: "
+            f"vLLM 0.33.0 stops with 'tp_size={tp} must be divisible by dcp_size={dcp}' "
+            "(vllm/config/parallel.py, ParallelConfig)",
+            f"use a divisor of {tp} (for example {tp}), or remove it",
+        )
+
+
+def max_model_len_within_the_context(values: FileValues) -> Iterator[ConfigIssue]:
+    """A --max-model-len beyond the model's context window (the vendored recipe's ``model.context_length``): vLLM
+    refuses it at start-up unless VLLM_ALLOW_LONG_MAX_MODEL_LEN is set, and then serves positions the model was not
+    trained on (vllm/config/model.py ``_get_and_verify_max_len``)."""
+    model = values.section("model")
+    recipe = recipe_for(model.preset)
+    length = context_length(last_value(model.extra_args, "--max-model-len"))
+    if recipe is None or recipe.context_length is None or length is None:
+        return
+    if length > recipe.context_length:
+        index = setting_items(model.extra_args, "--max-model-len")[-1]
+        yield _note(
+            f"model.extra_args[{index}]",
+            f"sets --max-model-len to {length} tokens, beyond the model's context of {recipe.context_length} "
+            f"({recipe.source}, model.context_length)",
+            f"use at most {recipe.context_length}, or remove it (vLLM then takes the model's own)",
+        )

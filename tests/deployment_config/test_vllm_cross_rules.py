@@ -1,0 +1,149 @@
+"""model.extra_args against the rest of the file (deployment_config/cross_section_rules/vllm_serving.py, serving.py
+routing): one --speculative-config with spec_decoding, a decode context parallel size dividing TP, a router that has
+replicas to route over when HyperPod autoscales; and the same through `python -m deployment_config` (make
+check-config)."""
+
+from __future__ import annotations
+
+import copy
+import subprocess
+import sys
+
+import pytest
+import yaml
+
+from deployment_config import ConfigError, parse_environment
+from tests.conftest import CONFIG_DIR, PROJECT_DIR
+
+
+def _issues(document: dict) -> dict[str, str]:
+    with pytest.raises(ConfigError) as error:
+        parse_environment(document, name="example")
+    return {issue.field: issue.problem for issue in error.value.issues}
+
+
+def _with_model(document: dict, **model) -> dict:
+    changed = copy.deepcopy(document)
+    changed["model"].update(model)
+    return changed
+
+
+SPEC = {"features": ["spec_decoding"], "speculator_size_gb": 8}
+
+
+@pytest.mark.parametrize(
+    "extra_args",
+    [
+        ["--speculative-config", '{"method": "mtp", "num_speculative_tokens": 1}'],
+        ["-sc", '{"model": "someone/other-draft"}'],
+        ["--speculative_config.model", "someone/other-draft"],
+    ],
+)
+def test_spec_decoding_refuses_a_second_speculative_config(example_document, extra_args):
+    # given spec_decoding on and a --speculative-config of the user's in model.extra_args, in any spelling
+    issues = _issues(_with_model(example_document, extra_args=extra_args, **SPEC))
+    # then that item is refused: the project already gives the recipe speculator's, pinned at its commit
+    assert list(issues) == ["model.extra_args[0]"]
+    assert "spec_decoding" in issues["model.extra_args[0]"]
+
+
+def test_without_spec_decoding_a_speculative_config_is_the_users_own(example_document):
+    extra_args = ["--speculative-config", '{"method": "mtp", "num_speculative_tokens": 1}']
+    parse_environment(_with_model(example_document, extra_args=extra_args), name="example")
+
+
+def test_a_decode_context_parallel_size_that_does_not_divide_tp_is_refused(example_document):
+    # given the kimi-k3 preset (TP 8) and -dcp 3, which vLLM 0.33.0's ParallelConfig refuses at start-up
+    issues = _issues(_with_model(example_document, extra_args=["--enforce-eager", "-dcp", "3"]))
+    # then the item that sets it is refused, with vLLM's own message
+    assert list(issues) == ["model.extra_args[1]"]
+    assert "tp_size=8 must be divisible by dcp_size=3" in issues["model.extra_args[1]"]
+    assert "vllm/config/parallel.py" in issues["model.extra_args[1]"]
+
+
+@pytest.mark.parametrize("dcp", ["1", "2", "4", "8"])
+def test_a_decode_context_parallel_size_dividing_tp_is_accepted(example_document, dcp):
+    parse_environment(
+        _with_model(example_document, extra_args=["--decode-context-parallel-size", dcp]),
+        name="example",
+    )
+
+
+@pytest.fixture
+def hyperpod_document() -> dict:
+    return yaml.safe_load((CONFIG_DIR / "example-hyperpod.yaml").read_text(encoding="utf-8"))
+
+
+def test_routing_with_autoscaling_to_one_replica_is_refused(hyperpod_document):
+    # given HyperPod autoscaling between 1 and 1 workers, and the operator's prefix-aware router asked for
+    hyperpod_document["hyperpod"]["autoscaling"] = {"min_replicas": 1, "max_replicas": 1}
+    hyperpod_document.setdefault("endpoint", {})["routing"] = "cache_aware"
+    issues = _issues(hyperpod_document)
+    # then the router is refused: there are never two replicas to route over
+    assert "max_replicas is 1" in issues["endpoint.routing"]
+
+
+def test_make_check_config_refuses_the_issues_extra_args_each_at_its_item(
+    tmp_path, example_document
+):
+    # given an environment file whose extra_args hold values vLLM 0.33.0 refuses, and dummy weights
+    document = _with_model(
+        example_document,
+        extra_args=["--dtype", "fp8", "-O", "5", "--load-format", "dummy", "-dcp", "3"],
+    )
+    (tmp_path / "bad.yaml").write_text(yaml.safe_dump(document), encoding="utf-8")
+    # when make check-config runs on it (python -m deployment_config)
+    code = (
+        "import sys; from pathlib import Path; from deployment_config.__main__ import main; "
+        f"sys.exit(main(['bad'], Path({str(tmp_path)!r})))"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], cwd=PROJECT_DIR, capture_output=True, text=True, timeout=120
+    )
+    # then it exits 2 with one line per mistake, each naming its item, and no traceback
+    output = result.stdout + result.stderr
+    assert result.returncode == 2, output
+    assert "Traceback" not in output
+    for index in (1, 2, 5, 6):
+        assert f"model.extra_args[{index}]" in output, output
+
+
+@pytest.mark.parametrize("value", ["1048577", "2M", "1100k"])
+def test_a_max_model_len_beyond_the_models_context_is_refused(example_document, value):
+    # given --max-model-len past Kimi-K3's context (the vendored recipe's model.context_length: 1048576 tokens)
+    issues = _issues(_with_model(example_document, extra_args=["--max-model-len", value]))
+    # then the item is refused, naming the model's context and the recipe it comes from
+    assert list(issues) == ["model.extra_args[0]"]
+    assert "1048576" in issues["model.extra_args[0]"]
+    assert "Kimi-K3.yaml" in issues["model.extra_args[0]"]
+
+
+@pytest.mark.parametrize("value", ["1048576", "1M", "262144", "auto"])
+def test_a_max_model_len_within_the_context_is_accepted(example_document, value):
+    parse_environment(
+        _with_model(example_document, extra_args=["--max-model-len", value]), name="example"
+    )
+
+
+@pytest.mark.parametrize(
+    "uri",
+    [
+        "s3://my-bucket/compile-cache/",
+        "s3://my-bucket/compile-cache/weights/",
+        "s3://bkt/compile-cache",
+    ],
+)
+def test_weights_inside_the_compile_cache_prefix_are_refused(example_document, uri):
+    # given S3 weights inside compile-cache/, the prefix the vLLM pod may write (charts/compile_cache S3_PREFIX)
+    issues = _issues(_with_model(example_document, weight_source="s3", s3_uri=uri))
+    # then model.s3_uri is refused: the pod could replace the weights it loads
+    assert "compile cache" in issues["model.s3_uri"]
+
+
+def test_weights_beside_the_compile_cache_prefix_are_accepted(example_document):
+    parse_environment(
+        _with_model(
+            example_document, weight_source="s3", s3_uri="s3://my-bucket/compile-cache-weights/"
+        ),
+        name="example",
+    )

@@ -98,7 +98,7 @@ def routing_strategy_for(env: EnvironmentConfig) -> str | None:
 
     Not while the key is required: the operator's router (vLLM production-stack's) adds a worker only once GET
     /v1/models answers it, and it sends no key the CRD can give it, so the key check would leave it without a worker
-    (deployment_config/cross_section_rules/serving.py ``routing``, which refuses an explicit ``cache_aware`` then, has
+    (deployment_config/cross_section_rules/endpoint.py ``routing``, which refuses an explicit ``cache_aware`` then, has
     the source). The load balancer spreads the requests instead.
 
     Decided by the group's size (``hyperpod.instance_count``), not by today's workers: the CRD says intelligent routing

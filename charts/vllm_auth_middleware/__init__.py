@@ -29,7 +29,7 @@ MIDDLEWARE_ARGS = ("--middleware", f"{MODULE}.RequireApiKeyEverywhere")
 #: (``VLLM_USE_RUST_FRONTEND=1``, deployment_config/data/recipes/moonshotai/Kimi-K3.yaml), which replaces that server
 #: and does not support ``--middleware`` (kserve/kserve's vLLM controller, which skips its own ``--middleware`` for that
 #: reason: "Rust frontend does not support --middleware"). With the key required, the chart turns it off; a file that
-#: turns it on with the key required is refused (deployment_config/cross_section_rules/serving.py).
+#: turns it on with the key required is refused (deployment_config/cross_section_rules/endpoint.py).
 MIDDLEWARE_ENVIRONMENT = MappingProxyType({"VLLM_USE_RUST_FRONTEND": "0"})
 
 

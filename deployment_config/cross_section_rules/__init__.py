@@ -8,6 +8,13 @@ a range) stay on the section models.
 
 from __future__ import annotations
 
+from deployment_config.cross_section_rules.endpoint import (
+    allowed_cidrs,
+    key_check_needs_the_python_frontend,
+    public_on_hyperpod,
+    routing,
+    tls,
+)
 from deployment_config.cross_section_rules.placement import (
     admin_role,
     arn_of_environment,
@@ -22,19 +29,14 @@ from deployment_config.cross_section_rules.placement import (
     zones,
 )
 from deployment_config.cross_section_rules.serving import (
-    allowed_cidrs,
     block_fee_on_eks,
     budget_notifies,
     image_on_docker_hub,
-    key_check_needs_the_python_frontend,
     model_fits,
     next_block_fee,
     promotion_gate,
-    public_on_hyperpod,
     replicas,
-    routing,
     speculator_settings,
-    tls,
     volume_holds_the_weights,
     weight_source,
 )

@@ -75,9 +75,11 @@ def hyperpod_document() -> dict:
 
 
 def test_routing_with_autoscaling_to_one_replica_is_refused(hyperpod_document):
-    # given HyperPod autoscaling between 1 and 1 workers, and the operator's prefix-aware router asked for
+    # given HyperPod autoscaling between 1 and 1 workers, and the operator's prefix-aware router asked for (on an
+    # endpoint without a key: with one, cache_aware is refused on HyperPod for another reason)
     hyperpod_document["hyperpod"]["autoscaling"] = {"min_replicas": 1, "max_replicas": 1}
     hyperpod_document.setdefault("endpoint", {})["routing"] = "cache_aware"
+    hyperpod_document["endpoint"]["authentication"] = "none"
     issues = _issues(hyperpod_document)
     # then the router is refused: there are never two replicas to route over
     assert "max_replicas is 1" in issues["endpoint.routing"]

@@ -170,7 +170,7 @@ def _unknown_context_keys(context: dict) -> ConfigError | None:
 
 def _warn_mutable_image(env_config: EnvironmentConfig) -> None:
     """A tag can be moved to another image: a node that pulls again (a new node, an evicted image) runs that one."""
-    from charts.recommended_labels import image_is_pinned
+    from charts.image_reference import image_is_pinned
 
     image = env_config.model.image
     if not image_is_pinned(image):

@@ -28,34 +28,11 @@ minute of notice is a minute to extend the block or buy another.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from aws_cdk import aws_cloudwatch as cloudwatch
 
 from cdk_constructs.serving_alarms import AlarmRule, serving_metric
-from cdk_constructs.serving_metrics import SERVING_GAP_MINUTES
-from deployment_config.gpu_nodes import EKS_SCALE_IN_BEFORE_END_MINUTES
+from cdk_constructs.serving_metrics import SERVING_GAP_MINUTES, ServingGapPlan
 from deployment_config.model import EnvironmentConfig
-
-
-@dataclass(frozen=True)
-class ServingGapPlan:
-    """What the publisher needs to compute the gap as ``llmops handover`` plans it.
-
-    :param cold_start_seconds: the cold start the handover plans with (the startup probe's budget).
-    :param scale_down_minutes: how long before a block's end EKS scales its node group to 0.
-    """
-
-    cold_start_seconds: int
-    scale_down_minutes: int = EKS_SCALE_IN_BEFORE_END_MINUTES
-
-    def as_event(self) -> dict:
-        """The publisher event's ``servingGap`` (runtime/handler.py, serving_gap)."""
-        return {
-            "metric": SERVING_GAP_MINUTES,
-            "coldStartSeconds": self.cold_start_seconds,
-            "scaleDownBeforeEndMinutes": self.scale_down_minutes,
-        }
 
 
 def serving_gap_plan(env: EnvironmentConfig) -> ServingGapPlan | None:

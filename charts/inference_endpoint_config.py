@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import math
 
-from cdk_constructs.serving_metrics import NAMESPACE as SERVING_METRICS_NAMESPACE
 from charts.imports import sagemaker_inference as crd
 from charts.inference_endpoint_spec import VLLM_PORT, InferenceEndpointSpec
 from charts.serving_spec import API_KEY_VARIABLE
 from charts.vllm_auth_middleware import inline_middleware_worker
 from charts.vllm_secret_provider import secret_env
+from deployment_config.metric_names import SERVING_METRICS_NAMESPACE
 from deployment_config.model_location import HYPERPOD_MODEL_MOUNT
 
 STARTUP_PERIOD_SECONDS = 10

@@ -8,7 +8,7 @@ from types import MappingProxyType
 
 from charts import multi_node
 from charts.compile_cache import CompileCacheSpec, compile_cache_for
-from charts.recommended_labels import image_is_pinned, image_version_label
+from charts.image_reference import image_is_pinned, image_version_label
 from charts.vllm_auth_middleware.runtime.llm_serving_auth import KEY_VARIABLES
 from deployment_config import speculator
 from deployment_config.gpu_nodes import (

@@ -6,7 +6,7 @@ import cdk8s
 import cdk8s_plus_28 as kplus
 from constructs import Construct
 
-from charts.compile_cache import add_compile_cache
+from charts.compile_cache.containers import add_compile_cache
 from charts.recommended_labels import recommended_labels
 from charts.serving_spec import VllmServingSpec
 from charts.vllm_auth_middleware import add_auth_middleware

@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from decimal import Decimal
 
+from deployment_config.metric_names import SERVING_METRICS_NAMESPACE
 from deployment_config.model import EnvironmentConfig, Platform
 from ops_cli import cost
 from ops_cli.aws import Aws
@@ -40,8 +41,8 @@ from ops_cli.errors import shown, unexpected_answer
 from ops_cli.paid_periods import PaidPeriod, capacity_periods, paid_minutes, plan_period
 from ops_cli.price_list import PRICE_CURRENCY
 
-#: The publisher's namespace and metric names (cdk_constructs/serving_metrics/published.py).
-NAMESPACE = "LLMServing"
+#: The publisher's namespace (deployment_config/metric_names.py) and metric names (cdk_constructs/serving_metrics/published.py).
+NAMESPACE = SERVING_METRICS_NAMESPACE
 PROMPT_RATE, GENERATION_RATE, SERVING_BUSY = (
     "PromptTokensPerSecond",
     "GenerationTokensPerSecond",

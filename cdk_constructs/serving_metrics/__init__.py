@@ -34,8 +34,8 @@ vLLM's API key: the key guards only paths starting with ``/v1``, ``/v2``, ``/inf
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import aws_cdk as cdk
 from aws_cdk import aws_events as events
@@ -81,11 +81,29 @@ from cdk_constructs.serving_metrics.series import (
     VLLM_METRICS,
     PrometheusSeries,
 )
-
-if TYPE_CHECKING:  # cdk_constructs/serving_gap.py reads this package's metric names
-    from cdk_constructs.serving_gap import ServingGapPlan
+from deployment_config.gpu_nodes import EKS_SCALE_IN_BEFORE_END_MINUTES
 
 HANDLER_DIR = Path(__file__).resolve().parent / "runtime"
+
+
+@dataclass(frozen=True)
+class ServingGapPlan:
+    """What the publisher needs to compute the gap as ``llmops handover`` plans it.
+
+    :param cold_start_seconds: the cold start the handover plans with (the startup probe's budget).
+    :param scale_down_minutes: how long before a block's end EKS scales its node group to 0.
+    """
+
+    cold_start_seconds: int
+    scale_down_minutes: int = EKS_SCALE_IN_BEFORE_END_MINUTES
+
+    def as_event(self) -> dict:
+        """The publisher event's ``servingGap`` (runtime/handler.py, serving_gap)."""
+        return {
+            "metric": SERVING_GAP_MINUTES,
+            "coldStartSeconds": self.cold_start_seconds,
+            "scaleDownBeforeEndMinutes": self.scale_down_minutes,
+        }
 
 
 class ServingMetricsPublisher(Construct):
@@ -112,8 +130,9 @@ class ServingMetricsPublisher(Construct):
     :param next_capacity_reservation_id: the next Capacity Block (``capacity.next_capacity_reservation_id``, serving
         across blocks): with it, the hours left count to the end of serving on both blocks (runtime/handler.py). Only
         then is it in the event, so an environment without one keeps its event as it was.
-    :param serving_gap: with ``next_capacity_reservation_id``, the handover's plan (cdk_constructs/serving_gap.py,
-        ServingGapPlan): the publisher then also puts :data:`SERVING_GAP_MINUTES`, event key ``servingGap``.
+    :param serving_gap: with ``next_capacity_reservation_id``, the handover's plan (:class:`ServingGapPlan`, from
+        cdk_constructs/serving_gap.py's ``serving_gap_plan``): the publisher then also puts
+        :data:`SERVING_GAP_MINUTES`, event key ``servingGap``.
     """
 
     def __init__(

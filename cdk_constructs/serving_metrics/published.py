@@ -15,9 +15,10 @@ from cdk_constructs.serving_metrics.series import (
     SPEC_DECODE_METRICS,
     VLLM_JOB,
 )
+from deployment_config.metric_names import SERVING_METRICS_NAMESPACE
 
 #: CloudWatch namespace of the metrics the publisher puts; dimension ClusterName.
-NAMESPACE = "LLMServing"
+NAMESPACE = SERVING_METRICS_NAMESPACE
 #: 1 in a minute in which vLLM ran a request, 0 in one it served none (see its query below).
 SERVING_BUSY = "ServingBusy"
 

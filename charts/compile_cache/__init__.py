@@ -18,6 +18,9 @@ of the project's), not on HyperPod (the operator writes the pod) and not for a L
 compiles its own pipeline stage's ranks; one key per group would keep only the first node's): those compile at start
 as before.
 
+The pods' containers that restore and save it are charts/compile_cache/containers.py's; this module is the spec the
+serving spec holds (charts/serving_spec.py), below the charts that read it.
+
 On the node the cache lives on the NVMe cache (``/models/compile-cache/SHA256``, one directory per key): a restart on
 the same node finds it there and downloads nothing.
 """
@@ -30,24 +33,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from types import MappingProxyType
-from typing import TYPE_CHECKING
-
-import cdk8s
-import cdk8s_plus_28 as kplus
-from constructs import Construct
 
 from charts.compile_cache.runtime.compile_cache import key_digest
 from deployment_config.model_location import MODEL_CACHE_MOUNT
 from deployment_config.s3_names import COMPILE_CACHE_S3_PREFIX
 
-if TYPE_CHECKING:
-    from charts.serving_spec import VllmServingSpec
-
 SCRIPT_FILE = Path(__file__).resolve().parent / "runtime" / "compile_cache.py"
-CONFIG_MAP = "vllm-compile-cache"
-MOUNT_PATH = "/opt/llm-serving/compile-cache"
-RESTORE_CONTAINER = "restore-compile-cache"
-SAVE_CONTAINER = "save-compile-cache"
 #: The S3 prefix at the bucket's root; the pod's role may write nowhere else.
 S3_PREFIX = COMPILE_CACHE_S3_PREFIX
 #: The node directory holding one directory per key.
@@ -118,92 +109,3 @@ def compile_cache_for(
         "nodes": nodes,
     }
     return CompileCacheSpec(bucket=bucket, region=region, key=MappingProxyType(key))
-
-
-def _script_args(spec: VllmServingSpec, action: str) -> list[str]:
-    cache = spec.compile_cache
-    return [
-        f"{MOUNT_PATH}/{SCRIPT_FILE.name}",
-        action,
-        "--key",
-        json.dumps(dict(cache.key), sort_keys=True),
-        "--bucket",
-        cache.bucket,
-        "--prefix",
-        S3_PREFIX,
-        "--region",
-        cache.region,
-        "--cache-dir",
-        cache.node_directory,
-    ]
-
-
-#: The kubelet reads a container's termination message from this file into its status (Kubernetes documentation,
-#: "Determine the Reason for Pod Failure", https://kubernetes.io/docs/tasks/debug/debug-application/determine-reason-
-#: pod-failure/: terminationMessagePath defaults to /dev/termination-log): llmops phases shows whether a cache was
-#: restored (ops_cli/startup_phases.py) without reading the init container's log.
-TERMINATION_LOG = "/dev/termination-log"
-
-
-def restore_command(spec: VllmServingSpec) -> list[str]:
-    return ["python3", *_script_args(spec, "restore"), "--termination-log", TERMINATION_LOG]
-
-
-def save_command(spec: VllmServingSpec) -> list[str]:
-    """The sidecar saves once vLLM answers /health (the compile happens before: vLLM's engine start, which /health
-    waits for), then stays (``--stay``) until SIGTERM: a Deployment's containers are restarted when they exit
-    (restartPolicy Always), and it must exit at once on SIGTERM, or every replacement of the pod would wait out the
-    termination grace period. /health answers without the API key (charts/vllm_auth_middleware/runtime/llm_serving_auth.py
-    OPEN_PATHS)."""
-    return [
-        "python3",
-        *_script_args(spec, "save"),
-        "--health-url",
-        f"http://127.0.0.1:{spec.port}/health",
-        "--health-timeout-s",
-        str(spec.startup_budget_seconds),
-        "--stay",
-    ]
-
-
-def add_compile_cache(
-    scope: Construct, *, spec: VllmServingSpec, deployment: kplus.Deployment, vllm: kplus.Container
-) -> kplus.ConfigMap:
-    """The ConfigMap with the script, the restore init container (added last: after the weights are fetched and
-    checked, so that a failed check does not spend a download), the save sidecar and vLLM's ``VLLM_CACHE_ROOT``."""
-    from charts.vllm_deployment import container_security
-
-    (model_cache,) = [volume for volume in deployment.volumes if volume.name == "model-cache"]
-    config_map = kplus.ConfigMap(
-        scope,
-        "compile-cache",
-        metadata=cdk8s.ApiObjectMetadata(name=CONFIG_MAP, namespace=spec.namespace),
-        data={SCRIPT_FILE.name: SCRIPT_FILE.read_text(encoding="utf-8")},
-    )
-    script = kplus.Volume.from_config_map(
-        scope, "compile-cache-volume", config_map, name="compile-cache-script"
-    )
-    mounts = [
-        kplus.VolumeMount(path=MODEL_CACHE_MOUNT, volume=model_cache),
-        kplus.VolumeMount(path=MOUNT_PATH, volume=script, read_only=True),
-    ]
-    small = kplus.ContainerResources(
-        cpu=kplus.CpuResources(request=kplus.Cpu.units(1)),
-        memory=kplus.MemoryResources(
-            request=cdk8s.Size.gibibytes(1), limit=cdk8s.Size.gibibytes(2)
-        ),
-    )
-    # The vLLM image: on the node for the main container anyway, and it has python3 and boto3.
-    common = dict(
-        image=spec.image,
-        image_pull_policy=kplus.ImagePullPolicy.IF_NOT_PRESENT,
-        security_context=container_security(),
-        resources=small,
-        volume_mounts=mounts,
-    )
-    deployment.add_init_container(name=RESTORE_CONTAINER, command=restore_command(spec), **common)
-    deployment.add_container(name=SAVE_CONTAINER, command=save_command(spec), **common)
-    vllm.env.add_variable(
-        CACHE_ROOT_VARIABLE, kplus.EnvValue.from_value(spec.compile_cache.node_directory)
-    )
-    return config_map

@@ -9,11 +9,11 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from cdk_constructs.serving_gap import ServingGapPlan
 from cdk_constructs.serving_metrics import (
     CAPACITY_BLOCK_HOURS_LEFT,
     HEALTHY_TARGETS,
     SERVING_GAP_MINUTES,
+    ServingGapPlan,
 )
 from cdk_constructs.serving_metrics.runtime import handler
 from ops_cli.capacity_blocks import FINAL_STATES

@@ -10,7 +10,7 @@ import kubernetes_validate
 import pytest
 import yaml
 
-from charts.recommended_labels import image_is_pinned, image_version_label
+from charts.image_reference import image_is_pinned, image_version_label
 from charts.serving_spec import serving_spec_for
 from charts.vllm_auth_middleware import MIDDLEWARE_ARGS
 from charts.vllm_serving_chart import synthesize_manifests

@@ -1,6 +1,6 @@
 """Imports run one way: each top-level package imports only packages of its own floor or below, and no modules import
-each other around a loop (DEVELOPERS.md, "Imports run one way"). Reads the import statements only, with ``ast``, as
-``../shared/hooks/import_circles.py`` does: function-level and ``TYPE_CHECKING`` imports count too, since moving an
+each other around a loop (DEVELOPERS.md, "Imports run one way"). Reads the import statements only, with ``ast``, as the
+team's import-circle hook does: function-level and ``TYPE_CHECKING`` imports count too, since moving an
 import into a function hides a circle without breaking it."""
 
 from __future__ import annotations

@@ -23,6 +23,12 @@ serving spec holds (charts/serving_spec.py), below the charts that read it.
 
 On the node the cache lives on the NVMe cache (``/models/compile-cache/SHA256``, one directory per key): a restart on
 the same node finds it there and downloads nothing.
+
+What it holds: every compile and JIT cache a start writes, not only vLLM's. ``cache_variables.json`` beside this module
+lists each cache-directory variable the pinned vLLM and its kernel libraries read (Triton, torch Inductor and
+extensions, FlashInfer, CuTe-DSL, DeepGEMM, TileLang, TVM-FFI, QuACK, Numba, the CUDA driver's JIT cache), with the
+source file of each, and the subdirectory of the key's directory the vLLM container points it at
+(:func:`cache_environment`); the variables it leaves as they are carry the reason.
 """
 
 from __future__ import annotations
@@ -43,9 +49,20 @@ SCRIPT_FILE = Path(__file__).resolve().parent / "runtime" / "compile_cache.py"
 S3_PREFIX = COMPILE_CACHE_S3_PREFIX
 #: The node directory holding one directory per key.
 NODE_CACHE_ROOT = f"{MODEL_CACHE_MOUNT}/compile-cache"
-#: vLLM's cache root (vLLM 0.33.0 vllm/envs.py ``VLLM_CACHE_ROOT``, default ``~/.cache/vllm``; the torch.compile cache
-#: is ``torch_compile_cache`` below it).
-CACHE_ROOT_VARIABLE = "VLLM_CACHE_ROOT"
+#: The vendored table of cache variables (see the module docstring).
+CACHE_VARIABLES_FILE = Path(__file__).resolve().parent / "cache_variables.json"
+
+
+def cache_environment(node_directory: str) -> dict[str, str]:
+    """Each kept cache variable of ``cache_variables.json`` and its directory under ``node_directory``: the
+    directory itself for ``VLLM_CACHE_ROOT`` (as before), a subdirectory of it for every other one."""
+    table = json.loads(CACHE_VARIABLES_FILE.read_text(encoding="utf-8"))
+    return {
+        entry["variable"]: "/".join(
+            part for part in (node_directory, entry["subdirectory"]) if part
+        )
+        for entry in table["kept"]
+    }
 
 
 @dataclass(frozen=True)

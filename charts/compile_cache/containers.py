@@ -1,5 +1,6 @@
 """The compile cache's containers in a vLLM Deployment (charts/compile_cache/__init__.py says what is kept, where and
-when): the ConfigMap with the script, the restore init container, the save sidecar and vLLM's ``VLLM_CACHE_ROOT``."""
+when): the ConfigMap with the script, the restore init container, the save sidecar and vLLM's cache variables
+(``VLLM_CACHE_ROOT`` and the kernel libraries' caches below it)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import cdk8s
 import cdk8s_plus_28 as kplus
 from constructs import Construct
 
-from charts.compile_cache import CACHE_ROOT_VARIABLE, S3_PREFIX, SCRIPT_FILE
+from charts.compile_cache import S3_PREFIX, SCRIPT_FILE, cache_environment
 from charts.serving_spec import VllmServingSpec
 from charts.vllm_deployment import container_security
 from deployment_config.model_location import MODEL_CACHE_MOUNT
@@ -70,7 +71,9 @@ def add_compile_cache(
     scope: Construct, *, spec: VllmServingSpec, deployment: kplus.Deployment, vllm: kplus.Container
 ) -> kplus.ConfigMap:
     """The ConfigMap with the script, the restore init container (added last: after the weights are fetched and
-    checked, so that a failed check does not spend a download), the save sidecar and vLLM's ``VLLM_CACHE_ROOT``."""
+    checked, so that a failed check does not spend a download), the save sidecar, and every cache variable of
+    charts/compile_cache/cache_variables.json pointed under the key's directory in vLLM's environment: the save
+    archives that directory with its subdirectories, so each library's cache is kept and restored with vLLM's."""
     (model_cache,) = [volume for volume in deployment.volumes if volume.name == "model-cache"]
     config_map = kplus.ConfigMap(
         scope,
@@ -101,7 +104,6 @@ def add_compile_cache(
     )
     deployment.add_init_container(name=RESTORE_CONTAINER, command=restore_command(spec), **common)
     deployment.add_container(name=SAVE_CONTAINER, command=save_command(spec), **common)
-    vllm.env.add_variable(
-        CACHE_ROOT_VARIABLE, kplus.EnvValue.from_value(spec.compile_cache.node_directory)
-    )
+    for name, directory in cache_environment(spec.compile_cache.node_directory).items():
+        vllm.env.add_variable(name, kplus.EnvValue.from_value(directory))
     return config_map

@@ -3,10 +3,12 @@
 Shipped in a ConfigMap and run by the vLLM image (charts/compile_cache.py): ``restore`` as an init container,
 ``save`` as a sidecar. This very file is what the tests run.
 
-What is cached: ``VLLM_CACHE_ROOT`` (vLLM 0.33.0 vllm/envs.py: default ``~/.cache/vllm``), under which vLLM keeps
-its ``torch_compile_cache`` (the compiled graphs and the Inductor and Triton artifacts it points torch at; vLLM docs,
-"torch.compile integration", https://docs.vllm.ai/en/latest/design/torch_compile.html). CUDA graphs are captured
-again at every start: they live in GPU memory, not in a file.
+What is cached: the ``--cache-dir`` directory with all its subdirectories. vLLM's ``VLLM_CACHE_ROOT`` (vLLM 0.33.0
+vllm/envs.py: default ``~/.cache/vllm``) is that directory, under which vLLM keeps its ``torch_compile_cache`` (the
+compiled graphs and the Inductor artifacts it points torch at; vLLM docs, "torch.compile integration",
+https://docs.vllm.ai/en/latest/design/torch_compile.html); the chart points the kernel libraries' caches (Triton,
+FlashInfer, CuTe-DSL, DeepGEMM, CUDA's JIT cache and the others of charts/compile_cache/cache_variables.json) at
+subdirectories of it. CUDA graphs are captured again at every start: they live in GPU memory, not in a file.
 
 The key: image digest, model revision, the vLLM arguments and environment (the serving profile), the GPU instance type
 and the parallel layout (tensor and pipeline parallel sizes, nodes). Its sha256 (of the key's canonical JSON) names the

@@ -6,9 +6,10 @@ the operator's versions or Helm charts. What public sources do say, and all that
 - AWS's page "KV caching and intelligent routing" maps add-on ``v1.2.1-eksbuild.1`` and later to operator 3.1.3 and
   later (CACHING_ROUTING_PAGE, its support matrix: "Inference Operator Version | Amazon EKS Add-on Version | LMCache
   Image Version | vLLM Image Version" with the rows ">= v3.1.3 | >= v1.2.1-eksbuild.1 | >= v0.4.3 | >= v0.19.1" and
-  "< v3.1.3 | < v1.2.1-eksbuild.1 | v0.3.9post2 | v0.11.1"). Operator 3.1's newest chart is 2.1.1 (aws/sagemaker-hyperpod-cli@4b76719, 2026-05-06,
-  "Update inference helm chart to v2.1.1 with latest CRDs": Chart.yaml ``version: 2.1.1``, ``appVersion: "3.1"``,
-  "aligned with operator image MAJOR.MINOR version"); its CRD is unchanged until 959b62b (chart 2.2.1, operator 3.2).
+  "< v3.1.3 | < v1.2.1-eksbuild.1 | v0.3.9post2 | v0.11.1"). Operator 3.1's newest chart is 2.1.1
+  (aws/sagemaker-hyperpod-cli@4b76719, 2026-05-06, "Update inference helm chart to v2.1.1 with latest CRDs": Chart.yaml
+  ``version: 2.1.1``, ``appVersion: "3.1"``, "aligned with operator image MAJOR.MINOR version"); its CRD is unchanged
+  until 959b62b (chart 2.2.1, operator 3.2).
 - aws/sagemaker-hyperpod-cli@9ffefae (2026-02-17, "Add AddOn Migration Script and README") added
   helm_chart/HyperPodHelmChart/charts/inference-operator/migration/helm_to_addon.sh, which installs the add-on at
   ``--addon-version v1.0.0-eksbuild.1`` (line 1034), the day after 51b8dd2 ("Inference Operator AddOn, NodeAffinity and

@@ -24,11 +24,11 @@ serving spec holds (charts/serving_spec.py), below the charts that read it.
 On the node the cache lives on the NVMe cache (``/models/compile-cache/SHA256``, one directory per key): a restart on
 the same node finds it there and downloads nothing.
 
-What it holds: every compile and JIT cache a start writes, not only vLLM's. ``cache_variables.json`` beside this module
-lists each cache-directory variable the pinned vLLM and its kernel libraries read (Triton, torch Inductor and
-extensions, FlashInfer, CuTe-DSL, DeepGEMM, TileLang, TVM-FFI, QuACK, Numba, the CUDA driver's JIT cache), with the
-source file of each, and the subdirectory of the key's directory the vLLM container points it at
-(:func:`cache_environment`); the variables it leaves as they are carry the reason.
+What it holds: every compile and JIT cache a start writes, not only vLLM's.
+``deployment_config/data/compile_cache_variables.json`` lists each cache-directory variable the pinned vLLM and its
+kernel libraries read (Triton, torch Inductor and extensions, FlashInfer, CuTe-DSL, DeepGEMM, TileLang, TVM-FFI, QuACK,
+Numba, the CUDA driver's JIT cache), with the source file of each, and the subdirectory of the key's directory the vLLM
+container points it at (:func:`cache_environment`); the variables it leaves as they are carry the reason.
 """
 
 from __future__ import annotations
@@ -41,6 +41,7 @@ from pathlib import Path
 from types import MappingProxyType
 
 from charts.compile_cache.runtime.compile_cache import key_digest
+from deployment_config.compile_cache_variables import kept_variables
 from deployment_config.model_location import MODEL_CACHE_MOUNT
 from deployment_config.s3_names import COMPILE_CACHE_S3_PREFIX
 
@@ -49,19 +50,15 @@ SCRIPT_FILE = Path(__file__).resolve().parent / "runtime" / "compile_cache.py"
 S3_PREFIX = COMPILE_CACHE_S3_PREFIX
 #: The node directory holding one directory per key.
 NODE_CACHE_ROOT = f"{MODEL_CACHE_MOUNT}/compile-cache"
-#: The vendored table of cache variables (see the module docstring).
-CACHE_VARIABLES_FILE = Path(__file__).resolve().parent / "cache_variables.json"
 
 
 def cache_environment(node_directory: str) -> dict[str, str]:
-    """Each kept cache variable of ``cache_variables.json`` and its directory under ``node_directory``: the
-    directory itself for ``VLLM_CACHE_ROOT`` (as before), a subdirectory of it for every other one."""
-    table = json.loads(CACHE_VARIABLES_FILE.read_text(encoding="utf-8"))
+    """Each kept cache variable (deployment_config/data/compile_cache_variables.json) and its directory under
+    ``node_directory``: the directory itself for ``VLLM_CACHE_ROOT`` (as before), a subdirectory of it for every
+    other one."""
     return {
-        entry["variable"]: "/".join(
-            part for part in (node_directory, entry["subdirectory"]) if part
-        )
-        for entry in table["kept"]
+        variable: "/".join(part for part in (node_directory, subdirectory) if part)
+        for variable, subdirectory in kept_variables().items()
     }
 
 

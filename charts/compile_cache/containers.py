@@ -72,7 +72,7 @@ def add_compile_cache(
 ) -> kplus.ConfigMap:
     """The ConfigMap with the script, the restore init container (added last: after the weights are fetched and
     checked, so that a failed check does not spend a download), the save sidecar, and every cache variable of
-    charts/compile_cache/cache_variables.json pointed under the key's directory in vLLM's environment: the save
+    deployment_config/data/compile_cache_variables.json pointed under the key's directory in vLLM's environment: the save
     archives that directory with its subdirectories, so each library's cache is kept and restored with vLLM's."""
     (model_cache,) = [volume for volume in deployment.volumes if volume.name == "model-cache"]
     config_map = kplus.ConfigMap(

@@ -41,6 +41,7 @@ from deployment_config.cross_section_rules.serving import (
     weight_source,
 )
 from deployment_config.cross_section_rules.vllm_serving import (
+    cache_variables_left_to_the_compile_cache,
     dcp_divides_tp,
     max_model_len_within_the_context,
     one_speculative_config,
@@ -139,6 +140,11 @@ ENVIRONMENT_RULES: tuple[Rule, ...] = (
     ),
     Rule("spec_decoding gives the one --speculative-config", ("model",), one_speculative_config),
     Rule("the decode context parallel size divides TP", ("model",), dcp_divides_tp),
+    Rule(
+        "the compile cache's variables are left to it",
+        ("model",),
+        cache_variables_left_to_the_compile_cache,
+    ),
     Rule(
         "--max-model-len within the model's context",
         ("model",),

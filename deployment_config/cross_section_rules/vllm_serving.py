@@ -7,7 +7,9 @@ from collections.abc import Iterator
 
 from deployment_config import speculator
 from deployment_config.catalog import MODEL_PRESETS
+from deployment_config.compile_cache_variables import kept_variables
 from deployment_config.cross_section_rules._issues import note as _note
+from deployment_config.cross_section_rules.facts import placement
 from deployment_config.errors import ConfigIssue, quoted
 from deployment_config.file_values import FileValues
 from deployment_config.recipe.vendored import recipe_for
@@ -69,4 +71,29 @@ def max_model_len_within_the_context(values: FileValues) -> Iterator[ConfigIssue
             f"sets --max-model-len to {length} tokens, beyond the model's context of {recipe.context_length} "
             f"({recipe.source}, model.context_length)",
             f"use at most {recipe.context_length}, or remove it (vLLM then takes the model's own)",
+        )
+
+
+def cache_variables_left_to_the_compile_cache(values: FileValues) -> Iterator[ConfigIssue]:
+    """Where the compile cache is on (EKS, weights from S3 at a revision, an image by digest, one node:
+    charts/compile_cache/ ``compile_cache_for``), the chart points every kept cache variable
+    (deployment_config/data/compile_cache_variables.json) under the cache's directory, so that what a start compiles
+    is saved and restored: a value in model.extra_env would be replaced, never honoured."""
+    model = values.section("model")
+    if values.get("platform") == "hyperpod":
+        return
+    image = model.image or MODEL_PRESETS[model.preset].image
+    if not (model.weight_source == "s3" and model.hugging_face_revision and "@sha" in image):
+        return
+    placed = placement(values)
+    if placed is None or placed.nodes_per_replica is not None:
+        return
+    kept = kept_variables()
+    for name in sorted(set(model.extra_env or {}) & set(kept)):
+        yield _note(
+            "model.extra_env",
+            f"sets {name}, a kernel cache the compile cache keeps under its own directory (weights from S3 and an "
+            "image by digest turn it on): the chart would replace your value",
+            f"remove {name} from model.extra_env; the cache's directory is saved after the first start and "
+            "restored on every later one (docs/weights.md, 'Warm-up from a compile cache')",
         )

@@ -1,4 +1,4 @@
-"""Every compile and JIT cache a start writes is kept: the vendored table (charts/compile_cache/cache_variables.json)
+"""Every compile and JIT cache a start writes is kept: the vendored table (deployment_config/data/compile_cache_variables.json)
 covers every cache variable found in the pinned wheels, the chart points each kept one under the key's directory, and
 the save and restore carry those subdirectories."""
 
@@ -7,7 +7,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from charts.compile_cache import CACHE_VARIABLES_FILE, cache_environment
+from charts.compile_cache import cache_environment
+from deployment_config.compile_cache_variables import TABLE_FILE as CACHE_VARIABLES_FILE
 from tests.charts.test_compile_cache import (  # noqa: F401 - cached_objects is a fixture
     KEY,
     cached_objects,

@@ -149,3 +149,37 @@ def test_weights_beside_the_compile_cache_prefix_are_accepted(example_document):
         ),
         name="example",
     )
+
+
+CACHED = {
+    "weight_source": "s3",
+    "s3_uri": "s3://weights-bucket/kimi-k3/",
+    "hugging_face_revision": "0123456789abcdef0123456789abcdef01234567",
+    "image": "vllm/vllm-openai:kimi-k3@sha256:" + "a" * 64,
+}
+
+
+def test_a_kernel_cache_variable_in_extra_env_is_refused_where_the_compile_cache_is_on(
+    example_document,
+):
+    # given S3 weights at a revision and an image by digest (the compile cache on), and Triton's cache moved
+    document = _with_model(
+        example_document, **CACHED, extra_env={"TRITON_CACHE_DIR": "/elsewhere/triton"}
+    )
+    # then make check-config refuses it: the chart would point it under the cache's directory instead
+    problem = _issues(document)["model.extra_env"]
+    assert "TRITON_CACHE_DIR" in problem and "would replace your value" in problem
+
+
+def test_a_kernel_cache_variable_in_extra_env_is_the_users_own_without_a_compile_cache(
+    example_document,
+):
+    # given the same variable with an image by tag (no compile cache: the chart sets no cache variable)
+    document = _with_model(
+        example_document,
+        **{**CACHED, "image": "vllm/vllm-openai:kimi-k3"},
+        extra_env={"TRITON_CACHE_DIR": "/elsewhere/triton"},
+    )
+    # then the file loads and vLLM gets the user's value
+    env = parse_environment(document, name="example")
+    assert env.model.extra_env["TRITON_CACHE_DIR"] == "/elsewhere/triton"

@@ -7,7 +7,7 @@ What is cached: the ``--cache-dir`` directory with all its subdirectories. vLLM'
 vllm/envs.py: default ``~/.cache/vllm``) is that directory, under which vLLM keeps its ``torch_compile_cache`` (the
 compiled graphs and the Inductor artifacts it points torch at; vLLM docs, "torch.compile integration",
 https://docs.vllm.ai/en/latest/design/torch_compile.html); the chart points the kernel libraries' caches (Triton,
-FlashInfer, CuTe-DSL, DeepGEMM, CUDA's JIT cache and the others of charts/compile_cache/cache_variables.json) at
+FlashInfer, CuTe-DSL, DeepGEMM, CUDA's JIT cache and the others of deployment_config/data/compile_cache_variables.json) at
 subdirectories of it. CUDA graphs are captured again at every start: they live in GPU memory, not in a file.
 
 The key: image digest, model revision, the vLLM arguments and environment (the serving profile), the GPU instance type

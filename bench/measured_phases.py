@@ -39,7 +39,7 @@ from pathlib import Path
 from types import MappingProxyType
 
 from deployment_config.model import EnvironmentConfig
-from deployment_config.startup_rates import Rate, serving_identity
+from deployment_config.startup_rates import Rate
 
 # The phase names of ops_cli/startup_phases.py (startup_phases), as `llmops phases --json` prints them.
 SCHEDULED = "node ready → pod scheduled"
@@ -173,7 +173,7 @@ def _read(path: Path) -> dict:
 
 
 def _check_identity(path: Path, recorded: dict, env: EnvironmentConfig, again: str) -> None:
-    expected = serving_identity(env)
+    expected = env.serving_identity
     wrong = [
         f"{words} {recorded.get(key)!r} (environment {env.name}: {expected[key]!r})"
         for key, words in IDENTITY_FIELDS.items()

@@ -10,6 +10,8 @@ the resolved recipe).
 
 from __future__ import annotations
 
+import hashlib
+import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
@@ -275,6 +277,37 @@ class EnvironmentConfig:
             partition=partition_of(self.region),
             repository_prefix=cache.repository_prefix,
         )
+
+    @property
+    def serving_identity(self) -> dict:
+        """What a start-up measurement is valid for: a warm-up or a load rate measured with another model, revision,
+        image, instance type, serving profile or parallel layout says nothing about this one (vLLM compiles per image,
+        model and arguments: the same fields key the compile cache, charts/compile_cache/). ``llmops phases --json``
+        records it beside its phases; ``bench/timeline.py --measured`` refuses a record whose identity is not the
+        environment's. The serving profile is the sha256 of the model's vLLM arguments, environment and speculator, as
+        configured. A new dict on each read: a caller may fill in what the cluster says."""
+        model, layout = self.model, self.layout
+        profile = json.dumps(
+            {
+                "args": list(model.serving_args),
+                "environment": dict(sorted(model.environment.items())),
+                "speculator_revision": model.speculator_revision,
+            },
+            sort_keys=True,
+            separators=(",", ":"),
+        )
+        return {
+            "model": model.hugging_face_id,
+            "model_revision": model.hugging_face_revision,
+            "image": self.serving_image,
+            "instance_type": self.gpu_instance_type.name,
+            "layout": {
+                "nodes": layout.nodes,
+                "tensor_parallel_size": layout.tensor_parallel_size,
+                "pipeline_parallel_size": layout.pipeline_parallel_size,
+            },
+            "serving_profile_sha256": hashlib.sha256(profile.encode()).hexdigest(),
+        }
 
     @property
     def api_key_secret_name(self) -> str:

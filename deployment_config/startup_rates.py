@@ -9,15 +9,9 @@ neither (the instance store's read rate on p6-b300, vLLM's warm-up for this mode
 
 from __future__ import annotations
 
-import hashlib
-import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:  # deployment_config.model imports sizing, which imports this module
-    from deployment_config.model import EnvironmentConfig
 
 
 @dataclass(frozen=True)
@@ -161,33 +155,3 @@ UNMEASURED: Mapping[str, str] = MappingProxyType(
         "the pod's log between 'Loading weights took' and 'Application startup complete')",
     }
 )
-
-
-def serving_identity(env: EnvironmentConfig) -> dict:
-    """What a start-up measurement is valid for: a warm-up or a load rate measured with another model, revision, image,
-    instance type, serving profile or parallel layout says nothing about this one (vLLM compiles per image, model and
-    arguments: the same fields key the compile cache, charts/compile_cache/). ``llmops phases --json`` records it beside
-    its phases; ``bench/timeline.py --measured`` refuses a record whose identity is not the environment's. The serving
-    profile is the sha256 of the model's vLLM arguments, environment and speculator, as configured."""
-    model, layout = env.model, env.layout
-    profile = json.dumps(
-        {
-            "args": list(model.serving_args),
-            "environment": dict(sorted(model.environment.items())),
-            "speculator_revision": model.speculator_revision,
-        },
-        sort_keys=True,
-        separators=(",", ":"),
-    )
-    return {
-        "model": model.hugging_face_id,
-        "model_revision": model.hugging_face_revision,
-        "image": env.serving_image,
-        "instance_type": env.gpu_instance_type.name,
-        "layout": {
-            "nodes": layout.nodes,
-            "tensor_parallel_size": layout.tensor_parallel_size,
-            "pipeline_parallel_size": layout.pipeline_parallel_size,
-        },
-        "serving_profile_sha256": hashlib.sha256(profile.encode()).hexdigest(),
-    }

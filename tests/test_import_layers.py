@@ -21,24 +21,6 @@ FLOORS = (
 )
 #: Code that is not the project's importable modules: Lambda and pod scripts (runtime/), generated bindings (imports/).
 SKIPPED_DIRS = {"runtime", "imports", "__pycache__"}
-#: The one circle not yet broken (issue 33): the model, the recipe and the vLLM arguments read each other.
-KNOWN_CIRCLES = {
-    frozenset(
-        {
-            "deployment_config.model",
-            "deployment_config.recipe",
-            "deployment_config.recipe.lock",
-            "deployment_config.recipe.profile",
-            "deployment_config.recipe.resolution",
-            "deployment_config.sections.model",
-            "deployment_config.sizing",
-            "deployment_config.startup_rates",
-            "deployment_config.vllm_args",
-            "deployment_config.vllm_args.extra_env",
-            "deployment_config.vllm_args.recipe_args",
-        }
-    )
-}
 
 
 def _modules() -> dict[str, ast.Module]:
@@ -140,11 +122,11 @@ def test_no_module_imports_one_of_a_higher_floor():
 
 
 def test_no_modules_import_each_other_around_a_loop():
-    circles = set(_circles(_edges(_modules())))
-    assert circles - KNOWN_CIRCLES == set(), "new circles of imports: " + "; ".join(
-        " <-> ".join(sorted(c)) for c in circles - KNOWN_CIRCLES
+    circles = _circles(_edges(_modules()))
+    assert not circles, (
+        "circles of imports (move the shared value to the module that owns it): "
+        + "; ".join(" <-> ".join(sorted(c)) for c in circles)
     )
-    assert KNOWN_CIRCLES <= circles, "a known circle is gone: remove it from KNOWN_CIRCLES"
 
 
 def test_the_check_finds_a_circle_and_an_upward_import():

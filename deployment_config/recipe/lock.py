@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 
+from deployment_config.catalog import MODEL_PRESETS
 from deployment_config.recipe.profile import recipe_profile
 from deployment_config.recipe.vendored import GENERATIONS, RECIPE_DIR, STRATEGIES, recipe_for
 
@@ -15,8 +16,6 @@ LOCK_FILE = RECIPE_DIR / "recipes.lock.json"
 
 def lock_data(preset: str = "kimi-k3") -> dict:
     """What depends on the vendored recipe: its digest and every profile this project can derive from it."""
-    from deployment_config.catalog import MODEL_PRESETS
-
     recipe = recipe_for(preset)
     assert recipe is not None
     load_format = MODEL_PRESETS[preset].load_format

@@ -10,6 +10,7 @@ from types import MappingProxyType
 from deployment_config.errors import Problem
 from deployment_config.recipe.vendored import SINGLE_NODE_TP, Recipe
 from deployment_config.sizing import ENGINE_READY_TIMEOUT_ENV
+from deployment_config.vllm_args.parsing import last_value
 from deployment_config.vllm_args.values import context_length
 
 #: Environment variables the project derives itself, whatever the recipe says (charts/serving_spec.py): the engine's
@@ -78,8 +79,6 @@ class ServingProfile:
         """The value vLLM takes for ``option`` (its long name): the last one given, model.extra_args (appended after
         the profile) included, in any spelling vLLM reads as that option (``--opt value``, ``--opt=value``, ``_`` for
         ``-``, an alias, an abbreviation: deployment_config/vllm_args/parsing.py ``last_value``)."""
-        from deployment_config.vllm_args.parsing import last_value
-
         return last_value([*self.args, *extra_args], option)
 
     @property

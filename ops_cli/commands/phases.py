@@ -6,7 +6,6 @@ import argparse
 
 from deployment_config.kubernetes_names import serving_pods
 from deployment_config.model import Platform
-from deployment_config.startup_rates import serving_identity
 from ops_cli.command_help import command_help
 from ops_cli.context import Context
 from ops_cli.errors import ExitCode
@@ -87,9 +86,9 @@ INSTANCE_TYPE_LABEL = "node.kubernetes.io/instance-type"
 
 def measurement_record(ctx: Context, pod: dict, node: dict | None, found: list) -> dict:
     """What the phases were measured on: the pod, its node, when they were read, the serving identity
-    (deployment_config.startup_rates.serving_identity) with the image the pod ran and the node's instance type in
+    (deployment_config.model.EnvironmentConfig.serving_identity) with the image the pod ran and the node's instance type in
     place of the configured ones where the cluster says, and whether the warm-up had a compile cache."""
-    identity = serving_identity(ctx.env)
+    identity = ctx.env.serving_identity
     spec = pod.get("spec") if isinstance(pod.get("spec"), dict) else {}
     images = [c.get("image") for c in spec.get("containers") or [] if isinstance(c, dict)]
     if identity["image"] not in images and images and isinstance(images[0], str):

@@ -20,7 +20,7 @@ from ops_cli.errors import ExitCode, OpsError
 from ops_cli.output import write_if_open
 
 #: The command groups, in the order ``llmops --help`` lists them; each module's ``register`` adds its parsers.
-_GROUPS = "capacity_blocks training_plans preflight wait phases handover cost weights smoke_test bench".split()
+_GROUPS = "capacity_blocks training_plans preflight wait phases handover cost weights smoke_test bench help".split()
 COMMANDS = tuple(importlib.import_module(f"ops_cli.commands.{name}") for name in _GROUPS)
 
 
@@ -81,6 +81,7 @@ def build_parser() -> argparse.ArgumentParser:
     groups = parser.add_subparsers(dest="group", required=True, metavar="COMMAND")
     for command in COMMANDS:
         command.register(groups, common)
+    parser.set_defaults(parser=parser)  # what `llmops help` walks (ops_cli/commands/help.py)
     return parser
 
 

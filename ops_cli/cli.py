@@ -18,6 +18,7 @@ from ops_cli.command_end import internal_error, last_resort, report, stdout_clos
 from ops_cli.context import CONFIG_DIR_VARIABLE, Context, Runtime, cli_words
 from ops_cli.errors import ExitCode, OpsError
 from ops_cli.output import write_if_open
+from ops_cli.suggestions import command_parser, suggested
 
 #: The command groups, in the order ``llmops --help`` lists them; each module's ``register`` adds its parsers.
 _GROUPS = "capacity_blocks training_plans preflight wait phases handover cost weights smoke_test bench help".split()
@@ -25,15 +26,26 @@ COMMANDS = tuple(importlib.import_module(f"ops_cli.commands.{name}") for name in
 
 
 class Parser(argparse.ArgumentParser):
-    """argparse, with its errors in the CLI's format: an ``error:`` line and a ``fix:`` line, exit code 2."""
+    """argparse, with its errors in the CLI's format: an ``error:`` line, with the closest name to a mistyped one
+    (ops_cli/suggestions.py), and a ``fix:`` line, exit code 2."""
+
+    words: Sequence[
+        str
+    ] = ()  # the command line the root parser parses, for the options of the command it names
+
+    def parse_args(self, args=None, namespace=None):  # type: ignore[override]  # noqa: ANN001 (argparse's)
+        self.words = list(sys.argv[1:] if args is None else args)
+        return super().parse_args(self.words, namespace)
 
     def error(self, message: str):  # type: ignore[override]
         if len(message) > 300:  # argparse quotes the arguments it did not expect, however long
             message = f"{message[:300]}... ({len(message)} characters)"
-        self.print_usage(sys.stderr)
+        command = command_parser(self, self.words)  # the root reports options no (sub)command took
+        command.print_usage(sys.stderr)
         self.exit(
             ExitCode.USAGE,
-            f"error: {message}\n  fix: run '{self.prog} --help' for the accepted arguments\n",
+            f"error: {suggested(self, message, self.words)}\n"
+            f"  fix: run '{command.prog} --help' for the accepted arguments\n",
         )
 
 

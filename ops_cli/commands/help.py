@@ -9,6 +9,7 @@ import argparse
 from ops_cli.command_help import command_help
 from ops_cli.context import Context
 from ops_cli.errors import ExitCode, OpsError, shown
+from ops_cli.suggestions import did_you_mean, subcommands
 
 
 def register(groups: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
@@ -38,16 +39,6 @@ def register(groups: argparse._SubParsersAction, common: argparse.ArgumentParser
     p.set_defaults(handler=show)
 
 
-def subcommands(parser: argparse.ArgumentParser) -> dict[str, argparse.ArgumentParser]:
-    """The parsers of ``parser``'s subcommands by name; empty for a command that has none."""
-    return {
-        name: sub
-        for action in parser._actions  # noqa: SLF001 (argparse's own)
-        if isinstance(action, argparse._SubParsersAction)  # noqa: SLF001
-        for name, sub in action.choices.items()
-    }
-
-
 def show(ctx: Context) -> int:
     parser: argparse.ArgumentParser = ctx.args.parser
     for word in ctx.args.words:
@@ -55,7 +46,7 @@ def show(ctx: Context) -> int:
         if word not in below:
             there = f"its commands: {', '.join(below)}" if below else "it has no subcommands"
             raise OpsError(
-                f"'{parser.prog}' has no command {shown(word)} ({there})",
+                f"'{parser.prog}' has no command {shown(word)}{did_you_mean(word, below)}; {there}",
                 f"run '{parser.prog.replace('llmops', 'llmops help', 1)}' for what it accepts",
                 ExitCode.USAGE,
             )

@@ -46,3 +46,50 @@ def test_help_of_an_unknown_command_is_refused_in_one_line(words, named):
     assert result.code == 2 and result.stdout == ""
     error, fix = result.stderr.splitlines()
     assert error.startswith(f"error: {named}") and fix.startswith("  fix: run 'llmops help")
+
+
+@pytest.mark.parametrize(
+    ("argv", "hint", "fix"),
+    [
+        (
+            ["handvoer", "--env", "prod"],
+            "invalid choice: 'handvoer' (did you mean 'handover'?)",
+            "llmops",
+        ),
+        (["wait", "nodez"], "invalid choice: 'nodez' (did you mean 'nodes'?)", "llmops wait"),
+        (
+            ["cost", "--env", "prod", "--pricing-region", "us-east-2"],
+            "(did you mean 'us-east-1'?)",
+            "llmops cost",
+        ),
+        (
+            ["wait", "nodes", "--env", "prod", "--intervall", "5"],
+            "(did you mean '--interval'?)",
+            "llmops wait nodes",
+        ),
+        (
+            ["preflight", "--env", "prod", "--kubctl=kubectl"],
+            "(did you mean '--kubectl'?)",
+            "llmops preflight",
+        ),
+        (["help", "wiat"], "'llmops' has no command 'wiat' (did you mean 'wait'?)", "llmops help"),
+    ],
+)
+def test_a_mistyped_name_gets_the_closest_one_of_the_parser(argv, hint, fix):
+    # when a command, a subcommand, an option's value or an option is mistyped
+    result = llmops(*argv)
+    # then one error line names the closest the parser knows, the fix names the command's help, exit 2, no traceback
+    errors = [line for line in result.stderr.splitlines() if line.startswith("error: ")]
+    assert result.code == 2 and len(errors) == 1 and hint in errors[0], result.stderr
+    assert f"  fix: run '{fix}" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_a_name_close_to_none_gets_no_guess():
+    # when an option is nothing like any of the command's
+    result = llmops("wait", "nodes", "--env", "prod", "--zzz")
+    # then the error names it, guesses nothing, and points to the command's own help
+    assert result.code == 2 and "error: unrecognized arguments: --zzz\n" in result.stderr
+    assert (
+        "did you mean" not in result.stderr
+        and "fix: run 'llmops wait nodes --help'" in result.stderr
+    )

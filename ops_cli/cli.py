@@ -49,6 +49,13 @@ class Parser(argparse.ArgumentParser):
         )
 
 
+class OutputFormat(argparse.Action):
+    """``--output json|table``, the AWS CLI's spelling of ``--json`` (and of its absence): the same ``json`` flag."""
+
+    def __call__(self, parser, namespace, values, option_string=None):  # noqa: ANN001 (argparse's)
+        setattr(namespace, self.dest, values == "json")
+
+
 def common_options(defaults: bool) -> argparse.ArgumentParser:
     """Options accepted before and after any subcommand. Below the top level they default to SUPPRESS, so that a
     value given at one level is not reset by another level's default."""
@@ -59,6 +66,14 @@ def common_options(defaults: bool) -> argparse.ArgumentParser:
         action="store_true",
         help="print machine-readable JSON instead of tables",
         **suppress,
+    )
+    common.add_argument(
+        "--output",
+        choices=("json", "table"),
+        action=OutputFormat,
+        dest="json",
+        default=argparse.SUPPRESS,  # --json's default stands: tables
+        help="json: the same as --json; table: tables (default: table), as the AWS CLI's --output",
     )
     common.add_argument(
         "--region",

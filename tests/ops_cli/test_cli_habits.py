@@ -7,7 +7,7 @@ import io
 
 import pytest
 
-from ops_cli.cli import main
+from ops_cli.cli import build_parser, main
 from ops_cli.context import Runtime
 from tests.ops_cli.conftest import Result
 
@@ -92,4 +92,44 @@ def test_a_name_close_to_none_gets_no_guess():
     assert (
         "did you mean" not in result.stderr
         and "fix: run 'llmops wait nodes --help'" in result.stderr
+    )
+
+
+@pytest.mark.parametrize(
+    ("argv", "json"),
+    [
+        (["wait", "nodes", "--env", "prod"], False),
+        (["wait", "nodes", "--env", "prod", "--output", "table"], False),
+        (["wait", "nodes", "--env", "prod", "--output", "json"], True),
+        (["--output", "json", "capacity-blocks", "show", "cr-0123456789abcdef0"], True),
+        (["capacity-blocks", "--output=json", "show", "cr-0123456789abcdef0"], True),
+        (
+            ["wait", "nodes", "--env", "prod", "--json", "--output", "table"],
+            False,
+        ),  # the last one given wins
+    ],
+)
+def test_output_json_is_json_and_output_table_the_default(argv, json):
+    # given --output where --json is accepted: before the command, between group and command, after it
+    args = build_parser().parse_args(argv)
+    # then it sets what --json sets
+    assert args.json is json
+
+
+def test_output_json_prints_what_json_prints():
+    # given a command that ends in a local refusal, with --json and with --output json
+    dashed = llmops("smoke-test", "--url", "ftp://x", "--json")
+    spelled = llmops("smoke-test", "--url", "ftp://x", "--output", "json")
+    # then both print the same JSON on stdout, with the same exit code
+    assert spelled == dashed and spelled.code == 2 and spelled.json["kind"] == "USAGE"
+
+
+def test_another_output_format_is_refused_naming_the_choices():
+    # when --output names a format llmops does not print
+    result = llmops("smoke-test", "--url", "http://localhost:8000", "--output", "yaml")
+    # then the error names the option, the value and the two choices, exit 2
+    assert result.code == 2 and result.stdout == ""
+    assert (
+        "error: argument --output: invalid choice: 'yaml' (choose from 'json', 'table')"
+        in result.stderr
     )

@@ -15,6 +15,7 @@ from pathlib import Path
 from endpoint_probe.redaction import redact_secrets, secret_arguments
 from ops_cli import __version__
 from ops_cli.command_end import internal_error, last_resort, report, stdout_closed
+from ops_cli.command_help import group_help
 from ops_cli.context import CONFIG_DIR_VARIABLE, Context, Runtime, cli_words
 from ops_cli.errors import ExitCode, OpsError
 from ops_cli.output import write_if_open
@@ -101,8 +102,16 @@ def build_parser() -> argparse.ArgumentParser:
     common = common_options(defaults=False)
     parser = Parser(
         prog="llmops",
-        description="Find and buy GPU capacity, preflight, wait, smoke-test.",
         parents=[common_options(defaults=True)],
+        **group_help(
+            "Find and buy GPU capacity, preflight, wait, smoke-test.",
+            [
+                "llmops capacity-blocks offerings --env prod",
+                "llmops preflight --env prod",
+                "llmops smoke-test --url http://localhost:8000 --env prod --output json",
+                "llmops help wait nodes",
+            ],
+        ),
     )
     parser.add_argument("--version", action="version", version=f"llmops {__version__}")
     groups = parser.add_subparsers(dest="group", required=True, metavar="COMMAND")

@@ -3,12 +3,15 @@ a mistyped command or option, ``--output json|table`` beside ``--json``, and exa
 
 from __future__ import annotations
 
+import argparse
 import io
+import shlex
 
 import pytest
 
 from ops_cli.cli import build_parser, main
 from ops_cli.context import Runtime
+from ops_cli.suggestions import subcommands
 from tests.ops_cli.conftest import Result
 
 
@@ -133,3 +136,28 @@ def test_another_output_format_is_refused_naming_the_choices():
         "error: argument --output: invalid choice: 'yaml' (choose from 'json', 'table')"
         in result.stderr
     )
+
+
+def _parsers(parser: argparse.ArgumentParser):
+    """Every parser of the tree, the root first: llmops, each command group, each command."""
+    yield parser
+    for sub in subcommands(parser).values():
+        yield from _parsers(sub)
+
+
+def test_every_level_of_help_shows_examples_the_parser_accepts():
+    # given every parser llmops has, the root and the command groups among them
+    root = build_parser()
+    parsers = list(_parsers(root))
+    assert len(parsers) == 1 + 4 + 23  # the root, the four groups of subcommands, the 23 commands
+    for parser in parsers:
+        text = parser.format_help()
+        # then its help has an examples: section, one to four command lines of this very parser
+        assert "\nexamples:\n" in text, f"{parser.prog}: no examples: in its help"
+        examples = text.split("\nexamples:\n", 1)[1].split("\n\n", 1)[0].splitlines()
+        assert 1 <= len(examples) <= 4, text
+        for example in examples:
+            words = shlex.split(example)
+            assert f"{' '.join(words)} ".startswith(f"{parser.prog} "), f"{parser.prog}: {example}"
+            # each of which the parser accepts as a command it can run
+            assert callable(root.parse_args(words[1:]).handler), example

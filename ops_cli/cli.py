@@ -19,7 +19,7 @@ from ops_cli.command_help import group_help
 from ops_cli.context import CONFIG_DIR_VARIABLE, Context, Runtime, cli_words
 from ops_cli.errors import ExitCode, OpsError
 from ops_cli.output import write_if_open
-from ops_cli.suggestions import command_parser, suggested
+from ops_cli.suggestions import help_parser, suggested
 
 #: The command groups, in the order ``llmops --help`` lists them; each module's ``register`` adds its parsers.
 _GROUPS = "capacity_blocks training_plans preflight wait phases handover cost weights smoke_test bench help".split()
@@ -41,7 +41,7 @@ class Parser(argparse.ArgumentParser):
     def error(self, message: str):  # type: ignore[override]
         if len(message) > 300:  # argparse quotes the arguments it did not expect, however long
             message = f"{message[:300]}... ({len(message)} characters)"
-        command = command_parser(self, self.words)  # the root reports options no (sub)command took
+        command = help_parser(self, message, self.words)
         command.print_usage(sys.stderr)
         self.exit(
             ExitCode.USAGE,

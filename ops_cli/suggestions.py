@@ -8,7 +8,8 @@ import difflib
 import re
 from collections.abc import Iterable, Sequence
 
-#: argparse 3.11's words for a value that is not one of an argument's choices, and for arguments no parser took.
+#: argparse's words (CPython 3.11 Lib/argparse.py: _check_value, parse_args) for a value that is not one of an
+#: argument's choices, and for arguments no parser took.
 _INVALID_CHOICE = re.compile(r"invalid choice: '(?P<word>[^']*)'")
 _UNRECOGNIZED = "unrecognized arguments: "
 
@@ -43,6 +44,14 @@ def command_parser(root: argparse.ArgumentParser, words: Sequence[str]) -> argpa
     for word in words:
         parser = subcommands(parser).get(word, parser)
     return parser
+
+
+def help_parser(
+    parser: argparse.ArgumentParser, message: str, words: Sequence[str]
+) -> argparse.ArgumentParser:
+    """The parser whose --help the fix of argparse's error ``message`` names: for options no (sub)command took, which
+    the root reports, the command's that ``words`` name; else ``parser``, the one that failed."""
+    return command_parser(parser, words) if message.startswith(_UNRECOGNIZED) else parser
 
 
 def suggested(parser: argparse.ArgumentParser, message: str, words: Sequence[str]) -> str:

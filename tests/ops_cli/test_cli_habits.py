@@ -161,3 +161,13 @@ def test_every_level_of_help_shows_examples_the_parser_accepts():
             assert f"{' '.join(words)} ".startswith(f"{parser.prog} "), f"{parser.prog}: {example}"
             # each of which the parser accepts as a command it can run
             assert callable(root.parse_args(words[1:]).handler), example
+
+
+def test_the_fix_names_the_help_of_the_parser_that_failed():
+    # given a command line whose only word that is a command's name is an option's value
+    result = llmops("--region", "wait")
+    # then the error is the root's (no command), and so is the help its fix names
+    assert (
+        result.code == 2 and "error: the following arguments are required: COMMAND" in result.stderr
+    )
+    assert "  fix: run 'llmops --help'" in result.stderr

@@ -15,26 +15,46 @@ from pathlib import Path
 from endpoint_probe.redaction import redact_secrets, secret_arguments
 from ops_cli import __version__
 from ops_cli.command_end import internal_error, last_resort, report, stdout_closed
+from ops_cli.command_help import group_help
 from ops_cli.context import CONFIG_DIR_VARIABLE, Context, Runtime, cli_words
 from ops_cli.errors import ExitCode, OpsError
 from ops_cli.output import write_if_open
+from ops_cli.suggestions import help_parser, suggested
 
 #: The command groups, in the order ``llmops --help`` lists them; each module's ``register`` adds its parsers.
-_GROUPS = "capacity_blocks training_plans preflight wait phases handover cost weights smoke_test bench".split()
+_GROUPS = "capacity_blocks training_plans preflight wait phases handover cost weights smoke_test bench help".split()
 COMMANDS = tuple(importlib.import_module(f"ops_cli.commands.{name}") for name in _GROUPS)
 
 
 class Parser(argparse.ArgumentParser):
-    """argparse, with its errors in the CLI's format: an ``error:`` line and a ``fix:`` line, exit code 2."""
+    """argparse, with its errors in the CLI's format: an ``error:`` line, with the closest name to a mistyped one
+    (ops_cli/suggestions.py), and a ``fix:`` line, exit code 2."""
+
+    words: Sequence[
+        str
+    ] = ()  # the command line the root parser parses, for the options of the command it names
+
+    def parse_args(self, args=None, namespace=None):  # type: ignore[override]  # noqa: ANN001 (argparse's)
+        self.words = list(sys.argv[1:] if args is None else args)
+        return super().parse_args(self.words, namespace)
 
     def error(self, message: str):  # type: ignore[override]
         if len(message) > 300:  # argparse quotes the arguments it did not expect, however long
             message = f"{message[:300]}... ({len(message)} characters)"
-        self.print_usage(sys.stderr)
+        command = help_parser(self, message, self.words)
+        command.print_usage(sys.stderr)
         self.exit(
             ExitCode.USAGE,
-            f"error: {message}\n  fix: run '{self.prog} --help' for the accepted arguments\n",
+            f"error: {suggested(self, message, self.words)}\n"
+            f"  fix: run '{command.prog} --help' for the accepted arguments\n",
         )
+
+
+class OutputFormat(argparse.Action):
+    """``--output json|table``, the AWS CLI's spelling of ``--json`` (and of its absence): the same ``json`` flag."""
+
+    def __call__(self, parser, namespace, values, option_string=None):  # noqa: ANN001 (argparse's)
+        setattr(namespace, self.dest, values == "json")
 
 
 def common_options(defaults: bool) -> argparse.ArgumentParser:
@@ -47,6 +67,14 @@ def common_options(defaults: bool) -> argparse.ArgumentParser:
         action="store_true",
         help="print machine-readable JSON instead of tables",
         **suppress,
+    )
+    common.add_argument(
+        "--output",
+        choices=("json", "table"),
+        action=OutputFormat,
+        dest="json",
+        default=argparse.SUPPRESS,  # --json's default stands: tables
+        help="json: the same as --json; table: tables (default: table), as the AWS CLI's --output",
     )
     common.add_argument(
         "--region",
@@ -74,13 +102,22 @@ def build_parser() -> argparse.ArgumentParser:
     common = common_options(defaults=False)
     parser = Parser(
         prog="llmops",
-        description="Find and buy GPU capacity, preflight, wait, smoke-test.",
         parents=[common_options(defaults=True)],
+        **group_help(
+            "Find and buy GPU capacity, preflight, wait, smoke-test.",
+            [
+                "llmops capacity-blocks offerings --env prod",
+                "llmops preflight --env prod",
+                "llmops smoke-test --url http://localhost:8000 --env prod --output json",
+                "llmops help wait nodes",
+            ],
+        ),
     )
     parser.add_argument("--version", action="version", version=f"llmops {__version__}")
     groups = parser.add_subparsers(dest="group", required=True, metavar="COMMAND")
     for command in COMMANDS:
         command.register(groups, common)
+    parser.set_defaults(parser=parser)  # what `llmops help` walks (ops_cli/commands/help.py)
     return parser
 
 

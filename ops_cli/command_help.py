@@ -1,5 +1,6 @@
 """What a command's ``--help`` says besides its options: a sentence on what it does, one to three examples and its
-exit codes (ops_cli/errors.py ExitCode). Each command module passes :func:`command_help` to ``add_parser``."""
+exit codes (ops_cli/errors.py ExitCode). Each command module passes :func:`command_help` to ``add_parser``, each
+command group (and the root parser) :func:`group_help`: its examples are commands of the group."""
 
 from __future__ import annotations
 
@@ -43,6 +44,20 @@ def command_help(
     every = dict(COMMON_CODES) | (dict(AWS_CODES) if aws else {}) | dict(codes)
     lines = ["examples:", *(f"  {example}" for example in examples), "", "exit codes:"]
     lines += [f"  {int(code):<4} {meaning}" for code, meaning in sorted(every.items())]
+    return {
+        "description": what,
+        "epilog": "\n".join(lines) + "\n",
+        "formatter_class": HelpFormatter,
+    }
+
+
+def group_help(what: str, examples: Sequence[str]) -> dict:
+    """The keyword arguments of ``add_parser`` for a command group (or of the root parser): ``what`` it is for (one
+    sentence) and its ``examples`` (one to four command lines of its commands); the exit codes are each command's."""
+    lines = ["examples:", *(f"  {example}" for example in examples), ""]
+    lines.append(
+        "Each command's --help (or llmops help COMMAND ...) shows its own examples and exit codes."
+    )
     return {
         "description": what,
         "epilog": "\n".join(lines) + "\n",

@@ -11,7 +11,7 @@ from endpoint_probe.url import check_url
 from ops_cli import capacity_blocks as cb
 from ops_cli.api_key import add_api_key_options, api_key, keeping_secret
 from ops_cli.arguments import TIMEOUT_HELP, positive
-from ops_cli.command_help import command_help
+from ops_cli.command_help import command_help, group_help
 from ops_cli.commands.phases import startup_phases
 from ops_cli.context import Context
 from ops_cli.errors import ExitCode, OpsError, shown
@@ -27,7 +27,18 @@ from ops_cli.waiting import (
 
 def register(groups: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
     waits = groups.add_parser(
-        "wait", help="wait with progress and a timeout", parents=[common]
+        "wait",
+        help="wait with progress and a timeout",
+        parents=[common],
+        **group_help(
+            "Wait, with progress and a timeout, for a reservation, the GPU nodes, the endpoint or a HyperPod endpoint.",
+            [
+                "llmops wait reservation cr-0123456789abcdef0 --region us-west-2",
+                "llmops wait nodes --env prod",
+                "llmops wait endpoint --env prod --url http://localhost:8000",
+                "llmops wait inference-endpoint",
+            ],
+        ),
     ).add_subparsers(dest="command", required=True, metavar="SUBCOMMAND")
     p = waits.add_parser(
         "reservation",

@@ -10,7 +10,7 @@ from deployment_config.kubernetes_names import SERVING_NAMESPACE
 from endpoint_probe.errors import printable
 from ops_cli import hugging_face_hub, weights, weights_mirror_job
 from ops_cli.arguments import TIMEOUT_HELP, positive
-from ops_cli.command_help import command_help
+from ops_cli.command_help import command_help, group_help
 from ops_cli.config_writer import check_environment_file, update_environment_file
 from ops_cli.context import Context
 from ops_cli.errors import ExitCode, OpsError
@@ -19,7 +19,16 @@ from ops_cli.tools import run_tool
 
 def register(groups: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
     weights_group = groups.add_parser(
-        "weights", help="the model's weights", parents=[common]
+        "weights",
+        help="the model's weights",
+        parents=[common],
+        **group_help(
+            "Work with the model's weights: mirror them from Hugging Face to the environment's S3 prefix.",
+            [
+                "llmops weights mirror --env prod",
+                "llmops weights mirror --env prod --revision main",
+            ],
+        ),
     ).add_subparsers(dest="command", required=True, metavar="COMMAND")
     p = weights_group.add_parser(
         "mirror",

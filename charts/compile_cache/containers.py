@@ -11,6 +11,7 @@ import cdk8s_plus_28 as kplus
 from constructs import Construct
 
 from charts.compile_cache import S3_PREFIX, SCRIPT_FILE, cache_environment
+from charts.script_config_map import script_config_map
 from charts.serving_spec import VllmServingSpec
 from charts.vllm_deployment import container_security
 from deployment_config.model_location import MODEL_CACHE_MOUNT
@@ -75,14 +76,13 @@ def add_compile_cache(
     deployment_config/data/compile_cache_variables.json pointed under the key's directory in vLLM's environment: the save
     archives that directory with its subdirectories, so each library's cache is kept and restored with vLLM's."""
     (model_cache,) = [volume for volume in deployment.volumes if volume.name == "model-cache"]
-    config_map = kplus.ConfigMap(
+    config_map, script = script_config_map(
         scope,
         "compile-cache",
-        metadata=cdk8s.ApiObjectMetadata(name=CONFIG_MAP, namespace=spec.namespace),
-        data={SCRIPT_FILE.name: SCRIPT_FILE.read_text(encoding="utf-8")},
-    )
-    script = kplus.Volume.from_config_map(
-        scope, "compile-cache-volume", config_map, name="compile-cache-script"
+        name=CONFIG_MAP,
+        namespace=spec.namespace,
+        file=SCRIPT_FILE,
+        volume_name="compile-cache-script",
     )
     mounts = [
         kplus.VolumeMount(path=MODEL_CACHE_MOUNT, volume=model_cache),

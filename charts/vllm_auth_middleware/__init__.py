@@ -16,9 +16,10 @@ from collections.abc import Mapping
 from pathlib import Path
 from types import MappingProxyType
 
-import cdk8s
 import cdk8s_plus_28 as kplus
 from constructs import Construct
+
+from charts.script_config_map import script_config_map
 
 MODULE_FILE = Path(__file__).resolve().parent / "runtime" / "llm_serving_auth.py"
 MODULE = MODULE_FILE.stem
@@ -54,14 +55,13 @@ def add_auth_middleware(
 ) -> kplus.ConfigMap:
     """Add the ConfigMap holding the middleware, mount it on ``container`` and put it on its PYTHONPATH. The caller adds
     :data:`MIDDLEWARE_ARGS` to vLLM's arguments."""
-    config_map = kplus.ConfigMap(
+    config_map, volume = script_config_map(
         scope,
         "auth-middleware",
-        metadata=cdk8s.ApiObjectMetadata(name=CONFIG_MAP, namespace=namespace),
-        data={MODULE_FILE.name: MODULE_FILE.read_text(encoding="utf-8")},
-    )
-    volume = kplus.Volume.from_config_map(
-        scope, "auth-middleware-volume", config_map, name="auth-middleware"
+        name=CONFIG_MAP,
+        namespace=namespace,
+        file=MODULE_FILE,
+        volume_name="auth-middleware",
     )
     deployment.add_volume(volume)
     container.mount(MOUNT_PATH, volume, read_only=True)

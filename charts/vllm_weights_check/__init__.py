@@ -24,6 +24,7 @@ import cdk8s
 import cdk8s_plus_28 as kplus
 from constructs import Construct
 
+from charts.script_config_map import script_config_map
 from charts.serving_spec import VllmServingSpec
 from charts.vllm_deployment import container_security
 from deployment_config.model import EnvironmentConfig
@@ -73,14 +74,13 @@ def add_weights_check(
     """Add the ConfigMap holding the verifier and the init container that runs it, after ``fetch-weights`` (which
     :func:`charts.vllm_deployment.add_vllm_deployment` added): init containers run in the order they are listed."""
     (model_cache,) = [volume for volume in deployment.volumes if volume.name == "model-cache"]
-    config_map = kplus.ConfigMap(
+    config_map, script = script_config_map(
         scope,
         "weights-check",
-        metadata=cdk8s.ApiObjectMetadata(name=CONFIG_MAP, namespace=spec.namespace),
-        data={SCRIPT_FILE.name: SCRIPT_FILE.read_text(encoding="utf-8")},
-    )
-    script = kplus.Volume.from_config_map(
-        scope, "weights-check-volume", config_map, name="weights-check"
+        name=CONFIG_MAP,
+        namespace=spec.namespace,
+        file=SCRIPT_FILE,
+        volume_name="weights-check",
     )
     revision = spec.weights_revision
     checks = [

@@ -119,7 +119,6 @@ def test_bench_with_a_kubectl_that_never_returns_ends_at_its_timeout(run, hangin
 def test_a_real_llmops_process_kills_the_kubectl_it_started(hanging_kubectl):
     # given the installed entry point, as a user runs it (no credentials, no cluster)
     kubectl, pid_file = hanging_kubectl
-    started = time.monotonic()
     result = subprocess.run(
         [
             sys.executable,
@@ -138,7 +137,9 @@ def test_a_real_llmops_process_kills_the_kubectl_it_started(hanging_kubectl):
         timeout=60,
         env={"PATH": os.environ.get("PATH", ""), "PYTHONPATH": str(PROJECT_DIR)},
     )
-    took = time.monotonic() - started
+    # then it ends within its timeout of the moment its kubectl started (measured from there, not from the
+    # interpreter's start: imports on a loaded machine come before the deadline and are no part of it)
+    took = time.time() - pid_file.stat().st_mtime
     assert took < 2 + SLACK, took
     assert result.returncode == ExitCode.TIMEOUT, result.stderr
     assert "timed out after 2 s" in result.stderr and "Traceback" not in result.stderr

@@ -41,7 +41,7 @@ from pathlib import Path
 from types import MappingProxyType
 
 from charts.compile_cache.runtime.compile_cache import key_digest
-from deployment_config.compile_cache_variables import kept_variables
+from deployment_config.compile_cache_variables import compile_cache_applies, kept_variables
 from deployment_config.model_location import MODEL_CACHE_MOUNT
 from deployment_config.s3_names import COMPILE_CACHE_S3_PREFIX
 
@@ -108,9 +108,11 @@ def compile_cache_for(
     environment: Mapping[str, str],
 ) -> CompileCacheSpec | None:
     """The compile cache of one serving configuration, or None where none is kept (see the module docstring)."""
-    _, at, digest = image.partition("@")
-    if not (weights_s3_uri and revision and at and digest.startswith("sha") and nodes == 1):
+    if not compile_cache_applies(
+        image=image, weights_s3_uri=weights_s3_uri, revision=revision, nodes=nodes
+    ):
         return None
+    digest = image.partition("@")[2]
     bucket = weights_s3_uri.removeprefix("s3://").split("/", 1)[0]
     key = {
         # The digest alone: the same image through the ECR pull-through cache or from its registry is one image.

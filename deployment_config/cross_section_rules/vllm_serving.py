@@ -7,7 +7,7 @@ from collections.abc import Iterator
 
 from deployment_config import speculator
 from deployment_config.catalog import MODEL_PRESETS
-from deployment_config.compile_cache_variables import kept_variables
+from deployment_config.compile_cache_variables import compile_cache_applies, kept_variables
 from deployment_config.cross_section_rules._issues import note as _note
 from deployment_config.cross_section_rules.facts import placement
 from deployment_config.errors import ConfigIssue, quoted
@@ -75,18 +75,20 @@ def max_model_len_within_the_context(values: FileValues) -> Iterator[ConfigIssue
 
 
 def cache_variables_left_to_the_compile_cache(values: FileValues) -> Iterator[ConfigIssue]:
-    """Where the compile cache is on (EKS, weights from S3 at a revision, an image by digest, one node:
-    charts/compile_cache/ ``compile_cache_for``), the chart points every kept cache variable
-    (deployment_config/data/compile_cache_variables.json) under the cache's directory, so that what a start compiles
-    is saved and restored: a value in model.extra_env would be replaced, never honoured."""
+    """Where the compile cache is on (EKS, and ``compile_cache_applies``, which charts/compile_cache/ also asks), the
+    chart points every kept cache variable (deployment_config/data/compile_cache_variables.json) under the cache's
+    directory, so that what a start compiles is saved and restored: a value in model.extra_env would be replaced,
+    never honoured."""
     model = values.section("model")
     if values.get("platform") == "hyperpod":
         return
-    image = model.image or MODEL_PRESETS[model.preset].image
-    if not (model.weight_source == "s3" and model.hugging_face_revision and "@sha" in image):
-        return
     placed = placement(values)
-    if placed is None or placed.nodes_per_replica is not None:
+    if placed is None or not compile_cache_applies(
+        image=model.image or MODEL_PRESETS[model.preset].image,
+        weights_s3_uri=model.s3_uri if model.weight_source == "s3" else None,
+        revision=model.hugging_face_revision,
+        nodes=placed.nodes_per_replica or 1,
+    ):
         return
     kept = kept_variables()
     for name in sorted(set(model.extra_env or {}) & set(kept)):

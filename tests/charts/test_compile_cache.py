@@ -368,21 +368,28 @@ def test_no_cache_is_kept_where_a_key_could_mix_or_nothing_holds_it(change):
 DIGEST_IMAGE = "vllm/vllm-openai:kimi-k3@sha256:" + "a" * 64
 
 
-@pytest.fixture(scope="module")
-def cached_objects(default_env) -> list[dict]:
-    """The default environment with S3 weights at a pinned revision and an image pinned by digest."""
+def cached_manifests(env, **model_changes) -> list[dict]:
+    """The manifests of ``env`` with S3 weights at a pinned revision and an image pinned by digest (the compile cache
+    on), and ``model_changes`` to the model besides."""
     from charts.serving_spec import serving_spec_for
     from charts.vllm_serving_chart import synthesize_manifests
     from deployment_config.model import WeightSource
 
     model = dataclasses.replace(
-        default_env.model,
+        env.model,
         weight_source=WeightSource.S3,
         s3_uri="s3://weights-bucket/kimi-k3/",
         hugging_face_revision=KEY["model_revision"],
         image=DIGEST_IMAGE,
+        **model_changes,
     )
-    return synthesize_manifests(serving_spec_for(dataclasses.replace(default_env, model=model)))
+    return synthesize_manifests(serving_spec_for(dataclasses.replace(env, model=model)))
+
+
+@pytest.fixture(scope="module")
+def cached_objects(default_env) -> list[dict]:
+    """The default environment with the compile cache on (:func:`cached_manifests`)."""
+    return cached_manifests(default_env)
 
 
 def _pod(objects: list[dict]) -> dict:

@@ -106,24 +106,15 @@ def test_each_librarys_cache_is_saved_and_restored_with_vllms(tmp_path: Path):
 def test_with_a_compile_cache_a_kept_variable_in_extra_env_is_replaced_by_the_cached_directory(
     default_env,
 ):
-    import dataclasses
-
-    from charts.serving_spec import serving_spec_for
-    from charts.vllm_serving_chart import synthesize_manifests
-    from deployment_config.model import WeightSource
-    from tests.charts.test_compile_cache import DIGEST_IMAGE
+    from tests.charts.test_compile_cache import cached_manifests
 
     # given the cached variant whose model.extra_env also names Triton's cache
-    model = dataclasses.replace(
-        default_env.model,
-        weight_source=WeightSource.S3,
-        s3_uri="s3://weights-bucket/kimi-k3/",
-        hugging_face_revision=KEY["model_revision"],
-        image=DIGEST_IMAGE,
+    objects = cached_manifests(
+        default_env,
         extra_env={**default_env.model.extra_env, "TRITON_CACHE_DIR": "/elsewhere/triton"},
     )
-    objects = synthesize_manifests(serving_spec_for(dataclasses.replace(default_env, model=model)))
     vllm = _containers(objects)["vllm"]
-    # then vLLM gets it once, in the directory that is saved (docs/weights.md says so), not the one that is lost
+    # then vLLM gets it once, in the directory that is saved, not the one that is lost (make check-config refuses
+    # such a file, deployment_config/cross_section_rules/vllm_serving.py; the chart never lets a cache escape anyway)
     (triton,) = [e["value"] for e in vllm["env"] if e["name"] == "TRITON_CACHE_DIR"]
     assert triton == _env(vllm)["VLLM_CACHE_ROOT"] + "/triton"

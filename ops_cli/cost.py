@@ -5,7 +5,9 @@ Block or training plan), ``cluster.system_instance_type`` x ``system_node_count`
 interface endpoints of :data:`deployment_config.model.INTERFACE_ENDPOINT_NAMES` in every zone (both from
 ``EnvironmentConfig``, which stacks/network_stack.py builds the VPC from), the EKS control plane, and the load balancer
 the serving path makes (EKS: the cloud controller's NLB; HyperPod: the Inference Operator's ALB). Usage-based services
-(AMP, CloudWatch, data processed) are listed, not estimated.
+(AMP, CloudWatch, data processed) are listed, not estimated. Without AWS credentials it still prints what it knows
+(:func:`offline_report`): the counts, and the GPU capacity at the published rate of the price table
+(deployment_config/gpu_prices.py, ops_cli/cost_estimate.py), each price that needs AWS marked so.
 
 Facts and their sources:
 
@@ -31,6 +33,7 @@ from deployment_config.model import EnvironmentConfig, Platform
 from ops_cli import price_list
 from ops_cli import training_plans as tp
 from ops_cli.aws import Aws
+from ops_cli.cost_estimate import gpu_capacity, published_fee
 from ops_cli.cost_records import Block, CostReport, CostRow, to_tenths, upfront_fee
 from ops_cli.errors import ExitCode, OpsError, shown
 from ops_cli.paid_periods import (
@@ -56,33 +59,34 @@ AMOUNT_FORM = (
 )
 
 
-def parse_amount(text: str, option: str, most: Decimal) -> Decimal:
+def parse_amount(text: str, option: str, most: Decimal, example: str = "91540.80") -> Decimal:
     """``text`` as an amount above 0 and at most ``most`` (see :data:`AMOUNT`); one :class:`OpsError` naming
-    ``option``, what was wrong and the accepted form otherwise."""
+    ``option``, what was wrong and the accepted form (with ``example``) otherwise."""
+    form = AMOUNT_FORM.replace("91540.80", example)
     if "," in text:
         if re.fullmatch(
             r"[0-9]{1,3}(,[0-9]{3})+\.[0-9]+", text
         ):  # '91,540.80': both marks, so ',' groups
             raise OpsError(
                 f"{option} {shown(text)} has a thousands separator ','",
-                f"write {option} {text.replace(',', '')} ({AMOUNT_FORM.partition(', for')[0]})",
+                f"write {option} {text.replace(',', '')} ({form.partition(', for')[0]})",
                 ExitCode.USAGE,
             )
         raise OpsError(
             f"{option} {shown(text)} has a ',', which is a decimal comma or a thousands separator depending "
             "on where one lives, so its value is ambiguous",
-            f"write the amount as {AMOUNT_FORM}",
+            f"write the amount as {form}",
             ExitCode.USAGE,
         )
     if not AMOUNT.fullmatch(text):
         raise OpsError(
-            f"{option} {shown(text)} is not an amount", f"write it as {AMOUNT_FORM}", ExitCode.USAGE
+            f"{option} {shown(text)} is not an amount", f"write it as {form}", ExitCode.USAGE
         )
     value = Decimal(text)
     if value <= 0 or value > most:
         raise OpsError(
             f"{option} {shown(text)} is out of range (more than 0, at most {most:,})",
-            f"pass the amount as {AMOUNT_FORM}",
+            f"pass the amount as {form}",
             ExitCode.USAGE,
         )
     return value
@@ -280,13 +284,7 @@ def cost_report(
         periods = capacity_periods(aws, env, block) if block.fee is not None else []
     rows = billable_rows(env)
     price_rows(pricing, rows)
-    gpu = env.hyperpod if env.platform is Platform.HYPERPOD else env.capacity
-    gpu_type = gpu.instance_type if isinstance(gpu.instance_type, str) else gpu.instance_type.name
-    fee_row = CostRow(
-        f"{gpu.instance_count} x {gpu_type} ({block.kind} {block.identifier}), upfront fee",
-        1,
-        note=f"paid at purchase, {block.fee_source}",
-    )
+    fee_row = _fee_row(env, block)
     if block.fee is not None and block.currency not in (None, PRICE_CURRENCY):
         fee_row.note = f"{block.fee:,.2f} {block.currency} paid at purchase, not added to the {PRICE_CURRENCY} totals"
     elif block.fee is not None and periods and periods[0].hours:
@@ -323,4 +321,69 @@ def cost_report(
             f"of the block; {block.fee_source}"
         )
     rows.insert(0, fee_row)
-    return CostReport(env.name, env.region, block, rows, now, USAGE_BASED)
+    return CostReport(
+        env.name, env.region, block, rows, now, USAGE_BASED, published=published_fee(env)
+    )
+
+
+def _fee_row(env: EnvironmentConfig, block: Block) -> CostRow:
+    gpu_type, count = gpu_capacity(env)
+    return CostRow(
+        f"{count} x {gpu_type} ({block.kind} {block.identifier}), upfront fee",
+        1,
+        note=f"paid at purchase, {block.fee_source}",
+    )
+
+
+def offline_report(
+    env: EnvironmentConfig, *, now: datetime, why: str, block_fee: Decimal | None, fee_currency: str
+) -> CostReport:
+    """What ``llmops cost`` knows without AWS (``why``: the credentials error): the counts from the configuration, the
+    GPU capacity at the price table's rate; "needs AWS" on the prices, the block's dates and, on HyperPod, the fee."""
+    hyperpod = env.platform is Platform.HYPERPOD
+    kind, identifier = (
+        ("training plan", (env.hyperpod.training_plan_arn or "?").rsplit("/", 1)[-1])
+        if hyperpod
+        else ("Capacity Block", env.capacity.capacity_reservation_id)
+    )
+    dates = "SageMaker DescribeTrainingPlan" if hyperpod else "EC2 DescribeCapacityReservations"
+    configured = env.observability.block_fee_usd
+    if hyperpod:
+        fee = None
+    elif block_fee is None and configured is not None:
+        fee, fee_currency = Decimal(str(configured)), "USD"
+    else:
+        fee = block_fee
+    block = Block(
+        kind,
+        identifier,
+        None,
+        None,
+        fee,
+        fee_currency if fee is not None else None,
+        f"needs AWS: the dates come from {dates}",
+    )
+    fee_row = _fee_row(env, block)
+    fee_row.note = (
+        f"{fee:,.2f} {fee_currency} paid at purchase; per hour needs AWS: the block's hours ({dates})"
+        if fee is not None
+        else f"needs AWS: the fee and the dates come from {dates}"
+        if hyperpod
+        else "the fee paid: --block-fee or observability.block_fee_usd; the block's hours need AWS "
+        f"({dates}); the published rate: 'At the published rate'"
+    )
+    rows = billable_rows(env)
+    for row in rows:
+        row.note = "needs AWS: the price comes from the AWS Price List Query API" + (
+            f"; {row.note}" if row.note else ""
+        )
+    return CostReport(
+        env.name,
+        env.region,
+        block,
+        [fee_row, *rows],
+        now,
+        USAGE_BASED,
+        published=published_fee(env),
+        needs_aws=why,
+    )

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from decimal import Decimal, InvalidOperation
 
+from deployment_config.gpu_prices import PublishedRate
 from ops_cli.price_list import PRICE_CURRENCY, Price, PriceQuery
 
 
@@ -81,6 +82,43 @@ class Block:
         return Decimal(str((self.end - self.start).total_seconds())) / 3600
 
 
+@dataclass(frozen=True)
+class PublishedFee:
+    """The GPU capacity at the price table's rate (deployment_config/gpu_prices.py): what the block comes to at the
+    published rate, beside the fee actually paid (never instead of it, never in the totals)."""
+
+    instance_type: str
+    instances: int
+    rate: PublishedRate | None
+    #: why there is no rate (the table's own words, with its source and date), when ``rate`` is None
+    absent: str = ""
+
+    @property
+    def per_hour(self) -> Decimal | None:
+        return self.rate.per_instance_hour * self.instances if self.rate else None
+
+    def fee_for(self, hours: Decimal | None) -> Decimal | None:
+        """The fee a block of ``hours`` comes to at this rate (None without a rate or without the hours)."""
+        per_hour = self.per_hour
+        return _cents(per_hour * hours) if per_hour is not None and hours is not None else None
+
+    def to_dict(self, block_hours: Decimal | None) -> dict:
+        fee = self.fee_for(block_hours)
+        rate = self.rate
+        return {
+            "instance_type": self.instance_type,
+            "instances": self.instances,
+            "per_instance_hour": str(rate.per_instance_hour) if rate else None,
+            "per_hour": str(self.per_hour) if rate else None,
+            "per_day": str(_cents(self.per_hour * 24)) if rate else None,
+            "block_hours": str(to_tenths(block_hours)) if block_hours is not None else None,
+            "block_fee": str(fee) if fee is not None else None,
+            "read_on": rate.read_on if rate else None,
+            "source": rate.price_list.source if rate else None,
+            "absent": self.absent or None,
+        }
+
+
 @dataclass
 class CostReport:
     env: str
@@ -89,6 +127,10 @@ class CostReport:
     rows: list[CostRow]
     now: datetime
     usage_based: tuple[str, ...] = field(default=())
+    #: the GPU capacity at the price table's rate
+    published: PublishedFee | None = None
+    #: why the AWS part is missing (no credentials): every line that needs AWS says so
+    needs_aws: str | None = None
 
     @property
     def hours_left(self) -> Decimal | None:
@@ -136,7 +178,7 @@ class CostReport:
             },
             "rows": [r.to_dict(hours) for r in self.rows],
             "total": {
-                "per_hour": str(_cents(self.hourly_total)),
+                "per_hour": str(_cents(self.hourly_total)) if not self.needs_aws else None,
                 "rest_of_block": str(_cents(self.hourly_total * hours))
                 if hours is not None
                 else None,
@@ -145,6 +187,8 @@ class CostReport:
                 "not_priced": self.missing,
             },
             "usage_based_not_estimated": list(self.usage_based),
+            "published_rate": self.published.to_dict(self.block.hours) if self.published else None,
+            "needs_aws": self.needs_aws,
         }
 
 

@@ -9,7 +9,7 @@ from decimal import Decimal
 from typing import Any
 
 from ops_cli.block_usage import Usage as UsageReport
-from ops_cli.cost_records import CostReport, to_tenths
+from ops_cli.cost_records import CostReport, PublishedFee, to_tenths
 from ops_cli.offering import Offering
 from ops_cli.output import Table, duration, money, table, utc_and_local
 from ops_cli.price_list import PRICE_CURRENCY
@@ -43,9 +43,14 @@ def cost_human(report: CostReport) -> list:
             )
         )
     block = report.block
+    when = (
+        f"ends {utc_and_local(block.end)}, {to_tenths(hours) if hours is not None else '?'} h from now"
+        if block.end is not None or not report.needs_aws
+        else f"its dates: needs AWS ({block.fee_source.removeprefix('needs AWS: the dates come from ')})"
+    )
     lines = [
-        f"{report.env} in {report.region}: {block.kind} {block.identifier} ends {utc_and_local(block.end)}, "
-        f"{to_tenths(hours) if hours is not None else '?'} h from now. Amounts in {usd}.",
+        *([f"needs AWS: {report.needs_aws}"] if report.needs_aws else []),
+        f"{report.env} in {report.region}: {block.kind} {block.identifier} {when}. Amounts in {usd}.",
         table(
             [
                 "item",
@@ -57,18 +62,25 @@ def cost_human(report: CostReport) -> list:
             rows,
         ),
     ]
-    total = f"Total of the hourly resources: {report.hourly_total:,.2f} {usd} per hour"
-    if hours is not None:
-        total += f", {report.hourly_total * hours:,.2f} {usd} for the rest of the block"
-    lines.append(
-        total + ("." if not report.missing else f"; without: {', '.join(report.missing)}.")
-    )
+    if report.needs_aws:
+        lines.append(
+            "Total of the hourly resources: needs AWS (their prices come from the AWS Price List Query API)."
+        )
+    else:
+        total = f"Total of the hourly resources: {report.hourly_total:,.2f} {usd} per hour"
+        if hours is not None:
+            total += f", {report.hourly_total * hours:,.2f} {usd} for the rest of the block"
+        lines.append(
+            total + ("." if not report.missing else f"; without: {', '.join(report.missing)}.")
+        )
     fee_row = report.rows[0]
     if fee_row.fixed_per_hour is not None:
         lines.append(
             f"With the block's fee spread over its hours: {report.hourly_total + fee_row.fixed_per_hour:,.2f} "
             f"{usd} per hour."
         )
+    if report.published:
+        lines.append(published_line(report.published, block.hours, report.needs_aws))
     lines.append("Sources:")
     lines += [f"  {row.item}: {row.note}" for row in report.rows if row.price is None and row.note]
     lines += [
@@ -79,6 +91,27 @@ def cost_human(report: CostReport) -> list:
     ]
     lines.append("Usage-based, not estimated: " + "; ".join(report.usage_based) + ".")
     return lines
+
+
+def published_line(published: PublishedFee, block_hours, needs_aws: str | None) -> str:
+    """The GPU capacity at the price table's rate, beside the fee paid (ops_cli/cost_estimate.py)."""
+    rate = published.rate
+    if rate is None:
+        return f"At the published rate: {published.absent}."
+    fee = published.fee_for(block_hours)
+    block = (
+        f"for the block's {to_tenths(block_hours)} h: {fee:,.2f} {PRICE_CURRENCY}"
+        if fee is not None
+        else "for the block's hours: needs AWS"
+        if needs_aws
+        else "for the block's hours: unknown (EC2 gave no dates)"
+    )
+    return (
+        f"At the published rate (from the price table of {rate.read_on}): {published.instances} x "
+        f"{published.instance_type} x {rate.per_instance_hour:,} {PRICE_CURRENCY} per instance-hour = "
+        f"{published.per_hour:,.2f} {PRICE_CURRENCY} per hour, {published.per_hour * 24:,.2f} {PRICE_CURRENCY} per day; {block} "
+        f"(a Capacity Block's fee, at the rate of the day of purchase; {rate.price_list.source})."
+    )
 
 
 def phases_table(phases: list) -> Table:

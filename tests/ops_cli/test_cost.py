@@ -598,3 +598,20 @@ def test_on_hyperpod_after_the_training_plan_no_fee_is_counted_per_hour_now(
     fee_row = result.json["rows"][0]
     assert Decimal(fee_row["per_hour"]) == 0
     assert "per hour now: none (no paid period covers now" in fee_row["note"]
+
+
+def test_with_aws_the_published_rate_prices_the_block_over_its_hours_beside_the_fee_paid(
+    stubs, run, example_env
+):
+    # given the stubbed 34-hour block and every price
+    regional, pricing = stubs
+    expect_reservation(regional)
+    expect_all_prices(pricing, example_env)
+    result = run("cost", "--env", "example", "--block-fee", "91540.80", "--json")
+    assert result.code == ExitCode.OK, result.stderr
+    # then the table's rate over the block's hours is shown, and the totals keep the fee paid
+    published = result.json["published_rate"]
+    assert published["block_hours"] == "34.0"
+    assert published["block_fee"] == str(Decimal("112.32") * 34)
+    assert result.json["needs_aws"] is None
+    assert result.json["block"]["upfront_fee"] == "91540.80"  # the fee paid, not the table's

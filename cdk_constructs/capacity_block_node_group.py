@@ -13,7 +13,7 @@ from constructs import Construct
 
 from cdk_constructs.nag_acknowledgements import NODE_POLICY_REASONS, acknowledge_node_role
 from deployment_config.catalog import GpuInstanceType, NetworkLayout
-from deployment_config.gpu_nodes import GPU_NODEGROUP
+from deployment_config.gpu_nodes import GPU_NODEGROUP, GPU_ROOT_VOLUME_GIB
 
 #: nodeadm configuration: assemble the instance-store NVMe disks into one RAID0 array for kubelet, containerd
 #: and the model cache. Managed node groups merge this MIME part with their own bootstrap configuration.
@@ -33,9 +33,6 @@ spec:
 
 --//--
 """
-
-#: Root volume: the vLLM image alone is over 20 GB; the model cache is on the NVMe array, not here.
-ROOT_VOLUME_GIB = 200
 
 _TAINT_EFFECTS = {
     "NoSchedule": eks.TaintEffect.NO_SCHEDULE,
@@ -135,7 +132,7 @@ class CapacityBlockNodeGroup(Construct):
                     ec2.CfnLaunchTemplate.BlockDeviceMappingProperty(
                         device_name="/dev/xvda",
                         ebs=ec2.CfnLaunchTemplate.EbsProperty(
-                            volume_size=ROOT_VOLUME_GIB,
+                            volume_size=GPU_ROOT_VOLUME_GIB,
                             volume_type="gp3",
                             encrypted=True,
                             delete_on_termination=True,

@@ -8,6 +8,9 @@ GPU_NODE_LABELS = MappingProxyType({"llm-serving/node-role": "gpu-inference"})
 GPU_TAINT_KEY = "nvidia.com/gpu"
 GPU_TAINT_VALUE = "present"
 GPU_TAINT_EFFECT = "NoSchedule"
+#: The GPU nodes' root volume (gp3, GiB; the launch template's): the vLLM image alone is over 20 GB; the model cache is on
+#: the NVMe array, not here. bench/running_resources.py and llmops cost count it.
+GPU_ROOT_VOLUME_GIB = 200
 #: Where nodeadm mounts the RAID0 array it builds from the instance-store NVMe disks.
 NVME_RAID_MOUNT = "/mnt/k8s-disks/0"
 #: The model cache on that array; survives pod restarts on the same node.

@@ -34,6 +34,7 @@ from ops_cli import price_list
 from ops_cli import training_plans as tp
 from ops_cli.aws import Aws
 from ops_cli.cost_estimate import gpu_capacity, published_fee
+from ops_cli.cost_inventory import USAGE_BASED, billable_rows, ebs_volumes
 from ops_cli.cost_records import Block, CostReport, CostRow, to_tenths, upfront_fee
 from ops_cli.errors import ExitCode, OpsError, shown
 from ops_cli.paid_periods import (
@@ -44,7 +45,7 @@ from ops_cli.paid_periods import (
     uncounted_now,
     why_uncounted,
 )
-from ops_cli.price_list import PRICE_CURRENCY, PriceQuery, hourly_price
+from ops_cli.price_list import PRICE_CURRENCY, hourly_price
 
 #: The largest fee accepted with --block-fee: more than any Capacity Block, small enough to catch a typo.
 MAX_BLOCK_FEE = Decimal(100_000_000)
@@ -95,94 +96,6 @@ def parse_amount(text: str, option: str, most: Decimal, example: str = "91540.80
 def parse_block_fee(text: str) -> Decimal:
     """--block-fee: the upfront fee 'capacity-blocks purchase' printed, written as :data:`AMOUNT` (91540.80)."""
     return parse_amount(text, "--block-fee", MAX_BLOCK_FEE)
-
-
-# --- what the environment runs ------------------------------------------------------------------------------------
-
-
-def ec2_instance(region: str, instance_type: str) -> PriceQuery:
-    return PriceQuery(
-        "AmazonEC2",
-        (
-            ("regionCode", region),
-            ("instanceType", instance_type),
-            ("operatingSystem", "Linux"),
-            ("tenancy", "Shared"),
-            ("preInstalledSw", "NA"),
-            ("capacitystatus", "Used"),
-        ),
-        usage_type=f"BoxUsage:{instance_type}",
-    )
-
-
-def billable_rows(env: EnvironmentConfig) -> list[CostRow]:
-    """The hourly-billed resources of ``env``, counted from its configuration, with the query that prices each."""
-    region = env.region
-    hyperpod = env.platform is Platform.HYPERPOD
-    zones = len(env.availability_zones)
-    rows = [
-        CostRow(
-            f"EC2 {env.cluster.system_instance_type} system node (On-Demand)",
-            env.cluster.system_node_count,
-            ec2_instance(region, env.cluster.system_instance_type),
-        ),
-        CostRow(
-            "EKS cluster (control plane, standard support)",
-            1,
-            PriceQuery(
-                "AmazonEKS", (("regionCode", region),), usage_type="AmazonEKS-Hours:perCluster"
-            ),
-            note="a Kubernetes version in extended support costs more per hour",
-        ),
-        CostRow(
-            f"NAT gateway (one per zone, {zones} zones)",
-            env.nat_gateway_count,
-            PriceQuery(
-                "AmazonEC2",
-                (("regionCode", region), ("productFamily", "NAT Gateway")),
-                usage_type="NatGateway-Hours",
-            ),
-            note="plus each GB processed",
-        ),
-        CostRow(
-            f"interface VPC endpoint x zone ({env.interface_endpoint_zone_count // zones} endpoints)",
-            env.interface_endpoint_zone_count,
-            PriceQuery(
-                "AmazonVPC",
-                (("regionCode", region), ("productFamily", "VpcEndpoint")),
-                usage_type="VpcEndpoint-Hours",
-            ),
-            note="plus each GB processed",
-        ),
-        CostRow(
-            "Application Load Balancer (Inference Operator)"
-            if hyperpod
-            else "Network Load Balancer (vllm Service)",
-            1,
-            PriceQuery(
-                "AWSELB",
-                (
-                    ("regionCode", region),
-                    (
-                        "productFamily",
-                        "Load Balancer-Application" if hyperpod else "Load Balancer-Network",
-                    ),
-                ),
-                usage_type="LoadBalancerUsage",
-            ),
-            note="plus capacity units (LCU/NLCU)",
-        ),
-    ]
-    return rows
-
-
-USAGE_BASED = (
-    "Amazon Managed Service for Prometheus (samples ingested, stored, queried) and its scraper",
-    "CloudWatch (alarms, dashboard, logs ingested and stored, metrics)",
-    "data processed by the NAT gateways, endpoints and load balancer (the first download of the weights goes "
-    "through the NAT gateways)",
-    "public IPv4 addresses of the NAT gateways, KMS keys, Secrets Manager secrets, Lambda",
-)
 
 
 # --- prices -------------------------------------------------------------------------------------------------------
@@ -322,7 +235,14 @@ def cost_report(
         )
     rows.insert(0, fee_row)
     return CostReport(
-        env.name, env.region, block, rows, now, USAGE_BASED, published=published_fee(env)
+        env.name,
+        env.region,
+        block,
+        rows,
+        now,
+        USAGE_BASED,
+        per_gb_month=ebs_volumes(env),
+        published=published_fee(env),
     )
 
 
@@ -332,6 +252,7 @@ def _fee_row(env: EnvironmentConfig, block: Block) -> CostRow:
         f"{count} x {gpu_type} ({block.kind} {block.identifier}), upfront fee",
         1,
         note=f"paid at purchase, {block.fee_source}",
+        kind="gpu-capacity",
     )
 
 
@@ -384,6 +305,7 @@ def offline_report(
         [fee_row, *rows],
         now,
         USAGE_BASED,
+        per_gb_month=ebs_volumes(env),
         published=published_fee(env),
         needs_aws=why,
     )

@@ -32,6 +32,8 @@ class CostRow:
     note: str = ""
     #: For the block's fee, already known per hour (fee / the block's hours), outside the Price List.
     fixed_per_hour: Decimal | None = None
+    #: what it is in bench/running_resources.py's inventory (its rows' ``kind``)
+    kind: str = ""
 
     @property
     def per_hour(self) -> Decimal | None:
@@ -127,6 +129,8 @@ class CostReport:
     rows: list[CostRow]
     now: datetime
     usage_based: tuple[str, ...] = field(default=())
+    #: what is billed per GB-month (EBS volumes), listed beside the hourly rows, not in their totals
+    per_gb_month: tuple[str, ...] = field(default=())
     #: the GPU capacity at the price table's rate
     published: PublishedFee | None = None
     #: why the AWS part is missing (no credentials): every line that needs AWS says so
@@ -187,6 +191,7 @@ class CostReport:
                 "not_priced": self.missing,
             },
             "usage_based_not_estimated": list(self.usage_based),
+            "per_gb_month_not_in_totals": list(self.per_gb_month),
             "published_rate": self.published.to_dict(self.block.hours) if self.published else None,
             "needs_aws": self.needs_aws,
         }

@@ -13,9 +13,9 @@ Facts and their sources:
 - Attribute names and values (``regionCode``, ``instanceType``, ``operatingSystem`` ``Linux``, ``tenancy`` ``Shared``,
   ``preInstalledSw`` ``NA``, ``capacitystatus`` ``Used``, ``productFamily`` ``NAT Gateway`` / ``VpcEndpoint`` /
   ``Load Balancer-Network`` / ``Load Balancer-Application``, ``usagetype``) and usage types (``BoxUsage:TYPE``,
-  ``NatGateway-Hours``, ``VpcEndpoint-Hours`` under service code ``AmazonVPC``, ``AmazonEKS-Hours:perCluster``,
-  ``LoadBalancerUsage``): product records as returned by GetProducts and queried in public code (for example
-  asheiduk/as-scripts ``x`` for EC2 attributes; AlexanderWiechert/open-costcalculator
+  ``NatGateway-Hours``, ``VpcEndpoint-Hours`` and ``PublicIPv4:InUseAddress`` under service code ``AmazonVPC``,
+  ``AmazonEKS-Hours:perCluster``, ``LoadBalancerUsage``): product records as returned by GetProducts and queried in
+  public code (for example asheiduk/as-scripts ``x`` for EC2 attributes; AlexanderWiechert/open-costcalculator
   ``src/resources/nat_gateway/nat_gateway_filter.py``). Not read from an AWS page: every query therefore must match
   exactly one product, or its row says "price not found" with the filters (ops_cli/cost.py ``price_rows``), instead
   of guessing. A usage type carries

@@ -90,6 +90,12 @@ def cost_human(report: CostReport) -> list:
         if row.price
     ]
     lines.append("Usage-based, not estimated: " + "; ".join(report.usage_based) + ".")
+    if report.per_gb_month:
+        lines.append(
+            "Per GB-month, not in the hourly totals: EBS volumes "
+            + "; ".join(report.per_gb_month)
+            + "."
+        )
     return lines
 
 

@@ -32,6 +32,7 @@ from constructs import Construct
 
 from cdk_constructs.nag_acknowledgements import acknowledge, managed_policy_finding
 from deployment_config.model import EnvironmentConfig
+from deployment_config.sections.access import ACCESS_ROOT_VOLUME_GB
 
 PROJECT_DIR = Path(__file__).resolve().parents[2]
 BOOT_SCRIPT = Path(__file__).resolve().parent / "runtime" / "boot.sh"
@@ -58,7 +59,6 @@ TOOL_DIGESTS = {
 #: What the host needs beside llmops' packages: the pinned, hashed dependencies (runtime/boot.sh installs them and runs
 #: llmops from the source tree).
 LLMOPS_FILES = ("requirements-ops.txt",)
-ROOT_VOLUME_GB = 20
 
 
 def _temporary_directory(prefix: str) -> Path:
@@ -245,7 +245,7 @@ class AccessHost(Construct):
                 ec2.BlockDevice(
                     device_name="/dev/xvda",
                     volume=ec2.BlockDeviceVolume.ebs(
-                        ROOT_VOLUME_GB,
+                        ACCESS_ROOT_VOLUME_GB,
                         encrypted=True,
                         volume_type=ec2.EbsDeviceVolumeType.GP3,
                         delete_on_termination=True,

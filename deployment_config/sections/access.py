@@ -16,6 +16,9 @@ from deployment_config.errors import Problem, quoted
 from deployment_config.sections._fields import _STRICT, fail, fail_unknown_instance_type
 
 DEFAULT_INSTANCE_TYPE = "t3.medium"
+#: The host's root volume (gp3, GB): cdk_constructs/access_host builds it; bench/running_resources.py and llmops cost
+#: count it.
+ACCESS_ROOT_VOLUME_GB = 20
 #: The EC2 naming convention marks AWS Graviton (arm64) families with a 'g' after the generation (m7g, t4g, c7gn,
 #: r8gd): "Instance type naming conventions", https://docs.aws.amazon.com/ec2/latest/instancetypes/instance-type-names.html;
 #: a1 is the first Graviton family. The Grace Blackwell family (p6e-gb200) is Arm too: "the NVIDIA GB200 Grace Blackwell

@@ -12,7 +12,7 @@ from decimal import Decimal
 import pytest
 
 from deployment_config import load_environment
-from ops_cli import cost
+from ops_cli import cost, cost_inventory
 from ops_cli.cli import main
 from ops_cli.context import Runtime
 from ops_cli.errors import ExitCode
@@ -30,6 +30,7 @@ PRICES = {
     "m7i.xlarge": "0.2016",
     "eks": "0.10",
     "nat": "0.045",
+    "ipv4": "0.005",
     "endpoint": "0.01",
     "nlb": "0.0225",
     "alb": "0.0225",
@@ -121,7 +122,7 @@ def expect_products(
 def expect_all_prices(
     pricing: StubbedAws, env, *, nat_items: list[str] | None = None, load_balancer: str = "nlb"
 ) -> None:
-    rows = cost.billable_rows(env)
+    rows = cost_inventory.billable_rows(env)
     answers = [
         [
             product("SYSNODE", "USW2-BoxUsage:m7i.xlarge", PRICES["m7i.xlarge"]),
@@ -137,6 +138,10 @@ def expect_all_prices(
             product("NATHOURS", "USW2-NatGateway-Hours", PRICES["nat"]),
             product("NATBYTES", "USW2-NatGateway-Bytes", "0.045", unit="GB"),
         ],
+        [
+            product("IPV4", "USW2-PublicIPv4:InUseAddress", PRICES["ipv4"]),
+            product("IPV4IDLE", "USW2-PublicIPv4:IdleAddress", "0.005"),
+        ],  # an idle address is another product
         [product("VPCE", "USW2-VpcEndpoint-Hours", PRICES["endpoint"])],
         [
             product("LB", "USW2-LoadBalancerUsage", PRICES[load_balancer]),
@@ -191,11 +196,28 @@ def hyperpod_example_env():
 def test_the_counts_are_the_ones_the_network_stack_builds(example_env):
     from stacks.network_stack import INTERFACE_ENDPOINTS
 
-    rows = {row.item.split(" (")[0]: row.count for row in cost.billable_rows(example_env)}
+    rows = {row.item.split(" (")[0]: row.count for row in cost_inventory.billable_rows(example_env)}
     assert rows["NAT gateway"] == len(example_env.availability_zones) == 2
     assert rows["interface VPC endpoint x zone"] == len(INTERFACE_ENDPOINTS) * 2 == 16
     assert rows["EC2 m7i.xlarge system node"] == 2
     assert rows["EKS cluster"] == rows["Network Load Balancer"] == 1
+    # one public IPv4 address per NAT gateway, priced per hour like the gateway itself
+    assert rows["public IPv4 address"] == 2
+    # the access host only when access is on
+    assert not any("access host" in item for item in rows)
+
+
+def test_with_access_on_the_host_and_its_volume_are_counted(example_env):
+    from deployment_config.sections.access import AccessSection
+
+    env = dataclasses.replace(example_env, access=AccessSection(enabled=True))
+    (host,) = [row for row in cost_inventory.billable_rows(env) if row.kind == "access-host"]
+    assert host.item == "EC2 t3.medium access host (On-Demand)" and host.count == 1
+    assert host.query.usage_type == "BoxUsage:t3.medium"
+    assert (
+        "1 x 20 GiB gp3 (root volume of the t3.medium access host)"
+        in cost_inventory.ebs_volumes(env)
+    )
 
 
 def test_given_every_price_when_cost_runs_then_each_row_and_the_totals_are_priced_for_the_rest_of_the_block(
@@ -217,6 +239,7 @@ def test_given_every_price_when_cost_runs_then_each_row_and_the_totals_are_price
         2 * Decimal("0.2016")
         + Decimal("0.10")
         + 2 * Decimal("0.045")
+        + 2 * Decimal("0.005")
         + 16 * Decimal("0.01")
         + Decimal("0.0225")
     )
@@ -456,7 +479,7 @@ def test_the_table_shows_the_currency_the_totals_and_the_sources(stubs, run, exa
     header = next(line for line in text.splitlines() if line.startswith("item"))
     assert "unit price/h (USD)" in header and "rest of the block (USD)" in header
     assert (
-        "Total of the hourly resources: 0.78 USD per hour, 7.76 USD for the rest of the block."
+        "Total of the hourly resources: 0.79 USD per hour, 7.86 USD for the rest of the block."
         in text
     )
     assert "SKU NATHOURS, effective 2026-11-01T00:00:00Z" in text

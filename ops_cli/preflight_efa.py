@@ -250,7 +250,33 @@ def _json(result: subprocess.CompletedProcess) -> dict:
     return value if isinstance(value, dict) else {}
 
 
+def _same_cluster(kubectl: str, run: Callable | None, env: EnvironmentConfig) -> None:
+    """Refuse to create GPU pods through a kubeconfig whose current context is another cluster's. ``aws eks
+    update-kubeconfig`` names the cluster entry after the cluster's ARN (aws/aws-cli@01e092bd
+    awscli/customizations/eks/update_kubeconfig.py ``EKSClient.get_cluster_entry``)."""
+    expected = f":eks:{env.region}:{env.account}:cluster/{env.cluster_name}"
+    fix = (
+        f"aws eks update-kubeconfig --name {env.cluster_name} --region {env.region} (it switches the current "
+        f"context to that cluster), then run llmops preflight --env {env.name} again"
+    )
+    result = _kubectl(kubectl, run, ["config", "view", "--minify", "-o", "json"])
+    clusters = _json(result).get("clusters") if result.returncode == 0 else None
+    names = (
+        [c.get("name") for c in clusters if isinstance(c, dict)]
+        if isinstance(clusters, list)
+        else []
+    )
+    if len(names) != 1 or not isinstance(names[0], str) or not names[0].endswith(expected):
+        shown = printable(str(names[0]), 200) if len(names) == 1 else "none"
+        raise _Unchecked(
+            f"kubectl's current context is for cluster {shown}, not {env.cluster_name} in "
+            f"{env.account}/{env.region}: no pod is created there",
+            fix,
+        )
+
+
 def _ready_gpu_nodes(kubectl: str, run: Callable | None, env: EnvironmentConfig) -> list[str]:
+    _same_cluster(kubectl, run, env)
     selector = ",".join(f"{k}={v}" for k, v in GPU_NODE_LABELS.items())
     result = _kubectl(kubectl, run, ["get", "nodes", "-l", selector, "-o", "json"])
     if result.returncode != 0:

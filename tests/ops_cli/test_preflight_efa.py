@@ -38,6 +38,8 @@ from tests.ops_cli.test_preflight import (
 )
 
 TEST_CONFIGS = Path(__file__).resolve().parents[1] / "configs"
+#: The cluster entry ``aws eks update-kubeconfig`` writes for the two-node example (named after the cluster's ARN).
+CLUSTER_ARN = "arn:aws:eks:us-west-2:123456789012:cluster/multi-node-llm"
 NODES = ["ip-10-0-1-11.us-west-2.compute.internal", "ip-10-0-1-12.us-west-2.compute.internal"]
 
 #: NVIDIA/nccl#1597: NCCL with aws-ofi-nccl on a p5en (the plugin's wording before February 2025).
@@ -268,9 +270,16 @@ class FakeKubectl:
     """Answers the EFA check's kubectl calls: the GPU nodes, the Job's states in turn, its pods' logs; records them."""
 
     def __init__(
-        self, log: str, *, nodes=NODES, states=None, pods=None, nodes_exit: int = 0
+        self,
+        log: str,
+        *,
+        nodes=NODES,
+        states=None,
+        pods=None,
+        nodes_exit: int = 0,
+        cluster: str = CLUSTER_ARN,
     ) -> None:
-        self.log, self.nodes, self.nodes_exit = log, nodes, nodes_exit
+        self.log, self.nodes, self.nodes_exit, self.cluster = log, nodes, nodes_exit, cluster
         self.states = states or [
             {"active": 2},
             {"conditions": [{"type": "Complete", "status": "True"}]},
@@ -286,6 +295,8 @@ class FakeKubectl:
         def answer(stdout: str, code: int = 0, stderr: str = "") -> subprocess.CompletedProcess:
             return subprocess.CompletedProcess(command, code, stdout, stderr)
 
+        if args[:2] == ["config", "view"]:
+            return answer(json.dumps({"clusters": [{"name": self.cluster}]}))
         if args[:2] == ["get", "nodes"]:
             ready = [{"type": "Ready", "status": "True"}]
             items = [{"metadata": {"name": n}, "status": {"conditions": ready}} for n in self.nodes]
@@ -410,6 +421,18 @@ def test_before_the_cluster_exists_the_check_warns_and_preflight_goes_on(
     assert job["status"] == "warn" and "Unauthorized" in job["detail"]
     assert "update-kubeconfig" in job["fix"]
     assert kubectl.applied is None and list(rows(result))[-1] == "CDK bootstrap"
+
+
+def test_a_kubeconfig_of_another_cluster_creates_nothing(aws, run_with_kubectl, multi_node_config):
+    # given kubectl's current context pointing at another environment's cluster
+    expect_multi_node_eks(aws)
+    kubectl = FakeKubectl("", cluster="arn:aws:eks:us-west-2:123456789012:cluster/prod-llm")
+    # when preflight runs
+    result = run_with_kubectl(kubectl, "preflight", "--env", "multi-node", "--json")
+    # then no Job is created there, and the row says which cluster kubectl points at and how to switch
+    job = rows(result)[preflight_efa.ROW_JOB]
+    assert kubectl.applied is None and job["status"] == "warn"
+    assert "prod-llm" in job["detail"] and "update-kubeconfig --name multi-node-llm" in job["fix"]
 
 
 def test_a_single_node_environment_skips_the_check_with_its_reason(default_env):

@@ -31,6 +31,7 @@ from deployment_config.cross_section_rules.placement import (
 from deployment_config.cross_section_rules.serving import (
     block_fee_on_eks,
     budget_notifies,
+    features_are_the_recipes,
     image_on_docker_hub,
     model_fits,
     next_block_fee,
@@ -149,6 +150,11 @@ ENVIRONMENT_RULES: tuple[Rule, ...] = (
         "--max-model-len within the model's context",
         ("model",),
         max_model_len_within_the_context,
+    ),
+    Rule(
+        "the features are the recipe's opt-in features",
+        ("model.preset", "model.features", "model.serving_profile"),
+        features_are_the_recipes,
     ),
     Rule("the model and its features fit the GPUs", ("model",), model_fits),
     Rule("the HyperPod volume holds the weights", ("model",), volume_holds_the_weights),

@@ -8,7 +8,12 @@ from collections.abc import Iterator
 from deployment_config import image_cache, published, speculator
 from deployment_config.catalog import MODEL_PRESETS
 from deployment_config.cross_section_rules._issues import note as _note
-from deployment_config.cross_section_rules.facts import autoscaled, gpu_nodes, placement
+from deployment_config.cross_section_rules.facts import (
+    autoscaled,
+    feature_name_problems,
+    gpu_nodes,
+    placement,
+)
 from deployment_config.errors import ConfigIssue, quoted
 from deployment_config.file_models import (
     MAX_BUDGET_SUBSCRIBERS,
@@ -98,6 +103,11 @@ def speculator_settings(values: FileValues) -> Iterator[ConfigIssue]:
 
 def model_fits(values: FileValues) -> Iterator[ConfigIssue]:
     yield from values.derived(placement).problems
+
+
+def features_are_the_recipes(values: FileValues) -> Iterator[ConfigIssue]:
+    for index, problem in feature_name_problems(values):
+        yield _note(f"model.features[{index}]", problem.problem, problem.fix)
 
 
 def volume_holds_the_weights(values: FileValues) -> Iterator[ConfigIssue]:

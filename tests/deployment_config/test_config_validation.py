@@ -578,3 +578,37 @@ def test_the_validated_sections_are_the_frozen_domain_model(default_env, hyperpo
         }
     )
     assert section.dependencies_chart_dir == str((tmp_path / "chart").resolve())
+
+
+def _fields(document: dict) -> set[str]:
+    with pytest.raises(ConfigError) as error:
+        parse_environment(document, name="two-mistakes")
+    return {issue.field for issue in error.value.issues}
+
+
+def test_a_hyperpod_mistake_elsewhere_in_its_section_keeps_the_replica_count_judged(hyperpod_copy):
+    # given a HyperPod file with two mistakes: a training plan that is no ARN, and more replicas than instances
+    hyperpod_copy["hyperpod"]["training_plan_arn"] = "arn:bad"
+    hyperpod_copy["endpoint"]["replicas"] = 5
+    # when make check-config reads it
+    fields = _fields(hyperpod_copy)
+    # then both are reported: the replica rule reads hyperpod.instance_count only, which is valid
+    assert fields == {"hyperpod.training_plan_arn", "endpoint.replicas"}
+
+
+def test_a_model_mistake_elsewhere_in_its_section_keeps_the_feature_names_judged(hyperpod_copy):
+    # given two mistakes in the model section: an s3_uri that is no s3:// URI, and a feature the recipe does not have
+    hyperpod_copy["model"]["s3_uri"] = "http://x"
+    hyperpod_copy["model"]["features"] = ["no_such_feature"]
+    # when make check-config reads it
+    fields = _fields(hyperpod_copy)
+    # then both are reported: a feature's name needs only the preset's recipe
+    assert fields == {"model.s3_uri", "model.features[0]"}
+
+
+def test_an_unknown_feature_of_a_valid_model_is_reported_once(hyperpod_copy):
+    hyperpod_copy["model"]["features"] = ["no_such_feature"]
+    with pytest.raises(ConfigError) as error:
+        parse_environment(hyperpod_copy, name="one-mistake")
+    (issue,) = error.value.issues
+    assert issue.field == "model.features[0]" and "not an opt-in feature" in issue.problem

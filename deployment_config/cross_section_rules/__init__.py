@@ -139,8 +139,16 @@ ENVIRONMENT_RULES: tuple[Rule, ...] = (
         ("model",),
         speculator_settings,
     ),
-    Rule("spec_decoding gives the one --speculative-config", ("model",), one_speculative_config),
-    Rule("the decode context parallel size divides TP", ("model",), dcp_divides_tp),
+    Rule(
+        "spec_decoding gives the one --speculative-config",
+        ("model.features", "model.serving_profile", "model.extra_args"),
+        one_speculative_config,
+    ),
+    Rule(
+        "the decode context parallel size divides TP",
+        ("model.extra_args", "model.tensor_parallel_size", "model.preset"),
+        dcp_divides_tp,
+    ),
     Rule(
         "the compile cache's variables are left to it",
         ("model",),
@@ -148,7 +156,7 @@ ENVIRONMENT_RULES: tuple[Rule, ...] = (
     ),
     Rule(
         "--max-model-len within the model's context",
-        ("model",),
+        ("model.preset", "model.extra_args"),
         max_model_len_within_the_context,
     ),
     Rule(
@@ -176,7 +184,11 @@ ENVIRONMENT_RULES: tuple[Rule, ...] = (
         ("endpoint",),
         promotion_gate,
     ),
-    Rule("a routing policy has replicas to route over", ("endpoint",), routing),
+    Rule(
+        "a routing policy has replicas to route over",
+        ("endpoint.routing", "endpoint.authentication"),
+        routing,
+    ),
     Rule("allowed_cidrs go with a public endpoint", ("endpoint",), allowed_cidrs),
     Rule(
         "the API key's check runs in vLLM's Python frontend",

@@ -612,3 +612,38 @@ def test_an_unknown_feature_of_a_valid_model_is_reported_once(hyperpod_copy):
         parse_environment(hyperpod_copy, name="one-mistake")
     (issue,) = error.value.issues
     assert issue.field == "model.features[0]" and "not an opt-in feature" in issue.problem
+
+
+@pytest.mark.parametrize(
+    ("model", "judged"),
+    [
+        ({"extra_args": ["--max-model-len", "2M"]}, "model.extra_args[0]"),
+        ({"extra_args": ["-dcp", "3"]}, "model.extra_args[0]"),
+    ],
+)
+def test_another_model_mistake_keeps_the_extra_args_rules_judged(hyperpod_copy, model, judged):
+    # given a model section with an image that is no image reference, and an extra_args value that a rule between
+    # model fields refuses (a context beyond the model's, a DCP size that does not divide TP)
+    hyperpod_copy["model"].update(image="not an image!", **model)
+    # when make check-config reads it
+    fields = _fields(hyperpod_copy)
+    # then both are reported: those rules read model.extra_args and model.preset (and TP), not the whole section
+    assert fields == {"model.image", judged}
+
+
+def test_another_model_mistake_keeps_the_one_speculative_config_judged(example_copy):
+    example_copy["model"].update(
+        image="not an image!",
+        features=["spec_decoding"],
+        speculator_size_gb=8,
+        extra_args=["--speculative-config", '{"model": "someone/other-draft"}'],
+    )
+    assert _fields(example_copy) == {"model.image", "model.extra_args[0]"}
+
+
+def test_another_endpoint_mistake_keeps_the_routing_judged(hyperpod_copy):
+    # given HyperPod's operator routing with the key required (its router finds no worker), and a drain time outside
+    # its range
+    hyperpod_copy["endpoint"].update(routing="cache_aware", drain_seconds=-1)
+    # then both are reported
+    assert _fields(hyperpod_copy) == {"endpoint.routing", "endpoint.drain_seconds"}

@@ -38,6 +38,7 @@ from deployment_config.cross_section_rules.serving import (
     promotion_gate,
     replicas,
     speculator_settings,
+    tensor_parallel_matches_the_gpus,
     volume_holds_the_weights,
     weight_source,
 )
@@ -158,6 +159,11 @@ ENVIRONMENT_RULES: tuple[Rule, ...] = (
         "--max-model-len within the model's context",
         ("model.preset", "model.extra_args"),
         max_model_len_within_the_context,
+    ),
+    Rule(
+        "the tensor-parallel size is the GPUs of a node",
+        ("model.tensor_parallel_size",),
+        tensor_parallel_matches_the_gpus,
     ),
     Rule(
         "the features are the recipe's opt-in features",

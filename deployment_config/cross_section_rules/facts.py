@@ -9,7 +9,7 @@ from deployment_config.catalog import GPU_INSTANCE_TYPES, MODEL_PRESETS, GpuInst
 from deployment_config.cross_section_rules._issues import note as _note
 from deployment_config.errors import ConfigError, ConfigIssue, Problem
 from deployment_config.file_values import FileValues
-from deployment_config.sizing import check_model_fits, layout_for
+from deployment_config.sizing import check_model_fits, layout_for, tensor_parallel_mismatch
 
 
 def valid_zones(values: FileValues) -> tuple[str, ...] | None:
@@ -87,6 +87,18 @@ def feature_name_problems(values: FileValues) -> list[tuple[int, Problem]]:
     ]
 
 
+def tensor_parallel_problem(values: FileValues) -> Problem | None:
+    """A tensor-parallel size that is not the GPUs of one node of the chosen type: needs the size (or the preset's)
+    and the GPU type only, so another mistake of the model section leaves it judged."""
+    chosen = gpu_type(values)
+    size = values.get("model.tensor_parallel_size")
+    if size is None and values.get("model.preset") is not None:
+        size = MODEL_PRESETS[values.get("model.preset")].tensor_parallel_size
+    if chosen is None or size is None:
+        return None
+    return tensor_parallel_mismatch(size, chosen[1])
+
+
 def placement(values: FileValues) -> Placement | None:
     """The model's placement (recipe, sizing, layout) when the model section is valid, else None."""
     model = values.section("model") if values.ok("model") else None
@@ -127,6 +139,9 @@ def placement(values: FileValues) -> Placement | None:
         tuple(model.features),
     )
     nodes_per_replica = None
+    if tensor_parallel_problem(values) is not None:
+        # reported by its own rule; the fit is judged for a size that serves
+        return Placement(weights, speculator_gb, key, None, tuple(problems))
     try:
         refused = {index for index, _ in resolution.problems}
         with_speculator = any(

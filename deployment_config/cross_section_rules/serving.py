@@ -13,6 +13,7 @@ from deployment_config.cross_section_rules.facts import (
     feature_name_problems,
     gpu_nodes,
     placement,
+    tensor_parallel_problem,
 )
 from deployment_config.errors import ConfigIssue, quoted
 from deployment_config.file_models import (
@@ -103,6 +104,12 @@ def speculator_settings(values: FileValues) -> Iterator[ConfigIssue]:
 
 def model_fits(values: FileValues) -> Iterator[ConfigIssue]:
     yield from values.derived(placement).problems
+
+
+def tensor_parallel_matches_the_gpus(values: FileValues) -> Iterator[ConfigIssue]:
+    problem = tensor_parallel_problem(values)
+    if problem is not None:
+        yield _note("model.tensor_parallel_size", problem.problem, problem.fix)
 
 
 def features_are_the_recipes(values: FileValues) -> Iterator[ConfigIssue]:

@@ -647,3 +647,13 @@ def test_another_endpoint_mistake_keeps_the_routing_judged(hyperpod_copy):
     hyperpod_copy["endpoint"].update(routing="cache_aware", drain_seconds=-1)
     # then both are reported
     assert _fields(hyperpod_copy) == {"endpoint.routing", "endpoint.drain_seconds"}
+
+
+def test_another_model_mistake_keeps_the_tensor_parallel_size_judged(hyperpod_copy):
+    # given a tensor-parallel size that is not the 8 GPUs of a p6-b300, and an s3_uri that is no s3:// URI
+    hyperpod_copy["model"].update(tensor_parallel_size=3, s3_uri="http://x")
+    # then both are reported, the size once
+    with pytest.raises(ConfigError) as error:
+        parse_environment(hyperpod_copy, name="two-mistakes")
+    fields = [issue.field for issue in error.value.issues]
+    assert sorted(fields) == ["model.s3_uri", "model.tensor_parallel_size"]

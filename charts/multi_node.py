@@ -1,29 +1,14 @@
 """What a model instance spread over several nodes (a LeaderWorkerSet group, charts/vllm_leader_worker_set.py) adds to
-a single-node server: vLLM's multi-node arguments on the leader and the workers, and the EFA environment."""
+a single-node server: vLLM's multi-node arguments on the leader and the workers (the EFA environment is
+deployment_config/gpu_nodes.py's, which ``llmops preflight``'s EFA check shares)."""
 
 from __future__ import annotations
-
-from types import MappingProxyType
 
 
 def _multi_node_args(nodes: int, rank: str) -> tuple[str, ...]:
     """vLLM 0.33.0's options for one node of a multi-node instance (vllm/engine/arg_utils.py EngineArgs.add_cli_args:
     ``--nnodes``/``-n``, ``--node-rank``/``-r``, ``--master-addr``)."""
     return ("--nnodes", str(nodes), "--node-rank", rank, "--master-addr", "$(LWS_LEADER_ADDRESS)")
-
-
-#: libfabric and NCCL settings for a model instance spread over nodes, which talk over EFA; a single-node server talks
-#: NVLink only and gets none of them. FI_PROVIDER=efa makes libfabric (and so the aws-ofi-nccl plugin NCCL loads) use the
-#: EFA provider and fail rather than fall back to TCP; FI_EFA_USE_DEVICE_RDMA=1 uses the NIC's RDMA read on the
-#: instance types that have it (P5, P6); FI_EFA_FORK_SAFE=1 because vLLM forks its GPU worker processes after libfabric
-#: may have registered memory. The set used by AWS's own EKS GPU examples (aws-samples/awsome-distributed-training
-#: @7217859 3.test_cases/pytorch/verl/kubernetes/rlvr/Dockerfile, "EFA/NCCL configuration"; and
-#: 1.architectures/3.aws-batch/aws-batch-distributed-training-p6.yaml, the NCCL tests on P6: FI_PROVIDER=efa
-#: FI_EFA_USE_DEVICE_RDMA=1 FI_EFA_FORK_SAFE=1). They take effect only in an image that carries libfabric and
-#: aws-ofi-nccl (docs/configure.md, "Multi-node models": the image).
-EFA_ENVIRONMENT = MappingProxyType(
-    {"FI_PROVIDER": "efa", "FI_EFA_USE_DEVICE_RDMA": "1", "FI_EFA_FORK_SAFE": "1"}
-)
 
 
 def leader_args(args: tuple[str, ...], nodes: int) -> tuple[str, ...]:

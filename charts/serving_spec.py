@@ -12,6 +12,7 @@ from charts.image_reference import image_is_pinned, image_version_label
 from charts.vllm_auth_middleware.runtime.llm_serving_auth import KEY_VARIABLES
 from deployment_config import speculator
 from deployment_config.gpu_nodes import (
+    EFA_ENVIRONMENT,
     GPU_NODE_LABELS,
     GPU_TAINT_EFFECT,
     GPU_TAINT_KEY,
@@ -286,7 +287,7 @@ def serving_spec_for(env: EnvironmentConfig) -> VllmServingSpec:
         "HF_HOME": f"{MODEL_CACHE_MOUNT}/huggingface",
         **model.environment,
         **budget.vllm_environment,
-        **(multi_node.EFA_ENVIRONMENT if layout.multi_node else {}),
+        **(EFA_ENVIRONMENT if layout.multi_node else {}),
         # the middleware that checks the key needs vLLM's Python API server (charts/vllm_auth_middleware/)
         **(middleware_environment(model.environment) if env.endpoint.api_key_required else {}),
     }

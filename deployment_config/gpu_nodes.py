@@ -11,6 +11,18 @@ GPU_TAINT_EFFECT = "NoSchedule"
 #: The GPU nodes' root volume (gp3, GiB; the launch template's): the vLLM image alone is over 20 GB; the model cache is on
 #: the NVMe array, not here. bench/running_resources.py and llmops cost count it.
 GPU_ROOT_VOLUME_GIB = 200
+#: libfabric and NCCL settings for a model instance spread over nodes, which talk over EFA; a single-node server talks
+#: NVLink only and gets none of them. FI_PROVIDER=efa makes libfabric (and so the aws-ofi-nccl plugin NCCL loads) use the
+#: EFA provider and fail rather than fall back to TCP; FI_EFA_USE_DEVICE_RDMA=1 uses the NIC's RDMA read on the
+#: instance types that have it (P5, P6); FI_EFA_FORK_SAFE=1 because vLLM forks its GPU worker processes after libfabric
+#: may have registered memory. The set used by AWS's own EKS GPU examples (aws-samples/awsome-distributed-training
+#: @7217859 3.test_cases/pytorch/verl/kubernetes/rlvr/Dockerfile, "EFA/NCCL configuration"; and
+#: 1.architectures/3.aws-batch/aws-batch-distributed-training-p6.yaml, the NCCL tests on P6: FI_PROVIDER=efa
+#: FI_EFA_USE_DEVICE_RDMA=1 FI_EFA_FORK_SAFE=1). They take effect only in an image that carries libfabric and
+#: aws-ofi-nccl (docs/configure.md, "Multi-node models": the image).
+EFA_ENVIRONMENT = MappingProxyType(
+    {"FI_PROVIDER": "efa", "FI_EFA_USE_DEVICE_RDMA": "1", "FI_EFA_FORK_SAFE": "1"}
+)
 #: Where nodeadm mounts the RAID0 array it builds from the instance-store NVMe disks.
 NVME_RAID_MOUNT = "/mnt/k8s-disks/0"
 #: The model cache on that array; survives pod restarts on the same node.

@@ -10,7 +10,7 @@ import math
 from dataclasses import dataclass
 
 from deployment_config.catalog import GPU_INSTANCE_TYPES, GpuInstanceType
-from deployment_config.errors import ConfigError
+from deployment_config.errors import ConfigError, Problem
 from deployment_config.startup_rates import (
     CRT_CONNECTIONS,
     CRT_TARGET,
@@ -195,6 +195,20 @@ def layout_for(
     return None
 
 
+def tensor_parallel_mismatch(
+    tensor_parallel_size: int, instance_type: GpuInstanceType
+) -> Problem | None:
+    """Why ``tensor_parallel_size`` cannot serve on ``instance_type``: a replica takes all the GPUs of a node."""
+    if tensor_parallel_size == instance_type.gpu_count:
+        return None
+    return Problem(
+        f"{tensor_parallel_size} does not match the {instance_type.gpu_count} GPUs of one {instance_type.name}; "
+        "one replica is served from one node",
+        f"set model.tensor_parallel_size to {instance_type.gpu_count}, or pick an instance type with "
+        f"{tensor_parallel_size} GPUs",
+    )
+
+
 def check_model_fits(
     *,
     model_id: str,
@@ -214,14 +228,9 @@ def check_model_fits(
         :func:`layout_for`): a model that fits no single node is then accepted when ``node_count`` is a multiple of the
         nodes its layout needs, and the message proposes that layout otherwise. None: one node per instance (HyperPod).
     """
-    if tensor_parallel_size != instance_type.gpu_count:
-        raise ConfigError(
-            "model.tensor_parallel_size",
-            f"{tensor_parallel_size} does not match the {instance_type.gpu_count} GPUs of one {instance_type.name}; "
-            "one replica is served from one node",
-            f"set model.tensor_parallel_size to {instance_type.gpu_count}, or pick an instance type with "
-            f"{tensor_parallel_size} GPUs",
-        )
+    mismatch = tensor_parallel_mismatch(tensor_parallel_size, instance_type)
+    if mismatch is not None:
+        raise ConfigError("model.tensor_parallel_size", mismatch.problem, mismatch.fix)
     fit = fit_of(weights_gb, instance_type, memory.utilization(1))
     if fit.fits:
         return fit

@@ -22,6 +22,7 @@ from ops_cli.preflight_capacity import (
 )
 from ops_cli.preflight_certificate import certificate_check
 from ops_cli.preflight_check import Check, Status
+from ops_cli.preflight_efa import efa_checks
 from ops_cli.preflight_instance_type import instance_type_facts_check, instance_type_offered_check
 from ops_cli.preflight_local import aws_checks, local_checks
 from ops_cli.preflight_mirror import weights_mirror_check
@@ -87,6 +88,8 @@ def run_preflight(
     kubectl: str = "kubectl",
     run_command=None,
     manifest: Path | None = None,
+    clock=None,
+    sleep=None,
 ) -> Preflight:
     """Run every check. The rows that need no AWS call come first (ops_cli/preflight_local.py); without credentials
     the run stops at the credentials row, which says what did not run and how to provide them. Any other check that
@@ -94,7 +97,9 @@ def run_preflight(
 
     :param kubectl, run_command: the kubectl (and the subprocess.run stand-in) that reads the operator's CRD (HyperPod).
     :param manifest: the endpoint as ``cdk synth`` rendered it (default: cdk.out/kubernetes/ENV/PRESET.yaml beside the
-        configuration directory)."""
+        configuration directory).
+    :param clock, sleep: the monotonic clock and the sleep of the EFA check Job's wait (multi-node environments,
+        ops_cli/preflight_efa.py); tests pass fakes."""
     now = now or datetime.now(UTC)
     if env.platform is Platform.HYPERPOD:
         manifest = manifest or rendered_manifest_path(env, Path(env.source).resolve().parent.parent)
@@ -128,6 +133,8 @@ def run_preflight(
     checks += [_addon(aws, env, pin, configuration) for pin, configuration in addons_for(env)]
     if env.platform is Platform.HYPERPOD:
         checks += operator_checks(aws, env, kubectl=kubectl, run=run_command, manifest=manifest)
+    waits = {k: v for k, v in {"clock": clock, "sleep": sleep}.items() if v is not None}
+    checks += efa_checks(env, kubectl=kubectl, run=run_command, now=now, **waits)
     if env.endpoint.tls:
         checks.append(certificate_check(aws, env, now))
     checks.append(_bootstrap(aws, env))

@@ -53,6 +53,8 @@ def aws_checks(env: EnvironmentConfig) -> list[str]:
     looked_up.append("the EKS add-on versions and configurations")
     if hyperpod:
         looked_up.append("the inference operator and its CRD on the cluster")
+    if env.layout.multi_node:
+        looked_up.append("EFA on the GPU nodes (a check Job)")
     if env.endpoint.tls:
         looked_up.append("the endpoint's ACM certificate")
     looked_up.append("the CDK bootstrap stack")

@@ -31,12 +31,14 @@ from deployment_config.cross_section_rules.placement import (
 from deployment_config.cross_section_rules.serving import (
     block_fee_on_eks,
     budget_notifies,
+    features_are_the_recipes,
     image_on_docker_hub,
     model_fits,
     next_block_fee,
     promotion_gate,
     replicas,
     speculator_settings,
+    tensor_parallel_matches_the_gpus,
     volume_holds_the_weights,
     weight_source,
 )
@@ -138,8 +140,16 @@ ENVIRONMENT_RULES: tuple[Rule, ...] = (
         ("model",),
         speculator_settings,
     ),
-    Rule("spec_decoding gives the one --speculative-config", ("model",), one_speculative_config),
-    Rule("the decode context parallel size divides TP", ("model",), dcp_divides_tp),
+    Rule(
+        "spec_decoding gives the one --speculative-config",
+        ("model.features", "model.serving_profile", "model.extra_args"),
+        one_speculative_config,
+    ),
+    Rule(
+        "the decode context parallel size divides TP",
+        ("model.extra_args", "model.tensor_parallel_size", "model.preset"),
+        dcp_divides_tp,
+    ),
     Rule(
         "the compile cache's variables are left to it",
         ("model",),
@@ -147,8 +157,18 @@ ENVIRONMENT_RULES: tuple[Rule, ...] = (
     ),
     Rule(
         "--max-model-len within the model's context",
-        ("model",),
+        ("model.preset", "model.extra_args"),
         max_model_len_within_the_context,
+    ),
+    Rule(
+        "the tensor-parallel size is the GPUs of a node",
+        ("model.tensor_parallel_size",),
+        tensor_parallel_matches_the_gpus,
+    ),
+    Rule(
+        "the features are the recipe's opt-in features",
+        ("model.preset", "model.features", "model.serving_profile"),
+        features_are_the_recipes,
     ),
     Rule("the model and its features fit the GPUs", ("model",), model_fits),
     Rule("the HyperPod volume holds the weights", ("model",), volume_holds_the_weights),
@@ -170,7 +190,11 @@ ENVIRONMENT_RULES: tuple[Rule, ...] = (
         ("endpoint",),
         promotion_gate,
     ),
-    Rule("a routing policy has replicas to route over", ("endpoint",), routing),
+    Rule(
+        "a routing policy has replicas to route over",
+        ("endpoint.routing", "endpoint.authentication"),
+        routing,
+    ),
     Rule("allowed_cidrs go with a public endpoint", ("endpoint",), allowed_cidrs),
     Rule(
         "the API key's check runs in vLLM's Python frontend",

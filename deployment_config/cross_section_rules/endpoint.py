@@ -4,6 +4,7 @@ and what HyperPod's operator lets it be."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from types import SimpleNamespace
 
 from deployment_config import aws_rules
 from deployment_config.cross_section_rules._issues import note as _note
@@ -51,8 +52,12 @@ def tls(values: FileValues) -> Iterator[ConfigIssue]:
 
 
 def routing(values: FileValues) -> Iterator[ConfigIssue]:
-    """A routing policy spreads requests over replicas: with one there is nothing to route (charts/vllm_router.py)."""
-    endpoint = values.section("endpoint")
+    """A routing policy spreads requests over replicas: with one there is nothing to route (charts/vllm_router.py).
+    Reads the endpoint's routing and authentication alone (and the replicas where they count): a mistake elsewhere
+    in the section leaves it judged."""
+    endpoint = SimpleNamespace(
+        **{f: values.get(f"endpoint.{f}") for f in ("routing", "authentication", "replicas")}
+    )
     if endpoint.routing in ("auto", "none"):
         return
     keyed = endpoint.authentication == "api-key"
@@ -95,6 +100,8 @@ def routing(values: FileValues) -> Iterator[ConfigIssue]:
                 "set hyperpod.autoscaling.max_replicas to 2 or more, or use routing: auto or none",
             )
         return
+    if not values.ok("endpoint.replicas"):
+        return  # its own mistake is reported; the count it would give is unknown
     _field, nodes = gpu_nodes(values) or (None, None)
     fitted = values.derived(placement)
     per_replica = (fitted.nodes_per_replica if fitted is not None else None) or 1

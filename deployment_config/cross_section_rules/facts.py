@@ -7,9 +7,9 @@ from dataclasses import dataclass
 from deployment_config import aws_rules, recipe, speculator
 from deployment_config.catalog import GPU_INSTANCE_TYPES, MODEL_PRESETS, GpuInstanceType
 from deployment_config.cross_section_rules._issues import note as _note
-from deployment_config.errors import ConfigError, ConfigIssue
+from deployment_config.errors import ConfigError, ConfigIssue, Problem
 from deployment_config.file_values import FileValues
-from deployment_config.sizing import check_model_fits, layout_for
+from deployment_config.sizing import check_model_fits, layout_for, tensor_parallel_mismatch
 
 
 def valid_zones(values: FileValues) -> tuple[str, ...] | None:
@@ -42,11 +42,13 @@ def gpu_type(values: FileValues) -> tuple[str, GpuInstanceType, str] | None:
 
 
 def gpu_nodes(values: FileValues) -> tuple[str, int] | None:
-    """(field, count) of the GPU nodes of the platform's own valid section."""
+    """(field, count) of the GPU nodes of the platform's own section, when that count is valid."""
     platform = values.get("platform")
     for section, owner in (("capacity", "eks"), ("hyperpod", "hyperpod")):
-        if platform == owner and values.ok(section) and values.get(section) is not None:
-            return f"{section}.instance_count", values.get(f"{section}.instance_count")
+        # The count alone: a mistake elsewhere in the section (a training plan that is no ARN) leaves it judged.
+        count = values.get(f"{section}.instance_count") if platform == owner else None
+        if count is not None:
+            return f"{section}.instance_count", count
     return None
 
 
@@ -67,6 +69,34 @@ class Placement:
     nodes_per_replica: int | None
     #: the refused features, then the sizing's mistakes
     problems: tuple[ConfigIssue, ...]
+
+
+def feature_name_problems(values: FileValues) -> list[tuple[int, Problem]]:
+    """The features of ``model.features`` that are not the recipe's opt-in features, by index: they need only the
+    preset's recipe (and the recipe serving profile), so another mistake of the model section leaves them judged."""
+    preset, features = values.get("model.preset"), values.get("model.features")
+    if preset is None or features is None or values.get("model.serving_profile") != "recipe":
+        return []
+    found = recipe.recipe_for(preset)
+    if found is None:
+        return []
+    return [
+        (index, problem)
+        for index, name in enumerate(features)
+        if (problem := recipe.unknown_feature_problem(found, name)) is not None
+    ]
+
+
+def tensor_parallel_problem(values: FileValues) -> Problem | None:
+    """A tensor-parallel size that is not the GPUs of one node of the chosen type: needs the size (or the preset's)
+    and the GPU type only, so another mistake of the model section leaves it judged."""
+    chosen = gpu_type(values)
+    size = values.get("model.tensor_parallel_size")
+    if size is None and values.get("model.preset") is not None:
+        size = MODEL_PRESETS[values.get("model.preset")].tensor_parallel_size
+    if chosen is None or size is None:
+        return None
+    return tensor_parallel_mismatch(size, chosen[1])
 
 
 def placement(values: FileValues) -> Placement | None:
@@ -96,9 +126,11 @@ def placement(values: FileValues) -> Placement | None:
         extra_args=model.extra_args,
         speculator_gb=speculator_gb,
     )
+    named = {index for index, _ in feature_name_problems(values)}  # reported by their own rule
     problems = [
         _note(f"model.features[{index}]", problem.problem, problem.fix)
         for index, problem in resolution.problems
+        if index not in named
     ]
     key = (
         instance_type.recipe_hardware,
@@ -107,6 +139,9 @@ def placement(values: FileValues) -> Placement | None:
         tuple(model.features),
     )
     nodes_per_replica = None
+    if tensor_parallel_problem(values) is not None:
+        # reported by its own rule; the fit is judged for a size that serves
+        return Placement(weights, speculator_gb, key, None, tuple(problems))
     try:
         refused = {index for index, _ in resolution.problems}
         with_speculator = any(

@@ -8,7 +8,13 @@ from collections.abc import Iterator
 from deployment_config import image_cache, published, speculator
 from deployment_config.catalog import MODEL_PRESETS
 from deployment_config.cross_section_rules._issues import note as _note
-from deployment_config.cross_section_rules.facts import autoscaled, gpu_nodes, placement
+from deployment_config.cross_section_rules.facts import (
+    autoscaled,
+    feature_name_problems,
+    gpu_nodes,
+    placement,
+    tensor_parallel_problem,
+)
 from deployment_config.errors import ConfigIssue, quoted
 from deployment_config.file_models import (
     MAX_BUDGET_SUBSCRIBERS,
@@ -98,6 +104,17 @@ def speculator_settings(values: FileValues) -> Iterator[ConfigIssue]:
 
 def model_fits(values: FileValues) -> Iterator[ConfigIssue]:
     yield from values.derived(placement).problems
+
+
+def tensor_parallel_matches_the_gpus(values: FileValues) -> Iterator[ConfigIssue]:
+    problem = tensor_parallel_problem(values)
+    if problem is not None:
+        yield _note("model.tensor_parallel_size", problem.problem, problem.fix)
+
+
+def features_are_the_recipes(values: FileValues) -> Iterator[ConfigIssue]:
+    for index, problem in feature_name_problems(values):
+        yield _note(f"model.features[{index}]", problem.problem, problem.fix)
 
 
 def volume_holds_the_weights(values: FileValues) -> Iterator[ConfigIssue]:

@@ -4,6 +4,7 @@ override, given the model's features and tensor-parallel size."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from types import SimpleNamespace
 
 from deployment_config import speculator
 from deployment_config.catalog import MODEL_PRESETS
@@ -17,11 +18,17 @@ from deployment_config.vllm_args.parsing import last_value, setting_items
 from deployment_config.vllm_args.values import context_length
 
 
+def _model(values: FileValues, *fields: str) -> SimpleNamespace:
+    """The model fields a rule reads (its ``reads`` in cross_section_rules/__init__.py), as their own validation left
+    them: a mistake elsewhere in the model section (an s3_uri, an extra_env value) leaves the rule running."""
+    return SimpleNamespace(**{field: values.get(f"model.{field}") for field in fields})
+
+
 def one_speculative_config(values: FileValues) -> Iterator[ConfigIssue]:
     """With spec_decoding the project gives vLLM the recipe speculator's --speculative-config, pinned at
     model.speculator_revision (charts/serving_spec.py speculator_args): one in extra_args would be rewritten with that
     commit, or name another draft."""
-    model = values.section("model")
+    model = _model(values, "features", "serving_profile", "extra_args")
     if not (speculator.FEATURE in model.features and model.serving_profile == "recipe"):
         return
     for index in setting_items(model.extra_args, "--speculative-config"):
@@ -37,7 +44,7 @@ def dcp_divides_tp(values: FileValues) -> Iterator[ConfigIssue]:
     """vllm/config/parallel.py (vLLM 0.33.0, ParallelConfig's validator): without prefill context parallelism (which
     extra_args may not set) "DCP reuses the TP ranks", and ``tp % dcp != 0`` raises "tp_size=... must be divisible
     by dcp_size=..." at start-up."""
-    model = values.section("model")
+    model = _model(values, "extra_args", "tensor_parallel_size", "preset")
     value = last_value(model.extra_args, "--decode-context-parallel-size")
     try:
         dcp = int(value) if value is not None else None
@@ -59,7 +66,7 @@ def max_model_len_within_the_context(values: FileValues) -> Iterator[ConfigIssue
     """A --max-model-len beyond the model's context window (the vendored recipe's ``model.context_length``): vLLM
     refuses it at start-up unless VLLM_ALLOW_LONG_MAX_MODEL_LEN is set, and then serves positions the model was not
     trained on (vllm/config/model.py ``_get_and_verify_max_len``)."""
-    model = values.section("model")
+    model = _model(values, "preset", "extra_args")
     recipe = recipe_for(model.preset)
     length = context_length(last_value(model.extra_args, "--max-model-len"))
     if recipe is None or recipe.context_length is None or length is None:

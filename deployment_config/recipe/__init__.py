@@ -31,6 +31,7 @@ from deployment_config.recipe.profile import (
     dedupe,
     feature_problem,
     recipe_profile,
+    unknown_feature_problem,
 )
 from deployment_config.recipe.resolution import Resolution, resolve
 from deployment_config.recipe.vendored import (
@@ -68,6 +69,7 @@ __all__ = [
     "lock_data",
     "recipe_for",
     "recipe_profile",
+    "unknown_feature_problem",
     "resolve",
     "strategy_for",
 ]

@@ -35,14 +35,22 @@ def dedupe(args: Sequence[str]) -> tuple[str, ...]:
     )
 
 
+def unknown_feature_problem(recipe: Recipe, name: str) -> Problem | None:
+    """Why ``name`` is no feature to opt into: not an opt-in feature of the recipe. Needs the recipe only."""
+    if name in recipe.opt_in_features:
+        return None
+    on = f" ({name} is on by default)" if name in recipe.features else ""
+    return Problem(
+        f"{name!r} is not an opt-in feature of the recipe {recipe.source}{on}",
+        "use one of: " + ", ".join(recipe.opt_in_features),
+    )
+
+
 def feature_problem(recipe: Recipe, name: str, *, strategy: str, generation: str) -> Problem | None:
     """Why ``name`` cannot be enabled here: not an opt-in feature of the recipe, or gated off the strategy or GPU."""
-    if name not in recipe.opt_in_features:
-        on = f" ({name} is on by default)" if name in recipe.features else ""
-        return Problem(
-            f"{name!r} is not an opt-in feature of the recipe {recipe.source}{on}",
-            "use one of: " + ", ".join(recipe.opt_in_features),
-        )
+    unknown = unknown_feature_problem(recipe, name)
+    if unknown is not None:
+        return unknown
     feature = recipe.features[name]
     if feature.strategies and strategy not in feature.strategies:
         because = f": {feature.reason}" if feature.reason else ""

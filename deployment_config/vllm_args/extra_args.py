@@ -4,13 +4,16 @@ The vendored recipe's arguments are judged by the same rules in :mod:`.recipe_ar
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Sequence
 
 from deployment_config.errors import Problem, quoted
+from deployment_config.vllm_args.config_rules import CROSS_FIELD_RULES
 from deployment_config.vllm_args.options import _BY_SPELLING, _RULES, Arity, VllmOption
 from deployment_config.vllm_args.parsed import judge_dotted, judge_parsed
 from deployment_config.vllm_args.parsing import (
+    _Dotted,
     _first_word,
     _holds_option_and_value,
     _is_option,
@@ -45,6 +48,8 @@ def extra_args_problems(
 
     # (index, option, dotted path, item as shown): every setting of an option, for the duplicate check at the end.
     settings: list[tuple[int, str, tuple[str, ...], str]] = []
+    # The options whose config class checks its fields together: their plain values and dotted keys, for the end.
+    objects = _ConfigObjects()
 
     def judge(
         resolved: _Resolved,
@@ -137,6 +142,7 @@ def extra_args_problems(
             judge(resolved, index, None, dotted=True)
         else:
             judge_dotted(resolved, d, report)
+            objects.add_dotted(resolved.option.name if resolved.option else d.key, d)
             path = d.path + ("+",) if d.appends else d.path
             settings.append(
                 (index, resolved.option.name if resolved.option else d.key, path, d.token.text)
@@ -187,6 +193,8 @@ def extra_args_problems(
             judge(resolved, token.index, values)
         else:
             judge_parsed(resolved, extra_args[token.index], token.index, values, report)
+            given = [(resolved.explicit, token.index)] if resolved.explicit is not None else values
+            objects.add_plain(resolved.option.name if resolved.option else resolved.name, given)
             settings.append(
                 (
                     token.index,
@@ -197,7 +205,65 @@ def extra_args_problems(
             )
 
     _report_repeats(settings, report)
+    objects.judge(report, judged={index for index, _ in problems})
     return sorted(problems, key=lambda entry: entry[0])
+
+
+class _ConfigObjects:
+    """The JSON object vLLM builds for each option of :data:`.config_rules.CROSS_FIELD_RULES`, judged whole once every
+    item is read: the dotted keys merged (vllm/utils/argparse_utils.py ``FlexibleArgumentParser.parse_args``: each value
+    read as JSON, else as text; a list for ``key+``), and appended after any plain value, which they so replace."""
+
+    def __init__(self) -> None:
+        self.plain: dict[str, tuple[str, int]] = {}
+        self.dotted: dict[str, tuple[dict, list[int]]] = {}
+
+    def add_plain(self, name: str, given: list[tuple[str, int]]) -> None:
+        if name in CROSS_FIELD_RULES and given:
+            self.plain[name] = given[-1]
+
+    def add_dotted(self, name: str, dotted: _Dotted) -> None:
+        if name not in CROSS_FIELD_RULES or dotted.value is None or not dotted.path:
+            return
+        value: object
+        if dotted.appends:
+            value = dotted.value.split(",")
+        else:
+            try:
+                value = json.loads(dotted.value)
+            except ValueError:
+                value = dotted.value
+        merged, indexes = self.dotted.setdefault(name, ({}, []))
+        for key in dotted.path[:-1]:
+            merged = merged.setdefault(key, {}) if isinstance(merged.get(key, {}), dict) else {}
+        merged[dotted.path[-1]] = value
+        indexes.append(dotted.token.index)
+
+    def judge(self, report: _Report, *, judged: set[int]) -> None:
+        """Report each object its class refuses, at its last item; not where an item of it is already reported
+        (an unknown key, a name outside a field's list)."""
+        for name, (rules, config_class) in CROSS_FIELD_RULES.items():
+            if name in self.dotted:
+                config, indexes = self.dotted[name]
+                shown = quoted(json.dumps(config))
+            elif name in self.plain:
+                text, index = self.plain[name]
+                indexes = [index]
+                try:
+                    config = json.loads(text)
+                except ValueError:
+                    continue  # the value's own check reports it
+                shown = quoted(text)
+            else:
+                continue
+            problems = rules(config) if isinstance(config, dict) else []
+            if problems and not judged & set(indexes):
+                report(
+                    indexes[-1],
+                    f"{name} with {shown}: {'; '.join(problems)}; {config_class} refuses that combination "
+                    f"when vLLM parses its arguments",
+                    "set the fields that go together, or remove the option",
+                )
 
 
 def _report_repeats(settings: list[tuple[int, str, tuple[str, ...], str]], report: _Report) -> None:

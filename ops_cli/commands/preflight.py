@@ -39,7 +39,8 @@ def register(groups: argparse._SubParsersAction, common: argparse.ArgumentParser
     p.add_argument(
         "--kubectl",
         default="kubectl",
-        help="HyperPod: the kubectl that reads the operator's CRD from the cluster (default: the one on PATH)",
+        help="the kubectl that reads the operator's CRD (HyperPod) or runs the EFA check Job on the GPU nodes "
+        "(multi-node environments) (default: the one on PATH)",
     )
     p.add_argument(
         "--manifest",
@@ -58,6 +59,8 @@ def preflight(ctx: Context) -> int:
         kubectl=ctx.args.kubectl,
         run_command=ctx.rt.run_command,
         manifest=ctx.args.manifest,
+        clock=ctx.rt.clock,
+        sleep=ctx.rt.sleep,
     )
     rows = [(c.name, c.status.value.upper(), c.detail, c.fix) for c in result.checks]
     ctx.out(result.to_dict(), [table(["check", "result", "detail", "fix"], rows), result.verdict])

@@ -578,3 +578,82 @@ def test_the_validated_sections_are_the_frozen_domain_model(default_env, hyperpo
         }
     )
     assert section.dependencies_chart_dir == str((tmp_path / "chart").resolve())
+
+
+def _fields(document: dict) -> set[str]:
+    with pytest.raises(ConfigError) as error:
+        parse_environment(document, name="two-mistakes")
+    return {issue.field for issue in error.value.issues}
+
+
+def test_a_hyperpod_mistake_elsewhere_in_its_section_keeps_the_replica_count_judged(hyperpod_copy):
+    # given a HyperPod file with two mistakes: a training plan that is no ARN, and more replicas than instances
+    hyperpod_copy["hyperpod"]["training_plan_arn"] = "arn:bad"
+    hyperpod_copy["endpoint"]["replicas"] = 5
+    # when make check-config reads it
+    fields = _fields(hyperpod_copy)
+    # then both are reported: the replica rule reads hyperpod.instance_count only, which is valid
+    assert fields == {"hyperpod.training_plan_arn", "endpoint.replicas"}
+
+
+def test_a_model_mistake_elsewhere_in_its_section_keeps_the_feature_names_judged(hyperpod_copy):
+    # given two mistakes in the model section: an s3_uri that is no s3:// URI, and a feature the recipe does not have
+    hyperpod_copy["model"]["s3_uri"] = "http://x"
+    hyperpod_copy["model"]["features"] = ["no_such_feature"]
+    # when make check-config reads it
+    fields = _fields(hyperpod_copy)
+    # then both are reported: a feature's name needs only the preset's recipe
+    assert fields == {"model.s3_uri", "model.features[0]"}
+
+
+def test_an_unknown_feature_of_a_valid_model_is_reported_once(hyperpod_copy):
+    hyperpod_copy["model"]["features"] = ["no_such_feature"]
+    with pytest.raises(ConfigError) as error:
+        parse_environment(hyperpod_copy, name="one-mistake")
+    (issue,) = error.value.issues
+    assert issue.field == "model.features[0]" and "not an opt-in feature" in issue.problem
+
+
+@pytest.mark.parametrize(
+    ("model", "judged"),
+    [
+        ({"extra_args": ["--max-model-len", "2M"]}, "model.extra_args[0]"),
+        ({"extra_args": ["-dcp", "3"]}, "model.extra_args[0]"),
+    ],
+)
+def test_another_model_mistake_keeps_the_extra_args_rules_judged(hyperpod_copy, model, judged):
+    # given a model section with an image that is no image reference, and an extra_args value that a rule between
+    # model fields refuses (a context beyond the model's, a DCP size that does not divide TP)
+    hyperpod_copy["model"].update(image="not an image!", **model)
+    # when make check-config reads it
+    fields = _fields(hyperpod_copy)
+    # then both are reported: those rules read model.extra_args and model.preset (and TP), not the whole section
+    assert fields == {"model.image", judged}
+
+
+def test_another_model_mistake_keeps_the_one_speculative_config_judged(example_copy):
+    example_copy["model"].update(
+        image="not an image!",
+        features=["spec_decoding"],
+        speculator_size_gb=8,
+        extra_args=["--speculative-config", '{"model": "someone/other-draft"}'],
+    )
+    assert _fields(example_copy) == {"model.image", "model.extra_args[0]"}
+
+
+def test_another_endpoint_mistake_keeps_the_routing_judged(hyperpod_copy):
+    # given HyperPod's operator routing with the key required (its router finds no worker), and a drain time outside
+    # its range
+    hyperpod_copy["endpoint"].update(routing="cache_aware", drain_seconds=-1)
+    # then both are reported
+    assert _fields(hyperpod_copy) == {"endpoint.routing", "endpoint.drain_seconds"}
+
+
+def test_another_model_mistake_keeps_the_tensor_parallel_size_judged(hyperpod_copy):
+    # given a tensor-parallel size that is not the 8 GPUs of a p6-b300, and an s3_uri that is no s3:// URI
+    hyperpod_copy["model"].update(tensor_parallel_size=3, s3_uri="http://x")
+    # then both are reported, the size once
+    with pytest.raises(ConfigError) as error:
+        parse_environment(hyperpod_copy, name="two-mistakes")
+    fields = [issue.field for issue in error.value.issues]
+    assert sorted(fields) == ["model.s3_uri", "model.tensor_parallel_size"]

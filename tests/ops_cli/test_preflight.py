@@ -546,6 +546,7 @@ def test_everything_in_order_passes(aws, run):
         "add-on amazon-cloudwatch-observability",
         "add-on eks-node-monitoring-agent",
         "add-on aws-secrets-store-csi-driver-provider",
+        "EFA on the GPU nodes",
         "CDK bootstrap",
     ]
     checks = rows(result)
@@ -569,7 +570,7 @@ def test_placeholder_values_fail_the_first_row_and_the_run_goes_on(aws, run):
     assert first["check"] == "placeholder values" and first["status"] == "fail"
     assert "account, cluster.admin_role_arn, capacity.capacity_reservation_id" in first["detail"]
     assert "capacity-blocks use" in first["fix"]
-    assert [c["status"] for c in result.json["checks"][1:]] == ["pass"] * 18
+    assert [c["status"] for c in result.json["checks"][1:]] == ["pass"] * 19
 
 
 def test_human_table_lists_the_new_rows(aws, run):
@@ -772,6 +773,7 @@ def test_hyperpod_environment_checks_its_training_plan(aws, run):
         "add-on amazon-sagemaker-hyperpod-observability",
         "inference operator",
         "operator CRD",
+        "EFA on the GPU nodes",
         "CDK bootstrap",
     ]
     # the pinned build, the operator version it installs per the published mapping, and the builds nothing maps

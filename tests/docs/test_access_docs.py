@@ -60,3 +60,25 @@ def test_troubleshooting_has_the_three_errors_of_the_way_in_in_the_codes_words()
         "Not deployed: config/prod.yaml still holds the example's placeholder values in "
     )
     assert placeholder_guard.RULE_ID in TROUBLESHOOTING
+
+
+def test_the_hyperpod_quick_start_has_the_eks_steps_in_order_in_at_most_20_lines():
+    page = (PROJECT_DIR / "docs" / "hyperpod.md").read_text(encoding="utf-8")
+    block = page.split("## Quick start", 1)[1].split("```sh\n", 1)[1].split("```", 1)[0]
+    lines = block.strip().splitlines()
+    assert len(lines) <= 20
+    steps = [
+        "cp config/example-hyperpod.yaml",
+        "make check-config",
+        "npx cdk bootstrap",
+        "npx cdk deploy -c env=prod prod-cluster prod-access",  # stage 1, before the plan
+        "bin/llmops wait plan --env prod",
+        "npx cdk deploy -c env=prod prod-hyperpod-prereqs",  # stage 2
+        "bin/llmops connect --env prod",
+        "bin/llmops smoke-test --url https://localhost:",  # through the forward, not the load balancer's name
+    ]
+    found = [-1]
+    for step in steps:  # each after the one before (connect comes twice: the API at stage 1, the endpoint at the end)
+        found.append(next(i for i in range(found[-1] + 1, len(lines)) if lines[i].startswith(step)))
+    # the smoke test's port is the one connect forwards HTTPS to
+    assert f"https://localhost:{connect.TLS_LOCAL_PORT}" in lines[found[-1]]

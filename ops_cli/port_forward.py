@@ -89,6 +89,10 @@ def _read(stream, into: queue.Queue | list) -> None:  # noqa: ANN001 (a text str
         into.put(None)  # the end of the output: the process is ending
 
 
+def _interrupt(_signal: int, _frame: object) -> None:
+    raise KeyboardInterrupt
+
+
 class Forwards:
     """The forwards of one ``llmops connect``: started, awaited until ready, held, and always stopped."""
 
@@ -181,12 +185,23 @@ class Forwards:
         )
 
     def hold(self, sleep) -> None:  # noqa: ANN001 (the runtime's sleep)
-        """Until Ctrl-C (KeyboardInterrupt, raised to the caller) or a forward's end (an OpsError)."""
-        while True:
-            for forward in self.forwards:
-                if forward.process is not None and forward.process.poll() is not None:
-                    raise self.ended(forward)
-            sleep(1)
+        """Until Ctrl-C (KeyboardInterrupt, raised to the caller) or a forward's end (an OpsError). SIGTERM and SIGHUP
+        (the terminal closed) end it as Ctrl-C does: the forwards run in process groups of their own, which no signal
+        to this one reaches, so they are stopped here rather than left running."""
+        previous = {}
+        if threading.current_thread() is threading.main_thread():
+            previous = {
+                sig: signal.signal(sig, _interrupt) for sig in (signal.SIGTERM, signal.SIGHUP)
+            }
+        try:
+            while True:
+                for forward in self.forwards:
+                    if forward.process is not None and forward.process.poll() is not None:
+                        raise self.ended(forward)
+                sleep(1)
+        finally:
+            for sig, handler in previous.items():
+                signal.signal(sig, handler)
 
     def stop(self) -> None:
         """SIGTERM, then SIGKILL, to every forward's process group; then reap them."""

@@ -99,23 +99,22 @@ def connect(ctx: Context) -> int:
         check_port_free(forward.local_port, option)
     context_name = f"{env.name}-via-ssm"
     path = kubeconfig_path(args.kubeconfig, ctx.rt.environ)
-    profile = getattr(args, "profile", None)
-    write_entry(
-        path,
-        context_name,
-        cluster,
-        region=aws.region,
-        local_port=args.api_port,
-        role_arn=args.role_arn,
-        profile=profile,
-    )
-    ctx.note(f"kubeconfig: context {context_name} written to {path} (now the current context)")
-    environ = ctx.aws_environ
     with Forwards(
-        forwards, aws=args.aws, region=aws.region, instance_id=instance, environ=environ
+        forwards, aws=args.aws, region=aws.region, instance_id=instance, environ=ctx.aws_environ
     ) as running:
         for forward in forwards:
             running.start(forward, args.ready_timeout, ctx.note)
+        # once the API is forwarded: a forward that fails leaves the kubeconfig as it was
+        write_entry(
+            path,
+            context_name,
+            cluster,
+            region=aws.region,
+            local_port=args.api_port,
+            role_arn=args.role_arn,
+            profile=getattr(args, "profile", None),
+        )
+        ctx.note(f"kubeconfig: context {context_name} written to {path} (now the current context)")
         ctx.out(*_urls(env.name, instance, path, context_name, forwards, endpoint, why_not))
         ctx.rt.stdout.flush()  # the URLs now, not when the forwards end
         try:

@@ -6,9 +6,11 @@ and no child process left after Ctrl-C; errors are one line with the fix."""
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import json
 import os
+import signal
 import socket
 import sys
 import urllib.parse
@@ -27,6 +29,7 @@ from tests.ops_cli.misbehaving_server import Connection, MisbehavingServer, Requ
 INSTANCE = "i-0123456789abcdef0"
 API_HOST = "0123456789ABCDEF.gr7.us-west-2.eks.amazonaws.com"
 LB_HOST = "internal-a1b2c3-0123456789.elb.us-west-2.amazonaws.com"
+CERTIFICATE = "arn:aws:acm:us-west-2:123456789012:certificate/0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d"
 CLUSTER_ARN = "arn:aws:eks:us-west-2:123456789012:cluster/connect-llm"
 
 FAKE_AWS = f"""#!{sys.executable}
@@ -104,11 +107,14 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
-class CtrlC:
+def ctrl_c(_seconds: float) -> None:
     """The runtime's sleep in the hold loop: the user presses Ctrl-C at its first second."""
+    raise KeyboardInterrupt
 
-    def __call__(self, _seconds: float) -> None:
-        raise KeyboardInterrupt
+
+def terminal_closed(_seconds: float) -> None:
+    """The same, but the terminal is closed: SIGHUP to llmops."""
+    os.kill(os.getpid(), signal.SIGHUP)
 
 
 @pytest.fixture
@@ -123,7 +129,9 @@ def connect(monkeypatch, tmp_path, config_dir):
     (bin_dir / "aws").chmod(0o755)
     record = tmp_path / "aws-calls.jsonl"
 
-    def run(stand_in: StandIn, *argv: str, fail: bool = False) -> tuple[Result, list[dict]]:
+    def run(
+        stand_in: StandIn, *argv: str, fail: bool = False, sleep=ctrl_c
+    ) -> tuple[Result, list[dict]]:
         with MisbehavingServer(stand_in) as url:
             environ = {
                 "AWS_ENDPOINT_URL_CLOUDFORMATION": url,
@@ -148,7 +156,7 @@ def connect(monkeypatch, tmp_path, config_dir):
                 stdout=stdout,
                 stderr=stderr,
                 environ=environ,
-                sleep=CtrlC(),
+                sleep=sleep,
             )
             code = main([*argv, "--config-dir", str(config_dir)], runtime)
         calls = (
@@ -219,6 +227,33 @@ def test_connect_forwards_the_api_and_the_endpoint_through_the_access_host(conne
         f"llmops smoke-test --env connect --url http://localhost:{endpoint_port}" in result.stdout
     )
     assert not [c["pid"] for c in calls if _alive(c["pid"])]
+
+
+def test_closing_the_terminal_stops_the_forwards(connect):
+    # given llmops connect holding its forwards
+    stand_in = StandIn({"connect-access": {"InstanceId": INSTANCE}})
+    # when the terminal is closed (SIGHUP to llmops, which the forwards in their own process groups do not get)
+    result, calls = connect(
+        stand_in,
+        "connect",
+        "--env",
+        "connect",
+        "--api-port",
+        str(_free_port()),
+        sleep=terminal_closed,
+    )
+    # then it ends as Ctrl-C does, and no forward is left running
+    assert result.code == 0, result.stderr
+    assert calls and not [c["pid"] for c in calls if _alive(c["pid"])]
+
+
+def test_a_forward_that_fails_leaves_the_kubeconfig_as_it_was(connect, tmp_path):
+    stand_in = StandIn({"connect-access": {"InstanceId": INSTANCE}})
+    result, _ = connect(
+        stand_in, "connect", "--env", "connect", "--api-port", str(_free_port()), fail=True
+    )
+    assert result.code == 20
+    assert not (tmp_path / "home" / ".kube" / "config").exists()
 
 
 def test_connect_json_prints_the_urls_as_one_document(connect):
@@ -313,9 +348,12 @@ def test_the_endpoint_is_read_from_the_serving_stack(aws, outputs, expected, con
         },
         {"StackName": "example-serving"},
     )
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(type(env.endpoint), "tls", property(lambda _self: tls))
-        found, why_not = endpoint(aws.aws("us-west-2"), env)
+    if tls:  # endpoint.certificate_arn and domain_name: the load balancer listens on 443
+        endpoint_section = env.endpoint.model_copy(
+            update={"certificate_arn": CERTIFICATE, "domain_name": "llm.example.com"}
+        )
+        env = dataclasses.replace(env, endpoint=endpoint_section)
+    found, why_not = endpoint(aws.aws("us-west-2"), env)
     assert (found.host, found.port, found.scheme) == expected and not why_not
 
 

@@ -13,6 +13,7 @@ from aws_cdk.assertions import Template
 from cdk_constructs import placeholder_guard
 from ops_cli import port_forward
 from ops_cli.commands import connect
+from tests.conftest import bare_app
 
 PROJECT_DIR = Path(__file__).resolve().parents[2]
 README = (PROJECT_DIR / "README.md").read_text(encoding="utf-8")
@@ -50,7 +51,7 @@ def test_troubleshooting_has_the_three_errors_of_the_way_in_in_the_codes_words()
     assert (
         "Not deployed: config/….yaml still holds the example's placeholder values in" in placeholder
     )
-    stack = cdk.Stack(cdk.App(), "Guarded")
+    stack = cdk.Stack(bare_app(), "Guarded")
     placeholder_guard.refuse_placeholders(
         stack, source="config/prod.yaml", fields=["account"], how_to_fix="Fix."
     )

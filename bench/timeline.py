@@ -58,6 +58,7 @@ from deployment_config.startup_rates import (  # noqa: E402
     LOADER_FROM_DISK,
     LOADER_FROM_MEMORY,
     PINNED_HOST_TO_DEVICE,
+    SHA256_CHECK,
     SLOWEST_LOAD,
     UNMEASURED,
     Rate,
@@ -92,6 +93,7 @@ def rates_used(env: EnvironmentConfig, measured: Measured | None = None) -> dict
         "hub_budget_floor": HUB_BUDGET_FLOOR,
         "slowest_load": SLOWEST_LOAD,
         "pinned_host_to_device": PINNED_HOST_TO_DEVICE,
+        "sha256_check": SHA256_CHECK,
     }
     if instance in ENA_BANDWIDTH:
         rates["ena_bandwidth"] = ENA_BANDWIDTH[instance]
@@ -157,16 +159,37 @@ def first_token_phases(env: EnvironmentConfig, measured: Measured | None = None)
     streamer_limit = min(rates["runai_streamer_from_memory"].gb_per_second, network.gb_per_second)
     warm, warm_up = _warm_up(measured, new_node=True)
     restart_warm, restart_warm_up = _warm_up(measured, new_node=False)
+    check = rates["sha256_check"]
     return [
         Phase(
-            "node ready -> first token, weights from S3: copy to the NVMe, then load",
-            _minutes(copy.seconds_for(weights) + slow.seconds_for(weights) + warm),
-            f"{weights} GB / {copy_name} {copy.gb_per_second:g} GB/s + {weights} GB / {slow_name} "
-            f"{slow.gb_per_second:g} GB/s{warm_up}; limit: / {'ena_bandwidth' if ena else 's3_download'} "
-            f"{network.gb_per_second:g} + / {loader}_from_memory {ceiling.gb_per_second:g}",
-            limit_minutes=_minutes(
-                network.seconds_for(weights) + ceiling.seconds_for(weights) + warm
+            "node ready -> first token, weights from S3: copy to the NVMe, check, then load",
+            _minutes(
+                copy.seconds_for(weights)
+                + check.seconds_for(weights)
+                + slow.seconds_for(weights)
+                + warm
             ),
+            f"{weights} GB / {copy_name} {copy.gb_per_second:g} GB/s + {weights} GB / sha256_check "
+            f"{check.gb_per_second:g} GB/s + {weights} GB / {slow_name} "
+            f"{slow.gb_per_second:g} GB/s{warm_up}; limit: / {'ena_bandwidth' if ena else 's3_download'} "
+            f"{network.gb_per_second:g} + / sha256_check + / {loader}_from_memory {ceiling.gb_per_second:g}",
+            limit_minutes=_minutes(
+                network.seconds_for(weights)
+                + check.seconds_for(weights)
+                + ceiling.seconds_for(weights)
+                + warm
+            ),
+        ),
+        Phase(
+            "weights check (verify-weights), first start of a copy on a node: sha256 of every file",
+            _minutes(check.seconds_for(weights)),
+            f"{weights} GB / sha256_check {check.gb_per_second:g} GB/s (the CPU side; the instance store's read "
+            "rate, which may be lower, is unmeasured); then a marker on the node's disk",
+        ),
+        Phase(
+            "weights check (verify-weights), restart on the same node: the marker matches, no file hashed",
+            0.0,
+            "sizes, inodes and mtimes of the files against the marker of the first check (one stat a file)",
         ),
         Phase(
             "node ready -> first token, weights from S3: Run:ai streamer into GPU memory (--load-format "
@@ -185,7 +208,8 @@ def first_token_phases(env: EnvironmentConfig, measured: Measured | None = None)
         Phase(
             "restart on the same node -> first token (weights on the NVMe)",
             _minutes(slow.seconds_for(weights) + restart_warm),
-            f"{weights} GB / {slow_name} {slow.gb_per_second:g} GB/s{restart_warm_up}; limit: / "
+            f"{weights} GB / {slow_name} {slow.gb_per_second:g} GB/s (the check's marker matches: no hash)"
+            f"{restart_warm_up}; limit: / "
             f"{loader}_from_memory {ceiling.gb_per_second:g}",
             limit_minutes=_minutes(ceiling.seconds_for(weights) + restart_warm),
         ),

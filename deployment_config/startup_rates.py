@@ -145,6 +145,21 @@ PINNED_HOST_TO_DEVICE = Rate(
     55.42, f"{_BENCH}: torch copy_ from pinned memory, 2 GB x 3", measured=True
 )
 
+#: The node's check of the S3 copy (charts/vllm_weights_check/runtime/verify_weights.py): hashlib's sha256 measured
+#: 1.35 GB/s on one core (an Intel Xeon with the SHA extensions, 64 MiB blocks, ``python3 -c`` with hashlib, this
+#: project's development machine: a labelled measurement, the figure of that script's docstring) times the
+#: ``--jobs`` processes the init container runs (charts/vllm_weights_check/__init__.py HASH_CPUS, 32). The CPU side
+#: only: the instance store's read rate, which may be lower, is in :data:`UNMEASURED`. It is paid on the first start of
+#: a copy on a node; a restart whose marker matches hashes nothing (its ``--marker``).
+SHA256_ONE_CORE_GB_PER_SECOND = 1.35
+HASH_JOBS = 32
+SHA256_CHECK = Rate(
+    SHA256_ONE_CORE_GB_PER_SECOND * HASH_JOBS,
+    f"hashlib sha256 {SHA256_ONE_CORE_GB_PER_SECOND} GB/s on one Xeon core with sha_ni (measured with python3 -c on "
+    f"the development machine, charts/vllm_weights_check/runtime/verify_weights.py) x {HASH_JOBS} processes",
+    measured=True,
+)
+
 #: Figures the plan needs and nothing here documents or measures: printed as such, never replaced by a guess.
 UNMEASURED: Mapping[str, str] = MappingProxyType(
     {

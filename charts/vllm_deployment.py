@@ -65,7 +65,7 @@ FETCH_WITH_SPECULATOR_SCRIPT = " && ".join(
     [f"aws configure set default.s3.{key} {value}" for key, value in S3_TRANSFER_SETTINGS]
     + ['aws s3 sync --only-show-errors "$1" "$2"', 'exec aws s3 sync --only-show-errors "$3" "$4"']
 )
-_TAINT_EFFECTS = {
+TAINT_EFFECTS = {
     "NoSchedule": kplus.TaintEffect.NO_SCHEDULE,
     "NoExecute": kplus.TaintEffect.NO_EXECUTE,
 }
@@ -131,7 +131,7 @@ def add_vllm_deployment(
     taint_key, taint_value, taint_effect = spec.toleration
     deployment.scheduling.tolerate(
         kplus.Node.tainted(
-            kplus.NodeTaintQuery.is_(taint_key, taint_value, effect=_TAINT_EFFECTS[taint_effect])
+            kplus.NodeTaintQuery.is_(taint_key, taint_value, effect=TAINT_EFFECTS[taint_effect])
         )
     )
 

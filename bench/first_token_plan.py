@@ -16,6 +16,9 @@ from deployment_config.startup_rates import (
     LOADER_FROM_DISK,
     LOADER_FROM_MEMORY,
     PINNED_HOST_TO_DEVICE,
+    RUNAI_DISTRIBUTED_NODE,
+    RUNAI_EACH_RANK_WHOLE_MODEL,
+    RUNAI_RANKS_MEASURED,
     SHA256_CHECK,
     SLOWEST_LOAD,
     UNMEASURED,
@@ -49,6 +52,8 @@ def rates_used(env: EnvironmentConfig, measured: Measured | None = None) -> dict
         "slowest_load": SLOWEST_LOAD,
         "pinned_host_to_device": PINNED_HOST_TO_DEVICE,
         "sha256_check": SHA256_CHECK,
+        "runai_distributed_node": RUNAI_DISTRIBUTED_NODE,
+        "runai_each_rank_whole_model": RUNAI_EACH_RANK_WHOLE_MODEL,
     }
     if instance in ENA_BANDWIDTH:
         rates["ena_bandwidth"] = ENA_BANDWIDTH[instance]
@@ -110,13 +115,19 @@ def first_token_phases(env: EnvironmentConfig, measured: Measured | None = None)
     copy_name = "s3_copy_measured" if "s3_copy_measured" in rates else "s3_download"
     copy = rates[copy_name]
     network = ena or s3
-    streamer = min(rates["runai_streamer_from_memory"].gb_per_second, s3.gb_per_second)
-    streamer_limit = min(rates["runai_streamer_from_memory"].gb_per_second, network.gb_per_second)
+    # Run:ai distributed: the published 8-rank rate a rank, times this layout's ranks on the node; its bound, each rank
+    # at the one-process ceiling measured here, within the card
+    ranks = env.model.tensor_parallel_size
+    distributed = rates["runai_distributed_node"].gb_per_second / RUNAI_RANKS_MEASURED * ranks
+    distributed_limit = min(
+        rates["runai_streamer_from_memory"].gb_per_second * ranks, network.gb_per_second
+    )
+    whole = rates["runai_each_rank_whole_model"]
     warm, warm_up = _warm_up(measured, new_node=True)
     restart_warm, restart_warm_up = _warm_up(measured, new_node=False)
     check = rates["sha256_check"]
     pull_fast, pull = IMAGE_PULL_SECONDS
-    return [
+    rows = [
         Phase(
             "node ready -> first token, weights from S3: copy to the NVMe beside the image pull, check, then load",
             minutes(
@@ -156,13 +167,16 @@ def first_token_phases(env: EnvironmentConfig, measured: Measured | None = None)
             "sizes, inodes and mtimes of the files against the marker of the first check (one stat a file)",
         ),
         Phase(
-            "node ready -> first token, weights from S3: Run:ai streamer into GPU memory (--load-format "
-            "runai_streamer)",
-            minutes(pull + weights / streamer + warm),
-            f"image pull {pull} s (no copy to overlap: the vLLM container streams) + {weights} GB / {streamer:g} "
-            f"GB/s, the lower of s3_download and runai_streamer_from_memory{warm_up}; limit: {pull_fast} s + the "
-            f"lower of {'ena_bandwidth' if ena else 's3_download'} and runai_streamer_from_memory",
-            limit_minutes=minutes(pull_fast + weights / streamer_limit + warm),
+            f"node ready -> first token, weights from S3: Run:ai streamer into GPU memory, distributed over the "
+            f"{ranks} ranks (--load-format runai_streamer, --model-loader-extra-config '{{\"distributed\": true}}')",
+            minutes(pull + weights / distributed + warm),
+            f"image pull {pull} s (no copy to overlap: the vLLM container streams) + {weights} GB / {distributed:.2f} "
+            f"GB/s (runai_distributed_node / {RUNAI_RANKS_MEASURED} x {ranks} ranks){warm_up}; without "
+            f"distributed every rank streams the whole checkpoint: {weights} GB / runai_each_rank_whole_model "
+            f"{whole.gb_per_second:.2f} GB/s = {minutes(weights / whole.gb_per_second):g} min, {ranks} x the "
+            f"bytes; limit: {pull_fast} s + / the lower of {ranks} x runai_streamer_from_memory and "
+            f"{'ena_bandwidth' if ena else 's3_download'} ({distributed_limit:g} GB/s)",
+            limit_minutes=minutes(pull_fast + weights / distributed_limit + warm),
         ),
         Phase(
             "node ready -> first token, weights from the Hugging Face Hub",
@@ -179,6 +193,12 @@ def first_token_phases(env: EnvironmentConfig, measured: Measured | None = None)
             limit_minutes=minutes(ceiling.seconds_for(weights) + restart_warm),
         ),
         Phase(
+            "restart on the same node -> first token, Run:ai distributed from S3 (nothing kept on the node)",
+            minutes(weights / distributed + restart_warm),
+            f"{weights} GB / {distributed:.2f} GB/s, from S3 again{restart_warm_up}; limit: / {distributed_limit:g}",
+            limit_minutes=minutes(weights / distributed_limit + restart_warm),
+        ),
+        Phase(
             "limit: weights / instance bandwidth",
             minutes(ena.seconds_for(weights)) if ena else None,
             f"{weights} GB / ena_bandwidth {ena.gb_per_second:g} GB/s"
@@ -187,3 +207,37 @@ def first_token_phases(env: EnvironmentConfig, measured: Measured | None = None)
             "not documented",
         ),
     ]
+    return [*rows, _faster_path(rows)]
+
+
+def _faster_path(rows: list[Phase]) -> Phase:
+    """Which of the two S3 paths this plan finds faster, on a new node and on a restart, and why the chart keeps the
+    copy to the NVMe whatever it finds (charts/vllm_deployment.py, the comment above ``S3_TRANSFER_SETTINGS``)."""
+    by_step = {p.step: p for p in rows}
+
+    def estimate(prefix: str) -> Phase:
+        return next(p for step, p in by_step.items() if step.startswith(prefix))
+
+    copy_new = estimate("node ready -> first token, weights from S3: copy")
+    runai_new = estimate("node ready -> first token, weights from S3: Run:ai")
+    copy_restart = estimate("restart on the same node -> first token (weights on the NVMe)")
+    runai_restart = estimate("restart on the same node -> first token, Run:ai")
+
+    def faster(copy: Phase, runai: Phase) -> str:
+        return (
+            f"Run:ai distributed ({runai.minutes:g} min against {copy.minutes:g})"
+            if runai.minutes < copy.minutes
+            else f"the copy ({copy.minutes:g} min against {runai.minutes:g})"
+        )
+
+    return Phase(
+        f"faster S3 path by this plan: new node {faster(copy_new, runai_new)}; restart "
+        f"{faster(copy_restart, runai_restart)}",
+        min(copy_new.minutes, runai_new.minutes),
+        "the estimates above, warm-up left out of both; the copy's load rate is the slowest measured disk "
+        "(the instance store's is unmeasured), Run:ai's a published 8-rank figure from other storage. The chart "
+        "copies: a restart keeps the copy on the node, the copy is checked against the manifest, and the AWS CLI "
+        "takes the pod's EKS Pod Identity credentials, which the streamer's own S3 client is not verified to "
+        "(docs/weights.md, 'Streaming into the GPUs (Run:ai)'); measure both on the node (bench/weight_load.py, "
+        "llmops phases) before switching",
+    )

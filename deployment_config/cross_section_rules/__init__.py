@@ -45,6 +45,7 @@ from deployment_config.cross_section_rules.vllm_serving import (
     dcp_divides_tp,
     max_model_len_within_the_context,
     one_speculative_config,
+    runai_streamer_is_distributed,
 )
 from deployment_config.file_models import CERTIFICATE_ID, TRAINING_PLAN_RESOURCE
 from deployment_config.file_values import Rule
@@ -140,6 +141,11 @@ ENVIRONMENT_RULES: tuple[Rule, ...] = (
     ),
     Rule("spec_decoding gives the one --speculative-config", ("model",), one_speculative_config),
     Rule("the decode context parallel size divides TP", ("model",), dcp_divides_tp),
+    Rule(
+        "the Run:ai loader streams once for all ranks",
+        ("model",),
+        runai_streamer_is_distributed,
+    ),
     Rule(
         "the compile cache's variables are left to it",
         ("model",),

@@ -446,13 +446,13 @@ def test_the_s3_copy_uses_the_crt_transfer_client_at_a_high_target_bandwidth(s3_
     init = s3_manifests["Deployment"]["spec"]["template"]["spec"]["initContainers"][0]
     script = init["command"][2]
     # then the AWS CLI is told to use its CRT client (parallel ranged GETs; `auto` would pick the classic client on a
-    # p6-b300) sized for 100 Gb/s, before the sync starts
+    # p6-b300) sized for the 300 Gb/s of the card S3 traffic goes through, before the sync starts
     assert script.index(
         "aws configure set default.s3.preferred_transfer_client crt"
     ) < script.index("aws s3 sync")
-    assert "aws configure set default.s3.target_bandwidth 100Gb/s" in script
-    # in 64 MiB ranged GETs: about 186 requests a second per node at 100 Gb/s, far below the 5,500 GET/s that S3
-    # documents per prefix, also with many replicas copying the one revision prefix at once
+    assert "aws configure set default.s3.target_bandwidth 300Gb/s" in script
+    # in 64 MiB ranged GETs: about 560 requests a second per node at 300 Gb/s, below the 5,500 GET/s that S3
+    # documents per prefix, also with several replicas copying the one revision prefix at once
     assert script.index("aws configure set default.s3.multipart_chunksize 64MB") < script.index(
         "aws s3 sync"
     )

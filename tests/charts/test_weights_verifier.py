@@ -318,7 +318,10 @@ def test_a_copy_is_hashed_once_and_a_restart_with_its_marker_hashes_nothing(tmp_
     # given a new node's copy: the first check hashes every file and then records the marker
     assert _check(copy, marker) == [] and hashes.take() == len(FILES)
     recorded = json.loads(marker.read_text())
-    assert recorded["manifest_sha256"] == hashlib.sha256((copy / "MANIFEST.json").read_bytes()).hexdigest()
+    assert (
+        recorded["manifest_sha256"]
+        == hashlib.sha256((copy / "MANIFEST.json").read_bytes()).hexdigest()
+    )
     assert set(recorded["files"]) == set(FILES)
     # when the pod restarts on the same node, then nothing is hashed
     assert _check(copy, marker) == [] and hashes.take() == 0
@@ -326,7 +329,9 @@ def test_a_copy_is_hashed_once_and_a_restart_with_its_marker_hashes_nothing(tmp_
     assert not any(p.name.endswith(".verified.json") for p in copy.rglob("*"))
 
 
-def test_a_file_changed_since_the_marker_is_hashed_again_and_a_wrong_one_refused(tmp_path, copy, hashes):
+def test_a_file_changed_since_the_marker_is_hashed_again_and_a_wrong_one_refused(
+    tmp_path, copy, hashes
+):
     import os
 
     marker = tmp_path / "marker.json"
@@ -344,7 +349,9 @@ def test_a_file_changed_since_the_marker_is_hashed_again_and_a_wrong_one_refused
     assert not marker.exists()
 
 
-def test_a_swapped_manifest_is_hashed_again_against_itself_or_refused_by_its_pin(tmp_path, copy, hashes):
+def test_a_swapped_manifest_is_hashed_again_against_itself_or_refused_by_its_pin(
+    tmp_path, copy, hashes
+):
     marker = tmp_path / "marker.json"
     pinned = hashlib.sha256((copy / "MANIFEST.json").read_bytes()).hexdigest()
     assert _check(copy, marker, manifest_sha256=pinned) == [] and hashes.take() == len(FILES)
@@ -372,7 +379,9 @@ def test_a_check_that_finds_a_problem_writes_no_marker_and_a_torn_marker_is_not_
     assert [p.name for p in tmp_path.iterdir() if p.name.endswith(".tmp")] == []
 
 
-def test_the_init_container_keeps_its_marker_beside_the_copy_and_says_when_it_hashed_nothing(tmp_path, copy):
+def test_the_init_container_keeps_its_marker_beside_the_copy_and_says_when_it_hashed_nothing(
+    tmp_path, copy
+):
     from charts.vllm_weights_check import marker_path, verify_command
 
     command = verify_command("/mnt/model-cache/s3-weights/REV", "REV")

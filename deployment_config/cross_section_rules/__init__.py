@@ -43,6 +43,7 @@ from deployment_config.cross_section_rules.serving import (
 from deployment_config.cross_section_rules.vllm_serving import (
     cache_variables_left_to_the_compile_cache,
     dcp_divides_tp,
+    graph_pool_fits_outside_the_share,
     max_model_len_within_the_context,
     one_speculative_config,
     runai_streamer_is_distributed,
@@ -141,6 +142,11 @@ ENVIRONMENT_RULES: tuple[Rule, ...] = (
     ),
     Rule("spec_decoding gives the one --speculative-config", ("model",), one_speculative_config),
     Rule("the decode context parallel size divides TP", ("model",), dcp_divides_tp),
+    Rule(
+        "the CUDA graph pool fits outside vLLM's memory share",
+        ("model",),
+        graph_pool_fits_outside_the_share,
+    ),
     Rule(
         "the Run:ai loader streams once for all ranks",
         ("model",),

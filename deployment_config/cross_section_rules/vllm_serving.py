@@ -10,7 +10,8 @@ from deployment_config import speculator
 from deployment_config.catalog import MODEL_PRESETS
 from deployment_config.compile_cache_variables import compile_cache_applies, kept_variables
 from deployment_config.cross_section_rules._issues import note as _note
-from deployment_config.cross_section_rules.facts import placement
+from deployment_config.cross_section_rules.facts import gpu_type, placement
+from deployment_config.cuda_graph_capture import headroom_problem, highest_utilization
 from deployment_config.errors import ConfigIssue, quoted
 from deployment_config.file_values import FileValues
 from deployment_config.recipe.vendored import recipe_for
@@ -134,3 +135,28 @@ def runai_streamer_is_distributed(values: FileValues) -> Iterator[ConfigIssue]:
         'add "--model-loader-extra-config" and \'{"distributed": true}\' to model.extra_args (or "distributed": true '
         "to the JSON you give it): the ranks then share one stream",
     )
+
+
+def graph_pool_fits_outside_the_share(values: FileValues) -> Iterator[ConfigIssue]:
+    """With CUDA graphs on (no --enforce-eager), a --gpu-memory-utilization of the user's leaves at least the graph
+    pool memory that vLLM's estimate missed in the one measured run outside vLLM's share
+    (deployment_config/cuda_graph_capture.py, ``headroom_problem``): else the engine runs out of GPU memory after the
+    whole load and warm-up, and a restart repeats both."""
+    model = values.section("model")
+    chosen = gpu_type(values)
+    value = last_value(model.extra_args, "--gpu-memory-utilization")
+    if chosen is None or value is None or setting_items(model.extra_args, "--enforce-eager"):
+        return
+    try:
+        utilization = float(value)
+    except ValueError:
+        return  # the option's own check reports a value that is no number
+    _, instance, _ = chosen
+    problem = headroom_problem(utilization, instance.gpu_memory_mib)
+    if problem is not None:
+        index = setting_items(model.extra_args, "--gpu-memory-utilization")[-1]
+        yield _note(
+            f"model.extra_args[{index}]",
+            f"--gpu-memory-utilization {value} on {instance.name} {problem}",
+            f"use at most {highest_utilization(instance.gpu_memory_mib):.2f}, or remove it",
+        )

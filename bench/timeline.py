@@ -42,10 +42,16 @@ from deployment_config.errors import ConfigError  # noqa: E402
 from deployment_config.loader import load_environment  # noqa: E402
 from deployment_config.model import EnvironmentConfig  # noqa: E402
 from ops_cli import timeline as plan  # noqa: E402
+# The plan's parts, by the names the tests and the docs tests read from this script.
+from ops_cli.first_token_plan import (  # noqa: E402, F401
+    Phase,
+    first_token_phases,
+    load_format,
+    rates_used,
+    unmeasured,
+)
 
-# The plan's parts, by the names the tests and the docs tests use.
-Phase, phases, first_token_phases = plan.Phase, plan.phases, plan.first_token_phases
-rates_used, unmeasured, load_format = plan.rates_used, plan.unmeasured, plan.load_format
+phases = plan.phases
 
 
 def render(env: EnvironmentConfig, rows: list[Phase], measured: Measured | None = None) -> str:

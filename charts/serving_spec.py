@@ -11,6 +11,7 @@ from charts.compile_cache import CompileCacheSpec, compile_cache_for
 from charts.image_reference import image_is_pinned, image_version_label
 from charts.vllm_auth_middleware.runtime.llm_serving_auth import KEY_VARIABLES
 from deployment_config import speculator
+from deployment_config.cuda_graph_capture import capture_bound_args
 from deployment_config.gpu_nodes import (
     EFA_ENVIRONMENT,
     GPU_NODE_LABELS,
@@ -278,6 +279,9 @@ def serving_spec_for(env: EnvironmentConfig) -> VllmServingSpec:
         ),
         *revision_args(env),
         *speculator_args(env, model.serving_args),
+        # The CUDA graphs a start captures, bounded by the endpoint's own --max-num-seqs
+        # (deployment_config/cuda_graph_capture.py).
+        *capture_bound_args(model.serving_args),
         *drain_args(env),
         *(MIDDLEWARE_ARGS if env.endpoint.api_key_required else ()),
     )

@@ -25,9 +25,12 @@ STARTUP_PERIOD_SECONDS = 10
 #: ``preferred_transfer_client = crt``: "a C-based S3 transfer client that can improve transfer throughput"; the default
 #: ``auto`` picks it only on p4d, p4de, p5, trn1 and trn1n, so a p6-b300 would get the Python ``classic`` client.
 #: CRT ignores ``max_concurrent_requests`` and ``multipart_threshold``; it sizes its parallel ranged GETs from
-#: ``target_bandwidth``, which it otherwise derives from the system and, when it cannot, sets to 10 Gb/s. 100 Gb/s
-#: (startup_rates.CRT_TARGET) is this project's choice (a goal CRT scales its connections to, not a limit, not a
-#: measured figure). CRT also fails a
+#: ``target_bandwidth``, which it otherwise derives from the system and, when it cannot, sets to 10 Gb/s. The goal is
+#: the bandwidth of the card S3 traffic uses, p6-b300's card 0, 300 Gb/s (startup_rates.CRT_TARGET, from
+#: startup_rates.ENA_BANDWIDTH: a goal CRT scales its connections to, 0.4 Gb/s each, not a measured figure); a goal
+#: below the card would leave it idle. CRT buffers within a memory limit it derives from the goal (awslabs/aws-c-s3
+#: source/s3_client.c ``aws_s3_client_new``: 8 GiB above 75 Gb/s; later versions up to 24 GiB at 200 Gb/s and more),
+#: within the container's 32 GiB limit (below). CRT also fails a
 #: request sent to another region than the bucket's ("Region redirects" in the same page): the pod's region is the
 #: cluster's (a pod mutated for EKS Pod Identity carries AWS_REGION and AWS_DEFAULT_REGION, as shown in
 #: awsgcr/aws-infra eks/project1/prod/gitops-prow/addon/aws-eks-pod-identity/README.md; not confirmed in AWS's own
@@ -36,10 +39,11 @@ STARTUP_PERIOD_SECONDS = 10
 #: ranged GET, and so the request rate that S3 sees: S3 serves "at least ... 5,500 GET/HEAD requests per second per
 #: partitioned prefix" (S3 user guide, "Best practices design patterns: optimizing Amazon S3 performance",
 #: https://docs.aws.amazon.com/AmazonS3/latest/userguide/optimizing-performance.html), and all files of a revision are
-#: under one prefix (s3_uri/COMMIT/). At 100 Gb/s (12.5 GB/s) 8 MiB parts are about 1,490 GET/s per node: four
+#: under one prefix (s3_uri/COMMIT/). At 300 Gb/s (37.5 GB/s) 8 MiB parts would be about 4,470 GET/s per node: two
 #: replicas starting at once (each node copies its own 1.4 TB) would pass the prefix's documented rate. 64 MiB parts
-#: are about 186 GET/s per node, so about 29 nodes at that rate fit one prefix, and the mirror's layout (about 120
-#: files of one revision under one prefix) is not the limit; spreading files across prefixes would buy nothing here.
+#: are about 560 GET/s per node, so about 9 nodes copying at the card's full rate fit the documented floor of one
+#: prefix (S3 scales a busy prefix beyond it; a larger fleet starting at once may see 503 Slow Down, which the CLI
+#: retries), and the mirror's layout (about 120 files of one revision under one prefix) is not the limit.
 #: CRT buffers parts in memory: the container's 32 GiB limit (below) holds hundreds of 64 MiB parts.
 #: Why a copy to the node's NVMe and not vLLM's ``--load-format runai_streamer`` from S3: the copy stays on the node,
 #: so a restart loads from the NVMe instead of reading 1.4 TB from S3 again; it is checked against the mirror's
@@ -48,7 +52,7 @@ STARTUP_PERIOD_SECONDS = 10
 #: "Streaming into the GPUs (Run:ai)"). The loaders' measured rates (bench/weight_load.py) may change this choice.
 S3_TRANSFER_SETTINGS = (
     ("preferred_transfer_client", "crt"),
-    # the goal the start-up plan counts on (deployment_config/startup_rates.py CRT_TARGET): 100Gb/s
+    # the goal the start-up plan counts on (deployment_config/startup_rates.py CRT_TARGET): 300Gb/s
     ("target_bandwidth", f"{CRT_TARGET.gb_per_second * 8:g}Gb/s"),
     ("multipart_chunksize", "64MB"),
 )
@@ -65,7 +69,7 @@ FETCH_WITH_SPECULATOR_SCRIPT = " && ".join(
     [f"aws configure set default.s3.{key} {value}" for key, value in S3_TRANSFER_SETTINGS]
     + ['aws s3 sync --only-show-errors "$1" "$2"', 'exec aws s3 sync --only-show-errors "$3" "$4"']
 )
-_TAINT_EFFECTS = {
+TAINT_EFFECTS = {
     "NoSchedule": kplus.TaintEffect.NO_SCHEDULE,
     "NoExecute": kplus.TaintEffect.NO_EXECUTE,
 }
@@ -131,7 +135,7 @@ def add_vllm_deployment(
     taint_key, taint_value, taint_effect = spec.toleration
     deployment.scheduling.tolerate(
         kplus.Node.tainted(
-            kplus.NodeTaintQuery.is_(taint_key, taint_value, effect=_TAINT_EFFECTS[taint_effect])
+            kplus.NodeTaintQuery.is_(taint_key, taint_value, effect=TAINT_EFFECTS[taint_effect])
         )
     )
 

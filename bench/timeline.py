@@ -42,6 +42,7 @@ from deployment_config.errors import ConfigError  # noqa: E402
 from deployment_config.loader import load_environment  # noqa: E402
 from deployment_config.model import EnvironmentConfig  # noqa: E402
 from ops_cli import timeline as plan  # noqa: E402
+
 # The plan's parts, by the names the tests and the docs tests read from this script.
 from ops_cli.first_token_plan import (  # noqa: E402, F401
     Phase,

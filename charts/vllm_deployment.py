@@ -105,14 +105,15 @@ def add_vllm_deployment(
         # One replica per GPU node of the reservation (endpoint.replicas, default all of them), and as many waiting for
         # the next block's nodes when one is configured (VllmServingSpec.standby_replicas).
         replicas=spec.replicas + spec.standby_replicas,
-        # Replaced one at a time, never one more than there are: a new replica needs a whole node's GPUs, and every
-        # node of the reservation is taken (maxSurge 0). With one replica the endpoint is down during a replacement.
-        # The standby replicas are Pending, hence unavailable, outside a handover: counted in maxUnavailable, or the
-        # Deployment controller (which keeps replicas - maxUnavailable available) would stop a rollout until the next
-        # block's nodes join.
+        # Replaced one at a time (deployment_config/rollout.py): onto a free node of the reservation first when it has
+        # one (maxSurge 1, maxUnavailable 0: the new replica is ready before an old one stops); else an old one stops
+        # first (maxSurge 0: a new replica needs a whole node's GPUs), and with one replica the endpoint is down during
+        # a replacement. The standby replicas are Pending, hence unavailable, outside a handover: counted in
+        # maxUnavailable, or the Deployment controller (which keeps replicas - maxUnavailable available) would stop a
+        # rollout until the next block's nodes join.
         strategy=kplus.DeploymentStrategy.rolling_update(
-            max_surge=kplus.PercentOrAbsolute.absolute(0),
-            max_unavailable=kplus.PercentOrAbsolute.absolute(1 + spec.standby_replicas),
+            max_surge=kplus.PercentOrAbsolute.absolute(spec.max_surge),
+            max_unavailable=kplus.PercentOrAbsolute.absolute(spec.max_unavailable),
         ),
         # A fresh node downloads 1.4 TB before the pod is ready: the rollout deadline must outlast the startup budget.
         progress_deadline=cdk8s.Duration.seconds(spec.startup_budget_seconds + 600),

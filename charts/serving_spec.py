@@ -194,9 +194,8 @@ class VllmServingSpec:
 
     @property
     def termination_grace_seconds(self) -> int:
-        """How long Kubernetes waits between the start of a pod's termination and SIGKILL: the pre-stop delay, vLLM's
-        drain (``--shutdown-timeout``), and half a minute to release the GPUs and exit."""
-        return PRE_STOP_SECONDS + self.endpoint.drain_seconds + 30
+        """How long Kubernetes waits between the start of a pod's termination and SIGKILL (EndpointSection)."""
+        return self.endpoint.termination_grace_seconds
 
     @property
     def service_port(self) -> int:
@@ -207,13 +206,6 @@ class VllmServingSpec:
     @property
     def url_scheme(self) -> str:
         return "https" if self.tls else "http"
-
-
-#: Seconds a terminating vLLM pod keeps serving before it gets SIGTERM (a pre-stop ``sleep``): Kubernetes removes the
-#: pod from the Service's endpoints at the same time as it runs the pre-stop hook, and every node's kube-proxy then
-#: updates its rules on its own; without the pause, connections still routed to the pod would meet a server that has
-#: begun to refuse them (Kubernetes documentation, "Pod Lifecycle", Termination of Pods).
-PRE_STOP_SECONDS = 15
 
 
 def revision_args(env: EnvironmentConfig) -> tuple[str, ...]:

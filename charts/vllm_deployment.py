@@ -9,13 +9,14 @@ import cdk8s_plus_28 as kplus
 from cdk8s_plus_28 import k8s
 from constructs import Construct
 
-from charts.serving_spec import PRE_STOP_SECONDS, VllmServingSpec
+from charts.serving_spec import VllmServingSpec
 from charts.vllm_secret_provider import mount_secrets
 from deployment_config.model_location import (
     MODEL_CACHE_MOUNT,
     node_speculator_path,
     node_weights_path,
 )
+from deployment_config.sections.endpoint import PRE_STOP_SECONDS
 from deployment_config.startup_rates import CRT_TARGET
 from deployment_config.support_images import AWS_CLI_IMAGE
 
@@ -238,9 +239,10 @@ def add_vllm_deployment(
     # reads VLLM_PORT as the first of its own internal ports (vLLM 0.33.0 vllm/envs.py; vllm/utils/network_utils.py
     # get_vllm_port raises on a URI-shaped value). cdk8s-plus-28 has no prop for it.
     api_object.add_json_patch(cdk8s.JsonPatch.add("/spec/template/spec/enableServiceLinks", False))
-    # A pause before SIGTERM while the pod leaves the Service's endpoints (charts/serving_spec.py PRE_STOP_SECONDS). An
-    # exec of the image's sleep: the vLLM image is Ubuntu (vllm-project/vllm docker/Dockerfile, FINAL_BASE_IMAGE
-    # nvidia/cuda:...-ubuntu22.04, whose coreutils has /bin/sleep). The kubelet's own sleep action (LifecycleHandler.sleep,
+    # A pause before SIGTERM while the pod leaves the Service's endpoints (PRE_STOP_SECONDS,
+    # deployment_config/sections/endpoint.py). An exec of the image's sleep: the vLLM image is Ubuntu
+    # (vllm-project/vllm docker/Dockerfile, FINAL_BASE_IMAGE nvidia/cuda:...-ubuntu22.04, whose coreutils has
+    # /bin/sleep). The kubelet's own sleep action (LifecycleHandler.sleep,
     # Kubernetes 1.29+) cannot be written here: the Deployment renders through cdk8s-plus-28's Kubernetes 1.28 types,
     # which drop the field even from a JSON patch.
     api_object.add_json_patch(

@@ -20,8 +20,9 @@ and ``llmops rollout`` (ops_cli/rollout.py), which says what a deploy costs befo
 - **Stop first** (``maxSurge: 0``, ``maxUnavailable: 1`` plus the standby replicas, which are Pending and so already
   unavailable outside a handover) when every slot is taken: a new replica needs a whole slot's GPUs and there is none
   to start it on. One replica: the endpoint is down while its successor starts; N: N-1 serve, one replica after the
-  other. Each replacement lasts up to the startup budget (:attr:`EnvironmentConfig.pod_startup_budget`, the startup
-  probe's deadline).
+  other. Each replacement lasts up to the old pod's stop (its termination grace period: the pre-stop pause and
+  ``endpoint.drain_seconds``, during which it has already left the Service's endpoints; its GPUs are free only once it
+  has exited) and then the startup budget (:attr:`EnvironmentConfig.pod_startup_budget`, the startup probe's deadline).
 """
 
 from __future__ import annotations
@@ -47,6 +48,7 @@ class RolloutPlan:
     :param standby_replicas: replicas waiting for the next block's nodes.
     :param nodes_per_replica: GPU nodes one replica spans.
     :param startup_budget_seconds: how long one new replica may take to become ready (the startup probe's deadline).
+    :param stop_seconds: how long an old replica may take to stop (its termination grace period).
     """
 
     slots: int
@@ -54,6 +56,7 @@ class RolloutPlan:
     standby_replicas: int
     nodes_per_replica: int
     startup_budget_seconds: int
+    stop_seconds: int
 
     @property
     def spare_slots(self) -> int:
@@ -78,28 +81,37 @@ class RolloutPlan:
         return self.replicas if self.surges else self.replicas - 1
 
     @property
+    def replacement_seconds(self) -> int:
+        """The longest one replica is missing without a spare slot: its stop, then its successor's start."""
+        return self.stop_seconds + self.startup_budget_seconds
+
+    @property
     def longest_seconds(self) -> int:
-        """The longest a whole rollout may take: one replica after the other, each up to the startup budget."""
-        return self.replicas * self.startup_budget_seconds
+        """The longest a whole rollout may take: one replica after the other, each its stop and its successor's start."""
+        return self.replicas * self.replacement_seconds
 
     def describe(self) -> str:
         """What a change of the serving pods means here, in one sentence."""
-        budget = _minutes(self.startup_budget_seconds)
+        budget = minutes(self.startup_budget_seconds)
+        each = (
+            f"up to {minutes(self.replacement_seconds)} ({minutes(self.stop_seconds)} for the old pod to stop, then "
+            f"{budget}, the startup budget)"
+        )
         if self.surges:
             return (
                 f"surge: {self.spare_slots} free slot(s) of {self.slots}, so a new replica starts there and is ready "
-                f"(up to {budget}, the startup budget) before an old one stops; all {self.replicas} replica(s) serve "
-                "throughout"
+                f"(up to {budget}, the startup budget) before an old one stops; {self.replicas} of {self.replicas} "
+                "replicas serve throughout"
             )
         if self.replicas == 1:
             return (
                 f"outage: every slot of the block is taken ({self.slots}), so the one replica stops before its "
-                f"successor starts; the endpoint is down for up to {budget} (the startup budget)"
+                f"successor starts; the endpoint is down for {each}"
             )
         return (
             f"{self.serving_during_rollout} of {self.replicas} replicas serve: every slot of the block is taken "
-            f"({self.slots}), so one replica at a time stops before its successor starts, each for up to {budget} "
-            f"(the startup budget), up to {_minutes(self.longest_seconds)} in all"
+            f"({self.slots}), so one replica at a time stops before its successor starts, each for {each}, up to "
+            f"{minutes(self.longest_seconds)} in all"
         )
 
 
@@ -112,8 +124,10 @@ def rollout_plan(env: EnvironmentConfig) -> RolloutPlan:
         standby_replicas=standby_replicas(env),
         nodes_per_replica=nodes,
         startup_budget_seconds=env.pod_startup_budget.probe_seconds,
+        stop_seconds=env.endpoint.termination_grace_seconds,
     )
 
 
-def _minutes(seconds: int) -> str:
+def minutes(seconds: int) -> str:
+    """``seconds`` in whole minutes, rounded up: how long a person should plan for."""
     return f"{-(-seconds // 60)} min"

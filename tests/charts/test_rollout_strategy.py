@@ -88,16 +88,20 @@ def test_given_n_nodes_and_r_groups_then_the_leader_worker_set_surges_only_onto_
 
 
 def test_the_plan_says_what_a_rollout_costs_in_the_startup_budget():
-    one = rollout_plan(_env("example", 1))
-    budget_min = -(-one.startup_budget_seconds // 60)
-    # given one replica and no free node: an outage of up to the startup budget
+    env = _env("example", 1)
+    one = rollout_plan(env)
+    # given one replica and no free node: an outage of the old pod's stop (its grace period), then the startup budget
+    assert one.startup_budget_seconds == env.pod_startup_budget.probe_seconds
+    assert one.stop_seconds == env.endpoint.termination_grace_seconds
     assert (one.surges, one.serving_during_rollout) == (False, 0)
     assert one.describe().startswith("outage:")
-    assert f"down for up to {budget_min} min (the startup budget)" in one.describe()
+    total, budget = (-(-s // 60) for s in (one.replacement_seconds, one.startup_budget_seconds))
+    assert f"down for up to {total} min" in one.describe()
+    assert f"then {budget} min, the startup budget" in one.describe()
     # four replicas on four nodes: three serve, one replica after the other
     four = rollout_plan(_env("example", 4))
     assert four.serving_during_rollout == 3
-    assert four.longest_seconds == 4 * four.startup_budget_seconds
+    assert four.longest_seconds == 4 * (four.stop_seconds + four.startup_budget_seconds)
     assert four.describe().startswith("3 of 4 replicas serve")
     # one replica on two nodes: all serve
     room = rollout_plan(_env("example", 2, 1))

@@ -20,6 +20,7 @@ from charts.vllm_serving_chart import synthesize_manifests
 from deployment_config import load_environment
 from ops_cli.errors import ExitCode
 from ops_cli.rollout import LAST_APPLIED, differences
+from tests.conftest import PROJECT_DIR
 
 NEW_IMAGE = "vllm/vllm-openai:kimi-k3-next"
 
@@ -237,3 +238,14 @@ def test_differences_name_list_items_by_name_and_see_an_added_variable():
     }
     assert differences(old, new) == ["containers[vllm].env[B]"]
     assert differences(new, new) == []
+
+
+def test_the_session_the_upgrade_page_shows_is_what_llmops_says(rollout, config_dir):
+    page = (PROJECT_DIR / "docs" / "deploy.md").read_text(encoding="utf-8")
+    start = page.index("$ bin/llmops rollout --env prod\n")
+    shown = page[start : page.index("(exit 3)", start)].splitlines()[1:]
+    deployed = _write_env(config_dir, "prod")
+    upgraded = _write_env(config_dir, "prod", image=NEW_IMAGE)
+    result, _ = rollout(deployed, upgraded)
+    assert result.code == ExitCode.CONFIRMATION_REQUIRED
+    assert shown == (result.stdout + result.stderr).splitlines()

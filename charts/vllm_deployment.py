@@ -9,13 +9,14 @@ import cdk8s_plus_28 as kplus
 from cdk8s_plus_28 import k8s
 from constructs import Construct
 
-from charts.serving_spec import PRE_STOP_SECONDS, VllmServingSpec
+from charts.serving_spec import VllmServingSpec
 from charts.vllm_secret_provider import mount_secrets
 from deployment_config.model_location import (
     MODEL_CACHE_MOUNT,
     node_speculator_path,
     node_weights_path,
 )
+from deployment_config.sections.endpoint import PRE_STOP_SECONDS
 from deployment_config.startup_rates import CRT_TARGET
 from deployment_config.support_images import AWS_CLI_IMAGE
 
@@ -109,14 +110,15 @@ def add_vllm_deployment(
         # One replica per GPU node of the reservation (endpoint.replicas, default all of them), and as many waiting for
         # the next block's nodes when one is configured (VllmServingSpec.standby_replicas).
         replicas=spec.replicas + spec.standby_replicas,
-        # Replaced one at a time, never one more than there are: a new replica needs a whole node's GPUs, and every
-        # node of the reservation is taken (maxSurge 0). With one replica the endpoint is down during a replacement.
-        # The standby replicas are Pending, hence unavailable, outside a handover: counted in maxUnavailable, or the
-        # Deployment controller (which keeps replicas - maxUnavailable available) would stop a rollout until the next
-        # block's nodes join.
+        # Replaced one at a time (deployment_config/rollout.py): onto a free node of the reservation first when it has
+        # one (maxSurge 1, maxUnavailable 0: the new replica is ready before an old one stops); else an old one stops
+        # first (maxSurge 0: a new replica needs a whole node's GPUs), and with one replica the endpoint is down during
+        # a replacement. The standby replicas are Pending, hence unavailable, outside a handover: counted in
+        # maxUnavailable, or the Deployment controller (which keeps replicas - maxUnavailable available) would stop a
+        # rollout until the next block's nodes join.
         strategy=kplus.DeploymentStrategy.rolling_update(
-            max_surge=kplus.PercentOrAbsolute.absolute(0),
-            max_unavailable=kplus.PercentOrAbsolute.absolute(1 + spec.standby_replicas),
+            max_surge=kplus.PercentOrAbsolute.absolute(spec.max_surge),
+            max_unavailable=kplus.PercentOrAbsolute.absolute(spec.max_unavailable),
         ),
         # A fresh node downloads 1.4 TB before the pod is ready: the rollout deadline must outlast the startup budget.
         progress_deadline=cdk8s.Duration.seconds(spec.startup_budget_seconds + 600),
@@ -241,9 +243,10 @@ def add_vllm_deployment(
     # reads VLLM_PORT as the first of its own internal ports (vLLM 0.33.0 vllm/envs.py; vllm/utils/network_utils.py
     # get_vllm_port raises on a URI-shaped value). cdk8s-plus-28 has no prop for it.
     api_object.add_json_patch(cdk8s.JsonPatch.add("/spec/template/spec/enableServiceLinks", False))
-    # A pause before SIGTERM while the pod leaves the Service's endpoints (charts/serving_spec.py PRE_STOP_SECONDS). An
-    # exec of the image's sleep: the vLLM image is Ubuntu (vllm-project/vllm docker/Dockerfile, FINAL_BASE_IMAGE
-    # nvidia/cuda:...-ubuntu22.04, whose coreutils has /bin/sleep). The kubelet's own sleep action (LifecycleHandler.sleep,
+    # A pause before SIGTERM while the pod leaves the Service's endpoints (PRE_STOP_SECONDS,
+    # deployment_config/sections/endpoint.py). An exec of the image's sleep: the vLLM image is Ubuntu
+    # (vllm-project/vllm docker/Dockerfile, FINAL_BASE_IMAGE nvidia/cuda:...-ubuntu22.04, whose coreutils has
+    # /bin/sleep). The kubelet's own sleep action (LifecycleHandler.sleep,
     # Kubernetes 1.29+) cannot be written here: the Deployment renders through cdk8s-plus-28's Kubernetes 1.28 types,
     # which drop the field even from a JSON patch.
     api_object.add_json_patch(

@@ -20,6 +20,9 @@ SYSTEM_NODE_LABELS = MappingProxyType({"llm-serving/node-role": "system"})
 #: app.kubernetes.io/component = inference-server: charts/recommended_labels.py).
 SERVING_NAMESPACE = "llm-serving"
 SERVING_NAME = "vllm"
+#: The EKS path's serving chart as plain YAML under cdk.out/kubernetes/ENV/ (stacks/composition.py, app.py): the objects
+#: the serving stack applies, which ``llmops rollout`` compares with what is deployed.
+SERVING_MANIFEST_FILE = "vllm-serving.yaml"
 #: The Job of ``llmops weights mirror`` and its service account (in SERVING_NAMESPACE), which EKS Pod Identity gives the
 #: weights writer role of stacks/serving_stack.py.
 WEIGHTS_MIRROR_NAME = "weights-mirror"

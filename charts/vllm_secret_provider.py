@@ -14,10 +14,9 @@ The path, each step with its source:
    it reads the values from its environment.
 3. The container's ``HF_TOKEN`` comes from that Secret by ``secretKeyRef`` (same docs, set-as-env-var.md); an
    environment variable is read once, so a rotated token needs a restart (same docs, secret-auto-rotation.md, "Using
-   Kubernetes secret for environment variable"). The API key does not go into the environment: the auth middleware
-   reads it from the mounted file (``LLM_SERVING_API_KEY_DIR``, charts/vllm_auth_middleware/runtime/llm_serving_auth.py), which
-   the
-   driver's rotation rewrites, so a rotated key is accepted without a restart and the key it replaced stays accepted.
+   Kubernetes secret for environment variable"). The API key does not go into the environment: the key check in front
+   of vLLM (Caddy, charts/key_proxy.py) reads the mounted file on every request, which the driver's rotation rewrites,
+   so a rotated key is accepted without a restart.
    The Secret is still synced: ``llmops bench`` reads the key from it.
 
 Why the secret's AWSPREVIOUS version is not mounted as a second object (``objectVersionLabel: AWSPREVIOUS``, which the
@@ -26,8 +25,8 @@ README.md "objectVersionLabel", provider/secret_descriptor.go duplicate-name rul
 for that stage, and a secret that was never rotated has no version labelled AWSPREVIOUS. Secrets Manager answers
 ResourceNotFoundException, a client fault (aws/aws-sdk-js-v3#7701 shows the answer for a missing staging label), which
 the provider treats as fatal and fails the mount (provider/secrets_manager_provider.go ``fetchSecretManagerValue``,
-utils/error_handling_helper.go ``IsFatalError``): the pod would not start until the first rotation. The middleware keeps
-the replaced key itself instead (see its docstring).
+utils/error_handling_helper.go ``IsFatalError``): the pod would not start until the first rotation. So the previous key's file is not there, and a rotation ends the
+old key's acceptance as soon as the driver rewrites the current file (docs/security.md, "Rotate the key").
 
 No secret value appears in a manifest: only secret names, aliases and keys. The synced Secret is stored in etcd, which
 the cluster encrypts with its own KMS key (stacks/cluster_stack.py).
@@ -48,10 +47,6 @@ import yaml
 from constructs import Construct
 
 from charts.serving_spec import API_KEY_VARIABLE, PodSecrets
-from charts.vllm_auth_middleware.runtime.llm_serving_auth import KEY_DIR_VARIABLE
-
-#: The API key's variable (charts/serving_spec.py), which the EKS vLLM container does not get: its middleware reads the
-#: key's file, which the driver refreshes on rotation.
 
 #: The SecretProviderClass CRD's group and served version (kubernetes-sigs/secrets-store-csi-driver v1.6.0,
 #: charts/secrets-store-csi-driver/crds/secrets-store.csi.x-k8s.io_secretproviderclasses.yaml).
@@ -114,8 +109,9 @@ def mount_secrets(
     container: kplus.Container,
     secrets: PodSecrets,
 ) -> None:
-    """Mount the CSI volume on ``container`` (read-only), point the auth middleware at the API key's file, and set the
-    other environment variables (the Hugging Face token) from the synced Secret."""
+    """Mount the CSI volume on ``container`` (read-only) and set the environment variables other than the API key's (the
+    Hugging Face token) from the synced Secret. The API key's file is read by the key check in front of vLLM
+    (charts/key_proxy.py), which mounts the same volume."""
     volume = kplus.Volume.from_csi(
         scope,
         "secrets-store",
@@ -133,8 +129,6 @@ def mount_secrets(
                 variable,
                 kplus.EnvValue.from_secret_value(kplus.SecretValue(secret=synced, key=key)),
             )
-    if secrets.api_key_secret:
-        container.env.add_variable(KEY_DIR_VARIABLE, kplus.EnvValue.from_value(secrets.mount_path))
 
 
 def secrets_volume(secrets: PodSecrets) -> dict:

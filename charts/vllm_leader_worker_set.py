@@ -15,8 +15,8 @@ Ray worker start-up ordering, no extra ports and no script from the image; each 
 project's argument rules (deployment_config/vllm_args/) can read.
 
 The pod template is the single-node Deployment's, built by the same code (charts/vllm_deployment.py: node selection,
-toleration, NVMe cache, /dev/shm, security context, secrets, the key check in front of the leader, pre-stop pause) and then lifted into the
-leader and worker templates; the Deployment itself is not emitted.
+toleration, NVMe cache, /dev/shm, security context, secrets, the key check in front of the leader, pre-stop pause)
+and then lifted into the leader and worker templates; the Deployment itself is not emitted.
 """
 
 from __future__ import annotations

@@ -22,7 +22,6 @@ from charts.vllm_secret_provider import SECRETS_VOLUME, add_secret_provider_clas
 from charts.vllm_service import add_load_balancer_service, add_vllm_service
 from charts.vllm_weights_check import add_weights_check
 
-
 #: The ConfigMap of the vLLM pods' Caddyfile (charts/key_proxy.py).
 KEY_PROXY_CONFIG_MAP = "vllm-key-proxy"
 

@@ -56,7 +56,8 @@ class PodSecrets:
     :param region: the region the secrets are in (the environment's).
     :param api_key_secret: the environment's generated API key, read by Caddy from its file on EKS
         (charts/key_proxy.py) and by the auth middleware from its variable ``LLM_SERVING_API_KEY`` on HyperPod
-        (charts/vllm_auth_middleware/runtime/llm_serving_auth.py); None when the endpoint is unauthenticated (``endpoint.api_key_required: false``).
+        (charts/vllm_auth_middleware/runtime/llm_serving_auth.py); None when the endpoint is
+        unauthenticated (``endpoint.api_key_required: false``).
     :param hugging_face_token_secret: the user's secret with a Hugging Face token, read from ``HF_TOKEN``; None for none.
     """
 

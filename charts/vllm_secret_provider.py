@@ -26,7 +26,8 @@ for that stage, and a secret that was never rotated has no version labelled AWSP
 ResourceNotFoundException, a client fault (aws/aws-sdk-js-v3#7701 shows the answer for a missing staging label), which
 the provider treats as fatal and fails the mount (provider/secrets_manager_provider.go ``fetchSecretManagerValue``,
 utils/error_handling_helper.go ``IsFatalError``): the pod would not start until the first rotation.
-So the previous key's file is not there, and a rotation ends the old key's acceptance as soon as the driver rewrites the current file (docs/security.md, "Rotate the key").
+So the previous key's file is not there, and a rotation ends the old key's acceptance as soon as the driver
+rewrites the current file (docs/security.md, "Rotate the key").
 
 No secret value appears in a manifest: only secret names, aliases and keys. The synced Secret is stored in etcd, which
 the cluster encrypts with its own KMS key (stacks/cluster_stack.py).

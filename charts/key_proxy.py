@@ -115,7 +115,7 @@ def worker_caddyfile(*, port: int, key_files: tuple[str, ...]) -> str:
     )
     return (
         _GLOBAL
-        + f"\n:{port} {{\n"
+        + f"\nhttp://:{port} {{\n"
         + f"\t@open path {' '.join(OPEN_PATHS)}\n"
         + f"\thandle @open {{\n\t\t{_proxy(BACKEND_PORT)}\n\t}}\n"
         + _key_matchers(key_files)
@@ -138,7 +138,7 @@ def router_caddyfile(*, port: int, key_required: bool) -> str:
     )
     return (
         _GLOBAL
-        + f"\n:{port} {{\n"
+        + f"\nhttp://:{port} {{\n"
         + "\t@outside not path "
         + " ".join(ROUTER_CLIENT_PATHS)
         + "\n\thandle @outside {\n\t\trespond 403\n\t}\n"

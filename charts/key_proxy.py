@@ -45,6 +45,7 @@ from __future__ import annotations
 
 import cdk8s
 import cdk8s_plus_28 as kplus
+from cdk8s_plus_28 import k8s
 from constructs import Construct
 
 from deployment_config.support_images import CADDY_IMAGE
@@ -168,15 +169,15 @@ def key_proxy_container(
     ]
     if key_mount:
         mounts.append({"name": key_mount[0], "mountPath": key_mount[1], "readOnly": True})
-    tcp = {"tcpSocket": {"port": port}}
     return {
         "name": CONTAINER,
         "image": CADDY_IMAGE,
         "imagePullPolicy": "IfNotPresent",
         "command": list(CADDY_COMMAND),
         "ports": [{"name": "http", "containerPort": port, "protocol": "TCP"}],
-        "readinessProbe": {**tcp, "periodSeconds": 5, "failureThreshold": 2},
-        "livenessProbe": {**tcp, "periodSeconds": 10, "failureThreshold": 3},
+        "volumeMounts": mounts,
+        "readinessProbe": {"tcpSocket": {"port": port}, "periodSeconds": 5, "failureThreshold": 2},
+        "livenessProbe": {"tcpSocket": {"port": port}, "periodSeconds": 10, "failureThreshold": 3},
         "resources": {
             "requests": {"cpu": "500m", "memory": "128Mi"},
             "limits": {"memory": "512Mi"},
@@ -245,7 +246,19 @@ def add_key_proxy(
     container = key_proxy_container(
         port=port, config_volume=CONFIG_VOLUME, state_volume=STATE_VOLUME, key_mount=key_mount
     )
+    # A patch of a cdk8s-plus object is rendered through the Kubernetes types, which keep an IntOrString or a
+    # Quantity only as their own objects (a plain 8000 or "500m" comes out empty: charts/vllm_leader_worker_set.py)
+    for probe in ("readinessProbe", "livenessProbe"):
+        container[probe]["tcpSocket"]["port"] = k8s.IntOrString.from_number(port)
+    container["resources"] = {
+        kind: {name: k8s.Quantity.from_string(value) for name, value in values.items()}
+        for kind, values in container["resources"].items()
+    }
     api_object.add_json_patch(cdk8s.JsonPatch.add(f"{pod_path}/containers/-", container))
     for volume in pod_volumes(name, config_volume=CONFIG_VOLUME, state_volume=STATE_VOLUME):
+        if "emptyDir" in volume:
+            volume["emptyDir"]["sizeLimit"] = k8s.Quantity.from_string(
+                volume["emptyDir"]["sizeLimit"]
+            )
         api_object.add_json_patch(cdk8s.JsonPatch.add(f"{pod_path}/volumes/-", volume))
     return config_map

@@ -11,8 +11,7 @@ import pytest
 import yaml
 
 from charts.image_reference import image_is_pinned, image_version_label
-from charts.serving_spec import serving_spec_for
-from charts.vllm_auth_middleware import MIDDLEWARE_ARGS
+from charts.serving_spec import key_proxy_backend_args, serving_spec_for
 from charts.vllm_serving_chart import synthesize_manifests
 from deployment_config.model import Exposure, WeightSource
 from deployment_config.sizing import startup_budget
@@ -76,11 +75,17 @@ def default_manifests(default_env) -> dict[str, dict]:
 
 @pytest.fixture(scope="module")
 def vllm_container(default_manifests) -> dict:
-    (container,) = default_manifests["Deployment"]["spec"]["template"]["spec"]["containers"]
+    (container,) = [
+        c
+        for c in default_manifests["Deployment"]["spec"]["template"]["spec"]["containers"]
+        if c["name"] == "vllm"
+    ]
     return container
 
 
 DRAIN_ARGS = ["--shutdown-timeout", "300"]  # endpoint.drain_seconds' default
+#: vLLM on the loopback behind the key check (charts/key_proxy.py)
+KEY_PROXY_ARGS = list(key_proxy_backend_args())
 
 
 def test_kimi_k3_runs_with_exactly_the_recipe_profile(vllm_container):
@@ -88,9 +93,9 @@ def test_kimi_k3_runs_with_exactly_the_recipe_profile(vllm_container):
     # every path (tests/charts/test_auth_middleware.py); model.serving_profile: announced is
     # tests/deployment_config/test_recipe.py's
     assert _options(vllm_container["args"]) == _options(
-        [*RECIPE_ARGS, *DRAIN_ARGS, *MIDDLEWARE_ARGS]
+        [*RECIPE_ARGS, *DRAIN_ARGS, *KEY_PROXY_ARGS]
     )
-    assert len(vllm_container["args"]) == len(RECIPE_ARGS) + len(DRAIN_ARGS) + len(MIDDLEWARE_ARGS)
+    assert len(vllm_container["args"]) == len(RECIPE_ARGS) + len(DRAIN_ARGS) + len(KEY_PROXY_ARGS)
 
 
 def test_the_announced_profile_runs_with_exactly_the_announced_arguments(example_copy):
@@ -103,7 +108,7 @@ def test_the_announced_profile_runs_with_exactly_the_announced_arguments(example
         "template"
     ]["spec"]["containers"][0]
     # then the announcement's arguments and environment, as before the recipe
-    assert _options(container["args"]) == _options([*ANNOUNCED_ARGS, *DRAIN_ARGS, *MIDDLEWARE_ARGS])
+    assert _options(container["args"]) == _options([*ANNOUNCED_ARGS, *DRAIN_ARGS, *KEY_PROXY_ARGS])
     assert _plain_env(container)["VLLM_ENABLE_K3_LATENT_MOE_TAIL_FUSION"] == "1"
 
 
@@ -122,17 +127,17 @@ def test_a_stopping_pod_leaves_the_service_then_finishes_its_requests(
 def test_kimi_k3_environment_and_image(vllm_container):
     env = _plain_env(vllm_container)
     # the recipe's Blackwell environment (hardware_overrides.blackwell.extra_env; its engine timeout is the app's),
-    # but not its Rust frontend: that does not load the --middleware that checks the API key on every path, so with the
-    # key required (the default) vLLM runs its Python API server (charts/vllm_auth_middleware/)
+    # and its Rust frontend, with the key required (the default): the key is checked in front (charts/key_proxy.py)
     assert {k: env[k] for k in ("VLLM_ALLREDUCE_USE_FLASHINFER", "VLLM_USE_V2_MODEL_RUNNER")} == {
         "VLLM_ALLREDUCE_USE_FLASHINFER": "1",
         "VLLM_USE_V2_MODEL_RUNNER": "1",
     }
-    assert env["VLLM_USE_RUST_FRONTEND"] == "0" and "--middleware" in vllm_container["args"]
+    assert env["VLLM_USE_RUST_FRONTEND"] == "1" and "--middleware" not in vllm_container["args"]
     # the Hugging Face cache is on the node-local NVMe mount, not in the container's layer
     assert env["HF_HOME"].startswith("/models/")
     assert vllm_container["image"] == "vllm/vllm-openai:kimi-k3"
-    assert vllm_container["ports"] == [{"containerPort": 8000, "name": "http", "protocol": "TCP"}]
+    # vLLM listens on the loopback; the pod's API port is the key check's
+    assert "ports" not in vllm_container
 
 
 def test_all_gpus_and_no_efa_devices_are_requested(vllm_container):
@@ -700,14 +705,14 @@ def test_strict_validation_catches_a_misspelled_field(default_manifests, default
         kubernetes_validate.validate(broken, default_env.kubernetes_version, strict=True)
 
 
-def test_the_rust_frontend_never_runs_where_the_middleware_must_check_the_key(
+def test_on_eks_the_rust_frontend_runs_and_the_key_is_checked_in_front_hyperpod_keeps_the_middleware(
     default_env, tmp_path, example_document
 ):
     from charts.inference_endpoint_chart import (
         inference_endpoint_spec_for,
         synthesize_inference_endpoint,
     )
-    from deployment_config import ConfigError, load_environment
+    from deployment_config import load_environment
     from tests.conftest import CONFIG_DIR
 
     # given the recipe profile, which turns vLLM's Rust frontend on, with and without the API key
@@ -720,9 +725,20 @@ def test_the_rust_frontend_never_runs_where_the_middleware_must_check_the_key(
         )
         spec = serving_spec_for(env)
         assert default_env.model.environment["VLLM_USE_RUST_FRONTEND"] == "1"
-        # then the middleware's --middleware and the Rust frontend never go together (it would not load the check)
-        assert ("--middleware" in spec.args) is required
-        assert spec.environment["VLLM_USE_RUST_FRONTEND"] == ("0" if required else "1")
+        # then on EKS the Rust frontend runs either way, without --middleware; with the key vLLM listens on the
+        # loopback behind the key check (charts/key_proxy.py), which is in the pod
+        assert "--middleware" not in spec.args
+        assert spec.environment["VLLM_USE_RUST_FRONTEND"] == "1"
+        assert (spec.args[-4:] == tuple(KEY_PROXY_ARGS)) is required
+        containers = {
+            c["name"]
+            for m in synthesize_manifests(spec)
+            if m["kind"] == "Deployment"
+            for c in m["spec"]["template"]["spec"]["containers"]
+        }
+        assert ("key-proxy" in containers) is required
+    # and HyperPod, the one exception (the operator's CRD gives the worker no sidecar), keeps the middleware and so
+    # the Python frontend
     hyperpod = load_environment(CONFIG_DIR, "example-hyperpod")
     (worker_env,) = [
         {e["name"]: e.get("value") for e in o["spec"]["worker"]["environmentVariables"]}
@@ -730,7 +746,7 @@ def test_the_rust_frontend_never_runs_where_the_middleware_must_check_the_key(
         if o["kind"] == "InferenceEndpointConfig"
     ]
     assert worker_env.get("VLLM_USE_RUST_FRONTEND", "0") == "0"
-    # and a file that turns it on with the key required is refused, naming the field and the fix
+    # and an EKS file that turns it on with the key required is accepted
     document = {
         **example_document,
         "model": {
@@ -739,7 +755,4 @@ def test_the_rust_frontend_never_runs_where_the_middleware_must_check_the_key(
         },
     }
     (tmp_path / "env.yaml").write_text(yaml.safe_dump(document), encoding="utf-8")
-    with pytest.raises(ConfigError) as raised:
-        load_environment(tmp_path, "env")
-    assert [issue.field for issue in raised.value.issues] == ["model.extra_env"]
-    assert "does not load the --middleware" in str(raised.value)
+    assert load_environment(tmp_path, "env").model.environment["VLLM_USE_RUST_FRONTEND"] == "1"

@@ -219,16 +219,15 @@ def test_the_default_example_serves_every_setting_of_the_blackwell_single_node_p
         if takes_value:
             assert spec.args[spec.args.index(option) + 1] == expected_args[i + 1], option
         i += 2 if takes_value else 1
-    # and every variable, the engine's timeout no shorter than the recipe's (the app derives it from the weights), and
-    # one deliberate exception: the Rust frontend, which does not load the --middleware that checks the API key, is
-    # off while the key is required (charts/vllm_auth_middleware/ MIDDLEWARE_ENVIRONMENT)
+    # and every variable, the engine's timeout no shorter than the recipe's (the app derives it from the weights): 15
+    # of 15, the Rust frontend included with the key required, since the key is checked in front (charts/key_proxy.py)
     timeout, rust_frontend = "VLLM_ENGINE_READY_TIMEOUT_S", "VLLM_USE_RUST_FRONTEND"
     assert expected_env[rust_frontend] == "1" and default_env.endpoint.api_key_required
     for name, value in expected_env.items():
         if name == timeout:
             assert int(spec.environment[name]) >= int(value)
         elif name == rust_frontend:
-            assert spec.environment[name] == "0" and "--middleware" in spec.args
+            assert spec.environment[name] == "1" and "--middleware" not in spec.args
         else:
             assert spec.environment[name] == value, name
     # and the tool and reasoning parsers and the announced load format
@@ -382,14 +381,15 @@ def test_an_unknown_feature_lists_the_known_ones(example_document):
 # --- the announced profile --------------------------------------------------------------------------------------------
 
 #: sha256 of the JSON (sorted keys) of each example's manifests, rendered at 30aced6, the last commit before the recipe;
-#: multi-node's since c16d0c7, which gives the EFA pods' vLLM container IPC_LOCK (charts/vllm_deployment.py).
+#: multi-node's since c16d0c7, which gives the EFA pods' vLLM container IPC_LOCK (charts/vllm_deployment.py); the EKS
+#: ones since the key check moved in front of vLLM (charts/key_proxy.py: a Caddy sidecar, vLLM on the loopback).
 ANNOUNCED_DIGESTS = {
-    ("config", "example"): "fd20dadf3be84ac68ca1d47107b203dd5f133a724ca3003732878ea86224ebcc",
-    ("config", "example-prod"): "3db03f7ff9023510670b994737f06fe5c999c4cba05c99779bdff1de063b3170",
+    ("config", "example"): "479abc9b82019a21f7f68bdc68c268e9be67453102499c2761d0d40e8d367a6d",
+    ("config", "example-prod"): "e53dd99bbc6e8a752be9015dc64d5811d6dc7840f79696fa4827af47be04fa3f",
     (
         "tests/configs",
         "multi-node",
-    ): "d11d94a3d8c6354576d84390d2bb610945ada182b72931fe59426e1801a45c98",
+    ): "a6866bfb17a6029d1549c42817975d4925c8aab4eda052587018fc2d53e27a96",
     (
         "config",
         "example-hyperpod",

@@ -16,6 +16,7 @@ from charts.inference_endpoint_chart import (
     inference_endpoint_spec_for,
     synthesize_inference_endpoint,
 )
+from charts.key_proxy import CONTAINER as KEY_PROXY
 from charts.serving_spec import serving_spec_for
 from charts.vllm_network_policy import ingress_sources
 from charts.vllm_router import ROUTER_METRICS_PORT, router_selector
@@ -108,7 +109,11 @@ def test_two_replicas_put_the_router_between_the_load_balancer_and_vllm(two_repl
     # the router: two replicas or more, on the system nodes, the vLLM project's image, cache-aware
     assert router["spec"]["replicas"] >= 2
     assert template["spec"]["nodeSelector"] == dict(SYSTEM_NODE_LABELS)
-    (container,) = template["spec"]["containers"]
+    # the router and, in front of it, the key check (charts/key_proxy.py): only the key check listens on the pod's port
+    containers = {c["name"]: c for c in template["spec"]["containers"]}
+    assert set(containers) == {"router", KEY_PROXY}
+    container = containers["router"]
+    assert containers[KEY_PROXY]["ports"][0]["containerPort"] == 8000
     assert container["image"] == ROUTER_IMAGE
     args = container["args"]
     assert args[args.index("--policy") + 1] == "cache_aware"
@@ -411,8 +416,12 @@ def test_the_scraper_reads_the_router_on_its_metrics_port_and_each_vllm_replica_
         ("vllm-router", ROUTER_METRICS_PORT)
     }
     # and the router's Prometheus listener is the one its arguments open, on every interface
-    (container,) = _named(objects, "Deployment", "vllm-router")["spec"]["template"]["spec"][
-        "containers"
+    (container,) = [
+        c
+        for c in _named(objects, "Deployment", "vllm-router")["spec"]["template"]["spec"][
+            "containers"
+        ]
+        if c["name"] == "router"
     ]
     args = container["args"]
     assert args[args.index("--prometheus-port") + 1] == str(ROUTER_METRICS_PORT)

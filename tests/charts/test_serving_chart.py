@@ -11,6 +11,8 @@ import pytest
 import yaml
 
 from charts.image_reference import image_is_pinned, image_version_label
+from charts.key_proxy import CONTAINER as KEY_PROXY
+from charts.key_proxy import liveness_command
 from charts.serving_spec import key_proxy_backend_args, serving_spec_for
 from charts.vllm_serving_chart import synthesize_manifests
 from deployment_config.model import Exposure, WeightSource
@@ -82,6 +84,17 @@ def vllm_container(default_manifests) -> dict:
     ]
     return container
 
+
+def _container(deployment: dict, name: str) -> dict:
+    (container,) = [
+        c for c in deployment["spec"]["template"]["spec"]["containers"] if c["name"] == name
+    ]
+    return container
+
+
+#: The key check's one exception to "every capability dropped" (charts/key_proxy.py says why: caddyserver/caddy-docker
+#: 2.11/alpine/Dockerfile sets the file capability; capabilities(7) "Safety checking for capability-dumb binaries").
+KEY_PROXY_CAPABILITIES = {"drop": ["ALL"], "add": ["NET_BIND_SERVICE"]}
 
 DRAIN_ARGS = ["--shutdown-timeout", "300"]  # endpoint.drain_seconds' default
 #: vLLM on the loopback behind the key check (charts/key_proxy.py)
@@ -170,9 +183,16 @@ def test_model_cache_is_on_the_nvme_raid(default_manifests, vllm_container):
 def test_probes_use_health_with_a_startup_budget_derived_from_weight_size(
     vllm_container, default_env
 ):
-    for probe in ("startupProbe", "readinessProbe", "livenessProbe"):
+    # startup and readiness ask /health through the key check in front (what a client's request goes through)
+    for probe in ("startupProbe", "readinessProbe"):
         assert vllm_container[probe]["httpGet"]["path"] == "/health"
         assert vllm_container[probe]["httpGet"]["port"] == 8000
+    # liveness asks vLLM itself on its loopback port from inside its own container, so that a key check that is down or
+    # restarting never restarts vLLM (a restart reloads the weights): an exec, never the pod's port
+    liveness = vllm_container["livenessProbe"]
+    assert "httpGet" not in liveness and "tcpSocket" not in liveness
+    assert liveness["exec"]["command"] == liveness_command()
+    assert "http://127.0.0.1:8001/health" in liveness["exec"]["command"][-1]
     startup = vllm_container["startupProbe"]
     budget = startup["periodSeconds"] * startup["failureThreshold"]
     # 1.42 TB needs well over an hour: download, load, warm up
@@ -192,7 +212,7 @@ def test_probes_use_health_with_a_startup_budget_derived_from_weight_size(
         default_env, model=dataclasses.replace(default_env.model, weight_size_gb=100)
     )
     small_deployment = _by_kind(synthesize_manifests(serving_spec_for(small)))["Deployment"]
-    (small_container,) = small_deployment["spec"]["template"]["spec"]["containers"]
+    small_container = _container(small_deployment, "vllm")
     assert small_container["startupProbe"]["failureThreshold"] < startup["failureThreshold"]
 
 
@@ -343,9 +363,13 @@ def test_with_a_certificate_the_load_balancer_answers_tls_on_443_and_forwards_to
     # the load balancer is still an internal NLB
     assert annotations["service.beta.kubernetes.io/aws-load-balancer-type"] == "nlb"
     assert annotations["service.beta.kubernetes.io/aws-load-balancer-internal"] == "true"
-    # the pod still listens on 8000, the port the NetworkPolicy admits
-    (container,) = tls_manifests["Deployment"]["spec"]["template"]["spec"]["containers"]
-    assert [p["containerPort"] for p in container["ports"]] == [8000]
+    # the pod still listens on 8000, the port the NetworkPolicy admits: the key check's, with vLLM behind it on the
+    # loopback (no port of its own on the pod)
+    containers = tls_manifests["Deployment"]["spec"]["template"]["spec"]["containers"]
+    assert {c["name"]: [p["containerPort"] for p in c.get("ports", [])] for c in containers} == {
+        "vllm": [],
+        KEY_PROXY: [8000],
+    }
     assert all(
         ports == [{"port": 8000, "protocol": "TCP"}]
         for _, ports in _admitted(tls_manifests["NetworkPolicy"])
@@ -517,11 +541,18 @@ def test_the_pod_runs_without_capabilities_privilege_escalation_or_unfiltered_sy
         assert pod["securityContext"]["seccompProfile"] == {"type": "RuntimeDefault"}
         assert not pod.get("hostNetwork") and not pod.get("hostIPC") and not pod.get("hostPID")
         containers = pod["containers"] + pod.get("initContainers", [])
-        assert len(containers) == (3 if manifests is s3_manifests else 1)
+        assert len(containers) == (4 if manifests is s3_manifests else 2)
         for container in containers:
             context = container["securityContext"]
-            assert context["capabilities"] == {"drop": ["ALL"]}
             assert context["allowPrivilegeEscalation"] is False
+            if container["name"] == KEY_PROXY:
+                # the key check: not root, a read-only root filesystem, and one capability in its bounding set, never
+                # used (it listens on 8000): the official image's binary carries NET_BIND_SERVICE as a file capability,
+                # and the kernel refuses to exec it when the bounding set lacks it (charts/key_proxy.py)
+                assert context["capabilities"] == KEY_PROXY_CAPABILITIES
+                assert context["runAsNonRoot"] is True and context["readOnlyRootFilesystem"] is True
+                continue
+            assert context["capabilities"] == {"drop": ["ALL"]}
             assert context["privileged"] is False
             # what stays: root (the image sets no USER; the node cache is a root-owned hostPath) and a writable root
             # filesystem (vLLM's compile caches under the home directory)
@@ -633,7 +664,7 @@ def test_a_tagged_image_is_not_pulled_again_on_restart_and_is_recorded_as_mutabl
 
 
 def test_an_image_pinned_by_digest_is_recorded_as_pinned(pinned_manifests, default_env):
-    (container,) = pinned_manifests["Deployment"]["spec"]["template"]["spec"]["containers"]
+    container = _container(pinned_manifests["Deployment"], "vllm")
     assert container["image"] == f"vllm/vllm-openai:kimi-k3@{DIGEST}"
     assert container["imagePullPolicy"] == "IfNotPresent"
     model = dataclasses.replace(default_env.model, image=container["image"])

@@ -32,6 +32,7 @@ from cdk_constructs.nag_acknowledgements import (
     acknowledge_api_key_secret,
     acknowledge_secrets_reader,
 )
+from cdk_constructs.previous_key import PreviousKeyVersion
 from charts.serving_spec import PodSecrets
 
 #: A complete secret ARN ends with a hyphen and six random characters that Secrets Manager appends to the name
@@ -98,6 +99,7 @@ class ServingSecrets(Construct):
         }
         self.key: kms.Key | None = None
         self.api_key: secretsmanager.Secret | None = None
+        self.previous_key: PreviousKeyVersion | None = None
         readers = checked_reader_roles(reader_roles, stack.account)
         if secrets.api_key_secret:
             self.key = kms.Key(
@@ -121,6 +123,11 @@ class ServingSecrets(Construct):
                 removal_policy=cdk.RemovalPolicy.DESTROY,
             )
             acknowledge_api_key_secret(self.api_key)
+            # AWSPREVIOUS from the first day, so that the pods' mount of it never fails and a rotation keeps the key
+            # it replaced (cdk_constructs/previous_key/); the manifest depends on this construct, so on it too
+            self.previous_key = PreviousKeyVersion(
+                self, "PreviousKey", secret=self.api_key, key=self.key, key_length=API_KEY_LENGTH
+            )
             for account, roles in readers.items():
                 principal = iam.AccountPrincipal(account)
                 only_these_roles = {"ArnEquals": {"aws:PrincipalArn": list(roles)}}

@@ -48,6 +48,7 @@ import cdk8s_plus_28 as kplus
 from cdk8s_plus_28 import k8s
 from constructs import Construct
 
+from charts.vllm_auth_middleware.runtime.llm_serving_auth import CURRENT_KEY_FILE, PREVIOUS_KEY_FILE
 from deployment_config.support_images import CADDY_IMAGE
 
 #: Where vLLM and the router listen, on 127.0.0.1 only, behind Caddy on the pod's API port.
@@ -220,10 +221,11 @@ def pod_volumes(config_map: str, *, config_volume: str, state_volume: str) -> li
 
 
 #: The key files the vLLM pod's Caddy compares with, in the Secrets Store CSI volume: the current key (the secret's
-#: AWSCURRENT, object alias ``api-key``, charts/serving_spec.py PodSecrets) and the previous one's name, the one the
-#: middleware reads (charts/vllm_auth_middleware/runtime/llm_serving_auth.py PREVIOUS_KEY_FILE), which the chart does
-#: not mount yet (charts/vllm_secret_provider.py says why): absent, its matcher matches nothing.
-KEY_FILES = ("api-key", "api-key-previous")
+#: AWSCURRENT, object alias ``api-key``, charts/serving_spec.py PodSecrets) and the previous one (its AWSPREVIOUS,
+#: which cdk_constructs/previous_key/ makes exist from the start: charts/vllm_secret_provider.py), the names the
+#: middleware reads on HyperPod too (charts/vllm_auth_middleware/runtime/llm_serving_auth.py). A file that is absent
+#: or too short matches nothing.
+KEY_FILES = (CURRENT_KEY_FILE, PREVIOUS_KEY_FILE)
 CONFIG_VOLUME, STATE_VOLUME = "key-proxy-config", "key-proxy-state"
 
 

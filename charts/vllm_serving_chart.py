@@ -61,7 +61,10 @@ class VllmServingChart(cdk8s.Chart):
         self.secret_provider = None
         if spec.secrets:
             self.secret_provider = add_secret_provider_class(
-                self, secrets=spec.secrets, namespace=spec.namespace
+                self,
+                secrets=spec.secrets,
+                namespace=spec.namespace,
+                previous_key=spec.key_check_in_front,
             )
             self.secret_provider.node.add_dependency(self.namespace_object)
             self.deployment.node.add_dependency(self.secret_provider)

@@ -35,6 +35,12 @@ ending in ``*`` as a prefix). Each key matcher therefore also requires the file'
 placeholder itself): no such file, no match, every request refused. The generated key and the documented rotation
 command (docs/security.md) give 64 letters and digits.
 
+vLLM's Rust frontend behind it (checked in the vLLM 0.33.0 wheel, sha256 4b6bdec4ab269990…, not run): the Python
+launcher binds ``--host``/``--port`` itself and hands the socket to the ``vllm/vllm-rs`` binary as ``--listen-fd``
+(vllm/entrypoints/launchers/launcher.py ``setup_server``, vllm/v1/utils.py ``RustFrontendProcessManager``), so
+:func:`charts.serving_spec.key_proxy_backend_args` binds it to the loopback too; the binary's strings hold ``/health``,
+``/metrics``, ``/v1/models``, ``/tokenize`` and ``/detokenize``, the routes the probes, the router and the scraper use.
+
 Probes: the kubelet reaches the pod's address, never its loopback, so vLLM's startup and readiness probes go to
 Caddy's keyless ``/health`` (which checks what a client's request goes through), and its liveness probe runs in vLLM's
 own container against 127.0.0.1 (:func:`liveness_command`): a Caddy that is down or restarting then never restarts

@@ -210,6 +210,37 @@ def test_the_load_balancers_sources_reach_the_router_and_only_the_router_and_the
     assert kubernetes_api["ports"] == [{"port": 443, "protocol": "TCP"}]
 
 
+def test_what_the_policies_admit_on_8000_is_the_key_check_and_the_backends_listen_on_the_loopback_only(
+    two_replicas,
+):
+    # given the routed layout: the NetworkPolicies admit port 8000 only (the test above says from where)
+    objects, _ = two_replicas
+    admitted = {
+        port["port"]
+        for name in ("vllm", "vllm-router")
+        for rule in _named(objects, "NetworkPolicy", name)["spec"]["ingress"]
+        for port in rule.get("ports", [])
+    }
+    assert admitted == {8000, ROUTER_METRICS_PORT}
+    for name, backend in (("vllm", "vllm"), ("vllm-router", "router")):
+        containers = {
+            c["name"]: c
+            for c in _named(objects, "Deployment", name)["spec"]["template"]["spec"]["containers"]
+        }
+        # then on each pod the one container with port 8000 is the key check (charts/key_proxy.py)
+        with_8000 = [
+            c
+            for c, spec in containers.items()
+            if 8000 in [p["containerPort"] for p in spec.get("ports", [])]
+        ]
+        assert with_8000 == [KEY_PROXY]
+        # and vLLM and the router listen on 127.0.0.1:8001 only: no other pod, the scraper or the VPC can reach them
+        # past the key check, whatever a policy admits
+        args = containers[backend]["args"]
+        assert args[args.index("--host") + 1] == "127.0.0.1"
+        assert args[args.index("--port") + 1] == "8001"
+
+
 @pytest.mark.parametrize("routing", ["cache_aware", "power_of_two", "round_robin"])
 def test_a_routing_policy_with_one_replica_is_one_clear_error(example_copy, routing):
     # given one GPU node (one replica) and a router policy asked for

@@ -197,11 +197,16 @@ class ServingSecrets(Construct):
 
 
 def add_authentication_outputs(
-    stack: cdk.Stack, secrets: ServingSecrets | None, secret_name: str | None
+    stack: cdk.Stack,
+    secrets: ServingSecrets | None,
+    secret_name: str | None,
+    *,
+    open_paths: Sequence[str] = ("/health", "/ping", "/metrics"),
 ) -> None:
-    """The outputs that say how clients authenticate: the same on both platforms, where the project's middleware
-    (charts/vllm_auth_middleware/runtime/llm_serving_auth.py) requires the key on every path, not only under vLLM's own /v1, /v2,
-    /inference and /cohere."""
+    """The outputs that say how clients authenticate: the key on every path but ``open_paths``, not only under vLLM's
+    own /v1, /v2, /inference and /cohere: the key check in front of vLLM on EKS (charts/key_proxy.py OPEN_PATHS), the
+    middleware inside it on HyperPod (charts/vllm_auth_middleware/runtime/llm_serving_auth.py OPEN_PATHS, the
+    default)."""
     api_key = secrets.api_key if secrets else None
     if api_key is None:
         cdk.CfnOutput(
@@ -214,7 +219,7 @@ def add_authentication_outputs(
             description="How clients authenticate to the endpoint",
         )
         return
-    where = "on every path but /health, /ping and /metrics"
+    where = f"on every path but {', '.join(open_paths[:-1])} and {open_paths[-1]}"
     cdk.CfnOutput(
         stack,
         "EndpointAuthentication",

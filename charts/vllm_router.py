@@ -341,9 +341,9 @@ def add_vllm_network_policy_behind_router(
     """The vLLM pods' NetworkPolicy with a router in front: the API port admits the router's pods, and the VPC's range
     for the AMP managed scraper only (it scrapes vLLM's ``/metrics`` on the API port, cdk_constructs/serving_metrics/,
     from network interfaces in the VPC's subnets, which no pod selector names). A public endpoint's allowed CIDRs are
-    admitted by the router's policy, no longer by vLLM's. The API key middleware still requires the key on every path
-    but /health, /ping and /metrics. A LeaderWorkerSet's pods also admit each other on every port, as
-    charts/vllm_leader_worker_set.py's policy does."""
+    admitted by the router's policy, no longer by vLLM's. What they reach on that port is the key check in front of
+    vLLM (charts/key_proxy.py), which requires the key on every path but /health and /metrics. A LeaderWorkerSet's
+    pods also admit each other on every port, as charts/vllm_leader_worker_set.py's policy does."""
     from charts.recommended_labels import NETWORK_POLICY
     from charts.vllm_leader_worker_set import SET_NAME_LABEL
 

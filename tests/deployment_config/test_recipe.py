@@ -382,14 +382,15 @@ def test_an_unknown_feature_lists_the_known_ones(example_document):
 
 #: sha256 of the JSON (sorted keys) of each example's manifests, rendered at 30aced6, the last commit before the recipe;
 #: multi-node's since c16d0c7, which gives the EFA pods' vLLM container IPC_LOCK (charts/vllm_deployment.py); the EKS
-#: ones since the key check moved in front of vLLM (charts/key_proxy.py: a Caddy sidecar, vLLM on the loopback).
+#: ones since the key check moved in front of vLLM (charts/key_proxy.py: a Caddy sidecar, vLLM on the loopback, the
+#: previous key mounted from AWSPREVIOUS: charts/vllm_secret_provider.py).
 ANNOUNCED_DIGESTS = {
-    ("config", "example"): "479abc9b82019a21f7f68bdc68c268e9be67453102499c2761d0d40e8d367a6d",
-    ("config", "example-prod"): "e53dd99bbc6e8a752be9015dc64d5811d6dc7840f79696fa4827af47be04fa3f",
+    ("config", "example"): "fa6f39e02a3b569ab3916a1af35192829f3bbda2b9bd588b656dca8a9a106a94",
+    ("config", "example-prod"): "74d70e90c2402e1c4753da4f4d8f677876a2ed56d4903b2d3e1d991d5b46c23f",
     (
         "tests/configs",
         "multi-node",
-    ): "a6866bfb17a6029d1549c42817975d4925c8aab4eda052587018fc2d53e27a96",
+    ): "4927e6c850329018f6bc1e363aa960520b0ac836fc86a27e903794875948b890",
     (
         "config",
         "example-hyperpod",

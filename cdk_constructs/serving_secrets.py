@@ -32,6 +32,7 @@ from cdk_constructs.nag_acknowledgements import (
     acknowledge_api_key_secret,
     acknowledge_secrets_reader,
 )
+from cdk_constructs.previous_key import PreviousKeyVersion
 from charts.serving_spec import PodSecrets
 
 #: A complete secret ARN ends with a hyphen and six random characters that Secrets Manager appends to the name
@@ -98,6 +99,7 @@ class ServingSecrets(Construct):
         }
         self.key: kms.Key | None = None
         self.api_key: secretsmanager.Secret | None = None
+        self.previous_key: PreviousKeyVersion | None = None
         readers = checked_reader_roles(reader_roles, stack.account)
         if secrets.api_key_secret:
             self.key = kms.Key(
@@ -121,6 +123,11 @@ class ServingSecrets(Construct):
                 removal_policy=cdk.RemovalPolicy.DESTROY,
             )
             acknowledge_api_key_secret(self.api_key)
+            # AWSPREVIOUS from the first day, so that the pods' mount of it never fails and a rotation keeps the key
+            # it replaced (cdk_constructs/previous_key/); the manifest depends on this construct, so on it too
+            self.previous_key = PreviousKeyVersion(
+                self, "PreviousKey", secret=self.api_key, key=self.key, key_length=API_KEY_LENGTH
+            )
             for account, roles in readers.items():
                 principal = iam.AccountPrincipal(account)
                 only_these_roles = {"ArnEquals": {"aws:PrincipalArn": list(roles)}}
@@ -190,11 +197,16 @@ class ServingSecrets(Construct):
 
 
 def add_authentication_outputs(
-    stack: cdk.Stack, secrets: ServingSecrets | None, secret_name: str | None
+    stack: cdk.Stack,
+    secrets: ServingSecrets | None,
+    secret_name: str | None,
+    *,
+    open_paths: Sequence[str] = ("/health", "/ping", "/metrics"),
 ) -> None:
-    """The outputs that say how clients authenticate: the same on both platforms, where the project's middleware
-    (charts/vllm_auth_middleware/runtime/llm_serving_auth.py) requires the key on every path, not only under vLLM's own /v1, /v2,
-    /inference and /cohere."""
+    """The outputs that say how clients authenticate: the key on every path but ``open_paths``, not only under vLLM's
+    own /v1, /v2, /inference and /cohere: the key check in front of vLLM on EKS (charts/key_proxy.py OPEN_PATHS), the
+    middleware inside it on HyperPod (charts/vllm_auth_middleware/runtime/llm_serving_auth.py OPEN_PATHS, the
+    default)."""
     api_key = secrets.api_key if secrets else None
     if api_key is None:
         cdk.CfnOutput(
@@ -207,7 +219,7 @@ def add_authentication_outputs(
             description="How clients authenticate to the endpoint",
         )
         return
-    where = "on every path but /health, /ping and /metrics"
+    where = f"on every path but {', '.join(open_paths[:-1])} and {open_paths[-1]}"
     cdk.CfnOutput(
         stack,
         "EndpointAuthentication",

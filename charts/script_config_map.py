@@ -1,5 +1,5 @@
 """A file the project ships (a script or a Python module) as a ConfigMap, and the volume a pod mounts it from: the
-weights check, the compile cache and the API key middleware each travel this way (no image of the project's own)."""
+weights check and the compile cache each travel this way (no image of the project's own)."""
 
 from __future__ import annotations
 

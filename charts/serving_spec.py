@@ -9,6 +9,7 @@ from types import MappingProxyType
 from charts import multi_node
 from charts.compile_cache import CompileCacheSpec, compile_cache_for
 from charts.image_reference import image_is_pinned, image_version_label
+from charts.key_proxy import BACKEND_PORT, LOOPBACK
 from charts.vllm_auth_middleware.runtime.llm_serving_auth import KEY_VARIABLES
 from deployment_config import speculator
 from deployment_config.cuda_graph_capture import capture_bound_args
@@ -52,12 +53,14 @@ API_KEY_VARIABLE = KEY_VARIABLES[0]
 class PodSecrets:
     """Secrets Manager secrets delivered to the vLLM container through the Secrets Store CSI driver and the AWS provider
     (see :mod:`charts.vllm_secret_provider`): files, a synced Secret, and environment variables from it (on the EKS path
-    not the API key, which the auth middleware reads from its file). Secret names or ARNs only, never values.
+    not the API key, whose file the key check in front of vLLM reads: charts/key_proxy.py). Secret names or ARNs only,
+    never values.
 
     :param region: the region the secrets are in (the environment's).
-    :param api_key_secret: the environment's generated API key, read by the auth middleware (its file on EKS, its variable
-        ``LLM_SERVING_API_KEY`` on HyperPod: charts/vllm_auth_middleware/runtime/llm_serving_auth.py); None when the
-        endpoint is unauthenticated (``endpoint.api_key_required: false``).
+    :param api_key_secret: the environment's generated API key, read by Caddy from its file on EKS
+        (charts/key_proxy.py) and by the auth middleware from its variable ``LLM_SERVING_API_KEY`` on HyperPod
+        (charts/vllm_auth_middleware/runtime/llm_serving_auth.py); None when the endpoint is
+        unauthenticated (``endpoint.api_key_required: false``).
     :param hugging_face_token_secret: the user's secret with a Hugging Face token, read from ``HF_TOKEN``; None for none.
     """
 
@@ -177,6 +180,11 @@ class VllmServingSpec:
     speculator_revision: str | None = None
 
     @property
+    def key_check_in_front(self) -> bool:
+        """Caddy in front of vLLM on ``port``, vLLM on the loopback (charts/key_proxy.py): while the key is required."""
+        return self.endpoint.api_key_required
+
+    @property
     def tls(self) -> bool:
         return self.endpoint.tls
 
@@ -253,6 +261,12 @@ def model_args(env: EnvironmentConfig) -> tuple[str, ...]:
     )
 
 
+def key_proxy_backend_args() -> tuple[str, ...]:
+    """vLLM 0.33.0's ``--host`` and ``--port`` (vllm/entrypoints/openai/cli_args.py FrontendArgs) behind the key check:
+    the loopback only, so that every request from outside the pod goes through Caddy (charts/key_proxy.py)."""
+    return ("--host", LOOPBACK, "--port", str(BACKEND_PORT))
+
+
 def drain_args(env: EnvironmentConfig) -> tuple[str, ...]:
     """vLLM's ``--shutdown-timeout``: on SIGTERM, vLLM 0.33.0 stops taking requests and lets the running ones finish for
     up to that many seconds (0 aborts them: vllm/v1/engine/core.py ``_handle_shutdown``, "drain" mode;
@@ -263,9 +277,6 @@ def drain_args(env: EnvironmentConfig) -> tuple[str, ...]:
 def serving_spec_for(env: EnvironmentConfig) -> VllmServingSpec:
     model = env.model
     instance = env.gpu_instance_type
-    # With the API key, charts/vllm_auth_middleware/ requires it on every path, /invocations included.
-    from charts.vllm_auth_middleware import MIDDLEWARE_ARGS, middleware_environment
-
     layout = env.layout
     args = (
         *model_args(env),
@@ -281,7 +292,8 @@ def serving_spec_for(env: EnvironmentConfig) -> VllmServingSpec:
         # (deployment_config/cuda_graph_capture.py).
         *capture_bound_args(model.serving_args),
         *drain_args(env),
-        *(MIDDLEWARE_ARGS if env.endpoint.api_key_required else ()),
+        # With the API key, Caddy in front checks it on every path (charts/key_proxy.py): vLLM listens on the loopback.
+        *(key_proxy_backend_args() if env.endpoint.api_key_required else ()),
     )
     budget = env.pod_startup_budget
     rollout = rollout_plan(env)
@@ -291,8 +303,7 @@ def serving_spec_for(env: EnvironmentConfig) -> VllmServingSpec:
         **model.environment,
         **budget.vllm_environment,
         **(EFA_ENVIRONMENT if layout.multi_node else {}),
-        # the middleware that checks the key needs vLLM's Python API server (charts/vllm_auth_middleware/)
-        **(middleware_environment(model.environment) if env.endpoint.api_key_required else {}),
+        # the recipe's VLLM_USE_RUST_FRONTEND stays as it is: the key is checked in front (charts/key_proxy.py)
     }
     return VllmServingSpec(
         name=SERVING_NAME,

@@ -9,6 +9,7 @@ import cdk8s_plus_28 as kplus
 from cdk8s_plus_28 import k8s
 from constructs import Construct
 
+from charts.key_proxy import liveness_command
 from charts.serving_spec import VllmServingSpec
 from charts.vllm_secret_provider import mount_secrets
 from deployment_config.model_location import (
@@ -186,7 +187,10 @@ def add_vllm_deployment(
         image_pull_policy=kplus.ImagePullPolicy.IF_NOT_PRESENT,
         args=list(spec.args),
         env_variables={k: kplus.EnvValue.from_value(v) for k, v in spec.environment.items()},
-        ports=[kplus.ContainerPort(number=spec.port, name="http", protocol=kplus.Protocol.TCP)],
+        # Behind the key check vLLM listens on the loopback and Caddy declares the pod's API port (charts/key_proxy.py).
+        ports=[]
+        if spec.key_check_in_front
+        else [kplus.ContainerPort(number=spec.port, name="http", protocol=kplus.Protocol.TCP)],
         security_context=container_security(lock_memory=spec.efa_devices > 0),
         resources=kplus.ContainerResources(
             cpu=kplus.CpuResources(request=kplus.Cpu.units(spec.cpu_request)),
@@ -209,7 +213,17 @@ def add_vllm_deployment(
             failure_threshold=3,
             timeout_seconds=cdk8s.Duration.seconds(5),
         ),
-        liveness=kplus.Probe.from_http_get(
+        # Startup and readiness through the key check's keyless /health, which is what clients go through; liveness
+        # on vLLM's loopback from inside its container behind the key check, so that a Caddy restart never restarts
+        # vLLM (charts/key_proxy.py says why).
+        liveness=kplus.Probe.from_command(
+            liveness_command(),
+            period_seconds=cdk8s.Duration.seconds(30),
+            failure_threshold=5,
+            timeout_seconds=cdk8s.Duration.seconds(10),
+        )
+        if spec.key_check_in_front
+        else kplus.Probe.from_http_get(
             "/health",
             **health,
             period_seconds=cdk8s.Duration.seconds(30),

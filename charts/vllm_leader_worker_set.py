@@ -15,8 +15,8 @@ Ray worker start-up ordering, no extra ports and no script from the image; each 
 project's argument rules (deployment_config/vllm_args/) can read.
 
 The pod template is the single-node Deployment's, built by the same code (charts/vllm_deployment.py: node selection,
-toleration, NVMe cache, /dev/shm, security context, secrets, auth middleware, pre-stop pause) and then lifted into the
-leader and worker templates; the Deployment itself is not emitted.
+toleration, NVMe cache, /dev/shm, security context, secrets, the key check in front of the leader, pre-stop pause)
+and then lifted into the leader and worker templates; the Deployment itself is not emitted.
 """
 
 from __future__ import annotations
@@ -27,6 +27,8 @@ import cdk8s
 import cdk8s_plus_28 as kplus
 from constructs import Construct
 
+from charts.key_proxy import CONFIG_VOLUME, STATE_VOLUME
+from charts.key_proxy import CONTAINER as KEY_PROXY
 from charts.recommended_labels import NETWORK_POLICY, recommended_labels
 from charts.secrets_sync import add_plain_object
 from charts.serving_spec import VllmServingSpec
@@ -69,6 +71,11 @@ def _pod_template(
         for probe in ("startupProbe", "readinessProbe", "livenessProbe"):
             vllm.pop(probe, None)
         vllm.pop("ports", None)
+        # nor the key check in front of it, which only the leader's API server has (charts/key_proxy.py)
+        pod["containers"] = [c for c in pod["containers"] if c["name"] != KEY_PROXY]
+        pod["volumes"] = [
+            v for v in pod["volumes"] if v["name"] not in (CONFIG_VOLUME, STATE_VOLUME)
+        ]
     return {**labels, **recommended_labels(spec), ROLE_LABEL: role}, pod
 
 

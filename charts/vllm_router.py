@@ -32,7 +32,7 @@ else, and vLLM's readiness probe (``/health``, charts/vllm_deployment.py) decide
 
 When a vLLM pod fails: a pod that is deleted is removed from the router (``handle_pod_deletion``); one that stays but
 stops answering is taken out by the router's own health checks (``--health-check-interval-secs`` and
-``--health-failure-threshold``, on ``/health``, which the API key middleware leaves open) and its circuit breaker, and
+``--health-failure-threshold``, on ``/health``, which the key check in front of vLLM leaves open) and its circuit breaker, and
 a request that fails with 408/429/5xx is retried on another worker (the router README's "Retries and Circuit
 Breakers"). The cache-aware policy's prefix tree is per router replica and in memory: a pod that leaves takes its
 cache with it, and its prefixes are routed anew.
@@ -51,10 +51,11 @@ answer /tokenize as vLLM does.
 
 The API key: the router forwards the client's headers, ``Authorization`` included, to the worker (vllm-project/router
 @03e9af5 src/routers/http/router.rs, ``send_typed_request``: "Copy all headers from original request", except
-Content-Type, Content-Length and trace headers), where the API key middleware checks it as before
-(charts/vllm_auth_middleware/runtime/llm_serving_auth.py); the test runs the real router against a stand-in that requires the
-key. TLS
-stays where it is: the NLB terminates it and forwards TCP to the router's port, which is vLLM's port number.
+Content-Type, Content-Length and trace headers), where the key check in front of vLLM compares it (Caddy,
+charts/key_proxy.py); the router's own sidecar passes only the client paths and refuses the worker management ones
+(``/add_worker``, ``/remove_worker``, ``/list_workers``…) with 403 whatever the key. tests/charts/test_key_proxy.py
+runs the real router behind the real Caddy with the chart's Caddyfile. TLS stays where it is: the NLB terminates it and
+forwards TCP to the sidecar's port, which is vLLM's port number.
 """
 
 from __future__ import annotations
@@ -62,6 +63,16 @@ from __future__ import annotations
 import cdk8s
 from constructs import Construct
 
+from charts.key_proxy import (
+    BACKEND_PORT,
+    CONFIG_VOLUME,
+    LOOPBACK,
+    STATE_VOLUME,
+    add_key_proxy_config_map,
+    key_proxy_container,
+    pod_volumes,
+    router_caddyfile,
+)
 from charts.recommended_labels import recommended_labels
 from charts.secrets_sync import add_plain_object
 from charts.serving_spec import VllmServingSpec
@@ -111,10 +122,11 @@ def worker_selector(spec: VllmServingSpec) -> dict[str, str]:
 def router_args(spec: VllmServingSpec, policy: str) -> list[str]:
     """The router's arguments (every one accepted by both of its command lines)."""
     return [
+        # the loopback only: clients reach the router through the key check's sidecar on spec.port (charts/key_proxy.py)
         "--host",
-        "0.0.0.0",
+        LOOPBACK,
         "--port",
-        str(spec.port),
+        str(BACKEND_PORT),
         "--policy",
         policy,
         "--service-discovery",
@@ -173,23 +185,31 @@ def add_router(scope: Construct, *, spec: VllmServingSpec, policy: str) -> list[
         roleRef={"apiGroup": rbac, "kind": "Role", "name": name},
         subjects=[{"kind": "ServiceAccount", "name": name, "namespace": namespace}],
     )
+    # the key check in front of the router: its client paths only, the worker management ones 403 (charts/key_proxy.py)
+    key_proxy_name = f"{name}-key-proxy"
+    key_proxy = add_key_proxy_config_map(
+        scope,
+        "router-key-proxy",
+        name=key_proxy_name,
+        namespace=namespace,
+        caddyfile=router_caddyfile(port=spec.port, key_required=spec.endpoint.api_key_required),
+    )
     container = {
         "name": ROUTER,
         "image": ROUTER_IMAGE,
         "command": list(ROUTER_COMMAND),
         "args": router_args(spec, policy),
-        "ports": [
-            {"name": "http", "containerPort": spec.port, "protocol": "TCP"},
-            {"name": "metrics", "containerPort": ROUTER_METRICS_PORT, "protocol": "TCP"},
-        ],
-        # /liveness and /readiness are the router's own (vllm-project/router@00edc4e src/server.rs); the NLB checks TCP
+        "ports": [{"name": "metrics", "containerPort": ROUTER_METRICS_PORT, "protocol": "TCP"}],
+        # /liveness is the router's own (vllm-project/router@00edc4e src/server.rs), reached through the sidecar, which
+        # passes it without a key (the kubelet cannot reach the loopback); the NLB checks TCP. A sidecar that is down
+        # restarts the router too, which costs seconds (it keeps no state but its prefix trees).
         "livenessProbe": {
             "httpGet": {"path": "/liveness", "port": spec.port},
             "periodSeconds": 10,
             "failureThreshold": 3,
         },
         "readinessProbe": {
-            "tcpSocket": {"port": spec.port},
+            "httpGet": {"path": "/liveness", "port": spec.port},
             "periodSeconds": 5,
             "failureThreshold": 2,
         },
@@ -229,7 +249,18 @@ def add_router(scope: Construct, *, spec: VllmServingSpec, policy: str) -> list[
                         }
                     ],
                     "securityContext": {"seccompProfile": {"type": "RuntimeDefault"}},
-                    "containers": [container],
+                    "containers": [
+                        container,
+                        key_proxy_container(
+                            port=spec.port,
+                            config_volume=CONFIG_VOLUME,
+                            state_volume=STATE_VOLUME,
+                            key_mount=None,
+                        ),
+                    ],
+                    "volumes": pod_volumes(
+                        key_proxy_name, config_volume=CONFIG_VOLUME, state_volume=STATE_VOLUME
+                    ),
                 },
             },
         },
@@ -262,7 +293,7 @@ def add_router(scope: Construct, *, spec: VllmServingSpec, policy: str) -> list[
             "egress": router_egress(spec),
         },
     )
-    return [account, role, binding, deployment, budget, policy_object]
+    return [account, role, binding, key_proxy, deployment, budget, policy_object]
 
 
 #: The ranges EKS takes the Service CIDR from when the cluster names none (stacks/cluster_stack.py names none):
@@ -277,13 +308,13 @@ def router_egress(spec: VllmServingSpec) -> list[dict]:
     """Where the router may connect: the vLLM pods' API port, the cluster's DNS, and the Kubernetes API (its Service's
     ClusterIP, and the cluster's private endpoint, whose network interfaces are in the VPC).
 
-    Why restrict it: the router answers ``/add_worker?url=...`` and ``/remove_worker`` without a key unless it checks
-    keys itself (``authorize_request`` is a no-op without ``--api-key-validation-urls``, vllm-project/router@00edc4e
-    src/server.rs), and a worker it adds would receive clients' requests with their ``Authorization`` headers. With
-    this egress a URL outside the vLLM pods fails the router's health check on ``/health`` and is not added
-    (``Router::add_worker`` waits for a healthy answer, vllm-project/router@03e9af5 src/routers/http/router.rs) unless
-    it is a listener on port 443 inside the VPC. ``/remove_worker`` stays open to whoever reaches the load balancer:
-    a removed pod comes back when it is recreated (the router adds a pod when it is seen Ready)."""
+    Why restrict it: a router that connects elsewhere would send clients' requests, with their ``Authorization``
+    headers, there. The router answers ``/add_worker?url=...`` without a key (``authorize_request`` is a no-op without
+    ``--api-key-validation-urls``, vllm-project/router@00edc4e src/server.rs); the sidecar in front of it refuses that
+    path from outside the pod (charts/key_proxy.py), and this egress is the second line: a worker URL outside the vLLM
+    pods, DNS and the Kubernetes API fails the router's health check (``Router::add_worker`` waits for a healthy
+    answer, vllm-project/router@03e9af5 src/routers/http/router.rs). The Kubernetes API is TCP 443 in EKS's Service
+    ranges and in the VPC, where the private endpoint's network interfaces have addresses not known at synthesis."""
     from charts.vllm_leader_worker_set import SET_NAME_LABEL
 
     workers = {SET_NAME_LABEL: spec.name} if spec.multi_node else worker_selector(spec)
@@ -310,9 +341,9 @@ def add_vllm_network_policy_behind_router(
     """The vLLM pods' NetworkPolicy with a router in front: the API port admits the router's pods, and the VPC's range
     for the AMP managed scraper only (it scrapes vLLM's ``/metrics`` on the API port, cdk_constructs/serving_metrics/,
     from network interfaces in the VPC's subnets, which no pod selector names). A public endpoint's allowed CIDRs are
-    admitted by the router's policy, no longer by vLLM's. The API key middleware still requires the key on every path
-    but /health, /ping and /metrics. A LeaderWorkerSet's pods also admit each other on every port, as
-    charts/vllm_leader_worker_set.py's policy does."""
+    admitted by the router's policy, no longer by vLLM's. What they reach on that port is the key check in front of
+    vLLM (charts/key_proxy.py), which requires the key on every path but /health and /metrics. A LeaderWorkerSet's
+    pods also admit each other on every port, as charts/vllm_leader_worker_set.py's policy does."""
     from charts.recommended_labels import NETWORK_POLICY
     from charts.vllm_leader_worker_set import SET_NAME_LABEL
 

@@ -14,20 +14,24 @@ The path, each step with its source:
    it reads the values from its environment.
 3. The container's ``HF_TOKEN`` comes from that Secret by ``secretKeyRef`` (same docs, set-as-env-var.md); an
    environment variable is read once, so a rotated token needs a restart (same docs, secret-auto-rotation.md, "Using
-   Kubernetes secret for environment variable"). The API key does not go into the environment: the auth middleware
-   reads it from the mounted file (``LLM_SERVING_API_KEY_DIR``, charts/vllm_auth_middleware/runtime/llm_serving_auth.py), which
-   the
-   driver's rotation rewrites, so a rotated key is accepted without a restart and the key it replaced stays accepted.
+   Kubernetes secret for environment variable"). The API key does not go into the environment: the key check in front
+   of vLLM (Caddy, charts/key_proxy.py) reads the mounted file on every request, which the driver's rotation rewrites,
+   so a rotated key is accepted without a restart.
    The Secret is still synced: ``llmops bench`` reads the key from it.
 
-Why the secret's AWSPREVIOUS version is not mounted as a second object (``objectVersionLabel: AWSPREVIOUS``, which the
-provider accepts for the same secret under another ``objectAlias``: aws/secrets-store-csi-driver-provider-aws@a74182c
-README.md "objectVersionLabel", provider/secret_descriptor.go duplicate-name rules): the provider asks GetSecretValue
-for that stage, and a secret that was never rotated has no version labelled AWSPREVIOUS. Secrets Manager answers
-ResourceNotFoundException, a client fault (aws/aws-sdk-js-v3#7701 shows the answer for a missing staging label), which
-the provider treats as fatal and fails the mount (provider/secrets_manager_provider.go ``fetchSecretManagerValue``,
-utils/error_handling_helper.go ``IsFatalError``): the pod would not start until the first rotation. The middleware keeps
-the replaced key itself instead (see its docstring).
+4. The API key's previous version: the same secret again, under ``objectVersionLabel: AWSPREVIOUS`` and the alias
+   ``api-key-previous`` (the provider accepts one secret twice under different aliases:
+   aws/secrets-store-csi-driver-provider-aws@a74182c README.md "objectVersionLabel", provider/secret_descriptor.go
+   duplicate-name rules), so that the key check accepts the key a rotation replaced until the next rotation, and a
+   rotation never gives a client 401 (docs/security.md, "Rotate the key"). The provider asks GetSecretValue for that
+   stage, and a secret never rotated has no version labelled AWSPREVIOUS: Secrets Manager answers
+   ResourceNotFoundException, a client fault (aws/aws-sdk-js-v3#7701 shows the answer for a missing staging label),
+   which the provider treats as fatal and fails the whole mount (provider/secrets_manager_provider.go
+   ``fetchSecretManagerValue``, utils/error_handling_helper.go ``IsFatalError``). The stack therefore gives the
+   secret a second generated version when it creates it (cdk_constructs/previous_key/), and the manifest depends on
+   that: the label exists before any pod mounts it. Not synced into the Kubernetes Secret: only the key check reads
+   it, from its file, so only the EKS path's SecretProviderClass has it (HyperPod's worker reads its key from the
+   environment at start: docs/security.md).
 
 No secret value appears in a manifest: only secret names, aliases and keys. The synced Secret is stored in etcd, which
 the cluster encrypts with its own KMS key (stacks/cluster_stack.py).
@@ -48,26 +52,36 @@ import yaml
 from constructs import Construct
 
 from charts.serving_spec import API_KEY_VARIABLE, PodSecrets
-from charts.vllm_auth_middleware.runtime.llm_serving_auth import KEY_DIR_VARIABLE
-
-#: The API key's variable (charts/serving_spec.py), which the EKS vLLM container does not get: its middleware reads the
-#: key's file, which the driver refreshes on rotation.
+from charts.vllm_auth_middleware.runtime.llm_serving_auth import PREVIOUS_KEY_FILE
 
 #: The SecretProviderClass CRD's group and served version (kubernetes-sigs/secrets-store-csi-driver v1.6.0,
 #: charts/secrets-store-csi-driver/crds/secrets-store.csi.x-k8s.io_secretproviderclasses.yaml).
 SECRET_PROVIDER_CLASS_API_VERSION = "secrets-store.csi.x-k8s.io/v1"
 #: The CSI driver name the driver registers (same chart, templates/csidriver.yaml).
 SECRETS_STORE_CSI_DRIVER = "secrets-store.csi.k8s.io"
+#: The staging label Secrets Manager moves to the version a rotation replaced (Secrets Manager API reference,
+#: PutSecretValue); cdk_constructs/previous_key/ makes it exist from the start.
+PREVIOUS_VERSION_LABEL = "AWSPREVIOUS"
 #: Name of the CSI volume in the pod.
 SECRETS_VOLUME = "secrets-store"
 
 
-def secret_provider_class_spec(secrets: PodSecrets) -> dict:
-    """The SecretProviderClass's ``spec``: one object per configured secret, synced into one Opaque Secret."""
+def secret_provider_class_spec(secrets: PodSecrets, *, previous_key: bool = False) -> dict:
+    """The SecretProviderClass's ``spec``: one object per configured secret, synced into one Opaque Secret; with
+    ``previous_key`` (where the key check in front of vLLM reads the files) also the API key's AWSPREVIOUS version."""
     objects = [
         {"objectName": secret, "objectType": "secretsmanager", "objectAlias": alias}
         for _, secret, alias in secrets.deliveries
     ]
+    if previous_key and secrets.api_key_secret:
+        objects.append(
+            {
+                "objectName": secrets.api_key_secret,
+                "objectType": "secretsmanager",
+                "objectVersionLabel": PREVIOUS_VERSION_LABEL,
+                "objectAlias": PREVIOUS_KEY_FILE,
+            }
+        )
     return {
         "provider": "aws",
         "parameters": {
@@ -90,7 +104,7 @@ def secret_provider_class_spec(secrets: PodSecrets) -> dict:
 
 
 def add_secret_provider_class(
-    scope: Construct, *, secrets: PodSecrets, namespace: str
+    scope: Construct, *, secrets: PodSecrets, namespace: str, previous_key: bool = False
 ) -> cdk8s.ApiObject:
     """Add the SecretProviderClass (a custom resource of the driver's CRD, installed by the add-on) to ``scope``."""
     provider_class = cdk8s.ApiObject(
@@ -103,7 +117,9 @@ def add_secret_provider_class(
         ),
     )
     # ApiObject takes apiVersion, kind and metadata only; a custom resource's body goes in as a patch.
-    provider_class.add_json_patch(cdk8s.JsonPatch.add("/spec", secret_provider_class_spec(secrets)))
+    provider_class.add_json_patch(
+        cdk8s.JsonPatch.add("/spec", secret_provider_class_spec(secrets, previous_key=previous_key))
+    )
     return provider_class
 
 
@@ -114,8 +130,9 @@ def mount_secrets(
     container: kplus.Container,
     secrets: PodSecrets,
 ) -> None:
-    """Mount the CSI volume on ``container`` (read-only), point the auth middleware at the API key's file, and set the
-    other environment variables (the Hugging Face token) from the synced Secret."""
+    """Mount the CSI volume on ``container`` (read-only) and set the environment variables other than the API key's (the
+    Hugging Face token) from the synced Secret. The API key's file is read by the key check in front of vLLM
+    (charts/key_proxy.py), which mounts the same volume."""
     volume = kplus.Volume.from_csi(
         scope,
         "secrets-store",
@@ -133,8 +150,6 @@ def mount_secrets(
                 variable,
                 kplus.EnvValue.from_secret_value(kplus.SecretValue(secret=synced, key=key)),
             )
-    if secrets.api_key_secret:
-        container.env.add_variable(KEY_DIR_VARIABLE, kplus.EnvValue.from_value(secrets.mount_path))
 
 
 def secrets_volume(secrets: PodSecrets) -> dict:

@@ -7,9 +7,9 @@ import cdk8s_plus_28 as kplus
 from constructs import Construct
 
 from charts.compile_cache.containers import add_compile_cache
+from charts.key_proxy import KEY_FILES, add_key_proxy, worker_caddyfile
 from charts.recommended_labels import recommended_labels
 from charts.serving_spec import VllmServingSpec
-from charts.vllm_auth_middleware import add_auth_middleware
 from charts.vllm_deployment import add_vllm_deployment
 from charts.vllm_image_prepull import add_image_prepull
 from charts.vllm_leader_worker_set import (
@@ -19,9 +19,12 @@ from charts.vllm_leader_worker_set import (
 )
 from charts.vllm_network_policy import add_vllm_network_policy
 from charts.vllm_router import add_router, add_vllm_network_policy_behind_router, router_selector
-from charts.vllm_secret_provider import add_secret_provider_class
+from charts.vllm_secret_provider import SECRETS_VOLUME, add_secret_provider_class
 from charts.vllm_service import add_load_balancer_service, add_vllm_service
 from charts.vllm_weights_check import add_weights_check
+
+#: The ConfigMap of the vLLM pods' Caddyfile (charts/key_proxy.py).
+KEY_PROXY_CONFIG_MAP = "vllm-key-proxy"
 
 
 class VllmServingChart(cdk8s.Chart):
@@ -62,21 +65,33 @@ class VllmServingChart(cdk8s.Chart):
         self.secret_provider = None
         if spec.secrets:
             self.secret_provider = add_secret_provider_class(
-                self, secrets=spec.secrets, namespace=spec.namespace
+                self,
+                secrets=spec.secrets,
+                namespace=spec.namespace,
+                previous_key=spec.key_check_in_front,
             )
             self.secret_provider.node.add_dependency(self.namespace_object)
             self.deployment.node.add_dependency(self.secret_provider)
-        # With the API key: vLLM loads a middleware that requires it on every path (charts/vllm_auth_middleware/).
-        self.auth_middleware = None
-        if spec.secrets and spec.secrets.api_key_secret:
-            (vllm,) = [c for c in self.deployment.containers if c.name == spec.name]
-            self.auth_middleware = add_auth_middleware(
-                self, deployment=self.deployment, container=vllm, namespace=spec.namespace
+        # With the API key: Caddy in front of vLLM checks it on every path from the CSI volume's files
+        # (charts/key_proxy.py); the sidecar is patched in after every other container, so vLLM stays the first.
+        self.key_proxy = None
+        if spec.key_check_in_front and spec.secrets and spec.secrets.api_key_secret:
+            self.key_proxy = add_key_proxy(
+                self,
+                api_object=cdk8s.ApiObject.of(self.deployment),
+                name=KEY_PROXY_CONFIG_MAP,
+                namespace=spec.namespace,
+                caddyfile=worker_caddyfile(
+                    port=spec.port,
+                    key_files=tuple(f"{spec.secrets.mount_path}/{f}" for f in KEY_FILES),
+                ),
+                port=spec.port,
+                key_mount=(SECRETS_VOLUME, spec.secrets.mount_path),
             )
-            self.auth_middleware.node.add_dependency(self.namespace_object)
-            self.deployment.node.add_dependency(self.auth_middleware)
+            self.key_proxy.node.add_dependency(self.namespace_object)
+            self.deployment.node.add_dependency(self.key_proxy)
         # vLLM's compile cache from S3, restored after the weights' check and saved after the first healthy start
-        # (charts/compile_cache/). Added after the middleware, which finds the vLLM container as the only one.
+        # (charts/compile_cache/).
         self.compile_cache = None
         if spec.compile_cache:
             (vllm,) = [c for c in self.deployment.containers if c.name == spec.name]
@@ -99,7 +114,7 @@ class VllmServingChart(cdk8s.Chart):
             self.deployment = None
             for prerequisite in (
                 self.secret_provider,
-                self.auth_middleware,
+                self.key_proxy,
                 self.weights_check,
                 self.compile_cache,
             ):

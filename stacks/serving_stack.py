@@ -15,6 +15,7 @@ from cdk_constructs.nag_acknowledgements import acknowledge_weights_reader
 from cdk_constructs.pod_identity import pod_identity_role
 from cdk_constructs.s3_prefix_access import s3_prefix_statements
 from cdk_constructs.serving_secrets import ServingSecrets, add_authentication_outputs
+from charts.key_proxy import OPEN_PATHS
 from charts.serving_spec import VllmServingSpec
 
 
@@ -215,6 +216,10 @@ class ServingStack(cdk.Stack):
         )
 
     def _authentication_outputs(self, spec: VllmServingSpec) -> None:
+        # the key check in front of vLLM leaves these paths open (charts/key_proxy.py)
         add_authentication_outputs(
-            self, self.secrets, spec.secrets.api_key_secret if spec.secrets else None
+            self,
+            self.secrets,
+            spec.secrets.api_key_secret if spec.secrets else None,
+            open_paths=OPEN_PATHS,
         )

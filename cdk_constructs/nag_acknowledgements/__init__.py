@@ -36,6 +36,7 @@ from cdk_constructs.nag_acknowledgements.platform import (
 )
 from cdk_constructs.nag_acknowledgements.serving import (
     acknowledge_api_key_secret,
+    acknowledge_previous_key,
     acknowledge_secrets_reader,
     acknowledge_serving_metrics_publisher,
     acknowledge_weights_reader,
@@ -60,6 +61,7 @@ __all__ = [
     "acknowledge_kubectl_provider",
     "acknowledge_node_role",
     "acknowledge_policy_detacher",
+    "acknowledge_previous_key",
     "acknowledge_pipeline",
     "acknowledge_promotion_gate",
     "acknowledge_replication_bucket",

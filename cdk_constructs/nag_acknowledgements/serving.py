@@ -9,6 +9,7 @@ from constructs import IConstruct
 from cdk_constructs.nag_acknowledgements.findings import (
     acknowledge,
     acknowledge_each,
+    managed_policy_finding,
     wildcard_findings,
 )
 
@@ -39,13 +40,35 @@ def acknowledge_api_key_secret(secret: IConstruct) -> None:
     acknowledge(
         secret,
         "AwsSolutions-SMG4",
-        "Every client holds a copy of the key and must be given the new one by a person. The EKS pod's auth "
-        "middleware accepts a rotated key within the driver's poll and keeps accepting the key it replaced "
-        "only until the next rotation or a restart "
-        "(charts/vllm_auth_middleware/runtime/llm_serving_auth.py), so an unattended "
+        "Every client holds a copy of the key and must be given the new one by a person. The EKS pod's key "
+        "check accepts a rotated key within the driver's poll and keeps accepting the key it replaced (the "
+        "secret's AWSPREVIOUS version) only until the next rotation (charts/key_proxy.py), so an unattended "
         "schedule would lock out, at its second rotation, every client not yet moved; the HyperPod worker "
         "reads the key at start, so there a rotation gives 401s until every worker is replaced. The procedure in "
         "docs/security.md rotates it when the operator chooses",
+    )
+
+
+def acknowledge_previous_key(construct: IConstruct) -> None:
+    """The ApiKeyPreviousVersion custom resource (cdk_constructs/previous_key/): its function and aws-cdk-lib's
+    Provider."""
+    stack = cdk.Stack.of(construct)
+    function = construct.node.find_child("OnEvent")
+    acknowledge(
+        construct,
+        managed_policy_finding("AWSLambdaBasicExecutionRole", "service-role/"),
+        "the function and the Provider framework's function write their own logs with it",
+    )
+    acknowledge(
+        function,
+        "AwsSolutions-IAM5[Resource::*]",
+        "secretsmanager:GetRandomPassword takes no resource type in the Service Authorization Reference; it reads "
+        "and writes nothing",
+    )
+    acknowledge(
+        construct.node.find_child("Provider"),
+        f"AwsSolutions-IAM5[Resource::<{stack.get_logical_id(function.node.default_child)}.Arn>:*]",
+        "aws-cdk-lib's Provider framework invokes any version of the function, nothing else",
     )
 
 

@@ -11,6 +11,7 @@ import cdk8s_plus_28 as kplus
 from constructs import Construct
 
 from charts.compile_cache import S3_PREFIX, SCRIPT_FILE, cache_environment
+from charts.key_proxy import BACKEND_PORT, LOOPBACK
 from charts.script_config_map import script_config_map
 from charts.serving_spec import VllmServingSpec
 from charts.vllm_deployment import container_security
@@ -55,13 +56,15 @@ def save_command(spec: VllmServingSpec) -> list[str]:
     """The sidecar saves once vLLM answers /health (the compile happens before: vLLM's engine start, which /health
     waits for), then stays (``--stay``) until SIGTERM: a Deployment's containers are restarted when they exit
     (restartPolicy Always), and it must exit at once on SIGTERM, or every replacement of the pod would wait out the
-    termination grace period. /health answers without the API key (charts/vllm_auth_middleware/runtime/llm_serving_auth.py
-    OPEN_PATHS)."""
+    termination grace period. It asks vLLM itself: on its loopback port behind the key check in front
+    (charts/key_proxy.py), so that a key check restarting never holds the save back; else on the pod's port, where
+    /health answers without the API key (charts/vllm_auth_middleware/runtime/llm_serving_auth.py OPEN_PATHS)."""
+    port = BACKEND_PORT if spec.key_check_in_front else spec.port
     return [
         "python3",
         *_script_args(spec, "save"),
         "--health-url",
-        f"http://127.0.0.1:{spec.port}/health",
+        f"http://{LOOPBACK}:{port}/health",
         "--health-timeout-s",
         str(spec.startup_budget_seconds),
         "--stay",

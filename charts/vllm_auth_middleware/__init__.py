@@ -2,7 +2,7 @@
 vLLM's
 ``--middleware`` argument that loads it (see that module for why vLLM's own check is not enough).
 
-Two ways in. On the EKS path a ConfigMap holds the module and is mounted (:func:`add_auth_middleware`). The HyperPod
+HyperPod only: on the EKS path the key is checked in front of vLLM (charts/key_proxy.py). The HyperPod
 Inference Operator's CRD lets the worker container mount no volume (v1 ``spec.worker`` has ``modelVolumeMount`` only),
 but it has ``command`` and ``environmentVariables``: the module's text travels in :data:`MODULE_VARIABLE`, and
 :data:`BOOTSTRAP` writes it to a fresh directory, puts that on PYTHONPATH and replaces itself with ``vllm serve`` and
@@ -15,11 +15,6 @@ import json
 from collections.abc import Mapping
 from pathlib import Path
 from types import MappingProxyType
-
-import cdk8s_plus_28 as kplus
-from constructs import Construct
-
-from charts.script_config_map import script_config_map
 
 MODULE_FILE = Path(__file__).resolve().parent / "runtime" / "llm_serving_auth.py"
 MODULE = MODULE_FILE.stem
@@ -41,32 +36,6 @@ def middleware_environment(environment: Mapping[str, str]) -> dict[str, str]:
     if environment.get("VLLM_USE_RUST_FRONTEND", "0") == "0":
         return {}
     return dict(MIDDLEWARE_ENVIRONMENT)
-
-
-#: Where the ConfigMap is mounted, and put on PYTHONPATH. The vLLM image sets no PYTHONPATH of its own and installs vLLM
-#: into the system site-packages, which PYTHONPATH only adds to (vllm-project/vllm docker/Dockerfile, stages vllm-base
-#: and vllm-openai, read at stored commit 0000977e, older than 0.33.0: `preflight` cannot check an image).
-MOUNT_PATH = "/opt/llm-serving/python"
-CONFIG_MAP = "vllm-auth-middleware"
-
-
-def add_auth_middleware(
-    scope: Construct, *, deployment: kplus.Deployment, container: kplus.Container, namespace: str
-) -> kplus.ConfigMap:
-    """Add the ConfigMap holding the middleware, mount it on ``container`` and put it on its PYTHONPATH. The caller adds
-    :data:`MIDDLEWARE_ARGS` to vLLM's arguments."""
-    config_map, volume = script_config_map(
-        scope,
-        "auth-middleware",
-        name=CONFIG_MAP,
-        namespace=namespace,
-        file=MODULE_FILE,
-        volume_name="auth-middleware",
-    )
-    deployment.add_volume(volume)
-    container.mount(MOUNT_PATH, volume, read_only=True)
-    container.env.add_variable("PYTHONPATH", kplus.EnvValue.from_value(MOUNT_PATH))
-    return config_map
 
 
 #: The environment variable that carries the module's text into the HyperPod worker.

@@ -141,13 +141,19 @@ def key_check_needs_the_python_frontend(values: FileValues) -> Iterator[ConfigIs
         if values.ok("model")
         else None
     )
-    if values.get("endpoint.authentication") == "api-key" and rust_frontend not in (None, "0"):
-        # The key is checked by a middleware vLLM loads with --middleware, which its Rust frontend does not support
-        # (charts/vllm_auth_middleware.py MIDDLEWARE_ENVIRONMENT): the endpoint would serve without the check.
+    if (
+        values.get("platform") == "hyperpod"
+        and values.get("endpoint.authentication") == "api-key"
+        and rust_frontend not in (None, "0")
+    ):
+        # On HyperPod, the one exception, the key is checked by a middleware vLLM loads with --middleware, which its
+        # Rust frontend does not support (charts/vllm_auth_middleware/ MIDDLEWARE_ENVIRONMENT): the endpoint would
+        # serve without the check. The operator's CRD gives the worker no sidecar. On EKS the check is in front of
+        # vLLM (charts/key_proxy.py) and the Rust frontend runs.
         yield _note(
             "model.extra_env",
             "VLLM_USE_RUST_FRONTEND turns on vLLM's Rust frontend, which does not load the --middleware that "
-            "checks the API key on every path (endpoint.authentication: api-key)",
+            "checks the API key on every path (endpoint.authentication: api-key) on platform: hyperpod",
             "remove VLLM_USE_RUST_FRONTEND from model.extra_env (the chart turns it off while the key is "
             "required), or set endpoint.authentication: none for an endpoint without a key",
         )

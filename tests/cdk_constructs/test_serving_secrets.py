@@ -287,6 +287,53 @@ def test_destroy_deletes_the_pod_before_the_secret_and_the_secret_with_the_stack
     assert {secret_id, key_id, association_id, _pod_role(template)} <= set(manifest["DependsOn"])
 
 
+def test_the_secret_has_a_previous_version_before_any_pod_mounts_it_and_its_writer_may_do_nothing_else(
+    synthesized,
+):
+    # given the serving stack: the secret, its KMS key, and the custom resource that gives it a second version
+    template = synthesized.template("serving")
+    secret_id, _ = _only(_of_type(template, "AWS::SecretsManager::Secret"))
+    key_id, _ = _only(_of_type(template, "AWS::KMS::Key"))
+    resource_id, resource = _only(_of_type(template, "Custom::ApiKeyPreviousVersion"))
+    # then it names the secret and the key's length, never a key
+    assert {k: v for k, v in resource["Properties"].items() if k != "ServiceToken"} == {
+        "SecretArn": {"Ref": secret_id},
+        "KeyLength": str(API_KEY_LENGTH),
+    }
+    # and the manifest, whose pods mount AWSPREVIOUS, is applied after it (and deleted before it)
+    _, manifest = _only(_of_type(template, "Custom::AWSCDK-EKS-KubernetesResource"))
+    assert resource_id in manifest["DependsOn"]
+    # and its function may list and put values in that one secret, generate a password, and encrypt with the secret's
+    # key through Secrets Manager only: it cannot read the secret (no GetSecretValue, no Decrypt)
+    (function,) = [
+        f
+        for f in _of_type(template, "AWS::Lambda::Function").values()
+        if "ApiKeyPreviousVersion" in f["Properties"].get("Description", "")
+    ]
+    role_id = function["Properties"]["Role"]["Fn::GetAtt"][0]
+    assert _statements(template, role_id) == [
+        {
+            "Sid": "ListAndPutThisSecretOnly",
+            "Effect": "Allow",
+            "Action": ["secretsmanager:ListSecretVersionIds", "secretsmanager:PutSecretValue"],
+            "Resource": {"Ref": secret_id},
+        },
+        {
+            "Sid": "GenerateTheKey",
+            "Effect": "Allow",
+            "Action": "secretsmanager:GetRandomPassword",
+            "Resource": "*",
+        },
+        {
+            "Sid": "EncryptThroughSecretsManagerOnly",
+            "Effect": "Allow",
+            "Action": "kms:GenerateDataKey",
+            "Resource": {"Fn::GetAtt": [key_id, "Arn"]},
+            "Condition": VIA_SECRETS_MANAGER,
+        },
+    ]
+
+
 def test_the_stack_outputs_the_key_arn_and_how_to_authenticate(synthesized):
     outputs = synthesized.template("serving")["Outputs"]
     secret_id, _ = _only(_of_type(synthesized.template("serving"), "AWS::SecretsManager::Secret"))
@@ -294,8 +341,8 @@ def test_the_stack_outputs_the_key_arn_and_how_to_authenticate(synthesized):
     assert "Bearer" in outputs["EndpointAuthentication"]["Value"]
     assert "llm-serving/example/api-key" in outputs["EndpointAuthentication"]["Value"]
     assert (
-        "on every path but /health, /ping and /metrics"
-        in outputs["EndpointAuthentication"]["Value"]
+        # the key check in front of vLLM leaves /health and /metrics open, nothing else (/ping needs the key)
+        "on every path but /health and /metrics" in outputs["EndpointAuthentication"]["Value"]
     )
 
 
@@ -332,33 +379,49 @@ def test_the_key_detector_finds_a_key_that_is_there(synthesized):
 # --- 2. delivery to vLLM ---------------------------------------------------------------------------------------
 
 
-def test_the_middleware_reads_the_api_key_from_the_file_the_driver_rotates_and_vllm_gets_none(
+def test_the_key_check_reads_the_current_and_the_previous_key_from_the_files_the_driver_rotates(
     synthesized,
 ):
     objects = _applied(synthesized.template("serving"))
-    container = _vllm_container(objects)
+    pod = objects["Deployment"]["spec"]["template"]["spec"]
+    containers = {c["name"]: c for c in pod["containers"]}
+    container, proxy = containers["vllm"], containers["key-proxy"]
     provider_class = objects["SecretProviderClass"]
-    # vLLM itself gets no VLLM_API_KEY: its own check knows one key, read at start, and would refuse a rotated key with
-    # 401 until a restart; the auth middleware checks every path against the files instead
+    # vLLM itself gets no key and loads no middleware: its own check knows one key, read at start, and would refuse a
+    # rotated key with 401 until a restart; the key check in front of it compares every request with the files instead
     assert "VLLM_API_KEY" not in _env(container) and "--api-key" not in container["args"]
-    assert "--middleware" in container["args"]
+    assert "--middleware" not in container["args"]
     assert "HF_TOKEN" not in _env(container)  # the example sets no Hugging Face token
-    # the container mounts the CSI volume, read-only (the sync exists only while a pod mounts it), and the middleware
-    # reads the key from there: the file named after the key's objectAlias, which the driver's rotation rewrites
-    volumes = {v["name"]: v for v in objects["Deployment"]["spec"]["template"]["spec"]["volumes"]}
-    (mount,) = [m for m in container["volumeMounts"] if "csi" in volumes[m["name"]]]
-    assert mount["readOnly"] is True
-    assert _env(container)["LLM_SERVING_API_KEY_DIR"] == {
-        "name": "LLM_SERVING_API_KEY_DIR",
-        "value": mount["mountPath"],
+    # both mount the CSI volume read-only (the sync exists only while a pod mounts it)
+    volumes = {v["name"]: v for v in pod["volumes"]}
+    mounts = {
+        name: [m for m in c["volumeMounts"] if "csi" in volumes[m["name"]]]
+        for name, c in containers.items()
     }
-    (key_object,) = yaml.safe_load(provider_class["spec"]["parameters"]["objects"])
-    assert key_object["objectAlias"] == "api-key"
+    (mount,) = mounts["key-proxy"]
+    assert mount["readOnly"] is True and [m["readOnly"] for m in mounts["vllm"]] == [True]
     assert volumes[mount["name"]]["csi"] == {
         "driver": SECRETS_STORE_CSI_DRIVER,
         "readOnly": True,
         "volumeAttributes": {"secretProviderClass": provider_class["metadata"]["name"]},
     }
+    # and the key check compares with the files named after the objects' aliases: the current key and the version a
+    # rotation replaced, both rewritten by the driver's rotation
+    aliases = [
+        o["objectAlias"] for o in yaml.safe_load(provider_class["spec"]["parameters"]["objects"])
+    ]
+    assert aliases == ["api-key", "api-key-previous"]
+    _, manifest = _only(
+        _of_type(synthesized.template("serving"), "Custom::AWSCDK-EKS-KubernetesResource")
+    )
+    (caddyfile,) = [
+        o["data"]["Caddyfile"]
+        for o in json.loads(manifest["Properties"]["Manifest"])
+        if o["kind"] == "ConfigMap" and "Caddyfile" in o.get("data", {})
+    ]
+    for alias in aliases:
+        assert f'header Authorization "Bearer {{file.{mount["mountPath"]}/{alias}}}"' in caddyfile
+    assert proxy["securityContext"]["readOnlyRootFilesystem"] is True
 
 
 def test_the_secret_provider_class_satisfies_the_driver_crd_strictly(synthesized):
@@ -381,12 +444,19 @@ def test_the_secret_provider_class_satisfies_the_driver_crd_strictly(synthesized
             "region": "us-west-2",
             "usePodIdentity": "true",
         }
+        # the current key and, under its own alias, the version a rotation replaced (the key check accepts both)
         assert yaml.safe_load(spec["parameters"]["objects"]) == [
             {
                 "objectName": "llm-serving/example/api-key",
                 "objectType": "secretsmanager",
                 "objectAlias": "api-key",
-            }
+            },
+            {
+                "objectName": "llm-serving/example/api-key",
+                "objectType": "secretsmanager",
+                "objectVersionLabel": "AWSPREVIOUS",
+                "objectAlias": "api-key-previous",
+            },
         ]
         assert spec["secretObjects"] == [
             {
@@ -690,7 +760,17 @@ def test_the_variants_pass_cdk_nag_and_cfn_lint(variants):
         for f in aws_solutions["suppressedViolations"]
         if "/Secrets/" in f["acknowledgedAt"] or "/PodRole" in f["acknowledgedAt"]
     ]
-    assert {f["ruleName"].split("[")[0] for f in ours} == {"AwsSolutions-SMG4", "AwsSolutions-IAM5"}
+    # the Lambda functions' basic execution role (IAM4) is the previous-key custom resource's (cdk_constructs/previous_key/)
+    assert {f["ruleName"].split("[")[0] for f in ours} == {
+        "AwsSolutions-SMG4",
+        "AwsSolutions-IAM5",
+        "AwsSolutions-IAM4",
+    }
+    assert all(
+        f["acknowledgedAt"].endswith("/Secrets/PreviousKey")
+        for f in ours
+        if f["ruleName"].startswith("AwsSolutions-IAM4")
+    )
     assert all(len(f["reason"].split()) >= 5 for f in ours)
     templates = [
         str(variants.directory / f"{env}-serving.template.json") for env in ("optout", "shared")

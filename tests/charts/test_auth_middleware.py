@@ -11,7 +11,6 @@ import os
 import pytest
 
 from charts.serving_spec import API_KEY_VARIABLE, PodSecrets
-from charts.vllm_auth_middleware import CONFIG_MAP, MIDDLEWARE_ARGS, MODULE_FILE, MOUNT_PATH
 from charts.vllm_auth_middleware.runtime import llm_serving_auth
 
 KEY = "k" * 64
@@ -131,26 +130,22 @@ def test_without_a_key_in_the_environment_everything_but_the_probes_is_refused(m
     assert sent[0]["status"] == 200
 
 
-def test_the_chart_mounts_this_very_module_and_vllm_loads_it(default_manifests_with_key):
+def test_the_eks_chart_checks_the_key_in_front_and_loads_no_middleware(default_manifests_with_key):
     # given the EKS chart of an environment with the API key (the default)
     config_map = default_manifests_with_key["ConfigMap"]
     deployment = default_manifests_with_key["Deployment"]
     (vllm,) = [
         c for c in deployment["spec"]["template"]["spec"]["containers"] if c["name"] == "vllm"
     ]
-    # then the ConfigMap holds the module's source, mounted read-only on the container's PYTHONPATH
-    assert config_map["metadata"]["name"] == CONFIG_MAP
-    assert config_map["data"] == {MODULE_FILE.name: MODULE_FILE.read_text(encoding="utf-8")}
-    (mount,) = [m for m in vllm["volumeMounts"] if m["mountPath"] == MOUNT_PATH]
-    assert mount["readOnly"] is True
-    (volume,) = [
-        v for v in deployment["spec"]["template"]["spec"]["volumes"] if v["name"] == mount["name"]
-    ]
-    assert volume["configMap"]["name"] == CONFIG_MAP
-    assert {"name": "PYTHONPATH", "value": MOUNT_PATH} in vllm["env"]
-    # and vLLM is told to load it
-    args = vllm["args"]
-    assert args[args.index("--middleware") + 1] == MIDDLEWARE_ARGS[1]
+    # then the module travels nowhere on EKS (the Caddy sidecar in front checks the key: charts/key_proxy.py), so that
+    # vLLM's Rust frontend, which does not load --middleware, can run (the module stays HyperPod's)
+    assert (
+        config_map["metadata"]["name"] != "vllm-auth-middleware"
+        and "Caddyfile" in config_map["data"]
+    )
+    assert not [m for m in vllm["volumeMounts"] if "auth-middleware" in m["name"]]
+    assert "--middleware" not in vllm["args"]
+    assert "PYTHONPATH" not in {e["name"] for e in vllm["env"]}
 
 
 def test_an_environment_without_the_key_gets_no_middleware(default_env):

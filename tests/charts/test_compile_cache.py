@@ -406,8 +406,8 @@ def test_the_cache_is_restored_after_the_weights_check_and_saved_by_a_sidecar(ca
         "restore-compile-cache",
     ]
     # vLLM stays the first container (the GPU patches address containers/0); the saver runs beside it
-    assert [c["name"] for c in pod["containers"]] == ["vllm", "save-compile-cache"]
-    restore, (vllm, saver) = pod["initContainers"][2], pod["containers"]
+    assert [c["name"] for c in pod["containers"]] == ["vllm", "save-compile-cache", "key-proxy"]
+    restore, (vllm, saver, _) = pod["initContainers"][2], pod["containers"]
     directory = {e["name"]: e.get("value") for e in vllm["env"]}["VLLM_CACHE_ROOT"]
     # the restore, the save and vLLM's cache root are the one per-key directory on the node's NVMe cache
     for command in (restore["command"], saver["command"]):
@@ -422,11 +422,14 @@ def test_the_cache_is_restored_after_the_weights_check_and_saved_by_a_sidecar(ca
     assert directory.startswith("/models/compile-cache/") and directory.endswith(
         object_name("compile-cache", key).split("/")[1]
     )
-    # the save waits for vLLM's own /health on the pod's port, for at most the startup budget
+    # the save waits for vLLM's own /health, on its loopback port behind the key check (a key check that restarts
+    # never holds the save back), for at most the startup budget
     assert (
         saver["command"][saver["command"].index("--health-url") + 1]
-        == "http://127.0.0.1:8000/health"
+        == "http://127.0.0.1:8001/health"
     )
+    # the key check runs beside them, after vLLM (charts/key_proxy.py)
+    assert pod["containers"][-1]["name"] == "key-proxy"
     # the restore's outcome goes to the kubelet's termination log (the container's default terminationMessagePath)
     assert restore["command"][-2:] == ["--termination-log", "/dev/termination-log"]
     assert restore.get("terminationMessagePath", "/dev/termination-log") == "/dev/termination-log"

@@ -17,6 +17,7 @@ import kubernetes_validate
 import pytest
 import yaml
 
+from charts.key_proxy import CONTAINER as KEY_PROXY
 from charts.serving_spec import serving_spec_for
 from charts.vllm_leader_worker_set import ROLE_LABEL, SET_NAME_LABEL
 from charts.vllm_serving_chart import synthesize_manifests
@@ -25,6 +26,7 @@ from deployment_config.catalog import GPU_INSTANCE_TYPES, MODEL_PRESETS
 from deployment_config.loader import parse_environment
 from deployment_config.sizing import MAX_LAYOUT_NODES, check_model_fits, fit_over, layout_for
 from deployment_config.vllm_args import extra_args_problems
+from tests.charts.test_serving_chart import KEY_PROXY_CAPABILITIES
 from tests.crd_schema import strict_schema
 
 TEST_CONFIGS = Path(__file__).resolve().parents[1] / "configs"
@@ -202,8 +204,13 @@ def test_the_pod_specs_keep_every_field_of_the_deployments_rendering(lws):
     # the generated toJson drops what is not one of its own types (a probe's port, quantities): the pod specs must not
     # go through it
     leader = lws["spec"]["leaderWorkerTemplate"]["leaderTemplate"]["spec"]
-    (vllm,) = leader["containers"]
+    containers = {c["name"]: c for c in leader["containers"]}
+    assert set(containers) == {"vllm", KEY_PROXY}
+    vllm, proxy = containers["vllm"], containers[KEY_PROXY]
     assert vllm["startupProbe"]["httpGet"]["port"] == 8000
+    # the key check's sidecar, patched in, keeps its probe port and quantities too
+    assert proxy["readinessProbe"]["tcpSocket"]["port"] == 8000
+    assert proxy["resources"]["requests"] == {"cpu": "500m", "memory": "128Mi"}
     assert (
         vllm["resources"]["limits"]["nvidia.com/gpu"] == 8
         and vllm["resources"]["requests"]["cpu"] == "96"
@@ -328,9 +335,13 @@ def test_the_vllm_container_may_pin_memory_for_efa_and_nothing_else_comes_back(l
         "drop": ["ALL"],
         "add": ["IPC_LOCK"],
     }
-    # and the containers that do not talk over EFA get nothing back
+    # and the containers that do not talk over EFA get nothing back; the leader's key check keeps only the capability
+    # its image's binary needs in the bounding set to be exec'd at all (charts/key_proxy.py)
     for container in pod["containers"] + pod.get("initContainers", []):
-        if container["name"] != "vllm":
+        if container["name"] == KEY_PROXY:
+            assert role == "leaderTemplate"
+            assert container["securityContext"]["capabilities"] == KEY_PROXY_CAPABILITIES
+        elif container["name"] != "vllm":
             assert container["securityContext"]["capabilities"] == {"drop": ["ALL"]}
 
 

@@ -16,6 +16,7 @@ from charts.inference_endpoint_chart import (
     inference_endpoint_spec_for,
     synthesize_inference_endpoint,
 )
+from charts.key_proxy import CONTAINER as KEY_PROXY
 from charts.serving_spec import serving_spec_for
 from charts.vllm_network_policy import ingress_sources
 from charts.vllm_router import ROUTER_METRICS_PORT, router_selector
@@ -108,7 +109,11 @@ def test_two_replicas_put_the_router_between_the_load_balancer_and_vllm(two_repl
     # the router: two replicas or more, on the system nodes, the vLLM project's image, cache-aware
     assert router["spec"]["replicas"] >= 2
     assert template["spec"]["nodeSelector"] == dict(SYSTEM_NODE_LABELS)
-    (container,) = template["spec"]["containers"]
+    # the router and, in front of it, the key check (charts/key_proxy.py): only the key check listens on the pod's port
+    containers = {c["name"]: c for c in template["spec"]["containers"]}
+    assert set(containers) == {"router", KEY_PROXY}
+    container = containers["router"]
+    assert containers[KEY_PROXY]["ports"][0]["containerPort"] == 8000
     assert container["image"] == ROUTER_IMAGE
     args = container["args"]
     assert args[args.index("--policy") + 1] == "cache_aware"
@@ -203,6 +208,37 @@ def test_the_load_balancers_sources_reach_the_router_and_only_the_router_and_the
     assert to_vllm["ports"] == [{"port": 8000, "protocol": "TCP"}]
     assert {p["port"] for p in dns["ports"]} == {53}
     assert kubernetes_api["ports"] == [{"port": 443, "protocol": "TCP"}]
+
+
+def test_what_the_policies_admit_on_8000_is_the_key_check_and_the_backends_listen_on_the_loopback_only(
+    two_replicas,
+):
+    # given the routed layout: the NetworkPolicies admit port 8000 only (the test above says from where)
+    objects, _ = two_replicas
+    admitted = {
+        port["port"]
+        for name in ("vllm", "vllm-router")
+        for rule in _named(objects, "NetworkPolicy", name)["spec"]["ingress"]
+        for port in rule.get("ports", [])
+    }
+    assert admitted == {8000, ROUTER_METRICS_PORT}
+    for name, backend in (("vllm", "vllm"), ("vllm-router", "router")):
+        containers = {
+            c["name"]: c
+            for c in _named(objects, "Deployment", name)["spec"]["template"]["spec"]["containers"]
+        }
+        # then on each pod the one container with port 8000 is the key check (charts/key_proxy.py)
+        with_8000 = [
+            c
+            for c, spec in containers.items()
+            if 8000 in [p["containerPort"] for p in spec.get("ports", [])]
+        ]
+        assert with_8000 == [KEY_PROXY]
+        # and vLLM and the router listen on 127.0.0.1:8001 only: no other pod, the scraper or the VPC can reach them
+        # past the key check, whatever a policy admits
+        args = containers[backend]["args"]
+        assert args[args.index("--host") + 1] == "127.0.0.1"
+        assert args[args.index("--port") + 1] == "8001"
 
 
 @pytest.mark.parametrize("routing", ["cache_aware", "power_of_two", "round_robin"])
@@ -411,8 +447,12 @@ def test_the_scraper_reads_the_router_on_its_metrics_port_and_each_vllm_replica_
         ("vllm-router", ROUTER_METRICS_PORT)
     }
     # and the router's Prometheus listener is the one its arguments open, on every interface
-    (container,) = _named(objects, "Deployment", "vllm-router")["spec"]["template"]["spec"][
-        "containers"
+    (container,) = [
+        c
+        for c in _named(objects, "Deployment", "vllm-router")["spec"]["template"]["spec"][
+            "containers"
+        ]
+        if c["name"] == "router"
     ]
     args = container["args"]
     assert args[args.index("--prometheus-port") + 1] == str(ROUTER_METRICS_PORT)

@@ -11,8 +11,9 @@ import pytest
 import yaml
 
 from charts.image_reference import image_is_pinned, image_version_label
-from charts.serving_spec import serving_spec_for
-from charts.vllm_auth_middleware import MIDDLEWARE_ARGS
+from charts.key_proxy import CONTAINER as KEY_PROXY
+from charts.key_proxy import liveness_command
+from charts.serving_spec import key_proxy_backend_args, serving_spec_for
 from charts.vllm_serving_chart import synthesize_manifests
 from deployment_config.model import Exposure, WeightSource
 from deployment_config.sizing import startup_budget
@@ -76,11 +77,28 @@ def default_manifests(default_env) -> dict[str, dict]:
 
 @pytest.fixture(scope="module")
 def vllm_container(default_manifests) -> dict:
-    (container,) = default_manifests["Deployment"]["spec"]["template"]["spec"]["containers"]
+    (container,) = [
+        c
+        for c in default_manifests["Deployment"]["spec"]["template"]["spec"]["containers"]
+        if c["name"] == "vllm"
+    ]
     return container
 
 
+def _container(deployment: dict, name: str) -> dict:
+    (container,) = [
+        c for c in deployment["spec"]["template"]["spec"]["containers"] if c["name"] == name
+    ]
+    return container
+
+
+#: The key check's one exception to "every capability dropped" (charts/key_proxy.py says why: caddyserver/caddy-docker
+#: 2.11/alpine/Dockerfile sets the file capability; capabilities(7) "Safety checking for capability-dumb binaries").
+KEY_PROXY_CAPABILITIES = {"drop": ["ALL"], "add": ["NET_BIND_SERVICE"]}
+
 DRAIN_ARGS = ["--shutdown-timeout", "300"]  # endpoint.drain_seconds' default
+#: vLLM on the loopback behind the key check (charts/key_proxy.py)
+KEY_PROXY_ARGS = list(key_proxy_backend_args())
 
 
 def test_kimi_k3_runs_with_exactly_the_recipe_profile(vllm_container):
@@ -88,9 +106,9 @@ def test_kimi_k3_runs_with_exactly_the_recipe_profile(vllm_container):
     # every path (tests/charts/test_auth_middleware.py); model.serving_profile: announced is
     # tests/deployment_config/test_recipe.py's
     assert _options(vllm_container["args"]) == _options(
-        [*RECIPE_ARGS, *DRAIN_ARGS, *MIDDLEWARE_ARGS]
+        [*RECIPE_ARGS, *DRAIN_ARGS, *KEY_PROXY_ARGS]
     )
-    assert len(vllm_container["args"]) == len(RECIPE_ARGS) + len(DRAIN_ARGS) + len(MIDDLEWARE_ARGS)
+    assert len(vllm_container["args"]) == len(RECIPE_ARGS) + len(DRAIN_ARGS) + len(KEY_PROXY_ARGS)
 
 
 def test_the_announced_profile_runs_with_exactly_the_announced_arguments(example_copy):
@@ -103,7 +121,7 @@ def test_the_announced_profile_runs_with_exactly_the_announced_arguments(example
         "template"
     ]["spec"]["containers"][0]
     # then the announcement's arguments and environment, as before the recipe
-    assert _options(container["args"]) == _options([*ANNOUNCED_ARGS, *DRAIN_ARGS, *MIDDLEWARE_ARGS])
+    assert _options(container["args"]) == _options([*ANNOUNCED_ARGS, *DRAIN_ARGS, *KEY_PROXY_ARGS])
     assert _plain_env(container)["VLLM_ENABLE_K3_LATENT_MOE_TAIL_FUSION"] == "1"
 
 
@@ -122,17 +140,17 @@ def test_a_stopping_pod_leaves_the_service_then_finishes_its_requests(
 def test_kimi_k3_environment_and_image(vllm_container):
     env = _plain_env(vllm_container)
     # the recipe's Blackwell environment (hardware_overrides.blackwell.extra_env; its engine timeout is the app's),
-    # but not its Rust frontend: that does not load the --middleware that checks the API key on every path, so with the
-    # key required (the default) vLLM runs its Python API server (charts/vllm_auth_middleware/)
+    # and its Rust frontend, with the key required (the default): the key is checked in front (charts/key_proxy.py)
     assert {k: env[k] for k in ("VLLM_ALLREDUCE_USE_FLASHINFER", "VLLM_USE_V2_MODEL_RUNNER")} == {
         "VLLM_ALLREDUCE_USE_FLASHINFER": "1",
         "VLLM_USE_V2_MODEL_RUNNER": "1",
     }
-    assert env["VLLM_USE_RUST_FRONTEND"] == "0" and "--middleware" in vllm_container["args"]
+    assert env["VLLM_USE_RUST_FRONTEND"] == "1" and "--middleware" not in vllm_container["args"]
     # the Hugging Face cache is on the node-local NVMe mount, not in the container's layer
     assert env["HF_HOME"].startswith("/models/")
     assert vllm_container["image"] == "vllm/vllm-openai:kimi-k3"
-    assert vllm_container["ports"] == [{"containerPort": 8000, "name": "http", "protocol": "TCP"}]
+    # vLLM listens on the loopback; the pod's API port is the key check's
+    assert "ports" not in vllm_container
 
 
 def test_all_gpus_and_no_efa_devices_are_requested(vllm_container):
@@ -165,9 +183,16 @@ def test_model_cache_is_on_the_nvme_raid(default_manifests, vllm_container):
 def test_probes_use_health_with_a_startup_budget_derived_from_weight_size(
     vllm_container, default_env
 ):
-    for probe in ("startupProbe", "readinessProbe", "livenessProbe"):
+    # startup and readiness ask /health through the key check in front (what a client's request goes through)
+    for probe in ("startupProbe", "readinessProbe"):
         assert vllm_container[probe]["httpGet"]["path"] == "/health"
         assert vllm_container[probe]["httpGet"]["port"] == 8000
+    # liveness asks vLLM itself on its loopback port from inside its own container, so that a key check that is down or
+    # restarting never restarts vLLM (a restart reloads the weights): an exec, never the pod's port
+    liveness = vllm_container["livenessProbe"]
+    assert "httpGet" not in liveness and "tcpSocket" not in liveness
+    assert liveness["exec"]["command"] == liveness_command()
+    assert "http://127.0.0.1:8001/health" in liveness["exec"]["command"][-1]
     startup = vllm_container["startupProbe"]
     budget = startup["periodSeconds"] * startup["failureThreshold"]
     # 1.42 TB needs well over an hour: download, load, warm up
@@ -187,7 +212,7 @@ def test_probes_use_health_with_a_startup_budget_derived_from_weight_size(
         default_env, model=dataclasses.replace(default_env.model, weight_size_gb=100)
     )
     small_deployment = _by_kind(synthesize_manifests(serving_spec_for(small)))["Deployment"]
-    (small_container,) = small_deployment["spec"]["template"]["spec"]["containers"]
+    small_container = _container(small_deployment, "vllm")
     assert small_container["startupProbe"]["failureThreshold"] < startup["failureThreshold"]
 
 
@@ -342,9 +367,13 @@ def test_with_a_certificate_the_load_balancer_answers_tls_on_443_and_forwards_to
     # the load balancer is still an internal NLB
     assert annotations["service.beta.kubernetes.io/aws-load-balancer-type"] == "nlb"
     assert annotations["service.beta.kubernetes.io/aws-load-balancer-internal"] == "true"
-    # the pod still listens on 8000, the port the NetworkPolicy admits
-    (container,) = tls_manifests["Deployment"]["spec"]["template"]["spec"]["containers"]
-    assert [p["containerPort"] for p in container["ports"]] == [8000]
+    # the pod still listens on 8000, the port the NetworkPolicy admits: the key check's, with vLLM behind it on the
+    # loopback (no port of its own on the pod)
+    containers = tls_manifests["Deployment"]["spec"]["template"]["spec"]["containers"]
+    assert {c["name"]: [p["containerPort"] for p in c.get("ports", [])] for c in containers} == {
+        "vllm": [],
+        KEY_PROXY: [8000],
+    }
     assert all(
         ports == [{"port": 8000, "protocol": "TCP"}]
         for _, ports in _admitted(tls_manifests["NetworkPolicy"])
@@ -516,11 +545,18 @@ def test_the_pod_runs_without_capabilities_privilege_escalation_or_unfiltered_sy
         assert pod["securityContext"]["seccompProfile"] == {"type": "RuntimeDefault"}
         assert not pod.get("hostNetwork") and not pod.get("hostIPC") and not pod.get("hostPID")
         containers = pod["containers"] + pod.get("initContainers", [])
-        assert len(containers) == (3 if manifests is s3_manifests else 1)
+        assert len(containers) == (4 if manifests is s3_manifests else 2)
         for container in containers:
             context = container["securityContext"]
-            assert context["capabilities"] == {"drop": ["ALL"]}
             assert context["allowPrivilegeEscalation"] is False
+            if container["name"] == KEY_PROXY:
+                # the key check: not root, a read-only root filesystem, and one capability in its bounding set, never
+                # used (it listens on 8000): the official image's binary carries NET_BIND_SERVICE as a file capability,
+                # and the kernel refuses to exec it when the bounding set lacks it (charts/key_proxy.py)
+                assert context["capabilities"] == KEY_PROXY_CAPABILITIES
+                assert context["runAsNonRoot"] is True and context["readOnlyRootFilesystem"] is True
+                continue
+            assert context["capabilities"] == {"drop": ["ALL"]}
             assert context["privileged"] is False
             # what stays: root (the image sets no USER; the node cache is a root-owned hostPath) and a writable root
             # filesystem (vLLM's compile caches under the home directory)
@@ -632,7 +668,7 @@ def test_a_tagged_image_is_not_pulled_again_on_restart_and_is_recorded_as_mutabl
 
 
 def test_an_image_pinned_by_digest_is_recorded_as_pinned(pinned_manifests, default_env):
-    (container,) = pinned_manifests["Deployment"]["spec"]["template"]["spec"]["containers"]
+    container = _container(pinned_manifests["Deployment"], "vllm")
     assert container["image"] == f"vllm/vllm-openai:kimi-k3@{DIGEST}"
     assert container["imagePullPolicy"] == "IfNotPresent"
     model = dataclasses.replace(default_env.model, image=container["image"])
@@ -705,14 +741,14 @@ def test_strict_validation_catches_a_misspelled_field(default_manifests, default
         kubernetes_validate.validate(broken, default_env.kubernetes_version, strict=True)
 
 
-def test_the_rust_frontend_never_runs_where_the_middleware_must_check_the_key(
+def test_on_eks_the_rust_frontend_runs_and_the_key_is_checked_in_front_hyperpod_keeps_the_middleware(
     default_env, tmp_path, example_document
 ):
     from charts.inference_endpoint_chart import (
         inference_endpoint_spec_for,
         synthesize_inference_endpoint,
     )
-    from deployment_config import ConfigError, load_environment
+    from deployment_config import load_environment
     from tests.conftest import CONFIG_DIR
 
     # given the recipe profile, which turns vLLM's Rust frontend on, with and without the API key
@@ -725,9 +761,20 @@ def test_the_rust_frontend_never_runs_where_the_middleware_must_check_the_key(
         )
         spec = serving_spec_for(env)
         assert default_env.model.environment["VLLM_USE_RUST_FRONTEND"] == "1"
-        # then the middleware's --middleware and the Rust frontend never go together (it would not load the check)
-        assert ("--middleware" in spec.args) is required
-        assert spec.environment["VLLM_USE_RUST_FRONTEND"] == ("0" if required else "1")
+        # then on EKS the Rust frontend runs either way, without --middleware; with the key vLLM listens on the
+        # loopback behind the key check (charts/key_proxy.py), which is in the pod
+        assert "--middleware" not in spec.args
+        assert spec.environment["VLLM_USE_RUST_FRONTEND"] == "1"
+        assert (spec.args[-4:] == tuple(KEY_PROXY_ARGS)) is required
+        containers = {
+            c["name"]
+            for m in synthesize_manifests(spec)
+            if m["kind"] == "Deployment"
+            for c in m["spec"]["template"]["spec"]["containers"]
+        }
+        assert ("key-proxy" in containers) is required
+    # and HyperPod, the one exception (the operator's CRD gives the worker no sidecar), keeps the middleware and so
+    # the Python frontend
     hyperpod = load_environment(CONFIG_DIR, "example-hyperpod")
     (worker_env,) = [
         {e["name"]: e.get("value") for e in o["spec"]["worker"]["environmentVariables"]}
@@ -735,7 +782,7 @@ def test_the_rust_frontend_never_runs_where_the_middleware_must_check_the_key(
         if o["kind"] == "InferenceEndpointConfig"
     ]
     assert worker_env.get("VLLM_USE_RUST_FRONTEND", "0") == "0"
-    # and a file that turns it on with the key required is refused, naming the field and the fix
+    # and an EKS file that turns it on with the key required is accepted
     document = {
         **example_document,
         "model": {
@@ -744,10 +791,7 @@ def test_the_rust_frontend_never_runs_where_the_middleware_must_check_the_key(
         },
     }
     (tmp_path / "env.yaml").write_text(yaml.safe_dump(document), encoding="utf-8")
-    with pytest.raises(ConfigError) as raised:
-        load_environment(tmp_path, "env")
-    assert [issue.field for issue in raised.value.issues] == ["model.extra_env"]
-    assert "does not load the --middleware" in str(raised.value)
+    assert load_environment(tmp_path, "env").model.environment["VLLM_USE_RUST_FRONTEND"] == "1"
 
 
 def test_the_vllm_image_is_pulled_on_each_gpu_node_beside_the_weights_copy_not_after_it(
@@ -757,7 +801,7 @@ def test_the_vllm_image_is_pulled_on_each_gpu_node_beside_the_weights_copy_not_a
 
     # given S3 weights: the vLLM pod copies them with the AWS CLI image, then checks them with the vLLM image
     pod = s3_manifests["Deployment"]["spec"]["template"]["spec"]
-    (vllm,) = pod["containers"]
+    (vllm,) = [c for c in pod["containers"] if c["name"] == "vllm"]
     assert [c["name"] for c in pod["initContainers"]][:2] == ["fetch-weights", "verify-weights"]
     assert pod["initContainers"][0]["image"] != vllm["image"]
     # then a DaemonSet pod of its own on the same nodes (same node affinity, same taint tolerated) runs that very image

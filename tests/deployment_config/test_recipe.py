@@ -219,16 +219,15 @@ def test_the_default_example_serves_every_setting_of_the_blackwell_single_node_p
         if takes_value:
             assert spec.args[spec.args.index(option) + 1] == expected_args[i + 1], option
         i += 2 if takes_value else 1
-    # and every variable, the engine's timeout no shorter than the recipe's (the app derives it from the weights), and
-    # one deliberate exception: the Rust frontend, which does not load the --middleware that checks the API key, is
-    # off while the key is required (charts/vllm_auth_middleware/ MIDDLEWARE_ENVIRONMENT)
+    # and every variable, the engine's timeout no shorter than the recipe's (the app derives it from the weights): 15
+    # of 15, the Rust frontend included with the key required, since the key is checked in front (charts/key_proxy.py)
     timeout, rust_frontend = "VLLM_ENGINE_READY_TIMEOUT_S", "VLLM_USE_RUST_FRONTEND"
     assert expected_env[rust_frontend] == "1" and default_env.endpoint.api_key_required
     for name, value in expected_env.items():
         if name == timeout:
             assert int(spec.environment[name]) >= int(value)
         elif name == rust_frontend:
-            assert spec.environment[name] == "0" and "--middleware" in spec.args
+            assert spec.environment[name] == "1" and "--middleware" not in spec.args
         else:
             assert spec.environment[name] == value, name
     # and the tool and reasoning parsers and the announced load format
@@ -382,16 +381,17 @@ def test_an_unknown_feature_lists_the_known_ones(example_document):
 # --- the announced profile --------------------------------------------------------------------------------------------
 
 #: sha256 of the JSON (sorted keys) of each example's manifests, rendered at 30aced6, the last commit before the recipe;
-#: multi-node's since c16d0c7, which gives the EFA pods' vLLM container IPC_LOCK (charts/vllm_deployment.py). The EKS
-#: ones since issue 30 (branch coldstart): the vllm-image-prepull DaemonSet, verify-weights' --marker and the copy's
-#: target_bandwidth 300Gb/s; without those three the manifests are byte-identical to the digests before (checked).
+#: multi-node's since c16d0c7, which gives the EFA pods' vLLM container IPC_LOCK (charts/vllm_deployment.py); the EKS
+#: ones since the key check moved in front of vLLM (charts/key_proxy.py: a Caddy sidecar, vLLM on the loopback, the
+#: previous key mounted from AWSPREVIOUS: charts/vllm_secret_provider.py), and issue 30's vllm-image-prepull DaemonSet,
+#: verify-weights' --marker and the copy's target_bandwidth 300Gb/s.
 ANNOUNCED_DIGESTS = {
-    ("config", "example"): "e3ba6294d513954a14ad69e60803b9d84bfb08967f43def4fe1d0b8c0108fd78",
-    ("config", "example-prod"): "7551dc4218c19c0fd74a8fb1b57694fe06422b5daa218321802cf6a23c59ba67",
+    ("config", "example"): "f3e179c786032df0b281900d285630dff029b84aa5244f470649424cee7d981f",
+    ("config", "example-prod"): "df1c1cf87930ec205ae57c2ee3b3948bb51955c615e887ff1d7707c0b6ceb8d8",
     (
         "tests/configs",
         "multi-node",
-    ): "2dcc2f3fcd3c45ecdea8bc3ea1ec728605427a79107076a3fe975898bcced003",
+    ): "72d96cf7cbf17a4d93441ad46deb31e7ed138f49e7bc2b0c5168fbc65a320eaf",
     (
         "config",
         "example-hyperpod",

@@ -60,6 +60,15 @@ def real_ids(request, monkeypatch, config_dir):
         if request.node.get_closest_marker("unpinned") is None:
             pin(config_dir)
             pin(config_dir, "example-hyperpod")
+            # the key check in front of vLLM, which every EKS environment with the key runs, pinned by digest as
+            # deployment_config/support_images.py asks a real user to
+            pin_key_proxy_image(monkeypatch)
+
+
+def pin_key_proxy_image(monkeypatch) -> None:
+    from deployment_config import support_images
+
+    monkeypatch.setattr(support_images, "CADDY_IMAGE", f"{support_images.CADDY_IMAGE}@{DIGEST}")
 
 
 def expect_identity(aws, account: str = "123456789012") -> None:
@@ -530,6 +539,7 @@ def test_everything_in_order_passes(aws, run):
         "configuration",
         "model sizing",
         "image pinned by digest",
+        "support images pinned by digest",
         "model revision pinned",
         "credentials",
         "reservation exists",
@@ -675,6 +685,7 @@ def test_expired_credentials_end_the_run_at_the_credentials_row_after_the_local_
         "configuration",
         "model sizing",
         "image pinned by digest",
+        "support images pinned by digest",
         "model revision pinned",
         "credentials",
     ]
@@ -1340,6 +1351,20 @@ def pin_support_images(monkeypatch) -> None:
         )
 
 
+@pytest.mark.unpinned
+def test_the_key_check_image_by_tag_is_refused_with_the_command_that_pins_it(config_dir):
+    # given an EKS environment that requires the key (the default): the key check in front of vLLM runs Caddy's image
+    from deployment_config import support_images
+
+    env = load_environment(config_dir, "example")
+    assert support_images.support_images(env) == {"key-proxy": support_images.CADDY_IMAGE}
+    # when it is by tag, the row fails naming the container and the command that reads its digest
+    check = preflight_pins._support_images(env)
+    assert check.status is preflight.Status.FAIL
+    assert f"key-proxy runs {support_images.CADDY_IMAGE}: a tag" in check.detail
+    assert f"crane digest {support_images.CADDY_IMAGE}" in check.fix
+
+
 def test_s3_weights_with_the_aws_cli_image_by_tag_are_refused_with_the_command_that_pins_it(
     aws, run, config_dir
 ):
@@ -1367,7 +1392,10 @@ def test_a_router_image_by_tag_is_refused_and_a_pinned_one_passes(
     # given two replicas on EKS, which run the router in front of them
     env = load_environment(config_dir, "example")
     two = dataclasses.replace(env, endpoint=env.endpoint.model_copy(update={"replicas": 2}))
-    assert support_images.support_images(two) == {"router": support_images.ROUTER_IMAGE}
+    assert support_images.support_images(two) == {
+        "router": support_images.ROUTER_IMAGE,
+        "key-proxy": support_images.CADDY_IMAGE,
+    }
     check = preflight_pins._support_images(two)
     assert (
         check.status is preflight.Status.FAIL

@@ -622,8 +622,15 @@ def test_each_waiter_polls_its_is_complete_function_every_30_seconds_for_30_minu
     template.resource_properties_count_is(
         "AWS::Lambda::Function", {"Handler": "handler.is_complete", "Runtime": "python3.14"}, 1
     )
+    # (the serving stack's ApiKeyPreviousVersion has an on_event handler of its own: the waiter's is the one so described)
     template.resource_properties_count_is(
-        "AWS::Lambda::Function", {"Handler": "handler.on_event", "Runtime": "python3.14"}, 1
+        "AWS::Lambda::Function",
+        {
+            "Handler": "handler.on_event",
+            "Runtime": "python3.14",
+            "Description": "DestroyWaiter onEvent: nothing to do on create and update",
+        },
+        1,
     )
     # The framework's onEvent starts the waiter state machine, which retries the framework's isComplete.
     template.resource_properties_count_is(

@@ -38,4 +38,7 @@ def test_llmops_timeline_is_the_bench_plan(run, env, config_dir):
 def test_llmops_timeline_names_the_recommended_source_row(run):
     result = run("timeline", "--env", "example", "--json")
     steps = [p["step"] for p in result.json["phases"]]
-    assert "node ready -> first token, weights from S3: copy to the NVMe beside the image pull, check, then load" in steps
+    assert (
+        "node ready -> first token, weights from S3: copy to the NVMe beside the image pull, check, then load"
+        in steps
+    )

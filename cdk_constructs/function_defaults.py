@@ -1,7 +1,10 @@
-"""What the project's own Lambda functions share: their Python runtime, and the log groups of the functions, Provider
-frameworks and state machines (kept a month, removed with their stack: a destroyed environment leaves none behind)."""
+"""What the project's own Lambda functions share: their Python runtime, the code of a function made of files of the
+project at their own paths, and the log groups of the functions, Provider frameworks and state machines (kept a month,
+removed with their stack: a destroyed environment leaves none behind)."""
 
 from __future__ import annotations
+
+from pathlib import Path, PurePosixPath
 
 import aws_cdk as cdk
 from aws_cdk import aws_lambda as lambda_
@@ -22,3 +25,32 @@ def month_log_group(scope: Construct, id: str, *, name: str | None = None) -> lo
         retention=logs.RetentionDays.ONE_MONTH,
         removal_policy=cdk.RemovalPolicy.DESTROY,
     )
+
+
+PROJECT_DIR = Path(__file__).resolve().parents[1]
+
+
+def _folders(file: str) -> list[str]:
+    """The folders above ``file``, outermost first: each must be kept for the walk to reach it."""
+    return [str(parent) for parent in reversed(PurePosixPath(file).parents) if str(parent) != "."]
+
+
+def project_files_exclude(files: tuple[str, ...]) -> list[str]:
+    """The ``exclude`` patterns that keep ``files`` of the project (globs, relative to it), at their paths, and nothing
+    else. ``exclude`` is read in order, the last pattern that matches a path deciding, with ``!`` for a pattern that
+    keeps what it matches; a folder left out is not looked into (aws-cdk-lib 2.275.0 core/lib/fs/ignore.js
+    ``GlobIgnoreStrategy``, minimatch with ``matchBase``; core/lib/fs/utils.js ``walkDirectory``). No ``__init__.py``
+    above a runtime/ folder unless listed (the constructs, which import aws-cdk-lib): Python imports such a runtime as
+    namespace packages. No ``__pycache__``: a test run's bytecode would change the asset's hash. ``.*`` too:
+    minimatch's ``*`` does not match a name that starts with a dot."""
+    return [
+        "*",
+        ".*",
+        *dict.fromkeys(f"!{folder}" for file in files for folder in _folders(file)),
+        *(f"!{file}" for file in files),
+    ]
+
+
+def project_files(files: tuple[str, ...]) -> lambda_.Code:
+    """A function's code: ``files`` of the project at their own paths (:func:`project_files_exclude`)."""
+    return lambda_.Code.from_asset(str(PROJECT_DIR), exclude=project_files_exclude(files))

@@ -19,7 +19,8 @@ Block (``capacity.next_capacity_reservation_id``, serving across blocks) is a re
 
 A period whose fee is unknown (or in another currency than the sum) adds nothing to the cost, and says so; its minutes
 are still paid minutes (the tokens and the idle share count them). A gap between the blocks is in no period. A block
-whose reservation was never paid (:data:`NEVER_PAID`, as the publisher's BlockCostUsd) is listed, not counted.
+whose reservation was never paid (capacity_rules.NEVER_PAID, the publisher's rule for BlockCostUsd) is listed, not
+counted.
 
 Needs ``ec2:DescribeCapacityBlockExtensionHistory`` besides ``ec2:DescribeCapacityReservations``.
 """
@@ -30,18 +31,12 @@ from dataclasses import dataclass
 from datetime import datetime
 from decimal import Decimal
 
+from capacity_rules import FAILED, NEVER_PAID, PAID, bought_until, extensions_of
 from deployment_config.model import EnvironmentConfig
 from ops_cli import capacity_blocks as cb
 from ops_cli.aws import Aws
 from ops_cli.cost_records import Block, upfront_fee
 
-#: CapacityBlockExtensionStatus values (EC2 API reference, see the module docstring).
-PAID, PENDING, FAILED = "payment-succeeded", "payment-pending", "payment-failed"
-#: Reservation states of a block that was never paid: neither its fee nor its minutes count. The publisher's
-#: NOT_PAID_STATES (cdk_constructs/serving_metrics/runtime/handler.py; a test holds them equal); payment-failed: "The
-#: payment couldn't be processed in the 12 hour time frame. Your Capacity Block was released" (EC2 user guide,
-#: https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/capacity-blocks-view.html).
-NEVER_PAID = ("cancelled", "failed", "unsupported", "payment-failed")
 EXTENSION_SOURCE = (
     "EC2 DescribeCapacityBlockExtensionHistory (UpfrontFee, CurrencyCode; payment-succeeded)"
 )
@@ -100,25 +95,16 @@ def reservation_periods(
     kind: str, block: Block, extensions: list[dict], fee_source: str
 ) -> list[PaidPeriod]:
     """The reservation ``block`` (its fee is the block's as bought) and its extensions, in time order."""
-    ours = sorted(
-        (
-            x
-            for x in extensions
-            if x.get("CapacityReservationId") == block.identifier
-            and x.get("CapacityBlockExtensionStartDate") is not None
-            and x.get("CapacityBlockExtensionStatus") != FAILED
-        ),
-        key=lambda x: x["CapacityBlockExtensionStartDate"],
-    )
-    ends = [d for d in (block.end, *(x["CapacityBlockExtensionStartDate"] for x in ours)) if d]
-    bought_until = min(ends, default=None)
+    # a failed extension is no period; its start still bounds the block as bought (capacity_rules.bought_until)
+    extended = extensions_of(block.identifier, extensions)
+    ours = [x for x in extended if x.get("CapacityBlockExtensionStatus") != FAILED]
     unpaid = block.state in NEVER_PAID
     periods = [
         PaidPeriod(
             kind,
             block.identifier,
             block.start,
-            bought_until,
+            bought_until(block.end, extended),
             block.fee,
             block.currency,
             f"not counted: the reservation is {block.state} (never paid)" if unpaid else fee_source,

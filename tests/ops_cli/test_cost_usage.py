@@ -10,12 +10,11 @@ from decimal import Decimal
 import pytest
 
 from cdk_constructs.serving_metrics import NAMESPACE, PUBLISHED_METRICS, SERVING_BUSY
-from cdk_constructs.serving_metrics.runtime import handler
 from ops_cli import block_usage
 from ops_cli.cost_records import Block
 from ops_cli.errors import ExitCode
 from ops_cli.output import Table
-from ops_cli.paid_periods import NEVER_PAID, reservation_periods
+from ops_cli.paid_periods import reservation_periods
 from ops_cli.tables import usage_human
 from tests.ops_cli import test_cost as priced
 from tests.ops_cli.conftest import NOW, StubbedAws
@@ -494,10 +493,6 @@ def test_a_next_block_whose_payment_failed_is_listed_and_neither_its_fee_nor_its
     following = report["paid_periods"][1]
     assert (following["kind"], following["counted"]) == ("next block", False)
     assert following["fee_source"] == "not counted: the reservation is payment-failed (never paid)"
-
-
-def test_the_states_never_paid_are_the_publishers():
-    assert set(NEVER_PAID) == set(handler.NOT_PAID_STATES)
 
 
 def test_a_next_block_without_its_fee_adds_nothing_and_the_report_says_so(stubs, example_env):

@@ -199,10 +199,6 @@ class VllmServingSpec:
         listens on ``port`` either way."""
         return TLS_PORT if self.tls else self.port
 
-    @property
-    def url_scheme(self) -> str:
-        return "https" if self.tls else "http"
-
 
 #: Seconds a terminating vLLM pod keeps serving before it gets SIGTERM (a pre-stop ``sleep``): Kubernetes removes the
 #: pod from the Service's endpoints at the same time as it runs the pre-stop hook, and every node's kube-proxy then

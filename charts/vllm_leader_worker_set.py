@@ -32,10 +32,9 @@ from charts.serving_spec import VllmServingSpec
 from charts.vllm_network_policy import add_ingress_policy, ingress_sources
 from charts.vllm_service import add_load_balancer_service
 
-#: Labels the LWS controller puts on every pod of a set (v0.10.0 api/leaderworkerset/v1/leaderworkerset_types.go:
-#: SetNameLabelKey, WorkerIndexLabelKey; the leader is worker 0).
+#: The label the LWS controller puts on every pod of a set (v0.10.0 api/leaderworkerset/v1/leaderworkerset_types.go:
+#: SetNameLabelKey).
 SET_NAME_LABEL = "leaderworkerset.sigs.k8s.io/name"
-WORKER_INDEX_LABEL = "leaderworkerset.sigs.k8s.io/worker-index"
 #: The project's own label telling the leader (the API server) from the workers; the Service selects the leader.
 ROLE_LABEL = "llm-serving/role"
 #: cdk8s's address label on the Deployment's pod template, which means nothing outside that Deployment.

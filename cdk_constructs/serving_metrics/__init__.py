@@ -74,13 +74,12 @@ from cdk_constructs.serving_metrics.series import (
     RATE_WINDOW,
     ROUTER_JOB,
     ROUTER_METRICS,
-    SCRAPE_INTERVAL_SECONDS,
     SPEC_DECODE_METRICS,
-    VLLM_JOB,
     VLLM_METRICS,
     PrometheusSeries,
 )
 from deployment_config.gpu_nodes import EKS_SCALE_IN_BEFORE_END_MINUTES
+from deployment_config.metric_names import SCRAPE_INTERVAL_SECONDS, VLLM_JOB
 
 #: The publisher's code (function_defaults.project_files): its runtime/ and the rules it shares with ``llmops``
 #: (capacity_rules/, standard library only), at their own paths.

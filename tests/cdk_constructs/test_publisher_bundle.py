@@ -36,7 +36,9 @@ def bundle(tmp_path_factory) -> tuple[Path, str]:
     assembly = app.synth()
     template = assembly.get_stack_by_name("Observability").template
     (function,) = [
-        r["Properties"] for r in template["Resources"].values() if r["Type"] == "AWS::Lambda::Function"
+        r["Properties"]
+        for r in template["Resources"].values()
+        if r["Type"] == "AWS::Lambda::Function"
     ]
     folder = Path(assembly.directory) / f"asset.{function['Code']['S3Key'].removesuffix('.zip')}"
     return folder, function["Handler"]

@@ -21,7 +21,7 @@ NEVER_PAID = ("cancelled", "failed", "unsupported", "payment-failed")
 #: EndDate moves to the extension's end only once its payment succeeded; after a failed one the block ends at its
 #: original end (EC2 user guide, https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/capacity-blocks-extend.html,
 #: "Billing"; the extension continues the block "without disruption", so it starts where the block ended).
-PAID, PENDING, FAILED = "payment-succeeded", "payment-pending", "payment-failed"
+PAID, FAILED = "payment-succeeded", "payment-failed"
 
 
 def extensions_of(reservation_id: str | None, extensions: list[dict]) -> list[dict]:

@@ -30,27 +30,20 @@ def month_log_group(scope: Construct, id: str, *, name: str | None = None) -> lo
 PROJECT_DIR = Path(__file__).resolve().parents[1]
 
 
-def _folders(file: str) -> list[str]:
-    """The folders above ``file``, outermost first: each must be kept for the walk to reach it."""
-    return [str(parent) for parent in reversed(PurePosixPath(file).parents) if str(parent) != "."]
-
-
-def project_files_exclude(files: tuple[str, ...]) -> list[str]:
-    """The ``exclude`` patterns that keep ``files`` of the project (globs, relative to it), at their paths, and nothing
-    else. ``exclude`` is read in order, the last pattern that matches a path deciding, with ``!`` for a pattern that
-    keeps what it matches; a folder left out is not looked into (aws-cdk-lib 2.275.0 core/lib/fs/ignore.js
+def project_files(files: tuple[str, ...]) -> lambda_.Code:
+    """A function's code: ``files`` of the project (globs, relative to it) at their paths, and nothing else.
+    ``exclude`` is read in order, the last pattern that matches a path deciding, ``!`` keeping what it matches; a folder
+    left out is not looked into, so every folder above a file is kept (aws-cdk-lib 2.275.0 core/lib/fs/ignore.js
     ``GlobIgnoreStrategy``, minimatch with ``matchBase``; core/lib/fs/utils.js ``walkDirectory``). No ``__init__.py``
-    above a runtime/ folder unless listed (the constructs, which import aws-cdk-lib): Python imports such a runtime as
-    namespace packages. No ``__pycache__``: a test run's bytecode would change the asset's hash. ``.*`` too:
-    minimatch's ``*`` does not match a name that starts with a dot."""
-    return [
+    above a runtime/ folder unless listed (the constructs import aws-cdk-lib): Python imports it as namespace packages.
+    No ``__pycache__``: a test run's bytecode would change the asset's hash. ``.*``: minimatch's ``*`` skips dot names."""
+    folders = (
+        str(p) for file in files for p in reversed(PurePosixPath(file).parents) if str(p) != "."
+    )
+    exclude = [
         "*",
         ".*",
-        *dict.fromkeys(f"!{folder}" for file in files for folder in _folders(file)),
-        *(f"!{file}" for file in files),
+        *dict.fromkeys(f"!{folder}" for folder in folders),
+        *(f"!{f}" for f in files),
     ]
-
-
-def project_files(files: tuple[str, ...]) -> lambda_.Code:
-    """A function's code: ``files`` of the project at their own paths (:func:`project_files_exclude`)."""
-    return lambda_.Code.from_asset(str(PROJECT_DIR), exclude=project_files_exclude(files))
+    return lambda_.Code.from_asset(str(PROJECT_DIR), exclude=exclude)

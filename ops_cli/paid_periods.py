@@ -3,16 +3,13 @@
 A Capacity Block's fee pays for the block as bought; an extension is paid apart, with its own fee; a next Capacity
 Block (``capacity.next_capacity_reservation_id``, serving across blocks) is a reservation of its own. So:
 
-- **block**: the reservation in ``capacity.capacity_reservation_id`` as bought, from its StartDate to its first
-  extension's start (its EndDate without one: after an extension EC2's EndDate is the extended end), with
-  ``--block-fee`` or ``observability.block_fee_usd`` (EC2 does not return a Capacity Block's fee: ops_cli/cost.py).
+- **block**: the reservation in ``capacity.capacity_reservation_id`` as bought (StartDate to
+  capacity_rules.bought_until), with ``--block-fee`` or ``observability.block_fee_usd`` (EC2 does not return a
+  Capacity Block's fee: ops_cli/cost.py).
 - **extension**: each extension of either reservation from EC2 DescribeCapacityBlockExtensionHistory, read in one
   call for both ids, with its ``UpfrontFee`` and ``CurrencyCode``. Only ``payment-succeeded`` is paid; a
-  ``payment-pending`` one is listed, not counted; a ``payment-failed`` one is left out (EC2 API reference,
-  CapacityBlockExtension.CapacityBlockExtensionStatus; the reservation's EndDate moves only once the payment
-  succeeded, EC2 user guide https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/capacity-blocks-extend.html
-  "Billing"). Every extension starts where what it extends ended ("without disruption", same page), so any
-  extension's start bounds the block as bought.
+  ``payment-pending`` one is listed, not counted; a ``payment-failed`` one is left out (capacity_rules says where EC2
+  documents each status).
 - **next block**: the reservation in ``capacity.next_capacity_reservation_id`` as bought (its own extensions are
   extensions), with ``observability.next_block_fee_usd``.
 - On HyperPod, the **training plan** (DescribeTrainingPlan's StartTime, EndTime, UpfrontFee) is the one period.

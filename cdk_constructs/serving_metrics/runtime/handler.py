@@ -170,6 +170,14 @@ def extension_history(ec2, reservation_ids: list[str]) -> list[dict]:
     return extensions
 
 
+def usd_fee(record: dict) -> float | None:
+    """An extension's or a training plan's UpfrontFee when its CurrencyCode is USD; None without one, or not a number."""
+    try:
+        return float(record["UpfrontFee"]) if record.get("CurrencyCode") == "USD" else None
+    except (KeyError, ValueError):
+        return None
+
+
 def paid_periods(reservation: dict, extensions: list[dict], fee: float | None) -> list[tuple]:
     """(start, end, fee in USD or None) of each period paid for the reservation: the block as bought
     (capacity_rules.bought_until) with ``fee``, then each paid extension with its UpfrontFee when its CurrencyCode is
@@ -180,11 +188,7 @@ def paid_periods(reservation: dict, extensions: list[dict], fee: float | None) -
     periods = [(reservation.get("StartDate"), bought_until(reservation.get("EndDate"), ours), fee)]
     for x in ours:
         if x.get("CapacityBlockExtensionStatus") == PAID:
-            try:
-                paid = float(x["UpfrontFee"]) if x.get("CurrencyCode") == "USD" else None
-            except (KeyError, ValueError):
-                paid = None
-            periods.append((x["CapacityBlockExtensionStartDate"], x.get("CapacityBlockExtensionEndDate"), paid))
+            periods.append((x["CapacityBlockExtensionStartDate"], x.get("CapacityBlockExtensionEndDate"), usd_fee(x)))
     return periods
 
 
@@ -261,11 +265,7 @@ def training_plan(sagemaker, plan_name: str, now: float) -> tuple[float | None, 
     if plan.get("Status") in ("Expired", "Failed"):
         return 0.0, None
     end = plan.get("EndTime")
-    try:
-        fee = float(plan["UpfrontFee"]) if plan.get("CurrencyCode") == "USD" else None
-    except (KeyError, ValueError):
-        fee = None
-    cost = minute_of_fee(fee, plan.get("StartTime"), end, now)
+    cost = minute_of_fee(usd_fee(plan), plan.get("StartTime"), end, now)
     return (None if end is None else max(0.0, (end.timestamp() - now) / 3600)), cost
 
 

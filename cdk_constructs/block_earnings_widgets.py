@@ -26,6 +26,7 @@ from collections.abc import Callable
 from aws_cdk import aws_cloudwatch as cloudwatch
 
 from cdk_constructs.serving_metrics import BLOCK_COST_USD, SERVING_BUSY
+from deployment_config.metric_names import GENERATION_TOKENS_PER_SECOND, PROMPT_TOKENS_PER_SECOND
 
 #: The figures of the row: label, metric math expression (names: see :func:`block_earnings_widgets`), and whether it
 #: needs the block's fee.
@@ -46,9 +47,9 @@ def block_earnings_widgets(
     ``block_cost`` False (EKS without ``observability.block_fee_usd``) the cost figures are replaced by a text that
     says how to get them: no price is invented."""
     inputs = {
-        "promptrate": metric("PromptTokensPerSecond", "Sum", "prompt token rates, summed"),
+        "promptrate": metric(PROMPT_TOKENS_PER_SECOND, "Sum", "prompt token rates, summed"),
         "generationrate": metric(
-            "GenerationTokensPerSecond", "Sum", "generation token rates, summed"
+            GENERATION_TOKENS_PER_SECOND, "Sum", "generation token rates, summed"
         ),
         "busy": metric(SERVING_BUSY, "Sum", "minutes with a running request"),
         "minutes": metric("VllmTargetsUp", "SampleCount", "minutes measured"),

@@ -1,7 +1,10 @@
-"""What the project's own Lambda functions share: their Python runtime, and the log groups of the functions, Provider
-frameworks and state machines (kept a month, removed with their stack: a destroyed environment leaves none behind)."""
+"""What the project's own Lambda functions share: their Python runtime, the code of a function made of files of the
+project at their own paths, and the log groups of the functions, Provider frameworks and state machines (kept a month,
+removed with their stack: a destroyed environment leaves none behind)."""
 
 from __future__ import annotations
+
+from pathlib import Path, PurePosixPath
 
 import aws_cdk as cdk
 from aws_cdk import aws_lambda as lambda_
@@ -22,3 +25,25 @@ def month_log_group(scope: Construct, id: str, *, name: str | None = None) -> lo
         retention=logs.RetentionDays.ONE_MONTH,
         removal_policy=cdk.RemovalPolicy.DESTROY,
     )
+
+
+PROJECT_DIR = Path(__file__).resolve().parents[1]
+
+
+def project_files(files: tuple[str, ...]) -> lambda_.Code:
+    """A function's code: ``files`` of the project (globs, relative to it) at their paths, and nothing else.
+    ``exclude`` is read in order, the last pattern that matches a path deciding, ``!`` keeping what it matches; a folder
+    left out is not looked into, so every folder above a file is kept (aws-cdk-lib 2.275.0 core/lib/fs/ignore.js
+    ``GlobIgnoreStrategy``, minimatch with ``matchBase``; core/lib/fs/utils.js ``walkDirectory``). No ``__init__.py``
+    above a runtime/ folder unless listed (the constructs import aws-cdk-lib): Python imports it as namespace packages.
+    No ``__pycache__``: a test run's bytecode would change the asset's hash. ``.*``: minimatch's ``*`` skips dot names."""
+    folders = (
+        str(p) for file in files for p in reversed(PurePosixPath(file).parents) if str(p) != "."
+    )
+    exclude = [
+        "*",
+        ".*",
+        *dict.fromkeys(f"!{folder}" for folder in folders),
+        *(f"!{f}" for f in files),
+    ]
+    return lambda_.Code.from_asset(str(PROJECT_DIR), exclude=exclude)

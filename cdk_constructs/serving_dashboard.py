@@ -45,6 +45,7 @@ from cdk_constructs.serving_metrics import (
     TRAINING_PLAN_HOURS_LEFT,
 )
 from deployment_config.addon_outputs import container_insights_log_group_name
+from deployment_config.metric_names import GENERATION_TOKENS_PER_SECOND, PROMPT_TOKENS_PER_SECOND
 from deployment_config.model import ObservabilityConfig
 
 WIDTH = 24
@@ -220,8 +221,8 @@ class ServingDashboard(Construct):
             graph(
                 "Tokens per second",
                 [
-                    m("PromptTokensPerSecond", label="prompt"),
-                    m("GenerationTokensPerSecond", label="generated"),
+                    m(PROMPT_TOKENS_PER_SECOND, label="prompt"),
+                    m(GENERATION_TOKENS_PER_SECOND, label="generated"),
                 ],
                 unit_label="tokens/s",
             ),

@@ -49,23 +49,11 @@ from charts.vllm_secret_provider import add_secret_provider_class
 
 #: What the composition and the tests import from here: the spec, how a configuration becomes one, and the chart.
 __all__ = [
-    "API_VERSION",
-    "KIND",
     "InferenceEndpointChart",
     "InferenceEndpointSpec",
-    "endpoint_manifest",
     "inference_endpoint_spec_for",
     "synthesize_inference_endpoint",
 ]
-
-API_VERSION = "inference.sagemaker.aws.amazon.com/v1"
-KIND = "InferenceEndpointConfig"
-
-
-def endpoint_manifest(spec: InferenceEndpointSpec) -> dict:
-    """The InferenceEndpointConfig as Kubernetes JSON, as the chart writes it."""
-    (endpoint,) = [o for o in synthesize_inference_endpoint(spec) if o["kind"] == KIND]
-    return endpoint
 
 
 class InferenceEndpointChart(cdk8s.Chart):

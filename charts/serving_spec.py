@@ -213,10 +213,6 @@ class VllmServingSpec:
         listens on ``port`` either way."""
         return TLS_PORT if self.tls else self.port
 
-    @property
-    def url_scheme(self) -> str:
-        return "https" if self.tls else "http"
-
 
 def revision_args(env: EnvironmentConfig) -> tuple[str, ...]:
     """``--revision`` and ``--code-revision`` at the pinned Hub commit, when vLLM itself downloads from the Hub (EKS,

@@ -29,16 +29,14 @@ from constructs import Construct
 
 from charts.key_proxy import CONFIG_VOLUME, STATE_VOLUME
 from charts.key_proxy import CONTAINER as KEY_PROXY
-from charts.recommended_labels import NETWORK_POLICY, recommended_labels
-from charts.secrets_sync import add_plain_object
+from charts.recommended_labels import recommended_labels
 from charts.serving_spec import VllmServingSpec
-from charts.vllm_network_policy import ingress_sources
+from charts.vllm_network_policy import add_ingress_policy, ingress_sources
 from charts.vllm_service import add_load_balancer_service
 
-#: Labels the LWS controller puts on every pod of a set (v0.10.0 api/leaderworkerset/v1/leaderworkerset_types.go:
-#: SetNameLabelKey, WorkerIndexLabelKey; the leader is worker 0).
+#: The label the LWS controller puts on every pod of a set (v0.10.0 api/leaderworkerset/v1/leaderworkerset_types.go:
+#: SetNameLabelKey).
 SET_NAME_LABEL = "leaderworkerset.sigs.k8s.io/name"
-WORKER_INDEX_LABEL = "leaderworkerset.sigs.k8s.io/worker-index"
 #: The project's own label telling the leader (the API server) from the workers; the Service selects the leader.
 ROLE_LABEL = "llm-serving/role"
 #: cdk8s's address label on the Deployment's pod template, which means nothing outside that Deployment.
@@ -177,28 +175,16 @@ def add_group_network_policy(scope: Construct, *, spec: VllmServingSpec) -> cdk8
     """The API port from the VPC (and a public endpoint's CIDRs), as charts/vllm_network_policy.py; and every port
     between the set's own pods: torch.distributed's store on the leader (``--master-port``, 29501), NCCL's bootstrap
     and socket connections on ports it picks. EFA traffic itself is not IP and is not subject to the policy."""
-    selector = {"matchLabels": {SET_NAME_LABEL: spec.name}}
-    return add_plain_object(
+    pods = {SET_NAME_LABEL: spec.name}
+    return add_ingress_policy(
         scope,
-        "network-policy",
-        {
-            "apiVersion": "networking.k8s.io/v1",
-            "kind": "NetworkPolicy",
-            "metadata": {
-                "name": spec.name,
-                "namespace": spec.namespace,
-                "labels": recommended_labels(spec, NETWORK_POLICY),
+        spec=spec,
+        pod_labels=pods,
+        ingress=[
+            {
+                "from": [{"ipBlock": {"cidr": cidr}} for cidr in ingress_sources(spec)],
+                "ports": [{"port": spec.port, "protocol": "TCP"}],
             },
-            "spec": {
-                "podSelector": selector,
-                "policyTypes": ["Ingress"],
-                "ingress": [
-                    {
-                        "from": [{"ipBlock": {"cidr": cidr}} for cidr in ingress_sources(spec)],
-                        "ports": [{"port": spec.port, "protocol": "TCP"}],
-                    },
-                    {"from": [{"podSelector": selector}]},
-                ],
-            },
-        },
+            {"from": [{"podSelector": {"matchLabels": pods}}]},
+        ],
     )

@@ -27,6 +27,7 @@ import cdk8s_plus_28 as kplus
 from constructs import Construct
 
 from charts.recommended_labels import NETWORK_POLICY, recommended_labels
+from charts.secrets_sync import add_plain_object
 from charts.serving_spec import VllmServingSpec
 from deployment_config.model import Exposure
 
@@ -69,6 +70,32 @@ def add_vllm_network_policy(
             block(policy, f"source-{index}", cidr_ip=cidr), [kplus.NetworkPolicyPort.tcp(spec.port)]
         )
     return policy
+
+
+def add_ingress_policy(
+    scope: Construct, *, spec: VllmServingSpec, pod_labels: dict[str, str], ingress: list[dict]
+) -> cdk8s.ApiObject:
+    """A NetworkPolicy named after the serving spec (plain Kubernetes JSON) that admits ``ingress`` to the pods with
+    ``pod_labels``; egress unrestricted: the LeaderWorkerSet's (charts/vllm_leader_worker_set.py) and vLLM's behind
+    the router (charts/vllm_router.py)."""
+    return add_plain_object(
+        scope,
+        "network-policy",
+        {
+            "apiVersion": "networking.k8s.io/v1",
+            "kind": "NetworkPolicy",
+            "metadata": {
+                "name": spec.name,
+                "namespace": spec.namespace,
+                "labels": recommended_labels(spec, NETWORK_POLICY),
+            },
+            "spec": {
+                "podSelector": {"matchLabels": pod_labels},
+                "policyTypes": ["Ingress"],
+                "ingress": ingress,
+            },
+        },
+    )
 
 
 #: The label the HyperPod Inference Operator gives its worker pods: ``app`` = the InferenceEndpointConfig's name

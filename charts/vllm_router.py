@@ -76,7 +76,7 @@ from charts.key_proxy import (
 from charts.recommended_labels import recommended_labels
 from charts.secrets_sync import add_plain_object
 from charts.serving_spec import VllmServingSpec
-from charts.vllm_network_policy import ingress_sources
+from charts.vllm_network_policy import add_ingress_policy, ingress_sources
 from deployment_config.kubernetes_names import SYSTEM_NODE_LABELS
 from deployment_config.support_images import ROUTER_IMAGE
 
@@ -344,7 +344,6 @@ def add_vllm_network_policy_behind_router(
     admitted by the router's policy, no longer by vLLM's. What they reach on that port is the key check in front of
     vLLM (charts/key_proxy.py), which requires the key on every path but /health and /metrics. A LeaderWorkerSet's
     pods also admit each other on every port, as charts/vllm_leader_worker_set.py's policy does."""
-    from charts.recommended_labels import NETWORK_POLICY
     from charts.vllm_leader_worker_set import SET_NAME_LABEL
 
     selector = {SET_NAME_LABEL: spec.name} if spec.multi_node else worker_selector(spec)
@@ -359,21 +358,4 @@ def add_vllm_network_policy_behind_router(
     ]
     if spec.multi_node:
         ingress.append({"from": [{"podSelector": {"matchLabels": selector}}]})
-    return add_plain_object(
-        scope,
-        "network-policy",
-        {
-            "apiVersion": "networking.k8s.io/v1",
-            "kind": "NetworkPolicy",
-            "metadata": {
-                "name": spec.name,
-                "namespace": spec.namespace,
-                "labels": recommended_labels(spec, NETWORK_POLICY),
-            },
-            "spec": {
-                "podSelector": {"matchLabels": selector},
-                "policyTypes": ["Ingress"],
-                "ingress": ingress,
-            },
-        },
-    )
+    return add_ingress_policy(scope, spec=spec, pod_labels=selector, ingress=ingress)

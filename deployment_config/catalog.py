@@ -125,11 +125,6 @@ class GpuInstanceType:
     def efa_interfaces(self) -> int:
         return self.network.efa_interfaces
 
-    @property
-    def sagemaker_name(self) -> str:
-        """The SageMaker spelling of the same instance type (``ml.`` prefix)."""
-        return f"ml.{self.name}"
-
 
 def _all_cards(count: int) -> NetworkLayout:
     return NetworkLayout(count, tuple(range(count)), EFA_LAYOUT_SOURCE)

@@ -137,6 +137,3 @@ class ConfigError(Exception):
 
     def __str__(self) -> str:
         return self.message
-
-    def with_source(self, source: str) -> ConfigError:
-        return ConfigError.of(self.issues, source=source)

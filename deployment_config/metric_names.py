@@ -1,6 +1,19 @@
-"""CloudWatch names that the stacks, the charts and ``llmops`` share: one declaration, below all three."""
+"""Metric names that the stacks, the charts and ``llmops`` share: one declaration, below all three. The CloudWatch
+metrics the serving metrics publisher puts (cdk_constructs/serving_metrics/published.py) that ``llmops cost --usage``
+reads (ops_cli/block_usage.py), and the scraper's job and interval that ``llmops bench`` reads the workspace with
+(ops_cli/workspace_acceptance.py; the scraper's configuration is cdk_constructs/serving_metrics/scrape.py)."""
 
 #: The namespace of the metrics the serving metrics publisher puts (cdk_constructs/serving_metrics/), dimension
 #: ClusterName; HyperPod's autoscaling trigger reads it (charts/inference_endpoint_config.py), ``llmops cost --usage``
 #: too (ops_cli/block_usage.py).
 SERVING_METRICS_NAMESPACE = "LLMServing"
+#: Each minute's 5-minute rate of vLLM's vllm:prompt_tokens_total and vllm:generation_tokens_total.
+PROMPT_TOKENS_PER_SECOND = "PromptTokensPerSecond"
+GENERATION_TOKENS_PER_SECOND = "GenerationTokensPerSecond"
+#: 1 in a minute in which vLLM ran a request, 0 in one it served none (its query: published.py).
+SERVING_BUSY = "ServingBusy"
+
+#: The AMP managed scraper cannot scrape more often (AMP user guide, "Using an AWS managed collector", limitations).
+SCRAPE_INTERVAL_SECONDS = 30
+#: The scraper's job for the vLLM pods; the router's pods are another job (scrape.py).
+VLLM_JOB = "vllm"

@@ -42,7 +42,6 @@ from deployment_config.sizing import (
 #: The sections that are the domain model themselves, frozen once validated (deployment_config/sections/), under the
 #: names the stacks and charts know them by.
 ClusterConfig = ClusterSection
-HyperPodConfig = HyperPodSection
 AutoscalingConfig = AutoscalingSection
 ObservabilityConfig = ObservabilitySection
 ImageCacheConfig = ImageCacheSection

@@ -208,8 +208,3 @@ def rows_for(preset: str, key: ServingKey) -> Mapping[int, PublishedRow]:
     return MappingProxyType(
         {row.concurrency: row for row in published_rows(preset) if row.key == key}
     )
-
-
-def below_published(measured: float, published: float, within_percent: float) -> bool:
-    """Whether ``measured`` output throughput falls more than ``within_percent`` % below the ``published`` one."""
-    return measured < published * (1 - within_percent / 100)

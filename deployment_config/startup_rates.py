@@ -81,11 +81,10 @@ S3_PER_CONNECTION = Rate(
     "optimizing-performance-guidelines.html)",
     measured=False,
 )
-#: S3 User Guide, "Best practices design patterns: optimizing Amazon S3 performance"
-#: (https://docs.aws.amazon.com/AmazonS3/latest/userguide/optimizing-performance.html): "at least 3,500
-#: PUT/COPY/POST/DELETE or 5,500 GET/HEAD requests per second per partitioned Amazon S3 prefix". 118 shards read with
-#: 8-16 MB ranged GETs stay far below it: the request rate is not the limit of one node's download.
-S3_GET_REQUESTS_PER_SECOND_PER_PREFIX = 5500
+# Not a limit of one node's download: the request rate. S3 User Guide, "Best practices design patterns: optimizing
+# Amazon S3 performance" (https://docs.aws.amazon.com/AmazonS3/latest/userguide/optimizing-performance.html): "at least
+# 3,500 PUT/COPY/POST/DELETE or 5,500 GET/HEAD requests per second per partitioned Amazon S3 prefix"; 118 shards read
+# with 8-16 MB ranged GETs stay far below it.
 #: The CRT transfer client's goal for the node's ``aws s3 sync`` (charts/vllm_deployment.py S3_TRANSFER_SETTINGS,
 #: ``target_bandwidth``; AWS CLI S3 configuration, https://docs.aws.amazon.com/cli/latest/topic/s3-config.html: CRT
 #: sizes its parallel ranged GETs from it): the bandwidth of the card S3 traffic goes through, p6-b300's card 0 (ENA

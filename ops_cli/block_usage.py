@@ -7,12 +7,12 @@ Facts and their sources:
   from ``--block-fee`` or ``observability.block_fee_usd`` (EC2 does not return it: ops_cli/cost.py); a training plan's
   StartTime, EndTime, UpfrontFee and CurrencyCode from DescribeTrainingPlan (ops_cli/cost.py, ``training_plan``).
 - The tokens and the busy minutes: CloudWatch GetMetricData over the block so far, hourly periods, on what the serving
-  metrics publisher puts once a minute (cdk_constructs/serving_metrics/published.py, whose names these are; a test holds
-  them equal): ``PromptTokensPerSecond`` and ``GenerationTokensPerSecond`` are each minute's 5-minute rate of vLLM's
-  ``vllm:prompt_tokens_total`` and ``vllm:generation_tokens_total``, so 60 x their Sum is the tokens (the last few
-  minutes partly counted); ``ServingBusy`` is 1 in a minute with a running request (``vllm:num_requests_running`` > 0
-  at a scrape), 0 in one without, and absent while vLLM does not serve. Its Sum is the busy minutes, its SampleCount the
-  minutes vLLM served.
+  metrics publisher puts once a minute (cdk_constructs/serving_metrics/published.py, names from
+  deployment_config/metric_names.py): ``PromptTokensPerSecond`` and ``GenerationTokensPerSecond`` are each minute's
+  5-minute rate of vLLM's ``vllm:prompt_tokens_total`` and ``vllm:generation_tokens_total``, so 60 x their Sum is the
+  tokens (the last few minutes partly counted); ``ServingBusy`` is 1 in a minute with a running request
+  (``vllm:num_requests_running`` > 0 at a scrape), 0 in one without, and absent while vLLM does not serve. Its Sum is
+  the busy minutes, its SampleCount the minutes vLLM served.
 - Cost so far is the sum over the paid periods (ops_cli/paid_periods.py: the block as bought, each paid extension, the
   next block) of each fee x the hours of that period gone / its hours: a fee is paid whole at purchase; this is the
   share of it the hours so far used up. A period whose fee is unknown adds nothing, and the report says so. Cost per
@@ -32,7 +32,12 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from decimal import Decimal
 
-from deployment_config.metric_names import SERVING_METRICS_NAMESPACE
+from deployment_config.metric_names import (
+    GENERATION_TOKENS_PER_SECOND,
+    PROMPT_TOKENS_PER_SECOND,
+    SERVING_BUSY,
+    SERVING_METRICS_NAMESPACE,
+)
 from deployment_config.model import EnvironmentConfig, Platform
 from ops_cli import cost
 from ops_cli.aws import Aws
@@ -41,13 +46,6 @@ from ops_cli.errors import shown, unexpected_answer
 from ops_cli.paid_periods import PaidPeriod, capacity_periods, paid_minutes, plan_period
 from ops_cli.price_list import PRICE_CURRENCY
 
-#: The publisher's namespace (deployment_config/metric_names.py) and metric names (cdk_constructs/serving_metrics/published.py).
-NAMESPACE = SERVING_METRICS_NAMESPACE
-PROMPT_RATE, GENERATION_RATE, SERVING_BUSY = (
-    "PromptTokensPerSecond",
-    "GenerationTokensPerSecond",
-    "ServingBusy",
-)
 HOUR = 3600
 #: The hours the extension heuristic looks at: the latest use, not the block's first day.
 RECENT_HOURS = 3
@@ -246,7 +244,7 @@ def _ratio(value: Decimal | None) -> str | None:
 def _query(metric: str, stat: str, cluster_name: str) -> dict:
     return {
         "Metric": {
-            "Namespace": NAMESPACE,
+            "Namespace": SERVING_METRICS_NAMESPACE,
             "MetricName": metric,
             "Dimensions": [{"Name": "ClusterName", "Value": cluster_name}],
         },
@@ -257,8 +255,8 @@ def _query(metric: str, stat: str, cluster_name: str) -> dict:
 
 #: GetMetricData query id -> (metric, statistic, the :class:`Hour` field, factor).
 QUERIES = {
-    "prompt": (PROMPT_RATE, "Sum", "input_tokens", 60),
-    "generation": (GENERATION_RATE, "Sum", "output_tokens", 60),
+    "prompt": (PROMPT_TOKENS_PER_SECOND, "Sum", "input_tokens", 60),
+    "generation": (GENERATION_TOKENS_PER_SECOND, "Sum", "output_tokens", 60),
     "busy": (SERVING_BUSY, "Sum", "busy_minutes", 1),
     "served": (SERVING_BUSY, "SampleCount", "served_minutes", 1),
 }

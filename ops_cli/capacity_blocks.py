@@ -22,11 +22,6 @@ MAX_DAILY_HOURS = 14 * 24
 MAX_HOURS = 182 * 24
 #: "Each Capacity Block can have up to 64 instances" (EC2 User Guide, Find and purchase Capacity Blocks).
 MAX_INSTANCE_COUNT = 64
-#: Reservation states after which a Capacity Block never serves (again). payment-failed: "The payment couldn't be
-#: processed in the 12 hour time frame. Your Capacity Block was released" (EC2 user guide,
-#: https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/capacity-blocks-view.html).
-FINAL_STATES = {"expired", "cancelled", "failed", "unsupported", "payment-failed"}
-
 #: Capacity reservation ids: 'cr-' and 17 lowercase hex digits, the loader's rule for capacity.capacity_reservation_id
 #: (deployment_config/loader.py). botocore's EC2 model gives CapacityReservationId no pattern (a plain string), so this
 #: is EC2's documented id format (resource ids have 17 hex digits since 2018), checked here before any call.

@@ -26,6 +26,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
+from capacity_rules import FINAL_STATES
 from deployment_config.gpu_nodes import (
     EC2_SHUTDOWN_BEFORE_END_MINUTES,
     EKS_SCALE_IN_BEFORE_END_MINUTES,
@@ -33,7 +34,6 @@ from deployment_config.gpu_nodes import (
 from deployment_config.model import EnvironmentConfig
 from ops_cli.aws import Aws
 from ops_cli.capacity_blocks import (
-    FINAL_STATES,
     check_serves,
     describe_reservation,
     reservation_summary,

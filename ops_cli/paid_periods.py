@@ -3,23 +3,21 @@
 A Capacity Block's fee pays for the block as bought; an extension is paid apart, with its own fee; a next Capacity
 Block (``capacity.next_capacity_reservation_id``, serving across blocks) is a reservation of its own. So:
 
-- **block**: the reservation in ``capacity.capacity_reservation_id`` as bought, from its StartDate to its first
-  extension's start (its EndDate without one: after an extension EC2's EndDate is the extended end), with
-  ``--block-fee`` or ``observability.block_fee_usd`` (EC2 does not return a Capacity Block's fee: ops_cli/cost.py).
+- **block**: the reservation in ``capacity.capacity_reservation_id`` as bought (StartDate to
+  capacity_rules.bought_until), with ``--block-fee`` or ``observability.block_fee_usd`` (EC2 does not return a
+  Capacity Block's fee: ops_cli/cost.py).
 - **extension**: each extension of either reservation from EC2 DescribeCapacityBlockExtensionHistory, read in one
   call for both ids, with its ``UpfrontFee`` and ``CurrencyCode``. Only ``payment-succeeded`` is paid; a
-  ``payment-pending`` one is listed, not counted; a ``payment-failed`` one is left out (EC2 API reference,
-  CapacityBlockExtension.CapacityBlockExtensionStatus; the reservation's EndDate moves only once the payment
-  succeeded, EC2 user guide https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/capacity-blocks-extend.html
-  "Billing"). Every extension starts where what it extends ended ("without disruption", same page), so any
-  extension's start bounds the block as bought.
+  ``payment-pending`` one is listed, not counted; a ``payment-failed`` one is left out (capacity_rules says where EC2
+  documents each status).
 - **next block**: the reservation in ``capacity.next_capacity_reservation_id`` as bought (its own extensions are
   extensions), with ``observability.next_block_fee_usd``.
 - On HyperPod, the **training plan** (DescribeTrainingPlan's StartTime, EndTime, UpfrontFee) is the one period.
 
 A period whose fee is unknown (or in another currency than the sum) adds nothing to the cost, and says so; its minutes
 are still paid minutes (the tokens and the idle share count them). A gap between the blocks is in no period. A block
-whose reservation was never paid (:data:`NEVER_PAID`, as the publisher's BlockCostUsd) is listed, not counted.
+whose reservation was never paid (capacity_rules.NEVER_PAID, the publisher's rule for BlockCostUsd) is listed, not
+counted.
 
 Needs ``ec2:DescribeCapacityBlockExtensionHistory`` besides ``ec2:DescribeCapacityReservations``.
 """
@@ -30,18 +28,12 @@ from dataclasses import dataclass
 from datetime import datetime
 from decimal import Decimal
 
+from capacity_rules import FAILED, NEVER_PAID, PAID, bought_until, extensions_of
 from deployment_config.model import EnvironmentConfig
 from ops_cli import capacity_blocks as cb
 from ops_cli.aws import Aws
 from ops_cli.cost_records import Block, upfront_fee
 
-#: CapacityBlockExtensionStatus values (EC2 API reference, see the module docstring).
-PAID, PENDING, FAILED = "payment-succeeded", "payment-pending", "payment-failed"
-#: Reservation states of a block that was never paid: neither its fee nor its minutes count. The publisher's
-#: NOT_PAID_STATES (cdk_constructs/serving_metrics/runtime/handler.py; a test holds them equal); payment-failed: "The
-#: payment couldn't be processed in the 12 hour time frame. Your Capacity Block was released" (EC2 user guide,
-#: https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/capacity-blocks-view.html).
-NEVER_PAID = ("cancelled", "failed", "unsupported", "payment-failed")
 EXTENSION_SOURCE = (
     "EC2 DescribeCapacityBlockExtensionHistory (UpfrontFee, CurrencyCode; payment-succeeded)"
 )
@@ -100,25 +92,16 @@ def reservation_periods(
     kind: str, block: Block, extensions: list[dict], fee_source: str
 ) -> list[PaidPeriod]:
     """The reservation ``block`` (its fee is the block's as bought) and its extensions, in time order."""
-    ours = sorted(
-        (
-            x
-            for x in extensions
-            if x.get("CapacityReservationId") == block.identifier
-            and x.get("CapacityBlockExtensionStartDate") is not None
-            and x.get("CapacityBlockExtensionStatus") != FAILED
-        ),
-        key=lambda x: x["CapacityBlockExtensionStartDate"],
-    )
-    ends = [d for d in (block.end, *(x["CapacityBlockExtensionStartDate"] for x in ours)) if d]
-    bought_until = min(ends, default=None)
+    # a failed extension is no period; its start still bounds the block as bought (capacity_rules.bought_until)
+    extended = extensions_of(block.identifier, extensions)
+    ours = [x for x in extended if x.get("CapacityBlockExtensionStatus") != FAILED]
     unpaid = block.state in NEVER_PAID
     periods = [
         PaidPeriod(
             kind,
             block.identifier,
             block.start,
-            bought_until,
+            bought_until(block.end, extended),
             block.fee,
             block.currency,
             f"not counted: the reservation is {block.state} (never paid)" if unpaid else fee_source,

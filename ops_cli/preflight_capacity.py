@@ -7,9 +7,10 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
+from capacity_rules import FINAL_STATES
 from deployment_config.model import EnvironmentConfig
 from ops_cli.aws import Aws
-from ops_cli.capacity_blocks import FINAL_STATES, describe_reservation
+from ops_cli.capacity_blocks import describe_reservation
 from ops_cli.errors import ExitCode, OpsError
 from ops_cli.output import utc_and_local
 from ops_cli.preflight_check import Check, Status

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
+from capacity_rules import FINAL_STATES
 from deployment_config.gpu_nodes import (
     EKS_SCALE_IN_BEFORE_END_MINUTES,
     GPU_NODEGROUP,
@@ -25,7 +26,7 @@ from endpoint_probe.http import exchange
 from endpoint_probe.smoke import MODELS
 from endpoint_probe.url import ApiKey, TlsOptions, check_url
 from ops_cli.aws import Aws
-from ops_cli.capacity_blocks import FINAL_STATES, describe_reservation
+from ops_cli.capacity_blocks import describe_reservation
 from ops_cli.errors import ExitCode, OpsError
 from ops_cli.output import utc_and_local
 from ops_cli.progress import Progress

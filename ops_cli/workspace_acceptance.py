@@ -61,18 +61,15 @@ from botocore.auth import SigV4Auth
 from botocore.awsrequest import AWSRequest
 from botocore.utils import percent_encode_sequence
 
+from deployment_config.metric_names import SCRAPE_INTERVAL_SECONDS, VLLM_JOB
 from endpoint_probe.deadline import CommandTimedOut, Deadline
 from endpoint_probe.errors import printable
 from ops_cli.aws import Aws, botocore_session
 from ops_cli.errors import OpsError
 from ops_cli.load_test import BenchRun
 
-#: The scraper's interval (cdk_constructs/serving_metrics/series.py SCRAPE_INTERVAL_SECONDS; a test holds them equal).
-SCRAPE_INTERVAL_SECONDS = 30
 #: The shortest run whose window surely holds two scrapes of each counter.
 MIN_WINDOW_SECONDS = 2 * SCRAPE_INTERVAL_SECONDS
-#: The scraper's job for the vLLM pods (series.py VLLM_JOB); the router's pods are another job (scrape.py).
-VLLM_JOB = "vllm"
 ACCEPTED = "vllm:spec_decode_num_accepted_tokens_total"
 DRAFT_TOKENS = "vllm:spec_decode_num_draft_tokens_total"
 DRAFTS = "vllm:spec_decode_num_drafts_total"

@@ -13,7 +13,8 @@ from charts.inference_endpoint_chart import (
     inference_endpoint_spec_for,
     synthesize_inference_endpoint,
 )
-from charts.serving_spec import serving_spec_for
+from charts.inference_endpoint_spec import InferenceEndpointSpec
+from charts.serving_spec import VllmServingSpec, serving_spec_for
 from charts.vllm_serving_chart import synthesize_manifests
 from deployment_config import speculator
 from deployment_config.kubernetes_names import SERVING_MANIFEST_FILE
@@ -135,6 +136,26 @@ def _base(scope: Construct, env_config: EnvironmentConfig) -> tuple[NetworkStack
     return network, cluster
 
 
+def _observability(
+    scope: Construct,
+    env_config: EnvironmentConfig,
+    network: NetworkStack,
+    cluster: ClusterStack,
+    spec: VllmServingSpec | InferenceEndpointSpec,
+) -> ObservabilityStack:
+    """The metrics, dashboard and alarms of either platform's endpoint (``spec``), in the VPC, on the cluster's topic."""
+    return ObservabilityStack(
+        scope,
+        **_props(env_config, "observability"),
+        env_config=env_config,
+        cluster=cluster.cluster,
+        vpc=network.vpc,
+        spec=spec,
+        alarm_topic=cluster.alarm_topic.topic,
+        description=f"Metrics, dashboard and alarms of {env_config.cluster_name}",
+    )
+
+
 def add_eks_environment(
     scope: Construct, env_config: EnvironmentConfig, *, api_key_reader_roles: Sequence[str] = ()
 ) -> Environment:
@@ -161,16 +182,7 @@ def add_eks_environment(
         api_key_reader_roles=api_key_reader_roles,
         description=f"vLLM serving {env_config.model.hugging_face_id}",
     )
-    observability = ObservabilityStack(
-        scope,
-        **_props(env_config, "observability"),
-        env_config=env_config,
-        cluster=cluster.cluster,
-        vpc=network.vpc,
-        spec=spec,
-        alarm_topic=cluster.alarm_topic.topic,
-        description=f"Metrics, dashboard and alarms of {env_config.cluster_name}",
-    )
+    observability = _observability(scope, env_config, network, cluster, spec)
     stacks = [network, cluster, gpu_nodes, serving, observability]
     _in_order(
         stacks,
@@ -235,16 +247,7 @@ def add_hyperpod_environment(scope: Construct, env_config: EnvironmentConfig) ->
         manifests=manifests,
         description=f"InferenceEndpointConfig {spec.name} for {env_config.model.hugging_face_id}",
     )
-    observability = ObservabilityStack(
-        scope,
-        **_props(env_config, "observability"),
-        env_config=env_config,
-        cluster=cluster.cluster,
-        vpc=network.vpc,
-        spec=spec,
-        alarm_topic=cluster.alarm_topic.topic,
-        description=f"Metrics, dashboard and alarms of {env_config.cluster_name}",
-    )
+    observability = _observability(scope, env_config, network, cluster, spec)
     stacks = [network, cluster, prerequisites, hyperpod, operator, endpoint, observability]
     _in_order(
         stacks,

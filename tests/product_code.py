@@ -1,6 +1,6 @@
 """The project's own product code, for the tests that judge all of it (module sizes, what its messages cite): the CDK
-app, the constructs, charts, configuration, CLI, endpoint probe and benchmarks; not the generated CRD bindings
-(charts/imports/), not the tests."""
+app, the constructs, charts, configuration, CLI, endpoint probe, Capacity Block rules and benchmarks; not the generated
+CRD bindings (charts/imports/), not the tests."""
 
 from __future__ import annotations
 
@@ -15,6 +15,7 @@ PRODUCT = (
     "deployment_config",
     "ops_cli",
     "endpoint_probe",
+    "capacity_rules",
     "bench",
 )
 GENERATED = PROJECT_DIR / "charts" / "imports"

@@ -12,7 +12,7 @@ from tests.conftest import PROJECT_DIR
 #: Floors, lowest first; a package may import its own floor and those below. ``ops_cli`` beside ``charts``: neither
 #: imports the other; the constructs that start the CLI's load test import it.
 FLOORS = (
-    {"endpoint_probe"},
+    {"endpoint_probe", "capacity_rules"},
     {"deployment_config"},
     {"charts", "ops_cli"},
     {"cdk_constructs"},

@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING
 
 import aws_cdk as cdk
@@ -38,38 +37,20 @@ from aws_cdk import aws_stepfunctions_tasks as tasks
 from aws_cdk import custom_resources as cr
 from constructs import Construct
 
-from cdk_constructs.function_defaults import RUNTIME, month_log_group
+from cdk_constructs.function_defaults import RUNTIME, month_log_group, project_files
 from cdk_constructs.nag_acknowledgements import acknowledge_deploy_time_smoke_test
 
 if TYPE_CHECKING:
     from cdk_constructs.promotion_gate import PromotionGate
 
 
-def _folders(file: str) -> list[str]:
-    """The folders above ``file``, outermost first: each must be kept for the walk to reach it."""
-    return [str(parent) for parent in reversed(PurePosixPath(file).parents) if str(parent) != "."]
-
-
-PROJECT_DIR = Path(__file__).resolve().parents[2]
-#: The check function's code: these files of the project, at their paths, and nothing else. ``exclude`` is read in
-#: order, the last pattern that matches a path deciding, with ``!`` for a pattern that keeps what it matches; a folder
-#: left out is not looked into (aws-cdk-lib 2.275.0 core/lib/fs/ignore.js ``GlobIgnoreStrategy``, minimatch with
-#: ``matchBase``; core/lib/fs/utils.js ``walkDirectory``). So the zip holds the endpoint probe as a package
-#: (endpoint_probe/, standard library only), this construct's runtime/ and the destroy waiter's handler, for its load
-#: balancer lookup; no ``__init__.py`` above runtime/ (the constructs, which import aws-cdk-lib): Python imports
-#: ``cdk_constructs.deploy_time_smoke_test.runtime`` as namespace packages there. No ``__pycache__``: a test run's
-#: bytecode would change the asset's hash. ``.*`` too: minimatch's ``*`` does not match a name that starts with a dot.
+#: The check function's code (function_defaults.project_files): the endpoint probe as a package (endpoint_probe/,
+#: standard library only), this construct's runtime/ and the destroy waiter's handler, for its load balancer lookup.
 BUNDLE = (
     "endpoint_probe/*.py",
     "cdk_constructs/deploy_time_smoke_test/runtime/*.py",
     "cdk_constructs/destroy_waiter/runtime/handler.py",
 )
-BUNDLE_EXCLUDE = [
-    "*",
-    ".*",
-    *dict.fromkeys(f"!{folder}" for file in BUNDLE for folder in _folders(file)),
-    *(f"!{file}" for file in BUNDLE),
-]
 #: The handler module, by its package path: the Lambda Python runtime splits the handler string at its last '.' and
 #: imports the rest with importlib.import_module, so a dotted path is a module in a package
 #: (aws/aws-lambda-python-runtime-interface-client@620b148 awslambdaric/bootstrap.py ``_get_handler``).
@@ -91,7 +72,7 @@ MAX_WAIT_CONDITION_SECONDS = 43200
 
 def bundle() -> lambda_.Code:
     """The functions' code: :data:`BUNDLE` of the project, at their own paths."""
-    return lambda_.Code.from_asset(str(PROJECT_DIR), exclude=BUNDLE_EXCLUDE)
+    return project_files(BUNDLE)
 
 
 def timeouts(startup_budget_seconds: int) -> tuple[int, int]:

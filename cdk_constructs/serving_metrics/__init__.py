@@ -35,7 +35,6 @@ vLLM's API key: the key guards only paths starting with ``/v1``, ``/v2``, ``/inf
 from __future__ import annotations
 
 from dataclasses import dataclass
-from pathlib import Path
 
 import aws_cdk as cdk
 from aws_cdk import aws_events as events
@@ -44,7 +43,7 @@ from aws_cdk import aws_iam as iam
 from aws_cdk import aws_lambda as lambda_
 from constructs import Construct
 
-from cdk_constructs.function_defaults import RUNTIME, month_log_group
+from cdk_constructs.function_defaults import RUNTIME, month_log_group, project_files
 from cdk_constructs.nag_acknowledgements import acknowledge_serving_metrics_publisher
 from cdk_constructs.serving_metrics.published import (
     BLOCK_COST_USD,
@@ -75,15 +74,18 @@ from cdk_constructs.serving_metrics.series import (
     RATE_WINDOW,
     ROUTER_JOB,
     ROUTER_METRICS,
-    SCRAPE_INTERVAL_SECONDS,
     SPEC_DECODE_METRICS,
-    VLLM_JOB,
     VLLM_METRICS,
     PrometheusSeries,
 )
 from deployment_config.gpu_nodes import EKS_SCALE_IN_BEFORE_END_MINUTES
+from deployment_config.metric_names import SCRAPE_INTERVAL_SECONDS, VLLM_JOB
 
-HANDLER_DIR = Path(__file__).resolve().parent / "runtime"
+#: The publisher's code (function_defaults.project_files): its runtime/ and the rules it shares with ``llmops``
+#: (capacity_rules/, standard library only), at their own paths.
+BUNDLE = ("capacity_rules/*.py", "cdk_constructs/serving_metrics/runtime/*.py")
+#: The handler, by its package path (as the deploy-time smoke test's: cdk_constructs/deploy_time_smoke_test/).
+HANDLER = "cdk_constructs.serving_metrics.runtime.handler.handler"
 
 
 @dataclass(frozen=True)
@@ -225,8 +227,8 @@ class ServingMetricsPublisher(Construct):
             self,
             "Function",
             runtime=RUNTIME,
-            handler="handler.handler",
-            code=lambda_.Code.from_asset(str(HANDLER_DIR), exclude=["__pycache__", "*.pyc"]),
+            handler=HANDLER,
+            code=project_files(BUNDLE),
             role=self.role,
             log_group=self.log_group,
             timeout=cdk.Duration.seconds(50),
@@ -299,7 +301,8 @@ class ServingMetricsPublisher(Construct):
 #: The package's names: the construct, and the series and scrape configuration that the stacks, the dashboard and
 #: the alarms read.
 __all__ = [
-    "HANDLER_DIR",
+    "BUNDLE",
+    "HANDLER",
     "RUNTIME",
     "ServingMetricsPublisher",
     "ROUTER_JOB",

@@ -13,14 +13,17 @@ from cdk_constructs.serving_metrics.series import (
     RETRIED_ROUTES,
     ROUTER_JOB,
     SPEC_DECODE_METRICS,
+)
+from deployment_config.metric_names import (
+    GENERATION_TOKENS_PER_SECOND,
+    PROMPT_TOKENS_PER_SECOND,
+    SERVING_BUSY,
+    SERVING_METRICS_NAMESPACE,
     VLLM_JOB,
 )
-from deployment_config.metric_names import SERVING_METRICS_NAMESPACE
 
 #: CloudWatch namespace of the metrics the publisher puts; dimension ClusterName.
 NAMESPACE = SERVING_METRICS_NAMESPACE
-#: 1 in a minute in which vLLM ran a request, 0 in one it served none (see its query below).
-SERVING_BUSY = "ServingBusy"
 
 
 @dataclass(frozen=True)
@@ -110,13 +113,13 @@ def _published() -> tuple[PublishedMetric, ...]:
             ("vllm:kv_cache_usage_perc",),
         ),
         PublishedMetric(
-            "PromptTokensPerSecond",
+            PROMPT_TOKENS_PER_SECOND,
             "Count/Second",
             f"sum(rate(vllm:prompt_tokens_total{{{job}}}[{RATE_WINDOW}]))",
             ("vllm:prompt_tokens_total",),
         ),
         PublishedMetric(
-            "GenerationTokensPerSecond",
+            GENERATION_TOKENS_PER_SECOND,
             "Count/Second",
             f"sum(rate(vllm:generation_tokens_total{{{job}}}[{RATE_WINDOW}]))",
             ("vllm:generation_tokens_total",),

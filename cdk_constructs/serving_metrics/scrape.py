@@ -10,14 +10,13 @@ import yaml
 from cdk_constructs.serving_metrics.series import (
     NODE_MONITORING_JOB,
     ROUTER_JOB,
-    SCRAPE_INTERVAL_SECONDS,
-    VLLM_JOB,
 )
 from deployment_config.addon_outputs import (
     NODE_MONITORING_AGENT_METRICS_PORT,
     NODE_MONITORING_AGENT_NAME,
     NODE_MONITORING_AGENT_NAMESPACE,
 )
+from deployment_config.metric_names import SCRAPE_INTERVAL_SECONDS, VLLM_JOB
 
 #: The router pods' component label (charts/vllm_router.py ROUTER), as the scraper's pod discovery names it.
 _COMPONENT_LABEL = "__meta_kubernetes_pod_label_app_kubernetes_io_component"

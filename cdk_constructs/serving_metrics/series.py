@@ -7,12 +7,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-#: The AMP managed scraper cannot scrape more often (AMP user guide, "Using an AWS managed collector", limitations).
-SCRAPE_INTERVAL_SECONDS = 30
 #: Window of rates and quantiles: at least four scrapes, so that one missed scrape does not empty a rate.
 RATE_WINDOW = "5m"
 
-VLLM_JOB = "vllm"
 NODE_MONITORING_JOB = "node-monitoring-agent"
 #: The job of the router in front of two or more vLLM replicas on EKS (charts/vllm_router.py; scrape.py scrapes it).
 ROUTER_JOB = "vllm-router"

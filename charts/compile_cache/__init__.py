@@ -78,10 +78,6 @@ class CompileCacheSpec:
     def node_directory(self) -> str:
         return f"{NODE_CACHE_ROOT}/{self.digest}"
 
-    @property
-    def object_uri(self) -> str:
-        return f"s3://{self.bucket}/{S3_PREFIX}/{self.digest}/"
-
 
 def serving_profile_digest(args: tuple[str, ...], environment: Mapping[str, str]) -> str:
     """The sha256 of vLLM's arguments and environment: any change of either (a flag, a quantization, a budget) is a

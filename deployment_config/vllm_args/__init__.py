@@ -12,7 +12,6 @@ the way vLLM 0.33.0 does.
 - :mod:`.extra_args`: how the items of ``model.extra_args`` are walked, an option set twice;
 - :mod:`.rules`: what each rule says about an option it judges (the problem and the fix);
 - :mod:`.values`: the values vLLM 0.33.0 accepts for the options whose value it restricts, each with its source;
-- :mod:`.recipe_args`: the vendored recipe's arguments judged by the same rules;
 - :mod:`.extra_env`: the rules for ``model.extra_env``.
 
 This package re-exports their public names, so that callers import from ``deployment_config.vllm_args``.
@@ -31,7 +30,6 @@ from deployment_config.vllm_args.options import (
     Rule,
     VllmOption,
 )
-from deployment_config.vllm_args.recipe_args import recipe_args_problems
 
 __all__ = [
     "JUDGED_OPTIONS",
@@ -43,5 +41,4 @@ __all__ = [
     "VllmOption",
     "extra_args_problems",
     "extra_env_problems",
-    "recipe_args_problems",
 ]

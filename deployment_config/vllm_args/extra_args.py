@@ -1,6 +1,6 @@
 """Which vLLM arguments ``model.extra_args`` may add, read the way vLLM reads them (:mod:`.parsing`): the items walked
 as vLLM's parser walks them, each judged option handed to its rule (:mod:`.rules`), and an option set twice reported.
-The vendored recipe's arguments are judged by the same rules in :mod:`.recipe_args`."""
+The vendored recipe's arguments are judged by the same rules (tests/deployment_config/test_recipe.py)."""
 
 from __future__ import annotations
 

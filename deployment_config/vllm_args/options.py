@@ -24,7 +24,6 @@ SERVING_PORT = 8000
 _ENGINE = "vllm/engine/arg_utils.py EngineArgs.add_cli_args"
 _FRONTEND = "vllm/entrypoints/common/cli_args.py FrontendArgs"
 _SERVE = "vllm/entrypoints/common/cli_args.py make_arg_parser"
-_ASYNC = "vllm/engine/arg_utils.py AsyncEngineArgs.add_cli_args"
 
 
 @dataclass(frozen=True)

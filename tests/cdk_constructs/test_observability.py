@@ -1113,10 +1113,17 @@ def test_a_hyperpod_environment_has_its_observability_stack_after_the_endpoint(
 def test_on_hyperpod_the_scraper_reads_the_operators_worker_pod_on_vllms_port(
     hyperpod_observability, synthesized_hyperpod
 ):
-    from charts.inference_endpoint_chart import endpoint_manifest, inference_endpoint_spec_for
+    from charts.inference_endpoint_chart import (
+        inference_endpoint_spec_for,
+        synthesize_inference_endpoint,
+    )
 
     spec = inference_endpoint_spec_for(synthesized_hyperpod.env_config)
-    worker = endpoint_manifest(spec)["spec"]["worker"]
+    # the InferenceEndpointConfig as the chart writes it
+    (endpoint,) = [
+        o for o in synthesize_inference_endpoint(spec) if o["kind"] == "InferenceEndpointConfig"
+    ]
+    worker = endpoint["spec"]["worker"]
     scraper = _only(_of_type(hyperpod_observability, "AWS::APS::Scraper"))["Properties"]
     config = yaml.safe_load(base64.b64decode(scraper["ScrapeConfiguration"]["ConfigurationBlob"]))
     (job,) = config["scrape_configs"]  # no node monitoring agent on HyperPod
@@ -1136,8 +1143,8 @@ def test_on_hyperpod_the_scraper_reads_the_operators_worker_pod_on_vllms_port(
         "source_labels": ["__meta_kubernetes_pod_label_app"],
         "regex": spec.name,
     } in job["relabel_configs"]
-    assert endpoint_manifest(spec)["metadata"]["name"] == spec.name
-    assert endpoint_manifest(spec)["spec"]["metrics"]["modelMetrics"] == {
+    assert endpoint["metadata"]["name"] == spec.name
+    assert endpoint["spec"]["metrics"]["modelMetrics"] == {
         "port": int(port),
         "path": "/metrics",
     }

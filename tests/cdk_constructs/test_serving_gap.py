@@ -16,7 +16,6 @@ from cdk_constructs.serving_metrics import (
     ServingGapPlan,
 )
 from cdk_constructs.serving_metrics.runtime import handler
-from ops_cli.capacity_blocks import FINAL_STATES
 from tests.cdk_constructs import test_observability as observed
 from tests.cdk_constructs.test_block_earnings import _no_load_balancer, _publish
 from tests.cdk_constructs.test_observability import NOW, _event
@@ -215,10 +214,6 @@ def test_without_the_gaps_plan_in_the_event_nothing_is_put_for_it(clients):
     _answer(clients, [CURRENT, NEXT], _current(), _next(END + timedelta(days=1)))
     event = {k: v for k, v in _gap_event().items() if k != "servingGap"}
     assert SERVING_GAP_MINUTES not in _publish(clients, event)
-
-
-def test_the_states_that_never_serve_are_llmops_final_states():
-    assert set(handler.NEVER_SERVES) == FINAL_STATES
 
 
 def test_a_gaps_plan_without_a_next_block_is_a_programming_error():

@@ -50,7 +50,7 @@ def test_the_default_environments_block_has_its_published_rate():
 
 def test_a_type_or_region_without_a_published_rate_gets_none_and_says_where_it_looked():
     # p5e has no On-Demand rate in the source read; p6-b300 no Capacity Block rate in Frankfurt
-    assert gpu_prices.on_demand_rate("p5e.48xlarge", "us-west-2") is None
+    assert gpu_prices.rate("on_demand", "p5e.48xlarge", "us-west-2") is None
     assert gpu_prices.capacity_block_rate("p6-b300.48xlarge", "eu-central-1") is None
     said = gpu_prices.absent("capacity_blocks", "p6-b300.48xlarge", "eu-central-1")
     assert said.startswith("no published rate in the table for p6-b300.48xlarge in eu-central-1")

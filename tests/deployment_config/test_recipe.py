@@ -29,8 +29,13 @@ from deployment_config.recipe import (
     recipe_for,
     recipe_profile,
 )
-from deployment_config.sizing import KV_CACHE_BYTES, check_model_fits, startup_budget
-from deployment_config.vllm_args import VLLM_SOURCE, recipe_args_problems
+from deployment_config.sizing import (
+    GPU_MEMORY_UTILIZATION,
+    KV_CACHE_BYTES,
+    check_model_fits,
+    startup_budget,
+)
+from deployment_config.vllm_args import VLLM_SOURCE, extra_args_problems
 from deployment_config.vllm_args.values import VALUE_RULES
 from deployment_config.yaml_reader import read_yaml
 from tests.conftest import CONFIG_DIR
@@ -38,6 +43,15 @@ from tests.conftest import CONFIG_DIR
 PROJECT = Path(__file__).resolve().parents[2]
 RECIPE_FILE = RECIPE_FILES["kimi-k3"]
 RECIPE = recipe_for("kimi-k3")
+
+
+def recipe_args_problems(args, *, recipe_source: str = "the recipe") -> list[str]:
+    """What the vendored vLLM 0.33.0 rules for model.extra_args say about arguments the recipe gives: each disagreement
+    names ``recipe_source``, the item and vLLM's source."""
+    return [
+        f"{recipe_source} gives {args[i]!r}; read by the rules of {VLLM_SOURCE}: {p.problem}"
+        for i, p in extra_args_problems(args, gpu_memory_utilization_min=GPU_MEMORY_UTILIZATION)
+    ]
 
 
 def _yaml(path: Path) -> dict:

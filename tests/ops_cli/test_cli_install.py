@@ -21,6 +21,8 @@ from tests.conftest import CONFIG_DIR
 from tests.ops_cli.conftest import Result
 
 PROJECT = Path(__file__).resolve().parents[2]
+#: The packages pyproject.toml puts in the wheel: the CLI, the loader, the endpoint probe, the Capacity Block rules.
+PACKAGES = ("ops_cli", "deployment_config", "endpoint_probe", "capacity_rules")
 
 
 def _run(aws, argv, *, environ=None, cwd=None) -> Result:
@@ -117,7 +119,7 @@ def installed(tmp_path_factory) -> Path:
     for name in ("pyproject.toml", "README.md"):
         (source / name).parent.mkdir(parents=True, exist_ok=True)
         shutil.copy(PROJECT / name, source / name)
-    for package in ("ops_cli", "deployment_config", "endpoint_probe"):
+    for package in PACKAGES:
         shutil.copytree(
             PROJECT / package, source / package, ignore=shutil.ignore_patterns("__pycache__")
         )
@@ -147,8 +149,8 @@ def installed(tmp_path_factory) -> Path:
 
 def test_the_package_holds_the_cli_and_the_loader_and_nothing_of_the_cdk_app(installed):
     top = {p.name for p in installed.iterdir()}
-    # the CLI, the loader and the endpoint probe the CLI's smoke test and bench import
-    assert {"ops_cli", "deployment_config", "endpoint_probe"} <= top
+    # the CLI, the loader, the endpoint probe the CLI's smoke test and bench import, the Capacity Block rules
+    assert set(PACKAGES) <= top
     assert not top & {"stacks", "charts", "cdk_constructs", "tests", "app.py"}
     # the loader's data files travel with it
     assert (installed / "deployment_config" / "data" / "availability_zones.json").is_file()
@@ -158,9 +160,9 @@ def test_the_package_holds_the_cli_and_the_loader_and_nothing_of_the_cdk_app(ins
     assert "llmops = ops_cli.cli:run" in entry_points.read_text()
 
 
-def test_every_module_of_the_three_packages_is_in_the_wheel(installed):
+def test_every_module_of_the_packages_is_in_the_wheel(installed):
     # a subpackage left out of pyproject.toml's package list would import in the checkout and fail once installed
-    packages = ("ops_cli", "deployment_config", "endpoint_probe")
+    packages = PACKAGES
     in_checkout = {
         p.relative_to(PROJECT)
         for package in packages

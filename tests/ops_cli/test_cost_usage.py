@@ -9,13 +9,17 @@ from decimal import Decimal
 
 import pytest
 
-from cdk_constructs.serving_metrics import NAMESPACE, PUBLISHED_METRICS, SERVING_BUSY
-from cdk_constructs.serving_metrics.runtime import handler
+from cdk_constructs.serving_metrics import PUBLISHED_METRICS
+from deployment_config.metric_names import (
+    GENERATION_TOKENS_PER_SECOND,
+    PROMPT_TOKENS_PER_SECOND,
+    SERVING_BUSY,
+)
 from ops_cli import block_usage
 from ops_cli.cost_records import Block
 from ops_cli.errors import ExitCode
 from ops_cli.output import Table
-from ops_cli.paid_periods import NEVER_PAID, reservation_periods
+from ops_cli.paid_periods import reservation_periods
 from ops_cli.tables import usage_human
 from tests.ops_cli import test_cost as priced
 from tests.ops_cli.conftest import NOW, StubbedAws
@@ -93,12 +97,11 @@ def expect_busy_day(regional: StubbedAws, cluster: str = CLUSTER) -> None:
     )
 
 
-def test_the_names_read_are_the_ones_the_publisher_puts():
-    assert block_usage.NAMESPACE == NAMESPACE
-    assert {block_usage.PROMPT_RATE, block_usage.GENERATION_RATE, block_usage.SERVING_BUSY} <= set(
+def test_the_names_read_are_ones_the_publisher_puts():
+    # the metrics llmops cost --usage reads (deployment_config/metric_names.py) are among those the publisher computes
+    assert {PROMPT_TOKENS_PER_SECOND, GENERATION_TOKENS_PER_SECOND, SERVING_BUSY} <= set(
         PUBLISHED_METRICS
     )
-    assert block_usage.SERVING_BUSY == SERVING_BUSY
 
 
 def test_given_a_busy_day_when_usage_runs_then_cost_per_million_tokens_and_idle_share_are_reported(
@@ -496,10 +499,6 @@ def test_a_next_block_whose_payment_failed_is_listed_and_neither_its_fee_nor_its
     assert following["fee_source"] == "not counted: the reservation is payment-failed (never paid)"
 
 
-def test_the_states_never_paid_are_the_publishers():
-    assert set(NEVER_PAID) == set(handler.NOT_PAID_STATES)
-
-
 def test_a_next_block_without_its_fee_adds_nothing_and_the_report_says_so(stubs, example_env):
     regional, _ = stubs
     next_start = NOW - _hours(4)
@@ -576,5 +575,5 @@ def test_a_metric_value_that_is_negative_or_no_number_is_refused_not_summed(stub
     result = run("cost", "--usage", "--env", "example", "--block-fee", "91540.80")
     # then the answer is refused in one line naming the metric, exit 21, never an internal error or a sum
     assert result.code == ExitCode.UNEXPECTED_ANSWER, result.stderr
-    assert f"CloudWatch answered {block_usage.SERVING_BUSY} (SampleCount)" in result.stderr
+    assert f"CloudWatch answered {SERVING_BUSY} (SampleCount)" in result.stderr
     assert "a time and a finite number, 0 or more, were expected" in result.stderr

@@ -56,6 +56,8 @@ from botocore.awsrequest import AWSRequest
 from botocore.session import Session
 from botocore.utils import percent_encode_sequence
 
+from capacity_rules import FINAL_STATES, NEVER_PAID, PAID, bought_until, extensions_of
+
 LOGGER = logging.getLogger()
 LOGGER.setLevel(logging.INFO)
 
@@ -155,18 +157,6 @@ def minute_of_fee(fee: float | None, start, end, now: float) -> float | None:
     return fee * 60 / length
 
 
-#: The extension status whose fee was paid. EC2 API reference, CapacityBlockExtension.CapacityBlockExtensionStatus
-#: (botocore's EC2 model): payment-pending (processing; failed if not processed within 12 hours), payment-failed (not
-#: paid), payment-succeeded (paid: invoiced as a one-time upfront payment against the reservation id). The reservation's
-#: EndDate moves to the extension's end only once its payment succeeded; after a failed one the block ends at its
-#: original end (EC2 user guide, https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/capacity-blocks-extend.html,
-#: "Billing"; the extension continues the block "without disruption", so it starts where the block ended).
-PAID_EXTENSION = "payment-succeeded"
-#: Reservation states in which the block's minutes cost nothing; payment-failed: "Your Capacity Block was released" (EC2
-#: user guide, https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/capacity-blocks-view.html).
-NOT_PAID_STATES = ("cancelled", "failed", "unsupported", "payment-failed")
-
-
 def extension_history(ec2, reservation_ids: list[str]) -> list[dict]:
     """Every extension of the reservations, from one DescribeCapacityBlockExtensionHistory call for all of them (more
     only when EC2 pages its answer: NextToken, at most 10 pages)."""
@@ -180,25 +170,25 @@ def extension_history(ec2, reservation_ids: list[str]) -> list[dict]:
     return extensions
 
 
+def usd_fee(record: dict) -> float | None:
+    """An extension's or a training plan's UpfrontFee when its CurrencyCode is USD; None without one, or not a number."""
+    try:
+        return float(record["UpfrontFee"]) if record.get("CurrencyCode") == "USD" else None
+    except (KeyError, ValueError):
+        return None
+
+
 def paid_periods(reservation: dict, extensions: list[dict], fee: float | None) -> list[tuple]:
-    """(start, end, fee in USD or None) of each period paid for the reservation: the block as bought, from StartDate to
-    its first extension's start (EndDate without one; after an extension EndDate is the extended end), with ``fee``;
-    then each paid extension with its UpfrontFee when its CurrencyCode is USD. An extension starts where what it extends
-    ended, so every extension's start, paid or not, bounds the block as bought (:data:`PAID_EXTENSION`)."""
-    ours = [x for x in extensions if x.get("CapacityReservationId") == reservation.get("CapacityReservationId")
-            and x.get("CapacityBlockExtensionStartDate")]
-    if reservation.get("State") in NOT_PAID_STATES:
+    """(start, end, fee in USD or None) of each period paid for the reservation: the block as bought
+    (capacity_rules.bought_until) with ``fee``, then each paid extension with its UpfrontFee when its CurrencyCode is
+    USD; none for a reservation never paid (capacity_rules.NEVER_PAID)."""
+    if reservation.get("State") in NEVER_PAID:
         return []
-    starts = [x["CapacityBlockExtensionStartDate"] for x in ours]
-    bought_until = min((d for d in (reservation.get("EndDate"), *starts) if d is not None), default=None)
-    periods = [(reservation.get("StartDate"), bought_until, fee)]
+    ours = extensions_of(reservation.get("CapacityReservationId"), extensions)
+    periods = [(reservation.get("StartDate"), bought_until(reservation.get("EndDate"), ours), fee)]
     for x in ours:
-        if x.get("CapacityBlockExtensionStatus") == PAID_EXTENSION:
-            try:
-                paid = float(x["UpfrontFee"]) if x.get("CurrencyCode") == "USD" else None
-            except (KeyError, ValueError):
-                paid = None
-            periods.append((x["CapacityBlockExtensionStartDate"], x.get("CapacityBlockExtensionEndDate"), paid))
+        if x.get("CapacityBlockExtensionStatus") == PAID:
+            periods.append((x["CapacityBlockExtensionStartDate"], x.get("CapacityBlockExtensionEndDate"), usd_fee(x)))
     return periods
 
 
@@ -211,9 +201,9 @@ def minute_of_fees(periods: list[tuple], now: float) -> float | None:
 
 
 def _block(reservation: dict, now: float) -> float | None:
-    """Hours until the reservation's EndDate, 0 once ended, cancelled or expired (:data:`NEVER_SERVES`)."""
+    """Hours until the reservation's EndDate, 0 once ended, cancelled or expired (:data:`FINAL_STATES`)."""
     end = reservation.get("EndDate")
-    if reservation.get("State") in NEVER_SERVES:
+    if reservation.get("State") in FINAL_STATES:
         return 0.0
     return None if end is None else max(0.0, (end.timestamp() - now) / 3600)
 
@@ -275,17 +265,8 @@ def training_plan(sagemaker, plan_name: str, now: float) -> tuple[float | None, 
     if plan.get("Status") in ("Expired", "Failed"):
         return 0.0, None
     end = plan.get("EndTime")
-    try:
-        fee = float(plan["UpfrontFee"]) if plan.get("CurrencyCode") == "USD" else None
-    except (KeyError, ValueError):
-        fee = None
-    cost = minute_of_fee(fee, plan.get("StartTime"), end, now)
+    cost = minute_of_fee(usd_fee(plan), plan.get("StartTime"), end, now)
     return (None if end is None else max(0.0, (end.timestamp() - now) / 3600)), cost
-
-
-#: Reservation states in which a Capacity Block serves no more, or never will: ops_cli/capacity_blocks.py's FINAL_STATES
-#: (a test holds them equal), from the EC2 API reference's CapacityReservation State (payment-failed: released, above).
-NEVER_SERVES = ("expired", "cancelled", "failed", "unsupported", "payment-failed")
 
 
 def serving_gap_minutes(ec2, reservation_ids: list[str], now: float, cold_start_seconds: float,
@@ -296,7 +277,7 @@ def serving_gap_minutes(ec2, reservation_ids: list[str], now: float, cold_start_
     first, whichever slot holds it, as in ``llmops handover`` (the slots alternate: docs/capacity.md).
 
     0 when the overlap covers the cold start, and 0 once the first block has ended or never served (its handover is
-    past). A second block that will never serve (NEVER_SERVES) leaves no end to the gap: its minutes are then those it
+    past). A second block that will never serve (FINAL_STATES) leaves no end to the gap: its minutes are then those it
     was to serve after the scale-down, to its EndDate (0 when it was to end before: it covered nothing). None (nothing
     put) when EC2 does not return both blocks with their dates."""
     reservations = ec2.describe_capacity_reservations(CapacityReservationIds=reservation_ids)["CapacityReservations"]
@@ -305,10 +286,10 @@ def serving_gap_minutes(ec2, reservation_ids: list[str], now: float, cold_start_
     if any(b.get("StartDate") is None or b.get("EndDate") is None for b in blocks):
         return None
     first, second = sorted(blocks, key=lambda b: b["StartDate"])
-    if first.get("State") in NEVER_SERVES or now >= first["EndDate"].timestamp():
+    if first.get("State") in FINAL_STATES or now >= first["EndDate"].timestamp():
         return 0.0
     scale_down = first["EndDate"].timestamp() - scale_down_minutes * 60
-    if second.get("State") in NEVER_SERVES:
+    if second.get("State") in FINAL_STATES:
         return max(0.0, (second["EndDate"].timestamp() - scale_down) / 60)
     return max(0.0, (second["StartDate"].timestamp() + cold_start_seconds - scale_down) / 60)
 

@@ -15,6 +15,7 @@ import botocore.config
 import botocore.configprovider
 import botocore.credentials
 import botocore.exceptions
+import botocore.loaders
 import botocore.session
 
 from ops_cli.errors import SDK_ERRORS, THROTTLING_CODES, ExitCode, OpsError, error_code, translate
@@ -72,6 +73,38 @@ def botocore_session(environ: Mapping[str, str]) -> botocore.session.Session:
             if not isinstance(p, botocore.credentials.InstanceMetadataProvider)
         ]
     return session
+
+
+#: One botocore model loader per data path (AWS_DATA_PATH, or the profile's ``data_path``) for the process. Each new
+#: Session otherwise makes its own Loader, whose cache is empty, and every client of it parses its service's model
+#: again: 0.1-0.2 s of CPU each (EC2's model describes over 700 operations). The Loader only reads botocore's and
+#: boto3's data files and keeps what it parsed (botocore loaders.py ``instance_cache``); a Session of botocore's own
+#: shares one between its clients alike.
+_LOADERS: dict[str | None, botocore.loaders.Loader] = {}
+
+
+def _with_shared_loader(session: botocore.session.Session) -> botocore.session.Session:
+    """``session``, its data loader the process's one for its data path (:data:`_LOADERS`)."""
+    data_path = session.get_config_variable("data_path")
+    if data_path in _LOADERS:
+        session.register_component("data_loader", _LOADERS[data_path])
+    else:
+        _LOADERS[data_path] = session.get_component("data_loader")
+    return session
+
+
+def _boto3_session(session: botocore.session.Session, region: str):  # noqa: ANN202 (boto3's Session, imported late)
+    """boto3's Session on ``session``. boto3 adds its own data folder to the loader's search paths each time
+    (boto3 session.py ``_setup_loader``): on a shared loader it is added once, not once per client."""
+    import boto3
+
+    paths = list(session.get_component("data_loader").search_paths)
+    wrapped = boto3.session.Session(botocore_session=session, region_name=region)
+    loader = session.get_component("data_loader")
+    added = loader.search_paths[len(paths) :]
+    if all(path in paths for path in added):
+        del loader.search_paths[len(paths) :]
+    return wrapped
 
 
 THROTTLE_ATTEMPTS = 6
@@ -169,14 +202,12 @@ class Aws:
         )
 
     def _default_client(self, service: str, *, single_send: bool = False) -> Any:
-        import boto3
-
-        session = (
+        session = _with_shared_loader(
             botocore_session(self.environ)
             if self.environ is not None
             else botocore.session.Session()
         )
-        return boto3.session.Session(botocore_session=session, region_name=self.region).client(
+        return _boto3_session(session, self.region).client(
             service, config=self.client_config(single_send=single_send)
         )
 

@@ -17,6 +17,9 @@ from pathlib import Path
 import pytest
 import yaml
 
+#: The order in which the xdist workers take the files: the longest first (tests/scheduling.py).
+pytest_plugins = ("tests.scheduling",)
+
 NO_AWS_DIR_VARIABLE = "LLMOPS_TESTS_NO_AWS_DIR"
 
 

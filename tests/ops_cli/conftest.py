@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 from botocore.stub import Stubber
 
+from ops_cli import cli
 from ops_cli.aws import Aws
 from ops_cli.cli import main
 from ops_cli.context import Runtime
@@ -90,6 +91,15 @@ def aws() -> StubbedAws:
         stubbed.assert_all_used()
     finally:
         stubbed.deactivate()
+
+
+@pytest.fixture
+def fresh_parser():
+    """For a test that replaces a command's handler: main's parser, built once per process (ops_cli.cli.shared_parser)
+    with the handlers of its build, is built again for the test, naming the replacement, and again after it."""
+    cli.shared_parser.cache_clear()
+    yield
+    cli.shared_parser.cache_clear()
 
 
 @pytest.fixture

@@ -61,7 +61,7 @@ def test_every_command_has_a_handler_of_its_own_module():
         assert list(inspect.signature(handler).parameters) == ["ctx"], line
 
 
-def test_main_runs_the_handler_the_command_line_names(monkeypatch):
+def test_main_runs_the_handler_the_command_line_names(monkeypatch, fresh_parser):
     # given two commands of one group whose handlers only say that they ran
     ran = []
     monkeypatch.setattr(
@@ -77,6 +77,28 @@ def test_main_runs_the_handler_the_command_line_names(monkeypatch):
     )
     # then that one ran, once, and its return value is the exit code
     assert ran == [("show", "cr-0123456789abcdef0")] and code == 7
+
+
+def test_main_builds_its_parser_once_and_each_command_parses_as_the_first(
+    monkeypatch, fresh_parser
+):
+    # given a process whose main has parsed a command line with a mistake, then one with other options
+    builds = []
+    real_build = cli.build_parser
+    monkeypatch.setattr(cli, "build_parser", lambda: builds.append(1) or real_build())
+
+    def run(*argv: str) -> tuple[int, str, str]:
+        out, err = io.StringIO(), io.StringIO()
+        code = cli.main(list(argv), Runtime(stdout=out, stderr=err, environ={}))
+        return code, out.getvalue(), err.getvalue()
+
+    mistyped = run("capacity-blocks", "show", "cr-0123456789abcdef0", "--regoin", "us-west-2")
+    run("help", "capacity-blocks", "--json")
+    # when the first command line is parsed again
+    again = run("capacity-blocks", "show", "cr-0123456789abcdef0", "--regoin", "us-west-2")
+    # then the parser was built once, and the answer is the first one's, word for word
+    assert len(builds) == 1
+    assert again == mistyped and mistyped[0] == 2 and "--region" in mistyped[2]
 
 
 def _section(text: str, title: str) -> list[str]:

@@ -456,7 +456,9 @@ def test_a_purchase_is_reported_on_stderr_when_stdout_is_closed(aws, run_with):
     )
 
 
-def test_an_unexpected_exception_is_an_internal_error_without_traceback(run, monkeypatch):
+def test_an_unexpected_exception_is_an_internal_error_without_traceback(
+    run, monkeypatch, fresh_parser
+):
     def broken(self):
         raise ZeroDivisionError("division by zero")
 
@@ -469,7 +471,7 @@ def test_an_unexpected_exception_is_an_internal_error_without_traceback(run, mon
     )
 
 
-def test_llmops_debug_shows_the_traceback(run_with, monkeypatch):
+def test_llmops_debug_shows_the_traceback(run_with, monkeypatch, fresh_parser):
     def broken(self):
         raise ZeroDivisionError("division by zero")
 
@@ -489,7 +491,7 @@ def test_llmops_debug_shows_the_traceback(run_with, monkeypatch):
     )
 
 
-def test_ctrl_c(run, monkeypatch):
+def test_ctrl_c(run, monkeypatch, fresh_parser):
     def interrupted(self):
         raise KeyboardInterrupt
 

@@ -1,0 +1,50 @@
+"""The order in which the xdist workers take the test files (a pytest plugin of tests/conftest.py): the longest first,
+so that the run does not end with one worker on a long file while the other has nothing left.
+
+pytest-xdist's ``--dist loadfile`` hands out whole files in the order it is given them, one at a time as a worker runs
+short of work (xdist 3.8 scheduler/loadscope.py); by default it first sorts the files by their number of tests
+(``--loadscope-reorder``), which puts a long file of few tests (the CLI's deadlines, the compile cache's processes)
+last. pyproject.toml's addopts turn that sort off (``--no-loadscope-reorder``) and this hook orders instead: the files
+of :data:`LONGEST_FIRST`, in its order, then the rest by their number of tests, most first, as xdist would.
+
+The list is of the longest files of a run, summed per file from ``.venv/bin/python -m pytest -q -p no:cacheprovider
+--durations=0`` (docs/maintainers/performance.md, "The test suite"). First those that need no shared synthesis, which
+run while the background synthesis (tests/background_synthesis.py) still has a core busy; then those that read it.
+The order changes no test's outcome: each file still runs whole on one worker.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+#: Test files, longest first, as paths relative to the project directory (the start of their tests' node ids).
+LONGEST_FIRST = (
+    # no shared synthesis: they wait out deadlines and start processes while it runs
+    "tests/ops_cli/test_cli_keeps_its_word.py",
+    "tests/charts/test_compile_cache.py",
+    "tests/ops_cli/test_hostile_endpoint.py",
+    "tests/endpoint_probe/test_deadline.py",
+    "tests/deployment_config/test_vllm_args.py",
+    "tests/charts/test_vllm_router.py",
+    "tests/ops_cli/test_cli_install.py",
+    # the shared synthesis's readers, and files of syntheses of their own
+    "tests/cdk_constructs/test_promotion_gate.py",
+    "tests/cdk_constructs/test_deploy_time_smoke.py",
+    "tests/deployment_config/test_malformed_corpus.py",
+    "tests/stacks/test_hyperpod.py",
+    "tests/stacks/test_pipeline.py",
+    "tests/test_quality_gates.py",
+    "tests/charts/test_multinode.py",
+    "tests/stacks/test_access_stack.py",
+)
+
+
+def _file(item) -> str:  # noqa: ANN001 (a pytest Item)
+    return item.nodeid.split("::", 1)[0]
+
+
+def pytest_collection_modifyitems(config, items) -> None:  # noqa: ANN001 (pytest's hook)
+    rank = {path: i for i, path in enumerate(LONGEST_FIRST)}
+    tests_per_file = Counter(_file(item) for item in items)
+    # sort is stable: within a file, and among files of as many tests, the collection's order stands
+    items.sort(key=lambda item: (rank.get(_file(item), len(rank)), -tests_per_file[_file(item)]))

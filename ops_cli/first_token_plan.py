@@ -220,7 +220,8 @@ def first_token_phases(env: EnvironmentConfig, measured: Measured | None = None)
 
 def _faster_path(rows: list[Phase]) -> Phase:
     """Which of the two S3 paths this plan finds faster, on a new node and on a restart, and why the chart keeps the
-    copy to the NVMe whatever it finds (charts/vllm_deployment.py, the comment above ``S3_TRANSFER_SETTINGS``)."""
+    copy to the NVMe whatever it finds (charts/vllm_deployment.py, the comment above ``S3_TRANSFER_SETTINGS``): the
+    streamed bytes would not be checked against the manifest, not the credentials, which the streamer takes."""
     by_step = {p.step: p for p in rows}
 
     def estimate(prefix: str) -> Phase:
@@ -243,9 +244,12 @@ def _faster_path(rows: list[Phase]) -> Phase:
         f"{faster(copy_restart, runai_restart)}",
         min(copy_new.minutes, runai_new.minutes),
         "the estimates above, warm-up left out of both; the copy's load rate is the slowest measured disk "
-        "(the instance store's is unmeasured), Run:ai's a published 8-rank figure from other storage. The chart "
-        "copies: a restart keeps the copy on the node, the copy is checked against the manifest, and the AWS CLI "
-        "takes the pod's EKS Pod Identity credentials, which the streamer's own S3 client is not verified to "
+        "(the instance store's is unmeasured), Run:ai's a published 8-rank figure from other storage. The streamer "
+        "takes the pod's EKS Pod Identity credentials (its S3 client's default chain has the container credential "
+        "provider: docs/maintainers/facts-and-sources.md); the chart still copies because what it streams would not "
+        "be checked: the manifest's sha256 is of the bytes, S3's SHA-256 of a multipart object is computed from its "
+        "parts' checksums, the CRC64NVME S3 adds by default is of the whole object (S3 API reference, Checksum), and "
+        "the mirror records neither in the manifest yet "
         "(docs/weights.md, 'Streaming into the GPUs (Run:ai)'); measure both on the node (bench/weight_load.py, "
         "llmops phases) before switching",
     )

@@ -83,6 +83,11 @@ def test_the_s3_plan_for_kimi_k3_on_p6_b300_follows_the_rates(timeline, default_
     (choice,) = [p for s, p in rows.items() if s.startswith("faster S3 path by this plan")]
     assert "new node Run:ai distributed (8.5 min against 25.8)" in choice.step
     assert choice.minutes == 8.5 and "Pod Identity" in choice.basis
+    # and says why the chart still copies: the streamer takes the pod's credentials (not a reason any more), but what it
+    # streams from S3 would not be checked against the manifest
+    assert "not verified" not in choice.basis
+    assert "takes the pod's EKS Pod Identity credentials" in choice.basis
+    assert "would not be checked" in choice.basis and "CRC64NVME" in choice.basis
     limit = next(p for s, p in rows.items() if s.startswith("limit: weights / instance bandwidth"))
     assert limit.minutes == round(1420 / 37.5 / 60, 1)
 

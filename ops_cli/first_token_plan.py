@@ -131,6 +131,10 @@ def first_token_phases(env: EnvironmentConfig, measured: Measured | None = None)
         rates["runai_streamer_from_memory"].gb_per_second * ranks, network.gb_per_second
     )
     whole = rates["runai_each_rank_whole_model"]
+    disk_stream, stream_ceiling = (
+        rates["runai_streamer_from_disk"],
+        rates["runai_streamer_from_memory"],
+    )
     warm, warm_up = _warm_up(measured, new_node=True)
     restart_warm, restart_warm_up = _warm_up(measured, new_node=False)
     check = rates["sha256_check"]
@@ -206,6 +210,17 @@ def first_token_phases(env: EnvironmentConfig, measured: Measured | None = None)
             f"{weights} GB / {distributed:.2f} GB/s, from S3 again{restart_warm_up}; limit: / {distributed_limit:g}",
             limit_minutes=minutes(weights / distributed_limit + restart_warm),
         ),
+        # vLLM 0.33.0 runai_streamer_loader.py takes a local directory as well (``is_local``) and streams it the same
+        # way, distributed too; runai-model-streamer 0.17.1 distributed_streamer.py ``set_is_distributed`` does not
+        # look at the storage. The ranks then share the node's disk, so its read rate bounds the load.
+        Phase(
+            "restart on the same node -> first token, Run:ai distributed from the NVMe copy",
+            minutes(disk_stream.seconds_for(weights) + restart_warm),
+            f"{weights} GB / runai_streamer_from_disk {disk_stream.gb_per_second:g} GB/s (the ranks share the disk: "
+            f"the one-reader rate of the slowest measured disk; the instance store's is unmeasured){restart_warm_up}; "
+            f"limit: / {ranks} x runai_streamer_from_memory ({ranks * stream_ceiling.gb_per_second:g} GB/s)",
+            limit_minutes=minutes(weights / (ranks * stream_ceiling.gb_per_second) + restart_warm),
+        ),
         Phase(
             "limit: weights / instance bandwidth",
             minutes(ena.seconds_for(weights)) if ena else None,
@@ -230,7 +245,7 @@ def _faster_path(rows: list[Phase]) -> Phase:
     copy_new = estimate("node ready -> first token, weights from S3: copy")
     runai_new = estimate("node ready -> first token, weights from S3: Run:ai")
     copy_restart = estimate("restart on the same node -> first token (weights on the NVMe)")
-    runai_restart = estimate("restart on the same node -> first token, Run:ai")
+    runai_restart = estimate("restart on the same node -> first token, Run:ai distributed from S3")
 
     def faster(copy: Phase, runai: Phase) -> str:
         return (

@@ -49,9 +49,13 @@ STARTUP_PERIOD_SECONDS = 10
 #: CRT buffers parts in memory: the container's 32 GiB limit (below) holds hundreds of 64 MiB parts.
 #: Why a copy to the node's NVMe and not vLLM's ``--load-format runai_streamer`` from S3: the copy stays on the node,
 #: so a restart loads from the NVMe instead of reading 1.4 TB from S3 again; it is checked against the mirror's
-#: manifest before vLLM starts (charts/vllm_weights_check/); and the AWS CLI takes the pod's EKS Pod Identity
-#: credentials (the container credential provider), which for the streamer's own S3 client is not verified (docs/weights.md,
-#: "Streaming into the GPUs (Run:ai)"). The loaders' measured rates (bench/weight_load.py) may change this choice.
+#: manifest before vLLM starts (charts/vllm_weights_check/), which a stream from S3 would not be: the manifest's sha256
+#: is of the bytes, S3's SHA-256 of a multipart object is computed from its parts' checksums, and the CRC64NVME that S3
+#: adds by default is of the whole object (S3 API reference, Checksum,
+#: https://docs.aws.amazon.com/AmazonS3/latest/API/API_Checksum.html); the mirror records neither in the manifest yet.
+#: Credentials are no reason: the streamer's S3 client takes the pod's EKS Pod Identity credentials too
+#: (docs/maintainers/facts-and-sources.md, the Run:ai row). The loaders' measured rates (bench/weight_load.py) and
+#: such a check may change this choice (docs/weights.md, "Streaming into the GPUs (Run:ai)").
 S3_TRANSFER_SETTINGS = (
     ("preferred_transfer_client", "crt"),
     # the goal the start-up plan counts on (deployment_config/startup_rates.py CRT_TARGET): 300Gb/s

@@ -131,6 +131,10 @@ def first_token_phases(env: EnvironmentConfig, measured: Measured | None = None)
         rates["runai_streamer_from_memory"].gb_per_second * ranks, network.gb_per_second
     )
     whole = rates["runai_each_rank_whole_model"]
+    disk_stream, stream_ceiling = (
+        rates["runai_streamer_from_disk"],
+        rates["runai_streamer_from_memory"],
+    )
     warm, warm_up = _warm_up(measured, new_node=True)
     restart_warm, restart_warm_up = _warm_up(measured, new_node=False)
     check = rates["sha256_check"]
@@ -206,6 +210,17 @@ def first_token_phases(env: EnvironmentConfig, measured: Measured | None = None)
             f"{weights} GB / {distributed:.2f} GB/s, from S3 again{restart_warm_up}; limit: / {distributed_limit:g}",
             limit_minutes=minutes(weights / distributed_limit + restart_warm),
         ),
+        # vLLM 0.33.0 runai_streamer_loader.py takes a local directory as well (``is_local``) and streams it the same
+        # way, distributed too; runai-model-streamer 0.17.1 distributed_streamer.py ``set_is_distributed`` does not
+        # look at the storage. The ranks then share the node's disk, so its read rate bounds the load.
+        Phase(
+            "restart on the same node -> first token, Run:ai distributed from the NVMe copy",
+            minutes(disk_stream.seconds_for(weights) + restart_warm),
+            f"{weights} GB / runai_streamer_from_disk {disk_stream.gb_per_second:g} GB/s (the ranks share the disk: "
+            f"the one-reader rate of the slowest measured disk; the instance store's is unmeasured){restart_warm_up}; "
+            f"limit: / {ranks} x runai_streamer_from_memory ({ranks * stream_ceiling.gb_per_second:g} GB/s)",
+            limit_minutes=minutes(weights / (ranks * stream_ceiling.gb_per_second) + restart_warm),
+        ),
         Phase(
             "limit: weights / instance bandwidth",
             minutes(ena.seconds_for(weights)) if ena else None,
@@ -220,7 +235,8 @@ def first_token_phases(env: EnvironmentConfig, measured: Measured | None = None)
 
 def _faster_path(rows: list[Phase]) -> Phase:
     """Which of the two S3 paths this plan finds faster, on a new node and on a restart, and why the chart keeps the
-    copy to the NVMe whatever it finds (charts/vllm_deployment.py, the comment above ``S3_TRANSFER_SETTINGS``)."""
+    copy to the NVMe whatever it finds (charts/vllm_deployment.py, the comment above ``S3_TRANSFER_SETTINGS``): the
+    streamed bytes would not be checked against the manifest, not the credentials, which the streamer takes."""
     by_step = {p.step: p for p in rows}
 
     def estimate(prefix: str) -> Phase:
@@ -229,7 +245,7 @@ def _faster_path(rows: list[Phase]) -> Phase:
     copy_new = estimate("node ready -> first token, weights from S3: copy")
     runai_new = estimate("node ready -> first token, weights from S3: Run:ai")
     copy_restart = estimate("restart on the same node -> first token (weights on the NVMe)")
-    runai_restart = estimate("restart on the same node -> first token, Run:ai")
+    runai_restart = estimate("restart on the same node -> first token, Run:ai distributed from S3")
 
     def faster(copy: Phase, runai: Phase) -> str:
         return (
@@ -243,9 +259,12 @@ def _faster_path(rows: list[Phase]) -> Phase:
         f"{faster(copy_restart, runai_restart)}",
         min(copy_new.minutes, runai_new.minutes),
         "the estimates above, warm-up left out of both; the copy's load rate is the slowest measured disk "
-        "(the instance store's is unmeasured), Run:ai's a published 8-rank figure from other storage. The chart "
-        "copies: a restart keeps the copy on the node, the copy is checked against the manifest, and the AWS CLI "
-        "takes the pod's EKS Pod Identity credentials, which the streamer's own S3 client is not verified to "
+        "(the instance store's is unmeasured), Run:ai's a published 8-rank figure from other storage. The streamer "
+        "takes the pod's EKS Pod Identity credentials (its S3 client's default chain has the container credential "
+        "provider: docs/maintainers/facts-and-sources.md); the chart still copies because what it streams would not "
+        "be checked: the manifest's sha256 is of the bytes, S3's SHA-256 of a multipart object is computed from its "
+        "parts' checksums, the CRC64NVME S3 adds by default is of the whole object (S3 API reference, Checksum), and "
+        "the mirror records neither in the manifest yet "
         "(docs/weights.md, 'Streaming into the GPUs (Run:ai)'); measure both on the node (bench/weight_load.py, "
         "llmops phases) before switching",
     )

@@ -83,8 +83,29 @@ def test_the_s3_plan_for_kimi_k3_on_p6_b300_follows_the_rates(timeline, default_
     (choice,) = [p for s, p in rows.items() if s.startswith("faster S3 path by this plan")]
     assert "new node Run:ai distributed (8.5 min against 25.8)" in choice.step
     assert choice.minutes == 8.5 and "Pod Identity" in choice.basis
+    # and says why the chart still copies: the streamer takes the pod's credentials (not a reason any more), but what it
+    # streams from S3 would not be checked against the manifest
+    assert "not verified" not in choice.basis
+    assert "takes the pod's EKS Pod Identity credentials" in choice.basis
+    assert "would not be checked" in choice.basis and "CRC64NVME" in choice.basis
     limit = next(p for s, p in rows.items() if s.startswith("limit: weights / instance bandwidth"))
     assert limit.minutes == round(1420 / 37.5 / 60, 1)
+
+
+def test_a_restart_plans_the_run_ai_stream_from_the_nodes_checked_copy_too(timeline, default_env):
+    # given the example (8 ranks, the weights copied and checked on the node), when the plan lists the restarts
+    rows = {p.step: p for p in timeline.first_token_phases(default_env)}
+    (from_disk,) = [
+        p
+        for s, p in rows.items()
+        if s.startswith("restart on the same node") and "from the NVMe" in s
+    ]
+    # then the streamer reading the node's copy (vLLM takes a local directory, distributed too) is planned at the
+    # measured one-reader disk rate the ranks share, beside the default loader's restart and the stream from S3
+    assert from_disk.minutes == round(1420 / 1.56 / 60, 1) == 15.2
+    assert "runai_streamer_from_disk 1.56" in from_disk.basis and "unmeasured" in from_disk.basis
+    (choice,) = [p for s, p in rows.items() if s.startswith("faster S3 path by this plan")]
+    assert "restart Run:ai distributed (2.5 min against 19.2)" in choice.step
 
 
 def test_the_table_prints_every_rate_with_its_source(timeline, capsys):

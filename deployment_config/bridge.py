@@ -7,7 +7,7 @@ With a block ending and no next block (the bridge section refuses one beside cap
   group to 0 then (deployment_config/gpu_nodes.py, ``EKS_SCALE_IN_BEFORE_END_MINUTES``, with its source);
 - the bridge **starts** one startup budget (the startup probe's deadline, :attr:`EnvironmentConfig.pod_startup_budget`)
   and ``bridge.margin_minutes`` before that scale-down, rounded down to the minute: the time its instances need to
-  launch and join and its replicas to download, load and warm up, so that they are ready when the block's drain;
+  launch and join and its replicas to download, load and warm up, so that they are ready when the block's nodes drain;
 - the bridge **stops** (scaled to 0) ``bridge.hours_after_block_end`` after the block's end: with no next block to hand
   over to, that fixed window is how long the endpoint outlives the block, a figure the user chose and pays for.
 """

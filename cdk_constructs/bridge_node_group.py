@@ -77,6 +77,8 @@ class BridgeNodeGroup(Construct):
     :param security_groups: security groups of every network interface, the cluster's included.
     :param labels: Kubernetes labels of the nodes: the block's. Default: none.
     :param taints: Kubernetes taints of the nodes: the block's. Default: none.
+    :param schedule_prefix: the schedules are named ``PREFIX-bridge-start`` and ``PREFIX-bridge-stop`` (at most 64
+        characters each). Default: none, ``bridge-start`` and ``bridge-stop``.
     """
 
     def __init__(
@@ -91,6 +93,7 @@ class BridgeNodeGroup(Construct):
         security_groups: Sequence[str],
         labels: Mapping[str, str] | None = None,
         taints: Sequence[NodeTaint] = (),
+        schedule_prefix: str = "",
     ) -> None:
         super().__init__(scope, id)
         if plan.stop <= plan.start:
@@ -145,8 +148,10 @@ class BridgeNodeGroup(Construct):
                 actions=["eks:UpdateNodegroupConfig"], resources=[self.nodegroup.nodegroup_arn]
             )
         )
+        prefix = f"{schedule_prefix}-" if schedule_prefix else ""
         self.start = self._schedule(
             "Start",
+            f"{prefix}bridge-start",
             plan.start.strftime(AT_FORMAT),
             scaling_input(
                 cluster.cluster_name, BRIDGE_GPU_NODEGROUP, plan.instances, plan.instances
@@ -156,15 +161,19 @@ class BridgeNodeGroup(Construct):
         )
         self.stop = self._schedule(
             "Stop",
+            f"{prefix}bridge-stop",
             plan.stop.strftime(AT_FORMAT),
             scaling_input(cluster.cluster_name, BRIDGE_GPU_NODEGROUP, 0, plan.instances),
             "Scale the bridge node group to 0 after the block's end",
         )
 
-    def _schedule(self, id: str, at: str, input: str, description: str) -> scheduler.CfnSchedule:
+    def _schedule(
+        self, id: str, name: str, at: str, input: str, description: str
+    ) -> scheduler.CfnSchedule:
         schedule = scheduler.CfnSchedule(
             self,
             id,
+            name=name,
             description=description,
             schedule_expression=at,
             schedule_expression_timezone="UTC",

@@ -102,6 +102,7 @@ class GpuNodesStack(cdk.Stack):
                 security_groups=group["security_groups"],
                 labels=GPU_NODE_LABELS,
                 taints=group["taints"],
+                schedule_prefix=env_config.cluster_name,
             )
             cdk.CfnOutput(
                 self,

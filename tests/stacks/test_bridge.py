@@ -114,6 +114,11 @@ def test_given_a_block_ending_and_no_next_block_then_the_bridge_starts_a_startup
     assert stop["ScalingConfig"] == {"MinSize": 0, "MaxSize": 1, "DesiredSize": 0}
     for request in (start, stop):
         assert request["NodegroupName"] == "gpu-bridge"
+    # named as docs/stay-up.md tells the reader to look them up
+    names = sorted(
+        r["Properties"]["Name"] for r in _resources(template, "AWS::Scheduler::Schedule").values()
+    )
+    assert names == ["bridge-llm-bridge-start", "bridge-llm-bridge-stop"]
 
 
 def test_given_a_bridge_then_its_node_group_is_on_demand_at_zero_with_the_blocks_labels_and_taints(

@@ -34,7 +34,7 @@ spec:
 --//--
 """
 
-_TAINT_EFFECTS = {
+TAINT_EFFECTS = {
     "NoSchedule": eks.TaintEffect.NO_SCHEDULE,
     "NoExecute": eks.TaintEffect.NO_EXECUTE,
     "PreferNoSchedule": eks.TaintEffect.PREFER_NO_SCHEDULE,
@@ -64,6 +64,85 @@ def launch_template_interfaces(
         }
         for slot in layout.interfaces
     ]
+
+
+def gpu_launch_template_data(
+    cluster: eks.ICluster,
+    instance_type: GpuInstanceType,
+    security_groups: Sequence[str],
+    capacity_reservation_id: str | None,
+) -> ec2.CfnLaunchTemplate.LaunchTemplateDataProperty:
+    """A GPU node group's launch template: the instance type, IMDSv2, the encrypted root volume, the network
+    interfaces of the type's layout and the NVMe RAID0; on ``capacity_reservation_id``'s Capacity Block, or on-demand
+    (the bridge, cdk_constructs/bridge_node_group.py) without one."""
+    block = (
+        dict(
+            # Both are required; with only the market type set, node group creation fails.
+            instance_market_options=ec2.CfnLaunchTemplate.InstanceMarketOptionsProperty(
+                market_type="capacity-block"
+            ),
+            capacity_reservation_specification=ec2.CfnLaunchTemplate.CapacityReservationSpecificationProperty(
+                capacity_reservation_target=ec2.CfnLaunchTemplate.CapacityReservationTargetProperty(
+                    capacity_reservation_id=capacity_reservation_id,
+                ),
+            ),
+        )
+        if capacity_reservation_id
+        else {}
+    )
+    return ec2.CfnLaunchTemplate.LaunchTemplateDataProperty(
+        # The instance type belongs here: the node group rejects p6 names in its own InstanceTypes.
+        instance_type=instance_type.name,
+        **block,
+        metadata_options=ec2.CfnLaunchTemplate.MetadataOptionsProperty(
+            http_tokens="required",
+            # Pods get AWS credentials from EKS Pod Identity, never from the node role through IMDS.
+            http_put_response_hop_limit=1,
+            http_endpoint="enabled",
+        ),
+        block_device_mappings=[
+            ec2.CfnLaunchTemplate.BlockDeviceMappingProperty(
+                device_name="/dev/xvda",
+                ebs=ec2.CfnLaunchTemplate.EbsProperty(
+                    volume_size=GPU_ROOT_VOLUME_GIB,
+                    volume_type="gp3",
+                    encrypted=True,
+                    delete_on_termination=True,
+                ),
+            )
+        ],
+        network_interfaces=[
+            ec2.CfnLaunchTemplate.NetworkInterfaceProperty(
+                network_card_index=i["NetworkCardIndex"],
+                device_index=i["DeviceIndex"],
+                interface_type=i["InterfaceType"],
+                groups=i["Groups"],
+                delete_on_termination=i["DeleteOnTermination"],
+            )
+            for i in launch_template_interfaces(instance_type.network, security_groups)
+        ],
+        user_data=cdk.Fn.base64(NODEADM_USER_DATA),
+        tag_specifications=[
+            ec2.CfnLaunchTemplate.TagSpecificationProperty(
+                resource_type="instance",
+                tags=[cdk.CfnTag(key="Name", value=f"{cluster.cluster_name}-gpu")],
+            )
+        ],
+    )
+
+
+def gpu_node_role(scope: Construct) -> iam.Role:
+    """The GPU nodes' role (``NodeRole``), with the AWS managed policies of ``NODE_POLICY_REASONS``."""
+    role = iam.Role(
+        scope,
+        "NodeRole",
+        assumed_by=iam.ServicePrincipal("ec2.amazonaws.com"),
+        managed_policies=[
+            iam.ManagedPolicy.from_aws_managed_policy_name(name) for name in NODE_POLICY_REASONS
+        ],
+    )
+    acknowledge_node_role(role, NODE_POLICY_REASONS)
+    return role
 
 
 class CapacityBlockNodeGroup(Construct):
@@ -110,64 +189,12 @@ class CapacityBlockNodeGroup(Construct):
         self.launch_template = ec2.CfnLaunchTemplate(
             self,
             "LaunchTemplate",
-            launch_template_data=ec2.CfnLaunchTemplate.LaunchTemplateDataProperty(
-                # The instance type belongs here: the node group rejects p6 names in its own InstanceTypes.
-                instance_type=instance_type.name,
-                # Both are required; with only the market type set, node group creation fails.
-                instance_market_options=ec2.CfnLaunchTemplate.InstanceMarketOptionsProperty(
-                    market_type="capacity-block"
-                ),
-                capacity_reservation_specification=ec2.CfnLaunchTemplate.CapacityReservationSpecificationProperty(
-                    capacity_reservation_target=ec2.CfnLaunchTemplate.CapacityReservationTargetProperty(
-                        capacity_reservation_id=capacity_reservation_id,
-                    ),
-                ),
-                metadata_options=ec2.CfnLaunchTemplate.MetadataOptionsProperty(
-                    http_tokens="required",
-                    # Pods get AWS credentials from EKS Pod Identity, never from the node role through IMDS.
-                    http_put_response_hop_limit=1,
-                    http_endpoint="enabled",
-                ),
-                block_device_mappings=[
-                    ec2.CfnLaunchTemplate.BlockDeviceMappingProperty(
-                        device_name="/dev/xvda",
-                        ebs=ec2.CfnLaunchTemplate.EbsProperty(
-                            volume_size=GPU_ROOT_VOLUME_GIB,
-                            volume_type="gp3",
-                            encrypted=True,
-                            delete_on_termination=True,
-                        ),
-                    )
-                ],
-                network_interfaces=[
-                    ec2.CfnLaunchTemplate.NetworkInterfaceProperty(
-                        network_card_index=i["NetworkCardIndex"],
-                        device_index=i["DeviceIndex"],
-                        interface_type=i["InterfaceType"],
-                        groups=i["Groups"],
-                        delete_on_termination=i["DeleteOnTermination"],
-                    )
-                    for i in launch_template_interfaces(instance_type.network, security_groups)
-                ],
-                user_data=cdk.Fn.base64(NODEADM_USER_DATA),
-                tag_specifications=[
-                    ec2.CfnLaunchTemplate.TagSpecificationProperty(
-                        resource_type="instance",
-                        tags=[cdk.CfnTag(key="Name", value=f"{cluster.cluster_name}-gpu")],
-                    )
-                ],
+            launch_template_data=gpu_launch_template_data(
+                cluster, instance_type, security_groups, capacity_reservation_id
             ),
         )
 
-        self.role = iam.Role(
-            self,
-            "NodeRole",
-            assumed_by=iam.ServicePrincipal("ec2.amazonaws.com"),
-            managed_policies=[
-                iam.ManagedPolicy.from_aws_managed_policy_name(name) for name in NODE_POLICY_REASONS
-            ],
-        )
-        acknowledge_node_role(self.role, NODE_POLICY_REASONS)
+        self.role = gpu_node_role(self)
 
         self.nodegroup = eks.Nodegroup(
             self,
@@ -188,7 +215,7 @@ class CapacityBlockNodeGroup(Construct):
             max_size=instance_count,
             labels=dict(labels or {}),
             taints=[
-                eks.TaintSpec(key=t.key, value=t.value, effect=_TAINT_EFFECTS[t.effect])
+                eks.TaintSpec(key=t.key, value=t.value, effect=TAINT_EFFECTS[t.effect])
                 for t in taints
             ],
             # Node auto repair, on the conditions the eks-node-monitoring-agent add-on sets (cluster stack): an

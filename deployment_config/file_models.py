@@ -11,6 +11,7 @@ validation context carries one thing: the list of notes (``report``) a field's c
 """
 
 from deployment_config.sections._fields import fail, report
+from deployment_config.sections.bridge import BridgeSection
 from deployment_config.sections.capacity import CapacitySection
 from deployment_config.sections.cluster import ClusterSection
 from deployment_config.sections.endpoint import (
@@ -75,6 +76,7 @@ __all__ = [
     "TRAINING_PLAN_RESOURCE",
     "VOLUME_HEADROOM_GB",
     "AutoscalingSection",
+    "BridgeSection",
     "CapacitySection",
     "ClusterSection",
     "EndpointSection",

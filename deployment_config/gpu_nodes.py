@@ -39,10 +39,12 @@ def gpu_node_toleration() -> dict:
     }
 
 
-#: The GPU node groups' names: the current Capacity Block's, and capacity.next_capacity_reservation_id's beside it
+#: The Capacity Block node groups' names: the current Capacity Block's, and capacity.next_capacity_reservation_id's beside it
 #: (docs/capacity.md, "Serve across blocks"). The stacks create them with these names; llmops reads them by name.
 GPU_NODEGROUP = "gpu-capacity-block"
 NEXT_GPU_NODEGROUP = "gpu-capacity-block-next"
+#: The bridge's on-demand node group (the bridge section, docs/stay-up.md; cdk_constructs/bridge_node_group.py).
+BRIDGE_GPU_NODEGROUP = "gpu-bridge"
 
 #: At a Capacity Block's end: "Amazon EC2 starts shutting down the instances 30 minutes before reservation end time.
 #: As a result, Amazon EKS will setup a scheduled scale down on the node group 40 minutes prior to their reservation end"

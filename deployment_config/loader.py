@@ -204,6 +204,7 @@ def _environment(file: EnvironmentFile, *, name: str, source: str) -> Environmen
         tags=MappingProxyType({"environment": name, **file.tags}),
         hyperpod=hyperpod,
         access=file.access,
+        bridge=file.bridge,
         placeholders=placeholder_fields(file.model_dump(), ENVIRONMENT_ID_FIELDS),
     )
 

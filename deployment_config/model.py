@@ -21,6 +21,7 @@ from deployment_config.catalog import GpuInstanceType, ModelPreset
 from deployment_config.image_cache import cached_image
 from deployment_config.recipe import ServingProfile
 from deployment_config.sections.access import AccessSection
+from deployment_config.sections.bridge import BridgeSection
 from deployment_config.sections.capacity import CapacitySection
 from deployment_config.sections.cluster import ClusterSection
 from deployment_config.sections.endpoint import EndpointSection
@@ -163,6 +164,8 @@ class EnvironmentConfig:
     hyperpod: HyperPodSection | None = None
     observability: ObservabilitySection = ObservabilitySection()
     access: AccessSection = AccessSection()
+    #: Bridge capacity after the Capacity Block's end (platform: eks; docs/stay-up.md); None: none.
+    bridge: BridgeSection | None = None
     #: Fields that still hold a placeholder value of the example files (deployment_config.placeholders): such an
     #: environment synthesizes, but every stack refuses to deploy.
     placeholders: tuple[str, ...] = ()

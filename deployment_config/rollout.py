@@ -8,8 +8,8 @@ and ``llmops rollout`` (ops_cli/rollout.py), which says what a deploy costs befo
 - A **slot** is the nodes one replica needs (:attr:`EnvironmentConfig.layout` ``.nodes``): the block holds
   ``gpu_node_count // nodes`` of them (the GPU node group's desired size is the block's instance count,
   cdk_constructs/capacity_block_node_group.py). Every replica the workload asks for takes one: the serving replicas
-  and, with a next block configured, the standby replicas (:func:`standby_replicas`), which schedule onto any free
-  node of the current block before they wait for the next one's.
+  and, with a next block or a bridge configured, the standby replicas (:func:`standby_replicas`), which schedule onto
+  any free node of the current block before they wait for the next one's or the bridge's.
 - **Surge** (``maxSurge: 1``, ``maxUnavailable: 0``) when a slot is left over. Kubernetes Deployment: "maxSurge ...
   the maximum number of Pods that can be created over the desired number of Pods", "maxUnavailable ... the maximum
   number of Pods that can be unavailable during the update" (Kubernetes documentation, "Deployments", Rolling Update
@@ -29,14 +29,20 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from deployment_config.bridge import bridge_plan
 from deployment_config.model import EnvironmentConfig
 
 
 def standby_replicas(env: EnvironmentConfig) -> int:
     """Replicas waiting for the next Capacity Block's nodes (``capacity.next_capacity_reservation_id``): as many as
-    serve, Pending while only one block's nodes exist; 0 without a next block."""
+    serve, Pending while only one block's nodes exist. With a bridge instead (the bridge section, which refuses a next
+    block beside it): as many as the bridge's instances hold, Pending until its schedule starts them
+    (deployment_config/bridge.py). 0 with neither."""
     capacity = env.capacity
-    return env.replicas if capacity is not None and capacity.next_capacity_reservation_id else 0
+    if capacity is not None and capacity.next_capacity_reservation_id:
+        return env.replicas
+    plan = bridge_plan(env)
+    return plan.instances // env.layout.nodes if plan is not None else 0
 
 
 @dataclass(frozen=True)

@@ -33,7 +33,7 @@ from deployment_config.model import EnvironmentConfig, Platform
 from ops_cli import price_list
 from ops_cli import training_plans as tp
 from ops_cli.aws import Aws
-from ops_cli.cost_estimate import gpu_capacity, published_fee
+from ops_cli.cost_estimate import bridge_cost, gpu_capacity, published_fee
 from ops_cli.cost_inventory import USAGE_BASED, billable_rows, ebs_volumes
 from ops_cli.cost_records import Block, CostReport, CostRow, to_tenths, upfront_fee
 from ops_cli.errors import ExitCode, OpsError, shown
@@ -243,6 +243,7 @@ def cost_report(
         USAGE_BASED,
         per_gb_month=ebs_volumes(env),
         published=published_fee(env),
+        bridge=bridge_cost(env),
     )
 
 
@@ -307,5 +308,6 @@ def offline_report(
         USAGE_BASED,
         per_gb_month=ebs_volumes(env),
         published=published_fee(env),
+        bridge=bridge_cost(env),
         needs_aws=why,
     )

@@ -13,9 +13,10 @@ from dataclasses import dataclass
 from decimal import Decimal
 
 from deployment_config import gpu_prices
+from deployment_config.bridge import bridge_plan
 from deployment_config.catalog import GPU_INSTANCE_TYPES
 from deployment_config.model import EnvironmentConfig, Platform
-from ops_cli.cost_records import PublishedFee
+from ops_cli.cost_records import BridgeCost, PublishedFee
 
 #: More tokens per second than any one environment serves, small enough to catch a typo (an extra digit or three).
 MAX_TOKENS_PER_SECOND = Decimal(10_000_000)
@@ -47,6 +48,23 @@ def published_fee(env: EnvironmentConfig) -> PublishedFee:
         count,
         rate,
         "" if rate else gpu_prices.absent("capacity_blocks", instance_type, env.region),
+    )
+
+
+def bridge_cost(env: EnvironmentConfig) -> BridgeCost | None:
+    """The bridge's instances x its hours at the table's On-Demand rate (None without a bridge section)."""
+    plan = bridge_plan(env)
+    if plan is None:
+        return None
+    instance_type = env.bridge.instance_types[0]
+    rate = gpu_prices.on_demand_rate(instance_type, env.region)
+    return BridgeCost(
+        instance_type,
+        plan.instances,
+        plan.start,
+        plan.stop,
+        rate,
+        "" if rate else gpu_prices.absent("on_demand", instance_type, env.region),
     )
 
 

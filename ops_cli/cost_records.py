@@ -121,6 +121,46 @@ class PublishedFee:
         }
 
 
+@dataclass(frozen=True)
+class BridgeCost:
+    """The bridge (the bridge section, docs/stay-up.md) at the price table's On-Demand rate: its instances x its
+    hours, start to stop (deployment_config/bridge.py). Beside the hourly rows, not in their totals: it runs in its
+    window only."""
+
+    instance_type: str
+    instances: int
+    start: datetime
+    stop: datetime
+    rate: PublishedRate | None
+    #: why there is no rate (the table's own words, with its source and date), when ``rate`` is None
+    absent: str = ""
+
+    @property
+    def hours(self) -> Decimal:
+        return Decimal(str((self.stop - self.start).total_seconds())) / 3600
+
+    @property
+    def fee(self) -> Decimal | None:
+        if self.rate is None:
+            return None
+        return _cents(self.rate.per_instance_hour * self.instances * self.hours)
+
+    def to_dict(self) -> dict:
+        rate = self.rate
+        return {
+            "instance_type": self.instance_type,
+            "instances": self.instances,
+            "start": self.start.isoformat(),
+            "stop": self.stop.isoformat(),
+            "hours": str(to_tenths(self.hours)),
+            "on_demand_per_instance_hour": str(rate.per_instance_hour) if rate else None,
+            "fee": str(self.fee) if rate else None,
+            "read_on": rate.read_on if rate else None,
+            "source": rate.price_list.source if rate else None,
+            "absent": self.absent or None,
+        }
+
+
 @dataclass
 class CostReport:
     env: str
@@ -135,6 +175,8 @@ class CostReport:
     published: PublishedFee | None = None
     #: why the AWS part is missing (no credentials): every line that needs AWS says so
     needs_aws: str | None = None
+    #: the bridge at the price table's On-Demand rate, beside the totals; None without a bridge section
+    bridge: BridgeCost | None = None
 
     @property
     def hours_left(self) -> Decimal | None:
@@ -194,6 +236,7 @@ class CostReport:
             "per_gb_month_not_in_totals": list(self.per_gb_month),
             "published_rate": self.published.to_dict(self.block.hours) if self.published else None,
             "needs_aws": self.needs_aws,
+            "bridge_not_in_totals": self.bridge.to_dict() if self.bridge else None,
         }
 
 

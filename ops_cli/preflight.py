@@ -15,6 +15,7 @@ from ops_cli.addon_checks import addon_check as _addon
 from ops_cli.aws import Aws
 from ops_cli.errors import ExitCode, OpsError
 from ops_cli.operator_crd import operator_checks, rendered_manifest_path
+from ops_cli.preflight_bridge import bridge_check
 from ops_cli.preflight_capacity import (
     gpu_node_group_updates_check,
     reservation_checks,
@@ -125,6 +126,8 @@ def run_preflight(
             checks.append(gpu_node_group_updates_check(aws, env))
         if env.capacity.next_capacity_reservation_id:
             checks.append(next_block_check(aws, env, now))
+        if env.bridge is not None and reservation is not None:
+            checks.append(bridge_check(env, reservation, now))
         checks.append(instance_type_offered_check(aws, env))
     checks.append(instance_type_facts_check(aws, env))
     # The pinned revision's S3 mirror, complete before the GPU nodes need it (ops_cli/preflight_mirror.py).

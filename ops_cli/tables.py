@@ -9,7 +9,7 @@ from decimal import Decimal
 from typing import Any
 
 from ops_cli.block_usage import Usage as UsageReport
-from ops_cli.cost_records import CostReport, PublishedFee, to_tenths
+from ops_cli.cost_records import BridgeCost, CostReport, PublishedFee, to_tenths
 from ops_cli.offering import Offering
 from ops_cli.output import Table, duration, money, table, utc_and_local
 from ops_cli.price_list import PRICE_CURRENCY
@@ -81,6 +81,8 @@ def cost_human(report: CostReport) -> list:
         )
     if report.published:
         lines.append(published_line(report.published, block.hours, report.needs_aws))
+    if report.bridge:
+        lines.append(bridge_line(report.bridge))
     lines.append("Sources:")
     lines += [f"  {row.item}: {row.note}" for row in report.rows if row.price is None and row.note]
     lines += [
@@ -97,6 +99,22 @@ def cost_human(report: CostReport) -> list:
             + "."
         )
     return lines
+
+
+def bridge_line(bridge: BridgeCost) -> str:
+    """The bridge's window at the table's On-Demand rate, beside the totals (docs/stay-up.md)."""
+    window = (
+        f"{bridge.instances} x {bridge.instance_type} on-demand from {utc_and_local(bridge.start)} to "
+        f"{utc_and_local(bridge.stop)}, {to_tenths(bridge.hours)} h"
+    )
+    rate = bridge.rate
+    if rate is None:
+        return f"Bridge, not in the totals: {window}; {bridge.absent}."
+    return (
+        f"Bridge, not in the totals: {window} x {rate.per_instance_hour:,} {PRICE_CURRENCY} per instance-hour = "
+        f"{bridge.fee:,.2f} {PRICE_CURRENCY} (the On-Demand rate of the price table of {rate.read_on}; "
+        f"{rate.price_list.source})."
+    )
 
 
 def published_line(published: PublishedFee, block_hours, needs_aws: str | None) -> str:

@@ -7,9 +7,11 @@ from aws_cdk import aws_ec2 as ec2
 from aws_cdk import aws_eks_v2 as eks
 from constructs import Construct
 
+from cdk_constructs.bridge_node_group import BridgeNodeGroup
 from cdk_constructs.capacity_block_node_group import CapacityBlockNodeGroup, NodeTaint
 from cdk_constructs.gpu_device_plugins import GpuDevicePlugins
 from cdk_constructs.image_cache import grant_pull_through
+from deployment_config.bridge import bridge_plan
 from deployment_config.gpu_nodes import (
     GPU_NODE_LABELS,
     GPU_TAINT_EFFECT,
@@ -85,7 +87,32 @@ class GpuNodesStack(cdk.Stack):
                 nodegroup_name=NEXT_GPU_NODEGROUP,
                 **group,
             )
-        for nodes in (self.gpu_nodes, self.next_gpu_nodes):
+        #: Bridge capacity (the bridge section, docs/stay-up.md): on-demand nodes at zero with the same labels and taints,
+        #: which two one-time schedules start before the block's scale-down and stop after its end.
+        self.bridge: BridgeNodeGroup | None = None
+        plan = bridge_plan(env_config)
+        if plan is not None:
+            self.bridge = BridgeNodeGroup(
+                self,
+                "Bridge",
+                cluster=cluster,
+                instance_type=env_config.bridge.gpu_instance_type,
+                plan=plan,
+                subnet=gpu_subnet,
+                security_groups=group["security_groups"],
+                labels=GPU_NODE_LABELS,
+                taints=group["taints"],
+                schedule_prefix=env_config.cluster_name,
+            )
+            cdk.CfnOutput(
+                self,
+                "BridgeSchedule",
+                description="Bridge capacity: started and stopped by EventBridge Scheduler (UTC)",
+                value=f"{plan.instances} x {env_config.bridge.instance_types[0]} on-demand from "
+                f"{plan.start:%Y-%m-%d %H:%M} to {plan.stop:%Y-%m-%d %H:%M}; the block scales down at "
+                f"{plan.scale_down:%Y-%m-%d %H:%M}",
+            )
+        for nodes in (self.gpu_nodes, self.next_gpu_nodes, self.bridge):
             if nodes and env_config.model.image_cache:
                 grant_pull_through(nodes.role, env_config.model.image_cache.repository_prefix)
         cdk.CfnOutput(self, "CapacityReservationId", value=capacity.capacity_reservation_id)

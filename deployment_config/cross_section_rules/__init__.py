@@ -8,6 +8,10 @@ a range) stay on the section models.
 
 from __future__ import annotations
 
+from deployment_config.cross_section_rules.bridge import (
+    bridge_on_a_capacity_block,
+    bridge_serves_like_the_block,
+)
 from deployment_config.cross_section_rules.endpoint import (
     allowed_cidrs,
     key_check_needs_the_python_frontend,
@@ -183,6 +187,16 @@ ENVIRONMENT_RULES: tuple[Rule, ...] = (
         features_are_the_recipes,
     ),
     Rule("the model and its features fit the GPUs", ("model",), model_fits),
+    Rule(
+        "a bridge stands in for a Capacity Block with no next block",
+        ("bridge",),
+        bridge_on_a_capacity_block,
+    ),
+    Rule(
+        "the bridge serves the model as the block does",
+        ("bridge.instance_types", "model"),
+        bridge_serves_like_the_block,
+    ),
     Rule("the HyperPod volume holds the weights", ("model",), volume_holds_the_weights),
     _refusal(
         "the certificate is of the account and region",

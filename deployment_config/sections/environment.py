@@ -15,6 +15,7 @@ from deployment_config.sections._fields import (
     report,
 )
 from deployment_config.sections.access import AccessSection
+from deployment_config.sections.bridge import BridgeSection
 from deployment_config.sections.capacity import CapacitySection
 from deployment_config.sections.cluster import ClusterSection
 from deployment_config.sections.endpoint import EndpointSection
@@ -97,6 +98,11 @@ class EnvironmentFile(BaseModel):
         default=None,
         validate_default=True,
         description="The training plan; required for platform: hyperpod.",
+    )
+    bridge: BridgeSection | None = Field(
+        default=None,
+        description="On-demand GPU nodes that keep the endpoint up after the Capacity Block ends (platform: eks; "
+        "docs/stay-up.md). Default: none, the endpoint stops with the block.",
     )
     # Defaults as mappings, validated: an omitted section still goes through its rules (the model must fit the GPUs).
     model: ModelSection = Field(

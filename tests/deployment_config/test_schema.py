@@ -25,6 +25,7 @@ EXAMPLES = {
         for name in SHIPPED_EXAMPLES
     },
     PROJECT_DIR / "tests" / "configs" / "example.yaml": "environment.schema.json",
+    PROJECT_DIR / "tests" / "configs" / "bridge.yaml": "environment.schema.json",
     PROJECT_DIR / "tests" / "configs" / "pipeline" / "cross-region.yaml": "pipeline.schema.json",
 }
 #: Corpus classes whose mistakes are of shape (keys, types, patterns, enums, ranges), which a schema can see.

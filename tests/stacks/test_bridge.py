@@ -1,0 +1,193 @@
+"""Bridge capacity (the bridge section, docs/stay-up.md): with a block ending and no next block, an on-demand node
+group at zero that two EventBridge Scheduler one-time schedules start one startup budget (and the margin) before the
+block's scale-down and stop after the block's end.
+
+One synthesis for the module, with cdk-nag, of network, cluster and GPU nodes of tests/configs/bridge.yaml (the
+project's pattern for a variant: tests/stacks/test_block_succession.py); the schedule is read back from the template,
+not from the plan that wrote it.
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+
+from tests.cfn_lint import cfn_lint_errors
+from tests.iam_statements import findings, statements
+
+TEST_CONFIGS = Path(__file__).resolve().parents[1] / "configs"
+TARGET = "arn:${AWS::Partition}:scheduler:::aws-sdk:eks:updateNodegroupConfig"
+
+
+@pytest.fixture(scope="module")
+def bridge_env():
+    from deployment_config import load_environment
+
+    return load_environment(TEST_CONFIGS, "bridge")
+
+
+@pytest.fixture(scope="module")
+def gpu_nodes_stack(bridge_env, tmp_path_factory):
+    from app import checked_app
+    from stacks.composition import _base, _props
+    from stacks.gpu_nodes_stack import GpuNodesStack
+
+    app = checked_app(str(tmp_path_factory.mktemp("bridge.out")), inspect_only=True)
+    network, cluster = _base(app, bridge_env)
+    GpuNodesStack(
+        app,
+        **_props(bridge_env, "gpu-nodes"),
+        env_config=bridge_env,
+        cluster=cluster.cluster,
+        gpu_subnet=network.gpu_subnets[0],
+        efa_security_group=network.efa_security_group,
+    )
+    assembly = app.synth()  # raises on an unacknowledged cdk-nag finding
+    return assembly.get_stack_by_name(bridge_env.stack_name("gpu-nodes"))
+
+
+@pytest.fixture(scope="module")
+def template(gpu_nodes_stack) -> dict:
+    return gpu_nodes_stack.template
+
+
+def _resources(template: dict, kind: str) -> dict[str, dict]:
+    return {k: r for k, r in template["Resources"].items() if r["Type"] == kind}
+
+
+def _groups(template: dict) -> dict[str, dict]:
+    return {
+        r["Properties"]["NodegroupName"]: r
+        for r in _resources(template, "AWS::EKS::Nodegroup").values()
+    }
+
+
+def _target_arn(target: dict) -> str:
+    arn = target["Arn"]
+    if isinstance(
+        arn, dict
+    ):  # {"Fn::Join": ["", ["arn:", {"Ref": "AWS::Partition"}, ":scheduler:::..."]]}
+        arn = "".join(
+            p if isinstance(p, str) else "${" + p["Ref"] + "}" for p in arn["Fn::Join"][1]
+        )
+    return arn
+
+
+def _input(target: dict) -> dict:
+    text = target["Input"]
+    if isinstance(text, dict):  # the cluster's name is a token: Fn::Join of strings and references
+        text = "".join(p if isinstance(p, str) else "CLUSTER" for p in text["Fn::Join"][1])
+    return json.loads(text)
+
+
+def _schedule(template: dict) -> list[tuple[datetime, dict]]:
+    """The template's schedules, read as EventBridge Scheduler does: (when, the UpdateNodegroupConfig request)."""
+    found = []
+    for resource in _resources(template, "AWS::Scheduler::Schedule").values():
+        props = resource["Properties"]
+        assert props["ScheduleExpressionTimezone"] == "UTC"
+        assert props["FlexibleTimeWindow"] == {"Mode": "OFF"}
+        expression = props["ScheduleExpression"]
+        assert expression.startswith("at(") and expression.endswith(")")
+        when = datetime.strptime(expression[3:-1], "%Y-%m-%dT%H:%M:%S").replace(tzinfo=UTC)
+        assert _target_arn(props["Target"]) == TARGET
+        found.append((when, _input(props["Target"])))
+    return sorted(found, key=lambda item: item[0])
+
+
+def test_given_a_block_ending_and_no_next_block_then_the_bridge_starts_a_startup_budget_before_the_scale_down(
+    template, bridge_env
+):
+    # given the block's end in the file and the startup budget of its pods
+    scale_down = datetime(2026, 12, 6, 11, 30, tzinfo=UTC) - timedelta(minutes=40)
+    budget = timedelta(seconds=bridge_env.pod_startup_budget.probe_seconds)
+    # when the schedules are read from the synthesized template
+    (start_at, start), (stop_at, stop) = _schedule(template)
+    # then the bridge starts at least one startup budget (and the margin) before EKS scales the block down
+    assert start_at <= scale_down - budget - timedelta(minutes=bridge_env.bridge.margin_minutes)
+    assert start["ScalingConfig"] == {"MinSize": 0, "MaxSize": 1, "DesiredSize": 1}
+    # and it stops after the block has ended, scaled to 0
+    assert stop_at == datetime(2026, 12, 7, 11, 30, tzinfo=UTC) > scale_down
+    assert stop["ScalingConfig"] == {"MinSize": 0, "MaxSize": 1, "DesiredSize": 0}
+    for request in (start, stop):
+        assert request["NodegroupName"] == "gpu-bridge"
+    # named as docs/stay-up.md tells the reader to look them up
+    names = sorted(
+        r["Properties"]["Name"] for r in _resources(template, "AWS::Scheduler::Schedule").values()
+    )
+    assert names == ["bridge-llm-bridge-start", "bridge-llm-bridge-stop"]
+
+
+def test_given_a_bridge_then_its_node_group_is_on_demand_at_zero_with_the_blocks_labels_and_taints(
+    template, bridge_env
+):
+    groups = _groups(template)
+    block, bridge = groups["gpu-capacity-block"]["Properties"], groups["gpu-bridge"]["Properties"]
+    assert bridge["CapacityType"] == "ON_DEMAND"
+    assert bridge["ScalingConfig"] == {"MinSize": 0, "DesiredSize": 0, "MaxSize": 1}
+    assert (bridge["Labels"], bridge["Taints"], bridge["Subnets"]) == (
+        block["Labels"],
+        block["Taints"],
+        block["Subnets"],
+    )
+    # its own launch template, of the bridge's type, on no reservation
+    launch = template["Resources"][bridge["LaunchTemplate"]["Id"]["Ref"]]["Properties"]
+    data = launch["LaunchTemplateData"]
+    assert data["InstanceType"] == bridge_env.bridge.instance_types[0]
+    assert "CapacityReservationSpecification" not in data
+    assert "InstanceMarketOptions" not in data
+
+
+def test_given_a_bridge_then_the_schedules_may_update_that_one_node_group_only(template):
+    # given the schedules' role
+    (schedule, *_) = _resources(template, "AWS::Scheduler::Schedule").values()
+    role_id = schedule["Properties"]["Target"]["RoleArn"]["Fn::GetAtt"][0]
+    role = template["Resources"][role_id]["Properties"]
+    (trust,) = role["AssumeRolePolicyDocument"]["Statement"]
+    assert trust["Principal"] == {"Service": "scheduler.amazonaws.com"}
+    assert trust["Condition"] == {"StringEquals": {"aws:SourceAccount": {"Ref": "AWS::AccountId"}}}
+    # then its one grant is UpdateNodegroupConfig on the bridge's node group
+    bridge_id = next(
+        k for k, r in _resources(template, "AWS::EKS::Nodegroup").items() if "Bridge" in k
+    )
+    granted = [
+        s
+        for p in _resources(template, "AWS::IAM::Policy").values()
+        if {"Ref": role_id} in p["Properties"]["Roles"]
+        for s in p["Properties"]["PolicyDocument"]["Statement"]
+    ]
+    assert granted == [
+        {
+            "Action": "eks:UpdateNodegroupConfig",
+            "Effect": "Allow",
+            "Resource": {"Fn::GetAtt": [bridge_id, "Arn"]},
+        }
+    ]
+
+
+def test_given_a_bridge_then_every_statement_passes_the_service_authorization_reference(template):
+    wrong = [f for s in statements({"bridge-gpu-nodes": template}) for f in findings(s)]
+    assert wrong == [], wrong
+
+
+def test_given_a_bridge_then_the_template_passes_cfn_lint(gpu_nodes_stack, bridge_env):
+    assert cfn_lint_errors([gpu_nodes_stack.template_full_path], [bridge_env.region]) == []
+
+
+def test_given_a_bridge_then_as_many_replicas_wait_for_its_nodes(bridge_env, default_env):
+    from charts.serving_spec import serving_spec_for
+    from charts.vllm_serving_chart import synthesize_manifests
+
+    def deployment(env) -> dict:
+        (found,) = [
+            o
+            for o in synthesize_manifests(serving_spec_for(env))
+            if o["kind"] == "Deployment" and o["metadata"]["name"] == "vllm"
+        ]
+        return found["spec"]
+
+    # the bridge's replicas exist before its nodes do (Pending), so they start as soon as the nodes join
+    assert deployment(bridge_env)["replicas"] == 2 * deployment(default_env)["replicas"]

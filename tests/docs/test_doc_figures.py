@@ -96,7 +96,9 @@ def test_the_memory_share_on_the_pages_is_the_recipes(default_env):
     floor = f"{sizing.GPU_MEMORY_UTILIZATION:.0%}".replace("%", " %")
     assert f"never below {floor} (`sizing.GPU_MEMORY_UTILIZATION`)" in configure
     # and no page says vLLM uses a share the code does not give it
-    shares = {f"{s:.0%}" for s in (one_blackwell, pipeline, _recipe_share("hopper", SINGLE_NODE_TP))}
+    shares = {
+        f"{s:.0%}" for s in (one_blackwell, pipeline, _recipe_share("hopper", SINGLE_NODE_TP))
+    }
     for page in PAGES:
         for said in re.findall(r"(\d+) ?% (?:vLLM uses|utilization)", _flat(page)):
             assert f"{said}%" in shares, f"{page.name}: {said} % is not a share the recipe gives"
@@ -141,10 +143,14 @@ def test_the_stack_counts_on_the_pages_are_the_apps(stack_counts):
     )
     assert f"synthesizes the {eks} stacks prod-network," in _flat(DOCS / "configure.md")
     assert f"({eks_access} with access.enabled: prod-access too)" in _flat(DOCS / "configure.md")
-    assert "`access.enabled` adds one stack, `NAME-access`, on both platforms" in _flat(DOCS / "access.md")
+    assert "`access.enabled` adds one stack, `NAME-access`, on both platforms" in _flat(
+        DOCS / "access.md"
+    )
     assert f"# {eks + hyperpod} stacks" in _text(DOCS / "setup.md")
     for page in PAGES:
-        for said in re.findall(r"\b(\d+) stacks, both examples|the two examples, (\d+) stacks", _text(page)):
+        for said in re.findall(
+            r"\b(\d+) stacks, both examples|the two examples, (\d+) stacks", _text(page)
+        ):
             assert int("".join(said)) == eks + hyperpod, page.name
 
 
@@ -183,7 +189,9 @@ def test_the_startup_budget_on_the_pages_is_the_one_the_pod_is_given(default_env
     deploy = _flat(DOCS / "deploy.md")
     engine = budget.engine_ready_timeout_seconds
     assert f"`VLLM_ENGINE_READY_TIMEOUT_S={engine}` ({_minutes(engine)} minutes" in deploy
-    assert f"allows {_minutes(budget.probe_seconds - engine)} minutes more, {probe} minutes" in deploy
+    assert (
+        f"allows {_minutes(budget.probe_seconds - engine)} minutes more, {probe} minutes" in deploy
+    )
 
 
 def test_the_network_port_and_volume_figures_are_the_codes():
@@ -193,7 +201,9 @@ def test_the_network_port_and_volume_figures_are_the_codes():
     # given the interface endpoints the network stack makes (deployment_config.model.INTERFACE_ENDPOINT_NAMES)
     readme = _flat(PROJECT_DIR / "README.md")
     assert f"S3 gateway endpoint and {len(INTERFACE_ENDPOINT_NAMES)} interface endpoints" in readme
-    listed = re.search(r"interface endpoints \(([^)]*)\) behind one security group", _flat(DOCS / "deploy.md"))
+    listed = re.search(
+        r"interface endpoints \(([^)]*)\) behind one security group", _flat(DOCS / "deploy.md")
+    )
     assert listed and len(listed.group(1).split(", ")) == len(INTERFACE_ENDPOINT_NAMES)
     # and the API port, the TLS port, /dev/shm and the GPU nodes' root volume
     assert f"behind a Service on port {VLLM_PORT}" in readme

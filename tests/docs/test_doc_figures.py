@@ -34,8 +34,9 @@ def _text(path: Path) -> str:
 
 
 def _flat(path: Path) -> str:
-    """The page with its line breaks folded, so that a sentence wrapped over lines is found as one."""
-    return " ".join(_text(path).split())
+    """The page with its line breaks folded, so that a sentence wrapped over lines is found as one, and its links'
+    targets left out (``[startup budget](README.md#startup-budget)`` reads as ``[startup budget]``)."""
+    return re.sub(r"\]\([^)\s]*\)", "]", " ".join(_text(path).split()))
 
 
 def _table_cells(path: Path):
@@ -215,3 +216,35 @@ def test_the_network_port_and_volume_figures_are_the_codes():
     for page in PAGES:
         for said in re.findall(r"(\d+) GiB memory-backed `/dev/shm`", _flat(page)):
             assert int(said) == sizing.SHM_SIZE_GIB, page.name
+
+
+#: Terms the pages use before a reader can know them, each defined once on docs/README.md ("Terms").
+TERMS = {"startup budget": "startup-budget", "the pins": "the-pins"}
+
+
+def _prose(path: Path) -> str:
+    """The page without its code blocks and inline code, folded to one line."""
+    text = re.sub(r"^```.*?^```", "", _text(path), flags=re.S | re.M)
+    return " ".join(re.sub(r"`[^`]*`", "", text).split())
+
+
+def test_each_page_links_its_first_use_of_a_term_to_its_definition():
+    terms_page = DOCS / "README.md"
+    assert all(f"### {t[0].upper()}{t[1:]}" in _text(terms_page) for t in TERMS)
+    # given every page but the definitions and the generated reference, when a term first appears in its prose
+    for page in PAGES:
+        if page in (terms_page, DOCS / "reference" / "configuration.md"):
+            continue
+        prose = _prose(page)
+        for term, anchor in TERMS.items():
+            first = prose.lower().find(term)
+            if first < 0:
+                continue
+            # then it is a link to the term's definition
+            target = "docs/README.md" if page.parent == PROJECT_DIR else "README.md"
+            if page.parent != DOCS and page.parent != PROJECT_DIR:
+                target = "../README.md"
+            link = f"[{term}]({target}#{anchor})"
+            assert prose[first - 1 : first - 1 + len(link)].lower() == link.lower(), (
+                f"{page.relative_to(PROJECT_DIR)}: the first {term!r} is not {link}"
+            )

@@ -222,10 +222,12 @@ def test_the_network_port_and_volume_figures_are_the_codes():
 TERMS = {"startup budget": "startup-budget", "the pins": "the-pins"}
 
 
-def _prose(path: Path) -> str:
-    """The page without its code blocks and inline code, folded to one line."""
+def _prose(path: Path, *, keep_inline_code: bool = False) -> str:
+    """The page without its code blocks (and without its inline code unless ``keep_inline_code``), on one line."""
     text = re.sub(r"^```.*?^```", "", _text(path), flags=re.S | re.M)
-    return " ".join(re.sub(r"`[^`]*`", "", text).split())
+    if not keep_inline_code:
+        text = re.sub(r"`[^`]*`", "", text)
+    return " ".join(text.split())
 
 
 def test_each_page_links_its_first_use_of_a_term_to_its_definition():
@@ -248,3 +250,52 @@ def test_each_page_links_its_first_use_of_a_term_to_its_definition():
             assert prose[first - 1 : first - 1 + len(link)].lower() == link.lower(), (
                 f"{page.relative_to(PROJECT_DIR)}: the first {term!r} is not {link}"
             )
+
+
+def test_the_add_on_and_chart_versions_in_the_prose_are_the_pins():
+    from cdk_constructs.gpu_device_plugins import (
+        EFA_DEVICE_PLUGIN_VERSION,
+        NVIDIA_DEVICE_PLUGIN_VERSION,
+    )
+    from deployment_config import addons
+
+    # given the add-on builds the project pins (deployment_config/addons.py)
+    pins = {
+        v.name: v.version
+        for v in vars(addons).values()
+        if isinstance(v, addons.AddonPin) and v.version
+    }
+    # then every build the user's pages name in their prose (not a command's recorded output) is the pin of its add-on
+    # (docs/maintainers/facts-and-sources.md also records the builds of its sources)
+    for page in [p for p in PAGES if "maintainers" not in p.parts]:
+        prose = _prose(page, keep_inline_code=True)
+        for match in re.finditer(r"v\d+\.\d+\.\d+-eksbuild\.\d+", prose):
+            named = [n for n in pins if n in prose[max(0, match.start() - 80) : match.start()]]
+            where = f"{page.relative_to(PROJECT_DIR)}: {prose[match.start() - 60 : match.end()]}"
+            assert match.group() in pins.values(), where
+            assert not named or pins[
+                max(named, key=lambda n: prose.rfind(n, 0, match.start()))
+            ] == (match.group()), where
+    # and the GPU nodes stack's device plugin charts
+    assert (
+        f"the NVIDIA device plugin (chart {NVIDIA_DEVICE_PLUGIN_VERSION}) and EFA device plugin "
+        f"(chart {EFA_DEVICE_PLUGIN_VERSION})" in _flat(DOCS / "deploy.md")
+    )
+
+
+def test_the_system_nodes_and_the_alarms_are_the_examples(assembly, default_env):
+    # given the example's system node group and the alarms its observability stack makes
+    nodes = f"{default_env.cluster.system_node_count} x {default_env.cluster.system_instance_type}"
+    template = running_resources.templates_of(Path(assembly.directory), "example")[
+        "example-observability"
+    ]
+    alarms = sum(r["Type"] == "AWS::CloudWatch::Alarm" for r in template["Resources"].values())
+    # then the README's diagrams and the deploy page say the same
+    readme = _flat(PROJECT_DIR / "README.md")
+    assert f"system node group: {nodes} On-Demand" in readme
+    assert f"system node group: {nodes} with the managed add-ons" in readme
+    assert f"`system-imdsv2` ({nodes.replace(' x ', ' × ')})" in _flat(DOCS / "deploy.md")
+    assert f"CloudWatch: dashboard, {alarms} alarms" in readme
+    assert f"the dashboard, and {NUMBER_WORDS.get(alarms, alarms)} alarms" in _flat(
+        DOCS / "deploy.md"
+    )

@@ -299,3 +299,34 @@ def test_the_system_nodes_and_the_alarms_are_the_examples(assembly, default_env)
     assert f"the dashboard, and {NUMBER_WORDS.get(alarms, alarms)} alarms" in _flat(
         DOCS / "deploy.md"
     )
+
+
+def test_the_multi_node_layouts_and_the_kv_reserve_on_the_configure_page_are_the_sizings():
+    from deployment_config.catalog import GPU_INSTANCE_TYPES, MODEL_PRESETS
+
+    kimi = MODEL_PRESETS["kimi-k3"]
+    configure = _text(DOCS / "configure.md")
+    # given the layout the sizing picks for Kimi-K3 on each instance type, at the recipe's shares for its GPUs
+    rows = re.findall(
+        r"^\| ((?:p[\w.-]+, )*p[\w.-]+) \| (\d) \| tensor parallel (\d)", configure, re.M
+    )
+    assert len(rows) >= 4
+    for names, nodes, tensor_parallel in rows:
+        for name in names.split(", "):
+            instance = GPU_INSTANCE_TYPES[name]
+            memory = sizing.MemoryProfile(
+                single_node_utilization=_recipe_share(instance.gpu_generation, SINGLE_NODE_TP),
+                multi_node_utilization=_recipe_share(instance.gpu_generation, MULTI_NODE_TP_PP),
+            )
+            layout = sizing.layout_for(kimi.weight_size_gb, instance, memory=memory)
+            # then the page's table shows it
+            assert (layout.nodes, layout.tensor_parallel_size) == (
+                int(nodes),
+                int(tensor_parallel),
+            ), name
+    # and the reserve and the node limit it names are the sizing's
+    flat = _flat(DOCS / "configure.md")
+    reserve = f"{sizing.MIN_KV_CACHE_SHARE:.0%}".replace("%", " %")
+    assert f"weights plus {reserve} of GPU memory for the KV cache" in flat
+    assert f"the fewest nodes (at most {sizing.MAX_LAYOUT_NODES})" in flat
+    assert f"the {reserve} KV-cache reserve" in flat

@@ -330,3 +330,25 @@ def test_the_multi_node_layouts_and_the_kv_reserve_on_the_configure_page_are_the
     assert f"weights plus {reserve} of GPU memory for the KV cache" in flat
     assert f"the fewest nodes (at most {sizing.MAX_LAYOUT_NODES})" in flat
     assert f"the {reserve} KV-cache reserve" in flat
+
+
+def test_the_models_size_and_parallelism_are_the_presets():
+    from deployment_config.catalog import MODEL_PRESETS
+
+    kimi = MODEL_PRESETS["kimi-k3"]
+    # given the preset's weight size in GB, then each page gives it as the preset has it (rounded in TB)
+    sizes = {
+        f"{kimi.weight_size_gb} GB",
+        f"{kimi.weight_size_gb:,} GB",
+        f"{kimi.weight_size_gb / 1000:.2f} TB",
+        f"{kimi.weight_size_gb / 1000:.1f} TB",
+    }
+    for page in PAGES:
+        for said in re.findall(
+            r"Kimi-K3 \(([\d,.]+ [GT]B)\)|([\d,.]+ [GT]B) of weights|\b(1\.\d+ TB)", _flat(page)
+        ):
+            assert "".join(said) in sizes, f"{page.name}: {''.join(said)}"
+    # and the README's first line gives its tensor-parallel size
+    assert f"vLLM with tensor parallel {kimi.tensor_parallel_size})" in _flat(
+        PROJECT_DIR / "README.md"
+    )

@@ -3,6 +3,9 @@
 
     .venv/bin/python bench/timeline.py [--env NAME] [--config-dir DIR] [--json] [--measured FILE ...]
 
+The plan itself is ops_cli/timeline.py's, which ``llmops timeline --env NAME`` prints for users; this script is the
+maintainers' view of it, with what a start measured on the node changes.
+
 Every rate comes from deployment_config.startup_rates, which names its source (a documentation page, or bench/
 weight_load.py's measurement on a GPU machine). "node ready -> first token" is planned for each weight source with two
 figures: the estimate (the slowest measured load rate, the documented download rate) and the limit (weights / the
@@ -22,7 +25,6 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from dataclasses import asdict, dataclass
 from pathlib import Path
 
 PROJECT_DIR = Path(__file__).resolve().parents[1]
@@ -37,283 +39,25 @@ from cold_start_verdict import measured_json, measured_lines, verdicts  # noqa: 
 from measured_phases import Measured, MeasuredRecordError, load_measured  # noqa: E402
 
 from deployment_config.errors import ConfigError  # noqa: E402
-from deployment_config.gpu_nodes import (  # noqa: E402
-    # EKS scales a Capacity Block node group to 0 forty minutes before the block ends; EC2 shuts the instances down 30
-    # minutes before (the source is beside the constants).
-    EC2_SHUTDOWN_BEFORE_END_MINUTES,
-    EKS_SCALE_IN_BEFORE_END_MINUTES,
-)
 from deployment_config.loader import load_environment  # noqa: E402
-from deployment_config.model import EnvironmentConfig, Platform, WeightSource  # noqa: E402
-from deployment_config.sizing import (  # noqa: E402
-    HUB_BUDGET_FLOOR,
-    HYPERPOD_DEPLOY_MARGIN_SECONDS,
-    STARTUP_SAFETY_FACTOR,
-    WARMUP_ALLOWANCE_SECONDS,
-    s3_download_rate,
-    startup_budget,
-)
-from deployment_config.startup_rates import (  # noqa: E402
-    ENA_BANDWIDTH,
-    LOADER_FROM_DISK,
-    LOADER_FROM_MEMORY,
-    PINNED_HOST_TO_DEVICE,
-    SLOWEST_LOAD,
-    UNMEASURED,
-    Rate,
+from deployment_config.model import EnvironmentConfig  # noqa: E402
+from ops_cli import timeline as plan  # noqa: E402
+
+# The plan's parts, by the names the tests and the docs tests read from this script.
+from ops_cli.first_token_plan import (  # noqa: E402, F401
+    Phase,
+    first_token_phases,
+    load_format,
+    rates_used,
+    unmeasured,
 )
 
-#: The Inference Operator's maxDeployTimeInSeconds is the startup probe's budget plus this margin.
-HYPERPOD_DEPLOY_MARGIN_MINUTES = HYPERPOD_DEPLOY_MARGIN_SECONDS // 60
-
-
-@dataclass(frozen=True)
-class Phase:
-    """One step of the timeline. ``minutes`` is None where nothing here computes or documents the duration;
-    ``limit_minutes`` is the step's bound (weights / the fastest sourced or measured rate), None where there is none."""
-
-    step: str
-    minutes: float | None
-    basis: str
-    without_minutes: str = "not measured"
-    limit_minutes: float | None = None
-
-
-def _minutes(seconds: float) -> float:
-    return round(seconds / 60, 1)
-
-
-def rates_used(env: EnvironmentConfig, measured: Measured | None = None) -> dict[str, Rate]:
-    """Every rate the plan below uses, by the name its rows cite, each with its source (deployment_config.startup_rates,
-    deployment_config.sizing; with ``measured``, the user's measurements last)."""
-    instance = env.gpu_instance_type.name
-    rates = {
-        "s3_download": s3_download_rate(instance),
-        "hub_budget_floor": HUB_BUDGET_FLOOR,
-        "slowest_load": SLOWEST_LOAD,
-        "pinned_host_to_device": PINNED_HOST_TO_DEVICE,
-    }
-    if instance in ENA_BANDWIDTH:
-        rates["ena_bandwidth"] = ENA_BANDWIDTH[instance]
-    for name, rate in LOADER_FROM_MEMORY.items():
-        rates[f"{name}_from_memory"] = rate
-    for name, rate in LOADER_FROM_DISK.items():
-        rates[f"{name}_from_disk"] = rate
-    if measured is not None and measured.load is not None:
-        rates["instance_store_load"] = measured.load
-    if measured is not None and measured.s3_copy is not None:
-        rates["s3_copy_measured"] = measured.s3_copy
-    return rates
-
-
-def unmeasured(measured: Measured | None) -> dict[str, str]:
-    """UNMEASURED, less what ``measured`` measured."""
-    done = set()
-    if measured is not None and measured.load is not None:
-        done.add("instance_store_read")
-    if measured is not None and measured.warm_up(new_node=False) is not None:
-        done.add("warm_up")
-    return {name: text for name, text in UNMEASURED.items() if name not in done}
-
-
-def _warm_up(measured: Measured | None, *, new_node: bool) -> tuple[float, str]:
-    """(seconds, the basis' words) of the warm-up a row adds: 0 and "not measured" without a measurement."""
-    chosen = measured.warm_up(new_node=new_node) if measured is not None else None
-    if chosen is None:
-        return 0.0, " + warm-up (not measured: see unmeasured)"
-    return chosen[1].seconds, f" + warm-up {chosen[1].seconds:g} s ({chosen[0]}, measured)"
-
-
-def load_format(env: EnvironmentConfig) -> str:
-    """vLLM's --load-format of the model (its default, safetensors, when the arguments name none)."""
-    args = env.model.serving_args
-    named = next(
-        (args[i + 1] for i, a in enumerate(args[:-1]) if a == "--load-format"), "safetensors"
-    )
-    return named if named in LOADER_FROM_MEMORY else "safetensors"
-
-
-def first_token_phases(env: EnvironmentConfig, measured: Measured | None = None) -> list[Phase]:
-    """node ready -> first token for each weight source, the estimate and the limit beside it (issue 21, item 7).
-
-    The estimate takes the planned download rate and the slowest load bench/weight_load.py measured; the limit takes the
-    instance's ENA bandwidth and the loader's measured ceiling from memory. The warm-up has no sourced or measured
-    figure: both leave it out and say so, so each figure is the weights' part of the start. With ``measured``, the
-    measured load rate from the instance store, S3 copy rate and warm-up (bench/measured_phases.py) take their place,
-    the warm-up in the limit too."""
-    weights = (
-        env.model.loaded_gb
-    )  # the weights and, with spec_decoding, the speculator (as the budget counts)
-    rates = rates_used(env, measured)
-    loader = load_format(env)
-    ceiling = rates[f"{loader}_from_memory"]
-    slow_name = "instance_store_load" if "instance_store_load" in rates else f"{loader}_from_disk"
-    slow = rates[slow_name]
-    s3, ena = rates["s3_download"], rates.get("ena_bandwidth")
-    copy_name = "s3_copy_measured" if "s3_copy_measured" in rates else "s3_download"
-    copy = rates[copy_name]
-    network = ena or s3
-    streamer = min(rates["runai_streamer_from_memory"].gb_per_second, s3.gb_per_second)
-    streamer_limit = min(rates["runai_streamer_from_memory"].gb_per_second, network.gb_per_second)
-    warm, warm_up = _warm_up(measured, new_node=True)
-    restart_warm, restart_warm_up = _warm_up(measured, new_node=False)
-    return [
-        Phase(
-            "node ready -> first token, weights from S3: copy to the NVMe, then load",
-            _minutes(copy.seconds_for(weights) + slow.seconds_for(weights) + warm),
-            f"{weights} GB / {copy_name} {copy.gb_per_second:g} GB/s + {weights} GB / {slow_name} "
-            f"{slow.gb_per_second:g} GB/s{warm_up}; limit: / {'ena_bandwidth' if ena else 's3_download'} "
-            f"{network.gb_per_second:g} + / {loader}_from_memory {ceiling.gb_per_second:g}",
-            limit_minutes=_minutes(
-                network.seconds_for(weights) + ceiling.seconds_for(weights) + warm
-            ),
-        ),
-        Phase(
-            "node ready -> first token, weights from S3: Run:ai streamer into GPU memory (--load-format "
-            "runai_streamer)",
-            _minutes(weights / streamer + warm),
-            f"{weights} GB / {streamer:g} GB/s, the lower of s3_download and runai_streamer_from_memory{warm_up}; "
-            f"limit: the lower of {'ena_bandwidth' if ena else 's3_download'} and runai_streamer_from_memory",
-            limit_minutes=_minutes(weights / streamer_limit + warm),
-        ),
-        Phase(
-            "node ready -> first token, weights from the Hugging Face Hub",
-            None,
-            f"the Hub's rate is not sourced (budget floor: hub_budget_floor), then the load as from S3{warm_up}",
-            "not sourced",
-        ),
-        Phase(
-            "restart on the same node -> first token (weights on the NVMe)",
-            _minutes(slow.seconds_for(weights) + restart_warm),
-            f"{weights} GB / {slow_name} {slow.gb_per_second:g} GB/s{restart_warm_up}; limit: / "
-            f"{loader}_from_memory {ceiling.gb_per_second:g}",
-            limit_minutes=_minutes(ceiling.seconds_for(weights) + restart_warm),
-        ),
-        Phase(
-            "limit: weights / instance bandwidth",
-            _minutes(ena.seconds_for(weights)) if ena else None,
-            f"{weights} GB / ena_bandwidth {ena.gb_per_second:g} GB/s"
-            if ena
-            else f"no ENA bandwidth in deployment_config/startup_rates.py for {env.gpu_instance_type.name}",
-            "not documented",
-        ),
-    ]
-
-
-def phases(env: EnvironmentConfig, measured: Measured | None = None) -> list[Phase]:
-    weights = (
-        env.model.loaded_gb
-    )  # the weights and, with spec_decoding, the speculator (as the budget counts)
-    hyperpod = env.platform is Platform.HYPERPOD
-    # HyperPod's operator always copies from S3; the EKS path downloads from the Hub unless weight_source is s3
-    from_hub = not hyperpod and env.model.weight_source is WeightSource.HUGGINGFACE
-    instance = env.gpu_instance_type.name
-    budget = env.pod_startup_budget
-    path_budget = startup_budget(weights, from_hub=from_hub, instance_type=instance)
-    capacity = "training plan" if hyperpod else "Capacity Block"
-    download = "hub_budget_floor" if from_hub else "s3_download"
-    download_rate = HUB_BUDGET_FLOOR if from_hub else s3_download_rate(instance)
-    steps = [
-        Phase(
-            f"buy the {capacity}",
-            None,
-            "`bin/llmops training-plans offerings` lists the starts on offer"
-            if hyperpod
-            else "a start up to 8 weeks ahead; every Capacity Block ends at 11:30 UTC (EC2 user guide, ec2-capacity-blocks, "
-            "capacity-blocks-purchase); `bin/llmops capacity-blocks offerings` lists them",
-            "your choice",
-        ),
-        Phase(
-            "deploy network and cluster (before the start)",
-            None,
-            "not measured here: read it from `aws cloudformation describe-stack-events`",
-        ),
-        Phase(
-            "GPU capacity starts: node joins the cluster"
-            if not hyperpod
-            else "HyperPod instances created, lifecycle script and deep health checks",
-            None,
-            "not measured here: `aws sagemaker list-cluster-nodes` shows it"
-            if hyperpod
-            else "not measured here: `bin/llmops wait nodes` shows it",
-        ),
-        *first_token_phases(env, measured),
-        Phase(
-            f"budget: download ({'Hub' if from_hub else 'S3'}, this environment)",
-            _minutes(download_rate.seconds_for(weights)),
-            f"{weights} GB / {download} {download_rate.gb_per_second:g} GB/s",
-        ),
-        Phase(
-            "budget: load",
-            _minutes(SLOWEST_LOAD.seconds_for(weights)),
-            f"{weights} GB / slowest_load {SLOWEST_LOAD.gb_per_second:g} GB/s",
-        ),
-        Phase(
-            "budget: warm-up allowance",
-            WARMUP_ALLOWANCE_SECONDS / 60,
-            "sizing.WARMUP_ALLOWANCE_SECONDS: an allowance, not a measurement (see unmeasured)",
-        ),
-        Phase(
-            "vLLM engine budget for this environment's weight source",
-            path_budget.engine_ready_timeout_seconds / 60,
-            f"the three budget rows x {STARTUP_SAFETY_FACTOR}, whole minutes "
-            f"(sizing.startup_budget(from_hub={from_hub}))",
-        ),
-        Phase(
-            "vLLM engine budget in the charts (VLLM_ENGINE_READY_TIMEOUT_S)",
-            budget.engine_ready_timeout_seconds / 60,
-            "EnvironmentConfig.pod_startup_budget: this weight source's on EKS, the Hub path's on HyperPod (the "
-            "operator's S3 mount is unmeasured), never below the recipe's own timeout",
-        ),
-        Phase(
-            "startup probe budget: /health answers by",
-            budget.probe_seconds / 60,
-            "engine budget + 5 min (sizing.PROBE_MARGIN_SECONDS); until then the endpoint has no healthy target",
-        ),
-    ]
-    if hyperpod:
-        steps.append(
-            Phase(
-                "Inference Operator maxDeployTimeInSeconds",
-                budget.probe_seconds / 60 + HYPERPOD_DEPLOY_MARGIN_MINUTES,
-                "probe budget + 30 min (charts/inference_endpoint_spec.py, DEPLOY_MARGIN_SECONDS)",
-            )
-        )
-    else:
-        steps += [
-            Phase(
-                "block end: EKS scales the GPU node group to 0",
-                -EKS_SCALE_IN_BEFORE_END_MINUTES,
-                "minutes before the end (EKS user guide, capacity-blocks-mng)",
-            ),
-            Phase(
-                "block end: EC2 shuts the instances down",
-                -EC2_SHUTDOWN_BEFORE_END_MINUTES,
-                "minutes before the end (EC2 Auto Scaling user guide, launch-template-capacity-blocks)",
-            ),
-        ]
-    return steps
-
-
-def _duration(phase: Phase) -> str:
-    text = phase.without_minutes if phase.minutes is None else f"{phase.minutes:g} min"
-    return text if phase.limit_minutes is None else f"{text} (limit {phase.limit_minutes:g} min)"
+phases = plan.phases
 
 
 def render(env: EnvironmentConfig, rows: list[Phase], measured: Measured | None = None) -> str:
-    header = ("step", "duration", "basis")
-    table = [header] + [(p.step, _duration(p), p.basis) for p in rows]
-    widths = [max(len(r[i]) for r in table) for i in range(2)]
-    lines = [
-        f"{env.name} ({env.platform.value}, {env.model.hugging_face_id}, {env.model.weight_size_gb} GB of weights)"
-    ]
-    for step, duration, basis in table:
-        lines.append(f"{step:<{widths[0]}}  {duration:>{widths[1]}}  {basis}")
-    lines.append("\nrates (GB/s, 1 GB = 1e9 bytes):")
-    for name, rate in rates_used(env, measured).items():
-        lines.append(f"  {name:<28} {rate.gb_per_second:>7g}  {rate.kind}: {rate.source}")
-    lines.append("unmeasured (no source, no measurement: not in any estimate):")
-    lines += [f"  {name:<28} {text}" for name, text in unmeasured(measured).items()]
+    """The plan as ``llmops timeline`` prints it, then, with ``measured``, what was measured and issue 21's verdicts."""
+    lines = [plan.render(env, rows, measured)]
     if measured is not None:
         lines.append("measured (--measured; of several records the slowest):")
         lines += measured_lines(measured)
@@ -355,21 +99,14 @@ def main(argv: list[str] | None = None) -> int:
             return 2
     rows = phases(env, measured)
     if args.json:
-        rates = {
-            name: {"gb_per_second": r.gb_per_second, "kind": r.kind, "source": r.source}
-            for name, r in rates_used(env, measured).items()
-        }
-        plan = {
-            "environment": env.name,
-            "phases": [asdict(p) for p in rows],
-            "rates": rates,
-            "unmeasured": unmeasured(measured),
-        }
+        document = plan.plan_json(env, rows, measured)
         if measured is not None:
-            plan["measured"] = measured_json(
+            document["measured"] = measured_json(
                 measured, verdicts(env, measured, rates_used(env)["s3_download"])
             )
-        print(json.dumps(plan, indent=2, allow_nan=False))  # strict JSON: never a NaN or Infinity
+        print(
+            json.dumps(document, indent=2, allow_nan=False)
+        )  # strict JSON: never a NaN or Infinity
     else:
         print(render(env, rows, measured))
     return 0

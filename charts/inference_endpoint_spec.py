@@ -14,6 +14,7 @@ from charts.secrets_sync import COMPONENT as SECRETS_SYNC
 from charts.serving_spec import VLLM_PORT, PodSecrets, drain_args, model_args
 from charts.vllm_auth_middleware import middleware_environment
 from charts.vllm_weights_check import hyperpod_weights_check
+from deployment_config.cuda_graph_capture import capture_bound_args
 from deployment_config.kubernetes_names import INFERENCE_ENDPOINT_NAMESPACE, inference_endpoint_name
 from deployment_config.model import AutoscalingConfig, EnvironmentConfig, WeightSource
 from deployment_config.model_location import weights_s3_uri
@@ -125,7 +126,12 @@ def inference_endpoint_spec_for(env: EnvironmentConfig) -> InferenceEndpointSpec
     bucket, _, prefix = (weights_s3_uri(model) or model.s3_uri)[len("s3://") :].partition("/")
     # The operator does not add --model: without it vLLM serves its own small default model under the served name.
     # The same drain as on the EKS path (charts/serving_spec.py drain_args); the pod's grace period is the operator's.
-    args = (*model_args(env), *model.serving_args, *drain_args(env))
+    args = (
+        *model_args(env),
+        *model.serving_args,
+        *capture_bound_args(model.serving_args),  # as on the EKS path (charts/serving_spec.py)
+        *drain_args(env),
+    )
     budget = env.pod_startup_budget
     # the middleware that checks the key needs vLLM's Python API server (charts/vllm_auth_middleware/)
     environment = {

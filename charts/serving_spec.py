@@ -11,6 +11,7 @@ from charts.compile_cache import CompileCacheSpec, compile_cache_for
 from charts.image_reference import image_is_pinned, image_version_label
 from charts.vllm_auth_middleware.runtime.llm_serving_auth import KEY_VARIABLES
 from deployment_config import speculator
+from deployment_config.cuda_graph_capture import capture_bound_args
 from deployment_config.gpu_nodes import (
     EFA_ENVIRONMENT,
     GPU_NODE_LABELS,
@@ -32,6 +33,7 @@ from deployment_config.model_location import (
     speculator_s3_uri,
     weights_s3_uri,
 )
+from deployment_config.rollout import rollout_plan, standby_replicas
 from deployment_config.sections.endpoint import EndpointSection
 from deployment_config.sizing import SHM_SIZE_GIB
 from deployment_config.vllm_args import SERVING_PORT
@@ -152,6 +154,11 @@ class VllmServingSpec:
     #: the readiness probe and join the Service while the old block's replicas still serve; the old nodes' drain
     #: forty minutes before their block ends then only evicts replicas that have a ready successor. 0 otherwise.
     standby_replicas: int = 0
+    #: How a change of the pod template replaces the replicas (deployment_config/rollout.py): a new one onto a free slot
+    #: first (maxSurge 1, maxUnavailable 0) when the block has one, else an old one stopped first (maxSurge 0,
+    #: maxUnavailable 1 plus the standby replicas, which are Pending and so unavailable outside a handover).
+    max_surge: int = 0
+    max_unavailable: int = 1
     #: Nodes one model instance spans (deployment_config.sizing.Layout): 1 for the Deployment, more for a
     #: LeaderWorkerSet whose groups have this size (charts/vllm_leader_worker_set.py).
     nodes: int = 1
@@ -189,9 +196,8 @@ class VllmServingSpec:
 
     @property
     def termination_grace_seconds(self) -> int:
-        """How long Kubernetes waits between the start of a pod's termination and SIGKILL: the pre-stop delay, vLLM's
-        drain (``--shutdown-timeout``), and half a minute to release the GPUs and exit."""
-        return PRE_STOP_SECONDS + self.endpoint.drain_seconds + 30
+        """How long Kubernetes waits between the start of a pod's termination and SIGKILL (EndpointSection)."""
+        return self.endpoint.termination_grace_seconds
 
     @property
     def service_port(self) -> int:
@@ -202,13 +208,6 @@ class VllmServingSpec:
     @property
     def url_scheme(self) -> str:
         return "https" if self.tls else "http"
-
-
-#: Seconds a terminating vLLM pod keeps serving before it gets SIGTERM (a pre-stop ``sleep``): Kubernetes removes the
-#: pod from the Service's endpoints at the same time as it runs the pre-stop hook, and every node's kube-proxy then
-#: updates its rules on its own; without the pause, connections still routed to the pod would meet a server that has
-#: begun to refuse them (Kubernetes documentation, "Pod Lifecycle", Termination of Pods).
-PRE_STOP_SECONDS = 15
 
 
 def revision_args(env: EnvironmentConfig) -> tuple[str, ...]:
@@ -278,10 +277,14 @@ def serving_spec_for(env: EnvironmentConfig) -> VllmServingSpec:
         ),
         *revision_args(env),
         *speculator_args(env, model.serving_args),
+        # The CUDA graphs a start captures, bounded by the endpoint's own --max-num-seqs
+        # (deployment_config/cuda_graph_capture.py).
+        *capture_bound_args(model.serving_args),
         *drain_args(env),
         *(MIDDLEWARE_ARGS if env.endpoint.api_key_required else ()),
     )
     budget = env.pod_startup_budget
+    rollout = rollout_plan(env)
     environment = {
         # The Hugging Face cache lives on the node's NVMe, so a restarted pod does not download again.
         "HF_HOME": f"{MODEL_CACHE_MOUNT}/huggingface",
@@ -324,9 +327,9 @@ def serving_spec_for(env: EnvironmentConfig) -> VllmServingSpec:
         version=image_version_label(model.image),
         secrets=_pod_secrets(env),
         replicas=env.replicas,
-        standby_replicas=env.replicas
-        if env.capacity is not None and env.capacity.next_capacity_reservation_id
-        else 0,
+        standby_replicas=standby_replicas(env),
+        max_surge=rollout.max_surge,
+        max_unavailable=rollout.max_unavailable,
         nodes=layout.nodes,
         router_policy=env.endpoint.router_policy(env.replicas),
         compile_cache=compile_cache_for(

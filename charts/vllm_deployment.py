@@ -9,13 +9,14 @@ import cdk8s_plus_28 as kplus
 from cdk8s_plus_28 import k8s
 from constructs import Construct
 
-from charts.serving_spec import PRE_STOP_SECONDS, VllmServingSpec
+from charts.serving_spec import VllmServingSpec
 from charts.vllm_secret_provider import mount_secrets
 from deployment_config.model_location import (
     MODEL_CACHE_MOUNT,
     node_speculator_path,
     node_weights_path,
 )
+from deployment_config.sections.endpoint import PRE_STOP_SECONDS
 from deployment_config.startup_rates import CRT_TARGET
 from deployment_config.support_images import AWS_CLI_IMAGE
 
@@ -25,9 +26,12 @@ STARTUP_PERIOD_SECONDS = 10
 #: ``preferred_transfer_client = crt``: "a C-based S3 transfer client that can improve transfer throughput"; the default
 #: ``auto`` picks it only on p4d, p4de, p5, trn1 and trn1n, so a p6-b300 would get the Python ``classic`` client.
 #: CRT ignores ``max_concurrent_requests`` and ``multipart_threshold``; it sizes its parallel ranged GETs from
-#: ``target_bandwidth``, which it otherwise derives from the system and, when it cannot, sets to 10 Gb/s. 100 Gb/s
-#: (startup_rates.CRT_TARGET) is this project's choice (a goal CRT scales its connections to, not a limit, not a
-#: measured figure). CRT also fails a
+#: ``target_bandwidth``, which it otherwise derives from the system and, when it cannot, sets to 10 Gb/s. The goal is
+#: the bandwidth of the card S3 traffic uses, p6-b300's card 0, 300 Gb/s (startup_rates.CRT_TARGET, from
+#: startup_rates.ENA_BANDWIDTH: a goal CRT scales its connections to, 0.4 Gb/s each, not a measured figure); a goal
+#: below the card would leave it idle. CRT buffers within a memory limit it derives from the goal (awslabs/aws-c-s3
+#: source/s3_client.c ``aws_s3_client_new``: 8 GiB above 75 Gb/s; later versions up to 24 GiB at 200 Gb/s and more),
+#: within the container's 32 GiB limit (below). CRT also fails a
 #: request sent to another region than the bucket's ("Region redirects" in the same page): the pod's region is the
 #: cluster's (a pod mutated for EKS Pod Identity carries AWS_REGION and AWS_DEFAULT_REGION, as shown in
 #: awsgcr/aws-infra eks/project1/prod/gitops-prow/addon/aws-eks-pod-identity/README.md; not confirmed in AWS's own
@@ -36,10 +40,11 @@ STARTUP_PERIOD_SECONDS = 10
 #: ranged GET, and so the request rate that S3 sees: S3 serves "at least ... 5,500 GET/HEAD requests per second per
 #: partitioned prefix" (S3 user guide, "Best practices design patterns: optimizing Amazon S3 performance",
 #: https://docs.aws.amazon.com/AmazonS3/latest/userguide/optimizing-performance.html), and all files of a revision are
-#: under one prefix (s3_uri/COMMIT/). At 100 Gb/s (12.5 GB/s) 8 MiB parts are about 1,490 GET/s per node: four
+#: under one prefix (s3_uri/COMMIT/). At 300 Gb/s (37.5 GB/s) 8 MiB parts would be about 4,470 GET/s per node: two
 #: replicas starting at once (each node copies its own 1.4 TB) would pass the prefix's documented rate. 64 MiB parts
-#: are about 186 GET/s per node, so about 29 nodes at that rate fit one prefix, and the mirror's layout (about 120
-#: files of one revision under one prefix) is not the limit; spreading files across prefixes would buy nothing here.
+#: are about 560 GET/s per node, so about 9 nodes copying at the card's full rate fit the documented floor of one
+#: prefix (S3 scales a busy prefix beyond it; a larger fleet starting at once may see 503 Slow Down, which the CLI
+#: retries), and the mirror's layout (about 120 files of one revision under one prefix) is not the limit.
 #: CRT buffers parts in memory: the container's 32 GiB limit (below) holds hundreds of 64 MiB parts.
 #: Why a copy to the node's NVMe and not vLLM's ``--load-format runai_streamer`` from S3: the copy stays on the node,
 #: so a restart loads from the NVMe instead of reading 1.4 TB from S3 again; it is checked against the mirror's
@@ -48,7 +53,7 @@ STARTUP_PERIOD_SECONDS = 10
 #: "Streaming into the GPUs (Run:ai)"). The loaders' measured rates (bench/weight_load.py) may change this choice.
 S3_TRANSFER_SETTINGS = (
     ("preferred_transfer_client", "crt"),
-    # the goal the start-up plan counts on (deployment_config/startup_rates.py CRT_TARGET): 100Gb/s
+    # the goal the start-up plan counts on (deployment_config/startup_rates.py CRT_TARGET): 300Gb/s
     ("target_bandwidth", f"{CRT_TARGET.gb_per_second * 8:g}Gb/s"),
     ("multipart_chunksize", "64MB"),
 )
@@ -65,7 +70,7 @@ FETCH_WITH_SPECULATOR_SCRIPT = " && ".join(
     [f"aws configure set default.s3.{key} {value}" for key, value in S3_TRANSFER_SETTINGS]
     + ['aws s3 sync --only-show-errors "$1" "$2"', 'exec aws s3 sync --only-show-errors "$3" "$4"']
 )
-_TAINT_EFFECTS = {
+TAINT_EFFECTS = {
     "NoSchedule": kplus.TaintEffect.NO_SCHEDULE,
     "NoExecute": kplus.TaintEffect.NO_EXECUTE,
 }
@@ -105,14 +110,15 @@ def add_vllm_deployment(
         # One replica per GPU node of the reservation (endpoint.replicas, default all of them), and as many waiting for
         # the next block's nodes when one is configured (VllmServingSpec.standby_replicas).
         replicas=spec.replicas + spec.standby_replicas,
-        # Replaced one at a time, never one more than there are: a new replica needs a whole node's GPUs, and every
-        # node of the reservation is taken (maxSurge 0). With one replica the endpoint is down during a replacement.
-        # The standby replicas are Pending, hence unavailable, outside a handover: counted in maxUnavailable, or the
-        # Deployment controller (which keeps replicas - maxUnavailable available) would stop a rollout until the next
-        # block's nodes join.
+        # Replaced one at a time (deployment_config/rollout.py): onto a free node of the reservation first when it has
+        # one (maxSurge 1, maxUnavailable 0: the new replica is ready before an old one stops); else an old one stops
+        # first (maxSurge 0: a new replica needs a whole node's GPUs), and with one replica the endpoint is down during
+        # a replacement. The standby replicas are Pending, hence unavailable, outside a handover: counted in
+        # maxUnavailable, or the Deployment controller (which keeps replicas - maxUnavailable available) would stop a
+        # rollout until the next block's nodes join.
         strategy=kplus.DeploymentStrategy.rolling_update(
-            max_surge=kplus.PercentOrAbsolute.absolute(0),
-            max_unavailable=kplus.PercentOrAbsolute.absolute(1 + spec.standby_replicas),
+            max_surge=kplus.PercentOrAbsolute.absolute(spec.max_surge),
+            max_unavailable=kplus.PercentOrAbsolute.absolute(spec.max_unavailable),
         ),
         # A fresh node downloads 1.4 TB before the pod is ready: the rollout deadline must outlast the startup budget.
         progress_deadline=cdk8s.Duration.seconds(spec.startup_budget_seconds + 600),
@@ -131,7 +137,7 @@ def add_vllm_deployment(
     taint_key, taint_value, taint_effect = spec.toleration
     deployment.scheduling.tolerate(
         kplus.Node.tainted(
-            kplus.NodeTaintQuery.is_(taint_key, taint_value, effect=_TAINT_EFFECTS[taint_effect])
+            kplus.NodeTaintQuery.is_(taint_key, taint_value, effect=TAINT_EFFECTS[taint_effect])
         )
     )
 
@@ -237,9 +243,10 @@ def add_vllm_deployment(
     # reads VLLM_PORT as the first of its own internal ports (vLLM 0.33.0 vllm/envs.py; vllm/utils/network_utils.py
     # get_vllm_port raises on a URI-shaped value). cdk8s-plus-28 has no prop for it.
     api_object.add_json_patch(cdk8s.JsonPatch.add("/spec/template/spec/enableServiceLinks", False))
-    # A pause before SIGTERM while the pod leaves the Service's endpoints (charts/serving_spec.py PRE_STOP_SECONDS). An
-    # exec of the image's sleep: the vLLM image is Ubuntu (vllm-project/vllm docker/Dockerfile, FINAL_BASE_IMAGE
-    # nvidia/cuda:...-ubuntu22.04, whose coreutils has /bin/sleep). The kubelet's own sleep action (LifecycleHandler.sleep,
+    # A pause before SIGTERM while the pod leaves the Service's endpoints (PRE_STOP_SECONDS,
+    # deployment_config/sections/endpoint.py). An exec of the image's sleep: the vLLM image is Ubuntu
+    # (vllm-project/vllm docker/Dockerfile, FINAL_BASE_IMAGE nvidia/cuda:...-ubuntu22.04, whose coreutils has
+    # /bin/sleep). The kubelet's own sleep action (LifecycleHandler.sleep,
     # Kubernetes 1.29+) cannot be written here: the Deployment renders through cdk8s-plus-28's Kubernetes 1.28 types,
     # which drop the field even from a JSON patch.
     api_object.add_json_patch(

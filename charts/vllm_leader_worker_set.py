@@ -103,17 +103,18 @@ def replace_deployment_with_leader_worker_set(
             # Model instances: each a group of spec.nodes pods.
             # Groups on this block's nodes, and as many waiting for the next block's (VllmServingSpec.standby_replicas).
             replicas=spec.replicas + spec.standby_replicas,
-            # Groups are replaced one at a time and never one more than the reservation holds (as the Deployment's
-            # maxSurge 0 / maxUnavailable 1).
+            # Groups are replaced one at a time, as the Deployment's replicas (deployment_config/rollout.py): onto a free
+            # slot of the reservation first when it has one (maxSurge 1, maxUnavailable 0), else an old group stops
+            # first (maxSurge 0). The standby groups are Pending, so unavailable: counted in maxUnavailable, or a
+            # rollout would wait for the next block.
             rollout_strategy=lws.LeaderWorkerSetSpecRolloutStrategy(
                 type=lws.LeaderWorkerSetSpecRolloutStrategyType.ROLLING_UPDATE,
                 rolling_update_configuration=rolling_update(
-                    # The standby groups are Pending, so unavailable: counted in, or a rollout would wait for the next block.
                     max_unavailable=lws.LeaderWorkerSetSpecRolloutStrategyRollingUpdateConfigurationMaxUnavailable.from_number(
-                        1 + spec.standby_replicas
+                        spec.max_unavailable
                     ),
                     max_surge=lws.LeaderWorkerSetSpecRolloutStrategyRollingUpdateConfigurationMaxSurge.from_number(
-                        0
+                        spec.max_surge
                     ),
                 ),
             ),

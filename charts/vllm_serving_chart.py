@@ -11,6 +11,7 @@ from charts.recommended_labels import recommended_labels
 from charts.serving_spec import VllmServingSpec
 from charts.vllm_auth_middleware import add_auth_middleware
 from charts.vllm_deployment import add_vllm_deployment
+from charts.vllm_image_prepull import add_image_prepull
 from charts.vllm_leader_worker_set import (
     add_group_network_policy,
     add_leader_service,
@@ -54,6 +55,9 @@ class VllmServingChart(cdk8s.Chart):
             self.weights_check = add_weights_check(self, spec=spec, deployment=self.deployment)
             self.weights_check.node.add_dependency(self.namespace_object)
             self.deployment.node.add_dependency(self.weights_check)
+        # The vLLM image pulled on each GPU node while the pod copies the weights (charts/vllm_image_prepull.py).
+        self.image_prepull = add_image_prepull(self, spec=spec)
+        self.image_prepull.node.add_dependency(self.namespace_object)
         # The pod's CSI volume names the SecretProviderClass: create it first, delete it after the pod.
         self.secret_provider = None
         if spec.secrets:

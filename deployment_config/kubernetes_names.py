@@ -20,12 +20,24 @@ SYSTEM_NODE_LABELS = MappingProxyType({"llm-serving/node-role": "system"})
 #: app.kubernetes.io/component = inference-server: charts/recommended_labels.py).
 SERVING_NAMESPACE = "llm-serving"
 SERVING_NAME = "vllm"
+#: The EKS path's serving chart as plain YAML under cdk.out/kubernetes/ENV/ (stacks/composition.py, app.py): the objects
+#: the serving stack applies, which ``llmops rollout`` compares with what is deployed.
+SERVING_MANIFEST_FILE = "vllm-serving.yaml"
 #: The Job of ``llmops weights mirror`` and its service account (in SERVING_NAMESPACE), which EKS Pod Identity gives the
 #: weights writer role of stacks/serving_stack.py.
 WEIGHTS_MIRROR_NAME = "weights-mirror"
 SERVING_POD_SELECTOR = (
     f"app.kubernetes.io/name={SERVING_NAME},app.kubernetes.io/component=inference-server"
 )
+#: The DaemonSet that pulls the vLLM image on each GPU node beside the weights' copy (charts/vllm_image_prepull.py), in
+#: SERVING_NAMESPACE: its name, its container's, and its pods' labels (not the serving pods': no Service selects them).
+IMAGE_PREPULL_NAME = "vllm-image-prepull"
+IMAGE_PREPULL_CONTAINER = "pull-vllm-image"
+IMAGE_PREPULL_POD_LABELS = {
+    "app.kubernetes.io/name": IMAGE_PREPULL_NAME,
+    "app.kubernetes.io/component": "image-prepull",
+}
+IMAGE_PREPULL_SELECTOR = ",".join(f"{k}={v}" for k, v in IMAGE_PREPULL_POD_LABELS.items())
 
 
 def kubernetes_name(served_name: str) -> str:

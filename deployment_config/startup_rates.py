@@ -87,19 +87,51 @@ S3_PER_CONNECTION = Rate(
 #: 8-16 MB ranged GETs stay far below it: the request rate is not the limit of one node's download.
 S3_GET_REQUESTS_PER_SECOND_PER_PREFIX = 5500
 #: The CRT transfer client's goal for the node's ``aws s3 sync`` (charts/vllm_deployment.py S3_TRANSFER_SETTINGS,
-#: ``target_bandwidth 100Gb/s``; AWS CLI S3 configuration, https://docs.aws.amazon.com/cli/latest/topic/s3-config.html:
-#: CRT sizes its parallel ranged GETs from it). A goal, not a measured rate: the download is planned at the lowest of
-#: this, the instance's ENA bandwidth and the connections times :data:`S3_PER_CONNECTION`.
+#: ``target_bandwidth``; AWS CLI S3 configuration, https://docs.aws.amazon.com/cli/latest/topic/s3-config.html: CRT
+#: sizes its parallel ranged GETs from it): the bandwidth of the card S3 traffic goes through, p6-b300's card 0 (ENA
+#: 300 Gbps, :data:`ENA_BANDWIDTH`), so that the client's goal, not a figure below the card, is what the copy aims at.
+#: A goal, not a measured rate: the download is planned at the lowest of this, the instance's ENA bandwidth and the
+#: connections times :data:`S3_PER_CONNECTION`.
 CRT_TARGET = Rate(
-    gbps(100),
-    "target_bandwidth 100Gb/s of the node's aws s3 sync (charts/vllm_deployment.py), CRT "
-    "transfer client, https://docs.aws.amazon.com/cli/latest/topic/s3-config.html",
+    ENA_BANDWIDTH["p6-b300.48xlarge"].gb_per_second,
+    "target_bandwidth 300Gb/s of the node's aws s3 sync (charts/vllm_deployment.py): p6-b300's card 0, ENA "
+    "300 Gbps (https://aws.amazon.com/ec2/instance-types/p6/), CRT transfer client, "
+    "https://docs.aws.amazon.com/cli/latest/topic/s3-config.html",
     measured=False,
 )
 #: Connections the CRT client opens for that goal: it provisions 0.4 Gb/s a connection ("target-gbps of 100 resulted in
 #: 250 connections", awslabs/aws-c-s3@8dd4dd6 source/s3_client.c ``s_throughput_per_connection_gbps = 100.0 / 250``).
 CRT_GBPS_PER_CONNECTION = 100.0 / 250
 CRT_CONNECTIONS = round(CRT_TARGET.gb_per_second * 8 / CRT_GBPS_PER_CONNECTION)
+
+#: vLLM's Run:ai loader at tensor parallel size N (vLLM 0.33.0 vllm/model_executor/model_loader/runai_streamer_loader.py,
+#: ``RunaiModelStreamerLoader``; weight_utils.py ``runai_safetensors_weights_iterator``): with
+#: ``--model-loader-extra-config '{"distributed": true}'`` (a bool, the only accepted value type) and torch.distributed
+#: up, each rank streams ``stream_files(..., device="cuda:RANK", is_distributed=True)``: the streamer partitions the
+#: read among the ranks and broadcasts over NCCL (run-ai/runai-model-streamer#84, "Multiple Readers Mode";
+#: runai-model-streamer 0.17.1 distributed_streamer.py ``set_is_distributed``: on by default with NCCL and a CUDA
+#: device, local files included). Without it "each process load[s] the entire model from storage independently"
+#: (the same issue, https://github.com/run-ai/runai-model-streamer/issues/84): N full streams.
+#: The published figures (marin-community/marin#7136, https://github.com/marin-community/marin/issues/7136: vLLM with
+#: 8 ranks, DP8/EP8, a 124.96 GiB safetensors export in object storage): distributed, 14.21 s, 13.86 s and 14.71 s
+#: (134.2 GB / 14.29 s average = 9.39 GB/s for the node, 1.17 GB/s a rank); not distributed, "eight full-model
+#: streams, 30.85-32.85s each" (27.11-29.01 s on a second run), and the start failed (host memory 275 GiB).
+_MARIN_7136 = (
+    "vLLM Run:ai streamer, 8 ranks, 124.96 GiB from object storage (marin-community/marin#7136, "
+    "https://github.com/marin-community/marin/issues/7136)"
+)
+RUNAI_DISTRIBUTED_NODE = Rate(
+    124.96 * 2**30 / 1e9 / 14.29,
+    f"{_MARIN_7136}: distributed, 14.29 s average",
+    measured=False,
+)
+RUNAI_RANKS_MEASURED = 8
+#: Without distributed: every rank streams the whole model, so the model is in place when the slowest full stream ends.
+RUNAI_EACH_RANK_WHOLE_MODEL = Rate(
+    124.96 * 2**30 / 1e9 / 32.85,
+    f"{_MARIN_7136}: not distributed, the slowest of eight full-model streams, 32.85 s",
+    measured=False,
+)
 
 #: bench/weight_load.py on one NVIDIA H200 machine (16 cores, ext4 on a 256 GB virtual disk /dev/vda, 24 GB of
 #: MXFP4-shaped shards, page cache dropped before each disk pass), 2026-12-01, two runs; the lower of the two.
@@ -143,6 +175,34 @@ SLOWEST_LOAD = min(LOADER_FROM_DISK.values(), key=lambda r: r.gb_per_second)
 #: Pinned host memory to GPU memory on the same machine: no loader places bytes faster on that machine.
 PINNED_HOST_TO_DEVICE = Rate(
     55.42, f"{_BENCH}: torch copy_ from pinned memory, 2 GB x 3", measured=True
+)
+
+#: The node's check of the S3 copy (charts/vllm_weights_check/runtime/verify_weights.py): hashlib's sha256 measured
+#: 1.35 GB/s on one core (an Intel Xeon with the SHA extensions, 64 MiB blocks, ``python3 -c`` with hashlib, this
+#: project's development machine: a labelled measurement, the figure of that script's docstring) times the
+#: ``--jobs`` processes the init container runs (charts/vllm_weights_check/__init__.py HASH_CPUS, 32). The CPU side
+#: only: the instance store's read rate, which may be lower, is in :data:`UNMEASURED`. It is paid on the first start of
+#: a copy on a node; a restart whose marker matches hashes nothing (its ``--marker``).
+SHA256_ONE_CORE_GB_PER_SECOND = 1.35
+HASH_JOBS = 32
+SHA256_CHECK = Rate(
+    SHA256_ONE_CORE_GB_PER_SECOND * HASH_JOBS,
+    f"hashlib sha256 {SHA256_ONE_CORE_GB_PER_SECOND} GB/s on one Xeon core with sha_ni (measured with python3 -c on "
+    f"the development machine, charts/vllm_weights_check/runtime/verify_weights.py) x {HASH_JOBS} processes",
+    measured=True,
+)
+
+#: The vLLM image's pull on a new node: "Standard Docker image pulls of 15-20 GB can take 4-6 minutes per instance" (AWS
+#: Machine Learning Blog, "Reducing container cold start times using SOCI index on DLAMI and DLC", as copied at
+#: https://wpnews.pro/news/reducing-container-cold-start-times-using-soci-index-on-dlami-and-dlc; the AWS page itself
+#: was not read here). A documented duration for an image of that size, not this image's measured pull: the vLLM
+#: image's own size is not checked here, and ``llmops phases`` measures its pull on the node (kubelet's Pulled event).
+#: The plan takes the upper end as its estimate and the lower end as its limit. The pull runs beside the weights' copy
+#: (charts/vllm_image_prepull.py), so the plan counts the longer of the two.
+IMAGE_PULL_SECONDS = (240, 360)
+IMAGE_PULL_SOURCE = (
+    "15-20 GB image pulls take 4-6 minutes per instance (AWS Machine Learning Blog, 'Reducing container cold start "
+    "times using SOCI index on DLAMI and DLC')"
 )
 
 #: Figures the plan needs and nothing here documents or measures: printed as such, never replaced by a guess.

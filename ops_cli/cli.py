@@ -22,7 +22,10 @@ from ops_cli.output import write_if_open
 from ops_cli.suggestions import help_parser, suggested
 
 #: The command groups, in the order ``llmops --help`` lists them; each module's ``register`` adds its parsers.
-_GROUPS = "capacity_blocks training_plans preflight wait phases handover cost weights smoke_test bench help".split()
+_GROUPS = (
+    "capacity_blocks training_plans preflight wait connect phases timeline handover rollout cost weights smoke_test bench "
+    "help"
+).split()
 COMMANDS = tuple(importlib.import_module(f"ops_cli.commands.{name}") for name in _GROUPS)
 
 

@@ -6,9 +6,12 @@ The sources, each the only one for its phase:
 
 - the node's ``Ready`` condition (its ``lastTransitionTime``) and the pod's ``PodScheduled`` and ``Ready`` conditions
   (Kubernetes 1.34 API, NodeCondition and PodCondition);
-- the kubelet's events for the pod: ``Pulling`` and ``Pulled`` of the vLLM image, by whichever container of the pod
-  pulled it first (with S3 weights that is the ``verify-weights`` init container, which runs the vLLM image before the
-  vLLM container starts; the later containers' events then say "already present on machine"), with ``eventTime`` or
+- the kubelet's events for the image pre-pull pod on the same node (``vllm-image-prepull``, charts/vllm_image_prepull.py),
+  which pulls the vLLM image beside the weights' copy: its ``Pulling`` and ``Pulled`` when it pulled it
+  (ops_cli/image_pull_phase.py); otherwise the pod's own events: ``Pulling`` and ``Pulled`` of the vLLM image, by
+  whichever container of the pod pulled it first (with S3 weights that is the ``verify-weights`` init container, which
+  runs the vLLM image before the vLLM container starts; the later containers' events then say "already present on
+  machine"), with ``eventTime`` or
   ``firstTimestamp``; the kubelet's own duration ("Successfully pulled image ... in 4m30s") is shown beside it;
 - the init container that restores vLLM's compile cache (``restore-compile-cache``, charts/compile_cache/): its
   ``terminated`` ``startedAt`` / ``finishedAt``, and its ``message``: the script's outcome (restored, already on the
@@ -32,12 +35,16 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 
+from deployment_config.kubernetes_names import IMAGE_PREPULL_POD_LABELS, IMAGE_PREPULL_SELECTOR
 from endpoint_probe.deadline import Deadline
 from ops_cli.errors import ExitCode, OpsError
-from ops_cli.output import iso
+from ops_cli.image_pull_phase import image_pull
+from ops_cli.startup_records import Phase
+from ops_cli.startup_records import as_dict as _dict
+from ops_cli.startup_records import dicts as _dicts
+from ops_cli.startup_records import parse_time as _time
 from ops_cli.tools import command_line, run_tool, tool_failure, tool_json
 
 #: The init container of the EKS path that copies the weights from S3 (charts/vllm_deployment.py).
@@ -46,10 +53,7 @@ FETCH_WEIGHTS_CONTAINER = "fetch-weights"
 VERIFY_WEIGHTS_CONTAINER = "verify-weights"
 #: The init container that restores vLLM's compile cache before vLLM starts (charts/compile_cache/).
 RESTORE_CACHE_CONTAINER = "restore-compile-cache"
-#: The kubelet's Pulled message: "Successfully pulled image \"IMAGE\" in 4m30.2s (4m30.2s including waiting)"
-#: (kubernetes/kubernetes pkg/kubelet/images/image_manager.go); the duration as the kubelet measured it.
 MAX_LOGGED_SECONDS = 7 * 24 * 3600  # a week: a vLLM log line giving more is not believed
-_PULL_DURATION = re.compile(r"Successfully pulled image .*? in (?P<duration>[0-9hms.]+)")
 _DOWNLOADED = re.compile(r"Time spent downloading weights for .*?: (?P<seconds>[0-9.]+) seconds")
 _WEIGHTS_LOADED = re.compile(r"Loading weights took (?P<seconds>[0-9.]+) seconds")
 _MODEL_LOADED = re.compile(
@@ -60,67 +64,11 @@ _ENGINE_READY = re.compile(
 )
 
 
-@dataclass(frozen=True)
-class Phase:
-    """One phase of a start: ``name``, when it began and ended (None when unknown), and how it was measured."""
-
-    name: str
-    started: datetime | None
-    finished: datetime | None
-    source: str
-
-    @property
-    def seconds(self) -> float | None:
-        if self.started is None or self.finished is None:
-            return None
-        return max(0.0, (self.finished - self.started).total_seconds())
-
-    def to_dict(self) -> dict:
-        return {
-            "phase": self.name,
-            "started": iso(self.started),
-            "finished": iso(self.finished),
-            "seconds": None if self.seconds is None else round(self.seconds, 1),
-            "source": self.source,
-        }
-
-
-# What kubectl printed is read defensively: a field of another shape than the Kubernetes API's reads as absent
-# (an unknown phase), never as a crash.
-
-
-def _dict(value) -> dict:
-    return value if isinstance(value, dict) else {}
-
-
-def _dicts(value) -> list[dict]:
-    return [item for item in value if isinstance(item, dict)] if isinstance(value, list) else []
-
-
-def _time(text) -> datetime | None:
-    if not text or not isinstance(text, str):
-        return None
-    try:
-        moment = datetime.fromisoformat(text.replace("Z", "+00:00"))
-        # naive times cannot be compared with the others; one beyond datetime's range in UTC is no time either
-        return moment.astimezone(UTC) if moment.tzinfo is not None else None
-    except (ValueError, OverflowError):
-        return None
-
-
 def _condition(obj: dict, kind: str) -> datetime | None:
     for condition in _dicts(_dict(obj.get("status")).get("conditions")):
         if condition.get("type") == kind and condition.get("status") == "True":
             return _time(condition.get("lastTransitionTime"))
     return None
-
-
-def _event_time(event: dict) -> datetime | None:
-    return _time(
-        event.get("eventTime")
-        or event.get("firstTimestamp")
-        or _dict(event.get("metadata")).get("creationTimestamp")
-    )
 
 
 def _log_times(lines: Sequence[str], pattern: re.Pattern) -> tuple[datetime, float] | None:
@@ -160,8 +108,10 @@ def startup_phases(
     events: Sequence[dict],
     log_lines: Sequence[str],
     container: str,
+    prepull_events: Sequence[dict] = (),
 ) -> list[Phase]:
-    """The phases of ``pod``'s start (its ``container`` runs vLLM), from its node, its events and vLLM's log lines."""
+    """The phases of ``pod``'s start (its ``container`` runs vLLM), from its node, its events, vLLM's log lines and the
+    events of the node's image pre-pull pod (charts/vllm_image_prepull.py)."""
     phases: list[Phase] = []
     node_ready = _condition(node, "Ready") if node else None
     scheduled = _condition(pod, "PodScheduled")
@@ -174,7 +124,7 @@ def startup_phases(
         )
     )
 
-    phases.append(_image_pull(pod, _dicts(list(events)), container))
+    phases.append(image_pull(pod, _dicts(list(events)), container, prepull_events))
 
     terminated, verified = (
         _init_terminated(pod, name) for name in (FETCH_WEIGHTS_CONTAINER, VERIFY_WEIGHTS_CONTAINER)
@@ -252,46 +202,6 @@ def startup_phases(
     phases.append(Phase("first healthy (readiness)", last, ready, "pod condition Ready"))
     phases.append(Phase("total: node ready → healthy", node_ready or scheduled, ready, "the above"))
     return phases
-
-
-def _image_pull(pod: dict, events: list[dict], container: str) -> Phase:
-    """The pull of the vLLM container's image, by the first container of the pod that pulled it: init containers run
-    before it and the kubelet pulls an image once per node (imagePullPolicy IfNotPresent)."""
-    spec = _dict(pod.get("spec"))
-    image = next(
-        (c.get("image") for c in _dicts(spec.get("containers")) if c.get("name") == container), None
-    )
-    same_image = [
-        f"spec.initContainers{{{c.get('name')}}}"
-        for c in _dicts(spec.get("initContainers"))
-        if image is not None and c.get("image") == image
-    ]
-    for field_path in (*same_image, f"spec.containers{{{container}}}"):
-        mine = [e for e in events if _dict(e.get("involvedObject")).get("fieldPath") == field_path]
-        pulling = next((_event_time(e) for e in mine if e.get("reason") == "Pulling"), None)
-        pulled = next((e for e in mine if e.get("reason") == "Pulled"), None)
-        who = field_path.partition("{")[2].rstrip("}")
-        if pulling is not None or (
-            pulled is not None and "already present" not in str(pulled.get("message") or "")
-        ):
-            took = _PULL_DURATION.search(str(pulled.get("message") or "")) if pulled else None
-            source = f"events Pulling, Pulled of {who}" + (
-                f" (kubelet: {took.group('duration')})" if took else ""
-            )
-            return Phase("image pulled", pulling, _event_time(pulled) if pulled else None, source)
-    pulled = next(
-        (
-            e
-            for e in events
-            if e.get("reason") == "Pulled"
-            and _dict(e.get("involvedObject")).get("fieldPath") == f"spec.containers{{{container}}}"
-        ),
-        None,
-    )
-    if pulled is not None:
-        at = _event_time(pulled)
-        return Phase("image pulled", at, at, "event Pulled: already present on the node")
-    return Phase("image pulled", None, None, "events Pulling, Pulled")
 
 
 def choose_pod(pods: list[dict]) -> tuple[dict, str | None]:
@@ -395,6 +305,52 @@ def read_startup_phases(
     return (
         pod,
         node,
-        startup_phases(pod=pod, node=node, events=events, log_lines=lines, container=container),
+        startup_phases(
+            pod=pod,
+            node=node,
+            events=events,
+            log_lines=lines,
+            container=container,
+            prepull_events=_prepull_events(kubectl_json, namespace, node_name),
+        ),
         note,
+    )
+
+
+def _prepull_events(kubectl_json: Callable, namespace: str, node_name: str | None) -> list[dict]:
+    """The events of the image pre-pull pod on ``node_name`` (charts/vllm_image_prepull.py), [] when there is none."""
+    if node_name is None:
+        return []
+    pods = _dicts(
+        kubectl_json(
+            "get",
+            "pods",
+            "-n",
+            namespace,
+            "-l",
+            IMAGE_PREPULL_SELECTOR,
+            "--field-selector",
+            f"spec.nodeName={node_name}",
+        ).get("items")
+    )
+    names = [
+        p["metadata"]["name"]
+        for p in pods
+        if isinstance(_dict(p.get("metadata")).get("name"), str)
+        and all(
+            _dict(p["metadata"].get("labels")).get(k) == v
+            for k, v in IMAGE_PREPULL_POD_LABELS.items()
+        )
+    ]
+    if not names:
+        return []
+    return _dicts(
+        kubectl_json(
+            "get",
+            "events",
+            "-n",
+            namespace,
+            "--field-selector",
+            f"involvedObject.kind=Pod,involvedObject.name={names[0]}",
+        ).get("items")
     )

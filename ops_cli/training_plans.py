@@ -7,11 +7,13 @@ from collections.abc import Callable
 
 import botocore.exceptions
 
+from deployment_config import EnvironmentConfig
 from ops_cli import purchase_outcome as outcome
 from ops_cli.aws import Aws
 from ops_cli.errors import ExitCode, OpsError, shown, translate
 from ops_cli.offering import Offering, Search, cheapest_first, fee, field
-from ops_cli.output import iso
+from ops_cli.output import iso, utc_and_local
+from ops_cli.progress import Progress
 
 TARGET = "hyperpod-cluster"
 
@@ -179,6 +181,46 @@ def describe_plan(aws: Aws, name: str) -> dict:
         f"describe training plan {name}",
         TrainingPlanName=name,
     )
+
+
+#: DescribeTrainingPlan's Status (botocore 1.43.127 sagemaker/2017-07-24/service-2.json, shape TrainingPlanStatus:
+#: Pending, Active, Scheduled, Expired, Failed): the plan serves when Active; Expired and Failed are final.
+PLAN_ACTIVE = "Active"
+PLAN_FINAL_STATES = frozenset({"Expired", "Failed"})
+
+
+def environment_plan(env: EnvironmentConfig | None) -> str:
+    """The training plan of ``env`` (hyperpod.training_plan_arn); a usage error for none or an EKS environment."""
+    if env is None or env.hyperpod is None:
+        raise OpsError(
+            "no training plan: name one, or --env of a HyperPod environment (platform: hyperpod)",
+            "llmops wait plan --env NAME, or llmops wait plan PLAN_NAME_OR_ARN --region REGION",
+            ExitCode.USAGE,
+        )
+    return env.hyperpod.training_plan_arn
+
+
+def wait_for_plan(aws: Aws, name: str, progress: Progress) -> dict:
+    """Poll DescribeTrainingPlan until the plan is Active; an OpsError (exit 1) once it is Expired or Failed."""
+    check_plan_name(name, arn_allowed=True)
+    last: dict = {}
+
+    def probe() -> tuple[bool, str]:
+        plan = describe_plan(aws, name)
+        last.clear()
+        last.update(plan)
+        status = plan.get("Status", "unknown")
+        if status in PLAN_FINAL_STATES:
+            why = f": {plan['StatusMessage']}" if plan.get("StatusMessage") else ""
+            raise OpsError(
+                f"training plan {name} is {status}{why}; it will never become Active",
+                "buy a new plan: llmops training-plans offerings, then create",
+                ExitCode.CHECK_FAILED,
+            )
+        return status == PLAN_ACTIVE, f"{status}, starts {utc_and_local(plan.get('StartTime'))}"
+
+    progress.run(probe)
+    return last
 
 
 def plan_summary(plan: dict) -> dict:

@@ -16,6 +16,7 @@ from charts.inference_endpoint_chart import (
 from charts.serving_spec import serving_spec_for
 from charts.vllm_serving_chart import synthesize_manifests
 from deployment_config import speculator
+from deployment_config.kubernetes_names import SERVING_MANIFEST_FILE
 from deployment_config.model import EnvironmentConfig, Platform, WeightSource
 from stacks.access_stack import access_stacks
 from stacks.cluster_stack import ClusterStack
@@ -190,7 +191,7 @@ def add_eks_environment(
         after=(serving, observability),
         cluster=cluster.cluster,
     )
-    return Environment(env_config, stacks, {"vllm-serving.yaml": manifests})
+    return Environment(env_config, stacks, {SERVING_MANIFEST_FILE: manifests})
 
 
 def add_hyperpod_environment(scope: Construct, env_config: EnvironmentConfig) -> Environment:

@@ -96,6 +96,7 @@ def test_every_kubernetes_manifest_validates_strictly(
         "SecretProviderClass",
         "ConfigMap",
         "Deployment",
+        "DaemonSet",
         "Service",
         "NetworkPolicy",
     }

@@ -6,7 +6,9 @@ charts/vllm_deployment.py) syncs ``s3://BUCKET/PREFIX/REVISION/`` into the revis
 cache, then ``verify-weights`` runs charts/vllm_weights_check/runtime/verify_weights.py against the ``MANIFEST.json`` the mirror
 wrote
 there. A missing, short, foreign or different file fails it with a log line naming the file, the pod does not start, and
-the file is removed, so that a new pod's sync fetches it again. Only a new pod: the kubelet restarts the failed init
+the file is removed, so that a new pod's sync fetches it again. The files are hashed once per copy: a restart whose
+marker (runtime/verify_weights.py ``--marker``: the manifest's sha256, each file's size, inode and mtime) matches
+checks those alone. Only a new pod: the kubelet restarts the failed init
 container alone, not ``fetch-weights`` before it, so the REFUSED line names the ``kubectl delete pod`` that mends it.
 
 Why a second init container and not the fetching one: the AWS CLI v2 image carries the CLI as a frozen bundle
@@ -35,6 +37,7 @@ from deployment_config.model_location import (
     node_weights_path,
     weights_s3_uri,
 )
+from deployment_config.startup_rates import HASH_JOBS
 
 SCRIPT_FILE = Path(__file__).resolve().parent / "runtime" / "verify_weights.py"
 CONFIG_MAP = "vllm-weights-check"
@@ -44,15 +47,22 @@ INIT_CONTAINER = "verify-weights"
 #: docstring for the cost). A pod's effective request is the larger of its largest init container's and the sum of its
 #: containers' (Kubernetes documentation, "Init Containers", "Resource sharing within containers"), and vLLM requests
 #: half the node's vCPUs, so this adds nothing to what the pod reserves.
-HASH_CPUS = 32
+HASH_CPUS = HASH_JOBS
 
 
 #: The speculator's check (deployment_config/speculator.py), after the weights': the same script and manifest format.
 SPECULATOR_INIT_CONTAINER = "verify-speculator"
 
 
+def marker_path(path: str) -> str:
+    """Where the check of the copy at ``path`` records a complete sha256 check: beside the copy on the node's disk
+    (the hostPath model cache outlives the pod), outside it (the check refuses a file its manifest does not list)."""
+    return f"{path}.verified.json"
+
+
 def verify_command(path: str, revision: str, manifest_sha256: str | None = None) -> list[str]:
-    """The verifier on the node cache's copy at ``path`` of ``revision``, deleting what does not match; with
+    """The verifier on the node cache's copy at ``path`` of ``revision``, deleting what does not match, hashing the
+    files only when the marker of an earlier complete check does not match them (runtime/verify_weights.py); with
     ``manifest_sha256``, only with the manifest of that digest."""
     script = f"{MOUNT_PATH}/{SCRIPT_FILE.name}"
     return [
@@ -64,6 +74,8 @@ def verify_command(path: str, revision: str, manifest_sha256: str | None = None)
         "--delete-mismatched",
         "--jobs",
         str(HASH_CPUS),
+        "--marker",
+        marker_path(path),
         *(["--manifest-sha256", manifest_sha256] if manifest_sha256 else []),
     ]
 

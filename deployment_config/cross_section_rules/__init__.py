@@ -45,8 +45,10 @@ from deployment_config.cross_section_rules.serving import (
 from deployment_config.cross_section_rules.vllm_serving import (
     cache_variables_left_to_the_compile_cache,
     dcp_divides_tp,
+    graph_pool_fits_outside_the_share,
     max_model_len_within_the_context,
     one_speculative_config,
+    runai_streamer_is_distributed,
 )
 from deployment_config.file_models import CERTIFICATE_ID, TRAINING_PLAN_RESOURCE
 from deployment_config.file_values import Rule
@@ -149,6 +151,16 @@ ENVIRONMENT_RULES: tuple[Rule, ...] = (
         "the decode context parallel size divides TP",
         ("model.extra_args", "model.tensor_parallel_size", "model.preset"),
         dcp_divides_tp,
+    ),
+    Rule(
+        "the CUDA graph pool fits outside vLLM's memory share",
+        ("model",),
+        graph_pool_fits_outside_the_share,
+    ),
+    Rule(
+        "the Run:ai loader streams once for all ranks",
+        ("model",),
+        runai_streamer_is_distributed,
     ),
     Rule(
         "the compile cache's variables are left to it",

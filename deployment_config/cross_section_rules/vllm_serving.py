@@ -3,6 +3,7 @@ override, given the model's features and tensor-parallel size."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from types import SimpleNamespace
 
@@ -10,7 +11,8 @@ from deployment_config import speculator
 from deployment_config.catalog import MODEL_PRESETS
 from deployment_config.compile_cache_variables import compile_cache_applies, kept_variables
 from deployment_config.cross_section_rules._issues import note as _note
-from deployment_config.cross_section_rules.facts import placement
+from deployment_config.cross_section_rules.facts import gpu_type, placement
+from deployment_config.cuda_graph_capture import headroom_problem, highest_utilization
 from deployment_config.errors import ConfigIssue, quoted
 from deployment_config.file_values import FileValues
 from deployment_config.recipe.vendored import recipe_for
@@ -105,4 +107,63 @@ def cache_variables_left_to_the_compile_cache(values: FileValues) -> Iterator[Co
             "image by digest turn it on): the chart would replace your value",
             f"remove {name} from model.extra_env; the cache's directory is saved after the first start and "
             "restored on every later one (docs/weights.md, 'Warm-up from a compile cache')",
+        )
+
+
+def runai_streamer_is_distributed(values: FileValues) -> Iterator[ConfigIssue]:
+    """vLLM 0.33.0's Run:ai loader (vllm/model_executor/model_loader/runai_streamer_loader.py) streams the checkpoint
+    once for all ranks only with ``--model-loader-extra-config '{"distributed": true}'`` (a bool; the loader refuses
+    another type): without it every rank of a tensor-parallel model streams the whole checkpoint
+    (run-ai/runai-model-streamer#84), N times the bytes from S3 or the node's disk, and N copies in host memory
+    (marin-community/marin#7136: eight full-model streams at 8 ranks, and the start failed at 275 GiB of host memory)."""
+    model = values.section("model")
+    preset = MODEL_PRESETS[model.preset]
+    load_format = last_value(model.extra_args, "--load-format") or preset.load_format
+    tp = model.tensor_parallel_size or preset.tensor_parallel_size
+    if (load_format or "").lower() != "runai_streamer" or tp <= 1:
+        return
+    value = last_value(model.extra_args, "--model-loader-extra-config")
+    if value is None and setting_items(model.extra_args, "--model-loader-extra-config"):
+        return  # dotted keys only: vLLM merges them, and this rule does not read them
+    try:
+        config = json.loads(value) if value is not None else {}
+    except ValueError:
+        return  # the option's own check reports JSON that does not parse
+    if isinstance(config, dict) and config.get("distributed") is True:
+        return
+    where = setting_items(model.extra_args, "--model-loader-extra-config") or setting_items(
+        model.extra_args, "--load-format"
+    )
+    yield _note(
+        f"model.extra_args[{where[-1]}]" if where else "model.extra_args",
+        f"--load-format runai_streamer at tensor parallel size {tp} without "
+        "'{\"distributed\": true}' in --model-loader-extra-config: each of the "
+        f"{tp} ranks streams the whole checkpoint (run-ai/runai-model-streamer#84)",
+        'add "--model-loader-extra-config" and \'{"distributed": true}\' to model.extra_args (or "distributed": true '
+        "to the JSON you give it): the ranks then share one stream",
+    )
+
+
+def graph_pool_fits_outside_the_share(values: FileValues) -> Iterator[ConfigIssue]:
+    """With CUDA graphs on (no --enforce-eager), a --gpu-memory-utilization of the user's leaves at least the graph
+    pool memory that vLLM's estimate missed in the one measured run outside vLLM's share
+    (deployment_config/cuda_graph_capture.py, ``headroom_problem``): else the engine runs out of GPU memory after the
+    whole load and warm-up, and a restart repeats both."""
+    model = values.section("model")
+    chosen = gpu_type(values)
+    value = last_value(model.extra_args, "--gpu-memory-utilization")
+    if chosen is None or value is None or setting_items(model.extra_args, "--enforce-eager"):
+        return
+    try:
+        utilization = float(value)
+    except ValueError:
+        return  # the option's own check reports a value that is no number
+    _, instance, _ = chosen
+    problem = headroom_problem(utilization, instance.gpu_memory_mib)
+    if problem is not None:
+        index = setting_items(model.extra_args, "--gpu-memory-utilization")[-1]
+        yield _note(
+            f"model.extra_args[{index}]",
+            f"--gpu-memory-utilization {value} on {instance.name} {problem}",
+            f"use at most {highest_utilization(instance.gpu_memory_mib):.2f}, or remove it",
         )

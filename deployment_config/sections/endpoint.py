@@ -87,6 +87,11 @@ def domain_name_problem(name: str) -> Problem | None:
 #: the pod's pre-stop delay and the kubelet: 540.
 DEFAULT_DRAIN_SECONDS = 300
 MAX_DRAIN_SECONDS = (EKS_SCALE_IN_BEFORE_END_MINUTES - EC2_SHUTDOWN_BEFORE_END_MINUTES - 1) * 60
+#: Seconds a terminating vLLM pod keeps serving before it gets SIGTERM (a pre-stop ``sleep``): Kubernetes removes the
+#: pod from the Service's endpoints at the same time as it runs the pre-stop hook, and every node's kube-proxy then
+#: updates its rules on its own; without the pause, connections still routed to the pod would meet a server that has
+#: begun to refuse them (Kubernetes documentation, "Pod Lifecycle", Termination of Pods).
+PRE_STOP_SECONDS = 15
 
 
 # The validated ``endpoint`` section, frozen, is what the stacks and charts read (EnvironmentConfig.endpoint). What they
@@ -196,6 +201,12 @@ class EndpointSection(BaseModel):
     def tls(self) -> bool:
         """The load balancer terminates TLS for ``domain_name``."""
         return self.certificate_arn is not None
+
+    @property
+    def termination_grace_seconds(self) -> int:
+        """How long Kubernetes waits between the start of a vLLM pod's termination and SIGKILL: the pre-stop delay,
+        vLLM's drain (``--shutdown-timeout``), and half a minute to release the GPUs and exit."""
+        return PRE_STOP_SECONDS + self.drain_seconds + 30
 
     def router_policy(self, replicas: int) -> str | None:
         """The policy of the router in front of ``replicas`` vLLM replicas, or None for no router (one replica, or

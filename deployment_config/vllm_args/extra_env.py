@@ -10,6 +10,9 @@ from deployment_config.sizing import ENGINE_READY_TIMEOUT_ENV
 from deployment_config.vllm_args.options import SERVING_PORT
 
 _ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+#: vLLM 0.33.0 vllm/envs.py: on ("1") by default; vLLM then subtracts its estimate of the CUDA graph pool from the memory
+#: it gives the KV cache (vllm/v1/worker/gpu_worker.py ``determine_available_memory``).
+GRAPH_MEMORY_ESTIMATE_ENV = "VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS"
 
 #: Where the weights come from or are kept. huggingface_hub 2.4.0 (huggingface/huggingface_hub,
 #: src/huggingface_hub/constants.py): HF_HOME (default of every cache below), HF_HUB_CACHE (falls back to the legacy
@@ -123,6 +126,13 @@ def _env_problem(name: str) -> Problem | None:
         )
     if name in _PLACEMENT_ENV:
         return Problem(f"{name} {_PLACEMENT_ENV[name]}", "remove it")
+    if name == GRAPH_MEMORY_ESTIMATE_ENV:
+        return Problem(
+            f"{name} turns off (at 0) the count of the CUDA graph pool in the memory vLLM sizes its KV cache from (vLLM 0.33.0 "
+            "vllm/v1/worker/gpu_worker.py: 'may require lowering --gpu-memory-utilization to avoid OOM'), and the "
+            "estimate it turns off already missed half the pool once (deployment_config/cuda_graph_capture.py)",
+            "remove it: vLLM's default (1) counts the graphs before the KV cache",
+        )
     if name in _AWS_CREDENTIAL_ENV:
         return Problem(
             f"{name} is an AWS credential: the pod gets AWS access from its IAM role (IRSA), which EKS "

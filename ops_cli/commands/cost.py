@@ -33,7 +33,6 @@ def register(groups: argparse._SubParsersAction, common: argparse.ArgumentParser
             "--tokens-per-second N: the cost per million tokens and per GPU-hour at that throughput, from the table.",
             [
                 "llmops cost --env example",
-                "llmops cost --env prod --block-fee 91540.80",
                 "llmops cost --estimate --tokens-per-second 1500 --env example",
                 "llmops cost --usage --env prod --block-fee 91540.80 --json",
             ],
@@ -81,7 +80,7 @@ def register(groups: argparse._SubParsersAction, common: argparse.ArgumentParser
         "--tokens-per-second",
         metavar="N",
         help="with --estimate: the environment's output throughput, tokens per second across its instances "
-        "(for example what llmops bench measured), digits with an optional decimal part",
+        "(for example what llmops bench measured), digits with an optional decimal part (no default: required with --estimate)",
     )
     p.add_argument("--currency", default="USD", help="the currency of --block-fee (default: USD)")
     p.add_argument(

@@ -4,17 +4,18 @@ HyperPod InferenceEndpointConfig (ops_cli/waiting.py)."""
 from __future__ import annotations
 
 import argparse
-import re
 
 from deployment_config.kubernetes_names import INFERENCE_ENDPOINT_NAMESPACE
 from endpoint_probe.url import check_url
 from ops_cli import capacity_blocks as cb
+from ops_cli import training_plans as tp
 from ops_cli.api_key import add_api_key_options, api_key, keeping_secret
 from ops_cli.arguments import TIMEOUT_HELP, positive
 from ops_cli.command_help import command_help, group_help
 from ops_cli.commands.phases import startup_phases
 from ops_cli.context import Context
-from ops_cli.errors import ExitCode, OpsError, shown
+from ops_cli.errors import ExitCode, OpsError
+from ops_cli.kubernetes_object_names import check_kubernetes_names
 from ops_cli.tables import phases_table
 from ops_cli.tls import add_tls_options, operator_trust, tls_options
 from ops_cli.waiting import (
@@ -35,8 +36,8 @@ def register(groups: argparse._SubParsersAction, common: argparse.ArgumentParser
             [
                 "llmops wait reservation cr-0123456789abcdef0 --region us-west-2",
                 "llmops wait nodes --env prod",
+                "llmops wait plan --env prod-hyperpod",
                 "llmops wait endpoint --env prod --url http://localhost:8000",
-                "llmops wait inference-endpoint",
             ],
         ),
     ).add_subparsers(dest="command", required=True, metavar="SUBCOMMAND")
@@ -67,6 +68,39 @@ def register(groups: argparse._SubParsersAction, common: argparse.ArgumentParser
         "--interval", type=positive, default=60, help="seconds between checks (default: 60)"
     )
     p.set_defaults(handler=reservation)
+    p = waits.add_parser(
+        "plan",
+        help="until a SageMaker Flexible Training Plan is Active",
+        parents=[common],
+        **command_help(
+            "Wait until a SageMaker Flexible Training Plan is Active (DescribeTrainingPlan), showing its status and "
+            "start as it goes: the environment's hyperpod.training_plan_arn with --env, else the plan named.",
+            [
+                "llmops wait plan --env prod-hyperpod",
+                "llmops wait plan kimi-k3-december --region us-west-2 --timeout 7200 --interval 120",
+            ],
+            [
+                (ExitCode.OK, "Active"),
+                (ExitCode.CHECK_FAILED, "it will never become Active (Expired, Failed)"),
+                (ExitCode.TIMEOUT, "--timeout ran out"),
+                (ExitCode.NOT_FOUND, "no such training plan in that region"),
+            ],
+        ),
+    )
+    p.add_argument(
+        "plan",
+        nargs="?",
+        help="the plan's name or ARN (default with --env: hyperpod.training_plan_arn)",
+    )
+    p.add_argument(
+        "--env",
+        help="the HyperPod environment whose training plan to wait for: config/ENV.yaml (default: none: the plan named)",
+    )
+    p.add_argument("--timeout", type=positive, default=24 * 3600, help=TIMEOUT_HELP.format(86400))
+    p.add_argument(
+        "--interval", type=positive, default=60, help="seconds between checks (default: 60)"
+    )
+    p.set_defaults(handler=plan)
     p = waits.add_parser(
         "nodes",
         help="until the GPU nodes of an environment are in service",
@@ -181,6 +215,13 @@ def reservation(ctx: Context) -> int:
     return ExitCode.OK
 
 
+def plan(ctx: Context) -> int:
+    name = ctx.args.plan or tp.environment_plan(ctx.env)
+    found = tp.wait_for_plan(ctx.aws(), name, ctx.progress(f"training plan {name}"))
+    ctx.out(tp.plan_summary(found), f"Training plan {name} is Active.")
+    return ExitCode.OK
+
+
 def nodes(ctx: Context) -> int:
     state = wait_for_gpu_nodes(
         ctx.aws(), ctx.env, ctx.progress(f"GPU nodes of {ctx.env.cluster_name}"), ctx.rt.now()
@@ -236,34 +277,9 @@ def endpoint(ctx: Context) -> int:
     return ExitCode.OK
 
 
-#: Kubernetes object names (https://kubernetes.io/docs/concepts/overview/working-with-objects/names/): a namespace is a
-#: DNS-1123 label (RFC 1123: at most 63 of a-z, 0-9 and '-', starting and ending alphanumeric); most objects, custom
-#: resources such as InferenceEndpointConfig included, are named by a DNS-1123 subdomain (dot-separated labels, at
-#: most 253 characters).
-_DNS_LABEL = r"[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?"
-_DNS_SUBDOMAIN = re.compile(rf"{_DNS_LABEL}(\.{_DNS_LABEL})*")
-
-
-def _check_kubernetes_names(name: str, namespace: str) -> None:
-    if len(name) > 253 or not _DNS_SUBDOMAIN.fullmatch(name):
-        raise OpsError(
-            f"--name {shown(name)} is not a Kubernetes object name (DNS-1123 subdomain)",
-            "use lowercase letters, digits, '-' and '.', starting and ending with a letter or digit, "
-            "at most 253 characters, for example kimik3",
-            ExitCode.USAGE,
-        )
-    if not re.fullmatch(_DNS_LABEL, namespace):
-        raise OpsError(
-            f"--namespace {shown(namespace)} is not a Kubernetes namespace name (DNS-1123 label)",
-            "use lowercase letters, digits and '-', starting and ending with a letter or digit, "
-            "at most 63 characters, for example default",
-            ExitCode.USAGE,
-        )
-
-
 def inference_endpoint(ctx: Context) -> int:
     args = ctx.args
-    _check_kubernetes_names(args.name, args.namespace)
+    check_kubernetes_names(args.name, args.namespace)
     ctx.check_kubectl()
     status = wait_for_inference_endpoint(
         args.kubectl,

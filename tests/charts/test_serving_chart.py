@@ -252,8 +252,12 @@ def test_replicas_fill_the_reservation_one_per_node(
     ]
     assert rule["topologyKey"] == "kubernetes.io/hostname"
     assert rule["labelSelector"]["matchLabels"] == spec["selector"]["matchLabels"]
-    # an update replaces one replica at a time and never needs a node more than the reservation holds
-    assert spec["strategy"]["rollingUpdate"] == {"maxSurge": 0, "maxUnavailable": 1}
+    # an update replaces one replica at a time: onto the free node first when the reservation has one
+    # (tests/charts/test_rollout_strategy.py), else never needing a node more than the reservation holds
+    surge = expected < nodes
+    assert spec["strategy"]["rollingUpdate"] == (
+        {"maxSurge": 1, "maxUnavailable": 0} if surge else {"maxSurge": 0, "maxUnavailable": 1}
+    )
 
 
 def test_the_pod_gets_no_service_links_that_vllm_would_read_as_its_port(
@@ -446,13 +450,13 @@ def test_the_s3_copy_uses_the_crt_transfer_client_at_a_high_target_bandwidth(s3_
     init = s3_manifests["Deployment"]["spec"]["template"]["spec"]["initContainers"][0]
     script = init["command"][2]
     # then the AWS CLI is told to use its CRT client (parallel ranged GETs; `auto` would pick the classic client on a
-    # p6-b300) sized for 100 Gb/s, before the sync starts
+    # p6-b300) sized for the 300 Gb/s of the card S3 traffic goes through, before the sync starts
     assert script.index(
         "aws configure set default.s3.preferred_transfer_client crt"
     ) < script.index("aws s3 sync")
-    assert "aws configure set default.s3.target_bandwidth 100Gb/s" in script
-    # in 64 MiB ranged GETs: about 186 requests a second per node at 100 Gb/s, far below the 5,500 GET/s that S3
-    # documents per prefix, also with many replicas copying the one revision prefix at once
+    assert "aws configure set default.s3.target_bandwidth 300Gb/s" in script
+    # in 64 MiB ranged GETs: about 560 requests a second per node at 300 Gb/s, below the 5,500 GET/s that S3
+    # documents per prefix, also with several replicas copying the one revision prefix at once
     assert script.index("aws configure set default.s3.multipart_chunksize 64MB") < script.index(
         "aws s3 sync"
     )
@@ -685,6 +689,7 @@ def test_every_object_validates_strictly_against_the_kubernetes_schema(
         "ServiceAccount",
         "ConfigMap",
         "Deployment",
+        "DaemonSet",
         "Service",
         "NetworkPolicy",
     }
@@ -743,3 +748,31 @@ def test_the_rust_frontend_never_runs_where_the_middleware_must_check_the_key(
         load_environment(tmp_path, "env")
     assert [issue.field for issue in raised.value.issues] == ["model.extra_env"]
     assert "does not load the --middleware" in str(raised.value)
+
+
+def test_the_vllm_image_is_pulled_on_each_gpu_node_beside_the_weights_copy_not_after_it(
+    s3_manifests,
+):
+    from deployment_config.kubernetes_names import SERVING_POD_SELECTOR
+
+    # given S3 weights: the vLLM pod copies them with the AWS CLI image, then checks them with the vLLM image
+    pod = s3_manifests["Deployment"]["spec"]["template"]["spec"]
+    (vllm,) = pod["containers"]
+    assert [c["name"] for c in pod["initContainers"]][:2] == ["fetch-weights", "verify-weights"]
+    assert pod["initContainers"][0]["image"] != vllm["image"]
+    # then a DaemonSet pod of its own on the same nodes (same node affinity, same taint tolerated) runs that very image
+    prepull = s3_manifests["DaemonSet"]["spec"]["template"]
+    (holder,) = prepull["spec"]["containers"]
+    assert holder["image"] == vllm["image"] and holder["imagePullPolicy"] == "IfNotPresent"
+    assert prepull["spec"]["affinity"]["nodeAffinity"] == pod["affinity"]["nodeAffinity"]
+    assert prepull["spec"]["tolerations"] == pod["tolerations"]
+    # and it keeps running, so the kubelet's image garbage collection never removes the image under a restart
+    assert holder["command"] == ["sleep", "infinity"]
+    # and it asks for no GPU, mounts nothing, and is no serving pod to the Service or to llmops phases
+    assert "nvidia.com/gpu" not in str(holder["resources"]) and "volumeMounts" not in holder
+    labels = prepull["metadata"]["labels"]
+    assert not all(
+        labels.get(k) == v for k, v in (p.split("=") for p in SERVING_POD_SELECTOR.split(","))
+    )
+    assert holder["securityContext"]["readOnlyRootFilesystem"] is True
+    assert holder["securityContext"]["capabilities"] == {"drop": ["ALL"]}

@@ -280,3 +280,114 @@ def test_the_pinned_manifest_digest_reaches_the_check_on_both_platforms(default_
     )
     # without a pin (a mirror made before this field), both check as before
     assert "--manifest-sha256" not in hyperpod_weights_check(s3_weights(hyperpod_env, None))
+
+
+class _CountedHashes:
+    """The verifier's sha256 of a file, counted: how many files a check read through."""
+
+    def __init__(self, monkeypatch):
+        from charts.vllm_weights_check.runtime import verify_weights
+
+        self.paths: list[str] = []
+        real = verify_weights.sha256_of
+
+        def counted(path: str) -> str:
+            self.paths.append(path)
+            return real(path)
+
+        monkeypatch.setattr(verify_weights, "sha256_of", counted)
+
+    def take(self) -> int:
+        count, self.paths = len(self.paths), []
+        return count
+
+
+@pytest.fixture
+def hashes(monkeypatch) -> _CountedHashes:
+    return _CountedHashes(monkeypatch)
+
+
+def _check(copy: Path, marker: Path, **options) -> list[str]:
+    from charts.vllm_weights_check.runtime.verify_weights import problems_of
+
+    return problems_of(copy, revision=SHA, marker=marker, **options)[0]
+
+
+def test_a_copy_is_hashed_once_and_a_restart_with_its_marker_hashes_nothing(tmp_path, copy, hashes):
+    marker = tmp_path / f"{SHA}.verified.json"
+    # given a new node's copy: the first check hashes every file and then records the marker
+    assert _check(copy, marker) == [] and hashes.take() == len(FILES)
+    recorded = json.loads(marker.read_text())
+    assert (
+        recorded["manifest_sha256"]
+        == hashlib.sha256((copy / "MANIFEST.json").read_bytes()).hexdigest()
+    )
+    assert set(recorded["files"]) == set(FILES)
+    # when the pod restarts on the same node, then nothing is hashed
+    assert _check(copy, marker) == [] and hashes.take() == 0
+    # and the marker is not written inside the copy, whose check refuses any file the manifest does not list
+    assert not any(p.name.endswith(".verified.json") for p in copy.rglob("*"))
+
+
+def test_a_file_changed_since_the_marker_is_hashed_again_and_a_wrong_one_refused(
+    tmp_path, copy, hashes
+):
+    import os
+
+    marker = tmp_path / "marker.json"
+    assert _check(copy, marker) == [] and hashes.take() == len(FILES)
+    # given a file touched (same bytes, another mtime): every file is hashed again, and the copy still passes
+    shard = copy / "model-00001-of-00002.safetensors"
+    stat = shard.stat()
+    os.utime(shard, ns=(stat.st_atime_ns, stat.st_mtime_ns + 1_000_000_000))
+    assert _check(copy, marker) == [] and hashes.take() == len(FILES)
+    assert _check(copy, marker) == [] and hashes.take() == 0  # the new marker holds
+    # given a file rewritten in place with other bytes of the same size: its sha256 refuses it, the marker is gone
+    shard.write_bytes(b"\x09" * 4096)
+    problems = _check(copy, marker)
+    assert hashes.take() == len(FILES) and any("sha256" in p for p in problems)
+    assert not marker.exists()
+
+
+def test_a_swapped_manifest_is_hashed_again_against_itself_or_refused_by_its_pin(
+    tmp_path, copy, hashes
+):
+    marker = tmp_path / "marker.json"
+    pinned = hashlib.sha256((copy / "MANIFEST.json").read_bytes()).hexdigest()
+    assert _check(copy, marker, manifest_sha256=pinned) == [] and hashes.take() == len(FILES)
+    # given the manifest and one file replaced by another revision's of the same sizes (consistent with each other)
+    write_copy(copy, {**FILES, "model-00001-of-00002.safetensors": b"\x09" * 4096})
+    # then without a pin the marker (of the other manifest) is not trusted: every file is hashed again
+    assert _check(copy, marker) == [] and hashes.take() == len(FILES)
+    # and with the environment's pin the manifest is refused before any file is read, and the marker removed
+    problems = _check(copy, marker, manifest_sha256=pinned)
+    assert hashes.take() == 0 and any("the environment pins" in p for p in problems)
+    assert not marker.exists()
+
+
+def test_a_check_that_finds_a_problem_writes_no_marker_and_a_torn_marker_is_not_trusted(
+    tmp_path, copy, hashes
+):
+    marker = tmp_path / "marker.json"
+    (copy / "config.json").unlink()
+    assert _check(copy, marker) and not marker.exists()
+    hashes.take()
+    write_copy(copy, FILES)
+    marker.write_text('{"version": 1, "manifest_sha256": "')  # a marker cut short
+    assert _check(copy, marker) == [] and hashes.take() == len(FILES)
+    assert json.loads(marker.read_text())["version"] == 1
+    assert [p.name for p in tmp_path.iterdir() if p.name.endswith(".tmp")] == []
+
+
+def test_the_init_container_keeps_its_marker_beside_the_copy_and_says_when_it_hashed_nothing(
+    tmp_path, copy
+):
+    from charts.vllm_weights_check import marker_path, verify_command
+
+    command = verify_command("/mnt/model-cache/s3-weights/REV", "REV")
+    assert command[command.index("--marker") + 1] == marker_path("/mnt/model-cache/s3-weights/REV")
+    assert marker_path("/x/REV") == "/x/REV.verified.json"
+    marker = str(tmp_path / "m.json")
+    assert "(sizes and sha256" in verify(copy, "--marker", marker).stderr
+    second = verify(copy, "--marker", marker)
+    assert second.returncode == 0 and "sha256 as verified before" in second.stderr

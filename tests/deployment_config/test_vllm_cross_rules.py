@@ -183,3 +183,43 @@ def test_a_kernel_cache_variable_in_extra_env_is_the_users_own_without_a_compile
     # then the file loads and vLLM gets the user's value
     env = parse_environment(document, name="example")
     assert env.model.extra_env["TRITON_CACHE_DIR"] == "/elsewhere/triton"
+
+
+@pytest.mark.parametrize(
+    "extra_args, item",
+    [
+        (["--load-format", "runai_streamer"], 0),
+        (["--load-format=runai_streamer", "--model-loader-extra-config", '{"concurrency": 16}'], 1),
+        (
+            [
+                "--load-format",
+                "runai_streamer",
+                "--model-loader-extra-config",
+                '{"distributed": "yes"}',
+            ],
+            2,
+        ),
+    ],
+)
+def test_the_runai_loader_at_tp_8_without_distributed_is_refused(
+    example_document, extra_args, item
+):
+    # given the kimi-k3 preset (TP 8) loaded with the Run:ai streamer, without {"distributed": true}
+    issues = _issues(_with_model(example_document, extra_args=extra_args))
+    # then the item is refused: every rank would stream the whole checkpoint; the fix names the setting
+    assert list(issues) == [f"model.extra_args[{item}]"]
+    assert "each of the 8 ranks streams the whole checkpoint" in issues[f"model.extra_args[{item}]"]
+
+
+def test_the_runai_loader_distributed_and_other_loaders_are_accepted(example_document):
+    for extra_args in (
+        ["--load-format", "runai_streamer", "--model-loader-extra-config", '{"distributed": true}'],
+        [
+            "--load-format",
+            "runai_streamer",
+            "--model-loader-extra-config",
+            '{"distributed": true, "concurrency": 16}',
+        ],
+        ["--load-format", "safetensors"],
+    ):
+        parse_environment(_with_model(example_document, extra_args=extra_args), name="example")

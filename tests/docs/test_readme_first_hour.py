@@ -44,7 +44,7 @@ def test_the_timeline_in_the_readme_is_what_the_script_prints(default_env):
     # given the example environment, when bench/timeline.py prints its timeline
     printed = timeline.render(default_env, timeline.phases(default_env))
     # then the deploy page shows exactly that
-    assert _block_after(".venv/bin/python bench/timeline.py", "deploy.md") == printed
+    assert _block_after("bin/llmops timeline --env example", "deploy.md") == printed
 
 
 def test_the_timeline_budget_is_the_one_the_pod_is_given(default_env, synthesized):
@@ -61,8 +61,34 @@ def test_the_timeline_budget_is_the_one_the_pod_is_given(default_env, synthesize
     assert probe_minutes == engine_minutes + 5
     # and the README's line on time and the troubleshooting page give that budget, with the command that prints it
     time_line = _section("GPU capacity, cost and time")
-    assert f"up to {probe_minutes:g} minutes" in time_line and "bench/timeline.py" in time_line
+    assert (
+        f"up to {probe_minutes:g} minutes" in time_line
+        and "llmops timeline --env NAME" in time_line
+    )
     assert f"{probe_minutes:g} minutes" in (DOCS / "troubleshooting.md").read_text(encoding="utf-8")
+
+
+def test_the_readme_recommends_s3_with_the_plans_first_token_figure(default_env):
+    # given the plan's row for the recommended source (the weights mirrored to S3, copied to the NVMe, then loaded)
+    row = timeline.plan.recommended_first_token(default_env)
+    rates = timeline.rates_used(default_env)
+    slow = rates[f"{timeline.load_format(default_env)}_from_disk"]
+    # then the README's quick start mirrors to S3, and states that figure and its rates, with the command that prints it
+    paragraph = README.split("**The recommended weight source: your S3 bucket.**", 1)[1].split(
+        "\n\n", 1
+    )[0]
+    flat = " ".join(paragraph.split())
+    assert f"first token at {row.minutes:g} minutes" in flat
+    assert (
+        f"{rates['s3_download'].gb_per_second:g} GB/s" in flat
+        and f"{slow.gb_per_second:g} GB/s" in flat
+    )
+    assert "`bin/llmops timeline --env prod`" in flat
+    quick_start = _section("Quick start, for someone who holds a Capacity Block")
+    assert (
+        "bin/llmops weights mirror --env prod" in quick_start
+        and "model.weight_source: s3" in quick_start
+    )
 
 
 def test_the_timeline_script_runs_as_documented():

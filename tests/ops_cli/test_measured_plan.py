@@ -299,9 +299,10 @@ def test_the_time_a_start_spends_between_its_phases_counts(timeline, capsys, con
 
 
 def test_without_measured_the_plan_is_the_one_the_deploy_guide_shows(timeline, capsys):
-    # docs/deploy.md prints bench/timeline.py's output for the example: --measured changes nothing without it
+    # docs/deploy.md prints `llmops timeline`'s output for the example, which is bench/timeline.py's plan:
+    # --measured changes nothing without it
     guide = (ROOT / "docs" / "deploy.md").read_text(encoding="utf-8")
-    block = guide.split("$ .venv/bin/python bench/timeline.py\n", 1)[1].split("```", 1)[0]
+    block = guide.split("$ bin/llmops timeline --env example\n", 1)[1].split("```", 1)[0]
     assert timeline.main(["--env", "example", "--config-dir", str(CONFIG_DIR)]) == 0
     assert capsys.readouterr().out == block
 

@@ -8,7 +8,12 @@ from __future__ import annotations
 import json
 import subprocess
 
-from deployment_config.kubernetes_names import SERVING_NAMESPACE, SERVING_POD_SELECTOR
+from deployment_config.kubernetes_names import (
+    IMAGE_PREPULL_POD_LABELS,
+    IMAGE_PREPULL_SELECTOR,
+    SERVING_NAMESPACE,
+    SERVING_POD_SELECTOR,
+)
 from ops_cli.errors import ExitCode
 from ops_cli.startup_phases import startup_phases
 from tests.ops_cli.openai_server import Behaviour, openai_server
@@ -500,3 +505,109 @@ def test_phases_show_the_warm_up_with_and_without_a_restored_compile_cache():
         < names.index("compile cache restored (S3)")
         < names.index("engine ready (profile, KV cache, warm-up)")
     )
+
+
+PREPULL_POD = "vllm-image-prepull-x7k2p"
+
+
+def prepull_event(reason: str, time: str, message: str = "") -> dict:
+    return {
+        **event(reason, time, message),
+        "involvedObject": {
+            "kind": "Pod",
+            "name": PREPULL_POD,
+            "fieldPath": "spec.containers{pull-vllm-image}",
+        },
+    }
+
+
+#: The node's pre-pull pod pulled the image from 10:02:11 to 10:06:11, while fetch-weights copied; verify-weights then
+#: found it present.
+PREPULL_EVENTS = [
+    prepull_event("Pulling", "2026-11-30T10:02:11Z", 'Pulling image "vllm/vllm-openai:kimi-k3"'),
+    prepull_event(
+        "Pulled",
+        "2026-11-30T10:06:11Z",
+        'Successfully pulled image "vllm/vllm-openai:kimi-k3" in 4m0.2s (4m0.2s including waiting)',
+    ),
+]
+PRESENT_FOR_VERIFY = [
+    init_event(
+        "verify-weights",
+        "Pulled",
+        "2026-11-30T10:22:12Z",
+        'Container image "vllm/vllm-openai:kimi-k3" already present on machine',
+    ),
+    *S3_EVENTS[2:],
+]
+
+
+def test_the_image_pull_of_the_nodes_prepull_pod_is_the_phase_and_overlaps_the_copy():
+    # given an S3 start whose vLLM image the node's pre-pull pod pulled while fetch-weights copied
+    phases = by_name(
+        startup_phases(
+            pod=s3_pod(restored=False),
+            node=NODE_JSON,
+            events=PRESENT_FOR_VERIFY,
+            log_lines=LOG[2:],
+            container="vllm",
+            prepull_events=PREPULL_EVENTS,
+        )
+    )
+    # then the pull is the pre-pull pod's four minutes, not the zero of "already present" for verify-weights
+    pulled = phases["image pulled"]
+    assert (
+        pulled.seconds == 240
+        and "vllm-image-prepull" in pulled.source
+        and "4m0.2s" in pulled.source
+    )
+    # and it ran beside the copy: it began before the copy ended
+    copy = phases["weights on the node (S3 copy)"]
+    assert pulled.started < copy.finished
+    # without the pre-pull pod's events (expired, or no such pod), the pod's own record stands, as before
+    alone = by_name(
+        startup_phases(
+            pod=s3_pod(restored=False),
+            node=NODE_JSON,
+            events=PRESENT_FOR_VERIFY,
+            log_lines=LOG[2:],
+            container="vllm",
+        )
+    )
+    assert alone["image pulled"].source == "event Pulled: already present on the node"
+
+
+class FakeKubectlWithPrepull(FakeKubectl):
+    """FakeKubectl, with the node's pre-pull pod and its events."""
+
+    def __call__(self, command, **kwargs):
+        args = command[1:]
+        if args[:2] == ["get", "pods"] and IMAGE_PREPULL_SELECTOR in args:
+            self.commands.append(command)
+            prepull = {
+                "metadata": {"name": PREPULL_POD, "labels": dict(IMAGE_PREPULL_POD_LABELS)},
+                "spec": {"nodeName": NODE},
+            }
+            return subprocess.CompletedProcess(command, 0, json.dumps({"items": [prepull]}), "")
+        if args[:2] == ["get", "events"] and any(PREPULL_POD in a for a in args):
+            self.commands.append(command)
+            out = {"items": PREPULL_EVENTS}
+            return subprocess.CompletedProcess(command, 0, json.dumps(out), "")
+        return super().__call__(command, **kwargs)
+
+
+def test_llmops_phases_reads_the_prepull_pod_on_the_serving_pods_node(run_with_kubectl):
+    kubectl = FakeKubectlWithPrepull([pod()])
+    result = run_with_kubectl(kubectl, "phases", "--env", "example", "--json")
+    assert result.code == ExitCode.OK, result.stderr
+    # the pre-pull pod of that very node, then its events
+    assert [
+        "-l",
+        IMAGE_PREPULL_SELECTOR,
+        "--field-selector",
+        f"spec.nodeName={NODE}",
+    ] == kubectl.commands[4][5:9]
+    assert f"involvedObject.kind=Pod,involvedObject.name={PREPULL_POD}" in kubectl.commands[5]
+    phases = {p["phase"]: p for p in result.json["phases"]}
+    assert phases["image pulled"]["seconds"] == 240.0
+    assert "vllm-image-prepull" in phases["image pulled"]["source"]

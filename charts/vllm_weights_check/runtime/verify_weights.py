@@ -12,12 +12,23 @@ HyperPod operator's copy into the worker's model mount, charts/vllm_auth_middlew
   ``model.weights_manifest_sha256``), so a manifest rewritten in S3 afterwards (other hashes, same sizes) is refused;
 - unless ``--sizes-only``: every file's sha256 is the manifest's (a file of another revision with the same name).
 
+Hashed once per copy (``--marker PATH``, on the node's disk beside the copy): after a check that found nothing wrong,
+the sha256 of the manifest and each file's size, inode and modification time (ns) are written to PATH, atomically (a
+temporary file in the same directory, then ``os.replace``, which POSIX makes atomic within one filesystem). The next
+check with a marker of the same manifest and the same size, inode and mtime for every file trusts the earlier
+sha256 and hashes nothing: a restart on the same node costs a ``stat`` a file. Anything else (another manifest, a file
+re-downloaded, which ``aws s3 sync`` writes as a new file with the object's time; a file touched or rewritten in place,
+which changes its mtime) hashes every file again; a check that finds a problem removes the marker. The sizes and the
+absence of stray files are checked on every start, marker or not.
+
 Cost of the sha256 (how it was estimated): hashlib's sha256 (OpenSSL, with the SHA extensions) measured 1.35 GB/s on one
 core of an Intel Xeon with sha_ni (64 MiB blocks, ``python3 -c`` with hashlib, this project's development machine). One
 process over 1.4 TB would take 1.4e12 / 1.35e9 = about 17 minutes; the files are hashed by ``--jobs`` processes at once
 (default: the CPUs this process may run on, at most 32), so the CPU side is 32 x 1.35 = 43 GB/s and the NVMe RAID0 read
-is the limit instead: at an assumed 10-20 GB/s for the instance store array (not measured), 70 to 140 seconds, against
-the many minutes the copy itself and vLLM's load take. A file whose size is already wrong is not hashed.
+is the limit instead; that array's read rate is not measured (deployment_config/startup_rates.py UNMEASURED
+``instance_store_read``: the EC2 user guide gives no throughput for it), so the plan (bench/timeline.py) counts the CPU
+side, 1.4e12 / 43e9 = about 33 seconds, as the check's bound and names the disk as what may be slower. With a marker,
+a restart hashes nothing. A file whose size is already wrong is not hashed.
 
 The standard library only: it runs in the vLLM image's python3 (the EKS init container ``verify-weights``, and the
 HyperPod worker's bootstrap), with nothing to install. Log lines go to stderr, each starting ``verify-weights:``;
@@ -36,6 +47,8 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path, PurePosixPath
 
 MANIFEST_NAME = "MANIFEST.json"
+#: The marker's format; a marker of another version is not trusted.
+MARKER_VERSION = 1
 #: How many problems are printed one per line before the count of the rest.
 SHOWN = 20
 _BLOCK = 8 << 20
@@ -49,6 +62,41 @@ def sha256_of(path: str) -> str:
         while block := stream.read(_BLOCK):
             digest.update(block)
     return digest.hexdigest()
+
+
+def _file_stats(directory: Path, entries: list[tuple[str, int, str]]) -> dict[str, list[int]]:
+    """[size, inode, mtime in ns] of each file of ``entries`` that exists."""
+    stats = {}
+    for path, _, _ in entries:
+        try:
+            stat = (directory / path).stat()
+        except FileNotFoundError:
+            continue
+        stats[path] = [stat.st_size, stat.st_ino, stat.st_mtime_ns]
+    return stats
+
+
+def _marker_matches(marker: Path, manifest_digest: str, stats: dict[str, list[int]]) -> bool:
+    """The marker says a complete check of this very manifest found these very files (size, inode, mtime)."""
+    try:
+        recorded = json.loads(marker.read_text())
+    except (OSError, ValueError):
+        return False
+    return (isinstance(recorded, dict) and recorded.get("version") == MARKER_VERSION
+            and recorded.get("manifest_sha256") == manifest_digest and recorded.get("files") == stats)
+
+
+def _write_marker(marker: Path, manifest_digest: str, stats: dict[str, list[int]]) -> None:
+    """Write the marker whole or not at all: a temporary file beside it, flushed, then renamed over it."""
+    temporary = marker.with_name(f".{marker.name}.{os.getpid()}.tmp")
+    try:
+        with open(temporary, "w") as stream:
+            json.dump({"version": MARKER_VERSION, "manifest_sha256": manifest_digest, "files": stats}, stream)
+            stream.flush()
+            os.fsync(stream.fileno())
+        os.replace(temporary, marker)
+    finally:
+        temporary.unlink(missing_ok=True)
 
 
 def _entries(manifest: object) -> list[tuple[str, int, str]] | str:
@@ -68,9 +116,21 @@ def _entries(manifest: object) -> list[tuple[str, int, str]] | str:
     return entries
 
 
-def problems_of(directory: Path, *, revision: str | None = None, hash_files: bool = True,
-                jobs: int = 1, delete: bool = False, manifest_sha256: str | None = None) -> tuple[list[str], int, int]:
-    """(problems, files, bytes) of the copy in ``directory``: an empty list when it matches its manifest. With
+def problems_of(directory: Path, *, marker: Path | None = None, **options) -> tuple[list[str], int, int, int]:
+    """:func:`_problems_of`, and the marker removed when the copy has a problem: it is trusted again only after a
+    complete check."""
+    found = _problems_of(directory, marker=marker, **options)
+    if marker is not None and found[0]:
+        marker.unlink(missing_ok=True)
+    return found
+
+
+def _problems_of(directory: Path, *, revision: str | None = None, hash_files: bool = True,
+                 jobs: int = 1, delete: bool = False, manifest_sha256: str | None = None,
+                 marker: Path | None = None) -> tuple[list[str], int, int, int]:
+    """(problems, files, bytes, files hashed) of the copy in ``directory``: an empty list when it matches its manifest. With
+    ``marker`` (and ``hash_files``), a matching marker stands for the files' sha256, and a check that finds nothing
+    wrong writes it (see the module's docstring). With
     ``delete``, each file found wrong (other size or sha256, not in the manifest) is removed, so that the next copy
     (``aws s3 sync`` copies what is missing; a same-size corrupt file it would keep) fetches it again. That copy runs in
     the pod's next start only: the kubelet restarts the failed init container alone, never the earlier ``fetch-weights``
@@ -81,15 +141,16 @@ def problems_of(directory: Path, *, revision: str | None = None, hash_files: boo
         manifest_bytes = (directory / MANIFEST_NAME).read_bytes()
         if manifest_sha256 is not None and hashlib.sha256(manifest_bytes).hexdigest() != manifest_sha256:
             return [f"{MANIFEST_NAME} has sha256 {hashlib.sha256(manifest_bytes).hexdigest()}, the environment pins "
-                    f"{manifest_sha256}: not the manifest llmops weights mirror wrote (rewritten or swapped since)"], 0, 0
+                    f"{manifest_sha256}: not the manifest llmops weights mirror wrote (rewritten or swapped since)"], 0, 0, 0
         manifest = json.loads(manifest_bytes)
+        manifest_digest = hashlib.sha256(manifest_bytes).hexdigest()
     except FileNotFoundError:
-        return [f"{directory / MANIFEST_NAME} is missing: the copy is partial, or not made by llmops weights mirror"], 0, 0
+        return [f"{directory / MANIFEST_NAME} is missing: the copy is partial, or not made by llmops weights mirror"], 0, 0, 0
     except (OSError, ValueError) as error:
-        return [f"{directory / MANIFEST_NAME} cannot be read: {error}"], 0, 0
+        return [f"{directory / MANIFEST_NAME} cannot be read: {error}"], 0, 0, 0
     entries = _entries(manifest)
     if isinstance(entries, str):
-        return [entries], 0, 0
+        return [entries], 0, 0, 0
     problems = []
     if revision is not None and manifest.get("revision") != revision:
         problems.append(f"{MANIFEST_NAME} is of revision {manifest.get('revision')!r}, not {revision}: another "
@@ -113,6 +174,9 @@ def problems_of(directory: Path, *, revision: str | None = None, hash_files: boo
             wrong.append(directory / path)
         elif hash_files:
             to_hash.append((path, size, sha))
+    stats = _file_stats(directory, entries) if marker is not None and hash_files else {}
+    if to_hash and marker is not None and not problems and _marker_matches(marker, manifest_digest, stats):
+        to_hash = []  # verified whole before, and not one file changed since
     if to_hash:
         # Largest first, so that one big file does not start last and keep the others waiting.
         to_hash.sort(key=lambda item: -item[1])
@@ -129,7 +193,9 @@ def problems_of(directory: Path, *, revision: str | None = None, hash_files: boo
     if delete:
         for path in wrong:
             path.unlink(missing_ok=True)
-    return problems, len(entries), sum(size for _, size, _ in entries)
+    if marker is not None and hash_files and not problems and to_hash:
+        _write_marker(marker, manifest_digest, stats)
+    return problems, len(entries), sum(size for _, size, _ in entries), len(to_hash)
 
 
 def default_jobs() -> int:
@@ -146,14 +212,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--revision", help="the revision the manifest must be of")
     parser.add_argument("--manifest-sha256", help="the sha256 MANIFEST.json itself must have")
     parser.add_argument("--sizes-only", action="store_true", help="check presence and sizes, not sha256")
+    parser.add_argument("--marker", type=Path,
+                        help="the record of a complete check, outside DIRECTORY: hash only when it does not match")
     parser.add_argument("--delete-mismatched", action="store_true",
                         help="remove each file found wrong, so that the next copy fetches it again")
     parser.add_argument("--jobs", type=int, default=default_jobs(), help="hashing processes (default: the CPUs, at most 32)")
     args = parser.parse_args(argv)
     started = time.monotonic()
-    problems, files, size = problems_of(args.directory, revision=args.revision, hash_files=not args.sizes_only,
+    problems, files, size, hashed = problems_of(args.directory, revision=args.revision, hash_files=not args.sizes_only,
                                         jobs=max(1, args.jobs), delete=args.delete_mismatched,
-                                        manifest_sha256=args.manifest_sha256)
+                                        manifest_sha256=args.manifest_sha256, marker=args.marker)
     say = lambda line: print(f"verify-weights: {line}", file=sys.stderr, flush=True)  # noqa: E731
     if problems:
         for problem in problems[:SHOWN]:
@@ -166,7 +234,8 @@ def main(argv: list[str] | None = None) -> int:
             "(with -n NAMESPACE). " if args.delete_mismatched else "")
             + "If the copy in S3 itself is wrong, run llmops weights mirror again.")
         return 1
-    what = "sizes" if args.sizes_only else "sizes and sha256"
+    what = ("sizes" if args.sizes_only else "sizes and sha256" if hashed or args.marker is None
+            else f"sizes, inodes and mtimes; sha256 as verified before, {args.marker}")
     say(f"OK: {files} files, {size} bytes in {args.directory} match the manifest ({what}, "
         f"{time.monotonic() - started:.0f} s)")
     return 0

@@ -1,0 +1,93 @@
+"""``llmops rollout``: before a deploy of the serving stack, whether it replaces the serving pods and what that costs
+the endpoint (ops_cli/rollout.py); an outage or N-1 replicas only with --yes."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from deployment_config.model import Platform
+from ops_cli.command_help import command_help
+from ops_cli.context import Context
+from ops_cli.errors import ExitCode, OpsError
+from ops_cli.rollout import (
+    check_rollout,
+    deployed_workload,
+    rendered_manifest_path,
+    rendered_workload,
+)
+
+
+def register(groups: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
+    p = groups.add_parser(
+        "rollout",
+        help="before a deploy: does it replace the serving pods, and does the endpoint stay up (needs --yes if not)",
+        parents=[common],
+        **command_help(
+            "Compare the serving chart as cdk synth rendered it with the one applied to the cluster (kubectl) and say "
+            "what the next deploy of NAME-serving does: nothing to the serving pods, a surge onto a free slot of the "
+            "block (every replica serves throughout), or one replica stopped before its successor starts (N-1 "
+            "replicas, or an outage with one), each for up to the startup budget; the last two only with --yes. "
+            "Run it between npx cdk synth -c env=NAME and npx cdk deploy -c env=NAME NAME-serving.",
+            [
+                "llmops rollout --env prod",
+                "llmops rollout --env prod --yes",
+                "llmops rollout --env prod --json",
+            ],
+            [
+                (
+                    ExitCode.OK,
+                    "the deploy replaces no serving pod, surges onto a free slot, starts the first replicas, or "
+                    "--yes accepted its cost",
+                ),
+                (
+                    ExitCode.USAGE,
+                    "no rendered chart, or one older than the environment file; platform hyperpod",
+                ),
+                (
+                    ExitCode.CONFIRMATION_REQUIRED,
+                    "the deploy means an outage (one replica) or N-1 replicas: run again with --yes to accept it",
+                ),
+                (ExitCode.AWS_ERROR, "kubectl failed"),
+            ],
+            aws=False,
+        ),
+    )
+    p.add_argument("--env", required=True, help="the environment to be deployed")
+    p.add_argument(
+        "--manifest",
+        type=Path,
+        help="the serving chart as cdk synth rendered it (default: cdk.out/kubernetes/ENV/vllm-serving.yaml)",
+    )
+    p.add_argument("--kubectl", default="kubectl", help="kubectl to use (default: the one on PATH)")
+    p.add_argument(
+        "--yes",
+        action="store_true",
+        help="accept an outage or N-1 replicas for the rollout",
+    )
+    p.set_defaults(handler=rollout)
+
+
+def rollout(ctx: Context) -> int:
+    env = ctx.env
+    if env.platform is Platform.HYPERPOD:
+        raise OpsError(
+            f"{env.name} is platform hyperpod: the Inference Operator replaces its workers itself, and its "
+            "InferenceEndpointConfig (operator 3.1 CRD, charts/imports/crds/) has no rollout strategy to read or set",
+            "see docs/known-limits.md; llmops rollout covers platform eks",
+            ExitCode.USAGE,
+        )
+    path = ctx.args.manifest or rendered_manifest_path(
+        env, Path(env.source).resolve().parent.parent
+    )
+    rendered = rendered_workload(path, env)
+    ctx.check_kubectl()
+    live = deployed_workload(
+        ctx.args.kubectl, rendered["kind"], run=ctx.rt.run_command, deadline=ctx.deadline
+    )
+    check = check_rollout(env, rendered, live, yes=ctx.args.yes)
+    ctx.out(check.to_dict(), check.human())
+    if check.exit_code is ExitCode.CONFIRMATION_REQUIRED:
+        refusal = check.refusal()
+        ctx.note(f"error: {refusal.message}\n  fix: {refusal.fix}")
+    return check.exit_code

@@ -1,0 +1,251 @@
+"""node ready -> first token for each weight source (ops_cli/timeline.py's rows of it), from the rates of
+deployment_config.startup_rates and sizing, each with its source; and the Phase row every plan step is."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Protocol
+
+from deployment_config.model import EnvironmentConfig
+from deployment_config.sizing import HUB_BUDGET_FLOOR, s3_download_rate
+from deployment_config.startup_rates import (
+    ENA_BANDWIDTH,
+    IMAGE_PULL_SECONDS,
+    IMAGE_PULL_SOURCE,
+    LOADER_FROM_DISK,
+    LOADER_FROM_MEMORY,
+    PINNED_HOST_TO_DEVICE,
+    RUNAI_DISTRIBUTED_NODE,
+    RUNAI_EACH_RANK_WHOLE_MODEL,
+    RUNAI_RANKS_MEASURED,
+    SHA256_CHECK,
+    SLOWEST_LOAD,
+    UNMEASURED,
+    Rate,
+)
+
+
+class Measured(Protocol):
+    """What a start measured on the node gives the plan (bench/measured_phases.py ``Measured``)."""
+
+    load: Rate | None
+    s3_copy: Rate | None
+
+    def warm_up(self, *, new_node: bool): ...  # noqa: ANN201 - (file, its warm-up) or None
+
+
+@dataclass(frozen=True)
+class Phase:
+    """One step of the timeline. ``minutes`` is None where nothing here computes or documents the duration;
+    ``limit_minutes`` is the step's bound (weights / the fastest sourced or measured rate), None where there is none."""
+
+    step: str
+    minutes: float | None
+    basis: str
+    without_minutes: str = "not measured"
+    limit_minutes: float | None = None
+
+
+def minutes(seconds: float) -> float:
+    return round(seconds / 60, 1)
+
+
+def rates_used(env: EnvironmentConfig, measured: Measured | None = None) -> dict[str, Rate]:
+    """Every rate the plan below uses, by the name its rows cite, each with its source (deployment_config.startup_rates,
+    deployment_config.sizing; with ``measured``, the user's measurements last)."""
+    instance = env.gpu_instance_type.name
+    rates = {
+        "s3_download": s3_download_rate(instance),
+        "hub_budget_floor": HUB_BUDGET_FLOOR,
+        "slowest_load": SLOWEST_LOAD,
+        "pinned_host_to_device": PINNED_HOST_TO_DEVICE,
+        "sha256_check": SHA256_CHECK,
+        "runai_distributed_node": RUNAI_DISTRIBUTED_NODE,
+        "runai_each_rank_whole_model": RUNAI_EACH_RANK_WHOLE_MODEL,
+    }
+    if instance in ENA_BANDWIDTH:
+        rates["ena_bandwidth"] = ENA_BANDWIDTH[instance]
+    for name, rate in LOADER_FROM_MEMORY.items():
+        rates[f"{name}_from_memory"] = rate
+    for name, rate in LOADER_FROM_DISK.items():
+        rates[f"{name}_from_disk"] = rate
+    if measured is not None and measured.load is not None:
+        rates["instance_store_load"] = measured.load
+    if measured is not None and measured.s3_copy is not None:
+        rates["s3_copy_measured"] = measured.s3_copy
+    return rates
+
+
+def unmeasured(measured: Measured | None) -> dict[str, str]:
+    """UNMEASURED, less what ``measured`` measured."""
+    done = set()
+    if measured is not None and measured.load is not None:
+        done.add("instance_store_read")
+    if measured is not None and measured.warm_up(new_node=False) is not None:
+        done.add("warm_up")
+    return {name: text for name, text in UNMEASURED.items() if name not in done}
+
+
+def _warm_up(measured: Measured | None, *, new_node: bool) -> tuple[float, str]:
+    """(seconds, the basis' words) of the warm-up a row adds: 0 and "not measured" without a measurement."""
+    chosen = measured.warm_up(new_node=new_node) if measured is not None else None
+    if chosen is None:
+        return 0.0, " + warm-up (not measured: see unmeasured)"
+    return chosen[1].seconds, f" + warm-up {chosen[1].seconds:g} s ({chosen[0]}, measured)"
+
+
+def load_format(env: EnvironmentConfig) -> str:
+    """vLLM's --load-format of the model (its default, safetensors, when the arguments name none)."""
+    args = env.model.serving_args
+    named = next(
+        (args[i + 1] for i, a in enumerate(args[:-1]) if a == "--load-format"), "safetensors"
+    )
+    return named if named in LOADER_FROM_MEMORY else "safetensors"
+
+
+def first_token_phases(env: EnvironmentConfig, measured: Measured | None = None) -> list[Phase]:
+    """node ready -> first token for each weight source, the estimate and the limit beside it (issue 21, item 7).
+
+    The estimate takes the planned download rate and the slowest load bench/weight_load.py measured; the limit takes the
+    instance's ENA bandwidth and the loader's measured ceiling from memory. The warm-up has no sourced or measured
+    figure: both leave it out and say so, so each figure is the weights' part of the start. With ``measured``, the
+    measured load rate from the instance store, S3 copy rate and warm-up (bench/measured_phases.py) take their place,
+    the warm-up in the limit too."""
+    weights = (
+        env.model.loaded_gb
+    )  # the weights and, with spec_decoding, the speculator (as the budget counts)
+    rates = rates_used(env, measured)
+    loader = load_format(env)
+    ceiling = rates[f"{loader}_from_memory"]
+    slow_name = "instance_store_load" if "instance_store_load" in rates else f"{loader}_from_disk"
+    slow = rates[slow_name]
+    s3, ena = rates["s3_download"], rates.get("ena_bandwidth")
+    copy_name = "s3_copy_measured" if "s3_copy_measured" in rates else "s3_download"
+    copy = rates[copy_name]
+    network = ena or s3
+    # Run:ai distributed: the published 8-rank rate a rank, times this layout's ranks on the node; its bound, each rank
+    # at the one-process ceiling measured here, within the card
+    ranks = env.model.tensor_parallel_size
+    distributed = rates["runai_distributed_node"].gb_per_second / RUNAI_RANKS_MEASURED * ranks
+    distributed_limit = min(
+        rates["runai_streamer_from_memory"].gb_per_second * ranks, network.gb_per_second
+    )
+    whole = rates["runai_each_rank_whole_model"]
+    warm, warm_up = _warm_up(measured, new_node=True)
+    restart_warm, restart_warm_up = _warm_up(measured, new_node=False)
+    check = rates["sha256_check"]
+    pull_fast, pull = IMAGE_PULL_SECONDS
+    rows = [
+        Phase(
+            "node ready -> first token, weights from S3: copy to the NVMe beside the image pull, check, then load",
+            minutes(
+                max(pull, copy.seconds_for(weights))
+                + check.seconds_for(weights)
+                + slow.seconds_for(weights)
+                + warm
+            ),
+            f"max(image pull {pull} s, {weights} GB / {copy_name} {copy.gb_per_second:g} GB/s) + {weights} GB / "
+            f"sha256_check {check.gb_per_second:g} GB/s + {weights} GB / {slow_name} "
+            f"{slow.gb_per_second:g} GB/s{warm_up}; limit: max({pull_fast} s, / "
+            f"{'ena_bandwidth' if ena else 's3_download'} {network.gb_per_second:g}) + / sha256_check + / "
+            f"{loader}_from_memory {ceiling.gb_per_second:g}",
+            limit_minutes=minutes(
+                max(pull_fast, network.seconds_for(weights))
+                + check.seconds_for(weights)
+                + ceiling.seconds_for(weights)
+                + warm
+            ),
+        ),
+        Phase(
+            "image pull (vllm-image-prepull DaemonSet, beside the weights' copy)",
+            minutes(pull),
+            f"{IMAGE_PULL_SOURCE}: the upper end (limit: the lower); the pull starts when the node joins, "
+            "not after the copy (charts/vllm_image_prepull.py); on a restart the image is on the node",
+            limit_minutes=minutes(pull_fast),
+        ),
+        Phase(
+            "weights check (verify-weights), first start of a copy on a node: sha256 of every file",
+            minutes(check.seconds_for(weights)),
+            f"{weights} GB / sha256_check {check.gb_per_second:g} GB/s (the CPU side; the instance store's read "
+            "rate, which may be lower, is unmeasured); then a marker on the node's disk",
+        ),
+        Phase(
+            "weights check (verify-weights), restart on the same node: the marker matches, no file hashed",
+            0.0,
+            "sizes, inodes and mtimes of the files against the marker of the first check (one stat a file)",
+        ),
+        Phase(
+            f"node ready -> first token, weights from S3: Run:ai streamer into GPU memory, distributed over the "
+            f"{ranks} ranks (--load-format runai_streamer, --model-loader-extra-config '{{\"distributed\": true}}')",
+            minutes(pull + weights / distributed + warm),
+            f"image pull {pull} s (no copy to overlap: the vLLM container streams) + {weights} GB / {distributed:.2f} "
+            f"GB/s (runai_distributed_node / {RUNAI_RANKS_MEASURED} x {ranks} ranks){warm_up}; without "
+            f"distributed every rank streams the whole checkpoint: {weights} GB / runai_each_rank_whole_model "
+            f"{whole.gb_per_second:.2f} GB/s = {minutes(weights / whole.gb_per_second):g} min, {ranks} x the "
+            f"bytes; limit: {pull_fast} s + / the lower of {ranks} x runai_streamer_from_memory and "
+            f"{'ena_bandwidth' if ena else 's3_download'} ({distributed_limit:g} GB/s)",
+            limit_minutes=minutes(pull_fast + weights / distributed_limit + warm),
+        ),
+        Phase(
+            "node ready -> first token, weights from the Hugging Face Hub",
+            None,
+            f"the Hub's rate is not sourced (budget floor: hub_budget_floor), then the load as from S3{warm_up}",
+            "not sourced",
+        ),
+        Phase(
+            "restart on the same node -> first token (weights on the NVMe)",
+            minutes(slow.seconds_for(weights) + restart_warm),
+            f"{weights} GB / {slow_name} {slow.gb_per_second:g} GB/s (the check's marker matches: no hash)"
+            f"{restart_warm_up}; limit: / "
+            f"{loader}_from_memory {ceiling.gb_per_second:g}",
+            limit_minutes=minutes(ceiling.seconds_for(weights) + restart_warm),
+        ),
+        Phase(
+            "restart on the same node -> first token, Run:ai distributed from S3 (nothing kept on the node)",
+            minutes(weights / distributed + restart_warm),
+            f"{weights} GB / {distributed:.2f} GB/s, from S3 again{restart_warm_up}; limit: / {distributed_limit:g}",
+            limit_minutes=minutes(weights / distributed_limit + restart_warm),
+        ),
+        Phase(
+            "limit: weights / instance bandwidth",
+            minutes(ena.seconds_for(weights)) if ena else None,
+            f"{weights} GB / ena_bandwidth {ena.gb_per_second:g} GB/s"
+            if ena
+            else f"no ENA bandwidth in deployment_config/startup_rates.py for {env.gpu_instance_type.name}",
+            "not documented",
+        ),
+    ]
+    return [*rows, _faster_path(rows)]
+
+
+def _faster_path(rows: list[Phase]) -> Phase:
+    """Which of the two S3 paths this plan finds faster, on a new node and on a restart, and why the chart keeps the
+    copy to the NVMe whatever it finds (charts/vllm_deployment.py, the comment above ``S3_TRANSFER_SETTINGS``)."""
+    by_step = {p.step: p for p in rows}
+
+    def estimate(prefix: str) -> Phase:
+        return next(p for step, p in by_step.items() if step.startswith(prefix))
+
+    copy_new = estimate("node ready -> first token, weights from S3: copy")
+    runai_new = estimate("node ready -> first token, weights from S3: Run:ai")
+    copy_restart = estimate("restart on the same node -> first token (weights on the NVMe)")
+    runai_restart = estimate("restart on the same node -> first token, Run:ai")
+
+    def faster(copy: Phase, runai: Phase) -> str:
+        return (
+            f"Run:ai distributed ({runai.minutes:g} min against {copy.minutes:g})"
+            if runai.minutes < copy.minutes
+            else f"the copy ({copy.minutes:g} min against {runai.minutes:g})"
+        )
+
+    return Phase(
+        f"faster S3 path by this plan: new node {faster(copy_new, runai_new)}; restart "
+        f"{faster(copy_restart, runai_restart)}",
+        min(copy_new.minutes, runai_new.minutes),
+        "the estimates above, warm-up left out of both; the copy's load rate is the slowest measured disk "
+        "(the instance store's is unmeasured), Run:ai's a published 8-rank figure from other storage. The chart "
+        "copies: a restart keeps the copy on the node, the copy is checked against the manifest, and the AWS CLI "
+        "takes the pod's EKS Pod Identity credentials, which the streamer's own S3 client is not verified to "
+        "(docs/weights.md, 'Streaming into the GPUs (Run:ai)'); measure both on the node (bench/weight_load.py, "
+        "llmops phases) before switching",
+    )

@@ -161,13 +161,32 @@ def test_the_example_files_name_the_staged_deploy_of_the_readme():
     assert "npx cdk deploy -c env=prod prod-cluster           # stage 1" in readme
     assert "npx cdk deploy -c env=prod --all                  # stage 2" in readme
     # then no environment example tells a one-go deploy; each names the stages and the page that has them
-    for example in [SHIPPED_CONFIG_DIR / name for name in SHIPPED_EXAMPLES if "/" not in name]:
+    # (nor does a test variant of an example that says how to deploy it)
+    variants = [
+        path
+        for path in sorted((PROJECT_DIR / "tests" / "configs").glob("*.yaml"))
+        if "cdk deploy" in _text(path)
+    ]
+    shipped = [SHIPPED_CONFIG_DIR / name for name in SHIPPED_EXAMPLES if "/" not in name]
+    for example in shipped + variants:
         header = " ".join(
             line.lstrip("# ") for line in _text(example).splitlines() if line.startswith("#")
         )
         assert "stage 1 `npx cdk deploy -c env=NAME NAME-cluster`" in header, example.name
         assert "stage 2 `npx cdk deploy -c env=NAME --all`" in header, example.name
         assert "README.md" in header or "docs/" in header, example.name
+    # and the placeholder guard's message names the same stages and the page that has them for each platform
+    from deployment_config.model import Platform
+    from stacks.composition import placeholder_fix
+
+    for platform, page in [
+        (Platform.EKS, "README.md, Quick start"),
+        (Platform.HYPERPOD, "docs/hyperpod.md"),
+    ]:
+        assert "stage 1 `npx cdk deploy -c env=NAME NAME-cluster`" in placeholder_fix(platform)
+        assert "stage 2 `npx cdk deploy -c env=NAME --all`" in placeholder_fix(platform)
+        assert f"({page})" in placeholder_fix(platform)
+    assert "## Quick start" in _text(DOCS / "hyperpod.md")
 
 
 def _minutes(seconds: int) -> str:

@@ -12,6 +12,7 @@ Standard library only: the installed ``llmops`` carries this package, and nothin
 from __future__ import annotations
 
 import json
+import re
 import sys
 from collections.abc import Iterator, Mapping
 from pathlib import Path
@@ -28,6 +29,9 @@ FILES = (
 )
 #: An enumeration longer than this (the regions) is named by its size, not listed.
 MAX_LISTED_VALUES = 12
+#: The longest table cell the docs allow (tests/docs/test_doc_figures.py): a longer meaning keeps its first sentences in
+#: the table and the rest in a note below it.
+MAX_CELL = 300
 
 
 def _one_line(text: str) -> str:
@@ -38,6 +42,15 @@ def _one_line(text: str) -> str:
 def _cell(text: str) -> str:
     """A table cell: a pipe (in a description or a pattern) would end the cell."""
     return text.replace("|", "\\|")
+
+
+def _head_and_rest(text: str, limit: int = MAX_CELL - 20) -> tuple[str, str]:
+    """``text`` split after the last sentence that ends within ``limit`` characters (the first one when none does)."""
+    ends = [m.end() for m in re.finditer(r"\. (?=[A-Z`'])", text)]
+    within = [e for e in ends if e <= limit] or ends[:1]
+    if len(text) <= MAX_CELL or not within:
+        return text, ""
+    return text[: within[-1]].rstrip(), text[within[-1] :]
 
 
 def _value(value: Any) -> str:
@@ -144,12 +157,19 @@ def render(schema_dir: Path = SCHEMA_DIR) -> str:
             "| key | meaning | accepts | default |",
             "| --- | --- | --- | --- |",
         ]
+        notes = []
         for key, meaning, allowed, default in _rows(
             schema["properties"], set(schema.get("required", ())), schema.get("$defs", {})
         ):
+            meaning, rest = _head_and_rest(meaning)
+            if rest:
+                notes.append(f"{len(notes) + 1}. `{key}`, continued: {rest}")
+                meaning += f" (note {len(notes)})"
             out.append(
                 "| " + " | ".join(_cell(c) for c in (f"`{key}`", meaning, allowed, default)) + " |"
             )
+        if notes:
+            out += ["", "Notes to the table:", "", *notes]
     return "\n".join(out) + "\n"
 
 

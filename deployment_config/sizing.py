@@ -87,16 +87,22 @@ KV_CACHE_BYTES = {"auto": 2, "fp8": 1, "fp8_e4m3": 1, "fp8_e5m2": 1}
 @dataclass(frozen=True)
 class MemoryProfile:
     """What vLLM is told about memory: the share of GPU memory per layout (single node, several nodes), the context
-    length and the KV-cache data type. The announced arguments set none of them: the sizing's own 0.90 then."""
+    length and the KV-cache data type. The announced arguments set none of them: the sizing's own 0.90 then. Each
+    layout's share has its own source (the recipe has one profile per strategy), named by :meth:`name`."""
 
     single_node_utilization: float = GPU_MEMORY_UTILIZATION
     multi_node_utilization: float = GPU_MEMORY_UTILIZATION
     max_model_len: int | None = None
     kv_cache_dtype: str = "auto"
-    name: str = "announced profile"
+    single_node_name: str = "announced profile"
+    multi_node_name: str = "announced profile"
 
     def utilization(self, nodes: int) -> float:
         return self.single_node_utilization if nodes == 1 else self.multi_node_utilization
+
+    def name(self, nodes: int) -> str:
+        """Where :meth:`utilization` of ``nodes`` comes from."""
+        return self.single_node_name if nodes == 1 else self.multi_node_name
 
     def describe(self, fit: Fit, nodes: int) -> str:
         """The sizing message: where the GPU memory goes under this profile."""
@@ -109,7 +115,7 @@ class MemoryProfile:
         )
         context = f", context up to {self.max_model_len} tokens" if self.max_model_len else ""
         return (
-            f"{self.name}: vLLM takes {self.utilization(nodes):.0%} of {fit.total_gb} GB = "
+            f"{self.name(nodes)}: vLLM takes {self.utilization(nodes):.0%} of {fit.total_gb} GB = "
             f"{fit.usable_gb:.0f} GB: {fit.weights_gb} GB of weights, {kv}{context}"
         )
 
@@ -263,7 +269,7 @@ def check_model_fits(
         f"{model_id} does not fit {type_prefix}{instance_type.name}: it needs {weights_gb} GB for its weights plus "
         f"{fit.kv_reserve_gb:.0f} GB for the KV cache, but {instance_type.gpu_count} x {instance_type.gpu_memory_gb} GB "
         f"= {fit.total_gb} GB gives vLLM only {fit.usable_gb:.0f} GB at {memory.utilization(1):.0%} utilization "
-        f"({memory.name})",
+        f"on one node ({memory.name(1)})",
         fix,
     )
 

@@ -32,6 +32,17 @@ from stacks.serving_stack import ServingStack
 from stacks.smoke_stack import SmokeStack
 
 
+def placeholder_fix(platform: Platform) -> str:
+    """What a placeholder environment's stacks tell the user to do: the staged deploy of the quick start (README.md for
+    EKS, docs/hyperpod.md for HyperPod), in the words of the example files' headers."""
+    page = "docs/hyperpod.md" if platform is Platform.HYPERPOD else "README.md, Quick start"
+    return (
+        "Copy it to config/NAME.yaml, put in your own account, role and capacity ids, and deploy that in stages "
+        f"({page}): stage 1 `npx cdk deploy -c env=NAME NAME-cluster` any day before the capacity starts, "
+        "stage 2 `npx cdk deploy -c env=NAME --all` once it is active."
+    )
+
+
 @dataclass(frozen=True)
 class Environment:
     """The stacks of one environment in deploy order, and the Kubernetes manifests to write for review."""
@@ -81,8 +92,7 @@ def add_environment(
             stack,
             source=env_config.source,
             fields=env_config.placeholders,
-            how_to_fix="Copy it to config/NAME.yaml, put in your own account, role and capacity ids, "
-            "and deploy that: npx cdk deploy -c env=NAME --all",
+            how_to_fix=placeholder_fix(env_config.platform),
         )
     # S3 weights are served only at a revision the mirror copied and verified (deployment_config/model_location.py), and
     # a model repository's code runs only at a pinned commit.

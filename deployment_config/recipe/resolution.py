@@ -88,7 +88,8 @@ def resolve(
             multi_node_utilization=share(MULTI_NODE_TP_PP),
             max_model_len=context_length(p.value("--max-model-len", extra_args)),
             kv_cache_dtype=p.value("--kv-cache-dtype", extra_args) or "auto",
-            name=f"recipe profile ({generation}, {strategy})",
+            single_node_name=f"recipe profile ({generation}, {SINGLE_NODE_TP})",
+            multi_node_name=f"recipe profile ({generation}, {MULTI_NODE_TP_PP})",
         )
 
     layout = (

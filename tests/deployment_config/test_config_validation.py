@@ -213,6 +213,9 @@ def test_every_stack_of_a_placeholder_environment_refuses_to_deploy(request, fix
             field in assertion["AssertDescription"]
             and "config/NAME.yaml" in assertion["AssertDescription"]
         )
+        # and tells the staged deploy of the quick start, not one `--all` before the capacity starts
+        assert "stage 1 `npx cdk deploy -c env=NAME NAME-cluster`" in assertion["AssertDescription"]
+        assert "stage 2 `npx cdk deploy -c env=NAME --all`" in assertion["AssertDescription"]
 
 
 def test_a_file_of_thousands_of_mistakes_gets_a_bounded_message(tmp_path, example_document):

@@ -29,6 +29,7 @@ from deployment_config.recipe import (
     recipe_for,
     recipe_profile,
 )
+from deployment_config.recipe.vendored import MULTI_NODE_TP_PP, SINGLE_NODE_TP
 from deployment_config.sizing import (
     GPU_MEMORY_UTILIZATION,
     KV_CACHE_BYTES,
@@ -368,6 +369,29 @@ def test_a_two_node_pipeline_gets_the_recipes_tp_pp_settings():
     assert args[args.index("--gpu-memory-utilization") + 1] == "0.90"
     assert args[args.index("--max-num-batched-tokens") + 1] == "8192"
     assert environment["NCCL_CUMEM_ENABLE"] == "1"
+
+
+def test_a_model_too_large_for_one_node_is_refused_naming_the_share_it_was_judged_at():
+    # given Kimi-K3 on one p6-b200 node, which it fits only as a two-node pipeline (the recipe's share there: 0.90)
+    document = _yaml(PROJECT / "tests" / "configs" / "multi-node.yaml")
+    document["capacity"]["instance_count"] = 1
+    with pytest.raises(ConfigError) as raised:
+        _env(document, "multi-node")
+    (issue,) = [i for i in raised.value.issues if i.field == "capacity.instance_type"]
+    # then the message gives the share of one node and the profile that share is from, not the pipeline's
+    single, pipeline = (
+        recipe_profile(
+            RECIPE, generation="blackwell", strategy=s, features=(), load_format=None
+        ).gpu_memory_utilization
+        for s in (SINGLE_NODE_TP, MULTI_NODE_TP_PP)
+    )
+    assert single != pipeline
+    assert (
+        f"at {single:.0%} utilization on one node (recipe profile (blackwell, single_node_tp))"
+        in issue.problem
+    )
+    assert "multi_node_tp_pp" not in issue.problem
+    assert "set capacity.instance_count to 2" in issue.fix
 
 
 def test_spec_decoding_on_a_two_node_pipeline_is_refused_with_the_recipes_reason():

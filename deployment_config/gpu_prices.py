@@ -104,6 +104,10 @@ def capacity_block_rate(instance_type: str, region: str) -> PublishedRate | None
     return rate("capacity_blocks", instance_type, region)
 
 
+def on_demand_rate(instance_type: str, region: str) -> PublishedRate | None:
+    return rate("on_demand", instance_type, region)
+
+
 def absent(price_list: str, instance_type: str, region: str) -> str:
     """What the CLI says where the table has no rate: which list, its source and date."""
     prices = price_lists()[price_list]

@@ -204,6 +204,43 @@ IMAGE_PULL_SOURCE = (
     "times using SOCI index on DLAMI and DLC')"
 )
 
+@dataclass(frozen=True)
+class Duration:
+    """A duration measured with a script in bench/ on another machine or model than the endpoint's: a labelled proxy
+    (GPU, vLLM version, layers), which the plan uses until the endpoint's own start is measured (``--measured``)."""
+
+    seconds: float
+    source: str
+
+    def __post_init__(self) -> None:
+        if self.seconds <= 0 or not self.source:
+            raise ValueError(f"a duration needs a positive value and a source: {self}")
+
+    @property
+    def kind(self) -> str:
+        return "measured proxy"
+
+
+#: bench/warmup.py on one NVIDIA H200: process start -> first token of vLLM, less the dummy weights' initialisation
+#: (the plan's load row counts the weights). The runs of 4 and 8 layers extrapolated to Kimi-K3's 93 (bench/warmup.py
+#: K3_LAYERS gives the source; the phases that run per layer linearly, the rest the mean of the two runs:
+#: bench/warmup.py extrapolate; MLA layers stand in for K3's 69 Kimi Delta Attention layers); the arithmetic and each
+#: phase are in docs/maintainers/performance.md, the records in bench/data/warmup. A proxy: Kimi-K3 on p6-b300 runs
+#: other kernels (Blackwell, TP 8, MXFP4), and the one published B300 account spent far longer in one FlashInfer kernel.
+_WARMUP_BENCH = (
+    "bench/warmup.py, GPU H200, vLLM 0.25.0, TP 1, DeepSeek-V3-shaped (Kimi K2's config, 64 experts, FP8 blocks), "
+    "dummy weights, 4 and 8 layers extrapolated to Kimi-K3's 93, 2026-12-02 (docs/maintainers/performance.md)"
+)
+WARM_UP_PROXY: Mapping[str, Duration] = MappingProxyType(
+    {
+        "cold": Duration(523.4, f"{_WARMUP_BENCH}: every cache empty"),
+        "restored": Duration(
+            86.3,
+            f"{_WARMUP_BENCH}: every kept compile cache restored at the directory it was written in",
+        ),
+    }
+)
+
 #: Figures the plan needs and nothing here documents or measures: printed as such, never replaced by a guess.
 UNMEASURED: Mapping[str, str] = MappingProxyType(
     {

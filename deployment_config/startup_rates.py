@@ -204,6 +204,7 @@ IMAGE_PULL_SOURCE = (
     "times using SOCI index on DLAMI and DLC')"
 )
 
+
 @dataclass(frozen=True)
 class Duration:
     """A duration measured with a script in bench/ on another machine or model than the endpoint's: a labelled proxy

@@ -9,6 +9,7 @@ from pathlib import Path, PurePosixPath
 import aws_cdk as cdk
 from aws_cdk import aws_lambda as lambda_
 from aws_cdk import aws_logs as logs
+from aws_cdk import custom_resources as cr
 from constructs import Construct
 
 #: The latest Python runtime aws-cdk-lib 2.275 knows (cdk-nag's AwsSolutions-L1 wants the latest of the family): the
@@ -47,3 +48,39 @@ def project_files(files: tuple[str, ...]) -> lambda_.Code:
         *(f"!{f}" for f in files),
     ]
     return lambda_.Code.from_asset(str(PROJECT_DIR), exclude=exclude)
+
+
+def on_event_function(
+    scope: Construct, handler_dir: Path, *, timeout: cdk.Duration, description: str
+) -> lambda_.Function:
+    """A custom resource's onEvent function: ``handler.on_event`` in ``handler_dir``, its log group kept a month."""
+    return lambda_.Function(
+        scope,
+        "OnEvent",
+        runtime=RUNTIME,
+        code=lambda_.Code.from_asset(str(handler_dir), exclude=["__pycache__", "*.pyc"]),
+        handler="handler.on_event",
+        timeout=timeout,
+        description=description,
+        log_group=month_log_group(scope, "OnEventLogs"),
+    )
+
+
+def on_event_resource(
+    scope: Construct, function: lambda_.Function, *, resource_type: str, properties: dict
+) -> tuple[cr.Provider, cdk.CustomResource]:
+    """The Provider framework around ``function`` (its log group kept a month) and the one custom resource it serves."""
+    provider = cr.Provider(
+        scope,
+        "Provider",
+        on_event_handler=function,
+        log_group=month_log_group(scope, "FrameworkLogs"),
+    )
+    resource = cdk.CustomResource(
+        scope,
+        "Resource",
+        service_token=provider.service_token,
+        resource_type=resource_type,
+        properties=properties,
+    )
+    return provider, resource

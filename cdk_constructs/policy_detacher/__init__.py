@@ -14,11 +14,9 @@ from pathlib import Path
 
 import aws_cdk as cdk
 from aws_cdk import aws_iam as iam
-from aws_cdk import aws_lambda as lambda_
-from aws_cdk import custom_resources as cr
 from constructs import Construct
 
-from cdk_constructs.function_defaults import RUNTIME, month_log_group
+from cdk_constructs.function_defaults import on_event_function, on_event_resource
 from cdk_constructs.nag_acknowledgements import acknowledge_policy_detacher
 
 HANDLER_DIR = Path(__file__).resolve().parent / "runtime"
@@ -46,16 +44,12 @@ class DetachOnDelete(Construct):
         super().__init__(scope, id)
         stack = cdk.Stack.of(self)
         arn = policy.managed_policy_arn
-        self.function = lambda_.Function(
+        self.function = on_event_function(
             self,
-            "OnEvent",
-            runtime=RUNTIME,
-            code=lambda_.Code.from_asset(str(HANDLER_DIR), exclude=["__pycache__", "*.pyc"]),
-            handler="handler.on_event",
+            HANDLER_DIR,
             timeout=cdk.Duration.minutes(2),
             description="DetachOnDelete: on delete, detaches the stack's managed policy from its users, groups "
             "and roles, so that the policy can be deleted",
-            log_group=month_log_group(self, "OnEventLogs"),
         )
         # ListEntitiesForPolicy takes the policy resource type, with no condition keys (same source).
         self.function.add_to_role_policy(
@@ -74,18 +68,8 @@ class DetachOnDelete(Construct):
                 conditions={"ArnEquals": {"iam:PolicyARN": arn}},
             )
         )
-        self.provider = cr.Provider(
-            self,
-            "Provider",
-            on_event_handler=self.function,
-            log_group=month_log_group(self, "FrameworkLogs"),
-        )
-        self.resource = cdk.CustomResource(
-            self,
-            "Resource",
-            service_token=self.provider.service_token,
-            resource_type=RESOURCE_TYPE,
-            properties={"PolicyArn": arn},
+        self.provider, self.resource = on_event_resource(
+            self, self.function, resource_type=RESOURCE_TYPE, properties={"PolicyArn": arn}
         )
         acknowledge_policy_detacher(self)
 

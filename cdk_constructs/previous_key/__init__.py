@@ -19,12 +19,10 @@ from pathlib import Path
 import aws_cdk as cdk
 from aws_cdk import aws_iam as iam
 from aws_cdk import aws_kms as kms
-from aws_cdk import aws_lambda as lambda_
 from aws_cdk import aws_secretsmanager as secretsmanager
-from aws_cdk import custom_resources as cr
 from constructs import Construct
 
-from cdk_constructs.function_defaults import RUNTIME, month_log_group
+from cdk_constructs.function_defaults import on_event_function, on_event_resource
 from cdk_constructs.nag_acknowledgements import acknowledge_previous_key
 
 HANDLER_DIR = Path(__file__).resolve().parent / "runtime"
@@ -50,16 +48,12 @@ class PreviousKeyVersion(Construct):
     ) -> None:
         super().__init__(scope, id)
         stack = cdk.Stack.of(self)
-        self.function = lambda_.Function(
+        self.function = on_event_function(
             self,
-            "OnEvent",
-            runtime=RUNTIME,
-            code=lambda_.Code.from_asset(str(HANDLER_DIR), exclude=["__pycache__", "*.pyc"]),
-            handler="handler.on_event",
+            HANDLER_DIR,
             timeout=cdk.Duration.minutes(1),
             description="ApiKeyPreviousVersion: gives the API key's secret a second generated version, so that "
             "AWSPREVIOUS exists before the first rotation",
-            log_group=month_log_group(self, "OnEventLogs"),
         )
         # Both take the secret's resource type (Service Authorization Reference, Secrets Manager, tests/data/iam_sar/).
         self.function.add_to_role_policy(
@@ -91,16 +85,9 @@ class PreviousKeyVersion(Construct):
                 },
             )
         )
-        self.provider = cr.Provider(
+        self.provider, self.resource = on_event_resource(
             self,
-            "Provider",
-            on_event_handler=self.function,
-            log_group=month_log_group(self, "FrameworkLogs"),
-        )
-        self.resource = cdk.CustomResource(
-            self,
-            "Resource",
-            service_token=self.provider.service_token,
+            self.function,
             resource_type=RESOURCE_TYPE,
             properties={"SecretArn": secret.secret_arn, "KeyLength": str(key_length)},
         )

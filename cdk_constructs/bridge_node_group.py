@@ -37,12 +37,7 @@ from aws_cdk import aws_iam as iam
 from aws_cdk import aws_scheduler as scheduler
 from constructs import Construct
 
-from cdk_constructs.capacity_block_node_group import (
-    TAINT_EFFECTS,
-    NodeTaint,
-    gpu_launch_template_data,
-    gpu_node_role,
-)
+from cdk_constructs.capacity_block_node_group import NodeTaint, gpu_nodegroup
 from deployment_config.bridge import BridgePlan
 from deployment_config.catalog import GpuInstanceType
 from deployment_config.gpu_nodes import BRIDGE_GPU_NODEGROUP
@@ -98,37 +93,21 @@ class BridgeNodeGroup(Construct):
         super().__init__(scope, id)
         if plan.stop <= plan.start:
             raise ValueError(f"the bridge must stop after it starts: {plan.start} to {plan.stop}")
-        self.launch_template = ec2.CfnLaunchTemplate(
+        # As the block's (capacity_block_node_group.py), without the reservation: a failed GPU node is repaired, here
+        # by a new on-demand one.
+        self.launch_template, self.role, self.nodegroup = gpu_nodegroup(
             self,
-            "LaunchTemplate",
-            launch_template_data=gpu_launch_template_data(
-                cluster, instance_type, security_groups, None
-            ),
-        )
-        self.role = gpu_node_role(self)
-        self.nodegroup = eks.Nodegroup(
-            self,
-            "Nodegroup",
             cluster=cluster,
+            instance_type=instance_type,
+            security_groups=security_groups,
+            capacity_reservation_id=None,
             nodegroup_name=BRIDGE_GPU_NODEGROUP,
             capacity_type=eks.CapacityType.ON_DEMAND,
-            ami_type=eks.NodegroupAmiType.AL2023_X86_64_NVIDIA,
-            launch_template_spec=eks.LaunchTemplateSpec(
-                id=self.launch_template.ref,
-                version=self.launch_template.attr_latest_version_number,
-            ),
-            node_role=self.role,
-            subnets=ec2.SubnetSelection(subnets=[subnet]),
-            min_size=0,
+            subnet=subnet,
             desired_size=0,
             max_size=plan.instances,
-            labels=dict(labels or {}),
-            taints=[
-                eks.TaintSpec(key=t.key, value=t.value, effect=TAINT_EFFECTS[t.effect])
-                for t in taints
-            ],
-            # As the block's (capacity_block_node_group.py): a failed GPU node is repaired, here by a new on-demand one.
-            enable_node_auto_repair=True,
+            labels=labels,
+            taints=taints,
         )
 
         # The schedules' role: the one call, on this node group only. aws:SourceAccount keeps another account's

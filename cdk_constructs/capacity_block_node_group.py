@@ -145,6 +145,69 @@ def gpu_node_role(scope: Construct) -> iam.Role:
     return role
 
 
+def gpu_nodegroup(
+    scope: Construct,
+    *,
+    cluster: eks.ICluster,
+    instance_type: GpuInstanceType,
+    security_groups: Sequence[str],
+    capacity_reservation_id: str | None,
+    nodegroup_name: str,
+    capacity_type: eks.CapacityType,
+    subnet: ec2.ISubnet,
+    desired_size: int,
+    max_size: int,
+    labels: Mapping[str, str] | None,
+    taints: Sequence[NodeTaint],
+) -> tuple[ec2.CfnLaunchTemplate, iam.Role, eks.Nodegroup]:
+    """A GPU managed node group (min 0) in ``subnet``, with its launch template (``LaunchTemplate``, targeting
+    ``capacity_reservation_id`` when given) and role (``NodeRole``), the labels and taints the serving pods select."""
+    launch_template = ec2.CfnLaunchTemplate(
+        scope,
+        "LaunchTemplate",
+        launch_template_data=gpu_launch_template_data(
+            cluster, instance_type, security_groups, capacity_reservation_id
+        ),
+    )
+    role = gpu_node_role(scope)
+    nodegroup = eks.Nodegroup(
+        scope,
+        "Nodegroup",
+        cluster=cluster,
+        nodegroup_name=nodegroup_name,
+        capacity_type=capacity_type,
+        ami_type=eks.NodegroupAmiType.AL2023_X86_64_NVIDIA,
+        launch_template_spec=eks.LaunchTemplateSpec(
+            id=launch_template.ref, version=launch_template.attr_latest_version_number
+        ),
+        node_role=role,
+        subnets=ec2.SubnetSelection(subnets=[subnet]),
+        # EKS scales a Capacity Block's group to 0 before the block ends; min 0 lets it (and the bridge rests at 0).
+        min_size=0,
+        desired_size=desired_size,
+        max_size=max_size,
+        labels=dict(labels or {}),
+        taints=[
+            eks.TaintSpec(key=t.key, value=t.value, effect=TAINT_EFFECTS[t.effect]) for t in taints
+        ],
+        # Node auto repair, on the conditions the eks-node-monitoring-agent add-on sets (cluster stack): an
+        # AcceleratedHardwareReady failure (NVIDIA XID errors) is repaired after 10 minutes by a reboot or a
+        # replacement, depending on the XID; a NotReady node after 30 minutes by a replacement (EKS user guide,
+        # "Automatically repair nodes in EKS clusters", node-repair.html). Both work inside a Capacity Block: a reboot
+        # keeps the instance, and "if you terminate an instance running in the Capacity Block before the reservation
+        # ends, you can launch a new instance in its place" after several minutes of clean-up (EC2 user guide,
+        # "Launch instances using Capacity Blocks", capacity-blocks-launch.html). The reservation's count is fixed,
+        # so a replacement is terminate-then-launch into the same slot; the new node starts with an empty NVMe cache
+        # and downloads and loads the weights again (the startup budget). Without repair a node with a failed GPU
+        # would hold the block's only slot, serving nothing, until someone replaces it by hand. EKS stops repairing
+        # when more than 20 % of a group of more than five nodes is unhealthy (same page). At the block's end EKS
+        # scales the group to 0 forty minutes before, and EC2 shuts instances down 30 minutes before (EKS user
+        # guide, capacity-blocks-mng.adoc at awsdocs/amazon-eks-user-guide@4d52b4d): no repair runs after that.
+        enable_node_auto_repair=True,
+    )
+    return launch_template, role, nodegroup
+
+
 class CapacityBlockNodeGroup(Construct):
     """GPU nodes from a Capacity Block: a launch template that targets the reservation and a managed node group.
 
@@ -186,50 +249,17 @@ class CapacityBlockNodeGroup(Construct):
         if not security_groups:
             raise ValueError("security_groups must list at least the cluster security group")
 
-        self.launch_template = ec2.CfnLaunchTemplate(
+        self.launch_template, self.role, self.nodegroup = gpu_nodegroup(
             self,
-            "LaunchTemplate",
-            launch_template_data=gpu_launch_template_data(
-                cluster, instance_type, security_groups, capacity_reservation_id
-            ),
-        )
-
-        self.role = gpu_node_role(self)
-
-        self.nodegroup = eks.Nodegroup(
-            self,
-            "Nodegroup",
             cluster=cluster,
+            instance_type=instance_type,
+            security_groups=security_groups,
+            capacity_reservation_id=capacity_reservation_id,
             nodegroup_name=nodegroup_name,
             capacity_type=eks.CapacityType.CAPACITY_BLOCK,
-            ami_type=eks.NodegroupAmiType.AL2023_X86_64_NVIDIA,
-            launch_template_spec=eks.LaunchTemplateSpec(
-                id=self.launch_template.ref,
-                version=self.launch_template.attr_latest_version_number,
-            ),
-            node_role=self.role,
-            subnets=ec2.SubnetSelection(subnets=[subnet]),
-            # EKS scales the group to 0 before the block ends; min 0 lets it, max caps it at the reservation.
-            min_size=0,
+            subnet=subnet,
             desired_size=instance_count,
             max_size=instance_count,
-            labels=dict(labels or {}),
-            taints=[
-                eks.TaintSpec(key=t.key, value=t.value, effect=TAINT_EFFECTS[t.effect])
-                for t in taints
-            ],
-            # Node auto repair, on the conditions the eks-node-monitoring-agent add-on sets (cluster stack): an
-            # AcceleratedHardwareReady failure (NVIDIA XID errors) is repaired after 10 minutes by a reboot or a
-            # replacement, depending on the XID; a NotReady node after 30 minutes by a replacement (EKS user guide,
-            # "Automatically repair nodes in EKS clusters", node-repair.html). Both work inside a Capacity Block: a reboot
-            # keeps the instance, and "if you terminate an instance running in the Capacity Block before the reservation
-            # ends, you can launch a new instance in its place" after several minutes of clean-up (EC2 user guide,
-            # "Launch instances using Capacity Blocks", capacity-blocks-launch.html). The reservation's count is fixed,
-            # so a replacement is terminate-then-launch into the same slot; the new node starts with an empty NVMe cache
-            # and downloads and loads the weights again (the startup budget). Without repair a node with a failed GPU
-            # would hold the block's only slot, serving nothing, until someone replaces it by hand. EKS stops repairing
-            # when more than 20 % of a group of more than five nodes is unhealthy (same page). At the block's end EKS
-            # scales the group to 0 forty minutes before, and EC2 shuts instances down 30 minutes before (EKS user
-            # guide, capacity-blocks-mng.adoc at awsdocs/amazon-eks-user-guide@4d52b4d): no repair runs after that.
-            enable_node_auto_repair=True,
+            labels=labels,
+            taints=taints,
         )

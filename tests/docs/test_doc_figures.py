@@ -373,13 +373,13 @@ def test_the_models_size_and_parallelism_are_the_presets():
     )
 
 
-def test_the_misfit_message_on_the_pages_is_the_one_check_config_gives(example_document):
+def test_the_misfit_message_on_the_pages_is_the_one_check_config_gives(example_copy):
     from deployment_config import ConfigError, parse_environment
 
-    # given the example on one p6-b200 node, which Kimi-K3 does not fit alone
-    example_document["capacity"]["instance_type"] = "p6-b200.48xlarge"
+    # given the example on one p6-b200 node, which Kimi-K3 does not fit alone (a copy: the session's document is shared)
+    example_copy["capacity"]["instance_type"] = "p6-b200.48xlarge"
     with pytest.raises(ConfigError) as raised:
-        parse_environment(example_document, name="b200")
+        parse_environment(example_copy, name="b200")
     (issue,) = [i for i in raised.value.issues if i.field == "capacity.instance_type"]
     # then the configure and setup pages show its problem and its fix word for word
     for page in ("configure.md", "setup.md"):

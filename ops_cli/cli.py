@@ -24,8 +24,8 @@ from ops_cli.suggestions import help_parser, suggested
 
 #: The command groups, in the order ``llmops --help`` lists them; each module's ``register`` adds its parsers.
 _GROUPS = (
-    "capacity_blocks training_plans preflight wait connect phases timeline handover rollout cost weights smoke_test bench "
-    "help"
+    "capacity_blocks training_plans preflight wait connect phases timeline handover plan rollout cost weights smoke_test "
+    "bench help"
 ).split()
 COMMANDS = tuple(importlib.import_module(f"ops_cli.commands.{name}") for name in _GROUPS)
 

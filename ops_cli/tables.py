@@ -12,6 +12,7 @@ from ops_cli.block_usage import Usage as UsageReport
 from ops_cli.cost_records import BridgeCost, CostReport, PublishedFee, to_tenths
 from ops_cli.offering import Offering
 from ops_cli.output import Table, duration, money, table, utc_and_local
+from ops_cli.plan import ROLLOUTS, Timeline
 from ops_cli.price_list import PRICE_CURRENCY
 
 
@@ -279,3 +280,41 @@ def usage_human(usage: UsageReport) -> list:
         f"Extension: {extension['verdict']}: {extension['reason']}.",
         f"How this is judged: {extension['method']}.",
     ]
+
+
+def plan_human(plan: Timeline) -> list:
+    """``llmops plan``: the timeline as a table (times in UTC), then each cost's basis, what needs AWS, warnings."""
+
+    def at(moment) -> str:
+        return "?" if moment is None else moment.strftime("%Y-%m-%d %H:%M")
+
+    rows = [
+        (
+            p.kind,
+            at(p.start),
+            at(p.end),
+            "?"
+            if p.start is None
+            else "-"
+            if p.start == p.end
+            else f"{p.hours_in(plan.now, plan.until):,.1f}",
+            p.serves,
+            "-" if p.per_hour is None else f"{p.cost_in(plan.now, plan.until):,.2f}",
+            p.what,
+        )
+        for p in plan.periods
+    ]
+    lines = [
+        *([plan.needs_aws] if plan.needs_aws else []),
+        f"{plan.env}: {at(plan.now)} to {at(plan.until)} UTC. Amounts in USD, for the part inside the window.",
+        table(["kind", "from (UTC)", "to (UTC)", "hours", "serves", "cost", "what"], rows),
+        f"Total in the window: {plan.total:,.2f} USD.",
+        "Cost basis:",
+        *(
+            f"  {p.kind} {at(p.start)}: {p.basis}"
+            for p in plan.periods
+            if p.basis and p.kind != "gap"
+        ),
+        ROLLOUTS.format(env=plan.env),
+    ]
+    return lines + [f"warning: {w}" for w in plan.warnings]

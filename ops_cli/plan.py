@@ -103,7 +103,9 @@ class Timeline:
                 "what": p.what,
                 "serves": p.serves,
                 "hours_in_window": str(p.hours_in(self.now, self.until).quantize(Decimal("0.1"))),
-                "per_hour_usd": None if p.per_hour is None else str(p.per_hour.quantize(_CENTS)),
+                "per_hour_usd": None
+                if p.per_hour is None
+                else str(p.per_hour.quantize(Decimal("0.001"))),
                 "cost_in_window_usd": None
                 if p.per_hour is None
                 else str(p.cost_in(self.now, self.until)),

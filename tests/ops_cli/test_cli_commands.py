@@ -46,7 +46,7 @@ def test_every_command_has_a_handler_of_its_own_module():
     # given every command line the parser accepts
     leaves = dict(_leaves(cli.build_parser()))
     assert (
-        len(leaves) == 27
+        len(leaves) == 28
         and "llmops capacity-blocks purchase" in leaves
         and "llmops handover" in leaves
         and "llmops bench" in leaves

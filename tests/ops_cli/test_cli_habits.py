@@ -149,7 +149,7 @@ def test_every_level_of_help_shows_examples_the_parser_accepts():
     # given every parser llmops has, the root and the command groups among them
     root = build_parser()
     parsers = list(_parsers(root))
-    assert len(parsers) == 1 + 4 + 27  # the root, the four groups of subcommands, the 27 commands
+    assert len(parsers) == 1 + 4 + 28  # the root, the four groups of subcommands, the 28 commands
     for parser in parsers:
         text = parser.format_help()
         # then its help has an examples: section, one to four command lines of this very parser

@@ -127,9 +127,10 @@ class Timeline:
 
 
 def _block_rate(
-    env: EnvironmentConfig, fee: float | None, field_name: str, start, end, count
+    env: EnvironmentConfig, fee: float | None, field_name: str | None, start, end, count
 ) -> tuple:
-    """(per hour, basis) of a Capacity Block: its configured fee over its hours, else the table's published rate."""
+    """(per hour, basis) of a Capacity Block: its configured fee (``observability.field_name``) over its hours, else
+    the table's published rate (EC2 does not return a block's fee)."""
     if fee is not None and start is not None and end is not None and end > start:
         hours = Decimal(str((end - start).total_seconds())) / 3600
         return Decimal(str(fee)) / hours, f"observability.{field_name} over the block's {hours:g} h"
@@ -138,7 +139,8 @@ def _block_rate(
         return None, gpu_prices.absent("capacity_blocks", env.capacity.instance_type, env.region)
     return rate.per_instance_hour * count, (
         f"the published Capacity Block rate {rate.per_instance_hour} USD per instance-hour x {count} "
-        f"(price table of {rate.read_on}; observability.{field_name} gives the fee paid)"
+        f"(price table of {rate.read_on}"
+        + (f"; observability.{field_name} gives the fee paid)" if field_name else ")")
     )
 
 
@@ -152,7 +154,7 @@ def _reservation_period(
         reservation.get("TotalInstanceCount"),
     )
     fee = getattr(env.observability, fee_field) if fee_field else None
-    per_hour, basis = _block_rate(env, fee, fee_field or "block_fee_usd", start, end, count or 0)
+    per_hour, basis = _block_rate(env, fee, fee_field, start, end, count or 0)
     if state in FINAL_STATES:
         serves = f"never: {state}"
     elif fee_field is None:
@@ -335,7 +337,8 @@ def gaps(
             hours = (min(low, until) - reach).total_seconds() / 3600
             later = [p for p in held if p.start is not None and reach <= p.start < low]
             what = f"nothing serves for {hours:.1f} h" + "".join(
-                f"; {p.identifier} starts {iso(p.start)} but is not configured" for p in later
+                f"; {p.identifier} starts {p.start:%Y-%m-%d %H:%M} UTC but is not configured"
+                for p in later
             )
             found.append(
                 Period(

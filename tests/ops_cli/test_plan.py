@@ -16,6 +16,7 @@ from deployment_config.bridge import bridge_plan
 from ops_cli.cost_estimate import bridge_cost
 from ops_cli.errors import ExitCode
 from tests.ops_cli import test_cost_bridge
+from tests.ops_cli import test_training_plan_extensions as plans
 from tests.ops_cli.conftest import NOW
 from tests.ops_cli.test_handover import CURRENT, NEXT, expect, reservation
 
@@ -201,3 +202,23 @@ def test_the_table_shows_each_row_and_the_cost_basis(aws, run, bridge_env):
     bridge = next(line for line in lines if line.startswith("bridge "))
     assert "2026-12-06 08:22" in bridge and "3,864.22" in bridge
     assert any(line.startswith("  bridge 2026-12-06 08:22: the On-Demand rate") for line in lines)
+
+
+def test_given_a_training_plan_with_an_extension_then_each_costs_its_fee_over_its_hours_and_the_end_is_a_gap(
+    aws, run
+):
+    # given config/example-hyperpod.yaml's plan, from a day before now to a day after (35,000 USD for its 48 h), and
+    # an extension of 48 h from its end (48,500.50 USD)
+    plans.expect_plan(aws)
+    plans.expect_history(aws, [plans.extension(plans.CHEAP, plans.END)])
+    # when the plan of the next 7 days is asked for
+    result = run("plan", *plans.ENV, "--days", "7", "--json")
+    assert result.code == ExitCode.OK, result.stderr
+    rows = by_kind(result)
+    # then the plan's 24 hours in the window cost half its fee, the extension all of its own
+    assert rows["training plan"][0]["cost_in_window_usd"] == "17500.00"
+    assert rows["extension"][0]["cost_in_window_usd"] == "48500.50"
+    # and nothing serves from the extension's end to the window's end (no HyperPod bridge is built)
+    (gap,) = rows["gap"]
+    assert gap["start"] == "2026-12-03T12:00:00Z" and gap["end"] == "2026-12-07T12:00:00Z"
+    assert gap["serves"] == "not served" and gap["hours_in_window"] == "96.0"

@@ -222,3 +222,17 @@ def test_given_a_training_plan_with_an_extension_then_each_costs_its_fee_over_it
     (gap,) = rows["gap"]
     assert gap["start"] == "2026-12-03T12:00:00Z" and gap["end"] == "2026-12-07T12:00:00Z"
     assert gap["serves"] == "not served" and gap["hours_in_window"] == "96.0"
+
+
+def test_the_example_in_docs_stay_up_is_what_the_command_prints(aws, run, bridge_env):
+    # given the example of docs/stay-up.md: the bridge's block, active, and a block held three days later
+    block = {**reservation(CURRENT, BRIDGE_END - timedelta(days=2), BRIDGE_END), "State": "active"}
+    later = reservation(HELD, BRIDGE_END + timedelta(days=3), BRIDGE_END + timedelta(days=6))
+    expect(aws, CURRENT, block)
+    expect_held(aws, block, later)
+    command = "bin/llmops plan --env bridge --now 2026-12-05T12:00Z"
+    result = run(*command.split()[1:])
+    page = (Path(__file__).resolve().parents[2] / "docs" / "stay-up.md").read_text()
+    shown = page.split(f"$ {command}\n", 1)[1].split("\n```", 1)[0]
+    # then the page shows the command's output, line for line
+    assert shown == result.stdout.rstrip("\n")

@@ -11,6 +11,7 @@ Nothing here imports the CDK: a bad file fails in a fraction of a second, before
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from pathlib import Path
 from types import MappingProxyType
@@ -39,7 +40,7 @@ from deployment_config.model import (
     WeightSource,
 )
 from deployment_config.placeholders import ENVIRONMENT_ID_FIELDS, placeholder_fields
-from deployment_config.yaml_reader import read_yaml
+from deployment_config.yaml_reader import parse_yaml_bytes, read_bytes, read_yaml
 
 __all__ = [
     "DEFAULT_ENVIRONMENT",
@@ -234,6 +235,12 @@ def read_config_file(
     :param option: how the user chose it, for messages: ``-c env=NAME`` (the default) or ``--env NAME``.
     A missing file names the ones there are; a YAML error names its line.
     """
+    path = _existing(path, context_key=context_key, known=known, option=option)
+    return path, read_yaml(path, source=str(path))
+
+
+def _existing(path: Path, *, context_key: str, known: list[str], option: str | None) -> Path:
+    """``path`` as the user types it, or the :class:`ConfigError` of a missing file (see :func:`read_config_file`)."""
     option = option or f"-c {context_key}=NAME"
     path = Path(_display(path))
     if not path.is_file():
@@ -243,7 +250,7 @@ def read_config_file(
             f"pass {option} with one of: {', '.join(known) or '(none)'}; or add {path}",
             source=option.replace("NAME", path.stem),
         )
-    return path, read_yaml(path, source=str(path))
+    return path
 
 
 def check_name(name: str, *, context_key: str, option: str | None = None) -> None:
@@ -265,12 +272,36 @@ def load_environment(
     """Read ``config_dir/NAME.yaml`` and return the validated environment, or raise :class:`ConfigError`.
 
     :param option: how the user chose the environment, for messages (default ``-c env=NAME``).
+
+    A file of the same name and the same bytes as one validated before in this process gives that environment again,
+    under this file's path, without validating it again (:data:`_VALIDATED`): a validation costs about 7 ms of CPU,
+    and one process may load one file many times (the tests load the shipped examples over a thousand times, from a
+    copy of their own each). Nothing else goes into an environment: its validation reads no clock, no process
+    environment and no other file.
     """
     check_name(name, context_key="env", option=option)
-    path, data = read_config_file(
+    path = _existing(
         config_path(config_dir, name),
         context_key="env",
         known=available_environments(config_dir),
         option=option,
     )
-    return parse_environment(data, name=name, source=str(path))
+    raw = read_bytes(path, source=str(path))
+    # placeholder_fields as it is now: tests replace it (monkeypatch) to make the examples deployable
+    key = (name, raw, placeholder_fields)
+    validated = _VALIDATED.get(key)
+    if validated is not None:
+        return dataclasses.replace(validated, source=str(path))
+    environment = parse_environment(
+        parse_yaml_bytes(raw, source=str(path)), name=name, source=str(path)
+    )
+    if len(_VALIDATED) >= _VALIDATED_MAX:
+        del _VALIDATED[next(iter(_VALIDATED))]  # the oldest
+    _VALIDATED[key] = environment
+    return environment
+
+
+#: The environments :func:`load_environment` validated in this process, by name, bytes and placeholder rule; errors
+#: are not kept (the next load reports them again). At most :data:`_VALIDATED_MAX`, the oldest dropped first.
+_VALIDATED: dict[tuple, EnvironmentConfig] = {}
+_VALIDATED_MAX = 64

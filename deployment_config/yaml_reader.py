@@ -95,6 +95,11 @@ class _StrictLoader(yaml.SafeLoader):
 
 def read_yaml(path: Path, *, source: str) -> Any:
     """The data of the single YAML document in ``path``, or a :class:`ConfigError` that says what is wrong and where."""
+    return parse_yaml_bytes(read_bytes(path, source=source), source=source)
+
+
+def read_bytes(path: Path, *, source: str) -> bytes:
+    """The bytes of ``path``, or a :class:`ConfigError` if it is too large or cannot be read."""
     try:
         size = path.stat().st_size
         if size > MAX_FILE_BYTES:
@@ -112,6 +117,11 @@ def read_yaml(path: Path, *, source: str) -> Any:
             "check that the file exists and that you may read it",
             source=source,
         ) from None
+    return raw
+
+
+def parse_yaml_bytes(raw: bytes, *, source: str) -> Any:
+    """The data of the single YAML document in ``raw`` (UTF-8), or a :class:`ConfigError`."""
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as error:

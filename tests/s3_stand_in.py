@@ -77,7 +77,10 @@ def s3_stand_in():
     server = ThreadingHTTPServer(("127.0.0.1", 0), _Handler)
     server.objects, server.puts = {}, []
     server.url = f"http://127.0.0.1:{server.server_address[1]}"
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    # shutdown() waits for serve_forever's next poll: 0.5 s by default, at the end of every test that uses it
+    thread = threading.Thread(
+        target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
+    )
     thread.start()
     try:
         yield server

@@ -72,7 +72,9 @@ def workspace(monkeypatch):
             pass
 
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread = threading.Thread(
+        target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
+    )
     thread.start()
     for name, value in {
         "AWS_ACCESS_KEY_ID": KEY_ID,

@@ -1,12 +1,20 @@
-"""vLLM's compile cache (charts/compile_cache/): the shipped script, run for real with boto3 against a local S3
-stand-in (tests/s3_stand_in.py), its key, and what the chart and the serving stack add for it."""
+"""vLLM's compile cache (charts/compile_cache/): the shipped script with boto3 against a local S3 stand-in
+(tests/s3_stand_in.py), its key, and what the chart and the serving stack add for it.
+
+The script's ``main`` runs in the test process (:func:`run_script`), its boto3 client built once per stand-in
+rather than in a new Python process that imports boto3 for every run (about a second of CPU each); one round trip,
+a save on one node and its restore on another, runs as the pod runs it, a Python process taking its client from the
+environment (:func:`run_process`), and so do the sidecar's tests, which are about its signals."""
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
+import functools
 import io
 import json
 import os
+import signal
 import socket
 import subprocess
 import sys
@@ -19,6 +27,7 @@ from pathlib import Path
 import pytest
 
 from charts.compile_cache import SCRIPT_FILE, compile_cache_for
+from charts.compile_cache.runtime import compile_cache
 from charts.compile_cache.runtime.compile_cache import KEY_MEMBER, object_name
 from tests.s3_stand_in import s3_stand_in
 
@@ -67,11 +76,42 @@ def script_command(
     return command, env
 
 
+def run_process(
+    s3, action: str, cache_dir: Path, key: dict = KEY, *extra: str
+) -> subprocess.CompletedProcess:
+    """The script as the pod runs it: a Python process, boto3 configured by its environment."""
+    command, env = script_command(s3, action, cache_dir, key, *extra)
+    return subprocess.run(command, env=env, capture_output=True, text=True, timeout=60)
+
+
+@functools.cache
+def _stand_in_session():
+    import boto3
+
+    return boto3.Session(aws_access_key_id="stand-in", aws_secret_access_key="stand-in")
+
+
 def run_script(
     s3, action: str, cache_dir: Path, key: dict = KEY, *extra: str
 ) -> subprocess.CompletedProcess:
-    command, env = script_command(s3, action, cache_dir, key, *extra)
-    return subprocess.run(command, env=env, capture_output=True, text=True, timeout=60)
+    """The same command line through the script's ``main`` in this process, its S3 client (``_s3``) a boto3 client of
+    the stand-in; what it logs and its exit status as :func:`run_process` returns them. The SIGTERM handler that a
+    save installs (for the sidecar) is put back afterwards."""
+    command, _ = script_command(s3, action, cache_dir, key, *extra)
+    client = _stand_in_session().client("s3", region_name="us-west-2", endpoint_url=s3.url)
+    stderr = io.StringIO()
+    s3_client, on_sigterm = compile_cache._s3, signal.getsignal(signal.SIGTERM)
+    compile_cache._s3 = lambda region: client
+    try:
+        with contextlib.redirect_stderr(stderr):
+            try:
+                code = compile_cache.main(command[2:])
+            except SystemExit as exit_:  # argparse's usage error
+                code = exit_.code
+    finally:
+        compile_cache._s3 = s3_client
+        signal.signal(signal.SIGTERM, on_sigterm)
+    return subprocess.CompletedProcess(command, code, "", stderr.getvalue())
 
 
 def compiled(directory: Path) -> Path:
@@ -106,14 +146,14 @@ def test_the_s3_stand_in_answers_100_continue_before_the_body_as_s3_does():
 def test_a_cache_saved_by_one_node_is_restored_on_another(tmp_path):
     with s3_stand_in() as s3:
         # given a node whose vLLM compiled, when its sidecar saves
-        saved = run_script(s3, "save", compiled(tmp_path / "node-a" / "cache"))
+        saved = run_process(s3, "save", compiled(tmp_path / "node-a" / "cache"))
         assert saved.returncode == 0 and "saved 1 files" in saved.stderr, saved.stderr
         # then one object, named by the key's sha256, written with If-None-Match: *
         assert s3.puts == [
             {"key": f"/{BUCKET}/{object_name('compile-cache', KEY)}", "if_none_match": "*"}
         ]
         # and on another node the restore puts the same files where vLLM reads them
-        restored = run_script(
+        restored = run_process(
             s3,
             "restore",
             tmp_path / "node-b" / "cache",
@@ -270,7 +310,9 @@ class _Healthy(BaseHTTPRequestHandler):
 
 def test_after_its_save_the_sidecar_stays_until_sigterm(tmp_path):
     with s3_stand_in() as s3, ThreadingHTTPServer(("127.0.0.1", 0), _Healthy) as vllm:
-        threading.Thread(target=vllm.serve_forever, daemon=True).start()
+        threading.Thread(
+            target=vllm.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
+        ).start()
         command, env = script_command(
             s3,
             "save",

@@ -162,7 +162,9 @@ def worker(default_env, tmp_path_factory):
         key_dir / KEY_FILES[0], KEY + "\n"
     )  # the driver's file ends with the secret's text, newline or not
     server = ThreadingHTTPServer((LOOPBACK, 0), _StandIn)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
+    threading.Thread(
+        target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
+    ).start()
     listen = _free_port()
     moved = _moved(
         caddyfile, port=spec.port, listen=listen, upstream=server.server_port, key_dir=str(key_dir)

@@ -455,11 +455,11 @@ def _timed(run, *argv):
 
 def test_a_server_that_drips_its_headers_one_byte_per_second(run):
     with MisbehavingServer(lambda request, conn: conn.drip(response(200, b"{}"))) as url:
-        result, took = _timed(run, "smoke-test", "--url", url, "--timeout", "2", "--json")
+        result, took = _timed(run, "smoke-test", "--url", url, "--timeout", "1", "--json")
     assert_error(
-        result, ExitCode.TIMEOUT, "GET /v1/models", "2 s deadline", "response headers", "--timeout"
+        result, ExitCode.TIMEOUT, "GET /v1/models", "1 s deadline", "response headers", "--timeout"
     )
-    assert took < 2 + SLACK, took
+    assert took < 1 + SLACK, took
 
 
 def test_a_stream_that_drips_one_byte_per_second(run):

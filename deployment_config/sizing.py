@@ -369,7 +369,7 @@ def startup_budget(
     """The startup budget of a model with ``weights_gb`` of weights: the estimate x :data:`STARTUP_SAFETY_FACTOR`, in
     whole minutes, never below vLLM's own default. The default is the Hub path, the slowest supported one: a caller that
     does not say where the weights come from gets the longest budget. For 1,420 GB from the Hub: 113 minutes (6,780 s);
-    from S3 onto a p6-b300: 44 minutes (2,640 s) (bench/timeline.py prints every phase)."""
+    from S3 onto a p6-b300: 42 minutes (2,520 s) (bench/timeline.py prints every phase)."""
     estimate = startup_estimate_seconds(weights_gb, from_hub=from_hub, instance_type=instance_type)
     engine = int(math.ceil(estimate * STARTUP_SAFETY_FACTOR / 60.0)) * 60
     return StartupBudget(

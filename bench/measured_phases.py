@@ -50,9 +50,13 @@ RESTORE = "compile cache restored (S3)"
 LOADED = "model loaded into the GPUs"
 ENGINE = "engine ready (profile, KV cache, warm-up)"
 HEALTHY = "first healthy (readiness)"
+COMPILE = "compile (torch.compile)"
+GRAPHS = "graph capture (CUDA graphs)"
+FIRST_TOKEN = "first token (first completion answered)"
 TOTAL = "total: node ready → healthy"
-#: A start whose weights were on the node already logs no download: that phase alone may stay unknown.
-MAY_BE_UNKNOWN = ("weights on the node",)
+#: A start whose weights were on the node already logs no download; an eager start (--enforce-eager) logs no compile
+#: and no graph capture; the first completion waits for a request (llmops smoke-test). Those may stay unknown.
+MAY_BE_UNKNOWN = ("weights on the node", COMPILE, GRAPHS, FIRST_TOKEN)
 #: What the identity must match, in the words of the refusal.
 IDENTITY_FIELDS = {
     "model": "model",
@@ -249,6 +253,10 @@ def _phases_record(path: Path, document: dict, env: EnvironmentConfig, found: di
     # Its "node ready → pod scheduled" is the node's age, not a start's: it counts only for a new node.
     same_node = not pulled and cache in ("on the node", "not configured")
     for name in (CHECK, HEALTHY) if same_node else (SCHEDULED, CHECK, HEALTHY):
+        if name in seconds:
+            keep(name, seconds[name])
+    # Inside the engine's warm-up (compile, graph capture) or after readiness (the first completion): shown, not added.
+    for name in (COMPILE, GRAPHS, FIRST_TOKEN):
         if name in seconds:
             keep(name, seconds[name])
     if pulled:

@@ -9,15 +9,18 @@ maintainers' view of it, with what a start measured on the node changes.
 Every rate comes from deployment_config.startup_rates, which names its source (a documentation page, or bench/
 weight_load.py's measurement on a GPU machine). "node ready -> first token" is planned for each weight source with two
 figures: the estimate (the slowest measured load rate, the documented download rate) and the limit (weights / the
-fastest sourced rate of each step). Phases with no sourced or measured figure (stack creation, a node joining, the
-instance store's read rate, vLLM's warm-up, the Hub's rate) are printed as such, never guessed; the budgets
+fastest sourced rate of each step), both with vLLM's warm-up (the H200's measured proxy, labelled, restored or cold as
+the environment keeps a compile cache: ops_cli/warm_up_plan.py), then issue 30's target against the charts' path.
+Phases with no sourced or measured figure (stack creation, a node joining, the instance store's read rate, the Hub's
+rate) are printed as such, never guessed; the budgets
 (deployment_config.sizing.startup_budget, which sets VLLM_ENGINE_READY_TIMEOUT_S and the probes) say which allowance
 stands in for them. No AWS call, no CDK: under a second.
 
 With ``--measured FILE`` (repeatable: ``llmops phases --env NAME --json`` of a start on the node, or a bench/
 weight_load.py --json report from the node's instance store; bench/measured_phases.py) the plan takes the measured
-warm-up and load rate in place of the unmeasured ones, each naming its file, pod and time, and prints issue 21's
-done-when with its arithmetic (bench/cold_start_verdict.py). Without it the output is the plan above, unchanged.
+warm-up (in place of the proxy) and load rate (in place of the unmeasured one), each naming its file, pod and time,
+and prints issue 21's done-when with its arithmetic (bench/cold_start_verdict.py). Without it the output is the plan
+above, unchanged.
 """
 
 from __future__ import annotations

@@ -3,8 +3,9 @@
 bench/timeline.py prints the plan from these; deployment_config.sizing.startup_budget derives vLLM's engine timeout and
 the probes from the same figures. A rate enters this module only with a documentation page, or with the bench/ script
 and the machine that measured it (docs/maintainers/performance.md holds the full tables and the commands). What has
-neither (the instance store's read rate on p6-b300, vLLM's warm-up for this model) is not a rate here: it is named in
-:data:`UNMEASURED` and the plan says so instead of guessing.
+neither (the instance store's read rate on p6-b300, the Hub's rate) is not a rate here: it is named in :data:`UNMEASURED`
+and the plan says so instead of guessing. vLLM's warm-up is a measured proxy (:data:`WARM_UP_PROXY`, another GPU and
+model), labelled as such wherever the plan uses it.
 """
 
 from __future__ import annotations
@@ -242,13 +243,20 @@ WARM_UP_PROXY: Mapping[str, Duration] = MappingProxyType(
     }
 )
 
+#: The proxies' label as the plan's rows print it: what they were measured on, so that no row reads as Kimi-K3's own.
+WARM_UP_PROXY_LABEL = (
+    "measured proxy: H200, vLLM 0.25.0, 4 and 8 layers extrapolated to 93, dummy weights"
+)
+#: The compile cache's archive a new node downloads before vLLM starts: 45,754,886 bytes after the cold 8-layer run
+#: (bench/data/warmup/cold8.summary.json ``cache_root_bytes``; docs/maintainers/warm-up.md: torch.compile 24 MB,
+#: Triton 14.5 MB, DeepGEMM 5.1 MB, Inductor 1.2 MB). The proxy's size, not Kimi-K3's: its kernels differ.
+COMPILE_CACHE_ARCHIVE_GB = 45754886 / 1e9
+
 #: Figures the plan needs and nothing here documents or measures: printed as such, never replaced by a guess.
 UNMEASURED: Mapping[str, str] = MappingProxyType(
     {
         "instance_store_read": "the instance store's read rate on p6-b300 (the EC2 user guide's instance store pages give "
         "no throughput for it; bench/weight_load.py on the node measures it)",
         "hub_download": "the Hugging Face Hub's download rate (Hugging Face documents none)",
-        "warm_up": "vLLM's compile, CUDA-graph capture and warm-up for this model (no vLLM document gives it; measure it in "
-        "the pod's log between 'Loading weights took' and 'Application startup complete')",
     }
 )

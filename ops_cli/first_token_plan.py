@@ -1,9 +1,8 @@
 """node ready -> first token for each weight source (ops_cli/timeline.py's rows of it), from the rates of
-deployment_config.startup_rates and sizing, each with its source; and the Phase row every plan step is."""
+deployment_config.startup_rates and sizing, each with its source, and the warm-up of ops_cli/warm_up_plan.py."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Protocol
 
 from deployment_config.model import EnvironmentConfig
@@ -23,6 +22,9 @@ from deployment_config.startup_rates import (
     UNMEASURED,
     Rate,
 )
+from ops_cli.plan_phase import Phase, minutes
+from ops_cli.s3_path_choice import PathTerms, faster_path, target
+from ops_cli.warm_up_plan import cold_words, warm_up_term
 
 
 class Measured(Protocol):
@@ -32,22 +34,6 @@ class Measured(Protocol):
     s3_copy: Rate | None
 
     def warm_up(self, *, new_node: bool): ...  # noqa: ANN201 - (file, its warm-up) or None
-
-
-@dataclass(frozen=True)
-class Phase:
-    """One step of the timeline. ``minutes`` is None where nothing here computes or documents the duration;
-    ``limit_minutes`` is the step's bound (weights / the fastest sourced or measured rate), None where there is none."""
-
-    step: str
-    minutes: float | None
-    basis: str
-    without_minutes: str = "not measured"
-    limit_minutes: float | None = None
-
-
-def minutes(seconds: float) -> float:
-    return round(seconds / 60, 1)
 
 
 def rates_used(env: EnvironmentConfig, measured: Measured | None = None) -> dict[str, Rate]:
@@ -81,17 +67,7 @@ def unmeasured(measured: Measured | None) -> dict[str, str]:
     done = set()
     if measured is not None and measured.load is not None:
         done.add("instance_store_read")
-    if measured is not None and measured.warm_up(new_node=False) is not None:
-        done.add("warm_up")
     return {name: text for name, text in UNMEASURED.items() if name not in done}
-
-
-def _warm_up(measured: Measured | None, *, new_node: bool) -> tuple[float, str]:
-    """(seconds, the basis' words) of the warm-up a row adds: 0 and "not measured" without a measurement."""
-    chosen = measured.warm_up(new_node=new_node) if measured is not None else None
-    if chosen is None:
-        return 0.0, " + warm-up (not measured: see unmeasured)"
-    return chosen[1].seconds, f" + warm-up {chosen[1].seconds:g} s ({chosen[0]}, measured)"
 
 
 def load_format(env: EnvironmentConfig) -> str:
@@ -107,10 +83,11 @@ def first_token_phases(env: EnvironmentConfig, measured: Measured | None = None)
     """node ready -> first token for each weight source, the estimate and the limit beside it (issue 21, item 7).
 
     The estimate takes the planned download rate and the slowest load bench/weight_load.py measured; the limit takes the
-    instance's ENA bandwidth and the loader's measured ceiling from memory. The warm-up has no sourced or measured
-    figure: both leave it out and say so, so each figure is the weights' part of the start. With ``measured``, the
-    measured load rate from the instance store, S3 copy rate and warm-up (bench/measured_phases.py) take their place,
-    the warm-up in the limit too."""
+    instance's ENA bandwidth and the loader's measured ceiling from memory. Both add the warm-up (ops_cli/warm_up_plan.py:
+    the H200's measured proxy, restored where the environment keeps a compile cache, cold where it does not; a new node
+    with a cache also gives the first start of its key). With ``measured``, the measured load rate from the instance
+    store, S3 copy rate and warm-up (bench/measured_phases.py) take their place. Then which S3 path is faster and
+    whether the charts' path meets issue 30's target (ops_cli/s3_path_choice.py)."""
     weights = (
         env.model.loaded_gb
     )  # the weights and, with spec_decoding, the speculator (as the budget counts)
@@ -135,30 +112,48 @@ def first_token_phases(env: EnvironmentConfig, measured: Measured | None = None)
         rates["runai_streamer_from_disk"],
         rates["runai_streamer_from_memory"],
     )
-    warm, warm_up = _warm_up(measured, new_node=True)
-    restart_warm, restart_warm_up = _warm_up(measured, new_node=False)
+    new_warm = warm_up_term(env, measured, new_node=True)
+    restart_warm = warm_up_term(env, measured, new_node=False)
     check = rates["sha256_check"]
     pull_fast, pull = IMAGE_PULL_SECONDS
+    # The terms of each S3 path's two totals, by name, for the rows and the target's arithmetic (s3_path_choice).
+    paths = {
+        "copy": PathTerms(
+            new_node=(
+                ("max(image pull, copy)", max(pull, copy.seconds_for(weights))),
+                ("check", check.seconds_for(weights)),
+                ("load", slow.seconds_for(weights)),
+                *new_warm.terms,
+            ),
+            restart=(("load", slow.seconds_for(weights)), *restart_warm.terms),
+            first_start_warm_up=new_warm.first_start_seconds,
+        ),
+        "runai": PathTerms(
+            new_node=(
+                ("image pull", pull),
+                ("stream", weights / distributed),
+                *new_warm.terms,
+            ),
+            restart=(("stream", weights / distributed), *restart_warm.terms),
+            first_start_warm_up=new_warm.first_start_seconds,
+        ),
+    }
     rows = [
         Phase(
             "node ready -> first token, weights from S3: copy to the NVMe beside the image pull, check, then load",
-            minutes(
-                max(pull, copy.seconds_for(weights))
-                + check.seconds_for(weights)
-                + slow.seconds_for(weights)
-                + warm
-            ),
+            minutes(paths["copy"].new_node_seconds),
             f"max(image pull {pull} s, {weights} GB / {copy_name} {copy.gb_per_second:g} GB/s) + {weights} GB / "
             f"sha256_check {check.gb_per_second:g} GB/s + {weights} GB / {slow_name} "
-            f"{slow.gb_per_second:g} GB/s{warm_up}; limit: max({pull_fast} s, / "
+            f"{slow.gb_per_second:g} GB/s{new_warm.words}; limit: max({pull_fast} s, / "
             f"{'ena_bandwidth' if ena else 's3_download'} {network.gb_per_second:g}) + / sha256_check + / "
-            f"{loader}_from_memory {ceiling.gb_per_second:g}",
+            f"{loader}_from_memory {ceiling.gb_per_second:g} + the same warm-up",
             limit_minutes=minutes(
                 max(pull_fast, network.seconds_for(weights))
                 + check.seconds_for(weights)
                 + ceiling.seconds_for(weights)
-                + warm
+                + new_warm.seconds
             ),
+            first_start_minutes=paths["copy"].first_start_minutes,
         ),
         Phase(
             "image pull (vllm-image-prepull DaemonSet, beside the weights' copy)",
@@ -181,45 +176,50 @@ def first_token_phases(env: EnvironmentConfig, measured: Measured | None = None)
         Phase(
             f"node ready -> first token, weights from S3: Run:ai streamer into GPU memory, distributed over the "
             f"{ranks} ranks (--load-format runai_streamer, --model-loader-extra-config '{{\"distributed\": true}}')",
-            minutes(pull + weights / distributed + warm),
+            minutes(paths["runai"].new_node_seconds),
             f"image pull {pull} s (no copy to overlap: the vLLM container streams) + {weights} GB / {distributed:.2f} "
-            f"GB/s (runai_distributed_node / {RUNAI_RANKS_MEASURED} x {ranks} ranks){warm_up}; without "
+            f"GB/s (runai_distributed_node / {RUNAI_RANKS_MEASURED} x {ranks} ranks){new_warm.words}; without "
             f"distributed every rank streams the whole checkpoint: {weights} GB / runai_each_rank_whole_model "
             f"{whole.gb_per_second:.2f} GB/s = {minutes(weights / whole.gb_per_second):g} min, {ranks} x the "
             f"bytes; limit: {pull_fast} s + / the lower of {ranks} x runai_streamer_from_memory and "
-            f"{'ena_bandwidth' if ena else 's3_download'} ({distributed_limit:g} GB/s)",
-            limit_minutes=minutes(pull_fast + weights / distributed_limit + warm),
+            f"{'ena_bandwidth' if ena else 's3_download'} ({distributed_limit:g} GB/s) + the same warm-up",
+            limit_minutes=minutes(pull_fast + weights / distributed_limit + new_warm.seconds),
+            first_start_minutes=paths["runai"].first_start_minutes,
         ),
         Phase(
             "node ready -> first token, weights from the Hugging Face Hub",
             None,
-            f"the Hub's rate is not sourced (budget floor: hub_budget_floor), then the load as from S3{warm_up}",
+            f"the Hub's rate is not sourced (budget floor: hub_budget_floor), then the load as from S3{cold_words()}"
+            " (no compile cache with Hub weights)",
             "not sourced",
         ),
         Phase(
             "restart on the same node -> first token (weights on the NVMe)",
-            minutes(slow.seconds_for(weights) + restart_warm),
+            minutes(paths["copy"].restart_seconds),
             f"{weights} GB / {slow_name} {slow.gb_per_second:g} GB/s (the check's marker matches: no hash)"
-            f"{restart_warm_up}; limit: / "
-            f"{loader}_from_memory {ceiling.gb_per_second:g}",
-            limit_minutes=minutes(ceiling.seconds_for(weights) + restart_warm),
+            f"{restart_warm.words}; limit: / {loader}_from_memory {ceiling.gb_per_second:g} + the same warm-up",
+            limit_minutes=minutes(ceiling.seconds_for(weights) + restart_warm.seconds),
         ),
         Phase(
             "restart on the same node -> first token, Run:ai distributed from S3 (nothing kept on the node)",
-            minutes(weights / distributed + restart_warm),
-            f"{weights} GB / {distributed:.2f} GB/s, from S3 again{restart_warm_up}; limit: / {distributed_limit:g}",
-            limit_minutes=minutes(weights / distributed_limit + restart_warm),
+            minutes(paths["runai"].restart_seconds),
+            f"{weights} GB / {distributed:.2f} GB/s, from S3 again{restart_warm.words}; limit: / "
+            f"{distributed_limit:g} + the same warm-up",
+            limit_minutes=minutes(weights / distributed_limit + restart_warm.seconds),
         ),
         # vLLM 0.33.0 runai_streamer_loader.py takes a local directory as well (``is_local``) and streams it the same
         # way, distributed too; runai-model-streamer 0.17.1 distributed_streamer.py ``set_is_distributed`` does not
         # look at the storage. The ranks then share the node's disk, so its read rate bounds the load.
         Phase(
             "restart on the same node -> first token, Run:ai distributed from the NVMe copy",
-            minutes(disk_stream.seconds_for(weights) + restart_warm),
+            minutes(disk_stream.seconds_for(weights) + restart_warm.seconds),
             f"{weights} GB / runai_streamer_from_disk {disk_stream.gb_per_second:g} GB/s (the ranks share the disk: "
-            f"the one-reader rate of the slowest measured disk; the instance store's is unmeasured){restart_warm_up}; "
-            f"limit: / {ranks} x runai_streamer_from_memory ({ranks * stream_ceiling.gb_per_second:g} GB/s)",
-            limit_minutes=minutes(weights / (ranks * stream_ceiling.gb_per_second) + restart_warm),
+            f"the one-reader rate of the slowest measured disk; the instance store's is unmeasured)"
+            f"{restart_warm.words}; limit: / {ranks} x runai_streamer_from_memory "
+            f"({ranks * stream_ceiling.gb_per_second:g} GB/s) + the same warm-up",
+            limit_minutes=minutes(
+                weights / (ranks * stream_ceiling.gb_per_second) + restart_warm.seconds
+            ),
         ),
         Phase(
             "limit: weights / instance bandwidth",
@@ -230,41 +230,4 @@ def first_token_phases(env: EnvironmentConfig, measured: Measured | None = None)
             "not documented",
         ),
     ]
-    return [*rows, _faster_path(rows)]
-
-
-def _faster_path(rows: list[Phase]) -> Phase:
-    """Which of the two S3 paths this plan finds faster, on a new node and on a restart, and why the chart keeps the
-    copy to the NVMe whatever it finds (charts/vllm_deployment.py, the comment above ``S3_TRANSFER_SETTINGS``): the
-    streamed bytes would not be checked against the manifest, not the credentials, which the streamer takes."""
-    by_step = {p.step: p for p in rows}
-
-    def estimate(prefix: str) -> Phase:
-        return next(p for step, p in by_step.items() if step.startswith(prefix))
-
-    copy_new = estimate("node ready -> first token, weights from S3: copy")
-    runai_new = estimate("node ready -> first token, weights from S3: Run:ai")
-    copy_restart = estimate("restart on the same node -> first token (weights on the NVMe)")
-    runai_restart = estimate("restart on the same node -> first token, Run:ai distributed from S3")
-
-    def faster(copy: Phase, runai: Phase) -> str:
-        return (
-            f"Run:ai distributed ({runai.minutes:g} min against {copy.minutes:g})"
-            if runai.minutes < copy.minutes
-            else f"the copy ({copy.minutes:g} min against {runai.minutes:g})"
-        )
-
-    return Phase(
-        f"faster S3 path by this plan: new node {faster(copy_new, runai_new)}; restart "
-        f"{faster(copy_restart, runai_restart)}",
-        min(copy_new.minutes, runai_new.minutes),
-        "the estimates above, warm-up left out of both; the copy's load rate is the slowest measured disk "
-        "(the instance store's is unmeasured), Run:ai's a published 8-rank figure from other storage. The streamer "
-        "takes the pod's EKS Pod Identity credentials (its S3 client's default chain has the container credential "
-        "provider: docs/maintainers/facts-and-sources.md); the chart still copies because what it streams would not "
-        "be checked: the manifest's sha256 is of the bytes, S3's SHA-256 of a multipart object is computed from its "
-        "parts' checksums, the CRC64NVME S3 adds by default is of the whole object (S3 API reference, Checksum), and "
-        "the mirror records neither in the manifest yet "
-        "(docs/weights.md, 'Streaming into the GPUs (Run:ai)'); measure both on the node (bench/weight_load.py, "
-        "llmops phases) before switching",
-    )
+    return [*rows, faster_path(paths), target(paths)]

@@ -19,13 +19,9 @@ The sources, each the only one for its phase:
   without a cache;
 - the init container that copies S3 weights (``fetch-weights``, charts/vllm_deployment.py): its ``terminated``
   ``startedAt`` / ``finishedAt``;
-- vLLM 0.33.0's own log lines, read with ``kubectl logs --timestamps`` (each line prefixed with the kubelet's RFC 3339
-  time, since vLLM's own date format has no year or zone: vllm/logger.py ``_DATE_FORMAT``):
-  ``Time spent downloading weights for M: S seconds`` (vllm/model_executor/model_loader/weight_utils.py, only when
-  the download took over half a second), ``Loading weights took S seconds`` (default_loader.py),
-  ``Model loading took G GiB memory and S seconds`` (vllm/v1/worker/gpu_model_runner.py) and
-  ``init engine (profile, create kv cache, warmup model) took S s`` (vllm/v1/engine/core.py). With tensor parallelism
-  every rank logs its own line: the last one counts.
+- vLLM's own log lines, read with ``kubectl logs --timestamps`` (ops_cli/engine_log_phases.py names each line and its
+  source): the weights' download and load, torch.compile, CUDA-graph capture, the engine's warm-up, and the first
+  completion the server answered (uvicorn's access line), the first token a client got.
 
 A phase whose record is missing (not reached yet, an event Kubernetes has already expired after its one-hour
 default TTL, a log rotated away) is reported as unknown, never guessed.
@@ -33,12 +29,12 @@ default TTL, a log rotated away) is reported as unknown, never guessed.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Sequence
 from datetime import datetime, timedelta
 
 from deployment_config.kubernetes_names import IMAGE_PREPULL_POD_LABELS, IMAGE_PREPULL_SELECTOR
 from endpoint_probe.deadline import Deadline
+from ops_cli.engine_log_phases import DOWNLOADED, first_token, load_and_engine_phases, log_times
 from ops_cli.errors import ExitCode, OpsError
 from ops_cli.image_pull_phase import image_pull
 from ops_cli.startup_records import Phase
@@ -53,15 +49,6 @@ FETCH_WEIGHTS_CONTAINER = "fetch-weights"
 VERIFY_WEIGHTS_CONTAINER = "verify-weights"
 #: The init container that restores vLLM's compile cache before vLLM starts (charts/compile_cache/).
 RESTORE_CACHE_CONTAINER = "restore-compile-cache"
-MAX_LOGGED_SECONDS = 7 * 24 * 3600  # a week: a vLLM log line giving more is not believed
-_DOWNLOADED = re.compile(r"Time spent downloading weights for .*?: (?P<seconds>[0-9.]+) seconds")
-_WEIGHTS_LOADED = re.compile(r"Loading weights took (?P<seconds>[0-9.]+) seconds")
-_MODEL_LOADED = re.compile(
-    r"Model loading took (?P<gib>[0-9.]+) GiB memory and (?P<seconds>[0-9.]+) seconds"
-)
-_ENGINE_READY = re.compile(
-    r"init engine \(profile, create kv cache, warmup model\) took (?P<seconds>[0-9.]+) s"
-)
 
 
 def _condition(obj: dict, kind: str) -> datetime | None:
@@ -69,20 +56,6 @@ def _condition(obj: dict, kind: str) -> datetime | None:
         if condition.get("type") == kind and condition.get("status") == "True":
             return _time(condition.get("lastTransitionTime"))
     return None
-
-
-def _log_times(lines: Sequence[str], pattern: re.Pattern) -> tuple[datetime, float] | None:
-    """(time of the last line matching ``pattern``, the seconds it reports), from ``kubectl logs --timestamps`` lines."""
-    found = None
-    for line in lines:
-        stamp, _, text = line.partition(" ")
-        match = pattern.search(text)
-        moment = _time(stamp)
-        if match and moment is not None and match.group("seconds").count(".") <= 1:
-            seconds = float(match.group("seconds"))
-            if seconds <= MAX_LOGGED_SECONDS and moment.year > 1:  # else absurd: not logged yet
-                found = (moment, seconds)
-    return found
 
 
 def _init_terminated(pod: dict, name: str) -> dict:
@@ -129,7 +102,7 @@ def startup_phases(
     terminated, verified = (
         _init_terminated(pod, name) for name in (FETCH_WEIGHTS_CONTAINER, VERIFY_WEIGHTS_CONTAINER)
     )
-    downloaded = _log_times(log_lines, _DOWNLOADED)
+    downloaded = log_times(log_lines, DOWNLOADED)
     if terminated:
         phases.append(
             Phase(
@@ -179,27 +152,11 @@ def startup_phases(
                 f"init container {RESTORE_CACHE_CONTAINER}" + (f": {outcome}" if outcome else ""),
             )
         )
-    loaded = _log_times(log_lines, _MODEL_LOADED) or _log_times(log_lines, _WEIGHTS_LOADED)
-    phases.append(
-        Phase(
-            "model loaded into the GPUs",
-            loaded[0] - timedelta(seconds=loaded[1]) if loaded else None,
-            loaded[0] if loaded else None,
-            "vLLM: Model loading took",
-        )
-    )
-    engine = _log_times(log_lines, _ENGINE_READY)
-    phases.append(
-        Phase(
-            "engine ready (profile, KV cache, warm-up)",
-            engine[0] - timedelta(seconds=engine[1]) if engine else None,
-            engine[0] if engine else None,
-            "vLLM: init engine ... took",
-        )
-    )
+    phases += load_and_engine_phases(log_lines)
     ready = _condition(pod, "Ready")
     last = next((p.finished for p in reversed(phases) if p.finished is not None), None)
     phases.append(Phase("first healthy (readiness)", last, ready, "pod condition Ready"))
+    phases.append(first_token(log_lines, ready))
     phases.append(Phase("total: node ready → healthy", node_ready or scheduled, ready, "the above"))
     return phases
 

@@ -5,8 +5,9 @@ what a start measured on the node changes (``--measured``).
 Every rate comes from deployment_config.startup_rates, which names its source (a documentation page, or bench/
 weight_load.py's measurement on a GPU machine). "node ready -> first token" is planned for each weight source with two
 figures: the estimate (the slowest measured load rate, the documented download rate) and the limit (weights / the
-fastest sourced rate of each step). Phases with no sourced or measured figure (stack creation, a node joining, the
-instance store's read rate, vLLM's warm-up, the Hub's rate) are printed as such, never guessed; the budgets
+fastest sourced rate of each step), both with vLLM's warm-up (the H200's measured proxy, labelled, until the node's
+own start is measured: ops_cli/warm_up_plan.py). Phases with no sourced or measured figure (stack creation, a node
+joining, the instance store's read rate, the Hub's rate) are printed as such, never guessed; the budgets
 (deployment_config.sizing.startup_budget, which sets VLLM_ENGINE_READY_TIMEOUT_S and the probes) say which allowance
 stands in for them.
 """
@@ -26,11 +27,13 @@ from deployment_config.sizing import (
     HUB_BUDGET_FLOOR,
     HYPERPOD_DEPLOY_MARGIN_SECONDS,
     STARTUP_SAFETY_FACTOR,
+    WARM_UP_PROXY_MARGIN,
     WARMUP_ALLOWANCE_SECONDS,
     s3_download_rate,
     startup_budget,
+    warm_up_budget_seconds,
 )
-from deployment_config.startup_rates import SLOWEST_LOAD
+from deployment_config.startup_rates import SLOWEST_LOAD, WARM_UP_PROXY
 from ops_cli.first_token_plan import (
     Measured,
     Phase,
@@ -39,6 +42,7 @@ from ops_cli.first_token_plan import (
     rates_used,
     unmeasured,
 )
+from ops_cli.warm_up_plan import proxies_json, proxy_lines
 
 #: The Inference Operator's maxDeployTimeInSeconds is the startup probe's budget plus this margin.
 HYPERPOD_DEPLOY_MARGIN_MINUTES = HYPERPOD_DEPLOY_MARGIN_SECONDS // 60
@@ -93,9 +97,12 @@ def phases(env: EnvironmentConfig, measured: Measured | None = None) -> list[Pha
             f"{weights} GB / slowest_load {SLOWEST_LOAD.gb_per_second:g} GB/s",
         ),
         Phase(
-            "budget: warm-up allowance",
-            WARMUP_ALLOWANCE_SECONDS / 60,
-            "sizing.WARMUP_ALLOWANCE_SECONDS: an allowance, not a measurement (see unmeasured)",
+            "budget: warm-up",
+            minutes(warm_up_budget_seconds()),
+            f"the larger of sizing.WARMUP_ALLOWANCE_SECONDS {WARMUP_ALLOWANCE_SECONDS} s and warm_up_proxy_cold "
+            f"{WARM_UP_PROXY['cold'].seconds:g} s x {WARM_UP_PROXY_MARGIN} "
+            f"({WARM_UP_PROXY['cold'].seconds * WARM_UP_PROXY_MARGIN:g} s): a timeout keeps a margin over a proxy "
+            "measured on another GPU and model (sizing.py says why)",
         ),
         Phase(
             "vLLM engine budget for this environment's weight source",
@@ -141,7 +148,15 @@ def phases(env: EnvironmentConfig, measured: Measured | None = None) -> list[Pha
 
 def _duration(phase: Phase) -> str:
     text = phase.without_minutes if phase.minutes is None else f"{phase.minutes:g} min"
-    return text if phase.limit_minutes is None else f"{text} (limit {phase.limit_minutes:g} min)"
+    beside = [
+        *(
+            [f"first start of the key {phase.first_start_minutes:g} min"]
+            if phase.first_start_minutes
+            else []
+        ),
+        *([f"limit {phase.limit_minutes:g} min"] if phase.limit_minutes is not None else []),
+    ]
+    return f"{text} ({'; '.join(beside)})" if beside else text
 
 
 def render(env: EnvironmentConfig, rows: list[Phase], measured: Measured | None = None) -> str:
@@ -157,6 +172,7 @@ def render(env: EnvironmentConfig, rows: list[Phase], measured: Measured | None 
     lines.append("\nrates (GB/s, 1 GB = 1e9 bytes):")
     for name, rate in rates_used(env, measured).items():
         lines.append(f"  {name:<28} {rate.gb_per_second:>7g}  {rate.kind}: {rate.source}")
+    lines += proxy_lines()
     lines.append("unmeasured (no source, no measurement: not in any estimate):")
     lines += [f"  {name:<28} {text}" for name, text in unmeasured(measured).items()]
     return "\n".join(lines)
@@ -171,6 +187,7 @@ def plan_json(env: EnvironmentConfig, rows: list[Phase], measured: Measured | No
         "environment": env.name,
         "phases": [asdict(p) for p in rows],
         "rates": rates,
+        "warm_up_proxies": proxies_json(),
         "unmeasured": unmeasured(measured),
     }
 

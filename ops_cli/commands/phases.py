@@ -17,7 +17,7 @@ from ops_cli.tables import phases_table
 def register(groups: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
     p = groups.add_parser(
         "phases",
-        help="where the vLLM pod's start went: node, image, weights, load, engine, healthy",
+        help="where the vLLM pod's start went: node, image, weights, load, compile, graphs, engine, healthy, first token",
         parents=[common],
         **command_help(
             "Show where the newest vLLM pod's start went, phase by phase, read with kubectl: at any time, the phases not "

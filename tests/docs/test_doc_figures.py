@@ -8,6 +8,7 @@ resources and the prices are tied in tests/docs/test_readme_first_hour.py and te
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import re
 import sys
@@ -212,6 +213,48 @@ def test_the_startup_budget_on_the_pages_is_the_one_the_pod_is_given(default_env
     assert (
         f"allows {_minutes(budget.probe_seconds - engine)} minutes more, {probe} minutes" in deploy
     )
+
+
+def test_the_performance_pages_plan_and_warm_up_figures_are_the_plans(
+    default_env, example_document
+):
+    from deployment_config.loader import parse_environment
+    from deployment_config.startup_rates import WARM_UP_PROXY
+    from ops_cli.first_token_plan import first_token_phases
+
+    # given the plan of the example and of the same with the compile cache on (S3 weights at a revision, an image by
+    # digest), as bench/timeline.py prints them
+    cached = copy.deepcopy(example_document)
+    cached["model"].update(
+        weight_source="s3",
+        s3_uri="s3://example-weights/kimi-k3/",
+        hugging_face_revision="0123456789abcdef0123456789abcdef01234567",
+        image="vllm/vllm-openai:kimi-k3@sha256:" + "0123456789abcdef" * 4,
+    )
+    plans = [
+        first_token_phases(default_env),
+        first_token_phases(parse_environment(cached, name="c")),
+    ]
+    page = _text(DOCS / "maintainers" / "performance.md")
+    rows = {
+        "new node, S3 copied to the NVMe, checked, then loaded": "node ready -> first token, weights from S3: copy",
+        "new node, Run:ai distributed from S3": "node ready -> first token, weights from S3: Run:ai",
+        "restart on the same node (weights on the NVMe)": "restart on the same node -> first token (weights on",
+        "restart, Run:ai distributed from S3": "restart on the same node -> first token, Run:ai distributed from S3",
+    }
+    for words, prefix in rows.items():
+        plain, with_cache = (next(p for p in plan if p.step.startswith(prefix)) for plan in plans)
+        first = (
+            f" {with_cache.first_start_minutes:g} min |" if with_cache.first_start_minutes else " |"
+        )
+        expected = f"| {words} | {plain.minutes:g} min | {plain.limit_minutes:g} min | {with_cache.minutes:g} min |{first}"
+        # then the page's start-up table gives each row's figures
+        assert expected in page, expected
+    # and its warm-up table ends in the proxies the plan uses
+    proxies = (
+        f"| **{WARM_UP_PROXY['cold'].seconds:g}** | **{WARM_UP_PROXY['restored'].seconds:g}** |"
+    )
+    assert proxies in page and "[warm-up.md](warm-up.md)" in page
 
 
 def test_the_network_port_and_volume_figures_are_the_codes():

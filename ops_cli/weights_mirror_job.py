@@ -24,10 +24,11 @@ Choices (docs/weights.md):
   ``awscrt.checksums.crc64nvme``, the C implementation botocore itself uses for CRC64NVME: botocore 1.43.127
   httpchecksum.py ``CrtCrc64NvmeChecksum``; botocore has none without awscrt, which its ``crt`` extra pins at 0.38.0).
   The upload asks S3 for CRC64NVME (``ChecksumAlgorithm``), so botocore sends each part's CRC64NVME and S3 refuses a
-  part whose bytes do not match it; CRC64NVME "supports the full object checksum type only" (S3 user guide, "Checking
-  object integrity", https://docs.aws.amazon.com/AmazonS3/latest/userguide/checking-object-integrity.html), so S3
-  keeps the CRC64NVME of the whole object, multipart or not (S3 API reference, Checksum,
-  https://docs.aws.amazon.com/AmazonS3/latest/API/API_Checksum.html). After each upload the Job reads it back
+  part whose bytes do not match it. S3's ChecksumCRC64NVME is "the Base64 encoded, 64-bit CRC64NVME checksum of the
+  object", where its CRC32 and SHA-256 of a multipart object are "a calculation based on the checksum values of each
+  individual part" (S3 API reference, Checksum, https://docs.aws.amazon.com/AmazonS3/latest/API/API_Checksum.html; the
+  type, ``FULL_OBJECT`` or ``COMPOSITE``, is in HeadObject's ``ChecksumType``, botocore 1.43.127's S3 model). After
+  each upload the Job reads it back
   (``HeadObject`` with ``ChecksumMode=ENABLED``) and fails, naming the file, unless it is a ``FULL_OBJECT`` CRC64NVME
   equal to its own and the size is the bytes it read: the manifest (format 2) then records for each file a CRC64NVME
   that S3 itself keeps and returns on a HEAD, which the Run:ai path checks before vLLM streams (docs/weights.md).

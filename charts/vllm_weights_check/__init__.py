@@ -40,6 +40,8 @@ from deployment_config.model_location import (
 from deployment_config.startup_rates import HASH_JOBS
 
 SCRIPT_FILE = Path(__file__).resolve().parent / "runtime" / "verify_weights.py"
+#: The Run:ai path's check of the objects in S3 (``model.weight_load: runai_streamer``): nothing is copied to hash.
+S3_SCRIPT_FILE = SCRIPT_FILE.with_name("check_s3_weights.py")
 CONFIG_MAP = "vllm-weights-check"
 MOUNT_PATH = "/opt/llm-serving/weights-check"
 INIT_CONTAINER = "verify-weights"

@@ -143,11 +143,9 @@ class ModelSection(BaseModel):
     )
     weight_load: Literal["copy", "runai_streamer"] = Field(
         default="copy",
-        description="With weight_source: s3 on EKS, how the weights reach the GPUs: 'copy' to the node's NVMe, "
-        "checked (sha256) and loaded from there; 'runai_streamer' streamed from S3 into GPU memory by vLLM's Run:ai "
-        "loader (distributed over the ranks) after an init check of every object's size and CRC64NVME as S3 keeps "
-        "it (needs a manifest from a current `llmops weights mirror`; not on HyperPod, for a multi-node model or with "
-        "spec_decoding). Default: copy.",
+        description="With weight_source: s3 on EKS: 'copy' to the node's NVMe, sha256-checked, loaded from there; "
+        "'runai_streamer' streamed from S3 into GPU memory (vLLM's Run:ai loader, distributed over the ranks) after "
+        "a check of each object's size and CRC64NVME in S3 (docs/weights.md). Default: copy.",
         examples=["copy"],
     )
     s3_uri: Annotated[str, _text(1024)] | None = Field(

@@ -173,3 +173,33 @@ def test_streaming_a_model_that_spans_several_nodes_is_refused():
     document = yaml.safe_load((PROJECT_DIR / "tests" / "configs" / "multi-node.yaml").read_text())
     issues = _issues(_document(document, weight_load="runai_streamer", **S3_MODEL), "multi-node")
     assert "spans 2 nodes" in issues["model.weight_load"]
+
+
+def test_the_pods_role_reads_the_streamed_revision_with_what_head_object_and_the_listing_need(
+    streamed_manifests,
+):
+    import aws_cdk as cdk
+    from aws_cdk import aws_iam as iam
+    from aws_cdk.assertions import Template
+
+    from charts.serving_spec import serving_spec_for
+    from stacks.serving_stack import ServingStack
+    from tests.conftest import bare_app
+
+    env, _ = streamed_manifests
+    # given the pod's role in a bare stack, granted what the serving stack grants a streamed pod
+    stack = cdk.Stack(bare_app(), "Serving")
+    role = iam.Role(stack, "Pod", assumed_by=iam.ServicePrincipal("pods.eks.amazonaws.com"))
+    spec = serving_spec_for(env)
+    assert spec.weights_streamed and spec.s3_uri == STREAMED
+    ServingStack._grant_s3_weights(None, role, spec)
+    # then the same two grants as the copy: s3:GetObject (which HeadObject needs) on the revision's objects only, and
+    # s3:ListBucket for its keys only (the check's and the streamer's listing; a missing object answers 404)
+    (policy,) = Template.from_stack(stack).find_resources("AWS::IAM::Policy").values()
+    statements = policy["Properties"]["PolicyDocument"]["Statement"]
+    actions = sorted(s["Action"] for s in statements)
+    assert actions == ["s3:GetObject", "s3:ListBucket"]
+    (listing,) = [s for s in statements if s["Action"] == "s3:ListBucket"]
+    assert listing["Condition"] == {"StringLike": {"s3:prefix": [f"kimi-k3/{SHA}/*"]}}
+    (reads,) = [s for s in statements if s["Action"] == "s3:GetObject"]
+    assert reads["Resource"]["Fn::Join"][1][-1] == f":s3:::weights-bucket/kimi-k3/{SHA}/*"

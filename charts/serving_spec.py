@@ -38,6 +38,7 @@ from deployment_config.rollout import rollout_plan, standby_replicas
 from deployment_config.sections.endpoint import EndpointSection
 from deployment_config.sizing import SHM_SIZE_GIB
 from deployment_config.vllm_args import SERVING_PORT
+from deployment_config.weight_load import WeightLoad
 
 #: vLLM's API port on both paths, the one model.extra_args may not change (deployment_config/vllm_args/options.py).
 VLLM_PORT = SERVING_PORT
@@ -178,6 +179,11 @@ class VllmServingSpec:
     #: checked beside the weights (deployment_config/speculator.py); None without a mirrored speculator.
     speculator_s3_uri: str | None = None
     speculator_revision: str | None = None
+    #: ``model.weight_load: runai_streamer`` (deployment_config/weight_load.py): vLLM streams ``s3_uri`` itself; no copy
+    #: to the node, and the init check compares what S3 keeps of each object with the manifest instead.
+    weights_streamed: bool = False
+    #: The region of the weights' bucket (the environment's), for the streamed path's check.
+    region: str = ""
 
     @property
     def key_check_in_front(self) -> bool:
@@ -326,6 +332,9 @@ def serving_spec_for(env: EnvironmentConfig) -> VllmServingSpec:
         weights_manifest_sha256=model.weights_manifest_sha256 if weights_s3_uri(model) else None,
         speculator_s3_uri=speculator_s3_uri(model),
         speculator_revision=model.speculator_revision if speculator_s3_uri(model) else None,
+        weights_streamed=weights_s3_uri(model) is not None
+        and model.weight_load is WeightLoad.RUNAI_STREAMER,
+        region=env.region,
         service_account="vllm",
         endpoint=env.endpoint,
         instance=env.name,

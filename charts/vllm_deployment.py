@@ -47,15 +47,11 @@ STARTUP_PERIOD_SECONDS = 10
 #: prefix (S3 scales a busy prefix beyond it; a larger fleet starting at once may see 503 Slow Down, which the CLI
 #: retries), and the mirror's layout (about 120 files of one revision under one prefix) is not the limit.
 #: CRT buffers parts in memory: the container's 32 GiB limit (below) holds hundreds of 64 MiB parts.
-#: Why a copy to the node's NVMe and not vLLM's ``--load-format runai_streamer`` from S3: the copy stays on the node,
-#: so a restart loads from the NVMe instead of reading 1.4 TB from S3 again; it is checked against the mirror's
-#: manifest before vLLM starts (charts/vllm_weights_check/), which a stream from S3 would not be: the manifest's sha256
-#: is of the bytes, S3's SHA-256 of a multipart object is computed from its parts' checksums, and the CRC64NVME that S3
-#: adds by default is of the whole object (S3 API reference, Checksum,
-#: https://docs.aws.amazon.com/AmazonS3/latest/API/API_Checksum.html); the mirror records neither in the manifest yet.
-#: Credentials are no reason: the streamer's S3 client takes the pod's EKS Pod Identity credentials too
-#: (docs/maintainers/facts-and-sources.md, the Run:ai row). The loaders' measured rates (bench/weight_load.py) and
-#: such a check may change this choice (docs/weights.md, "Streaming into the GPUs (Run:ai)").
+#: Why a copy to the node's NVMe by default and not vLLM's ``--load-format runai_streamer`` from S3: the copy stays on
+#: the node, so a restart loads from the NVMe instead of reading 1.4 TB from S3 again, and every file's sha256 is
+#: checked against the mirror's manifest before vLLM starts (charts/vllm_weights_check/). The stream is
+#: ``model.weight_load: runai_streamer`` (deployment_config/weight_load.py): no copy, and the check before vLLM is of
+#: each object's size and CRC64NVME as S3 keeps them (not cryptographic: docs/weights.md, "Streaming into the GPUs").
 S3_TRANSFER_SETTINGS = (
     ("preferred_transfer_client", "crt"),
     # the goal the start-up plan counts on (deployment_config/startup_rates.py CRT_TARGET): 300Gb/s
@@ -147,7 +143,7 @@ def add_vllm_deployment(
     )
 
     security = container_security()
-    if spec.s3_uri:
+    if spec.s3_uri and not spec.weights_streamed:
         # The revision's own directory of the cache: a previous revision's files, in their own directory, never mix
         # with this one's; the check after the copy refuses any file its manifest does not list.
         deployment.add_init_container(

@@ -40,6 +40,7 @@ from deployment_config.model import (
     WeightSource,
 )
 from deployment_config.placeholders import ENVIRONMENT_ID_FIELDS, placeholder_fields
+from deployment_config.weight_load import WeightLoad
 from deployment_config.yaml_reader import parse_yaml_bytes, read_bytes, read_yaml
 
 __all__ = [
@@ -176,6 +177,7 @@ def _environment(file: EnvironmentFile, *, name: str, source: str) -> Environmen
         extra_args=tuple(section.extra_args),
         extra_env=MappingProxyType(dict(section.extra_env)),
         weight_source=WeightSource(section.weight_source),
+        weight_load=WeightLoad(section.weight_load),
         s3_uri=section.s3_uri,
         hugging_face_revision=section.hugging_face_revision,
         hugging_face_token_secret=section.hugging_face_token_secret,

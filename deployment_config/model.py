@@ -39,6 +39,7 @@ from deployment_config.sizing import (
     layout_for,
     startup_budget,
 )
+from deployment_config.weight_load import WeightLoad, streamer_args
 
 #: The sections that are the domain model themselves, frozen once validated (deployment_config/sections/), under the
 #: names the stacks and charts know them by.
@@ -113,6 +114,8 @@ class ModelConfig:
     speculator_revision: str | None = None
     speculator_size_gb: int = 0
     weights_manifest_sha256: str | None = None
+    #: How S3 weights reach the GPUs on EKS (deployment_config/weight_load.py). Default: the node's checked copy.
+    weight_load: WeightLoad = WeightLoad.COPY
 
     @property
     def loaded_gb(self) -> int:
@@ -122,6 +125,8 @@ class ModelConfig:
     @property
     def serving_args(self) -> tuple[str, ...]:
         base = self.profile.args if self.profile is not None else self.preset.serving_args
+        if self.weight_load is WeightLoad.RUNAI_STREAMER:
+            return streamer_args(base + self.extra_args, self.tensor_parallel_size)
         return base + self.extra_args
 
     @property

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from deployment_config.model import EnvironmentConfig, ModelConfig, Platform, WeightSource
 from deployment_config.speculator import SPECULATOR_DIR
+from deployment_config.weight_load import WeightLoad
 
 #: Where the EKS path mounts the node's NVMe model cache in the vLLM container.
 MODEL_CACHE_MOUNT = "/models"
@@ -53,6 +54,9 @@ def model_path(env: EnvironmentConfig) -> str:
         return HYPERPOD_MODEL_MOUNT
     if env.model.weight_source is WeightSource.S3:
         revision = env.model.hugging_face_revision
+        if env.model.weight_load is WeightLoad.RUNAI_STREAMER:
+            # streamed from S3 by vLLM itself (deployment_config/weight_load.py)
+            return weights_s3_uri(env.model) or env.model.s3_uri
         return node_weights_path(revision) if revision else S3_WEIGHTS_PATH
     return env.model.hugging_face_id
 

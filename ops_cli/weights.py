@@ -3,7 +3,9 @@ commit, in the cluster; then check the checksum manifest the copy wrote.
 
 Choices (docs/weights.md):
 
-- sha256 is computed while streaming; the manifest holds path, size, sha256 and the Hub's LFS sha256
+- sha256 and CRC64NVME are computed while streaming; the manifest (``"format": 2``; one without ``format`` is of
+  format 1, without CRC64NVME, and is still read) holds path, size, sha256, CRC64NVME (as S3 keeps it: the Job
+  compares the two after each upload, ops_cli/weights_mirror_job.py) and the Hub's LFS sha256
   (``model_info(files_metadata=True)``: siblings[].lfs.sha256, hf_api.py ``RepoSibling``), and is written last, to
   ``MANIFEST.json`` under the prefix. ``llmops`` checks it: every LFS file's sha256 equals the Hub's, and every object
   exists in S3 with the manifest's size. A file kept in git itself (no ``lfs``: the configuration, the tokenizer's

@@ -20,6 +20,25 @@ Choices (docs/weights.md):
   that can pull the image will do. ``HF_HUB_ENABLE_HF_TRANSFER`` is not set: huggingface_hub no longer uses hf_transfer
   and warns that the variable is deprecated in favour of ``HF_XET_HIGH_PERFORMANCE``
   (huggingface/huggingface_hub@ee0a4510 src/huggingface_hub/constants.py), which the Job sets.
+- Every file's CRC64NVME too, over the very bytes its sha256 is of, in the same pass (awscrt's
+  ``awscrt.checksums.crc64nvme``, the C implementation botocore itself uses for CRC64NVME: botocore 1.43.127
+  httpchecksum.py ``CrtCrc64NvmeChecksum``; botocore has none without awscrt, which its ``crt`` extra pins at 0.38.0).
+  The upload asks S3 for CRC64NVME (``ChecksumAlgorithm``), so botocore sends each part's CRC64NVME and S3 refuses a
+  part whose bytes do not match it. S3's ChecksumCRC64NVME is "the Base64 encoded, 64-bit CRC64NVME checksum of the
+  object", where its CRC32 and SHA-256 of a multipart object are "a calculation based on the checksum values of each
+  individual part" (S3 API reference, Checksum, https://docs.aws.amazon.com/AmazonS3/latest/API/API_Checksum.html; the
+  type, ``FULL_OBJECT`` or ``COMPOSITE``, is in HeadObject's ``ChecksumType``, botocore 1.43.127's S3 model). After
+  each upload the Job reads it back
+  (``HeadObject`` with ``ChecksumMode=ENABLED``) and fails, naming the file, unless it is a ``FULL_OBJECT`` CRC64NVME
+  equal to its own and the size is the bytes it read: the manifest (format 2) then records for each file a CRC64NVME
+  that S3 itself keeps and returns on a HEAD, which the Run:ai path checks before vLLM streams (docs/weights.md).
+  The full-object value cannot be sent with the upload instead: it is known only once the last byte is read, and
+  s3transfer takes a full-object checksum in the call's ``ExtraArgs``, before it reads the first byte (s3transfer
+  0.17.1 upload.py ``_submit_multipart_request``). The transfer
+  client stays boto3's classic one (``preferred_transfer_client="classic"``): with awscrt installed, boto3 would switch
+  to the CRT client on the instance types CRT is tuned for (boto3 1.43.11 s3/transfer.py ``_should_use_crt``), whose
+  upload of a stream is another code path than the one this Job is tested with. The HEAD needs s3:GetObject (S3 API
+  reference, HeadObject, "Permissions"), which the mirror's role has on the prefix.
 - AWS access: the Job runs as its own service account (``weights-mirror`` in ``llm-serving``), which needs an EKS Pod
   Identity association with a role that may write only the weights prefix (s3:ListBucket with an s3:prefix condition;
   s3:PutObject, s3:GetObject, s3:AbortMultipartUpload on ``PREFIX*``) and read the Hugging Face token's secret. The
@@ -46,7 +65,8 @@ PROGRESS_PREFIX = "MIRROR "
 #: The Job's program (python3 of the vLLM image). argv: repo_id, commit, bucket, prefix, region, token secret or ""; then
 #: the same six for the ``spec_decoding`` speculator (deployment_config/speculator.py), copied after the weights.
 JOB_SCRIPT = r"""
-import hashlib, json, sys, boto3
+import base64, hashlib, json, sys, boto3
+from awscrt import checksums
 from boto3.s3.transfer import TransferConfig
 from huggingface_hub import HfApi, HfFileSystem
 for start in range(1, len(sys.argv), 6):
@@ -57,28 +77,37 @@ for start in range(1, len(sys.argv), 6):
     info = HfApi(token=token).model_info(repo, revision=sha, files_metadata=True)
     files = sorted(info.siblings, key=lambda s: s.rfilename)
     fs, s3 = HfFileSystem(token=token), boto3.client("s3", region_name=region)
-    config = TransferConfig(multipart_chunksize=64 * 1024 * 1024, max_concurrency=16)
+    config = TransferConfig(multipart_chunksize=64 * 1024 * 1024, max_concurrency=16, preferred_transfer_client="classic")
     total, copied, entries = sum(f.size or 0 for f in files), 0, []
     class Hashing:
         def __init__(self, stream, size):
-            self.stream, self.digest, self.size = stream, hashlib.sha256(), 0
+            self.stream, self.digest, self.size, self.crc = stream, hashlib.sha256(), 0, 0
             self.blob = hashlib.sha1(b"blob %d\0" % size)
         def read(self, n=-1):
             data = self.stream.read(n); self.digest.update(data); self.blob.update(data); self.size += len(data)
+            self.crc = checksums.crc64nvme(data, self.crc)
             return data
     for index, sibling in enumerate(files, 1):
+        key = prefix + sibling.rfilename
         with fs.open(f"{repo}/{sibling.rfilename}", "rb", revision=sha, block_size=0) as source:
             reader = Hashing(source, sibling.size or 0)
-            s3.upload_fileobj(reader, bucket, prefix + sibling.rfilename, Config=config)
+            s3.upload_fileobj(reader, bucket, key, ExtraArgs={"ChecksumAlgorithm": "CRC64NVME"}, Config=config)
+        crc = base64.b64encode(reader.crc.to_bytes(8, "big")).decode()
+        head = s3.head_object(Bucket=bucket, Key=key, ChecksumMode="ENABLED")
+        stored = (head.get("ChecksumCRC64NVME"), head.get("ChecksumType"), head.get("ContentLength"))
+        if stored != (crc, "FULL_OBJECT", reader.size):
+            print(f"MIRROR FAILED: s3://{bucket}/{key}: S3 keeps CRC64NVME {stored[0]} ({stored[1]}) and {stored[2]} "
+                  f"bytes; the Job read {reader.size} bytes of CRC64NVME {crc}", file=sys.stderr, flush=True)
+            sys.exit(1)
         copied += reader.size
-        entry = {"path": sibling.rfilename, "size": reader.size, "sha256": reader.digest.hexdigest(),
+        entry = {"path": sibling.rfilename, "size": reader.size, "sha256": reader.digest.hexdigest(), "crc64nvme": crc,
                  "hub_lfs_sha256": sibling.lfs.sha256 if sibling.lfs else None,
                  "git_blob_sha1": None if sibling.lfs else reader.blob.hexdigest(),
                  "hub_blob_id": None if sibling.lfs else sibling.blob_id}
         entries.append(entry)
         record = {**entry, "file": index, "files": len(files), "bytes_copied": copied, "bytes_total": total}
         print("MIRROR " + json.dumps(record), flush=True)
-    manifest = {"repo_id": repo, "revision": sha, "files": entries}
+    manifest = {"format": 2, "repo_id": repo, "revision": sha, "files": entries}
     s3.put_object(Bucket=bucket, Key=prefix + "MANIFEST.json", Body=json.dumps(manifest, indent=1).encode(),
                   ContentType="application/json")
     print("MIRROR " + json.dumps({"done": True, "files": len(entries), "bytes_copied": copied}), flush=True)

@@ -16,6 +16,11 @@ Why a second init container and not the fetching one: the AWS CLI v2 image carri
 image has it (vllm-project/vllm docker/Dockerfile, stage vllm-base) and is on the node for the main container anyway.
 The script travels in a ConfigMap, as the auth middleware does (charts/vllm_auth_middleware/), and is this very file
 that the tests run.
+
+With ``model.weight_load: runai_streamer`` (deployment_config/weight_load.py) nothing is copied: the one init container
+``check-weights-s3`` runs runtime/check_s3_weights.py, which compares each object's size and CRC64NVME as S3 keeps them
+(HEAD requests, no bytes read) with the manifest, and refuses an object the manifest does not list; then vLLM streams
+the prefix itself.
 """
 
 from __future__ import annotations
@@ -40,6 +45,8 @@ from deployment_config.model_location import (
 from deployment_config.startup_rates import HASH_JOBS
 
 SCRIPT_FILE = Path(__file__).resolve().parent / "runtime" / "verify_weights.py"
+#: The Run:ai path's check of the objects in S3 (``model.weight_load: runai_streamer``): nothing is copied to hash.
+S3_SCRIPT_FILE = SCRIPT_FILE.with_name("check_s3_weights.py")
 CONFIG_MAP = "vllm-weights-check"
 MOUNT_PATH = "/opt/llm-serving/weights-check"
 INIT_CONTAINER = "verify-weights"
@@ -80,11 +87,68 @@ def verify_command(path: str, revision: str, manifest_sha256: str | None = None)
     ]
 
 
+#: The streamed path's init container (``model.weight_load: runai_streamer``): the objects in S3 against the manifest.
+S3_INIT_CONTAINER = "check-weights-s3"
+
+
+def s3_check_command(spec: VllmServingSpec) -> list[str]:
+    """runtime/check_s3_weights.py on the revision's prefix in S3, with the manifest pinned when the environment pins
+    it."""
+    return [
+        "python3",
+        f"{MOUNT_PATH}/{S3_SCRIPT_FILE.name}",
+        spec.s3_uri,
+        "--region",
+        spec.region,
+        "--revision",
+        spec.weights_revision,
+        *(
+            ["--manifest-sha256", spec.weights_manifest_sha256]
+            if spec.weights_manifest_sha256
+            else []
+        ),
+    ]
+
+
+def _add_s3_check(
+    scope: Construct, *, spec: VllmServingSpec, deployment: kplus.Deployment
+) -> kplus.ConfigMap:
+    """The ConfigMap holding runtime/check_s3_weights.py and the init container that runs it: HEAD requests only, so
+    one CPU and a little memory; nothing on the node's disk."""
+    config_map, script = script_config_map(
+        scope,
+        "weights-check",
+        name=CONFIG_MAP,
+        namespace=spec.namespace,
+        file=S3_SCRIPT_FILE,
+        volume_name="weights-check",
+    )
+    deployment.add_init_container(
+        name=S3_INIT_CONTAINER,
+        image=spec.image,
+        # The vLLM image (python3 and boto3), pulled once for this and the main container.
+        image_pull_policy=kplus.ImagePullPolicy.IF_NOT_PRESENT,
+        command=s3_check_command(spec),
+        security_context=container_security(),
+        resources=kplus.ContainerResources(
+            cpu=kplus.CpuResources(request=kplus.Cpu.units(1)),
+            memory=kplus.MemoryResources(
+                request=cdk8s.Size.gibibytes(1), limit=cdk8s.Size.gibibytes(2)
+            ),
+        ),
+        volume_mounts=[kplus.VolumeMount(path=MOUNT_PATH, volume=script, read_only=True)],
+    )
+    return config_map
+
+
 def add_weights_check(
     scope: Construct, *, spec: VllmServingSpec, deployment: kplus.Deployment
 ) -> kplus.ConfigMap:
     """Add the ConfigMap holding the verifier and the init container that runs it, after ``fetch-weights`` (which
-    :func:`charts.vllm_deployment.add_vllm_deployment` added): init containers run in the order they are listed."""
+    :func:`charts.vllm_deployment.add_vllm_deployment` added): init containers run in the order they are listed. With
+    the weights streamed (``spec.weights_streamed``) there is no copy: the check of the objects in S3 instead."""
+    if spec.weights_streamed:
+        return _add_s3_check(scope, spec=spec, deployment=deployment)
     (model_cache,) = [volume for volume in deployment.volumes if volume.name == "model-cache"]
     config_map, script = script_config_map(
         scope,

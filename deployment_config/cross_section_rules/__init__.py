@@ -53,6 +53,7 @@ from deployment_config.cross_section_rules.vllm_serving import (
     max_model_len_within_the_context,
     one_speculative_config,
     runai_streamer_is_distributed,
+    runai_streamer_where_it_is_checked,
 )
 from deployment_config.file_models import CERTIFICATE_ID, TRAINING_PLAN_RESOURCE
 from deployment_config.file_values import Rule
@@ -165,6 +166,11 @@ ENVIRONMENT_RULES: tuple[Rule, ...] = (
         "the Run:ai loader streams once for all ranks",
         ("model",),
         runai_streamer_is_distributed,
+    ),
+    Rule(
+        "weight_load: runai_streamer where its check runs",
+        ("model",),
+        runai_streamer_where_it_is_checked,
     ),
     Rule(
         "the compile cache's variables are left to it",

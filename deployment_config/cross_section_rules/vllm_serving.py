@@ -18,6 +18,12 @@ from deployment_config.file_values import FileValues
 from deployment_config.recipe.vendored import recipe_for
 from deployment_config.vllm_args.parsing import last_value, setting_items
 from deployment_config.vllm_args.values import context_length
+from deployment_config.weight_load import (
+    LOADER_OPTIONS,
+    RUNAI_LOAD_FORMAT,
+    WeightLoad,
+    is_distributed,
+)
 
 
 def _model(values: FileValues, *fields: str) -> SimpleNamespace:
@@ -120,16 +126,18 @@ def runai_streamer_is_distributed(values: FileValues) -> Iterator[ConfigIssue]:
     preset = MODEL_PRESETS[model.preset]
     load_format = last_value(model.extra_args, "--load-format") or preset.load_format
     tp = model.tensor_parallel_size or preset.tensor_parallel_size
-    if (load_format or "").lower() != "runai_streamer" or tp <= 1:
+    if model.weight_load == WeightLoad.RUNAI_STREAMER:
+        return  # the arguments are weight_load's own (deployment_config/weight_load.py), distributed at TP > 1
+    if (load_format or "").lower() != RUNAI_LOAD_FORMAT or tp <= 1:
         return
     value = last_value(model.extra_args, "--model-loader-extra-config")
     if value is None and setting_items(model.extra_args, "--model-loader-extra-config"):
         return  # dotted keys only: vLLM merges them, and this rule does not read them
     try:
-        config = json.loads(value) if value is not None else {}
+        json.loads(value or "{}")
     except ValueError:
         return  # the option's own check reports JSON that does not parse
-    if isinstance(config, dict) and config.get("distributed") is True:
+    if is_distributed(value):
         return
     where = setting_items(model.extra_args, "--model-loader-extra-config") or setting_items(
         model.extra_args, "--load-format"
@@ -142,6 +150,54 @@ def runai_streamer_is_distributed(values: FileValues) -> Iterator[ConfigIssue]:
         'add "--model-loader-extra-config" and \'{"distributed": true}\' to model.extra_args (or "distributed": true '
         "to the JSON you give it): the ranks then share one stream",
     )
+
+
+def runai_streamer_where_it_is_checked(values: FileValues) -> Iterator[ConfigIssue]:
+    """``model.weight_load: runai_streamer`` where the chart can check the objects first and give vLLM the stream
+    (deployment_config/weight_load.py): weights from S3, on EKS, one node a replica, no speculator copied beside them,
+    and the loader's options left to it."""
+    model = values.section("model")
+    if model.weight_load != WeightLoad.RUNAI_STREAMER:
+        return
+    refused = "model.weight_load", "weight_load: runai_streamer"
+    if model.weight_source != "s3":
+        yield _note(
+            refused[0],
+            f"{refused[1]} streams the mirror's objects from S3, but weight_source is {model.weight_source}: "
+            "there is no manifest of CRC64NVME to check the stream against",
+            "mirror the weights to S3 (llmops weights mirror) and set weight_source: s3, or remove weight_load",
+        )
+    if values.get("platform") == "hyperpod":
+        yield _note(
+            refused[0],
+            f"{refused[1]} is EKS's: on HyperPod the Inference Operator writes the pod and mounts the weights "
+            "from S3 itself (the Mountpoint for S3 CSI driver), so no check can run before vLLM and --model is "
+            "the operator's mount",
+            "remove weight_load (the operator's mount is checked by size at the worker's start)",
+        )
+    placed = placement(values)
+    if placed is not None and (placed.nodes_per_replica or 1) > 1:
+        yield _note(
+            refused[0],
+            f"{refused[1]} for a model that spans {placed.nodes_per_replica} nodes: the streamer's distributed "
+            "mode across pipeline stages on several nodes is not checked in this project",
+            "remove weight_load: each node copies and checks its weights",
+        )
+    if speculator.FEATURE in (model.features or ()):
+        yield _note(
+            refused[0],
+            f"{refused[1]} with {speculator.FEATURE}: the speculator is copied to the node and checked there, "
+            "and a pod either copies or streams",
+            f"remove weight_load, or {speculator.FEATURE} from model.features",
+        )
+    for option in LOADER_OPTIONS:
+        for index in setting_items(model.extra_args, option):
+            yield _note(
+                f"model.extra_args[{index}]",
+                f"sets {option}, which {refused[1]} sets itself (--load-format {RUNAI_LOAD_FORMAT}, and "
+                "--model-loader-extra-config '{\"distributed\": true}' above one GPU)",
+                f"remove {option} from model.extra_args",
+            )
 
 
 def graph_pool_fits_outside_the_share(values: FileValues) -> Iterator[ConfigIssue]:

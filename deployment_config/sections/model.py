@@ -141,6 +141,13 @@ class ModelSection(BaseModel):
         "platform; HyperPod's operator loads from S3 only). Default: huggingface.",
         examples=["huggingface"],
     )
+    weight_load: Literal["copy", "runai_streamer"] = Field(
+        default="copy",
+        description="With weight_source: s3 on EKS: 'copy' to the node's NVMe, sha256-checked, loaded from there; "
+        "'runai_streamer' streamed from S3 into GPU memory (vLLM's Run:ai loader, distributed over the ranks) after "
+        "a check of each object's size and CRC64NVME in S3 (docs/weights.md). Default: copy.",
+        examples=["copy"],
+    )
     s3_uri: Annotated[str, _text(1024)] | None = Field(
         default=None,
         description="s3://BUCKET/PREFIX/ holding the weights; required when weight_source is s3.",

@@ -4,6 +4,7 @@ or a cluster: the Hub call is replaced, AWS is stubbed with botocore's Stubber, 
 
 from __future__ import annotations
 
+import base64
 import dataclasses
 import hashlib
 import io
@@ -22,6 +23,7 @@ from deployment_config.model import WeightSource
 from ops_cli import hugging_face_hub, weights, weights_mirror_job
 from ops_cli.errors import ExitCode, OpsError
 from tests.ops_cli.conftest import client_error, run_llmops
+from tests.s3_stand_in import crc64nvme, crc64nvme_b64
 
 SHA = "0123456789abcdef0123456789abcdef01234567"
 BUCKET, BASE = "weights-bucket", "kimi-k3/"
@@ -172,6 +174,12 @@ def test_every_requirement_of_the_job_is_pinned_with_its_hashes():
     assert pins["huggingface-hub"] == "2.4.0"
     ops = (weights_mirror_job.REQUIREMENTS_FILE.parents[2] / "requirements-ops.txt").read_text()
     assert f"boto3=={pins['boto3']} " in ops and f"botocore=={pins['botocore']} " in ops
+    # and awscrt, whose crc64nvme the Job computes with, at the version botocore's crt extra pins
+    from importlib.metadata import requires
+
+    assert [r for r in requires("botocore") if r.startswith("awscrt")] == [
+        f"awscrt (=={pins['awscrt']}) ; extra == 'crt'"
+    ]
     requirement_lines = [
         line for line in text.splitlines() if re.match(r"^[A-Za-z0-9_.-]+==", line)
     ]
@@ -411,16 +419,25 @@ class HfFileSystem:
     def open(self, path, mode, revision, block_size): return io.BytesIO(FILES[path.split("/", 2)[2]]["content"].encode())
 """
 FAKE_BOTO3 = """
-import os
+import json, os
+from tests.s3_stand_in import crc64nvme_b64
 class _S3:
     def _path(self, bucket, key):
         path = os.path.join(os.environ["FAKE_S3_DIR"], bucket, key)
         os.makedirs(os.path.dirname(path), exist_ok=True)
         return path
-    def upload_fileobj(self, reader, bucket, key, Config=None):
+    def upload_fileobj(self, reader, bucket, key, ExtraArgs=None, Config=None):
+        assert ExtraArgs == {"ChecksumAlgorithm": "CRC64NVME"}, ExtraArgs
         with open(self._path(bucket, key), "wb") as out:
             while data := reader.read(7):
                 out.write(data)
+    def head_object(self, Bucket, Key, ChecksumMode=None):
+        # S3's side: the CRC64NVME of the bytes it holds, by the tests' own implementation, unless a test damages it
+        with open(self._path(Bucket, Key), "rb") as stored:
+            data = stored.read()
+        data += json.loads(os.environ.get("FAKE_S3_DAMAGE", "{}")).get(Key, "").encode()
+        return {"ContentLength": len(data), "ChecksumType": "FULL_OBJECT",
+                "ChecksumCRC64NVME": crc64nvme_b64(data) if ChecksumMode == "ENABLED" else None}
     def put_object(self, Bucket, Key, Body, ContentType=None):
         with open(self._path(Bucket, Key), "wb") as out:
             out.write(Body)
@@ -429,14 +446,30 @@ def client(name, region_name=None):
 """
 
 
+#: awscrt's CRC64NVME for the Job, bit by bit: another implementation than the tests' table-driven one
+#: (tests/s3_stand_in.py), which the stand-in S3 answers with, so that a recorded CRC matching S3's is two
+#: computations agreeing, and the running value is carried from read to read as awscrt's ``previous_crc64nvme``.
+FAKE_AWSCRT = """
+def crc64nvme(data, previous_crc64nvme=0):
+    crc = previous_crc64nvme ^ 0xFFFFFFFFFFFFFFFF
+    for byte in data:
+        crc ^= byte
+        for _ in range(8):
+            crc = (crc >> 1) ^ 0x9A6C9329AC4BC9B5 if crc & 1 else crc >> 1
+    return crc ^ 0xFFFFFFFFFFFFFFFF
+"""
+
+
 def run_job_script(
-    tmp_path, files: dict, *more_repositories: str
+    tmp_path, files: dict, *more_repositories: str, damage: dict | None = None
 ) -> tuple[subprocess.CompletedProcess, object]:
     """The Job's script with its argv as the Job gives it (the weights' repository, then ``more_repositories``: six
-    words each), huggingface_hub and boto3 replaced by stand-ins that serve ``files`` and write "S3" objects under
-    tmp_path/s3/BUCKET/KEY."""
+    words each), huggingface_hub, boto3 and awscrt replaced by stand-ins that serve ``files`` and write "S3" objects
+    under tmp_path/s3/BUCKET/KEY; ``damage``: key -> bytes S3's HEAD counts as appended (an object S3 holds otherwise
+    than the Job sent it)."""
     import os
     import sys
+    from pathlib import Path
 
     fakes = tmp_path / "fakes"
     (fakes / "huggingface_hub").mkdir(parents=True)
@@ -447,11 +480,16 @@ def run_job_script(
     (fakes / "boto3" / "s3" / "transfer.py").write_text(
         "class TransferConfig:\n    def __init__(self, **kw): pass\n"
     )
+    (fakes / "awscrt").mkdir()
+    (fakes / "awscrt" / "__init__.py").write_text("")
+    (fakes / "awscrt" / "checksums.py").write_text(FAKE_AWSCRT)
+    root = Path(__file__).resolve().parents[2]
     environ = {
         **os.environ,
-        "PYTHONPATH": str(fakes),
+        "PYTHONPATH": os.pathsep.join([str(fakes), str(root)]),
         "FAKE_HUB_FILES": json.dumps(files),
         "FAKE_S3_DIR": str(tmp_path / "s3"),
+        "FAKE_S3_DAMAGE": json.dumps(damage or {}),
     }
     result = subprocess.run(
         [
@@ -498,6 +536,48 @@ def test_the_job_writes_every_file_and_then_its_manifest_under_the_revisions_pre
     from charts.vllm_weights_check.runtime.verify_weights import problems_of
 
     assert problems_of(bucket / PREFIX, revision=SHA)[0] == []
+
+
+def test_the_job_records_each_files_crc64nvme_as_s3_keeps_it_in_a_manifest_of_format_2(tmp_path):
+    # given files of several sizes, read by the Job 7 bytes at a time (its CRC carried from read to read)
+    files = {
+        "config.json": {"content": '{"model_type": "kimi_k3"}', "lfs": False},
+        SHARD: {"content": "weights" * 1000, "lfs": True},
+        "empty.txt": {"content": "", "lfs": False},
+    }
+    # when the Job mirrors them
+    result, bucket = run_job_script(tmp_path, files)
+    # then the manifest is of format 2 and every file's CRC64NVME is the one the tests' own implementation gives
+    # for the same bytes, base64 of its 8 big-endian bytes, as S3 returns it
+    assert result.returncode == 0, result.stderr
+    manifest = json.loads((bucket / PREFIX / "MANIFEST.json").read_text())
+    assert manifest["format"] == 2
+    recorded = {entry["path"]: entry["crc64nvme"] for entry in manifest["files"]}
+    assert recorded == {
+        path: crc64nvme_b64(spec["content"].encode()) for path, spec in files.items()
+    }
+
+
+def test_an_object_s3_holds_otherwise_than_the_job_read_it_fails_the_job_naming_the_file(tmp_path):
+    # given S3 keeping, for the shard, a CRC64NVME of other bytes than the Job read from the Hub
+    files = {
+        "config.json": {"content": "{}", "lfs": False},
+        SHARD: {"content": "w" * 50, "lfs": True},
+    }
+    # when the Job mirrors
+    result, bucket = run_job_script(tmp_path, files, damage={PREFIX + SHARD: "x"})
+    # then it stops with the object's name, and writes no manifest (llmops pins nothing)
+    assert result.returncode == 1
+    assert f"MIRROR FAILED: s3://{BUCKET}/{PREFIX}{SHARD}" in result.stderr
+    assert not (bucket / PREFIX / "MANIFEST.json").exists()
+
+
+def test_the_tests_crc64nvme_is_the_standard_one():
+    # the CRC catalogue's check value of CRC-64/NVME, and S3's encoding of it
+    assert crc64nvme(b"123456789") == 0xAE8B14860A799888
+    assert (
+        crc64nvme_b64(b"123456789") == base64.b64encode(bytes.fromhex("ae8b14860a799888")).decode()
+    )
 
 
 def test_code_that_differs_from_the_hubs_git_blob_is_named(tmp_path):

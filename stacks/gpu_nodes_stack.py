@@ -8,11 +8,13 @@ from aws_cdk import aws_eks_v2 as eks
 from constructs import Construct
 
 from cdk_constructs.bridge_node_group import BridgeNodeGroup
+from cdk_constructs.bridge_on_alarm import BridgeOnAlarm
 from cdk_constructs.capacity_block_node_group import CapacityBlockNodeGroup, NodeTaint
 from cdk_constructs.gpu_device_plugins import GpuDevicePlugins
 from cdk_constructs.image_cache import grant_pull_through
 from deployment_config.bridge import bridge_plan
 from deployment_config.gpu_nodes import (
+    BRIDGE_GPU_NODEGROUP,
     GPU_NODE_LABELS,
     GPU_TAINT_EFFECT,
     GPU_TAINT_KEY,
@@ -103,6 +105,15 @@ class GpuNodesStack(cdk.Stack):
                 labels=GPU_NODE_LABELS,
                 taints=group["taints"],
                 schedule_prefix=env_config.cluster_name,
+            )
+            #: And without a person when a block node fails: the healthy-target alarm's OK to ALARM starts it.
+            self.bridge_on_alarm = BridgeOnAlarm(
+                self,
+                "BridgeOnAlarm",
+                cluster_name=env_config.cluster_name,
+                nodegroup_name=BRIDGE_GPU_NODEGROUP,
+                nodegroup_arn=self.bridge.nodegroup.nodegroup_arn,
+                plan=plan,
             )
             cdk.CfnOutput(
                 self,

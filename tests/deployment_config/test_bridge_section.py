@@ -121,7 +121,36 @@ def test_a_bridge_on_hyperpod_is_refused():
     document["bridge"] = {"instance_types": ["p6-b300.48xlarge"], "block_end": "2026-12-06T11:30Z"}
     with pytest.raises(ConfigError) as caught:
         parse_environment(document, name="example-hyperpod")
-    assert [i.field for i in caught.value.issues if "HyperPod bridge" in i.problem] == ["bridge"]
+    (issue,) = [i for i in caught.value.issues if "HyperPod bridge" in i.problem]
+    assert issue.field == "bridge"
+    # the reason names the operator's fields it rests on
+    for field in ("spec.nodeAffinity", "spec.instanceTypes", "spec.instanceType", "UpdateCluster"):
+        assert field in issue.problem
+
+
+def test_the_hyperpod_bridge_reason_holds_for_the_vendored_crd():
+    # given the served v1 schema of the vendored InferenceEndpointConfig CRD and the endpoint the chart writes
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    crd = yaml.safe_load(
+        (
+            root
+            / "charts/imports/crds/inference.sagemaker.aws.amazon.com_inferenceendpointconfigs.yaml"
+        ).read_text(encoding="utf-8")
+    )
+    (v1,) = [v for v in crd["spec"]["versions"] if v["name"] == "v1"]
+    spec = v1["schema"]["openAPIV3Schema"]["properties"]["spec"]["properties"]
+    # then instanceTypes orders types (strings), not instance groups
+    assert spec["instanceTypes"]["items"] == {"type": "string"}
+    assert "order of preference" in spec["instanceTypes"]["description"]
+    # and only nodeAffinity prefers nodes by label, exclusive of instanceType
+    assert "preferredDuringSchedulingIgnoredDuringExecution" in spec["nodeAffinity"]["properties"]
+    assert "mutually exclusive with instanceType" in spec["nodeAffinity"]["description"]
+    # and the endpoint is written with instanceType
+    assert "instance_type=spec.instance_type" in (
+        root / "charts/inference_endpoint_config.py"
+    ).read_text(encoding="utf-8")
 
 
 def test_max_instances_is_a_whole_number_of_replicas(bridge_document):

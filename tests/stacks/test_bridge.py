@@ -191,3 +191,96 @@ def test_given_a_bridge_then_as_many_replicas_wait_for_its_nodes(bridge_env, def
 
     # the bridge's replicas exist before its nodes do (Pending), so they start as soon as the nodes join
     assert deployment(bridge_env)["replicas"] == 2 * deployment(default_env)["replicas"]
+
+
+def _definition(template: dict) -> dict:
+    """The bridge-on-alarm state machine's definition, its Fn::Join resolved (tokens written as ${Ref} or ${Id.Attr})."""
+    (machine,) = _resources(template, "AWS::StepFunctions::StateMachine").values()
+    parts = machine["Properties"]["DefinitionString"]["Fn::Join"][1]
+
+    def text(part) -> str:
+        if isinstance(part, str):
+            return part
+        if "Ref" in part:
+            return "${" + part["Ref"] + "}"
+        return "${" + ".".join(part["Fn::GetAtt"]) + "}"
+
+    return json.loads("".join(text(p) for p in parts))
+
+
+def test_given_a_bridge_then_the_healthy_target_alarm_going_from_ok_to_alarm_starts_the_state_machine(
+    template, bridge_env
+):
+    # given the one EventBridge rule of the GPU nodes stack
+    (rule,) = _resources(template, "AWS::Events::Rule").values()
+    pattern = rule["Properties"]["EventPattern"]
+    # then it names the serving alarm on healthy targets, and only its OK to ALARM transition
+    assert pattern["source"] == ["aws.cloudwatch"]
+    assert pattern["detail-type"] == ["CloudWatch Alarm State Change"]
+    assert pattern["detail"] == {
+        "alarmName": [f"{bridge_env.cluster_name}-EndpointNoHealthyTarget"],
+        "state": {"value": ["ALARM"]},
+        "previousState": {"value": ["OK"]},
+    }
+    # and its target is the state machine
+    (target,) = rule["Properties"]["Targets"]
+    (machine_id,) = _resources(template, "AWS::StepFunctions::StateMachine")
+    assert target["Arn"] == {"Ref": machine_id}
+
+
+def test_given_a_bridge_then_the_alarm_machine_scales_the_bridge_to_the_schedules_size_before_its_start(
+    template, bridge_env
+):
+    from deployment_config.bridge import bridge_plan
+
+    plan = bridge_plan(bridge_env)
+    definition = _definition(template)
+    states = definition["States"]
+    # given a valid definition: every Next and Default names a state, and the start is one of them
+    assert definition["StartAt"] in states
+    for state in states.values():
+        for name in [state.get("Next"), state.get("Default")] + [
+            c["Next"] for c in state.get("Choices", [])
+        ]:
+            assert name is None or name in states
+    # when the event is of before the bridge's scheduled start
+    choice = states[definition["StartAt"]]
+    (rule,) = choice["Choices"]
+    assert rule == {
+        "Variable": "$.time",
+        "TimestampLessThan": plan.start.strftime("%Y-%m-%dT%H:%M:%SZ"),
+        "Next": rule["Next"],
+    }
+    # then it calls UpdateNodegroupConfig on the bridge node group, with the start schedule's size
+    task = states[rule["Next"]]
+    assert task["Resource"] == "arn:${AWS::Partition}:states:::aws-sdk:eks:updateNodegroupConfig"
+    assert task["Parameters"] == {
+        "ClusterName": bridge_env.cluster_name,
+        "NodegroupName": "gpu-bridge",
+        "ScalingConfig": {"MinSize": 0, "MaxSize": plan.instances, "DesiredSize": plan.instances},
+    }
+    assert task.get("End") is True
+    # and after it the schedules own the bridge: the machine changes nothing
+    assert states[choice["Default"]]["Type"] == "Succeed"
+
+
+def test_given_a_bridge_then_the_alarm_machine_may_update_that_one_node_group_only(template):
+    (machine,) = _resources(template, "AWS::StepFunctions::StateMachine").values()
+    role_id = machine["Properties"]["RoleArn"]["Fn::GetAtt"][0]
+    bridge_id = next(
+        k for k, r in _resources(template, "AWS::EKS::Nodegroup").items() if "Bridge" in k
+    )
+    granted = [
+        s
+        for p in _resources(template, "AWS::IAM::Policy").values()
+        if {"Ref": role_id} in p["Properties"]["Roles"]
+        for s in p["Properties"]["PolicyDocument"]["Statement"]
+        if s["Action"] == "eks:UpdateNodegroupConfig" or "eks:UpdateNodegroupConfig" in s["Action"]
+    ]
+    assert granted == [
+        {
+            "Action": "eks:UpdateNodegroupConfig",
+            "Effect": "Allow",
+            "Resource": {"Fn::GetAtt": [bridge_id, "Arn"]},
+        }
+    ]

@@ -282,7 +282,13 @@ def usage_human(usage: UsageReport) -> list:
     extension = data["extension"]
     return [
         f"{usage.env} in {usage.region}: {block.kind} {block.identifier} from {utc_and_local(block.start)} to "
-        f"{utc_and_local(block.end)}, {data['block']['hours_so_far']} h so far.",
+        f"{utc_and_local(block.end)}"
+        + (
+            f", the bridge from {utc_and_local(usage.bridge.start)} to {utc_and_local(usage.bridge.stop)}"
+            if usage.bridge
+            else ""
+        )
+        + f", {data['block']['hours_so_far']} h so far.",
         table(["figure", "value", "source"], rows),
         "Paid periods (each fee spread over its own hours; a gap between blocks is in none):",
         table(

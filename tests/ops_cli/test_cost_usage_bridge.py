@@ -161,6 +161,7 @@ def test_the_table_shows_the_bridge_rows_with_their_sources(regional):
     assert "783.29 USD" in rows["bridge cost so far"]
     assert "5.5 h x 142.416 USD per instance-hour, On-Demand" in rows["bridge cost so far"]
     assert "92,324.09 USD" in rows["block + bridge cost so far"]
+    assert "the bridge from 2026-12-06 08:22 UTC" in result.stdout.splitlines()[0]
     assert "(block + bridge)" in rows["per million output tokens"]
 
 

@@ -14,7 +14,8 @@ Rows, top to bottom:
    the node monitoring agent.
 5. Capacity Block: hours left (EC2's EndDate of the reservation, put every minute by the publisher).
 6. What the block earns: tokens served, cost per million input and output tokens and the idle share, over the
-   dashboard's time range (cdk_constructs/block_earnings_widgets.py).
+   dashboard's time range, with a bridge section its instance-hours and cost too
+   (cdk_constructs/block_earnings_widgets.py).
 7. The state of every alarm.
 
 Container logs are in CloudWatch Logs, /aws/containerinsights/CLUSTER/application (query in the text widget).
@@ -43,6 +44,7 @@ from cdk_constructs.serving_metrics import (
     GPU_DEVICE_DIMENSIONS,
     HEALTHY_TARGETS,
     TRAINING_PLAN_HOURS_LEFT,
+    BridgeMetering,
 )
 from deployment_config.addon_outputs import container_insights_log_group_name
 from deployment_config.metric_names import GENERATION_TOKENS_PER_SECOND, PROMPT_TOKENS_PER_SECOND
@@ -118,6 +120,7 @@ class ServingDashboard(Construct):
         logs: str | None = None,
         spec_decoding: bool = False,
         router: bool = False,
+        bridge: BridgeMetering | None = None,
     ) -> None:
         """:param gpu_health: the GPU rows (Container Insights and the node monitoring agent; the EKS path).
         :param dcgm_gpu: the GPU rows from DCGM through the publisher (the HyperPod path); not with ``gpu_health``.
@@ -125,6 +128,7 @@ class ServingDashboard(Construct):
         :param logs: the text widget's hint on the container logs. Default: the EKS path's Container Insights group.
         :param spec_decoding: a row with speculative decoding's acceptance (serving_metrics.SPEC_DECODE_PUBLISHED).
         :param router: a row with the router's metrics (serving_metrics.ROUTER_PUBLISHED), under the endpoint row.
+        :param bridge: the bridge the publisher counts: its instance-hours and cost join the earnings row.
 
         The earnings row shows the cost per million tokens where the publisher puts the block's cost (the fee is known:
         ``observability.block_fee_usd``, or a capacity whose fee AWS returns), and says how to get it otherwise."""
@@ -282,7 +286,9 @@ class ServingDashboard(Construct):
         else:
             self.dashboard.add_widgets(capacity_widget)
         block_cost = capacity.fee_from_aws or observability.block_fee_usd is not None
-        self.dashboard.add_widgets(*block_earnings_widgets(m, block_cost=block_cost, width=WIDTH))
+        self.dashboard.add_widgets(
+            *block_earnings_widgets(m, block_cost=block_cost, bridge=bridge, width=WIDTH)
+        )
         self.dashboard.add_widgets(
             cloudwatch.AlarmStatusWidget(title="Alarms", alarms=list(alarms), width=WIDTH, height=4)
         )

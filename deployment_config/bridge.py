@@ -17,6 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
+from deployment_config import gpu_prices
 from deployment_config.gpu_nodes import EKS_SCALE_IN_BEFORE_END_MINUTES
 from deployment_config.model import EnvironmentConfig
 
@@ -63,3 +64,12 @@ def bridge_plan(env: EnvironmentConfig) -> BridgePlan | None:
         instances=bridge.max_instances or env.capacity.instance_count,
         startup_budget_seconds=budget,
     )
+
+
+def on_demand_rate(env: EnvironmentConfig) -> gpu_prices.PublishedRate | None:
+    """The bridge's On-Demand rate per instance-hour from the price table (deployment_config/gpu_prices.py), the one
+    that ``llmops cost``, ``llmops cost --usage`` and the serving metrics publisher price the bridge with; None without
+    a bridge section, or where the table has no rate for its type and region."""
+    if env.bridge is None:
+        return None
+    return gpu_prices.on_demand_rate(env.bridge.instance_types[0], env.region)

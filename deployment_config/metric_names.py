@@ -17,3 +17,10 @@ SERVING_BUSY = "ServingBusy"
 SCRAPE_INTERVAL_SECONDS = 30
 #: The scraper's job for the vLLM pods; the router's pods are another job (scrape.py).
 VLLM_JOB = "vllm"
+
+#: The bridge (the bridge section, docs/stay-up.md): the bridge node group's instances running at the minute
+#: (cdk_constructs/serving_metrics/runtime/bridge.py counts them), so that its Sum over a range is the instance-minutes
+#: in it; and, where an On-Demand rate is known, that minute's cost of them in USD (instances x the rate / 60), so that
+#: its Sum is what the bridge cost in the range. ``llmops cost --usage`` reads the first (ops_cli/block_usage.py).
+BRIDGE_INSTANCES = "BridgeInstances"
+BRIDGE_COST_USD = "BridgeCostUsd"

@@ -19,6 +19,8 @@ Facts and their sources:
   million input (output) tokens is that cost over the input (output) tokens alone: each figure bears the whole cost,
   so the two do not add up, and against an API's per-token prices each is an upper bound.
   The other hourly resources (system nodes, NAT gateways, ...) are ``llmops cost``'s, not counted here.
+- With a bridge section, the bridge's instance-hours and their cost at the On-Demand rate, over the block and the
+  bridge's window (ops_cli/bridge_usage.py); the cost per million tokens is then over the block's and the bridge's.
 - Idle share: 1 - busy minutes / the paid minutes so far (the minutes inside a paid period; a gap between two blocks
   is not paid and not counted). Minutes in which vLLM did not serve (starting, stopped) count as idle: the fee is paid
   either way. A request that starts and ends between two scrapes (30 s) is not seen, so the idle share is an upper
@@ -41,6 +43,7 @@ from deployment_config.metric_names import (
 from deployment_config.model import EnvironmentConfig, Platform
 from ops_cli import cost
 from ops_cli.aws import Aws
+from ops_cli.bridge_usage import BRIDGE_QUERY, BridgeUse, bridge_use
 from ops_cli.cost_records import Block, to_tenths
 from ops_cli.errors import shown, unexpected_answer
 from ops_cli.paid_periods import PaidPeriod, capacity_periods, paid_minutes, plan_period
@@ -68,6 +71,8 @@ class Hour:
     output_tokens: Decimal = Decimal(0)
     busy_minutes: Decimal = Decimal(0)
     served_minutes: Decimal = Decimal(0)
+    #: the bridge's instance-minutes in the hour (ops_cli/bridge_usage.py)
+    bridge_minutes: Decimal = Decimal(0)
 
 
 def _share(busy: Decimal, minutes: Decimal) -> Decimal | None:
@@ -83,22 +88,28 @@ class Usage:
     hours: list[Hour] = field(default_factory=list)
     #: The periods paid for (ops_cli/paid_periods.py); the block alone when not given.
     periods: list[PaidPeriod] = field(default_factory=list)
+    #: the bridge, with a bridge section (ops_cli/bridge_usage.py)
+    bridge: BridgeUse | None = None
 
     @property
     def paid(self) -> list[PaidPeriod]:
         """The paid periods with both dates (a pending extension is listed, not paid)."""
         return [p for p in self.periods if p.paid and p.start is not None and p.end is not None]
 
+    def spans(self) -> list[PaidPeriod]:
+        """The spans of paid minutes: the paid periods, and the bridge's window."""
+        return [*self.paid, *([self.bridge.span()] if self.bridge else [])]
+
     @property
     def start(self) -> datetime | None:
-        return min((p.start for p in self.paid), default=None)
+        return min((p.start for p in self.spans()), default=None)
 
     @property
     def until(self) -> datetime | None:
         """The end of the span read so far: now, within the first paid start and the last paid end."""
         if self.start is None:
             return None
-        return max(self.start, min(self.now, max(p.end for p in self.paid)))
+        return max(self.start, min(self.now, max(p.end for p in self.spans())))
 
     @property
     def currency(self) -> str:
@@ -127,8 +138,21 @@ class Usage:
             return None
         return sum((p.cost_so_far(self.now) for p in counted), Decimal(0))
 
-    def per_million(self, tokens: Decimal) -> Decimal | None:
+    @property
+    def bridge_cost(self) -> Decimal | None:
+        """The bridge's instance-minutes so far at its rate; None without a bridge or a rate."""
+        return self.bridge.cost(self.total("bridge_minutes")) if self.bridge else None
+
+    @property
+    def gpu_cost(self) -> Decimal | None:
+        """What the per-token figures bear: the block's cost so far, and the bridge's where there is one."""
         spent = self.cost_so_far
+        if spent is None or self.bridge is None:
+            return spent
+        return spent + (self.bridge_cost or Decimal(0))
+
+    def per_million(self, tokens: Decimal) -> Decimal | None:
+        spent = self.gpu_cost
         return None if spent is None or tokens <= 0 else spent * MILLION / tokens
 
     @property
@@ -180,8 +204,12 @@ class Usage:
             },
             "cost_so_far": _cents(spent),
             "cost_currency": self.currency,
-            "cost_complete": spent is not None and not self.left_out(),
-            "cost_leaves_out": [self._left_out(p) for p in self.left_out()],
+            "cost_complete": spent is not None and not self._leaves_out(),
+            "cost_leaves_out": self._leaves_out(),
+            "bridge": self.bridge.to_dict(self.total("bridge_minutes"), _cents)
+            if self.bridge
+            else None,
+            "gpu_cost_so_far": _cents(self.gpu_cost),
             "paid_periods": [self._period(p) for p in self.periods],
             "input_tokens": int(inputs),
             "output_tokens": int(outputs),
@@ -202,6 +230,11 @@ class Usage:
                 for h in self.hours
             ],
         }
+
+    def _leaves_out(self) -> list[str]:
+        """What the cost leaves out: begun periods without a counted fee, a bridge that ran without a rate."""
+        bridge = self.bridge.left_out(self.total("bridge_minutes")) if self.bridge else None
+        return [self._left_out(p) for p in self.left_out()] + ([bridge] if bridge else [])
 
     def _left_out(self, period: PaidPeriod) -> str:
         """Why a begun period's fee is not in the cost: unknown (its source says how to add it), or another currency."""
@@ -273,10 +306,15 @@ def _count(value: object) -> bool:
 
 
 def hourly_use(
-    aws: Aws, cluster_name: str, start: datetime, until: datetime, periods: list[PaidPeriod]
+    aws: Aws,
+    cluster_name: str,
+    start: datetime,
+    until: datetime,
+    periods: list[PaidPeriod],
+    queries: dict = QUERIES,
 ) -> list[Hour]:
     """The hours from ``start`` to ``until``, each with its paid minutes (``periods``: a gap between two blocks has
-    none), filled from CloudWatch GetMetricData (every page)."""
+    none), filled from CloudWatch GetMetricData (every page) with ``queries`` (:data:`QUERIES`' form)."""
     hours = []
     moment = start
     while moment < until:
@@ -288,7 +326,7 @@ def hourly_use(
     params = {
         "MetricDataQueries": [
             {"Id": key, "MetricStat": _query(metric, stat, cluster_name), "ReturnData": True}
-            for key, (metric, stat, _, _) in QUERIES.items()
+            for key, (metric, stat, _, _) in queries.items()
         ],
         "StartTime": start,
         "EndTime": until,
@@ -298,7 +336,7 @@ def hourly_use(
         "cloudwatch", "get_metric_data", f"read {cluster_name}'s serving metrics", **params
     ):
         for result in page.get("MetricDataResults") or []:
-            query = QUERIES.get(result.get("Id")) if isinstance(result, dict) else None
+            query = queries.get(result.get("Id")) if isinstance(result, dict) else None
             if query is None:
                 raise unexpected_answer(
                     f"CloudWatch answered {cluster_name}'s metrics with a result of no query asked for"
@@ -331,7 +369,10 @@ def usage_report(
         if env.platform is Platform.HYPERPOD
         else capacity_periods(aws, env, block)
     )
-    usage = Usage(env.name, env.region, block, now, periods=periods)
+    usage = Usage(env.name, env.region, block, now, periods=periods, bridge=bridge_use(env))
+    queries = {**QUERIES, **(BRIDGE_QUERY if usage.bridge else {})}
     if usage.until is not None:
-        usage.hours = hourly_use(aws, env.cluster_name, usage.start, usage.until, usage.paid)
+        usage.hours = hourly_use(
+            aws, env.cluster_name, usage.start, usage.until, usage.spans(), queries
+        )
     return usage

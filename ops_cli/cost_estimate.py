@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 
 from deployment_config import gpu_prices
-from deployment_config.bridge import bridge_plan
+from deployment_config.bridge import bridge_plan, on_demand_rate
 from deployment_config.catalog import GPU_INSTANCE_TYPES
 from deployment_config.model import EnvironmentConfig, Platform
 from ops_cli.cost_records import BridgeCost, PublishedFee
@@ -57,7 +57,7 @@ def bridge_cost(env: EnvironmentConfig) -> BridgeCost | None:
     if plan is None:
         return None
     instance_type = env.bridge.instance_types[0]
-    rate = gpu_prices.on_demand_rate(instance_type, env.region)
+    rate = on_demand_rate(env)
     return BridgeCost(
         instance_type,
         plan.instances,

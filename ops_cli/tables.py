@@ -231,7 +231,8 @@ def usage_human(usage: UsageReport) -> list:
     )
     if data["cost_leaves_out"]:
         fee += "; leaves out " + "; ".join(data["cost_leaves_out"])
-    per_million = "the cost so far / the tokens (each figure bears the whole cost)"
+    bridge = data["bridge"]
+    per_million = f"the cost so far{' (block + bridge)' if bridge else ''} / the tokens (each figure bears the whole cost)"
     rows = [
         ("block cost so far", money(data["cost_so_far"], currency), fee),
         ("input tokens", count(data["input_tokens"]), "vllm:prompt_tokens_total (CloudWatch)"),
@@ -257,10 +258,38 @@ def usage_human(usage: UsageReport) -> list:
             f"{count(data['not_serving_minutes'])} minutes (counted as idle)",
         ),
     ]
+    if bridge:
+        rate = bridge["on_demand_per_instance_hour"]
+        rows[1:1] = [
+            (
+                "bridge instance-hours",
+                bridge["instance_hours"],
+                f"BridgeInstances (CloudWatch): {bridge['instance_type']} instances running, counted each minute",
+            ),
+            (
+                "bridge cost so far",
+                money(bridge["cost_so_far"], PRICE_CURRENCY),
+                f"{bridge['instance_hours']} h x {rate} {PRICE_CURRENCY} per instance-hour, On-Demand "
+                f"(price table of {bridge['read_on']})"
+                if rate
+                else bridge["absent"],
+            ),
+            (
+                "block + bridge cost so far",
+                money(data["gpu_cost_so_far"], currency),
+                "what the per-token figures bear",
+            ),
+        ]
     extension = data["extension"]
     return [
         f"{usage.env} in {usage.region}: {block.kind} {block.identifier} from {utc_and_local(block.start)} to "
-        f"{utc_and_local(block.end)}, {data['block']['hours_so_far']} h so far.",
+        f"{utc_and_local(block.end)}"
+        + (
+            f", the bridge from {utc_and_local(usage.bridge.start)} to {utc_and_local(usage.bridge.stop)}"
+            if usage.bridge
+            else ""
+        )
+        + f", {data['block']['hours_so_far']} h so far.",
         table(["figure", "value", "source"], rows),
         "Paid periods (each fee spread over its own hours; a gap between blocks is in none):",
         table(

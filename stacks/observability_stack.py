@@ -108,6 +108,7 @@ from cdk_constructs.serving_metrics import (
     CAPACITY_BLOCK_HOURS_LEFT,
     TRAINING_PLAN_HOURS_LEFT,
     ServingMetricsPublisher,
+    bridge_metering,
     scrape_configuration_blob,
 )
 from charts.inference_endpoint_spec import InferenceEndpointSpec
@@ -220,6 +221,8 @@ class ObservabilityStack(cdk.Stack):
         router = router_metrics_port(spec) is not None
         # With a next block: ServingGapMinutes and its alarm, on llmops handover's plan (cdk_constructs/serving_gap.py).
         gap = serving_gap_plan(env_config)
+        # With a bridge section: its instances (and their cost) every minute, and on the dashboard.
+        bridge = bridge_metering(env_config)
         self.publisher = self._publisher(
             cluster_name,
             load_balancer_tags=service_load_balancer_tags(cluster_name, spec.namespace, spec.name),
@@ -230,6 +233,7 @@ class ObservabilityStack(cdk.Stack):
             block_fee_usd=env_config.observability.block_fee_usd,
             next_block_fee_usd=env_config.observability.next_block_fee_usd,
             serving_gap=gap,
+            bridge=bridge,
         )
         self.alarms = ServingAlarms(
             self,
@@ -269,6 +273,7 @@ class ObservabilityStack(cdk.Stack):
             alarms=list(self.alarms.alarms.values()),
             spec_decoding=bool(env_config.model.speculator_size_gb),
             router=router,
+            bridge=bridge,
         )
 
     def _hyperpod(

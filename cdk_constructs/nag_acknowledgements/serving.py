@@ -92,7 +92,8 @@ def acknowledge_serving_metrics_publisher(function_role: IConstruct) -> None:
         function_role,
         "AwsSolutions-IAM5[Resource::*]",
         "cloudwatch:PutMetricData (restricted to the LLMServing namespace by condition), "
-        "ec2:DescribeCapacityReservations, ec2:DescribeCapacityBlockExtensionHistory and the elasticloadbalancing "
+        "ec2:DescribeCapacityReservations, ec2:DescribeCapacityBlockExtensionHistory, ec2:DescribeInstances (with a "
+        "bridge) and the elasticloadbalancing "
         "Describe calls take no resource types in "
         "the Service Authorization Reference; the function only reads them, and writes metrics to one namespace "
         "(sagemaker:DescribeTrainingPlan, on HyperPod, is granted on the configured plan's ARN only)",

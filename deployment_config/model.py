@@ -180,7 +180,8 @@ class EnvironmentConfig:
         """The startup budget the vLLM pod is given (the charts' VLLM_ENGINE_READY_TIMEOUT_S and startup probe).
 
         By where its weights come from on EKS: from S3 the node copies them at its instance's rate, so a hung start
-        ends an hour or more sooner than on the Hub path, whose budget keeps its 0.4 GB/s floor. On HyperPod the
+        ends an hour or more sooner than on the Hub path, whose budget keeps its 0.4 GB/s floor; streamed from S3
+        (``weight_load: runai_streamer``) the stream's, with no copy. On HyperPod the
         Hub path's, the longest: the operator's S3 mount streams at a rate nothing here measures. Never below the
         recipe's own VLLM_ENGINE_READY_TIMEOUT_S (deployment_config/recipe/), nor below vLLM's default."""
         from_hub = (
@@ -188,7 +189,10 @@ class EnvironmentConfig:
             or self.model.weight_source is WeightSource.HUGGINGFACE
         )
         budget = startup_budget(
-            self.model.loaded_gb, from_hub=from_hub, instance_type=self.gpu_instance_type.name
+            self.model.loaded_gb,
+            from_hub=from_hub,
+            instance_type=self.gpu_instance_type.name,
+            streamed=self.model.weight_load is WeightLoad.RUNAI_STREAMER,
         )
         floor = (
             self.model.profile.engine_ready_floor_seconds

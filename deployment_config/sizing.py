@@ -12,9 +12,11 @@ from dataclasses import dataclass
 from deployment_config.catalog import GPU_INSTANCE_TYPES, GpuInstanceType
 from deployment_config.errors import ConfigError, Problem
 from deployment_config.startup_rates import (
+    CHECK_S3_WEIGHTS_SECONDS,
     CRT_CONNECTIONS,
     CRT_TARGET,
     ENA_BANDWIDTH,
+    RUNAI_DISTRIBUTED_NODE,
     S3_PER_CONNECTION,
     SLOWEST_LOAD,
     WARM_UP_PROXY,
@@ -349,28 +351,42 @@ def warm_up_budget_seconds() -> float:
 
 
 def startup_estimate_seconds(
-    weights_gb: int, *, from_hub: bool = True, instance_type: str | None = None
+    weights_gb: int,
+    *,
+    from_hub: bool = True,
+    instance_type: str | None = None,
+    streamed: bool = False,
 ) -> float:
     """Download + load + warm-up of one vLLM start, at the slowest measured load rate (startup_rates.SLOWEST_LOAD)
     and the budget's warm-up (:func:`warm_up_budget_seconds`). ``from_hub``: the weights come from the Hugging Face Hub
     (the slowest supported path, at :data:`HUB_BUDGET_FLOOR`), else from the environment's S3 mirror
-    (:func:`s3_download_rate`)."""
-    download = HUB_BUDGET_FLOOR if from_hub else s3_download_rate(instance_type)
-    return (
-        download.seconds_for(weights_gb)
-        + SLOWEST_LOAD.seconds_for(weights_gb)
-        + warm_up_budget_seconds()
-    )
+    (:func:`s3_download_rate`). ``streamed`` (``model.weight_load: runai_streamer``, S3 weights): no copy and no load
+    from the disk, but check-weights-s3's bound (startup_rates.CHECK_S3_WEIGHTS_SECONDS) and the Run:ai stream at the
+    published 8-rank node rate (startup_rates.RUNAI_DISTRIBUTED_NODE); on every start, restarts included, since
+    nothing is kept on the node."""
+    if streamed and not from_hub:
+        weights = CHECK_S3_WEIGHTS_SECONDS + RUNAI_DISTRIBUTED_NODE.seconds_for(weights_gb)
+    else:
+        download = HUB_BUDGET_FLOOR if from_hub else s3_download_rate(instance_type)
+        weights = download.seconds_for(weights_gb) + SLOWEST_LOAD.seconds_for(weights_gb)
+    return weights + warm_up_budget_seconds()
 
 
 def startup_budget(
-    weights_gb: int, *, from_hub: bool = True, instance_type: str | None = None
+    weights_gb: int,
+    *,
+    from_hub: bool = True,
+    instance_type: str | None = None,
+    streamed: bool = False,
 ) -> StartupBudget:
     """The startup budget of a model with ``weights_gb`` of weights: the estimate x :data:`STARTUP_SAFETY_FACTOR`, in
     whole minutes, never below vLLM's own default. The default is the Hub path, the slowest supported one: a caller that
     does not say where the weights come from gets the longest budget. For 1,420 GB from the Hub: 113 minutes (6,780 s);
-    from S3 onto a p6-b300: 42 minutes (2,520 s) (bench/timeline.py prints every phase)."""
-    estimate = startup_estimate_seconds(weights_gb, from_hub=from_hub, instance_type=instance_type)
+    from S3 onto a p6-b300: 42 minutes (2,520 s); streamed from S3 (``streamed``): 22 minutes (bench/timeline.py prints
+    every phase)."""
+    estimate = startup_estimate_seconds(
+        weights_gb, from_hub=from_hub, instance_type=instance_type, streamed=streamed
+    )
     engine = int(math.ceil(estimate * STARTUP_SAFETY_FACTOR / 60.0)) * 60
     return StartupBudget(
         engine_ready_timeout_seconds=max(engine, VLLM_DEFAULT_ENGINE_READY_TIMEOUT_S)

@@ -205,6 +205,25 @@ IMAGE_PULL_SOURCE = (
     "times using SOCI index on DLAMI and DLC')"
 )
 
+#: check-weights-s3 (charts/vllm_weights_check/runtime/check_s3_weights.py), the init container before a streamed start
+#: (``weight_load: runai_streamer``), reads no weight byte: one GET of the manifest and one listing of the prefix, then a
+#: HeadObject of every file, ``PARALLEL`` (16) at once. The files: Kimi-K3's 118 weight files (deployment_config/
+#: catalog.py, "118 files, 1.42 TB") and the revision's config and tokenizer files, counted here as 10 more: 128, so 8
+#: rounds of HEADs. Each request bounded at 2 s: S3's whitepaper gives "median latencies often in the range of tens of
+#: milliseconds" for requests under 512 KB and advises retrying such a GET or PUT "after 2 seconds" ("Best Practices
+#: Design Patterns: Optimizing Amazon S3 Performance", Timeouts and Retries for Latency-Sensitive Applications,
+#: https://docs.aws.amazon.com/whitepapers/latest/s3-optimizing-performance-best-practices/
+#: timeouts-and-retries-for-latency-sensitive-applications.html). A documented bound, not a measurement: the
+#: container's Python start (the image is on the node by then) is not in it; ``llmops phases`` measures the whole.
+CHECK_S3_REQUEST_BOUND_SECONDS = 2.0
+CHECK_S3_ROUNDS = 2 + -(-(118 + 10) // 16)
+CHECK_S3_WEIGHTS_SECONDS = CHECK_S3_ROUNDS * CHECK_S3_REQUEST_BOUND_SECONDS
+CHECK_S3_WEIGHTS_SOURCE = (
+    f"{CHECK_S3_ROUNDS} rounds of S3 requests (the manifest, the listing, 128 HEADs 16 at once) x "
+    f"{CHECK_S3_REQUEST_BOUND_SECONDS:g} s, the retry point S3's performance whitepaper gives for small requests "
+    "(median: tens of ms)"
+)
+
 
 @dataclass(frozen=True)
 class Duration:

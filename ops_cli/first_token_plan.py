@@ -8,6 +8,8 @@ from typing import Protocol
 from deployment_config.model import EnvironmentConfig
 from deployment_config.sizing import HUB_BUDGET_FLOOR, s3_download_rate
 from deployment_config.startup_rates import (
+    CHECK_S3_WEIGHTS_SECONDS,
+    CHECK_S3_WEIGHTS_SOURCE,
     ENA_BANDWIDTH,
     IMAGE_PULL_SECONDS,
     IMAGE_PULL_SOURCE,
@@ -22,6 +24,7 @@ from deployment_config.startup_rates import (
     UNMEASURED,
     Rate,
 )
+from deployment_config.weight_load import WeightLoad
 from ops_cli.plan_phase import Phase, minutes
 from ops_cli.s3_path_choice import PathTerms, faster_path, target
 from ops_cli.warm_up_plan import cold_words, warm_up_term
@@ -79,6 +82,12 @@ def load_format(env: EnvironmentConfig) -> str:
     return named if named in LOADER_FROM_MEMORY else "safetensors"
 
 
+def chosen_s3_path(env: EnvironmentConfig) -> str:
+    """The S3 path the charts run for ``env`` (ops_cli/s3_path_choice.py PATH_NAMES): the Run:ai stream with
+    ``model.weight_load: runai_streamer``, else the copy to the node's NVMe."""
+    return "runai" if env.model.weight_load is WeightLoad.RUNAI_STREAMER else "copy"
+
+
 def first_token_phases(env: EnvironmentConfig, measured: Measured | None = None) -> list[Phase]:
     """node ready -> first token for each weight source, the estimate and the limit beside it (issue 21, item 7).
 
@@ -87,7 +96,9 @@ def first_token_phases(env: EnvironmentConfig, measured: Measured | None = None)
     the H200's measured proxy, restored where the environment keeps a compile cache, cold where it does not; a new node
     with a cache also gives the first start of its key). With ``measured``, the measured load rate from the instance
     store, S3 copy rate and warm-up (bench/measured_phases.py) take their place. Then which S3 path is faster and
-    whether the charts' path meets issue 30's target (ops_cli/s3_path_choice.py)."""
+    whether the charts' path (:func:`chosen_s3_path`) meets issue 30's target (ops_cli/s3_path_choice.py). The Run:ai
+    path's totals hold check-weights-s3 (startup_rates.CHECK_S3_WEIGHTS_SECONDS) on every start: nothing is kept on
+    the node, so a restart checks and streams from S3 again."""
     weights = (
         env.model.loaded_gb
     )  # the weights and, with spec_decoding, the speculator (as the budget counts)
@@ -115,6 +126,8 @@ def first_token_phases(env: EnvironmentConfig, measured: Measured | None = None)
     new_warm = warm_up_term(env, measured, new_node=True)
     restart_warm = warm_up_term(env, measured, new_node=False)
     check = rates["sha256_check"]
+    check_s3 = CHECK_S3_WEIGHTS_SECONDS
+    chosen = chosen_s3_path(env)
     pull_fast, pull = IMAGE_PULL_SECONDS
     # The terms of each S3 path's two totals, by name, for the rows and the target's arithmetic (s3_path_choice).
     paths = {
@@ -131,10 +144,15 @@ def first_token_phases(env: EnvironmentConfig, measured: Measured | None = None)
         "runai": PathTerms(
             new_node=(
                 ("image pull", pull),
+                ("check-weights-s3", check_s3),
                 ("stream", weights / distributed),
                 *new_warm.terms,
             ),
-            restart=(("stream", weights / distributed), *restart_warm.terms),
+            restart=(
+                ("check-weights-s3", check_s3),
+                ("stream", weights / distributed),
+                *restart_warm.terms,
+            ),
             first_start_warm_up=new_warm.first_start_seconds,
         ),
     }
@@ -174,16 +192,25 @@ def first_token_phases(env: EnvironmentConfig, measured: Measured | None = None)
             "sizes, inodes and mtimes of the files against the marker of the first check (one stat a file)",
         ),
         Phase(
+            "weights check (check-weights-s3), every streamed start: size and CRC64NVME of every object as S3 keeps "
+            "it, against the manifest; no byte read",
+            minutes(check_s3),
+            f"{check_s3:g} s: {CHECK_S3_WEIGHTS_SOURCE} (deployment_config/startup_rates.py)",
+        ),
+        Phase(
             f"node ready -> first token, weights from S3: Run:ai streamer into GPU memory, distributed over the "
             f"{ranks} ranks (--load-format runai_streamer, --model-loader-extra-config '{{\"distributed\": true}}')",
             minutes(paths["runai"].new_node_seconds),
-            f"image pull {pull} s (no copy to overlap: the vLLM container streams) + {weights} GB / {distributed:.2f} "
+            f"image pull {pull} s (no copy to overlap: the vLLM container streams) + check-weights-s3 {check_s3:g} s "
+            f"+ {weights} GB / {distributed:.2f} "
             f"GB/s (runai_distributed_node / {RUNAI_RANKS_MEASURED} x {ranks} ranks){new_warm.words}; without "
             f"distributed every rank streams the whole checkpoint: {weights} GB / runai_each_rank_whole_model "
             f"{whole.gb_per_second:.2f} GB/s = {minutes(weights / whole.gb_per_second):g} min, {ranks} x the "
             f"bytes; limit: {pull_fast} s + / the lower of {ranks} x runai_streamer_from_memory and "
-            f"{'ena_bandwidth' if ena else 's3_download'} ({distributed_limit:g} GB/s) + the same warm-up",
-            limit_minutes=minutes(pull_fast + weights / distributed_limit + new_warm.seconds),
+            f"{'ena_bandwidth' if ena else 's3_download'} ({distributed_limit:g} GB/s) + the same check and warm-up",
+            limit_minutes=minutes(
+                pull_fast + check_s3 + weights / distributed_limit + new_warm.seconds
+            ),
             first_start_minutes=paths["runai"].first_start_minutes,
         ),
         Phase(
@@ -201,11 +228,12 @@ def first_token_phases(env: EnvironmentConfig, measured: Measured | None = None)
             limit_minutes=minutes(ceiling.seconds_for(weights) + restart_warm.seconds),
         ),
         Phase(
-            "restart on the same node -> first token, Run:ai distributed from S3 (nothing kept on the node)",
+            "restart on the same node -> first token, Run:ai distributed from S3 (nothing kept on the node: a "
+            "restart checks and streams from S3 again)",
             minutes(paths["runai"].restart_seconds),
-            f"{weights} GB / {distributed:.2f} GB/s, from S3 again{restart_warm.words}; limit: / "
-            f"{distributed_limit:g} + the same warm-up",
-            limit_minutes=minutes(weights / distributed_limit + restart_warm.seconds),
+            f"check-weights-s3 {check_s3:g} s + {weights} GB / {distributed:.2f} GB/s, from S3 again"
+            f"{restart_warm.words}; limit: / {distributed_limit:g} + the same check and warm-up",
+            limit_minutes=minutes(check_s3 + weights / distributed_limit + restart_warm.seconds),
         ),
         # vLLM 0.33.0 runai_streamer_loader.py takes a local directory as well (``is_local``) and streams it the same
         # way, distributed too; runai-model-streamer 0.17.1 distributed_streamer.py ``set_is_distributed`` does not
@@ -230,4 +258,4 @@ def first_token_phases(env: EnvironmentConfig, measured: Measured | None = None)
             "not documented",
         ),
     ]
-    return [*rows, faster_path(paths), target(paths)]
+    return [*rows, faster_path(paths, chosen), target(paths, chosen)]

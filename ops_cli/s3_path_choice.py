@@ -10,9 +10,9 @@ from ops_cli.plan_phase import Phase, minutes
 
 #: The S3 paths by the names the plan uses, in the words of its rows.
 PATH_NAMES = {"copy": "the copy to the NVMe", "runai": "Run:ai distributed from S3"}
-#: The path the charts run today: the copy to the node's NVMe, checked against the manifest (charts/vllm_deployment.py,
-#: the comment above ``S3_TRANSFER_SETTINGS``). Where a setting makes the Run:ai stream from S3 a checked path, the
-#: caller of :func:`target` and :func:`faster_path` passes the path the environment chose.
+#: The path the charts run by default (``model.weight_load: copy``): the copy to the node's NVMe, checked against the
+#: manifest (charts/vllm_deployment.py, the comment above ``S3_TRANSFER_SETTINGS``). With ``weight_load:
+#: runai_streamer`` the caller (ops_cli/first_token_plan.py ``chosen_s3_path``) passes "runai".
 CHARTS_S3_PATH = "copy"
 #: Issue 30, "Done when": node ready -> first token with S3 weights.
 TARGET_NEW_NODE_MINUTES = 15
@@ -59,9 +59,9 @@ def _arithmetic(terms: tuple[tuple[str, float], ...], limit: int) -> str:
 
 
 def faster_path(paths: dict[str, PathTerms], chosen: str = CHARTS_S3_PATH) -> Phase:
-    """Which of the two S3 paths is faster, on a new node and on a restart, warm-up in both totals; with the charts'
-    path the copy, why the charts keep it whatever the plan finds: the streamed bytes would not be checked against the
-    manifest (not the credentials, which the streamer takes)."""
+    """Which of the two S3 paths is faster, on a new node and on a restart, warm-up in both totals, and what the
+    environment's path (``chosen``) checks: the copy hashes every file against the manifest's sha256; the stream is
+    preceded by check-weights-s3, each object's size and CRC64NVME against the manifest (format 2)."""
     copy_new, copy_restart = path_minutes(paths, "copy")
     runai_new, runai_restart = path_minutes(paths, "runai")
 
@@ -73,14 +73,15 @@ def faster_path(paths: dict[str, PathTerms], chosen: str = CHARTS_S3_PATH) -> Ph
         )
 
     why = (
-        "The streamer takes the pod's EKS Pod Identity credentials (its S3 client's default chain has the container "
-        "credential provider: docs/maintainers/facts-and-sources.md); the chart still copies because what it streams "
-        "would not be checked: the manifest's sha256 is of the bytes, S3's SHA-256 of a multipart object is computed "
-        "from its parts' checksums, the CRC64NVME S3 adds by default is of the whole object (S3 API reference, "
-        "Checksum), and the mirror records neither in the manifest yet (docs/weights.md, 'Streaming into the GPUs "
-        "(Run:ai)'); measure both on the node (bench/weight_load.py, llmops phases) before switching"
+        "This environment copies (model.weight_load: copy, the default): the node hashes every file against the "
+        "manifest's sha256 once, then restarts load from the NVMe. model.weight_load: runai_streamer streams instead, "
+        "after check-weights-s3 has checked each object's size and CRC64NVME as S3 keeps it against the manifest "
+        "(format 2, written by llmops weights mirror); docs/weights.md, 'Streaming into the GPUs (Run:ai)', says what "
+        "that check covers and what it does not"
         if chosen == "copy"
-        else f"The charts run {PATH_NAMES[chosen]}"
+        else f"This environment runs {PATH_NAMES[chosen]} (model.weight_load: runai_streamer): check-weights-s3 checks "
+        "each object's size and CRC64NVME as S3 keeps it against the manifest (format 2) on every start, no byte read; "
+        "nothing is kept on the node, so a restart checks and streams from S3 again"
     )
     return Phase(
         f"faster S3 path by this plan: new node {faster(copy_new, runai_new)}; restart "

@@ -33,10 +33,17 @@ from deployment_config.sizing import (
     startup_budget,
     warm_up_budget_seconds,
 )
-from deployment_config.startup_rates import SLOWEST_LOAD, WARM_UP_PROXY
+from deployment_config.startup_rates import (
+    CHECK_S3_WEIGHTS_SECONDS,
+    RUNAI_DISTRIBUTED_NODE,
+    SLOWEST_LOAD,
+    WARM_UP_PROXY,
+    Rate,
+)
 from ops_cli.first_token_plan import (
     Measured,
     Phase,
+    chosen_s3_path,
     first_token_phases,
     minutes,
     rates_used,
@@ -57,7 +64,10 @@ def phases(env: EnvironmentConfig, measured: Measured | None = None) -> list[Pha
     from_hub = not hyperpod and env.model.weight_source is WeightSource.HUGGINGFACE
     instance = env.gpu_instance_type.name
     budget = env.pod_startup_budget
-    path_budget = startup_budget(weights, from_hub=from_hub, instance_type=instance)
+    streamed = not from_hub and chosen_s3_path(env) == "runai"
+    path_budget = startup_budget(
+        weights, from_hub=from_hub, instance_type=instance, streamed=streamed
+    )
     capacity = "training plan" if hyperpod else "Capacity Block"
     download = "hub_budget_floor" if from_hub else "s3_download"
     download_rate = HUB_BUDGET_FLOOR if from_hub else s3_download_rate(instance)
@@ -86,16 +96,7 @@ def phases(env: EnvironmentConfig, measured: Measured | None = None) -> list[Pha
             else "not measured here: `bin/llmops wait nodes` shows it",
         ),
         *first_token_phases(env, measured),
-        Phase(
-            f"budget: download ({'Hub' if from_hub else 'S3'}, this environment)",
-            minutes(download_rate.seconds_for(weights)),
-            f"{weights} GB / {download} {download_rate.gb_per_second:g} GB/s",
-        ),
-        Phase(
-            "budget: load",
-            minutes(SLOWEST_LOAD.seconds_for(weights)),
-            f"{weights} GB / slowest_load {SLOWEST_LOAD.gb_per_second:g} GB/s",
-        ),
+        *_weights_budget(weights, from_hub, streamed, download, download_rate),
         Phase(
             "budget: warm-up",
             minutes(warm_up_budget_seconds()),
@@ -107,8 +108,8 @@ def phases(env: EnvironmentConfig, measured: Measured | None = None) -> list[Pha
         Phase(
             "vLLM engine budget for this environment's weight source",
             path_budget.engine_ready_timeout_seconds / 60,
-            f"the three budget rows x {STARTUP_SAFETY_FACTOR}, whole minutes "
-            f"(sizing.startup_budget(from_hub={from_hub}))",
+            f"the budget rows above x {STARTUP_SAFETY_FACTOR}, whole minutes "
+            f"(sizing.startup_budget(from_hub={from_hub}, streamed={streamed}))",
         ),
         Phase(
             "vLLM engine budget in the charts (VLLM_ENGINE_READY_TIMEOUT_S)",
@@ -144,6 +145,34 @@ def phases(env: EnvironmentConfig, measured: Measured | None = None) -> list[Pha
             ),
         ]
     return steps
+
+
+def _weights_budget(
+    weights: int, from_hub: bool, streamed: bool, download: str, download_rate: Rate
+) -> list[Phase]:
+    """The budget's rows for the weights (sizing.startup_estimate_seconds): the download and the load, or, streamed,
+    check-weights-s3 and the Run:ai stream."""
+    if streamed:
+        return [
+            Phase(
+                "budget: check-weights-s3 and the Run:ai stream (S3, this environment)",
+                minutes(CHECK_S3_WEIGHTS_SECONDS + RUNAI_DISTRIBUTED_NODE.seconds_for(weights)),
+                f"{CHECK_S3_WEIGHTS_SECONDS:g} s + {weights} GB / runai_distributed_node "
+                f"{RUNAI_DISTRIBUTED_NODE.gb_per_second:.2f} GB/s; no copy, no load from the disk",
+            )
+        ]
+    return [
+        Phase(
+            f"budget: download ({'Hub' if from_hub else 'S3'}, this environment)",
+            minutes(download_rate.seconds_for(weights)),
+            f"{weights} GB / {download} {download_rate.gb_per_second:g} GB/s",
+        ),
+        Phase(
+            "budget: load",
+            minutes(SLOWEST_LOAD.seconds_for(weights)),
+            f"{weights} GB / slowest_load {SLOWEST_LOAD.gb_per_second:g} GB/s",
+        ),
+    ]
 
 
 def _duration(phase: Phase) -> str:
@@ -193,5 +222,11 @@ def plan_json(env: EnvironmentConfig, rows: list[Phase], measured: Measured | No
 
 
 def recommended_first_token(env: EnvironmentConfig) -> Phase:
-    """The row the docs recommend: weights mirrored to S3 (llmops weights mirror), copied to the NVMe, then loaded."""
-    return first_token_phases(env)[0]
+    """The new-node row of the environment's S3 path: weights mirrored to S3 (llmops weights mirror), then copied to the
+    NVMe and loaded, or with ``weight_load: runai_streamer`` checked in S3 and streamed."""
+    prefix = (
+        "node ready -> first token, weights from S3: Run:ai"
+        if chosen_s3_path(env) == "runai"
+        else "node ready -> first token, weights from S3: copy"
+    )
+    return next(row for row in first_token_phases(env) if row.step.startswith(prefix))

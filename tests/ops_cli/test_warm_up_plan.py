@@ -94,10 +94,10 @@ def test_the_target_line_gives_the_charts_path_against_issue_30_with_the_arithme
     ) in target.basis
     assert "restart: load 1154.5 + warm-up 86.3 = 1240.8 s = 20.7 min > 5" in target.basis
     assert "the first start ever of the compile cache's key: 34.5 min" in target.basis
-    assert "Run:ai distributed from S3 would give 10 and 4 min" in target.basis
+    assert "Run:ai distributed from S3 would give 10.3 and 4.3 min" in target.basis
 
 
-def test_a_chosen_run_ai_path_is_looked_up_and_only_the_copy_says_the_chart_copies(
+def test_a_chosen_run_ai_path_is_looked_up_and_the_faster_path_row_names_the_chosen_one(
     example_document, monkeypatch
 ):
     # given the terms of both paths as the plan computes them
@@ -112,13 +112,13 @@ def test_a_chosen_run_ai_path_is_looked_up_and_only_the_copy_says_the_chart_copi
     first_token_phases(_with_compile_cache(example_document))
     paths = captured["paths"]
     # when the chosen path is Run:ai from S3, its totals are what the rows print and it meets the target
-    assert s3_path_choice.path_minutes(paths, "runai") == (10.0, 4.0)
+    assert s3_path_choice.path_minutes(paths, "runai") == (10.3, 4.3)
     chosen = s3_path_choice.target(paths, "runai")
     assert "(Run:ai distributed from S3): new node met, restart met" in chosen.step
     assert "<= 15" in chosen.basis and "<= 5" in chosen.basis
-    # and the faster-path row says the chart copies only where the copy is the charts' path
-    assert "the chart still copies" in s3_path_choice.faster_path(paths, "copy").basis
-    assert "the chart still copies" not in s3_path_choice.faster_path(paths, "runai").basis
+    # and the faster-path row names the environment's own path
+    assert "This environment copies" in s3_path_choice.faster_path(paths, "copy").basis
+    assert "This environment runs Run:ai" in s3_path_choice.faster_path(paths, "runai").basis
 
 
 def test_the_json_plan_shows_the_first_start_beside_the_typical_new_node(example_document):

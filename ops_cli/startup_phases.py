@@ -18,7 +18,9 @@ The sources, each the only one for its phase:
   node, none saved yet, refused), written to the termination log, so the engine's warm-up that follows reads as with or
   without a cache;
 - the init container that copies S3 weights (``fetch-weights``, charts/vllm_deployment.py): its ``terminated``
-  ``startedAt`` / ``finishedAt``;
+  ``startedAt`` / ``finishedAt``; with ``model.weight_load: runai_streamer`` there is no copy, and the init container
+  that checks the objects in S3 instead (``check-weights-s3``, charts/vllm_weights_check/) gives its own, the stream
+  itself being vLLM's "Model loading took";
 - vLLM's own log lines, read with ``kubectl logs --timestamps`` (ops_cli/engine_log_phases.py names each line and its
   source): the weights' download and load, torch.compile, CUDA-graph capture, the engine's warm-up, and the first
   completion the server answered (uvicorn's access line), the first token a client got.
@@ -47,6 +49,11 @@ from ops_cli.tools import command_line, run_tool, tool_failure, tool_json
 FETCH_WEIGHTS_CONTAINER = "fetch-weights"
 #: The init container after it that checks the copy against its manifest (charts/vllm_weights_check/).
 VERIFY_WEIGHTS_CONTAINER = "verify-weights"
+#: The init container of a streamed start that checks each object's size and CRC64NVME in S3 against the manifest
+#: (charts/vllm_weights_check/ ``S3_INIT_CONTAINER``).
+CHECK_S3_CONTAINER = "check-weights-s3"
+#: Its phase, as `llmops phases --json` names it (bench/measured_phases.py reads it).
+CHECK_S3_PHASE = "weights checked in S3 (size, CRC64NVME)"
 #: The init container that restores vLLM's compile cache before vLLM starts (charts/compile_cache/).
 RESTORE_CACHE_CONTAINER = "restore-compile-cache"
 
@@ -99,11 +106,21 @@ def startup_phases(
 
     phases.append(image_pull(pod, _dicts(list(events)), container, prepull_events))
 
-    terminated, verified = (
-        _init_terminated(pod, name) for name in (FETCH_WEIGHTS_CONTAINER, VERIFY_WEIGHTS_CONTAINER)
+    terminated, verified, checked_s3 = (
+        _init_terminated(pod, name)
+        for name in (FETCH_WEIGHTS_CONTAINER, VERIFY_WEIGHTS_CONTAINER, CHECK_S3_CONTAINER)
     )
     downloaded = log_times(log_lines, DOWNLOADED)
-    if terminated:
+    if checked_s3:
+        phases.append(
+            Phase(
+                CHECK_S3_PHASE,
+                _time(checked_s3.get("startedAt")),
+                _time(checked_s3.get("finishedAt")),
+                f"init container {CHECK_S3_CONTAINER}; the weights are streamed from S3 in the load below",
+            )
+        )
+    elif terminated:
         phases.append(
             Phase(
                 "weights on the node (S3 copy)",

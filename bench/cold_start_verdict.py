@@ -12,6 +12,7 @@ from measured_phases import (
     HEALTHY,
     IMAGE,
     RESTORE,
+    S3_CHECK,
     SCHEDULED,
     Measured,
     measured_seconds,
@@ -19,6 +20,7 @@ from measured_phases import (
 
 from deployment_config.model import EnvironmentConfig
 from deployment_config.startup_rates import Rate
+from deployment_config.weight_load import WeightLoad
 
 #: issue 21, "Done when": node ready -> first token at most 15 minutes, a restart on the same node at most 5.
 FIRST_TOKEN_LIMIT_MINUTES = 15
@@ -92,14 +94,24 @@ def _between(measured: Measured) -> tuple[str, float | None]:
     )
 
 
-def _load(measured: Measured, gigabytes: float) -> tuple[str, float | None]:
+def _load(
+    measured: Measured, gigabytes: float, *, streamed: bool = False
+) -> tuple[str, float | None]:
+    """The load term: from the instance store, or, streamed, the Run:ai stream from S3 ("Model loading took" of a
+    streamed start)."""
     if measured.load is None:
         return (
-            "load from the instance store (llmops phases, or bench/weight_load.py on the node)",
+            "stream from S3 (llmops phases of a streamed start: Model loading took)"
+            if streamed
+            else "load from the instance store (llmops phases, or bench/weight_load.py on the node)",
             None,
         )
     rate = measured.load.gb_per_second
-    return (f"load ({gigabytes} GB / instance_store_load {rate:g} GB/s)", gigabytes / rate)
+    name = "runai_stream_measured" if streamed else "instance_store_load"
+    return (
+        f"{'stream' if streamed else 'load'} ({gigabytes} GB / {name} {rate:g} GB/s)",
+        gigabytes / rate,
+    )
 
 
 def verdicts(env: EnvironmentConfig, measured: Measured, s3_download: Rate) -> list[Verdict]:
@@ -109,6 +121,8 @@ def verdicts(env: EnvironmentConfig, measured: Measured, s3_download: Rate) -> l
     or documented rate (the S3 copy's: measured, else the documented s3_download), and the time of a start in none
     of its phases (the slowest record's); a term nothing measured leaves the figure uncomputed and says which."""
     weights = env.model.loaded_gb
+    if env.model.weight_load is WeightLoad.RUNAI_STREAMER:
+        return _streamed_verdicts(measured, weights)
     copy, copy_name = (
         (measured.s3_copy, "s3_copy_measured") if measured.s3_copy else (s3_download, "s3_download")
     )
@@ -177,6 +191,56 @@ def verdicts(env: EnvironmentConfig, measured: Measured, s3_download: Rate) -> l
         ),
     )
     return [first, restart, compiles]
+
+
+def _streamed_verdicts(measured: Measured, weights: float) -> list[Verdict]:
+    """The same figures for ``model.weight_load: runai_streamer``: no copy and no sha256 check; check-weights-s3 and
+    the stream from S3 on every start, a restart on the same node included (nothing of the weights is kept there)."""
+    check = _step(measured, S3_CHECK, "check-weights-s3 (size and CRC64NVME in S3)")
+    stream = _load(measured, weights, streamed=True)
+    tail = (_step(measured, HEALTHY, "readiness"), _between(measured))
+    head = (
+        _step(measured, SCHEDULED, "node ready → pod scheduled"),
+        _step(measured, IMAGE, "image pull (a start that pulled it)"),
+        check,
+    )
+    warm = _warm_up(measured, new_node=True)
+    restore = (
+        (_step(measured, RESTORE, "compile cache restored from S3"),)
+        if "with_compile_cache" in warm[0]
+        else ()
+    )
+    on_node = measured.restore_on_node
+    uncached = measured.warm_up_uncached
+    return [
+        Verdict(
+            "node ready → first token",
+            FIRST_TOKEN_LIMIT_MINUTES,
+            (*head, *restore, stream, warm, *tail),
+        ),
+        Verdict(
+            "restart on the same node",
+            RESTART_LIMIT_MINUTES,
+            (
+                check,
+                *((("compile cache already on the node", on_node.seconds),) if on_node else ()),
+                stream,
+                _warm_up(measured, new_node=False),
+                *tail,
+            ),
+            not_counted=("the new pod's scheduling",),
+        ),
+        Verdict(
+            "first start of this configuration (vLLM compiles, nothing to restore)",
+            None,
+            (
+                *head,
+                stream,
+                ("warm-up (warm_up_without_compile_cache)", uncached.seconds if uncached else None),
+                *tail,
+            ),
+        ),
+    ]
 
 
 def measured_lines(measured: Measured) -> list[str]:

@@ -46,6 +46,7 @@ SCHEDULED = "node ready → pod scheduled"
 IMAGE = "image pulled"
 COPY = "weights on the node (S3 copy)"
 CHECK = "weights checked (manifest)"
+S3_CHECK = "weights checked in S3 (size, CRC64NVME)"  # ops_cli/startup_phases.py CHECK_S3_PHASE: a streamed start
 RESTORE = "compile cache restored (S3)"
 LOADED = "model loaded into the GPUs"
 ENGINE = "engine ready (profile, KV cache, warm-up)"
@@ -93,6 +94,11 @@ class Measured:
     between_phases: Step | None = None  # a start's total less the time its phases cover
     load: Rate | None = None
     s3_copy: Rate | None = None
+
+    @property
+    def s3_check(self) -> Step | None:
+        """check-weights-s3 of a streamed start (``model.weight_load: runai_streamer``), the slowest measured."""
+        return self.steps.get(S3_CHECK)
 
     def warm_up(self, *, new_node: bool) -> tuple[str, Step] | None:
         """The warm-up a start plans with: with the compile cache where one was measured (on a new node only when a
@@ -252,7 +258,8 @@ def _phases_record(path: Path, document: dict, env: EnvironmentConfig, found: di
     # A pod started on a node that had run one before: the image there, and the compile cache too where one is kept.
     # Its "node ready → pod scheduled" is the node's age, not a start's: it counts only for a new node.
     same_node = not pulled and cache in ("on the node", "not configured")
-    for name in (CHECK, HEALTHY) if same_node else (SCHEDULED, CHECK, HEALTHY):
+    # check-weights-s3 runs on every streamed start, a restart on the same node included (nothing is kept there)
+    for name in (CHECK, S3_CHECK, HEALTHY) if same_node else (SCHEDULED, CHECK, S3_CHECK, HEALTHY):
         if name in seconds:
             keep(name, seconds[name])
     # Inside the engine's warm-up (compile, graph capture) or after readiness (the first completion): shown, not added.

@@ -30,11 +30,20 @@ from ops_cli.s3_path_choice import PathTerms, faster_path, target
 from ops_cli.warm_up_plan import cold_words, warm_up_term
 
 
+class Step(Protocol):
+    """A measured duration (bench/measured_phases.py ``Step``)."""
+
+    seconds: float
+    source: str
+
+
 class Measured(Protocol):
     """What a start measured on the node gives the plan (bench/measured_phases.py ``Measured``)."""
 
     load: Rate | None
     s3_copy: Rate | None
+    #: check-weights-s3's measured duration (``seconds``, ``source``), from a streamed start; None if none was.
+    s3_check: Step | None
 
     def warm_up(self, *, new_node: bool): ...  # noqa: ANN201 - (file, its warm-up) or None
 
@@ -59,16 +68,19 @@ def rates_used(env: EnvironmentConfig, measured: Measured | None = None) -> dict
     for name, rate in LOADER_FROM_DISK.items():
         rates[f"{name}_from_disk"] = rate
     if measured is not None and measured.load is not None:
-        rates["instance_store_load"] = measured.load
+        # a streamed start's "Model loading took" is the Run:ai stream from S3, a copied one's the instance store's
+        streamed = chosen_s3_path(env) == "runai"
+        rates["runai_stream_measured" if streamed else "instance_store_load"] = measured.load
     if measured is not None and measured.s3_copy is not None:
         rates["s3_copy_measured"] = measured.s3_copy
     return rates
 
 
-def unmeasured(measured: Measured | None) -> dict[str, str]:
-    """UNMEASURED, less what ``measured`` measured."""
+def unmeasured(measured: Measured | None, env: EnvironmentConfig | None = None) -> dict[str, str]:
+    """UNMEASURED, less what ``measured`` measured (a streamed start's load measures the stream, not the disk)."""
     done = set()
-    if measured is not None and measured.load is not None:
+    streamed = env is not None and chosen_s3_path(env) == "runai"
+    if measured is not None and measured.load is not None and not streamed:
         done.add("instance_store_read")
     return {name: text for name, text in UNMEASURED.items() if name not in done}
 
@@ -115,6 +127,10 @@ def first_token_phases(env: EnvironmentConfig, measured: Measured | None = None)
     # at the one-process ceiling measured here, within the card
     ranks = env.model.tensor_parallel_size
     distributed = rates["runai_distributed_node"].gb_per_second / RUNAI_RANKS_MEASURED * ranks
+    stream_words = f"runai_distributed_node / {RUNAI_RANKS_MEASURED} x {ranks} ranks"
+    if "runai_stream_measured" in rates:
+        distributed = rates["runai_stream_measured"].gb_per_second
+        stream_words = "runai_stream_measured"
     distributed_limit = min(
         rates["runai_streamer_from_memory"].gb_per_second * ranks, network.gb_per_second
     )
@@ -126,7 +142,13 @@ def first_token_phases(env: EnvironmentConfig, measured: Measured | None = None)
     new_warm = warm_up_term(env, measured, new_node=True)
     restart_warm = warm_up_term(env, measured, new_node=False)
     check = rates["sha256_check"]
-    check_s3 = CHECK_S3_WEIGHTS_SECONDS
+    s3_check = measured.s3_check if measured is not None else None
+    check_s3 = s3_check.seconds if s3_check is not None else CHECK_S3_WEIGHTS_SECONDS
+    check_s3_words = (
+        f"measured: {s3_check.source}"
+        if s3_check is not None
+        else f"{CHECK_S3_WEIGHTS_SOURCE} (deployment_config/startup_rates.py)"
+    )
     chosen = chosen_s3_path(env)
     pull_fast, pull = IMAGE_PULL_SECONDS
     # The terms of each S3 path's two totals, by name, for the rows and the target's arithmetic (s3_path_choice).
@@ -195,7 +217,7 @@ def first_token_phases(env: EnvironmentConfig, measured: Measured | None = None)
             "weights check (check-weights-s3), every streamed start: size and CRC64NVME of every object as S3 keeps "
             "it, against the manifest; no byte read",
             minutes(check_s3),
-            f"{check_s3:g} s: {CHECK_S3_WEIGHTS_SOURCE} (deployment_config/startup_rates.py)",
+            f"{check_s3:g} s: {check_s3_words}",
         ),
         Phase(
             f"node ready -> first token, weights from S3: Run:ai streamer into GPU memory, distributed over the "
@@ -203,7 +225,7 @@ def first_token_phases(env: EnvironmentConfig, measured: Measured | None = None)
             minutes(paths["runai"].new_node_seconds),
             f"image pull {pull} s (no copy to overlap: the vLLM container streams) + check-weights-s3 {check_s3:g} s "
             f"+ {weights} GB / {distributed:.2f} "
-            f"GB/s (runai_distributed_node / {RUNAI_RANKS_MEASURED} x {ranks} ranks){new_warm.words}; without "
+            f"GB/s ({stream_words}){new_warm.words}; without "
             f"distributed every rank streams the whole checkpoint: {weights} GB / runai_each_rank_whole_model "
             f"{whole.gb_per_second:.2f} GB/s = {minutes(weights / whole.gb_per_second):g} min, {ranks} x the "
             f"bytes; limit: {pull_fast} s + / the lower of {ranks} x runai_streamer_from_memory and "

@@ -203,7 +203,7 @@ def render(env: EnvironmentConfig, rows: list[Phase], measured: Measured | None 
         lines.append(f"  {name:<28} {rate.gb_per_second:>7g}  {rate.kind}: {rate.source}")
     lines += proxy_lines()
     lines.append("unmeasured (no source, no measurement: not in any estimate):")
-    lines += [f"  {name:<28} {text}" for name, text in unmeasured(measured).items()]
+    lines += [f"  {name:<28} {text}" for name, text in unmeasured(measured, env).items()]
     return "\n".join(lines)
 
 
@@ -217,7 +217,7 @@ def plan_json(env: EnvironmentConfig, rows: list[Phase], measured: Measured | No
         "phases": [asdict(p) for p in rows],
         "rates": rates,
         "warm_up_proxies": proxies_json(),
-        "unmeasured": unmeasured(measured),
+        "unmeasured": unmeasured(measured, env),
     }
 
 

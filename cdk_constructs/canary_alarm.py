@@ -28,6 +28,6 @@ def canary_rollback_rule(cluster_name: str, env_name: str) -> AlarmRule:
         "llmops rollout --canary started the new pod template on one replica, and it failed the correctness probe or "
         "did not start within the startup budget: the canary was removed, the old version serves. Missing data (no "
         "canary) is not breaching.",
-        f"Read the reason llmops printed (--json: canary.reason); fix the image, revision or setting, then run "
+        f"Read the reason llmops rollout printed (--json: canary.reason); fix the image, revision or setting, then run "
         f"npx cdk synth -c env={env_name} and llmops rollout --env {env_name} --canary again.",
     )

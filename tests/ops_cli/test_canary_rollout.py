@@ -5,6 +5,10 @@ injected clock, and the cases without a canary to run. The canary against the re
 
 from __future__ import annotations
 
+import json
+import subprocess
+import sys
+
 import pytest
 
 from charts.vllm_router import worker_selector
@@ -17,7 +21,17 @@ from ops_cli.canary_kubernetes import (
     stuck_reason,
 )
 from ops_cli.errors import ExitCode
-from tests.ops_cli.test_rollout import NEW_IMAGE, _workload, _write_env, rollout  # noqa: F401
+from tests.ops_cli.openai_server import Behaviour, openai_server
+from tests.ops_cli.test_rollout import (  # noqa: F401 (rollout: the fixture)
+    NEW_IMAGE,
+    _applied,
+    _render,
+    _workload,
+    _write_env,
+    rollout,
+)
+
+KEY = "k" * 48
 
 
 def _selects(selector: dict, labels: dict) -> bool:
@@ -193,3 +207,112 @@ def test_without_a_change_there_is_no_canary_to_run(rollout, config_dir):  # noq
     result, _ = rollout(env, env, "--canary")
     assert result.code == ExitCode.USAGE
     assert "no canary to run: the pod template is the one applied" in result.stderr
+
+
+class CanaryKubectl:
+    """kubectl as the canary calls it (subprocess.run's signature): the deployed Deployment, ``apply -f -`` recorded,
+    the canary's pod Ready, the serving Deployment rolled, the canary deleted."""
+
+    def __init__(self, live: dict) -> None:
+        self.live = live
+        self.applied: list[dict] = []
+        self.commands: list[list[str]] = []
+
+    def __call__(self, command, **kwargs):
+        self.commands.append(command)
+        verb = command[1]
+        answer = ""
+        if verb == "get" and "--ignore-not-found" in command:
+            answer = json.dumps(self.live)
+        elif verb == "apply":
+            self.applied.append(json.loads(kwargs["input"]))
+        elif command[1:3] == ["get", "pods"]:
+            answer = json.dumps({"items": [_pod("vllm-canary-abc", "Running", True)]})
+        elif command[1:3] == ["get", "deployment"]:
+            status = {
+                "observedGeneration": 2,
+                "replicas": 2,
+                "updatedReplicas": 2,
+                "availableReplicas": 2,
+            }
+            answer = json.dumps(
+                {"metadata": {"generation": 2}, "spec": {"replicas": 2}, "status": status}
+            )
+        else:
+            assert command[1:4] == ["delete", "deployment", "vllm-canary"], command
+        return subprocess.CompletedProcess(command, 0, answer, "")
+
+
+def _port_forward_kubectl(tmp_path, port: int) -> str:
+    """A kubectl whose ``port-forward`` says what kubectl says once it listens, for a stand-in on ``port``."""
+    script = tmp_path / "kubectl"
+    script.write_text(
+        f"#!{sys.executable}\nimport sys, time\nassert sys.argv[1:3] == ['port-forward', 'pod/vllm-canary-abc']\n"
+        f"print('Forwarding from 127.0.0.1:{port} -> 8000', flush=True)\ntime.sleep(60)\n"
+    )
+    script.chmod(0o755)
+    return str(script)
+
+
+@pytest.mark.parametrize("answer", ["102947", "102948"])
+def test_llmops_rollout_canary_probes_the_canary_pod_alone_then_promotes_or_rolls_back(
+    answer, run_with_kubectl, aws, config_dir, tmp_path
+):
+    from deployment_config.model_location import model_path
+
+    # given two replicas behind the router on three nodes, deployed, and a new image rendered
+    deployed = _write_env(config_dir, "three", nodes=3, replicas=2)
+    upgraded = _write_env(config_dir, "three", nodes=3, replicas=2, image=NEW_IMAGE)
+    kubectl = CanaryKubectl(_applied(_workload(deployed)))
+    # and the canary pod (a stand-in behind kubectl port-forward) answering the probe right, or wrongly
+    pod = Behaviour(
+        model=upgraded.model.served_name, root=model_path(upgraded), api_key=KEY, answer=answer
+    )
+    passes = answer == "102947"
+    if not passes:
+        aws.stub("cloudwatch").add_response(
+            "put_metric_data",
+            {},
+            {
+                "Namespace": "LLMServing",
+                "MetricData": [
+                    {
+                        "MetricName": "CanaryRollbacks",
+                        "Dimensions": [{"Name": "ClusterName", "Value": upgraded.cluster_name}],
+                        "Value": 1,
+                        "Unit": "Count",
+                    }
+                ],
+            },
+        )
+    with openai_server(pod) as url:
+        port = int(url.rsplit(":", 1)[1])
+        argv = [
+            "--manifest",
+            _render(tmp_path, upgraded),
+            "--kubectl",
+            _port_forward_kubectl(tmp_path, port),
+        ]
+        result = run_with_kubectl(
+            kubectl, "rollout", "--env", "three", *argv, "--canary", "--api-key", KEY, "--json"
+        )
+    canary = result.json["canary"]
+    # then the canary Deployment was applied first, and the probe reached the canary pod with the key
+    assert kubectl.applied[0]["metadata"]["name"] == "vllm-canary"
+    assert ("POST", "/v1/chat/completions", f"Bearer {KEY}") in pod.seen
+    if passes:
+        # then the serving Deployment rolled without a surge, the canary was deleted, exit 0
+        assert result.code == ExitCode.OK, result.stderr
+        assert canary["verdict"] == "promoted"
+        assert kubectl.applied[1]["spec"]["strategy"]["rollingUpdate"] == {
+            "maxSurge": 0,
+            "maxUnavailable": 1,
+        }
+    else:
+        # then nothing else was applied, the canary was deleted, the reason said, the metric put; exit 1
+        assert result.code == ExitCode.CHECK_FAILED
+        assert canary["verdict"] == "rolled back" and "102948" in canary["reason"]
+        assert len(kubectl.applied) == 1
+        assert "error: canary rolled back: the canary failed the correctness probe" in result.stderr
+    assert kubectl.commands[-1][1:4] == ["delete", "deployment", "vllm-canary"]
+    assert KEY not in result.stdout + result.stderr

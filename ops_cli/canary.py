@@ -14,7 +14,7 @@ The steps, each behind :class:`CanaryCluster` so that the same decisions run aga
    that as many replicas serve throughout as before the canary came; then the canary is removed. Fail (or not ready in
    time): **roll back**: the canary is removed, the router drops it (a deleted pod leaves its pool; a request that
    fails on it is retried on another worker), the old template keeps serving, and the reason is recorded
-   (:class:`CanaryOutcome`) and reported as a metric the canary alarm watches (ops_cli/canary_alarm.py).
+   (:class:`CanaryOutcome`) and reported as a metric the canary alarm watches (cdk_constructs/canary_alarm.py).
 
 Deadlines read an injected clock; waits poll with an injected sleep.
 """

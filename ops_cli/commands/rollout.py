@@ -38,8 +38,7 @@ def register(groups: argparse._SubParsersAction, common: argparse.ArgumentParser
             [
                 "llmops rollout --env prod",
                 "llmops rollout --env prod --yes",
-                "llmops rollout --env prod --json",
-                "llmops rollout --env prod --canary",
+                "llmops rollout --env prod --canary --json",
             ],
             [
                 (
@@ -60,9 +59,12 @@ def register(groups: argparse._SubParsersAction, common: argparse.ArgumentParser
                     ExitCode.CONFIRMATION_REQUIRED,
                     "the deploy means an outage (one replica) or N-1 replicas: run again with --yes to accept it",
                 ),
-                (ExitCode.AWS_ERROR, "kubectl failed"),
+                (
+                    ExitCode.AWS_ERROR,
+                    "kubectl failed, or (--canary) another AWS error reading the API key",
+                ),
             ],
-            aws=False,
+            aws=True,
         ),
     )
     p.add_argument("--env", required=True, help="the environment to be deployed")

@@ -21,7 +21,9 @@ is closed to clients (charts/key_proxy.py).
 with ``maxSurge: 0, maxUnavailable: 1``: the canary holds the free slot a surge would need, and serves the new template
 while one old replica at a time is replaced, so as many replicas serve as before the canary came. The rollout is done
 when kubectl's ``rollout status`` says so: ``observedGeneration`` caught up, every replica updated and available
-(kubernetes/kubectl staging/src/k8s.io/kubectl/pkg/polymorphichelpers/rollout_status.go, ``DeploymentStatusViewer``).
+(kubernetes/kubectl release-1.22 pkg/polymorphichelpers/rollout_status.go, ``DeploymentStatusViewer.Status``:
+"Waiting for deployment %q rollout to finish" while updated < replicas, old ones pending termination, or updated ones
+not available).
 The canary is deleted after. A later ``cdk deploy`` applies the same template (its pods stay) with the chart's strategy.
 """
 

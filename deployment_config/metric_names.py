@@ -24,3 +24,6 @@ VLLM_JOB = "vllm"
 #: its Sum is what the bridge cost in the range. ``llmops cost --usage`` reads the first (ops_cli/block_usage.py).
 BRIDGE_INSTANCES = "BridgeInstances"
 BRIDGE_COST_USD = "BridgeCostUsd"
+#: The canary (``llmops rollout --canary``, ops_cli/canary_command.py): 1 each time a canary is rolled back, put by
+#: llmops with dimension ClusterName; the alarm ``CanaryRolledBack`` (cdk_constructs/canary_alarm.py) fires on it.
+CANARY_ROLLBACKS = "CanaryRollbacks"

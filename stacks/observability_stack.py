@@ -95,6 +95,7 @@ from cdk_constructs.alarm_runbooks import (
     training_plan_ending,
 )
 from cdk_constructs.budget_alarm import BudgetAlarm
+from cdk_constructs.canary_alarm import canary_rollback_rule
 from cdk_constructs.destroy_waiter import load_balancer_controller_tags, service_load_balancer_tags
 from cdk_constructs.router_alarm import router_error_rule
 from cdk_constructs.serving_alarms import GpuWatch, ServingAlarms
@@ -259,6 +260,7 @@ class ObservabilityStack(cdk.Stack):
                     else []
                 ),
                 *([router_error_rule(cluster_name, env_config.observability)] if router else []),
+                *([canary_rollback_rule(cluster_name, env_config.name)] if router else []),
             ],
         )
         self.dashboard = ServingDashboard(

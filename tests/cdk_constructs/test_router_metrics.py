@@ -370,3 +370,27 @@ def test_with_a_router_an_alarm_watches_the_share_of_requests_it_fails(with_rout
 def test_without_a_router_there_is_no_router_alarm(synthesized):
     template = synthesized.template("observability")
     assert "RouterErrorRateHigh" not in json.dumps(template)
+    assert "CanaryRolledBack" not in json.dumps(template)
+
+
+def test_with_a_router_a_canary_rolled_back_notifies_the_alarm_topic(with_router):
+    from deployment_config.metric_names import CANARY_ROLLBACKS, SERVING_METRICS_NAMESPACE
+    from ops_cli import canary_command
+
+    # given the router's observability stack (a canary needs the router)
+    _, _, template = with_router
+    (alarm,) = [
+        r["Properties"]
+        for r in template["Resources"].values()
+        if r["Type"] == "AWS::CloudWatch::Alarm" and "CanaryRolledBack" in json.dumps(r)
+    ]
+    # then it fires on the minute llmops rollout --canary puts its rollback, on the metric it puts, and tells the topic
+    assert canary_command.CANARY_ROLLBACKS == CANARY_ROLLBACKS
+    assert (alarm["MetricName"], alarm["Namespace"]) == (
+        CANARY_ROLLBACKS,
+        SERVING_METRICS_NAMESPACE,
+    )
+    assert (alarm["Statistic"], alarm["Period"], alarm["Threshold"]) == ("Sum", 60, 1)
+    assert alarm["ComparisonOperator"] == "GreaterThanOrEqualToThreshold"
+    assert alarm["TreatMissingData"] == "notBreaching"
+    assert alarm["AlarmActions"] and alarm["OKActions"]

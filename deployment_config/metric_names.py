@@ -24,3 +24,8 @@ VLLM_JOB = "vllm"
 #: its Sum is what the bridge cost in the range. ``llmops cost --usage`` reads the first (ops_cli/block_usage.py).
 BRIDGE_INSTANCES = "BridgeInstances"
 BRIDGE_COST_USD = "BridgeCostUsd"
+#: The vLLM replicas ready on the block's own nodes at the minute (runtime/bridge.py joins the scraper's series with
+#: the block node group's instances); the bridge's scale-down alarm reads it (cdk_constructs/bridge_scale_down.py).
+BLOCK_REPLICAS_READY = "BlockReplicasReady"
+#: The scraper's target label that holds the pod's Kubernetes Ready condition (scrape.py).
+READY_LABEL = "ready"

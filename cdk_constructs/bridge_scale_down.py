@@ -12,10 +12,12 @@ served request; and a multi-node replica counts by its leader's node.
 The engine:
 
 - **The alarm** ``NAME-BlockReplicasShort`` is in ALARM while fewer than the block's replicas are ready in any of the
-  last :data:`BACK_FOR_MINUTES` minutes, missing data counting as short (a minute the publisher could not read is no
-  proof the block is back). With "M out of N" at 1 of N, the alarm goes to OK only when none of the last N datapoints
-  breaches (CloudWatch user guide, "Alarm evaluation", alarm-evaluation.html: M is the datapoints within the evaluation
-  periods that must breach to go to ALARM): the block's replicas have all been ready for N minutes.
+  last :data:`BACK_FOR_MINUTES` minutes. With "M out of N" at 1 of N, the alarm goes to OK only when none of the last
+  N datapoints breaches (CloudWatch user guide, "Alarm evaluation", alarm-evaluation.html: M is the datapoints within
+  the evaluation periods that must breach to go to ALARM): the block's replicas have all been ready for N minutes.
+  Missing data is breaching, which CloudWatch applies only when fewer than M real datapoints are in the range
+  ("Configuring how CloudWatch alarms treat missing data", alarms-and-missing-data.html): a range without any data is
+  short, a minute the publisher missed among real ones is left out.
 - **The event**: the rule matches its ALARM to OK transition (CloudWatch sends every state change to EventBridge:
   cloudwatch-and-eventbridge.html, as cdk_constructs/bridge_on_alarm.py). No actions on the alarm itself.
 - **The machine** (the Step Functions SDK integrations, as bridge_on_alarm.py) decides at every attempt, from the

@@ -177,8 +177,8 @@ class ServingMetricsPublisher(Construct):
         cdk_constructs/serving_gap.py's ``serving_gap_plan``): the publisher then also puts
         :data:`SERVING_GAP_MINUTES`, event key ``servingGap``.
     :param bridge: with a bridge section (:class:`BridgeMetering`): the publisher then also puts
-        :data:`BRIDGE_INSTANCES` and, with a rate, :data:`BRIDGE_COST_USD`, event key ``bridge``; its role may then
-        call ec2:DescribeInstances.
+        :data:`BRIDGE_INSTANCES`, with a rate :data:`BRIDGE_COST_USD`, and ``BlockReplicasReady``, event key
+        ``bridge``; its role may then call ec2:DescribeInstances.
     """
 
     def __init__(

@@ -25,7 +25,7 @@ One DescribeCapacityReservations call reads both, one DescribeCapacityBlockExten
 the blocks overlap both are paid, and both shares are put.
 
 ``"bridge": {...}`` is there only with a bridge section: then the run also puts the bridge's instances running and, with
-an On-Demand rate, their minute's cost (runtime/bridge.py).
+an On-Demand rate, their minute's cost, and the vLLM replicas ready on the block's own nodes (runtime/bridge.py).
 
 ``"servingGap": {"metric": "ServingGapMinutes", "coldStartSeconds": 7080, "scaleDownBeforeEndMinutes": 40}`` is there
 only with ``nextCapacityReservationId``: then the run also puts the minutes in which, as planned, neither block serves

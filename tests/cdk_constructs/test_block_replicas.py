@@ -126,9 +126,7 @@ def test_when_ec2_cannot_be_read_nothing_is_put_and_the_alarm_counts_the_minute_
 
 
 def test_without_a_bridge_the_block_replicas_are_not_counted():
-    assert (
-        block_replicas_metrics({"clusterName": "example-llm"}, ec2=None, query=None) == []
-    )
+    assert block_replicas_metrics({"clusterName": "example-llm"}, ec2=None, query=None) == []
     assert BridgeMetering(RATE).as_event()["blockReplicas"] == BLOCK_REPLICAS_EVENT
 
 

@@ -23,8 +23,8 @@ The engine, and why:
   (:attr:`BridgePlan.start`); from then on the bridge is up for the handover and its stop schedule scales it to 0
   after the block's end, whatever the alarm does.
 - **No flapping**: the machine only scales up, to the schedule's size; an alarm that flaps sends the same size
-  again, which starts nothing more. The stop is the stop schedule's (the scale-down once the block's replicas are back
-  needs a signal about the block's own replicas, which the publisher does not emit yet: docs/stay-up.md says so).
+  again, which starts nothing more. The scale-down once the block's replicas are ready again is
+  cdk_constructs/bridge_scale_down.py's, on a signal of the block's own replicas; else the stop schedule's.
 """
 
 from __future__ import annotations

@@ -27,3 +27,8 @@ BRIDGE_COST_USD = "BridgeCostUsd"
 #: The canary (``llmops rollout --canary``, ops_cli/canary_command.py): 1 each time a canary is rolled back, put by
 #: llmops with dimension ClusterName; the alarm ``CanaryRolledBack`` (cdk_constructs/canary_alarm.py) fires on it.
 CANARY_ROLLBACKS = "CanaryRollbacks"
+#: The vLLM replicas ready on the block's own nodes at the minute (runtime/bridge.py joins the scraper's series with
+#: the block node group's instances); the bridge's scale-down alarm reads it (cdk_constructs/bridge_scale_down.py).
+BLOCK_REPLICAS_READY = "BlockReplicasReady"
+#: The scraper's target label that holds the pod's Kubernetes Ready condition (scrape.py).
+READY_LABEL = "ready"

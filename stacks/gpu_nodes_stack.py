@@ -9,6 +9,7 @@ from constructs import Construct
 
 from cdk_constructs.bridge_node_group import BridgeNodeGroup
 from cdk_constructs.bridge_on_alarm import BridgeOnAlarm
+from cdk_constructs.bridge_scale_down import BridgeScaleDown
 from cdk_constructs.capacity_block_node_group import CapacityBlockNodeGroup, NodeTaint
 from cdk_constructs.gpu_device_plugins import GpuDevicePlugins
 from cdk_constructs.image_cache import grant_pull_through
@@ -114,6 +115,16 @@ class GpuNodesStack(cdk.Stack):
                 nodegroup_name=BRIDGE_GPU_NODEGROUP,
                 nodegroup_arn=self.bridge.nodegroup.nodegroup_arn,
                 plan=plan,
+            )
+            #: And back to 0 once the block's replicas have all been ready again, before the scheduled start only.
+            self.bridge_scale_down = BridgeScaleDown(
+                self,
+                "BridgeScaleDown",
+                cluster_name=env_config.cluster_name,
+                nodegroup_name=BRIDGE_GPU_NODEGROUP,
+                nodegroup_arn=self.bridge.nodegroup.nodegroup_arn,
+                plan=plan,
+                block_replicas=env_config.replicas,
             )
             cdk.CfnOutput(
                 self,

@@ -43,6 +43,7 @@ from aws_cdk import aws_iam as iam
 from aws_cdk import aws_lambda as lambda_
 from constructs import Construct
 
+from cdk_constructs.bridge_scale_down import BLOCK_REPLICAS_EVENT
 from cdk_constructs.function_defaults import RUNTIME, month_log_group, project_files
 from cdk_constructs.nag_acknowledgements import acknowledge_serving_metrics_publisher
 from cdk_constructs.serving_metrics.published import (
@@ -128,8 +129,13 @@ class BridgeMetering:
     nodegroup_name: str = BRIDGE_GPU_NODEGROUP
 
     def as_event(self) -> dict:
-        """The publisher event's ``bridge`` (runtime/bridge.py, bridge_metrics)."""
-        event = {"nodegroupName": self.nodegroup_name, "instancesMetric": BRIDGE_INSTANCES}
+        """The publisher event's ``bridge`` (runtime/bridge.py): its instances, and the block's ready replicas that
+        the bridge's scale-down reads (cdk_constructs/bridge_scale_down.py)."""
+        event = {
+            "nodegroupName": self.nodegroup_name,
+            "instancesMetric": BRIDGE_INSTANCES,
+            "blockReplicas": BLOCK_REPLICAS_EVENT,
+        }
         if self.per_instance_hour_usd is not None:
             event.update(costMetric=BRIDGE_COST_USD, perInstanceHourUsd=self.per_instance_hour_usd)
         return event
@@ -171,8 +177,8 @@ class ServingMetricsPublisher(Construct):
         cdk_constructs/serving_gap.py's ``serving_gap_plan``): the publisher then also puts
         :data:`SERVING_GAP_MINUTES`, event key ``servingGap``.
     :param bridge: with a bridge section (:class:`BridgeMetering`): the publisher then also puts
-        :data:`BRIDGE_INSTANCES` and, with a rate, :data:`BRIDGE_COST_USD`, event key ``bridge``; its role may then
-        call ec2:DescribeInstances.
+        :data:`BRIDGE_INSTANCES`, with a rate :data:`BRIDGE_COST_USD`, and ``BlockReplicasReady``, event key
+        ``bridge``; its role may then call ec2:DescribeInstances.
     """
 
     def __init__(

@@ -16,7 +16,7 @@ from deployment_config.addon_outputs import (
     NODE_MONITORING_AGENT_NAME,
     NODE_MONITORING_AGENT_NAMESPACE,
 )
-from deployment_config.metric_names import SCRAPE_INTERVAL_SECONDS, VLLM_JOB
+from deployment_config.metric_names import READY_LABEL, SCRAPE_INTERVAL_SECONDS, VLLM_JOB
 
 #: The router pods' component label (charts/vllm_router.py ROUTER), as the scraper's pod discovery names it.
 _COMPONENT_LABEL = "__meta_kubernetes_pod_label_app_kubernetes_io_component"
@@ -121,6 +121,13 @@ def scrape_configuration(
                         "action": "replace",
                         "source_labels": ["__meta_kubernetes_pod_node_name"],
                         "target_label": "node",
+                    },
+                    # the pod's Ready condition, "true" or "false" (Prometheus configuration, kubernetes_sd_config,
+                    # role pod: __meta_kubernetes_pod_ready): the block's ready replicas (runtime/bridge.py)
+                    {
+                        "action": "replace",
+                        "source_labels": ["__meta_kubernetes_pod_ready"],
+                        "target_label": READY_LABEL,
                     },
                 ],
             },

@@ -202,6 +202,12 @@ def test_the_publisher_may_describe_instances_only_with_a_bridge_and_its_event_n
         "instancesMetric": BRIDGE_INSTANCES,
         "costMetric": BRIDGE_COST_USD,
         "perInstanceHourUsd": RATE,
+        # the block's ready replicas, for the bridge's scale-down (tests/cdk_constructs/test_block_replicas.py)
+        "blockReplicas": {
+            "metric": "BlockReplicasReady",
+            "nodegroupName": "gpu-capacity-block",
+            "query": 'up{job="vllm",ready="true"} == 1',
+        },
     }
 
 

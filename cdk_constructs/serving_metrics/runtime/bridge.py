@@ -20,6 +20,26 @@ Facts and their sources:
   counted.
 - A minute in which EC2 cannot be read puts nothing (not 0): the bridge's hours are then short by that minute, and
   the function's log says why.
+
+With ``"blockReplicas": {"metric": "BlockReplicasReady", "nodegroupName": "gpu-capacity-block", "query":
+'up{job="vllm",ready="true"} == 1'}`` in the bridge, the run also puts how many vLLM replicas are ready **on the
+block's own nodes** (the bridge's scale-down reads it: cdk_constructs/bridge_scale_down.py). No AWS API says it: the
+load balancer's targets are nodes, not replicas (the Service's NLB registers instances, and under
+``externalTrafficPolicy: Cluster`` its health check is the traffic port on every node, which any ready replica
+answers: kubernetes/cloud-provider-aws@63ec440 pkg/providers/v1/aws.go, ``ServiceAnnotationLoadBalancerHealthCheckPort``
+and aws_loadbalancer.go ``ensureTargetGroup``, target type instance), and an NLB publishes no metric per target. So
+the join is done here:
+
+- the series: one per vLLM pod the scraper reaches and Kubernetes calls Ready (its ``ready`` label is the pod's
+  ``__meta_kubernetes_pod_ready``, "true or false for the pod's ready state": Prometheus configuration,
+  kubernetes_sd_config, role pod; scrape.py keeps it), with the pod's node name in ``node``. Only a replica's
+  leader declares the API port (charts/vllm_leader_worker_set.py), so a series is a replica;
+- the block's nodes: the running instances tagged with the block's node group (as above), by ``PrivateDnsName`` or
+  ``InstanceId``: nodeadm names the node after the instance's ``PrivateDnsName``, or its ID with the
+  ``InstanceIdNodeName`` feature gate (awslabs/amazon-eks-ami@81fec2e nodeadm/internal/kubelet/config.go,
+  ``withCloudProvider``).
+
+A run that reads neither puts nothing: the alarm on it treats missing data as short.
 """
 
 from __future__ import annotations
@@ -45,6 +65,47 @@ def running_instances(ec2, cluster_name: str, nodegroup_name: str) -> int:
         for instance in reservation.get("Instances", [])
         if instance.get("State", {}).get("Name") == BILLED_STATE
     )
+
+
+def block_node_names(ec2, cluster_name: str, nodegroup_name: str) -> set[str]:
+    """The names a node of the running instances of ``nodegroup_name`` can have: private DNS names and IDs."""
+    filters = [
+        {"Name": "tag:eks:cluster-name", "Values": [cluster_name]},
+        {"Name": "tag:eks:nodegroup-name", "Values": [nodegroup_name]},
+        {"Name": "instance-state-name", "Values": [BILLED_STATE]},
+    ]
+    return {
+        name
+        for page in ec2.get_paginator("describe_instances").paginate(Filters=filters)
+        for reservation in page.get("Reservations", [])
+        for instance in reservation.get("Instances", [])
+        for name in (instance.get("PrivateDnsName"), instance.get("InstanceId"))
+        if name
+    }
+
+
+def ready_on(answer: dict, nodes: set[str]) -> int:
+    """Series of a PromQL vector answer whose ``node`` label is one of ``nodes``."""
+    if answer.get("status") != "success":
+        raise ValueError(f"query failed: {answer.get('errorType')}: {answer.get('error')}")
+    return sum(1 for series in answer["data"]["result"] if series["metric"].get("node") in nodes)
+
+
+def block_replicas_metrics(event: dict, ec2, query) -> list[dict]:
+    """The ready replicas on the block's nodes as data (none without ``bridge.blockReplicas`` or when a read fails).
+
+    :param query: a PromQL instant query to its answer (the handler's AMP call at this run's time).
+    """
+    block = (event.get("bridge") or {}).get("blockReplicas")
+    if not block:
+        return []
+    try:
+        nodes = block_node_names(ec2, event["clusterName"], block["nodegroupName"])
+        count = ready_on(query(block["query"]), nodes)
+    except Exception as error:  # the other metrics are put without it
+        LOGGER.warning("block replicas not read: %s", error)
+        return []
+    return [{"MetricName": block["metric"], "Unit": "Count", "Value": float(count)}]
 
 
 def bridge_metrics(event: dict, ec2) -> list[dict]:

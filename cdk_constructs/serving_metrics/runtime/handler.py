@@ -25,7 +25,7 @@ One DescribeCapacityReservations call reads both, one DescribeCapacityBlockExten
 the blocks overlap both are paid, and both shares are put.
 
 ``"bridge": {...}`` is there only with a bridge section: then the run also puts the bridge's instances running and, with
-an On-Demand rate, their minute's cost (runtime/bridge.py).
+an On-Demand rate, their minute's cost, and the vLLM replicas ready on the block's own nodes (runtime/bridge.py).
 
 ``"servingGap": {"metric": "ServingGapMinutes", "coldStartSeconds": 7080, "scaleDownBeforeEndMinutes": 40}`` is there
 only with ``nextCapacityReservationId``: then the run also puts the minutes in which, as planned, neither block serves
@@ -60,7 +60,7 @@ from botocore.session import Session
 from botocore.utils import percent_encode_sequence
 
 from capacity_rules import FINAL_STATES, NEVER_PAID, PAID, bought_until, extensions_of
-from cdk_constructs.serving_metrics.runtime.bridge import bridge_metrics
+from cdk_constructs.serving_metrics.runtime.bridge import block_replicas_metrics, bridge_metrics
 
 LOGGER = logging.getLogger()
 LOGGER.setLevel(logging.INFO)
@@ -367,6 +367,8 @@ def publish(event: dict, *, now: float, query, cloudwatch, elbv2, ec2, sagemaker
         LOGGER.warning("capacity end not read: %s", error)
     data += serving_gap(event, ec2, now)
     data += bridge_metrics(event, ec2)
+    url = query_url(event["prometheusEndpoint"])
+    data += block_replicas_metrics(event, ec2, lambda promql: query(url, {"query": promql, "time": f"{now:.3f}"}))
     if data:
         put(cloudwatch, event["namespace"], event["clusterName"], data, now)
     return data

@@ -127,7 +127,9 @@ def test_pruning_keeps_the_live_and_the_next_revision_only(node):
     # given the live revision, the next one staging, an older revision with its marker, and the speculator
     for name in (OTHER_SHA, SHA, "a" * 40, f".staging-{'b' * 40}", "speculator"):
         (node / name).mkdir()
-    for name in (f"{OTHER_SHA}.verified.json", f"{'a' * 40}.verified.json"):
+    # and the live revision's marker being written by the serving pod's check at this moment
+    writing = f".{OTHER_SHA}.verified.json.41.tmp"
+    for name in (f"{OTHER_SHA}.verified.json", f"{'a' * 40}.verified.json", writing):
         (node / name).write_text("{}")
     # when the DaemonSet prunes before its copy
     pruned = python(
@@ -136,5 +138,5 @@ def test_pruning_keeps_the_live_and_the_next_revision_only(node):
     # then the older revision and its marker are gone, and the speculator's directory stays
     assert pruned.returncode == 0, pruned.stderr
     assert sorted(p.name for p in node.iterdir()) == sorted(
-        [OTHER_SHA, f"{OTHER_SHA}.verified.json", f".staging-{'b' * 40}", "speculator"]
+        [OTHER_SHA, f"{OTHER_SHA}.verified.json", writing, f".staging-{'b' * 40}", "speculator"]
     )

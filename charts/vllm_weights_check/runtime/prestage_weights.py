@@ -57,9 +57,14 @@ def staging_of(root: Path, revision: str) -> Path:
 
 
 def _revision_of(name: str) -> str:
-    """The revision an entry of ROOT belongs to: ``REV``, ``REV.verified.json``, ``.staging-REV`` and its marker."""
-    name = name.removesuffix(MARKER_SUFFIX)
-    return name.removeprefix(STAGING_PREFIX)
+    """The revision an entry of ROOT belongs to: ``REV``, ``REV.verified.json``, ``.staging-REV`` and its marker, and
+    a marker being written (verify_weights.py ``_write_marker``: ``.REV.verified.json.PID.tmp``, which a serving pod's
+    check may be writing while this runs)."""
+    if name.startswith(STAGING_PREFIX):
+        name = name.removeprefix(STAGING_PREFIX)
+    elif name.startswith("."):
+        name = name[1:]
+    return name.split(MARKER_SUFFIX, 1)[0]
 
 
 def prune(root: Path, keep: set[str]) -> list[str]:

@@ -172,10 +172,8 @@ class ModelSection(BaseModel):
     )
     next_revision: Annotated[str, _text(40)] | None = Field(
         default=None,
-        description="With weight_source: s3 and weight_load: copy on EKS: the Hugging Face commit (40 lowercase hex "
-        "digits, mirrored by `llmops weights mirror`) each GPU node copies and checks beside the serving one while it "
-        "serves, so that setting hugging_face_revision to it later costs a load, not a copy (docs/stay-up.md). "
-        "Default: none, nothing is pre-staged.",
+        description="With weight_source: s3 and weight_load: copy on EKS: a mirrored commit each GPU node copies "
+        "and checks while hugging_face_revision serves, so switching to it costs a load, not a copy. Default: none.",
         examples=["fedcba9876543210fedcba9876543210fedcba98"],
         json_schema_extra=pattern(COMMIT_ID),
     )

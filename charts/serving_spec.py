@@ -31,6 +31,7 @@ from deployment_config.model_location import (
     MODEL_CACHE_MOUNT,
     model_path,
     node_speculator_path,
+    revision_s3_uri,
     speculator_s3_uri,
     weights_s3_uri,
 )
@@ -184,6 +185,10 @@ class VllmServingSpec:
     weights_streamed: bool = False
     #: The region of the weights' bucket (the environment's), for the streamed path's check.
     region: str = ""
+    #: ``model.next_revision`` and its mirror's prefix, which the GPU nodes pre-stage beside the copy of
+    #: ``weights_revision`` (charts/vllm_weights_prestage.py); None unless the weights are copied from S3.
+    next_revision: str | None = None
+    next_s3_uri: str | None = None
 
     @property
     def key_check_in_front(self) -> bool:
@@ -218,6 +223,14 @@ class VllmServingSpec:
         """The port clients connect to on the load balancer: HTTPS on 443 with a certificate, else the API port. The pod
         listens on ``port`` either way."""
         return TLS_PORT if self.tls else self.port
+
+
+def _staged(model) -> str | None:
+    """``model.next_revision`` where the nodes pre-stage it: S3 weights copied to the node (the file's rule
+    cross_section_rules/prestage.py refuses it elsewhere)."""
+    if weights_s3_uri(model) is None or model.weight_load is WeightLoad.RUNAI_STREAMER:
+        return None
+    return model.next_revision
 
 
 def revision_args(env: EnvironmentConfig) -> tuple[str, ...]:
@@ -335,6 +348,8 @@ def serving_spec_for(env: EnvironmentConfig) -> VllmServingSpec:
         weights_streamed=weights_s3_uri(model) is not None
         and model.weight_load is WeightLoad.RUNAI_STREAMER,
         region=env.region,
+        next_revision=_staged(model),
+        next_s3_uri=revision_s3_uri(model.s3_uri, _staged(model)) if _staged(model) else None,
         service_account="vllm",
         endpoint=env.endpoint,
         instance=env.name,

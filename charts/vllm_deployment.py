@@ -60,16 +60,22 @@ S3_TRANSFER_SETTINGS = (
 )
 #: Writes the settings into the container's AWS config file, then syncs; the source and target are positional arguments
 #: ($1, $2), never spliced into the script. The AWS CLI image is Amazon Linux 2 (aws/aws-cli docker/Dockerfile), which
-#: has /bin/sh.
-FETCH_SCRIPT = " && ".join(
-    [f"aws configure set default.s3.{key} {value}" for key, value in S3_TRANSFER_SETTINGS]
-    + ['exec aws s3 sync --only-show-errors "$1" "$2"']
+#: has /bin/sh. No copy when the revision's marker is there (charts/vllm_weights_check/ ``marker_path``, written only
+#: after a complete sha256 check): the copy was staged by the ``weights-prestage`` DaemonSet
+#: (charts/vllm_weights_prestage.py) or made by an earlier pod on this node, and ``verify-weights`` checks it next
+#: (sizes, no stray file, the marker's inodes and mtimes; a mismatch removes the marker, so the next pod copies).
+CONFIGURE_SCRIPT = [
+    f"aws configure set default.s3.{key} {value}" for key, value in S3_TRANSFER_SETTINGS
+]
+SYNC_UNLESS_VERIFIED = (
+    'if [ -e "$2.verified.json" ]; then echo "fetch-weights: $2 was verified before (staged, or an earlier copy): '
+    'no copy" >&2; else aws s3 sync --only-show-errors "$1" "$2"; fi'
 )
+FETCH_SCRIPT = " && ".join(CONFIGURE_SCRIPT + [SYNC_UNLESS_VERIFIED])
 #: The same with the ``spec_decoding`` speculator's mirror ($3) copied into its own directory of the cache ($4) after the
 #: weights (deployment_config/speculator.py): one container, so the pod's copy phase is one step as before.
 FETCH_WITH_SPECULATOR_SCRIPT = " && ".join(
-    [f"aws configure set default.s3.{key} {value}" for key, value in S3_TRANSFER_SETTINGS]
-    + ['aws s3 sync --only-show-errors "$1" "$2"', 'exec aws s3 sync --only-show-errors "$3" "$4"']
+    CONFIGURE_SCRIPT + [SYNC_UNLESS_VERIFIED, 'exec aws s3 sync --only-show-errors "$3" "$4"']
 )
 TAINT_EFFECTS = {
     "NoSchedule": kplus.TaintEffect.NO_SCHEDULE,

@@ -22,6 +22,7 @@ from charts.vllm_router import add_router, add_vllm_network_policy_behind_router
 from charts.vllm_secret_provider import SECRETS_VOLUME, add_secret_provider_class
 from charts.vllm_service import add_load_balancer_service, add_vllm_service
 from charts.vllm_weights_check import add_weights_check
+from charts.vllm_weights_prestage import add_weights_prestage
 
 #: The ConfigMap of the vLLM pods' Caddyfile (charts/key_proxy.py).
 KEY_PROXY_CONFIG_MAP = "vllm-key-proxy"
@@ -61,6 +62,13 @@ class VllmServingChart(cdk8s.Chart):
         # The vLLM image pulled on each GPU node while the pod copies the weights (charts/vllm_image_prepull.py).
         self.image_prepull = add_image_prepull(self, spec=spec)
         self.image_prepull.node.add_dependency(self.namespace_object)
+        # The next revision staged on each GPU node while this one serves (charts/vllm_weights_prestage.py).
+        self.weights_prestage = None
+        if spec.next_revision and spec.next_s3_uri:
+            self.weights_prestage = add_weights_prestage(
+                self, spec=spec, service_account=self.service_account
+            )
+            self.weights_prestage.node.add_dependency(self.namespace_object)
         # The pod's CSI volume names the SecretProviderClass: create it first, delete it after the pod.
         self.secret_provider = None
         if spec.secrets:

@@ -27,6 +27,14 @@ SPECS_SOURCE = "https://docs.aws.amazon.com/ec2/latest/instancetypes/ac.html"
 #: "based on the NVIDIA Hopper architecture", https://www.nvidia.com/en-us/data-center/dgx-b300/ "NVIDIA Blackwell
 #: Ultra GPUs").
 GPU_GENERATIONS = ("hopper", "blackwell")
+#: ``InstanceStorageInfo.TotalSizeInGB`` as Karpenter labels it (``karpenter.k8s.aws/instance-local-nvme``, set from
+#: that field: aws/karpenter-provider-aws@1d92708 pkg/providers/instancetype/types.go), 30400 for every type below
+#: (the same commit, website/content/en/preview/reference/instance-types.md, generated from DescribeInstanceTypes).
+INSTANCE_STORE_SOURCE = (
+    "aws/karpenter-provider-aws@1d92708 website/content/en/preview/reference/instance-types.md "
+    "karpenter.k8s.aws/instance-local-nvme"
+)
+INSTANCE_STORE_GB = 30400
 GPU_GENERATION_SOURCE = "https://www.nvidia.com/en-us/data-center/h200/; https://www.nvidia.com/en-us/data-center/dgx-b300/"
 
 
@@ -89,6 +97,8 @@ class GpuInstanceType:
     :param memory_gib: host memory of the instance in GiB.
     :param gpu_generation: the GPU's architecture, as the vLLM recipes key their hardware overrides (``hopper``,
         ``blackwell``): :data:`GPU_GENERATION_SOURCE`.
+    :param instance_store_gb: the instance store's total size in GB (``InstanceStorageInfo.TotalSizeInGB``):
+        :data:`INSTANCE_STORE_SOURCE`.
     """
 
     name: str
@@ -100,6 +110,7 @@ class GpuInstanceType:
     vcpus: int
     memory_gib: int
     gpu_generation: str
+    instance_store_gb: int = 0
 
     def __post_init__(self) -> None:
         if self.gpu_generation not in GPU_GENERATIONS:
@@ -139,14 +150,41 @@ GPU_INSTANCE_TYPES: Mapping[str, GpuInstanceType] = MappingProxyType(
         for t in (
             # 32 cards, all with EFA: "a request with 32 EFA devices and one ENA device" (EFA_LAYOUT_SOURCE, P5 example)
             GpuInstanceType(
-                "p5.48xlarge", "NVIDIA H100", 8, 81920, _all_cards(32), 8, 192, 2048, "hopper"
+                "p5.48xlarge",
+                "NVIDIA H100",
+                8,
+                81920,
+                _all_cards(32),
+                8,
+                192,
+                2048,
+                "hopper",
+                instance_store_gb=INSTANCE_STORE_GB,
             ),
             GpuInstanceType(
-                "p5e.48xlarge", "NVIDIA H200", 8, 144384, _all_cards(32), 8, 192, 2048, "hopper"
+                "p5e.48xlarge",
+                "NVIDIA H200",
+                8,
+                144384,
+                _all_cards(32),
+                8,
+                192,
+                2048,
+                "hopper",
+                instance_store_gb=INSTANCE_STORE_GB,
             ),
             # 16 cards, 16 EFA interfaces at most (SPECS_SOURCE): every card supports EFA
             GpuInstanceType(
-                "p5en.48xlarge", "NVIDIA H200", 8, 144384, _all_cards(16), 8, 192, 2048, "hopper"
+                "p5en.48xlarge",
+                "NVIDIA H200",
+                8,
+                144384,
+                _all_cards(16),
+                8,
+                192,
+                2048,
+                "hopper",
+                instance_store_gb=INSTANCE_STORE_GB,
             ),
             # 8 cards, 8 EFA interfaces at most (SPECS_SOURCE)
             GpuInstanceType(
@@ -159,6 +197,7 @@ GPU_INSTANCE_TYPES: Mapping[str, GpuInstanceType] = MappingProxyType(
                 192,
                 2048,
                 "blackwell",
+                instance_store_gb=INSTANCE_STORE_GB,
             ),
             # 17 cards; card 0 supports ENA only and carries the primary interface, cards 1-16 one EFA-only interface
             # each (EFA_LAYOUT_SOURCE, P6-B300 example; AWS engineering in aws/aws-parallelcluster#7143). A launch
@@ -177,6 +216,7 @@ GPU_INSTANCE_TYPES: Mapping[str, GpuInstanceType] = MappingProxyType(
                 192,
                 4096,
                 "blackwell",
+                instance_store_gb=INSTANCE_STORE_GB,
             ),
         )
     }

@@ -38,6 +38,14 @@ IMAGE_PREPULL_POD_LABELS = {
     "app.kubernetes.io/component": "image-prepull",
 }
 IMAGE_PREPULL_SELECTOR = ",".join(f"{k}={v}" for k, v in IMAGE_PREPULL_POD_LABELS.items())
+#: The DaemonSet that stages ``model.next_revision`` on each GPU node (charts/vllm_weights_prestage.py), in
+#: SERVING_NAMESPACE; the label on it names the revision it stages (``llmops rollout`` reads it).
+WEIGHTS_PRESTAGE_NAME = "weights-prestage"
+WEIGHTS_PRESTAGE_POD_LABELS = {
+    "app.kubernetes.io/name": WEIGHTS_PRESTAGE_NAME,
+    "app.kubernetes.io/component": "weights-prestage",
+}
+STAGED_REVISION_LABEL = "llm-serving/staged-revision"
 
 
 def kubernetes_name(served_name: str) -> str:

@@ -189,6 +189,7 @@ def _environment(file: EnvironmentFile, *, name: str, source: str) -> Environmen
         speculator_revision=section.speculator_revision,
         speculator_size_gb=speculator_gb,
         weights_manifest_sha256=section.weights_manifest_sha256,
+        next_revision=section.next_revision,
     )
     return EnvironmentConfig(
         name=name,

@@ -116,6 +116,8 @@ class ModelConfig:
     weights_manifest_sha256: str | None = None
     #: How S3 weights reach the GPUs on EKS (deployment_config/weight_load.py). Default: the node's checked copy.
     weight_load: WeightLoad = WeightLoad.COPY
+    #: The revision the GPU nodes pre-stage while ``hugging_face_revision`` serves (charts/vllm_weights_prestage.py).
+    next_revision: str | None = None
 
     @property
     def loaded_gb(self) -> int:

@@ -35,6 +35,7 @@ from deployment_config.model import EnvironmentConfig
 from deployment_config.rollout import RolloutPlan, minutes, rollout_plan
 from endpoint_probe.deadline import Deadline
 from ops_cli.errors import ExitCode, OpsError
+from ops_cli.rollout_staging import Staging, weights_line
 from ops_cli.tools import run_tool, tool_failure, tool_json
 
 LAST_APPLIED = "kubectl.kubernetes.io/last-applied-configuration"
@@ -164,6 +165,8 @@ class RolloutCheck:
         read (counted as a change).
     :param plan: how a change is rolled out (deployment_config/rollout.py).
     :param yes: ``--yes`` was given.
+    :param weights: whether the new replicas load a staged copy (ops_cli/rollout_staging.py); None when no staging
+        applies.
     """
 
     env_name: str
@@ -172,6 +175,7 @@ class RolloutCheck:
     changes: tuple[str, ...] | None
     plan: RolloutPlan
     yes: bool
+    weights: str | None = None
 
     @property
     def rolls(self) -> bool:
@@ -210,7 +214,8 @@ class RolloutCheck:
             )
         if self.verdict == "unchanged":
             return "the pod template is the one applied: the deploy replaces no serving pod"
-        return f"the deploy replaces the serving pods; {plan.describe()}"
+        staged = f"{self.weights}; " if self.weights else ""
+        return f"the deploy replaces the serving pods; {staged}{plan.describe()}"
 
     def to_dict(self) -> dict:
         plan = self.plan
@@ -234,6 +239,7 @@ class RolloutCheck:
             "longest_seconds": plan.longest_seconds,
             "confirmation_required": self.needs_confirmation,
             "confirmed": self.yes and self.needs_confirmation,
+            "weights": self.weights,
         }
 
     def human(self) -> list[str]:
@@ -282,9 +288,15 @@ class RolloutCheck:
 
 
 def check_rollout(
-    env: EnvironmentConfig, rendered: dict, live: dict | None, *, yes: bool
+    env: EnvironmentConfig,
+    rendered: dict,
+    live: dict | None,
+    *,
+    yes: bool,
+    staging: Staging | None = None,
 ) -> RolloutCheck:
-    """What deploying ``rendered`` onto ``live`` (None: nothing deployed) does to ``env``'s serving replicas."""
+    """What deploying ``rendered`` onto ``live`` (None: nothing deployed) does to ``env``'s serving replicas, with
+    ``staging`` the cluster's pre-staged revision (ops_cli/rollout_staging.py)."""
     kind = rendered["kind"]
     field = WORKLOADS[kind][1]
     changes: tuple[str, ...] | None = ()
@@ -299,4 +311,5 @@ def check_rollout(
         changes=changes,
         plan=rollout_plan(env),
         yes=yes,
+        weights=weights_line(env, staging),
     )

@@ -32,6 +32,7 @@ from deployment_config.cross_section_rules.placement import (
     zone_in_vpc,
     zones,
 )
+from deployment_config.cross_section_rules.prestage import next_revision_can_be_staged
 from deployment_config.cross_section_rules.serving import (
     block_fee_on_eks,
     budget_notifies,
@@ -171,6 +172,11 @@ ENVIRONMENT_RULES: tuple[Rule, ...] = (
         "weight_load: runai_streamer where its check runs",
         ("model",),
         runai_streamer_where_it_is_checked,
+    ),
+    Rule(
+        "the next revision can be staged beside the serving one",
+        ("model",),
+        next_revision_can_be_staged,
     ),
     Rule(
         "the compile cache's variables are left to it",

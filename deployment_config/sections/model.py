@@ -170,6 +170,13 @@ class ModelSection(BaseModel):
         examples=["0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"],
         json_schema_extra=pattern(SHA256_HEX),
     )
+    next_revision: Annotated[str, _text(40)] | None = Field(
+        default=None,
+        description="With weight_source: s3 and weight_load: copy on EKS: a mirrored commit each GPU node copies "
+        "and checks while hugging_face_revision serves, so switching to it costs a load, not a copy. Default: none.",
+        examples=["fedcba9876543210fedcba9876543210fedcba98"],
+        json_schema_extra=pattern(COMMIT_ID),
+    )
     speculator_revision: Annotated[str, _text(40)] | None = Field(
         default=None,
         description="With features: [spec_decoding]: the Hugging Face commit (40 lowercase hex digits) of "
@@ -244,6 +251,15 @@ class ModelSection(BaseModel):
             value,
             "run `llmops weights mirror --env NAME [--revision BRANCH_OR_TAG]`, which resolves it on "
             "the Hub and writes it here; a branch name such as main moves and is not accepted",
+        )
+
+    @field_validator("next_revision")
+    @classmethod
+    def _next_revision(cls, value: str | None) -> str | None:
+        return _commit_id(
+            value,
+            "use the commit id `llmops weights mirror --revision BRANCH_OR_TAG` resolved and mirrored; a branch name "
+            "such as main moves and is not accepted",
         )
 
     @field_validator("weights_manifest_sha256")

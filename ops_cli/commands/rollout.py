@@ -18,6 +18,7 @@ from ops_cli.rollout import (
     rendered_manifest_path,
     rendered_workload,
 )
+from ops_cli.rollout_staging import copies_weights, deployed_staging
 
 
 def register(groups: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
@@ -105,7 +106,13 @@ def rollout(ctx: Context) -> int:
     live = deployed_workload(
         ctx.args.kubectl, rendered["kind"], run=ctx.rt.run_command, deadline=ctx.deadline
     )
-    check = check_rollout(env, rendered, live, yes=ctx.args.yes)
+    # A staged copy makes a replacement a load, not a copy (ops_cli/rollout_staging.py); asked after the workload.
+    staging = (
+        deployed_staging(ctx.args.kubectl, run=ctx.rt.run_command, deadline=ctx.deadline)
+        if live is not None and copies_weights(env)
+        else None
+    )
+    check = check_rollout(env, rendered, live, yes=ctx.args.yes, staging=staging)
     if ctx.args.canary:
         return canary_rollout(ctx, check, rendered)
     ctx.out(check.to_dict(), check.human())

@@ -28,14 +28,16 @@ NEW_IMAGE = "vllm/vllm-openai:kimi-k3-next"
 class FakeKubectl:
     """``kubectl get <resource> vllm -n llm-serving -o json --ignore-not-found``: the object, or nothing."""
 
-    def __init__(self, live: dict | None) -> None:
+    def __init__(self, live: dict | None, daemon_set: dict | None = None) -> None:
         self.live = live
+        self.daemon_set = daemon_set
         self.commands: list[list[str]] = []
 
     def __call__(self, command, **kwargs):
         self.commands.append(command)
         assert command[1] == "get" and "--ignore-not-found" in command, command
-        out = json.dumps(self.live) if self.live is not None else ""
+        found = self.daemon_set if command[2] == "daemonsets.apps" else self.live
+        out = json.dumps(found) if found is not None else ""
         return subprocess.CompletedProcess(command, 0, out, "")
 
 
@@ -249,3 +251,75 @@ def test_the_session_the_upgrade_page_shows_is_what_llmops_says(rollout, config_
     result, _ = rollout(deployed, upgraded)
     assert result.code == ExitCode.CONFIRMATION_REQUIRED
     assert shown == (result.stdout + result.stderr).splitlines()
+
+
+LIVE_SHA = "0123456789abcdef0123456789abcdef01234567"
+NEXT_SHA = "fedcba9876543210fedcba9876543210fedcba98"
+S3_WEIGHTS = {"weight_source": "s3", "s3_uri": "s3://weights-bucket/kimi-k3/"}
+
+
+def _prestage(revision: str, *, nodes: int, ready: int) -> dict:
+    """The weights-prestage DaemonSet as kubectl prints it: its revision label and its status."""
+    return {
+        "kind": "DaemonSet",
+        "metadata": {
+            "name": "weights-prestage",
+            "generation": 2,
+            "labels": {"llm-serving/staged-revision": revision},
+        },
+        "status": {
+            "observedGeneration": 2,
+            "desiredNumberScheduled": nodes,
+            "numberReady": ready,
+            "updatedNumberScheduled": ready,
+        },
+    }
+
+
+def _staged_rollout(run_with_kubectl, config_dir, tmp_path, daemon_set):
+    # given revision LIVE serving with NEXT pre-staged, and the environment then switched to NEXT
+    deployed = _write_env(
+        config_dir, "s3", hugging_face_revision=LIVE_SHA, next_revision=NEXT_SHA, **S3_WEIGHTS
+    )
+    live = _applied(_workload(deployed))
+    upgraded = _write_env(config_dir, "s3", hugging_face_revision=NEXT_SHA, **S3_WEIGHTS)
+    kubectl = FakeKubectl(live, daemon_set)
+    manifest = _render(tmp_path, upgraded)
+    result = run_with_kubectl(
+        kubectl, "rollout", "--env", "s3", "--manifest", manifest, "--yes", "--json"
+    )
+    return result, kubectl
+
+
+def test_a_rollout_to_the_revision_staged_on_every_node_says_load_only(
+    run_with_kubectl, config_dir, tmp_path
+):
+    daemon_set = _prestage(NEXT_SHA, nodes=1, ready=1)
+    result, kubectl = _staged_rollout(run_with_kubectl, config_dir, tmp_path, daemon_set)
+    # then the DaemonSet is read after the workload, and the rollout says it costs a load, not a copy
+    assert result.code == ExitCode.OK, result.stderr
+    assert kubectl.commands[1][1:4] == ["get", "daemonsets.apps", "weights-prestage"]
+    report = json.loads(result.stdout)
+    assert report["weights"].startswith(
+        f"load only: revision {NEXT_SHA} is staged on every GPU node"
+    )
+    assert "load only" in report["summary"]
+
+
+def test_a_rollout_while_the_revision_is_still_staging_says_the_replica_copies(
+    run_with_kubectl, config_dir, tmp_path
+):
+    daemon_set = _prestage(NEXT_SHA, nodes=2, ready=1)
+    result, _ = _staged_rollout(run_with_kubectl, config_dir, tmp_path, daemon_set)
+    report = json.loads(result.stdout)
+    assert "staged on 1 of 2 GPU nodes" in report["weights"]
+    assert not report["weights"].startswith("load only")
+
+
+def test_without_a_staged_copy_of_the_revision_nothing_is_said_of_the_weights(
+    run_with_kubectl, config_dir, tmp_path
+):
+    result, _ = _staged_rollout(
+        run_with_kubectl, config_dir, tmp_path, _prestage("a" * 40, nodes=1, ready=1)
+    )
+    assert json.loads(result.stdout)["weights"] is None

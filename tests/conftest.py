@@ -17,8 +17,9 @@ from pathlib import Path
 import pytest
 import yaml
 
-#: The order in which the xdist workers take the files: the longest first (tests/scheduling.py).
-pytest_plugins = ("tests.scheduling",)
+#: The order in which the xdist workers take the files: the longest first (tests/scheduling.py); the assertion rewriting
+#: of the test files done once, before the workers start (tests/rewrite_once.py).
+pytest_plugins = ("tests.scheduling", "tests.rewrite_once")
 
 NO_AWS_DIR_VARIABLE = "LLMOPS_TESTS_NO_AWS_DIR"
 

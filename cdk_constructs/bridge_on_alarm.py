@@ -113,45 +113,68 @@ class BridgeOnAlarm(Construct):
         ).otherwise(
             sfn.Succeed(self, "ScheduleOwnsTheBridge", comment="the start schedule has run or will")
         )
-        self.state_machine = sfn.StateMachine(
+        self.state_machine, self.rule = alarm_started_machine(
             self,
-            "StateMachine",
-            definition_body=sfn.DefinitionBody.from_chainable(before_schedule),
+            definition=before_schedule,
             comment="Scale the bridge node group up when the endpoint loses its last healthy target",
-            timeout=cdk.Duration.hours(2),
-            # Every state transition (cdk-nag AwsSolutions-SF1) with the alarm event: when and why the bridge
-            # started. Under /aws/vendedlogs/ as aws-cdk-lib's default (destroy_waiter says why).
-            logs=sfn.LogOptions(
-                destination=month_log_group(
-                    self, "Logs", name=f"/aws/vendedlogs/states/{cluster_name}-bridge-on-alarm"
-                ),
-                level=sfn.LogLevel.ALL,
-                include_execution_data=True,
-            ),
+            log_group_name=f"/aws/vendedlogs/states/{cluster_name}-bridge-on-alarm",
+            rule_description="The endpoint lost its last healthy target while it served: start the bridge",
+            alarm=alarm_name(cluster_name),
+            change=("OK", "ALARM"),
+            tracing_reason="one SDK call whose input, output and errors the execution log holds; "
+            "X-Ray would add no span to it",
         )
-        self.rule = events.Rule(
-            self,
-            "AlarmRule",
-            description="The endpoint lost its last healthy target while it served: start the bridge",
-            event_pattern=events.EventPattern(
-                source=["aws.cloudwatch"],
-                detail_type=["CloudWatch Alarm State Change"],
-                detail={
-                    "alarmName": [alarm_name(cluster_name)],
-                    "state": {"value": ["ALARM"]},
-                    "previousState": {"value": ["OK"]},
-                },
-            ),
-        )
-        self.rule.add_target(targets.SfnStateMachine(self.state_machine))
-        acknowledge(
-            self.state_machine,
-            "AwsSolutions-IAM5[Resource::*]",
-            "aws-cdk-lib's statement for the machine's execution log: "
-            + STEP_FUNCTIONS_LOG_DELIVERY,
-        )
-        acknowledge(
-            self.state_machine,
-            "AwsSolutions-SF2",
-            "one SDK call whose input, output and errors the execution log holds; X-Ray would add no span to it",
-        )
+
+
+def alarm_started_machine(
+    scope: Construct,
+    *,
+    definition: sfn.IChainable,
+    comment: str,
+    log_group_name: str,
+    rule_description: str,
+    alarm: str,
+    change: tuple[str, str],
+    tracing_reason: str,
+) -> tuple[sfn.StateMachine, events.Rule]:
+    """A Step Functions machine of ``definition`` that the alarm's state change ``change`` (from, to) starts.
+
+    Both bridge machines (up on a lost target, down once the block serves again) are this shape: logged in full,
+    two hours at most, started by an EventBridge rule on the CloudWatch alarm's state change."""
+    state_machine = sfn.StateMachine(
+        scope,
+        "StateMachine",
+        definition_body=sfn.DefinitionBody.from_chainable(definition),
+        comment=comment,
+        timeout=cdk.Duration.hours(2),
+        # Every state transition (cdk-nag AwsSolutions-SF1) with the alarm event: when and why the bridge
+        # changed. Under /aws/vendedlogs/ as aws-cdk-lib's default (destroy_waiter says why).
+        logs=sfn.LogOptions(
+            destination=month_log_group(scope, "Logs", name=log_group_name),
+            level=sfn.LogLevel.ALL,
+            include_execution_data=True,
+        ),
+    )
+    previous, state = change
+    rule = events.Rule(
+        scope,
+        "AlarmRule",
+        description=rule_description,
+        event_pattern=events.EventPattern(
+            source=["aws.cloudwatch"],
+            detail_type=["CloudWatch Alarm State Change"],
+            detail={
+                "alarmName": [alarm],
+                "state": {"value": [state]},
+                "previousState": {"value": [previous]},
+            },
+        ),
+    )
+    rule.add_target(targets.SfnStateMachine(state_machine))
+    acknowledge(
+        state_machine,
+        "AwsSolutions-IAM5[Resource::*]",
+        "aws-cdk-lib's statement for the machine's execution log: " + STEP_FUNCTIONS_LOG_DELIVERY,
+    )
+    acknowledge(state_machine, "AwsSolutions-SF2", tracing_reason)
+    return state_machine, rule

@@ -38,15 +38,16 @@ from __future__ import annotations
 
 import aws_cdk as cdk
 from aws_cdk import aws_cloudwatch as cloudwatch
-from aws_cdk import aws_events as events
-from aws_cdk import aws_events_targets as targets
 from aws_cdk import aws_stepfunctions as sfn
 from aws_cdk import aws_stepfunctions_tasks as tasks
 from constructs import Construct
 
-from cdk_constructs.bridge_on_alarm import IN_USE_ERROR, RETRY_INTERVAL_SECONDS, RFC3339
-from cdk_constructs.function_defaults import month_log_group
-from cdk_constructs.nag_acknowledgements import STEP_FUNCTIONS_LOG_DELIVERY, acknowledge
+from cdk_constructs.bridge_on_alarm import (
+    IN_USE_ERROR,
+    RETRY_INTERVAL_SECONDS,
+    RFC3339,
+    alarm_started_machine,
+)
 from deployment_config.bridge import BridgePlan
 from deployment_config.gpu_nodes import GPU_NODEGROUP
 from deployment_config.metric_names import (
@@ -188,43 +189,14 @@ class BridgeScaleDown(Construct):
             )
             .otherwise(nothing)
         )
-        self.state_machine = sfn.StateMachine(
+        self.state_machine, self.rule = alarm_started_machine(
             self,
-            "StateMachine",
-            definition_body=sfn.DefinitionBody.from_chainable(now),
+            definition=now,
             comment="Scale the bridge node group to 0 once the block's replicas are ready again",
-            timeout=cdk.Duration.hours(2),
-            logs=sfn.LogOptions(
-                destination=month_log_group(
-                    self, "Logs", name=f"/aws/vendedlogs/states/{cluster_name}-bridge-scale-down"
-                ),
-                level=sfn.LogLevel.ALL,
-                include_execution_data=True,
-            ),
-        )
-        self.rule = events.Rule(
-            self,
-            "AlarmRule",
-            description="Every block replica has been ready again: scale the bridge to 0",
-            event_pattern=events.EventPattern(
-                source=["aws.cloudwatch"],
-                detail_type=["CloudWatch Alarm State Change"],
-                detail={
-                    "alarmName": [short_alarm_name(cluster_name)],
-                    "state": {"value": ["OK"]},
-                    "previousState": {"value": ["ALARM"]},
-                },
-            ),
-        )
-        self.rule.add_target(targets.SfnStateMachine(self.state_machine))
-        acknowledge(
-            self.state_machine,
-            "AwsSolutions-IAM5[Resource::*]",
-            "aws-cdk-lib's statement for the machine's execution log: "
-            + STEP_FUNCTIONS_LOG_DELIVERY,
-        )
-        acknowledge(
-            self.state_machine,
-            "AwsSolutions-SF2",
-            "three SDK calls whose input, output and errors the execution log holds; X-Ray would add no span",
+            log_group_name=f"/aws/vendedlogs/states/{cluster_name}-bridge-scale-down",
+            rule_description="Every block replica has been ready again: scale the bridge to 0",
+            alarm=short_alarm_name(cluster_name),
+            change=("ALARM", "OK"),
+            tracing_reason="three SDK calls whose input, output and errors the execution log holds; "
+            "X-Ray would add no span",
         )

@@ -61,6 +61,13 @@ def add_image_prepull(scope: Construct, *, spec: VllmServingSpec) -> kplus.Daemo
         termination_grace_period=cdk8s.Duration.seconds(5),
         security_context=kplus.PodSecurityContextProps(ensure_non_root=False),
     )
+    on_gpu_nodes(daemon_set, spec)
+    hold_with_sleep(daemon_set, name=IMAGE_PREPULL_CONTAINER, image=spec.image)
+    return daemon_set
+
+
+def on_gpu_nodes(daemon_set: kplus.DaemonSet, spec: VllmServingSpec) -> None:
+    """Schedule the DaemonSet's pods on the GPU nodes the vLLM pods run on: their labels, and their taint tolerated."""
     for key, value in spec.node_labels.items():
         daemon_set.scheduling.attract(kplus.Node.labeled(kplus.NodeLabelQuery.is_(key, value)))
     taint_key, taint_value, taint_effect = spec.toleration
@@ -69,9 +76,14 @@ def add_image_prepull(scope: Construct, *, spec: VllmServingSpec) -> kplus.Daemo
             kplus.NodeTaintQuery.is_(taint_key, taint_value, effect=TAINT_EFFECTS[taint_effect])
         )
     )
+
+
+def hold_with_sleep(daemon_set: kplus.DaemonSet, *, name: str, image: str) -> None:
+    """The DaemonSet's one container: ``sleep infinity`` in ``image`` (the pod stays Ready, holding what its init steps
+    or its pull left on the node), with the container runtime's default seccomp profile on the pod."""
     daemon_set.add_container(
-        name=IMAGE_PREPULL_CONTAINER,
-        image=spec.image,
+        name=name,
+        image=image,
         # The very reference the vLLM pod runs, pulled once a node; a mutable tag is flagged at synthesis as there.
         image_pull_policy=kplus.ImagePullPolicy.IF_NOT_PRESENT,
         command=["sleep", "infinity"],
@@ -97,4 +109,3 @@ def add_image_prepull(scope: Construct, *, spec: VllmServingSpec) -> kplus.Daemo
             "/spec/template/spec/securityContext/seccompProfile", {"type": "RuntimeDefault"}
         )
     )
-    return daemon_set

@@ -34,7 +34,8 @@ import cdk8s_plus_28 as kplus
 from constructs import Construct
 
 from charts.serving_spec import VllmServingSpec
-from charts.vllm_deployment import S3_TRANSFER_SETTINGS, TAINT_EFFECTS, container_security
+from charts.vllm_deployment import S3_TRANSFER_SETTINGS, container_security
+from charts.vllm_image_prepull import hold_with_sleep, on_gpu_nodes
 from charts.vllm_weights_check import SCRIPT_FILE
 from deployment_config.kubernetes_names import (
     STAGED_REVISION_LABEL,
@@ -103,14 +104,7 @@ def add_weights_prestage(
         security_context=kplus.PodSecurityContextProps(ensure_non_root=False),
         volumes=[model_cache, script_volume],
     )
-    for key, value in spec.node_labels.items():
-        daemon_set.scheduling.attract(kplus.Node.labeled(kplus.NodeLabelQuery.is_(key, value)))
-    taint_key, taint_value, taint_effect = spec.toleration
-    daemon_set.scheduling.tolerate(
-        kplus.Node.tainted(
-            kplus.NodeTaintQuery.is_(taint_key, taint_value, effect=TAINT_EFFECTS[taint_effect])
-        )
-    )
+    on_gpu_nodes(daemon_set, spec)
     cache = kplus.VolumeMount(path=MODEL_CACHE_MOUNT, volume=model_cache)
     script = f"{MOUNT_PATH}/{PRESTAGE_SCRIPT_FILE.name}"
     with_scripts = [cache, kplus.VolumeMount(path=MOUNT_PATH, volume=script_volume, read_only=True)]
@@ -178,29 +172,6 @@ def add_weights_prestage(
             volume_mounts=mounts,
         )
     # Ready once staged: the pod's containers start only after its init containers succeeded.
-    daemon_set.add_container(
-        name="staged",
-        image=spec.image,
-        image_pull_policy=kplus.ImagePullPolicy.IF_NOT_PRESENT,
-        command=["sleep", "infinity"],
-        security_context=kplus.ContainerSecurityContextProps(
-            ensure_non_root=False,
-            read_only_root_filesystem=True,
-            allow_privilege_escalation=False,
-            privileged=False,
-            capabilities=kplus.ContainerSecutiryContextCapabilities(drop=[kplus.Capability.ALL]),
-        ),
-        resources=kplus.ContainerResources(
-            cpu=kplus.CpuResources(request=kplus.Cpu.millis(10), limit=kplus.Cpu.millis(100)),
-            memory=kplus.MemoryResources(
-                request=cdk8s.Size.mebibytes(16), limit=cdk8s.Size.mebibytes(64)
-            ),
-        ),
-    )
-    cdk8s.ApiObject.of(daemon_set).add_json_patch(
-        cdk8s.JsonPatch.add(
-            "/spec/template/spec/securityContext/seccompProfile", {"type": "RuntimeDefault"}
-        )
-    )
+    hold_with_sleep(daemon_set, name="staged", image=spec.image)
     daemon_set.node.add_dependency(scripts)
     return daemon_set

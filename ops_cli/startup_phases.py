@@ -65,6 +65,16 @@ def _condition(obj: dict, kind: str) -> datetime | None:
     return None
 
 
+def _ran(phase: str, container: str, terminated: dict, more: str = "") -> Phase:
+    """The phase of a run of the init container ``container``: its ``terminated`` state's start to its finish."""
+    return Phase(
+        phase,
+        _time(terminated.get("startedAt")),
+        _time(terminated.get("finishedAt")),
+        f"init container {container}{more}",
+    )
+
+
 def _init_terminated(pod: dict, name: str) -> dict:
     """The ``terminated`` state of the init container ``name`` (its last run, if it ran again since); {} if none, and
     for a pod of an unexpected shape."""
@@ -113,31 +123,17 @@ def startup_phases(
     downloaded = log_times(log_lines, DOWNLOADED)
     if checked_s3:
         phases.append(
-            Phase(
+            _ran(
                 CHECK_S3_PHASE,
-                _time(checked_s3.get("startedAt")),
-                _time(checked_s3.get("finishedAt")),
-                f"init container {CHECK_S3_CONTAINER}; the weights are streamed from S3 in the load below",
+                CHECK_S3_CONTAINER,
+                checked_s3,
+                "; the weights are streamed from S3 in the load below",
             )
         )
     elif terminated:
-        phases.append(
-            Phase(
-                "weights on the node (S3 copy)",
-                _time(terminated.get("startedAt")),
-                _time(terminated.get("finishedAt")),
-                f"init container {FETCH_WEIGHTS_CONTAINER}",
-            )
-        )
+        phases.append(_ran("weights on the node (S3 copy)", FETCH_WEIGHTS_CONTAINER, terminated))
         if verified:
-            phases.append(
-                Phase(
-                    "weights checked (manifest)",
-                    _time(verified.get("startedAt")),
-                    _time(verified.get("finishedAt")),
-                    f"init container {VERIFY_WEIGHTS_CONTAINER}",
-                )
-            )
+            phases.append(_ran("weights checked (manifest)", VERIFY_WEIGHTS_CONTAINER, verified))
     elif downloaded:
         end, seconds = downloaded
         phases.append(
@@ -162,11 +158,11 @@ def startup_phases(
     if restored:
         outcome = str(restored.get("message") or "").strip().removeprefix("compile-cache: ")
         phases.append(
-            Phase(
+            _ran(
                 "compile cache restored (S3)",
-                _time(restored.get("startedAt")),
-                _time(restored.get("finishedAt")),
-                f"init container {RESTORE_CACHE_CONTAINER}" + (f": {outcome}" if outcome else ""),
+                RESTORE_CACHE_CONTAINER,
+                restored,
+                f": {outcome}" if outcome else "",
             )
         )
     phases += load_and_engine_phases(log_lines)

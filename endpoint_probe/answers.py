@@ -6,10 +6,11 @@ a JSON answer's shape and types, and the errors that end a run (a 401, an error 
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 
 from endpoint_probe.deadline import Deadline
-from endpoint_probe.errors import ExitCode, OpsError, quoted
+from endpoint_probe.errors import BadResponse, ExitCode, OpsError, quoted
 from endpoint_probe.http import exchange
 from endpoint_probe.response import Response
 from endpoint_probe.url import ApiKey, Endpoint
@@ -139,3 +140,32 @@ def _chat(
         api_key=api_key,
         deadline=deadline,
     )
+
+
+def _post(
+    endpoint: Endpoint,
+    what: str,
+    mode: str,
+    body: bytes,
+    timeout: float,
+    api_key: ApiKey | None,
+    clock: Callable[[], float],
+    deadline: Deadline | None = None,
+) -> tuple[dict | None, Measurement]:
+    """POST a chat completion that answers JSON: the answer as an object and its (not yet ok) timed measurement, or
+    None and a failed measurement that says why (an error status raises, :func:`_status_error`)."""
+    started = clock()
+    try:
+        with _chat(
+            endpoint, what, body, timeout, "application/json", api_key, deadline
+        ) as response:
+            if not 200 <= response.status < 300:
+                raise _status_error(response, what, api_key)
+            raw = response.read()
+    except BadResponse as error:
+        return None, Measurement(mode, False, clock() - started, problems=[str(error)])
+    measurement = Measurement(mode, False, clock() - started)
+    payload, problem = _object(raw, "the answer")
+    if payload is None:
+        measurement.problems.append(problem)
+    return payload, measurement

@@ -16,6 +16,7 @@ from endpoint_probe.answers import (
     _count,
     _kind,
     _object,
+    _post,
     _status_error,
     _string,
 )
@@ -51,27 +52,11 @@ def plain_completion(
     *,
     deadline: Deadline | None = None,
 ) -> Measurement:
-    started = clock()
-    try:
-        with _chat(
-            endpoint,
-            PLAIN,
-            _body(model, prompt, max_tokens, False),
-            timeout,
-            "application/json",
-            api_key,
-            deadline,
-        ) as response:
-            if not 200 <= response.status < 300:
-                raise _status_error(response, PLAIN, api_key)
-            raw = response.read()
-    except BadResponse as error:
-        return Measurement("plain", False, clock() - started, problems=[str(error)])
-    total = clock() - started
-    payload, problem = _object(raw, "the answer")
+    body = _body(model, prompt, max_tokens, False)
+    payload, result = _post(endpoint, PLAIN, "plain", body, timeout, api_key, clock, deadline)
     if payload is None:
-        return Measurement("plain", False, total, problems=[problem])
-    problems: list[str] = []
+        return result
+    total, problems = result.total_s, result.problems
     choices = payload.get("choices")
     if choices is not None and not isinstance(choices, list):
         _add(problems, f"choices is {_kind(choices)}, not an array")

@@ -20,9 +20,9 @@ import re
 import time
 from collections.abc import Callable
 
-from endpoint_probe.answers import Measurement, _add, _chat, _kind, _object, _status_error
+from endpoint_probe.answers import Measurement, _add, _kind, _post
 from endpoint_probe.deadline import Deadline
-from endpoint_probe.errors import BadResponse, printable, quoted
+from endpoint_probe.errors import printable, quoted
 from endpoint_probe.url import ApiKey, Endpoint, TlsOptions, check_url
 
 #: (where, message) of each way a tool call's parsed arguments do not satisfy :data:`TOOL_PARAMETERS`.
@@ -65,36 +65,25 @@ _GROUPING = re.compile(r"(?<=\d)[,_'\u00a0\u202f ](?=\d{3}(?!\d))")
 
 def _message(
     endpoint: Endpoint,
-    what: str,
     mode: str,
-    body: dict,
+    model: str,
+    prompt: str,
+    max_tokens: int,
     timeout: float,
     api_key: ApiKey | None,
     clock: Callable[[], float],
-    deadline: Deadline | None = None,
+    deadline: Deadline | None,
+    **tools,
 ) -> tuple[dict | None, dict, Measurement]:
-    """POST a chat completion; the answer's first choice and its message, or a failed measurement that says why."""
-    started = clock()
-    try:
-        with _chat(
-            endpoint,
-            what,
-            json.dumps(body).encode(),
-            timeout,
-            "application/json",
-            api_key,
-            deadline,
-        ) as response:
-            if not 200 <= response.status < 300:
-                raise _status_error(response, what, api_key)
-            raw = response.read()
-    except BadResponse as error:
-        return None, {}, Measurement(mode, False, clock() - started, problems=[str(error)])
-    total = clock() - started
-    payload, problem = _object(raw, "the answer")
-    measurement = Measurement(mode, False, total)
+    """POST ``prompt`` as a chat completion (with ``tools``, the request's tool fields); the answer's first choice and
+    its message, or a failed measurement that says why."""
+    body = {"model": model, "messages": [{"role": "user", "content": prompt}], **tools}
+    body |= {"max_tokens": max_tokens, "temperature": 0}
+    what = f"POST /v1/chat/completions ({mode.replace(' ', '-')} probe)"
+    payload, measurement = _post(
+        endpoint, what, mode, json.dumps(body).encode(), timeout, api_key, clock, deadline
+    )
     if payload is None:
-        measurement.problems.append(problem)
         return None, {}, measurement
     choices = payload.get("choices")
     choice = choices[0] if isinstance(choices, list) and choices else None
@@ -123,17 +112,12 @@ def arithmetic_probe(
     deadline: Deadline | None = None,
 ) -> Measurement:
     """Ask for 7919 x 13: the last number of the final answer (``content``, not the reasoning) must be 102947."""
-    body = {
-        "model": model,
-        "messages": [{"role": "user", "content": ARITHMETIC_PROMPT}],
-        "max_tokens": max_tokens,
-        "temperature": 0,
-    }
     choice, message, result = _message(
         endpoint,
-        "POST /v1/chat/completions (arithmetic probe)",
         ARITHMETIC,
-        body,
+        model,
+        ARITHMETIC_PROMPT,
+        max_tokens,
         timeout,
         api_key,
         clock,
@@ -260,23 +244,18 @@ def tool_call_probe(
 ) -> Measurement:
     """Offer one function and ask a question only it answers: the model must call it, with arguments that satisfy its
     JSON schema (see :func:`tool_call_problems`)."""
-    body = {
-        "model": model,
-        "messages": [{"role": "user", "content": TOOL_PROMPT}],
-        "tools": TOOLS,
-        "tool_choice": "auto",
-        "max_tokens": max_tokens,
-        "temperature": 0,
-    }
     choice, message, result = _message(
         endpoint,
-        "POST /v1/chat/completions (tool-call probe)",
         TOOL_CALL,
-        body,
+        model,
+        TOOL_PROMPT,
+        max_tokens,
         timeout,
         api_key,
         clock,
         deadline,
+        tools=TOOLS,
+        tool_choice="auto",
     )
     if choice is None:
         return result

@@ -28,9 +28,9 @@ from datetime import datetime
 from decimal import Decimal
 
 from deployment_config import gpu_prices
-from deployment_config.bridge import bridge_plan, on_demand_rate
 from deployment_config.metric_names import BRIDGE_INSTANCES
 from deployment_config.model import EnvironmentConfig
+from ops_cli.cost_estimate import bridge_cost
 from ops_cli.cost_records import to_tenths
 from ops_cli.paid_periods import PaidPeriod
 
@@ -87,16 +87,6 @@ class BridgeUse:
 
 
 def bridge_use(env: EnvironmentConfig) -> BridgeUse | None:
-    """The bridge of ``env``, None without a bridge section."""
-    plan = bridge_plan(env)
-    if plan is None:
-        return None
-    instance_type = env.bridge.instance_types[0]
-    rate = on_demand_rate(env)
-    return BridgeUse(
-        instance_type,
-        plan.start,
-        plan.stop,
-        rate,
-        "" if rate else gpu_prices.absent("on_demand", instance_type, env.region),
-    )
+    """The bridge of ``env`` (its type, window and rate as ``llmops cost`` prices it), None without a bridge section."""
+    cost = bridge_cost(env)
+    return cost and BridgeUse(cost.instance_type, cost.start, cost.stop, cost.rate, cost.absent)

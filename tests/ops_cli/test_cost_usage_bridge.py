@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from ops_cli import block_usage, bridge_usage
+from ops_cli import block_usage, cost_estimate
 from ops_cli.bridge_usage import BRIDGE_QUERY
 from ops_cli.cli import main
 from ops_cli.context import Runtime
@@ -169,7 +169,7 @@ def test_without_an_on_demand_rate_the_hours_are_reported_and_the_cost_says_it_l
     regional, monkeypatch
 ):
     # given the table has no rate for the bridge's type and region
-    monkeypatch.setattr(bridge_usage, "on_demand_rate", lambda env: None)
+    monkeypatch.setattr(cost_estimate, "on_demand_rate", lambda env: None)
     expect_block_and_bridge(regional)
     result = run(
         regional, "cost", "--usage", "--env", "bridge", "--block-fee", "91540.80", "--json"

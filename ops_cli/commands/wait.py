@@ -26,6 +26,13 @@ from ops_cli.waiting import (
 )
 
 
+def _timing(p: argparse.ArgumentParser, timeout: int, interval: int) -> None:
+    """--timeout and --interval (seconds), with their defaults."""
+    p.add_argument("--timeout", type=positive, default=timeout, help=TIMEOUT_HELP.format(timeout))
+    text = f"seconds between checks (default: {interval})"
+    p.add_argument("--interval", type=positive, default=interval, help=text)
+
+
 def register(groups: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
     waits = groups.add_parser(
         "wait",
@@ -63,10 +70,7 @@ def register(groups: argparse._SubParsersAction, common: argparse.ArgumentParser
         ),
     )
     p.add_argument("reservation_id", help="the reservation: 'cr-' and 17 hex digits")
-    p.add_argument("--timeout", type=positive, default=24 * 3600, help=TIMEOUT_HELP.format(86400))
-    p.add_argument(
-        "--interval", type=positive, default=60, help="seconds between checks (default: 60)"
-    )
+    _timing(p, 24 * 3600, 60)
     p.set_defaults(handler=reservation)
     p = waits.add_parser(
         "plan",
@@ -96,10 +100,7 @@ def register(groups: argparse._SubParsersAction, common: argparse.ArgumentParser
         "--env",
         help="the HyperPod environment whose training plan to wait for: config/ENV.yaml (default: none: the plan named)",
     )
-    p.add_argument("--timeout", type=positive, default=24 * 3600, help=TIMEOUT_HELP.format(86400))
-    p.add_argument(
-        "--interval", type=positive, default=60, help="seconds between checks (default: 60)"
-    )
+    _timing(p, 24 * 3600, 60)
     p.set_defaults(handler=plan)
     p = waits.add_parser(
         "nodes",
@@ -123,10 +124,7 @@ def register(groups: argparse._SubParsersAction, common: argparse.ArgumentParser
     p.add_argument(
         "--env", required=True, help="the environment whose GPU nodes to wait for: config/ENV.yaml"
     )
-    p.add_argument("--timeout", type=positive, default=3600, help=TIMEOUT_HELP.format(3600))
-    p.add_argument(
-        "--interval", type=positive, default=30, help="seconds between checks (default: 30)"
-    )
+    _timing(p, 3600, 30)
     p.set_defaults(handler=nodes)
     p = waits.add_parser(
         "endpoint",
@@ -153,10 +151,7 @@ def register(groups: argparse._SubParsersAction, common: argparse.ArgumentParser
         help="for example http://internal-xxx.elb.us-west-2.amazonaws.com:8000 "
         "(a URL that cannot work fails at once with exit code 2)",
     )
-    p.add_argument("--timeout", type=positive, default=3 * 3600, help=TIMEOUT_HELP.format(10800))
-    p.add_argument(
-        "--interval", type=positive, default=30, help="seconds between checks (default: 30)"
-    )
+    _timing(p, 3 * 3600, 30)
     p.add_argument(
         "--request-timeout",
         type=positive,
@@ -199,10 +194,7 @@ def register(groups: argparse._SubParsersAction, common: argparse.ArgumentParser
         help=f"the endpoint's namespace (default: {INFERENCE_ENDPOINT_NAMESPACE}, the endpoint stack's)",
     )
     p.add_argument("--kubectl", default="kubectl", help="kubectl to use (default: the one on PATH)")
-    p.add_argument("--timeout", type=positive, default=3 * 3600, help=TIMEOUT_HELP.format(10800))
-    p.add_argument(
-        "--interval", type=positive, default=60, help="seconds between checks (default: 60)"
-    )
+    _timing(p, 3 * 3600, 60)
     p.set_defaults(handler=inference_endpoint)
 
 

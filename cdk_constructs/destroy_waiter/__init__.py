@@ -18,7 +18,7 @@ from aws_cdk import aws_stepfunctions as sfn
 from aws_cdk import custom_resources as cr
 from constructs import Construct
 
-from cdk_constructs.function_defaults import RUNTIME, month_log_group
+from cdk_constructs.function_defaults import RUNTIME, month_log_group, on_event_function
 from cdk_constructs.nag_acknowledgements import (
     STEP_FUNCTIONS_LOG_DELIVERY,
     acknowledge,
@@ -140,15 +140,11 @@ class DestroyWaiter(Construct):
             properties["IncludeSecurityGroups"] = "true"
 
         code = lambda_.Code.from_asset(str(HANDLER_DIR), exclude=["__pycache__", "*.pyc"])
-        self.on_event_function = lambda_.Function(
+        self.on_event_function = on_event_function(
             self,
-            "OnEvent",
-            runtime=RUNTIME,
-            code=code,
-            handler="handler.on_event",
+            HANDLER_DIR,
             timeout=cdk.Duration.seconds(30),
             description="DestroyWaiter onEvent: nothing to do on create and update",
-            log_group=month_log_group(self, "OnEventLogs"),
         )
         self.is_complete_function = lambda_.Function(
             self,

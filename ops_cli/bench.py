@@ -16,15 +16,11 @@ endpoint_probe/load_test_result.py; the load test, a Kubernetes Job, is ops_cli/
 
 from __future__ import annotations
 
-import time
-from collections.abc import Callable
+import functools
 
 from endpoint_probe import correctness
-from endpoint_probe.answers import Measurement
 from endpoint_probe.correctness import DEFAULT_PROBE_MAX_TOKENS as DEFAULT_PROBE_MAX_TOKENS
 from endpoint_probe.correctness import TOOL_PARAMETERS
-from endpoint_probe.deadline import Deadline
-from endpoint_probe.url import ApiKey, TlsOptions
 
 # --- the correctness probe: endpoint_probe/correctness.py, with jsonschema ------------------------------------------
 
@@ -41,26 +37,5 @@ def _schema_errors(parsed) -> list[tuple[str, str]]:
     ]
 
 
-def run_probe(
-    url: str,
-    model: str,
-    timeout: float,
-    *,
-    api_key: ApiKey | None = None,
-    tls: TlsOptions | None = None,
-    max_tokens: int = DEFAULT_PROBE_MAX_TOKENS,
-    clock: Callable[[], float] = time.perf_counter,
-    deadline: Deadline | None = None,
-) -> list[Measurement]:
-    """Both probes of endpoint_probe.correctness.run_probe, the tool call's arguments checked with jsonschema."""
-    return correctness.run_probe(
-        url,
-        model,
-        timeout,
-        api_key=api_key,
-        tls=tls,
-        max_tokens=max_tokens,
-        clock=clock,
-        deadline=deadline,
-        schema_errors=_schema_errors,
-    )
+#: Both probes of endpoint_probe.correctness.run_probe, the tool call's arguments checked with jsonschema.
+run_probe = functools.partial(correctness.run_probe, schema_errors=_schema_errors)

@@ -273,7 +273,7 @@ class HyperPodCluster(Construct):
 
         network_interfaces = ec2_arn("network-interface/*")
         in_this_vpc = {"StringEquals": {"ec2:Vpc": ec2_arn(f"vpc/{vpc_id}")}}
-        self.execution_role.add_to_policy(
+        for statement in (
             iam.PolicyStatement(
                 sid="DescribeNetwork",
                 actions=[
@@ -287,9 +287,7 @@ class HyperPodCluster(Construct):
                     "ec2:DescribeTags",
                 ],
                 resources=["*"],
-            )
-        )
-        self.execution_role.add_to_policy(
+            ),
             iam.PolicyStatement(
                 sid="NetworkInterfacesInThisVpc",
                 actions=[
@@ -304,16 +302,12 @@ class HyperPodCluster(Construct):
                 ],
                 resources=[network_interfaces],
                 conditions=in_this_vpc,
-            )
-        )
-        self.execution_role.add_to_policy(
+            ),
             iam.PolicyStatement(
                 sid="NewNetworkInterfaces",
                 actions=["ec2:CreateNetworkInterface"],
                 resources=[network_interfaces],
-            )
-        )
-        self.execution_role.add_to_policy(
+            ),
             iam.PolicyStatement(
                 sid="ThisClustersSubnetsAndSecurityGroups",
                 actions=["ec2:CreateNetworkInterface", "ec2:ModifyNetworkInterfaceAttribute"],
@@ -322,9 +316,7 @@ class HyperPodCluster(Construct):
                     *(ec2_arn(f"security-group/{group}") for group in security_group_ids),
                 ],
                 conditions=in_this_vpc,
-            )
-        )
-        self.execution_role.add_to_policy(
+            ),
             iam.PolicyStatement(
                 sid="HyperPodInstances",
                 actions=[
@@ -333,24 +325,21 @@ class HyperPodCluster(Construct):
                     "ec2:ModifyNetworkInterfaceAttribute",
                 ],
                 resources=[ec2_arn("instance/*", owner="*")],
-            )
-        )
-        # Tags on the instances' and pods' interfaces, also as they are created (tags on create); not limited to the
-        # VPC, since a tag written on create is authorized before the interface exists.
-        self.execution_role.add_to_policy(
+            ),
+            # Tags on the instances' and pods' interfaces, also as they are created (tags on create); not limited to
+            # the VPC, since a tag written on create is authorized before the interface exists.
             iam.PolicyStatement(
                 sid="TagNetworkInterfaces",
                 actions=["ec2:CreateTags"],
                 resources=[network_interfaces],
-            )
-        )
-        self.execution_role.add_to_policy(
+            ),
             iam.PolicyStatement(
                 sid="PodIdentity",
                 actions=["eks-auth:AssumeRoleForPodIdentity"],
                 resources=[eks_cluster_arn],
-            )
-        )
+            ),
+        ):
+            self.execution_role.add_to_policy(statement)
 
         acknowledge(
             self.execution_role,

@@ -290,22 +290,18 @@ class PromotionGate(Construct):
         """The check function: list and read this image's results, write the start and summary objects."""
         self.check_function = function
         principal = function.grant_principal
-        principal.add_to_principal_policy(
+        for statement in (
             iam.PolicyStatement(
                 sid="ListResults",
                 actions=["s3:ListBucket"],
                 resources=[self.bucket.bucket_arn],
                 conditions={"StringLike": {"s3:prefix": [f"{self.key_prefix}*"]}},
-            )
-        )
-        principal.add_to_principal_policy(
+            ),
             iam.PolicyStatement(
                 sid="ReadResults",
                 actions=["s3:GetObject"],
                 resources=[self.bucket.arn_for_objects(f"{self.key_prefix}*")],
-            )
-        )
-        principal.add_to_principal_policy(
+            ),
             iam.PolicyStatement(
                 sid="WriteStartAndSummary",
                 actions=["s3:PutObject"],
@@ -313,8 +309,9 @@ class PromotionGate(Construct):
                     self.bucket.arn_for_objects(f"{self.key_prefix}*/{START_OBJECT}"),
                     self.bucket.arn_for_objects(f"{self.key_prefix}*/{SUMMARY_OBJECT}"),
                 ],
-            )
-        )
+            ),
+        ):
+            principal.add_to_principal_policy(statement)
 
     def add_job(
         self, *, digest: str, run_id: str, start: cdk.CustomResource

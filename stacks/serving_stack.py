@@ -193,27 +193,24 @@ class ServingStack(cdk.Stack):
         cache = spec.compile_cache
         bucket = f"arn:{cdk.Aws.PARTITION}:s3:::{cache.bucket}"
         archive = f"{bucket}/{object_name(S3_PREFIX, dict(cache.key))}"
-        role.add_to_policy(
+        for statement in (
             iam.PolicyStatement(
                 sid="ListCompileCache",
                 actions=["s3:ListBucket"],
                 resources=[bucket],
                 conditions={"StringLike": {"s3:prefix": [f"{S3_PREFIX}/{cache.digest}/*"]}},
-            )
-        )
-        role.add_to_policy(
+            ),
             iam.PolicyStatement(
                 sid="ReadCompileCache", actions=["s3:GetObject"], resources=[archive]
-            )
-        )
-        role.add_to_policy(
+            ),
             iam.PolicyStatement(
                 sid="CreateCompileCacheOnce",
                 actions=["s3:PutObject"],
                 resources=[archive],
                 conditions={"Null": {"s3:if-none-match": "false"}},
-            )
-        )
+            ),
+        ):
+            role.add_to_policy(statement)
 
     def _authentication_outputs(self, spec: VllmServingSpec) -> None:
         # the key check in front of vLLM leaves these paths open (charts/key_proxy.py)

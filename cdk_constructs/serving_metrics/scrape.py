@@ -175,20 +175,7 @@ def scrape_configuration(
     return yaml.safe_dump(config, sort_keys=False)
 
 
-def scrape_configuration_blob(
-    *,
-    namespace: str,
-    port: int,
-    node_monitoring: bool = True,
-    app_label: str | None = None,
-    router_metrics_port: int | None = None,
-) -> str:
-    """:func:`scrape_configuration`, base64-encoded as ``AWS::APS::Scraper`` ScrapeConfiguration.ConfigurationBlob wants."""
-    config = scrape_configuration(
-        namespace=namespace,
-        port=port,
-        node_monitoring=node_monitoring,
-        app_label=app_label,
-        router_metrics_port=router_metrics_port,
-    )
-    return base64.b64encode(config.encode()).decode()
+def scrape_configuration_blob(**options) -> str:
+    """:func:`scrape_configuration` (of the same keyword arguments), base64-encoded as ``AWS::APS::Scraper``
+    ScrapeConfiguration.ConfigurationBlob wants."""
+    return base64.b64encode(scrape_configuration(**options).encode()).decode()

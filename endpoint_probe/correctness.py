@@ -282,24 +282,8 @@ def run_probe(
     401, an error status or an unreachable endpoint raise :class:`OpsError`; a bad answer is a failed row. Each request
     ends within ``timeout`` and by the command's ``deadline``."""
     endpoint = check_url(url, tls=tls)
+    each = {"api_key": api_key, "max_tokens": max_tokens, "clock": clock, "deadline": deadline}
     return [
-        arithmetic_probe(
-            endpoint,
-            model,
-            timeout,
-            api_key=api_key,
-            max_tokens=max_tokens,
-            clock=clock,
-            deadline=deadline,
-        ),
-        tool_call_probe(
-            endpoint,
-            model,
-            timeout,
-            api_key=api_key,
-            max_tokens=max_tokens,
-            clock=clock,
-            deadline=deadline,
-            schema_errors=schema_errors,
-        ),
+        arithmetic_probe(endpoint, model, timeout, **each),
+        tool_call_probe(endpoint, model, timeout, **each, schema_errors=schema_errors),
     ]

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from deployment_config import recipe, speculator
-from deployment_config.catalog import GPU_INSTANCE_TYPES, MODEL_PRESETS, GpuInstanceType
+from deployment_config.catalog import GPU_INSTANCE_TYPES, GpuInstanceType
 from deployment_config.cross_section_rules._issues import note as _note
+from deployment_config.cross_section_rules.facts import model_sizes, resolved
 from deployment_config.errors import ConfigIssue
 from deployment_config.file_values import FileValues
 from deployment_config.sizing import Layout, layout_for
@@ -54,21 +54,8 @@ def _serving(values: FileValues, instance_type: GpuInstanceType) -> tuple[Layout
     """The layout and the vLLM arguments and environment the model gets on ``instance_type`` (the loader's
     resolution, deployment_config/loader.py): what the one serving workload runs with."""
     model = values.section("model")
-    preset = MODEL_PRESETS[model.preset]
-    weights = model.weight_size_gb or preset.weight_size_gb
-    enabled = speculator.FEATURE in model.features and model.serving_profile == "recipe"
-    speculator_gb = (model.speculator_size_gb or 0) if enabled else 0
-    resolution = recipe.resolve(
-        preset=model.preset,
-        serving_profile=model.serving_profile,
-        features=model.features,
-        instance_type=instance_type,
-        weights_gb=weights,
-        multi_node=True,
-        load_format=preset.load_format,
-        extra_args=model.extra_args,
-        speculator_gb=speculator_gb,
-    )
+    weights, speculator_gb = model_sizes(model)
+    resolution = resolved(model, instance_type, multi_node=True)
     profile = resolution.profile
     arguments = (profile.args, tuple(sorted(profile.environment.items()))) if profile else ()
     return layout_for(weights + speculator_gb, instance_type, memory=resolution.memory), arguments

@@ -99,15 +99,36 @@ def tensor_parallel_problem(values: FileValues) -> Problem | None:
     return tensor_parallel_mismatch(size, chosen[1])
 
 
+def model_sizes(model) -> tuple[int, int]:
+    """The valid model section's weights and speculator (with spec_decoding on the recipe profile only), in GB."""
+    weights = model.weight_size_gb or MODEL_PRESETS[model.preset].weight_size_gb
+    enabled = speculator.FEATURE in model.features and model.serving_profile == "recipe"
+    return weights, (model.speculator_size_gb or 0) if enabled else 0
+
+
+def resolved(model, instance_type: GpuInstanceType, *, multi_node: bool) -> recipe.Resolution:
+    """The valid model section's recipe resolution on ``instance_type``, as deployment_config/loader.py resolves it."""
+    weights, speculator_gb = model_sizes(model)
+    return recipe.resolve(
+        preset=model.preset,
+        serving_profile=model.serving_profile,
+        features=model.features,
+        instance_type=instance_type,
+        weights_gb=weights,
+        multi_node=multi_node,
+        load_format=MODEL_PRESETS[model.preset].load_format,
+        extra_args=model.extra_args,
+        speculator_gb=speculator_gb,
+    )
+
+
 def placement(values: FileValues) -> Placement | None:
     """The model's placement (recipe, sizing, layout) when the model section is valid, else None."""
     model = values.section("model") if values.ok("model") else None
     if model is None:
         return None
     preset = MODEL_PRESETS[model.preset]
-    weights = model.weight_size_gb or preset.weight_size_gb
-    enabled = speculator.FEATURE in model.features and model.serving_profile == "recipe"
-    speculator_gb = (model.speculator_size_gb or 0) if enabled else 0
+    weights, speculator_gb = model_sizes(model)
     chosen = gpu_type(values)
     if chosen is None:
         return Placement(weights, speculator_gb, None, None, ())
@@ -115,17 +136,7 @@ def placement(values: FileValues) -> Placement | None:
     # On EKS a model instance may span several nodes (a LeaderWorkerSet); HyperPod serves one node per instance.
     nodes = gpu_nodes(values) or (None, None)
     node_count = nodes[1] if nodes[0] == "capacity.instance_count" else None
-    resolution = recipe.resolve(
-        preset=model.preset,
-        serving_profile=model.serving_profile,
-        features=model.features,
-        instance_type=instance_type,
-        weights_gb=weights,
-        multi_node=node_count is not None,
-        load_format=preset.load_format,
-        extra_args=model.extra_args,
-        speculator_gb=speculator_gb,
-    )
+    resolution = resolved(model, instance_type, multi_node=node_count is not None)
     named = {index for index, _ in feature_name_problems(values)}  # reported by their own rule
     problems = [
         _note(f"model.features[{index}]", problem.problem, problem.fix)

@@ -341,27 +341,15 @@ class ServingAlarms(Construct):
         id: str,
         *,
         topic: sns.ITopic,
-        cluster_name: str,
-        observability: ObservabilityConfig,
-        runbook: Runbook = EKS_RUNBOOK,
-        gpu_watch: GpuWatch | None = None,
-        xid_alarm: bool = False,
-        expected_gpus: int | None = None,
-        capacity_ending: CapacityEnding | None = None,
         extra_rules: Sequence[AlarmRule] = (),
+        **rules,
     ) -> None:
+        """``rules``: the keyword arguments of :func:`alarm_rules` (``cluster_name`` names the alarms too)."""
         super().__init__(scope, id)
         self.topic = topic
         action = cw_actions.SnsAction(self.topic)
-        self.rules = alarm_rules(
-            cluster_name=cluster_name,
-            observability=observability,
-            runbook=runbook,
-            gpu_watch=gpu_watch,
-            xid_alarm=xid_alarm,
-            expected_gpus=expected_gpus,
-            capacity_ending=capacity_ending,
-        ) + list(extra_rules)
+        self.rules = alarm_rules(**rules) + list(extra_rules)
+        cluster_name = rules["cluster_name"]
         self.alarms: dict[str, cloudwatch.Alarm] = {}
         for rule in self.rules:
             alarm = cloudwatch.Alarm(

@@ -22,6 +22,11 @@ from deployment_config.metric_names import READY_LABEL, SCRAPE_INTERVAL_SECONDS,
 _COMPONENT_LABEL = "__meta_kubernetes_pod_label_app_kubernetes_io_component"
 
 
+def _copy(source: str, target: str) -> dict:
+    """A relabel rule that copies the discovered label ``source`` into ``target``."""
+    return {"action": "replace", "source_labels": [source], "target_label": target}
+
+
 def scrape_configuration(
     *,
     namespace: str,
@@ -71,16 +76,8 @@ def scrape_configuration(
                         ],
                         "regex": f"router;{router_metrics_port}",
                     },
-                    {
-                        "action": "replace",
-                        "source_labels": ["__meta_kubernetes_pod_name"],
-                        "target_label": "pod",
-                    },
-                    {
-                        "action": "replace",
-                        "source_labels": ["__meta_kubernetes_pod_node_name"],
-                        "target_label": "node",
-                    },
+                    _copy("__meta_kubernetes_pod_name", "pod"),
+                    _copy("__meta_kubernetes_pod_node_name", "node"),
                 ],
             }
         ]
@@ -112,23 +109,11 @@ def scrape_configuration(
                     },
                     *app_keep,
                     *router_drop,
-                    {
-                        "action": "replace",
-                        "source_labels": ["__meta_kubernetes_pod_name"],
-                        "target_label": "pod",
-                    },
-                    {
-                        "action": "replace",
-                        "source_labels": ["__meta_kubernetes_pod_node_name"],
-                        "target_label": "node",
-                    },
+                    _copy("__meta_kubernetes_pod_name", "pod"),
+                    _copy("__meta_kubernetes_pod_node_name", "node"),
                     # the pod's Ready condition, "true" or "false" (Prometheus configuration, kubernetes_sd_config,
                     # role pod: __meta_kubernetes_pod_ready): the block's ready replicas (runtime/bridge.py)
-                    {
-                        "action": "replace",
-                        "source_labels": ["__meta_kubernetes_pod_ready"],
-                        "target_label": READY_LABEL,
-                    },
+                    _copy("__meta_kubernetes_pod_ready", READY_LABEL),
                 ],
             },
             *router_jobs,
@@ -161,11 +146,7 @@ def scrape_configuration(
                                 "target_label": "__address__",
                                 "replacement": f"$1:{NODE_MONITORING_AGENT_METRICS_PORT}",
                             },
-                            {
-                                "action": "replace",
-                                "source_labels": ["__meta_kubernetes_pod_node_name"],
-                                "target_label": "node",
-                            },
+                            _copy("__meta_kubernetes_pod_node_name", "node"),
                         ],
                     }
                 ]

@@ -15,6 +15,7 @@ from constructs import Construct
 from cdk_constructs.nag_acknowledgements import (
     acknowledge,
     acknowledge_bucket_deployment,
+    acknowledge_each,
     managed_policy_finding,
 )
 from cdk_constructs.sagemaker_principal import sagemaker_principal
@@ -163,19 +164,12 @@ class HyperPodCluster(Construct):
             security_group_ids=security_group_ids,
             eks_cluster_arn=eks_cluster_arn,
         )
-        acknowledge(
+        acknowledge_each(
             self.execution_role,
-            "AwsSolutions-IAM5[Action::s3:GetBucket*]",
-            "read access to the lifecycle bucket only, as grant_read writes it",
-        )
-        acknowledge(
-            self.execution_role,
-            "AwsSolutions-IAM5[Action::s3:GetObject*]",
-            "read access to the lifecycle bucket only, as grant_read writes it",
-        )
-        acknowledge(
-            self.execution_role,
-            "AwsSolutions-IAM5[Action::s3:List*]",
+            (
+                f"AwsSolutions-IAM5[Action::s3:{action}]"
+                for action in ("GetBucket*", "GetObject*", "List*")
+            ),
             "read access to the lifecycle bucket only, as grant_read writes it",
         )
         acknowledge(

@@ -255,16 +255,7 @@ def read_startup_phases(
     )
     node_name = spec.get("nodeName") if isinstance(spec.get("nodeName"), str) else None
     node = kubectl_json("get", "node", node_name) if node_name else None
-    events = _dicts(
-        kubectl_json(
-            "get",
-            "events",
-            "-n",
-            namespace,
-            "--field-selector",
-            f"involvedObject.kind=Pod,involvedObject.name={name}",
-        ).get("items")
-    )
+    events = _pod_events(kubectl_json, namespace, name)
     result = run_tool(
         [kubectl, "logs", "-n", namespace, name, "-c", container, "--timestamps"],
         deadline=deadline,
@@ -314,13 +305,12 @@ def _prepull_events(kubectl_json: Callable, namespace: str, node_name: str | Non
     ]
     if not names:
         return []
+    return _pod_events(kubectl_json, namespace, names[0])
+
+
+def _pod_events(kubectl_json: Callable, namespace: str, pod: str) -> list[dict]:
+    """The events Kubernetes still holds about the pod ``pod``."""
+    selector = f"involvedObject.kind=Pod,involvedObject.name={pod}"
     return _dicts(
-        kubectl_json(
-            "get",
-            "events",
-            "-n",
-            namespace,
-            "--field-selector",
-            f"involvedObject.kind=Pod,involvedObject.name={names[0]}",
-        ).get("items")
+        kubectl_json("get", "events", "-n", namespace, "--field-selector", selector).get("items")
     )

@@ -233,7 +233,13 @@ def cost_report(
             f"{block.fee:,.2f} {block.currency} paid at purchase for {to_tenths(block.hours)} h, shown per hour "
             f"of the block; {block.fee_source}"
         )
-    rows.insert(0, fee_row)
+    return _report(env, block, [fee_row, *rows], now)
+
+
+def _report(
+    env: EnvironmentConfig, block: Block, rows: list[CostRow], now: datetime, **more
+) -> CostReport:
+    """The report of ``rows``, with what the configuration alone gives (the volumes, the published fee, the bridge)."""
     return CostReport(
         env.name,
         env.region,
@@ -244,6 +250,7 @@ def cost_report(
         per_gb_month=ebs_volumes(env),
         published=published_fee(env),
         bridge=bridge_cost(env),
+        **more,
     )
 
 
@@ -299,15 +306,4 @@ def offline_report(
         row.note = "needs AWS: the price comes from the AWS Price List Query API" + (
             f"; {row.note}" if row.note else ""
         )
-    return CostReport(
-        env.name,
-        env.region,
-        block,
-        [fee_row, *rows],
-        now,
-        USAGE_BASED,
-        per_gb_month=ebs_volumes(env),
-        published=published_fee(env),
-        bridge=bridge_cost(env),
-        needs_aws=why,
-    )
+    return _report(env, block, [fee_row, *rows], now, needs_aws=why)

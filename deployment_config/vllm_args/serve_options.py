@@ -38,7 +38,7 @@ def arity(entry: Mapping[str, Any]) -> Arity:
     return {None: "one", "?": "optional", "+": "many"}[entry["nargs"]]
 
 
-def _human_readable_int(text: str) -> int:
+def human_readable_int(text: str) -> int:
     """vllm/utils/argparse_utils.py human_readable_int: k/m/g/t x1000 (decimals allowed), K/M/G/T x1024 (whole)."""
     text = text.strip()
     match = re.fullmatch(r"(\d+(?:\.\d+)?)([kKmMgGtT])", text)
@@ -60,13 +60,13 @@ def _convert(entry: Mapping[str, Any], value: str) -> Any:
         return None if value in ("", "None") else json.loads(value)
     if kind == "human_readable_int_or_auto":
         stripped = value.strip()
-        return -1 if stripped == "-1" or stripped.lower() == "auto" else _human_readable_int(value)
+        return -1 if stripped == "-1" or stripped.lower() == "auto" else human_readable_int(value)
     converters = {
         "str": str,
         "int": int,
         "float": float,
         "json": json.loads,
-        "human_readable_int": _human_readable_int,
+        "human_readable_int": human_readable_int,
         "lower_dash_to_underscore": lambda v: v.lower().replace("-", "_"),
         "comma_separated_ids": str,
         "json_object": lambda v: json_object_problem(entry, _expand_numbers(v)),
@@ -95,7 +95,7 @@ def _expand_numbers(value: str) -> Any:
     for i in range(0, len(parts), 2):
         parts[i] = re.sub(
             r"\b\d+(?:\.\d+)?[kKmMgGtT]\b",
-            lambda m: str(_human_readable_int(m.group())),
+            lambda m: str(human_readable_int(m.group())),
             parts[i],
         )
     return json.loads("".join(parts))

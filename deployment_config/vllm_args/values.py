@@ -18,6 +18,8 @@ import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
+from deployment_config.vllm_args.serve_options import human_readable_int
+
 _ARG_UTILS = "vllm/engine/arg_utils.py"
 
 #: vllm/config/cache.py ``CacheDType`` (the Literal ``KV_CACHE_DTYPES`` mirrors; nothing in vLLM's own tree calls
@@ -106,16 +108,8 @@ def _whole_number(value: str, *, suffixes: bool) -> int | None:
     """``int`` as argparse's ``type=int`` reads it, or with ``suffixes`` vllm/utils/argparse_utils.py
     ``human_readable_int``: a number with k/m/g/t (powers of 1000, decimals allowed: 25.6k) or K/M/G/T (powers of
     1024, whole numbers only: 1M is 1,048,576); None when vLLM's parser rejects it."""
-    text = value.strip()
-    match = re.fullmatch(r"(\d+(?:\.\d+)?)([kKmMgGtT])", text) if suffixes else None
-    try:
-        if match is None:
-            return int(text)
-        number, suffix = match.groups()
-        power = "kmgt".index(suffix.lower()) + 1
-        if suffix.islower():
-            return int(float(number) * 1000**power)
-        return int(number) * 1024**power  # "1.5M": vLLM refuses decimals with a binary suffix
+    try:  # "1.5M": vLLM refuses decimals with a binary suffix (a ValueError)
+        return human_readable_int(value) if suffixes else int(value.strip())
     except ValueError:
         return None
 

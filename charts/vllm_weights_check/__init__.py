@@ -111,18 +111,10 @@ def s3_check_command(spec: VllmServingSpec) -> list[str]:
 
 
 def _add_s3_check(
-    scope: Construct, *, spec: VllmServingSpec, deployment: kplus.Deployment
-) -> kplus.ConfigMap:
-    """The ConfigMap holding runtime/check_s3_weights.py and the init container that runs it: HEAD requests only, so
-    one CPU and a little memory; nothing on the node's disk."""
-    config_map, script = script_config_map(
-        scope,
-        "weights-check",
-        name=CONFIG_MAP,
-        namespace=spec.namespace,
-        file=S3_SCRIPT_FILE,
-        volume_name="weights-check",
-    )
+    spec: VllmServingSpec, deployment: kplus.Deployment, script: kplus.Volume
+) -> None:
+    """The init container that runs runtime/check_s3_weights.py from ``script``: HEAD requests only, so one CPU and a
+    little memory; nothing on the node's disk."""
     deployment.add_init_container(
         name=S3_INIT_CONTAINER,
         image=spec.image,
@@ -138,7 +130,6 @@ def _add_s3_check(
         ),
         volume_mounts=[kplus.VolumeMount(path=MOUNT_PATH, volume=script, read_only=True)],
     )
-    return config_map
 
 
 def add_weights_check(
@@ -147,17 +138,18 @@ def add_weights_check(
     """Add the ConfigMap holding the verifier and the init container that runs it, after ``fetch-weights`` (which
     :func:`charts.vllm_deployment.add_vllm_deployment` added): init containers run in the order they are listed. With
     the weights streamed (``spec.weights_streamed``) there is no copy: the check of the objects in S3 instead."""
-    if spec.weights_streamed:
-        return _add_s3_check(scope, spec=spec, deployment=deployment)
-    (model_cache,) = [volume for volume in deployment.volumes if volume.name == "model-cache"]
     config_map, script = script_config_map(
         scope,
         "weights-check",
         name=CONFIG_MAP,
         namespace=spec.namespace,
-        file=SCRIPT_FILE,
+        file=S3_SCRIPT_FILE if spec.weights_streamed else SCRIPT_FILE,
         volume_name="weights-check",
     )
+    if spec.weights_streamed:
+        _add_s3_check(spec, deployment, script)
+        return config_map
+    (model_cache,) = [volume for volume in deployment.volumes if volume.name == "model-cache"]
     revision = spec.weights_revision
     checks = [
         (

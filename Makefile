@@ -24,27 +24,40 @@ export PYTHONDONTWRITEBYTECODE :=
 
 .PHONY: synth test lint bench clean setup pipeline schema check-config crd-bindings recipes lock
 
-setup: $(VENV)/.installed node_modules/.installed
+# The Python and the Node packages install side by side (-j2; -Oline keeps each printed line whole): on 2 cores the
+# fresh-clone set-up took 23 s + 6 s one after the other (docs/maintainers/performance.md, "Set-up").
+setup:
+	@$(MAKE) --no-print-directory -j2 -Oline $(VENV)/.installed node_modules/.installed
 
 # Python packages: the groups app and dev of uv.lock (pyproject.toml declares them), with the uv that requirements-uv.txt
-# pins, itself installed with pip. USE_UV=0, or uv failing to install, falls back to pip and requirements-dev.txt (the
-# same versions, exported from uv.lock). Each step prints one line when it starts and one with its time at the end.
+# pins, installed into the new environment by the interpreter's own pip (`pip --python`, pip 22.3 and later: a venv
+# without pip of its own is made in 0.1 s, with one in 3.9 s), or by the environment's pip when that is missing.
+# USE_UV=0, or uv failing to install, falls back to pip and requirements-dev.txt (the same versions, exported from
+# uv.lock). Each step prints one line when it starts and one with its time at the end.
 # --inexact: uv sync would otherwise remove what the lock does not name ("By default, an exact sync is performed",
 # https://docs.astral.sh/uv/reference/cli/#uv-sync), pip among them, which installs uv when its pin changes. --no-install-project: the checkout runs the CLI as bin/llmops; `pip install .` is for other directories.
-# --compile-bytecode: uv leaves bytecode to the first import by default (pip compiles at install); without it every
-# process that imports aws-cdk-lib's 500 MB of generated Python, and any machine with PYTHONDONTWRITEBYTECODE set,
-# compiles it again (docs/maintainers/performance.md, "Byte-code").
+# Byte-code: uv leaves it to the first import ("By default, uv does not compile Python (.py) files to bytecode",
+# https://docs.astral.sh/uv/reference/cli/#uv-sync, --compile-bytecode); compileall writes it here for every package
+# but aws-cdk-lib. aws-cdk-lib 2.275's 358 submodules load lazily (aws_cdk/__init__.py's __getattr__) and the app and
+# the tests load 75 of them, 44 of its 183 MB of Python: compiling all of it was 19.5 s of the 34 s of CPU that
+# --compile-bytecode took, and what is used compiles at its first import, once (make clears PYTHONDONTWRITEBYTECODE).
+# pip compiles everything at install.
+SITE_PACKAGES = $$($(PY) -c 'import sysconfig; print(sysconfig.get_path("purelib"))')
 $(VENV)/.installed: pyproject.toml uv.lock requirements-dev.txt requirements-uv.txt
 	@echo "==> Python packages into $(VENV) (uv.lock: groups app and dev)"
 	@start=$$(date +%s); \
-	test -x $(PY) || $(PYTHON) -m venv $(VENV) || exit 1; \
-	if [ "$(USE_UV)" != 0 ] && { test -x $(UV) && $(UV) --version | grep -qF "$(UV_PIN)" || \
-	    $(PY) -m pip install --quiet --disable-pip-version-check -r requirements-uv.txt; }; then \
+	test -x $(PY) || $(PYTHON) -m venv --without-pip $(VENV) || exit 1; \
+	if [ "$(USE_UV)" != 0 ] && { { test -x $(UV) && $(UV) --version | grep -qF "$(UV_PIN)"; } || \
+	    $(PYTHON) -m pip --python $(PY) install --quiet --disable-pip-version-check -r requirements-uv.txt 2>/dev/null || \
+	    { { $(PY) -m pip --version >/dev/null 2>&1 || $(PY) -m ensurepip --default-pip >/dev/null; } && \
+	      $(PY) -m pip install --quiet --disable-pip-version-check -r requirements-uv.txt; }; }; then \
 	  echo "    with $$($(UV) --version)"; \
-	  UV_PROJECT_ENVIRONMENT="$(CURDIR)/$(VENV)" $(UV) sync --locked --inexact --no-install-project --compile-bytecode \
+	  UV_PROJECT_ENVIRONMENT="$(CURDIR)/$(VENV)" $(UV) sync --locked --inexact --no-install-project \
 	    --no-default-groups --group app --group dev || exit 1; \
+	  $(PY) -m compileall -q -j0 -x '/aws_cdk/' "$(SITE_PACKAGES)" >/dev/null || exit 1; \
 	else \
 	  echo "    with pip and requirements-dev.txt (USE_UV=0, or uv could not be installed)"; \
+	  { $(PY) -m pip --version >/dev/null 2>&1 || $(PY) -m ensurepip --default-pip >/dev/null; } || exit 1; \
 	  $(PY) -m pip install --disable-pip-version-check --progress-bar off -r requirements-dev.txt || exit 1; \
 	fi; \
 	echo "    Python packages: $$(( $$(date +%s) - start )) s"

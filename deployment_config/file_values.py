@@ -65,19 +65,27 @@ class FileValues:
         self._refusals = tuple(refusals)
         self._refused: dict[Rule, tuple[ConfigIssue, ...] | None] = {}  # None: being checked
         self._derived: dict[Callable[[FileValues], Any], Any] = {}
+        self._checks: dict[str, tuple[bool, tuple[Rule, ...]]] = {}
 
     def ok(self, path: str) -> bool:
         """True when the value at ``path`` passed its own validation (no error at it, inside it or at a section holding
         it) and no rule refused it or a value inside it. A rule that refuses a section's presence (a section of the
         other platform) leaves the values inside it valid."""
-        parts = _parts(path)
-        if any(loc[: len(parts)] == parts or parts[: len(loc)] == loc for loc in self._failed):
-            return False
-        return not any(
-            _parts(rule.refuses)[: len(parts)] == parts and self.refusals_of(rule)
-            for rule in self._refusals
-            if self._refused.get(rule, ()) is not None
+        failed, refusing = self._checks_of(path)
+        return not failed and not any(
+            self.refusals_of(rule) for rule in refusing if self._refused.get(rule, ()) is not None
         )
+
+    def _checks_of(self, path: str) -> tuple[bool, tuple[Rule, ...]]:
+        """Whether a failed location covers ``path``, and the rules that refuse it or a value inside it, in their
+        order: both fixed for a file, found once per path (``ok`` runs for every value every rule reads)."""
+        if path not in self._checks:
+            parts = _parts(path)
+            self._checks[path] = (
+                any(loc[: len(parts)] == parts or parts[: len(loc)] == loc for loc in self._failed),
+                tuple(r for r in self._refusals if _parts(r.refuses)[: len(parts)] == parts),
+            )
+        return self._checks[path]
 
     def refusals_of(self, rule: Rule) -> tuple[ConfigIssue, ...]:
         """What ``rule`` (one that refuses a value) finds, checked once; nothing when one of its inputs failed."""

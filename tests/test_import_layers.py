@@ -6,6 +6,7 @@ import into a function hides a circle without breaking it."""
 from __future__ import annotations
 
 import ast
+import functools
 
 from tests.conftest import PROJECT_DIR
 
@@ -105,13 +106,19 @@ def _circles(edges: dict[str, set[str]]) -> list[frozenset[str]]:
     return circles
 
 
+@functools.cache
+def _project_edges() -> dict[str, set[str]]:
+    """The project's imports, parsed once for both checks (about 0.85 s of CPU: 300 modules through ``ast``)."""
+    return _edges(_modules())
+
+
 def _floor(module: str) -> int:
     top = module.split(".")[0]
     return next(i for i, floor in enumerate(FLOORS) if top in floor)
 
 
 def test_no_module_imports_one_of_a_higher_floor():
-    edges = _edges(_modules())
+    edges = _project_edges()
     upward = sorted(
         f"{source} imports {target}"
         for source, targets in edges.items()
@@ -122,7 +129,7 @@ def test_no_module_imports_one_of_a_higher_floor():
 
 
 def test_no_modules_import_each_other_around_a_loop():
-    circles = _circles(_edges(_modules()))
+    circles = _circles(_project_edges())
     assert not circles, (
         "circles of imports (move the shared value to the module that owns it): "
         + "; ".join(" <-> ".join(sorted(c)) for c in circles)

@@ -28,9 +28,11 @@ behaviour: CPython 3.12 Lib/argparse.py (``_parse_optional``, ``_get_option_tupl
 
 from __future__ import annotations
 
+import functools
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from types import MappingProxyType
 
 from deployment_config.vllm_args.options import (
     _BY_SPELLING,
@@ -214,20 +216,27 @@ def last_value(items: Sequence[str], name: str) -> str | None:
     of its last occurrence in ``items``, in any spelling vLLM reads as it (an alias such as
     ``--device-memory-utilization``, ``_`` for ``-``, ``=value``, an abbreviation only it starts: the module's
     docstring), argparse keeping the last value of a one-value option. None when no item sets it."""
+    return _last_values(tuple(items)).get(name)
+
+
+@functools.lru_cache(maxsize=256)
+def _last_values(items: tuple[str, ...]) -> Mapping[str, str]:
+    """The last value of every one-value option set in ``items``, by long name, found in one pass: a validation asks
+    :func:`last_value` for several options of the same items (a profile's arguments with the file's extra_args)."""
     tokens = _rewrite(items)
-    found = None
+    found: dict[str, str] = {}
     for j, token in enumerate(tokens):
         if not _is_option(token.text):
             continue
         key, sep, explicit = token.text.partition("=")
         resolved = _resolve(key, explicit if sep else None)
-        if resolved.option is None or resolved.option.name != name or len(resolved.candidates) > 1:
+        if resolved.option is None or len(resolved.candidates) > 1:
             continue
         if resolved.explicit is not None:
-            found = resolved.explicit
+            found[resolved.option.name] = resolved.explicit
         elif j + 1 < len(tokens) and not _is_option(tokens[j + 1].text):
-            found = tokens[j + 1].text
-    return found
+            found[resolved.option.name] = tokens[j + 1].text
+    return MappingProxyType(found)
 
 
 def setting_items(items: Sequence[str], name: str) -> list[int]:

@@ -34,8 +34,7 @@ import pytest
 import yaml
 
 import app
-from deployment_config import ConfigError, load_environment
-from deployment_config.pipeline import load_pipeline
+from deployment_config import ConfigError
 from tests.conftest import CONFIG_DIR, PROJECT_DIR
 
 CORPUS_DIR = PROJECT_DIR / "tests" / "malformed"
@@ -112,7 +111,9 @@ def _file_bytes(case: dict) -> bytes:
     return yaml.safe_dump(document, sort_keys=False, allow_unicode=True).encode("utf-8")
 
 
-def _run(case: dict, tmp_path: Path) -> tuple[int, str, Path, bytes]:
+def _run(case: dict, tmp_path: Path, monkeypatch) -> tuple[int, str, Path, bytes, list]:
+    """The app's exit code and standard error for the case's file, the file, its bytes, and the mistakes the loader
+    found in it, as the structured error that ``main`` printed holds them (recorded, not loaded a second time)."""
     config_dir = tmp_path / "config"
     (config_dir / "pipeline").mkdir(parents=True)
     for name in ("example.yaml", "example-prod.yaml", "example-hyperpod.yaml"):
@@ -121,6 +122,9 @@ def _run(case: dict, tmp_path: Path) -> tuple[int, str, Path, bytes]:
     is_pipeline = case.get("base") == "pipeline"
     path = config_dir / ("pipeline/bad.yaml" if is_pipeline else "bad.yaml")
     path.write_bytes(content)
+    raised: list[ConfigError] = []
+    for name in ("load_environment", "load_pipeline"):
+        monkeypatch.setattr(app, name, _recording(getattr(app, name), raised))
     context = {"config_dir": str(config_dir), ("pipeline" if is_pipeline else "env"): "bad"}
     stderr, stdout = io.StringIO(), io.StringIO()
     with redirect_stderr(stderr), redirect_stdout(stdout):
@@ -128,18 +132,21 @@ def _run(case: dict, tmp_path: Path) -> tuple[int, str, Path, bytes]:
             {"CDK_CONTEXT_JSON": json.dumps(context), "CDK_OUTDIR": str(tmp_path / "cdk.out")}
         )
     assert stdout.getvalue() == ""
-    return code, stderr.getvalue(), path, content
+    assert len(raised) == 1, stderr.getvalue()  # the loader refused the file, nothing before it
+    return code, stderr.getvalue(), path, content, list(raised[0].issues)
 
 
-def _issues(case: dict, tmp_path: Path) -> list:
-    """The mistakes the loader found in the case's file, as the structured error holds them."""
-    config_dir = tmp_path / "config"
-    with pytest.raises(ConfigError) as raised:
-        if case.get("base") == "pipeline":
-            load_pipeline(config_dir, "bad")
-        else:
-            load_environment(config_dir, "bad")
-    return list(raised.value.issues)
+def _recording(load, raised: list[ConfigError]):  # noqa: ANN001, ANN202 (a loader of deployment_config)
+    """``load``, keeping the :class:`ConfigError` it raises in ``raised`` before passing it on."""
+
+    def recorded(*args, **kwargs):  # noqa: ANN002, ANN003, ANN202
+        try:
+            return load(*args, **kwargs)
+        except ConfigError as error:
+            raised.append(error)
+            raise
+
+    return recorded
 
 
 def test_the_corpus_is_large_and_grouped_by_class():
@@ -149,9 +156,9 @@ def test_the_corpus_is_large_and_grouped_by_class():
 
 
 @pytest.mark.parametrize("name, case", CASES, ids=[name for name, _ in CASES])
-def test_malformed_file_is_refused_with_one_message_per_mistake(name, case, tmp_path):
+def test_malformed_file_is_refused_with_one_message_per_mistake(name, case, tmp_path, monkeypatch):
     # given a malformed file, when the app loads it as `cdk synth -c env=bad` would
-    code, message, path, content = _run(case, tmp_path)
+    code, message, path, content, issues = _run(case, tmp_path, monkeypatch)
     # then it exits with 2, names each mistake once with a fix, and writes nothing
     assert code == app.EXIT_BAD_CONFIG, message
     assert "Traceback" not in message
@@ -162,7 +169,6 @@ def test_malformed_file_is_refused_with_one_message_per_mistake(name, case, tmp_
         line.startswith(("error:", "  ")) for line in message.splitlines()
     )  # no key forges a line
     assert len(message) <= MAX_MESSAGE_CHARS
-    issues = _issues(case, tmp_path)
     assert sorted(issue.field for issue in issues) == sorted(case["expect"]), message
     assert message.count("fix:") == len(issues)
     for issue in issues:

@@ -287,14 +287,16 @@ def test_options_that_keep_the_gpus_of_a_replica_are_accepted():
 
 def _spellings(option) -> st.SearchStrategy[list[str]]:
     """Items spelling ``option`` (with a value when it takes one), the ways vLLM accepts them."""
-    name = st.sampled_from(option.spellings if option.arity == "flag" else option.names)
+    names = option.spellings if option.arity == "flag" else option.names
+    # one choice per '-' of the name (the longest name's count): each may be written '_'
+    hyphens = max(name[2:].count("-") for name in names)
 
     def spell(draw_name: str, underscores: list[bool], equals: bool, cut: int) -> list[str]:
         if draw_name.startswith("--"):
-            body = "".join(
-                "_" if c == "-" and flip else c for c, flip in zip(draw_name[2:], underscores)
+            flips = iter(underscores)
+            draw_name = "--" + "".join(
+                "_" if c == "-" and next(flips) else c for c in draw_name[2:]
             )
-            draw_name = "--" + body + draw_name[2 + len(body) :]
         if cut:
             draw_name = draw_name[: max(len(draw_name) - cut, 2)]
         if option.arity == "flag":
@@ -303,8 +305,8 @@ def _spellings(option) -> st.SearchStrategy[list[str]]:
 
     return st.builds(
         spell,
-        name,
-        st.lists(st.booleans(), min_size=40, max_size=40),
+        st.sampled_from(names),
+        st.lists(st.booleans(), min_size=hyphens, max_size=hyphens),
         st.booleans(),
         st.integers(min_value=0, max_value=3),
     )

@@ -6,14 +6,13 @@ check-config)."""
 from __future__ import annotations
 
 import copy
-import subprocess
-import sys
 
 import pytest
 import yaml
 
 from deployment_config import ConfigError, parse_environment
-from tests.conftest import CONFIG_DIR, PROJECT_DIR
+from deployment_config.__main__ import main as check_config
+from tests.conftest import CONFIG_DIR
 
 
 def _issues(document: dict) -> dict[str, str]:
@@ -86,7 +85,7 @@ def test_routing_with_autoscaling_to_one_replica_is_refused(hyperpod_document):
 
 
 def test_make_check_config_refuses_the_issues_extra_args_each_at_its_item(
-    tmp_path, example_document
+    tmp_path, example_document, capsys
 ):
     # given an environment file whose extra_args hold values vLLM 0.33.0 refuses, and dummy weights
     document = _with_model(
@@ -94,17 +93,13 @@ def test_make_check_config_refuses_the_issues_extra_args_each_at_its_item(
         extra_args=["--dtype", "fp8", "-O", "5", "--load-format", "dummy", "-dcp", "3"],
     )
     (tmp_path / "bad.yaml").write_text(yaml.safe_dump(document), encoding="utf-8")
-    # when make check-config runs on it (python -m deployment_config)
-    code = (
-        "import sys; from pathlib import Path; from deployment_config.__main__ import main; "
-        f"sys.exit(main(['bad'], Path({str(tmp_path)!r})))"
-    )
-    result = subprocess.run(
-        [sys.executable, "-c", code], cwd=PROJECT_DIR, capture_output=True, text=True, timeout=120
-    )
+    # when make check-config runs on it (python -m deployment_config's main, in this process: a real process of a
+    # refused file is test_config_validation.py's test_the_real_process_reports_every_mistake_at_once_with_exit_code_2)
+    code = check_config(["bad"], tmp_path)
     # then it exits 2 with one line per mistake, each naming its item, and no traceback
-    output = result.stdout + result.stderr
-    assert result.returncode == 2, output
+    captured = capsys.readouterr()
+    output = captured.out + captured.err
+    assert code == 2, output
     assert "Traceback" not in output
     for index in (1, 2, 5, 6):
         assert f"model.extra_args[{index}]" in output, output

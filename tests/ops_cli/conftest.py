@@ -107,6 +107,13 @@ def clock() -> FakeClock:
     return FakeClock()
 
 
+def no_placeholders(document, paths) -> tuple[str, ...]:  # noqa: ARG001 (placeholder_fields' signature)
+    """``deployment_config.loader.placeholder_fields`` for tests whose stubbed AWS owns the example's ids: none is a
+    placeholder. One function for all of them: the loader's cache of validated files (``load_environment``) holds the
+    placeholder rule in its key, and a new lambda per test made every load of the same file a validation again."""
+    return ()
+
+
 @pytest.fixture
 def config_dir(tmp_path) -> Path:
     """A configuration directory of the test's own, with the shipped examples (the commands may write into it)."""

@@ -21,6 +21,7 @@ from ops_cli.errors import ExitCode
 from ops_cli.operator_crd import CRD_NAME, schema_problems
 from tests.conftest import CONFIG_DIR
 from tests.crd_schema import CRD_DIR
+from tests.ops_cli.conftest import no_placeholders
 from tests.ops_cli.test_preflight import (
     expect_bootstrap,
     expect_hyperpod_addons,
@@ -43,7 +44,7 @@ VENDORED_CRD = yaml.load(
 def real_ids(monkeypatch, config_dir):
     """The stubbed AWS answers as the owner of the example's ids: they play real ids, with the image and the model
     pinned as a real environment's must be (as in test_preflight)."""
-    monkeypatch.setattr("deployment_config.loader.placeholder_fields", lambda document, paths: ())
+    monkeypatch.setattr("deployment_config.loader.placeholder_fields", no_placeholders)
     pin(config_dir, "example-hyperpod")
 
 

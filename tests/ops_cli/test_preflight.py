@@ -22,7 +22,7 @@ from ops_cli.errors import ExitCode
 from ops_cli.preflight_certificate import covers
 from ops_cli.preflight_instance_type import card_ranges
 from tests.conftest import CONFIG_DIR
-from tests.ops_cli.conftest import NOW, client_error
+from tests.ops_cli.conftest import NOW, client_error, no_placeholders
 from tests.ops_cli.test_capacity_blocks import reservation
 
 RESERVATION = "cr-0123456789abcdef0"  # the example configuration's
@@ -54,9 +54,7 @@ def real_ids(request, monkeypatch, config_dir):
     pinned as a real environment's must be. Tests marked ``placeholders`` see the examples as they are; tests marked
     ``unpinned`` see a real environment that pins neither."""
     if request.node.get_closest_marker("placeholders") is None:
-        monkeypatch.setattr(
-            "deployment_config.loader.placeholder_fields", lambda document, paths: ()
-        )
+        monkeypatch.setattr("deployment_config.loader.placeholder_fields", no_placeholders)
         if request.node.get_closest_marker("unpinned") is None:
             pin(config_dir)
             pin(config_dir, "example-hyperpod")

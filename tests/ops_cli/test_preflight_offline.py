@@ -28,7 +28,7 @@ from ops_cli.cli import main
 from ops_cli.context import Runtime
 from ops_cli.errors import ExitCode
 from tests.conftest import CONFIG_DIR
-from tests.ops_cli.conftest import NOW, Result
+from tests.ops_cli.conftest import NOW, Result, no_placeholders
 from tests.ops_cli.test_preflight import pin
 
 #: The rows that need no AWS call, as shown for an example file (its placeholder ids fail the first row; an example
@@ -99,7 +99,7 @@ def test_eks_environment_json_has_the_configuration_sizing_and_pin_rows(
     examples, sent, monkeypatch
 ):
     # given an environment with real ids (no placeholder left), its image and model pinned, and no credentials
-    monkeypatch.setattr("deployment_config.loader.placeholder_fields", lambda document, paths: ())
+    monkeypatch.setattr("deployment_config.loader.placeholder_fields", no_placeholders)
     pin(examples)
     # when preflight runs with --json
     result = preflight(examples, "--env", "example", "--json")

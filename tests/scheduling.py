@@ -19,23 +19,24 @@ from collections import Counter
 
 #: Test files, longest first, as paths relative to the project directory (the start of their tests' node ids).
 LONGEST_FIRST = (
-    # no shared synthesis: they wait out deadlines and start processes while it runs
-    "tests/ops_cli/test_cli_keeps_its_word.py",
-    "tests/charts/test_compile_cache.py",
-    "tests/ops_cli/test_hostile_endpoint.py",
-    "tests/endpoint_probe/test_deadline.py",
-    "tests/deployment_config/test_vllm_args.py",
-    "tests/charts/test_vllm_router.py",
+    # no shared synthesis: they start processes and wait out deadlines while it runs
     "tests/ops_cli/test_cli_install.py",
+    "tests/charts/test_compile_cache.py",
+    "tests/deployment_config/test_vllm_args.py",
+    "tests/ops_cli/test_hostile_endpoint.py",
+    "tests/ops_cli/test_cli_keeps_its_word.py",
+    "tests/ops_cli/test_cli_input.py",
+    "tests/charts/test_vllm_router.py",
     # the shared synthesis's readers, and files of syntheses of their own
     "tests/cdk_constructs/test_promotion_gate.py",
-    "tests/cdk_constructs/test_deploy_time_smoke.py",
-    "tests/deployment_config/test_malformed_corpus.py",
-    "tests/stacks/test_hyperpod.py",
-    "tests/stacks/test_pipeline.py",
     "tests/test_quality_gates.py",
-    "tests/charts/test_multinode.py",
+    "tests/cdk_constructs/test_deploy_time_smoke.py",
+    "tests/stacks/test_pipeline.py",
+    "tests/deployment_config/test_malformed_corpus.py",
     "tests/stacks/test_access_stack.py",
+    "tests/charts/test_s3_weights_check.py",
+    "tests/charts/test_multinode.py",
+    "tests/stacks/test_hyperpod.py",
 )
 
 

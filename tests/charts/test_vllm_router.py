@@ -121,7 +121,7 @@ def _running(command: list[str], url: str, log_path):
             assert time.monotonic() < deadline, (
                 f"no router after {START_SECONDS} s: {log_path.read_text()[-3000:]}"
             )
-            time.sleep(0.1)
+            time.sleep(0.02)  # a refused connection costs next to nothing: look often
         yield process
     finally:
         process.terminate()
@@ -142,10 +142,8 @@ def router(default_env, tmp_path_factory):
     spec = dataclasses.replace(
         serving_spec_for(default_env), replicas=2, router_policy="cache_aware"
     )
-    # each answer takes a moment, so that concurrent requests are in flight together, as on a busy endpoint
-    backends = [
-        Behaviour(model=MODEL, api_key=API_KEY, first_token_delay=ANSWER_SECONDS) for _ in range(2)
-    ]
+    # the stand-ins answer at once, but for the test of concurrent requests (ANSWER_SECONDS)
+    backends = [Behaviour(model=MODEL, api_key=API_KEY) for _ in range(2)]
     for behaviour in backends:
         behaviour.tokenize = (
             True  # the router asks a worker for the prompt's token ids (vLLM's /tokenize)
@@ -209,12 +207,22 @@ def test_requests_sharing_a_long_prefix_land_on_one_replica_and_unrelated_ones_s
     url, backends, _ = router
     # given requests in flight together that share nothing (distinct system prompts and questions)
     before = _served(backends)
-    _concurrently(url, [(_words(seed, 150), _words(100 + seed, 10)) for seed in range(CONCURRENT)])
+    # (each answer takes a moment, so that they are in flight together, as on a busy endpoint)
+    for behaviour in backends:
+        behaviour.first_token_delay = ANSWER_SECONDS
+    try:
+        _concurrently(
+            url, [(_words(seed, 150), _words(100 + seed, 10)) for seed in range(CONCURRENT)]
+        )
+    finally:
+        for behaviour in backends:
+            behaviour.first_token_delay = 0
     unrelated = [after - start for after, start in zip(_served(backends), before)]
     # then the router spreads them over both replicas (no prefix to follow: the least loaded one)
     assert sum(unrelated) == CONCURRENT and min(unrelated) >= 2, unrelated
     # given an agent whose turns share a long system prompt (tool definitions) and differ in the last message
     tools = "You are a coding agent. Tools: " + _words(1000, 800)
+    # (one after another, as an agent's turns come)
     before = _served(backends)
     for turn in range(CONCURRENT):
         assert _chat(url, tools, f"Step {turn}: " + _words(200 + turn, 5)) == 200

@@ -70,14 +70,16 @@ import os, sys, time
 from endpoint_probe import deadline
 from endpoint_probe.deadline import Deadline
 
-deadline.WATCHDOG_GRACE_S = 0.8  # 5 s in use: the same mechanism, 4.2 s less waiting
+# 5 s, 0.5 s and 0.5 s in use: the same mechanism, less waiting (the alarm still comes first, and is swallowed)
+deadline.WATCHDOG_GRACE_S = 0.3
+deadline.BACKSTOP_GRACE_S = deadline.ALARM_REPEAT_S = 0.05
 
 def end(error):
     sys.stderr.write("error: " + error.message + "\\n")
     sys.stderr.flush()
     os._exit(int(error.exit_code))
 
-with Deadline(1).enforced(end):
+with Deadline(0.2).enforced(end):
     while True:
         try:
             time.sleep(0.05)
@@ -87,8 +89,8 @@ with Deadline(1).enforced(end):
 
 
 def test_given_a_process_that_swallows_every_alarm_then_the_watchdog_ends_it_with_the_timeout_code():
-    # given a process with a 1 s deadline whose code catches every BaseException, alarms included (its watchdog
-    # 0.8 s after the deadline rather than WATCHDOG_GRACE_S: the backstop's alarm, at 0.5 s, is swallowed first)
+    # given a process with a 0.2 s deadline whose code catches every BaseException, alarms included (its watchdog
+    # 0.3 s after the deadline rather than WATCHDOG_GRACE_S: the backstop's alarms, from 0.05 s on, are swallowed first)
     # when it runs (the bound is a minute, not a benchmark)
     done = subprocess.run(
         [sys.executable, "-c", SWALLOWS_EVERY_ALARM],
@@ -99,7 +101,7 @@ def test_given_a_process_that_swallows_every_alarm_then_the_watchdog_ends_it_wit
     )
     # then the watchdog ends it with exit 10 and the time-out's message
     assert done.returncode == ExitCode.TIMEOUT, done.stderr
-    assert "timed out after 1 s (--timeout)" in done.stderr
+    assert "timed out after 0.2 s (--timeout)" in done.stderr
 
 
 def test_the_cli_s_last_resort_kills_the_children_reports_the_time_out_then_ends_the_process(

@@ -54,8 +54,10 @@ class Behaviour:
         self,
         model: str = "Kimi-K3",
         root: str = "moonshotai/Kimi-K3",
-        first_token_delay: float = 0.05,
-        token_delay: float = 0.005,
+        # seconds before the first token and between tokens: none unless a test measures them or needs requests in
+        # flight together (tests/ops_cli/test_smoke_and_wait.py's timings, tests/charts/test_vllm_router.py)
+        first_token_delay: float = 0.0,
+        token_delay: float = 0.0,
         healthy: bool = True,
         drop_done: bool = False,
         empty: bool = False,

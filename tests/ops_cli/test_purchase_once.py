@@ -102,7 +102,7 @@ def test_a_purchase_with_no_answer_is_unknown_and_says_how_to_look(against, misb
     """EC2 never answers (the read time-out, shortened here, ends the wait), or resets the connection; and the lookup
     fails the same way: llmops cannot tell, and says so with the command to look."""
     ec2 = stand_in.Ec2StandIn(purchase=misbehaviour, lookup=misbehaviour)
-    result, _ = against(ec2, "AWS_ENDPOINT_URL_EC2", *BUY, read_timeout=0.5, attempts=1)
+    result, _ = against(ec2, "AWS_ENDPOINT_URL_EC2", *BUY, read_timeout=0.2, attempts=1)
     assert len(ec2.actions("PurchaseCapacityBlock")) == 1
     assert result.code == ExitCode.PURCHASE_UNKNOWN == 13
     assert "UNKNOWN whether this was bought" in result.stderr and lost in result.stderr

@@ -55,6 +55,8 @@ SAME_WORKER = (
     ),
     # tests/stacks/conftest.py, access_assembly
     ("tests/stacks/test_access_stack.py", "tests/stacks/test_inventory.py"),
+    # not a synthesis: two templates of the default app and the example pipeline, linted once (tests/cfn_lint.py)
+    ("tests/test_quality_gates.py", "tests/stacks/test_pipeline.py"),
 )
 _UNIT_OF = {path: group[0] for group in SAME_WORKER for path in group}
 

@@ -73,24 +73,30 @@ class _Worker:
 
 
 def test_files_that_read_one_session_synthesis_are_run_by_one_worker():
-    # given the run's scheduler (--dist loadfile) and a collection with each group's files apart, other files between
+    # given the run's scheduler (--dist loadfile), and a collection with each group's files next to each other, as the
+    # first two units two workers are given
     scheduler = pytest_xdist_make_scheduler(_LoadfileConfig(), None)
-    (gate, smoke), (access, inventory) = SAME_WORKER
     collection = [
-        f"{gate}::test_a",
-        "tests/x/test_one.py::test_b",
-        f"{smoke}::test_c",
-        f"{access}::test_d",
-        "tests/y/test_two.py::test_e",
-        f"{inventory}::test_f",
+        f"{path}::test_{n}"
+        for n, path in enumerate(
+            path
+            for g, group in enumerate(SAME_WORKER)
+            for path in (*group, f"tests/x/test_other_{g}.py")
+        )
     ]
     workers = [_Worker("gw0"), _Worker("gw1")]
     for worker in workers:
         scheduler.add_node(worker)
     for worker in workers:
         scheduler.add_node_collection(worker, collection)
-    # when it hands out the work
+    # when it hands out the work, each worker running what it is sent
     scheduler.schedule()
+    done = {worker: 0 for worker in workers}
+    while any(done[worker] < len(worker.sent) for worker in workers):
+        for worker in workers:
+            for index in worker.sent[done[worker] :]:
+                done[worker] += 1
+                scheduler.mark_test_complete(worker, index)
     # then each group's files go to one worker, and every test is sent once
     files_of = [{collection[i].split("::")[0] for i in worker.sent} for worker in workers]
     for group in SAME_WORKER:

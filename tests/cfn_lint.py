@@ -13,6 +13,7 @@ template that errors are reported.
 from __future__ import annotations
 
 import functools
+import hashlib
 import json
 from collections.abc import Sequence
 from pathlib import Path
@@ -31,21 +32,40 @@ def _rules():
     return Runner(ConfigMixIn(**ManualArgs())).rules
 
 
-def cfn_lint_findings(templates: Sequence[str | Path], regions: Sequence[str]) -> list[dict]:
-    """Every finding of cfn-lint on ``templates`` for ``regions``, each as ``cfn-lint --format json`` writes it."""
+#: The findings of each template linted in this process, by its bytes' sha256 and the regions.
+_FINDINGS: dict[tuple[str, tuple[str, ...]], list[dict]] = {}
+
+
+def _lint(templates: list[str], regions: Sequence[str]) -> list[dict]:
     from cfnlint.api import ManualArgs
     from cfnlint.config import ConfigMixIn
     from cfnlint.formatters import JsonFormatter
     from cfnlint.runner.template.runner import run_template_by_file_paths
 
-    assert templates, "no template to lint"
-    missing = [str(t) for t in templates if not Path(t).is_file()]
-    assert not missing, f"templates to lint do not exist: {missing}"
     # what cfnlint.api.lint_by_config does, with the rules loaded once
-    config = ConfigMixIn(**ManualArgs(templates=[str(t) for t in templates], regions=list(regions)))
+    config = ConfigMixIn(**ManualArgs(templates=templates, regions=list(regions)))
     config.validate()
     matches = list(run_template_by_file_paths(config, _rules()))
     return json.loads(json.dumps(matches, cls=JsonFormatter.CustomEncoder))
+
+
+def cfn_lint_findings(templates: Sequence[str | Path], regions: Sequence[str]) -> list[dict]:
+    """Every finding of cfn-lint on ``templates`` for ``regions``, each as ``cfn-lint --format json`` writes it."""
+    assert templates, "no template to lint"
+    missing = [str(t) for t in templates if not Path(t).is_file()]
+    assert not missing, f"templates to lint do not exist: {missing}"
+    keys = {
+        str(t): (hashlib.sha256(Path(t).read_bytes()).hexdigest(), tuple(regions))
+        for t in templates
+    }
+    new = {key: path for path, key in keys.items() if key not in _FINDINGS}
+    findings = _lint(list(new.values()), regions) if new else []
+    strays = {f["Filename"] for f in findings} - set(new.values())
+    assert not strays, f"cfn-lint named templates it was not given: {strays}"
+    for key, path in new.items():
+        _FINDINGS[key] = [f for f in findings if f["Filename"] == path]
+    # a template of the same content as one linted before gets its findings under its own name
+    return [{**finding, "Filename": path} for path in keys for finding in _FINDINGS[keys[path]]]
 
 
 def cfn_lint_errors(templates: Sequence[str | Path], regions: Sequence[str]) -> list[dict]:

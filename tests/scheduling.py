@@ -11,11 +11,18 @@ The list is of the longest files of a run, summed per file from ``.venv/bin/pyth
 --durations=0`` (docs/maintainers/test-suite.md, "The test suite"). First those that need no shared synthesis, which
 run while the background synthesis (tests/background_synthesis.py) still has a core busy; then those that read it.
 The order changes no test's outcome: each file still runs whole on one worker.
+
+Files that read one session-scoped synthesis of a conftest (:data:`SAME_WORKER`) are one work unit, so that one worker
+runs both and builds it once, not each worker once: xdist's ``loadfile`` scheduler with the files of a group as one
+scope (``LoadScopeScheduling._split_scope``), at the place of the group's first file in the order above.
 """
 
 from __future__ import annotations
 
 from collections import Counter
+
+import pytest
+from xdist.scheduler import LoadFileScheduling
 
 #: Test files, longest first, as paths relative to the project directory (the start of their tests' node ids).
 LONGEST_FIRST = (
@@ -38,6 +45,38 @@ LONGEST_FIRST = (
     "tests/charts/test_multinode.py",
     "tests/stacks/test_hyperpod.py",
 )
+
+
+#: Files that read one session-scoped synthesis, and the conftest that builds it: each group runs on one worker.
+SAME_WORKER = (
+    # tests/cdk_constructs/conftest.py, smoke_and_gate_pipeline
+    (
+        "tests/cdk_constructs/test_promotion_gate.py",
+        "tests/cdk_constructs/test_deploy_time_smoke.py",
+    ),
+    # tests/stacks/conftest.py, access_assembly
+    ("tests/stacks/test_access_stack.py", "tests/stacks/test_inventory.py"),
+    # not a synthesis: two templates of the default app and the example pipeline, linted once (tests/cfn_lint.py)
+    ("tests/test_quality_gates.py", "tests/stacks/test_pipeline.py"),
+)
+_UNIT_OF = {path: group[0] for group in SAME_WORKER for path in group}
+
+
+class SharedSynthesisScheduling(LoadFileScheduling):
+    """``--dist loadfile``, with the files of each :data:`SAME_WORKER` group one work unit."""
+
+    def _split_scope(self, nodeid: str) -> str:
+        path = super()._split_scope(nodeid)
+        return _UNIT_OF.get(path, path)
+
+
+@pytest.hookimpl(
+    tryfirst=True
+)  # before xdist's own (DSession), which would answer with the plain loadfile
+def pytest_xdist_make_scheduler(config, log):  # noqa: ANN001, ANN201 (pytest-xdist's hook)
+    if config.getvalue("dist") == "loadfile":
+        return SharedSynthesisScheduling(config, log)
+    return None
 
 
 def _file(item) -> str:  # noqa: ANN001 (a pytest Item)

@@ -31,25 +31,22 @@ def test_cfn_lint_finds_no_errors_in_any_template(synthesized):
     assert errors == [], json.dumps(errors, indent=1)
 
 
+#: A template with a misspelt property and an instance type that does not exist.
+BROKEN_TEMPLATE = {
+    "Resources": {
+        "Bucket": {"Type": "AWS::S3::Bucket", "Properties": {"BucketNam": "weights"}},
+        "Node": {
+            "Type": "AWS::EC2::Instance",
+            "Properties": {"ImageId": "ami-12345678", "InstanceType": "p6-b300.48xlarg"},
+        },
+    }
+}
+
+
 def test_cfn_lint_reports_the_errors_of_a_broken_template(tmp_path):
     # given a template with a misspelt property and an instance type that does not exist
     template = tmp_path / "broken.template.json"
-    template.write_text(
-        json.dumps(
-            {
-                "Resources": {
-                    "Bucket": {"Type": "AWS::S3::Bucket", "Properties": {"BucketNam": "weights"}},
-                    "Node": {
-                        "Type": "AWS::EC2::Instance",
-                        "Properties": {
-                            "ImageId": "ami-12345678",
-                            "InstanceType": "p6-b300.48xlarg",
-                        },
-                    },
-                }
-            }
-        )
-    )
+    template.write_text(json.dumps(BROKEN_TEMPLATE))
     # when it is linted as the gates lint
     errors = cfn_lint_errors([template], ["us-west-2"])
     # then both mistakes are errors, each named by its rule and place
@@ -138,3 +135,38 @@ def test_a_failed_shared_synthesis_fails_the_tests_that_read_it_with_its_traceba
         match=r"(?s)default-app failed:\n.*AwsSolutions-IAM5 on example-cluster",
     ):
         conftest._finished_synthesis("default-app")
+
+
+def test_a_template_of_the_same_content_is_linted_once_and_reported_under_each_name(
+    tmp_path, monkeypatch
+):
+    from cfnlint.runner.template import runner
+
+    # given the broken template under two names, and another content (contents no other test lints)
+    first, second, other = (tmp_path / f"{n}.template.json" for n in ("first", "second", "other"))
+    first.write_text(json.dumps({**BROKEN_TEMPLATE, "Description": f"one content {tmp_path}"}))
+    second.write_bytes(first.read_bytes())
+    other.write_text(json.dumps({**BROKEN_TEMPLATE, "Description": f"another {tmp_path}"}))
+    linted = []
+    run = runner.run_template_by_file_paths
+    monkeypatch.setattr(
+        runner,
+        "run_template_by_file_paths",
+        lambda config, rules: linted.extend(config.templates) or run(config, rules),
+    )
+    # when the first is linted, then the second with the other, as two tests of one process lint them
+    alone = cfn_lint_errors([first], ["us-west-2"])
+    together = cfn_lint_errors([second, other], ["us-west-2"])
+    # then cfn-lint read the content of the first once, and each file's errors carry its own name
+    assert linted == [str(first), str(other)]
+    by_file = {
+        name: sorted(
+            (e["Rule"]["Id"], e["Location"]["Path"][1]) for e in together if e["Filename"] == name
+        )
+        for name in (str(second), str(other))
+    }
+    assert by_file[str(second)] == sorted(
+        (e["Rule"]["Id"], e["Location"]["Path"][1]) for e in alone
+    )
+    assert by_file[str(second)] == by_file[str(other)] and by_file[str(second)]
+    assert {e["Filename"] for e in alone} == {str(first)}

@@ -2,8 +2,9 @@
 startup budget, its function in the VPC with least privilege, its place after the serving stack; and the handler's
 logic against botocore Stubbers, a local OpenAI-compatible server and a local wait condition handle.
 
-One synthesis for the module, with cdk-nag: a pipeline of the EKS example, then the HyperPod one, each with the smoke
-test on; its stages hold every stack of each, as a deploy builds them.
+One synthesis, with cdk-nag, shared with tests/cdk_constructs/test_promotion_gate.py (tests/cdk_constructs/conftest.py):
+a pipeline whose waves after the gate's are the EKS example, then the HyperPod one, each with the smoke test on; its
+stages hold every stack of each, as a deploy builds them.
 """
 
 from __future__ import annotations
@@ -17,15 +18,13 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
-import yaml
 
 from cdk_constructs import deploy_time_smoke_test as construct
 from cdk_constructs.deploy_time_smoke_test.runtime import aws as smoke_aws
 from cdk_constructs.deploy_time_smoke_test.runtime import handler as smoke_handler
-from deployment_config import parse_environment
 from deployment_config.sizing import startup_budget_seconds
 from tests.cfn_lint import cfn_lint_errors
-from tests.conftest import CONFIG_DIR, bare_app, in_memory_pipeline
+from tests.conftest import bare_app
 from tests.lambda_handlers import handler_with_stubbed_clients
 from tests.ops_cli.openai_server import Behaviour, openai_server
 from tests.self_signed import self_signed
@@ -36,32 +35,21 @@ REGION = "us-west-2"
 BUDGET_SECONDS = 118 * 60
 
 
-def _with_smoke_test(file: str, name: str):
-    document = yaml.safe_load((CONFIG_DIR / file).read_text(encoding="utf-8"))
-    document.setdefault("endpoint", {})["deploy_time_smoke_test"] = True
-    return parse_environment(document, name=name)
+@pytest.fixture(scope="module")
+def eks_env(smoke_eks_env):
+    return smoke_eks_env
 
 
 @pytest.fixture(scope="module")
-def eks_env():
-    return _with_smoke_test("example.yaml", "smoke")
+def hyperpod_env(smoke_hyperpod_env):
+    return smoke_hyperpod_env
 
 
 @pytest.fixture(scope="module")
-def hyperpod_env():
-    return _with_smoke_test("example-hyperpod.yaml", "smoke-hyperpod")
-
-
-@pytest.fixture(scope="module")
-def smoke_pipeline(eks_env, hyperpod_env, tmp_path_factory):
-    """A pipeline of two waves: the EKS example, then the HyperPod one, each with the deploy-time smoke test on."""
-    from app import build_pipeline
-    from deployment_config.pipeline import Wave
-
-    config = in_memory_pipeline("smoke", Wave("dev", (eks_env,)), Wave("hyperpod", (hyperpod_env,)))
-    outdir = tmp_path_factory.mktemp("smoke-pipeline.out")
-    app, stack = build_pipeline(config, outdir=str(outdir), inspect_only=True)
-    assembly = app.synth()  # raises on an unacknowledged cdk-nag finding
+def smoke_pipeline(smoke_and_gate_pipeline):
+    """The EKS example's wave, then the HyperPod one's, each with the deploy-time smoke test on (after the promotion
+    gate's wave, which tests/cdk_constructs/test_promotion_gate.py reads: tests/cdk_constructs/conftest.py)."""
+    stack, assembly = smoke_and_gate_pipeline
     return stack, assembly.get_stack_by_name(stack.stack_name).template, assembly
 
 

@@ -1,10 +1,10 @@
 """The promotion gate (endpoint.promotion_gate): after the deploy-time smoke test, the correctness probe and a load test
 in the cluster with thresholds; NAME-smoke, and so a pipeline stage, fails before the next wave when they are not met.
 
-One synthesis for the module, with cdk-nag: a pipeline whose first wave is tests/configs/promotion-gate.yaml
-(config/example.yaml with the smoke test and the gate, the image pinned by digest), the example after it; the handler
-against botocore Stubbers, the local OpenAI-compatible server and a local wait condition handle
-(tests/cdk_constructs/test_deploy_time_smoke.py's).
+One synthesis, with cdk-nag, shared with tests/cdk_constructs/test_deploy_time_smoke.py (tests/cdk_constructs/conftest.py):
+a pipeline whose first wave is tests/configs/promotion-gate.yaml (config/example.yaml with the smoke test and the gate,
+the image pinned by digest), the examples with the smoke test after it; the handler against botocore Stubbers, the
+local OpenAI-compatible server and a local wait condition handle (tests/cdk_constructs/test_deploy_time_smoke.py's).
 """
 
 from __future__ import annotations
@@ -29,14 +29,14 @@ from cdk_constructs import promotion_gate
 from cdk_constructs.deploy_time_smoke_test.runtime import aws as smoke_aws
 from cdk_constructs.deploy_time_smoke_test.runtime import gate as smoke_gate
 from cdk_constructs.deploy_time_smoke_test.runtime import handler as smoke_handler
-from deployment_config import ConfigError, load_environment, parse_environment
+from deployment_config import ConfigError, parse_environment
 from deployment_config.promotion_gate import PROBE_SECONDS, SMOKE_TEST_WAIT_SECONDS
 from deployment_config.sizing import startup_budget_seconds
 from endpoint_probe import correctness
 from ops_cli import load_test, load_test_target
 from tests.cdk_constructs.test_deploy_time_smoke import wait_condition_handle
 from tests.cfn_lint import cfn_lint_errors
-from tests.conftest import CONFIG_DIR, in_memory_pipeline
+from tests.conftest import CONFIG_DIR
 from tests.lambda_handlers import handler_with_stubbed_clients
 from tests.ops_cli.openai_server import Behaviour, openai_server
 
@@ -47,24 +47,10 @@ PREFIX = f"results/sha256-{DIGEST}/"
 
 
 @pytest.fixture(scope="module")
-def gate_env():
-    return load_environment(TEST_CONFIGS, "promotion-gate")
-
-
-@pytest.fixture(scope="module")
-def gate_pipeline(gate_env, tmp_path_factory):
-    """A pipeline of two waves: the gate's environment, then the example as ``later``."""
-    from app import build_pipeline
-    from deployment_config.pipeline import Wave
-
-    later = parse_environment(_document(), name="later")
-    config = in_memory_pipeline("gate", Wave("dev", (gate_env,)), Wave("prod", (later,)))
-    app, stack = build_pipeline(
-        config, outdir=str(tmp_path_factory.mktemp("gate-pipeline.out")), inspect_only=True
-    )
-    # raises on an unacknowledged cdk-nag finding, the stages' stacks' too (the app's plugins see stacksRecursively:
-    # aws-cdk-lib 2.275.0 core/lib/private/synthesis-validation.js)
-    return stack, app.synth()
+def gate_pipeline(smoke_and_gate_pipeline):
+    """A pipeline whose first wave is the gate's environment, the smoke test's two environments after it
+    (tests/cdk_constructs/test_deploy_time_smoke.py reads those: tests/cdk_constructs/conftest.py)."""
+    return smoke_and_gate_pipeline
 
 
 @pytest.fixture(scope="module")
@@ -375,7 +361,7 @@ def test_a_stage_with_the_gate_deploys_it_before_the_next_wave(gate_pipeline):
     # before the next wave's stage
     (dev,) = [s for s in pipeline["Properties"]["Stages"] if s["Name"] == "promotion-gate"]
     assert "smoke.Deploy" in [a["Name"] for a in dev["Actions"]]
-    assert names.index("promotion-gate") < names.index("later")
+    assert names.index("promotion-gate") < names.index("smoke")
     smoke = (
         assembly.get_nested_assembly(f"assembly-{stack.stack_name}-promotion-gate")
         .get_stack_by_name("promotion-gate-smoke")

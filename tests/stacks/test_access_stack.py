@@ -1,14 +1,14 @@
 """The optional access host (access.enabled): what keeps it closed, what lets the admin role in, and that it is off by
 default.
 
-One synthesis for the module: the example EKS environment and the example HyperPod environment, each with access on,
-in one app (cdk-nag runs on both; cfn-lint checks both access templates).
+One synthesis, shared with tests/stacks/test_inventory.py (tests/stacks/conftest.py, ``access_assembly``): the example
+EKS environment and the example HyperPod environment, each with access on, in one app (cdk-nag runs on both; cfn-lint
+checks both access templates).
 """
 
 from __future__ import annotations
 
 import copy
-import dataclasses
 import hashlib
 import json
 import os
@@ -18,30 +18,9 @@ from pathlib import Path
 
 import pytest
 
-from deployment_config.sections.access import AccessSection
 from tests.cfn_lint import cfn_lint_errors
 
 INSTANCE = "AWS::EC2::Instance"
-
-
-@pytest.fixture(scope="module")
-def access_envs(default_env, hyperpod_env):
-    on = AccessSection(enabled=True)
-    return [
-        dataclasses.replace(default_env, name="reach", access=on),
-        dataclasses.replace(hyperpod_env, name="reach-hp", access=on),
-    ]
-
-
-@pytest.fixture(scope="module")
-def access_assembly(access_envs, tmp_path_factory):
-    from app import checked_app
-    from stacks.composition import add_environment
-
-    app = checked_app(str(tmp_path_factory.mktemp("access.out")), inspect_only=True)
-    for env in access_envs:
-        add_environment(app, env)
-    return app.synth()  # cdk-nag runs here and fails the synthesis on an unacknowledged finding
 
 
 @pytest.fixture(scope="module")

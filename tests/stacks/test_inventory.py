@@ -2,18 +2,17 @@
 explained as not billed (bench/template_inventory.py NOT_BILLED), and every billable kind it counts is priced or listed
 by ``llmops cost``, on the same price basis (public IPv4 per hour in both, EBS per GB-month in both).
 
-One synthesis for the module: the example EKS and HyperPod environments with the access host on, so that every optional
-billable resource is in the templates."""
+One synthesis, shared with tests/stacks/test_access_stack.py (tests/stacks/conftest.py, ``access_assembly``): the
+example EKS and HyperPod environments with the access host on, so that every optional billable resource is in the
+templates."""
 
 from __future__ import annotations
 
-import dataclasses
 import sys
 from pathlib import Path
 
 import pytest
 
-from deployment_config.sections.access import AccessSection
 from ops_cli.cost_inventory import USAGE_BASED_BY_KIND, billable_rows, ebs_volumes
 
 PROJECT_DIR = Path(__file__).resolve().parents[2]
@@ -24,25 +23,13 @@ import template_inventory  # noqa: E402
 
 
 @pytest.fixture(scope="module")
-def envs(default_env, hyperpod_env):
-    on = AccessSection(enabled=True)
-    return [
-        dataclasses.replace(default_env, name="inventory", access=on),
-        dataclasses.replace(hyperpod_env, name="inventory-hp", access=on),
-    ]
+def envs(access_envs):
+    return access_envs
 
 
 @pytest.fixture(scope="module")
-def out_dir(envs, tmp_path_factory) -> Path:
-    from app import checked_app
-    from stacks.composition import add_environment
-
-    directory = tmp_path_factory.mktemp("inventory.out")
-    app = checked_app(str(directory), inspect_only=True)
-    for env in envs:
-        add_environment(app, env)
-    app.synth()
-    return directory
+def out_dir(access_assembly) -> Path:
+    return Path(access_assembly.directory)
 
 
 def _inventory(out_dir: Path, env) -> list[dict]:

@@ -12,7 +12,6 @@ import dataclasses
 import json
 import re
 from datetime import UTC, datetime
-from pathlib import Path
 
 import pytest
 import yaml
@@ -501,35 +500,18 @@ def variant_env(default_env):
 
 @pytest.fixture(scope="module")
 def variant(variant_env, tmp_path_factory) -> dict[str, dict]:
-    """variant_env's network, cluster and observability stacks, synthesized under cdk-nag (once per module): the
-    tests read the last two, and the observability stack needs only the first two (stacks/composition.py). Each with
-    the placeholder guard, as the app adds it; the GPU nodes and serving stacks are left out, and with them two of the
-    cluster stack's outputs, the exports only they import."""
-    from app import checked_app
-    from cdk_constructs.placeholder_guard import refuse_placeholders
-    from charts.serving_spec import serving_spec_for
-    from stacks.composition import _base, _observability, placeholder_fix
+    """variant_env synthesized under cdk-nag (once per module)."""
+    from app import synthesize
 
     env = variant_env
-    app = checked_app(str(tmp_path_factory.mktemp("observability-variant")), inspect_only=True)
-    network, cluster = _base(app, env)
-    for stack in (
-        network,
-        cluster,
-        _observability(app, env, network, cluster, serving_spec_for(env)),
-    ):
-        refuse_placeholders(
-            stack,
-            source=env.source,
-            fields=env.placeholders,
-            how_to_fix=placeholder_fix(env.platform),
-        )
-    directory = Path(app.synth().directory)
-    manifest = json.loads((directory / "manifest.json").read_text())
-    report = json.loads((directory / "validation-report.json").read_text())
+    result = synthesize(
+        [env], outdir=str(tmp_path_factory.mktemp("observability-variant")), inspect_only=True
+    )
+    manifest = json.loads((result.directory / "manifest.json").read_text())
+    report = json.loads((result.directory / "validation-report.json").read_text())
     assert {p["pluginName"]: p for p in report["pluginReports"]}["AwsSolutions"]["violations"] == []
     templates = {
-        name: directory / a["properties"]["templateFile"]
+        name: result.directory / a["properties"]["templateFile"]
         for name, a in manifest["artifacts"].items()
         if a["type"] == "aws:cloudformation:stack"
     }

@@ -38,9 +38,11 @@ setup:
 # https://docs.astral.sh/uv/reference/cli/#uv-sync), pip among them, which installs uv when its pin changes. --no-install-project: the checkout runs the CLI as bin/llmops; `pip install .` is for other directories.
 # Byte-code: uv leaves it to the first import ("By default, uv does not compile Python (.py) files to bytecode",
 # https://docs.astral.sh/uv/reference/cli/#uv-sync, --compile-bytecode); compileall writes it here for every package
-# but aws-cdk-lib. aws-cdk-lib 2.275's 358 submodules load lazily (aws_cdk/__init__.py's __getattr__) and the app and
-# the tests load 75 of them, 44 of its 183 MB of Python: compiling all of it was 19.5 s of the 34 s of CPU that
-# --compile-bytecode took, and what is used compiles at its first import, once (make clears PYTHONDONTWRITEBYTECODE).
+# but the five large ones that the app and the tests use a small part of, which compile at their first import, once
+# (the Makefile clears PYTHONDONTWRITEBYTECODE): aws-cdk-lib, whose 358 submodules load lazily (aws_cdk/__init__.py's
+# __getattr__) and of which a test run loads 75, 44 of its 183 MB of Python, 19.5 of the 34 s of CPU that
+# --compile-bytecode took; sympy and networkx (cfn-lint's; 435 of 1,532 and 285 of 580 modules), pygments (rich's;
+# 21 of 343) and pip (none): 6.9 of the other packages' 10.9 s of compile() (docs/maintainers/performance.md, "Byte-code").
 # pip compiles everything at install.
 SITE_PACKAGES = $$($(PY) -c 'import sysconfig; print(sysconfig.get_path("purelib"))')
 $(VENV)/.installed: pyproject.toml uv.lock requirements-dev.txt requirements-uv.txt
@@ -54,7 +56,7 @@ $(VENV)/.installed: pyproject.toml uv.lock requirements-dev.txt requirements-uv.
 	  echo "    with $$($(UV) --version)"; \
 	  UV_PROJECT_ENVIRONMENT="$(CURDIR)/$(VENV)" $(UV) sync --locked --inexact --no-install-project \
 	    --no-default-groups --group app --group dev || exit 1; \
-	  $(PY) -m compileall -q -j0 -x '/aws_cdk/' "$(SITE_PACKAGES)" >/dev/null || exit 1; \
+	  $(PY) -m compileall -q -j0 -x '/(aws_cdk|sympy|networkx|pygments|pip)/' "$(SITE_PACKAGES)" >/dev/null || exit 1; \
 	else \
 	  echo "    with pip and requirements-dev.txt (USE_UV=0, or uv could not be installed)"; \
 	  { $(PY) -m pip --version >/dev/null 2>&1 || $(PY) -m ensurepip --default-pip >/dev/null; } || exit 1; \

@@ -24,10 +24,12 @@ export PYTHONDONTWRITEBYTECODE :=
 
 .PHONY: synth test lint bench clean setup pipeline schema check-config crd-bindings recipes lock
 
-# The Python and the Node packages install side by side (-j2; -Oline keeps each printed line whole): on 2 cores the
-# fresh-clone set-up took 23 s + 6 s one after the other (docs/maintainers/performance.md, "Set-up").
+# The Python and the Node packages install side by side (-j2): on 2 cores the fresh-clone set-up took 23 s + 6 s one
+# after the other (docs/maintainers/performance.md, "Set-up"). -Oline keeps each printed line whole where make has
+# output sync (GNU make 4.0 and later; macOS's make 3.81 has not, and interleaves); -s: no "is up to date" lines.
+OUTPUT_SYNC := $(if $(filter output-sync,$(.FEATURES)),-Oline)
 setup:
-	@$(MAKE) --no-print-directory -j2 -Oline $(VENV)/.installed node_modules/.installed
+	@$(MAKE) --no-print-directory -s -j2 $(OUTPUT_SYNC) $(VENV)/.installed node_modules/.installed
 
 # Python packages: the groups app and dev of uv.lock (pyproject.toml declares them), with the uv that requirements-uv.txt
 # pins, installed into the new environment by the interpreter's own pip (`pip --python`, pip 22.3 and later: a venv
@@ -35,7 +37,7 @@ setup:
 # USE_UV=0, or uv failing to install, falls back to pip and requirements-dev.txt (the same versions, exported from
 # uv.lock). Each step prints one line when it starts and one with its time at the end.
 # --inexact: uv sync would otherwise remove what the lock does not name ("By default, an exact sync is performed",
-# https://docs.astral.sh/uv/reference/cli/#uv-sync), pip among them, which installs uv when its pin changes. --no-install-project: the checkout runs the CLI as bin/llmops; `pip install .` is for other directories.
+# https://docs.astral.sh/uv/reference/cli/#uv-sync), uv itself among them (its group, uv, is not synced). --no-install-project: the checkout runs the CLI as bin/llmops; `pip install .` is for other directories.
 # Byte-code: uv leaves it to the first import ("By default, uv does not compile Python (.py) files to bytecode",
 # https://docs.astral.sh/uv/reference/cli/#uv-sync, --compile-bytecode); compileall writes it here for every package
 # but the five large ones that the app and the tests use a small part of, which compile at their first import, once
@@ -43,6 +45,8 @@ setup:
 # __getattr__) and of which a test run loads 75, 44 of its 183 MB of Python, 19.5 of the 34 s of CPU that
 # --compile-bytecode took; sympy and networkx (cfn-lint's; 435 of 1,532 and 285 of 580 modules), pygments (rich's;
 # 21 of 343) and pip (none): 6.9 of the other packages' 10.9 s of compile() (docs/maintainers/performance.md, "Byte-code").
+# A shell that sets PYTHONDONTWRITEBYTECODE compiles those again in every process it starts outside make. A file that
+# does not compile (a module for another Python) is named and left to its import, as pip does.
 # pip compiles everything at install.
 SITE_PACKAGES = $$($(PY) -c 'import sysconfig; print(sysconfig.get_path("purelib"))')
 $(VENV)/.installed: pyproject.toml uv.lock requirements-dev.txt requirements-uv.txt
@@ -56,7 +60,8 @@ $(VENV)/.installed: pyproject.toml uv.lock requirements-dev.txt requirements-uv.
 	  echo "    with $$($(UV) --version)"; \
 	  UV_PROJECT_ENVIRONMENT="$(CURDIR)/$(VENV)" $(UV) sync --locked --inexact --no-install-project \
 	    --no-default-groups --group app --group dev || exit 1; \
-	  $(PY) -m compileall -q -j0 -x '/(aws_cdk|sympy|networkx|pygments|pip)/' "$(SITE_PACKAGES)" >/dev/null || exit 1; \
+	  $(PY) -m compileall -q -j0 -x 'site-packages/(aws_cdk|sympy|networkx|pygments|pip)/' "$(SITE_PACKAGES)" || \
+	    echo "    (the files named above did not compile: each compiles at its import, or fails there)"; \
 	else \
 	  echo "    with pip and requirements-dev.txt (USE_UV=0, or uv could not be installed)"; \
 	  { $(PY) -m pip --version >/dev/null 2>&1 || $(PY) -m ensurepip --default-pip >/dev/null; } || exit 1; \

@@ -12,6 +12,7 @@ template that errors are reported.
 
 from __future__ import annotations
 
+import copy
 import functools
 import hashlib
 import json
@@ -65,7 +66,11 @@ def cfn_lint_findings(templates: Sequence[str | Path], regions: Sequence[str]) -
     for key, path in new.items():
         _FINDINGS[key] = [f for f in findings if f["Filename"] == path]
     # a template of the same content as one linted before gets its findings under its own name
-    return [{**finding, "Filename": path} for path in keys for finding in _FINDINGS[keys[path]]]
+    return [
+        {**copy.deepcopy(finding), "Filename": path}
+        for path in keys
+        for finding in _FINDINGS[keys[path]]
+    ]
 
 
 def cfn_lint_errors(templates: Sequence[str | Path], regions: Sequence[str]) -> list[dict]:

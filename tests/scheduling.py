@@ -70,9 +70,9 @@ class SharedSynthesisScheduling(LoadFileScheduling):
         return _UNIT_OF.get(path, path)
 
 
-@pytest.hookimpl(
-    tryfirst=True
-)  # before xdist's own (DSession), which would answer with the plain loadfile
+# tryfirst: before xdist's own (DSession), which would answer with the plain loadfile; optionalhook: a run with xdist
+# off (-p no:xdist) has no such hook
+@pytest.hookimpl(tryfirst=True, optionalhook=True)
 def pytest_xdist_make_scheduler(config, log):  # noqa: ANN001, ANN201 (pytest-xdist's hook)
     if config.getvalue("dist") == "loadfile":
         return SharedSynthesisScheduling(config, log)

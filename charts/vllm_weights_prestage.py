@@ -36,7 +36,7 @@ from constructs import Construct
 from charts.serving_spec import VllmServingSpec
 from charts.vllm_deployment import S3_TRANSFER_SETTINGS, container_security
 from charts.vllm_image_prepull import hold_with_sleep, on_gpu_nodes
-from charts.vllm_weights_check import SCRIPT_FILE
+from charts.vllm_weights_check import SCRIPT_FILE, hashing_resources
 from deployment_config.kubernetes_names import (
     STAGED_REVISION_LABEL,
     WEIGHTS_PRESTAGE_NAME,
@@ -163,12 +163,7 @@ def add_weights_prestage(
             image_pull_policy=kplus.ImagePullPolicy.IF_NOT_PRESENT,
             command=command,
             security_context=container_security(),
-            resources=kplus.ContainerResources(
-                cpu=kplus.CpuResources(request=kplus.Cpu.units(cpus)),
-                memory=kplus.MemoryResources(
-                    request=cdk8s.Size.gibibytes(4), limit=cdk8s.Size.gibibytes(8)
-                ),
-            ),
+            resources=hashing_resources(cpus),
             volume_mounts=mounts,
         )
     # Ready once staged: the pod's containers start only after its init containers succeeded.

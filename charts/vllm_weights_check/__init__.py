@@ -57,6 +57,17 @@ INIT_CONTAINER = "verify-weights"
 HASH_CPUS = HASH_JOBS
 
 
+def hashing_resources(cpus: int) -> kplus.ContainerResources:
+    """What a container that hashes the weights asks for: ``cpus`` (one per hashing process) and 4 GiB of memory, 8
+    at most; the serving pod's ``verify-weights`` and the pre-stage DaemonSet's containers use the same."""
+    return kplus.ContainerResources(
+        cpu=kplus.CpuResources(request=kplus.Cpu.units(cpus)),
+        memory=kplus.MemoryResources(
+            request=cdk8s.Size.gibibytes(4), limit=cdk8s.Size.gibibytes(8)
+        ),
+    )
+
+
 #: The speculator's check (deployment_config/speculator.py), after the weights': the same script and manifest format.
 SPECULATOR_INIT_CONTAINER = "verify-speculator"
 
@@ -170,12 +181,7 @@ def add_weights_check(
             image_pull_policy=kplus.ImagePullPolicy.IF_NOT_PRESENT,
             command=command,
             security_context=container_security(),
-            resources=kplus.ContainerResources(
-                cpu=kplus.CpuResources(request=kplus.Cpu.units(HASH_CPUS)),
-                memory=kplus.MemoryResources(
-                    request=cdk8s.Size.gibibytes(4), limit=cdk8s.Size.gibibytes(8)
-                ),
-            ),
+            resources=hashing_resources(HASH_CPUS),
             # Read-write: the check removes the files it finds wrong.
             volume_mounts=[
                 kplus.VolumeMount(path=MODEL_CACHE_MOUNT, volume=model_cache),

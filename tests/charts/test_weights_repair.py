@@ -37,10 +37,9 @@ def copy(tmp_path) -> Path:
     return write_copy(tmp_path / "s3-weights" / SHA, FILES)
 
 
-def verify(s3, copy: Path, *args: str) -> subprocess.CompletedProcess:
-    """The init container's command (charts/vllm_weights_check ``verify_command``), with the stand-in for S3 and no
-    credentials, config or instance metadata of the machine."""
-    env = {
+def stand_in_environment(s3) -> dict[str, str]:
+    """The stand-in for S3, and no credentials, config or instance metadata of the machine."""
+    return {
         "PATH": os.environ.get("PATH", ""),
         "AWS_ENDPOINT_URL_S3": s3.url,
         "AWS_ACCESS_KEY_ID": "stand-in",
@@ -49,6 +48,10 @@ def verify(s3, copy: Path, *args: str) -> subprocess.CompletedProcess:
         "AWS_SHARED_CREDENTIALS_FILE": os.devnull,
         "AWS_EC2_METADATA_DISABLED": "true",
     }
+
+
+def verify(s3, copy: Path, *args: str) -> subprocess.CompletedProcess:
+    """The init container's command (charts/vllm_weights_check ``verify_command``), against the stand-in."""
     command = [
         sys.executable,
         str(SCRIPT_FILE),
@@ -66,7 +69,9 @@ def verify(s3, copy: Path, *args: str) -> subprocess.CompletedProcess:
         "us-west-2",
         *args,
     ]
-    return subprocess.run(command, env=env, capture_output=True, text=True, timeout=60)
+    return subprocess.run(
+        command, env=stand_in_environment(s3), capture_output=True, text=True, timeout=60
+    )
 
 
 def files_of(copy: Path) -> dict[str, bytes]:
@@ -213,3 +218,24 @@ def test_the_serving_pods_check_repairs_from_its_revisions_prefix_in_s3(default_
         m for m in manifests if m["kind"] == "ConfigMap" and SCRIPT_FILE.name in m.get("data", {})
     ]
     assert script_map["data"][REPAIR_SCRIPT_FILE.name] == REPAIR_SCRIPT_FILE.read_text()
+
+
+def test_a_damaged_staging_copy_is_repaired_then_moved_into_place(s3, tmp_path):
+    from charts.vllm_weights_prestage import PRESTAGE_SCRIPT_FILE
+
+    # given the DaemonSet's staging copy of the next revision with a short shard (a copy cut half-way)
+    root = tmp_path / "node"
+    staging = write_copy(root / f".staging-{SHA}", FILES)
+    (staging / SHARD_2).write_bytes(b"\x02" * 100)
+    result = subprocess.run(
+        [sys.executable, str(PRESTAGE_SCRIPT_FILE), "promote", str(root), SHA, "--jobs", "1"]
+        + ["--repair-from", URI, "--region", "us-west-2"],
+        env=stand_in_environment(s3),
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    # then its promote step fetches the shard again, checks the whole copy and moves it into place
+    assert result.returncode == 0, result.stderr
+    assert "prestage-weights: repairing 1 files" in result.stderr and "STAGED" in result.stderr
+    assert files_of(root / SHA) == FILES and Path(f"{root / SHA}.verified.json").exists()

@@ -30,8 +30,15 @@ is the limit instead; that array's read rate is not measured (deployment_config/
 side, 1.4e12 / 43e9 = about 33 seconds, as the check's bound and names the disk as what may be slower. With a marker,
 a restart hashes nothing. A file whose size is already wrong is not hashed.
 
-The standard library only: it runs in the vLLM image's python3 (the EKS init container ``verify-weights``, and the
-HyperPod worker's bootstrap), with nothing to install. Log lines go to stderr, each starting ``verify-weights:``;
+Repaired from S3 (``--repair-from s3://BUCKET/PREFIX/REVISION/``, the EKS init containers; implies
+``--delete-mismatched``): a check that finds a problem fetches again what it removed or found missing
+(runtime/repair_weights.py: to a temporary name, moved into place only once its sha256 is the manifest's), then checks
+again, so a node's damaged copy heals without a person; only what one repair cannot mend is refused. A copy that
+matches costs no request to S3, and a repair hashes the copy once more (the marker went with the problem).
+
+The standard library only (boto3, in the vLLM image, for a repair alone): it runs in the vLLM image's python3 (the EKS
+init container ``verify-weights``, and the HyperPod worker's bootstrap, which carries this file alone and repairs
+nothing: the operator's mount is read-only), with nothing to install. Log lines go to stderr, each starting ``verify-weights:``;
 every problem is named (path and what differs), at most :data:`SHOWN` of them, then their count.
 """
 
@@ -213,28 +220,28 @@ def default_jobs() -> int:
     return max(1, min(MAX_JOBS, cpus))
 
 
-def _repair(args: argparse.Namespace, check, say) -> list[str]:
-    """One repair of the copy from ``args.repair_from`` (runtime/repair_weights.py), after ``check`` removed what it
-    found wrong: the manifest fetched again when the node's is missing, unreadable, not the pinned one or of another
-    revision (then ``check`` again, to remove what that manifest does not list), then every file of the manifest that
-    is missing; the problems it could not mend."""
+def repair(directory: Path, uri: str, *, region: str | None, revision: str | None, manifest_sha256: str | None,
+           check, say) -> list[str]:
+    """One repair of the copy in ``directory`` from ``uri`` (runtime/repair_weights.py), after ``check`` (the caller's
+    :func:`problems_of`, removing what it finds wrong) failed: the manifest fetched again when the node's is missing,
+    unreadable, not the pinned one or of another revision (then ``check`` again, to remove what that manifest does not
+    list), then every file of the manifest that is missing; the problems it could not mend."""
     import repair_weights  # boto3: only on this path (the HyperPod bootstrap carries this file alone)
 
-    s3 = repair_weights.client(args.region)
-    read = _read_manifest(args.directory, args.manifest_sha256)
+    s3 = repair_weights.client(region)
+    read = _read_manifest(directory, manifest_sha256)
     if (isinstance(read, str) or isinstance(_entries(read[0]), str)
-            or (args.revision is not None and read[0].get("revision") != args.revision)):
-        problem = repair_weights.fetch_manifest(s3, args.repair_from, args.directory, revision=args.revision,
-                                                manifest_sha256=args.manifest_sha256)
+            or (revision is not None and read[0].get("revision") != revision)):
+        problem = repair_weights.fetch_manifest(s3, uri, directory, revision=revision, manifest_sha256=manifest_sha256)
         if problem:
             return [problem]
         check()
-        read = _read_manifest(args.directory, args.manifest_sha256)
+        read = _read_manifest(directory, manifest_sha256)
     entries = _entries(read[0]) if not isinstance(read, str) else read
     if isinstance(entries, str):
         return [entries]
-    missing = [entry for entry in entries if not (args.directory / entry[0]).exists()]
-    return repair_weights.fetch_files(s3, args.repair_from, args.directory, missing, say) if missing else []
+    missing = [entry for entry in entries if not (directory / entry[0]).exists()]
+    return repair_weights.fetch_files(s3, uri, directory, missing, say) if missing else []
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -271,7 +278,8 @@ def main(argv: list[str] | None = None) -> int:
     if repaired:
         for problem in problems[:SHOWN]:
             say(problem)
-        unmended = _repair(args, check, say)
+        unmended = repair(args.directory, args.repair_from, region=args.region, revision=args.revision,
+                          manifest_sha256=args.manifest_sha256, check=check, say=say)
         problems, files, size, hashed = check()
         problems = unmended + problems if problems else []
     if problems:

@@ -20,8 +20,9 @@ boto3 (with its s3transfer: ranged GETs of :data:`PART_BYTES`, the copy's chunk 
 the vLLM image (vllm-project/vllm@0000977e docker/Dockerfile, stage ``vllm-openai-base``: ``boto3
 runai-model-streamer[s3]``), with the pod's EKS Pod Identity credentials, the ones ``fetch-weights`` uses
 (stacks/serving_stack.py: s3:GetObject on the revision's prefix). The client is built as check_s3_weights.py builds
-its own (``boto3.client("s3", region_name=REGION)``), so ``AWS_ENDPOINT_URL_S3`` points it elsewhere (botocore's
-service-specific endpoint variable), as the tests do. Bounded: :data:`FILES_AT_ONCE` files at once, each with
+its own (``boto3.client("s3", region_name=REGION)``), so ``AWS_ENDPOINT_URL_S3`` points it elsewhere (AWS SDKs and
+Tools reference guide, "Service-specific endpoints", https://docs.aws.amazon.com/sdkref/latest/guide/feature-ss-endpoints.html),
+as the tests do. Bounded: :data:`FILES_AT_ONCE` files at once, each with
 :data:`GETS_PER_FILE` ranged GETs, so at most 32 connections beside the node's other traffic.
 """
 
@@ -39,7 +40,10 @@ FILES_AT_ONCE = 4
 GETS_PER_FILE = 8
 PART_BYTES = 64 << 20
 _BLOCK = 8 << 20
-#: S3's error codes for a denied request (S3 API reference, "Error responses"); botocore gives a HEAD's as "403".
+#: S3's error codes for a denied request and a missing key (S3 API reference, "Error responses",
+#: https://docs.aws.amazon.com/AmazonS3/latest/API/ErrorResponses.html); a HEAD has no body, so botocore gives its
+#: status instead ("403", "404"), and s3transfer's download starts with one (boto/s3transfer 0.17.1
+#: s3transfer/download.py: ``head_object`` when the size is not given).
 _DENIED = ("403", "AccessDenied")
 _MISSING = ("404", "NoSuchKey", "NotFound")
 

@@ -183,7 +183,7 @@ class VllmServingSpec:
     #: ``model.weight_load: runai_streamer`` (deployment_config/weight_load.py): vLLM streams ``s3_uri`` itself; no copy
     #: to the node, and the init check compares what S3 keeps of each object with the manifest instead.
     weights_streamed: bool = False
-    #: The region of the weights' bucket (the environment's), for the streamed path's check.
+    #: The region of the weights' bucket (the environment's), for the streamed path's check and the copy's repair.
     region: str = ""
     #: ``model.next_revision`` and its mirror's prefix, which the GPU nodes pre-stage beside the copy of
     #: ``weights_revision`` (charts/vllm_weights_prestage.py); None unless the weights are copied from S3.

@@ -63,7 +63,8 @@ S3_TRANSFER_SETTINGS = (
 #: has /bin/sh. No copy when the revision's marker is there (charts/vllm_weights_check/ ``marker_path``, written only
 #: after a complete sha256 check): the copy was staged by the ``weights-prestage`` DaemonSet
 #: (charts/vllm_weights_prestage.py) or made by an earlier pod on this node, and ``verify-weights`` checks it next
-#: (sizes, no stray file, the marker's inodes and mtimes; a mismatch removes the marker, so the next pod copies).
+#: (sizes, no stray file, the marker's inodes and mtimes; a mismatch removes the marker and the check fetches what is
+#: wrong or missing again itself: ``--repair-from``, charts/vllm_weights_check/runtime/repair_weights.py).
 CONFIGURE_SCRIPT = [
     f"aws configure set default.s3.{key} {value}" for key, value in S3_TRANSFER_SETTINGS
 ]

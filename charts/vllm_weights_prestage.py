@@ -6,7 +6,8 @@ Why a DaemonSet: one pod a GPU node, scheduled when the node joins, beside the s
 (charts/vllm_image_prepull.py); it runs the serving pod's own copy and check (the AWS CLI's ``aws s3 sync`` and
 charts/vllm_weights_check/runtime/verify_weights.py), so a staged copy is one the serving pod would have made. Its
 steps and the layout on the node are in charts/vllm_weights_check/runtime/prestage_weights.py: a staging directory
-renamed into place once its every file's sha256 matched, the marker renamed last; the serving pod's ``fetch-weights``
+renamed into place once its every file's sha256 matched (what did not, fetched again from S3 first: the check's
+repair), the marker renamed last; the serving pod's ``fetch-weights``
 skips its copy when that marker is there (charts/vllm_deployment.py), and ``verify-weights`` then checks sizes, inodes
 and mtimes against it. The pod is Ready once the revision is staged (its init containers done), which is what
 ``llmops rollout`` reads (ops_cli/rollout_staging.py).
@@ -36,7 +37,7 @@ from constructs import Construct
 from charts.serving_spec import VllmServingSpec
 from charts.vllm_deployment import S3_TRANSFER_SETTINGS, container_security
 from charts.vllm_image_prepull import hold_with_sleep, on_gpu_nodes
-from charts.vllm_weights_check import SCRIPT_FILE, hashing_resources
+from charts.vllm_weights_check import REPAIR_SCRIPT_FILE, SCRIPT_FILE, hashing_resources
 from deployment_config.kubernetes_names import (
     STAGED_REVISION_LABEL,
     WEIGHTS_PRESTAGE_NAME,
@@ -71,13 +72,16 @@ STAGE_COPY_SCRIPT = (
 def add_weights_prestage(
     scope: Construct, *, spec: VllmServingSpec, service_account: kplus.IServiceAccount
 ) -> kplus.DaemonSet:
-    """Add the ConfigMap of the two scripts and the DaemonSet that stages ``spec.next_revision`` on every node the vLLM
+    """Add the ConfigMap of the scripts and the DaemonSet that stages ``spec.next_revision`` on every node the vLLM
     pods may run on, with the serving pods' service account (its S3 read access, by EKS Pod Identity)."""
     scripts = kplus.ConfigMap(
         scope,
         "weights-prestage-scripts",
         metadata=cdk8s.ApiObjectMetadata(name=WEIGHTS_PRESTAGE_NAME, namespace=spec.namespace),
-        data={f.name: f.read_text(encoding="utf-8") for f in (SCRIPT_FILE, PRESTAGE_SCRIPT_FILE)},
+        data={
+            f.name: f.read_text(encoding="utf-8")
+            for f in (SCRIPT_FILE, REPAIR_SCRIPT_FILE, PRESTAGE_SCRIPT_FILE)
+        },
     )
     script_volume = kplus.Volume.from_config_map(
         scope, "weights-prestage-volume", scripts, name="scripts"
@@ -151,6 +155,10 @@ def add_weights_prestage(
                 spec.next_revision,
                 "--jobs",
                 str(STAGE_HASH_JOBS),
+                "--repair-from",
+                spec.next_s3_uri,
+                "--region",
+                spec.region,
             ],
             STAGE_HASH_JOBS,
             with_scripts,

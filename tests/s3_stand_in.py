@@ -9,7 +9,8 @@ HEAD answers, as S3 does for an object uploaded with (or given by default) a CRC
 ``x-amz-checksum-mode: ENABLED``, ``x-amz-checksum-crc64nvme`` (base64 of the 8 big-endian bytes) and
 ``x-amz-checksum-type: FULL_OBJECT`` (S3 API reference, HeadObject,
 https://docs.aws.amazon.com/AmazonS3/latest/API/API_HeadObject.html); ``.checksums`` overrides the value S3 keeps for a
-path (None: no checksum). ``GET /BUCKET?list-type=2&prefix=P`` lists the keys under P in one page (ListObjectsV2).
+path (None: no checksum). GET ignores ``Range`` (whole objects only: the tests' files are below s3transfer's 8 MB
+multipart threshold). ``GET /BUCKET?list-type=2&prefix=P`` lists the keys under P in one page (ListObjectsV2).
 :func:`crc64nvme` is the test's own CRC-64/NVME, independent of awscrt."""
 
 from __future__ import annotations
@@ -61,6 +62,8 @@ class _Handler(BaseHTTPRequestHandler):
     objects: dict[str, bytes]
     puts: list[dict]
     checksums: dict[str, str | None]
+    cut: set[str]
+    denied: set[str]
 
     def log_message(self, *args) -> None:  # quiet
         pass
@@ -106,13 +109,22 @@ class _Handler(BaseHTTPRequestHandler):
         body = self.server.objects.get(self._key())
         if body is None:
             self._send(404, _error("NoSuchKey"))
+        elif self._key() in self.server.denied:
+            self._send(403, _error("AccessDenied"))
+        elif self._key() in self.server.cut:
+            # the connection lost half-way: the whole length announced, half the bytes sent
+            self.send_response(200)
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body[: len(body) // 2])
+            self.close_connection = True
         else:
             self._send(200, body)
 
     def do_HEAD(self) -> None:  # noqa: N802
         body = self.server.objects.get(self._key())
-        if body is None:
-            self._send(404, head=True)
+        if body is None or self._key() in self.server.denied:
+            self._send(404 if body is None else 403, head=True)
             return
         headers = {}
         checksum = self.server.checksums.get(self._key(), crc64nvme_b64(body))
@@ -140,9 +152,12 @@ class _Handler(BaseHTTPRequestHandler):
 @contextmanager
 def s3_stand_in():
     """Yields the server: ``.url``, ``.objects`` (path ``/BUCKET/KEY`` → bytes), ``.puts`` (each PUT's key and header),
-    ``.checksums`` (path → the CRC64NVME a HEAD returns instead of the object's own; None for none)."""
+    ``.checksums`` (path → the CRC64NVME a HEAD returns instead of the object's own; None for none), ``.cut`` (paths
+    whose every GET stops half-way: the full Content-Length, half the bytes, the connection closed) and ``.denied``
+    (paths answered 403 AccessDenied)."""
     server = ThreadingHTTPServer(("127.0.0.1", 0), _Handler)
     server.objects, server.puts, server.checksums = {}, [], {}
+    server.cut, server.denied = set(), set()
     server.url = f"http://127.0.0.1:{server.server_address[1]}"
     # shutdown() waits for serve_forever's next poll: 0.5 s by default, at the end of every test that uses it
     thread = threading.Thread(

@@ -84,7 +84,7 @@ def add_compile_cache(
         "compile-cache",
         name=CONFIG_MAP,
         namespace=spec.namespace,
-        file=SCRIPT_FILE,
+        files=(SCRIPT_FILE,),
         volume_name="compile-cache-script",
     )
     mounts = [

@@ -3,19 +3,23 @@
 The pod's init containers run in order, each to success, before vLLM (Kubernetes documentation, "Init Containers":
 "each init container must complete successfully before the next one starts"): ``fetch-weights`` (the AWS CLI image,
 charts/vllm_deployment.py) syncs ``s3://BUCKET/PREFIX/REVISION/`` into the revision's own directory of the node's NVMe
-cache, then ``verify-weights`` runs charts/vllm_weights_check/runtime/verify_weights.py against the ``MANIFEST.json`` the mirror
-wrote
-there. A missing, short, foreign or different file fails it with a log line naming the file, the pod does not start, and
-the file is removed, so that a new pod's sync fetches it again. The files are hashed once per copy: a restart whose
-marker (runtime/verify_weights.py ``--marker``: the manifest's sha256, each file's size, inode and mtime) matches
-checks those alone. Only a new pod: the kubelet restarts the failed init
-container alone, not ``fetch-weights`` before it, so the REFUSED line names the ``kubectl delete pod`` that mends it.
+cache, then ``verify-weights`` runs charts/vllm_weights_check/runtime/verify_weights.py against the ``MANIFEST.json``
+the mirror wrote there. A missing, short, foreign or different file is named in a log line and removed, and the check
+fetches it again itself from the same prefix (``--repair-from``, runtime/repair_weights.py: to a temporary name,
+renamed into place only once its sha256 is the manifest's), then checks again: the kubelet restarts the failed init
+container alone, not ``fetch-weights`` before it (Kubernetes documentation, "Init Containers"), so a node with a
+damaged copy (a disk fault, a copy cut half-way) would otherwise stay down until someone deleted the pod. Only what one
+repair cannot mend (the copy in S3 wrong, the manifest not the pinned one, a read denied) stops the pod, with a REFUSED
+line naming the file and the fix; each restart repairs again, so a repair cut off continues. A copy that matches costs
+no request to S3. The files are hashed once per copy: a restart whose marker (runtime/verify_weights.py ``--marker``:
+the manifest's sha256, each file's size, inode and mtime) matches checks those alone; a repair hashes the copy once
+more.
 
 Why a second init container and not the fetching one: the AWS CLI v2 image carries the CLI as a frozen bundle
 (aws/aws-cli docker/Dockerfile: ``aws/install`` of the awscli-exe zip onto ``amazonlinux:2``) and no python3; the vLLM
 image has it (vllm-project/vllm docker/Dockerfile, stage vllm-base) and is on the node for the main container anyway.
-The script travels in a ConfigMap, as the auth middleware does (charts/vllm_auth_middleware/), and is this very file
-that the tests run.
+The script and the module its repair imports travel in a ConfigMap, as the auth middleware does
+(charts/vllm_auth_middleware/), and are these very files that the tests run.
 
 With ``model.weight_load: runai_streamer`` (deployment_config/weight_load.py) nothing is copied: the one init container
 ``check-weights-s3`` runs runtime/check_s3_weights.py, which compares each object's size and CRC64NVME as S3 keeps them
@@ -45,6 +49,8 @@ from deployment_config.model_location import (
 from deployment_config.startup_rates import HASH_JOBS
 
 SCRIPT_FILE = Path(__file__).resolve().parent / "runtime" / "verify_weights.py"
+#: What ``verify-weights`` imports to fetch again from S3 what its check removed or found missing (``--repair-from``).
+REPAIR_SCRIPT_FILE = SCRIPT_FILE.with_name("repair_weights.py")
 #: The Run:ai path's check of the objects in S3 (``model.weight_load: runai_streamer``): nothing is copied to hash.
 S3_SCRIPT_FILE = SCRIPT_FILE.with_name("check_s3_weights.py")
 CONFIG_MAP = "vllm-weights-check"
@@ -78,10 +84,19 @@ def marker_path(path: str) -> str:
     return f"{path}.verified.json"
 
 
-def verify_command(path: str, revision: str, manifest_sha256: str | None = None) -> list[str]:
+def verify_command(
+    path: str,
+    revision: str,
+    manifest_sha256: str | None = None,
+    *,
+    repair_from: str | None = None,
+    region: str | None = None,
+) -> list[str]:
     """The verifier on the node cache's copy at ``path`` of ``revision``, deleting what does not match, hashing the
     files only when the marker of an earlier complete check does not match them (runtime/verify_weights.py); with
-    ``manifest_sha256``, only with the manifest of that digest."""
+    ``repair_from`` (the revision's ``s3://BUCKET/PREFIX/REVISION/`` in ``region``), fetching what it removed or
+    found missing from there and checking again (runtime/repair_weights.py); with ``manifest_sha256``, only with the
+    manifest of that digest."""
     script = f"{MOUNT_PATH}/{SCRIPT_FILE.name}"
     return [
         "python3",
@@ -94,6 +109,7 @@ def verify_command(path: str, revision: str, manifest_sha256: str | None = None)
         str(HASH_CPUS),
         "--marker",
         marker_path(path),
+        *(["--repair-from", repair_from, "--region", region] if repair_from and region else []),
         *(["--manifest-sha256", manifest_sha256] if manifest_sha256 else []),
     ]
 
@@ -154,7 +170,7 @@ def add_weights_check(
         "weights-check",
         name=CONFIG_MAP,
         namespace=spec.namespace,
-        file=S3_SCRIPT_FILE if spec.weights_streamed else SCRIPT_FILE,
+        files=(S3_SCRIPT_FILE,) if spec.weights_streamed else (SCRIPT_FILE, REPAIR_SCRIPT_FILE),
         volume_name="weights-check",
     )
     if spec.weights_streamed:
@@ -165,13 +181,27 @@ def add_weights_check(
     checks = [
         (
             INIT_CONTAINER,
-            verify_command(node_weights_path(revision), revision, spec.weights_manifest_sha256),
+            verify_command(
+                node_weights_path(revision),
+                revision,
+                spec.weights_manifest_sha256,
+                repair_from=spec.s3_uri,
+                region=spec.region,
+            ),
         )
     ]
     if spec.speculator_s3_uri:
         revision = spec.speculator_revision
         checks.append(
-            (SPECULATOR_INIT_CONTAINER, verify_command(node_speculator_path(revision), revision))
+            (
+                SPECULATOR_INIT_CONTAINER,
+                verify_command(
+                    node_speculator_path(revision),
+                    revision,
+                    repair_from=spec.speculator_s3_uri,
+                    region=spec.region,
+                ),
+            )
         )
     for name, command in checks:
         deployment.add_init_container(

@@ -72,14 +72,19 @@ def test_the_next_revision_is_staged_by_a_strictly_valid_daemon_set_on_the_servi
         f"/models/s3-weights/.staging-{NEXT}",
     ]
     assert verify["command"][2:5] == ["promote", "/models/s3-weights", NEXT]
+    # and what that check finds wrong it fetches again from the prefix the copy read, in the environment's region
+    repair = verify["command"][verify["command"].index("--repair-from") :]
+    assert repair == ["--repair-from", copy["command"][-3], "--region", env.region]
     # at a quarter of the cold start's goal, so that the serving replica keeps most of the card
     assert "target_bandwidth 75Gb/s" in copy["command"][2]
     (fetch,) = [c for c in serving["initContainers"] if c["name"] == "fetch-weights"]
     assert "target_bandwidth 300Gb/s" in fetch["command"][2]
     # the scripts it runs are the shipped files
+    from charts.vllm_weights_check import REPAIR_SCRIPT_FILE
     from charts.vllm_weights_prestage import PRESTAGE_SCRIPT_FILE
 
-    assert config_map["data"][PRESTAGE_SCRIPT_FILE.name] == PRESTAGE_SCRIPT_FILE.read_text()
+    for script in (PRESTAGE_SCRIPT_FILE, REPAIR_SCRIPT_FILE):
+        assert config_map["data"][script.name] == script.read_text()
 
 
 def test_without_a_next_revision_nothing_is_staged(example_document_module):

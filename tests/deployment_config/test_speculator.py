@@ -85,6 +85,8 @@ def test_from_s3_the_same_init_containers_copy_and_check_the_speculator(s3_deplo
     assert names.index("verify-speculator") == names.index("verify-weights") + 1
     verify = init["verify-speculator"]["command"]
     assert verify[2:5] == [f"/models/s3-weights/speculator/{SPECULATOR}", "--revision", SPECULATOR]
+    # and what that check finds wrong it fetches again from the speculator's own mirror, not the weights'
+    assert verify[verify.index("--repair-from") + 1] == fetch[-2]
 
 
 def test_the_deployment_with_a_speculator_validates_strictly(s3_deployment, s3_env):

@@ -17,14 +17,22 @@ Steps, one command each, in the DaemonSet pod's init containers (in order, each 
    pod's), then rename the directory to ``NEXT/`` and, last, its marker to ``NEXT.verified.json``; both renames are
    within one filesystem, which POSIX makes atomic (``rename``), and keep each file's inode and mtime, so the marker
    still matches. A crash between the two leaves ``NEXT/`` without a marker: the serving pod then syncs (nothing is
-   missing) and hashes it, as for any copy of its own. A half copy is never promoted: the check refuses a missing or
-   short file, and removes it, so that the next pod of the DaemonSet copies it again.
+   missing) and hashes it, as for any copy of its own. A half copy is never promoted: the check removes a wrong file,
+   and with ``--repair-from s3://BUCKET/PREFIX/NEXT/`` fetches it, and any missing one, again (verify_weights.py
+   ``repair``, runtime/repair_weights.py), then checks again.
+
+Why the staging copy is repaired too, though it is renamed into place only after a full check (so a serving pod never
+sees it half-made): the kubelet restarts the failed ``promote`` alone, not the copy before it (Kubernetes
+documentation, "Init Containers"), so without the repair a damaged staging copy would keep this pod failing, the
+revision unstaged on the node and ``llmops rollout`` waiting on it (ops_cli/rollout_staging.py), until someone deleted
+the pod. Only what the repair cannot mend (the copy in S3 wrong, a read denied) is refused, by name.
 
 If ``NEXT/`` exists already with a marker, it is staged; without one, it is a serving pod's own copy (in progress, or
 stopped half-way): left to that pod, never written here, since two writers of one directory would mix their files.
 
-The standard library only, and the verifier beside this file in the same ConfigMap (``import verify_weights``: python
-puts the script's own directory first on ``sys.path``). Log lines go to stderr, each starting ``prestage-weights:``.
+The standard library only (boto3, in the vLLM image, for a repair), and the verifier and its repair beside this file in
+the same ConfigMap (``import verify_weights``: python puts the script's own directory first on ``sys.path``). Log lines
+go to stderr, each starting ``prestage-weights:``.
 """
 
 from __future__ import annotations
@@ -84,9 +92,10 @@ def prune(root: Path, keep: set[str]) -> list[str]:
     return removed
 
 
-def promote(root: Path, revision: str, *, jobs: int) -> int:
-    """Check the staging copy of ``revision`` whole and move it into place, marker last; 0 when the revision is staged
-    (now or before) or is a serving pod's own copy, 1 when the staging copy does not match its manifest."""
+def promote(root: Path, revision: str, *, jobs: int, repair_from: str | None = None, region: str | None = None) -> int:
+    """Check the staging copy of ``revision`` whole (repaired from ``repair_from`` when it does not match) and move it
+    into place, marker last; 0 when the revision is staged (now or before) or is a serving pod's own copy, 1 when the
+    staging copy does not match its manifest."""
     final = root / revision
     if final.exists():
         if marker_of(final).exists():
@@ -97,14 +106,27 @@ def promote(root: Path, revision: str, *, jobs: int) -> int:
         return 0
     staging = staging_of(root, revision)
     marker = marker_of(staging)
-    problems, files, size, _ = verify_weights.problems_of(
-        staging, revision=revision, jobs=jobs, delete=True, marker=marker)
+
+    def check() -> tuple[list[str], int, int, int]:
+        return verify_weights.problems_of(staging, revision=revision, jobs=jobs, delete=True, marker=marker)
+
+    problems, files, size, _ = check()
+    if problems and repair_from:
+        for problem in problems[:verify_weights.SHOWN]:
+            say(problem)
+        unmended = verify_weights.repair(staging, repair_from, region=region, revision=revision, manifest_sha256=None,
+                                         check=check, say=say)
+        problems, files, size, _ = check()
+        problems = unmended + problems if problems else []
     if problems:
         for problem in problems[:verify_weights.SHOWN]:
             say(problem)
+        advice = (f"A repair from {repair_from} did not mend it; each restart of this step repairs again, but not a "
+                  "copy in S3 that is wrong: run llmops weights mirror again." if repair_from else
+                  "The wrong files were removed; delete this pod so that its replacement copies them again: kubectl "
+                  f"delete pod {os.environ.get('HOSTNAME', 'POD')} (with -n NAMESPACE)")
         say(f"REFUSED: the staging copy {staging} does not match its manifest ({len(problems)} problems); nothing is "
-            "moved into place. The wrong files were removed; delete this pod so that its replacement copies them "
-            f"again: kubectl delete pod {os.environ.get('HOSTNAME', 'POD')} (with -n NAMESPACE)")
+            f"moved into place. {advice}")
         return 1
     os.rename(staging, final)
     os.replace(marker, marker_of(final))
@@ -122,12 +144,16 @@ def main(argv: list[str] | None = None) -> int:
     promoting.add_argument("root", type=Path)
     promoting.add_argument("revision")
     promoting.add_argument("--jobs", type=int, default=verify_weights.default_jobs())
+    promoting.add_argument("--repair-from", metavar="S3_URI", help="s3://BUCKET/PREFIX/REVISION/: fetch what is wrong")
+    promoting.add_argument("--region", help="the bucket's region, for --repair-from")
     args = parser.parse_args(argv)
     if args.command == "prune":
         removed = prune(args.root, set(args.keep))
         say(f"kept {', '.join(sorted(args.keep))}; removed {', '.join(removed) or 'nothing'}")
         return 0
-    return promote(args.root, args.revision, jobs=max(1, args.jobs))
+    if args.repair_from is not None and not (args.repair_from.startswith("s3://") and args.repair_from.endswith("/")):
+        promoting.error(f"--repair-from {args.repair_from!r}: give s3://BUCKET/PREFIX/REVISION/ (ending in /)")
+    return promote(args.root, args.revision, jobs=max(1, args.jobs), repair_from=args.repair_from, region=args.region)
 
 
 if __name__ == "__main__":

@@ -30,8 +30,15 @@ is the limit instead; that array's read rate is not measured (deployment_config/
 side, 1.4e12 / 43e9 = about 33 seconds, as the check's bound and names the disk as what may be slower. With a marker,
 a restart hashes nothing. A file whose size is already wrong is not hashed.
 
-The standard library only: it runs in the vLLM image's python3 (the EKS init container ``verify-weights``, and the
-HyperPod worker's bootstrap), with nothing to install. Log lines go to stderr, each starting ``verify-weights:``;
+Repaired from S3 (``--repair-from s3://BUCKET/PREFIX/REVISION/``, the EKS init containers; implies
+``--delete-mismatched``): a check that finds a problem fetches again what it removed or found missing
+(runtime/repair_weights.py: to a temporary name, moved into place only once its sha256 is the manifest's), then checks
+again, so a node's damaged copy heals without a person; only what one repair cannot mend is refused. A copy that
+matches costs no request to S3, and a repair hashes the copy once more (the marker went with the problem).
+
+The standard library only (boto3, in the vLLM image, for a repair alone): it runs in the vLLM image's python3 (the EKS
+init container ``verify-weights``, and the HyperPod worker's bootstrap, which carries this file alone and repairs
+nothing: the operator's mount is read-only), with nothing to install. Log lines go to stderr, each starting ``verify-weights:``;
 every problem is named (path and what differs), at most :data:`SHOWN` of them, then their count.
 """
 
@@ -116,6 +123,21 @@ def _entries(manifest: object) -> list[tuple[str, int, str]] | str:
     return entries
 
 
+def _read_manifest(directory: Path, manifest_sha256: str | None) -> tuple[object, str] | str:
+    """(the manifest, its sha256), or what is wrong with it: missing, unreadable, or not the pinned one."""
+    try:
+        manifest_bytes = (directory / MANIFEST_NAME).read_bytes()
+        digest = hashlib.sha256(manifest_bytes).hexdigest()
+        if manifest_sha256 is not None and digest != manifest_sha256:
+            return (f"{MANIFEST_NAME} has sha256 {digest}, the environment pins {manifest_sha256}: not the manifest "
+                    "llmops weights mirror wrote (rewritten or swapped since)")
+        return json.loads(manifest_bytes), digest
+    except FileNotFoundError:
+        return f"{directory / MANIFEST_NAME} is missing: the copy is partial, or not made by llmops weights mirror"
+    except (OSError, ValueError) as error:
+        return f"{directory / MANIFEST_NAME} cannot be read: {error}"
+
+
 def problems_of(directory: Path, *, marker: Path | None = None, **options) -> tuple[list[str], int, int, int]:
     """:func:`_problems_of`, and the marker removed when the copy has a problem: it is trusted again only after a
     complete check."""
@@ -132,22 +154,14 @@ def _problems_of(directory: Path, *, revision: str | None = None, hash_files: bo
     ``marker`` (and ``hash_files``), a matching marker stands for the files' sha256, and a check that finds nothing
     wrong writes it (see the module's docstring). With
     ``delete``, each file found wrong (other size or sha256, not in the manifest) is removed, so that the next copy
-    (``aws s3 sync`` copies what is missing; a same-size corrupt file it would keep) fetches it again. That copy runs in
-    the pod's next start only: the kubelet restarts the failed init container alone, never the earlier ``fetch-weights``
-    (Kubernetes documentation, "Init Containers": a failed init container is restarted until it succeeds), so this
-    check keeps failing until the pod is deleted, and its REFUSED line says so."""
+    (``aws s3 sync`` copies what is missing; a same-size corrupt file it would keep) fetches it again: the repair
+    (``--repair-from``, runtime/repair_weights.py), since the kubelet restarts the failed init container alone, never
+    the earlier ``fetch-weights``."""
     wrong: list[Path] = []
-    try:
-        manifest_bytes = (directory / MANIFEST_NAME).read_bytes()
-        if manifest_sha256 is not None and hashlib.sha256(manifest_bytes).hexdigest() != manifest_sha256:
-            return [f"{MANIFEST_NAME} has sha256 {hashlib.sha256(manifest_bytes).hexdigest()}, the environment pins "
-                    f"{manifest_sha256}: not the manifest llmops weights mirror wrote (rewritten or swapped since)"], 0, 0, 0
-        manifest = json.loads(manifest_bytes)
-        manifest_digest = hashlib.sha256(manifest_bytes).hexdigest()
-    except FileNotFoundError:
-        return [f"{directory / MANIFEST_NAME} is missing: the copy is partial, or not made by llmops weights mirror"], 0, 0, 0
-    except (OSError, ValueError) as error:
-        return [f"{directory / MANIFEST_NAME} cannot be read: {error}"], 0, 0, 0
+    read = _read_manifest(directory, manifest_sha256)
+    if isinstance(read, str):
+        return [read], 0, 0, 0
+    manifest, manifest_digest = read
     entries = _entries(manifest)
     if isinstance(entries, str):
         return [entries], 0, 0, 0
@@ -206,6 +220,30 @@ def default_jobs() -> int:
     return max(1, min(MAX_JOBS, cpus))
 
 
+def repair(directory: Path, uri: str, *, region: str | None, revision: str | None, manifest_sha256: str | None,
+           check, say) -> list[str]:
+    """One repair of the copy in ``directory`` from ``uri`` (runtime/repair_weights.py), after ``check`` (the caller's
+    :func:`problems_of`, removing what it finds wrong) failed: the manifest fetched again when the node's is missing,
+    unreadable, not the pinned one or of another revision (then ``check`` again, to remove what that manifest does not
+    list), then every file of the manifest that is missing; the problems it could not mend."""
+    import repair_weights  # boto3: only on this path (the HyperPod bootstrap carries this file alone)
+
+    s3 = repair_weights.client(region)
+    read = _read_manifest(directory, manifest_sha256)
+    if (isinstance(read, str) or isinstance(_entries(read[0]), str)
+            or (revision is not None and read[0].get("revision") != revision)):
+        problem = repair_weights.fetch_manifest(s3, uri, directory, revision=revision, manifest_sha256=manifest_sha256)
+        if problem:
+            return [problem]
+        check()
+        read = _read_manifest(directory, manifest_sha256)
+    entries = _entries(read[0]) if not isinstance(read, str) else read
+    if isinstance(entries, str):
+        return [entries]
+    missing = [entry for entry in entries if not (directory / entry[0]).exists()]
+    return repair_weights.fetch_files(s3, uri, directory, missing, say) if missing else []
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("directory", type=Path, help="the copy: the directory holding MANIFEST.json and the files")
@@ -216,28 +254,56 @@ def main(argv: list[str] | None = None) -> int:
                         help="the record of a complete check, outside DIRECTORY: hash only when it does not match")
     parser.add_argument("--delete-mismatched", action="store_true",
                         help="remove each file found wrong, so that the next copy fetches it again")
+    parser.add_argument("--repair-from", metavar="S3_URI",
+                        help="s3://BUCKET/PREFIX/REVISION/: fetch what is missing or wrong from there (implies "
+                             "--delete-mismatched), then check again")
+    parser.add_argument("--region", help="the bucket's region, for --repair-from")
     parser.add_argument("--jobs", type=int, default=default_jobs(), help="hashing processes (default: the CPUs, at most 32)")
     args = parser.parse_args(argv)
+    if args.repair_from is not None and (not args.repair_from.startswith("s3://") or not args.repair_from.endswith("/")
+                                         or args.sizes_only):
+        parser.error(f"--repair-from {args.repair_from!r}: give s3://BUCKET/PREFIX/REVISION/ (ending in /), "
+                     "without --sizes-only (a repair is checked by sha256)")
     started = time.monotonic()
-    problems, files, size, hashed = problems_of(args.directory, revision=args.revision, hash_files=not args.sizes_only,
-                                        jobs=max(1, args.jobs), delete=args.delete_mismatched,
-                                        manifest_sha256=args.manifest_sha256, marker=args.marker)
+    delete = args.delete_mismatched or args.repair_from is not None
+
+    def check() -> tuple[list[str], int, int, int]:
+        return problems_of(args.directory, revision=args.revision, hash_files=not args.sizes_only,
+                           jobs=max(1, args.jobs), delete=delete, manifest_sha256=args.manifest_sha256,
+                           marker=args.marker)
+
     say = lambda line: print(f"verify-weights: {line}", file=sys.stderr, flush=True)  # noqa: E731
+    problems, files, size, hashed = check()
+    repaired = bool(problems and args.repair_from)
+    if repaired:
+        for problem in problems[:SHOWN]:
+            say(problem)
+        unmended = repair(args.directory, args.repair_from, region=args.region, revision=args.revision,
+                          manifest_sha256=args.manifest_sha256, check=check, say=say)
+        problems, files, size, hashed = check()
+        problems = unmended + problems if problems else []
     if problems:
         for problem in problems[:SHOWN]:
             say(problem)
         if len(problems) > SHOWN:
             say(f"... and {len(problems) - SHOWN} more")
+        if repaired:
+            advice = (f"A repair from {args.repair_from} did not mend it; each restart of this check repairs again (a "
+                      "lost connection mends itself), but not a copy in S3 that is wrong: run llmops weights mirror "
+                      "again (for a denied read: the pod's role, as its line says).")
+        else:
+            advice = ("The wrong files were removed; this check fails again on every restart until the pod is deleted, "
+                      f"and its replacement copies them again: kubectl delete pod {os.environ.get('HOSTNAME', 'POD')} "
+                      "(with -n NAMESPACE). " if args.delete_mismatched else "")
+            advice += "If the copy in S3 itself is wrong, run llmops weights mirror again."
         say(f"REFUSED: the copy in {args.directory} does not match its manifest ({len(problems)} problems); vLLM is "
-            "not started. " + ("The wrong files were removed; this check fails again on every restart until the pod is "
-            f"deleted, and its replacement copies them again: kubectl delete pod {os.environ.get('HOSTNAME', 'POD')} "
-            "(with -n NAMESPACE). " if args.delete_mismatched else "")
-            + "If the copy in S3 itself is wrong, run llmops weights mirror again.")
+            f"not started. {advice}")
         return 1
     what = ("sizes" if args.sizes_only else "sizes and sha256" if hashed or args.marker is None
             else f"sizes, inodes and mtimes; sha256 as verified before, {args.marker}")
-    say(f"OK: {files} files, {size} bytes in {args.directory} match the manifest ({what}, "
-        f"{time.monotonic() - started:.0f} s)")
+    say(f"OK: {files} files, {size} bytes in {args.directory} match the manifest ({what}"
+        + (f", after a repair from {args.repair_from}" if repaired else "")
+        + f", {time.monotonic() - started:.0f} s)")
     return 0
 
 

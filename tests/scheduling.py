@@ -54,8 +54,12 @@ SAME_WORKER = (
         "tests/cdk_constructs/test_promotion_gate.py",
         "tests/cdk_constructs/test_deploy_time_smoke.py",
     ),
-    # tests/stacks/conftest.py, access_assembly
-    ("tests/stacks/test_access_stack.py", "tests/stacks/test_inventory.py"),
+    # tests/access_variant.py, access_assembly
+    (
+        "tests/stacks/test_access_stack.py",
+        "tests/stacks/test_inventory.py",
+        "tests/docs/test_doc_figures.py",
+    ),
     # not a synthesis: two templates of the default app and the example pipeline, linted once (tests/cfn_lint.py)
     ("tests/test_quality_gates.py", "tests/stacks/test_pipeline.py"),
 )

@@ -1,9 +1,10 @@
-"""The variant that tests/stacks/test_access_stack.py and tests/stacks/test_inventory.py both read, synthesized once
-per test process instead of once per file: the example EKS environment as ``reach`` and the example HyperPod
-environment as ``reach-hp``, each with the access host on, in one app (cdk-nag runs on both when it synthesizes).
+"""The access variant (a pytest plugin of tests/conftest.py), read by tests/stacks/test_access_stack.py,
+tests/stacks/test_inventory.py and tests/docs/test_doc_figures.py and built once per test process instead of once per
+file: the example EKS environment as ``reach`` and the example HyperPod environment as ``reach-hp``, each with the
+access host on, in one app (cdk-nag runs on both when it synthesizes).
 
-Session-scoped: built by the first of the two files a process runs, reused by the other (both, with ``-n 0`` or when
-xdist's ``--dist loadfile`` gives them to one worker; else each worker builds it once, as each file did before).
+Session-scoped: built by the first of the files a process runs, reused by the others (all of them with ``-n 0``, and
+with xdist because tests/scheduling.py's SAME_WORKER gives them to one worker).
 """
 
 from __future__ import annotations

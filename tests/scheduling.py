@@ -60,6 +60,8 @@ SAME_WORKER = (
         "tests/stacks/test_inventory.py",
         "tests/docs/test_doc_figures.py",
     ),
+    # tests/next_block_variant.py, next_block_assembly
+    ("tests/cdk_constructs/test_observability.py", "tests/stacks/test_block_succession.py"),
     # not a synthesis: two templates of the default app and the example pipeline, linted once (tests/cfn_lint.py)
     ("tests/test_quality_gates.py", "tests/stacks/test_pipeline.py"),
 )

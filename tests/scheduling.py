@@ -60,6 +60,8 @@ SAME_WORKER = (
         "tests/stacks/test_inventory.py",
         "tests/docs/test_doc_figures.py",
     ),
+    # tests/cdk_constructs/conftest.py, budget_router_observability
+    ("tests/cdk_constructs/test_budget_alarm.py", "tests/cdk_constructs/test_router_metrics.py"),
     # tests/next_block_variant.py, next_block_assembly
     ("tests/cdk_constructs/test_observability.py", "tests/stacks/test_block_succession.py"),
     # not a synthesis: two templates of the default app and the example pipeline, linted once (tests/cfn_lint.py)

@@ -2,7 +2,7 @@
 
 The stack tests read the session's synthesis (``synthesized``) and one more synthesis, for the session, of the example
 with its own observability settings (e-mails, thresholds, retention) and a next Capacity Block
-(tests/next_block_variant.py, shared with tests/stacks/test_block_succession.py). The publisher's handler runs against
+(tests/shared_variants.py, shared with tests/stacks/test_block_succession.py). The publisher's handler runs against
 botocore Stubbers and a fake AMP answer: nothing calls AWS.
 """
 
@@ -42,7 +42,7 @@ from deployment_config.gpu_nodes import EKS_SCALE_IN_BEFORE_END_MINUTES
 from deployment_config.model import ObservabilityConfig
 from tests.cfn_lint import cfn_lint_errors
 from tests.lambda_handlers import stubbed_clients
-from tests.next_block_variant import NEXT_BLOCK, OBSERVABILITY, stack_templates
+from tests.shared_variants import NEXT_BLOCK, OBSERVABILITY, stack_templates
 
 # --- what vLLM 0.33.0 exports --------------------------------------------------------------------------------------
 
@@ -475,7 +475,7 @@ def test_the_topic_keys_policy_has_exactly_the_root_cloudwatch_and_eventbridge_s
 
 # --- a variant with its own observability settings --------------------------------------------------------------------
 
-#: The variant's own observability settings: the session's next-block variant (tests/next_block_variant.py), whose GPU
+#: The variant's own observability settings: the session's next-block variant (tests/shared_variants.py), whose GPU
 #: nodes stack tests/stacks/test_block_succession.py reads.
 VARIANT = ObservabilityConfig(**OBSERVABILITY)
 #: The variant's next Capacity Block (capacity.next_capacity_reservation_id): serving across blocks, with its gap alarm.

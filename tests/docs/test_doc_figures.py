@@ -112,7 +112,7 @@ def stack_counts(
     assembly, default_env, hyperpod_env, access_assembly, access_envs
 ) -> dict[tuple[str, bool], int]:
     """The stacks of each example by (platform, access.enabled): without access from the session's synthesis, with
-    access from the session's access variant (tests/access_variant.py: the same files with access on, as ``reach``
+    access from the session's access variant (tests/shared_variants.py: the same files with access on, as ``reach``
     and ``reach-hp``)."""
     counts = {}
     for env, with_access in zip((default_env, hyperpod_env), access_envs, strict=True):

@@ -1,7 +1,7 @@
 """Serving across blocks (capacity.next_capacity_reservation_id): two node groups, each on its own reservation, and the
 serving Deployment's replicas waiting for the next block's nodes.
 
-The GPU nodes stack of the session's next-block variant (tests/next_block_variant.py, shared with
+The GPU nodes stack of the session's next-block variant (tests/shared_variants.py, shared with
 tests/cdk_constructs/test_observability.py): config/example.yaml with a next reservation, every stack synthesized as
 `cdk synth` does, with cdk-nag; the Kubernetes objects come from the serving chart alone (no CDK). The default
 environment, without a next reservation, has one group (tests/stacks/test_stacks.py) and outputs unchanged
@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from tests.cfn_lint import cfn_lint_errors
-from tests.next_block_variant import NEXT_BLOCK, stack_templates
+from tests.shared_variants import NEXT_BLOCK, stack_templates
 
 NEXT = NEXT_BLOCK
 

@@ -64,6 +64,8 @@ SAME_WORKER = (
     ("tests/cdk_constructs/test_budget_alarm.py", "tests/cdk_constructs/test_router_metrics.py"),
     # tests/shared_variants.py, next_block_assembly
     ("tests/cdk_constructs/test_observability.py", "tests/stacks/test_block_succession.py"),
+    # tests/shared_variants.py, serving_variants_assembly
+    ("tests/cdk_constructs/test_serving_secrets.py", "tests/stacks/test_tls_endpoint.py"),
     # not a synthesis: two templates of the default app and the example pipeline, linted once (tests/cfn_lint.py)
     ("tests/test_quality_gates.py", "tests/stacks/test_pipeline.py"),
 )

@@ -9,6 +9,10 @@ files to one worker). Each synthesis runs under cdk-nag (app.checked_app), which
 - The next-block variant (``next_block_assembly``), read by tests/cdk_constructs/test_observability.py (its
   observability stack) and tests/stacks/test_block_succession.py (its GPU nodes stack): config/example.yaml with the
   observability section :data:`OBSERVABILITY` and a next Capacity Block (:data:`NEXT_BLOCK`), every stack of the app.
+- The serving variants (``serving_variants_assembly``), read by tests/cdk_constructs/test_serving_secrets.py (both) and
+  tests/stacks/test_tls_endpoint.py (``shared``), in one app: ``optout`` (no API key, a Hugging Face token by name) and
+  ``shared`` (an API key readable from another account, a Hugging Face token by complete ARN, weights from S3, an image
+  by digest, and TLS on the load balancer: an ACM certificate and its domain).
 """
 
 from __future__ import annotations
@@ -93,3 +97,68 @@ def next_block_assembly(next_block_env, tmp_path_factory) -> Path:
         [next_block_env], outdir=str(tmp_path_factory.mktemp("next-block.out")), inspect_only=True
     )
     return result.directory
+
+
+# --- the serving variants ---------------------------------------------------------------------------------------------
+
+READER_ACCOUNT = "111111111111"
+#: The pipeline's smoke role in another account, which may read the ``shared`` variant's API key.
+READER_ROLE = f"arn:aws:iam::{READER_ACCOUNT}:role/llm-serving-smoke-shared-0a1b2c3d"
+HF_TOKEN_NAME = "llm-serving/hf-token"
+HF_TOKEN_ARN = "arn:aws:secretsmanager:us-west-2:123456789012:secret:llm-serving/hf-token-AbC123"
+WEIGHTS_SHA = "0123456789abcdef0123456789abcdef01234567"
+CERTIFICATE = "arn:aws:acm:us-west-2:123456789012:certificate/0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d"
+DOMAIN = "llm.example.com"
+
+
+@pytest.fixture(scope="session")
+def serving_variant_envs(default_env) -> dict:
+    """The variants by name, both config/example.yaml changed in their endpoint and model."""
+    from deployment_config.model import WeightSource
+
+    model, endpoint = default_env.model, default_env.endpoint
+    optout = dataclasses.replace(
+        default_env,
+        name="optout",
+        endpoint=endpoint.model_copy(update={"authentication": "none"}),
+        model=dataclasses.replace(model, hugging_face_token_secret=HF_TOKEN_NAME),
+    )
+    shared = dataclasses.replace(
+        default_env,
+        name="shared",
+        endpoint=endpoint.model_copy(
+            update={"certificate_arn": CERTIFICATE, "domain_name": DOMAIN}
+        ),
+        model=dataclasses.replace(
+            model,
+            hugging_face_token_secret=HF_TOKEN_ARN,
+            weight_source=WeightSource.S3,
+            s3_uri="s3://weights-bucket/kimi-k3/",
+            hugging_face_revision=WEIGHTS_SHA,
+            # pinned by digest: the compile cache is kept (charts/compile_cache/)
+            image="vllm/vllm-openai:kimi-k3@sha256:" + "a" * 64,
+        ),
+    )
+    return {env.name: env for env in (optout, shared)}
+
+
+@pytest.fixture(scope="session")
+def serving_variants_assembly(serving_variant_envs, default_env, tmp_path_factory):
+    """The cloud assembly (aws_cdk.cx_api.CloudAssembly) of both serving variants."""
+    from app import checked_app
+    from stacks.composition import add_environment
+
+    app = checked_app(str(tmp_path_factory.mktemp("serving-variants.out")), inspect_only=True)
+    add_environment(app, serving_variant_envs["optout"])
+    # the pipeline's smoke role twice and a role of the environment's own account: one statement for the pipeline's,
+    # none for its own
+    add_environment(
+        app,
+        serving_variant_envs["shared"],
+        api_key_reader_roles=[
+            READER_ROLE,
+            READER_ROLE,
+            f"arn:aws:iam::{default_env.account}:role/operator",
+        ],
+    )
+    return app.synth()  # cdk-nag runs here and fails the synthesis on an unacknowledged finding

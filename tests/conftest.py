@@ -19,8 +19,14 @@ import yaml
 
 #: The order in which the xdist workers take the files: the longest first (tests/scheduling.py); the assertion rewriting
 #: of the test files done once, before the workers start (tests/rewrite_once.py); the garbage collector kept off the
-#: objects that live for the whole run (tests/garbage_collection.py).
-pytest_plugins = ("tests.scheduling", "tests.rewrite_once", "tests.garbage_collection")
+#: objects that live for the whole run (tests/garbage_collection.py); the variants that files of several folders share
+#: (tests/shared_variants.py).
+pytest_plugins = (
+    "tests.scheduling",
+    "tests.rewrite_once",
+    "tests.garbage_collection",
+    "tests.shared_variants",
+)
 
 NO_AWS_DIR_VARIABLE = "LLMOPS_TESTS_NO_AWS_DIR"
 

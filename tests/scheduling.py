@@ -54,8 +54,18 @@ SAME_WORKER = (
         "tests/cdk_constructs/test_promotion_gate.py",
         "tests/cdk_constructs/test_deploy_time_smoke.py",
     ),
-    # tests/stacks/conftest.py, access_assembly
-    ("tests/stacks/test_access_stack.py", "tests/stacks/test_inventory.py"),
+    # tests/shared_variants.py, access_assembly
+    (
+        "tests/stacks/test_access_stack.py",
+        "tests/stacks/test_inventory.py",
+        "tests/docs/test_doc_figures.py",
+    ),
+    # tests/cdk_constructs/conftest.py, budget_router_observability
+    ("tests/cdk_constructs/test_budget_alarm.py", "tests/cdk_constructs/test_router_metrics.py"),
+    # tests/shared_variants.py, next_block_assembly
+    ("tests/cdk_constructs/test_observability.py", "tests/stacks/test_block_succession.py"),
+    # tests/shared_variants.py, serving_variants_assembly
+    ("tests/cdk_constructs/test_serving_secrets.py", "tests/stacks/test_tls_endpoint.py"),
     # not a synthesis: two templates of the default app and the example pipeline, linted once (tests/cfn_lint.py)
     ("tests/test_quality_gates.py", "tests/stacks/test_pipeline.py"),
 )

@@ -1,10 +1,15 @@
-"""The pipeline that tests/cdk_constructs/test_deploy_time_smoke.py and tests/cdk_constructs/test_promotion_gate.py
-both read, synthesized once per test process instead of one pipeline per file: three waves, the promotion gate's
-environment (tests/configs/promotion-gate.yaml), then the EKS example as ``smoke`` and the HyperPod example as
-``smoke-hyperpod``, each with the deploy-time smoke test on. Each file reads the stages it read before, whose stacks
-are as they were in the file's own pipeline (docs/maintainers/test-suite.md, "Issue 33, item 1").
+"""Two variants that two files of this folder each read, synthesized once per test process instead of once per file.
 
-Session-scoped: built by the first of the two files a process runs, reused by the other.
+The pipeline of tests/cdk_constructs/test_deploy_time_smoke.py and tests/cdk_constructs/test_promotion_gate.py: three
+waves, the promotion gate's environment (tests/configs/promotion-gate.yaml), then the EKS example as ``smoke`` and the
+HyperPod example as ``smoke-hyperpod``, each with the deploy-time smoke test on. Each file reads the stages it read
+before, whose stacks are as they were in the file's own pipeline (docs/maintainers/test-suite.md, "Issue 33, item 1").
+
+The observability stack of tests/cdk_constructs/test_budget_alarm.py and tests/cdk_constructs/test_router_metrics.py:
+tests/configs/budget.yaml (a monthly budget) on a reservation of two nodes, so two replicas and a router in front.
+
+Session-scoped: built by the first of the two files a process runs, reused by the other (tests/scheduling.py's
+SAME_WORKER gives both to one worker).
 """
 
 from __future__ import annotations
@@ -61,3 +66,38 @@ def smoke_and_gate_pipeline(gate_env, smoke_eks_env, smoke_hyperpod_env, tmp_pat
     # raises on an unacknowledged cdk-nag finding, the stages' stacks' too (the app's plugins see stacksRecursively:
     # aws-cdk-lib 2.275.0 core/lib/private/synthesis-validation.js)
     return stack, app.synth()
+
+
+@pytest.fixture(scope="session")
+def budget_router_env():
+    """tests/configs/budget.yaml on a reservation of two nodes: two replicas, routing auto, so the router in front."""
+    from deployment_config import parse_environment
+
+    document = yaml.safe_load((TEST_CONFIGS / "budget.yaml").read_text(encoding="utf-8"))
+    document["capacity"]["instance_count"] = 2
+    return parse_environment(document, name="budget")
+
+
+@pytest.fixture(scope="session")
+def budget_router_observability(budget_router_env, tmp_path_factory):
+    """The observability stack (aws_cdk.cx_api.CloudFormationStackArtifact) of budget_router_env, synthesized with
+    cdk-nag with only the network and cluster stacks it needs."""
+    from app import checked_app
+    from charts.serving_spec import serving_spec_for
+    from stacks.composition import _base, _props
+    from stacks.observability_stack import ObservabilityStack
+
+    env = budget_router_env
+    app = checked_app(str(tmp_path_factory.mktemp("budget-router.out")), inspect_only=True)
+    network, cluster = _base(app, env)
+    ObservabilityStack(
+        app,
+        **_props(env, "observability"),
+        env_config=env,
+        cluster=cluster.cluster,
+        vpc=network.vpc,
+        spec=serving_spec_for(env),
+        alarm_topic=cluster.alarm_topic.topic,
+    )
+    assembly = app.synth()  # raises on an unacknowledged cdk-nag finding
+    return assembly.get_stack_by_name(env.stack_name("observability"))

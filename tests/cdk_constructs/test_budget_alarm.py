@@ -1,8 +1,9 @@
 """The optional monthly AWS Budgets budget (observability.monthly_budget_usd): the configuration key, and the budget in
 the observability stack's template.
 
-One synthesis for the module, with cdk-nag, of only network, cluster and observability of a variant of
-config/example.yaml with the key set (tests/configs/budget.yaml). Without the key the stack makes no budget
+One synthesis, with cdk-nag, of only network, cluster and observability of a variant of config/example.yaml with the
+key set (tests/configs/budget.yaml), on two nodes: the variant tests/cdk_constructs/test_router_metrics.py reads too
+(tests/cdk_constructs/conftest.py, ``budget_router_observability``). Without the key the stack makes no budget
 (stacks/observability_stack.py), and the examples leave it out.
 """
 
@@ -20,34 +21,21 @@ TEST_CONFIGS = Path(__file__).resolve().parents[1] / "configs"
 
 
 @pytest.fixture(scope="module")
-def budget_env():
-    return load_environment(TEST_CONFIGS, "budget")
+def budget_env(budget_router_env):
+    # tests/configs/budget.yaml, on the two nodes that tests/cdk_constructs/test_router_metrics.py needs of the variant
+    assert budget_router_env.observability == load_environment(TEST_CONFIGS, "budget").observability
+    return budget_router_env
 
 
 @pytest.fixture(scope="module")
-def budget_assembly(budget_env, tmp_path_factory):
-    from app import checked_app
-    from charts.serving_spec import serving_spec_for
-    from stacks.composition import _base, _props
-    from stacks.observability_stack import ObservabilityStack
-
-    app = checked_app(str(tmp_path_factory.mktemp("budget.out")), inspect_only=True)
-    network, cluster = _base(app, budget_env)
-    ObservabilityStack(
-        app,
-        **_props(budget_env, "observability"),
-        env_config=budget_env,
-        cluster=cluster.cluster,
-        vpc=network.vpc,
-        spec=serving_spec_for(budget_env),
-        alarm_topic=cluster.alarm_topic.topic,
-    )
-    return app.synth()  # raises on an unacknowledged cdk-nag finding
+def budget_stack(budget_router_observability, budget_env):
+    assert budget_router_observability.stack_name == "budget-observability"
+    return budget_router_observability
 
 
 @pytest.fixture(scope="module")
-def budget(budget_assembly) -> dict:
-    template = budget_assembly.get_stack_by_name("budget-observability").template
+def budget(budget_stack) -> dict:
+    template = budget_stack.template
     (resource,) = [r for r in template["Resources"].values() if r["Type"] == "AWS::Budgets::Budget"]
     return resource["Properties"]
 
@@ -82,9 +70,8 @@ def test_given_a_monthly_budget_then_the_alarm_emails_hear_at_80_percent_actual_
     }
 
 
-def test_the_budget_template_passes_cfn_lint(budget_assembly):
-    template = Path(budget_assembly.directory) / "budget-observability.template.json"
-    errors = cfn_lint_errors([template], ["us-west-2"])
+def test_the_budget_template_passes_cfn_lint(budget_stack):
+    errors = cfn_lint_errors([budget_stack.template_full_path], ["us-west-2"])
     assert errors == [], json.dumps(errors, indent=1)
 
 

@@ -1,14 +1,14 @@
 """Metrics, dashboard, alarms, logs and node health of the EKS path and the HyperPod path (issue 10).
 
-The stack tests read the session's synthesis (``synthesized``) and one more synthesis, for the module, of the example
-with its own observability settings (e-mails, thresholds, retention). The publisher's handler runs against botocore
-Stubbers and a fake AMP answer: nothing calls AWS.
+The stack tests read the session's synthesis (``synthesized``) and one more synthesis, for the session, of the example
+with its own observability settings (e-mails, thresholds, retention) and a next Capacity Block
+(tests/shared_variants.py, shared with tests/stacks/test_block_succession.py). The publisher's handler runs against
+botocore Stubbers and a fake AMP answer: nothing calls AWS.
 """
 
 from __future__ import annotations
 
 import base64
-import dataclasses
 import json
 import re
 from datetime import UTC, datetime
@@ -42,6 +42,7 @@ from deployment_config.gpu_nodes import EKS_SCALE_IN_BEFORE_END_MINUTES
 from deployment_config.model import ObservabilityConfig
 from tests.cfn_lint import cfn_lint_errors
 from tests.lambda_handlers import stubbed_clients
+from tests.shared_variants import NEXT_BLOCK, OBSERVABILITY, stack_templates
 
 # --- what vLLM 0.33.0 exports --------------------------------------------------------------------------------------
 
@@ -474,47 +475,28 @@ def test_the_topic_keys_policy_has_exactly_the_root_cloudwatch_and_eventbridge_s
 
 # --- a variant with its own observability settings --------------------------------------------------------------------
 
-VARIANT = ObservabilityConfig(
-    alarm_emails=["oncall@example.com", "ml-platform@example.com"],
-    log_retention_days=90,
-    time_to_first_token_p90_seconds=2.5,
-    kv_cache_usage_percent=90,
-    error_rate_percent=2,
-    block_fee_usd=91540.8,
-    idle_alarm_minutes=120,
-)
-
-
+#: The variant's own observability settings: the session's next-block variant (tests/shared_variants.py), whose GPU
+#: nodes stack tests/stacks/test_block_succession.py reads.
+VARIANT = ObservabilityConfig(**OBSERVABILITY)
 #: The variant's next Capacity Block (capacity.next_capacity_reservation_id): serving across blocks, with its gap alarm.
-VARIANT_NEXT_BLOCK = "cr-0fedcba9876543210"
+VARIANT_NEXT_BLOCK = NEXT_BLOCK
 
 
 @pytest.fixture(scope="module")
-def variant_env(default_env):
+def variant_env(next_block_env):
     """config/example.yaml with VARIANT as its observability section and a next Capacity Block."""
-    capacity = default_env.capacity.model_copy(
-        update={"next_capacity_reservation_id": VARIANT_NEXT_BLOCK}
-    )
-    return dataclasses.replace(default_env, observability=VARIANT, capacity=capacity)
+    assert next_block_env.observability == VARIANT
+    assert next_block_env.capacity.next_capacity_reservation_id == VARIANT_NEXT_BLOCK
+    return next_block_env
 
 
 @pytest.fixture(scope="module")
-def variant(variant_env, tmp_path_factory) -> dict[str, dict]:
-    """variant_env synthesized under cdk-nag (once per module)."""
-    from app import synthesize
-
+def variant(variant_env, next_block_assembly) -> dict[str, dict]:
+    """variant_env synthesized under cdk-nag (once per session)."""
     env = variant_env
-    result = synthesize(
-        [env], outdir=str(tmp_path_factory.mktemp("observability-variant")), inspect_only=True
-    )
-    manifest = json.loads((result.directory / "manifest.json").read_text())
-    report = json.loads((result.directory / "validation-report.json").read_text())
+    report = json.loads((next_block_assembly / "validation-report.json").read_text())
     assert {p["pluginName"]: p for p in report["pluginReports"]}["AwsSolutions"]["violations"] == []
-    templates = {
-        name: result.directory / a["properties"]["templateFile"]
-        for name, a in manifest["artifacts"].items()
-        if a["type"] == "aws:cloudformation:stack"
-    }
+    templates = stack_templates(next_block_assembly)
     # the variant's alarms, subscriptions and log groups: its own values, not only the example's, pass cfn-lint
     assert (
         cfn_lint_errors(

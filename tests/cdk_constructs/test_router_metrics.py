@@ -1,8 +1,9 @@
 """The router's metrics on the dashboard (issue 20 item 3): where a router stands in front of two or more vLLM replicas
 on EKS (charts/vllm_router.py), the publisher reads a few of the router's own series from the workspace and the
 dashboard has a router row; without one, nothing of it. The names come from the router's source; that the running
-router exports them is checked in tests/charts/test_vllm_router.py. One synthesis for the module (network, cluster and
-observability of the example on two nodes, with cdk-nag); the default example's is the session's."""
+router exports them is checked in tests/charts/test_vllm_router.py. One synthesis for the session (network, cluster and
+observability of the example on two nodes, with cdk-nag, shared with tests/cdk_constructs/test_budget_alarm.py); the
+default example's is the session's."""
 
 from __future__ import annotations
 
@@ -24,7 +25,6 @@ from cdk_constructs.serving_metrics import (
 )
 from cdk_constructs.serving_metrics.runtime import handler
 from charts.serving_spec import serving_spec_for
-from deployment_config import parse_environment
 from stacks.observability_stack import router_metrics_port
 from tests.cfn_lint import cfn_lint_errors
 from tests.lambda_handlers import stubbed_clients
@@ -257,41 +257,20 @@ def _router_widgets(dashboard: dict) -> dict[str, set[str]]:
 
 
 @pytest.fixture(scope="module")
-def two_replicas(example_document):
-    """config/example.yaml on a reservation of two nodes: two replicas, routing auto, so the router in front."""
-    document = {
-        **example_document,
-        "capacity": {**example_document["capacity"], "instance_count": 2},
-    }
-    env = parse_environment(document, name="two")
+def two_replicas(budget_router_env):
+    """config/example.yaml on a reservation of two nodes: two replicas, routing auto, so the router in front (and the
+    monthly budget tests/cdk_constructs/test_budget_alarm.py reads of the same variant, tests/configs/budget.yaml)."""
+    env = budget_router_env
     assert env.replicas == 2 and router_metrics_port(serving_spec_for(env)) is not None
     return env
 
 
 @pytest.fixture(scope="module")
-def with_router(two_replicas, tmp_path_factory) -> tuple[dict, dict]:
-    """The observability stack of two_replicas (one synthesis for the module, with cdk-nag, of only network, cluster and
-    observability, as tests/cdk_constructs/test_budget_alarm.py does): (publisher event, dashboard body, template)."""
-    from app import checked_app
-    from stacks.composition import _base, _props
-    from stacks.observability_stack import ObservabilityStack
-
-    env = two_replicas
-    outdir = tmp_path_factory.mktemp("router-metrics.out")
-    app = checked_app(str(outdir), inspect_only=True)
-    network, cluster = _base(app, env)
-    ObservabilityStack(
-        app,
-        **_props(env, "observability"),
-        env_config=env,
-        cluster=cluster.cluster,
-        vpc=network.vpc,
-        spec=serving_spec_for(env),
-        alarm_topic=cluster.alarm_topic.topic,
-    )
-    assembly = app.synth()  # raises on an unacknowledged cdk-nag finding
-    stack = assembly.get_stack_by_name(env.stack_name("observability"))
-    assert cfn_lint_errors([stack.template_full_path], [env.region]) == []
+def with_router(two_replicas, budget_router_observability) -> tuple[dict, dict]:
+    """The observability stack of two_replicas (one synthesis, with cdk-nag, of only network, cluster and observability,
+    shared with tests/cdk_constructs/test_budget_alarm.py): (publisher event, dashboard body, template)."""
+    stack = budget_router_observability
+    assert cfn_lint_errors([stack.template_full_path], [two_replicas.region]) == []
     return (*_event_and_dashboard(stack.template), stack.template)
 
 

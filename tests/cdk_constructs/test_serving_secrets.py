@@ -1,8 +1,9 @@
 """The API key and the Hugging Face token: from AWS Secrets Manager to vLLM's environment on the EKS path.
 
-The default example (the session's synthesis) requires an API key. One more synthesis, for the module, holds two
-variants: ``optout`` (no API key, a Hugging Face token by name) and ``shared`` (an API key readable from another
-account, a Hugging Face token by complete ARN, weights from S3).
+The default example (the session's synthesis) requires an API key. One more synthesis, for the session
+(tests/shared_variants.py), holds two variants: ``optout`` (no API key, a Hugging Face token by name) and ``shared`` (an
+API key readable from another account, a Hugging Face token by complete ARN, weights from S3; and TLS, which
+tests/stacks/test_tls_endpoint.py reads of it).
 """
 
 from __future__ import annotations
@@ -37,18 +38,18 @@ from deployment_config.addons import (
     SECRETS_STORE_CSI_PROVIDER,
     secrets_store_csi_provider_configuration,
 )
-from deployment_config.model import WeightSource
 from tests.cfn_lint import cfn_lint_errors
 from tests.crd_schema import strict_schema
+from tests.shared_variants import (
+    HF_TOKEN_NAME,
+    READER_ACCOUNT,
+    READER_ROLE,
+    WEIGHTS_SHA,
+)
 
 CRD_FILE = Path(__file__).resolve().parents[1] / "data" / "secretproviderclasses.crd.yaml"
 #: git blob id of the CRD file in kubernetes-sigs/secrets-store-csi-driver v1.6.0 (the file's header says where).
 CRD_BLOB = "2ed0b3d3b6b17b0170729918cd0944dc54711672"
-READER_ACCOUNT = "111111111111"
-READER_ROLE = f"arn:aws:iam::{READER_ACCOUNT}:role/llm-serving-smoke-shared-0a1b2c3d"
-HF_TOKEN_NAME = "llm-serving/hf-token"
-WEIGHTS_SHA = "0123456789abcdef0123456789abcdef01234567"
-HF_TOKEN_ARN = "arn:aws:secretsmanager:us-west-2:123456789012:secret:llm-serving/hf-token-AbC123"
 VIA_SECRETS_MANAGER = {"StringEquals": {"kms:ViaService": "secretsmanager.us-west-2.amazonaws.com"}}
 
 
@@ -191,7 +192,7 @@ def _key_like_words(text: str) -> set[str]:
     }
 
 
-# --- the variants: one more synthesis for the module -----------------------------------------------------------
+# --- the variants: one more synthesis for the session (tests/shared_variants.py) --------------------------------------
 
 
 @dataclasses.dataclass(frozen=True)
@@ -204,44 +205,8 @@ class Variants:
 
 
 @pytest.fixture(scope="module")
-def variants(default_env, tmp_path_factory) -> Variants:
-    from app import checked_app
-    from stacks.composition import add_environment
-
-    model, endpoint = default_env.model, default_env.endpoint
-    optout = dataclasses.replace(
-        default_env,
-        name="optout",
-        endpoint=endpoint.model_copy(update={"authentication": "none"}),
-        model=dataclasses.replace(model, hugging_face_token_secret=HF_TOKEN_NAME),
-    )
-    shared = dataclasses.replace(
-        default_env,
-        name="shared",
-        model=dataclasses.replace(
-            model,
-            hugging_face_token_secret=HF_TOKEN_ARN,
-            weight_source=WeightSource.S3,
-            s3_uri="s3://weights-bucket/kimi-k3/",
-            hugging_face_revision=WEIGHTS_SHA,
-            # pinned by digest: the compile cache is kept (charts/compile_cache/)
-            image="vllm/vllm-openai:kimi-k3@sha256:" + "a" * 64,
-        ),
-    )
-    app = checked_app(str(tmp_path_factory.mktemp("secrets.out")), inspect_only=True)
-    add_environment(app, optout)
-    # the pipeline's smoke role twice and a role of the environment's own account: one statement for the pipeline's,
-    # none for its own
-    add_environment(
-        app,
-        shared,
-        api_key_reader_roles=[
-            READER_ROLE,
-            READER_ROLE,
-            f"arn:aws:iam::{default_env.account}:role/operator",
-        ],
-    )
-    assembly = app.synth()  # cdk-nag runs here and fails the synthesis on an unacknowledged finding
+def variants(serving_variants_assembly) -> Variants:
+    assembly = serving_variants_assembly
     return Variants(Path(assembly.directory), {s.stack_name: s.template for s in assembly.stacks})
 
 

@@ -9,7 +9,6 @@ resources and the prices are tied in tests/docs/test_readme_first_hour.py and te
 from __future__ import annotations
 
 import copy
-import dataclasses
 import re
 import sys
 from pathlib import Path
@@ -19,8 +18,7 @@ import pytest
 from deployment_config import sizing
 from deployment_config.model import INTERFACE_ENDPOINT_NAMES
 from deployment_config.recipe.vendored import MULTI_NODE_TP_PP, SINGLE_NODE_TP, recipe_for
-from deployment_config.sections.access import AccessSection
-from tests.conftest import PROJECT_DIR, SHIPPED_CONFIG_DIR, SHIPPED_EXAMPLES, bare_app
+from tests.conftest import PROJECT_DIR, SHIPPED_CONFIG_DIR, SHIPPED_EXAMPLES
 
 sys.path.insert(0, str(PROJECT_DIR / "bench"))
 import running_resources  # noqa: E402
@@ -110,17 +108,21 @@ def test_the_memory_share_on_the_pages_is_the_recipes(default_env):
 
 
 @pytest.fixture(scope="module")
-def stack_counts(assembly, default_env, hyperpod_env) -> dict[tuple[str, bool], int]:
+def stack_counts(
+    assembly, default_env, hyperpod_env, access_assembly, access_envs
+) -> dict[tuple[str, bool], int]:
     """The stacks of each example by (platform, access.enabled): without access from the session's synthesis, with
-    access from the composition (stacks/composition.py) of the same file with access on."""
-    from stacks.composition import add_environment
-
+    access from the session's access variant (tests/shared_variants.py: the same files with access on, as ``reach``
+    and ``reach-hp``)."""
     counts = {}
-    for env in (default_env, hyperpod_env):
+    for env, with_access in zip((default_env, hyperpod_env), access_envs, strict=True):
+        assert (with_access.platform, with_access.access.enabled) == (env.platform, True)
         synthesized = running_resources.templates_of(Path(assembly.directory), env.name)
         counts[env.platform.value, False] = len(synthesized)
-        with_access = dataclasses.replace(env, access=AccessSection(enabled=True))
-        counts[env.platform.value, True] = len(add_environment(bare_app(), with_access).stacks)
+        synthesized = running_resources.templates_of(
+            Path(access_assembly.directory), with_access.name
+        )
+        counts[env.platform.value, True] = len(synthesized)
     return counts
 
 

@@ -1,9 +1,9 @@
 """The optional access host (access.enabled): what keeps it closed, what lets the admin role in, and that it is off by
 default.
 
-One synthesis, shared with tests/stacks/test_inventory.py (tests/stacks/conftest.py, ``access_assembly``): the example
-EKS environment and the example HyperPod environment, each with access on, in one app (cdk-nag runs on both; cfn-lint
-checks both access templates).
+One synthesis, shared with tests/stacks/test_inventory.py and tests/docs/test_doc_figures.py (tests/shared_variants.py,
+``access_assembly``): the example EKS environment and the example HyperPod environment, each with access on, in one
+app (cdk-nag runs on both; cfn-lint checks both access templates).
 """
 
 from __future__ import annotations

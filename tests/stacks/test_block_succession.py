@@ -1,51 +1,45 @@
 """Serving across blocks (capacity.next_capacity_reservation_id): two node groups, each on its own reservation, and the
 serving Deployment's replicas waiting for the next block's nodes.
 
-One synthesis for the module, with cdk-nag, of network, cluster and GPU nodes of config/example.yaml with a next
-reservation; the Kubernetes objects come from the serving chart alone (no CDK). The default environment, without a
-next reservation, has one group (tests/stacks/test_stacks.py) and outputs unchanged (bench/output_identity.py).
+The GPU nodes stack of the session's next-block variant (tests/shared_variants.py, shared with
+tests/cdk_constructs/test_observability.py): config/example.yaml with a next reservation, every stack synthesized as
+`cdk synth` does, with cdk-nag; the Kubernetes objects come from the serving chart alone (no CDK). The default
+environment, without a next reservation, has one group (tests/stacks/test_stacks.py) and outputs unchanged
+(bench/output_identity.py).
 """
 
 from __future__ import annotations
 
 import dataclasses
+import json
+from pathlib import Path
 
 import pytest
 
 from tests.cfn_lint import cfn_lint_errors
+from tests.shared_variants import NEXT_BLOCK, stack_templates
 
-NEXT = "cr-0fedcba9876543210"
-
-
-@pytest.fixture(scope="module")
-def succession_env(default_env):
-    capacity = default_env.capacity.model_copy(update={"next_capacity_reservation_id": NEXT})
-    return dataclasses.replace(default_env, capacity=capacity)
+NEXT = NEXT_BLOCK
 
 
 @pytest.fixture(scope="module")
-def gpu_nodes_stack(succession_env, tmp_path_factory):
-    from app import checked_app
-    from stacks.composition import _base, _props
-    from stacks.gpu_nodes_stack import GpuNodesStack
-
-    app = checked_app(str(tmp_path_factory.mktemp("succession.out")), inspect_only=True)
-    network, cluster = _base(app, succession_env)
-    GpuNodesStack(
-        app,
-        **_props(succession_env, "gpu-nodes"),
-        env_config=succession_env,
-        cluster=cluster.cluster,
-        gpu_subnet=network.gpu_subnets[0],
-        efa_security_group=network.efa_security_group,
+def succession_env(next_block_env, default_env):
+    # the example with a next reservation (and the observability settings the session's variant carries for
+    # tests/cdk_constructs/test_observability.py, which no GPU nodes resource reads)
+    assert next_block_env.capacity == default_env.capacity.model_copy(
+        update={"next_capacity_reservation_id": NEXT}
     )
-    assembly = app.synth()  # raises on an unacknowledged cdk-nag finding
-    return assembly.get_stack_by_name(succession_env.stack_name("gpu-nodes"))
+    return next_block_env
 
 
 @pytest.fixture(scope="module")
-def gpu_nodes_template(gpu_nodes_stack) -> dict:
-    return gpu_nodes_stack.template
+def gpu_nodes_template_file(succession_env, next_block_assembly) -> Path:
+    return stack_templates(next_block_assembly)[succession_env.stack_name("gpu-nodes")]
+
+
+@pytest.fixture(scope="module")
+def gpu_nodes_template(gpu_nodes_template_file) -> dict:
+    return json.loads(gpu_nodes_template_file.read_text())
 
 
 def _resources(template: dict, kind: str) -> dict[str, dict]:
@@ -109,9 +103,9 @@ def test_given_a_next_reservation_then_its_nodes_start_when_it_starts_and_the_cu
 
 
 def test_given_a_next_reservation_then_the_template_passes_cfn_lint(
-    gpu_nodes_stack, succession_env
+    gpu_nodes_template_file, succession_env
 ):
-    assert cfn_lint_errors([gpu_nodes_stack.template_full_path], [succession_env.region]) == []
+    assert cfn_lint_errors([gpu_nodes_template_file], [succession_env.region]) == []
 
 
 def _deployment(env) -> dict:
@@ -142,8 +136,6 @@ def test_given_a_next_reservation_then_as_many_replicas_wait_for_its_nodes_and_a
 
 
 def test_given_a_next_reservation_for_a_model_of_several_nodes_then_as_many_groups_wait_for_its_nodes():
-    from pathlib import Path
-
     from charts.serving_spec import serving_spec_for
     from charts.vllm_serving_chart import synthesize_manifests
     from deployment_config import load_environment

@@ -2,9 +2,9 @@
 explained as not billed (bench/template_inventory.py NOT_BILLED), and every billable kind it counts is priced or listed
 by ``llmops cost``, on the same price basis (public IPv4 per hour in both, EBS per GB-month in both).
 
-One synthesis, shared with tests/stacks/test_access_stack.py (tests/stacks/conftest.py, ``access_assembly``): the
-example EKS and HyperPod environments with the access host on, so that every optional billable resource is in the
-templates."""
+One synthesis, shared with tests/stacks/test_access_stack.py and tests/docs/test_doc_figures.py
+(tests/shared_variants.py, ``access_assembly``): the example EKS and HyperPod environments with the access host on, so
+that every optional billable resource is in the templates."""
 
 from __future__ import annotations
 

@@ -1,13 +1,12 @@
 """TLS on the EKS path's load balancer, from the configuration to the stack's outputs and the pipeline's smoke step.
 
-One more synthesis for the module: the example environment with an ACM certificate and its domain (cdk-nag runs on it,
-cfn-lint checks its serving template); the pipeline's smoke step is checked on an environment stage built without a
-pipeline synthesis.
+One more synthesis, for the session, shared with tests/cdk_constructs/test_serving_secrets.py (tests/shared_variants.py):
+the example environment with an ACM certificate and its domain, as ``shared`` (cdk-nag runs on it, cfn-lint checks its
+serving template); the pipeline's smoke step is checked on an environment stage built without a pipeline synthesis.
 """
 
 from __future__ import annotations
 
-import dataclasses
 import json
 from pathlib import Path
 
@@ -15,28 +14,25 @@ import pytest
 
 from tests.cfn_lint import cfn_lint_errors
 from tests.conftest import bare_app
-
-CERTIFICATE = "arn:aws:acm:us-west-2:123456789012:certificate/0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d"
-DOMAIN = "llm.example.com"
+from tests.shared_variants import CERTIFICATE, DOMAIN
 
 
 @pytest.fixture(scope="module")
-def tls_env(default_env):
-    endpoint = default_env.endpoint.model_copy(
-        update={"certificate_arn": CERTIFICATE, "domain_name": DOMAIN}
+def tls_env(serving_variant_envs, default_env):
+    # the serving variant with TLS (tests/shared_variants.py): the example with an ACM certificate and its domain, and
+    # the API key, token and S3 weights tests/cdk_constructs/test_serving_secrets.py reads of it
+    env = serving_variant_envs["shared"]
+    assert (env.endpoint.certificate_arn, env.endpoint.domain_name) == (CERTIFICATE, DOMAIN)
+    assert (
+        env.endpoint.model_copy(update={"certificate_arn": None, "domain_name": None})
+        == default_env.endpoint
     )
-    return dataclasses.replace(default_env, name="secure", endpoint=endpoint)
+    return env
 
 
 @pytest.fixture(scope="module")
-def tls_assembly(tls_env, tmp_path_factory):
-    from app import checked_app
-    from stacks.composition import add_environment
-
-    app = checked_app(str(tmp_path_factory.mktemp("tls.out")), inspect_only=True)
-    add_environment(app, tls_env)
-    assembly = app.synth()  # cdk-nag runs here and fails the synthesis on an unacknowledged finding
-    return assembly
+def tls_assembly(serving_variants_assembly):
+    return serving_variants_assembly
 
 
 def _outputs(tls_assembly, tls_env) -> dict[str, dict]:

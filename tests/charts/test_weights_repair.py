@@ -50,10 +50,9 @@ def stand_in_environment(s3) -> dict[str, str]:
     }
 
 
-def verify(s3, copy: Path, *args: str) -> subprocess.CompletedProcess:
-    """The init container's command (charts/vllm_weights_check ``verify_command``), against the stand-in."""
-    command = [
-        sys.executable,
+def command(copy: Path, *args: str) -> list[str]:
+    """The init container's command (charts/vllm_weights_check ``verify_command``), after the interpreter."""
+    return [
         str(SCRIPT_FILE),
         str(copy),
         "--revision",
@@ -69,9 +68,31 @@ def verify(s3, copy: Path, *args: str) -> subprocess.CompletedProcess:
         "us-west-2",
         *args,
     ]
-    return subprocess.run(
-        command, env=stand_in_environment(s3), capture_output=True, text=True, timeout=60
-    )
+
+
+@pytest.fixture
+def verify(s3, monkeypatch):
+    """The check's ``main`` in this process, with the container's arguments, against the stand-in: what it returned and
+    wrote to stderr. In-process, as each run of a real one imports boto3 again (about 0.6 s of CPU); the first test runs
+    the script as the container does. The script imports its sibling repair_weights.py by name (the ConfigMap's files
+    lie side by side), hence the runtime directory on sys.path."""
+    import contextlib
+    import io
+
+    from charts.vllm_weights_check.runtime import verify_weights
+
+    monkeypatch.syspath_prepend(str(SCRIPT_FILE.parent))
+    for name, value in stand_in_environment(s3).items():
+        if name != "PATH":
+            monkeypatch.setenv(name, value)
+
+    def run(copy: Path, *args: str) -> subprocess.CompletedProcess:
+        stderr = io.StringIO()
+        with contextlib.redirect_stderr(stderr):
+            returncode = verify_weights.main(command(copy, *args)[1:])
+        return subprocess.CompletedProcess([], returncode, "", stderr.getvalue())
+
+    return run
 
 
 def files_of(copy: Path) -> dict[str, bytes]:
@@ -88,7 +109,13 @@ def test_a_corrupt_and_a_missing_file_are_fetched_again_and_the_copy_passes(s3, 
     (copy / SHARD_1).write_bytes(b"\x09" * 4096)
     (copy / SHARD_2).unlink()
     # when the init container's check runs, with the repair
-    result = verify(s3, copy)
+    result = subprocess.run(
+        [sys.executable, *command(copy)],
+        env=stand_in_environment(s3),
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     # then both are replaced, the check passes and the marker of a complete sha256 check is written
     assert result.returncode == 0, result.stderr
     assert "verify-weights: repairing 2 files" in result.stderr
@@ -97,20 +124,22 @@ def test_a_corrupt_and_a_missing_file_are_fetched_again_and_the_copy_passes(s3, 
     assert Path(f"{copy}.verified.json").exists()
 
 
-def test_a_copy_that_matches_costs_no_request_to_s3(s3, copy):
+def test_a_copy_that_matches_costs_no_request_to_s3(s3, copy, verify):
     # given a good copy and an S3 that would deny every read
     s3.denied.update(s3.objects)
-    result = verify(s3, copy)
+    result = verify(copy)
     # then the check passes as without the option, and nothing is repaired
     assert result.returncode == 0, result.stderr
     assert "repair" not in result.stderr
 
 
-def test_wrong_bytes_in_s3_are_refused_by_name_with_no_marker_and_no_temporary_file(s3, copy):
+def test_wrong_bytes_in_s3_are_refused_by_name_with_no_marker_and_no_temporary_file(
+    s3, copy, verify
+):
     # given the damaged shard on the node and other bytes in S3 too
     (copy / SHARD_1).write_bytes(b"\x09" * 4096)
     s3.objects[f"/{BUCKET}/{PREFIX}{SHARD_1}"] = b"\x07" * 4096
-    result = verify(s3, copy)
+    result = verify(copy)
     # then vLLM does not start; the line names the file and the mirror to run again
     assert result.returncode == 1
     assert f"verify-weights: {SHARD_1}: sha256 " in result.stderr
@@ -121,56 +150,58 @@ def test_wrong_bytes_in_s3_are_refused_by_name_with_no_marker_and_no_temporary_f
     assert not Path(f"{copy}.verified.json").exists()
 
 
-def test_a_repair_cut_off_half_way_leaves_no_partial_file_and_the_next_run_completes_it(s3, copy):
+def test_a_repair_cut_off_half_way_leaves_no_partial_file_and_the_next_run_completes_it(
+    s3, copy, verify
+):
     # given two shards missing, and every GET of one of them cut off half-way (s3transfer's retries included)
     (copy / SHARD_1).unlink()
     (copy / SHARD_2).unlink()
     s3.cut.add(f"/{BUCKET}/{PREFIX}{SHARD_2}")
-    first = verify(s3, copy)
+    first = verify(copy)
     # then the check fails, naming the file; the other is in place, and no partial file under any name
     assert first.returncode == 1
     assert f"{SHARD_2}: its repair from {URI}{SHARD_2} failed" in first.stderr
     assert files_of(copy) == {k: v for k, v in FILES.items() if k != SHARD_2}
     # when the kubelet restarts the check, with the connection back
     s3.cut.clear()
-    again = verify(s3, copy)
+    again = verify(copy)
     # then it fetches what is still missing and passes
     assert again.returncode == 0, again.stderr
     assert "repairing 1 files" in again.stderr and files_of(copy) == FILES
 
 
-def test_a_temporary_file_of_a_killed_repair_is_removed_and_its_file_fetched(s3, copy):
+def test_a_temporary_file_of_a_killed_repair_is_removed_and_its_file_fetched(s3, copy, verify):
     # given a repair killed while it wrote a shard: its temporary file beside the missing final name
     (copy / SHARD_1).unlink()
     (copy / f".{SHARD_1}.4242.repair").write_bytes(b"\x01" * 100)
-    result = verify(s3, copy)
+    result = verify(copy)
     assert result.returncode == 0, result.stderr
     assert files_of(copy) == FILES
 
 
-def test_a_missing_manifest_is_fetched_only_when_it_is_the_pinned_one(s3, copy):
+def test_a_missing_manifest_is_fetched_only_when_it_is_the_pinned_one(s3, copy, verify):
     pinned = hashlib.sha256((copy / "MANIFEST.json").read_bytes()).hexdigest()
     # given a copy cut before its manifest arrived
     (copy / "MANIFEST.json").unlink()
     (copy / SHARD_2).unlink()
     # then S3's manifest, of the pinned digest, is fetched, and then the missing shard
-    result = verify(s3, copy, "--manifest-sha256", pinned)
+    result = verify(copy, "--manifest-sha256", pinned)
     assert result.returncode == 0, result.stderr
     assert files_of(copy) == FILES
     # given S3 holding a manifest other than the pinned one: refused, naming both digests and the mirror
     (copy / "MANIFEST.json").unlink()
     s3.objects[f"/{BUCKET}/{PREFIX}MANIFEST.json"] += b" "
-    result = verify(s3, copy, "--manifest-sha256", pinned)
+    result = verify(copy, "--manifest-sha256", pinned)
     assert result.returncode == 1
     assert f"in S3, the environment pins {pinned}" in result.stderr
     assert "run llmops weights mirror again" in result.stderr
     assert not (copy / "MANIFEST.json").exists()
 
 
-def test_a_denied_read_is_refused_naming_the_pods_role(s3, copy):
+def test_a_denied_read_is_refused_naming_the_pods_role(s3, copy, verify):
     (copy / SHARD_1).unlink()
     s3.denied.add(f"/{BUCKET}/{PREFIX}{SHARD_1}")
-    result = verify(s3, copy)
+    result = verify(copy)
     assert result.returncode == 1
     assert f"{SHARD_1}: S3 denied the repair's read" in result.stderr
     assert "the pod's role" in result.stderr and "s3:GetObject" in result.stderr

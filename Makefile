@@ -39,13 +39,16 @@ setup:
 # --inexact: uv sync would otherwise remove what the lock does not name ("By default, an exact sync is performed",
 # https://docs.astral.sh/uv/reference/cli/#uv-sync), uv itself among them (its group, uv, is not synced). --no-install-project: the checkout runs the CLI as bin/llmops; `pip install .` is for other directories.
 # Byte-code: uv leaves it to the first import ("By default, uv does not compile Python (.py) files to bytecode",
-# https://docs.astral.sh/uv/reference/cli/#uv-sync, --compile-bytecode), pip compiles everything at install; then
-# tools/compile_bytecode.py writes it, in one process per CPU, for every installed package but five that a run uses
-# a small part of (aws-cdk-lib, 358 submodules loaded lazily; sympy, networkx, pygments, pip), for the aws-cdk-lib
-# modules the project's code can reach, and for the project's own modules: left to the first import, the first test
-# run's three processes compiled those each, at the same time (docs/maintainers/performance.md, "Byte-code"). The
-# Makefile clears PYTHONDONTWRITEBYTECODE; a file that does not compile (a module for another Python) is named and
-# left to its import, as pip does.
+# https://docs.astral.sh/uv/reference/cli/#uv-sync, --compile-bytecode); compileall writes it here for every package
+# but the five large ones that the app and the tests use a small part of, which compile at their first import, once
+# (the Makefile clears PYTHONDONTWRITEBYTECODE): aws-cdk-lib, whose 358 submodules load lazily (aws_cdk/__init__.py's
+# __getattr__) and of which a test run loads 75, 44 of its 183 MB of Python, 19.5 of the 34 s of CPU that
+# --compile-bytecode took; sympy and networkx (cfn-lint's; 435 of 1,532 and 285 of 580 modules), pygments (rich's;
+# 21 of 343) and pip (none): 6.9 of the other packages' 10.9 s of compile() (docs/maintainers/performance.md, "Byte-code").
+# A shell that sets PYTHONDONTWRITEBYTECODE compiles those again in every process it starts outside make. A file that
+# does not compile (a module for another Python) is named and left to its import, as pip does.
+# pip compiles everything at install.
+SITE_PACKAGES = $$($(PY) -c 'import sysconfig; print(sysconfig.get_path("purelib"))')
 $(VENV)/.installed: pyproject.toml uv.lock requirements-dev.txt requirements-uv.txt
 	@echo "==> Python packages into $(VENV) (uv.lock: groups app and dev)"
 	@start=$$(date +%s); \
@@ -57,12 +60,13 @@ $(VENV)/.installed: pyproject.toml uv.lock requirements-dev.txt requirements-uv.
 	  echo "    with $$($(UV) --version)"; \
 	  UV_PROJECT_ENVIRONMENT="$(CURDIR)/$(VENV)" $(UV) sync --locked --inexact --no-install-project \
 	    --no-default-groups --group app --group dev || exit 1; \
+	  $(PY) -m compileall -q -j0 -x 'site-packages/(aws_cdk|sympy|networkx|pygments|pip)/' "$(SITE_PACKAGES)" || \
+	    echo "    (the files named above did not compile: each compiles at its import, or fails there)"; \
 	else \
 	  echo "    with pip and requirements-dev.txt (USE_UV=0, or uv could not be installed)"; \
 	  { $(PY) -m pip --version >/dev/null 2>&1 || $(PY) -m ensurepip --default-pip >/dev/null; } || exit 1; \
 	  $(PY) -m pip install --disable-pip-version-check --progress-bar off -r requirements-dev.txt || exit 1; \
 	fi; \
-	$(PY) tools/compile_bytecode.py || exit 1; \
 	echo "    Python packages: $$(( $$(date +%s) - start )) s"
 	@touch $@
 

@@ -16,6 +16,7 @@ multipart threshold). ``GET /BUCKET?list-type=2&prefix=P`` lists the keys under 
 from __future__ import annotations
 
 import base64
+import os
 import threading
 from contextlib import contextmanager
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -154,11 +155,21 @@ def s3_stand_in():
     """Yields the server: ``.url``, ``.objects`` (path ``/BUCKET/KEY`` → bytes), ``.puts`` (each PUT's key and header),
     ``.checksums`` (path → the CRC64NVME a HEAD returns instead of the object's own; None for none), ``.cut`` (paths
     whose every GET stops half-way: the full Content-Length, half the bytes, the connection closed) and ``.denied``
-    (paths answered 403 AccessDenied)."""
+    (paths answered 403 AccessDenied), and ``.environment``: a process's whole environment for boto3 to reach the
+    stand-in and nothing of the machine (no credentials, config files or instance metadata)."""
     server = ThreadingHTTPServer(("127.0.0.1", 0), _Handler)
     server.objects, server.puts, server.checksums = {}, [], {}
     server.cut, server.denied = set(), set()
     server.url = f"http://127.0.0.1:{server.server_address[1]}"
+    server.environment = {
+        "PATH": os.environ.get("PATH", ""),
+        "AWS_ENDPOINT_URL_S3": server.url,
+        "AWS_ACCESS_KEY_ID": "stand-in",
+        "AWS_SECRET_ACCESS_KEY": "stand-in",
+        "AWS_CONFIG_FILE": os.devnull,
+        "AWS_SHARED_CREDENTIALS_FILE": os.devnull,
+        "AWS_EC2_METADATA_DISABLED": "true",
+    }
     # shutdown() waits for serve_forever's next poll: 0.5 s by default, at the end of every test that uses it
     thread = threading.Thread(
         target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True

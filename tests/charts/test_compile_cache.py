@@ -13,7 +13,6 @@ import dataclasses
 import functools
 import io
 import json
-import os
 import signal
 import socket
 import subprocess
@@ -48,15 +47,7 @@ def script_command(
 ) -> tuple[list[str], dict[str, str]]:
     """The script's command line for ``action`` and its environment: the S3 stand-in, and no credentials, config or
     instance metadata of the machine."""
-    env = {
-        "PATH": os.environ.get("PATH", ""),
-        "AWS_ENDPOINT_URL_S3": s3.url,
-        "AWS_ACCESS_KEY_ID": "stand-in",
-        "AWS_SECRET_ACCESS_KEY": "stand-in",
-        "AWS_CONFIG_FILE": os.devnull,
-        "AWS_SHARED_CREDENTIALS_FILE": os.devnull,
-        "AWS_EC2_METADATA_DISABLED": "true",
-    }
+    env = s3.environment
     command = [
         sys.executable,
         str(SCRIPT_FILE),

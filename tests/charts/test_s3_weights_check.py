@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import subprocess
 import sys
 
@@ -56,15 +55,7 @@ def mirror(s3, files: dict[str, bytes] = FILES, *, crc: bool = True) -> str:
 def check(s3, *args: str) -> subprocess.CompletedProcess:
     """The init container's command, with the stand-in for S3 and no credentials, config or instance metadata of the
     machine."""
-    env = {
-        "PATH": os.environ.get("PATH", ""),
-        "AWS_ENDPOINT_URL_S3": s3.url,
-        "AWS_ACCESS_KEY_ID": "stand-in",
-        "AWS_SECRET_ACCESS_KEY": "stand-in",
-        "AWS_CONFIG_FILE": os.devnull,
-        "AWS_SHARED_CREDENTIALS_FILE": os.devnull,
-        "AWS_EC2_METADATA_DISABLED": "true",
-    }
+    env = s3.environment
     command = [
         sys.executable,
         str(S3_SCRIPT_FILE),

@@ -6,7 +6,6 @@ or missing is fetched again and checked; only what S3 cannot mend is refused, by
 from __future__ import annotations
 
 import hashlib
-import os
 import subprocess
 import sys
 from pathlib import Path
@@ -35,19 +34,6 @@ def s3(tmp_path):
 @pytest.fixture
 def copy(tmp_path) -> Path:
     return write_copy(tmp_path / "s3-weights" / SHA, FILES)
-
-
-def stand_in_environment(s3) -> dict[str, str]:
-    """The stand-in for S3, and no credentials, config or instance metadata of the machine."""
-    return {
-        "PATH": os.environ.get("PATH", ""),
-        "AWS_ENDPOINT_URL_S3": s3.url,
-        "AWS_ACCESS_KEY_ID": "stand-in",
-        "AWS_SECRET_ACCESS_KEY": "stand-in",
-        "AWS_CONFIG_FILE": os.devnull,
-        "AWS_SHARED_CREDENTIALS_FILE": os.devnull,
-        "AWS_EC2_METADATA_DISABLED": "true",
-    }
 
 
 def command(copy: Path, *args: str) -> list[str]:
@@ -82,7 +68,7 @@ def verify(s3, monkeypatch):
     from charts.vllm_weights_check.runtime import verify_weights
 
     monkeypatch.syspath_prepend(str(SCRIPT_FILE.parent))
-    for name, value in stand_in_environment(s3).items():
+    for name, value in s3.environment.items():
         if name != "PATH":
             monkeypatch.setenv(name, value)
 
@@ -111,7 +97,7 @@ def test_a_corrupt_and_a_missing_file_are_fetched_again_and_the_copy_passes(s3, 
     # when the init container's check runs, with the repair
     result = subprocess.run(
         [sys.executable, *command(copy)],
-        env=stand_in_environment(s3),
+        env=s3.environment,
         capture_output=True,
         text=True,
         timeout=60,
@@ -261,7 +247,7 @@ def test_a_damaged_staging_copy_is_repaired_then_moved_into_place(s3, tmp_path):
     result = subprocess.run(
         [sys.executable, str(PRESTAGE_SCRIPT_FILE), "promote", str(root), SHA, "--jobs", "1"]
         + ["--repair-from", URI, "--region", "us-west-2"],
-        env=stand_in_environment(s3),
+        env=s3.environment,
         capture_output=True,
         text=True,
         timeout=60,

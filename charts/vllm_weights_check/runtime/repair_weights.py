@@ -39,7 +39,6 @@ MANIFEST_NAME = "MANIFEST.json"
 FILES_AT_ONCE = 4
 GETS_PER_FILE = 8
 PART_BYTES = 64 << 20
-_BLOCK = 8 << 20
 #: S3's error codes for a denied request and a missing key (S3 API reference, "Error responses",
 #: https://docs.aws.amazon.com/AmazonS3/latest/API/ErrorResponses.html); a HEAD has no body, so botocore gives its
 #: status instead ("403", "404"), and s3transfer's download starts with one (boto/s3transfer 0.17.1
@@ -72,15 +71,7 @@ def _why(path: str, uri: str, error: Exception) -> str:
     return f"{path}: its repair from {uri}{path} failed ({type(error).__name__}: {error}); the next restart tries again"
 
 
-def _sha256_of(path: Path) -> str:
-    digest = hashlib.sha256()
-    with open(path, "rb") as stream:
-        while block := stream.read(_BLOCK):
-            digest.update(block)
-    return digest.hexdigest()
-
-
-def _fetch(s3, uri: str, directory: Path, path: str, size: int, sha: str) -> str | None:
+def _fetch(s3, uri: str, directory: Path, sha256_of: Callable[[str], str], path: str, size: int, sha: str) -> str | None:
     """Download one file beside its final name and move it there once it matches; what went wrong, or None."""
     from boto3.exceptions import Boto3Error
     from boto3.s3.transfer import TransferConfig
@@ -97,7 +88,7 @@ def _fetch(s3, uri: str, directory: Path, path: str, size: int, sha: str) -> str
         if actual_size != size:
             return (f"{path}: {actual_size} bytes in S3, the manifest says {size}: the copy in S3 is wrong, run llmops "
                     "weights mirror again")
-        digest = _sha256_of(temporary)
+        digest = sha256_of(str(temporary))
         if digest != sha:
             return (f"{path}: sha256 {digest} in S3, the manifest says {sha}: the copy in S3 is wrong (or the manifest "
                     "is not the mirror's), run llmops weights mirror again")
@@ -110,13 +101,13 @@ def _fetch(s3, uri: str, directory: Path, path: str, size: int, sha: str) -> str
 
 
 def fetch_files(s3, uri: str, directory: Path, entries: list[tuple[str, int, str]],
-                say: Callable[[str], None]) -> list[str]:
+                say: Callable[[str], None], sha256_of: Callable[[str], str]) -> list[str]:
     """Fetch each (path, size, sha256) of ``entries`` from ``uri`` into ``directory``; a line for each file still not
-    in place."""
+    in place. ``sha256_of`` is the check's own (verify_weights.py), which imports this module."""
     say(f"repairing {len(entries)} files, {sum(size for _, size, _ in entries) / 1e9:.1f} GB from {uri}: "
         + ", ".join(path for path, _, _ in entries[:5]) + (", ..." if len(entries) > 5 else ""))
     with ThreadPoolExecutor(max_workers=FILES_AT_ONCE) as pool:
-        results = list(pool.map(lambda entry: _fetch(s3, uri, directory, *entry), entries))
+        results = list(pool.map(lambda entry: _fetch(s3, uri, directory, sha256_of, *entry), entries))
     problems = [problem for problem in results if problem]
     say(f"repaired {len(entries) - len(problems)} of {len(entries)} files")
     return problems

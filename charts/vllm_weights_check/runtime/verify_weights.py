@@ -241,7 +241,7 @@ def repair(directory: Path, uri: str, *, region: str | None, revision: str | Non
     if isinstance(entries, str):
         return [entries]
     missing = [entry for entry in entries if not (directory / entry[0]).exists()]
-    return repair_weights.fetch_files(s3, uri, directory, missing, say) if missing else []
+    return repair_weights.fetch_files(s3, uri, directory, missing, say, sha256_of) if missing else []
 
 
 def main(argv: list[str] | None = None) -> int:

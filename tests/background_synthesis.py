@@ -15,11 +15,46 @@ that synthesizes, and it is most of a synthesis's CPU time (docs/maintainers/per
 from __future__ import annotations
 
 import json
+import subprocess
 import sys
 import traceback
+from collections.abc import Mapping
 from pathlib import Path
 
 PROJECT_DIR = Path(__file__).resolve().parents[1]
+
+#: jsii's Node.js for this process (``JSII_NODE``, which jsii runs in place of ``node``; jsii 1.142.0
+#: ``jsii/_kernel/providers/process.py``, and its runtime passes ``process.execArgv`` on to the kernel's own process):
+#: ``node --liftoff-only``, V8 compiling WebAssembly with its baseline compiler alone. aws-cdk-lib's built-in
+#: validation is an 8.5 MB WebAssembly engine built in this process only (the workers synthesize with it off), and
+#: V8's optimizing tier-up of it cost more CPU than it saved in a process that writes 23 templates: 31.4, 25.0, 24.1 s of CPU for
+#: this process against 23.3, 18.1, 21.3 s, the same templates byte for byte (docs/maintainers/performance.md,
+#: "Synthesis"). The WebAssembly's results do not depend on which compiler made its code.
+NODE_LIFTOFF_ONLY = PROJECT_DIR / "tests" / "node_liftoff_only"
+#: Variables that would make this process's synthesis differ from `cdk synth` of the default app.
+NOT_INHERITED = ("CDK_VALIDATION", "CDK_CONTEXT_JSON", "CDK_OUTDIR")
+
+
+def environment(inherited: Mapping[str, str]) -> dict[str, str]:
+    """The environment to start this process with, from ``inherited`` (the test run's).
+
+    A ``JSII_NODE`` already set (a profiler's wrapper) is kept; :data:`NODE_LIFTOFF_ONLY` is used only where the
+    ``node`` found runs with the flag, so that a Node.js without it synthesizes as before instead of failing.
+    """
+    env = {k: v for k, v in inherited.items() if k not in NOT_INHERITED}
+    if "JSII_NODE" not in env:
+        try:
+            flag_ok = (
+                subprocess.run(
+                    ["node", "--liftoff-only", "-e", ""], env=env, capture_output=True, timeout=60
+                ).returncode
+                == 0
+            )
+        except (OSError, subprocess.TimeoutExpired):
+            flag_ok = False
+        if flag_ok:
+            env["JSII_NODE"] = str(NODE_LIFTOFF_ONLY)
+    return env
 
 
 def _write_whole(path: Path, text: str) -> None:

@@ -17,6 +17,8 @@ from pathlib import Path
 import pytest
 import yaml
 
+from tests.background_synthesis import environment as background_environment
+
 #: The order in which the xdist workers take the files: the longest first (tests/scheduling.py); the assertion rewriting
 #: of the test files done once, before the workers start (tests/rewrite_once.py); the garbage collector kept off the
 #: objects that live for the whole run (tests/garbage_collection.py); the variants that files of several folders share
@@ -258,16 +260,11 @@ def pytest_configure(config):
     if not _needs_synthesis(config):
         return
     work_dir = Path(tempfile.mkdtemp(prefix="llmops-tests-synthesis-"))
-    env = {
-        k: v
-        for k, v in os.environ.items()
-        if k not in ("CDK_VALIDATION", "CDK_CONTEXT_JSON", "CDK_OUTDIR")
-    }
     log = (work_dir / "synthesis.log").open("wb")
     process = subprocess.Popen(
         [sys.executable, "-m", "tests.background_synthesis", str(work_dir)],
         cwd=PROJECT_DIR,
-        env=env,
+        env=background_environment(os.environ),
         stdin=subprocess.DEVNULL,
         stdout=log,
         stderr=subprocess.STDOUT,

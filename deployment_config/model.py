@@ -3,7 +3,7 @@
 The objects here are built only by :mod:`deployment_config.loader`, which validates every field once;
 stacks, constructs and charts receive them as keyword arguments and never re-read files or the
 process environment. A section whose validated model is all its consumers need is used as it is (frozen, each default
-declared once, in deployment_config/sections/), under the name the consumers know (``ClusterConfig`` and the others
+declared once, in deployment_config/sections/), under the name the consumers know (``ObservabilityConfig`` and the others
 below); the dataclasses here are the sections whose values the loader still converts (the GPU type's catalog entry,
 the resolved recipe).
 """
@@ -43,10 +43,8 @@ from deployment_config.weight_load import WeightLoad, streamer_args
 
 #: The sections that are the domain model themselves, frozen once validated (deployment_config/sections/), under the
 #: names the stacks and charts know them by.
-ClusterConfig = ClusterSection
 AutoscalingConfig = AutoscalingSection
 ObservabilityConfig = ObservabilitySection
-ImageCacheConfig = ImageCacheSection
 
 
 class Platform(StrEnum):
@@ -106,7 +104,7 @@ class ModelConfig:
     s3_uri: str | None = None
     hugging_face_revision: str | None = None
     hugging_face_token_secret: str | None = None
-    image_cache: ImageCacheConfig | None = None
+    image_cache: ImageCacheSection | None = None
     serving_profile: str = "announced"
     features: tuple[str, ...] = ()
     profile: ServingProfile | None = None

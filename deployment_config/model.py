@@ -3,9 +3,9 @@
 The objects here are built only by :mod:`deployment_config.loader`, which validates every field once;
 stacks, constructs and charts receive them as keyword arguments and never re-read files or the
 process environment. A section whose validated model is all its consumers need is used as it is (frozen, each default
-declared once, in deployment_config/sections/), under the name the consumers know (``ObservabilityConfig`` and the others
-below); the dataclasses here are the sections whose values the loader still converts (the GPU type's catalog entry,
-the resolved recipe).
+declared once, in deployment_config/sections/), under the name the consumers know (``ObservabilityConfig`` and
+``AutoscalingConfig`` below); the dataclasses here are the sections whose values the loader still converts (the GPU
+type's catalog entry, the resolved recipe).
 """
 
 from __future__ import annotations

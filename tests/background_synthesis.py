@@ -27,9 +27,10 @@ PROJECT_DIR = Path(__file__).resolve().parents[1]
 #: ``jsii/_kernel/providers/process.py``, and its runtime passes ``process.execArgv`` on to the kernel's own process):
 #: ``node --liftoff-only``, V8 compiling WebAssembly with its baseline compiler alone. aws-cdk-lib's built-in
 #: validation is an 8.5 MB WebAssembly engine built in this process only (the workers synthesize with it off), and
-#: V8's optimizing tier-up of it cost more CPU than it saved in a process that writes 23 templates: 31.4, 25.0, 24.1 s of CPU for
-#: this process against 23.3, 18.1, 21.3 s, the same templates byte for byte (docs/maintainers/performance.md,
-#: "Synthesis"). The WebAssembly's results do not depend on which compiler made its code.
+#: V8's optimizing tier-up of it cost more CPU than it saved in a process that writes 23 templates: 31.4, 25.0, 24.1 s
+#: of CPU for this process against 23.3, 18.1, 21.3 s, the same templates byte for byte
+#: (docs/maintainers/performance.md, "Synthesis"). The WebAssembly's results do not depend on which compiler made its
+#: code.
 NODE_LIFTOFF_ONLY = PROJECT_DIR / "tests" / "node_liftoff_only"
 #: Variables that would make this process's synthesis differ from `cdk synth` of the default app.
 NOT_INHERITED = ("CDK_VALIDATION", "CDK_CONTEXT_JSON", "CDK_OUTDIR")

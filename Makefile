@@ -27,6 +27,9 @@ export PYTHONDONTWRITEBYTECODE :=
 # The Python and the Node packages install side by side (-j2): on 2 cores the fresh-clone set-up took 23 s + 6 s one
 # after the other (docs/maintainers/performance.md, "Set-up"). -Oline keeps each printed line whole where make has
 # output sync (GNU make 4.0 and later; macOS's make 3.81 has not, and interleaves); -s: no "is up to date" lines.
+# The targets that run only Python (test, lint, check-config, schema, recipes) install only the Python packages: no
+# test runs a program of node_modules (the CDK CLI, the cdk8s CLI, cdk-assets), and on a fresh clone `npm ci` took
+# 14 s of CPU from the two cores that the Python set-up and the tests need (docs/maintainers/performance.md, "Set-up").
 OUTPUT_SYNC := $(if $(filter output-sync,$(.FEATURES)),-Oline)
 setup:
 	@$(MAKE) --no-print-directory -s -j2 $(OUTPUT_SYNC) $(VENV)/.installed node_modules/.installed
@@ -46,8 +49,10 @@ setup:
 # --compile-bytecode took; sympy and networkx (cfn-lint's; 435 of 1,532 and 285 of 580 modules), pygments (rich's;
 # 21 of 343) and pip (none): 6.9 of the other packages' 10.9 s of compile() (docs/maintainers/performance.md, "Byte-code").
 # A shell that sets PYTHONDONTWRITEBYTECODE compiles those again in every process it starts outside make. A file that
-# does not compile (a module for another Python) is named and left to its import, as pip does.
-# pip compiles everything at install.
+# does not compile (a module for another Python) is named and left to its import, as pip does. In one process (-j1):
+# compileall's -j0 hands each of the 6,038 files to a pool of workers one at a time, and took 14.9 s wall and 25 s of
+# CPU on 2 cores against 12-12.8 s wall and 12-13 s of CPU for -j1 (the files' compile() itself is 8.6 s of CPU;
+# docs/maintainers/performance.md, "Byte-code"). pip compiles everything at install.
 SITE_PACKAGES = $$($(PY) -c 'import sysconfig; print(sysconfig.get_path("purelib"))')
 $(VENV)/.installed: pyproject.toml uv.lock requirements-dev.txt requirements-uv.txt
 	@echo "==> Python packages into $(VENV) (uv.lock: groups app and dev)"
@@ -60,7 +65,7 @@ $(VENV)/.installed: pyproject.toml uv.lock requirements-dev.txt requirements-uv.
 	  echo "    with $$($(UV) --version)"; \
 	  UV_PROJECT_ENVIRONMENT="$(CURDIR)/$(VENV)" $(UV) sync --locked --inexact --no-install-project \
 	    --no-default-groups --group app --group dev || exit 1; \
-	  $(PY) -m compileall -q -j0 -x 'site-packages/(aws_cdk|sympy|networkx|pygments|pip)/' "$(SITE_PACKAGES)" || \
+	  $(PY) -m compileall -q -j1 -x 'site-packages/(aws_cdk|sympy|networkx|pygments|pip)/' "$(SITE_PACKAGES)" || \
 	    echo "    (the files named above did not compile: each compiles at its import, or fails there)"; \
 	else \
 	  echo "    with pip and requirements-dev.txt (USE_UV=0, or uv could not be installed)"; \
@@ -98,13 +103,13 @@ synth: setup
 	echo "    synth: $$(( $$(date +%s) - start )) s"
 	@echo "Templates in cdk.out/, Kubernetes manifests in cdk.out/kubernetes/"
 
-test: setup
+test: $(VENV)/.installed
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/ruff check .
 	$(PY) -m pytest
 
 # Formats the code (line length 100, pyproject.toml), then lints it.
-lint: setup
+lint: $(VENV)/.installed
 	$(VENV)/bin/ruff format .
 	$(VENV)/bin/ruff check .
 
@@ -113,12 +118,12 @@ bench: setup
 	$(PY) bench/pipeline_scale.py
 
 # Validate configuration files without the CDK (exit code 2 on a mistake): make check-config [ENV=name]
-check-config: setup
+check-config: $(VENV)/.installed
 	$(PY) -m deployment_config $(ENV)
 
 # Generated files: the JSON Schema of the configuration files (schema/), from the loader's models, and the EC2
 # instance type names (deployment_config/data/), from botocore's EC2 model. Tests fail when either is stale.
-schema: setup
+schema: $(VENV)/.installed
 	$(PY) -m deployment_config.schema
 	$(PY) -m deployment_config.ec2_instance_types
 	$(PY) -m deployment_config.reference_docs
@@ -130,7 +135,7 @@ crd-bindings: setup
 
 # The vLLM recipes vendored in deployment_config/data/recipes/ (SOURCE.md there): after copying a new recipe file,
 # rewrite recipes.lock.json (its sha256 and the profiles derived from it); tests/deployment_config/test_recipe.py fails until then.
-recipes: setup
+recipes: $(VENV)/.installed
 	$(PY) -m deployment_config.recipe
 
 pipeline: setup

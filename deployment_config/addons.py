@@ -23,13 +23,6 @@ MIGRATION_SCRIPT = (
     "aws/sagemaker-hyperpod-cli@011ca927 "
     "helm_chart/HyperPodHelmChart/charts/inference-operator/migration/helm_to_addon.sh"
 )
-#: The operator's init container exits unless the CSIDrivers s3.csi.aws.com and fsx.csi.aws.com and the cert-manager
-#: CRDs exist (same repository, helm_chart/HyperPodHelmChart/charts/inference-operator/config/manager/manager.yaml,
-#: init container check-csi-drivers).
-OPERATOR_REQUIREMENTS = (
-    "aws/sagemaker-hyperpod-cli@011ca927 "
-    "helm_chart/HyperPodHelmChart/charts/inference-operator/config/manager/manager.yaml"
-)
 #: EKS add-ons a cluster needs before nodes join (EKS user guide, "Amazon EKS add-ons"); HyperPod documents the same set
 #: as its prerequisites, with an OIDC provider.
 EKS_ADDONS_GUIDE = "https://docs.aws.amazon.com/eks/latest/userguide/eks-add-ons.html"
@@ -90,7 +83,10 @@ FSX_CSI_DRIVER = AddonPin(
     MIGRATION_SCRIPT,
     ("kube-system", "fsx-csi-controller-sa"),
 )
-#: What the operator requires before it starts (OPERATOR_REQUIREMENTS), in install order.
+#: What the operator requires before it starts, in install order: its init container exits unless the CSIDrivers
+#: s3.csi.aws.com and fsx.csi.aws.com and the cert-manager CRDs exist (aws/sagemaker-hyperpod-cli@011ca927
+#: helm_chart/HyperPodHelmChart/charts/inference-operator/config/manager/manager.yaml, init container
+#: check-csi-drivers).
 OPERATOR_DEPENDENCIES = (CERT_MANAGER, METRICS_SERVER, S3_CSI_DRIVER, FSX_CSI_DRIVER)
 
 #: Namespace of the operator's controllers, and the service accounts its roles trust (MIGRATION_SCRIPT).

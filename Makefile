@@ -1,6 +1,7 @@
 # Two commands set everything up on a fresh machine:
 #   make synth   create .venv, install the pinned Python and Node dependencies, synthesize the default app
-#   make test    the same set-up, then the test suite (quality gates included)
+#   make test    create .venv and install the pinned Python dependencies (no test needs the Node ones), then the
+#                test suite (quality gates included)
 # No AWS account, credentials or network beyond the package registries are needed.
 
 PYTHON ?= python3

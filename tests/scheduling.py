@@ -41,7 +41,6 @@ LONGEST_FIRST = (
     "tests/stacks/test_pipeline.py",
     "tests/deployment_config/test_malformed_corpus.py",
     "tests/stacks/test_access_stack.py",
-    "tests/charts/test_s3_weights_check.py",
     "tests/charts/test_multinode.py",
     "tests/stacks/test_hyperpod.py",
 )

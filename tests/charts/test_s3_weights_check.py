@@ -1,15 +1,23 @@
 """The Run:ai path's check of the weights in S3 (charts/vllm_weights_check/runtime/check_s3_weights.py), run for real with
-boto3, as the init container runs it, against the S3 stand-in (tests/s3_stand_in.py): the manifest's files as S3 keeps
-them start vLLM; a changed, resized, missing, unlisted or unchecksummed object, or a manifest without CRC64NVME, stops it
-with a line naming the file."""
+boto3 against the S3 stand-in (tests/s3_stand_in.py): the manifest's files as S3 keeps them start vLLM; a changed,
+resized, missing, unlisted or unchecksummed object, or a manifest without CRC64NVME, stops it with a line naming the file.
+
+The passing check runs as the init container runs it, ``python3 SCRIPT URI ...`` in a process of its own; the refusals
+run its ``main`` in the test's process, with the same environment (each such process paid 0.4 s of CPU to import boto3).
+"""
 
 from __future__ import annotations
 
+import functools
 import hashlib
+import importlib.util
 import json
+import os
 import subprocess
 import sys
+from types import SimpleNamespace
 
+import boto3
 import pytest
 
 from charts.vllm_weights_check import S3_SCRIPT_FILE
@@ -52,21 +60,30 @@ def mirror(s3, files: dict[str, bytes] = FILES, *, crc: bool = True) -> str:
     return hashlib.sha256(body).hexdigest()
 
 
-def check(s3, *args: str) -> subprocess.CompletedProcess:
+ARGUMENTS = (URI, "--region", "us-west-2", "--revision", SHA)
+
+
+def check_process(s3, *args: str) -> subprocess.CompletedProcess:
     """The init container's command, with the stand-in for S3 and no credentials, config or instance metadata of the
     machine."""
-    env = s3.environment
-    command = [
-        sys.executable,
-        str(S3_SCRIPT_FILE),
-        URI,
-        "--region",
-        "us-west-2",
-        "--revision",
-        SHA,
-        *args,
-    ]
-    return subprocess.run(command, env=env, capture_output=True, text=True, timeout=60)
+    command = [sys.executable, str(S3_SCRIPT_FILE), *ARGUMENTS, *args]
+    return subprocess.run(command, env=s3.environment, capture_output=True, text=True, timeout=60)
+
+
+@functools.cache
+def _script():
+    spec = importlib.util.spec_from_file_location("check_s3_weights", S3_SCRIPT_FILE)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@functools.cache
+def _session() -> boto3.Session:
+    """One boto3 session for the file's checks, as boto3 makes its default one: its data loader parses S3's model
+    once, not once per test (0.1 s of CPU each). It keeps no endpoint (each client reads AWS_ENDPOINT_URL_S3 anew), and
+    the credentials it keeps from the first check are the stand-in's, which every check has."""
+    return boto3.Session()
 
 
 @pytest.fixture
@@ -75,71 +92,90 @@ def s3():
         yield server
 
 
+@pytest.fixture
+def check(s3, monkeypatch, capsys):
+    """``check(*args)``: the script's ``main`` in this process, in the environment the process would have (only the
+    stand-in's AWS variables), :func:`_session` as boto3's default; its exit code and what it wrote to stderr, named
+    as :func:`check_process` returns them."""
+    for name in [name for name in os.environ if name.startswith("AWS_")]:
+        monkeypatch.delenv(name)
+    for name, value in s3.environment.items():
+        monkeypatch.setenv(name, value)
+    monkeypatch.setattr(boto3, "DEFAULT_SESSION", _session())
+
+    def run(*args: str) -> SimpleNamespace:
+        capsys.readouterr()
+        code = _script().main([*ARGUMENTS, *args])
+        return SimpleNamespace(returncode=code, stderr=capsys.readouterr().err)
+
+    return run
+
+
 def test_the_manifests_files_as_s3_keeps_them_start_vllm(s3):
     # given the mirror's objects and manifest, pinned by its digest
     digest = mirror(s3)
-    # when the check runs
-    result = check(s3, "--manifest-sha256", digest)
+    # when the init container's command runs
+    result = check_process(s3, "--manifest-sha256", digest)
     # then it passes, saying what it compared
     assert result.returncode == 0, result.stderr
     assert "OK: 3 files, 7121 bytes" in result.stderr and "CRC64NVME" in result.stderr
 
 
-def test_an_object_replaced_by_other_bytes_of_the_same_size_is_refused_by_name(s3):
+def test_an_object_replaced_by_other_bytes_of_the_same_size_is_refused_by_name(s3, check):
     mirror(s3)
     # given the shard overwritten in place, same size, other bytes (S3 computes the new object's CRC64NVME)
     s3.objects[f"/{BUCKET}/{PREFIX}{SHARD}"] = b"\x07" * 4096
-    result = check(s3)
+    result = check()
     # then vLLM does not start, and the line names the file and what differs
     assert result.returncode == 1
     assert f"check-weights: {SHARD}: CRC64NVME " in result.stderr
     assert "REFUSED" in result.stderr
 
 
-def test_an_object_of_another_size_is_refused_by_name(s3):
+def test_an_object_of_another_size_is_refused_by_name(s3, check):
     mirror(s3)
     s3.objects[f"/{BUCKET}/{PREFIX}{SHARD}"] = b"\x01" * 100
-    result = check(s3)
+    result = check()
     assert result.returncode == 1
     assert f"{SHARD}: 100 bytes in S3, the manifest says 4096" in result.stderr
 
 
-def test_a_missing_object_is_refused_by_name(s3):
+def test_a_missing_object_is_refused_by_name(s3, check):
     mirror(s3)
     del s3.objects[f"/{BUCKET}/{PREFIX}{SHARD}"]
-    result = check(s3)
+    result = check()
     assert result.returncode == 1
     assert f"{SHARD}: missing in S3 (4096 bytes expected)" in result.stderr
 
 
-def test_an_object_without_a_crc64nvme_in_s3_is_refused(s3):
+def test_an_object_without_a_crc64nvme_in_s3_is_refused(s3, check):
     mirror(s3)
     s3.checksums[f"/{BUCKET}/{PREFIX}{SHARD}"] = None
-    result = check(s3)
+    result = check()
     assert result.returncode == 1
     assert f"{SHARD}: S3 keeps no CRC64NVME" in result.stderr
 
 
-def test_an_object_the_manifest_does_not_list_is_refused_for_vllm_would_stream_it(s3):
+def test_an_object_the_manifest_does_not_list_is_refused_for_vllm_would_stream_it(s3, check):
     mirror(s3)
     s3.objects[f"/{BUCKET}/{PREFIX}model-00003-of-00002.safetensors"] = b"\x03"
-    result = check(s3)
+    result = check()
     assert result.returncode == 1
     assert "model-00003-of-00002.safetensors: in S3 but not in the manifest" in result.stderr
 
 
-def test_a_manifest_without_crc64nvme_is_refused_with_the_mirror_to_run_again(s3):
+def test_a_manifest_without_crc64nvme_is_refused_with_the_mirror_to_run_again(s3, check):
     # given the manifest of an older mirror (format 1: sizes and sha256 only)
     mirror(s3, crc=False)
-    result = check(s3)
+    result = check()
     # then the check refuses, and says how to get the CRCs
     assert result.returncode == 1
     assert "has no CRC64NVME for config.json (format 1" in result.stderr
     assert "run llmops weights mirror --env NAME again" in result.stderr
 
 
-def test_a_manifest_other_than_the_pinned_one_is_refused(s3):
+def test_a_manifest_other_than_the_pinned_one_is_refused(s3, check):
     mirror(s3)
-    result = check(s3, "--manifest-sha256", "0" * 64)
+    result = check("--manifest-sha256", "0" * 64)
     assert result.returncode == 1
     assert "not the manifest llmops weights mirror wrote" in result.stderr

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
-import functools
 import io
 import json
 import signal
@@ -28,7 +27,7 @@ import pytest
 from charts.compile_cache import SCRIPT_FILE, compile_cache_for
 from charts.compile_cache.runtime import compile_cache
 from charts.compile_cache.runtime.compile_cache import KEY_MEMBER, object_name
-from tests.s3_stand_in import s3_stand_in
+from tests.s3_stand_in import s3_stand_in, stand_in_session
 
 KEY = {
     "image_digest": "sha256:" + "a" * 64,
@@ -75,13 +74,6 @@ def run_process(
     return subprocess.run(command, env=env, capture_output=True, text=True, timeout=60)
 
 
-@functools.cache
-def _stand_in_session():
-    import boto3
-
-    return boto3.Session(aws_access_key_id="stand-in", aws_secret_access_key="stand-in")
-
-
 def run_script(
     s3, action: str, cache_dir: Path, key: dict = KEY, *extra: str
 ) -> subprocess.CompletedProcess:
@@ -89,7 +81,7 @@ def run_script(
     the stand-in; what it logs and its exit status as :func:`run_process` returns them. The SIGTERM handler that a
     save installs (for the sidecar) is put back afterwards."""
     command, _ = script_command(s3, action, cache_dir, key, *extra)
-    client = _stand_in_session().client("s3", region_name="us-west-2", endpoint_url=s3.url)
+    client = stand_in_session().client("s3", region_name="us-west-2", endpoint_url=s3.url)
     stderr = io.StringIO()
     s3_client, on_sigterm = compile_cache._s3, signal.getsignal(signal.SIGTERM)
     compile_cache._s3 = lambda region: client

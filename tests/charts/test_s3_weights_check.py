@@ -21,7 +21,7 @@ import boto3
 import pytest
 
 from charts.vllm_weights_check import S3_SCRIPT_FILE
-from tests.s3_stand_in import crc64nvme_b64, s3_stand_in
+from tests.s3_stand_in import crc64nvme_b64, s3_stand_in, stand_in_session
 
 SHA = "0123456789abcdef0123456789abcdef01234567"
 BUCKET, PREFIX = "weights-bucket", f"kimi-k3/{SHA}/"
@@ -78,14 +78,6 @@ def _script():
     return module
 
 
-@functools.cache
-def _session() -> boto3.Session:
-    """One boto3 session for the file's checks, as boto3 makes its default one: its data loader parses S3's model
-    once, not once per test (0.1 s of CPU each). It keeps no endpoint (each client reads AWS_ENDPOINT_URL_S3 anew), and
-    the credentials it keeps from the first check are the stand-in's, which every check has."""
-    return boto3.Session()
-
-
 @pytest.fixture
 def s3():
     with s3_stand_in() as server:
@@ -95,13 +87,13 @@ def s3():
 @pytest.fixture
 def check(s3, monkeypatch, capsys):
     """``check(*args)``: the script's ``main`` in this process, in the environment the process would have (only the
-    stand-in's AWS variables), :func:`_session` as boto3's default; its exit code and what it wrote to stderr, named
-    as :func:`check_process` returns them."""
+    stand-in's AWS variables), the stand-in's boto3 session as boto3's default (its client reads the endpoint from the
+    environment); its exit code and what it wrote to stderr, named as :func:`check_process` returns them."""
     for name in [name for name in os.environ if name.startswith("AWS_")]:
         monkeypatch.delenv(name)
     for name, value in s3.environment.items():
         monkeypatch.setenv(name, value)
-    monkeypatch.setattr(boto3, "DEFAULT_SESSION", _session())
+    monkeypatch.setattr(boto3, "DEFAULT_SESSION", stand_in_session())
 
     def run(*args: str) -> SimpleNamespace:
         capsys.readouterr()

@@ -8,9 +8,7 @@ run its ``main`` in the test's process, with the same environment (each such pro
 
 from __future__ import annotations
 
-import functools
 import hashlib
-import importlib.util
 import json
 import os
 import subprocess
@@ -21,6 +19,7 @@ import boto3
 import pytest
 
 from charts.vllm_weights_check import S3_SCRIPT_FILE
+from charts.vllm_weights_check.runtime import check_s3_weights
 from tests.s3_stand_in import crc64nvme_b64, s3_stand_in, stand_in_session
 
 SHA = "0123456789abcdef0123456789abcdef01234567"
@@ -70,14 +69,6 @@ def check_process(s3, *args: str) -> subprocess.CompletedProcess:
     return subprocess.run(command, env=s3.environment, capture_output=True, text=True, timeout=60)
 
 
-@functools.cache
-def _script():
-    spec = importlib.util.spec_from_file_location("check_s3_weights", S3_SCRIPT_FILE)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 @pytest.fixture
 def s3():
     with s3_stand_in() as server:
@@ -97,7 +88,7 @@ def check(s3, monkeypatch, capsys):
 
     def run(*args: str) -> SimpleNamespace:
         capsys.readouterr()
-        code = _script().main([*ARGUMENTS, *args])
+        code = check_s3_weights.main([*ARGUMENTS, *args])
         return SimpleNamespace(returncode=code, stderr=capsys.readouterr().err)
 
     return run

@@ -19,6 +19,16 @@ import yaml
 
 #: The vendored operator CRDs (only the InferenceEndpointConfig's: the project writes no other kind of the operator).
 CRD_DIR = Path(__file__).resolve().parents[1] / "charts" / "imports" / "crds"
+#: The InferenceEndpointConfig's CRD, the one file of :data:`CRD_DIR`.
+INFERENCE_ENDPOINT_CRD = (
+    CRD_DIR / "inference.sagemaker.aws.amazon.com_inferenceendpointconfigs.yaml"
+)
+
+
+def read_crd(path: Path) -> dict:
+    """A CRD file as one document, read with libyaml: the operator's is 410 KB (0.9 s of CPU for PyYAML's own parser), the
+    LeaderWorkerSet's 1.3 MB."""
+    return yaml.load(path.read_text(encoding="utf-8"), Loader=yaml.CSafeLoader)
 
 
 def strict_schema(schema: object) -> object:
@@ -46,7 +56,7 @@ def crd_schemas() -> dict[tuple[str, str], dict]:
     """(apiVersion, kind) → the strict openAPIV3Schema of that served version, for every CRD in the folder."""
     schemas = {}
     for path in sorted(CRD_DIR.glob("*.yaml")):
-        crd = yaml.load(path.read_text(), Loader=yaml.CSafeLoader)  # libyaml: the CRDs are large
+        crd = read_crd(path)
         for version in crd["spec"]["versions"]:
             if version.get("served", True):
                 key = (f"{crd['spec']['group']}/{version['name']}", crd["spec"]["names"]["kind"])

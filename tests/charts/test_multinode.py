@@ -27,7 +27,7 @@ from deployment_config.loader import parse_environment
 from deployment_config.sizing import MAX_LAYOUT_NODES, check_model_fits, fit_over, layout_for
 from deployment_config.vllm_args import extra_args_problems
 from tests.charts.test_serving_chart import KEY_PROXY_CAPABILITIES
-from tests.crd_schema import strict_schema
+from tests.crd_schema import read_crd, strict_schema
 
 TEST_CONFIGS = Path(__file__).resolve().parents[1] / "configs"
 LWS_CRD = (
@@ -171,7 +171,7 @@ def test_the_two_node_example_is_one_group_of_two_pods_and_no_deployment(manifes
 
 @cache
 def _lws_schema() -> dict:
-    crd = yaml.load(LWS_CRD.read_text(), Loader=yaml.CSafeLoader)  # libyaml: the CRD is 1 MB
+    crd = read_crd(LWS_CRD)
     (version,) = [v for v in crd["spec"]["versions"] if v["name"] == "v1"]
     assert version["served"] and version["storage"]
     return strict_schema(version["schema"]["openAPIV3Schema"])

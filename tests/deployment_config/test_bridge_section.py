@@ -12,6 +12,7 @@ import yaml
 
 from deployment_config import ConfigError, load_environment, parse_environment
 from deployment_config.yaml_reader import parse_yaml
+from tests.crd_schema import INFERENCE_ENDPOINT_CRD, read_crd
 
 TEST_CONFIGS = Path(__file__).resolve().parents[1] / "configs"
 
@@ -130,16 +131,8 @@ def test_a_bridge_on_hyperpod_is_refused():
 
 def test_the_hyperpod_bridge_reason_holds_for_the_vendored_crd():
     # given the served v1 schema of the vendored InferenceEndpointConfig CRD and the endpoint the chart writes
-    from pathlib import Path
-
     root = Path(__file__).resolve().parents[2]
-    crd = yaml.load(  # libyaml: the CRD is 410 KB, 0.9 s of CPU for PyYAML's own parser
-        (
-            root
-            / "charts/imports/crds/inference.sagemaker.aws.amazon.com_inferenceendpointconfigs.yaml"
-        ).read_text(encoding="utf-8"),
-        Loader=yaml.CSafeLoader,
-    )
+    crd = read_crd(INFERENCE_ENDPOINT_CRD)
     (v1,) = [v for v in crd["spec"]["versions"] if v["name"] == "v1"]
     spec = v1["schema"]["openAPIV3Schema"]["properties"]["spec"]["properties"]
     # then instanceTypes orders types (strings), not instance groups

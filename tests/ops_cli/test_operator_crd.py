@@ -20,7 +20,7 @@ from deployment_config.loader import load_environment
 from ops_cli.errors import ExitCode
 from ops_cli.operator_crd import CRD_NAME, schema_problems
 from tests.conftest import CONFIG_DIR
-from tests.crd_schema import CRD_DIR
+from tests.crd_schema import INFERENCE_ENDPOINT_CRD, read_crd
 from tests.ops_cli.conftest import no_placeholders
 from tests.ops_cli.test_preflight import (
     expect_bootstrap,
@@ -32,12 +32,7 @@ from tests.ops_cli.test_preflight import (
     rows,
 )
 
-VENDORED_CRD = yaml.load(
-    (CRD_DIR / "inference.sagemaker.aws.amazon.com_inferenceendpointconfigs.yaml").read_text(
-        encoding="utf-8"
-    ),
-    Loader=yaml.CSafeLoader,
-)
+VENDORED_CRD = read_crd(INFERENCE_ENDPOINT_CRD)
 
 
 @pytest.fixture(autouse=True)
